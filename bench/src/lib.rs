@@ -1,0 +1,1 @@
+//! Benchmarks and the corpus harness for tdgen and regalloc.

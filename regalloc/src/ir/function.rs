@@ -1,0 +1,288 @@
+//! `MachineFunction` and what it owns: blocks, instructions, virtual registers, frame objects, live-ins.
+
+use crate::target::{LaneMask, Reg, RegClass};
+
+use super::ids::{Block, Inst, VReg};
+use super::opcode::Op;
+use super::operand::Operand;
+
+/// Instruction-level flags printed before the opcode (`frame-setup`, `nsw`...).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub struct MiFlags(pub u32);
+
+impl MiFlags {
+    /// The MIR keywords, bit `i` of the mask being `NAMES[i]`, in the order
+    /// LLVM prints them.
+    pub const NAMES: &'static [&'static str] = &[
+        "frame-setup",
+        "frame-destroy",
+        "nnan",
+        "ninf",
+        "nsz",
+        "arcp",
+        "contract",
+        "afn",
+        "reassoc",
+        "nuw",
+        "nsw",
+        "exact",
+        "nofpexcept",
+        "nomerge",
+        "unpredictable",
+        "noconvergent",
+        "nneg",
+        "disjoint",
+        "samesign",
+    ];
+
+    /// The flag spelled `name`, if it is one.
+    pub fn from_name(name: &str) -> Option<MiFlags> {
+        Self::NAMES.iter().position(|&n| n == name).map(|i| MiFlags(1 << i))
+    }
+
+    /// The names of the set flags, in printing order.
+    pub fn names(self) -> impl Iterator<Item = &'static str> {
+        Self::NAMES.iter().enumerate().filter(move |(i, _)| self.0 & (1 << i) != 0).map(|(_, n)| *n)
+    }
+}
+
+/// One machine instruction.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct InstData {
+    /// What it does.
+    pub op: Op,
+    /// Operands: explicit definitions, explicit uses, then implicit ones.
+    pub operands: Vec<Operand>,
+    /// Flags printed before the opcode.
+    pub flags: MiFlags,
+    /// Trailing attributes (`debug-location !12`, `pre-instr-symbol ...`,
+    /// `debug-instr-number 3`), kept verbatim in order.
+    pub attrs: Vec<Box<str>>,
+    /// Memory operands (`(load (s64) from %ir.p, !tbaa !5)`), kept verbatim
+    /// with their parentheses.
+    pub mem: Vec<Box<str>>,
+}
+
+impl InstData {
+    /// An instruction with no operands or flags.
+    pub fn new(op: Op) -> InstData {
+        InstData { op, operands: Vec::new(), flags: MiFlags::default(), attrs: Vec::new(), mem: Vec::new() }
+    }
+}
+
+/// How a block header names its IR basic block.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum IrBlockRef {
+    /// `bb.3.if.then`: the IR block has a name.
+    Named(Box<str>),
+    /// `bb.3 (%ir-block.13)`: an unnamed IR block, by slot number.
+    Numbered(u32),
+}
+
+/// A successor edge.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Succ {
+    /// The successor block.
+    pub block: Block,
+    /// Branch probability as a numerator over 2^31 (`0x40000000` is 50%),
+    /// or `None` when unknown.
+    pub prob: Option<u32>,
+}
+
+/// A register live into a block.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct BlockLiveIn {
+    /// The physical register.
+    pub reg: Reg,
+    /// The live lanes, when not all of them (`$r1:0x1`).
+    pub lanes: Option<LaneMask>,
+}
+
+/// One basic block.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct BlockData {
+    /// The IR block it came from, if any.
+    pub ir_block: Option<IrBlockRef>,
+    /// Other header attributes (`align 16`, `address-taken`,
+    /// `machine-block-address-taken` ...), kept verbatim in order.
+    pub attrs: Vec<Box<str>>,
+    /// Successor edges, in order.
+    pub succs: Vec<Succ>,
+    /// Predecessors, derived from all blocks' successors by
+    /// [`MachineFunction::compute_preds`].
+    pub preds: Vec<Block>,
+    /// Physical registers live on entry.
+    pub live_ins: Vec<BlockLiveIn>,
+    /// The instructions, in order.
+    pub insts: Vec<Inst>,
+}
+
+/// One virtual register.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct VRegData {
+    /// Its class; `None` for a generic register without one (`_`).
+    pub class: Option<RegClass>,
+    /// Its name, for named registers (`%foo` rather than `%N`).
+    pub name: Option<Box<str>>,
+    /// Allocation hint (`preferred-register`), kept as MIR text
+    /// (`$r1`, `%3`); empty when there is none.
+    pub preferred: Box<str>,
+    /// Further keys of its `registers:` entry, kept as (key, raw value).
+    pub extra: Vec<(Box<str>, Box<str>)>,
+}
+
+/// A register live into the function, and the virtual register its value
+/// is copied to.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct FnLiveIn {
+    /// The physical (argument) register.
+    pub reg: Reg,
+    /// The virtual register linked to it (`virtual-reg: '%13'`).
+    pub vreg: Option<VReg>,
+}
+
+/// One stack object (`stack:` or `fixedStack:` entry).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct FrameObject {
+    /// Its id, the `N` of `%stack.N`.
+    pub id: u32,
+    /// Its IR name (`%stack.0.buf`), for `stack:` objects that have one.
+    pub name: Option<Box<str>>,
+    /// `default`, `spill-slot` or `variable-sized`.
+    pub kind: Box<str>,
+    /// Offset from the frame base, in bytes.
+    pub offset: i64,
+    /// Size in bytes.
+    pub size: u64,
+    /// Alignment in bytes.
+    pub alignment: u32,
+    /// Stack id (`default`, or a target's special stack).
+    pub stack_id: Box<str>,
+    /// Further keys, kept as (key, raw value) in source order.
+    pub extra: Vec<(Box<str>, Box<str>)>,
+}
+
+impl FrameObject {
+    /// A spill slot of `size` bytes aligned to `alignment`.
+    pub fn spill_slot(id: u32, size: u64, alignment: u32) -> FrameObject {
+        FrameObject {
+            id,
+            name: None,
+            kind: "spill-slot".into(),
+            offset: 0,
+            size,
+            alignment,
+            stack_id: "default".into(),
+            extra: Vec::new(),
+        }
+    }
+}
+
+/// A top-level key of the function's MIR document, in source order: either
+/// one the IR models (regenerated on output) or one kept verbatim.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum SourceKey {
+    /// A key whose content lives in the IR (`name`, `registers`, `liveins`,
+    /// `fixedStack`, `stack`, `body`).
+    Modelled(&'static str),
+    /// Any other key, with its full source text (key, value and trailing
+    /// newline), printed back unchanged.
+    Verbatim {
+        /// The key.
+        key: Box<str>,
+        /// The source lines.
+        text: Box<str>,
+    },
+}
+
+/// One machine function.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct MachineFunction {
+    /// Its (IR) name.
+    pub name: String,
+    /// Blocks in layout order; block `i` is `bb.i`.
+    pub blocks: Vec<BlockData>,
+    /// Every instruction ever created; a block's `insts` gives which are
+    /// in the function and where.
+    pub insts: Vec<InstData>,
+    /// Virtual registers by number.
+    pub vregs: Vec<VRegData>,
+    /// Function live-ins (argument registers).
+    pub live_ins: Vec<FnLiveIn>,
+    /// Fixed stack objects (`fixedStack:`).
+    pub fixed_stack: Vec<FrameObject>,
+    /// Ordinary stack objects (`stack:`).
+    pub stack: Vec<FrameObject>,
+    /// The MIR document's top-level keys in source order, so that output
+    /// keeps what the IR does not model. Empty for built functions.
+    pub source_keys: Vec<SourceKey>,
+}
+
+impl MachineFunction {
+    /// An empty function.
+    pub fn new(name: &str) -> MachineFunction {
+        MachineFunction { name: name.to_string(), ..Default::default() }
+    }
+
+    /// The instruction `i`.
+    #[inline]
+    pub fn inst(&self, i: Inst) -> &InstData {
+        &self.insts[i.index()]
+    }
+
+    /// The instruction `i`, mutably.
+    #[inline]
+    pub fn inst_mut(&mut self, i: Inst) -> &mut InstData {
+        &mut self.insts[i.index()]
+    }
+
+    /// The block `b`.
+    #[inline]
+    pub fn block(&self, b: Block) -> &BlockData {
+        &self.blocks[b.index()]
+    }
+
+    /// The blocks with their indices, in layout order.
+    pub fn block_ids(&self) -> impl Iterator<Item = Block> + use<> {
+        (0..self.blocks.len()).map(Block::new)
+    }
+
+    /// The class of `v`.
+    #[inline]
+    pub fn vreg_class(&self, v: VReg) -> Option<RegClass> {
+        self.vregs[v.index()].class
+    }
+
+    /// Adds a virtual register of class `class`.
+    pub fn new_vreg(&mut self, class: Option<RegClass>) -> VReg {
+        self.vregs.push(VRegData { class, ..Default::default() });
+        VReg::new(self.vregs.len() - 1)
+    }
+
+    /// Adds an empty block at the end of the layout.
+    pub fn new_block(&mut self) -> Block {
+        self.blocks.push(BlockData::default());
+        Block::new(self.blocks.len() - 1)
+    }
+
+    /// Recomputes every block's predecessor list from the successor lists
+    /// (each predecessor once, in layout order).
+    pub fn compute_preds(&mut self) {
+        for b in &mut self.blocks {
+            b.preds.clear();
+        }
+        for p in 0..self.blocks.len() {
+            for k in 0..self.blocks[p].succs.len() {
+                let s = self.blocks[p].succs[k].block.index();
+                if self.blocks[s].preds.last() != Some(&Block::new(p)) {
+                    self.blocks[s].preds.push(Block::new(p));
+                }
+            }
+        }
+    }
+
+    /// The instructions of the function in layout order.
+    pub fn inst_ids(&self) -> impl Iterator<Item = Inst> + '_ {
+        self.blocks.iter().flat_map(|b| b.insts.iter().copied())
+    }
+}

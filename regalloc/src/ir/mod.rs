@@ -1,0 +1,22 @@
+//! Machine IR: functions, blocks, instructions and operands, with index newtypes instead of pointers.
+//!
+//! A [`MachineFunction`] owns flat tables: blocks in layout order, an
+//! instruction arena (blocks list which instructions they hold), virtual
+//! registers and stack objects. Opcodes are a target's ([`Op::Target`]) or
+//! LLVM's generic pseudos ([`Op::Generic`]). [`Builder`] builds functions;
+//! `crate::mir` reads and writes them as LLVM MIR text.
+
+mod builder;
+mod function;
+mod ids;
+mod opcode;
+mod operand;
+
+pub use builder::{Builder, InstBuilder};
+pub use function::{
+    BlockData, BlockLiveIn, FnLiveIn, FrameObject, InstData, IrBlockRef, MachineFunction, MiFlags, SourceKey, Succ,
+    VRegData,
+};
+pub use ids::{Block, Inst, VReg};
+pub use opcode::{Generic, Op};
+pub use operand::{FrameRef, Operand, RegFlags, RegMask, RegOperand, RegRef, Symbol, SymbolOperand};

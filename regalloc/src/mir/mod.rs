@@ -1,0 +1,67 @@
+//! Reading and writing LLVM's textual machine IR (.mir).
+//!
+//! A `.mir` file is a YAML stream: an optional first document holding the
+//! LLVM IR module (`--- |`), then one document per machine function. The
+//! reader keeps the IR module and every function key the IR does not model
+//! verbatim, so that [`write`] produces a file `llc` accepts again. Function
+//! bodies are parsed with a pest grammar (`body.pest`). Both the plain and
+//! the `-simplify-mir` forms are read; the plain form is written.
+//!
+//! A file's functions are independent: an error in one is reported with its
+//! name and location, and the others are still read.
+
+mod body;
+mod error;
+mod read;
+mod write;
+mod yaml;
+
+pub use error::MirError;
+pub use read::read;
+pub use write::{write, write_function};
+
+use crate::ir::MachineFunction;
+
+/// A whole `.mir` file.
+#[derive(Clone, PartialEq, Debug)]
+pub struct MirFile {
+    /// Everything before the first function document (the IR module
+    /// document, comments), verbatim.
+    pub header: String,
+    /// The function documents, in file order.
+    pub functions: Vec<FunctionDoc>,
+}
+
+/// One function document: read, or kept as text because it could not be.
+#[derive(Clone, PartialEq, Debug)]
+pub enum FunctionDoc {
+    /// The function, read.
+    Read(MachineFunction),
+    /// A function the reader rejected; written back unchanged.
+    Failed {
+        /// Its name, when it could be found.
+        name: Option<String>,
+        /// The document's source text.
+        text: String,
+        /// Why it was rejected.
+        error: MirError,
+    },
+}
+
+impl MirFile {
+    /// The functions that were read.
+    pub fn read_functions(&self) -> impl Iterator<Item = &MachineFunction> {
+        self.functions.iter().filter_map(|f| match f {
+            FunctionDoc::Read(m) => Some(m),
+            FunctionDoc::Failed { .. } => None,
+        })
+    }
+
+    /// The errors of the functions that were not read.
+    pub fn errors(&self) -> impl Iterator<Item = &MirError> {
+        self.functions.iter().filter_map(|f| match f {
+            FunctionDoc::Failed { error, .. } => Some(error),
+            FunctionDoc::Read(_) => None,
+        })
+    }
+}

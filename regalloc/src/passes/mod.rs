@@ -1,0 +1,1 @@
+//! Pre-allocation passes: phi elimination, two-address lowering, coalescing.

@@ -1,0 +1,1 @@
+//! Post-allocation passes: rewriting virtual to physical registers, stack-slot colouring, copy propagation.

@@ -1,0 +1,265 @@
+//! `TargetBuilder`: builds an owned `TargetInfo` from a flat description, computing the derived tables (units, super-registers, class sets, masks).
+//!
+//! tdgen computes these facts itself from a `.td` file; this builder is for
+//! hand-written tables (test fixtures, small experiments) where deriving them
+//! by hand would be error-prone. Its rules are the simple ones: a register
+//! without sub-registers gets one new unit, a register with sub-registers
+//! has exactly the union of their units.
+
+use std::borrow::Cow;
+
+use super::bits;
+use super::classes::{AllocOrderPolicy, CalleeSavedDesc, RegClassDesc};
+use super::ids::{CalleeSavedSet, LaneMask, Opcode, Reg, RegClass, RegUnit, SubRegIndex};
+use super::info::TargetInfo;
+use super::instrs::{InstrDesc, InstrTemplate};
+use super::regs::{RegFlags, RegUnitDesc, RegisterDesc, SubRegIndexDesc};
+
+/// A register class as the builder takes it.
+#[derive(Clone, Debug)]
+pub struct ClassSpec {
+    /// Class name.
+    pub name: String,
+    /// Members, in allocation order.
+    pub members: Vec<Reg>,
+    /// Register size in bits; spill size is this in bytes, as is alignment.
+    pub reg_size: u32,
+    /// `CopyCost`.
+    pub copy_cost: i32,
+    /// Whether allocatable.
+    pub allocatable: bool,
+    /// Store, load and copy templates.
+    pub spill: Option<InstrTemplate<'static>>,
+    /// See `spill`.
+    pub reload: Option<InstrTemplate<'static>>,
+    /// See `spill`.
+    pub copy: Option<InstrTemplate<'static>>,
+}
+
+/// A register as the builder takes it: name, encoding, direct sub-registers.
+type RegSpec = (String, u16, Vec<(SubRegIndex, Reg)>);
+
+/// Collects a target's primary facts; [`TargetBuilder::build`] derives the rest.
+#[derive(Clone, Debug, Default)]
+pub struct TargetBuilder {
+    name: String,
+    regs: Vec<RegSpec>,
+    sub_regs: Vec<(String, u16, u16)>,
+    classes: Vec<ClassSpec>,
+    callee_saved: Vec<(String, Vec<Reg>)>,
+    reserved: Vec<Reg>,
+    instrs: Vec<InstrDesc<'static>>,
+}
+
+impl TargetBuilder {
+    /// A builder for a target called `name`.
+    pub fn new(name: &str) -> Self {
+        TargetBuilder { name: name.to_string(), ..Default::default() }
+    }
+
+    /// Adds a sub-register index of `size` bits at bit `offset`.
+    pub fn sub_reg_index(&mut self, name: &str, size: u16, offset: u16) -> SubRegIndex {
+        self.sub_regs.push((name.to_string(), size, offset));
+        SubRegIndex::new(self.sub_regs.len() - 1)
+    }
+
+    /// Adds a register with its direct sub-registers (which must exist).
+    pub fn reg(&mut self, name: &str, encoding: u16, subs: &[(SubRegIndex, Reg)]) -> Reg {
+        let mut subs = subs.to_vec();
+        subs.sort();
+        self.regs.push((name.to_string(), encoding, subs));
+        Reg::new(self.regs.len() - 1)
+    }
+
+    /// Adds a register class.
+    pub fn class(&mut self, spec: ClassSpec) -> RegClass {
+        self.classes.push(spec);
+        RegClass::new(self.classes.len() - 1)
+    }
+
+    /// Adds a callee-saved set.
+    pub fn callee_saved(&mut self, name: &str, saves: &[Reg]) -> CalleeSavedSet {
+        self.callee_saved.push((name.to_string(), saves.to_vec()));
+        CalleeSavedSet::new(self.callee_saved.len() - 1)
+    }
+
+    /// Reserves `r` in every function.
+    pub fn reserve(&mut self, r: Reg) {
+        self.reserved.push(r);
+    }
+
+    /// Adds an instruction.
+    pub fn instr(&mut self, d: InstrDesc<'static>) -> Opcode {
+        self.instrs.push(d);
+        Opcode::new(self.instrs.len() - 1)
+    }
+
+    /// Derives units, super-registers, lane masks, compositions, class sets
+    /// and masks, and returns the tables.
+    pub fn build(self) -> TargetInfo<'static> {
+        let nr = self.regs.len();
+        let ni = self.sub_regs.len();
+        let nc = self.classes.len();
+        // Registers are added after their sub-registers, so one pass in order
+        // sees every sub-register's units complete. A register's sub-register
+        // list is what was declared: list indirect ones too (with their
+        // composite index) to make them visible.
+        let mut subs: Vec<Vec<(SubRegIndex, Reg)>> = Vec::with_capacity(nr);
+        let mut units: Vec<Vec<RegUnit>> = Vec::with_capacity(nr);
+        let mut unit_roots: Vec<RegUnitDesc> = Vec::new();
+        let mut compose = vec![None; ni * ni];
+        for (k, (_, _, direct)) in self.regs.iter().enumerate() {
+            let all = direct.clone();
+            for &(a, s) in direct {
+                for &(b, t) in &subs[s.index()] {
+                    // Sub-register b of sub-register a: find the direct index naming t, if any.
+                    // Only indices declared directly are composed; an
+                    // undeclared composite has no index to record it under.
+                    if let Some(&(c, _)) = direct.iter().find(|&&(_, r)| r == t) {
+                        compose[a.index() * ni + b.index()] = Some(c);
+                    }
+                }
+            }
+            let mut u: Vec<RegUnit> = if direct.is_empty() {
+                unit_roots.push(RegUnitDesc { root: Reg::new(k), root2: None });
+                vec![RegUnit::new(unit_roots.len() - 1)]
+            } else {
+                direct.iter().flat_map(|&(_, s)| units[s.index()].clone()).collect()
+            };
+            u.sort();
+            u.dedup();
+            subs.push(all);
+            units.push(u);
+        }
+        // Lane masks: one lane per sub-register index, in index order.
+        let lane = |i: SubRegIndex| LaneMask(1u64 << (i.index() % 64));
+        let mut supers: Vec<Vec<Reg>> = vec![Vec::new(); nr];
+        for (k, s) in subs.iter().enumerate() {
+            for &(_, r) in s {
+                supers[r.index()].push(Reg::new(k));
+            }
+        }
+        let regs: Vec<RegisterDesc<'static>> = self
+            .regs
+            .iter()
+            .enumerate()
+            .map(|(k, (name, enc, _))| {
+                let unit_lanes = units[k]
+                    .iter()
+                    .map(|&u| {
+                        subs[k]
+                            .iter()
+                            .filter(|&&(_, s)| units[s.index()].contains(&u))
+                            .fold(LaneMask::NONE, |m, &(i, _)| LaneMask(m.0 | lane(i).0))
+                    })
+                    .map(|m| if m == LaneMask::NONE { LaneMask::ALL } else { m })
+                    .collect::<Vec<_>>();
+                RegisterDesc {
+                    name: Cow::Owned(name.clone()),
+                    encoding: *enc,
+                    sub_regs: Cow::Owned(subs[k].clone()),
+                    super_regs: Cow::Owned(supers[k].clone()),
+                    units: Cow::Owned(units[k].clone()),
+                    unit_lanes: Cow::Owned(unit_lanes),
+                    cost_per_use: 0,
+                    flags: RegFlags::NONE,
+                }
+            })
+            .collect();
+        let sub_reg_of = |r: Reg, i: SubRegIndex| subs[r.index()].iter().find(|&&(j, _)| j == i).map(|&(_, s)| s);
+        let member_bits: Vec<Vec<u32>> =
+            self.classes.iter().map(|c| bits::from_indices(nr, c.members.iter().map(|r| r.index()))).collect();
+        let is_sub = |a: usize, b: usize| self.classes[a].members.iter().all(|r| bits::test(&member_bits[b], r.index()));
+        let classes = (0..nc)
+            .map(|c| {
+                let spec = &self.classes[c];
+                let sub_classes = bits::from_indices(nc, (0..nc).filter(|&a| is_sub(a, c)));
+                let super_classes = bits::from_indices(nc, (0..nc).filter(|&b| is_sub(c, b)));
+                let sub_class_with_sub_reg = (0..ni)
+                    .map(|i| {
+                        let i = SubRegIndex::new(i);
+                        (0..nc)
+                            .filter(|&a| is_sub(a, c) && !self.classes[a].members.is_empty())
+                            .filter(|&a| self.classes[a].members.iter().all(|&r| sub_reg_of(r, i).is_some()))
+                            .max_by_key(|&a| (self.classes[a].members.len(), std::cmp::Reverse(a)))
+                            .map(RegClass::new)
+                    })
+                    .collect::<Vec<_>>();
+                let mut super_reg_classes = Vec::new();
+                for i in 0..ni {
+                    let i = SubRegIndex::new(i);
+                    let set = bits::from_indices(
+                        nc,
+                        (0..nc).filter(|&d| {
+                            let m = &self.classes[d].members;
+                            !m.is_empty()
+                                && m.iter().all(|&r| sub_reg_of(r, i).is_some_and(|s| bits::test(&member_bits[c], s.index())))
+                        }),
+                    );
+                    super_reg_classes.extend(set);
+                }
+                let lane_mask = spec
+                    .members
+                    .iter()
+                    .flat_map(|r| subs[r.index()].iter().map(|&(i, _)| lane(i)))
+                    .fold(LaneMask::NONE, |m, l| LaneMask(m.0 | l.0));
+                RegClassDesc {
+                    name: Cow::Owned(spec.name.clone()),
+                    members: Cow::Owned(spec.members.clone()),
+                    member_bits: Cow::Owned(member_bits[c].clone()),
+                    orders: Cow::Owned(vec![Cow::Owned(spec.members.clone())]),
+                    order_select: None,
+                    order_policy: AllocOrderPolicy::CalleeSavedLast,
+                    reg_size: spec.reg_size,
+                    spill_size: spec.reg_size / 8,
+                    spill_align: spec.reg_size / 8,
+                    copy_cost: spec.copy_cost,
+                    allocatable: spec.allocatable,
+                    priority: 0,
+                    lane_mask: if lane_mask == LaneMask::NONE { LaneMask::ALL } else { lane_mask },
+                    sub_classes: Cow::Owned(sub_classes),
+                    super_classes: Cow::Owned(super_classes),
+                    sub_class_with_sub_reg: Cow::Owned(sub_class_with_sub_reg),
+                    super_reg_classes: Cow::Owned(super_reg_classes),
+                    spill: spec.spill.clone(),
+                    reload: spec.reload.clone(),
+                    copy: spec.copy.clone(),
+                }
+            })
+            .collect::<Vec<_>>();
+        let callee_saved = self
+            .callee_saved
+            .iter()
+            .map(|(name, saves)| {
+                let preserved = saves.iter().flat_map(|&r| std::iter::once(r).chain(subs[r.index()].iter().map(|&(_, s)| s)));
+                CalleeSavedDesc {
+                    name: Cow::Owned(name.clone()),
+                    saves: Cow::Owned(saves.clone()),
+                    mask: Cow::Owned(bits::from_indices(nr, preserved.map(|r| r.index()))),
+                }
+            })
+            .collect::<Vec<_>>();
+        let sub_reg_indices = self
+            .sub_regs
+            .iter()
+            .enumerate()
+            .map(|(i, (name, size, offset))| SubRegIndexDesc {
+                name: Cow::Owned(name.clone()),
+                size: Some(*size),
+                offset: Some(*offset),
+                lane_mask: lane(SubRegIndex::new(i)),
+            })
+            .collect::<Vec<_>>();
+        TargetInfo {
+            name: Cow::Owned(self.name),
+            regs: Cow::Owned(regs),
+            units: Cow::Owned(unit_roots),
+            sub_reg_indices: Cow::Owned(sub_reg_indices),
+            sub_reg_compose: Cow::Owned(compose),
+            classes: Cow::Owned(classes),
+            callee_saved: Cow::Owned(callee_saved),
+            reserved: Cow::Owned(bits::from_indices(nr, self.reserved.iter().map(|r| r.index()))),
+            instrs: Cow::Owned(self.instrs),
+        }
+    }
+}

@@ -1,0 +1,320 @@
+//! `TargetInfo`: the whole table set for one target, and the queries the allocator and the MIR reader make of it.
+
+use std::borrow::Cow;
+
+use super::bits;
+use super::classes::{CalleeSavedDesc, FunctionInfo, RegClassDesc};
+use super::ids::{CalleeSavedSet, Opcode, Reg, RegClass, RegUnit, SubRegIndex};
+use super::instrs::InstrDesc;
+use super::regs::{RegUnitDesc, RegisterDesc, SubRegIndexDesc};
+
+/// Every table describing one target.
+///
+/// Generated code builds a `TargetInfo<'static>` from `static` arrays with
+/// `Cow::Borrowed`; the run-time path (`tdgen::load`) and test fixtures build
+/// one from `Vec`s with `Cow::Owned`. Both are the same type, so everything
+/// downstream takes `&TargetInfo`.
+#[derive(Clone, PartialEq, Debug)]
+pub struct TargetInfo<'a> {
+    /// Target name (`bpf`, `x86`, ...).
+    pub name: Cow<'a, str>,
+    /// Physical registers, indexed by [`Reg`].
+    pub regs: Cow<'a, [RegisterDesc<'a>]>,
+    /// Register units, indexed by [`RegUnit`].
+    pub units: Cow<'a, [RegUnitDesc]>,
+    /// Sub-register indices, indexed by [`SubRegIndex`].
+    pub sub_reg_indices: Cow<'a, [SubRegIndexDesc<'a>]>,
+    /// Composition of sub-register indices, row-major `n x n` where `n` is
+    /// the number of indices: entry `a * n + b` is the index of sub-register
+    /// `b` of sub-register `a` (LLVM's `composeSubRegIndices(a, b)`).
+    pub sub_reg_compose: Cow<'a, [Option<SubRegIndex>]>,
+    /// Register classes, indexed by [`RegClass`].
+    pub classes: Cow<'a, [RegClassDesc<'a>]>,
+    /// Callee-saved sets and their masks, indexed by [`CalleeSavedSet`].
+    pub callee_saved: Cow<'a, [CalleeSavedDesc<'a>]>,
+    /// Registers reserved in every function, as a bit set over registers
+    /// (function-dependent reservations such as a frame pointer are added by
+    /// the allocator).
+    pub reserved: Cow<'a, [u32]>,
+    /// Target instructions, indexed by [`Opcode`].
+    pub instrs: Cow<'a, [InstrDesc<'a>]>,
+}
+
+impl<'a> TargetInfo<'a> {
+    /// The description of register `r`.
+    #[inline]
+    pub fn reg(&self, r: Reg) -> &RegisterDesc<'a> {
+        &self.regs[r.index()]
+    }
+
+    /// The description of class `c`.
+    #[inline]
+    pub fn class(&self, c: RegClass) -> &RegClassDesc<'a> {
+        &self.classes[c.index()]
+    }
+
+    /// The description of instruction `op`.
+    #[inline]
+    pub fn instr(&self, op: Opcode) -> &InstrDesc<'a> {
+        &self.instrs[op.index()]
+    }
+
+    /// The description of sub-register index `i`.
+    #[inline]
+    pub fn sub_reg_index(&self, i: SubRegIndex) -> &SubRegIndexDesc<'a> {
+        &self.sub_reg_indices[i.index()]
+    }
+
+    /// The description of callee-saved set `s`.
+    #[inline]
+    pub fn callee_saved_set(&self, s: CalleeSavedSet) -> &CalleeSavedDesc<'a> {
+        &self.callee_saved[s.index()]
+    }
+
+    /// Number of physical registers.
+    #[inline]
+    pub fn num_regs(&self) -> usize {
+        self.regs.len()
+    }
+
+    /// The register units of `r`, sorted.
+    #[inline]
+    pub fn units(&self, r: Reg) -> &[RegUnit] {
+        &self.regs[r.index()].units
+    }
+
+    /// The root registers of unit `u` (one or two).
+    pub fn unit_roots(&self, u: RegUnit) -> impl Iterator<Item = Reg> + '_ {
+        let d = &self.units[u.index()];
+        std::iter::once(d.root).chain(d.root2)
+    }
+
+    /// Whether `a` and `b` share a register unit (O(units of a + units of b)).
+    pub fn regs_overlap(&self, a: Reg, b: Reg) -> bool {
+        if a == b {
+            return true;
+        }
+        let (ua, ub) = (self.units(a), self.units(b));
+        let (mut i, mut j) = (0, 0);
+        while i < ua.len() && j < ub.len() {
+            match ua[i].cmp(&ub[j]) {
+                std::cmp::Ordering::Less => i += 1,
+                std::cmp::Ordering::Greater => j += 1,
+                std::cmp::Ordering::Equal => return true,
+            }
+        }
+        false
+    }
+
+    /// Sub-register `idx` of `r`, if `r` has one (binary search over the
+    /// few sub-registers of `r`).
+    pub fn sub_reg(&self, r: Reg, idx: SubRegIndex) -> Option<Reg> {
+        let subs = &self.regs[r.index()].sub_regs;
+        subs.binary_search_by_key(&idx, |&(i, _)| i).ok().map(|k| subs[k].1)
+    }
+
+    /// The index under which `sub` is a sub-register of `r`, if it is one.
+    pub fn sub_reg_index_of(&self, r: Reg, sub: Reg) -> Option<SubRegIndex> {
+        self.regs[r.index()].sub_regs.iter().find(|&&(_, s)| s == sub).map(|&(i, _)| i)
+    }
+
+    /// Registers containing `r`, nearest first.
+    #[inline]
+    pub fn super_regs(&self, r: Reg) -> &[Reg] {
+        &self.regs[r.index()].super_regs
+    }
+
+    /// The index of sub-register `b` of sub-register `a`, if it exists.
+    pub fn compose_sub_reg(&self, a: SubRegIndex, b: SubRegIndex) -> Option<SubRegIndex> {
+        let n = self.sub_reg_indices.len();
+        self.sub_reg_compose.get(a.index() * n + b.index()).copied().flatten()
+    }
+
+    /// Whether `r` is a member of class `c` (O(1)).
+    #[inline]
+    pub fn class_contains(&self, c: RegClass, r: Reg) -> bool {
+        bits::test(&self.classes[c.index()].member_bits, r.index())
+    }
+
+    /// Whether every member of `a` is a member of `b` (O(1)).
+    #[inline]
+    pub fn is_sub_class(&self, a: RegClass, b: RegClass) -> bool {
+        bits::test(&self.classes[b.index()].sub_classes, a.index())
+    }
+
+    /// The largest sub-class of `c` whose members all have sub-register
+    /// `idx` (LLVM's `getSubClassWithSubReg`).
+    pub fn sub_class_with_sub_reg(&self, c: RegClass, idx: SubRegIndex) -> Option<RegClass> {
+        self.classes[c.index()].sub_class_with_sub_reg.get(idx.index()).copied().flatten()
+    }
+
+    /// The largest sub-class `C` of `a` such that for every `R` in `C`,
+    /// `R:idx` is in `b` (LLVM's `getMatchingSuperRegClass`). O(classes).
+    pub fn matching_super_reg_class(
+        &self,
+        a: RegClass,
+        b: RegClass,
+        idx: SubRegIndex,
+    ) -> Option<RegClass> {
+        let words = bits::words_for(self.classes.len());
+        let supers = &self.classes[b.index()].super_reg_classes;
+        let start = idx.index() * words;
+        let set = supers.get(start..start + words)?;
+        bits::iter(set)
+            .map(RegClass::new)
+            .filter(|&c| self.is_sub_class(c, a))
+            .max_by_key(|&c| (self.classes[c.index()].members.len(), std::cmp::Reverse(c)))
+    }
+
+    /// The raw allocation order of `c` for a function: the order its
+    /// selector picks (order 0 without a selector). The allocator applies
+    /// the class's [`AllocOrderPolicy`](super::AllocOrderPolicy) and drops
+    /// reserved registers on top of this.
+    pub fn alloc_order(&self, c: RegClass, f: &FunctionInfo) -> &[Reg] {
+        let d = &self.classes[c.index()];
+        let k = d.order_select.map_or(0, |sel| sel(f));
+        d.orders.get(k).or_else(|| d.orders.first()).map_or(&d.members[..], |o| &o[..])
+    }
+
+    /// Whether `r` is reserved in every function (O(1)).
+    #[inline]
+    pub fn is_reserved(&self, r: Reg) -> bool {
+        bits::test(&self.reserved, r.index())
+    }
+
+    /// The registers reserved in every function.
+    pub fn reserved_regs(&self) -> impl Iterator<Item = Reg> + '_ {
+        bits::iter(&self.reserved).map(Reg::new)
+    }
+
+    /// Whether a call with mask `s` preserves `r` (O(1)).
+    #[inline]
+    pub fn mask_preserves(&self, s: CalleeSavedSet, r: Reg) -> bool {
+        bits::test(&self.callee_saved[s.index()].mask, r.index())
+    }
+
+    /// Whether `r` is saved by callees under convention `s`.
+    pub fn is_callee_saved(&self, s: CalleeSavedSet, r: Reg) -> bool {
+        self.callee_saved[s.index()].saves.contains(&r)
+    }
+
+    /// The register named `name`, ignoring ASCII case (MIR prints `$r1`
+    /// for `R1`). Linear; use [`NameIndex`](super::NameIndex) for bulk look-ups.
+    pub fn find_reg(&self, name: &str) -> Option<Reg> {
+        self.regs.iter().position(|r| r.name.eq_ignore_ascii_case(name)).map(Reg::new)
+    }
+
+    /// The class named `name`, ignoring ASCII case (MIR prints `gpr` for `GPR`).
+    pub fn find_class(&self, name: &str) -> Option<RegClass> {
+        self.classes.iter().position(|c| c.name.eq_ignore_ascii_case(name)).map(RegClass::new)
+    }
+
+    /// The instruction named exactly `name`.
+    pub fn find_opcode(&self, name: &str) -> Option<Opcode> {
+        self.instrs.iter().position(|i| i.name == name).map(Opcode::new)
+    }
+
+    /// The sub-register index named exactly `name`.
+    pub fn find_sub_reg_index(&self, name: &str) -> Option<SubRegIndex> {
+        self.sub_reg_indices.iter().position(|i| i.name == name).map(SubRegIndex::new)
+    }
+
+    /// The callee-saved set (register mask) named `name`, ignoring ASCII case
+    /// (MIR prints `csr_64` for `CSR_64`).
+    pub fn find_callee_saved(&self, name: &str) -> Option<CalleeSavedSet> {
+        self.callee_saved
+            .iter()
+            .position(|c| c.name.eq_ignore_ascii_case(name))
+            .map(CalleeSavedSet::new)
+    }
+
+    /// Checks that every index in the tables is in range and that parallel
+    /// tables have matching lengths. Generated tables are correct by
+    /// construction; tables built at run time should be checked once.
+    pub fn validate(&self) -> Result<(), String> {
+        let (nr, nu, nc, ni, no) = (
+            self.regs.len(),
+            self.units.len(),
+            self.classes.len(),
+            self.sub_reg_indices.len(),
+            self.instrs.len(),
+        );
+        let reg_ok = |r: Reg, what: &str| -> Result<(), String> {
+            if r.index() < nr { Ok(()) } else { Err(format!("{what}: register {} out of range", r.0)) }
+        };
+        if self.sub_reg_compose.len() != ni * ni {
+            return Err(format!("sub_reg_compose has {} entries, expected {}", self.sub_reg_compose.len(), ni * ni));
+        }
+        for (k, r) in self.regs.iter().enumerate() {
+            let what = format!("register {}", r.name);
+            if r.units.len() != r.unit_lanes.len() {
+                return Err(format!("{what}: units and unit_lanes differ in length"));
+            }
+            if r.units.windows(2).any(|w| w[0] >= w[1]) || r.units.iter().any(|u| u.index() >= nu) {
+                return Err(format!("{what}: units not sorted or out of range"));
+            }
+            if r.sub_regs.windows(2).any(|w| w[0].0 >= w[1].0) {
+                return Err(format!("{what}: sub_regs not sorted by index"));
+            }
+            for &(i, s) in r.sub_regs.iter() {
+                reg_ok(s, &what)?;
+                if i.index() >= ni {
+                    return Err(format!("{what}: sub-register index {} out of range", i.0));
+                }
+                if s.index() == k {
+                    return Err(format!("{what}: is its own sub-register"));
+                }
+            }
+            for &s in r.super_regs.iter() {
+                reg_ok(s, &what)?;
+            }
+        }
+        for u in self.units.iter() {
+            reg_ok(u.root, "unit root")?;
+            if let Some(r) = u.root2 {
+                reg_ok(r, "unit root")?;
+            }
+        }
+        for c in self.classes.iter() {
+            let what = format!("class {}", c.name);
+            for &r in c.members.iter().chain(c.orders.iter().flat_map(|o| o.iter())) {
+                reg_ok(r, &what)?;
+                if !bits::test(&c.member_bits, r.index()) {
+                    return Err(format!("{what}: {} is in an order or member list but not in member_bits", self.regs[r.index()].name));
+                }
+            }
+            if c.sub_class_with_sub_reg.len() != ni && !c.sub_class_with_sub_reg.is_empty() {
+                return Err(format!("{what}: sub_class_with_sub_reg has {} entries, expected {ni}", c.sub_class_with_sub_reg.len()));
+            }
+            if c.sub_class_with_sub_reg.iter().flatten().any(|s| s.index() >= nc) {
+                return Err(format!("{what}: sub_class_with_sub_reg names a class out of range"));
+            }
+            for t in [&c.spill, &c.reload, &c.copy].into_iter().flatten() {
+                if t.opcode.index() >= no {
+                    return Err(format!("{what}: template opcode {} out of range", t.opcode.0));
+                }
+            }
+        }
+        for i in self.instrs.iter() {
+            let what = format!("instruction {}", i.name);
+            if usize::from(i.num_defs) > i.operands.len() {
+                return Err(format!("{what}: num_defs exceeds operand count"));
+            }
+            for (k, o) in i.operands.iter().enumerate() {
+                if let Some(t) = o.tied_to {
+                    let t = usize::from(t);
+                    if t >= usize::from(i.num_defs) || k < usize::from(i.num_defs) {
+                        return Err(format!("{what}: operand {} tied to {t}, which is not a definition", o.name));
+                    }
+                }
+                if o.class.is_some_and(|c| c.index() >= nc) {
+                    return Err(format!("{what}: operand {} names a class out of range", o.name));
+                }
+            }
+            for &r in i.implicit_defs.iter().chain(i.implicit_uses.iter()) {
+                reg_ok(r, &what)?;
+            }
+        }
+        Ok(())
+    }
+}

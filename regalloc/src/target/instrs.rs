@@ -1,0 +1,167 @@
+//! Table rows for target instructions: operands, constraints, implicit registers, flags, and spill/reload/copy templates.
+
+use std::borrow::Cow;
+
+use super::ids::{Opcode, Reg, RegClass};
+
+/// What an explicit operand holds.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum OperandKind {
+    /// A register (physical or virtual before allocation).
+    Register,
+    /// An immediate, or a symbol, frame index or block used as one.
+    Immediate,
+    /// A basic block (branch target).
+    Block,
+    /// Anything else (memory addressing pieces described by the target).
+    Other,
+}
+
+/// One explicit operand of an instruction, in the instruction's operand
+/// order: definitions (`OutOperandList`) first, then uses (`InOperandList`).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct OperandDesc<'a> {
+    /// Name in the description (`$dst`), without the `$`.
+    pub name: Cow<'a, str>,
+    /// What the operand holds.
+    pub kind: OperandKind,
+    /// Required register class, for register operands.
+    pub class: Option<RegClass>,
+    /// Whether the operand is a definition.
+    pub is_def: bool,
+    /// For a use tied to a definition (`Constraints = "$dst = $src"`), the
+    /// index of that definition: both must get the same register.
+    pub tied_to: Option<u8>,
+    /// The definition is written before all uses are read
+    /// (`@earlyclobber`), so it may not share a register with any use.
+    pub early_clobber: bool,
+}
+
+/// Instruction flags, one bit each.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub struct InstrFlags(pub u32);
+
+macro_rules! flag_consts {
+    ($($(#[$doc:meta])* $name:ident = $bit:expr;)*) => {
+        impl InstrFlags {
+            $($(#[$doc])* pub const $name: InstrFlags = InstrFlags(1 << $bit);)*
+        }
+    };
+}
+
+flag_consts! {
+    /// `isReMaterializable`: may be re-executed at a use instead of reloaded.
+    REMAT = 0;
+    /// `isAsCheapAsAMove`.
+    CHEAP_AS_MOVE = 1;
+    /// `isMoveImm`: loads an immediate into a register.
+    MOVE_IMM = 2;
+    /// `isCommutable`: the first two register uses may be swapped.
+    COMMUTABLE = 3;
+    /// `isConvertibleToThreeAddress`.
+    CONVERTIBLE_TO_3ADDR = 4;
+    /// `isCall`.
+    CALL = 5;
+    /// `isTerminator`: ends a block (with other terminators).
+    TERMINATOR = 6;
+    /// `isBranch`.
+    BRANCH = 7;
+    /// `isIndirectBranch`.
+    INDIRECT_BRANCH = 8;
+    /// `isReturn`.
+    RETURN = 9;
+    /// `isBarrier`: control never falls through to the next block.
+    BARRIER = 10;
+    /// `mayLoad`.
+    MAY_LOAD = 11;
+    /// `mayStore`.
+    MAY_STORE = 12;
+    /// `isMoveReg`: a plain register-to-register copy.
+    MOVE_REG = 13;
+    /// `isPseudo`: expanded before emission.
+    PSEUDO = 14;
+    /// `variable_ops`: takes more operands than described.
+    VARIADIC = 15;
+    /// `hasSideEffects`.
+    SIDE_EFFECTS = 16;
+}
+
+impl InstrFlags {
+    /// No flags.
+    pub const NONE: InstrFlags = InstrFlags(0);
+
+    /// Whether every flag of `other` is set here.
+    #[inline]
+    pub const fn contains(self, other: InstrFlags) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// The union of the two flag sets.
+    #[inline]
+    pub const fn union(self, other: InstrFlags) -> InstrFlags {
+        InstrFlags(self.0 | other.0)
+    }
+}
+
+impl std::ops::BitOr for InstrFlags {
+    type Output = InstrFlags;
+    fn bitor(self, o: InstrFlags) -> InstrFlags {
+        self.union(o)
+    }
+}
+
+/// One target instruction.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct InstrDesc<'a> {
+    /// Opcode name as in the `.td` file and in MIR (`ADD_rr`).
+    pub name: Cow<'a, str>,
+    /// Explicit operands, definitions first.
+    pub operands: Cow<'a, [OperandDesc<'a>]>,
+    /// Number of definitions at the front of `operands`.
+    pub num_defs: u8,
+    /// Registers written without appearing as operands (`Defs`).
+    pub implicit_defs: Cow<'a, [Reg]>,
+    /// Registers read without appearing as operands (`Uses`).
+    pub implicit_uses: Cow<'a, [Reg]>,
+    /// Behaviour flags.
+    pub flags: InstrFlags,
+}
+
+impl InstrDesc<'_> {
+    /// Whether the instruction has all of `f`.
+    #[inline]
+    pub fn is(&self, f: InstrFlags) -> bool {
+        self.flags.contains(f)
+    }
+
+    /// For explicit operand `i`, the definition it is tied to, if any.
+    #[inline]
+    pub fn tied_to(&self, i: usize) -> Option<usize> {
+        self.operands.get(i).and_then(|o| o.tied_to).map(usize::from)
+    }
+}
+
+/// One operand of an instruction template: a placeholder the allocator fills.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum TemplateOperand {
+    /// The register being stored (spill), loaded (reload) or copied to (copy).
+    Reg,
+    /// The source register of a copy.
+    Src,
+    /// The stack slot (a frame index).
+    Slot,
+    /// A fixed immediate (e.g. the offset 0 of `STD $r, %stack.0, 0`).
+    Imm(i64),
+    /// A fixed physical register (e.g. a frame base register).
+    Fixed(Reg),
+}
+
+/// An instruction pattern for spill code, given per class in the `.td` file:
+/// the opcode and its explicit operands with placeholders.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct InstrTemplate<'a> {
+    /// The instruction to emit.
+    pub opcode: Opcode,
+    /// Its explicit operands, in the instruction's operand order.
+    pub operands: Cow<'a, [TemplateOperand]>,
+}

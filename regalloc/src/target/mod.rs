@@ -1,0 +1,28 @@
+//! The plain-data tables that describe a target to the allocator (filled by tdgen's emitter or built at run time).
+//!
+//! [`TargetInfo`] holds every table; rows are [`RegisterDesc`],
+//! [`RegUnitDesc`], [`SubRegIndexDesc`], [`RegClassDesc`],
+//! [`CalleeSavedDesc`] and [`InstrDesc`]. Tables use `Cow` slices so that the
+//! same type serves `'static` generated tables and owned run-time ones.
+//! Interference is decided on register units throughout.
+
+pub mod bits;
+mod builder;
+mod classes;
+#[cfg(any(test, feature = "fixtures"))]
+pub mod fixtures;
+mod ids;
+mod info;
+mod instrs;
+mod names;
+mod regs;
+#[cfg(test)]
+mod tests;
+
+pub use builder::{ClassSpec, TargetBuilder};
+pub use classes::{AllocOrderPolicy, CalleeSavedDesc, FunctionInfo, OrderSelector, RegClassDesc};
+pub use ids::{CalleeSavedSet, LaneMask, Opcode, Reg, RegClass, RegUnit, SubRegIndex};
+pub use info::TargetInfo;
+pub use instrs::{InstrDesc, InstrFlags, InstrTemplate, OperandDesc, OperandKind, TemplateOperand};
+pub use names::NameIndex;
+pub use regs::{RegFlags, RegUnitDesc, RegisterDesc, SubRegIndexDesc};

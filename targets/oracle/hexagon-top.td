@@ -1,0 +1,3 @@
+include "llvm/Target/Target.td"
+include "registers.td"
+def Hexagon : Target;

@@ -1,0 +1,1 @@
+//! Emitting Rust tables from a target model (quote tokens, formatted by prettyplease).

@@ -1,0 +1,185 @@
+//! The front-end driver: reads a `.td` file and its includes, parses, evaluates, and collects diagnostics.
+
+use crate::diag::{Diagnostic, FileId, Kind, SourceMap, Span};
+use crate::records::RecordKeeper;
+use crate::records::eval::Evaluator;
+use crate::syntax::ast::{File, Interner};
+use crate::syntax::parse::parse_file;
+use crate::syntax::preprocess::{Defines, IncludeSite, preprocess};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Runs the front end: include search paths, macros, and the source files read.
+#[derive(Default)]
+pub struct Loader {
+    include_dirs: Vec<PathBuf>,
+    defines: Defines,
+    sources: SourceMap,
+    files: HashMap<FileId, File>,
+    loading: Vec<PathBuf>,
+    interner: Interner,
+    diags: Vec<Diagnostic>,
+}
+
+impl Loader {
+    /// A loader with no include directories.
+    pub fn new() -> Loader {
+        Loader::default()
+    }
+
+    /// Adds an include directory (`-I`), searched after the including file's own directory.
+    pub fn include_dir(&mut self, dir: impl Into<PathBuf>) -> &mut Loader {
+        self.include_dirs.push(dir.into());
+        self
+    }
+
+    /// Defines a preprocessor macro (`-D`).
+    pub fn define(&mut self, name: &str) -> &mut Loader {
+        self.defines.insert(name.to_string());
+        self
+    }
+
+    /// The source files read so far (for rendering diagnostics).
+    pub fn sources(&self) -> &SourceMap {
+        &self.sources
+    }
+
+    /// Every file path read so far (the root and its includes), for rebuild tracking.
+    pub fn files_read(&self) -> Vec<PathBuf> {
+        (0..self.sources.len()).filter_map(|i| self.sources.file(FileId(i as u32)).path.clone()).collect()
+    }
+
+    /// Renders diagnostics as plain rustc-style text.
+    pub fn render(&self, diags: &[Diagnostic]) -> String {
+        self.sources.render(diags)
+    }
+
+    /// Reads, parses and evaluates a file. On error, returns every diagnostic found.
+    pub fn records(&mut self, path: impl AsRef<Path>) -> Result<RecordKeeper, Vec<Diagnostic>> {
+        let path = path.as_ref();
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) => {
+                let id = self.sources.add(path.display().to_string(), Some(path), "");
+                return Err(vec![Diagnostic::error(
+                    Kind::Io,
+                    Span::new(id, 0, 0),
+                    format!("could not read '{}': {e}", path.display()),
+                )]);
+            }
+        };
+        self.run(path.display().to_string(), Some(path.to_path_buf()), text)
+    }
+
+    /// Parses and evaluates text as if read from a file called `name`.
+    pub fn records_from_str(&mut self, name: &str, text: &str) -> Result<RecordKeeper, Vec<Diagnostic>> {
+        self.run(name.to_string(), None, text.to_string())
+    }
+
+    fn run(&mut self, name: String, path: Option<PathBuf>, text: String) -> Result<RecordKeeper, Vec<Diagnostic>> {
+        self.diags.clear();
+        let root = self.load(name, path, text);
+        let mut rk = RecordKeeper { interner: std::mem::take(&mut self.interner), ..Default::default() };
+        let mut diags = std::mem::take(&mut self.diags);
+        if !diags.iter().any(Diagnostic::is_error) {
+            let files = std::mem::take(&mut self.files);
+            {
+                let mut ev = Evaluator::new(&mut rk, &files);
+                ev.file(root);
+                diags.append(&mut ev.diags);
+            }
+            self.files = files;
+            diags.append(&mut rk.diags);
+        }
+        // The record keeper keeps a copy of the sources for `!locs` and rendering.
+        rk.sources = self.snapshot_sources();
+        if diags.iter().any(Diagnostic::is_error) {
+            diags.retain(|d| d.is_error() || d.severity == crate::diag::Severity::Warning);
+            diags.sort_by_key(|d| (d.primary.file, d.primary.start));
+            diags.dedup();
+            Err(diags)
+        } else {
+            rk.diags = diags;
+            Ok(rk)
+        }
+    }
+
+    fn snapshot_sources(&self) -> SourceMap {
+        let mut m = SourceMap::default();
+        for i in 0..self.sources.len() {
+            let f = self.sources.file(FileId(i as u32));
+            m.add(f.name.clone(), f.path.as_deref(), f.text.clone());
+        }
+        m
+    }
+
+    /// Loads one file: preprocesses it (loading includes at their place) and parses it.
+    fn load(&mut self, name: String, path: Option<PathBuf>, text: String) -> FileId {
+        let text: Arc<str> = Arc::from(text);
+        let id = self.sources.add(name, path.as_deref(), text.clone());
+        if let Some(p) = &path {
+            self.loading.push(p.clone());
+        }
+        let dir = path.as_ref().and_then(|p| p.parent().map(Path::to_path_buf));
+        let mut defines = std::mem::take(&mut self.defines);
+        let mut includes: HashMap<u32, Option<FileId>> = HashMap::new();
+        let mut pp_diags = Vec::new();
+        let cooked = {
+            let mut on_include = |site: &IncludeSite, defs: &mut Defines| {
+                // The callee may define macros: hand it the live set.
+                std::mem::swap(&mut self.defines, defs);
+                let target = self.include(site, dir.as_deref());
+                std::mem::swap(&mut self.defines, defs);
+                includes.insert(site.span.start, target);
+            };
+            preprocess(id, &text, &mut defines, &mut on_include, &mut pp_diags)
+        };
+        self.defines = defines;
+        self.diags.extend(pp_diags);
+        match parse_file(id, &cooked, &includes, &mut self.interner) {
+            Ok(f) => {
+                self.files.insert(id, f);
+            }
+            Err(d) => self.diags.push(d),
+        }
+        if path.is_some() {
+            self.loading.pop();
+        }
+        id
+    }
+
+    fn include(&mut self, site: &IncludeSite, dir: Option<&Path>) -> Option<FileId> {
+        let mut candidates: Vec<PathBuf> = Vec::new();
+        match dir {
+            Some(d) => candidates.push(d.join(&site.name)),
+            None => candidates.push(PathBuf::from(&site.name)),
+        }
+        for d in &self.include_dirs {
+            candidates.push(d.join(&site.name));
+        }
+        let Some(found) = candidates.into_iter().find(|p| p.is_file()) else {
+            self.diags.push(
+                Diagnostic::error(Kind::Io, site.span, format!("could not find include file '{}'", site.name))
+                    .with_help("add the directory that holds it with -I"),
+            );
+            return None;
+        };
+        let canon = found.canonicalize().unwrap_or_else(|_| found.clone());
+        if self.loading.iter().any(|p| p.canonicalize().map(|c| c == canon).unwrap_or(false)) {
+            self.diags.push(Diagnostic::error(Kind::Limit, site.span, format!("include cycle: '{}' includes itself", site.name)));
+            return None;
+        }
+        if self.loading.len() > crate::records::limits::MAX_INCLUDE_DEPTH {
+            self.diags.push(Diagnostic::error(Kind::Limit, site.span, "includes nested too deeply"));
+            return None;
+        }
+        match std::fs::read_to_string(&found) {
+            Ok(t) => Some(self.load(found.display().to_string(), Some(found), t)),
+            Err(e) => {
+                self.diags.push(Diagnostic::error(Kind::Io, site.span, format!("could not read '{}': {e}", found.display())));
+                None
+            }
+        }
+    }
+}

@@ -1,0 +1,83 @@
+//! The `tdgen` command: check a `.td` file, print its records (as text or llvm-tblgen-style JSON).
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// A TableGen-compatible target-description compiler.
+#[derive(Parser)]
+#[command(name = "tdgen", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(clap::Args)]
+struct Input {
+    /// The .td file.
+    file: PathBuf,
+    /// Include directories, searched after the including file's directory.
+    #[arg(short = 'I', value_name = "DIR")]
+    include: Vec<PathBuf>,
+    /// Preprocessor macros to define.
+    #[arg(short = 'D', value_name = "NAME")]
+    define: Vec<String>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Print the evaluated records.
+    Records {
+        #[command(flatten)]
+        input: Input,
+        /// Print JSON in the shape of `llvm-tblgen -dump-json`.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Check a file: print diagnostics only, exit non-zero on error.
+    Check {
+        #[command(flatten)]
+        input: Input,
+    },
+}
+
+fn load(input: &Input) -> (tdgen::Loader, Result<tdgen::RecordKeeper, Vec<tdgen::Diagnostic>>) {
+    let mut loader = tdgen::Loader::new();
+    for d in &input.include {
+        loader.include_dir(d);
+    }
+    for d in &input.define {
+        loader.define(d);
+    }
+    let r = loader.records(&input.file);
+    (loader, r)
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let (input, json, print) = match &cli.command {
+        Command::Records { input, json } => (input, *json, true),
+        Command::Check { input } => (input, false, false),
+    };
+    let (loader, result) = load(input);
+    match result {
+        Ok(rk) => {
+            let notes = loader.render(&rk.diags);
+            eprint!("{notes}");
+            if print {
+                if json {
+                    let v = tdgen::records::to_json(&rk);
+                    println!("{}", serde_json::to_string_pretty(&v).expect("JSON values always serialize"));
+                } else {
+                    print!("{}", tdgen::records::print::records_text(&rk));
+                }
+            }
+            ExitCode::SUCCESS
+        }
+        Err(diags) => {
+            eprint!("{}", loader.render(&diags));
+            let n = diags.iter().filter(|d| d.is_error()).count();
+            eprintln!("error: {} found {n} error{}", input.file.display(), if n == 1 { "" } else { "s" });
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,628 @@
+//! Folding bang operators once their operands are known, with llvm-tblgen's rules for each.
+
+use super::print;
+use super::record::RecordKeeper;
+use super::resolve::{MapResolver, bound_var, concat_strings, convert, resolve, type_of};
+use super::types::{Ty, type_is_a, type_is_convertible};
+use super::value::{Dag, Init, Op, OpInit, StrFormat};
+use super::RecId;
+use std::cmp::Ordering;
+use std::rc::Rc;
+
+fn as_int(v: &Init, rk: &mut RecordKeeper) -> Option<i64> {
+    match convert(v, &Ty::Int, rk)? {
+        Init::Int(i) => Some(i),
+        _ => None,
+    }
+}
+
+fn unfolded(o: OpInit) -> Init {
+    Init::Op(Rc::new(o))
+}
+
+/// Compares two values for `!eq !ne !lt !le !gt !ge` (None: not comparable yet).
+pub fn compare(op: &Op, a: &Init, b: &Init, rk: &mut RecordKeeper) -> Option<bool> {
+    if let (Some(x), Some(y)) = (as_int(a, rk), as_int(b, rk)) {
+        return Some(cmp_result(op, x.cmp(&y)));
+    }
+    if let (Init::Str(x, _), Init::Str(y, _)) = (a, b) {
+        return Some(cmp_result(op, x.as_bytes().cmp(y.as_bytes())));
+    }
+    if matches!(op, Op::Eq | Op::Ne) {
+        if let (Init::Def(x), Init::Def(y)) = (a, b) {
+            return Some((x == y) == (*op == Op::Eq));
+        }
+    }
+    None
+}
+
+fn cmp_result(op: &Op, o: Ordering) -> bool {
+    match op {
+        Op::Eq => o == Ordering::Equal,
+        Op::Ne => o != Ordering::Equal,
+        Op::Lt => o == Ordering::Less,
+        Op::Le => o != Ordering::Greater,
+        Op::Gt => o == Ordering::Greater,
+        Op::Ge => o != Ordering::Less,
+        _ => false,
+    }
+}
+
+fn dag_arg_index(d: &Dag, key: &Init, rk: &mut RecordKeeper) -> Option<usize> {
+    match key {
+        Init::Int(i) => {
+            if *i < 0 || *i as usize >= d.args.len() {
+                rk.error(format!("!getdagarg index {i} is out of range 0...{}", d.args.len() as i64 - 1));
+                return None;
+            }
+            Some(*i as usize)
+        }
+        Init::Str(s, _) => {
+            let p = d.args.iter().position(|(_, n)| n.as_deref() == Some(&**s));
+            if p.is_none() {
+                rk.error(format!("!getdagarg key '{s}' is not found"));
+            }
+            p
+        }
+        _ => None,
+    }
+}
+
+/// Applies `expr` with `var` bound to `item` (the body of `!foreach`/`!filter`).
+fn apply(var: &Init, item: &Init, expr: &Init, cur: &Option<(RecId, Init)>, rk: &mut RecordKeeper) -> Init {
+    let mut r = MapResolver::with_current(cur.clone());
+    let v = bound_var(var, rk);
+    r.set(v, item.clone());
+    resolve(expr, &mut r, rk)
+}
+
+/// Folds an operator if its operands allow; otherwise returns it unfolded.
+/// `cur` is the record being resolved (for self-references), `fin` whether
+/// this is its final resolution.
+pub fn fold(o: OpInit, cur: Option<(RecId, Init)>, fin: bool, rk: &mut RecordKeeper) -> Init {
+    let a = &o.args;
+    match &o.op {
+        Op::Cast => {
+            let x = &a[0];
+            match &o.ty {
+                Ty::String => match x {
+                    Init::Str(..) => return x.clone(),
+                    Init::Def(id) => return Init::str(&rk.name_of(*id)),
+                    _ => {
+                        if let Some(i) = as_int(x, rk) {
+                            return Init::str(&i.to_string());
+                        }
+                    }
+                },
+                Ty::Record(_) => {
+                    if let Init::Str(name, _) = x {
+                        let mut d = rk.def(name);
+                        if d.is_none() {
+                            if let Some((id, Init::Str(cn, _))) = &cur {
+                                if cn == name {
+                                    if !fin {
+                                        return unfolded(o);
+                                    }
+                                    d = Some(*id);
+                                }
+                            }
+                        }
+                        let Some(d) = d else {
+                            if fin {
+                                rk.error(format!("undefined reference to record: '{name}'"));
+                            }
+                            return unfolded(o);
+                        };
+                        let t = rk.record_type(d);
+                        if !type_is_a(&t, &o.ty, rk) {
+                            let msg = format!(
+                                "expected type '{}', got '{}' in: {}",
+                                super::types::type_string(&o.ty, rk),
+                                super::types::type_string(&t, rk),
+                                print::to_string(&unfolded(o.clone()), rk)
+                            );
+                            rk.error(msg);
+                            return unfolded(o);
+                        }
+                        return Init::Def(d);
+                    }
+                }
+                _ => {}
+            }
+            if let Some(c) = convert(x, &o.ty, rk) {
+                return c;
+            }
+        }
+        Op::Not => {
+            if let Some(i) = as_int(&a[0], rk) {
+                return Init::Int((i == 0) as i64);
+            }
+        }
+        Op::Head => {
+            if let Init::List(es, _) = &a[0] {
+                match es.first() {
+                    Some(e) => return e.clone(),
+                    None => rk.error("!head of an empty list"),
+                }
+            }
+        }
+        Op::Tail => {
+            if let Init::List(es, t) = &a[0] {
+                if es.is_empty() {
+                    rk.error("!tail of an empty list");
+                } else {
+                    return Init::List(es[1..].into(), t.clone());
+                }
+            }
+        }
+        Op::Size => match &a[0] {
+            Init::List(es, _) => return Init::Int(es.len() as i64),
+            Init::Dag(d) => return Init::Int(d.args.len() as i64),
+            Init::Str(s, _) => return Init::Int(s.len() as i64),
+            _ => {}
+        },
+        Op::Empty => match &a[0] {
+            Init::List(es, _) => return Init::Int(es.is_empty() as i64),
+            Init::Dag(d) => return Init::Int(d.args.is_empty() as i64),
+            Init::Str(s, _) => return Init::Int(s.is_empty() as i64),
+            _ => {}
+        },
+        Op::GetDagOp => {
+            if let Init::Dag(d) = &a[0] {
+                let t = type_of(&d.op, rk);
+                if let Some(t) = t {
+                    if type_is_a(&t, &o.ty, rk) {
+                        return d.op.clone();
+                    }
+                    let msg = format!(
+                        "expected type '{}', got '{}' in: {}",
+                        super::types::type_string(&o.ty, rk),
+                        super::types::type_string(&t, rk),
+                        print::to_string(&unfolded(o.clone()), rk)
+                    );
+                    rk.error(msg);
+                }
+            }
+        }
+        Op::LogTwo => {
+            if let Some(i) = as_int(&a[0], rk) {
+                if i <= 0 {
+                    rk.error("illegal operation: logtwo is undefined on arguments less than or equal to 0");
+                } else {
+                    return Init::Int(63 - i.leading_zeros() as i64);
+                }
+            }
+        }
+        Op::ToLower | Op::ToUpper => {
+            if let Init::Str(s, f) = &a[0] {
+                let t = if o.op == Op::ToLower { s.to_ascii_lowercase() } else { s.to_ascii_uppercase() };
+                return Init::Str(Rc::from(t), *f);
+            }
+        }
+        Op::Repr => {
+            if let Init::Def(id) = &a[0] {
+                return Init::str(&print::record_text(*id, rk));
+            }
+            if a[0].is_concrete() {
+                return Init::str(&print::to_string(&a[0], rk));
+            }
+        }
+        Op::Initialized => {
+            if a[0].is_unset() {
+                return Init::Int(0);
+            }
+            if a[0].is_concrete() {
+                return Init::Int(1);
+            }
+        }
+        Op::ListFlatten => {
+            if let Init::List(es, _) = &a[0] {
+                if let Some(Ty::List(inner)) = o.ty.element().cloned().map(|t| Ty::List(Rc::new(t))) {
+                    let mut out = Vec::new();
+                    for e in es.iter() {
+                        match e {
+                            Init::List(xs, _) => out.extend(xs.iter().cloned()),
+                            _ => return unfolded(o),
+                        }
+                    }
+                    return Init::List(out.into(), inner);
+                }
+            }
+        }
+        Op::Add | Op::Sub | Op::Mul | Op::Div | Op::And | Op::Or | Op::Xor | Op::Shl | Op::Srl | Op::Sra => {
+            if let (Some(x), Some(y)) = (as_int(&a[0], rk), as_int(&a[1], rk)) {
+                let r = match o.op {
+                    Op::Add => x.wrapping_add(y),
+                    Op::Sub => x.wrapping_sub(y),
+                    Op::Mul => x.wrapping_mul(y),
+                    Op::Div => {
+                        if y == 0 {
+                            rk.error("illegal operation: division by zero");
+                            return unfolded(o);
+                        }
+                        if x == i64::MIN && y == -1 {
+                            rk.error("illegal operation: INT64_MIN / -1");
+                            return unfolded(o);
+                        }
+                        x / y
+                    }
+                    Op::And => x & y,
+                    Op::Or => x | y,
+                    Op::Xor => x ^ y,
+                    Op::Shl => ((x as u64).wrapping_shl(y as u32)) as i64,
+                    Op::Sra => x.wrapping_shr(y as u32),
+                    _ => ((x as u64).wrapping_shr(y as u32)) as i64,
+                };
+                return Init::Int(r);
+            }
+        }
+        Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge => {
+            if let Some(b) = compare(&o.op, &a[0], &a[1], rk) {
+                return Init::Bit(b);
+            }
+        }
+        Op::StrConcat => {
+            if let Some(s) = concat_strings(&a[0], &a[1]) {
+                return s;
+            }
+        }
+        Op::ListConcat => {
+            if let (Init::List(x, t), Init::List(y, _)) = (&a[0], &a[1]) {
+                let v: Vec<Init> = x.iter().chain(y.iter()).cloned().collect();
+                return Init::List(v.into(), t.clone());
+            }
+        }
+        Op::ListSplat => {
+            if let Init::Int(n) = &a[1] {
+                if !a[0].is_unset() {
+                    if let Some(t) = type_of(&a[0], rk) {
+                        let v: Vec<Init> = (0..(*n).max(0)).map(|_| a[0].clone()).collect();
+                        return Init::List(v.into(), Rc::new(t));
+                    }
+                }
+            }
+        }
+        Op::ListRemove => {
+            if let (Init::List(x, t), Init::List(y, _)) = (&a[0], &a[1]) {
+                let mut out = Vec::new();
+                for e in x.iter() {
+                    let mut found = false;
+                    for f in y.iter() {
+                        if compare(&Op::Eq, e, f, rk) == Some(true) {
+                            found = true;
+                            break;
+                        }
+                    }
+                    if !found {
+                        out.push(e.clone());
+                    }
+                }
+                return Init::List(out.into(), t.clone());
+            }
+        }
+        Op::Interleave => {
+            if let (Init::List(es, t), Init::Str(delim, _)) = (&a[0], &a[1]) {
+                if es.is_empty() {
+                    return Init::str("");
+                }
+                // llvm-tblgen: the result is code if any element after the first is.
+                let mut s = String::new();
+                let mut fmt = StrFormat::String;
+                let is_str = **t == Ty::String;
+                for (i, e) in es.iter().enumerate() {
+                    if i > 0 {
+                        s.push_str(delim);
+                    }
+                    if is_str {
+                        let Init::Str(x, f) = e else { return unfolded(o) };
+                        s.push_str(x);
+                        if i > 0 && *f == StrFormat::Code {
+                            fmt = StrFormat::Code;
+                        }
+                    } else {
+                        let Some(x) = as_int(e, rk) else { return unfolded(o) };
+                        s.push_str(&x.to_string());
+                    }
+                }
+                return Init::Str(Rc::from(s), fmt);
+            }
+        }
+        Op::Con => {
+            if let (Init::Dag(x), Init::Dag(y)) = (&a[0], &a[1]) {
+                let lop = &x.op;
+                let rop = &y.op;
+                let ok = |v: &Init| matches!(v, Init::Def(_) | Init::Unset);
+                if ok(lop) && ok(rop) {
+                    if let (Init::Def(l), Init::Def(r)) = (lop, rop) {
+                        if l != r {
+                            let msg = format!(
+                                "concatenated Dag operators do not match: '{}' vs. '{}'",
+                                print::to_string(&a[0], rk),
+                                print::to_string(&a[1], rk)
+                            );
+                            rk.error(msg);
+                            return unfolded(o);
+                        }
+                    }
+                    let op = if lop.is_unset() { rop.clone() } else { lop.clone() };
+                    let args = x.args.iter().chain(y.args.iter()).cloned().collect();
+                    return Init::Dag(Rc::new(Dag { op, op_name: None, args }));
+                }
+            }
+        }
+        Op::GetDagArg => {
+            if let Init::Dag(d) = &a[0] {
+                if matches!(a[1], Init::Int(_) | Init::Str(..)) {
+                    let Some(p) = dag_arg_index(d, &a[1], rk) else { return unfolded(o) };
+                    let arg = &d.args[p].0;
+                    if let Some(t) = type_of(arg, rk) {
+                        if !type_is_convertible(&t, &o.ty, rk) {
+                            return Init::Unset;
+                        }
+                    }
+                    return arg.clone();
+                }
+            }
+        }
+        Op::GetDagName => {
+            if let (Init::Dag(d), Init::Int(i)) = (&a[0], &a[1]) {
+                if *i < 0 || *i as usize >= d.args.len() {
+                    rk.error(format!("!getdagname index is out of range 0...{}: {i}", d.args.len() as i64 - 1));
+                    return unfolded(o);
+                }
+                return match &d.args[*i as usize].1 {
+                    Some(n) => Init::Str(n.clone(), StrFormat::String),
+                    None => Init::Unset,
+                };
+            }
+        }
+        Op::SetDagOp => {
+            if let (Init::Dag(d), Init::Def(_)) = (&a[0], &a[1]) {
+                return Init::Dag(Rc::new(Dag { op: a[1].clone(), op_name: None, args: d.args.clone() }));
+            }
+        }
+        Op::SetDagArg | Op::SetDagName => {
+            if let Init::Dag(d) = &a[0] {
+                if matches!(a[1], Init::Int(_) | Init::Str(..)) {
+                    let Some(p) = dag_arg_index(d, &a[1], rk) else { return unfolded(o) };
+                    let mut args = d.args.clone();
+                    if o.op == Op::SetDagArg {
+                        args[p].0 = a[2].clone();
+                    } else {
+                        args[p].1 = match &a[2] {
+                            Init::Str(s, _) => Some(s.clone()),
+                            _ => None,
+                        };
+                    }
+                    return Init::Dag(Rc::new(Dag { op: d.op.clone(), op_name: d.op_name.clone(), args }));
+                }
+            }
+        }
+        Op::ListElem => {
+            if let (Init::List(es, _), Init::Int(i)) = (&a[0], &a[1]) {
+                if *i >= 0 && (*i as usize) < es.len() {
+                    return es[*i as usize].clone();
+                }
+            }
+        }
+        Op::ListSlice => {
+            if let (Init::List(es, t), Init::List(idx, _)) = (&a[0], &a[1]) {
+                let mut out = Vec::with_capacity(idx.len());
+                for i in idx.iter() {
+                    match i {
+                        Init::Int(i) if *i >= 0 && (*i as usize) < es.len() => out.push(es[*i as usize].clone()),
+                        _ => return unfolded(o),
+                    }
+                }
+                return Init::List(out.into(), t.clone());
+            }
+        }
+        Op::Range => {
+            if let (Init::Int(s), Init::Int(e), Init::Int(st)) = (&a[0], &a[1], &a[2]) {
+                let (s, e, st) = (*s, *e, *st);
+                if st == 0 {
+                    rk.error("step of !range can't be 0");
+                    return unfolded(o);
+                }
+                let mut out = Vec::new();
+                if s < e && st > 0 {
+                    let mut i = s;
+                    while i < e {
+                        out.push(Init::Int(i));
+                        i += st;
+                    }
+                } else if s > e && st < 0 {
+                    let mut i = s;
+                    while i > e {
+                        out.push(Init::Int(i));
+                        i += st;
+                    }
+                }
+                if out.len() > super::limits::MAX_LIST {
+                    rk.error("!range produces too many elements");
+                    return unfolded(o);
+                }
+                return Init::List(out.into(), Rc::new(Ty::Int));
+            }
+        }
+        Op::If => {
+            if let Some(i) = as_int(&a[0], rk) {
+                return if i != 0 { a[1].clone() } else { a[2].clone() };
+            }
+        }
+        Op::Foreach => {
+            let elem_ty = o.ty.element().cloned();
+            match &a[1] {
+                Init::List(es, _) => {
+                    let mut out = Vec::with_capacity(es.len());
+                    for e in es.iter() {
+                        out.push(apply(&a[0], e, &a[2], &cur, rk));
+                    }
+                    let t = elem_ty.unwrap_or(Ty::Int);
+                    return Init::List(out.into(), Rc::new(t));
+                }
+                Init::Dag(d) => {
+                    let op = apply(&a[0], &d.op, &a[2], &cur, rk);
+                    let mut args = Vec::with_capacity(d.args.len());
+                    for (x, n) in &d.args {
+                        args.push((apply(&a[0], x, &a[2], &cur, rk), n.clone()));
+                    }
+                    return Init::Dag(Rc::new(Dag { op, op_name: d.op_name.clone(), args }));
+                }
+                _ => {}
+            }
+        }
+        Op::Filter => {
+            if let Init::List(es, t) = &a[1] {
+                let mut out = Vec::new();
+                for e in es.iter() {
+                    let keep = apply(&a[0], e, &a[2], &cur, rk);
+                    match as_int(&keep, rk) {
+                        Some(k) => {
+                            if k != 0 {
+                                out.push(e.clone());
+                            }
+                        }
+                        None => return unfolded(o),
+                    }
+                }
+                return Init::List(out.into(), t.clone());
+            }
+        }
+        Op::Foldl => {
+            if let Init::List(es, _) = &a[1] {
+                let mut acc = a[0].clone();
+                let va = bound_var(&a[2], rk);
+                let vb = bound_var(&a[3], rk);
+                for e in es.iter() {
+                    let mut r = MapResolver::with_current(cur.clone());
+                    r.set(va, acc);
+                    r.set(vb, e.clone());
+                    acc = resolve(&a[4], &mut r, rk);
+                }
+                return acc;
+            }
+        }
+        Op::Subst => match (&a[0], &a[1], &a[2]) {
+            (Init::Def(l), Init::Def(_), Init::Def(r)) => {
+                return if rk.name_of(*l) == rk.name_of(*r) { a[1].clone() } else { a[2].clone() };
+            }
+            (Init::Str(l, _), Init::Str(m, _), Init::Str(r, _)) => {
+                let mut val = r.to_string();
+                if !l.is_empty() {
+                    let mut idx = 0;
+                    while let Some(found) = val[idx..].find(&**l) {
+                        let at = idx + found;
+                        val.replace_range(at..at + l.len(), m);
+                        idx = at + m.len();
+                    }
+                }
+                return Init::str(&val);
+            }
+            _ => {}
+        },
+        Op::Substr => {
+            if let (Init::Str(s, f), Init::Int(start), Init::Int(len)) = (&a[0], &a[1], &a[2]) {
+                let size = s.len() as i64;
+                if *start < 0 || *start > size {
+                    rk.error(format!("!substr start position is out of range 0...{size}: {start}"));
+                    return unfolded(o);
+                }
+                if *len < 0 {
+                    rk.error("!substr length must be nonnegative");
+                    return unfolded(o);
+                }
+                let st = *start as usize;
+                let end = (st as i64).saturating_add(*len).min(size) as usize;
+                let t = s.get(st..end).unwrap_or("");
+                return Init::Str(Rc::from(t), *f);
+            }
+        }
+        Op::Find => {
+            if let (Init::Str(s, _), Init::Str(pat, _), Init::Int(start)) = (&a[0], &a[1], &a[2]) {
+                let size = s.len() as i64;
+                if *start < 0 || *start > size {
+                    rk.error(format!("!find start position is out of range 0...{size}: {start}"));
+                    return unfolded(o);
+                }
+                return Init::Int(s.get(*start as usize..).and_then(|t| t.find(&**pat)).map_or(-1, |p| p as i64 + start));
+            }
+        }
+        Op::DagOp => {
+            let ml = matches!(a[1], Init::List(..) | Init::Unset);
+            let rl = matches!(a[2], Init::List(..) | Init::Unset);
+            if !(a[1].is_unset() && a[2].is_unset()) && ml && rl {
+                let ms = if let Init::List(x, _) = &a[1] { Some(x.clone()) } else { None };
+                let ns = if let Init::List(x, _) = &a[2] { Some(x.clone()) } else { None };
+                if let (Some(m), Some(n)) = (&ms, &ns) {
+                    if m.len() != n.len() {
+                        return unfolded(o);
+                    }
+                }
+                let size = ms.as_ref().map(|m| m.len()).or(ns.as_ref().map(|n| n.len())).unwrap_or(0);
+                let mut args = Vec::with_capacity(size);
+                for i in 0..size {
+                    let node = ms.as_ref().map_or(Init::Unset, |m| m[i].clone());
+                    let name = match ns.as_ref().map(|n| &n[i]) {
+                        Some(Init::Str(s, _)) => Some(s.clone()),
+                        Some(Init::Unset) | None => None,
+                        Some(_) => return unfolded(o),
+                    };
+                    args.push((node, name));
+                }
+                return Init::Dag(Rc::new(Dag { op: a[0].clone(), op_name: None, args }));
+            }
+        }
+        Op::Cond => {
+            let val_ty = o.ty.clone();
+            for pair in a.chunks(2) {
+                match as_int(&pair[0], rk) {
+                    Some(c) => {
+                        if c != 0 {
+                            return convert(&pair[1], &val_ty, rk).unwrap_or_else(|| pair[1].clone());
+                        }
+                    }
+                    None => return unfolded(o),
+                }
+            }
+            let name = cur.as_ref().map(|c| print::to_unquoted(&c.1, rk)).unwrap_or_default();
+            let msg = format!("{name} does not have any true condition in:{}", print::to_string(&unfolded(o.clone()), rk));
+            rk.error(msg);
+        }
+        Op::IsA(t) => {
+            if let Some(et) = type_of(&a[0], rk) {
+                if type_is_convertible(&et, t, rk) {
+                    return Init::Int(1);
+                }
+                if matches!(t, Ty::Record(_)) {
+                    if !type_is_convertible(t, &et, rk) || matches!(a[0], Init::Def(_)) {
+                        return Init::Int(0);
+                    }
+                } else {
+                    return Init::Int(0);
+                }
+            }
+        }
+        Op::Exists(t) => {
+            if let Init::Str(name, _) = &a[0] {
+                if let Some(d) = rk.def(name) {
+                    let dt = rk.record_type(d);
+                    return Init::Int(type_is_a(&dt, t, rk) as i64);
+                }
+                if let Some((id, Init::Str(cn, _))) = &cur {
+                    if cn == name {
+                        if !fin {
+                            return unfolded(o);
+                        }
+                        let dt = rk.record_type(*id);
+                        return Init::Int(type_is_a(&dt, t, rk) as i64);
+                    }
+                }
+                if fin {
+                    return Init::Int(0);
+                }
+            }
+        }
+    }
+    unfolded(o)
+}

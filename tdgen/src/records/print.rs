@@ -1,0 +1,223 @@
+//! Values printed exactly as llvm-tblgen prints them (`getAsString`), for `printable`, `!repr` and messages.
+
+use super::record::RecordKeeper;
+use super::types::type_string;
+use super::value::{Init, Op, StrFormat};
+use std::fmt::Write as _;
+
+/// The value as llvm-tblgen's `getAsString` prints it.
+pub fn to_string(v: &Init, rk: &RecordKeeper) -> String {
+    let mut s = String::new();
+    write(&mut s, v, rk, false);
+    s
+}
+
+/// Like [`to_string`], but strings without quotes (`getAsUnquotedString`).
+pub fn to_unquoted(v: &Init, rk: &RecordKeeper) -> String {
+    let mut s = String::new();
+    write(&mut s, v, rk, true);
+    s
+}
+
+fn write(s: &mut String, v: &Init, rk: &RecordKeeper, unquoted: bool) {
+    match v {
+        Init::Unset => s.push('?'),
+        Init::Bit(b) => s.push(if *b { '1' } else { '0' }),
+        Init::Bits(bs) => {
+            s.push_str("{ ");
+            for (i, b) in bs.iter().rev().enumerate() {
+                if i > 0 {
+                    s.push_str(", ");
+                }
+                write(s, b, rk, false);
+            }
+            s.push_str(" }");
+        }
+        Init::Int(i) => {
+            let _ = write!(s, "{i}");
+        }
+        Init::Str(t, f) => {
+            if unquoted {
+                s.push_str(t);
+            } else if *f == StrFormat::Code {
+                s.push_str("[{");
+                s.push_str(t);
+                s.push_str("}]");
+            } else {
+                s.push('"');
+                s.push_str(t);
+                s.push('"');
+            }
+        }
+        Init::List(es, _) => {
+            s.push('[');
+            for (i, e) in es.iter().enumerate() {
+                if i > 0 {
+                    s.push_str(", ");
+                }
+                write(s, e, rk, false);
+            }
+            s.push(']');
+        }
+        Init::Def(id) => s.push_str(&rk.name_of(*id)),
+        Init::Dag(d) => {
+            s.push('(');
+            write(s, &d.op, rk, false);
+            if let Some(n) = &d.op_name {
+                s.push(':');
+                s.push_str(n);
+            }
+            for (i, (a, n)) in d.args.iter().enumerate() {
+                s.push_str(if i == 0 { " " } else { ", " });
+                write(s, a, rk, false);
+                if let Some(n) = n {
+                    s.push_str(":$");
+                    s.push_str(n);
+                }
+            }
+            s.push(')');
+        }
+        Init::Var(v) => s.push_str(rk.interner.name(v.name)),
+        Init::VarBit(v, i) => {
+            write(s, v, rk, false);
+            let _ = write!(s, "{{{i}}}");
+        }
+        Init::Field(f) => {
+            write(s, &f.rec, rk, false);
+            s.push('.');
+            s.push_str(rk.interner.name(f.field));
+        }
+        Init::AnonClass(a) => {
+            s.push_str(&rk.name_of(a.class));
+            s.push('<');
+            for (i, (_, v)) in a.args.iter().enumerate() {
+                if i > 0 {
+                    s.push_str(", ");
+                }
+                write(s, v, rk, false);
+            }
+            s.push('>');
+        }
+        Init::Op(o) => {
+            let a = &o.args;
+            match &o.op {
+                Op::ListElem | Op::ListSlice => {
+                    write(s, &a[0], rk, false);
+                    s.push('[');
+                    write(s, &a[1], rk, false);
+                    s.push(']');
+                }
+                Op::Cast => {
+                    let _ = write!(s, "!cast<{}>(", type_string(&o.ty, rk));
+                    write(s, &a[0], rk, false);
+                    s.push(')');
+                }
+                Op::IsA(t) | Op::Exists(t) => {
+                    let _ = write!(s, "!{}<{}>(", o.op.name(), type_string(t, rk));
+                    write(s, &a[0], rk, false);
+                    s.push(')');
+                }
+                Op::Cond => {
+                    s.push_str("!cond(");
+                    for (i, pair) in a.chunks(2).enumerate() {
+                        if i > 0 {
+                            s.push_str(", ");
+                        }
+                        write(s, &pair[0], rk, false);
+                        s.push_str(": ");
+                        write(s, &pair[1], rk, false);
+                    }
+                    s.push(')');
+                }
+                op => {
+                    s.push('!');
+                    s.push_str(op.name());
+                    s.push('(');
+                    // The bound variables of !foreach/!filter (first) and
+                    // !foldl (third and fourth) print unquoted.
+                    let unq = |i: usize| match op {
+                        Op::Foreach | Op::Filter => i == 0,
+                        Op::Foldl => i == 2 || i == 3,
+                        _ => false,
+                    };
+                    for (i, x) in a.iter().enumerate() {
+                        if i > 0 {
+                            s.push_str(", ");
+                        }
+                        write(s, x, rk, unq(i));
+                    }
+                    s.push(')');
+                }
+            }
+        }
+    }
+}
+
+/// All classes and defs in the layout of `llvm-tblgen -print-records`.
+pub fn records_text(rk: &RecordKeeper) -> String {
+    use super::types::type_string;
+    let mut s = String::from("------------- Classes -----------------\n");
+    let mut classes: Vec<_> = rk.class_order.iter().map(|&c| (rk.name_of(c), c)).collect();
+    classes.sort();
+    for (name, c) in classes {
+        let r = rk.get(c);
+        s.push_str("class ");
+        s.push_str(&name);
+        if !r.template_args.is_empty() {
+            s.push('<');
+            for (i, ta) in r.template_args.iter().enumerate() {
+                if i > 0 {
+                    s.push_str(", ");
+                }
+                let v = r.value(*ta).expect("template arguments are fields");
+                let _ = write!(s, "{} {}", type_string(&v.ty, rk), rk.interner.name(*ta));
+                if !v.value.is_unset() {
+                    let _ = write!(s, " = {}", to_string(&v.value, rk));
+                }
+            }
+            s.push('>');
+        }
+        write_body(&mut s, r, rk);
+    }
+    s.push_str("------------- Defs -----------------\n");
+    let mut defs: Vec<_> = rk.def_order.iter().map(|&d| (rk.name_of(d), d)).collect();
+    defs.sort();
+    for (name, d) in defs {
+        s.push_str("def ");
+        s.push_str(&name);
+        write_body(&mut s, rk.get(d), rk);
+    }
+    s
+}
+
+/// One def in the layout of `-print-records` (what `!repr` gives for a record).
+pub fn record_text(id: super::RecId, rk: &RecordKeeper) -> String {
+    let mut s = rk.name_of(id);
+    write_body(&mut s, rk.get(id), rk);
+    s
+}
+
+fn write_body(s: &mut String, r: &super::record::Record, rk: &RecordKeeper) {
+    use super::types::type_string;
+    s.push_str(" {");
+    let direct: Vec<_> = r.superclasses.iter().map(|&(c, _)| rk.name_of(c)).collect();
+    if !direct.is_empty() {
+        s.push_str("\t// ");
+        s.push_str(&direct.join(" "));
+    }
+    s.push('\n');
+    for v in &r.values {
+        if v.is_template_arg {
+            continue;
+        }
+        let _ = writeln!(
+            s,
+            "  {}{} {} = {};",
+            if v.is_field { "field " } else { "" },
+            type_string(&v.ty, rk),
+            rk.interner.name(v.name),
+            to_string(&v.value, rk)
+        );
+    }
+    s.push_str("}\n");
+}

@@ -1,0 +1,249 @@
+//! Records (classes and defs), their fields, and the keeper that owns them all.
+
+use super::types::{ClassInfo, Ty, record_ty};
+use super::value::Init;
+use super::RecId;
+use crate::diag::{Diagnostic, Span};
+use crate::syntax::ast::{Interner, Sym};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// One field of a record.
+#[derive(Clone, Debug)]
+pub struct RecordVal {
+    /// The field name (template arguments use the qualified `Class:arg`).
+    pub name: Sym,
+    /// The declared type.
+    pub ty: Ty,
+    /// The current value.
+    pub value: Init,
+    /// Declared with `field` (may stay non-concrete in a def).
+    pub is_field: bool,
+    /// A template argument rather than a field.
+    pub is_template_arg: bool,
+    /// Where it was declared.
+    pub loc: Span,
+}
+
+/// What a record is.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum RecordKind {
+    /// A `class` (or the argument record of a multiclass).
+    Class,
+    /// A named `def`.
+    Def,
+    /// An anonymous def (`def : ...`, or an anonymous class instantiation).
+    AnonymousDef,
+    /// The argument record of a multiclass.
+    MultiClass,
+}
+
+/// An assertion attached to a record, checked when the def is complete.
+#[derive(Clone, Debug)]
+pub struct Assertion {
+    /// The `assert` statement.
+    pub loc: Span,
+    /// The condition.
+    pub cond: Init,
+    /// The message.
+    pub message: Init,
+}
+
+/// A class or a def.
+#[derive(Clone, Debug)]
+pub struct Record {
+    /// The name; a string once concrete (an expression in multiclass prototypes).
+    pub name: Init,
+    /// Where it was defined (more than one for defs made by `defm`).
+    pub locs: Vec<Span>,
+    /// Fields and template arguments, in declaration order.
+    pub values: Vec<RecordVal>,
+    /// Template argument names (qualified), in order.
+    pub template_args: Vec<Sym>,
+    /// All superclasses, transitive, each after its own superclasses.
+    pub superclasses: Vec<(RecId, Span)>,
+    /// Class, def or anonymous def.
+    pub kind: RecordKind,
+    /// Assertions to check when complete.
+    pub assertions: Vec<Assertion>,
+    /// `dump` statements to run when complete.
+    pub dumps: Vec<(Span, Init)>,
+}
+
+impl Record {
+    /// A new empty record.
+    pub fn new(name: Init, loc: Span, kind: RecordKind) -> Record {
+        Record {
+            name,
+            locs: vec![loc],
+            values: Vec::new(),
+            template_args: Vec::new(),
+            superclasses: Vec::new(),
+            kind,
+            assertions: Vec::new(),
+            dumps: Vec::new(),
+        }
+    }
+
+    /// Whether this is a class.
+    pub fn is_class(&self) -> bool {
+        self.kind == RecordKind::Class
+    }
+
+    /// The field with this name.
+    pub fn value(&self, name: Sym) -> Option<&RecordVal> {
+        self.values.iter().find(|v| v.name == name)
+    }
+
+    /// The field with this name, mutably.
+    pub fn value_mut(&mut self, name: Sym) -> Option<&mut RecordVal> {
+        self.values.iter_mut().find(|v| v.name == name)
+    }
+
+    /// Whether `name` is one of this record's template arguments.
+    pub fn is_template_arg(&self, name: Sym) -> bool {
+        self.template_args.contains(&name)
+    }
+
+    /// The name as a string, when concrete.
+    pub fn name_str(&self) -> Option<&Rc<str>> {
+        match &self.name {
+            Init::Str(s, _) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// Whether `class` is among the superclasses.
+    pub fn is_subclass_of(&self, class: RecId) -> bool {
+        self.superclasses.iter().any(|&(c, _)| c == class)
+    }
+}
+
+/// Every record of a run: classes, defs, global variables, and bookkeeping
+/// shared by the evaluator (anonymous numbering, instantiation cache).
+#[derive(Default)]
+pub struct RecordKeeper {
+    /// Interned names.
+    pub interner: Interner,
+    /// All records by id (classes, defs, and records made while evaluating).
+    pub records: Vec<Record>,
+    /// Classes by name.
+    pub classes: HashMap<Sym, RecId>,
+    /// Classes in definition order.
+    pub class_order: Vec<RecId>,
+    /// Concrete defs by name.
+    pub defs: HashMap<Rc<str>, RecId>,
+    /// Defs in definition order.
+    pub def_order: Vec<RecId>,
+    /// `deftype` aliases.
+    pub type_aliases: HashMap<Sym, Ty>,
+    /// Top-level `defvar`s.
+    pub globals: HashMap<Sym, Init>,
+    pub(crate) anon_counter: u64,
+    pub(crate) anon_cache: HashMap<String, RecId>,
+    pub(crate) type_cache: Vec<Option<Ty>>,
+    /// Diagnostics found while folding and resolving.
+    pub diags: Vec<Diagnostic>,
+    /// The source files the records were read from.
+    pub sources: crate::diag::SourceMap,
+    /// The location errors found while folding are reported at.
+    pub(crate) cur_loc: Span,
+}
+
+impl RecordKeeper {
+    /// The record with this id.
+    pub fn get(&self, id: RecId) -> &Record {
+        &self.records[id.0 as usize]
+    }
+
+    /// The record with this id, mutably.
+    pub fn get_mut(&mut self, id: RecId) -> &mut Record {
+        self.type_cache[id.0 as usize] = None;
+        &mut self.records[id.0 as usize]
+    }
+
+    /// Stores a record and returns its id.
+    pub fn push(&mut self, r: Record) -> RecId {
+        self.records.push(r);
+        self.type_cache.push(None);
+        RecId(self.records.len() as u32 - 1)
+    }
+
+    /// The class with this name.
+    pub fn class(&self, name: &str) -> Option<RecId> {
+        self.interner.get(name).and_then(|s| self.classes.get(&s).copied())
+    }
+
+    /// The class whose name a record-name value spells.
+    pub fn class_of_record_name(&self, name: &Init) -> Option<RecId> {
+        match name {
+            Init::Str(s, _) => self.class(s),
+            _ => None,
+        }
+    }
+
+    /// The def with this name.
+    pub fn def(&self, name: &str) -> Option<RecId> {
+        self.defs.get(name).copied()
+    }
+
+    /// All defs that derive from the class, in definition order.
+    pub fn derived_defs(&self, class: &str) -> Vec<RecId> {
+        match self.class(class) {
+            Some(c) => self.def_order.iter().copied().filter(|&d| self.get(d).is_subclass_of(c)).collect(),
+            None => Vec::new(),
+        }
+    }
+
+    /// Reports an evaluation error at the current location.
+    pub fn error(&mut self, msg: impl Into<String>) {
+        self.diags.push(Diagnostic::error(crate::diag::Kind::Eval, self.cur_loc, msg));
+    }
+
+    /// The next `anonymous_N` name.
+    pub fn new_anonymous_name(&mut self) -> Rc<str> {
+        let n = self.anon_counter;
+        self.anon_counter += 1;
+        Rc::from(format!("anonymous_{n}"))
+    }
+
+    /// The type of a reference to a record: the set of its direct superclasses
+    /// (for a class, the class itself).
+    pub fn record_type(&mut self, id: RecId) -> Ty {
+        if let Some(t) = &self.type_cache[id.0 as usize] {
+            return t.clone();
+        }
+        let r = self.get(id);
+        let t = if r.is_class() {
+            Ty::Record(Rc::from([id]))
+        } else {
+            let classes: Vec<RecId> = r.superclasses.iter().map(|&(c, _)| c).collect();
+            record_ty(classes, self)
+        };
+        self.type_cache[id.0 as usize] = Some(t.clone());
+        t
+    }
+
+    /// The display name of a record.
+    pub fn name_of(&self, id: RecId) -> String {
+        match &self.get(id).name {
+            Init::Str(s, _) => s.to_string(),
+            other => super::print::to_string(other, self),
+        }
+    }
+}
+
+impl ClassInfo for RecordKeeper {
+    fn is_subclass_of(&self, class: RecId, sup: RecId) -> bool {
+        class == sup || self.get(class).is_subclass_of(sup)
+    }
+
+    fn record_name(&self, id: RecId) -> String {
+        self.name_of(id)
+    }
+
+    fn direct_superclasses(&self, class: RecId) -> Vec<RecId> {
+        let sc: Vec<RecId> = self.get(class).superclasses.iter().map(|&(c, _)| c).collect();
+        sc.iter().copied().filter(|&c| !sc.iter().any(|&d| d != c && self.get(d).is_subclass_of(c))).collect()
+    }
+}

@@ -1,0 +1,5 @@
+//! Syntax: the preprocessor, the pest grammar (`td.pest`) and the typed syntax tree it is turned into.
+
+pub mod ast;
+pub mod parse;
+pub mod preprocess;

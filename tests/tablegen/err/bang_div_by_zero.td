@@ -1,0 +1,2 @@
+// !div divides by zero.
+def A { int n = !div(10, 0); }

@@ -1,0 +1,2 @@
+// !logtwo is applied to zero.
+def A { int n = !logtwo(0); }

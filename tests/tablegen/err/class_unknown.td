@@ -1,0 +1,2 @@
+// A def inherits from a class that was never declared.
+def A : NoSuchClass;

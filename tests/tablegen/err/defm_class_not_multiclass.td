@@ -1,0 +1,3 @@
+// defm's first parent is an ordinary class, not a multiclass.
+class C;
+defm X : C;

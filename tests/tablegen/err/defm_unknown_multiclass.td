@@ -1,0 +1,2 @@
+// defm names a multiclass that was never defined.
+defm X : NoSuchMulticlass;

@@ -1,0 +1,2 @@
+// A defset's type is not a list of records.
+defset int Bad = { def A; }

@@ -1,0 +1,3 @@
+// deftype aliases a type name that does not exist.
+deftype Alias = NoSuchClass;
+def A { Alias a = ?; }

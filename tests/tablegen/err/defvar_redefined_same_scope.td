@@ -1,0 +1,3 @@
+// defvar defines the same name twice in one scope.
+defvar v = 1;
+defvar v = 2;

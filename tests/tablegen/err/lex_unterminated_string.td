@@ -1,0 +1,3 @@
+// A string literal is not closed before the end of the line.
+def A { string s = "never closed; }
+def B;

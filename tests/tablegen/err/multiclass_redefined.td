@@ -1,0 +1,3 @@
+// The same multiclass name is defined twice.
+multiclass M { def _a; }
+multiclass M { def _b; }

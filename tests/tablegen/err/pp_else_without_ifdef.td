@@ -1,0 +1,4 @@
+// #else appears without any open #ifdef.
+def A;
+#else
+def B;

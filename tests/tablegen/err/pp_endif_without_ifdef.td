@@ -1,0 +1,3 @@
+// #endif appears without any open #ifdef.
+def A;
+#endif

@@ -1,0 +1,3 @@
+// An #ifdef block is never closed with #endif.
+#ifdef SOMETHING
+def A;

@@ -1,0 +1,3 @@
+// An unknown preprocessor directive is used.
+#include "common.td"
+def A;

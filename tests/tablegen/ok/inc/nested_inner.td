@@ -1,0 +1,2 @@
+// Innermost included file.
+class InnerClass<string s> { string S = s; }
