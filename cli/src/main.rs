@@ -53,11 +53,14 @@ fn target_info(t: Target) -> Result<&'static regalloc::target::TargetInfo<'stati
 
 fn mir(args: &MirArgs) -> Result<bool, String> {
     let target = target_info(args.target)?;
-    let text = std::fs::read_to_string(&args.input).map_err(|e| format!("cannot read {}: {e}", args.input.display()))?;
+    let text = std::fs::read_to_string(&args.input)
+        .map_err(|e| format!("cannot read {}: {e}", args.input.display()))?;
     let file = regalloc::mir::read(target, &args.input.display().to_string(), &text);
     let out = regalloc::mir::write(target, &file);
     match &args.output {
-        Some(p) => std::fs::write(p, out).map_err(|e| format!("cannot write {}: {e}", p.display()))?,
+        Some(p) => {
+            std::fs::write(p, out).map_err(|e| format!("cannot write {}: {e}", p.display()))?
+        }
         None => print!("{out}"),
     }
     let mut failed = 0;

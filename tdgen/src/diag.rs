@@ -31,7 +31,11 @@ pub struct Span {
 impl Span {
     /// A span covering `start..end` of `file`.
     pub fn new(file: FileId, start: usize, end: usize) -> Span {
-        Span { file, start: start as u32, end: end as u32 }
+        Span {
+            file,
+            start: start as u32,
+            end: end as u32,
+        }
     }
 }
 
@@ -50,8 +54,18 @@ pub struct SourceFile {
 impl SourceFile {
     fn new(name: String, path: Option<PathBuf>, text: Arc<str>) -> SourceFile {
         let mut line_starts = vec![0u32];
-        line_starts.extend(text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i as u32 + 1));
-        SourceFile { name, path, text, line_starts }
+        line_starts.extend(
+            text.bytes()
+                .enumerate()
+                .filter(|&(_, b)| b == b'\n')
+                .map(|(i, _)| i as u32 + 1),
+        );
+        SourceFile {
+            name,
+            path,
+            text,
+            line_starts,
+        }
     }
 
     /// One-based line number of a byte offset.
@@ -67,7 +81,11 @@ impl SourceFile {
         let line = self.line_of(offset);
         let start = self.line_starts[line - 1] as usize;
         let end = (offset as usize).min(self.text.len());
-        let col = self.text.get(start..end).map_or(end - start, |s| s.chars().count()) + 1;
+        let col = self
+            .text
+            .get(start..end)
+            .map_or(end - start, |s| s.chars().count())
+            + 1;
         (line, col)
     }
 }
@@ -80,8 +98,17 @@ pub struct SourceMap {
 
 impl SourceMap {
     /// Adds a file and returns its id.
-    pub fn add(&mut self, name: impl Into<String>, path: Option<&Path>, text: impl Into<Arc<str>>) -> FileId {
-        self.files.push(SourceFile::new(name.into(), path.map(Path::to_path_buf), text.into()));
+    pub fn add(
+        &mut self,
+        name: impl Into<String>,
+        path: Option<&Path>,
+        text: impl Into<Arc<str>>,
+    ) -> FileId {
+        self.files.push(SourceFile::new(
+            name.into(),
+            path.map(Path::to_path_buf),
+            text.into(),
+        ));
         FileId(self.files.len() as u32 - 1)
     }
 
@@ -117,7 +144,9 @@ impl SourceMap {
     /// The source text a span covers.
     pub fn snippet(&self, span: Span) -> &str {
         let f = self.file(span.file);
-        f.text.get(span.start as usize..span.end as usize).unwrap_or("")
+        f.text
+            .get(span.start as usize..span.end as usize)
+            .unwrap_or("")
     }
 
     /// Renders diagnostics as plain text (no colour), rustc style.
@@ -140,25 +169,43 @@ impl<'a> Files<'a> for SourceMap {
     type Source = &'a str;
 
     fn name(&'a self, id: FileId) -> Result<&'a str, FilesError> {
-        self.files.get(id.0 as usize).map(|f| f.name.as_str()).ok_or(FilesError::FileMissing)
+        self.files
+            .get(id.0 as usize)
+            .map(|f| f.name.as_str())
+            .ok_or(FilesError::FileMissing)
     }
 
     fn source(&'a self, id: FileId) -> Result<&'a str, FilesError> {
-        self.files.get(id.0 as usize).map(|f| &*f.text).ok_or(FilesError::FileMissing)
+        self.files
+            .get(id.0 as usize)
+            .map(|f| &*f.text)
+            .ok_or(FilesError::FileMissing)
     }
 
     fn line_index(&'a self, id: FileId, byte_index: usize) -> Result<usize, FilesError> {
-        let f = self.files.get(id.0 as usize).ok_or(FilesError::FileMissing)?;
+        let f = self
+            .files
+            .get(id.0 as usize)
+            .ok_or(FilesError::FileMissing)?;
         Ok(f.line_of(byte_index as u32) - 1)
     }
 
     fn line_range(&'a self, id: FileId, line_index: usize) -> Result<Range<usize>, FilesError> {
-        let f = self.files.get(id.0 as usize).ok_or(FilesError::FileMissing)?;
+        let f = self
+            .files
+            .get(id.0 as usize)
+            .ok_or(FilesError::FileMissing)?;
         let start = *f
             .line_starts
             .get(line_index)
-            .ok_or(FilesError::LineTooLarge { given: line_index, max: f.line_starts.len() - 1 })?;
-        let end = f.line_starts.get(line_index + 1).map_or(f.text.len(), |&e| e as usize);
+            .ok_or(FilesError::LineTooLarge {
+                given: line_index,
+                max: f.line_starts.len() - 1,
+            })?;
+        let end = f
+            .line_starts
+            .get(line_index + 1)
+            .map_or(f.text.len(), |&e| e as usize);
         Ok(start as usize..end)
     }
 }
@@ -246,7 +293,10 @@ impl Diagnostic {
 
     /// A note (used for `dump`).
     pub fn note(span: Span, message: impl Into<String>) -> Diagnostic {
-        Diagnostic { severity: Severity::Note, ..Diagnostic::error(Kind::Info, span, message) }
+        Diagnostic {
+            severity: Severity::Note,
+            ..Diagnostic::error(Kind::Info, span, message)
+        }
     }
 
     /// Sets the label under the primary span.
@@ -279,11 +329,17 @@ impl Diagnostic {
             Severity::Note => cs::Diagnostic::note(),
         };
         let mut labels = vec![
-            cs::Label::primary(self.primary.file, self.primary.start as usize..self.primary.end as usize)
-                .with_message(self.label.clone()),
+            cs::Label::primary(
+                self.primary.file,
+                self.primary.start as usize..self.primary.end as usize,
+            )
+            .with_message(self.label.clone()),
         ];
         for (s, m) in &self.secondary {
-            labels.push(cs::Label::secondary(s.file, s.start as usize..s.end as usize).with_message(m.clone()));
+            labels.push(
+                cs::Label::secondary(s.file, s.start as usize..s.end as usize)
+                    .with_message(m.clone()),
+            );
         }
         let mut d = d.with_message(self.message.clone()).with_labels(labels);
         if let Some(h) = &self.help {

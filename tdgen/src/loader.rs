@@ -6,7 +6,7 @@ use crate::records::eval::Evaluator;
 use crate::syntax::ast::{File, Interner};
 use crate::syntax::parse::parse_file;
 use crate::syntax::preprocess::{Defines, IncludeSite, preprocess};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -47,7 +47,9 @@ impl Loader {
 
     /// Every file path read so far (the root and its includes), for rebuild tracking.
     pub fn files_read(&self) -> Vec<PathBuf> {
-        (0..self.sources.len()).filter_map(|i| self.sources.file(FileId(i as u32)).path.clone()).collect()
+        (0..self.sources.len())
+            .filter_map(|i| self.sources.file(FileId(i as u32)).path.clone())
+            .collect()
     }
 
     /// Renders diagnostics as plain rustc-style text.
@@ -73,14 +75,26 @@ impl Loader {
     }
 
     /// Parses and evaluates text as if read from a file called `name`.
-    pub fn records_from_str(&mut self, name: &str, text: &str) -> Result<RecordKeeper, Vec<Diagnostic>> {
+    pub fn records_from_str(
+        &mut self,
+        name: &str,
+        text: &str,
+    ) -> Result<RecordKeeper, Vec<Diagnostic>> {
         self.run(name.to_string(), None, text.to_string())
     }
 
-    fn run(&mut self, name: String, path: Option<PathBuf>, text: String) -> Result<RecordKeeper, Vec<Diagnostic>> {
+    fn run(
+        &mut self,
+        name: String,
+        path: Option<PathBuf>,
+        text: String,
+    ) -> Result<RecordKeeper, Vec<Diagnostic>> {
         self.diags.clear();
         let root = self.load(name, path, text);
-        let mut rk = RecordKeeper { interner: std::mem::take(&mut self.interner), ..Default::default() };
+        let mut rk = RecordKeeper {
+            interner: std::mem::take(&mut self.interner),
+            ..Default::default()
+        };
         let mut diags = std::mem::take(&mut self.diags);
         if !diags.iter().any(Diagnostic::is_error) {
             let files = std::mem::take(&mut self.files);
@@ -121,9 +135,11 @@ impl Loader {
         if let Some(p) = &path {
             self.loading.push(p.clone());
         }
-        let dir = path.as_ref().and_then(|p| p.parent().map(Path::to_path_buf));
+        let dir = path
+            .as_ref()
+            .and_then(|p| p.parent().map(Path::to_path_buf));
         let mut defines = std::mem::take(&mut self.defines);
-        let mut includes: HashMap<u32, Option<FileId>> = HashMap::new();
+        let mut includes: HashMap<u32, Option<FileId>> = HashMap::default();
         let mut pp_diags = Vec::new();
         let cooked = {
             let mut on_include = |site: &IncludeSite, defs: &mut Defines| {
@@ -160,24 +176,44 @@ impl Loader {
         }
         let Some(found) = candidates.into_iter().find(|p| p.is_file()) else {
             self.diags.push(
-                Diagnostic::error(Kind::Io, site.span, format!("could not find include file '{}'", site.name))
-                    .with_help("add the directory that holds it with -I"),
+                Diagnostic::error(
+                    Kind::Io,
+                    site.span,
+                    format!("could not find include file '{}'", site.name),
+                )
+                .with_help("add the directory that holds it with -I"),
             );
             return None;
         };
         let canon = found.canonicalize().unwrap_or_else(|_| found.clone());
-        if self.loading.iter().any(|p| p.canonicalize().map(|c| c == canon).unwrap_or(false)) {
-            self.diags.push(Diagnostic::error(Kind::Limit, site.span, format!("include cycle: '{}' includes itself", site.name)));
+        if self
+            .loading
+            .iter()
+            .any(|p| p.canonicalize().map(|c| c == canon).unwrap_or(false))
+        {
+            self.diags.push(Diagnostic::error(
+                Kind::Limit,
+                site.span,
+                format!("include cycle: '{}' includes itself", site.name),
+            ));
             return None;
         }
         if self.loading.len() > crate::records::limits::MAX_INCLUDE_DEPTH {
-            self.diags.push(Diagnostic::error(Kind::Limit, site.span, "includes nested too deeply"));
+            self.diags.push(Diagnostic::error(
+                Kind::Limit,
+                site.span,
+                "includes nested too deeply",
+            ));
             return None;
         }
         match std::fs::read_to_string(&found) {
             Ok(t) => Some(self.load(found.display().to_string(), Some(found), t)),
             Err(e) => {
-                self.diags.push(Diagnostic::error(Kind::Io, site.span, format!("could not read '{}': {e}", found.display())));
+                self.diags.push(Diagnostic::error(
+                    Kind::Io,
+                    site.span,
+                    format!("could not read '{}': {e}", found.display()),
+                ));
                 None
             }
         }

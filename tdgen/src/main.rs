@@ -40,7 +40,12 @@ enum Command {
     },
 }
 
-fn load(input: &Input) -> (tdgen::Loader, Result<tdgen::RecordKeeper, Vec<tdgen::Diagnostic>>) {
+fn load(
+    input: &Input,
+) -> (
+    tdgen::Loader,
+    Result<tdgen::RecordKeeper, Vec<tdgen::Diagnostic>>,
+) {
     let mut loader = tdgen::Loader::new();
     for d in &input.include {
         loader.include_dir(d);
@@ -66,7 +71,10 @@ fn main() -> ExitCode {
             if print {
                 if json {
                     let v = tdgen::records::to_json(&rk);
-                    println!("{}", serde_json::to_string_pretty(&v).expect("JSON values always serialize"));
+                    println!(
+                        "{}",
+                        serde_json::to_string_pretty(&v).expect("JSON values always serialize")
+                    );
                 } else {
                     print!("{}", tdgen::records::print::records_text(&rk));
                 }
@@ -76,7 +84,11 @@ fn main() -> ExitCode {
         Err(diags) => {
             eprint!("{}", loader.render(&diags));
             let n = diags.iter().filter(|d| d.is_error()).count();
-            eprintln!("error: {} found {n} error{}", input.file.display(), if n == 1 { "" } else { "s" });
+            eprintln!(
+                "error: {} found {n} error{}",
+                input.file.display(),
+                if n == 1 { "" } else { "s" }
+            );
             ExitCode::FAILURE
         }
     }

@@ -29,6 +29,11 @@ fn built_function_writes_and_reads_back() {
     let text = mir::write_function(t, &f);
     assert!(text.contains("%1:gpr = ADD_ri %0, 7\n"), "{text}");
     let file = mir::read(t, "built.mir", &text);
-    let [FunctionDoc::Read(g)] = &file.functions[..] else { panic!("{:?}", file.errors().collect::<Vec<_>>()) };
-    assert_eq!((&g.name, &g.blocks, &g.insts, &g.vregs), (&f.name, &f.blocks, &f.insts, &f.vregs));
+    let [FunctionDoc::Read(g)] = &file.functions[..] else {
+        panic!("{:?}", file.errors().collect::<Vec<_>>())
+    };
+    assert_eq!(
+        (&g.name, &g.blocks, &g.insts, &g.vregs),
+        (&f.name, &f.blocks, &f.insts, &f.vregs)
+    );
 }

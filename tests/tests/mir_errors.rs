@@ -45,9 +45,19 @@ fn error_of(from: &str, to: &str) -> String {
     let file = mir::read(fixtures::bpf(), "t.mir", &text);
     let errors: Vec<String> = file.errors().map(|e| e.to_string()).collect();
     assert_eq!(errors.len(), 1, "{errors:?}");
-    assert_eq!(file.read_functions().map(|f| f.name.as_str()).collect::<Vec<_>>(), ["g"]);
+    assert_eq!(
+        file.read_functions()
+            .map(|f| f.name.as_str())
+            .collect::<Vec<_>>(),
+        ["g"]
+    );
     // A failed function is written back unchanged.
-    assert_eq!(mir::write(fixtures::bpf(), &file).matches("name:            f").count(), 1);
+    assert_eq!(
+        mir::write(fixtures::bpf(), &file)
+            .matches("name:            f")
+            .count(),
+        1
+    );
     errors.into_iter().next().unwrap()
 }
 
@@ -57,8 +67,14 @@ fn valid_function_reads_with_recovered_tie() {
     assert_eq!(file.errors().count(), 0);
     let f = file.read_functions().next().unwrap();
     let add = f.inst(f.blocks[0].insts[1]);
-    let Operand::Reg(use_) = &add.operands[1] else { panic!("register operand") };
-    assert_eq!(use_.tied_to, Some(0), "ADD_ri's $dst = $src tie comes from the description");
+    let Operand::Reg(use_) = &add.operands[1] else {
+        panic!("register operand")
+    };
+    assert_eq!(
+        use_.tied_to,
+        Some(0),
+        "ADD_ri's $dst = $src tie comes from the description"
+    );
     assert_eq!(use_.reg, RegRef::Virt(regalloc::ir::VReg(0)));
     assert_eq!(f.blocks[1].preds, [regalloc::ir::Block(0)]);
 }
@@ -68,7 +84,10 @@ fn truncated_file() {
     let cut = F.find("%1:gpr = ADD_ri %0, 1").unwrap() + "%1:gpr = ADD_ri %0,".len();
     let file = mir::read(fixtures::bpf(), "t.mir", &F[..cut]);
     let errors: Vec<String> = file.errors().map(|e| e.to_string()).collect();
-    assert_eq!(errors, ["t.mir:15:24: error: in function 'f': expected an operand, found end of body"]);
+    assert_eq!(
+        errors,
+        ["t.mir:15:24: error: in function 'f': expected an operand, found end of body"]
+    );
 }
 
 #[test]
@@ -78,7 +97,9 @@ fn truncated_yaml() {
     let errors: Vec<String> = file.errors().map(|e| e.to_string()).collect();
     assert_eq!(
         errors,
-        ["t.mir:6:1: error: in function 'f': invalid YAML: while parsing a node, did not find expected node content"]
+        [
+            "t.mir:6:1: error: in function 'f': invalid YAML: while parsing a node, did not find expected node content"
+        ]
     );
 }
 
@@ -133,7 +154,10 @@ fn conflicting_class() {
 #[test]
 fn undefined_block() {
     assert_eq!(
-        error_of("successors: %bb.1(0x80000000)", "successors: %bb.7(0x80000000)"),
+        error_of(
+            "successors: %bb.1(0x80000000)",
+            "successors: %bb.7(0x80000000)"
+        ),
         "t.mir:11:17: error: in function 'f': use of undefined machine basic block '%bb.7'"
     );
 }
@@ -172,10 +196,15 @@ fn bad_tied_def() {
 
 #[test]
 fn missing_class() {
-    let text = F.replacen("  - { id: 1, class: gpr, preferred-register: '' }\n", "", 1).replacen("%1:gpr = ADD_ri", "%1 = ADD_ri", 1);
+    let text = F
+        .replacen("  - { id: 1, class: gpr, preferred-register: '' }\n", "", 1)
+        .replacen("%1:gpr = ADD_ri", "%1 = ADD_ri", 1);
     let file = mir::read(fixtures::bpf(), "t.mir", &text);
     let errors: Vec<String> = file.errors().map(|e| e.to_string()).collect();
-    assert_eq!(errors, ["t.mir:14:5: error: in function 'f': virtual register '%1' has no register class"]);
+    assert_eq!(
+        errors,
+        ["t.mir:14:5: error: in function 'f': virtual register '%1' has no register class"]
+    );
 }
 
 #[test]
@@ -183,5 +212,11 @@ fn failed_function_is_kept_verbatim() {
     let text = F.replacen("ADD_ri", "ADD_rx", 1) + G;
     let file = mir::read(fixtures::bpf(), "t.mir", &text);
     assert!(matches!(&file.functions[0], FunctionDoc::Failed { name: Some(n), .. } if n == "f"));
-    assert_eq!(mir::write(fixtures::bpf(), &file).split("---\nname:            g").next().unwrap(), F.replacen("ADD_ri", "ADD_rx", 1));
+    assert_eq!(
+        mir::write(fixtures::bpf(), &file)
+            .split("---\nname:            g")
+            .next()
+            .unwrap(),
+        F.replacen("ADD_ri", "ADD_rx", 1)
+    );
 }

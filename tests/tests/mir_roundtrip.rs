@@ -12,7 +12,10 @@ use regalloc::target::fixtures;
 
 /// `llc-19`, if it runs here.
 fn llc() -> Option<&'static str> {
-    let ok = Command::new("llc-19").arg("--version").output().is_ok_and(|o| o.status.success());
+    let ok = Command::new("llc-19")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
     if !ok {
         println!("notice: llc-19 not found; skipping the machine-verifier step");
     }
@@ -32,7 +35,10 @@ struct Tally {
 
 /// The text after the `; ModuleID = ...` line, which names the file llc read.
 fn without_module_id(s: &str) -> String {
-    s.lines().filter(|l| !l.trim_start().starts_with("; ModuleID")).collect::<Vec<_>>().join("\n")
+    s.lines()
+        .filter(|l| !l.trim_start().starts_with("; ModuleID"))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 fn round_trip(path: &Path, llc: Option<&str>, tmp: &Path, t: &mut Tally) {
@@ -52,28 +58,48 @@ fn round_trip(path: &Path, llc: Option<&str>, tmp: &Path, t: &mut Tally) {
                 good[k] = false;
             }
             (FunctionDoc::Read(a), _) => {
-                t.failures.push(format!("{name}: function '{}' differs after write and re-read", a.name));
+                t.failures.push(format!(
+                    "{name}: function '{}' differs after write and re-read",
+                    a.name
+                ));
                 good[k] = false;
             }
         }
     }
     if first.functions.len() != second.functions.len() {
-        t.failures.push(format!("{name}: function count changed on re-read"));
+        t.failures
+            .push(format!("{name}: function count changed on re-read"));
         good.iter_mut().for_each(|g| *g = false);
     }
     if let Some(llc) = llc {
-        let written = tmp.join(format!("{}.{}.mir", t.files, path.file_stem().unwrap().to_string_lossy()));
+        let written = tmp.join(format!(
+            "{}.{}.mir",
+            t.files,
+            path.file_stem().unwrap().to_string_lossy()
+        ));
         std::fs::write(&written, &out).unwrap();
         let res = Command::new(llc)
-            .args(["-mtriple=bpf", "-mcpu=v3", "-run-pass=none", "-verify-machineinstrs", "-o", "-"])
+            .args([
+                "-mtriple=bpf",
+                "-mcpu=v3",
+                "-run-pass=none",
+                "-verify-machineinstrs",
+                "-o",
+                "-",
+            ])
             .arg(&written)
             .output()
             .unwrap();
         if !res.status.success() {
             let err = String::from_utf8_lossy(&res.stderr);
-            t.failures.push(format!("{name}: llc rejects the written file:\n{}", err.lines().take(5).collect::<Vec<_>>().join("\n")));
+            t.failures.push(format!(
+                "{name}: llc rejects the written file:\n{}",
+                err.lines().take(5).collect::<Vec<_>>().join("\n")
+            ));
             good.iter_mut().for_each(|g| *g = false);
-        } else if without_module_id(&String::from_utf8_lossy(&res.stdout)) == without_module_id(&text) {
+        } else if without_module_id(&String::from_utf8_lossy(&res.stdout))
+            == without_module_id(&text)
+        {
             t.identical += 1;
         }
     }
@@ -82,7 +108,9 @@ fn round_trip(path: &Path, llc: Option<&str>, tmp: &Path, t: &mut Tally) {
 }
 
 fn mir_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else { return };
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
     let mut entries: Vec<PathBuf> = rd.map(|e| e.unwrap().path()).collect();
     entries.sort();
     for p in entries {
@@ -98,7 +126,10 @@ fn run(label: &str, dir: &Path) -> Tally {
     let mut files = Vec::new();
     mir_files(dir, &mut files);
     let llc = llc();
-    let tmp = std::env::temp_dir().join(format!("regalloc-mir-roundtrip-{label}-{}", std::process::id()));
+    let tmp = std::env::temp_dir().join(format!(
+        "regalloc-mir-roundtrip-{label}-{}",
+        std::process::id()
+    ));
     std::fs::create_dir_all(&tmp).unwrap();
     let mut t = Tally::default();
     for f in &files {
@@ -119,7 +150,11 @@ fn run(label: &str, dir: &Path) -> Tally {
 fn bpf_fixtures_round_trip() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("mir/bpf");
     let t = run("fixtures", &dir);
-    assert!(t.functions >= 60, "expected the committed fixtures, found {} functions", t.functions);
+    assert!(
+        t.functions >= 60,
+        "expected the committed fixtures, found {} functions",
+        t.functions
+    );
     assert_eq!(t.ok, t.functions, "{:#?}", t.failures);
 }
 
@@ -127,7 +162,10 @@ fn bpf_fixtures_round_trip() {
 fn bpf_corpus_round_trip() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../bench/out/corpus/bpf/O2");
     if !dir.is_dir() {
-        println!("notice: no corpus at {}; skipping (build it with the bench harness)", dir.display());
+        println!(
+            "notice: no corpus at {}; skipping (build it with the bench harness)",
+            dir.display()
+        );
         return;
     }
     let t = run("corpus O2", &dir);

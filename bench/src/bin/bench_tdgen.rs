@@ -15,16 +15,26 @@ fn median(mut v: Vec<Duration>) -> Duration {
 }
 
 fn main() {
-    let runs: usize = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(7);
+    let runs: usize = std::env::args()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(7);
     let include = Path::new("/usr/lib/llvm-19/include");
     if !include.join("llvm/Target/Target.td").is_file() {
-        eprintln!("LLVM 19's Target.td not found under {}: apt-get install llvm-19-dev", include.display());
+        eprintln!(
+            "LLVM 19's Target.td not found under {}: apt-get install llvm-19-dev",
+            include.display()
+        );
         std::process::exit(2);
     }
     let dir = std::env::temp_dir().join("tdgen-bench");
     std::fs::create_dir_all(&dir).expect("temporary directory is writable");
     let top = dir.join("stub.td");
-    std::fs::write(&top, "include \"llvm/Target/Target.td\"\ndef Stub : Target;\n").expect("temporary file is writable");
+    std::fs::write(
+        &top,
+        "include \"llvm/Target/Target.td\"\ndef Stub : Target;\n",
+    )
+    .expect("temporary file is writable");
     let mut ours = Vec::new();
     let mut theirs = Vec::new();
     let mut records = 0;
@@ -32,7 +42,9 @@ fn main() {
         let t = Instant::now();
         let mut loader = tdgen::Loader::new();
         loader.include_dir(include);
-        let rk = loader.records(&top).unwrap_or_else(|d| panic!("tdgen rejected Target.td:\n{}", loader.render(&d)));
+        let rk = loader
+            .records(&top)
+            .unwrap_or_else(|d| panic!("tdgen rejected Target.td:\n{}", loader.render(&d)));
         records = rk.def_order.len();
         drop(rk);
         ours.push(t.elapsed());
@@ -49,7 +61,16 @@ fn main() {
     }
     let (o, l) = (median(ours), median(theirs));
     println!("Target.td set: {records} defs, {runs} runs each");
-    println!("tdgen parse+evaluate: {:>8.1} ms (median)", o.as_secs_f64() * 1e3);
-    println!("llvm-tblgen-19 -print-records: {:>8.1} ms (median, whole process)", l.as_secs_f64() * 1e3);
-    println!("ratio tdgen / llvm-tblgen: {:.2}", o.as_secs_f64() / l.as_secs_f64());
+    println!(
+        "tdgen parse+evaluate: {:>8.1} ms (median)",
+        o.as_secs_f64() * 1e3
+    );
+    println!(
+        "llvm-tblgen-19 -print-records: {:>8.1} ms (median, whole process)",
+        l.as_secs_f64() * 1e3
+    );
+    println!(
+        "ratio tdgen / llvm-tblgen: {:.2}",
+        o.as_secs_f64() / l.as_secs_f64()
+    );
 }

@@ -52,19 +52,26 @@ impl<'f> Builder<'f> {
 
     /// Adds an edge `from -> to` with a probability (numerator over 2^31).
     pub fn add_succ(&mut self, from: Block, to: Block, prob: Option<u32>) {
-        self.func.blocks[from.index()].succs.push(Succ { block: to, prob });
+        self.func.blocks[from.index()]
+            .succs
+            .push(Succ { block: to, prob });
         self.func.blocks[to.index()].preds.push(from);
     }
 
     /// Marks `reg` live into `b`.
     pub fn add_live_in(&mut self, b: Block, reg: Reg) {
-        self.func.blocks[b.index()].live_ins.push(BlockLiveIn { reg, lanes: None });
+        self.func.blocks[b.index()]
+            .live_ins
+            .push(BlockLiveIn { reg, lanes: None });
     }
 
     /// Starts an instruction; [`InstBuilder::done`] appends it to the
     /// current block.
     pub fn inst(&mut self, op: Op) -> InstBuilder<'_, 'f> {
-        InstBuilder { b: self, data: InstData::new(op) }
+        InstBuilder {
+            b: self,
+            data: InstData::new(op),
+        }
     }
 }
 
@@ -88,7 +95,10 @@ impl InstBuilder<'_, '_> {
 
     /// Adds an explicit definition of sub-register `sub` of `r`.
     pub fn def_sub(self, r: impl Into<RegRef>, sub: SubRegIndex) -> Self {
-        self.operand(Operand::Reg(RegOperand { sub: Some(sub), ..RegOperand::def_of(r) }))
+        self.operand(Operand::Reg(RegOperand {
+            sub: Some(sub),
+            ..RegOperand::def_of(r)
+        }))
     }
 
     /// Adds an explicit use of `r`.
@@ -98,12 +108,18 @@ impl InstBuilder<'_, '_> {
 
     /// Adds an explicit use of sub-register `sub` of `r`.
     pub fn use_sub(self, r: impl Into<RegRef>, sub: SubRegIndex) -> Self {
-        self.operand(Operand::Reg(RegOperand { sub: Some(sub), ..RegOperand::use_of(r) }))
+        self.operand(Operand::Reg(RegOperand {
+            sub: Some(sub),
+            ..RegOperand::use_of(r)
+        }))
     }
 
     /// Adds a register operand with explicit flags.
     pub fn reg(self, r: impl Into<RegRef>, flags: RegFlags) -> Self {
-        self.operand(Operand::Reg(RegOperand { flags, ..RegOperand::use_of(r) }))
+        self.operand(Operand::Reg(RegOperand {
+            flags,
+            ..RegOperand::use_of(r)
+        }))
     }
 
     /// Adds an implicit definition of physical register `r`.
@@ -133,7 +149,11 @@ impl InstBuilder<'_, '_> {
 
     /// Adds a global `@name` operand.
     pub fn global(self, name: &str) -> Self {
-        self.operand(Operand::Symbol(SymbolOperand { sym: Symbol::Global(name.into()), offset: 0, target_flags: None }))
+        self.operand(Operand::Symbol(SymbolOperand {
+            sym: Symbol::Global(name.into()),
+            offset: 0,
+            target_flags: None,
+        }))
     }
 
     /// Ties explicit operands `def` and `use_` (both indices into the operands so far).
@@ -152,7 +172,10 @@ impl InstBuilder<'_, '_> {
     /// When no block was chosen with [`Builder::at_end`]: that is a bug in
     /// the calling code, not bad input.
     pub fn done(self) -> Inst {
-        let b = self.b.block.expect("Builder::at_end must be called before adding instructions");
+        let b = self
+            .b
+            .block
+            .expect("Builder::at_end must be called before adding instructions");
         let f = &mut *self.b.func;
         f.insts.push(self.data);
         let i = Inst::new(f.insts.len() - 1);

@@ -37,12 +37,19 @@ impl MiFlags {
 
     /// The flag spelled `name`, if it is one.
     pub fn from_name(name: &str) -> Option<MiFlags> {
-        Self::NAMES.iter().position(|&n| n == name).map(|i| MiFlags(1 << i))
+        Self::NAMES
+            .iter()
+            .position(|&n| n == name)
+            .map(|i| MiFlags(1 << i))
     }
 
     /// The names of the set flags, in printing order.
     pub fn names(self) -> impl Iterator<Item = &'static str> {
-        Self::NAMES.iter().enumerate().filter(move |(i, _)| self.0 & (1 << i) != 0).map(|(_, n)| *n)
+        Self::NAMES
+            .iter()
+            .enumerate()
+            .filter(move |(i, _)| self.0 & (1 << i) != 0)
+            .map(|(_, n)| *n)
     }
 }
 
@@ -66,7 +73,13 @@ pub struct InstData {
 impl InstData {
     /// An instruction with no operands or flags.
     pub fn new(op: Op) -> InstData {
-        InstData { op, operands: Vec::new(), flags: MiFlags::default(), attrs: Vec::new(), mem: Vec::new() }
+        InstData {
+            op,
+            operands: Vec::new(),
+            flags: MiFlags::default(),
+            attrs: Vec::new(),
+            mem: Vec::new(),
+        }
     }
 }
 
@@ -221,7 +234,10 @@ pub struct MachineFunction {
 impl MachineFunction {
     /// An empty function.
     pub fn new(name: &str) -> MachineFunction {
-        MachineFunction { name: name.to_string(), ..Default::default() }
+        MachineFunction {
+            name: name.to_string(),
+            ..Default::default()
+        }
     }
 
     /// The instruction `i`.
@@ -255,7 +271,10 @@ impl MachineFunction {
 
     /// Adds a virtual register of class `class`.
     pub fn new_vreg(&mut self, class: Option<RegClass>) -> VReg {
-        self.vregs.push(VRegData { class, ..Default::default() });
+        self.vregs.push(VRegData {
+            class,
+            ..Default::default()
+        });
         VReg::new(self.vregs.len() - 1)
     }
 

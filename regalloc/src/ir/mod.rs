@@ -14,9 +14,11 @@ mod operand;
 
 pub use builder::{Builder, InstBuilder};
 pub use function::{
-    BlockData, BlockLiveIn, FnLiveIn, FrameObject, InstData, IrBlockRef, MachineFunction, MiFlags, SourceKey, Succ,
-    VRegData,
+    BlockData, BlockLiveIn, FnLiveIn, FrameObject, InstData, IrBlockRef, MachineFunction, MiFlags,
+    SourceKey, Succ, VRegData,
 };
 pub use ids::{Block, Inst, VReg};
 pub use opcode::{Generic, Op};
-pub use operand::{FrameRef, Operand, RegFlags, RegMask, RegOperand, RegRef, Symbol, SymbolOperand};
+pub use operand::{
+    FrameRef, Operand, RegFlags, RegMask, RegOperand, RegRef, Symbol, SymbolOperand,
+};

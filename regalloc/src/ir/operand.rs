@@ -75,11 +75,7 @@ impl RegFlags {
     /// Sets or clears `f`.
     #[inline]
     pub fn set(&mut self, f: RegFlags, on: bool) {
-        if on {
-            self.0 |= f.0
-        } else {
-            self.0 &= !f.0
-        }
+        if on { self.0 |= f.0 } else { self.0 &= !f.0 }
     }
 }
 
@@ -110,12 +106,21 @@ pub struct RegOperand {
 impl RegOperand {
     /// A plain use of `reg`.
     pub fn use_of(reg: impl Into<RegRef>) -> RegOperand {
-        RegOperand { reg: reg.into(), sub: None, flags: RegFlags::NONE, tied_to: None, ty: None }
+        RegOperand {
+            reg: reg.into(),
+            sub: None,
+            flags: RegFlags::NONE,
+            tied_to: None,
+            ty: None,
+        }
     }
 
     /// A plain definition of `reg`.
     pub fn def_of(reg: impl Into<RegRef>) -> RegOperand {
-        RegOperand { flags: RegFlags::DEF, ..RegOperand::use_of(reg) }
+        RegOperand {
+            flags: RegFlags::DEF,
+            ..RegOperand::use_of(reg)
+        }
     }
 
     /// Whether the operand writes its register.

@@ -10,8 +10,8 @@ use pest::error::{ErrorVariant, LineColLocation};
 use pest::iterators::Pair;
 
 use crate::ir::{
-    Block, BlockData, BlockLiveIn, FrameRef, Generic, InstData, IrBlockRef, MachineFunction, MiFlags, Op, Operand,
-    RegFlags, RegMask, RegOperand, RegRef, Succ, Symbol, SymbolOperand, VReg,
+    Block, BlockData, BlockLiveIn, FrameRef, Generic, InstData, IrBlockRef, MachineFunction,
+    MiFlags, Op, Operand, RegFlags, RegMask, RegOperand, RegRef, Succ, Symbol, SymbolOperand, VReg,
 };
 use crate::target::{InstrFlags, LaneMask, NameIndex, TargetInfo};
 
@@ -37,26 +37,53 @@ pub(crate) struct BodyReader<'a, 't> {
 
 fn loc(p: &Pair<'_, Rule>, message: impl Into<String>) -> Located {
     let (line, col) = p.line_col();
-    Located { line, col, message: message.into() }
+    Located {
+        line,
+        col,
+        message: message.into(),
+    }
 }
 
 impl<'a, 't> BodyReader<'a, 't> {
     /// A reader adding to `func`.
-    pub fn new(target: &'a TargetInfo<'t>, names: &'a NameIndex, func: &'a mut MachineFunction) -> Self {
-        BodyReader { target, names, func, named_vregs: HashMap::new(), first_seen: HashMap::new(), numbers: HashMap::new() }
+    pub fn new(
+        target: &'a TargetInfo<'t>,
+        names: &'a NameIndex,
+        func: &'a mut MachineFunction,
+    ) -> Self {
+        BodyReader {
+            target,
+            names,
+            func,
+            named_vregs: HashMap::new(),
+            first_seen: HashMap::new(),
+            numbers: HashMap::new(),
+        }
     }
 
     /// Parses `text` and appends its blocks and instructions to the function.
     pub fn read(&mut self, text: &str) -> Result<(), Located> {
-        let body = BodyParser::parse(Rule::body, text).map_err(|e| syntax_error(e, text))?.next().expect("body rule");
-        let blocks: Vec<Pair<'_, Rule>> = body.into_inner().filter(|p| p.as_rule() == Rule::block).collect();
+        let body = BodyParser::parse(Rule::body, text)
+            .map_err(|e| syntax_error(e, text))?
+            .next()
+            .expect("body rule");
+        let blocks: Vec<Pair<'_, Rule>> = body
+            .into_inner()
+            .filter(|p| p.as_rule() == Rule::block)
+            .collect();
         // Number the blocks first: branches refer to blocks further down.
         for (k, b) in blocks.iter().enumerate() {
             let header = b.clone().into_inner().next().expect("block header");
             let num = header.clone().into_inner().next().expect("block number");
-            let n = num.as_str().parse::<u32>().map_err(|_| loc(&num, "block number out of range"))?;
+            let n = num
+                .as_str()
+                .parse::<u32>()
+                .map_err(|_| loc(&num, "block number out of range"))?;
             if self.numbers.insert(n, Block::new(k)).is_some() {
-                return Err(loc(&header, format!("redefinition of machine basic block 'bb.{n}'")));
+                return Err(loc(
+                    &header,
+                    format!("redefinition of machine basic block 'bb.{n}'"),
+                ));
             }
         }
         self.func.blocks = vec![BlockData::default(); blocks.len()];
@@ -83,11 +110,15 @@ impl<'a, 't> BodyReader<'a, 't> {
                         let bd = &mut self.func.blocks[id.index()];
                         match h.as_rule() {
                             Rule::int => {}
-                            Rule::ir_name => bd.ir_block = Some(IrBlockRef::Named(h.as_str().into())),
+                            Rule::ir_name => {
+                                bd.ir_block = Some(IrBlockRef::Named(h.as_str().into()))
+                            }
                             Rule::ir_block => {
                                 let inner = h.into_inner().next().expect("ir block name");
                                 bd.ir_block = Some(match inner.as_str().parse::<u32>() {
-                                    Ok(n) if inner.as_rule() == Rule::int => IrBlockRef::Numbered(n),
+                                    Ok(n) if inner.as_rule() == Rule::int => {
+                                        IrBlockRef::Numbered(n)
+                                    }
                                     _ => IrBlockRef::Named(inner.as_str().into()),
                                 });
                             }
@@ -101,10 +132,15 @@ impl<'a, 't> BodyReader<'a, 't> {
                         let mut it = s.into_inner();
                         let block = self.block_ref(it.next().expect("successor block"))?;
                         let prob = match it.next() {
-                            Some(n) => Some(u32::try_from(parse_number(&n)?).map_err(|_| loc(&n, "branch probability out of range"))?),
+                            Some(n) => Some(
+                                u32::try_from(parse_number(&n)?)
+                                    .map_err(|_| loc(&n, "branch probability out of range"))?,
+                            ),
                             None => None,
                         };
-                        self.func.blocks[id.index()].succs.push(Succ { block, prob });
+                        self.func.blocks[id.index()]
+                            .succs
+                            .push(Succ { block, prob });
                     }
                 }
                 Rule::liveins => {
@@ -114,8 +150,14 @@ impl<'a, 't> BodyReader<'a, 't> {
                         let RegRef::Phys(reg) = self.phys(&r)? else {
                             return Err(loc(&r, "'$noreg' cannot be live-in"));
                         };
-                        let lanes = it.next().map(|n| parse_number(&n)).transpose()?.map(LaneMask);
-                        self.func.blocks[id.index()].live_ins.push(BlockLiveIn { reg, lanes });
+                        let lanes = it
+                            .next()
+                            .map(|n| parse_number(&n))
+                            .transpose()?
+                            .map(LaneMask);
+                        self.func.blocks[id.index()]
+                            .live_ins
+                            .push(BlockLiveIn { reg, lanes });
                     }
                 }
                 Rule::inst => {
@@ -132,7 +174,10 @@ impl<'a, 't> BodyReader<'a, 't> {
 
     fn guess_successors(&mut self, id: Block) {
         let succs = guess_successors(self.target, self.func, id);
-        self.func.blocks[id.index()].succs = succs.into_iter().map(|block| Succ { block, prob: None }).collect();
+        self.func.blocks[id.index()].succs = succs
+            .into_iter()
+            .map(|block| Succ { block, prob: None })
+            .collect();
     }
 
     fn inst(&mut self, pair: Pair<'_, Rule>) -> Result<InstData, Located> {
@@ -150,14 +195,20 @@ impl<'a, 't> BodyReader<'a, 't> {
                         data.operands.push(Operand::Reg(o));
                     }
                 }
-                Rule::mi_flag => data.flags.0 |= MiFlags::from_name(p.as_str()).expect("grammar lists only known flags").0,
+                Rule::mi_flag => {
+                    data.flags.0 |= MiFlags::from_name(p.as_str())
+                        .expect("grammar lists only known flags")
+                        .0
+                }
                 Rule::opcode => {
                     let name = p.as_str();
                     data.op = match self.names.opcode(name) {
                         Some(o) => Op::Target(o),
                         None => match Generic::from_name(name) {
                             Some(g) => Op::Generic(g),
-                            None => return Err(loc(&p, format!("unknown instruction name '{name}'"))),
+                            None => {
+                                return Err(loc(&p, format!("unknown instruction name '{name}'")));
+                            }
                         },
                     };
                 }
@@ -178,18 +229,33 @@ impl<'a, 't> BodyReader<'a, 't> {
         // explicit `(tied-def N)` ones, as LLVM's parser does.
         if let Op::Target(o) = data.op {
             let desc = self.target.instr(o);
-            let explicit_count = data.operands.iter().take_while(|o| o.as_reg().is_none_or(|r| !r.is_implicit())).count();
+            let explicit_count = data
+                .operands
+                .iter()
+                .take_while(|o| o.as_reg().is_none_or(|r| !r.is_implicit()))
+                .count();
             for k in 0..explicit_count.min(desc.operands.len()) {
                 if let Some(d) = desc.tied_to(k)
-                    && d < data.operands.len() && data.operands[k].as_reg().is_some() && data.operands[d].as_reg().is_some() {
-                        tie(&mut data.operands, d, k);
-                    }
+                    && d < data.operands.len()
+                    && data.operands[k].as_reg().is_some()
+                    && data.operands[d].as_reg().is_some()
+                {
+                    tie(&mut data.operands, d, k);
+                }
             }
         }
         for (k, d, p) in explicit_ties {
-            let ok = data.operands.get(d).and_then(|o| o.as_reg()).is_some_and(|r| r.is_def()) && d != k;
+            let ok = data
+                .operands
+                .get(d)
+                .and_then(|o| o.as_reg())
+                .is_some_and(|r| r.is_def())
+                && d != k;
             if !ok {
-                return Err(loc(&p, format!("tied-def {d} does not name a register definition of this instruction")));
+                return Err(loc(
+                    &p,
+                    format!("tied-def {d} does not name a register definition of this instruction"),
+                ));
             }
             tie(&mut data.operands, d, k);
         }
@@ -204,14 +270,23 @@ impl<'a, 't> BodyReader<'a, 't> {
         for p in pair.clone().into_inner() {
             let r = p.as_rule();
             match r {
-                Rule::target_flags => flags = Some(p.into_inner().next().map_or("", |t| t.as_str())),
+                Rule::target_flags => {
+                    flags = Some(p.into_inner().next().map_or("", |t| t.as_str()))
+                }
                 Rule::offset => {
                     let text: String = p.as_str().chars().filter(|c| !c.is_whitespace()).collect();
-                    let off = text.parse::<i64>().map_err(|_| loc(&p, "offset out of range"))?;
+                    let off = text
+                        .parse::<i64>()
+                        .map_err(|_| loc(&p, "offset out of range"))?;
                     match &mut result {
                         Some((Operand::Frame(_, o), _)) => *o = off,
                         Some((Operand::Symbol(s), _)) => s.offset = off,
-                        _ => return Err(loc(&p, "an offset is allowed only after a symbol or stack object")),
+                        _ => {
+                            return Err(loc(
+                                &p,
+                                "an offset is allowed only after a symbol or stack object",
+                            ));
+                        }
                     }
                 }
                 Rule::reg_operand => {
@@ -222,29 +297,61 @@ impl<'a, 't> BodyReader<'a, 't> {
                 Rule::frame_ref => result = Some((Operand::Frame(self.frame_ref(p)?, 0), None)),
                 Rule::const_ref | Rule::jump_table_ref => {
                     let n = p.clone().into_inner().next().expect("index");
-                    let n = n.as_str().parse::<u32>().map_err(|_| loc(&n, "index out of range"))?;
-                    let sym = if r == Rule::const_ref { Symbol::ConstPool(n) } else { Symbol::JumpTable(n) };
-                    result = Some((Operand::Symbol(SymbolOperand { sym, offset: 0, target_flags: None }), None));
+                    let n = n
+                        .as_str()
+                        .parse::<u32>()
+                        .map_err(|_| loc(&n, "index out of range"))?;
+                    let sym = if r == Rule::const_ref {
+                        Symbol::ConstPool(n)
+                    } else {
+                        Symbol::JumpTable(n)
+                    };
+                    result = Some((
+                        Operand::Symbol(SymbolOperand {
+                            sym,
+                            offset: 0,
+                            target_flags: None,
+                        }),
+                        None,
+                    ));
                 }
                 Rule::global | Rule::external => {
                     let name: Box<str> = p.as_str()[1..].into();
-                    let sym = if r == Rule::global { Symbol::Global(name) } else { Symbol::External(name) };
-                    result = Some((Operand::Symbol(SymbolOperand { sym, offset: 0, target_flags: None }), None));
+                    let sym = if r == Rule::global {
+                        Symbol::Global(name)
+                    } else {
+                        Symbol::External(name)
+                    };
+                    result = Some((
+                        Operand::Symbol(SymbolOperand {
+                            sym,
+                            offset: 0,
+                            target_flags: None,
+                        }),
+                        None,
+                    ));
                 }
                 Rule::subreg_imm => {
                     let n = p.clone().into_inner().next().expect("sub-register name");
                     result = Some((Operand::SubRegIndex(self.sub_reg(&n)?), None));
                 }
                 Rule::imm => {
-                    let v = p.as_str().parse::<i64>().map_err(|_| loc(&p, "integer literal out of range"))?;
+                    let v = p
+                        .as_str()
+                        .parse::<i64>()
+                        .map_err(|_| loc(&p, "integer literal out of range"))?;
                     result = Some((Operand::Imm(v), None));
                 }
                 Rule::custom_mask => {
                     let inner = &p.as_str()["<regmask".len()..p.as_str().len() - 1];
                     let mut regs = Vec::new();
                     for name in inner.split_whitespace() {
-                        let Some(reg) = name.strip_prefix('$').and_then(|n| self.names.reg(n)) else {
-                            return Err(loc(&p, format!("unknown physical register '{name}' in register mask")));
+                        let Some(reg) = name.strip_prefix('$').and_then(|n| self.names.reg(n))
+                        else {
+                            return Err(loc(
+                                &p,
+                                format!("unknown physical register '{name}' in register mask"),
+                            ));
                         };
                         regs.push(reg);
                     }
@@ -252,7 +359,12 @@ impl<'a, 't> BodyReader<'a, 't> {
                 }
                 Rule::named_mask => match self.names.callee_saved(p.as_str()) {
                     Some(s) => result = Some((Operand::RegMask(RegMask::Named(s)), None)),
-                    None => return Err(loc(&p, format!("unknown register mask or operand '{}'", p.as_str()))),
+                    None => {
+                        return Err(loc(
+                            &p,
+                            format!("unknown register mask or operand '{}'", p.as_str()),
+                        ));
+                    }
                 },
                 _ => result = Some((Operand::Other(p.as_str().into()), None)),
             }
@@ -269,7 +381,10 @@ impl<'a, 't> BodyReader<'a, 't> {
     }
 
     /// Reads a register operand; returns it and its `tied-def` index, if any.
-    fn reg_operand(&mut self, pair: Pair<'_, Rule>) -> Result<(RegOperand, Option<usize>), Located> {
+    fn reg_operand(
+        &mut self,
+        pair: Pair<'_, Rule>,
+    ) -> Result<(RegOperand, Option<usize>), Located> {
         let mut o = RegOperand::use_of(RegRef::NoReg);
         let mut tied = None;
         let mut class_pair = None;
@@ -294,14 +409,23 @@ impl<'a, 't> BodyReader<'a, 't> {
                 Rule::vreg => o.reg = RegRef::Virt(self.vreg(&p)),
                 Rule::subreg_name => o.sub = Some(self.sub_reg(&p)?),
                 Rule::class_name => class_pair = Some(p),
-                Rule::tied_index => tied = Some(p.as_str().parse::<usize>().map_err(|_| loc(&p, "tied-def index out of range"))?),
+                Rule::tied_index => {
+                    tied = Some(
+                        p.as_str()
+                            .parse::<usize>()
+                            .map_err(|_| loc(&p, "tied-def index out of range"))?,
+                    )
+                }
                 Rule::llt => o.ty = Some(p.as_str().into()),
                 _ => {}
             }
         }
         if let Some(p) = class_pair {
             let RegRef::Virt(v) = o.reg else {
-                return Err(loc(&p, "a register class may only follow a virtual register"));
+                return Err(loc(
+                    &p,
+                    "a register class may only follow a virtual register",
+                ));
             };
             if p.as_str() != "_" {
                 let Some(c) = self.names.class(p.as_str()) else {
@@ -333,7 +457,10 @@ impl<'a, 't> BodyReader<'a, 't> {
         if name == "noreg" {
             return Ok(RegRef::NoReg);
         }
-        self.names.reg(name).map(RegRef::Phys).ok_or_else(|| loc(p, format!("unknown physical register '${name}'")))
+        self.names
+            .reg(name)
+            .map(RegRef::Phys)
+            .ok_or_else(|| loc(p, format!("unknown physical register '${name}'")))
     }
 
     fn vreg(&mut self, p: &Pair<'_, Rule>) -> VReg {
@@ -361,7 +488,9 @@ impl<'a, 't> BodyReader<'a, 't> {
     }
 
     fn sub_reg(&self, p: &Pair<'_, Rule>) -> Result<crate::target::SubRegIndex, Located> {
-        self.names.sub_reg_index(p.as_str()).ok_or_else(|| loc(p, format!("unknown sub-register index '{}'", p.as_str())))
+        self.names
+            .sub_reg_index(p.as_str())
+            .ok_or_else(|| loc(p, format!("unknown sub-register index '{}'", p.as_str())))
     }
 
     fn block_ref(&self, p: Pair<'_, Rule>) -> Result<Block, Located> {
@@ -370,18 +499,33 @@ impl<'a, 't> BodyReader<'a, 't> {
             .parse::<u32>()
             .ok()
             .and_then(|n| self.numbers.get(&n).copied())
-            .ok_or_else(|| loc(&p, format!("use of undefined machine basic block '%bb.{}'", n.as_str())))
+            .ok_or_else(|| {
+                loc(
+                    &p,
+                    format!("use of undefined machine basic block '%bb.{}'", n.as_str()),
+                )
+            })
     }
 
     fn frame_ref(&self, p: Pair<'_, Rule>) -> Result<FrameRef, Located> {
         let mut it = p.clone().into_inner();
         let fixed = it.next().expect("frame kind").as_rule() == Rule::fixed_stack;
         let n = it.next().expect("frame index");
-        let id = n.as_str().parse::<u32>().map_err(|_| loc(&n, "stack object index out of range"))?;
-        let objs = if fixed { &self.func.fixed_stack } else { &self.func.stack };
+        let id = n
+            .as_str()
+            .parse::<u32>()
+            .map_err(|_| loc(&n, "stack object index out of range"))?;
+        let objs = if fixed {
+            &self.func.fixed_stack
+        } else {
+            &self.func.stack
+        };
         if !objs.iter().any(|o| o.id == id) {
             let kind = if fixed { "fixed-stack" } else { "stack" };
-            return Err(loc(&p, format!("use of undefined stack object '%{kind}.{id}'")));
+            return Err(loc(
+                &p,
+                format!("use of undefined stack object '%{kind}.{id}'"),
+            ));
         }
         Ok(FrameRef { fixed, id })
     }
@@ -390,21 +534,29 @@ impl<'a, 't> BodyReader<'a, 't> {
 /// LLVM's rule for a block without a `successors:` line: every block an
 /// instruction names, then the next block when control can fall through
 /// (the block is empty or its last instruction is not a barrier).
-pub(crate) fn guess_successors(target: &TargetInfo<'_>, f: &MachineFunction, id: Block) -> Vec<Block> {
+pub(crate) fn guess_successors(
+    target: &TargetInfo<'_>,
+    f: &MachineFunction,
+    id: Block,
+) -> Vec<Block> {
     let bd = &f.blocks[id.index()];
     let mut succs: Vec<Block> = Vec::new();
     for &i in &bd.insts {
         for o in &f.insts[i.index()].operands {
             if let Operand::Block(b) = o
-                && !succs.contains(b) {
-                    succs.push(*b);
-                }
+                && !succs.contains(b)
+            {
+                succs.push(*b);
+            }
         }
     }
-    let falls_through = bd.insts.last().is_none_or(|&i| match f.insts[i.index()].op {
-        Op::Target(o) => !target.instr(o).is(InstrFlags::BARRIER),
-        Op::Generic(_) => true,
-    });
+    let falls_through = bd
+        .insts
+        .last()
+        .is_none_or(|&i| match f.insts[i.index()].op {
+            Op::Target(o) => !target.instr(o).is(InstrFlags::BARRIER),
+            Op::Generic(_) => true,
+        });
     let next = Block::new(id.index() + 1);
     if falls_through && next.index() < f.blocks.len() && !succs.contains(&next) {
         succs.push(next);
@@ -452,17 +604,30 @@ fn syntax_error(e: pest::error::Error<Rule>, text: &str) -> Located {
         }
         ErrorVariant::CustomError { message } => message.clone(),
     };
-    let rest = text.lines().nth(line - 1).map_or("", |l| l.get(l.char_indices().nth(col - 1).map_or(l.len(), |(i, _)| i)..).unwrap_or(""));
-    let found: String = rest.chars().take_while(|c| !c.is_whitespace() && *c != ',').collect();
+    let rest = text.lines().nth(line - 1).map_or("", |l| {
+        l.get(l.char_indices().nth(col - 1).map_or(l.len(), |(i, _)| i)..)
+            .unwrap_or("")
+    });
+    let found: String = rest
+        .chars()
+        .take_while(|c| !c.is_whitespace() && *c != ',')
+        .collect();
     let after: usize = text.lines().take(line).map(|l| l.len() + 1).sum();
     let found = if !found.is_empty() {
         format!("'{found}'")
-    } else if text.get(after.min(text.len())..).is_none_or(|t| t.trim().is_empty()) {
+    } else if text
+        .get(after.min(text.len())..)
+        .is_none_or(|t| t.trim().is_empty())
+    {
         "end of body".to_string()
     } else {
         "end of line".to_string()
     };
-    Located { line, col, message: format!("expected {expected}, found {found}") }
+    Located {
+        line,
+        col,
+        message: format!("expected {expected}, found {found}"),
+    }
 }
 
 /// What a grammar rule means, for error messages.

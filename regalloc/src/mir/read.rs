@@ -19,10 +19,20 @@ pub fn read(target: &TargetInfo<'_>, file: &str, text: &str) -> MirFile {
     let functions = docs
         .into_iter()
         .map(|doc| {
-            let reader = FunctionReader { target, names: &names, file, doc: &doc, name: find_name(&doc.text) };
+            let reader = FunctionReader {
+                target,
+                names: &names,
+                file,
+                doc: &doc,
+                name: find_name(&doc.text),
+            };
             match reader.read() {
                 Ok(f) => FunctionDoc::Read(f),
-                Err(error) => FunctionDoc::Failed { name: reader.name.clone(), text: doc.text.clone(), error },
+                Err(error) => FunctionDoc::Failed {
+                    name: reader.name.clone(),
+                    text: doc.text.clone(),
+                    error,
+                },
             }
         })
         .collect();
@@ -39,19 +49,23 @@ struct RawDoc {
 
 /// Whether a line opens a YAML document.
 fn is_doc_start(line: &str) -> bool {
-    line.strip_prefix("---").is_some_and(|rest| rest.is_empty() || rest.starts_with(char::is_whitespace))
+    line.strip_prefix("---")
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with(char::is_whitespace))
 }
 
 /// Splits a file into its header (text before the first function, holding
 /// the IR module document `--- |`) and the function documents.
 fn split_documents(text: &str) -> (String, Vec<RawDoc>) {
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
-    let mut starts: Vec<usize> = (0..lines.len()).filter(|&i| is_doc_start(lines[i])).collect();
+    let mut starts: Vec<usize> = (0..lines.len())
+        .filter(|&i| is_doc_start(lines[i]))
+        .collect();
     // The IR module is a block scalar document; it belongs to the header.
     if let Some(&first) = starts.first()
-        && lines[first][3..].trim_start().starts_with(['|', '>']) {
-            starts.remove(0);
-        }
+        && lines[first][3..].trim_start().starts_with(['|', '>'])
+    {
+        starts.remove(0);
+    }
     let header_end = starts.first().copied().unwrap_or(lines.len());
     let header = lines[..header_end].concat();
     let docs = starts
@@ -59,7 +73,10 @@ fn split_documents(text: &str) -> (String, Vec<RawDoc>) {
         .enumerate()
         .map(|(k, &s)| {
             let e = starts.get(k + 1).copied().unwrap_or(lines.len());
-            RawDoc { first_line: s + 1, text: lines[s..e].concat() }
+            RawDoc {
+                first_line: s + 1,
+                text: lines[s..e].concat(),
+            }
         })
         .collect();
     (header, docs)
@@ -70,8 +87,14 @@ fn split_documents(text: &str) -> (String, Vec<RawDoc>) {
 fn find_name(text: &str) -> Option<String> {
     let line = text.lines().find(|l| l.starts_with("name:"))?;
     let v = line["name:".len()..].trim();
-    let v = v.strip_prefix('\'').and_then(|v| v.strip_suffix('\'')).map_or(v.to_string(), |v| v.replace("''", "'"));
-    let v = v.strip_prefix('"').and_then(|v| v.strip_suffix('"')).map_or(v.clone(), str::to_string);
+    let v = v
+        .strip_prefix('\'')
+        .and_then(|v| v.strip_suffix('\''))
+        .map_or(v.to_string(), |v| v.replace("''", "'"));
+    let v = v
+        .strip_prefix('"')
+        .and_then(|v| v.strip_suffix('"'))
+        .map_or(v.clone(), str::to_string);
     (!v.is_empty()).then_some(v)
 }
 
@@ -104,13 +127,21 @@ impl FunctionReader<'_, '_> {
     fn raw(&self, n: &YNode) -> String {
         let t = &self.doc.text;
         if t.is_ascii() {
-            return t[n.start.min(t.len())..n.end.min(t.len())].trim_end().to_string();
+            return t[n.start.min(t.len())..n.end.min(t.len())]
+                .trim_end()
+                .to_string();
         }
-        t.chars().skip(n.start).take(n.end.saturating_sub(n.start)).collect::<String>().trim_end().to_string()
+        t.chars()
+            .skip(n.start)
+            .take(n.end.saturating_sub(n.start))
+            .collect::<String>()
+            .trim_end()
+            .to_string()
     }
 
     fn read(&self) -> Result<MachineFunction, MirError> {
-        let root = yaml::parse(&self.doc.text).map_err(|e| self.err(e.line, e.col + 1, format!("invalid YAML: {}", e.message)))?;
+        let root = yaml::parse(&self.doc.text)
+            .map_err(|e| self.err(e.line, e.col + 1, format!("invalid YAML: {}", e.message)))?;
         let Some(root) = root else {
             return Err(self.err(1, 1, "empty function document"));
         };
@@ -119,7 +150,10 @@ impl FunctionReader<'_, '_> {
         };
         let lines: Vec<&str> = self.doc.text.split_inclusive('\n').collect();
         // The last key's verbatim text stops at the document end marker.
-        let end_line = lines.iter().rposition(|l| l.trim_end() == "...").map_or(lines.len() + 1, |i| i + 1);
+        let end_line = lines
+            .iter()
+            .rposition(|l| l.trim_end() == "...")
+            .map_or(lines.len() + 1, |i| i + 1);
         let mut f = MachineFunction::default();
         let mut body = None;
         let mut generic_vregs = HashSet::new();
@@ -129,7 +163,10 @@ impl FunctionReader<'_, '_> {
             };
             let modelled = match name {
                 "name" => {
-                    f.name = value.as_str().ok_or_else(|| self.at(value, "expected the function name"))?.to_string();
+                    f.name = value
+                        .as_str()
+                        .ok_or_else(|| self.at(value, "expected the function name"))?
+                        .to_string();
                     "name"
                 }
                 "registers" => {
@@ -155,7 +192,10 @@ impl FunctionReader<'_, '_> {
                 _ => {
                     let next = entries.get(k + 1).map_or(end_line, |(n, _)| n.line);
                     let text = lines[key.line - 1..(next - 1).min(lines.len())].concat();
-                    f.source_keys.push(SourceKey::Verbatim { key: name.into(), text: text.into() });
+                    f.source_keys.push(SourceKey::Verbatim {
+                        key: name.into(),
+                        text: text.into(),
+                    });
                     continue;
                 }
             };
@@ -179,14 +219,25 @@ impl FunctionReader<'_, '_> {
     }
 
     fn int<T: std::str::FromStr>(&self, n: &YNode, what: &str) -> Result<T, MirError> {
-        n.as_str().and_then(|s| s.parse::<T>().ok()).ok_or_else(|| self.at(n, format!("expected {what}")))
+        n.as_str()
+            .and_then(|s| s.parse::<T>().ok())
+            .ok_or_else(|| self.at(n, format!("expected {what}")))
     }
 
-    fn registers(&self, n: &YNode, f: &mut MachineFunction, generic: &mut HashSet<VReg>) -> Result<(), MirError> {
+    fn registers(
+        &self,
+        n: &YNode,
+        f: &mut MachineFunction,
+        generic: &mut HashSet<VReg>,
+    ) -> Result<(), MirError> {
         let mut seen = HashSet::new();
         for item in self.seq(n, "virtual registers")? {
-            let entries = item.as_map().ok_or_else(|| self.at(item, "expected a virtual register entry"))?;
-            let id_node = item.get("id").ok_or_else(|| self.at(item, "virtual register entry has no 'id'"))?;
+            let entries = item
+                .as_map()
+                .ok_or_else(|| self.at(item, "expected a virtual register entry"))?;
+            let id_node = item
+                .get("id")
+                .ok_or_else(|| self.at(item, "virtual register entry has no 'id'"))?;
             let id: u32 = self.int(id_node, "a virtual register number")?;
             if !seen.insert(id) {
                 return Err(self.at(id_node, format!("redefinition of virtual register '%{id}'")));
@@ -203,7 +254,11 @@ impl FunctionReader<'_, '_> {
                         "_" | "" => {
                             generic.insert(v);
                         }
-                        c => data.class = Some(self.names.class(c).ok_or_else(|| self.at(val, format!("unknown register class '{c}'")))?),
+                        c => {
+                            data.class = Some(self.names.class(c).ok_or_else(|| {
+                                self.at(val, format!("unknown register class '{c}'"))
+                            })?)
+                        }
                     },
                     "preferred-register" => data.preferred = val.as_str().unwrap_or("").into(),
                     other => data.extra.push((other.into(), self.raw(val).into())),
@@ -215,17 +270,24 @@ impl FunctionReader<'_, '_> {
 
     fn live_ins(&self, n: &YNode, f: &mut MachineFunction) -> Result<(), MirError> {
         for item in self.seq(n, "live-in registers")? {
-            let reg_node = item.get("reg").ok_or_else(|| self.at(item, "live-in entry has no 'reg'"))?;
+            let reg_node = item
+                .get("reg")
+                .ok_or_else(|| self.at(item, "live-in entry has no 'reg'"))?;
             let name = reg_node.as_str().unwrap_or("");
             let reg = name
                 .strip_prefix('$')
                 .and_then(|r| self.names.reg(r))
                 .ok_or_else(|| self.at(reg_node, format!("unknown physical register '{name}'")))?;
-            let vreg = match item.get("virtual-reg").and_then(|v| v.as_str().map(|s| (v, s))) {
+            let vreg = match item
+                .get("virtual-reg")
+                .and_then(|v| v.as_str().map(|s| (v, s)))
+            {
                 Some((_, "")) | None => None,
                 Some((node, s)) => {
                     let id = s.strip_prefix('%').and_then(|n| n.parse::<u32>().ok());
-                    let id = id.ok_or_else(|| self.at(node, format!("expected a virtual register, found '{s}'")))?;
+                    let id = id.ok_or_else(|| {
+                        self.at(node, format!("expected a virtual register, found '{s}'"))
+                    })?;
                     if f.vregs.len() <= id as usize {
                         f.vregs.resize(id as usize + 1, VRegData::default());
                     }
@@ -240,7 +302,9 @@ impl FunctionReader<'_, '_> {
     fn frame_objects(&self, n: &YNode) -> Result<Vec<FrameObject>, MirError> {
         let mut out: Vec<FrameObject> = Vec::new();
         for item in self.seq(n, "stack objects")? {
-            let entries = item.as_map().ok_or_else(|| self.at(item, "expected a stack object entry"))?;
+            let entries = item
+                .as_map()
+                .ok_or_else(|| self.at(item, "expected a stack object entry"))?;
             let mut o = FrameObject::spill_slot(0, 0, 1);
             o.kind = "default".into();
             let mut has_id = false;
@@ -271,8 +335,16 @@ impl FunctionReader<'_, '_> {
         Ok(out)
     }
 
-    fn body(&self, key: &YNode, value: &YNode, f: &mut MachineFunction, generic: &HashSet<VReg>) -> Result<(), MirError> {
-        let text = value.as_str().ok_or_else(|| self.at(value, "expected the function body as a block of text"))?;
+    fn body(
+        &self,
+        key: &YNode,
+        value: &YNode,
+        f: &mut MachineFunction,
+        generic: &HashSet<VReg>,
+    ) -> Result<(), MirError> {
+        let text = value
+            .as_str()
+            .ok_or_else(|| self.at(value, "expected the function body as a block of text"))?;
         // A literal block's lines start on the line after `body: |`,
         // indented uniformly; body positions map to file positions by
         // these two offsets.
@@ -294,8 +366,15 @@ impl FunctionReader<'_, '_> {
             .collect();
         unclassed.sort();
         if let Some(&(&(line, col), v)) = unclassed.first() {
-            let name = reader.func.vregs[v.index()].name.clone().map_or(v.0.to_string(), |n| n.to_string());
-            return Err(place(Located { line, col, message: format!("virtual register '%{name}' has no register class") }));
+            let name = reader.func.vregs[v.index()]
+                .name
+                .clone()
+                .map_or(v.0.to_string(), |n| n.to_string());
+            return Err(place(Located {
+                line,
+                col,
+                message: format!("virtual register '%{name}' has no register class"),
+            }));
         }
         Ok(())
     }

@@ -3,8 +3,8 @@
 use std::fmt::Write as _;
 
 use crate::ir::{
-    BlockData, FrameObject, InstData, IrBlockRef, MachineFunction, Op, Operand, RegFlags, RegMask, RegOperand, RegRef,
-    SourceKey, Symbol,
+    BlockData, FrameObject, InstData, IrBlockRef, MachineFunction, Op, Operand, RegFlags, RegMask,
+    RegOperand, RegRef, SourceKey, Symbol,
 };
 use crate::target::TargetInfo;
 
@@ -26,14 +26,30 @@ pub fn write(target: &TargetInfo<'_>, file: &MirFile) -> String {
 
 /// The order LLVM prints the modelled keys in, used for functions that
 /// were built rather than read.
-const DEFAULT_KEYS: &[&str] = &["name", "registers", "liveins", "fixedStack", "stack", "body"];
+const DEFAULT_KEYS: &[&str] = &[
+    "name",
+    "registers",
+    "liveins",
+    "fixedStack",
+    "stack",
+    "body",
+];
 
 /// Prints one function as a YAML document (`---` to `...`).
 pub fn write_function(target: &TargetInfo<'_>, f: &MachineFunction) -> String {
     let mut out = String::from("---\n");
     let keys: Vec<SourceKey> = if f.source_keys.is_empty() {
-        let mut k: Vec<SourceKey> = DEFAULT_KEYS.iter().map(|&k| SourceKey::Modelled(k)).collect();
-        k.insert(1, SourceKey::Verbatim { key: "tracksRegLiveness".into(), text: "tracksRegLiveness: true\n".into() });
+        let mut k: Vec<SourceKey> = DEFAULT_KEYS
+            .iter()
+            .map(|&k| SourceKey::Modelled(k))
+            .collect();
+        k.insert(
+            1,
+            SourceKey::Verbatim {
+                key: "tracksRegLiveness".into(),
+                text: "tracksRegLiveness: true\n".into(),
+            },
+        );
         k
     } else {
         f.source_keys.clone()
@@ -47,7 +63,10 @@ pub fn write_function(target: &TargetInfo<'_>, f: &MachineFunction) -> String {
                     // Keys the source lacked (a -simplify-mir file) but
                     // that now have content go before the body.
                     for &extra in &DEFAULT_KEYS[1..5] {
-                        if !written.contains(&extra) && !keys.contains(&SourceKey::Modelled(extra)) && !is_empty(f, extra) {
+                        if !written.contains(&extra)
+                            && !keys.contains(&SourceKey::Modelled(extra))
+                            && !is_empty(f, extra)
+                        {
                             modelled(target, f, extra, &mut out);
                         }
                     }
@@ -99,8 +118,13 @@ fn modelled(t: &TargetInfo<'_>, f: &MachineFunction, name: &str, out: &mut Strin
                 .iter()
                 .enumerate()
                 .map(|(i, v)| {
-                    let class = v.class.map_or("_".to_string(), |c| t.class(c).name.to_ascii_lowercase());
-                    let mut s = format!("id: {i}, class: {class}, preferred-register: '{}'", v.preferred.replace('\'', "''"));
+                    let class = v
+                        .class
+                        .map_or("_".to_string(), |c| t.class(c).name.to_ascii_lowercase());
+                    let mut s = format!(
+                        "id: {i}, class: {class}, preferred-register: '{}'",
+                        v.preferred.replace('\'', "''")
+                    );
                     for (k, val) in &v.extra {
                         let _ = write!(s, ", {k}: {val}");
                     }
@@ -115,13 +139,27 @@ fn modelled(t: &TargetInfo<'_>, f: &MachineFunction, name: &str, out: &mut Strin
                 .iter()
                 .map(|l| {
                     let v = l.vreg.map_or(String::new(), |v| format!("%{}", v.0));
-                    format!("reg: '${}', virtual-reg: '{v}'", t.reg(l.reg).name.to_ascii_lowercase())
+                    format!(
+                        "reg: '${}', virtual-reg: '{v}'",
+                        t.reg(l.reg).name.to_ascii_lowercase()
+                    )
                 })
                 .collect();
             list(out, "liveins", items);
         }
-        "fixedStack" => list(out, "fixedStack", f.fixed_stack.iter().map(|o| frame_object(o, false)).collect()),
-        "stack" => list(out, "stack", f.stack.iter().map(|o| frame_object(o, true)).collect()),
+        "fixedStack" => list(
+            out,
+            "fixedStack",
+            f.fixed_stack
+                .iter()
+                .map(|o| frame_object(o, false))
+                .collect(),
+        ),
+        "stack" => list(
+            out,
+            "stack",
+            f.stack.iter().map(|o| frame_object(o, true)).collect(),
+        ),
         _ => {
             out.push_str("body:             |\n");
             for (k, b) in f.blocks.iter().enumerate() {
@@ -138,7 +176,11 @@ fn modelled(t: &TargetInfo<'_>, f: &MachineFunction, name: &str, out: &mut Strin
 fn frame_object(o: &FrameObject, named: bool) -> String {
     let mut s = format!("id: {}, ", o.id);
     if named {
-        let _ = write!(s, "name: {}, ", o.name.as_deref().map_or("''".to_string(), quote));
+        let _ = write!(
+            s,
+            "name: {}, ",
+            o.name.as_deref().map_or("''".to_string(), quote)
+        );
     }
     let _ = write!(
         s,
@@ -224,10 +266,17 @@ fn complex_ties(t: &TargetInfo<'_>, i: &InstData) -> bool {
 /// Prints one instruction (without indentation or newline).
 pub(crate) fn inst(t: &TargetInfo<'_>, f: &MachineFunction, i: &InstData) -> String {
     let ties = complex_ties(t, i);
-    let ndefs = i.operands.iter().take_while(|o| o.as_reg().is_some_and(|r| r.is_def() && !r.is_implicit())).count();
+    let ndefs = i
+        .operands
+        .iter()
+        .take_while(|o| o.as_reg().is_some_and(|r| r.is_def() && !r.is_implicit()))
+        .count();
     let mut s = String::new();
     if ndefs > 0 {
-        let defs: Vec<String> = i.operands[..ndefs].iter().map(|o| operand(t, f, o, false, ties)).collect();
+        let defs: Vec<String> = i.operands[..ndefs]
+            .iter()
+            .map(|o| operand(t, f, o, false, ties))
+            .collect();
         let _ = write!(s, "{} = ", defs.join(", "));
     }
     for n in i.flags.names() {
@@ -256,19 +305,35 @@ fn offset(off: i64) -> String {
     }
 }
 
-fn operand(t: &TargetInfo<'_>, f: &MachineFunction, o: &Operand, print_def: bool, ties: bool) -> String {
+fn operand(
+    t: &TargetInfo<'_>,
+    f: &MachineFunction,
+    o: &Operand,
+    print_def: bool,
+    ties: bool,
+) -> String {
     match o {
         Operand::Reg(r) => reg_operand(t, f, r, print_def, ties),
         Operand::Imm(v) => v.to_string(),
         Operand::Block(b) => format!("%bb.{}", b.0),
         Operand::Frame(fr, off) => {
-            let (kind, objs) = if fr.fixed { ("fixed-stack", &f.fixed_stack) } else { ("stack", &f.stack) };
-            let name = objs.iter().find(|o| o.id == fr.id).and_then(|o| o.name.as_deref());
+            let (kind, objs) = if fr.fixed {
+                ("fixed-stack", &f.fixed_stack)
+            } else {
+                ("stack", &f.stack)
+            };
+            let name = objs
+                .iter()
+                .find(|o| o.id == fr.id)
+                .and_then(|o| o.name.as_deref());
             let name = name.map_or(String::new(), |n| format!(".{n}"));
             format!("%{kind}.{}{name}{}", fr.id, offset(*off))
         }
         Operand::Symbol(s) => {
-            let flags = s.target_flags.as_deref().map_or(String::new(), |f| format!("target-flags({f}) "));
+            let flags = s
+                .target_flags
+                .as_deref()
+                .map_or(String::new(), |f| format!("target-flags({f}) "));
             let sym = match &s.sym {
                 Symbol::Global(n) => format!("@{n}"),
                 Symbol::External(n) => format!("&{n}"),
@@ -279,7 +344,10 @@ fn operand(t: &TargetInfo<'_>, f: &MachineFunction, o: &Operand, print_def: bool
         }
         Operand::RegMask(RegMask::Named(c)) => t.callee_saved_set(*c).name.to_ascii_lowercase(),
         Operand::RegMask(RegMask::Custom(regs)) => {
-            let names: Vec<String> = regs.iter().map(|&r| format!(" ${}", t.reg(r).name.to_ascii_lowercase())).collect();
+            let names: Vec<String> = regs
+                .iter()
+                .map(|&r| format!(" ${}", t.reg(r).name.to_ascii_lowercase()))
+                .collect();
             format!("<regmask{}>", names.concat())
         }
         Operand::SubRegIndex(i) => format!("%subreg.{}", t.sub_reg_index(*i).name),
@@ -287,11 +355,21 @@ fn operand(t: &TargetInfo<'_>, f: &MachineFunction, o: &Operand, print_def: bool
     }
 }
 
-fn reg_operand(t: &TargetInfo<'_>, f: &MachineFunction, r: &RegOperand, print_def: bool, ties: bool) -> String {
+fn reg_operand(
+    t: &TargetInfo<'_>,
+    f: &MachineFunction,
+    r: &RegOperand,
+    print_def: bool,
+    ties: bool,
+) -> String {
     let mut s = String::new();
     let fl = r.flags;
     if fl.has(RegFlags::IMPLICIT) {
-        s.push_str(if r.is_def() { "implicit-def " } else { "implicit " });
+        s.push_str(if r.is_def() {
+            "implicit-def "
+        } else {
+            "implicit "
+        });
     } else if print_def && r.is_def() {
         s.push_str("def ");
     }
@@ -327,7 +405,11 @@ fn reg_operand(t: &TargetInfo<'_>, f: &MachineFunction, r: &RegOperand, print_de
     }
     if let (RegRef::Virt(v), true) = (r.reg, r.is_def()) {
         let class = f.vregs.get(v.index()).and_then(|d| d.class);
-        let _ = write!(s, ":{}", class.map_or("_".to_string(), |c| t.class(c).name.to_ascii_lowercase()));
+        let _ = write!(
+            s,
+            ":{}",
+            class.map_or("_".to_string(), |c| t.class(c).name.to_ascii_lowercase())
+        );
     }
     if let (true, Some(d), false) = (ties, r.tied_to, r.is_def()) {
         let _ = write!(s, "(tied-def {d})");

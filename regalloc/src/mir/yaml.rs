@@ -46,7 +46,10 @@ impl YNode {
 
     /// The value under `key`, if this is a mapping that has it.
     pub fn get(&self, key: &str) -> Option<&YNode> {
-        self.as_map()?.iter().find(|(k, _)| k.as_str() == Some(key)).map(|(_, v)| v)
+        self.as_map()?
+            .iter()
+            .find(|(k, _)| k.as_str() == Some(key))
+            .map(|(_, v)| v)
     }
 }
 
@@ -59,7 +62,11 @@ pub(crate) struct YamlError {
 
 impl From<ScanError> for YamlError {
     fn from(e: ScanError) -> YamlError {
-        YamlError { line: e.marker().line(), col: e.marker().col(), message: e.info().to_string() }
+        YamlError {
+            line: e.marker().line(),
+            col: e.marker().col(),
+            message: e.info().to_string(),
+        }
     }
 }
 
@@ -82,7 +89,10 @@ pub(crate) fn parse(text: &str) -> Result<Option<YNode>, YamlError> {
             end: span.end.index(),
         };
         let done = match ev {
-            Event::Scalar(v, style, _, _) => Some(at(YValue::Scalar(v.into_owned(), style != ScalarStyle::Plain))),
+            Event::Scalar(v, style, _, _) => Some(at(YValue::Scalar(
+                v.into_owned(),
+                style != ScalarStyle::Plain,
+            ))),
             Event::Alias(_) => Some(at(YValue::Scalar(String::new(), false))),
             Event::SequenceStart(..) => {
                 stack.push((at(YValue::Seq(Vec::new())), None));
@@ -125,7 +135,14 @@ pub(crate) fn quote(s: &str) -> String {
         && !s.contains(": ")
         && !s.contains(" #")
         && !s.contains(|c: char| c.is_control() || ",[]{}".contains(c))
-        && !matches!(s, "true" | "false" | "null" | "~" | "yes" | "no" | "on" | "off")
+        && !matches!(
+            s,
+            "true" | "false" | "null" | "~" | "yes" | "no" | "on" | "off"
+        )
         && s.parse::<f64>().is_err();
-    if plain_ok { s.to_string() } else { format!("'{}'", s.replace('\'', "''")) }
+    if plain_ok {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "''"))
+    }
 }

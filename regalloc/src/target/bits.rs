@@ -38,7 +38,9 @@ pub fn from_indices(n: usize, indices: impl IntoIterator<Item = usize>) -> Vec<u
 /// The indices of the set bits, in increasing order.
 pub fn iter(words: &[u32]) -> impl Iterator<Item = usize> + '_ {
     words.iter().enumerate().flat_map(|(w, &bits)| {
-        (0..32).filter(move |b| bits & (1u32 << b) != 0).map(move |b| w * 32 + b)
+        (0..32)
+            .filter(move |b| bits & (1u32 << b) != 0)
+            .map(move |b| w * 32 + b)
     })
 }
 

@@ -54,7 +54,10 @@ pub struct TargetBuilder {
 impl TargetBuilder {
     /// A builder for a target called `name`.
     pub fn new(name: &str) -> Self {
-        TargetBuilder { name: name.to_string(), ..Default::default() }
+        TargetBuilder {
+            name: name.to_string(),
+            ..Default::default()
+        }
     }
 
     /// Adds a sub-register index of `size` bits at bit `offset`.
@@ -121,10 +124,16 @@ impl TargetBuilder {
                 }
             }
             let mut u: Vec<RegUnit> = if direct.is_empty() {
-                unit_roots.push(RegUnitDesc { root: Reg::new(k), root2: None });
+                unit_roots.push(RegUnitDesc {
+                    root: Reg::new(k),
+                    root2: None,
+                });
                 vec![RegUnit::new(unit_roots.len() - 1)]
             } else {
-                direct.iter().flat_map(|&(_, s)| units[s.index()].clone()).collect()
+                direct
+                    .iter()
+                    .flat_map(|&(_, s)| units[s.index()].clone())
+                    .collect()
             };
             u.sort();
             u.dedup();
@@ -152,7 +161,13 @@ impl TargetBuilder {
                             .filter(|&&(_, s)| units[s.index()].contains(&u))
                             .fold(LaneMask::NONE, |m, &(i, _)| LaneMask(m.0 | lane(i).0))
                     })
-                    .map(|m| if m == LaneMask::NONE { LaneMask::ALL } else { m })
+                    .map(|m| {
+                        if m == LaneMask::NONE {
+                            LaneMask::ALL
+                        } else {
+                            m
+                        }
+                    })
                     .collect::<Vec<_>>();
                 RegisterDesc {
                     name: Cow::Owned(name.clone()),
@@ -166,10 +181,23 @@ impl TargetBuilder {
                 }
             })
             .collect();
-        let sub_reg_of = |r: Reg, i: SubRegIndex| subs[r.index()].iter().find(|&&(j, _)| j == i).map(|&(_, s)| s);
-        let member_bits: Vec<Vec<u32>> =
-            self.classes.iter().map(|c| bits::from_indices(nr, c.members.iter().map(|r| r.index()))).collect();
-        let is_sub = |a: usize, b: usize| self.classes[a].members.iter().all(|r| bits::test(&member_bits[b], r.index()));
+        let sub_reg_of = |r: Reg, i: SubRegIndex| {
+            subs[r.index()]
+                .iter()
+                .find(|&&(j, _)| j == i)
+                .map(|&(_, s)| s)
+        };
+        let member_bits: Vec<Vec<u32>> = self
+            .classes
+            .iter()
+            .map(|c| bits::from_indices(nr, c.members.iter().map(|r| r.index())))
+            .collect();
+        let is_sub = |a: usize, b: usize| {
+            self.classes[a]
+                .members
+                .iter()
+                .all(|r| bits::test(&member_bits[b], r.index()))
+        };
         let classes = (0..nc)
             .map(|c| {
                 let spec = &self.classes[c];
@@ -180,7 +208,12 @@ impl TargetBuilder {
                         let i = SubRegIndex::new(i);
                         (0..nc)
                             .filter(|&a| is_sub(a, c) && !self.classes[a].members.is_empty())
-                            .filter(|&a| self.classes[a].members.iter().all(|&r| sub_reg_of(r, i).is_some()))
+                            .filter(|&a| {
+                                self.classes[a]
+                                    .members
+                                    .iter()
+                                    .all(|&r| sub_reg_of(r, i).is_some())
+                            })
                             .max_by_key(|&a| (self.classes[a].members.len(), std::cmp::Reverse(a)))
                             .map(RegClass::new)
                     })
@@ -193,7 +226,10 @@ impl TargetBuilder {
                         (0..nc).filter(|&d| {
                             let m = &self.classes[d].members;
                             !m.is_empty()
-                                && m.iter().all(|&r| sub_reg_of(r, i).is_some_and(|s| bits::test(&member_bits[c], s.index())))
+                                && m.iter().all(|&r| {
+                                    sub_reg_of(r, i)
+                                        .is_some_and(|s| bits::test(&member_bits[c], s.index()))
+                                })
                         }),
                     );
                     super_reg_classes.extend(set);
@@ -216,7 +252,11 @@ impl TargetBuilder {
                     copy_cost: spec.copy_cost,
                     allocatable: spec.allocatable,
                     priority: 0,
-                    lane_mask: if lane_mask == LaneMask::NONE { LaneMask::ALL } else { lane_mask },
+                    lane_mask: if lane_mask == LaneMask::NONE {
+                        LaneMask::ALL
+                    } else {
+                        lane_mask
+                    },
                     sub_classes: Cow::Owned(sub_classes),
                     super_classes: Cow::Owned(super_classes),
                     sub_class_with_sub_reg: Cow::Owned(sub_class_with_sub_reg),
@@ -231,7 +271,9 @@ impl TargetBuilder {
             .callee_saved
             .iter()
             .map(|(name, saves)| {
-                let preserved = saves.iter().flat_map(|&r| std::iter::once(r).chain(subs[r.index()].iter().map(|&(_, s)| s)));
+                let preserved = saves.iter().flat_map(|&r| {
+                    std::iter::once(r).chain(subs[r.index()].iter().map(|&(_, s)| s))
+                });
                 CalleeSavedDesc {
                     name: Cow::Owned(name.clone()),
                     saves: Cow::Owned(saves.clone()),
@@ -258,7 +300,10 @@ impl TargetBuilder {
             sub_reg_compose: Cow::Owned(compose),
             classes: Cow::Owned(classes),
             callee_saved: Cow::Owned(callee_saved),
-            reserved: Cow::Owned(bits::from_indices(nr, self.reserved.iter().map(|r| r.index()))),
+            reserved: Cow::Owned(bits::from_indices(
+                nr,
+                self.reserved.iter().map(|r| r.index()),
+            )),
             instrs: Cow::Owned(self.instrs),
         }
     }

@@ -26,7 +26,14 @@ use super::{
 /// Operand signature: one word per explicit operand, `GPR`/`GPR32` (a
 /// register of that class, `=N` when tied to operand N, `!` when
 /// early-clobber), `i` (immediate or symbol) or `b` (branch target).
-type Row = (&'static str, u8, &'static str, &'static str, &'static str, &'static str);
+type Row = (
+    &'static str,
+    u8,
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+);
 
 const INSTRS: &[Row] = &[
     ("ADD_ri", 1, "GPR GPR=0 i", "CHEAP", "", ""),
@@ -139,17 +146,27 @@ fn build_bpf() -> TargetInfo<'static> {
     let mut b = TargetBuilder::new("bpf");
     let sub_32 = b.sub_reg_index("sub_32", 32, 0);
     let w: Vec<Reg> = (0..12).map(|n| b.reg(&format!("W{n}"), n, &[])).collect();
-    let r: Vec<Reg> = (0..12).map(|n| b.reg(&format!("R{n}"), n, &[(sub_32, w[n as usize])])).collect();
+    let r: Vec<Reg> = (0..12)
+        .map(|n| b.reg(&format!("R{n}"), n, &[(sub_32, w[n as usize])]))
+        .collect();
     // LLVM's BPF allocation order: r1-r9, then r0, r11, r10.
     let order = |v: &[Reg]| [&v[1..10], &[v[0], v[11], v[10]]].concat();
     // Classes are added before instructions, whose rows name them; the
     // templates name opcodes by their position in INSTRS.
     let op = |name: &str| {
-        let i = INSTRS.iter().position(|row| row.0 == name).expect("template opcode in INSTRS");
+        let i = INSTRS
+            .iter()
+            .position(|row| row.0 == name)
+            .expect("template opcode in INSTRS");
         super::Opcode::new(i)
     };
     use TemplateOperand::{Imm, Reg as R, Slot, Src};
-    let tpl = |name: &str, ops: &[TemplateOperand]| Some(InstrTemplate { opcode: op(name), operands: Cow::Owned(ops.to_vec()) });
+    let tpl = |name: &str, ops: &[TemplateOperand]| {
+        Some(InstrTemplate {
+            opcode: op(name),
+            operands: Cow::Owned(ops.to_vec()),
+        })
+    };
     let gpr32 = b.class(ClassSpec {
         name: "GPR32".into(),
         members: order(&w),
@@ -182,7 +199,12 @@ fn build_bpf() -> TargetInfo<'static> {
 }
 
 /// Turns one [`Row`] into an instruction description.
-fn instr(&(name, defs, sig, flags, idefs, iuses): &Row, gpr: RegClass, gpr32: RegClass, r: &[Reg]) -> InstrDesc<'static> {
+fn instr(
+    &(name, defs, sig, flags, idefs, iuses): &Row,
+    gpr: RegClass,
+    gpr32: RegClass,
+    r: &[Reg],
+) -> InstrDesc<'static> {
     let operands = sig
         .split_whitespace()
         .enumerate()
@@ -199,7 +221,14 @@ fn instr(&(name, defs, sig, flags, idefs, iuses): &Row, gpr: RegClass, gpr32: Re
                 "b" => (OperandKind::Block, None),
                 _ => (OperandKind::Immediate, None),
             };
-            OperandDesc { name: Cow::Owned(format!("op{k}")), kind, class, is_def: k < defs as usize, tied_to: tied, early_clobber }
+            OperandDesc {
+                name: Cow::Owned(format!("op{k}")),
+                kind,
+                class,
+                is_def: k < defs as usize,
+                tied_to: tied,
+                early_clobber,
+            }
         })
         .collect::<Vec<_>>();
     let flags = flags.split_whitespace().fold(InstrFlags::NONE, |f, w| {
@@ -221,7 +250,11 @@ fn instr(&(name, defs, sig, flags, idefs, iuses): &Row, gpr: RegClass, gpr32: Re
             other => panic!("fixture row {name}: unknown flag {other}"),
         }
     });
-    let regs = |s: &str| s.split_whitespace().map(|n| r[n[1..].parse::<usize>().expect("R<n>")]).collect::<Vec<_>>();
+    let regs = |s: &str| {
+        s.split_whitespace()
+            .map(|n| r[n[1..].parse::<usize>().expect("R<n>")])
+            .collect::<Vec<_>>()
+    };
     InstrDesc {
         name: Cow::Borrowed(name),
         operands: Cow::Owned(operands),
@@ -249,7 +282,9 @@ mod tests {
         assert_eq!(t.sub_class_with_sub_reg(gpr, sub_32), Some(gpr));
         assert_eq!(t.matching_super_reg_class(gpr, gpr32, sub_32), Some(gpr));
         assert_eq!(t.class(gpr).orders[0][0], r1);
-        assert!(t.is_reserved(t.find_reg("r10").unwrap()) && t.is_reserved(t.find_reg("w11").unwrap()));
+        assert!(
+            t.is_reserved(t.find_reg("r10").unwrap()) && t.is_reserved(t.find_reg("w11").unwrap())
+        );
         let add = t.instr(t.find_opcode("ADD_rr").unwrap());
         assert_eq!(add.tied_to(1), Some(0));
         let jal = t.instr(t.find_opcode("JAL").unwrap());

@@ -110,12 +110,18 @@ impl<'a> TargetInfo<'a> {
     /// few sub-registers of `r`).
     pub fn sub_reg(&self, r: Reg, idx: SubRegIndex) -> Option<Reg> {
         let subs = &self.regs[r.index()].sub_regs;
-        subs.binary_search_by_key(&idx, |&(i, _)| i).ok().map(|k| subs[k].1)
+        subs.binary_search_by_key(&idx, |&(i, _)| i)
+            .ok()
+            .map(|k| subs[k].1)
     }
 
     /// The index under which `sub` is a sub-register of `r`, if it is one.
     pub fn sub_reg_index_of(&self, r: Reg, sub: Reg) -> Option<SubRegIndex> {
-        self.regs[r.index()].sub_regs.iter().find(|&&(_, s)| s == sub).map(|&(i, _)| i)
+        self.regs[r.index()]
+            .sub_regs
+            .iter()
+            .find(|&&(_, s)| s == sub)
+            .map(|&(i, _)| i)
     }
 
     /// Registers containing `r`, nearest first.
@@ -127,7 +133,10 @@ impl<'a> TargetInfo<'a> {
     /// The index of sub-register `b` of sub-register `a`, if it exists.
     pub fn compose_sub_reg(&self, a: SubRegIndex, b: SubRegIndex) -> Option<SubRegIndex> {
         let n = self.sub_reg_indices.len();
-        self.sub_reg_compose.get(a.index() * n + b.index()).copied().flatten()
+        self.sub_reg_compose
+            .get(a.index() * n + b.index())
+            .copied()
+            .flatten()
     }
 
     /// Whether `r` is a member of class `c` (O(1)).
@@ -145,7 +154,11 @@ impl<'a> TargetInfo<'a> {
     /// The largest sub-class of `c` whose members all have sub-register
     /// `idx` (LLVM's `getSubClassWithSubReg`).
     pub fn sub_class_with_sub_reg(&self, c: RegClass, idx: SubRegIndex) -> Option<RegClass> {
-        self.classes[c.index()].sub_class_with_sub_reg.get(idx.index()).copied().flatten()
+        self.classes[c.index()]
+            .sub_class_with_sub_reg
+            .get(idx.index())
+            .copied()
+            .flatten()
     }
 
     /// The largest sub-class `C` of `a` such that for every `R` in `C`,
@@ -173,7 +186,10 @@ impl<'a> TargetInfo<'a> {
     pub fn alloc_order(&self, c: RegClass, f: &FunctionInfo) -> &[Reg] {
         let d = &self.classes[c.index()];
         let k = d.order_select.map_or(0, |sel| sel(f));
-        d.orders.get(k).or_else(|| d.orders.first()).map_or(&d.members[..], |o| &o[..])
+        d.orders
+            .get(k)
+            .or_else(|| d.orders.first())
+            .map_or(&d.members[..], |o| &o[..])
     }
 
     /// Whether `r` is reserved in every function (O(1)).
@@ -201,22 +217,34 @@ impl<'a> TargetInfo<'a> {
     /// The register named `name`, ignoring ASCII case (MIR prints `$r1`
     /// for `R1`). Linear; use [`NameIndex`](super::NameIndex) for bulk look-ups.
     pub fn find_reg(&self, name: &str) -> Option<Reg> {
-        self.regs.iter().position(|r| r.name.eq_ignore_ascii_case(name)).map(Reg::new)
+        self.regs
+            .iter()
+            .position(|r| r.name.eq_ignore_ascii_case(name))
+            .map(Reg::new)
     }
 
     /// The class named `name`, ignoring ASCII case (MIR prints `gpr` for `GPR`).
     pub fn find_class(&self, name: &str) -> Option<RegClass> {
-        self.classes.iter().position(|c| c.name.eq_ignore_ascii_case(name)).map(RegClass::new)
+        self.classes
+            .iter()
+            .position(|c| c.name.eq_ignore_ascii_case(name))
+            .map(RegClass::new)
     }
 
     /// The instruction named exactly `name`.
     pub fn find_opcode(&self, name: &str) -> Option<Opcode> {
-        self.instrs.iter().position(|i| i.name == name).map(Opcode::new)
+        self.instrs
+            .iter()
+            .position(|i| i.name == name)
+            .map(Opcode::new)
     }
 
     /// The sub-register index named exactly `name`.
     pub fn find_sub_reg_index(&self, name: &str) -> Option<SubRegIndex> {
-        self.sub_reg_indices.iter().position(|i| i.name == name).map(SubRegIndex::new)
+        self.sub_reg_indices
+            .iter()
+            .position(|i| i.name == name)
+            .map(SubRegIndex::new)
     }
 
     /// The callee-saved set (register mask) named `name`, ignoring ASCII case
@@ -240,10 +268,18 @@ impl<'a> TargetInfo<'a> {
             self.instrs.len(),
         );
         let reg_ok = |r: Reg, what: &str| -> Result<(), String> {
-            if r.index() < nr { Ok(()) } else { Err(format!("{what}: register {} out of range", r.0)) }
+            if r.index() < nr {
+                Ok(())
+            } else {
+                Err(format!("{what}: register {} out of range", r.0))
+            }
         };
         if self.sub_reg_compose.len() != ni * ni {
-            return Err(format!("sub_reg_compose has {} entries, expected {}", self.sub_reg_compose.len(), ni * ni));
+            return Err(format!(
+                "sub_reg_compose has {} entries, expected {}",
+                self.sub_reg_compose.len(),
+                ni * ni
+            ));
         }
         for (k, r) in self.regs.iter().enumerate() {
             let what = format!("register {}", r.name);
@@ -277,21 +313,40 @@ impl<'a> TargetInfo<'a> {
         }
         for c in self.classes.iter() {
             let what = format!("class {}", c.name);
-            for &r in c.members.iter().chain(c.orders.iter().flat_map(|o| o.iter())) {
+            for &r in c
+                .members
+                .iter()
+                .chain(c.orders.iter().flat_map(|o| o.iter()))
+            {
                 reg_ok(r, &what)?;
                 if !bits::test(&c.member_bits, r.index()) {
-                    return Err(format!("{what}: {} is in an order or member list but not in member_bits", self.regs[r.index()].name));
+                    return Err(format!(
+                        "{what}: {} is in an order or member list but not in member_bits",
+                        self.regs[r.index()].name
+                    ));
                 }
             }
             if c.sub_class_with_sub_reg.len() != ni && !c.sub_class_with_sub_reg.is_empty() {
-                return Err(format!("{what}: sub_class_with_sub_reg has {} entries, expected {ni}", c.sub_class_with_sub_reg.len()));
+                return Err(format!(
+                    "{what}: sub_class_with_sub_reg has {} entries, expected {ni}",
+                    c.sub_class_with_sub_reg.len()
+                ));
             }
-            if c.sub_class_with_sub_reg.iter().flatten().any(|s| s.index() >= nc) {
-                return Err(format!("{what}: sub_class_with_sub_reg names a class out of range"));
+            if c.sub_class_with_sub_reg
+                .iter()
+                .flatten()
+                .any(|s| s.index() >= nc)
+            {
+                return Err(format!(
+                    "{what}: sub_class_with_sub_reg names a class out of range"
+                ));
             }
             for t in [&c.spill, &c.reload, &c.copy].into_iter().flatten() {
                 if t.opcode.index() >= no {
-                    return Err(format!("{what}: template opcode {} out of range", t.opcode.0));
+                    return Err(format!(
+                        "{what}: template opcode {} out of range",
+                        t.opcode.0
+                    ));
                 }
             }
         }
@@ -304,11 +359,17 @@ impl<'a> TargetInfo<'a> {
                 if let Some(t) = o.tied_to {
                     let t = usize::from(t);
                     if t >= usize::from(i.num_defs) || k < usize::from(i.num_defs) {
-                        return Err(format!("{what}: operand {} tied to {t}, which is not a definition", o.name));
+                        return Err(format!(
+                            "{what}: operand {} tied to {t}, which is not a definition",
+                            o.name
+                        ));
                     }
                 }
                 if o.class.is_some_and(|c| c.index() >= nc) {
-                    return Err(format!("{what}: operand {} names a class out of range", o.name));
+                    return Err(format!(
+                        "{what}: operand {} names a class out of range",
+                        o.name
+                    ));
                 }
             }
             for &r in i.implicit_defs.iter().chain(i.implicit_uses.iter()) {

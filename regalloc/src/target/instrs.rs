@@ -137,7 +137,10 @@ impl InstrDesc<'_> {
     /// For explicit operand `i`, the definition it is tied to, if any.
     #[inline]
     pub fn tied_to(&self, i: usize) -> Option<usize> {
-        self.operands.get(i).and_then(|o| o.tied_to).map(usize::from)
+        self.operands
+            .get(i)
+            .and_then(|o| o.tied_to)
+            .map(usize::from)
     }
 }
 

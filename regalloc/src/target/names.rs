@@ -30,13 +30,40 @@ impl NameIndex {
             }
         }
         let mut ix = NameIndex::default();
-        fill(&mut ix.regs, t.regs.iter().enumerate().map(|(i, r)| (r.name.to_ascii_lowercase(), Reg::new(i))));
-        fill(&mut ix.classes, t.classes.iter().enumerate().map(|(i, c)| (c.name.to_ascii_lowercase(), RegClass::new(i))));
-        fill(&mut ix.opcodes, t.instrs.iter().enumerate().map(|(i, d)| (d.name.to_string(), Opcode::new(i))));
-        fill(&mut ix.sub_regs, t.sub_reg_indices.iter().enumerate().map(|(i, d)| (d.name.to_string(), SubRegIndex::new(i))));
+        fill(
+            &mut ix.regs,
+            t.regs
+                .iter()
+                .enumerate()
+                .map(|(i, r)| (r.name.to_ascii_lowercase(), Reg::new(i))),
+        );
+        fill(
+            &mut ix.classes,
+            t.classes
+                .iter()
+                .enumerate()
+                .map(|(i, c)| (c.name.to_ascii_lowercase(), RegClass::new(i))),
+        );
+        fill(
+            &mut ix.opcodes,
+            t.instrs
+                .iter()
+                .enumerate()
+                .map(|(i, d)| (d.name.to_string(), Opcode::new(i))),
+        );
+        fill(
+            &mut ix.sub_regs,
+            t.sub_reg_indices
+                .iter()
+                .enumerate()
+                .map(|(i, d)| (d.name.to_string(), SubRegIndex::new(i))),
+        );
         fill(
             &mut ix.callee_saved,
-            t.callee_saved.iter().enumerate().map(|(i, c)| (c.name.to_ascii_lowercase(), CalleeSavedSet::new(i))),
+            t.callee_saved
+                .iter()
+                .enumerate()
+                .map(|(i, c)| (c.name.to_ascii_lowercase(), CalleeSavedSet::new(i))),
         );
         ix
     }

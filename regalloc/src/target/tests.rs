@@ -19,7 +19,12 @@ const GR8: RegClass = RegClass(0);
 const GR16: RegClass = RegClass(1);
 const GR8_LO: RegClass = RegClass(2);
 
-const fn leaf(name: &'static str, enc: u16, unit: &'static [RegUnit], sup: &'static [Reg]) -> RegisterDesc<'static> {
+const fn leaf(
+    name: &'static str,
+    enc: u16,
+    unit: &'static [RegUnit],
+    sup: &'static [Reg],
+) -> RegisterDesc<'static> {
     RegisterDesc {
         name: B(name),
         encoding: enc,
@@ -65,14 +70,36 @@ static TINY: TargetInfo<'static> = TargetInfo {
         },
     ]),
     units: B(&[
-        RegUnitDesc { root: AL, root2: None },
-        RegUnitDesc { root: AH, root2: None },
-        RegUnitDesc { root: BL, root2: None },
-        RegUnitDesc { root: BH, root2: None },
+        RegUnitDesc {
+            root: AL,
+            root2: None,
+        },
+        RegUnitDesc {
+            root: AH,
+            root2: None,
+        },
+        RegUnitDesc {
+            root: BL,
+            root2: None,
+        },
+        RegUnitDesc {
+            root: BH,
+            root2: None,
+        },
     ]),
     sub_reg_indices: B(&[
-        SubRegIndexDesc { name: B("sub_lo"), size: Some(8), offset: Some(0), lane_mask: LaneMask(1) },
-        SubRegIndexDesc { name: B("sub_hi"), size: Some(8), offset: Some(8), lane_mask: LaneMask(2) },
+        SubRegIndexDesc {
+            name: B("sub_lo"),
+            size: Some(8),
+            offset: Some(0),
+            lane_mask: LaneMask(1),
+        },
+        SubRegIndexDesc {
+            name: B("sub_hi"),
+            size: Some(8),
+            offset: Some(8),
+            lane_mask: LaneMask(2),
+        },
     ]),
     sub_reg_compose: B(&[None, None, None, None]),
     classes: B(&[
@@ -118,7 +145,10 @@ static TINY: TargetInfo<'static> = TargetInfo {
             super_reg_classes: B(&[0, 0]),
             spill: None,
             reload: None,
-            copy: Some(InstrTemplate { opcode: Opcode(0), operands: B(&[TemplateOperand::Reg, TemplateOperand::Src]) }),
+            copy: Some(InstrTemplate {
+                opcode: Opcode(0),
+                operands: B(&[TemplateOperand::Reg, TemplateOperand::Src]),
+            }),
         },
         RegClassDesc {
             name: B("GR8_LO"),
@@ -143,14 +173,32 @@ static TINY: TargetInfo<'static> = TargetInfo {
             copy: None,
         },
     ]),
-    callee_saved: B(&[CalleeSavedDesc { name: B("CSR_Tiny"), saves: B(&[BB]), mask: B(&[0b111000]) }]),
+    callee_saved: B(&[CalleeSavedDesc {
+        name: B("CSR_Tiny"),
+        saves: B(&[BB]),
+        mask: B(&[0b111000]),
+    }]),
     reserved: B(&[0]),
     instrs: B(&[
         InstrDesc {
             name: B("MOV16rr"),
             operands: B(&[
-                OperandDesc { name: B("dst"), kind: OperandKind::Register, class: Some(GR16), is_def: true, tied_to: None, early_clobber: false },
-                OperandDesc { name: B("src"), kind: OperandKind::Register, class: Some(GR16), is_def: false, tied_to: None, early_clobber: false },
+                OperandDesc {
+                    name: B("dst"),
+                    kind: OperandKind::Register,
+                    class: Some(GR16),
+                    is_def: true,
+                    tied_to: None,
+                    early_clobber: false,
+                },
+                OperandDesc {
+                    name: B("src"),
+                    kind: OperandKind::Register,
+                    class: Some(GR16),
+                    is_def: false,
+                    tied_to: None,
+                    early_clobber: false,
+                },
             ]),
             num_defs: 1,
             implicit_defs: B(&[]),
@@ -160,9 +208,30 @@ static TINY: TargetInfo<'static> = TargetInfo {
         InstrDesc {
             name: B("ADD16rr"),
             operands: B(&[
-                OperandDesc { name: B("dst"), kind: OperandKind::Register, class: Some(GR16), is_def: true, tied_to: None, early_clobber: false },
-                OperandDesc { name: B("src1"), kind: OperandKind::Register, class: Some(GR16), is_def: false, tied_to: Some(0), early_clobber: false },
-                OperandDesc { name: B("src2"), kind: OperandKind::Register, class: Some(GR16), is_def: false, tied_to: None, early_clobber: false },
+                OperandDesc {
+                    name: B("dst"),
+                    kind: OperandKind::Register,
+                    class: Some(GR16),
+                    is_def: true,
+                    tied_to: None,
+                    early_clobber: false,
+                },
+                OperandDesc {
+                    name: B("src1"),
+                    kind: OperandKind::Register,
+                    class: Some(GR16),
+                    is_def: false,
+                    tied_to: Some(0),
+                    early_clobber: false,
+                },
+                OperandDesc {
+                    name: B("src2"),
+                    kind: OperandKind::Register,
+                    class: Some(GR16),
+                    is_def: false,
+                    tied_to: None,
+                    early_clobber: false,
+                },
             ]),
             num_defs: 1,
             implicit_defs: B(&[]),
@@ -200,14 +269,22 @@ fn sub_registers() {
 #[test]
 fn classes() {
     let t = &TINY;
-    assert!(t.class_contains(GR8, AH) && !t.class_contains(GR8, A) && !t.class_contains(GR8_LO, AH));
-    assert!(t.is_sub_class(GR8_LO, GR8) && !t.is_sub_class(GR8, GR8_LO) && t.is_sub_class(GR16, GR16));
+    assert!(
+        t.class_contains(GR8, AH) && !t.class_contains(GR8, A) && !t.class_contains(GR8_LO, AH)
+    );
+    assert!(
+        t.is_sub_class(GR8_LO, GR8) && !t.is_sub_class(GR8, GR8_LO) && t.is_sub_class(GR16, GR16)
+    );
     assert_eq!(t.sub_class_with_sub_reg(GR16, LO), Some(GR16));
     assert_eq!(t.sub_class_with_sub_reg(GR8, LO), None);
     assert_eq!(t.matching_super_reg_class(GR16, GR8_LO, LO), Some(GR16));
     assert_eq!(t.matching_super_reg_class(GR16, GR8_LO, HI), None);
     let f = FunctionInfo::default();
-    assert_eq!(t.alloc_order(GR8, &f), &[BL, BH], "the selector picks order 1");
+    assert_eq!(
+        t.alloc_order(GR8, &f),
+        &[BL, BH],
+        "the selector picks order 1"
+    );
     assert_eq!(t.alloc_order(GR16, &f), &[A, BB]);
 }
 
@@ -264,7 +341,10 @@ fn builder_matches_static() {
         copy: None,
     };
     b.class(spec("GR8", vec![al, ah, bl, bh], 8));
-    b.class(ClassSpec { copy: TINY.classes[1].copy.clone(), ..spec("GR16", vec![a, bb], 16) });
+    b.class(ClassSpec {
+        copy: TINY.classes[1].copy.clone(),
+        ..spec("GR16", vec![a, bb], 16)
+    });
     b.class(spec("GR8_LO", vec![al, bl], 8));
     b.callee_saved("CSR_Tiny", &[bb]);
     for d in TINY.instrs.iter() {

@@ -5,6 +5,7 @@
 //! a loop or multiclass body is evaluated once into prototype entries whose
 //! unresolved variables are substituted per iteration or per `defm`.
 
+use super::RecId;
 use super::expr::{Mode, expand_ranges};
 use super::inherit::{add_superclass, add_value, implicit_name_mc, resolve_record, set_value};
 use super::print;
@@ -12,10 +13,11 @@ use super::record::{Assertion, Record, RecordKeeper, RecordKind, RecordVal};
 use super::resolve::{MapResolver, RecordResolver, cast_to, type_of, value_for_field};
 use super::types::{Ty, type_is_a, type_string};
 use super::value::{Init, Op, OpInit, StrFormat, Var};
-use super::RecId;
 use crate::diag::{Diagnostic, FileId, Kind, Span};
-use crate::syntax::ast::{self, BodyItem, ForeachIter, Ident, LetItem, ObjectBody, ParentRef, Stmt, Sym, TemplateArg};
-use std::collections::HashMap;
+use crate::syntax::ast::{
+    self, BodyItem, ForeachIter, Ident, LetItem, ObjectBody, ParentRef, Stmt, Sym, TemplateArg,
+};
+use rustc_hash::FxHashMap as HashMap;
 use std::rc::Rc;
 
 /// What a variable scope belongs to (decides how names that are not local variables are looked up).
@@ -120,7 +122,7 @@ impl<'a> Evaluator<'a> {
             lets: Vec::new(),
             loops: Vec::new(),
             cur_multiclass: None,
-            multiclasses: HashMap::new(),
+            multiclasses: HashMap::default(),
             defsets: Vec::new(),
             depth: 0,
             include_depth: 0,
@@ -147,7 +149,10 @@ impl<'a> Evaluator<'a> {
     }
 
     pub(crate) fn push_scope(&mut self, kind: ScopeKind) {
-        self.scopes.push(Scope { kind, vars: HashMap::new() });
+        self.scopes.push(Scope {
+            kind,
+            vars: HashMap::default(),
+        });
     }
 
     pub(crate) fn pop_scope(&mut self) {
@@ -161,41 +166,88 @@ impl<'a> Evaluator<'a> {
                     self.include_depth += 1;
                     if self.include_depth > super::limits::MAX_INCLUDE_DEPTH {
                         self.include_depth -= 1;
-                        return Err(Diagnostic::error(Kind::Limit, *span, "includes nested too deeply (an include cycle?)"));
+                        return Err(Diagnostic::error(
+                            Kind::Limit,
+                            *span,
+                            "includes nested too deeply (an include cycle?)",
+                        ));
                     }
                     self.file(*f);
                     self.include_depth -= 1;
                 }
                 Ok(())
             }
-            Stmt::Class { name, args, body, span } => self.class(*name, args, body, *span),
+            Stmt::Class {
+                name,
+                args,
+                body,
+                span,
+            } => self.class(*name, args, body, *span),
             Stmt::Def { name, body, span } => self.def(name.as_ref(), body, *span),
-            Stmt::Defm { name, parents, span } => self.defm(name.as_ref(), parents, *span),
-            Stmt::Defset { ty, name, body, span } => self.defset(ty, *name, body, *span),
+            Stmt::Defm {
+                name,
+                parents,
+                span,
+            } => self.defm(name.as_ref(), parents, *span),
+            Stmt::Defset {
+                ty,
+                name,
+                body,
+                span,
+            } => self.defset(ty, *name, body, *span),
             Stmt::Defvar(d) => self.defvar(d, None),
             Stmt::Deftype { name, ty, span } => {
-                if self.rk.classes.contains_key(&name.sym) || self.rk.type_aliases.contains_key(&name.sym) {
+                if self.rk.classes.contains_key(&name.sym)
+                    || self.rk.type_aliases.contains_key(&name.sym)
+                {
                     return Err(Diagnostic::error(
                         Kind::Redefinition,
                         name.span,
-                        format!("type of this name '{}' already exists", self.rk.interner.name(name.sym)),
+                        format!(
+                            "type of this name '{}' already exists",
+                            self.rk.interner.name(name.sym)
+                        ),
                     ));
                 }
                 if !self.scopes.is_empty() || self.cur_multiclass.is_some() {
-                    return Err(Diagnostic::error(Kind::Syntax, *span, "deftype is only allowed at top level"));
+                    return Err(Diagnostic::error(
+                        Kind::Syntax,
+                        *span,
+                        "deftype is only allowed at top level",
+                    ));
                 }
                 let t = self.ty(ty)?;
                 self.rk.type_aliases.insert(name.sym, t);
                 Ok(())
             }
-            Stmt::Foreach { var, iter, body, span } => self.foreach(*var, iter, body, *span),
-            Stmt::If { cond, then, otherwise, span } => self.if_stmt(cond, then, otherwise, *span),
+            Stmt::Foreach {
+                var,
+                iter,
+                body,
+                span,
+            } => self.foreach(*var, iter, body, *span),
+            Stmt::If {
+                cond,
+                then,
+                otherwise,
+                span,
+            } => self.if_stmt(cond, then, otherwise, *span),
             Stmt::Let { items, body, span } => self.let_stmt(items, body, *span),
-            Stmt::MultiClass { name, args, parents, body, span } => self.multiclass(*name, args, parents, body, *span),
+            Stmt::MultiClass {
+                name,
+                args,
+                parents,
+                body,
+                span,
+            } => self.multiclass(*name, args, parents, body, *span),
             Stmt::Assert(a) => {
                 let cond = self.value(&a.cond, None, None, Mode::Value)?;
                 let message = self.value(&a.message, None, None, Mode::Value)?;
-                self.add_entry(Entry::Assert(Assertion { loc: a.span, cond, message }))
+                self.add_entry(Entry::Assert(Assertion {
+                    loc: a.span,
+                    cond,
+                    message,
+                }))
             }
             Stmt::Dump(d) => {
                 let v = self.value(&d.message, None, None, Mode::Value)?;
@@ -208,12 +260,20 @@ impl<'a> Evaluator<'a> {
         let name = d.name.sym;
         if let Some(s) = self.scopes.last() {
             if s.vars.contains_key(&name) {
-                return Err(Diagnostic::error(Kind::Redefinition, d.name.span, "local variable of this name already exists"));
+                return Err(Diagnostic::error(
+                    Kind::Redefinition,
+                    d.name.span,
+                    "local variable of this name already exists",
+                ));
             }
         }
         if let Some(rec) = cur {
             if rec.value(name).is_some_and(|v| !v.is_template_arg) {
-                return Err(Diagnostic::error(Kind::Redefinition, d.name.span, "field of this name already exists"));
+                return Err(Diagnostic::error(
+                    Kind::Redefinition,
+                    d.name.span,
+                    "field of this name already exists",
+                ));
             }
         }
         let v = self.value(&d.value, cur, None, Mode::Value)?;
@@ -237,23 +297,35 @@ impl<'a> Evaluator<'a> {
 
     fn class(&mut self, name: Ident, args: &[TemplateArg], body: &ObjectBody, span: Span) -> R<()> {
         if self.cur_multiclass.is_some() || !self.loops.is_empty() {
-            return Err(Diagnostic::error(Kind::Syntax, span, "a class cannot be defined inside a multiclass or loop"));
+            return Err(Diagnostic::error(
+                Kind::Syntax,
+                span,
+                "a class cannot be defined inside a multiclass or loop",
+            ));
         }
         let id = match self.rk.classes.get(&name.sym) {
             Some(&id) => {
                 let r = self.rk.get(id);
-                if !r.values.is_empty() || !r.superclasses.is_empty() || !r.template_args.is_empty() {
+                if !r.values.is_empty() || !r.superclasses.is_empty() || !r.template_args.is_empty()
+                {
                     return Err(Diagnostic::error(
                         Kind::Redefinition,
                         name.span,
-                        format!("class '{}' already defined", self.rk.interner.name(name.sym)),
+                        format!(
+                            "class '{}' already defined",
+                            self.rk.interner.name(name.sym)
+                        ),
                     )
                     .with_secondary(r.locs[0], "previous definition here"));
                 }
                 id
             }
             None => {
-                let rec = Record::new(Init::Str(self.rk.interner.rc(name.sym), StrFormat::String), name.span, RecordKind::Class);
+                let rec = Record::new(
+                    Init::Str(self.rk.interner.rc(name.sym), StrFormat::String),
+                    name.span,
+                    RecordKind::Class,
+                );
                 let id = self.rk.push(rec);
                 self.rk.classes.insert(name.sym, id);
                 self.rk.class_order.push(id);
@@ -278,12 +350,18 @@ impl<'a> Evaluator<'a> {
     fn template_args(&mut self, rec: &mut Record, owner: &str, args: &[TemplateArg]) -> R<()> {
         for a in args {
             let ty = self.ty(&a.ty)?;
-            let q = self.rk.interner.intern(&format!("{owner}{}", self.rk.interner.name(a.name.sym)));
+            let q = self
+                .rk
+                .interner
+                .intern(&format!("{owner}{}", self.rk.interner.name(a.name.sym)));
             if rec.value(q).is_some() {
                 return Err(Diagnostic::error(
                     Kind::Redefinition,
                     a.name.span,
-                    format!("template argument '{}' defined twice", self.rk.interner.name(a.name.sym)),
+                    format!(
+                        "template argument '{}' defined twice",
+                        self.rk.interner.name(a.name.sym)
+                    ),
                 ));
             }
             let value = match &a.default {
@@ -304,7 +382,14 @@ impl<'a> Evaluator<'a> {
                 }
                 None => value_for_field(&Init::Unset, &ty, self.rk).unwrap_or(Init::Unset),
             };
-            rec.values.push(RecordVal { name: q, ty, value, is_field: false, is_template_arg: true, loc: a.name.span });
+            rec.values.push(RecordVal {
+                name: q,
+                ty,
+                value,
+                is_field: false,
+                is_template_arg: true,
+                loc: a.name.span,
+            });
             rec.template_args.push(q);
         }
         Ok(())
@@ -317,7 +402,10 @@ impl<'a> Evaluator<'a> {
                 return Err(Diagnostic::error(
                     Kind::Undefined,
                     p.name.span,
-                    format!("couldn't find class '{}'", self.rk.interner.name(p.name.sym)),
+                    format!(
+                        "couldn't find class '{}'",
+                        self.rk.interner.name(p.name.sym)
+                    ),
                 ));
             };
             let vals = self.template_arg_values(cid, &p.args, Some(rec), p.span)?;
@@ -343,7 +431,13 @@ impl<'a> Evaluator<'a> {
 
     fn body_item(&mut self, rec: &mut Record, item: &BodyItem) -> R<()> {
         match item {
-            BodyItem::Field { is_field, ty, name, value, span } => {
+            BodyItem::Field {
+                is_field,
+                ty,
+                name,
+                value,
+                span,
+            } => {
                 let t = self.ty(ty)?;
                 if let Some(existing) = rec.value(name.sym) {
                     if existing.ty != t {
@@ -352,15 +446,24 @@ impl<'a> Evaluator<'a> {
                             self.rk.interner.name(name.sym),
                             type_string(&existing.ty, self.rk)
                         );
-                        return Err(Diagnostic::error(Kind::Redefinition, name.span, m).with_secondary(existing.loc, "defined here"));
+                        return Err(Diagnostic::error(Kind::Redefinition, name.span, m)
+                            .with_secondary(existing.loc, "defined here"));
                     }
                 }
                 let init = value_for_field(&Init::Unset, &t, self.rk).unwrap_or(Init::Unset);
-                let rv = RecordVal { name: name.sym, ty: t.clone(), value: init, is_field: *is_field, is_template_arg: false, loc: name.span };
+                let rv = RecordVal {
+                    name: name.sym,
+                    ty: t.clone(),
+                    value: init,
+                    is_field: *is_field,
+                    is_template_arg: false,
+                    loc: name.span,
+                };
                 add_value(rec, rv, *span, self.rk)?;
                 if let Some(v) = value {
                     let iv = self.value(v, Some(rec), Some(&t), Mode::Value)?;
-                    set_value(rec, name.sym, None, iv, v.span, self.rk).map_err(|d| d.with_label("in this initializer"))?;
+                    set_value(rec, name.sym, None, iv, v.span, self.rk)
+                        .map_err(|d| d.with_label("in this initializer"))?;
                 }
                 Ok(())
             }
@@ -390,7 +493,11 @@ impl<'a> Evaluator<'a> {
             BodyItem::Assert(a) => {
                 let cond = self.value(&a.cond, Some(rec), None, Mode::Value)?;
                 let message = self.value(&a.message, Some(rec), None, Mode::Value)?;
-                rec.assertions.push(Assertion { loc: a.span, cond, message });
+                rec.assertions.push(Assertion {
+                    loc: a.span,
+                    cond,
+                    message,
+                });
                 Ok(())
             }
             BodyItem::Dump(d) => {
@@ -412,7 +519,10 @@ impl<'a> Evaluator<'a> {
             _ => match cast_to(&v, &Ty::String, self.rk) {
                 Some(c) => c,
                 None => {
-                    let m = format!("record name '{}' is not a string", print::to_string(&v, self.rk));
+                    let m = format!(
+                        "record name '{}' is not a string",
+                        print::to_string(&v, self.rk)
+                    );
                     return Err(Diagnostic::error(Kind::Type, e.span, m));
                 }
             },
@@ -421,7 +531,10 @@ impl<'a> Evaluator<'a> {
             let mcname = print::to_unquoted(&mc.rec.name, self.rk);
             let q = implicit_name_mc(self.rk, &mcname);
             if !mentions(&v, q) {
-                let nv = Init::Var(Rc::new(Var { name: q, ty: Ty::String }));
+                let nv = Init::Var(Rc::new(Var {
+                    name: q,
+                    ty: Ty::String,
+                }));
                 return Ok(Some(self.fold(Op::StrConcat, vec![nv, v], Ty::String)));
             }
         }
@@ -434,7 +547,11 @@ impl<'a> Evaluator<'a> {
             Some(n) => Record::new(n, name.map_or(span, |e| e.span), RecordKind::Def),
             None => {
                 let n = self.rk.new_anonymous_name();
-                Record::new(Init::Str(n, StrFormat::String), span, RecordKind::AnonymousDef)
+                Record::new(
+                    Init::Str(n, StrFormat::String),
+                    span,
+                    RecordKind::AnonymousDef,
+                )
             }
         };
         self.push_scope(ScopeKind::Record);
@@ -453,7 +570,13 @@ impl<'a> Evaluator<'a> {
             let mut subst = Vec::new();
             let fin = self.cur_multiclass.is_none();
             let mut dest = Vec::new();
-            self.resolve_loop(&l, &mut subst, fin, if fin { None } else { Some(&mut dest) }, None)?;
+            self.resolve_loop(
+                &l,
+                &mut subst,
+                fin,
+                if fin { None } else { Some(&mut dest) },
+                None,
+            )?;
             if let Some(mc) = &mut self.cur_multiclass {
                 mc.entries.extend(dest);
             }
@@ -486,11 +609,18 @@ impl<'a> Evaluator<'a> {
         match super::resolve::convert(&c, &Ty::Int, self.rk) {
             Some(Init::Int(0)) => {
                 let m = print::to_unquoted(&a.message, self.rk);
-                self.diags.push(Diagnostic::error(Kind::Assert, a.loc, format!("assertion failed: {m}")));
+                self.diags.push(Diagnostic::error(
+                    Kind::Assert,
+                    a.loc,
+                    format!("assertion failed: {m}"),
+                ));
             }
             Some(Init::Int(_)) => {}
             _ => {
-                let m = format!("assert condition must be of type bit, bits, or int: {}", print::to_string(&c, self.rk));
+                let m = format!(
+                    "assert condition must be of type bit, bits, or int: {}",
+                    print::to_string(&c, self.rk)
+                );
                 self.diags.push(Diagnostic::error(Kind::Assert, a.loc, m));
             }
         }
@@ -503,8 +633,12 @@ impl<'a> Evaluator<'a> {
         if let Init::Str(n, _) = &rec.name {
             if let Some(prev) = self.rk.def(n) {
                 if rec.kind != RecordKind::AnonymousDef {
-                    return Err(Diagnostic::error(Kind::Redefinition, loc, format!("def already exists: {n}"))
-                        .with_secondary(self.rk.get(prev).locs[0], "location of previous definition"));
+                    return Err(Diagnostic::error(
+                        Kind::Redefinition,
+                        loc,
+                        format!("def already exists: {n}"),
+                    )
+                    .with_secondary(self.rk.get(prev).locs[0], "location of previous definition"));
                 }
                 let nn = self.rk.new_anonymous_name();
                 rec.name = Init::Str(nn, StrFormat::String);
@@ -516,7 +650,10 @@ impl<'a> Evaluator<'a> {
         resolve_record(&mut rec, &mut rr, self.rk);
         let Init::Str(name, _) = rec.name.clone() else {
             *self.rk.get_mut(id) = rec.clone();
-            let m = format!("record name '{}' could not be fully resolved", print::to_string(&rec.name, self.rk));
+            let m = format!(
+                "record name '{}' could not be fully resolved",
+                print::to_string(&rec.name, self.rk)
+            );
             return Err(Diagnostic::error(Kind::Eval, loc, m));
         };
         let mut errs = Vec::new();
@@ -538,8 +675,14 @@ impl<'a> Evaluator<'a> {
             }
         }
         if let Some(prev) = self.rk.def(&name) {
-            errs.push(Diagnostic::error(Kind::Redefinition, loc, format!("def already exists: {name}"))
-                .with_secondary(self.rk.get(prev).locs[0], "location of previous definition"));
+            errs.push(
+                Diagnostic::error(
+                    Kind::Redefinition,
+                    loc,
+                    format!("def already exists: {name}"),
+                )
+                .with_secondary(self.rk.get(prev).locs[0], "location of previous definition"),
+            );
         }
         *self.rk.get_mut(id) = rec;
         if !errs.is_empty() {
@@ -560,7 +703,8 @@ impl<'a> Evaluator<'a> {
                     type_string(&t, self.rk),
                     type_string(&et, self.rk)
                 );
-                return Err(Diagnostic::error(Kind::Type, loc, m).with_secondary(self.defsets[i].span, "the defset"));
+                return Err(Diagnostic::error(Kind::Type, loc, m)
+                    .with_secondary(self.defsets[i].span, "the defset"));
             }
             self.defsets[i].elements.push(Init::Def(id));
         }
@@ -592,9 +736,16 @@ impl<'a> Evaluator<'a> {
                     }
                     rf.set_final(true);
                     let c = super::resolve::resolve(&o.args[0], &mut rf, self.rk);
-                    let folded = self.fold(Op::If, vec![c.clone(), o.args[1].clone(), o.args[2].clone()], o.ty.clone());
+                    let folded = self.fold(
+                        Op::If,
+                        vec![c.clone(), o.args[1].clone(), o.args[2].clone()],
+                        o.ty.clone(),
+                    );
                     if matches!(folded, Init::Op(_)) {
-                        let m = format!("unable to resolve if condition '{}' at end of containing scope", print::to_string(&c, self.rk));
+                        let m = format!(
+                            "unable to resolve if condition '{}' at end of containing scope",
+                            print::to_string(&c, self.rk)
+                        );
                         return Err(Diagnostic::error(Kind::Eval, l.loc, m));
                     }
                     list = folded;
@@ -606,11 +757,19 @@ impl<'a> Evaluator<'a> {
                 if let Some(dest) = dest {
                     let mut inner = Vec::new();
                     self.resolve_entries(&l.entries, subst, fin, Some(&mut inner), loc)?;
-                    dest.push(Entry::Loop(Box::new(Loop { loc: l.loc, iter: l.iter, list, entries: inner })));
+                    dest.push(Entry::Loop(Box::new(Loop {
+                        loc: l.loc,
+                        iter: l.iter,
+                        list,
+                        entries: inner,
+                    })));
                     return Ok(());
                 }
             }
-            let m = format!("attempting to loop over '{}', expected a list", print::to_string(&list, self.rk));
+            let m = format!(
+                "attempting to loop over '{}', expected a list",
+                print::to_string(&list, self.rk)
+            );
             return Err(Diagnostic::error(Kind::Type, l.loc, m));
         };
         let items = items.clone();
@@ -647,7 +806,11 @@ impl<'a> Evaluator<'a> {
                     }
                     let cond = super::resolve::resolve(&a.cond, &mut r, self.rk);
                     let message = super::resolve::resolve(&a.message, &mut r, self.rk);
-                    let na = Assertion { loc: a.loc, cond, message };
+                    let na = Assertion {
+                        loc: a.loc,
+                        cond,
+                        message,
+                    };
                     match dest.as_deref_mut() {
                         Some(d) => d.push(Entry::Assert(na)),
                         None => self.check_assert(&na),
@@ -693,9 +856,16 @@ impl<'a> Evaluator<'a> {
             ForeachIter::Ranges(r) => {
                 let xs = expand_ranges(r);
                 if xs.len() > super::limits::MAX_LIST {
-                    return Err(Diagnostic::error(Kind::Limit, span, "foreach range too large"));
+                    return Err(Diagnostic::error(
+                        Kind::Limit,
+                        span,
+                        "foreach range too large",
+                    ));
                 }
-                (Init::List(xs.into_iter().map(Init::Int).collect(), Rc::new(Ty::Int)), Ty::Int)
+                (
+                    Init::List(xs.into_iter().map(Init::Int).collect(), Rc::new(Ty::Int)),
+                    Ty::Int,
+                )
             }
             ForeachIter::Value(e) => {
                 let v = self.value(e, None, None, Mode::Value)?;
@@ -706,13 +876,21 @@ impl<'a> Evaluator<'a> {
                         (Init::List(Rc::from([v]), Rc::new(Ty::Int)), Ty::Int)
                     }
                     _ => {
-                        let m = format!("foreach over '{}': expected a list", print::to_string(&v, self.rk));
+                        let m = format!(
+                            "foreach over '{}': expected a list",
+                            print::to_string(&v, self.rk)
+                        );
                         return Err(Diagnostic::error(Kind::Type, e.span, m));
                     }
                 }
             }
         };
-        self.loops.push(Loop { loc: span, iter: Some(var.sym), list, entries: Vec::new() });
+        self.loops.push(Loop {
+            loc: span,
+            iter: Some(var.sym),
+            list,
+            entries: Vec::new(),
+        });
         self.push_scope(ScopeKind::Loop(var.sym, ity));
         self.stmts(body);
         self.pop_scope();
@@ -720,20 +898,38 @@ impl<'a> Evaluator<'a> {
         self.add_entry(Entry::Loop(Box::new(l)))
     }
 
-    fn if_stmt(&mut self, cond: &ast::Expr, then: &[Stmt], otherwise: &[Stmt], span: Span) -> R<()> {
+    fn if_stmt(
+        &mut self,
+        cond: &ast::Expr,
+        then: &[Stmt],
+        otherwise: &[Stmt],
+        span: Span,
+    ) -> R<()> {
         let c = self.value(cond, None, None, Mode::Value)?;
         match type_of(&c, self.rk) {
             None | Some(Ty::Bit | Ty::Bits(_) | Ty::Int) => {}
             Some(t) => {
-                let m = format!("if condition must be bit, bits or int, got '{}'", type_string(&t, self.rk));
+                let m = format!(
+                    "if condition must be bit, bits or int, got '{}'",
+                    type_string(&t, self.rk)
+                );
                 return Err(Diagnostic::error(Kind::Type, cond.span, m));
             }
         }
         let one = Init::List(Rc::from([Init::Int(1)]), Rc::new(Ty::Int));
         let none = Init::List(Rc::from([]), Rc::new(Ty::Bit));
         let lt = Ty::Bit.list_of();
-        let then_list = self.fold(Op::If, vec![c.clone(), one.clone(), none.clone()], lt.clone());
-        self.loops.push(Loop { loc: span, iter: None, list: then_list, entries: Vec::new() });
+        let then_list = self.fold(
+            Op::If,
+            vec![c.clone(), one.clone(), none.clone()],
+            lt.clone(),
+        );
+        self.loops.push(Loop {
+            loc: span,
+            iter: None,
+            list: then_list,
+            entries: Vec::new(),
+        });
         self.push_scope(ScopeKind::Local);
         self.stmts(then);
         self.pop_scope();
@@ -741,7 +937,12 @@ impl<'a> Evaluator<'a> {
         self.add_entry(Entry::Loop(Box::new(l)))?;
         if !otherwise.is_empty() {
             let else_list = self.fold(Op::If, vec![c, none, one], lt);
-            self.loops.push(Loop { loc: span, iter: None, list: else_list, entries: Vec::new() });
+            self.loops.push(Loop {
+                loc: span,
+                iter: None,
+                list: else_list,
+                entries: Vec::new(),
+            });
             self.push_scope(ScopeKind::Local);
             self.stmts(otherwise);
             self.pop_scope();
@@ -760,7 +961,12 @@ impl<'a> Evaluator<'a> {
                 v
             });
             let v = self.value(&it.value, None, None, Mode::Value)?;
-            group.push(LetRecord { name: it.name.sym, bits, value: v, loc: it.span });
+            group.push(LetRecord {
+                name: it.name.sym,
+                bits,
+                value: v,
+                loc: it.span,
+            });
         }
         self.lets.push(group);
         self.push_scope(ScopeKind::Local);
@@ -772,45 +978,92 @@ impl<'a> Evaluator<'a> {
 
     fn defset(&mut self, ty: &ast::TypeExpr, name: Ident, body: &[Stmt], span: Span) -> R<()> {
         if self.cur_multiclass.is_some() {
-            return Err(Diagnostic::error(Kind::Syntax, span, "defset is not allowed inside a multiclass"));
+            return Err(Diagnostic::error(
+                Kind::Syntax,
+                span,
+                "defset is not allowed inside a multiclass",
+            ));
         }
         let t = self.ty(ty)?;
         let Ty::List(elt) = &t else {
-            return Err(Diagnostic::error(Kind::Type, ty.span, "defset type must be a list of records"));
+            return Err(Diagnostic::error(
+                Kind::Type,
+                ty.span,
+                "defset type must be a list of records",
+            ));
         };
         if !matches!(**elt, Ty::Record(_)) {
-            return Err(Diagnostic::error(Kind::Type, ty.span, "defset type must be a list of records"));
+            return Err(Diagnostic::error(
+                Kind::Type,
+                ty.span,
+                "defset type must be a list of records",
+            ));
         }
         let text = self.rk.interner.rc(name.sym);
         if self.rk.def(&text).is_some() || self.rk.globals.contains_key(&name.sym) {
-            return Err(Diagnostic::error(Kind::Redefinition, name.span, "def or global variable of this name already exists"));
+            return Err(Diagnostic::error(
+                Kind::Redefinition,
+                name.span,
+                "def or global variable of this name already exists",
+            ));
         }
-        self.defsets.push(Defset { elt_ty: (**elt).clone(), elements: Vec::new(), span });
+        self.defsets.push(Defset {
+            elt_ty: (**elt).clone(),
+            elements: Vec::new(),
+            span,
+        });
         self.stmts(body);
         let d = self.defsets.pop().unwrap();
-        self.rk.globals.insert(name.sym, Init::List(d.elements.into(), elt.clone()));
+        self.rk
+            .globals
+            .insert(name.sym, Init::List(d.elements.into(), elt.clone()));
         Ok(())
     }
 
     // ------------------------------------------------------------ multiclasses
 
-    fn multiclass(&mut self, name: Ident, args: &[TemplateArg], parents: &[ParentRef], body: &[Stmt], span: Span) -> R<()> {
+    fn multiclass(
+        &mut self,
+        name: Ident,
+        args: &[TemplateArg],
+        parents: &[ParentRef],
+        body: &[Stmt],
+        span: Span,
+    ) -> R<()> {
         if self.cur_multiclass.is_some() {
-            return Err(Diagnostic::error(Kind::Syntax, span, "multiclass definitions cannot be nested"));
+            return Err(Diagnostic::error(
+                Kind::Syntax,
+                span,
+                "multiclass definitions cannot be nested",
+            ));
         }
         if !self.loops.is_empty() {
-            return Err(Diagnostic::error(Kind::Syntax, span, "a multiclass cannot be defined inside a loop"));
+            return Err(Diagnostic::error(
+                Kind::Syntax,
+                span,
+                "a multiclass cannot be defined inside a loop",
+            ));
         }
         if self.multiclasses.contains_key(&name.sym) {
             return Err(Diagnostic::error(
                 Kind::Redefinition,
                 name.span,
-                format!("multiclass '{}' already defined", self.rk.interner.name(name.sym)),
+                format!(
+                    "multiclass '{}' already defined",
+                    self.rk.interner.name(name.sym)
+                ),
             ));
         }
         let mcname = self.rk.interner.name(name.sym).to_string();
-        let rec = Record::new(Init::Str(Rc::from(mcname.as_str()), StrFormat::String), name.span, RecordKind::MultiClass);
-        self.cur_multiclass = Some(MultiClass { rec, entries: Vec::new() });
+        let rec = Record::new(
+            Init::Str(Rc::from(mcname.as_str()), StrFormat::String),
+            name.span,
+            RecordKind::MultiClass,
+        );
+        self.cur_multiclass = Some(MultiClass {
+            rec,
+            entries: Vec::new(),
+        });
         self.push_scope(ScopeKind::MultiClass(mcname.clone()));
         let r = (|| {
             let mut rec = self.cur_multiclass.as_ref().unwrap().rec.clone();
@@ -833,21 +1086,35 @@ impl<'a> Evaluator<'a> {
             return Err(Diagnostic::error(
                 Kind::Undefined,
                 p.name.span,
-                format!("couldn't find multiclass '{}'", self.rk.interner.name(p.name.sym)),
+                format!(
+                    "couldn't find multiclass '{}'",
+                    self.rk.interner.name(p.name.sym)
+                ),
             ));
         };
         let mut subst = self.multiclass_args(&sub, &p.args, p.span)?;
         let me = implicit_name_mc(self.rk, mcname);
         let sub_name = print::to_unquoted(&sub.rec.name, self.rk);
         let q = implicit_name_mc(self.rk, &sub_name);
-        subst.push((q, Init::Var(Rc::new(Var { name: me, ty: Ty::String }))));
+        subst.push((
+            q,
+            Init::Var(Rc::new(Var {
+                name: me,
+                ty: Ty::String,
+            })),
+        ));
         let mut dest = Vec::new();
         self.resolve_entries(&sub.entries, &mut subst, false, Some(&mut dest), None)?;
         self.cur_multiclass.as_mut().unwrap().entries.extend(dest);
         Ok(())
     }
 
-    fn multiclass_args(&mut self, mc: &MultiClass, args: &[ast::Arg], span: Span) -> R<Vec<(Sym, Init)>> {
+    fn multiclass_args(
+        &mut self,
+        mc: &MultiClass,
+        args: &[ast::Arg],
+        span: Span,
+    ) -> R<Vec<(Sym, Init)>> {
         // Template-argument values are read in the current scope, as for classes.
         let id = self.rk.push(mc.rec.clone());
         let vals = self.template_arg_values(id, args, None, span);
@@ -872,7 +1139,10 @@ impl<'a> Evaluator<'a> {
                     Some(mc) => {
                         let mcname = print::to_unquoted(&mc.rec.name, self.rk);
                         let q = implicit_name_mc(self.rk, &mcname);
-                        let v = Init::Var(Rc::new(Var { name: q, ty: Ty::String }));
+                        let v = Init::Var(Rc::new(Var {
+                            name: q,
+                            ty: Ty::String,
+                        }));
                         self.fold(Op::StrConcat, vec![v, n], Ty::String)
                     }
                     None => n,
@@ -890,7 +1160,10 @@ impl<'a> Evaluator<'a> {
                 return Err(Diagnostic::error(
                     Kind::Undefined,
                     p.name.span,
-                    format!("couldn't find multiclass '{}'", self.rk.interner.name(p.name.sym)),
+                    format!(
+                        "couldn't find multiclass '{}'",
+                        self.rk.interner.name(p.name.sym)
+                    ),
                 ));
             };
             let mut subst = self.multiclass_args(&mc, &p.args, p.span)?;
@@ -898,7 +1171,13 @@ impl<'a> Evaluator<'a> {
             let q = implicit_name_mc(self.rk, &mcname);
             subst.push((q, defm_name.clone()));
             let fin = self.cur_multiclass.is_none() && self.loops.is_empty();
-            self.resolve_entries(&mc.entries, &mut subst, fin, Some(&mut new_entries), Some(p.span))?;
+            self.resolve_entries(
+                &mc.entries,
+                &mut subst,
+                fin,
+                Some(&mut new_entries),
+                Some(p.span),
+            )?;
             k += 1;
         }
         for p in &parents[k..] {
@@ -906,7 +1185,10 @@ impl<'a> Evaluator<'a> {
                 return Err(Diagnostic::error(
                     Kind::Undefined,
                     p.name.span,
-                    format!("couldn't find class '{}'", self.rk.interner.name(p.name.sym)),
+                    format!(
+                        "couldn't find class '{}'",
+                        self.rk.interner.name(p.name.sym)
+                    ),
                 ));
             };
             let vals = self.template_arg_values(cid, &p.args, None, p.span)?;
@@ -936,7 +1218,13 @@ impl<'a> Evaluator<'a> {
     }
 }
 
-fn add_superclass_entry(e: &mut Entry, cid: RecId, vals: &[(Sym, Init)], span: Span, rk: &mut RecordKeeper) -> R<()> {
+fn add_superclass_entry(
+    e: &mut Entry,
+    cid: RecId,
+    vals: &[(Sym, Init)],
+    span: Span,
+    rk: &mut RecordKeeper,
+) -> R<()> {
     match e {
         Entry::Rec(r) => add_superclass(r, cid, vals, span, rk),
         Entry::Loop(l) => {
@@ -976,11 +1264,18 @@ pub fn check_assertions(id: RecId, rk: &mut RecordKeeper) {
                 let mut r = RecordResolver::new(id, rk);
                 let m = super::resolve::resolve(&a.message, &mut r, rk);
                 let m = print::to_unquoted(&m, rk);
-                rk.diags.push(Diagnostic::error(Kind::Assert, a.loc, format!("assertion failed: {m}")));
+                rk.diags.push(Diagnostic::error(
+                    Kind::Assert,
+                    a.loc,
+                    format!("assertion failed: {m}"),
+                ));
             }
             Some(Init::Int(_)) => {}
             _ => {
-                let m = format!("assert condition must be of type bit, bits, or int: {}", print::to_string(&c, rk));
+                let m = format!(
+                    "assert condition must be of type bit, bits, or int: {}",
+                    print::to_string(&c, rk)
+                );
                 rk.diags.push(Diagnostic::error(Kind::Assert, a.loc, m));
             }
         }
@@ -991,5 +1286,9 @@ pub fn check_assertions(id: RecId, rk: &mut RecordKeeper) {
         let s = print::to_unquoted(&x, rk);
         rk.diags.push(Diagnostic::note(*span, s));
     }
-    let _ = OpInit { op: Op::Not, args: vec![], ty: Ty::Int };
+    let _ = OpInit {
+        op: Op::Not,
+        args: vec![],
+        ty: Ty::Int,
+    };
 }

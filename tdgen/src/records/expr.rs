@@ -8,7 +8,9 @@ use super::resolve::{cast_to, concat_strings, convert, fold_field, get_bit, reso
 use super::types::{Ty, record_ty, resolve_types, type_is_a, type_is_convertible, type_string};
 use super::value::{Dag, Field, Init, Op, OpInit, StrFormat, Var};
 use crate::diag::{Diagnostic, Kind, Span};
-use crate::syntax::ast::{Arg, Expr, ExprKind, Ident, RangePiece, SliceItem, Sym, TypeExpr, TypeKind};
+use crate::syntax::ast::{
+    Arg, Expr, ExprKind, Ident, RangePiece, SliceItem, Sym, TypeExpr, TypeKind,
+};
 use std::rc::Rc;
 
 /// How identifiers that name nothing are treated.
@@ -29,7 +31,11 @@ impl Evaluator<'_> {
             TypeKind::Bit => Ty::Bit,
             TypeKind::Bits(n) => {
                 if *n < 0 || *n > 1 << 16 {
-                    return Err(Diagnostic::error(Kind::Type, t.span, format!("invalid bits width {n}")));
+                    return Err(Diagnostic::error(
+                        Kind::Type,
+                        t.span,
+                        format!("invalid bits width {n}"),
+                    ));
                 }
                 Ty::Bits(*n as u32)
             }
@@ -39,7 +45,9 @@ impl Evaluator<'_> {
             TypeKind::List(e) => self.ty(e)?.list_of(),
             TypeKind::Class(c) => match self.rk.classes.get(&c.sym) {
                 Some(&id) => Ty::Record(Rc::from([id])),
-                None if self.rk.type_aliases.contains_key(&c.sym) => self.rk.type_aliases[&c.sym].clone(),
+                None if self.rk.type_aliases.contains_key(&c.sym) => {
+                    self.rk.type_aliases[&c.sym].clone()
+                }
                 None => {
                     return Err(Diagnostic::error(
                         Kind::Undefined,
@@ -75,7 +83,10 @@ impl Evaluator<'_> {
                 ScopeKind::Record => {
                     if let Some(rec) = cur {
                         if let Some(f) = rec.value(name) {
-                            return Ok(Init::Var(Rc::new(Var { name, ty: f.ty.clone() })));
+                            return Ok(Init::Var(Rc::new(Var {
+                                name,
+                                ty: f.ty.clone(),
+                            })));
                         }
                         if rec.is_class() {
                             let rn = print::to_unquoted(&rec.name, self.rk);
@@ -83,18 +94,27 @@ impl Evaluator<'_> {
                             let q = self.rk.interner.intern(&format!("{rn}:{text}"));
                             if let Some(f) = rec.value(q) {
                                 if f.is_template_arg {
-                                    return Ok(Init::Var(Rc::new(Var { name: q, ty: f.ty.clone() })));
+                                    return Ok(Init::Var(Rc::new(Var {
+                                        name: q,
+                                        ty: f.ty.clone(),
+                                    })));
                                 }
                             }
                             if text == "NAME" {
-                                return Ok(Init::Var(Rc::new(Var { name: q, ty: Ty::String })));
+                                return Ok(Init::Var(Rc::new(Var {
+                                    name: q,
+                                    ty: Ty::String,
+                                })));
                             }
                         }
                     }
                 }
                 ScopeKind::Loop(var, ty) => {
                     if *var == name {
-                        return Ok(Init::Var(Rc::new(Var { name, ty: ty.clone() })));
+                        return Ok(Init::Var(Rc::new(Var {
+                            name,
+                            ty: ty.clone(),
+                        })));
                     }
                 }
                 ScopeKind::MultiClass(mc) => {
@@ -102,16 +122,25 @@ impl Evaluator<'_> {
                     let text = self.rk.interner.name(name).to_string();
                     let q = self.rk.interner.intern(&format!("{mc}::{text}"));
                     if text == "NAME" {
-                        return Ok(Init::Var(Rc::new(Var { name: q, ty: Ty::String })));
+                        return Ok(Init::Var(Rc::new(Var {
+                            name: q,
+                            ty: Ty::String,
+                        })));
                     }
                     if let Some(m) = self.multiclasses.get(&self.rk.interner.intern(&mc)) {
                         if let Some(f) = m.rec.value(q) {
-                            return Ok(Init::Var(Rc::new(Var { name: q, ty: f.ty.clone() })));
+                            return Ok(Init::Var(Rc::new(Var {
+                                name: q,
+                                ty: f.ty.clone(),
+                            })));
                         }
                     }
                     if let Some(m) = &self.cur_multiclass {
                         if let Some(f) = m.rec.value(q) {
-                            return Ok(Init::Var(Rc::new(Var { name: q, ty: f.ty.clone() })));
+                            return Ok(Init::Var(Rc::new(Var {
+                                name: q,
+                                ty: f.ty.clone(),
+                            })));
                         }
                     }
                 }
@@ -133,31 +162,57 @@ impl Evaluator<'_> {
                     if **n == *text {
                         let classes: Vec<_> = rec.superclasses.iter().map(|&(c, _)| c).collect();
                         let ty = record_ty(classes, self.rk);
-                        return Ok(Init::Op(Rc::new(OpInit { op: Op::Cast, args: vec![Init::Str(text, StrFormat::String)], ty })));
+                        return Ok(Init::Op(Rc::new(OpInit {
+                            op: Op::Cast,
+                            args: vec![Init::Str(text, StrFormat::String)],
+                            ty,
+                        })));
                     }
                 }
             }
         }
-        Err(Diagnostic::error(Kind::Undefined, id.span, format!("variable not defined: '{text}'")))
+        Err(Diagnostic::error(
+            Kind::Undefined,
+            id.span,
+            format!("variable not defined: '{text}'"),
+        ))
     }
 
     /// Evaluates an expression; `expected` guides untyped literals (`[]`, `?`).
-    pub fn value(&mut self, e: &Expr, cur: Option<&Record>, expected: Option<&Ty>, mode: Mode) -> R<Init> {
+    pub fn value(
+        &mut self,
+        e: &Expr,
+        cur: Option<&Record>,
+        expected: Option<&Ty>,
+        mode: Mode,
+    ) -> R<Init> {
         self.depth += 1;
         if self.depth > super::limits::MAX_DEPTH {
             self.depth -= 1;
-            return Err(Diagnostic::error(Kind::Limit, e.span, "expression nested too deeply"));
+            return Err(Diagnostic::error(
+                Kind::Limit,
+                e.span,
+                "expression nested too deeply",
+            ));
         }
         let r = self.value_inner(e, cur, expected, mode);
         self.depth -= 1;
         r
     }
 
-    fn value_inner(&mut self, e: &Expr, cur: Option<&Record>, expected: Option<&Ty>, mode: Mode) -> R<Init> {
+    fn value_inner(
+        &mut self,
+        e: &Expr,
+        cur: Option<&Record>,
+        expected: Option<&Ty>,
+        mode: Mode,
+    ) -> R<Init> {
         self.rk.cur_loc = e.span;
         Ok(match &e.kind {
             ExprKind::Int(i) => Init::Int(*i),
-            ExprKind::Binary(v, n) => Init::Bits((0..*n).map(|i| Init::Bit((v >> i) & 1 != 0)).collect()),
+            ExprKind::Binary(v, n) => {
+                Init::Bits((0..*n).map(|i| Init::Bit((v >> i) & 1 != 0)).collect())
+            }
             ExprKind::Str(s) => Init::Str(s.clone(), StrFormat::String),
             ExprKind::Code(s) => Init::Str(s.clone(), StrFormat::Code),
             ExprKind::Bool(b) => Init::Int(*b as i64),
@@ -182,7 +237,10 @@ impl Evaluator<'_> {
                     match cast_to(&v, &Ty::Bit, self.rk) {
                         Some(b) => bits.push(b),
                         None => {
-                            let m = format!("element #{k} ({}) is not convertible to a bit", self.vs(&v));
+                            let m = format!(
+                                "element #{k} ({}) is not convertible to a bit",
+                                self.vs(&v)
+                            );
                             return Err(self.err_type(item.span, m));
                         }
                     }
@@ -190,7 +248,9 @@ impl Evaluator<'_> {
                 bits.reverse();
                 Init::Bits(bits.into())
             }
-            ExprKind::List(items, given) => self.list(e.span, items, given.as_ref(), cur, expected)?,
+            ExprKind::List(items, given) => {
+                self.list(e.span, items, given.as_ref(), cur, expected)?
+            }
             ExprKind::Dag { op, op_name, args } => {
                 let opv = self.value(op, cur, None, Mode::Value)?;
                 let op_name = op_name.map(|n| self.rk.interner.rc(n.sym));
@@ -202,37 +262,57 @@ impl Evaluator<'_> {
                     };
                     out.push((val, n.map(|n| self.rk.interner.rc(n.sym))));
                 }
-                Init::Dag(Rc::new(Dag { op: opv, op_name, args: out }))
+                Init::Dag(Rc::new(Dag {
+                    op: opv,
+                    op_name,
+                    args: out,
+                }))
             }
             ExprKind::ClassInst { class, args } => {
                 let Some(&cid) = self.rk.classes.get(&class.sym) else {
                     return Err(Diagnostic::error(
                         Kind::Undefined,
                         class.span,
-                        format!("expected a class name, got '{}'", self.rk.interner.name(class.sym)),
+                        format!(
+                            "expected a class name, got '{}'",
+                            self.rk.interner.name(class.sym)
+                        ),
                     ));
                 };
                 let vals = self.template_arg_values(cid, args, cur, class.span)?;
                 self.check_all_args(cid, &vals, class.span)?;
                 super::inherit::fold_anon_class(cid, vals, self.rk)
             }
-            ExprKind::Bang { op, ty, args } => self.bang(e.span, *op, ty.as_ref(), args, cur, expected)?,
+            ExprKind::Bang { op, ty, args } => {
+                self.bang(e.span, *op, ty.as_ref(), args, cur, expected)?
+            }
             ExprKind::BitSlice(base, ranges) => {
                 let v = self.value(base, cur, None, Mode::Value)?;
                 let mut idx = expand_ranges(ranges);
                 idx.reverse();
                 self.bit_range(&v, &idx).ok_or_else(|| {
-                    Diagnostic::error(Kind::Type, e.span, "invalid bit range for value").with_label("this value has no such bits")
+                    Diagnostic::error(Kind::Type, e.span, "invalid bit range for value")
+                        .with_label("this value has no such bits")
                 })?
             }
-            ExprKind::ListSlice(base, items, trailing) => self.list_slice(e.span, base, items, *trailing, cur)?,
+            ExprKind::ListSlice(base, items, trailing) => {
+                self.list_slice(e.span, base, items, *trailing, cur)?
+            }
             ExprKind::Field(base, field) => {
                 let v = self.value(base, cur, None, Mode::Value)?;
                 let Some(ft) = self.field_type(&v, field.sym, cur) else {
-                    let m = format!("cannot access field '{}' of value '{}'", self.rk.interner.name(field.sym), self.vs(&v));
+                    let m = format!(
+                        "cannot access field '{}' of value '{}'",
+                        self.rk.interner.name(field.sym),
+                        self.vs(&v)
+                    );
                     return Err(Diagnostic::error(Kind::Undefined, field.span, m));
                 };
-                let f = Init::Field(Rc::new(Field { rec: v, field: field.sym, ty: ft }));
+                let f = Init::Field(Rc::new(Field {
+                    rec: v,
+                    field: field.sym,
+                    ty: ft,
+                }));
                 fold_field(f, None, self.rk)
             }
             ExprKind::Paste(lhs, rhs) => {
@@ -257,7 +337,11 @@ impl Evaluator<'_> {
                 };
                 match concat_strings(&l, &r) {
                     Some(s) => s,
-                    None => Init::Op(Rc::new(OpInit { op: Op::StrConcat, args: vec![l, r], ty: Ty::String })),
+                    None => Init::Op(Rc::new(OpInit {
+                        op: Op::StrConcat,
+                        args: vec![l, r],
+                        ty: Ty::String,
+                    })),
                 }
             }
         })
@@ -266,12 +350,20 @@ impl Evaluator<'_> {
     fn to_string_value(&mut self, v: Init, span: Span) -> R<Init> {
         match type_of(&v, self.rk) {
             Some(Ty::String) => Ok(v),
-            None => Err(Diagnostic::error(Kind::Type, span, "LHS of paste is not typed")),
+            None => Err(Diagnostic::error(
+                Kind::Type,
+                span,
+                "LHS of paste is not typed",
+            )),
             Some(_) => {
                 let c = self.fold(Op::Cast, vec![v.clone()], Ty::String);
                 if let Init::Op(o) = &c {
                     if o.op == Op::Cast && !type_is_convertible_for_cast(&o.args[0], self) {
-                        return Err(Diagnostic::error(Kind::Type, span, format!("can't cast '{}' to string", self.vs(&v))));
+                        return Err(Diagnostic::error(
+                            Kind::Type,
+                            span,
+                            format!("can't cast '{}' to string", self.vs(&v)),
+                        ));
                     }
                 }
                 Ok(c)
@@ -310,7 +402,9 @@ impl Evaluator<'_> {
             _ => match type_of(v, self.rk)? {
                 Ty::Record(cs) => cs.iter().find_map(|&c| {
                     // The class being defined is not in the keeper yet: look in it directly.
-                    if let Some(r) = cur.filter(|r| r.is_class() && self.rk.class_of_record_name(&r.name) == Some(c)) {
+                    if let Some(r) = cur.filter(|r| {
+                        r.is_class() && self.rk.class_of_record_name(&r.name) == Some(c)
+                    }) {
                         return r.value(f).map(|x| x.ty.clone());
                     }
                     self.rk.get(c).value(f).map(|x| x.ty.clone())
@@ -320,7 +414,14 @@ impl Evaluator<'_> {
         }
     }
 
-    fn list(&mut self, span: Span, items: &[Expr], given: Option<&TypeExpr>, cur: Option<&Record>, expected: Option<&Ty>) -> R<Init> {
+    fn list(
+        &mut self,
+        span: Span,
+        items: &[Expr],
+        given: Option<&TypeExpr>,
+        cur: Option<&Record>,
+        expected: Option<&Ty>,
+    ) -> R<Init> {
         let given_list = match expected {
             Some(Ty::List(t)) => Some((**t).clone()),
             Some(other) => {
@@ -340,7 +441,11 @@ impl Evaluator<'_> {
                     None => t,
                     Some(e) => match resolve_types(&e, &t, self.rk) {
                         Some(x) => x,
-                        None => return Err(self.err_type(span, "incompatible types in list elements".into())),
+                        None => {
+                            return Err(
+                                self.err_type(span, "incompatible types in list elements".into())
+                            );
+                        }
                     },
                 });
             }
@@ -362,7 +467,11 @@ impl Evaluator<'_> {
             Some(e) => {
                 if let Some(g) = &given_list {
                     if !type_is_convertible(&e, g, self.rk) {
-                        let m = format!("element type mismatch for list: element type '{}' not convertible to '{}'", self.ts(&e), self.ts(g));
+                        let m = format!(
+                            "element type mismatch for list: element type '{}' not convertible to '{}'",
+                            self.ts(&e),
+                            self.ts(g)
+                        );
                         return Err(self.err_type(span, m));
                     }
                 }
@@ -372,11 +481,23 @@ impl Evaluator<'_> {
         Ok(Init::List(vals.into(), Rc::new(t)))
     }
 
-    fn list_slice(&mut self, span: Span, base: &Expr, items: &[SliceItem], trailing: bool, cur: Option<&Record>) -> R<Init> {
+    fn list_slice(
+        &mut self,
+        span: Span,
+        base: &Expr,
+        items: &[SliceItem],
+        trailing: bool,
+        cur: Option<&Record>,
+    ) -> R<Init> {
         let l = self.value(base, cur, None, Mode::Value)?;
         let lt = match type_of(&l, self.rk) {
             Some(Ty::List(t)) => t,
-            Some(t) => return Err(self.err_type(base.span, format!("type '{}' is invalid, list expected", self.ts(&t)))),
+            Some(t) => {
+                return Err(self.err_type(
+                    base.span,
+                    format!("type '{}' is invalid, list expected", self.ts(&t)),
+                ));
+            }
             None => return Err(self.err_type(base.span, "invalid value, list expected".into())),
         };
         // One index without a trailing comma selects an element; anything else a list.
@@ -388,7 +509,12 @@ impl Evaluator<'_> {
                     Some(Ty::List(t)) if *t == Ty::Int => {
                         return Ok(self.fold(Op::ListSlice, vec![l, i], Ty::List(lt)));
                     }
-                    _ => return Err(self.err_type(v.span, "list element index must be an int or a list of ints".into())),
+                    _ => {
+                        return Err(self.err_type(
+                            v.span,
+                            "list element index must be an int or a list of ints".into(),
+                        ));
+                    }
                 }
             }
         }
@@ -396,7 +522,10 @@ impl Evaluator<'_> {
         for it in items {
             match it {
                 SliceItem::Range(r) => {
-                    let xs: Vec<Init> = expand_ranges(std::slice::from_ref(r)).into_iter().map(Init::Int).collect();
+                    let xs: Vec<Init> = expand_ranges(std::slice::from_ref(r))
+                        .into_iter()
+                        .map(Init::Int)
+                        .collect();
                     parts.push(Init::List(xs.into(), Rc::new(Ty::Int)));
                 }
                 SliceItem::Value(v) => {
@@ -404,7 +533,12 @@ impl Evaluator<'_> {
                     match type_of(&i, self.rk) {
                         Some(Ty::Int) => parts.push(Init::List(Rc::from([i]), Rc::new(Ty::Int))),
                         Some(Ty::List(t)) if *t == Ty::Int => parts.push(i),
-                        _ => return Err(self.err_type(v.span, "list slice element must be an int or a list of ints".into())),
+                        _ => {
+                            return Err(self.err_type(
+                                v.span,
+                                "list slice element must be an int or a list of ints".into(),
+                            ));
+                        }
                     }
                 }
             }
@@ -418,7 +552,13 @@ impl Evaluator<'_> {
     }
 
     /// Evaluates `Class<args>` arguments: positional then named, each cast to the argument's type.
-    pub fn template_arg_values(&mut self, class: super::RecId, args: &[Arg], cur: Option<&Record>, span: Span) -> R<Vec<(Sym, Init)>> {
+    pub fn template_arg_values(
+        &mut self,
+        class: super::RecId,
+        args: &[Arg],
+        cur: Option<&Record>,
+        span: Span,
+    ) -> R<Vec<(Sym, Init)>> {
         let targs = self.rk.get(class).template_args.clone();
         let cname = self.rk.name_of(class);
         let mut out: Vec<(Sym, Init)> = Vec::new();
@@ -427,21 +567,35 @@ impl Evaluator<'_> {
             let (name, expr) = match a {
                 Arg::Positional(x) => {
                     if seen_named {
-                        return Err(Diagnostic::error(Kind::Syntax, x.span, "positional argument should be put before named argument"));
+                        return Err(Diagnostic::error(
+                            Kind::Syntax,
+                            x.span,
+                            "positional argument should be put before named argument",
+                        ));
                     }
                     if k >= targs.len() {
                         return Err(Diagnostic::error(
                             Kind::Type,
                             x.span,
-                            format!("too many template arguments: '{cname}' takes {}", targs.len()),
+                            format!(
+                                "too many template arguments: '{cname}' takes {}",
+                                targs.len()
+                            ),
                         ));
                     }
                     (targs[k], x)
                 }
                 Arg::Named(n, x) => {
                     seen_named = true;
-                    let sep = if self.rk.get(class).kind == super::RecordKind::MultiClass { "::" } else { ":" };
-                    let q = self.rk.interner.intern(&format!("{cname}{sep}{}", self.rk.interner.name(n.sym)));
+                    let sep = if self.rk.get(class).kind == super::RecordKind::MultiClass {
+                        "::"
+                    } else {
+                        ":"
+                    };
+                    let q = self
+                        .rk
+                        .interner
+                        .intern(&format!("{cname}{sep}{}", self.rk.interner.name(n.sym)));
                     if !targs.contains(&q) {
                         return Err(Diagnostic::error(
                             Kind::Undefined,
@@ -456,15 +610,25 @@ impl Evaluator<'_> {
                 return Err(Diagnostic::error(
                     Kind::Redefinition,
                     expr.span,
-                    format!("we can only specify the template argument '{}' once", self.rk.interner.name(name)),
+                    format!(
+                        "we can only specify the template argument '{}' once",
+                        self.rk.interner.name(name)
+                    ),
                 ));
             }
-            let aty = self.rk.get(class).value(name).map(|v| v.ty.clone()).unwrap_or(Ty::Int);
+            let aty = self
+                .rk
+                .get(class)
+                .value(name)
+                .map(|v| v.ty.clone())
+                .unwrap_or(Ty::Int);
             let v = self.value(expr, cur, Some(&aty), Mode::Value)?;
             let v = match cast_to(&v, &aty, self.rk) {
                 Some(c) => c,
                 None => {
-                    let vt = type_of(&v, self.rk).map(|t| self.ts(&t)).unwrap_or_default();
+                    let vt = type_of(&v, self.rk)
+                        .map(|t| self.ts(&t))
+                        .unwrap_or_default();
                     let m = format!(
                         "value specified for template argument '{}' is of type {vt}; expected type {}: {}",
                         self.rk.interner.name(name),
@@ -481,7 +645,12 @@ impl Evaluator<'_> {
     }
 
     /// Checks that every template argument without a value has a default.
-    pub fn check_all_args(&mut self, class: super::RecId, vals: &[(Sym, Init)], span: Span) -> R<()> {
+    pub fn check_all_args(
+        &mut self,
+        class: super::RecId,
+        vals: &[(Sym, Init)],
+        span: Span,
+    ) -> R<()> {
         let rec = self.rk.get(class);
         for &ta in &rec.template_args {
             if vals.iter().any(|(n, _)| *n == ta) {
@@ -492,15 +661,29 @@ impl Evaluator<'_> {
                 return Err(Diagnostic::error(
                     Kind::Type,
                     span,
-                    format!("value not specified for template argument '{}'", self.rk.interner.name(ta)),
+                    format!(
+                        "value not specified for template argument '{}'",
+                        self.rk.interner.name(ta)
+                    ),
                 )
-                .with_secondary(decl.loc, format!("declared in '{}'", self.rk.name_of(class))));
+                .with_secondary(
+                    decl.loc,
+                    format!("declared in '{}'", self.rk.name_of(class)),
+                ));
             }
         }
         Ok(())
     }
 
-    fn bang(&mut self, span: Span, opid: Ident, ty: Option<&TypeExpr>, args: &[(Expr, Option<Expr>)], cur: Option<&Record>, expected: Option<&Ty>) -> R<Init> {
+    fn bang(
+        &mut self,
+        span: Span,
+        opid: Ident,
+        ty: Option<&TypeExpr>,
+        args: &[(Expr, Option<Expr>)],
+        cur: Option<&Record>,
+        expected: Option<&Ty>,
+    ) -> R<Init> {
         let name = self.rk.interner.name(opid.sym).to_string();
         let tparam = match ty {
             Some(t) => Some(self.ty(t)?),
@@ -509,14 +692,26 @@ impl Evaluator<'_> {
         let nargs = args.len();
         let arity = |lo: usize, hi: usize| -> R<()> {
             if nargs < lo || nargs > hi {
-                let want = if lo == hi { format!("{lo}") } else { format!("{lo} to {hi}") };
-                return Err(Diagnostic::error(Kind::Syntax, span, format!("!{name} takes {want} operands, got {nargs}")));
+                let want = if lo == hi {
+                    format!("{lo}")
+                } else {
+                    format!("{lo} to {hi}")
+                };
+                return Err(Diagnostic::error(
+                    Kind::Syntax,
+                    span,
+                    format!("!{name} takes {want} operands, got {nargs}"),
+                ));
             }
             Ok(())
         };
         if name != "cond" {
             if let Some((_, Some(x))) = args.iter().find(|(_, b)| b.is_some()) {
-                return Err(Diagnostic::error(Kind::Syntax, x.span, format!("unexpected ':' in !{name}")));
+                return Err(Diagnostic::error(
+                    Kind::Syntax,
+                    x.span,
+                    format!("unexpected ':' in !{name}"),
+                ));
             }
         }
         let ex = |s: &Expr| s.span;
@@ -528,13 +723,23 @@ impl Evaluator<'_> {
                 let (vty, is_dag) = match type_of(&list, self.rk) {
                     Some(Ty::List(t)) => ((*t).clone(), false),
                     Some(Ty::Dag) if name == "foreach" => (Ty::Dag, true),
-                    _ => return Err(self.err_type(ex(&args[1].0), format!("!{name} must have a list or dag argument"))),
+                    _ => {
+                        return Err(self.err_type(
+                            ex(&args[1].0),
+                            format!("!{name} must have a list or dag argument"),
+                        ));
+                    }
                 };
-                let body = self.with_local_var(var, vty.clone(), |ev| ev.value(&args[2].0, cur, None, Mode::Value))?;
+                let body = self.with_local_var(var, vty.clone(), |ev| {
+                    ev.value(&args[2].0, cur, None, Mode::Value)
+                })?;
                 let bt = type_of(&body, self.rk);
                 let rty = if name == "filter" {
                     if !matches!(bt, Some(Ty::Bit | Ty::Bits(_) | Ty::Int) | None) {
-                        return Err(self.err_type(ex(&args[2].0), "!filter must have a boolean predicate".into()));
+                        return Err(self.err_type(
+                            ex(&args[2].0),
+                            "!filter must have a boolean predicate".into(),
+                        ));
                     }
                     Ty::List(Rc::new(vty))
                 } else if is_dag {
@@ -543,10 +748,19 @@ impl Evaluator<'_> {
                     match (bt, expected) {
                         (Some(t), _) => t.list_of(),
                         (None, Some(e)) => e.clone(),
-                        (None, None) => return Err(self.err_type(ex(&args[2].0), "could not get type of !foreach result".into())),
+                        (None, None) => {
+                            return Err(self.err_type(
+                                ex(&args[2].0),
+                                "could not get type of !foreach result".into(),
+                            ));
+                        }
                     }
                 };
-                let op = if name == "filter" { Op::Filter } else { Op::Foreach };
+                let op = if name == "filter" {
+                    Op::Filter
+                } else {
+                    Op::Foreach
+                };
                 let vname = Init::str(self.rk.interner.name(var));
                 return Ok(self.fold(op, vec![vname, list, body], rty));
             }
@@ -556,23 +770,37 @@ impl Evaluator<'_> {
                 let list = self.value(&args[1].0, cur, None, Mode::Value)?;
                 let elt = match type_of(&list, self.rk) {
                     Some(Ty::List(t)) => (*t).clone(),
-                    _ => return Err(self.err_type(ex(&args[1].0), "!foldl list must be a list".into())),
+                    _ => {
+                        return Err(
+                            self.err_type(ex(&args[1].0), "!foldl list must be a list".into())
+                        );
+                    }
                 };
                 let a = self.bound_name(&args[2].0)?;
                 let b = self.bound_name(&args[3].0)?;
                 if a == b {
-                    return Err(Diagnostic::error(Kind::Syntax, ex(&args[3].0), "!foldl variables must have different names"));
+                    return Err(Diagnostic::error(
+                        Kind::Syntax,
+                        ex(&args[3].0),
+                        "!foldl variables must have different names",
+                    ));
                 }
                 let ity = match type_of(&init, self.rk) {
                     Some(t) => t,
                     None => expected.cloned().unwrap_or(Ty::Int),
                 };
                 let body = self.with_local_var(a, ity.clone(), |ev| {
-                    ev.with_local_var(b, elt.clone(), |ev| ev.value(&args[4].0, cur, Some(&ity), Mode::Value))
+                    ev.with_local_var(b, elt.clone(), |ev| {
+                        ev.value(&args[4].0, cur, Some(&ity), Mode::Value)
+                    })
                 })?;
                 if let Some(bt) = type_of(&body, self.rk) {
                     if !type_is_convertible(&bt, &ity, self.rk) {
-                        let m = format!("!foldl expression type '{}' does not match accumulator type '{}'", self.ts(&bt), self.ts(&ity));
+                        let m = format!(
+                            "!foldl expression type '{}' does not match accumulator type '{}'",
+                            self.ts(&bt),
+                            self.ts(&ity)
+                        );
                         return Err(self.err_type(ex(&args[4].0), m));
                     }
                 }
@@ -582,13 +810,21 @@ impl Evaluator<'_> {
             }
             "cond" => {
                 if nargs == 0 {
-                    return Err(Diagnostic::error(Kind::Syntax, span, "!cond needs at least one condition"));
+                    return Err(Diagnostic::error(
+                        Kind::Syntax,
+                        span,
+                        "!cond needs at least one condition",
+                    ));
                 }
                 let mut flat = Vec::new();
                 let mut vty: Option<Ty> = None;
                 for (c, v) in args {
                     let Some(v) = v else {
-                        return Err(Diagnostic::error(Kind::Syntax, c.span, "expected ':' after a !cond condition"));
+                        return Err(Diagnostic::error(
+                            Kind::Syntax,
+                            c.span,
+                            "expected ':' after a !cond condition",
+                        ));
                     };
                     let cv = self.value(c, cur, None, Mode::Value)?;
                     let vv = self.value(v, cur, expected, Mode::Value)?;
@@ -596,7 +832,11 @@ impl Evaluator<'_> {
                         vty = Some(match vty {
                             None => t,
                             Some(p) => resolve_types(&p, &t, self.rk).ok_or_else(|| {
-                                Diagnostic::error(Kind::Type, v.span, "inconsistent types in !cond values")
+                                Diagnostic::error(
+                                    Kind::Type,
+                                    v.span,
+                                    "inconsistent types in !cond values",
+                                )
                             })?,
                         });
                     }
@@ -638,7 +878,11 @@ impl Evaluator<'_> {
         match name.as_str() {
             "add" | "mul" | "and" | "or" | "xor" | "sub" | "div" | "shl" | "srl" | "sra" => {
                 let variadic = matches!(name.as_str(), "add" | "mul" | "and" | "or" | "xor");
-                if variadic { arity(2, usize::MAX)? } else { arity(2, 2)? }
+                if variadic {
+                    arity(2, usize::MAX)?
+                } else {
+                    arity(2, 2)?
+                }
                 for i in 0..nargs {
                     need_int!(i);
                 }
@@ -679,7 +923,10 @@ impl Evaluator<'_> {
                 };
                 for i in 0..2 {
                     if !ok(&tys[i], self.rk) {
-                        let m = format!("!{name} operand has an incompatible type '{}'", self.ts(tys[i].as_ref().unwrap()));
+                        let m = format!(
+                            "!{name} operand has an incompatible type '{}'",
+                            self.ts(tys[i].as_ref().unwrap())
+                        );
                         return Err(self.err_type(args[i].0.span, m));
                     }
                 }
@@ -689,7 +936,10 @@ impl Evaluator<'_> {
                 arity(1, usize::MAX)?;
                 for (i, t) in tys.iter().enumerate() {
                     if !matches!(t, Some(Ty::String) | None) {
-                        let m = format!("expected value of type 'string', got '{}'", self.ts(t.as_ref().unwrap()));
+                        let m = format!(
+                            "expected value of type 'string', got '{}'",
+                            self.ts(t.as_ref().unwrap())
+                        );
                         return Err(self.err_type(args[i].0.span, m));
                     }
                 }
@@ -709,7 +959,11 @@ impl Evaluator<'_> {
                             lt = Some(match lt {
                                 None => t.clone(),
                                 Some(p) => resolve_types(&p, t, self.rk).ok_or_else(|| {
-                                    Diagnostic::error(Kind::Type, args[i].0.span, "incompatible list types in !listconcat")
+                                    Diagnostic::error(
+                                        Kind::Type,
+                                        args[i].0.span,
+                                        "incompatible list types in !listconcat",
+                                    )
                                 })?,
                             })
                         }
@@ -720,7 +974,9 @@ impl Evaluator<'_> {
                         }
                     }
                 }
-                let lt = lt.or_else(|| expected.cloned()).unwrap_or(Ty::Int.list_of());
+                let lt = lt
+                    .or_else(|| expected.cloned())
+                    .unwrap_or(Ty::Int.list_of());
                 let mut it = vals.into_iter();
                 let mut acc = it.next().unwrap();
                 for v in it {
@@ -738,18 +994,29 @@ impl Evaluator<'_> {
                 arity(2, 2)?;
                 let t = match &tys[0] {
                     Some(t @ Ty::List(_)) => t.clone(),
-                    _ => return Err(self.err_type(args[0].0.span, "!listremove needs a list".into())),
+                    _ => {
+                        return Err(self.err_type(args[0].0.span, "!listremove needs a list".into()));
+                    }
                 };
                 Ok(self.fold(Op::ListRemove, vals, t))
             }
             "interleave" => {
                 arity(2, 2)?;
                 match &tys[0] {
-                    Some(Ty::List(e)) if matches!(**e, Ty::String | Ty::Int | Ty::Bit | Ty::Bits(_)) => {}
-                    _ => return Err(self.err_type(args[0].0.span, "!interleave needs a list of strings or ints".into())),
+                    Some(Ty::List(e))
+                        if matches!(**e, Ty::String | Ty::Int | Ty::Bit | Ty::Bits(_)) => {}
+                    _ => {
+                        return Err(self.err_type(
+                            args[0].0.span,
+                            "!interleave needs a list of strings or ints".into(),
+                        ));
+                    }
                 }
                 if !matches!(tys[1], Some(Ty::String) | None) {
-                    return Err(self.err_type(args[1].0.span, "!interleave delimiter must be a string".into()));
+                    return Err(self.err_type(
+                        args[1].0.span,
+                        "!interleave delimiter must be a string".into(),
+                    ));
                 }
                 Ok(self.fold(Op::Interleave, vals, Ty::String))
             }
@@ -770,7 +1037,11 @@ impl Evaluator<'_> {
             "getdagarg" => {
                 arity(2, 2)?;
                 let Some(t) = tparam else {
-                    return Err(Diagnostic::error(Kind::Syntax, span, "!getdagarg needs a type: !getdagarg<type>(dag, key)"));
+                    return Err(Diagnostic::error(
+                        Kind::Syntax,
+                        span,
+                        "!getdagarg needs a type: !getdagarg<type>(dag, key)",
+                    ));
                 };
                 Ok(self.fold(Op::GetDagArg, vals, t))
             }
@@ -789,7 +1060,11 @@ impl Evaluator<'_> {
             }
             "setdagarg" | "setdagname" => {
                 arity(3, 3)?;
-                let op = if name == "setdagarg" { Op::SetDagArg } else { Op::SetDagName };
+                let op = if name == "setdagarg" {
+                    Op::SetDagArg
+                } else {
+                    Op::SetDagName
+                };
                 Ok(self.fold(op, vals, Ty::Dag))
             }
             "range" => {
@@ -815,7 +1090,11 @@ impl Evaluator<'_> {
                     (Some(a), Some(b)) => match resolve_types(a, b, self.rk) {
                         Some(t) => t,
                         None => {
-                            let m = format!("inconsistent types '{}' and '{}' for !if", self.ts(a), self.ts(b));
+                            let m = format!(
+                                "inconsistent types '{}' and '{}' for !if",
+                                self.ts(a),
+                                self.ts(b)
+                            );
                             return Err(self.err_type(span, m));
                         }
                     },
@@ -850,16 +1129,28 @@ impl Evaluator<'_> {
             "cast" | "isa" | "exists" => {
                 arity(1, 1)?;
                 let Some(t) = tparam else {
-                    return Err(Diagnostic::error(Kind::Syntax, span, format!("!{name} needs a type: !{name}<type>(value)")));
+                    return Err(Diagnostic::error(
+                        Kind::Syntax,
+                        span,
+                        format!("!{name} needs a type: !{name}<type>(value)"),
+                    ));
                 };
                 match name.as_str() {
                     "cast" => {
                         if let Some(vt) = &tys[0] {
                             let ok = type_is_convertible(vt, &t, self.rk)
                                 || (matches!(t, Ty::Record(_)) && *vt == Ty::String)
-                                || (t == Ty::String && matches!(vt, Ty::Record(_) | Ty::Int | Ty::Bits(_) | Ty::Bit));
+                                || (t == Ty::String
+                                    && matches!(
+                                        vt,
+                                        Ty::Record(_) | Ty::Int | Ty::Bits(_) | Ty::Bit
+                                    ));
                             if !ok && !(matches!(t, Ty::Record(_)) && matches!(vt, Ty::Record(_))) {
-                                let m = format!("unable to cast type '{}' to type '{}'", self.ts(vt), self.ts(&t));
+                                let m = format!(
+                                    "unable to cast type '{}' to type '{}'",
+                                    self.ts(vt),
+                                    self.ts(&t)
+                                );
                                 return Err(self.err_type(args[0].0.span, m));
                             }
                         }
@@ -871,7 +1162,10 @@ impl Evaluator<'_> {
                             return Err(self.err_type(span, "!exists needs a record type".into()));
                         }
                         if !matches!(tys[0], Some(Ty::String)) {
-                            return Err(self.err_type(args[0].0.span, "!exists needs a string operand".into()));
+                            return Err(self.err_type(
+                                args[0].0.span,
+                                "!exists needs a string operand".into(),
+                            ));
                         }
                         unary(Op::Exists(t), Ty::Int, self, vals)
                     }
@@ -889,17 +1183,32 @@ impl Evaluator<'_> {
                 };
                 if let Init::List(xs, _) = &vals[0] {
                     if xs.is_empty() {
-                        return Err(Diagnostic::error(Kind::Eval, args[0].0.span, format!("empty list argument in !{name}")));
+                        return Err(Diagnostic::error(
+                            Kind::Eval,
+                            args[0].0.span,
+                            format!("empty list argument in !{name}"),
+                        ));
                     }
                 }
-                if name == "head" { unary(Op::Head, (*e).clone(), self, vals) } else { unary(Op::Tail, Ty::List(e), self, vals) }
+                if name == "head" {
+                    unary(Op::Head, (*e).clone(), self, vals)
+                } else {
+                    unary(Op::Tail, Ty::List(e), self, vals)
+                }
             }
             "size" | "empty" => {
                 arity(1, 1)?;
                 if !matches!(tys[0], Some(Ty::List(_) | Ty::Dag | Ty::String) | None) {
-                    return Err(self.err_type(args[0].0.span, format!("!{name} needs a list, dag or string")));
+                    return Err(self.err_type(
+                        args[0].0.span,
+                        format!("!{name} needs a list, dag or string"),
+                    ));
                 }
-                if name == "size" { unary(Op::Size, Ty::Int, self, vals) } else { unary(Op::Empty, Ty::Bit, self, vals) }
+                if name == "size" {
+                    unary(Op::Size, Ty::Int, self, vals)
+                } else {
+                    unary(Op::Empty, Ty::Bit, self, vals)
+                }
             }
             "logtwo" => {
                 arity(1, 1)?;
@@ -911,21 +1220,33 @@ impl Evaluator<'_> {
                 if !matches!(tys[0], Some(Ty::String) | None) {
                     return Err(self.err_type(args[0].0.span, format!("!{name} needs a string")));
                 }
-                let op = if name == "tolower" { Op::ToLower } else { Op::ToUpper };
+                let op = if name == "tolower" {
+                    Op::ToLower
+                } else {
+                    Op::ToUpper
+                };
                 unary(op, Ty::String, self, vals)
             }
             "repr" => {
                 arity(1, 1)?;
                 unary(Op::Repr, Ty::String, self, vals)
             }
-            _ => Err(Diagnostic::error(Kind::Syntax, opid.span, format!("unknown operator '!{name}'"))),
+            _ => Err(Diagnostic::error(
+                Kind::Syntax,
+                opid.span,
+                format!("unknown operator '!{name}'"),
+            )),
         }
     }
 
     fn bound_name(&mut self, e: &Expr) -> R<Sym> {
         match &e.kind {
             ExprKind::Id(id) => Ok(id.sym),
-            _ => Err(Diagnostic::error(Kind::Syntax, e.span, "expected a variable name")),
+            _ => Err(Diagnostic::error(
+                Kind::Syntax,
+                e.span,
+                "expected a variable name",
+            )),
         }
     }
 

@@ -1,11 +1,11 @@
 //! Folding bang operators once their operands are known, with llvm-tblgen's rules for each.
 
+use super::RecId;
 use super::print;
 use super::record::RecordKeeper;
 use super::resolve::{MapResolver, bound_var, concat_strings, convert, resolve, type_of};
 use super::types::{Ty, type_is_a, type_is_convertible};
 use super::value::{Dag, Init, Op, OpInit, StrFormat};
-use super::RecId;
 use std::cmp::Ordering;
 use std::rc::Rc;
 
@@ -52,7 +52,10 @@ fn dag_arg_index(d: &Dag, key: &Init, rk: &mut RecordKeeper) -> Option<usize> {
     match key {
         Init::Int(i) => {
             if *i < 0 || *i as usize >= d.args.len() {
-                rk.error(format!("!getdagarg index {i} is out of range 0...{}", d.args.len() as i64 - 1));
+                rk.error(format!(
+                    "!getdagarg index {i} is out of range 0...{}",
+                    d.args.len() as i64 - 1
+                ));
                 return None;
             }
             Some(*i as usize)
@@ -69,7 +72,13 @@ fn dag_arg_index(d: &Dag, key: &Init, rk: &mut RecordKeeper) -> Option<usize> {
 }
 
 /// Applies `expr` with `var` bound to `item` (the body of `!foreach`/`!filter`).
-fn apply(var: &Init, item: &Init, expr: &Init, cur: &Option<(RecId, Init)>, rk: &mut RecordKeeper) -> Init {
+fn apply(
+    var: &Init,
+    item: &Init,
+    expr: &Init,
+    cur: &Option<(RecId, Init)>,
+    rk: &mut RecordKeeper,
+) -> Init {
     let mut r = MapResolver::with_current(cur.clone());
     let v = bound_var(var, rk);
     r.set(v, item.clone());
@@ -195,7 +204,11 @@ pub fn fold(o: OpInit, cur: Option<(RecId, Init)>, fin: bool, rk: &mut RecordKee
         }
         Op::ToLower | Op::ToUpper => {
             if let Init::Str(s, f) = &a[0] {
-                let t = if o.op == Op::ToLower { s.to_ascii_lowercase() } else { s.to_ascii_uppercase() };
+                let t = if o.op == Op::ToLower {
+                    s.to_ascii_lowercase()
+                } else {
+                    s.to_ascii_uppercase()
+                };
                 return Init::Str(Rc::from(t), *f);
             }
         }
@@ -217,7 +230,8 @@ pub fn fold(o: OpInit, cur: Option<(RecId, Init)>, fin: bool, rk: &mut RecordKee
         }
         Op::ListFlatten => {
             if let Init::List(es, _) = &a[0] {
-                if let Some(Ty::List(inner)) = o.ty.element().cloned().map(|t| Ty::List(Rc::new(t))) {
+                if let Some(Ty::List(inner)) = o.ty.element().cloned().map(|t| Ty::List(Rc::new(t)))
+                {
                     let mut out = Vec::new();
                     for e in es.iter() {
                         match e {
@@ -229,7 +243,16 @@ pub fn fold(o: OpInit, cur: Option<(RecId, Init)>, fin: bool, rk: &mut RecordKee
                 }
             }
         }
-        Op::Add | Op::Sub | Op::Mul | Op::Div | Op::And | Op::Or | Op::Xor | Op::Shl | Op::Srl | Op::Sra => {
+        Op::Add
+        | Op::Sub
+        | Op::Mul
+        | Op::Div
+        | Op::And
+        | Op::Or
+        | Op::Xor
+        | Op::Shl
+        | Op::Srl
+        | Op::Sra => {
             if let (Some(x), Some(y)) = (as_int(&a[0], rk), as_int(&a[1], rk)) {
                 let r = match o.op {
                     Op::Add => x.wrapping_add(y),
@@ -314,13 +337,17 @@ pub fn fold(o: OpInit, cur: Option<(RecId, Init)>, fin: bool, rk: &mut RecordKee
                         s.push_str(delim);
                     }
                     if is_str {
-                        let Init::Str(x, f) = e else { return unfolded(o) };
+                        let Init::Str(x, f) = e else {
+                            return unfolded(o);
+                        };
                         s.push_str(x);
                         if i > 0 && *f == StrFormat::Code {
                             fmt = StrFormat::Code;
                         }
                     } else {
-                        let Some(x) = as_int(e, rk) else { return unfolded(o) };
+                        let Some(x) = as_int(e, rk) else {
+                            return unfolded(o);
+                        };
                         s.push_str(&x.to_string());
                     }
                 }
@@ -344,16 +371,26 @@ pub fn fold(o: OpInit, cur: Option<(RecId, Init)>, fin: bool, rk: &mut RecordKee
                             return unfolded(o);
                         }
                     }
-                    let op = if lop.is_unset() { rop.clone() } else { lop.clone() };
+                    let op = if lop.is_unset() {
+                        rop.clone()
+                    } else {
+                        lop.clone()
+                    };
                     let args = x.args.iter().chain(y.args.iter()).cloned().collect();
-                    return Init::Dag(Rc::new(Dag { op, op_name: None, args }));
+                    return Init::Dag(Rc::new(Dag {
+                        op,
+                        op_name: None,
+                        args,
+                    }));
                 }
             }
         }
         Op::GetDagArg => {
             if let Init::Dag(d) = &a[0] {
                 if matches!(a[1], Init::Int(_) | Init::Str(..)) {
-                    let Some(p) = dag_arg_index(d, &a[1], rk) else { return unfolded(o) };
+                    let Some(p) = dag_arg_index(d, &a[1], rk) else {
+                        return unfolded(o);
+                    };
                     let arg = &d.args[p].0;
                     if let Some(t) = type_of(arg, rk) {
                         if !type_is_convertible(&t, &o.ty, rk) {
@@ -367,7 +404,10 @@ pub fn fold(o: OpInit, cur: Option<(RecId, Init)>, fin: bool, rk: &mut RecordKee
         Op::GetDagName => {
             if let (Init::Dag(d), Init::Int(i)) = (&a[0], &a[1]) {
                 if *i < 0 || *i as usize >= d.args.len() {
-                    rk.error(format!("!getdagname index is out of range 0...{}: {i}", d.args.len() as i64 - 1));
+                    rk.error(format!(
+                        "!getdagname index is out of range 0...{}: {i}",
+                        d.args.len() as i64 - 1
+                    ));
                     return unfolded(o);
                 }
                 return match &d.args[*i as usize].1 {
@@ -378,13 +418,19 @@ pub fn fold(o: OpInit, cur: Option<(RecId, Init)>, fin: bool, rk: &mut RecordKee
         }
         Op::SetDagOp => {
             if let (Init::Dag(d), Init::Def(_)) = (&a[0], &a[1]) {
-                return Init::Dag(Rc::new(Dag { op: a[1].clone(), op_name: None, args: d.args.clone() }));
+                return Init::Dag(Rc::new(Dag {
+                    op: a[1].clone(),
+                    op_name: None,
+                    args: d.args.clone(),
+                }));
             }
         }
         Op::SetDagArg | Op::SetDagName => {
             if let Init::Dag(d) = &a[0] {
                 if matches!(a[1], Init::Int(_) | Init::Str(..)) {
-                    let Some(p) = dag_arg_index(d, &a[1], rk) else { return unfolded(o) };
+                    let Some(p) = dag_arg_index(d, &a[1], rk) else {
+                        return unfolded(o);
+                    };
                     let mut args = d.args.clone();
                     if o.op == Op::SetDagArg {
                         args[p].0 = a[2].clone();
@@ -394,7 +440,11 @@ pub fn fold(o: OpInit, cur: Option<(RecId, Init)>, fin: bool, rk: &mut RecordKee
                             _ => None,
                         };
                     }
-                    return Init::Dag(Rc::new(Dag { op: d.op.clone(), op_name: d.op_name.clone(), args }));
+                    return Init::Dag(Rc::new(Dag {
+                        op: d.op.clone(),
+                        op_name: d.op_name.clone(),
+                        args,
+                    }));
                 }
             }
         }
@@ -410,7 +460,9 @@ pub fn fold(o: OpInit, cur: Option<(RecId, Init)>, fin: bool, rk: &mut RecordKee
                 let mut out = Vec::with_capacity(idx.len());
                 for i in idx.iter() {
                     match i {
-                        Init::Int(i) if *i >= 0 && (*i as usize) < es.len() => out.push(es[*i as usize].clone()),
+                        Init::Int(i) if *i >= 0 && (*i as usize) < es.len() => {
+                            out.push(es[*i as usize].clone())
+                        }
                         _ => return unfolded(o),
                     }
                 }
@@ -467,7 +519,11 @@ pub fn fold(o: OpInit, cur: Option<(RecId, Init)>, fin: bool, rk: &mut RecordKee
                     for (x, n) in &d.args {
                         args.push((apply(&a[0], x, &a[2], &cur, rk), n.clone()));
                     }
-                    return Init::Dag(Rc::new(Dag { op, op_name: d.op_name.clone(), args }));
+                    return Init::Dag(Rc::new(Dag {
+                        op,
+                        op_name: d.op_name.clone(),
+                        args,
+                    }));
                 }
                 _ => {}
             }
@@ -505,7 +561,11 @@ pub fn fold(o: OpInit, cur: Option<(RecId, Init)>, fin: bool, rk: &mut RecordKee
         }
         Op::Subst => match (&a[0], &a[1], &a[2]) {
             (Init::Def(l), Init::Def(_), Init::Def(r)) => {
-                return if rk.name_of(*l) == rk.name_of(*r) { a[1].clone() } else { a[2].clone() };
+                return if rk.name_of(*l) == rk.name_of(*r) {
+                    a[1].clone()
+                } else {
+                    a[2].clone()
+                };
             }
             (Init::Str(l, _), Init::Str(m, _), Init::Str(r, _)) => {
                 let mut val = r.to_string();
@@ -525,7 +585,9 @@ pub fn fold(o: OpInit, cur: Option<(RecId, Init)>, fin: bool, rk: &mut RecordKee
             if let (Init::Str(s, f), Init::Int(start), Init::Int(len)) = (&a[0], &a[1], &a[2]) {
                 let size = s.len() as i64;
                 if *start < 0 || *start > size {
-                    rk.error(format!("!substr start position is out of range 0...{size}: {start}"));
+                    rk.error(format!(
+                        "!substr start position is out of range 0...{size}: {start}"
+                    ));
                     return unfolded(o);
                 }
                 if *len < 0 {
@@ -542,24 +604,42 @@ pub fn fold(o: OpInit, cur: Option<(RecId, Init)>, fin: bool, rk: &mut RecordKee
             if let (Init::Str(s, _), Init::Str(pat, _), Init::Int(start)) = (&a[0], &a[1], &a[2]) {
                 let size = s.len() as i64;
                 if *start < 0 || *start > size {
-                    rk.error(format!("!find start position is out of range 0...{size}: {start}"));
+                    rk.error(format!(
+                        "!find start position is out of range 0...{size}: {start}"
+                    ));
                     return unfolded(o);
                 }
-                return Init::Int(s.get(*start as usize..).and_then(|t| t.find(&**pat)).map_or(-1, |p| p as i64 + start));
+                return Init::Int(
+                    s.get(*start as usize..)
+                        .and_then(|t| t.find(&**pat))
+                        .map_or(-1, |p| p as i64 + start),
+                );
             }
         }
         Op::DagOp => {
             let ml = matches!(a[1], Init::List(..) | Init::Unset);
             let rl = matches!(a[2], Init::List(..) | Init::Unset);
             if !(a[1].is_unset() && a[2].is_unset()) && ml && rl {
-                let ms = if let Init::List(x, _) = &a[1] { Some(x.clone()) } else { None };
-                let ns = if let Init::List(x, _) = &a[2] { Some(x.clone()) } else { None };
+                let ms = if let Init::List(x, _) = &a[1] {
+                    Some(x.clone())
+                } else {
+                    None
+                };
+                let ns = if let Init::List(x, _) = &a[2] {
+                    Some(x.clone())
+                } else {
+                    None
+                };
                 if let (Some(m), Some(n)) = (&ms, &ns) {
                     if m.len() != n.len() {
                         return unfolded(o);
                     }
                 }
-                let size = ms.as_ref().map(|m| m.len()).or(ns.as_ref().map(|n| n.len())).unwrap_or(0);
+                let size = ms
+                    .as_ref()
+                    .map(|m| m.len())
+                    .or(ns.as_ref().map(|n| n.len()))
+                    .unwrap_or(0);
                 let mut args = Vec::with_capacity(size);
                 for i in 0..size {
                     let node = ms.as_ref().map_or(Init::Unset, |m| m[i].clone());
@@ -570,7 +650,11 @@ pub fn fold(o: OpInit, cur: Option<(RecId, Init)>, fin: bool, rk: &mut RecordKee
                     };
                     args.push((node, name));
                 }
-                return Init::Dag(Rc::new(Dag { op: a[0].clone(), op_name: None, args }));
+                return Init::Dag(Rc::new(Dag {
+                    op: a[0].clone(),
+                    op_name: None,
+                    args,
+                }));
             }
         }
         Op::Cond => {
@@ -579,14 +663,21 @@ pub fn fold(o: OpInit, cur: Option<(RecId, Init)>, fin: bool, rk: &mut RecordKee
                 match as_int(&pair[0], rk) {
                     Some(c) => {
                         if c != 0 {
-                            return convert(&pair[1], &val_ty, rk).unwrap_or_else(|| pair[1].clone());
+                            return convert(&pair[1], &val_ty, rk)
+                                .unwrap_or_else(|| pair[1].clone());
                         }
                     }
                     None => return unfolded(o),
                 }
             }
-            let name = cur.as_ref().map(|c| print::to_unquoted(&c.1, rk)).unwrap_or_default();
-            let msg = format!("{name} does not have any true condition in:{}", print::to_string(&unfolded(o.clone()), rk));
+            let name = cur
+                .as_ref()
+                .map(|c| print::to_unquoted(&c.1, rk))
+                .unwrap_or_default();
+            let msg = format!(
+                "{name} does not have any true condition in:{}",
+                print::to_string(&unfolded(o.clone()), rk)
+            );
             rk.error(msg);
         }
         Op::IsA(t) => {

@@ -1,11 +1,11 @@
 //! Inheritance: adding a superclass with arguments, `let` assignments, and anonymous class instances.
 
+use super::RecId;
 use super::print;
 use super::record::{Record, RecordKeeper, RecordKind, RecordVal};
 use super::resolve::{MapResolver, RecordResolver, Resolver, resolve, type_of, value_for_field};
 use super::types::type_string;
 use super::value::{AnonClass, Init, Var};
-use super::RecId;
 use crate::diag::{Diagnostic, Kind, Span};
 use crate::syntax::ast::Sym;
 use std::rc::Rc;
@@ -55,7 +55,12 @@ pub fn resolve_record(rec: &mut Record, r: &mut dyn Resolver, rk: &mut RecordKee
 }
 
 /// Adds a field, or assigns it if the record already has one of that name.
-pub fn add_value(rec: &mut Record, v: RecordVal, loc: Span, rk: &mut RecordKeeper) -> Result<(), Diagnostic> {
+pub fn add_value(
+    rec: &mut Record,
+    v: RecordVal,
+    loc: Span,
+    rk: &mut RecordKeeper,
+) -> Result<(), Diagnostic> {
     if let Some(i) = rec.values.iter().position(|x| x.name == v.name) {
         let ty = rec.values[i].ty.clone();
         match value_for_field(&v.value, &ty, rk) {
@@ -100,7 +105,10 @@ pub fn add_superclass(
     rec.dumps.extend(sc.dumps.iter().cloned());
     let name_value = if rec.is_class() {
         let own = print::to_unquoted(&rec.name, rk);
-        Init::Var(Rc::new(Var { name: implicit_name(rk, &own), ty: super::types::Ty::String }))
+        Init::Var(Rc::new(Var {
+            name: implicit_name(rk, &own),
+            ty: super::types::Ty::String,
+        }))
     } else {
         rec.name.clone()
     };
@@ -122,8 +130,12 @@ pub fn add_superclass(
 }
 
 fn already_subclass(c: RecId, span: Span, rk: &RecordKeeper) -> Diagnostic {
-    Diagnostic::error(Kind::Redefinition, span, format!("already a subclass of '{}'", rk.name_of(c)))
-        .with_secondary(rk.get(c).locs[0], "class defined here")
+    Diagnostic::error(
+        Kind::Redefinition,
+        span,
+        format!("already a subclass of '{}'", rk.name_of(c)),
+    )
+    .with_secondary(rk.get(c).locs[0], "class defined here")
 }
 
 /// Binds the template arguments of `sc` in `r`: given values, else defaults.
@@ -140,12 +152,17 @@ fn bind_arguments(
             r.set(ta, v.clone());
             continue;
         }
-        let decl = sc.value(ta).expect("template arguments are fields of their class");
+        let decl = sc
+            .value(ta)
+            .expect("template arguments are fields of their class");
         if !decl.value.is_complete() {
             return Err(Diagnostic::error(
                 Kind::Type,
                 span,
-                format!("value not specified for template argument '{}'", rk.interner.name(ta)),
+                format!(
+                    "value not specified for template argument '{}'",
+                    rk.interner.name(ta)
+                ),
             )
             .with_secondary(decl.loc, format!("declared in '{}'", rk.name_of(class))));
         }
@@ -174,9 +191,18 @@ pub fn fold_anon_class(class: RecId, args: Vec<(Sym, Init)>, rk: &mut RecordKeep
     let sc = rk.get(class).clone();
     let name = rk.new_anonymous_name();
     let loc = *sc.locs.last().unwrap_or(&Span::default());
-    let mut rec = Record::new(Init::Str(name.clone(), super::value::StrFormat::String), loc, RecordKind::AnonymousDef);
+    let mut rec = Record::new(
+        Init::Str(name.clone(), super::value::StrFormat::String),
+        loc,
+        RecordKind::AnonymousDef,
+    );
     rec.locs = sc.locs.clone();
-    rec.values = sc.values.iter().filter(|v| !v.is_template_arg).cloned().collect();
+    rec.values = sc
+        .values
+        .iter()
+        .filter(|v| !v.is_template_arg)
+        .cloned()
+        .collect();
     rec.assertions = sc.assertions.clone();
     rec.dumps = sc.dumps.clone();
     let mut r = MapResolver::with_current(Some((RecId::PENDING, rec.name.clone())));
@@ -256,13 +282,23 @@ pub fn set_value(
     rk: &mut RecordKeeper,
 ) -> Result<(), Diagnostic> {
     let Some(i) = rec.values.iter().position(|x| x.name == name) else {
-        return Err(Diagnostic::error(Kind::Undefined, loc, format!("value '{}' unknown", rk.interner.name(name)))
-            .with_help("declare the field in the record or one of its classes before assigning it with `let`"));
+        return Err(Diagnostic::error(
+            Kind::Undefined,
+            loc,
+            format!("value '{}' unknown", rk.interner.name(name)),
+        )
+        .with_help(
+            "declare the field in the record or one of its classes before assigning it with `let`",
+        ));
     };
     if bits.is_none() {
         if let Init::Var(var) = &v {
             if var.name == name {
-                return Err(Diagnostic::error(Kind::Eval, loc, "recursion / self-assignment forbidden"));
+                return Err(Diagnostic::error(
+                    Kind::Eval,
+                    loc,
+                    "recursion / self-assignment forbidden",
+                ));
             }
         }
     }
@@ -277,24 +313,41 @@ pub fn set_value(
             ));
         };
         let cur = cur.clone();
-        let Some(bi) = super::resolve::cast_to(&v, &super::types::Ty::Bits(bits.len() as u32), rk) else {
-            return Err(Diagnostic::error(Kind::Type, loc, "initializer is not compatible with bit range"));
+        let Some(bi) = super::resolve::cast_to(&v, &super::types::Ty::Bits(bits.len() as u32), rk)
+        else {
+            return Err(Diagnostic::error(
+                Kind::Type,
+                loc,
+                "initializer is not compatible with bit range",
+            ));
         };
         let mut new: Vec<Option<Init>> = vec![None; cur.len()];
         for (k, &b) in bits.iter().enumerate() {
             if b < 0 || b as usize >= cur.len() {
-                return Err(Diagnostic::error(Kind::Type, loc, format!("invalid bit #{b} of value '{}'", rk.interner.name(name))));
+                return Err(Diagnostic::error(
+                    Kind::Type,
+                    loc,
+                    format!("invalid bit #{b} of value '{}'", rk.interner.name(name)),
+                ));
             }
             if new[b as usize].is_some() {
                 return Err(Diagnostic::error(
                     Kind::Type,
                     loc,
-                    format!("cannot set bit #{b} of value '{}' more than once", rk.interner.name(name)),
+                    format!(
+                        "cannot set bit #{b} of value '{}' more than once",
+                        rk.interner.name(name)
+                    ),
                 ));
             }
             new[b as usize] = Some(super::resolve::get_bit(&bi, k as u32));
         }
-        v = Init::Bits(new.into_iter().enumerate().map(|(k, b)| b.unwrap_or_else(|| cur[k].clone())).collect());
+        v = Init::Bits(
+            new.into_iter()
+                .enumerate()
+                .map(|(k, b)| b.unwrap_or_else(|| cur[k].clone()))
+                .collect(),
+        );
     }
     match value_for_field(&v, &ty, rk) {
         Some(c) => {

@@ -26,7 +26,9 @@ fn translate(v: &Init, rk: &RecordKeeper) -> Value {
                     o.insert("var".into(), json!(rk.interner.name(var.name)));
                 }
                 Init::VarBit(inner, i) if matches!(**inner, Init::Var(_)) => {
-                    let Init::Var(var) = &**inner else { unreachable!() };
+                    let Init::Var(var) = &**inner else {
+                        unreachable!()
+                    };
                     o.insert("kind".into(), json!("varbit"));
                     o.insert("var".into(), json!(rk.interner.name(var.name)));
                     o.insert("index".into(), json!(i));
@@ -40,7 +42,12 @@ fn translate(v: &Init, rk: &RecordKeeper) -> Value {
                     let args = d
                         .args
                         .iter()
-                        .map(|(a, n)| json!([translate(a, rk), n.as_deref().map_or(Value::Null, |s| json!(s))]))
+                        .map(|(a, n)| {
+                            json!([
+                                translate(a, rk),
+                                n.as_deref().map_or(Value::Null, |s| json!(s))
+                            ])
+                        })
                         .collect();
                     o.insert("args".into(), Value::Array(args));
                 }
@@ -57,11 +64,13 @@ fn translate(v: &Init, rk: &RecordKeeper) -> Value {
 pub fn to_json(rk: &RecordKeeper) -> Value {
     let sources = &rk.sources;
     let mut root = Map::new();
-    let mut instance: std::collections::BTreeMap<String, Vec<String>> = std::collections::BTreeMap::new();
+    let mut instance: std::collections::BTreeMap<String, Vec<String>> =
+        std::collections::BTreeMap::new();
     for &c in &rk.class_order {
         instance.insert(rk.name_of(c), Vec::new());
     }
-    let mut names: Vec<(String, super::RecId)> = rk.def_order.iter().map(|&d| (rk.name_of(d), d)).collect();
+    let mut names: Vec<(String, super::RecId)> =
+        rk.def_order.iter().map(|&d| (rk.name_of(d), d)).collect();
     names.sort();
     for (name, id) in &names {
         let r = rk.get(*id);
@@ -86,8 +95,15 @@ pub fn to_json(rk: &RecordKeeper) -> Value {
         }
         o.insert("!superclasses".into(), Value::Array(sup));
         o.insert("!name".into(), json!(name));
-        o.insert("!anonymous".into(), json!(r.kind == super::RecordKind::AnonymousDef));
-        let locs: Vec<Value> = r.locs.iter().map(|l| json!(sources.loc_string(*l))).collect();
+        o.insert(
+            "!anonymous".into(),
+            json!(r.kind == super::RecordKind::AnonymousDef),
+        );
+        let locs: Vec<Value> = r
+            .locs
+            .iter()
+            .map(|l| json!(sources.loc_string(*l)))
+            .collect();
         o.insert("!locs".into(), Value::Array(locs));
         root.insert(name.clone(), Value::Object(o));
     }

@@ -1,11 +1,11 @@
 //! Records (classes and defs), their fields, and the keeper that owns them all.
 
+use super::RecId;
 use super::types::{ClassInfo, Ty, record_ty};
 use super::value::Init;
-use super::RecId;
 use crate::diag::{Diagnostic, Span};
 use crate::syntax::ast::{Interner, Sym};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::rc::Rc;
 
 /// One field of a record.
@@ -171,7 +171,9 @@ impl RecordKeeper {
 
     /// The class with this name.
     pub fn class(&self, name: &str) -> Option<RecId> {
-        self.interner.get(name).and_then(|s| self.classes.get(&s).copied())
+        self.interner
+            .get(name)
+            .and_then(|s| self.classes.get(&s).copied())
     }
 
     /// The class whose name a record-name value spells.
@@ -190,14 +192,23 @@ impl RecordKeeper {
     /// All defs that derive from the class, in definition order.
     pub fn derived_defs(&self, class: &str) -> Vec<RecId> {
         match self.class(class) {
-            Some(c) => self.def_order.iter().copied().filter(|&d| self.get(d).is_subclass_of(c)).collect(),
+            Some(c) => self
+                .def_order
+                .iter()
+                .copied()
+                .filter(|&d| self.get(d).is_subclass_of(c))
+                .collect(),
             None => Vec::new(),
         }
     }
 
     /// Reports an evaluation error at the current location.
     pub fn error(&mut self, msg: impl Into<String>) {
-        self.diags.push(Diagnostic::error(crate::diag::Kind::Eval, self.cur_loc, msg));
+        self.diags.push(Diagnostic::error(
+            crate::diag::Kind::Eval,
+            self.cur_loc,
+            msg,
+        ));
     }
 
     /// The next `anonymous_N` name.
@@ -243,7 +254,15 @@ impl ClassInfo for RecordKeeper {
     }
 
     fn direct_superclasses(&self, class: RecId) -> Vec<RecId> {
-        let sc: Vec<RecId> = self.get(class).superclasses.iter().map(|&(c, _)| c).collect();
-        sc.iter().copied().filter(|&c| !sc.iter().any(|&d| d != c && self.get(d).is_subclass_of(c))).collect()
+        let sc: Vec<RecId> = self
+            .get(class)
+            .superclasses
+            .iter()
+            .map(|&(c, _)| c)
+            .collect();
+        sc.iter()
+            .copied()
+            .filter(|&c| !sc.iter().any(|&d| d != c && self.get(d).is_subclass_of(c)))
+            .collect()
     }
 }

@@ -6,7 +6,7 @@ use super::types::{Ty, type_is_a, type_is_convertible};
 use super::value::{Field, Init, Op, OpInit, StrFormat};
 use super::{RecId, inherit};
 use crate::syntax::ast::Sym;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::rc::Rc;
 
 /// Maps variable names to values during resolution.
@@ -43,7 +43,10 @@ impl MapResolver {
 
     /// A resolver whose current record is `cur`.
     pub fn with_current(cur: Option<(RecId, Init)>) -> MapResolver {
-        MapResolver { current: cur, ..MapResolver::default() }
+        MapResolver {
+            current: cur,
+            ..MapResolver::default()
+        }
     }
 
     /// Adds or replaces an entry.
@@ -86,8 +89,9 @@ impl Resolver for MapResolver {
 pub struct RecordResolver {
     id: RecId,
     name: Init,
-    fields: HashMap<Sym, Init>,
-    cache: HashMap<Sym, Option<Init>>,
+    // Records have few fields: a vector beats hashing here.
+    fields: Vec<(Sym, Init)>,
+    cache: Vec<(Sym, Option<Init>)>,
     stack: Vec<Sym>,
     /// Whether this is the final resolution.
     pub final_: bool,
@@ -98,19 +102,26 @@ impl RecordResolver {
     pub fn new(id: RecId, rk: &RecordKeeper) -> RecordResolver {
         let r = rk.get(id);
         let fields = r.values.iter().map(|v| (v.name, v.value.clone())).collect();
-        RecordResolver { id, name: r.name.clone(), fields, cache: HashMap::new(), stack: Vec::new(), final_: true }
+        RecordResolver {
+            id,
+            name: r.name.clone(),
+            fields,
+            cache: Vec::new(),
+            stack: Vec::new(),
+            final_: true,
+        }
     }
 }
 
 impl Resolver for RecordResolver {
     fn resolve(&mut self, name: Sym, rk: &mut RecordKeeper) -> Option<Init> {
-        if let Some(v) = self.cache.get(&name) {
+        if let Some((_, v)) = self.cache.iter().find(|(n, _)| *n == name) {
             return v.clone();
         }
         if self.stack.contains(&name) {
             return None;
         }
-        let v = match self.fields.get(&name) {
+        let v = match self.fields.iter().find(|(n, _)| *n == name).map(|(_, v)| v) {
             Some(v) if !v.is_unset() => {
                 let v = v.clone();
                 self.stack.push(name);
@@ -120,7 +131,7 @@ impl Resolver for RecordResolver {
             }
             _ => None,
         };
-        self.cache.insert(name, v.clone());
+        self.cache.push((name, v.clone()));
         v
     }
     fn is_final(&self) -> bool {
@@ -149,7 +160,11 @@ impl<'a> ShadowResolver<'a> {
 
 impl Resolver for ShadowResolver<'_> {
     fn resolve(&mut self, name: Sym, rk: &mut RecordKeeper) -> Option<Init> {
-        if self.shadowed.contains(&name) { None } else { self.inner.resolve(name, rk) }
+        if self.shadowed.contains(&name) {
+            None
+        } else {
+            self.inner.resolve(name, rk)
+        }
     }
     fn is_final(&self) -> bool {
         self.inner.is_final()
@@ -175,7 +190,11 @@ pub fn resolve(v: &Init, r: &mut dyn Resolver, rk: &mut RecordKeeper) -> Init {
                 changed |= !ptr_same(&n, e);
                 out.push(n);
             }
-            if changed { Init::List(out.into(), t.clone()) } else { v.clone() }
+            if changed {
+                Init::List(out.into(), t.clone())
+            } else {
+                v.clone()
+            }
         }
         Init::Dag(d) => {
             let op = resolve(&d.op, r, rk);
@@ -187,7 +206,11 @@ pub fn resolve(v: &Init, r: &mut dyn Resolver, rk: &mut RecordKeeper) -> Init {
                 args.push((x, n.clone()));
             }
             if changed {
-                Init::Dag(Rc::new(super::value::Dag { op, op_name: d.op_name.clone(), args }))
+                Init::Dag(Rc::new(super::value::Dag {
+                    op,
+                    op_name: d.op_name.clone(),
+                    args,
+                }))
             } else {
                 v.clone()
             }
@@ -195,7 +218,11 @@ pub fn resolve(v: &Init, r: &mut dyn Resolver, rk: &mut RecordKeeper) -> Init {
         Init::Var(var) => r.resolve(var.name, rk).unwrap_or_else(|| v.clone()),
         Init::VarBit(inner, i) => {
             let n = resolve(inner, r, rk);
-            if ptr_same(&n, inner) { v.clone() } else { get_bit(&n, *i) }
+            if ptr_same(&n, inner) {
+                v.clone()
+            } else {
+                get_bit(&n, *i)
+            }
         }
         Init::Field(f) => {
             let n = resolve(&f.rec, r, rk);
@@ -203,7 +230,15 @@ pub fn resolve(v: &Init, r: &mut dyn Resolver, rk: &mut RecordKeeper) -> Init {
                 return v.clone();
             }
             let cur = r.current().map(|c| c.0);
-            fold_field(Init::Field(Rc::new(Field { rec: n, field: f.field, ty: f.ty.clone() })), cur, rk)
+            fold_field(
+                Init::Field(Rc::new(Field {
+                    rec: n,
+                    field: f.field,
+                    ty: f.ty.clone(),
+                })),
+                cur,
+                rk,
+            )
         }
         Init::AnonClass(a) => {
             let mut changed = false;
@@ -266,7 +301,16 @@ fn resolve_op(v: &Init, o: &Rc<OpInit>, r: &mut dyn Resolver, rk: &mut RecordKee
         return v.clone();
     }
     let cur = r.current();
-    fold(OpInit { op: o.op.clone(), args, ty: o.ty.clone() }, cur, fin, rk)
+    fold(
+        OpInit {
+            op: o.op.clone(),
+            args,
+            ty: o.ty.clone(),
+        },
+        cur,
+        fin,
+        rk,
+    )
 }
 
 /// The name of a bound variable (stored as a string in the operator).
@@ -298,11 +342,19 @@ fn resolve_bits(bs: &Rc<[Init]>, v: &Init, r: &mut dyn Resolver, rk: &mut Record
             }
             other => get_bit(&resolve(other, r, rk), 0),
         };
-        let nb = if nb.is_unset() && r.keep_unset_bits() { b.clone() } else { nb };
+        let nb = if nb.is_unset() && r.keep_unset_bits() {
+            b.clone()
+        } else {
+            nb
+        };
         changed |= !ptr_same(&nb, b);
         out.push(nb);
     }
-    if changed { Init::Bits(out.into()) } else { v.clone() }
+    if changed {
+        Init::Bits(out.into())
+    } else {
+        v.clone()
+    }
 }
 
 /// Cheap identity: same literal or same shared node.
@@ -422,8 +474,13 @@ pub fn convert(v: &Init, ty: &Ty, rk: &mut RecordKeeper) -> Option<Init> {
         Init::Int(x) => match ty {
             Ty::Int => Some(v.clone()),
             Ty::Bit => (*x == 0 || *x == 1).then(|| Init::Bit(*x != 0)),
-            Ty::Bits(n) => can_fit(*x, *n)
-                .then(|| Init::Bits((0..*n).map(|i| Init::Bit(i < 64 && (x >> i) & 1 != 0)).collect())),
+            Ty::Bits(n) => can_fit(*x, *n).then(|| {
+                Init::Bits(
+                    (0..*n)
+                        .map(|i| Init::Bit(i < 64 && (x >> i) & 1 != 0))
+                        .collect(),
+                )
+            }),
             _ => None,
         },
         Init::Str(..) => matches!(ty, Ty::String).then(|| v.clone()),
@@ -439,7 +496,11 @@ pub fn convert(v: &Init, ty: &Ty, rk: &mut RecordKeeper) -> Option<Init> {
                     changed |= !ptr_same(&c, e);
                     out.push(c);
                 }
-                if changed { Some(Init::List(out.into(), target.clone())) } else { Some(v.clone()) }
+                if changed {
+                    Some(Init::List(out.into(), target.clone()))
+                } else {
+                    Some(v.clone())
+                }
             }
             _ => None,
         },
@@ -464,7 +525,9 @@ pub fn convert(v: &Init, ty: &Ty, rk: &mut RecordKeeper) -> Option<Init> {
 /// Converts a value to a type, introducing `!cast` for unresolved values
 /// whose type is convertible (llvm-tblgen's `getCastTo`).
 pub fn cast_to(v: &Init, ty: &Ty, rk: &mut RecordKeeper) -> Option<Init> {
-    let Some(t) = type_of(v, rk) else { return Some(Init::Unset) };
+    let Some(t) = type_of(v, rk) else {
+        return Some(Init::Unset);
+    };
     if &t == ty || type_is_a(&t, ty, rk) {
         return Some(v.clone());
     }
@@ -474,7 +537,16 @@ pub fn cast_to(v: &Init, ty: &Ty, rk: &mut RecordKeeper) -> Option<Init> {
     if !type_is_convertible(&t, ty, rk) {
         return None;
     }
-    Some(fold(OpInit { op: Op::Cast, args: vec![v.clone()], ty: ty.clone() }, None, false, rk))
+    Some(fold(
+        OpInit {
+            op: Op::Cast,
+            args: vec![v.clone()],
+            ty: ty.clone(),
+        },
+        None,
+        false,
+        rk,
+    ))
 }
 
 /// Stores `v` into a field of type `ty`: cast, and widened to a bit list for `bits` fields.
@@ -492,7 +564,11 @@ pub fn value_for_field(v: &Init, ty: &Ty, rk: &mut RecordKeeper) -> Option<Init>
 pub fn concat_strings(a: &Init, b: &Init) -> Option<Init> {
     match (a, b) {
         (Init::Str(x, f), Init::Str(y, g)) => {
-            let fmt = if *f == StrFormat::Code || *g == StrFormat::Code { StrFormat::Code } else { StrFormat::String };
+            let fmt = if *f == StrFormat::Code || *g == StrFormat::Code {
+                StrFormat::Code
+            } else {
+                StrFormat::String
+            };
             let mut s = String::with_capacity(x.len() + y.len());
             s.push_str(x);
             s.push_str(y);

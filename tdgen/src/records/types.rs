@@ -54,7 +54,9 @@ pub trait ClassInfo {
 pub fn type_is_a(a: &Ty, b: &Ty, ci: &dyn ClassInfo) -> bool {
     match (a, b) {
         (Ty::List(x), Ty::List(y)) => type_is_a(x, y, ci),
-        (Ty::Record(x), Ty::Record(y)) => y.iter().all(|&c| x.iter().any(|&s| ci.is_subclass_of(s, c))),
+        (Ty::Record(x), Ty::Record(y)) => y
+            .iter()
+            .all(|&c| x.iter().any(|&s| ci.is_subclass_of(s, c))),
         _ => a == b,
     }
 }

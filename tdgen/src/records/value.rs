@@ -1,7 +1,7 @@
 //! Values (llvm-tblgen's `Init` hierarchy): literals, references, and operators not yet folded.
 
-use super::types::Ty;
 use super::RecId;
+use super::types::Ty;
 use crate::syntax::ast::Sym;
 use std::rc::Rc;
 
@@ -237,7 +237,9 @@ impl Init {
             Init::Bits(bs) => bs.iter().all(Init::is_concrete),
             Init::List(es, _) => es.iter().all(Init::is_concrete),
             Init::Dag(d) => d.op.is_concrete() && d.args.iter().all(|(a, _)| a.is_concrete()),
-            Init::Var(_) | Init::VarBit(..) | Init::Field(_) | Init::Op(_) | Init::AnonClass(_) => false,
+            Init::Var(_) | Init::VarBit(..) | Init::Field(_) | Init::Op(_) | Init::AnonClass(_) => {
+                false
+            }
         }
     }
 
@@ -265,20 +267,30 @@ impl Init {
             (Init::Int(a), Init::Int(b)) => a == b,
             (Init::Str(a, f), Init::Str(b, g)) => f == g && a == b,
             (Init::Def(a), Init::Def(b)) => a == b,
-            (Init::Bits(a), Init::Bits(b)) => Rc::ptr_eq(a, b) || (a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| x.same(y))),
+            (Init::Bits(a), Init::Bits(b)) => {
+                Rc::ptr_eq(a, b)
+                    || (a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| x.same(y)))
+            }
             (Init::List(a, t), Init::List(b, u)) => {
-                t == u && (Rc::ptr_eq(a, b) || (a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| x.same(y))))
+                t == u
+                    && (Rc::ptr_eq(a, b)
+                        || (a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| x.same(y))))
             }
             (Init::Dag(a), Init::Dag(b)) => {
                 Rc::ptr_eq(a, b)
                     || (a.op.same(&b.op)
                         && a.op_name == b.op_name
                         && a.args.len() == b.args.len()
-                        && a.args.iter().zip(b.args.iter()).all(|((x, n), (y, m))| n == m && x.same(y)))
+                        && a.args
+                            .iter()
+                            .zip(b.args.iter())
+                            .all(|((x, n), (y, m))| n == m && x.same(y)))
             }
             (Init::Var(a), Init::Var(b)) => a.name == b.name && a.ty == b.ty,
             (Init::VarBit(a, i), Init::VarBit(b, j)) => i == j && a.same(b),
-            (Init::Field(a), Init::Field(b)) => Rc::ptr_eq(a, b) || (a.field == b.field && a.rec.same(&b.rec)),
+            (Init::Field(a), Init::Field(b)) => {
+                Rc::ptr_eq(a, b) || (a.field == b.field && a.rec.same(&b.rec))
+            }
             (Init::Op(a), Init::Op(b)) => {
                 Rc::ptr_eq(a, b)
                     || (a.op == b.op
@@ -290,7 +302,10 @@ impl Init {
                 Rc::ptr_eq(a, b)
                     || (a.class == b.class
                         && a.args.len() == b.args.len()
-                        && a.args.iter().zip(b.args.iter()).all(|((n, x), (m, y))| n == m && x.same(y)))
+                        && a.args
+                            .iter()
+                            .zip(b.args.iter())
+                            .all(|((n, x), (m, y))| n == m && x.same(y)))
             }
             _ => false,
         }

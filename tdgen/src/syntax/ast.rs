@@ -1,7 +1,7 @@
 //! The typed syntax tree of a `.td` file, with spans; nothing after the parser sees pest.
 
 use crate::diag::{FileId, Span};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::fmt;
 use std::rc::Rc;
 

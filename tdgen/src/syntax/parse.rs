@@ -4,7 +4,7 @@ use super::ast::*;
 use crate::diag::{Diagnostic, FileId, Kind, Span};
 use pest::Parser as _;
 use pest::iterators::Pair;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::rc::Rc;
 
 mod grammar {
@@ -25,8 +25,15 @@ pub fn parse_file(
     interner: &mut Interner,
 ) -> Result<File, Diagnostic> {
     let pairs = TdParser::parse(Rule::file, text).map_err(|e| syntax_error(file, text, e))?;
-    let mut b = Builder { file, interner, includes };
-    let top = pairs.into_iter().next().expect("the file rule always produces one pair");
+    let mut b = Builder {
+        file,
+        interner,
+        includes,
+    };
+    let top = pairs
+        .into_iter()
+        .next()
+        .expect("the file rule always produces one pair");
     let mut stmts = Vec::new();
     for p in top.into_inner() {
         if p.as_rule() != Rule::EOI {
@@ -39,9 +46,19 @@ pub fn parse_file(
 /// Parses a single value (used by tests and the fuzzer).
 pub fn parse_value(file: FileId, text: &str, interner: &mut Interner) -> Result<Expr, Diagnostic> {
     let pairs = TdParser::parse(Rule::value_only, text).map_err(|e| syntax_error(file, text, e))?;
-    let includes = HashMap::new();
-    let mut b = Builder { file, interner, includes: &includes };
-    let p = pairs.into_iter().next().unwrap().into_inner().next().unwrap();
+    let includes = HashMap::default();
+    let mut b = Builder {
+        file,
+        interner,
+        includes: &includes,
+    };
+    let p = pairs
+        .into_iter()
+        .next()
+        .unwrap()
+        .into_inner()
+        .next()
+        .unwrap();
     b.value(p)
 }
 
@@ -68,7 +85,10 @@ fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diagno
         pest::error::InputLocation::Pos(p) => p,
         pest::error::InputLocation::Span((s, _)) => s,
     };
-    let end = text[pos..].chars().next().map_or(pos, |c| pos + c.len_utf8());
+    let end = text[pos..]
+        .chars()
+        .next()
+        .map_or(pos, |c| pos + c.len_utf8());
     let found = match text[pos..].chars().next() {
         None => "end of file".to_string(),
         Some(_) => {
@@ -77,7 +97,11 @@ fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diagno
                 .take_while(|c| c.is_alphanumeric() || *c == '_')
                 .take(30)
                 .collect();
-            if tok.is_empty() { format!("`{}`", text[pos..end].to_string()) } else { format!("`{tok}`") }
+            if tok.is_empty() {
+                format!("`{}`", text[pos..end].to_string())
+            } else {
+                format!("`{tok}`")
+            }
         }
     };
     let expected = match &e.variant {
@@ -92,7 +116,10 @@ fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diagno
     let msg = if expected.is_empty() {
         format!("syntax error: unexpected {found}")
     } else {
-        format!("syntax error: expected {}, found {found}", join_or(&expected))
+        format!(
+            "syntax error: expected {}, found {found}",
+            join_or(&expected)
+        )
     };
     Diagnostic::error(Kind::Syntax, Span::new(file, pos, end), msg).with_label("unexpected here")
 }
@@ -121,12 +148,18 @@ impl Builder<'_> {
 
     fn ident(&mut self, p: Pair<Rule>) -> Ident {
         let span = self.span(&p);
-        Ident { sym: self.interner.intern(p.as_str()), span }
+        Ident {
+            sym: self.interner.intern(p.as_str()),
+            span,
+        }
     }
 
     fn varname(&mut self, p: Pair<Rule>) -> Ident {
         let span = self.span(&p);
-        Ident { sym: self.interner.intern(&p.as_str()[1..]), span }
+        Ident {
+            sym: self.interner.intern(&p.as_str()[1..]),
+            span,
+        }
     }
 
     fn int(&self, p: &Pair<Rule>) -> PResult<i64> {
@@ -138,7 +171,13 @@ impl Builder<'_> {
         } else {
             s.parse::<i64>().map_err(|_| ())
         };
-        r.map_err(|_| Diagnostic::error(Kind::Syntax, self.span(p), format!("integer `{s}` does not fit in 64 bits")))
+        r.map_err(|_| {
+            Diagnostic::error(
+                Kind::Syntax,
+                self.span(p),
+                format!("integer `{s}` does not fit in 64 bits"),
+            )
+        })
     }
 
     fn stmt(&mut self, p: Pair<Rule>) -> PResult<Stmt> {
@@ -146,7 +185,10 @@ impl Builder<'_> {
         let rule = p.as_rule();
         let mut it = p.into_inner();
         Ok(match rule {
-            Rule::include_stmt => Stmt::Include { file: self.includes.get(&span.start).copied().flatten(), span },
+            Rule::include_stmt => Stmt::Include {
+                file: self.includes.get(&span.start).copied().flatten(),
+                span,
+            },
             Rule::class_def => {
                 let name = self.ident(it.next().unwrap());
                 let mut args = Vec::new();
@@ -155,7 +197,12 @@ impl Builder<'_> {
                     args = self.template_args(next)?;
                     next = it.next().unwrap();
                 }
-                Stmt::Class { name, args, body: self.object_body(next)?, span }
+                Stmt::Class {
+                    name,
+                    args,
+                    body: self.object_body(next)?,
+                    span,
+                }
             }
             Rule::def_stmt => {
                 let mut next = it.next().unwrap();
@@ -164,7 +211,11 @@ impl Builder<'_> {
                     name = Some(self.value(next)?);
                     next = it.next().unwrap();
                 }
-                Stmt::Def { name, body: self.object_body(next)?, span }
+                Stmt::Def {
+                    name,
+                    body: self.object_body(next)?,
+                    span,
+                }
             }
             Rule::defm_stmt => {
                 let mut next = it.next().unwrap();
@@ -173,18 +224,31 @@ impl Builder<'_> {
                     name = Some(self.value(next)?);
                     next = it.next().unwrap();
                 }
-                Stmt::Defm { name, parents: self.parent_list(next)?, span }
+                Stmt::Defm {
+                    name,
+                    parents: self.parent_list(next)?,
+                    span,
+                }
             }
             Rule::defset_stmt => {
                 let ty = self.ty(it.next().unwrap())?;
                 let name = self.ident(it.next().unwrap());
                 let body = it.map(|s| self.stmt(s)).collect::<PResult<_>>()?;
-                Stmt::Defset { ty, name, body, span }
+                Stmt::Defset {
+                    ty,
+                    name,
+                    body,
+                    span,
+                }
             }
             Rule::defvar_stmt => Stmt::Defvar(self.defvar(span, it)?),
             Rule::deftype_stmt => {
                 let name = self.ident(it.next().unwrap());
-                Stmt::Deftype { name, ty: self.ty(it.next().unwrap())?, span }
+                Stmt::Deftype {
+                    name,
+                    ty: self.ty(it.next().unwrap())?,
+                    span,
+                }
             }
             Rule::foreach_stmt => {
                 let var = self.ident(it.next().unwrap());
@@ -196,7 +260,12 @@ impl Builder<'_> {
                     _ => ForeachIter::Value(self.value(inner)?),
                 };
                 let body = self.block(it.next().unwrap())?;
-                Stmt::Foreach { var, iter, body, span }
+                Stmt::Foreach {
+                    var,
+                    iter,
+                    body,
+                    span,
+                }
             }
             Rule::if_stmt => {
                 let cond = self.value(it.next().unwrap())?;
@@ -205,7 +274,12 @@ impl Builder<'_> {
                 if it.next().is_some() {
                     otherwise = self.block(it.next().unwrap())?;
                 }
-                Stmt::If { cond, then, otherwise, span }
+                Stmt::If {
+                    cond,
+                    then,
+                    otherwise,
+                    span,
+                }
             }
             Rule::let_stmt => {
                 let mut items = Vec::new();
@@ -230,23 +304,40 @@ impl Builder<'_> {
                         _ => body.push(self.stmt(q)?),
                     }
                 }
-                Stmt::MultiClass { name, args, parents, body, span }
+                Stmt::MultiClass {
+                    name,
+                    args,
+                    parents,
+                    body,
+                    span,
+                }
             }
             Rule::assert_stmt => Stmt::Assert(self.assert(span, it)?),
-            Rule::dump_stmt => Stmt::Dump(Dump { message: self.value(it.next().unwrap())?, span }),
+            Rule::dump_stmt => Stmt::Dump(Dump {
+                message: self.value(it.next().unwrap())?,
+                span,
+            }),
             r => unreachable!("not a statement rule: {r:?}"),
         })
     }
 
     fn defvar(&mut self, span: Span, mut it: pest::iterators::Pairs<Rule>) -> PResult<Defvar> {
         let name = self.ident(it.next().unwrap());
-        Ok(Defvar { name, value: self.value(it.next().unwrap())?, span })
+        Ok(Defvar {
+            name,
+            value: self.value(it.next().unwrap())?,
+            span,
+        })
     }
 
     fn assert(&mut self, span: Span, mut it: pest::iterators::Pairs<Rule>) -> PResult<Assert> {
         let cond = self.value(it.next().unwrap())?;
         let message = self.value(it.next().unwrap())?;
-        Ok(Assert { cond, message, span })
+        Ok(Assert {
+            cond,
+            message,
+            span,
+        })
     }
 
     fn block(&mut self, p: Pair<Rule>) -> PResult<Vec<Stmt>> {
@@ -311,12 +402,21 @@ impl Builder<'_> {
                 let ty = self.ty(next)?;
                 let name = self.ident(it.next().unwrap());
                 let value = it.next().map(|v| self.value(v)).transpose()?;
-                BodyItem::Field { is_field, ty, name, value, span }
+                BodyItem::Field {
+                    is_field,
+                    ty,
+                    name,
+                    value,
+                    span,
+                }
             }
             Rule::let_item_stmt => BodyItem::Let(self.let_item(it.next().unwrap())?),
             Rule::defvar_stmt => BodyItem::Defvar(self.defvar(span, it)?),
             Rule::assert_stmt => BodyItem::Assert(self.assert(span, it)?),
-            Rule::dump_stmt => BodyItem::Dump(Dump { message: self.value(it.next().unwrap())?, span }),
+            Rule::dump_stmt => BodyItem::Dump(Dump {
+                message: self.value(it.next().unwrap())?,
+                span,
+            }),
             r => unreachable!("body item: {r:?}"),
         })
     }
@@ -331,7 +431,12 @@ impl Builder<'_> {
             bits = Some(self.range_list(next)?);
             next = it.next().unwrap();
         }
-        Ok(LetItem { name, bits, value: self.value(next)?, span })
+        Ok(LetItem {
+            name,
+            bits,
+            value: self.value(next)?,
+            span,
+        })
     }
 
     fn range_list(&mut self, p: Pair<Rule>) -> PResult<Vec<RangePiece>> {
@@ -396,9 +501,10 @@ impl Builder<'_> {
                 Rule::suffix => {
                     let s = q.into_inner().next().unwrap();
                     let kind = match s.as_rule() {
-                        Rule::bit_suffix => {
-                            ExprKind::BitSlice(Box::new(e), self.range_list(s.into_inner().next().unwrap())?)
-                        }
+                        Rule::bit_suffix => ExprKind::BitSlice(
+                            Box::new(e),
+                            self.range_list(s.into_inner().next().unwrap())?,
+                        ),
                         Rule::list_suffix => {
                             let list = s.into_inner().next().unwrap();
                             let mut items = Vec::new();
@@ -410,13 +516,17 @@ impl Builder<'_> {
                                 }
                                 let x = item.into_inner().next().unwrap();
                                 items.push(match x.as_rule() {
-                                    Rule::range_piece_strict => SliceItem::Range(self.range_piece(x)?),
+                                    Rule::range_piece_strict => {
+                                        SliceItem::Range(self.range_piece(x)?)
+                                    }
                                     _ => SliceItem::Value(self.value(x)?),
                                 });
                             }
                             ExprKind::ListSlice(Box::new(e), items, trailing)
                         }
-                        Rule::field_suffix => ExprKind::Field(Box::new(e), self.ident(s.into_inner().next().unwrap())),
+                        Rule::field_suffix => {
+                            ExprKind::Field(Box::new(e), self.ident(s.into_inner().next().unwrap()))
+                        }
                         r => unreachable!("suffix: {r:?}"),
                     };
                     e = Expr { kind, span };
@@ -427,7 +537,10 @@ impl Builder<'_> {
                         Rule::trailing_paste => None,
                         _ => Some(Box::new(self.value(rhs)?)),
                     };
-                    e = Expr { kind: ExprKind::Paste(Box::new(e), rhs), span };
+                    e = Expr {
+                        kind: ExprKind::Paste(Box::new(e), rhs),
+                        span,
+                    };
                 }
                 r => unreachable!("value part: {r:?}"),
             }
@@ -443,18 +556,29 @@ impl Builder<'_> {
             Rule::bin_lit => {
                 let digits = &q.as_str()[2..];
                 if digits.len() > 64 {
-                    return Err(Diagnostic::error(Kind::Syntax, span, "binary literal longer than 64 bits"));
+                    return Err(Diagnostic::error(
+                        Kind::Syntax,
+                        span,
+                        "binary literal longer than 64 bits",
+                    ));
                 }
-                ExprKind::Binary(u64::from_str_radix(digits, 2).unwrap_or(0), digits.len() as u32)
+                ExprKind::Binary(
+                    u64::from_str_radix(digits, 2).unwrap_or(0),
+                    digits.len() as u32,
+                )
             }
             Rule::strings => {
                 let mut s = String::new();
                 for lit in q.into_inner() {
                     if let Err(at) = unescape(lit.as_str(), &mut s) {
                         let start = lit.as_span().start() + at;
-                        return Err(Diagnostic::error(Kind::Syntax, Span::new(self.file, start, start + 2), "invalid escape in string literal")
-                            .with_label("unknown escape")
-                            .with_help("the escapes are \\\\, \\', \\\", \\t and \\n"));
+                        return Err(Diagnostic::error(
+                            Kind::Syntax,
+                            Span::new(self.file, start, start + 2),
+                            "invalid escape in string literal",
+                        )
+                        .with_label("unknown escape")
+                        .with_help("the escapes are \\\\, \\', \\\", \\t and \\n"));
                     }
                 }
                 ExprKind::Str(Rc::from(s))
@@ -466,7 +590,11 @@ impl Builder<'_> {
             Rule::kw_true => ExprKind::Bool(true),
             Rule::kw_false => ExprKind::Bool(false),
             Rule::unset => ExprKind::Unset,
-            Rule::bits_init => ExprKind::Bits(q.into_inner().map(|v| self.value(v)).collect::<PResult<_>>()?),
+            Rule::bits_init => ExprKind::Bits(
+                q.into_inner()
+                    .map(|v| self.value(v))
+                    .collect::<PResult<_>>()?,
+            ),
             Rule::list_init => {
                 let mut items = Vec::new();
                 let mut ty = None;
@@ -501,7 +629,10 @@ impl Builder<'_> {
                 let mut it = q.into_inner();
                 let name = it.next().unwrap();
                 let nspan = self.span(&name);
-                let op = Ident { sym: self.interner.intern(&name.as_str()[1..]), span: nspan };
+                let op = Ident {
+                    sym: self.interner.intern(&name.as_str()[1..]),
+                    span: nspan,
+                };
                 let mut ty = None;
                 let mut args = Vec::new();
                 for a in it {

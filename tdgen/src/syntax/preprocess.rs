@@ -70,7 +70,11 @@ pub fn preprocess(
                     "define" => {
                         if active {
                             if name.is_empty() {
-                                diags.push(Diagnostic::error(Kind::Preprocessor, span, "expected a macro name after #define"));
+                                diags.push(Diagnostic::error(
+                                    Kind::Preprocessor,
+                                    span,
+                                    "expected a macro name after #define",
+                                ));
                             } else {
                                 defines.insert(name.to_string());
                             }
@@ -85,7 +89,11 @@ pub fn preprocess(
                             ));
                         }
                         let defined = defines.contains(name);
-                        let taken = if directive == "ifdef" { defined } else { !defined };
+                        let taken = if directive == "ifdef" {
+                            defined
+                        } else {
+                            !defined
+                        };
                         conds.push((active, taken, false, span));
                         active = active && taken;
                     }
@@ -102,11 +110,19 @@ pub fn preprocess(
                                     .with_secondary(first, "the conditional starts here"),
                             );
                         }
-                        None => diags.push(Diagnostic::error(Kind::Preprocessor, span, "#else without #ifdef or #ifndef")),
+                        None => diags.push(Diagnostic::error(
+                            Kind::Preprocessor,
+                            span,
+                            "#else without #ifdef or #ifndef",
+                        )),
                     },
                     "endif" => match conds.pop() {
                         Some(top) => active = top.0,
-                        None => diags.push(Diagnostic::error(Kind::Preprocessor, span, "#endif without #ifdef or #ifndef")),
+                        None => diags.push(Diagnostic::error(
+                            Kind::Preprocessor,
+                            span,
+                            "#endif without #ifdef or #ifndef",
+                        )),
                     },
                     _ => unreachable!("directive_at only returns known directives"),
                 }
@@ -146,7 +162,10 @@ pub fn preprocess(
                     if j < n && b[j] == b'"' {
                         let end = skip_string(b, j);
                         let raw = &text[j + 1..end.saturating_sub(1).max(j + 1)];
-                        let site = IncludeSite { span: Span::new(file, start, end), name: unescape_simple(raw) };
+                        let site = IncludeSite {
+                            span: Span::new(file, start, end),
+                            name: unescape_simple(raw),
+                        };
                         on_include(&site, defines);
                         j = end;
                     }
@@ -158,8 +177,12 @@ pub fn preprocess(
     }
     for (_, _, _, span) in conds {
         diags.push(
-            Diagnostic::error(Kind::Preprocessor, span, "reached the end of the file without a matching #endif")
-                .with_label("this conditional is not closed"),
+            Diagnostic::error(
+                Kind::Preprocessor,
+                span,
+                "reached the end of the file without a matching #endif",
+            )
+            .with_label("this conditional is not closed"),
         );
     }
     // Only ASCII spaces replaced whole characters' bytes... except inside
@@ -184,7 +207,10 @@ fn directive_at(b: &[u8], i: usize) -> Option<(&'static str, usize, usize, usize
         b"endif" => "endif",
         _ => return None,
     };
-    let line_end = b[j..].iter().position(|&c| c == b'\n').map_or(b.len(), |p| j + p);
+    let line_end = b[j..]
+        .iter()
+        .position(|&c| c == b'\n')
+        .map_or(b.len(), |p| j + p);
     let mut k = j;
     while k < line_end && (b[k] == b' ' || b[k] == b'\t') {
         k += 1;
@@ -193,12 +219,19 @@ fn directive_at(b: &[u8], i: usize) -> Option<(&'static str, usize, usize, usize
     while k < line_end && (b[k].is_ascii_alphanumeric() || b[k] == b'_') {
         k += 1;
     }
-    let name_end = if directive == "else" || directive == "endif" { name_start } else { k };
+    let name_end = if directive == "else" || directive == "endif" {
+        name_start
+    } else {
+        k
+    };
     Some((directive, name_start, name_end, line_end))
 }
 
 fn find(b: &[u8], from: usize, pat: &[u8]) -> Option<usize> {
-    b.get(from..)?.windows(pat.len()).position(|w| w == pat).map(|p| from + p)
+    b.get(from..)?
+        .windows(pat.len())
+        .position(|w| w == pat)
+        .map(|p| from + p)
 }
 
 fn skip_block_comment(b: &[u8], mut i: usize) -> usize {
@@ -239,7 +272,10 @@ fn skip_trivia(b: &[u8], mut i: usize) -> usize {
             i += 1;
         }
         if b.get(i) == Some(&b'/') && b.get(i + 1) == Some(&b'/') {
-            i = b[i..].iter().position(|&c| c == b'\n').map_or(b.len(), |p| i + p);
+            i = b[i..]
+                .iter()
+                .position(|&c| c == b'\n')
+                .map_or(b.len(), |p| i + p);
         } else if b.get(i) == Some(&b'/') && b.get(i + 1) == Some(&b'*') {
             i = skip_block_comment(b, i);
         } else {
@@ -260,7 +296,13 @@ mod tests {
         let mut d: Defines = defs.iter().map(|s| s.to_string()).collect();
         let mut incs = Vec::new();
         let mut diags = Vec::new();
-        let out = preprocess(FileId(0), text, &mut d, &mut |s, _| incs.push(s.name.clone()), &mut diags);
+        let out = preprocess(
+            FileId(0),
+            text,
+            &mut d,
+            &mut |s, _| incs.push(s.name.clone()),
+            &mut diags,
+        );
         assert_eq!(out.len(), text.len());
         (out, incs, diags.len())
     }
@@ -280,7 +322,10 @@ mod tests {
 
     #[test]
     fn includes_found_in_active_text_only() {
-        let (_, incs, _) = run("// include \"a.td\"\ninclude \"b.td\"\n#ifdef Q\ninclude \"c.td\"\n#endif\n", &[]);
+        let (_, incs, _) = run(
+            "// include \"a.td\"\ninclude \"b.td\"\n#ifdef Q\ninclude \"c.td\"\n#endif\n",
+            &[],
+        );
         assert_eq!(incs, vec!["b.td"]);
     }
 
