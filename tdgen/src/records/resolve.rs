@@ -438,7 +438,13 @@ pub fn get_bit(v: &Init, i: u32) -> Init {
     }
 }
 
+/// Whether an int fits a `bits<n>` field: as unsigned or as signed (llvm-tblgen
+/// accepts -7..15 for bits<4>). For `bits<0>` llvm-tblgen's shift by -1 behaves
+/// as a shift by 63 on the machines it runs on; we spell that out.
 fn can_fit(v: i64, bits: u32) -> bool {
+    if bits == 0 {
+        return v == 0 || v >> 63 == -1;
+    }
     bits >= 64 || (v >> bits) == 0 || (v >> (bits - 1)) == -1
 }
 
