@@ -33,6 +33,14 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Print the register facts: registers, units, sub-register indices, classes, callee-saved sets.
+    Regs {
+        #[command(flatten)]
+        input: Input,
+        /// Print the facts document of shared/oracle/README.md (the shape of facts.py's output).
+        #[arg(long)]
+        json: bool,
+    },
     /// Check a file: print diagnostics only, exit non-zero on error.
     Check {
         #[command(flatten)]
@@ -61,6 +69,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let (input, json, print) = match &cli.command {
         Command::Records { input, json } => (input, *json, true),
+        Command::Regs { input, json } => return regs(input, *json),
         Command::Check { input } => (input, false, false),
     };
     let (loader, result) = load(input);
@@ -78,6 +87,35 @@ fn main() -> ExitCode {
                 } else {
                     print!("{}", tdgen::records::print::records_text(&rk));
                 }
+            }
+            ExitCode::SUCCESS
+        }
+        Err(diags) => {
+            eprint!("{}", loader.render(&diags));
+            let n = diags.iter().filter(|d| d.is_error()).count();
+            eprintln!(
+                "error: {} found {n} error{}",
+                input.file.display(),
+                if n == 1 { "" } else { "s" }
+            );
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn regs(input: &Input, json: bool) -> ExitCode {
+    let (loader, result) = load(input);
+    let model = result.and_then(|rk| tdgen::target::TargetModel::build(&rk));
+    match model {
+        Ok(m) => {
+            if json {
+                let v = tdgen::target::facts::to_json(&m);
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&v).expect("JSON values always serialize")
+                );
+            } else {
+                print!("{}", tdgen::target::summary(&m));
             }
             ExitCode::SUCCESS
         }

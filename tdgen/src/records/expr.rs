@@ -995,7 +995,9 @@ impl Evaluator<'_> {
                 let t = match &tys[0] {
                     Some(t @ Ty::List(_)) => t.clone(),
                     _ => {
-                        return Err(self.err_type(args[0].0.span, "!listremove needs a list".into()));
+                        return Err(
+                            self.err_type(args[0].0.span, "!listremove needs a list".into())
+                        );
                     }
                 };
                 Ok(self.fold(Op::ListRemove, vals, t))

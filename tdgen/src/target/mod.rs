@@ -1,1 +1,157 @@
-//! Register semantics: turning evaluated records into a target model (registers, sub-registers, units, classes, callee-saved sets).
+//! Register semantics: evaluated records -> a target model (registers, sub-register indices, units, classes, callee-saved sets).
+//!
+//! [`TargetModel::build`] reproduces llvm-tblgen's register bank: the same
+//! enumeration orders, synthesized indices and classes, register units and
+//! relations, so that `tdgen regs --json` equals the facts `facts.py` extracts
+//! from `llvm-tblgen -gen-register-info` on the same description.
+
+pub mod access;
+pub mod classes;
+pub mod csr;
+pub mod facts;
+pub mod regs;
+pub mod sets;
+pub mod weights;
+
+use crate::diag::Diagnostic;
+use crate::records::RecordKeeper;
+use access::Fields;
+
+/// Everything the allocator needs to know about a target's registers.
+pub struct TargetModel {
+    /// The `Target` def's name (empty if there is none).
+    pub target: String,
+    /// The namespace of the registers.
+    pub namespace: String,
+    /// Registers, sub-register indices and units.
+    pub bank: regs::RegBank,
+    /// Register classes in enum order.
+    pub classes: classes::Classes,
+    /// Callee-saved sets.
+    pub callee_saved: Vec<csr::CalleeSaved>,
+}
+
+impl TargetModel {
+    /// Builds the model from evaluated records; every inconsistency is a diagnostic.
+    pub fn build(rk: &RecordKeeper) -> Result<TargetModel, Vec<Diagnostic>> {
+        let f = Fields { rk };
+        let mut sets = sets::Sets::new(&f);
+        let mut bank = regs::RegBank::build(&f, &mut sets);
+        let mut diags = std::mem::take(&mut bank.diags);
+        diags.append(&mut sets.diags);
+        if !diags.is_empty() {
+            return Err(diags);
+        }
+        let classes = classes::Classes::build(&f, &mut sets, &bank);
+        diags.extend(classes.diags.iter().cloned());
+        diags.append(&mut sets.diags);
+        if !diags.is_empty() {
+            return Err(diags);
+        }
+        bank.compute_composites();
+        bank.compute_lane_masks();
+        diags.append(&mut bank.diags);
+        weights::compute_unit_weights(&mut bank, &classes);
+        let callee_saved = csr::read(&f, &mut sets, &bank, &mut diags);
+        diags.append(&mut sets.diags);
+        if !diags.is_empty() {
+            return Err(diags);
+        }
+        let target = rk
+            .derived_defs("Target")
+            .first()
+            .map(|&t| rk.name_of(t))
+            .unwrap_or_default();
+        let namespace = bank
+            .regs
+            .first()
+            .and_then(|r| r.def)
+            .map(|d| f.string(d, "Namespace"))
+            .unwrap_or_default();
+        Ok(TargetModel {
+            target,
+            namespace,
+            bank,
+            classes,
+            callee_saved,
+        })
+    }
+}
+
+/// A readable summary: registers with their units and sub-registers, classes with their orders.
+pub fn summary(m: &TargetModel) -> String {
+    use std::fmt::Write as _;
+    let b = &m.bank;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{} registers, {} register units, {} sub-register indices, {} register classes, {} callee-saved sets",
+        b.regs.len(),
+        b.num_native_units,
+        b.indices.len(),
+        m.classes.list.len(),
+        m.callee_saved.len()
+    );
+    s.push_str("\nregisters (enum: name units [sub-registers]):\n");
+    for (r, reg) in b.regs.iter().enumerate() {
+        let units: Vec<String> = reg.native_units.iter().map(|u| u.to_string()).collect();
+        let subs: Vec<String> = b
+            .subregs_preorder(r)
+            .iter()
+            .map(|&x| {
+                format!(
+                    "{}:{}",
+                    b.indices[reg.subreg_index[&x]].name, b.regs[x].name
+                )
+            })
+            .collect();
+        let _ = writeln!(
+            s,
+            "  {:>4}: {} units {{{}}}{}",
+            r + 1,
+            reg.name,
+            units.join(","),
+            if subs.is_empty() {
+                String::new()
+            } else {
+                format!(" [{}]", subs.join(" "))
+            }
+        );
+    }
+    s.push_str("\nclasses (id: name size/spill/align, order):\n");
+    for (id, c) in m.classes.list.iter().enumerate() {
+        let (rs, ss, sa) = c.sizes[0];
+        let order: Vec<&str> = c
+            .orders
+            .first()
+            .map(|o| o.iter().map(|&r| b.regs[r].name.as_str()).collect())
+            .unwrap_or_default();
+        let _ = writeln!(
+            s,
+            "  {id:>4}: {}{} {rs}/{ss}/{sa}{} = {}",
+            c.name,
+            if c.def.is_none() { " (inferred)" } else { "" },
+            if c.allocatable {
+                ""
+            } else {
+                " not allocatable"
+            },
+            order.join(" ")
+        );
+    }
+    for c in &m.callee_saved {
+        let save: Vec<&str> = c
+            .save_list
+            .iter()
+            .map(|&r| b.regs[r].name.as_str())
+            .collect();
+        let _ = writeln!(
+            s,
+            "\ncallee-saved {}: {} (mask: {} registers)",
+            c.name,
+            save.join(" "),
+            c.mask.len()
+        );
+    }
+    s
+}
