@@ -140,11 +140,24 @@ pub fn preprocess(
             continue;
         }
         match c {
+            // Comments are blanked here rather than left to the grammar: a
+            // nested-comment rule in a backtracking parser goes exponential on
+            // unterminated `/*` soup, and here it is one linear scan.
             b'/' if b.get(i + 1) == Some(&b'/') => {
-                i = b[i..].iter().position(|&c| c == b'\n').map_or(n, |p| i + p);
+                let end = b[i..].iter().position(|&c| c == b'\n').map_or(n, |p| i + p);
+                blank(&mut out, i, end);
+                i = end;
             }
             b'/' if b.get(i + 1) == Some(&b'*') => {
-                i = skip_block_comment(b, i);
+                let (end, closed) = skip_block_comment(b, i);
+                if !closed {
+                    diags.push(
+                        Diagnostic::error(Kind::Syntax, Span::new(file, i, i + 2), "unterminated /* comment")
+                            .with_label("this comment is never closed"),
+                    );
+                }
+                blank(&mut out, i, end);
+                i = end;
             }
             b'"' => {
                 i = skip_string(b, i);
@@ -161,7 +174,9 @@ pub fn preprocess(
                     let mut j = skip_trivia(b, i);
                     if j < n && b[j] == b'"' {
                         let end = skip_string(b, j);
-                        let raw = &text[j + 1..end.saturating_sub(1).max(j + 1)];
+                        // An unterminated string stops at the newline: no closing quote to drop.
+                        let raw_end = if end > j + 1 && b[end - 1] == b'"' { end - 1 } else { end };
+                        let raw = text.get(j + 1..raw_end).unwrap_or("");
                         let site = IncludeSite {
                             span: Span::new(file, start, end),
                             name: unescape_simple(raw),
@@ -234,7 +249,8 @@ fn find(b: &[u8], from: usize, pat: &[u8]) -> Option<usize> {
         .map(|p| from + p)
 }
 
-fn skip_block_comment(b: &[u8], mut i: usize) -> usize {
+/// Skips a nested block comment starting at `i`; returns the end and whether it was closed.
+fn skip_block_comment(b: &[u8], mut i: usize) -> (usize, bool) {
     let mut depth = 0usize;
     while i < b.len() {
         if b[i] == b'/' && b.get(i + 1) == Some(&b'*') {
@@ -244,13 +260,13 @@ fn skip_block_comment(b: &[u8], mut i: usize) -> usize {
             depth -= 1;
             i += 2;
             if depth == 0 {
-                return i;
+                return (i, true);
             }
         } else {
             i += 1;
         }
     }
-    b.len()
+    (b.len(), false)
 }
 
 fn skip_string(b: &[u8], mut i: usize) -> usize {
@@ -277,7 +293,7 @@ fn skip_trivia(b: &[u8], mut i: usize) -> usize {
                 .position(|&c| c == b'\n')
                 .map_or(b.len(), |p| i + p);
         } else if b.get(i) == Some(&b'/') && b.get(i + 1) == Some(&b'*') {
-            i = skip_block_comment(b, i);
+            i = skip_block_comment(b, i).0;
         } else {
             return i;
         }
