@@ -152,8 +152,12 @@ pub fn preprocess(
                 let (end, closed) = skip_block_comment(b, i);
                 if !closed {
                     diags.push(
-                        Diagnostic::error(Kind::Syntax, Span::new(file, i, i + 2), "unterminated /* comment")
-                            .with_label("this comment is never closed"),
+                        Diagnostic::error(
+                            Kind::Syntax,
+                            Span::new(file, i, i + 2),
+                            "unterminated /* comment",
+                        )
+                        .with_label("this comment is never closed"),
                     );
                 }
                 blank(&mut out, i, end);
@@ -175,7 +179,11 @@ pub fn preprocess(
                     if j < n && b[j] == b'"' {
                         let end = skip_string(b, j);
                         // An unterminated string stops at the newline: no closing quote to drop.
-                        let raw_end = if end > j + 1 && b[end - 1] == b'"' { end - 1 } else { end };
+                        let raw_end = if end > j + 1 && b[end - 1] == b'"' {
+                            end - 1
+                        } else {
+                            end
+                        };
                         let raw = text.get(j + 1..raw_end).unwrap_or("");
                         let site = IncludeSite {
                             span: Span::new(file, start, end),

@@ -55,6 +55,8 @@ pub struct RegClass {
     pub sub_classes: Vec<usize>,
     /// Super-classes, by enum value.
     pub super_classes: Vec<usize>,
+    /// `KeepCalleeSavedOrder` (our extension): `None` follows the target's policy.
+    pub keep_callee_saved_order: Option<bool>,
 }
 
 impl RegClass {
@@ -311,6 +313,7 @@ impl Classes {
             super_reg_classes: BTreeMap::new(),
             sub_classes: Vec::new(),
             super_classes: Vec::new(),
+            keep_callee_saved_order: None,
         })
     }
 
@@ -349,6 +352,7 @@ impl Classes {
             super_reg_classes: BTreeMap::new(),
             sub_classes: Vec::new(),
             super_classes: Vec::new(),
+            keep_callee_saved_order: None,
         };
         self.list.push(new);
         let i = self.list.len() - 1;

@@ -145,6 +145,7 @@ pub fn to_json(m: &TargetModel) -> Value {
                 "super_classes": c.super_classes.iter().map(|&s| m.classes.list[s].name.clone()).collect::<Vec<_>>(),
                 "synthesized": c.def.is_none(),
                 "allocation_priority": c.allocation_priority,
+                "keep_callee_saved_order": c.keep_callee_saved_order,
                 "global_priority": c.global_priority,
             })
         })
@@ -181,5 +182,8 @@ pub fn to_json(m: &TargetModel) -> Value {
         "register_units": units,
         "register_classes": classes,
         "callee_saved": csrs,
+        "allocation_order_policy": {
+            "cheap_callee_saved": m.policy.cheap_callee_saved.iter().map(|&r| reg_name(r)).collect::<Vec<_>>(),
+        },
     })
 }

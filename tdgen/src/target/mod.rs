@@ -9,6 +9,7 @@ pub mod access;
 pub mod classes;
 pub mod csr;
 pub mod facts;
+pub mod policy;
 pub mod regs;
 pub mod sets;
 pub mod weights;
@@ -29,6 +30,8 @@ pub struct TargetModel {
     pub classes: classes::Classes,
     /// Callee-saved sets.
     pub callee_saved: Vec<csr::CalleeSaved>,
+    /// The allocation-order policy (our extension).
+    pub policy: policy::OrderPolicy,
 }
 
 impl TargetModel {
@@ -42,7 +45,7 @@ impl TargetModel {
         if !diags.is_empty() {
             return Err(diags);
         }
-        let classes = classes::Classes::build(&f, &mut sets, &bank);
+        let mut classes = classes::Classes::build(&f, &mut sets, &bank);
         diags.extend(classes.diags.iter().cloned());
         diags.append(&mut sets.diags);
         if !diags.is_empty() {
@@ -53,6 +56,14 @@ impl TargetModel {
         diags.append(&mut bank.diags);
         weights::compute_unit_weights(&mut bank, &classes);
         let callee_saved = csr::read(&f, &mut sets, &bank, &mut diags);
+        let policy = policy::read(
+            &f,
+            &mut sets,
+            &bank,
+            &mut classes,
+            &callee_saved,
+            &mut diags,
+        );
         diags.append(&mut sets.diags);
         if !diags.is_empty() {
             return Err(diags);
@@ -74,6 +85,7 @@ impl TargetModel {
             bank,
             classes,
             callee_saved,
+            policy,
         })
     }
 }
