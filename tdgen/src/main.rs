@@ -80,12 +80,12 @@ fn main() -> ExitCode {
             if print {
                 if json {
                     let v = tdgen::records::to_json(&rk);
-                    println!(
-                        "{}",
+                    out(&format!(
+                        "{}\n",
                         serde_json::to_string_pretty(&v).expect("JSON values always serialize")
-                    );
+                    ));
                 } else {
-                    print!("{}", tdgen::records::print::records_text(&rk));
+                    out(&tdgen::records::print::records_text(&rk));
                 }
             }
             ExitCode::SUCCESS
@@ -110,12 +110,12 @@ fn regs(input: &Input, json: bool) -> ExitCode {
         Ok(m) => {
             if json {
                 let v = tdgen::target::facts::to_json(&m);
-                println!(
-                    "{}",
+                out(&format!(
+                    "{}\n",
                     serde_json::to_string_pretty(&v).expect("JSON values always serialize")
-                );
+                ));
             } else {
-                print!("{}", tdgen::target::summary(&m));
+                out(&tdgen::target::summary(&m));
             }
             ExitCode::SUCCESS
         }
@@ -128,6 +128,21 @@ fn regs(input: &Input, json: bool) -> ExitCode {
                 if n == 1 { "" } else { "s" }
             );
             ExitCode::FAILURE
+        }
+    }
+}
+
+/// Writes to stdout; a closed pipe (`tdgen ... | head`) ends the output quietly.
+fn out(text: &str) {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    if let Err(e) = stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            eprintln!("error: writing the output failed: {e}");
+            std::process::exit(1);
         }
     }
 }
