@@ -90,7 +90,13 @@ impl Loader {
         text: String,
     ) -> Result<RecordKeeper, Vec<Diagnostic>> {
         self.diags.clear();
+        let timing = std::env::var_os("TDGEN_TIMING").is_some();
+        let start = std::time::Instant::now();
         let root = self.load(name, path, text);
+        if timing {
+            eprintln!("tdgen: read, preprocess and parse: {:.1} ms", start.elapsed().as_secs_f64() * 1e3);
+        }
+        let start = std::time::Instant::now();
         let mut rk = RecordKeeper {
             interner: std::mem::take(&mut self.interner),
             ..Default::default()
@@ -105,6 +111,9 @@ impl Loader {
             }
             self.files = files;
             diags.append(&mut rk.diags);
+        }
+        if timing {
+            eprintln!("tdgen: evaluate: {:.1} ms", start.elapsed().as_secs_f64() * 1e3);
         }
         // The record keeper keeps a copy of the sources for `!locs` and rendering.
         rk.sources = self.snapshot_sources();

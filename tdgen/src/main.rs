@@ -3,6 +3,10 @@ use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+// Evaluation allocates many small values; mimalloc is markedly faster at that than the system allocator.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// A TableGen-compatible target-description compiler.
 #[derive(Parser)]
 #[command(name = "tdgen", version, about)]

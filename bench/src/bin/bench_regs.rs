@@ -8,16 +8,29 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+// The same allocator as the tdgen binary, so the in-process measurement matches it.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();
     v[v.len() / 2]
 }
 
 fn main() {
-    let runs: usize = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(5);
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("bench/ sits in the workspace").to_path_buf();
+    let runs: usize = std::env::args()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(5);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("bench/ sits in the workspace")
+        .to_path_buf();
     let include = PathBuf::from("/usr/lib/llvm-19/include");
-    println!("{:<8} {:>10} {:>12} {:>8}", "target", "tdgen ms", "tblgen ms", "ratio");
+    println!(
+        "{:<8} {:>10} {:>12} {:>8}",
+        "target", "tdgen ms", "tblgen ms", "ratio"
+    );
     for t in ["bpf", "aarch64", "x86", "hexagon"] {
         let top = root.join(format!("targets/oracle/{t}-top.td"));
         let dir = root.join(format!("targets/{t}"));
@@ -27,8 +40,11 @@ fn main() {
             let mut loader = tdgen::Loader::new();
             loader.include_dir(&include);
             loader.include_dir(&dir);
-            let rk = loader.records(&top).unwrap_or_else(|d| panic!("{}", loader.render(&d)));
-            let model = tdgen::target::TargetModel::build(&rk).unwrap_or_else(|d| panic!("{}", loader.render(&d)));
+            let rk = loader
+                .records(&top)
+                .unwrap_or_else(|d| panic!("{}", loader.render(&d)));
+            let model = tdgen::target::TargetModel::build(&rk)
+                .unwrap_or_else(|d| panic!("{}", loader.render(&d)));
             std::hint::black_box(&model);
             ours.push(start.elapsed());
             let start = Instant::now();
@@ -44,6 +60,11 @@ fn main() {
             theirs.push(start.elapsed());
         }
         let (o, l) = (median(ours), median(theirs));
-        println!("{t:<8} {:>10.1} {:>12.1} {:>8.2}", o.as_secs_f64() * 1e3, l.as_secs_f64() * 1e3, o.as_secs_f64() / l.as_secs_f64());
+        println!(
+            "{t:<8} {:>10.1} {:>12.1} {:>8.2}",
+            o.as_secs_f64() * 1e3,
+            l.as_secs_f64() * 1e3,
+            o.as_secs_f64() / l.as_secs_f64()
+        );
     }
 }

@@ -1,0 +1,405 @@
+//! The tables a target model turns into: plain numbers and names, laid out exactly as `regalloc::target::TargetInfo` wants them.
+//!
+//! Both ways out of tdgen start here: the emitter prints these rows as Rust
+//! (`static` arrays), and the run-time bridge (`regalloc-td`) copies them into
+//! an owned `TargetInfo`. Computing every derived value once, in this one
+//! place, is what makes the two results equal field by field.
+
+use super::fragment::{self, Fragment};
+use crate::diag::{Diagnostic, Kind, Span};
+use crate::records::RecordKeeper;
+use crate::target::TargetModel;
+use crate::target::regs::UNKNOWN;
+use std::path::Path;
+
+/// A bit set over table indices as `u32` words (the layout of `regalloc::target::bits`).
+pub type BitSet = Vec<u32>;
+
+/// A bit set of `n` bits with exactly `items` set.
+pub fn bitset(n: usize, items: impl IntoIterator<Item = usize>) -> BitSet {
+    let mut w = vec![0u32; n.div_ceil(32)];
+    for i in items {
+        if let Some(x) = w.get_mut(i / 32) {
+            *x |= 1 << (i % 32);
+        }
+    }
+    w
+}
+
+/// Register flag bits (the values of `regalloc::target::RegFlags`).
+pub mod reg_flags {
+    /// `isConstant`.
+    pub const CONSTANT: u8 = 1;
+    /// `isArtificial`.
+    pub const ARTIFICIAL: u8 = 2;
+}
+
+/// One physical register (`RegisterDesc`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RegRow {
+    /// Name.
+    pub name: String,
+    /// `HWEncoding`.
+    pub encoding: u16,
+    /// Every sub-register by index, sorted by index.
+    pub sub_regs: Vec<(u32, u32)>,
+    /// Super-registers, nearest first.
+    pub super_regs: Vec<u32>,
+    /// Native register units, sorted.
+    pub units: Vec<u32>,
+    /// Lane mask of each unit within the register.
+    pub unit_lanes: Vec<u64>,
+    /// `CostPerUse` (default mode).
+    pub cost_per_use: u8,
+    /// [`reg_flags`] bits.
+    pub flags: u8,
+    /// `file:line` of the definition.
+    pub loc: String,
+}
+
+/// One sub-register index (`SubRegIndexDesc`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct IndexRow {
+    /// Name.
+    pub name: String,
+    /// Size in bits, if known.
+    pub size: Option<u16>,
+    /// Offset in bits, if known.
+    pub offset: Option<u16>,
+    /// Lane mask.
+    pub lane_mask: u64,
+    /// `file:line` of the definition, or a note that it was synthesized.
+    pub loc: String,
+}
+
+/// One register class (`RegClassDesc`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClassRow {
+    /// Name.
+    pub name: String,
+    /// Members in register order.
+    pub members: Vec<u32>,
+    /// Members as a bit set over registers.
+    pub member_bits: BitSet,
+    /// Allocation order 0 and the alternative orders.
+    pub orders: Vec<Vec<u32>>,
+    /// `AltOrderSelect`, when the class has alternative orders and a non-empty fragment.
+    pub order_select: Option<Fragment>,
+    /// `KeepCalleeSavedOrder = 1`: the order is used as written.
+    pub as_written: bool,
+    /// Register size in bits.
+    pub reg_size: u32,
+    /// Spill size in bytes.
+    pub spill_size: u32,
+    /// Spill alignment in bytes.
+    pub spill_align: u32,
+    /// `CopyCost`.
+    pub copy_cost: i32,
+    /// `isAllocatable`.
+    pub allocatable: bool,
+    /// `AllocationPriority`.
+    pub priority: u8,
+    /// LLVM's class lane mask (lane 0 for classes without sub-registers).
+    pub lane_mask: u64,
+    /// Sub-classes including itself, over classes.
+    pub sub_classes: BitSet,
+    /// Super-classes including itself, over classes.
+    pub super_classes: BitSet,
+    /// Per index, the largest sub-class with that sub-register; empty when none has any.
+    pub sub_class_with_sub_reg: Vec<Option<u32>>,
+    /// Per index (index-major), the classes whose sub-registers by it lie here; empty when none.
+    pub super_reg_classes: BitSet,
+    /// `file:line` of the definition, or of the class it was inferred from.
+    pub loc: String,
+    /// Inferred by tdgen rather than defined.
+    pub inferred: bool,
+}
+
+/// One callee-saved set (`CalleeSavedDesc`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CsrRow {
+    /// Name.
+    pub name: String,
+    /// Save list in order.
+    pub saves: Vec<u32>,
+    /// Preserved registers as a bit set over registers.
+    pub mask: BitSet,
+    /// `file:line` of the definition.
+    pub loc: String,
+}
+
+/// Every table of one target.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tables {
+    /// Target name, lower case (`bpf`, `x86`).
+    pub name: String,
+    /// The `.td` file the tables came from, as shown in comments.
+    pub source: String,
+    /// Registers.
+    pub regs: Vec<RegRow>,
+    /// Register units: first and optional second root.
+    pub units: Vec<(u32, Option<u32>)>,
+    /// Sub-register indices.
+    pub indices: Vec<IndexRow>,
+    /// Composition, `n x n` row-major.
+    pub compose: Vec<Option<u32>>,
+    /// Register classes.
+    pub classes: Vec<ClassRow>,
+    /// Callee-saved sets.
+    pub callee_saved: Vec<CsrRow>,
+    /// Registers reserved in every function, as a bit set.
+    pub reserved: BitSet,
+}
+
+/// Shows `file:line` for a span, the file relative to `base` when it lies under it, else its file name.
+pub fn loc_string(rk: &RecordKeeper, base: Option<&Path>, span: Span) -> String {
+    if (span.file.0 as usize) >= rk.sources.len() {
+        return "<unknown>".to_string();
+    }
+    let f = rk.sources.file(span.file);
+    let shown = display_path(&f.name, base);
+    format!("{}:{}", shown, f.line_of(span.start))
+}
+
+/// A path as shown in generated comments: relative to `base` if under it, else its last component.
+pub fn display_path(name: &str, base: Option<&Path>) -> String {
+    let p = Path::new(name);
+    if let Some(rel) = base.and_then(|b| p.strip_prefix(b).ok()) {
+        return rel.to_string_lossy().replace('\\', "/");
+    }
+    p.file_name()
+        .map_or_else(|| name.to_string(), |n| n.to_string_lossy().into_owned())
+}
+
+fn narrow<T: TryFrom<i64>>(
+    v: i64,
+    what: &str,
+    name: &str,
+    span: Span,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<T> {
+    match T::try_from(v) {
+        Ok(x) => Some(x),
+        Err(_) => {
+            diags.push(Diagnostic::error(
+                Kind::Semantic,
+                span,
+                format!("{what} of '{name}' is {v}, which does not fit the allocator's table"),
+            ));
+            None
+        }
+    }
+}
+
+fn u32s(v: impl IntoIterator<Item = usize>) -> Vec<u32> {
+    v.into_iter().map(|x| x as u32).collect()
+}
+
+impl Tables {
+    /// Lays out a model's tables; `base` is the directory locations are shown relative to.
+    ///
+    /// Errors: values that do not fit the tables' integer types, and
+    /// `[{ }]` fragments that are not Rust.
+    pub fn from_model(
+        rk: &RecordKeeper,
+        m: &TargetModel,
+        base: Option<&Path>,
+    ) -> Result<Tables, Vec<Diagnostic>> {
+        let b = &m.bank;
+        let mut diags = Vec::new();
+        let loc = |s: Span| loc_string(rk, base, s);
+        let def_span = |d: crate::records::RecId| rk.get(d).locs.first().copied().unwrap_or_default();
+        let (nr, nc, ni) = (b.regs.len(), m.classes.list.len(), b.indices.len());
+
+        let mut regs = Vec::with_capacity(nr);
+        for reg in &b.regs {
+            let encoding = narrow(reg.hw_encoding, "HWEncoding", &reg.name, reg.loc, &mut diags)
+                .unwrap_or(0);
+            let cost = reg.cost_per_use.first().copied().unwrap_or(0);
+            let cost_per_use = narrow(cost, "CostPerUse", &reg.name, reg.loc, &mut diags)
+                .unwrap_or(0);
+            let units: Vec<u32> = reg.native_units.iter().copied().collect();
+            // LLVM's RegUnitLaneMasks: the lanes of the leaf sub-registers
+            // holding each unit; "none" means the whole register, which the
+            // allocator's tables spell as all lanes.
+            let unit_lanes = units
+                .iter()
+                .map(|u| {
+                    let m = reg
+                        .subregs
+                        .iter()
+                        .filter(|&(_, &s)| {
+                            b.regs[s].subregs.is_empty() && b.regs[s].native_units.contains(u)
+                        })
+                        .fold(0u64, |m, (&i, _)| m | b.indices[i].lane_mask);
+                    if m == 0 { u64::MAX } else { m }
+                })
+                .collect();
+            let mut flags = 0;
+            if reg.constant {
+                flags |= reg_flags::CONSTANT;
+            }
+            if reg.artificial {
+                flags |= reg_flags::ARTIFICIAL;
+            }
+            regs.push(RegRow {
+                name: reg.name.clone(),
+                encoding,
+                sub_regs: reg
+                    .subregs
+                    .iter()
+                    .map(|(&i, &s)| (i as u32, s as u32))
+                    .collect(),
+                super_regs: u32s(reg.super_regs.iter().copied()),
+                units,
+                unit_lanes,
+                cost_per_use,
+                flags,
+                loc: loc(reg.loc),
+            });
+        }
+
+        let units = b.units[..b.num_native_units]
+            .iter()
+            .map(|u| {
+                (
+                    u.roots.first().copied().unwrap_or(0) as u32,
+                    u.roots.get(1).map(|&r| r as u32),
+                )
+            })
+            .collect();
+
+        let known = |v: i64| (v & UNKNOWN != UNKNOWN && v >= 0).then_some((v & UNKNOWN) as u16);
+        let indices = b
+            .indices
+            .iter()
+            .map(|x| {
+                let (size, offset) = x.range.first().copied().unwrap_or((UNKNOWN, UNKNOWN));
+                IndexRow {
+                    name: x.name.clone(),
+                    size: known(size),
+                    offset: known(offset),
+                    lane_mask: x.lane_mask,
+                    loc: x.def.map_or_else(
+                        || "synthesized by tdgen".to_string(),
+                        |d| loc(def_span(d)),
+                    ),
+                }
+            })
+            .collect();
+
+        let mut compose = vec![None; ni * ni];
+        for (a, x) in b.indices.iter().enumerate() {
+            for (&bi, &c) in &x.composites {
+                if bi < ni {
+                    compose[a * ni + bi] = Some(c as u32);
+                }
+            }
+        }
+
+        let mut classes = Vec::with_capacity(nc);
+        for (id, c) in m.classes.list.iter().enumerate() {
+            let (rs, ss, sa) = c.sizes.first().copied().unwrap_or((0, 0, 0));
+            let order_select = if c.orders.len() > 1 && !c.alt_order_select.trim().is_empty() {
+                match fragment::check(rk, c.def, c.loc, &c.alt_order_select) {
+                    Ok(f) => Some(f),
+                    Err(d) => {
+                        diags.push(d);
+                        None
+                    }
+                }
+            } else {
+                None
+            };
+            let mut lane_mask = c
+                .sub_class_with_subreg
+                .keys()
+                .fold(0u64, |m, &i| m | b.indices[i].lane_mask);
+            if lane_mask == 0 {
+                lane_mask = 1;
+            }
+            let mut sub_class_with_sub_reg: Vec<Option<u32>> = (0..ni)
+                .map(|i| c.sub_class_with_subreg.get(&i).map(|&s| s as u32))
+                .collect();
+            if sub_class_with_sub_reg.iter().all(Option::is_none) {
+                sub_class_with_sub_reg.clear();
+            }
+            let mut super_reg_classes: BitSet = (0..ni)
+                .flat_map(|i| {
+                    let set = c.super_reg_classes.get(&i);
+                    bitset(nc, set.into_iter().flatten().copied())
+                })
+                .collect();
+            if super_reg_classes.iter().all(|&w| w == 0) {
+                super_reg_classes.clear();
+            }
+            let name = &c.name;
+            classes.push(ClassRow {
+                name: name.clone(),
+                members: u32s(c.members.iter().copied()),
+                member_bits: bitset(nr, c.members.iter().copied()),
+                orders: c.orders.iter().map(|o| u32s(o.iter().copied())).collect(),
+                order_select,
+                as_written: c.keep_callee_saved_order == Some(true),
+                reg_size: narrow(rs, "register size", name, c.loc, &mut diags).unwrap_or(0),
+                spill_size: narrow(ss / 8, "spill size", name, c.loc, &mut diags).unwrap_or(0),
+                spill_align: narrow(sa / 8, "spill alignment", name, c.loc, &mut diags)
+                    .unwrap_or(0),
+                copy_cost: narrow(c.copy_cost, "CopyCost", name, c.loc, &mut diags).unwrap_or(0),
+                allocatable: c.allocatable,
+                priority: narrow(
+                    c.allocation_priority,
+                    "AllocationPriority",
+                    name,
+                    c.loc,
+                    &mut diags,
+                )
+                .unwrap_or(0),
+                lane_mask,
+                sub_classes: bitset(nc, c.sub_classes.iter().copied().chain([id])),
+                super_classes: bitset(nc, c.super_classes.iter().copied().chain([id])),
+                sub_class_with_sub_reg,
+                super_reg_classes,
+                loc: loc(c.loc),
+                inferred: c.def.is_none(),
+            });
+        }
+
+        let callee_saved = m
+            .callee_saved
+            .iter()
+            .map(|c| CsrRow {
+                name: c.name.clone(),
+                saves: u32s(c.save_list.iter().copied()),
+                mask: bitset(nr, c.mask.iter().copied()),
+                loc: loc(def_span(c.def)),
+            })
+            .collect();
+
+        if !diags.is_empty() {
+            return Err(diags);
+        }
+        let name = if m.target.is_empty() {
+            m.namespace.to_lowercase()
+        } else {
+            m.target.to_lowercase()
+        };
+        // The root file is loaded first, so it is file 0.
+        let source = if rk.sources.is_empty() {
+            String::new()
+        } else {
+            display_path(&rk.sources.file(crate::diag::FileId(0)).name, base)
+        };
+        Ok(Tables {
+            name,
+            source,
+            regs,
+            units,
+            indices,
+            compose,
+            classes,
+            callee_saved,
+            reserved: bitset(nr, []),
+        })
+    }
+}

@@ -1,0 +1,370 @@
+//! [`Tables`] as Rust tokens: `static` rows that fill a `TargetInfo<'static>`, typed constants, and the fragment functions.
+//!
+//! Every path to the table types goes through the crate path the caller
+//! passes (`::regalloc` by default), so the same tokens serve the proc-macro
+//! (where the user's crate names `regalloc`) and build scripts.
+
+use super::fragment::PARAM;
+use super::tables::{ClassRow, Tables};
+use proc_macro2::{Ident, Literal, Span, TokenStream};
+use quote::{format_ident, quote};
+use std::collections::HashSet;
+
+const KEYWORDS: &[&str] = &[
+    "as", "break", "const", "continue", "else", "enum", "extern", "false", "fn", "for", "if",
+    "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return", "static",
+    "struct", "trait", "true", "type", "unsafe", "use", "where", "while", "async", "await", "dyn",
+    "abstract", "become", "box", "do", "final", "macro", "override", "priv", "typeof", "unsized",
+    "virtual", "yield", "try", "gen",
+];
+
+/// Turns `.td` names into distinct Rust identifiers (raw identifiers for keywords).
+#[derive(Default)]
+struct Namer {
+    used: HashSet<String>,
+}
+
+impl Namer {
+    fn ident(&mut self, name: &str) -> Ident {
+        let mut s: String = name
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' })
+            .collect();
+        if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) {
+            s.insert(0, '_');
+        }
+        // These cannot be raw identifiers.
+        if matches!(s.as_str(), "_" | "self" | "Self" | "super" | "crate") {
+            s.push('_');
+        }
+        let base = s.clone();
+        let mut k = 1;
+        while !self.used.insert(s.clone()) {
+            s = format!("{base}_{k}");
+            k += 1;
+        }
+        if KEYWORDS.contains(&s.as_str()) {
+            Ident::new_raw(&s, Span::call_site())
+        } else {
+            Ident::new(&s, Span::call_site())
+        }
+    }
+}
+
+fn n(v: u32) -> Literal {
+    Literal::u32_unsuffixed(v)
+}
+
+fn hex(v: u64) -> TokenStream {
+    let lit = syn::LitInt::new(&format!("0x{v:X}"), Span::call_site());
+    quote!(#lit)
+}
+
+fn words(w: &[u32]) -> TokenStream {
+    let items = w.iter().map(|&x| hex(u64::from(x)));
+    quote!(Cow::Borrowed(&[#(#items),*]))
+}
+
+fn regs_list(v: &[u32]) -> TokenStream {
+    let items = v.iter().map(|&r| n(r));
+    quote!(Cow::Borrowed(&[#(Reg(#items)),*]))
+}
+
+fn doc(s: String) -> TokenStream {
+    let s = format!(" {s}");
+    quote!(#[doc = #s])
+}
+
+fn class_row(c: &ClassRow, select: Option<&Ident>) -> TokenStream {
+    let name = &c.name;
+    let members = regs_list(&c.members);
+    let member_bits = words(&c.member_bits);
+    let orders = c.orders.iter().map(|o| regs_list(o));
+    let order_select = match select {
+        Some(f) => quote!(Some(#f)),
+        None => quote!(None),
+    };
+    let policy = if c.as_written {
+        quote!(AllocOrderPolicy::AsWritten)
+    } else {
+        quote!(AllocOrderPolicy::CalleeSavedLast)
+    };
+    let (reg_size, spill_size, spill_align) = (n(c.reg_size), n(c.spill_size), n(c.spill_align));
+    let copy_cost = Literal::i32_unsuffixed(c.copy_cost);
+    let allocatable = c.allocatable;
+    let priority = Literal::u8_unsuffixed(c.priority);
+    let lane_mask = hex(c.lane_mask);
+    let sub_classes = words(&c.sub_classes);
+    let super_classes = words(&c.super_classes);
+    let scwsr = c.sub_class_with_sub_reg.iter().map(|x| match x {
+        Some(k) => {
+            let k = n(*k);
+            quote!(Some(RegClass(#k)))
+        }
+        None => quote!(None),
+    });
+    let super_reg_classes = words(&c.super_reg_classes);
+    quote! {
+        RegClassDesc {
+            name: Cow::Borrowed(#name),
+            members: #members,
+            member_bits: #member_bits,
+            orders: Cow::Borrowed(&[#(#orders),*]),
+            order_select: #order_select,
+            order_policy: #policy,
+            reg_size: #reg_size,
+            spill_size: #spill_size,
+            spill_align: #spill_align,
+            copy_cost: #copy_cost,
+            allocatable: #allocatable,
+            priority: #priority,
+            lane_mask: LaneMask(#lane_mask),
+            sub_classes: #sub_classes,
+            super_classes: #super_classes,
+            sub_class_with_sub_reg: Cow::Borrowed(&[#(#scwsr),*]),
+            super_reg_classes: #super_reg_classes,
+            spill: None,
+            reload: None,
+            copy: None,
+        }
+    }
+}
+
+/// The generated items: `pub use tables::TARGET`, the constant modules and the `tables` module.
+///
+/// Errors (as messages) only when a fragment that `syn` accepted does not
+/// lex as tokens here, which would be a bug.
+pub fn tokens(t: &Tables, krate: &TokenStream) -> Result<TokenStream, String> {
+    let src = &t.source;
+    // Typed constants.
+    let mut namer = Namer::default();
+    let reg_consts = t.regs.iter().enumerate().map(|(k, r)| {
+        let id = namer.ident(&r.name);
+        let d = doc(format!("`{}`, defined at {}.", r.name, r.loc));
+        let k = n(k as u32);
+        quote!(#d pub const #id: Reg = Reg(#k);)
+    });
+    let reg_consts: Vec<_> = reg_consts.collect();
+    let mut namer = Namer::default();
+    let class_consts: Vec<_> = t
+        .classes
+        .iter()
+        .enumerate()
+        .map(|(k, c)| {
+            let id = namer.ident(&c.name);
+            let d = if c.inferred {
+                doc(format!("`{}`, inferred by tdgen from the class at {}.", c.name, c.loc))
+            } else {
+                doc(format!("`{}`, defined at {}.", c.name, c.loc))
+            };
+            let k = n(k as u32);
+            quote!(#d pub const #id: RegClass = RegClass(#k);)
+        })
+        .collect();
+    let mut namer = Namer::default();
+    let index_consts: Vec<_> = t
+        .indices
+        .iter()
+        .enumerate()
+        .map(|(k, x)| {
+            let id = namer.ident(&x.name);
+            let d = if x.loc.starts_with("synthesized") {
+                doc(format!("`{}`, a composite index synthesized by tdgen.", x.name))
+            } else {
+                doc(format!("`{}`, defined at {}.", x.name, x.loc))
+            };
+            let k = n(k as u32);
+            quote!(#d pub const #id: SubRegIndex = SubRegIndex(#k);)
+        })
+        .collect();
+    let mut namer = Namer::default();
+    let csr_consts: Vec<_> = t
+        .callee_saved
+        .iter()
+        .enumerate()
+        .map(|(k, c)| {
+            let id = namer.ident(&c.name);
+            let d = doc(format!("`{}`, defined at {}.", c.name, c.loc));
+            let k = n(k as u32);
+            quote!(#d pub const #id: CalleeSavedSet = CalleeSavedSet(#k);)
+        })
+        .collect();
+
+    // Rows.
+    let regs = t.regs.iter().map(|r| {
+        let name = &r.name;
+        let enc = Literal::u16_unsuffixed(r.encoding);
+        let subs = r.sub_regs.iter().map(|&(i, s)| {
+            let (i, s) = (n(i), n(s));
+            quote!((SubRegIndex(#i), Reg(#s)))
+        });
+        let supers = regs_list(&r.super_regs);
+        let units = r.units.iter().map(|&u| n(u));
+        let lanes = r.unit_lanes.iter().map(|&m| hex(m));
+        let cost = Literal::u8_unsuffixed(r.cost_per_use);
+        let flags = Literal::u8_unsuffixed(r.flags);
+        quote! {
+            RegisterDesc {
+                name: Cow::Borrowed(#name),
+                encoding: #enc,
+                sub_regs: Cow::Borrowed(&[#(#subs),*]),
+                super_regs: #supers,
+                units: Cow::Borrowed(&[#(RegUnit(#units)),*]),
+                unit_lanes: Cow::Borrowed(&[#(LaneMask(#lanes)),*]),
+                cost_per_use: #cost,
+                flags: RegFlags(#flags),
+            }
+        }
+    });
+    let units = t.units.iter().map(|&(a, b)| {
+        let a = n(a);
+        let b = match b {
+            Some(b) => {
+                let b = n(b);
+                quote!(Some(Reg(#b)))
+            }
+            None => quote!(None),
+        };
+        quote!(RegUnitDesc { root: Reg(#a), root2: #b })
+    });
+    let opt16 = |v: Option<u16>| match v {
+        Some(x) => {
+            let x = Literal::u16_unsuffixed(x);
+            quote!(Some(#x))
+        }
+        None => quote!(None),
+    };
+    let indices = t.indices.iter().map(|x| {
+        let name = &x.name;
+        let (size, offset) = (opt16(x.size), opt16(x.offset));
+        let lm = hex(x.lane_mask);
+        quote!(SubRegIndexDesc { name: Cow::Borrowed(#name), size: #size, offset: #offset, lane_mask: LaneMask(#lm) })
+    });
+    let compose = t.compose.iter().map(|c| match c {
+        Some(c) => {
+            let c = n(*c);
+            quote!(Some(SubRegIndex(#c)))
+        }
+        None => quote!(None),
+    });
+    let mut select_fns = Vec::new();
+    let mut classes = Vec::new();
+    for (k, c) in t.classes.iter().enumerate() {
+        let f = match &c.order_select {
+            Some(fr) => {
+                let body: TokenStream = fr
+                    .code
+                    .parse()
+                    .map_err(|e| format!("AltOrderSelect of '{}' does not lex: {e}", c.name))?;
+                let f = format_ident!("alt_order_select_{}", k);
+                let param = format_ident!("{}", PARAM);
+                let d = doc(format!("`AltOrderSelect` of `{}` ({}).", c.name, c.loc));
+                select_fns.push(quote! {
+                    #d
+                    #[allow(unused_variables, clippy::needless_return)]
+                    fn #f(#param: &FunctionInfo) -> usize { #body }
+                });
+                Some(f)
+            }
+            None => None,
+        };
+        classes.push(class_row(c, f.as_ref()));
+    }
+    let csrs = t.callee_saved.iter().map(|c| {
+        let name = &c.name;
+        let saves = regs_list(&c.saves);
+        let mask = words(&c.mask);
+        quote!(CalleeSavedDesc { name: Cow::Borrowed(#name), saves: #saves, mask: #mask })
+    });
+    let reserved = words(&t.reserved);
+    let name = &t.name;
+    let (nr, nu, ni, nc, ncs) = (
+        t.regs.len(),
+        t.units.len(),
+        t.indices.len(),
+        t.classes.len(),
+        t.callee_saved.len(),
+    );
+    let ncomp = ni * ni;
+    let top_doc = doc(format!("The `{name}` target's tables, compiled by tdgen from `{src}`."));
+    let regs_doc = doc(format!("Registers of `{name}` ({nr}), as [`Reg`] constants."));
+    let classes_doc = doc(format!("Register classes of `{name}` ({nc}), as [`RegClass`] constants."));
+    let subs_doc = doc(format!("Sub-register indices of `{name}` ({ni}), as [`SubRegIndex`] constants."));
+    let csr_doc = doc(format!("Callee-saved sets of `{name}` ({ncs}), as [`CalleeSavedSet`] constants."));
+    Ok(quote! {
+        #top_doc
+        pub use self::tables::TARGET;
+
+        #regs_doc
+        #[allow(non_upper_case_globals, dead_code)]
+        pub mod regs {
+            #[allow(unused_imports)]
+            use #krate::target::Reg;
+            #(#reg_consts)*
+        }
+
+        #classes_doc
+        #[allow(non_upper_case_globals, dead_code)]
+        pub mod classes {
+            #[allow(unused_imports)]
+            use #krate::target::RegClass;
+            #(#class_consts)*
+        }
+
+        #subs_doc
+        #[allow(non_upper_case_globals, dead_code)]
+        pub mod sub_regs {
+            #[allow(unused_imports)]
+            use #krate::target::SubRegIndex;
+            #(#index_consts)*
+        }
+
+        #csr_doc
+        #[allow(non_upper_case_globals, dead_code)]
+        pub mod callee_saved {
+            #[allow(unused_imports)]
+            use #krate::target::CalleeSavedSet;
+            #(#csr_consts)*
+        }
+
+        /// The raw table rows behind [`TARGET`].
+        #[allow(clippy::all)]
+        pub mod tables {
+            #[allow(unused_imports)]
+            use #krate::target::{
+                AllocOrderPolicy, CalleeSavedDesc, FunctionInfo, LaneMask, Reg, RegClass,
+                RegClassDesc, RegFlags, RegUnit, RegUnitDesc, RegisterDesc, SubRegIndex,
+                SubRegIndexDesc, TargetInfo,
+            };
+            use ::std::borrow::Cow;
+
+            #top_doc
+            pub static TARGET: TargetInfo<'static> = TargetInfo {
+                name: Cow::Borrowed(#name),
+                regs: Cow::Borrowed(&REGS),
+                units: Cow::Borrowed(&UNITS),
+                sub_reg_indices: Cow::Borrowed(&SUB_REG_INDICES),
+                sub_reg_compose: Cow::Borrowed(&SUB_REG_COMPOSE),
+                classes: Cow::Borrowed(&CLASSES),
+                callee_saved: Cow::Borrowed(&CALLEE_SAVED),
+                reserved: #reserved,
+                instrs: Cow::Borrowed(&[]),
+            };
+
+            /// Registers, indexed by `Reg`.
+            pub static REGS: [RegisterDesc<'static>; #nr] = [#(#regs),*];
+            /// Register units and their roots, indexed by `RegUnit`.
+            pub static UNITS: [RegUnitDesc; #nu] = [#(#units),*];
+            /// Sub-register indices, indexed by `SubRegIndex`.
+            pub static SUB_REG_INDICES: [SubRegIndexDesc<'static>; #ni] = [#(#indices),*];
+            /// Composition of sub-register indices, row-major.
+            pub static SUB_REG_COMPOSE: [Option<SubRegIndex>; #ncomp] = [#(#compose),*];
+            /// Register classes, indexed by `RegClass`.
+            pub static CLASSES: [RegClassDesc<'static>; #nc] = [#(#classes),*];
+            /// Callee-saved sets, indexed by `CalleeSavedSet`.
+            pub static CALLEE_SAVED: [CalleeSavedDesc<'static>; #ncs] = [#(#csrs),*];
+
+            #(#select_fns)*
+        }
+    })
+}
