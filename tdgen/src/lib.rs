@@ -21,5 +21,6 @@ pub mod syntax;
 pub mod target;
 
 pub use diag::{Diagnostic, FileId, Kind, Severity, SourceMap, Span};
+pub use emit::Builder;
 pub use loader::Loader;
 pub use records::RecordKeeper;

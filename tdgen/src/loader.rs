@@ -10,6 +10,9 @@ use rustc_hash::FxHashMap as HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+/// Stack for the front end (virtual memory; only what is used is committed).
+const STACK_SIZE: usize = 256 << 20;
+
 /// Runs the front end: include search paths, macros, and the source files read.
 #[derive(Default)]
 pub struct Loader {
@@ -89,12 +92,27 @@ impl Loader {
         path: Option<PathBuf>,
         text: String,
     ) -> Result<RecordKeeper, Vec<Diagnostic>> {
+        // Parsing and evaluation recurse with the input's nesting (bounded by
+        // MAX_NESTING and MAX_DEPTH); run them on a large heap-allocated stack
+        // so that the bound, not the caller's thread, decides what is accepted.
+        stacker::grow(STACK_SIZE, || self.run_on_stack(name, path, text))
+    }
+
+    fn run_on_stack(
+        &mut self,
+        name: String,
+        path: Option<PathBuf>,
+        text: String,
+    ) -> Result<RecordKeeper, Vec<Diagnostic>> {
         self.diags.clear();
         let timing = std::env::var_os("TDGEN_TIMING").is_some();
         let start = std::time::Instant::now();
         let root = self.load(name, path, text);
         if timing {
-            eprintln!("tdgen: read, preprocess and parse: {:.1} ms", start.elapsed().as_secs_f64() * 1e3);
+            eprintln!(
+                "tdgen: read, preprocess and parse: {:.1} ms",
+                start.elapsed().as_secs_f64() * 1e3
+            );
         }
         let start = std::time::Instant::now();
         let mut rk = RecordKeeper {
@@ -113,7 +131,10 @@ impl Loader {
             diags.append(&mut rk.diags);
         }
         if timing {
-            eprintln!("tdgen: evaluate: {:.1} ms", start.elapsed().as_secs_f64() * 1e3);
+            eprintln!(
+                "tdgen: evaluate: {:.1} ms",
+                start.elapsed().as_secs_f64() * 1e3
+            );
         }
         // The record keeper keeps a copy of the sources for `!locs` and rendering.
         rk.sources = self.snapshot_sources();

@@ -45,6 +45,17 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Write the Rust tables (`TargetInfo` statics and typed constants) the `regalloc!` macro would generate.
+    Emit {
+        #[command(flatten)]
+        input: Input,
+        /// Output file (default: standard output).
+        #[arg(short = 'o', value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// The path generated code uses for the table types.
+        #[arg(long = "crate", value_name = "PATH", default_value = "::regalloc")]
+        krate: String,
+    },
     /// Check a file: print diagnostics only, exit non-zero on error.
     Check {
         #[command(flatten)]
@@ -75,6 +86,11 @@ fn main() -> ExitCode {
         Command::Records { input, json } => (input, *json, true),
         Command::Regs { input, json } => return regs(input, *json),
         Command::Check { input } => (input, false, false),
+        Command::Emit {
+            input,
+            output,
+            krate,
+        } => return emit(input, output.as_deref(), krate),
     };
     let (loader, result) = load(input);
     match result {
@@ -147,6 +163,53 @@ fn out(text: &str) {
         if e.kind() != std::io::ErrorKind::BrokenPipe {
             eprintln!("error: writing the output failed: {e}");
             std::process::exit(1);
+        }
+    }
+}
+
+fn emit(input: &Input, output: Option<&std::path::Path>, krate: &str) -> ExitCode {
+    // Comments name files relative to the directory tdgen runs in.
+    let base = std::env::current_dir().ok();
+    let compiled = match tdgen::emit::compile(&input.file, &input.include, base.as_deref()) {
+        Ok(c) => c,
+        Err(f) => {
+            eprint!("{}", f.rendered);
+            let n = f.diagnostics.iter().filter(|d| d.is_error()).count();
+            eprintln!(
+                "error: {} found {n} error{}",
+                input.file.display(),
+                if n == 1 { "" } else { "s" }
+            );
+            return ExitCode::FAILURE;
+        }
+    };
+    let opts = tdgen::emit::Options {
+        crate_path: krate.to_string(),
+        base_dir: base,
+    };
+    let text = match tdgen::emit::to_source(&compiled.tables, &opts) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let written = match output {
+        Some(p) => {
+            std::fs::write(p, &text).map_err(|e| format!("could not write '{}': {e}", p.display()))
+        }
+        None => {
+            use std::io::Write as _;
+            std::io::stdout()
+                .write_all(text.as_bytes())
+                .map_err(|e| e.to_string())
+        }
+    };
+    match written {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
         }
     }
 }

@@ -43,10 +43,7 @@ fn offset_of(text: &str, line: usize, column: usize) -> usize {
     let mut start = 0;
     for (k, l) in text.split_inclusive('\n').enumerate() {
         if k + 1 == line {
-            return start
-                + l.char_indices()
-                    .nth(column)
-                    .map_or(l.len(), |(i, _)| i);
+            return start + l.char_indices().nth(column).map_or(l.len(), |(i, _)| i);
         }
         start += l.len();
     }

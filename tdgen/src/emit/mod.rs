@@ -54,6 +54,8 @@ pub fn prelude_dir() -> PathBuf {
 pub struct Failure {
     /// The diagnostics rendered rustc-style (file:line:col, source line, hint).
     pub rendered: String,
+    /// Each diagnostic rendered on its own, in the same order.
+    pub rendered_each: Vec<String>,
     /// The diagnostics.
     pub diagnostics: Vec<Diagnostic>,
     /// Every file read before the failure (for rebuild tracking).
@@ -82,18 +84,18 @@ pub fn compile(
     }
     loader.include_dir(prelude_dir());
     let result = loader.records(path).and_then(|rk| {
-        let m = TargetModel::build(&rk).map_err(|d| (d, None))?;
-        Tables::from_model(&rk, &m, base).map_err(|d| (d, Some(rk)))
+        let m = TargetModel::build(&rk)?;
+        Tables::from_model(&rk, &m, base)
     });
-    let result = match result {
-        Ok(t) => Ok(t),
-        Err((d, _)) => Err(d),
-    };
     let files_read = loader.files_read();
     match result {
         Ok(tables) => Ok(Compiled { tables, files_read }),
         Err(diagnostics) => Err(Failure {
             rendered: loader.render(&diagnostics),
+            rendered_each: diagnostics
+                .iter()
+                .map(|d| loader.render(std::slice::from_ref(d)))
+                .collect(),
             diagnostics,
             files_read,
         }),

@@ -161,9 +161,12 @@ pub fn loc_string(rk: &RecordKeeper, base: Option<&Path>, span: Span) -> String 
     format!("{}:{}", shown, f.line_of(span.start))
 }
 
-/// A path as shown in generated comments: relative to `base` if under it, else its last component.
+/// A path as shown in generated comments: as given when relative, relative to `base` if under it, else its last component.
 pub fn display_path(name: &str, base: Option<&Path>) -> String {
     let p = Path::new(name);
+    if p.is_relative() {
+        return name.replace('\\', "/");
+    }
     if let Some(rel) = base.and_then(|b| p.strip_prefix(b).ok()) {
         return rel.to_string_lossy().replace('\\', "/");
     }
@@ -208,16 +211,23 @@ impl Tables {
         let b = &m.bank;
         let mut diags = Vec::new();
         let loc = |s: Span| loc_string(rk, base, s);
-        let def_span = |d: crate::records::RecId| rk.get(d).locs.first().copied().unwrap_or_default();
+        let def_span =
+            |d: crate::records::RecId| rk.get(d).locs.first().copied().unwrap_or_default();
         let (nr, nc, ni) = (b.regs.len(), m.classes.list.len(), b.indices.len());
 
         let mut regs = Vec::with_capacity(nr);
         for reg in &b.regs {
-            let encoding = narrow(reg.hw_encoding, "HWEncoding", &reg.name, reg.loc, &mut diags)
-                .unwrap_or(0);
+            let encoding = narrow(
+                reg.hw_encoding,
+                "HWEncoding",
+                &reg.name,
+                reg.loc,
+                &mut diags,
+            )
+            .unwrap_or(0);
             let cost = reg.cost_per_use.first().copied().unwrap_or(0);
-            let cost_per_use = narrow(cost, "CostPerUse", &reg.name, reg.loc, &mut diags)
-                .unwrap_or(0);
+            let cost_per_use =
+                narrow(cost, "CostPerUse", &reg.name, reg.loc, &mut diags).unwrap_or(0);
             let units: Vec<u32> = reg.native_units.iter().copied().collect();
             // LLVM's RegUnitLaneMasks: the lanes of the leaf sub-registers
             // holding each unit; "none" means the whole register, which the
@@ -280,10 +290,9 @@ impl Tables {
                     size: known(size),
                     offset: known(offset),
                     lane_mask: x.lane_mask,
-                    loc: x.def.map_or_else(
-                        || "synthesized by tdgen".to_string(),
-                        |d| loc(def_span(d)),
-                    ),
+                    loc: x
+                        .def
+                        .map_or_else(|| "synthesized by tdgen".to_string(), |d| loc(def_span(d))),
                 }
             })
             .collect();
@@ -330,8 +339,16 @@ impl Tables {
                     bitset(nc, set.into_iter().flatten().copied())
                 })
                 .collect();
-            if super_reg_classes.iter().all(|&w| w == 0) {
-                super_reg_classes.clear();
+            // Trailing all-zero index chunks read the same as absent ones
+            // (`matching_super_reg_class` finds no chunk and answers `None`),
+            // and dropping them keeps generated tables small.
+            let chunk = nc.div_ceil(32).max(1);
+            while super_reg_classes.len() >= chunk
+                && super_reg_classes[super_reg_classes.len() - chunk..]
+                    .iter()
+                    .all(|&w| w == 0)
+            {
+                super_reg_classes.truncate(super_reg_classes.len() - chunk);
             }
             let name = &c.name;
             classes.push(ClassRow {

@@ -28,7 +28,13 @@ impl Namer {
     fn ident(&mut self, name: &str) -> Ident {
         let mut s: String = name
             .chars()
-            .map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' })
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '_' {
+                    c
+                } else {
+                    '_'
+                }
+            })
             .collect();
         if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) {
             s.insert(0, '_');
@@ -153,7 +159,10 @@ pub fn tokens(t: &Tables, krate: &TokenStream) -> Result<TokenStream, String> {
         .map(|(k, c)| {
             let id = namer.ident(&c.name);
             let d = if c.inferred {
-                doc(format!("`{}`, inferred by tdgen from the class at {}.", c.name, c.loc))
+                doc(format!(
+                    "`{}`, inferred by tdgen from the class at {}.",
+                    c.name, c.loc
+                ))
             } else {
                 doc(format!("`{}`, defined at {}.", c.name, c.loc))
             };
@@ -169,7 +178,10 @@ pub fn tokens(t: &Tables, krate: &TokenStream) -> Result<TokenStream, String> {
         .map(|(k, x)| {
             let id = namer.ident(&x.name);
             let d = if x.loc.starts_with("synthesized") {
-                doc(format!("`{}`, a composite index synthesized by tdgen.", x.name))
+                doc(format!(
+                    "`{}`, a composite index synthesized by tdgen.",
+                    x.name
+                ))
             } else {
                 doc(format!("`{}`, defined at {}.", x.name, x.loc))
             };
@@ -286,11 +298,21 @@ pub fn tokens(t: &Tables, krate: &TokenStream) -> Result<TokenStream, String> {
         t.callee_saved.len(),
     );
     let ncomp = ni * ni;
-    let top_doc = doc(format!("The `{name}` target's tables, compiled by tdgen from `{src}`."));
-    let regs_doc = doc(format!("Registers of `{name}` ({nr}), as [`Reg`] constants."));
-    let classes_doc = doc(format!("Register classes of `{name}` ({nc}), as [`RegClass`] constants."));
-    let subs_doc = doc(format!("Sub-register indices of `{name}` ({ni}), as [`SubRegIndex`] constants."));
-    let csr_doc = doc(format!("Callee-saved sets of `{name}` ({ncs}), as [`CalleeSavedSet`] constants."));
+    let top_doc = doc(format!(
+        "The `{name}` target's tables, compiled by tdgen from `{src}`."
+    ));
+    let regs_doc = doc(format!(
+        "Registers of `{name}` ({nr}), as [`Reg`] constants."
+    ));
+    let classes_doc = doc(format!(
+        "Register classes of `{name}` ({nc}), as [`RegClass`] constants."
+    ));
+    let subs_doc = doc(format!(
+        "Sub-register indices of `{name}` ({ni}), as [`SubRegIndex`] constants."
+    ));
+    let csr_doc = doc(format!(
+        "Callee-saved sets of `{name}` ({ncs}), as [`CalleeSavedSet`] constants."
+    ));
     Ok(quote! {
         #top_doc
         pub use self::tables::TARGET;

@@ -24,6 +24,7 @@ pub fn parse_file(
     includes: &HashMap<u32, Option<FileId>>,
     interner: &mut Interner,
 ) -> Result<File, Diagnostic> {
+    check_nesting(file, text)?;
     let pairs = TdParser::parse(Rule::file, text).map_err(|e| syntax_error(file, text, e))?;
     let mut b = Builder {
         file,
@@ -43,8 +44,52 @@ pub fn parse_file(
     Ok(File { id: file, stmts })
 }
 
+/// Deepest bracket nesting the parser accepts; deeper input would exhaust the
+/// stack of a recursive-descent parser, so it is an error instead.
+pub const MAX_NESTING: usize = 200;
+
+/// Rejects text whose brackets nest deeper than [`MAX_NESTING`] (strings and
+/// code fragments aside), before the recursive parser sees it.
+fn check_nesting(file: FileId, text: &str) -> Result<(), Diagnostic> {
+    let b = text.as_bytes();
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'"' => {
+                i += 1;
+                while i < b.len() && b[i] != b'"' && b[i] != b'\n' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'[' if b.get(i + 1) == Some(&b'{') => {
+                i += 2;
+                while i + 1 < b.len() && !(b[i] == b'}' && b[i + 1] == b']') {
+                    i += 1;
+                }
+                i += 1;
+            }
+            b'(' | b'[' | b'{' | b'<' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Err(Diagnostic::error(
+                        Kind::Limit,
+                        Span::new(file, i, i + 1),
+                        format!("brackets nest deeper than {MAX_NESTING} levels"),
+                    ));
+                }
+            }
+            b')' | b']' | b'}' | b'>' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    Ok(())
+}
+
 /// Parses a single value (used by tests and the fuzzer).
 pub fn parse_value(file: FileId, text: &str, interner: &mut Interner) -> Result<Expr, Diagnostic> {
+    check_nesting(file, text)?;
     let pairs = TdParser::parse(Rule::value_only, text).map_err(|e| syntax_error(file, text, e))?;
     let includes = HashMap::default();
     let mut b = Builder {
