@@ -17,6 +17,20 @@ enum Command {
     /// Read a whole .mir file and write it back (the round trip), reporting
     /// each function that cannot be read.
     Mir(MirArgs),
+    /// Print live intervals and block frequencies in LLVM's debug format.
+    Intervals(IntervalsArgs),
+}
+
+#[derive(clap::Args)]
+struct IntervalsArgs {
+    /// The target whose register and instruction names the file uses.
+    #[arg(long)]
+    target: Target,
+    /// The .mir file to read.
+    input: PathBuf,
+    /// Only this function (all functions when absent).
+    #[arg(long)]
+    function: Option<String>,
 }
 
 /// Targets the command knows by name.
@@ -73,10 +87,42 @@ fn mir(args: &MirArgs) -> Result<bool, String> {
     Ok(failed == 0)
 }
 
+fn intervals(args: &IntervalsArgs) -> Result<bool, String> {
+    use regalloc::analysis::{Analyses, print};
+    let target = target_info(args.target)?;
+    let text = std::fs::read_to_string(&args.input)
+        .map_err(|e| format!("cannot read {}: {e}", args.input.display()))?;
+    let file = regalloc::mir::read(target, &args.input.display().to_string(), &text);
+    let mut found = false;
+    for f in file.read_functions() {
+        if args.function.as_ref().is_some_and(|n| *n != f.name) {
+            continue;
+        }
+        found = true;
+        let a = Analyses::new(target, f);
+        println!("# Machine code for function {}", f.name);
+        print!("{}", print::intervals_to_string(target, &a.intervals));
+        print!("{}", print::freqs_to_string(f, &a.flow));
+        println!();
+    }
+    let mut ok = true;
+    for e in file.errors() {
+        eprintln!("{e}");
+        ok = false;
+    }
+    if let Some(n) = &args.function
+        && !found
+    {
+        return Err(format!("no function named '{n}' was read"));
+    }
+    Ok(ok)
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
         Command::Mir(args) => mir(args),
+        Command::Intervals(args) => intervals(args),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

@@ -1,1 +1,85 @@
 //! Analyses allocation needs: CFG orders, dominators, loops, block frequency, slot indexes, liveness, live intervals, spill weights.
+//!
+//! Each analysis is a plain value computed from a [`MachineFunction`] (and
+//! the ones before it); [`Analyses::new`] runs them all in LLVM's order.
+//! Numbering follows LLVM so that output can be compared with `llc`'s
+//! debug dumps: slot indexes ([`slots`]), block frequencies ([`freq`]) and
+//! the interval printer ([`print`]).
+
+mod bitset;
+pub mod cfg;
+pub mod dom;
+pub mod freq;
+pub mod intervals;
+pub mod loops;
+pub mod print;
+pub mod ranges;
+pub mod slots;
+pub mod weights;
+
+pub use bitset::BitSet;
+pub use cfg::Cfg;
+pub use dom::DomTree;
+pub use freq::BlockFreq;
+pub use intervals::{LiveInterval, LiveIntervals, RegMaskSlot, SubRange};
+pub use loops::{Loop, LoopId, LoopInfo};
+pub use ranges::{LiveRange, Segment, ValNo};
+pub use slots::{Slot, SlotIndex, SlotIndexes};
+pub use weights::Hint;
+
+use crate::ir::MachineFunction;
+use crate::target::TargetInfo;
+
+/// The control-flow analyses of one function.
+#[derive(Clone, Debug)]
+pub struct FlowAnalyses {
+    /// CFG orders.
+    pub cfg: Cfg,
+    /// Dominator tree.
+    pub dom: DomTree,
+    /// Natural loops.
+    pub loops: LoopInfo,
+    /// Block frequencies.
+    pub freq: BlockFreq,
+}
+
+impl FlowAnalyses {
+    /// Runs the CFG, dominator, loop and frequency analyses on `f`.
+    pub fn new(f: &MachineFunction) -> FlowAnalyses {
+        let cfg = Cfg::new(f);
+        let dom = DomTree::new(&cfg);
+        let loops = LoopInfo::new(&cfg, &dom);
+        let freq = BlockFreq::new(f, &cfg, &loops);
+        FlowAnalyses {
+            cfg,
+            dom,
+            loops,
+            freq,
+        }
+    }
+}
+
+/// Everything the allocators need: flow analyses, intervals with weights, copy hints.
+#[derive(Clone, Debug)]
+pub struct Analyses {
+    /// CFG, dominators, loops, frequencies.
+    pub flow: FlowAnalyses,
+    /// Slot indexes and live intervals, weights filled in.
+    pub intervals: LiveIntervals,
+    /// Copy hints of each virtual register, heaviest first.
+    pub hints: Vec<Vec<(Hint, f32)>>,
+}
+
+impl Analyses {
+    /// Runs every analysis on `f` in LLVM's order.
+    pub fn new(t: &TargetInfo<'_>, f: &MachineFunction) -> Analyses {
+        let flow = FlowAnalyses::new(f);
+        let mut intervals = LiveIntervals::new(t, f, &flow.cfg);
+        let hints = weights::compute_weights(t, f, &flow, &mut intervals);
+        Analyses {
+            flow,
+            intervals,
+            hints,
+        }
+    }
+}

@@ -1,0 +1,95 @@
+//! CFG orders: successors and predecessors from the block table, post order and reverse post order from the entry.
+
+use crate::ir::{Block, MachineFunction};
+
+/// The control-flow graph of a function in the shape the analyses want.
+///
+/// Built from the successor lists alone (the predecessor lists of the IR
+/// are derived data and may be stale after editing). Successor lists keep
+/// duplicates, because branch probabilities are per edge.
+#[derive(Clone, Debug)]
+pub struct Cfg {
+    /// Successors of each block, in edge order, duplicates kept.
+    pub succs: Vec<Vec<Block>>,
+    /// Predecessors of each block, each once, in layout order.
+    pub preds: Vec<Vec<Block>>,
+    /// Blocks reachable from the entry, in post order of a depth-first
+    /// search that visits successors in edge order (LLVM's `po_iterator`).
+    pub post_order: Vec<Block>,
+    /// `post_order` reversed.
+    pub rpo: Vec<Block>,
+    /// Position of each block in `rpo`, `None` when unreachable.
+    pub rpo_index: Vec<Option<u32>>,
+}
+
+impl Cfg {
+    /// The CFG of `f`. Successors that name blocks out of range are dropped,
+    /// so a malformed function cannot make later analyses index out of bounds.
+    pub fn new(f: &MachineFunction) -> Cfg {
+        let n = f.blocks.len();
+        let succs: Vec<Vec<Block>> = f
+            .blocks
+            .iter()
+            .map(|b| {
+                b.succs
+                    .iter()
+                    .map(|s| s.block)
+                    .filter(|s| s.index() < n)
+                    .collect()
+            })
+            .collect();
+        let mut preds = vec![Vec::new(); n];
+        for (p, ss) in succs.iter().enumerate() {
+            for s in ss {
+                if preds[s.index()].last() != Some(&Block::new(p)) {
+                    preds[s.index()].push(Block::new(p));
+                }
+            }
+        }
+        for p in &mut preds {
+            p.sort();
+            p.dedup();
+        }
+        let mut post_order = Vec::with_capacity(n);
+        if n > 0 {
+            // Iterative DFS: (block, next successor position).
+            let mut seen = vec![false; n];
+            let mut stack = vec![(0usize, 0usize)];
+            seen[0] = true;
+            while let Some(&mut (b, ref mut k)) = stack.last_mut() {
+                if let Some(&s) = succs[b].get(*k) {
+                    *k += 1;
+                    if !seen[s.index()] {
+                        seen[s.index()] = true;
+                        stack.push((s.index(), 0));
+                    }
+                } else {
+                    post_order.push(Block::new(b));
+                    stack.pop();
+                }
+            }
+        }
+        let rpo: Vec<Block> = post_order.iter().rev().copied().collect();
+        let mut rpo_index = vec![None; n];
+        for (i, b) in rpo.iter().enumerate() {
+            rpo_index[b.index()] = Some(i as u32);
+        }
+        Cfg {
+            succs,
+            preds,
+            post_order,
+            rpo,
+            rpo_index,
+        }
+    }
+
+    /// Number of blocks (reachable or not).
+    pub fn num_blocks(&self) -> usize {
+        self.succs.len()
+    }
+
+    /// Whether `b` is reachable from the entry.
+    pub fn is_reachable(&self, b: Block) -> bool {
+        self.rpo_index.get(b.index()).is_some_and(|i| i.is_some())
+    }
+}

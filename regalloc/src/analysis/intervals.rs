@@ -1,0 +1,326 @@
+//! Live intervals of virtual registers (with sub-register lane sub-ranges) and of register units, plus the register-mask slots of calls.
+
+use super::cfg::Cfg;
+use super::ranges::{Access, LiveRange, RangeBuilder};
+use super::slots::{SlotIndex, SlotIndexes, is_debug_or_probe};
+use crate::ir::{Block, MachineFunction, Operand, RegFlags, RegMask, RegRef, VReg};
+use crate::target::{LaneMask, Reg, RegUnit, TargetInfo};
+
+/// The live range of the lanes `lanes` of a virtual register.
+#[derive(Clone, PartialEq, Debug)]
+pub struct SubRange {
+    /// The lanes this range describes.
+    pub lanes: LaneMask,
+    /// Their liveness.
+    pub range: LiveRange,
+}
+
+/// A virtual register's live interval.
+#[derive(Clone, PartialEq, Debug)]
+pub struct LiveInterval {
+    /// The register.
+    pub vreg: VReg,
+    /// Liveness of the whole register (any lane).
+    pub range: LiveRange,
+    /// Per-lane liveness, present when the register has sub-register operands.
+    pub subranges: Vec<SubRange>,
+    /// Spill weight (`f32::INFINITY` when unspillable); 0 until
+    /// [`super::weights`] computes it.
+    pub weight: f32,
+    /// Blocks the register is live into.
+    pub live_in_blocks: Vec<Block>,
+}
+
+/// A call's register mask: where, and what it preserves.
+#[derive(Clone, PartialEq, Debug)]
+pub struct RegMaskSlot {
+    /// The call's register slot.
+    pub at: SlotIndex,
+    /// The preserved registers.
+    pub mask: RegMask,
+}
+
+/// All live intervals of a function.
+#[derive(Clone, Debug)]
+pub struct LiveIntervals {
+    /// The numbering the intervals use.
+    pub slots: SlotIndexes,
+    /// Interval of each virtual register (`None` when it has no operands).
+    pub vregs: Vec<Option<LiveInterval>>,
+    /// Live range of each register unit, with the blocks it is live into
+    /// (empty for units never mentioned).
+    pub units: Vec<(LiveRange, Vec<Block>)>,
+    /// Register masks of calls, in order.
+    pub regmasks: Vec<RegMaskSlot>,
+}
+
+/// What one instruction does to one virtual register, all operands folded.
+#[derive(Copy, Clone, Default, Debug)]
+struct VAccess {
+    /// Lanes read by plain uses.
+    use_lanes: u64,
+    /// A sub-register def without `undef` also reads the register.
+    partial_def_read: bool,
+    write_lanes: u64,
+    writes: bool,
+    early_clobber: bool,
+}
+
+/// The lanes of virtual register `v` (its class's mask; 1 when the class
+/// has none, i.e. no sub-registers).
+pub fn vreg_lanes(t: &TargetInfo<'_>, f: &MachineFunction, v: VReg) -> LaneMask {
+    let m = f
+        .vregs
+        .get(v.index())
+        .and_then(|d| d.class)
+        .filter(|c| c.index() < t.classes.len())
+        .map_or(LaneMask::NONE, |c| t.class(c).lane_mask);
+    if m == LaneMask::NONE { LaneMask(1) } else { m }
+}
+
+/// The lanes sub-register index `sub` of `v` covers (all of `v` without one).
+fn sub_lanes(t: &TargetInfo<'_>, all: LaneMask, sub: Option<crate::target::SubRegIndex>) -> u64 {
+    match sub.filter(|s| s.index() < t.sub_reg_indices.len()) {
+        Some(s) => {
+            let m = t.sub_reg_index(s).lane_mask.0 & all.0;
+            if m == 0 { all.0 } else { m }
+        }
+        None => all.0,
+    }
+}
+
+/// Whether unit `u` belongs to a reserved or constant register, whose uses
+/// LLVM does not track (only its definitions).
+pub fn unit_untracked(t: &TargetInfo<'_>, u: RegUnit) -> bool {
+    t.unit_roots(u).any(|r| {
+        t.is_reserved(r) || t.reg(r).flags.contains(crate::target::RegFlags::CONSTANT)
+    })
+}
+
+/// The register a physical operand names (its sub-register when it has one).
+pub fn phys_operand_reg(t: &TargetInfo<'_>, r: Reg, sub: Option<crate::target::SubRegIndex>) -> Reg {
+    sub.and_then(|s| t.sub_reg(r, s)).unwrap_or(r)
+}
+
+impl LiveIntervals {
+    /// Computes every interval of `f`.
+    pub fn new(t: &TargetInfo<'_>, f: &MachineFunction, cfg: &Cfg) -> LiveIntervals {
+        let slots = SlotIndexes::new(f);
+        let nv = f.vregs.len();
+        let nu = t.units.len();
+        let mut vacc: Vec<Vec<(Block, SlotIndex, VAccess)>> = vec![Vec::new(); nv];
+        let mut uacc: Vec<Vec<Access>> = vec![Vec::new(); nu];
+        let mut has_sub = vec![false; nv];
+        let mut regmasks = Vec::new();
+        let mut per_inst_v: Vec<(VReg, VAccess)> = Vec::new();
+        let mut per_inst_u: Vec<(RegUnit, Access)> = Vec::new();
+        for (b, bd) in f.blocks.iter().enumerate() {
+            let block = Block::new(b);
+            for &i in &bd.insts {
+                let Some(inst) = f.insts.get(i.index()) else { continue };
+                if is_debug_or_probe(inst.op) {
+                    continue;
+                }
+                let Some(at) = slots.inst(i) else { continue };
+                per_inst_v.clear();
+                per_inst_u.clear();
+                for o in &inst.operands {
+                    match o {
+                        Operand::RegMask(m) => regmasks.push(RegMaskSlot {
+                            at: at.reg_slot(false),
+                            mask: m.clone(),
+                        }),
+                        Operand::Reg(r) => {
+                            if r.flags.has(RegFlags::DEBUG_USE) {
+                                continue;
+                            }
+                            let def = r.is_def();
+                            let undef = r.flags.has(RegFlags::UNDEF);
+                            let ec = r.flags.has(RegFlags::EARLY_CLOBBER);
+                            match r.reg {
+                                RegRef::Virt(v) if v.index() < nv => {
+                                    let all = vreg_lanes(t, f, v);
+                                    let lanes = sub_lanes(t, all, r.sub);
+                                    if r.sub.is_some() {
+                                        has_sub[v.index()] = true;
+                                    }
+                                    let k = match per_inst_v.iter().position(|e| e.0 == v) {
+                                        Some(k) => k,
+                                        None => {
+                                            per_inst_v.push((v, VAccess::default()));
+                                            per_inst_v.len() - 1
+                                        }
+                                    };
+                                    let a = &mut per_inst_v[k].1;
+                                    if def {
+                                        a.writes = true;
+                                        a.write_lanes |= lanes;
+                                        a.early_clobber |= ec;
+                                        a.partial_def_read |= r.sub.is_some() && !undef;
+                                    } else if !undef {
+                                        a.use_lanes |= lanes;
+                                    }
+                                }
+                                RegRef::Phys(p) if p.index() < t.regs.len() => {
+                                    let p = phys_operand_reg(t, p, r.sub);
+                                    for &u in t.units(p) {
+                                        let untracked = unit_untracked(t, u);
+                                        let k = match per_inst_u.iter().position(|e| e.0 == u) {
+                                            Some(k) => k,
+                                            None => {
+                                                per_inst_u.push((u, Access {
+                                                    block,
+                                                    at,
+                                                    reads: false,
+                                                    writes: false,
+                                                    early_clobber: false,
+                                                }));
+                                                per_inst_u.len() - 1
+                                            }
+                                        };
+                                        let a = &mut per_inst_u[k].1;
+                                        if def {
+                                            a.writes = true;
+                                            a.early_clobber |= ec;
+                                        } else if !undef && !untracked {
+                                            a.reads = true;
+                                        }
+                                    }
+                                }
+                                _ => {}
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                for &(v, a) in &per_inst_v {
+                    vacc[v.index()].push((block, at, a));
+                }
+                for &(u, a) in &per_inst_u {
+                    if a.reads || a.writes {
+                        uacc[u.index()].push(a);
+                    }
+                }
+            }
+        }
+        let mut rb = RangeBuilder::new(cfg.num_blocks());
+        let mut vregs = Vec::with_capacity(nv);
+        let mut acc = Vec::new();
+        for (v, list) in vacc.iter().enumerate() {
+            if list.is_empty() {
+                vregs.push(None);
+                continue;
+            }
+            acc.clear();
+            acc.extend(list.iter().map(|&(block, at, a)| Access {
+                block,
+                at,
+                reads: a.use_lanes != 0 || a.partial_def_read,
+                writes: a.writes,
+                early_clobber: a.early_clobber,
+            }));
+            let (range, live_in_blocks) = rb.build(cfg, &slots, &acc, &[]);
+            let mut subranges = Vec::new();
+            if has_sub[v] {
+                let all = vreg_lanes(t, f, VReg::new(v)).0;
+                for m in lane_partition(all, list.iter().flat_map(|x| [x.2.use_lanes, x.2.write_lanes])) {
+                    acc.clear();
+                    acc.extend(list.iter().filter_map(|&(block, at, a)| {
+                        let reads = a.use_lanes & m != 0;
+                        let writes = a.write_lanes & m != 0;
+                        (reads || writes).then_some(Access {
+                            block,
+                            at,
+                            reads,
+                            writes,
+                            early_clobber: a.early_clobber,
+                        })
+                    }));
+                    let (r, _) = rb.build(cfg, &slots, &acc, &[]);
+                    subranges.push(SubRange { lanes: LaneMask(m), range: r });
+                }
+            }
+            vregs.push(Some(LiveInterval {
+                vreg: VReg::new(v),
+                range,
+                subranges,
+                weight: 0.0,
+                live_in_blocks,
+            }));
+        }
+        let mut unit_starts: Vec<Vec<Block>> = vec![Vec::new(); nu];
+        for (b, bd) in f.blocks.iter().enumerate() {
+            for li in &bd.live_ins {
+                if li.reg.index() >= t.regs.len() {
+                    continue;
+                }
+                for &u in t.units(li.reg) {
+                    if !unit_untracked(t, u) && unit_starts[u.index()].last() != Some(&Block::new(b)) {
+                        unit_starts[u.index()].push(Block::new(b));
+                    }
+                }
+            }
+        }
+        let units = (0..nu)
+            .map(|u| {
+                if uacc[u].is_empty() && unit_starts[u].is_empty() {
+                    (LiveRange::default(), Vec::new())
+                } else {
+                    rb.build(cfg, &slots, &uacc[u], &unit_starts[u])
+                }
+            })
+            .collect();
+        LiveIntervals {
+            slots,
+            vregs,
+            units,
+            regmasks,
+        }
+    }
+
+    /// The interval of `v`.
+    pub fn vreg(&self, v: VReg) -> Option<&LiveInterval> {
+        self.vregs.get(v.index()).and_then(|i| i.as_ref())
+    }
+
+    /// The virtual registers live into block `b`, sorted (derived from
+    /// the intervals: a register is live in when its range covers the
+    /// block start).
+    pub fn live_in_vregs(&self, b: Block) -> Vec<VReg> {
+        self.vregs
+            .iter()
+            .flatten()
+            .filter(|i| i.live_in_blocks.binary_search(&b).is_ok())
+            .map(|i| i.vreg)
+            .collect()
+    }
+
+    /// The virtual registers live out of block `b`, sorted.
+    pub fn live_out_vregs(&self, b: Block) -> Vec<VReg> {
+        let e = self.slots.block_end(b);
+        self.vregs
+            .iter()
+            .flatten()
+            .filter(|i| i.range.segments.iter().any(|s| s.end == e || (s.start < e && e < s.end)))
+            .map(|i| i.vreg)
+            .collect()
+    }
+}
+
+/// Splits `all` into the coarsest lane sets that every mask in `masks`
+/// either contains or misses (LLVM refines sub-ranges the same way).
+pub fn lane_partition(all: u64, masks: impl IntoIterator<Item = u64>) -> Vec<u64> {
+    let mut parts = vec![all];
+    for m in masks {
+        let m = m & all;
+        if m == 0 || m == all {
+            continue;
+        }
+        parts = parts
+            .into_iter()
+            .flat_map(|p| [p & m, p & !m])
+            .filter(|&p| p != 0)
+            .collect();
+    }
+    parts
+}

@@ -1,0 +1,347 @@
+//! Live ranges: segments with value numbers, and the per-key computation shared by virtual registers, their sub-ranges and register units.
+//!
+//! One key (a virtual register, a lane subset of one, or a register unit)
+//! is described by its accesses in layout order. A point is in the range
+//! when a definition reaches it and a read follows it on some path without
+//! an intervening definition ("live and defined", which is what LLVM's
+//! `LiveRangeCalc` builds: undefined paths are not part of the range).
+//! Every definition also counts as read at its own dead slot, so an unread
+//! definition gets LLVM's `[def, dead)` segment.
+
+use super::cfg::Cfg;
+use super::slots::{Slot, SlotIndex, SlotIndexes};
+use crate::ir::Block;
+
+/// A half-open interval `[start, end)` carrying value number `valno`.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct Segment {
+    /// First point covered.
+    pub start: SlotIndex,
+    /// First point not covered.
+    pub end: SlotIndex,
+    /// Index into [`LiveRange::valnos`].
+    pub valno: u32,
+}
+
+/// A value number: one definition (or one merge of definitions at a block start).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct ValNo {
+    /// Where the value is defined; a block (`B`) index for phi-defs.
+    pub def: SlotIndex,
+}
+
+impl ValNo {
+    /// Whether the value is a merge of values at a block start (or a
+    /// block live-in), which LLVM calls a phi-def.
+    pub fn is_phi(self) -> bool {
+        self.def.is_block()
+    }
+}
+
+/// Segments (sorted, disjoint, adjacent segments of one value merged) and values.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct LiveRange {
+    /// The segments, sorted by start.
+    pub segments: Vec<Segment>,
+    /// The values, by number.
+    pub valnos: Vec<ValNo>,
+}
+
+impl LiveRange {
+    /// The segment containing `idx`.
+    pub fn segment_at(&self, idx: SlotIndex) -> Option<&Segment> {
+        let k = self.segments.partition_point(|s| s.start <= idx);
+        self.segments[..k].last().filter(|s| idx < s.end)
+    }
+
+    /// Whether `idx` is in the range.
+    pub fn live_at(&self, idx: SlotIndex) -> bool {
+        self.segment_at(idx).is_some()
+    }
+
+    /// The value live at `idx`.
+    pub fn valno_at(&self, idx: SlotIndex) -> Option<ValNo> {
+        self.segment_at(idx).map(|s| self.valnos[s.valno as usize])
+    }
+
+    /// Total length in slot units (LLVM's `getSize`).
+    pub fn size(&self) -> u32 {
+        self.segments.iter().map(|s| s.end.0 - s.start.0).sum()
+    }
+
+    /// Whether the range is empty.
+    pub fn is_empty(&self) -> bool {
+        self.segments.is_empty()
+    }
+
+    /// Whether the range overlaps `[start, end)`.
+    pub fn overlaps(&self, start: SlotIndex, end: SlotIndex) -> bool {
+        let k = self.segments.partition_point(|s| s.end <= start);
+        self.segments.get(k).is_some_and(|s| s.start < end)
+    }
+}
+
+/// One access of a key by an instruction (several operands of the same
+/// instruction are folded into one access).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct Access {
+    /// The block of the instruction.
+    pub block: Block,
+    /// The instruction's base index.
+    pub at: SlotIndex,
+    /// The old value is read.
+    pub reads: bool,
+    /// A new value is written.
+    pub writes: bool,
+    /// The write is early-clobber (starts at `e`; reads then end at `e`).
+    pub early_clobber: bool,
+}
+
+/// Scratch space reused across keys, so that each key costs time in the
+/// size of its live region rather than the function.
+pub struct RangeBuilder {
+    live_in: Vec<u32>,
+    live_out: Vec<u32>,
+    def_in: Vec<u32>,
+    def_out: Vec<u32>,
+    kill: Vec<u32>,
+    ue: Vec<u32>,
+    start_def: Vec<u32>,
+    in_val: Vec<u32>,
+    epoch: u32,
+}
+
+const UNKNOWN: u32 = u32::MAX;
+const PHI_BIT: u32 = 1 << 31;
+
+impl RangeBuilder {
+    /// Scratch space for a function of `n` blocks.
+    pub fn new(n: usize) -> RangeBuilder {
+        RangeBuilder {
+            live_in: vec![0; n],
+            live_out: vec![0; n],
+            def_in: vec![0; n],
+            def_out: vec![0; n],
+            kill: vec![0; n],
+            ue: vec![0; n],
+            start_def: vec![0; n],
+            in_val: vec![UNKNOWN; n],
+            epoch: 0,
+        }
+    }
+
+    /// Builds the range of one key from its accesses (in layout order) and
+    /// the blocks where it is defined on entry (register live-ins).
+    /// Returns the range and the blocks it is live into.
+    pub fn build(
+        &mut self,
+        cfg: &Cfg,
+        slots: &SlotIndexes,
+        accesses: &[Access],
+        start_defs: &[Block],
+    ) -> (LiveRange, Vec<Block>) {
+        self.epoch += 1;
+        let e = self.epoch;
+        let on = |v: &[u32], b: Block| v[b.index()] == e;
+        for &b in start_defs {
+            self.start_def[b.index()] = e;
+            self.kill[b.index()] = e;
+        }
+        for a in accesses {
+            let b = a.block.index();
+            if a.reads && self.kill[b] != e {
+                self.ue[b] = e;
+            }
+            if a.writes {
+                self.kill[b] = e;
+            }
+        }
+        // Backward liveness from the upward-exposed reads.
+        let mut work: Vec<Block> = Vec::new();
+        for a in accesses {
+            if on(&self.ue, a.block) && !on(&self.live_in, a.block) {
+                self.live_in[a.block.index()] = e;
+                work.push(a.block);
+            }
+        }
+        while let Some(b) = work.pop() {
+            for &p in &cfg.preds[b.index()] {
+                if !cfg.is_reachable(p) || on(&self.live_out, p) {
+                    continue;
+                }
+                self.live_out[p.index()] = e;
+                if !on(&self.kill, p) && !on(&self.live_in, p) {
+                    self.live_in[p.index()] = e;
+                    work.push(p);
+                }
+            }
+        }
+        // Forward "defined" within the live region: only blocks whose
+        // live-out matters can pass a definition on.
+        let mut defs: Vec<Block> = accesses
+            .iter()
+            .filter(|a| a.writes)
+            .map(|a| a.block)
+            .chain(start_defs.iter().copied())
+            .collect();
+        defs.dedup();
+        for &b in &defs {
+            if !on(&self.def_out, b) && on(&self.live_out, b) {
+                self.def_out[b.index()] = e;
+                work.push(b);
+            }
+        }
+        while let Some(b) = work.pop() {
+            for &s in &cfg.succs[b.index()] {
+                if on(&self.live_in, s) && !on(&self.def_in, s) {
+                    self.def_in[s.index()] = e;
+                    if !on(&self.def_out, s) && on(&self.live_out, s) {
+                        self.def_out[s.index()] = e;
+                        work.push(s);
+                    }
+                }
+            }
+        }
+        let range_in = |s: &Self, b: Block| on(&s.live_in, b) && on(&s.def_in, b);
+        let range_out = |s: &Self, b: Block| on(&s.live_out, b) && on(&s.def_out, b);
+
+        // Value numbers of definitions, in layout order; a block live-in
+        // definition comes before the block's instructions.
+        let mut valnos = Vec::new();
+        let mut last_def: std::collections::HashMap<usize, u32> = Default::default();
+        let mut acc_val = Vec::with_capacity(accesses.len());
+        let mut k = 0;
+        for b in 0..cfg.num_blocks() {
+            let bb = Block::new(b);
+            if on(&self.start_def, bb) {
+                valnos.push(ValNo { def: slots.block_start(bb) });
+                last_def.insert(b, valnos.len() as u32 - 1);
+            }
+            while k < accesses.len() && accesses[k].block.index() == b {
+                let a = accesses[k];
+                if a.writes {
+                    valnos.push(ValNo { def: a.at.reg_slot(a.early_clobber) });
+                    last_def.insert(b, valnos.len() as u32 - 1);
+                    acc_val.push(valnos.len() as u32 - 1);
+                } else {
+                    acc_val.push(UNKNOWN);
+                }
+                k += 1;
+            }
+        }
+        // Values at block entries: optimistic iteration in RPO; a block
+        // where two different values meet gets a phi-def and keeps it.
+        let live_blocks: Vec<Block> = cfg.rpo.iter().copied().filter(|&b| range_in(self, b)).collect();
+        for &b in &live_blocks {
+            self.in_val[b.index()] = UNKNOWN;
+        }
+        let out_val = |s: &Self, p: Block| {
+            last_def.get(&p.index()).copied().unwrap_or(s.in_val[p.index()])
+        };
+        let mut changed = true;
+        let mut rounds = 0;
+        while changed && rounds <= 2 * live_blocks.len() + 2 {
+            changed = false;
+            rounds += 1;
+            for &b in &live_blocks {
+                let cur = self.in_val[b.index()];
+                let mut seen = UNKNOWN;
+                // Once a phi, always a phi.
+                let mut multi = cur != UNKNOWN && cur & PHI_BIT != 0;
+                for &p in &cfg.preds[b.index()] {
+                    if !cfg.is_reachable(p) || !range_out(self, p) {
+                        continue;
+                    }
+                    let v = out_val(self, p);
+                    if v == UNKNOWN || v == seen {
+                        continue;
+                    }
+                    if seen == UNKNOWN {
+                        seen = v;
+                    } else {
+                        multi = true;
+                    }
+                }
+                let new = if multi { PHI_BIT | b.0 } else { seen };
+                if new != cur {
+                    self.in_val[b.index()] = new;
+                    changed = true;
+                }
+            }
+        }
+        // Phi values get numbers after the definitions, in layout order.
+        let mut phi_id = std::collections::HashMap::new();
+        let mut live_sorted = live_blocks.clone();
+        live_sorted.sort();
+        for &b in &live_sorted {
+            if self.in_val[b.index()] == (PHI_BIT | b.0) {
+                valnos.push(ValNo { def: slots.block_start(b) });
+                phi_id.insert(b.0, valnos.len() as u32 - 1);
+            }
+        }
+        let resolve = |v: u32| {
+            if v != UNKNOWN && v & PHI_BIT != 0 {
+                phi_id.get(&(v & !PHI_BIT)).copied().unwrap_or(0)
+            } else {
+                v
+            }
+        };
+        // Segments, block by block.
+        let mut segs = Vec::new();
+        let mut k = 0;
+        for b in 0..cfg.num_blocks() {
+            let bb = Block::new(b);
+            let start = slots.block_start(bb);
+            let mut cur: Option<(SlotIndex, u32, Option<SlotIndex>)> = None;
+            if range_in(self, bb) && self.in_val[b] != UNKNOWN {
+                cur = Some((start, resolve(self.in_val[b]), None));
+            }
+            if on(&self.start_def, bb) {
+                cur = Some((start, last_def_at_start(&valnos, start), Some(start.with(Slot::Dead))));
+            }
+            while k < accesses.len() && accesses[k].block.index() == b {
+                let a = accesses[k];
+                let use_slot = a.at.with(if a.early_clobber { Slot::EarlyClobber } else { Slot::Register });
+                if a.reads
+                    && let Some(c) = cur.as_mut()
+                {
+                    c.2 = Some(use_slot);
+                }
+                if a.writes {
+                    if let Some((s, v, Some(l))) = cur {
+                        segs.push(Segment { start: s, end: l, valno: v });
+                    }
+                    cur = Some((a.at.reg_slot(a.early_clobber), acc_val[k], Some(a.at.dead_slot())));
+                }
+                k += 1;
+            }
+            if let Some((s, v, l)) = cur {
+                if range_out(self, bb) {
+                    segs.push(Segment { start: s, end: slots.block_end(bb), valno: v });
+                } else if let Some(l) = l {
+                    segs.push(Segment { start: s, end: l, valno: v });
+                }
+            }
+        }
+        segs.sort_by_key(|s| s.start);
+        let mut merged: Vec<Segment> = Vec::with_capacity(segs.len());
+        for s in segs {
+            match merged.last_mut() {
+                Some(m) if m.end == s.start && m.valno == s.valno => m.end = s.end,
+                _ => merged.push(s),
+            }
+        }
+        (
+            LiveRange {
+                segments: merged,
+                valnos,
+            },
+            live_sorted,
+        )
+    }
+}
+
+/// The value defined at block start `start` (the block's live-in def).
+fn last_def_at_start(valnos: &[ValNo], start: SlotIndex) -> u32 {
+    valnos.iter().rposition(|v| v.def == start).unwrap_or(0) as u32
+}

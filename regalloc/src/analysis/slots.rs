@@ -1,0 +1,215 @@
+//! Slot indexes with LLVM's numbering: instructions 16 apart, four slots each (`B`, `e`, `r`, `d`), block boundaries shared, local renumbering on insertion.
+
+use std::fmt;
+
+use crate::ir::{Block, Generic, Inst, MachineFunction, Op};
+
+/// Spacing between consecutive instructions (LLVM's `SlotIndex::InstrDist`).
+pub const INSTR_DIST: u32 = 16;
+
+/// The four slots of an index, in order.
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub enum Slot {
+    /// `B`: block boundary / the instruction's base.
+    Block = 0,
+    /// `e`: where early-clobber defs start.
+    EarlyClobber = 1,
+    /// `r`: where uses end and ordinary defs start.
+    Register = 2,
+    /// `d`: where dead defs end.
+    Dead = 3,
+}
+
+/// A point in the function: an entry's index with a slot in the low two bits.
+/// Ordering and distances are those of the raw number, as in LLVM.
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
+pub struct SlotIndex(pub u32);
+
+impl SlotIndex {
+    /// The index of entry value `base` (a multiple of 4) at `slot`.
+    pub const fn new(base: u32, slot: Slot) -> SlotIndex {
+        SlotIndex((base & !3) | slot as u32)
+    }
+    /// The entry value, without the slot.
+    pub const fn base(self) -> u32 {
+        self.0 & !3
+    }
+    /// The slot.
+    pub const fn slot(self) -> Slot {
+        match self.0 & 3 {
+            0 => Slot::Block,
+            1 => Slot::EarlyClobber,
+            2 => Slot::Register,
+            _ => Slot::Dead,
+        }
+    }
+    /// The same entry at `slot`.
+    pub const fn with(self, slot: Slot) -> SlotIndex {
+        SlotIndex::new(self.base(), slot)
+    }
+    /// The def slot: `e` for early-clobber defs, `r` otherwise.
+    pub const fn reg_slot(self, early_clobber: bool) -> SlotIndex {
+        self.with(if early_clobber { Slot::EarlyClobber } else { Slot::Register })
+    }
+    /// The dead slot `d`.
+    pub const fn dead_slot(self) -> SlotIndex {
+        self.with(Slot::Dead)
+    }
+    /// Whether this is a block-boundary (`B`) index.
+    pub const fn is_block(self) -> bool {
+        self.0 & 3 == 0
+    }
+}
+
+impl fmt::Display for SlotIndex {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let c = ['B', 'e', 'r', 'd'][(self.0 & 3) as usize];
+        write!(f, "{}{c}", self.base())
+    }
+}
+
+/// Whether LLVM gives `op` no slot index (debug and pseudo-probe instructions).
+pub fn is_debug_or_probe(op: Op) -> bool {
+    matches!(
+        op,
+        Op::Generic(
+            Generic::DbgValue
+                | Generic::DbgValueList
+                | Generic::DbgInstrRef
+                | Generic::DbgPhi
+                | Generic::DbgLabel
+                | Generic::PseudoProbe
+        )
+    )
+}
+
+/// Slot indexes of a function's instructions and blocks.
+#[derive(Clone, Debug, Default)]
+pub struct SlotIndexes {
+    /// Entries in order: (index value, the instruction, or `None` for a
+    /// block boundary).
+    entries: Vec<(u32, Option<Inst>)>,
+    /// Base index of each instruction (`None` for debug instructions and
+    /// instructions not in the function).
+    inst: Vec<Option<SlotIndex>>,
+    /// `[start, end)` of each block; `end` is the next block's start.
+    blocks: Vec<(SlotIndex, SlotIndex)>,
+}
+
+impl SlotIndexes {
+    /// Numbers `f` as LLVM does: 0 for the first block start, then each
+    /// instruction 16 after the previous entry and one empty entry at each
+    /// block end, which is also the next block's start.
+    pub fn new(f: &MachineFunction) -> SlotIndexes {
+        let mut s = SlotIndexes {
+            entries: vec![(0, None)],
+            inst: vec![None; f.insts.len()],
+            blocks: Vec::with_capacity(f.blocks.len()),
+        };
+        let mut index = 0;
+        for b in &f.blocks {
+            let start = SlotIndex::new(index, Slot::Block);
+            for &i in &b.insts {
+                if f.insts.get(i.index()).is_none_or(|d| is_debug_or_probe(d.op)) {
+                    continue;
+                }
+                index += INSTR_DIST;
+                s.entries.push((index, Some(i)));
+                s.inst[i.index()] = Some(SlotIndex::new(index, Slot::Block));
+            }
+            index += INSTR_DIST;
+            s.entries.push((index, None));
+            s.blocks.push((start, SlotIndex::new(index, Slot::Block)));
+        }
+        s
+    }
+
+    /// The base index of `i`.
+    pub fn inst(&self, i: Inst) -> Option<SlotIndex> {
+        self.inst.get(i.index()).copied().flatten()
+    }
+
+    /// The start of block `b`.
+    pub fn block_start(&self, b: Block) -> SlotIndex {
+        self.blocks[b.index()].0
+    }
+
+    /// The end of block `b` (the next block's start).
+    pub fn block_end(&self, b: Block) -> SlotIndex {
+        self.blocks[b.index()].1
+    }
+
+    /// The block containing `idx`.
+    pub fn block_of(&self, idx: SlotIndex) -> Option<Block> {
+        let k = self.blocks.partition_point(|&(s, _)| s <= idx);
+        (k > 0 && idx < self.blocks[k - 1].1).then(|| Block::new(k - 1))
+    }
+
+    /// The instruction at `idx`'s entry, if there is one.
+    pub fn inst_at(&self, idx: SlotIndex) -> Option<Inst> {
+        let k = self.entries.binary_search_by_key(&idx.base(), |e| e.0).ok()?;
+        self.entries[k].1
+    }
+
+    /// The index of the first instruction entry after `idx`'s entry, or
+    /// the last index when there is none (LLVM's `getNextNonNullIndex`).
+    pub fn next_inst_after(&self, idx: SlotIndex) -> SlotIndex {
+        let k = self.entries.partition_point(|e| e.0 <= idx.base());
+        let last = self.entries.last().map_or(0, |e| e.0);
+        let v = self.entries[k..].iter().find(|e| e.1.is_some()).map_or(last, |e| e.0);
+        SlotIndex::new(v, Slot::Block)
+    }
+
+    /// Gives `new` an index right after `after` (an instruction with an
+    /// index), halfway to the next entry; when there is no room, entries
+    /// from there on are renumbered 8 apart until the old numbering is
+    /// caught up with, as LLVM does. Earlier [`SlotIndex`] values of
+    /// renumbered entries change: callers holding indexes must recompute
+    /// them (LLVM's indexes point at entries and do not have this problem).
+    pub fn insert_after(&mut self, after: Inst, new: Inst) -> Option<SlotIndex> {
+        let base = self.inst(after)?.base();
+        let pos = self.entries.binary_search_by_key(&base, |e| e.0).ok()? + 1;
+        let next = self.entries.get(pos).map_or(base + 2 * INSTR_DIST, |e| e.0);
+        let dist = ((next - base) / 2) & !3;
+        self.entries.insert(pos, (base + dist, Some(new)));
+        if dist == 0 {
+            let mut index = base;
+            let mut k = pos;
+            while k < self.entries.len() && (k == pos || self.entries[k].0 <= index) {
+                index += INSTR_DIST / 2;
+                self.entries[k].0 = index;
+                k += 1;
+            }
+            self.refresh();
+        }
+        if self.inst.len() <= new.index() {
+            self.inst.resize(new.index() + 1, None);
+        }
+        let idx = SlotIndex::new(self.entries[pos].0, Slot::Block);
+        self.inst[new.index()] = Some(idx);
+        Some(idx)
+    }
+
+    /// Recomputes the instruction and block tables from `entries`.
+    fn refresh(&mut self) {
+        let mut b = 0;
+        let mut start = 0;
+        for &(v, i) in &self.entries {
+            match i {
+                Some(i) => {
+                    if let Some(slot) = self.inst.get_mut(i.index()) {
+                        *slot = Some(SlotIndex::new(v, Slot::Block));
+                    }
+                }
+                None if v == 0 && start == 0 && b == 0 => {}
+                None => {
+                    if let Some(r) = self.blocks.get_mut(b) {
+                        *r = (SlotIndex::new(start, Slot::Block), SlotIndex::new(v, Slot::Block));
+                    }
+                    b += 1;
+                    start = v;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,198 @@
+//! Spill weights as LLVM 19's `VirtRegAuxInfo` computes them, and the copy hints found on the way.
+//!
+//! For each instruction touching the register (debug uses and identity
+//! copies aside, `IMPLICIT_DEF` aside): `(reads + writes) * freq(block) /
+//! freq(entry)`, times 3 for a write in a loop-exiting block where the
+//! register is live out (an induction-variable update). COPYs to or from
+//! a register the interval could take add that weight to a hint. Then:
+//! an interval that is only ever live inside single instructions and
+//! crosses no call mask is unspillable; a rematerializable one (every value
+//! defined by a trivially rematerializable instruction) is halved; one
+//! with copy hints is boosted by 1%; finally the total is divided by
+//! `size + 25 * 16` so that long intervals weigh their use density.
+
+use super::FlowAnalyses;
+use super::intervals::LiveIntervals;
+use super::slots::INSTR_DIST;
+use crate::ir::{Generic, MachineFunction, Op, Operand, RegFlags, RegRef, VReg};
+use crate::target::{InstrFlags, Reg, TargetInfo};
+
+/// A hint from a copy: a virtual or physical register, and its weight.
+#[derive(Copy, Clone, PartialEq, Debug)]
+pub enum Hint {
+    /// Copy to or from another virtual register.
+    Virt(VReg),
+    /// Copy to or from a physical register.
+    Phys(Reg),
+}
+
+/// Computes every interval's weight; returns each register's copy hints,
+/// heaviest first.
+pub fn compute_weights(
+    t: &TargetInfo<'_>,
+    f: &MachineFunction,
+    flow: &FlowAnalyses,
+    li: &mut LiveIntervals,
+) -> Vec<Vec<(Hint, f32)>> {
+    let mut users: Vec<Vec<crate::ir::Inst>> = vec![Vec::new(); f.vregs.len()];
+    let mut block_of = vec![None; f.insts.len()];
+    for (b, bd) in f.blocks.iter().enumerate() {
+        for &i in &bd.insts {
+            let Some(inst) = f.insts.get(i.index()) else { continue };
+            if super::slots::is_debug_or_probe(inst.op) {
+                continue;
+            }
+            block_of[i.index()] = Some(crate::ir::Block::new(b));
+            for o in &inst.operands {
+                if let Operand::Reg(r) = o
+                    && let RegRef::Virt(v) = r.reg
+                    && !r.flags.has(RegFlags::DEBUG_USE)
+                    && let Some(u) = users.get_mut(v.index())
+                    && u.last() != Some(&i)
+                {
+                    u.push(i);
+                }
+            }
+        }
+    }
+    let mut hints_out = vec![Vec::new(); f.vregs.len()];
+    for v in 0..f.vregs.len() {
+        let vr = VReg::new(v);
+        let Some(iv) = li.vreg(vr) else { continue };
+        let mut total = 0f32;
+        let mut hints: Vec<(Hint, f32)> = Vec::new();
+        for &i in &users[v] {
+            let inst = f.inst(i);
+            let Some(b) = block_of[i.index()] else { continue };
+            if inst.op == Op::Generic(Generic::ImplicitDef) || is_identity_copy(inst) {
+                continue;
+            }
+            let (reads, writes) = reads_writes(inst, vr);
+            let mut w = (reads as u32 + writes as u32) as f32 * flow.freq.relative(b);
+            if writes && flow.loops.is_exiting(&flow.cfg, b) && iv.range.live_at(super::slots::SlotIndex(li.slots.block_end(b).0 - 1)) {
+                w *= 3.0;
+            }
+            total += w;
+            if inst.op.is_copy()
+                && let Some(h) = copy_hint(t, f, inst, vr)
+            {
+                match hints.iter_mut().find(|x| x.0 == h) {
+                    Some(x) => x.1 += w,
+                    None => hints.push((h, w)),
+                }
+            }
+        }
+        // LLVM's `isZeroLength`: no segment reaches past the base of the
+        // first instruction after its start.
+        let zero_length = iv
+            .range
+            .segments
+            .iter()
+            .all(|s| s.end.base() <= li.slots.next_inst_after(s.start).base());
+        let at_mask = li.regmasks.iter().any(|m| iv.range.live_at(m.at));
+        let remat = is_rematerializable(t, f, li, vr);
+        let size = iv.range.size();
+        let weight = if zero_length && !at_mask {
+            f32::INFINITY
+        } else {
+            let mut w = total;
+            if remat {
+                w *= 0.5;
+            }
+            if !hints.is_empty() {
+                w *= 1.01;
+            }
+            w / (size as f32 + 25.0 * INSTR_DIST as f32)
+        };
+        hints.sort_by(|a, b| b.1.total_cmp(&a.1));
+        hints_out[v] = hints;
+        if let Some(Some(iv)) = li.vregs.get_mut(v) {
+            iv.weight = weight;
+        }
+    }
+    hints_out
+}
+
+/// Whether `inst` reads and whether it writes `v` (LLVM's
+/// `readsWritesVirtualRegister`: a sub-register def without `undef` reads).
+pub fn reads_writes(inst: &crate::ir::InstData, v: VReg) -> (bool, bool) {
+    let (mut r, mut w) = (false, false);
+    for o in &inst.operands {
+        if let Operand::Reg(op) = o
+            && op.reg == RegRef::Virt(v)
+        {
+            if op.is_def() {
+                w = true;
+                r |= op.sub.is_some() && !op.flags.has(RegFlags::UNDEF);
+            } else if !op.flags.has(RegFlags::UNDEF) {
+                r = true;
+            }
+        }
+    }
+    (r, w)
+}
+
+fn is_identity_copy(inst: &crate::ir::InstData) -> bool {
+    if !inst.op.is_copy() {
+        return false;
+    }
+    match (inst.operands.first(), inst.operands.get(1)) {
+        (Some(Operand::Reg(a)), Some(Operand::Reg(b))) => a.reg == b.reg && a.sub == b.sub,
+        _ => false,
+    }
+}
+
+/// The register a COPY suggests for `v` (LLVM's `copyHint`).
+fn copy_hint(t: &TargetInfo<'_>, f: &MachineFunction, inst: &crate::ir::InstData, v: VReg) -> Option<Hint> {
+    let (Some(Operand::Reg(d)), Some(Operand::Reg(s))) = (inst.operands.first(), inst.operands.get(1)) else {
+        return None;
+    };
+    let (sub, other, osub) = if d.reg == RegRef::Virt(v) { (d.sub, s.reg, s.sub) } else { (s.sub, d.reg, d.sub) };
+    match other {
+        RegRef::Virt(o) => (sub == osub).then_some(Hint::Virt(o)),
+        RegRef::Phys(p) => {
+            let class = f.vregs.get(v.index())?.class?;
+            let copied = osub.map_or(Some(p), |s| t.sub_reg(p, s))?;
+            let hint = if t.class_contains(class, copied) {
+                Some(copied)
+            } else if let Some(s) = sub {
+                t.super_regs(copied)
+                    .iter()
+                    .copied()
+                    .find(|&sr| t.sub_reg(sr, s) == Some(copied) && t.class_contains(class, sr))
+            } else {
+                None
+            }?;
+            (!t.is_reserved(hint)).then_some(Hint::Phys(hint))
+        }
+        RegRef::NoReg => None,
+    }
+}
+
+/// Whether every value of `v` is defined by a trivially rematerializable
+/// instruction: marked rematerializable, no side effects, no memory
+/// access, reads no virtual register and defines nothing else live.
+fn is_rematerializable(t: &TargetInfo<'_>, f: &MachineFunction, li: &LiveIntervals, v: VReg) -> bool {
+    let Some(iv) = li.vreg(v) else { return false };
+    iv.range.valnos.iter().all(|vn| {
+        if vn.is_phi() {
+            return false;
+        }
+        let Some(i) = li.slots.inst_at(vn.def) else { return false };
+        let inst = f.inst(i);
+        let Op::Target(op) = inst.op else { return false };
+        let Some(d) = t.instrs.get(op.index()) else { return false };
+        d.is(InstrFlags::REMAT)
+            && !d.is(InstrFlags::SIDE_EFFECTS)
+            && !d.is(InstrFlags::MAY_LOAD)
+            && !d.is(InstrFlags::MAY_STORE)
+            && inst.operands.iter().all(|o| match o {
+                Operand::Reg(r) => match r.reg {
+                    RegRef::Virt(x) => r.is_def() && x == v || !r.is_def() && r.flags.has(RegFlags::UNDEF),
+                    RegRef::Phys(_) => r.is_def() && r.flags.has(RegFlags::DEAD),
+                    RegRef::NoReg => true,
+                },
+                _ => true,
+            })
+    })
+}
