@@ -20,6 +20,8 @@ pub struct Fragment {
     pub constant: Option<usize>,
     /// Where it is written (the whole `[{...}]`).
     pub span: Span,
+    /// `file:line:col` of that place, for messages.
+    pub position: String,
 }
 
 /// Where `[{code}]` is written: in the def's own file if it occurs there, else anywhere.
@@ -92,6 +94,7 @@ pub fn check(
             code: code.to_string(),
             constant: constant(&b),
             span,
+            position: rk.sources.position(span),
         }),
         Err(e) => {
             let wrapped = format!("{{{code}}}");

@@ -669,7 +669,7 @@ impl<'a> Evaluator<'a> {
                         "initializer of '{}' in '{}' could not be fully resolved: {}",
                         self.rk.interner.name(v.name),
                         name,
-                        print::to_string(&v.value, self.rk)
+                        print::to_string_short(&v.value, self.rk, 300)
                     ),
                 ));
             }

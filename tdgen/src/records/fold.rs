@@ -128,7 +128,7 @@ pub fn fold(o: OpInit, cur: Option<(RecId, Init)>, fin: bool, rk: &mut RecordKee
                                 "expected type '{}', got '{}' in: {}",
                                 super::types::type_string(&o.ty, rk),
                                 super::types::type_string(&t, rk),
-                                print::to_string(&unfolded(o.clone()), rk)
+                                print::to_string_short(&unfolded(o.clone()), rk, 300)
                             );
                             rk.error(msg);
                             return unfolded(o);
@@ -187,7 +187,7 @@ pub fn fold(o: OpInit, cur: Option<(RecId, Init)>, fin: bool, rk: &mut RecordKee
                         "expected type '{}', got '{}' in: {}",
                         super::types::type_string(&o.ty, rk),
                         super::types::type_string(&t, rk),
-                        print::to_string(&unfolded(o.clone()), rk)
+                        print::to_string_short(&unfolded(o.clone()), rk, 300)
                     );
                     rk.error(msg);
                 }
@@ -285,18 +285,32 @@ pub fn fold(o: OpInit, cur: Option<(RecId, Init)>, fin: bool, rk: &mut RecordKee
             }
         }
         Op::StrConcat => {
+            if let (Init::Str(x, _), Init::Str(y, _)) = (&a[0], &a[1]) {
+                if x.len() + y.len() > super::limits::MAX_STRING {
+                    rk.error("!strconcat builds a string longer than 64 MiB");
+                    return unfolded(o);
+                }
+            }
             if let Some(s) = concat_strings(&a[0], &a[1]) {
                 return s;
             }
         }
         Op::ListConcat => {
             if let (Init::List(x, t), Init::List(y, _)) = (&a[0], &a[1]) {
+                if x.len() + y.len() > super::limits::MAX_LIST {
+                    rk.error("!listconcat builds a list longer than the limit");
+                    return unfolded(o);
+                }
                 let v: Vec<Init> = x.iter().chain(y.iter()).cloned().collect();
                 return Init::List(v.into(), t.clone());
             }
         }
         Op::ListSplat => {
             if let Init::Int(n) = &a[1] {
+                if *n > super::limits::MAX_LIST as i64 {
+                    rk.error("!listsplat builds a list longer than the limit");
+                    return unfolded(o);
+                }
                 if !a[0].is_unset() {
                     if let Some(t) = type_of(&a[0], rk) {
                         let v: Vec<Init> = (0..(*n).max(0)).map(|_| a[0].clone()).collect();
@@ -555,6 +569,12 @@ pub fn fold(o: OpInit, cur: Option<(RecId, Init)>, fin: bool, rk: &mut RecordKee
                     r.set(va, acc);
                     r.set(vb, e.clone());
                     acc = resolve(&a[4], &mut r, rk);
+                    // An accumulator can nest one level per element; stop
+                    // before printing or dropping it would exhaust the stack.
+                    if spine_depth(&acc) > super::limits::MAX_VALUE_DEPTH || value_too_big(&acc) {
+                        rk.error("!foldl builds a value nested too deeply or too large");
+                        return unfolded(o);
+                    }
                 }
                 return acc;
             }
@@ -676,7 +696,7 @@ pub fn fold(o: OpInit, cur: Option<(RecId, Init)>, fin: bool, rk: &mut RecordKee
                 .unwrap_or_default();
             let msg = format!(
                 "{name} does not have any true condition in:{}",
-                print::to_string(&unfolded(o.clone()), rk)
+                print::to_string_short(&unfolded(o.clone()), rk, 300)
             );
             rk.error(msg);
         }
@@ -716,4 +736,48 @@ pub fn fold(o: OpInit, cur: Option<(RecId, Init)>, fin: bool, rk: &mut RecordKee
         }
     }
     unfolded(o)
+}
+
+/// Depth along the first and last children: how deep an accumulator built one
+/// level per step has grown, in time proportional to that depth.
+fn spine_depth(v: &Init) -> usize {
+    let mut depth = 0;
+    let mut first = Some(v);
+    let mut last = Some(v);
+    while first.is_some() || last.is_some() {
+        first = first.and_then(child_first);
+        last = last.and_then(child_last);
+        depth += 1;
+        if depth > super::limits::MAX_VALUE_DEPTH {
+            break;
+        }
+    }
+    depth
+}
+
+fn child_first(v: &Init) -> Option<&Init> {
+    match v {
+        Init::List(es, _) => es.first(),
+        Init::Dag(d) => d.args.first().map(|(a, _)| a).or(Some(&d.op)),
+        Init::Op(o) => o.args.first(),
+        _ => None,
+    }
+}
+
+fn child_last(v: &Init) -> Option<&Init> {
+    match v {
+        Init::List(es, _) => es.last(),
+        Init::Dag(d) => d.args.last().map(|(a, _)| a),
+        Init::Op(o) => o.args.last(),
+        _ => None,
+    }
+}
+
+/// Whether a value is a string or list past the size limits.
+fn value_too_big(v: &Init) -> bool {
+    match v {
+        Init::Str(s, _) => s.len() > super::limits::MAX_STRING,
+        Init::List(es, _) => es.len() > super::limits::MAX_LIST,
+        _ => false,
+    }
 }

@@ -188,6 +188,22 @@ pub fn fold_anon_class(class: RecId, args: Vec<(Sym, Init)>, rk: &mut RecordKeep
     if let Some(&id) = rk.anon_cache.get(&key) {
         return Init::Def(id);
     }
+    if rk.anon_depth >= super::limits::MAX_INSTANTIATION_DEPTH {
+        let m = format!(
+            "anonymous instantiations of '{}' nest deeper than {} levels",
+            rk.name_of(class),
+            super::limits::MAX_INSTANTIATION_DEPTH
+        );
+        rk.error(m);
+        return Init::AnonClass(Rc::new(AnonClass { class, args }));
+    }
+    rk.anon_depth += 1;
+    let r = instantiate(class, args, key, rk);
+    rk.anon_depth -= 1;
+    r
+}
+
+fn instantiate(class: RecId, args: Vec<(Sym, Init)>, key: String, rk: &mut RecordKeeper) -> Init {
     let sc = rk.get(class).clone();
     let name = rk.new_anonymous_name();
     let loc = *sc.locs.last().unwrap_or(&Span::default());

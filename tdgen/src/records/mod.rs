@@ -32,6 +32,12 @@ pub mod limits {
     pub const MAX_LIST: usize = 1 << 20;
     /// Deepest include nesting.
     pub const MAX_INCLUDE_DEPTH: usize = 64;
+    /// Deepest value an accumulation may build.
+    pub const MAX_VALUE_DEPTH: usize = 1000;
+    /// Longest string an operator may build.
+    pub const MAX_STRING: usize = 64 << 20;
+    /// Deepest chain of anonymous class instantiations (a recursive class).
+    pub const MAX_INSTANTIATION_DEPTH: usize = 1000;
     /// Errors collected before giving up.
     pub const MAX_ERRORS: usize = 100;
 }

@@ -12,6 +12,19 @@ pub fn to_string(v: &Init, rk: &RecordKeeper) -> String {
     s
 }
 
+/// [`to_string`] cut to about `max` characters, for messages.
+pub fn to_string_short(v: &Init, rk: &RecordKeeper, max: usize) -> String {
+    let s = to_string(v, rk);
+    if s.len() <= max {
+        return s;
+    }
+    let mut cut = max;
+    while !s.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    format!("{} ... ({} characters in all)", &s[..cut], s.len())
+}
+
 /// Like [`to_string`], but strings without quotes (`getAsUnquotedString`).
 pub fn to_unquoted(v: &Init, rk: &RecordKeeper) -> String {
     let mut s = String::new();

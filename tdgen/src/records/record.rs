@@ -141,6 +141,7 @@ pub struct RecordKeeper {
     pub globals: HashMap<Sym, Init>,
     pub(crate) anon_counter: u64,
     pub(crate) anon_cache: HashMap<String, RecId>,
+    pub(crate) anon_depth: usize,
     pub(crate) type_cache: Vec<Option<Ty>>,
     /// Diagnostics found while folding and resolving.
     pub diags: Vec<Diagnostic>,
