@@ -18,7 +18,9 @@ fn corpus() -> PathBuf {
 }
 
 fn mir_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else { return };
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
     let mut v: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
     v.sort();
     for p in v {
@@ -40,7 +42,10 @@ fn parse_bfi(text: &str) -> HashMap<String, HashMap<usize, u64>> {
             out.entry(name.trim().to_string()).or_default();
         } else if let (Some(f), Some(rest)) = (&cur, line.strip_prefix(" - BB")) {
             let num: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
-            let int = rest.rsplit("int = ").next().and_then(|s| s.trim().parse::<u64>().ok());
+            let int = rest
+                .rsplit("int = ")
+                .next()
+                .and_then(|s| s.trim().parse::<u64>().ok());
             if let (Ok(b), Some(i)) = (num.parse::<usize>(), int) {
                 out.get_mut(f).map(|m| m.insert(b, i));
             }
@@ -51,7 +56,9 @@ fn parse_bfi(text: &str) -> HashMap<String, HashMap<usize, u64>> {
 
 #[test]
 fn block_frequencies_match_llvm_within_one_percent_on_bpf_corpus() {
-    let Some(llc) = regalloc_tests::require_llvm_tool("llc") else { return };
+    let Some(llc) = regalloc_tests::require_llvm_tool("llc") else {
+        return;
+    };
     let mut files = Vec::new();
     mir_files(&corpus(), &mut files);
     if files.is_empty() {
@@ -64,7 +71,14 @@ fn block_frequencies_match_llvm_within_one_percent_on_bpf_corpus() {
     let mut failures = Vec::new();
     for path in &files {
         let out = Command::new(&llc)
-            .args(["-mtriple=bpf", "-mcpu=v3", "-run-pass=machine-block-freq", "-print-machine-bfi", "-o", "/dev/null"])
+            .args([
+                "-mtriple=bpf",
+                "-mcpu=v3",
+                "-run-pass=machine-block-freq",
+                "-print-machine-bfi",
+                "-o",
+                "/dev/null",
+            ])
             .arg(path)
             .output()
             .expect("run llc");
@@ -79,18 +93,28 @@ fn block_frequencies_match_llvm_within_one_percent_on_bpf_corpus() {
             };
             functions += 1;
             let ours = FlowAnalyses::new(f).freq;
-            let (Some(&te), oe) = (theirs.get(&0), ours.entry()) else { continue };
+            let (Some(&te), oe) = (theirs.get(&0), ours.entry()) else {
+                continue;
+            };
             for b in 0..f.blocks.len() {
                 let t = theirs.get(&b).copied().unwrap_or(0);
                 let o = ours.int[b];
                 let (tr, or) = (t as f64 / te as f64, o as f64 / oe as f64);
-                let err = if tr == or { 0.0 } else { (tr - or).abs() / tr.abs().max(or.abs()) };
+                let err = if tr == or {
+                    0.0
+                } else {
+                    (tr - or).abs() / tr.abs().max(or.abs())
+                };
                 blocks += 1;
                 if err > worst.0 {
                     worst = (err, format!("{} bb.{b}: llvm {tr} ours {or}", f.name));
                 }
                 if err > 0.01 {
-                    failures.push(format!("{} bb.{b}: llvm {tr}, ours {or} ({:.3}%)", f.name, err * 100.0));
+                    failures.push(format!(
+                        "{} bb.{b}: llvm {tr}, ours {or} ({:.3}%)",
+                        f.name,
+                        err * 100.0
+                    ));
                 }
             }
         }
@@ -103,7 +127,12 @@ fn block_frequencies_match_llvm_within_one_percent_on_bpf_corpus() {
         failures.is_empty(),
         "{} blocks differ by more than 1%:\n{}",
         failures.len(),
-        failures.iter().take(20).cloned().collect::<Vec<_>>().join("\n")
+        failures
+            .iter()
+            .take(20)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
     );
     assert!(functions > 0, "no function was compared");
 }

@@ -33,13 +33,24 @@ fn is_debug(op: Op) -> bool {
     matches!(
         op,
         Op::Generic(
-            Generic::DbgValue | Generic::DbgValueList | Generic::DbgInstrRef | Generic::DbgPhi | Generic::DbgLabel | Generic::PseudoProbe
+            Generic::DbgValue
+                | Generic::DbgValueList
+                | Generic::DbgInstrRef
+                | Generic::DbgPhi
+                | Generic::DbgLabel
+                | Generic::PseudoProbe
         )
     )
 }
 
 fn graph(f: &MachineFunction, cfg: &Cfg) -> Graph {
-    let mut g = Graph { slot: vec![], succs: vec![], preds: vec![], block_node: vec![], insts: vec![] };
+    let mut g = Graph {
+        slot: vec![],
+        succs: vec![],
+        preds: vec![],
+        block_node: vec![],
+        insts: vec![],
+    };
     let mut index = 0u32;
     let mut last_of_block = Vec::new();
     for (b, bd) in f.blocks.iter().enumerate() {
@@ -91,7 +102,13 @@ enum Rd {
 }
 
 /// Checks one key: `uses`/`defs` are nodes; returns the number of points compared.
-fn check_key(g: &Graph, uses: &[usize], defs: &[usize], range: &LiveRange, what: &str) -> Result<usize, String> {
+fn check_key(
+    g: &Graph,
+    uses: &[usize],
+    defs: &[usize],
+    range: &LiveRange,
+    what: &str,
+) -> Result<usize, String> {
     let n = g.slot.len();
     let mut is_def = vec![false; n];
     for &d in defs {
@@ -160,16 +177,25 @@ fn check_key(g: &Graph, uses: &[usize], defs: &[usize], range: &LiveRange, what:
         let live = held[k] && rd[k].is_some();
         let slot = g.slot[k];
         if live != range.live_at(slot) {
-            return Err(format!("{what}: at {slot} brute force says live={live}, interval {:?}", range.segments));
+            return Err(format!(
+                "{what}: at {slot} brute force says live={live}, interval {:?}",
+                range.segments
+            ));
         }
         if live {
             let vn = range.valno_at(slot).ok_or("no value")?;
             match rd[k] {
                 Some(Rd::One(d)) if vn.def != g.slot[d] => {
-                    return Err(format!("{what}: at {slot} value defined at {} but interval says {}", g.slot[d], vn.def));
+                    return Err(format!(
+                        "{what}: at {slot} value defined at {} but interval says {}",
+                        g.slot[d], vn.def
+                    ));
                 }
                 Some(Rd::Many) if !vn.is_phi() => {
-                    return Err(format!("{what}: at {slot} several definitions reach but value {} is not a phi", vn.def));
+                    return Err(format!(
+                        "{what}: at {slot} several definitions reach but value {} is not a phi",
+                        vn.def
+                    ));
                 }
                 _ => {}
             }
@@ -207,7 +233,12 @@ fn check_function(t: &TargetInfo<'_>, f: &MachineFunction) -> Result<usize, Stri
                     let all = regalloc::analysis::intervals::vreg_lanes(t, f, v).0;
                     let lanes = r.sub.map_or(all, |s| t.sub_reg_index(s).lane_mask.0 & all);
                     let use_node = base + if ec_def(v) { 1 } else { 2 };
-                    let def_node = base + if r.flags.has(RegFlags::EARLY_CLOBBER) { 1 } else { 2 };
+                    let def_node = base
+                        + if r.flags.has(RegFlags::EARLY_CLOBBER) {
+                            1
+                        } else {
+                            2
+                        };
                     let mut keys = vec![(0u64, true)];
                     for &m in lane_sets.get(&v.0).map(|x| &x[..]).unwrap_or(&[]) {
                         keys.push((m, false));
@@ -229,7 +260,12 @@ fn check_function(t: &TargetInfo<'_>, f: &MachineFunction) -> Result<usize, Stri
                     let p = r.sub.and_then(|s| t.sub_reg(p, s)).unwrap_or(p);
                     for &u in t.units(p) {
                         if r.is_def() {
-                            let node = base + if r.flags.has(RegFlags::EARLY_CLOBBER) { 1 } else { 2 };
+                            let node = base
+                                + if r.flags.has(RegFlags::EARLY_CLOBBER) {
+                                    1
+                                } else {
+                                    2
+                                };
                             udefs.entry(u.index()).or_default().push(node);
                         } else if !undef && !untracked(u) {
                             uuses.entry(u.index()).or_default().push(base + 2);
@@ -255,26 +291,49 @@ fn check_function(t: &TargetInfo<'_>, f: &MachineFunction) -> Result<usize, Stri
         let iv = li.vreg(VReg(v));
         let main = iv.map_or(&empty, |i| &i.range);
         let key = (v, 0);
-        let (u, d) = (vuses.get(&key).cloned().unwrap_or_default(), vdefs.get(&key).cloned().unwrap_or_default());
+        let (u, d) = (
+            vuses.get(&key).cloned().unwrap_or_default(),
+            vdefs.get(&key).cloned().unwrap_or_default(),
+        );
         points += check_key(&g, &u, &d, main, &format!("{} %{v}", f.name))?;
         for sr in iv.map(|i| &i.subranges[..]).unwrap_or(&[]) {
             let key = (v, sr.lanes.0);
-            let (u, d) = (vuses.get(&key).cloned().unwrap_or_default(), vdefs.get(&key).cloned().unwrap_or_default());
-            points += check_key(&g, &u, &d, &sr.range, &format!("{} %{v} L{:x}", f.name, sr.lanes.0))?;
+            let (u, d) = (
+                vuses.get(&key).cloned().unwrap_or_default(),
+                vdefs.get(&key).cloned().unwrap_or_default(),
+            );
+            points += check_key(
+                &g,
+                &u,
+                &d,
+                &sr.range,
+                &format!("{} %{v} L{:x}", f.name, sr.lanes.0),
+            )?;
         }
     }
     for u in 0..t.units.len() {
-        let (us, ds) = (uuses.get(&u).cloned().unwrap_or_default(), udefs.get(&u).cloned().unwrap_or_default());
+        let (us, ds) = (
+            uuses.get(&u).cloned().unwrap_or_default(),
+            udefs.get(&u).cloned().unwrap_or_default(),
+        );
         let mut ds = ds;
         ds.sort();
         ds.dedup();
-        points += check_key(&g, &us, &ds, &li.units[u].0, &format!("{} unit {u}", f.name))?;
+        points += check_key(
+            &g,
+            &us,
+            &ds,
+            &li.units[u].0,
+            &format!("{} unit {u}", f.name),
+        )?;
     }
     Ok(points)
 }
 
 fn mir_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else { return };
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
     let mut v: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
     v.sort();
     for p in v {
@@ -309,8 +368,20 @@ fn intervals_match_brute_force_liveness_on_bpf_corpus() {
             }
         }
     }
-    println!("{functions} corpus functions, {points} (register, point) pairs checked, {} disagreements", failures.len());
-    assert!(failures.is_empty(), "{}", failures.iter().take(10).cloned().collect::<Vec<_>>().join("\n"));
+    println!(
+        "{functions} corpus functions, {points} (register, point) pairs checked, {} disagreements",
+        failures.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{}",
+        failures
+            .iter()
+            .take(10)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
     assert!(functions > 0);
 }
 
@@ -345,14 +416,19 @@ fn generate(t: &TargetInfo<'_>, seed: u64) -> MachineFunction {
     let nblocks = 1 + r.below(10) as usize;
     let blocks: Vec<Block> = (0..nblocks).map(|_| b.new_block()).collect();
     let nv = 2 + r.below(8) as usize;
-    let vs: Vec<VReg> = (0..nv).map(|k| b.new_vreg(if k % 3 == 2 { gpr32 } else { gpr })).collect();
+    let vs: Vec<VReg> = (0..nv)
+        .map(|k| b.new_vreg(if k % 3 == 2 { gpr32 } else { gpr }))
+        .collect();
     let is32 = |v: VReg| v.index() % 3 == 2;
     b.add_live_in(blocks[0], reg("r1"));
     b.add_live_in(blocks[0], reg("r2"));
     for (k, &bb) in blocks.iter().enumerate() {
         b.at_end(bb);
         if k == 0 {
-            b.inst(Op::Generic(Generic::Copy)).def(vs[0]).use_(reg("r1")).done();
+            b.inst(Op::Generic(Generic::Copy))
+                .def(vs[0])
+                .use_(reg("r1"))
+                .done();
         }
         for _ in 0..r.below(8) {
             let v = vs[r.below(nv as u64) as usize];
@@ -360,7 +436,11 @@ fn generate(t: &TargetInfo<'_>, seed: u64) -> MachineFunction {
             match r.below(9) {
                 0 => {
                     let o = if is32(v) { "MOV_ri_32" } else { "MOV_ri" };
-                    let ec = if r.below(4) == 0 { RegFlags::DEF | RegFlags::EARLY_CLOBBER } else { RegFlags::DEF };
+                    let ec = if r.below(4) == 0 {
+                        RegFlags::DEF | RegFlags::EARLY_CLOBBER
+                    } else {
+                        RegFlags::DEF
+                    };
                     b.inst(op(o)).reg(v, ec).imm(1).done();
                 }
                 1 if is32(v) == is32(w) => {
@@ -368,39 +448,69 @@ fn generate(t: &TargetInfo<'_>, seed: u64) -> MachineFunction {
                     b.inst(op(o)).def(v).use_(v).use_(w).tie(0, 1).done();
                 }
                 2 if is32(v) && !is32(w) => {
-                    b.inst(Op::Generic(Generic::Copy)).def(v).use_sub(w, sub).done();
+                    b.inst(Op::Generic(Generic::Copy))
+                        .def(v)
+                        .use_sub(w, sub)
+                        .done();
                 }
                 3 if !is32(v) && is32(w) => {
                     let undef = r.below(2) == 0;
-                    let fl = if undef { RegFlags::DEF | RegFlags::UNDEF } else { RegFlags::DEF };
+                    let fl = if undef {
+                        RegFlags::DEF | RegFlags::UNDEF
+                    } else {
+                        RegFlags::DEF
+                    };
                     b.inst(Op::Generic(Generic::Copy))
-                        .operand(Operand::Reg(regalloc::ir::RegOperand { sub: Some(sub), flags: fl, ..regalloc::ir::RegOperand::use_of(v) }))
+                        .operand(Operand::Reg(regalloc::ir::RegOperand {
+                            sub: Some(sub),
+                            flags: fl,
+                            ..regalloc::ir::RegOperand::use_of(v)
+                        }))
                         .use_(w)
                         .done();
                 }
                 4 if !is32(v) => {
-                    b.inst(Op::Generic(Generic::Copy)).def(reg("r1")).use_(v).done();
+                    b.inst(Op::Generic(Generic::Copy))
+                        .def(reg("r1"))
+                        .use_(v)
+                        .done();
                     b.inst(op("JAL"))
                         .global("g")
                         .implicit_use(reg("r1"))
                         .reg(reg("r0"), RegFlags::DEF | RegFlags::IMPLICIT)
-                        .reg(reg("r1"), RegFlags::DEF | RegFlags::IMPLICIT | RegFlags::DEAD)
-                        .reg(reg("r2"), RegFlags::DEF | RegFlags::IMPLICIT | RegFlags::DEAD)
+                        .reg(
+                            reg("r1"),
+                            RegFlags::DEF | RegFlags::IMPLICIT | RegFlags::DEAD,
+                        )
+                        .reg(
+                            reg("r2"),
+                            RegFlags::DEF | RegFlags::IMPLICIT | RegFlags::DEAD,
+                        )
                         .done();
-                    b.inst(Op::Generic(Generic::Copy)).def(w).use_(reg("w0")).done();
+                    b.inst(Op::Generic(Generic::Copy))
+                        .def(w)
+                        .use_(reg("w0"))
+                        .done();
                 }
                 5 if !is32(v) && !is32(w) => {
                     b.inst(op("STD")).use_(v).use_(w).imm(0).done();
                 }
                 6 => {
-                    let fl = if r.below(3) == 0 { RegFlags::UNDEF } else { RegFlags::NONE };
+                    let fl = if r.below(3) == 0 {
+                        RegFlags::UNDEF
+                    } else {
+                        RegFlags::NONE
+                    };
                     b.inst(Op::Generic(Generic::Copy)).def(w).reg(v, fl).done();
                 }
                 7 => {
                     b.inst(Op::Generic(Generic::ImplicitDef)).def(v).done();
                 }
                 _ => {
-                    b.inst(Op::Generic(Generic::Copy)).def(reg("r2")).use_(reg("r2")).done();
+                    b.inst(Op::Generic(Generic::Copy))
+                        .def(reg("r2"))
+                        .use_(reg("r2"))
+                        .done();
                 }
             }
         }
@@ -416,7 +526,13 @@ fn generate(t: &TargetInfo<'_>, seed: u64) -> MachineFunction {
         }
         let with_probs = r.below(3) != 0;
         for (k, &s) in succs.iter().enumerate() {
-            let p = with_probs.then(|| if k == 0 { 1 + r.below(0x7fff_fffe) as u32 } else { 0 });
+            let p = with_probs.then(|| {
+                if k == 0 {
+                    1 + r.below(0x7fff_fffe) as u32
+                } else {
+                    0
+                }
+            });
             b.add_succ(bb, s, p);
         }
         if succs.is_empty() {

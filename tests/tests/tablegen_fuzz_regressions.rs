@@ -6,7 +6,11 @@ use std::time::Duration;
 #[test]
 fn fuzz_regressions_finish_without_panic_and_agree_on_acceptance() {
     let dir = Path::new("tablegen/fuzz-regressions");
-    let mut files: Vec<_> = std::fs::read_dir(dir).expect("regression directory exists").flatten().map(|e| e.path()).collect();
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .expect("regression directory exists")
+        .flatten()
+        .map(|e| e.path())
+        .collect();
     files.sort();
     assert!(!files.is_empty(), "no regression inputs found");
     let tblgen = regalloc_tests::llvm_tool("llvm-tblgen");
@@ -33,12 +37,23 @@ fn fuzz_regressions_finish_without_panic_and_agree_on_acceptance() {
             }
         };
         if let Some(t) = &tblgen {
-            let out = std::process::Command::new(t).arg(f).output().expect("llvm-tblgen runs");
+            let out = std::process::Command::new(t)
+                .arg(f)
+                .output()
+                .expect("llvm-tblgen runs");
             if out.status.success() != accepted {
-                failures.push(format!("{}: tdgen accepted={accepted}, llvm-tblgen accepted={}", f.display(), out.status.success()));
+                failures.push(format!(
+                    "{}: tdgen accepted={accepted}, llvm-tblgen accepted={}",
+                    f.display(),
+                    out.status.success()
+                ));
             }
         }
     }
-    println!("{}/{} fuzz regressions pass", files.len() - failures.len(), files.len());
+    println!(
+        "{}/{} fuzz regressions pass",
+        files.len() - failures.len(),
+        files.len()
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
