@@ -46,7 +46,7 @@ pub fn parse_file(
 
 /// Deepest bracket nesting the parser accepts; deeper input would exhaust the
 /// stack of a recursive-descent parser, so it is an error instead.
-pub const MAX_NESTING: usize = 200;
+pub const MAX_NESTING: usize = 64;
 
 /// Rejects text whose brackets nest deeper than [`MAX_NESTING`] (strings and
 /// code fragments aside), before the recursive parser sees it.
@@ -63,9 +63,20 @@ fn check_nesting(file: FileId, text: &str) -> Result<(), Diagnostic> {
                 }
             }
             b'[' if b.get(i + 1) == Some(&b'{') => {
+                let start = i;
                 i += 2;
                 while i + 1 < b.len() && !(b[i] == b'}' && b[i + 1] == b']') {
                     i += 1;
+                }
+                if i + 1 >= b.len() {
+                    // Unterminated: say so here; the backtracking parser would
+                    // rescan to the end of the file at every attempt.
+                    return Err(Diagnostic::error(
+                        Kind::Syntax,
+                        Span::new(file, start, start + 2),
+                        "unterminated code fragment: `[{` without `}]`",
+                    )
+                    .with_label("this fragment is never closed"));
                 }
                 i += 1;
             }

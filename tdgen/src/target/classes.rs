@@ -70,7 +70,8 @@ impl RegClass {
 pub struct Classes {
     /// Classes in enum (topological) order.
     pub list: Vec<RegClass>,
-    key_map: HashMap<(Vec<usize>, Vec<SizeInfo>), usize>,
+    // llvm-tblgen's class key compares sizes in the default mode only.
+    key_map: HashMap<(Vec<usize>, SizeInfo), usize>,
     /// Errors.
     pub diags: Vec<Diagnostic>,
 }
@@ -110,7 +111,7 @@ impl Classes {
         for d in defs {
             if let Some(rc) = c.read_class(f, sets, bank, d) {
                 let artificial = rc.artificial;
-                let key = (rc.members.clone(), rc.sizes.clone());
+                let key = (rc.members.clone(), rc.sizes[0]);
                 c.list.push(rc);
                 if !artificial {
                     c.key_map.entry(key).or_insert(c.list.len() - 1);
@@ -221,6 +222,21 @@ impl Classes {
         if let Some(ri) = f.opt_def(d, "RegInfos") {
             let ms = f.list_defs(ri, "Modes").unwrap_or_default();
             let objs = f.list_defs(ri, "Objects").unwrap_or_default();
+            if ms.len() != objs.len() {
+                self.diags.push(
+                    Diagnostic::error(
+                        Kind::Semantic,
+                        loc,
+                        format!(
+                            "class '{name}': RegInfos lists {} modes but {} sizes",
+                            ms.len(),
+                            objs.len()
+                        ),
+                    )
+                    .with_help("give one RegInfo per mode, in the same order"),
+                );
+                return None;
+            }
             for (m, o) in ms.iter().zip(objs.iter()) {
                 let info = (
                     f.opt_int(*o, "RegSize").unwrap_or(0),
@@ -324,7 +340,7 @@ impl Classes {
         name: String,
         bank: &RegBank,
     ) -> usize {
-        let key = (members, self.list[rc].sizes.clone());
+        let key = (members, self.list[rc].sizes[0]);
         if let Some(&i) = self.key_map.get(&key) {
             return i;
         }

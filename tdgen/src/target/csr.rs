@@ -72,6 +72,7 @@ pub fn read(
     f: &Fields<'_>,
     sets: &mut Sets<'_>,
     bank: &RegBank,
+    classes: &super::classes::Classes,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<CalleeSaved> {
     let mut defs = f.rk.derived_defs("CalleeSavedRegs");
@@ -85,6 +86,14 @@ pub fn read(
         let mut save_list = Vec::new();
         for e in sets.expand(d).unwrap_or_default() {
             match bank.reg_of(e) {
+                Some(r) if !classes.list.iter().any(|c| c.contains(r)) => diags.push(
+                    Diagnostic::error(
+                        Kind::Semantic,
+                        loc,
+                        format!("callee-saved set '{}' lists {}, which is in no register class", f.name(d), bank.regs[r].name),
+                    )
+                    .with_help("a register no class holds is never allocated, so saving it is meaningless; add it to a class or drop it"),
+                ),
                 Some(r) => save_list.push(r),
                 None => diags.push(Diagnostic::error(
                     Kind::Semantic,

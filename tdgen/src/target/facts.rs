@@ -136,7 +136,8 @@ pub fn to_json(m: &TargetModel) -> Value {
                 "id": id,
                 "members": names(&c.members),
                 "order": names(c.orders.first().map_or(&[][..], |o| &o[..])),
-                "alt_orders": c.orders.iter().skip(1).map(|o| names(o)).collect::<Vec<_>>(),
+                // llvm-tblgen emits no table for an empty alternative order.
+                "alt_orders": c.orders.iter().skip(1).filter(|o| !o.is_empty()).map(|o| names(o)).collect::<Vec<_>>(),
                 "alt_order_select_code": if c.orders.len() > 1 { json!(c.alt_order_select.trim()) } else { Value::Null },
                 "copy_cost": c.copy_cost,
                 "allocatable": c.allocatable,

@@ -55,7 +55,7 @@ impl TargetModel {
         bank.compute_lane_masks();
         diags.append(&mut bank.diags);
         weights::compute_unit_weights(&mut bank, &classes);
-        let callee_saved = csr::read(&f, &mut sets, &bank, &mut diags);
+        let callee_saved = csr::read(&f, &mut sets, &bank, &classes, &mut diags);
         let policy = policy::read(
             &f,
             &mut sets,

@@ -214,6 +214,15 @@ impl RegBank {
             if let Some(rr) = f.opt_def(d, "SubRegRanges") {
                 let ms = f.list_defs(rr, "Modes").unwrap_or_default();
                 let objs = f.list_defs(rr, "Objects").unwrap_or_default();
+                if ms.len() != objs.len() {
+                    let m = format!(
+                        "SubRegRanges of '{}' lists {} modes but {} ranges",
+                        f.name(d),
+                        ms.len(),
+                        objs.len()
+                    );
+                    self.error(f.loc(d), m);
+                }
                 for (m, o) in ms.iter().zip(objs.iter()) {
                     let r = (
                         f.opt_int(*o, "Size").unwrap_or(-1) & 0xFFFF,
@@ -262,6 +271,17 @@ impl RegBank {
                     continue;
                 }
                 let (a, bb) = (self.index_of_def[&comps[0]], self.index_of_def[&comps[1]]);
+                if a == i || bb == i {
+                    let m = format!(
+                        "sub-register index {} is composed of itself",
+                        self.indices[i].name
+                    );
+                    self.diags
+                        .push(Diagnostic::error(Kind::Semantic, f.loc(d), m).with_help(
+                            "ComposedOf must name two other indices; a cycle gives no sub-register",
+                        ));
+                    continue;
+                }
                 if self.add_composite(a, bb, i).is_some() {
                     self.diags.push(
                         Diagnostic::error(

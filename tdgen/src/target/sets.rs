@@ -59,6 +59,7 @@ impl OrderedSet {
 pub struct Sets<'a> {
     f: &'a Fields<'a>,
     expansions: HashMap<RecId, Vec<Elem>>,
+    expanding: rustc_hash::FxHashSet<RecId>,
     /// Every register synthesized from tuples, in creation order.
     pub tuples: Vec<TupleReg>,
     tuple_names: HashMap<String, u32>,
@@ -72,6 +73,7 @@ impl<'a> Sets<'a> {
         Sets {
             f,
             expansions: HashMap::default(),
+            expanding: Default::default(),
             tuples: Vec::new(),
             tuple_names: HashMap::default(),
             diags: Vec::new(),
@@ -84,6 +86,18 @@ impl<'a> Sets<'a> {
 
     /// The expansion of a set-valued def, or `None` if the def is a plain element.
     pub fn expand(&mut self, id: RecId) -> Option<Vec<Elem>> {
+        if self.expanding.contains(&id) {
+            let m = format!(
+                "the set expression of '{}' refers to '{}' itself",
+                self.f.name(id),
+                self.f.name(id)
+            );
+            self.diags.push(
+                Diagnostic::error(Kind::Semantic, self.f.loc(id), m)
+                    .with_help("a class, tuple set or callee-saved set cannot contain itself"),
+            );
+            return Some(Vec::new());
+        }
         if let Some(v) = self.expansions.get(&id) {
             return Some(v.clone());
         }
@@ -96,8 +110,7 @@ impl<'a> Sets<'a> {
         } else {
             return None;
         };
-        // An empty entry first breaks recursive definitions, as llvm-tblgen does.
-        self.expansions.insert(id, Vec::new());
+        self.expanding.insert(id);
         let mut out = OrderedSet::default();
         if kind == "tuples" {
             self.expand_tuples(id, &mut out);
@@ -105,6 +118,7 @@ impl<'a> Sets<'a> {
             let v = v.clone();
             self.evaluate(&v, &mut out, self.f.loc(id));
         }
+        self.expanding.remove(&id);
         self.expansions.insert(id, out.items.clone());
         Some(out.items)
     }
@@ -368,11 +382,10 @@ impl<'a> Sets<'a> {
                 .map(|e| self.elem_name(*e))
                 .collect::<Vec<_>>()
                 .join("_");
-            let Elem::Def(proto) = subregs[0] else {
-                return self.error(
-                    loc,
-                    format!("tuple '{name}' must start with a register def"),
-                );
+            // A tuple of tuples takes its fields from the first tuple's own prototype.
+            let proto = match subregs[0] {
+                Elem::Def(d) => d,
+                Elem::Tuple(t) => self.tuples[t as usize].proto,
             };
             let asm_name = if names.is_empty() {
                 String::new()
