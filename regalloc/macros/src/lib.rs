@@ -1,25 +1,144 @@
 //! The `regalloc!` proc-macro: a thin shell over `tdgen` that turns a `.td` file into static tables.
-use proc_macro::TokenStream;
+//!
+//! `regalloc!("bpf/bpf.td")` (path relative to the calling crate's
+//! `CARGO_MANIFEST_DIR`) expands to the items `tdgen emit` prints: `TARGET`
+//! (a `regalloc::target::TargetInfo<'static>`) and the modules `regs`,
+//! `classes`, `sub_regs`, `callee_saved` of typed constants. Include
+//! directories: `regalloc!("x.td", include = ["dir", ...])`, searched after
+//! the including file's own directory and before tdgen's prelude
+//! (`regalloc.td`). Every file read is tracked with `include_bytes!` so that
+//! cargo rebuilds when one changes. Errors in the description become
+//! `compile_error!`s, spanned on the path, whose text shows the `.td` file,
+//! line, column, the source line and the hint.
+#![deny(missing_docs)]
 
-/// Compiles a `.td` target description (path relative to the calling crate's
-/// manifest) into a module of static tables.
+use proc_macro::TokenStream;
+use proc_macro2::Span;
+use quote::quote;
+use std::path::{Path, PathBuf};
+use syn::parse::{Parse, ParseStream};
+use syn::{LitStr, Token, bracketed, punctuated::Punctuated};
+
+/// More than this many errors in one file would bury the first, which is the one to fix.
+const MAX_ERRORS: usize = 10;
+
+/// The macro's arguments: a path and optional `include = [...]`.
+struct Args {
+    path: LitStr,
+    include: Vec<LitStr>,
+}
+
+impl Parse for Args {
+    fn parse(input: ParseStream<'_>) -> syn::Result<Args> {
+        let path: LitStr = input.parse()?;
+        let mut include = Vec::new();
+        while input.peek(Token![,]) {
+            input.parse::<Token![,]>()?;
+            if input.is_empty() {
+                break;
+            }
+            let key: syn::Ident = input.parse()?;
+            if key != "include" {
+                return Err(syn::Error::new(
+                    key.span(),
+                    format!(
+                        "unknown option `{key}`; the only option is `include = [\"dir\", ...]`"
+                    ),
+                ));
+            }
+            input.parse::<Token![=]>()?;
+            let content;
+            bracketed!(content in input);
+            let dirs: Punctuated<LitStr, Token![,]> = Punctuated::parse_terminated(&content)?;
+            include.extend(dirs);
+        }
+        Ok(Args { path, include })
+    }
+}
+
+/// Resolves a path argument against the manifest directory.
 ///
-/// Until the emitter lands the macro only checks the description: every
-/// diagnostic becomes a `compile_error!` naming the `.td` file, line and column.
+/// `REGALLOC_TD_DIR`, when set, is a second base tried when the first has
+/// no such file: trybuild compiles the ui cases in a crate of its own
+/// under the target directory, far from their `.td` files.
+fn resolve(manifest: &Path, rel: &str) -> PathBuf {
+    let first = manifest.join(rel);
+    if !first.exists()
+        && let Some(alt) = std::env::var_os("REGALLOC_TD_DIR").map(|d| Path::new(&d).join(rel))
+        && alt.exists()
+    {
+        return alt;
+    }
+    first
+}
+
+/// `const _: &[u8] = include_bytes!(...)` for each file, so that cargo rebuilds when one changes.
+fn track(files: &[PathBuf]) -> proc_macro2::TokenStream {
+    let items = files.iter().filter_map(|f| {
+        let abs = f.canonicalize().ok()?;
+        let s = abs.to_str()?.to_string();
+        Some(quote!(
+            const _: &[u8] = include_bytes!(#s);
+        ))
+    });
+    quote!(#(#items)*)
+}
+
+/// Strips rendering's leading `error: ` (rustc prints its own) from one diagnostic.
+fn message(rendered: &str) -> String {
+    let text = rendered.trim_end();
+    text.strip_prefix("error: ").unwrap_or(text).to_string()
+}
+
+/// Compiles a `.td` target description into static tables and typed constants.
+///
+/// ```ignore
+/// mod bpf { regalloc::regalloc!("bpf/bpf.td"); }
+/// let gpr = bpf::classes::GPR;
+/// assert!(bpf::TARGET.class_contains(gpr, bpf::regs::R1));
+/// ```
 #[proc_macro]
 pub fn regalloc(input: TokenStream) -> TokenStream {
-    let path: syn::LitStr = match syn::parse(input) {
-        Ok(p) => p,
+    let args: Args = match syn::parse(input) {
+        Ok(a) => a,
         Err(e) => return e.to_compile_error().into(),
     };
-    let dir = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| ".".into());
-    let full = std::path::Path::new(&dir).join(path.value());
-    let mut loader = tdgen::Loader::new();
-    match loader.records(&full) {
-        Ok(_) => quote::quote! {}.into(),
-        Err(diags) => {
-            let text = loader.render(&diags);
-            syn::Error::new(path.span(), text).to_compile_error().into()
+    let manifest =
+        PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_else(|| ".".into()));
+    let path = resolve(&manifest, &args.path.value());
+    let dirs: Vec<PathBuf> = args
+        .include
+        .iter()
+        .map(|d| resolve(&manifest, &d.value()))
+        .collect();
+    let span: Span = args.path.span();
+    if !path.is_file() {
+        let msg = format!(
+            "cannot find the target description '{}': paths are relative to the crate's directory (CARGO_MANIFEST_DIR)",
+            args.path.value()
+        );
+        return syn::Error::new(span, msg).to_compile_error().into();
+    }
+    match tdgen::emit::compile(&path, &dirs, Some(&manifest)) {
+        Ok(c) => {
+            let tracked = track(&c.files_read);
+            let opts = tdgen::emit::Options {
+                base_dir: Some(manifest),
+                ..Default::default()
+            };
+            match tdgen::emit::to_tokens(&c.tables, &opts) {
+                Ok(items) => quote!(#tracked #items).into(),
+                Err(e) => syn::Error::new(span, e).to_compile_error().into(),
+            }
+        }
+        Err(f) => {
+            let tracked = track(&f.files_read);
+            let errors = f
+                .rendered_each
+                .iter()
+                .take(MAX_ERRORS)
+                .map(|r| syn::Error::new(span, message(r)).to_compile_error());
+            quote!(#tracked #(#errors)*).into()
         }
     }
 }

@@ -109,6 +109,13 @@ pub fn check(
                 class_loc
             };
             let name = def.map(|d| rk.name_of(d)).unwrap_or_default();
+            // proc-macro2's lexer says only this when braces or quotes do not match.
+            let e = match e.to_string().as_str() {
+                "cannot parse string into token stream" => {
+                    "unbalanced delimiters or an unterminated literal".to_string()
+                }
+                other => other.to_string(),
+            };
             Err(Diagnostic::error(
                 Kind::Syntax,
                 at,

@@ -1,0 +1,178 @@
+//! Run-time tables: a `.td` file -> tdgen's target model -> an owned `regalloc::target::TargetInfo<'static>`.
+//!
+//! The third way in, beside the `regalloc!` macro and `tdgen::Builder`: for
+//! the CLI's `--td` option and for trying a description without recompiling.
+//! It starts from the same [`tdgen::emit::Tables`] the emitter prints, so a
+//! loaded target equals the generated one field by field. The one thing it
+//! cannot do is run code: an `AltOrderSelect` fragment must be a constant
+//! (`[{ return 1; }]`); anything else is an error saying so.
+#![deny(missing_docs)]
+
+use regalloc::target::{
+    AllocOrderPolicy, CalleeSavedDesc, FunctionInfo, LaneMask, OrderSelector, Reg, RegClass,
+    RegClassDesc, RegFlags, RegUnit, RegUnitDesc, RegisterDesc, SubRegIndex, SubRegIndexDesc,
+    TargetInfo,
+};
+use std::borrow::Cow;
+use std::path::{Path, PathBuf};
+use tdgen::emit::Tables;
+
+/// Selectors for constant fragments: `SELECT[k]` always picks order `k`.
+/// A function pointer cannot capture a value, so there is one per order
+/// index; classes with more alternative orders than this are rejected.
+const SELECT: [OrderSelector; 16] = {
+    macro_rules! sel {
+        ($($k:literal)*) => { [$({ fn f(_: &FunctionInfo) -> usize { $k } f }),*] };
+    }
+    sel!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15)
+};
+
+/// Reads `path` (with `include_dirs`, then tdgen's prelude) and builds its tables.
+/// Errors are the rendered diagnostics (file:line:col, source line, hint).
+pub fn load(
+    path: impl AsRef<Path>,
+    include_dirs: &[PathBuf],
+) -> Result<TargetInfo<'static>, String> {
+    let base = std::env::current_dir().ok();
+    let compiled = tdgen::emit::compile(path.as_ref(), include_dirs, base.as_deref())
+        .map_err(|f| f.rendered)?;
+    from_tables(&compiled.tables)
+}
+
+fn regs(v: &[u32]) -> Cow<'static, [Reg]> {
+    Cow::Owned(v.iter().map(|&r| Reg(r)).collect())
+}
+
+/// Copies tables into an owned `TargetInfo`.
+pub fn from_tables(t: &Tables) -> Result<TargetInfo<'static>, String> {
+    let mut classes = Vec::with_capacity(t.classes.len());
+    for c in &t.classes {
+        let order_select = match &c.order_select {
+            None => None,
+            Some(f) => match f.constant {
+                Some(k) if k < SELECT.len() => Some(SELECT[k]),
+                Some(k) => {
+                    return Err(format!(
+                        "{}: AltOrderSelect of class '{}' picks order {k}; the run-time path supports orders 0 to {}",
+                        f.position,
+                        c.name,
+                        SELECT.len() - 1
+                    ));
+                }
+                None => {
+                    return Err(format!(
+                        "{}: AltOrderSelect of class '{}' is code, not a constant; the run-time path only runs constant fragments such as [{{ return 1; }}] (the regalloc! macro and tdgen::Builder compile any Rust)",
+                        f.position, c.name
+                    ));
+                }
+            },
+        };
+        classes.push(RegClassDesc {
+            name: Cow::Owned(c.name.clone()),
+            members: regs(&c.members),
+            member_bits: Cow::Owned(c.member_bits.clone()),
+            orders: Cow::Owned(c.orders.iter().map(|o| regs(o)).collect()),
+            order_select,
+            order_policy: if c.as_written {
+                AllocOrderPolicy::AsWritten
+            } else {
+                AllocOrderPolicy::CalleeSavedLast
+            },
+            reg_size: c.reg_size,
+            spill_size: c.spill_size,
+            spill_align: c.spill_align,
+            copy_cost: c.copy_cost,
+            allocatable: c.allocatable,
+            priority: c.priority,
+            lane_mask: LaneMask(c.lane_mask),
+            sub_classes: Cow::Owned(c.sub_classes.clone()),
+            super_classes: Cow::Owned(c.super_classes.clone()),
+            sub_class_with_sub_reg: Cow::Owned(
+                c.sub_class_with_sub_reg
+                    .iter()
+                    .map(|x| x.map(RegClass))
+                    .collect(),
+            ),
+            super_reg_classes: Cow::Owned(c.super_reg_classes.clone()),
+            spill: None,
+            reload: None,
+            copy: None,
+        });
+    }
+    Ok(TargetInfo {
+        name: Cow::Owned(t.name.clone()),
+        regs: Cow::Owned(
+            t.regs
+                .iter()
+                .map(|r| RegisterDesc {
+                    name: Cow::Owned(r.name.clone()),
+                    encoding: r.encoding,
+                    sub_regs: Cow::Owned(
+                        r.sub_regs
+                            .iter()
+                            .map(|&(i, s)| (SubRegIndex(i), Reg(s)))
+                            .collect(),
+                    ),
+                    super_regs: regs(&r.super_regs),
+                    units: Cow::Owned(r.units.iter().map(|&u| RegUnit(u)).collect()),
+                    unit_lanes: Cow::Owned(r.unit_lanes.iter().map(|&m| LaneMask(m)).collect()),
+                    cost_per_use: r.cost_per_use,
+                    flags: RegFlags(r.flags),
+                })
+                .collect(),
+        ),
+        units: Cow::Owned(
+            t.units
+                .iter()
+                .map(|&(a, b)| RegUnitDesc {
+                    root: Reg(a),
+                    root2: b.map(Reg),
+                })
+                .collect(),
+        ),
+        sub_reg_indices: Cow::Owned(
+            t.indices
+                .iter()
+                .map(|x| SubRegIndexDesc {
+                    name: Cow::Owned(x.name.clone()),
+                    size: x.size,
+                    offset: x.offset,
+                    lane_mask: LaneMask(x.lane_mask),
+                })
+                .collect(),
+        ),
+        sub_reg_compose: Cow::Owned(t.compose.iter().map(|c| c.map(SubRegIndex)).collect()),
+        classes: Cow::Owned(classes),
+        callee_saved: Cow::Owned(
+            t.callee_saved
+                .iter()
+                .map(|c| CalleeSavedDesc {
+                    name: Cow::Owned(c.name.clone()),
+                    saves: regs(&c.saves),
+                    mask: Cow::Owned(c.mask.clone()),
+                })
+                .collect(),
+        ),
+        reserved: Cow::Owned(t.reserved.clone()),
+        instrs: Cow::Owned(Vec::new()),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn selectors_pick_their_index() {
+        let f = FunctionInfo::default();
+        for (k, s) in SELECT.iter().enumerate() {
+            assert_eq!(s(&f), k);
+        }
+    }
+
+    #[test]
+    fn missing_file_is_an_error_value() {
+        let e = load("/nonexistent/x.td", &[]).unwrap_err();
+        assert!(e.contains("could not read"), "{e}");
+    }
+}

@@ -1,0 +1,2 @@
+// ui case: a file that includes itself.
+include "include_cycle.td"

@@ -1,0 +1,4 @@
+// The argument is not a string literal.
+regalloc::regalloc!(bpf);
+
+fn main() {}

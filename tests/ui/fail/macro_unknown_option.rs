@@ -1,0 +1,4 @@
+// An option the macro does not know.
+regalloc::regalloc!("ui/pass/tiny.td", includes = ["x"]);
+
+fn main() {}

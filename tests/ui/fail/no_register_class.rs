@@ -1,0 +1,4 @@
+// The .td file has registers but no register class.
+regalloc::regalloc!("ui/fail/no_register_class.td");
+
+fn main() {}

@@ -1,0 +1,6 @@
+// ui case: registers but no register class.
+include "regalloc.td"
+def R0 : Register<"r0"> { let HWEncoding = 0; }
+def R1 : Register<"r1"> { let HWEncoding = 1; }
+def R2 : Register<"r2"> { let HWEncoding = 2; }
+def R3 : Register<"r3"> { let HWEncoding = 3; }

@@ -1,0 +1,4 @@
+// The .td file has #ifdef without #endif.
+regalloc::regalloc!("ui/fail/unbalanced_ifdef.td");
+
+fn main() {}

@@ -1,0 +1,4 @@
+// ui case: #ifdef without #endif.
+include "regalloc.td"
+#ifdef FOO
+def X;

@@ -1,0 +1,4 @@
+// The .td file has an expression naming nothing.
+regalloc::regalloc!("ui/fail/undefined_name.td");
+
+fn main() {}
