@@ -1,1 +1,106 @@
 //! The allocators (fast, basic, greedy, pbqp) and their shared machinery: live register matrix, allocation order, virtual register map, spiller, split kit.
+//!
+//! Every allocator has the same contract: it rewrites a [`MachineFunction`]
+//! in place, from virtual to physical registers, and returns an
+//! [`AllocRecord`] saying what it inserted and removed, which is what the
+//! symbolic checker ([`crate::check`]) needs to read the allocated code, and
+//! from which [`Stats`] are counted.
+//!
+//! The entry point is [`allocate`]; [`allocate_recorded`] also returns the
+//! record.
+
+mod error;
+mod record;
+mod stats;
+
+pub use error::{AllocError, AllocErrorKind};
+pub use record::{AllocRecord, Edit, Removed};
+pub use stats::Stats;
+
+use crate::ir::MachineFunction;
+use crate::target::TargetInfo;
+
+/// Which allocator to run.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub enum Allocator {
+    /// LLVM's RegAllocFast: one pass per block, no live intervals.
+    Fast,
+    /// LLVM's RegAllocBasic: intervals by weight, evict lighter, else spill.
+    Basic,
+    /// LLVM's RegAllocGreedy: eviction, splitting, spill placement.
+    #[default]
+    Greedy,
+    /// Scholz-Eckstein PBQP.
+    Pbqp,
+}
+
+impl Allocator {
+    /// The name used on command lines (`fast`, `basic`, `greedy`, `pbqp`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Allocator::Fast => "fast",
+            Allocator::Basic => "basic",
+            Allocator::Greedy => "greedy",
+            Allocator::Pbqp => "pbqp",
+        }
+    }
+}
+
+/// How to allocate.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// The allocator.
+    pub allocator: Allocator,
+    /// Run the symbolic checker on the result and fail with
+    /// [`AllocErrorKind::CheckFailed`] if it finds an error.
+    pub check: bool,
+}
+
+/// Allocates `func` for `target`: afterwards no virtual register is left in
+/// its instructions. On error the function may be partly rewritten; callers
+/// that need the original keep a clone.
+pub fn allocate(
+    target: &TargetInfo<'_>,
+    func: &mut MachineFunction,
+    options: &Options,
+) -> Result<Stats, AllocError> {
+    allocate_recorded(target, func, options).map(|(s, _)| s)
+}
+
+/// [`allocate`], also returning what the allocator inserted and removed.
+pub fn allocate_recorded(
+    target: &TargetInfo<'_>,
+    func: &mut MachineFunction,
+    options: &Options,
+) -> Result<(Stats, AllocRecord), AllocError> {
+    let original = options.check.then(|| func.clone());
+    let record = match options.allocator {
+        Allocator::Fast => fast::run(target, func)?,
+        Allocator::Basic => basic::run(target, func)?,
+        other => {
+            return Err(AllocError::new(
+                AllocErrorKind::Unsupported,
+                &func.name,
+                format!("the {} allocator is not available yet", other.name()),
+            ));
+        }
+    };
+    if let Some(original) = original {
+        if let Err(errors) = crate::check::check(target, &original, func, &record) {
+            let mut message = String::new();
+            for e in errors.iter().take(10) {
+                message.push_str(&format!("\n  {e}"));
+            }
+            return Err(AllocError::new(
+                AllocErrorKind::CheckFailed,
+                &func.name,
+                format!("the checker rejected the allocation:{message}"),
+            ));
+        }
+    }
+    let stats = Stats::count(target, func, &record);
+    Ok((stats, record))
+}
+
+pub mod basic;
+pub mod fast;

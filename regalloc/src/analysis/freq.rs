@@ -53,7 +53,9 @@ pub fn edge_probabilities(f: &MachineFunction, cfg: &Cfg) -> Vec<Vec<u32>> {
             } else if sum == d {
                 raw.iter().map(|&p| p as u32).collect()
             } else {
-                raw.iter().map(|&p| ((p * d + sum / 2) / sum) as u32).collect()
+                raw.iter()
+                    .map(|&p| ((p * d + sum / 2) / sum) as u32)
+                    .collect()
             }
         })
         .collect()
@@ -367,7 +369,14 @@ impl<'a> State<'a> {
     }
 
     /// Classifies an edge; `false` on an irreducible backedge.
-    fn add_to_dist(&self, d: &mut Dist, outer: Option<usize>, pred: u32, succ: u32, w: u64) -> bool {
+    fn add_to_dist(
+        &self,
+        d: &mut Dist,
+        outer: Option<usize>,
+        pred: u32,
+        succ: u32,
+        w: u64,
+    ) -> bool {
         let w = w.max(1);
         let is_outer_header = |n: u32| outer.is_some_and(|o| self.loops[o].is_header(n));
         let r = self.resolved(succ);
@@ -399,7 +408,9 @@ impl<'a> State<'a> {
         } else {
             let b = self.cfg.rpo[n as usize].index();
             for (k, &s) in self.cfg.succs[b].iter().enumerate() {
-                let Some(si) = self.cfg.rpo_index[s.index()] else { continue };
+                let Some(si) = self.cfg.rpo_index[s.index()] else {
+                    continue;
+                };
                 let w = u64::from(self.probs[b].get(k).copied().unwrap_or(0));
                 if !self.add_to_dist(&mut d, outer, n, si, w) {
                     return false;
@@ -425,7 +436,11 @@ impl<'a> State<'a> {
             match (kind, outer) {
                 (Kind::Local, _) => {
                     let m = self.mass_mut(t);
-                    *m = if assign { taken } else { m.saturating_add(taken) };
+                    *m = if assign {
+                        taken
+                    } else {
+                        m.saturating_add(taken)
+                    };
                 }
                 (Kind::Backedge, Some(o)) => {
                     let i = self.loops[o].header_index(t);
@@ -477,7 +492,11 @@ impl<'a> State<'a> {
             .iter()
             .fold(0u64, |a, &b| a.saturating_add(b));
         let exit = FULL - back;
-        self.loops[l].scale = if exit == 0 { 4096.0 } else { 1.0 / to_scaled(exit) };
+        self.loops[l].scale = if exit == 0 {
+            4096.0
+        } else {
+            1.0 / to_scaled(exit)
+        };
         for k in 0..self.loops[l].nodes.len() {
             let m = self.loops[l].nodes[k];
             if let Some(p) = self.packaged_loop(m) {
@@ -587,9 +606,9 @@ impl<'a> State<'a> {
                     if in_scc[&x] {
                         continue;
                     }
-                    let extra = preds[x]
-                        .iter()
-                        .any(|&p| nodes[p] >= nodes[x] && !in_scc.get(&p).copied().unwrap_or(false));
+                    let extra = preds[x].iter().any(|&p| {
+                        nodes[p] >= nodes[x] && !in_scc.get(&p).copied().unwrap_or(false)
+                    });
                     if extra {
                         headers.push(nodes[x]);
                     } else {

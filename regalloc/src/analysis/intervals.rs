@@ -92,13 +92,16 @@ fn sub_lanes(t: &TargetInfo<'_>, all: LaneMask, sub: Option<crate::target::SubRe
 /// Whether unit `u` belongs to a reserved or constant register, whose uses
 /// LLVM does not track (only its definitions).
 pub fn unit_untracked(t: &TargetInfo<'_>, u: RegUnit) -> bool {
-    t.unit_roots(u).any(|r| {
-        t.is_reserved(r) || t.reg(r).flags.contains(crate::target::RegFlags::CONSTANT)
-    })
+    t.unit_roots(u)
+        .any(|r| t.is_reserved(r) || t.reg(r).flags.contains(crate::target::RegFlags::CONSTANT))
 }
 
 /// The register a physical operand names (its sub-register when it has one).
-pub fn phys_operand_reg(t: &TargetInfo<'_>, r: Reg, sub: Option<crate::target::SubRegIndex>) -> Reg {
+pub fn phys_operand_reg(
+    t: &TargetInfo<'_>,
+    r: Reg,
+    sub: Option<crate::target::SubRegIndex>,
+) -> Reg {
     sub.and_then(|s| t.sub_reg(r, s)).unwrap_or(r)
 }
 
@@ -117,7 +120,9 @@ impl LiveIntervals {
         for (b, bd) in f.blocks.iter().enumerate() {
             let block = Block::new(b);
             for &i in &bd.insts {
-                let Some(inst) = f.insts.get(i.index()) else { continue };
+                let Some(inst) = f.insts.get(i.index()) else {
+                    continue;
+                };
                 if is_debug_or_probe(inst.op) {
                     continue;
                 }
@@ -168,13 +173,16 @@ impl LiveIntervals {
                                         let k = match per_inst_u.iter().position(|e| e.0 == u) {
                                             Some(k) => k,
                                             None => {
-                                                per_inst_u.push((u, Access {
-                                                    block,
-                                                    at,
-                                                    reads: false,
-                                                    writes: false,
-                                                    early_clobber: false,
-                                                }));
+                                                per_inst_u.push((
+                                                    u,
+                                                    Access {
+                                                        block,
+                                                        at,
+                                                        reads: false,
+                                                        writes: false,
+                                                        early_clobber: false,
+                                                    },
+                                                ));
                                                 per_inst_u.len() - 1
                                             }
                                         };
@@ -223,7 +231,10 @@ impl LiveIntervals {
             let mut subranges = Vec::new();
             if has_sub[v] {
                 let all = vreg_lanes(t, f, VReg::new(v)).0;
-                for m in lane_partition(all, list.iter().flat_map(|x| [x.2.use_lanes, x.2.write_lanes])) {
+                for m in lane_partition(
+                    all,
+                    list.iter().flat_map(|x| [x.2.use_lanes, x.2.write_lanes]),
+                ) {
                     acc.clear();
                     acc.extend(list.iter().filter_map(|&(block, at, a)| {
                         let reads = a.use_lanes & m != 0;
@@ -237,7 +248,10 @@ impl LiveIntervals {
                         })
                     }));
                     let (r, _) = rb.build(cfg, &slots, &acc, &[]);
-                    subranges.push(SubRange { lanes: LaneMask(m), range: r });
+                    subranges.push(SubRange {
+                        lanes: LaneMask(m),
+                        range: r,
+                    });
                 }
             }
             vregs.push(Some(LiveInterval {
@@ -255,7 +269,9 @@ impl LiveIntervals {
                     continue;
                 }
                 for &u in t.units(li.reg) {
-                    if !unit_untracked(t, u) && unit_starts[u.index()].last() != Some(&Block::new(b)) {
+                    if !unit_untracked(t, u)
+                        && unit_starts[u.index()].last() != Some(&Block::new(b))
+                    {
                         unit_starts[u.index()].push(Block::new(b));
                     }
                 }
@@ -301,7 +317,12 @@ impl LiveIntervals {
         self.vregs
             .iter()
             .flatten()
-            .filter(|i| i.range.segments.iter().any(|s| s.end == e || (s.start < e && e < s.end)))
+            .filter(|i| {
+                i.range
+                    .segments
+                    .iter()
+                    .any(|s| s.end == e || (s.start < e && e < s.end))
+            })
             .map(|i| i.vreg)
             .collect()
     }

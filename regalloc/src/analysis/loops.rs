@@ -112,8 +112,8 @@ impl LoopInfo {
                         parent[sub] = Some(l);
                         let sh = headers[sub];
                         for &p in &cfg.preds[sh.index()] {
-                            let in_sub = block_loop[p.index()]
-                                .is_some_and(|q| outermost(q, &parent) == sub);
+                            let in_sub =
+                                block_loop[p.index()].is_some_and(|q| outermost(q, &parent) == sub);
                             if cfg.is_reachable(p) && !in_sub {
                                 work.push(p);
                             }

@@ -48,7 +48,12 @@ pub fn intervals_to_string(t: &TargetInfo<'_>, li: &LiveIntervals) -> String {
     let mut s = String::from("********** INTERVALS **********\n");
     for (u, (r, _)) in li.units.iter().enumerate() {
         if !r.is_empty() {
-            let _ = writeln!(s, "{} {}", unit_name(t, RegUnit::new(u)), range_to_string(r));
+            let _ = writeln!(
+                s,
+                "{} {}",
+                unit_name(t, RegUnit::new(u)),
+                range_to_string(r)
+            );
         }
     }
     for iv in li.vregs.iter().flatten() {

@@ -214,13 +214,17 @@ impl RangeBuilder {
         for b in 0..cfg.num_blocks() {
             let bb = Block::new(b);
             if on(&self.start_def, bb) {
-                valnos.push(ValNo { def: slots.block_start(bb) });
+                valnos.push(ValNo {
+                    def: slots.block_start(bb),
+                });
                 last_def.insert(b, valnos.len() as u32 - 1);
             }
             while k < accesses.len() && accesses[k].block.index() == b {
                 let a = accesses[k];
                 if a.writes {
-                    valnos.push(ValNo { def: a.at.reg_slot(a.early_clobber) });
+                    valnos.push(ValNo {
+                        def: a.at.reg_slot(a.early_clobber),
+                    });
                     last_def.insert(b, valnos.len() as u32 - 1);
                     acc_val.push(valnos.len() as u32 - 1);
                 } else {
@@ -231,12 +235,20 @@ impl RangeBuilder {
         }
         // Values at block entries: optimistic iteration in RPO; a block
         // where two different values meet gets a phi-def and keeps it.
-        let live_blocks: Vec<Block> = cfg.rpo.iter().copied().filter(|&b| range_in(self, b)).collect();
+        let live_blocks: Vec<Block> = cfg
+            .rpo
+            .iter()
+            .copied()
+            .filter(|&b| range_in(self, b))
+            .collect();
         for &b in &live_blocks {
             self.in_val[b.index()] = UNKNOWN;
         }
         let out_val = |s: &Self, p: Block| {
-            last_def.get(&p.index()).copied().unwrap_or(s.in_val[p.index()])
+            last_def
+                .get(&p.index())
+                .copied()
+                .unwrap_or(s.in_val[p.index()])
         };
         let mut changed = true;
         let mut rounds = 0;
@@ -275,7 +287,9 @@ impl RangeBuilder {
         live_sorted.sort();
         for &b in &live_sorted {
             if self.in_val[b.index()] == (PHI_BIT | b.0) {
-                valnos.push(ValNo { def: slots.block_start(b) });
+                valnos.push(ValNo {
+                    def: slots.block_start(b),
+                });
                 phi_id.insert(b.0, valnos.len() as u32 - 1);
             }
         }
@@ -297,11 +311,19 @@ impl RangeBuilder {
                 cur = Some((start, resolve(self.in_val[b]), None));
             }
             if on(&self.start_def, bb) {
-                cur = Some((start, last_def_at_start(&valnos, start), Some(start.with(Slot::Dead))));
+                cur = Some((
+                    start,
+                    last_def_at_start(&valnos, start),
+                    Some(start.with(Slot::Dead)),
+                ));
             }
             while k < accesses.len() && accesses[k].block.index() == b {
                 let a = accesses[k];
-                let use_slot = a.at.with(if a.early_clobber { Slot::EarlyClobber } else { Slot::Register });
+                let use_slot = a.at.with(if a.early_clobber {
+                    Slot::EarlyClobber
+                } else {
+                    Slot::Register
+                });
                 if a.reads
                     && let Some(c) = cur.as_mut()
                 {
@@ -309,17 +331,33 @@ impl RangeBuilder {
                 }
                 if a.writes {
                     if let Some((s, v, Some(l))) = cur {
-                        segs.push(Segment { start: s, end: l, valno: v });
+                        segs.push(Segment {
+                            start: s,
+                            end: l,
+                            valno: v,
+                        });
                     }
-                    cur = Some((a.at.reg_slot(a.early_clobber), acc_val[k], Some(a.at.dead_slot())));
+                    cur = Some((
+                        a.at.reg_slot(a.early_clobber),
+                        acc_val[k],
+                        Some(a.at.dead_slot()),
+                    ));
                 }
                 k += 1;
             }
             if let Some((s, v, l)) = cur {
                 if range_out(self, bb) {
-                    segs.push(Segment { start: s, end: slots.block_end(bb), valno: v });
+                    segs.push(Segment {
+                        start: s,
+                        end: slots.block_end(bb),
+                        valno: v,
+                    });
                 } else if let Some(l) = l {
-                    segs.push(Segment { start: s, end: l, valno: v });
+                    segs.push(Segment {
+                        start: s,
+                        end: l,
+                        valno: v,
+                    });
                 }
             }
         }

@@ -49,7 +49,11 @@ impl SlotIndex {
     }
     /// The def slot: `e` for early-clobber defs, `r` otherwise.
     pub const fn reg_slot(self, early_clobber: bool) -> SlotIndex {
-        self.with(if early_clobber { Slot::EarlyClobber } else { Slot::Register })
+        self.with(if early_clobber {
+            Slot::EarlyClobber
+        } else {
+            Slot::Register
+        })
     }
     /// The dead slot `d`.
     pub const fn dead_slot(self) -> SlotIndex {
@@ -110,7 +114,10 @@ impl SlotIndexes {
         for b in &f.blocks {
             let start = SlotIndex::new(index, Slot::Block);
             for &i in &b.insts {
-                if f.insts.get(i.index()).is_none_or(|d| is_debug_or_probe(d.op)) {
+                if f.insts
+                    .get(i.index())
+                    .is_none_or(|d| is_debug_or_probe(d.op))
+                {
                     continue;
                 }
                 index += INSTR_DIST;
@@ -147,7 +154,10 @@ impl SlotIndexes {
 
     /// The instruction at `idx`'s entry, if there is one.
     pub fn inst_at(&self, idx: SlotIndex) -> Option<Inst> {
-        let k = self.entries.binary_search_by_key(&idx.base(), |e| e.0).ok()?;
+        let k = self
+            .entries
+            .binary_search_by_key(&idx.base(), |e| e.0)
+            .ok()?;
         self.entries[k].1
     }
 
@@ -156,7 +166,10 @@ impl SlotIndexes {
     pub fn next_inst_after(&self, idx: SlotIndex) -> SlotIndex {
         let k = self.entries.partition_point(|e| e.0 <= idx.base());
         let last = self.entries.last().map_or(0, |e| e.0);
-        let v = self.entries[k..].iter().find(|e| e.1.is_some()).map_or(last, |e| e.0);
+        let v = self.entries[k..]
+            .iter()
+            .find(|e| e.1.is_some())
+            .map_or(last, |e| e.0);
         SlotIndex::new(v, Slot::Block)
     }
 
@@ -204,7 +217,10 @@ impl SlotIndexes {
                 None if v == 0 && start == 0 && b == 0 => {}
                 None => {
                     if let Some(r) = self.blocks.get_mut(b) {
-                        *r = (SlotIndex::new(start, Slot::Block), SlotIndex::new(v, Slot::Block));
+                        *r = (
+                            SlotIndex::new(start, Slot::Block),
+                            SlotIndex::new(v, Slot::Block),
+                        );
                     }
                     b += 1;
                     start = v;

@@ -38,7 +38,9 @@ pub fn compute_weights(
     let mut block_of = vec![None; f.insts.len()];
     for (b, bd) in f.blocks.iter().enumerate() {
         for &i in &bd.insts {
-            let Some(inst) = f.insts.get(i.index()) else { continue };
+            let Some(inst) = f.insts.get(i.index()) else {
+                continue;
+            };
             if super::slots::is_debug_or_probe(inst.op) {
                 continue;
             }
@@ -63,13 +65,20 @@ pub fn compute_weights(
         let mut hints: Vec<(Hint, f32)> = Vec::new();
         for &i in &users[v] {
             let inst = f.inst(i);
-            let Some(b) = block_of[i.index()] else { continue };
+            let Some(b) = block_of[i.index()] else {
+                continue;
+            };
             if inst.op == Op::Generic(Generic::ImplicitDef) || is_identity_copy(inst) {
                 continue;
             }
             let (reads, writes) = reads_writes(inst, vr);
             let mut w = (reads as u32 + writes as u32) as f32 * flow.freq.relative(b);
-            if writes && flow.loops.is_exiting(&flow.cfg, b) && iv.range.live_at(super::slots::SlotIndex(li.slots.block_end(b).0 - 1)) {
+            if writes
+                && flow.loops.is_exiting(&flow.cfg, b)
+                && iv
+                    .range
+                    .live_at(super::slots::SlotIndex(li.slots.block_end(b).0 - 1))
+            {
                 w *= 3.0;
             }
             total += w;
@@ -143,11 +152,22 @@ fn is_identity_copy(inst: &crate::ir::InstData) -> bool {
 }
 
 /// The register a COPY suggests for `v` (LLVM's `copyHint`).
-fn copy_hint(t: &TargetInfo<'_>, f: &MachineFunction, inst: &crate::ir::InstData, v: VReg) -> Option<Hint> {
-    let (Some(Operand::Reg(d)), Some(Operand::Reg(s))) = (inst.operands.first(), inst.operands.get(1)) else {
+fn copy_hint(
+    t: &TargetInfo<'_>,
+    f: &MachineFunction,
+    inst: &crate::ir::InstData,
+    v: VReg,
+) -> Option<Hint> {
+    let (Some(Operand::Reg(d)), Some(Operand::Reg(s))) =
+        (inst.operands.first(), inst.operands.get(1))
+    else {
         return None;
     };
-    let (sub, other, osub) = if d.reg == RegRef::Virt(v) { (d.sub, s.reg, s.sub) } else { (s.sub, d.reg, d.sub) };
+    let (sub, other, osub) = if d.reg == RegRef::Virt(v) {
+        (d.sub, s.reg, s.sub)
+    } else {
+        (s.sub, d.reg, d.sub)
+    };
     match other {
         RegRef::Virt(o) => (sub == osub).then_some(Hint::Virt(o)),
         RegRef::Phys(p) => {
@@ -172,23 +192,36 @@ fn copy_hint(t: &TargetInfo<'_>, f: &MachineFunction, inst: &crate::ir::InstData
 /// Whether every value of `v` is defined by a trivially rematerializable
 /// instruction: marked rematerializable, no side effects, no memory
 /// access, reads no virtual register and defines nothing else live.
-fn is_rematerializable(t: &TargetInfo<'_>, f: &MachineFunction, li: &LiveIntervals, v: VReg) -> bool {
+fn is_rematerializable(
+    t: &TargetInfo<'_>,
+    f: &MachineFunction,
+    li: &LiveIntervals,
+    v: VReg,
+) -> bool {
     let Some(iv) = li.vreg(v) else { return false };
     iv.range.valnos.iter().all(|vn| {
         if vn.is_phi() {
             return false;
         }
-        let Some(i) = li.slots.inst_at(vn.def) else { return false };
+        let Some(i) = li.slots.inst_at(vn.def) else {
+            return false;
+        };
         let inst = f.inst(i);
-        let Op::Target(op) = inst.op else { return false };
-        let Some(d) = t.instrs.get(op.index()) else { return false };
+        let Op::Target(op) = inst.op else {
+            return false;
+        };
+        let Some(d) = t.instrs.get(op.index()) else {
+            return false;
+        };
         d.is(InstrFlags::REMAT)
             && !d.is(InstrFlags::SIDE_EFFECTS)
             && !d.is(InstrFlags::MAY_LOAD)
             && !d.is(InstrFlags::MAY_STORE)
             && inst.operands.iter().all(|o| match o {
                 Operand::Reg(r) => match r.reg {
-                    RegRef::Virt(x) => r.is_def() && x == v || !r.is_def() && r.flags.has(RegFlags::UNDEF),
+                    RegRef::Virt(x) => {
+                        r.is_def() && x == v || !r.is_def() && r.flags.has(RegFlags::UNDEF)
+                    }
                     RegRef::Phys(_) => r.is_def() && r.flags.has(RegFlags::DEAD),
                     RegRef::NoReg => true,
                 },

@@ -1,0 +1,116 @@
+//! `AllocRecord`: what an allocator inserted into and removed from a function, which is what the checker reads beside the original.
+//!
+//! The contract between every allocator and the checker:
+//!
+//! - Instructions keep their ids. Every instruction whose id is below
+//!   [`AllocRecord::original_insts`] is the original instruction of the same
+//!   id, with its virtual registers replaced by physical ones (explicit
+//!   operands keep their positions; implicit operands may be appended, such
+//!   as `implicit-def` of a super-register). Its opcode is unchanged unless
+//!   it is in [`AllocRecord::edits`] (see below).
+//! - Instructions with ids at or above `original_insts` were inserted by the
+//!   allocator. Each has an entry in `edits` saying what it does in terms
+//!   the checker understands: a spill, a reload, a register copy, or a
+//!   rematerialization.
+//! - An original COPY may be turned into a spill, a reload or another copy
+//!   (a reload folded into a COPY of a spilled register, for instance); it
+//!   then also has an entry in `edits`, and the checker reads it as the
+//!   original copy (from the edit's source, which must hold the copy's
+//!   source value, to its destination).
+//! - Original instructions taken out of the function (identity copies after
+//!   rewriting, definitions made dead by rematerialization) are listed in
+//!   [`AllocRecord::removed`], with the place they were taken from, so that
+//!   the checker can apply a removed COPY's meaning (the destination value
+//!   equals the source value) at the right point.
+//! - Spill slots are new `stack:` objects of kind `spill-slot`, named in the
+//!   edits by their `%stack.N` id.
+
+use std::collections::BTreeMap;
+
+use crate::ir::{Block, Inst, VReg};
+use crate::target::Reg;
+
+/// What an inserted (or converted) instruction does.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Edit {
+    /// Stores physical register `from` to spill slot `%stack.slot`.
+    Spill {
+        /// The register stored.
+        from: Reg,
+        /// The `%stack.N` id of the slot.
+        slot: u32,
+    },
+    /// Loads spill slot `%stack.slot` into physical register `to`.
+    Reload {
+        /// The `%stack.N` id of the slot.
+        slot: u32,
+        /// The register loaded.
+        to: Reg,
+    },
+    /// Copies physical register `from` to `to` (same size).
+    Copy {
+        /// The source.
+        from: Reg,
+        /// The destination.
+        to: Reg,
+    },
+    /// Recomputes the value of `vreg` into `to`: a copy of the instruction
+    /// that defines `vreg` (which the target marks rematerializable), whose
+    /// own register uses, if any, are checked like an original instruction's.
+    Remat {
+        /// The virtual register whose value is recomputed.
+        vreg: VReg,
+        /// The register it is recomputed into.
+        to: Reg,
+        /// The original defining instruction it copies.
+        of: Inst,
+    },
+}
+
+/// An original instruction taken out of the function.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Removed {
+    /// The instruction (its data is still in `MachineFunction::insts`).
+    pub inst: Inst,
+    /// The block it was in.
+    pub block: Block,
+    /// The instruction it came right before in the allocated block, or
+    /// `None` if it was at the end. Several removed instructions before the
+    /// same one are listed in their original order.
+    pub before: Option<Inst>,
+}
+
+/// What an allocator did to a function beyond renaming registers.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct AllocRecord {
+    /// How many instructions the function had before allocation: ids below
+    /// this are original instructions.
+    pub original_insts: usize,
+    /// The meaning of every inserted instruction, and of original COPYs
+    /// turned into spill code.
+    pub edits: BTreeMap<Inst, Edit>,
+    /// Original instructions taken out, in the order they were taken out.
+    pub removed: Vec<Removed>,
+}
+
+impl AllocRecord {
+    /// A record for a function with `original_insts` instructions.
+    pub fn new(original_insts: usize) -> AllocRecord {
+        AllocRecord {
+            original_insts,
+            ..Default::default()
+        }
+    }
+
+    /// Whether `i` was in the function before allocation.
+    #[inline]
+    pub fn is_original(&self, i: Inst) -> bool {
+        i.index() < self.original_insts
+    }
+
+    /// What `i` does, if the allocator inserted or converted it.
+    #[inline]
+    pub fn edit(&self, i: Inst) -> Option<&Edit> {
+        self.edits.get(&i)
+    }
+}
