@@ -9,13 +9,16 @@
 #![deny(missing_docs)]
 
 use regalloc::target::{
-    AllocOrderPolicy, CalleeSavedDesc, FunctionInfo, LaneMask, OrderSelector, Reg, RegClass,
-    RegClassDesc, RegFlags, RegUnit, RegUnitDesc, RegisterDesc, SubRegIndex, SubRegIndexDesc,
-    TargetInfo,
+    AllocOrderPolicy, CalleeSavedDesc, FunctionInfo, InstrDesc, InstrFlags, InstrTemplate,
+    LaneMask, Opcode, OperandDesc, OperandKind, OrderSelector, Reg, RegClass, RegClassDesc,
+    RegFlags, RegUnit, RegUnitDesc, RegisterDesc, SubRegIndex, SubRegIndexDesc, TargetInfo,
+    TemplateOperand,
 };
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use tdgen::emit::Tables;
+use tdgen::emit::tables::TemplateRow;
+use tdgen::target::instrs::{OperandKind as TdKind, TplOp};
 
 /// Selectors for constant fragments: `SELECT[k]` always picks order `k`.
 /// A function pointer cannot capture a value, so there is one per order
@@ -41,6 +44,27 @@ pub fn load(
 
 fn regs(v: &[u32]) -> Cow<'static, [Reg]> {
     Cow::Owned(v.iter().map(|&r| Reg(r)).collect())
+}
+
+/// A spill, reload or copy template in `regalloc`'s terms.
+fn template(t: &Option<TemplateRow>) -> Option<InstrTemplate<'static>> {
+    let t = t.as_ref()?;
+    let ops = t
+        .operands
+        .iter()
+        .map(|o| match *o {
+            TplOp::Reg => Some(TemplateOperand::Reg),
+            TplOp::Src => Some(TemplateOperand::Src),
+            TplOp::Slot => Some(TemplateOperand::Slot),
+            TplOp::Imm(v) => Some(TemplateOperand::Imm(v)),
+            TplOp::Fixed(r) => Some(TemplateOperand::Fixed(Reg(r as u32))),
+            TplOp::NoReg => Some(TemplateOperand::NoReg),
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some(InstrTemplate {
+        opcode: Opcode(t.opcode),
+        operands: Cow::Owned(ops),
+    })
 }
 
 /// Copies tables into an owned `TargetInfo`.
@@ -93,10 +117,15 @@ pub fn from_tables(t: &Tables) -> Result<TargetInfo<'static>, String> {
                     .map(|x| x.map(RegClass))
                     .collect(),
             ),
-            super_reg_classes: Cow::Owned(c.super_reg_classes.clone()),
-            spill: None,
-            reload: None,
-            copy: None,
+            super_reg_classes: Cow::Owned(
+                c.super_reg_classes
+                    .iter()
+                    .map(|&(i, d)| (SubRegIndex(i), RegClass(d)))
+                    .collect(),
+            ),
+            spill: template(&c.spill),
+            reload: template(&c.reload),
+            copy: template(&c.copy),
         });
     }
     Ok(TargetInfo {
@@ -154,7 +183,38 @@ pub fn from_tables(t: &Tables) -> Result<TargetInfo<'static>, String> {
                 .collect(),
         ),
         reserved: Cow::Owned(t.reserved.clone()),
-        instrs: Cow::Owned(Vec::new()),
+        frame_pointer: Cow::Owned(t.frame_pointer.clone()),
+        frame_pointer_in_non_leaf: t.frame_pointer_in_non_leaf,
+        instrs: Cow::Owned(
+            t.instrs
+                .iter()
+                .map(|i| InstrDesc {
+                    name: Cow::Owned(i.name.clone()),
+                    operands: Cow::Owned(
+                        i.operands
+                            .iter()
+                            .map(|o| OperandDesc {
+                                name: Cow::Owned(o.name.clone()),
+                                kind: match o.kind {
+                                    TdKind::Register => OperandKind::Register,
+                                    TdKind::Immediate => OperandKind::Immediate,
+                                    TdKind::Block => OperandKind::Block,
+                                    TdKind::Other => OperandKind::Other,
+                                },
+                                class: o.class.map(RegClass),
+                                is_def: o.is_def,
+                                tied_to: o.tied_to,
+                                early_clobber: o.early_clobber,
+                            })
+                            .collect(),
+                    ),
+                    num_defs: i.num_defs,
+                    implicit_defs: regs(&i.implicit_defs),
+                    implicit_uses: regs(&i.implicit_uses),
+                    flags: InstrFlags(i.flags),
+                })
+                .collect(),
+        ),
     })
 }
 

@@ -1,3 +1,83 @@
-// aarch64: the prelude and the register file (instructions get included here once targets/aarch64/instrs.td is ready).
+// aarch64: the prelude, the register file, the instructions, and the spill/reload/copy templates.
 include "regalloc.td"
 include "registers.td"
+include "instrs.td"
+
+// Spill code as LLVM 19 emits it (AArch64InstrInfo::storeRegToStackSlot and
+// friends, checked with llc-19 -stop-after=virtregrewriter on the corpus):
+// the unsigned-offset forms `STRXui $x, %stack.N, 0` / `$x = LDRXui
+// %stack.N, 0`. Copies: ORRWrr/ORRXrr (LLVM's copyPhysReg emits the ORR with
+// the zero register), FMOVHr/FMOVSr/FMOVDr, ORRv16i8 for Q registers (FPR8 has
+// no copy of its own: LLVM copies B registers through their Q super-registers). Templates are
+// our prelude's SpillTemplates extension (see regalloc.td); the classes are
+// the widest of each kind, so GPR32, GPR64common, GPR64sp, tcGPR64 ...
+// inherit them.
+multiclass Templates<RegisterClass rc, Instruction st, Instruction ld> {
+  def NAME : SpillTemplates<rc> {
+    let Spill  = (st TplReg, TplSlot, 0);
+    let Reload = (ld TplReg, TplSlot, 0);
+  }
+}
+// General registers: SP/WSP are reserved, so no allocated copy names them;
+// the copy is LLVM's `ORR $d, $zr, $s, lsl #0` (ORRWrs/ORRXrs).
+def GPR32allTemplates : SpillTemplates<GPR32all> {
+  let Spill  = (STRWui TplReg, TplSlot, 0);
+  let Reload = (LDRWui TplReg, TplSlot, 0);
+  let Copy   = (ORRWrs TplReg, WZR, TplSrc, 0);
+}
+def GPR64allTemplates : SpillTemplates<GPR64all> {
+  let Spill  = (STRXui TplReg, TplSlot, 0);
+  let Reload = (LDRXui TplReg, TplSlot, 0);
+  let Copy   = (ORRXrs TplReg, XZR, TplSrc, 0);
+}
+defm FPR8Templates   : Templates<FPR8, STRBui, LDRBui>;
+def FPR16Templates : SpillTemplates<FPR16> {
+  let Spill  = (STRHui TplReg, TplSlot, 0);
+  let Reload = (LDRHui TplReg, TplSlot, 0);
+  let Copy   = (FMOVHr TplReg, TplSrc);
+}
+def FPR32Templates : SpillTemplates<FPR32> {
+  let Spill  = (STRSui TplReg, TplSlot, 0);
+  let Reload = (LDRSui TplReg, TplSlot, 0);
+  let Copy   = (FMOVSr TplReg, TplSrc);
+}
+def FPR64Templates : SpillTemplates<FPR64> {
+  let Spill  = (STRDui TplReg, TplSlot, 0);
+  let Reload = (LDRDui TplReg, TplSlot, 0);
+  let Copy   = (FMOVDr TplReg, TplSrc);
+}
+def FPR128Templates : SpillTemplates<FPR128> {
+  let Spill  = (STRQui TplReg, TplSlot, 0);
+  let Reload = (LDRQui TplReg, TplSlot, 0);
+  let Copy   = (ORRv16i8 TplReg, TplSrc, TplSrc);
+}
+// Register tuples: one LD1/ST1 of the whole tuple, addressed by the slot
+// alone (no offset operand). LLVM copies a tuple one sub-register at a
+// time, which a template cannot say, so tuples have no copy template.
+multiclass TupleTemplates<RegisterClass rc, Instruction st, Instruction ld> {
+  def NAME : SpillTemplates<rc> {
+    let Spill  = (st TplReg, TplSlot);
+    let Reload = (ld TplReg, TplSlot);
+  }
+}
+defm QQTemplates   : TupleTemplates<QQ, ST1Twov2d, LD1Twov2d>;
+defm QQQTemplates  : TupleTemplates<QQQ, ST1Threev2d, LD1Threev2d>;
+defm QQQQTemplates : TupleTemplates<QQQQ, ST1Fourv2d, LD1Fourv2d>;
+defm DDTemplates   : TupleTemplates<DD, ST1Twov1d, LD1Twov1d>;
+defm DDDTemplates  : TupleTemplates<DDD, ST1Threev1d, LD1Threev1d>;
+defm DDDDTemplates : TupleTemplates<DDDD, ST1Fourv1d, LD1Fourv1d>;
+
+// The stack pointer always; the frame pointer X29 (spelled FP) in functions
+// that keep a frame record, which under clang's default
+// -mframe-pointer=non-leaf is every function that calls, plus those with
+// variable-sized objects or a taken frame address. WSP and W29 overlap them.
+// XZR/WZR are constant registers (isConstant), not reserved. X18 is an
+// ordinary register on Linux (only Darwin and Windows reserve it). FPCR, the
+// floating-point control register every FP instruction reads, is reserved
+// like the stack pointer: calls do not preserve it in their masks, yet its
+// value is never a register allocator's business.
+def AArch64Reserved : ReservedRegisters {
+  let Always = (add SP, FPCR);
+  let FramePointer = (add FP);
+  let FramePointerInNonLeaf = true;
+}

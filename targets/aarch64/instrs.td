@@ -8,12 +8,13 @@
 // MCInstrDesc (targets/oracle/compare_instrs.py).  The target sets
 // AllowRegisterRenaming = 1 (see targets/oracle/aarch64-instrs-top.td).
 //
-// Spill/reload/copy per allocatable class (no templates yet):
+// Spill/reload/copy per allocatable class (the templates are in targets/aarch64/aarch64.td):
 //   GPR32*  STRWui / LDRWui / ORRWrr (COPY of W regs lowers to ORRWrs wzr)
 //   GPR64*  STRXui / LDRXui / ORRXrr
 //   FPR8    STRBui / LDRBui,  FPR16 STRHui / LDRHui,  FPR32 STRSui / LDRSui
 //   FPR64   STRDui / LDRDui / FMOVDr,  FPR128 STRQui / LDRQui / ORRv16i8
-//   DD/DDD/DDDD, QQ/QQQ/QQQQ tuples: ST1Two/Three/Four..., LD1... (not in corpus)
+//   DD/DDD/DDDD, QQ/QQQ/QQQQ tuples: ST1Twov1d.../ST1Twov2d... and LD1... (QQQQ is in
+//   the corpus); tuple copies are one ORR/FMOV per sub-register in LLVM.
 
 //===-- Operand kinds ---------------------------------------------------===//
 
@@ -254,6 +255,16 @@ let mayLoad = true in {
 let mayStore = true, Constraints = "$base = $wb" in
 def ST4Fourv4s_POST : A64Op<(outs GPR64sp:$wb), (ins QQQQ:$t, GPR64sp:$base, GPR64:$inc)>;
 
+// Whole-tuple loads and stores of 2, 3 or 4 consecutive D or Q registers,
+// base register only: the spill and reload of the tuple classes.
+foreach t = [Arr<"Twov2d", QQ>, Arr<"Threev2d", QQQ>, Arr<"Fourv2d", QQQQ>,
+             Arr<"Twov1d", DD>, Arr<"Threev1d", DDD>, Arr<"Fourv1d", DDDD>] in {
+  let mayStore = true in
+  def ST1 # t.s : A64Op<(outs), (ins t.r:$t, GPR64sp:$base)>;
+  let mayLoad = true in
+  def LD1 # t.s : A64Op<(outs t.r:$t), (ins GPR64sp:$base)>;
+}
+
 //===-- Control flow ----------------------------------------------------===//
 
 let isBranch = true, isTerminator = true in {
@@ -351,6 +362,8 @@ foreach f = [Arr<"S", FPR32>, Arr<"D", FPR64>] in
     }
   }
 // Bit moves between the register files.
+// Half-precision register move (the copy of FPR16 with full FP16).
+def FMOVHr : A64Op<(outs FPR16:$d), (ins FPR16:$n)>;
 def FMOVWSr : A64Op<(outs FPR32:$d), (ins GPR32:$n)>;
 def FMOVSWr : A64Op<(outs GPR32:$d), (ins FPR32:$n)>;
 def FMOVXDr : A64Op<(outs FPR64:$d), (ins GPR64:$n)>;

@@ -10,7 +10,7 @@
 // BPF opcode carries hasExtraSrcRegAllocReq/hasExtraDefRegAllocReq; the
 // oracle's top file (targets/oracle/bpf-instrs-top.td) says so on the Target.
 //
-// Spill/reload/copy (no templates yet, see targets/oracle/README.md):
+// Spill/reload/copy (the templates are in targets/bpf/bpf.td):
 //   GPR   spill STD, reload LDD, copy MOV_rr
 //   GPR32 spill STW32, reload LDW32, copy MOV_rr_32
 

@@ -1,3 +1,41 @@
-// hexagon: the prelude and the register file (instructions get included here once targets/hexagon/instrs.td is ready).
+// hexagon: the prelude, the register file, the instructions, and the spill/reload/copy templates.
 include "regalloc.td"
 include "registers.td"
+include "instrs.td"
+
+// Spill code as LLVM 19 emits it (HexagonInstrInfo::storeRegToStackSlot and
+// friends, checked with llc-19 -stop-after=virtregrewriter on the corpus):
+// `S2_storeri_io %stack.N, 0, $r`, `$r = L2_loadri_io %stack.N, 0`, the pair
+// forms for DoubleRegs, and the STriw_pred/LDriw_pred pseudos (expanded
+// through a general register after allocation) for predicates. Templates
+// are our prelude's SpillTemplates extension (see regalloc.td);
+// GeneralSubRegs, IntRegsLow8 and GeneralDoubleLow8Regs inherit them.
+def IntRegsTemplates : SpillTemplates<IntRegs> {
+  let Spill  = (S2_storeri_io TplSlot, 0, TplReg);
+  let Reload = (L2_loadri_io TplReg, TplSlot, 0);
+  let Copy   = (A2_tfr TplReg, TplSrc);
+}
+def DoubleRegsTemplates : SpillTemplates<DoubleRegs> {
+  let Spill  = (S2_storerd_io TplSlot, 0, TplReg);
+  let Reload = (L2_loadrd_io TplReg, TplSlot, 0);
+  let Copy   = (A2_tfrp TplReg, TplSrc);
+}
+def PredRegsTemplates : SpillTemplates<PredRegs> {
+  let Spill  = (STriw_pred TplSlot, 0, TplReg);
+  let Reload = (LDriw_pred TplReg, TplSlot, 0);
+  let Copy   = (C2_or TplReg, TplSrc, TplSrc);
+}
+def ModRegsTemplates : SpillTemplates<ModRegs> {
+  let Spill  = (STriw_ctr TplSlot, 0, TplReg);
+  let Reload = (LDriw_ctr TplReg, TplSlot, 0);
+}
+
+// The stack pointer R29, frame pointer R30 and link register R31 are never
+// allocated by Hexagon's LLVM back end; the pairs D14 (R29:R28) and D15
+// (R31:R30) overlap them and so are reserved too. USR, the user status
+// register (rounding mode, sticky overflow) that floating-point instructions
+// read, is reserved with its overflow bit USR_OVF and its control-register
+// alias C8: calls do not preserve it, and it is never allocated.
+def HexagonReserved : ReservedRegisters {
+  let Always = (add R29, R30, R31, USR);
+}

@@ -17,7 +17,7 @@
 // post-increment addressing (the updated base is a result tied to the base),
 // and insertions into an existing register.
 //
-// Spill/reload/copy per allocatable class (no templates yet):
+// Spill/reload/copy per allocatable class (the templates are in targets/hexagon/hexagon.td):
 //   IntRegs     S2_storeri_io / L2_loadri_io / A2_tfr
 //   DoubleRegs  S2_storerd_io / L2_loadrd_io / A2_tfrp
 //   PredRegs    STriw_pred / LDriw_pred (through an IntRegs temporary) / C2_or

@@ -2,7 +2,9 @@
 //!
 //! Each module is one `regalloc!` expansion: `TARGET` (a
 //! `regalloc::target::TargetInfo<'static>`) and the typed constants
-//! `regs::*`, `classes::*`, `sub_regs::*`, `callee_saved::*`.
+//! `regs::*`, `classes::*`, `sub_regs::*`, `callee_saved::*`, `opcodes::*`;
+//! each `<t>.td` includes the register file, the instructions and the
+//! spill/reload/copy templates of every allocatable class.
 #![deny(missing_docs)]
 
 pub mod aarch64;

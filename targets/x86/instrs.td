@@ -8,7 +8,7 @@
 // AllowRegisterRenaming = 1 (targets/oracle/x86-instrs-top.td).  LLVM gives
 // no Size to X86 instructions (0); neither do we.
 //
-// Spill/reload/copy per allocatable class (no templates yet):
+// Spill/reload/copy per allocatable class (the templates are in targets/x86/x86.td):
 //   GR8 MOV8mr/MOV8rm (GR8_NOREX: MOV8mr_NOREX/MOV8rm_NOREX), GR16 MOV16mr/MOV16rm,
 //   GR32 MOV32mr/MOV32rm, GR64 MOV64mr/MOV64rm; copies MOV8rr..MOV64rr.
 //   FR32 MOVSSmr/MOVSSrm_alt, FR64 MOVSDmr/MOVSDrm_alt, VR128 MOVAPSmr/MOVAPSrm

@@ -1,3 +1,43 @@
-// x86: the prelude and the register file (instructions get included here once targets/x86/instrs.td is ready).
+// x86: the prelude, the register file, the instructions, and the spill/reload/copy templates.
 include "regalloc.td"
 include "registers.td"
+include "instrs.td"
+
+// Spill code as LLVM 19 emits it (X86InstrInfo::storeRegToStackSlot and
+// friends, checked with llc-19 -stop-after=virtregrewriter on the corpus):
+// the five-operand address `%stack.N, 1, $noreg, 0, $noreg` (base, scale,
+// index, displacement, segment), the value after it for stores. Templates
+// are our prelude's SpillTemplates extension (see regalloc.td); sub-classes
+// (GR64_NOSP, GR32_ABCD, GR64_with_sub_8bit, ...) inherit them.
+// Note: regalloc::target::TemplateOperand has no `$noreg` yet, so the spill
+// and reload templates below (which need it) are in tdgen's tables but left
+// out of the generated TargetInfo; the copies are there.
+multiclass GPRTemplates<RegisterClass rc, Instruction st, Instruction ld, Instruction mv> {
+  def NAME : SpillTemplates<rc> {
+    let Spill  = (st TplSlot, 1, TplNoReg, 0, TplNoReg, TplReg);
+    let Reload = (ld TplReg, TplSlot, 1, TplNoReg, 0, TplNoReg);
+    let Copy   = (mv TplReg, TplSrc);
+  }
+}
+defm GR8Templates       : GPRTemplates<GR8, MOV8mr, MOV8rm, MOV8rr>;
+defm GR8_NOREXTemplates : GPRTemplates<GR8_NOREX, MOV8mr_NOREX, MOV8rm_NOREX, MOV8rr_NOREX>;
+defm GR16Templates      : GPRTemplates<GR16, MOV16mr, MOV16rm, MOV16rr>;
+defm GR32Templates      : GPRTemplates<GR32, MOV32mr, MOV32rm, MOV32rr>;
+defm GR64Templates      : GPRTemplates<GR64, MOV64mr, MOV64rm, MOV64rr>;
+// Scalar FP values live in XMM registers and are copied whole (MOVAPSrr).
+defm FR32Templates  : GPRTemplates<FR32, MOVSSmr, MOVSSrm_alt, MOVAPSrr>;
+defm FR64Templates  : GPRTemplates<FR64, MOVSDmr, MOVSDrm_alt, MOVAPSrr>;
+defm VR128Templates : GPRTemplates<VR128, MOVAPSmr, MOVAPSrm, MOVAPSrr>;
+
+// The stack pointer and the instruction pointer always (with their 32-, 16-
+// and 8-bit views, which overlap them), the shadow-stack pointer, the x87 and
+// SSE control/status registers and the segment registers, none of which the
+// allocator may touch; R16-R31 too, because they exist only with APX (EGPR),
+// which the x86-64 baseline lacks. RBP when the function keeps a frame
+// pointer (x86-64 Linux at -O2 keeps one only when it must: variable-sized
+// objects or a taken frame address).
+def X86Reserved : ReservedRegisters {
+  let Always = (add RSP, RIP, SSP, FPCW, FPSW, MXCSR, CS, DS, SS, ES, FS, GS,
+                    (sequence "R%u", 16, 31));
+  let FramePointer = (add RBP);
+}

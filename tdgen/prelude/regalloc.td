@@ -20,6 +20,9 @@
 //     declarative way to keep cheap (for instance hardware-saved)
 //     callee-saved registers in place in the allocation order, instead of
 //     moving them to the end as LLVM's RegisterClassInfo always does.
+//   * ReservedRegisters: the registers no function may allocate (stack
+//     pointer, frame pointer, ...), which LLVM targets give in C++
+//     (getReservedRegs) and a tdgen target gives here.
 // Everything else means exactly what it means to llvm-tblgen 19.
 //
 // Code fragments ([{ ... }], e.g. AltOrderSelect) hold Rust for tdgen, where
@@ -497,6 +500,40 @@ class AllocationOrderPolicy {
 }
 
 //===----------------------------------------------------------------------===//
+// EXTENSION: reserved registers
+//
+// A target declares at most one ReservedRegisters def:
+//   Always                 a set expression of registers no function may
+//                          allocate (stack pointer, thread pointer, ...);
+//   FramePointer           registers reserved only in a function that keeps
+//                          a frame pointer;
+//   FramePointerInNonLeaf  every function that makes calls keeps a frame
+//                          pointer (AAPCS64 frame records, clang's
+//                          -mframe-pointer=non-leaf); otherwise only a function
+//                          with variable-sized stack objects or whose frame
+//                          address is taken keeps one.
+// Reserving a register reserves every register that shares a register unit
+// with it: naming RSP reserves ESP, SP and SPL too, and naming R29 on a target
+// with register pairs reserves the pair holding it. Reserved registers are
+// never allocated, are left out of allocation orders and live-in lists, and
+// the allocation checker does not track their values.
+//
+// Example: SP always, FP (and its 32-bit half) in functions with a frame.
+//
+//     def MyReserved : ReservedRegisters {
+//       let Always = (add SP);
+//       let FramePointer = (add FP);
+//       let FramePointerInNonLeaf = true;
+//     }
+//===----------------------------------------------------------------------===//
+
+class ReservedRegisters {
+  dag Always = (add);
+  dag FramePointer = (add);
+  bit FramePointerInNonLeaf = false;
+}
+
+//===----------------------------------------------------------------------===//
 // Instructions
 //===----------------------------------------------------------------------===//
 
@@ -630,6 +667,54 @@ class Instruction {
   string Constraints = "";
   string DisableEncoding = "";
   bits<64> TSFlags = 0;
+}
+
+//===----------------------------------------------------------------------===//
+// EXTENSION (not in LLVM): spill, reload and copy templates per register class
+//
+// LLVM's TargetInstrInfo chooses spill code in C++ (storeRegToStackSlot,
+// loadRegFromStackSlot, copyPhysReg). Here a target states it per register
+// class with one SpillTemplates def:
+//   Class    the register class;
+//   Spill    the store of a register of the class to a stack slot;
+//   Reload   the load of a register of the class from a stack slot;
+//   Copy     the register-to-register copy.
+// Each is a dag whose operator is the instruction and whose arguments are its
+// machine operands in order (sub-operands of a memory operand counted one by
+// one, as in MIR), each one of:
+//   TplReg     the register stored (Spill), loaded (Reload) or written (Copy);
+//   TplSrc     the register copied from (Copy only);
+//   TplSlot    the stack slot, a frame index (Spill and Reload only);
+//   TplNoReg   no register ($noreg), for an unused address register (the
+//              allocator's table type cannot hold it yet: a template that
+//              uses it is checked but left out of the generated TargetInfo);
+//   an integer (an immediate such as a zero offset or a scale of 1);
+//   a register def (a fixed register).
+// `(ops)` (the default) means the class has no such template. tdgen checks
+// that the operator is an instruction, that the operand count matches its
+// machine operands and that TplReg/TplSrc land on register operands.
+// A class without a SpillTemplates def of its own (this includes the classes
+// tdgen infers) takes each missing template from its nearest super-class
+// that has one (the super-class with the fewest registers).
+//
+// Example (BPF):
+//     def : SpillTemplates<GPR> {
+//       let Spill  = (STD TplReg, TplSlot, 0);
+//       let Reload = (LDD TplReg, TplSlot, 0);
+//       let Copy   = (MOV_rr TplReg, TplSrc);
+//     }
+//===----------------------------------------------------------------------===//
+
+def TplReg;
+def TplSrc;
+def TplSlot;
+def TplNoReg;
+
+class SpillTemplates<RegisterClass rc> {
+  RegisterClass Class = rc;
+  dag Spill = (ops);
+  dag Reload = (ops);
+  dag Copy = (ops);
 }
 
 // Target-wide instruction settings; one instance per target.

@@ -81,14 +81,403 @@ pub mod callee_saved {
     /// `CSR`, defined at bpf/registers.td:44.
     pub const CSR: CalleeSavedSet = CalleeSavedSet(0);
 }
+/// Instructions of `bpf` (191), as [`Opcode`] constants.
+#[allow(non_upper_case_globals, dead_code)]
+pub mod opcodes {
+    #[allow(unused_imports)]
+    use ::regalloc::target::Opcode;
+    /// `ADDR_SPACE_CAST`, defined at bpf/instrs.td:115.
+    pub const ADDR_SPACE_CAST: Opcode = Opcode(0);
+    /// `ADD_ri`, defined at bpf/instrs.td:59.
+    pub const ADD_ri: Opcode = Opcode(1);
+    /// `ADD_ri_32`, defined at bpf/instrs.td:61.
+    pub const ADD_ri_32: Opcode = Opcode(2);
+    /// `ADD_rr`, defined at bpf/instrs.td:58.
+    pub const ADD_rr: Opcode = Opcode(3);
+    /// `ADD_rr_32`, defined at bpf/instrs.td:60.
+    pub const ADD_rr_32: Opcode = Opcode(4);
+    /// `ADJCALLSTACKDOWN`, defined at bpf/instrs.td:232.
+    pub const ADJCALLSTACKDOWN: Opcode = Opcode(5);
+    /// `ADJCALLSTACKUP`, defined at bpf/instrs.td:233.
+    pub const ADJCALLSTACKUP: Opcode = Opcode(6);
+    /// `AND_ri`, defined at bpf/instrs.td:59.
+    pub const AND_ri: Opcode = Opcode(7);
+    /// `AND_ri_32`, defined at bpf/instrs.td:61.
+    pub const AND_ri_32: Opcode = Opcode(8);
+    /// `AND_rr`, defined at bpf/instrs.td:58.
+    pub const AND_rr: Opcode = Opcode(9);
+    /// `AND_rr_32`, defined at bpf/instrs.td:60.
+    pub const AND_rr_32: Opcode = Opcode(10);
+    /// `BE16`, defined at bpf/instrs.td:90.
+    pub const BE16: Opcode = Opcode(11);
+    /// `BE32`, defined at bpf/instrs.td:90.
+    pub const BE32: Opcode = Opcode(12);
+    /// `BE64`, defined at bpf/instrs.td:90.
+    pub const BE64: Opcode = Opcode(13);
+    /// `BSWAP16`, defined at bpf/instrs.td:90.
+    pub const BSWAP16: Opcode = Opcode(14);
+    /// `BSWAP32`, defined at bpf/instrs.td:90.
+    pub const BSWAP32: Opcode = Opcode(15);
+    /// `BSWAP64`, defined at bpf/instrs.td:90.
+    pub const BSWAP64: Opcode = Opcode(16);
+    /// `CMPXCHGD`, defined at bpf/instrs.td:178.
+    pub const CMPXCHGD: Opcode = Opcode(17);
+    /// `CMPXCHGW32`, defined at bpf/instrs.td:180.
+    pub const CMPXCHGW32: Opcode = Opcode(18);
+    /// `CORE_LD32`, defined at bpf/instrs.td:264.
+    pub const CORE_LD32: Opcode = Opcode(19);
+    /// `CORE_LD64`, defined at bpf/instrs.td:263.
+    pub const CORE_LD64: Opcode = Opcode(20);
+    /// `CORE_SHIFT`, defined at bpf/instrs.td:267.
+    pub const CORE_SHIFT: Opcode = Opcode(21);
+    /// `CORE_ST`, defined at bpf/instrs.td:265.
+    pub const CORE_ST: Opcode = Opcode(22);
+    /// `DIV_ri`, defined at bpf/instrs.td:59.
+    pub const DIV_ri: Opcode = Opcode(23);
+    /// `DIV_ri_32`, defined at bpf/instrs.td:61.
+    pub const DIV_ri_32: Opcode = Opcode(24);
+    /// `DIV_rr`, defined at bpf/instrs.td:58.
+    pub const DIV_rr: Opcode = Opcode(25);
+    /// `DIV_rr_32`, defined at bpf/instrs.td:60.
+    pub const DIV_rr_32: Opcode = Opcode(26);
+    /// `FI_ri`, defined at bpf/instrs.td:237.
+    pub const FI_ri: Opcode = Opcode(27);
+    /// `JAL`, defined at bpf/instrs.td:223.
+    pub const JAL: Opcode = Opcode(28);
+    /// `JALX`, defined at bpf/instrs.td:224.
+    pub const JALX: Opcode = Opcode(29);
+    /// `JCOND`, defined at bpf/instrs.td:214.
+    pub const JCOND: Opcode = Opcode(30);
+    /// `JEQ_ri`, defined at bpf/instrs.td:189.
+    pub const JEQ_ri: Opcode = Opcode(31);
+    /// `JEQ_ri_32`, defined at bpf/instrs.td:191.
+    pub const JEQ_ri_32: Opcode = Opcode(32);
+    /// `JEQ_rr`, defined at bpf/instrs.td:188.
+    pub const JEQ_rr: Opcode = Opcode(33);
+    /// `JEQ_rr_32`, defined at bpf/instrs.td:190.
+    pub const JEQ_rr_32: Opcode = Opcode(34);
+    /// `JMP`, defined at bpf/instrs.td:208.
+    pub const JMP: Opcode = Opcode(35);
+    /// `JMPL`, defined at bpf/instrs.td:210.
+    pub const JMPL: Opcode = Opcode(36);
+    /// `JNE_ri`, defined at bpf/instrs.td:189.
+    pub const JNE_ri: Opcode = Opcode(37);
+    /// `JNE_ri_32`, defined at bpf/instrs.td:191.
+    pub const JNE_ri_32: Opcode = Opcode(38);
+    /// `JNE_rr`, defined at bpf/instrs.td:188.
+    pub const JNE_rr: Opcode = Opcode(39);
+    /// `JNE_rr_32`, defined at bpf/instrs.td:190.
+    pub const JNE_rr_32: Opcode = Opcode(40);
+    /// `JSET_ri`, defined at bpf/instrs.td:189.
+    pub const JSET_ri: Opcode = Opcode(41);
+    /// `JSET_ri_32`, defined at bpf/instrs.td:191.
+    pub const JSET_ri_32: Opcode = Opcode(42);
+    /// `JSET_rr`, defined at bpf/instrs.td:188.
+    pub const JSET_rr: Opcode = Opcode(43);
+    /// `JSET_rr_32`, defined at bpf/instrs.td:190.
+    pub const JSET_rr_32: Opcode = Opcode(44);
+    /// `JSGE_ri`, defined at bpf/instrs.td:189.
+    pub const JSGE_ri: Opcode = Opcode(45);
+    /// `JSGE_ri_32`, defined at bpf/instrs.td:191.
+    pub const JSGE_ri_32: Opcode = Opcode(46);
+    /// `JSGE_rr`, defined at bpf/instrs.td:188.
+    pub const JSGE_rr: Opcode = Opcode(47);
+    /// `JSGE_rr_32`, defined at bpf/instrs.td:190.
+    pub const JSGE_rr_32: Opcode = Opcode(48);
+    /// `JSGT_ri`, defined at bpf/instrs.td:189.
+    pub const JSGT_ri: Opcode = Opcode(49);
+    /// `JSGT_ri_32`, defined at bpf/instrs.td:191.
+    pub const JSGT_ri_32: Opcode = Opcode(50);
+    /// `JSGT_rr`, defined at bpf/instrs.td:188.
+    pub const JSGT_rr: Opcode = Opcode(51);
+    /// `JSGT_rr_32`, defined at bpf/instrs.td:190.
+    pub const JSGT_rr_32: Opcode = Opcode(52);
+    /// `JSLE_ri`, defined at bpf/instrs.td:189.
+    pub const JSLE_ri: Opcode = Opcode(53);
+    /// `JSLE_ri_32`, defined at bpf/instrs.td:191.
+    pub const JSLE_ri_32: Opcode = Opcode(54);
+    /// `JSLE_rr`, defined at bpf/instrs.td:188.
+    pub const JSLE_rr: Opcode = Opcode(55);
+    /// `JSLE_rr_32`, defined at bpf/instrs.td:190.
+    pub const JSLE_rr_32: Opcode = Opcode(56);
+    /// `JSLT_ri`, defined at bpf/instrs.td:189.
+    pub const JSLT_ri: Opcode = Opcode(57);
+    /// `JSLT_ri_32`, defined at bpf/instrs.td:191.
+    pub const JSLT_ri_32: Opcode = Opcode(58);
+    /// `JSLT_rr`, defined at bpf/instrs.td:188.
+    pub const JSLT_rr: Opcode = Opcode(59);
+    /// `JSLT_rr_32`, defined at bpf/instrs.td:190.
+    pub const JSLT_rr_32: Opcode = Opcode(60);
+    /// `JUGE_ri`, defined at bpf/instrs.td:189.
+    pub const JUGE_ri: Opcode = Opcode(61);
+    /// `JUGE_ri_32`, defined at bpf/instrs.td:191.
+    pub const JUGE_ri_32: Opcode = Opcode(62);
+    /// `JUGE_rr`, defined at bpf/instrs.td:188.
+    pub const JUGE_rr: Opcode = Opcode(63);
+    /// `JUGE_rr_32`, defined at bpf/instrs.td:190.
+    pub const JUGE_rr_32: Opcode = Opcode(64);
+    /// `JUGT_ri`, defined at bpf/instrs.td:189.
+    pub const JUGT_ri: Opcode = Opcode(65);
+    /// `JUGT_ri_32`, defined at bpf/instrs.td:191.
+    pub const JUGT_ri_32: Opcode = Opcode(66);
+    /// `JUGT_rr`, defined at bpf/instrs.td:188.
+    pub const JUGT_rr: Opcode = Opcode(67);
+    /// `JUGT_rr_32`, defined at bpf/instrs.td:190.
+    pub const JUGT_rr_32: Opcode = Opcode(68);
+    /// `JULE_ri`, defined at bpf/instrs.td:189.
+    pub const JULE_ri: Opcode = Opcode(69);
+    /// `JULE_ri_32`, defined at bpf/instrs.td:191.
+    pub const JULE_ri_32: Opcode = Opcode(70);
+    /// `JULE_rr`, defined at bpf/instrs.td:188.
+    pub const JULE_rr: Opcode = Opcode(71);
+    /// `JULE_rr_32`, defined at bpf/instrs.td:190.
+    pub const JULE_rr_32: Opcode = Opcode(72);
+    /// `JULT_ri`, defined at bpf/instrs.td:189.
+    pub const JULT_ri: Opcode = Opcode(73);
+    /// `JULT_ri_32`, defined at bpf/instrs.td:191.
+    pub const JULT_ri_32: Opcode = Opcode(74);
+    /// `JULT_rr`, defined at bpf/instrs.td:188.
+    pub const JULT_rr: Opcode = Opcode(75);
+    /// `JULT_rr_32`, defined at bpf/instrs.td:190.
+    pub const JULT_rr_32: Opcode = Opcode(76);
+    /// `LDB`, defined at bpf/instrs.td:129.
+    pub const LDB: Opcode = Opcode(77);
+    /// `LDB32`, defined at bpf/instrs.td:135.
+    pub const LDB32: Opcode = Opcode(78);
+    /// `LDBSX`, defined at bpf/instrs.td:134.
+    pub const LDBSX: Opcode = Opcode(79);
+    /// `LDD`, defined at bpf/instrs.td:129.
+    pub const LDD: Opcode = Opcode(80);
+    /// `LDH`, defined at bpf/instrs.td:129.
+    pub const LDH: Opcode = Opcode(81);
+    /// `LDH32`, defined at bpf/instrs.td:135.
+    pub const LDH32: Opcode = Opcode(82);
+    /// `LDHSX`, defined at bpf/instrs.td:134.
+    pub const LDHSX: Opcode = Opcode(83);
+    /// `LDW`, defined at bpf/instrs.td:129.
+    pub const LDW: Opcode = Opcode(84);
+    /// `LDW32`, defined at bpf/instrs.td:135.
+    pub const LDW32: Opcode = Opcode(85);
+    /// `LDWSX`, defined at bpf/instrs.td:134.
+    pub const LDWSX: Opcode = Opcode(86);
+    /// `LD_ABS_B`, defined at bpf/instrs.td:143.
+    pub const LD_ABS_B: Opcode = Opcode(87);
+    /// `LD_ABS_H`, defined at bpf/instrs.td:143.
+    pub const LD_ABS_H: Opcode = Opcode(88);
+    /// `LD_ABS_W`, defined at bpf/instrs.td:143.
+    pub const LD_ABS_W: Opcode = Opcode(89);
+    /// `LD_IND_B`, defined at bpf/instrs.td:144.
+    pub const LD_IND_B: Opcode = Opcode(90);
+    /// `LD_IND_H`, defined at bpf/instrs.td:144.
+    pub const LD_IND_H: Opcode = Opcode(91);
+    /// `LD_IND_W`, defined at bpf/instrs.td:144.
+    pub const LD_IND_W: Opcode = Opcode(92);
+    /// `LD_imm64`, defined at bpf/instrs.td:102.
+    pub const LD_imm64: Opcode = Opcode(93);
+    /// `LD_pseudo`, defined at bpf/instrs.td:149.
+    pub const LD_pseudo: Opcode = Opcode(94);
+    /// `LE16`, defined at bpf/instrs.td:90.
+    pub const LE16: Opcode = Opcode(95);
+    /// `LE32`, defined at bpf/instrs.td:90.
+    pub const LE32: Opcode = Opcode(96);
+    /// `LE64`, defined at bpf/instrs.td:90.
+    pub const LE64: Opcode = Opcode(97);
+    /// `MEMCPY`, defined at bpf/instrs.td:258.
+    pub const MEMCPY: Opcode = Opcode(98);
+    /// `MOD_ri`, defined at bpf/instrs.td:59.
+    pub const MOD_ri: Opcode = Opcode(99);
+    /// `MOD_ri_32`, defined at bpf/instrs.td:61.
+    pub const MOD_ri_32: Opcode = Opcode(100);
+    /// `MOD_rr`, defined at bpf/instrs.td:58.
+    pub const MOD_rr: Opcode = Opcode(101);
+    /// `MOD_rr_32`, defined at bpf/instrs.td:60.
+    pub const MOD_rr_32: Opcode = Opcode(102);
+    /// `MOVSX_rr_16`, defined at bpf/instrs.td:106.
+    pub const MOVSX_rr_16: Opcode = Opcode(103);
+    /// `MOVSX_rr_32`, defined at bpf/instrs.td:106.
+    pub const MOVSX_rr_32: Opcode = Opcode(104);
+    /// `MOVSX_rr_32_16`, defined at bpf/instrs.td:108.
+    pub const MOVSX_rr_32_16: Opcode = Opcode(105);
+    /// `MOVSX_rr_32_8`, defined at bpf/instrs.td:108.
+    pub const MOVSX_rr_32_8: Opcode = Opcode(106);
+    /// `MOVSX_rr_8`, defined at bpf/instrs.td:106.
+    pub const MOVSX_rr_8: Opcode = Opcode(107);
+    /// `MOV_32_64`, defined at bpf/instrs.td:112.
+    pub const MOV_32_64: Opcode = Opcode(108);
+    /// `MOV_ri`, defined at bpf/instrs.td:100.
+    pub const MOV_ri: Opcode = Opcode(109);
+    /// `MOV_ri_32`, defined at bpf/instrs.td:101.
+    pub const MOV_ri_32: Opcode = Opcode(110);
+    /// `MOV_rr`, defined at bpf/instrs.td:97.
+    pub const MOV_rr: Opcode = Opcode(111);
+    /// `MOV_rr_32`, defined at bpf/instrs.td:98.
+    pub const MOV_rr_32: Opcode = Opcode(112);
+    /// `MUL_ri`, defined at bpf/instrs.td:59.
+    pub const MUL_ri: Opcode = Opcode(113);
+    /// `MUL_ri_32`, defined at bpf/instrs.td:61.
+    pub const MUL_ri_32: Opcode = Opcode(114);
+    /// `MUL_rr`, defined at bpf/instrs.td:58.
+    pub const MUL_rr: Opcode = Opcode(115);
+    /// `MUL_rr_32`, defined at bpf/instrs.td:60.
+    pub const MUL_rr_32: Opcode = Opcode(116);
+    /// `NEG_32`, defined at bpf/instrs.td:83.
+    pub const NEG_32: Opcode = Opcode(117);
+    /// `NEG_64`, defined at bpf/instrs.td:82.
+    pub const NEG_64: Opcode = Opcode(118);
+    /// `NOP`, defined at bpf/instrs.td:227.
+    pub const NOP: Opcode = Opcode(119);
+    /// `OR_ri`, defined at bpf/instrs.td:59.
+    pub const OR_ri: Opcode = Opcode(120);
+    /// `OR_ri_32`, defined at bpf/instrs.td:61.
+    pub const OR_ri_32: Opcode = Opcode(121);
+    /// `OR_rr`, defined at bpf/instrs.td:58.
+    pub const OR_rr: Opcode = Opcode(122);
+    /// `OR_rr_32`, defined at bpf/instrs.td:60.
+    pub const OR_rr_32: Opcode = Opcode(123);
+    /// `RET`, defined at bpf/instrs.td:218.
+    pub const RET: Opcode = Opcode(124);
+    /// `SDIV_ri`, defined at bpf/instrs.td:59.
+    pub const SDIV_ri: Opcode = Opcode(125);
+    /// `SDIV_ri_32`, defined at bpf/instrs.td:61.
+    pub const SDIV_ri_32: Opcode = Opcode(126);
+    /// `SDIV_rr`, defined at bpf/instrs.td:58.
+    pub const SDIV_rr: Opcode = Opcode(127);
+    /// `SDIV_rr_32`, defined at bpf/instrs.td:60.
+    pub const SDIV_rr_32: Opcode = Opcode(128);
+    /// `SLL_ri`, defined at bpf/instrs.td:59.
+    pub const SLL_ri: Opcode = Opcode(129);
+    /// `SLL_ri_32`, defined at bpf/instrs.td:61.
+    pub const SLL_ri_32: Opcode = Opcode(130);
+    /// `SLL_rr`, defined at bpf/instrs.td:58.
+    pub const SLL_rr: Opcode = Opcode(131);
+    /// `SLL_rr_32`, defined at bpf/instrs.td:60.
+    pub const SLL_rr_32: Opcode = Opcode(132);
+    /// `SMOD_ri`, defined at bpf/instrs.td:59.
+    pub const SMOD_ri: Opcode = Opcode(133);
+    /// `SMOD_ri_32`, defined at bpf/instrs.td:61.
+    pub const SMOD_ri_32: Opcode = Opcode(134);
+    /// `SMOD_rr`, defined at bpf/instrs.td:58.
+    pub const SMOD_rr: Opcode = Opcode(135);
+    /// `SMOD_rr_32`, defined at bpf/instrs.td:60.
+    pub const SMOD_rr_32: Opcode = Opcode(136);
+    /// `SRA_ri`, defined at bpf/instrs.td:59.
+    pub const SRA_ri: Opcode = Opcode(137);
+    /// `SRA_ri_32`, defined at bpf/instrs.td:61.
+    pub const SRA_ri_32: Opcode = Opcode(138);
+    /// `SRA_rr`, defined at bpf/instrs.td:58.
+    pub const SRA_rr: Opcode = Opcode(139);
+    /// `SRA_rr_32`, defined at bpf/instrs.td:60.
+    pub const SRA_rr_32: Opcode = Opcode(140);
+    /// `SRL_ri`, defined at bpf/instrs.td:59.
+    pub const SRL_ri: Opcode = Opcode(141);
+    /// `SRL_ri_32`, defined at bpf/instrs.td:61.
+    pub const SRL_ri_32: Opcode = Opcode(142);
+    /// `SRL_rr`, defined at bpf/instrs.td:58.
+    pub const SRL_rr: Opcode = Opcode(143);
+    /// `SRL_rr_32`, defined at bpf/instrs.td:60.
+    pub const SRL_rr_32: Opcode = Opcode(144);
+    /// `STB`, defined at bpf/instrs.td:130.
+    pub const STB: Opcode = Opcode(145);
+    /// `STB32`, defined at bpf/instrs.td:136.
+    pub const STB32: Opcode = Opcode(146);
+    /// `STB_imm`, defined at bpf/instrs.td:131.
+    pub const STB_imm: Opcode = Opcode(147);
+    /// `STD`, defined at bpf/instrs.td:130.
+    pub const STD: Opcode = Opcode(148);
+    /// `STD_imm`, defined at bpf/instrs.td:131.
+    pub const STD_imm: Opcode = Opcode(149);
+    /// `STH`, defined at bpf/instrs.td:130.
+    pub const STH: Opcode = Opcode(150);
+    /// `STH32`, defined at bpf/instrs.td:136.
+    pub const STH32: Opcode = Opcode(151);
+    /// `STH_imm`, defined at bpf/instrs.td:131.
+    pub const STH_imm: Opcode = Opcode(152);
+    /// `STW`, defined at bpf/instrs.td:130.
+    pub const STW: Opcode = Opcode(153);
+    /// `STW32`, defined at bpf/instrs.td:136.
+    pub const STW32: Opcode = Opcode(154);
+    /// `STW_imm`, defined at bpf/instrs.td:131.
+    pub const STW_imm: Opcode = Opcode(155);
+    /// `SUB_ri`, defined at bpf/instrs.td:59.
+    pub const SUB_ri: Opcode = Opcode(156);
+    /// `SUB_ri_32`, defined at bpf/instrs.td:61.
+    pub const SUB_ri_32: Opcode = Opcode(157);
+    /// `SUB_rr`, defined at bpf/instrs.td:58.
+    pub const SUB_rr: Opcode = Opcode(158);
+    /// `SUB_rr_32`, defined at bpf/instrs.td:60.
+    pub const SUB_rr_32: Opcode = Opcode(159);
+    /// `Select`, defined at bpf/instrs.td:247.
+    pub const Select: Opcode = Opcode(160);
+    /// `Select_32`, defined at bpf/instrs.td:248.
+    pub const Select_32: Opcode = Opcode(161);
+    /// `Select_32_64`, defined at bpf/instrs.td:249.
+    pub const Select_32_64: Opcode = Opcode(162);
+    /// `Select_64_32`, defined at bpf/instrs.td:250.
+    pub const Select_64_32: Opcode = Opcode(163);
+    /// `Select_Ri`, defined at bpf/instrs.td:251.
+    pub const Select_Ri: Opcode = Opcode(164);
+    /// `Select_Ri_32`, defined at bpf/instrs.td:252.
+    pub const Select_Ri_32: Opcode = Opcode(165);
+    /// `Select_Ri_32_64`, defined at bpf/instrs.td:253.
+    pub const Select_Ri_32_64: Opcode = Opcode(166);
+    /// `Select_Ri_64_32`, defined at bpf/instrs.td:254.
+    pub const Select_Ri_64_32: Opcode = Opcode(167);
+    /// `XADDD`, defined at bpf/instrs.td:164.
+    pub const XADDD: Opcode = Opcode(168);
+    /// `XADDW`, defined at bpf/instrs.td:163.
+    pub const XADDW: Opcode = Opcode(169);
+    /// `XADDW32`, defined at bpf/instrs.td:165.
+    pub const XADDW32: Opcode = Opcode(170);
+    /// `XANDD`, defined at bpf/instrs.td:167.
+    pub const XANDD: Opcode = Opcode(171);
+    /// `XANDW32`, defined at bpf/instrs.td:168.
+    pub const XANDW32: Opcode = Opcode(172);
+    /// `XCHGD`, defined at bpf/instrs.td:171.
+    pub const XCHGD: Opcode = Opcode(173);
+    /// `XCHGW32`, defined at bpf/instrs.td:172.
+    pub const XCHGW32: Opcode = Opcode(174);
+    /// `XFADDD`, defined at bpf/instrs.td:171.
+    pub const XFADDD: Opcode = Opcode(175);
+    /// `XFADDW32`, defined at bpf/instrs.td:172.
+    pub const XFADDW32: Opcode = Opcode(176);
+    /// `XFANDD`, defined at bpf/instrs.td:171.
+    pub const XFANDD: Opcode = Opcode(177);
+    /// `XFANDW32`, defined at bpf/instrs.td:172.
+    pub const XFANDW32: Opcode = Opcode(178);
+    /// `XFORD`, defined at bpf/instrs.td:171.
+    pub const XFORD: Opcode = Opcode(179);
+    /// `XFORW32`, defined at bpf/instrs.td:172.
+    pub const XFORW32: Opcode = Opcode(180);
+    /// `XFXORD`, defined at bpf/instrs.td:171.
+    pub const XFXORD: Opcode = Opcode(181);
+    /// `XFXORW32`, defined at bpf/instrs.td:172.
+    pub const XFXORW32: Opcode = Opcode(182);
+    /// `XORD`, defined at bpf/instrs.td:167.
+    pub const XORD: Opcode = Opcode(183);
+    /// `XORW32`, defined at bpf/instrs.td:168.
+    pub const XORW32: Opcode = Opcode(184);
+    /// `XOR_ri`, defined at bpf/instrs.td:59.
+    pub const XOR_ri: Opcode = Opcode(185);
+    /// `XOR_ri_32`, defined at bpf/instrs.td:61.
+    pub const XOR_ri_32: Opcode = Opcode(186);
+    /// `XOR_rr`, defined at bpf/instrs.td:58.
+    pub const XOR_rr: Opcode = Opcode(187);
+    /// `XOR_rr_32`, defined at bpf/instrs.td:60.
+    pub const XOR_rr_32: Opcode = Opcode(188);
+    /// `XXORD`, defined at bpf/instrs.td:167.
+    pub const XXORD: Opcode = Opcode(189);
+    /// `XXORW32`, defined at bpf/instrs.td:168.
+    pub const XXORW32: Opcode = Opcode(190);
+}
 /// The raw table rows behind [`TARGET`].
 #[allow(clippy::all)]
 pub mod tables {
     #[allow(unused_imports)]
     use ::regalloc::target::{
-        AllocOrderPolicy, CalleeSavedDesc, FunctionInfo, LaneMask, Reg, RegClass,
+        AllocOrderPolicy, CalleeSavedDesc, FunctionInfo, InstrDesc, InstrFlags,
+        InstrTemplate, LaneMask, Opcode, OperandDesc, OperandKind, Reg, RegClass,
         RegClassDesc, RegFlags, RegUnit, RegUnitDesc, RegisterDesc, SubRegIndex,
-        SubRegIndexDesc, TargetInfo,
+        SubRegIndexDesc, TargetInfo, TemplateOperand,
     };
     use ::std::borrow::Cow;
     /// The `bpf` target's tables, compiled by tdgen from `bpf/bpf.td`.
@@ -100,9 +489,545 @@ pub mod tables {
         sub_reg_compose: Cow::Borrowed(&SUB_REG_COMPOSE),
         classes: Cow::Borrowed(&CLASSES),
         callee_saved: Cow::Borrowed(&CALLEE_SAVED),
-        reserved: Cow::Borrowed(&[0x0]),
-        instrs: Cow::Borrowed(&[]),
+        reserved: Cow::Borrowed(&[0xC00C00]),
+        frame_pointer: Cow::Borrowed(&[0x0]),
+        frame_pointer_in_non_leaf: false,
+        instrs: Cow::Borrowed(&INSTRS),
     };
+    /// A `super_reg_classes` entry (keeps the tables short).
+    const fn src(i: u32, c: u32) -> (SubRegIndex, RegClass) {
+        (SubRegIndex(i), RegClass(c))
+    }
+    /// An operand row (keeps the tables short).
+    const fn op(
+        name: &'static str,
+        kind: OperandKind,
+        class: Option<RegClass>,
+        is_def: bool,
+        tied_to: Option<u8>,
+        early_clobber: bool,
+    ) -> OperandDesc<'static> {
+        OperandDesc {
+            name: Cow::Borrowed(name),
+            kind,
+            class,
+            is_def,
+            tied_to,
+            early_clobber,
+        }
+    }
+    /// An instruction row (keeps the tables short).
+    const fn ins(
+        name: &'static str,
+        operands: &'static [OperandDesc<'static>],
+        num_defs: u8,
+        implicit_defs: &'static [Reg],
+        implicit_uses: &'static [Reg],
+        flags: u32,
+    ) -> InstrDesc<'static> {
+        InstrDesc {
+            name: Cow::Borrowed(name),
+            operands: Cow::Borrowed(operands),
+            num_defs,
+            implicit_defs: Cow::Borrowed(implicit_defs),
+            implicit_uses: Cow::Borrowed(implicit_uses),
+            flags: InstrFlags(flags),
+        }
+    }
+    /// Instructions, indexed by `Opcode`.
+    pub static INSTRS: [InstrDesc<'static>; 191usize] = [
+        ins("ADDR_SPACE_CAST", &OPS_0, 1, &[], &[], 0x0),
+        ins("ADD_ri", &OPS_1, 1, &[], &[], 0x2),
+        ins("ADD_ri_32", &OPS_2, 1, &[], &[], 0x2),
+        ins("ADD_rr", &OPS_3, 1, &[], &[], 0x2),
+        ins("ADD_rr_32", &OPS_4, 1, &[], &[], 0x2),
+        ins("ADJCALLSTACKDOWN", &OPS_5, 0, &[Reg(11)], &[Reg(11)], 0x4000),
+        ins("ADJCALLSTACKUP", &OPS_5, 0, &[Reg(11)], &[Reg(11)], 0x4000),
+        ins("AND_ri", &OPS_1, 1, &[], &[], 0x2),
+        ins("AND_ri_32", &OPS_2, 1, &[], &[], 0x2),
+        ins("AND_rr", &OPS_3, 1, &[], &[], 0x2),
+        ins("AND_rr_32", &OPS_4, 1, &[], &[], 0x2),
+        ins("BE16", &OPS_6, 1, &[], &[], 0x0),
+        ins("BE32", &OPS_6, 1, &[], &[], 0x0),
+        ins("BE64", &OPS_6, 1, &[], &[], 0x0),
+        ins("BSWAP16", &OPS_6, 1, &[], &[], 0x0),
+        ins("BSWAP32", &OPS_6, 1, &[], &[], 0x0),
+        ins("BSWAP64", &OPS_6, 1, &[], &[], 0x0),
+        ins("CMPXCHGD", &OPS_7, 0, &[Reg(0)], &[Reg(0)], 0x1800),
+        ins("CMPXCHGW32", &OPS_8, 0, &[Reg(12)], &[Reg(12)], 0x1800),
+        ins("CORE_LD32", &OPS_9, 1, &[], &[], 0x10000),
+        ins("CORE_LD64", &OPS_10, 1, &[], &[], 0x10000),
+        ins("CORE_SHIFT", &OPS_11, 1, &[], &[], 0x10000),
+        ins("CORE_ST", &OPS_12, 0, &[], &[], 0x10000),
+        ins("DIV_ri", &OPS_1, 1, &[], &[], 0x0),
+        ins("DIV_ri_32", &OPS_2, 1, &[], &[], 0x0),
+        ins("DIV_rr", &OPS_3, 1, &[], &[], 0x0),
+        ins("DIV_rr_32", &OPS_4, 1, &[], &[], 0x0),
+        ins("FI_ri", &OPS_13, 1, &[], &[], 0x4000),
+        ins(
+            "JAL",
+            &OPS_14,
+            0,
+            &[Reg(0), Reg(1), Reg(2), Reg(3), Reg(4), Reg(5)],
+            &[Reg(11)],
+            0x20,
+        ),
+        ins(
+            "JALX",
+            &OPS_15,
+            0,
+            &[Reg(0), Reg(1), Reg(2), Reg(3), Reg(4), Reg(5)],
+            &[Reg(11)],
+            0x20,
+        ),
+        ins("JCOND", &OPS_16, 0, &[], &[], 0x100C0),
+        ins("JEQ_ri", &OPS_17, 0, &[], &[], 0xC0),
+        ins("JEQ_ri_32", &OPS_18, 0, &[], &[], 0xC0),
+        ins("JEQ_rr", &OPS_19, 0, &[], &[], 0xC0),
+        ins("JEQ_rr_32", &OPS_20, 0, &[], &[], 0xC0),
+        ins("JMP", &OPS_16, 0, &[], &[], 0x4C0),
+        ins("JMPL", &OPS_16, 0, &[], &[], 0x104C0),
+        ins("JNE_ri", &OPS_17, 0, &[], &[], 0xC0),
+        ins("JNE_ri_32", &OPS_18, 0, &[], &[], 0xC0),
+        ins("JNE_rr", &OPS_19, 0, &[], &[], 0xC0),
+        ins("JNE_rr_32", &OPS_20, 0, &[], &[], 0xC0),
+        ins("JSET_ri", &OPS_17, 0, &[], &[], 0xC0),
+        ins("JSET_ri_32", &OPS_18, 0, &[], &[], 0xC0),
+        ins("JSET_rr", &OPS_19, 0, &[], &[], 0xC0),
+        ins("JSET_rr_32", &OPS_20, 0, &[], &[], 0xC0),
+        ins("JSGE_ri", &OPS_17, 0, &[], &[], 0xC0),
+        ins("JSGE_ri_32", &OPS_18, 0, &[], &[], 0xC0),
+        ins("JSGE_rr", &OPS_19, 0, &[], &[], 0xC0),
+        ins("JSGE_rr_32", &OPS_20, 0, &[], &[], 0xC0),
+        ins("JSGT_ri", &OPS_17, 0, &[], &[], 0xC0),
+        ins("JSGT_ri_32", &OPS_18, 0, &[], &[], 0xC0),
+        ins("JSGT_rr", &OPS_19, 0, &[], &[], 0xC0),
+        ins("JSGT_rr_32", &OPS_20, 0, &[], &[], 0xC0),
+        ins("JSLE_ri", &OPS_17, 0, &[], &[], 0xC0),
+        ins("JSLE_ri_32", &OPS_18, 0, &[], &[], 0xC0),
+        ins("JSLE_rr", &OPS_19, 0, &[], &[], 0xC0),
+        ins("JSLE_rr_32", &OPS_20, 0, &[], &[], 0xC0),
+        ins("JSLT_ri", &OPS_17, 0, &[], &[], 0xC0),
+        ins("JSLT_ri_32", &OPS_18, 0, &[], &[], 0xC0),
+        ins("JSLT_rr", &OPS_19, 0, &[], &[], 0xC0),
+        ins("JSLT_rr_32", &OPS_20, 0, &[], &[], 0xC0),
+        ins("JUGE_ri", &OPS_17, 0, &[], &[], 0xC0),
+        ins("JUGE_ri_32", &OPS_18, 0, &[], &[], 0xC0),
+        ins("JUGE_rr", &OPS_19, 0, &[], &[], 0xC0),
+        ins("JUGE_rr_32", &OPS_20, 0, &[], &[], 0xC0),
+        ins("JUGT_ri", &OPS_17, 0, &[], &[], 0xC0),
+        ins("JUGT_ri_32", &OPS_18, 0, &[], &[], 0xC0),
+        ins("JUGT_rr", &OPS_19, 0, &[], &[], 0xC0),
+        ins("JUGT_rr_32", &OPS_20, 0, &[], &[], 0xC0),
+        ins("JULE_ri", &OPS_17, 0, &[], &[], 0xC0),
+        ins("JULE_ri_32", &OPS_18, 0, &[], &[], 0xC0),
+        ins("JULE_rr", &OPS_19, 0, &[], &[], 0xC0),
+        ins("JULE_rr_32", &OPS_20, 0, &[], &[], 0xC0),
+        ins("JULT_ri", &OPS_17, 0, &[], &[], 0xC0),
+        ins("JULT_ri_32", &OPS_18, 0, &[], &[], 0xC0),
+        ins("JULT_rr", &OPS_19, 0, &[], &[], 0xC0),
+        ins("JULT_rr_32", &OPS_20, 0, &[], &[], 0xC0),
+        ins("LDB", &OPS_13, 1, &[], &[], 0x800),
+        ins("LDB32", &OPS_21, 1, &[], &[], 0x800),
+        ins("LDBSX", &OPS_13, 1, &[], &[], 0x800),
+        ins("LDD", &OPS_13, 1, &[], &[], 0x800),
+        ins("LDH", &OPS_13, 1, &[], &[], 0x800),
+        ins("LDH32", &OPS_21, 1, &[], &[], 0x800),
+        ins("LDHSX", &OPS_13, 1, &[], &[], 0x800),
+        ins("LDW", &OPS_13, 1, &[], &[], 0x800),
+        ins("LDW32", &OPS_21, 1, &[], &[], 0x800),
+        ins("LDWSX", &OPS_13, 1, &[], &[], 0x800),
+        ins(
+            "LD_ABS_B",
+            &OPS_22,
+            0,
+            &[Reg(0), Reg(1), Reg(2), Reg(3), Reg(4), Reg(5)],
+            &[Reg(6)],
+            0x10800,
+        ),
+        ins(
+            "LD_ABS_H",
+            &OPS_22,
+            0,
+            &[Reg(0), Reg(1), Reg(2), Reg(3), Reg(4), Reg(5)],
+            &[Reg(6)],
+            0x10800,
+        ),
+        ins(
+            "LD_ABS_W",
+            &OPS_22,
+            0,
+            &[Reg(0), Reg(1), Reg(2), Reg(3), Reg(4), Reg(5)],
+            &[Reg(6)],
+            0x10800,
+        ),
+        ins(
+            "LD_IND_B",
+            &OPS_23,
+            0,
+            &[Reg(0), Reg(1), Reg(2), Reg(3), Reg(4), Reg(5)],
+            &[Reg(6)],
+            0x10800,
+        ),
+        ins(
+            "LD_IND_H",
+            &OPS_23,
+            0,
+            &[Reg(0), Reg(1), Reg(2), Reg(3), Reg(4), Reg(5)],
+            &[Reg(6)],
+            0x10800,
+        ),
+        ins(
+            "LD_IND_W",
+            &OPS_23,
+            0,
+            &[Reg(0), Reg(1), Reg(2), Reg(3), Reg(4), Reg(5)],
+            &[Reg(6)],
+            0x10800,
+        ),
+        ins("LD_imm64", &OPS_24, 1, &[], &[], 0x3),
+        ins("LD_pseudo", &OPS_25, 1, &[], &[], 0x11800),
+        ins("LE16", &OPS_6, 1, &[], &[], 0x0),
+        ins("LE32", &OPS_6, 1, &[], &[], 0x0),
+        ins("LE64", &OPS_6, 1, &[], &[], 0x0),
+        ins("MEMCPY", &OPS_26, 0, &[], &[], 0xD800),
+        ins("MOD_ri", &OPS_1, 1, &[], &[], 0x0),
+        ins("MOD_ri_32", &OPS_2, 1, &[], &[], 0x0),
+        ins("MOD_rr", &OPS_3, 1, &[], &[], 0x0),
+        ins("MOD_rr_32", &OPS_4, 1, &[], &[], 0x0),
+        ins("MOVSX_rr_16", &OPS_27, 1, &[], &[], 0x3),
+        ins("MOVSX_rr_32", &OPS_27, 1, &[], &[], 0x3),
+        ins("MOVSX_rr_32_16", &OPS_28, 1, &[], &[], 0x3),
+        ins("MOVSX_rr_32_8", &OPS_28, 1, &[], &[], 0x3),
+        ins("MOVSX_rr_8", &OPS_27, 1, &[], &[], 0x3),
+        ins("MOV_32_64", &OPS_29, 1, &[], &[], 0x0),
+        ins("MOV_ri", &OPS_24, 1, &[], &[], 0x3),
+        ins("MOV_ri_32", &OPS_30, 1, &[], &[], 0x3),
+        ins("MOV_rr", &OPS_27, 1, &[], &[], 0x10003),
+        ins("MOV_rr_32", &OPS_28, 1, &[], &[], 0x10003),
+        ins("MUL_ri", &OPS_1, 1, &[], &[], 0x0),
+        ins("MUL_ri_32", &OPS_2, 1, &[], &[], 0x0),
+        ins("MUL_rr", &OPS_3, 1, &[], &[], 0x0),
+        ins("MUL_rr_32", &OPS_4, 1, &[], &[], 0x0),
+        ins("NEG_32", &OPS_31, 1, &[], &[], 0x2),
+        ins("NEG_64", &OPS_6, 1, &[], &[], 0x2),
+        ins("NOP", &OPS_32, 0, &[], &[], 0x0),
+        ins("OR_ri", &OPS_1, 1, &[], &[], 0x2),
+        ins("OR_ri_32", &OPS_2, 1, &[], &[], 0x2),
+        ins("OR_rr", &OPS_3, 1, &[], &[], 0x2),
+        ins("OR_rr_32", &OPS_4, 1, &[], &[], 0x2),
+        ins("RET", &[], 0, &[], &[], 0x640),
+        ins("SDIV_ri", &OPS_1, 1, &[], &[], 0x0),
+        ins("SDIV_ri_32", &OPS_2, 1, &[], &[], 0x0),
+        ins("SDIV_rr", &OPS_3, 1, &[], &[], 0x0),
+        ins("SDIV_rr_32", &OPS_4, 1, &[], &[], 0x0),
+        ins("SLL_ri", &OPS_1, 1, &[], &[], 0x2),
+        ins("SLL_ri_32", &OPS_2, 1, &[], &[], 0x2),
+        ins("SLL_rr", &OPS_3, 1, &[], &[], 0x2),
+        ins("SLL_rr_32", &OPS_4, 1, &[], &[], 0x2),
+        ins("SMOD_ri", &OPS_1, 1, &[], &[], 0x0),
+        ins("SMOD_ri_32", &OPS_2, 1, &[], &[], 0x0),
+        ins("SMOD_rr", &OPS_3, 1, &[], &[], 0x0),
+        ins("SMOD_rr_32", &OPS_4, 1, &[], &[], 0x0),
+        ins("SRA_ri", &OPS_1, 1, &[], &[], 0x2),
+        ins("SRA_ri_32", &OPS_2, 1, &[], &[], 0x2),
+        ins("SRA_rr", &OPS_3, 1, &[], &[], 0x2),
+        ins("SRA_rr_32", &OPS_4, 1, &[], &[], 0x2),
+        ins("SRL_ri", &OPS_1, 1, &[], &[], 0x2),
+        ins("SRL_ri_32", &OPS_2, 1, &[], &[], 0x2),
+        ins("SRL_rr", &OPS_3, 1, &[], &[], 0x2),
+        ins("SRL_rr_32", &OPS_4, 1, &[], &[], 0x2),
+        ins("STB", &OPS_33, 0, &[], &[], 0x1000),
+        ins("STB32", &OPS_34, 0, &[], &[], 0x1000),
+        ins("STB_imm", &OPS_35, 0, &[], &[], 0x1000),
+        ins("STD", &OPS_33, 0, &[], &[], 0x1000),
+        ins("STD_imm", &OPS_35, 0, &[], &[], 0x1000),
+        ins("STH", &OPS_33, 0, &[], &[], 0x1000),
+        ins("STH32", &OPS_34, 0, &[], &[], 0x1000),
+        ins("STH_imm", &OPS_35, 0, &[], &[], 0x1000),
+        ins("STW", &OPS_33, 0, &[], &[], 0x1000),
+        ins("STW32", &OPS_34, 0, &[], &[], 0x1000),
+        ins("STW_imm", &OPS_35, 0, &[], &[], 0x1000),
+        ins("SUB_ri", &OPS_1, 1, &[], &[], 0x2),
+        ins("SUB_ri_32", &OPS_2, 1, &[], &[], 0x2),
+        ins("SUB_rr", &OPS_3, 1, &[], &[], 0x2),
+        ins("SUB_rr_32", &OPS_4, 1, &[], &[], 0x2),
+        ins("Select", &OPS_36, 1, &[], &[], 0x4000),
+        ins("Select_32", &OPS_37, 1, &[], &[], 0x4000),
+        ins("Select_32_64", &OPS_38, 1, &[], &[], 0x4000),
+        ins("Select_64_32", &OPS_39, 1, &[], &[], 0x4000),
+        ins("Select_Ri", &OPS_40, 1, &[], &[], 0x4000),
+        ins("Select_Ri_32", &OPS_41, 1, &[], &[], 0x4000),
+        ins("Select_Ri_32_64", &OPS_42, 1, &[], &[], 0x4000),
+        ins("Select_Ri_64_32", &OPS_43, 1, &[], &[], 0x4000),
+        ins("XADDD", &OPS_44, 1, &[], &[], 0x10000),
+        ins("XADDW", &OPS_44, 1, &[], &[], 0x1800),
+        ins("XADDW32", &OPS_45, 1, &[], &[], 0x10000),
+        ins("XANDD", &OPS_44, 1, &[], &[], 0x10000),
+        ins("XANDW32", &OPS_45, 1, &[], &[], 0x10000),
+        ins("XCHGD", &OPS_44, 1, &[], &[], 0x1800),
+        ins("XCHGW32", &OPS_45, 1, &[], &[], 0x1800),
+        ins("XFADDD", &OPS_44, 1, &[], &[], 0x1800),
+        ins("XFADDW32", &OPS_45, 1, &[], &[], 0x1800),
+        ins("XFANDD", &OPS_44, 1, &[], &[], 0x1800),
+        ins("XFANDW32", &OPS_45, 1, &[], &[], 0x1800),
+        ins("XFORD", &OPS_44, 1, &[], &[], 0x1800),
+        ins("XFORW32", &OPS_45, 1, &[], &[], 0x1800),
+        ins("XFXORD", &OPS_44, 1, &[], &[], 0x1800),
+        ins("XFXORW32", &OPS_45, 1, &[], &[], 0x1800),
+        ins("XORD", &OPS_44, 1, &[], &[], 0x10000),
+        ins("XORW32", &OPS_45, 1, &[], &[], 0x10000),
+        ins("XOR_ri", &OPS_1, 1, &[], &[], 0x2),
+        ins("XOR_ri_32", &OPS_2, 1, &[], &[], 0x2),
+        ins("XOR_rr", &OPS_3, 1, &[], &[], 0x2),
+        ins("XOR_rr_32", &OPS_4, 1, &[], &[], 0x2),
+        ins("XXORD", &OPS_44, 1, &[], &[], 0x10000),
+        ins("XXORW32", &OPS_45, 1, &[], &[], 0x10000),
+    ];
+    static OPS_0: [OperandDesc<'static>; 4usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(1)), true, None, false),
+        op("src", OperandKind::Register, Some(RegClass(1)), false, None, false),
+        op("from", OperandKind::Immediate, None, false, None, false),
+        op("to", OperandKind::Immediate, None, false, None, false),
+    ];
+    static OPS_1: [OperandDesc<'static>; 3usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(1)), true, None, false),
+        op("lhs", OperandKind::Register, Some(RegClass(1)), false, Some(0), false),
+        op("rhs", OperandKind::Immediate, None, false, None, false),
+    ];
+    static OPS_2: [OperandDesc<'static>; 3usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(0)), true, None, false),
+        op("lhs", OperandKind::Register, Some(RegClass(0)), false, Some(0), false),
+        op("rhs", OperandKind::Immediate, None, false, None, false),
+    ];
+    static OPS_3: [OperandDesc<'static>; 3usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(1)), true, None, false),
+        op("lhs", OperandKind::Register, Some(RegClass(1)), false, Some(0), false),
+        op("rhs", OperandKind::Register, Some(RegClass(1)), false, None, false),
+    ];
+    static OPS_4: [OperandDesc<'static>; 3usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(0)), true, None, false),
+        op("lhs", OperandKind::Register, Some(RegClass(0)), false, Some(0), false),
+        op("rhs", OperandKind::Register, Some(RegClass(0)), false, None, false),
+    ];
+    static OPS_5: [OperandDesc<'static>; 2usize] = [
+        op("amt", OperandKind::Immediate, None, false, None, false),
+        op("amt2", OperandKind::Immediate, None, false, None, false),
+    ];
+    static OPS_6: [OperandDesc<'static>; 2usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(1)), true, None, false),
+        op("src", OperandKind::Register, Some(RegClass(1)), false, Some(0), false),
+    ];
+    static OPS_7: [OperandDesc<'static>; 3usize] = [
+        op("addr.0", OperandKind::Register, Some(RegClass(1)), false, None, false),
+        op("addr.1", OperandKind::Immediate, None, false, None, false),
+        op("new", OperandKind::Register, Some(RegClass(1)), false, None, false),
+    ];
+    static OPS_8: [OperandDesc<'static>; 3usize] = [
+        op("addr.0", OperandKind::Register, Some(RegClass(1)), false, None, false),
+        op("addr.1", OperandKind::Immediate, None, false, None, false),
+        op("new", OperandKind::Register, Some(RegClass(0)), false, None, false),
+    ];
+    static OPS_9: [OperandDesc<'static>; 4usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(0)), true, None, false),
+        op("kind", OperandKind::Immediate, None, false, None, false),
+        op("base", OperandKind::Register, Some(RegClass(1)), false, None, false),
+        op("off", OperandKind::Immediate, None, false, None, false),
+    ];
+    static OPS_10: [OperandDesc<'static>; 4usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(1)), true, None, false),
+        op("kind", OperandKind::Immediate, None, false, None, false),
+        op("base", OperandKind::Register, Some(RegClass(1)), false, None, false),
+        op("off", OperandKind::Immediate, None, false, None, false),
+    ];
+    static OPS_11: [OperandDesc<'static>; 4usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(1)), true, None, false),
+        op("kind", OperandKind::Immediate, None, false, None, false),
+        op("src", OperandKind::Register, Some(RegClass(1)), false, Some(0), false),
+        op("amt", OperandKind::Immediate, None, false, None, false),
+    ];
+    static OPS_12: [OperandDesc<'static>; 4usize] = [
+        op("kind", OperandKind::Immediate, None, false, None, false),
+        op("width", OperandKind::Immediate, None, false, None, false),
+        op("src", OperandKind::Register, Some(RegClass(1)), false, None, false),
+        op("off", OperandKind::Immediate, None, false, None, false),
+    ];
+    static OPS_13: [OperandDesc<'static>; 3usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(1)), true, None, false),
+        op("addr.0", OperandKind::Register, Some(RegClass(1)), false, None, false),
+        op("addr.1", OperandKind::Immediate, None, false, None, false),
+    ];
+    static OPS_14: [OperandDesc<'static>; 1usize] = [
+        op("fn", OperandKind::Immediate, None, false, None, false),
+    ];
+    static OPS_15: [OperandDesc<'static>; 1usize] = [
+        op("fn", OperandKind::Register, Some(RegClass(1)), false, None, false),
+    ];
+    static OPS_16: [OperandDesc<'static>; 1usize] = [
+        op("dest", OperandKind::Block, None, false, None, false),
+    ];
+    static OPS_17: [OperandDesc<'static>; 3usize] = [
+        op("a", OperandKind::Register, Some(RegClass(1)), false, None, false),
+        op("b", OperandKind::Immediate, None, false, None, false),
+        op("dest", OperandKind::Block, None, false, None, false),
+    ];
+    static OPS_18: [OperandDesc<'static>; 3usize] = [
+        op("a", OperandKind::Register, Some(RegClass(0)), false, None, false),
+        op("b", OperandKind::Immediate, None, false, None, false),
+        op("dest", OperandKind::Block, None, false, None, false),
+    ];
+    static OPS_19: [OperandDesc<'static>; 3usize] = [
+        op("a", OperandKind::Register, Some(RegClass(1)), false, None, false),
+        op("b", OperandKind::Register, Some(RegClass(1)), false, None, false),
+        op("dest", OperandKind::Block, None, false, None, false),
+    ];
+    static OPS_20: [OperandDesc<'static>; 3usize] = [
+        op("a", OperandKind::Register, Some(RegClass(0)), false, None, false),
+        op("b", OperandKind::Register, Some(RegClass(0)), false, None, false),
+        op("dest", OperandKind::Block, None, false, None, false),
+    ];
+    static OPS_21: [OperandDesc<'static>; 3usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(0)), true, None, false),
+        op("addr.0", OperandKind::Register, Some(RegClass(1)), false, None, false),
+        op("addr.1", OperandKind::Immediate, None, false, None, false),
+    ];
+    static OPS_22: [OperandDesc<'static>; 2usize] = [
+        op("skb", OperandKind::Register, Some(RegClass(1)), false, None, false),
+        op("off", OperandKind::Immediate, None, false, None, false),
+    ];
+    static OPS_23: [OperandDesc<'static>; 2usize] = [
+        op("skb", OperandKind::Register, Some(RegClass(1)), false, None, false),
+        op("idx", OperandKind::Register, Some(RegClass(1)), false, None, false),
+    ];
+    static OPS_24: [OperandDesc<'static>; 2usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(1)), true, None, false),
+        op("imm", OperandKind::Immediate, None, false, None, false),
+    ];
+    static OPS_25: [OperandDesc<'static>; 3usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(1)), true, None, false),
+        op("kind", OperandKind::Immediate, None, false, None, false),
+        op("val", OperandKind::Immediate, None, false, None, false),
+    ];
+    static OPS_26: [OperandDesc<'static>; 4usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(1)), false, None, false),
+        op("src", OperandKind::Register, Some(RegClass(1)), false, None, false),
+        op("len", OperandKind::Immediate, None, false, None, false),
+        op("align", OperandKind::Immediate, None, false, None, false),
+    ];
+    static OPS_27: [OperandDesc<'static>; 2usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(1)), true, None, false),
+        op("src", OperandKind::Register, Some(RegClass(1)), false, None, false),
+    ];
+    static OPS_28: [OperandDesc<'static>; 2usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(0)), true, None, false),
+        op("src", OperandKind::Register, Some(RegClass(0)), false, None, false),
+    ];
+    static OPS_29: [OperandDesc<'static>; 2usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(1)), true, None, false),
+        op("src", OperandKind::Register, Some(RegClass(0)), false, None, false),
+    ];
+    static OPS_30: [OperandDesc<'static>; 2usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(0)), true, None, false),
+        op("imm", OperandKind::Immediate, None, false, None, false),
+    ];
+    static OPS_31: [OperandDesc<'static>; 2usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(0)), true, None, false),
+        op("src", OperandKind::Register, Some(RegClass(0)), false, Some(0), false),
+    ];
+    static OPS_32: [OperandDesc<'static>; 1usize] = [
+        op("imm", OperandKind::Immediate, None, false, None, false),
+    ];
+    static OPS_33: [OperandDesc<'static>; 3usize] = [
+        op("src", OperandKind::Register, Some(RegClass(1)), false, None, false),
+        op("addr.0", OperandKind::Register, Some(RegClass(1)), false, None, false),
+        op("addr.1", OperandKind::Immediate, None, false, None, false),
+    ];
+    static OPS_34: [OperandDesc<'static>; 3usize] = [
+        op("src", OperandKind::Register, Some(RegClass(0)), false, None, false),
+        op("addr.0", OperandKind::Register, Some(RegClass(1)), false, None, false),
+        op("addr.1", OperandKind::Immediate, None, false, None, false),
+    ];
+    static OPS_35: [OperandDesc<'static>; 3usize] = [
+        op("src", OperandKind::Immediate, None, false, None, false),
+        op("addr.0", OperandKind::Register, Some(RegClass(1)), false, None, false),
+        op("addr.1", OperandKind::Immediate, None, false, None, false),
+    ];
+    static OPS_36: [OperandDesc<'static>; 6usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(1)), true, None, false),
+        op("lhs", OperandKind::Register, Some(RegClass(1)), false, None, false),
+        op("rhs", OperandKind::Register, Some(RegClass(1)), false, None, false),
+        op("cc", OperandKind::Immediate, None, false, None, false),
+        op("t", OperandKind::Register, Some(RegClass(1)), false, None, false),
+        op("f", OperandKind::Register, Some(RegClass(1)), false, None, false),
+    ];
+    static OPS_37: [OperandDesc<'static>; 6usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(0)), true, None, false),
+        op("lhs", OperandKind::Register, Some(RegClass(0)), false, None, false),
+        op("rhs", OperandKind::Register, Some(RegClass(0)), false, None, false),
+        op("cc", OperandKind::Immediate, None, false, None, false),
+        op("t", OperandKind::Register, Some(RegClass(0)), false, None, false),
+        op("f", OperandKind::Register, Some(RegClass(0)), false, None, false),
+    ];
+    static OPS_38: [OperandDesc<'static>; 6usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(1)), true, None, false),
+        op("lhs", OperandKind::Register, Some(RegClass(0)), false, None, false),
+        op("rhs", OperandKind::Register, Some(RegClass(0)), false, None, false),
+        op("cc", OperandKind::Immediate, None, false, None, false),
+        op("t", OperandKind::Register, Some(RegClass(1)), false, None, false),
+        op("f", OperandKind::Register, Some(RegClass(1)), false, None, false),
+    ];
+    static OPS_39: [OperandDesc<'static>; 6usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(0)), true, None, false),
+        op("lhs", OperandKind::Register, Some(RegClass(1)), false, None, false),
+        op("rhs", OperandKind::Register, Some(RegClass(1)), false, None, false),
+        op("cc", OperandKind::Immediate, None, false, None, false),
+        op("t", OperandKind::Register, Some(RegClass(0)), false, None, false),
+        op("f", OperandKind::Register, Some(RegClass(0)), false, None, false),
+    ];
+    static OPS_40: [OperandDesc<'static>; 6usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(1)), true, None, false),
+        op("lhs", OperandKind::Register, Some(RegClass(1)), false, None, false),
+        op("rhs", OperandKind::Immediate, None, false, None, false),
+        op("cc", OperandKind::Immediate, None, false, None, false),
+        op("t", OperandKind::Register, Some(RegClass(1)), false, None, false),
+        op("f", OperandKind::Register, Some(RegClass(1)), false, None, false),
+    ];
+    static OPS_41: [OperandDesc<'static>; 6usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(0)), true, None, false),
+        op("lhs", OperandKind::Register, Some(RegClass(0)), false, None, false),
+        op("rhs", OperandKind::Immediate, None, false, None, false),
+        op("cc", OperandKind::Immediate, None, false, None, false),
+        op("t", OperandKind::Register, Some(RegClass(0)), false, None, false),
+        op("f", OperandKind::Register, Some(RegClass(0)), false, None, false),
+    ];
+    static OPS_42: [OperandDesc<'static>; 6usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(1)), true, None, false),
+        op("lhs", OperandKind::Register, Some(RegClass(0)), false, None, false),
+        op("rhs", OperandKind::Immediate, None, false, None, false),
+        op("cc", OperandKind::Immediate, None, false, None, false),
+        op("t", OperandKind::Register, Some(RegClass(1)), false, None, false),
+        op("f", OperandKind::Register, Some(RegClass(1)), false, None, false),
+    ];
+    static OPS_43: [OperandDesc<'static>; 6usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(0)), true, None, false),
+        op("lhs", OperandKind::Register, Some(RegClass(1)), false, None, false),
+        op("rhs", OperandKind::Immediate, None, false, None, false),
+        op("cc", OperandKind::Immediate, None, false, None, false),
+        op("t", OperandKind::Register, Some(RegClass(0)), false, None, false),
+        op("f", OperandKind::Register, Some(RegClass(0)), false, None, false),
+    ];
+    static OPS_44: [OperandDesc<'static>; 4usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(1)), true, None, false),
+        op("addr.0", OperandKind::Register, Some(RegClass(1)), false, None, false),
+        op("addr.1", OperandKind::Immediate, None, false, None, false),
+        op("val", OperandKind::Register, Some(RegClass(1)), false, Some(0), false),
+    ];
+    static OPS_45: [OperandDesc<'static>; 4usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(0)), true, None, false),
+        op("addr.0", OperandKind::Register, Some(RegClass(1)), false, None, false),
+        op("addr.1", OperandKind::Immediate, None, false, None, false),
+        op("val", OperandKind::Register, Some(RegClass(0)), false, Some(0), false),
+    ];
     /// Registers, indexed by `Reg`.
     pub static REGS: [RegisterDesc<'static>; 24usize] = [
         RegisterDesc {
@@ -461,10 +1386,31 @@ pub mod tables {
             sub_classes: Cow::Borrowed(&[0x1]),
             super_classes: Cow::Borrowed(&[0x1]),
             sub_class_with_sub_reg: Cow::Borrowed(&[]),
-            super_reg_classes: Cow::Borrowed(&[0x2]),
-            spill: None,
-            reload: None,
-            copy: None,
+            super_reg_classes: Cow::Borrowed(&[src(0, 1)]),
+            spill: Some(InstrTemplate {
+                opcode: Opcode(154),
+                operands: Cow::Borrowed(
+                    &[
+                        TemplateOperand::Reg,
+                        TemplateOperand::Slot,
+                        TemplateOperand::Imm(0),
+                    ],
+                ),
+            }),
+            reload: Some(InstrTemplate {
+                opcode: Opcode(85),
+                operands: Cow::Borrowed(
+                    &[
+                        TemplateOperand::Reg,
+                        TemplateOperand::Slot,
+                        TemplateOperand::Imm(0),
+                    ],
+                ),
+            }),
+            copy: Some(InstrTemplate {
+                opcode: Opcode(112),
+                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
+            }),
         },
         RegClassDesc {
             name: Cow::Borrowed("GPR"),
@@ -518,9 +1464,30 @@ pub mod tables {
             super_classes: Cow::Borrowed(&[0x2]),
             sub_class_with_sub_reg: Cow::Borrowed(&[Some(RegClass(1))]),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: None,
-            reload: None,
-            copy: None,
+            spill: Some(InstrTemplate {
+                opcode: Opcode(148),
+                operands: Cow::Borrowed(
+                    &[
+                        TemplateOperand::Reg,
+                        TemplateOperand::Slot,
+                        TemplateOperand::Imm(0),
+                    ],
+                ),
+            }),
+            reload: Some(InstrTemplate {
+                opcode: Opcode(80),
+                operands: Cow::Borrowed(
+                    &[
+                        TemplateOperand::Reg,
+                        TemplateOperand::Slot,
+                        TemplateOperand::Imm(0),
+                    ],
+                ),
+            }),
+            copy: Some(InstrTemplate {
+                opcode: Opcode(111),
+                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
+            }),
         },
     ];
     /// Callee-saved sets, indexed by `CalleeSavedSet`.

@@ -48,6 +48,8 @@ pub struct TargetBuilder {
     classes: Vec<ClassSpec>,
     callee_saved: Vec<(String, Vec<Reg>)>,
     reserved: Vec<Reg>,
+    frame_pointer: Vec<Reg>,
+    frame_pointer_in_non_leaf: bool,
     instrs: Vec<InstrDesc<'static>>,
 }
 
@@ -86,9 +88,17 @@ impl TargetBuilder {
         CalleeSavedSet::new(self.callee_saved.len() - 1)
     }
 
-    /// Reserves `r` in every function.
+    /// Reserves `r` in every function. Like the `.td` description, the
+    /// built tables reserve every register overlapping `r` too.
     pub fn reserve(&mut self, r: Reg) {
         self.reserved.push(r);
+    }
+
+    /// Names the frame-pointer registers, reserved in functions that keep a
+    /// frame pointer (every function with calls when `in_non_leaf`).
+    pub fn frame_pointer(&mut self, regs: &[Reg], in_non_leaf: bool) {
+        self.frame_pointer.extend_from_slice(regs);
+        self.frame_pointer_in_non_leaf = in_non_leaf;
     }
 
     /// Adds an instruction.
@@ -221,18 +231,18 @@ impl TargetBuilder {
                 let mut super_reg_classes = Vec::new();
                 for i in 0..ni {
                     let i = SubRegIndex::new(i);
-                    let set = bits::from_indices(
-                        nc,
-                        (0..nc).filter(|&d| {
-                            let m = &self.classes[d].members;
-                            !m.is_empty()
-                                && m.iter().all(|&r| {
-                                    sub_reg_of(r, i)
-                                        .is_some_and(|s| bits::test(&member_bits[c], s.index()))
-                                })
-                        }),
+                    super_reg_classes.extend(
+                        (0..nc)
+                            .filter(|&d| {
+                                let m = &self.classes[d].members;
+                                !m.is_empty()
+                                    && m.iter().all(|&r| {
+                                        sub_reg_of(r, i)
+                                            .is_some_and(|s| bits::test(&member_bits[c], s.index()))
+                                    })
+                            })
+                            .map(|d| (i, RegClass::new(d))),
                     );
-                    super_reg_classes.extend(set);
                 }
                 let lane_mask = spec
                     .members
@@ -292,6 +302,17 @@ impl TargetBuilder {
                 lane_mask: lane(SubRegIndex::new(i)),
             })
             .collect::<Vec<_>>();
+        // Reserving a register reserves everything overlapping it.
+        let overlapping = |set: &[Reg]| {
+            let hit: std::collections::BTreeSet<RegUnit> = set
+                .iter()
+                .flat_map(|r| regs[r.index()].units.iter().copied())
+                .collect();
+            let members = (0..nr).filter(|&k| regs[k].units.iter().any(|u| hit.contains(u)));
+            Cow::Owned(bits::from_indices(nr, members))
+        };
+        let reserved = overlapping(&self.reserved);
+        let frame_pointer = overlapping(&self.frame_pointer);
         TargetInfo {
             name: Cow::Owned(self.name),
             regs: Cow::Owned(regs),
@@ -300,10 +321,9 @@ impl TargetBuilder {
             sub_reg_compose: Cow::Owned(compose),
             classes: Cow::Owned(classes),
             callee_saved: Cow::Owned(callee_saved),
-            reserved: Cow::Owned(bits::from_indices(
-                nr,
-                self.reserved.iter().map(|r| r.index()),
-            )),
+            reserved,
+            frame_pointer,
+            frame_pointer_in_non_leaf: self.frame_pointer_in_non_leaf,
             instrs: Cow::Owned(self.instrs),
         }
     }

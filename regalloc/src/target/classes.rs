@@ -2,7 +2,7 @@
 
 use std::borrow::Cow;
 
-use super::ids::{LaneMask, Reg, RegClass};
+use super::ids::{LaneMask, Reg, RegClass, SubRegIndex};
 use super::instrs::InstrTemplate;
 
 /// Facts about the function being allocated that an allocation-order
@@ -77,12 +77,11 @@ pub struct RegClassDesc<'a> {
     /// For each sub-register index, the largest sub-class whose every member
     /// has that sub-register (`getSubClassWithSubReg`), or `None`.
     pub sub_class_with_sub_reg: Cow<'a, [Option<RegClass>]>,
-    /// For each sub-register index `i`, a bit set over classes of the classes
-    /// `C` such that every `R` in `C` has `R:i` in this class
-    /// (LLVM's super-register classes, the basis of
-    /// [`TargetInfo::matching_super_reg_class`](super::TargetInfo::matching_super_reg_class)).
-    /// Laid out index-major: `words_per_class * i ..`.
-    pub super_reg_classes: Cow<'a, [u32]>,
+    /// The pairs `(i, C)` such that every `R` in class `C` has `R:i` in this
+    /// class (LLVM's super-register classes, the basis of
+    /// [`TargetInfo::matching_super_reg_class`](super::TargetInfo::matching_super_reg_class)),
+    /// sorted by index, then class. Sparse: most (index, class) pairs are absent.
+    pub super_reg_classes: Cow<'a, [(SubRegIndex, RegClass)]>,
     /// How to store a register of this class to a stack slot.
     pub spill: Option<InstrTemplate<'a>>,
     /// How to load a register of this class from a stack slot.

@@ -33,9 +33,15 @@ pub struct TargetInfo<'a> {
     /// Callee-saved sets and their masks, indexed by [`CalleeSavedSet`].
     pub callee_saved: Cow<'a, [CalleeSavedDesc<'a>]>,
     /// Registers reserved in every function, as a bit set over registers
-    /// (function-dependent reservations such as a frame pointer are added by
-    /// the allocator).
+    /// (closed under overlap: every register sharing a unit with a reserved
+    /// one is in the set).
     pub reserved: Cow<'a, [u32]>,
+    /// Registers reserved in a function that keeps a frame pointer, as a bit
+    /// set over registers (closed under overlap like `reserved`).
+    pub frame_pointer: Cow<'a, [u32]>,
+    /// Every function that makes calls keeps a frame pointer (AArch64's
+    /// frame records); otherwise only functions that need one do.
+    pub frame_pointer_in_non_leaf: bool,
     /// Target instructions, indexed by [`Opcode`].
     pub instrs: Cow<'a, [InstrDesc<'a>]>,
 }
@@ -162,19 +168,20 @@ impl<'a> TargetInfo<'a> {
     }
 
     /// The largest sub-class `C` of `a` such that for every `R` in `C`,
-    /// `R:idx` is in `b` (LLVM's `getMatchingSuperRegClass`). O(classes).
+    /// `R:idx` is in `b` (LLVM's `getMatchingSuperRegClass`). O(log n + classes
+    /// listed for `idx`).
     pub fn matching_super_reg_class(
         &self,
         a: RegClass,
         b: RegClass,
         idx: SubRegIndex,
     ) -> Option<RegClass> {
-        let words = bits::words_for(self.classes.len());
         let supers = &self.classes[b.index()].super_reg_classes;
-        let start = idx.index() * words;
-        let set = supers.get(start..start + words)?;
-        bits::iter(set)
-            .map(RegClass::new)
+        let start = supers.partition_point(|&(i, _)| i < idx);
+        supers[start..]
+            .iter()
+            .take_while(|&&(i, _)| i == idx)
+            .map(|&(_, c)| c)
             .filter(|&c| self.is_sub_class(c, a))
             .max_by_key(|&c| (self.classes[c.index()].members.len(), std::cmp::Reverse(c)))
     }
@@ -201,6 +208,18 @@ impl<'a> TargetInfo<'a> {
     /// The registers reserved in every function.
     pub fn reserved_regs(&self) -> impl Iterator<Item = Reg> + '_ {
         bits::iter(&self.reserved).map(Reg::new)
+    }
+
+    /// The registers reserved in a function with facts `f`, by register:
+    /// those reserved in every function, plus the frame-pointer registers
+    /// when `f.has_frame_pointer`.
+    pub fn reserved_in(&self, f: &FunctionInfo) -> Vec<bool> {
+        (0..self.regs.len())
+            .map(|r| {
+                bits::test(&self.reserved, r)
+                    || (f.has_frame_pointer && bits::test(&self.frame_pointer, r))
+            })
+            .collect()
     }
 
     /// Whether a call with mask `s` preserves `r` (O(1)).

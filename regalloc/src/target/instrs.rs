@@ -157,6 +157,9 @@ pub enum TemplateOperand {
     Imm(i64),
     /// A fixed physical register (e.g. a frame base register).
     Fixed(Reg),
+    /// An empty register operand (`$noreg`), e.g. the unused index register
+    /// of an x86 memory reference.
+    NoReg,
 }
 
 /// An instruction pattern for spill code, given per class in the `.td` file:

@@ -120,7 +120,7 @@ static TINY: TargetInfo<'static> = TargetInfo {
             sub_classes: B(&[0b101]),
             super_classes: B(&[0b001]),
             sub_class_with_sub_reg: B(&[None, None]),
-            super_reg_classes: B(&[0b010, 0b010]),
+            super_reg_classes: B(&[(SubRegIndex(0), GR16), (SubRegIndex(1), GR16)]),
             spill: None,
             reload: None,
             copy: None,
@@ -142,7 +142,7 @@ static TINY: TargetInfo<'static> = TargetInfo {
             sub_classes: B(&[0b010]),
             super_classes: B(&[0b010]),
             sub_class_with_sub_reg: B(&[Some(GR16), Some(GR16)]),
-            super_reg_classes: B(&[0, 0]),
+            super_reg_classes: B(&[]),
             spill: None,
             reload: None,
             copy: Some(InstrTemplate {
@@ -167,7 +167,7 @@ static TINY: TargetInfo<'static> = TargetInfo {
             sub_classes: B(&[0b100]),
             super_classes: B(&[0b101]),
             sub_class_with_sub_reg: B(&[None, None]),
-            super_reg_classes: B(&[0b010, 0]),
+            super_reg_classes: B(&[(SubRegIndex(0), GR16)]),
             spill: None,
             reload: None,
             copy: None,
@@ -179,6 +179,8 @@ static TINY: TargetInfo<'static> = TargetInfo {
         mask: B(&[0b111000]),
     }]),
     reserved: B(&[0]),
+    frame_pointer: B(&[0]),
+    frame_pointer_in_non_leaf: false,
     instrs: B(&[
         InstrDesc {
             name: B("MOV16rr"),

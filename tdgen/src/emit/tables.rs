@@ -9,6 +9,7 @@ use super::fragment::{self, Fragment};
 use crate::diag::{Diagnostic, Kind, Span};
 use crate::records::RecordKeeper;
 use crate::target::TargetModel;
+use crate::target::instrs::{OperandKind, TplOp};
 use crate::target::regs::UNKNOWN;
 use std::path::Path;
 
@@ -107,12 +108,63 @@ pub struct ClassRow {
     pub super_classes: BitSet,
     /// Per index, the largest sub-class with that sub-register; empty when none has any.
     pub sub_class_with_sub_reg: Vec<Option<u32>>,
-    /// Per index (index-major), the classes whose sub-registers by it lie here; empty when none.
-    pub super_reg_classes: BitSet,
+    /// `(index, class)` pairs: the classes whose sub-registers by the index lie here, sorted.
+    pub super_reg_classes: Vec<(u32, u32)>,
     /// `file:line` of the definition, or of the class it was inferred from.
     pub loc: String,
     /// Inferred by tdgen rather than defined.
     pub inferred: bool,
+    /// Spill store template (own or inherited).
+    pub spill: Option<TemplateRow>,
+    /// Reload template (own or inherited).
+    pub reload: Option<TemplateRow>,
+    /// Copy template (own or inherited).
+    pub copy: Option<TemplateRow>,
+}
+
+/// A spill/reload/copy template (`InstrTemplate`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TemplateRow {
+    /// Opcode (index into [`Tables::instrs`]).
+    pub opcode: u32,
+    /// Operands with placeholders; registers as register indices.
+    pub operands: Vec<TplOp>,
+}
+
+/// One explicit operand (`OperandDesc`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct OperandRow {
+    /// Name without `$`.
+    pub name: String,
+    /// What it holds.
+    pub kind: OperandKind,
+    /// Register class index.
+    pub class: Option<u32>,
+    /// A definition.
+    pub is_def: bool,
+    /// The definition a use is tied to.
+    pub tied_to: Option<u8>,
+    /// `@earlyclobber`.
+    pub early_clobber: bool,
+}
+
+/// One instruction (`InstrDesc`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct InstrRow {
+    /// Opcode name.
+    pub name: String,
+    /// Explicit operands, definitions first.
+    pub operands: Vec<OperandRow>,
+    /// Number of definitions.
+    pub num_defs: u8,
+    /// `Defs`.
+    pub implicit_defs: Vec<u32>,
+    /// `Uses`.
+    pub implicit_uses: Vec<u32>,
+    /// Flag bits (`crate::target::instrs::flags`, the values of `InstrFlags`).
+    pub flags: u32,
+    /// `file:line` of the definition.
+    pub loc: String,
 }
 
 /// One callee-saved set (`CalleeSavedDesc`).
@@ -147,8 +199,14 @@ pub struct Tables {
     pub classes: Vec<ClassRow>,
     /// Callee-saved sets.
     pub callee_saved: Vec<CsrRow>,
-    /// Registers reserved in every function, as a bit set.
+    /// Registers reserved in every function, as a bit set (closed under overlap).
     pub reserved: BitSet,
+    /// Registers reserved in a function that keeps a frame pointer, as a bit set.
+    pub frame_pointer: BitSet,
+    /// Every function with calls keeps a frame pointer.
+    pub frame_pointer_in_non_leaf: bool,
+    /// Instructions, in opcode order.
+    pub instrs: Vec<InstrRow>,
 }
 
 /// Shows `file:line` for a span, the file relative to `base` when it lies under it, else its file name.
@@ -306,6 +364,48 @@ impl Tables {
             }
         }
 
+        let tpl = |t: &Option<crate::target::instrs::Template>| {
+            t.as_ref().map(|t| TemplateRow {
+                opcode: t.opcode as u32,
+                operands: t.operands.clone(),
+            })
+        };
+        let mut instrs = Vec::with_capacity(m.instrs.list.len());
+        for i in &m.instrs.list {
+            if i.operands.len() > 255 {
+                diags.push(Diagnostic::error(
+                    Kind::Semantic,
+                    i.loc,
+                    format!(
+                        "instruction '{}' has {} machine operands; the allocator's table allows 255",
+                        i.name,
+                        i.operands.len()
+                    ),
+                ));
+                continue;
+            }
+            instrs.push(InstrRow {
+                name: i.name.clone(),
+                operands: i
+                    .operands
+                    .iter()
+                    .map(|o| OperandRow {
+                        name: o.name.clone(),
+                        kind: o.kind,
+                        class: o.class.map(|c| c as u32),
+                        is_def: o.is_def,
+                        tied_to: o.tied_to.map(|t| t as u8),
+                        early_clobber: o.early_clobber,
+                    })
+                    .collect(),
+                num_defs: i.num_defs as u8,
+                implicit_defs: u32s(i.implicit_defs.iter().copied()),
+                implicit_uses: u32s(i.implicit_uses.iter().copied()),
+                flags: i.flags,
+                loc: loc(i.loc),
+            });
+        }
+
         let mut classes = Vec::with_capacity(nc);
         for (id, c) in m.classes.list.iter().enumerate() {
             let (rs, ss, sa) = c.sizes.first().copied().unwrap_or((0, 0, 0));
@@ -333,23 +433,20 @@ impl Tables {
             if sub_class_with_sub_reg.iter().all(Option::is_none) {
                 sub_class_with_sub_reg.clear();
             }
-            let mut super_reg_classes: BitSet = (0..ni)
+            let super_reg_classes: Vec<(u32, u32)> = (0..ni)
                 .flat_map(|i| {
-                    let set = c.super_reg_classes.get(&i);
-                    bitset(nc, set.into_iter().flatten().copied())
+                    let mut set: Vec<usize> = c
+                        .super_reg_classes
+                        .get(&i)
+                        .into_iter()
+                        .flatten()
+                        .copied()
+                        .collect();
+                    set.sort_unstable();
+                    set.dedup();
+                    set.into_iter().map(move |d| (i as u32, d as u32))
                 })
                 .collect();
-            // Trailing all-zero index chunks read the same as absent ones
-            // (`matching_super_reg_class` finds no chunk and answers `None`),
-            // and dropping them keeps generated tables small.
-            let chunk = nc.div_ceil(32).max(1);
-            while super_reg_classes.len() >= chunk
-                && super_reg_classes[super_reg_classes.len() - chunk..]
-                    .iter()
-                    .all(|&w| w == 0)
-            {
-                super_reg_classes.truncate(super_reg_classes.len() - chunk);
-            }
             let name = &c.name;
             classes.push(ClassRow {
                 name: name.clone(),
@@ -379,6 +476,9 @@ impl Tables {
                 super_reg_classes,
                 loc: loc(c.loc),
                 inferred: c.def.is_none(),
+                spill: tpl(&m.instrs.templates[id].spill),
+                reload: tpl(&m.instrs.templates[id].reload),
+                copy: tpl(&m.instrs.templates[id].copy),
             });
         }
 
@@ -416,7 +516,10 @@ impl Tables {
             compose,
             classes,
             callee_saved,
-            reserved: bitset(nr, []),
+            reserved: bitset(nr, m.reserved.always.iter().copied()),
+            frame_pointer: bitset(nr, m.reserved.frame_pointer.iter().copied()),
+            frame_pointer_in_non_leaf: m.reserved.frame_pointer_in_non_leaf,
+            instrs,
         })
     }
 }

@@ -5,9 +5,11 @@
 //! (where the user's crate names `regalloc`) and build scripts.
 
 use super::fragment::PARAM;
-use super::tables::{ClassRow, Tables};
+use super::tables::{ClassRow, InstrRow, OperandRow, Tables, TemplateRow};
+use crate::target::instrs::{OperandKind, TplOp};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote};
+use std::collections::HashMap;
 use std::collections::HashSet;
 
 const KEYWORDS: &[&str] = &[
@@ -109,7 +111,12 @@ fn class_row(c: &ClassRow, select: Option<&Ident>) -> TokenStream {
         }
         None => quote!(None),
     });
-    let super_reg_classes = words(&c.super_reg_classes);
+    let srcs = c.super_reg_classes.iter().map(|&(i, d)| {
+        let (i, d) = (n(i), n(d));
+        quote!(src(#i, #d))
+    });
+    let super_reg_classes = quote!(Cow::Borrowed(&[#(#srcs),*]));
+    let (spill, reload, copy) = (template(&c.spill), template(&c.reload), template(&c.copy));
     quote! {
         RegClassDesc {
             name: Cow::Borrowed(#name),
@@ -129,11 +136,95 @@ fn class_row(c: &ClassRow, select: Option<&Ident>) -> TokenStream {
             super_classes: #super_classes,
             sub_class_with_sub_reg: Cow::Borrowed(&[#(#scwsr),*]),
             super_reg_classes: #super_reg_classes,
-            spill: None,
-            reload: None,
-            copy: None,
+            spill: #spill,
+            reload: #reload,
+            copy: #copy,
         }
     }
+}
+
+/// A spill, reload or copy template as tokens (`None` when the class has none).
+fn template(t: &Option<TemplateRow>) -> TokenStream {
+    let Some(t) = t else {
+        return quote!(None);
+    };
+    let opc = n(t.opcode);
+    let ops = t.operands.iter().map(|o| match *o {
+        TplOp::Reg => quote!(TemplateOperand::Reg),
+        TplOp::Src => quote!(TemplateOperand::Src),
+        TplOp::Slot => quote!(TemplateOperand::Slot),
+        TplOp::Imm(v) => {
+            let v = Literal::i64_unsuffixed(v);
+            quote!(TemplateOperand::Imm(#v))
+        }
+        TplOp::Fixed(r) => {
+            let r = n(r as u32);
+            quote!(TemplateOperand::Fixed(Reg(#r)))
+        }
+        TplOp::NoReg => quote!(TemplateOperand::NoReg),
+    });
+    quote!(Some(InstrTemplate { opcode: Opcode(#opc), operands: Cow::Borrowed(&[#(#ops),*]) }))
+}
+
+fn operand_row(o: &OperandRow) -> TokenStream {
+    let name = &o.name;
+    let kind = match o.kind {
+        OperandKind::Register => quote!(OperandKind::Register),
+        OperandKind::Immediate => quote!(OperandKind::Immediate),
+        OperandKind::Block => quote!(OperandKind::Block),
+        OperandKind::Other => quote!(OperandKind::Other),
+    };
+    let class = match o.class {
+        Some(c) => {
+            let c = n(c);
+            quote!(Some(RegClass(#c)))
+        }
+        None => quote!(None),
+    };
+    let is_def = o.is_def;
+    let tied = match o.tied_to {
+        Some(t) => {
+            let t = Literal::u8_unsuffixed(t);
+            quote!(Some(#t))
+        }
+        None => quote!(None),
+    };
+    let ec = o.early_clobber;
+    quote!(op(#name, #kind, #class, #is_def, #tied, #ec))
+}
+
+/// The instruction rows, with operand lists shared between instructions
+/// that have the same ones: `(statics, rows)`.
+fn instr_rows(instrs: &[InstrRow]) -> (Vec<TokenStream>, Vec<TokenStream>) {
+    let mut shared: HashMap<Vec<String>, Ident> = HashMap::new();
+    let mut statics = Vec::new();
+    let mut rows = Vec::new();
+    for i in instrs {
+        let ops: Vec<TokenStream> = i.operands.iter().map(operand_row).collect();
+        let key: Vec<String> = ops.iter().map(|t| t.to_string()).collect();
+        let ops_ref = if ops.is_empty() {
+            quote!(&[])
+        } else {
+            let id = match shared.get(&key) {
+                Some(id) => id.clone(),
+                None => {
+                    let id = format_ident!("OPS_{}", shared.len());
+                    let len = ops.len();
+                    statics.push(quote!(static #id: [OperandDesc<'static>; #len] = [#(#ops),*];));
+                    shared.insert(key, id.clone());
+                    id
+                }
+            };
+            quote!(&#id)
+        };
+        let name = &i.name;
+        let nd = Literal::u8_unsuffixed(i.num_defs);
+        let defs = i.implicit_defs.iter().map(|&r| n(r));
+        let uses = i.implicit_uses.iter().map(|&r| n(r));
+        let fl = hex(u64::from(i.flags));
+        rows.push(quote!(ins(#name, #ops_ref, #nd, &[#(Reg(#defs)),*], &[#(Reg(#uses)),*], #fl)));
+    }
+    (statics, rows)
 }
 
 /// The generated items: `pub use tables::TARGET`, the constant modules and the `tables` module.
@@ -201,6 +292,21 @@ pub fn tokens(t: &Tables, krate: &TokenStream) -> Result<TokenStream, String> {
             quote!(#d pub const #id: CalleeSavedSet = CalleeSavedSet(#k);)
         })
         .collect();
+
+    let mut namer = Namer::default();
+    let opcode_consts: Vec<_> = t
+        .instrs
+        .iter()
+        .enumerate()
+        .map(|(k, i)| {
+            let id = namer.ident(&i.name);
+            let d = doc(format!("`{}`, defined at {}.", i.name, i.loc));
+            let k = n(k as u32);
+            quote!(#d pub const #id: Opcode = Opcode(#k);)
+        })
+        .collect();
+    let (ops_statics, instr_rows) = instr_rows(&t.instrs);
+    let nin = t.instrs.len();
 
     // Rows.
     let regs = t.regs.iter().map(|r| {
@@ -289,6 +395,8 @@ pub fn tokens(t: &Tables, krate: &TokenStream) -> Result<TokenStream, String> {
         quote!(CalleeSavedDesc { name: Cow::Borrowed(#name), saves: #saves, mask: #mask })
     });
     let reserved = words(&t.reserved);
+    let frame_pointer = words(&t.frame_pointer);
+    let frame_pointer_in_non_leaf = t.frame_pointer_in_non_leaf;
     let name = &t.name;
     let (nr, nu, ni, nc, ncs) = (
         t.regs.len(),
@@ -309,6 +417,9 @@ pub fn tokens(t: &Tables, krate: &TokenStream) -> Result<TokenStream, String> {
     ));
     let subs_doc = doc(format!(
         "Sub-register indices of `{name}` ({ni}), as [`SubRegIndex`] constants."
+    ));
+    let opcodes_doc = doc(format!(
+        "Instructions of `{name}` ({nin}), as [`Opcode`] constants."
     ));
     let csr_doc = doc(format!(
         "Callee-saved sets of `{name}` ({ncs}), as [`CalleeSavedSet`] constants."
@@ -349,14 +460,23 @@ pub fn tokens(t: &Tables, krate: &TokenStream) -> Result<TokenStream, String> {
             #(#csr_consts)*
         }
 
+        #opcodes_doc
+        #[allow(non_upper_case_globals, dead_code)]
+        pub mod opcodes {
+            #[allow(unused_imports)]
+            use #krate::target::Opcode;
+            #(#opcode_consts)*
+        }
+
         /// The raw table rows behind [`TARGET`].
         #[allow(clippy::all)]
         pub mod tables {
             #[allow(unused_imports)]
             use #krate::target::{
-                AllocOrderPolicy, CalleeSavedDesc, FunctionInfo, LaneMask, Reg, RegClass,
+                AllocOrderPolicy, CalleeSavedDesc, FunctionInfo, InstrDesc, InstrFlags,
+                InstrTemplate, LaneMask, Opcode, OperandDesc, OperandKind, Reg, RegClass,
                 RegClassDesc, RegFlags, RegUnit, RegUnitDesc, RegisterDesc, SubRegIndex,
-                SubRegIndexDesc, TargetInfo,
+                SubRegIndexDesc, TargetInfo, TemplateOperand,
             };
             use ::std::borrow::Cow;
 
@@ -370,8 +490,50 @@ pub fn tokens(t: &Tables, krate: &TokenStream) -> Result<TokenStream, String> {
                 classes: Cow::Borrowed(&CLASSES),
                 callee_saved: Cow::Borrowed(&CALLEE_SAVED),
                 reserved: #reserved,
-                instrs: Cow::Borrowed(&[]),
+                frame_pointer: #frame_pointer,
+                frame_pointer_in_non_leaf: #frame_pointer_in_non_leaf,
+                instrs: Cow::Borrowed(&INSTRS),
             };
+
+            /// A `super_reg_classes` entry (keeps the tables short).
+            const fn src(i: u32, c: u32) -> (SubRegIndex, RegClass) {
+                (SubRegIndex(i), RegClass(c))
+            }
+
+            /// An operand row (keeps the tables short).
+            const fn op(
+                name: &'static str,
+                kind: OperandKind,
+                class: Option<RegClass>,
+                is_def: bool,
+                tied_to: Option<u8>,
+                early_clobber: bool,
+            ) -> OperandDesc<'static> {
+                OperandDesc { name: Cow::Borrowed(name), kind, class, is_def, tied_to, early_clobber }
+            }
+
+            /// An instruction row (keeps the tables short).
+            const fn ins(
+                name: &'static str,
+                operands: &'static [OperandDesc<'static>],
+                num_defs: u8,
+                implicit_defs: &'static [Reg],
+                implicit_uses: &'static [Reg],
+                flags: u32,
+            ) -> InstrDesc<'static> {
+                InstrDesc {
+                    name: Cow::Borrowed(name),
+                    operands: Cow::Borrowed(operands),
+                    num_defs,
+                    implicit_defs: Cow::Borrowed(implicit_defs),
+                    implicit_uses: Cow::Borrowed(implicit_uses),
+                    flags: InstrFlags(flags),
+                }
+            }
+
+            /// Instructions, indexed by `Opcode`.
+            pub static INSTRS: [InstrDesc<'static>; #nin] = [#(#instr_rows),*];
+            #(#ops_statics)*
 
             /// Registers, indexed by `Reg`.
             pub static REGS: [RegisterDesc<'static>; #nr] = [#(#regs),*];

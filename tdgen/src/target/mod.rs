@@ -9,8 +9,10 @@ pub mod access;
 pub mod classes;
 pub mod csr;
 pub mod facts;
+pub mod instrs;
 pub mod policy;
 pub mod regs;
+pub mod reserved;
 pub mod sets;
 pub mod weights;
 
@@ -32,6 +34,10 @@ pub struct TargetModel {
     pub callee_saved: Vec<csr::CalleeSaved>,
     /// The allocation-order policy (our extension).
     pub policy: policy::OrderPolicy,
+    /// Reserved registers (our extension).
+    pub reserved: reserved::Reserved,
+    /// Instructions and per-class spill/reload/copy templates.
+    pub instrs: instrs::Instrs,
 }
 
 impl TargetModel {
@@ -64,10 +70,12 @@ impl TargetModel {
             &callee_saved,
             &mut diags,
         );
+        let reserved = reserved::read(&f, &mut sets, &bank, &mut diags);
         diags.append(&mut sets.diags);
         if !diags.is_empty() {
             return Err(diags);
         }
+        let instrs = instrs::Instrs::build(rk, &bank, &classes)?;
         let target = rk
             .derived_defs("Target")
             .first()
@@ -86,6 +94,8 @@ impl TargetModel {
             classes,
             callee_saved,
             policy,
+            reserved,
+            instrs,
         })
     }
 }

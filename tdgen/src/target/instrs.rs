@@ -1,0 +1,919 @@
+//! Instructions: `Instruction` defs -> machine operands (sub-operands expanded), ties, early-clobbers, implicit registers and flags; and the per-class spill/reload/copy templates.
+//!
+//! Follows llvm-tblgen's `CodeGenInstruction`: the explicit operands are the
+//! `OutOperandList` arguments (definitions) followed by the `InOperandList`
+//! arguments (uses); an `Operand` with a non-empty `MIOperandInfo` stands for
+//! one machine operand per sub-operand. `Constraints` is a comma-separated
+//! list of `$a = $b` (tie a use to a definition) and `@earlyclobber $x`.
+//! Instructions are numbered in name order, so opcode numbers only change
+//! when instructions are added or renamed.
+//!
+//! Templates come from our prelude extension `SpillTemplates` (see
+//! `prelude/regalloc.td`): per register class, a dag per kind whose operator
+//! is the instruction and whose arguments are placeholders (`TplReg`,
+//! `TplSrc`, `TplSlot`, `TplNoReg`), integers or fixed registers. A class
+//! without templates of its own inherits those of its nearest super-class
+//! (fewest members) that has them.
+
+use super::access::Fields;
+use super::classes::Classes;
+use super::regs::RegBank;
+use crate::diag::{Diagnostic, Kind, Span};
+use crate::records::{Init, RecId, RecordKeeper};
+use rustc_hash::FxHashMap as HashMap;
+
+/// Instruction flag bits; the values of `regalloc::target::InstrFlags`.
+pub mod flags {
+    /// `isReMaterializable`.
+    pub const REMAT: u32 = 1 << 0;
+    /// `isAsCheapAsAMove`.
+    pub const CHEAP_AS_MOVE: u32 = 1 << 1;
+    /// `isMoveImm`.
+    pub const MOVE_IMM: u32 = 1 << 2;
+    /// `isCommutable`.
+    pub const COMMUTABLE: u32 = 1 << 3;
+    /// `isConvertibleToThreeAddress`.
+    pub const CONVERTIBLE_TO_3ADDR: u32 = 1 << 4;
+    /// `isCall`.
+    pub const CALL: u32 = 1 << 5;
+    /// `isTerminator`.
+    pub const TERMINATOR: u32 = 1 << 6;
+    /// `isBranch`.
+    pub const BRANCH: u32 = 1 << 7;
+    /// `isIndirectBranch`.
+    pub const INDIRECT_BRANCH: u32 = 1 << 8;
+    /// `isReturn`.
+    pub const RETURN: u32 = 1 << 9;
+    /// `isBarrier`.
+    pub const BARRIER: u32 = 1 << 10;
+    /// `mayLoad`.
+    pub const MAY_LOAD: u32 = 1 << 11;
+    /// `mayStore`.
+    pub const MAY_STORE: u32 = 1 << 12;
+    /// `isMoveReg`.
+    pub const MOVE_REG: u32 = 1 << 13;
+    /// `isPseudo`.
+    pub const PSEUDO: u32 = 1 << 14;
+    /// `variable_ops` in the operand list.
+    pub const VARIADIC: u32 = 1 << 15;
+    /// `hasSideEffects`.
+    pub const SIDE_EFFECTS: u32 = 1 << 16;
+
+    /// The `Instruction` bit fields and their flags, in bit order.
+    pub const FIELDS: &[(&str, u32)] = &[
+        ("isReMaterializable", REMAT),
+        ("isAsCheapAsAMove", CHEAP_AS_MOVE),
+        ("isMoveImm", MOVE_IMM),
+        ("isCommutable", COMMUTABLE),
+        ("isConvertibleToThreeAddress", CONVERTIBLE_TO_3ADDR),
+        ("isCall", CALL),
+        ("isTerminator", TERMINATOR),
+        ("isBranch", BRANCH),
+        ("isIndirectBranch", INDIRECT_BRANCH),
+        ("isReturn", RETURN),
+        ("isBarrier", BARRIER),
+        ("mayLoad", MAY_LOAD),
+        ("mayStore", MAY_STORE),
+        ("isMoveReg", MOVE_REG),
+        ("isPseudo", PSEUDO),
+        ("hasSideEffects", SIDE_EFFECTS),
+    ];
+}
+
+/// What a machine operand holds (`regalloc::target::OperandKind`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum OperandKind {
+    /// A register.
+    Register,
+    /// An immediate (or symbol, frame index used as one).
+    Immediate,
+    /// A basic block.
+    Block,
+    /// Anything else.
+    Other,
+}
+
+/// One machine operand.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Operand {
+    /// Name without `$` (`addr.base` or `addr.1` for a sub-operand).
+    pub name: String,
+    /// What it holds.
+    pub kind: OperandKind,
+    /// Register class index, for register operands with a class.
+    pub class: Option<usize>,
+    /// A definition (from `OutOperandList`).
+    pub is_def: bool,
+    /// For a use, the definition it is tied to.
+    pub tied_to: Option<usize>,
+    /// `@earlyclobber`.
+    pub early_clobber: bool,
+}
+
+/// One instruction.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Instr {
+    /// Name (the MIR opcode).
+    pub name: String,
+    /// The def.
+    pub def: RecId,
+    /// Where it is defined.
+    pub loc: Span,
+    /// Machine operands, definitions first.
+    pub operands: Vec<Operand>,
+    /// Number of definitions.
+    pub num_defs: usize,
+    /// `Defs`, as register indices.
+    pub implicit_defs: Vec<usize>,
+    /// `Uses`, as register indices.
+    pub implicit_uses: Vec<usize>,
+    /// [`flags`] bits.
+    pub flags: u32,
+}
+
+/// One operand of a template.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum TplOp {
+    /// `TplReg`: the register stored, loaded, or copied into.
+    Reg,
+    /// `TplSrc`: the source of a copy.
+    Src,
+    /// `TplSlot`: the stack slot.
+    Slot,
+    /// An integer.
+    Imm(i64),
+    /// A fixed register.
+    Fixed(usize),
+    /// `TplNoReg`: no register (`$noreg`).
+    NoReg,
+}
+
+/// An instruction with placeholder operands.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Template {
+    /// Instruction index.
+    pub opcode: usize,
+    /// Explicit operands.
+    pub operands: Vec<TplOp>,
+}
+
+/// The templates of one class.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ClassTemplates {
+    /// Store to a stack slot.
+    pub spill: Option<Template>,
+    /// Load from a stack slot.
+    pub reload: Option<Template>,
+    /// Register-to-register copy.
+    pub copy: Option<Template>,
+    /// The class they were declared for (itself, or the super-class inherited from).
+    pub from: Option<usize>,
+}
+
+/// Every instruction and the templates of every class.
+#[derive(Clone, Debug, Default)]
+pub struct Instrs {
+    /// Instructions in opcode order.
+    pub list: Vec<Instr>,
+    /// Per class (same index as the model's classes).
+    pub templates: Vec<ClassTemplates>,
+}
+
+/// A `$name` reference in a constraint: the flattened operand index.
+fn lookup(names: &[(String, usize, usize)], text: &str) -> Result<usize, String> {
+    let t = text.trim();
+    let Some(n) = t.strip_prefix('$') else {
+        return Err(format!(
+            "expected an operand name starting with '$', found '{t}'"
+        ));
+    };
+    // `$a` names an operand with one machine operand; `$a.b` a sub-operand.
+    for (name, first, count) in names {
+        if name == n {
+            if *count != 1 {
+                return Err(format!(
+                    "operand '${n}' has {count} sub-operands; name one of them (${n}.<sub-operand>)"
+                ));
+            }
+            return Ok(*first);
+        }
+    }
+    Err(format!("no operand named '${n}'"))
+}
+
+struct Builder<'a> {
+    f: Fields<'a>,
+    bank: &'a RegBank,
+    class_of_def: HashMap<RecId, usize>,
+    diags: Vec<Diagnostic>,
+}
+
+impl Builder<'_> {
+    fn err(&mut self, span: Span, msg: String) {
+        self.diags
+            .push(Diagnostic::error(Kind::Semantic, span, msg));
+    }
+
+    /// The machine operand(s) of one dag argument.
+    fn operand(
+        &mut self,
+        span: Span,
+        inst: &str,
+        arg: &Init,
+        name: &str,
+        is_def: bool,
+        out: &mut Vec<Operand>,
+        names: &mut Vec<(String, usize, usize)>,
+    ) -> Result<(), ()> {
+        let first = out.len();
+        let d = match arg {
+            Init::Def(d) => *d,
+            _ => {
+                self.err(
+                    span,
+                    format!("operand '${name}' of '{inst}' is not a record (an operand type or a register class)"),
+                );
+                return Err(());
+            }
+        };
+        if let Some(op) = self.leaf(d) {
+            out.push(Operand {
+                name: name.to_string(),
+                kind: op.0,
+                class: op.1,
+                is_def,
+                tied_to: None,
+                early_clobber: false,
+            });
+        } else if self.f.name(d) == "unknown" {
+            // LLVM's Target.td: an operand of any kind (generic pseudos).
+            out.push(Operand {
+                name: name.to_string(),
+                kind: OperandKind::Other,
+                class: None,
+                is_def,
+                tied_to: None,
+                early_clobber: false,
+            });
+        } else if self.f.is_a(d, "Operand") {
+            let sub = match self.f.value(d, "MIOperandInfo") {
+                Some(Init::Dag(g)) => g.args.clone(),
+                _ => Vec::new(),
+            };
+            if sub.is_empty() {
+                out.push(Operand {
+                    name: name.to_string(),
+                    kind: self.operand_kind(d),
+                    class: None,
+                    is_def,
+                    tied_to: None,
+                    early_clobber: false,
+                });
+            } else {
+                for (k, (a, sname)) in sub.iter().enumerate() {
+                    let sub_name = match sname {
+                        Some(s) => format!("{name}.{s}"),
+                        None => format!("{name}.{k}"),
+                    };
+                    let leaf = match a {
+                        Init::Def(sd) => self.leaf(*sd).or_else(|| {
+                            self.f
+                                .is_a(*sd, "Operand")
+                                .then(|| (self.operand_kind(*sd), None))
+                        }),
+                        _ => None,
+                    };
+                    let Some((kind, class)) = leaf else {
+                        self.err(
+                            span,
+                            format!(
+                                "sub-operand {k} of operand type '{}' (operand '${name}' of '{inst}') is not a register class, pointer class or operand type",
+                                self.f.name(d)
+                            ),
+                        );
+                        return Err(());
+                    };
+                    names.push((sub_name.clone(), out.len(), 1));
+                    out.push(Operand {
+                        name: sub_name,
+                        kind,
+                        class,
+                        is_def,
+                        tied_to: None,
+                        early_clobber: false,
+                    });
+                }
+            }
+        } else {
+            self.err(
+                span,
+                format!(
+                    "operand '${name}' of '{inst}' has type '{}', which is not a register class, register operand or operand type",
+                    self.f.name(d)
+                ),
+            );
+            return Err(());
+        }
+        names.push((name.to_string(), first, out.len() - first));
+        Ok(())
+    }
+
+    /// A register-like operand type: its kind and class.
+    fn leaf(&self, d: RecId) -> Option<(OperandKind, Option<usize>)> {
+        if self.f.is_a(d, "RegisterClass") {
+            return Some((OperandKind::Register, self.class_of_def.get(&d).copied()));
+        }
+        if self.f.is_a(d, "RegisterOperand") {
+            let c = self.f.opt_def(d, "RegClass");
+            return Some((
+                OperandKind::Register,
+                c.and_then(|c| self.class_of_def.get(&c).copied()),
+            ));
+        }
+        if self.f.is_a(d, "PointerLikeRegClass") {
+            return Some((OperandKind::Register, None));
+        }
+        None
+    }
+
+    fn operand_kind(&self, d: RecId) -> OperandKind {
+        let ty = self.f.opt_def(d, "Type").map(|t| self.f.name(t));
+        let ot = self.f.string(d, "OperandType");
+        if ty.as_deref() == Some("OtherVT") {
+            OperandKind::Block
+        } else if ot == "OPERAND_MEMORY" {
+            OperandKind::Other
+        } else {
+            OperandKind::Immediate
+        }
+    }
+
+    fn instr(&mut self, d: RecId) -> Option<Instr> {
+        let name = self.f.name(d);
+        let span = self.f.loc(d);
+        let mut operands = Vec::new();
+        let mut names = Vec::new();
+        let mut fl = 0u32;
+        for (field, marker, is_def) in [
+            ("OutOperandList", "outs", true),
+            ("InOperandList", "ins", false),
+        ] {
+            let g = match self.f.value(d, field) {
+                Some(Init::Dag(g)) => g.clone(),
+                _ => {
+                    self.err(
+                        span,
+                        format!("instruction '{name}' needs {field} to be a dag ({marker} ...)"),
+                    );
+                    return None;
+                }
+            };
+            let op_ok = matches!(&g.op, Init::Def(o) if {
+                let n = self.f.name(*o);
+                n == marker || n == "ops"
+            });
+            if !op_ok {
+                self.err(
+                    span,
+                    format!("{field} of '{name}' must be a ({marker} ...) dag"),
+                );
+                return None;
+            }
+            for (a, an) in &g.args {
+                if matches!(a, Init::Def(v) if self.f.name(*v) == "variable_ops") {
+                    fl |= flags::VARIADIC;
+                    continue;
+                }
+                let an = an
+                    .as_deref()
+                    .map(str::to_string)
+                    .unwrap_or_else(|| format!("op{}", operands.len()));
+                self.operand(span, &name, a, &an, is_def, &mut operands, &mut names)
+                    .ok()?;
+            }
+        }
+        let num_defs = operands.iter().filter(|o| o.is_def).count();
+        // Constraints.
+        let cons = self.f.string(d, "Constraints");
+        let mut bad = false;
+        for c in cons.split(',') {
+            let c = c.trim();
+            if c.is_empty() {
+                continue;
+            }
+            if let Some(rest) = c.strip_prefix("@earlyclobber") {
+                match lookup(&names, rest) {
+                    Ok(i) => operands[i].early_clobber = true,
+                    Err(e) => {
+                        self.err(
+                            span,
+                            format!("bad constraint '{c}' in Constraints of '{name}': {e}"),
+                        );
+                        bad = true;
+                    }
+                }
+                continue;
+            }
+            let Some((l, r)) = c.split_once('=') else {
+                self.err(
+                    span,
+                    format!(
+                        "bad constraint '{c}' in Constraints of '{name}': expected '$a = $b' or '@earlyclobber $a'"
+                    ),
+                );
+                bad = true;
+                continue;
+            };
+            let (a, b) = match (lookup(&names, l), lookup(&names, r)) {
+                (Ok(a), Ok(b)) => (a, b),
+                (Err(e), _) | (_, Err(e)) => {
+                    self.err(
+                        span,
+                        format!("bad constraint '{c}' in Constraints of '{name}': {e}"),
+                    );
+                    bad = true;
+                    continue;
+                }
+            };
+            let (dst, src) = if a < b { (a, b) } else { (b, a) };
+            if !operands[dst].is_def {
+                self.err(
+                    span,
+                    format!(
+                        "bad constraint '{c}' in Constraints of '{name}': input operands '${}' and '${}' cannot be tied; a tie joins a use to a definition",
+                        operands[dst].name, operands[src].name
+                    ),
+                );
+                bad = true;
+                continue;
+            }
+            if operands[src].is_def {
+                self.err(
+                    span,
+                    format!(
+                        "bad constraint '{c}' in Constraints of '{name}': output operands '${}' and '${}' cannot be tied; a tie joins a use to a definition",
+                        operands[dst].name, operands[src].name
+                    ),
+                );
+                bad = true;
+                continue;
+            }
+            if operands[src].tied_to.is_some() {
+                self.err(
+                    span,
+                    format!(
+                        "bad constraint '{c}' in Constraints of '{name}': operand '${}' cannot have multiple constraints",
+                        operands[src].name
+                    ),
+                );
+                bad = true;
+                continue;
+            }
+            operands[src].tied_to = Some(dst);
+        }
+        if bad {
+            return None;
+        }
+        for (field, bit) in flags::FIELDS {
+            if self.f.bit(d, field) {
+                fl |= bit;
+            }
+        }
+        let regs = |field: &str, b: &mut Self| -> Vec<usize> {
+            let mut v = Vec::new();
+            for e in b.f.list(d, field).iter() {
+                match e {
+                    Init::Def(r) if b.bank.reg_of_def.contains_key(r) => {
+                        v.push(b.bank.reg_of_def[r])
+                    }
+                    _ => b.err(
+                        span,
+                        format!("{field} of '{name}' lists something that is not a register"),
+                    ),
+                }
+            }
+            v
+        };
+        let implicit_defs = regs("Defs", self);
+        let implicit_uses = regs("Uses", self);
+        Some(Instr {
+            name,
+            def: d,
+            loc: span,
+            operands,
+            num_defs,
+            implicit_defs,
+            implicit_uses,
+            flags: fl,
+        })
+    }
+
+    /// One template dag; `copy` says whether `TplSrc` is allowed.
+    fn template(
+        &mut self,
+        span: Span,
+        what: &str,
+        class_name: &str,
+        g: &crate::records::value::Dag,
+        list: &[Instr],
+        by_def: &HashMap<RecId, usize>,
+    ) -> Option<Template> {
+        let op = match &g.op {
+            Init::Def(o) => *o,
+            _ => {
+                self.err(
+                    span,
+                    format!("{what} template of class '{class_name}' must name an instruction as its dag operator"),
+                );
+                return None;
+            }
+        };
+        let Some(&opcode) = by_def.get(&op) else {
+            self.err(
+                span,
+                format!(
+                    "{what} template of class '{class_name}': '{}' is not an instruction",
+                    self.f.name(op)
+                ),
+            );
+            return None;
+        };
+        let inst = &list[opcode];
+        let mut ops = Vec::new();
+        for (a, _) in &g.args {
+            let t = match a {
+                Init::Int(i) => TplOp::Imm(*i),
+                Init::Bit(b) => TplOp::Imm(i64::from(*b)),
+                Init::Def(x) => match self.f.name(*x).as_str() {
+                    "TplReg" => TplOp::Reg,
+                    "TplSrc" => TplOp::Src,
+                    "TplSlot" => TplOp::Slot,
+                    "TplNoReg" => TplOp::NoReg,
+                    n => match self.bank.reg_of_def.get(x) {
+                        Some(&r) => TplOp::Fixed(r),
+                        None => {
+                            self.err(
+                                span,
+                                format!(
+                                    "{what} template of class '{class_name}': operand '{n}' is not a placeholder (TplReg, TplSrc, TplSlot, TplNoReg), an integer or a register"
+                                ),
+                            );
+                            return None;
+                        }
+                    },
+                },
+                _ => {
+                    self.err(
+                        span,
+                        format!(
+                            "{what} template of class '{class_name}': operands must be placeholders, integers or registers"
+                        ),
+                    );
+                    return None;
+                }
+            };
+            ops.push(t);
+        }
+        let n = inst.operands.len();
+        let variadic = inst.flags & flags::VARIADIC != 0;
+        if ops.len() != n && !(variadic && ops.len() > n) {
+            self.err(
+                span,
+                format!(
+                    "{what} template of class '{class_name}': '{}' has {n} machine operands, the template gives {}",
+                    inst.name,
+                    ops.len()
+                ),
+            );
+            return None;
+        }
+        let count = |p: TplOp| ops.iter().filter(|&&o| o == p).count();
+        let ok = if what == "copy" {
+            count(TplOp::Reg) == 1 && count(TplOp::Src) >= 1 && count(TplOp::Slot) == 0
+        } else {
+            count(TplOp::Reg) == 1 && count(TplOp::Src) == 0 && count(TplOp::Slot) == 1
+        };
+        if !ok {
+            let want = if what == "copy" {
+                "TplReg once, TplSrc at least once and no TplSlot"
+            } else {
+                "TplReg and TplSlot once each and no TplSrc"
+            };
+            self.err(
+                span,
+                format!(
+                    "{what} template of class '{class_name}' ('{}') must use {want}",
+                    inst.name
+                ),
+            );
+            return None;
+        }
+        for (k, o) in ops.iter().enumerate() {
+            if matches!(o, TplOp::Reg | TplOp::Src)
+                && inst
+                    .operands
+                    .get(k)
+                    .is_some_and(|m| m.kind != OperandKind::Register)
+            {
+                self.err(
+                    span,
+                    format!(
+                        "{what} template of class '{class_name}': operand {k} of '{}' ('${}') is not a register operand",
+                        inst.name, inst.operands[k].name
+                    ),
+                );
+                return None;
+            }
+        }
+        Some(Template {
+            opcode,
+            operands: ops,
+        })
+    }
+}
+
+impl Instrs {
+    /// Reads every `Instruction` def and every `SpillTemplates` def.
+    pub fn build(
+        rk: &RecordKeeper,
+        bank: &RegBank,
+        classes: &Classes,
+    ) -> Result<Instrs, Vec<Diagnostic>> {
+        let f = Fields { rk };
+        let class_of_def = classes
+            .list
+            .iter()
+            .enumerate()
+            .filter_map(|(k, c)| c.def.map(|d| (d, k)))
+            .collect();
+        let mut b = Builder {
+            f,
+            bank,
+            class_of_def,
+            diags: Vec::new(),
+        };
+        let mut defs = rk.derived_defs("Instruction");
+        defs.sort_by_key(|&d| rk.name_of(d));
+        let mut list = Vec::with_capacity(defs.len());
+        for d in defs {
+            if let Some(i) = b.instr(d) {
+                list.push(i);
+            }
+        }
+        if !b.diags.is_empty() {
+            return Err(b.diags);
+        }
+        let by_def: HashMap<RecId, usize> =
+            list.iter().enumerate().map(|(k, i)| (i.def, k)).collect();
+        let nc = classes.list.len();
+        let mut own: Vec<Option<ClassTemplates>> = vec![None; nc];
+        let mut own_span: Vec<Option<Span>> = vec![None; nc];
+        for t in rk.derived_defs("SpillTemplates") {
+            let span = b.f.loc(t);
+            let Some(cd) = b.f.opt_def(t, "Class") else {
+                b.err(
+                    span,
+                    format!(
+                        "SpillTemplates '{}' needs Class to be a register class",
+                        rk.name_of(t)
+                    ),
+                );
+                continue;
+            };
+            let cname = rk.name_of(cd);
+            let Some(&c) = b.class_of_def.get(&cd) else {
+                b.err(
+                    span,
+                    format!("spill templates for '{cname}', which is not a register class"),
+                );
+                continue;
+            };
+            if let Some(prev) = own_span[c] {
+                let d = Diagnostic::error(
+                    Kind::Semantic,
+                    span,
+                    format!("register class '{cname}' has spill templates twice"),
+                )
+                .with_secondary(prev, "first given here");
+                b.diags.push(d);
+                continue;
+            }
+            let mut ct = ClassTemplates {
+                from: Some(c),
+                ..Default::default()
+            };
+            for (field, what) in [("Spill", "spill"), ("Reload", "reload"), ("Copy", "copy")] {
+                let g = match b.f.value(t, field) {
+                    Some(Init::Dag(g)) => g.clone(),
+                    None | Some(Init::Unset) => continue,
+                    _ => {
+                        b.err(
+                            span,
+                            format!("{field} of '{}' must be a dag", rk.name_of(t)),
+                        );
+                        continue;
+                    }
+                };
+                // `(ops)` means "none".
+                if matches!(&g.op, Init::Def(o) if rk.name_of(*o) == "ops") && g.args.is_empty() {
+                    continue;
+                }
+                let tpl = b.template(span, what, &cname, &g, &list, &by_def);
+                match what {
+                    "spill" => ct.spill = tpl,
+                    "reload" => ct.reload = tpl,
+                    _ => ct.copy = tpl,
+                }
+            }
+            own[c] = Some(ct);
+            own_span[c] = Some(span);
+        }
+        if !b.diags.is_empty() {
+            return Err(b.diags);
+        }
+        // Inheritance: each kind from the nearest super-class that has it.
+        let templates = (0..nc)
+            .map(|c| {
+                let mut supers: Vec<usize> = classes.list[c]
+                    .super_classes
+                    .iter()
+                    .copied()
+                    .filter(|&s| s != c && own[s].is_some())
+                    .collect();
+                supers.sort_by_key(|&s| (classes.list[s].members.len(), s));
+                let mut ct = own[c].clone().unwrap_or_default();
+                for s in supers {
+                    let o = own[s].as_ref().expect("filtered");
+                    if ct.from.is_none() {
+                        ct.from = Some(s);
+                    }
+                    if ct.spill.is_none() {
+                        ct.spill = o.spill.clone();
+                    }
+                    if ct.reload.is_none() {
+                        ct.reload = o.reload.clone();
+                    }
+                    if ct.copy.is_none() {
+                        ct.copy = o.copy.clone();
+                    }
+                }
+                ct
+            })
+            .collect();
+        Ok(Instrs { list, templates })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::loader::Loader;
+    use crate::target::TargetModel;
+
+    const HEAD: &str = r#"
+include "regalloc.td"
+def R0 : Register<"r0">; def R1 : Register<"r1">; def R2 : Register<"r2">;
+def GPR : RegisterClass<"T", [i32], 32, (add R0, R1, R2)>;
+def LOW : RegisterClass<"T", [i32], 32, (add R0, R1)>;
+def imm : Operand<i32>;
+def mem : Operand<i32> { let MIOperandInfo = (ops GPR:$base, imm:$off); }
+def ptr : PointerLikeRegClass<0>;
+def GPRop : RegisterOperand<LOW>;
+"#;
+
+    fn model(body: &str) -> Result<TargetModel, String> {
+        let mut l = Loader::new();
+        l.include_dir(crate::emit::prelude_dir());
+        let text = format!("{HEAD}{body}");
+        let rk = l
+            .records_from_str("t.td", &text)
+            .map_err(|d| l.render(&d))?;
+        TargetModel::build(&rk).map_err(|d| l.render(&d))
+    }
+
+    fn err(body: &str) -> String {
+        match model(body) {
+            Ok(_) => panic!("expected an error for {body}"),
+            Err(e) => e,
+        }
+    }
+
+    #[test]
+    fn operands_ties_flags_and_order() {
+        let m = model(
+            r#"
+def ZADD : Instruction {
+  let OutOperandList = (outs GPR:$dst);
+  let InOperandList = (ins GPR:$a, GPRop:$b);
+  let Constraints = "$dst = $a";
+  let isCommutable = true;
+  let Defs = [R2];
+}
+def LDU : Instruction {
+  let OutOperandList = (outs GPR:$wb, GPR:$t);
+  let InOperandList = (ins mem:$addr, ptr:$p, variable_ops);
+  let Constraints = "@earlyclobber $wb, $addr.base = $wb";
+  let mayLoad = true;
+}
+"#,
+        )
+        .unwrap();
+        let l = &m.instrs.list;
+        // Name order: LDU before ZADD.
+        assert_eq!(l[0].name, "LDU");
+        assert_eq!(l[1].name, "ZADD");
+        let add = &l[1];
+        assert_eq!(add.num_defs, 1);
+        assert_eq!(add.operands[1].tied_to, Some(0));
+        let low = m.classes.list.iter().position(|c| c.name == "LOW");
+        assert_eq!(add.operands[2].class, low);
+        assert_eq!(add.implicit_defs.len(), 1);
+        assert!(add.flags & super::flags::COMMUTABLE != 0);
+        let ldu = &l[0];
+        assert_eq!(ldu.operands.len(), 5);
+        assert_eq!(ldu.operands[2].name, "addr.base");
+        assert_eq!(ldu.operands[2].tied_to, Some(0));
+        assert!(ldu.operands[0].early_clobber);
+        assert_eq!(ldu.operands[3].kind, super::OperandKind::Immediate);
+        assert_eq!(ldu.operands[4].kind, super::OperandKind::Register);
+        assert_eq!(ldu.operands[4].class, None);
+        assert!(ldu.flags & super::flags::VARIADIC != 0);
+        assert!(ldu.flags & super::flags::MAY_LOAD != 0);
+    }
+
+    #[test]
+    fn templates_are_inherited_from_the_nearest_super_class() {
+        let m = model(
+            r#"
+def ST : Instruction { let OutOperandList = (outs); let InOperandList = (ins GPR:$v, mem:$a); }
+def LD : Instruction { let OutOperandList = (outs GPR:$v); let InOperandList = (ins mem:$a); }
+def MOV : Instruction { let OutOperandList = (outs GPR:$d); let InOperandList = (ins GPR:$s); }
+def : SpillTemplates<GPR> {
+  let Spill = (ST TplReg, TplSlot, 0);
+  let Reload = (LD TplReg, TplSlot, 0);
+  let Copy = (MOV TplReg, TplSrc);
+}
+"#,
+        )
+        .unwrap();
+        let low = m.classes.list.iter().position(|c| c.name == "LOW").unwrap();
+        let gpr = m.classes.list.iter().position(|c| c.name == "GPR").unwrap();
+        let t = &m.instrs.templates[low];
+        assert_eq!(t.from, Some(gpr));
+        assert_eq!(t.spill, m.instrs.templates[gpr].spill);
+        assert_eq!(
+            t.spill.as_ref().unwrap().operands,
+            [super::TplOp::Reg, super::TplOp::Slot, super::TplOp::Imm(0)]
+        );
+        assert!(t.copy.is_some() && t.reload.is_some());
+    }
+
+    #[test]
+    fn bad_constraints_are_errors_with_the_instruction_named() {
+        let base = |c: &str| {
+            format!(
+                "def ADD : Instruction {{ let OutOperandList = (outs GPR:$dst); \
+                 let InOperandList = (ins GPR:$a, mem:$m); let Constraints = \"{c}\"; }}"
+            )
+        };
+        let e = err(&base("$dst == $a"));
+        assert!(
+            e.contains("no operand named '$= $a'") || e.contains("bad constraint"),
+            "{e}"
+        );
+        assert!(err(&base("$dst = $x")).contains("no operand named '$x'"));
+        assert!(err(&base("$a = $m.base")).contains("cannot be tied"));
+        assert!(err(&base("$dst = $m")).contains("sub-operands"));
+        assert!(err(&base("$dst $a")).contains("expected '$a = $b'"));
+        assert!(err(&base("@earlyclobber $q")).contains("no operand named '$q'"));
+        let e = err(&base("$dst = $a,$dst = $a"));
+        assert!(e.contains("multiple constraints"), "{e}");
+        assert!(e.contains("t.td:"), "{e}");
+    }
+
+    #[test]
+    fn bad_templates_are_errors() {
+        let insts = r#"
+def ST : Instruction { let OutOperandList = (outs); let InOperandList = (ins GPR:$v, mem:$a); }
+def MOV : Instruction { let OutOperandList = (outs GPR:$d); let InOperandList = (ins GPR:$s); }
+"#;
+        let e = err(&format!(
+            "{insts} def : SpillTemplates<GPR> {{ let Spill = (ST TplReg, TplSlot); }}"
+        ));
+        assert!(
+            e.contains("has 3 machine operands, the template gives 2"),
+            "{e}"
+        );
+        let e = err(&format!(
+            "{insts} def : SpillTemplates<GPR> {{ let Spill = (GPR TplReg, TplSlot, 0); }}"
+        ));
+        assert!(e.contains("'GPR' is not an instruction"), "{e}");
+        let e = err(&format!(
+            "{insts} def : SpillTemplates<GPR> {{ let Copy = (MOV TplReg, TplReg); }}"
+        ));
+        assert!(e.contains("must use TplReg once"), "{e}");
+        let e = err(&format!(
+            "{insts} def : SpillTemplates<GPR> {{ let Spill = (ST 0, TplSlot, TplReg); }}"
+        ));
+        assert!(e.contains("is not a register operand"), "{e}");
+    }
+}

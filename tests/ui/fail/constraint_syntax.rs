@@ -1,0 +1,4 @@
+// a Constraints entry that is neither a tie nor @earlyclobber.
+regalloc::regalloc!("ui/fail/constraint_syntax.td");
+
+fn main() {}
