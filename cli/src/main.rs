@@ -2,7 +2,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Parser, Subcommand};
 
 /// Read, allocate, check and write LLVM machine IR.
 #[derive(Parser)]
@@ -19,6 +19,12 @@ enum Command {
     Mir(MirArgs),
     /// Print live intervals and block frequencies in LLVM's debug format.
     Intervals(IntervalsArgs),
+    /// Allocate every function of a .mir file and write the allocated MIR,
+    /// with per-function spill statistics.
+    Alloc(AllocArgs),
+    /// Allocate every function, then run the symbolic checker on each
+    /// result: prints `ok` or the checker's errors per function.
+    Check(AllocArgs),
 }
 
 #[derive(clap::Args)]
@@ -33,13 +39,34 @@ struct IntervalsArgs {
     function: Option<String>,
 }
 
-/// Targets the command knows by name.
-#[derive(Copy, Clone, ValueEnum)]
+/// Targets the command knows by name (`bpf`, `x86`, `aarch64`, `hexagon`),
+/// or a `.td` file (`--target path/to/mytarget.td`) compiled at run time.
+#[derive(Copy, Clone, Debug)]
 enum Target {
     Bpf,
     X86,
     Aarch64,
     Hexagon,
+    /// A description read at run time (the path lives for the whole run).
+    Td(&'static std::path::Path),
+}
+
+impl std::str::FromStr for Target {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Target, String> {
+        Ok(match s.to_ascii_lowercase().as_str() {
+            "bpf" => Target::Bpf,
+            "x86" | "x86_64" | "x86-64" => Target::X86,
+            "aarch64" | "arm64" => Target::Aarch64,
+            "hexagon" => Target::Hexagon,
+            _ if s.ends_with(".td") => Target::Td(Box::leak(PathBuf::from(s).into_boxed_path())),
+            _ => {
+                return Err(format!(
+                    "unknown target '{s}': expected bpf, x86, aarch64, hexagon or a .td file"
+                ));
+            }
+        })
+    }
 }
 
 #[derive(clap::Args)]
@@ -54,15 +81,21 @@ struct MirArgs {
     output: Option<PathBuf>,
 }
 
-/// The tables for `t`. Until tdgen's emitter generates real tables, BPF is
-/// served by the hand-built fixture and the other targets are not available.
+/// The tables for `t`: the `regalloc!`-generated ones of the targets crate,
+/// or, for a `.td` file, tables built at run time by `regalloc_td::load`.
 fn target_info(t: Target) -> Result<&'static regalloc::target::TargetInfo<'static>, String> {
-    match t {
-        Target::Bpf => Ok(regalloc::target::fixtures::bpf()),
-        Target::X86 | Target::Aarch64 | Target::Hexagon => {
-            Err("no tables for this target yet: only --target bpf is available until tdgen emits tables".into())
+    Ok(match t {
+        Target::Bpf => &regalloc_targets::bpf::TARGET,
+        Target::X86 => &regalloc_targets::x86::TARGET,
+        Target::Aarch64 => &regalloc_targets::aarch64::TARGET,
+        Target::Hexagon => &regalloc_targets::hexagon::TARGET,
+        Target::Td(path) => {
+            let info = regalloc_td::load(path, &[])?;
+            info.validate()
+                .map_err(|e| format!("{}: inconsistent tables: {e}", path.display()))?;
+            Box::leak(Box::new(info))
         }
-    }
+    })
 }
 
 fn mir(args: &MirArgs) -> Result<bool, String> {
@@ -118,11 +151,291 @@ fn intervals(args: &IntervalsArgs) -> Result<bool, String> {
     Ok(ok)
 }
 
+/// The allocators, by their command-line names.
+#[derive(Copy, Clone, Debug, clap::ValueEnum)]
+enum AllocatorName {
+    Fast,
+    Basic,
+    Greedy,
+    Pbqp,
+}
+
+impl AllocatorName {
+    fn allocator(self) -> regalloc::alloc::Allocator {
+        use regalloc::alloc::Allocator;
+        match self {
+            AllocatorName::Fast => Allocator::Fast,
+            AllocatorName::Basic => Allocator::Basic,
+            AllocatorName::Greedy => Allocator::Greedy,
+            AllocatorName::Pbqp => Allocator::Pbqp,
+        }
+    }
+}
+
+/// How `alloc` prints per-function statistics.
+#[derive(Copy, Clone, Debug, clap::ValueEnum)]
+enum StatsFormat {
+    /// An aligned table, one row per function and a total.
+    Text,
+    /// One JSON object per function per line.
+    Json,
+}
+
+#[derive(clap::Args)]
+struct AllocArgs {
+    /// The target whose tables to allocate with.
+    #[arg(long)]
+    target: Target,
+    /// Build the tables from this .td file at run time instead.
+    #[arg(long)]
+    td: Option<PathBuf>,
+    /// Which allocator to run.
+    #[arg(long, value_enum, default_value = "greedy")]
+    allocator: AllocatorName,
+    /// The .mir file to read.
+    input: PathBuf,
+    /// Where to write the allocated MIR (standard output when absent).
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+    /// Statistics format. Statistics go to standard output when the MIR goes
+    /// to a file (`-o`), else to standard error, so that they never mix
+    /// with the MIR text.
+    #[arg(long, value_enum, default_value = "text")]
+    stats: StatsFormat,
+    /// Also run the symbolic checker on every allocated function.
+    #[arg(long)]
+    check: bool,
+}
+
+/// One allocated function's outcome.
+struct Outcome {
+    name: String,
+    stats: Option<regalloc::alloc::Stats>,
+    /// Allocation or checker errors, as lines for a person.
+    errors: Vec<String>,
+}
+
+/// Allocates every read function of the file in place; a function that
+/// fails is put back as it was read. Checks each result when `check`.
+fn allocate_file(
+    target: &regalloc::target::TargetInfo<'_>,
+    file: &mut regalloc::mir::MirFile,
+    allocator: AllocatorName,
+    check: bool,
+) -> Vec<Outcome> {
+    use regalloc::alloc::{Options, allocate_recorded};
+    use regalloc::mir::FunctionDoc;
+    let options = Options {
+        allocator: allocator.allocator(),
+        check: false,
+    };
+    let mut out = Vec::new();
+    for doc in &mut file.functions {
+        let FunctionDoc::Read(f) = doc else { continue };
+        let original = f.clone();
+        let mut outcome = Outcome {
+            name: f.name.clone(),
+            stats: None,
+            errors: Vec::new(),
+        };
+        match allocate_recorded(target, f, &options) {
+            Ok((stats, record)) => {
+                outcome.stats = Some(stats);
+                if check && let Err(errors) = regalloc::check::check(target, &original, f, &record)
+                {
+                    outcome.errors = errors.iter().map(|e| e.to_string()).collect();
+                }
+            }
+            Err(e) => {
+                outcome.errors.push(e.to_string());
+                *f = original;
+            }
+        }
+        out.push(outcome);
+    }
+    out
+}
+
+fn json_string(s: &str) -> String {
+    let mut o = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => o.push_str("\\\""),
+            '\\' => o.push_str("\\\\"),
+            c if (c as u32) < 0x20 => o.push_str(&format!("\\u{:04x}", c as u32)),
+            c => o.push(c),
+        }
+    }
+    o.push('"');
+    o
+}
+
+fn stats_text(outcomes: &[Outcome], format: StatsFormat) -> String {
+    use std::fmt::Write as _;
+    let mut s = String::new();
+    let mut total = regalloc::alloc::Stats::default();
+    if let StatsFormat::Text = format {
+        let _ = writeln!(
+            s,
+            "{:<32} {:>7} {:>7} {:>7} {:>7} {:>9} {:>11} {:>11} {:>10} {:>10}",
+            "function",
+            "spills",
+            "reloads",
+            "remats",
+            "copies",
+            "inserted",
+            "spill-cost",
+            "reload-cost",
+            "remat-cost",
+            "copy-cost"
+        );
+    }
+    for o in outcomes {
+        let Some(st) = &o.stats else { continue };
+        total.add(st);
+        match format {
+            StatsFormat::Text => {
+                let _ = writeln!(
+                    s,
+                    "{:<32} {:>7} {:>7} {:>7} {:>7} {:>9} {:>11.2} {:>11.2} {:>10.2} {:>10.2}",
+                    o.name,
+                    st.spills,
+                    st.reloads,
+                    st.remats,
+                    st.copies,
+                    st.inserted_copies,
+                    st.spill_cost,
+                    st.reload_cost,
+                    st.remat_cost,
+                    st.copy_cost
+                );
+            }
+            StatsFormat::Json => {
+                let _ = writeln!(
+                    s,
+                    "{{\"function\":{},\"spills\":{},\"reloads\":{},\"remats\":{},\"copies\":{},\"inserted_copies\":{},\"spill_cost\":{},\"reload_cost\":{},\"remat_cost\":{},\"copy_cost\":{}}}",
+                    json_string(&o.name),
+                    st.spills,
+                    st.reloads,
+                    st.remats,
+                    st.copies,
+                    st.inserted_copies,
+                    st.spill_cost,
+                    st.reload_cost,
+                    st.remat_cost,
+                    st.copy_cost
+                );
+            }
+        }
+    }
+    if let StatsFormat::Text = format {
+        let _ = writeln!(
+            s,
+            "{:<32} {:>7} {:>7} {:>7} {:>7} {:>9} {:>11.2} {:>11.2} {:>10.2} {:>10.2}",
+            "total",
+            total.spills,
+            total.reloads,
+            total.remats,
+            total.copies,
+            total.inserted_copies,
+            total.spill_cost,
+            total.reload_cost,
+            total.remat_cost,
+            total.copy_cost
+        );
+    }
+    s
+}
+
+/// The tables for an `alloc`/`check` run: `--td` wins over `--target`.
+fn alloc_target(
+    args: &AllocArgs,
+) -> Result<&'static regalloc::target::TargetInfo<'static>, String> {
+    match &args.td {
+        Some(p) => target_info(Target::Td(Box::leak(p.clone().into_boxed_path()))),
+        None => target_info(args.target),
+    }
+}
+
+fn read_input(
+    target: &regalloc::target::TargetInfo<'_>,
+    input: &std::path::Path,
+) -> Result<regalloc::mir::MirFile, String> {
+    let text = std::fs::read_to_string(input)
+        .map_err(|e| format!("cannot read {}: {e}", input.display()))?;
+    Ok(regalloc::mir::read(
+        target,
+        &input.display().to_string(),
+        &text,
+    ))
+}
+
+fn alloc(args: &AllocArgs) -> Result<bool, String> {
+    let target = alloc_target(args)?;
+    let mut file = read_input(target, &args.input)?;
+    let mut ok = true;
+    for e in file.errors() {
+        eprintln!("{e}");
+        ok = false;
+    }
+    let outcomes = allocate_file(target, &mut file, args.allocator, args.check);
+    for o in &outcomes {
+        for e in &o.errors {
+            eprintln!("{}: {e}", o.name);
+            ok = false;
+        }
+    }
+    let out = regalloc::mir::write(target, &file);
+    let stats = stats_text(&outcomes, args.stats);
+    match &args.output {
+        Some(p) => {
+            std::fs::write(p, out).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+            print!("{stats}");
+        }
+        None => {
+            print!("{out}");
+            eprint!("{stats}");
+        }
+    }
+    Ok(ok)
+}
+
+fn check(args: &AllocArgs) -> Result<bool, String> {
+    let target = alloc_target(args)?;
+    let mut file = read_input(target, &args.input)?;
+    let mut ok = true;
+    for e in file.errors() {
+        eprintln!("{e}");
+        ok = false;
+    }
+    let outcomes = allocate_file(target, &mut file, args.allocator, true);
+    let mut passed = 0;
+    for o in &outcomes {
+        if o.errors.is_empty() {
+            println!("{}: ok", o.name);
+            passed += 1;
+        } else {
+            println!("{}: {} error(s)", o.name, o.errors.len());
+            for e in &o.errors {
+                println!("  {e}");
+            }
+            ok = false;
+        }
+    }
+    println!(
+        "{passed}/{} functions allocated and checked",
+        outcomes.len()
+    );
+    Ok(ok)
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
         Command::Mir(args) => mir(args),
         Command::Intervals(args) => intervals(args),
+        Command::Alloc(args) => alloc(args),
+        Command::Check(args) => check(args),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

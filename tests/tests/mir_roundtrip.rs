@@ -1,14 +1,67 @@
-//! Round trip of real BPF MIR: read -> write -> `llc-19 -verify-machineinstrs` accepts it, and read -> write -> read gives equal functions.
+//! Round trip of real MIR on the four targets: read -> write -> `llc-19 -verify-machineinstrs` accepts it, and read -> write -> read gives equal functions.
 //!
-//! Runs over the fixtures in `tests/mir/bpf/` and, when it exists, the
-//! developers' corpus `bench/out/corpus/bpf/O2`. Without `llc-19` the
-//! verifier step is skipped with a notice; the in-process checks still run.
+//! Uses the `regalloc!`-generated tables of `regalloc_targets` (registers,
+//! classes and instructions, so tied operands come from the `.td` files'
+//! `Constraints`). Runs over the BPF fixtures in `tests/mir/bpf/` and, when
+//! it exists, the developers' corpus `bench/out/corpus/<t>/{O2,O0}` for each
+//! target, printing `<t> (<set>): N/N functions round-trip`. Files are
+//! checked in parallel. Without `llc-19` the verifier step is skipped with a
+//! notice; the in-process checks still run.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::Mutex;
 
 use regalloc::mir::{self, FunctionDoc};
-use regalloc::target::fixtures;
+use regalloc::target::TargetInfo;
+
+/// One target: its tables, its corpus directory and llc's flags for it (MIR-NOTES.md).
+struct Target {
+    label: &'static str,
+    corpus: &'static str,
+    info: &'static TargetInfo<'static>,
+    llc_flags: &'static [&'static str],
+}
+
+fn bpf() -> Target {
+    Target {
+        label: "bpf",
+        corpus: "bpf",
+        info: &regalloc_targets::bpf::TARGET,
+        llc_flags: &["-mtriple=bpf", "-mcpu=v3"],
+    }
+}
+
+fn x86() -> Target {
+    Target {
+        label: "x86",
+        corpus: "x86_64",
+        info: &regalloc_targets::x86::TARGET,
+        llc_flags: &["-mtriple=x86_64-linux-gnu", "-relocation-model=pic"],
+    }
+}
+
+fn aarch64() -> Target {
+    Target {
+        label: "aarch64",
+        corpus: "aarch64",
+        info: &regalloc_targets::aarch64::TARGET,
+        llc_flags: &["-mtriple=aarch64-linux-gnu", "-relocation-model=pic"],
+    }
+}
+
+fn hexagon() -> Target {
+    Target {
+        label: "hexagon",
+        corpus: "hexagon",
+        info: &regalloc_targets::hexagon::TARGET,
+        llc_flags: &[
+            "-mtriple=hexagon-unknown-linux-musl",
+            "-relocation-model=pic",
+            "-machine-sink-split=0",
+        ],
+    }
+}
 
 /// `llc-19`, if it runs here.
 fn llc() -> Option<&'static str> {
@@ -41,24 +94,32 @@ fn without_module_id(s: &str) -> String {
         .join("\n")
 }
 
-fn round_trip(path: &Path, llc: Option<&str>, tmp: &Path, t: &mut Tally) {
-    let target = fixtures::bpf();
+fn round_trip(t: &Target, path: &Path, llc: Option<&str>, tmp: &Path, k: usize) -> Tally {
+    let target = t.info;
+    let mut tally = Tally::default();
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path).unwrap();
     let first = mir::read(target, &name, &text);
     let out = mir::write(target, &first);
     let second = mir::read(target, "written", &out);
-    t.files += 1;
+    tally.files = 1;
     let mut good = vec![true; first.functions.len()];
     for (k, (a, b)) in first.functions.iter().zip(&second.functions).enumerate() {
         match (a, b) {
             (FunctionDoc::Read(a), FunctionDoc::Read(b)) if a == b => {}
             (FunctionDoc::Failed { error, .. }, _) => {
-                t.failures.push(error.to_string());
+                tally.failures.push(error.to_string());
+                good[k] = false;
+            }
+            (FunctionDoc::Read(a), FunctionDoc::Failed { error, .. }) => {
+                tally.failures.push(format!(
+                    "{name}: function '{}' does not re-read after write: {error}",
+                    a.name
+                ));
                 good[k] = false;
             }
             (FunctionDoc::Read(a), _) => {
-                t.failures.push(format!(
+                tally.failures.push(format!(
                     "{name}: function '{}' differs after write and re-read",
                     a.name
                 ));
@@ -67,44 +128,40 @@ fn round_trip(path: &Path, llc: Option<&str>, tmp: &Path, t: &mut Tally) {
         }
     }
     if first.functions.len() != second.functions.len() {
-        t.failures
+        tally
+            .failures
             .push(format!("{name}: function count changed on re-read"));
         good.iter_mut().for_each(|g| *g = false);
     }
     if let Some(llc) = llc {
         let written = tmp.join(format!(
-            "{}.{}.mir",
-            t.files,
+            "{k}.{}.mir",
             path.file_stem().unwrap().to_string_lossy()
         ));
         std::fs::write(&written, &out).unwrap();
         let res = Command::new(llc)
-            .args([
-                "-mtriple=bpf",
-                "-mcpu=v3",
-                "-run-pass=none",
-                "-verify-machineinstrs",
-                "-o",
-                "-",
-            ])
+            .args(t.llc_flags)
+            .args(["-run-pass=none", "-verify-machineinstrs", "-o", "-"])
             .arg(&written)
             .output()
             .unwrap();
+        let _ = std::fs::remove_file(&written);
         if !res.status.success() {
             let err = String::from_utf8_lossy(&res.stderr);
-            t.failures.push(format!(
+            tally.failures.push(format!(
                 "{name}: llc rejects the written file:\n{}",
-                err.lines().take(5).collect::<Vec<_>>().join("\n")
+                err.lines().take(8).collect::<Vec<_>>().join("\n")
             ));
             good.iter_mut().for_each(|g| *g = false);
         } else if without_module_id(&String::from_utf8_lossy(&res.stdout))
             == without_module_id(&text)
         {
-            t.identical += 1;
+            tally.identical += 1;
         }
     }
-    t.functions += good.len();
-    t.ok += good.iter().filter(|&&g| g).count();
+    tally.functions = good.len();
+    tally.ok = good.iter().filter(|&&g| g).count();
+    tally
 }
 
 fn mir_files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -122,34 +179,100 @@ fn mir_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-fn run(label: &str, dir: &Path) -> Tally {
+/// Round-trips every `.mir` file under `dir`, files in parallel.
+fn run(t: &Target, set: &str, dir: &Path) -> Tally {
     let mut files = Vec::new();
     mir_files(dir, &mut files);
+    // Largest first, so that the slowest files do not end up last.
+    files.sort_by_key(|f| std::cmp::Reverse(f.metadata().map(|m| m.len()).unwrap_or(0)));
     let llc = llc();
     let tmp = std::env::temp_dir().join(format!(
-        "regalloc-mir-roundtrip-{label}-{}",
+        "regalloc-mir-roundtrip-{}-{}-{}",
+        t.label,
+        set.replace(' ', "-"),
         std::process::id()
     ));
     std::fs::create_dir_all(&tmp).unwrap();
-    let mut t = Tally::default();
-    for f in &files {
-        round_trip(f, llc, &tmp, &mut t);
-    }
+    let next = Mutex::new(0usize);
+    let total = Mutex::new(Tally::default());
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| {
+                loop {
+                    let k = {
+                        let mut n = next.lock().unwrap();
+                        *n += 1;
+                        *n - 1
+                    };
+                    let Some(f) = files.get(k) else { break };
+                    let one = round_trip(t, f, llc, &tmp, k);
+                    let mut tot = total.lock().unwrap();
+                    tot.files += one.files;
+                    tot.functions += one.functions;
+                    tot.ok += one.ok;
+                    tot.identical += one.identical;
+                    tot.failures.extend(one.failures);
+                }
+            });
+        }
+    });
     let _ = std::fs::remove_dir_all(&tmp);
-    for f in t.failures.iter().take(20) {
+    let mut t_all = total.into_inner().unwrap();
+    t_all.failures.sort();
+    for f in t_all.failures.iter().take(20) {
         println!("FAIL {f}");
     }
     println!(
-        "bpf ({label}): {}/{} functions round-trip ({} files; {} byte-identical after llc)",
-        t.ok, t.functions, t.files, t.identical
+        "{} ({set}): {}/{} functions round-trip ({} files; {} byte-identical after llc)",
+        t.label, t_all.ok, t_all.functions, t_all.files, t_all.identical
     );
-    t
+    t_all
+}
+
+/// The corpus sets of one target; a notice and nothing checked without the corpus.
+fn corpus(t: Target) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../bench/out/corpus")
+        .join(t.corpus);
+    if !root.is_dir() {
+        println!(
+            "notice: no corpus at {}; skipping (build it with python3 bench/corpus/build)",
+            root.display()
+        );
+        return;
+    }
+    let mut failures = Vec::new();
+    for set in ["O2", "O0"] {
+        let dir = root.join(set);
+        if !dir.is_dir() {
+            println!("notice: no {} corpus for {}", set, t.label);
+            continue;
+        }
+        let tally = run(&t, &format!("corpus {set}"), &dir);
+        if tally.ok != tally.functions {
+            failures.push(format!(
+                "{} {set}: {}/{} functions round-trip; first failures:\n{}",
+                t.label,
+                tally.ok,
+                tally.functions,
+                tally
+                    .failures
+                    .iter()
+                    .take(5)
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 #[test]
 fn bpf_fixtures_round_trip() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("mir/bpf");
-    let t = run("fixtures", &dir);
+    let t = run(&bpf(), "fixtures", &dir);
     assert!(
         t.functions >= 60,
         "expected the committed fixtures, found {} functions",
@@ -160,14 +283,20 @@ fn bpf_fixtures_round_trip() {
 
 #[test]
 fn bpf_corpus_round_trip() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../bench/out/corpus/bpf/O2");
-    if !dir.is_dir() {
-        println!(
-            "notice: no corpus at {}; skipping (build it with the bench harness)",
-            dir.display()
-        );
-        return;
-    }
-    let t = run("corpus O2", &dir);
-    assert_eq!(t.ok, t.functions, "{:#?}", t.failures);
+    corpus(bpf());
+}
+
+#[test]
+fn x86_corpus_round_trip() {
+    corpus(x86());
+}
+
+#[test]
+fn aarch64_corpus_round_trip() {
+    corpus(aarch64());
+}
+
+#[test]
+fn hexagon_corpus_round_trip() {
+    corpus(hexagon());
 }

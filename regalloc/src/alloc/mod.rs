@@ -10,12 +10,20 @@
 //! record.
 
 mod error;
+pub mod matrix;
+pub mod order;
 mod record;
+pub mod spiller;
 mod stats;
+pub mod virtmap;
 
 pub use error::{AllocError, AllocErrorKind};
+pub use matrix::{Interference, LiveRegMatrix};
+pub use order::{AllocationOrder, ClassOrders};
 pub use record::{AllocRecord, Edit, Removed};
+pub use spiller::{SpillCode, Spiller};
 pub use stats::Stats;
+pub use virtmap::VirtRegMap;
 
 use crate::ir::MachineFunction;
 use crate::target::TargetInfo;

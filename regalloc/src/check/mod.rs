@@ -1,8 +1,32 @@
 //! The symbolic checker that proves an allocated function reads, at every use, the value the original instruction used.
+//!
+//! A forward dataflow over the CFG of the allocated function. The abstract
+//! state says, for every register unit and every spill slot, which values
+//! of the *original* program it holds: virtual registers, and the original
+//! values of physical register units (argument and return registers,
+//! flags: pre-coloured code). At function entry every unit holds its own
+//! value and no slot holds anything; at joins the sets are intersected, so
+//! a location holds a value only if it does on every path.
+//!
+//! The allocated block is walked together with the [`AllocRecord`]:
+//! original instructions (same ids, virtual registers replaced) are checked
+//! operand by operand against the original function, inserted instructions
+//! are read through their [`Edit`](crate::alloc::Edit)s (spill, reload,
+//! copy, rematerialization), and removed originals are applied at their
+//! anchors. Besides the values read, it checks the constraints a value
+//! check alone cannot see: tied operands, early-clobbers, fixed physical
+//! operands, register classes and reserved registers, virtual registers
+//! left behind, instructions changed, moved, lost or unexplained.
+//!
+//! After the fixpoint, one more pass reports errors, sorted by block and
+//! position, at most one per operand. The checker never panics on a broken
+//! allocation: everything it is given is treated as untrusted.
 
 mod error;
+mod state;
+mod walk;
 
-pub use error::CheckError;
+pub use error::{CheckError, CheckErrorKind};
 
 use crate::alloc::AllocRecord;
 use crate::ir::MachineFunction;
@@ -11,12 +35,13 @@ use crate::target::TargetInfo;
 /// Checks `allocated` (the result of allocating `original`, as `record`
 /// describes) and returns every error found.
 pub fn check(
-    _target: &TargetInfo<'_>,
-    _original: &MachineFunction,
-    _allocated: &MachineFunction,
-    _record: &AllocRecord,
+    target: &TargetInfo<'_>,
+    original: &MachineFunction,
+    allocated: &MachineFunction,
+    record: &AllocRecord,
 ) -> Result<(), Vec<CheckError>> {
-    Err(vec![CheckError {
-        message: "the checker is being written".into(),
-    }])
+    walk::Checker::new(target, original, allocated, record).run()
 }
+
+#[cfg(test)]
+mod tests;

@@ -12,11 +12,13 @@
 
 mod body;
 mod error;
+mod inst_text;
 mod read;
 mod write;
 mod yaml;
 
 pub use error::MirError;
+pub use inst_text::inst_text;
 pub use read::read;
 pub use write::{write, write_function};
 

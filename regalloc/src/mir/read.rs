@@ -254,11 +254,19 @@ impl FunctionReader<'_, '_> {
                         "_" | "" => {
                             generic.insert(v);
                         }
-                        c => {
-                            data.class = Some(self.names.class(c).ok_or_else(|| {
-                                self.at(val, format!("unknown register class '{c}'"))
-                            })?)
-                        }
+                        c => match self.names.class(c) {
+                            Some(rc) => data.class = Some(rc),
+                            // A GlobalISel register bank (`class: gpr` on
+                            // AArch64 at -O0) left on a register that
+                            // selection made unused: kept as written.
+                            None if register_bank(self.target, c) => {
+                                generic.insert(v);
+                                data.extra.push(("class".into(), c.into()));
+                            }
+                            None => {
+                                return Err(self.at(val, format!("unknown register class '{c}'")));
+                            }
+                        },
                     },
                     "preferred-register" => data.preferred = val.as_str().unwrap_or("").into(),
                     other => data.extra.push((other.into(), self.raw(val).into())),
@@ -377,5 +385,16 @@ impl FunctionReader<'_, '_> {
             }));
         }
         Ok(())
+    }
+}
+
+/// Whether `name` is one of the target's GlobalISel register banks (which
+/// MIR prints in the `class:` field of registers that have a bank but no
+/// class). Only AArch64 uses GlobalISel in the corpus (at -O0).
+fn register_bank(t: &TargetInfo<'_>, name: &str) -> bool {
+    match &*t.name {
+        "aarch64" => matches!(name, "gpr" | "fpr"),
+        "x86" => matches!(name, "gpr" | "vecr" | "psr"),
+        _ => false,
     }
 }

@@ -118,14 +118,18 @@ fn modelled(t: &TargetInfo<'_>, f: &MachineFunction, name: &str, out: &mut Strin
                 .iter()
                 .enumerate()
                 .map(|(i, v)| {
-                    let class = v
-                        .class
-                        .map_or("_".to_string(), |c| t.class(c).name.to_ascii_lowercase());
+                    // A register bank is kept as an extra `class` entry.
+                    let bank = v.extra.iter().find(|(k, _)| &**k == "class");
+                    let class = match (v.class, bank) {
+                        (Some(c), _) => t.class(c).name.to_ascii_lowercase(),
+                        (None, Some((_, b))) => b.to_string(),
+                        (None, None) => "_".to_string(),
+                    };
                     let mut s = format!(
                         "id: {i}, class: {class}, preferred-register: '{}'",
                         v.preferred.replace('\'', "''")
                     );
-                    for (k, val) in &v.extra {
+                    for (k, val) in v.extra.iter().filter(|(k, _)| &**k != "class") {
                         let _ = write!(s, ", {k}: {val}");
                     }
                     s

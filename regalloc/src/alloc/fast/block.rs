@@ -1,0 +1,1152 @@
+//! The fast allocator's walk over one block, bottom up, and the steps for one instruction: fixed registers, definitions, register masks, uses.
+//!
+//! State is kept in flat arrays: what each register unit holds, a
+//! per-instruction "used here" generation stamp per unit, and per virtual
+//! register its current register, its flags and its spill slot. Nothing is
+//! allocated per instruction beyond the instructions inserted.
+
+use crate::alloc::{AllocError, AllocErrorKind, AllocRecord, Edit, Removed};
+use crate::ir::{
+    Block, Generic, Inst, MachineFunction, Op, Operand, RegFlags, RegMask, RegOperand, RegRef, VReg,
+};
+use crate::target::{CalleeSavedSet, Reg, SubRegIndex, TargetInfo};
+
+use super::emit::{self, Kind};
+use super::prepare::{Facts, is_debug};
+
+/// Unit state: nothing lives here.
+const FREE: u32 = u32::MAX;
+/// Unit state: a physical register named by the code lives here (LLVM's
+/// `regPreAssigned`). Any other value is the virtual register living here.
+const FIXED: u32 = u32::MAX - 1;
+/// A virtual register with no register right now.
+const NO_REG: u32 = u32::MAX;
+/// A virtual register with no spill slot yet.
+const NO_SLOT: u32 = u32::MAX;
+
+/// The value must be in its slot at the end of the block.
+const LIVE_OUT: u8 = 1;
+/// The register was taken from the value below and the value reloaded
+/// there, so its definition must store it.
+const RELOADED: u8 = 2;
+
+/// Cost of taking a register from a value already in (or bound for) its slot.
+const CLEAN_COST: u32 = 50;
+/// Cost of taking a register from a value that must then be stored.
+const DIRTY_COST: u32 = 100;
+/// Bonus for a hinted register that is not free.
+const HINT_BONUS: u32 = 20;
+/// A register that cannot be taken (fixed by the code).
+const IMPOSSIBLE: u32 = u32::MAX;
+
+/// A register mask on the current instruction.
+enum Mask {
+    Named(CalleeSavedSet),
+    Custom(Vec<Reg>),
+}
+
+/// What one register operand says, copied out so that the function can be
+/// changed while looking at it.
+#[derive(Copy, Clone)]
+struct RegInfo {
+    reg: RegRef,
+    sub: Option<SubRegIndex>,
+    flags: RegFlags,
+    tied_to: Option<u16>,
+}
+
+impl RegInfo {
+    fn is_def(self) -> bool {
+        self.flags.has(RegFlags::DEF)
+    }
+    fn undef(self) -> bool {
+        self.flags.has(RegFlags::UNDEF)
+    }
+}
+
+/// A virtual register definition of the current instruction, after assignment.
+#[derive(Copy, Clone)]
+struct VDef {
+    /// Operand index.
+    k: usize,
+    /// The virtual register.
+    v: u32,
+    /// The full register assigned.
+    reg: Reg,
+    /// The register stays taken above the instruction (tied to a use,
+    /// early-clobber, or a sub-register definition keeping other lanes).
+    keep: bool,
+    /// Early-clobber.
+    early: bool,
+}
+
+/// The allocator's state over one function.
+pub(super) struct Fast<'t, 'a> {
+    t: &'t TargetInfo<'a>,
+    f: Facts,
+    name: String,
+    /// Per unit: `FREE`, `FIXED` or a virtual register number.
+    unit_state: Vec<u32>,
+    /// Per unit: generation stamp of the instruction that uses it (`stamp`
+    /// for a fixed-register use, `stamp | 1` for any other).
+    used: Vec<u32>,
+    stamp: u32,
+    /// Per virtual register: its register now, or `NO_REG`.
+    phys: Vec<u32>,
+    /// Per virtual register: `LIVE_OUT` / `RELOADED`.
+    vflags: Vec<u8>,
+    /// Per virtual register: the block epoch in which it was last met (it
+    /// is in `live_list` when equal to `epoch`).
+    live_epoch: Vec<u32>,
+    epoch: u32,
+    /// Virtual registers met in this block, in order.
+    live_list: Vec<u32>,
+    /// Per virtual register: its spill slot id, or `NO_SLOT`.
+    slot: Vec<u32>,
+    /// Per original instruction: already rewritten.
+    done: Vec<bool>,
+    /// Per original instruction: an identity copy to take out.
+    removing: Vec<bool>,
+    has_succs: bool,
+    masks: Vec<Mask>,
+    vdefs: Vec<VDef>,
+    pdefs: Vec<(Reg, bool)>,
+    late_free: Vec<usize>,
+    implicit_defs: Vec<Reg>,
+    /// Virtual register definitions of the current instruction in the
+    /// order they get registers: (operand, register, live through).
+    def_order: Vec<(usize, u32, bool)>,
+    /// Instructions to insert after the current one, in insertion order
+    /// (each goes right after the instruction, so the last comes first).
+    after: Vec<Inst>,
+    /// Instructions to insert before the current one, in order.
+    before: Vec<Inst>,
+    block: Block,
+    inst: Inst,
+    record: AllocRecord,
+}
+
+impl<'t, 'a> Fast<'t, 'a> {
+    /// Fresh state for `func`.
+    pub fn new(t: &'t TargetInfo<'a>, func: &MachineFunction, f: Facts) -> Self {
+        let nv = func.vregs.len();
+        let ni = func.insts.len();
+        Fast {
+            t,
+            f,
+            name: func.name.clone(),
+            unit_state: vec![FREE; t.units.len()],
+            used: vec![0; t.units.len()],
+            stamp: 0,
+            phys: vec![NO_REG; nv],
+            vflags: vec![0; nv],
+            live_epoch: vec![0; nv],
+            epoch: 0,
+            live_list: Vec::new(),
+            slot: vec![NO_SLOT; nv],
+            done: vec![false; ni],
+            removing: vec![false; ni],
+            has_succs: false,
+            masks: Vec::new(),
+            vdefs: Vec::new(),
+            pdefs: Vec::new(),
+            late_free: Vec::new(),
+            implicit_defs: Vec::new(),
+            def_order: Vec::new(),
+            after: Vec::new(),
+            before: Vec::new(),
+            block: Block(0),
+            inst: Inst(0),
+            record: AllocRecord::new(ni),
+        }
+    }
+
+    /// The record of what was inserted and removed.
+    pub fn finish(self) -> AllocRecord {
+        self.record
+    }
+
+    fn err(&self, kind: AllocErrorKind, msg: String) -> AllocError {
+        AllocError::new(kind, &self.name, msg).at(self.block, self.inst)
+    }
+
+    fn reg_name(&self, r: Reg) -> String {
+        format!("${}", self.t.reg(r).name.to_ascii_lowercase())
+    }
+
+    fn class_name(&self, func: &MachineFunction, v: u32) -> String {
+        func.vregs[v as usize]
+            .class
+            .map_or("_".into(), |c| self.t.class(c).name.to_ascii_lowercase())
+    }
+
+    // ---- unit state -------------------------------------------------------
+
+    #[inline]
+    fn set_state(&mut self, r: Reg, s: u32) {
+        for &u in self.t.units(r) {
+            self.unit_state[u.index()] = s;
+        }
+    }
+
+    #[inline]
+    fn is_free(&self, r: Reg) -> bool {
+        self.t
+            .units(r)
+            .iter()
+            .all(|u| self.unit_state[u.index()] == FREE)
+    }
+
+    #[inline]
+    fn mark_used(&mut self, r: Reg) {
+        let g = self.stamp | 1;
+        for &u in self.t.units(r) {
+            self.used[u.index()] = g;
+        }
+    }
+
+    #[inline]
+    fn mark_fixed_use(&mut self, r: Reg) {
+        let g = self.stamp;
+        for &u in self.t.units(r) {
+            let s = &mut self.used[u.index()];
+            *s = (*s).max(g);
+        }
+    }
+
+    #[inline]
+    fn unmark(&mut self, r: Reg) {
+        for &u in self.t.units(r) {
+            self.used[u.index()] = 0;
+        }
+    }
+
+    fn clobbered(&self, r: Reg) -> bool {
+        self.masks.iter().any(|m| match m {
+            Mask::Named(s) => !self.t.mask_preserves(*s, r),
+            Mask::Custom(list) => !list.contains(&r),
+        })
+    }
+
+    /// Whether `r` is taken by the current instruction: by any operand
+    /// assigned so far, and with `fixed_uses` also by fixed-register uses
+    /// and register masks (what a register that must stay live through the
+    /// instruction may not share).
+    #[inline]
+    fn is_used(&self, r: Reg, fixed_uses: bool) -> bool {
+        if fixed_uses && !self.masks.is_empty() && self.clobbered(r) {
+            return true;
+        }
+        let threshold = if fixed_uses {
+            self.stamp
+        } else {
+            self.stamp | 1
+        };
+        self.t
+            .units(r)
+            .iter()
+            .any(|u| self.used[u.index()] >= threshold)
+    }
+
+    #[inline]
+    fn is_live(&self, v: u32) -> bool {
+        self.live_epoch[v as usize] == self.epoch
+    }
+
+    #[inline]
+    fn make_live(&mut self, v: u32) {
+        let vi = v as usize;
+        self.live_epoch[vi] = self.epoch;
+        self.phys[vi] = NO_REG;
+        self.vflags[vi] = 0;
+        self.live_list.push(v);
+    }
+
+    fn assign(&mut self, v: u32, r: Reg) {
+        self.phys[v as usize] = r.0;
+        self.set_state(r, v);
+    }
+
+    /// Frees `r` (LLVM's `freePhysReg`): whatever lives in its first unit
+    /// gives up its register.
+    fn free_reg(&mut self, r: Reg) {
+        let Some(&u) = self.t.units(r).first() else {
+            return;
+        };
+        match self.unit_state[u.index()] {
+            FREE => {}
+            FIXED => self.set_state(r, FREE),
+            v => {
+                let p = Reg(self.phys[v as usize]);
+                if p.0 != NO_REG {
+                    self.set_state(p, FREE);
+                }
+                self.phys[v as usize] = NO_REG;
+            }
+        }
+    }
+
+    /// Takes `r` from whatever holds it: a virtual register living there is
+    /// reloaded right after the instruction (it is wanted below) and will be
+    /// stored at its definition. Returns whether anything was there.
+    fn displace(&mut self, func: &mut MachineFunction, r: Reg) -> Result<bool, AllocError> {
+        let mut any = false;
+        let t = self.t;
+        for &u in t.units(r) {
+            match self.unit_state[u.index()] {
+                FREE => {}
+                FIXED => {
+                    self.unit_state[u.index()] = FREE;
+                    any = true;
+                }
+                v => {
+                    let p = Reg(self.phys[v as usize]);
+                    let id = self.slot_access(func, v, p, Kind::Reload)?;
+                    self.after.push(id);
+                    self.set_state(p, FREE);
+                    self.phys[v as usize] = NO_REG;
+                    self.vflags[v as usize] |= RELOADED;
+                    any = true;
+                }
+            }
+        }
+        Ok(any)
+    }
+
+    // ---- spill code ---------------------------------------------------------
+
+    fn slot_of(&mut self, func: &mut MachineFunction, v: u32) -> u32 {
+        let vi = v as usize;
+        if self.slot[vi] == NO_SLOT {
+            let class = func.vregs[vi].class.unwrap_or_default();
+            let id = self.f.next_slot;
+            self.f.next_slot += 1;
+            self.slot[vi] = emit::new_slot(self.t, func, class, id);
+        }
+        self.slot[vi]
+    }
+
+    /// Builds a spill or reload of `v` in `r`, appends it to the function
+    /// (not yet to a block) and records its edit.
+    fn slot_access(
+        &mut self,
+        func: &mut MachineFunction,
+        v: u32,
+        r: Reg,
+        kind: Kind,
+    ) -> Result<Inst, AllocError> {
+        let slot = self.slot_of(func, v);
+        let class = func.vregs[v as usize].class.unwrap_or_default();
+        let data = emit::slot_access(self.t, func, class, r, slot, kind)
+            .map_err(|m| self.err(AllocErrorKind::Unsupported, format!("%{v}: {m}")))?;
+        func.insts.push(data);
+        let id = Inst::new(func.insts.len() - 1);
+        let edit = match kind {
+            Kind::Spill => Edit::Spill { from: r, slot },
+            Kind::Reload => Edit::Reload { slot, to: r },
+        };
+        self.record.edits.insert(id, edit);
+        Ok(id)
+    }
+
+    fn insert_copy(&mut self, func: &mut MachineFunction, to: Reg, from: Reg) -> Inst {
+        func.insts.push(emit::copy(to, from));
+        let id = Inst::new(func.insts.len() - 1);
+        self.record.edits.insert(id, Edit::Copy { from, to });
+        id
+    }
+
+    // ---- choosing registers ---------------------------------------------------
+
+    /// LLVM's spill cost of taking `r` now: the first unit that is not free
+    /// decides.
+    fn take_cost(&self, r: Reg) -> u32 {
+        for &u in self.t.units(r) {
+            match self.unit_state[u.index()] {
+                FREE => {}
+                FIXED => return IMPOSSIBLE,
+                v => {
+                    let vi = v as usize;
+                    let clean = self.slot[vi] != NO_SLOT || self.vflags[vi] & LIVE_OUT != 0;
+                    return if clean { CLEAN_COST } else { DIRTY_COST };
+                }
+            }
+        }
+        0
+    }
+
+    fn is_full_copy(func: &MachineFunction, i: Inst) -> Option<RegRef> {
+        let d = func.inst(i);
+        if !d.op.is_copy() {
+            return None;
+        }
+        match (d.operands.first(), d.operands.get(1)) {
+            (Some(Operand::Reg(a)), Some(Operand::Reg(b)))
+                if a.sub.is_none() && b.sub.is_none() =>
+            {
+                Some(b.reg)
+            }
+            _ => None,
+        }
+    }
+
+    /// The only definition of `v` not yet rewritten, if there is exactly one.
+    fn unique_def(&self, v: usize) -> Option<Inst> {
+        let mut found = None;
+        for &d in self.f.defs_of(v) {
+            if !self.done[d.index()] {
+                if found.is_some_and(|f| f != d) {
+                    return None;
+                }
+                found = Some(d);
+            }
+        }
+        found
+    }
+
+    /// A physical register `v` is copied from, following full COPYs back
+    /// through at most a few virtual registers (LLVM's `traceCopies`).
+    fn trace_copies(&self, func: &MachineFunction, v: u32) -> Option<Reg> {
+        let mut seen = 0;
+        for &d in self.f.defs_of(v as usize) {
+            if self.done[d.index()] {
+                continue;
+            }
+            if let Some(mut src) = Self::is_full_copy(func, d) {
+                for _ in 0..4 {
+                    match src {
+                        RegRef::Phys(p) => return Some(p),
+                        RegRef::Virt(w) => {
+                            match self
+                                .unique_def(w.index())
+                                .and_then(|d| Self::is_full_copy(func, d))
+                            {
+                                Some(s) => src = s,
+                                None => break,
+                            }
+                        }
+                        RegRef::NoReg => break,
+                    }
+                }
+            }
+            seen += 1;
+            if seen >= 3 {
+                break;
+            }
+        }
+        None
+    }
+
+    fn hint_ok(&self, func: &MachineFunction, v: u32, h: Reg, fixed_uses: bool) -> bool {
+        let Some(c) = func.vregs[v as usize].class else {
+            return false;
+        };
+        h.index() < self.f.reserved.len()
+            && !self.f.reserved[h.index()]
+            && self.t.class_contains(c, h)
+            && !self.is_used(h, fixed_uses)
+    }
+
+    /// Gives `v` a register: a free hinted one, else the cheapest in the
+    /// allocation order (free first), taking it from its holder.
+    fn alloc_vreg(
+        &mut self,
+        func: &mut MachineFunction,
+        v: u32,
+        hint: Option<Reg>,
+        fixed_uses: bool,
+    ) -> Result<(), AllocError> {
+        let hint0 = hint.filter(|&h| self.hint_ok(func, v, h, fixed_uses));
+        if let Some(h) = hint0
+            && self.is_free(h)
+        {
+            self.assign(v, h);
+            return Ok(());
+        }
+        let hint1 = self
+            .trace_copies(func, v)
+            .filter(|&h| self.hint_ok(func, v, h, fixed_uses));
+        if let Some(h) = hint1
+            && self.is_free(h)
+        {
+            self.assign(v, h);
+            return Ok(());
+        }
+        let c = func.vregs[v as usize].class.unwrap_or_default().index();
+        let mut best: Option<Reg> = None;
+        let mut best_cost = IMPOSSIBLE;
+        for k in 0..self.f.orders[c].len() {
+            let r = self.f.orders[c][k];
+            if self.is_used(r, fixed_uses) {
+                continue;
+            }
+            let mut cost = self.take_cost(r);
+            if cost == 0 {
+                self.assign(v, r);
+                return Ok(());
+            }
+            if cost != IMPOSSIBLE && (Some(r) == hint0 || Some(r) == hint1) {
+                cost -= HINT_BONUS;
+            }
+            if cost < best_cost {
+                best = Some(r);
+                best_cost = cost;
+            }
+        }
+        let Some(r) = best else {
+            let n = self.f.orders[c].len();
+            return Err(self.err(
+                if n == 0 {
+                    AllocErrorKind::OutOfRegisters
+                } else {
+                    AllocErrorKind::OverConstrained
+                },
+                format!(
+                    "no register of class {} left for %{v}: all {n} allocatable registers are used by this instruction or fixed by the code here",
+                    self.class_name(func, v)
+                ),
+            ));
+        };
+        self.displace(func, r)?;
+        self.assign(v, r);
+        Ok(())
+    }
+
+    /// Whether `v` may be needed after the block (LLVM's `mayLiveOut`).
+    fn may_live_out(&mut self, v: u32) -> bool {
+        let vi = v as usize;
+        if !self.f.across[vi] && self.f.remaining_uses[vi] >= 8 {
+            self.f.across[vi] = true;
+        }
+        self.f.across[vi] && self.has_succs
+    }
+
+    // ---- operands -------------------------------------------------------------
+
+    fn reg_info(func: &MachineFunction, mi: Inst, k: usize) -> Option<RegInfo> {
+        match func.inst(mi).operands.get(k) {
+            Some(Operand::Reg(r)) => Some(RegInfo {
+                reg: r.reg,
+                sub: r.sub,
+                flags: r.flags,
+                tied_to: r.tied_to,
+            }),
+            _ => None,
+        }
+    }
+
+    /// Whether definition `k` is tied to a use that reads its value.
+    fn tied_to_read(func: &MachineFunction, mi: Inst, k: usize) -> bool {
+        Self::reg_info(func, mi, k)
+            .and_then(|r| r.tied_to)
+            .and_then(|u| Self::reg_info(func, mi, usize::from(u)))
+            .is_some_and(|u| !u.is_def() && !u.undef())
+    }
+
+    /// Rewrites operand `k` to physical register `r` (or its sub-register
+    /// the operand names).
+    fn rewrite(
+        &mut self,
+        func: &mut MachineFunction,
+        mi: Inst,
+        k: usize,
+        r: Reg,
+    ) -> Result<(), AllocError> {
+        let t = self.t;
+        let Some(Operand::Reg(op)) = func.insts[mi.index()].operands.get_mut(k) else {
+            return Ok(());
+        };
+        let target = match op.sub {
+            None => r,
+            Some(s) => match t.sub_reg(r, s) {
+                Some(sr) => sr,
+                None => {
+                    let msg = format!(
+                        "operand {k}: {} has no sub-register {}",
+                        self.reg_name(r),
+                        t.sub_reg_index(s).name
+                    );
+                    return Err(self.err(AllocErrorKind::OverConstrained, msg));
+                }
+            },
+        };
+        if op.sub.is_some() && op.is_def() && op.flags.has(RegFlags::UNDEF) {
+            // The other lanes become undefined: the whole register is written.
+            self.implicit_defs.push(r);
+            op.flags.set(RegFlags::UNDEF, false);
+        }
+        op.reg = RegRef::Phys(target);
+        op.sub = None;
+        op.flags.set(RegFlags::RENAMABLE, true);
+        Ok(())
+    }
+
+    fn define_vreg(
+        &mut self,
+        func: &mut MachineFunction,
+        mi: Inst,
+        k: usize,
+        v: u32,
+        fixed_uses: bool,
+        keep: bool,
+    ) -> Result<(), AllocError> {
+        let Some(info) = Self::reg_info(func, mi, k) else {
+            return Ok(());
+        };
+        let vi = v as usize;
+        if !self.is_live(v) {
+            self.make_live(v);
+            if !info.flags.has(RegFlags::DEAD) && self.may_live_out(v) {
+                self.vflags[vi] |= LIVE_OUT;
+            }
+        }
+        if self.phys[vi] == NO_REG {
+            self.alloc_vreg(func, v, None, fixed_uses)?;
+        }
+        let r = Reg(self.phys[vi]);
+        if self.vflags[vi] & (LIVE_OUT | RELOADED) != 0 {
+            let id = self.slot_access(func, v, r, Kind::Spill)?;
+            self.after.push(id);
+        }
+        self.vflags[vi] &= !(LIVE_OUT | RELOADED);
+        self.mark_used(r);
+        self.rewrite(func, mi, k, r)?;
+        self.f.remaining_defs[vi] = self.f.remaining_defs[vi].saturating_sub(1);
+        self.vdefs.push(VDef {
+            k,
+            v,
+            reg: r,
+            keep,
+            early: info.flags.has(RegFlags::EARLY_CLOBBER),
+        });
+        Ok(())
+    }
+
+    /// A definition whose register must stay distinct from the uses it does
+    /// not share (early-clobber, tied, partial): if the register it has from
+    /// below is used here, it gets a new one, copied to the old one after
+    /// the instruction.
+    fn define_live_through(
+        &mut self,
+        func: &mut MachineFunction,
+        mi: Inst,
+        k: usize,
+        v: u32,
+    ) -> Result<(), AllocError> {
+        let vi = v as usize;
+        if self.is_live(v) && self.phys[vi] != NO_REG {
+            let prev = Reg(self.phys[vi]);
+            if self.is_used(prev, true) {
+                self.free_reg(prev);
+                self.alloc_vreg(func, v, None, true)?;
+                let new = Reg(self.phys[vi]);
+                let id = self.insert_copy(func, prev, new);
+                self.after.push(id);
+            }
+        }
+        self.define_vreg(func, mi, k, v, true, true)
+    }
+
+    fn use_vreg(
+        &mut self,
+        func: &mut MachineFunction,
+        mi: Inst,
+        k: usize,
+        v: u32,
+    ) -> Result<Reg, AllocError> {
+        let Some(info) = Self::reg_info(func, mi, k) else {
+            return Ok(Reg(0));
+        };
+        let vi = v as usize;
+        if !self.is_live(v) {
+            self.make_live(v);
+            if !info.flags.has(RegFlags::KILLED) && self.may_live_out(v) {
+                self.vflags[vi] |= LIVE_OUT;
+            }
+        }
+        if self.phys[vi] == NO_REG {
+            // A full copy to a register already assigned hints that register.
+            let hint = match (func.inst(mi).op.is_copy(), Self::reg_info(func, mi, 1)) {
+                (true, Some(src)) if src.sub.is_none() => match Self::reg_info(func, mi, 0) {
+                    Some(RegInfo {
+                        reg: RegRef::Phys(p),
+                        ..
+                    }) => Some(p),
+                    _ => None,
+                },
+                _ => None,
+            };
+            self.alloc_vreg(func, v, hint, false)?;
+        }
+        let r = Reg(self.phys[vi]);
+        self.mark_used(r);
+        self.rewrite(func, mi, k, r)?;
+        self.f.remaining_uses[vi] = self.f.remaining_uses[vi].saturating_sub(1);
+        Ok(r)
+    }
+
+    fn rewrite_debug(&mut self, func: &mut MachineFunction, mi: Inst) {
+        let t = self.t;
+        for o in func.insts[mi.index()].operands.iter_mut() {
+            let Operand::Reg(r) = o else { continue };
+            let RegRef::Virt(v) = r.reg else { continue };
+            let vi = v.index();
+            let p = self.phys.get(vi).copied().unwrap_or(NO_REG);
+            let live = self.live_epoch.get(vi) == Some(&self.epoch);
+            r.reg = if live && p != NO_REG {
+                let p = Reg(p);
+                match r.sub {
+                    None => RegRef::Phys(p),
+                    Some(s) => t.sub_reg(p, s).map_or(RegRef::NoReg, RegRef::Phys),
+                }
+            } else {
+                RegRef::NoReg
+            };
+            r.sub = None;
+        }
+    }
+
+    // ---- one instruction -----------------------------------------------------
+
+    /// Allocates the operands of `mi`; returns whether it became an
+    /// identity copy to take out.
+    fn allocate_inst(&mut self, func: &mut MachineFunction, mi: Inst) -> Result<bool, AllocError> {
+        self.stamp = self.stamp.wrapping_add(2);
+        if self.stamp < 2 {
+            // The stamp wrapped: forget every old stamp.
+            self.used.fill(0);
+            self.stamp = 2;
+        }
+        self.masks.clear();
+        self.vdefs.clear();
+        self.pdefs.clear();
+        self.late_free.clear();
+        self.implicit_defs.clear();
+        if is_debug(func.inst(mi).op) {
+            self.rewrite_debug(func, mi);
+            return Ok(false);
+        }
+        let n = func.inst(mi).operands.len();
+
+        // Scan; fixed-register definitions take their registers now.
+        let (mut has_vdef, mut live_through, mut has_fixed_use, mut has_early) =
+            (false, false, false, false);
+        for k in 0..n {
+            match &func.inst(mi).operands[k] {
+                Operand::RegMask(RegMask::Named(s)) => self.masks.push(Mask::Named(*s)),
+                Operand::RegMask(RegMask::Custom(l)) => self.masks.push(Mask::Custom(l.clone())),
+                Operand::Reg(_) => {
+                    let Some(info) = Self::reg_info(func, mi, k) else {
+                        continue;
+                    };
+                    match info.reg {
+                        RegRef::Virt(_) if info.is_def() => {
+                            has_vdef = true;
+                            if info.flags.has(RegFlags::EARLY_CLOBBER)
+                                || Self::tied_to_read(func, mi, k)
+                                || (info.sub.is_some() && !info.undef())
+                            {
+                                live_through = true;
+                            }
+                        }
+                        RegRef::Phys(p) if !self.is_reserved(p) => {
+                            if info.is_def() {
+                                let early = info.flags.has(RegFlags::EARLY_CLOBBER);
+                                has_early |= early;
+                                self.displace(func, p)?;
+                                self.set_state(p, FIXED);
+                                self.mark_used(p);
+                                let keep = early || Self::tied_to_read(func, mi, k);
+                                self.pdefs.push((p, keep));
+                            } else if !info.undef() {
+                                has_fixed_use = true;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                _ => {}
+            }
+        }
+
+        // Virtual register definitions.
+        if has_vdef {
+            let mut order = std::mem::take(&mut self.def_order);
+            order.clear();
+            for k in 0..n {
+                let Some(info) = Self::reg_info(func, mi, k) else {
+                    continue;
+                };
+                if let (RegRef::Virt(v), true) = (info.reg, info.is_def()) {
+                    let lt = info.flags.has(RegFlags::EARLY_CLOBBER)
+                        || Self::tied_to_read(func, mi, k)
+                        || (info.sub.is_some() && !info.undef());
+                    order.push((k, v.0, lt));
+                }
+            }
+            if live_through {
+                // Registers that stay live through the instruction must
+                // avoid the fixed registers it reads.
+                for k in 0..n {
+                    if let Some(info) = Self::reg_info(func, mi, k)
+                        && let RegRef::Phys(p) = info.reg
+                        && !info.is_def()
+                        && !info.undef()
+                    {
+                        self.mark_fixed_use(p);
+                    }
+                }
+                order.sort_by_key(|&(k, _, lt)| (!lt, k));
+            }
+            for &(k, v, lt) in &order {
+                if lt {
+                    self.define_live_through(func, mi, k, v)?;
+                } else {
+                    self.define_vreg(func, mi, k, v, false, false)?;
+                }
+            }
+            self.def_order = order;
+        }
+
+        // Definitions end their values here (going up): free their registers.
+        for i in (0..self.pdefs.len()).rev() {
+            let (p, keep) = self.pdefs[i];
+            if !keep {
+                self.free_reg(p);
+                self.unmark(p);
+            }
+        }
+        for i in (0..self.vdefs.len()).rev() {
+            let d = self.vdefs[i];
+            if d.keep {
+                continue;
+            }
+            if self.phys[d.v as usize] == d.reg.0 {
+                self.free_reg(d.reg);
+            }
+            self.unmark(d.reg);
+        }
+
+        // A call's register mask clobbers what lives in the registers it
+        // does not preserve: those values are reloaded after the call.
+        if !self.masks.is_empty() {
+            for i in 0..self.live_list.len() {
+                let v = self.live_list[i];
+                let p = self.phys[v as usize];
+                if p != NO_REG && self.clobbered(Reg(p)) {
+                    self.displace(func, Reg(p))?;
+                }
+            }
+        }
+
+        // Fixed-register uses: live from their definition above down to here.
+        if has_fixed_use {
+            for k in 0..n {
+                let Some(info) = Self::reg_info(func, mi, k) else {
+                    continue;
+                };
+                if let RegRef::Phys(p) = info.reg
+                    && !info.is_def()
+                    && !info.undef()
+                    && !self.is_reserved(p)
+                {
+                    self.displace(func, p)?;
+                    self.set_state(p, FIXED);
+                    self.mark_fixed_use(p);
+                }
+            }
+        }
+
+        // Virtual register uses.
+        let mut has_undef_use = false;
+        for k in 0..n {
+            let Some(info) = Self::reg_info(func, mi, k) else {
+                continue;
+            };
+            let RegRef::Virt(v) = info.reg else { continue };
+            if info.is_def() {
+                continue;
+            }
+            if info.undef() {
+                has_undef_use = true;
+                continue;
+            }
+            let vi = v.index();
+            // LLVM's `mayLiveIn`: more than a few definitions count as
+            // crossing blocks.
+            if !self.f.across[vi] && self.f.remaining_defs[vi] >= 8 {
+                self.f.across[vi] = true;
+            }
+            let tied_def = info.tied_to.map(usize::from);
+            let same = tied_def.is_none_or(|d| self.vdefs.iter().any(|x| x.k == d && x.v == v.0));
+            let r = self.use_vreg(func, mi, k, v.0)?;
+            if !same && let Some(d) = tied_def {
+                // Tied to a definition of another register: copy the value
+                // into the definition's register just before.
+                self.tie_to_def(func, mi, k, d, r)?;
+            }
+        }
+
+        if has_undef_use {
+            for k in 0..n {
+                let Some(info) = Self::reg_info(func, mi, k) else {
+                    continue;
+                };
+                let RegRef::Virt(v) = info.reg else { continue };
+                if info.is_def() || !info.undef() {
+                    continue;
+                }
+                self.use_undef(func, mi, k, v)?;
+            }
+        }
+
+        // Early-clobbers and defs tied to other registers end here.
+        if has_early || self.vdefs.iter().any(|d| d.early) {
+            for i in 0..self.vdefs.len() {
+                let d = self.vdefs[i];
+                if d.early && !self.reads_reg(func, mi, d.reg) && self.phys[d.v as usize] == d.reg.0
+                {
+                    self.free_reg(d.reg);
+                }
+            }
+            for i in 0..self.pdefs.len() {
+                let (p, keep) = self.pdefs[i];
+                if keep && !self.reads_reg(func, mi, p) {
+                    self.free_reg(p);
+                }
+            }
+        }
+        for i in 0..self.late_free.len() {
+            let d = self.late_free[i];
+            if let Some(x) = self.vdefs.iter().find(|x| x.k == d).copied() {
+                if self.phys[x.v as usize] == x.reg.0 {
+                    self.free_reg(x.reg);
+                }
+            } else if let Some(RegInfo {
+                reg: RegRef::Phys(p),
+                ..
+            }) = Self::reg_info(func, mi, d)
+            {
+                self.free_reg(p);
+            }
+        }
+
+        for i in 0..self.implicit_defs.len() {
+            let r = self.implicit_defs[i];
+            func.insts[mi.index()]
+                .operands
+                .push(Operand::Reg(RegOperand {
+                    flags: RegFlags::DEF | RegFlags::IMPLICIT,
+                    ..RegOperand::use_of(r)
+                }));
+        }
+        self.done[mi.index()] = true;
+
+        let d = func.inst(mi);
+        let identity = d.op.is_copy()
+            && d.operands.len() == 2
+            && match (&d.operands[0], &d.operands[1]) {
+                (Operand::Reg(a), Operand::Reg(b)) => {
+                    a.reg == b.reg && matches!(a.reg, RegRef::Phys(_))
+                }
+                _ => false,
+            };
+        Ok(identity)
+    }
+
+    #[inline]
+    fn is_reserved(&self, p: Reg) -> bool {
+        self.f.reserved.get(p.index()).copied().unwrap_or(true)
+    }
+
+    /// Whether the instruction reads a register overlapping `r`.
+    fn reads_reg(&self, func: &MachineFunction, mi: Inst, r: Reg) -> bool {
+        func.inst(mi).operands.iter().any(|o| {
+            o.as_reg().is_some_and(|x| {
+                !x.is_def()
+                    && !x.flags.has(RegFlags::UNDEF)
+                    && matches!(x.reg, RegRef::Phys(p) if self.t.regs_overlap(p, r))
+            })
+        })
+    }
+
+    /// Use `k` (now in `r`) is tied to definition `d` of another register:
+    /// copy `r` into the definition's register before the instruction.
+    fn tie_to_def(
+        &mut self,
+        func: &mut MachineFunction,
+        mi: Inst,
+        k: usize,
+        d: usize,
+        r: Reg,
+    ) -> Result<(), AllocError> {
+        let Some(RegInfo {
+            reg: RegRef::Phys(dr),
+            ..
+        }) = Self::reg_info(func, mi, d)
+        else {
+            return Err(self.err(
+                AllocErrorKind::Unsupported,
+                format!("operand {k} is tied to operand {d}, which is not a register definition"),
+            ));
+        };
+        let used = Self::reg_info(func, mi, k).map_or(r, |i| match i.reg {
+            RegRef::Phys(p) => p,
+            _ => r,
+        });
+        if used != dr {
+            let id = self.insert_copy(func, dr, used);
+            self.before.push(id);
+            if let Some(Operand::Reg(op)) = func.insts[mi.index()].operands.get_mut(k) {
+                op.reg = RegRef::Phys(dr);
+            }
+        }
+        self.late_free.push(d);
+        Ok(())
+    }
+
+    /// An `undef` use reads no value: any register of its class will do;
+    /// the definition's register when tied, else the one it has, else the
+    /// first of the order.
+    fn use_undef(
+        &mut self,
+        func: &mut MachineFunction,
+        mi: Inst,
+        k: usize,
+        v: VReg,
+    ) -> Result<(), AllocError> {
+        let Some(info) = Self::reg_info(func, mi, k) else {
+            return Ok(());
+        };
+        let vi = v.index();
+        if let Some(d) = info.tied_to
+            && let Some(RegInfo {
+                reg: RegRef::Phys(p),
+                ..
+            }) = Self::reg_info(func, mi, usize::from(d))
+        {
+            if let Some(Operand::Reg(op)) = func.insts[mi.index()].operands.get_mut(k) {
+                op.reg = RegRef::Phys(p);
+                op.sub = None;
+                op.flags.set(RegFlags::RENAMABLE, true);
+            }
+        } else {
+            let r = if self.is_live(v.0) && self.phys[vi] != NO_REG {
+                Reg(self.phys[vi])
+            } else {
+                let c = func.vregs[vi].class.unwrap_or_default().index();
+                match self.f.orders[c].first() {
+                    Some(&r) => r,
+                    None => {
+                        let msg = format!(
+                            "operand {k}: class {} of %{} has no allocatable register",
+                            self.class_name(func, v.0),
+                            v.0
+                        );
+                        return Err(self.err(AllocErrorKind::OutOfRegisters, msg));
+                    }
+                }
+            };
+            self.rewrite(func, mi, k, r)?;
+        }
+        self.f.remaining_uses[vi] = self.f.remaining_uses[vi].saturating_sub(1);
+        Ok(())
+    }
+
+    // ---- one block -------------------------------------------------------------
+
+    /// Allocates block `b`, bottom up.
+    pub fn allocate_block(
+        &mut self,
+        func: &mut MachineFunction,
+        b: Block,
+    ) -> Result<(), AllocError> {
+        self.block = b;
+        self.unit_state.fill(FREE);
+        self.epoch += 1;
+        self.live_list.clear();
+        self.has_succs = !func.block(b).succs.is_empty();
+        // Physical registers live into a successor stay untouched here.
+        for s in 0..func.block(b).succs.len() {
+            let sb = func.block(b).succs[s].block;
+            for l in 0..func.block(sb).live_ins.len() {
+                let r = func.block(sb).live_ins[l].reg;
+                if !self.is_reserved(r) {
+                    self.set_state(r, FIXED);
+                }
+            }
+        }
+        let insts = std::mem::take(&mut func.blocks[b.index()].insts);
+        let mut rev: Vec<Inst> = Vec::with_capacity(insts.len() + insts.len() / 4 + 4);
+        let mut any_removed = false;
+        for &mi in insts.iter().rev() {
+            self.inst = mi;
+            self.after.clear();
+            self.before.clear();
+            let identity = match self.allocate_inst(func, mi) {
+                Ok(x) => x,
+                Err(e) => {
+                    func.blocks[b.index()].insts = insts;
+                    return Err(e);
+                }
+            };
+            rev.extend_from_slice(&self.after);
+            rev.push(mi);
+            rev.extend(self.before.iter().rev());
+            if identity {
+                self.removing[mi.index()] = true;
+                any_removed = true;
+            }
+        }
+        // Values still wanted at the top come from their slots.
+        let mut begin: Vec<Inst> = Vec::new();
+        for i in 0..self.live_list.len() {
+            let v = self.live_list[i];
+            let p = self.phys[v as usize];
+            if p != NO_REG {
+                match self.slot_access(func, v, Reg(p), Kind::Reload) {
+                    Ok(id) => begin.push(id),
+                    Err(e) => {
+                        func.blocks[b.index()].insts = insts;
+                        return Err(e);
+                    }
+                }
+            }
+        }
+        rev.reverse();
+        let at = rev
+            .iter()
+            .take_while(|&&i| {
+                matches!(
+                    func.inst(i).op,
+                    Op::Generic(Generic::EhLabel | Generic::GcLabel | Generic::AnnotationLabel)
+                )
+            })
+            .count();
+        rev.splice(at..at, begin);
+        if any_removed {
+            let mut kept = Vec::with_capacity(rev.len());
+            // Removed entries from `pending` on wait for the next kept
+            // instruction; those after the last one stay `None` (at the end).
+            let mut pending = self.record.removed.len();
+            for &i in &rev {
+                if i.index() < self.removing.len() && self.removing[i.index()] {
+                    self.record.removed.push(Removed {
+                        inst: i,
+                        block: b,
+                        before: None,
+                    });
+                } else {
+                    for r in &mut self.record.removed[pending..] {
+                        r.before = Some(i);
+                    }
+                    pending = self.record.removed.len();
+                    kept.push(i);
+                }
+            }
+            rev = kept;
+        }
+        func.blocks[b.index()].insts = rev;
+        Ok(())
+    }
+}

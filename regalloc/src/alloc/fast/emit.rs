@@ -1,0 +1,161 @@
+//! Spill, reload and copy instructions built from the target's per-class templates, and the spill slots they address.
+
+use crate::ir::{
+    FrameObject, FrameRef, Generic, InstData, MachineFunction, Op, Operand, RegFlags, RegOperand,
+    RegRef,
+};
+use crate::target::{InstrTemplate, Reg, RegClass, TargetInfo, TemplateOperand};
+
+/// Which template of a class.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub(super) enum Kind {
+    /// Register to stack slot.
+    Spill,
+    /// Stack slot to register.
+    Reload,
+}
+
+/// The spill (or reload) template for register `reg` of class `class`:
+/// the class's own, or else the one of the smallest class holding `reg`
+/// that has one (tables may give templates only on the main classes).
+fn template<'t>(
+    t: &'t TargetInfo<'_>,
+    class: RegClass,
+    reg: Reg,
+    kind: Kind,
+) -> Option<&'t InstrTemplate<'t>> {
+    let pick = |c: RegClass| {
+        let d = t.class(c);
+        match kind {
+            Kind::Spill => d.spill.as_ref(),
+            Kind::Reload => d.reload.as_ref(),
+        }
+    };
+    if let Some(tpl) = pick(class) {
+        return Some(tpl);
+    }
+    (0..t.classes.len())
+        .map(RegClass::new)
+        .filter(|&c| t.class_contains(c, reg) && pick(c).is_some())
+        .min_by_key(|&c| t.class(c).members.len())
+        .and_then(pick)
+}
+
+/// A new spill slot for a register of class `class`: the next `%stack.N`
+/// id, sized and aligned as the class says.
+pub(super) fn new_slot(
+    t: &TargetInfo<'_>,
+    func: &mut MachineFunction,
+    class: RegClass,
+    id: u32,
+) -> u32 {
+    let d = t.class(class);
+    let size = if d.spill_size > 0 {
+        d.spill_size
+    } else {
+        (d.reg_size / 8).max(1)
+    };
+    let align = if d.spill_align > 0 {
+        d.spill_align
+    } else {
+        size
+    };
+    func.stack
+        .push(FrameObject::spill_slot(id, u64::from(size), align));
+    id
+}
+
+/// A store of `reg` to slot `slot` (`Kind::Spill`) or a load of it from
+/// there (`Kind::Reload`), from the templates of `class`. The slot's size
+/// goes into a memory operand the way LLVM prints spill code.
+pub(super) fn slot_access(
+    t: &TargetInfo<'_>,
+    func: &MachineFunction,
+    class: RegClass,
+    reg: Reg,
+    slot: u32,
+    kind: Kind,
+) -> Result<InstData, String> {
+    let Some(tpl) = template(t, class, reg, kind) else {
+        return Err(format!(
+            "class {} has no {} template, so %stack.{slot} cannot be {}",
+            t.class(class).name,
+            if kind == Kind::Spill {
+                "spill"
+            } else {
+                "reload"
+            },
+            if kind == Kind::Spill {
+                "written"
+            } else {
+                "read"
+            },
+        ));
+    };
+    let desc = t.instr(tpl.opcode);
+    let mut data = InstData::new(Op::Target(tpl.opcode));
+    for (k, o) in tpl.operands.iter().enumerate() {
+        let def = k < usize::from(desc.num_defs);
+        let reg_op = |r: Reg| {
+            Operand::Reg(if def {
+                RegOperand::def_of(r)
+            } else {
+                RegOperand::use_of(r)
+            })
+        };
+        data.operands.push(match *o {
+            TemplateOperand::Reg | TemplateOperand::Src => reg_op(reg),
+            TemplateOperand::Fixed(r) => reg_op(r),
+            TemplateOperand::Slot => Operand::Frame(
+                FrameRef {
+                    fixed: false,
+                    id: slot,
+                },
+                0,
+            ),
+            TemplateOperand::Imm(v) => Operand::Imm(v),
+            TemplateOperand::NoReg => Operand::Reg(RegOperand::use_of(RegRef::NoReg)),
+        });
+    }
+    add_implicit(t, &mut data);
+    let bits = func
+        .stack
+        .iter()
+        .find(|o| o.id == slot)
+        .map_or(0, |o| o.size * 8);
+    data.mem.push(
+        match kind {
+            Kind::Spill => format!("(store (s{bits}) into %stack.{slot})"),
+            Kind::Reload => format!("(load (s{bits}) from %stack.{slot})"),
+        }
+        .into(),
+    );
+    Ok(data)
+}
+
+/// The implicit operands the instruction's description lists (LLVM's MIR
+/// parser insists on them): definitions first, then uses.
+fn add_implicit(t: &TargetInfo<'_>, data: &mut InstData) {
+    let Op::Target(op) = data.op else { return };
+    let desc = t.instr(op);
+    for &r in desc.implicit_defs.iter() {
+        data.operands.push(Operand::Reg(RegOperand {
+            flags: RegFlags::DEF | RegFlags::IMPLICIT,
+            ..RegOperand::use_of(r)
+        }));
+    }
+    for &r in desc.implicit_uses.iter() {
+        data.operands.push(Operand::Reg(RegOperand {
+            flags: RegFlags::IMPLICIT,
+            ..RegOperand::use_of(r)
+        }));
+    }
+}
+
+/// `to = COPY from`.
+pub(super) fn copy(to: Reg, from: Reg) -> InstData {
+    let mut data = InstData::new(Op::Generic(Generic::Copy));
+    data.operands.push(Operand::Reg(RegOperand::def_of(to)));
+    data.operands.push(Operand::Reg(RegOperand::use_of(from)));
+    data
+}

@@ -1,0 +1,269 @@
+//! Function-wide facts the fast allocator gathers in one pass before allocating: which virtual registers may live across blocks, use and definition counts, definition lists for copy hints, allocation orders.
+
+use crate::alloc::{AllocError, AllocErrorKind};
+use crate::ir::{Generic, Inst, MachineFunction, Op, Operand, RegFlags, RegMask, RegRef};
+use crate::target::{
+    AllocOrderPolicy, CalleeSavedSet, InstrFlags, Reg, RegClass, RegFlags as PhysFlags, TargetInfo,
+};
+
+/// "No block" / "several blocks" markers for the per-register block summary.
+const NO_BLOCK: u32 = u32::MAX;
+const MANY_BLOCKS: u32 = u32::MAX - 1;
+
+/// What the allocator knows about a function before it starts.
+pub(super) struct Facts {
+    /// Per virtual register: it may be live across a block boundary, so it
+    /// lives in a stack slot there. Grows during allocation (LLVM's limit
+    /// of 8 uses or definitions also marks a register).
+    pub across: Vec<bool>,
+    /// Per virtual register: use operands not yet rewritten.
+    pub remaining_uses: Vec<u32>,
+    /// Per virtual register: definition operands not yet rewritten.
+    pub remaining_defs: Vec<u32>,
+    /// Definitions by register: `def_list[def_start[v]..def_start[v + 1]]`
+    /// are the instructions defining `v`, in layout order.
+    pub def_start: Vec<u32>,
+    /// See `def_start`.
+    pub def_list: Vec<Inst>,
+    /// Per physical register: reserved (or constant), so never allocated and
+    /// never tracked.
+    pub reserved: Vec<bool>,
+    /// Per class: the allocation order for this function (reserved
+    /// registers removed, callee-saved registers last unless the class says
+    /// otherwise); empty for classes no virtual register uses.
+    pub orders: Vec<Box<[Reg]>>,
+    /// The id the next spill slot gets (`%stack.N`).
+    pub next_slot: u32,
+}
+
+impl Facts {
+    /// Scans `func` once.
+    pub fn gather(t: &TargetInfo<'_>, func: &MachineFunction) -> Result<Facts, AllocError> {
+        let nv = func.vregs.len();
+        let mut use_block = vec![NO_BLOCK; nv];
+        let mut def_block = vec![NO_BLOCK; nv];
+        // A use before any definition in its block reads a value from
+        // elsewhere (or from a previous trip around a loop); such a value
+        // must be in a slot at the block's start even when LLVM's simpler
+        // block test would not say so.
+        let mut upward_exposed = vec![false; nv];
+        let mut defined_in = vec![NO_BLOCK; nv];
+        let mut remaining_uses = vec![0u32; nv];
+        let mut remaining_defs = vec![0u32; nv];
+        let mut used_class = vec![false; t.classes.len()];
+        let mut has_calls = false;
+        let mut mask_set: Option<CalleeSavedSet> = None;
+
+        let note = |map: &mut [u32], v: usize, b: u32| {
+            if map[v] == NO_BLOCK {
+                map[v] = b;
+            } else if map[v] != b {
+                map[v] = MANY_BLOCKS;
+            }
+        };
+
+        for b in func.block_ids() {
+            let bn = b.0;
+            for &i in &func.block(b).insts {
+                let data = func.inst(i);
+                match data.op {
+                    Op::Generic(Generic::Phi) => {
+                        return Err(AllocError::new(
+                            AllocErrorKind::Unsupported,
+                            &func.name,
+                            "PHI instructions must be eliminated before the fast allocator runs",
+                        )
+                        .at(b, i));
+                    }
+                    Op::Target(o) => has_calls |= t.instr(o).is(InstrFlags::CALL),
+                    Op::Generic(_) => {}
+                }
+                if is_debug(data.op) {
+                    continue;
+                }
+                for (k, o) in data.operands.iter().enumerate() {
+                    match o {
+                        Operand::Reg(r) => {
+                            let RegRef::Virt(v) = r.reg else { continue };
+                            let vi = v.index();
+                            if vi >= nv {
+                                return Err(AllocError::new(
+                                    AllocErrorKind::Unsupported,
+                                    &func.name,
+                                    format!("operand {k} names %{} which is not declared", v.0),
+                                )
+                                .at(b, i));
+                            }
+                            let Some(c) = func.vregs[vi].class else {
+                                return Err(AllocError::new(
+                                    AllocErrorKind::Unsupported,
+                                    &func.name,
+                                    format!("operand {k}: %{} has no register class", v.0),
+                                )
+                                .at(b, i));
+                            };
+                            if c.index() >= t.classes.len() {
+                                return Err(AllocError::new(
+                                    AllocErrorKind::Unsupported,
+                                    &func.name,
+                                    format!("operand {k}: %{} has an unknown class", v.0),
+                                )
+                                .at(b, i));
+                            }
+                            used_class[c.index()] = true;
+                            if !r.is_def() {
+                                remaining_uses[vi] += 1;
+                                note(&mut use_block, vi, bn);
+                                if !r.flags.has(RegFlags::UNDEF) && defined_in[vi] != bn {
+                                    upward_exposed[vi] = true;
+                                }
+                            }
+                        }
+                        Operand::RegMask(RegMask::Named(s)) => {
+                            mask_set.get_or_insert(*s);
+                        }
+                        _ => {}
+                    }
+                }
+                // Definitions after uses: an instruction reads before it writes.
+                for o in &data.operands {
+                    let Some(r) = o.as_reg() else { continue };
+                    let RegRef::Virt(v) = r.reg else { continue };
+                    if !r.is_def() {
+                        continue;
+                    }
+                    let vi = v.index();
+                    // A sub-register definition without `undef` keeps the other lanes.
+                    if r.sub.is_some() && !r.flags.has(RegFlags::UNDEF) && defined_in[vi] != bn {
+                        upward_exposed[vi] = true;
+                    }
+                    remaining_defs[vi] += 1;
+                    note(&mut def_block, vi, bn);
+                    defined_in[vi] = bn;
+                }
+            }
+        }
+
+        let across = (0..nv)
+            .map(|v| {
+                let (u, d) = (use_block[v], def_block[v]);
+                u == MANY_BLOCKS
+                    || (u != NO_BLOCK && d != NO_BLOCK && d != u)
+                    || (upward_exposed[v] && d != NO_BLOCK)
+            })
+            .collect();
+
+        // Definition lists, counted then filled (compressed rows).
+        let mut def_start = vec![0u32; nv + 1];
+        for v in 0..nv {
+            def_start[v + 1] = def_start[v] + remaining_defs[v];
+        }
+        let mut fill = def_start.clone();
+        let mut def_list = vec![Inst(0); def_start[nv] as usize];
+        for b in func.block_ids() {
+            for &i in &func.block(b).insts {
+                let data = func.inst(i);
+                if is_debug(data.op) {
+                    continue;
+                }
+                for o in &data.operands {
+                    let Some(r) = o.as_reg() else { continue };
+                    if let (RegRef::Virt(v), true) = (r.reg, r.is_def()) {
+                        let vi = v.index();
+                        let slot = fill[vi] as usize;
+                        fill[vi] += 1;
+                        def_list[slot] = i;
+                    }
+                }
+            }
+        }
+
+        let mut fi = crate::alloc::order::function_info(t, func);
+        fi.has_calls |= has_calls;
+        let reserved: Vec<bool> = t
+            .reserved_in(&fi)
+            .into_iter()
+            .enumerate()
+            .map(|(r, res)| res || t.reg(Reg::new(r)).flags.contains(PhysFlags::CONSTANT))
+            .collect();
+        let csr = function_csr(t, mask_set);
+        let mut csr_unit = vec![false; t.units.len()];
+        if let Some(s) = csr {
+            for &r in t.callee_saved_set(s).saves.iter() {
+                for &u in t.units(r) {
+                    csr_unit[u.index()] = true;
+                }
+            }
+        }
+        let orders = (0..t.classes.len())
+            .map(|c| {
+                if !used_class[c] {
+                    return Box::default();
+                }
+                let c = RegClass::new(c);
+                let usable = |r: &&Reg| {
+                    !reserved[r.index()] && !t.reg(**r).flags.contains(PhysFlags::ARTIFICIAL)
+                };
+                let raw = t.alloc_order(c, &fi);
+                match t.class(c).order_policy {
+                    AllocOrderPolicy::AsWritten => raw.iter().filter(usable).copied().collect(),
+                    AllocOrderPolicy::CalleeSavedLast => {
+                        let is_csr = |r: &Reg| t.units(*r).iter().any(|u| csr_unit[u.index()]);
+                        let first = raw.iter().filter(usable).filter(|r| !is_csr(r));
+                        let last = raw.iter().filter(usable).filter(|r| is_csr(r));
+                        first.chain(last).copied().collect()
+                    }
+                }
+            })
+            .collect();
+
+        let next_slot = func.stack.iter().map(|o| o.id + 1).max().unwrap_or(0);
+        Ok(Facts {
+            across,
+            remaining_uses,
+            remaining_defs,
+            def_start,
+            def_list,
+            reserved,
+            orders,
+            next_slot,
+        })
+    }
+
+    /// The instructions defining `v`.
+    #[inline]
+    pub fn defs_of(&self, v: usize) -> &[Inst] {
+        &self.def_list[self.def_start[v] as usize..self.def_start[v + 1] as usize]
+    }
+}
+
+/// Whether `op` is a debug pseudo-instruction (never allocated for).
+pub(super) fn is_debug(op: Op) -> bool {
+    matches!(
+        op,
+        Op::Generic(
+            Generic::DbgValue
+                | Generic::DbgValueList
+                | Generic::DbgInstrRef
+                | Generic::DbgPhi
+                | Generic::DbgLabel
+        )
+    )
+}
+
+/// The callee-saved set of the function itself, which decides which
+/// registers go last in allocation orders. The tables do not say which
+/// convention a function follows; the mask its calls carry is the C
+/// convention of the target, and without calls the set is looked up by the
+/// names the four targets give their C convention.
+fn function_csr(t: &TargetInfo<'_>, from_calls: Option<CalleeSavedSet>) -> Option<CalleeSavedSet> {
+    if from_calls.is_some() {
+        return from_calls;
+    }
+    for name in ["CSR_64", "CSR_AArch64_AAPCS", "HexagonCSR", "CSR"] {
+        if let Some(s) = t.find_callee_saved(name) {
+            return Some(s);
+        }
+    }
+    (t.callee_saved.len() == 1).then(|| CalleeSavedSet::new(0))
+}

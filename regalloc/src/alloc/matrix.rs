@@ -1,0 +1,232 @@
+//! `LiveRegMatrix`: one live-interval union per register unit, answering whether a virtual register's interval can take a physical register.
+//!
+//! Interference is decided on register units, as in LLVM: a virtual
+//! register assigned to `P` occupies every unit of `P` over its whole live
+//! interval, except when the matrix tracks lanes ([`LiveRegMatrix::new`]'s
+//! `track_lanes`, LLVM's sub-register liveness, which LLVM 19 enables on
+//! Hexagon only): then a unit of `P` is occupied only where the
+//! interval's sub-range of that unit's lanes is live. Three kinds of interference are reported apart, because the
+//! allocators treat them differently:
+//!
+//! - virtual: another virtual register assigned to an overlapping register
+//!   is live at the same time (it may be evicted);
+//! - register unit: a fixed physical register (an argument copy, a call's
+//!   implicit definitions, ...) is live at the same time (never evictable);
+//! - register mask: a call whose register mask does not preserve `P` lies
+//!   inside the interval (never evictable).
+
+use std::collections::BTreeMap;
+
+use crate::analysis::{LiveInterval, LiveIntervals, LiveRange, RegMaskSlot, SlotIndex};
+use crate::ir::{RegMask, VReg};
+use crate::target::{Reg, RegUnit, TargetInfo};
+
+/// The result of an interference check, in LLVM's order of severity.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Interference {
+    /// The register is free over the whole interval.
+    Free,
+    /// Only virtual registers already assigned interfere.
+    Virt,
+    /// A fixed physical register live range overlaps.
+    RegUnit,
+    /// A call's register mask clobbers the register inside the interval.
+    RegMask,
+}
+
+/// The live-interval unions of every register unit, plus the fixed
+/// physical live ranges and the call register masks of one function.
+#[derive(Clone, Debug)]
+pub struct LiveRegMatrix {
+    /// For each unit: assigned segments keyed by start, with (end, owner).
+    /// Segments of one union never overlap, so they are sorted by end too.
+    unions: Vec<BTreeMap<SlotIndex, (SlotIndex, VReg)>>,
+    /// Fixed physical liveness of each unit (from the live intervals).
+    fixed: Vec<LiveRange>,
+    /// Register masks of calls, in slot order.
+    regmasks: Vec<RegMaskSlot>,
+    /// The register each virtual register is assigned to in the matrix.
+    assigned: Vec<Option<Reg>>,
+    /// Whether units are occupied per lane (sub-ranges) rather than by the
+    /// whole interval.
+    track_lanes: bool,
+}
+
+impl LiveRegMatrix {
+    /// An empty matrix for `target`, with the fixed unit ranges and call
+    /// masks of `li`; `track_lanes` makes interference per lane where
+    /// intervals have sub-ranges.
+    pub fn new(target: &TargetInfo<'_>, li: &LiveIntervals, track_lanes: bool) -> LiveRegMatrix {
+        let n = target.units.len();
+        let fixed = (0..n)
+            .map(|u| li.units.get(u).map(|x| x.0.clone()).unwrap_or_default())
+            .collect();
+        LiveRegMatrix {
+            unions: vec![BTreeMap::new(); n],
+            fixed,
+            regmasks: li.regmasks.clone(),
+            assigned: Vec::new(),
+            track_lanes,
+        }
+    }
+
+    /// The units `iv` occupies when assigned to `p`, each with the part of
+    /// `iv` that occupies it: the whole range, or with lane tracking the
+    /// one sub-range covering the unit's lanes (the whole range when the
+    /// unit's lanes span several sub-ranges; no range when none is live).
+    pub fn unit_ranges<'a>(
+        &self,
+        t: &TargetInfo<'_>,
+        iv: &'a LiveInterval,
+        p: Reg,
+    ) -> Vec<(RegUnit, &'a LiveRange)> {
+        let d = t.reg(p);
+        d.units
+            .iter()
+            .enumerate()
+            .filter_map(|(k, &u)| {
+                if !self.track_lanes || iv.subranges.is_empty() {
+                    return Some((u, &iv.range));
+                }
+                let lanes = d.unit_lanes.get(k).copied().unwrap_or_default();
+                let mut hit = iv.subranges.iter().filter(|s| s.lanes.overlaps(lanes));
+                match (hit.next(), hit.next()) {
+                    (Some(s), None) => Some((u, &s.range)),
+                    (None, _) => None,
+                    _ => Some((u, &iv.range)),
+                }
+            })
+            .collect()
+    }
+
+    /// The register `v` is assigned to here, if any.
+    pub fn assignment(&self, v: VReg) -> Option<Reg> {
+        self.assigned.get(v.index()).copied().flatten()
+    }
+
+    /// Whether `range` overlaps a call mask that clobbers `p`.
+    pub fn mask_clobbers(&self, t: &TargetInfo<'_>, range: &LiveRange, p: Reg) -> bool {
+        if self.regmasks.is_empty() {
+            return false;
+        }
+        range.segments.iter().any(|s| {
+            // Masks are in slot order: only those inside the segment matter.
+            let k = self.regmasks.partition_point(|m| m.at < s.start);
+            self.regmasks[k..]
+                .iter()
+                .take_while(|m| m.at < s.end)
+                .any(|m| match &m.mask {
+                    RegMask::Named(c) => {
+                        c.index() >= t.callee_saved.len() || !t.mask_preserves(*c, p)
+                    }
+                    RegMask::Custom(list) => !list.contains(&p),
+                })
+        })
+    }
+
+    /// Whether `iv` may take `p`, and if not, the worst reason.
+    pub fn check(&self, t: &TargetInfo<'_>, iv: &LiveInterval, p: Reg) -> Interference {
+        if self.mask_clobbers(t, &iv.range, p) {
+            return Interference::RegMask;
+        }
+        let units = self.unit_ranges(t, iv, p);
+        for &(u, range) in &units {
+            if let Some(f) = self.fixed.get(u.index())
+                && ranges_overlap(f, range)
+            {
+                return Interference::RegUnit;
+            }
+        }
+        for &(u, range) in &units {
+            if let Some(un) = self.unions.get(u.index())
+                && range
+                    .segments
+                    .iter()
+                    .any(|s| union_overlaps(un, s.start, s.end).next().is_some())
+            {
+                return Interference::Virt;
+            }
+        }
+        Interference::Free
+    }
+
+    /// The virtual registers assigned to registers overlapping `p` whose
+    /// intervals overlap `iv` there, each once, sorted.
+    pub fn interfering_vregs(&self, t: &TargetInfo<'_>, iv: &LiveInterval, p: Reg) -> Vec<VReg> {
+        let mut out = Vec::new();
+        for (u, range) in self.unit_ranges(t, iv, p) {
+            let Some(un) = self.unions.get(u.index()) else {
+                continue;
+            };
+            for s in &range.segments {
+                out.extend(union_overlaps(un, s.start, s.end));
+            }
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    /// Records `iv`'s register as living in `p`. The caller has checked
+    /// that nothing virtual interferes.
+    pub fn assign(&mut self, t: &TargetInfo<'_>, iv: &LiveInterval, p: Reg) {
+        let v = iv.vreg;
+        for (u, range) in self.unit_ranges(t, iv, p) {
+            if let Some(un) = self.unions.get_mut(u.index()) {
+                for s in &range.segments {
+                    un.insert(s.start, (s.end, v));
+                }
+            }
+        }
+        if self.assigned.len() <= v.index() {
+            self.assigned.resize(v.index() + 1, None);
+        }
+        self.assigned[v.index()] = Some(p);
+    }
+
+    /// Removes `iv`'s register from the register it was assigned.
+    pub fn unassign(&mut self, t: &TargetInfo<'_>, iv: &LiveInterval) {
+        let v = iv.vreg;
+        let Some(p) = self.assignment(v) else { return };
+        for (u, range) in self.unit_ranges(t, iv, p) {
+            if let Some(un) = self.unions.get_mut(u.index()) {
+                for s in &range.segments {
+                    if un.get(&s.start).is_some_and(|x| x.1 == v) {
+                        un.remove(&s.start);
+                    }
+                }
+            }
+        }
+        self.assigned[v.index()] = None;
+    }
+}
+
+/// The owners of the union segments overlapping `[start, end)`. The union's
+/// segments are disjoint, so walking back from the last one starting before
+/// `end` finds them all, stopping at the first that ends at or before `start`.
+fn union_overlaps(
+    un: &BTreeMap<SlotIndex, (SlotIndex, VReg)>,
+    start: SlotIndex,
+    end: SlotIndex,
+) -> impl Iterator<Item = VReg> + '_ {
+    un.range(..end)
+        .rev()
+        .take_while(move |(_, (e, _))| *e > start)
+        .map(|(_, (_, v))| *v)
+}
+
+/// Whether two live ranges share a point (a merge over sorted segments).
+pub fn ranges_overlap(a: &LiveRange, b: &LiveRange) -> bool {
+    let (mut i, mut j) = (0, 0);
+    while i < a.segments.len() && j < b.segments.len() {
+        let (x, y) = (&a.segments[i], &b.segments[j]);
+        if x.end <= y.start {
+            i += 1;
+        } else if y.end <= x.start {
+            j += 1;
+        } else {
+            return true;
+        }
+    }
+    false
+}

@@ -1,0 +1,219 @@
+//! `AllocationOrder`: the registers a virtual register may take, in the order an allocator should try them (hints first).
+//!
+//! The base order of a class is computed once per function, as LLVM's
+//! `RegisterClassInfo::compute` does: the raw order
+//! ([`TargetInfo::alloc_order`], which already applies the class's
+//! `AltOrderSelect`), minus reserved, constant and artificial registers,
+//! with the function's callee-saved registers moved after the others
+//! (keeping their relative order) unless the class's
+//! [`AllocOrderPolicy`] is `AsWritten`. `alloc_order` does not apply the
+//! policy itself, so it is applied exactly once, here.
+//!
+//! Registers reserved in one function ([`function_reserved`]) are the
+//! tables' reserved set plus, when the function keeps a frame pointer, the
+//! frame-pointer registers, both from the target's `ReservedRegisters`.
+//!
+//! Per virtual register, copy hints come first: physical registers it is
+//! copied to or from, and the registers of already-assigned virtual
+//! registers it is copied to or from ([`Analyses::hints`], heaviest first),
+//! each only if it is in the base order.
+
+use crate::analysis::{Analyses, Hint};
+use crate::ir::{MachineFunction, Op, Operand, VReg};
+use crate::target::{
+    AllocOrderPolicy, CalleeSavedSet, FunctionInfo, InstrFlags, Reg, RegClass, RegFlags, TargetInfo,
+};
+
+/// The base allocation orders of every class for one function.
+#[derive(Clone, Debug)]
+pub struct ClassOrders {
+    /// Per class: the order, computed on first use.
+    orders: Vec<Option<Vec<Reg>>>,
+    /// What the order selectors see.
+    info: FunctionInfo,
+    /// The function's callee-saved set, if the target has one.
+    csr: Option<CalleeSavedSet>,
+    /// Registers reserved in this function.
+    reserved: Vec<bool>,
+}
+
+impl ClassOrders {
+    /// Orders for `func`: its callee-saved set is the one its calls' register
+    /// masks name (the calling convention in use), else the target's first.
+    pub fn new(t: &TargetInfo<'_>, func: &MachineFunction) -> ClassOrders {
+        let mut csr = None;
+        for i in func.inst_ids() {
+            for o in &func.inst(i).operands {
+                if let Operand::RegMask(crate::ir::RegMask::Named(s)) = o {
+                    csr.get_or_insert(*s);
+                }
+            }
+        }
+        // Without a call the convention is not visible: take the target's
+        // usual C convention when it has one of the usual names.
+        let csr = csr
+            .filter(|s| s.index() < t.callee_saved.len())
+            .or_else(|| {
+                ["CSR_64", "CSR_AArch64_AAPCS", "HexagonCSR", "CSR"]
+                    .iter()
+                    .find_map(|n| t.find_callee_saved(n))
+            })
+            .or_else(|| (!t.callee_saved.is_empty()).then(|| CalleeSavedSet::new(0)));
+        let info = function_info(t, func);
+        ClassOrders {
+            reserved: t.reserved_in(&info),
+            orders: vec![None; t.classes.len()],
+            info,
+            csr,
+        }
+    }
+
+    /// The base order of class `c` (empty for an unknown class).
+    pub fn base(&mut self, t: &TargetInfo<'_>, c: RegClass) -> &[Reg] {
+        if c.index() >= self.orders.len() {
+            return &[];
+        }
+        if self.orders[c.index()].is_none() {
+            let raw = t.alloc_order(c, &self.info);
+            let usable: Vec<Reg> = raw
+                .iter()
+                .copied()
+                .filter(|&r| {
+                    r.index() < t.regs.len()
+                        && !self.reserved.get(r.index()).copied().unwrap_or(true)
+                        && !t.reg(r).flags.contains(RegFlags::CONSTANT)
+                        && !t.reg(r).flags.contains(RegFlags::ARTIFICIAL)
+                })
+                .collect();
+            let order = match (t.class(c).order_policy, self.csr) {
+                (AllocOrderPolicy::CalleeSavedLast, Some(s)) => {
+                    // A register counts as callee-saved when it or a register
+                    // overlapping it is saved (LLVM tests aliases too).
+                    let saved = |r: Reg| {
+                        t.callee_saved_set(s)
+                            .saves
+                            .iter()
+                            .any(|&c| t.regs_overlap(c, r))
+                    };
+                    let (csr, rest): (Vec<Reg>, Vec<Reg>) =
+                        usable.into_iter().partition(|&r| saved(r));
+                    rest.into_iter().chain(csr).collect()
+                }
+                _ => usable,
+            };
+            self.orders[c.index()] = Some(order);
+        }
+        self.orders[c.index()].as_deref().unwrap_or(&[])
+    }
+}
+
+impl ClassOrders {
+    /// Registers reserved in this function, indexed by register.
+    pub fn reserved(&self) -> &[bool] {
+        &self.reserved
+    }
+}
+
+/// Facts of the function's `frameInfo:` (kept verbatim by the MIR reader)
+/// that decide whether it keeps a frame pointer.
+fn frame_flag(func: &MachineFunction, key: &str) -> bool {
+    func.source_keys.iter().any(|k| match k {
+        crate::ir::SourceKey::Verbatim { key: name, text } if &**name == "frameInfo" => {
+            text.lines().any(|l| {
+                l.trim()
+                    .strip_prefix(key)
+                    .is_some_and(|r| r.trim_start_matches(':').trim() == "true")
+            })
+        }
+        _ => false,
+    })
+}
+
+/// What an order selector and the reserved-register tables need to know
+/// about `func`: whether it calls (a call instruction, a register mask or
+/// `hasCalls` in its `frameInfo`) and whether it keeps a frame pointer
+/// (variable-sized stack objects, a taken frame address, or calls on a
+/// target whose tables say every non-leaf function keeps one).
+pub fn function_info(t: &TargetInfo<'_>, func: &MachineFunction) -> FunctionInfo {
+    let has_calls = frame_flag(func, "hasCalls")
+        || func.inst_ids().any(|i| {
+            let inst = func.inst(i);
+            let call = match inst.op {
+                Op::Target(o) => t
+                    .instrs
+                    .get(o.index())
+                    .is_some_and(|d| d.is(InstrFlags::CALL)),
+                Op::Generic(_) => false,
+            };
+            call || inst
+                .operands
+                .iter()
+                .any(|o| matches!(o, Operand::RegMask(_)))
+        });
+    let var_sized = func.stack.iter().any(|o| &*o.kind == "variable-sized");
+    let frame_address = frame_flag(func, "isFrameAddressTaken");
+    FunctionInfo {
+        has_frame_pointer: var_sized || frame_address || (has_calls && t.frame_pointer_in_non_leaf),
+        has_calls,
+        features: 0,
+    }
+}
+
+/// The registers reserved in `func`, by register: the tables' reserved set
+/// and, when the function keeps a frame pointer, the frame-pointer registers
+/// (see [`function_info`] and [`TargetInfo::reserved_in`]).
+pub fn function_reserved(t: &TargetInfo<'_>, func: &MachineFunction) -> Vec<bool> {
+    t.reserved_in(&function_info(t, func))
+}
+
+/// The registers one virtual register may take, hints first.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct AllocationOrder {
+    /// The registers in order; each once.
+    pub regs: Vec<Reg>,
+    /// How many of `regs` (at the front) are hints.
+    pub hints: usize,
+}
+
+impl AllocationOrder {
+    /// The order for `v` of class `c`: hints from `analyses` (virtual hints
+    /// through `assigned`, which gives the register a virtual register has
+    /// now), then the base order.
+    pub fn new(
+        t: &TargetInfo<'_>,
+        orders: &mut ClassOrders,
+        c: RegClass,
+        v: VReg,
+        analyses: &Analyses,
+        assigned: impl Fn(VReg) -> Option<Reg>,
+    ) -> AllocationOrder {
+        let base = orders.base(t, c);
+        let mut regs = Vec::with_capacity(base.len());
+        if let Some(h) = analyses.hints.get(v.index()) {
+            for &(hint, _) in h {
+                let r = match hint {
+                    Hint::Phys(r) => Some(r),
+                    Hint::Virt(w) => assigned(w),
+                };
+                if let Some(r) = r
+                    && base.contains(&r)
+                    && !regs.contains(&r)
+                {
+                    regs.push(r);
+                }
+            }
+        }
+        let hints = regs.len();
+        for &r in base {
+            if !regs[..hints].contains(&r) {
+                regs.push(r);
+            }
+        }
+        AllocationOrder { regs, hints }
+    }
+
+    /// Whether `r` is one of the hints.
+    pub fn is_hint(&self, r: Reg) -> bool {
+        self.regs[..self.hints].contains(&r)
+    }
+}

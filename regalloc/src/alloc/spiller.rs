@@ -1,0 +1,567 @@
+//! The spiller: LLVM's inline spiller in a first form (a stack slot per spilled register, a store after each def, a reload or a rematerialization before each use, tiny unspillable intervals).
+//!
+//! Spilling virtual register `V` gives it a stack slot and then, for every
+//! instruction `I` that touches `V`, a new virtual register `N` of `V`'s
+//! class that replaces `V` in `I` only:
+//!
+//! - if `I` reads `V` (a use, or a sub-register def without `undef`, which
+//!   keeps the other lanes), `N` is loaded from the slot right before `I`,
+//!   or, when the value reaching `I` was defined by a rematerializable
+//!   instruction with no register operands (a constant), recomputed there
+//!   by a copy of that instruction;
+//! - if `I` writes `V` and the value is read later, `N` is stored to the
+//!   slot right after `I`.
+//!
+//! Sub-register operands keep their index: the whole register is reloaded
+//! and `I` reads or writes its part. A value that is rematerializable and
+//! reaches its uses directly (`V` has no phi values) is never stored: all
+//! its uses recompute it, its definition is dead and is removed (dead-def
+//! elimination). Unlike LLVM, a tied use (`%v = ADD_ri %v, 1`) may be
+//! rematerialized too: the new register is then defined by the copy and
+//! redefined by the instruction, which is as correct as a reload.
+//!
+//! Instructions are not inserted into the function while allocation runs:
+//! the spiller records them ([`SpillCode`]) and the rewriter
+//! ([`crate::post::rewrite`]) places them once registers are known. This
+//! keeps slot indexes stable: `N`'s interval is expressed in the original
+//! numbering, in the free indexes around `I` (instructions are 16 apart):
+//! a reload or remat before `I` defines `N` at `I - 4`, a store after `I`
+//! reads it at `I + 4`. So `N` is live over `[I-4 r, I r)` for a use,
+//! `[I r, I+4 r)` for a stored def, and both for a read-modify-write;
+//! such an interval spans no other instruction and cannot be spilled again
+//! (its weight is infinite).
+
+use crate::analysis::{LiveInterval, LiveIntervals, LiveRange, Segment, Slot, SlotIndex, ValNo};
+use crate::ir::{
+    FrameRef, Inst, InstData, MachineFunction, Op, Operand, RegFlags, RegOperand, RegRef, VReg,
+};
+use crate::target::{InstrFlags, InstrTemplate, RegClass, TargetInfo, TemplateOperand};
+
+use super::virtmap::VirtRegMap;
+use super::{AllocError, AllocErrorKind};
+
+/// What an instruction the spiller asks for does.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum SpillKind {
+    /// Stores its register to spill slot `slot` (a spiller slot index).
+    Spill {
+        /// The spiller's slot index.
+        slot: u32,
+    },
+    /// Loads its register from spill slot `slot`.
+    Reload {
+        /// The spiller's slot index.
+        slot: u32,
+    },
+    /// Recomputes the value of original register `vreg` by a copy of `of`.
+    Remat {
+        /// The original virtual register.
+        vreg: VReg,
+        /// The instruction copied.
+        of: Inst,
+    },
+}
+
+/// One instruction to insert next to an original instruction.
+#[derive(Clone, PartialEq, Debug)]
+pub struct Insertion {
+    /// The original instruction it goes next to.
+    pub at: Inst,
+    /// After `at` (a store) rather than before it (a reload or remat).
+    pub after: bool,
+    /// The instruction, with virtual register `vreg` in it.
+    pub inst: InstData,
+    /// The new register it stores, loads or defines.
+    pub vreg: VReg,
+    /// What it does.
+    pub kind: SpillKind,
+}
+
+/// A spill slot the spiller asked for.
+#[derive(Clone, PartialEq, Debug)]
+pub struct SpillSlot {
+    /// The register spilled to it.
+    pub vreg: VReg,
+    /// Size in bytes.
+    pub size: u64,
+    /// Alignment in bytes.
+    pub align: u32,
+    /// Where the slot holds a value: the spilled register's live range.
+    pub range: LiveRange,
+    /// The spilled register's weight (heaviest slots are coloured first).
+    pub weight: f32,
+}
+
+/// Everything the spiller decided, for the rewriter to carry out.
+#[derive(Clone, PartialEq, Debug, Default)]
+pub struct SpillCode {
+    /// Instructions to insert, in the order they were created.
+    pub insertions: Vec<Insertion>,
+    /// Original instructions to delete (dead definitions).
+    pub removed: Vec<Inst>,
+    /// Original COPYs turned into a reload (`%d = COPY %spilled`) or a
+    /// spill (`%spilled = COPY %s`): the instruction, what it now does, and
+    /// the position of its register operand.
+    pub folded: Vec<(Inst, SpillKind, usize)>,
+    /// Spill slots, by spiller slot index.
+    pub slots: Vec<SpillSlot>,
+}
+
+/// The inline spiller's state for one function.
+#[derive(Clone, Debug)]
+pub struct Spiller {
+    /// Instructions touching each virtual register of the input, in layout
+    /// order (each once); registers the spiller creates are never spilled.
+    users: Vec<Vec<Inst>>,
+    /// The decisions so far.
+    pub code: SpillCode,
+}
+
+impl Spiller {
+    /// A spiller for `func` (before any spilling).
+    pub fn new(func: &MachineFunction) -> Spiller {
+        let mut users: Vec<Vec<Inst>> = vec![Vec::new(); func.vregs.len()];
+        for i in func.inst_ids() {
+            for o in &func.inst(i).operands {
+                if let Operand::Reg(r) = o
+                    && let RegRef::Virt(v) = r.reg
+                    && let Some(u) = users.get_mut(v.index())
+                    && u.last() != Some(&i)
+                {
+                    u.push(i);
+                }
+            }
+        }
+        Spiller {
+            users,
+            code: SpillCode::default(),
+        }
+    }
+
+    /// Spills `v`: rewrites every instruction touching it to use a new
+    /// register, records the spill code, and returns the new registers (whose
+    /// intervals are added to `li`) for the allocator to queue.
+    pub fn spill(
+        &mut self,
+        t: &TargetInfo<'_>,
+        func: &mut MachineFunction,
+        li: &mut LiveIntervals,
+        vrm: &mut VirtRegMap,
+        v: VReg,
+    ) -> Result<Vec<VReg>, AllocError> {
+        let err = |kind, msg: String| AllocError::new(kind, &func.name, msg);
+        let Some(iv) = li.vreg(v).cloned() else {
+            return Err(err(
+                AllocErrorKind::Unsupported,
+                format!("%{} has no live interval to spill", v.0),
+            ));
+        };
+        let Some(class) = func.vreg_class(v).filter(|c| c.index() < t.classes.len()) else {
+            return Err(err(
+                AllocErrorKind::Unsupported,
+                format!("%{} has no register class", v.0),
+            ));
+        };
+        let cd = t.class(class);
+        let (Some(store), Some(load)) = (cd.spill.clone(), cd.reload.clone()) else {
+            return Err(err(
+                AllocErrorKind::Unsupported,
+                format!(
+                    "%{} must be spilled but class {} has no spill/reload template",
+                    v.0, cd.name
+                ),
+            ));
+        };
+        // The slot is created when the first store or reload needs it: a
+        // register whose values are all rematerialized needs none.
+        let size = if cd.spill_size > 0 {
+            u64::from(cd.spill_size)
+        } else {
+            u64::from(cd.reg_size.div_ceil(8).max(1))
+        };
+        let new_slot = SpillSlot {
+            vreg: v,
+            size,
+            align: cd.spill_align.max(1),
+            range: iv.range.clone(),
+            weight: iv.weight,
+        };
+        let mut slot_index: Option<u32> = None;
+        let slots = &mut self.code.slots;
+        let mut slot = || {
+            *slot_index.get_or_insert_with(|| {
+                slots.push(new_slot.clone());
+                slots.len() as u32 - 1
+            })
+        };
+
+        // Which values can be recomputed instead of reloaded.
+        let remat_of: Vec<Option<Inst>> = iv
+            .range
+            .valnos
+            .iter()
+            .map(|vn| remat_def(t, func, li, *vn, v))
+            .collect();
+        let has_phi = iv.range.valnos.iter().any(|vn| vn.is_phi());
+        // The defining instructions as they are now: the loop below
+        // rewrites a kept definition before later uses copy it.
+        let remat_src: Vec<(Inst, InstData)> = remat_of
+            .iter()
+            .flatten()
+            .map(|&d| (d, func.inst(d).clone()))
+            .collect();
+
+        let users = self.users.get(v.index()).cloned().unwrap_or_default();
+        let mut new_regs = Vec::new();
+        for i in users {
+            let Some(at) = li.slots.inst(i) else {
+                // Debug instructions lose the location.
+                for o in &mut func.inst_mut(i).operands {
+                    if let Operand::Reg(r) = o
+                        && r.reg == RegRef::Virt(v)
+                    {
+                        r.reg = RegRef::NoReg;
+                        r.sub = None;
+                    }
+                }
+                continue;
+            };
+            if !has_phi && remat_of.contains(&Some(i)) {
+                // Every use of this value is recomputed (without phi values
+                // each use sees exactly one definition): the definition is
+                // dead.
+                self.code.removed.push(i);
+                continue;
+            }
+            // A full COPY to or from the spilled register becomes the
+            // reload or the store itself (LLVM folds the memory operand
+            // into the COPY). A rematerializable value is recomputed
+            // instead, as LLVM tries that first.
+            if let Some((inst, kind)) = fold_copy(t, func, &iv.range, i, at, v, class) {
+                let fold = match kind {
+                    FoldKind::Reload => {
+                        let vn = iv
+                            .range
+                            .segment_at(at.with(Slot::Block))
+                            .map(|s| s.valno as usize);
+                        vn.is_some_and(|vn| remat_of.get(vn).copied().flatten().is_none())
+                    }
+                    FoldKind::Spill => true,
+                };
+                if fold {
+                    let slot = slot();
+                    let (data, reg_at) = match kind {
+                        FoldKind::Reload => from_template(t, &load, inst, slot, false),
+                        FoldKind::Spill => from_template(t, &store, inst, slot, true),
+                    };
+                    let mut data = data;
+                    data.flags = func.inst(i).flags;
+                    data.attrs = func.inst(i).attrs.clone();
+                    *func.inst_mut(i) = data;
+                    let kind = match kind {
+                        FoldKind::Reload => SpillKind::Reload { slot },
+                        FoldKind::Spill => SpillKind::Spill { slot },
+                    };
+                    self.code.folded.push((i, kind, reg_at));
+                    continue;
+                }
+            }
+            let mut reads = false;
+            let mut any_use = false;
+            let mut writes = false;
+            let mut ec = false;
+            for o in &func.inst(i).operands {
+                if let Operand::Reg(r) = o
+                    && r.reg == RegRef::Virt(v)
+                {
+                    if r.is_def() {
+                        writes = true;
+                        ec |= r.flags.has(RegFlags::EARLY_CLOBBER);
+                        reads |= r.sub.is_some() && !r.flags.has(RegFlags::UNDEF);
+                    } else {
+                        any_use = true;
+                        reads |= !r.flags.has(RegFlags::UNDEF);
+                    }
+                }
+            }
+            let n = func.new_vreg(Some(class));
+            vrm.set_original(n, v);
+            let mut start = None;
+            if reads {
+                // The value live just before `I` (its `B` slot).
+                let before = at.with(Slot::Block);
+                if let Some(seg) = iv.range.segment_at(before) {
+                    let vn = seg.valno as usize;
+                    let (inst, kind) = match remat_of.get(vn).copied().flatten() {
+                        Some(def) => (
+                            remat_copy(
+                                remat_src
+                                    .iter()
+                                    .find(|x| x.0 == def)
+                                    .map_or(func.inst(def), |x| &x.1),
+                                v,
+                                n,
+                            ),
+                            SpillKind::Remat { vreg: v, of: def },
+                        ),
+                        None => {
+                            let slot = slot();
+                            (
+                                from_template(t, &load, RegOperand::use_of(n), slot, false).0,
+                                SpillKind::Reload { slot },
+                            )
+                        }
+                    };
+                    self.code.insertions.push(Insertion {
+                        at: i,
+                        after: false,
+                        inst,
+                        vreg: n,
+                        kind,
+                    });
+                }
+            }
+            if reads || any_use {
+                start = Some(SlotIndex::new(at.base().saturating_sub(4), Slot::Register));
+            }
+            let mut end = if reads || any_use {
+                at.with(Slot::Register)
+            } else {
+                at.reg_slot(ec)
+            };
+            if writes {
+                end = at.dead_slot();
+                let def = at.reg_slot(ec);
+                start.get_or_insert(def);
+                if let Some(seg) = iv.range.segment_at(def) {
+                    let vn = seg.valno as usize;
+                    let dead = seg.end <= at.dead_slot()
+                        && !iv
+                            .range
+                            .segments
+                            .iter()
+                            .any(|s| s.valno == seg.valno && s.start > def);
+                    let never_reloaded = !has_phi && remat_of.get(vn).copied().flatten().is_some();
+                    if !dead && !never_reloaded {
+                        let slot = slot();
+                        self.code.insertions.push(Insertion {
+                            at: i,
+                            after: true,
+                            inst: from_template(t, &store, RegOperand::use_of(n), slot, true).0,
+                            vreg: n,
+                            kind: SpillKind::Spill { slot },
+                        });
+                        end = SlotIndex::new(at.base() + 4, Slot::Register);
+                    }
+                }
+            }
+            let start = start.unwrap_or(at.with(Slot::Register));
+            for o in &mut func.inst_mut(i).operands {
+                if let Operand::Reg(r) = o
+                    && r.reg == RegRef::Virt(v)
+                {
+                    r.reg = RegRef::Virt(n);
+                    r.flags.set(RegFlags::KILLED, false);
+                }
+            }
+            let range = LiveRange {
+                segments: vec![Segment {
+                    start,
+                    end: end.max(SlotIndex(start.0 + 1)),
+                    valno: 0,
+                }],
+                valnos: vec![ValNo { def: start }],
+            };
+            if li.vregs.len() <= n.index() {
+                li.vregs.resize(n.index() + 1, None);
+            }
+            li.vregs[n.index()] = Some(LiveInterval {
+                vreg: n,
+                range,
+                subranges: Vec::new(),
+                weight: f32::INFINITY,
+                live_in_blocks: Vec::new(),
+            });
+            new_regs.push(n);
+        }
+        if let Some(s) = slot_index {
+            vrm.set_slot(v, s);
+        }
+        Ok(new_regs)
+    }
+}
+
+/// Which way a COPY folds.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum FoldKind {
+    /// `%d = COPY %spilled` becomes a load into `%d`.
+    Reload,
+    /// `%spilled = COPY %s` becomes a store of `%s`.
+    Spill,
+}
+
+/// If `i` is a plain full COPY between spilled `v` and a register that
+/// fits `v`'s class, the other register's operand and the way it folds. A
+/// COPY defining `v` folds only when the value is live afterwards (a dead
+/// copy needs no store).
+fn fold_copy(
+    t: &TargetInfo<'_>,
+    func: &MachineFunction,
+    range: &LiveRange,
+    i: Inst,
+    at: SlotIndex,
+    v: VReg,
+    class: RegClass,
+) -> Option<(RegOperand, FoldKind)> {
+    let inst = func.inst(i);
+    if !inst.op.is_copy() || inst.operands.len() != 2 {
+        return None;
+    }
+    let (Operand::Reg(d), Operand::Reg(s)) = (&inst.operands[0], &inst.operands[1]) else {
+        return None;
+    };
+    if !d.is_def() || s.is_def() || d.reg == s.reg || d.sub.is_some() || s.sub.is_some() {
+        return None;
+    }
+    if s.reg == RegRef::Virt(v) && !s.flags.has(RegFlags::UNDEF) && fits_class(t, func, d, class) {
+        return Some((d.clone(), FoldKind::Reload));
+    }
+    if d.reg == RegRef::Virt(v)
+        && !d.flags.has(RegFlags::UNDEF)
+        && !d.flags.has(RegFlags::EARLY_CLOBBER)
+        && fits_class(t, func, s, class)
+    {
+        let def = at.with(Slot::Register);
+        let seg = range.segment_at(def)?;
+        let live_after = seg.end > at.dead_slot()
+            || range
+                .segments
+                .iter()
+                .any(|x| x.valno == seg.valno && x.start > def);
+        return live_after.then(|| (s.clone(), FoldKind::Spill));
+    }
+    None
+}
+
+/// The instruction defining value `vn` of `v`, if it can be re-executed
+/// anywhere: a rematerializable target instruction with no side effects
+/// and no memory access, whose only register operands are definitions of
+/// `v` (a full definition, or an `undef` sub-register one). Physical
+/// operands (even dead implicit definitions such as flags) rule it out,
+/// since a copy could clobber a live register.
+fn remat_def(
+    t: &TargetInfo<'_>,
+    func: &MachineFunction,
+    li: &LiveIntervals,
+    vn: ValNo,
+    v: VReg,
+) -> Option<Inst> {
+    if vn.is_phi() {
+        return None;
+    }
+    let i = li.slots.inst_at(vn.def)?;
+    let inst = func.inst(i);
+    let Op::Target(op) = inst.op else { return None };
+    let d = t.instrs.get(op.index())?;
+    if !d.is(InstrFlags::REMAT)
+        || d.is(InstrFlags::SIDE_EFFECTS)
+        || d.is(InstrFlags::MAY_LOAD)
+        || d.is(InstrFlags::MAY_STORE)
+        || !d.implicit_defs.is_empty()
+        || !d.implicit_uses.is_empty()
+    {
+        return None;
+    }
+    let ok = inst.operands.iter().all(|o| match o {
+        Operand::Reg(r) => {
+            r.reg == RegRef::NoReg
+                || (r.reg == RegRef::Virt(v)
+                    && r.is_def()
+                    && (r.sub.is_none() || r.flags.has(RegFlags::UNDEF)))
+        }
+        Operand::RegMask(_) => false,
+        _ => true,
+    });
+    ok.then_some(i)
+}
+
+/// A copy of `def` defining `n` instead of `v` (no dead flag, no debug
+/// instruction number: there is one value per number).
+fn remat_copy(def: &InstData, v: VReg, n: VReg) -> InstData {
+    let mut c = def.clone();
+    c.attrs.retain(|a| !a.starts_with("debug-instr-number"));
+    for o in &mut c.operands {
+        if let Operand::Reg(r) = o
+            && r.reg == RegRef::Virt(v)
+        {
+            r.reg = RegRef::Virt(n);
+            r.flags.set(RegFlags::DEAD, false);
+            r.flags.set(RegFlags::KILLED, false);
+        }
+    }
+    c
+}
+
+/// A store (`is_store`) or load of register operand `reg` to or from slot
+/// `slot`, from the class's template, and the position of `reg` in it.
+/// Which operands are definitions comes from the instruction's
+/// description; the frame index is the spiller's slot index until the
+/// rewriter renumbers it.
+fn from_template(
+    t: &TargetInfo<'_>,
+    tpl: &InstrTemplate<'_>,
+    reg: RegOperand,
+    slot: u32,
+    is_store: bool,
+) -> (InstData, usize) {
+    let num_defs = t
+        .instrs
+        .get(tpl.opcode.index())
+        .map_or(usize::from(!is_store), |d| usize::from(d.num_defs));
+    let mut inst = InstData::new(Op::Target(tpl.opcode));
+    let mut at = 0;
+    for (k, o) in tpl.operands.iter().enumerate() {
+        inst.operands.push(match *o {
+            TemplateOperand::Reg | TemplateOperand::Src => {
+                let mut r = reg.clone();
+                r.flags.set(RegFlags::DEF, k < num_defs);
+                r.flags.set(RegFlags::IMPLICIT, false);
+                r.tied_to = None;
+                at = k;
+                Operand::Reg(r)
+            }
+            TemplateOperand::Slot => Operand::Frame(
+                FrameRef {
+                    fixed: false,
+                    id: slot,
+                },
+                0,
+            ),
+            TemplateOperand::Imm(x) => Operand::Imm(x),
+            TemplateOperand::Fixed(r) => Operand::Reg(RegOperand::use_of(r)),
+            TemplateOperand::NoReg => Operand::Reg(RegOperand::use_of(RegRef::NoReg)),
+        });
+    }
+    (inst, at)
+}
+
+/// Whether register operand `r` may be loaded or stored with the spill code
+/// of class `class`: a whole register (no sub-register index) that is a
+/// virtual register of `class` or a sub-class, or a member of `class`.
+fn fits_class(t: &TargetInfo<'_>, func: &MachineFunction, r: &RegOperand, class: RegClass) -> bool {
+    if r.sub.is_some() || r.flags.has(RegFlags::UNDEF) {
+        return false;
+    }
+    match r.reg {
+        RegRef::Virt(x) => vreg_class(t, func, x).is_some_and(|c| t.is_sub_class(c, class)),
+        RegRef::Phys(p) => {
+            p.index() < t.regs.len() && t.class_contains(class, p) && !t.is_reserved(p)
+        }
+        RegRef::NoReg => false,
+    }
+}
+
+/// The class of `v`, if it has a known one.
+pub fn vreg_class(t: &TargetInfo<'_>, func: &MachineFunction, v: VReg) -> Option<RegClass> {
+    func.vreg_class(v).filter(|c| c.index() < t.classes.len())
+}

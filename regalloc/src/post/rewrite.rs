@@ -1,0 +1,494 @@
+//! The rewriter: places the spill code, replaces virtual registers by physical ones (sub-register indices composed), removes identity copies and recomputes block live-ins.
+//!
+//! What it does, in order, as LLVM's `VirtRegRewriter` (plus the placement
+//! of spill code that LLVM's spiller does eagerly):
+//!
+//! 1. spill slots are coloured ([`super::slots`]) and added as `spill-slot`
+//!    stack objects;
+//! 2. spill, reload and remat instructions get new ids and an [`Edit`] in
+//!    the record, and are placed before or after their original instruction;
+//! 3. every virtual register operand becomes the physical register assigned
+//!    to it, or that register's sub-register for `%v.sub` operands, marked
+//!    `renamable`. `killed` flags of rewritten operands are cleared (the
+//!    simplest correct choice: a kill flag on a virtual register says
+//!    nothing about other values later assigned to the same register).
+//!    A sub-register definition also gets an `implicit-def` of the whole
+//!    register (`dead` if the definition is), and, when it keeps the other
+//!    lanes of a live value, an `implicit` use of it, as LLVM adds them;
+//!    with sub-register liveness (Hexagon, registers with sub-ranges) it
+//!    gets neither, and a sub-register use of lanes holding no value is
+//!    marked `undef`, as LLVM's rewriter does then;
+//! 4. identity copies (`$r1 = COPY $r1`) are removed and recorded;
+//! 5. every block's `liveins:` is recomputed from the physical liveness of
+//!    the allocated code (register units, reserved registers left out),
+//!    listing the largest registers whose units are all live.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::alloc::spiller::{SpillCode, SpillKind};
+use crate::alloc::virtmap::VirtRegMap;
+use crate::alloc::{AllocError, AllocErrorKind, AllocRecord, Edit, Removed};
+use crate::analysis::{Analyses, Slot};
+use crate::ir::{
+    Block, BlockLiveIn, Inst, MachineFunction, Operand, RegFlags, RegMask, RegOperand, RegRef,
+};
+use crate::target::{Reg, RegFlags as PhysFlags, TargetInfo};
+
+use super::slots;
+
+/// Carries out the allocation recorded in `vrm` and `code` on `func`,
+/// filling `record`'s edits and removed instructions. `reserved` (by
+/// register) are the function's reserved registers, left out of live-ins;
+/// `track_lanes` selects LLVM's sub-register-liveness rewriting.
+// The arguments are the allocator's separate results; bundling them would
+// only move the list into a struct.
+#[allow(clippy::too_many_arguments)]
+pub fn finish(
+    t: &TargetInfo<'_>,
+    func: &mut MachineFunction,
+    an: &Analyses,
+    vrm: &VirtRegMap,
+    code: &SpillCode,
+    reserved: &[bool],
+    track_lanes: bool,
+    record: &mut AllocRecord,
+) -> Result<(), AllocError> {
+    // 1. Slots.
+    let (colour_of, colours) = slots::colour(&code.slots);
+    let ids = slots::add_objects(func, &colours);
+    let slot_id = |s: u32| {
+        colour_of
+            .get(s as usize)
+            .and_then(|&c| ids.get(c))
+            .copied()
+            .unwrap_or(0)
+    };
+
+    // 2. Spill code.
+    let mut before: HashMap<Inst, Vec<Inst>> = HashMap::new();
+    let mut after: HashMap<Inst, Vec<Inst>> = HashMap::new();
+    for ins in &code.insertions {
+        let Some(phys) = vrm.phys(ins.vreg) else {
+            return Err(AllocError::new(
+                AllocErrorKind::OutOfRegisters,
+                &func.name,
+                format!("spill register %{} was not assigned", ins.vreg.0),
+            ));
+        };
+        let mut data = ins.inst.clone();
+        let edit = match ins.kind {
+            SpillKind::Spill { slot } | SpillKind::Reload { slot } => {
+                let id = slot_id(slot);
+                for o in &mut data.operands {
+                    if let Operand::Frame(f, _) = o
+                        && !f.fixed
+                        && f.id == slot
+                    {
+                        f.id = id;
+                    }
+                }
+                if matches!(ins.kind, SpillKind::Spill { .. }) {
+                    Edit::Spill {
+                        from: phys,
+                        slot: id,
+                    }
+                } else {
+                    Edit::Reload { slot: id, to: phys }
+                }
+            }
+            SpillKind::Remat { vreg, of } => Edit::Remat { vreg, to: phys, of },
+        };
+        let id = Inst::new(func.insts.len());
+        func.insts.push(data);
+        record.edits.insert(id, edit);
+        if ins.after {
+            after.entry(ins.at).or_default().push(id);
+        } else {
+            before.entry(ins.at).or_default().push(id);
+        }
+    }
+    let dead: HashSet<Inst> = code.removed.iter().copied().collect();
+    for bd in &mut func.blocks {
+        let mut list = Vec::with_capacity(bd.insts.len());
+        for &i in &bd.insts {
+            if let Some(b) = before.get(&i) {
+                list.extend_from_slice(b);
+            }
+            list.push(i);
+            if let Some(a) = after.get(&i) {
+                list.extend_from_slice(a);
+            }
+        }
+        bd.insts = list;
+    }
+
+    // 3. Operands.
+    let mut identity: HashSet<Inst> = HashSet::new();
+    for b in 0..func.blocks.len() {
+        for k in 0..func.blocks[b].insts.len() {
+            let i = func.blocks[b].insts[k];
+            if dead.contains(&i) {
+                continue;
+            }
+            rewrite_inst(t, func, an, vrm, track_lanes, i).map_err(|e| e.at(Block::new(b), i))?;
+            if is_identity_copy(func, i) {
+                identity.insert(i);
+            }
+        }
+    }
+
+    // Original COPYs folded into a reload or a store: their slot gets its
+    // final id, and their meaning goes into the record.
+    for &(i, kind, k) in &code.folded {
+        let (SpillKind::Spill { slot } | SpillKind::Reload { slot }) = kind else {
+            continue;
+        };
+        let id = slot_id(slot);
+        let inst = &mut func.insts[i.index()];
+        for o in &mut inst.operands {
+            if let Operand::Frame(f, _) = o
+                && !f.fixed
+                && f.id == slot
+            {
+                f.id = id;
+            }
+        }
+        let Some(Operand::Reg(RegOperand {
+            reg: RegRef::Phys(p),
+            ..
+        })) = inst.operands.get(k)
+        else {
+            return Err(AllocError::new(
+                AllocErrorKind::OutOfRegisters,
+                &func.name,
+                "a folded copy's register was not assigned",
+            ));
+        };
+        let edit = match kind {
+            SpillKind::Spill { .. } => Edit::Spill { from: *p, slot: id },
+            _ => Edit::Reload { slot: id, to: *p },
+        };
+        record.edits.insert(i, edit);
+    }
+
+    // 4. Removed instructions, with the instruction each came before.
+    for b in 0..func.blocks.len() {
+        let old = std::mem::take(&mut func.blocks[b].insts);
+        let mut kept = Vec::with_capacity(old.len());
+        let mut pending = Vec::new();
+        for i in old {
+            if dead.contains(&i) || identity.contains(&i) {
+                pending.push(i);
+            } else {
+                for r in pending.drain(..) {
+                    record.removed.push(Removed {
+                        inst: r,
+                        block: Block::new(b),
+                        before: Some(i),
+                    });
+                }
+                kept.push(i);
+            }
+        }
+        for r in pending {
+            record.removed.push(Removed {
+                inst: r,
+                block: Block::new(b),
+                before: None,
+            });
+        }
+        func.blocks[b].insts = kept;
+    }
+
+    // 5. Live-ins.
+    update_live_ins(t, func, reserved);
+    Ok(())
+}
+
+/// Rewrites the virtual register operands of `i`.
+fn rewrite_inst(
+    t: &TargetInfo<'_>,
+    func: &mut MachineFunction,
+    an: &Analyses,
+    vrm: &VirtRegMap,
+    track_lanes: bool,
+    i: Inst,
+) -> Result<(), AllocError> {
+    let name = func.name.clone();
+    let at = an.intervals.slots.inst(i);
+    let mut super_defs: Vec<(Reg, bool)> = Vec::new();
+    let mut super_uses: Vec<Reg> = Vec::new();
+    let inst = &mut func.insts[i.index()];
+    for o in &mut inst.operands {
+        let Operand::Reg(r) = o else { continue };
+        let RegRef::Virt(v) = r.reg else { continue };
+        if r.flags.has(RegFlags::DEBUG_USE) && vrm.phys(v).is_none() {
+            r.reg = RegRef::NoReg;
+            r.sub = None;
+            continue;
+        }
+        let Some(p) = vrm.phys(v) else {
+            return Err(AllocError::new(
+                AllocErrorKind::OutOfRegisters,
+                &name,
+                format!("%{} was given no register", v.0),
+            ));
+        };
+        let mut reg = p;
+        if let Some(s) = r.sub {
+            let Some(sr) = t.sub_reg(p, s) else {
+                return Err(AllocError::new(
+                    AllocErrorKind::OverConstrained,
+                    &name,
+                    format!(
+                        "%{} was given {}, which has no sub-register {}",
+                        v.0,
+                        t.reg(p).name,
+                        t.sub_reg_index(s).name
+                    ),
+                ));
+            };
+            reg = sr;
+            let lanes = if track_lanes {
+                an.intervals.vreg(v).filter(|iv| !iv.subranges.is_empty())
+            } else {
+                None
+            };
+            if let Some(iv) = lanes {
+                // Sub-register liveness (LLVM's rewriter does the same):
+                // no implicit operands for the whole register, and a use
+                // of lanes that hold no value reads `undef`.
+                if !r.is_def() {
+                    let m = t.sub_reg_index(s).lane_mask;
+                    let live = at.is_some_and(|at| {
+                        iv.subranges.iter().any(|sr| {
+                            sr.lanes.overlaps(m) && sr.range.live_at(at.with(Slot::Block))
+                        })
+                    });
+                    if !live {
+                        r.flags.set(RegFlags::UNDEF, true);
+                    }
+                }
+                r.flags
+                    .set(RegFlags::UNDEF, !r.is_def() && r.flags.has(RegFlags::UNDEF));
+            } else if r.is_def() {
+                super_defs.push((p, r.flags.has(RegFlags::DEAD)));
+                // A partial definition keeps the other lanes of a live
+                // value: LLVM records the read with an implicit use.
+                let keeps = !r.flags.has(RegFlags::UNDEF)
+                    && at.is_some_and(|at| {
+                        an.intervals
+                            .vreg(v)
+                            .is_some_and(|iv| iv.range.live_at(at.with(Slot::Block)))
+                    });
+                if keeps {
+                    super_uses.push(p);
+                }
+                r.flags.set(RegFlags::UNDEF, false);
+            }
+        }
+        r.reg = RegRef::Phys(reg);
+        r.sub = None;
+        r.flags.set(RegFlags::KILLED, false);
+        r.flags.set(RegFlags::RENAMABLE, true);
+    }
+    for p in super_uses {
+        let present = inst
+            .operands
+            .iter()
+            .any(|o| matches!(o, Operand::Reg(r) if !r.is_def() && r.reg == RegRef::Phys(p)));
+        if !present {
+            let mut op = RegOperand::use_of(p);
+            op.flags = RegFlags::IMPLICIT;
+            inst.operands.push(Operand::Reg(op));
+        }
+    }
+    for (p, dead) in super_defs {
+        let present = inst
+            .operands
+            .iter()
+            .any(|o| matches!(o, Operand::Reg(r) if r.is_def() && r.reg == RegRef::Phys(p)));
+        if !present {
+            let mut op = RegOperand::def_of(p);
+            op.flags = RegFlags::DEF | RegFlags::IMPLICIT;
+            op.flags.set(RegFlags::DEAD, dead);
+            inst.operands.push(Operand::Reg(op));
+        }
+    }
+    Ok(())
+}
+
+/// Whether `i` is a COPY whose source and destination are the same
+/// physical register.
+fn is_identity_copy(func: &MachineFunction, i: Inst) -> bool {
+    let inst = func.inst(i);
+    if !inst.op.is_copy() {
+        return false;
+    }
+    match (inst.operands.first(), inst.operands.get(1)) {
+        (Some(Operand::Reg(d)), Some(Operand::Reg(s))) => {
+            matches!(d.reg, RegRef::Phys(_)) && d.reg == s.reg && d.sub == s.sub
+        }
+        _ => false,
+    }
+}
+
+/// A bit set over register units.
+#[derive(Clone, PartialEq, Eq)]
+struct Units(Vec<u64>);
+
+impl Units {
+    fn new(n: usize) -> Units {
+        Units(vec![0; n.div_ceil(64)])
+    }
+    fn set(&mut self, u: usize, on: bool) {
+        if let Some(w) = self.0.get_mut(u / 64) {
+            if on {
+                *w |= 1 << (u % 64);
+            } else {
+                *w &= !(1 << (u % 64));
+            }
+        }
+    }
+    fn get(&self, u: usize) -> bool {
+        self.0.get(u / 64).is_some_and(|w| w & (1 << (u % 64)) != 0)
+    }
+}
+
+/// Recomputes every block's live-in registers from the physical registers
+/// its code and its successors read (a backward dataflow over register
+/// units; reserved registers (`reserved`, by register, on top of the
+/// table's) and constant registers are not tracked).
+pub fn update_live_ins(t: &TargetInfo<'_>, func: &mut MachineFunction, reserved: &[bool]) {
+    let nu = t.units.len();
+    let is_reserved =
+        |r: Reg| t.is_reserved(r) || reserved.get(r.index()).copied().unwrap_or(false);
+    let tracked: Vec<bool> = (0..nu)
+        .map(|u| {
+            let u = crate::target::RegUnit::new(u);
+            !crate::analysis::intervals::unit_untracked(t, u) && !t.unit_roots(u).any(is_reserved)
+        })
+        .collect();
+    let nb = func.blocks.len();
+    // Per block: units read before written (gen) and units written (kill).
+    let mut gen_ = vec![Units::new(nu); nb];
+    let mut kill = vec![Units::new(nu); nb];
+    for b in 0..nb {
+        let mut live = Units::new(nu);
+        let mut killed = Units::new(nu);
+        for &i in func.blocks[b].insts.iter().rev() {
+            step_back(t, func, i, &tracked, &mut live, &mut killed);
+        }
+        gen_[b] = live;
+        kill[b] = killed;
+    }
+    let mut live_in = gen_.clone();
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for b in (0..nb).rev() {
+            let mut out = Units::new(nu);
+            for s in &func.blocks[b].succs {
+                if let Some(l) = live_in.get(s.block.index()) {
+                    for (w, x) in out.0.iter_mut().zip(&l.0) {
+                        *w |= x;
+                    }
+                }
+            }
+            let mut inn = gen_[b].clone();
+            for ((w, o), k) in inn.0.iter_mut().zip(&out.0).zip(&kill[b].0) {
+                *w |= o & !k;
+            }
+            if inn != live_in[b] {
+                live_in[b] = inn;
+                changed = true;
+            }
+        }
+    }
+    for (b, live) in live_in.iter().enumerate() {
+        let full: Vec<Reg> = (0..t.regs.len())
+            .map(Reg::new)
+            .filter(|&r| {
+                let d = t.reg(r);
+                !is_reserved(r)
+                    && !d.flags.contains(PhysFlags::ARTIFICIAL)
+                    && !d.flags.contains(PhysFlags::CONSTANT)
+                    && !d.units.is_empty()
+                    && d.units.iter().all(|u| live.get(u.index()))
+            })
+            .collect();
+        let is_full = |r: Reg| full.binary_search(&r).is_ok();
+        let mut list: Vec<BlockLiveIn> = full
+            .iter()
+            .copied()
+            .filter(|&r| !t.super_regs(r).iter().any(|&s| is_full(s)))
+            .map(|reg| BlockLiveIn { reg, lanes: None })
+            .collect();
+        list.sort_by_key(|l| l.reg);
+        func.blocks[b].live_ins = list;
+    }
+}
+
+/// Liveness across instruction `i`, backwards: its definitions end
+/// liveness (and are recorded in `killed`), its reads start it.
+fn step_back(
+    t: &TargetInfo<'_>,
+    func: &MachineFunction,
+    i: Inst,
+    tracked: &[bool],
+    live: &mut Units,
+    killed: &mut Units,
+) {
+    let inst = func.inst(i);
+    for o in &inst.operands {
+        match o {
+            Operand::Reg(r) if r.is_def() => {
+                if let RegRef::Phys(p) = r.reg
+                    && p.index() < t.regs.len()
+                {
+                    let p = crate::analysis::intervals::phys_operand_reg(t, p, r.sub);
+                    for &u in t.units(p) {
+                        live.set(u.index(), false);
+                        killed.set(u.index(), true);
+                    }
+                }
+            }
+            Operand::RegMask(m) => {
+                for (u, &tr) in tracked.iter().enumerate() {
+                    if !tr {
+                        continue;
+                    }
+                    let clobbered = t
+                        .unit_roots(crate::target::RegUnit::new(u))
+                        .any(|r| match m {
+                            RegMask::Named(s) => {
+                                s.index() >= t.callee_saved.len() || !t.mask_preserves(*s, r)
+                            }
+                            RegMask::Custom(list) => !list.contains(&r),
+                        });
+                    if clobbered {
+                        live.set(u, false);
+                        killed.set(u, true);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    for o in &inst.operands {
+        if let Operand::Reg(r) = o
+            && !r.is_def()
+            && !r.flags.has(RegFlags::UNDEF)
+            && !r.flags.has(RegFlags::DEBUG_USE)
+            && let RegRef::Phys(p) = r.reg
+            && p.index() < t.regs.len()
+        {
+            let p = crate::analysis::intervals::phys_operand_reg(t, p, r.sub);
+            for &u in t.units(p) {
+                if tracked.get(u.index()).copied().unwrap_or(false) {
+                    live.set(u.index(), true);
+                }
+            }
+        }
+    }
+}
