@@ -19,7 +19,7 @@ struct Cli {
 struct Input {
     /// The .td file.
     file: PathBuf,
-    /// Include directories, searched after the including file's directory.
+    /// Include directories, searched after the including file's directory and before tdgen's prelude.
     #[arg(short = 'I', value_name = "DIR")]
     include: Vec<PathBuf>,
     /// Preprocessor macros to define.
@@ -56,7 +56,7 @@ enum Command {
         #[arg(long = "crate", value_name = "PATH", default_value = "::regalloc")]
         krate: String,
     },
-    /// Check a file: print diagnostics only, exit non-zero on error.
+    /// Check a file (its records and, when it describes registers, the target model): print diagnostics only, exit non-zero on error.
     Check {
         #[command(flatten)]
         input: Input,
@@ -73,6 +73,9 @@ fn load(
     for d in &input.include {
         loader.include_dir(d);
     }
+    // tdgen's prelude (`include "regalloc.td"`) is found without -I, after
+    // the directories given, as the macro and the build-script API find it.
+    loader.include_dir(tdgen::emit::prelude_dir());
     for d in &input.define {
         loader.define(d);
     }
@@ -92,7 +95,18 @@ fn main() -> ExitCode {
             krate,
         } => return emit(input, output.as_deref(), krate),
     };
-    let (loader, result) = load(input);
+    let (loader, mut result) = load(input);
+    // `check` also checks what the records describe: a file with registers
+    // gets the whole target model (classes, callee-saved sets, reserved
+    // registers, instructions and their constraints, spill templates) built
+    // and its diagnostics reported.
+    if !print
+        && let Ok(rk) = &result
+        && !rk.derived_defs("Register").is_empty()
+        && let Err(diags) = tdgen::target::TargetModel::build(rk)
+    {
+        result = Err(diags);
+    }
     match result {
         Ok(rk) => {
             let notes = loader.render(&rk.diags);

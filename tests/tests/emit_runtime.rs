@@ -36,6 +36,11 @@ fn same<'a>(t: &str, rt: &TargetInfo<'a>, generated: &TargetInfo<'a>) {
         "{t}: callee-saved sets"
     );
     assert_eq!(rt.reserved, generated.reserved, "{t}: reserved");
+    assert_eq!(rt.frame_pointer, generated.frame_pointer, "{t}: frame-pointer registers");
+    assert_eq!(
+        rt.frame_pointer_in_non_leaf, generated.frame_pointer_in_non_leaf,
+        "{t}: frame pointer in non-leaf functions"
+    );
     assert_eq!(rt.instrs, generated.instrs, "{t}: instructions");
     assert!(rt == generated, "{t}: TargetInfo values differ");
     rt.validate()

@@ -81,6 +81,7 @@ pub fn allocate_recorded(
     func: &mut MachineFunction,
     options: &Options,
 ) -> Result<(Stats, AllocRecord), AllocError> {
+    input::check_two_address(target, func)?;
     let original = options.check.then(|| func.clone());
     let record = match options.allocator {
         Allocator::Fast => fast::run(target, func)?,
@@ -111,4 +112,5 @@ pub fn allocate_recorded(
 }
 
 pub mod basic;
+pub mod input;
 pub mod fast;

@@ -499,13 +499,13 @@ impl Classes {
     fn order_and_relate(&mut self) {
         let n = self.list.len();
         let mut perm: Vec<usize> = (0..n).collect();
+        // llvm-tblgen's TopoOrderRC: sizes compare in the first mode of the
+        // class's size map, which is always the default mode (every class
+        // has a default-mode size), so the other modes never matter here.
         let topo = |a: &RegClass, b: &RegClass| -> Ordering {
             match a.sizes[0].cmp(&b.sizes[0]) {
                 Ordering::Equal => {}
                 o => return o,
-            }
-            if a.sizes != b.sizes {
-                return Ordering::Equal;
             }
             b.members
                 .len()

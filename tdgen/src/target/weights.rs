@@ -43,15 +43,14 @@ fn reg_weight(bank: &RegBank, r: usize) -> u32 {
     bank.regs[r]
         .units
         .iter()
-        .map(|&u| bank.units[u as usize].weight)
-        .sum()
+        .fold(0u32, |w, &u| w.wrapping_add(bank.units[u as usize].weight))
 }
 
 fn compute_uber_weights(sets: &mut [UberSet], bank: &mut RegBank) {
     for s in sets.iter_mut().skip(1) {
-        let mut max = 0;
+        let mut max: u32 = 0;
         for &r in &s.regs {
-            let mut w = 0;
+            let mut w: u32 = 0;
             let units: Vec<u32> = bank.regs[r].units.iter().copied().collect();
             for u in units {
                 let unit = &mut bank.units[u as usize];
@@ -61,7 +60,7 @@ fn compute_uber_weights(sets: &mut [UberSet], bank: &mut RegBank) {
                 if unit.weight == 0 {
                     unit.weight = 1;
                 }
-                w += unit.weight;
+                w = w.wrapping_add(unit.weight);
             }
             max = max.max(w);
         }
@@ -113,14 +112,15 @@ fn normalize(
         {
             bank.units.push(RegUnit {
                 roots: Vec::new(),
-                weight: sets[set].weight - rw,
+                weight: sets[set].weight.wrapping_sub(rw),
                 artificial: false,
             });
             let u = bank.units.len() as u32 - 1;
             bank.regs[r].units.insert(u);
         } else {
             if !bank.units[first as usize].artificial {
-                bank.units[first as usize].weight += sets[set].weight - rw;
+                let unit = &mut bank.units[first as usize];
+                unit.weight = unit.weight.wrapping_add(sets[set].weight.wrapping_sub(rw));
             }
             compute_uber_weights(sets, bank);
         }
@@ -130,7 +130,14 @@ fn normalize(
     changed
 }
 
+/// Normalization rounds before giving up (llvm-tblgen has no bound).
+const MAX_ROUNDS: usize = 4096;
+
 /// Computes unit weights (and adopts pressure units where needed).
+///
+/// Weights are C++ `unsigned` in llvm-tblgen and wrap on overflow there;
+/// they wrap here the same way, so that exotic descriptions whose weights
+/// grow round after round still give llvm-tblgen's numbers.
 pub fn compute_unit_weights(bank: &mut RegBank, classes: &Classes) {
     let n = bank.regs.len();
     let mut parent: Vec<usize> = (0..=n).collect();
@@ -192,7 +199,10 @@ pub fn compute_unit_weights(bank: &mut RegBank, classes: &Classes) {
             );
         }
         rounds += 1;
-        if !changed || rounds > bank.num_native_units + 2 {
+        // llvm-tblgen (built without assertions) iterates until nothing
+        // changes; the bound only keeps a pathological description from
+        // hanging tdgen.
+        if !changed || rounds > MAX_ROUNDS {
             break;
         }
     }
