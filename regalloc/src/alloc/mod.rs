@@ -112,5 +112,5 @@ pub fn allocate_recorded(
 }
 
 pub mod basic;
-pub mod input;
 pub mod fast;
+pub mod input;
