@@ -36,7 +36,10 @@ fn same<'a>(t: &str, rt: &TargetInfo<'a>, generated: &TargetInfo<'a>) {
         "{t}: callee-saved sets"
     );
     assert_eq!(rt.reserved, generated.reserved, "{t}: reserved");
-    assert_eq!(rt.frame_pointer, generated.frame_pointer, "{t}: frame-pointer registers");
+    assert_eq!(
+        rt.frame_pointer, generated.frame_pointer,
+        "{t}: frame-pointer registers"
+    );
     assert_eq!(
         rt.frame_pointer_in_non_leaf, generated.frame_pointer_in_non_leaf,
         "{t}: frame pointer in non-leaf functions"
