@@ -19,7 +19,7 @@ use regalloc::alloc::{Allocator, Options, Stats, allocate_recorded};
 use regalloc::analysis::FlowAnalyses;
 use regalloc::ir::{Op, Operand};
 use regalloc::mir::{self, FunctionDoc};
-use regalloc::target::{TargetInfo, fixtures};
+use regalloc::target::TargetInfo;
 
 fn corpus(target: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -333,7 +333,7 @@ fn basic_beside_llvm_basic() {
     let targets: [(&str, &'static TargetInfo<'static>, &[&str], &str); 4] = [
         (
             "bpf",
-            fixtures::bpf(),
+            &regalloc_targets::bpf::TARGET,
             &["-mtriple=bpf", "-mcpu=v3"],
             "machine-scheduler",
         ),
