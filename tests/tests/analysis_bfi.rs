@@ -1,4 +1,4 @@
-//! Block frequencies agree with LLVM 19's `MachineBlockFrequencyInfo` (`llc-19 -run-pass=machine-block-freq -print-machine-bfi`) within 1% on every block of the BPF -O2 corpus.
+//! Block frequencies agree with LLVM 19's `MachineBlockFrequencyInfo` (`llc-19 -run-pass=machine-block-freq -print-machine-bfi`) within 1% on every block of the -O2 corpus of the four targets.
 //!
 //! LLVM's integer frequencies are compared relative to the entry block's
 //! (the unit spill weights use). The test prints how many blocks were
@@ -11,10 +11,13 @@ use std::process::Command;
 
 use regalloc::analysis::FlowAnalyses;
 use regalloc::mir;
-use regalloc::target::fixtures;
+use regalloc::target::TargetInfo;
 
-fn corpus() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../bench/out/corpus/bpf/O2")
+fn corpus(dir: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../bench/out/corpus")
+        .join(dir)
+        .join("O2")
 }
 
 fn mir_files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -55,25 +58,51 @@ fn parse_bfi(text: &str) -> HashMap<String, HashMap<usize, u64>> {
 }
 
 #[test]
-fn block_frequencies_match_llvm_within_one_percent_on_bpf_corpus() {
+fn block_frequencies_match_llvm_within_one_percent_on_the_corpus() {
     let Some(llc) = regalloc_tests::require_llvm_tool("llc") else {
         return;
     };
+    let targets: [(&str, &TargetInfo<'static>, &[&str]); 4] = [
+        (
+            "bpf",
+            &regalloc_targets::bpf::TARGET,
+            &["-mtriple=bpf", "-mcpu=v3"],
+        ),
+        (
+            "x86_64",
+            &regalloc_targets::x86::TARGET,
+            &["-mtriple=x86_64-linux-gnu"],
+        ),
+        (
+            "aarch64",
+            &regalloc_targets::aarch64::TARGET,
+            &["-mtriple=aarch64-linux-gnu"],
+        ),
+        (
+            "hexagon",
+            &regalloc_targets::hexagon::TARGET,
+            &["-mtriple=hexagon"],
+        ),
+    ];
+    for (dir, target, triple) in targets {
+        compare(&llc, dir, target, triple);
+    }
+}
+
+fn compare(llc: &Path, dir: &str, target: &TargetInfo<'_>, triple: &[&str]) {
     let mut files = Vec::new();
-    mir_files(&corpus(), &mut files);
+    mir_files(&corpus(dir), &mut files);
     if files.is_empty() {
-        eprintln!("skipped: no BPF corpus at {}", corpus().display());
+        eprintln!("skipped: no {dir} corpus at {}", corpus(dir).display());
         return;
     }
-    let target = fixtures::bpf();
     let (mut blocks, mut functions) = (0usize, 0usize);
     let mut worst = (0.0f64, String::new());
     let mut failures = Vec::new();
     for path in &files {
-        let out = Command::new(&llc)
+        let out = Command::new(llc)
+            .args(triple)
             .args([
-                "-mtriple=bpf",
-                "-mcpu=v3",
                 "-run-pass=machine-block-freq",
                 "-print-machine-bfi",
                 "-o",
@@ -120,12 +149,12 @@ fn block_frequencies_match_llvm_within_one_percent_on_bpf_corpus() {
         }
     }
     println!(
-        "{functions} functions, {blocks} blocks compared; worst relative error {:.3e} ({})",
+        "{dir}: {functions} functions, {blocks} blocks compared; worst relative error {:.3e} ({})",
         worst.0, worst.1
     );
     assert!(
         failures.is_empty(),
-        "{} blocks differ by more than 1%:\n{}",
+        "{dir}: {} blocks differ by more than 1%:\n{}",
         failures.len(),
         failures
             .iter()
