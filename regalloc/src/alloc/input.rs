@@ -4,9 +4,10 @@
 //! `%c = ADD %a, %b` (with `$dst = $a`) into `%c = COPY %a; %c = ADD %c, %b`,
 //! so that a tied definition and its use name the same virtual register.
 //! MIR stopped before an allocator is in that form; MIR written by hand may
-//! not be. An allocator given a tie between two different registers would
-//! have to invent the copy, so the function is refused up front, with the
-//! instruction and the fix, instead of being allocated wrongly.
+//! not be. The Fast allocator inserts the copy itself; the allocators built
+//! on live intervals would have to invent it before computing them, so for
+//! them the function is refused up front, with the instruction and the
+//! fix, instead of being allocated wrongly.
 
 use super::{AllocError, AllocErrorKind};
 use crate::ir::{MachineFunction, Op, Operand, RegRef};
