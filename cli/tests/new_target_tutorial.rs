@@ -162,7 +162,7 @@ fn a_tie_between_two_registers_is_refused_as_the_tutorial_shows() {
     let _ = std::fs::remove_file(&path);
     assert!(!o.status.success(), "the function is refused");
     let err = String::from_utf8_lossy(&o.stderr).into_owned();
-    let shown = block_after(&doc, "it refuses the function rather than guess:");
+    let shown = block_after(&doc, "copies `%0` into `%5`'s register");
     assert!(
         err.contains(shown.trim()),
         "regalloc says:\n{err}\nthe tutorial shows:\n{shown}"
