@@ -205,6 +205,7 @@ fn run_target(root: &Path, dir: &str, t: &TargetInfo<'_>, triple: &[&str], runs:
 }
 
 fn main() {
+    regalloc_bench::keep_freed_memory();
     let runs: usize = std::env::args()
         .nth(1)
         .and_then(|s| s.parse().ok())
