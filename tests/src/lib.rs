@@ -7,6 +7,7 @@
 //! skipping. Use [`require_llvm_tool`] / [`require_llvm_include_dir`] for that
 //! behaviour, or [`llvm_tool`] / [`llvm_include_dir`] for the plain look-up.
 
+pub mod corpus_alloc;
 pub mod random_functions;
 pub mod regs_gen;
 pub mod regs_oracle;

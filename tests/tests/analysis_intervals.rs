@@ -63,7 +63,7 @@ fn graph(f: &MachineFunction, cfg: &Cfg) -> Graph {
             if is_debug(f.inst(i).op) {
                 continue;
             }
-            index += 16;
+            index += regalloc::analysis::slots::INSTR_DIST;
             let base = g.slot.len();
             g.insts.push((b, base, i));
             for k in 0..4 {
@@ -73,7 +73,7 @@ fn graph(f: &MachineFunction, cfg: &Cfg) -> Graph {
                 prev = base + k as usize;
             }
         }
-        index += 16;
+        index += regalloc::analysis::slots::INSTR_DIST;
         last_of_block.push(prev);
     }
     for (b, &last) in last_of_block.iter().enumerate() {

@@ -167,6 +167,26 @@ impl LiveRegMatrix {
         out
     }
 
+    /// The virtual registers occupying unit `u` somewhere in `range`, each
+    /// once, in the order met; at most `limit` of them.
+    pub fn interfering_on_unit(&self, u: RegUnit, range: &LiveRange, limit: usize) -> Vec<VReg> {
+        let mut out: Vec<VReg> = Vec::new();
+        let Some(un) = self.unions.get(u.index()) else {
+            return out;
+        };
+        for s in &range.segments {
+            for x in union_overlaps(un, s.start, s.end) {
+                if !out.contains(&x) {
+                    out.push(x);
+                    if out.len() >= limit {
+                        return out;
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// Records `iv`'s register as living in `p`. The caller has checked
     /// that nothing virtual interferes.
     pub fn assign(&mut self, t: &TargetInfo<'_>, iv: &LiveInterval, p: Reg) {

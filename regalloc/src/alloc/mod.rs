@@ -14,6 +14,7 @@ pub mod matrix;
 pub mod order;
 mod record;
 pub mod spiller;
+pub mod split;
 mod stats;
 pub mod virtmap;
 
@@ -91,6 +92,7 @@ pub fn allocate_recorded(
     let record = match options.allocator {
         Allocator::Fast => fast::run(target, func)?,
         Allocator::Basic => basic::run(target, func)?,
+        Allocator::Greedy => greedy::run(target, func)?,
         other => {
             return Err(AllocError::new(
                 AllocErrorKind::Unsupported,
@@ -118,4 +120,5 @@ pub fn allocate_recorded(
 
 pub mod basic;
 pub mod fast;
+pub mod greedy;
 pub mod input;

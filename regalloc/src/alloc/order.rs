@@ -112,6 +112,16 @@ impl ClassOrders {
     pub fn reserved(&self) -> &[bool] {
         &self.reserved
     }
+
+    /// The function's callee-saved set, if the target has one.
+    pub fn csr(&self) -> Option<CalleeSavedSet> {
+        self.csr
+    }
+
+    /// How many registers class `c` may allocate in this function.
+    pub fn num_allocatable(&mut self, t: &TargetInfo<'_>, c: RegClass) -> usize {
+        self.base(t, c).len()
+    }
 }
 
 /// Facts of the function's `frameInfo:` (kept verbatim by the MIR reader)

@@ -138,6 +138,16 @@ impl Spiller {
         }
     }
 
+    /// Tells the spiller which instructions touch `v`, a register created
+    /// after it was made (a product of live-range splitting), in layout
+    /// order, so that it can be spilled.
+    pub fn set_users(&mut self, v: VReg, users: Vec<Inst>) {
+        if self.users.len() <= v.index() {
+            self.users.resize(v.index() + 1, Vec::new());
+        }
+        self.users[v.index()] = users;
+    }
+
     /// Spills `v`: rewrites every instruction touching it to use a new
     /// register, records the spill code, and returns the new registers (whose
     /// intervals are added to `li`) for the allocator to queue.
@@ -302,7 +312,12 @@ impl Spiller {
                                 v,
                                 n,
                             ),
-                            SpillKind::Remat { vreg: v, of: def },
+                            // The checker knows values by their original
+                            // register (`v` may be a split product).
+                            SpillKind::Remat {
+                                vreg: vrm.original(v),
+                                of: def,
+                            },
                         ),
                         None => {
                             let slot = slot();

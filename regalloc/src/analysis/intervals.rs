@@ -328,6 +328,118 @@ impl LiveIntervals {
     }
 }
 
+impl LiveIntervals {
+    /// Computes the interval of `v` again from the instructions of
+    /// `blocks` (in any order; every block where `v` is accessed must be
+    /// among them), with the current slot indexes, which may include
+    /// instructions inserted since the intervals were first computed (the
+    /// copies of live-range splitting). The weight is left at 0. `None`
+    /// when `v` is not accessed in those blocks.
+    pub fn compute_vreg(
+        &self,
+        t: &TargetInfo<'_>,
+        f: &MachineFunction,
+        cfg: &Cfg,
+        v: VReg,
+        blocks: &[Block],
+    ) -> Option<LiveInterval> {
+        let mut blocks = blocks.to_vec();
+        blocks.sort();
+        blocks.dedup();
+        let all = vreg_lanes(t, f, v);
+        let mut list: Vec<(Block, SlotIndex, VAccess)> = Vec::new();
+        let mut has_sub = false;
+        for &b in &blocks {
+            let Some(bd) = f.blocks.get(b.index()) else {
+                continue;
+            };
+            for &i in &bd.insts {
+                let Some(inst) = f.insts.get(i.index()) else {
+                    continue;
+                };
+                if is_debug_or_probe(inst.op) {
+                    continue;
+                }
+                let Some(at) = self.slots.inst(i) else {
+                    continue;
+                };
+                let mut a = VAccess::default();
+                let mut touched = false;
+                for o in &inst.operands {
+                    let Operand::Reg(r) = o else { continue };
+                    if r.reg != RegRef::Virt(v) || r.flags.has(RegFlags::DEBUG_USE) {
+                        continue;
+                    }
+                    touched = true;
+                    let lanes = sub_lanes(t, all, r.sub);
+                    has_sub |= r.sub.is_some();
+                    if r.is_def() {
+                        a.writes = true;
+                        a.write_lanes |= lanes;
+                        a.early_clobber |= r.flags.has(RegFlags::EARLY_CLOBBER);
+                        a.partial_def_read |= r.sub.is_some() && !r.flags.has(RegFlags::UNDEF);
+                    } else if !r.flags.has(RegFlags::UNDEF) {
+                        a.use_lanes |= lanes;
+                    }
+                }
+                if touched {
+                    list.push((b, at, a));
+                }
+            }
+        }
+        if list.is_empty() {
+            return None;
+        }
+        list.sort_by_key(|x| x.1);
+        let mut rb = RangeBuilder::new(cfg.num_blocks());
+        let acc: Vec<Access> = list
+            .iter()
+            .map(|&(block, at, a)| Access {
+                block,
+                at,
+                reads: a.use_lanes != 0 || a.partial_def_read,
+                writes: a.writes,
+                early_clobber: a.early_clobber,
+            })
+            .collect();
+        let (range, live_in_blocks) = rb.build(cfg, &self.slots, &acc, &[]);
+        let mut subranges = Vec::new();
+        if has_sub {
+            for m in lane_partition(
+                all.0,
+                list.iter().flat_map(|x| [x.2.use_lanes, x.2.write_lanes]),
+            ) {
+                let acc: Vec<Access> = list
+                    .iter()
+                    .filter_map(|&(block, at, a)| {
+                        let reads = a.use_lanes & m != 0;
+                        let writes = a.write_lanes & m != 0;
+                        (reads || writes).then_some(Access {
+                            block,
+                            at,
+                            reads,
+                            writes,
+                            early_clobber: a.early_clobber,
+                        })
+                    })
+                    .collect();
+                let (r, _) = rb.build(cfg, &self.slots, &acc, &[]);
+                subranges.push(SubRange {
+                    lanes: LaneMask(m),
+                    range: r,
+                });
+            }
+        }
+        Some(LiveInterval {
+            vreg: v,
+            range,
+            subranges,
+            weight: 0.0,
+            live_in_blocks,
+        })
+    }
+}
+
 /// Splits `all` into the coarsest lane sets that every mask in `masks`
 /// either contains or misses (LLVM refines sub-ranges the same way).
 pub fn lane_partition(all: u64, masks: impl IntoIterator<Item = u64>) -> Vec<u64> {

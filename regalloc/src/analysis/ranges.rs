@@ -64,9 +64,18 @@ impl LiveRange {
         self.segment_at(idx).map(|s| self.valnos[s.valno as usize])
     }
 
-    /// Total length in slot units (LLVM's `getSize`).
+    /// Total length in LLVM's slot units (its `getSize`: each instruction
+    /// distance counts 16, each slot step 1). Indexes inserted during
+    /// allocation count by their raw distance, scaled down.
     pub fn size(&self) -> u32 {
-        self.segments.iter().map(|s| s.end.0 - s.start.0).sum()
+        use super::slots::LLVM_SCALE;
+        self.segments
+            .iter()
+            .map(|s| {
+                let bases = (s.end.base() - s.start.base()) / LLVM_SCALE;
+                (bases + s.end.slot() as u32).saturating_sub(s.start.slot() as u32)
+            })
+            .sum()
     }
 
     /// Whether the range is empty.

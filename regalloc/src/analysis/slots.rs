@@ -1,11 +1,29 @@
-//! Slot indexes with LLVM's numbering: instructions 16 apart, four slots each (`B`, `e`, `r`, `d`), block boundaries shared, local renumbering on insertion.
+//! Slot indexes with LLVM's numbering (instructions 16 apart when printed), four slots each (`B`, `e`, `r`, `d`), block boundaries shared, room for instructions inserted during allocation.
+//!
+//! Internally an index is LLVM's number times [`LLVM_SCALE`]: consecutive
+//! instructions are [`INSTR_DIST`] = 256 apart, not 16, so that the
+//! allocator can give indexes to the copies live-range splitting inserts
+//! ([`SlotIndexes::insert_before`]) without renumbering anything: live
+//! intervals hold raw indexes, and LLVM's local renumbering would
+//! invalidate them. Printing divides by the scale, so intervals of the
+//! input read exactly as `llc -debug-only=regalloc` prints them.
 
 use std::fmt;
 
 use crate::ir::{Block, Generic, Inst, MachineFunction, Op};
 
-/// Spacing between consecutive instructions (LLVM's `SlotIndex::InstrDist`).
-pub const INSTR_DIST: u32 = 16;
+/// How many raw index units make one unit of LLVM's numbering.
+pub const LLVM_SCALE: u32 = 16;
+
+/// Spacing between consecutive instructions of the input: LLVM's
+/// `SlotIndex::InstrDist` (16) in raw units.
+pub const INSTR_DIST: u32 = 16 * LLVM_SCALE;
+
+/// The least distance kept between an inserted entry and its neighbours:
+/// the spiller places its reload before an instruction at `base - 4` and
+/// its store after it at `base + 4`, which must stay strictly between
+/// entries.
+pub const MIN_GAP: u32 = 8;
 
 /// The four slots of an index, in order.
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
@@ -68,7 +86,13 @@ impl SlotIndex {
 impl fmt::Display for SlotIndex {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let c = ['B', 'e', 'r', 'd'][(self.0 & 3) as usize];
-        write!(f, "{}{c}", self.base())
+        let base = self.base();
+        if base % LLVM_SCALE == 0 {
+            write!(f, "{}{c}", base / LLVM_SCALE)
+        } else {
+            // An index inserted during allocation: between LLVM numbers.
+            write!(f, "{}.{}{c}", base / LLVM_SCALE, (base % LLVM_SCALE) / 4)
+        }
     }
 }
 
@@ -201,6 +225,50 @@ impl SlotIndexes {
         let idx = SlotIndex::new(self.entries[pos].0, Slot::Block);
         self.inst[new.index()] = Some(idx);
         Some(idx)
+    }
+
+    /// Gives `new`, an instruction inserted between the entries at `prev`
+    /// and `next` (consecutive entries of one block: a block start, an
+    /// instruction, or the block end), an index of its own between them,
+    /// without renumbering anything. The index is taken a little after
+    /// `prev` (an eighth of the gap), so that later insertions after `new`
+    /// find room too. `None` when the gap has no room left (fewer than
+    /// [`MIN_GAP`] units on either side).
+    pub fn insert_between(
+        &mut self,
+        prev: SlotIndex,
+        next: SlotIndex,
+        new: Inst,
+    ) -> Option<SlotIndex> {
+        let (p, n) = (prev.base(), next.base());
+        if n <= p {
+            return None;
+        }
+        let step = (((n - p) / 8) & !3).max(MIN_GAP);
+        let base = p + step;
+        if base + MIN_GAP > n {
+            return None;
+        }
+        let pos = self.entries.partition_point(|e| e.0 <= p);
+        if self.entries.get(pos).is_some_and(|e| e.0 < n)
+            || pos == 0
+            || self.entries[pos - 1].0 != p
+        {
+            // `prev` and `next` are not neighbours.
+            return None;
+        }
+        self.entries.insert(pos, (base, Some(new)));
+        if self.inst.len() <= new.index() {
+            self.inst.resize(new.index() + 1, None);
+        }
+        let idx = SlotIndex::new(base, Slot::Block);
+        self.inst[new.index()] = Some(idx);
+        Some(idx)
+    }
+
+    /// The raw index of the last entry (the end of the last block).
+    pub fn last_index(&self) -> SlotIndex {
+        SlotIndex::new(self.entries.last().map_or(0, |e| e.0), Slot::Block)
     }
 
     /// Recomputes the instruction and block tables from `entries`.

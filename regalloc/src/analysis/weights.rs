@@ -13,7 +13,7 @@
 
 use super::FlowAnalyses;
 use super::intervals::LiveIntervals;
-use super::slots::INSTR_DIST;
+use super::slots::{INSTR_DIST, LLVM_SCALE};
 use crate::ir::{Generic, MachineFunction, Op, Operand, RegFlags, RegRef, VReg};
 use crate::target::{InstrFlags, Reg, TargetInfo};
 
@@ -58,68 +58,89 @@ pub fn compute_weights(
         }
     }
     let mut hints_out = vec![Vec::new(); f.vregs.len()];
+    let mut placed = Vec::new();
     for v in 0..f.vregs.len() {
         let vr = VReg::new(v);
-        let Some(iv) = li.vreg(vr) else { continue };
-        let mut total = 0f32;
-        let mut hints: Vec<(Hint, f32)> = Vec::new();
-        for &i in &users[v] {
-            let inst = f.inst(i);
-            let Some(b) = block_of[i.index()] else {
-                continue;
-            };
-            if inst.op == Op::Generic(Generic::ImplicitDef) || is_identity_copy(inst) {
-                continue;
-            }
-            let (reads, writes) = reads_writes(inst, vr);
-            let mut w = (reads as u32 + writes as u32) as f32 * flow.freq.relative(b);
-            if writes
-                && flow.loops.is_exiting(&flow.cfg, b)
-                && iv
-                    .range
-                    .live_at(super::slots::SlotIndex(li.slots.block_end(b).0 - 1))
-            {
-                w *= 3.0;
-            }
-            total += w;
-            if inst.op.is_copy()
-                && let Some(h) = copy_hint(t, f, inst, vr)
-            {
-                match hints.iter_mut().find(|x| x.0 == h) {
-                    Some(x) => x.1 += w,
-                    None => hints.push((h, w)),
-                }
-            }
-        }
-        // LLVM's `isZeroLength`: no segment reaches past the base of the
-        // first instruction after its start.
-        let zero_length = iv
-            .range
-            .segments
-            .iter()
-            .all(|s| s.end.base() <= li.slots.next_inst_after(s.start).base());
-        let at_mask = li.regmasks.iter().any(|m| iv.range.live_at(m.at));
-        let remat = is_rematerializable(t, f, li, vr);
-        let size = iv.range.size();
-        let weight = if zero_length && !at_mask {
-            f32::INFINITY
-        } else {
-            let mut w = total;
-            if remat {
-                w *= 0.5;
-            }
-            if !hints.is_empty() {
-                w *= 1.01;
-            }
-            w / (size as f32 + 25.0 * INSTR_DIST as f32)
+        placed.clear();
+        placed.extend(
+            users[v]
+                .iter()
+                .filter_map(|&i| block_of[i.index()].map(|b| (i, b))),
+        );
+        let Some((weight, hints)) = vreg_weight(t, f, flow, li, vr, &placed) else {
+            continue;
         };
-        hints.sort_by(|a, b| b.1.total_cmp(&a.1));
         hints_out[v] = hints;
         if let Some(Some(iv)) = li.vregs.get_mut(v) {
             iv.weight = weight;
         }
     }
     hints_out
+}
+
+/// The spill weight of `v` and its copy hints (heaviest first), from the
+/// instructions `users` that touch it, each with its block, in any order.
+/// `None` when `v` has no interval.
+pub fn vreg_weight(
+    t: &TargetInfo<'_>,
+    f: &MachineFunction,
+    flow: &FlowAnalyses,
+    li: &LiveIntervals,
+    vr: VReg,
+    users: &[(crate::ir::Inst, crate::ir::Block)],
+) -> Option<(f32, Vec<(Hint, f32)>)> {
+    let iv = li.vreg(vr)?;
+    let mut total = 0f32;
+    let mut hints: Vec<(Hint, f32)> = Vec::new();
+    for &(i, b) in users {
+        let inst = f.inst(i);
+        if inst.op == Op::Generic(Generic::ImplicitDef) || is_identity_copy(inst) {
+            continue;
+        }
+        let (reads, writes) = reads_writes(inst, vr);
+        let mut w = (reads as u32 + writes as u32) as f32 * flow.freq.relative(b);
+        if writes
+            && flow.loops.is_exiting(&flow.cfg, b)
+            && iv
+                .range
+                .live_at(super::slots::SlotIndex(li.slots.block_end(b).0 - 1))
+        {
+            w *= 3.0;
+        }
+        total += w;
+        if inst.op.is_copy()
+            && let Some(h) = copy_hint(t, f, inst, vr)
+        {
+            match hints.iter_mut().find(|x| x.0 == h) {
+                Some(x) => x.1 += w,
+                None => hints.push((h, w)),
+            }
+        }
+    }
+    // LLVM's `isZeroLength`: no segment reaches past the base of the
+    // first instruction after its start.
+    let zero_length = iv
+        .range
+        .segments
+        .iter()
+        .all(|s| s.end.base() <= li.slots.next_inst_after(s.start).base());
+    let at_mask = li.regmasks.iter().any(|m| iv.range.live_at(m.at));
+    let remat = is_rematerializable(t, f, li, vr);
+    let size = iv.range.size();
+    let weight = if zero_length && !at_mask {
+        f32::INFINITY
+    } else {
+        let mut w = total;
+        if remat {
+            w *= 0.5;
+        }
+        if !hints.is_empty() {
+            w *= 1.01;
+        }
+        w / (size as f32 + 25.0 * (INSTR_DIST / LLVM_SCALE) as f32)
+    };
+    hints.sort_by(|a, b| b.1.total_cmp(&a.1));
+    Some((weight, hints))
 }
 
 /// Whether `inst` reads and whether it writes `v` (LLVM's

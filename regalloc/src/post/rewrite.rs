@@ -37,7 +37,10 @@ use crate::target::{Reg, RegFlags as PhysFlags, TargetInfo};
 use super::slots;
 
 /// Carries out the allocation recorded in `vrm` and `code` on `func`,
-/// filling `record`'s edits and removed instructions. `reserved` (by
+/// filling `record`'s edits and removed instructions. `split_copies` are
+/// the COPYs live-range splitting inserted (already in the blocks): each
+/// left becomes an [`Edit::Copy`] (or the spill or reload it was folded
+/// into); those between one register and itself are dropped. `reserved` (by
 /// register) are the function's reserved registers, left out of live-ins;
 /// `track_lanes` selects LLVM's sub-register-liveness rewriting.
 // The arguments are the allocator's separate results; bundling them would
@@ -49,6 +52,7 @@ pub fn finish(
     an: &Analyses,
     vrm: &VirtRegMap,
     code: &SpillCode,
+    split_copies: &[Inst],
     reserved: &[bool],
     track_lanes: bool,
     record: &mut AllocRecord,
@@ -171,12 +175,55 @@ pub fn finish(
         record.edits.insert(i, edit);
     }
 
+    // Copies from live-range splitting: their meaning, unless folded.
+    let mut dropped: HashSet<Inst> = HashSet::new();
+    for &i in split_copies {
+        if identity.contains(&i) {
+            dropped.insert(i);
+            continue;
+        }
+        if record.edits.contains_key(&i) {
+            continue;
+        }
+        let inst = &func.insts[i.index()];
+        match (inst.operands.first(), inst.operands.get(1)) {
+            (
+                Some(Operand::Reg(RegOperand {
+                    reg: RegRef::Phys(to),
+                    ..
+                })),
+                Some(Operand::Reg(RegOperand {
+                    reg: RegRef::Phys(from),
+                    ..
+                })),
+            ) => {
+                record.edits.insert(
+                    i,
+                    Edit::Copy {
+                        from: *from,
+                        to: *to,
+                    },
+                );
+            }
+            _ => {
+                return Err(AllocError::new(
+                    AllocErrorKind::OutOfRegisters,
+                    &func.name,
+                    "a split copy's registers were not assigned",
+                ));
+            }
+        }
+    }
+
     // 4. Removed instructions, with the instruction each came before.
     for b in 0..func.blocks.len() {
         let old = std::mem::take(&mut func.blocks[b].insts);
         let mut kept = Vec::with_capacity(old.len());
         let mut pending = Vec::new();
         for i in old {
+            if dropped.contains(&i) {
+                continue;
+            }
             if dead.contains(&i) || identity.contains(&i) {
                 pending.push(i);
             } else {

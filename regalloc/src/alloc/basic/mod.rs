@@ -239,6 +239,7 @@ pub fn run_with(
         &an,
         &vrm,
         &spiller.code,
+        &[],
         orders.reserved(),
         lanes,
         &mut record,

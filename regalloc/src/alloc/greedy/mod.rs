@@ -1,0 +1,443 @@
+//! LLVM's RegAllocGreedy: a priority queue of live ranges, each through the stages assign, evict, split and spill, with cascade-guarded eviction and live-range splitting.
+//!
+//! The loop takes the live range of highest priority ([`queue`]) and asks,
+//! in LLVM's order (`selectOrSplit`):
+//!
+//! 1. **assign**: the first register of its [`AllocationOrder`] (hints
+//!    first) with no interference; when that is not the preferred physical
+//!    hint, the hint's interference is evicted if that is cheap;
+//! 2. **evict** ([`evict`]): a register whose interference is all virtual,
+//!    lighter, and of an older eviction cascade; the evicted ranges go back
+//!    to the queue with the evictor's cascade number, so that no two ranges
+//!    can evict each other forever;
+//! 3. the first time a range gets here it is only marked `Split` and
+//!    queued again (with a low priority): splitting waits until everything
+//!    easier is allocated and the interference is known;
+//! 4. **split** ([`split`]): around the region where a register is free
+//!    (region split, placed by the Hopfield network of
+//!    [`super::split::spill_placement`] when available), or per block of
+//!    uses (block split); the new ranges are queued;
+//! 5. **spill** through the shared inline spiller; its tiny ranges are
+//!    `Done` and may only be assigned.
+//!
+//! Every range has a stage (`New`, `Assign`, `Split`, `Split2`, `Spill`,
+//! `Done`) that only moves forward, which with the cascades makes the
+//! loop terminate: a range is split at most while its stage allows, the
+//! remainder of a split goes to `Spill`, and spill products are never
+//! evicted.
+
+mod evict;
+mod queue;
+mod split;
+
+use crate::analysis::Analyses;
+use crate::ir::{MachineFunction, VReg};
+use crate::post::rewrite;
+use crate::target::{Reg, TargetInfo};
+
+use super::basic::tracks_sub_reg_liveness;
+use super::matrix::{Interference, LiveRegMatrix};
+use super::order::{AllocationOrder, ClassOrders};
+use super::spiller::Spiller;
+use super::split::SplitKit;
+use super::virtmap::VirtRegMap;
+use super::{AllocError, AllocErrorKind, AllocRecord};
+
+use queue::priority;
+
+/// Where a live range is in its life (LLVM's `LiveRangeStage`).
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
+pub enum Stage {
+    /// Never dequeued.
+    #[default]
+    New,
+    /// Dequeued once: may be assigned or evict.
+    Assign,
+    /// Failed to find a register: split it on its next turn.
+    Split,
+    /// A product of a region split that did not shrink: only block and
+    /// local splits are left.
+    Split2,
+    /// Spill if no register is free or can be freed.
+    Spill,
+    /// A spill product: assign only.
+    Done,
+}
+
+/// Options of the greedy allocator.
+#[derive(Copy, Clone, PartialEq, Debug)]
+pub struct GreedyOptions {
+    /// The cost, in entry-block frequency, of the first use of a
+    /// callee-saved register (LLVM's `regalloc-csr-first-time-cost`, and
+    /// the target's `getCSRFirstUseCost`): a range that could only take an
+    /// unused callee-saved register is split or spilled instead when that is
+    /// cheaper. 0 disables it (LLVM's default for most targets).
+    pub csr_first_time_cost: f32,
+    /// Class `AllocationPriority` ranks above the global/local distinction
+    /// (LLVM's `-greedy-regclass-priority-trumps-globalness`).
+    pub class_priority_trumps_globalness: bool,
+    /// Try region splitting (with spill placement) before block splitting.
+    pub region_split: bool,
+}
+
+impl Default for GreedyOptions {
+    fn default() -> Self {
+        GreedyOptions {
+            csr_first_time_cost: 0.0,
+            class_priority_trumps_globalness: false,
+            region_split: true,
+        }
+    }
+}
+
+/// Allocates `func` with the greedy allocator.
+pub fn run(t: &TargetInfo<'_>, func: &mut MachineFunction) -> Result<AllocRecord, AllocError> {
+    run_with(t, func, GreedyOptions::default())
+}
+
+/// The allocator's state for one function.
+pub(crate) struct Greedy<'f, 'a, 't> {
+    pub t: &'a TargetInfo<'t>,
+    pub func: &'f mut MachineFunction,
+    pub an: Analyses,
+    pub vrm: VirtRegMap,
+    pub matrix: LiveRegMatrix,
+    pub orders: ClassOrders,
+    pub spiller: Spiller,
+    pub kit: SplitKit,
+    pub queue: queue::Queue,
+    pub stage: Vec<Stage>,
+    /// Eviction cascade of each range (0: none yet).
+    pub cascade: Vec<u32>,
+    pub next_cascade: u32,
+    pub opts: GreedyOptions,
+    /// Callee-saved registers already used by some assignment.
+    pub csr_used: Vec<bool>,
+    /// How many live blocks each range had when it was created by a region
+    /// split (to see whether splitting makes progress).
+    pub lanes: bool,
+}
+
+/// Allocates `func` with the greedy allocator and the given options.
+pub fn run_with(
+    t: &TargetInfo<'_>,
+    func: &mut MachineFunction,
+    opts: GreedyOptions,
+) -> Result<AllocRecord, AllocError> {
+    let mut record = AllocRecord::new(func.insts.len());
+    func.compute_preds();
+    let an = Analyses::new(t, func);
+    let lanes = tracks_sub_reg_liveness(t);
+    let matrix = LiveRegMatrix::new(t, &an.intervals, lanes);
+    let orders = ClassOrders::new(t, func);
+    let spiller = Spiller::new(func);
+    let n = func.vregs.len();
+    let mut g = Greedy {
+        t,
+        an,
+        vrm: VirtRegMap::new(n),
+        matrix,
+        orders,
+        spiller,
+        kit: SplitKit::new(),
+        queue: queue::Queue::default(),
+        stage: vec![Stage::New; n],
+        cascade: vec![0; n],
+        next_cascade: 1,
+        opts,
+        csr_used: vec![false; t.regs.len()],
+        lanes,
+        func,
+    };
+    for v in 0..n {
+        if g.an.intervals.vreg(VReg::new(v)).is_some() {
+            g.enqueue(VReg::new(v));
+        }
+    }
+    while let Some(v) = g.queue.pop() {
+        if g.vrm.phys(v).is_some() || g.an.intervals.vreg(v).is_none() {
+            continue;
+        }
+        g.select_or_split(v)?;
+    }
+    let Greedy {
+        an,
+        vrm,
+        spiller,
+        kit,
+        orders,
+        func,
+        ..
+    } = g;
+    rewrite::finish(
+        t,
+        func,
+        &an,
+        &vrm,
+        &spiller.code,
+        &kit.copies,
+        orders.reserved(),
+        lanes,
+        &mut record,
+    )?;
+    Ok(record)
+}
+
+impl Greedy<'_, '_, '_> {
+    /// The stage of `v`.
+    pub fn stage(&self, v: VReg) -> Stage {
+        self.stage.get(v.index()).copied().unwrap_or_default()
+    }
+
+    /// Sets the stage of `v`.
+    pub fn set_stage(&mut self, v: VReg, s: Stage) {
+        if self.stage.len() <= v.index() {
+            self.stage.resize(v.index() + 1, Stage::New);
+        }
+        self.stage[v.index()] = s;
+    }
+
+    /// The cascade of `v` (0 when it never took part in an eviction).
+    pub fn cascade(&self, v: VReg) -> u32 {
+        self.cascade.get(v.index()).copied().unwrap_or(0)
+    }
+
+    /// Sets the cascade of `v`.
+    pub fn set_cascade(&mut self, v: VReg, c: u32) {
+        if self.cascade.len() <= v.index() {
+            self.cascade.resize(v.index() + 1, 0);
+        }
+        self.cascade[v.index()] = c;
+    }
+
+    /// Queues `v` with its current priority.
+    pub fn enqueue(&mut self, v: VReg) {
+        let p = priority(self, v);
+        self.queue.push(p, v);
+    }
+
+    /// Assigns `v` to `p` in the matrix and the map.
+    pub fn assign(&mut self, v: VReg, p: Reg) {
+        if let Some(iv) = self.an.intervals.vreg(v) {
+            self.matrix.assign(self.t, iv, p);
+        }
+        self.vrm.assign(v, p);
+        if let Some(u) = self.csr_used.get_mut(p.index()) {
+            *u = true;
+        }
+    }
+
+    /// Takes `v` out of its register.
+    pub fn unassign(&mut self, v: VReg) {
+        if let Some(iv) = self.an.intervals.vreg(v) {
+            self.matrix.unassign(self.t, iv);
+        }
+        self.vrm.unassign(v);
+    }
+
+    /// The allocation order of `v`.
+    pub fn order(&mut self, v: VReg) -> Result<AllocationOrder, AllocError> {
+        let Some(class) = self
+            .func
+            .vreg_class(v)
+            .filter(|c| c.index() < self.t.classes.len())
+        else {
+            return Err(self.error(
+                v,
+                AllocErrorKind::Unsupported,
+                format!("%{} has no register class", v.0),
+            ));
+        };
+        let vrm = &self.vrm;
+        let order = AllocationOrder::new(self.t, &mut self.orders, class, v, &self.an, |x| {
+            vrm.phys(x)
+        });
+        if order.regs.is_empty() {
+            return Err(self.error(
+                v,
+                AllocErrorKind::OutOfRegisters,
+                format!(
+                    "class {} of %{} has no allocatable register",
+                    self.t.class(class).name,
+                    self.vrm.original(v).0
+                ),
+            ));
+        }
+        Ok(order)
+    }
+
+    /// An error about `v`, placed at its first instruction.
+    pub fn error(&self, v: VReg, kind: AllocErrorKind, msg: String) -> AllocError {
+        let e = AllocError::new(kind, &self.func.name, msg);
+        let Some(iv) = self.an.intervals.vreg(v) else {
+            return e;
+        };
+        let slots = &self.an.intervals.slots;
+        let Some(s) = iv.range.segments.first() else {
+            return e;
+        };
+        let at = slots
+            .inst_at(s.start)
+            .or_else(|| slots.inst_at(slots.next_inst_after(s.start)));
+        match (slots.block_of(s.start), at) {
+            (Some(b), Some(i)) => e.at(b, i),
+            _ => e,
+        }
+    }
+
+    /// The spill weight of `v` (infinite without an interval).
+    pub fn weight(&self, v: VReg) -> f32 {
+        self.an
+            .intervals
+            .vreg(v)
+            .map_or(f32::INFINITY, |i| i.weight)
+    }
+
+    /// Whether `v` lives in one block.
+    pub fn is_local(&self, v: VReg) -> bool {
+        let Some(iv) = self.an.intervals.vreg(v) else {
+            return true;
+        };
+        let slots = &self.an.intervals.slots;
+        match (iv.range.segments.first(), iv.range.segments.last()) {
+            (Some(f), Some(l)) => {
+                slots.block_of(f.start) == slots.block_of(crate::analysis::SlotIndex(l.end.0 - 1))
+            }
+            _ => true,
+        }
+    }
+
+    /// LLVM's `selectOrSplit` for one range.
+    fn select_or_split(&mut self, v: VReg) -> Result<(), AllocError> {
+        let order = self.order(v)?;
+        if self.stage(v) == Stage::New {
+            self.set_stage(v, Stage::Assign);
+        }
+        // 1. A free register.
+        if let Some(p) = self.try_assign(v, &order) {
+            if self.opts.csr_first_time_cost > 0.0
+                && self.is_unused_csr(p)
+                && self.stage(v) < Stage::Spill
+                && let Some(done) = self.try_avoid_csr(v, &order, p)?
+            {
+                if done {
+                    return Ok(());
+                }
+            }
+            self.assign(v, p);
+            return Ok(());
+        }
+        // 2. Evict lighter ranges (not for ranges waiting to be split).
+        let stage = self.stage(v);
+        if stage != Stage::Split
+            && let Some(p) = evict::try_evict(self, v, &order)
+        {
+            self.assign(v, p);
+            return Ok(());
+        }
+        // 3. Wait until everything else had its turn.
+        if stage < Stage::Split {
+            self.set_stage(v, Stage::Split);
+            self.enqueue(v);
+            return Ok(());
+        }
+        // 4. Split.
+        if stage < Stage::Spill && split::try_split(self, v, &order)? {
+            return Ok(());
+        }
+        // 5. Spill.
+        if !self.weight(v).is_finite() {
+            let class = self.func.vreg_class(v);
+            let name = class.map_or("?", |c| &*self.t.class(c).name).to_string();
+            return Err(self.error(
+                v,
+                AllocErrorKind::OutOfRegisters,
+                format!(
+                    "no register of class {name} is free for unspillable %{} ({} candidates, all taken by fixed registers, call clobbers or other unspillable registers)",
+                    self.vrm.original(v).0,
+                    order.regs.len()
+                ),
+            ));
+        }
+        self.spill(v)
+    }
+
+    /// Spills `v` and queues what the spiller creates as `Done`.
+    pub fn spill(&mut self, v: VReg) -> Result<(), AllocError> {
+        let new =
+            self.spiller
+                .spill(self.t, self.func, &mut self.an.intervals, &mut self.vrm, v)?;
+        self.an.intervals.vregs[v.index()] = None;
+        for n in new {
+            self.set_stage(n, Stage::Done);
+            self.enqueue(n);
+        }
+        Ok(())
+    }
+
+    /// LLVM's `tryAssign`: the first free register in order; when it is
+    /// not the preferred physical hint, the hint is freed by eviction if
+    /// that breaks no other hint and only evicts lighter or splittable
+    /// ranges.
+    fn try_assign(&mut self, v: VReg, order: &AllocationOrder) -> Option<Reg> {
+        let iv = self.an.intervals.vreg(v)?;
+        let free = order
+            .regs
+            .iter()
+            .copied()
+            .find(|&p| self.matrix.check(self.t, iv, p) == Interference::Free)?;
+        let hint = self.an.hints.get(v.index()).and_then(|h| match h.first() {
+            Some((crate::analysis::Hint::Phys(r), _)) => Some(*r),
+            _ => None,
+        });
+        if let Some(h) = hint
+            && h != free
+            && order.is_hint(h)
+            && evict::can_evict_hint_interference(self, v, h)
+        {
+            evict::evict_interference(self, v, h);
+            return Some(h);
+        }
+        Some(free)
+    }
+
+    /// Whether `p` overlaps a callee-saved register no assignment uses yet.
+    fn is_unused_csr(&self, p: Reg) -> bool {
+        let Some(set) = self.orders.csr() else {
+            return false;
+        };
+        let saves = &self.t.callee_saved_set(set).saves;
+        saves.iter().any(|&c| self.t.regs_overlap(c, p))
+            && !saves
+                .iter()
+                .filter(|&&c| self.t.regs_overlap(c, p))
+                .any(|c| self.csr_used.get(c.index()).copied().unwrap_or(false))
+            && !self
+                .csr_used
+                .iter()
+                .enumerate()
+                .any(|(r, &u)| u && self.t.regs_overlap(Reg::new(r), p))
+    }
+
+    /// LLVM's `tryAssignCSRFirstTime`: when the only free register is an
+    /// unused callee-saved one, spilling (or splitting) `v` may be cheaper
+    /// than saving and restoring that register. `Some(true)` when `v` was
+    /// spilled instead, `Some(false)`/`None` to go on with `p`.
+    fn try_avoid_csr(
+        &mut self,
+        v: VReg,
+        _order: &AllocationOrder,
+        _p: Reg,
+    ) -> Result<Option<bool>, AllocError> {
+        let cost = split::spill_cost(self, v);
+        if self.stage(v) < Stage::Split2 && cost < self.opts.csr_first_time_cost {
+            self.set_stage(v, Stage::Spill);
+            self.spill(v)?;
+            return Ok(Some(true));
+        }
+        Ok(None)
+    }
+}
+
+#[cfg(test)]
+mod tests;

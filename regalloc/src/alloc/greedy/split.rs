@@ -1,0 +1,244 @@
+//! The greedy allocator's splitting strategies: region split (where the spill placement says a register pays), block split (each block of uses on its own), and the analysis of a range's blocks they share (LLVM's `SplitAnalysis`).
+
+use crate::analysis::{Slot, SlotIndex};
+use crate::ir::{Block, Inst, VReg};
+
+use super::super::AllocError;
+use super::super::order::AllocationOrder;
+use super::super::split::kit::{is_terminator, live_blocks, users_in};
+use super::super::split::{BlockPlan, Gap, SplitPlan};
+use super::{Greedy, Stage};
+
+/// How a range meets one block where it has uses (LLVM's `BlockInfo`).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct UseBlock {
+    /// The block.
+    pub block: Block,
+    /// The first instruction touching the range, and its index.
+    pub first: Inst,
+    /// Its index.
+    pub first_at: SlotIndex,
+    /// The last instruction touching the range.
+    pub last: Inst,
+    /// Its index.
+    pub last_at: SlotIndex,
+    /// How many instructions touch the range here.
+    pub uses: usize,
+    /// The range is live into the block.
+    pub live_in: bool,
+    /// The range is live out of the block.
+    pub live_out: bool,
+    /// An instruction here defines the range.
+    pub defines: bool,
+    /// An instruction from the first terminator on touches the range.
+    pub at_terminator: bool,
+}
+
+/// The blocks of a range: those with uses, and those it only lives through.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct SplitAnalysis {
+    /// Blocks with instructions touching the range, in layout order.
+    pub use_blocks: Vec<UseBlock>,
+    /// Blocks the range is live through without touching them.
+    pub through: Vec<Block>,
+    /// Every block the range covers.
+    pub blocks: Vec<Block>,
+}
+
+/// Analyses `v`'s blocks.
+pub fn analyze(g: &Greedy<'_, '_, '_>, v: VReg) -> SplitAnalysis {
+    let mut sa = SplitAnalysis::default();
+    let Some(iv) = g.an.intervals.vreg(v) else {
+        return sa;
+    };
+    let slots = &g.an.intervals.slots;
+    sa.blocks = live_blocks(&g.an, &iv.range, g.func, v);
+    let users = users_in(g.func, &sa.blocks, v);
+    let mut k = 0;
+    for &b in &sa.blocks {
+        let start = slots.block_start(b);
+        let end = slots.block_end(b);
+        let live_in = iv.range.live_at(start);
+        let live_out = iv.range.live_at(SlotIndex(end.0 - 1));
+        let mut ub: Option<UseBlock> = None;
+        let insts = &g.func.block(b).insts;
+        let term_pos = insts
+            .iter()
+            .position(|&i| is_terminator(g.t, g.func.inst(i)))
+            .unwrap_or(insts.len());
+        while k < users.len() && users[k].1 == b {
+            let i = users[k].0;
+            k += 1;
+            let Some(at) = slots.inst(i) else { continue };
+            let defines = g.func.inst(i).operands.iter().any(|o| {
+                matches!(o, crate::ir::Operand::Reg(r) if r.reg == crate::ir::RegRef::Virt(v) && r.is_def())
+            });
+            let at_term = insts
+                .iter()
+                .position(|&x| x == i)
+                .is_some_and(|p| p >= term_pos);
+            match ub.as_mut() {
+                None => {
+                    ub = Some(UseBlock {
+                        block: b,
+                        first: i,
+                        first_at: at,
+                        last: i,
+                        last_at: at,
+                        uses: 1,
+                        live_in,
+                        live_out,
+                        defines,
+                        at_terminator: at_term,
+                    })
+                }
+                Some(u) => {
+                    u.last = i;
+                    u.last_at = at;
+                    u.uses += 1;
+                    u.defines |= defines;
+                    u.at_terminator |= at_term;
+                }
+            }
+        }
+        match ub {
+            Some(u) => sa.use_blocks.push(u),
+            None if live_in && live_out => sa.through.push(b),
+            None => {}
+        }
+    }
+    sa
+}
+
+/// The frequency of block `b` relative to the entry.
+pub fn freq(g: &Greedy<'_, '_, '_>, b: Block) -> f32 {
+    g.an.flow.freq.relative(b)
+}
+
+/// What spilling `v` costs in spill code frequency (LLVM's
+/// `calcSpillCost`): a load or a store per block of uses, both where the
+/// value is live through and redefined.
+pub fn spill_cost(g: &Greedy<'_, '_, '_>, v: VReg) -> f32 {
+    let sa = analyze(g, v);
+    sa.use_blocks
+        .iter()
+        .map(|u| {
+            let f = freq(g, u.block);
+            if u.live_in && u.live_out && u.defines {
+                2.0 * f
+            } else {
+                f
+            }
+        })
+        .sum()
+}
+
+/// LLVM's `trySplit`: region split, then block split, for ranges that
+/// cross blocks; `Ok(true)` when `v` was split (its pieces are queued).
+pub fn try_split(
+    g: &mut Greedy<'_, '_, '_>,
+    v: VReg,
+    order: &AllocationOrder,
+) -> Result<bool, AllocError> {
+    if g.stage(v) >= Stage::Spill {
+        return Ok(false);
+    }
+    // Sub-register liveness: the kit copies whole registers, which would
+    // read undefined lanes; such ranges are spilled instead.
+    if g.lanes
+        && g.an
+            .intervals
+            .vreg(v)
+            .is_some_and(|iv| !iv.subranges.is_empty())
+    {
+        return Ok(false);
+    }
+    if g.is_local(v) {
+        return Ok(false);
+    }
+    let sa = analyze(g, v);
+    let _ = order;
+    Ok(try_block_split(g, v, &sa))
+}
+
+/// LLVM's `tryBlockSplit`: every block with several uses gets a range of
+/// its own, from before its first use to after its last; the rest (the
+/// remainder, live through the other blocks) is only spilled if it does
+/// not get a register.
+pub fn try_block_split(g: &mut Greedy<'_, '_, '_>, v: VReg, sa: &SplitAnalysis) -> bool {
+    let mut plan = SplitPlan {
+        intervals: 1,
+        default: 0,
+        blocks: Default::default(),
+    };
+    for u in &sa.use_blocks {
+        if u.uses < 2 {
+            continue;
+        }
+        // The interval must start before the terminators.
+        let first_is_term = {
+            let insts = &g.func.block(u.block).insts;
+            insts
+                .iter()
+                .take_while(|&&i| i != u.first)
+                .all(|&i| !is_terminator(g.t, g.func.inst(i)))
+                && is_terminator(g.t, g.func.inst(u.first))
+        };
+        if first_is_term {
+            continue;
+        }
+        let k = plan.intervals;
+        plan.intervals += 1;
+        let mut switches = vec![(Gap::Before(u.first), k)];
+        if u.live_out {
+            let back = if u.at_terminator {
+                Gap::End
+            } else {
+                Gap::After(u.last)
+            };
+            switches.push((back, 0));
+        }
+        plan.blocks
+            .insert(u.block, BlockPlan { entry: 0, switches });
+    }
+    if plan.intervals == 1 {
+        return false;
+    }
+    let Some(res) = g.kit.apply(g.t, g.func, &mut g.an, &mut g.vrm, v, &plan) else {
+        return false;
+    };
+    tracing::debug!(
+        vreg = v.0,
+        intervals = plan.intervals,
+        copies = res.copies,
+        "block split"
+    );
+    let blocks = sa.blocks.clone();
+    for (k, r) in res.regs.iter().enumerate() {
+        let Some(n) = *r else { continue };
+        let users = users_in(g.func, &blocks, n)
+            .into_iter()
+            .map(|x| x.0)
+            .collect();
+        g.spiller.set_users(n, users);
+        g.set_stage(n, if k == 0 { Stage::Spill } else { Stage::New });
+        g.set_cascade(n, 0);
+        g.enqueue(n);
+    }
+    true
+}
+
+/// The index where block `b`'s value can last be copied before leaving
+/// it: its first terminator, or its end.
+#[allow(dead_code)]
+pub fn last_split_point(g: &Greedy<'_, '_, '_>, b: Block) -> SlotIndex {
+    let slots = &g.an.intervals.slots;
+    g.func
+        .block(b)
+        .insts
+        .iter()
+        .find(|&&i| is_terminator(g.t, g.func.inst(i)))
+        .and_then(|&i| slots.inst(i))
+        .unwrap_or_else(|| slots.block_end(b))
+        .with(Slot::Block)
+}

@@ -1,0 +1,450 @@
+//! The split kit: carries out a live-range split of one virtual register, inserting the copies, rewriting the operands, and computing the new intervals.
+//!
+//! A split is described block by block ([`SplitPlan`]): which new interval
+//! holds the value on entry to the block, and at which points inside the
+//! block another interval takes over ([`Gap`]: before or after an
+//! instruction, or before the block's first terminator, LLVM's "last split
+//! point"). Blocks without a plan keep the plan's default interval
+//! throughout. Because edge bundles give every edge of a bundle the same
+//! interval, a plan never needs copies on edges: a value that changes
+//! interval between blocks does so inside one of them.
+//!
+//! Carrying out the plan ([`SplitKit::apply`]) replaces the register by one
+//! new register per interval (same class, same original in the
+//! [`VirtRegMap`]):
+//!
+//! - at every switch point where the value is live, a `COPY` from the
+//!   previous interval's register to the next one's is inserted into the
+//!   block and given a slot index of its own between its neighbours
+//!   ([`SlotIndexes::insert_between`]), so no existing index moves;
+//! - every operand of the register is renamed to the interval covering its
+//!   instruction (a read-modify-write instruction stays in two-address form:
+//!   both operands are renamed alike);
+//! - each new register's interval is computed from its accesses
+//!   ([`LiveIntervals::compute_vreg`], phi values included) and weighed like
+//!   any other interval.
+//!
+//! The split either happens completely or not at all: room for every copy
+//! is checked before anything changes, and [`SplitKit::apply`] returns
+//! `None` when a gap between two instructions has no index left.
+//!
+//! Copies are ordinary instructions of the function from then on: the
+//! spiller may fold them into a spill or a reload, and the rewriter records
+//! the ones left as [`crate::alloc::Edit::Copy`] (or removes them when both
+//! sides got the same register).
+
+use std::collections::BTreeMap;
+
+use crate::analysis::weights::vreg_weight;
+use crate::analysis::{Analyses, Slot, SlotIndex};
+use crate::ir::{
+    Block, Generic, Inst, InstData, MachineFunction, Op, Operand, RegOperand, RegRef, VReg,
+};
+use crate::target::{InstrFlags, TargetInfo};
+
+use super::super::virtmap::VirtRegMap;
+
+/// A point inside a block where a new interval may take over.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Gap {
+    /// Right after the block's start, before its first instruction.
+    Start,
+    /// Right before instruction `I` of the block.
+    Before(Inst),
+    /// Right after instruction `I` of the block.
+    After(Inst),
+    /// Right before the block's first terminator (its end when it has none):
+    /// the last point where a value leaving the block can still be copied.
+    End,
+}
+
+/// What happens to the value in one block.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct BlockPlan {
+    /// The interval holding the value on entry (and until the first switch).
+    pub entry: u32,
+    /// Points where another interval takes over, in program order.
+    pub switches: Vec<(Gap, u32)>,
+}
+
+impl BlockPlan {
+    /// A block entirely in interval `k`.
+    pub fn whole(k: u32) -> BlockPlan {
+        BlockPlan {
+            entry: k,
+            switches: Vec::new(),
+        }
+    }
+}
+
+/// A split of one virtual register into intervals `0..intervals`.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct SplitPlan {
+    /// How many intervals the register is split into.
+    pub intervals: u32,
+    /// The interval of blocks that have no plan.
+    pub default: u32,
+    /// Per block, what happens to the value there.
+    pub blocks: BTreeMap<Block, BlockPlan>,
+}
+
+/// The result of a split.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct SplitResult {
+    /// The register of each interval (`None` for an interval that ended up
+    /// with no instruction: it held no part of the value).
+    pub regs: Vec<Option<VReg>>,
+    /// How many copies were inserted.
+    pub copies: usize,
+}
+
+/// Per-function state of the split kit.
+#[derive(Clone, Debug, Default)]
+pub struct SplitKit {
+    /// Every copy the kit inserted, in insertion order.
+    pub copies: Vec<Inst>,
+}
+
+/// One copy to insert: in `block`, before position `pos` of the block's
+/// current instruction list, from interval `from` to interval `to`.
+struct PlannedCopy {
+    block: Block,
+    pos: usize,
+    from: u32,
+    to: u32,
+}
+
+impl SplitKit {
+    /// A kit with nothing inserted yet.
+    pub fn new() -> SplitKit {
+        SplitKit::default()
+    }
+
+    /// Splits `v` by `plan`; see the module documentation. `None` (and
+    /// nothing changed) when a copy finds no room in its gap. The new
+    /// registers have their intervals in `an`, weights and copy hints
+    /// included; `v`'s interval is removed.
+    pub fn apply(
+        &mut self,
+        t: &TargetInfo<'_>,
+        func: &mut MachineFunction,
+        an: &mut Analyses,
+        vrm: &mut VirtRegMap,
+        v: VReg,
+        plan: &SplitPlan,
+    ) -> Option<SplitResult> {
+        let iv = an.intervals.vreg(v)?.clone();
+        let class = func.vreg_class(v);
+        let blocks = live_blocks(an, &iv.range, func, v);
+
+        // 1. Walk each block: where copies go, and which interval each
+        // instruction's operands of `v` belong to.
+        let mut copies: Vec<PlannedCopy> = Vec::new();
+        let mut renames: Vec<(Inst, u32)> = Vec::new();
+        let mut used = vec![false; plan.intervals as usize];
+        let mut entries: BTreeMap<Block, u32> = BTreeMap::new();
+        let mut exits: BTreeMap<Block, u32> = BTreeMap::new();
+        for &b in &blocks {
+            let bp = plan
+                .blocks
+                .get(&b)
+                .cloned()
+                .unwrap_or_else(|| BlockPlan::whole(plan.default));
+            let insts = &func.block(b).insts;
+            let end_pos = insts
+                .iter()
+                .position(|&i| is_terminator(t, func.inst(i)))
+                .unwrap_or(insts.len());
+            let mut at_pos: Vec<(usize, u32)> = bp
+                .switches
+                .iter()
+                .filter_map(|&(g, k)| {
+                    let pos = match g {
+                        Gap::Start => 0,
+                        Gap::End => end_pos,
+                        Gap::Before(i) => insts.iter().position(|&x| x == i)?,
+                        Gap::After(i) => insts.iter().position(|&x| x == i)? + 1,
+                    };
+                    Some((pos, k))
+                })
+                .collect();
+            // Stable: switches at one point keep their order.
+            at_pos.sort_by_key(|x| x.0);
+            let mut cur = bp.entry;
+            entries.insert(b, cur);
+            let mut sw = 0;
+            for pos in 0..=insts.len() {
+                while sw < at_pos.len() && at_pos[sw].0 == pos {
+                    let k = at_pos[sw].1;
+                    if k != cur && live_at_gap(an, &iv.range, func, b, pos) {
+                        used[cur as usize] = true;
+                        used[k as usize] = true;
+                        copies.push(PlannedCopy {
+                            block: b,
+                            pos,
+                            from: cur,
+                            to: k,
+                        });
+                    }
+                    cur = k;
+                    sw += 1;
+                }
+                if let Some(&i) = insts.get(pos)
+                    && touches(func.inst(i), v)
+                {
+                    used[cur as usize] = true;
+                    renames.push((i, cur));
+                }
+            }
+            exits.insert(b, cur);
+        }
+
+        // Every edge the value crosses must leave and enter in the same
+        // interval (plans built on edge bundles always do).
+        for &b in &blocks {
+            let exit = exits.get(&b).copied();
+            let Some(exit) = exit else { continue };
+            for s in &func.block(b).succs {
+                if let Some(&entry) = entries.get(&s.block)
+                    && entry != exit
+                    && an.intervals.slots.block_start(s.block)
+                        < iv.range.segments.last().map_or(SlotIndex(0), |x| x.end)
+                    && iv.range.live_at(an.intervals.slots.block_start(s.block))
+                {
+                    return None;
+                }
+            }
+        }
+
+        // 2. Room for every copy, simulated gap by gap before anything
+        // changes.
+        if !room_for(an, func, &copies) {
+            return None;
+        }
+
+        // 3. New registers, one per interval used.
+        let regs: Vec<Option<VReg>> = used
+            .iter()
+            .map(|&u| {
+                u.then(|| {
+                    let n = func.new_vreg(class);
+                    vrm.set_original(n, v);
+                    n
+                })
+            })
+            .collect();
+        let reg = |k: u32| regs[k as usize].expect("a used interval has a register");
+
+        // 4. Rename operands.
+        for &(i, k) in &renames {
+            let n = reg(k);
+            for o in &mut func.inst_mut(i).operands {
+                if let Operand::Reg(r) = o
+                    && r.reg == RegRef::Virt(v)
+                {
+                    r.reg = RegRef::Virt(n);
+                    r.flags.set(crate::ir::RegFlags::KILLED, false);
+                    r.flags.set(crate::ir::RegFlags::DEAD, false);
+                }
+            }
+        }
+
+        // 5. Insert copies, last position first within each block so that
+        // earlier positions stay valid.
+        let mut order: Vec<usize> = (0..copies.len()).collect();
+        order.sort_by(|&a, &b| {
+            let (x, y) = (&copies[a], &copies[b]);
+            x.block
+                .cmp(&y.block)
+                .then(y.pos.cmp(&x.pos))
+                .then(b.cmp(&a))
+        });
+        // Copies at one position are inserted in reverse, each before the
+        // ones already there, so they end up in plan order; their indexes
+        // are assigned afterwards in list order.
+        let mut inserted: Vec<(Block, Inst)> = Vec::with_capacity(copies.len());
+        for k in order {
+            let c = &copies[k];
+            let mut data = InstData::new(Op::Generic(Generic::Copy));
+            data.operands
+                .push(Operand::Reg(RegOperand::def_of(reg(c.to))));
+            data.operands
+                .push(Operand::Reg(RegOperand::use_of(reg(c.from))));
+            let id = Inst::new(func.insts.len());
+            func.insts.push(data);
+            func.blocks[c.block.index()].insts.insert(c.pos, id);
+            inserted.push((c.block, id));
+        }
+        for &(b, id) in inserted.iter().rev() {
+            let slots = &an.intervals.slots;
+            let insts = &func.block(b).insts;
+            let pos = insts.iter().position(|&x| x == id).unwrap_or(0);
+            let prev = insts[..pos]
+                .iter()
+                .rev()
+                .find_map(|&x| slots.inst(x))
+                .unwrap_or_else(|| slots.block_start(b));
+            let next = insts[pos + 1..]
+                .iter()
+                .find_map(|&x| slots.inst(x))
+                .unwrap_or_else(|| slots.block_end(b));
+            let ok = an.intervals.slots.insert_between(prev, next, id);
+            debug_assert!(ok.is_some(), "room was checked");
+            self.copies.push(id);
+        }
+
+        // 6. Intervals and weights of the new registers.
+        an.intervals.vregs[v.index()] = None;
+        let n_vregs = func.vregs.len();
+        if an.intervals.vregs.len() < n_vregs {
+            an.intervals.vregs.resize(n_vregs, None);
+        }
+        if an.hints.len() < n_vregs {
+            an.hints.resize(n_vregs, Vec::new());
+        }
+        let mut result_regs = regs.clone();
+        for (k, r) in regs.iter().enumerate() {
+            let Some(n) = *r else { continue };
+            let Some(mut niv) = an.intervals.compute_vreg(t, func, &an.flow.cfg, n, &blocks) else {
+                result_regs[k] = None;
+                continue;
+            };
+            niv.weight = 0.0;
+            an.intervals.vregs[n.index()] = Some(niv);
+            let users = users_in(func, &blocks, n);
+            if let Some((w, hints)) = vreg_weight(t, func, &an.flow, &an.intervals, n, &users) {
+                if let Some(Some(x)) = an.intervals.vregs.get_mut(n.index()) {
+                    x.weight = w;
+                }
+                an.hints[n.index()] = hints;
+            }
+        }
+        Some(SplitResult {
+            regs: result_regs,
+            copies: copies.len(),
+        })
+    }
+}
+
+/// Whether `inst` has an operand of `v`.
+fn touches(inst: &InstData, v: VReg) -> bool {
+    inst.operands
+        .iter()
+        .any(|o| matches!(o, Operand::Reg(r) if r.reg == RegRef::Virt(v)))
+}
+
+/// Whether `inst` is a terminator.
+pub fn is_terminator(t: &TargetInfo<'_>, inst: &InstData) -> bool {
+    match inst.op {
+        Op::Target(o) => t
+            .instrs
+            .get(o.index())
+            .is_some_and(|d| d.is(InstrFlags::TERMINATOR)),
+        Op::Generic(_) => false,
+    }
+}
+
+/// The blocks `v`'s range covers or where it is accessed, sorted.
+pub fn live_blocks(
+    an: &Analyses,
+    range: &crate::analysis::LiveRange,
+    func: &MachineFunction,
+    v: VReg,
+) -> Vec<Block> {
+    let slots = &an.intervals.slots;
+    let mut out = Vec::new();
+    for s in &range.segments {
+        let Some(first) = slots.block_of(s.start) else {
+            continue;
+        };
+        let mut b = first.index();
+        while b < func.blocks.len() && slots.block_start(Block::new(b)) < s.end {
+            out.push(Block::new(b));
+            b += 1;
+        }
+    }
+    // Accesses outside the range: dead definitions are inside it, `undef`
+    // reads of an otherwise dead register may not be.
+    let _ = v;
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// Whether the value is live at the gap before position `pos` of block
+/// `b`'s instruction list (its end when `pos` is past the last).
+fn live_at_gap(
+    an: &Analyses,
+    range: &crate::analysis::LiveRange,
+    func: &MachineFunction,
+    b: Block,
+    pos: usize,
+) -> bool {
+    let slots = &an.intervals.slots;
+    let insts = &func.block(b).insts;
+    match insts[pos.min(insts.len())..]
+        .iter()
+        .find_map(|&i| slots.inst(i))
+    {
+        Some(at) => range.live_at(at.with(Slot::Block)),
+        None => {
+            let end = slots.block_end(b);
+            range.live_at(SlotIndex(end.0 - 1))
+        }
+    }
+}
+
+/// Whether every planned copy finds an index: copies in one gap take
+/// indexes one after another from its start (the rule of
+/// [`crate::analysis::SlotIndexes::insert_between`]), so each gap is
+/// simulated with its count.
+fn room_for(an: &Analyses, func: &MachineFunction, copies: &[PlannedCopy]) -> bool {
+    use crate::analysis::slots::MIN_GAP;
+    let slots = &an.intervals.slots;
+    let mut per_gap: BTreeMap<(Block, usize), usize> = BTreeMap::new();
+    for c in copies {
+        *per_gap.entry((c.block, c.pos)).or_default() += 1;
+    }
+    for (&(b, pos), &count) in &per_gap {
+        let insts = &func.block(b).insts;
+        let prev = insts[..pos]
+            .iter()
+            .rev()
+            .find_map(|&x| slots.inst(x))
+            .unwrap_or_else(|| slots.block_start(b))
+            .base();
+        let next = insts[pos..]
+            .iter()
+            .find_map(|&x| slots.inst(x))
+            .unwrap_or_else(|| slots.block_end(b))
+            .base();
+        // The copies are given indexes first to last, each a step after
+        // the entry before it.
+        let mut lo = prev;
+        for _ in 0..count {
+            if next <= lo {
+                return false;
+            }
+            let step = (((next - lo) / 8) & !3).max(MIN_GAP);
+            let base = lo + step;
+            if base + MIN_GAP > next {
+                return false;
+            }
+            lo = base;
+        }
+    }
+    true
+}
+
+/// The instructions of `blocks` touching `v`, each with its block.
+pub fn users_in(func: &MachineFunction, blocks: &[Block], v: VReg) -> Vec<(Inst, Block)> {
+    let mut out = Vec::new();
+    for &b in blocks {
+        for &i in &func.block(b).insts {
+            if touches(func.inst(i), v) {
+                out.push((i, b));
+            }
+        }
+    }
+    out
+}

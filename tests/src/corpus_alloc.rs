@@ -1,0 +1,424 @@
+//! The allocators on the developers' MIR corpus: allocate every function, check it with the symbolic checker and `llc-19 -verify-machineinstrs`, count spill code, and compare with LLVM's own allocator on the same files.
+
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use regalloc::alloc::{Allocator, Options, Stats, allocate_recorded};
+use regalloc::analysis::FlowAnalyses;
+use regalloc::ir::{Op, Operand};
+use regalloc::mir::{self, FunctionDoc};
+use regalloc::target::TargetInfo;
+
+/// The -O2 corpus directory of `target`.
+pub fn corpus(target: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../bench/out/corpus")
+        .join(target)
+        .join("O2")
+}
+
+/// The `.mir` files under `dir`, sorted.
+pub fn mir_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return out;
+    };
+    for e in rd.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(mir_files(&p));
+        } else if p.extension().is_some_and(|x| x == "mir") {
+            out.push(p);
+        }
+    }
+    out.sort();
+    out
+}
+
+/// A flat name for a corpus file (`zlib_adler32.mir`).
+pub fn flat_name(root: &Path, p: &Path) -> String {
+    p.strip_prefix(root)
+        .unwrap_or(p)
+        .to_string_lossy()
+        .replace('/', "_")
+}
+
+/// The functions `llc -verify-machineinstrs` complains about in `file`, or
+/// `None` when llc failed without naming functions (parse errors).
+fn llc_bad_functions(llc: &Path, flags: &[&str], file: &Path) -> Option<HashSet<String>> {
+    let out = Command::new(llc)
+        .args(["-run-pass=none", "-verify-machineinstrs", "-o", "/dev/null"])
+        .args(flags)
+        .arg(file)
+        .output()
+        .ok()?;
+    let err = String::from_utf8_lossy(&out.stderr);
+    let bad: HashSet<String> = err
+        .lines()
+        .filter_map(|l| l.strip_prefix("- function:"))
+        .map(|s| s.trim().to_string())
+        .collect();
+    if out.status.success() || !bad.is_empty() {
+        if !bad.is_empty() {
+            let first: String = err.lines().take(12).collect::<Vec<_>>().join("\n");
+            eprintln!("llc rejected {}:\n{first}", file.display());
+        }
+        Some(bad)
+    } else {
+        eprintln!(
+            "llc failed on {}: {}",
+            file.display(),
+            err.lines().take(5).collect::<Vec<_>>().join("\n")
+        );
+        None
+    }
+}
+
+/// Spill and reload instructions LLVM left in an allocated function,
+/// counted as MIR-NOTES says (LLVM's own remark counts nothing on BPF): a
+/// store or load with the opcode of some class's spill or reload template
+/// whose frame operand is a `spill-slot` object (any other access to a
+/// spill slot is folded and not counted); weighted by block frequency.
+/// Also the COPYs left.
+pub fn count_llvm(
+    t: &TargetInfo<'_>,
+    f: &regalloc::ir::MachineFunction,
+) -> (u64, u64, f64, f64, u64) {
+    let stores: HashSet<_> = t
+        .classes
+        .iter()
+        .filter_map(|c| c.spill.as_ref().map(|x| x.opcode))
+        .collect();
+    let loads: HashSet<_> = t
+        .classes
+        .iter()
+        .filter_map(|c| c.reload.as_ref().map(|x| x.opcode))
+        .collect();
+    let spill_ids: HashSet<u32> = f
+        .stack
+        .iter()
+        .filter(|o| &*o.kind == "spill-slot")
+        .map(|o| o.id)
+        .collect();
+    let flow = FlowAnalyses::new(f);
+    let (mut s, mut r, mut sc, mut rc) = (0, 0, 0.0, 0.0);
+    let copies = f.inst_ids().filter(|&i| f.inst(i).op.is_copy()).count() as u64;
+    for b in f.block_ids() {
+        let w = f64::from(flow.freq.relative(b));
+        for &i in &f.block(b).insts {
+            let inst = f.inst(i);
+            let Op::Target(o) = inst.op else { continue };
+            let slot = inst.operands.iter().any(
+                |op| matches!(op, Operand::Frame(fr, _) if !fr.fixed && spill_ids.contains(&fr.id)),
+            );
+            if !slot {
+                continue;
+            }
+            if stores.contains(&o) {
+                s += 1;
+                sc += w;
+            } else if loads.contains(&o) {
+                r += 1;
+                rc += w;
+            }
+        }
+    }
+    (s, r, sc, rc, copies)
+}
+
+/// What one allocator did on one target's corpus.
+pub struct Outcome {
+    /// See the test output.
+    pub total: usize,
+    /// See the test output.
+    pub allocated: usize,
+    /// See the test output.
+    pub checked: usize,
+    /// See the test output.
+    pub check_ran: bool,
+    /// See the test output.
+    pub verified: Option<usize>,
+    /// See the test output.
+    pub stats: Stats,
+    /// See the test output.
+    pub per_function: BTreeMap<String, Stats>,
+    /// Time spent in the allocator, and instructions allocated.
+    /// See the test output.
+    pub time: std::time::Duration,
+    /// See the test output.
+    pub insts: usize,
+}
+
+/// Allocates every function of `target`'s corpus with `allocator`, checks
+/// and verifies the results, and prints the `N/N` lines.
+pub fn run_target(
+    target: &str,
+    t: &TargetInfo<'_>,
+    llc_flags: &[&str],
+    allocator: Allocator,
+) -> Option<Outcome> {
+    let an = allocator.name();
+    let root = corpus(target);
+    let files = mir_files(&root);
+    if files.is_empty() {
+        println!("notice: no {target} corpus at {}", root.display());
+        return None;
+    }
+    let tmp = tmp_dir().join(format!("alloc_{an}_{target}"));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let llc = crate::llvm_tool("llc");
+    if llc.is_none() {
+        println!("notice: llc-19 not found; skipping the machine-verifier step");
+    }
+    let mut o = Outcome {
+        total: 0,
+        allocated: 0,
+        checked: 0,
+        check_ran: false,
+        verified: llc.as_ref().map(|_| 0),
+        stats: Stats::default(),
+        per_function: BTreeMap::new(),
+        time: std::time::Duration::ZERO,
+        insts: 0,
+    };
+    let mut errors = Vec::new();
+    let mut unread = 0;
+    for path in &files {
+        let text = std::fs::read_to_string(path).unwrap();
+        let name = flat_name(&root, path);
+        let mut file = mir::read(t, &name, &text);
+        unread += file.errors().count();
+        let mut ok_here = Vec::new();
+        for doc in &mut file.functions {
+            let FunctionDoc::Read(f) = doc else { continue };
+            o.total += 1;
+            let mut g = f.clone();
+            let opts = Options {
+                allocator,
+                check: false,
+            };
+            o.insts += g.inst_ids().count();
+            let start = std::time::Instant::now();
+            let result = allocate_recorded(t, &mut g, &opts);
+            o.time += start.elapsed();
+            match result {
+                Ok((stats, record)) => {
+                    o.allocated += 1;
+                    match regalloc::check::check(t, f, &g, &record) {
+                        Ok(()) => {
+                            o.check_ran = true;
+                            o.checked += 1;
+                        }
+                        Err(es)
+                            if es
+                                .iter()
+                                .any(|e| format!("{e:?}").contains("being written")) => {}
+                        Err(es) => {
+                            o.check_ran = true;
+                            errors.push(format!("{name} {}: checker: {}", g.name, es[0]));
+                        }
+                    }
+                    o.stats.add(&stats);
+                    o.per_function.insert(format!("{name}:{}", g.name), stats);
+                    ok_here.push(g.name.clone());
+                    *f = g;
+                }
+                Err(e) => errors.push(format!("{name}: {e}")),
+            }
+        }
+        let out = tmp.join(&name);
+        std::fs::write(&out, mir::write(t, &file)).unwrap();
+        if let (Some(llc), Some(v)) = (&llc, o.verified.as_mut()) {
+            if let Some(bad) = llc_bad_functions(llc, llc_flags, &out) {
+                *v += ok_here.iter().filter(|n| !bad.contains(*n)).count();
+            }
+        }
+    }
+    for e in errors.iter().take(20) {
+        println!("error: {e}");
+    }
+    let checked = if o.check_ran {
+        format!("{}/{} checked", o.checked, o.total)
+    } else {
+        "checker not available".to_string()
+    };
+    let verified = o.verified.map_or("llc not run".to_string(), |v| {
+        format!("{v}/{} verified by llc", o.total)
+    });
+    println!(
+        "{target} {an}: {}/{} allocated, {checked}, {verified} ({unread} functions the MIR reader rejected are not counted)",
+        o.allocated, o.total
+    );
+    println!(
+        "{target} {an}: spills {} reloads {} remats {} copies left {} (weighted spill {:.1} reload {:.1} remat {:.1})",
+        o.stats.spills,
+        o.stats.reloads,
+        o.stats.remats,
+        o.stats.copies,
+        o.stats.spill_cost,
+        o.stats.reload_cost,
+        o.stats.remat_cost
+    );
+    println!(
+        "{target} {an}: {} instructions in {:.3} s ({:.0} instructions/s, this build's profile)",
+        o.insts,
+        o.time.as_secs_f64(),
+        o.insts as f64 / o.time.as_secs_f64().max(1e-9)
+    );
+    Some(o)
+}
+
+/// Runs `allocator` and LLVM's allocator of the same name on `target`'s
+/// corpus and prints the ratios; returns (ours, LLVM's) weighted
+/// spill+reload cost.
+pub fn compare(
+    llc: &Path,
+    target: &str,
+    t: &TargetInfo<'_>,
+    flags: &[&str],
+    start_after: &str,
+    allocator: Allocator,
+) -> Option<(f64, f64)> {
+    let an = allocator.name();
+    let Some(o) = run_target(target, t, flags, allocator) else {
+        return None;
+    };
+    let root = corpus(target);
+    let cache = tmp_dir().join(format!("llvm_{an}_{target}"));
+    std::fs::create_dir_all(&cache).unwrap();
+    let (mut s, mut r, mut sc, mut rc) = (0u64, 0u64, 0f64, 0f64);
+    let (mut os, mut or_, mut osc, mut orc) = (0u64, 0u64, 0f64, 0f64);
+    let mut worse = Vec::new();
+    let mut differ = 0;
+    let mut compared = 0;
+    let (mut copies, mut our_copies) = (0u64, 0u64);
+    for path in mir_files(&root) {
+        let name = flat_name(&root, &path);
+        let out = cache.join(&name);
+        if !out.exists() {
+            let st = Command::new(llc)
+                .args([
+                    "-O2",
+                    &format!("-regalloc={an}"),
+                    "-stop-after=virtregrewriter",
+                ])
+                .arg(format!("-start-after={start_after}"))
+                .args(flags)
+                .arg(&path)
+                .arg("-o")
+                .arg(&out)
+                .status()
+                .unwrap();
+            if !st.success() {
+                println!("notice: llc -regalloc={an} failed on {}", path.display());
+                let _ = std::fs::remove_file(&out);
+                continue;
+            }
+        }
+        let text = std::fs::read_to_string(&out).unwrap();
+        let file = mir::read(t, &name, &text);
+        for f in file.read_functions() {
+            let Some(ours) = o.per_function.get(&format!("{name}:{}", f.name)) else {
+                continue;
+            };
+            compared += 1;
+            let (a, b, c, d, e) = count_llvm(t, f);
+            s += a;
+            r += b;
+            sc += c;
+            rc += d;
+            copies += e;
+            our_copies += ours.copies;
+            os += ours.spills;
+            or_ += ours.reloads;
+            osc += ours.spill_cost;
+            orc += ours.reload_cost;
+            if (a, b) != (ours.spills, ours.reloads) {
+                differ += 1;
+            }
+            let (mine, theirs) = (ours.spill_cost + ours.reload_cost, c + d);
+            if mine != theirs {
+                worse.push((
+                    mine - theirs,
+                    format!(
+                        "{name}:{} ours {}/{} ({mine:.1}) llvm {a}/{b} ({theirs:.1})",
+                        f.name, ours.spills, ours.reloads
+                    ),
+                ));
+            }
+        }
+    }
+    worse.sort_by(|a, b| b.0.total_cmp(&a.0));
+    for (_, w) in worse.iter().take(6) {
+        println!("{target} most above llvm: {w}");
+    }
+    println!(
+        "{target}: {compared} functions compared, {differ} with other spill or reload counts than LLVM {an}"
+    );
+    println!(
+        "{target} llvm {an}: spills {s} reloads {r} copies left {copies} (weighted spill {sc:.1} reload {rc:.1})"
+    );
+    println!(
+        "{target} ours/llvm {an}: spills {os}/{s} = {:.3}, reloads {or_}/{r} = {:.3}, copies {our_copies}/{copies} = {:.3}, weighted spill+reload {:.1}/{:.1} = {:.3}",
+        os as f64 / s.max(1) as f64,
+        or_ as f64 / r.max(1) as f64,
+        our_copies as f64 / copies.max(1) as f64,
+        osc + orc,
+        sc + rc,
+        (osc + orc) / (sc + rc).max(1e-9)
+    );
+    Some((osc + orc, sc + rc))
+}
+
+/// Scratch space for written MIR and LLVM's cached outputs.
+fn tmp_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_TMPDIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| std::env::temp_dir().join("regalloc-tests"))
+}
+
+/// The four targets: name, corpus directory, tables, llc flags, and the
+/// pass LLVM's allocators start after.
+pub fn targets() -> [(
+    &'static str,
+    &'static str,
+    &'static TargetInfo<'static>,
+    &'static [&'static str],
+    &'static str,
+); 4] {
+    [
+        (
+            "bpf",
+            "bpf",
+            &regalloc_targets::bpf::TARGET,
+            &["-mtriple=bpf", "-mcpu=v3"],
+            "machine-scheduler",
+        ),
+        (
+            "x86",
+            "x86_64",
+            &regalloc_targets::x86::TARGET,
+            &["-mtriple=x86_64-linux-gnu", "-relocation-model=pic"],
+            "machine-scheduler",
+        ),
+        (
+            "aarch64",
+            "aarch64",
+            &regalloc_targets::aarch64::TARGET,
+            &["-mtriple=aarch64-linux-gnu", "-relocation-model=pic"],
+            "aarch64-post-coalescer-pass",
+        ),
+        (
+            "hexagon",
+            "hexagon",
+            &regalloc_targets::hexagon::TARGET,
+            &[
+                "-mtriple=hexagon-unknown-linux-musl",
+                "-relocation-model=pic",
+                "-machine-sink-split=0",
+            ],
+            "machine-scheduler",
+        ),
+    ]
+}
