@@ -14,6 +14,7 @@ pub mod matrix;
 pub mod order;
 mod record;
 pub mod spiller;
+pub mod split;
 mod stats;
 pub mod virtmap;
 
