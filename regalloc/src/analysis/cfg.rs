@@ -26,18 +26,23 @@ impl Cfg {
     /// The CFG of `f`. Successors that name blocks out of range are dropped,
     /// so a malformed function cannot make later analyses index out of bounds.
     pub fn new(f: &MachineFunction) -> Cfg {
-        let n = f.blocks.len();
-        let succs: Vec<Vec<Block>> = f
-            .blocks
-            .iter()
-            .map(|b| {
-                b.succs
-                    .iter()
-                    .map(|s| s.block)
-                    .filter(|s| s.index() < n)
-                    .collect()
-            })
-            .collect();
+        Cfg::from_succs(
+            f.blocks
+                .iter()
+                .map(|b| b.succs.iter().map(|s| s.block).collect())
+                .collect(),
+        )
+    }
+
+    /// The CFG given by the successor lists of blocks `0..succs.len()` in
+    /// layout order, block 0 the entry; for analyses of hand-made graphs
+    /// (tests) that have no [`MachineFunction`]. Out-of-range successors are
+    /// dropped as in [`Cfg::new`].
+    pub fn from_succs(mut succs: Vec<Vec<Block>>) -> Cfg {
+        let n = succs.len();
+        for ss in &mut succs {
+            ss.retain(|s| s.index() < n);
+        }
         let mut preds = vec![Vec::new(); n];
         for (p, ss) in succs.iter().enumerate() {
             for s in ss {

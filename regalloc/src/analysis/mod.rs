@@ -1,4 +1,4 @@
-//! Analyses allocation needs: CFG orders, dominators, loops, block frequency, slot indexes, liveness, live intervals, spill weights.
+//! Analyses allocation needs: CFG orders, edge bundles, dominators, loops, block frequency, slot indexes, liveness, live intervals, spill weights.
 //!
 //! Each analysis is a plain value computed from a [`MachineFunction`] (and
 //! the ones before it); [`Analyses::new`] runs them all in LLVM's order.
@@ -7,6 +7,7 @@
 //! the interval printer ([`print`]).
 
 mod bitset;
+pub mod bundles;
 pub mod cfg;
 pub mod dom;
 pub mod freq;
@@ -18,6 +19,7 @@ pub mod slots;
 pub mod weights;
 
 pub use bitset::BitSet;
+pub use bundles::{Bundle, EdgeBundles};
 pub use cfg::Cfg;
 pub use dom::DomTree;
 pub use freq::BlockFreq;

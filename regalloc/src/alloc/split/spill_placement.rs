@@ -1,0 +1,508 @@
+//! Spill placement (LLVM's `SpillPlacement`): a Hopfield-style network over edge bundles deciding where a split live range is in a register and where on the stack.
+//!
+//! Region splitting asks, for one live range and one candidate physical
+//! register: at which edge bundles ([`crate::analysis::bundles`]) should
+//! the value be in that register, and at which on the stack? Every bundle
+//! the value is live across is a node whose value is `+1` (register), `-1`
+//! (stack) or `0` (undecided, treated as stack). Evidence arrives as
+//!
+//! - biases: a use in a block wants a register at the bundles around it
+//!   ([`BorderConstraint::PrefReg`]), interference from the candidate
+//!   register wants the stack ([`SpillPlacement::add_pref_spill`]), each
+//!   weighted by how often the block runs;
+//! - links: a block the value crosses without uses or interference is
+//!   free in either state, but switching state inside it would cost a
+//!   spill or reload at its frequency, so it pulls its two bundles towards
+//!   the same value ([`SpillPlacement::add_links`]).
+//!
+//! A node's value follows the sign of its positive bias minus its negative
+//! bias plus its links weighted by the neighbours' values; nodes are
+//! updated until none changes (see [`SpillPlacement::iterate`] for the
+//! rule). Links are symmetric and non-negative, so every change lowers the
+//! network's energy and the iteration settles; a sweep bound guards
+//! against pathological inputs anyway.
+//!
+//! The use is incremental, as in LLVM's greedy allocator:
+//! [`prepare`](SpillPlacement::prepare), add constraints and spill
+//! preferences, [`scan_active_bundles`](SpillPlacement::scan_active_bundles)
+//! (give up on the candidate if nothing wants the register), then repeatedly
+//! add links for transparent blocks next to the bundles that just turned
+//! positive ([`recent_positive`](SpillPlacement::recent_positive)) and
+//! [`iterate`](SpillPlacement::iterate), finally
+//! [`finish`](SpillPlacement::finish) and read the positive bundles.
+//!
+//! Frequencies are `f64` relative to the entry block
+//! ([`BlockFreq::float`](crate::analysis::BlockFreq::float)) where LLVM
+//! uses saturating 64-bit integers; every threshold is stated as a fraction
+//! of the entry frequency so that both scales give the same decisions.
+
+use crate::analysis::{BitSet, Bundle, EdgeBundles};
+use crate::ir::Block;
+
+/// The negative bias of a [`BorderConstraint::MustSpill`] border. Infinity
+/// absorbs any finite sum, so no positive bias or link can outweigh it
+/// (LLVM saturates its integer frequency to the maximum for the same
+/// effect).
+pub const MUST_SPILL_BIAS: f64 = f64::INFINITY;
+
+/// The decision threshold as a fraction of the entry frequency (2^-13, as
+/// LLVM). A node goes to `+1` or `-1` only when its sum exceeds the
+/// threshold in magnitude; nearer ties stay `0`, which keeps rounding noise
+/// and exact cancellations from flipping nodes back and forth.
+pub const THRESHOLD_FRACTION: f64 = 1.0 / 8192.0;
+
+/// How many times, on average, each active node may be updated in one
+/// [`SpillPlacement::iterate`] call: the bound is this times the number
+/// of active bundles (LLVM allows 10 per bundle of the function). The
+/// network settles much sooner in practice; the bound only makes
+/// termination independent of the input.
+pub const SWEEPS: usize = 10;
+
+/// Bundles touching more blocks than this (big switches, indirect
+/// branches, loops with many `continue`s) start with a small negative
+/// bias, so that the region grows through them only when a substantial
+/// part of their blocks wants the register. Keeps compile time bounded,
+/// as in LLVM.
+pub const LARGE_BUNDLE_BLOCKS: usize = 100;
+
+/// The negative bias of a large bundle (see [`LARGE_BUNDLE_BLOCKS`]), as
+/// a fraction of the entry frequency.
+pub const LARGE_BUNDLE_BIAS_FRACTION: f64 = 1.0 / 16.0;
+
+/// Factor on the block frequency of a strong spill preference
+/// ([`SpillPlacement::add_pref_spill`] with `strong`): the interference
+/// would need a spill and a reload in the block, so it counts twice.
+pub const STRONG_SPILL_FACTOR: f64 = 2.0;
+
+/// What a block border wants of the value's location.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub enum BorderConstraint {
+    /// No preference; also used when the value is not live across the
+    /// border. The border's bundle is left untouched.
+    #[default]
+    DontCare,
+    /// The value should be in the register: adds the block frequency to
+    /// the positive bias.
+    PrefReg,
+    /// The value should be on the stack: adds the block frequency to the
+    /// negative bias.
+    PrefSpill,
+    /// The value is live across the border and either location is as good
+    /// (the block will be split around its uses anyway): takes part in the
+    /// network without a bias.
+    PrefBoth,
+    /// The value cannot be in the register here (the register is clobbered
+    /// across the border): the bundle is forced to the stack.
+    MustSpill,
+}
+
+/// The constraints one block puts on the bundles at its borders.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct BlockConstraint {
+    /// The block.
+    pub block: Block,
+    /// Constraint on the entry bundle (where the value is live-in).
+    pub entry: BorderConstraint,
+    /// Constraint on the exit bundle (where the value is live-out).
+    pub exit: BorderConstraint,
+    /// Whether the value may change between register and stack inside the
+    /// block (the split will put a reload or a spill there, typically
+    /// around its uses). When `false` and the value is live across both
+    /// borders (neither is [`DontCare`](BorderConstraint::DontCare)), the
+    /// block leaves in the state it entered, so its two bundles are linked
+    /// with the block frequency as for a transparent block. LLVM never
+    /// links constrained blocks; `true` gives its behaviour.
+    pub change_state: bool,
+}
+
+/// One bundle of the network.
+#[derive(Clone, Debug, Default)]
+struct Node {
+    /// Accumulated frequency of borders preferring the register.
+    bias_p: f64,
+    /// Accumulated frequency of borders preferring the stack, possibly
+    /// [`MUST_SPILL_BIAS`].
+    bias_n: f64,
+    /// `+1` register, `-1` stack, `0` undecided.
+    value: i8,
+    /// Links to other bundles with their weights, one entry per neighbour.
+    links: Vec<(f64, Bundle)>,
+    /// Sum of the link weights: the most the neighbours can ever add.
+    sum_link_weights: f64,
+}
+
+impl Node {
+    /// Forgets the previous query; keeps the link vector's allocation.
+    fn clear(&mut self) {
+        self.bias_p = 0.0;
+        self.bias_n = 0.0;
+        self.value = 0;
+        self.links.clear();
+        self.sum_link_weights = 0.0;
+    }
+
+    fn add_bias(&mut self, freq: f64, c: BorderConstraint) {
+        match c {
+            BorderConstraint::DontCare | BorderConstraint::PrefBoth => {}
+            BorderConstraint::PrefReg => self.bias_p += freq,
+            BorderConstraint::PrefSpill => self.bias_n += freq,
+            BorderConstraint::MustSpill => self.bias_n = MUST_SPILL_BIAS,
+        }
+    }
+
+    fn add_link(&mut self, to: Bundle, w: f64) {
+        self.sum_link_weights += w;
+        // Parallel transparent blocks between the same two bundles add up
+        // into one link, so updates cost one term per neighbour.
+        match self.links.iter_mut().find(|l| l.1 == to) {
+            Some(l) => l.0 += w,
+            None => self.links.push((w, to)),
+        }
+    }
+
+    /// Whether the node is `-1` whatever its neighbours do: even all of
+    /// them positive cannot lift its sum above `-threshold`.
+    fn must_spill(&self, threshold: f64) -> bool {
+        self.bias_n >= self.bias_p + self.sum_link_weights + threshold
+    }
+}
+
+/// The spill placement network of one function, reused across queries.
+///
+/// Nodes, link vectors and work lists keep their allocations from query to
+/// query; [`prepare`](SpillPlacement::prepare) costs time proportional to
+/// the bundles the previous query touched, not to the function.
+#[derive(Clone, Debug)]
+pub struct SpillPlacement {
+    /// Entry and exit bundle of every block.
+    block_bundles: Vec<[Bundle; 2]>,
+    /// Bundles with more than [`LARGE_BUNDLE_BLOCKS`] blocks.
+    large: BitSet,
+    /// Frequency of every block, relative to the entry.
+    freq: Vec<f64>,
+    /// The entry frequency the fractions are taken of.
+    entry_freq: f64,
+    /// [`THRESHOLD_FRACTION`] of the entry frequency.
+    threshold: f64,
+    /// One node per bundle; only active ones hold this query's state.
+    nodes: Vec<Node>,
+    /// Bundles touched by the current query (LLVM's `ActiveNodes`).
+    active: BitSet,
+    /// `active` as a list, to reset it in time proportional to its size.
+    active_list: Vec<Bundle>,
+    /// Nodes to update (LLVM's `TodoList`), each at most once.
+    todo: Vec<Bundle>,
+    /// Membership of `todo`.
+    in_todo: BitSet,
+    /// Bundles that turned positive in the last scan or iteration.
+    recent_positive: Vec<Bundle>,
+}
+
+impl SpillPlacement {
+    /// A network over `bundles` with per-block frequencies `freq` (indexed
+    /// by block; missing entries count as 0). The entry frequency is
+    /// `freq[0]`, or 1 when that is not positive.
+    pub fn new(bundles: &EdgeBundles, freq: &[f64]) -> SpillPlacement {
+        let nb = bundles.num_blocks();
+        let n = bundles.num_bundles();
+        let block_bundles = (0..nb)
+            .map(|b| {
+                let b = Block::new(b);
+                [bundles.bundle(b, false), bundles.bundle(b, true)]
+            })
+            .collect();
+        let mut large = BitSet::new(n);
+        for k in 0..n {
+            if bundles.blocks(Bundle::new(k)).len() > LARGE_BUNDLE_BLOCKS {
+                large.insert(k);
+            }
+        }
+        let mut freq = freq.to_vec();
+        freq.resize(nb, 0.0);
+        let entry_freq = match freq.first() {
+            Some(&f) if f > 0.0 => f,
+            _ => 1.0,
+        };
+        SpillPlacement {
+            block_bundles,
+            large,
+            freq,
+            entry_freq,
+            threshold: entry_freq * THRESHOLD_FRACTION,
+            nodes: vec![Node::default(); n],
+            active: BitSet::new(n),
+            active_list: Vec::new(),
+            todo: Vec::new(),
+            in_todo: BitSet::new(n),
+            recent_positive: Vec::new(),
+        }
+    }
+
+    /// Starts a new query: no bundle is active any more. Nodes are cleared
+    /// when a later call activates them again, so this costs only the size
+    /// of the previous query.
+    pub fn prepare(&mut self) {
+        for &b in &self.active_list {
+            self.active.remove(b.index());
+        }
+        self.active_list.clear();
+        for &b in &self.todo {
+            self.in_todo.remove(b.index());
+        }
+        self.todo.clear();
+        self.recent_positive.clear();
+    }
+
+    /// Adds the border constraints of blocks where the value is live: each
+    /// non-[`DontCare`](BorderConstraint::DontCare) border activates its
+    /// bundle and biases it with the block frequency; blocks that cannot
+    /// change state link their bundles (see
+    /// [`BlockConstraint::change_state`]).
+    pub fn add_constraints(&mut self, constraints: &[BlockConstraint]) {
+        for c in constraints {
+            let f = self.get_block_frequency(c.block);
+            let [ib, ob] = self.block_bundles[c.block.index()];
+            if c.entry != BorderConstraint::DontCare {
+                self.activate(ib);
+                self.nodes[ib.index()].add_bias(f, c.entry);
+            }
+            if c.exit != BorderConstraint::DontCare {
+                self.activate(ob);
+                self.nodes[ob.index()].add_bias(f, c.exit);
+            }
+            if !c.change_state
+                && c.entry != BorderConstraint::DontCare
+                && c.exit != BorderConstraint::DontCare
+            {
+                self.link(ib, ob, f);
+            }
+        }
+    }
+
+    /// Adds a stack preference at both borders of each block, for blocks
+    /// where the candidate register is used by something else while the
+    /// value is live. `strong` weighs the frequency by
+    /// [`STRONG_SPILL_FACTOR`], for interference that would need both a
+    /// spill and a reload in the block.
+    pub fn add_pref_spill(&mut self, blocks: &[Block], strong: bool) {
+        for &b in blocks {
+            let mut f = self.get_block_frequency(b);
+            if strong {
+                f *= STRONG_SPILL_FACTOR;
+            }
+            let [ib, ob] = self.block_bundles[b.index()];
+            self.activate(ib);
+            self.activate(ob);
+            // A block whose borders share a bundle biases it twice: both
+            // borders carry the value.
+            self.nodes[ib.index()].add_bias(f, BorderConstraint::PrefSpill);
+            self.nodes[ob.index()].add_bias(f, BorderConstraint::PrefSpill);
+        }
+    }
+
+    /// Links the entry and exit bundles of each transparent block (the
+    /// value is live through it with no uses and no interference) with the
+    /// block frequency. A block whose borders are in one bundle has
+    /// nothing to link and is skipped.
+    pub fn add_links(&mut self, blocks: &[Block]) {
+        for &b in blocks {
+            let [ib, ob] = self.block_bundles[b.index()];
+            let f = self.get_block_frequency(b);
+            self.link(ib, ob, f);
+        }
+    }
+
+    /// Updates every active bundle once and collects the positive ones
+    /// into [`recent_positive`](SpillPlacement::recent_positive).
+    /// Returns whether any bundle is positive. When none is after the
+    /// constraints, links from transparent blocks could only relay
+    /// preferences that are not there, so the caller drops the candidate
+    /// register early, as LLVM does.
+    pub fn scan_active_bundles(&mut self) -> bool {
+        self.recent_positive.clear();
+        for k in 0..self.active_list.len() {
+            let b = self.active_list[k];
+            self.update(b);
+            let node = &self.nodes[b.index()];
+            // A node that must spill is settled for good; it is never a
+            // reason to grow the region.
+            if node.must_spill(self.threshold) {
+                continue;
+            }
+            if node.value > 0 {
+                self.recent_positive.push(b);
+            }
+        }
+        self.recent_positive.sort_unstable();
+        !self.recent_positive.is_empty()
+    }
+
+    /// Updates nodes until the network is stable, starting from the ones
+    /// touched since the last call, or until [`SWEEPS`] updates per active
+    /// node have been spent.
+    ///
+    /// The rule for a node: `sum = bias_p - bias_n + Σ weight · value(neighbour)`;
+    /// its value becomes `+1` when `sum >= threshold`, `-1` when
+    /// `sum <= -threshold`, `0` otherwise, with threshold
+    /// [`THRESHOLD_FRACTION`] of the entry frequency. When a node changes,
+    /// the neighbours that could follow it (those not already at the
+    /// extreme it moved towards) are queued again.
+    pub fn iterate(&mut self) {
+        self.recent_positive.clear();
+        let mut budget = SWEEPS * self.active_list.len();
+        while budget > 0 {
+            let Some(b) = self.todo.pop() else { break };
+            self.in_todo.remove(b.index());
+            budget -= 1;
+            if self.update(b) && self.nodes[b.index()].value > 0 {
+                self.recent_positive.push(b);
+            }
+        }
+        // A node can flip more than once; report each bundle once, and
+        // only if it is still positive.
+        let nodes = &self.nodes;
+        self.recent_positive.retain(|b| nodes[b.index()].value > 0);
+        self.recent_positive.sort_unstable();
+        self.recent_positive.dedup();
+    }
+
+    /// Ends the query. Returns whether the placement is perfect: every
+    /// active bundle wants the register, so the value never needs to go
+    /// to the stack at any bundle the query touched.
+    pub fn finish(&mut self) -> bool {
+        self.active_list
+            .iter()
+            .all(|b| self.nodes[b.index()].value > 0)
+    }
+
+    /// Whether `bundle` wants the register: it is active in this query and
+    /// its value is `+1`.
+    pub fn is_positive(&self, bundle: Bundle) -> bool {
+        self.active.contains(bundle.index()) && self.nodes[bundle.index()].value > 0
+    }
+
+    /// The value of `bundle`: `+1` register, `-1` stack, `0` undecided or
+    /// not active in this query.
+    pub fn value(&self, bundle: Bundle) -> i8 {
+        if self.active.contains(bundle.index()) {
+            self.nodes[bundle.index()].value
+        } else {
+            0
+        }
+    }
+
+    /// The bundles that want the register, in increasing order.
+    pub fn positive_bundles(&self) -> impl Iterator<Item = Bundle> + '_ {
+        self.active
+            .iter()
+            .map(Bundle::new)
+            .filter(|b| self.nodes[b.index()].value > 0)
+    }
+
+    /// The bundles touched by this query, in increasing order.
+    pub fn active_bundles(&self) -> impl Iterator<Item = Bundle> + '_ {
+        self.active.iter().map(Bundle::new)
+    }
+
+    /// The bundles that turned positive in the last
+    /// [`scan_active_bundles`](SpillPlacement::scan_active_bundles) or
+    /// [`iterate`](SpillPlacement::iterate), in increasing order: where
+    /// the caller should look for transparent blocks to grow the region.
+    pub fn recent_positive(&self) -> &[Bundle] {
+        &self.recent_positive
+    }
+
+    /// The frequency of `block` the network weighs it with (0 for blocks
+    /// out of range).
+    pub fn get_block_frequency(&self, block: Block) -> f64 {
+        self.freq.get(block.index()).copied().unwrap_or(0.0)
+    }
+
+    /// The decision threshold: [`THRESHOLD_FRACTION`] of the entry frequency.
+    pub fn threshold(&self) -> f64 {
+        self.threshold
+    }
+
+    /// Number of bundles (nodes) of the network.
+    pub fn num_bundles(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Makes `b` part of this query (clearing what a previous query left
+    /// in its node) and queues it for an update.
+    fn activate(&mut self, b: Bundle) {
+        if self.in_todo.insert(b.index()) {
+            self.todo.push(b);
+        }
+        if !self.active.insert(b.index()) {
+            return;
+        }
+        self.active_list.push(b);
+        let node = &mut self.nodes[b.index()];
+        node.clear();
+        if self.large.contains(b.index()) {
+            node.bias_n = self.entry_freq * LARGE_BUNDLE_BIAS_FRACTION;
+        }
+    }
+
+    /// Links `a` and `b` both ways with weight `w`, activating them; a
+    /// link of a bundle to itself would only add the same term to both
+    /// sides of its sum, so it is dropped.
+    fn link(&mut self, a: Bundle, b: Bundle, w: f64) {
+        if a == b {
+            return;
+        }
+        self.activate(a);
+        self.activate(b);
+        self.nodes[a.index()].add_link(b, w);
+        self.nodes[b.index()].add_link(a, w);
+    }
+
+    /// The value `b` should take given its neighbours now.
+    fn target_value(&self, b: Bundle) -> i8 {
+        let node = &self.nodes[b.index()];
+        let mut sum = node.bias_p - node.bias_n;
+        for &(w, n) in &node.links {
+            sum += w * f64::from(self.nodes[n.index()].value);
+        }
+        if sum >= self.threshold {
+            1
+        } else if sum <= -self.threshold {
+            -1
+        } else {
+            0
+        }
+    }
+
+    /// Recomputes `b`'s value; when it changes, queues the neighbours it
+    /// may drag along and returns `true`.
+    fn update(&mut self, b: Bundle) -> bool {
+        let new = self.target_value(b);
+        let old = self.nodes[b.index()].value;
+        if new == old {
+            return false;
+        }
+        self.nodes[b.index()].value = new;
+        // A rise can only raise neighbours' sums: those already at +1 stay.
+        // Likewise a fall cannot move a neighbour already at -1.
+        let settled = if new > old { 1 } else { -1 };
+        for k in 0..self.nodes[b.index()].links.len() {
+            let n = self.nodes[b.index()].links[k].1;
+            if self.nodes[n.index()].value != settled && self.in_todo.insert(n.index()) {
+                self.todo.push(n);
+            }
+        }
+        true
+    }
+
+    /// Whether every active node already has the value the rule gives it.
+    #[cfg(test)]
+    fn is_stable(&self) -> bool {
+        self.active_list
+            .iter()
+            .all(|&b| self.target_value(b) == self.nodes[b.index()].value)
+    }
+}
+
+#[cfg(test)]
+mod tests;
