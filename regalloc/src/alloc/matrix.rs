@@ -167,6 +167,60 @@ impl LiveRegMatrix {
         out
     }
 
+    /// Where `p` is taken inside `[start, end)` (one block), by anything:
+    /// a virtual register assigned to an overlapping register, a fixed
+    /// register, or a call clobbering it. The first and last points, each
+    /// clamped to the block (LLVM's `InterferenceCache` entry for a block).
+    pub fn block_interference(
+        &self,
+        t: &TargetInfo<'_>,
+        p: Reg,
+        start: SlotIndex,
+        end: SlotIndex,
+    ) -> Option<(SlotIndex, SlotIndex)> {
+        let mut first: Option<SlotIndex> = None;
+        let mut last: Option<SlotIndex> = None;
+        let mut note = |a: SlotIndex, b: SlotIndex| {
+            let a = a.max(start);
+            let b = b.min(end);
+            if first.is_none_or(|f| a < f) {
+                first = Some(a);
+            }
+            if last.is_none_or(|l| b > l) {
+                last = Some(b);
+            }
+        };
+        for &u in t.units(p) {
+            if let Some(un) = self.unions.get(u.index()) {
+                // The last segment starting before `end`, then back while
+                // segments still reach into the block.
+                for (&s, &(e, _)) in un.range(..end).rev() {
+                    if e <= start {
+                        break;
+                    }
+                    note(s, e);
+                }
+            }
+            if let Some(f) = self.fixed.get(u.index()) {
+                let k = f.segments.partition_point(|x| x.end <= start);
+                for x in f.segments[k..].iter().take_while(|x| x.start < end) {
+                    note(x.start, x.end);
+                }
+            }
+        }
+        let k = self.regmasks.partition_point(|m| m.at < start);
+        for m in self.regmasks[k..].iter().take_while(|m| m.at < end) {
+            let clobbers = match &m.mask {
+                RegMask::Named(c) => c.index() >= t.callee_saved.len() || !t.mask_preserves(*c, p),
+                RegMask::Custom(list) => !list.contains(&p),
+            };
+            if clobbers {
+                note(m.at, SlotIndex(m.at.0 + 1));
+            }
+        }
+        first.zip(last)
+    }
+
     /// The virtual registers occupying unit `u` somewhere in `range`, each
     /// once, in the order met; at most `limit` of them.
     pub fn interfering_on_unit(&self, u: RegUnit, range: &LiveRange, limit: usize) -> Vec<VReg> {

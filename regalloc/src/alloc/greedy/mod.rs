@@ -28,6 +28,7 @@
 
 mod evict;
 mod queue;
+mod region;
 mod split;
 
 use crate::analysis::Analyses;
@@ -113,9 +114,10 @@ pub(crate) struct Greedy<'f, 'a, 't> {
     pub opts: GreedyOptions,
     /// Callee-saved registers already used by some assignment.
     pub csr_used: Vec<bool>,
-    /// How many live blocks each range had when it was created by a region
-    /// split (to see whether splitting makes progress).
+    /// Whether interference follows sub-register lanes.
     pub lanes: bool,
+    /// Edge bundles and the spill placement network, once needed.
+    pub region: Option<region::Region>,
 }
 
 /// Allocates `func` with the greedy allocator and the given options.
@@ -147,6 +149,7 @@ pub fn run_with(
         opts,
         csr_used: vec![false; t.regs.len()],
         lanes,
+        region: None,
         func,
     };
     for v in 0..n {

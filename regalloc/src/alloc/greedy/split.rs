@@ -157,7 +157,12 @@ pub fn try_split(
         return Ok(false);
     }
     let sa = analyze(g, v);
-    let _ = order;
+    if g.opts.region_split
+        && g.stage(v) < Stage::Split2
+        && super::region::try_region_split(g, v, order, &sa)?
+    {
+        return Ok(true);
+    }
     Ok(try_block_split(g, v, &sa))
 }
 
@@ -230,7 +235,6 @@ pub fn try_block_split(g: &mut Greedy<'_, '_, '_>, v: VReg, sa: &SplitAnalysis) 
 
 /// The index where block `b`'s value can last be copied before leaving
 /// it: its first terminator, or its end.
-#[allow(dead_code)]
 pub fn last_split_point(g: &Greedy<'_, '_, '_>, b: Block) -> SlotIndex {
     let slots = &g.an.intervals.slots;
     g.func

@@ -1,0 +1,471 @@
+//! Region split (LLVM's `tryRegionSplit`): for each candidate register, the spill placement network decides per edge bundle whether the value should be in that register or on the stack; the cheapest candidate below the cost of spilling is carried out.
+//!
+//! For one candidate register `P`:
+//!
+//! 1. every block with uses constrains its borders: `PrefReg` where the
+//!    value is live across, weakened to `PrefSpill` or `MustSpill` where
+//!    `P`'s interference in the block comes before the first use (entry)
+//!    or after the last (exit); each border that will need spill code
+//!    adds the block's frequency to the candidate's static cost;
+//! 2. the region grows from the bundles that turned positive through the
+//!    blocks the value only lives through: without interference they link
+//!    their bundles (a value that stays in the register costs nothing),
+//!    with interference they prefer the stack; the network is iterated
+//!    after each growth;
+//! 3. the global cost adds the spill code the decided bundles imply: a
+//!    copy per border whose decision differs from its block's wish, two in
+//!    a live-through block that must get out of `P`'s way.
+//!
+//! The winner's split ([`split_around_region`]): interval 1 holds the
+//! value where the bundles say register (and is meant for `P`), interval 0
+//! (the remainder) everywhere else and goes to the `Spill` stage; blocks
+//! with several uses left on the stack side get local intervals of their
+//! own, as LLVM does.
+
+use crate::analysis::{Bundle, EdgeBundles, SlotIndex};
+use crate::ir::{Block, Inst, VReg};
+use crate::target::Reg;
+
+use super::super::AllocError;
+use super::super::order::AllocationOrder;
+use super::super::split::kit::{is_terminator, users_in};
+use super::super::split::{
+    BlockConstraint, BlockPlan, BorderConstraint, Gap, SpillPlacement, SplitPlan,
+};
+use super::split::{SplitAnalysis, UseBlock, freq, last_split_point};
+use super::{Greedy, Stage};
+
+/// The edge bundles and the spill placement network of one function,
+/// made on the first region split.
+pub struct Region {
+    bundles: EdgeBundles,
+    placer: SpillPlacement,
+}
+
+impl Region {
+    fn new(g: &Greedy<'_, '_, '_>) -> Region {
+        let bundles = EdgeBundles::new(&g.an.flow.cfg);
+        let freqs: Vec<f64> = (0..g.func.blocks.len())
+            .map(|b| f64::from(g.an.flow.freq.relative(Block::new(b))))
+            .collect();
+        let placer = SpillPlacement::new(&bundles, &freqs);
+        Region { bundles, placer }
+    }
+}
+
+/// The interference of `p` in block `b`.
+fn intf(g: &Greedy<'_, '_, '_>, p: Reg, b: Block) -> Option<(SlotIndex, SlotIndex)> {
+    let slots = &g.an.intervals.slots;
+    g.matrix
+        .block_interference(g.t, p, slots.block_start(b), slots.block_end(b))
+}
+
+/// One candidate's evaluation.
+struct Candidate {
+    reg: Reg,
+    cost: f32,
+    positive: Vec<bool>,
+}
+
+/// Tries a region split of `v`; `Ok(true)` when it split.
+pub fn try_region_split(
+    g: &mut Greedy<'_, '_, '_>,
+    v: VReg,
+    order: &AllocationOrder,
+    sa: &SplitAnalysis,
+) -> Result<bool, AllocError> {
+    if sa.use_blocks.is_empty() {
+        return Ok(false);
+    }
+    let spill_cost: f32 = sa
+        .use_blocks
+        .iter()
+        .map(|u| {
+            let f = freq(g, u.block);
+            if u.live_in && u.live_out && u.defines {
+                2.0 * f
+            } else {
+                f
+            }
+        })
+        .sum();
+    let mut region = match g.region.take() {
+        Some(r) => r,
+        None => Region::new(g),
+    };
+    let mut through = vec![false; g.func.blocks.len()];
+    for &b in &sa.through {
+        through[b.index()] = true;
+    }
+    let mut best: Option<Candidate> = None;
+    let mut best_cost = spill_cost;
+    for &p in &order.regs {
+        if let Some(c) = evaluate(g, &mut region, sa, &through, p, best_cost) {
+            tracing::debug!(vreg = v.0, reg = %g.t.reg(p).name, cost = c.cost, "region split candidate");
+            if c.cost < best_cost {
+                best_cost = c.cost;
+                best = Some(c);
+            }
+        }
+    }
+    let Some(best) = best else {
+        g.region = Some(region);
+        return Ok(false);
+    };
+    let done = split_around_region(g, &region, v, sa, &best);
+    g.region = Some(region);
+    Ok(done)
+}
+
+/// The constraints, growth and cost of candidate `p`; `None` when it
+/// cannot beat `limit` or nothing wants the register.
+fn evaluate(
+    g: &Greedy<'_, '_, '_>,
+    region: &mut Region,
+    sa: &SplitAnalysis,
+    through: &[bool],
+    p: Reg,
+    limit: f32,
+) -> Option<Candidate> {
+    let placer = &mut region.placer;
+    placer.prepare();
+    // 1. Use blocks.
+    let mut constraints = Vec::with_capacity(sa.use_blocks.len());
+    let mut static_cost = 0f32;
+    for u in &sa.use_blocks {
+        let mut c = BlockConstraint {
+            block: u.block,
+            entry: if u.live_in {
+                BorderConstraint::PrefReg
+            } else {
+                BorderConstraint::DontCare
+            },
+            exit: if u.live_out {
+                BorderConstraint::PrefReg
+            } else {
+                BorderConstraint::DontCare
+            },
+            change_state: true,
+        };
+        if let Some((first, last)) = intf(g, p, u.block) {
+            let mut ins = 0;
+            let start = g.an.intervals.slots.block_start(u.block);
+            if u.live_in {
+                if first <= start {
+                    c.entry = BorderConstraint::MustSpill;
+                    ins += 1;
+                } else if first < u.first_at {
+                    c.entry = BorderConstraint::PrefSpill;
+                    ins += 1;
+                } else if first < u.last_at {
+                    ins += 1;
+                }
+            }
+            if u.live_out {
+                if last >= last_split_point(g, u.block) {
+                    c.exit = BorderConstraint::MustSpill;
+                    ins += 1;
+                } else if last > u.last_at {
+                    c.exit = BorderConstraint::PrefSpill;
+                    ins += 1;
+                } else if last > u.first_at {
+                    ins += 1;
+                }
+            }
+            static_cost += ins as f32 * freq(g, u.block);
+        }
+        constraints.push(c);
+    }
+    placer.add_constraints(&constraints);
+    if !placer.scan_active_bundles() || static_cost >= limit {
+        return None;
+    }
+    // 2. Grow through live-through blocks next to positive bundles.
+    let mut visited: Vec<Block> = Vec::new();
+    let mut seen = vec![false; through.len()];
+    loop {
+        let recent: Vec<Bundle> = placer.recent_positive().to_vec();
+        let mut added = Vec::new();
+        for bu in recent {
+            for &b in region.bundles.blocks(bu) {
+                if through[b.index()] && !seen[b.index()] {
+                    seen[b.index()] = true;
+                    added.push(b);
+                }
+            }
+        }
+        if added.is_empty() {
+            break;
+        }
+        let mut links = Vec::new();
+        let mut cs = Vec::new();
+        for &b in &added {
+            match intf(g, p, b) {
+                None => links.push(b),
+                Some((first, last)) => {
+                    let start = g.an.intervals.slots.block_start(b);
+                    cs.push(BlockConstraint {
+                        block: b,
+                        entry: if first <= start {
+                            BorderConstraint::MustSpill
+                        } else {
+                            BorderConstraint::PrefSpill
+                        },
+                        exit: if last >= last_split_point(g, b) {
+                            BorderConstraint::MustSpill
+                        } else {
+                            BorderConstraint::PrefSpill
+                        },
+                        change_state: true,
+                    });
+                }
+            }
+        }
+        visited.extend(added);
+        placer.add_constraints(&cs);
+        placer.add_links(&links);
+        placer.iterate();
+    }
+    placer.finish();
+    let mut positive = vec![false; region.bundles.num_bundles()];
+    let mut any = false;
+    for b in placer.positive_bundles() {
+        positive[b.index()] = true;
+        any = true;
+    }
+    if !any {
+        return None;
+    }
+    // 3. Global cost.
+    let bundle_pos = |b: Block, out: bool| positive[region.bundles.bundle(b, out).index()];
+    let mut cost = static_cost;
+    for (u, c) in sa.use_blocks.iter().zip(&constraints) {
+        let mut ins = 0;
+        if u.live_in {
+            ins += u32::from(bundle_pos(u.block, false) != (c.entry == BorderConstraint::PrefReg));
+        }
+        if u.live_out {
+            ins += u32::from(bundle_pos(u.block, true) != (c.exit == BorderConstraint::PrefReg));
+        }
+        cost += ins as f32 * freq(g, u.block);
+    }
+    for &b in &visited {
+        let (rin, rout) = (bundle_pos(b, false), bundle_pos(b, true));
+        if !rin && !rout {
+            continue;
+        }
+        if rin && rout {
+            if intf(g, p, b).is_some() {
+                cost += 2.0 * freq(g, b);
+            }
+            continue;
+        }
+        cost += freq(g, b);
+    }
+    Some(Candidate {
+        reg: p,
+        cost,
+        positive,
+    })
+}
+
+/// The gap right before the point `s` of block `b`: before the first
+/// instruction at or after it (the block end when none is left before the
+/// terminators).
+fn gap_before(g: &Greedy<'_, '_, '_>, b: Block, s: SlotIndex) -> Gap {
+    let slots = &g.an.intervals.slots;
+    for &i in &g.func.block(b).insts {
+        if is_terminator(g.t, g.func.inst(i)) {
+            return Gap::End;
+        }
+        if let Some(at) = slots.inst(i)
+            && at.base() >= s.base()
+        {
+            return Gap::Before(i);
+        }
+    }
+    Gap::End
+}
+
+/// The gap right after the point `s` of block `b`: after the last
+/// instruction at or before it (the block start when there is none; the
+/// last split point when that instruction is a terminator).
+fn gap_after(g: &Greedy<'_, '_, '_>, b: Block, s: SlotIndex) -> Gap {
+    let slots = &g.an.intervals.slots;
+    let mut gap = Gap::Start;
+    for &i in &g.func.block(b).insts {
+        if is_terminator(g.t, g.func.inst(i)) {
+            return if matches!(gap, Gap::Start) {
+                Gap::Start
+            } else {
+                Gap::End
+            };
+        }
+        match slots.inst(i) {
+            Some(at) if at.base() <= s.base() => gap = Gap::After(i),
+            Some(_) => break,
+            None => {}
+        }
+    }
+    gap
+}
+
+/// Where the value leaves a use block's register interval: after its last
+/// use, or before the terminators when a terminator uses it.
+fn after_last(u: &UseBlock) -> Gap {
+    if u.at_terminator {
+        Gap::End
+    } else {
+        Gap::After(u.last)
+    }
+}
+
+/// Carries out the winning candidate's split; `true` when it happened.
+fn split_around_region(
+    g: &mut Greedy<'_, '_, '_>,
+    region: &Region,
+    v: VReg,
+    sa: &SplitAnalysis,
+    cand: &Candidate,
+) -> bool {
+    const REMAINDER: u32 = 0;
+    const MAIN: u32 = 1;
+    let p = cand.reg;
+    let pos = |b: Block, out: bool| cand.positive[region.bundles.bundle(b, out).index()];
+    let mut plan = SplitPlan {
+        intervals: 2,
+        default: REMAINDER,
+        blocks: Default::default(),
+    };
+    let Some(iv) = g.an.intervals.vreg(v) else {
+        return false;
+    };
+    let slots = &g.an.intervals.slots;
+    let live_in = |b: Block| iv.range.live_at(slots.block_start(b));
+    let live_out = |b: Block| iv.range.live_at(SlotIndex(slots.block_end(b).0 - 1));
+    // Live-through blocks without uses.
+    for &b in &sa.through {
+        let (rin, rout) = (live_in(b) && pos(b, false), live_out(b) && pos(b, true));
+        let bp = match (rin, rout, intf(g, p, b)) {
+            (false, false, _) => continue,
+            (true, true, None) => BlockPlan::whole(MAIN),
+            (true, true, Some((f, l))) => BlockPlan {
+                entry: MAIN,
+                switches: vec![(gap_before(g, b, f), REMAINDER), (gap_after(g, b, l), MAIN)],
+            },
+            (true, false, i) => BlockPlan {
+                entry: MAIN,
+                switches: vec![(i.map_or(Gap::End, |(f, _)| gap_before(g, b, f)), REMAINDER)],
+            },
+            (false, true, i) => BlockPlan {
+                entry: REMAINDER,
+                switches: vec![(i.map_or(Gap::Start, |(_, l)| gap_after(g, b, l)), MAIN)],
+            },
+        };
+        plan.blocks.insert(b, bp);
+    }
+    // Blocks with uses.
+    let mut locals = 0;
+    for u in &sa.use_blocks {
+        let b = u.block;
+        let rin = u.live_in && pos(b, false);
+        let rout = u.live_out && pos(b, true);
+        if !rin && !rout {
+            // On the stack side: several uses get an interval of their own.
+            if u.uses >= 2 && !first_is_terminator(g, u) {
+                let k = plan.intervals + locals;
+                locals += 1;
+                let mut switches = vec![(Gap::Before(u.first), k)];
+                if u.live_out {
+                    switches.push((after_last(u), REMAINDER));
+                }
+                plan.blocks.insert(
+                    b,
+                    BlockPlan {
+                        entry: REMAINDER,
+                        switches,
+                    },
+                );
+            }
+            continue;
+        }
+        let i = intf(g, p, b);
+        let mut switches = Vec::new();
+        if rin {
+            match i {
+                None => {
+                    if !rout && u.live_out {
+                        switches.push((after_last(u), REMAINDER));
+                    }
+                }
+                Some((f, _)) => {
+                    let leave = if u.last_at < f {
+                        after_last(u)
+                    } else {
+                        gap_before(g, b, f)
+                    };
+                    if u.live_out || u.last_at >= f {
+                        switches.push((leave, REMAINDER));
+                    }
+                }
+            }
+        }
+        if rout {
+            let enter = match i {
+                None => Gap::Before(u.first),
+                Some((_, l)) if l < u.first_at => Gap::Before(u.first),
+                Some((_, l)) => gap_after(g, b, l),
+            };
+            if !(rin && i.is_none()) {
+                switches.push((enter, MAIN));
+            }
+        }
+        plan.blocks.insert(
+            b,
+            BlockPlan {
+                entry: if rin { MAIN } else { REMAINDER },
+                switches,
+            },
+        );
+    }
+    plan.intervals += locals;
+    let orig_blocks = sa.blocks.len();
+    let Some(res) = g.kit.apply(g.t, g.func, &mut g.an, &mut g.vrm, v, &plan) else {
+        return false;
+    };
+    tracing::debug!(vreg = v.0, reg = %g.t.reg(p).name, cost = cand.cost, copies = res.copies, "region split");
+    let blocks = sa.blocks.clone();
+    for (k, r) in res.regs.iter().enumerate() {
+        let Some(n) = *r else { continue };
+        let users: Vec<Inst> = users_in(g.func, &blocks, n)
+            .into_iter()
+            .map(|x| x.0)
+            .collect();
+        g.spiller.set_users(n, users);
+        let stage = match k as u32 {
+            REMAINDER => Stage::Spill,
+            MAIN => {
+                let iv = g.an.intervals.vreg(n);
+                let live = iv.map_or(0, |iv| {
+                    super::super::split::kit::live_blocks(&g.an, &iv.range, g.func, n).len()
+                });
+                if live >= orig_blocks {
+                    Stage::Split2
+                } else {
+                    Stage::New
+                }
+            }
+            _ => Stage::New,
+        };
+        g.set_stage(n, stage);
+        g.set_cascade(n, 0);
+        g.enqueue(n);
+    }
+    true
+}
+
+/// Whether the first use of `u` is a terminator (no room before it for an
+/// interval of its own).
+fn first_is_terminator(g: &Greedy<'_, '_, '_>, u: &UseBlock) -> bool {
+    is_terminator(g.t, g.func.inst(u.first))
+}
