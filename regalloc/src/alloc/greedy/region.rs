@@ -336,6 +336,7 @@ fn split_around_region(
         intervals: 2,
         default: REMAINDER,
         blocks: Default::default(),
+        hoist: None,
     };
     let Some(iv) = g.an.intervals.vreg(v) else {
         return false;
@@ -429,6 +430,21 @@ fn split_around_region(
         );
     }
     plan.intervals += locals;
+    // Hoist the back-copies into the remainder to the definition when that
+    // runs less often than they would (LLVM's `SM_Speed` complement mode).
+    if iv.range.valnos.len() == 1
+        && let Some(db) = slots.block_of(iv.range.valnos[0].def)
+    {
+        let back: f32 = plan
+            .blocks
+            .iter()
+            .filter(|(_, bp)| bp.switches.iter().any(|s| s.1 == REMAINDER))
+            .map(|(&b, _)| freq(g, b))
+            .sum();
+        if freq(g, db) < back {
+            plan.hoist = Some(REMAINDER);
+        }
+    }
     let orig_blocks = sa.blocks.len();
     let Some(res) = g.kit.apply(g.t, g.func, &mut g.an, &mut g.vrm, v, &plan) else {
         return false;

@@ -175,6 +175,7 @@ pub fn try_block_split(g: &mut Greedy<'_, '_, '_>, v: VReg, sa: &SplitAnalysis) 
         intervals: 1,
         default: 0,
         blocks: Default::default(),
+        hoist: None,
     };
     for u in &sa.use_blocks {
         if u.uses < 2 {

@@ -86,6 +86,14 @@ pub struct SplitPlan {
     pub default: u32,
     /// Per block, what happens to the value there.
     pub blocks: BTreeMap<Block, BlockPlan>,
+    /// Define this interval once, by a copy right after the register's only
+    /// definition, instead of by a copy at every switch into it (LLVM's
+    /// hoisting of back-copies in its `SM_Speed` mode): the interval then
+    /// overlaps the others, but when it is spilled its one store sits at
+    /// the definition, not at every place the value leaves a register.
+    /// Ignored unless the register has exactly one value, defined by an
+    /// instruction that is not a terminator.
+    pub hoist: Option<u32>,
 }
 
 /// The result of a split.
@@ -197,6 +205,28 @@ impl SplitKit {
                 }
             }
             exits.insert(b, cur);
+        }
+
+        // Back-copies into the hoisted interval become one copy after the
+        // only definition, which dominates every point of the range.
+        if let Some(k) = plan.hoist
+            && iv.range.valnos.len() == 1
+            && !iv.range.valnos[0].is_phi()
+            && copies.iter().any(|c| c.to == k)
+            && let Some(def) = an.intervals.slots.inst_at(iv.range.valnos[0].def)
+            && !is_terminator(t, func.inst(def))
+            && let Some(&(_, def_k)) = renames.iter().find(|r| r.0 == def)
+            && def_k != k
+            && let Some(b) = an.intervals.slots.block_of(iv.range.valnos[0].def)
+            && let Some(pos) = func.block(b).insts.iter().position(|&x| x == def)
+        {
+            copies.retain(|c| c.to != k);
+            copies.push(PlannedCopy {
+                block: b,
+                pos: pos + 1,
+                from: def_k,
+                to: k,
+            });
         }
 
         // Every edge the value crosses must leave and enter in the same
