@@ -20,3 +20,6 @@ pub fn keep_freed_memory() {
         libmimalloc_sys::mi_option_set(MI_OPTION_ALLOW_THP, 0);
     }
 }
+
+pub mod ra2;
+pub mod corpus;
