@@ -23,3 +23,5 @@ pub fn keep_freed_memory() {
 
 pub mod ra2;
 pub mod corpus;
+pub mod csv;
+pub mod plot;
