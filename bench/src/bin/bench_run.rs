@@ -662,6 +662,37 @@ fn main() {
                 ra2_checked(Ra2Algorithm::Fastalloc)
             );
         }
+        // Each side alone, over every function it has numbers for.
+        let alone = |name: &str, f: &dyn Fn(&Row) -> Option<Totals>| {
+            let mut t = Totals::default();
+            let mut first = true;
+            for x in rows.iter().filter_map(f) {
+                if first {
+                    t = x;
+                    first = false;
+                } else {
+                    t.add(&x);
+                }
+            }
+            if t.n > 0 {
+                println!(
+                    "  {name:<20} {:>5} functions: spills {:.0}, reloads {:.0}, remats {}, weighted spill+reload {}, copies {:.0}, {:.1} us per 1k instructions",
+                    t.n,
+                    t.spills,
+                    t.reloads,
+                    t.remats.map_or("-".into(), |v| format!("{v:.0}")),
+                    t.cost.map_or("-".into(), |v| format!("{v:.1}")),
+                    t.copies,
+                    t.time_us / (t.insts / 1000.0).max(1e-9)
+                );
+            }
+        };
+        alone("ours alone:", &ours_totals);
+        alone("LLVM alone:", &llvm_totals);
+        if !args.no_ra2 {
+            alone("ra2 ion alone:", &|r| ra2_totals(r, Ra2Algorithm::Ion));
+            alone("ra2 fastalloc alone:", &|r| ra2_totals(r, Ra2Algorithm::Fastalloc));
+        }
         let (o, l) = paired(&rows, ours_totals, llvm_totals);
         if o.n > 0 {
             print_comparison("LLVM", &o, &l);
