@@ -21,7 +21,7 @@ pub fn keep_freed_memory() {
     }
 }
 
-pub mod ra2;
 pub mod corpus;
 pub mod csv;
 pub mod plot;
+pub mod ra2;

@@ -30,7 +30,10 @@ pub fn draw(
         .map_err(|e| err(&e))?;
     let (left, right) = root.split_horizontally(760);
 
-    let all: Vec<(f64, f64)> = times.iter().flat_map(|s| s.points.iter().copied()).collect();
+    let all: Vec<(f64, f64)> = times
+        .iter()
+        .flat_map(|s| s.points.iter().copied())
+        .collect();
     let xmax = all.iter().map(|p| p.0).fold(10.0f64, f64::max) * 1.5;
     let ymin = all
         .iter()
@@ -86,7 +89,10 @@ pub fn draw(
     let cmax = counts.iter().copied().max().unwrap_or(1).max(1);
     let mut hist = ChartBuilder::on(&right)
         .caption(
-            format!("{ratio_label}: log2 per function ({} functions)", log2_ratios.len()),
+            format!(
+                "{ratio_label}: log2 per function ({} functions)",
+                log2_ratios.len()
+            ),
             ("sans-serif", 16),
         )
         .margin(12)
@@ -101,7 +107,13 @@ pub fn draw(
         .map_err(|e| err(&e))?;
     hist.draw_series(counts.iter().enumerate().map(|(b, &c)| {
         let x0 = -4.0 + b as f64 * 0.25;
-        let color = if x0 < 0.0 { GREEN } else if x0 >= 0.0 && x0 < 0.25 { BLUE } else { RED };
+        let color = if x0 < 0.0 {
+            GREEN
+        } else if x0 >= 0.0 && x0 < 0.25 {
+            BLUE
+        } else {
+            RED
+        };
         Rectangle::new([(x0, 0), (x0 + 0.25, c)], color.mix(0.6).filled())
     }))
     .map_err(|e| err(&e))?;

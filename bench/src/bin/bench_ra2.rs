@@ -49,7 +49,10 @@ fn main() {
     std::panic::set_hook(Box::new(|_| {}));
     let args: Vec<String> = std::env::args().skip(1).collect();
     let names: Vec<String> = if args.is_empty() {
-        corpus::targets().iter().map(|t| t.dir.to_string()).collect()
+        corpus::targets()
+            .iter()
+            .map(|t| t.dir.to_string())
+            .collect()
     } else {
         args
     };
@@ -61,7 +64,10 @@ fn main() {
         let t = ct.info;
         let files = corpus::files(ct.dir, "ssa");
         if files.is_empty() {
-            println!("notice: no SSA corpus for {} (run bench/corpus/build)", ct.dir);
+            println!(
+                "notice: no SSA corpus for {} (run bench/corpus/build)",
+                ct.dir
+            );
             continue;
         }
         let outcomes: Vec<(String, Outcome)> = files
@@ -86,7 +92,9 @@ fn main() {
                             };
                             (func.name.clone(), o)
                         }
-                        FunctionDoc::Failed { name, .. } => (name.unwrap_or_default(), Outcome::Unread),
+                        FunctionDoc::Failed { name, .. } => {
+                            (name.unwrap_or_default(), Outcome::Unread)
+                        }
                     })
                     .collect::<Vec<_>>()
             })
@@ -103,7 +111,9 @@ fn main() {
             match o {
                 Outcome::Unread => unread += 1,
                 Outcome::Inexpressible(r) => {
-                    let e = reasons.entry(reason_key(r)).or_insert((0, format!("{fname}: {r}")));
+                    let e = reasons
+                        .entry(reason_key(r))
+                        .or_insert((0, format!("{fname}: {r}")));
                     e.0 += 1;
                 }
                 Outcome::Ran {
@@ -174,7 +184,10 @@ fn main() {
             approx.edges_split,
             approx.undef_phi_inputs
         );
-        for (k, a) in [Ra2Algorithm::Ion, Ra2Algorithm::Fastalloc].iter().enumerate() {
+        for (k, a) in [Ra2Algorithm::Ion, Ra2Algorithm::Fastalloc]
+            .iter()
+            .enumerate()
+        {
             let (ok, checked, c) = &per_algo[k];
             println!(
                 "  {}: {ok}/{expressible} allocated, {checked}/{ok} accepted by regalloc2's checker, spills {} reloads {} moves {} copies left {} (weighted spill+reload {:.1}), {:.3} s for {insts} instructions ({:.0} us per 1k)",

@@ -103,7 +103,10 @@ fn find_llc() -> Option<PathBuf> {
     if ok(&direct) {
         return Some(direct);
     }
-    let bin = Command::new("llvm-config-19").arg("--bindir").output().ok()?;
+    let bin = Command::new("llvm-config-19")
+        .arg("--bindir")
+        .output()
+        .ok()?;
     let p = PathBuf::from(String::from_utf8_lossy(&bin.stdout).trim()).join("llc");
     ok(&p).then_some(p)
 }
@@ -130,9 +133,22 @@ fn llc_bad_functions(llc: &Path, flags: &[&str], file: &Path) -> Option<HashSet<
 /// frequencies: stores and loads with a class's spill or reload template
 /// opcode on a `spill-slot` object (MIR-NOTES.md's rule for LLVM's output).
 fn spill_cost(t: &TargetInfo<'_>, f: &MachineFunction) -> (f64, f64) {
-    let stores: HashSet<_> = t.classes.iter().filter_map(|c| c.spill.as_ref().map(|x| x.opcode)).collect();
-    let loads: HashSet<_> = t.classes.iter().filter_map(|c| c.reload.as_ref().map(|x| x.opcode)).collect();
-    let slots: HashSet<u32> = f.stack.iter().filter(|o| &*o.kind == "spill-slot").map(|o| o.id).collect();
+    let stores: HashSet<_> = t
+        .classes
+        .iter()
+        .filter_map(|c| c.spill.as_ref().map(|x| x.opcode))
+        .collect();
+    let loads: HashSet<_> = t
+        .classes
+        .iter()
+        .filter_map(|c| c.reload.as_ref().map(|x| x.opcode))
+        .collect();
+    let slots: HashSet<u32> = f
+        .stack
+        .iter()
+        .filter(|o| &*o.kind == "spill-slot")
+        .map(|o| o.id)
+        .collect();
     let flow = FlowAnalyses::new(f);
     let (mut s, mut r) = (0.0, 0.0);
     for b in f.block_ids() {
@@ -140,10 +156,9 @@ fn spill_cost(t: &TargetInfo<'_>, f: &MachineFunction) -> (f64, f64) {
         for &i in &f.block(b).insts {
             let inst = f.inst(i);
             let Op::Target(o) = inst.op else { continue };
-            let on_slot = inst
-                .operands
-                .iter()
-                .any(|op| matches!(op, Operand::Frame(fr, _) if !fr.fixed && slots.contains(&fr.id)));
+            let on_slot = inst.operands.iter().any(
+                |op| matches!(op, Operand::Frame(fr, _) if !fr.fixed && slots.contains(&fr.id)),
+            );
             if on_slot && stores.contains(&o) {
                 s += w;
             } else if on_slot && loads.contains(&o) {
@@ -156,10 +171,16 @@ fn spill_cost(t: &TargetInfo<'_>, f: &MachineFunction) -> (f64, f64) {
 
 /// LLVM's CSV for `target`/`alloc`, by (lib, module, function).
 fn read_llvm(target: &str, alloc: &str) -> Result<HashMap<(String, String, String), Llvm>, String> {
-    let path = corpus::out_dir().join("llvm").join(format!("{target}-{alloc}.csv"));
+    let path = corpus::out_dir()
+        .join("llvm")
+        .join(format!("{target}-{alloc}.csv"));
     if !path.exists() {
         let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("llvm/baseline");
-        eprintln!("{} is missing: running {} --target {target} --allocator {alloc}", path.display(), script.display());
+        eprintln!(
+            "{} is missing: running {} --target {target} --allocator {alloc}",
+            path.display(),
+            script.display()
+        );
         let st = Command::new("python3")
             .arg(&script)
             .args(["--target", target, "--allocator", alloc])
@@ -171,10 +192,20 @@ fn read_llvm(target: &str, alloc: &str) -> Result<HashMap<(String, String, Strin
     }
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     let t = Table::from_text(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-    let col = |n: &str| t.col(n).ok_or_else(|| format!("{}: no column `{n}`", path.display()));
+    let col = |n: &str| {
+        t.col(n)
+            .ok_or_else(|| format!("{}: no column `{n}`", path.display()))
+    };
     let (lib, module, function) = (col("lib")?, col("module")?, col("function")?);
-    let (sp, rl, rm, cp, us) = (col("spills")?, col("reloads")?, col("remats_est")?, col("copies_left")?, col("alloc_us")?);
-    let num = |r: &Vec<String>, k: usize| r.get(k).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
+    let (sp, rl, rm, cp, us) = (
+        col("spills")?,
+        col("reloads")?,
+        col("remats_est")?,
+        col("copies_left")?,
+        col("alloc_us")?,
+    );
+    let num =
+        |r: &Vec<String>, k: usize| r.get(k).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
     let mut out = HashMap::new();
     for r in &t.rows {
         if r.len() < t.header.len() {
@@ -214,10 +245,15 @@ fn run_file(
         }
     };
     let mut file = mir::read(t, &f.path.to_string_lossy(), &text);
-    let opts = Options { allocator: alloc, check: false };
+    let opts = Options {
+        allocator: alloc,
+        check: false,
+    };
     let mut rows = Vec::new();
     for doc in &mut file.functions {
-        let FunctionDoc::Read(func) = doc else { continue };
+        let FunctionDoc::Read(func) = doc else {
+            continue;
+        };
         let mut g = func.clone();
         let start = Instant::now();
         let result = allocate_recorded(t, &mut g, &opts);
@@ -233,9 +269,10 @@ fn run_file(
         match result {
             Ok((stats, record)) => {
                 // What `Options { check: true }` runs, kept out of the time.
-                row.checker = Some(regalloc::check::check(t, func, &g, &record).map_err(|es| {
-                    es.first().map_or("rejected".to_string(), |e| e.to_string())
-                }));
+                row.checker =
+                    Some(regalloc::check::check(t, func, &g, &record).map_err(|es| {
+                        es.first().map_or("rejected".to_string(), |e| e.to_string())
+                    }));
                 row.ours = Some(Ok(stats));
                 *func = g;
             }
@@ -246,7 +283,9 @@ fn run_file(
     if let Some(llc) = llc {
         let out = work.join(format!("{}_{}.mir", f.lib, f.module));
         let written = std::fs::write(&out, mir::write(t, &file));
-        let bad = written.ok().and_then(|_| llc_bad_functions(llc, ct.llc_flags, &out));
+        let bad = written
+            .ok()
+            .and_then(|_| llc_bad_functions(llc, ct.llc_flags, &out));
         for r in &mut rows {
             if matches!(r.ours, Some(Ok(_))) {
                 r.verifier = bad.as_ref().map(|b| !b.contains(&r.function));
@@ -316,16 +355,47 @@ fn run_file(
 }
 
 const COLUMNS: &[&str] = &[
-    "target", "allocator", "lib", "module", "function", "instructions",
-    "ours_status", "ours_spills", "ours_reloads", "ours_remats", "ours_spill_cost",
-    "ours_reload_cost", "ours_remat_cost", "ours_copies", "ours_copy_cost", "ours_time_us",
-    "ours_checker_ok", "ours_verifier_ok", "ours_error",
-    "llvm_spills", "llvm_reloads", "llvm_remats_est", "llvm_spill_cost", "llvm_reload_cost",
-    "llvm_copies", "llvm_alloc_us",
-    "ra2_status", "ra2_instructions",
-    "ion_spills", "ion_reloads", "ion_moves", "ion_cost", "ion_time_us", "ion_checker_ok",
-    "fastalloc_spills", "fastalloc_reloads", "fastalloc_moves", "fastalloc_cost",
-    "fastalloc_time_us", "fastalloc_checker_ok", "ra2_error",
+    "target",
+    "allocator",
+    "lib",
+    "module",
+    "function",
+    "instructions",
+    "ours_status",
+    "ours_spills",
+    "ours_reloads",
+    "ours_remats",
+    "ours_spill_cost",
+    "ours_reload_cost",
+    "ours_remat_cost",
+    "ours_copies",
+    "ours_copy_cost",
+    "ours_time_us",
+    "ours_checker_ok",
+    "ours_verifier_ok",
+    "ours_error",
+    "llvm_spills",
+    "llvm_reloads",
+    "llvm_remats_est",
+    "llvm_spill_cost",
+    "llvm_reload_cost",
+    "llvm_copies",
+    "llvm_alloc_us",
+    "ra2_status",
+    "ra2_instructions",
+    "ion_spills",
+    "ion_reloads",
+    "ion_moves",
+    "ion_cost",
+    "ion_time_us",
+    "ion_checker_ok",
+    "fastalloc_spills",
+    "fastalloc_reloads",
+    "fastalloc_moves",
+    "fastalloc_cost",
+    "fastalloc_time_us",
+    "fastalloc_checker_ok",
+    "ra2_error",
 ];
 
 fn row_fields(target: &str, alloc: &str, r: &Row) -> Vec<String> {
@@ -397,7 +467,10 @@ fn row_fields(target: &str, alloc: &str, r: &Row) -> Vec<String> {
             v.push(n.to_string());
             algo(ion, &mut v);
             algo(fa, &mut v);
-            let errs: Vec<&str> = [ion, fa].iter().filter_map(|x| x.as_ref().err().map(|s| s.as_str())).collect();
+            let errs: Vec<&str> = [ion, fa]
+                .iter()
+                .filter_map(|x| x.as_ref().err().map(|s| s.as_str()))
+                .collect();
             v.push(errs.join("; "));
         }
         Some(Err(e)) => {
@@ -476,7 +549,9 @@ fn llvm_totals(r: &Row) -> Option<Totals> {
 }
 
 fn ra2_totals(r: &Row, algo: Ra2Algorithm) -> Option<Totals> {
-    let Some(Ok((n, ion, fa))) = &r.ra2 else { return None };
+    let Some(Ok((n, ion, fa))) = &r.ra2 else {
+        return None;
+    };
     let c = match algo {
         Ra2Algorithm::Ion => ion,
         Ra2Algorithm::Fastalloc => fa,
@@ -496,7 +571,11 @@ fn ra2_totals(r: &Row, algo: Ra2Algorithm) -> Option<Totals> {
 }
 
 /// Sums of `a` and `b` over the rows where both have results.
-fn paired(rows: &[Row], a: impl Fn(&Row) -> Option<Totals>, b: impl Fn(&Row) -> Option<Totals>) -> (Totals, Totals) {
+fn paired(
+    rows: &[Row],
+    a: impl Fn(&Row) -> Option<Totals>,
+    b: impl Fn(&Row) -> Option<Totals>,
+) -> (Totals, Totals) {
     let (mut ta, mut tb) = (Totals::default(), Totals::default());
     for r in rows {
         if let (Some(x), Some(y)) = (a(r), b(r)) {
@@ -509,15 +588,25 @@ fn paired(rows: &[Row], a: impl Fn(&Row) -> Option<Totals>, b: impl Fn(&Row) -> 
 
 fn ratio(a: f64, b: f64) -> String {
     if b == 0.0 {
-        if a == 0.0 { "1.000".into() } else { "inf".into() }
+        if a == 0.0 {
+            "1.000".into()
+        } else {
+            "inf".into()
+        }
     } else {
         format!("{:.3}", a / b)
     }
 }
 
 fn print_comparison(other: &str, ours: &Totals, theirs: &Totals) {
-    println!("  ours beside {other}, over the {} functions both allocated:", ours.n);
-    println!("    {:<22} {:>14} {:>14} {:>10}", "", "ours", other, "ratio");
+    println!(
+        "  ours beside {other}, over the {} functions both allocated:",
+        ours.n
+    );
+    println!(
+        "    {:<22} {:>14} {:>14} {:>10}",
+        "", "ours", other, "ratio"
+    );
     let line = |name: &str, a: Option<f64>, b: Option<f64>| match (a, b) {
         (Some(a), Some(b)) => println!("    {name:<22} {a:>14.1} {b:>14.1} {:>10}", ratio(a, b)),
         (Some(a), None) => println!("    {name:<22} {a:>14.1} {:>14} {:>10}", "-", "-"),
@@ -529,7 +618,11 @@ fn print_comparison(other: &str, ours: &Totals, theirs: &Totals) {
     line("weighted spill+reload", ours.cost, theirs.cost);
     line("copies (moves)", Some(ours.copies), Some(theirs.copies));
     let per_k = |t: &Totals| t.time_us / (t.insts / 1000.0).max(1e-9);
-    line("us per 1k instructions", Some(per_k(ours)), Some(per_k(theirs)));
+    line(
+        "us per 1k instructions",
+        Some(per_k(ours)),
+        Some(per_k(theirs)),
+    );
 }
 
 fn main() {
@@ -546,7 +639,9 @@ fn main() {
         }
     };
     if let Some(j) = args.jobs
-        && let Err(e) = rayon::ThreadPoolBuilder::new().num_threads(j).build_global()
+        && let Err(e) = rayon::ThreadPoolBuilder::new()
+            .num_threads(j)
+            .build_global()
     {
         eprintln!("warning: --jobs {j}: {e}");
     }
@@ -567,7 +662,11 @@ fn main() {
             files.truncate(n);
         }
         if files.is_empty() {
-            eprintln!("error: no {level} corpus for {} under {} (run bench/corpus/build)", ct.dir, corpus::out_dir().display());
+            eprintln!(
+                "error: no {level} corpus for {} under {} (run bench/corpus/build)",
+                ct.dir,
+                corpus::out_dir().display()
+            );
             failed = true;
             continue;
         }
@@ -578,7 +677,9 @@ fn main() {
                 HashMap::new()
             }
         };
-        let work = run_dir.join("work").join(format!("{}-{}", ct.dir, alloc.name()));
+        let work = run_dir
+            .join("work")
+            .join(format!("{}-{}", ct.dir, alloc.name()));
         if let Err(e) = std::fs::create_dir_all(&work) {
             eprintln!("error: {}: {e}", work.display());
             std::process::exit(1);
@@ -600,7 +701,9 @@ fn main() {
             })
             .collect();
         pb.finish_and_clear();
-        rows.sort_by(|a, b| (&a.lib, &a.module, &a.function).cmp(&(&b.lib, &b.module, &b.function)));
+        rows.sort_by(|a, b| {
+            (&a.lib, &a.module, &a.function).cmp(&(&b.lib, &b.module, &b.function))
+        });
         let csv_path = run_dir.join(format!("{}-{}.csv", ct.dir, alloc.name()));
         let mut text = csv::line(COLUMNS);
         for r in &rows {
@@ -613,8 +716,14 @@ fn main() {
 
         // Summary.
         let n = rows.len();
-        let ok = rows.iter().filter(|r| matches!(r.ours, Some(Ok(_)))).count();
-        let checked = rows.iter().filter(|r| matches!(r.checker, Some(Ok(())))).count();
+        let ok = rows
+            .iter()
+            .filter(|r| matches!(r.ours, Some(Ok(_))))
+            .count();
+        let checked = rows
+            .iter()
+            .filter(|r| matches!(r.checker, Some(Ok(()))))
+            .count();
         let ver_run = rows.iter().filter(|r| r.verifier.is_some()).count();
         let verified = rows.iter().filter(|r| r.verifier == Some(true)).count();
         let llvm_n = rows.iter().filter(|r| r.llvm.is_some()).count();
@@ -631,7 +740,13 @@ fn main() {
                 })
                 .count()
         };
-        let pct = |a: usize, b: usize| if b == 0 { "-".to_string() } else { format!("{:.1}%", 100.0 * a as f64 / b as f64) };
+        let pct = |a: usize, b: usize| {
+            if b == 0 {
+                "-".to_string()
+            } else {
+                format!("{:.1}%", 100.0 * a as f64 / b as f64)
+            }
+        };
         println!(
             "\n{} {} ({level} corpus, {n} functions, {:.1} s wall on {} threads)",
             ct.dir,
@@ -639,12 +754,19 @@ fn main() {
             wall.elapsed().as_secs_f64(),
             rayon::current_num_threads()
         );
-        println!("  ours: {ok}/{n} allocated ({}), checker {checked}/{ok} ({}), verifier {verified}/{ver_run} ({})", pct(ok, n), pct(checked, ok), pct(verified, ver_run));
+        println!(
+            "  ours: {ok}/{n} allocated ({}), checker {checked}/{ok} ({}), verifier {verified}/{ver_run} ({})",
+            pct(ok, n),
+            pct(checked, ok),
+            pct(verified, ver_run)
+        );
         let mut errs: HashMap<String, (usize, String)> = HashMap::new();
         for r in &rows {
             if let Some(Err(e)) = &r.ours {
                 let key: String = e.chars().take(60).collect();
-                errs.entry(key).or_insert((0, format!("{}: {e}", r.function))).0 += 1;
+                errs.entry(key)
+                    .or_insert((0, format!("{}: {e}", r.function)))
+                    .0 += 1;
             }
         }
         let mut errs: Vec<_> = errs.into_values().collect();
@@ -652,7 +774,11 @@ fn main() {
         for (c, e) in errs.iter().take(3) {
             println!("    failed x{c}: e.g. {e}");
         }
-        println!("  LLVM: {llvm_n}/{n} functions in bench/out/llvm/{}-{}.csv", ct.dir, alloc.name());
+        println!(
+            "  LLVM: {llvm_n}/{n} functions in bench/out/llvm/{}-{}.csv",
+            ct.dir,
+            alloc.name()
+        );
         if !args.no_ra2 {
             println!(
                 "  regalloc2 (SSA form): {expressible}/{n} expressible; ion {}/{expressible} allocated, checker {}; fastalloc {}/{expressible} allocated, checker {}",
@@ -691,15 +817,28 @@ fn main() {
         alone("LLVM alone:", &llvm_totals);
         if !args.no_ra2 {
             alone("ra2 ion alone:", &|r| ra2_totals(r, Ra2Algorithm::Ion));
-            alone("ra2 fastalloc alone:", &|r| ra2_totals(r, Ra2Algorithm::Fastalloc));
+            alone("ra2 fastalloc alone:", &|r| {
+                ra2_totals(r, Ra2Algorithm::Fastalloc)
+            });
         }
         let (o, l) = paired(&rows, ours_totals, llvm_totals);
         if o.n > 0 {
             print_comparison("LLVM", &o, &l);
         }
         if !args.no_ra2 {
-            let main_algo = if alloc == Allocator::Fast { Ra2Algorithm::Fastalloc } else { Ra2Algorithm::Ion };
-            for a in [main_algo, if main_algo == Ra2Algorithm::Ion { Ra2Algorithm::Fastalloc } else { Ra2Algorithm::Ion }] {
+            let main_algo = if alloc == Allocator::Fast {
+                Ra2Algorithm::Fastalloc
+            } else {
+                Ra2Algorithm::Ion
+            };
+            for a in [
+                main_algo,
+                if main_algo == Ra2Algorithm::Ion {
+                    Ra2Algorithm::Fastalloc
+                } else {
+                    Ra2Algorithm::Ion
+                },
+            ] {
                 let (o, x) = paired(&rows, ours_totals, |r| ra2_totals(r, a));
                 if o.n > 0 {
                     print_comparison(&format!("ra2 {}", a.name()), &o, &x);
@@ -709,12 +848,20 @@ fn main() {
         // The plot.
         let series = |label: &str, f: &dyn Fn(&Row) -> Option<Totals>| plot::TimeSeries {
             label: label.to_string(),
-            points: rows.iter().filter_map(f).map(|t| (t.insts, t.time_us)).collect(),
+            points: rows
+                .iter()
+                .filter_map(f)
+                .map(|t| (t.insts, t.time_us))
+                .collect(),
         };
         let mut times = vec![series("ours", &ours_totals), series("LLVM", &llvm_totals)];
         if !args.no_ra2 {
-            times.push(series("regalloc2 ion", &|r| ra2_totals(r, Ra2Algorithm::Ion)));
-            times.push(series("regalloc2 fastalloc", &|r| ra2_totals(r, Ra2Algorithm::Fastalloc)));
+            times.push(series("regalloc2 ion", &|r| {
+                ra2_totals(r, Ra2Algorithm::Ion)
+            }));
+            times.push(series("regalloc2 fastalloc", &|r| {
+                ra2_totals(r, Ra2Algorithm::Fastalloc)
+            }));
         }
         let ratios: Vec<f64> = rows
             .iter()

@@ -494,11 +494,22 @@ pub fn convert(
                     }
                     if r.is_def() {
                         let early = r.flags.has(RegFlags::EARLY_CLOBBER)
-                            || desc.and_then(|d| d.operands.get(m)).is_some_and(|o| o.early_clobber);
-                        let pos = if early { OperandPos::Early } else { OperandPos::Late };
+                            || desc
+                                .and_then(|d| d.operands.get(m))
+                                .is_some_and(|o| o.early_clobber);
+                        let pos = if early {
+                            OperandPos::Early
+                        } else {
+                            OperandPos::Late
+                        };
                         let vr = vreg(&mut out, &values, v.0)?;
                         at[m] = Some(ops.len());
-                        ops.push(Operand::new(vr, OperandConstraint::Reg, OperandKind::Def, pos));
+                        ops.push(Operand::new(
+                            vr,
+                            OperandConstraint::Reg,
+                            OperandKind::Def,
+                            pos,
+                        ));
                     } else if r.flags.has(RegFlags::UNDEF) {
                         out.approx.undef_uses += 1;
                     } else {
@@ -628,7 +639,11 @@ pub fn convert(
             );
         }
         // The synthetic terminator.
-        let kind = if succs.is_empty() { InstKind::Ret } else { InstKind::Branch };
+        let kind = if succs.is_empty() {
+            InstKind::Ret
+        } else {
+            InstKind::Branch
+        };
         out.push_inst(
             InstInfo {
                 kind,
@@ -641,7 +656,10 @@ pub fn convert(
         );
         out.blocks.push(BlockInfo {
             range: InstRange::new(Inst::new(start), Inst::new(out.insts.len())),
-            succs: succs.iter().map(|&s| Block::new(ra2_of[s] as usize)).collect(),
+            succs: succs
+                .iter()
+                .map(|&s| Block::new(ra2_of[s] as usize))
+                .collect(),
             preds: Vec::new(),
             params,
             args: Vec::new(),
@@ -738,7 +756,9 @@ pub fn convert(
                 .iter()
                 .find(|x| ra2_of[x.block.index()] as usize == s.index())
                 .and_then(|x| x.prob)
-                .map_or(1.0 / msucc.len().max(1) as f64, |p| f64::from(p) / f64::from(1u32 << 31));
+                .map_or(1.0 / msucc.len().max(1) as f64, |p| {
+                    f64::from(p) / f64::from(1u32 << 31)
+                });
             let weight = out.blocks[bk].weight * prob;
             out.blocks.push(BlockInfo {
                 range: InstRange::new(Inst::new(start), Inst::new(start + 1)),
@@ -823,8 +843,16 @@ fn reorder_rpo(f: &mut Ra2Function) {
         }
         let mut nb = ob.clone();
         nb.range = InstRange::new(Inst::new(start), Inst::new(f.insts.len()));
-        nb.succs = ob.succs.iter().map(|s| Block::new(new_of[s.index()])).collect();
-        nb.preds = ob.preds.iter().map(|p| Block::new(new_of[p.index()])).collect();
+        nb.succs = ob
+            .succs
+            .iter()
+            .map(|s| Block::new(new_of[s.index()]))
+            .collect();
+        nb.preds = ob
+            .preds
+            .iter()
+            .map(|p| Block::new(new_of[p.index()]))
+            .collect();
         blocks.push(nb);
     }
     f.blocks = blocks;

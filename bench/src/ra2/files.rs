@@ -116,7 +116,8 @@ impl RegFiles {
                 unit_top[u.index()] = Some(m);
             }
         }
-        let top_of = |r: Reg| -> Option<Reg> { t.units(r).first().and_then(|u| unit_top[u.index()]) };
+        let top_of =
+            |r: Reg| -> Option<Reg> { t.units(r).first().and_then(|u| unit_top[u.index()]) };
         // Files: union of maximal registers reached from one class.
         let mut parent: HashMap<Reg, Reg> = maximal.iter().map(|&m| (m, m)).collect();
         fn find(p: &mut HashMap<Reg, Reg>, mut r: Reg) -> Reg {
