@@ -20,3 +20,8 @@ pub fn keep_freed_memory() {
         libmimalloc_sys::mi_option_set(MI_OPTION_ALLOW_THP, 0);
     }
 }
+
+pub mod corpus;
+pub mod csv;
+pub mod plot;
+pub mod ra2;

@@ -532,8 +532,9 @@ impl<'a, 't> BodyReader<'a, 't> {
 }
 
 /// LLVM's rule for a block without a `successors:` line: every block an
-/// instruction names, then the next block when control can fall through
-/// (the block is empty or its last instruction is not a barrier).
+/// instruction other than a PHI names (a PHI names predecessors), then the
+/// next block when control can fall through (the block is empty or its
+/// last instruction is not a barrier).
 pub(crate) fn guess_successors(
     target: &TargetInfo<'_>,
     f: &MachineFunction,
@@ -542,6 +543,9 @@ pub(crate) fn guess_successors(
     let bd = &f.blocks[id.index()];
     let mut succs: Vec<Block> = Vec::new();
     for &i in &bd.insts {
+        if f.insts[i.index()].op == Op::Generic(crate::ir::Generic::Phi) {
+            continue;
+        }
         for o in &f.insts[i.index()].operands {
             if let Operand::Block(b) = o
                 && !succs.contains(b)
