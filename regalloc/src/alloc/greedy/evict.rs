@@ -207,7 +207,10 @@ pub fn try_evict(g: &mut Greedy<'_, '_, '_>, v: VReg, order: &AllocationOrder) -
     let mut best = None;
     for (k, &p) in order.regs.iter().enumerate() {
         let is_hint = k < order.hints;
-        if !can_evict_interference(g, v, p, is_hint, &mut best_cost) {
+        // As in LLVM, a hint found in the order only ends the search; the
+        // hint rule of `should_evict` is for the preferred physical
+        // register alone (`can_evict_hint_interference`).
+        if !can_evict_interference(g, v, p, false, &mut best_cost) {
             continue;
         }
         best = Some(p);

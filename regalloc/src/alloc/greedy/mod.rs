@@ -99,6 +99,8 @@ pub fn run(t: &TargetInfo<'_>, func: &mut MachineFunction) -> Result<AllocRecord
 /// The allocator's state for one function.
 pub(crate) struct Greedy<'f, 'a, 't> {
     pub t: &'a TargetInfo<'t>,
+    /// Instructions of the function before allocation.
+    pub original_insts: usize,
     pub func: &'f mut MachineFunction,
     pub an: Analyses,
     pub vrm: VirtRegMap,
@@ -126,64 +128,75 @@ pub fn run_with(
     func: &mut MachineFunction,
     opts: GreedyOptions,
 ) -> Result<AllocRecord, AllocError> {
-    let mut record = AllocRecord::new(func.insts.len());
-    func.compute_preds();
-    let an = Analyses::new(t, func);
-    let lanes = tracks_sub_reg_liveness(t);
-    let matrix = LiveRegMatrix::new(t, &an.intervals, lanes);
-    let orders = ClassOrders::new(t, func);
-    let spiller = Spiller::new(func);
-    let n = func.vregs.len();
-    let mut g = Greedy {
-        t,
-        an,
-        vrm: VirtRegMap::new(n),
-        matrix,
-        orders,
-        spiller,
-        kit: SplitKit::new(),
-        queue: queue::Queue::default(),
-        stage: vec![Stage::New; n],
-        cascade: vec![0; n],
-        next_cascade: 1,
-        opts,
-        csr_used: vec![false; t.regs.len()],
-        lanes,
-        region: None,
-        func,
-    };
-    for v in 0..n {
-        if g.an.intervals.vreg(VReg::new(v)).is_some() {
-            g.enqueue(VReg::new(v));
+    let mut g = Greedy::new(t, func, opts);
+    g.allocate()?;
+    g.finish()
+}
+
+impl<'f, 'a, 't> Greedy<'f, 'a, 't> {
+    /// The state before allocation: analyses done, every range queued.
+    pub fn new(t: &'a TargetInfo<'t>, func: &'f mut MachineFunction, opts: GreedyOptions) -> Self {
+        func.compute_preds();
+        let an = Analyses::new(t, func);
+        let lanes = tracks_sub_reg_liveness(t);
+        let matrix = LiveRegMatrix::new(t, &an.intervals, lanes);
+        let orders = ClassOrders::new(t, func);
+        let spiller = Spiller::new(func);
+        let n = func.vregs.len();
+        let mut g = Greedy {
+            t,
+            original_insts: func.insts.len(),
+            an,
+            vrm: VirtRegMap::new(n),
+            matrix,
+            orders,
+            spiller,
+            kit: SplitKit::new(),
+            queue: queue::Queue::default(),
+            stage: vec![Stage::New; n],
+            cascade: vec![0; n],
+            next_cascade: 1,
+            opts,
+            csr_used: vec![false; t.regs.len()],
+            lanes,
+            region: None,
+            func,
+        };
+        for v in 0..n {
+            if g.an.intervals.vreg(VReg::new(v)).is_some() {
+                g.enqueue(VReg::new(v));
+            }
         }
+        g
     }
-    while let Some(v) = g.queue.pop() {
-        if g.vrm.phys(v).is_some() || g.an.intervals.vreg(v).is_none() {
-            continue;
+
+    /// Runs the queue dry.
+    pub fn allocate(&mut self) -> Result<(), AllocError> {
+        while let Some(v) = self.queue.pop() {
+            if self.vrm.phys(v).is_some() || self.an.intervals.vreg(v).is_none() {
+                continue;
+            }
+            self.select_or_split(v)?;
         }
-        g.select_or_split(v)?;
+        Ok(())
     }
-    let Greedy {
-        an,
-        vrm,
-        spiller,
-        kit,
-        orders,
-        func,
-        ..
-    } = g;
-    rewrite::finish(
-        t,
-        func,
-        &an,
-        &vrm,
-        &spiller.code,
-        &kit.copies,
-        orders.reserved(),
-        lanes,
-        &mut record,
-    )?;
-    Ok(record)
+
+    /// Rewrites the function with the assignment and returns the record.
+    pub fn finish(self) -> Result<AllocRecord, AllocError> {
+        let mut record = AllocRecord::new(self.original_insts);
+        rewrite::finish(
+            self.t,
+            self.func,
+            &self.an,
+            &self.vrm,
+            &self.spiller.code,
+            &self.kit.copies,
+            self.orders.reserved(),
+            self.lanes,
+            &mut record,
+        )?;
+        Ok(record)
+    }
 }
 
 impl Greedy<'_, '_, '_> {
