@@ -430,6 +430,15 @@ fn check(args: &AllocArgs) -> Result<bool, String> {
 }
 
 fn main() -> ExitCode {
+    // The allocators' trace (the greedy allocator's evictions and splits,
+    // in the spirit of llc's -debug-only=regalloc): REGALLOC_LOG=debug.
+    if let Ok(filter) = tracing_subscriber::EnvFilter::try_from_env("REGALLOC_LOG") {
+        tracing_subscriber::fmt()
+            .with_env_filter(filter)
+            .with_writer(std::io::stderr)
+            .without_time()
+            .init();
+    }
     let cli = Cli::parse();
     let result = match &cli.command {
         Command::Mir(args) => mir(args),

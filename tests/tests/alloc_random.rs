@@ -1,8 +1,8 @@
-//! Property test: random valid functions for each of the four targets (classes, sub-registers, fixed registers, calls with register masks, tied operands, loops) go through the Fast and the Basic allocator with the checker, without a failure.
+//! Property test: random valid functions for each of the four targets (classes, sub-registers, fixed registers, calls with register masks, tied operands, loops) go through the Fast, Basic and Greedy allocators with the checker, without a failure.
 //!
 //! `ALLOC_SEED` fixes the run's seed (printed), `ALLOC_CASES` the number of
 //! functions (default 1000, spread over the targets); each function is
-//! allocated by both allocators. A failure prints the seed, the case and
+//! allocated by all three allocators. A failure prints the seed, the case and
 //! the function as MIR.
 
 use regalloc::alloc::{Allocator, Options, allocate};
@@ -50,9 +50,9 @@ fn random_functions_allocate_and_check_on_every_target() {
         println!("{}", regalloc::mir::write_function(targets[k].1, &f));
     }
     let mut failures = Vec::new();
-    let mut counts = [[0u64; 2]; 4];
+    let mut counts = [[0u64; 3]; 4];
     let mut insts = [0usize; 4];
-    let mut spills = [[0u64; 2]; 4];
+    let mut spills = [[0u64; 3]; 4];
     for case in 0..cases {
         let k = (case % 4) as usize;
         let (name, t) = targets[k];
@@ -65,7 +65,10 @@ fn random_functions_allocate_and_check_on_every_target() {
         let size = Rng::new(s ^ 0x5eed).range(4, 40);
         let f = generate(t, p, s, size);
         insts[k] += f.insts.len();
-        for (a, allocator) in [Allocator::Fast, Allocator::Basic].into_iter().enumerate() {
+        for (a, allocator) in [Allocator::Fast, Allocator::Basic, Allocator::Greedy]
+            .into_iter()
+            .enumerate()
+        {
             let mut g = f.clone();
             let options = Options {
                 allocator,
@@ -87,8 +90,14 @@ fn random_functions_allocate_and_check_on_every_target() {
     for (k, (name, _)) in targets.iter().enumerate() {
         let n = (cases / 4) + u64::from((cases % 4) as usize > k);
         println!(
-            "{name}: fast {}/{n} allocated and checked, basic {}/{n} allocated and checked ({} instructions; spills and remats: fast {}, basic {})",
-            counts[k][0], counts[k][1], insts[k], spills[k][0], spills[k][1]
+            "{name}: fast {}/{n} allocated and checked, basic {}/{n} allocated and checked, greedy {}/{n} allocated and checked ({} instructions; spills and remats: fast {}, basic {}, greedy {})",
+            counts[k][0],
+            counts[k][1],
+            counts[k][2],
+            insts[k],
+            spills[k][0],
+            spills[k][1],
+            spills[k][2]
         );
     }
     for f in failures.iter().take(3) {
@@ -98,6 +107,6 @@ fn random_functions_allocate_and_check_on_every_target() {
         failures.is_empty(),
         "{} of {} allocations failed (seed {seed}; see above)",
         failures.len(),
-        cases * 2
+        cases * 3
     );
 }

@@ -326,6 +326,13 @@ impl Greedy<'_, '_, '_> {
     /// LLVM's `selectOrSplit` for one range.
     fn select_or_split(&mut self, v: VReg) -> Result<(), AllocError> {
         let order = self.order(v)?;
+        tracing::debug!(
+            vreg = v.0,
+            weight = self.weight(v),
+            stage = ?self.stage(v),
+            hints = ?order.regs[..order.hints].iter().map(|&r| &*self.t.reg(r).name).collect::<Vec<_>>(),
+            "selectOrSplit"
+        );
         if self.stage(v) == Stage::New {
             self.set_stage(v, Stage::Assign);
         }
@@ -340,6 +347,7 @@ impl Greedy<'_, '_, '_> {
                     return Ok(());
                 }
             }
+            tracing::debug!(vreg = v.0, reg = %self.t.reg(p).name, "assign");
             self.assign(v, p);
             return Ok(());
         }
@@ -375,6 +383,7 @@ impl Greedy<'_, '_, '_> {
                 ),
             ));
         }
+        tracing::debug!(vreg = v.0, "spill");
         self.spill(v)
     }
 
