@@ -570,20 +570,30 @@ fn ra2_totals(r: &Row, algo: Ra2Algorithm) -> Option<Totals> {
     })
 }
 
-/// Sums of `a` and `b` over the rows where both have results.
+/// Sums of `a` and `b` over the rows where both have results, and how
+/// many of those rows lack a weighted cost on one side (LLVM's output MIR
+/// can hold an instruction our reader does not know, e.g. a reload folded
+/// into x86 `SHUFPDrmi`): the weighted costs are summed over the other rows
+/// only, on both sides.
 fn paired(
     rows: &[Row],
     a: impl Fn(&Row) -> Option<Totals>,
     b: impl Fn(&Row) -> Option<Totals>,
-) -> (Totals, Totals) {
+) -> (Totals, Totals, usize) {
     let (mut ta, mut tb) = (Totals::default(), Totals::default());
+    let mut no_cost = 0;
     for r in rows {
-        if let (Some(x), Some(y)) = (a(r), b(r)) {
+        if let (Some(mut x), Some(mut y)) = (a(r), b(r)) {
+            if x.cost.is_some() != y.cost.is_some() {
+                no_cost += 1;
+                x.cost = Some(0.0);
+                y.cost = Some(0.0);
+            }
             ta.add(&x);
             tb.add(&y);
         }
     }
-    (ta, tb)
+    (ta, tb, no_cost)
 }
 
 fn ratio(a: f64, b: f64) -> String {
@@ -598,7 +608,7 @@ fn ratio(a: f64, b: f64) -> String {
     }
 }
 
-fn print_comparison(other: &str, ours: &Totals, theirs: &Totals) {
+fn print_comparison(other: &str, ours: &Totals, theirs: &Totals, no_cost: usize) {
     println!(
         "  ours beside {other}, over the {} functions both allocated:",
         ours.n
@@ -616,6 +626,12 @@ fn print_comparison(other: &str, ours: &Totals, theirs: &Totals) {
     line("reloads", Some(ours.reloads), Some(theirs.reloads));
     line("remats", ours.remats, theirs.remats);
     line("weighted spill+reload", ours.cost, theirs.cost);
+    if no_cost > 0 {
+        println!(
+            "      (weighted over {} functions: {no_cost} without a weighted cost on one side)",
+            ours.n - no_cost
+        );
+    }
     line("copies (moves)", Some(ours.copies), Some(theirs.copies));
     let per_k = |t: &Totals| t.time_us / (t.insts / 1000.0).max(1e-9);
     line(
@@ -792,7 +808,13 @@ fn main() {
         let alone = |name: &str, f: &dyn Fn(&Row) -> Option<Totals>| {
             let mut t = Totals::default();
             let mut first = true;
+            // The weighted cost over the functions that have one.
+            let (mut cost, mut no_cost) = (0.0, 0);
             for x in rows.iter().filter_map(f) {
+                match x.cost {
+                    Some(c) => cost += c,
+                    None => no_cost += 1,
+                }
                 if first {
                     t = x;
                     first = false;
@@ -801,13 +823,17 @@ fn main() {
                 }
             }
             if t.n > 0 {
+                let cost = match no_cost {
+                    0 => format!("{cost:.1}"),
+                    n if n == t.n => "-".into(),
+                    n => format!("{cost:.1} (without {n} functions)"),
+                };
                 println!(
-                    "  {name:<20} {:>5} functions: spills {:.0}, reloads {:.0}, remats {}, weighted spill+reload {}, copies {:.0}, {:.1} us per 1k instructions",
+                    "  {name:<20} {:>5} functions: spills {:.0}, reloads {:.0}, remats {}, weighted spill+reload {cost}, copies {:.0}, {:.1} us per 1k instructions",
                     t.n,
                     t.spills,
                     t.reloads,
                     t.remats.map_or("-".into(), |v| format!("{v:.0}")),
-                    t.cost.map_or("-".into(), |v| format!("{v:.1}")),
                     t.copies,
                     t.time_us / (t.insts / 1000.0).max(1e-9)
                 );
@@ -821,9 +847,9 @@ fn main() {
                 ra2_totals(r, Ra2Algorithm::Fastalloc)
             });
         }
-        let (o, l) = paired(&rows, ours_totals, llvm_totals);
+        let (o, l, nc) = paired(&rows, ours_totals, llvm_totals);
         if o.n > 0 {
-            print_comparison("LLVM", &o, &l);
+            print_comparison("LLVM", &o, &l, nc);
         }
         if !args.no_ra2 {
             let main_algo = if alloc == Allocator::Fast {
@@ -839,9 +865,9 @@ fn main() {
                     Ra2Algorithm::Ion
                 },
             ] {
-                let (o, x) = paired(&rows, ours_totals, |r| ra2_totals(r, a));
+                let (o, x, nc) = paired(&rows, ours_totals, |r| ra2_totals(r, a));
                 if o.n > 0 {
-                    print_comparison(&format!("ra2 {}", a.name()), &o, &x);
+                    print_comparison(&format!("ra2 {}", a.name()), &o, &x, nc);
                 }
             }
         }
