@@ -54,6 +54,13 @@ struct Args {
     /// Only the first N files of the corpus.
     #[arg(long)]
     limit: Option<usize>,
+    /// Time LLVM's allocator again in this run, file by file beside ours
+    /// (llc-19 as `bench/llvm/baseline` runs it, with `-time-trace`; the
+    /// allocator pass's time per function), instead of taking `alloc_us`
+    /// from the baseline CSV, which may come from another moment's load.
+    /// Counts and costs still come from the CSV and its output MIR.
+    #[arg(long)]
+    llvm_retime: bool,
 }
 
 /// LLVM's numbers for one function.
@@ -127,6 +134,93 @@ fn llc_bad_functions(llc: &Path, flags: &[&str], file: &Path) -> Option<HashSet<
         .map(|s| s.trim().to_string())
         .collect();
     (out.status.success() || !bad.is_empty()).then_some(bad)
+}
+
+/// The functions' allocator-pass times (microseconds) in an llc
+/// `-time-trace` file: `RunPass` events whose detail ends with "Register
+/// Allocator" (greedy's, basic's, fast's, pbqp's pass names) inside each
+/// function's `OptFunction` event, as `bench/llvm/baseline` reads them.
+fn trace_alloc_us(path: &Path) -> Option<HashMap<String, f64>> {
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()?;
+    let ev = v.get("traceEvents")?.as_array()?;
+    let num = |e: &serde_json::Value, k: &str| e.get(k).and_then(|x| x.as_f64());
+    let detail = |e: &serde_json::Value| {
+        e.get("args")
+            .and_then(|a| a.get("detail"))
+            .and_then(|d| d.as_str())
+            .unwrap_or("")
+            .to_string()
+    };
+    let is_x = |e: &serde_json::Value, name: &str| {
+        e.get("name").and_then(|n| n.as_str()) == Some(name)
+            && e.get("ph").and_then(|p| p.as_str()) == Some("X")
+    };
+    let mut funcs: Vec<(f64, f64, String)> = ev
+        .iter()
+        .filter(|e| is_x(e, "OptFunction"))
+        .filter_map(|e| {
+            let ts = num(e, "ts")?;
+            Some((ts, ts + num(e, "dur")?, detail(e)))
+        })
+        .collect();
+    funcs.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut out: HashMap<String, f64> = funcs.iter().map(|f| (f.2.clone(), 0.0)).collect();
+    for e in ev.iter().filter(|e| is_x(e, "RunPass")) {
+        let (Some(ts), Some(dur)) = (num(e, "ts"), num(e, "dur")) else {
+            continue;
+        };
+        let i = funcs.partition_point(|f| f.0 <= ts);
+        if i == 0 || ts + dur > funcs[i - 1].1 || !detail(e).ends_with("Register Allocator") {
+            continue;
+        }
+        *out.entry(funcs[i - 1].2.clone()).or_default() += dur;
+    }
+    Some(out)
+}
+
+/// Runs LLVM's `alloc` on `file` as `bench/llvm/baseline` does (output
+/// discarded) with a time trace in `work`, and returns the allocator
+/// pass's time per function.
+fn llvm_retime(
+    llc: &Path,
+    ct: &CorpusTarget,
+    alloc: Allocator,
+    f: &CorpusFile,
+    work: &Path,
+) -> Option<HashMap<String, f64>> {
+    let trace = work.join(format!("{}_{}.trace.json", f.lib, f.module));
+    let mut cmd = Command::new(llc);
+    if alloc == Allocator::Fast {
+        cmd.args(["-O0"])
+            .args(ct.llc_flags)
+            .args(["-start-before=regallocfast", "-stop-after=regallocfast"]);
+    } else {
+        let start = if ct.dir == "aarch64" {
+            "aarch64-post-coalescer-pass"
+        } else {
+            "machine-scheduler"
+        };
+        cmd.args(["-O2"])
+            .args(ct.llc_flags)
+            .arg(format!("-regalloc={}", alloc.name()))
+            .arg(format!("-start-after={start}"))
+            .arg("-stop-after=virtregrewriter");
+    }
+    let out = cmd
+        .arg(&f.path)
+        .args([
+            "-o",
+            "/dev/null",
+            "-time-trace",
+            "-time-trace-granularity=0",
+        ])
+        .arg(format!("-time-trace-file={}", trace.display()))
+        .output()
+        .ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    trace_alloc_us(&trace)
 }
 
 /// Spills and reloads in an allocated function, weighted by our block
@@ -227,6 +321,7 @@ fn read_llvm(target: &str, alloc: &str) -> Result<HashMap<(String, String, Strin
 }
 
 /// Everything for one corpus file.
+#[allow(clippy::too_many_arguments)]
 fn run_file(
     ct: &CorpusTarget,
     alloc: Allocator,
@@ -235,6 +330,7 @@ fn run_file(
     llc: Option<&Path>,
     work: &Path,
     with_ra2: bool,
+    retime: Option<&Path>,
 ) -> Vec<Row> {
     let t = ct.info;
     let text = match std::fs::read_to_string(&f.path) {
@@ -311,10 +407,23 @@ fn run_file(
                 .collect()
         })
         .unwrap_or_default();
+    let times = retime.and_then(|llc| {
+        let t = llvm_retime(llc, ct, alloc, f, work);
+        if t.is_none() {
+            eprintln!(
+                "warning: {}: timing LLVM again failed; its CSV time is kept",
+                f.path.display()
+            );
+        }
+        t
+    });
     for r in &mut rows {
         if let Some(l) = llvm.get(&(r.lib.clone(), r.module.clone(), r.function.clone())) {
             let mut l = l.clone();
             l.cost = llvm_funcs.get(&r.function).map(|m| spill_cost(t, m));
+            if let Some(us) = times.as_ref().and_then(|m| m.get(&r.function)) {
+                l.alloc_us = *us;
+            }
             r.llvm = Some(l);
         }
     }
@@ -570,20 +679,30 @@ fn ra2_totals(r: &Row, algo: Ra2Algorithm) -> Option<Totals> {
     })
 }
 
-/// Sums of `a` and `b` over the rows where both have results.
+/// Sums of `a` and `b` over the rows where both have results, and how
+/// many of those rows lack a weighted cost on one side (LLVM's output MIR
+/// can hold an instruction our reader does not know, e.g. a reload folded
+/// into x86 `SHUFPDrmi`): the weighted costs are summed over the other rows
+/// only, on both sides.
 fn paired(
     rows: &[Row],
     a: impl Fn(&Row) -> Option<Totals>,
     b: impl Fn(&Row) -> Option<Totals>,
-) -> (Totals, Totals) {
+) -> (Totals, Totals, usize) {
     let (mut ta, mut tb) = (Totals::default(), Totals::default());
+    let mut no_cost = 0;
     for r in rows {
-        if let (Some(x), Some(y)) = (a(r), b(r)) {
+        if let (Some(mut x), Some(mut y)) = (a(r), b(r)) {
+            if x.cost.is_some() != y.cost.is_some() {
+                no_cost += 1;
+                x.cost = Some(0.0);
+                y.cost = Some(0.0);
+            }
             ta.add(&x);
             tb.add(&y);
         }
     }
-    (ta, tb)
+    (ta, tb, no_cost)
 }
 
 fn ratio(a: f64, b: f64) -> String {
@@ -598,7 +717,7 @@ fn ratio(a: f64, b: f64) -> String {
     }
 }
 
-fn print_comparison(other: &str, ours: &Totals, theirs: &Totals) {
+fn print_comparison(other: &str, ours: &Totals, theirs: &Totals, no_cost: usize) {
     println!(
         "  ours beside {other}, over the {} functions both allocated:",
         ours.n
@@ -616,6 +735,12 @@ fn print_comparison(other: &str, ours: &Totals, theirs: &Totals) {
     line("reloads", Some(ours.reloads), Some(theirs.reloads));
     line("remats", ours.remats, theirs.remats);
     line("weighted spill+reload", ours.cost, theirs.cost);
+    if no_cost > 0 {
+        println!(
+            "      (weighted over {} functions: {no_cost} without a weighted cost on one side)",
+            ours.n - no_cost
+        );
+    }
     line("copies (moves)", Some(ours.copies), Some(theirs.copies));
     let per_k = |t: &Totals| t.time_us / (t.insts / 1000.0).max(1e-9);
     line(
@@ -646,10 +771,22 @@ fn main() {
         eprintln!("warning: --jobs {j}: {e}");
     }
     let level = if alloc == Allocator::Fast { "O0" } else { "O2" };
-    let llc = if args.no_verify { None } else { find_llc() };
-    if llc.is_none() && !args.no_verify {
-        eprintln!("notice: llc-19 not found; the verifier column stays empty");
+    let llc_found = find_llc();
+    let llc = if args.no_verify {
+        None
+    } else {
+        llc_found.clone()
+    };
+    if llc_found.is_none() && (!args.no_verify || args.llvm_retime) {
+        eprintln!(
+            "notice: llc-19 not found; the verifier column stays empty and LLVM is not timed again"
+        );
     }
+    let retime = if args.llvm_retime {
+        llc_found.clone()
+    } else {
+        None
+    };
     let run_dir = corpus::out_dir().join("run");
     let mut failed = false;
     for name in &args.target {
@@ -695,7 +832,16 @@ fn main() {
         let mut rows: Vec<Row> = files
             .par_iter()
             .flat_map_iter(|f| {
-                let r = run_file(&ct, alloc, f, &llvm, llc.as_deref(), &work, !args.no_ra2);
+                let r = run_file(
+                    &ct,
+                    alloc,
+                    f,
+                    &llvm,
+                    llc.as_deref(),
+                    &work,
+                    !args.no_ra2,
+                    retime.as_deref(),
+                );
                 pb.inc(1);
                 r
             })
@@ -775,9 +921,14 @@ fn main() {
             println!("    failed x{c}: e.g. {e}");
         }
         println!(
-            "  LLVM: {llvm_n}/{n} functions in bench/out/llvm/{}-{}.csv",
+            "  LLVM: {llvm_n}/{n} functions in bench/out/llvm/{}-{}.csv; allocator time {}",
             ct.dir,
-            alloc.name()
+            alloc.name(),
+            if retime.is_some() {
+                "measured again in this run (--llvm-retime)"
+            } else {
+                "from the CSV's alloc_us"
+            }
         );
         if !args.no_ra2 {
             println!(
@@ -792,7 +943,13 @@ fn main() {
         let alone = |name: &str, f: &dyn Fn(&Row) -> Option<Totals>| {
             let mut t = Totals::default();
             let mut first = true;
+            // The weighted cost over the functions that have one.
+            let (mut cost, mut no_cost) = (0.0, 0);
             for x in rows.iter().filter_map(f) {
+                match x.cost {
+                    Some(c) => cost += c,
+                    None => no_cost += 1,
+                }
                 if first {
                     t = x;
                     first = false;
@@ -801,13 +958,17 @@ fn main() {
                 }
             }
             if t.n > 0 {
+                let cost = match no_cost {
+                    0 => format!("{cost:.1}"),
+                    n if n == t.n => "-".into(),
+                    n => format!("{cost:.1} (without {n} functions)"),
+                };
                 println!(
-                    "  {name:<20} {:>5} functions: spills {:.0}, reloads {:.0}, remats {}, weighted spill+reload {}, copies {:.0}, {:.1} us per 1k instructions",
+                    "  {name:<20} {:>5} functions: spills {:.0}, reloads {:.0}, remats {}, weighted spill+reload {cost}, copies {:.0}, {:.1} us per 1k instructions",
                     t.n,
                     t.spills,
                     t.reloads,
                     t.remats.map_or("-".into(), |v| format!("{v:.0}")),
-                    t.cost.map_or("-".into(), |v| format!("{v:.1}")),
                     t.copies,
                     t.time_us / (t.insts / 1000.0).max(1e-9)
                 );
@@ -821,9 +982,9 @@ fn main() {
                 ra2_totals(r, Ra2Algorithm::Fastalloc)
             });
         }
-        let (o, l) = paired(&rows, ours_totals, llvm_totals);
+        let (o, l, nc) = paired(&rows, ours_totals, llvm_totals);
         if o.n > 0 {
-            print_comparison("LLVM", &o, &l);
+            print_comparison("LLVM", &o, &l, nc);
         }
         if !args.no_ra2 {
             let main_algo = if alloc == Allocator::Fast {
@@ -839,9 +1000,9 @@ fn main() {
                     Ra2Algorithm::Ion
                 },
             ] {
-                let (o, x) = paired(&rows, ours_totals, |r| ra2_totals(r, a));
+                let (o, x, nc) = paired(&rows, ours_totals, |r| ra2_totals(r, a));
                 if o.n > 0 {
-                    print_comparison(&format!("ra2 {}", a.name()), &o, &x);
+                    print_comparison(&format!("ra2 {}", a.name()), &o, &x, nc);
                 }
             }
         }
