@@ -350,7 +350,7 @@ pub fn compare(
         }
     }
     worse.sort_by(|a, b| b.0.total_cmp(&a.0));
-    for (_, w) in worse.iter().take(6) {
+    for (_, w) in worse.iter().take(20) {
         println!("{target} most above llvm: {w}");
     }
     println!(
