@@ -1,4 +1,4 @@
-//! Fuzz target: arbitrary bytes, if UTF-8, through the MIR reader for one of the four targets, then the writer, the reader again, the analyses, and the Fast and Basic allocators with the checker on every function read.
+//! Fuzz target: arbitrary bytes, if UTF-8, through the MIR reader for one of the four targets, then the writer, the reader again, the analyses, and the Fast, Basic and Greedy allocators with the checker on every function read.
 //!
 //! Nothing may panic, hang or overflow the stack: malformed MIR is an error
 //! with a location (the function is kept as text), a function the
@@ -51,7 +51,7 @@ fuzz_target!(|data: &[u8]| {
     for doc in &file.functions {
         let FunctionDoc::Read(f) = doc else { continue };
         std::hint::black_box(regalloc::analysis::Analyses::new(t, f));
-        for allocator in [Allocator::Fast, Allocator::Basic] {
+        for allocator in [Allocator::Fast, Allocator::Basic, Allocator::Greedy] {
             let mut g = f.clone();
             let options = Options {
                 allocator,

@@ -87,7 +87,7 @@ impl fmt::Display for SlotIndex {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let c = ['B', 'e', 'r', 'd'][(self.0 & 3) as usize];
         let base = self.base();
-        if base % LLVM_SCALE == 0 {
+        if base.is_multiple_of(LLVM_SCALE) {
             write!(f, "{}{c}", base / LLVM_SCALE)
         } else {
             // An index inserted during allocation: between LLVM numbers.

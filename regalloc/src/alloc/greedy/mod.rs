@@ -340,12 +340,9 @@ impl Greedy<'_, '_, '_> {
         if let Some(p) = self.try_assign(v, &order) {
             if self.opts.csr_first_time_cost > 0.0
                 && self.is_unused_csr(p)
-                && self.stage(v) < Stage::Spill
-                && let Some(done) = self.try_avoid_csr(v, &order, p)?
+                && self.try_avoid_csr(v)?
             {
-                if done {
-                    return Ok(());
-                }
+                return Ok(());
             }
             tracing::debug!(vreg = v.0, reg = %self.t.reg(p).name, "assign");
             self.assign(v, p);
@@ -444,23 +441,25 @@ impl Greedy<'_, '_, '_> {
                 .any(|(r, &u)| u && self.t.regs_overlap(Reg::new(r), p))
     }
 
-    /// LLVM's `tryAssignCSRFirstTime`: when the only free register is an
-    /// unused callee-saved one, spilling (or splitting) `v` may be cheaper
-    /// than saving and restoring that register. `Some(true)` when `v` was
-    /// spilled instead, `Some(false)`/`None` to go on with `p`.
-    fn try_avoid_csr(
-        &mut self,
-        v: VReg,
-        _order: &AllocationOrder,
-        _p: Reg,
-    ) -> Result<Option<bool>, AllocError> {
-        let cost = split::spill_cost(self, v);
-        if self.stage(v) < Stage::Split2 && cost < self.opts.csr_first_time_cost {
-            self.set_stage(v, Stage::Spill);
-            self.spill(v)?;
-            return Ok(Some(true));
+    /// LLVM's `tryAssignCSRFirstTime`, its spill branch: a range about to
+    /// be spilled anyway (stage `Spill`) that could only take a callee-saved
+    /// register nobody uses yet is spilled when that costs less than the
+    /// save and restore the register would need. `true` when it spilled.
+    /// (LLVM's other branch, splitting a new range before it takes the
+    /// register, is not done.)
+    fn try_avoid_csr(&mut self, v: VReg) -> Result<bool, AllocError> {
+        if self.stage(v) != Stage::Spill || !self.weight(v).is_finite() {
+            return Ok(false);
         }
-        Ok(None)
+        if split::spill_cost(self, v) >= self.opts.csr_first_time_cost {
+            return Ok(false);
+        }
+        tracing::debug!(
+            vreg = v.0,
+            "spill rather than use a callee-saved register first"
+        );
+        self.spill(v)?;
+        Ok(true)
     }
 }
 
