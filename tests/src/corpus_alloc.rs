@@ -422,3 +422,38 @@ pub fn targets() -> [(
         ),
     ]
 }
+
+/// Runs `allocator` on the corpus of every target and asserts that every
+/// function is allocated, accepted by the checker and by the machine
+/// verifier (outside CI, a missing corpus or llc-19 skips with a notice).
+pub fn assert_every_function_allocates(allocator: Allocator) {
+    // On CI a missing corpus or llc is a failure, not a skip (the
+    // convention of `crate::require_llvm_tool`).
+    let ci = std::env::var_os("CI").is_some();
+    for (name, dir, t, flags, _) in targets() {
+        let Some(o) = run_target(dir, t, flags, allocator) else {
+            assert!(!ci, "{name}: no corpus on CI (bench/corpus/build makes it)");
+            continue;
+        };
+        assert_eq!(o.allocated, o.total, "{name}: every function allocates");
+        match o.verified {
+            Some(v) => assert_eq!(v, o.total, "{name}: llc verifies every allocated function"),
+            None => assert!(!ci, "{name}: llc-19 missing on CI"),
+        }
+        assert_eq!(
+            o.checked, o.total,
+            "{name}: the checker accepts every allocation"
+        );
+    }
+}
+
+/// [`compare`] on every target (skipped with a notice without llc-19).
+pub fn compare_every_target(allocator: Allocator) {
+    let Some(llc) = crate::llvm_tool("llc") else {
+        println!("notice: llc-19 not found; skipping the comparison");
+        return;
+    };
+    for (_, dir, t, flags, start_after) in targets() {
+        compare(&llc, dir, t, flags, start_after, allocator);
+    }
+}

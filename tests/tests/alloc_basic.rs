@@ -12,23 +12,11 @@
 //! ```
 
 use regalloc::alloc::Allocator;
-use regalloc_tests::corpus_alloc::{compare, run_target, targets};
+use regalloc_tests::corpus_alloc::{assert_every_function_allocates, compare_every_target};
 
 #[test]
 fn basic_on_the_corpora() {
-    for (name, dir, t, flags, _) in targets() {
-        let Some(o) = run_target(dir, t, flags, Allocator::Basic) else {
-            continue;
-        };
-        assert_eq!(o.allocated, o.total, "{name}: every function allocates");
-        if let Some(v) = o.verified {
-            assert_eq!(v, o.total, "{name}: llc verifies every allocated function");
-        }
-        assert_eq!(
-            o.checked, o.total,
-            "{name}: the checker accepts every allocation"
-        );
-    }
+    assert_every_function_allocates(Allocator::Basic);
 }
 
 /// LLVM's `-regalloc=basic` on the same files, counted the same way, and
@@ -37,11 +25,5 @@ fn basic_on_the_corpora() {
 #[test]
 #[ignore]
 fn basic_beside_llvm_basic() {
-    let Some(llc) = regalloc_tests::llvm_tool("llc") else {
-        println!("notice: llc-19 not found; skipping the comparison");
-        return;
-    };
-    for (_, dir, t, flags, start_after) in targets() {
-        compare(&llc, dir, t, flags, start_after, Allocator::Basic);
-    }
+    compare_every_target(Allocator::Basic);
 }

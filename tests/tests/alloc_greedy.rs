@@ -5,23 +5,11 @@
 //! the ratios ours/LLVM greedy.
 
 use regalloc::alloc::Allocator;
-use regalloc_tests::corpus_alloc::{compare, run_target, targets};
+use regalloc_tests::corpus_alloc::{assert_every_function_allocates, compare_every_target};
 
 #[test]
 fn greedy_on_the_corpora() {
-    for (name, dir, t, flags, _) in targets() {
-        let Some(o) = run_target(dir, t, flags, Allocator::Greedy) else {
-            continue;
-        };
-        assert_eq!(o.allocated, o.total, "{name}: every function allocates");
-        if let Some(v) = o.verified {
-            assert_eq!(v, o.total, "{name}: llc verifies every allocated function");
-        }
-        assert_eq!(
-            o.checked, o.total,
-            "{name}: the checker accepts every allocation"
-        );
-    }
+    assert_every_function_allocates(Allocator::Greedy);
 }
 
 /// LLVM's `-regalloc=greedy` on the same files, counted the same way, and
@@ -30,11 +18,5 @@ fn greedy_on_the_corpora() {
 #[test]
 #[ignore]
 fn greedy_beside_llvm_greedy() {
-    let Some(llc) = regalloc_tests::llvm_tool("llc") else {
-        println!("notice: llc-19 not found; skipping the comparison");
-        return;
-    };
-    for (_, dir, t, flags, start_after) in targets() {
-        compare(&llc, dir, t, flags, start_after, Allocator::Greedy);
-    }
+    compare_every_target(Allocator::Greedy);
 }

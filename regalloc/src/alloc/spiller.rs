@@ -138,6 +138,11 @@ impl Spiller {
         }
     }
 
+    /// The instructions touching `v`, in layout order.
+    pub fn users(&self, v: VReg) -> &[Inst] {
+        self.users.get(v.index()).map_or(&[], |u| u.as_slice())
+    }
+
     /// Tells the spiller which instructions touch `v`, a register created
     /// after it was made (a product of live-range splitting), in layout
     /// order, so that it can be spilled.

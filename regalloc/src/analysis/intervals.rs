@@ -66,6 +66,82 @@ struct VAccess {
     early_clobber: bool,
 }
 
+impl VAccess {
+    /// Folds one operand of the register (whose lanes are `all`) into
+    /// the access.
+    fn add(&mut self, t: &TargetInfo<'_>, all: LaneMask, r: &crate::ir::RegOperand) {
+        let lanes = sub_lanes(t, all, r.sub);
+        let undef = r.flags.has(RegFlags::UNDEF);
+        if r.is_def() {
+            self.writes = true;
+            self.write_lanes |= lanes;
+            self.early_clobber |= r.flags.has(RegFlags::EARLY_CLOBBER);
+            self.partial_def_read |= r.sub.is_some() && !undef;
+        } else if !undef {
+            self.use_lanes |= lanes;
+        }
+    }
+}
+
+/// The interval of `v` from its accesses (in layout order, several
+/// operands of one instruction folded into one), with lane sub-ranges when
+/// `has_sub`; `acc` is scratch space.
+// The builder's scratch, the numbering and the register's facts are
+// separate inputs of both callers; a struct would only move the list.
+#[allow(clippy::too_many_arguments)]
+fn build_interval(
+    rb: &mut RangeBuilder,
+    cfg: &Cfg,
+    slots: &SlotIndexes,
+    v: VReg,
+    all: LaneMask,
+    list: &[(Block, SlotIndex, VAccess)],
+    has_sub: bool,
+    acc: &mut Vec<Access>,
+) -> LiveInterval {
+    acc.clear();
+    acc.extend(list.iter().map(|&(block, at, a)| Access {
+        block,
+        at,
+        reads: a.use_lanes != 0 || a.partial_def_read,
+        writes: a.writes,
+        early_clobber: a.early_clobber,
+    }));
+    let (range, live_in_blocks) = rb.build(cfg, slots, acc, &[]);
+    let mut subranges = Vec::new();
+    if has_sub {
+        for m in lane_partition(
+            all.0,
+            list.iter().flat_map(|x| [x.2.use_lanes, x.2.write_lanes]),
+        ) {
+            acc.clear();
+            acc.extend(list.iter().filter_map(|&(block, at, a)| {
+                let reads = a.use_lanes & m != 0;
+                let writes = a.write_lanes & m != 0;
+                (reads || writes).then_some(Access {
+                    block,
+                    at,
+                    reads,
+                    writes,
+                    early_clobber: a.early_clobber,
+                })
+            }));
+            let (r, _) = rb.build(cfg, slots, acc, &[]);
+            subranges.push(SubRange {
+                lanes: LaneMask(m),
+                range: r,
+            });
+        }
+    }
+    LiveInterval {
+        vreg: v,
+        range,
+        subranges,
+        weight: 0.0,
+        live_in_blocks,
+    }
+}
+
 /// The lanes of virtual register `v` (its class's mask; 1 when the class
 /// has none, i.e. no sub-registers).
 pub fn vreg_lanes(t: &TargetInfo<'_>, f: &MachineFunction, v: VReg) -> LaneMask {
@@ -144,8 +220,6 @@ impl LiveIntervals {
                             let ec = r.flags.has(RegFlags::EARLY_CLOBBER);
                             match r.reg {
                                 RegRef::Virt(v) if v.index() < nv => {
-                                    let all = vreg_lanes(t, f, v);
-                                    let lanes = sub_lanes(t, all, r.sub);
                                     if r.sub.is_some() {
                                         has_sub[v.index()] = true;
                                     }
@@ -156,15 +230,7 @@ impl LiveIntervals {
                                             per_inst_v.len() - 1
                                         }
                                     };
-                                    let a = &mut per_inst_v[k].1;
-                                    if def {
-                                        a.writes = true;
-                                        a.write_lanes |= lanes;
-                                        a.early_clobber |= ec;
-                                        a.partial_def_read |= r.sub.is_some() && !undef;
-                                    } else if !undef {
-                                        a.use_lanes |= lanes;
-                                    }
+                                    per_inst_v[k].1.add(t, vreg_lanes(t, f, v), r);
                                 }
                                 RegRef::Phys(p) if p.index() < t.regs.len() => {
                                     let p = phys_operand_reg(t, p, r.sub);
@@ -219,48 +285,11 @@ impl LiveIntervals {
                 vregs.push(None);
                 continue;
             }
-            acc.clear();
-            acc.extend(list.iter().map(|&(block, at, a)| Access {
-                block,
-                at,
-                reads: a.use_lanes != 0 || a.partial_def_read,
-                writes: a.writes,
-                early_clobber: a.early_clobber,
-            }));
-            let (range, live_in_blocks) = rb.build(cfg, &slots, &acc, &[]);
-            let mut subranges = Vec::new();
-            if has_sub[v] {
-                let all = vreg_lanes(t, f, VReg::new(v)).0;
-                for m in lane_partition(
-                    all,
-                    list.iter().flat_map(|x| [x.2.use_lanes, x.2.write_lanes]),
-                ) {
-                    acc.clear();
-                    acc.extend(list.iter().filter_map(|&(block, at, a)| {
-                        let reads = a.use_lanes & m != 0;
-                        let writes = a.write_lanes & m != 0;
-                        (reads || writes).then_some(Access {
-                            block,
-                            at,
-                            reads,
-                            writes,
-                            early_clobber: a.early_clobber,
-                        })
-                    }));
-                    let (r, _) = rb.build(cfg, &slots, &acc, &[]);
-                    subranges.push(SubRange {
-                        lanes: LaneMask(m),
-                        range: r,
-                    });
-                }
-            }
-            vregs.push(Some(LiveInterval {
-                vreg: VReg::new(v),
-                range,
-                subranges,
-                weight: 0.0,
-                live_in_blocks,
-            }));
+            let vr = VReg::new(v);
+            let all = vreg_lanes(t, f, vr);
+            vregs.push(Some(build_interval(
+                &mut rb, cfg, &slots, vr, all, list, has_sub[v], &mut acc,
+            )));
         }
         let mut unit_starts: Vec<Vec<Block>> = vec![Vec::new(); nu];
         for (b, bd) in f.blocks.iter().enumerate() {
@@ -371,16 +400,8 @@ impl LiveIntervals {
                         continue;
                     }
                     touched = true;
-                    let lanes = sub_lanes(t, all, r.sub);
                     has_sub |= r.sub.is_some();
-                    if r.is_def() {
-                        a.writes = true;
-                        a.write_lanes |= lanes;
-                        a.early_clobber |= r.flags.has(RegFlags::EARLY_CLOBBER);
-                        a.partial_def_read |= r.sub.is_some() && !r.flags.has(RegFlags::UNDEF);
-                    } else if !r.flags.has(RegFlags::UNDEF) {
-                        a.use_lanes |= lanes;
-                    }
+                    a.add(t, all, r);
                 }
                 if touched {
                     list.push((b, at, a));
@@ -392,51 +413,16 @@ impl LiveIntervals {
         }
         list.sort_by_key(|x| x.1);
         let mut rb = RangeBuilder::new(cfg.num_blocks());
-        let acc: Vec<Access> = list
-            .iter()
-            .map(|&(block, at, a)| Access {
-                block,
-                at,
-                reads: a.use_lanes != 0 || a.partial_def_read,
-                writes: a.writes,
-                early_clobber: a.early_clobber,
-            })
-            .collect();
-        let (range, live_in_blocks) = rb.build(cfg, &self.slots, &acc, &[]);
-        let mut subranges = Vec::new();
-        if has_sub {
-            for m in lane_partition(
-                all.0,
-                list.iter().flat_map(|x| [x.2.use_lanes, x.2.write_lanes]),
-            ) {
-                let acc: Vec<Access> = list
-                    .iter()
-                    .filter_map(|&(block, at, a)| {
-                        let reads = a.use_lanes & m != 0;
-                        let writes = a.write_lanes & m != 0;
-                        (reads || writes).then_some(Access {
-                            block,
-                            at,
-                            reads,
-                            writes,
-                            early_clobber: a.early_clobber,
-                        })
-                    })
-                    .collect();
-                let (r, _) = rb.build(cfg, &self.slots, &acc, &[]);
-                subranges.push(SubRange {
-                    lanes: LaneMask(m),
-                    range: r,
-                });
-            }
-        }
-        Some(LiveInterval {
-            vreg: v,
-            range,
-            subranges,
-            weight: 0.0,
-            live_in_blocks,
-        })
+        Some(build_interval(
+            &mut rb,
+            cfg,
+            &self.slots,
+            v,
+            all,
+            &list,
+            has_sub,
+            &mut Vec::new(),
+        ))
     }
 }
 

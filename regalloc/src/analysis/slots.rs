@@ -96,6 +96,18 @@ impl fmt::Display for SlotIndex {
     }
 }
 
+/// The raw base an entry inserted between entries at bases `prev` and
+/// `next` gets: an eighth of the gap after `prev` (at least [`MIN_GAP`]),
+/// so that later insertions after it still find room; `None` when fewer
+/// than [`MIN_GAP`] units would be left on either side.
+pub fn insertion_base(prev: u32, next: u32) -> Option<u32> {
+    if next <= prev {
+        return None;
+    }
+    let base = prev + (((next - prev) / 8) & !3).max(MIN_GAP);
+    (base + MIN_GAP <= next).then_some(base)
+}
+
 /// Whether LLVM gives `op` no slot index (debug and pseudo-probe instructions).
 pub fn is_debug_or_probe(op: Op) -> bool {
     matches!(
@@ -241,14 +253,7 @@ impl SlotIndexes {
         new: Inst,
     ) -> Option<SlotIndex> {
         let (p, n) = (prev.base(), next.base());
-        if n <= p {
-            return None;
-        }
-        let step = (((n - p) / 8) & !3).max(MIN_GAP);
-        let base = p + step;
-        if base + MIN_GAP > n {
-            return None;
-        }
+        let base = insertion_base(p, n)?;
         let pos = self.entries.partition_point(|e| e.0 <= p);
         if self.entries.get(pos).is_some_and(|e| e.0 < n)
             || pos == 0

@@ -428,12 +428,13 @@ impl Greedy<'_, '_, '_> {
         let Some(set) = self.orders.csr() else {
             return false;
         };
-        let saves = &self.t.callee_saved_set(set).saves;
-        saves.iter().any(|&c| self.t.regs_overlap(c, p))
-            && !saves
-                .iter()
-                .filter(|&&c| self.t.regs_overlap(c, p))
-                .any(|c| self.csr_used.get(c.index()).copied().unwrap_or(false))
+        // Callee-saved, and no assigned register overlaps it yet (the
+        // second clause covers the saved registers themselves).
+        self.t
+            .callee_saved_set(set)
+            .saves
+            .iter()
+            .any(|&c| self.t.regs_overlap(c, p))
             && !self
                 .csr_used
                 .iter()

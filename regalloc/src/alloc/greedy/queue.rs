@@ -65,18 +65,13 @@ pub(crate) fn priority(g: &mut Greedy<'_, '_, '_>, v: VReg) -> u32 {
     let force_global = global_prio
         || (size / (INSTR_DIST / crate::analysis::slots::LLVM_SCALE)) as usize > 2 * nregs;
     let local = g.is_local(v);
-    let (mut prio, global_bit) = if stage == Stage::Assign || stage == Stage::New {
-        if !force_global
-            && local
-            && let Some(b) = begin
-        {
+    let first_turn = stage == Stage::Assign || stage == Stage::New;
+    let (mut prio, global_bit) = match begin {
+        Some(b) if first_turn && !force_global && local => {
             let last = g.an.intervals.slots.last_index();
-            ((last.base().saturating_sub(b.base())) / INSTR_DIST, 0)
-        } else {
-            (size, 1)
+            (last.base().saturating_sub(b.base()) / INSTR_DIST, 0)
         }
-    } else {
-        (size, 1)
+        _ => (size, 1),
     };
     prio = prio.min((1 << 24) - 1);
     if g.opts.class_priority_trumps_globalness {

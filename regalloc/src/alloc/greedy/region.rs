@@ -23,16 +23,16 @@
 //! own, as LLVM does.
 
 use crate::analysis::{Bundle, EdgeBundles, SlotIndex};
-use crate::ir::{Block, Inst, VReg};
+use crate::ir::{Block, VReg};
 use crate::target::Reg;
 
 use super::super::AllocError;
 use super::super::order::AllocationOrder;
-use super::super::split::kit::{is_terminator, users_in};
+use super::super::split::kit::is_terminator;
 use super::super::split::{
     BlockConstraint, BlockPlan, BorderConstraint, Gap, SpillPlacement, SplitPlan,
 };
-use super::split::{SplitAnalysis, UseBlock, freq, last_split_point};
+use super::split::{SplitAnalysis, freq, last_split_point, spill_cost_of};
 use super::{Greedy, Stage};
 
 /// The edge bundles and the spill placement network of one function,
@@ -77,18 +77,7 @@ pub fn try_region_split(
     if sa.use_blocks.is_empty() {
         return Ok(false);
     }
-    let spill_cost: f32 = sa
-        .use_blocks
-        .iter()
-        .map(|u| {
-            let f = freq(g, u.block);
-            if u.live_in && u.live_out && u.defines {
-                2.0 * f
-            } else {
-                f
-            }
-        })
-        .sum();
+    let spill_cost = spill_cost_of(g, sa);
     let mut region = match g.region.take() {
         Some(r) => r,
         None => Region::new(g),
@@ -181,7 +170,9 @@ fn evaluate(
         return None;
     }
     // 2. Grow through live-through blocks next to positive bundles.
-    let mut visited: Vec<Block> = Vec::new();
+    // Live-through blocks the region grew into, with whether the
+    // candidate has interference there.
+    let mut visited: Vec<(Block, bool)> = Vec::new();
     let mut seen = vec![false; through.len()];
     loop {
         let recent: Vec<Bundle> = placer.recent_positive().to_vec();
@@ -200,7 +191,9 @@ fn evaluate(
         let mut links = Vec::new();
         let mut cs = Vec::new();
         for &b in &added {
-            match intf(g, p, b) {
+            let i = intf(g, p, b);
+            visited.push((b, i.is_some()));
+            match i {
                 None => links.push(b),
                 Some((first, last)) => {
                     let start = g.an.intervals.slots.block_start(b);
@@ -221,7 +214,6 @@ fn evaluate(
                 }
             }
         }
-        visited.extend(added);
         placer.add_constraints(&cs);
         placer.add_links(&links);
         placer.iterate();
@@ -249,13 +241,13 @@ fn evaluate(
         }
         cost += ins as f32 * freq(g, u.block);
     }
-    for &b in &visited {
+    for &(b, interfered) in &visited {
         let (rin, rout) = (bundle_pos(b, false), bundle_pos(b, true));
         if !rin && !rout {
             continue;
         }
         if rin && rout {
-            if intf(g, p, b).is_some() {
+            if interfered {
                 cost += 2.0 * freq(g, b);
             }
             continue;
@@ -308,16 +300,6 @@ fn gap_after(g: &Greedy<'_, '_, '_>, b: Block, s: SlotIndex) -> Gap {
         }
     }
     gap
-}
-
-/// Where the value leaves a use block's register interval: after its last
-/// use, or before the terminators when a terminator uses it.
-fn after_last(u: &UseBlock) -> Gap {
-    if u.at_terminator {
-        Gap::End
-    } else {
-        Gap::After(u.last)
-    }
 }
 
 /// Carries out the winning candidate's split; `true` when it happened.
@@ -373,12 +355,12 @@ fn split_around_region(
         let rout = u.live_out && pos(b, true);
         if !rin && !rout {
             // On the stack side: several uses get an interval of their own.
-            if u.uses >= 2 && !first_is_terminator(g, u) {
+            if u.uses >= 2 && !u.starts_at_terminator(g) {
                 let k = plan.intervals + locals;
                 locals += 1;
                 let mut switches = vec![(Gap::Before(u.first), k)];
                 if u.live_out {
-                    switches.push((after_last(u), REMAINDER));
+                    switches.push((u.after_last(), REMAINDER));
                 }
                 plan.blocks.insert(
                     b,
@@ -396,12 +378,12 @@ fn split_around_region(
             match i {
                 None => {
                     if !rout && u.live_out {
-                        switches.push((after_last(u), REMAINDER));
+                        switches.push((u.after_last(), REMAINDER));
                     }
                 }
                 Some((f, _)) => {
                     let leave = if u.last_at < f {
-                        after_last(u)
+                        u.after_last()
                     } else {
                         gap_before(g, b, f)
                     };
@@ -446,24 +428,23 @@ fn split_around_region(
         }
     }
     let orig_blocks = sa.blocks.len();
-    let Some(res) = g.kit.apply(g.t, g.func, &mut g.an, &mut g.vrm, v, &plan) else {
+    let users = g.spiller.users(v).to_vec();
+    let Some(res) = g
+        .kit
+        .apply(g.t, g.func, &mut g.an, &mut g.vrm, v, &users, &plan)
+    else {
         return false;
     };
     tracing::debug!(vreg = v.0, reg = %g.t.reg(p).name, cost = cand.cost, copies = res.copies, "region split");
-    let blocks = sa.blocks.clone();
-    for (k, r) in res.regs.iter().enumerate() {
+    for (k, (r, users)) in res.regs.iter().zip(res.users).enumerate() {
         let Some(n) = *r else { continue };
-        let users: Vec<Inst> = users_in(g.func, &blocks, n)
-            .into_iter()
-            .map(|x| x.0)
-            .collect();
         g.spiller.set_users(n, users);
         let stage = match k as u32 {
             REMAINDER => Stage::Spill,
             MAIN => {
                 let iv = g.an.intervals.vreg(n);
                 let live = iv.map_or(0, |iv| {
-                    super::super::split::kit::live_blocks(&g.an, &iv.range, g.func, n).len()
+                    super::super::split::kit::live_blocks(&g.an, &iv.range, g.func).len()
                 });
                 if live >= orig_blocks {
                     Stage::Split2
@@ -478,10 +459,4 @@ fn split_around_region(
         g.enqueue(n);
     }
     true
-}
-
-/// Whether the first use of `u` is a terminator (no room before it for an
-/// interval of its own).
-fn first_is_terminator(g: &Greedy<'_, '_, '_>, u: &UseBlock) -> bool {
-    is_terminator(g.t, g.func.inst(u.first))
 }

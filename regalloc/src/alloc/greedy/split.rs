@@ -34,6 +34,24 @@ pub struct UseBlock {
     pub at_terminator: bool,
 }
 
+impl UseBlock {
+    /// Where a value leaving this block's interval is copied: after the
+    /// last use, or before the terminators when a terminator uses it.
+    pub fn after_last(&self) -> Gap {
+        if self.at_terminator {
+            Gap::End
+        } else {
+            Gap::After(self.last)
+        }
+    }
+
+    /// Whether the first use is a terminator (no room before it for an
+    /// interval of its own).
+    pub fn starts_at_terminator(&self, g: &Greedy<'_, '_, '_>) -> bool {
+        is_terminator(g.t, g.func.inst(self.first))
+    }
+}
+
 /// The blocks of a range: those with uses, and those it only lives through.
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
 pub struct SplitAnalysis {
@@ -52,7 +70,7 @@ pub fn analyze(g: &Greedy<'_, '_, '_>, v: VReg) -> SplitAnalysis {
         return sa;
     };
     let slots = &g.an.intervals.slots;
-    sa.blocks = live_blocks(&g.an, &iv.range, g.func, v);
+    sa.blocks = live_blocks(&g.an, &iv.range, g.func);
     let users = users_in(g.func, &sa.blocks, v);
     let mut k = 0;
     for &b in &sa.blocks {
@@ -119,7 +137,11 @@ pub fn freq(g: &Greedy<'_, '_, '_>, b: Block) -> f32 {
 /// `calcSpillCost`): a load or a store per block of uses, both where the
 /// value is live through and redefined.
 pub fn spill_cost(g: &Greedy<'_, '_, '_>, v: VReg) -> f32 {
-    let sa = analyze(g, v);
+    spill_cost_of(g, &analyze(g, v))
+}
+
+/// [`spill_cost`] from an analysis already made.
+pub fn spill_cost_of(g: &Greedy<'_, '_, '_>, sa: &SplitAnalysis) -> f32 {
     sa.use_blocks
         .iter()
         .map(|u| {
@@ -182,27 +204,14 @@ pub fn try_block_split(g: &mut Greedy<'_, '_, '_>, v: VReg, sa: &SplitAnalysis) 
             continue;
         }
         // The interval must start before the terminators.
-        let first_is_term = {
-            let insts = &g.func.block(u.block).insts;
-            insts
-                .iter()
-                .take_while(|&&i| i != u.first)
-                .all(|&i| !is_terminator(g.t, g.func.inst(i)))
-                && is_terminator(g.t, g.func.inst(u.first))
-        };
-        if first_is_term {
+        if u.starts_at_terminator(g) {
             continue;
         }
         let k = plan.intervals;
         plan.intervals += 1;
         let mut switches = vec![(Gap::Before(u.first), k)];
         if u.live_out {
-            let back = if u.at_terminator {
-                Gap::End
-            } else {
-                Gap::After(u.last)
-            };
-            switches.push((back, 0));
+            switches.push((u.after_last(), 0));
         }
         plan.blocks
             .insert(u.block, BlockPlan { entry: 0, switches });
@@ -210,7 +219,11 @@ pub fn try_block_split(g: &mut Greedy<'_, '_, '_>, v: VReg, sa: &SplitAnalysis) 
     if plan.intervals == 1 {
         return false;
     }
-    let Some(res) = g.kit.apply(g.t, g.func, &mut g.an, &mut g.vrm, v, &plan) else {
+    let users = g.spiller.users(v).to_vec();
+    let Some(res) = g
+        .kit
+        .apply(g.t, g.func, &mut g.an, &mut g.vrm, v, &users, &plan)
+    else {
         return false;
     };
     tracing::debug!(
@@ -219,13 +232,8 @@ pub fn try_block_split(g: &mut Greedy<'_, '_, '_>, v: VReg, sa: &SplitAnalysis) 
         copies = res.copies,
         "block split"
     );
-    let blocks = sa.blocks.clone();
-    for (k, r) in res.regs.iter().enumerate() {
+    for (k, (r, users)) in res.regs.iter().zip(res.users).enumerate() {
         let Some(n) = *r else { continue };
-        let users = users_in(g.func, &blocks, n)
-            .into_iter()
-            .map(|x| x.0)
-            .collect();
         g.spiller.set_users(n, users);
         g.set_stage(n, if k == 0 { Stage::Spill } else { Stage::New });
         g.set_cascade(n, 0);

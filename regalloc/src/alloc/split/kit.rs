@@ -4,7 +4,8 @@
 //! holds the value on entry to the block, and at which points inside the
 //! block another interval takes over ([`Gap`]: before or after an
 //! instruction, or before the block's first terminator, LLVM's "last split
-//! point"). Blocks without a plan keep the plan's default interval
+//! point"; a switch placed at or after the first terminator happens right
+//! before it). Blocks without a plan keep the plan's default interval
 //! throughout. Because edge bundles give every edge of a bundle the same
 //! interval, a plan never needs copies on edges: a value that changes
 //! interval between blocks does so inside one of them.
@@ -104,6 +105,9 @@ pub struct SplitResult {
     pub regs: Vec<Option<VReg>>,
     /// How many copies were inserted.
     pub copies: usize,
+    /// The instructions touching each interval's register, in layout
+    /// order (empty for an interval without a register).
+    pub users: Vec<Vec<Inst>>,
 }
 
 /// Per-function state of the split kit.
@@ -128,10 +132,13 @@ impl SplitKit {
         SplitKit::default()
     }
 
-    /// Splits `v` by `plan`; see the module documentation. `None` (and
-    /// nothing changed) when a copy finds no room in its gap. The new
-    /// registers have their intervals in `an`, weights and copy hints
-    /// included; `v`'s interval is removed.
+    /// Splits `v`, touched by the instructions `users`, by `plan`; see the
+    /// module documentation. `None` (and nothing changed) when a copy finds
+    /// no room in its gap. The new registers have their intervals in `an`,
+    /// weights and copy hints included; `v`'s interval is removed.
+    // The function, its analyses and its assignment are separate values of
+    // the allocator's state.
+    #[allow(clippy::too_many_arguments)]
     pub fn apply(
         &mut self,
         t: &TargetInfo<'_>,
@@ -139,11 +146,21 @@ impl SplitKit {
         an: &mut Analyses,
         vrm: &mut VirtRegMap,
         v: VReg,
+        users: &[Inst],
         plan: &SplitPlan,
     ) -> Option<SplitResult> {
         let iv = an.intervals.vreg(v)?.clone();
         let class = func.vreg_class(v);
-        let blocks = live_blocks(an, &iv.range, func, v);
+        // The range's blocks, and those of reads outside it (`undef` ones).
+        let mut blocks = live_blocks(an, &iv.range, func);
+        let slots = &an.intervals.slots;
+        blocks.extend(
+            users
+                .iter()
+                .filter_map(|&i| slots.inst(i).and_then(|at| slots.block_of(at))),
+        );
+        blocks.sort();
+        blocks.dedup();
 
         // 1. Walk each block: where copies go, and which interval each
         // instruction's operands of `v` belong to.
@@ -173,7 +190,9 @@ impl SplitKit {
                         Gap::Before(i) => insts.iter().position(|&x| x == i)?,
                         Gap::After(i) => insts.iter().position(|&x| x == i)? + 1,
                     };
-                    Some((pos, k))
+                    // Nothing goes after the first terminator: a switch
+                    // there happens right before it.
+                    Some((pos.min(end_pos), k))
                 })
                 .collect();
             // Stable: switches at one point keep their order.
@@ -231,14 +250,10 @@ impl SplitKit {
 
         // Every edge the value crosses must leave and enter in the same
         // interval (plans built on edge bundles always do).
-        for &b in &blocks {
-            let exit = exits.get(&b).copied();
-            let Some(exit) = exit else { continue };
+        for (&b, &exit) in &exits {
             for s in &func.block(b).succs {
                 if let Some(&entry) = entries.get(&s.block)
                     && entry != exit
-                    && an.intervals.slots.block_start(s.block)
-                        < iv.range.segments.last().map_or(SlotIndex(0), |x| x.end)
                     && iv.range.live_at(an.intervals.slots.block_start(s.block))
                 {
                     return None;
@@ -332,17 +347,36 @@ impl SplitKit {
         if an.hints.len() < n_vregs {
             an.hints.resize(n_vregs, Vec::new());
         }
+        // One pass over the blocks finds every new register's users.
+        let mut index_of: BTreeMap<VReg, usize> = BTreeMap::new();
+        for (k, r) in regs.iter().enumerate() {
+            if let Some(n) = r {
+                index_of.insert(*n, k);
+            }
+        }
+        let mut users: Vec<Vec<(Inst, Block)>> = vec![Vec::new(); regs.len()];
+        for &b in &blocks {
+            for &i in &func.block(b).insts {
+                for o in &func.inst(i).operands {
+                    if let Operand::Reg(r) = o
+                        && let RegRef::Virt(x) = r.reg
+                        && let Some(&k) = index_of.get(&x)
+                        && users[k].last().is_none_or(|l| l.0 != i)
+                    {
+                        users[k].push((i, b));
+                    }
+                }
+            }
+        }
         let mut result_regs = regs.clone();
         for (k, r) in regs.iter().enumerate() {
             let Some(n) = *r else { continue };
-            let Some(mut niv) = an.intervals.compute_vreg(t, func, &an.flow.cfg, n, &blocks) else {
+            let Some(niv) = an.intervals.compute_vreg(t, func, &an.flow.cfg, n, &blocks) else {
                 result_regs[k] = None;
                 continue;
             };
-            niv.weight = 0.0;
             an.intervals.vregs[n.index()] = Some(niv);
-            let users = users_in(func, &blocks, n);
-            if let Some((w, hints)) = vreg_weight(t, func, &an.flow, &an.intervals, n, &users) {
+            if let Some((w, hints)) = vreg_weight(t, func, &an.flow, &an.intervals, n, &users[k]) {
                 if let Some(Some(x)) = an.intervals.vregs.get_mut(n.index()) {
                     x.weight = w;
                 }
@@ -352,6 +386,10 @@ impl SplitKit {
         Some(SplitResult {
             regs: result_regs,
             copies: copies.len(),
+            users: users
+                .into_iter()
+                .map(|u| u.into_iter().map(|x| x.0).collect())
+                .collect(),
         })
     }
 }
@@ -374,12 +412,12 @@ pub fn is_terminator(t: &TargetInfo<'_>, inst: &InstData) -> bool {
     }
 }
 
-/// The blocks `v`'s range covers or where it is accessed, sorted.
+/// The blocks `range` covers, sorted (a dead definition covers its own
+/// instruction; an `undef` read may lie outside).
 pub fn live_blocks(
     an: &Analyses,
     range: &crate::analysis::LiveRange,
     func: &MachineFunction,
-    v: VReg,
 ) -> Vec<Block> {
     let slots = &an.intervals.slots;
     let mut out = Vec::new();
@@ -393,9 +431,6 @@ pub fn live_blocks(
             b += 1;
         }
     }
-    // Accesses outside the range: dead definitions are inside it, `undef`
-    // reads of an otherwise dead register may not be.
-    let _ = v;
     out.sort();
     out.dedup();
     out
@@ -429,7 +464,7 @@ fn live_at_gap(
 /// [`crate::analysis::SlotIndexes::insert_between`]), so each gap is
 /// simulated with its count.
 fn room_for(an: &Analyses, func: &MachineFunction, copies: &[PlannedCopy]) -> bool {
-    use crate::analysis::slots::MIN_GAP;
+    use crate::analysis::slots::insertion_base;
     let slots = &an.intervals.slots;
     let mut per_gap: BTreeMap<(Block, usize), usize> = BTreeMap::new();
     for c in copies {
@@ -448,19 +483,14 @@ fn room_for(an: &Analyses, func: &MachineFunction, copies: &[PlannedCopy]) -> bo
             .find_map(|&x| slots.inst(x))
             .unwrap_or_else(|| slots.block_end(b))
             .base();
-        // The copies are given indexes first to last, each a step after
-        // the entry before it.
+        // The copies are given indexes first to last, each after the one
+        // before it.
         let mut lo = prev;
         for _ in 0..count {
-            if next <= lo {
-                return false;
+            match insertion_base(lo, next) {
+                Some(base) => lo = base,
+                None => return false,
             }
-            let step = (((next - lo) / 8) & !3).max(MIN_GAP);
-            let base = lo + step;
-            if base + MIN_GAP > next {
-                return false;
-            }
-            lo = base;
         }
     }
     true
