@@ -229,10 +229,10 @@ pub fn run_target(
         }
         let out = tmp.join(&name);
         std::fs::write(&out, mir::write(t, &file)).unwrap();
-        if let (Some(llc), Some(v)) = (&llc, o.verified.as_mut()) {
-            if let Some(bad) = llc_bad_functions(llc, llc_flags, &out) {
-                *v += ok_here.iter().filter(|n| !bad.contains(*n)).count();
-            }
+        if let (Some(llc), Some(v)) = (&llc, o.verified.as_mut())
+            && let Some(bad) = llc_bad_functions(llc, llc_flags, &out)
+        {
+            *v += ok_here.iter().filter(|n| !bad.contains(*n)).count();
         }
     }
     for e in errors.iter().take(20) {
@@ -281,9 +281,7 @@ pub fn compare(
     allocator: Allocator,
 ) -> Option<(f64, f64)> {
     let an = allocator.name();
-    let Some(o) = run_target(target, t, flags, allocator) else {
-        return None;
-    };
+    let o = run_target(target, t, flags, allocator)?;
     let root = corpus(target);
     let cache = tmp_dir().join(format!("llvm_{an}_{target}"));
     std::fs::create_dir_all(&cache).unwrap();
