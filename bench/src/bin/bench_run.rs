@@ -395,18 +395,7 @@ fn run_file(
         .join(alloc.name())
         .join(&f.lib)
         .join(format!("{}.mir", f.module));
-    let llvm_funcs: HashMap<String, MachineFunction> = std::fs::read_to_string(&llvm_out)
-        .map(|s| {
-            mir::read(t, &llvm_out.to_string_lossy(), &s)
-                .functions
-                .into_iter()
-                .filter_map(|d| match d {
-                    FunctionDoc::Read(m) => Some((m.name.clone(), m)),
-                    _ => None,
-                })
-                .collect()
-        })
-        .unwrap_or_default();
+    let llvm_funcs = read_functions(t, &llvm_out);
     let times = retime.and_then(|llc| {
         let t = llvm_retime(llc, ct, alloc, f, work);
         if t.is_none() {
@@ -434,18 +423,7 @@ fn run_file(
             .join("ssa")
             .join(&f.lib)
             .join(format!("{}.mir", f.module));
-        let ssa_funcs: HashMap<String, MachineFunction> = std::fs::read_to_string(&ssa)
-            .map(|s| {
-                mir::read(t, &ssa.to_string_lossy(), &s)
-                    .functions
-                    .into_iter()
-                    .filter_map(|d| match d {
-                        FunctionDoc::Read(m) => Some((m.name.clone(), m)),
-                        _ => None,
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
+        let ssa_funcs = read_functions(t, &ssa);
         for r in &mut rows {
             r.ra2 = Some(match ssa_funcs.get(&r.function) {
                 None => Err("no SSA form of this function in the corpus".into()),
@@ -1047,4 +1025,21 @@ fn main() {
     if failed {
         std::process::exit(1);
     }
+}
+
+/// The functions of the MIR file at `path` that read without error, by
+/// name (none when the file is missing).
+fn read_functions(t: &TargetInfo<'_>, path: &Path) -> HashMap<String, MachineFunction> {
+    std::fs::read_to_string(path)
+        .map(|s| {
+            mir::read(t, &path.to_string_lossy(), &s)
+                .functions
+                .into_iter()
+                .filter_map(|d| match d {
+                    FunctionDoc::Read(m) => Some((m.name.clone(), m)),
+                    _ => None,
+                })
+                .collect()
+        })
+        .unwrap_or_default()
 }

@@ -267,7 +267,7 @@ fn queue_new(queue: &mut BinaryHeap<Entry>, an: &Analyses, new: Vec<VReg>) {
 }
 
 /// Places `e` at the first instruction of `range`.
-fn place(e: AllocError, an: &Analyses, range: &LiveRange) -> AllocError {
+pub(crate) fn place(e: AllocError, an: &Analyses, range: &LiveRange) -> AllocError {
     let slots = &an.intervals.slots;
     let Some(s) = range.segments.first() else {
         return e;

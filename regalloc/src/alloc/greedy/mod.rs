@@ -285,19 +285,9 @@ impl Greedy<'_, '_, '_> {
     /// An error about `v`, placed at its first instruction.
     pub fn error(&self, v: VReg, kind: AllocErrorKind, msg: String) -> AllocError {
         let e = AllocError::new(kind, &self.func.name, msg);
-        let Some(iv) = self.an.intervals.vreg(v) else {
-            return e;
-        };
-        let slots = &self.an.intervals.slots;
-        let Some(s) = iv.range.segments.first() else {
-            return e;
-        };
-        let at = slots
-            .inst_at(s.start)
-            .or_else(|| slots.inst_at(slots.next_inst_after(s.start)));
-        match (slots.block_of(s.start), at) {
-            (Some(b), Some(i)) => e.at(b, i),
-            _ => e,
+        match self.an.intervals.vreg(v) {
+            Some(iv) => super::basic::place(e, &self.an, &iv.range),
+            None => e,
         }
     }
 

@@ -83,8 +83,8 @@ fn heavier_range_evicts_and_cascade_stops_the_way_back() {
     g.set_stage(light, Stage::Done);
     let mut cost = EvictionCost::MAX;
     assert!(!can_evict_interference(&mut g, heavy, r6, false, &mut cost));
-    // A younger cascade cannot evict an older... an older cascade (lower
-    // number) cannot evict a younger one unless urgent.
+    // An older cascade (a lower number) cannot evict a younger one unless
+    // urgent; a younger one can evict an older one.
     g.set_stage(light, Stage::Assign);
     g.set_cascade(light, 7);
     g.set_cascade(heavy, 3);
