@@ -85,6 +85,17 @@ pub fn allocate_recorded(
     // Fast copies a tied use of another register into the definition
     // itself (as LLVM's fast allocator copes with any tie); the others need
     // two-address form.
+    let entries = func.blocks.iter().map(|b| b.insts.len() + 1).sum::<usize>();
+    if entries > crate::analysis::slots::MAX_ENTRIES {
+        return Err(AllocError::new(
+            AllocErrorKind::Unsupported,
+            &func.name,
+            format!(
+                "{entries} instructions and blocks are more than the {} slot indexes can number",
+                crate::analysis::slots::MAX_ENTRIES
+            ),
+        ));
+    }
     if options.allocator != Allocator::Fast {
         input::check_two_address(target, func)?;
     }

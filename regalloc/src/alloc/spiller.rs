@@ -7,16 +7,19 @@
 //! - if `I` reads `V` (a use, or a sub-register def without `undef`, which
 //!   keeps the other lanes), `N` is loaded from the slot right before `I`,
 //!   or, when the value reaching `I` was defined by a rematerializable
-//!   instruction with no register operands (a constant), recomputed there
-//!   by a copy of that instruction;
+//!   instruction whose only register uses are constant physical registers
+//!   (a constant, or x86's `LEA` from `$rip`), recomputed there by a copy of
+//!   that instruction; for a split product whose value a split copy brought
+//!   from a sibling, the instruction is the original register's definition
+//!   of that value (the original's range is kept by [`LiveIntervals`]);
 //! - if `I` writes `V` and the value is read later, `N` is stored to the
 //!   slot right after `I`.
 //!
 //! Sub-register operands keep their index: the whole register is reloaded
 //! and `I` reads or writes its part. A value that is rematerializable and
 //! reaches its uses directly (`V` has no phi values) is never stored: all
-//! its uses recompute it, its definition is dead and is removed (dead-def
-//! elimination). Unlike LLVM, a tied use (`%v = ADD_ri %v, 1`) may be
+//! its uses recompute it, its definition (or the split copy that brought
+//! it) is dead and is removed (dead-def elimination). Unlike LLVM, a tied use (`%v = ADD_ri %v, 1`) may be
 //! rematerialized too: the new register is then defined by the copy and
 //! redefined by the instruction, which is as correct as a reload.
 //!
@@ -35,7 +38,7 @@ use crate::analysis::{LiveInterval, LiveIntervals, LiveRange, Segment, Slot, Slo
 use crate::ir::{
     FrameRef, Inst, InstData, MachineFunction, Op, Operand, RegFlags, RegOperand, RegRef, VReg,
 };
-use crate::target::{InstrFlags, InstrTemplate, RegClass, TargetInfo, TemplateOperand};
+use crate::target::{InstrFlags, InstrTemplate, Reg, RegClass, TargetInfo, TemplateOperand};
 
 use super::virtmap::VirtRegMap;
 use super::{AllocError, AllocErrorKind};
@@ -113,6 +116,10 @@ pub struct Spiller {
     /// Instructions touching each virtual register of the input, in layout
     /// order (each once); registers the spiller creates are never spilled.
     users: Vec<Vec<Inst>>,
+    /// Physical registers some instruction of the function defines: a
+    /// reserved register that overlaps none of them is a constant for
+    /// rematerialization (LLVM's `isConstantPhysReg`), such as x86's `$rip`.
+    phys_defs: Vec<Reg>,
     /// The decisions so far.
     pub code: SpillCode,
 }
@@ -121,19 +128,26 @@ impl Spiller {
     /// A spiller for `func` (before any spilling).
     pub fn new(func: &MachineFunction) -> Spiller {
         let mut users: Vec<Vec<Inst>> = vec![Vec::new(); func.vregs.len()];
+        let mut phys_defs = Vec::new();
         for i in func.inst_ids() {
             for o in &func.inst(i).operands {
-                if let Operand::Reg(r) = o
-                    && let RegRef::Virt(v) = r.reg
-                    && let Some(u) = users.get_mut(v.index())
-                    && u.last() != Some(&i)
-                {
-                    u.push(i);
+                let Operand::Reg(r) = o else { continue };
+                match r.reg {
+                    RegRef::Virt(v) => {
+                        if let Some(u) = users.get_mut(v.index())
+                            && u.last() != Some(&i)
+                        {
+                            u.push(i);
+                        }
+                    }
+                    RegRef::Phys(p) if r.is_def() && !phys_defs.contains(&p) => phys_defs.push(p),
+                    _ => {}
                 }
             }
         }
         Spiller {
             users,
+            phys_defs,
             code: SpillCode::default(),
         }
     }
@@ -211,11 +225,25 @@ impl Spiller {
         };
 
         // Which values can be recomputed instead of reloaded.
+        let constant = |p: Reg| {
+            p.index() < t.regs.len()
+                && t.is_reserved(p)
+                && !self.phys_defs.iter().any(|&d| t.regs_overlap(d, p))
+        };
         let remat_of: Vec<Option<Inst>> = iv
             .range
             .valnos
             .iter()
-            .map(|vn| remat_def(t, func, li, *vn, v))
+            .map(|vn| remat_source(t, func, li, vrm, *vn, v, &constant))
+            .collect();
+        // The instruction defining each value (a rematerializable one, or
+        // the copy from a sibling that brought it): dead when every use of
+        // the value is recomputed.
+        let def_of: Vec<Option<Inst>> = iv
+            .range
+            .valnos
+            .iter()
+            .map(|vn| (!vn.is_phi()).then(|| li.slots.inst_at(vn.def)).flatten())
             .collect();
         let has_phi = iv.range.valnos.iter().any(|vn| vn.is_phi());
         // The defining instructions as they are now: the loop below
@@ -241,7 +269,12 @@ impl Spiller {
                 }
                 continue;
             };
-            if !has_phi && remat_of.contains(&Some(i)) {
+            if !has_phi
+                && def_of
+                    .iter()
+                    .zip(&remat_of)
+                    .any(|(d, r)| *d == Some(i) && r.is_some())
+            {
                 // Every use of this value is recomputed (without phi values
                 // each use sees exactly one definition): the definition is
                 // dead.
@@ -314,7 +347,6 @@ impl Spiller {
                                     .iter()
                                     .find(|x| x.0 == def)
                                     .map_or(func.inst(def), |x| &x.1),
-                                v,
                                 n,
                             ),
                             // The checker knows values by their original
@@ -463,23 +495,64 @@ fn fold_copy(
     None
 }
 
-/// The instruction defining value `vn` of `v`, if it can be re-executed
-/// anywhere: a rematerializable target instruction with no side effects
-/// and no memory access, whose only register operands are definitions of
-/// `v` (a full definition, or an `undef` sub-register one). Physical
-/// operands (even dead implicit definitions such as flags) rule it out,
-/// since a copy could clobber a live register.
-fn remat_def(
+/// The instruction that recomputes value `vn` of `v`, if there is one:
+/// the value's own definition when it can be re-executed anywhere
+/// ([`remat_instr`]), or, for a split product whose value was copied from
+/// a sibling, the original register's definition of that value (LLVM
+/// rematerializes from the original interval the same way).
+fn remat_source(
     t: &TargetInfo<'_>,
     func: &MachineFunction,
     li: &LiveIntervals,
+    vrm: &VirtRegMap,
     vn: ValNo,
     v: VReg,
+    constant: &dyn Fn(Reg) -> bool,
 ) -> Option<Inst> {
     if vn.is_phi() {
         return None;
     }
     let i = li.slots.inst_at(vn.def)?;
+    if remat_instr(t, func, i, constant) == Some(v) {
+        return Some(i);
+    }
+    let inst = func.inst(i);
+    let original = vrm.original(v);
+    if !inst.op.is_copy() || inst.operands.len() != 2 || original == v {
+        return None;
+    }
+    let (Operand::Reg(d), Operand::Reg(s)) = (&inst.operands[0], &inst.operands[1]) else {
+        return None;
+    };
+    let RegRef::Virt(src) = s.reg else { return None };
+    if d.reg != RegRef::Virt(v) || d.sub.is_some() || s.sub.is_some() || vrm.original(src) != original
+    {
+        return None;
+    }
+    let range = li.original(original)?;
+    let at = li.slots.inst(i)?;
+    let seg = range.segment_at(at.with(Slot::Block))?;
+    let ovn = range.valnos.get(seg.valno as usize)?;
+    if ovn.is_phi() {
+        return None;
+    }
+    let def = li.slots.inst_at(ovn.def)?;
+    remat_instr(t, func, def, constant).map(|_| def)
+}
+
+/// The virtual register `i` defines, if `i` can be re-executed anywhere: a
+/// rematerializable target instruction with no side effects and no memory
+/// access, whose register operands are definitions of that one register
+/// (a full definition, or an `undef` sub-register one) and uses of
+/// `constant` physical registers. Other physical operands (even dead
+/// implicit definitions such as flags) rule it out, since a copy could
+/// clobber a live register.
+fn remat_instr(
+    t: &TargetInfo<'_>,
+    func: &MachineFunction,
+    i: Inst,
+    constant: &dyn Fn(Reg) -> bool,
+) -> Option<VReg> {
     let inst = func.inst(i);
     let Op::Target(op) = inst.op else { return None };
     let d = t.instrs.get(op.index())?;
@@ -492,27 +565,36 @@ fn remat_def(
     {
         return None;
     }
-    let ok = inst.operands.iter().all(|o| match o {
-        Operand::Reg(r) => {
-            r.reg == RegRef::NoReg
-                || (r.reg == RegRef::Virt(v)
-                    && r.is_def()
-                    && (r.sub.is_none() || r.flags.has(RegFlags::UNDEF)))
+    let mut def = None;
+    for o in &inst.operands {
+        match o {
+            Operand::Reg(r) => match r.reg {
+                RegRef::NoReg => {}
+                RegRef::Phys(p) if !r.is_def() && constant(p) => {}
+                RegRef::Virt(x)
+                    if r.is_def()
+                        && (r.sub.is_none() || r.flags.has(RegFlags::UNDEF))
+                        && def.is_none_or(|y| y == x) =>
+                {
+                    def = Some(x);
+                }
+                _ => return None,
+            },
+            Operand::RegMask(_) => return None,
+            _ => {}
         }
-        Operand::RegMask(_) => false,
-        _ => true,
-    });
-    ok.then_some(i)
+    }
+    def
 }
 
-/// A copy of `def` defining `n` instead of `v` (no dead flag, no debug
-/// instruction number: there is one value per number).
-fn remat_copy(def: &InstData, v: VReg, n: VReg) -> InstData {
+/// A copy of `def` defining `n` instead of the register it defines (no
+/// dead flag, no debug instruction number: there is one value per number).
+fn remat_copy(def: &InstData, n: VReg) -> InstData {
     let mut c = def.clone();
     c.attrs.retain(|a| !a.starts_with("debug-instr-number"));
     for o in &mut c.operands {
         if let Operand::Reg(r) = o
-            && r.reg == RegRef::Virt(v)
+            && matches!(r.reg, RegRef::Virt(_))
         {
             r.reg = RegRef::Virt(n);
             r.flags.set(RegFlags::DEAD, false);

@@ -52,6 +52,11 @@ pub struct LiveIntervals {
     pub units: Vec<(LiveRange, Vec<Block>)>,
     /// Register masks of calls, in order.
     pub regmasks: Vec<RegMaskSlot>,
+    /// The live range each split register had before its first split, by
+    /// original register: its values say which original definition a
+    /// split product's value comes from (LLVM keeps the original interval
+    /// for rematerialization the same way).
+    pub originals: Vec<Option<LiveRange>>,
 }
 
 /// What one instruction does to one virtual register, all operands folded.
@@ -320,7 +325,22 @@ impl LiveIntervals {
             vregs,
             units,
             regmasks,
+            originals: Vec::new(),
         }
+    }
+
+    /// Remembers `range` as original register `v`'s range before its first
+    /// split (later calls for `v` change nothing).
+    pub fn keep_original(&mut self, v: VReg, range: &LiveRange) {
+        if self.originals.len() <= v.index() {
+            self.originals.resize(v.index() + 1, None);
+        }
+        self.originals[v.index()].get_or_insert_with(|| range.clone());
+    }
+
+    /// Original register `v`'s range before its first split, if it was split.
+    pub fn original(&self, v: VReg) -> Option<&LiveRange> {
+        self.originals.get(v.index()).and_then(|r| r.as_ref())
     }
 
     /// The interval of `v`.

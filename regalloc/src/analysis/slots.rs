@@ -1,9 +1,9 @@
 //! Slot indexes with LLVM's numbering (instructions 16 apart when printed), four slots each (`B`, `e`, `r`, `d`), block boundaries shared, room for instructions inserted during allocation.
 //!
 //! Internally an index is LLVM's number times [`LLVM_SCALE`]: consecutive
-//! instructions are [`INSTR_DIST`] = 256 apart, not 16, so that the
+//! instructions are [`INSTR_DIST`] = 2048 apart, not 16, so that the
 //! allocator can give indexes to the copies live-range splitting inserts
-//! ([`SlotIndexes::insert_before`]) without renumbering anything: live
+//! ([`SlotIndexes::insert_between`]) without renumbering anything: live
 //! intervals hold raw indexes, and LLVM's local renumbering would
 //! invalidate them. Printing divides by the scale, so intervals of the
 //! input read exactly as `llc -debug-only=regalloc` prints them.
@@ -13,7 +13,10 @@ use std::fmt;
 use crate::ir::{Block, Generic, Inst, MachineFunction, Op};
 
 /// How many raw index units make one unit of LLVM's numbering.
-pub const LLVM_SCALE: u32 = 16;
+/// 128 leaves room for about sixty copies in one gap (see
+/// [`insertion_base`]): live-range splitting of the many values live around
+/// a hot loop's back edge puts that many before one terminator.
+pub const LLVM_SCALE: u32 = 128;
 
 /// Spacing between consecutive instructions of the input: LLVM's
 /// `SlotIndex::InstrDist` (16) in raw units.
@@ -24,6 +27,10 @@ pub const INSTR_DIST: u32 = 16 * LLVM_SCALE;
 /// its store after it at `base + 4`, which must stay strictly between
 /// entries.
 pub const MIN_GAP: u32 = 8;
+
+/// The most instruction and block-end entries a function may have: raw
+/// indexes are `u32`, and the last entry must stay below `u32::MAX`.
+pub const MAX_ENTRIES: usize = (u32::MAX / INSTR_DIST) as usize - 2;
 
 /// The four slots of an index, in order.
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
@@ -97,15 +104,30 @@ impl fmt::Display for SlotIndex {
 }
 
 /// The raw base an entry inserted between entries at bases `prev` and
-/// `next` gets: an eighth of the gap after `prev` (at least [`MIN_GAP`]),
-/// so that later insertions after it still find room; `None` when fewer
-/// than [`MIN_GAP`] units would be left on either side.
+/// `next` gets; `None` when fewer than [`MIN_GAP`] units would be left on
+/// either side.
+///
+/// Insertions into one gap come in runs at one end: copies placed "before
+/// the first instruction" or "after `I`" each go before the ones placed
+/// there earlier, copies placed "before `I`" or before the terminator each
+/// go after them. So the first entry in a gap between two original entries
+/// takes the middle, and later ones take a sixteenth of what is left on the
+/// side of the inserted neighbour, leaving the rest for the run to go on:
+/// about fifty insertions at one point before the gap is used up. Original
+/// entries are the multiples of [`INSTR_DIST`].
 pub fn insertion_base(prev: u32, next: u32) -> Option<u32> {
     if next <= prev {
         return None;
     }
-    let base = prev + (((next - prev) / 8) & !3).max(MIN_GAP);
-    (base + MIN_GAP <= next).then_some(base)
+    let gap = next - prev;
+    let inserted = |x: u32| !x.is_multiple_of(INSTR_DIST);
+    let step = ((gap / 16) & !3).max(MIN_GAP);
+    let base = match (inserted(prev), inserted(next)) {
+        (false, true) => next.checked_sub(step)?,
+        (true, false) => prev + step,
+        _ => prev + ((gap / 2) & !3),
+    };
+    (base >= prev + MIN_GAP && base + MIN_GAP <= next).then_some(base)
 }
 
 /// Whether LLVM gives `op` no slot index (debug and pseudo-probe instructions).
@@ -242,10 +264,8 @@ impl SlotIndexes {
     /// Gives `new`, an instruction inserted between the entries at `prev`
     /// and `next` (consecutive entries of one block: a block start, an
     /// instruction, or the block end), an index of its own between them,
-    /// without renumbering anything. The index is taken a little after
-    /// `prev` (an eighth of the gap), so that later insertions after `new`
-    /// find room too. `None` when the gap has no room left (fewer than
-    /// [`MIN_GAP`] units on either side).
+    /// without renumbering anything, by [`insertion_base`]. `None` when the
+    /// gap has no room left (fewer than [`MIN_GAP`] units on either side).
     pub fn insert_between(
         &mut self,
         prev: SlotIndex,

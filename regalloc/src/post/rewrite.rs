@@ -178,7 +178,9 @@ pub fn finish(
     // Copies from live-range splitting: their meaning, unless folded.
     let mut dropped: HashSet<Inst> = HashSet::new();
     for &i in split_copies {
-        if identity.contains(&i) {
+        // A split copy whose value the spiller rematerializes at every use
+        // is dead; like an identity copy it has no meaning to record.
+        if identity.contains(&i) || dead.contains(&i) {
             dropped.insert(i);
             continue;
         }

@@ -376,15 +376,57 @@ impl Greedy<'_, '_, '_> {
 
     /// Spills `v` and queues what the spiller creates as `Done`.
     pub fn spill(&mut self, v: VReg) -> Result<(), AllocError> {
+        let before = (
+            self.spiller.code.insertions.len(),
+            self.spiller.code.folded.len(),
+        );
         let new =
             self.spiller
                 .spill(self.t, self.func, &mut self.an.intervals, &mut self.vrm, v)?;
+        if tracing::enabled!(tracing::Level::DEBUG) {
+            self.trace_spill_code(v, before);
+        }
         self.an.intervals.vregs[v.index()] = None;
         for n in new {
             self.set_stage(n, Stage::Done);
             self.enqueue(n);
         }
         Ok(())
+    }
+
+    /// Traces the spill code spilling `v` added since the spiller's
+    /// insertion and fold counts were `before`: stores, reloads and remats
+    /// with their frequency-weighted cost.
+    fn trace_spill_code(&self, v: VReg, before: (usize, usize)) {
+        use super::spiller::SpillKind;
+        let code = &self.spiller.code;
+        let slots = &self.an.intervals.slots;
+        let mut cost = [(0u32, 0f32); 3];
+        let placed = code.insertions[before.0..].iter().map(|x| (x.at, x.kind));
+        let folded = code.folded[before.1..].iter().map(|x| (x.0, x.1));
+        for (at, kind) in placed.chain(folded) {
+            let k = match kind {
+                SpillKind::Spill { .. } => 0,
+                SpillKind::Reload { .. } => 1,
+                SpillKind::Remat { .. } => 2,
+            };
+            let w = slots
+                .inst(at)
+                .and_then(|i| slots.block_of(i))
+                .map_or(0.0, |b| self.an.flow.freq.relative(b));
+            cost[k].0 += 1;
+            cost[k].1 += w;
+        }
+        tracing::debug!(
+            vreg = v.0,
+            original = self.vrm.original(v).0,
+            stores = cost[0].0,
+            store_cost = cost[0].1,
+            reloads = cost[1].0,
+            reload_cost = cost[1].1,
+            remats = cost[2].0,
+            "spill code"
+        );
     }
 
     /// LLVM's `tryAssign`: the first free register in order; when it is

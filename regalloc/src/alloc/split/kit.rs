@@ -256,6 +256,7 @@ impl SplitKit {
                     && entry != exit
                     && iv.range.live_at(an.intervals.slots.block_start(s.block))
                 {
+                    tracing::debug!(vreg = v.0, from = b.index(), to = s.block.index(), "split refused: edge disagrees");
                     return None;
                 }
             }
@@ -264,6 +265,7 @@ impl SplitKit {
         // 2. Room for every copy, simulated gap by gap before anything
         // changes.
         if !room_for(an, func, &copies) {
+            tracing::debug!(vreg = v.0, "split refused: no room");
             return None;
         }
 
@@ -320,25 +322,39 @@ impl SplitKit {
             func.blocks[c.block.index()].insts.insert(c.pos, id);
             inserted.push((c.block, id));
         }
-        for &(b, id) in inserted.iter().rev() {
-            let slots = &an.intervals.slots;
-            let insts = &func.block(b).insts;
-            let pos = insts.iter().position(|&x| x == id).unwrap_or(0);
-            let prev = insts[..pos]
-                .iter()
-                .rev()
-                .find_map(|&x| slots.inst(x))
-                .unwrap_or_else(|| slots.block_start(b));
-            let next = insts[pos + 1..]
-                .iter()
-                .find_map(|&x| slots.inst(x))
-                .unwrap_or_else(|| slots.block_end(b));
-            let ok = an.intervals.slots.insert_between(prev, next, id);
-            debug_assert!(ok.is_some(), "room was checked");
-            self.copies.push(id);
+        // Indexes in layout order, each copy after the one before it, as
+        // `room_for` counted.
+        let first_new = inserted.iter().map(|x| x.1.index()).min().unwrap_or(0);
+        let mut blocks_with_copies: Vec<Block> = inserted.iter().map(|x| x.0).collect();
+        blocks_with_copies.dedup();
+        for b in blocks_with_copies {
+            let insts = func.block(b).insts.clone();
+            let slots = &mut an.intervals.slots;
+            let mut prev = slots.block_start(b);
+            for (pos, &id) in insts.iter().enumerate() {
+                if id.index() < first_new {
+                    if let Some(at) = slots.inst(id) {
+                        prev = at;
+                    }
+                    continue;
+                }
+                let next = insts[pos + 1..]
+                    .iter()
+                    .find_map(|&x| slots.inst(x))
+                    .unwrap_or_else(|| slots.block_end(b));
+                let at = slots.insert_between(prev, next, id);
+                debug_assert!(at.is_some(), "room was checked");
+                if let Some(at) = at {
+                    prev = at;
+                }
+                self.copies.push(id);
+            }
         }
 
         // 6. Intervals and weights of the new registers.
+        if vrm.original(v) == v {
+            an.intervals.keep_original(v, &iv.range);
+        }
         an.intervals.vregs[v.index()] = None;
         let n_vregs = func.vregs.len();
         if an.intervals.vregs.len() < n_vregs {
@@ -460,9 +476,9 @@ fn live_at_gap(
 }
 
 /// Whether every planned copy finds an index: copies in one gap take
-/// indexes one after another from its start (the rule of
-/// [`crate::analysis::SlotIndexes::insert_between`]), so each gap is
-/// simulated with its count.
+/// indexes one after another in layout order (by
+/// [`crate::analysis::slots::insertion_base`]), so each gap is simulated
+/// with its count.
 fn room_for(an: &Analyses, func: &MachineFunction, copies: &[PlannedCopy]) -> bool {
     use crate::analysis::slots::insertion_base;
     let slots = &an.intervals.slots;
@@ -489,7 +505,10 @@ fn room_for(an: &Analyses, func: &MachineFunction, copies: &[PlannedCopy]) -> bo
         for _ in 0..count {
             match insertion_base(lo, next) {
                 Some(base) => lo = base,
-                None => return false,
+                None => {
+                    tracing::debug!(block = b.index(), pos, count, prev, next, "no room in gap");
+                    return false;
+                }
             }
         }
     }
