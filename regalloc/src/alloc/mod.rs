@@ -13,6 +13,7 @@ mod error;
 pub mod matrix;
 pub mod order;
 mod record;
+pub mod redundant_spills;
 pub mod spiller;
 pub mod split;
 mod stats;

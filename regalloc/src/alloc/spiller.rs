@@ -78,18 +78,39 @@ pub struct Insertion {
     pub vreg: VReg,
     /// What it does.
     pub kind: SpillKind,
+    /// For a store or a reload, the value number (in the slot's range, the
+    /// original register's) it writes or reads.
+    pub value: Option<u32>,
 }
 
-/// A spill slot the spiller asked for.
+/// An original COPY the spiller turned into a reload (`%d = COPY %spilled`)
+/// or a spill (`%spilled = COPY %s`).
+#[derive(Clone, PartialEq, Debug)]
+pub struct FoldedCopy {
+    /// The instruction.
+    pub inst: Inst,
+    /// What it now does.
+    pub kind: SpillKind,
+    /// The position of its register operand.
+    pub operand: usize,
+    /// The value number (in the slot's range) it writes or reads.
+    pub value: Option<u32>,
+}
+
+/// A spill slot the spiller asked for: one per original register, shared
+/// by every spilled piece of it (LLVM's one stack slot per original).
 #[derive(Clone, PartialEq, Debug)]
 pub struct SpillSlot {
-    /// The register spilled to it.
+    /// The original register whose pieces are spilled to it.
     pub vreg: VReg,
     /// Size in bytes.
     pub size: u64,
     /// Alignment in bytes.
     pub align: u32,
-    /// Where the slot holds a value: the spilled register's live range.
+    /// Where the slot may hold a value: the original register's live range
+    /// before any split (every piece lives inside it, and a value stored by
+    /// one piece may be reloaded by another wherever the original is
+    /// live). Its value numbers name the values stores and reloads carry.
     pub range: LiveRange,
     /// The spilled register's weight (heaviest slots are coloured first).
     pub weight: f32,
@@ -102,10 +123,8 @@ pub struct SpillCode {
     pub insertions: Vec<Insertion>,
     /// Original instructions to delete (dead definitions).
     pub removed: Vec<Inst>,
-    /// Original COPYs turned into a reload (`%d = COPY %spilled`) or a
-    /// spill (`%spilled = COPY %s`): the instruction, what it now does, and
-    /// the position of its register operand.
-    pub folded: Vec<(Inst, SpillKind, usize)>,
+    /// Original COPYs turned into a reload or a spill.
+    pub folded: Vec<FoldedCopy>,
     /// Spill slots, by spiller slot index.
     pub slots: Vec<SpillSlot>,
 }
@@ -120,6 +139,8 @@ pub struct Spiller {
     /// reserved register that overlaps none of them is a constant for
     /// rematerialization (LLVM's `isConstantPhysReg`), such as x86's `$rip`.
     phys_defs: Vec<Reg>,
+    /// The spill slot of each original register spilled so far.
+    slot_of: std::collections::HashMap<VReg, u32>,
     /// The decisions so far.
     pub code: SpillCode,
 }
@@ -148,6 +169,7 @@ impl Spiller {
         Spiller {
             users,
             phys_defs,
+            slot_of: Default::default(),
             code: SpillCode::default(),
         }
     }
@@ -201,26 +223,32 @@ impl Spiller {
                 ),
             ));
         };
-        // The slot is created when the first store or reload needs it: a
-        // register whose values are all rematerialized needs none.
         let size = if cd.spill_size > 0 {
             u64::from(cd.spill_size)
         } else {
             u64::from(cd.reg_size.div_ceil(8).max(1))
         };
-        let new_slot = SpillSlot {
-            vreg: v,
-            size,
-            align: cd.spill_align.max(1),
-            range: iv.range.clone(),
-            weight: iv.weight,
-        };
+        // The slot is created when the first store or reload needs it: a
+        // register whose values are all rematerialized needs none. Every
+        // piece of one original shares its slot.
+        let original = vrm.original(v);
+        let orig_range = li.original(original).unwrap_or(&iv.range).clone();
+        let value_at = |idx: SlotIndex| orig_range.segment_at(idx).map(|seg| seg.valno);
         let mut slot_index: Option<u32> = None;
         let slots = &mut self.code.slots;
+        let slot_of = &mut self.slot_of;
         let mut slot = || {
             *slot_index.get_or_insert_with(|| {
-                slots.push(new_slot.clone());
-                slots.len() as u32 - 1
+                *slot_of.entry(original).or_insert_with(|| {
+                    slots.push(SpillSlot {
+                        vreg: original,
+                        size,
+                        align: cd.spill_align.max(1),
+                        range: orig_range.clone(),
+                        weight: iv.weight,
+                    });
+                    slots.len() as u32 - 1
+                })
             })
         };
 
@@ -306,11 +334,20 @@ impl Spiller {
                     data.flags = func.inst(i).flags;
                     data.attrs = func.inst(i).attrs.clone();
                     *func.inst_mut(i) = data;
-                    let kind = match kind {
-                        FoldKind::Reload => SpillKind::Reload { slot },
-                        FoldKind::Spill => SpillKind::Spill { slot },
+                    let (kind, value) = match kind {
+                        FoldKind::Reload => {
+                            (SpillKind::Reload { slot }, value_at(at.with(Slot::Block)))
+                        }
+                        FoldKind::Spill => {
+                            (SpillKind::Spill { slot }, value_at(at.with(Slot::Register)))
+                        }
                     };
-                    self.code.folded.push((i, kind, reg_at));
+                    self.code.folded.push(FoldedCopy {
+                        inst: i,
+                        kind,
+                        operand: reg_at,
+                        value,
+                    });
                     continue;
                 }
             }
@@ -364,12 +401,17 @@ impl Spiller {
                             )
                         }
                     };
+                    let value = match kind {
+                        SpillKind::Reload { .. } => value_at(before),
+                        _ => None,
+                    };
                     self.code.insertions.push(Insertion {
                         at: i,
                         after: false,
                         inst,
                         vreg: n,
                         kind,
+                        value,
                     });
                 }
             }
@@ -402,6 +444,7 @@ impl Spiller {
                             inst: from_template(t, &store, RegOperand::use_of(n), slot, true).0,
                             vreg: n,
                             kind: SpillKind::Spill { slot },
+                            value: value_at(def),
                         });
                         end = SlotIndex::new(at.base() + 4, Slot::Register);
                     }

@@ -143,7 +143,13 @@ pub fn finish(
 
     // Original COPYs folded into a reload or a store: their slot gets its
     // final id, and their meaning goes into the record.
-    for &(i, kind, k) in &code.folded {
+    for f in &code.folded {
+        let (i, kind, k) = (f.inst, f.kind, f.operand);
+        if dead.contains(&i) {
+            // Taken out as redundant: the checker reads it as the original
+            // COPY.
+            continue;
+        }
         let (SpillKind::Spill { slot } | SpillKind::Reload { slot }) = kind else {
             continue;
         };

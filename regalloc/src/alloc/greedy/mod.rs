@@ -128,6 +128,8 @@ pub fn run_with(
     func: &mut MachineFunction,
     opts: GreedyOptions,
 ) -> Result<AllocRecord, AllocError> {
+    let _span = tracing::debug_span!("greedy", function = %func.name).entered();
+    tracing::debug!("allocating");
     let mut g = Greedy::new(t, func, opts);
     g.allocate()?;
     g.finish()
@@ -182,7 +184,10 @@ impl<'f, 'a, 't> Greedy<'f, 'a, 't> {
     }
 
     /// Rewrites the function with the assignment and returns the record.
-    pub fn finish(self) -> Result<AllocRecord, AllocError> {
+    pub fn finish(mut self) -> Result<AllocRecord, AllocError> {
+        let stores =
+            super::redundant_spills::eliminate(&mut self.spiller.code, self.func, &self.an);
+        tracing::debug!(stores, "redundant spills removed");
         let mut record = AllocRecord::new(self.original_insts);
         rewrite::finish(
             self.t,
@@ -403,7 +408,7 @@ impl Greedy<'_, '_, '_> {
         let slots = &self.an.intervals.slots;
         let mut cost = [(0u32, 0f32); 3];
         let placed = code.insertions[before.0..].iter().map(|x| (x.at, x.kind));
-        let folded = code.folded[before.1..].iter().map(|x| (x.0, x.1));
+        let folded = code.folded[before.1..].iter().map(|x| (x.inst, x.kind));
         for (at, kind) in placed.chain(folded) {
             let k = match kind {
                 SpillKind::Spill { .. } => 0,

@@ -1,0 +1,285 @@
+//! Redundant spill elimination: a store to a spill slot that already holds the value it writes is dropped (LLVM's `eliminateRedundantSpills`, done over the whole CFG once allocation is over).
+//!
+//! Every spilled piece of one original register shares the original's
+//! slot, and every store or reload names the original's value number it
+//! carries ([`super::spiller::Insertion::value`]). A forward dataflow per
+//! slot then knows which value the slot holds at each point: a store or a
+//! reload of value `X` leaves `X` there (a reload proves the slot holds
+//! it); a definition of the original's value `X` (an instruction, or a phi
+//! at a block start) makes a slot holding the old `X` stale; where paths
+//! disagree nothing is known. A store of `X` where the slot already holds
+//! `X` on every path is redundant. This is what split ranges need: a value
+//! reloaded into a register for a hot region and copied back to the stack
+//! side afterwards is stored again by the copy's spill, though the slot
+//! never lost it.
+//!
+//! When the removed store was fed by a COPY that the spiller had turned
+//! into a reload (a copy between two spilled pieces), or was itself such a
+//! COPY turned into a store fed by a reload, the feeding instruction goes
+//! too: it only moved the value from the slot back into it.
+
+use std::collections::HashMap;
+
+use crate::analysis::Analyses;
+use crate::ir::{Block, Inst, MachineFunction, Operand, RegRef, VReg};
+
+use super::spiller::{SpillCode, SpillKind};
+
+/// What the slot state sees at one instruction, in execution order.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum Event {
+    /// A reload of the value (before the instruction, or the instruction).
+    Load { slot: u32, value: u32 },
+    /// The original register gets a new value `value` here.
+    Kill { slot: u32, value: u32 },
+    /// A store of the value: insertion `insertion`, or (`None`) the folded
+    /// COPY `inst` itself.
+    Store {
+        slot: u32,
+        value: u32,
+        inst: Inst,
+        insertion: Option<usize>,
+    },
+}
+
+/// The lattice of one slot's contents at a point: not reached yet, one
+/// value, or unknown.
+const TOP: u32 = u32::MAX;
+const UNKNOWN: u32 = u32::MAX - 1;
+
+fn meet(a: u32, b: u32) -> u32 {
+    match (a, b) {
+        (TOP, x) | (x, TOP) => x,
+        (x, y) if x == y => x,
+        _ => UNKNOWN,
+    }
+}
+
+/// The events of a function's blocks.
+struct Events {
+    /// Phi values of originals, at block starts.
+    at_block: HashMap<Block, Vec<Event>>,
+    /// At each instruction, in execution order.
+    at_inst: HashMap<Inst, Vec<Event>>,
+}
+
+impl Events {
+    /// Runs block `b` from `state`, calling `store` with each store and
+    /// whether the slot already held its value.
+    fn run(&self, func: &MachineFunction, b: Block, state: &mut [u32], mut store: impl FnMut(Event, bool)) {
+        for s in state.iter_mut() {
+            if *s == TOP {
+                *s = UNKNOWN;
+            }
+        }
+        let block = self.at_block.get(&b).into_iter().flatten();
+        let insts = func
+            .block(b)
+            .insts
+            .iter()
+            .filter_map(|i| self.at_inst.get(i))
+            .flatten();
+        for &e in block.chain(insts) {
+            match e {
+                Event::Load { slot, value } => state[slot as usize] = value,
+                Event::Kill { slot, value } => {
+                    if state[slot as usize] == value {
+                        state[slot as usize] = UNKNOWN;
+                    }
+                }
+                Event::Store { slot, value, .. } => {
+                    store(e, state[slot as usize] == value);
+                    state[slot as usize] = value;
+                }
+            }
+        }
+    }
+}
+
+/// Removes the redundant stores from `code` (and the instructions that
+/// only fed them); returns how many stores went.
+pub fn eliminate(code: &mut SpillCode, func: &MachineFunction, an: &Analyses) -> usize {
+    let slots = &an.intervals.slots;
+    let nslots = code.slots.len();
+    if nslots == 0 {
+        return 0;
+    }
+    // A slot is tracked when all its original's value definitions can be
+    // placed and every store and reload names its value.
+    let mut usable = vec![true; nslots];
+    let mut has_store = vec![false; nslots];
+    let mut events = Events {
+        at_block: HashMap::new(),
+        at_inst: HashMap::new(),
+    };
+    // Phase order at one instruction: reloads before it, folded reloads,
+    // the instruction's new values, folded stores, stores after it.
+    let mut phased: Vec<(u8, Inst, Event)> = Vec::new();
+    for (s, slot) in code.slots.iter().enumerate() {
+        for (value, vn) in slot.range.valnos.iter().enumerate() {
+            let ev = Event::Kill {
+                slot: s as u32,
+                value: value as u32,
+            };
+            if vn.is_phi() {
+                match slots.block_of(vn.def) {
+                    Some(b) => events.at_block.entry(b).or_default().push(ev),
+                    None => usable[s] = false,
+                }
+            } else {
+                match slots.inst_at(vn.def) {
+                    Some(i) => phased.push((2, i, ev)),
+                    None => usable[s] = false,
+                }
+            }
+        }
+    }
+    let spill_code = code
+        .insertions
+        .iter()
+        .enumerate()
+        .map(|(k, x)| (x.at, x.kind, x.value, Some(k), if x.after { 4 } else { 0 }))
+        .chain(
+            code.folded
+                .iter()
+                .map(|f| (f.inst, f.kind, f.value, None, match f.kind {
+                    SpillKind::Spill { .. } => 3,
+                    _ => 1,
+                })),
+        );
+    for (inst, kind, value, insertion, phase) in spill_code {
+        let (slot, is_store) = match kind {
+            SpillKind::Spill { slot } => (slot, true),
+            SpillKind::Reload { slot } => (slot, false),
+            SpillKind::Remat { .. } => continue,
+        };
+        let Some(value) = value else {
+            usable[slot as usize] = false;
+            continue;
+        };
+        let ev = if is_store {
+            has_store[slot as usize] = true;
+            Event::Store {
+                slot,
+                value,
+                inst,
+                insertion,
+            }
+        } else {
+            Event::Load { slot, value }
+        };
+        phased.push((phase, inst, ev));
+    }
+    let tracked: Vec<bool> = (0..nslots).map(|s| usable[s] && has_store[s]).collect();
+    if !tracked.iter().any(|&t| t) {
+        return 0;
+    }
+    // Stable: events of one phase keep their creation order.
+    phased.sort_by_key(|x| x.0);
+    for (_, i, e) in phased {
+        let slot = match e {
+            Event::Load { slot, .. } | Event::Kill { slot, .. } | Event::Store { slot, .. } => slot,
+        };
+        if tracked[slot as usize] {
+            events.at_inst.entry(i).or_default().push(e);
+        }
+    }
+    events.at_block.retain(|_, evs| {
+        evs.retain(|e| matches!(e, Event::Kill { slot, .. } if tracked[*slot as usize]));
+        !evs.is_empty()
+    });
+
+    // Forward dataflow, all slots at once: the state at each block entry.
+    let cfg = &an.flow.cfg;
+    let mut entry: Vec<Vec<u32>> = vec![vec![TOP; nslots]; func.blocks.len()];
+    if let Some(e) = entry.first_mut() {
+        e.fill(UNKNOWN);
+    }
+    let mut state = vec![UNKNOWN; nslots];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &b in &cfg.rpo {
+            state.copy_from_slice(&entry[b.index()]);
+            events.run(func, b, &mut state, |_, _| {});
+            for s in &cfg.succs[b.index()] {
+                for (e, &x) in entry[s.index()].iter_mut().zip(&state) {
+                    let m = meet(*e, x);
+                    if m != *e {
+                        *e = m;
+                        changed = true;
+                    }
+                }
+            }
+        }
+    }
+
+    // The redundant stores, and what only fed them.
+    let mut redundant: Vec<Event> = Vec::new();
+    for &b in &cfg.rpo {
+        state.copy_from_slice(&entry[b.index()]);
+        events.run(func, b, &mut state, |e, r| {
+            if r {
+                redundant.push(e);
+            }
+        });
+    }
+    let mut removed_insertion = vec![false; code.insertions.len()];
+    for &e in &redundant {
+        let Event::Store { inst, insertion, .. } = e else {
+            continue;
+        };
+        match insertion {
+            Some(k) => {
+                removed_insertion[k] = true;
+                // A COPY between two spilled pieces, turned into a reload,
+                // only moved the value out of the slot for this store.
+                let vreg = code.insertions[k].vreg;
+                if let Some(f) = code.folded.iter().find(|f| f.inst == inst)
+                    && matches!(f.kind, SpillKind::Reload { .. })
+                    && operand_vreg(func, inst, f.operand) == Some(vreg)
+                    && !code.removed.contains(&inst)
+                {
+                    code.removed.push(inst);
+                }
+            }
+            None => {
+                // A COPY turned into this store goes, with the reload that
+                // fed it.
+                if let Some(f) = code.folded.iter().find(|f| f.inst == inst) {
+                    let fed = operand_vreg(func, inst, f.operand);
+                    for (k, ins) in code.insertions.iter().enumerate() {
+                        if ins.at == inst
+                            && !ins.after
+                            && matches!(ins.kind, SpillKind::Reload { .. })
+                            && Some(ins.vreg) == fed
+                        {
+                            removed_insertion[k] = true;
+                        }
+                    }
+                }
+                if !code.removed.contains(&inst) {
+                    code.removed.push(inst);
+                }
+            }
+        }
+    }
+    let mut k = 0;
+    code.insertions.retain(|_| {
+        let keep = !removed_insertion[k];
+        k += 1;
+        keep
+    });
+    redundant.len()
+}
+
+/// The virtual register of operand `k` of `i`.
+fn operand_vreg(func: &MachineFunction, i: Inst, k: usize) -> Option<VReg> {
+    match func.inst(i).operands.get(k) {
+        Some(Operand::Reg(r)) => match r.reg {
+            RegRef::Virt(v) => Some(v),
+            _ => None,
+        },
+        _ => None,
+    }
+}
