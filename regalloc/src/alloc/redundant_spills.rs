@@ -66,7 +66,13 @@ struct Events {
 impl Events {
     /// Runs block `b` from `state`, calling `store` with each store and
     /// whether the slot already held its value.
-    fn run(&self, func: &MachineFunction, b: Block, state: &mut [u32], mut store: impl FnMut(Event, bool)) {
+    fn run(
+        &self,
+        func: &MachineFunction,
+        b: Block,
+        state: &mut [u32],
+        mut store: impl FnMut(Event, bool),
+    ) {
         for s in state.iter_mut() {
             if *s == TOP {
                 *s = UNKNOWN;
@@ -139,14 +145,18 @@ pub fn eliminate(code: &mut SpillCode, func: &MachineFunction, an: &Analyses) ->
         .iter()
         .enumerate()
         .map(|(k, x)| (x.at, x.kind, x.value, Some(k), if x.after { 4 } else { 0 }))
-        .chain(
-            code.folded
-                .iter()
-                .map(|f| (f.inst, f.kind, f.value, None, match f.kind {
+        .chain(code.folded.iter().map(|f| {
+            (
+                f.inst,
+                f.kind,
+                f.value,
+                None,
+                match f.kind {
                     SpillKind::Spill { .. } => 3,
                     _ => 1,
-                })),
-        );
+                },
+            )
+        }));
     for (inst, kind, value, insertion, phase) in spill_code {
         let (slot, is_store) = match kind {
             SpillKind::Spill { slot } => (slot, true),
@@ -226,7 +236,10 @@ pub fn eliminate(code: &mut SpillCode, func: &MachineFunction, an: &Analyses) ->
     }
     let mut removed_insertion = vec![false; code.insertions.len()];
     for &e in &redundant {
-        let Event::Store { inst, insertion, .. } = e else {
+        let Event::Store {
+            inst, insertion, ..
+        } = e
+        else {
             continue;
         };
         match insertion {
@@ -281,5 +294,190 @@ fn operand_vreg(func: &MachineFunction, i: Inst, k: usize) -> Option<VReg> {
             _ => None,
         },
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::alloc::spiller::{Insertion, SpillSlot};
+    use crate::ir::InstData;
+    use crate::target::fixtures::bpf;
+
+    fn read(text: &str) -> MachineFunction {
+        let file = crate::mir::read(bpf(), "t.mir", text);
+        assert!(file.errors().next().is_none());
+        file.read_functions().next().expect("function read").clone()
+    }
+
+    /// `%0` is defined once in bb.0; bb.1 and bb.2 are the two arms of a
+    /// diamond, bb.3 the join.
+    const DIAMOND: &str = "---
+name: diamond
+tracksRegLiveness: true
+registers:
+  - { id: 0, class: gpr }
+  - { id: 1, class: gpr }
+liveins:
+  - { reg: '$r1', virtual-reg: '%1' }
+body: |
+  bb.0:
+    successors: %bb.1, %bb.2
+    liveins: $r1
+    %1:gpr = COPY $r1
+    %0:gpr = LDD %1, 0
+    JEQ_ri %1, 0, %bb.2
+    JMP %bb.1
+  bb.1:
+    successors: %bb.3
+    $r2 = COPY %0
+    JMP %bb.3
+  bb.2:
+    successors: %bb.3
+    $r3 = COPY %0
+    JMP %bb.3
+  bb.3:
+    $r0 = COPY %0
+    RET implicit $r0
+...
+";
+
+    /// The instructions of block `b`.
+    fn insts(f: &MachineFunction, b: usize) -> Vec<Inst> {
+        f.block(Block::new(b)).insts.clone()
+    }
+
+    /// Spill code for `%0` of `f` in one slot: a store after each of
+    /// `stores`, a reload before each of `reloads`, all of value 0.
+    fn code(f: &MachineFunction, an: &Analyses, stores: &[Inst], reloads: &[Inst]) -> SpillCode {
+        let range = an.intervals.vreg(VReg(0)).unwrap().range.clone();
+        let mut code = SpillCode::default();
+        code.slots.push(SpillSlot {
+            vreg: VReg(0),
+            size: 8,
+            align: 8,
+            range,
+            weight: 1.0,
+        });
+        let mut add = |at: Inst, after: bool| {
+            code.insertions.push(Insertion {
+                at,
+                after,
+                inst: InstData::new(f.inst(at).op),
+                vreg: VReg(0),
+                kind: if after {
+                    SpillKind::Spill { slot: 0 }
+                } else {
+                    SpillKind::Reload { slot: 0 }
+                },
+                value: Some(0),
+            })
+        };
+        for &i in stores {
+            add(i, true);
+        }
+        for &i in reloads {
+            add(i, false);
+        }
+        code
+    }
+
+    fn kept_stores(code: &SpillCode) -> Vec<Inst> {
+        code.insertions
+            .iter()
+            .filter(|x| matches!(x.kind, SpillKind::Spill { .. }))
+            .map(|x| x.at)
+            .collect()
+    }
+
+    #[test]
+    fn store_after_a_reload_of_the_same_value_is_dropped() {
+        let f = read(DIAMOND);
+        let an = Analyses::new(bpf(), &f);
+        let (def, use1) = (insts(&f, 0)[1], insts(&f, 1)[0]);
+        // Stored at the definition, reloaded in bb.1 and stored again there:
+        // the second store writes what the slot holds.
+        let mut c = code(&f, &an, &[def, use1], &[use1]);
+        assert_eq!(eliminate(&mut c, &f, &an), 1);
+        assert_eq!(kept_stores(&c), vec![def]);
+    }
+
+    #[test]
+    fn store_at_a_join_needs_the_value_on_every_path() {
+        let f = read(DIAMOND);
+        let an = Analyses::new(bpf(), &f);
+        let (arm1, arm2, join) = (insts(&f, 1)[0], insts(&f, 2)[0], insts(&f, 3)[0]);
+        // Only bb.1 stored: the join's store is needed on the bb.2 path.
+        let mut c = code(&f, &an, &[arm1, join], &[]);
+        assert_eq!(eliminate(&mut c, &f, &an), 0);
+        assert_eq!(kept_stores(&c), vec![arm1, join]);
+        // Both arms stored: the join's store is redundant.
+        let mut c = code(&f, &an, &[arm1, arm2, join], &[]);
+        assert_eq!(eliminate(&mut c, &f, &an), 1);
+        assert_eq!(kept_stores(&c), vec![arm1, arm2]);
+    }
+
+    /// `%0` is redefined on every trip round the loop (bb.1).
+    const LOOP: &str = "---
+name: loop
+tracksRegLiveness: true
+registers:
+  - { id: 0, class: gpr }
+  - { id: 1, class: gpr }
+liveins:
+  - { reg: '$r1', virtual-reg: '%1' }
+body: |
+  bb.0:
+    successors: %bb.1
+    liveins: $r1
+    %1:gpr = COPY $r1
+    %0:gpr = LDD %1, 0
+    JMP %bb.1
+  bb.1:
+    successors: %bb.1, %bb.2
+    $r2 = COPY %0
+    %0:gpr = ADD_ri %0, 1
+    $r3 = COPY %0
+    JNE_ri %0, 0, %bb.1
+    JMP %bb.2
+  bb.2:
+    $r0 = COPY %0
+    RET implicit $r0
+...
+";
+
+    #[test]
+    fn a_new_value_of_the_original_makes_the_slot_stale() {
+        let f = read(LOOP);
+        let an = Analyses::new(bpf(), &f);
+        let range = &an.intervals.vreg(VReg(0)).unwrap().range;
+        let b1 = insts(&f, 1);
+        let (head, add, after) = (b1[0], b1[1], b1[2]);
+        // The value after the ADD, stored right after it and again one
+        // instruction later (redundant); the store at the loop head is of
+        // the phi value, which the back edge does not bring.
+        let slots = &an.intervals.slots;
+        let value_at = |i: Inst| {
+            range
+                .segment_at(slots.inst(i).unwrap().with(crate::analysis::Slot::Register))
+                .unwrap()
+                .valno
+        };
+        let mut c = code(&f, &an, &[head, add, after], &[]);
+        for ins in &mut c.insertions {
+            ins.value = Some(value_at(ins.at));
+        }
+        assert_ne!(value_at(head), value_at(add));
+        assert_eq!(eliminate(&mut c, &f, &an), 1);
+        assert_eq!(kept_stores(&c), vec![head, add]);
+        // Without the head's store the back edge brings the slot holding
+        // the ADD's value of the last trip: the ADD makes it stale, so its
+        // store stays.
+        let mut c = code(&f, &an, &[add, after], &[]);
+        for ins in &mut c.insertions {
+            ins.value = Some(value_at(ins.at));
+        }
+        assert_eq!(eliminate(&mut c, &f, &an), 1);
+        assert_eq!(kept_stores(&c), vec![add]);
     }
 }

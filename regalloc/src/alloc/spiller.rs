@@ -567,8 +567,13 @@ fn remat_source(
     let (Operand::Reg(d), Operand::Reg(s)) = (&inst.operands[0], &inst.operands[1]) else {
         return None;
     };
-    let RegRef::Virt(src) = s.reg else { return None };
-    if d.reg != RegRef::Virt(v) || d.sub.is_some() || s.sub.is_some() || vrm.original(src) != original
+    let RegRef::Virt(src) = s.reg else {
+        return None;
+    };
+    if d.reg != RegRef::Virt(v)
+        || d.sub.is_some()
+        || s.sub.is_some()
+        || vrm.original(src) != original
     {
         return None;
     }

@@ -256,7 +256,12 @@ impl SplitKit {
                     && entry != exit
                     && iv.range.live_at(an.intervals.slots.block_start(s.block))
                 {
-                    tracing::debug!(vreg = v.0, from = b.index(), to = s.block.index(), "split refused: edge disagrees");
+                    tracing::debug!(
+                        vreg = v.0,
+                        from = b.index(),
+                        to = s.block.index(),
+                        "split refused: edge disagrees"
+                    );
                     return None;
                 }
             }
