@@ -161,9 +161,11 @@ impl<'t, 'a> Fast<'t, 'a> {
         }
     }
 
-    /// The record of what was inserted and removed.
-    pub fn finish(self) -> AllocRecord {
-        self.record
+    /// The record of what was inserted and removed, and the per-register
+    /// "never tracked" table (reserved or constant), which the liveness
+    /// pass reuses rather than deriving it from the function again.
+    pub fn finish(self) -> (AllocRecord, Vec<bool>) {
+        (self.record, self.f.reserved)
     }
 
     fn err(&self, kind: AllocErrorKind, msg: String) -> AllocError {
