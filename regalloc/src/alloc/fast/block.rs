@@ -339,7 +339,7 @@ impl<'t, 'a> Fast<'t, 'a> {
     ) -> Result<Inst, AllocError> {
         let slot = self.slot_of(func, v);
         let class = func.vregs[v as usize].class.unwrap_or_default();
-        let data = emit::slot_access(self.t, func, class, r, slot, kind)
+        let data = emit::slot_access(self.t, class, r, slot, kind)
             .map_err(|m| self.err(AllocErrorKind::Unsupported, format!("%{v}: {m}")))?;
         func.insts.push(data);
         let id = Inst::new(func.insts.len() - 1);

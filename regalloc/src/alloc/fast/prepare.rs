@@ -53,6 +53,9 @@ impl Facts {
         let mut used_class = vec![false; t.classes.len()];
         let mut has_calls = false;
         let mut mask_set: Option<CalleeSavedSet> = None;
+        // (register, instruction) per virtual definition, in layout order;
+        // sorted into `def_list` below without a second walk over the code.
+        let mut defs: Vec<(u32, Inst)> = Vec::new();
 
         let note = |map: &mut [u32], v: usize, b: u32| {
             if map[v] == NO_BLOCK {
@@ -137,6 +140,7 @@ impl Facts {
                     if r.sub.is_some() && !r.flags.has(RegFlags::UNDEF) && defined_in[vi] != bn {
                         upward_exposed[vi] = true;
                     }
+                    defs.push((v.0, i));
                     remaining_defs[vi] += 1;
                     note(&mut def_block, vi, bn);
                     defined_in[vi] = bn;
@@ -160,22 +164,10 @@ impl Facts {
         }
         let mut fill = def_start.clone();
         let mut def_list = vec![Inst(0); def_start[nv] as usize];
-        for b in func.block_ids() {
-            for &i in &func.block(b).insts {
-                let data = func.inst(i);
-                if is_debug(data.op) {
-                    continue;
-                }
-                for o in &data.operands {
-                    let Some(r) = o.as_reg() else { continue };
-                    if let (RegRef::Virt(v), true) = (r.reg, r.is_def()) {
-                        let vi = v.index();
-                        let slot = fill[vi] as usize;
-                        fill[vi] += 1;
-                        def_list[slot] = i;
-                    }
-                }
-            }
+        for &(v, i) in &defs {
+            let slot = &mut fill[v as usize];
+            def_list[*slot as usize] = i;
+            *slot += 1;
         }
 
         let mut fi = crate::alloc::order::function_info(t, func);
