@@ -30,15 +30,6 @@ impl Units {
     fn remove(&mut self, u: RegUnit) {
         self.0[u.index() / 64] &= !(1 << (u.index() % 64));
     }
-    fn union_with(&mut self, o: &Units) -> bool {
-        let mut changed = false;
-        for (a, b) in self.0.iter_mut().zip(&o.0) {
-            let n = *a | b;
-            changed |= n != *a;
-            *a = n;
-        }
-        changed
-    }
     fn clear(&mut self) {
         self.0.fill(0);
     }
@@ -161,10 +152,10 @@ impl Ctx<'_, '_> {
 
     /// Registers naming the units of `set`: for each unit, the largest
     /// register whose units are all in the set. `covered` is scratch space.
-    fn cover(&self, set: &Units, already: &[Reg], covered: &mut Units) -> Vec<Reg> {
+    fn cover(&self, set: &[u64], already: &[Reg], covered: &mut Units) -> Vec<Reg> {
         let t = self.t;
         let mut out = Vec::new();
-        if set.0.iter().all(|&w| w == 0) {
+        if set.iter().all(|&w| w == 0) {
             return out;
         }
         covered.clear();
@@ -175,9 +166,9 @@ impl Ctx<'_, '_> {
         }
         // Only the set's units matter: visit its bits word by word, in
         // increasing unit order (the order the registers are listed in).
-        for wi in 0..set.0.len() {
+        for wi in 0..set.len() {
             while let Some(bit) = {
-                let w = set.0[wi] & !covered.0[wi];
+                let w = set[wi] & !covered.0[wi];
                 (w != 0).then(|| w.trailing_zeros() as usize)
             } {
                 let u = RegUnit::new(wi * 64 + bit);
@@ -191,7 +182,7 @@ impl Ctx<'_, '_> {
                     .chain(t.super_regs(root).iter().copied())
                     .filter(|&r| {
                         !t.reg(r).flags.contains(PhysFlags::ARTIFICIAL)
-                            && t.units(r).iter().all(|&x| set.has(x))
+                            && t.units(r).iter().all(|&x| set[x.index() / 64] >> (x.index() % 64) & 1 != 0)
                     })
                     .max_by_key(|&r| t.units(r).len())
                     .unwrap_or(root);
@@ -259,7 +250,10 @@ pub(super) fn recompute(t: &TargetInfo<'_>, func: &mut MachineFunction, reserved
     // once; separate gen/kill sets and a second flag pass would cost two
     // walks per block. Blocks are taken from the end of the layout first
     // (successors tend to come later), and re-queued ones next.
-    let mut live_in = vec![Units::new(nu); nb];
+    // Live-ins of all blocks in one flat array (`words` per block): one
+    // allocation instead of one per block.
+    let words = nu.div_ceil(64);
+    let mut live_in = vec![0u64; nb * words];
     let mut queued = vec![true; nb];
     let mut work: Vec<usize> = (0..nb).collect();
     let mut live = Units::new(nu);
@@ -267,7 +261,10 @@ pub(super) fn recompute(t: &TargetInfo<'_>, func: &mut MachineFunction, reserved
         queued[b] = false;
         live.clear();
         for s in &func.blocks[b].succs {
-            live.union_with(&live_in[s.block.index()]);
+            let si = s.block.index() * words;
+            for (a, &x) in live.0.iter_mut().zip(&live_in[si..si + words]) {
+                *a |= x;
+            }
         }
         let insts = std::mem::take(&mut func.blocks[b].insts);
         for &i in insts.iter().rev() {
@@ -276,8 +273,9 @@ pub(super) fn recompute(t: &TargetInfo<'_>, func: &mut MachineFunction, reserved
         func.blocks[b].insts = insts;
         // Live-ins only grow (the transfer is monotone), so inequality
         // means new units.
-        if live != live_in[b] {
-            live_in[b].0.copy_from_slice(&live.0);
+        let mine = &mut live_in[b * words..(b + 1) * words];
+        if live.0[..] != mine[..] {
+            mine.copy_from_slice(&live.0);
             for &p in &preds[pred_start[b] as usize..pred_start[b + 1] as usize] {
                 let p = p as usize;
                 if !queued[p] {
@@ -290,7 +288,8 @@ pub(super) fn recompute(t: &TargetInfo<'_>, func: &mut MachineFunction, reserved
 
     // Live-in lists.
     let mut covered = Units::new(nu);
-    for (b, live_b) in live_in.iter().enumerate() {
+    for b in 0..nb {
+        let live_b = &live_in[b * words..(b + 1) * words];
         let keep: Vec<Reg> = if b == 0 {
             func.blocks[b].live_ins.iter().map(|l| l.reg).collect()
         } else {
