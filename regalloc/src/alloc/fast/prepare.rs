@@ -187,27 +187,35 @@ impl Facts {
                 }
             }
         }
-        let orders = (0..t.classes.len())
-            .map(|c| {
-                if !used_class[c] {
-                    return Box::default();
+        // One pass per used class: usable registers go straight into the
+        // order, callee-saved ones into a tail appended after (no iterator
+        // chains re-testing every register twice).
+        let mut orders: Vec<Box<[Reg]>> = Vec::with_capacity(t.classes.len());
+        let mut head: Vec<Reg> = Vec::new();
+        let mut tail: Vec<Reg> = Vec::new();
+        for c in 0..t.classes.len() {
+            if !used_class[c] {
+                orders.push(Box::default());
+                continue;
+            }
+            let c = RegClass::new(c);
+            let raw = t.alloc_order(c, &fi);
+            let csr_last = matches!(t.class(c).order_policy, AllocOrderPolicy::CalleeSavedLast);
+            head.clear();
+            tail.clear();
+            for &r in raw {
+                if reserved[r.index()] || t.reg(r).flags.contains(PhysFlags::ARTIFICIAL) {
+                    continue;
                 }
-                let c = RegClass::new(c);
-                let usable = |r: &&Reg| {
-                    !reserved[r.index()] && !t.reg(**r).flags.contains(PhysFlags::ARTIFICIAL)
-                };
-                let raw = t.alloc_order(c, &fi);
-                match t.class(c).order_policy {
-                    AllocOrderPolicy::AsWritten => raw.iter().filter(usable).copied().collect(),
-                    AllocOrderPolicy::CalleeSavedLast => {
-                        let is_csr = |r: &Reg| t.units(*r).iter().any(|u| csr_unit[u.index()]);
-                        let first = raw.iter().filter(usable).filter(|r| !is_csr(r));
-                        let last = raw.iter().filter(usable).filter(|r| is_csr(r));
-                        first.chain(last).copied().collect()
-                    }
+                if csr_last && t.units(r).iter().any(|u| csr_unit[u.index()]) {
+                    tail.push(r);
+                } else {
+                    head.push(r);
                 }
-            })
-            .collect();
+            }
+            head.extend_from_slice(&tail);
+            orders.push(head.as_slice().into());
+        }
 
         let next_slot = func.stack.iter().map(|o| o.id + 1).max().unwrap_or(0);
         Ok(Facts {
