@@ -193,8 +193,8 @@ impl Facts {
         let mut orders: Vec<Box<[Reg]>> = Vec::with_capacity(t.classes.len());
         let mut head: Vec<Reg> = Vec::new();
         let mut tail: Vec<Reg> = Vec::new();
-        for c in 0..t.classes.len() {
-            if !used_class[c] {
+        for (c, &used) in used_class.iter().enumerate() {
+            if !used {
                 orders.push(Box::default());
                 continue;
             }
