@@ -121,6 +121,10 @@ pub(super) struct Fast<'t, 'a> {
     after: Vec<Inst>,
     /// Instructions to insert before the current one, in order.
     before: Vec<Inst>,
+    /// A block's old instruction list, reused for the next block's new one.
+    spare: Vec<Inst>,
+    /// Reloads for the top of the current block.
+    begin: Vec<Inst>,
     block: Block,
     inst: Inst,
     record: AllocRecord,
@@ -155,15 +159,19 @@ impl<'t, 'a> Fast<'t, 'a> {
             def_order: Vec::new(),
             after: Vec::new(),
             before: Vec::new(),
+            spare: Vec::new(),
+            begin: Vec::new(),
             block: Block(0),
             inst: Inst(0),
             record: AllocRecord::new(ni),
         }
     }
 
-    /// The record of what was inserted and removed.
-    pub fn finish(self) -> AllocRecord {
-        self.record
+    /// The record of what was inserted and removed, and the per-register
+    /// "never tracked" table (reserved or constant), which the liveness
+    /// pass reuses rather than deriving it from the function again.
+    pub fn finish(self) -> (AllocRecord, Vec<bool>) {
+        (self.record, self.f.reserved)
     }
 
     fn err(&self, kind: AllocErrorKind, msg: String) -> AllocError {
@@ -337,7 +345,7 @@ impl<'t, 'a> Fast<'t, 'a> {
     ) -> Result<Inst, AllocError> {
         let slot = self.slot_of(func, v);
         let class = func.vregs[v as usize].class.unwrap_or_default();
-        let data = emit::slot_access(self.t, func, class, r, slot, kind)
+        let data = emit::slot_access(self.t, class, r, slot, kind)
             .map_err(|m| self.err(AllocErrorKind::Unsupported, format!("%{v}: {m}")))?;
         func.insts.push(data);
         let id = Inst::new(func.insts.len() - 1);
@@ -1077,7 +1085,11 @@ impl<'t, 'a> Fast<'t, 'a> {
             }
         }
         let insts = std::mem::take(&mut func.blocks[b.index()].insts);
-        let mut rev: Vec<Inst> = Vec::with_capacity(insts.len() + insts.len() / 4 + 4);
+        // The new instruction list is built in the previous block's old
+        // list, so that blocks after the first allocate nothing here.
+        let mut rev = std::mem::take(&mut self.spare);
+        rev.clear();
+        rev.reserve(insts.len() + insts.len() / 4 + 4);
         let mut any_removed = false;
         for &mi in insts.iter().rev() {
             self.inst = mi;
@@ -1099,7 +1111,8 @@ impl<'t, 'a> Fast<'t, 'a> {
             }
         }
         // Values still wanted at the top come from their slots.
-        let mut begin: Vec<Inst> = Vec::new();
+        let mut begin = std::mem::take(&mut self.begin);
+        begin.clear();
         for i in 0..self.live_list.len() {
             let v = self.live_list[i];
             let p = self.phys[v as usize];
@@ -1123,7 +1136,8 @@ impl<'t, 'a> Fast<'t, 'a> {
                 )
             })
             .count();
-        rev.splice(at..at, begin);
+        rev.splice(at..at, begin.drain(..));
+        self.begin = begin;
         if any_removed {
             let mut kept = Vec::with_capacity(rev.len());
             // Removed entries from `pending` on wait for the next kept
@@ -1147,6 +1161,7 @@ impl<'t, 'a> Fast<'t, 'a> {
             rev = kept;
         }
         func.blocks[b.index()].insts = rev;
+        self.spare = insts;
         Ok(())
     }
 }

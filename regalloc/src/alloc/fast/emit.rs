@@ -41,6 +41,16 @@ fn template<'t>(
         .and_then(pick)
 }
 
+/// The size in bytes of a spill slot for class `class`.
+fn slot_size(t: &TargetInfo<'_>, class: RegClass) -> u32 {
+    let d = t.class(class);
+    if d.spill_size > 0 {
+        d.spill_size
+    } else {
+        (d.reg_size / 8).max(1)
+    }
+}
+
 /// A new spill slot for a register of class `class`: the next `%stack.N`
 /// id, sized and aligned as the class says.
 pub(super) fn new_slot(
@@ -50,11 +60,7 @@ pub(super) fn new_slot(
     id: u32,
 ) -> u32 {
     let d = t.class(class);
-    let size = if d.spill_size > 0 {
-        d.spill_size
-    } else {
-        (d.reg_size / 8).max(1)
-    };
+    let size = slot_size(t, class);
     let align = if d.spill_align > 0 {
         d.spill_align
     } else {
@@ -67,10 +73,11 @@ pub(super) fn new_slot(
 
 /// A store of `reg` to slot `slot` (`Kind::Spill`) or a load of it from
 /// there (`Kind::Reload`), from the templates of `class`. The slot's size
-/// goes into a memory operand the way LLVM prints spill code.
+/// goes into a memory operand the way LLVM prints spill code. `slot` must
+/// have been made by [`new_slot`] for `class`, so its size is the class's
+/// (no search through the stack objects, which grow with every slot).
 pub(super) fn slot_access(
     t: &TargetInfo<'_>,
-    func: &MachineFunction,
     class: RegClass,
     reg: Reg,
     slot: u32,
@@ -118,11 +125,7 @@ pub(super) fn slot_access(
         });
     }
     add_implicit(t, &mut data);
-    let bits = func
-        .stack
-        .iter()
-        .find(|o| o.id == slot)
-        .map_or(0, |o| o.size * 8);
+    let bits = u64::from(slot_size(t, class)) * 8;
     data.mem.push(
         match kind {
             Kind::Spill => format!("(store (s{bits}) into %stack.{slot})"),

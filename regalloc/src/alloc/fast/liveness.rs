@@ -30,15 +30,6 @@ impl Units {
     fn remove(&mut self, u: RegUnit) {
         self.0[u.index() / 64] &= !(1 << (u.index() % 64));
     }
-    fn union_with(&mut self, o: &Units) -> bool {
-        let mut changed = false;
-        for (a, b) in self.0.iter_mut().zip(&o.0) {
-            let n = *a | b;
-            changed |= n != *a;
-            *a = n;
-        }
-        changed
-    }
     fn clear(&mut self) {
         self.0.fill(0);
     }
@@ -52,7 +43,8 @@ struct Ctx<'t, 'a> {
     /// Per physical register: not tracked at all.
     reserved: Vec<bool>,
     /// Per named register mask used in the function: the tracked units it
-    /// clobbers, so that a call costs a few word operations.
+    /// clobbers, so that a call costs a few word operations (filled on first
+    /// use).
     named_masks: Vec<Option<Units>>,
 }
 
@@ -83,20 +75,25 @@ impl Ctx<'_, '_> {
         set
     }
 
-    /// Applies `f` to the set of units mask `m` clobbers (cached for named masks).
-    fn with_clobbers(&self, m: &RegMask, f: impl FnOnce(&Units)) {
+    /// Applies `f` to the set of units mask `m` clobbers (named masks are
+    /// computed at their first use and kept).
+    fn with_clobbers(&mut self, m: &RegMask, f: impl FnOnce(&Units)) {
         match m {
-            RegMask::Named(s) => match self.named_masks.get(s.index()) {
-                Some(Some(set)) => f(set),
-                _ => f(&self.clobbered_units(m)),
-            },
-            RegMask::Custom(_) => f(&self.clobbered_units(m)),
+            RegMask::Named(s) if s.index() < self.named_masks.len() => {
+                if self.named_masks[s.index()].is_none() {
+                    self.named_masks[s.index()] = Some(self.clobbered_units(m));
+                }
+                if let Some(set) = &self.named_masks[s.index()] {
+                    f(set);
+                }
+            }
+            _ => f(&self.clobbered_units(m)),
         }
     }
 
     /// One instruction, backwards: `live` goes from after to before it.
     /// With `mark`, also sets the operands' kill and dead flags.
-    fn step(&self, ops: &mut [Operand], live: &mut Units, mark: bool) {
+    fn step(&mut self, ops: &mut [Operand], live: &mut Units, mark: bool) {
         let t = self.t;
         for o in ops.iter_mut() {
             let Operand::Reg(r) = o else { continue };
@@ -154,34 +151,48 @@ impl Ctx<'_, '_> {
     }
 
     /// Registers naming the units of `set`: for each unit, the largest
-    /// register whose units are all in the set.
-    fn cover(&self, set: &Units, already: &[Reg]) -> Vec<Reg> {
+    /// register whose units are all in the set. `covered` is scratch space.
+    fn cover(&self, set: &[u64], already: &[Reg], covered: &mut Units) -> Vec<Reg> {
         let t = self.t;
-        let mut covered = Units::new(t.units.len());
+        let mut out = Vec::new();
+        if set.iter().all(|&w| w == 0) {
+            return out;
+        }
+        covered.clear();
         for &r in already {
             for &u in t.units(r) {
                 covered.add(u);
             }
         }
-        let mut out = Vec::new();
-        for u in 0..t.units.len() {
-            let u = RegUnit::new(u);
-            if !set.has(u) || covered.has(u) || self.untracked[u.index()] {
-                continue;
+        // Only the set's units matter: visit its bits word by word, in
+        // increasing unit order (the order the registers are listed in).
+        for wi in 0..set.len() {
+            while let Some(bit) = {
+                let w = set[wi] & !covered.0[wi];
+                (w != 0).then(|| w.trailing_zeros() as usize)
+            } {
+                let u = RegUnit::new(wi * 64 + bit);
+                if self.untracked[u.index()] {
+                    // Never named; leave it out of later visits.
+                    covered.add(u);
+                    continue;
+                }
+                let root = t.units[u.index()].root;
+                let best = std::iter::once(root)
+                    .chain(t.super_regs(root).iter().copied())
+                    .filter(|&r| {
+                        !t.reg(r).flags.contains(PhysFlags::ARTIFICIAL)
+                            && t.units(r).iter().all(|&x| set[x.index() / 64] >> (x.index() % 64) & 1 != 0)
+                    })
+                    .max_by_key(|&r| t.units(r).len())
+                    .unwrap_or(root);
+                for &x in t.units(best) {
+                    covered.add(x);
+                }
+                // `best` contains `u` (it is `root` or one of its supers).
+                covered.add(u);
+                out.push(best);
             }
-            let root = t.units[u.index()].root;
-            let best = std::iter::once(root)
-                .chain(t.super_regs(root).iter().copied())
-                .filter(|&r| {
-                    !t.reg(r).flags.contains(PhysFlags::ARTIFICIAL)
-                        && t.units(r).iter().all(|&x| set.has(x))
-                })
-                .max_by_key(|&r| t.units(r).len())
-                .unwrap_or(root);
-            for &x in t.units(best) {
-                covered.add(x);
-            }
-            out.push(best);
         }
         out
     }
@@ -190,14 +201,12 @@ impl Ctx<'_, '_> {
 /// Recomputes kill/dead flags and block live-ins of `func` (physical
 /// registers only). The entry block keeps its live-ins (argument
 /// registers) and gains any other register read before being written.
-pub(super) fn recompute(t: &TargetInfo<'_>, func: &mut MachineFunction) {
+/// `reserved` is the allocator's per-register "not tracked" table (reserved
+/// in this function, or constant): allocation adds no call and no
+/// variable-sized object, so it still describes the allocated function.
+pub(super) fn recompute(t: &TargetInfo<'_>, func: &mut MachineFunction, reserved: Vec<bool>) {
     let nu = t.units.len();
     let mut untracked = vec![false; nu];
-    let reserved: Vec<bool> = crate::alloc::order::function_reserved(t, func)
-        .into_iter()
-        .enumerate()
-        .map(|(r, res)| res || t.reg(Reg::new(r)).flags.contains(PhysFlags::CONSTANT))
-        .collect();
     for (r, &res) in reserved.iter().enumerate() {
         if res {
             for &u in t.units(Reg::new(r)) {
@@ -209,97 +218,84 @@ pub(super) fn recompute(t: &TargetInfo<'_>, func: &mut MachineFunction) {
         t,
         untracked,
         reserved,
-        named_masks: Vec::new(),
+        named_masks: vec![None; t.callee_saved.len()],
     };
-    let mut named = vec![None; t.callee_saved.len()];
-    for b in &func.blocks {
-        for &i in &b.insts {
-            for o in &func.insts[i.index()].operands {
-                if let Operand::RegMask(m @ RegMask::Named(s)) = o
-                    && named
-                        .get(s.index())
-                        .is_some_and(|x: &Option<Units>| x.is_none())
-                {
-                    named[s.index()] = Some(cx.clobbered_units(m));
-                }
-            }
-        }
-    }
-    cx.named_masks = named;
     let nb = func.blocks.len();
 
-    // Per block: units read before written (gen) and units written (kill).
-    let mut upward = vec![Units::new(nu); nb];
-    let mut kill = vec![Units::new(nu); nb];
+    // Predecessors as compressed rows (the reader does not fill `preds`).
+    let mut pred_start = vec![0u32; nb + 1];
+    for b in &func.blocks {
+        for s in &b.succs {
+            pred_start[s.block.index() + 1] += 1;
+        }
+    }
+    for b in 0..nb {
+        pred_start[b + 1] += pred_start[b];
+    }
+    let mut fill = pred_start.clone();
+    let mut preds = vec![0u32; pred_start[nb] as usize];
+    for (b, data) in func.blocks.iter().enumerate() {
+        for s in &data.succs {
+            let k = &mut fill[s.block.index()];
+            preds[*k as usize] = b as u32;
+            *k += 1;
+        }
+    }
+
+    // One backward walk per block sets the flags from the block's live-out
+    // and yields its live-in. A block is walked again only when the live-in
+    // of a successor grew, so the flags always end up computed from the
+    // final (least fixed point) live-outs. Most blocks of allocated code
+    // have nothing live across their edges, so nearly every block is walked
+    // once; separate gen/kill sets and a second flag pass would cost two
+    // walks per block. Blocks are taken from the end of the layout first
+    // (successors tend to come later), and re-queued ones next.
+    // Live-ins of all blocks in one flat array (`words` per block): one
+    // allocation instead of one per block.
+    let words = nu.div_ceil(64);
+    let mut live_in = vec![0u64; nb * words];
+    let mut queued = vec![true; nb];
+    let mut work: Vec<usize> = (0..nb).collect();
     let mut live = Units::new(nu);
-    for b in 0..nb {
+    while let Some(b) = work.pop() {
+        queued[b] = false;
         live.clear();
-        let insts = std::mem::take(&mut func.blocks[b].insts);
-        for &i in insts.iter().rev() {
-            let ops = &mut func.insts[i.index()].operands;
-            for o in ops.iter() {
-                match o {
-                    Operand::Reg(r) if r.is_def() => {
-                        if let RegRef::Phys(p) = r.reg
-                            && cx.tracked(p)
-                        {
-                            for &u in t.units(p) {
-                                kill[b].add(u);
-                            }
-                        }
-                    }
-                    Operand::RegMask(m) => cx.with_clobbers(m, |c| {
-                        kill[b].union_with(c);
-                    }),
-                    _ => {}
-                }
+        for s in &func.blocks[b].succs {
+            let si = s.block.index() * words;
+            for (a, &x) in live.0.iter_mut().zip(&live_in[si..si + words]) {
+                *a |= x;
             }
-            cx.step(ops, &mut live, false);
-        }
-        func.blocks[b].insts = insts;
-        upward[b] = live.clone();
-    }
-
-    // Fixed point: live_in = gen ∪ (live_out − kill).
-    let mut live_in = upward;
-    let mut changed = true;
-    let mut out = Units::new(nu);
-    while changed {
-        changed = false;
-        for b in (0..nb).rev() {
-            out.clear();
-            for s in &func.blocks[b].succs {
-                out.union_with(&live_in[s.block.index()]);
-            }
-            for (w, k) in out.0.iter_mut().zip(&kill[b].0) {
-                *w &= !k;
-            }
-            changed |= live_in[b].union_with(&out);
-        }
-    }
-
-    // Flags, block by block.
-    for b in 0..nb {
-        live.clear();
-        for s in 0..func.blocks[b].succs.len() {
-            let sb = func.blocks[b].succs[s].block.index();
-            live.union_with(&live_in[sb]);
         }
         let insts = std::mem::take(&mut func.blocks[b].insts);
         for &i in insts.iter().rev() {
             cx.step(&mut func.insts[i.index()].operands, &mut live, true);
         }
         func.blocks[b].insts = insts;
+        // Live-ins only grow (the transfer is monotone), so inequality
+        // means new units.
+        let mine = &mut live_in[b * words..(b + 1) * words];
+        if live.0[..] != mine[..] {
+            mine.copy_from_slice(&live.0);
+            for &p in &preds[pred_start[b] as usize..pred_start[b + 1] as usize] {
+                let p = p as usize;
+                if !queued[p] {
+                    queued[p] = true;
+                    work.push(p);
+                }
+            }
+        }
     }
 
     // Live-in lists.
-    for (b, live_b) in live_in.iter().enumerate() {
+    let mut covered = Units::new(nu);
+    for b in 0..nb {
+        let live_b = &live_in[b * words..(b + 1) * words];
         let keep: Vec<Reg> = if b == 0 {
             func.blocks[b].live_ins.iter().map(|l| l.reg).collect()
         } else {
             Vec::new()
         };
-        let extra = cx.cover(live_b, &keep);
+        let extra = cx.cover(live_b, &keep, &mut covered);
         if b == 0 {
             func.blocks[b].live_ins.extend(
                 extra

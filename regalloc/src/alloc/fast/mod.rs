@@ -46,8 +46,8 @@ pub fn run(target: &TargetInfo<'_>, func: &mut MachineFunction) -> Result<AllocR
     for b in func.block_ids() {
         alloc.allocate_block(func, b)?;
     }
-    let record = alloc.finish();
-    liveness::recompute(target, func);
+    let (record, reserved) = alloc.finish();
+    liveness::recompute(target, func, reserved);
     Ok(record)
 }
 

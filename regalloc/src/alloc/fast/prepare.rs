@@ -53,6 +53,9 @@ impl Facts {
         let mut used_class = vec![false; t.classes.len()];
         let mut has_calls = false;
         let mut mask_set: Option<CalleeSavedSet> = None;
+        // (register, instruction) per virtual definition, in layout order;
+        // sorted into `def_list` below without a second walk over the code.
+        let mut defs: Vec<(u32, Inst)> = Vec::new();
 
         let note = |map: &mut [u32], v: usize, b: u32| {
             if map[v] == NO_BLOCK {
@@ -137,6 +140,7 @@ impl Facts {
                     if r.sub.is_some() && !r.flags.has(RegFlags::UNDEF) && defined_in[vi] != bn {
                         upward_exposed[vi] = true;
                     }
+                    defs.push((v.0, i));
                     remaining_defs[vi] += 1;
                     note(&mut def_block, vi, bn);
                     defined_in[vi] = bn;
@@ -160,22 +164,10 @@ impl Facts {
         }
         let mut fill = def_start.clone();
         let mut def_list = vec![Inst(0); def_start[nv] as usize];
-        for b in func.block_ids() {
-            for &i in &func.block(b).insts {
-                let data = func.inst(i);
-                if is_debug(data.op) {
-                    continue;
-                }
-                for o in &data.operands {
-                    let Some(r) = o.as_reg() else { continue };
-                    if let (RegRef::Virt(v), true) = (r.reg, r.is_def()) {
-                        let vi = v.index();
-                        let slot = fill[vi] as usize;
-                        fill[vi] += 1;
-                        def_list[slot] = i;
-                    }
-                }
-            }
+        for &(v, i) in &defs {
+            let slot = &mut fill[v as usize];
+            def_list[*slot as usize] = i;
+            *slot += 1;
         }
 
         let mut fi = crate::alloc::order::function_info(t, func);
@@ -195,27 +187,35 @@ impl Facts {
                 }
             }
         }
-        let orders = (0..t.classes.len())
-            .map(|c| {
-                if !used_class[c] {
-                    return Box::default();
+        // One pass per used class: usable registers go straight into the
+        // order, callee-saved ones into a tail appended after (no iterator
+        // chains re-testing every register twice).
+        let mut orders: Vec<Box<[Reg]>> = Vec::with_capacity(t.classes.len());
+        let mut head: Vec<Reg> = Vec::new();
+        let mut tail: Vec<Reg> = Vec::new();
+        for (c, &used) in used_class.iter().enumerate() {
+            if !used {
+                orders.push(Box::default());
+                continue;
+            }
+            let c = RegClass::new(c);
+            let raw = t.alloc_order(c, &fi);
+            let csr_last = matches!(t.class(c).order_policy, AllocOrderPolicy::CalleeSavedLast);
+            head.clear();
+            tail.clear();
+            for &r in raw {
+                if reserved[r.index()] || t.reg(r).flags.contains(PhysFlags::ARTIFICIAL) {
+                    continue;
                 }
-                let c = RegClass::new(c);
-                let usable = |r: &&Reg| {
-                    !reserved[r.index()] && !t.reg(**r).flags.contains(PhysFlags::ARTIFICIAL)
-                };
-                let raw = t.alloc_order(c, &fi);
-                match t.class(c).order_policy {
-                    AllocOrderPolicy::AsWritten => raw.iter().filter(usable).copied().collect(),
-                    AllocOrderPolicy::CalleeSavedLast => {
-                        let is_csr = |r: &Reg| t.units(*r).iter().any(|u| csr_unit[u.index()]);
-                        let first = raw.iter().filter(usable).filter(|r| !is_csr(r));
-                        let last = raw.iter().filter(usable).filter(|r| is_csr(r));
-                        first.chain(last).copied().collect()
-                    }
+                if csr_last && t.units(r).iter().any(|u| csr_unit[u.index()]) {
+                    tail.push(r);
+                } else {
+                    head.push(r);
                 }
-            })
-            .collect();
+            }
+            head.extend_from_slice(&tail);
+            orders.push(head.as_slice().into());
+        }
 
         let next_slot = func.stack.iter().map(|o| o.id + 1).max().unwrap_or(0);
         Ok(Facts {
