@@ -30,7 +30,11 @@ pub trait Resolver {
 /// Substitutes a fixed set of variables; values are resolved on first use.
 #[derive(Default)]
 pub struct MapResolver {
-    map: HashMap<Sym, (Init, bool)>,
+    // Usually a handful of entries (template arguments, a loop variable), and
+    // one resolver is made per `!foreach` element: a vector searched linearly
+    // beats hashing there; `index` takes over for the rare large maps.
+    map: Vec<(Sym, Init, bool)>,
+    index: HashMap<Sym, usize>,
     current: Option<(RecId, Init)>,
     final_: bool,
 }
@@ -51,7 +55,32 @@ impl MapResolver {
 
     /// Adds or replaces an entry.
     pub fn set(&mut self, name: Sym, value: Init) {
-        self.map.insert(name, (value, false));
+        match self.find(name) {
+            Some(i) => self.map[i] = (name, value, false),
+            None => {
+                self.map.push((name, value, false));
+                if self.map.len() > Self::LINEAR {
+                    if self.index.is_empty() {
+                        for (i, e) in self.map.iter().enumerate() {
+                            self.index.insert(e.0, i);
+                        }
+                    } else {
+                        self.index.insert(name, self.map.len() - 1);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Entries up to which a linear search is used.
+    const LINEAR: usize = 16;
+
+    fn find(&self, name: Sym) -> Option<usize> {
+        if self.map.len() > Self::LINEAR {
+            self.index.get(&name).copied()
+        } else {
+            self.map.iter().position(|e| e.0 == name)
+        }
     }
 
     /// Marks the resolution final.
@@ -61,20 +90,22 @@ impl MapResolver {
 
     /// Whether the resolver has an entry for `name`.
     pub fn contains(&self, name: Sym) -> bool {
-        self.map.contains_key(&name)
+        self.find(name).is_some()
     }
 }
 
 impl Resolver for MapResolver {
     fn resolve(&mut self, name: Sym, rk: &mut RecordKeeper) -> Option<Init> {
-        let (v, done) = self.map.get(&name)?.clone();
-        if done {
-            return Some(v);
+        let i = self.find(name)?;
+        let (_, v, done) = &mut self.map[i];
+        if *done {
+            return Some(v.clone());
         }
         // Values may refer to other entries (template-argument defaults do).
-        self.map.insert(name, (v.clone(), true));
+        *done = true;
+        let v = v.clone();
         let r = resolve(&v, self, rk);
-        self.map.insert(name, (r.clone(), true));
+        self.map[i].1 = r.clone();
         Some(r)
     }
     fn is_final(&self) -> bool {

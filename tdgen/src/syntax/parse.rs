@@ -708,7 +708,14 @@ impl Builder<'_> {
                 let mut it = q.into_inner();
                 let name = self.ident(it.next().unwrap());
                 match it.next() {
-                    None => ExprKind::Id(name),
+                    // A bare name spans just the name: the class_inst pair also
+                    // holds the blanks skipped while looking for a `<`.
+                    None => {
+                        return Ok(Expr {
+                            span: name.span,
+                            kind: ExprKind::Id(name),
+                        });
+                    }
                     Some(a) => ExprKind::ClassInst {
                         class: name,
                         args: match a.into_inner().next() {
