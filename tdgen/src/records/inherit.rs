@@ -8,6 +8,7 @@ use super::types::type_string;
 use super::value::{AnonClass, Init, Var};
 use crate::diag::{Diagnostic, Kind, Span};
 use crate::syntax::ast::Sym;
+use std::fmt::Write as _;
 use std::rc::Rc;
 
 /// The qualified name of a multiclass's implicit `NAME` argument (`MC::NAME`;
@@ -179,9 +180,12 @@ pub fn fold_anon_class(class: RecId, args: Vec<(Sym, Init)>, rk: &mut RecordKeep
     }
     // llvm-tblgen uniques values, and lists of different element types are
     // different values even when their elements print the same.
-    let mut key = format!("{}<", class.0);
+    // Written in place (no `format!` per argument): most lookups hit the cache,
+    // so building the key is most of the cost of a cached instance.
+    let mut key = String::with_capacity(64);
+    let _ = write!(key, "{}<", class.0);
     for (n, v) in &args {
-        key.push_str(&format!("{}=", n.0));
+        let _ = write!(key, "{}=", n.0);
         cache_key(v, rk, &mut key);
         key.push(',');
     }
@@ -254,7 +258,7 @@ fn cache_key(v: &Init, rk: &RecordKeeper, out: &mut String) {
                 out.push(',');
             }
             out.push_str("]<");
-            out.push_str(&type_string(t, rk));
+            super::types::write_type(out, t, rk);
             out.push('>');
         }
         Init::Dag(d) => {
@@ -270,7 +274,7 @@ fn cache_key(v: &Init, rk: &RecordKeeper, out: &mut String) {
             }
             out.push(')');
         }
-        other => out.push_str(&print::to_string(other, rk)),
+        other => print::write(out, other, rk, false),
     }
 }
 

@@ -32,7 +32,8 @@ pub fn to_unquoted(v: &Init, rk: &RecordKeeper) -> String {
     s
 }
 
-fn write(s: &mut String, v: &Init, rk: &RecordKeeper, unquoted: bool) {
+/// Appends the value as [`to_string`] prints it (or unquoted) to `s`.
+pub(crate) fn write(s: &mut String, v: &Init, rk: &RecordKeeper, unquoted: bool) {
     match v {
         Init::Unset => s.push('?'),
         Init::Bit(b) => s.push(if *b { '1' } else { '0' }),
@@ -72,7 +73,11 @@ fn write(s: &mut String, v: &Init, rk: &RecordKeeper, unquoted: bool) {
             }
             s.push(']');
         }
-        Init::Def(id) => s.push_str(&rk.name_of(*id)),
+        // Def names are strings once resolved: append without an owned copy.
+        Init::Def(id) => match &rk.get(*id).name {
+            Init::Str(n, _) => s.push_str(n),
+            _ => s.push_str(&rk.name_of(*id)),
+        },
         Init::Dag(d) => {
             s.push('(');
             write(s, &d.op, rk, false);

@@ -30,7 +30,11 @@ pub trait Resolver {
 /// Substitutes a fixed set of variables; values are resolved on first use.
 #[derive(Default)]
 pub struct MapResolver {
-    map: HashMap<Sym, (Init, bool)>,
+    // Usually a handful of entries (template arguments, a loop variable), and
+    // one resolver is made per `!foreach` element: a vector searched linearly
+    // beats hashing there; `index` takes over for the rare large maps.
+    map: Vec<(Sym, Init, bool)>,
+    index: HashMap<Sym, usize>,
     current: Option<(RecId, Init)>,
     final_: bool,
 }
@@ -51,7 +55,32 @@ impl MapResolver {
 
     /// Adds or replaces an entry.
     pub fn set(&mut self, name: Sym, value: Init) {
-        self.map.insert(name, (value, false));
+        match self.find(name) {
+            Some(i) => self.map[i] = (name, value, false),
+            None => {
+                self.map.push((name, value, false));
+                if self.map.len() > Self::LINEAR {
+                    if self.index.is_empty() {
+                        for (i, e) in self.map.iter().enumerate() {
+                            self.index.insert(e.0, i);
+                        }
+                    } else {
+                        self.index.insert(name, self.map.len() - 1);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Entries up to which a linear search is used.
+    const LINEAR: usize = 16;
+
+    fn find(&self, name: Sym) -> Option<usize> {
+        if self.map.len() > Self::LINEAR {
+            self.index.get(&name).copied()
+        } else {
+            self.map.iter().position(|e| e.0 == name)
+        }
     }
 
     /// Marks the resolution final.
@@ -61,20 +90,22 @@ impl MapResolver {
 
     /// Whether the resolver has an entry for `name`.
     pub fn contains(&self, name: Sym) -> bool {
-        self.map.contains_key(&name)
+        self.find(name).is_some()
     }
 }
 
 impl Resolver for MapResolver {
     fn resolve(&mut self, name: Sym, rk: &mut RecordKeeper) -> Option<Init> {
-        let (v, done) = self.map.get(&name)?.clone();
-        if done {
-            return Some(v);
+        let i = self.find(name)?;
+        let (_, v, done) = &mut self.map[i];
+        if *done {
+            return Some(v.clone());
         }
         // Values may refer to other entries (template-argument defaults do).
-        self.map.insert(name, (v.clone(), true));
+        *done = true;
+        let v = v.clone();
         let r = resolve(&v, self, rk);
-        self.map.insert(name, (r.clone(), true));
+        self.map[i].1 = r.clone();
         Some(r)
     }
     fn is_final(&self) -> bool {
@@ -182,37 +213,38 @@ pub fn resolve(v: &Init, r: &mut dyn Resolver, rk: &mut RecordKeeper) -> Init {
     match v {
         Init::Unset | Init::Bit(_) | Init::Int(_) | Init::Str(..) | Init::Def(_) => v.clone(),
         Init::Bits(bs) => resolve_bits(bs, v, r, rk),
-        Init::List(es, t) => {
-            let mut changed = false;
-            let mut out = Vec::with_capacity(es.len());
-            for e in es.iter() {
-                let n = resolve(e, r, rk);
-                changed |= !ptr_same(&n, e);
-                out.push(n);
-            }
-            if changed {
-                Init::List(out.into(), t.clone())
-            } else {
-                v.clone()
-            }
-        }
+        Init::List(es, t) => match resolve_all(es, r, rk) {
+            Some(out) => Init::List(out.into(), t.clone()),
+            None => v.clone(),
+        },
         Init::Dag(d) => {
             let op = resolve(&d.op, r, rk);
             let mut changed = !ptr_same(&op, &d.op);
-            let mut args = Vec::with_capacity(d.args.len());
-            for (a, n) in &d.args {
+            // Built only from the first changed argument on: most dags are
+            // already concrete, and resolving them should not copy them.
+            let mut args: Option<Vec<(Init, Option<Rc<str>>)>> =
+                changed.then(|| Vec::with_capacity(d.args.len()));
+            for (i, (a, n)) in d.args.iter().enumerate() {
                 let x = resolve(a, r, rk);
-                changed |= !ptr_same(&x, a);
-                args.push((x, n.clone()));
+                match &mut args {
+                    Some(out) => out.push((x, n.clone())),
+                    None if !ptr_same(&x, a) => {
+                        changed = true;
+                        let mut out = Vec::with_capacity(d.args.len());
+                        out.extend_from_slice(&d.args[..i]);
+                        out.push((x, n.clone()));
+                        args = Some(out);
+                    }
+                    None => {}
+                }
             }
-            if changed {
-                Init::Dag(Rc::new(super::value::Dag {
+            match args {
+                Some(args) if changed => Init::Dag(Rc::new(super::value::Dag {
                     op,
                     op_name: d.op_name.clone(),
                     args,
-                }))
-            } else {
-                v.clone()
+                })),
+                _ => v.clone(),
             }
         }
         Init::Var(var) => r.resolve(var.name, rk).unwrap_or_else(|| v.clone()),
@@ -323,10 +355,10 @@ pub fn bound_var(v: &Init, rk: &mut RecordKeeper) -> Sym {
 }
 
 fn resolve_bits(bs: &Rc<[Init]>, v: &Init, r: &mut dyn Resolver, rk: &mut RecordKeeper) -> Init {
-    let mut changed = false;
-    let mut out: Vec<Init> = Vec::with_capacity(bs.len());
+    // Allocated at the first changed bit (see resolve_all).
+    let mut out: Option<Vec<Init>> = None;
     let mut cached: Option<(Init, Init)> = None;
-    for b in bs.iter() {
+    for (k, b) in bs.iter().enumerate() {
         let nb = match b {
             Init::Bit(_) | Init::Unset => b.clone(),
             Init::VarBit(var, i) => {
@@ -347,14 +379,41 @@ fn resolve_bits(bs: &Rc<[Init]>, v: &Init, r: &mut dyn Resolver, rk: &mut Record
         } else {
             nb
         };
-        changed |= !ptr_same(&nb, b);
-        out.push(nb);
+        match &mut out {
+            Some(o) => o.push(nb),
+            None if !ptr_same(&nb, b) => {
+                let mut o = Vec::with_capacity(bs.len());
+                o.extend_from_slice(&bs[..k]);
+                o.push(nb);
+                out = Some(o);
+            }
+            None => {}
+        }
     }
-    if changed {
-        Init::Bits(out.into())
-    } else {
-        v.clone()
+    match out {
+        Some(o) => Init::Bits(o.into()),
+        None => v.clone(),
     }
+}
+
+/// Resolves each element; `None` when every element is unchanged, so that
+/// resolving a concrete list allocates nothing (the common case).
+fn resolve_all(es: &[Init], r: &mut dyn Resolver, rk: &mut RecordKeeper) -> Option<Vec<Init>> {
+    let mut out: Option<Vec<Init>> = None;
+    for (i, e) in es.iter().enumerate() {
+        let n = resolve(e, r, rk);
+        match &mut out {
+            Some(o) => o.push(n),
+            None if !ptr_same(&n, e) => {
+                let mut o = Vec::with_capacity(es.len());
+                o.extend_from_slice(&es[..i]);
+                o.push(n);
+                out = Some(o);
+            }
+            None => {}
+        }
+    }
+    out
 }
 
 /// Cheap identity: same literal or same shared node.

@@ -135,7 +135,8 @@ pub fn type_string(t: &Ty, ci: &dyn ClassInfo) -> String {
     s
 }
 
-fn write_type(s: &mut String, t: &Ty, ci: &dyn ClassInfo) {
+/// Appends the type as [`type_string`] writes it.
+pub(crate) fn write_type(s: &mut String, t: &Ty, ci: &dyn ClassInfo) {
     match t {
         Ty::Bit => s.push_str("bit"),
         Ty::Bits(n) => {

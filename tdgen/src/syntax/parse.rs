@@ -706,14 +706,25 @@ impl Builder<'_> {
             }
             Rule::class_inst => {
                 let mut it = q.into_inner();
-                let class = self.ident(it.next().unwrap());
-                let args = match it.next() {
-                    Some(a) => self.args(a)?,
-                    None => Vec::new(),
-                };
-                ExprKind::ClassInst { class, args }
+                let name = self.ident(it.next().unwrap());
+                match it.next() {
+                    // A bare name spans just the name: the class_inst pair also
+                    // holds the blanks skipped while looking for a `<`.
+                    None => {
+                        return Ok(Expr {
+                            span: name.span,
+                            kind: ExprKind::Id(name),
+                        });
+                    }
+                    Some(a) => ExprKind::ClassInst {
+                        class: name,
+                        args: match a.into_inner().next() {
+                            Some(a) => self.args(a)?,
+                            None => Vec::new(),
+                        },
+                    },
+                }
             }
-            Rule::ident => ExprKind::Id(self.ident(q)),
             r => unreachable!("simple value: {r:?}"),
         };
         Ok(Expr { kind, span })
