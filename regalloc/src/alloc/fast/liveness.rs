@@ -182,7 +182,9 @@ impl Ctx<'_, '_> {
                     .chain(t.super_regs(root).iter().copied())
                     .filter(|&r| {
                         !t.reg(r).flags.contains(PhysFlags::ARTIFICIAL)
-                            && t.units(r).iter().all(|&x| set[x.index() / 64] >> (x.index() % 64) & 1 != 0)
+                            && t.units(r)
+                                .iter()
+                                .all(|&x| set[x.index() / 64] >> (x.index() % 64) & 1 != 0)
                     })
                     .max_by_key(|&r| t.units(r).len())
                     .unwrap_or(root);
