@@ -304,11 +304,7 @@ mod tests {
     use crate::ir::InstData;
     use crate::target::fixtures::bpf;
 
-    fn read(text: &str) -> MachineFunction {
-        let file = crate::mir::read(bpf(), "t.mir", text);
-        assert!(file.errors().next().is_none());
-        file.read_functions().next().expect("function read").clone()
-    }
+    use crate::target::fixtures::read_bpf_function as read;
 
     /// `%0` is defined once in bb.0; bb.1 and bb.2 are the two arms of a
     /// diamond, bb.3 the join.

@@ -9,12 +9,7 @@ use crate::alloc::{
 use crate::ir::{MachineFunction, Op, Operand, RegFlags, RegRef};
 use crate::target::fixtures::bpf;
 
-fn read(text: &str) -> MachineFunction {
-    let file = crate::mir::read(bpf(), "t.mir", text);
-    let errors: Vec<_> = file.errors().collect();
-    assert!(errors.is_empty(), "{errors:?}");
-    file.read_functions().next().expect("function read").clone()
-}
+use crate::target::fixtures::read_bpf_function as read;
 
 fn basic(text: &str) -> Result<(MachineFunction, Stats, AllocRecord), crate::alloc::AllocError> {
     let mut f = read(text);

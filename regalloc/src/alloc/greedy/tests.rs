@@ -5,15 +5,10 @@ use std::fmt::Write as _;
 use super::evict::{EvictionCost, can_evict_interference, evict_interference};
 use super::{Greedy, GreedyOptions, Stage};
 use crate::alloc::{Allocator, Edit, Options, allocate_recorded};
-use crate::ir::{MachineFunction, VReg};
+use crate::ir::VReg;
 use crate::target::fixtures::bpf;
 
-fn read(text: &str) -> MachineFunction {
-    let file = crate::mir::read(bpf(), "t.mir", text);
-    let errors: Vec<_> = file.errors().collect();
-    assert!(errors.is_empty(), "{errors:?}");
-    file.read_functions().next().expect("function read").clone()
-}
+use crate::target::fixtures::read_bpf_function as read;
 
 fn reg(name: &str) -> crate::target::Reg {
     bpf().find_reg(name).unwrap()
