@@ -83,9 +83,6 @@ pub fn allocate_recorded(
     func: &mut MachineFunction,
     options: &Options,
 ) -> Result<(Stats, AllocRecord), AllocError> {
-    // Fast copies a tied use of another register into the definition
-    // itself (as LLVM's fast allocator copes with any tie); the others need
-    // two-address form.
     let entries = func.blocks.iter().map(|b| b.insts.len() + 1).sum::<usize>();
     if entries > crate::analysis::slots::MAX_ENTRIES {
         return Err(AllocError::new(
@@ -97,6 +94,9 @@ pub fn allocate_recorded(
             ),
         ));
     }
+    // Fast copies a tied use of another register into the definition
+    // itself (as LLVM's fast allocator copes with any tie); the others need
+    // two-address form.
     if options.allocator != Allocator::Fast {
         input::check_two_address(target, func)?;
     }

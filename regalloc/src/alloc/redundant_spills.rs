@@ -18,7 +18,7 @@
 //! COPY turned into a store fed by a reload, the feeding instruction goes
 //! too: it only moved the value from the slot back into it.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::analysis::Analyses;
 use crate::ir::{Block, Inst, MachineFunction, Operand, RegRef, VReg};
@@ -234,6 +234,19 @@ pub fn eliminate(code: &mut SpillCode, func: &MachineFunction, an: &Analyses) ->
             }
         });
     }
+    let folded_at: HashMap<Inst, usize> = code
+        .folded
+        .iter()
+        .enumerate()
+        .map(|(k, f)| (f.inst, k))
+        .collect();
+    let mut reloads_before: HashMap<Inst, Vec<usize>> = HashMap::new();
+    for (k, ins) in code.insertions.iter().enumerate() {
+        if !ins.after && matches!(ins.kind, SpillKind::Reload { .. }) {
+            reloads_before.entry(ins.at).or_default().push(k);
+        }
+    }
+    let mut removed: HashSet<Inst> = code.removed.iter().copied().collect();
     let mut removed_insertion = vec![false; code.insertions.len()];
     for &e in &redundant {
         let Event::Store {
@@ -242,39 +255,29 @@ pub fn eliminate(code: &mut SpillCode, func: &MachineFunction, an: &Analyses) ->
         else {
             continue;
         };
-        match insertion {
+        let folded = folded_at.get(&inst).map(|&k| &code.folded[k]);
+        let fed = folded.and_then(|f| operand_vreg(func, inst, f.operand));
+        let drop_inst = match insertion {
             Some(k) => {
                 removed_insertion[k] = true;
                 // A COPY between two spilled pieces, turned into a reload,
                 // only moved the value out of the slot for this store.
-                let vreg = code.insertions[k].vreg;
-                if let Some(f) = code.folded.iter().find(|f| f.inst == inst)
-                    && matches!(f.kind, SpillKind::Reload { .. })
-                    && operand_vreg(func, inst, f.operand) == Some(vreg)
-                    && !code.removed.contains(&inst)
-                {
-                    code.removed.push(inst);
-                }
+                folded.is_some_and(|f| matches!(f.kind, SpillKind::Reload { .. }))
+                    && fed == Some(code.insertions[k].vreg)
             }
             None => {
                 // A COPY turned into this store goes, with the reload that
                 // fed it.
-                if let Some(f) = code.folded.iter().find(|f| f.inst == inst) {
-                    let fed = operand_vreg(func, inst, f.operand);
-                    for (k, ins) in code.insertions.iter().enumerate() {
-                        if ins.at == inst
-                            && !ins.after
-                            && matches!(ins.kind, SpillKind::Reload { .. })
-                            && Some(ins.vreg) == fed
-                        {
-                            removed_insertion[k] = true;
-                        }
+                for &k in reloads_before.get(&inst).into_iter().flatten() {
+                    if Some(code.insertions[k].vreg) == fed {
+                        removed_insertion[k] = true;
                     }
                 }
-                if !code.removed.contains(&inst) {
-                    code.removed.push(inst);
-                }
+                true
             }
+        };
+        if drop_inst && removed.insert(inst) {
+            code.removed.push(inst);
         }
     }
     let mut k = 0;

@@ -19,9 +19,10 @@
 //! and `I` reads or writes its part. A value that is rematerializable and
 //! reaches its uses directly (`V` has no phi values) is never stored: all
 //! its uses recompute it, its definition (or the split copy that brought
-//! it) is dead and is removed (dead-def elimination). Unlike LLVM, a tied use (`%v = ADD_ri %v, 1`) may be
-//! rematerialized too: the new register is then defined by the copy and
-//! redefined by the instruction, which is as correct as a reload.
+//! it) is dead and is removed (dead-def elimination). Unlike LLVM, a tied
+//! use (`%v = ADD_ri %v, 1`) may be rematerialized too: the new register is
+//! then defined by the copy and redefined by the instruction, which is as
+//! correct as a reload.
 //!
 //! Instructions are not inserted into the function while allocation runs:
 //! the spiller records them ([`SpillCode`]) and the rewriter
@@ -112,7 +113,8 @@ pub struct SpillSlot {
     /// one piece may be reloaded by another wherever the original is
     /// live). Its value numbers name the values stores and reloads carry.
     pub range: LiveRange,
-    /// The spilled register's weight (heaviest slots are coloured first).
+    /// The weight of the first piece spilled to it (heaviest slots are
+    /// coloured first).
     pub weight: f32,
 }
 

@@ -13,7 +13,7 @@ use std::fmt;
 use crate::ir::{Block, Generic, Inst, MachineFunction, Op};
 
 /// How many raw index units make one unit of LLVM's numbering.
-/// 128 leaves room for about sixty copies in one gap (see
+/// 128 leaves room for about fifty copies at one point (see
 /// [`insertion_base`]): live-range splitting of the many values live around
 /// a hot loop's back edge puts that many before one terminator.
 pub const LLVM_SCALE: u32 = 128;
@@ -231,36 +231,6 @@ impl SlotIndexes {
         SlotIndex::new(v, Slot::Block)
     }
 
-    /// Gives `new` an index right after `after` (an instruction with an
-    /// index), halfway to the next entry; when there is no room, entries
-    /// from there on are renumbered 8 apart until the old numbering is
-    /// caught up with, as LLVM does. Earlier [`SlotIndex`] values of
-    /// renumbered entries change: callers holding indexes must recompute
-    /// them (LLVM's indexes point at entries and do not have this problem).
-    pub fn insert_after(&mut self, after: Inst, new: Inst) -> Option<SlotIndex> {
-        let base = self.inst(after)?.base();
-        let pos = self.entries.binary_search_by_key(&base, |e| e.0).ok()? + 1;
-        let next = self.entries.get(pos).map_or(base + 2 * INSTR_DIST, |e| e.0);
-        let dist = ((next - base) / 2) & !3;
-        self.entries.insert(pos, (base + dist, Some(new)));
-        if dist == 0 {
-            let mut index = base;
-            let mut k = pos;
-            while k < self.entries.len() && (k == pos || self.entries[k].0 <= index) {
-                index += INSTR_DIST / 2;
-                self.entries[k].0 = index;
-                k += 1;
-            }
-            self.refresh();
-        }
-        if self.inst.len() <= new.index() {
-            self.inst.resize(new.index() + 1, None);
-        }
-        let idx = SlotIndex::new(self.entries[pos].0, Slot::Block);
-        self.inst[new.index()] = Some(idx);
-        Some(idx)
-    }
-
     /// Gives `new`, an instruction inserted between the entries at `prev`
     /// and `next` (consecutive entries of one block: a block start, an
     /// instruction, or the block end), an index of its own between them,
@@ -294,31 +264,5 @@ impl SlotIndexes {
     /// The raw index of the last entry (the end of the last block).
     pub fn last_index(&self) -> SlotIndex {
         SlotIndex::new(self.entries.last().map_or(0, |e| e.0), Slot::Block)
-    }
-
-    /// Recomputes the instruction and block tables from `entries`.
-    fn refresh(&mut self) {
-        let mut b = 0;
-        let mut start = 0;
-        for &(v, i) in &self.entries {
-            match i {
-                Some(i) => {
-                    if let Some(slot) = self.inst.get_mut(i.index()) {
-                        *slot = Some(SlotIndex::new(v, Slot::Block));
-                    }
-                }
-                None if v == 0 && start == 0 && b == 0 => {}
-                None => {
-                    if let Some(r) = self.blocks.get_mut(b) {
-                        *r = (
-                            SlotIndex::new(start, Slot::Block),
-                            SlotIndex::new(v, Slot::Block),
-                        );
-                    }
-                    b += 1;
-                    start = v;
-                }
-            }
-        }
     }
 }
