@@ -272,20 +272,40 @@ fn json_string(s: &str) -> String {
 
 fn stats_text(outcomes: &[Outcome], format: StatsFormat) -> String {
     use std::fmt::Write as _;
+    let row = |s: &mut String, name: &str, st: &regalloc::alloc::Stats| {
+        let _ = writeln!(
+            s,
+            "{:<32} {:>7} {:>7} {:>7} {:>7} {:>7} {:>9} {:>11.2} {:>11.2} {:>11.2} {:>10.2} {:>10.2}",
+            name,
+            st.spills,
+            st.reloads,
+            st.folded_reloads,
+            st.remats,
+            st.copies,
+            st.inserted_copies,
+            st.spill_cost,
+            st.reload_cost,
+            st.folded_reload_cost,
+            st.remat_cost,
+            st.copy_cost
+        );
+    };
     let mut s = String::new();
     let mut total = regalloc::alloc::Stats::default();
     if let StatsFormat::Text = format {
         let _ = writeln!(
             s,
-            "{:<32} {:>7} {:>7} {:>7} {:>7} {:>9} {:>11} {:>11} {:>10} {:>10}",
+            "{:<32} {:>7} {:>7} {:>7} {:>7} {:>7} {:>9} {:>11} {:>11} {:>11} {:>10} {:>10}",
             "function",
             "spills",
             "reloads",
+            "folded",
             "remats",
             "copies",
             "inserted",
             "spill-cost",
             "reload-cost",
+            "folded-cost",
             "remat-cost",
             "copy-cost"
         );
@@ -294,34 +314,21 @@ fn stats_text(outcomes: &[Outcome], format: StatsFormat) -> String {
         let Some(st) = &o.stats else { continue };
         total.add(st);
         match format {
-            StatsFormat::Text => {
-                let _ = writeln!(
-                    s,
-                    "{:<32} {:>7} {:>7} {:>7} {:>7} {:>9} {:>11.2} {:>11.2} {:>10.2} {:>10.2}",
-                    o.name,
-                    st.spills,
-                    st.reloads,
-                    st.remats,
-                    st.copies,
-                    st.inserted_copies,
-                    st.spill_cost,
-                    st.reload_cost,
-                    st.remat_cost,
-                    st.copy_cost
-                );
-            }
+            StatsFormat::Text => row(&mut s, &o.name, st),
             StatsFormat::Json => {
                 let _ = writeln!(
                     s,
-                    "{{\"function\":{},\"spills\":{},\"reloads\":{},\"remats\":{},\"copies\":{},\"inserted_copies\":{},\"spill_cost\":{},\"reload_cost\":{},\"remat_cost\":{},\"copy_cost\":{}}}",
+                    "{{\"function\":{},\"spills\":{},\"reloads\":{},\"folded_reloads\":{},\"remats\":{},\"copies\":{},\"inserted_copies\":{},\"spill_cost\":{},\"reload_cost\":{},\"folded_reload_cost\":{},\"remat_cost\":{},\"copy_cost\":{}}}",
                     json_string(&o.name),
                     st.spills,
                     st.reloads,
+                    st.folded_reloads,
                     st.remats,
                     st.copies,
                     st.inserted_copies,
                     st.spill_cost,
                     st.reload_cost,
+                    st.folded_reload_cost,
                     st.remat_cost,
                     st.copy_cost
                 );
@@ -329,20 +336,7 @@ fn stats_text(outcomes: &[Outcome], format: StatsFormat) -> String {
         }
     }
     if let StatsFormat::Text = format {
-        let _ = writeln!(
-            s,
-            "{:<32} {:>7} {:>7} {:>7} {:>7} {:>9} {:>11.2} {:>11.2} {:>10.2} {:>10.2}",
-            "total",
-            total.spills,
-            total.reloads,
-            total.remats,
-            total.copies,
-            total.inserted_copies,
-            total.spill_cost,
-            total.reload_cost,
-            total.remat_cost,
-            total.copy_cost
-        );
+        row(&mut s, "total", &total);
     }
     s
 }

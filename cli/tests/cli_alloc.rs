@@ -69,6 +69,7 @@ fn alloc_writes_allocated_mir_and_json_stats() {
     for key in [
         "spills",
         "reloads",
+        "folded_reloads",
         "remats",
         "copies",
         "spill_cost",

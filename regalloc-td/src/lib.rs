@@ -10,9 +10,9 @@
 
 use regalloc::target::{
     AllocOrderPolicy, CalleeSavedDesc, FunctionInfo, InstrDesc, InstrFlags, InstrTemplate,
-    LaneMask, Opcode, OperandDesc, OperandKind, OrderSelector, Reg, RegClass, RegClassDesc,
-    RegFlags, RegUnit, RegUnitDesc, RegisterDesc, SubRegIndex, SubRegIndexDesc, TargetInfo,
-    TemplateOperand,
+    LaneMask, MemoryFoldDesc, Opcode, OperandDesc, OperandKind, OrderSelector, Reg, RegClass,
+    RegClassDesc, RegFlags, RegUnit, RegUnitDesc, RegisterDesc, SubRegIndex, SubRegIndexDesc,
+    TargetInfo, TemplateOperand,
 };
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
@@ -46,24 +46,26 @@ fn regs(v: &[u32]) -> Cow<'static, [Reg]> {
     Cow::Owned(v.iter().map(|&r| Reg(r)).collect())
 }
 
+/// Template operands in `regalloc`'s terms.
+fn template_operands(ops: &[TplOp]) -> Cow<'static, [TemplateOperand]> {
+    ops.iter()
+        .map(|o| match *o {
+            TplOp::Reg => TemplateOperand::Reg,
+            TplOp::Src => TemplateOperand::Src,
+            TplOp::Slot => TemplateOperand::Slot,
+            TplOp::Imm(v) => TemplateOperand::Imm(v),
+            TplOp::Fixed(r) => TemplateOperand::Fixed(Reg(r as u32)),
+            TplOp::NoReg => TemplateOperand::NoReg,
+        })
+        .collect()
+}
+
 /// A spill, reload or copy template in `regalloc`'s terms.
 fn template(t: &Option<TemplateRow>) -> Option<InstrTemplate<'static>> {
     let t = t.as_ref()?;
-    let ops = t
-        .operands
-        .iter()
-        .map(|o| match *o {
-            TplOp::Reg => Some(TemplateOperand::Reg),
-            TplOp::Src => Some(TemplateOperand::Src),
-            TplOp::Slot => Some(TemplateOperand::Slot),
-            TplOp::Imm(v) => Some(TemplateOperand::Imm(v)),
-            TplOp::Fixed(r) => Some(TemplateOperand::Fixed(Reg(r as u32))),
-            TplOp::NoReg => Some(TemplateOperand::NoReg),
-        })
-        .collect::<Option<Vec<_>>>()?;
     Some(InstrTemplate {
         opcode: Opcode(t.opcode),
-        operands: Cow::Owned(ops),
+        operands: template_operands(&t.operands),
     })
 }
 
@@ -215,6 +217,18 @@ pub fn from_tables(t: &Tables) -> Result<TargetInfo<'static>, String> {
                 })
                 .collect(),
         ),
+        memory_folds: t
+            .folds
+            .iter()
+            .map(|f| MemoryFoldDesc {
+                reg_form: Opcode(f.reg_form),
+                operand: f.operand,
+                tied_use: f.tied_use,
+                mem_form: Opcode(f.mem_form),
+                address: template_operands(&f.address),
+                little_endian: f.little_endian,
+            })
+            .collect(),
     })
 }
 

@@ -1,7 +1,8 @@
-// x86: the prelude, the register file, the instructions, and the spill/reload/copy templates.
+// x86: the prelude, the register file, the instructions, the memory-operand folds, and the spill/reload/copy templates.
 include "regalloc.td"
 include "registers.td"
 include "instrs.td"
+include "folds.td"
 
 // Spill code as LLVM 19 emits it (X86InstrInfo::storeRegToStackSlot and
 // friends, checked with llc-19 -stop-after=virtregrewriter on the corpus):
@@ -9,9 +10,6 @@ include "instrs.td"
 // index, displacement, segment), the value after it for stores. Templates
 // are our prelude's SpillTemplates extension (see regalloc.td); sub-classes
 // (GR64_NOSP, GR32_ABCD, GR64_with_sub_8bit, ...) inherit them.
-// Note: regalloc::target::TemplateOperand has no `$noreg` yet, so the spill
-// and reload templates below (which need it) are in tdgen's tables but left
-// out of the generated TargetInfo; the copies are there.
 multiclass GPRTemplates<RegisterClass rc, Instruction st, Instruction ld, Instruction mv> {
   def NAME : SpillTemplates<rc> {
     let Spill  = (st TplSlot, 1, TplNoReg, 0, TplNoReg, TplReg);

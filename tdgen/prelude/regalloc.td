@@ -685,9 +685,7 @@ class Instruction {
 //   TplReg     the register stored (Spill), loaded (Reload) or written (Copy);
 //   TplSrc     the register copied from (Copy only);
 //   TplSlot    the stack slot, a frame index (Spill and Reload only);
-//   TplNoReg   no register ($noreg), for an unused address register (the
-//              allocator's table type cannot hold it yet: a template that
-//              uses it is checked but left out of the generated TargetInfo);
+//   TplNoReg   no register ($noreg), for an unused address register;
 //   an integer (an immediate such as a zero offset or a scale of 1);
 //   a register def (a fixed register).
 // `(ops)` (the default) means the class has no such template. tdgen checks
@@ -715,6 +713,52 @@ class SpillTemplates<RegisterClass rc> {
   dag Spill = (ops);
   dag Reload = (ops);
   dag Copy = (ops);
+}
+
+//===----------------------------------------------------------------------===//
+// EXTENSION (not in LLVM): memory-operand folding
+//
+// LLVM's inline spiller asks the target (TargetInstrInfo::foldMemoryOperand,
+// driven on x86 by generated fold tables) whether an instruction that reads
+// a spilled register could read the stack slot instead, which saves the
+// reload. Here a target states each such pair declaratively:
+//   RegForm   the instruction as it reads a register;
+//   Operand   the index of that register among RegForm's machine operands
+//             (sub-operands counted one by one, as in MIR);
+//   MemForm   the same operation with a memory operand in its place;
+//   Address   the machine operands that take the register's place in
+//             MemForm: TplSlot once (the stack slot), and integers, TplNoReg
+//             or fixed registers for the rest of the address.
+// MemForm's machine operands are then RegForm's with operand `Operand`
+// replaced by `Address`; tdgen checks that they line up (same kinds, same
+// definitions, the same ties shifted by the address length), that MemForm
+// may load, and that RegForm's operand is a register use with a class.
+// The folded operand may also be a definition: MemForm then writes the slot
+// (a folded store), and if the definition is tied to a use (dst = dst OP x)
+// that use goes too and MemForm reads and writes the slot (a
+// read-modify-write); MemForm's operands are RegForm's with both replaced
+// by the one Address.
+//   LittleEndian  (default false) the slot's lowest bytes hold the
+//                 register's lowest bits, so a use of a sub-register at
+//                 bit offset 0 whose size is the operand's register size
+//                 (x86's `%v.sub_32bit` of a 64-bit register) folds too,
+//                 reading just those bytes.
+// Otherwise the allocator folds a whole-register operand of a virtual
+// register of the operand's class or one of its sub-classes, whose spill
+// slot therefore holds as many bytes as MemForm accesses.
+//
+// Example (x86: `%a = ADD32rr %a, %b` with %b spilled becomes
+// `%a = ADD32rm %a, %stack.0, 1, $noreg, 0, $noreg`):
+//     def : MemoryFold<ADD32rr, 2, ADD32rm,
+//                      (ops TplSlot, 1, TplNoReg, 0, TplNoReg)>;
+//===----------------------------------------------------------------------===//
+
+class MemoryFold<Instruction reg, int operand, Instruction mem, dag address> {
+  Instruction RegForm = reg;
+  int Operand = operand;
+  Instruction MemForm = mem;
+  dag Address = address;
+  bit LittleEndian = false;
 }
 
 // Target-wide instruction settings; one instance per target.

@@ -475,9 +475,9 @@ pub mod tables {
     #[allow(unused_imports)]
     use ::regalloc::target::{
         AllocOrderPolicy, CalleeSavedDesc, FunctionInfo, InstrDesc, InstrFlags,
-        InstrTemplate, LaneMask, Opcode, OperandDesc, OperandKind, Reg, RegClass,
-        RegClassDesc, RegFlags, RegUnit, RegUnitDesc, RegisterDesc, SubRegIndex,
-        SubRegIndexDesc, TargetInfo, TemplateOperand,
+        InstrTemplate, LaneMask, MemoryFoldDesc, Opcode, OperandDesc, OperandKind, Reg,
+        RegClass, RegClassDesc, RegFlags, RegUnit, RegUnitDesc, RegisterDesc,
+        SubRegIndex, SubRegIndexDesc, TargetInfo, TemplateOperand,
     };
     use ::std::borrow::Cow;
     /// The `bpf` target's tables, compiled by tdgen from `bpf/bpf.td`.
@@ -493,6 +493,7 @@ pub mod tables {
         frame_pointer: Cow::Borrowed(&[0x0]),
         frame_pointer_in_non_leaf: false,
         instrs: Cow::Borrowed(&INSTRS),
+        memory_folds: Cow::Borrowed(&MEMORY_FOLDS),
     };
     /// A `super_reg_classes` entry (keeps the tables short).
     const fn src(i: u32, c: u32) -> (SubRegIndex, RegClass) {
@@ -1498,4 +1499,6 @@ pub mod tables {
             mask: Cow::Borrowed(&[0x7C07C0]),
         },
     ];
+    /// Memory-operand folds, sorted by register form and operand.
+    pub static MEMORY_FOLDS: [MemoryFoldDesc<'static>; 0usize] = [];
 }

@@ -4351,9 +4351,9 @@ pub mod tables {
     #[allow(unused_imports)]
     use ::regalloc::target::{
         AllocOrderPolicy, CalleeSavedDesc, FunctionInfo, InstrDesc, InstrFlags,
-        InstrTemplate, LaneMask, Opcode, OperandDesc, OperandKind, Reg, RegClass,
-        RegClassDesc, RegFlags, RegUnit, RegUnitDesc, RegisterDesc, SubRegIndex,
-        SubRegIndexDesc, TargetInfo, TemplateOperand,
+        InstrTemplate, LaneMask, MemoryFoldDesc, Opcode, OperandDesc, OperandKind, Reg,
+        RegClass, RegClassDesc, RegFlags, RegUnit, RegUnitDesc, RegisterDesc,
+        SubRegIndex, SubRegIndexDesc, TargetInfo, TemplateOperand,
     };
     use ::std::borrow::Cow;
     /// The `hexagon` target's tables, compiled by tdgen from `hexagon/hexagon.td`.
@@ -4376,6 +4376,7 @@ pub mod tables {
         ),
         frame_pointer_in_non_leaf: false,
         instrs: Cow::Borrowed(&INSTRS),
+        memory_folds: Cow::Borrowed(&MEMORY_FOLDS),
     };
     /// A `super_reg_classes` entry (keeps the tables short).
     const fn src(i: u32, c: u32) -> (SubRegIndex, RegClass) {
@@ -15752,4 +15753,6 @@ pub mod tables {
             ),
         },
     ];
+    /// Memory-operand folds, sorted by register form and operand.
+    pub static MEMORY_FOLDS: [MemoryFoldDesc<'static>; 0usize] = [];
 }

@@ -8,7 +8,7 @@ use regalloc::alloc::{Allocator, Options, Stats, allocate_recorded};
 use regalloc::analysis::FlowAnalyses;
 use regalloc::ir::{Op, Operand};
 use regalloc::mir::{self, FunctionDoc};
-use regalloc::target::TargetInfo;
+use regalloc::target::{InstrFlags, TargetInfo};
 
 /// The -O2 corpus directory of `target`.
 pub fn corpus(target: &str) -> PathBuf {
@@ -75,16 +75,34 @@ fn llc_bad_functions(llc: &Path, flags: &[&str], file: &Path) -> Option<HashSet<
     }
 }
 
-/// Spill and reload instructions LLVM left in an allocated function,
-/// counted as MIR-NOTES says (LLVM's own remark counts nothing on BPF): a
-/// store or load with the opcode of some class's spill or reload template
-/// whose frame operand is a `spill-slot` object (any other access to a
-/// spill slot is folded and not counted); weighted by block frequency.
-/// Also the COPYs left.
-pub fn count_llvm(
-    t: &TargetInfo<'_>,
-    f: &regalloc::ir::MachineFunction,
-) -> (u64, u64, f64, f64, u64) {
+/// Spill code LLVM left in an allocated function, counted as MIR-NOTES
+/// says (LLVM's own remark counts nothing on BPF): a store or load with
+/// the opcode of some class's spill or reload template whose frame operand
+/// is a `spill-slot` object is a spill or reload; any other instruction
+/// naming a spill slot is folded (a folded reload if it may load, a folded
+/// spill if it may store); weighted by block frequency. Also the COPYs left.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LlvmCounts {
+    /// Spills.
+    pub spills: u64,
+    /// Reloads.
+    pub reloads: u64,
+    /// Folded reloads.
+    pub folded_reloads: u64,
+    /// Folded spills.
+    pub folded_spills: u64,
+    /// Weighted spills.
+    pub spill_cost: f64,
+    /// Weighted reloads.
+    pub reload_cost: f64,
+    /// Weighted folded reloads.
+    pub folded_reload_cost: f64,
+    /// COPYs left.
+    pub copies: u64,
+}
+
+/// Counts LLVM's spill code in `f` (see [`LlvmCounts`]).
+pub fn count_llvm(t: &TargetInfo<'_>, f: &regalloc::ir::MachineFunction) -> LlvmCounts {
     let stores: HashSet<_> = t
         .classes
         .iter()
@@ -102,8 +120,10 @@ pub fn count_llvm(
         .map(|o| o.id)
         .collect();
     let flow = FlowAnalyses::new(f);
-    let (mut s, mut r, mut sc, mut rc) = (0, 0, 0.0, 0.0);
-    let copies = f.inst_ids().filter(|&i| f.inst(i).op.is_copy()).count() as u64;
+    let mut c = LlvmCounts {
+        copies: f.inst_ids().filter(|&i| f.inst(i).op.is_copy()).count() as u64,
+        ..Default::default()
+    };
     for b in f.block_ids() {
         let w = f64::from(flow.freq.relative(b));
         for &i in &f.block(b).insts {
@@ -116,15 +136,23 @@ pub fn count_llvm(
                 continue;
             }
             if stores.contains(&o) {
-                s += 1;
-                sc += w;
+                c.spills += 1;
+                c.spill_cost += w;
             } else if loads.contains(&o) {
-                r += 1;
-                rc += w;
+                c.reloads += 1;
+                c.reload_cost += w;
+            } else if let Some(d) = t.instrs.get(o.index()) {
+                if d.is(InstrFlags::MAY_LOAD) {
+                    c.folded_reloads += 1;
+                    c.folded_reload_cost += w;
+                }
+                if d.is(InstrFlags::MAY_STORE) {
+                    c.folded_spills += 1;
+                }
             }
         }
     }
-    (s, r, sc, rc, copies)
+    c
 }
 
 /// What one allocator did on one target's corpus.
@@ -251,9 +279,10 @@ pub fn run_target(
         o.allocated, o.total
     );
     println!(
-        "{target} {an}: spills {} reloads {} remats {} copies left {} (weighted spill {:.1} reload {:.1} remat {:.1})",
+        "{target} {an}: spills {} reloads {} folded reloads {} remats {} copies left {} (weighted spill {:.1} reload {:.1} remat {:.1})",
         o.stats.spills,
         o.stats.reloads,
+        o.stats.folded_reloads,
         o.stats.remats,
         o.stats.copies,
         o.stats.spill_cost,
@@ -291,6 +320,7 @@ pub fn compare(
     let mut differ = 0;
     let mut compared = 0;
     let (mut copies, mut our_copies) = (0u64, 0u64);
+    let (mut fr, mut fs, mut frc, mut ofr, mut ofrc) = (0u64, 0u64, 0f64, 0u64, 0f64);
     for path in mir_files(&root) {
         let name = flat_name(&root, &path);
         let out = cache.join(&name);
@@ -321,17 +351,23 @@ pub fn compare(
                 continue;
             };
             compared += 1;
-            let (a, b, c, d, e) = count_llvm(t, f);
+            let l = count_llvm(t, f);
+            let (a, b, c, d) = (l.spills, l.reloads, l.spill_cost, l.reload_cost);
             s += a;
             r += b;
             sc += c;
             rc += d;
-            copies += e;
+            fr += l.folded_reloads;
+            fs += l.folded_spills;
+            frc += l.folded_reload_cost;
+            copies += l.copies;
             our_copies += ours.copies;
             os += ours.spills;
             or_ += ours.reloads;
             osc += ours.spill_cost;
             orc += ours.reload_cost;
+            ofr += ours.folded_reloads;
+            ofrc += ours.folded_reload_cost;
             if (a, b) != (ours.spills, ours.reloads) {
                 differ += 1;
             }
@@ -366,6 +402,12 @@ pub fn compare(
         sc + rc,
         (osc + orc) / (sc + rc).max(1e-9)
     );
+    println!(
+        "{target} ours/llvm {an}: folded reloads {ofr}/{fr} (weighted {ofrc:.1}/{frc:.1}; LLVM also folded {fs} spills), weighted spill+reload+folded reload {:.1}/{:.1} = {:.3}",
+        osc + orc + ofrc,
+        sc + rc + frc,
+        (osc + orc + ofrc) / (sc + rc + frc).max(1e-9)
+    );
     Some((osc + orc, sc + rc))
 }
 
@@ -376,16 +418,21 @@ fn tmp_dir() -> PathBuf {
         .unwrap_or_else(|| std::env::temp_dir().join("regalloc-tests"))
 }
 
-/// The four targets: name, corpus directory, tables, llc flags, and the
-/// pass LLVM's allocators start after.
-pub fn targets() -> [(
+/// A target's name, corpus directory, tables, llc flags, and the pass
+/// LLVM's allocators start after.
+pub type TargetRow = (
     &'static str,
     &'static str,
     &'static TargetInfo<'static>,
     &'static [&'static str],
     &'static str,
-); 4] {
-    [
+);
+
+/// The four targets ([`TargetRow`]), or those named in the
+/// comma-separated `REGALLOC_TARGETS` (`bpf,x86`), for working on one.
+pub fn targets() -> Vec<TargetRow> {
+    let only = std::env::var("REGALLOC_TARGETS").ok();
+    let rows: [TargetRow; 4] = [
         (
             "bpf",
             "bpf",
@@ -418,7 +465,13 @@ pub fn targets() -> [(
             ],
             "machine-scheduler",
         ),
-    ]
+    ];
+    rows.into_iter()
+        .filter(|r| {
+            only.as_deref()
+                .is_none_or(|o| o.split(',').any(|n| n.trim() == r.0))
+        })
+        .collect()
 }
 
 /// Runs `allocator` on the corpus of every target and asserts that every

@@ -22,7 +22,7 @@ pub mod virtmap;
 pub use error::{AllocError, AllocErrorKind};
 pub use matrix::{Interference, LiveRegMatrix};
 pub use order::{AllocationOrder, ClassOrders};
-pub use record::{AllocRecord, Edit, Removed};
+pub use record::{AllocRecord, Edit, FoldedAccess, Removed};
 pub use spiller::{SpillCode, Spiller};
 pub use stats::Stats;
 pub use virtmap::VirtRegMap;

@@ -17,6 +17,12 @@
 //!   then also has an entry in `edits`, and the checker reads it as the
 //!   original copy (from the edit's source, which must hold the copy's
 //!   source value, to its destination).
+//! - An original instruction that now accesses a spill slot through a
+//!   memory operand instead of a register (a folded reload, spill, or
+//!   both) is listed in [`AllocRecord::memory_folds`]: its opcode is the
+//!   memory form of the target's fold for the original opcode and operand,
+//!   and its explicit operands are the original ones with that operand
+//!   (and the use tied to it) replaced by the fold's address.
 //! - Original instructions taken out of the function (identity copies after
 //!   rewriting, definitions made dead by rematerialization) are listed in
 //!   [`AllocRecord::removed`], with the place they were taken from, so that
@@ -67,6 +73,20 @@ pub enum Edit {
     },
 }
 
+/// An original instruction rewritten by a memory-operand fold (the
+/// target's [`crate::target::MemoryFoldDesc`] for its opcode and `operand`):
+/// explicit operand `operand` of its original form (and the use tied to
+/// it, for a definition that has one) now lives in spill slot
+/// `%stack.slot`, named by the fold's address operands. A folded use reads
+/// the slot, a folded definition writes it.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct FoldedAccess {
+    /// The explicit operand of the original instruction the address replaced.
+    pub operand: usize,
+    /// The `%stack.N` id of the slot it accesses.
+    pub slot: u32,
+}
+
 /// An original instruction taken out of the function.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Removed {
@@ -91,6 +111,9 @@ pub struct AllocRecord {
     pub edits: BTreeMap<Inst, Edit>,
     /// Original instructions taken out, in the order they were taken out.
     pub removed: Vec<Removed>,
+    /// Original instructions that access a spill slot through a memory
+    /// operand instead of a register.
+    pub memory_folds: BTreeMap<Inst, FoldedAccess>,
 }
 
 impl AllocRecord {

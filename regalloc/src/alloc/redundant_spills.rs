@@ -28,7 +28,10 @@ use super::spiller::{SpillCode, SpillKind};
 /// What the slot state sees at one instruction, in execution order.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 enum Event {
-    /// A reload of the value (before the instruction, or the instruction).
+    /// The slot is known to hold the value: a reload (before the
+    /// instruction, or the instruction itself, a COPY turned into a
+    /// reload), or an instruction that reads or writes it through a folded
+    /// memory operand.
     Load { slot: u32, value: u32 },
     /// The original register gets a new value `value` here.
     Kill { slot: u32, value: u32 },
@@ -156,6 +159,15 @@ pub fn eliminate(code: &mut SpillCode, func: &MachineFunction, an: &Analyses) ->
                     _ => 1,
                 },
             )
+        }))
+        .chain(code.memory_folds.iter().flat_map(|f| {
+            // A folded access is not removable: it reads the value (before
+            // the instruction's new values) or leaves the one it wrote
+            // (after them), like a reload would.
+            let reload = SpillKind::Reload { slot: f.slot };
+            let read = f.read.map(|value| (f.inst, reload, value, None, 1));
+            let written = f.written.map(|value| (f.inst, reload, value, None, 3));
+            read.into_iter().chain(written)
         }));
     for (inst, kind, value, insertion, phase) in spill_code {
         let (slot, is_store) = match kind {

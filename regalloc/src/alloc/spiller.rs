@@ -39,7 +39,9 @@ use crate::analysis::{LiveInterval, LiveIntervals, LiveRange, Segment, Slot, Slo
 use crate::ir::{
     FrameRef, Inst, InstData, MachineFunction, Op, Operand, RegFlags, RegOperand, RegRef, VReg,
 };
-use crate::target::{InstrFlags, InstrTemplate, Reg, RegClass, TargetInfo, TemplateOperand};
+use crate::target::{
+    InstrFlags, InstrTemplate, MemoryFoldDesc, Reg, RegClass, TargetInfo, TemplateOperand,
+};
 
 use super::virtmap::VirtRegMap;
 use super::{AllocError, AllocErrorKind};
@@ -98,6 +100,29 @@ pub struct FoldedCopy {
     pub value: Option<u32>,
 }
 
+/// An original instruction that now accesses a spilled register's stack
+/// slot instead of the register: the target's memory-operand fold turned
+/// its register form into its memory form. A folded use reads the slot
+/// (LLVM's folded reload), a folded definition writes it (a folded spill),
+/// a folded read-modify-write does both.
+#[derive(Clone, PartialEq, Debug)]
+pub struct FoldedOperand {
+    /// The instruction.
+    pub inst: Inst,
+    /// The explicit operand of its register form that the address replaced.
+    pub operand: usize,
+    /// The position of the frame-index operand in the rewritten instruction.
+    pub frame: usize,
+    /// The spiller's slot index.
+    pub slot: u32,
+    /// How many bits the memory form accesses (for its memory operands).
+    pub bits: u32,
+    /// If it reads the slot, the value number (in the slot's range) read.
+    pub read: Option<Option<u32>>,
+    /// If it writes the slot, the value number written.
+    pub written: Option<Option<u32>>,
+}
+
 /// A spill slot the spiller asked for: one per original register, shared
 /// by every spilled piece of it (LLVM's one stack slot per original).
 #[derive(Clone, PartialEq, Debug)]
@@ -127,6 +152,8 @@ pub struct SpillCode {
     pub removed: Vec<Inst>,
     /// Original COPYs turned into a reload or a spill.
     pub folded: Vec<FoldedCopy>,
+    /// Original instructions that access a slot through a memory operand.
+    pub memory_folds: Vec<FoldedOperand>,
     /// Spill slots, by spiller slot index.
     pub slots: Vec<SpillSlot>,
 }
@@ -353,6 +380,38 @@ impl Spiller {
                     continue;
                 }
             }
+            // An instruction that can access the slot directly does: it
+            // reads a value there unless the value can be recomputed (LLVM
+            // tries rematerialization first too), and writes one there
+            // only if it is read later.
+            if let Some((operand, fold, bits)) = memory_fold(t, func, i, v, class) {
+                let (before, def) = (at.with(Slot::Block), at.with(Slot::Register));
+                let loads = fold.tied_use.is_some() || !is_def_operand(func, i, operand);
+                let stores = is_def_operand(func, i, operand);
+                let read_ok = !loads
+                    || iv.range.segment_at(before).is_some_and(|seg| {
+                        remat_of
+                            .get(seg.valno as usize)
+                            .copied()
+                            .flatten()
+                            .is_none()
+                    });
+                let write_ok = !stores || live_after(&iv.range, at);
+                if read_ok && write_ok {
+                    let slot = slot();
+                    let frame = func.inst_mut(i).fold_memory_operand(fold, operand, slot);
+                    self.code.memory_folds.push(FoldedOperand {
+                        inst: i,
+                        operand,
+                        frame,
+                        slot,
+                        bits,
+                        read: if loads { Some(value_at(before)) } else { None },
+                        written: if stores { Some(value_at(def)) } else { None },
+                    });
+                    continue;
+                }
+            }
             let mut reads = false;
             let mut any_use = false;
             let mut writes = false;
@@ -528,16 +587,94 @@ fn fold_copy(
         && !d.flags.has(RegFlags::EARLY_CLOBBER)
         && fits_class(t, func, s, class)
     {
-        let def = at.with(Slot::Register);
-        let seg = range.segment_at(def)?;
-        let live_after = seg.end > at.dead_slot()
+        return live_after(range, at).then(|| (s.clone(), FoldKind::Spill));
+    }
+    None
+}
+
+/// If the target can fold `v`'s operand of `i` into a memory operand, that
+/// operand, the fold and how many bits the memory form accesses: `i` names
+/// `v` in exactly one explicit operand (a use, or a definition that is not
+/// early-clobber) or, for a read-modify-write, in a definition and the use
+/// tied to it, nowhere else; no `undef` use. The slot must hold what the
+/// memory form accesses: a whole-register operand's class contains `v`'s;
+/// a sub-register use is allowed by a little-endian fold when the index
+/// starts at bit 0 and is as wide as the operand's register.
+fn memory_fold<'t>(
+    t: &'t TargetInfo<'_>,
+    func: &MachineFunction,
+    i: Inst,
+    v: VReg,
+    class: RegClass,
+) -> Option<(usize, &'t MemoryFoldDesc<'t>, u32)> {
+    let inst = func.inst(i);
+    let Op::Target(op) = inst.op else { return None };
+    let desc = t.instrs.get(op.index())?;
+    let (mut def, mut uses) = (None, Vec::new());
+    for (k, o) in inst.operands.iter().enumerate() {
+        let Operand::Reg(r) = o else { continue };
+        if r.reg != RegRef::Virt(v) {
+            continue;
+        }
+        if r.is_implicit() || r.flags.has(RegFlags::UNDEF) {
+            return None;
+        }
+        if r.is_def() {
+            if def.is_some() || r.sub.is_some() || r.flags.has(RegFlags::EARLY_CLOBBER) {
+                return None;
+            }
+            def = Some(k);
+        } else {
+            uses.push(k);
+        }
+    }
+    let k = match (def, uses.as_slice()) {
+        (None, &[u]) if desc.tied_to(u).is_none() => u,
+        (Some(d), &[]) => d,
+        (Some(d), &[u]) if desc.tied_to(u) == Some(d) => d,
+        _ => return None,
+    };
+    let fold = t.memory_fold(op, k)?;
+    if fold.tied_use.map(usize::from) != uses.first().copied().filter(|_| def.is_some()) {
+        return None;
+    }
+    let want = desc.operands.get(k)?.class?;
+    let bits = t.class(want).reg_size;
+    match inst.operands[k].as_reg()?.sub {
+        None => t.is_sub_class(class, want).then_some((k, fold, bits)),
+        Some(idx) => {
+            let sub = t.sub_reg_indices.get(idx.index())?;
+            let cd = t.class(class);
+            let slot_bits = 8 * cd.spill_size.max(cd.reg_size.div_ceil(8));
+            let fits = fold.little_endian
+                && def.is_none()
+                && sub.offset == Some(0)
+                && sub.size.map(u32::from) == Some(bits)
+                && bits <= slot_bits;
+            fits.then_some((k, fold, bits))
+        }
+    }
+}
+
+/// Whether explicit operand `k` of `i` is a definition.
+fn is_def_operand(func: &MachineFunction, i: Inst, k: usize) -> bool {
+    func.inst(i)
+        .operands
+        .get(k)
+        .and_then(Operand::as_reg)
+        .is_some_and(RegOperand::is_def)
+}
+
+/// Whether the value `range` gets at instruction `at` is read after it.
+fn live_after(range: &LiveRange, at: SlotIndex) -> bool {
+    let def = at.with(Slot::Register);
+    range.segment_at(def).is_some_and(|seg| {
+        seg.end > at.dead_slot()
             || range
                 .segments
                 .iter()
-                .any(|x| x.valno == seg.valno && x.start > def);
-        return live_after.then(|| (s.clone(), FoldKind::Spill));
-    }
-    None
+                .any(|x| x.valno == seg.valno && x.start > def)
+    })
 }
 
 /// The instruction that recomputes value `vn` of `v`, if there is one:

@@ -1,8 +1,8 @@
 //! `Stats`: spill code and copies of an allocated function, counted and weighted by block frequency as LLVM's regalloc remarks do.
 
 use crate::analysis::FlowAnalyses;
-use crate::ir::MachineFunction;
-use crate::target::TargetInfo;
+use crate::ir::{MachineFunction, Op};
+use crate::target::{InstrFlags, TargetInfo};
 
 use super::record::{AllocRecord, Edit};
 
@@ -15,6 +15,14 @@ pub struct Stats {
     pub spills: u64,
     /// Loads from spill slots.
     pub reloads: u64,
+    /// Instructions that read a spill slot through a memory operand instead
+    /// of a reloaded register (LLVM's folded reloads; not in `reloads`).
+    pub folded_reloads: u64,
+    /// Instructions that write a spill slot through a memory operand
+    /// instead of a register that is then stored (folded spills; not in
+    /// `spills`). A read-modify-write is both a folded reload and a
+    /// folded spill, as LLVM counts it.
+    pub folded_spills: u64,
     /// Rematerialized definitions.
     pub remats: u64,
     /// Register copies the allocator inserted (not COPYs of the input).
@@ -25,6 +33,10 @@ pub struct Stats {
     pub spill_cost: f64,
     /// Weighted reloads.
     pub reload_cost: f64,
+    /// Weighted folded reloads.
+    pub folded_reload_cost: f64,
+    /// Weighted folded spills.
+    pub folded_spill_cost: f64,
     /// Weighted rematerializations.
     pub remat_cost: f64,
     /// Weighted COPYs left.
@@ -34,7 +46,7 @@ pub struct Stats {
 impl Stats {
     /// Counts the edits of `record` and the COPYs left in the allocated
     /// function `func`.
-    pub fn count(_target: &TargetInfo<'_>, func: &MachineFunction, record: &AllocRecord) -> Stats {
+    pub fn count(target: &TargetInfo<'_>, func: &MachineFunction, record: &AllocRecord) -> Stats {
         let flow = FlowAnalyses::new(func);
         let mut s = Stats::default();
         for b in func.block_ids() {
@@ -56,6 +68,19 @@ impl Stats {
                     Some(Edit::Copy { .. }) if !record.is_original(i) => s.inserted_copies += 1,
                     _ => {}
                 }
+                if record.memory_folds.contains_key(&i)
+                    && let Op::Target(op) = func.inst(i).op
+                    && let Some(d) = target.instrs.get(op.index())
+                {
+                    if d.is(InstrFlags::MAY_LOAD) {
+                        s.folded_reloads += 1;
+                        s.folded_reload_cost += w;
+                    }
+                    if d.is(InstrFlags::MAY_STORE) {
+                        s.folded_spills += 1;
+                        s.folded_spill_cost += w;
+                    }
+                }
                 if func.inst(i).op.is_copy() {
                     s.copies += 1;
                     s.copy_cost += w;
@@ -69,11 +94,15 @@ impl Stats {
     pub fn add(&mut self, other: &Stats) {
         self.spills += other.spills;
         self.reloads += other.reloads;
+        self.folded_reloads += other.folded_reloads;
+        self.folded_spills += other.folded_spills;
         self.remats += other.remats;
         self.inserted_copies += other.inserted_copies;
         self.copies += other.copies;
         self.spill_cost += other.spill_cost;
         self.reload_cost += other.reload_cost;
+        self.folded_reload_cost += other.folded_reload_cost;
+        self.folded_spill_cost += other.folded_spill_cost;
         self.remat_cost += other.remat_cost;
         self.copy_cost += other.copy_cost;
     }

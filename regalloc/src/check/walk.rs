@@ -2,7 +2,7 @@
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
-use crate::alloc::{AllocRecord, Edit};
+use crate::alloc::{AllocRecord, Edit, FoldedAccess};
 use crate::ir::{
     Block, FrameRef, Generic, Inst, InstData, MachineFunction, Op, Operand, RegFlags, RegMask,
     RegOperand, RegRef, VReg,
@@ -673,7 +673,83 @@ impl<'c, 't> Checker<'c, 't> {
                     |_: &Self| "an edit on another original instruction".into(),
                 );
             }
-            self.original_inst(here, state, o);
+            match self.rec.memory_folds.get(&i).copied() {
+                Some(f) => self.folded_access(here, state, o, f),
+                None => self.original_inst(here, state, o),
+            }
+        }
+    }
+
+    /// An original instruction that accesses one operand in a spill slot:
+    /// the target must have that fold and the slot must be a new spill
+    /// slot; a folded use (or the use tied to a folded definition) reads
+    /// the slot, which must hold the operand's value; the rest is checked
+    /// as the original instruction rewritten into the fold's memory form;
+    /// a folded definition leaves its value in the slot.
+    fn folded_access(&mut self, here: Here, state: &mut State, o: &InstData, f: FoldedAccess) {
+        let k = f.operand;
+        let fold = match o.op {
+            Op::Target(op) => self.t.memory_fold(op, k),
+            Op::Generic(_) => None,
+        };
+        // A sub-register use reads the slot's first bytes, which hold the
+        // sub-register only if it starts at bit 0 of a little-endian slot.
+        let low_lanes = |idx: SubRegIndex| {
+            fold.is_some_and(|f| f.little_endian)
+                && self
+                    .t
+                    .sub_reg_indices
+                    .get(idx.index())
+                    .is_some_and(|d| d.offset == Some(0))
+        };
+        let reg = o.operands.get(k).and_then(Operand::as_reg).filter(|r| {
+            !r.is_implicit()
+                && matches!(r.reg, RegRef::Virt(_))
+                && r.sub.is_none_or(|idx| !r.is_def() && low_lanes(idx))
+        });
+        let (Some(fold), Some(reg)) = (fold, reg) else {
+            let n = self.op_name(o.op);
+            self.err(
+                K::BadEdit,
+                here,
+                Some(k),
+                |_: &Self| format!("a memory fold the target gives for operand {k} of {n}"),
+                |_: &Self| "a folded access without one".into(),
+            );
+            return;
+        };
+        if !self.new_slots.contains(&f.slot) {
+            let slot = f.slot;
+            self.err(
+                K::BadEdit,
+                here,
+                Some(k),
+                |_: &Self| "a folded access to a new spill slot".into(),
+                |_: &Self| format!("%stack.{slot}, which is not one"),
+            );
+            return;
+        }
+        let read = match (reg.is_def(), fold.tied_use.map(usize::from)) {
+            (false, _) => Some((k, reg.reg)),
+            (true, Some(u)) => o
+                .operands
+                .get(u)
+                .and_then(Operand::as_reg)
+                .map(|r| (u, r.reg)),
+            (true, None) => None,
+        };
+        if let Some((at, name)) = read {
+            self.check_slot_reads(here, Some(at), name, f.slot, state);
+        }
+        // The original in the memory form's terms.
+        let mut mem = o.clone();
+        mem.fold_memory_operand(fold, k, f.slot);
+        self.original_inst(here, state, &mem);
+        if let (true, RegRef::Virt(v)) = (reg.is_def(), reg.reg) {
+            let x = self.values.vreg(v);
+            self.define(state, x, &[], &[]);
+            state.slots.insert(f.slot, ValueSet::single(x));
+            self.note_def(state, v, here.inst);
         }
     }
 

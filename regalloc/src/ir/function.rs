@@ -1,10 +1,10 @@
 //! `MachineFunction` and what it owns: blocks, instructions, virtual registers, frame objects, live-ins.
 
-use crate::target::{LaneMask, Reg, RegClass};
+use crate::target::{LaneMask, MemoryFoldDesc, Reg, RegClass, TemplateOperand};
 
 use super::ids::{Block, Inst, VReg};
 use super::opcode::Op;
-use super::operand::Operand;
+use super::operand::{FrameRef, Operand, RegOperand, RegRef};
 
 /// Instruction-level flags printed before the opcode (`frame-setup`, `nsw`...).
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
@@ -80,6 +80,51 @@ impl InstData {
             attrs: Vec::new(),
             mem: Vec::new(),
         }
+    }
+
+    /// Rewrites this instruction (of `fold`'s register form) into `fold`'s
+    /// memory form accessing frame object `%stack.slot` in place of
+    /// explicit operand `operand` (and the use tied to it, for a folded
+    /// read-modify-write); ties between the other operands follow their
+    /// operands. Returns the position of the frame-index operand.
+    pub fn fold_memory_operand(
+        &mut self,
+        fold: &MemoryFoldDesc<'_>,
+        operand: usize,
+        slot: u32,
+    ) -> usize {
+        let address = fold.address.iter().map(|a| match *a {
+            TemplateOperand::Slot => Operand::Frame(
+                FrameRef {
+                    fixed: false,
+                    id: slot,
+                },
+                0,
+            ),
+            TemplateOperand::Imm(x) => Operand::Imm(x),
+            TemplateOperand::Fixed(r) => Operand::Reg(RegOperand::use_of(r)),
+            // The target validated the address: no register placeholders.
+            TemplateOperand::NoReg | TemplateOperand::Reg | TemplateOperand::Src => {
+                Operand::Reg(RegOperand::use_of(RegRef::NoReg))
+            }
+        });
+        if let Some(u) = fold.tied_use {
+            self.operands.remove(usize::from(u));
+        }
+        self.operands.splice(operand..=operand, address);
+        for o in &mut self.operands {
+            if let Operand::Reg(r) = o
+                && let Some(tie) = r.tied_to
+            {
+                r.tied_to = Some(fold.shifted(usize::from(tie)) as u16);
+            }
+        }
+        self.op = Op::Target(fold.mem_form);
+        let at = fold
+            .address
+            .iter()
+            .position(|&a| a == TemplateOperand::Slot);
+        operand + at.unwrap_or(0)
     }
 }
 

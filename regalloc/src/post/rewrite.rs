@@ -27,7 +27,7 @@ use std::collections::{HashMap, HashSet};
 
 use crate::alloc::spiller::{SpillCode, SpillKind};
 use crate::alloc::virtmap::VirtRegMap;
-use crate::alloc::{AllocError, AllocErrorKind, AllocRecord, Edit, Removed};
+use crate::alloc::{AllocError, AllocErrorKind, AllocRecord, Edit, FoldedAccess, Removed};
 use crate::analysis::{Analyses, Slot};
 use crate::ir::{
     Block, BlockLiveIn, Inst, MachineFunction, Operand, RegFlags, RegMask, RegOperand, RegRef,
@@ -179,6 +179,34 @@ pub fn finish(
             _ => Edit::Reload { slot: id, to: *p },
         };
         record.edits.insert(i, edit);
+    }
+
+    // Instructions accessing a slot through a memory operand: the slot
+    // gets its final id (at the fold's frame operand only: the instruction
+    // may name other frame objects), memory operands say what is accessed,
+    // and the record says which operand the address replaced.
+    for f in &code.memory_folds {
+        let id = slot_id(f.slot);
+        let inst = &mut func.insts[f.inst.index()];
+        if let Some(Operand::Frame(fr, _)) = inst.operands.get_mut(f.frame) {
+            fr.id = id;
+        }
+        let bits = f.bits;
+        if f.read.is_some() {
+            inst.mem
+                .push(format!("(load (s{bits}) from %stack.{id})").into_boxed_str());
+        }
+        if f.written.is_some() {
+            inst.mem
+                .push(format!("(store (s{bits}) into %stack.{id})").into_boxed_str());
+        }
+        record.memory_folds.insert(
+            f.inst,
+            FoldedAccess {
+                operand: f.operand,
+                slot: id,
+            },
+        );
     }
 
     // Copies from live-range splitting: their meaning, unless folded.

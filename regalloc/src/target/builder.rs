@@ -12,7 +12,7 @@ use super::bits;
 use super::classes::{AllocOrderPolicy, CalleeSavedDesc, RegClassDesc};
 use super::ids::{CalleeSavedSet, LaneMask, Opcode, Reg, RegClass, RegUnit, SubRegIndex};
 use super::info::TargetInfo;
-use super::instrs::{InstrDesc, InstrTemplate};
+use super::instrs::{InstrDesc, InstrTemplate, MemoryFoldDesc};
 use super::regs::{RegFlags, RegUnitDesc, RegisterDesc, SubRegIndexDesc};
 
 /// A register class as the builder takes it.
@@ -51,6 +51,7 @@ pub struct TargetBuilder {
     frame_pointer: Vec<Reg>,
     frame_pointer_in_non_leaf: bool,
     instrs: Vec<InstrDesc<'static>>,
+    memory_folds: Vec<MemoryFoldDesc<'static>>,
 }
 
 impl TargetBuilder {
@@ -105,6 +106,12 @@ impl TargetBuilder {
     pub fn instr(&mut self, d: InstrDesc<'static>) -> Opcode {
         self.instrs.push(d);
         Opcode::new(self.instrs.len() - 1)
+    }
+
+    /// Adds a memory-operand fold (in any order; [`TargetBuilder::build`]
+    /// sorts them).
+    pub fn memory_fold(&mut self, f: MemoryFoldDesc<'static>) {
+        self.memory_folds.push(f);
     }
 
     /// Derives units, super-registers, lane masks, compositions, class sets
@@ -313,6 +320,8 @@ impl TargetBuilder {
         };
         let reserved = overlapping(&self.reserved);
         let frame_pointer = overlapping(&self.frame_pointer);
+        let mut memory_folds = self.memory_folds;
+        memory_folds.sort_by_key(|f| (f.reg_form, f.operand));
         TargetInfo {
             name: Cow::Owned(self.name),
             regs: Cow::Owned(regs),
@@ -325,6 +334,7 @@ impl TargetBuilder {
             frame_pointer,
             frame_pointer_in_non_leaf: self.frame_pointer_in_non_leaf,
             instrs: Cow::Owned(self.instrs),
+            memory_folds: Cow::Owned(memory_folds),
         }
     }
 }

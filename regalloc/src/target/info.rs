@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use super::bits;
 use super::classes::{CalleeSavedDesc, FunctionInfo, RegClassDesc};
 use super::ids::{CalleeSavedSet, Opcode, Reg, RegClass, RegUnit, SubRegIndex};
-use super::instrs::InstrDesc;
+use super::instrs::{InstrDesc, MemoryFoldDesc, TemplateOperand};
 use super::regs::{RegUnitDesc, RegisterDesc, SubRegIndexDesc};
 
 /// Every table describing one target.
@@ -44,6 +44,8 @@ pub struct TargetInfo<'a> {
     pub frame_pointer_in_non_leaf: bool,
     /// Target instructions, indexed by [`Opcode`].
     pub instrs: Cow<'a, [InstrDesc<'a>]>,
+    /// Memory-operand folds, sorted by register form and operand.
+    pub memory_folds: Cow<'a, [MemoryFoldDesc<'a>]>,
 }
 
 impl<'a> TargetInfo<'a> {
@@ -275,6 +277,16 @@ impl<'a> TargetInfo<'a> {
             .map(CalleeSavedSet::new)
     }
 
+    /// The fold that lets explicit operand `operand` of an `op` instruction
+    /// live in a stack slot, if the target gives one.
+    pub fn memory_fold(&self, op: Opcode, operand: usize) -> Option<&MemoryFoldDesc<'a>> {
+        let key = (op, u8::try_from(operand).ok()?);
+        self.memory_folds
+            .binary_search_by(|f| (f.reg_form, f.operand).cmp(&key))
+            .ok()
+            .map(|k| &self.memory_folds[k])
+    }
+
     /// Checks that every index in the tables is in range and that parallel
     /// tables have matching lengths. Generated tables are correct by
     /// construction; tables built at run time should be checked once.
@@ -393,6 +405,46 @@ impl<'a> TargetInfo<'a> {
             }
             for &r in i.implicit_defs.iter().chain(i.implicit_uses.iter()) {
                 reg_ok(r, &what)?;
+            }
+        }
+        if self
+            .memory_folds
+            .windows(2)
+            .any(|w| (w[0].reg_form, w[0].operand) >= (w[1].reg_form, w[1].operand))
+        {
+            return Err("memory_folds not sorted by register form and operand".into());
+        }
+        for f in self.memory_folds.iter() {
+            let (Some(r), Some(m)) = (
+                self.instrs.get(f.reg_form.index()),
+                self.instrs.get(f.mem_form.index()),
+            ) else {
+                return Err(format!(
+                    "memory fold: opcode {} or {} out of range",
+                    f.reg_form.0, f.mem_form.0
+                ));
+            };
+            let what = format!("memory fold of {} into {}", r.name, m.name);
+            let slots = f
+                .address
+                .iter()
+                .filter(|&&a| a == TemplateOperand::Slot)
+                .count();
+            let removed = 1 + usize::from(f.tied_use.is_some());
+            if usize::from(f.operand) >= r.operands.len()
+                || f.tied_use
+                    .is_some_and(|u| u <= f.operand || usize::from(u) >= r.operands.len())
+                || slots != 1
+                || m.operands.len() + removed != r.operands.len() + f.address.len()
+            {
+                return Err(format!(
+                    "{what}: operand, address or operand counts do not fit"
+                ));
+            }
+            for &a in f.address.iter() {
+                if let TemplateOperand::Fixed(x) = a {
+                    reg_ok(x, &what)?;
+                }
             }
         }
         Ok(())

@@ -171,3 +171,45 @@ pub struct InstrTemplate<'a> {
     /// Its explicit operands, in the instruction's operand order.
     pub operands: Cow<'a, [TemplateOperand]>,
 }
+
+/// A memory-operand fold, given in the `.td` file (`MemoryFold`): explicit
+/// register operand `operand` of `reg_form` may live in a stack slot
+/// instead, which turns the instruction into `mem_form` with `address` in
+/// that operand's place. A use folds into a load from the slot, a
+/// definition into a store to it, and a definition tied to a use (a
+/// read-modify-write such as x86's `ADD64ri32`) into both, the use
+/// (`tied_use`) disappearing with it. The other explicit operands keep their
+/// order ([`MemoryFoldDesc::shifted`]). tdgen has checked that the two forms
+/// agree on every other operand, tie and implicit register.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct MemoryFoldDesc<'a> {
+    /// The instruction naming the register.
+    pub reg_form: Opcode,
+    /// The index of the folded register among its explicit operands.
+    pub operand: u8,
+    /// For a folded definition tied to a use, that use's index.
+    pub tied_use: Option<u8>,
+    /// The instruction accessing memory instead.
+    pub mem_form: Opcode,
+    /// The operands replacing the register: [`TemplateOperand::Slot`] once,
+    /// the rest immediates, fixed registers or `$noreg`.
+    pub address: Cow<'a, [TemplateOperand]>,
+    /// The slot's first bytes hold a register's low bits (a little-endian
+    /// target): a use of a sub-register at bit offset 0 whose size is the
+    /// operand's register size folds too, reading just those bytes.
+    pub little_endian: bool,
+}
+
+impl MemoryFoldDesc<'_> {
+    /// Where explicit operand `k` of the register form is in the memory
+    /// form (`k` other than the folded operand and its tied use).
+    #[inline]
+    pub fn shifted(&self, k: usize) -> usize {
+        let gone = usize::from(self.tied_use.is_some_and(|u| k > usize::from(u)));
+        if k > usize::from(self.operand) {
+            k + self.address.len() - 1 - gone
+        } else {
+            k
+        }
+    }
+}

@@ -23,6 +23,8 @@ pub use builder::{ClassSpec, TargetBuilder};
 pub use classes::{AllocOrderPolicy, CalleeSavedDesc, FunctionInfo, OrderSelector, RegClassDesc};
 pub use ids::{CalleeSavedSet, LaneMask, Opcode, Reg, RegClass, RegUnit, SubRegIndex};
 pub use info::TargetInfo;
-pub use instrs::{InstrDesc, InstrFlags, InstrTemplate, OperandDesc, OperandKind, TemplateOperand};
+pub use instrs::{
+    InstrDesc, InstrFlags, InstrTemplate, MemoryFoldDesc, OperandDesc, OperandKind, TemplateOperand,
+};
 pub use names::NameIndex;
 pub use regs::{RegFlags, RegUnitDesc, RegisterDesc, SubRegIndexDesc};

@@ -241,6 +241,7 @@ static TINY: TargetInfo<'static> = TargetInfo {
             flags: InstrFlags::COMMUTABLE,
         },
     ]),
+    memory_folds: B(&[]),
 };
 
 #[test]

@@ -131,6 +131,23 @@ pub struct TemplateRow {
     pub operands: Vec<TplOp>,
 }
 
+/// A memory-operand fold (`MemoryFoldDesc`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FoldRow {
+    /// The instruction naming a register.
+    pub reg_form: u32,
+    /// The folded operand's index.
+    pub operand: u8,
+    /// For a folded definition tied to a use, that use's index.
+    pub tied_use: Option<u8>,
+    /// The instruction accessing memory instead.
+    pub mem_form: u32,
+    /// The address operands with placeholders.
+    pub address: Vec<TplOp>,
+    /// A use of a sub-register at bit offset 0 folds too.
+    pub little_endian: bool,
+}
+
 /// One explicit operand (`OperandDesc`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct OperandRow {
@@ -207,6 +224,8 @@ pub struct Tables {
     pub frame_pointer_in_non_leaf: bool,
     /// Instructions, in opcode order.
     pub instrs: Vec<InstrRow>,
+    /// Memory-operand folds, sorted by register form and operand.
+    pub folds: Vec<FoldRow>,
 }
 
 /// Shows `file:line` for a span, the file relative to `base` when it lies under it, else its file name.
@@ -520,6 +539,19 @@ impl Tables {
             frame_pointer: bitset(nr, m.reserved.frame_pointer.iter().copied()),
             frame_pointer_in_non_leaf: m.reserved.frame_pointer_in_non_leaf,
             instrs,
+            folds: m
+                .folds
+                .iter()
+                .map(|f| FoldRow {
+                    reg_form: f.reg_form as u32,
+                    // Instructions with more than 255 operands were refused above.
+                    operand: u8::try_from(f.operand).unwrap_or(u8::MAX),
+                    tied_use: f.tied_use.map(|u| u8::try_from(u).unwrap_or(u8::MAX)),
+                    mem_form: f.mem_form as u32,
+                    address: f.address.clone(),
+                    little_endian: f.little_endian,
+                })
+                .collect(),
         })
     }
 }

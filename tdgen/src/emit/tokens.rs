@@ -5,7 +5,7 @@
 //! (where the user's crate names `regalloc`) and build scripts.
 
 use super::fragment::PARAM;
-use super::tables::{ClassRow, InstrRow, OperandRow, Tables, TemplateRow};
+use super::tables::{ClassRow, FoldRow, InstrRow, OperandRow, Tables, TemplateRow};
 use crate::target::instrs::{OperandKind, TplOp};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote};
@@ -143,13 +143,9 @@ fn class_row(c: &ClassRow, select: Option<&Ident>) -> TokenStream {
     }
 }
 
-/// A spill, reload or copy template as tokens (`None` when the class has none).
-fn template(t: &Option<TemplateRow>) -> TokenStream {
-    let Some(t) = t else {
-        return quote!(None);
-    };
-    let opc = n(t.opcode);
-    let ops = t.operands.iter().map(|o| match *o {
+/// Template operands as tokens.
+fn template_operands(ops: &[TplOp]) -> TokenStream {
+    let ops = ops.iter().map(|o| match *o {
         TplOp::Reg => quote!(TemplateOperand::Reg),
         TplOp::Src => quote!(TemplateOperand::Src),
         TplOp::Slot => quote!(TemplateOperand::Slot),
@@ -163,7 +159,40 @@ fn template(t: &Option<TemplateRow>) -> TokenStream {
         }
         TplOp::NoReg => quote!(TemplateOperand::NoReg),
     });
-    quote!(Some(InstrTemplate { opcode: Opcode(#opc), operands: Cow::Borrowed(&[#(#ops),*]) }))
+    quote!(Cow::Borrowed(&[#(#ops),*]))
+}
+
+/// A spill, reload or copy template as tokens (`None` when the class has none).
+fn template(t: &Option<TemplateRow>) -> TokenStream {
+    let Some(t) = t else {
+        return quote!(None);
+    };
+    let opc = n(t.opcode);
+    let ops = template_operands(&t.operands);
+    quote!(Some(InstrTemplate { opcode: Opcode(#opc), operands: #ops }))
+}
+
+/// A memory-operand fold as tokens.
+fn fold_row(f: &FoldRow) -> TokenStream {
+    let (r, m) = (n(f.reg_form), n(f.mem_form));
+    let k = Literal::u8_unsuffixed(f.operand);
+    let tied = match f.tied_use {
+        Some(u) => {
+            let u = Literal::u8_unsuffixed(u);
+            quote!(Some(#u))
+        }
+        None => quote!(None),
+    };
+    let address = template_operands(&f.address);
+    let little_endian = f.little_endian;
+    quote!(MemoryFoldDesc {
+        reg_form: Opcode(#r),
+        operand: #k,
+        tied_use: #tied,
+        mem_form: Opcode(#m),
+        address: #address,
+        little_endian: #little_endian,
+    })
 }
 
 fn operand_row(o: &OperandRow) -> TokenStream {
@@ -394,6 +423,8 @@ pub fn tokens(t: &Tables, krate: &TokenStream) -> Result<TokenStream, String> {
         let mask = words(&c.mask);
         quote!(CalleeSavedDesc { name: Cow::Borrowed(#name), saves: #saves, mask: #mask })
     });
+    let folds = t.folds.iter().map(fold_row);
+    let nfolds = t.folds.len();
     let reserved = words(&t.reserved);
     let frame_pointer = words(&t.frame_pointer);
     let frame_pointer_in_non_leaf = t.frame_pointer_in_non_leaf;
@@ -474,7 +505,7 @@ pub fn tokens(t: &Tables, krate: &TokenStream) -> Result<TokenStream, String> {
             #[allow(unused_imports)]
             use #krate::target::{
                 AllocOrderPolicy, CalleeSavedDesc, FunctionInfo, InstrDesc, InstrFlags,
-                InstrTemplate, LaneMask, Opcode, OperandDesc, OperandKind, Reg, RegClass,
+                InstrTemplate, LaneMask, MemoryFoldDesc, Opcode, OperandDesc, OperandKind, Reg, RegClass,
                 RegClassDesc, RegFlags, RegUnit, RegUnitDesc, RegisterDesc, SubRegIndex,
                 SubRegIndexDesc, TargetInfo, TemplateOperand,
             };
@@ -493,6 +524,7 @@ pub fn tokens(t: &Tables, krate: &TokenStream) -> Result<TokenStream, String> {
                 frame_pointer: #frame_pointer,
                 frame_pointer_in_non_leaf: #frame_pointer_in_non_leaf,
                 instrs: Cow::Borrowed(&INSTRS),
+                memory_folds: Cow::Borrowed(&MEMORY_FOLDS),
             };
 
             /// A `super_reg_classes` entry (keeps the tables short).
@@ -547,6 +579,8 @@ pub fn tokens(t: &Tables, krate: &TokenStream) -> Result<TokenStream, String> {
             pub static CLASSES: [RegClassDesc<'static>; #nc] = [#(#classes),*];
             /// Callee-saved sets, indexed by `CalleeSavedSet`.
             pub static CALLEE_SAVED: [CalleeSavedDesc<'static>; #ncs] = [#(#csrs),*];
+            /// Memory-operand folds, sorted by register form and operand.
+            pub static MEMORY_FOLDS: [MemoryFoldDesc<'static>; #nfolds] = [#(#folds),*];
 
             #(#select_fns)*
         }

@@ -201,6 +201,27 @@ fn lookup(names: &[(String, usize, usize)], text: &str) -> Result<usize, String>
     Err(format!("no operand named '${n}'"))
 }
 
+/// One argument of a template dag (or of a fold's address): a placeholder,
+/// an integer or a fixed register; the error says what it is instead.
+pub(super) fn template_operand(f: &Fields<'_>, bank: &RegBank, a: &Init) -> Result<TplOp, String> {
+    match a {
+        Init::Int(i) => Ok(TplOp::Imm(*i)),
+        Init::Bit(b) => Ok(TplOp::Imm(i64::from(*b))),
+        Init::Def(x) => match f.name(*x).as_str() {
+            "TplReg" => Ok(TplOp::Reg),
+            "TplSrc" => Ok(TplOp::Src),
+            "TplSlot" => Ok(TplOp::Slot),
+            "TplNoReg" => Ok(TplOp::NoReg),
+            n => bank.reg_of_def.get(x).map(|&r| TplOp::Fixed(r)).ok_or_else(|| {
+                format!(
+                    "operand '{n}' is not a placeholder (TplReg, TplSrc, TplSlot, TplNoReg), an integer or a register"
+                )
+            }),
+        },
+        _ => Err("operands must be placeholders, integers or registers".to_string()),
+    }
+}
+
 struct Builder<'a> {
     f: Fields<'a>,
     bank: &'a RegBank,
@@ -541,38 +562,16 @@ impl Builder<'_> {
         let inst = &list[opcode];
         let mut ops = Vec::new();
         for (a, _) in &g.args {
-            let t = match a {
-                Init::Int(i) => TplOp::Imm(*i),
-                Init::Bit(b) => TplOp::Imm(i64::from(*b)),
-                Init::Def(x) => match self.f.name(*x).as_str() {
-                    "TplReg" => TplOp::Reg,
-                    "TplSrc" => TplOp::Src,
-                    "TplSlot" => TplOp::Slot,
-                    "TplNoReg" => TplOp::NoReg,
-                    n => match self.bank.reg_of_def.get(x) {
-                        Some(&r) => TplOp::Fixed(r),
-                        None => {
-                            self.err(
-                                span,
-                                format!(
-                                    "{what} template of class '{class_name}': operand '{n}' is not a placeholder (TplReg, TplSrc, TplSlot, TplNoReg), an integer or a register"
-                                ),
-                            );
-                            return None;
-                        }
-                    },
-                },
-                _ => {
+            match template_operand(&self.f, self.bank, a) {
+                Ok(t) => ops.push(t),
+                Err(msg) => {
                     self.err(
                         span,
-                        format!(
-                            "{what} template of class '{class_name}': operands must be placeholders, integers or registers"
-                        ),
+                        format!("{what} template of class '{class_name}': {msg}"),
                     );
                     return None;
                 }
-            };
-            ops.push(t);
+            }
         }
         let n = inst.operands.len();
         let variadic = inst.flags & flags::VARIADIC != 0;

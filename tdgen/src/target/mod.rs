@@ -9,6 +9,7 @@ pub mod access;
 pub mod classes;
 pub mod csr;
 pub mod facts;
+pub mod folds;
 pub mod instrs;
 pub mod policy;
 pub mod regs;
@@ -38,6 +39,8 @@ pub struct TargetModel {
     pub reserved: reserved::Reserved,
     /// Instructions and per-class spill/reload/copy templates.
     pub instrs: instrs::Instrs,
+    /// Memory-operand folds (our extension), by register form and operand.
+    pub folds: Vec<folds::MemoryFold>,
 }
 
 impl TargetModel {
@@ -76,6 +79,7 @@ impl TargetModel {
             return Err(diags);
         }
         let instrs = instrs::Instrs::build(rk, &bank, &classes)?;
+        let folds = folds::read(&f, &bank, &instrs)?;
         let target = rk
             .derived_defs("Target")
             .first()
@@ -96,6 +100,7 @@ impl TargetModel {
             policy,
             reserved,
             instrs,
+            folds,
         })
     }
 }
