@@ -223,7 +223,7 @@ pub fn from_tables(t: &Tables) -> Result<TargetInfo<'static>, String> {
             .map(|f| MemoryFoldDesc {
                 reg_form: Opcode(f.reg_form),
                 operand: f.operand,
-                tied_use: f.tied_use,
+                also: f.also,
                 mem_form: Opcode(f.mem_form),
                 address: template_operands(&f.address),
                 little_endian: f.little_endian,

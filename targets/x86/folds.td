@@ -63,6 +63,13 @@ foreach w = [W8, W16, W32] in
 def : X86Fold<"MOV64ri32", 0, "MOV64mi32">;
 def : X86Fold<"SETCCr", 0, "SETCCm">;
 
+// A register tested against itself is a compare of the slot with zero.
+foreach w = AllW in
+  def : X86Fold<"TEST" # w.s # "rr", 0, "CMP" # w.s # "m" # w.i> {
+    let Address = (ops TplSlot, 1, TplNoReg, 0, TplNoReg, 0);
+    let AlsoOperand = 1;
+  }
+
 // Multiply, divide, bit scans.
 foreach w = [W16, W32, W64] in {
   def : X86Fold<"IMUL" # w.s # "rr", 2, "IMUL" # w.s # "rm">;

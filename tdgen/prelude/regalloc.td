@@ -738,6 +738,11 @@ class SpillTemplates<RegisterClass rc> {
 // that use goes too and MemForm reads and writes the slot (a
 // read-modify-write); MemForm's operands are RegForm's with both replaced
 // by the one Address.
+//   AlsoOperand   (default -1, none) a second register use of RegForm, after
+//                 Operand and of the same class, that must name the same
+//                 register; it is replaced too (Address then stands for
+//                 both: x86 folds `TEST32rr %a, %a` into
+//                 `CMP32mi %stack.0, 1, $noreg, 0, $noreg, 0`).
 //   LittleEndian  (default false) the slot's lowest bytes hold the
 //                 register's lowest bits, so a use of a sub-register at
 //                 bit offset 0 whose size is the operand's register size
@@ -758,6 +763,7 @@ class MemoryFold<Instruction reg, int operand, Instruction mem, dag address> {
   int Operand = operand;
   Instruction MemForm = mem;
   dag Address = address;
+  int AlsoOperand = -1;
   bit LittleEndian = false;
 }
 

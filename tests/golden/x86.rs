@@ -22031,11 +22031,11 @@ pub mod tables {
         },
     ];
     /// Memory-operand folds, sorted by register form and operand.
-    pub static MEMORY_FOLDS: [MemoryFoldDesc<'static>; 346usize] = [
+    pub static MEMORY_FOLDS: [MemoryFoldDesc<'static>; 350usize] = [
         MemoryFoldDesc {
             reg_form: Opcode(3),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(0),
             address: Cow::Borrowed(
                 &[
@@ -22051,7 +22051,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(4),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(1),
             address: Cow::Borrowed(
                 &[
@@ -22067,7 +22067,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(6),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(2),
             address: Cow::Borrowed(
                 &[
@@ -22083,7 +22083,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(6),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(5),
             address: Cow::Borrowed(
                 &[
@@ -22099,7 +22099,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(10),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(7),
             address: Cow::Borrowed(
                 &[
@@ -22115,7 +22115,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(11),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(8),
             address: Cow::Borrowed(
                 &[
@@ -22131,7 +22131,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(13),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(9),
             address: Cow::Borrowed(
                 &[
@@ -22147,7 +22147,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(13),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(12),
             address: Cow::Borrowed(
                 &[
@@ -22163,7 +22163,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(17),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(14),
             address: Cow::Borrowed(
                 &[
@@ -22179,7 +22179,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(18),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(15),
             address: Cow::Borrowed(
                 &[
@@ -22195,7 +22195,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(20),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(16),
             address: Cow::Borrowed(
                 &[
@@ -22211,7 +22211,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(20),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(19),
             address: Cow::Borrowed(
                 &[
@@ -22227,7 +22227,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(23),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(21),
             address: Cow::Borrowed(
                 &[
@@ -22243,7 +22243,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(25),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(22),
             address: Cow::Borrowed(
                 &[
@@ -22259,7 +22259,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(25),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(24),
             address: Cow::Borrowed(
                 &[
@@ -22275,7 +22275,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(29),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(26),
             address: Cow::Borrowed(
                 &[
@@ -22291,7 +22291,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(30),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(27),
             address: Cow::Borrowed(
                 &[
@@ -22307,7 +22307,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(33),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(28),
             address: Cow::Borrowed(
                 &[
@@ -22323,7 +22323,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(33),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(32),
             address: Cow::Borrowed(
                 &[
@@ -22339,7 +22339,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(38),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(35),
             address: Cow::Borrowed(
                 &[
@@ -22355,7 +22355,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(39),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(36),
             address: Cow::Borrowed(
                 &[
@@ -22371,7 +22371,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(42),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(37),
             address: Cow::Borrowed(
                 &[
@@ -22387,7 +22387,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(42),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(41),
             address: Cow::Borrowed(
                 &[
@@ -22403,7 +22403,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(47),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(44),
             address: Cow::Borrowed(
                 &[
@@ -22419,7 +22419,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(49),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(45),
             address: Cow::Borrowed(
                 &[
@@ -22435,7 +22435,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(51),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(46),
             address: Cow::Borrowed(
                 &[
@@ -22451,7 +22451,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(51),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(50),
             address: Cow::Borrowed(
                 &[
@@ -22467,7 +22467,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(55),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(53),
             address: Cow::Borrowed(
                 &[
@@ -22483,7 +22483,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(58),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(54),
             address: Cow::Borrowed(
                 &[
@@ -22499,7 +22499,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(58),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(57),
             address: Cow::Borrowed(
                 &[
@@ -22515,7 +22515,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(61),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(60),
             address: Cow::Borrowed(
                 &[
@@ -22531,7 +22531,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(63),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(62),
             address: Cow::Borrowed(
                 &[
@@ -22547,7 +22547,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(69),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(66),
             address: Cow::Borrowed(
                 &[
@@ -22563,7 +22563,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(70),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(67),
             address: Cow::Borrowed(
                 &[
@@ -22579,7 +22579,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(72),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(68),
             address: Cow::Borrowed(
                 &[
@@ -22595,7 +22595,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(72),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(71),
             address: Cow::Borrowed(
                 &[
@@ -22611,7 +22611,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(76),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(73),
             address: Cow::Borrowed(
                 &[
@@ -22627,7 +22627,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(77),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(74),
             address: Cow::Borrowed(
                 &[
@@ -22643,7 +22643,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(79),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(75),
             address: Cow::Borrowed(
                 &[
@@ -22659,7 +22659,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(79),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(78),
             address: Cow::Borrowed(
                 &[
@@ -22675,7 +22675,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(83),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(80),
             address: Cow::Borrowed(
                 &[
@@ -22691,7 +22691,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(84),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(81),
             address: Cow::Borrowed(
                 &[
@@ -22707,7 +22707,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(86),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(82),
             address: Cow::Borrowed(
                 &[
@@ -22723,7 +22723,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(86),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(85),
             address: Cow::Borrowed(
                 &[
@@ -22739,7 +22739,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(89),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(87),
             address: Cow::Borrowed(
                 &[
@@ -22755,7 +22755,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(91),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(88),
             address: Cow::Borrowed(
                 &[
@@ -22771,7 +22771,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(91),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(90),
             address: Cow::Borrowed(
                 &[
@@ -22787,7 +22787,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(93),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(92),
             address: Cow::Borrowed(
                 &[
@@ -22803,7 +22803,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(95),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(94),
             address: Cow::Borrowed(
                 &[
@@ -22819,7 +22819,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(97),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(96),
             address: Cow::Borrowed(
                 &[
@@ -22835,7 +22835,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(99),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(98),
             address: Cow::Borrowed(
                 &[
@@ -22851,7 +22851,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(101),
             operand: 1,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(100),
             address: Cow::Borrowed(
                 &[
@@ -22867,7 +22867,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(103),
             operand: 1,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(102),
             address: Cow::Borrowed(
                 &[
@@ -22883,7 +22883,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(105),
             operand: 1,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(104),
             address: Cow::Borrowed(
                 &[
@@ -22899,7 +22899,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(107),
             operand: 1,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(106),
             address: Cow::Borrowed(
                 &[
@@ -22915,7 +22915,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(109),
             operand: 1,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(108),
             address: Cow::Borrowed(
                 &[
@@ -22931,7 +22931,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(111),
             operand: 1,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(110),
             address: Cow::Borrowed(
                 &[
@@ -22947,7 +22947,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(140),
             operand: 0,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(138),
             address: Cow::Borrowed(
                 &[
@@ -22963,7 +22963,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(143),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(142),
             address: Cow::Borrowed(
                 &[
@@ -22979,7 +22979,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(145),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(144),
             address: Cow::Borrowed(
                 &[
@@ -22995,7 +22995,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(147),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(146),
             address: Cow::Borrowed(
                 &[
@@ -23011,7 +23011,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(151),
             operand: 0,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(148),
             address: Cow::Borrowed(
                 &[
@@ -23027,7 +23027,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(152),
             operand: 0,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(149),
             address: Cow::Borrowed(
                 &[
@@ -23043,7 +23043,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(154),
             operand: 0,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(150),
             address: Cow::Borrowed(
                 &[
@@ -23059,7 +23059,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(154),
             operand: 1,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(153),
             address: Cow::Borrowed(
                 &[
@@ -23075,7 +23075,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(158),
             operand: 0,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(155),
             address: Cow::Borrowed(
                 &[
@@ -23091,7 +23091,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(159),
             operand: 0,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(156),
             address: Cow::Borrowed(
                 &[
@@ -23107,7 +23107,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(161),
             operand: 0,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(157),
             address: Cow::Borrowed(
                 &[
@@ -23123,7 +23123,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(161),
             operand: 1,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(160),
             address: Cow::Borrowed(
                 &[
@@ -23139,7 +23139,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(165),
             operand: 0,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(162),
             address: Cow::Borrowed(
                 &[
@@ -23155,7 +23155,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(166),
             operand: 0,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(163),
             address: Cow::Borrowed(
                 &[
@@ -23171,7 +23171,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(168),
             operand: 0,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(164),
             address: Cow::Borrowed(
                 &[
@@ -23187,7 +23187,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(168),
             operand: 1,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(167),
             address: Cow::Borrowed(
                 &[
@@ -23203,7 +23203,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(171),
             operand: 0,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(169),
             address: Cow::Borrowed(
                 &[
@@ -23219,7 +23219,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(173),
             operand: 0,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(170),
             address: Cow::Borrowed(
                 &[
@@ -23235,7 +23235,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(173),
             operand: 1,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(172),
             address: Cow::Borrowed(
                 &[
@@ -23251,7 +23251,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(177),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(176),
             address: Cow::Borrowed(
                 &[
@@ -23267,7 +23267,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(179),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(178),
             address: Cow::Borrowed(
                 &[
@@ -23283,7 +23283,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(181),
             operand: 1,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(180),
             address: Cow::Borrowed(
                 &[
@@ -23299,7 +23299,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(183),
             operand: 1,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(182),
             address: Cow::Borrowed(
                 &[
@@ -23315,7 +23315,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(198),
             operand: 1,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(197),
             address: Cow::Borrowed(
                 &[
@@ -23331,7 +23331,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(200),
             operand: 1,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(199),
             address: Cow::Borrowed(
                 &[
@@ -23347,7 +23347,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(202),
             operand: 1,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(201),
             address: Cow::Borrowed(
                 &[
@@ -23363,7 +23363,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(204),
             operand: 1,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(203),
             address: Cow::Borrowed(
                 &[
@@ -23379,7 +23379,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(206),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(205),
             address: Cow::Borrowed(
                 &[
@@ -23395,7 +23395,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(208),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(207),
             address: Cow::Borrowed(
                 &[
@@ -23411,7 +23411,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(210),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(209),
             address: Cow::Borrowed(
                 &[
@@ -23427,7 +23427,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(212),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(211),
             address: Cow::Borrowed(
                 &[
@@ -23443,7 +23443,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(214),
             operand: 0,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(213),
             address: Cow::Borrowed(
                 &[
@@ -23459,7 +23459,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(216),
             operand: 0,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(215),
             address: Cow::Borrowed(
                 &[
@@ -23475,7 +23475,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(218),
             operand: 0,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(217),
             address: Cow::Borrowed(
                 &[
@@ -23491,7 +23491,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(220),
             operand: 0,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(219),
             address: Cow::Borrowed(
                 &[
@@ -23507,7 +23507,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(222),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(221),
             address: Cow::Borrowed(
                 &[
@@ -23523,7 +23523,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(224),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(223),
             address: Cow::Borrowed(
                 &[
@@ -23539,7 +23539,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(228),
             operand: 0,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(227),
             address: Cow::Borrowed(
                 &[
@@ -23555,7 +23555,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(230),
             operand: 0,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(229),
             address: Cow::Borrowed(
                 &[
@@ -23571,7 +23571,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(232),
             operand: 0,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(231),
             address: Cow::Borrowed(
                 &[
@@ -23587,7 +23587,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(234),
             operand: 0,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(233),
             address: Cow::Borrowed(
                 &[
@@ -23603,7 +23603,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(236),
             operand: 0,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(235),
             address: Cow::Borrowed(
                 &[
@@ -23619,7 +23619,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(240),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(237),
             address: Cow::Borrowed(
                 &[
@@ -23635,7 +23635,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(241),
             operand: 1,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(238),
             address: Cow::Borrowed(
                 &[
@@ -23651,7 +23651,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(242),
             operand: 1,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(239),
             address: Cow::Borrowed(
                 &[
@@ -23667,7 +23667,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(244),
             operand: 0,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(243),
             address: Cow::Borrowed(
                 &[
@@ -23683,7 +23683,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(248),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(245),
             address: Cow::Borrowed(
                 &[
@@ -23699,7 +23699,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(249),
             operand: 1,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(246),
             address: Cow::Borrowed(
                 &[
@@ -23715,7 +23715,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(250),
             operand: 1,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(247),
             address: Cow::Borrowed(
                 &[
@@ -23731,7 +23731,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(252),
             operand: 0,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(251),
             address: Cow::Borrowed(
                 &[
@@ -23747,7 +23747,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(256),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(253),
             address: Cow::Borrowed(
                 &[
@@ -23763,7 +23763,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(257),
             operand: 1,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(254),
             address: Cow::Borrowed(
                 &[
@@ -23779,7 +23779,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(258),
             operand: 1,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(255),
             address: Cow::Borrowed(
                 &[
@@ -23795,7 +23795,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(260),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(259),
             address: Cow::Borrowed(
                 &[
@@ -23811,7 +23811,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(262),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(261),
             address: Cow::Borrowed(
                 &[
@@ -23827,7 +23827,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(264),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(263),
             address: Cow::Borrowed(
                 &[
@@ -23843,7 +23843,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(266),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(265),
             address: Cow::Borrowed(
                 &[
@@ -23859,7 +23859,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(269),
             operand: 0,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(268),
             address: Cow::Borrowed(
                 &[
@@ -23875,7 +23875,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(276),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(275),
             address: Cow::Borrowed(
                 &[
@@ -23891,7 +23891,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(278),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(277),
             address: Cow::Borrowed(
                 &[
@@ -23907,7 +23907,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(280),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(279),
             address: Cow::Borrowed(
                 &[
@@ -23923,7 +23923,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(282),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(281),
             address: Cow::Borrowed(
                 &[
@@ -23939,7 +23939,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(285),
             operand: 0,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(283),
             address: Cow::Borrowed(
                 &[
@@ -23955,7 +23955,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(287),
             operand: 0,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(284),
             address: Cow::Borrowed(
                 &[
@@ -23971,7 +23971,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(287),
             operand: 1,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(286),
             address: Cow::Borrowed(
                 &[
@@ -23987,7 +23987,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(291),
             operand: 0,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(288),
             address: Cow::Borrowed(
                 &[
@@ -24003,7 +24003,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(294),
             operand: 0,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(289),
             address: Cow::Borrowed(
                 &[
@@ -24019,7 +24019,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(294),
             operand: 1,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(293),
             address: Cow::Borrowed(
                 &[
@@ -24035,7 +24035,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(298),
             operand: 0,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(295),
             address: Cow::Borrowed(
                 &[
@@ -24051,7 +24051,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(300),
             operand: 0,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(296),
             address: Cow::Borrowed(
                 &[
@@ -24067,7 +24067,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(300),
             operand: 1,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(299),
             address: Cow::Borrowed(
                 &[
@@ -24083,7 +24083,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(301),
             operand: 1,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(333),
             address: Cow::Borrowed(
                 &[
@@ -24099,7 +24099,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(302),
             operand: 0,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(296),
             address: Cow::Borrowed(
                 &[
@@ -24115,7 +24115,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(302),
             operand: 1,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(336),
             address: Cow::Borrowed(
                 &[
@@ -24131,7 +24131,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(306),
             operand: 0,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(303),
             address: Cow::Borrowed(
                 &[
@@ -24147,7 +24147,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(309),
             operand: 0,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(304),
             address: Cow::Borrowed(
                 &[
@@ -24163,7 +24163,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(309),
             operand: 1,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(307),
             address: Cow::Borrowed(
                 &[
@@ -24179,7 +24179,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(318),
             operand: 1,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(317),
             address: Cow::Borrowed(
                 &[
@@ -24195,7 +24195,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(319),
             operand: 0,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(289),
             address: Cow::Borrowed(
                 &[
@@ -24211,7 +24211,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(319),
             operand: 1,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(342),
             address: Cow::Borrowed(
                 &[
@@ -24227,7 +24227,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(330),
             operand: 0,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(329),
             address: Cow::Borrowed(
                 &[
@@ -24243,7 +24243,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(330),
             operand: 1,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(293),
             address: Cow::Borrowed(
                 &[
@@ -24259,7 +24259,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(332),
             operand: 0,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(331),
             address: Cow::Borrowed(
                 &[
@@ -24275,7 +24275,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(332),
             operand: 1,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(299),
             address: Cow::Borrowed(
                 &[
@@ -24291,7 +24291,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(338),
             operand: 0,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(334),
             address: Cow::Borrowed(
                 &[
@@ -24307,7 +24307,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(338),
             operand: 1,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(299),
             address: Cow::Borrowed(
                 &[
@@ -24323,7 +24323,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(339),
             operand: 0,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(340),
             address: Cow::Borrowed(
                 &[
@@ -24339,7 +24339,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(339),
             operand: 1,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(293),
             address: Cow::Borrowed(
                 &[
@@ -24355,7 +24355,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(345),
             operand: 1,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(344),
             address: Cow::Borrowed(
                 &[
@@ -24371,7 +24371,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(348),
             operand: 1,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(346),
             address: Cow::Borrowed(
                 &[
@@ -24387,7 +24387,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(349),
             operand: 1,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(347),
             address: Cow::Borrowed(
                 &[
@@ -24403,7 +24403,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(353),
             operand: 1,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(350),
             address: Cow::Borrowed(
                 &[
@@ -24419,7 +24419,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(354),
             operand: 1,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(351),
             address: Cow::Borrowed(
                 &[
@@ -24435,7 +24435,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(355),
             operand: 1,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(352),
             address: Cow::Borrowed(
                 &[
@@ -24451,7 +24451,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(363),
             operand: 1,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(362),
             address: Cow::Borrowed(
                 &[
@@ -24467,7 +24467,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(367),
             operand: 1,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(364),
             address: Cow::Borrowed(
                 &[
@@ -24483,7 +24483,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(368),
             operand: 1,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(365),
             address: Cow::Borrowed(
                 &[
@@ -24499,7 +24499,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(369),
             operand: 1,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(366),
             address: Cow::Borrowed(
                 &[
@@ -24515,7 +24515,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(372),
             operand: 1,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(370),
             address: Cow::Borrowed(
                 &[
@@ -24531,7 +24531,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(373),
             operand: 1,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(371),
             address: Cow::Borrowed(
                 &[
@@ -24547,7 +24547,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(375),
             operand: 0,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(374),
             address: Cow::Borrowed(
                 &[
@@ -24563,7 +24563,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(377),
             operand: 0,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(376),
             address: Cow::Borrowed(
                 &[
@@ -24579,7 +24579,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(379),
             operand: 0,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(378),
             address: Cow::Borrowed(
                 &[
@@ -24595,7 +24595,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(381),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(380),
             address: Cow::Borrowed(
                 &[
@@ -24611,7 +24611,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(383),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(382),
             address: Cow::Borrowed(
                 &[
@@ -24627,7 +24627,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(385),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(384),
             address: Cow::Borrowed(
                 &[
@@ -24643,7 +24643,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(387),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(386),
             address: Cow::Borrowed(
                 &[
@@ -24659,7 +24659,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(389),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(388),
             address: Cow::Borrowed(
                 &[
@@ -24675,7 +24675,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(391),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(390),
             address: Cow::Borrowed(
                 &[
@@ -24691,7 +24691,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(393),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(392),
             address: Cow::Borrowed(
                 &[
@@ -24707,7 +24707,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(395),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(394),
             address: Cow::Borrowed(
                 &[
@@ -24723,7 +24723,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(397),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(396),
             address: Cow::Borrowed(
                 &[
@@ -24739,7 +24739,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(399),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(398),
             address: Cow::Borrowed(
                 &[
@@ -24755,7 +24755,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(403),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(400),
             address: Cow::Borrowed(
                 &[
@@ -24771,7 +24771,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(404),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(401),
             address: Cow::Borrowed(
                 &[
@@ -24787,7 +24787,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(406),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(402),
             address: Cow::Borrowed(
                 &[
@@ -24803,7 +24803,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(406),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(405),
             address: Cow::Borrowed(
                 &[
@@ -24819,7 +24819,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(410),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(407),
             address: Cow::Borrowed(
                 &[
@@ -24835,7 +24835,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(411),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(408),
             address: Cow::Borrowed(
                 &[
@@ -24851,7 +24851,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(413),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(409),
             address: Cow::Borrowed(
                 &[
@@ -24867,7 +24867,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(413),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(412),
             address: Cow::Borrowed(
                 &[
@@ -24883,7 +24883,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(417),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(414),
             address: Cow::Borrowed(
                 &[
@@ -24899,7 +24899,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(418),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(415),
             address: Cow::Borrowed(
                 &[
@@ -24915,7 +24915,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(420),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(416),
             address: Cow::Borrowed(
                 &[
@@ -24931,7 +24931,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(420),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(419),
             address: Cow::Borrowed(
                 &[
@@ -24947,7 +24947,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(423),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(421),
             address: Cow::Borrowed(
                 &[
@@ -24963,7 +24963,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(425),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(422),
             address: Cow::Borrowed(
                 &[
@@ -24979,7 +24979,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(425),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(424),
             address: Cow::Borrowed(
                 &[
@@ -24995,7 +24995,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(427),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(426),
             address: Cow::Borrowed(
                 &[
@@ -25011,7 +25011,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(429),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(428),
             address: Cow::Borrowed(
                 &[
@@ -25027,7 +25027,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(431),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(430),
             address: Cow::Borrowed(
                 &[
@@ -25043,7 +25043,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(433),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(432),
             address: Cow::Borrowed(
                 &[
@@ -25059,7 +25059,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(435),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(434),
             address: Cow::Borrowed(
                 &[
@@ -25075,7 +25075,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(437),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(436),
             address: Cow::Borrowed(
                 &[
@@ -25091,7 +25091,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(439),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(438),
             address: Cow::Borrowed(
                 &[
@@ -25107,7 +25107,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(441),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(440),
             address: Cow::Borrowed(
                 &[
@@ -25123,7 +25123,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(443),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(442),
             address: Cow::Borrowed(
                 &[
@@ -25139,7 +25139,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(445),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(444),
             address: Cow::Borrowed(
                 &[
@@ -25155,7 +25155,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(447),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(446),
             address: Cow::Borrowed(
                 &[
@@ -25171,7 +25171,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(449),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(448),
             address: Cow::Borrowed(
                 &[
@@ -25187,7 +25187,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(451),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(450),
             address: Cow::Borrowed(
                 &[
@@ -25203,7 +25203,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(453),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(452),
             address: Cow::Borrowed(
                 &[
@@ -25219,7 +25219,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(455),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(454),
             address: Cow::Borrowed(
                 &[
@@ -25235,7 +25235,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(457),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(456),
             address: Cow::Borrowed(
                 &[
@@ -25251,7 +25251,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(459),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(458),
             address: Cow::Borrowed(
                 &[
@@ -25267,7 +25267,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(461),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(460),
             address: Cow::Borrowed(
                 &[
@@ -25283,7 +25283,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(463),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(462),
             address: Cow::Borrowed(
                 &[
@@ -25299,7 +25299,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(465),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(464),
             address: Cow::Borrowed(
                 &[
@@ -25315,7 +25315,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(469),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(468),
             address: Cow::Borrowed(
                 &[
@@ -25331,7 +25331,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(471),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(470),
             address: Cow::Borrowed(
                 &[
@@ -25347,7 +25347,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(474),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(473),
             address: Cow::Borrowed(
                 &[
@@ -25363,7 +25363,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(476),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(475),
             address: Cow::Borrowed(
                 &[
@@ -25379,7 +25379,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(479),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(478),
             address: Cow::Borrowed(
                 &[
@@ -25395,7 +25395,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(494),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(493),
             address: Cow::Borrowed(
                 &[
@@ -25411,7 +25411,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(496),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(495),
             address: Cow::Borrowed(
                 &[
@@ -25427,7 +25427,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(498),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(497),
             address: Cow::Borrowed(
                 &[
@@ -25443,7 +25443,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(500),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(499),
             address: Cow::Borrowed(
                 &[
@@ -25459,7 +25459,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(502),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(501),
             address: Cow::Borrowed(
                 &[
@@ -25475,7 +25475,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(504),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(503),
             address: Cow::Borrowed(
                 &[
@@ -25491,7 +25491,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(506),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(505),
             address: Cow::Borrowed(
                 &[
@@ -25507,7 +25507,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(508),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(507),
             address: Cow::Borrowed(
                 &[
@@ -25523,7 +25523,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(510),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(509),
             address: Cow::Borrowed(
                 &[
@@ -25539,7 +25539,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(512),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(511),
             address: Cow::Borrowed(
                 &[
@@ -25555,7 +25555,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(514),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(513),
             address: Cow::Borrowed(
                 &[
@@ -25571,7 +25571,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(516),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(515),
             address: Cow::Borrowed(
                 &[
@@ -25587,7 +25587,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(518),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(517),
             address: Cow::Borrowed(
                 &[
@@ -25603,7 +25603,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(520),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(519),
             address: Cow::Borrowed(
                 &[
@@ -25619,7 +25619,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(522),
             operand: 0,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(523),
             address: Cow::Borrowed(
                 &[
@@ -25635,7 +25635,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(525),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(524),
             address: Cow::Borrowed(
                 &[
@@ -25651,7 +25651,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(531),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(528),
             address: Cow::Borrowed(
                 &[
@@ -25667,7 +25667,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(532),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(529),
             address: Cow::Borrowed(
                 &[
@@ -25683,7 +25683,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(533),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(530),
             address: Cow::Borrowed(
                 &[
@@ -25699,7 +25699,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(537),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(534),
             address: Cow::Borrowed(
                 &[
@@ -25715,7 +25715,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(538),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(535),
             address: Cow::Borrowed(
                 &[
@@ -25731,7 +25731,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(539),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(536),
             address: Cow::Borrowed(
                 &[
@@ -25747,7 +25747,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(543),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(540),
             address: Cow::Borrowed(
                 &[
@@ -25763,7 +25763,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(544),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(541),
             address: Cow::Borrowed(
                 &[
@@ -25779,7 +25779,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(545),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(542),
             address: Cow::Borrowed(
                 &[
@@ -25795,7 +25795,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(549),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(546),
             address: Cow::Borrowed(
                 &[
@@ -25811,7 +25811,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(550),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(547),
             address: Cow::Borrowed(
                 &[
@@ -25827,7 +25827,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(551),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(548),
             address: Cow::Borrowed(
                 &[
@@ -25843,7 +25843,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(555),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(552),
             address: Cow::Borrowed(
                 &[
@@ -25859,7 +25859,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(556),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(553),
             address: Cow::Borrowed(
                 &[
@@ -25875,7 +25875,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(557),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(554),
             address: Cow::Borrowed(
                 &[
@@ -25891,7 +25891,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(561),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(558),
             address: Cow::Borrowed(
                 &[
@@ -25907,7 +25907,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(562),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(559),
             address: Cow::Borrowed(
                 &[
@@ -25923,7 +25923,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(563),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(560),
             address: Cow::Borrowed(
                 &[
@@ -25939,7 +25939,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(567),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(564),
             address: Cow::Borrowed(
                 &[
@@ -25955,7 +25955,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(568),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(565),
             address: Cow::Borrowed(
                 &[
@@ -25971,7 +25971,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(569),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(566),
             address: Cow::Borrowed(
                 &[
@@ -25987,7 +25987,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(573),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(570),
             address: Cow::Borrowed(
                 &[
@@ -26003,7 +26003,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(574),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(571),
             address: Cow::Borrowed(
                 &[
@@ -26019,7 +26019,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(575),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(572),
             address: Cow::Borrowed(
                 &[
@@ -26035,7 +26035,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(579),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(576),
             address: Cow::Borrowed(
                 &[
@@ -26051,7 +26051,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(580),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(577),
             address: Cow::Borrowed(
                 &[
@@ -26067,7 +26067,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(581),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(578),
             address: Cow::Borrowed(
                 &[
@@ -26083,7 +26083,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(585),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(582),
             address: Cow::Borrowed(
                 &[
@@ -26099,7 +26099,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(586),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(583),
             address: Cow::Borrowed(
                 &[
@@ -26115,7 +26115,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(587),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(584),
             address: Cow::Borrowed(
                 &[
@@ -26131,7 +26131,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(591),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(588),
             address: Cow::Borrowed(
                 &[
@@ -26147,7 +26147,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(592),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(589),
             address: Cow::Borrowed(
                 &[
@@ -26163,7 +26163,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(593),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(590),
             address: Cow::Borrowed(
                 &[
@@ -26179,7 +26179,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(597),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(594),
             address: Cow::Borrowed(
                 &[
@@ -26195,7 +26195,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(598),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(595),
             address: Cow::Borrowed(
                 &[
@@ -26211,7 +26211,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(599),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(596),
             address: Cow::Borrowed(
                 &[
@@ -26227,7 +26227,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(603),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(600),
             address: Cow::Borrowed(
                 &[
@@ -26243,7 +26243,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(604),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(601),
             address: Cow::Borrowed(
                 &[
@@ -26259,7 +26259,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(606),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(602),
             address: Cow::Borrowed(
                 &[
@@ -26275,7 +26275,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(606),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(605),
             address: Cow::Borrowed(
                 &[
@@ -26291,7 +26291,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(610),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(607),
             address: Cow::Borrowed(
                 &[
@@ -26307,7 +26307,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(611),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(608),
             address: Cow::Borrowed(
                 &[
@@ -26323,7 +26323,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(613),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(609),
             address: Cow::Borrowed(
                 &[
@@ -26339,7 +26339,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(613),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(612),
             address: Cow::Borrowed(
                 &[
@@ -26355,7 +26355,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(617),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(614),
             address: Cow::Borrowed(
                 &[
@@ -26371,7 +26371,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(618),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(615),
             address: Cow::Borrowed(
                 &[
@@ -26387,7 +26387,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(620),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(616),
             address: Cow::Borrowed(
                 &[
@@ -26403,7 +26403,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(620),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(619),
             address: Cow::Borrowed(
                 &[
@@ -26419,7 +26419,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(623),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(621),
             address: Cow::Borrowed(
                 &[
@@ -26435,7 +26435,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(625),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(622),
             address: Cow::Borrowed(
                 &[
@@ -26451,7 +26451,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(625),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(624),
             address: Cow::Borrowed(
                 &[
@@ -26467,7 +26467,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(627),
             operand: 0,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(626),
             address: Cow::Borrowed(
                 &[
@@ -26483,7 +26483,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(631),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(628),
             address: Cow::Borrowed(
                 &[
@@ -26499,7 +26499,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(632),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(629),
             address: Cow::Borrowed(
                 &[
@@ -26515,7 +26515,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(633),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(630),
             address: Cow::Borrowed(
                 &[
@@ -26531,7 +26531,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(637),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(634),
             address: Cow::Borrowed(
                 &[
@@ -26547,7 +26547,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(638),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(635),
             address: Cow::Borrowed(
                 &[
@@ -26563,7 +26563,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(639),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(636),
             address: Cow::Borrowed(
                 &[
@@ -26579,7 +26579,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(643),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(640),
             address: Cow::Borrowed(
                 &[
@@ -26595,7 +26595,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(644),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(641),
             address: Cow::Borrowed(
                 &[
@@ -26611,7 +26611,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(645),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(642),
             address: Cow::Borrowed(
                 &[
@@ -26627,7 +26627,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(649),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(646),
             address: Cow::Borrowed(
                 &[
@@ -26643,7 +26643,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(650),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(647),
             address: Cow::Borrowed(
                 &[
@@ -26659,7 +26659,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(651),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(648),
             address: Cow::Borrowed(
                 &[
@@ -26675,7 +26675,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(661),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(658),
             address: Cow::Borrowed(
                 &[
@@ -26691,7 +26691,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(662),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(659),
             address: Cow::Borrowed(
                 &[
@@ -26707,7 +26707,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(663),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(660),
             address: Cow::Borrowed(
                 &[
@@ -26723,7 +26723,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(667),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(664),
             address: Cow::Borrowed(
                 &[
@@ -26739,7 +26739,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(668),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(665),
             address: Cow::Borrowed(
                 &[
@@ -26755,7 +26755,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(669),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(666),
             address: Cow::Borrowed(
                 &[
@@ -26771,7 +26771,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(673),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(670),
             address: Cow::Borrowed(
                 &[
@@ -26787,7 +26787,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(674),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(671),
             address: Cow::Borrowed(
                 &[
@@ -26803,7 +26803,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(675),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(672),
             address: Cow::Borrowed(
                 &[
@@ -26819,7 +26819,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(679),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(676),
             address: Cow::Borrowed(
                 &[
@@ -26835,7 +26835,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(680),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(677),
             address: Cow::Borrowed(
                 &[
@@ -26851,7 +26851,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(681),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(678),
             address: Cow::Borrowed(
                 &[
@@ -26867,7 +26867,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(695),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(692),
             address: Cow::Borrowed(
                 &[
@@ -26883,7 +26883,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(696),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(693),
             address: Cow::Borrowed(
                 &[
@@ -26899,7 +26899,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(698),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(694),
             address: Cow::Borrowed(
                 &[
@@ -26915,7 +26915,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(698),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(697),
             address: Cow::Borrowed(
                 &[
@@ -26931,7 +26931,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(702),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(699),
             address: Cow::Borrowed(
                 &[
@@ -26947,7 +26947,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(703),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(700),
             address: Cow::Borrowed(
                 &[
@@ -26963,7 +26963,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(705),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(701),
             address: Cow::Borrowed(
                 &[
@@ -26979,7 +26979,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(705),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(704),
             address: Cow::Borrowed(
                 &[
@@ -26995,7 +26995,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(709),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(706),
             address: Cow::Borrowed(
                 &[
@@ -27011,7 +27011,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(710),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(707),
             address: Cow::Borrowed(
                 &[
@@ -27027,7 +27027,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(712),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(708),
             address: Cow::Borrowed(
                 &[
@@ -27043,7 +27043,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(712),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(711),
             address: Cow::Borrowed(
                 &[
@@ -27059,7 +27059,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(715),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(713),
             address: Cow::Borrowed(
                 &[
@@ -27075,7 +27075,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(717),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(714),
             address: Cow::Borrowed(
                 &[
@@ -27091,7 +27091,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(717),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(716),
             address: Cow::Borrowed(
                 &[
@@ -27107,7 +27107,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(719),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(718),
             address: Cow::Borrowed(
                 &[
@@ -27123,7 +27123,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(721),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(720),
             address: Cow::Borrowed(
                 &[
@@ -27139,7 +27139,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(726),
             operand: 0,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(724),
             address: Cow::Borrowed(
                 &[
@@ -27155,7 +27155,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(727),
             operand: 0,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(725),
             address: Cow::Borrowed(
                 &[
@@ -27169,9 +27169,26 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
+            reg_form: Opcode(727),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(148),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
             reg_form: Opcode(730),
             operand: 0,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(728),
             address: Cow::Borrowed(
                 &[
@@ -27187,7 +27204,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(731),
             operand: 0,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(729),
             address: Cow::Borrowed(
                 &[
@@ -27201,9 +27218,26 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
+            reg_form: Opcode(731),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(155),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
             reg_form: Opcode(734),
             operand: 0,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(732),
             address: Cow::Borrowed(
                 &[
@@ -27219,7 +27253,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(735),
             operand: 0,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(733),
             address: Cow::Borrowed(
                 &[
@@ -27233,9 +27267,26 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
+            reg_form: Opcode(735),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(162),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
             reg_form: Opcode(738),
             operand: 0,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(736),
             address: Cow::Borrowed(
                 &[
@@ -27251,7 +27302,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(739),
             operand: 0,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(737),
             address: Cow::Borrowed(
                 &[
@@ -27265,9 +27316,26 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
+            reg_form: Opcode(739),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(169),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
             reg_form: Opcode(741),
             operand: 1,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(740),
             address: Cow::Borrowed(
                 &[
@@ -27283,7 +27351,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(743),
             operand: 1,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(742),
             address: Cow::Borrowed(
                 &[
@@ -27299,7 +27367,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(750),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(747),
             address: Cow::Borrowed(
                 &[
@@ -27315,7 +27383,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(751),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(748),
             address: Cow::Borrowed(
                 &[
@@ -27331,7 +27399,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(753),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(749),
             address: Cow::Borrowed(
                 &[
@@ -27347,7 +27415,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(753),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(752),
             address: Cow::Borrowed(
                 &[
@@ -27363,7 +27431,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(757),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(754),
             address: Cow::Borrowed(
                 &[
@@ -27379,7 +27447,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(758),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(755),
             address: Cow::Borrowed(
                 &[
@@ -27395,7 +27463,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(760),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(756),
             address: Cow::Borrowed(
                 &[
@@ -27411,7 +27479,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(760),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(759),
             address: Cow::Borrowed(
                 &[
@@ -27427,7 +27495,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(764),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(761),
             address: Cow::Borrowed(
                 &[
@@ -27443,7 +27511,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(765),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(762),
             address: Cow::Borrowed(
                 &[
@@ -27459,7 +27527,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(767),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(763),
             address: Cow::Borrowed(
                 &[
@@ -27475,7 +27543,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(767),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(766),
             address: Cow::Borrowed(
                 &[
@@ -27491,7 +27559,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(770),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(768),
             address: Cow::Borrowed(
                 &[
@@ -27507,7 +27575,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(772),
             operand: 0,
-            tied_use: Some(1),
+            also: Some(1),
             mem_form: Opcode(769),
             address: Cow::Borrowed(
                 &[
@@ -27523,7 +27591,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(772),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(771),
             address: Cow::Borrowed(
                 &[
@@ -27539,7 +27607,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(774),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(773),
             address: Cow::Borrowed(
                 &[
@@ -27555,7 +27623,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(776),
             operand: 2,
-            tied_use: None,
+            also: None,
             mem_form: Opcode(775),
             address: Cow::Borrowed(
                 &[

@@ -386,7 +386,8 @@ impl Spiller {
             // only if it is read later.
             if let Some((operand, fold, bits)) = memory_fold(t, func, i, v, class) {
                 let (before, def) = (at.with(Slot::Block), at.with(Slot::Register));
-                let loads = fold.tied_use.is_some() || !is_def_operand(func, i, operand);
+                let loads = fold.also.is_some() || !is_def_operand(func, i, operand);
+                // (A definition's `also` is its tied use, which reads.)
                 let stores = is_def_operand(func, i, operand);
                 let read_ok = !loads
                     || iv.range.segment_at(before).is_some_and(|seg| {
@@ -628,14 +629,22 @@ fn memory_fold<'t>(
             uses.push(k);
         }
     }
-    let k = match (def, uses.as_slice()) {
-        (None, &[u]) if desc.tied_to(u).is_none() => u,
-        (Some(d), &[]) => d,
-        (Some(d), &[u]) if desc.tied_to(u) == Some(d) => d,
-        _ => return None,
-    };
-    let fold = t.memory_fold(op, k)?;
-    if fold.tied_use.map(usize::from) != uses.first().copied().filter(|_| def.is_some()) {
+    // The folded operand is the definition or the first use; the fold's
+    // second operand, if any, must be the only other one naming `v`
+    // (ties are the fold's business: tdgen made a tied use its `also`).
+    let k = def.or_else(|| uses.first().copied())?;
+    let others: &[usize] = if def.is_some() { &uses } else { &uses[1..] };
+    let fold = t
+        .memory_folds_for(op, k)
+        .iter()
+        .find(|f| others == f.also.map(usize::from).as_slice())?;
+    if def.is_none() && uses.iter().any(|&u| desc.tied_to(u).is_some()) {
+        return None;
+    }
+    let same_sub = uses.iter().chain(&def).all(|&u| {
+        inst.operands[u].as_reg().map(|r| r.sub) == inst.operands[k].as_reg().map(|r| r.sub)
+    });
+    if !same_sub {
         return None;
     }
     let want = desc.operands.get(k)?.class?;

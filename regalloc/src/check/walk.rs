@@ -407,7 +407,7 @@ impl<'c, 't> Checker<'c, 't> {
                 }
                 s
             }
-            other => format!("{other:?}"),
+            other => crate::mir::write::operand_text(self.t, self.alloc, other),
         }
     }
 
@@ -688,8 +688,14 @@ impl<'c, 't> Checker<'c, 't> {
     /// a folded definition leaves its value in the slot.
     fn folded_access(&mut self, here: Here, state: &mut State, o: &InstData, f: FoldedAccess) {
         let k = f.operand;
+        // The fold whose memory form the allocated instruction has.
+        let allocated = self.alloc.insts.get(here.inst.index()).map(|a| a.op);
         let fold = match o.op {
-            Op::Target(op) => self.t.memory_fold(op, k),
+            Op::Target(op) => self
+                .t
+                .memory_folds_for(op, k)
+                .iter()
+                .find(|x| Some(Op::Target(x.mem_form)) == allocated),
             Op::Generic(_) => None,
         };
         // A sub-register use reads the slot's first bytes, which hold the
@@ -707,6 +713,15 @@ impl<'c, 't> Checker<'c, 't> {
                 && matches!(r.reg, RegRef::Virt(_))
                 && r.sub.is_none_or(|idx| !r.is_def() && low_lanes(idx))
         });
+        // The second operand a fold removes must name the same register.
+        let same = |u: u8| {
+            o.operands
+                .get(usize::from(u))
+                .and_then(Operand::as_reg)
+                .zip(o.operands.get(k).and_then(Operand::as_reg))
+                .is_some_and(|(a, b)| a.reg == b.reg && a.sub == b.sub)
+        };
+        let fold = fold.filter(|x| x.also.is_none_or(same));
         let (Some(fold), Some(reg)) = (fold, reg) else {
             let n = self.op_name(o.op);
             self.err(
@@ -729,7 +744,7 @@ impl<'c, 't> Checker<'c, 't> {
             );
             return;
         }
-        let read = match (reg.is_def(), fold.tied_use.map(usize::from)) {
+        let read = match (reg.is_def(), fold.also.map(usize::from)) {
             (false, _) => Some((k, reg.reg)),
             (true, Some(u)) => o
                 .operands

@@ -108,7 +108,7 @@ impl InstData {
                 Operand::Reg(RegOperand::use_of(RegRef::NoReg))
             }
         });
-        if let Some(u) = fold.tied_use {
+        if let Some(u) = fold.also {
             self.operands.remove(usize::from(u));
         }
         self.operands.splice(operand..=operand, address);

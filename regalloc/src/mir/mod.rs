@@ -14,7 +14,7 @@ mod body;
 mod error;
 mod inst_text;
 mod read;
-mod write;
+pub(crate) mod write;
 mod yaml;
 
 pub use error::MirError;

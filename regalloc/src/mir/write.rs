@@ -301,6 +301,12 @@ pub(crate) fn inst(t: &TargetInfo<'_>, f: &MachineFunction, i: &InstData) -> Str
     s
 }
 
+/// One operand as MIR prints it, without definition flags or ties (for
+/// messages).
+pub(crate) fn operand_text(t: &TargetInfo<'_>, f: &MachineFunction, o: &Operand) -> String {
+    operand(t, f, o, false, false)
+}
+
 fn offset(off: i64) -> String {
     match off {
         0 => String::new(),

@@ -321,7 +321,7 @@ impl TargetBuilder {
         let reserved = overlapping(&self.reserved);
         let frame_pointer = overlapping(&self.frame_pointer);
         let mut memory_folds = self.memory_folds;
-        memory_folds.sort_by_key(|f| (f.reg_form, f.operand));
+        memory_folds.sort_by_key(|f| (f.reg_form, f.operand, f.also));
         TargetInfo {
             name: Cow::Owned(self.name),
             regs: Cow::Owned(regs),

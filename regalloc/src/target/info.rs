@@ -44,7 +44,8 @@ pub struct TargetInfo<'a> {
     pub frame_pointer_in_non_leaf: bool,
     /// Target instructions, indexed by [`Opcode`].
     pub instrs: Cow<'a, [InstrDesc<'a>]>,
-    /// Memory-operand folds, sorted by register form and operand.
+    /// Memory-operand folds, sorted by register form, operand and second
+    /// operand.
     pub memory_folds: Cow<'a, [MemoryFoldDesc<'a>]>,
 }
 
@@ -277,14 +278,21 @@ impl<'a> TargetInfo<'a> {
             .map(CalleeSavedSet::new)
     }
 
-    /// The fold that lets explicit operand `operand` of an `op` instruction
-    /// live in a stack slot, if the target gives one.
-    pub fn memory_fold(&self, op: Opcode, operand: usize) -> Option<&MemoryFoldDesc<'a>> {
-        let key = (op, u8::try_from(operand).ok()?);
-        self.memory_folds
-            .binary_search_by(|f| (f.reg_form, f.operand).cmp(&key))
-            .ok()
-            .map(|k| &self.memory_folds[k])
+    /// The folds that let explicit operand `operand` of an `op` instruction
+    /// live in a stack slot (several when they differ in their second
+    /// operand, [`MemoryFoldDesc::also`]).
+    pub fn memory_folds_for(&self, op: Opcode, operand: usize) -> &[MemoryFoldDesc<'a>] {
+        let Ok(k) = u8::try_from(operand) else {
+            return &[];
+        };
+        let key = (op, k);
+        let start = self
+            .memory_folds
+            .partition_point(|f| (f.reg_form, f.operand) < key);
+        let end = self
+            .memory_folds
+            .partition_point(|f| (f.reg_form, f.operand) <= key);
+        &self.memory_folds[start..end]
     }
 
     /// Checks that every index in the tables is in range and that parallel
@@ -407,12 +415,12 @@ impl<'a> TargetInfo<'a> {
                 reg_ok(r, &what)?;
             }
         }
-        if self
-            .memory_folds
-            .windows(2)
-            .any(|w| (w[0].reg_form, w[0].operand) >= (w[1].reg_form, w[1].operand))
-        {
-            return Err("memory_folds not sorted by register form and operand".into());
+        if self.memory_folds.windows(2).any(|w| {
+            (w[0].reg_form, w[0].operand, w[0].also) >= (w[1].reg_form, w[1].operand, w[1].also)
+        }) {
+            return Err(
+                "memory_folds not sorted by register form, operand and second operand".into(),
+            );
         }
         for f in self.memory_folds.iter() {
             let (Some(r), Some(m)) = (
@@ -430,9 +438,9 @@ impl<'a> TargetInfo<'a> {
                 .iter()
                 .filter(|&&a| a == TemplateOperand::Slot)
                 .count();
-            let removed = 1 + usize::from(f.tied_use.is_some());
+            let removed = 1 + usize::from(f.also.is_some());
             if usize::from(f.operand) >= r.operands.len()
-                || f.tied_use
+                || f.also
                     .is_some_and(|u| u <= f.operand || usize::from(u) >= r.operands.len())
                 || slots != 1
                 || m.operands.len() + removed != r.operands.len() + f.address.len()

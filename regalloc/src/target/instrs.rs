@@ -177,18 +177,22 @@ pub struct InstrTemplate<'a> {
 /// instead, which turns the instruction into `mem_form` with `address` in
 /// that operand's place. A use folds into a load from the slot, a
 /// definition into a store to it, and a definition tied to a use (a
-/// read-modify-write such as x86's `ADD64ri32`) into both, the use
-/// (`tied_use`) disappearing with it. The other explicit operands keep their
-/// order ([`MemoryFoldDesc::shifted`]). tdgen has checked that the two forms
-/// agree on every other operand, tie and implicit register.
+/// read-modify-write such as x86's `ADD64ri32`) into both. `also` is a
+/// second operand naming the same register that goes with the first: the
+/// use tied to a folded definition, or a second use the target names (x86
+/// folds `TEST32rr %a, %a` into `CMP32mi slot, 0`). The other explicit
+/// operands keep their order ([`MemoryFoldDesc::shifted`]). tdgen has
+/// checked that the two forms agree on every other operand, tie and
+/// implicit register.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct MemoryFoldDesc<'a> {
     /// The instruction naming the register.
     pub reg_form: Opcode,
     /// The index of the folded register among its explicit operands.
     pub operand: u8,
-    /// For a folded definition tied to a use, that use's index.
-    pub tied_use: Option<u8>,
+    /// A second operand, after `operand`, that must name the same register
+    /// and is replaced with it.
+    pub also: Option<u8>,
     /// The instruction accessing memory instead.
     pub mem_form: Opcode,
     /// The operands replacing the register: [`TemplateOperand::Slot`] once,
@@ -202,10 +206,10 @@ pub struct MemoryFoldDesc<'a> {
 
 impl MemoryFoldDesc<'_> {
     /// Where explicit operand `k` of the register form is in the memory
-    /// form (`k` other than the folded operand and its tied use).
+    /// form (`k` other than the folded operands).
     #[inline]
     pub fn shifted(&self, k: usize) -> usize {
-        let gone = usize::from(self.tied_use.is_some_and(|u| k > usize::from(u)));
+        let gone = usize::from(self.also.is_some_and(|u| k > usize::from(u)));
         if k > usize::from(self.operand) {
             k + self.address.len() - 1 - gone
         } else {

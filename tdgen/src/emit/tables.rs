@@ -139,7 +139,7 @@ pub struct FoldRow {
     /// The folded operand's index.
     pub operand: u8,
     /// For a folded definition tied to a use, that use's index.
-    pub tied_use: Option<u8>,
+    pub also: Option<u8>,
     /// The instruction accessing memory instead.
     pub mem_form: u32,
     /// The address operands with placeholders.
@@ -546,7 +546,7 @@ impl Tables {
                     reg_form: f.reg_form as u32,
                     // Instructions with more than 255 operands were refused above.
                     operand: u8::try_from(f.operand).unwrap_or(u8::MAX),
-                    tied_use: f.tied_use.map(|u| u8::try_from(u).unwrap_or(u8::MAX)),
+                    also: f.also.map(|u| u8::try_from(u).unwrap_or(u8::MAX)),
                     mem_form: f.mem_form as u32,
                     address: f.address.clone(),
                     little_endian: f.little_endian,

@@ -176,7 +176,7 @@ fn template(t: &Option<TemplateRow>) -> TokenStream {
 fn fold_row(f: &FoldRow) -> TokenStream {
     let (r, m) = (n(f.reg_form), n(f.mem_form));
     let k = Literal::u8_unsuffixed(f.operand);
-    let tied = match f.tied_use {
+    let tied = match f.also {
         Some(u) => {
             let u = Literal::u8_unsuffixed(u);
             quote!(Some(#u))
@@ -188,7 +188,7 @@ fn fold_row(f: &FoldRow) -> TokenStream {
     quote!(MemoryFoldDesc {
         reg_form: Opcode(#r),
         operand: #k,
-        tied_use: #tied,
+        also: #tied,
         mem_form: Opcode(#m),
         address: #address,
         little_endian: #little_endian,

@@ -28,8 +28,9 @@ pub struct MemoryFold {
     pub reg_form: usize,
     /// The index of that register among its machine operands.
     pub operand: usize,
-    /// For a folded definition tied to a use, that use's index (it goes too).
-    pub tied_use: Option<usize>,
+    /// A second operand naming the same register that goes too: the use
+    /// tied to a folded definition, or the declared `AlsoOperand`.
+    pub also: Option<usize>,
     /// The instruction reading memory instead.
     pub mem_form: usize,
     /// The machine operands that replace the register in `mem_form`.
@@ -41,7 +42,7 @@ pub struct MemoryFold {
 }
 
 /// Reads and checks every `MemoryFold` def, in the order of
-/// `(reg_form, operand)`.
+/// `(reg_form, operand, also)`.
 pub fn read(
     f: &Fields<'_>,
     bank: &RegBank,
@@ -59,10 +60,9 @@ pub fn read(
         let span = f.loc(d);
         match one(f, bank, instrs, &by_def, d) {
             Ok(fold) => {
-                if let Some(prev) = folds
-                    .iter()
-                    .find(|p| (p.reg_form, p.operand) == (fold.reg_form, fold.operand))
-                {
+                if let Some(prev) = folds.iter().find(|p| {
+                    (p.reg_form, p.operand, p.also) == (fold.reg_form, fold.operand, fold.also)
+                }) {
                     diags.push(
                         Diagnostic::error(
                             Kind::Semantic,
@@ -84,7 +84,7 @@ pub fn read(
     if !diags.is_empty() {
         return Err(diags);
     }
-    folds.sort_by_key(|x| (x.reg_form, x.operand));
+    folds.sort_by_key(|x| (x.reg_form, x.operand, x.also));
     Ok(folds)
 }
 
@@ -145,10 +145,40 @@ fn one(
             op.name
         ));
     }
-    let tied_use = if op.is_def {
-        r.operands
+    let declared = f.opt_int(d, "AlsoOperand").filter(|&a| a >= 0);
+    let also = if op.is_def {
+        let tied = r
+            .operands
             .iter()
-            .position(|u| !u.is_def && u.tied_to == Some(operand))
+            .position(|u| !u.is_def && u.tied_to == Some(operand));
+        if declared.is_some() {
+            return Err(format!(
+                "{what}: AlsoOperand is for a second use; a folded definition takes its tied use along by itself"
+            ));
+        }
+        tied
+    } else if let Some(a) = declared {
+        let Some(a) = usize::try_from(a)
+            .ok()
+            .filter(|&a| a > operand && a < r.operands.len())
+        else {
+            return Err(format!(
+                "{what}: AlsoOperand {a} must be an operand of '{}' after operand {operand}",
+                r.name
+            ));
+        };
+        let ao = &r.operands[a];
+        if ao.kind != OperandKind::Register
+            || ao.is_def
+            || ao.tied_to.is_some()
+            || ao.class != op.class
+        {
+            return Err(format!(
+                "{what}: AlsoOperand {a} ('${}') must be an untied register use of the same class as operand {operand}",
+                ao.name
+            ));
+        }
+        Some(a)
     } else {
         None
     };
@@ -169,7 +199,7 @@ fn one(
     if (r.flags | m.flags) & flags::VARIADIC != 0 {
         return Err(format!("{what}: variadic instructions cannot be folded"));
     }
-    let (loads, stores) = (!op.is_def || tied_use.is_some(), op.is_def);
+    let (loads, stores) = (!op.is_def || also.is_some(), op.is_def);
     if loads && m.flags & flags::MAY_LOAD == 0 {
         return Err(format!(
             "{what}: '{}' does not load (mayLoad is not set)",
@@ -182,11 +212,11 @@ fn one(
             m.name
         ));
     }
-    let removed = 1 + usize::from(tied_use.is_some());
+    let removed = 1 + usize::from(also.is_some());
     let want = r.operands.len() - removed + address.len();
     if m.operands.len() != want {
-        let replaced = match tied_use {
-            Some(u) => format!("operands {operand} and {u} (tied)"),
+        let replaced = match also {
+            Some(u) => format!("operands {operand} and {u}"),
             None => format!("operand {operand}"),
         };
         return Err(format!(
@@ -198,7 +228,7 @@ fn one(
         ));
     }
     let shift = |k: usize| {
-        let gone = usize::from(tied_use.is_some_and(|u| k > u));
+        let gone = usize::from(also.is_some_and(|u| k > u));
         if k > operand {
             k + address.len() - 1 - gone
         } else {
@@ -206,7 +236,7 @@ fn one(
         }
     };
     for (k, ro) in r.operands.iter().enumerate() {
-        if k == operand || Some(k) == tied_use {
+        if k == operand || Some(k) == also {
             continue;
         }
         let mo = &m.operands[shift(k)];
@@ -236,7 +266,7 @@ fn one(
     Ok(MemoryFold {
         reg_form,
         operand,
-        tied_use,
+        also,
         mem_form,
         address,
         little_endian: f.bit(d, "LittleEndian"),
@@ -252,4 +282,157 @@ fn same_regs(a: &[usize], b: &[usize]) -> bool {
     a.dedup();
     b.dedup();
     a == b
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::loader::Loader;
+    use crate::target::TargetModel;
+    use crate::target::instrs::TplOp;
+
+    /// A two-address machine with register, memory, store and
+    /// read-modify-write forms of ADD, and a compare.
+    const HEAD: &str = r#"
+include "regalloc.td"
+def R0 : Register<"r0">; def R1 : Register<"r1">; def R2 : Register<"r2">;
+def GPR : RegisterClass<"T", [i32], 32, (add R0, R1, R2)>;
+def imm : Operand<i32>;
+def mem : Operand<i32> { let MIOperandInfo = (ops GPR:$base, imm:$off); }
+class I<dag o, dag i> : Instruction { let OutOperandList = o; let InOperandList = i; }
+let Constraints = "$d = $a" in {
+  def ADDrr : I<(outs GPR:$d), (ins GPR:$a, GPR:$b)>;
+  def ADDri : I<(outs GPR:$d), (ins GPR:$a, imm:$i)>;
+  let mayLoad = true in def ADDrm : I<(outs GPR:$d), (ins GPR:$a, mem:$m)>;
+}
+let mayLoad = true, mayStore = true in {
+  def ADDmr : I<(outs), (ins mem:$m, GPR:$b)>;
+  def ADDmi : I<(outs), (ins mem:$m, imm:$i)>;
+}
+def MOVri : I<(outs GPR:$d), (ins imm:$i)>;
+let mayStore = true in def MOVmi : I<(outs), (ins mem:$m, imm:$i)>;
+def TST : I<(outs), (ins GPR:$a, GPR:$b)>;
+let mayLoad = true in def CMPmi : I<(outs), (ins mem:$m, imm:$i)>;
+let mayLoad = true in def BADrm : I<(outs), (ins GPR:$a, GPR:$x, mem:$m)>;
+def ADDR { dag A = (ops TplSlot, 0); }
+"#;
+
+    fn model(body: &str) -> Result<TargetModel, String> {
+        let mut l = Loader::new();
+        l.include_dir(crate::emit::prelude_dir());
+        let text = format!("{HEAD}{body}");
+        let rk = l
+            .records_from_str("t.td", &text)
+            .map_err(|d| l.render(&d))?;
+        TargetModel::build(&rk).map_err(|d| l.render(&d))
+    }
+
+    fn err(body: &str) -> String {
+        match model(body) {
+            Ok(_) => panic!("expected an error for {body}"),
+            Err(e) => e,
+        }
+    }
+
+    fn opcode(m: &TargetModel, name: &str) -> usize {
+        m.instrs.list.iter().position(|i| i.name == name).unwrap()
+    }
+
+    #[test]
+    fn loads_stores_read_modify_writes_and_second_uses() {
+        let m = model(
+            r#"
+def : MemoryFold<ADDrr, 2, ADDrm, ADDR.A>;
+def : MemoryFold<ADDrr, 0, ADDmr, ADDR.A>;
+def : MemoryFold<ADDri, 0, ADDmi, ADDR.A>;
+def : MemoryFold<MOVri, 0, MOVmi, ADDR.A>;
+def : MemoryFold<TST, 0, CMPmi, (ops TplSlot, 0, 0)> { let AlsoOperand = 1; }
+"#,
+        )
+        .unwrap();
+        let f = &m.folds;
+        assert_eq!(f.len(), 5);
+        // Sorted by register form (name order: ADDri, ADDrr, MOVri, TST), operand.
+        let keys: Vec<(usize, usize, Option<usize>)> =
+            f.iter().map(|x| (x.reg_form, x.operand, x.also)).collect();
+        let (ri, rr, mov, tst) = (
+            opcode(&m, "ADDri"),
+            opcode(&m, "ADDrr"),
+            opcode(&m, "MOVri"),
+            opcode(&m, "TST"),
+        );
+        assert_eq!(
+            keys,
+            vec![
+                (ri, 0, Some(1)),
+                (rr, 0, Some(1)),
+                (rr, 2, None),
+                (mov, 0, None),
+                (tst, 0, Some(1)),
+            ]
+        );
+        assert_eq!(f[2].address, vec![TplOp::Slot, TplOp::Imm(0)]);
+        assert!(!f[2].little_endian);
+    }
+
+    #[test]
+    fn mismatched_forms_are_errors_at_the_fold() {
+        let e = err("def : MemoryFold<ADDrr, 2, BADrm, ADDR.A>;");
+        assert!(
+            e.contains("fold of 'ADDrr' into 'BADrm': operand 0 ('$d') of 'ADDrr' does not match operand 0 ('$a')"),
+            "{e}"
+        );
+        assert!(e.contains("t.td:"), "{e}");
+        let e = err("def : MemoryFold<ADDrr, 1, ADDrm, ADDR.A>;");
+        assert!(
+            e.contains("is a use tied to a definition; fold the definition instead"),
+            "{e}"
+        );
+        let e = err("def : MemoryFold<ADDrr, 7, ADDrm, ADDR.A>;");
+        assert!(
+            e.contains("operand 7 does not exist ('ADDrr' has 3 machine operands)"),
+            "{e}"
+        );
+        let e = err("def : MemoryFold<ADDrr, 2, ADDrm, (ops 0, 0)>;");
+        assert!(e.contains("the address must use TplSlot once"), "{e}");
+        let e = err("def : MemoryFold<ADDrr, 2, ADDri, ADDR.A>;");
+        assert!(
+            e.contains("'ADDri' does not load (mayLoad is not set)"),
+            "{e}"
+        );
+        let e = err("def : MemoryFold<MOVri, 0, CMPmi, ADDR.A>;");
+        assert!(
+            e.contains("'CMPmi' does not store (mayStore is not set)"),
+            "{e}"
+        );
+        let e = err("def : MemoryFold<ADDri, 2, ADDmi, ADDR.A>;");
+        assert!(
+            e.contains("operand 2 ('$i') is not a register operand with a class"),
+            "{e}"
+        );
+        let e = err("def : MemoryFold<ADDrr, 2, ADDrm, (ops TplSlot, 0, 0)>;");
+        assert!(
+            e.contains("'ADDrm' has 4 machine operands; 'ADDrr' with operand 2 replaced by the 3-operand address has 5"),
+            "{e}"
+        );
+        let e =
+            err("def : MemoryFold<TST, 0, CMPmi, (ops TplSlot, 0, 0)> { let AlsoOperand = 0; }");
+        assert!(
+            e.contains("AlsoOperand 0 must be an operand of 'TST' after operand 0"),
+            "{e}"
+        );
+        let e = err("def : MemoryFold<ADDrr, 0, ADDmr, ADDR.A> { let AlsoOperand = 2; }");
+        assert!(
+            e.contains("a folded definition takes its tied use along by itself"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_pair_folded_twice_is_an_error_naming_both() {
+        let e = err(
+            "def : MemoryFold<ADDrr, 2, ADDrm, ADDR.A>;\ndef : MemoryFold<ADDrr, 2, ADDrm, ADDR.A>;",
+        );
+        assert!(e.contains("operand 2 of 'ADDrr' is folded twice"), "{e}");
+        assert!(e.contains("first folded here"), "{e}");
+    }
 }
