@@ -1,4 +1,4 @@
-//! The spiller: LLVM's inline spiller in a first form (a stack slot per spilled register, a store after each def, a reload or a rematerialization before each use, tiny unspillable intervals).
+//! The spiller: LLVM's inline spiller (a stack slot per spilled original register, a store after each def, a reload or a rematerialization before each use, memory-operand folding, tiny unspillable intervals).
 //!
 //! Spilling virtual register `V` gives it a stack slot and then, for every
 //! instruction `I` that touches `V`, a new virtual register `N` of `V`'s
@@ -14,6 +14,13 @@
 //!   of that value (the original's range is kept by [`LiveIntervals`]);
 //! - if `I` writes `V` and the value is read later, `N` is stored to the
 //!   slot right after `I`.
+//!
+//! Where the target's description has a memory-operand fold for the
+//! operand (`MemoryFold`), `I` accesses the slot itself and `N` is not
+//! needed: a use reads the slot, a definition writes it (only if the value
+//! is read later), a definition with its tied use does both, and a second
+//! use the fold names goes with the first ([`FoldedOperand`]). A value that
+//! can be recomputed is recomputed rather than read from the slot.
 //!
 //! Sub-register operands keep their index: the whole register is reloaded
 //! and `I` reads or writes its part. A value that is rematerializable and
