@@ -116,17 +116,7 @@ fn from_template(
         d.operands.push(match *o {
             TemplateOperand::Reg if spill => Operand::Reg(RegOperand::use_of(reg)),
             TemplateOperand::Reg => Operand::Reg(RegOperand::def_of(reg)),
-            TemplateOperand::Slot => Operand::Frame(
-                FrameRef {
-                    fixed: false,
-                    id: slot,
-                },
-                0,
-            ),
-            TemplateOperand::Imm(x) => Operand::Imm(x),
-            TemplateOperand::Fixed(r) => Operand::Reg(RegOperand::use_of(r)),
-            TemplateOperand::NoReg => Operand::Reg(RegOperand::use_of(RegRef::NoReg)),
-            TemplateOperand::Src => return None,
+            other => Operand::from_template(other, slot)?,
         });
     }
     Some(d)

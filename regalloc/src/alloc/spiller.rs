@@ -43,9 +43,7 @@
 //! (its weight is infinite).
 
 use crate::analysis::{LiveInterval, LiveIntervals, LiveRange, Segment, Slot, SlotIndex, ValNo};
-use crate::ir::{
-    FrameRef, Inst, InstData, MachineFunction, Op, Operand, RegFlags, RegOperand, RegRef, VReg,
-};
+use crate::ir::{Inst, InstData, MachineFunction, Op, Operand, RegFlags, RegOperand, RegRef, VReg};
 use crate::target::{
     InstrFlags, InstrTemplate, MemoryFoldDesc, Reg, RegClass, TargetInfo, TemplateOperand,
 };
@@ -835,16 +833,9 @@ fn from_template(
                 at = k;
                 Operand::Reg(r)
             }
-            TemplateOperand::Slot => Operand::Frame(
-                FrameRef {
-                    fixed: false,
-                    id: slot,
-                },
-                0,
-            ),
-            TemplateOperand::Imm(x) => Operand::Imm(x),
-            TemplateOperand::Fixed(r) => Operand::Reg(RegOperand::use_of(r)),
-            TemplateOperand::NoReg => Operand::Reg(RegOperand::use_of(RegRef::NoReg)),
+            // The register placeholders are the arm above.
+            other => Operand::from_template(other, slot)
+                .unwrap_or(Operand::Reg(RegOperand::use_of(RegRef::NoReg))),
         });
     }
     (inst, at)

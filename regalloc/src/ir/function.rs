@@ -4,7 +4,7 @@ use crate::target::{LaneMask, MemoryFoldDesc, Reg, RegClass, TemplateOperand};
 
 use super::ids::{Block, Inst, VReg};
 use super::opcode::Op;
-use super::operand::{FrameRef, Operand, RegOperand, RegRef};
+use super::operand::{Operand, RegOperand, RegRef};
 
 /// Instruction-level flags printed before the opcode (`frame-setup`, `nsw`...).
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
@@ -93,20 +93,10 @@ impl InstData {
         operand: usize,
         slot: u32,
     ) -> usize {
-        let address = fold.address.iter().map(|a| match *a {
-            TemplateOperand::Slot => Operand::Frame(
-                FrameRef {
-                    fixed: false,
-                    id: slot,
-                },
-                0,
-            ),
-            TemplateOperand::Imm(x) => Operand::Imm(x),
-            TemplateOperand::Fixed(r) => Operand::Reg(RegOperand::use_of(r)),
-            // The target validated the address: no register placeholders.
-            TemplateOperand::NoReg | TemplateOperand::Reg | TemplateOperand::Src => {
-                Operand::Reg(RegOperand::use_of(RegRef::NoReg))
-            }
+        // The target validated the address: no register placeholders.
+        let address = fold.address.iter().map(|&a| {
+            Operand::from_template(a, slot)
+                .unwrap_or(Operand::Reg(RegOperand::use_of(RegRef::NoReg)))
         });
         if let Some(u) = fold.also {
             self.operands.remove(usize::from(u));

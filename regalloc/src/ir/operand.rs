@@ -1,6 +1,6 @@
 //! Instruction operands: registers with their flags, immediates, blocks, frame indices, symbols, register masks.
 
-use crate::target::{CalleeSavedSet, Reg, SubRegIndex};
+use crate::target::{CalleeSavedSet, Reg, SubRegIndex, TemplateOperand};
 
 use super::ids::{Block, VReg};
 
@@ -222,5 +222,24 @@ impl Operand {
             Operand::Reg(r) => Some(r),
             _ => None,
         }
+    }
+
+    /// The operand a spill-code or fold template operand stands for, with
+    /// `%stack.slot` for the slot; `None` for the register placeholders
+    /// (`TplReg`, `TplSrc`), which the caller fills.
+    pub fn from_template(o: TemplateOperand, slot: u32) -> Option<Operand> {
+        Some(match o {
+            TemplateOperand::Slot => Operand::Frame(
+                FrameRef {
+                    fixed: false,
+                    id: slot,
+                },
+                0,
+            ),
+            TemplateOperand::Imm(x) => Operand::Imm(x),
+            TemplateOperand::Fixed(r) => Operand::Reg(RegOperand::use_of(r)),
+            TemplateOperand::NoReg => Operand::Reg(RegOperand::use_of(RegRef::NoReg)),
+            TemplateOperand::Reg | TemplateOperand::Src => return None,
+        })
     }
 }

@@ -286,7 +286,6 @@ fn same_regs(a: &[usize], b: &[usize]) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use crate::loader::Loader;
     use crate::target::TargetModel;
     use crate::target::instrs::TplOp;
 
@@ -317,13 +316,7 @@ def ADDR { dag A = (ops TplSlot, 0); }
 "#;
 
     fn model(body: &str) -> Result<TargetModel, String> {
-        let mut l = Loader::new();
-        l.include_dir(crate::emit::prelude_dir());
-        let text = format!("{HEAD}{body}");
-        let rk = l
-            .records_from_str("t.td", &text)
-            .map_err(|d| l.render(&d))?;
-        TargetModel::build(&rk).map_err(|d| l.render(&d))
+        crate::target::model_of(&format!("{HEAD}{body}"))
     }
 
     fn err(body: &str) -> String {

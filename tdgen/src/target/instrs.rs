@@ -765,7 +765,6 @@ impl Instrs {
 
 #[cfg(test)]
 mod tests {
-    use crate::loader::Loader;
     use crate::target::TargetModel;
 
     const HEAD: &str = r#"
@@ -780,13 +779,7 @@ def GPRop : RegisterOperand<LOW>;
 "#;
 
     fn model(body: &str) -> Result<TargetModel, String> {
-        let mut l = Loader::new();
-        l.include_dir(crate::emit::prelude_dir());
-        let text = format!("{HEAD}{body}");
-        let rk = l
-            .records_from_str("t.td", &text)
-            .map_err(|d| l.render(&d))?;
-        TargetModel::build(&rk).map_err(|d| l.render(&d))
+        crate::target::model_of(&format!("{HEAD}{body}"))
     }
 
     fn err(body: &str) -> String {

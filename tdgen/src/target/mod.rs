@@ -182,3 +182,13 @@ pub fn summary(m: &TargetModel) -> String {
     }
     s
 }
+
+/// Builds the model of `.td` text that includes our prelude, rendering any
+/// diagnostics (unit tests of the semantic layer).
+#[cfg(test)]
+pub(crate) fn model_of(text: &str) -> Result<TargetModel, String> {
+    let mut l = crate::loader::Loader::new();
+    l.include_dir(crate::emit::prelude_dir());
+    let rk = l.records_from_str("t.td", text).map_err(|d| l.render(&d))?;
+    TargetModel::build(&rk).map_err(|d| l.render(&d))
+}
