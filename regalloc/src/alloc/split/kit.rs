@@ -36,6 +36,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::analysis::ranges::RangeBuilder;
 use crate::analysis::weights::vreg_weight;
 use crate::analysis::{Analyses, Slot, SlotIndex};
 use crate::ir::{
@@ -115,6 +116,9 @@ pub struct SplitResult {
 pub struct SplitKit {
     /// Every copy the kit inserted, in insertion order.
     pub copies: Vec<Inst>,
+    /// Scratch for computing the new intervals, kept across splits so
+    /// that a split costs time in the size of the range, not the function.
+    ranges: RangeBuilder,
 }
 
 /// One copy to insert: in `block`, before position `pos` of the block's
@@ -392,7 +396,14 @@ impl SplitKit {
         let mut result_regs = regs.clone();
         for (k, r) in regs.iter().enumerate() {
             let Some(n) = *r else { continue };
-            let Some(niv) = an.intervals.compute_vreg(t, func, &an.flow.cfg, n, &blocks) else {
+            let Some(niv) = an.intervals.compute_vreg_from(
+                t,
+                func,
+                &an.flow.cfg,
+                n,
+                &users[k],
+                &mut self.ranges,
+            ) else {
                 result_regs[k] = None;
                 continue;
             };
