@@ -50,6 +50,10 @@ pub struct LiveRegMatrix {
     /// Whether units are occupied per lane (sub-ranges) rather than by the
     /// whole interval.
     track_lanes: bool,
+    /// Per unit, a counter bumped whenever its union changes: an answer
+    /// computed from a unit's union stays valid while its version does
+    /// (LLVM's `LiveIntervalUnion` tags, used by its interference cache).
+    versions: Vec<u32>,
 }
 
 impl LiveRegMatrix {
@@ -67,6 +71,23 @@ impl LiveRegMatrix {
             regmasks: li.regmasks.clone(),
             assigned: Vec::new(),
             track_lanes,
+            versions: vec![0; n],
+        }
+    }
+
+    /// The version of unit `u`'s union: it changes whenever a virtual
+    /// register is assigned to or removed from a register containing `u`.
+    /// The fixed ranges and call masks never change.
+    pub fn unit_version(&self, u: RegUnit) -> u32 {
+        self.versions.get(u.index()).copied().unwrap_or(0)
+    }
+
+    /// Notes a change of the unions of `p`'s units.
+    fn bump_versions(&mut self, t: &TargetInfo<'_>, p: Reg) {
+        for &u in t.units(p) {
+            if let Some(x) = self.versions.get_mut(u.index()) {
+                *x = x.wrapping_add(1);
+            }
         }
     }
 
@@ -245,6 +266,7 @@ impl LiveRegMatrix {
     /// that nothing virtual interferes.
     pub fn assign(&mut self, t: &TargetInfo<'_>, iv: &LiveInterval, p: Reg) {
         let v = iv.vreg;
+        self.bump_versions(t, p);
         for (u, range) in self.unit_ranges(t, iv, p) {
             if let Some(un) = self.unions.get_mut(u.index()) {
                 for s in &range.segments {
@@ -262,6 +284,7 @@ impl LiveRegMatrix {
     pub fn unassign(&mut self, t: &TargetInfo<'_>, iv: &LiveInterval) {
         let v = iv.vreg;
         let Some(p) = self.assignment(v) else { return };
+        self.bump_versions(t, p);
         for (u, range) in self.unit_ranges(t, iv, p) {
             if let Some(un) = self.unions.get_mut(u.index()) {
                 for s in &range.segments {

@@ -260,11 +260,19 @@ impl RangeBuilder {
         let range_out = |s: &Self, b: Block| on(&s.live_out, b) && on(&s.def_out, b);
 
         // The blocks with a definition or a read, in layout order
-        // (accesses come in layout order; start definitions may not).
-        let mut touched: Vec<Block> = start_defs.to_vec();
-        touched.extend(accesses.iter().map(|a| a.block));
-        touched.sort_unstable();
-        touched.dedup();
+        // (accesses come in layout order; start definitions may not, and
+        // only register units have them).
+        let mut touched: Vec<Block> = Vec::new();
+        for a in accesses {
+            if touched.last() != Some(&a.block) {
+                touched.push(a.block);
+            }
+        }
+        if !start_defs.is_empty() {
+            touched.extend_from_slice(start_defs);
+            touched.sort_unstable();
+            touched.dedup();
+        }
 
         // Value numbers of definitions, in layout order; a block live-in
         // definition comes before the block's instructions.
@@ -368,10 +376,7 @@ impl RangeBuilder {
         };
         // Segments, block by block: only blocks the value enters or is
         // touched in can hold one.
-        let mut seg_blocks = touched;
-        seg_blocks.extend_from_slice(&live_sorted);
-        seg_blocks.sort_unstable();
-        seg_blocks.dedup();
+        let seg_blocks = merge_sorted(&touched, &live_sorted);
         let mut segs = Vec::new();
         let mut k = 0;
         for &bb in &seg_blocks {
@@ -448,6 +453,32 @@ impl RangeBuilder {
             live_sorted,
         )
     }
+}
+
+/// The union of two sorted, duplicate-free block lists, sorted.
+fn merge_sorted(a: &[Block], b: &[Block]) -> Vec<Block> {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => {
+                out.push(a[i]);
+                i += 1;
+            }
+            std::cmp::Ordering::Greater => {
+                out.push(b[j]);
+                j += 1;
+            }
+            std::cmp::Ordering::Equal => {
+                out.push(a[i]);
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+    out
 }
 
 /// The value defined at block start `start` (the block's live-in def).

@@ -27,6 +27,7 @@
 //! evicted.
 
 mod evict;
+mod intf_cache;
 mod queue;
 mod region;
 mod split;

@@ -32,6 +32,7 @@ use super::super::split::kit::is_terminator;
 use super::super::split::{
     BlockConstraint, BlockPlan, BorderConstraint, Gap, SpillPlacement, SplitPlan,
 };
+use super::intf_cache::InterferenceCache;
 use super::split::{SplitAnalysis, freq, last_split_point, spill_cost_of};
 use super::{Greedy, Stage};
 
@@ -40,6 +41,8 @@ use super::{Greedy, Stage};
 pub struct Region {
     bundles: EdgeBundles,
     placer: SpillPlacement,
+    /// Block interference of the candidate registers, kept across splits.
+    intf: InterferenceCache,
 }
 
 impl Region {
@@ -49,15 +52,31 @@ impl Region {
             .map(|b| f64::from(g.an.flow.freq.relative(Block::new(b))))
             .collect();
         let placer = SpillPlacement::new(&bundles, &freqs);
-        Region { bundles, placer }
+        Region {
+            bundles,
+            placer,
+            intf: InterferenceCache::default(),
+        }
     }
 }
 
 /// The interference of `p` in block `b`.
-fn intf(g: &Greedy<'_, '_, '_>, p: Reg, b: Block) -> Option<(SlotIndex, SlotIndex)> {
+fn intf(
+    g: &Greedy<'_, '_, '_>,
+    cache: &mut InterferenceCache,
+    p: Reg,
+    b: Block,
+) -> Option<(SlotIndex, SlotIndex)> {
     let slots = &g.an.intervals.slots;
-    g.matrix
-        .block_interference(g.t, p, slots.block_start(b), slots.block_end(b))
+    cache.get(
+        g.t,
+        &g.matrix,
+        g.func.blocks.len(),
+        p,
+        b,
+        slots.block_start(b),
+        slots.block_end(b),
+    )
 }
 
 /// One candidate's evaluation.
@@ -101,7 +120,7 @@ pub fn try_region_split(
         g.region = Some(region);
         return Ok(false);
     };
-    let done = split_around_region(g, &region, v, sa, &best);
+    let done = split_around_region(g, &mut region, v, sa, &best);
     g.region = Some(region);
     Ok(done)
 }
@@ -136,7 +155,7 @@ fn evaluate(
             },
             change_state: true,
         };
-        if let Some((first, last)) = intf(g, p, u.block) {
+        if let Some((first, last)) = intf(g, &mut region.intf, p, u.block) {
             let mut ins = 0;
             let start = g.an.intervals.slots.block_start(u.block);
             if u.live_in {
@@ -191,7 +210,7 @@ fn evaluate(
         let mut links = Vec::new();
         let mut cs = Vec::new();
         for &b in &added {
-            let i = intf(g, p, b);
+            let i = intf(g, &mut region.intf, p, b);
             visited.push((b, i.is_some()));
             match i {
                 None => links.push(b),
@@ -305,7 +324,7 @@ fn gap_after(g: &Greedy<'_, '_, '_>, b: Block, s: SlotIndex) -> Gap {
 /// Carries out the winning candidate's split; `true` when it happened.
 fn split_around_region(
     g: &mut Greedy<'_, '_, '_>,
-    region: &Region,
+    region: &mut Region,
     v: VReg,
     sa: &SplitAnalysis,
     cand: &Candidate,
@@ -329,7 +348,7 @@ fn split_around_region(
     // Live-through blocks without uses.
     for &b in &sa.through {
         let (rin, rout) = (live_in(b) && pos(b, false), live_out(b) && pos(b, true));
-        let bp = match (rin, rout, intf(g, p, b)) {
+        let bp = match (rin, rout, intf(g, &mut region.intf, p, b)) {
             (false, false, _) => continue,
             (true, true, None) => BlockPlan::whole(MAIN),
             (true, true, Some((f, l))) => BlockPlan {
@@ -372,7 +391,7 @@ fn split_around_region(
             }
             continue;
         }
-        let i = intf(g, p, b);
+        let i = intf(g, &mut region.intf, p, b);
         let mut switches = Vec::new();
         if rin {
             match i {
