@@ -105,19 +105,41 @@ impl LiveRegMatrix {
         d.units
             .iter()
             .enumerate()
-            .filter_map(|(k, &u)| {
-                if !self.track_lanes || iv.subranges.is_empty() {
-                    return Some((u, &iv.range));
-                }
-                let lanes = d.unit_lanes.get(k).copied().unwrap_or_default();
-                let mut hit = iv.subranges.iter().filter(|s| s.lanes.overlaps(lanes));
-                match (hit.next(), hit.next()) {
-                    (Some(s), None) => Some((u, &s.range)),
-                    (None, _) => None,
-                    _ => Some((u, &iv.range)),
-                }
-            })
+            .filter_map(|(k, &u)| Some((u, self.unit_range(d, k, iv)?)))
             .collect()
+    }
+
+    /// [`LiveRegMatrix::unit_ranges`] without collecting them.
+    fn unit_ranges_iter<'a>(
+        &'a self,
+        t: &'a TargetInfo<'_>,
+        iv: &'a LiveInterval,
+        p: Reg,
+    ) -> impl Iterator<Item = (RegUnit, &'a LiveRange)> + 'a {
+        let d = t.reg(p);
+        d.units
+            .iter()
+            .enumerate()
+            .filter_map(move |(k, &u)| Some((u, self.unit_range(d, k, iv)?)))
+    }
+
+    /// The part of `iv` occupying the `k`-th unit of register `d`.
+    fn unit_range<'a>(
+        &self,
+        d: &crate::target::RegisterDesc<'_>,
+        k: usize,
+        iv: &'a LiveInterval,
+    ) -> Option<&'a LiveRange> {
+        if !self.track_lanes || iv.subranges.is_empty() {
+            return Some(&iv.range);
+        }
+        let lanes = d.unit_lanes.get(k).copied().unwrap_or_default();
+        let mut hit = iv.subranges.iter().filter(|s| s.lanes.overlaps(lanes));
+        match (hit.next(), hit.next()) {
+            (Some(s), None) => Some(&s.range),
+            (None, _) => None,
+            _ => Some(&iv.range),
+        }
     }
 
     /// The register `v` is assigned to here, if any.
@@ -136,13 +158,28 @@ impl LiveRegMatrix {
             self.regmasks[k..]
                 .iter()
                 .take_while(|m| m.at < s.end)
-                .any(|m| match &m.mask {
-                    RegMask::Named(c) => {
-                        c.index() >= t.callee_saved.len() || !t.mask_preserves(*c, p)
-                    }
-                    RegMask::Custom(list) => !list.contains(&p),
-                })
+                .any(|m| mask_clobbers_reg(t, &m.mask, p))
         })
+    }
+
+    /// The distinct call masks inside `range`, for asking about many
+    /// registers ([`LiveRegMatrix::check_with_masks`]): a range crossing
+    /// fifty calls of one convention then costs one mask test per
+    /// register, not fifty.
+    pub fn masks_in(&self, range: &LiveRange) -> CallMasks {
+        let mut out = CallMasks::default();
+        if self.regmasks.is_empty() {
+            return out;
+        }
+        for s in &range.segments {
+            let k = self.regmasks.partition_point(|m| m.at < s.start);
+            for m in self.regmasks[k..].iter().take_while(|m| m.at < s.end) {
+                if !out.masks.contains(&m.mask) {
+                    out.masks.push(m.mask.clone());
+                }
+            }
+        }
+        out
     }
 
     /// Whether `iv` may take `p`, and if not, the worst reason.
@@ -150,16 +187,37 @@ impl LiveRegMatrix {
         if self.mask_clobbers(t, &iv.range, p) {
             return Interference::RegMask;
         }
-        let units = self.unit_ranges(t, iv, p);
-        for &(u, range) in &units {
+        self.check_units(t, iv, p)
+    }
+
+    /// [`LiveRegMatrix::check`] with the call masks inside `iv`'s range
+    /// already collected (`masks` is [`LiveRegMatrix::masks_in`] of it).
+    pub fn check_with_masks(
+        &self,
+        t: &TargetInfo<'_>,
+        iv: &LiveInterval,
+        p: Reg,
+        masks: &CallMasks,
+    ) -> Interference {
+        if masks.clobber(t, p) {
+            return Interference::RegMask;
+        }
+        self.check_units(t, iv, p)
+    }
+
+    /// The unit part of [`LiveRegMatrix::check`]: fixed ranges first, then
+    /// virtual registers.
+    fn check_units(&self, t: &TargetInfo<'_>, iv: &LiveInterval, p: Reg) -> Interference {
+        for (u, range) in self.unit_ranges_iter(t, iv, p) {
             if let Some(f) = self.fixed.get(u.index())
                 && ranges_overlap(f, range)
             {
                 return Interference::RegUnit;
             }
         }
-        for &(u, range) in &units {
+        for (u, range) in self.unit_ranges_iter(t, iv, p) {
             if let Some(un) = self.unions.get(u.index())
+                && !un.is_empty()
                 && range
                     .segments
                     .iter()
@@ -231,11 +289,7 @@ impl LiveRegMatrix {
         }
         let k = self.regmasks.partition_point(|m| m.at < start);
         for m in self.regmasks[k..].iter().take_while(|m| m.at < end) {
-            let clobbers = match &m.mask {
-                RegMask::Named(c) => c.index() >= t.callee_saved.len() || !t.mask_preserves(*c, p),
-                RegMask::Custom(list) => !list.contains(&p),
-            };
-            if clobbers {
+            if mask_clobbers_reg(t, &m.mask, p) {
                 note(m.at, SlotIndex(m.at.0 + 1));
             }
         }
@@ -312,17 +366,48 @@ fn union_overlaps(
         .map(|(_, (_, v))| *v)
 }
 
-/// Whether two live ranges share a point (a merge over sorted segments).
+/// Whether a call with register mask `mask` clobbers `p`.
+fn mask_clobbers_reg(t: &TargetInfo<'_>, mask: &RegMask, p: Reg) -> bool {
+    match mask {
+        RegMask::Named(c) => c.index() >= t.callee_saved.len() || !t.mask_preserves(*c, p),
+        RegMask::Custom(list) => !list.contains(&p),
+    }
+}
+
+/// The distinct call register masks inside one live range
+/// ([`LiveRegMatrix::masks_in`]).
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct CallMasks {
+    masks: Vec<RegMask>,
+}
+
+impl CallMasks {
+    /// Whether one of the calls clobbers `p`.
+    pub fn clobber(&self, t: &TargetInfo<'_>, p: Reg) -> bool {
+        self.masks.iter().any(|m| mask_clobbers_reg(t, m, p))
+    }
+}
+
+/// Whether two live ranges share a point. Walks the shorter range and
+/// finds each of its segments in the longer one by binary search from
+/// where the previous one stopped: fixed unit ranges (a call-clobbered
+/// unit has a segment at every call) are long, the ranges checked against
+/// them are often short.
 pub fn ranges_overlap(a: &LiveRange, b: &LiveRange) -> bool {
-    let (mut i, mut j) = (0, 0);
-    while i < a.segments.len() && j < b.segments.len() {
-        let (x, y) = (&a.segments[i], &b.segments[j]);
-        if x.end <= y.start {
-            i += 1;
-        } else if y.end <= x.start {
-            j += 1;
-        } else {
-            return true;
+    let (short, long) = if a.segments.len() <= b.segments.len() {
+        (&a.segments, &b.segments)
+    } else {
+        (&b.segments, &a.segments)
+    };
+    let mut from = 0;
+    for x in short {
+        // The first segment of `long` ending after `x` starts; it overlaps
+        // `x` when it starts before `x` ends.
+        from += long[from..].partition_point(|y| y.end <= x.start);
+        match long.get(from) {
+            None => return false,
+            Some(y) if y.start < x.end => return true,
+            Some(_) => {}
         }
     }
     false

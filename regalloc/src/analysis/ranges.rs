@@ -306,12 +306,23 @@ impl RangeBuilder {
         // Values at block entries: optimistic iteration in RPO; a block
         // where two different values meet gets a phi-def and keeps it.
         // The reachable blocks the range is live into, in RPO.
-        let mut live_blocks: Vec<Block> = marked_in
-            .iter()
-            .copied()
-            .filter(|&b| range_in(self, b) && cfg.is_reachable(b))
-            .collect();
-        live_blocks.sort_unstable_by_key(|b| cfg.rpo_index[b.index()]);
+        // A region covering much of the function is read off the RPO
+        // rather than sorted into it.
+        let live_blocks: Vec<Block> = if covers_much(marked_in.len(), cfg.num_blocks()) {
+            cfg.rpo
+                .iter()
+                .copied()
+                .filter(|&b| range_in(self, b))
+                .collect()
+        } else {
+            let mut l: Vec<Block> = marked_in
+                .iter()
+                .copied()
+                .filter(|&b| range_in(self, b) && cfg.is_reachable(b))
+                .collect();
+            l.sort_unstable_by_key(|b| cfg.rpo_index[b.index()]);
+            l
+        };
         for &b in &live_blocks {
             self.in_val[b.index()] = UNKNOWN;
             self.in_val_at[b.index()] = e;
@@ -355,8 +366,16 @@ impl RangeBuilder {
             }
         }
         // Phi values get numbers after the definitions, in layout order.
-        let mut live_sorted = live_blocks;
-        live_sorted.sort_unstable();
+        let live_sorted = if covers_much(live_blocks.len(), cfg.num_blocks()) {
+            (0..cfg.num_blocks())
+                .map(Block::new)
+                .filter(|&b| range_in(self, b) && cfg.is_reachable(b))
+                .collect()
+        } else {
+            let mut l = live_blocks;
+            l.sort_unstable();
+            l
+        };
         for &b in &live_sorted {
             if self.in_val[b.index()] == (PHI_BIT | b.0) {
                 valnos.push(ValNo {
@@ -453,6 +472,12 @@ impl RangeBuilder {
             live_sorted,
         )
     }
+}
+
+/// Whether sorting `k` of a function's `n` blocks costs more than
+/// filtering all `n` in a known order.
+fn covers_much(k: usize, n: usize) -> bool {
+    k * (usize::BITS - k.leading_zeros()) as usize > n
 }
 
 /// The union of two sorted, duplicate-free block lists, sorted.

@@ -65,12 +65,12 @@ pub fn can_evict_interference(
     max_cost: &mut EvictionCost,
 ) -> bool {
     let t = g.t;
+    if g.check(v, p) != Interference::Virt {
+        return false;
+    }
     let Some(iv) = g.an.intervals.vreg(v) else {
         return false;
     };
-    if g.matrix.check(t, iv, p) != Interference::Virt {
-        return false;
-    }
     let is_local = g.is_local(v);
     // Cascade of `v`, or the one it would get.
     let cascade = match g.cascade(v) {
