@@ -43,6 +43,21 @@ pub struct Region {
     placer: SpillPlacement,
     /// Block interference of the candidate registers, kept across splits.
     intf: InterferenceCache,
+    /// Per block: the stamp of the last split the block was a live-through
+    /// block of (`through`), and of the last candidate the region grew
+    /// into it (`seen`); stamps instead of flags so that no pass clears a
+    /// function-sized vector per split or per candidate.
+    through: Vec<u32>,
+    seen: Vec<u32>,
+    stamp: u32,
+}
+
+impl Region {
+    /// A stamp no block carries yet.
+    fn next_stamp(&mut self) -> u32 {
+        self.stamp += 1;
+        self.stamp
+    }
 }
 
 impl Region {
@@ -56,6 +71,9 @@ impl Region {
             bundles,
             placer,
             intf: InterferenceCache::default(),
+            through: vec![0; g.func.blocks.len()],
+            seen: vec![0; g.func.blocks.len()],
+            stamp: 0,
         }
     }
 }
@@ -83,7 +101,8 @@ fn intf(
 struct Candidate {
     reg: Reg,
     cost: f32,
-    positive: Vec<bool>,
+    /// The bundles that want the register, in increasing order.
+    positive: Vec<Bundle>,
 }
 
 /// Tries a region split of `v`; `Ok(true)` when it split.
@@ -101,14 +120,14 @@ pub fn try_region_split(
         Some(r) => r,
         None => Region::new(g),
     };
-    let mut through = vec![false; g.func.blocks.len()];
+    let through = region.next_stamp();
     for &b in &sa.through {
-        through[b.index()] = true;
+        region.through[b.index()] = through;
     }
     let mut best: Option<Candidate> = None;
     let mut best_cost = spill_cost;
     for &p in &order.regs {
-        if let Some(c) = evaluate(g, &mut region, sa, &through, p, best_cost) {
+        if let Some(c) = evaluate(g, &mut region, sa, through, p, best_cost) {
             tracing::debug!(vreg = v.0, reg = %g.t.reg(p).name, cost = c.cost, "region split candidate");
             if c.cost < best_cost {
                 best_cost = c.cost;
@@ -131,10 +150,11 @@ fn evaluate(
     g: &Greedy<'_, '_, '_>,
     region: &mut Region,
     sa: &SplitAnalysis,
-    through: &[bool],
+    through: u32,
     p: Reg,
     limit: f32,
 ) -> Option<Candidate> {
+    let seen = region.next_stamp();
     let placer = &mut region.placer;
     placer.prepare();
     // 1. Use blocks.
@@ -192,14 +212,12 @@ fn evaluate(
     // Live-through blocks the region grew into, with whether the
     // candidate has interference there.
     let mut visited: Vec<(Block, bool)> = Vec::new();
-    let mut seen = vec![false; through.len()];
     loop {
-        let recent: Vec<Bundle> = placer.recent_positive().to_vec();
         let mut added = Vec::new();
-        for bu in recent {
+        for &bu in placer.recent_positive() {
             for &b in region.bundles.blocks(bu) {
-                if through[b.index()] && !seen[b.index()] {
-                    seen[b.index()] = true;
+                if region.through[b.index()] == through && region.seen[b.index()] != seen {
+                    region.seen[b.index()] = seen;
                     added.push(b);
                 }
             }
@@ -238,17 +256,12 @@ fn evaluate(
         placer.iterate();
     }
     placer.finish();
-    let mut positive = vec![false; region.bundles.num_bundles()];
-    let mut any = false;
-    for b in placer.positive_bundles() {
-        positive[b.index()] = true;
-        any = true;
-    }
-    if !any {
+    if placer.positive_bundles().next().is_none() {
         return None;
     }
     // 3. Global cost.
-    let bundle_pos = |b: Block, out: bool| positive[region.bundles.bundle(b, out).index()];
+    let placer = &region.placer;
+    let bundle_pos = |b: Block, out: bool| placer.is_positive(region.bundles.bundle(b, out));
     let mut cost = static_cost;
     for (u, c) in sa.use_blocks.iter().zip(&constraints) {
         let mut ins = 0;
@@ -276,7 +289,7 @@ fn evaluate(
     Some(Candidate {
         reg: p,
         cost,
-        positive,
+        positive: placer.positive_bundles().collect(),
     })
 }
 
@@ -332,7 +345,11 @@ fn split_around_region(
     const REMAINDER: u32 = 0;
     const MAIN: u32 = 1;
     let p = cand.reg;
-    let pos = |b: Block, out: bool| cand.positive[region.bundles.bundle(b, out).index()];
+    let pos = |b: Block, out: bool| {
+        cand.positive
+            .binary_search(&region.bundles.bundle(b, out))
+            .is_ok()
+    };
     let mut plan = SplitPlan {
         intervals: 2,
         default: REMAINDER,
