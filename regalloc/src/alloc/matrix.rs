@@ -257,18 +257,23 @@ impl LiveRegMatrix {
         start: SlotIndex,
         end: SlotIndex,
     ) -> Option<(SlotIndex, SlotIndex)> {
-        let mut first: Option<SlotIndex> = None;
-        let mut last: Option<SlotIndex> = None;
-        let mut note = |a: SlotIndex, b: SlotIndex| {
-            let a = a.max(start);
-            let b = b.min(end);
-            if first.is_none_or(|f| a < f) {
-                first = Some(a);
-            }
-            if last.is_none_or(|l| b > l) {
-                last = Some(b);
-            }
-        };
+        join_interference(
+            self.block_virt_interference(t, p, start, end),
+            self.block_fixed_interference(t, p, start, end),
+        )
+    }
+
+    /// The part of [`LiveRegMatrix::block_interference`] from virtual
+    /// registers: it changes whenever a unit of `p` does
+    /// ([`LiveRegMatrix::unit_version`]).
+    pub fn block_virt_interference(
+        &self,
+        t: &TargetInfo<'_>,
+        p: Reg,
+        start: SlotIndex,
+        end: SlotIndex,
+    ) -> Option<(SlotIndex, SlotIndex)> {
+        let mut span = Span::new(start, end);
         for &u in t.units(p) {
             if let Some(un) = self.unions.get(u.index()) {
                 // The last segment starting before `end`, then back while
@@ -277,23 +282,38 @@ impl LiveRegMatrix {
                     if e <= start {
                         break;
                     }
-                    note(s, e);
+                    span.note(s, e);
                 }
             }
+        }
+        span.get()
+    }
+
+    /// The part of [`LiveRegMatrix::block_interference`] from fixed
+    /// registers and call clobbers, which never changes during allocation.
+    pub fn block_fixed_interference(
+        &self,
+        t: &TargetInfo<'_>,
+        p: Reg,
+        start: SlotIndex,
+        end: SlotIndex,
+    ) -> Option<(SlotIndex, SlotIndex)> {
+        let mut span = Span::new(start, end);
+        for &u in t.units(p) {
             if let Some(f) = self.fixed.get(u.index()) {
                 let k = f.segments.partition_point(|x| x.end <= start);
                 for x in f.segments[k..].iter().take_while(|x| x.start < end) {
-                    note(x.start, x.end);
+                    span.note(x.start, x.end);
                 }
             }
         }
         let k = self.regmasks.partition_point(|m| m.at < start);
         for m in self.regmasks[k..].iter().take_while(|m| m.at < end) {
             if mask_clobbers_reg(t, &m.mask, p) {
-                note(m.at, SlotIndex(m.at.0 + 1));
+                span.note(m.at, SlotIndex(m.at.0 + 1));
             }
         }
-        first.zip(last)
+        span.get()
     }
 
     /// The virtual registers occupying unit `u` somewhere in `range`, each
@@ -364,6 +384,53 @@ fn union_overlaps(
         .rev()
         .take_while(move |(_, (e, _))| *e > start)
         .map(|(_, (_, v))| *v)
+}
+
+/// The first and last interference points of one block, clamped to it.
+struct Span {
+    start: SlotIndex,
+    end: SlotIndex,
+    first: Option<SlotIndex>,
+    last: Option<SlotIndex>,
+}
+
+impl Span {
+    fn new(start: SlotIndex, end: SlotIndex) -> Span {
+        Span {
+            start,
+            end,
+            first: None,
+            last: None,
+        }
+    }
+
+    /// Adds the interference `[a, b)`.
+    fn note(&mut self, a: SlotIndex, b: SlotIndex) {
+        let a = a.max(self.start);
+        let b = b.min(self.end);
+        if self.first.is_none_or(|f| a < f) {
+            self.first = Some(a);
+        }
+        if self.last.is_none_or(|l| b > l) {
+            self.last = Some(b);
+        }
+    }
+
+    fn get(&self) -> Option<(SlotIndex, SlotIndex)> {
+        self.first.zip(self.last)
+    }
+}
+
+/// The block interference of two sources together: the earlier first
+/// point and the later last point.
+pub fn join_interference(
+    a: Option<(SlotIndex, SlotIndex)>,
+    b: Option<(SlotIndex, SlotIndex)>,
+) -> Option<(SlotIndex, SlotIndex)> {
+    match (a, b) {
+        (Some((f1, l1)), Some((f2, l2))) => Some((f1.min(f2), l1.max(l2))),
+        (x, None) | (None, x) => x,
+    }
 }
 
 /// Whether a call with register mask `mask` clobbers `p`.

@@ -7,7 +7,8 @@
 //! while between them only the units of the registers just assigned or
 //! evicted change. So the answers are kept per register and block, and a
 //! register's answers are dropped when the version of one of its units
-//! ([`LiveRegMatrix::unit_version`]) moved since they were computed. The
+//! ([`LiveRegMatrix::unit_version`]) moved since they were computed; the
+//! part from fixed registers and call clobbers is kept for good. The
 //! answer is exactly what the matrix would say now: block boundaries,
 //! fixed ranges and call masks never change during allocation.
 
@@ -15,7 +16,7 @@ use crate::analysis::SlotIndex;
 use crate::ir::Block;
 use crate::target::{Reg, TargetInfo};
 
-use super::super::matrix::LiveRegMatrix;
+use super::super::matrix::{LiveRegMatrix, join_interference};
 
 /// A block's first and last interference point, if any.
 type BlockInterference = Option<(SlotIndex, SlotIndex)>;
@@ -24,14 +25,18 @@ type BlockInterference = Option<(SlotIndex, SlotIndex)>;
 #[derive(Clone, Debug, Default)]
 struct Entry {
     /// The versions of the register's units, in `t.units(p)` order, that
-    /// the answers of the current epoch were computed with.
+    /// the virtual answers of the current epoch were computed with.
     versions: Vec<u32>,
     /// Bumped whenever `versions` moves: answers of older epochs are stale.
     epoch: u32,
-    /// Per block: the epoch its answer was computed in (0: never).
+    /// Per block: the epoch its virtual answer was computed in (0: never).
     stamp: Vec<u32>,
-    /// Per block: the answer, valid where `stamp` is `epoch`.
-    answer: Vec<BlockInterference>,
+    /// Per block: the virtual registers' interference, valid where `stamp`
+    /// is `epoch`.
+    virt: Vec<BlockInterference>,
+    /// Per block: the fixed registers' and calls' interference, once
+    /// computed (it never changes).
+    fixed: Vec<Option<BlockInterference>>,
 }
 
 /// Per register, the block interference answers still valid.
@@ -42,23 +47,16 @@ pub struct InterferenceCache {
 }
 
 impl InterferenceCache {
-    /// Where `p` is taken inside block `b` (between `start` and `end`, the
-    /// block's bounds), as [`LiveRegMatrix::block_interference`] says now:
-    /// computed on the first query since one of `p`'s units last changed,
-    /// remembered until the next change.
-    // The register, the block and its bounds are one question; a struct
-    // would only move the list.
-    #[allow(clippy::too_many_arguments)]
-    pub fn get(
-        &mut self,
+    /// The answers for `p`, with those made stale by a change of one of
+    /// its units since they were computed dropped. The matrix must not
+    /// change while the result is in use.
+    pub fn reg<'c>(
+        &'c mut self,
         t: &TargetInfo<'_>,
         matrix: &LiveRegMatrix,
         num_blocks: usize,
         p: Reg,
-        b: Block,
-        start: SlotIndex,
-        end: SlotIndex,
-    ) -> BlockInterference {
+    ) -> RegInterference<'c> {
         if self.regs.len() <= p.index() {
             self.regs.resize(p.index() + 1, None);
         }
@@ -66,10 +64,9 @@ impl InterferenceCache {
             versions: Vec::new(),
             epoch: 1,
             stamp: vec![0; num_blocks],
-            answer: vec![None; num_blocks],
+            virt: vec![None; num_blocks],
+            fixed: vec![None; num_blocks],
         });
-        // A few units per register: checking them on every query is cheap
-        // next to one union lookup, and no caller can forget it.
         let units = t.units(p);
         let same = e.versions.len() == units.len()
             && units
@@ -82,12 +79,36 @@ impl InterferenceCache {
                 .extend(units.iter().map(|&u| matrix.unit_version(u)));
             e.epoch += 1;
         }
-        if e.stamp[b.index()] == e.epoch {
-            return e.answer[b.index()];
+        RegInterference { entry: e, p }
+    }
+}
+
+/// The current answers of one register ([`InterferenceCache::reg`]).
+pub struct RegInterference<'c> {
+    entry: &'c mut Entry,
+    p: Reg,
+}
+
+impl RegInterference<'_> {
+    /// Where the register is taken inside block `b` (between `start` and
+    /// `end`, the block's bounds), as
+    /// [`LiveRegMatrix::block_interference`] says now.
+    pub fn get(
+        &mut self,
+        t: &TargetInfo<'_>,
+        matrix: &LiveRegMatrix,
+        b: Block,
+        start: SlotIndex,
+        end: SlotIndex,
+    ) -> BlockInterference {
+        let e = &mut *self.entry;
+        let k = b.index();
+        let fixed = *e.fixed[k]
+            .get_or_insert_with(|| matrix.block_fixed_interference(t, self.p, start, end));
+        if e.stamp[k] != e.epoch {
+            e.virt[k] = matrix.block_virt_interference(t, self.p, start, end);
+            e.stamp[k] = e.epoch;
         }
-        let a = matrix.block_interference(t, p, start, end);
-        e.stamp[b.index()] = e.epoch;
-        e.answer[b.index()] = a;
-        a
+        join_interference(e.virt[k], fixed)
     }
 }

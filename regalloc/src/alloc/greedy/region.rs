@@ -32,7 +32,7 @@ use super::super::split::kit::is_terminator;
 use super::super::split::{
     BlockConstraint, BlockPlan, BorderConstraint, Gap, SpillPlacement, SplitPlan,
 };
-use super::intf_cache::InterferenceCache;
+use super::intf_cache::{InterferenceCache, RegInterference};
 use super::split::{SplitAnalysis, freq, last_split_point, spill_cost_of};
 use super::{Greedy, Stage};
 
@@ -78,23 +78,14 @@ impl Region {
     }
 }
 
-/// The interference of `p` in block `b`.
+/// The interference of `p` (whose cache answers are `p_intf`) in block `b`.
 fn intf(
     g: &Greedy<'_, '_, '_>,
-    cache: &mut InterferenceCache,
-    p: Reg,
+    p_intf: &mut RegInterference<'_>,
     b: Block,
 ) -> Option<(SlotIndex, SlotIndex)> {
     let slots = &g.an.intervals.slots;
-    cache.get(
-        g.t,
-        &g.matrix,
-        g.func.blocks.len(),
-        p,
-        b,
-        slots.block_start(b),
-        slots.block_end(b),
-    )
+    p_intf.get(g.t, &g.matrix, b, slots.block_start(b), slots.block_end(b))
 }
 
 /// One candidate's evaluation.
@@ -155,6 +146,7 @@ fn evaluate(
     limit: f32,
 ) -> Option<Candidate> {
     let seen = region.next_stamp();
+    let mut p_intf = region.intf.reg(g.t, &g.matrix, g.func.blocks.len(), p);
     let placer = &mut region.placer;
     placer.prepare();
     // 1. Use blocks.
@@ -175,7 +167,7 @@ fn evaluate(
             },
             change_state: true,
         };
-        if let Some((first, last)) = intf(g, &mut region.intf, p, u.block) {
+        if let Some((first, last)) = intf(g, &mut p_intf, u.block) {
             let mut ins = 0;
             let start = g.an.intervals.slots.block_start(u.block);
             if u.live_in {
@@ -228,7 +220,7 @@ fn evaluate(
         let mut links = Vec::new();
         let mut cs = Vec::new();
         for &b in &added {
-            let i = intf(g, &mut region.intf, p, b);
+            let i = intf(g, &mut p_intf, b);
             visited.push((b, i.is_some()));
             match i {
                 None => links.push(b),
@@ -345,6 +337,7 @@ fn split_around_region(
     const REMAINDER: u32 = 0;
     const MAIN: u32 = 1;
     let p = cand.reg;
+    let mut p_intf = region.intf.reg(g.t, &g.matrix, g.func.blocks.len(), p);
     let pos = |b: Block, out: bool| {
         cand.positive
             .binary_search(&region.bundles.bundle(b, out))
@@ -365,7 +358,7 @@ fn split_around_region(
     // Live-through blocks without uses.
     for &b in &sa.through {
         let (rin, rout) = (live_in(b) && pos(b, false), live_out(b) && pos(b, true));
-        let bp = match (rin, rout, intf(g, &mut region.intf, p, b)) {
+        let bp = match (rin, rout, intf(g, &mut p_intf, b)) {
             (false, false, _) => continue,
             (true, true, None) => BlockPlan::whole(MAIN),
             (true, true, Some((f, l))) => BlockPlan {
@@ -408,7 +401,7 @@ fn split_around_region(
             }
             continue;
         }
-        let i = intf(g, &mut region.intf, p, b);
+        let i = intf(g, &mut p_intf, b);
         let mut switches = Vec::new();
         if rin {
             match i {

@@ -173,12 +173,9 @@ impl SplitKit {
         let mut used = vec![false; plan.intervals as usize];
         let mut entries: BTreeMap<Block, u32> = BTreeMap::new();
         let mut exits: BTreeMap<Block, u32> = BTreeMap::new();
+        let default_plan = BlockPlan::whole(plan.default);
         for &b in &blocks {
-            let bp = plan
-                .blocks
-                .get(&b)
-                .cloned()
-                .unwrap_or_else(|| BlockPlan::whole(plan.default));
+            let bp = plan.blocks.get(&b).unwrap_or(&default_plan);
             let insts = &func.block(b).insts;
             let end_pos = insts
                 .iter()
@@ -372,20 +369,28 @@ impl SplitKit {
         if an.hints.len() < n_vregs {
             an.hints.resize(n_vregs, Vec::new());
         }
-        // One pass over the blocks finds every new register's users.
-        let mut index_of: BTreeMap<VReg, usize> = BTreeMap::new();
+        // One pass over the blocks finds every new register's users. The
+        // new registers were made last, in interval order: a register's
+        // interval is found by its distance from the first of them.
+        let first_reg = regs.iter().flatten().next().map_or(0, |n| n.index());
+        let mut index_of: Vec<Option<usize>> = vec![None; func.vregs.len() - first_reg];
         for (k, r) in regs.iter().enumerate() {
             if let Some(n) = r {
-                index_of.insert(*n, k);
+                index_of[n.index() - first_reg] = Some(k);
             }
         }
+        let interval_of = |x: VReg| {
+            x.index()
+                .checked_sub(first_reg)
+                .and_then(|d| index_of.get(d).copied().flatten())
+        };
         let mut users: Vec<Vec<(Inst, Block)>> = vec![Vec::new(); regs.len()];
         for &b in &blocks {
             for &i in &func.block(b).insts {
                 for o in &func.inst(i).operands {
                     if let Operand::Reg(r) = o
                         && let RegRef::Virt(x) = r.reg
-                        && let Some(&k) = index_of.get(&x)
+                        && let Some(k) = interval_of(x)
                         && users[k].last().is_none_or(|l| l.0 != i)
                     {
                         users[k].push((i, b));
