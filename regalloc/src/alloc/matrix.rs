@@ -205,15 +205,40 @@ impl LiveRegMatrix {
         self.check_units(t, iv, p)
     }
 
+    /// [`LiveRegMatrix::check_with_masks`] without looking at virtual
+    /// registers: `Free` when only they may be in the way. For callers
+    /// that go on to collect the virtual interference anyway.
+    pub fn check_fixed_with_masks(
+        &self,
+        t: &TargetInfo<'_>,
+        iv: &LiveInterval,
+        p: Reg,
+        masks: &CallMasks,
+    ) -> Interference {
+        if masks.clobber(t, p) {
+            return Interference::RegMask;
+        }
+        if self.fixed_overlaps(t, iv, p) {
+            return Interference::RegUnit;
+        }
+        Interference::Free
+    }
+
+    /// Whether a fixed register live range of one of `p`'s units overlaps
+    /// the part of `iv` that would occupy it.
+    fn fixed_overlaps(&self, t: &TargetInfo<'_>, iv: &LiveInterval, p: Reg) -> bool {
+        self.unit_ranges_iter(t, iv, p).any(|(u, range)| {
+            self.fixed
+                .get(u.index())
+                .is_some_and(|f| ranges_overlap(f, range))
+        })
+    }
+
     /// The unit part of [`LiveRegMatrix::check`]: fixed ranges first, then
     /// virtual registers.
     fn check_units(&self, t: &TargetInfo<'_>, iv: &LiveInterval, p: Reg) -> Interference {
-        for (u, range) in self.unit_ranges_iter(t, iv, p) {
-            if let Some(f) = self.fixed.get(u.index())
-                && ranges_overlap(f, range)
-            {
-                return Interference::RegUnit;
-            }
+        if self.fixed_overlaps(t, iv, p) {
+            return Interference::RegUnit;
         }
         for (u, range) in self.unit_ranges_iter(t, iv, p) {
             if let Some(un) = self.unions.get(u.index())

@@ -340,6 +340,21 @@ impl Greedy<'_, '_, '_> {
         }
     }
 
+    /// [`Greedy::check`] without the virtual registers: `Free` when only
+    /// they may be in the way ([`LiveRegMatrix::check_fixed_with_masks`]).
+    pub fn check_fixed(&mut self, v: VReg, p: Reg) -> Interference {
+        let Some(iv) = self.an.intervals.vreg(v) else {
+            return Interference::Free;
+        };
+        if self.call_masks.as_ref().is_none_or(|(x, _)| *x != v) {
+            self.call_masks = Some((v, self.matrix.masks_in(&iv.range)));
+        }
+        match self.call_masks.as_ref() {
+            Some((_, m)) => self.matrix.check_fixed_with_masks(self.t, iv, p, m),
+            None => Interference::Free,
+        }
+    }
+
     /// LLVM's `selectOrSplit` for one range.
     fn select_or_split(&mut self, v: VReg) -> Result<(), AllocError> {
         // The range of `v` may be new (a split or spill product reusing

@@ -432,7 +432,7 @@ impl SplitKit {
 }
 
 /// Whether `inst` has an operand of `v`.
-fn touches(inst: &InstData, v: VReg) -> bool {
+pub fn touches(inst: &InstData, v: VReg) -> bool {
     inst.operands
         .iter()
         .any(|o| matches!(o, Operand::Reg(r) if r.reg == RegRef::Virt(v)))
