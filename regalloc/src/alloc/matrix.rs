@@ -40,7 +40,7 @@ pub enum Interference {
 pub struct LiveRegMatrix {
     /// For each unit: assigned segments keyed by start, with (end, owner).
     /// Segments of one union never overlap, so they are sorted by end too.
-    unions: Vec<BTreeMap<SlotIndex, (SlotIndex, VReg)>>,
+    unions: Vec<Union>,
     /// Fixed physical liveness of each unit (from the live intervals).
     fixed: Vec<LiveRange>,
     /// Register masks of calls, in slot order.
@@ -243,12 +243,16 @@ impl LiveRegMatrix {
         for (u, range) in self.unit_ranges_iter(t, iv, p) {
             if let Some(un) = self.unions.get(u.index())
                 && !un.is_empty()
-                && range
-                    .segments
-                    .iter()
-                    .any(|s| union_overlaps(un, s.start, s.end).next().is_some())
+                && let Some(first) = range.segments.first()
             {
-                return Interference::Virt;
+                let mut walk = UnionWalk::new(un, first.start);
+                let mut run = Vec::new();
+                for s in &range.segments {
+                    walk.overlapping(s.start, s.end, &mut run);
+                    if !run.is_empty() {
+                        return Interference::Virt;
+                    }
+                }
             }
         }
         Interference::Free
@@ -258,12 +262,18 @@ impl LiveRegMatrix {
     /// intervals overlap `iv` there, each once, sorted.
     pub fn interfering_vregs(&self, t: &TargetInfo<'_>, iv: &LiveInterval, p: Reg) -> Vec<VReg> {
         let mut out = Vec::new();
-        for (u, range) in self.unit_ranges(t, iv, p) {
+        let mut run = Vec::new();
+        for (u, range) in self.unit_ranges_iter(t, iv, p) {
             let Some(un) = self.unions.get(u.index()) else {
                 continue;
             };
+            let Some(first) = range.segments.first() else {
+                continue;
+            };
+            let mut walk = UnionWalk::new(un, first.start);
             for s in &range.segments {
-                out.extend(union_overlaps(un, s.start, s.end));
+                walk.overlapping(s.start, s.end, &mut run);
+                out.extend(run.iter().map(|x| x.2));
             }
         }
         out.sort();
@@ -342,14 +352,24 @@ impl LiveRegMatrix {
     }
 
     /// The virtual registers occupying unit `u` somewhere in `range`, each
-    /// once, in the order met; at most `limit` of them.
+    /// once, in the order met (segment by segment, latest start first);
+    /// at most `limit` of them.
     pub fn interfering_on_unit(&self, u: RegUnit, range: &LiveRange, limit: usize) -> Vec<VReg> {
         let mut out: Vec<VReg> = Vec::new();
         let Some(un) = self.unions.get(u.index()) else {
             return out;
         };
+        let Some(first) = range.segments.first() else {
+            return out;
+        };
+        if un.is_empty() {
+            return out;
+        }
+        let mut walk = UnionWalk::new(un, first.start);
+        let mut run = Vec::new();
         for s in &range.segments {
-            for x in union_overlaps(un, s.start, s.end) {
+            walk.overlapping(s.start, s.end, &mut run);
+            for &(_, _, x) in run.iter().rev() {
                 if !out.contains(&x) {
                     out.push(x);
                     if out.len() >= limit {
@@ -397,18 +417,84 @@ impl LiveRegMatrix {
     }
 }
 
-/// The owners of the union segments overlapping `[start, end)`. The union's
-/// segments are disjoint, so walking back from the last one starting before
-/// `end` finds them all, stopping at the first that ends at or before `start`.
-fn union_overlaps(
-    un: &BTreeMap<SlotIndex, (SlotIndex, VReg)>,
-    start: SlotIndex,
-    end: SlotIndex,
-) -> impl Iterator<Item = VReg> + '_ {
-    un.range(..end)
-        .rev()
-        .take_while(move |(_, (e, _))| *e > start)
-        .map(|(_, (_, v))| *v)
+/// The union of one unit: assigned segments keyed by start, with (end,
+/// owner).
+type Union = BTreeMap<SlotIndex, (SlotIndex, VReg)>;
+
+/// One union entry: start, end, owner.
+type UnionEntry = (SlotIndex, SlotIndex, VReg);
+
+/// How many union entries a [`UnionWalk`] steps over before it searches
+/// the tree instead.
+const SEEK_AFTER: usize = 8;
+
+/// The union entries overlapping each segment of a live range, segment by
+/// segment in order. The segments of a range are usually close together,
+/// so the walk steps forward through the union and searches the tree only
+/// when it would step over more than [`SEEK_AFTER`] entries; one tree
+/// search per segment costs more when segments are many and near.
+struct UnionWalk<'a> {
+    un: &'a Union,
+    rest: std::collections::btree_map::Range<'a, SlotIndex, (SlotIndex, VReg)>,
+    /// The first entry not yet passed.
+    head: Option<UnionEntry>,
+}
+
+impl<'a> UnionWalk<'a> {
+    /// A walk whose first entry is the first one ending after `at`.
+    fn new(un: &'a Union, at: SlotIndex) -> UnionWalk<'a> {
+        let mut w = UnionWalk {
+            un,
+            rest: un.range(at..),
+            head: None,
+        };
+        w.seek(at);
+        w
+    }
+
+    /// Moves to the first entry ending after `at`: the one containing
+    /// `at`, else the first starting at or after it.
+    fn seek(&mut self, at: SlotIndex) {
+        let containing = self
+            .un
+            .range(..at)
+            .next_back()
+            .filter(|(_, (e, _))| *e > at)
+            .map(|(&s, &(e, v))| (s, e, v));
+        self.rest = self.un.range(at..);
+        self.head = containing.or_else(|| self.rest.next().map(|(&s, &(e, v))| (s, e, v)));
+    }
+
+    fn step(&mut self) {
+        self.head = self.rest.next().map(|(&s, &(e, v))| (s, e, v));
+    }
+
+    /// The entries overlapping `[start, end)`, in increasing order, into
+    /// `run`. Calls must come with increasing, disjoint intervals.
+    fn overlapping(&mut self, start: SlotIndex, end: SlotIndex, run: &mut Vec<UnionEntry>) {
+        run.clear();
+        let mut stepped = 0;
+        while let Some((_, e, _)) = self.head
+            && e <= start
+        {
+            stepped += 1;
+            if stepped > SEEK_AFTER {
+                self.seek(start);
+                break;
+            }
+            self.step();
+        }
+        while let Some(h) = self.head
+            && h.0 < end
+        {
+            run.push(h);
+            if h.1 > end {
+                // It may overlap the next interval too: keep it.
+                break;
+            }
+            self.step();
+        }
+    }
 }
 
 /// The first and last interference points of one block, clamped to it.
