@@ -171,11 +171,17 @@ impl SplitKit {
         let mut copies: Vec<PlannedCopy> = Vec::new();
         let mut renames: Vec<(Inst, u32)> = Vec::new();
         let mut used = vec![false; plan.intervals as usize];
-        let mut entries: BTreeMap<Block, u32> = BTreeMap::new();
-        let mut exits: BTreeMap<Block, u32> = BTreeMap::new();
+        // The interval on entry to and exit from each of `blocks`.
+        let mut entries: Vec<u32> = Vec::with_capacity(blocks.len());
+        let mut exits: Vec<u32> = Vec::with_capacity(blocks.len());
         let default_plan = BlockPlan::whole(plan.default);
+        // `blocks` and the plan are both sorted: walk them together.
+        let mut planned = plan.blocks.iter().peekable();
         for &b in &blocks {
-            let bp = plan.blocks.get(&b).unwrap_or(&default_plan);
+            while planned.next_if(|x| *x.0 < b).is_some() {}
+            let bp = planned
+                .next_if(|x| *x.0 == b)
+                .map_or(&default_plan, |(_, bp)| bp);
             let insts = &func.block(b).insts;
             let end_pos = insts
                 .iter()
@@ -199,7 +205,7 @@ impl SplitKit {
             // Stable: switches at one point keep their order.
             at_pos.sort_by_key(|x| x.0);
             let mut cur = bp.entry;
-            entries.insert(b, cur);
+            entries.push(cur);
             let mut sw = 0;
             for pos in 0..=insts.len() {
                 while sw < at_pos.len() && at_pos[sw].0 == pos {
@@ -224,7 +230,7 @@ impl SplitKit {
                     renames.push((i, cur));
                 }
             }
-            exits.insert(b, cur);
+            exits.push(cur);
         }
 
         // Back-copies into the hoisted interval become one copy after the
@@ -251,10 +257,10 @@ impl SplitKit {
 
         // Every edge the value crosses must leave and enter in the same
         // interval (plans built on edge bundles always do).
-        for (&b, &exit) in &exits {
+        for (&b, &exit) in blocks.iter().zip(&exits) {
             for s in &func.block(b).succs {
-                if let Some(&entry) = entries.get(&s.block)
-                    && entry != exit
+                if let Ok(k) = blocks.binary_search(&s.block)
+                    && entries[k] != exit
                     && iv.range.live_at(an.intervals.slots.block_start(s.block))
                 {
                     tracing::debug!(
