@@ -248,9 +248,8 @@ fn evaluate(
         placer.iterate();
     }
     placer.finish();
-    if placer.positive_bundles().next().is_none() {
-        return None;
-    }
+    // No bundle wants the register: not a candidate.
+    placer.positive_bundles().next()?;
     // 3. Global cost.
     let placer = &region.placer;
     let bundle_pos = |b: Block, out: bool| placer.is_positive(region.bundles.bundle(b, out));
