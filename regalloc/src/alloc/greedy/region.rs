@@ -50,6 +50,8 @@ pub struct Region {
     through: Vec<u32>,
     seen: Vec<u32>,
     stamp: u32,
+    /// Per block, its last split point once asked for (see [`last_split`]).
+    last_split: Vec<Option<SlotIndex>>,
 }
 
 impl Region {
@@ -74,6 +76,7 @@ impl Region {
             through: vec![0; g.func.blocks.len()],
             seen: vec![0; g.func.blocks.len()],
             stamp: 0,
+            last_split: vec![None; g.func.blocks.len()],
         }
     }
 }
@@ -86,6 +89,13 @@ fn intf(
 ) -> Option<(SlotIndex, SlotIndex)> {
     let slots = &g.an.intervals.slots;
     p_intf.get(g.t, &g.matrix, b, slots.block_start(b), slots.block_end(b))
+}
+
+/// [`last_split_point`] of `b`, remembered in `cache`: finding it scans
+/// the block, and it never moves during allocation (split copies go
+/// before the first terminator, spill code is placed by the rewriter).
+fn last_split(g: &Greedy<'_, '_, '_>, cache: &mut [Option<SlotIndex>], b: Block) -> SlotIndex {
+    *cache[b.index()].get_or_insert_with(|| last_split_point(g, b))
 }
 
 /// One candidate's evaluation.
@@ -182,7 +192,7 @@ fn evaluate(
                 }
             }
             if u.live_out {
-                if last >= last_split_point(g, u.block) {
+                if last >= last_split(g, &mut region.last_split, u.block) {
                     c.exit = BorderConstraint::MustSpill;
                     ins += 1;
                 } else if last > u.last_at {
@@ -233,7 +243,7 @@ fn evaluate(
                         } else {
                             BorderConstraint::PrefSpill
                         },
-                        exit: if last >= last_split_point(g, b) {
+                        exit: if last >= last_split(g, &mut region.last_split, b) {
                             BorderConstraint::MustSpill
                         } else {
                             BorderConstraint::PrefSpill
