@@ -40,7 +40,7 @@ pub enum Interference {
 pub struct LiveRegMatrix {
     /// For each unit: assigned segments keyed by start, with (end, owner).
     /// Segments of one union never overlap, so they are sorted by end too.
-    unions: Vec<BTreeMap<SlotIndex, (SlotIndex, VReg)>>,
+    unions: Vec<Union>,
     /// Fixed physical liveness of each unit (from the live intervals).
     fixed: Vec<LiveRange>,
     /// Register masks of calls, in slot order.
@@ -50,6 +50,10 @@ pub struct LiveRegMatrix {
     /// Whether units are occupied per lane (sub-ranges) rather than by the
     /// whole interval.
     track_lanes: bool,
+    /// Per unit, a counter bumped whenever its union changes: an answer
+    /// computed from a unit's union stays valid while its version does
+    /// (LLVM's `LiveIntervalUnion` tags, used by its interference cache).
+    versions: Vec<u32>,
 }
 
 impl LiveRegMatrix {
@@ -67,6 +71,23 @@ impl LiveRegMatrix {
             regmasks: li.regmasks.clone(),
             assigned: Vec::new(),
             track_lanes,
+            versions: vec![0; n],
+        }
+    }
+
+    /// The version of unit `u`'s union: it changes whenever a virtual
+    /// register is assigned to or removed from a register containing `u`.
+    /// The fixed ranges and call masks never change.
+    pub fn unit_version(&self, u: RegUnit) -> u32 {
+        self.versions.get(u.index()).copied().unwrap_or(0)
+    }
+
+    /// Notes a change of the unions of `p`'s units.
+    fn bump_versions(&mut self, t: &TargetInfo<'_>, p: Reg) {
+        for &u in t.units(p) {
+            if let Some(x) = self.versions.get_mut(u.index()) {
+                *x = x.wrapping_add(1);
+            }
         }
     }
 
@@ -84,19 +105,41 @@ impl LiveRegMatrix {
         d.units
             .iter()
             .enumerate()
-            .filter_map(|(k, &u)| {
-                if !self.track_lanes || iv.subranges.is_empty() {
-                    return Some((u, &iv.range));
-                }
-                let lanes = d.unit_lanes.get(k).copied().unwrap_or_default();
-                let mut hit = iv.subranges.iter().filter(|s| s.lanes.overlaps(lanes));
-                match (hit.next(), hit.next()) {
-                    (Some(s), None) => Some((u, &s.range)),
-                    (None, _) => None,
-                    _ => Some((u, &iv.range)),
-                }
-            })
+            .filter_map(|(k, &u)| Some((u, self.unit_range(d, k, iv)?)))
             .collect()
+    }
+
+    /// [`LiveRegMatrix::unit_ranges`] without collecting them.
+    fn unit_ranges_iter<'a>(
+        &'a self,
+        t: &'a TargetInfo<'_>,
+        iv: &'a LiveInterval,
+        p: Reg,
+    ) -> impl Iterator<Item = (RegUnit, &'a LiveRange)> + 'a {
+        let d = t.reg(p);
+        d.units
+            .iter()
+            .enumerate()
+            .filter_map(move |(k, &u)| Some((u, self.unit_range(d, k, iv)?)))
+    }
+
+    /// The part of `iv` occupying the `k`-th unit of register `d`.
+    fn unit_range<'a>(
+        &self,
+        d: &crate::target::RegisterDesc<'_>,
+        k: usize,
+        iv: &'a LiveInterval,
+    ) -> Option<&'a LiveRange> {
+        if !self.track_lanes || iv.subranges.is_empty() {
+            return Some(&iv.range);
+        }
+        let lanes = d.unit_lanes.get(k).copied().unwrap_or_default();
+        let mut hit = iv.subranges.iter().filter(|s| s.lanes.overlaps(lanes));
+        match (hit.next(), hit.next()) {
+            (Some(s), None) => Some(&s.range),
+            (None, _) => None,
+            _ => Some(&iv.range),
+        }
     }
 
     /// The register `v` is assigned to here, if any.
@@ -115,13 +158,28 @@ impl LiveRegMatrix {
             self.regmasks[k..]
                 .iter()
                 .take_while(|m| m.at < s.end)
-                .any(|m| match &m.mask {
-                    RegMask::Named(c) => {
-                        c.index() >= t.callee_saved.len() || !t.mask_preserves(*c, p)
-                    }
-                    RegMask::Custom(list) => !list.contains(&p),
-                })
+                .any(|m| mask_clobbers_reg(t, &m.mask, p))
         })
+    }
+
+    /// The distinct call masks inside `range`, for asking about many
+    /// registers ([`LiveRegMatrix::check_with_masks`]): a range crossing
+    /// fifty calls of one convention then costs one mask test per
+    /// register, not fifty.
+    pub fn masks_in(&self, range: &LiveRange) -> CallMasks {
+        let mut out = CallMasks::default();
+        if self.regmasks.is_empty() {
+            return out;
+        }
+        for s in &range.segments {
+            let k = self.regmasks.partition_point(|m| m.at < s.start);
+            for m in self.regmasks[k..].iter().take_while(|m| m.at < s.end) {
+                if !out.masks.contains(&m.mask) {
+                    out.masks.push(m.mask.clone());
+                }
+            }
+        }
+        out
     }
 
     /// Whether `iv` may take `p`, and if not, the worst reason.
@@ -129,22 +187,72 @@ impl LiveRegMatrix {
         if self.mask_clobbers(t, &iv.range, p) {
             return Interference::RegMask;
         }
-        let units = self.unit_ranges(t, iv, p);
-        for &(u, range) in &units {
-            if let Some(f) = self.fixed.get(u.index())
-                && ranges_overlap(f, range)
-            {
-                return Interference::RegUnit;
-            }
+        self.check_units(t, iv, p)
+    }
+
+    /// [`LiveRegMatrix::check`] with the call masks inside `iv`'s range
+    /// already collected (`masks` is [`LiveRegMatrix::masks_in`] of it).
+    pub fn check_with_masks(
+        &self,
+        t: &TargetInfo<'_>,
+        iv: &LiveInterval,
+        p: Reg,
+        masks: &CallMasks,
+    ) -> Interference {
+        if masks.clobber(t, p) {
+            return Interference::RegMask;
         }
-        for &(u, range) in &units {
+        self.check_units(t, iv, p)
+    }
+
+    /// [`LiveRegMatrix::check_with_masks`] without looking at virtual
+    /// registers: `Free` when only they may be in the way. For callers
+    /// that go on to collect the virtual interference anyway.
+    pub fn check_fixed_with_masks(
+        &self,
+        t: &TargetInfo<'_>,
+        iv: &LiveInterval,
+        p: Reg,
+        masks: &CallMasks,
+    ) -> Interference {
+        if masks.clobber(t, p) {
+            return Interference::RegMask;
+        }
+        if self.fixed_overlaps(t, iv, p) {
+            return Interference::RegUnit;
+        }
+        Interference::Free
+    }
+
+    /// Whether a fixed register live range of one of `p`'s units overlaps
+    /// the part of `iv` that would occupy it.
+    fn fixed_overlaps(&self, t: &TargetInfo<'_>, iv: &LiveInterval, p: Reg) -> bool {
+        self.unit_ranges_iter(t, iv, p).any(|(u, range)| {
+            self.fixed
+                .get(u.index())
+                .is_some_and(|f| ranges_overlap(f, range))
+        })
+    }
+
+    /// The unit part of [`LiveRegMatrix::check`]: fixed ranges first, then
+    /// virtual registers.
+    fn check_units(&self, t: &TargetInfo<'_>, iv: &LiveInterval, p: Reg) -> Interference {
+        if self.fixed_overlaps(t, iv, p) {
+            return Interference::RegUnit;
+        }
+        for (u, range) in self.unit_ranges_iter(t, iv, p) {
             if let Some(un) = self.unions.get(u.index())
-                && range
-                    .segments
-                    .iter()
-                    .any(|s| union_overlaps(un, s.start, s.end).next().is_some())
+                && !un.is_empty()
+                && let Some(first) = range.segments.first()
             {
-                return Interference::Virt;
+                let mut walk = UnionWalk::new(un, first.start);
+                let mut run = Vec::new();
+                for s in &range.segments {
+                    walk.overlapping(s.start, s.end, &mut run);
+                    if !run.is_empty() {
+                        return Interference::Virt;
+                    }
+                }
             }
         }
         Interference::Free
@@ -154,12 +262,18 @@ impl LiveRegMatrix {
     /// intervals overlap `iv` there, each once, sorted.
     pub fn interfering_vregs(&self, t: &TargetInfo<'_>, iv: &LiveInterval, p: Reg) -> Vec<VReg> {
         let mut out = Vec::new();
-        for (u, range) in self.unit_ranges(t, iv, p) {
+        let mut run = Vec::new();
+        for (u, range) in self.unit_ranges_iter(t, iv, p) {
             let Some(un) = self.unions.get(u.index()) else {
                 continue;
             };
+            let Some(first) = range.segments.first() else {
+                continue;
+            };
+            let mut walk = UnionWalk::new(un, first.start);
             for s in &range.segments {
-                out.extend(union_overlaps(un, s.start, s.end));
+                walk.overlapping(s.start, s.end, &mut run);
+                out.extend(run.iter().map(|x| x.2));
             }
         }
         out.sort();
@@ -178,18 +292,23 @@ impl LiveRegMatrix {
         start: SlotIndex,
         end: SlotIndex,
     ) -> Option<(SlotIndex, SlotIndex)> {
-        let mut first: Option<SlotIndex> = None;
-        let mut last: Option<SlotIndex> = None;
-        let mut note = |a: SlotIndex, b: SlotIndex| {
-            let a = a.max(start);
-            let b = b.min(end);
-            if first.is_none_or(|f| a < f) {
-                first = Some(a);
-            }
-            if last.is_none_or(|l| b > l) {
-                last = Some(b);
-            }
-        };
+        join_interference(
+            self.block_virt_interference(t, p, start, end),
+            self.block_fixed_interference(t, p, start, end),
+        )
+    }
+
+    /// The part of [`LiveRegMatrix::block_interference`] from virtual
+    /// registers: it changes whenever a unit of `p` does
+    /// ([`LiveRegMatrix::unit_version`]).
+    pub fn block_virt_interference(
+        &self,
+        t: &TargetInfo<'_>,
+        p: Reg,
+        start: SlotIndex,
+        end: SlotIndex,
+    ) -> Option<(SlotIndex, SlotIndex)> {
+        let mut span = Span::new(start, end);
         for &u in t.units(p) {
             if let Some(un) = self.unions.get(u.index()) {
                 // The last segment starting before `end`, then back while
@@ -198,38 +317,59 @@ impl LiveRegMatrix {
                     if e <= start {
                         break;
                     }
-                    note(s, e);
+                    span.note(s, e);
                 }
             }
+        }
+        span.get()
+    }
+
+    /// The part of [`LiveRegMatrix::block_interference`] from fixed
+    /// registers and call clobbers, which never changes during allocation.
+    pub fn block_fixed_interference(
+        &self,
+        t: &TargetInfo<'_>,
+        p: Reg,
+        start: SlotIndex,
+        end: SlotIndex,
+    ) -> Option<(SlotIndex, SlotIndex)> {
+        let mut span = Span::new(start, end);
+        for &u in t.units(p) {
             if let Some(f) = self.fixed.get(u.index()) {
                 let k = f.segments.partition_point(|x| x.end <= start);
                 for x in f.segments[k..].iter().take_while(|x| x.start < end) {
-                    note(x.start, x.end);
+                    span.note(x.start, x.end);
                 }
             }
         }
         let k = self.regmasks.partition_point(|m| m.at < start);
         for m in self.regmasks[k..].iter().take_while(|m| m.at < end) {
-            let clobbers = match &m.mask {
-                RegMask::Named(c) => c.index() >= t.callee_saved.len() || !t.mask_preserves(*c, p),
-                RegMask::Custom(list) => !list.contains(&p),
-            };
-            if clobbers {
-                note(m.at, SlotIndex(m.at.0 + 1));
+            if mask_clobbers_reg(t, &m.mask, p) {
+                span.note(m.at, SlotIndex(m.at.0 + 1));
             }
         }
-        first.zip(last)
+        span.get()
     }
 
     /// The virtual registers occupying unit `u` somewhere in `range`, each
-    /// once, in the order met; at most `limit` of them.
+    /// once, in the order met (segment by segment, latest start first);
+    /// at most `limit` of them.
     pub fn interfering_on_unit(&self, u: RegUnit, range: &LiveRange, limit: usize) -> Vec<VReg> {
         let mut out: Vec<VReg> = Vec::new();
         let Some(un) = self.unions.get(u.index()) else {
             return out;
         };
+        let Some(first) = range.segments.first() else {
+            return out;
+        };
+        if un.is_empty() {
+            return out;
+        }
+        let mut walk = UnionWalk::new(un, first.start);
+        let mut run = Vec::new();
         for s in &range.segments {
-            for x in union_overlaps(un, s.start, s.end) {
+            walk.overlapping(s.start, s.end, &mut run);
+            for &(_, _, x) in run.iter().rev() {
                 if !out.contains(&x) {
                     out.push(x);
                     if out.len() >= limit {
@@ -245,6 +385,7 @@ impl LiveRegMatrix {
     /// that nothing virtual interferes.
     pub fn assign(&mut self, t: &TargetInfo<'_>, iv: &LiveInterval, p: Reg) {
         let v = iv.vreg;
+        self.bump_versions(t, p);
         for (u, range) in self.unit_ranges(t, iv, p) {
             if let Some(un) = self.unions.get_mut(u.index()) {
                 for s in &range.segments {
@@ -262,6 +403,7 @@ impl LiveRegMatrix {
     pub fn unassign(&mut self, t: &TargetInfo<'_>, iv: &LiveInterval) {
         let v = iv.vreg;
         let Some(p) = self.assignment(v) else { return };
+        self.bump_versions(t, p);
         for (u, range) in self.unit_ranges(t, iv, p) {
             if let Some(un) = self.unions.get_mut(u.index()) {
                 for s in &range.segments {
@@ -275,31 +417,175 @@ impl LiveRegMatrix {
     }
 }
 
-/// The owners of the union segments overlapping `[start, end)`. The union's
-/// segments are disjoint, so walking back from the last one starting before
-/// `end` finds them all, stopping at the first that ends at or before `start`.
-fn union_overlaps(
-    un: &BTreeMap<SlotIndex, (SlotIndex, VReg)>,
-    start: SlotIndex,
-    end: SlotIndex,
-) -> impl Iterator<Item = VReg> + '_ {
-    un.range(..end)
-        .rev()
-        .take_while(move |(_, (e, _))| *e > start)
-        .map(|(_, (_, v))| *v)
+/// The union of one unit: assigned segments keyed by start, with (end,
+/// owner).
+type Union = BTreeMap<SlotIndex, (SlotIndex, VReg)>;
+
+/// One union entry: start, end, owner.
+type UnionEntry = (SlotIndex, SlotIndex, VReg);
+
+/// How many union entries a [`UnionWalk`] steps over before it searches
+/// the tree instead.
+const SEEK_AFTER: usize = 8;
+
+/// The union entries overlapping each segment of a live range, segment by
+/// segment in order. The segments of a range are usually close together,
+/// so the walk steps forward through the union and searches the tree only
+/// when it would step over more than [`SEEK_AFTER`] entries; one tree
+/// search per segment costs more when segments are many and near.
+struct UnionWalk<'a> {
+    un: &'a Union,
+    rest: std::collections::btree_map::Range<'a, SlotIndex, (SlotIndex, VReg)>,
+    /// The first entry not yet passed.
+    head: Option<UnionEntry>,
 }
 
-/// Whether two live ranges share a point (a merge over sorted segments).
+impl<'a> UnionWalk<'a> {
+    /// A walk whose first entry is the first one ending after `at`.
+    fn new(un: &'a Union, at: SlotIndex) -> UnionWalk<'a> {
+        let mut w = UnionWalk {
+            un,
+            rest: un.range(at..),
+            head: None,
+        };
+        w.seek(at);
+        w
+    }
+
+    /// Moves to the first entry ending after `at`: the one containing
+    /// `at`, else the first starting at or after it.
+    fn seek(&mut self, at: SlotIndex) {
+        let containing = self
+            .un
+            .range(..at)
+            .next_back()
+            .filter(|(_, (e, _))| *e > at)
+            .map(|(&s, &(e, v))| (s, e, v));
+        self.rest = self.un.range(at..);
+        self.head = containing.or_else(|| self.rest.next().map(|(&s, &(e, v))| (s, e, v)));
+    }
+
+    fn step(&mut self) {
+        self.head = self.rest.next().map(|(&s, &(e, v))| (s, e, v));
+    }
+
+    /// The entries overlapping `[start, end)`, in increasing order, into
+    /// `run`. Calls must come with increasing, disjoint intervals.
+    fn overlapping(&mut self, start: SlotIndex, end: SlotIndex, run: &mut Vec<UnionEntry>) {
+        run.clear();
+        let mut stepped = 0;
+        while let Some((_, e, _)) = self.head
+            && e <= start
+        {
+            stepped += 1;
+            if stepped > SEEK_AFTER {
+                self.seek(start);
+                break;
+            }
+            self.step();
+        }
+        while let Some(h) = self.head
+            && h.0 < end
+        {
+            run.push(h);
+            if h.1 > end {
+                // It may overlap the next interval too: keep it.
+                break;
+            }
+            self.step();
+        }
+    }
+}
+
+/// The first and last interference points of one block, clamped to it.
+struct Span {
+    start: SlotIndex,
+    end: SlotIndex,
+    first: Option<SlotIndex>,
+    last: Option<SlotIndex>,
+}
+
+impl Span {
+    fn new(start: SlotIndex, end: SlotIndex) -> Span {
+        Span {
+            start,
+            end,
+            first: None,
+            last: None,
+        }
+    }
+
+    /// Adds the interference `[a, b)`.
+    fn note(&mut self, a: SlotIndex, b: SlotIndex) {
+        let a = a.max(self.start);
+        let b = b.min(self.end);
+        if self.first.is_none_or(|f| a < f) {
+            self.first = Some(a);
+        }
+        if self.last.is_none_or(|l| b > l) {
+            self.last = Some(b);
+        }
+    }
+
+    fn get(&self) -> Option<(SlotIndex, SlotIndex)> {
+        self.first.zip(self.last)
+    }
+}
+
+/// The block interference of two sources together: the earlier first
+/// point and the later last point.
+pub fn join_interference(
+    a: Option<(SlotIndex, SlotIndex)>,
+    b: Option<(SlotIndex, SlotIndex)>,
+) -> Option<(SlotIndex, SlotIndex)> {
+    match (a, b) {
+        (Some((f1, l1)), Some((f2, l2))) => Some((f1.min(f2), l1.max(l2))),
+        (x, None) | (None, x) => x,
+    }
+}
+
+/// Whether a call with register mask `mask` clobbers `p`.
+fn mask_clobbers_reg(t: &TargetInfo<'_>, mask: &RegMask, p: Reg) -> bool {
+    match mask {
+        RegMask::Named(c) => c.index() >= t.callee_saved.len() || !t.mask_preserves(*c, p),
+        RegMask::Custom(list) => !list.contains(&p),
+    }
+}
+
+/// The distinct call register masks inside one live range
+/// ([`LiveRegMatrix::masks_in`]).
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct CallMasks {
+    masks: Vec<RegMask>,
+}
+
+impl CallMasks {
+    /// Whether one of the calls clobbers `p`.
+    pub fn clobber(&self, t: &TargetInfo<'_>, p: Reg) -> bool {
+        self.masks.iter().any(|m| mask_clobbers_reg(t, m, p))
+    }
+}
+
+/// Whether two live ranges share a point. Walks the shorter range and
+/// finds each of its segments in the longer one by binary search from
+/// where the previous one stopped: fixed unit ranges (a call-clobbered
+/// unit has a segment at every call) are long, the ranges checked against
+/// them are often short.
 pub fn ranges_overlap(a: &LiveRange, b: &LiveRange) -> bool {
-    let (mut i, mut j) = (0, 0);
-    while i < a.segments.len() && j < b.segments.len() {
-        let (x, y) = (&a.segments[i], &b.segments[j]);
-        if x.end <= y.start {
-            i += 1;
-        } else if y.end <= x.start {
-            j += 1;
-        } else {
-            return true;
+    let (short, long) = if a.segments.len() <= b.segments.len() {
+        (&a.segments, &b.segments)
+    } else {
+        (&b.segments, &a.segments)
+    };
+    let mut from = 0;
+    for x in short {
+        // The first segment of `long` ending after `x` starts; it overlaps
+        // `x` when it starts before `x` ends.
+        from += long[from..].partition_point(|y| y.end <= x.start);
+        match long.get(from) {
+            None => return false,
+            Some(y) if y.start < x.end => return true,
+            Some(_) => {}
         }
     }
     false

@@ -3,7 +3,7 @@
 use super::cfg::Cfg;
 use super::ranges::{Access, LiveRange, RangeBuilder};
 use super::slots::{SlotIndex, SlotIndexes, is_debug_or_probe};
-use crate::ir::{Block, MachineFunction, Operand, RegFlags, RegMask, RegRef, VReg};
+use crate::ir::{Block, Inst, MachineFunction, Operand, RegFlags, RegMask, RegRef, VReg};
 use crate::target::{LaneMask, Reg, RegUnit, TargetInfo};
 
 /// The live range of the lanes `lanes` of a virtual register.
@@ -395,46 +395,70 @@ impl LiveIntervals {
         let mut blocks = blocks.to_vec();
         blocks.sort();
         blocks.dedup();
+        let insts: Vec<(Inst, Block)> = blocks
+            .iter()
+            .filter_map(|&b| f.blocks.get(b.index()).map(|bd| (b, bd)))
+            .flat_map(|(b, bd)| bd.insts.iter().map(move |&i| (i, b)))
+            .collect();
+        self.compute_vreg_from(
+            t,
+            f,
+            cfg,
+            v,
+            &insts,
+            &mut RangeBuilder::new(cfg.num_blocks()),
+        )
+    }
+
+    /// [`LiveIntervals::compute_vreg`] from a list of instructions, each
+    /// with its block, that holds every instruction accessing `v` (others
+    /// are ignored), with the caller's scratch `rb`: a split that already
+    /// knows each new register's users need not scan whole blocks again,
+    /// and one builder serves every split of a function.
+    pub fn compute_vreg_from(
+        &self,
+        t: &TargetInfo<'_>,
+        f: &MachineFunction,
+        cfg: &Cfg,
+        v: VReg,
+        insts: &[(Inst, Block)],
+        rb: &mut RangeBuilder,
+    ) -> Option<LiveInterval> {
         let all = vreg_lanes(t, f, v);
         let mut list: Vec<(Block, SlotIndex, VAccess)> = Vec::new();
         let mut has_sub = false;
-        for &b in &blocks {
-            let Some(bd) = f.blocks.get(b.index()) else {
+        for &(i, b) in insts {
+            let Some(inst) = f.insts.get(i.index()) else {
                 continue;
             };
-            for &i in &bd.insts {
-                let Some(inst) = f.insts.get(i.index()) else {
-                    continue;
-                };
-                if is_debug_or_probe(inst.op) {
+            if is_debug_or_probe(inst.op) {
+                continue;
+            }
+            let Some(at) = self.slots.inst(i) else {
+                continue;
+            };
+            let mut a = VAccess::default();
+            let mut touched = false;
+            for o in &inst.operands {
+                let Operand::Reg(r) = o else { continue };
+                if r.reg != RegRef::Virt(v) || r.flags.has(RegFlags::DEBUG_USE) {
                     continue;
                 }
-                let Some(at) = self.slots.inst(i) else {
-                    continue;
-                };
-                let mut a = VAccess::default();
-                let mut touched = false;
-                for o in &inst.operands {
-                    let Operand::Reg(r) = o else { continue };
-                    if r.reg != RegRef::Virt(v) || r.flags.has(RegFlags::DEBUG_USE) {
-                        continue;
-                    }
-                    touched = true;
-                    has_sub |= r.sub.is_some();
-                    a.add(t, all, r);
-                }
-                if touched {
-                    list.push((b, at, a));
-                }
+                touched = true;
+                has_sub |= r.sub.is_some();
+                a.add(t, all, r);
+            }
+            if touched {
+                list.push((b, at, a));
             }
         }
         if list.is_empty() {
             return None;
         }
         list.sort_by_key(|x| x.1);
-        let mut rb = RangeBuilder::new(cfg.num_blocks());
+        rb.reserve_blocks(cfg.num_blocks());
         Some(build_interval(
-            &mut rb,
+            rb,
             cfg,
             &self.slots,
             v,

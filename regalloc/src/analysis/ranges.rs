@@ -107,7 +107,10 @@ pub struct Access {
 }
 
 /// Scratch space reused across keys, so that each key costs time in the
-/// size of its live region rather than the function.
+/// size of its live region rather than the function: per-block facts are
+/// valid only where their stamp is the current key's epoch, so nothing is
+/// cleared between keys and no pass visits every block of the function.
+#[derive(Clone, Debug, Default)]
 pub struct RangeBuilder {
     live_in: Vec<u32>,
     live_out: Vec<u32>,
@@ -116,26 +119,63 @@ pub struct RangeBuilder {
     kill: Vec<u32>,
     ue: Vec<u32>,
     start_def: Vec<u32>,
+    /// Value on entry (a value number, `PHI_BIT | block`, or `UNKNOWN`),
+    /// valid where `in_val_at` is the epoch.
     in_val: Vec<u32>,
+    in_val_at: Vec<u32>,
+    /// The last value defined in the block, valid where `last_def_at` is
+    /// the epoch.
+    last_def: Vec<u32>,
+    last_def_at: Vec<u32>,
+    /// The value number of the block's phi-def, valid where `phi_at` is
+    /// the epoch.
+    phi: Vec<u32>,
+    phi_at: Vec<u32>,
     epoch: u32,
 }
-
 const UNKNOWN: u32 = u32::MAX;
 const PHI_BIT: u32 = 1 << 31;
 
 impl RangeBuilder {
     /// Scratch space for a function of `n` blocks.
     pub fn new(n: usize) -> RangeBuilder {
-        RangeBuilder {
-            live_in: vec![0; n],
-            live_out: vec![0; n],
-            def_in: vec![0; n],
-            def_out: vec![0; n],
-            kill: vec![0; n],
-            ue: vec![0; n],
-            start_def: vec![0; n],
-            in_val: vec![UNKNOWN; n],
-            epoch: 0,
+        let mut rb = RangeBuilder::default();
+        rb.reserve_blocks(n);
+        rb
+    }
+
+    /// Makes room for a function of `n` blocks (a builder kept across
+    /// calls starts empty).
+    pub fn reserve_blocks(&mut self, n: usize) {
+        if self.live_in.len() >= n {
+            return;
+        }
+        for v in [
+            &mut self.live_in,
+            &mut self.live_out,
+            &mut self.def_in,
+            &mut self.def_out,
+            &mut self.kill,
+            &mut self.ue,
+            &mut self.start_def,
+            &mut self.in_val,
+            &mut self.in_val_at,
+            &mut self.last_def,
+            &mut self.last_def_at,
+            &mut self.phi,
+            &mut self.phi_at,
+        ] {
+            v.resize(n, 0);
+        }
+    }
+
+    /// The value on entry to `b` for the current key (`UNKNOWN` when not
+    /// set for this key).
+    fn in_val(&self, b: Block) -> u32 {
+        if self.in_val_at[b.index()] == self.epoch {
+            self.in_val[b.index()]
+        } else {
+            UNKNOWN
         }
     }
 
@@ -165,12 +205,16 @@ impl RangeBuilder {
                 self.kill[b] = e;
             }
         }
-        // Backward liveness from the upward-exposed reads.
+        // Backward liveness from the upward-exposed reads. Every block
+        // marked live-in is also listed, so that the later passes visit
+        // the live region instead of every block.
         let mut work: Vec<Block> = Vec::new();
+        let mut marked_in: Vec<Block> = Vec::new();
         for a in accesses {
             if on(&self.ue, a.block) && !on(&self.live_in, a.block) {
                 self.live_in[a.block.index()] = e;
                 work.push(a.block);
+                marked_in.push(a.block);
             }
         }
         while let Some(b) = work.pop() {
@@ -182,6 +226,7 @@ impl RangeBuilder {
                 if !on(&self.kill, p) && !on(&self.live_in, p) {
                     self.live_in[p.index()] = e;
                     work.push(p);
+                    marked_in.push(p);
                 }
             }
         }
@@ -214,19 +259,34 @@ impl RangeBuilder {
         let range_in = |s: &Self, b: Block| on(&s.live_in, b) && on(&s.def_in, b);
         let range_out = |s: &Self, b: Block| on(&s.live_out, b) && on(&s.def_out, b);
 
+        // The blocks with a definition or a read, in layout order
+        // (accesses come in layout order; start definitions may not, and
+        // only register units have them).
+        let mut touched: Vec<Block> = Vec::new();
+        for a in accesses {
+            if touched.last() != Some(&a.block) {
+                touched.push(a.block);
+            }
+        }
+        if !start_defs.is_empty() {
+            touched.extend_from_slice(start_defs);
+            touched.sort_unstable();
+            touched.dedup();
+        }
+
         // Value numbers of definitions, in layout order; a block live-in
         // definition comes before the block's instructions.
         let mut valnos = Vec::new();
-        let mut last_def: std::collections::HashMap<usize, u32> = Default::default();
         let mut acc_val = Vec::with_capacity(accesses.len());
         let mut k = 0;
-        for b in 0..cfg.num_blocks() {
-            let bb = Block::new(b);
+        for &bb in &touched {
+            let b = bb.index();
             if on(&self.start_def, bb) {
                 valnos.push(ValNo {
                     def: slots.block_start(bb),
                 });
-                last_def.insert(b, valnos.len() as u32 - 1);
+                self.last_def[b] = valnos.len() as u32 - 1;
+                self.last_def_at[b] = e;
             }
             while k < accesses.len() && accesses[k].block.index() == b {
                 let a = accesses[k];
@@ -234,7 +294,8 @@ impl RangeBuilder {
                     valnos.push(ValNo {
                         def: a.at.reg_slot(a.early_clobber),
                     });
-                    last_def.insert(b, valnos.len() as u32 - 1);
+                    self.last_def[b] = valnos.len() as u32 - 1;
+                    self.last_def_at[b] = e;
                     acc_val.push(valnos.len() as u32 - 1);
                 } else {
                     acc_val.push(UNKNOWN);
@@ -244,20 +305,34 @@ impl RangeBuilder {
         }
         // Values at block entries: optimistic iteration in RPO; a block
         // where two different values meet gets a phi-def and keeps it.
-        let live_blocks: Vec<Block> = cfg
-            .rpo
-            .iter()
-            .copied()
-            .filter(|&b| range_in(self, b))
-            .collect();
+        // The reachable blocks the range is live into, in RPO.
+        // A region covering much of the function is read off the RPO
+        // rather than sorted into it.
+        let live_blocks: Vec<Block> = if covers_much(marked_in.len(), cfg.num_blocks()) {
+            cfg.rpo
+                .iter()
+                .copied()
+                .filter(|&b| range_in(self, b))
+                .collect()
+        } else {
+            let mut l: Vec<Block> = marked_in
+                .iter()
+                .copied()
+                .filter(|&b| range_in(self, b) && cfg.is_reachable(b))
+                .collect();
+            l.sort_unstable_by_key(|b| cfg.rpo_index[b.index()]);
+            l
+        };
         for &b in &live_blocks {
             self.in_val[b.index()] = UNKNOWN;
+            self.in_val_at[b.index()] = e;
         }
         let out_val = |s: &Self, p: Block| {
-            last_def
-                .get(&p.index())
-                .copied()
-                .unwrap_or(s.in_val[p.index()])
+            if s.last_def_at[p.index()] == e {
+                s.last_def[p.index()]
+            } else {
+                s.in_val(p)
+            }
         };
         let mut changed = true;
         let mut rounds = 0;
@@ -291,33 +366,44 @@ impl RangeBuilder {
             }
         }
         // Phi values get numbers after the definitions, in layout order.
-        let mut phi_id = std::collections::HashMap::new();
-        let mut live_sorted = live_blocks.clone();
-        live_sorted.sort();
+        let live_sorted = if covers_much(live_blocks.len(), cfg.num_blocks()) {
+            (0..cfg.num_blocks())
+                .map(Block::new)
+                .filter(|&b| range_in(self, b) && cfg.is_reachable(b))
+                .collect()
+        } else {
+            let mut l = live_blocks;
+            l.sort_unstable();
+            l
+        };
         for &b in &live_sorted {
             if self.in_val[b.index()] == (PHI_BIT | b.0) {
                 valnos.push(ValNo {
                     def: slots.block_start(b),
                 });
-                phi_id.insert(b.0, valnos.len() as u32 - 1);
+                self.phi[b.index()] = valnos.len() as u32 - 1;
+                self.phi_at[b.index()] = e;
             }
         }
-        let resolve = |v: u32| {
+        let resolve = |s: &Self, v: u32| {
             if v != UNKNOWN && v & PHI_BIT != 0 {
-                phi_id.get(&(v & !PHI_BIT)).copied().unwrap_or(0)
+                let b = (v & !PHI_BIT) as usize;
+                if s.phi_at[b] == e { s.phi[b] } else { 0 }
             } else {
                 v
             }
         };
-        // Segments, block by block.
+        // Segments, block by block: only blocks the value enters or is
+        // touched in can hold one.
+        let seg_blocks = merge_sorted(&touched, &live_sorted);
         let mut segs = Vec::new();
         let mut k = 0;
-        for b in 0..cfg.num_blocks() {
-            let bb = Block::new(b);
+        for &bb in &seg_blocks {
+            let b = bb.index();
             let start = slots.block_start(bb);
             let mut cur: Option<(SlotIndex, u32, Option<SlotIndex>)> = None;
-            if range_in(self, bb) && self.in_val[b] != UNKNOWN {
-                cur = Some((start, resolve(self.in_val[b]), None));
+            if range_in(self, bb) && self.in_val(bb) != UNKNOWN {
+                cur = Some((start, resolve(self, self.in_val(bb)), None));
             }
             if on(&self.start_def, bb) {
                 cur = Some((
@@ -386,6 +472,38 @@ impl RangeBuilder {
             live_sorted,
         )
     }
+}
+
+/// Whether sorting `k` of a function's `n` blocks costs more than
+/// filtering all `n` in a known order.
+fn covers_much(k: usize, n: usize) -> bool {
+    k * (usize::BITS - k.leading_zeros()) as usize > n
+}
+
+/// The union of two sorted, duplicate-free block lists, sorted.
+fn merge_sorted(a: &[Block], b: &[Block]) -> Vec<Block> {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => {
+                out.push(a[i]);
+                i += 1;
+            }
+            std::cmp::Ordering::Greater => {
+                out.push(b[j]);
+                j += 1;
+            }
+            std::cmp::Ordering::Equal => {
+                out.push(a[i]);
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+    out
 }
 
 /// The value defined at block start `start` (the block's live-in def).

@@ -65,12 +65,16 @@ pub fn can_evict_interference(
     max_cost: &mut EvictionCost,
 ) -> bool {
     let t = g.t;
+    // Only virtual interference can be evicted. Whether there is any
+    // (a register without is free, not a candidate for eviction) is seen
+    // while collecting it below, so the unions are searched once.
+    if g.check_fixed(v, p) != Interference::Free {
+        return false;
+    }
     let Some(iv) = g.an.intervals.vreg(v) else {
         return false;
     };
-    if g.matrix.check(t, iv, p) != Interference::Virt {
-        return false;
-    }
+    let mut any_virt = false;
     let is_local = g.is_local(v);
     // Cascade of `v`, or the one it would get.
     let cascade = match g.cascade(v) {
@@ -90,6 +94,7 @@ pub fn can_evict_interference(
         if intf.len() >= EVICT_INTERFERENCE_CUTOFF {
             return false;
         }
+        any_virt |= !intf.is_empty();
         for x in intf {
             if g.stage(x) == Stage::Done {
                 return false;
@@ -132,6 +137,9 @@ pub fn can_evict_interference(
                 return false;
             }
         }
+    }
+    if !any_virt {
+        return false;
     }
     *max_cost = cost;
     true

@@ -27,6 +27,7 @@
 //! evicted.
 
 mod evict;
+mod intf_cache;
 mod queue;
 mod region;
 mod split;
@@ -37,7 +38,7 @@ use crate::post::rewrite;
 use crate::target::{Reg, TargetInfo};
 
 use super::basic::tracks_sub_reg_liveness;
-use super::matrix::{Interference, LiveRegMatrix};
+use super::matrix::{CallMasks, Interference, LiveRegMatrix};
 use super::order::{AllocationOrder, ClassOrders};
 use super::spiller::Spiller;
 use super::split::SplitKit;
@@ -120,6 +121,9 @@ pub(crate) struct Greedy<'f, 'a, 't> {
     pub lanes: bool,
     /// Edge bundles and the spill placement network, once needed.
     pub region: Option<region::Region>,
+    /// The call masks inside the range being allocated, collected on its
+    /// first interference check (see [`Greedy::check`]).
+    pub call_masks: Option<(VReg, CallMasks)>,
 }
 
 /// Allocates `func` with the greedy allocator and the given options.
@@ -162,6 +166,7 @@ impl<'f, 'a, 't> Greedy<'f, 'a, 't> {
             csr_used: vec![false; t.regs.len()],
             lanes,
             region: None,
+            call_masks: None,
             func,
         };
         for v in 0..n {
@@ -318,8 +323,43 @@ impl Greedy<'_, '_, '_> {
         }
     }
 
+    /// The interference `v` meets in `p` ([`LiveRegMatrix::check`]). The
+    /// calls inside `v`'s range are looked up once per turn of `v`, not
+    /// once per register asked about.
+    pub fn check(&mut self, v: VReg, p: Reg) -> Interference {
+        let Some(iv) = self.an.intervals.vreg(v) else {
+            return Interference::Free;
+        };
+        if self.call_masks.as_ref().is_none_or(|(x, _)| *x != v) {
+            self.call_masks = Some((v, self.matrix.masks_in(&iv.range)));
+        }
+        let masks = self.call_masks.as_ref().map(|x| &x.1);
+        match masks {
+            Some(m) => self.matrix.check_with_masks(self.t, iv, p, m),
+            None => self.matrix.check(self.t, iv, p),
+        }
+    }
+
+    /// [`Greedy::check`] without the virtual registers: `Free` when only
+    /// they may be in the way ([`LiveRegMatrix::check_fixed_with_masks`]).
+    pub fn check_fixed(&mut self, v: VReg, p: Reg) -> Interference {
+        let Some(iv) = self.an.intervals.vreg(v) else {
+            return Interference::Free;
+        };
+        if self.call_masks.as_ref().is_none_or(|(x, _)| *x != v) {
+            self.call_masks = Some((v, self.matrix.masks_in(&iv.range)));
+        }
+        match self.call_masks.as_ref() {
+            Some((_, m)) => self.matrix.check_fixed_with_masks(self.t, iv, p, m),
+            None => Interference::Free,
+        }
+    }
+
     /// LLVM's `selectOrSplit` for one range.
     fn select_or_split(&mut self, v: VReg) -> Result<(), AllocError> {
+        // The range of `v` may be new (a split or spill product reusing
+        // nothing, but be safe): collect its call masks afresh.
+        self.call_masks = None;
         let order = self.order(v)?;
         tracing::debug!(
             vreg = v.0,
@@ -439,12 +479,12 @@ impl Greedy<'_, '_, '_> {
     /// that breaks no other hint and only evicts lighter or splittable
     /// ranges.
     fn try_assign(&mut self, v: VReg, order: &AllocationOrder) -> Option<Reg> {
-        let iv = self.an.intervals.vreg(v)?;
+        self.an.intervals.vreg(v)?;
         let free = order
             .regs
             .iter()
             .copied()
-            .find(|&p| self.matrix.check(self.t, iv, p) == Interference::Free)?;
+            .find(|&p| self.check(v, p) == Interference::Free)?;
         let hint = self.an.hints.get(v.index()).and_then(|h| match h.first() {
             Some((crate::analysis::Hint::Phys(r), _)) => Some(*r),
             _ => None,

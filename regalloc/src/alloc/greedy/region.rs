@@ -32,6 +32,7 @@ use super::super::split::kit::is_terminator;
 use super::super::split::{
     BlockConstraint, BlockPlan, BorderConstraint, Gap, SpillPlacement, SplitPlan,
 };
+use super::intf_cache::{InterferenceCache, RegInterference};
 use super::split::{SplitAnalysis, freq, last_split_point, spill_cost_of};
 use super::{Greedy, Stage};
 
@@ -40,6 +41,25 @@ use super::{Greedy, Stage};
 pub struct Region {
     bundles: EdgeBundles,
     placer: SpillPlacement,
+    /// Block interference of the candidate registers, kept across splits.
+    intf: InterferenceCache,
+    /// Per block: the stamp of the last split the block was a live-through
+    /// block of (`through`), and of the last candidate the region grew
+    /// into it (`seen`); stamps instead of flags so that no pass clears a
+    /// function-sized vector per split or per candidate.
+    through: Vec<u32>,
+    seen: Vec<u32>,
+    stamp: u32,
+    /// Per block, its last split point once asked for (see [`last_split`]).
+    last_split: Vec<Option<SlotIndex>>,
+}
+
+impl Region {
+    /// A stamp no block carries yet.
+    fn next_stamp(&mut self) -> u32 {
+        self.stamp += 1;
+        self.stamp
+    }
 }
 
 impl Region {
@@ -49,22 +69,41 @@ impl Region {
             .map(|b| f64::from(g.an.flow.freq.relative(Block::new(b))))
             .collect();
         let placer = SpillPlacement::new(&bundles, &freqs);
-        Region { bundles, placer }
+        Region {
+            bundles,
+            placer,
+            intf: InterferenceCache::default(),
+            through: vec![0; g.func.blocks.len()],
+            seen: vec![0; g.func.blocks.len()],
+            stamp: 0,
+            last_split: vec![None; g.func.blocks.len()],
+        }
     }
 }
 
-/// The interference of `p` in block `b`.
-fn intf(g: &Greedy<'_, '_, '_>, p: Reg, b: Block) -> Option<(SlotIndex, SlotIndex)> {
+/// The interference of `p` (whose cache answers are `p_intf`) in block `b`.
+fn intf(
+    g: &Greedy<'_, '_, '_>,
+    p_intf: &mut RegInterference<'_>,
+    b: Block,
+) -> Option<(SlotIndex, SlotIndex)> {
     let slots = &g.an.intervals.slots;
-    g.matrix
-        .block_interference(g.t, p, slots.block_start(b), slots.block_end(b))
+    p_intf.get(g.t, &g.matrix, b, slots.block_start(b), slots.block_end(b))
+}
+
+/// [`last_split_point`] of `b`, remembered in `cache`: finding it scans
+/// the block, and it never moves during allocation (split copies go
+/// before the first terminator, spill code is placed by the rewriter).
+fn last_split(g: &Greedy<'_, '_, '_>, cache: &mut [Option<SlotIndex>], b: Block) -> SlotIndex {
+    *cache[b.index()].get_or_insert_with(|| last_split_point(g, b))
 }
 
 /// One candidate's evaluation.
 struct Candidate {
     reg: Reg,
     cost: f32,
-    positive: Vec<bool>,
+    /// The bundles that want the register, in increasing order.
+    positive: Vec<Bundle>,
 }
 
 /// Tries a region split of `v`; `Ok(true)` when it split.
@@ -82,14 +121,14 @@ pub fn try_region_split(
         Some(r) => r,
         None => Region::new(g),
     };
-    let mut through = vec![false; g.func.blocks.len()];
+    let through = region.next_stamp();
     for &b in &sa.through {
-        through[b.index()] = true;
+        region.through[b.index()] = through;
     }
     let mut best: Option<Candidate> = None;
     let mut best_cost = spill_cost;
     for &p in &order.regs {
-        if let Some(c) = evaluate(g, &mut region, sa, &through, p, best_cost) {
+        if let Some(c) = evaluate(g, &mut region, sa, through, p, best_cost) {
             tracing::debug!(vreg = v.0, reg = %g.t.reg(p).name, cost = c.cost, "region split candidate");
             if c.cost < best_cost {
                 best_cost = c.cost;
@@ -101,7 +140,7 @@ pub fn try_region_split(
         g.region = Some(region);
         return Ok(false);
     };
-    let done = split_around_region(g, &region, v, sa, &best);
+    let done = split_around_region(g, &mut region, v, sa, &best);
     g.region = Some(region);
     Ok(done)
 }
@@ -112,10 +151,12 @@ fn evaluate(
     g: &Greedy<'_, '_, '_>,
     region: &mut Region,
     sa: &SplitAnalysis,
-    through: &[bool],
+    through: u32,
     p: Reg,
     limit: f32,
 ) -> Option<Candidate> {
+    let seen = region.next_stamp();
+    let mut p_intf = region.intf.reg(g.t, &g.matrix, g.func.blocks.len(), p);
     let placer = &mut region.placer;
     placer.prepare();
     // 1. Use blocks.
@@ -136,7 +177,7 @@ fn evaluate(
             },
             change_state: true,
         };
-        if let Some((first, last)) = intf(g, p, u.block) {
+        if let Some((first, last)) = intf(g, &mut p_intf, u.block) {
             let mut ins = 0;
             let start = g.an.intervals.slots.block_start(u.block);
             if u.live_in {
@@ -151,7 +192,7 @@ fn evaluate(
                 }
             }
             if u.live_out {
-                if last >= last_split_point(g, u.block) {
+                if last >= last_split(g, &mut region.last_split, u.block) {
                     c.exit = BorderConstraint::MustSpill;
                     ins += 1;
                 } else if last > u.last_at {
@@ -173,14 +214,12 @@ fn evaluate(
     // Live-through blocks the region grew into, with whether the
     // candidate has interference there.
     let mut visited: Vec<(Block, bool)> = Vec::new();
-    let mut seen = vec![false; through.len()];
     loop {
-        let recent: Vec<Bundle> = placer.recent_positive().to_vec();
         let mut added = Vec::new();
-        for bu in recent {
+        for &bu in placer.recent_positive() {
             for &b in region.bundles.blocks(bu) {
-                if through[b.index()] && !seen[b.index()] {
-                    seen[b.index()] = true;
+                if region.through[b.index()] == through && region.seen[b.index()] != seen {
+                    region.seen[b.index()] = seen;
                     added.push(b);
                 }
             }
@@ -191,7 +230,7 @@ fn evaluate(
         let mut links = Vec::new();
         let mut cs = Vec::new();
         for &b in &added {
-            let i = intf(g, p, b);
+            let i = intf(g, &mut p_intf, b);
             visited.push((b, i.is_some()));
             match i {
                 None => links.push(b),
@@ -204,7 +243,7 @@ fn evaluate(
                         } else {
                             BorderConstraint::PrefSpill
                         },
-                        exit: if last >= last_split_point(g, b) {
+                        exit: if last >= last_split(g, &mut region.last_split, b) {
                             BorderConstraint::MustSpill
                         } else {
                             BorderConstraint::PrefSpill
@@ -219,17 +258,11 @@ fn evaluate(
         placer.iterate();
     }
     placer.finish();
-    let mut positive = vec![false; region.bundles.num_bundles()];
-    let mut any = false;
-    for b in placer.positive_bundles() {
-        positive[b.index()] = true;
-        any = true;
-    }
-    if !any {
-        return None;
-    }
+    // No bundle wants the register: not a candidate.
+    placer.positive_bundles().next()?;
     // 3. Global cost.
-    let bundle_pos = |b: Block, out: bool| positive[region.bundles.bundle(b, out).index()];
+    let placer = &region.placer;
+    let bundle_pos = |b: Block, out: bool| placer.is_positive(region.bundles.bundle(b, out));
     let mut cost = static_cost;
     for (u, c) in sa.use_blocks.iter().zip(&constraints) {
         let mut ins = 0;
@@ -257,7 +290,7 @@ fn evaluate(
     Some(Candidate {
         reg: p,
         cost,
-        positive,
+        positive: placer.positive_bundles().collect(),
     })
 }
 
@@ -305,7 +338,7 @@ fn gap_after(g: &Greedy<'_, '_, '_>, b: Block, s: SlotIndex) -> Gap {
 /// Carries out the winning candidate's split; `true` when it happened.
 fn split_around_region(
     g: &mut Greedy<'_, '_, '_>,
-    region: &Region,
+    region: &mut Region,
     v: VReg,
     sa: &SplitAnalysis,
     cand: &Candidate,
@@ -313,7 +346,12 @@ fn split_around_region(
     const REMAINDER: u32 = 0;
     const MAIN: u32 = 1;
     let p = cand.reg;
-    let pos = |b: Block, out: bool| cand.positive[region.bundles.bundle(b, out).index()];
+    let mut p_intf = region.intf.reg(g.t, &g.matrix, g.func.blocks.len(), p);
+    let pos = |b: Block, out: bool| {
+        cand.positive
+            .binary_search(&region.bundles.bundle(b, out))
+            .is_ok()
+    };
     let mut plan = SplitPlan {
         intervals: 2,
         default: REMAINDER,
@@ -329,7 +367,7 @@ fn split_around_region(
     // Live-through blocks without uses.
     for &b in &sa.through {
         let (rin, rout) = (live_in(b) && pos(b, false), live_out(b) && pos(b, true));
-        let bp = match (rin, rout, intf(g, p, b)) {
+        let bp = match (rin, rout, intf(g, &mut p_intf, b)) {
             (false, false, _) => continue,
             (true, true, None) => BlockPlan::whole(MAIN),
             (true, true, Some((f, l))) => BlockPlan {
@@ -372,7 +410,7 @@ fn split_around_region(
             }
             continue;
         }
-        let i = intf(g, p, b);
+        let i = intf(g, &mut p_intf, b);
         let mut switches = Vec::new();
         if rin {
             match i {

@@ -5,7 +5,7 @@ use crate::ir::{Block, Inst, VReg};
 
 use super::super::AllocError;
 use super::super::order::AllocationOrder;
-use super::super::split::kit::{is_terminator, live_blocks, users_in};
+use super::super::split::kit::{is_terminator, live_blocks, touches};
 use super::super::split::{BlockPlan, Gap, SplitPlan};
 use super::{Greedy, Stage};
 
@@ -71,8 +71,6 @@ pub fn analyze(g: &Greedy<'_, '_, '_>, v: VReg) -> SplitAnalysis {
     };
     let slots = &g.an.intervals.slots;
     sa.blocks = live_blocks(&g.an, &iv.range, g.func);
-    let users = users_in(g.func, &sa.blocks, v);
-    let mut k = 0;
     for &b in &sa.blocks {
         let start = slots.block_start(b);
         let end = slots.block_end(b);
@@ -84,17 +82,16 @@ pub fn analyze(g: &Greedy<'_, '_, '_>, v: VReg) -> SplitAnalysis {
             .iter()
             .position(|&i| is_terminator(g.t, g.func.inst(i)))
             .unwrap_or(insts.len());
-        while k < users.len() && users[k].1 == b {
-            let i = users[k].0;
-            k += 1;
+        // One walk over the block: its users of `v` with their positions.
+        for (pos, &i) in insts.iter().enumerate() {
+            if !touches(g.func.inst(i), v) {
+                continue;
+            }
             let Some(at) = slots.inst(i) else { continue };
             let defines = g.func.inst(i).operands.iter().any(|o| {
                 matches!(o, crate::ir::Operand::Reg(r) if r.reg == crate::ir::RegRef::Virt(v) && r.is_def())
             });
-            let at_term = insts
-                .iter()
-                .position(|&x| x == i)
-                .is_some_and(|p| p >= term_pos);
+            let at_term = pos >= term_pos;
             match ub.as_mut() {
                 None => {
                     ub = Some(UseBlock {

@@ -36,6 +36,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::analysis::ranges::RangeBuilder;
 use crate::analysis::weights::vreg_weight;
 use crate::analysis::{Analyses, Slot, SlotIndex};
 use crate::ir::{
@@ -115,6 +116,9 @@ pub struct SplitResult {
 pub struct SplitKit {
     /// Every copy the kit inserted, in insertion order.
     pub copies: Vec<Inst>,
+    /// Scratch for computing the new intervals, kept across splits so
+    /// that a split costs time in the size of the range, not the function.
+    ranges: RangeBuilder,
 }
 
 /// One copy to insert: in `block`, before position `pos` of the block's
@@ -167,14 +171,17 @@ impl SplitKit {
         let mut copies: Vec<PlannedCopy> = Vec::new();
         let mut renames: Vec<(Inst, u32)> = Vec::new();
         let mut used = vec![false; plan.intervals as usize];
-        let mut entries: BTreeMap<Block, u32> = BTreeMap::new();
-        let mut exits: BTreeMap<Block, u32> = BTreeMap::new();
+        // The interval on entry to and exit from each of `blocks`.
+        let mut entries: Vec<u32> = Vec::with_capacity(blocks.len());
+        let mut exits: Vec<u32> = Vec::with_capacity(blocks.len());
+        let default_plan = BlockPlan::whole(plan.default);
+        // `blocks` and the plan are both sorted: walk them together.
+        let mut planned = plan.blocks.iter().peekable();
         for &b in &blocks {
-            let bp = plan
-                .blocks
-                .get(&b)
-                .cloned()
-                .unwrap_or_else(|| BlockPlan::whole(plan.default));
+            while planned.next_if(|x| *x.0 < b).is_some() {}
+            let bp = planned
+                .next_if(|x| *x.0 == b)
+                .map_or(&default_plan, |(_, bp)| bp);
             let insts = &func.block(b).insts;
             let end_pos = insts
                 .iter()
@@ -198,7 +205,7 @@ impl SplitKit {
             // Stable: switches at one point keep their order.
             at_pos.sort_by_key(|x| x.0);
             let mut cur = bp.entry;
-            entries.insert(b, cur);
+            entries.push(cur);
             let mut sw = 0;
             for pos in 0..=insts.len() {
                 while sw < at_pos.len() && at_pos[sw].0 == pos {
@@ -223,7 +230,7 @@ impl SplitKit {
                     renames.push((i, cur));
                 }
             }
-            exits.insert(b, cur);
+            exits.push(cur);
         }
 
         // Back-copies into the hoisted interval become one copy after the
@@ -250,10 +257,10 @@ impl SplitKit {
 
         // Every edge the value crosses must leave and enter in the same
         // interval (plans built on edge bundles always do).
-        for (&b, &exit) in &exits {
+        for (&b, &exit) in blocks.iter().zip(&exits) {
             for s in &func.block(b).succs {
-                if let Some(&entry) = entries.get(&s.block)
-                    && entry != exit
+                if let Ok(k) = blocks.binary_search(&s.block)
+                    && entries[k] != exit
                     && iv.range.live_at(an.intervals.slots.block_start(s.block))
                 {
                     tracing::debug!(
@@ -368,20 +375,28 @@ impl SplitKit {
         if an.hints.len() < n_vregs {
             an.hints.resize(n_vregs, Vec::new());
         }
-        // One pass over the blocks finds every new register's users.
-        let mut index_of: BTreeMap<VReg, usize> = BTreeMap::new();
+        // One pass over the blocks finds every new register's users. The
+        // new registers were made last, in interval order: a register's
+        // interval is found by its distance from the first of them.
+        let first_reg = regs.iter().flatten().next().map_or(0, |n| n.index());
+        let mut index_of: Vec<Option<usize>> = vec![None; func.vregs.len() - first_reg];
         for (k, r) in regs.iter().enumerate() {
             if let Some(n) = r {
-                index_of.insert(*n, k);
+                index_of[n.index() - first_reg] = Some(k);
             }
         }
+        let interval_of = |x: VReg| {
+            x.index()
+                .checked_sub(first_reg)
+                .and_then(|d| index_of.get(d).copied().flatten())
+        };
         let mut users: Vec<Vec<(Inst, Block)>> = vec![Vec::new(); regs.len()];
         for &b in &blocks {
             for &i in &func.block(b).insts {
                 for o in &func.inst(i).operands {
                     if let Operand::Reg(r) = o
                         && let RegRef::Virt(x) = r.reg
-                        && let Some(&k) = index_of.get(&x)
+                        && let Some(k) = interval_of(x)
                         && users[k].last().is_none_or(|l| l.0 != i)
                     {
                         users[k].push((i, b));
@@ -392,7 +407,14 @@ impl SplitKit {
         let mut result_regs = regs.clone();
         for (k, r) in regs.iter().enumerate() {
             let Some(n) = *r else { continue };
-            let Some(niv) = an.intervals.compute_vreg(t, func, &an.flow.cfg, n, &blocks) else {
+            let Some(niv) = an.intervals.compute_vreg_from(
+                t,
+                func,
+                &an.flow.cfg,
+                n,
+                &users[k],
+                &mut self.ranges,
+            ) else {
                 result_regs[k] = None;
                 continue;
             };
@@ -416,7 +438,7 @@ impl SplitKit {
 }
 
 /// Whether `inst` has an operand of `v`.
-fn touches(inst: &InstData, v: VReg) -> bool {
+pub fn touches(inst: &InstData, v: VReg) -> bool {
     inst.operands
         .iter()
         .any(|o| matches!(o, Operand::Reg(r) if r.reg == RegRef::Virt(v)))
