@@ -391,9 +391,9 @@ impl Spiller {
             // only if it is read later.
             if let Some((operand, fold, bits)) = memory_fold(t, func, i, v, class) {
                 let (before, def) = (at.with(Slot::Block), at.with(Slot::Register));
-                let loads = fold.also.is_some() || !is_def_operand(func, i, operand);
-                // (A definition's `also` is its tied use, which reads.)
+                // A definition's `also` is its tied use, which reads.
                 let stores = is_def_operand(func, i, operand);
+                let loads = !stores || fold.also.is_some();
                 let read_ok = !loads
                     || iv.range.segment_at(before).is_some_and(|seg| {
                         remat_of

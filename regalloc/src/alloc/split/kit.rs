@@ -541,16 +541,3 @@ fn room_for(an: &Analyses, func: &MachineFunction, copies: &[PlannedCopy]) -> bo
     }
     true
 }
-
-/// The instructions of `blocks` touching `v`, each with its block.
-pub fn users_in(func: &MachineFunction, blocks: &[Block], v: VReg) -> Vec<(Inst, Block)> {
-    let mut out = Vec::new();
-    for &b in blocks {
-        for &i in &func.block(b).insts {
-            if touches(func.inst(i), v) {
-                out.push((i, b));
-            }
-        }
-    }
-    out
-}
