@@ -10,6 +10,7 @@
 //! record.
 
 mod error;
+pub mod hoist_spills;
 pub mod matrix;
 pub mod order;
 mod record;

@@ -5,9 +5,12 @@
 //! carries ([`super::spiller::Insertion::value`]). A forward dataflow per
 //! slot then knows which value the slot holds at each point: a store or a
 //! reload of value `X` leaves `X` there (a reload proves the slot holds
-//! it); a definition of the original's value `X` (an instruction, or a phi
-//! at a block start) makes a slot holding the old `X` stale; where paths
-//! disagree nothing is known. A store of `X` where the slot already holds
+//! it); a definition of the original's value `X` by an instruction makes a
+//! slot holding the old `X` stale; where paths disagree nothing is known.
+//! At a phi-def `X` of a block, the slot holds `X` when on every incoming
+//! edge it holds the value the original has at the end of that
+//! predecessor (the value the phi takes along that edge); otherwise the
+//! phi makes an old `X` stale. A store of `X` where the slot already holds
 //! `X` on every path is redundant. This is what split ranges need: a value
 //! reloaded into a register for a hot region and copied back to the stack
 //! side afterwards is stored again by the copy's spill, though the slot
@@ -20,7 +23,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::analysis::Analyses;
+use crate::analysis::{Analyses, SlotIndex};
 use crate::ir::{Block, Inst, MachineFunction, Operand, RegRef, VReg};
 
 use super::spiller::{SpillCode, SpillKind};
@@ -60,15 +63,16 @@ fn meet(a: u32, b: u32) -> u32 {
 
 /// The events of a function's blocks.
 struct Events {
-    /// Phi values of originals, at block starts.
-    at_block: HashMap<Block, Vec<Event>>,
+    /// Phi values of originals at block starts: (slot, value).
+    phis: HashMap<Block, Vec<(u32, u32)>>,
     /// At each instruction, in execution order.
     at_inst: HashMap<Inst, Vec<Event>>,
 }
 
 impl Events {
-    /// Runs block `b` from `state`, calling `store` with each store and
-    /// whether the slot already held its value.
+    /// Runs block `b` from `state` (its entry state, phis applied),
+    /// calling `store` with each store and whether the slot already held
+    /// its value.
     fn run(
         &self,
         func: &MachineFunction,
@@ -76,19 +80,13 @@ impl Events {
         state: &mut [u32],
         mut store: impl FnMut(Event, bool),
     ) {
-        for s in state.iter_mut() {
-            if *s == TOP {
-                *s = UNKNOWN;
-            }
-        }
-        let block = self.at_block.get(&b).into_iter().flatten();
         let insts = func
             .block(b)
             .insts
             .iter()
             .filter_map(|i| self.at_inst.get(i))
             .flatten();
-        for &e in block.chain(insts) {
+        for &e in insts {
             match e {
                 Event::Load { slot, value } => state[slot as usize] = value,
                 Event::Kill { slot, value } => {
@@ -118,7 +116,7 @@ pub fn eliminate(code: &mut SpillCode, func: &MachineFunction, an: &Analyses) ->
     let mut usable = vec![true; nslots];
     let mut has_store = vec![false; nslots];
     let mut events = Events {
-        at_block: HashMap::new(),
+        phis: HashMap::new(),
         at_inst: HashMap::new(),
     };
     // Phase order at one instruction: reloads before it, folded reloads,
@@ -132,7 +130,11 @@ pub fn eliminate(code: &mut SpillCode, func: &MachineFunction, an: &Analyses) ->
             };
             if vn.is_phi() {
                 match slots.block_of(vn.def) {
-                    Some(b) => events.at_block.entry(b).or_default().push(ev),
+                    Some(b) => events
+                        .phis
+                        .entry(b)
+                        .or_default()
+                        .push((s as u32, value as u32)),
                     None => usable[s] = false,
                 }
             } else {
@@ -206,32 +208,37 @@ pub fn eliminate(code: &mut SpillCode, func: &MachineFunction, an: &Analyses) ->
             events.at_inst.entry(i).or_default().push(e);
         }
     }
-    events.at_block.retain(|_, evs| {
-        evs.retain(|e| matches!(e, Event::Kill { slot, .. } if tracked[*slot as usize]));
-        !evs.is_empty()
+    events.phis.retain(|_, phis| {
+        phis.retain(|&(slot, _)| tracked[slot as usize]);
+        !phis.is_empty()
     });
 
-    // Forward dataflow, all slots at once: the state at each block entry.
+    // Forward dataflow, all slots at once, optimistic: the state at each
+    // block exit, `TOP` until the block is first run.
     let cfg = &an.flow.cfg;
-    let mut entry: Vec<Vec<u32>> = vec![vec![TOP; nslots]; func.blocks.len()];
-    if let Some(e) = entry.first_mut() {
-        e.fill(UNKNOWN);
-    }
+    let mut out: Vec<Vec<u32>> = vec![vec![TOP; nslots]; func.blocks.len()];
     let mut state = vec![UNKNOWN; nslots];
+    let flow = Flow {
+        an,
+        code,
+        events: &events,
+    };
     let mut changed = true;
+    let mut rounds = 0;
     while changed {
         changed = false;
+        rounds += 1;
+        if rounds > MAX_ROUNDS {
+            // Not settled (the phi rule is not monotone in general): no
+            // store is provably redundant.
+            return 0;
+        }
         for &b in &cfg.rpo {
-            state.copy_from_slice(&entry[b.index()]);
+            flow.enter(b, &out, &mut state);
             events.run(func, b, &mut state, |_, _| {});
-            for s in &cfg.succs[b.index()] {
-                for (e, &x) in entry[s.index()].iter_mut().zip(&state) {
-                    let m = meet(*e, x);
-                    if m != *e {
-                        *e = m;
-                        changed = true;
-                    }
-                }
+            if out[b.index()] != state {
+                out[b.index()].copy_from_slice(&state);
+                changed = true;
             }
         }
     }
@@ -239,7 +246,7 @@ pub fn eliminate(code: &mut SpillCode, func: &MachineFunction, an: &Analyses) ->
     // The redundant stores, and what only fed them.
     let mut redundant: Vec<Event> = Vec::new();
     for &b in &cfg.rpo {
-        state.copy_from_slice(&entry[b.index()]);
+        flow.enter(b, &out, &mut state);
         events.run(func, b, &mut state, |e, r| {
             if r {
                 redundant.push(e);
@@ -299,6 +306,66 @@ pub fn eliminate(code: &mut SpillCode, func: &MachineFunction, an: &Analyses) ->
         keep
     });
     redundant.len()
+}
+
+/// Passes over the function before the dataflow settles gives up.
+const MAX_ROUNDS: usize = 64;
+
+/// What the block entry states are computed from.
+struct Flow<'a> {
+    an: &'a Analyses,
+    code: &'a SpillCode,
+    events: &'a Events,
+}
+
+impl Flow<'_> {
+    /// Sets `state` to block `b`'s entry state from its predecessors'
+    /// exit states `out`: their meet, then the block's phi-defs.
+    fn enter(&self, b: Block, out: &[Vec<u32>], state: &mut [u32]) {
+        let cfg = &self.an.flow.cfg;
+        let preds: Vec<Block> = cfg.preds[b.index()]
+            .iter()
+            .copied()
+            .filter(|&p| cfg.is_reachable(p))
+            .collect();
+        if cfg.rpo.first() == Some(&b) {
+            state.fill(UNKNOWN);
+        } else {
+            state.fill(TOP);
+            for p in &preds {
+                for (s, &x) in state.iter_mut().zip(&out[p.index()]) {
+                    *s = meet(*s, x);
+                }
+            }
+        }
+        for &(slot, value) in self.events.phis.get(&b).into_iter().flatten() {
+            let s = slot as usize;
+            let range = &self.code.slots[s].range;
+            let slots = &self.an.intervals.slots;
+            // Along each edge the slot must hold what the original holds
+            // at the predecessor's end, the phi's incoming value.
+            let agrees = |p: &Block| {
+                let held = out[p.index()][s];
+                let incoming = range
+                    .segment_at(SlotIndex(slots.block_end(*p).0 - 1))
+                    .map(|seg| seg.valno);
+                held == TOP || Some(held) == incoming
+            };
+            if !preds.is_empty()
+                && preds.iter().all(agrees)
+                && preds.iter().any(|p| out[p.index()][s] != TOP)
+            {
+                state[s] = value;
+            } else if state[s] == value {
+                state[s] = UNKNOWN;
+            }
+        }
+        for s in state.iter_mut() {
+            if *s == TOP {
+                *s = UNKNOWN;
+            }
+        }
+    }
 }
 
 /// The virtual register of operand `k` of `i`.
@@ -456,6 +523,75 @@ body: |
     RET implicit $r0
 ...
 ";
+
+    /// `%0` gets a value in each arm of a diamond; bb.3 merges them (a
+    /// phi-def).
+    const MERGE: &str = "---
+name: merge
+tracksRegLiveness: true
+registers:
+  - { id: 0, class: gpr }
+  - { id: 1, class: gpr }
+liveins:
+  - { reg: '$r1', virtual-reg: '%1' }
+body: |
+  bb.0:
+    successors: %bb.1, %bb.2
+    liveins: $r1
+    %1:gpr = COPY $r1
+    JEQ_ri %1, 0, %bb.2
+    JMP %bb.1
+  bb.1:
+    successors: %bb.3
+    %0:gpr = LDD %1, 0
+    JMP %bb.3
+  bb.2:
+    successors: %bb.3
+    %0:gpr = LDD %1, 8
+    JMP %bb.3
+  bb.3:
+    $r0 = COPY %0
+    RET implicit $r0
+...
+";
+
+    #[test]
+    fn a_phi_keeps_a_slot_that_holds_every_incoming_value() {
+        let f = read(MERGE);
+        let an = Analyses::new(bpf(), &f);
+        let range = an.intervals.vreg(VReg(0)).unwrap().range.clone();
+        assert!(range.valnos.iter().any(|vn| vn.is_phi()));
+        let slots = &an.intervals.slots;
+        let value_at = |i: Inst, slot: crate::analysis::Slot| {
+            range
+                .segment_at(slots.inst(i).unwrap().with(slot))
+                .unwrap()
+                .valno
+        };
+        let (def1, def2, join) = (insts(&f, 1)[0], insts(&f, 2)[0], insts(&f, 3)[0]);
+        let with_values = |stores: &[Inst]| {
+            let mut c = code(&f, &an, stores, &[]);
+            for ins in &mut c.insertions {
+                let slot = if ins.at == join {
+                    crate::analysis::Slot::Block
+                } else {
+                    crate::analysis::Slot::Register
+                };
+                ins.value = Some(value_at(ins.at, slot));
+            }
+            c
+        };
+        // Both arms stored their value: the slot holds the merged value
+        // at the join, whose store is redundant.
+        let mut c = with_values(&[def1, def2, join]);
+        assert_ne!(c.insertions[2].value, c.insertions[0].value);
+        assert_eq!(eliminate(&mut c, &f, &an), 1);
+        assert_eq!(kept_stores(&c), vec![def1, def2]);
+        // One arm did not: the join's store is needed.
+        let mut c = with_values(&[def1, join]);
+        assert_eq!(eliminate(&mut c, &f, &an), 0);
+        assert_eq!(kept_stores(&c), vec![def1, join]);
+    }
 
     #[test]
     fn a_new_value_of_the_original_makes_the_slot_stale() {

@@ -810,6 +810,18 @@ fn remat_copy(def: &InstData, n: VReg) -> InstData {
 /// Which operands are definitions comes from the instruction's
 /// description; the frame index is the spiller's slot index until the
 /// rewriter renumbers it.
+/// The class's spill store of register operand `reg` to spiller slot
+/// `slot`, or `None` when the class has no spill template.
+pub(crate) fn store_template(
+    t: &TargetInfo<'_>,
+    class: RegClass,
+    reg: RegOperand,
+    slot: u32,
+) -> Option<InstData> {
+    let store = t.classes.get(class.index())?.spill.clone()?;
+    Some(from_template(t, &store, reg, slot, true).0)
+}
+
 fn from_template(
     t: &TargetInfo<'_>,
     tpl: &InstrTemplate<'_>,

@@ -342,8 +342,9 @@ impl RangeBuilder {
             for &b in &live_blocks {
                 let cur = self.in_val[b.index()];
                 let mut seen = UNKNOWN;
-                // Once a phi, always a phi.
-                let mut multi = cur != UNKNOWN && cur & PHI_BIT != 0;
+                // Once a phi of this block, always one (a phi of a
+                // predecessor flowing in is an ordinary incoming value).
+                let mut multi = cur == (PHI_BIT | b.0);
                 for &p in &cfg.preds[b.index()] {
                     if !cfg.is_reachable(p) || !range_out(self, p) {
                         continue;

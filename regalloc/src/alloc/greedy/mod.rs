@@ -190,6 +190,14 @@ impl<'f, 'a, 't> Greedy<'f, 'a, 't> {
 
     /// Rewrites the function with the assignment and returns the record.
     pub fn finish(mut self) -> Result<AllocRecord, AllocError> {
+        let hoisted = super::hoist_spills::hoist(
+            self.t,
+            &mut self.spiller.code,
+            self.func,
+            &self.an,
+            &self.vrm,
+        );
+        tracing::debug!(hoisted, "spills hoisted");
         let stores =
             super::redundant_spills::eliminate(&mut self.spiller.code, self.func, &self.an);
         tracing::debug!(stores, "redundant spills removed");

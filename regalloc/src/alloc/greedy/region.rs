@@ -412,10 +412,25 @@ fn split_around_region(
         }
         let i = intf(g, &mut p_intf, b);
         let mut switches = Vec::new();
+        // An interval of the block's own for the uses that `P`'s
+        // interference overlaps where the value enters or leaves in `P`
+        // (LLVM's `splitRegInBlock`/`splitRegOutBlock`): it may take
+        // another register, where the remainder would reload at each use.
+        let mut local = || {
+            let k = plan.intervals + locals;
+            locals += 1;
+            k
+        };
         if rin {
             match i {
                 None => {
                     if !rout && u.live_out {
+                        switches.push((u.after_last(), REMAINDER));
+                    }
+                }
+                Some((f, _)) if !rout && u.last_at >= f && gap_before(g, b, f) != Gap::End => {
+                    switches.push((gap_before(g, b, f), local()));
+                    if u.live_out {
                         switches.push((u.after_last(), REMAINDER));
                     }
                 }
@@ -435,7 +450,13 @@ fn split_around_region(
             let enter = match i {
                 None => Gap::Before(u.first),
                 Some((_, l)) if l < u.first_at => Gap::Before(u.first),
-                Some((_, l)) => gap_after(g, b, l),
+                Some((_, l)) => {
+                    let enter = gap_after(g, b, l);
+                    if !rin && !u.starts_at_terminator(g) && enter != Gap::Start {
+                        switches.push((Gap::Before(u.first), local()));
+                    }
+                    enter
+                }
             };
             if !(rin && i.is_none()) {
                 switches.push((enter, MAIN));
