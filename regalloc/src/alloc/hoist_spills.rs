@@ -396,6 +396,16 @@ body: |
         assert_eq!(stores(&c)[2], (jump, false));
         assert_eq!(c.insertions[2].vreg, VReg(0));
         assert_eq!(c.insertions[2].value, Some(0));
+        // A read of the slot at the end, so that its stores are live.
+        let ret = insts(&f, 3)[1];
+        c.insertions.push(Insertion {
+            at: ret,
+            after: false,
+            inst: InstData::new(f.inst(ret).op),
+            vreg: VReg(0),
+            kind: SpillKind::Reload { slot: 0 },
+            value: Some(0),
+        });
         // The two stores it covers are then redundant.
         assert_eq!(redundant_spills::eliminate(&mut c, &f, &an), 2);
         assert_eq!(stores(&c), vec![(jump, false)]);

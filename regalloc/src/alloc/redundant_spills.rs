@@ -195,9 +195,38 @@ pub fn eliminate(code: &mut SpillCode, func: &MachineFunction, an: &Analyses) ->
         phased.push((phase, inst, ev));
     }
     let tracked: Vec<bool> = (0..nslots).map(|s| usable[s] && has_store[s]).collect();
-    if !tracked.iter().any(|&t| t) {
-        return 0;
-    }
+    let mut redundant = if tracked.iter().any(|&t| t) {
+        redundant_stores(func, an, code, events, phased, &tracked)
+    } else {
+        Vec::new()
+    };
+    let site = |e: &Event| match *e {
+        Event::Store {
+            inst, insertion, ..
+        } => Some((inst, insertion)),
+        _ => None,
+    };
+    let seen: HashSet<_> = redundant.iter().filter_map(site).collect();
+    let unread = unread_stores(code);
+    redundant.extend(
+        unread
+            .into_iter()
+            .filter(|e| site(e).is_none_or(|s| !seen.contains(&s))),
+    );
+    remove(code, func, &redundant);
+    redundant.len()
+}
+
+/// The stores the dataflow proves redundant, in the tracked slots.
+fn redundant_stores(
+    func: &MachineFunction,
+    an: &Analyses,
+    code: &SpillCode,
+    mut events: Events,
+    mut phased: Vec<(u8, Inst, Event)>,
+    tracked: &[bool],
+) -> Vec<Event> {
+    let nslots = code.slots.len();
     // Stable: events of one phase keep their creation order.
     phased.sort_by_key(|x| x.0);
     for (_, i, e) in phased {
@@ -231,7 +260,7 @@ pub fn eliminate(code: &mut SpillCode, func: &MachineFunction, an: &Analyses) ->
         if rounds > MAX_ROUNDS {
             // Not settled (the phi rule is not monotone in general): no
             // store is provably redundant.
-            return 0;
+            return Vec::new();
         }
         for &b in &cfg.rpo {
             flow.enter(b, &out, &mut state);
@@ -243,7 +272,6 @@ pub fn eliminate(code: &mut SpillCode, func: &MachineFunction, an: &Analyses) ->
         }
     }
 
-    // The redundant stores, and what only fed them.
     let mut redundant: Vec<Event> = Vec::new();
     for &b in &cfg.rpo {
         flow.enter(b, &out, &mut state);
@@ -253,6 +281,55 @@ pub fn eliminate(code: &mut SpillCode, func: &MachineFunction, an: &Analyses) ->
             }
         });
     }
+    redundant
+}
+
+/// Every store to a slot nothing reads (all uses of its values were
+/// recomputed): dead, whatever it holds.
+fn unread_stores(code: &SpillCode) -> Vec<Event> {
+    let mut read = vec![false; code.slots.len()];
+    let reloads = code
+        .insertions
+        .iter()
+        .map(|x| x.kind)
+        .chain(code.folded.iter().map(|f| f.kind));
+    for kind in reloads {
+        if let SpillKind::Reload { slot } = kind {
+            read[slot as usize] = true;
+        }
+    }
+    for f in &code.memory_folds {
+        // A folded write leaves the slot holding something another
+        // instruction may read; only a slot with no access but stores is
+        // dead.
+        read[f.slot as usize] = true;
+    }
+    let store = |slot: u32, inst: Inst, insertion: Option<usize>| {
+        (!read[slot as usize]).then_some(Event::Store {
+            slot,
+            value: 0,
+            inst,
+            insertion,
+        })
+    };
+    let placed = code
+        .insertions
+        .iter()
+        .enumerate()
+        .filter_map(|(k, x)| match x.kind {
+            SpillKind::Spill { slot } => store(slot, x.at, Some(k)),
+            _ => None,
+        });
+    let folded = code.folded.iter().filter_map(|f| match f.kind {
+        SpillKind::Spill { slot } => store(slot, f.inst, None),
+        _ => None,
+    });
+    placed.chain(folded).collect()
+}
+
+/// Removes the stores `redundant` from `code`, and the instructions that
+/// only fed them.
+fn remove(code: &mut SpillCode, func: &MachineFunction, redundant: &[Event]) {
     let folded_at: HashMap<Inst, usize> = code
         .folded
         .iter()
@@ -267,7 +344,7 @@ pub fn eliminate(code: &mut SpillCode, func: &MachineFunction, an: &Analyses) ->
     }
     let mut removed: HashSet<Inst> = code.removed.iter().copied().collect();
     let mut removed_insertion = vec![false; code.insertions.len()];
-    for &e in &redundant {
+    for &e in redundant {
         let Event::Store {
             inst, insertion, ..
         } = e
@@ -305,7 +382,6 @@ pub fn eliminate(code: &mut SpillCode, func: &MachineFunction, an: &Analyses) ->
         k += 1;
         keep
     });
-    redundant.len()
 }
 
 /// Passes over the function before the dataflow settles gives up.
@@ -468,6 +544,29 @@ body: |
             .collect()
     }
 
+    /// Adds a reload of `value` before `at` (the slot's later reader, so
+    /// that its stores are not dead).
+    fn read_before(c: &mut SpillCode, f: &MachineFunction, at: Inst, value: u32) {
+        c.insertions.push(Insertion {
+            at,
+            after: false,
+            inst: InstData::new(f.inst(at).op),
+            vreg: VReg(0),
+            kind: SpillKind::Reload { slot: 0 },
+            value: Some(value),
+        });
+    }
+
+    #[test]
+    fn stores_to_a_slot_nothing_reads_are_dead() {
+        let f = read(DIAMOND);
+        let an = Analyses::new(bpf(), &f);
+        let (arm1, join) = (insts(&f, 1)[0], insts(&f, 3)[0]);
+        let mut c = code(&f, &an, &[arm1, join], &[]);
+        assert_eq!(eliminate(&mut c, &f, &an), 2);
+        assert_eq!(kept_stores(&c), vec![]);
+    }
+
     #[test]
     fn store_after_a_reload_of_the_same_value_is_dropped() {
         let f = read(DIAMOND);
@@ -485,12 +584,15 @@ body: |
         let f = read(DIAMOND);
         let an = Analyses::new(bpf(), &f);
         let (arm1, arm2, join) = (insts(&f, 1)[0], insts(&f, 2)[0], insts(&f, 3)[0]);
+        let ret = insts(&f, 3)[1];
         // Only bb.1 stored: the join's store is needed on the bb.2 path.
         let mut c = code(&f, &an, &[arm1, join], &[]);
+        read_before(&mut c, &f, ret, 0);
         assert_eq!(eliminate(&mut c, &f, &an), 0);
         assert_eq!(kept_stores(&c), vec![arm1, join]);
         // Both arms stored: the join's store is redundant.
         let mut c = code(&f, &an, &[arm1, arm2, join], &[]);
+        read_before(&mut c, &f, ret, 0);
         assert_eq!(eliminate(&mut c, &f, &an), 1);
         assert_eq!(kept_stores(&c), vec![arm1, arm2]);
     }
@@ -581,14 +683,20 @@ body: |
             }
             c
         };
+        let (ret, merged) = (
+            insts(&f, 3)[1],
+            value_at(join, crate::analysis::Slot::Block),
+        );
         // Both arms stored their value: the slot holds the merged value
         // at the join, whose store is redundant.
         let mut c = with_values(&[def1, def2, join]);
         assert_ne!(c.insertions[2].value, c.insertions[0].value);
+        read_before(&mut c, &f, ret, merged);
         assert_eq!(eliminate(&mut c, &f, &an), 1);
         assert_eq!(kept_stores(&c), vec![def1, def2]);
         // One arm did not: the join's store is needed.
         let mut c = with_values(&[def1, join]);
+        read_before(&mut c, &f, ret, merged);
         assert_eq!(eliminate(&mut c, &f, &an), 0);
         assert_eq!(kept_stores(&c), vec![def1, join]);
     }
@@ -610,10 +718,17 @@ body: |
                 .unwrap()
                 .valno
         };
+        // Read after the loop, of the value the loop leaves.
+        let exit = insts(&f, 2)[0];
+        let left = range
+            .segment_at(slots.inst(exit).unwrap().with(crate::analysis::Slot::Block))
+            .unwrap()
+            .valno;
         let mut c = code(&f, &an, &[head, add, after], &[]);
         for ins in &mut c.insertions {
             ins.value = Some(value_at(ins.at));
         }
+        read_before(&mut c, &f, exit, left);
         assert_ne!(value_at(head), value_at(add));
         assert_eq!(eliminate(&mut c, &f, &an), 1);
         assert_eq!(kept_stores(&c), vec![head, add]);
@@ -624,6 +739,7 @@ body: |
         for ins in &mut c.insertions {
             ins.value = Some(value_at(ins.at));
         }
+        read_before(&mut c, &f, exit, left);
         assert_eq!(eliminate(&mut c, &f, &an), 1);
         assert_eq!(kept_stores(&c), vec![add]);
     }

@@ -706,7 +706,21 @@ fn remat_source(
     constant: &dyn Fn(Reg) -> bool,
 ) -> Option<Inst> {
     if vn.is_phi() {
-        return None;
+        // A merge of a split piece's values carries, wherever it is live,
+        // the original's value at its block start (the piece changes value
+        // only where the original does, or at copies between pieces): that
+        // value's definition recomputes it.
+        let original = vrm.original(v);
+        if original == v {
+            return None;
+        }
+        let range = li.original(original)?;
+        let ovn = *range.valnos.get(range.segment_at(vn.def)?.valno as usize)?;
+        if ovn.is_phi() {
+            return None;
+        }
+        let def = li.slots.inst_at(ovn.def)?;
+        return remat_instr(t, func, def, constant).map(|_| def);
     }
     let i = li.slots.inst_at(vn.def)?;
     if remat_instr(t, func, i, constant) == Some(v) {
@@ -805,11 +819,6 @@ fn remat_copy(def: &InstData, n: VReg) -> InstData {
     c
 }
 
-/// A store (`is_store`) or load of register operand `reg` to or from slot
-/// `slot`, from the class's template, and the position of `reg` in it.
-/// Which operands are definitions comes from the instruction's
-/// description; the frame index is the spiller's slot index until the
-/// rewriter renumbers it.
 /// The class's spill store of register operand `reg` to spiller slot
 /// `slot`, or `None` when the class has no spill template.
 pub(crate) fn store_template(
@@ -822,6 +831,11 @@ pub(crate) fn store_template(
     Some(from_template(t, &store, reg, slot, true).0)
 }
 
+/// A store (`is_store`) or load of register operand `reg` to or from slot
+/// `slot`, from the class's template, and the position of `reg` in it.
+/// Which operands are definitions comes from the instruction's
+/// description; the frame index is the spiller's slot index until the
+/// rewriter renumbers it.
 fn from_template(
     t: &TargetInfo<'_>,
     tpl: &InstrTemplate<'_>,
@@ -872,4 +886,77 @@ fn fits_class(t: &TargetInfo<'_>, func: &MachineFunction, r: &RegOperand, class:
 /// The class of `v`, if it has a known one.
 pub fn vreg_class(t: &TargetInfo<'_>, func: &MachineFunction, v: VReg) -> Option<RegClass> {
     func.vreg_class(v).filter(|c| c.index() < t.classes.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::Analyses;
+    use crate::ir::Block;
+    use crate::target::fixtures::{bpf, read_bpf_function as read};
+
+    /// `%0` is a constant; `%2`, a piece of it as splitting makes them, is
+    /// copied from it in both arms of a diamond and merged at bb.3.
+    const PIECE: &str = "---
+name: piece
+tracksRegLiveness: true
+registers:
+  - { id: 0, class: gpr }
+  - { id: 1, class: gpr }
+  - { id: 2, class: gpr }
+liveins:
+  - { reg: '$r1', virtual-reg: '%1' }
+body: |
+  bb.0:
+    successors: %bb.1, %bb.2
+    liveins: $r1
+    %1:gpr = COPY $r1
+    %0:gpr = MOV_ri 42
+    JEQ_ri %1, 0, %bb.2
+    JMP %bb.1
+  bb.1:
+    successors: %bb.3
+    %2:gpr = COPY %0
+    JMP %bb.3
+  bb.2:
+    successors: %bb.3
+    %2:gpr = COPY %0
+    JMP %bb.3
+  bb.3:
+    $r0 = COPY %2
+    RET implicit $r0
+...
+";
+
+    #[test]
+    fn a_merge_of_a_piece_is_recomputed_from_the_original_definition() {
+        let f = read(PIECE);
+        let mut an = Analyses::new(bpf(), &f);
+        // Before splitting, bb.3 read `%0` itself: its range then, with the
+        // same instructions in the same places.
+        let unsplit = read(&PIECE.replace("$r0 = COPY %2", "$r0 = COPY %0"));
+        let before = Analyses::new(bpf(), &unsplit);
+        let original = before.intervals.vreg(VReg(0)).unwrap().range.clone();
+        an.intervals.keep_original(VReg(0), &original);
+        let mut vrm = VirtRegMap::new(3);
+        vrm.set_original(VReg(2), VReg(0));
+        let piece = &an.intervals.vreg(VReg(2)).unwrap().range;
+        let phi = *piece
+            .valnos
+            .iter()
+            .find(|vn| vn.is_phi())
+            .expect("a merge at bb.3");
+        let def = f.block(Block::new(0)).insts[1];
+        let never = |_: Reg| false;
+        assert_eq!(
+            remat_source(bpf(), &f, &an.intervals, &vrm, phi, VReg(2), &never),
+            Some(def)
+        );
+        // Not a piece of anything: a merge has no single definition.
+        let alone = VirtRegMap::new(3);
+        assert_eq!(
+            remat_source(bpf(), &f, &an.intervals, &alone, phi, VReg(2), &never),
+            None
+        );
+    }
 }
