@@ -19,8 +19,9 @@
 //! The winner's split ([`split_around_region`]): interval 1 holds the
 //! value where the bundles say register (and is meant for `P`), interval 0
 //! (the remainder) everywhere else and goes to the `Spill` stage; blocks
-//! with several uses left on the stack side get local intervals of their
-//! own, as LLVM does.
+//! with several uses left on the stack side, and the uses that `P`'s
+//! interference overlaps in a block the value enters or leaves in `P`, get
+//! local intervals of their own, as LLVM does.
 
 use crate::analysis::{Bundle, EdgeBundles, SlotIndex};
 use crate::ir::{Block, VReg};
