@@ -399,16 +399,17 @@ impl Flow<'_> {
     /// exit states `out`: their meet, then the block's phi-defs.
     fn enter(&self, b: Block, out: &[Vec<u32>], state: &mut [u32]) {
         let cfg = &self.an.flow.cfg;
-        let preds: Vec<Block> = cfg.preds[b.index()]
-            .iter()
-            .copied()
-            .filter(|&p| cfg.is_reachable(p))
-            .collect();
+        let preds = || {
+            cfg.preds[b.index()]
+                .iter()
+                .copied()
+                .filter(|&p| cfg.is_reachable(p))
+        };
         if cfg.rpo.first() == Some(&b) {
             state.fill(UNKNOWN);
         } else {
             state.fill(TOP);
-            for p in &preds {
+            for p in preds() {
                 for (s, &x) in state.iter_mut().zip(&out[p.index()]) {
                     *s = meet(*s, x);
                 }
@@ -420,17 +421,15 @@ impl Flow<'_> {
             let slots = &self.an.intervals.slots;
             // Along each edge the slot must hold what the original holds
             // at the predecessor's end, the phi's incoming value.
-            let agrees = |p: &Block| {
+            let agrees = |p: Block| {
                 let held = out[p.index()][s];
                 let incoming = range
-                    .segment_at(SlotIndex(slots.block_end(*p).0 - 1))
+                    .segment_at(SlotIndex(slots.block_end(p).0 - 1))
                     .map(|seg| seg.valno);
                 held == TOP || Some(held) == incoming
             };
-            if !preds.is_empty()
-                && preds.iter().all(agrees)
-                && preds.iter().any(|p| out[p.index()][s] != TOP)
-            {
+            // Some predecessor was run, and every one agrees.
+            if preds().any(|p| out[p.index()][s] != TOP) && preds().all(agrees) {
                 state[s] = value;
             } else if state[s] == value {
                 state[s] = UNKNOWN;
