@@ -433,11 +433,12 @@ impl Greedy<'_, '_, '_> {
             self.spiller.code.insertions.len(),
             self.spiller.code.folded.len(),
         );
+        let local = tracing::enabled!(tracing::Level::DEBUG) && self.is_local(v);
         let new =
             self.spiller
                 .spill(self.t, self.func, &mut self.an.intervals, &mut self.vrm, v)?;
         if tracing::enabled!(tracing::Level::DEBUG) {
-            self.trace_spill_code(v, before);
+            self.trace_spill_code(v, local, before);
         }
         self.an.intervals.vregs[v.index()] = None;
         for n in new {
@@ -447,10 +448,11 @@ impl Greedy<'_, '_, '_> {
         Ok(())
     }
 
-    /// Traces the spill code spilling `v` added since the spiller's
-    /// insertion and fold counts were `before`: stores, reloads and remats
-    /// with their frequency-weighted cost.
-    fn trace_spill_code(&self, v: VReg, before: (usize, usize)) {
+    /// Traces the spill code spilling `v` (`local`: a range inside one
+    /// block) added since the spiller's insertion and fold counts were
+    /// `before`: stores, reloads and remats with their frequency-weighted
+    /// cost.
+    fn trace_spill_code(&self, v: VReg, local: bool, before: (usize, usize)) {
         use super::spiller::SpillKind;
         let code = &self.spiller.code;
         let slots = &self.an.intervals.slots;
@@ -473,6 +475,7 @@ impl Greedy<'_, '_, '_> {
         tracing::debug!(
             vreg = v.0,
             original = self.vrm.original(v).0,
+            local,
             stores = cost[0].0,
             store_cost = cost[0].1,
             reloads = cost[1].0,
