@@ -436,6 +436,19 @@ impl Units {
     fn get(&self, u: usize) -> bool {
         self.0.get(u / 64).is_some_and(|w| w & (1 << (u % 64)) != 0)
     }
+    /// The units in the set, in increasing order.
+    fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.0.iter().enumerate().flat_map(|(k, &w)| {
+            let mut w = w;
+            std::iter::from_fn(move || {
+                (w != 0).then(|| {
+                    let bit = w.trailing_zeros() as usize;
+                    w &= w - 1;
+                    k * 64 + bit
+                })
+            })
+        })
+    }
 }
 
 /// Recomputes every block's live-in registers from the physical registers
@@ -488,9 +501,22 @@ pub fn update_live_ins(t: &TargetInfo<'_>, func: &mut MachineFunction, reserved:
             }
         }
     }
+    let mut candidates: Vec<Reg> = Vec::new();
     for (b, live) in live_in.iter().enumerate() {
-        let full: Vec<Reg> = (0..t.regs.len())
-            .map(Reg::new)
+        // Only registers containing a live unit can be live-in: a unit's
+        // roots and their super-registers.
+        candidates.clear();
+        for u in live.iter() {
+            for root in t.unit_roots(crate::target::RegUnit::new(u)) {
+                candidates.push(root);
+                candidates.extend_from_slice(t.super_regs(root));
+            }
+        }
+        candidates.sort_unstable();
+        candidates.dedup();
+        let full: Vec<Reg> = candidates
+            .iter()
+            .copied()
             .filter(|&r| {
                 let d = t.reg(r);
                 !is_reserved(r)
