@@ -156,7 +156,7 @@ impl Loader {
             );
         }
         // The record keeper keeps a copy of the sources for `!locs` and rendering.
-        rk.sources = self.snapshot_sources();
+        rk.sources = self.sources.clone();
         if diags.iter().any(Diagnostic::is_error) {
             diags.retain(|d| d.is_error() || d.severity == crate::diag::Severity::Warning);
             diags.sort_by_key(|d| (d.primary.file, d.primary.start));
@@ -166,15 +166,6 @@ impl Loader {
             rk.diags = diags;
             Ok(rk)
         }
-    }
-
-    fn snapshot_sources(&self) -> SourceMap {
-        let mut m = SourceMap::default();
-        for i in 0..self.sources.len() {
-            let f = self.sources.file(FileId(i as u32));
-            m.add(f.name.clone(), f.path.as_deref(), f.text.clone());
-        }
-        m
     }
 
     /// Loads one file: preprocesses it (loading includes at their place) and queues it for parsing.

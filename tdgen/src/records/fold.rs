@@ -6,6 +6,7 @@ use super::record::RecordKeeper;
 use super::resolve::{MapResolver, bound_var, concat_strings, convert, resolve, type_of};
 use super::types::{Ty, type_is_a, type_is_convertible};
 use super::value::{Dag, Init, Op, OpInit, StrFormat};
+use crate::syntax::ast::Sym;
 use std::cmp::Ordering;
 use std::rc::Rc;
 
@@ -72,16 +73,17 @@ fn dag_arg_index(d: &Dag, key: &Init, rk: &mut RecordKeeper) -> Option<usize> {
 }
 
 /// Applies `expr` with `var` bound to `item` (the body of `!foreach`/`!filter`).
+/// `var` is the bound variable's symbol ([`bound_var`], looked up once per
+/// operator rather than once per element).
 fn apply(
-    var: &Init,
+    var: Sym,
     item: &Init,
     expr: &Init,
     cur: &Option<(RecId, Init)>,
     rk: &mut RecordKeeper,
 ) -> Init {
     let mut r = MapResolver::with_current(cur.clone());
-    let v = bound_var(var, rk);
-    r.set(v, item.clone());
+    r.set(var, item.clone());
     resolve(expr, &mut r, rk)
 }
 
@@ -520,18 +522,20 @@ pub fn fold(o: OpInit, cur: Option<(RecId, Init)>, fin: bool, rk: &mut RecordKee
             let elem_ty = o.ty.element().cloned();
             match &a[1] {
                 Init::List(es, _) => {
+                    let var = bound_var(&a[0], rk);
                     let mut out = Vec::with_capacity(es.len());
                     for e in es.iter() {
-                        out.push(apply(&a[0], e, &a[2], &cur, rk));
+                        out.push(apply(var, e, &a[2], &cur, rk));
                     }
                     let t = elem_ty.unwrap_or(Ty::Int);
                     return Init::List(out.into(), Rc::new(t));
                 }
                 Init::Dag(d) => {
-                    let op = apply(&a[0], &d.op, &a[2], &cur, rk);
+                    let var = bound_var(&a[0], rk);
+                    let op = apply(var, &d.op, &a[2], &cur, rk);
                     let mut args = Vec::with_capacity(d.args.len());
                     for (x, n) in &d.args {
-                        args.push((apply(&a[0], x, &a[2], &cur, rk), n.clone()));
+                        args.push((apply(var, x, &a[2], &cur, rk), n.clone()));
                     }
                     return Init::Dag(Rc::new(Dag {
                         op,
@@ -544,9 +548,10 @@ pub fn fold(o: OpInit, cur: Option<(RecId, Init)>, fin: bool, rk: &mut RecordKee
         }
         Op::Filter => {
             if let Init::List(es, t) = &a[1] {
+                let var = bound_var(&a[0], rk);
                 let mut out = Vec::new();
                 for e in es.iter() {
-                    let keep = apply(&a[0], e, &a[2], &cur, rk);
+                    let keep = apply(var, e, &a[2], &cur, rk);
                     match as_int(&keep, rk) {
                         Some(k) => {
                             if k != 0 {

@@ -8,7 +8,6 @@ use super::types::type_string;
 use super::value::{AnonClass, Init, Var};
 use crate::diag::{Diagnostic, Kind, Span};
 use crate::syntax::ast::Sym;
-use std::fmt::Write as _;
 use std::rc::Rc;
 
 /// The qualified name of a multiclass's implicit `NAME` argument (`MC::NAME`;
@@ -180,12 +179,14 @@ pub fn fold_anon_class(class: RecId, args: Vec<(Sym, Init)>, rk: &mut RecordKeep
     }
     // llvm-tblgen uniques values, and lists of different element types are
     // different values even when their elements print the same.
-    // Written in place (no `format!` per argument): most lookups hit the cache,
-    // so building the key is most of the cost of a cached instance.
+    // Written in place (no `format!` or `write!`): most lookups hit the
+    // cache, so building the key is most of the cost of a cached instance.
     let mut key = String::with_capacity(64);
-    let _ = write!(key, "{}<", class.0);
+    print::push_int(&mut key, class.0 as i64);
+    key.push('<');
     for (n, v) in &args {
-        let _ = write!(key, "{}=", n.0);
+        print::push_int(&mut key, n.0 as i64);
+        key.push('=');
         cache_key(v, rk, &mut key);
         key.push(',');
     }

@@ -5,6 +5,26 @@ use super::types::type_string;
 use super::value::{Init, Op, StrFormat};
 use std::fmt::Write as _;
 
+/// Appends `v` in decimal. Anonymous-instance cache keys are made of
+/// numbers and names, and `write!` costs more than the rest of a key.
+pub(crate) fn push_int(s: &mut String, v: i64) {
+    let mut buf = [0u8; 20];
+    let mut n = v.unsigned_abs();
+    let mut at = buf.len();
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    if v < 0 {
+        s.push('-');
+    }
+    s.push_str(std::str::from_utf8(&buf[at..]).expect("decimal digits are ASCII"));
+}
+
 /// The value as llvm-tblgen's `getAsString` prints it.
 pub fn to_string(v: &Init, rk: &RecordKeeper) -> String {
     let mut s = String::new();
@@ -47,9 +67,7 @@ pub(crate) fn write(s: &mut String, v: &Init, rk: &RecordKeeper, unquoted: bool)
             }
             s.push_str(" }");
         }
-        Init::Int(i) => {
-            let _ = write!(s, "{i}");
-        }
+        Init::Int(i) => push_int(s, *i),
         Init::Str(t, f) => {
             if unquoted {
                 s.push_str(t);
