@@ -1263,8 +1263,12 @@ fn mentions(v: &Init, q: Sym) -> bool {
 
 /// Checks a completed def's assertions and runs its dumps.
 pub fn check_assertions(id: RecId, rk: &mut RecordKeeper) {
-    let rec = rk.get(id).clone();
-    for a in &rec.assertions {
+    let rec = rk.get(id);
+    if rec.assertions.is_empty() && rec.dumps.is_empty() {
+        return;
+    }
+    let (assertions, dumps) = (rec.assertions.clone(), rec.dumps.clone());
+    for a in &assertions {
         rk.cur_loc = a.loc;
         let mut r = RecordResolver::new(id, rk);
         let c = super::resolve::resolve(&a.cond, &mut r, rk);
@@ -1289,7 +1293,7 @@ pub fn check_assertions(id: RecId, rk: &mut RecordKeeper) {
             }
         }
     }
-    for (span, v) in &rec.dumps {
+    for (span, v) in &dumps {
         let mut r = RecordResolver::new(id, rk);
         let x = super::resolve::resolve(v, &mut r, rk);
         let s = print::to_unquoted(&x, rk);

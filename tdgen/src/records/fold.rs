@@ -73,18 +73,11 @@ fn dag_arg_index(d: &Dag, key: &Init, rk: &mut RecordKeeper) -> Option<usize> {
 }
 
 /// Applies `expr` with `var` bound to `item` (the body of `!foreach`/`!filter`).
-/// `var` is the bound variable's symbol ([`bound_var`], looked up once per
-/// operator rather than once per element).
-fn apply(
-    var: Sym,
-    item: &Init,
-    expr: &Init,
-    cur: &Option<(RecId, Init)>,
-    rk: &mut RecordKeeper,
-) -> Init {
-    let mut r = MapResolver::with_current(cur.clone());
+/// `r` holds only `var`'s binding; one resolver serves every element, each
+/// `set` replacing the previous element's binding (and its cached resolution).
+fn apply(r: &mut MapResolver, var: Sym, item: &Init, expr: &Init, rk: &mut RecordKeeper) -> Init {
     r.set(var, item.clone());
-    resolve(expr, &mut r, rk)
+    resolve(expr, r, rk)
 }
 
 /// Folds an operator if its operands allow; otherwise returns it unfolded.
@@ -523,19 +516,21 @@ pub fn fold(o: OpInit, cur: Option<(RecId, Init)>, fin: bool, rk: &mut RecordKee
             match &a[1] {
                 Init::List(es, _) => {
                     let var = bound_var(&a[0], rk);
+                    let mut r = MapResolver::with_current(cur.clone());
                     let mut out = Vec::with_capacity(es.len());
                     for e in es.iter() {
-                        out.push(apply(var, e, &a[2], &cur, rk));
+                        out.push(apply(&mut r, var, e, &a[2], rk));
                     }
                     let t = elem_ty.unwrap_or(Ty::Int);
                     return Init::List(out.into(), Rc::new(t));
                 }
                 Init::Dag(d) => {
                     let var = bound_var(&a[0], rk);
-                    let op = apply(var, &d.op, &a[2], &cur, rk);
+                    let mut r = MapResolver::with_current(cur.clone());
+                    let op = apply(&mut r, var, &d.op, &a[2], rk);
                     let mut args = Vec::with_capacity(d.args.len());
                     for (x, n) in &d.args {
-                        args.push((apply(var, x, &a[2], &cur, rk), n.clone()));
+                        args.push((apply(&mut r, var, x, &a[2], rk), n.clone()));
                     }
                     return Init::Dag(Rc::new(Dag {
                         op,
@@ -549,9 +544,10 @@ pub fn fold(o: OpInit, cur: Option<(RecId, Init)>, fin: bool, rk: &mut RecordKee
         Op::Filter => {
             if let Init::List(es, t) = &a[1] {
                 let var = bound_var(&a[0], rk);
+                let mut r = MapResolver::with_current(cur.clone());
                 let mut out = Vec::new();
                 for e in es.iter() {
-                    let keep = apply(var, e, &a[2], &cur, rk);
+                    let keep = apply(&mut r, var, e, &a[2], rk);
                     match as_int(&keep, rk) {
                         Some(k) => {
                             if k != 0 {
@@ -569,8 +565,8 @@ pub fn fold(o: OpInit, cur: Option<(RecId, Init)>, fin: bool, rk: &mut RecordKee
                 let mut acc = a[0].clone();
                 let va = bound_var(&a[2], rk);
                 let vb = bound_var(&a[3], rk);
+                let mut r = MapResolver::with_current(cur.clone());
                 for e in es.iter() {
-                    let mut r = MapResolver::with_current(cur.clone());
                     r.set(va, acc);
                     r.set(vb, e.clone());
                     acc = resolve(&a[4], &mut r, rk);

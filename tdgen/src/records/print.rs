@@ -8,6 +8,10 @@ use std::fmt::Write as _;
 /// Appends `v` in decimal. Anonymous-instance cache keys are made of
 /// numbers and names, and `write!` costs more than the rest of a key.
 pub(crate) fn push_int(s: &mut String, v: i64) {
+    if (0..10).contains(&v) {
+        s.push((b'0' + v as u8) as char);
+        return;
+    }
     let mut buf = [0u8; 20];
     let mut n = v.unsigned_abs();
     let mut at = buf.len();
