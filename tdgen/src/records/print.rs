@@ -8,25 +8,22 @@ use std::fmt::Write as _;
 /// Appends `v` in decimal. Anonymous-instance cache keys are made of
 /// numbers and names, and `write!` costs more than the rest of a key.
 pub(crate) fn push_int(s: &mut String, v: i64) {
-    if (0..10).contains(&v) {
-        s.push((b'0' + v as u8) as char);
-        return;
-    }
-    let mut buf = [0u8; 20];
-    let mut n = v.unsigned_abs();
-    let mut at = buf.len();
-    loop {
-        at -= 1;
-        buf[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
     if v < 0 {
         s.push('-');
     }
-    s.push_str(std::str::from_utf8(&buf[at..]).expect("decimal digits are ASCII"));
+    let mut n = v.unsigned_abs();
+    let mut div = 1u64;
+    while n / div >= 10 {
+        div *= 10;
+    }
+    loop {
+        s.push(char::from(b'0' + (n / div) as u8));
+        n %= div;
+        if div == 1 {
+            break;
+        }
+        div /= 10;
+    }
 }
 
 /// The value as llvm-tblgen's `getAsString` prints it.
