@@ -11,7 +11,7 @@ use codespan_reporting::term;
 use std::fmt;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// Index of a source file in a [`SourceMap`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -40,7 +40,7 @@ impl Span {
 }
 
 /// One loaded source file.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct SourceFile {
     /// The name shown in diagnostics and `!locs` (the path as it was resolved).
     pub name: String,
@@ -48,29 +48,39 @@ pub struct SourceFile {
     pub path: Option<PathBuf>,
     /// The original text (before preprocessing).
     pub text: Arc<str>,
-    line_starts: Vec<u32>,
+    /// Byte offsets of line starts, computed on first use: only diagnostics
+    /// and `!locs` need them, and a clean run over megabytes of includes
+    /// would otherwise scan every byte for them.
+    line_starts: OnceLock<Vec<u32>>,
 }
 
 impl SourceFile {
     fn new(name: String, path: Option<PathBuf>, text: Arc<str>) -> SourceFile {
-        let mut line_starts = vec![0u32];
-        line_starts.extend(
-            text.bytes()
-                .enumerate()
-                .filter(|&(_, b)| b == b'\n')
-                .map(|(i, _)| i as u32 + 1),
-        );
         SourceFile {
             name,
             path,
             text,
-            line_starts,
+            line_starts: OnceLock::new(),
         }
+    }
+
+    fn line_starts(&self) -> &[u32] {
+        self.line_starts.get_or_init(|| {
+            let mut starts = vec![0u32];
+            starts.extend(
+                self.text
+                    .bytes()
+                    .enumerate()
+                    .filter(|&(_, b)| b == b'\n')
+                    .map(|(i, _)| i as u32 + 1),
+            );
+            starts
+        })
     }
 
     /// One-based line number of a byte offset.
     pub fn line_of(&self, offset: u32) -> usize {
-        match self.line_starts.binary_search(&offset) {
+        match self.line_starts().binary_search(&offset) {
             Ok(i) => i + 1,
             Err(i) => i,
         }
@@ -79,7 +89,7 @@ impl SourceFile {
     /// One-based (line, column) of a byte offset; the column counts characters.
     pub fn line_col(&self, offset: u32) -> (usize, usize) {
         let line = self.line_of(offset);
-        let start = self.line_starts[line - 1] as usize;
+        let start = self.line_starts()[line - 1] as usize;
         let end = (offset as usize).min(self.text.len());
         let col = self
             .text
@@ -91,7 +101,7 @@ impl SourceFile {
 }
 
 /// All source files of one run, addressed by [`FileId`].
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct SourceMap {
     files: Vec<SourceFile>,
 }
@@ -195,15 +205,12 @@ impl<'a> Files<'a> for SourceMap {
             .files
             .get(id.0 as usize)
             .ok_or(FilesError::FileMissing)?;
-        let start = *f
-            .line_starts
-            .get(line_index)
-            .ok_or(FilesError::LineTooLarge {
-                given: line_index,
-                max: f.line_starts.len() - 1,
-            })?;
-        let end = f
-            .line_starts
+        let starts = f.line_starts();
+        let start = *starts.get(line_index).ok_or(FilesError::LineTooLarge {
+            given: line_index,
+            max: starts.len() - 1,
+        })?;
+        let end = starts
             .get(line_index + 1)
             .map_or(f.text.len(), |&e| e as usize);
         Ok(start as usize..end)

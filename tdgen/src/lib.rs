@@ -13,6 +13,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod alloc;
 pub mod diag;
 pub mod emit;
 mod loader;

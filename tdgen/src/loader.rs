@@ -3,8 +3,7 @@
 use crate::diag::{Diagnostic, FileId, Kind, SourceMap, Span};
 use crate::records::RecordKeeper;
 use crate::records::eval::Evaluator;
-use crate::syntax::ast::{File, Interner};
-use crate::syntax::parse::parse_file;
+use crate::syntax::pool::{Files, Job, Pool};
 use crate::syntax::preprocess::{Defines, IncludeSite, preprocess};
 use rustc_hash::FxHashMap as HashMap;
 use std::path::{Path, PathBuf};
@@ -19,9 +18,9 @@ pub struct Loader {
     include_dirs: Vec<PathBuf>,
     defines: Defines,
     sources: SourceMap,
-    files: HashMap<FileId, File>,
+    /// The files preprocessed in this run, waiting to be parsed.
+    jobs: Vec<Job>,
     loading: Vec<PathBuf>,
-    interner: Interner,
     diags: Vec<Diagnostic>,
 }
 
@@ -110,34 +109,54 @@ impl Loader {
         let root = self.load(name, path, text);
         if timing {
             eprintln!(
-                "tdgen: read, preprocess and parse: {:.1} ms",
+                "tdgen: read and preprocess: {:.1} ms",
                 start.elapsed().as_secs_f64() * 1e3
             );
         }
         let start = std::time::Instant::now();
-        let mut rk = RecordKeeper {
-            interner: std::mem::take(&mut self.interner),
-            ..Default::default()
-        };
+        let mut rk = RecordKeeper::default();
         let mut diags = std::mem::take(&mut self.diags);
-        if !diags.iter().any(Diagnostic::is_error) {
-            let files = std::mem::take(&mut self.files);
-            {
+        let pool = Pool::new(std::mem::take(&mut self.jobs));
+        // Evaluation starts while files are still being parsed; it is only
+        // worth anything if nothing before it failed, as before evaluation
+        // ran only then. A parse error found later voids it the same way.
+        let preprocessed = !diags.iter().any(Diagnostic::is_error);
+        let (eval_diags, parse_errors) = std::thread::scope(|s| {
+            let pool = &pool;
+            let two_threads = pool.worth_a_worker()
+                && std::thread::available_parallelism().is_ok_and(|n| n.get() > 1)
+                && std::thread::Builder::new()
+                    // Parsing recurses with the input's nesting, like on this thread.
+                    .stack_size(STACK_SIZE)
+                    .spawn_scoped(s, move || pool.work())
+                    .is_ok();
+            if !two_threads {
+                pool.no_worker();
+            }
+            let mut eval_diags = Vec::new();
+            if preprocessed {
+                let files = Files::new(pool);
                 let mut ev = Evaluator::new(&mut rk, &files);
                 ev.file(root);
-                diags.append(&mut ev.diags);
+                eval_diags = std::mem::take(&mut ev.diags);
             }
-            self.files = files;
+            (eval_diags, pool.finish())
+        });
+        insert_parse_errors(&mut diags, parse_errors);
+        if !diags.iter().any(Diagnostic::is_error) {
+            diags.extend(eval_diags);
             diags.append(&mut rk.diags);
+        } else {
+            rk = RecordKeeper::default();
         }
         if timing {
             eprintln!(
-                "tdgen: evaluate: {:.1} ms",
+                "tdgen: parse and evaluate: {:.1} ms",
                 start.elapsed().as_secs_f64() * 1e3
             );
         }
         // The record keeper keeps a copy of the sources for `!locs` and rendering.
-        rk.sources = self.snapshot_sources();
+        rk.sources = self.sources.clone();
         if diags.iter().any(Diagnostic::is_error) {
             diags.retain(|d| d.is_error() || d.severity == crate::diag::Severity::Warning);
             diags.sort_by_key(|d| (d.primary.file, d.primary.start));
@@ -149,16 +168,7 @@ impl Loader {
         }
     }
 
-    fn snapshot_sources(&self) -> SourceMap {
-        let mut m = SourceMap::default();
-        for i in 0..self.sources.len() {
-            let f = self.sources.file(FileId(i as u32));
-            m.add(f.name.clone(), f.path.as_deref(), f.text.clone());
-        }
-        m
-    }
-
-    /// Loads one file: preprocesses it (loading includes at their place) and parses it.
+    /// Loads one file: preprocesses it (loading includes at their place) and queues it for parsing.
     fn load(&mut self, name: String, path: Option<PathBuf>, text: String) -> FileId {
         let text: Arc<str> = Arc::from(text);
         let id = self.sources.add(name, path.as_deref(), text.clone());
@@ -183,12 +193,13 @@ impl Loader {
         };
         self.defines = defines;
         self.diags.extend(pp_diags);
-        match parse_file(id, &cooked, &includes, &mut self.interner) {
-            Ok(f) => {
-                self.files.insert(id, f);
-            }
-            Err(d) => self.diags.push(d),
-        }
+        // Parsed later, on two threads, while the evaluator runs (see `syntax::pool`).
+        self.jobs.push(Job {
+            id,
+            text: cooked,
+            includes,
+            diag_pos: self.diags.len(),
+        });
         if path.is_some() {
             self.loading.pop();
         }
@@ -248,4 +259,22 @@ impl Loader {
             }
         }
     }
+}
+
+/// Puts each parse error where parsing the file right after preprocessing it
+/// would have: at its `diag_pos`, after earlier files' errors at the same place.
+fn insert_parse_errors(diags: &mut Vec<Diagnostic>, mut errors: Vec<(usize, usize, Diagnostic)>) {
+    if errors.is_empty() {
+        return;
+    }
+    errors.sort_by_key(|&(pos, seq, _)| (pos, seq));
+    let old = std::mem::take(diags);
+    let mut errors = errors.into_iter().peekable();
+    for (k, d) in old.into_iter().enumerate() {
+        while let Some((_, _, e)) = errors.next_if(|&(pos, _, _)| pos == k) {
+            diags.push(e);
+        }
+        diags.push(d);
+    }
+    diags.extend(errors.map(|(_, _, e)| e));
 }

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 // Evaluation allocates many small values; mimalloc is markedly faster at that than the system allocator.
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: tdgen::alloc::Allocator = tdgen::alloc::Allocator;
 
 /// Tunes mimalloc for a short-lived process that grows and drops large
 /// buffers (pest's token queue, record tables) over and over: freed memory

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 // The same allocator as the tdgen binary, so the in-process measurement matches it.
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: tdgen::alloc::Allocator = tdgen::alloc::Allocator;
 
 fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();

@@ -17,6 +17,7 @@ use crate::diag::{Diagnostic, FileId, Kind, Span};
 use crate::syntax::ast::{
     self, BodyItem, ForeachIter, Ident, LetItem, ObjectBody, ParentRef, Stmt, Sym, TemplateArg,
 };
+use crate::syntax::pool::Files;
 use rustc_hash::FxHashMap as HashMap;
 use std::rc::Rc;
 
@@ -92,7 +93,10 @@ struct Defset {
 pub struct Evaluator<'a> {
     /// The records built so far.
     pub rk: &'a mut RecordKeeper,
-    files: &'a HashMap<FileId, ast::File>,
+    files: &'a Files<'a>,
+    /// A file failed to parse: the run reports the parse error, not this
+    /// evaluation, so stop as soon as possible.
+    aborted: bool,
     /// Errors collected so far.
     pub diags: Vec<Diagnostic>,
     /// Variable scopes, innermost last.
@@ -113,10 +117,11 @@ type R<T> = Result<T, Diagnostic>;
 
 impl<'a> Evaluator<'a> {
     /// A new evaluator over parsed files.
-    pub fn new(rk: &'a mut RecordKeeper, files: &'a HashMap<FileId, ast::File>) -> Self {
+    pub(crate) fn new(rk: &'a mut RecordKeeper, files: &'a Files<'a>) -> Self {
         Evaluator {
             rk,
             files,
+            aborted: false,
             diags: Vec::new(),
             scopes: Vec::new(),
             lets: Vec::new(),
@@ -131,14 +136,18 @@ impl<'a> Evaluator<'a> {
 
     /// Evaluates a file's statements in order.
     pub fn file(&mut self, id: FileId) {
-        let Some(f) = self.files.get(&id) else { return };
         let files = self.files;
-        let f = &files[&f.id];
-        self.stmts(&f.stmts);
+        match files.get(id, &mut self.rk.interner) {
+            Some(f) => self.stmts(&f.stmts),
+            None => self.aborted = true,
+        }
     }
 
     fn stmts(&mut self, stmts: &[Stmt]) {
         for s in stmts {
+            if self.aborted {
+                return;
+            }
             if let Err(d) = self.stmt(s) {
                 self.diags.push(d);
             }
@@ -1254,8 +1263,12 @@ fn mentions(v: &Init, q: Sym) -> bool {
 
 /// Checks a completed def's assertions and runs its dumps.
 pub fn check_assertions(id: RecId, rk: &mut RecordKeeper) {
-    let rec = rk.get(id).clone();
-    for a in &rec.assertions {
+    let rec = rk.get(id);
+    if rec.assertions.is_empty() && rec.dumps.is_empty() {
+        return;
+    }
+    let (assertions, dumps) = (rec.assertions.clone(), rec.dumps.clone());
+    for a in &assertions {
         rk.cur_loc = a.loc;
         let mut r = RecordResolver::new(id, rk);
         let c = super::resolve::resolve(&a.cond, &mut r, rk);
@@ -1280,7 +1293,7 @@ pub fn check_assertions(id: RecId, rk: &mut RecordKeeper) {
             }
         }
     }
-    for (span, v) in &rec.dumps {
+    for (span, v) in &dumps {
         let mut r = RecordResolver::new(id, rk);
         let x = super::resolve::resolve(v, &mut r, rk);
         let s = print::to_unquoted(&x, rk);

@@ -213,8 +213,8 @@ impl Evaluator<'_> {
             ExprKind::Binary(v, n) => {
                 Init::Bits((0..*n).map(|i| Init::Bit((v >> i) & 1 != 0)).collect())
             }
-            ExprKind::Str(s) => Init::Str(s.clone(), StrFormat::String),
-            ExprKind::Code(s) => Init::Str(s.clone(), StrFormat::Code),
+            ExprKind::Str(s) => Init::Str(Rc::from(&**s), StrFormat::String),
+            ExprKind::Code(s) => Init::Str(Rc::from(&**s), StrFormat::Code),
             ExprKind::Bool(b) => Init::Int(*b as i64),
             ExprKind::Unset => Init::Unset,
             ExprKind::Id(id) => self.lookup(*id, cur, mode)?,

@@ -6,6 +6,7 @@ use super::record::RecordKeeper;
 use super::resolve::{MapResolver, bound_var, concat_strings, convert, resolve, type_of};
 use super::types::{Ty, type_is_a, type_is_convertible};
 use super::value::{Dag, Init, Op, OpInit, StrFormat};
+use crate::syntax::ast::Sym;
 use std::cmp::Ordering;
 use std::rc::Rc;
 
@@ -72,17 +73,11 @@ fn dag_arg_index(d: &Dag, key: &Init, rk: &mut RecordKeeper) -> Option<usize> {
 }
 
 /// Applies `expr` with `var` bound to `item` (the body of `!foreach`/`!filter`).
-fn apply(
-    var: &Init,
-    item: &Init,
-    expr: &Init,
-    cur: &Option<(RecId, Init)>,
-    rk: &mut RecordKeeper,
-) -> Init {
-    let mut r = MapResolver::with_current(cur.clone());
-    let v = bound_var(var, rk);
-    r.set(v, item.clone());
-    resolve(expr, &mut r, rk)
+/// `r` holds only `var`'s binding; one resolver serves every element, each
+/// `set` replacing the previous element's binding (and its cached resolution).
+fn apply(r: &mut MapResolver, var: Sym, item: &Init, expr: &Init, rk: &mut RecordKeeper) -> Init {
+    r.set(var, item.clone());
+    resolve(expr, r, rk)
 }
 
 /// Folds an operator if its operands allow; otherwise returns it unfolded.
@@ -520,18 +515,22 @@ pub fn fold(o: OpInit, cur: Option<(RecId, Init)>, fin: bool, rk: &mut RecordKee
             let elem_ty = o.ty.element().cloned();
             match &a[1] {
                 Init::List(es, _) => {
+                    let var = bound_var(&a[0], rk);
+                    let mut r = MapResolver::with_current(cur.clone());
                     let mut out = Vec::with_capacity(es.len());
                     for e in es.iter() {
-                        out.push(apply(&a[0], e, &a[2], &cur, rk));
+                        out.push(apply(&mut r, var, e, &a[2], rk));
                     }
                     let t = elem_ty.unwrap_or(Ty::Int);
                     return Init::List(out.into(), Rc::new(t));
                 }
                 Init::Dag(d) => {
-                    let op = apply(&a[0], &d.op, &a[2], &cur, rk);
+                    let var = bound_var(&a[0], rk);
+                    let mut r = MapResolver::with_current(cur.clone());
+                    let op = apply(&mut r, var, &d.op, &a[2], rk);
                     let mut args = Vec::with_capacity(d.args.len());
                     for (x, n) in &d.args {
-                        args.push((apply(&a[0], x, &a[2], &cur, rk), n.clone()));
+                        args.push((apply(&mut r, var, x, &a[2], rk), n.clone()));
                     }
                     return Init::Dag(Rc::new(Dag {
                         op,
@@ -544,9 +543,11 @@ pub fn fold(o: OpInit, cur: Option<(RecId, Init)>, fin: bool, rk: &mut RecordKee
         }
         Op::Filter => {
             if let Init::List(es, t) = &a[1] {
+                let var = bound_var(&a[0], rk);
+                let mut r = MapResolver::with_current(cur.clone());
                 let mut out = Vec::new();
                 for e in es.iter() {
-                    let keep = apply(&a[0], e, &a[2], &cur, rk);
+                    let keep = apply(&mut r, var, e, &a[2], rk);
                     match as_int(&keep, rk) {
                         Some(k) => {
                             if k != 0 {
@@ -564,8 +565,8 @@ pub fn fold(o: OpInit, cur: Option<(RecId, Init)>, fin: bool, rk: &mut RecordKee
                 let mut acc = a[0].clone();
                 let va = bound_var(&a[2], rk);
                 let vb = bound_var(&a[3], rk);
+                let mut r = MapResolver::with_current(cur.clone());
                 for e in es.iter() {
-                    let mut r = MapResolver::with_current(cur.clone());
                     r.set(va, acc);
                     r.set(vb, e.clone());
                     acc = resolve(&a[4], &mut r, rk);

@@ -8,7 +8,6 @@ use super::types::type_string;
 use super::value::{AnonClass, Init, Var};
 use crate::diag::{Diagnostic, Kind, Span};
 use crate::syntax::ast::Sym;
-use std::fmt::Write as _;
 use std::rc::Rc;
 
 /// The qualified name of a multiclass's implicit `NAME` argument (`MC::NAME`;
@@ -27,9 +26,9 @@ pub fn resolve_record(rec: &mut Record, r: &mut dyn Resolver, rk: &mut RecordKee
     let name = resolve(&rec.name, r, rk);
     rec.name = name;
     for i in 0..rec.values.len() {
-        let v = rec.values[i].value.clone();
-        let nv = resolve(&v, r, rk);
-        if super::resolve::ptr_same(&nv, &v) {
+        let v = &rec.values[i].value;
+        let nv = resolve(v, r, rk);
+        if super::resolve::ptr_same(&nv, v) {
             continue;
         }
         let ty = rec.values[i].ty.clone();
@@ -94,16 +93,24 @@ pub fn add_superclass(
     span: Span,
     rk: &mut RecordKeeper,
 ) -> Result<(), Diagnostic> {
-    let sc = rk.get(class).clone();
-    for f in &sc.values {
-        if !f.is_template_arg {
-            add_value(rec, f.clone(), span, rk)?;
-        }
+    // The class's fields are copied once, not the whole class record.
+    let fields: Vec<RecordVal> = rk
+        .get(class)
+        .values
+        .iter()
+        .filter(|f| !f.is_template_arg)
+        .cloned()
+        .collect();
+    rec.values.reserve(fields.len());
+    for f in fields {
+        add_value(rec, f, span, rk)?;
     }
     let mut r = MapResolver::with_current(Some((RecId::PENDING, rec.name.clone())));
-    bind_arguments(&sc, class, args, span, &mut r, rk)?;
+    bind_arguments(class, args, span, &mut r, rk)?;
+    let sc = rk.get(class);
     rec.assertions.extend(sc.assertions.iter().cloned());
     rec.dumps.extend(sc.dumps.iter().cloned());
+    let superclasses = sc.superclasses.clone();
     let name_value = if rec.is_class() {
         let own = print::to_unquoted(&rec.name, rk);
         Init::Var(Rc::new(Var {
@@ -117,7 +124,7 @@ pub fn add_superclass(
     let sc_implicit = implicit_name(rk, &sc_name);
     r.set(sc_implicit, name_value);
     resolve_record(rec, &mut r, rk);
-    for &(s, sspan) in &sc.superclasses {
+    for &(s, sspan) in &superclasses {
         if rec.is_subclass_of(s) {
             return Err(already_subclass(s, span, rk));
         }
@@ -141,13 +148,13 @@ fn already_subclass(c: RecId, span: Span, rk: &RecordKeeper) -> Diagnostic {
 
 /// Binds the template arguments of `sc` in `r`: given values, else defaults.
 fn bind_arguments(
-    sc: &Record,
     class: RecId,
     args: &[(Sym, Init)],
     span: Span,
     r: &mut MapResolver,
-    rk: &mut RecordKeeper,
+    rk: &RecordKeeper,
 ) -> Result<(), Diagnostic> {
+    let sc = rk.get(class);
     for &ta in &sc.template_args {
         if let Some((_, v)) = args.iter().find(|(n, _)| *n == ta) {
             r.set(ta, v.clone());
@@ -180,18 +187,30 @@ pub fn fold_anon_class(class: RecId, args: Vec<(Sym, Init)>, rk: &mut RecordKeep
     }
     // llvm-tblgen uniques values, and lists of different element types are
     // different values even when their elements print the same.
-    // Written in place (no `format!` per argument): most lookups hit the cache,
-    // so building the key is most of the cost of a cached instance.
-    let mut key = String::with_capacity(64);
-    let _ = write!(key, "{}<", class.0);
+    // Written in place (no `format!` or `write!`) into a buffer kept across
+    // calls: most lookups hit the cache, so building the key is most of the
+    // cost of a cached instance. Nested instantiations find the buffer
+    // back in place, as it is returned before instantiating.
+    let mut key = std::mem::take(&mut rk.anon_key);
+    key.clear();
+    print::push_int(&mut key, class.0 as i64);
+    key.push('<');
     for (n, v) in &args {
-        let _ = write!(key, "{}=", n.0);
+        print::push_int(&mut key, n.0 as i64);
+        key.push('=');
         cache_key(v, rk, &mut key);
         key.push(',');
     }
-    if let Some(&id) = rk.anon_cache.get(&key) {
+    let hit = rk.anon_cache.get(&key).copied();
+    let owned = match hit {
+        Some(_) => String::new(),
+        None => key.clone(),
+    };
+    rk.anon_key = key;
+    if let Some(id) = hit {
         return Init::Def(id);
     }
+    let key = owned;
     if rk.anon_depth >= super::limits::MAX_INSTANTIATION_DEPTH {
         let m = format!(
             "anonymous instantiations of '{}' nest deeper than {} levels",
@@ -208,8 +227,9 @@ pub fn fold_anon_class(class: RecId, args: Vec<(Sym, Init)>, rk: &mut RecordKeep
 }
 
 fn instantiate(class: RecId, args: Vec<(Sym, Init)>, key: String, rk: &mut RecordKeeper) -> Init {
-    let sc = rk.get(class).clone();
     let name = rk.new_anonymous_name();
+    // Borrowed, not cloned: the instance copies what it needs of the class.
+    let sc = rk.get(class);
     let loc = *sc.locs.last().unwrap_or(&Span::default());
     let mut rec = Record::new(
         Init::Str(name.clone(), super::value::StrFormat::String),
@@ -234,9 +254,9 @@ fn instantiate(class: RecId, args: Vec<(Sym, Init)>, key: String, rk: &mut Recor
             .unwrap_or_else(|| sc.value(ta).map(|d| d.value.clone()).unwrap_or(Init::Unset));
         r.set(ta, v);
     }
-    resolve_record(&mut rec, &mut r, rk);
     rec.superclasses = sc.superclasses.clone();
     rec.superclasses.push((class, loc));
+    resolve_record(&mut rec, &mut r, rk);
     let id = rk.push(rec);
     rk.anon_cache.insert(key, id);
     let mut rr = RecordResolver::new(id, rk);

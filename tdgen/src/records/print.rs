@@ -5,6 +5,27 @@ use super::types::type_string;
 use super::value::{Init, Op, StrFormat};
 use std::fmt::Write as _;
 
+/// Appends `v` in decimal. Anonymous-instance cache keys are made of
+/// numbers and names, and `write!` costs more than the rest of a key.
+pub(crate) fn push_int(s: &mut String, v: i64) {
+    if v < 0 {
+        s.push('-');
+    }
+    let mut n = v.unsigned_abs();
+    let mut div = 1u64;
+    while n / div >= 10 {
+        div *= 10;
+    }
+    loop {
+        s.push(char::from(b'0' + (n / div) as u8));
+        n %= div;
+        if div == 1 {
+            break;
+        }
+        div /= 10;
+    }
+}
+
 /// The value as llvm-tblgen's `getAsString` prints it.
 pub fn to_string(v: &Init, rk: &RecordKeeper) -> String {
     let mut s = String::new();
@@ -47,9 +68,7 @@ pub(crate) fn write(s: &mut String, v: &Init, rk: &RecordKeeper, unquoted: bool)
             }
             s.push_str(" }");
         }
-        Init::Int(i) => {
-            let _ = write!(s, "{i}");
-        }
+        Init::Int(i) => push_int(s, *i),
         Init::Str(t, f) => {
             if unquoted {
                 s.push_str(t);

@@ -142,6 +142,8 @@ pub struct RecordKeeper {
     pub(crate) anon_counter: u64,
     pub(crate) anon_cache: HashMap<String, RecId>,
     pub(crate) anon_depth: usize,
+    /// Scratch buffer for anonymous-instance cache keys (see `fold_anon_class`).
+    pub(crate) anon_key: String,
     pub(crate) type_cache: Vec<Option<Ty>>,
     /// Diagnostics found while folding and resolving.
     pub diags: Vec<Diagnostic>,

@@ -208,6 +208,17 @@ impl Resolver for ShadowResolver<'_> {
     }
 }
 
+/// Whether `v` is a literal or a def, which every resolver leaves as it is.
+/// Lists and dags of them are common (types, properties, signatures), and
+/// skipping them spares a call, a clone, a comparison and a drop each.
+#[inline]
+fn is_leaf(v: &Init) -> bool {
+    matches!(
+        v,
+        Init::Unset | Init::Bit(_) | Init::Int(_) | Init::Str(..) | Init::Def(_)
+    )
+}
+
 /// Resolves every reference in `v` that `r` knows, folding what becomes foldable.
 pub fn resolve(v: &Init, r: &mut dyn Resolver, rk: &mut RecordKeeper) -> Init {
     match v {
@@ -225,6 +236,12 @@ pub fn resolve(v: &Init, r: &mut dyn Resolver, rk: &mut RecordKeeper) -> Init {
             let mut args: Option<Vec<(Init, Option<Rc<str>>)>> =
                 changed.then(|| Vec::with_capacity(d.args.len()));
             for (i, (a, n)) in d.args.iter().enumerate() {
+                if is_leaf(a) {
+                    if let Some(out) = &mut args {
+                        out.push((a.clone(), n.clone()));
+                    }
+                    continue;
+                }
                 let x = resolve(a, r, rk);
                 match &mut args {
                     Some(out) => out.push((x, n.clone())),
@@ -401,6 +418,12 @@ fn resolve_bits(bs: &Rc<[Init]>, v: &Init, r: &mut dyn Resolver, rk: &mut Record
 fn resolve_all(es: &[Init], r: &mut dyn Resolver, rk: &mut RecordKeeper) -> Option<Vec<Init>> {
     let mut out: Option<Vec<Init>> = None;
     for (i, e) in es.iter().enumerate() {
+        if is_leaf(e) {
+            if let Some(o) = &mut out {
+                o.push(e.clone());
+            }
+            continue;
+        }
         let n = resolve(e, r, rk);
         match &mut out {
             Some(o) => o.push(n),

@@ -49,6 +49,12 @@ impl Interner {
     pub fn rc(&self, sym: Sym) -> Rc<str> {
         self.names[sym.0 as usize].clone()
     }
+
+    /// The names in symbol order, as owned strings that may cross threads
+    /// (a file parsed on another thread brings its names along).
+    pub fn into_names(self) -> Vec<Box<str>> {
+        self.names.iter().map(|n| Box::from(&**n)).collect()
+    }
 }
 
 /// An identifier with its place.
@@ -135,10 +141,11 @@ pub enum ExprKind {
     Int(i64),
     /// A binary literal `0b0101`: a `bits<n>` value with one bit per digit.
     Binary(u64, u32),
-    /// A string literal (adjacent literals already joined).
-    Str(Rc<str>),
+    /// A string literal (adjacent literals already joined). Owned, not
+    /// shared, so that a file's tree can be built on a parsing thread.
+    Str(Box<str>),
     /// A code literal `[{ ... }]`.
-    Code(Rc<str>),
+    Code(Box<str>),
     /// `true` or `false`.
     Bool(bool),
     /// `?`

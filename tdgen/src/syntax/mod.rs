@@ -2,4 +2,6 @@
 
 pub mod ast;
 pub mod parse;
+pub(crate) mod pool;
 pub mod preprocess;
+pub(crate) mod remap;

@@ -5,7 +5,6 @@ use crate::diag::{Diagnostic, FileId, Kind, Span};
 use pest::Parser as _;
 use pest::iterators::Pair;
 use rustc_hash::FxHashMap as HashMap;
-use std::rc::Rc;
 
 mod grammar {
     //! The pest-generated parser; private so nothing else sees pest.
@@ -637,11 +636,11 @@ impl Builder<'_> {
                         .with_help("the escapes are \\\\, \\', \\\", \\t and \\n"));
                     }
                 }
-                ExprKind::Str(Rc::from(s))
+                ExprKind::Str(s.into_boxed_str())
             }
             Rule::code_lit => {
                 let s = q.as_str();
-                ExprKind::Code(Rc::from(&s[2..s.len() - 2]))
+                ExprKind::Code(Box::from(&s[2..s.len() - 2]))
             }
             Rule::kw_true => ExprKind::Bool(true),
             Rule::kw_false => ExprKind::Bool(false),
