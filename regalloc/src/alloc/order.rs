@@ -124,19 +124,46 @@ impl ClassOrders {
     }
 }
 
-/// Facts of the function's `frameInfo:` (kept verbatim by the MIR reader)
-/// that decide whether it keeps a frame pointer.
-fn frame_flag(func: &MachineFunction, key: &str) -> bool {
-    func.source_keys.iter().any(|k| match k {
-        crate::ir::SourceKey::Verbatim { key: name, text } if &**name == "frameInfo" => {
-            text.lines().any(|l| {
-                l.trim()
-                    .strip_prefix(key)
-                    .is_some_and(|r| r.trim_start_matches(':').trim() == "true")
-            })
+/// The two facts of the function's `frameInfo:` (kept verbatim by the MIR
+/// reader) that decide whether it keeps a frame pointer: a line
+/// `hasCalls: true` and a line `isFrameAddressTaken: true` (each key
+/// first on its line, any colons and surrounding whitespace allowed).
+/// One search per key in the text rather than a trim and compare per
+/// line and key: every function is asked, and the text has some twenty
+/// lines.
+fn frame_flags(func: &MachineFunction) -> (bool, bool) {
+    let (mut calls, mut address) = (false, false);
+    for k in &func.source_keys {
+        if let crate::ir::SourceKey::Verbatim { key: name, text } = k
+            && &**name == "frameInfo"
+        {
+            calls |= frame_flag(text, "hasCalls");
+            address |= frame_flag(text, "isFrameAddressTaken");
         }
-        _ => false,
-    })
+    }
+    (calls, address)
+}
+
+/// Whether some line of `text` is `key`, then colons, then `true`, with
+/// only whitespace around (what `text.lines().any(|l| l.trim()
+/// .strip_prefix(key).is_some_and(|r| r.trim_start_matches(':').trim() ==
+/// "true"))` says, found by searching for `key` instead of trimming every
+/// line).
+fn frame_flag(text: &str, key: &str) -> bool {
+    let mut from = 0;
+    while let Some(at) = text[from..].find(key).map(|p| p + from) {
+        let line_start = text[..at].rfind('\n').map_or(0, |p| p + 1);
+        let rest = &text[at + key.len()..];
+        let line_end = rest.find('\n').unwrap_or(rest.len());
+        if text[line_start..at].trim().is_empty()
+            && rest[..line_end].trim_start_matches(':').trim() == "true"
+        {
+            return true;
+        }
+        // The keys are ASCII, so one byte on is a character boundary.
+        from = at + 1;
+    }
+    false
 }
 
 /// What an order selector and the reserved-register tables need to know
@@ -145,23 +172,35 @@ fn frame_flag(func: &MachineFunction, key: &str) -> bool {
 /// (variable-sized stack objects, a taken frame address, or calls on a
 /// target whose tables say every non-leaf function keeps one).
 pub fn function_info(t: &TargetInfo<'_>, func: &MachineFunction) -> FunctionInfo {
-    let has_calls = frame_flag(func, "hasCalls")
-        || func.inst_ids().any(|i| {
-            let inst = func.inst(i);
-            let call = match inst.op {
-                Op::Target(o) => t
-                    .instrs
-                    .get(o.index())
-                    .is_some_and(|d| d.is(InstrFlags::CALL)),
-                Op::Generic(_) => false,
-            };
-            call || inst
-                .operands
-                .iter()
-                .any(|o| matches!(o, Operand::RegMask(_)))
-        });
+    let calls = func.inst_ids().any(|i| {
+        let inst = func.inst(i);
+        let call = match inst.op {
+            Op::Target(o) => t
+                .instrs
+                .get(o.index())
+                .is_some_and(|d| d.is(InstrFlags::CALL)),
+            Op::Generic(_) => false,
+        };
+        call || inst
+            .operands
+            .iter()
+            .any(|o| matches!(o, Operand::RegMask(_)))
+    });
+    function_info_with_calls(t, func, calls)
+}
+
+/// [`function_info`] for a caller that has already walked the code:
+/// `calls` says whether some instruction is a call or has a register mask
+/// operand (the fast allocator learns this in its own gathering walk, so
+/// the code is not walked a second time).
+pub fn function_info_with_calls(
+    t: &TargetInfo<'_>,
+    func: &MachineFunction,
+    calls: bool,
+) -> FunctionInfo {
+    let (calls_flag, frame_address) = frame_flags(func);
+    let has_calls = calls_flag || calls;
     let var_sized = func.stack.iter().any(|o| &*o.kind == "variable-sized");
-    let frame_address = frame_flag(func, "isFrameAddressTaken");
     FunctionInfo {
         has_frame_pointer: var_sized || frame_address || (has_calls && t.frame_pointer_in_non_leaf),
         has_calls,
