@@ -112,6 +112,8 @@ fn main() {
             } else {
                 1
             };
+            let cold = std::env::var_os("BENCH_FAST_COLD").is_some();
+            let mut thrash = vec![0u8; if cold { 16 << 20 } else { 0 }];
             for ct in chosen(&args[skip..]) {
                 let funcs = functions(&ct);
                 let insts: usize = funcs.iter().map(|(_, f)| f.inst_ids().count()).sum();
@@ -121,6 +123,14 @@ fn main() {
                         funcs.iter().map(|(_, f)| f.clone()).collect();
                     let mut total = 0.0;
                     for g in &mut copies {
+                        if cold {
+                            // Evict the caches, as reading a file, llc and
+                            // regalloc2 do between functions in bench-run.
+                            for (i, b) in thrash.iter_mut().enumerate() {
+                                *b = b.wrapping_add(i as u8);
+                            }
+                            std::hint::black_box(&thrash);
+                        }
                         let start = Instant::now();
                         let r = allocate_unweighed(ct.info, g, &FAST);
                         total += start.elapsed().as_secs_f64();

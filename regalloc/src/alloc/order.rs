@@ -128,42 +128,60 @@ impl ClassOrders {
 /// reader) that decide whether it keeps a frame pointer: a line
 /// `hasCalls: true` and a line `isFrameAddressTaken: true` (each key
 /// first on its line, any colons and surrounding whitespace allowed).
-/// One search per key in the text rather than a trim and compare per
-/// line and key: every function is asked, and the text has some twenty
-/// lines.
+/// Every function is asked, and the text has some twenty lines: one pass
+/// over it for both keys rather than a trim and compare per line and key.
 fn frame_flags(func: &MachineFunction) -> (bool, bool) {
     let (mut calls, mut address) = (false, false);
     for k in &func.source_keys {
         if let crate::ir::SourceKey::Verbatim { key: name, text } = k
             && &**name == "frameInfo"
         {
-            calls |= frame_flag(text, "hasCalls");
-            address |= frame_flag(text, "isFrameAddressTaken");
+            let [c, a] = frame_flags_in(text, ["hasCalls", "isFrameAddressTaken"]);
+            calls |= c;
+            address |= a;
         }
     }
     (calls, address)
 }
 
-/// Whether some line of `text` is `key`, then colons, then `true`, with
-/// only whitespace around (what `text.lines().any(|l| l.trim()
-/// .strip_prefix(key).is_some_and(|r| r.trim_start_matches(':').trim() ==
-/// "true"))` says, found by searching for `key` instead of trimming every
-/// line).
-fn frame_flag(text: &str, key: &str) -> bool {
-    let mut from = 0;
-    while let Some(at) = text[from..].find(key).map(|p| p + from) {
-        let line_start = text[..at].rfind('\n').map_or(0, |p| p + 1);
-        let rest = &text[at + key.len()..];
-        let line_end = rest.find('\n').unwrap_or(rest.len());
-        if text[line_start..at].trim().is_empty()
-            && rest[..line_end].trim_start_matches(':').trim() == "true"
-        {
-            return true;
+/// Per key: whether some line of `text` is the key, then colons, then
+/// `true`, with only whitespace around (`text.lines().any(|l| line_is(l,
+/// key))`). One pass over the bytes for both keys; a line is trimmed and
+/// compared only when its first non-blank byte is a key's first.
+fn frame_flags_in(text: &str, keys: [&str; 2]) -> [bool; 2] {
+    let b = text.as_bytes();
+    let mut found = [false; 2];
+    let mut start = 0;
+    while start < b.len() {
+        let end = b[start..]
+            .iter()
+            .position(|&c| c == b'\n')
+            .map_or(b.len(), |p| start + p);
+        let line = &b[start..end];
+        let lead = line
+            .iter()
+            .take_while(|&&c| c < 0x80 && (c as char).is_whitespace())
+            .count();
+        if let Some(&c) = line.get(lead) {
+            for (k, key) in keys.iter().enumerate() {
+                // A non-ASCII byte may begin Unicode whitespace, which
+                // `trim` would remove: such a line is compared too.
+                if (c >= 0x80 || c == key.as_bytes()[0]) && line_is(&text[start..end], key) {
+                    found[k] = true;
+                }
+            }
         }
-        // The keys are ASCII, so one byte on is a character boundary.
-        from = at + 1;
+        start = end + 1;
     }
-    false
+    found
+}
+
+/// Whether line `l` says `key: true` (`lines()` would strip a trailing
+/// `\r`, which `trim` removes anyway).
+fn line_is(l: &str, key: &str) -> bool {
+    l.trim()
+        .strip_prefix(key)
+        .is_some_and(|r| r.trim_start_matches(':').trim() == "true")
 }
 
 /// What an order selector and the reserved-register tables need to know
