@@ -284,3 +284,34 @@ impl AllocationOrder {
         self.regs[..self.hints].contains(&r)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{frame_flags_in, line_is};
+
+    /// The byte scan says what trimming and comparing every line says.
+    #[test]
+    fn frame_flags_match_the_line_by_line_reading() {
+        let keys = ["hasCalls", "isFrameAddressTaken"];
+        let texts = [
+            "",
+            "\n  hasCalls:        true\n",
+            "  hasCalls:        false\n  isFrameAddressTaken: true",
+            "hasCalls: true",
+            "  hasCallsX: true\n  xhasCalls: true\n",
+            "  hasCalls:: true \r\n",
+            "\t hasCalls:true\n",
+            "\u{a0}hasCalls: true\n",
+            "\u{2003}isFrameAddressTaken: true\n",
+            "  hasCalls: true, more\n",
+            "  hasCalls\n  : true\n",
+            "  hasTailCall: true\n  adjustsStack: true\n",
+            "  isFrameAddressTaken:\ttrue\t\n  hasCalls: TRUE\n",
+            "\u{b}hasCalls: true\n",
+        ];
+        for text in texts {
+            let want = keys.map(|k| text.lines().any(|l| line_is(l, k)));
+            assert_eq!(frame_flags_in(text, keys), want, "{text:?}");
+        }
+    }
+}
