@@ -743,9 +743,18 @@ impl<'t, 'a> Fast<'t, 'a> {
             match &func.inst(mi).operands[k] {
                 Operand::RegMask(RegMask::Named(s)) => self.masks.push(Mask::Named(*s)),
                 Operand::RegMask(RegMask::Custom(l)) => self.masks.push(Mask::Custom(l.clone())),
-                Operand::Reg(_) => {
-                    let Some(info) = Self::reg_info(func, mi, k) else {
-                        continue;
+                &Operand::Reg(RegOperand {
+                    reg,
+                    sub,
+                    flags,
+                    tied_to,
+                    ..
+                }) => {
+                    let info = RegInfo {
+                        reg,
+                        sub,
+                        flags,
+                        tied_to,
                     };
                     match info.reg {
                         RegRef::Virt(_) if info.is_def() => {
@@ -1102,9 +1111,15 @@ impl<'t, 'a> Fast<'t, 'a> {
                     return Err(e);
                 }
             };
-            rev.extend_from_slice(&self.after);
+            // Most instructions get nothing around them: skip the two
+            // extends (each a capacity check) then.
+            if !self.after.is_empty() {
+                rev.extend_from_slice(&self.after);
+            }
             rev.push(mi);
-            rev.extend(self.before.iter().rev());
+            if !self.before.is_empty() {
+                rev.extend(self.before.iter().rev());
+            }
             if identity {
                 self.removing[mi.index()] = true;
                 any_removed = true;
