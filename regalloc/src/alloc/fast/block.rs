@@ -655,16 +655,16 @@ impl<'t, 'a> Fast<'t, 'a> {
         self.define_vreg(func, mi, k, v, true, true)
     }
 
+    /// Use `k` of `mi`, which says `info` (read by the caller, not
+    /// rewritten yet), of `v`.
     fn use_vreg(
         &mut self,
         func: &mut MachineFunction,
         mi: Inst,
         k: usize,
         v: u32,
+        info: RegInfo,
     ) -> Result<Reg, AllocError> {
-        let Some(info) = Self::reg_info(func, mi, k) else {
-            return Ok(Reg(0));
-        };
         let vi = v as usize;
         if !self.is_live(v) {
             self.make_live(v);
@@ -896,7 +896,7 @@ impl<'t, 'a> Fast<'t, 'a> {
             }
             let tied_def = info.tied_to.map(usize::from);
             let same = tied_def.is_none_or(|d| self.vdefs.iter().any(|x| x.k == d && x.v == v.0));
-            let r = self.use_vreg(func, mi, k, v.0)?;
+            let r = self.use_vreg(func, mi, k, v.0, info)?;
             if !same && let Some(d) = tied_def {
                 // Tied to a definition of another register: copy the value
                 // into the definition's register just before.
