@@ -125,23 +125,31 @@ impl ClassOrders {
 }
 
 /// The two facts of the function's `frameInfo:` (kept verbatim by the MIR
-/// reader) that decide whether it keeps a frame pointer: a line
-/// `hasCalls: true` and a line `isFrameAddressTaken: true` (each key
-/// first on its line, any colons and surrounding whitespace allowed).
-/// Every function is asked, and the text has some twenty lines: one pass
-/// over it for both keys rather than a trim and compare per line and key.
-fn frame_flags(func: &MachineFunction) -> (bool, bool) {
-    let (mut calls, mut address) = (false, false);
+/// reader) that [`function_info`] reads.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
+pub struct FrameFlags {
+    /// A line `hasCalls: true`.
+    pub has_calls: bool,
+    /// A line `isFrameAddressTaken: true`.
+    pub frame_address_taken: bool,
+}
+
+/// The [`FrameFlags`] of `func` (each key first on its line, any colons
+/// and surrounding whitespace allowed). Every function is asked, and the
+/// text has some twenty lines: one pass over it for both keys rather than
+/// a trim and compare per line and key.
+pub fn frame_flags(func: &MachineFunction) -> FrameFlags {
+    let mut f = FrameFlags::default();
     for k in &func.source_keys {
         if let crate::ir::SourceKey::Verbatim { key: name, text } = k
             && &**name == "frameInfo"
         {
             let [c, a] = frame_flags_in(text, ["hasCalls", "isFrameAddressTaken"]);
-            calls |= c;
-            address |= a;
+            f.has_calls |= c;
+            f.frame_address_taken |= a;
         }
     }
-    (calls, address)
+    f
 }
 
 /// Per key: whether some line of `text` is the key, then colons, then
@@ -190,37 +198,42 @@ fn line_is(l: &str, key: &str) -> bool {
 /// (variable-sized stack objects, a taken frame address, or calls on a
 /// target whose tables say every non-leaf function keeps one).
 pub fn function_info(t: &TargetInfo<'_>, func: &MachineFunction) -> FunctionInfo {
-    let calls = func.inst_ids().any(|i| {
-        let inst = func.inst(i);
-        let call = match inst.op {
-            Op::Target(o) => t
-                .instrs
-                .get(o.index())
-                .is_some_and(|d| d.is(InstrFlags::CALL)),
-            Op::Generic(_) => false,
-        };
-        call || inst
-            .operands
-            .iter()
-            .any(|o| matches!(o, Operand::RegMask(_)))
-    });
-    function_info_with_calls(t, func, calls)
+    let frame = frame_flags(func);
+    let calls = !frame.has_calls
+        && func.inst_ids().any(|i| {
+            let inst = func.inst(i);
+            let call = match inst.op {
+                Op::Target(o) => t
+                    .instrs
+                    .get(o.index())
+                    .is_some_and(|d| d.is(InstrFlags::CALL)),
+                Op::Generic(_) => false,
+            };
+            call || inst
+                .operands
+                .iter()
+                .any(|o| matches!(o, Operand::RegMask(_)))
+        });
+    function_info_with(t, func, frame, calls)
 }
 
-/// [`function_info`] for a caller that has already walked the code:
-/// `calls` says whether some instruction is a call or has a register mask
-/// operand (the fast allocator learns this in its own gathering walk, so
-/// the code is not walked a second time).
-pub fn function_info_with_calls(
+/// [`function_info`] for a caller that has read `frame` and walked the
+/// code itself: `calls` says whether some instruction is a call or has a
+/// register mask operand (it need not be known when `frame.has_calls`
+/// already says so). The fast allocator learns this in its own gathering
+/// walk, so the code is not walked a second time.
+pub fn function_info_with(
     t: &TargetInfo<'_>,
     func: &MachineFunction,
+    frame: FrameFlags,
     calls: bool,
 ) -> FunctionInfo {
-    let (calls_flag, frame_address) = frame_flags(func);
-    let has_calls = calls_flag || calls;
+    let has_calls = frame.has_calls || calls;
     let var_sized = func.stack.iter().any(|o| &*o.kind == "variable-sized");
     FunctionInfo {
-        has_frame_pointer: var_sized || frame_address || (has_calls && t.frame_pointer_in_non_leaf),
+        has_frame_pointer: var_sized
+            || frame.frame_address_taken
+            || (has_calls && t.frame_pointer_in_non_leaf),
         has_calls,
         features: 0,
     }

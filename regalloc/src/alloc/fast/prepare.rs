@@ -53,8 +53,10 @@ impl Facts {
         let mut used_class = vec![false; t.classes.len()];
         // A call instruction or a register mask operand anywhere (what
         // `order::function_info` would otherwise find by walking the code
-        // again).
-        let mut has_calls = false;
+        // again). When `frameInfo` already says the function calls, the
+        // walk need not look up each instruction's description for it.
+        let frame = crate::alloc::order::frame_flags(func);
+        let mut has_calls = frame.has_calls;
         let mut mask_set: Option<CalleeSavedSet> = None;
         // (register, instruction) per virtual definition, in layout order;
         // sorted into `def_list` below without a second walk over the code.
@@ -81,12 +83,13 @@ impl Facts {
                         )
                         .at(b, i));
                     }
-                    Op::Target(o) => {
-                        has_calls |= t
+                    Op::Target(o) if !has_calls => {
+                        has_calls = t
                             .instrs
                             .get(o.index())
                             .is_some_and(|d| d.is(InstrFlags::CALL))
                     }
+                    Op::Target(_) => {}
                     Op::Generic(_) => {}
                 }
                 if is_debug(data.op) {
@@ -185,7 +188,7 @@ impl Facts {
             *slot += 1;
         }
 
-        let fi = crate::alloc::order::function_info_with_calls(t, func, has_calls);
+        let fi = crate::alloc::order::function_info_with(t, func, frame, has_calls);
         let reserved = reserved_or_constant(t, fi.has_frame_pointer);
         let csr = function_csr(t, mask_set);
         let mut csr_unit = vec![false; t.units.len()];
