@@ -543,14 +543,6 @@ impl<'t, 'a> Fast<'t, 'a> {
         }
     }
 
-    /// Whether definition `k` is tied to a use that reads its value.
-    fn tied_to_read(func: &MachineFunction, mi: Inst, k: usize) -> bool {
-        Self::reg_info(func, mi, k)
-            .and_then(|r| r.tied_to)
-            .and_then(|u| Self::reg_info(func, mi, usize::from(u)))
-            .is_some_and(|u| !u.is_def() && !u.undef())
-    }
-
     /// Rewrites operand `k` to physical register `r` (or its sub-register
     /// the operand names).
     fn rewrite(
@@ -736,71 +728,51 @@ impl<'t, 'a> Fast<'t, 'a> {
         }
         let n = func.inst(mi).operands.len();
 
-        // Scan; fixed-register definitions take their registers now.
-        let (mut has_vdef, mut live_through, mut has_fixed_use, mut has_early) =
-            (false, false, false, false);
-        for k in 0..n {
-            match &func.inst(mi).operands[k] {
+        // Scan the operands once (borrowing them, so nothing is taken or
+        // inserted meanwhile): register masks, virtual register
+        // definitions in operand order, fixed-register definitions.
+        let (mut live_through, mut has_fixed_use, mut has_early) = (false, false, false);
+        let mut order = std::mem::take(&mut self.def_order);
+        order.clear();
+        let ops = &func.inst(mi).operands;
+        for (k, o) in ops.iter().enumerate() {
+            match o {
                 Operand::RegMask(RegMask::Named(s)) => self.masks.push(Mask::Named(*s)),
                 Operand::RegMask(RegMask::Custom(l)) => self.masks.push(Mask::Custom(l.clone())),
-                &Operand::Reg(RegOperand {
-                    reg,
-                    sub,
-                    flags,
-                    tied_to,
-                    ..
-                }) => {
-                    let info = RegInfo {
-                        reg,
-                        sub,
-                        flags,
-                        tied_to,
-                    };
-                    match info.reg {
-                        RegRef::Virt(_) if info.is_def() => {
-                            has_vdef = true;
-                            if info.flags.has(RegFlags::EARLY_CLOBBER)
-                                || Self::tied_to_read(func, mi, k)
-                                || (info.sub.is_some() && !info.undef())
-                            {
-                                live_through = true;
-                            }
-                        }
-                        RegRef::Phys(p) if !self.is_reserved(p) => {
-                            if info.is_def() {
-                                let early = info.flags.has(RegFlags::EARLY_CLOBBER);
-                                has_early |= early;
-                                self.displace(func, p)?;
-                                self.set_state(p, FIXED);
-                                self.mark_used(p);
-                                let keep = early || Self::tied_to_read(func, mi, k);
-                                self.pdefs.push((p, keep));
-                            } else if !info.undef() {
-                                has_fixed_use = true;
-                            }
-                        }
-                        _ => {}
+                Operand::Reg(r) => match r.reg {
+                    RegRef::Virt(v) if r.is_def() => {
+                        let lt = r.flags.has(RegFlags::EARLY_CLOBBER)
+                            || tied_to_read(ops, k)
+                            || (r.sub.is_some() && !r.flags.has(RegFlags::UNDEF));
+                        live_through |= lt;
+                        order.push((k, v.0, lt));
                     }
-                }
+                    RegRef::Phys(p) if !self.is_reserved(p) => {
+                        if r.is_def() {
+                            let early = r.flags.has(RegFlags::EARLY_CLOBBER);
+                            has_early |= early;
+                            let keep = early || tied_to_read(ops, k);
+                            self.pdefs.push((p, keep));
+                        } else if !r.flags.has(RegFlags::UNDEF) {
+                            has_fixed_use = true;
+                        }
+                    }
+                    _ => {}
+                },
                 _ => {}
             }
         }
+        // Fixed-register definitions take their registers now, in operand
+        // order (the scan above reads no register state).
+        for i in 0..self.pdefs.len() {
+            let (p, _) = self.pdefs[i];
+            self.displace(func, p)?;
+            self.set_state(p, FIXED);
+            self.mark_used(p);
+        }
 
         // Virtual register definitions.
-        if has_vdef {
-            let mut order = std::mem::take(&mut self.def_order);
-            order.clear();
-            for k in 0..n {
-                let Some(info) = Self::reg_info(func, mi, k) else {
-                    continue;
-                };
-                if let (RegRef::Virt(v), true) = (info.reg, info.is_def()) {
-                    let lt = info.flags.has(RegFlags::EARLY_CLOBBER)
-                        || Self::tied_to_read(func, mi, k)
-                        || (info.sub.is_some() && !info.undef());
-                    order.push((k, v.0, lt));
-                }
-            }
+        if !order.is_empty() {
             if live_through {
                 // Registers that stay live through the instruction must
                 // avoid the fixed registers it reads.
@@ -822,8 +794,8 @@ impl<'t, 'a> Fast<'t, 'a> {
                     self.define_vreg(func, mi, k, v, false, false)?;
                 }
             }
-            self.def_order = order;
         }
+        self.def_order = order;
 
         // Definitions end their values here (going up): free their registers.
         for i in (0..self.pdefs.len()).rev() {
@@ -1179,4 +1151,17 @@ impl<'t, 'a> Fast<'t, 'a> {
         self.spare = insts;
         Ok(())
     }
+}
+
+/// Whether operand `k` of `ops` (a definition) is tied to a use that reads
+/// its value.
+fn tied_to_read(ops: &[Operand], k: usize) -> bool {
+    let reg = |i: usize| match ops.get(i) {
+        Some(Operand::Reg(r)) => Some(r),
+        _ => None,
+    };
+    reg(k)
+        .and_then(|r| r.tied_to)
+        .and_then(|u| reg(usize::from(u)))
+        .is_some_and(|u| !u.is_def() && !u.flags.has(RegFlags::UNDEF))
 }
