@@ -113,6 +113,9 @@ pub(super) struct Fast<'t, 'a> {
     pdefs: Vec<(Reg, bool)>,
     late_free: Vec<usize>,
     implicit_defs: Vec<Reg>,
+    /// Virtual register uses of the current instruction (not `undef`),
+    /// in operand order: (operand, what it says).
+    uses: Vec<(usize, RegInfo)>,
     /// Virtual register definitions of the current instruction in the
     /// order they get registers: (operand, register, live through).
     def_order: Vec<(usize, u32, bool)>,
@@ -156,6 +159,7 @@ impl<'t, 'a> Fast<'t, 'a> {
             pdefs: Vec::new(),
             late_free: Vec::new(),
             implicit_defs: Vec::new(),
+            uses: Vec::new(),
             def_order: Vec::new(),
             after: Vec::new(),
             before: Vec::new(),
@@ -731,9 +735,11 @@ impl<'t, 'a> Fast<'t, 'a> {
         // Scan the operands once (borrowing them, so nothing is taken or
         // inserted meanwhile): register masks, virtual register
         // definitions in operand order, fixed-register definitions.
-        let (mut live_through, mut has_fixed_use, mut has_early) = (false, false, false);
+        let (mut live_through, mut has_fixed_use, mut has_early, mut has_undef_use) =
+            (false, false, false, false);
         let mut order = std::mem::take(&mut self.def_order);
         order.clear();
+        self.uses.clear();
         let ops = &func.inst(mi).operands;
         for (k, o) in ops.iter().enumerate() {
             match o {
@@ -747,6 +753,16 @@ impl<'t, 'a> Fast<'t, 'a> {
                         live_through |= lt;
                         order.push((k, v.0, lt));
                     }
+                    RegRef::Virt(_) if r.flags.has(RegFlags::UNDEF) => has_undef_use = true,
+                    RegRef::Virt(_) => self.uses.push((
+                        k,
+                        RegInfo {
+                            reg: r.reg,
+                            sub: r.sub,
+                            flags: r.flags,
+                            tied_to: r.tied_to,
+                        },
+                    )),
                     RegRef::Phys(p) if !self.is_reserved(p) => {
                         if r.is_def() {
                             let early = r.flags.has(RegFlags::EARLY_CLOBBER);
@@ -846,20 +862,12 @@ impl<'t, 'a> Fast<'t, 'a> {
             }
         }
 
-        // Virtual register uses.
-        let mut has_undef_use = false;
-        for k in 0..n {
-            let Some(info) = Self::reg_info(func, mi, k) else {
-                continue;
-            };
+        // Virtual register uses, as the scan listed them (operand `k` is
+        // rewritten only when its turn comes, so what the scan read still
+        // holds).
+        let uses = std::mem::take(&mut self.uses);
+        for &(k, info) in &uses {
             let RegRef::Virt(v) = info.reg else { continue };
-            if info.is_def() {
-                continue;
-            }
-            if info.undef() {
-                has_undef_use = true;
-                continue;
-            }
             let vi = v.index();
             // LLVM's `mayLiveIn`: more than a few definitions count as
             // crossing blocks.
@@ -875,6 +883,7 @@ impl<'t, 'a> Fast<'t, 'a> {
                 self.tie_to_def(func, mi, k, d, r)?;
             }
         }
+        self.uses = uses;
 
         if has_undef_use {
             for k in 0..n {
