@@ -117,8 +117,9 @@ pub(super) struct Fast<'t, 'a> {
     /// in operand order: (operand, what it says).
     uses: Vec<(usize, RegInfo)>,
     /// Virtual register definitions of the current instruction in the
-    /// order they get registers: (operand, register, live through).
-    def_order: Vec<(usize, u32, bool)>,
+    /// order they get registers: (operand, register, live through, the
+    /// operand's flags).
+    def_order: Vec<(usize, u32, bool, RegFlags)>,
     /// Instructions to insert after the current one, in insertion order
     /// (each goes right after the instruction, so the last comes first).
     after: Vec<Inst>,
@@ -585,22 +586,23 @@ impl<'t, 'a> Fast<'t, 'a> {
         Ok(())
     }
 
+    /// Definition `k` of `mi` (with `flags`, as the scan read them) of
+    /// `v`. A definition that stays live through the instruction avoids
+    /// fixed-register uses and keeps its register above it.
     fn define_vreg(
         &mut self,
         func: &mut MachineFunction,
         mi: Inst,
         k: usize,
         v: u32,
-        fixed_uses: bool,
-        keep: bool,
+        live_through: bool,
+        flags: RegFlags,
     ) -> Result<(), AllocError> {
-        let Some(info) = Self::reg_info(func, mi, k) else {
-            return Ok(());
-        };
+        let (fixed_uses, keep) = (live_through, live_through);
         let vi = v as usize;
         if !self.is_live(v) {
             self.make_live(v);
-            if !info.flags.has(RegFlags::DEAD) && self.may_live_out(v) {
+            if !flags.has(RegFlags::DEAD) && self.may_live_out(v) {
                 self.vflags[vi] |= LIVE_OUT;
             }
         }
@@ -621,7 +623,7 @@ impl<'t, 'a> Fast<'t, 'a> {
             v,
             reg: r,
             keep,
-            early: info.flags.has(RegFlags::EARLY_CLOBBER),
+            early: flags.has(RegFlags::EARLY_CLOBBER),
         });
         Ok(())
     }
@@ -636,6 +638,7 @@ impl<'t, 'a> Fast<'t, 'a> {
         mi: Inst,
         k: usize,
         v: u32,
+        flags: RegFlags,
     ) -> Result<(), AllocError> {
         let vi = v as usize;
         if self.is_live(v) && self.phys[vi] != NO_REG {
@@ -648,7 +651,7 @@ impl<'t, 'a> Fast<'t, 'a> {
                 self.after.push(id);
             }
         }
-        self.define_vreg(func, mi, k, v, true, true)
+        self.define_vreg(func, mi, k, v, true, flags)
     }
 
     /// Use `k` of `mi`, which says `info` (read by the caller, not
@@ -751,7 +754,7 @@ impl<'t, 'a> Fast<'t, 'a> {
                             || tied_to_read(ops, k)
                             || (r.sub.is_some() && !r.flags.has(RegFlags::UNDEF));
                         live_through |= lt;
-                        order.push((k, v.0, lt));
+                        order.push((k, v.0, lt, r.flags));
                     }
                     RegRef::Virt(_) if r.flags.has(RegFlags::UNDEF) => has_undef_use = true,
                     RegRef::Virt(_) => self.uses.push((
@@ -801,13 +804,13 @@ impl<'t, 'a> Fast<'t, 'a> {
                         self.mark_fixed_use(p);
                     }
                 }
-                order.sort_by_key(|&(k, _, lt)| (!lt, k));
+                order.sort_by_key(|&(k, _, lt, _)| (!lt, k));
             }
-            for &(k, v, lt) in &order {
+            for &(k, v, lt, flags) in &order {
                 if lt {
-                    self.define_live_through(func, mi, k, v)?;
+                    self.define_live_through(func, mi, k, v, flags)?;
                 } else {
-                    self.define_vreg(func, mi, k, v, false, false)?;
+                    self.define_vreg(func, mi, k, v, false, flags)?;
                 }
             }
         }
