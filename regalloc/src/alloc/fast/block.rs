@@ -113,6 +113,9 @@ pub(super) struct Fast<'t, 'a> {
     pdefs: Vec<(Reg, bool)>,
     late_free: Vec<usize>,
     implicit_defs: Vec<Reg>,
+    /// Physical registers the current instruction reads (not `undef`), in
+    /// operand order, and whether each is reserved.
+    fixed_uses: Vec<(Reg, bool)>,
     /// Virtual register uses of the current instruction (not `undef`),
     /// in operand order: (operand, what it says).
     uses: Vec<(usize, RegInfo)>,
@@ -161,6 +164,7 @@ impl<'t, 'a> Fast<'t, 'a> {
             late_free: Vec::new(),
             implicit_defs: Vec::new(),
             uses: Vec::new(),
+            fixed_uses: Vec::new(),
             def_order: Vec::new(),
             after: Vec::new(),
             before: Vec::new(),
@@ -743,6 +747,7 @@ impl<'t, 'a> Fast<'t, 'a> {
         let mut order = std::mem::take(&mut self.def_order);
         order.clear();
         self.uses.clear();
+        self.fixed_uses.clear();
         let ops = &func.inst(mi).operands;
         for (k, o) in ops.iter().enumerate() {
             match o {
@@ -766,14 +771,18 @@ impl<'t, 'a> Fast<'t, 'a> {
                             tied_to: r.tied_to,
                         },
                     )),
-                    RegRef::Phys(p) if !self.is_reserved(p) => {
+                    RegRef::Phys(p) => {
+                        let reserved = self.is_reserved(p);
                         if r.is_def() {
-                            let early = r.flags.has(RegFlags::EARLY_CLOBBER);
-                            has_early |= early;
-                            let keep = early || tied_to_read(ops, k);
-                            self.pdefs.push((p, keep));
+                            if !reserved {
+                                let early = r.flags.has(RegFlags::EARLY_CLOBBER);
+                                has_early |= early;
+                                let keep = early || tied_to_read(ops, k);
+                                self.pdefs.push((p, keep));
+                            }
                         } else if !r.flags.has(RegFlags::UNDEF) {
-                            has_fixed_use = true;
+                            self.fixed_uses.push((p, reserved));
+                            has_fixed_use |= !reserved;
                         }
                     }
                     _ => {}
@@ -795,14 +804,8 @@ impl<'t, 'a> Fast<'t, 'a> {
             if live_through {
                 // Registers that stay live through the instruction must
                 // avoid the fixed registers it reads.
-                for k in 0..n {
-                    if let Some(info) = Self::reg_info(func, mi, k)
-                        && let RegRef::Phys(p) = info.reg
-                        && !info.is_def()
-                        && !info.undef()
-                    {
-                        self.mark_fixed_use(p);
-                    }
+                for i in 0..self.fixed_uses.len() {
+                    self.mark_fixed_use(self.fixed_uses[i].0);
                 }
                 order.sort_by_key(|&(k, _, lt, _)| (!lt, k));
             }
@@ -849,15 +852,9 @@ impl<'t, 'a> Fast<'t, 'a> {
 
         // Fixed-register uses: live from their definition above down to here.
         if has_fixed_use {
-            for k in 0..n {
-                let Some(info) = Self::reg_info(func, mi, k) else {
-                    continue;
-                };
-                if let RegRef::Phys(p) = info.reg
-                    && !info.is_def()
-                    && !info.undef()
-                    && !self.is_reserved(p)
-                {
+            for i in 0..self.fixed_uses.len() {
+                let (p, reserved) = self.fixed_uses[i];
+                if !reserved {
                     self.displace(func, p)?;
                     self.set_state(p, FIXED);
                     self.mark_fixed_use(p);
