@@ -99,6 +99,7 @@ impl Facts {
                         .any(|o| matches!(o, Operand::RegMask(_)));
                     continue;
                 }
+                let mut any_vdef = false;
                 for (k, o) in data.operands.iter().enumerate() {
                     match o {
                         Operand::Reg(r) => {
@@ -129,6 +130,7 @@ impl Facts {
                                 .at(b, i));
                             }
                             used_class[c.index()] = true;
+                            any_vdef |= r.is_def();
                             if !r.is_def() {
                                 remaining_uses[vi] += 1;
                                 note(&mut use_block, vi, bn);
@@ -146,7 +148,12 @@ impl Facts {
                         _ => {}
                     }
                 }
-                // Definitions after uses: an instruction reads before it writes.
+                // Definitions after uses: an instruction reads before it
+                // writes. (Many instructions define no virtual register:
+                // no second look at their operands then.)
+                if !any_vdef {
+                    continue;
+                }
                 for o in &data.operands {
                     let Some(r) = o.as_reg() else { continue };
                     let RegRef::Virt(v) = r.reg else { continue };
