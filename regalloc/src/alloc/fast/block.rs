@@ -739,9 +739,12 @@ impl<'t, 'a> Fast<'t, 'a> {
         }
         let n = func.inst(mi).operands.len();
 
-        // Scan the operands once (borrowing them, so nothing is taken or
-        // inserted meanwhile): register masks, virtual register
-        // definitions in operand order, fixed-register definitions.
+        // Scan the operands once, borrowing them (nothing is taken or
+        // inserted meanwhile), and list what the passes below visit:
+        // register masks, virtual definitions, virtual uses, physical
+        // registers read and defined, each in operand order. The passes
+        // then visit only their own operands instead of every operand
+        // again.
         let (mut live_through, mut has_fixed_use, mut has_early, mut has_undef_use) =
             (false, false, false, false);
         let mut order = std::mem::take(&mut self.def_order);
