@@ -84,6 +84,21 @@ pub fn allocate_recorded(
     func: &mut MachineFunction,
     options: &Options,
 ) -> Result<(Stats, AllocRecord), AllocError> {
+    let record = allocate_unweighed(target, func, options)?;
+    let stats = Stats::count(target, func, &record);
+    Ok((stats, record))
+}
+
+/// [`allocate_recorded`] without counting [`Stats`]: the allocated function
+/// and the record only. Counting weighs every instruction by its block's
+/// frequency, which needs the CFG analyses of the allocated function; a
+/// benchmark that times the allocator alone calls this, then
+/// [`Stats::count`] after its clock stops.
+pub fn allocate_unweighed(
+    target: &TargetInfo<'_>,
+    func: &mut MachineFunction,
+    options: &Options,
+) -> Result<AllocRecord, AllocError> {
     let entries = func.blocks.iter().map(|b| b.insts.len() + 1).sum::<usize>();
     if entries > crate::analysis::slots::MAX_ENTRIES {
         return Err(AllocError::new(
@@ -127,8 +142,7 @@ pub fn allocate_recorded(
             ));
         }
     }
-    let stats = Stats::count(target, func, &record);
-    Ok((stats, record))
+    Ok(record)
 }
 
 pub mod basic;

@@ -124,19 +124,93 @@ impl ClassOrders {
     }
 }
 
-/// Facts of the function's `frameInfo:` (kept verbatim by the MIR reader)
-/// that decide whether it keeps a frame pointer.
-fn frame_flag(func: &MachineFunction, key: &str) -> bool {
-    func.source_keys.iter().any(|k| match k {
-        crate::ir::SourceKey::Verbatim { key: name, text } if &**name == "frameInfo" => {
-            text.lines().any(|l| {
-                l.trim()
-                    .strip_prefix(key)
-                    .is_some_and(|r| r.trim_start_matches(':').trim() == "true")
-            })
+/// The two facts of the function's `frameInfo:` (kept verbatim by the MIR
+/// reader) that [`function_info`] reads.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
+pub struct FrameFlags {
+    /// A line `hasCalls: true`.
+    pub has_calls: bool,
+    /// A line `isFrameAddressTaken: true`.
+    pub frame_address_taken: bool,
+}
+
+/// The [`FrameFlags`] of `func` (each key first on its line, any colons
+/// and surrounding whitespace allowed). Every function is asked, and the
+/// text has some twenty lines: one pass over it for both keys rather than
+/// a trim and compare per line and key.
+pub fn frame_flags(func: &MachineFunction) -> FrameFlags {
+    let mut f = FrameFlags::default();
+    for k in &func.source_keys {
+        if let crate::ir::SourceKey::Verbatim { key: name, text } = k
+            && &**name == "frameInfo"
+        {
+            let [c, a] = frame_flags_in(text, ["hasCalls", "isFrameAddressTaken"]);
+            f.has_calls |= c;
+            f.frame_address_taken |= a;
         }
-        _ => false,
-    })
+    }
+    f
+}
+
+/// Per key: whether some line of `text` is the key, then colons, then
+/// `true`, with only whitespace around (`text.lines().any(|l| line_is(l,
+/// key))`). One pass over the bytes for both keys; a line is trimmed and
+/// compared only when its first non-blank byte is a key's first.
+fn frame_flags_in(text: &str, keys: [&str; 2]) -> [bool; 2] {
+    let b = text.as_bytes();
+    let mut found = [false; 2];
+    let mut start = 0;
+    while start < b.len() {
+        let end = next_newline(b, start);
+        let line = &b[start..end];
+        let lead = line
+            .iter()
+            .take_while(|&&c| c < 0x80 && (c as char).is_whitespace())
+            .count();
+        if let Some(&c) = line.get(lead) {
+            for (k, key) in keys.iter().enumerate() {
+                // A non-ASCII byte may begin Unicode whitespace, which
+                // `trim` would remove: such a line is compared too.
+                if (c >= 0x80 || c == key.as_bytes()[0]) && line_is(&text[start..end], key) {
+                    found[k] = true;
+                }
+            }
+        }
+        start = end + 1;
+    }
+    found
+}
+
+/// The index of the first `\n` in `b` at or after `from`, or `b.len()`.
+/// Eight bytes at a time: a byte-by-byte search costs more than the rest
+/// of reading the text.
+fn next_newline(b: &[u8], from: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let mut i = from;
+    while let Some(chunk) = b.get(i..i + 8) {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(chunk);
+        // Zero bytes of `x` are newlines of the chunk; the lowest set high
+        // bit of `zero` marks the first (borrows only run upwards).
+        let x = u64::from_le_bytes(w) ^ (ONES * u64::from(b'\n'));
+        let zero = x.wrapping_sub(ONES) & !x & (ONES << 7);
+        if zero != 0 {
+            return i + (zero.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < b.len() && b[i] != b'\n' {
+        i += 1;
+    }
+    i
+}
+
+/// Whether line `l` says `key: true` (`lines()` would strip a trailing
+/// `\r`, which `trim` removes anyway).
+fn line_is(l: &str, key: &str) -> bool {
+    l.trim()
+        .strip_prefix(key)
+        .is_some_and(|r| r.trim_start_matches(':').trim() == "true")
 }
 
 /// What an order selector and the reserved-register tables need to know
@@ -145,8 +219,9 @@ fn frame_flag(func: &MachineFunction, key: &str) -> bool {
 /// (variable-sized stack objects, a taken frame address, or calls on a
 /// target whose tables say every non-leaf function keeps one).
 pub fn function_info(t: &TargetInfo<'_>, func: &MachineFunction) -> FunctionInfo {
-    let has_calls = frame_flag(func, "hasCalls")
-        || func.inst_ids().any(|i| {
+    let frame = frame_flags(func);
+    let calls = !frame.has_calls
+        && func.inst_ids().any(|i| {
             let inst = func.inst(i);
             let call = match inst.op {
                 Op::Target(o) => t
@@ -160,10 +235,26 @@ pub fn function_info(t: &TargetInfo<'_>, func: &MachineFunction) -> FunctionInfo
                 .iter()
                 .any(|o| matches!(o, Operand::RegMask(_)))
         });
+    function_info_with(t, func, frame, calls)
+}
+
+/// [`function_info`] for a caller that has read `frame` and walked the
+/// code itself: `calls` says whether some instruction is a call or has a
+/// register mask operand (it need not be known when `frame.has_calls`
+/// already says so). The fast allocator learns this in its own gathering
+/// walk, so the code is not walked a second time.
+pub fn function_info_with(
+    t: &TargetInfo<'_>,
+    func: &MachineFunction,
+    frame: FrameFlags,
+    calls: bool,
+) -> FunctionInfo {
+    let has_calls = frame.has_calls || calls;
     let var_sized = func.stack.iter().any(|o| &*o.kind == "variable-sized");
-    let frame_address = frame_flag(func, "isFrameAddressTaken");
     FunctionInfo {
-        has_frame_pointer: var_sized || frame_address || (has_calls && t.frame_pointer_in_non_leaf),
+        has_frame_pointer: var_sized
+            || frame.frame_address_taken
+            || (has_calls && t.frame_pointer_in_non_leaf),
         has_calls,
         features: 0,
     }
@@ -225,5 +316,59 @@ impl AllocationOrder {
     /// Whether `r` is one of the hints.
     pub fn is_hint(&self, r: Reg) -> bool {
         self.regs[..self.hints].contains(&r)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{frame_flags_in, line_is, next_newline};
+
+    /// The eight-bytes-at-a-time search finds what a byte loop finds.
+    #[test]
+    fn next_newline_finds_the_first_newline() {
+        let texts: [&[u8]; 5] = [
+            b"",
+            b"\n",
+            b"abcdefgh\nijklmnopqrstuvw\n\nxyz",
+            b"\x8a\x0a\xff\x0b\x09\n\n\x01\x00\n0123456789abcdef",
+            b"no newline at all, long enough for several chunks",
+        ];
+        for b in texts {
+            for from in 0..=b.len() {
+                let want = b[from..]
+                    .iter()
+                    .position(|&c| c == b'\n')
+                    .map_or(b.len(), |p| from + p);
+                assert_eq!(next_newline(b, from), want, "{b:?} from {from}");
+            }
+        }
+    }
+
+    /// The byte scan says what trimming and comparing every line says.
+    #[test]
+    fn frame_flags_match_the_line_by_line_reading() {
+        let keys = ["hasCalls", "isFrameAddressTaken"];
+        let texts = [
+            "",
+            "\n  hasCalls:        true\n",
+            "  hasCalls:        false\n  isFrameAddressTaken: true",
+            "hasCalls: true",
+            "  hasCallsX: true\n  xhasCalls: true\n",
+            "  hasCalls:: true \r\n",
+            "\t hasCalls:true\n",
+            "\u{a0}hasCalls: true\n",
+            "\u{2003}isFrameAddressTaken: true\n",
+            "  hasCalls: true, more\n",
+            "  hasCalls\n  : true\n",
+            "  hasTailCall: true\n  adjustsStack: true\n",
+            "  isFrameAddressTaken:\ttrue\t\n  hasCalls: TRUE\n",
+            "\u{b}hasCalls: true\n",
+            "  stackSize:       0\n  maxAlignment:    8\n  hasCalls:        true",
+            "0123456\n  hasCalls: true\n\n\n\n\n\n\n\n\n  isFrameAddressTaken: true\n",
+        ];
+        for text in texts {
+            let want = keys.map(|k| text.lines().any(|l| line_is(l, k)));
+            assert_eq!(frame_flags_in(text, keys), want, "{text:?}");
+        }
     }
 }

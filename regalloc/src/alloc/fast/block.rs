@@ -113,9 +113,16 @@ pub(super) struct Fast<'t, 'a> {
     pdefs: Vec<(Reg, bool)>,
     late_free: Vec<usize>,
     implicit_defs: Vec<Reg>,
+    /// Physical registers the current instruction reads (not `undef`), in
+    /// operand order, and whether each is reserved.
+    fixed_uses: Vec<(Reg, bool)>,
+    /// Virtual register uses of the current instruction (not `undef`),
+    /// in operand order: (operand, what it says).
+    uses: Vec<(usize, RegInfo)>,
     /// Virtual register definitions of the current instruction in the
-    /// order they get registers: (operand, register, live through).
-    def_order: Vec<(usize, u32, bool)>,
+    /// order they get registers: (operand, register, live through, the
+    /// operand's flags).
+    def_order: Vec<(usize, u32, bool, RegFlags)>,
     /// Instructions to insert after the current one, in insertion order
     /// (each goes right after the instruction, so the last comes first).
     after: Vec<Inst>,
@@ -156,6 +163,8 @@ impl<'t, 'a> Fast<'t, 'a> {
             pdefs: Vec::new(),
             late_free: Vec::new(),
             implicit_defs: Vec::new(),
+            uses: Vec::new(),
+            fixed_uses: Vec::new(),
             def_order: Vec::new(),
             after: Vec::new(),
             before: Vec::new(),
@@ -543,14 +552,6 @@ impl<'t, 'a> Fast<'t, 'a> {
         }
     }
 
-    /// Whether definition `k` is tied to a use that reads its value.
-    fn tied_to_read(func: &MachineFunction, mi: Inst, k: usize) -> bool {
-        Self::reg_info(func, mi, k)
-            .and_then(|r| r.tied_to)
-            .and_then(|u| Self::reg_info(func, mi, usize::from(u)))
-            .is_some_and(|u| !u.is_def() && !u.undef())
-    }
-
     /// Rewrites operand `k` to physical register `r` (or its sub-register
     /// the operand names).
     fn rewrite(
@@ -589,22 +590,23 @@ impl<'t, 'a> Fast<'t, 'a> {
         Ok(())
     }
 
+    /// Definition `k` of `mi` (with `flags`, as the scan read them) of
+    /// `v`. A definition that stays live through the instruction avoids
+    /// fixed-register uses and keeps its register above it.
     fn define_vreg(
         &mut self,
         func: &mut MachineFunction,
         mi: Inst,
         k: usize,
         v: u32,
-        fixed_uses: bool,
-        keep: bool,
+        live_through: bool,
+        flags: RegFlags,
     ) -> Result<(), AllocError> {
-        let Some(info) = Self::reg_info(func, mi, k) else {
-            return Ok(());
-        };
+        let (fixed_uses, keep) = (live_through, live_through);
         let vi = v as usize;
         if !self.is_live(v) {
             self.make_live(v);
-            if !info.flags.has(RegFlags::DEAD) && self.may_live_out(v) {
+            if !flags.has(RegFlags::DEAD) && self.may_live_out(v) {
                 self.vflags[vi] |= LIVE_OUT;
             }
         }
@@ -625,7 +627,7 @@ impl<'t, 'a> Fast<'t, 'a> {
             v,
             reg: r,
             keep,
-            early: info.flags.has(RegFlags::EARLY_CLOBBER),
+            early: flags.has(RegFlags::EARLY_CLOBBER),
         });
         Ok(())
     }
@@ -640,6 +642,7 @@ impl<'t, 'a> Fast<'t, 'a> {
         mi: Inst,
         k: usize,
         v: u32,
+        flags: RegFlags,
     ) -> Result<(), AllocError> {
         let vi = v as usize;
         if self.is_live(v) && self.phys[vi] != NO_REG {
@@ -652,19 +655,19 @@ impl<'t, 'a> Fast<'t, 'a> {
                 self.after.push(id);
             }
         }
-        self.define_vreg(func, mi, k, v, true, true)
+        self.define_vreg(func, mi, k, v, true, flags)
     }
 
+    /// Use `k` of `mi`, which says `info` (read by the caller, not
+    /// rewritten yet), of `v`.
     fn use_vreg(
         &mut self,
         func: &mut MachineFunction,
         mi: Inst,
         k: usize,
         v: u32,
+        info: RegInfo,
     ) -> Result<Reg, AllocError> {
-        let Some(info) = Self::reg_info(func, mi, k) else {
-            return Ok(Reg(0));
-        };
         let vi = v as usize;
         if !self.is_live(v) {
             self.make_live(v);
@@ -736,85 +739,88 @@ impl<'t, 'a> Fast<'t, 'a> {
         }
         let n = func.inst(mi).operands.len();
 
-        // Scan; fixed-register definitions take their registers now.
-        let (mut has_vdef, mut live_through, mut has_fixed_use, mut has_early) =
+        // Scan the operands once, borrowing them (nothing is taken or
+        // inserted meanwhile), and list what the passes below visit:
+        // register masks, virtual definitions, virtual uses, physical
+        // registers read and defined, each in operand order. The passes
+        // then visit only their own operands instead of every operand
+        // again.
+        let (mut live_through, mut has_fixed_use, mut has_early, mut has_undef_use) =
             (false, false, false, false);
-        for k in 0..n {
-            match &func.inst(mi).operands[k] {
+        let mut order = std::mem::take(&mut self.def_order);
+        order.clear();
+        self.uses.clear();
+        self.fixed_uses.clear();
+        let ops = &func.inst(mi).operands;
+        for (k, o) in ops.iter().enumerate() {
+            match o {
                 Operand::RegMask(RegMask::Named(s)) => self.masks.push(Mask::Named(*s)),
                 Operand::RegMask(RegMask::Custom(l)) => self.masks.push(Mask::Custom(l.clone())),
-                Operand::Reg(_) => {
-                    let Some(info) = Self::reg_info(func, mi, k) else {
-                        continue;
-                    };
-                    match info.reg {
-                        RegRef::Virt(_) if info.is_def() => {
-                            has_vdef = true;
-                            if info.flags.has(RegFlags::EARLY_CLOBBER)
-                                || Self::tied_to_read(func, mi, k)
-                                || (info.sub.is_some() && !info.undef())
-                            {
-                                live_through = true;
-                            }
-                        }
-                        RegRef::Phys(p) if !self.is_reserved(p) => {
-                            if info.is_def() {
-                                let early = info.flags.has(RegFlags::EARLY_CLOBBER);
-                                has_early |= early;
-                                self.displace(func, p)?;
-                                self.set_state(p, FIXED);
-                                self.mark_used(p);
-                                let keep = early || Self::tied_to_read(func, mi, k);
-                                self.pdefs.push((p, keep));
-                            } else if !info.undef() {
-                                has_fixed_use = true;
-                            }
-                        }
-                        _ => {}
+                Operand::Reg(r) => match r.reg {
+                    RegRef::Virt(v) if r.is_def() => {
+                        let lt = r.flags.has(RegFlags::EARLY_CLOBBER)
+                            || tied_to_read(ops, k)
+                            || (r.sub.is_some() && !r.flags.has(RegFlags::UNDEF));
+                        live_through |= lt;
+                        order.push((k, v.0, lt, r.flags));
                     }
-                }
+                    RegRef::Virt(_) if r.flags.has(RegFlags::UNDEF) => has_undef_use = true,
+                    RegRef::Virt(_) => self.uses.push((
+                        k,
+                        RegInfo {
+                            reg: r.reg,
+                            sub: r.sub,
+                            flags: r.flags,
+                            tied_to: r.tied_to,
+                        },
+                    )),
+                    RegRef::Phys(p) => {
+                        let reserved = self.is_reserved(p);
+                        if r.is_def() {
+                            if !reserved {
+                                let early = r.flags.has(RegFlags::EARLY_CLOBBER);
+                                has_early |= early;
+                                let keep = early || tied_to_read(ops, k);
+                                self.pdefs.push((p, keep));
+                            }
+                        } else if !r.flags.has(RegFlags::UNDEF) {
+                            self.fixed_uses.push((p, reserved));
+                            has_fixed_use |= !reserved;
+                        }
+                    }
+                    _ => {}
+                },
                 _ => {}
             }
         }
+        // Fixed-register definitions take their registers now, in operand
+        // order (the scan above reads no register state).
+        for i in 0..self.pdefs.len() {
+            let (p, _) = self.pdefs[i];
+            self.displace(func, p)?;
+            self.set_state(p, FIXED);
+            self.mark_used(p);
+        }
 
         // Virtual register definitions.
-        if has_vdef {
-            let mut order = std::mem::take(&mut self.def_order);
-            order.clear();
-            for k in 0..n {
-                let Some(info) = Self::reg_info(func, mi, k) else {
-                    continue;
-                };
-                if let (RegRef::Virt(v), true) = (info.reg, info.is_def()) {
-                    let lt = info.flags.has(RegFlags::EARLY_CLOBBER)
-                        || Self::tied_to_read(func, mi, k)
-                        || (info.sub.is_some() && !info.undef());
-                    order.push((k, v.0, lt));
-                }
-            }
+        if !order.is_empty() {
             if live_through {
                 // Registers that stay live through the instruction must
                 // avoid the fixed registers it reads.
-                for k in 0..n {
-                    if let Some(info) = Self::reg_info(func, mi, k)
-                        && let RegRef::Phys(p) = info.reg
-                        && !info.is_def()
-                        && !info.undef()
-                    {
-                        self.mark_fixed_use(p);
-                    }
+                for i in 0..self.fixed_uses.len() {
+                    self.mark_fixed_use(self.fixed_uses[i].0);
                 }
-                order.sort_by_key(|&(k, _, lt)| (!lt, k));
+                order.sort_by_key(|&(k, _, lt, _)| (!lt, k));
             }
-            for &(k, v, lt) in &order {
+            for &(k, v, lt, flags) in &order {
                 if lt {
-                    self.define_live_through(func, mi, k, v)?;
+                    self.define_live_through(func, mi, k, v, flags)?;
                 } else {
-                    self.define_vreg(func, mi, k, v, false, false)?;
+                    self.define_vreg(func, mi, k, v, false, flags)?;
                 }
             }
-            self.def_order = order;
         }
+        self.def_order = order;
 
         // Definitions end their values here (going up): free their registers.
         for i in (0..self.pdefs.len()).rev() {
@@ -849,15 +855,9 @@ impl<'t, 'a> Fast<'t, 'a> {
 
         // Fixed-register uses: live from their definition above down to here.
         if has_fixed_use {
-            for k in 0..n {
-                let Some(info) = Self::reg_info(func, mi, k) else {
-                    continue;
-                };
-                if let RegRef::Phys(p) = info.reg
-                    && !info.is_def()
-                    && !info.undef()
-                    && !self.is_reserved(p)
-                {
+            for i in 0..self.fixed_uses.len() {
+                let (p, reserved) = self.fixed_uses[i];
+                if !reserved {
                     self.displace(func, p)?;
                     self.set_state(p, FIXED);
                     self.mark_fixed_use(p);
@@ -865,20 +865,12 @@ impl<'t, 'a> Fast<'t, 'a> {
             }
         }
 
-        // Virtual register uses.
-        let mut has_undef_use = false;
-        for k in 0..n {
-            let Some(info) = Self::reg_info(func, mi, k) else {
-                continue;
-            };
+        // Virtual register uses, as the scan listed them (operand `k` is
+        // rewritten only when its turn comes, so what the scan read still
+        // holds).
+        let uses = std::mem::take(&mut self.uses);
+        for &(k, info) in &uses {
             let RegRef::Virt(v) = info.reg else { continue };
-            if info.is_def() {
-                continue;
-            }
-            if info.undef() {
-                has_undef_use = true;
-                continue;
-            }
             let vi = v.index();
             // LLVM's `mayLiveIn`: more than a few definitions count as
             // crossing blocks.
@@ -887,13 +879,14 @@ impl<'t, 'a> Fast<'t, 'a> {
             }
             let tied_def = info.tied_to.map(usize::from);
             let same = tied_def.is_none_or(|d| self.vdefs.iter().any(|x| x.k == d && x.v == v.0));
-            let r = self.use_vreg(func, mi, k, v.0)?;
+            let r = self.use_vreg(func, mi, k, v.0, info)?;
             if !same && let Some(d) = tied_def {
                 // Tied to a definition of another register: copy the value
                 // into the definition's register just before.
                 self.tie_to_def(func, mi, k, d, r)?;
             }
         }
+        self.uses = uses;
 
         if has_undef_use {
             for k in 0..n {
@@ -1102,9 +1095,15 @@ impl<'t, 'a> Fast<'t, 'a> {
                     return Err(e);
                 }
             };
-            rev.extend_from_slice(&self.after);
+            // Most instructions get nothing around them: skip the two
+            // extends (each a capacity check) then.
+            if !self.after.is_empty() {
+                rev.extend_from_slice(&self.after);
+            }
             rev.push(mi);
-            rev.extend(self.before.iter().rev());
+            if !self.before.is_empty() {
+                rev.extend(self.before.iter().rev());
+            }
             if identity {
                 self.removing[mi.index()] = true;
                 any_removed = true;
@@ -1164,4 +1163,17 @@ impl<'t, 'a> Fast<'t, 'a> {
         self.spare = insts;
         Ok(())
     }
+}
+
+/// Whether operand `k` of `ops` (a definition) is tied to a use that reads
+/// its value.
+fn tied_to_read(ops: &[Operand], k: usize) -> bool {
+    let reg = |i: usize| match ops.get(i) {
+        Some(Operand::Reg(r)) => Some(r),
+        _ => None,
+    };
+    reg(k)
+        .and_then(|r| r.tied_to)
+        .and_then(|u| reg(usize::from(u)))
+        .is_some_and(|u| !u.is_def() && !u.flags.has(RegFlags::UNDEF))
 }

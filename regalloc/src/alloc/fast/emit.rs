@@ -101,6 +101,10 @@ pub(super) fn slot_access(
     };
     let desc = t.instr(tpl.opcode);
     let mut data = InstData::new(Op::Target(tpl.opcode));
+    // Sized once: the template's operands and the description's implicit ones.
+    data.operands = Vec::with_capacity(
+        tpl.operands.len() + desc.implicit_defs.len() + desc.implicit_uses.len(),
+    );
     for (k, o) in tpl.operands.iter().enumerate() {
         let def = k < usize::from(desc.num_defs);
         let reg_op = |r: Reg| {
@@ -126,14 +130,46 @@ pub(super) fn slot_access(
     }
     add_implicit(t, &mut data);
     let bits = u64::from(slot_size(t, class)) * 8;
-    data.mem.push(
-        match kind {
-            Kind::Spill => format!("(store (s{bits}) into %stack.{slot})"),
-            Kind::Reload => format!("(load (s{bits}) from %stack.{slot})"),
-        }
-        .into(),
-    );
+    data.mem = vec![memory_operand(kind, bits, slot)];
     Ok(data)
+}
+
+/// `(store (sBITS) into %stack.SLOT)` or `(load (sBITS) from %stack.SLOT)`,
+/// written into a stack buffer and allocated once at its length (every
+/// spill and reload has one; `format!` and a `String` grown to fit cost
+/// more than the rest of the instruction).
+fn memory_operand(kind: Kind, bits: u64, slot: u32) -> Box<str> {
+    let mut buf = [0u8; 64];
+    let mut n = 0;
+    let mut put = |s: &[u8]| {
+        buf[n..n + s.len()].copy_from_slice(s);
+        n += s.len();
+    };
+    let (head, mid): (&[u8], &[u8]) = match kind {
+        Kind::Spill => (b"(store (s", b") into %stack."),
+        Kind::Reload => (b"(load (s", b") from %stack."),
+    };
+    put(head);
+    put(decimal(bits, &mut [0u8; 20]));
+    put(mid);
+    put(decimal(u64::from(slot), &mut [0u8; 20]));
+    put(b")");
+    // Only ASCII was written.
+    std::str::from_utf8(&buf[..n]).unwrap_or_default().into()
+}
+
+/// The decimal digits of `v`, written at the end of `buf`.
+fn decimal(mut v: u64, buf: &mut [u8; 20]) -> &[u8] {
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    &buf[i..]
 }
 
 /// The implicit operands the instruction's description lists (LLVM's MIR

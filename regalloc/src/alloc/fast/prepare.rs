@@ -51,7 +51,12 @@ impl Facts {
         let mut remaining_uses = vec![0u32; nv];
         let mut remaining_defs = vec![0u32; nv];
         let mut used_class = vec![false; t.classes.len()];
-        let mut has_calls = false;
+        // A call instruction or a register mask operand anywhere (what
+        // `order::function_info` would otherwise find by walking the code
+        // again). When `frameInfo` already says the function calls, the
+        // walk need not look up each instruction's description for it.
+        let frame = crate::alloc::order::frame_flags(func);
+        let mut has_calls = frame.has_calls;
         let mut mask_set: Option<CalleeSavedSet> = None;
         // (register, instruction) per virtual definition, in layout order;
         // sorted into `def_list` below without a second walk over the code.
@@ -78,12 +83,23 @@ impl Facts {
                         )
                         .at(b, i));
                     }
-                    Op::Target(o) => has_calls |= t.instr(o).is(InstrFlags::CALL),
+                    Op::Target(o) if !has_calls => {
+                        has_calls = t
+                            .instrs
+                            .get(o.index())
+                            .is_some_and(|d| d.is(InstrFlags::CALL))
+                    }
+                    Op::Target(_) => {}
                     Op::Generic(_) => {}
                 }
                 if is_debug(data.op) {
+                    has_calls |= data
+                        .operands
+                        .iter()
+                        .any(|o| matches!(o, Operand::RegMask(_)));
                     continue;
                 }
+                let mut any_vdef = false;
                 for (k, o) in data.operands.iter().enumerate() {
                     match o {
                         Operand::Reg(r) => {
@@ -114,6 +130,7 @@ impl Facts {
                                 .at(b, i));
                             }
                             used_class[c.index()] = true;
+                            any_vdef |= r.is_def();
                             if !r.is_def() {
                                 remaining_uses[vi] += 1;
                                 note(&mut use_block, vi, bn);
@@ -122,13 +139,21 @@ impl Facts {
                                 }
                             }
                         }
-                        Operand::RegMask(RegMask::Named(s)) => {
-                            mask_set.get_or_insert(*s);
+                        Operand::RegMask(m) => {
+                            has_calls = true;
+                            if let RegMask::Named(s) = m {
+                                mask_set.get_or_insert(*s);
+                            }
                         }
                         _ => {}
                     }
                 }
-                // Definitions after uses: an instruction reads before it writes.
+                // Definitions after uses: an instruction reads before it
+                // writes. (Many instructions define no virtual register:
+                // no second look at their operands then.)
+                if !any_vdef {
+                    continue;
+                }
                 for o in &data.operands {
                     let Some(r) = o.as_reg() else { continue };
                     let RegRef::Virt(v) = r.reg else { continue };
@@ -170,14 +195,8 @@ impl Facts {
             *slot += 1;
         }
 
-        let mut fi = crate::alloc::order::function_info(t, func);
-        fi.has_calls |= has_calls;
-        let reserved: Vec<bool> = t
-            .reserved_in(&fi)
-            .into_iter()
-            .enumerate()
-            .map(|(r, res)| res || t.reg(Reg::new(r)).flags.contains(PhysFlags::CONSTANT))
-            .collect();
+        let fi = crate::alloc::order::function_info_with(t, func, frame, has_calls);
+        let reserved = reserved_or_constant(t, fi.has_frame_pointer);
         let csr = function_csr(t, mask_set);
         let mut csr_unit = vec![false; t.units.len()];
         if let Some(s) = csr {
@@ -235,6 +254,30 @@ impl Facts {
     pub fn defs_of(&self, v: usize) -> &[Inst] {
         &self.def_list[self.def_start[v] as usize..self.def_start[v + 1] as usize]
     }
+}
+
+/// Per register: reserved in this function (what
+/// [`TargetInfo::reserved_in`] says) or constant. Built from the tables'
+/// bit sets a word at a time: every function asks, and AArch64 has 700
+/// registers, nearly all of them neither.
+fn reserved_or_constant(t: &TargetInfo<'_>, frame_pointer: bool) -> Vec<bool> {
+    let n = t.regs.len();
+    let mut out = vec![false; n];
+    let fp: &[u32] = if frame_pointer { &t.frame_pointer } else { &[] };
+    for w in 0..t.reserved.len().max(fp.len()) {
+        let mut bits = t.reserved.get(w).copied().unwrap_or(0) | fp.get(w).copied().unwrap_or(0);
+        while bits != 0 {
+            let r = w * 32 + bits.trailing_zeros() as usize;
+            if r < n {
+                out[r] = true;
+            }
+            bits &= bits - 1;
+        }
+    }
+    for (r, d) in t.regs.iter().enumerate() {
+        out[r] |= d.flags.contains(PhysFlags::CONSTANT);
+    }
+    out
 }
 
 /// Whether `op` is a debug pseudo-instruction (never allocated for).
