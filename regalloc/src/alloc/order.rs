@@ -181,28 +181,11 @@ fn frame_flags_in(text: &str, keys: [&str; 2]) -> [bool; 2] {
     found
 }
 
-/// The index of the first `\n` in `b` at or after `from`, or `b.len()`.
-/// Eight bytes at a time: a byte-by-byte search costs more than the rest
-/// of reading the text.
+/// The index of the first `\n` in `b` at or after `from`, or `b.len()`
+/// (`memchr`: a byte-by-byte search costs more than the rest of reading
+/// the text).
 fn next_newline(b: &[u8], from: usize) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    let mut i = from;
-    while let Some(chunk) = b.get(i..i + 8) {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(chunk);
-        // Zero bytes of `x` are newlines of the chunk; the lowest set high
-        // bit of `zero` marks the first (borrows only run upwards).
-        let x = u64::from_le_bytes(w) ^ (ONES * u64::from(b'\n'));
-        let zero = x.wrapping_sub(ONES) & !x & (ONES << 7);
-        if zero != 0 {
-            return i + (zero.trailing_zeros() / 8) as usize;
-        }
-        i += 8;
-    }
-    while i < b.len() && b[i] != b'\n' {
-        i += 1;
-    }
-    i
+    memchr::memchr(b'\n', &b[from.min(b.len())..]).map_or(b.len(), |p| from + p)
 }
 
 /// Whether line `l` says `key: true` (`lines()` would strip a trailing
@@ -323,7 +306,7 @@ impl AllocationOrder {
 mod tests {
     use super::{frame_flags_in, line_is, next_newline};
 
-    /// The eight-bytes-at-a-time search finds what a byte loop finds.
+    /// The search finds what a byte loop finds.
     #[test]
     fn next_newline_finds_the_first_newline() {
         let texts: [&[u8]; 5] = [
