@@ -7,7 +7,7 @@
 //! ```
 //!
 //! Every file is read before anything is allocated, so `time` and
-//! `profile` see the allocator only (`allocate_unweighed`: no statistics,
+//! `profile` see the allocator only (`allocate_without_stats`: no statistics,
 //! no checker); `dump` allocates the same way and hashes what a caller
 //! gets back. Targets default to all four.
 
@@ -16,7 +16,7 @@ use std::hash::{Hash, Hasher};
 use std::io::Write;
 use std::time::Instant;
 
-use regalloc::alloc::{Allocator, Options, allocate_unweighed};
+use regalloc::alloc::{Allocator, Options, allocate_without_stats};
 use regalloc::ir::MachineFunction;
 use regalloc::mir::{self, FunctionDoc};
 use regalloc_bench::corpus::{self, CorpusTarget};
@@ -95,7 +95,7 @@ fn main() {
             for ct in chosen(&args[2..]) {
                 for (module, func) in functions(&ct) {
                     let mut g = func.clone();
-                    let result = allocate_unweighed(ct.info, &mut g, &FAST);
+                    let result = allocate_without_stats(ct.info, &mut g, &FAST);
                     // DefaultHasher::new() has fixed keys: the same text
                     // hashes the same in every run.
                     let mut h = DefaultHasher::new();
@@ -133,7 +133,7 @@ fn main() {
                             std::hint::black_box(&thrash);
                         }
                         let start = Instant::now();
-                        let r = allocate_unweighed(ct.info, g, &FAST);
+                        let r = allocate_without_stats(ct.info, g, &FAST);
                         best[k] = best[k].min(start.elapsed().as_secs_f64());
                         std::hint::black_box(&r);
                     }
@@ -154,7 +154,7 @@ fn main() {
                     funcs.iter().map(|(_, f)| f.clone()).collect();
                 callgrind::instrument(true);
                 for g in &mut copies {
-                    std::hint::black_box(allocate_unweighed(ct.info, g, &FAST).is_ok());
+                    std::hint::black_box(allocate_without_stats(ct.info, g, &FAST).is_ok());
                 }
                 callgrind::instrument(false);
             }

@@ -3,7 +3,7 @@
 //! `bench/run --allocator A --target T [--jobs N] [--no-verify] [--no-ra2] [--limit N]`
 //! (the wrapper builds this binary and runs it). Fast reads the -O0
 //! corpus, the others the -O2 corpus. For every function: our allocator
-//! (`regalloc::alloc::allocate_unweighed`, timed, then `Stats::count` and
+//! (`regalloc::alloc::allocate_without_stats`, timed, then `Stats::count` and
 //! the symbolic checker as `Options { check: true }` would run it, both
 //! untimed), optionally `llc-19
 //! -run-pass=none -verify-machineinstrs` on the written file, regalloc2's
@@ -20,7 +20,7 @@ use std::time::Instant;
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
-use regalloc::alloc::{Allocator, Options, Stats, allocate_unweighed};
+use regalloc::alloc::{Allocator, Options, Stats, allocate_without_stats};
 use regalloc::analysis::FlowAnalyses;
 use regalloc::ir::{MachineFunction, Op, Operand};
 use regalloc::mir::{self, FunctionDoc};
@@ -357,7 +357,7 @@ fn run_file(
         // the statistics are counted after it stops, as regalloc2's edits
         // are.
         let start = Instant::now();
-        let result = allocate_unweighed(t, &mut g, &opts);
+        let result = allocate_without_stats(t, &mut g, &opts);
         let time_us = start.elapsed().as_secs_f64() * 1e6;
         let result = result.map(|record| (Stats::count(t, &g, &record), record));
         let mut row = Row {

@@ -84,7 +84,7 @@ pub fn allocate_recorded(
     func: &mut MachineFunction,
     options: &Options,
 ) -> Result<(Stats, AllocRecord), AllocError> {
-    let record = allocate_unweighed(target, func, options)?;
+    let record = allocate_without_stats(target, func, options)?;
     let stats = Stats::count(target, func, &record);
     Ok((stats, record))
 }
@@ -94,7 +94,7 @@ pub fn allocate_recorded(
 /// frequency, which needs the CFG analyses of the allocated function; a
 /// benchmark that times the allocator alone calls this, then
 /// [`Stats::count`] after its clock stops.
-pub fn allocate_unweighed(
+pub fn allocate_without_stats(
     target: &TargetInfo<'_>,
     func: &mut MachineFunction,
     options: &Options,
