@@ -117,7 +117,8 @@ pub fn hoist(
     let mut added = 0;
     for key in keys {
         let sites = &groups[&key];
-        if sites.len() < 2 && sites.values().all(|&fixed| fixed) {
+        if sites.values().all(|&fixed| fixed) {
+            // Folded writes stay whatever happens: nothing to save.
             continue;
         }
         let (slot, value) = key;
@@ -277,19 +278,19 @@ fn holder_at_end(
     b: Block,
 ) -> Option<(VReg, Inst, bool)> {
     let slots = &an.intervals.slots;
-    let insts: Vec<Inst> = func
+    let mut insts = func
         .block(b)
         .insts
         .iter()
         .copied()
-        .filter(|&i| slots.inst(i).is_some())
-        .collect();
-    let (at, after, idx) = match insts.iter().find(|&&i| is_terminator(t, func.inst(i))) {
-        Some(&term) => (term, false, slots.inst(term)?.with(Slot::Block)),
-        None => {
-            let last = *insts.last()?;
-            (last, true, SlotIndex(slots.block_end(b).0 - 1))
-        }
+        .filter(|&i| slots.inst(i).is_some());
+    let (at, after, idx) = match insts.clone().find(|&i| is_terminator(t, func.inst(i))) {
+        Some(term) => (term, false, slots.inst(term)?.with(Slot::Block)),
+        None => (
+            insts.next_back()?,
+            true,
+            SlotIndex(slots.block_end(b).0 - 1),
+        ),
     };
     if original.segment_at(idx).map(|seg| seg.valno) != Some(value) {
         return None;
@@ -305,8 +306,7 @@ fn holder_at_end(
 mod tests {
     use super::*;
     use crate::alloc::redundant_spills;
-    use crate::alloc::spiller::SpillSlot;
-    use crate::ir::InstData;
+    use crate::alloc::redundant_spills::tests::{code, insts, read_before};
     use crate::target::fixtures::{bpf, read_bpf_function as read};
 
     /// `%0` is defined once in bb.0 and read in a loop (bb.1-bb.2) and
@@ -340,35 +340,6 @@ body: |
 ...
 ";
 
-    fn insts(f: &MachineFunction, b: usize) -> Vec<Inst> {
-        f.block(Block::new(b)).insts.clone()
-    }
-
-    /// Spill code for `%0`: a store of its only value after each of
-    /// `stores`, in one slot.
-    fn code(f: &MachineFunction, an: &Analyses, stores: &[Inst]) -> SpillCode {
-        let range = an.intervals.vreg(VReg(0)).unwrap().range.clone();
-        let mut code = SpillCode::default();
-        code.slots.push(SpillSlot {
-            vreg: VReg(0),
-            size: 8,
-            align: 8,
-            range,
-            weight: 1.0,
-        });
-        for &at in stores {
-            code.insertions.push(Insertion {
-                at,
-                after: true,
-                inst: InstData::new(f.inst(at).op),
-                vreg: VReg(0),
-                kind: SpillKind::Spill { slot: 0 },
-                value: Some(0),
-            });
-        }
-        code
-    }
-
     fn stores(code: &SpillCode) -> Vec<(Inst, bool)> {
         code.insertions
             .iter()
@@ -390,22 +361,14 @@ body: |
         let an = Analyses::new(bpf(), &f);
         let (in_loop, after) = (insts(&f, 2)[0], insts(&f, 3)[0]);
         let jump = insts(&f, 0)[2];
-        let mut c = code(&f, &an, &[in_loop, after]);
+        let mut c = code(&f, &an, &[in_loop, after], &[]);
         assert_eq!(hoist(bpf(), &mut c, &f, &an, &in_register()), 1);
         // One new store before bb.0's jump, of the register holding %0.
         assert_eq!(stores(&c)[2], (jump, false));
         assert_eq!(c.insertions[2].vreg, VReg(0));
         assert_eq!(c.insertions[2].value, Some(0));
         // A read of the slot at the end, so that its stores are live.
-        let ret = insts(&f, 3)[1];
-        c.insertions.push(Insertion {
-            at: ret,
-            after: false,
-            inst: InstData::new(f.inst(ret).op),
-            vreg: VReg(0),
-            kind: SpillKind::Reload { slot: 0 },
-            value: Some(0),
-        });
+        read_before(&mut c, &f, insts(&f, 3)[1], 0);
         // The two stores it covers are then redundant.
         assert_eq!(redundant_spills::eliminate(&mut c, &f, &an), 2);
         assert_eq!(stores(&c), vec![(jump, false)]);
@@ -417,7 +380,7 @@ body: |
         let an = Analyses::new(bpf(), &f);
         // Only the exit block stores: bb.0 runs as often, nothing to gain.
         let after = insts(&f, 3)[0];
-        let mut c = code(&f, &an, &[after]);
+        let mut c = code(&f, &an, &[after], &[]);
         assert_eq!(hoist(bpf(), &mut c, &f, &an, &in_register()), 0);
         assert_eq!(stores(&c), vec![(after, true)]);
     }
@@ -427,7 +390,7 @@ body: |
         let f = read(LOOP);
         let an = Analyses::new(bpf(), &f);
         let (in_loop, after) = (insts(&f, 2)[0], insts(&f, 3)[0]);
-        let mut c = code(&f, &an, &[in_loop, after]);
+        let mut c = code(&f, &an, &[in_loop, after], &[]);
         // %0 has no register: nothing can be stored from one.
         let vrm = VirtRegMap::new(2);
         assert_eq!(hoist(bpf(), &mut c, &f, &an, &vrm), 0);

@@ -455,7 +455,8 @@ fn operand_vreg(func: &MachineFunction, i: Inst, k: usize) -> Option<VReg> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
+    //! Also the spill-code fixtures of [`crate::alloc::hoist_spills`]'s tests.
     use super::*;
     use crate::alloc::spiller::{Insertion, SpillSlot};
     use crate::ir::InstData;
@@ -496,13 +497,18 @@ body: |
 ";
 
     /// The instructions of block `b`.
-    fn insts(f: &MachineFunction, b: usize) -> Vec<Inst> {
+    pub(crate) fn insts(f: &MachineFunction, b: usize) -> Vec<Inst> {
         f.block(Block::new(b)).insts.clone()
     }
 
     /// Spill code for `%0` of `f` in one slot: a store after each of
     /// `stores`, a reload before each of `reloads`, all of value 0.
-    fn code(f: &MachineFunction, an: &Analyses, stores: &[Inst], reloads: &[Inst]) -> SpillCode {
+    pub(crate) fn code(
+        f: &MachineFunction,
+        an: &Analyses,
+        stores: &[Inst],
+        reloads: &[Inst],
+    ) -> SpillCode {
         let range = an.intervals.vreg(VReg(0)).unwrap().range.clone();
         let mut code = SpillCode::default();
         code.slots.push(SpillSlot {
@@ -545,7 +551,7 @@ body: |
 
     /// Adds a reload of `value` before `at` (the slot's later reader, so
     /// that its stores are not dead).
-    fn read_before(c: &mut SpillCode, f: &MachineFunction, at: Inst, value: u32) {
+    pub(crate) fn read_before(c: &mut SpillCode, f: &MachineFunction, at: Inst, value: u32) {
         c.insertions.push(Insertion {
             at,
             after: false,

@@ -714,13 +714,7 @@ fn remat_source(
         if original == v {
             return None;
         }
-        let range = li.original(original)?;
-        let ovn = *range.valnos.get(range.segment_at(vn.def)?.valno as usize)?;
-        if ovn.is_phi() {
-            return None;
-        }
-        let def = li.slots.inst_at(ovn.def)?;
-        return remat_instr(t, func, def, constant).map(|_| def);
+        return original_remat(t, func, li, original, vn.def, constant);
     }
     let i = li.slots.inst_at(vn.def)?;
     if remat_instr(t, func, i, constant) == Some(v) {
@@ -744,10 +738,23 @@ fn remat_source(
     {
         return None;
     }
-    let range = li.original(original)?;
     let at = li.slots.inst(i)?;
-    let seg = range.segment_at(at.with(Slot::Block))?;
-    let ovn = range.valnos.get(seg.valno as usize)?;
+    original_remat(t, func, li, original, at.with(Slot::Block), constant)
+}
+
+/// The definition of the value original register `original` has at `at`
+/// (its range before any split), if that value has one instruction that
+/// can be re-executed anywhere.
+fn original_remat(
+    t: &TargetInfo<'_>,
+    func: &MachineFunction,
+    li: &LiveIntervals,
+    original: VReg,
+    at: SlotIndex,
+    constant: &dyn Fn(Reg) -> bool,
+) -> Option<Inst> {
+    let range = li.original(original)?;
+    let ovn = range.valnos.get(range.segment_at(at)?.valno as usize)?;
     if ovn.is_phi() {
         return None;
     }

@@ -429,19 +429,18 @@ fn split_around_region(
                         switches.push((u.after_last(), REMAINDER));
                     }
                 }
-                Some((f, _)) if !rout && u.last_at >= f && gap_before(g, b, f) != Gap::End => {
-                    switches.push((gap_before(g, b, f), local()));
-                    if u.live_out {
-                        switches.push((u.after_last(), REMAINDER));
-                    }
-                }
                 Some((f, _)) => {
                     let leave = if u.last_at < f {
                         u.after_last()
                     } else {
                         gap_before(g, b, f)
                     };
-                    if u.live_out || u.last_at >= f {
+                    if !rout && u.last_at >= f && leave != Gap::End {
+                        switches.push((leave, local()));
+                        if u.live_out {
+                            switches.push((u.after_last(), REMAINDER));
+                        }
+                    } else if u.live_out || u.last_at >= f {
                         switches.push((leave, REMAINDER));
                     }
                 }
