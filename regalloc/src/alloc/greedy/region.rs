@@ -498,7 +498,7 @@ fn split_around_region(
     for (k, (r, users)) in res.regs.iter().zip(res.users).enumerate() {
         let Some(n) = *r else { continue };
         g.spiller.set_users(n, users);
-        let stage = match k as u32 {
+        let stage = match res.interval[k] {
             REMAINDER => Stage::Spill,
             MAIN => {
                 let iv = g.an.intervals.vreg(n);

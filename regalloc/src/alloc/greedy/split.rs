@@ -232,7 +232,14 @@ pub fn try_block_split(g: &mut Greedy<'_, '_, '_>, v: VReg, sa: &SplitAnalysis) 
     for (k, (r, users)) in res.regs.iter().zip(res.users).enumerate() {
         let Some(n) = *r else { continue };
         g.spiller.set_users(n, users);
-        g.set_stage(n, if k == 0 { Stage::Spill } else { Stage::New });
+        g.set_stage(
+            n,
+            if res.interval[k] == 0 {
+                Stage::Spill
+            } else {
+                Stage::New
+            },
+        );
         g.set_cascade(n, 0);
         g.enqueue(n);
     }
