@@ -28,6 +28,7 @@
 
 mod evict;
 mod intf_cache;
+mod local;
 mod queue;
 mod region;
 mod split;

@@ -152,8 +152,9 @@ pub fn spill_cost_of(g: &Greedy<'_, '_, '_>, sa: &SplitAnalysis) -> f32 {
         .sum()
 }
 
-/// LLVM's `trySplit`: region split, then block split, for ranges that
-/// cross blocks; `Ok(true)` when `v` was split (its pieces are queued).
+/// LLVM's `trySplit`: local split for ranges inside one block; region
+/// split, then block split, for ranges that cross blocks; `Ok(true)` when
+/// `v` was split (its pieces are queued).
 pub fn try_split(
     g: &mut Greedy<'_, '_, '_>,
     v: VReg,
@@ -173,7 +174,7 @@ pub fn try_split(
         return Ok(false);
     }
     if g.is_local(v) {
-        return Ok(false);
+        return Ok(super::local::try_local_split(g, v, order));
     }
     let sa = analyze(g, v);
     if g.opts.region_split
