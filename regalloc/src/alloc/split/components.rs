@@ -48,13 +48,13 @@ impl Components {
         let mut class_of = vec![u32::MAX; n];
         let mut root_class = vec![u32::MAX; n];
         let mut count = 0;
-        for k in 0..n {
+        for (k, class) in class_of.iter_mut().enumerate() {
             let r = find(&mut parent, k as u32) as usize;
             if root_class[r] == u32::MAX {
                 root_class[r] = count;
                 count += 1;
             }
-            class_of[k] = root_class[r];
+            *class = root_class[r];
         }
         Components { class_of, count }
     }

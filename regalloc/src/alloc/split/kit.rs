@@ -407,7 +407,7 @@ impl SplitKit {
         let mut interval: Vec<u32> = (0..regs.len() as u32).collect();
         let mut result_users: Vec<Vec<(Inst, Block)>> = Vec::with_capacity(regs.len());
         // Further pieces of an interval: their register, interval, users.
-        let mut extra: Vec<(VReg, u32, Vec<(Inst, Block)>)> = Vec::new();
+        let mut extra: Vec<Piece> = Vec::new();
         for (k, (r, mut mine)) in regs.iter().zip(users).enumerate() {
             let Some(n) = *r else {
                 result_users.push(mine);
@@ -516,6 +516,10 @@ fn weigh(
         an.hints[n.index()] = hints;
     }
 }
+
+/// A further connected piece of a split interval: its register, the
+/// interval, and the instructions using it with their blocks.
+type Piece = (VReg, u32, Vec<(Inst, Block)>);
 
 /// Whether `inst` writes `v`.
 fn defines(inst: &InstData, v: VReg) -> bool {
