@@ -26,6 +26,7 @@
 //! remainder of a split goes to `Spill`, and spill products are never
 //! evicted.
 
+mod compact;
 mod evict;
 mod intf_cache;
 mod local;
