@@ -83,3 +83,139 @@ pub(super) fn compact_region(
         positive,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::VReg;
+    use crate::target::fixtures::{bpf, read_bpf_function as read};
+
+    use super::super::split::analyze;
+    use super::super::{Greedy, GreedyOptions};
+
+    /// `%0` is defined in bb.0, lives through the loop header bb.1 and
+    /// the latch bb.3 without a use, is read twice in the loop body bb.2
+    /// and once after the loop in bb.4.
+    const LOOP: &str = "---
+name: compact
+tracksRegLiveness: true
+registers:
+  - { id: 0, class: gpr }
+  - { id: 1, class: gpr }
+  - { id: 2, class: gpr }
+liveins:
+  - { reg: '$r1', virtual-reg: '%1' }
+body: |
+  bb.0:
+    successors: %bb.1
+    liveins: $r1
+    %1:gpr = COPY $r1
+    %0:gpr = LDD %1, 0
+    JMP %bb.1
+  bb.1:
+    successors: %bb.4, %bb.2
+    JEQ_ri %1, 0, %bb.4
+    JMP %bb.2
+  bb.2:
+    successors: %bb.3
+    %2:gpr = LDD %0, 0
+    %2:gpr = ADD_rr %2, %0
+    STD %2, %1, 0
+    JMP %bb.3
+  bb.3:
+    successors: %bb.1
+    JMP %bb.1
+  bb.4:
+    $r0 = COPY %0
+    RET implicit $r0
+...
+";
+
+    /// A loop whose header and latch run as often as its body: their
+    /// strong stack preference outweighs the body's uses, so the value is
+    /// not kept in a register around the back edge.
+    #[test]
+    fn a_loop_as_hot_as_its_uses_gives_no_compact_region() {
+        let mut f = read(LOOP);
+        let g = Greedy::new(bpf(), &mut f, GreedyOptions::default());
+        let sa = analyze(&g, VReg(0));
+        assert_eq!(sa.through.len(), 2, "bb.1 and bb.3 are live-through");
+        let mut region = Region::new(&g);
+        let through = stamp_through(&mut region, &sa);
+        assert!(compact_region(&mut region, &sa, through).is_none());
+    }
+
+    /// `%0` is defined in bb.0 and read on the hot side of a branch (bb.2,
+    /// twice) and at the join (bb.3); the cold side bb.1 only passes it on.
+    const DIAMOND: &str = "---
+name: diamond
+tracksRegLiveness: true
+registers:
+  - { id: 0, class: gpr }
+  - { id: 1, class: gpr }
+  - { id: 2, class: gpr }
+liveins:
+  - { reg: '$r1', virtual-reg: '%1' }
+body: |
+  bb.0:
+    successors: %bb.1(0x08000000), %bb.2(0x78000000)
+    liveins: $r1
+    %1:gpr = COPY $r1
+    %0:gpr = LDD %1, 0
+    JEQ_ri %1, 0, %bb.1
+    JMP %bb.2
+  bb.1:
+    successors: %bb.3
+    JMP %bb.3
+  bb.2:
+    successors: %bb.3
+    %2:gpr = LDD %0, 0
+    %2:gpr = ADD_rr %2, %0
+    STD %2, %1, 0
+    JMP %bb.3
+  bb.3:
+    $r0 = COPY %0
+    RET implicit $r0
+...
+";
+
+    /// The cold side's stack preference, strong as it is, weighs less
+    /// than the uses on the hot side and at the join: the region covers
+    /// every bundle, the cold block included.
+    #[test]
+    fn hot_uses_outweigh_a_cold_live_through_block() {
+        let mut f = read(DIAMOND);
+        let g = Greedy::new(bpf(), &mut f, GreedyOptions::default());
+        let sa = analyze(&g, VReg(0));
+        assert_eq!(sa.through, vec![Block::new(1)]);
+        let mut region = Region::new(&g);
+        let through = stamp_through(&mut region, &sa);
+        let c = compact_region(&mut region, &sa, through).expect("a compact region");
+        assert_eq!(c.reg, None);
+        let bundle = |b: usize, out: bool| region.bundles.bundle(Block::new(b), out);
+        let mut want = vec![bundle(0, true), bundle(2, true)];
+        want.sort();
+        assert_eq!(c.positive, want);
+        assert_eq!(bundle(1, false), bundle(0, true));
+        assert_eq!(bundle(1, true), bundle(2, true));
+    }
+
+    fn stamp_through(region: &mut Region, sa: &SplitAnalysis) -> u32 {
+        let through = region.next_stamp();
+        for &b in &sa.through {
+            region.through[b.index()] = through;
+        }
+        through
+    }
+
+    #[test]
+    fn a_range_without_live_through_blocks_is_compact_already() {
+        let mut f = read(LOOP);
+        let g = Greedy::new(bpf(), &mut f, GreedyOptions::default());
+        // `%2` lives in bb.2 only.
+        let sa = analyze(&g, VReg(2));
+        let mut region = Region::new(&g);
+        let through = region.next_stamp();
+        assert!(compact_region(&mut region, &sa, through).is_none());
+    }
+}

@@ -64,7 +64,7 @@ impl Region {
 }
 
 impl Region {
-    fn new(g: &Greedy<'_, '_, '_>) -> Region {
+    pub(super) fn new(g: &Greedy<'_, '_, '_>) -> Region {
         let bundles = EdgeBundles::new(&g.an.flow.cfg);
         let freqs: Vec<f64> = (0..g.func.blocks.len())
             .map(|b| f64::from(g.an.flow.freq.relative(Block::new(b))))
