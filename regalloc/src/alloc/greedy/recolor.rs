@@ -144,9 +144,11 @@ fn recolorable_interference(
     let class = g.func.vreg_class(v);
     let tied = has_tied_def(g, v);
     for &x in &out {
+        // A tied definition the interference lacks may still find a
+        // register the interference could not.
         let stuck = g.stage(x) == Stage::Done
             && g.func.vreg_class(x) == class
-            && !(tied && !has_tied_def(g, x));
+            && (!tied || has_tied_def(g, x));
         if stuck || fixed.contains(&x) {
             return None;
         }
