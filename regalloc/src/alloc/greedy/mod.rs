@@ -30,6 +30,7 @@
 
 mod compact;
 mod evict;
+mod instr_split;
 mod intf_cache;
 mod local;
 mod queue;

@@ -152,7 +152,8 @@ pub fn spill_cost_of(g: &Greedy<'_, '_, '_>, sa: &SplitAnalysis) -> f32 {
         .sum()
 }
 
-/// LLVM's `trySplit`: local split for ranges inside one block; region
+/// LLVM's `trySplit`: local split, then per-instruction split, for ranges
+/// inside one block; region
 /// split, then block split, for ranges that cross blocks; `Ok(true)` when
 /// `v` was split (its pieces are queued).
 pub fn try_split(
@@ -174,7 +175,8 @@ pub fn try_split(
         return Ok(false);
     }
     if g.is_local(v) {
-        return Ok(super::local::try_local_split(g, v, order));
+        return Ok(super::local::try_local_split(g, v, order)
+            || super::instr_split::try_instruction_split(g, v));
     }
     let sa = analyze(g, v);
     if g.opts.region_split
