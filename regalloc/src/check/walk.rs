@@ -51,6 +51,9 @@ pub(crate) struct Checker<'c, 't> {
     errors: Vec<CheckError>,
     /// (instruction, operand) pairs already reported: one error per operand.
     reported: HashSet<(Inst, Option<usize>, Option<CheckErrorKind>)>,
+    /// Per class, the largest class a register of it may be inflated to
+    /// ([`crate::alloc::inflate::largest_legal_super_class`]).
+    wide: Vec<crate::target::RegClass>,
 }
 
 impl<'c, 't> Checker<'c, 't> {
@@ -123,6 +126,14 @@ impl<'c, 't> Checker<'c, 't> {
             values_known: true,
             errors: Vec::new(),
             reported: HashSet::new(),
+            wide: (0..t.classes.len())
+                .map(|c| {
+                    crate::alloc::inflate::largest_legal_super_class(
+                        t,
+                        crate::target::RegClass::new(c),
+                    )
+                })
+                .collect(),
         }
     }
 
@@ -496,7 +507,13 @@ impl<'c, 't> Checker<'c, 't> {
         if let (RegRef::Phys(full), Some(_)) = (ar.reg, ar.sub) {
             return Some(full);
         }
-        let class = self.orig.vregs.get(v.index()).and_then(|d| d.class);
+        // A split piece may have been inflated: look in the whole family.
+        let class = self
+            .orig
+            .vregs
+            .get(v.index())
+            .and_then(|d| d.class)
+            .map(|c| self.wide.get(c.index()).copied().unwrap_or(c));
         let fits = |s: Reg| {
             self.sub_reg(s, idx) == Some(p)
                 && class
@@ -600,6 +617,18 @@ impl<'c, 't> Checker<'c, 't> {
         if c.index() >= self.t.classes.len() {
             return;
         }
+        // The allocator may give a piece of a split register a larger
+        // class than the register's, as long as the instructions of that
+        // piece accept it (class inflation): what must hold is that this
+        // instruction accepts the register, within the largest class a
+        // register of `c` may move to without changing its size.
+        let c = if here.inst.index() < self.orig.insts.len() {
+            let wide = self.wide.get(c.index()).copied().unwrap_or(c);
+            crate::alloc::inflate::constrained_class(self.t, self.orig, v, &[here.inst], wide)
+                .unwrap_or(c)
+        } else {
+            c
+        };
         let full = match sub {
             Some(idx) => self.full_reg(v, idx, ar, p),
             None => Some(p),

@@ -47,6 +47,7 @@ use crate::ir::{
 };
 use crate::target::{InstrFlags, TargetInfo};
 
+use super::super::inflate::{constrained_class, largest_legal_super_class};
 use super::super::virtmap::VirtRegMap;
 use super::components::Components;
 
@@ -460,6 +461,20 @@ impl SplitKit {
             result_regs.push(stored.then_some(m));
             interval.push(k);
             result_users.push(piece_users);
+        }
+        // Each new register takes the largest class its own instructions
+        // accept (LLVM's `LiveRangeEdit::calculateRegClassAndHint`).
+        if let Some(c) = class {
+            let wide = largest_legal_super_class(t, c);
+            if wide != c {
+                for (r, users) in result_regs.iter().zip(&result_users) {
+                    let Some(n) = *r else { continue };
+                    let insts: Vec<Inst> = users.iter().map(|x| x.0).collect();
+                    if let Some(k) = constrained_class(t, func, n, &insts, wide) {
+                        func.vregs[n.index()].class = Some(k);
+                    }
+                }
+            }
         }
         Some(SplitResult {
             regs: result_regs,
