@@ -18,8 +18,10 @@ pub enum CheckErrorKind {
     /// A physical register of the original (argument, return, flags...) was
     /// replaced by another one.
     FixedRegisterChanged,
-    /// The assigned register is not in the virtual register's class, or is
-    /// reserved.
+    /// The assigned register is one the instruction does not accept for
+    /// the virtual register (its class, or a larger class of the same size
+    /// narrowed by the instruction's operand, since split pieces may be
+    /// inflated), or is reserved.
     WrongClass,
     /// A virtual register is left in the allocated code.
     VirtualRegisterLeft,
