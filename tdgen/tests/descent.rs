@@ -144,3 +144,34 @@ fn same_verdicts_on_damaged_files() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Nesting without brackets (`let ... in` chains, pastes) is bounded: past
+/// its depth limit the hand-written parser leaves the file to pest instead
+/// of running out of stack.
+#[test]
+fn deep_nesting_is_left_to_pest() {
+    // The loader parses on threads with large stacks; so does this test.
+    std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(deep_nesting)
+        .expect("a test thread")
+        .join()
+        .expect("no panic");
+}
+
+fn deep_nesting() {
+    let includes = HashMap::default();
+    let lets = format!("{}def X;\n", "let a = 1 in\n".repeat(2000));
+    let pastes = format!("defvar s = {}\"a\";\n", "\"a\" # ".repeat(2000));
+    for text in [lets, pastes] {
+        let mut interner = Interner::default();
+        assert!(parse_file_descent(FileId(0), &text, &includes, &mut interner).is_none());
+        assert_eq!(
+            interner.mark(),
+            0,
+            "names interned by an abandoned parse are rolled back"
+        );
+    }
+    let shallow = format!("{}def X;\n", "let a = 1 in\n".repeat(100));
+    assert!(agree(&shallow).unwrap());
+}

@@ -39,6 +39,7 @@ pub(super) fn parse(
         interner,
         includes,
         abort: false,
+        depth: 0,
     };
     let stmts = p.file_stmts();
     match stmts {
@@ -105,7 +106,16 @@ struct Descent<'a> {
     /// parse as a whole is then given up, even if a surrounding optional part
     /// would have backtracked over it.
     abort: bool,
+    /// Values and statements being parsed, one inside the other.
+    depth: u32,
 }
+
+/// How deep values and statements may nest (pastes and `let ... in`
+/// chains nest without brackets) before the parser leaves the file to
+/// pest, whose stack guard turns runaway recursion into an error. Real
+/// files stay far below it; a few kilobytes of stack per level keep the
+/// deepest parse within the loader's threads' stacks by a wide margin.
+const MAX_DEPTH: u32 = 1024;
 
 /// What follows a value: `{bits}`, `[slice]` or `.field`.
 enum Suffix {
@@ -483,6 +493,25 @@ impl Descent<'_> {
 
     /// `value`: a simple value, suffixes and an optional paste.
     fn value(&mut self) -> R<Expr> {
+        if !self.enter() {
+            return None;
+        }
+        let v = self.value_inner();
+        self.depth -= 1;
+        v
+    }
+
+    /// Counts one more level of nesting; false (and the parse given up) past [`MAX_DEPTH`].
+    fn enter(&mut self) -> bool {
+        if self.depth >= MAX_DEPTH {
+            self.abort = true;
+            return false;
+        }
+        self.depth += 1;
+        true
+    }
+
+    fn value_inner(&mut self) -> R<Expr> {
         let start = self.pos;
         let mut e = self.simple_value()?;
         self.ws();

@@ -39,6 +39,15 @@ impl Descent<'_> {
 
     /// `statement`: picked by its keyword (no two statements share one).
     fn stmt(&mut self) -> R<Stmt> {
+        if !self.enter() {
+            return None;
+        }
+        let s = self.stmt_inner();
+        self.depth -= 1;
+        s
+    }
+
+    fn stmt_inner(&mut self) -> R<Stmt> {
         let start = self.pos;
         let end = self.word_end(start);
         let word = &self.s[start..end];
