@@ -1,4 +1,4 @@
-//! Turns preprocessed `.td` text into the typed syntax tree, via the pest grammar in `td.pest`.
+//! Turns preprocessed `.td` text into the typed syntax tree: the recursive-descent parser first, the pest grammar in `td.pest` when it gives up (and for every syntax error).
 
 use super::ast::*;
 use crate::diag::{Diagnostic, FileId, Kind, Span};
