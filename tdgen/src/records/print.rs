@@ -8,22 +8,7 @@ use std::fmt::Write as _;
 /// Appends `v` in decimal. Anonymous-instance cache keys are made of
 /// numbers and names, and `write!` costs more than the rest of a key.
 pub(crate) fn push_int(s: &mut String, v: i64) {
-    if v < 0 {
-        s.push('-');
-    }
-    let mut n = v.unsigned_abs();
-    let mut div = 1u64;
-    while n / div >= 10 {
-        div *= 10;
-    }
-    loop {
-        s.push(char::from(b'0' + (n / div) as u8));
-        n %= div;
-        if div == 1 {
-            break;
-        }
-        div /= 10;
-    }
+    s.push_str(itoa::Buffer::new().format(v));
 }
 
 /// The value as llvm-tblgen's `getAsString` prints it.

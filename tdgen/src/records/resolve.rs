@@ -228,42 +228,7 @@ pub fn resolve(v: &Init, r: &mut dyn Resolver, rk: &mut RecordKeeper) -> Init {
             Some(out) => Init::List(out.into(), t.clone()),
             None => v.clone(),
         },
-        Init::Dag(d) => {
-            let op = resolve(&d.op, r, rk);
-            let mut changed = !ptr_same(&op, &d.op);
-            // Built only from the first changed argument on: most dags are
-            // already concrete, and resolving them should not copy them.
-            let mut args: Option<Vec<(Init, Option<Rc<str>>)>> =
-                changed.then(|| Vec::with_capacity(d.args.len()));
-            for (i, (a, n)) in d.args.iter().enumerate() {
-                if is_leaf(a) {
-                    if let Some(out) = &mut args {
-                        out.push((a.clone(), n.clone()));
-                    }
-                    continue;
-                }
-                let x = resolve(a, r, rk);
-                match &mut args {
-                    Some(out) => out.push((x, n.clone())),
-                    None if !ptr_same(&x, a) => {
-                        changed = true;
-                        let mut out = Vec::with_capacity(d.args.len());
-                        out.extend_from_slice(&d.args[..i]);
-                        out.push((x, n.clone()));
-                        args = Some(out);
-                    }
-                    None => {}
-                }
-            }
-            match args {
-                Some(args) if changed => Init::Dag(Rc::new(super::value::Dag {
-                    op,
-                    op_name: d.op_name.clone(),
-                    args,
-                })),
-                _ => v.clone(),
-            }
-        }
+        Init::Dag(d) => resolve_dag(v, d, r, rk),
         Init::Var(var) => r.resolve(var.name, rk).unwrap_or_else(|| v.clone()),
         Init::VarBit(inner, i) => {
             let n = resolve(inner, r, rk);
@@ -273,39 +238,98 @@ pub fn resolve(v: &Init, r: &mut dyn Resolver, rk: &mut RecordKeeper) -> Init {
                 get_bit(&n, *i)
             }
         }
-        Init::Field(f) => {
-            let n = resolve(&f.rec, r, rk);
-            if ptr_same(&n, &f.rec) {
-                return v.clone();
-            }
-            let cur = r.current().map(|c| c.0);
-            fold_field(
-                Init::Field(Rc::new(Field {
-                    rec: n,
-                    field: f.field,
-                    ty: f.ty.clone(),
-                })),
-                cur,
-                rk,
-            )
-        }
-        Init::AnonClass(a) => {
-            let mut changed = false;
-            let mut args = Vec::with_capacity(a.args.len());
-            for (n, x) in &a.args {
-                let y = resolve(x, r, rk);
-                changed |= !ptr_same(&y, x);
-                args.push((*n, y));
-            }
-            if !changed {
-                return v.clone();
-            }
-            inherit::fold_anon_class(a.class, args, rk)
-        }
+        Init::Field(f) => resolve_field(v, f, r, rk),
+        Init::AnonClass(a) => resolve_anon(v, a, r, rk),
         Init::Op(o) => resolve_op(v, o, r, rk),
     }
 }
 
+// The arms below are out of line: `resolve` recurses through every value,
+// and keeping its frame to the common arms (leaves, variables) makes each
+// call's prologue and epilogue cheap.
+
+#[inline(never)]
+fn resolve_dag(
+    v: &Init,
+    d: &Rc<super::value::Dag>,
+    r: &mut dyn Resolver,
+    rk: &mut RecordKeeper,
+) -> Init {
+    let op = resolve(&d.op, r, rk);
+    let mut changed = !ptr_same(&op, &d.op);
+    // Built only from the first changed argument on: most dags are
+    // already concrete, and resolving them should not copy them.
+    let mut args: Option<Vec<(Init, Option<Rc<str>>)>> =
+        changed.then(|| Vec::with_capacity(d.args.len()));
+    for (i, (a, n)) in d.args.iter().enumerate() {
+        if is_leaf(a) {
+            if let Some(out) = &mut args {
+                out.push((a.clone(), n.clone()));
+            }
+            continue;
+        }
+        let x = resolve(a, r, rk);
+        match &mut args {
+            Some(out) => out.push((x, n.clone())),
+            None if !ptr_same(&x, a) => {
+                changed = true;
+                let mut out = Vec::with_capacity(d.args.len());
+                out.extend_from_slice(&d.args[..i]);
+                out.push((x, n.clone()));
+                args = Some(out);
+            }
+            None => {}
+        }
+    }
+    match args {
+        Some(args) if changed => Init::Dag(Rc::new(super::value::Dag {
+            op,
+            op_name: d.op_name.clone(),
+            args,
+        })),
+        _ => v.clone(),
+    }
+}
+
+#[inline(never)]
+fn resolve_field(v: &Init, f: &Rc<Field>, r: &mut dyn Resolver, rk: &mut RecordKeeper) -> Init {
+    let n = resolve(&f.rec, r, rk);
+    if ptr_same(&n, &f.rec) {
+        return v.clone();
+    }
+    let cur = r.current().map(|c| c.0);
+    fold_field(
+        Init::Field(Rc::new(Field {
+            rec: n,
+            field: f.field,
+            ty: f.ty.clone(),
+        })),
+        cur,
+        rk,
+    )
+}
+
+#[inline(never)]
+fn resolve_anon(
+    v: &Init,
+    a: &Rc<super::value::AnonClass>,
+    r: &mut dyn Resolver,
+    rk: &mut RecordKeeper,
+) -> Init {
+    let mut changed = false;
+    let mut args = Vec::with_capacity(a.args.len());
+    for (n, x) in &a.args {
+        let y = resolve(x, r, rk);
+        changed |= !ptr_same(&y, x);
+        args.push((*n, y));
+    }
+    if !changed {
+        return v.clone();
+    }
+    inherit::fold_anon_class(a.class, args, rk)
+}
+
+#[inline(never)]
 fn resolve_op(v: &Init, o: &Rc<OpInit>, r: &mut dyn Resolver, rk: &mut RecordKeeper) -> Init {
     let a = &o.args;
     let mut args: Vec<Init> = Vec::with_capacity(a.len());
@@ -371,6 +395,7 @@ pub fn bound_var(v: &Init, rk: &mut RecordKeeper) -> Sym {
     }
 }
 
+#[inline(never)]
 fn resolve_bits(bs: &Rc<[Init]>, v: &Init, r: &mut dyn Resolver, rk: &mut RecordKeeper) -> Init {
     // Allocated at the first changed bit (see resolve_all).
     let mut out: Option<Vec<Init>> = None;
@@ -415,6 +440,7 @@ fn resolve_bits(bs: &Rc<[Init]>, v: &Init, r: &mut dyn Resolver, rk: &mut Record
 
 /// Resolves each element; `None` when every element is unchanged, so that
 /// resolving a concrete list allocates nothing (the common case).
+#[inline(never)]
 fn resolve_all(es: &[Init], r: &mut dyn Resolver, rk: &mut RecordKeeper) -> Option<Vec<Init>> {
     let mut out: Option<Vec<Init>> = None;
     for (i, e) in es.iter().enumerate() {

@@ -35,6 +35,19 @@ impl Interner {
         sym
     }
 
+    /// The number of names interned so far: a point to roll back to.
+    pub fn mark(&self) -> usize {
+        self.names.len()
+    }
+
+    /// Forgets the names interned since `mark` (a parse attempt that backtracked).
+    pub fn rollback(&mut self, mark: usize) {
+        while self.names.len() > mark {
+            let name = self.names.pop().expect("more names than the mark");
+            self.map.remove(&name);
+        }
+    }
+
     /// Looks a name up without interning it.
     pub fn get(&self, s: &str) -> Option<Sym> {
         self.map.get(s).copied()

@@ -1,4 +1,4 @@
-//! Turns preprocessed `.td` text into the typed syntax tree, via the pest grammar in `td.pest`.
+//! Turns preprocessed `.td` text into the typed syntax tree: the recursive-descent parser first, the pest grammar in `td.pest` when it gives up (and for every syntax error).
 
 use super::ast::*;
 use crate::diag::{Diagnostic, FileId, Kind, Span};
@@ -24,6 +24,35 @@ pub fn parse_file(
     interner: &mut Interner,
 ) -> Result<File, Diagnostic> {
     check_nesting(file, text)?;
+    if let Some(f) = super::descent::parse(file, text, includes, interner) {
+        return Ok(f);
+    }
+    parse_file_pest(file, text, includes, interner)
+}
+
+/// Parses one preprocessed file with the recursive-descent parser alone
+/// (`None`: the pest parser must decide), for the differential test.
+#[doc(hidden)]
+pub fn parse_file_descent(
+    file: FileId,
+    text: &str,
+    includes: &HashMap<u32, Option<FileId>>,
+    interner: &mut Interner,
+) -> Option<File> {
+    check_nesting(file, text).ok()?;
+    super::descent::parse(file, text, includes, interner)
+}
+
+/// Parses one preprocessed file (already checked by `check_nesting`) with
+/// the pest grammar alone: the reference the recursive-descent parser is
+/// held to, and the source of every syntax error's wording.
+#[doc(hidden)]
+pub fn parse_file_pest(
+    file: FileId,
+    text: &str,
+    includes: &HashMap<u32, Option<FileId>>,
+    interner: &mut Interner,
+) -> Result<File, Diagnostic> {
     let pairs = TdParser::parse(Rule::file, text).map_err(|e| syntax_error(file, text, e))?;
     let mut b = Builder {
         file,
@@ -153,7 +182,7 @@ fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diagno
                 .take(30)
                 .collect();
             if tok.is_empty() {
-                format!("`{}`", text[pos..end].to_string())
+                format!("`{}`", &text[pos..end])
             } else {
                 format!("`{tok}`")
             }
@@ -733,7 +762,7 @@ impl Builder<'_> {
 /// Appends the text of a string literal (with quotes) to `out`, resolving
 /// TableGen's escapes (`\\ \' \" \t \n`); an unknown escape is an error at
 /// its byte offset in the literal.
-fn unescape(lit: &str, out: &mut String) -> Result<(), usize> {
+pub(super) fn unescape(lit: &str, out: &mut String) -> Result<(), usize> {
     let body = &lit[1..lit.len() - 1];
     let mut chars = body.char_indices();
     while let Some((i, c)) = chars.next() {
