@@ -121,9 +121,11 @@ fn main() {
                 // a minimum per function is steadier than one per run).
                 let mut best = vec![f64::INFINITY; funcs.len()];
                 for _ in 0..runs {
-                    let mut copies: Vec<MachineFunction> =
-                        funcs.iter().map(|(_, f)| f.clone()).collect();
-                    for (k, g) in copies.iter_mut().enumerate() {
+                    for (k, (_, f)) in funcs.iter().enumerate() {
+                        // Cloned right before the clock starts, as
+                        // `bench-run` does: the function's data is as warm
+                        // as it is there.
+                        let mut g = f.clone();
                         if cold {
                             // Evict the caches, as reading a file, llc and
                             // regalloc2 do between functions in bench-run.
@@ -133,9 +135,11 @@ fn main() {
                             std::hint::black_box(&thrash);
                         }
                         let start = Instant::now();
-                        let r = allocate_without_stats(ct.info, g, &FAST);
+                        let r = allocate_without_stats(ct.info, &mut g, &FAST);
                         best[k] = best[k].min(start.elapsed().as_secs_f64());
                         std::hint::black_box(&r);
+                        drop(r);
+                        drop(g);
                     }
                 }
                 let best: f64 = best.iter().sum();
