@@ -2,8 +2,8 @@
 //!
 //! ```text
 //! bench-fast dump OUT [TARGET...]     # one line per function: target, module, function, hash of Debug(function, record)
-//! bench-fast time [RUNS] [TARGET...]  # microseconds per 1,000 instructions: per function the best of RUNS (default 3); BENCH_FAST_COLD=1 evicts the caches before each function
-//! bench-fast profile [TARGET...]      # allocate every function once (for callgrind --toggle-collect)
+//! bench-fast time [RUNS] [TARGET...]  # microseconds per 1,000 instructions: per function the best of RUNS (default 3); BENCH_FAST_COLD=1 evicts the caches before each function, BENCH_FAST_TOP=N lists the N slowest functions
+//! bench-fast profile [TARGET...]      # allocate every function once (for callgrind --toggle-collect); BENCH_FAST_ONLY=NAME: that function alone
 //! ```
 //!
 //! Every file is read before anything is allocated, so `time` and
@@ -142,6 +142,24 @@ fn main() {
                         drop(g);
                     }
                 }
+                // BENCH_FAST_TOP=N: the N functions taking longest, to find
+                // what grows faster than the instruction count.
+                let top: usize = std::env::var("BENCH_FAST_TOP")
+                    .ok()
+                    .and_then(|s| s.parse().ok())
+                    .unwrap_or(0);
+                let mut order: Vec<usize> = (0..funcs.len()).collect();
+                order.sort_by(|&a, &b| best[b].total_cmp(&best[a]));
+                for &k in order.iter().take(top) {
+                    let n = funcs[k].1.inst_ids().count();
+                    println!(
+                        "  {} {}: {n} instructions, {:.1} us ({:.1} us per 1k)",
+                        funcs[k].0,
+                        funcs[k].1.name,
+                        best[k] * 1e6,
+                        best[k] * 1e9 / n as f64
+                    );
+                }
                 let best: f64 = best.iter().sum();
                 println!(
                     "{:8} {} functions, {insts} instructions: {:.1} us per 1k instructions",
@@ -152,8 +170,13 @@ fn main() {
             }
         }
         Some("profile") => {
+            // BENCH_FAST_ONLY=NAME: that function alone.
+            let only = std::env::var("BENCH_FAST_ONLY").ok();
             for ct in chosen(&args[1..]) {
-                let funcs = functions(&ct);
+                let mut funcs = functions(&ct);
+                if let Some(name) = &only {
+                    funcs.retain(|(_, f)| &f.name == name);
+                }
                 let mut copies: Vec<MachineFunction> =
                     funcs.iter().map(|(_, f)| f.clone()).collect();
                 callgrind::instrument(true);

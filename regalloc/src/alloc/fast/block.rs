@@ -7,7 +7,8 @@
 
 use crate::alloc::{AllocError, AllocErrorKind, AllocRecord, Edit, Removed};
 use crate::ir::{
-    Block, Generic, Inst, MachineFunction, Op, Operand, RegFlags, RegMask, RegOperand, RegRef, VReg,
+    Block, Generic, Inst, InstData, MachineFunction, Op, Operand, RegFlags, RegMask, RegOperand,
+    RegRef, VReg,
 };
 use crate::target::{CalleeSavedSet, Reg, RegClass, SubRegIndex, TargetInfo};
 
@@ -97,6 +98,9 @@ pub(super) struct Fast<'t, 'a> {
     epoch: u32,
     /// Virtual registers met in this block, in order.
     live_list: Vec<u32>,
+    /// The instruction array has been moved by a growth step (see
+    /// `grow_insts`).
+    insts_moved: bool,
     /// Per original instruction: already rewritten.
     done: Vec<bool>,
     /// Per original instruction: an identity copy to take out.
@@ -137,6 +141,7 @@ impl<'t, 'a> Fast<'t, 'a> {
     pub fn new(t: &'t TargetInfo<'a>, func: &MachineFunction, mut f: Facts) -> Self {
         let v = std::mem::take(&mut f.v);
         let ni = func.insts.len();
+        let longest = func.blocks.iter().map(|b| b.insts.len()).max().unwrap_or(0);
         Fast {
             t,
             f,
@@ -146,33 +151,35 @@ impl<'t, 'a> Fast<'t, 'a> {
             stamp: 0,
             v,
             epoch: 0,
-            live_list: Vec::new(),
+            // Scratch lists sized for a typical instruction and block up
+            // front: grown from empty, each would reallocate a few times in
+            // every function.
+            live_list: Vec::with_capacity(64),
+            insts_moved: false,
             done: vec![false; ni],
             removing: vec![false; ni],
             has_succs: false,
             masks: Vec::new(),
-            vdefs: Vec::new(),
-            pdefs: Vec::new(),
+            vdefs: Vec::with_capacity(8),
+            pdefs: Vec::with_capacity(16),
             late_free: Vec::new(),
             implicit_defs: Vec::new(),
-            uses: Vec::new(),
-            fixed_uses: Vec::new(),
-            def_order: Vec::new(),
-            after: Vec::new(),
-            before: Vec::new(),
-            rev: Vec::new(),
-            begin: Vec::new(),
+            uses: Vec::with_capacity(8),
+            fixed_uses: Vec::with_capacity(16),
+            def_order: Vec::with_capacity(8),
+            after: Vec::with_capacity(8),
+            before: Vec::with_capacity(8),
+            rev: Vec::with_capacity(longest + longest / 4 + 8),
+            begin: Vec::with_capacity(16),
             block: Block(0),
             inst: Inst(0),
             record: AllocRecord::new(ni),
         }
     }
 
-    /// The record of what was inserted and removed, and the per-register
-    /// "never tracked" table (reserved or constant), which the liveness
-    /// pass reuses rather than deriving it from the function again.
-    pub fn finish(self) -> (AllocRecord, Vec<bool>) {
-        (self.record, self.f.reserved)
+    /// The record of what was inserted and removed.
+    pub fn finish(self) -> AllocRecord {
+        self.record
     }
 
     fn err(&self, kind: AllocErrorKind, msg: String) -> AllocError {
@@ -354,8 +361,7 @@ impl<'t, 'a> Fast<'t, 'a> {
         let class = self.class_of(v);
         let data = emit::slot_access(self.t, class, r, slot, kind)
             .map_err(|m| self.err(AllocErrorKind::Unsupported, format!("%{v}: {m}")))?;
-        func.insts.push(data);
-        let id = Inst::new(func.insts.len() - 1);
+        let id = self.push_inst(func, data);
         let edit = match kind {
             Kind::Spill => Edit::Spill { from: r, slot },
             Kind::Reload => Edit::Reload { slot, to: r },
@@ -364,9 +370,37 @@ impl<'t, 'a> Fast<'t, 'a> {
         Ok(id)
     }
 
+    /// Appends an inserted instruction to the function.
+    #[inline]
+    fn push_inst(&mut self, func: &mut MachineFunction, data: InstData) -> Inst {
+        if func.insts.len() == func.insts.capacity() {
+            self.grow_insts(func);
+        }
+        func.insts.push(data);
+        Inst::new(func.insts.len() - 1)
+    }
+
+    /// Makes room in the instruction array. A caller's fresh clone has no
+    /// spare capacity, and doubling it copies the whole array (and, for a
+    /// large function, touches fresh pages) for the few percent of
+    /// instructions a fast allocation adds. Small exact steps first: while
+    /// the allocator's block has room past the array's length, they grow
+    /// it in place. Once a step has had to move the array, growth doubles
+    /// as usual, so it moves at most once more.
+    #[cold]
+    fn grow_insts(&mut self, func: &mut MachineFunction) {
+        let n = func.insts.len();
+        if self.insts_moved {
+            func.insts.reserve(n.max(16));
+            return;
+        }
+        let before = func.insts.as_ptr();
+        func.insts.reserve_exact(n / 64 + 8);
+        self.insts_moved = func.insts.as_ptr() != before;
+    }
+
     fn insert_copy(&mut self, func: &mut MachineFunction, to: Reg, from: Reg) -> Inst {
-        func.insts.push(emit::copy(to, from));
-        let id = Inst::new(func.insts.len() - 1);
+        let id = self.push_inst(func, emit::copy(to, from));
         self.record.edits.insert(id, Edit::Copy { from, to });
         id
     }
@@ -903,7 +937,9 @@ impl<'t, 'a> Fast<'t, 'a> {
         if has_early || self.vdefs.iter().any(|d| d.early) {
             for i in 0..self.vdefs.len() {
                 let d = self.vdefs[i];
-                if d.early && !self.reads_reg(func, mi, d.reg) && self.v[d.v as usize].phys == d.reg.0
+                if d.early
+                    && !self.reads_reg(func, mi, d.reg)
+                    && self.v[d.v as usize].phys == d.reg.0
                 {
                     self.free_reg(d.reg);
                 }

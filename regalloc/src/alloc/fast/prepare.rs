@@ -67,6 +67,8 @@ pub(super) struct Facts {
     /// Per physical register: reserved (or constant), so never allocated and
     /// never tracked.
     pub reserved: Vec<bool>,
+    /// The registers `reserved` marks.
+    pub reserved_list: Vec<Reg>,
     /// Per class: the allocation order for this function (reserved
     /// registers removed, callee-saved registers last unless the class says
     /// otherwise); empty for classes no virtual register uses.
@@ -259,7 +261,7 @@ impl Facts {
         }
 
         let fi = crate::alloc::order::function_info_with(t, func, frame, has_calls);
-        let reserved = reserved_or_constant(t, fi.has_frame_pointer);
+        let (reserved, reserved_list) = reserved_or_constant(t, fi.has_frame_pointer);
         let csr = function_csr(t, mask_set);
         let mut csr_unit = vec![false; t.units.len()];
         if let Some(s) = csr {
@@ -305,6 +307,7 @@ impl Facts {
             def_start,
             def_list,
             reserved,
+            reserved_list,
             orders,
             next_slot,
         })
@@ -318,12 +321,14 @@ impl Facts {
 }
 
 /// Per register: reserved in this function (what
-/// [`TargetInfo::reserved_in`] says) or constant. Built from the tables'
-/// bit sets a word at a time: every function asks, and AArch64 has 700
-/// registers, nearly all of them neither.
-fn reserved_or_constant(t: &TargetInfo<'_>, frame_pointer: bool) -> Vec<bool> {
+/// [`TargetInfo::reserved_in`] says) or constant; and the list of those
+/// registers. Built from the tables' bit sets a word at a time: every
+/// function asks, and AArch64 has 700 registers, nearly all of them
+/// neither.
+fn reserved_or_constant(t: &TargetInfo<'_>, frame_pointer: bool) -> (Vec<bool>, Vec<Reg>) {
     let n = t.regs.len();
     let mut out = vec![false; n];
+    let mut list = Vec::with_capacity(64);
     let fp: &[u32] = if frame_pointer { &t.frame_pointer } else { &[] };
     for w in 0..t.reserved.len().max(fp.len()) {
         let mut bits = t.reserved.get(w).copied().unwrap_or(0) | fp.get(w).copied().unwrap_or(0);
@@ -331,14 +336,18 @@ fn reserved_or_constant(t: &TargetInfo<'_>, frame_pointer: bool) -> Vec<bool> {
             let r = w * 32 + bits.trailing_zeros() as usize;
             if r < n {
                 out[r] = true;
+                list.push(Reg::new(r));
             }
             bits &= bits - 1;
         }
     }
     for (r, d) in t.regs.iter().enumerate() {
-        out[r] |= d.flags.contains(PhysFlags::CONSTANT);
+        if d.flags.contains(PhysFlags::CONSTANT) && !out[r] {
+            out[r] = true;
+            list.push(Reg::new(r));
+        }
     }
-    out
+    (out, list)
 }
 
 /// Whether `op` is a debug pseudo-instruction (never allocated for).
