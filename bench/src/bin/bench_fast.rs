@@ -2,8 +2,8 @@
 //!
 //! ```text
 //! bench-fast dump OUT [TARGET...]     # one line per function: target, module, function, hash of Debug(function, record)
-//! bench-fast time [RUNS] [TARGET...]  # microseconds per 1,000 instructions: per function the best of RUNS (default 3); BENCH_FAST_COLD=1 evicts the caches before each function
-//! bench-fast profile [TARGET...]      # allocate every function once (for callgrind --toggle-collect)
+//! bench-fast time [RUNS] [TARGET...]  # microseconds per 1,000 instructions: per function the best of RUNS (default 3); BENCH_FAST_COLD=1 evicts the caches before each function, BENCH_FAST_TOP=N lists the N slowest functions
+//! bench-fast profile [TARGET...]      # allocate every function once (for callgrind --toggle-collect); BENCH_FAST_ONLY=NAME: that function alone
 //! ```
 //!
 //! Every file is read before anything is allocated, so `time` and
@@ -121,9 +121,11 @@ fn main() {
                 // a minimum per function is steadier than one per run).
                 let mut best = vec![f64::INFINITY; funcs.len()];
                 for _ in 0..runs {
-                    let mut copies: Vec<MachineFunction> =
-                        funcs.iter().map(|(_, f)| f.clone()).collect();
-                    for (k, g) in copies.iter_mut().enumerate() {
+                    for (k, (_, f)) in funcs.iter().enumerate() {
+                        // Cloned right before the clock starts, as
+                        // `bench-run` does: the function's data is as warm
+                        // as it is there.
+                        let mut g = f.clone();
                         if cold {
                             // Evict the caches, as reading a file, llc and
                             // regalloc2 do between functions in bench-run.
@@ -133,10 +135,30 @@ fn main() {
                             std::hint::black_box(&thrash);
                         }
                         let start = Instant::now();
-                        let r = allocate_without_stats(ct.info, g, &FAST);
+                        let r = allocate_without_stats(ct.info, &mut g, &FAST);
                         best[k] = best[k].min(start.elapsed().as_secs_f64());
                         std::hint::black_box(&r);
+                        drop(r);
+                        drop(g);
                     }
+                }
+                // BENCH_FAST_TOP=N: the N functions taking longest, to find
+                // what grows faster than the instruction count.
+                let top: usize = std::env::var("BENCH_FAST_TOP")
+                    .ok()
+                    .and_then(|s| s.parse().ok())
+                    .unwrap_or(0);
+                let mut order: Vec<usize> = (0..funcs.len()).collect();
+                order.sort_by(|&a, &b| best[b].total_cmp(&best[a]));
+                for &k in order.iter().take(top) {
+                    let n = funcs[k].1.inst_ids().count();
+                    println!(
+                        "  {} {}: {n} instructions, {:.1} us ({:.1} us per 1k)",
+                        funcs[k].0,
+                        funcs[k].1.name,
+                        best[k] * 1e6,
+                        best[k] * 1e9 / n as f64
+                    );
                 }
                 let best: f64 = best.iter().sum();
                 println!(
@@ -148,8 +170,13 @@ fn main() {
             }
         }
         Some("profile") => {
+            // BENCH_FAST_ONLY=NAME: that function alone.
+            let only = std::env::var("BENCH_FAST_ONLY").ok();
             for ct in chosen(&args[1..]) {
-                let funcs = functions(&ct);
+                let mut funcs = functions(&ct);
+                if let Some(name) = &only {
+                    funcs.retain(|(_, f)| &f.name == name);
+                }
                 let mut copies: Vec<MachineFunction> =
                     funcs.iter().map(|(_, f)| f.clone()).collect();
                 callgrind::instrument(true);

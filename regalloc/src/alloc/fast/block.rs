@@ -1,18 +1,21 @@
-//! The fast allocator's walk over one block, bottom up, and the steps for one instruction: fixed registers, definitions, register masks, uses.
+//! The fast allocator's state and the steps for one instruction: fixed registers, definitions, register masks, uses (the walk over a block that drives them is in [`walk`]).
 //!
 //! State is kept in flat arrays: what each register unit holds, a
 //! per-instruction "used here" generation stamp per unit, and per virtual
-//! register its current register, its flags and its spill slot. Nothing is
+//! register one record (`prepare::VState`: its current register, flags,
+//! spill slot, remaining uses and definitions, class). Nothing is
 //! allocated per instruction beyond the instructions inserted.
 
-use crate::alloc::{AllocError, AllocErrorKind, AllocRecord, Edit, Removed};
+use crate::alloc::{AllocError, AllocErrorKind, AllocRecord, Edit};
 use crate::ir::{
-    Block, Generic, Inst, MachineFunction, Op, Operand, RegFlags, RegMask, RegOperand, RegRef, VReg,
+    Block, Inst, InstData, MachineFunction, Operand, RegFlags, RegMask, RegOperand, RegRef, VReg,
 };
-use crate::target::{CalleeSavedSet, Reg, SubRegIndex, TargetInfo};
+use crate::target::{CalleeSavedSet, Reg, RegClass, SubRegIndex, TargetInfo};
 
 use super::emit::{self, Kind};
-use super::prepare::{Facts, is_debug};
+
+mod walk;
+use super::prepare::{Facts, VState, is_debug};
 
 /// Unit state: nothing lives here.
 const FREE: u32 = u32::MAX;
@@ -20,15 +23,15 @@ const FREE: u32 = u32::MAX;
 /// `regPreAssigned`). Any other value is the virtual register living here.
 const FIXED: u32 = u32::MAX - 1;
 /// A virtual register with no register right now.
-const NO_REG: u32 = u32::MAX;
+pub(super) const NO_REG: u32 = u32::MAX;
 /// A virtual register with no spill slot yet.
-const NO_SLOT: u32 = u32::MAX;
+pub(super) const NO_SLOT: u32 = u32::MAX;
 
 /// The value must be in its slot at the end of the block.
-const LIVE_OUT: u8 = 1;
+pub(super) const LIVE_OUT: u8 = 1;
 /// The register was taken from the value below and the value reloaded
 /// there, so its definition must store it.
-const RELOADED: u8 = 2;
+pub(super) const RELOADED: u8 = 2;
 
 /// Cost of taking a register from a value already in (or bound for) its slot.
 const CLEAN_COST: u32 = 50;
@@ -91,18 +94,15 @@ pub(super) struct Fast<'t, 'a> {
     /// for a fixed-register use, `stamp | 1` for any other).
     used: Vec<u32>,
     stamp: u32,
-    /// Per virtual register: its register now, or `NO_REG`.
-    phys: Vec<u32>,
-    /// Per virtual register: `LIVE_OUT` / `RELOADED`.
-    vflags: Vec<u8>,
-    /// Per virtual register: the block epoch in which it was last met (it
-    /// is in `live_list` when equal to `epoch`).
-    live_epoch: Vec<u32>,
+    /// Per virtual register: its register, slot, flags, counts and class
+    /// (it is in `live_list` when its `live_epoch` equals `epoch`).
+    v: Vec<VState>,
     epoch: u32,
     /// Virtual registers met in this block, in order.
     live_list: Vec<u32>,
-    /// Per virtual register: its spill slot id, or `NO_SLOT`.
-    slot: Vec<u32>,
+    /// The instruction array has been moved by a growth step (see
+    /// `grow_insts`).
+    insts_moved: bool,
     /// Per original instruction: already rewritten.
     done: Vec<bool>,
     /// Per original instruction: an identity copy to take out.
@@ -128,8 +128,9 @@ pub(super) struct Fast<'t, 'a> {
     after: Vec<Inst>,
     /// Instructions to insert before the current one, in order.
     before: Vec<Inst>,
-    /// A block's old instruction list, reused for the next block's new one.
-    spare: Vec<Inst>,
+    /// The current block's new instruction list, bottom up; kept from
+    /// block to block so that it grows only to the largest block.
+    rev: Vec<Inst>,
     /// Reloads for the top of the current block.
     begin: Vec<Inst>,
     block: Block,
@@ -139,9 +140,10 @@ pub(super) struct Fast<'t, 'a> {
 
 impl<'t, 'a> Fast<'t, 'a> {
     /// Fresh state for `func`.
-    pub fn new(t: &'t TargetInfo<'a>, func: &MachineFunction, f: Facts) -> Self {
-        let nv = func.vregs.len();
+    pub fn new(t: &'t TargetInfo<'a>, func: &MachineFunction, mut f: Facts) -> Self {
+        let v = std::mem::take(&mut f.v);
         let ni = func.insts.len();
+        let longest = func.blocks.iter().map(|b| b.insts.len()).max().unwrap_or(0);
         Fast {
             t,
             f,
@@ -149,42 +151,47 @@ impl<'t, 'a> Fast<'t, 'a> {
             unit_state: vec![FREE; t.units.len()],
             used: vec![0; t.units.len()],
             stamp: 0,
-            phys: vec![NO_REG; nv],
-            vflags: vec![0; nv],
-            live_epoch: vec![0; nv],
+            v,
             epoch: 0,
-            live_list: Vec::new(),
-            slot: vec![NO_SLOT; nv],
+            // Scratch lists sized for a typical instruction and block up
+            // front: grown from empty, each would reallocate a few times in
+            // every function.
+            live_list: Vec::with_capacity(64),
+            insts_moved: false,
             done: vec![false; ni],
             removing: vec![false; ni],
             has_succs: false,
             masks: Vec::new(),
-            vdefs: Vec::new(),
-            pdefs: Vec::new(),
+            vdefs: Vec::with_capacity(8),
+            pdefs: Vec::with_capacity(16),
             late_free: Vec::new(),
             implicit_defs: Vec::new(),
-            uses: Vec::new(),
-            fixed_uses: Vec::new(),
-            def_order: Vec::new(),
-            after: Vec::new(),
-            before: Vec::new(),
-            spare: Vec::new(),
-            begin: Vec::new(),
+            uses: Vec::with_capacity(8),
+            fixed_uses: Vec::with_capacity(16),
+            def_order: Vec::with_capacity(8),
+            after: Vec::with_capacity(8),
+            before: Vec::with_capacity(8),
+            rev: Vec::with_capacity(longest + longest / 4 + 8),
+            begin: Vec::with_capacity(16),
             block: Block(0),
             inst: Inst(0),
             record: AllocRecord::new(ni),
         }
     }
 
-    /// The record of what was inserted and removed, and the per-register
-    /// "never tracked" table (reserved or constant), which the liveness
-    /// pass reuses rather than deriving it from the function again.
-    pub fn finish(self) -> (AllocRecord, Vec<bool>) {
-        (self.record, self.f.reserved)
+    /// The record of what was inserted and removed.
+    pub fn finish(self) -> AllocRecord {
+        self.record
     }
 
     fn err(&self, kind: AllocErrorKind, msg: String) -> AllocError {
         AllocError::new(kind, &self.name, msg).at(self.block, self.inst)
+    }
+
+    /// The class of `v`, which the gathering pass checked.
+    #[inline]
+    fn class_of(&self, v: u32) -> RegClass {
+        RegClass(self.v[v as usize].class)
     }
 
     fn reg_name(&self, r: Reg) -> String {
@@ -267,20 +274,20 @@ impl<'t, 'a> Fast<'t, 'a> {
 
     #[inline]
     fn is_live(&self, v: u32) -> bool {
-        self.live_epoch[v as usize] == self.epoch
+        self.v[v as usize].live_epoch == self.epoch
     }
 
     #[inline]
     fn make_live(&mut self, v: u32) {
         let vi = v as usize;
-        self.live_epoch[vi] = self.epoch;
-        self.phys[vi] = NO_REG;
-        self.vflags[vi] = 0;
+        self.v[vi].live_epoch = self.epoch;
+        self.v[vi].phys = NO_REG;
+        self.v[vi].flags = 0;
         self.live_list.push(v);
     }
 
     fn assign(&mut self, v: u32, r: Reg) {
-        self.phys[v as usize] = r.0;
+        self.v[v as usize].phys = r.0;
         self.set_state(r, v);
     }
 
@@ -294,11 +301,11 @@ impl<'t, 'a> Fast<'t, 'a> {
             FREE => {}
             FIXED => self.set_state(r, FREE),
             v => {
-                let p = Reg(self.phys[v as usize]);
+                let p = Reg(self.v[v as usize].phys);
                 if p.0 != NO_REG {
                     self.set_state(p, FREE);
                 }
-                self.phys[v as usize] = NO_REG;
+                self.v[v as usize].phys = NO_REG;
             }
         }
     }
@@ -317,12 +324,12 @@ impl<'t, 'a> Fast<'t, 'a> {
                     any = true;
                 }
                 v => {
-                    let p = Reg(self.phys[v as usize]);
+                    let p = Reg(self.v[v as usize].phys);
                     let id = self.slot_access(func, v, p, Kind::Reload)?;
                     self.after.push(id);
                     self.set_state(p, FREE);
-                    self.phys[v as usize] = NO_REG;
-                    self.vflags[v as usize] |= RELOADED;
+                    self.v[v as usize].phys = NO_REG;
+                    self.v[v as usize].flags |= RELOADED;
                     any = true;
                 }
             }
@@ -334,13 +341,13 @@ impl<'t, 'a> Fast<'t, 'a> {
 
     fn slot_of(&mut self, func: &mut MachineFunction, v: u32) -> u32 {
         let vi = v as usize;
-        if self.slot[vi] == NO_SLOT {
-            let class = func.vregs[vi].class.unwrap_or_default();
+        if self.v[vi].slot == NO_SLOT {
+            let class = self.class_of(v);
             let id = self.f.next_slot;
             self.f.next_slot += 1;
-            self.slot[vi] = emit::new_slot(self.t, func, class, id);
+            self.v[vi].slot = emit::new_slot(self.t, func, class, id);
         }
-        self.slot[vi]
+        self.v[vi].slot
     }
 
     /// Builds a spill or reload of `v` in `r`, appends it to the function
@@ -353,11 +360,10 @@ impl<'t, 'a> Fast<'t, 'a> {
         kind: Kind,
     ) -> Result<Inst, AllocError> {
         let slot = self.slot_of(func, v);
-        let class = func.vregs[v as usize].class.unwrap_or_default();
+        let class = self.class_of(v);
         let data = emit::slot_access(self.t, class, r, slot, kind)
             .map_err(|m| self.err(AllocErrorKind::Unsupported, format!("%{v}: {m}")))?;
-        func.insts.push(data);
-        let id = Inst::new(func.insts.len() - 1);
+        let id = self.push_inst(func, data);
         let edit = match kind {
             Kind::Spill => Edit::Spill { from: r, slot },
             Kind::Reload => Edit::Reload { slot, to: r },
@@ -366,9 +372,37 @@ impl<'t, 'a> Fast<'t, 'a> {
         Ok(id)
     }
 
+    /// Appends an inserted instruction to the function.
+    #[inline]
+    fn push_inst(&mut self, func: &mut MachineFunction, data: InstData) -> Inst {
+        if func.insts.len() == func.insts.capacity() {
+            self.grow_insts(func);
+        }
+        func.insts.push(data);
+        Inst::new(func.insts.len() - 1)
+    }
+
+    /// Makes room in the instruction array. A caller's fresh clone has no
+    /// spare capacity, and doubling it copies the whole array (and, for a
+    /// large function, touches fresh pages) for the few percent of
+    /// instructions a fast allocation adds. Small exact steps first: while
+    /// the allocator's block has room past the array's length, they grow
+    /// it in place. Once a step has had to move the array, growth doubles
+    /// as usual, so it moves at most once more.
+    #[cold]
+    fn grow_insts(&mut self, func: &mut MachineFunction) {
+        let n = func.insts.len();
+        if self.insts_moved {
+            func.insts.reserve(n.max(16));
+            return;
+        }
+        let before = func.insts.as_ptr();
+        func.insts.reserve_exact(n / 64 + 8);
+        self.insts_moved = func.insts.as_ptr() != before;
+    }
+
     fn insert_copy(&mut self, func: &mut MachineFunction, to: Reg, from: Reg) -> Inst {
-        func.insts.push(emit::copy(to, from));
-        let id = Inst::new(func.insts.len() - 1);
+        let id = self.push_inst(func, emit::copy(to, from));
         self.record.edits.insert(id, Edit::Copy { from, to });
         id
     }
@@ -384,7 +418,7 @@ impl<'t, 'a> Fast<'t, 'a> {
                 FIXED => return IMPOSSIBLE,
                 v => {
                     let vi = v as usize;
-                    let clean = self.slot[vi] != NO_SLOT || self.vflags[vi] & LIVE_OUT != 0;
+                    let clean = self.v[vi].slot != NO_SLOT || self.v[vi].flags & LIVE_OUT != 0;
                     return if clean { CLEAN_COST } else { DIRTY_COST };
                 }
             }
@@ -454,10 +488,8 @@ impl<'t, 'a> Fast<'t, 'a> {
         None
     }
 
-    fn hint_ok(&self, func: &MachineFunction, v: u32, h: Reg, fixed_uses: bool) -> bool {
-        let Some(c) = func.vregs[v as usize].class else {
-            return false;
-        };
+    fn hint_ok(&self, v: u32, h: Reg, fixed_uses: bool) -> bool {
+        let c = self.class_of(v);
         h.index() < self.f.reserved.len()
             && !self.f.reserved[h.index()]
             && self.t.class_contains(c, h)
@@ -473,7 +505,7 @@ impl<'t, 'a> Fast<'t, 'a> {
         hint: Option<Reg>,
         fixed_uses: bool,
     ) -> Result<(), AllocError> {
-        let hint0 = hint.filter(|&h| self.hint_ok(func, v, h, fixed_uses));
+        let hint0 = hint.filter(|&h| self.hint_ok(v, h, fixed_uses));
         if let Some(h) = hint0
             && self.is_free(h)
         {
@@ -482,14 +514,14 @@ impl<'t, 'a> Fast<'t, 'a> {
         }
         let hint1 = self
             .trace_copies(func, v)
-            .filter(|&h| self.hint_ok(func, v, h, fixed_uses));
+            .filter(|&h| self.hint_ok(v, h, fixed_uses));
         if let Some(h) = hint1
             && self.is_free(h)
         {
             self.assign(v, h);
             return Ok(());
         }
-        let c = func.vregs[v as usize].class.unwrap_or_default().index();
+        let c = self.class_of(v).index();
         let mut best: Option<Reg> = None;
         let mut best_cost = IMPOSSIBLE;
         for k in 0..self.f.orders[c].len() {
@@ -532,10 +564,10 @@ impl<'t, 'a> Fast<'t, 'a> {
     /// Whether `v` may be needed after the block (LLVM's `mayLiveOut`).
     fn may_live_out(&mut self, v: u32) -> bool {
         let vi = v as usize;
-        if !self.f.across[vi] && self.f.remaining_uses[vi] >= 8 {
-            self.f.across[vi] = true;
+        if !self.v[vi].across && self.v[vi].uses >= 8 {
+            self.v[vi].across = true;
         }
-        self.f.across[vi] && self.has_succs
+        self.v[vi].across && self.has_succs
     }
 
     // ---- operands -------------------------------------------------------------
@@ -607,21 +639,21 @@ impl<'t, 'a> Fast<'t, 'a> {
         if !self.is_live(v) {
             self.make_live(v);
             if !flags.has(RegFlags::DEAD) && self.may_live_out(v) {
-                self.vflags[vi] |= LIVE_OUT;
+                self.v[vi].flags |= LIVE_OUT;
             }
         }
-        if self.phys[vi] == NO_REG {
+        if self.v[vi].phys == NO_REG {
             self.alloc_vreg(func, v, None, fixed_uses)?;
         }
-        let r = Reg(self.phys[vi]);
-        if self.vflags[vi] & (LIVE_OUT | RELOADED) != 0 {
+        let r = Reg(self.v[vi].phys);
+        if self.v[vi].flags & (LIVE_OUT | RELOADED) != 0 {
             let id = self.slot_access(func, v, r, Kind::Spill)?;
             self.after.push(id);
         }
-        self.vflags[vi] &= !(LIVE_OUT | RELOADED);
+        self.v[vi].flags &= !(LIVE_OUT | RELOADED);
         self.mark_used(r);
         self.rewrite(func, mi, k, r)?;
-        self.f.remaining_defs[vi] = self.f.remaining_defs[vi].saturating_sub(1);
+        self.v[vi].defs = self.v[vi].defs.saturating_sub(1);
         self.vdefs.push(VDef {
             k,
             v,
@@ -645,12 +677,12 @@ impl<'t, 'a> Fast<'t, 'a> {
         flags: RegFlags,
     ) -> Result<(), AllocError> {
         let vi = v as usize;
-        if self.is_live(v) && self.phys[vi] != NO_REG {
-            let prev = Reg(self.phys[vi]);
+        if self.is_live(v) && self.v[vi].phys != NO_REG {
+            let prev = Reg(self.v[vi].phys);
             if self.is_used(prev, true) {
                 self.free_reg(prev);
                 self.alloc_vreg(func, v, None, true)?;
-                let new = Reg(self.phys[vi]);
+                let new = Reg(self.v[vi].phys);
                 let id = self.insert_copy(func, prev, new);
                 self.after.push(id);
             }
@@ -672,10 +704,10 @@ impl<'t, 'a> Fast<'t, 'a> {
         if !self.is_live(v) {
             self.make_live(v);
             if !info.flags.has(RegFlags::KILLED) && self.may_live_out(v) {
-                self.vflags[vi] |= LIVE_OUT;
+                self.v[vi].flags |= LIVE_OUT;
             }
         }
-        if self.phys[vi] == NO_REG {
+        if self.v[vi].phys == NO_REG {
             // A full copy to a register already assigned hints that register.
             let hint = match (func.inst(mi).op.is_copy(), Self::reg_info(func, mi, 1)) {
                 (true, Some(src)) if src.sub.is_none() => match Self::reg_info(func, mi, 0) {
@@ -689,10 +721,10 @@ impl<'t, 'a> Fast<'t, 'a> {
             };
             self.alloc_vreg(func, v, hint, false)?;
         }
-        let r = Reg(self.phys[vi]);
+        let r = Reg(self.v[vi].phys);
         self.mark_used(r);
         self.rewrite(func, mi, k, r)?;
-        self.f.remaining_uses[vi] = self.f.remaining_uses[vi].saturating_sub(1);
+        self.v[vi].uses = self.v[vi].uses.saturating_sub(1);
         Ok(r)
     }
 
@@ -702,8 +734,10 @@ impl<'t, 'a> Fast<'t, 'a> {
             let Operand::Reg(r) = o else { continue };
             let RegRef::Virt(v) = r.reg else { continue };
             let vi = v.index();
-            let p = self.phys.get(vi).copied().unwrap_or(NO_REG);
-            let live = self.live_epoch.get(vi) == Some(&self.epoch);
+            let (p, live) = self
+                .v
+                .get(vi)
+                .map_or((NO_REG, false), |x| (x.phys, x.live_epoch == self.epoch));
             r.reg = if live && p != NO_REG {
                 let p = Reg(p);
                 match r.sub {
@@ -835,7 +869,7 @@ impl<'t, 'a> Fast<'t, 'a> {
             if d.keep {
                 continue;
             }
-            if self.phys[d.v as usize] == d.reg.0 {
+            if self.v[d.v as usize].phys == d.reg.0 {
                 self.free_reg(d.reg);
             }
             self.unmark(d.reg);
@@ -846,7 +880,7 @@ impl<'t, 'a> Fast<'t, 'a> {
         if !self.masks.is_empty() {
             for i in 0..self.live_list.len() {
                 let v = self.live_list[i];
-                let p = self.phys[v as usize];
+                let p = self.v[v as usize].phys;
                 if p != NO_REG && self.clobbered(Reg(p)) {
                     self.displace(func, Reg(p))?;
                 }
@@ -874,8 +908,8 @@ impl<'t, 'a> Fast<'t, 'a> {
             let vi = v.index();
             // LLVM's `mayLiveIn`: more than a few definitions count as
             // crossing blocks.
-            if !self.f.across[vi] && self.f.remaining_defs[vi] >= 8 {
-                self.f.across[vi] = true;
+            if !self.v[vi].across && self.v[vi].defs >= 8 {
+                self.v[vi].across = true;
             }
             let tied_def = info.tied_to.map(usize::from);
             let same = tied_def.is_none_or(|d| self.vdefs.iter().any(|x| x.k == d && x.v == v.0));
@@ -905,7 +939,9 @@ impl<'t, 'a> Fast<'t, 'a> {
         if has_early || self.vdefs.iter().any(|d| d.early) {
             for i in 0..self.vdefs.len() {
                 let d = self.vdefs[i];
-                if d.early && !self.reads_reg(func, mi, d.reg) && self.phys[d.v as usize] == d.reg.0
+                if d.early
+                    && !self.reads_reg(func, mi, d.reg)
+                    && self.v[d.v as usize].phys == d.reg.0
                 {
                     self.free_reg(d.reg);
                 }
@@ -920,7 +956,7 @@ impl<'t, 'a> Fast<'t, 'a> {
         for i in 0..self.late_free.len() {
             let d = self.late_free[i];
             if let Some(x) = self.vdefs.iter().find(|x| x.k == d).copied() {
-                if self.phys[x.v as usize] == x.reg.0 {
+                if self.v[x.v as usize].phys == x.reg.0 {
                     self.free_reg(x.reg);
                 }
             } else if let Some(RegInfo {
@@ -1032,10 +1068,10 @@ impl<'t, 'a> Fast<'t, 'a> {
                 op.flags.set(RegFlags::RENAMABLE, true);
             }
         } else {
-            let r = if self.is_live(v.0) && self.phys[vi] != NO_REG {
-                Reg(self.phys[vi])
+            let r = if self.is_live(v.0) && self.v[vi].phys != NO_REG {
+                Reg(self.v[vi].phys)
             } else {
-                let c = func.vregs[vi].class.unwrap_or_default().index();
+                let c = self.class_of(v.0).index();
                 match self.f.orders[c].first() {
                     Some(&r) => r,
                     None => {
@@ -1050,117 +1086,7 @@ impl<'t, 'a> Fast<'t, 'a> {
             };
             self.rewrite(func, mi, k, r)?;
         }
-        self.f.remaining_uses[vi] = self.f.remaining_uses[vi].saturating_sub(1);
-        Ok(())
-    }
-
-    // ---- one block -------------------------------------------------------------
-
-    /// Allocates block `b`, bottom up.
-    pub fn allocate_block(
-        &mut self,
-        func: &mut MachineFunction,
-        b: Block,
-    ) -> Result<(), AllocError> {
-        self.block = b;
-        self.unit_state.fill(FREE);
-        self.epoch += 1;
-        self.live_list.clear();
-        self.has_succs = !func.block(b).succs.is_empty();
-        // Physical registers live into a successor stay untouched here.
-        for s in 0..func.block(b).succs.len() {
-            let sb = func.block(b).succs[s].block;
-            for l in 0..func.block(sb).live_ins.len() {
-                let r = func.block(sb).live_ins[l].reg;
-                if !self.is_reserved(r) {
-                    self.set_state(r, FIXED);
-                }
-            }
-        }
-        let insts = std::mem::take(&mut func.blocks[b.index()].insts);
-        // The new instruction list is built in the previous block's old
-        // list, so that blocks after the first allocate nothing here.
-        let mut rev = std::mem::take(&mut self.spare);
-        rev.clear();
-        rev.reserve(insts.len() + insts.len() / 4 + 4);
-        let mut any_removed = false;
-        for &mi in insts.iter().rev() {
-            self.inst = mi;
-            self.after.clear();
-            self.before.clear();
-            let identity = match self.allocate_inst(func, mi) {
-                Ok(x) => x,
-                Err(e) => {
-                    func.blocks[b.index()].insts = insts;
-                    return Err(e);
-                }
-            };
-            // Most instructions get nothing around them: skip the two
-            // extends (each a capacity check) then.
-            if !self.after.is_empty() {
-                rev.extend_from_slice(&self.after);
-            }
-            rev.push(mi);
-            if !self.before.is_empty() {
-                rev.extend(self.before.iter().rev());
-            }
-            if identity {
-                self.removing[mi.index()] = true;
-                any_removed = true;
-            }
-        }
-        // Values still wanted at the top come from their slots.
-        let mut begin = std::mem::take(&mut self.begin);
-        begin.clear();
-        for i in 0..self.live_list.len() {
-            let v = self.live_list[i];
-            let p = self.phys[v as usize];
-            if p != NO_REG {
-                match self.slot_access(func, v, Reg(p), Kind::Reload) {
-                    Ok(id) => begin.push(id),
-                    Err(e) => {
-                        func.blocks[b.index()].insts = insts;
-                        return Err(e);
-                    }
-                }
-            }
-        }
-        rev.reverse();
-        let at = rev
-            .iter()
-            .take_while(|&&i| {
-                matches!(
-                    func.inst(i).op,
-                    Op::Generic(Generic::EhLabel | Generic::GcLabel | Generic::AnnotationLabel)
-                )
-            })
-            .count();
-        rev.splice(at..at, begin.drain(..));
-        self.begin = begin;
-        if any_removed {
-            let mut kept = Vec::with_capacity(rev.len());
-            // Removed entries from `pending` on wait for the next kept
-            // instruction; those after the last one stay `None` (at the end).
-            let mut pending = self.record.removed.len();
-            for &i in &rev {
-                if i.index() < self.removing.len() && self.removing[i.index()] {
-                    self.record.removed.push(Removed {
-                        inst: i,
-                        block: b,
-                        before: None,
-                    });
-                } else {
-                    for r in &mut self.record.removed[pending..] {
-                        r.before = Some(i);
-                    }
-                    pending = self.record.removed.len();
-                    kept.push(i);
-                }
-            }
-            rev = kept;
-        }
-        func.blocks[b.index()].insts = rev;
-        self.spare = insts;
+        self.v[vi].uses = self.v[vi].uses.saturating_sub(1);
         Ok(())
     }
 }

@@ -3,9 +3,13 @@
 //! The allocator moves values around, so the input's flags no longer
 //! describe the code. A backward dataflow over the CFG on register units
 //! (reserved registers excluded: LLVM does not track them) gives the units
-//! live at each block's start; one more backward walk per block then marks
-//! a use `killed` when nothing it reads is live afterwards and a definition
-//! `dead` when nothing it writes is read later.
+//! live at each block's start; the same backward walk over a block marks a
+//! use `killed` when nothing it reads is live afterwards and a definition
+//! `dead` when nothing it writes is read later. (Walking each block right
+//! after it is allocated, while its operands are in the cache, walks most
+//! blocks twice: registers such as `$mxcsr` are read and never written, so
+//! they are live into nearly every block, and a block's successors mostly
+//! come after it.)
 
 use crate::ir::{BlockLiveIn, MachineFunction, Operand, RegFlags, RegMask, RegRef};
 use crate::target::{Reg, RegFlags as PhysFlags, RegUnit, TargetInfo};
@@ -65,11 +69,28 @@ impl Ctx<'_, '_> {
 
     /// The tracked units mask `m` clobbers.
     fn clobbered_units(&self, m: &RegMask) -> Units {
-        let mut set = Units::new(self.t.units.len());
-        for u in 0..self.t.units.len() {
-            let u = RegUnit::new(u);
-            if !self.untracked[u.index()] && self.mask_clobbers(m, u) {
-                set.add(u);
+        let t = self.t;
+        let mut set = Units::new(t.units.len());
+        match m {
+            // Every function with a call asks once per mask: the bit set
+            // tested directly, not through `mask_clobbers` per unit.
+            RegMask::Named(s) => {
+                let mask = &t.callee_saved[s.index()].mask;
+                for (u, (d, &untracked)) in t.units.iter().zip(&self.untracked).enumerate() {
+                    let r = d.root.index();
+                    let preserved = mask.get(r / 32).is_some_and(|w| w >> (r % 32) & 1 != 0);
+                    if !untracked && !preserved {
+                        set.add(RegUnit::new(u));
+                    }
+                }
+            }
+            RegMask::Custom(_) => {
+                for u in 0..t.units.len() {
+                    let u = RegUnit::new(u);
+                    if !self.untracked[u.index()] && self.mask_clobbers(m, u) {
+                        set.add(u);
+                    }
+                }
             }
         }
         set
@@ -91,20 +112,22 @@ impl Ctx<'_, '_> {
         }
     }
 
-    /// One instruction, backwards: `live` goes from after to before it.
-    /// With `mark`, also sets the operands' kill and dead flags.
-    fn step(&mut self, ops: &mut [Operand], live: &mut Units, mark: bool) {
+    /// One instruction, backwards: `live` goes from after to before it;
+    /// sets the operands' kill and dead flags on the way. (Listing the
+    /// tracked operands first, to visit them alone, costs more than the
+    /// three short loops: most instructions have a few operands.)
+    fn step(&mut self, ops: &mut [Operand], live: &mut Units) {
         let t = self.t;
+        // Every definition's flag from what is live after the instruction,
+        // before any of them is taken out.
         for o in ops.iter_mut() {
             let Operand::Reg(r) = o else { continue };
             let RegRef::Phys(p) = r.reg else { continue };
             if !r.is_def() || !self.tracked(p) {
                 continue;
             }
-            if mark {
-                let dead = !t.units(p).iter().any(|&u| live.has(u));
-                r.flags.set(RegFlags::DEAD, dead);
-            }
+            let dead = !t.units(p).iter().any(|&u| live.has(u));
+            r.flags.set(RegFlags::DEAD, dead);
         }
         for o in ops.iter() {
             match o {
@@ -135,15 +158,11 @@ impl Ctx<'_, '_> {
                 continue;
             }
             if r.flags.has(RegFlags::UNDEF) {
-                if mark {
-                    r.flags.set(RegFlags::KILLED, false);
-                }
+                r.flags.set(RegFlags::KILLED, false);
                 continue;
             }
-            if mark {
-                let killed = !t.units(p).iter().any(|&u| live.has(u));
-                r.flags.set(RegFlags::KILLED, killed);
-            }
+            let killed = !t.units(p).iter().any(|&u| live.has(u));
+            r.flags.set(RegFlags::KILLED, killed);
             for &u in t.units(p) {
                 live.add(u);
             }
@@ -200,115 +219,156 @@ impl Ctx<'_, '_> {
     }
 }
 
-/// Recomputes kill/dead flags and block live-ins of `func` (physical
-/// registers only). The entry block keeps its live-ins (argument
-/// registers) and gains any other register read before being written.
-/// `reserved` is the allocator's per-register "not tracked" table (reserved
-/// in this function, or constant): allocation adds no call and no
-/// variable-sized object, so it still describes the allocated function.
-pub(super) fn recompute(t: &TargetInfo<'_>, func: &mut MachineFunction, reserved: Vec<bool>) {
-    let nu = t.units.len();
-    let mut untracked = vec![false; nu];
-    for (r, &res) in reserved.iter().enumerate() {
-        if res {
-            for &u in t.units(Reg::new(r)) {
+/// Kill/dead flags and block live-ins of `func` (physical registers only),
+/// recomputed over the allocated code by [`Liveness::finish`]. The entry
+/// block keeps its live-ins (argument registers) and gains any other
+/// register read before being written.
+pub(super) struct Liveness<'t, 'a> {
+    cx: Ctx<'t, 'a>,
+    /// Predecessors as compressed rows (the reader does not fill `preds`).
+    pred_start: Vec<u32>,
+    preds: Vec<u32>,
+    /// Live-ins of all blocks in one flat array (`words` per block): one
+    /// allocation instead of one per block.
+    live_in: Vec<u64>,
+    words: usize,
+    /// Per block: in `work`, to be walked again.
+    queued: Vec<bool>,
+    work: Vec<usize>,
+    live: Units,
+}
+
+impl<'t, 'a> Liveness<'t, 'a> {
+    /// Ready for `func`. `reserved` is the allocator's per-register "not
+    /// tracked" table (reserved in this function, or constant): allocation
+    /// adds no call and no variable-sized object, so it describes the
+    /// allocated function too. The CFG is read now; allocation leaves it
+    /// unchanged.
+    pub fn new(
+        t: &'t TargetInfo<'a>,
+        func: &MachineFunction,
+        reserved: &[bool],
+        reserved_list: &[Reg],
+    ) -> Self {
+        let nu = t.units.len();
+        // From the short list rather than a look at every register.
+        let mut untracked = vec![false; nu];
+        for &r in reserved_list {
+            for &u in t.units(r) {
                 untracked[u.index()] = true;
             }
         }
-    }
-    let mut cx = Ctx {
-        t,
-        untracked,
-        reserved,
-        named_masks: vec![None; t.callee_saved.len()],
-    };
-    let nb = func.blocks.len();
-
-    // Predecessors as compressed rows (the reader does not fill `preds`).
-    let mut pred_start = vec![0u32; nb + 1];
-    for b in &func.blocks {
-        for s in &b.succs {
-            pred_start[s.block.index() + 1] += 1;
+        let cx = Ctx {
+            t,
+            untracked,
+            reserved: reserved.to_vec(),
+            named_masks: vec![None; t.callee_saved.len()],
+        };
+        let nb = func.blocks.len();
+        let mut pred_start = vec![0u32; nb + 1];
+        for b in &func.blocks {
+            for s in &b.succs {
+                pred_start[s.block.index() + 1] += 1;
+            }
+        }
+        for b in 0..nb {
+            pred_start[b + 1] += pred_start[b];
+        }
+        let mut fill = pred_start.clone();
+        let mut preds = vec![0u32; pred_start[nb] as usize];
+        for (b, data) in func.blocks.iter().enumerate() {
+            for s in &data.succs {
+                let k = &mut fill[s.block.index()];
+                preds[*k as usize] = b as u32;
+                *k += 1;
+            }
+        }
+        let words = nu.div_ceil(64);
+        Liveness {
+            cx,
+            pred_start,
+            preds,
+            live_in: vec![0u64; nb * words],
+            words,
+            queued: vec![false; nb],
+            work: Vec::new(),
+            live: Units::new(nu),
         }
     }
-    for b in 0..nb {
-        pred_start[b + 1] += pred_start[b];
-    }
-    let mut fill = pred_start.clone();
-    let mut preds = vec![0u32; pred_start[nb] as usize];
-    for (b, data) in func.blocks.iter().enumerate() {
-        for s in &data.succs {
-            let k = &mut fill[s.block.index()];
-            preds[*k as usize] = b as u32;
-            *k += 1;
-        }
-    }
 
-    // One backward walk per block sets the flags from the block's live-out
-    // and yields its live-in. A block is walked again only when the live-in
-    // of a successor grew, so the flags always end up computed from the
-    // final (least fixed point) live-outs. Most blocks of allocated code
-    // have nothing live across their edges, so nearly every block is walked
-    // once; separate gen/kill sets and a second flag pass would cost two
-    // walks per block. Blocks are taken from the end of the layout first
-    // (successors tend to come later), and re-queued ones next.
-    // Live-ins of all blocks in one flat array (`words` per block): one
-    // allocation instead of one per block.
-    let words = nu.div_ceil(64);
-    let mut live_in = vec![0u64; nb * words];
-    let mut queued = vec![true; nb];
-    let mut work: Vec<usize> = (0..nb).collect();
-    let mut live = Units::new(nu);
-    while let Some(b) = work.pop() {
-        queued[b] = false;
-        live.clear();
+    /// Walks block `b` backwards from the live-ins its successors have now,
+    /// setting its flags and its live-in. A block is walked again only when
+    /// the live-in of a successor grows after its walk, so the flags always
+    /// end up computed from the final (least fixed point) live-outs.
+    fn walk(&mut self, func: &mut MachineFunction, b: usize) {
+        let words = self.words;
+        self.queued[b] = false;
+        self.live.clear();
         for s in &func.blocks[b].succs {
             let si = s.block.index() * words;
-            for (a, &x) in live.0.iter_mut().zip(&live_in[si..si + words]) {
+            for (a, &x) in self.live.0.iter_mut().zip(&self.live_in[si..si + words]) {
                 *a |= x;
             }
         }
         let insts = std::mem::take(&mut func.blocks[b].insts);
         for &i in insts.iter().rev() {
-            cx.step(&mut func.insts[i.index()].operands, &mut live, true);
+            self.cx
+                .step(&mut func.insts[i.index()].operands, &mut self.live);
         }
         func.blocks[b].insts = insts;
         // Live-ins only grow (the transfer is monotone), so inequality
         // means new units.
-        let mine = &mut live_in[b * words..(b + 1) * words];
-        if live.0[..] != mine[..] {
-            mine.copy_from_slice(&live.0);
-            for &p in &preds[pred_start[b] as usize..pred_start[b + 1] as usize] {
+        let mine = &mut self.live_in[b * words..(b + 1) * words];
+        if self.live.0[..] != mine[..] {
+            mine.copy_from_slice(&self.live.0);
+            for &p in &self.preds[self.pred_start[b] as usize..self.pred_start[b + 1] as usize] {
                 let p = p as usize;
-                if !queued[p] {
-                    queued[p] = true;
-                    work.push(p);
+                if !self.queued[p] {
+                    self.queued[p] = true;
+                    self.work.push(p);
                 }
             }
         }
     }
 
-    // Live-in lists.
-    let mut covered = Units::new(nu);
-    for b in 0..nb {
-        let live_b = &live_in[b * words..(b + 1) * words];
-        let keep: Vec<Reg> = if b == 0 {
-            func.blocks[b].live_ins.iter().map(|l| l.reg).collect()
-        } else {
-            Vec::new()
-        };
-        let extra = cx.cover(live_b, &keep, &mut covered);
-        if b == 0 {
-            func.blocks[b].live_ins.extend(
-                extra
+    /// Walks every block, and again those whose successors' live-ins grew
+    /// since, until nothing changes; then writes the live-in lists. Most
+    /// blocks of allocated code have nothing live across their edges, so
+    /// nearly every block is walked once; separate gen/kill sets and a
+    /// second flag pass would cost two walks per block.
+    pub fn finish(mut self, func: &mut MachineFunction) {
+        let nb = func.blocks.len();
+        // Blocks are taken from the end of the layout first (successors
+        // tend to come later), and re-queued ones next.
+        self.work.extend(0..nb);
+        self.queued.fill(true);
+        while let Some(b) = self.work.pop() {
+            self.walk(func, b);
+        }
+
+        let words = self.words;
+        let cx = &self.cx;
+        let mut covered = Units::new(cx.t.units.len());
+        for b in 0..nb {
+            let live_b = &self.live_in[b * words..(b + 1) * words];
+            let keep: Vec<Reg> = if b == 0 {
+                func.blocks[b].live_ins.iter().map(|l| l.reg).collect()
+            } else {
+                Vec::new()
+            };
+            let extra = cx.cover(live_b, &keep, &mut covered);
+            if b == 0 {
+                func.blocks[b].live_ins.extend(
+                    extra
+                        .into_iter()
+                        .map(|reg| BlockLiveIn { reg, lanes: None }),
+                );
+            } else {
+                func.blocks[b].live_ins = extra
                     .into_iter()
-                    .map(|reg| BlockLiveIn { reg, lanes: None }),
-            );
-        } else {
-            func.blocks[b].live_ins = extra
-                .into_iter()
-                .map(|reg| BlockLiveIn { reg, lanes: None })
-                .collect();
+                    .map(|reg| BlockLiveIn { reg, lanes: None })
+                    .collect();
+            }
         }
     }
 }

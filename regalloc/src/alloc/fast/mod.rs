@@ -42,12 +42,13 @@ use super::{AllocError, AllocRecord};
 /// are recomputed. On error the function may be partly rewritten.
 pub fn run(target: &TargetInfo<'_>, func: &mut MachineFunction) -> Result<AllocRecord, AllocError> {
     let facts = prepare::Facts::gather(target, func)?;
+    let live = liveness::Liveness::new(target, func, &facts.reserved, &facts.reserved_list);
     let mut alloc = block::Fast::new(target, func, facts);
     for b in func.block_ids() {
         alloc.allocate_block(func, b)?;
     }
-    let (record, reserved) = alloc.finish();
-    liveness::recompute(target, func, reserved);
+    let record = alloc.finish();
+    live.finish(func);
     Ok(record)
 }
 

@@ -1,5 +1,6 @@
 //! Function-wide facts the fast allocator gathers in one pass before allocating: which virtual registers may live across blocks, use and definition counts, definition lists for copy hints, allocation orders.
 
+use super::block::{NO_REG, NO_SLOT};
 use crate::alloc::{AllocError, AllocErrorKind};
 use crate::ir::{Generic, Inst, MachineFunction, Op, Operand, RegFlags, RegMask, RegRef};
 use crate::target::{
@@ -10,16 +11,54 @@ use crate::target::{
 const NO_BLOCK: u32 = u32::MAX;
 const MANY_BLOCKS: u32 = u32::MAX - 1;
 
+/// Per virtual register, everything the allocator reads or writes about
+/// it, in one record: a register met in an operand costs one cache line,
+/// not one per table (there were ten), and a function one allocation.
+#[derive(Copy, Clone)]
+pub(super) struct VState {
+    /// Its register now (`block::NO_REG` when none).
+    pub phys: u32,
+    /// Its spill slot id (`block::NO_SLOT` when none yet).
+    pub slot: u32,
+    /// The block epoch in which it was last met (see `block::Fast`).
+    pub live_epoch: u32,
+    /// Use operands not yet rewritten.
+    pub uses: u32,
+    /// Definition operands not yet rewritten.
+    pub defs: u32,
+    /// Its class index, or `NO_CLASS` / `BAD_CLASS` (never for a register
+    /// that reaches allocation: the gathering pass rejects those).
+    pub class: u32,
+    /// It may be live across a block boundary, so it lives in a stack slot
+    /// there. Grows during allocation (LLVM's limit of 8 uses or
+    /// definitions also marks a register).
+    pub across: bool,
+    /// `block::LIVE_OUT` / `block::RELOADED`.
+    pub flags: u8,
+}
+
+/// `VState::class` of a register declared without a class.
+pub(super) const NO_CLASS: u32 = u32::MAX;
+/// `VState::class` of a register whose class the target does not have.
+pub(super) const BAD_CLASS: u32 = u32::MAX - 1;
+
+/// Per virtual register, what only the gathering walk needs.
+#[derive(Copy, Clone)]
+struct Seen {
+    use_block: u32,
+    def_block: u32,
+    defined_in: u32,
+    /// A use before any definition in its block reads a value from
+    /// elsewhere (or from a previous trip around a loop); such a value
+    /// must be in a slot at the block's start even when LLVM's simpler
+    /// block test would not say so.
+    upward_exposed: bool,
+}
+
 /// What the allocator knows about a function before it starts.
 pub(super) struct Facts {
-    /// Per virtual register: it may be live across a block boundary, so it
-    /// lives in a stack slot there. Grows during allocation (LLVM's limit
-    /// of 8 uses or definitions also marks a register).
-    pub across: Vec<bool>,
-    /// Per virtual register: use operands not yet rewritten.
-    pub remaining_uses: Vec<u32>,
-    /// Per virtual register: definition operands not yet rewritten.
-    pub remaining_defs: Vec<u32>,
+    /// Per virtual register: see [`VState`].
+    pub v: Vec<VState>,
     /// Definitions by register: `def_list[def_start[v]..def_start[v + 1]]`
     /// are the instructions defining `v`, in layout order.
     pub def_start: Vec<u32>,
@@ -28,6 +67,8 @@ pub(super) struct Facts {
     /// Per physical register: reserved (or constant), so never allocated and
     /// never tracked.
     pub reserved: Vec<bool>,
+    /// The registers `reserved` marks.
+    pub reserved_list: Vec<Reg>,
     /// Per class: the allocation order for this function (reserved
     /// registers removed, callee-saved registers last unless the class says
     /// otherwise); empty for classes no virtual register uses.
@@ -40,17 +81,37 @@ impl Facts {
     /// Scans `func` once.
     pub fn gather(t: &TargetInfo<'_>, func: &MachineFunction) -> Result<Facts, AllocError> {
         let nv = func.vregs.len();
-        let mut use_block = vec![NO_BLOCK; nv];
-        let mut def_block = vec![NO_BLOCK; nv];
-        // A use before any definition in its block reads a value from
-        // elsewhere (or from a previous trip around a loop); such a value
-        // must be in a slot at the block's start even when LLVM's simpler
-        // block test would not say so.
-        let mut upward_exposed = vec![false; nv];
-        let mut defined_in = vec![NO_BLOCK; nv];
-        let mut remaining_uses = vec![0u32; nv];
-        let mut remaining_defs = vec![0u32; nv];
-        let mut used_class = vec![false; t.classes.len()];
+        let nc = t.classes.len();
+        // Classes read once, in order: the walk below then looks up four
+        // bytes per operand instead of a 64-byte `VRegData` line.
+        let mut v: Vec<VState> = func
+            .vregs
+            .iter()
+            .map(|d| VState {
+                phys: NO_REG,
+                slot: NO_SLOT,
+                live_epoch: 0,
+                uses: 0,
+                defs: 0,
+                class: match d.class {
+                    None => NO_CLASS,
+                    Some(c) if c.index() >= nc => BAD_CLASS,
+                    Some(c) => c.0,
+                },
+                across: false,
+                flags: 0,
+            })
+            .collect();
+        let mut seen = vec![
+            Seen {
+                use_block: NO_BLOCK,
+                def_block: NO_BLOCK,
+                defined_in: NO_BLOCK,
+                upward_exposed: false,
+            };
+            nv
+        ];
+        let mut used_class = vec![false; nc];
         // A call instruction or a register mask operand anywhere (what
         // `order::function_info` would otherwise find by walking the code
         // again). When `frameInfo` already says the function calls, the
@@ -60,13 +121,15 @@ impl Facts {
         let mut mask_set: Option<CalleeSavedSet> = None;
         // (register, instruction) per virtual definition, in layout order;
         // sorted into `def_list` below without a second walk over the code.
-        let mut defs: Vec<(u32, Inst)> = Vec::new();
+        // Nearly every instruction defines at most one register: sized
+        // for that, it seldom grows.
+        let mut defs: Vec<(u32, Inst)> = Vec::with_capacity(func.insts.len());
 
-        let note = |map: &mut [u32], v: usize, b: u32| {
-            if map[v] == NO_BLOCK {
-                map[v] = b;
-            } else if map[v] != b {
-                map[v] = MANY_BLOCKS;
+        let note = |at: &mut u32, b: u32| {
+            if *at == NO_BLOCK {
+                *at = b;
+            } else if *at != b {
+                *at = MANY_BLOCKS;
             }
         };
 
@@ -103,39 +166,41 @@ impl Facts {
                 for (k, o) in data.operands.iter().enumerate() {
                     match o {
                         Operand::Reg(r) => {
-                            let RegRef::Virt(v) = r.reg else { continue };
-                            let vi = v.index();
+                            let RegRef::Virt(vr) = r.reg else { continue };
+                            let vi = vr.index();
                             if vi >= nv {
                                 return Err(AllocError::new(
                                     AllocErrorKind::Unsupported,
                                     &func.name,
-                                    format!("operand {k} names %{} which is not declared", v.0),
+                                    format!("operand {k} names %{} which is not declared", vr.0),
                                 )
                                 .at(b, i));
                             }
-                            let Some(c) = func.vregs[vi].class else {
+                            let c = v[vi].class;
+                            if c == NO_CLASS {
                                 return Err(AllocError::new(
                                     AllocErrorKind::Unsupported,
                                     &func.name,
-                                    format!("operand {k}: %{} has no register class", v.0),
-                                )
-                                .at(b, i));
-                            };
-                            if c.index() >= t.classes.len() {
-                                return Err(AllocError::new(
-                                    AllocErrorKind::Unsupported,
-                                    &func.name,
-                                    format!("operand {k}: %{} has an unknown class", v.0),
+                                    format!("operand {k}: %{} has no register class", vr.0),
                                 )
                                 .at(b, i));
                             }
-                            used_class[c.index()] = true;
+                            if c == BAD_CLASS {
+                                return Err(AllocError::new(
+                                    AllocErrorKind::Unsupported,
+                                    &func.name,
+                                    format!("operand {k}: %{} has an unknown class", vr.0),
+                                )
+                                .at(b, i));
+                            }
+                            used_class[c as usize] = true;
                             any_vdef |= r.is_def();
                             if !r.is_def() {
-                                remaining_uses[vi] += 1;
-                                note(&mut use_block, vi, bn);
-                                if !r.flags.has(RegFlags::UNDEF) && defined_in[vi] != bn {
-                                    upward_exposed[vi] = true;
+                                v[vi].uses += 1;
+                                let sv = &mut seen[vi];
+                                note(&mut sv.use_block, bn);
+                                if !r.flags.has(RegFlags::UNDEF) && sv.defined_in != bn {
+                                    sv.upward_exposed = true;
                                 }
                             }
                         }
@@ -156,47 +221,47 @@ impl Facts {
                 }
                 for o in &data.operands {
                     let Some(r) = o.as_reg() else { continue };
-                    let RegRef::Virt(v) = r.reg else { continue };
+                    let RegRef::Virt(vr) = r.reg else { continue };
                     if !r.is_def() {
                         continue;
                     }
-                    let vi = v.index();
+                    let vi = vr.index();
+                    let sv = &mut seen[vi];
                     // A sub-register definition without `undef` keeps the other lanes.
-                    if r.sub.is_some() && !r.flags.has(RegFlags::UNDEF) && defined_in[vi] != bn {
-                        upward_exposed[vi] = true;
+                    if r.sub.is_some() && !r.flags.has(RegFlags::UNDEF) && sv.defined_in != bn {
+                        sv.upward_exposed = true;
                     }
-                    defs.push((v.0, i));
-                    remaining_defs[vi] += 1;
-                    note(&mut def_block, vi, bn);
-                    defined_in[vi] = bn;
+                    defs.push((vr.0, i));
+                    v[vi].defs += 1;
+                    note(&mut sv.def_block, bn);
+                    sv.defined_in = bn;
                 }
             }
         }
 
-        let across = (0..nv)
-            .map(|v| {
-                let (u, d) = (use_block[v], def_block[v]);
-                u == MANY_BLOCKS
-                    || (u != NO_BLOCK && d != NO_BLOCK && d != u)
-                    || (upward_exposed[v] && d != NO_BLOCK)
-            })
-            .collect();
+        for (x, sv) in v.iter_mut().zip(&seen) {
+            let (u, d) = (sv.use_block, sv.def_block);
+            x.across = u == MANY_BLOCKS
+                || (u != NO_BLOCK && d != NO_BLOCK && d != u)
+                || (sv.upward_exposed && d != NO_BLOCK);
+        }
+        drop(seen);
 
         // Definition lists, counted then filled (compressed rows).
         let mut def_start = vec![0u32; nv + 1];
-        for v in 0..nv {
-            def_start[v + 1] = def_start[v] + remaining_defs[v];
+        for (k, x) in v.iter().enumerate() {
+            def_start[k + 1] = def_start[k] + x.defs;
         }
         let mut fill = def_start.clone();
         let mut def_list = vec![Inst(0); def_start[nv] as usize];
-        for &(v, i) in &defs {
-            let slot = &mut fill[v as usize];
+        for &(w, i) in &defs {
+            let slot = &mut fill[w as usize];
             def_list[*slot as usize] = i;
             *slot += 1;
         }
 
         let fi = crate::alloc::order::function_info_with(t, func, frame, has_calls);
-        let reserved = reserved_or_constant(t, fi.has_frame_pointer);
+        let (reserved, reserved_list) = reserved_or_constant(t, fi.has_frame_pointer);
         let csr = function_csr(t, mask_set);
         let mut csr_unit = vec![false; t.units.len()];
         if let Some(s) = csr {
@@ -238,12 +303,11 @@ impl Facts {
 
         let next_slot = func.stack.iter().map(|o| o.id + 1).max().unwrap_or(0);
         Ok(Facts {
-            across,
-            remaining_uses,
-            remaining_defs,
+            v,
             def_start,
             def_list,
             reserved,
+            reserved_list,
             orders,
             next_slot,
         })
@@ -257,12 +321,14 @@ impl Facts {
 }
 
 /// Per register: reserved in this function (what
-/// [`TargetInfo::reserved_in`] says) or constant. Built from the tables'
-/// bit sets a word at a time: every function asks, and AArch64 has 700
-/// registers, nearly all of them neither.
-fn reserved_or_constant(t: &TargetInfo<'_>, frame_pointer: bool) -> Vec<bool> {
+/// [`TargetInfo::reserved_in`] says) or constant; and the list of those
+/// registers. Built from the tables' bit sets a word at a time: every
+/// function asks, and AArch64 has 700 registers, nearly all of them
+/// neither.
+fn reserved_or_constant(t: &TargetInfo<'_>, frame_pointer: bool) -> (Vec<bool>, Vec<Reg>) {
     let n = t.regs.len();
     let mut out = vec![false; n];
+    let mut list = Vec::with_capacity(64);
     let fp: &[u32] = if frame_pointer { &t.frame_pointer } else { &[] };
     for w in 0..t.reserved.len().max(fp.len()) {
         let mut bits = t.reserved.get(w).copied().unwrap_or(0) | fp.get(w).copied().unwrap_or(0);
@@ -270,14 +336,18 @@ fn reserved_or_constant(t: &TargetInfo<'_>, frame_pointer: bool) -> Vec<bool> {
             let r = w * 32 + bits.trailing_zeros() as usize;
             if r < n {
                 out[r] = true;
+                list.push(Reg::new(r));
             }
             bits &= bits - 1;
         }
     }
     for (r, d) in t.regs.iter().enumerate() {
-        out[r] |= d.flags.contains(PhysFlags::CONSTANT);
+        if d.flags.contains(PhysFlags::CONSTANT) && !out[r] {
+            out[r] = true;
+            list.push(Reg::new(r));
+        }
     }
-    out
+    (out, list)
 }
 
 /// Whether `op` is a debug pseudo-instruction (never allocated for).
