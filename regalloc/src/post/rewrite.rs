@@ -466,75 +466,132 @@ pub fn update_live_ins(t: &TargetInfo<'_>, func: &mut MachineFunction, reserved:
         })
         .collect();
     let nb = func.blocks.len();
-    // Per block: units read before written (gen) and units written (kill).
-    let mut gen_ = vec![Units::new(nu); nb];
-    let mut kill = vec![Units::new(nu); nb];
+    let words = nu.div_ceil(64);
+    // Per block, `words` words each: units read before written (gen),
+    // units written (kill), and live on entry; one flat vector apiece, so
+    // the dataflow below allocates nothing per block or per round.
+    let mut gen_ = vec![0u64; nb * words];
+    let mut kill = vec![0u64; nb * words];
+    let mut clobbers = MaskUnits::default();
+    let mut live = Units::new(nu);
+    let mut killed = Units::new(nu);
     for b in 0..nb {
-        let mut live = Units::new(nu);
-        let mut killed = Units::new(nu);
+        live.0.fill(0);
+        killed.0.fill(0);
         for &i in func.blocks[b].insts.iter().rev() {
-            step_back(t, func, i, &tracked, &mut live, &mut killed);
+            step_back(t, func, i, &tracked, &mut clobbers, &mut live, &mut killed);
         }
-        gen_[b] = live;
-        kill[b] = killed;
+        gen_[b * words..(b + 1) * words].copy_from_slice(&live.0);
+        kill[b * words..(b + 1) * words].copy_from_slice(&killed.0);
     }
     let mut live_in = gen_.clone();
+    let mut out = vec![0u64; words];
     let mut changed = true;
     while changed {
         changed = false;
         for b in (0..nb).rev() {
-            let mut out = Units::new(nu);
+            out.fill(0);
             for s in &func.blocks[b].succs {
-                if let Some(l) = live_in.get(s.block.index()) {
-                    for (w, x) in out.0.iter_mut().zip(&l.0) {
+                let k = s.block.index();
+                if k < nb {
+                    for (w, x) in out.iter_mut().zip(&live_in[k * words..(k + 1) * words]) {
                         *w |= x;
                     }
                 }
             }
-            let mut inn = gen_[b].clone();
-            for ((w, o), k) in inn.0.iter_mut().zip(&out.0).zip(&kill[b].0) {
-                *w |= o & !k;
-            }
-            if inn != live_in[b] {
-                live_in[b] = inn;
-                changed = true;
+            let r = b * words..(b + 1) * words;
+            for (((w, g), o), k) in live_in[r.clone()]
+                .iter_mut()
+                .zip(&gen_[r.clone()])
+                .zip(&out)
+                .zip(&kill[r])
+            {
+                let inn = g | (o & !k);
+                if inn != *w {
+                    *w = inn;
+                    changed = true;
+                }
             }
         }
     }
-    let mut candidates: Vec<Reg> = Vec::new();
-    for (b, live) in live_in.iter().enumerate() {
+    // Per register, the last block (plus one) it was a candidate of and
+    // found fully live in: stamps instead of a sort and a search per
+    // block.
+    let nr = t.regs.len();
+    let mut seen = vec![0u32; nr];
+    let mut full_at = vec![0u32; nr];
+    let mut full: Vec<Reg> = Vec::new();
+    for b in 0..nb {
+        let stamp = b as u32 + 1;
+        let live = Units(live_in[b * words..(b + 1) * words].to_vec());
         // Only registers containing a live unit can be live-in: a unit's
         // roots and their super-registers.
-        candidates.clear();
+        full.clear();
         for u in live.iter() {
             for root in t.unit_roots(crate::target::RegUnit::new(u)) {
-                candidates.push(root);
-                candidates.extend_from_slice(t.super_regs(root));
+                for r in std::iter::once(root).chain(t.super_regs(root).iter().copied()) {
+                    if seen[r.index()] == stamp {
+                        continue;
+                    }
+                    seen[r.index()] = stamp;
+                    let d = t.reg(r);
+                    if !is_reserved(r)
+                        && !d.flags.contains(PhysFlags::ARTIFICIAL)
+                        && !d.flags.contains(PhysFlags::CONSTANT)
+                        && !d.units.is_empty()
+                        && d.units.iter().all(|u| live.get(u.index()))
+                    {
+                        full_at[r.index()] = stamp;
+                        full.push(r);
+                    }
+                }
             }
         }
-        candidates.sort_unstable();
-        candidates.dedup();
-        let full: Vec<Reg> = candidates
-            .iter()
-            .copied()
-            .filter(|&r| {
-                let d = t.reg(r);
-                !is_reserved(r)
-                    && !d.flags.contains(PhysFlags::ARTIFICIAL)
-                    && !d.flags.contains(PhysFlags::CONSTANT)
-                    && !d.units.is_empty()
-                    && d.units.iter().all(|u| live.get(u.index()))
-            })
-            .collect();
-        let is_full = |r: Reg| full.binary_search(&r).is_ok();
+        // The largest such registers: those no fully live register
+        // contains.
         let mut list: Vec<BlockLiveIn> = full
             .iter()
             .copied()
-            .filter(|&r| !t.super_regs(r).iter().any(|&s| is_full(s)))
+            .filter(|&r| !t.super_regs(r).iter().any(|&s| full_at[s.index()] == stamp))
             .map(|reg| BlockLiveIn { reg, lanes: None })
             .collect();
-        list.sort_by_key(|l| l.reg);
+        list.sort_unstable_by_key(|l| l.reg);
         func.blocks[b].live_ins = list;
+    }
+}
+
+/// The units each distinct call mask of a function clobbers (among the
+/// tracked ones), computed on its first call: a function with many calls
+/// of one convention tests every unit against the mask once, not once
+/// per call.
+#[derive(Default)]
+struct MaskUnits(Vec<(RegMask, Units)>);
+
+impl MaskUnits {
+    /// The tracked units `m` clobbers.
+    fn get(&mut self, t: &TargetInfo<'_>, tracked: &[bool], m: &RegMask) -> &Units {
+        if let Some(k) = self.0.iter().position(|(x, _)| x == m) {
+            return &self.0[k].1;
+        }
+        let mut units = Units::new(tracked.len());
+        for (u, &tr) in tracked.iter().enumerate() {
+            if !tr {
+                continue;
+            }
+            let clobbered = t
+                .unit_roots(crate::target::RegUnit::new(u))
+                .any(|r| match m {
+                    RegMask::Named(s) => {
+                        s.index() >= t.callee_saved.len() || !t.mask_preserves(*s, r)
+                    }
+                    RegMask::Custom(list) => !list.contains(&r),
+                });
+            if clobbered {
+                units.set(u, true);
+            }
+        }
+        self.0.push((m.clone(), units));
+        &self.0.last().expect("just pushed").1
     }
 }
 
@@ -545,6 +602,7 @@ fn step_back(
     func: &MachineFunction,
     i: Inst,
     tracked: &[bool],
+    clobbers: &mut MaskUnits,
     live: &mut Units,
     killed: &mut Units,
 ) {
@@ -563,22 +621,10 @@ fn step_back(
                 }
             }
             Operand::RegMask(m) => {
-                for (u, &tr) in tracked.iter().enumerate() {
-                    if !tr {
-                        continue;
-                    }
-                    let clobbered = t
-                        .unit_roots(crate::target::RegUnit::new(u))
-                        .any(|r| match m {
-                            RegMask::Named(s) => {
-                                s.index() >= t.callee_saved.len() || !t.mask_preserves(*s, r)
-                            }
-                            RegMask::Custom(list) => !list.contains(&r),
-                        });
-                    if clobbered {
-                        live.set(u, false);
-                        killed.set(u, true);
-                    }
+                let c = clobbers.get(t, tracked, m);
+                for ((l, k), x) in live.0.iter_mut().zip(killed.0.iter_mut()).zip(&c.0) {
+                    *l &= !x;
+                    *k |= x;
                 }
             }
             _ => {}

@@ -157,7 +157,13 @@ fn evaluate(
     limit: f32,
 ) -> Option<Candidate> {
     let seen = region.next_stamp();
-    let mut p_intf = region.intf.reg(g.t, &g.matrix, g.func.blocks.len(), p);
+    let mut p_intf = region.intf.reg(
+        g.t,
+        &g.matrix,
+        &g.an.intervals.slots,
+        g.func.blocks.len(),
+        p,
+    );
     let placer = &mut region.placer;
     placer.prepare();
     // 1. Use blocks.
@@ -347,7 +353,13 @@ fn split_around_region(
     const REMAINDER: u32 = 0;
     const MAIN: u32 = 1;
     let p = cand.reg;
-    let mut p_intf = region.intf.reg(g.t, &g.matrix, g.func.blocks.len(), p);
+    let mut p_intf = region.intf.reg(
+        g.t,
+        &g.matrix,
+        &g.an.intervals.slots,
+        g.func.blocks.len(),
+        p,
+    );
     let pos = |b: Block, out: bool| {
         cand.positive
             .binary_search(&region.bundles.bundle(b, out))
