@@ -249,10 +249,8 @@ impl LiveRegMatrix {
                 && let Some(first) = range.segments.first()
             {
                 let mut walk = UnionWalk::new(un, first.start);
-                let mut run = Vec::new();
                 for s in &range.segments {
-                    walk.overlapping(s.start, s.end, &mut run);
-                    if !run.is_empty() {
+                    if walk.overlaps(s.start, s.end) {
                         return Interference::Virt;
                     }
                 }
@@ -475,10 +473,8 @@ impl<'a> UnionWalk<'a> {
         self.head = self.rest.next().map(|(&s, &(e, v))| (s, e, v));
     }
 
-    /// The entries overlapping `[start, end)`, in increasing order, into
-    /// `run`. Calls must come with increasing, disjoint intervals.
-    fn overlapping(&mut self, start: SlotIndex, end: SlotIndex, run: &mut Vec<UnionEntry>) {
-        run.clear();
+    /// Passes the entries ending at or before `start`.
+    fn skip_to(&mut self, start: SlotIndex) {
         let mut stepped = 0;
         while let Some((_, e, _)) = self.head
             && e <= start
@@ -490,6 +486,21 @@ impl<'a> UnionWalk<'a> {
             }
             self.step();
         }
+    }
+
+    /// Whether an entry overlaps `[start, end)`: what
+    /// [`UnionWalk::overlapping`] would find something for, without
+    /// collecting it. Calls must come with increasing, disjoint intervals.
+    fn overlaps(&mut self, start: SlotIndex, end: SlotIndex) -> bool {
+        self.skip_to(start);
+        self.head.is_some_and(|h| h.0 < end)
+    }
+
+    /// The entries overlapping `[start, end)`, in increasing order, into
+    /// `run`. Calls must come with increasing, disjoint intervals.
+    fn overlapping(&mut self, start: SlotIndex, end: SlotIndex, run: &mut Vec<UnionEntry>) {
+        run.clear();
+        self.skip_to(start);
         while let Some(h) = self.head
             && h.0 < end
         {

@@ -132,6 +132,22 @@ pub struct RangeBuilder {
     phi: Vec<u32>,
     phi_at: Vec<u32>,
     epoch: u32,
+    /// Per-key working lists, kept so that a key allocates only what it
+    /// returns.
+    scratch: Scratch,
+}
+
+/// The working lists of [`RangeBuilder::build`], empty between keys.
+#[derive(Clone, Debug, Default)]
+struct Scratch {
+    work: Vec<Block>,
+    marked_in: Vec<Block>,
+    defs: Vec<Block>,
+    touched: Vec<Block>,
+    acc_val: Vec<u32>,
+    live_blocks: Vec<Block>,
+    seg_blocks: Vec<Block>,
+    segs: Vec<Segment>,
 }
 const UNKNOWN: u32 = u32::MAX;
 const PHI_BIT: u32 = 1 << 31;
@@ -192,6 +208,16 @@ impl RangeBuilder {
         self.epoch += 1;
         let e = self.epoch;
         let on = |v: &[u32], b: Block| v[b.index()] == e;
+        let Scratch {
+            mut work,
+            mut marked_in,
+            mut defs,
+            mut touched,
+            mut acc_val,
+            mut live_blocks,
+            mut seg_blocks,
+            mut segs,
+        } = std::mem::take(&mut self.scratch);
         for &b in start_defs {
             self.start_def[b.index()] = e;
             self.kill[b.index()] = e;
@@ -208,8 +234,6 @@ impl RangeBuilder {
         // Backward liveness from the upward-exposed reads. Every block
         // marked live-in is also listed, so that the later passes visit
         // the live region instead of every block.
-        let mut work: Vec<Block> = Vec::new();
-        let mut marked_in: Vec<Block> = Vec::new();
         for a in accesses {
             if on(&self.ue, a.block) && !on(&self.live_in, a.block) {
                 self.live_in[a.block.index()] = e;
@@ -232,12 +256,13 @@ impl RangeBuilder {
         }
         // Forward "defined" within the live region: only blocks whose
         // live-out matters can pass a definition on.
-        let mut defs: Vec<Block> = accesses
-            .iter()
-            .filter(|a| a.writes)
-            .map(|a| a.block)
-            .chain(start_defs.iter().copied())
-            .collect();
+        defs.extend(
+            accesses
+                .iter()
+                .filter(|a| a.writes)
+                .map(|a| a.block)
+                .chain(start_defs.iter().copied()),
+        );
         defs.dedup();
         for &b in &defs {
             if !on(&self.def_out, b) && on(&self.live_out, b) {
@@ -262,7 +287,6 @@ impl RangeBuilder {
         // The blocks with a definition or a read, in layout order
         // (accesses come in layout order; start definitions may not, and
         // only register units have them).
-        let mut touched: Vec<Block> = Vec::new();
         for a in accesses {
             if touched.last() != Some(&a.block) {
                 touched.push(a.block);
@@ -277,7 +301,6 @@ impl RangeBuilder {
         // Value numbers of definitions, in layout order; a block live-in
         // definition comes before the block's instructions.
         let mut valnos = Vec::new();
-        let mut acc_val = Vec::with_capacity(accesses.len());
         let mut k = 0;
         for &bb in &touched {
             let b = bb.index();
@@ -308,21 +331,17 @@ impl RangeBuilder {
         // The reachable blocks the range is live into, in RPO.
         // A region covering much of the function is read off the RPO
         // rather than sorted into it.
-        let live_blocks: Vec<Block> = if covers_much(marked_in.len(), cfg.num_blocks()) {
-            cfg.rpo
-                .iter()
-                .copied()
-                .filter(|&b| range_in(self, b))
-                .collect()
+        if covers_much(marked_in.len(), cfg.num_blocks()) {
+            live_blocks.extend(cfg.rpo.iter().copied().filter(|&b| range_in(self, b)));
         } else {
-            let mut l: Vec<Block> = marked_in
-                .iter()
-                .copied()
-                .filter(|&b| range_in(self, b) && cfg.is_reachable(b))
-                .collect();
-            l.sort_unstable_by_key(|b| cfg.rpo_index[b.index()]);
-            l
-        };
+            live_blocks.extend(
+                marked_in
+                    .iter()
+                    .copied()
+                    .filter(|&b| range_in(self, b) && cfg.is_reachable(b)),
+            );
+            live_blocks.sort_unstable_by_key(|b| cfg.rpo_index[b.index()]);
+        }
         for &b in &live_blocks {
             self.in_val[b.index()] = UNKNOWN;
             self.in_val_at[b.index()] = e;
@@ -367,13 +386,13 @@ impl RangeBuilder {
             }
         }
         // Phi values get numbers after the definitions, in layout order.
-        let live_sorted = if covers_much(live_blocks.len(), cfg.num_blocks()) {
+        let live_sorted: Vec<Block> = if covers_much(live_blocks.len(), cfg.num_blocks()) {
             (0..cfg.num_blocks())
                 .map(Block::new)
                 .filter(|&b| range_in(self, b) && cfg.is_reachable(b))
                 .collect()
         } else {
-            let mut l = live_blocks;
+            let mut l = live_blocks.clone();
             l.sort_unstable();
             l
         };
@@ -396,8 +415,7 @@ impl RangeBuilder {
         };
         // Segments, block by block: only blocks the value enters or is
         // touched in can hold one.
-        let seg_blocks = merge_sorted(&touched, &live_sorted);
-        let mut segs = Vec::new();
+        merge_sorted(&touched, &live_sorted, &mut seg_blocks);
         let mut k = 0;
         for &bb in &seg_blocks {
             let b = bb.index();
@@ -459,12 +477,34 @@ impl RangeBuilder {
         }
         segs.sort_by_key(|s| s.start);
         let mut merged: Vec<Segment> = Vec::with_capacity(segs.len());
-        for s in segs {
+        for &s in &segs {
             match merged.last_mut() {
                 Some(m) if m.end == s.start && m.valno == s.valno => m.end = s.end,
                 _ => merged.push(s),
             }
         }
+        for v in [
+            &mut work,
+            &mut marked_in,
+            &mut defs,
+            &mut touched,
+            &mut live_blocks,
+            &mut seg_blocks,
+        ] {
+            v.clear();
+        }
+        acc_val.clear();
+        segs.clear();
+        self.scratch = Scratch {
+            work,
+            marked_in,
+            defs,
+            touched,
+            acc_val,
+            live_blocks,
+            seg_blocks,
+            segs,
+        };
         (
             LiveRange {
                 segments: merged,
@@ -481,9 +521,9 @@ fn covers_much(k: usize, n: usize) -> bool {
     k * (usize::BITS - k.leading_zeros()) as usize > n
 }
 
-/// The union of two sorted, duplicate-free block lists, sorted.
-fn merge_sorted(a: &[Block], b: &[Block]) -> Vec<Block> {
-    let mut out = Vec::with_capacity(a.len() + b.len());
+/// The union of two sorted, duplicate-free block lists, sorted, into
+/// `out` (empty).
+fn merge_sorted(a: &[Block], b: &[Block], out: &mut Vec<Block>) {
     let (mut i, mut j) = (0, 0);
     while i < a.len() && j < b.len() {
         match a[i].cmp(&b[j]) {
@@ -504,7 +544,6 @@ fn merge_sorted(a: &[Block], b: &[Block]) -> Vec<Block> {
     }
     out.extend_from_slice(&a[i..]);
     out.extend_from_slice(&b[j..]);
-    out
 }
 
 /// The value defined at block start `start` (the block's live-in def).
