@@ -521,9 +521,19 @@ pub fn update_live_ins(t: &TargetInfo<'_>, func: &mut MachineFunction, reserved:
     let mut seen = vec![0u32; nr];
     let mut full_at = vec![0u32; nr];
     let mut full: Vec<Reg> = Vec::new();
+    // The first block with each live unit set: blocks with the same set
+    // get the same list (common after allocation, where values stay in
+    // the same registers across many blocks).
+    let mut first_with: HashMap<&[u64], usize> = HashMap::new();
     for b in 0..nb {
+        let set = &live_in[b * words..(b + 1) * words];
+        if let Some(&a) = first_with.get(set) {
+            func.blocks[b].live_ins = func.blocks[a].live_ins.clone();
+            continue;
+        }
+        first_with.insert(set, b);
         let stamp = b as u32 + 1;
-        let live = Units(live_in[b * words..(b + 1) * words].to_vec());
+        let live = Units(set.to_vec());
         // Only registers containing a live unit can be live-in: a unit's
         // roots and their super-registers.
         full.clear();

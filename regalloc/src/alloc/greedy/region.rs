@@ -247,6 +247,12 @@ fn evaluate(
                 }
             }
             static_cost += ins as f32 * freq(g, u.block);
+            // The cost only grows from here (frequencies are not
+            // negative): a candidate already at the limit is out, before
+            // its other blocks' interference and the network are looked at.
+            if static_cost >= limit {
+                return None;
+            }
         }
         constraints.push(c);
     }
