@@ -23,7 +23,7 @@
 //!    the allocated code (register units, reserved registers left out),
 //!    listing the largest registers whose units are all live.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use crate::alloc::spiller::{SpillCode, SpillKind};
 use crate::alloc::virtmap::VirtRegMap;
@@ -69,8 +69,11 @@ pub fn finish(
     };
 
     // 2. Spill code.
-    let mut before: HashMap<Inst, Vec<Inst>> = HashMap::new();
-    let mut after: HashMap<Inst, Vec<Inst>> = HashMap::new();
+    // Per original instruction, the spill code to place before and after
+    // it; indexed by instruction rather than hashed (every instruction of
+    // the function is looked up).
+    let mut before: Vec<Vec<Inst>> = vec![Vec::new(); func.insts.len()];
+    let mut after: Vec<Vec<Inst>> = vec![Vec::new(); func.insts.len()];
     for ins in &code.insertions {
         let Some(phys) = vrm.phys(ins.vreg) else {
             return Err(AllocError::new(
@@ -105,21 +108,24 @@ pub fn finish(
         let id = Inst::new(func.insts.len());
         func.insts.push(data);
         record.edits.insert(id, edit);
-        if ins.after {
-            after.entry(ins.at).or_default().push(id);
-        } else {
-            before.entry(ins.at).or_default().push(id);
-        }
+        let side = if ins.after { &mut after } else { &mut before };
+        side[ins.at.index()].push(id);
     }
-    let dead: HashSet<Inst> = code.removed.iter().copied().collect();
+    // Instruction sets as flags by instruction (every instruction is
+    // looked up in them).
+    let n = func.insts.len();
+    let mut dead = vec![false; n];
+    for &i in &code.removed {
+        dead[i.index()] = true;
+    }
     for bd in &mut func.blocks {
         let mut list = Vec::with_capacity(bd.insts.len());
         for &i in &bd.insts {
-            if let Some(b) = before.get(&i) {
+            if let Some(b) = before.get(i.index()) {
                 list.extend_from_slice(b);
             }
             list.push(i);
-            if let Some(a) = after.get(&i) {
+            if let Some(a) = after.get(i.index()) {
                 list.extend_from_slice(a);
             }
         }
@@ -127,16 +133,16 @@ pub fn finish(
     }
 
     // 3. Operands.
-    let mut identity: HashSet<Inst> = HashSet::new();
+    let mut identity = vec![false; n];
     for b in 0..func.blocks.len() {
         for k in 0..func.blocks[b].insts.len() {
             let i = func.blocks[b].insts[k];
-            if dead.contains(&i) {
+            if dead[i.index()] {
                 continue;
             }
             rewrite_inst(t, func, an, vrm, track_lanes, i).map_err(|e| e.at(Block::new(b), i))?;
             if is_identity_copy(func, i) {
-                identity.insert(i);
+                identity[i.index()] = true;
             }
         }
     }
@@ -145,7 +151,7 @@ pub fn finish(
     // final id, and their meaning goes into the record.
     for f in &code.folded {
         let (i, kind, k) = (f.inst, f.kind, f.operand);
-        if dead.contains(&i) {
+        if dead[i.index()] {
             // Taken out as redundant: the checker reads it as the original
             // COPY.
             continue;
@@ -210,12 +216,12 @@ pub fn finish(
     }
 
     // Copies from live-range splitting: their meaning, unless folded.
-    let mut dropped: HashSet<Inst> = HashSet::new();
+    let mut dropped = vec![false; n];
     for &i in split_copies {
         // A split copy whose value the spiller rematerializes at every use
         // is dead; like an identity copy it has no meaning to record.
-        if identity.contains(&i) || dead.contains(&i) {
-            dropped.insert(i);
+        if identity[i.index()] || dead[i.index()] {
+            dropped[i.index()] = true;
             continue;
         }
         if record.edits.contains_key(&i) {
@@ -257,10 +263,10 @@ pub fn finish(
         let mut kept = Vec::with_capacity(old.len());
         let mut pending = Vec::new();
         for i in old {
-            if dropped.contains(&i) {
+            if dropped[i.index()] {
                 continue;
             }
-            if dead.contains(&i) || identity.contains(&i) {
+            if dead[i.index()] || identity[i.index()] {
                 pending.push(i);
             } else {
                 for r in pending.drain(..) {
@@ -297,7 +303,9 @@ fn rewrite_inst(
     track_lanes: bool,
     i: Inst,
 ) -> Result<(), AllocError> {
-    let name = func.name.clone();
+    // Borrowed beside the instruction (another field): only an error
+    // needs it, and copying it for every instruction showed in profiles.
+    let name = func.name.as_str();
     let at = an.intervals.slots.inst(i);
     let mut super_defs: Vec<(Reg, bool)> = Vec::new();
     let mut super_uses: Vec<Reg> = Vec::new();
@@ -313,7 +321,7 @@ fn rewrite_inst(
         let Some(p) = vrm.phys(v) else {
             return Err(AllocError::new(
                 AllocErrorKind::OutOfRegisters,
-                &name,
+                name,
                 format!("%{} was given no register", v.0),
             ));
         };
@@ -322,7 +330,7 @@ fn rewrite_inst(
             let Some(sr) = t.sub_reg(p, s) else {
                 return Err(AllocError::new(
                     AllocErrorKind::OverConstrained,
-                    &name,
+                    name,
                     format!(
                         "%{} was given {}, which has no sub-register {}",
                         v.0,
