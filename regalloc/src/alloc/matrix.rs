@@ -382,6 +382,31 @@ impl LiveRegMatrix {
         out
     }
 
+    /// The segments of unit `u`'s union overlapping `[start, end)`, in
+    /// order, each as (start, end, owner): what a local split weighs gap
+    /// by gap.
+    pub fn union_segments(
+        &self,
+        u: RegUnit,
+        start: SlotIndex,
+        end: SlotIndex,
+    ) -> impl Iterator<Item = (SlotIndex, SlotIndex, VReg)> + '_ {
+        let un = self.unions.get(u.index());
+        let before = un
+            .and_then(|un| un.range(..start).next_back())
+            .filter(|(_, (e, _))| *e > start);
+        let inside = un.into_iter().flat_map(move |un| un.range(start..end));
+        before
+            .into_iter()
+            .chain(inside)
+            .map(|(&s, &(e, v))| (s, e, v))
+    }
+
+    /// The fixed physical liveness of unit `u`.
+    pub fn fixed_range(&self, u: RegUnit) -> Option<&LiveRange> {
+        self.fixed.get(u.index())
+    }
+
     /// Records `iv`'s register as living in `p`. The caller has checked
     /// that nothing virtual interferes.
     pub fn assign(&mut self, t: &TargetInfo<'_>, iv: &LiveInterval, p: Reg) {
@@ -562,7 +587,7 @@ pub fn join_interference(
 }
 
 /// Whether a call with register mask `mask` clobbers `p`.
-fn mask_clobbers_reg(t: &TargetInfo<'_>, mask: &RegMask, p: Reg) -> bool {
+pub fn mask_clobbers_reg(t: &TargetInfo<'_>, mask: &RegMask, p: Reg) -> bool {
     match mask {
         RegMask::Named(c) => c.index() >= t.callee_saved.len() || !t.mask_preserves(*c, p),
         RegMask::Custom(list) => !list.contains(&p),

@@ -11,6 +11,7 @@
 
 mod error;
 pub mod hoist_spills;
+pub mod inflate;
 pub mod matrix;
 pub mod order;
 mod record;

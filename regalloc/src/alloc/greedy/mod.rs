@@ -17,8 +17,10 @@
 //!    (region split, placed by the Hopfield network of
 //!    [`super::split::spill_placement`] when available), or per block of
 //!    uses (block split); the new ranges are queued;
-//! 5. **spill** through the shared inline spiller; its tiny ranges are
-//!    `Done` and may only be assigned.
+//! 5. **recolor** ([`recolor`]), for a range that cannot be spilled: move
+//!    the ranges in one register's way to other registers, recursively;
+//! 6. **spill** through the shared inline spiller; its tiny ranges are
+//!    `Done` and may only be assigned or recolor others.
 //!
 //! Every range has a stage (`New`, `Assign`, `Split`, `Split2`, `Spill`,
 //! `Done`) that only moves forward, which with the cascades makes the
@@ -26,9 +28,13 @@
 //! remainder of a split goes to `Spill`, and spill products are never
 //! evicted.
 
+mod compact;
 mod evict;
+mod instr_split;
 mod intf_cache;
+mod local;
 mod queue;
+mod recolor;
 mod region;
 mod split;
 
@@ -409,7 +415,14 @@ impl Greedy<'_, '_, '_> {
         if stage < Stage::Spill && split::try_split(self, v, &order)? {
             return Ok(());
         }
-        // 5. Spill.
+        // 5. A range that cannot be spilled moves others out of its way.
+        if (stage == Stage::Done || !self.weight(v).is_finite())
+            && let Some(p) = recolor::try_last_chance_recoloring(self, v)
+        {
+            self.assign(v, p);
+            return Ok(());
+        }
+        // 6. Spill.
         if !self.weight(v).is_finite() {
             let class = self.func.vreg_class(v);
             let name = class.map_or("?", |c| &*self.t.class(c).name).to_string();

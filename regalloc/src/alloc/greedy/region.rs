@@ -40,16 +40,16 @@ use super::{Greedy, Stage};
 /// The edge bundles and the spill placement network of one function,
 /// made on the first region split.
 pub struct Region {
-    bundles: EdgeBundles,
-    placer: SpillPlacement,
+    pub(super) bundles: EdgeBundles,
+    pub(super) placer: SpillPlacement,
     /// Block interference of the candidate registers, kept across splits.
     intf: InterferenceCache,
     /// Per block: the stamp of the last split the block was a live-through
     /// block of (`through`), and of the last candidate the region grew
     /// into it (`seen`); stamps instead of flags so that no pass clears a
     /// function-sized vector per split or per candidate.
-    through: Vec<u32>,
-    seen: Vec<u32>,
+    pub(super) through: Vec<u32>,
+    pub(super) seen: Vec<u32>,
     stamp: u32,
     /// Per block, its last split point once asked for (see [`last_split`]).
     last_split: Vec<Option<SlotIndex>>,
@@ -76,14 +76,14 @@ struct Scratch {
 
 impl Region {
     /// A stamp no block carries yet.
-    fn next_stamp(&mut self) -> u32 {
+    pub(super) fn next_stamp(&mut self) -> u32 {
         self.stamp += 1;
         self.stamp
     }
 }
 
 impl Region {
-    fn new(g: &Greedy<'_, '_, '_>) -> Region {
+    pub(super) fn new(g: &Greedy<'_, '_, '_>) -> Region {
         let bundles = EdgeBundles::new(&g.an.flow.cfg);
         let freqs: Vec<f64> = (0..g.func.blocks.len())
             .map(|b| f64::from(g.an.flow.freq.relative(Block::new(b))))
@@ -120,11 +120,14 @@ fn last_split(g: &Greedy<'_, '_, '_>, cache: &mut [Option<SlotIndex>], b: Block)
 }
 
 /// The best candidate so far.
-struct Candidate {
-    reg: Reg,
-    cost: f32,
+pub(super) struct Candidate {
+    /// The register, or `None` for the compact region ([`super::compact`]),
+    /// which is meant for no register in particular and meets no
+    /// interference.
+    pub(super) reg: Option<Reg>,
+    pub(super) cost: f32,
     /// The bundles that want the register, in increasing order.
-    positive: Vec<Bundle>,
+    pub(super) positive: Vec<Bundle>,
 }
 
 /// Tries a region split of `v`; `Ok(true)` when it split.
@@ -147,7 +150,12 @@ pub fn try_region_split(
         region.through[b.index()] = through;
     }
     let mut best: Option<Candidate> = None;
-    let mut best_cost = spill_cost;
+    let compact = super::compact::compact_region(&mut region, sa, through);
+    let mut best_cost = if compact.is_some() {
+        f32::INFINITY
+    } else {
+        spill_cost
+    };
     for &p in &order.regs {
         if let Some(cost) = evaluate(g, &mut region, sa, through, p, best_cost) {
             tracing::debug!(vreg = v.0, reg = %g.t.reg(p).name, cost, "region split candidate");
@@ -159,13 +167,17 @@ pub fn try_region_split(
                 positive.clear();
                 positive.extend(region.placer.positive_bundles());
                 best = Some(Candidate {
-                    reg: p,
+                    reg: Some(p),
                     cost,
                     positive,
                 });
             }
         }
     }
+    // No register pays: the compact region, where the uses alone want a
+    // register, may still gather hot uses into an interval of their own
+    // that can evict its way into one (LLVM's `calcCompactRegion`).
+    let best = best.or(compact);
     let Some(best) = best else {
         g.region = Some(region);
         return Ok(false);
@@ -389,14 +401,18 @@ fn split_around_region(
 ) -> bool {
     const REMAINDER: u32 = 0;
     const MAIN: u32 = 1;
-    let p = cand.reg;
-    let mut p_intf = region.intf.reg(
-        g.t,
-        &g.matrix,
-        &g.an.intervals.slots,
-        g.func.blocks.len(),
-        p,
-    );
+    let mut p_intf = cand.reg.map(|p| {
+        region.intf.reg(
+            g.t,
+            &g.matrix,
+            &g.an.intervals.slots,
+            g.func.blocks.len(),
+            p,
+        )
+    });
+    let intf = |g: &Greedy<'_, '_, '_>, p_intf: &mut Option<RegInterference<'_>>, b: Block| {
+        p_intf.as_mut().and_then(|x| intf(g, x, b))
+    };
     let pos = |b: Block, out: bool| {
         cand.positive
             .binary_search(&region.bundles.bundle(b, out))
@@ -543,11 +559,18 @@ fn split_around_region(
     else {
         return false;
     };
-    tracing::debug!(vreg = v.0, reg = %g.t.reg(p).name, cost = cand.cost, copies = res.copies, "region split");
+    let reg = cand.reg.map_or("compact region", |p| &*g.t.reg(p).name);
+    tracing::debug!(
+        vreg = v.0,
+        reg,
+        cost = cand.cost,
+        copies = res.copies,
+        "region split"
+    );
     for (k, (r, users)) in res.regs.iter().zip(res.users).enumerate() {
         let Some(n) = *r else { continue };
         g.spiller.set_users(n, users);
-        let stage = match k as u32 {
+        let stage = match res.interval[k] {
             REMAINDER => Stage::Spill,
             MAIN => {
                 let iv = g.an.intervals.vreg(n);

@@ -152,8 +152,10 @@ pub fn spill_cost_of(g: &Greedy<'_, '_, '_>, sa: &SplitAnalysis) -> f32 {
         .sum()
 }
 
-/// LLVM's `trySplit`: region split, then block split, for ranges that
-/// cross blocks; `Ok(true)` when `v` was split (its pieces are queued).
+/// LLVM's `trySplit`: local split, then per-instruction split, for ranges
+/// inside one block; region
+/// split, then block split, for ranges that cross blocks; `Ok(true)` when
+/// `v` was split (its pieces are queued).
 pub fn try_split(
     g: &mut Greedy<'_, '_, '_>,
     v: VReg,
@@ -173,7 +175,8 @@ pub fn try_split(
         return Ok(false);
     }
     if g.is_local(v) {
-        return Ok(false);
+        return Ok(super::local::try_local_split(g, v, order)
+            || super::instr_split::try_instruction_split(g, v));
     }
     let sa = analyze(g, v);
     if g.opts.region_split
@@ -232,7 +235,14 @@ pub fn try_block_split(g: &mut Greedy<'_, '_, '_>, v: VReg, sa: &SplitAnalysis) 
     for (k, (r, users)) in res.regs.iter().zip(res.users).enumerate() {
         let Some(n) = *r else { continue };
         g.spiller.set_users(n, users);
-        g.set_stage(n, if k == 0 { Stage::Spill } else { Stage::New });
+        g.set_stage(
+            n,
+            if res.interval[k] == 0 {
+                Stage::Spill
+            } else {
+                Stage::New
+            },
+        );
         g.set_cascade(n, 0);
         g.enqueue(n);
     }

@@ -22,8 +22,11 @@
 //!   instruction (a read-modify-write instruction stays in two-address form:
 //!   both operands are renamed alike);
 //! - each new register's interval is computed from its accesses
-//!   ([`LiveIntervals::compute_vreg`], phi values included) and weighed like
-//!   any other interval.
+//!   ([`LiveIntervals::compute_vreg`], phi values included); an interval
+//!   whose values fall into pieces that never meet ([`super::components`])
+//!   gets one register per piece, as LLVM's `SplitEditor` does, so that a
+//!   cold piece and a hot one are weighed, allocated and spilled apart;
+//!   each register is then weighed like any other interval.
 //!
 //! The split either happens completely or not at all: room for every copy
 //! is checked before anything changes, and [`SplitKit::apply`] returns
@@ -45,6 +48,7 @@ use crate::ir::{
 use crate::target::{InstrFlags, TargetInfo};
 
 use super::super::virtmap::VirtRegMap;
+use super::components::Components;
 
 /// A point inside a block where a new interval may take over.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
@@ -101,13 +105,17 @@ pub struct SplitPlan {
 /// The result of a split.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct SplitResult {
-    /// The register of each interval (`None` for an interval that ended up
-    /// with no instruction: it held no part of the value).
+    /// The new registers: first one per interval of the plan, in interval
+    /// order (`None` for an interval that ended up with no instruction: it
+    /// held no part of the value), then one per further connected piece of
+    /// an interval (see [`super::components`]).
     pub regs: Vec<Option<VReg>>,
+    /// The plan's interval each of `regs` belongs to.
+    pub interval: Vec<u32>,
     /// How many copies were inserted.
     pub copies: usize,
-    /// The instructions touching each interval's register, in layout
-    /// order (empty for an interval without a register).
+    /// The instructions touching each of `regs`, in layout order (empty
+    /// for an interval without a register).
     pub users: Vec<Vec<Inst>>,
 }
 
@@ -296,16 +304,7 @@ impl SplitKit {
 
         // 4. Rename operands.
         for &(i, k) in &renames {
-            let n = reg(k);
-            for o in &mut func.inst_mut(i).operands {
-                if let Operand::Reg(r) = o
-                    && r.reg == RegRef::Virt(v)
-                {
-                    r.reg = RegRef::Virt(n);
-                    r.flags.set(crate::ir::RegFlags::KILLED, false);
-                    r.flags.set(crate::ir::RegFlags::DEAD, false);
-                }
-            }
+            rename(func.inst_mut(i), v, reg(k));
         }
 
         // 5. Insert copies, last position first within each block so that
@@ -405,35 +404,141 @@ impl SplitKit {
             }
         }
         let mut result_regs = regs.clone();
-        for (k, r) in regs.iter().enumerate() {
-            let Some(n) = *r else { continue };
-            let Some(niv) = an.intervals.compute_vreg_from(
-                t,
-                func,
-                &an.flow.cfg,
-                n,
-                &users[k],
-                &mut self.ranges,
-            ) else {
-                result_regs[k] = None;
+        let mut interval: Vec<u32> = (0..regs.len() as u32).collect();
+        let mut result_users: Vec<Vec<(Inst, Block)>> = Vec::with_capacity(regs.len());
+        // Further pieces of an interval: their register, interval, users.
+        let mut extra: Vec<Piece> = Vec::new();
+        for (k, (r, mut mine)) in regs.iter().zip(users).enumerate() {
+            let Some(n) = *r else {
+                result_users.push(mine);
                 continue;
             };
-            an.intervals.vregs[n.index()] = Some(niv);
-            if let Some((w, hints)) = vreg_weight(t, func, &an.flow, &an.intervals, n, &users[k]) {
-                if let Some(Some(x)) = an.intervals.vregs.get_mut(n.index()) {
-                    x.weight = w;
+            let Some(niv) =
+                an.intervals
+                    .compute_vreg_from(t, func, &an.flow.cfg, n, &mine, &mut self.ranges)
+            else {
+                result_regs[k] = None;
+                result_users.push(Vec::new());
+                continue;
+            };
+            let pieces = Components::of(&niv.range, &an.intervals.slots, &an.flow.cfg);
+            if pieces.count > 1 && niv.subranges.is_empty() {
+                // Each further piece is renamed to a register of its own;
+                // the first keeps `n`.
+                let mut by_piece: Vec<Vec<(Inst, Block)>> = vec![Vec::new(); pieces.count as usize];
+                for &(i, b) in &mine {
+                    let piece = an
+                        .intervals
+                        .slots
+                        .inst(i)
+                        .and_then(|at| pieces.class_at(&niv.range, at, defines(func.inst(i), n)))
+                        .unwrap_or(0);
+                    by_piece[piece as usize].push((i, b));
                 }
-                an.hints[n.index()] = hints;
+                let mut rest = by_piece.into_iter();
+                mine = rest.next().unwrap_or_default();
+                for piece_users in rest {
+                    if piece_users.is_empty() {
+                        continue;
+                    }
+                    let m = func.new_vreg(class);
+                    vrm.set_original(m, v);
+                    for &(i, _) in &piece_users {
+                        rename(func.inst_mut(i), n, m);
+                    }
+                    extra.push((m, k as u32, piece_users));
+                }
+                self.store_interval(t, func, an, n, &mine);
+            } else {
+                an.intervals.vregs[n.index()] = Some(niv);
+                weigh(t, func, an, n, &mine);
             }
+            result_users.push(mine);
+        }
+        for (m, k, piece_users) in extra {
+            let stored = self.store_interval(t, func, an, m, &piece_users);
+            result_regs.push(stored.then_some(m));
+            interval.push(k);
+            result_users.push(piece_users);
         }
         Some(SplitResult {
             regs: result_regs,
+            interval,
             copies: copies.len(),
-            users: users
+            users: result_users
                 .into_iter()
                 .map(|u| u.into_iter().map(|x| x.0).collect())
                 .collect(),
         })
+    }
+
+    /// Computes, stores and weighs the interval of new register `n` from
+    /// its users; `false` when it has none.
+    fn store_interval(
+        &mut self,
+        t: &TargetInfo<'_>,
+        func: &MachineFunction,
+        an: &mut Analyses,
+        n: VReg,
+        users: &[(Inst, Block)],
+    ) -> bool {
+        let len = func.vregs.len();
+        if an.intervals.vregs.len() < len {
+            an.intervals.vregs.resize(len, None);
+        }
+        if an.hints.len() < len {
+            an.hints.resize(len, Vec::new());
+        }
+        let Some(niv) =
+            an.intervals
+                .compute_vreg_from(t, func, &an.flow.cfg, n, users, &mut self.ranges)
+        else {
+            return false;
+        };
+        an.intervals.vregs[n.index()] = Some(niv);
+        weigh(t, func, an, n, users);
+        true
+    }
+}
+
+/// Sets the spill weight and copy hints of `n`, whose interval is stored.
+fn weigh(
+    t: &TargetInfo<'_>,
+    func: &MachineFunction,
+    an: &mut Analyses,
+    n: VReg,
+    users: &[(Inst, Block)],
+) {
+    if let Some((w, hints)) = vreg_weight(t, func, &an.flow, &an.intervals, n, users) {
+        if let Some(Some(x)) = an.intervals.vregs.get_mut(n.index()) {
+            x.weight = w;
+        }
+        an.hints[n.index()] = hints;
+    }
+}
+
+/// A further connected piece of a split interval: its register, the
+/// interval, and the instructions using it with their blocks.
+type Piece = (VReg, u32, Vec<(Inst, Block)>);
+
+/// Whether `inst` writes `v`.
+fn defines(inst: &InstData, v: VReg) -> bool {
+    inst.operands
+        .iter()
+        .any(|o| matches!(o, Operand::Reg(r) if r.reg == RegRef::Virt(v) && r.is_def()))
+}
+
+/// Renames every operand of `from` in `inst` to `to`, dropping kill and
+/// dead flags (the rewriter recomputes them).
+fn rename(inst: &mut InstData, from: VReg, to: VReg) {
+    for o in &mut inst.operands {
+        if let Operand::Reg(r) = o
+            && r.reg == RegRef::Virt(from)
+        {
+            r.reg = RegRef::Virt(to);
+            r.flags.set(crate::ir::RegFlags::KILLED, false);
+            r.flags.set(crate::ir::RegFlags::DEAD, false);
+        }
     }
 }
 
