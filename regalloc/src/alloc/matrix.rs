@@ -50,10 +50,12 @@ pub struct LiveRegMatrix {
     /// Whether units are occupied per lane (sub-ranges) rather than by the
     /// whole interval.
     track_lanes: bool,
-    /// Per unit, a counter bumped whenever its union changes: an answer
-    /// computed from a unit's union stays valid while its version does
-    /// (LLVM's `LiveIntervalUnion` tags, used by its interference cache).
-    versions: Vec<u32>,
+    /// Per unit, every segment inserted into or removed from its union,
+    /// in order: an answer about a stretch of code computed from a unit's
+    /// union stays valid while no later change overlaps that stretch (a
+    /// finer form of LLVM's `LiveIntervalUnion` tags, which its
+    /// interference cache checks per register).
+    changes: Vec<Vec<(SlotIndex, SlotIndex)>>,
 }
 
 impl LiveRegMatrix {
@@ -71,24 +73,25 @@ impl LiveRegMatrix {
             regmasks: li.regmasks.clone(),
             assigned: Vec::new(),
             track_lanes,
-            versions: vec![0; n],
+            changes: vec![Vec::new(); n],
         }
     }
 
-    /// The version of unit `u`'s union: it changes whenever a virtual
-    /// register is assigned to or removed from a register containing `u`.
-    /// The fixed ranges and call masks never change.
+    /// The version of unit `u`'s union: it changes whenever a segment is
+    /// inserted into or removed from it (a virtual register assigned to or
+    /// removed from a register containing `u`). The fixed ranges and call
+    /// masks never change.
     pub fn unit_version(&self, u: RegUnit) -> u32 {
-        self.versions.get(u.index()).copied().unwrap_or(0)
+        self.changes.get(u.index()).map_or(0, |c| c.len() as u32)
     }
 
-    /// Notes a change of the unions of `p`'s units.
-    fn bump_versions(&mut self, t: &TargetInfo<'_>, p: Reg) {
-        for &u in t.units(p) {
-            if let Some(x) = self.versions.get_mut(u.index()) {
-                *x = x.wrapping_add(1);
-            }
-        }
+    /// The segments inserted into or removed from unit `u`'s union since
+    /// version `since` ([`LiveRegMatrix::unit_version`]), in order.
+    pub fn unit_changes_since(&self, u: RegUnit, since: u32) -> &[(SlotIndex, SlotIndex)] {
+        self.changes
+            .get(u.index())
+            .and_then(|c| c.get(since as usize..))
+            .unwrap_or(&[])
     }
 
     /// The units `iv` occupies when assigned to `p`, each with the part of
@@ -246,10 +249,8 @@ impl LiveRegMatrix {
                 && let Some(first) = range.segments.first()
             {
                 let mut walk = UnionWalk::new(un, first.start);
-                let mut run = Vec::new();
                 for s in &range.segments {
-                    walk.overlapping(s.start, s.end, &mut run);
-                    if !run.is_empty() {
+                    if walk.overlaps(s.start, s.end) {
                         return Interference::Virt;
                     }
                 }
@@ -299,8 +300,8 @@ impl LiveRegMatrix {
     }
 
     /// The part of [`LiveRegMatrix::block_interference`] from virtual
-    /// registers: it changes whenever a unit of `p` does
-    /// ([`LiveRegMatrix::unit_version`]).
+    /// registers: it changes only when a change of one of `p`'s units
+    /// overlaps the block ([`LiveRegMatrix::unit_changes_since`]).
     pub fn block_virt_interference(
         &self,
         t: &TargetInfo<'_>,
@@ -410,12 +411,12 @@ impl LiveRegMatrix {
     /// that nothing virtual interferes.
     pub fn assign(&mut self, t: &TargetInfo<'_>, iv: &LiveInterval, p: Reg) {
         let v = iv.vreg;
-        self.bump_versions(t, p);
         for (u, range) in self.unit_ranges(t, iv, p) {
             if let Some(un) = self.unions.get_mut(u.index()) {
                 for s in &range.segments {
                     un.insert(s.start, (s.end, v));
                 }
+                self.changes[u.index()].extend(range.segments.iter().map(|s| (s.start, s.end)));
             }
         }
         if self.assigned.len() <= v.index() {
@@ -428,12 +429,15 @@ impl LiveRegMatrix {
     pub fn unassign(&mut self, t: &TargetInfo<'_>, iv: &LiveInterval) {
         let v = iv.vreg;
         let Some(p) = self.assignment(v) else { return };
-        self.bump_versions(t, p);
         for (u, range) in self.unit_ranges(t, iv, p) {
             if let Some(un) = self.unions.get_mut(u.index()) {
+                let log = &mut self.changes[u.index()];
                 for s in &range.segments {
-                    if un.get(&s.start).is_some_and(|x| x.1 == v) {
+                    if let Some(&(end, owner)) = un.get(&s.start)
+                        && owner == v
+                    {
                         un.remove(&s.start);
+                        log.push((s.start, end));
                     }
                 }
             }
@@ -494,10 +498,8 @@ impl<'a> UnionWalk<'a> {
         self.head = self.rest.next().map(|(&s, &(e, v))| (s, e, v));
     }
 
-    /// The entries overlapping `[start, end)`, in increasing order, into
-    /// `run`. Calls must come with increasing, disjoint intervals.
-    fn overlapping(&mut self, start: SlotIndex, end: SlotIndex, run: &mut Vec<UnionEntry>) {
-        run.clear();
+    /// Passes the entries ending at or before `start`.
+    fn skip_to(&mut self, start: SlotIndex) {
         let mut stepped = 0;
         while let Some((_, e, _)) = self.head
             && e <= start
@@ -509,6 +511,21 @@ impl<'a> UnionWalk<'a> {
             }
             self.step();
         }
+    }
+
+    /// Whether an entry overlaps `[start, end)`: what
+    /// [`UnionWalk::overlapping`] would find something for, without
+    /// collecting it. Calls must come with increasing, disjoint intervals.
+    fn overlaps(&mut self, start: SlotIndex, end: SlotIndex) -> bool {
+        self.skip_to(start);
+        self.head.is_some_and(|h| h.0 < end)
+    }
+
+    /// The entries overlapping `[start, end)`, in increasing order, into
+    /// `run`. Calls must come with increasing, disjoint intervals.
+    fn overlapping(&mut self, start: SlotIndex, end: SlotIndex, run: &mut Vec<UnionEntry>) {
+        run.clear();
+        self.skip_to(start);
         while let Some(h) = self.head
             && h.0 < end
         {

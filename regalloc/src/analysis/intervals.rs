@@ -198,6 +198,10 @@ impl LiveIntervals {
         let mut regmasks = Vec::new();
         let mut per_inst_v: Vec<(VReg, VAccess)> = Vec::new();
         let mut per_inst_u: Vec<(RegUnit, Access)> = Vec::new();
+        // Per unit, once: asked for every unit of every physical operand.
+        let untracked: Vec<bool> = (0..nu)
+            .map(|u| unit_untracked(t, RegUnit::new(u)))
+            .collect();
         for (b, bd) in f.blocks.iter().enumerate() {
             let block = Block::new(b);
             for &i in &bd.insts {
@@ -240,7 +244,7 @@ impl LiveIntervals {
                                 RegRef::Phys(p) if p.index() < t.regs.len() => {
                                     let p = phys_operand_reg(t, p, r.sub);
                                     for &u in t.units(p) {
-                                        let untracked = unit_untracked(t, u);
+                                        let untracked = untracked[u.index()];
                                         let k = match per_inst_u.iter().position(|e| e.0 == u) {
                                             Some(k) => k,
                                             None => {
@@ -303,7 +307,7 @@ impl LiveIntervals {
                     continue;
                 }
                 for &u in t.units(li.reg) {
-                    if !unit_untracked(t, u)
+                    if !untracked[u.index()]
                         && unit_starts[u.index()].last() != Some(&Block::new(b))
                     {
                         unit_starts[u.index()].push(Block::new(b));

@@ -106,32 +106,57 @@ pub struct Access {
     pub early_clobber: bool,
 }
 
+/// The per-block facts of the current key, each stamp valid where it
+/// equals the key's epoch. One record per block, so that visiting a block
+/// touches one cache line rather than one per fact.
+#[derive(Copy, Clone, Debug, Default)]
+struct Facts {
+    live_in: u32,
+    live_out: u32,
+    def_in: u32,
+    def_out: u32,
+    kill: u32,
+    ue: u32,
+    start_def: u32,
+    /// Value on entry (a value number, `PHI_BIT | block`, or `UNKNOWN`),
+    /// valid where `in_val_at` is the epoch.
+    in_val: u32,
+    in_val_at: u32,
+    /// The last value defined in the block, valid where `last_def_at` is
+    /// the epoch.
+    last_def: u32,
+    last_def_at: u32,
+    /// The value number of the block's phi-def, valid where `phi_at` is
+    /// the epoch.
+    phi: u32,
+    phi_at: u32,
+}
+
 /// Scratch space reused across keys, so that each key costs time in the
 /// size of its live region rather than the function: per-block facts are
 /// valid only where their stamp is the current key's epoch, so nothing is
 /// cleared between keys and no pass visits every block of the function.
 #[derive(Clone, Debug, Default)]
 pub struct RangeBuilder {
-    live_in: Vec<u32>,
-    live_out: Vec<u32>,
-    def_in: Vec<u32>,
-    def_out: Vec<u32>,
-    kill: Vec<u32>,
-    ue: Vec<u32>,
-    start_def: Vec<u32>,
-    /// Value on entry (a value number, `PHI_BIT | block`, or `UNKNOWN`),
-    /// valid where `in_val_at` is the epoch.
-    in_val: Vec<u32>,
-    in_val_at: Vec<u32>,
-    /// The last value defined in the block, valid where `last_def_at` is
-    /// the epoch.
-    last_def: Vec<u32>,
-    last_def_at: Vec<u32>,
-    /// The value number of the block's phi-def, valid where `phi_at` is
-    /// the epoch.
-    phi: Vec<u32>,
-    phi_at: Vec<u32>,
+    /// Per block.
+    facts: Vec<Facts>,
     epoch: u32,
+    /// Per-key working lists, kept so that a key allocates only what it
+    /// returns.
+    scratch: Scratch,
+}
+
+/// The working lists of [`RangeBuilder::build`], empty between keys.
+#[derive(Clone, Debug, Default)]
+struct Scratch {
+    work: Vec<Block>,
+    marked_in: Vec<Block>,
+    defs: Vec<Block>,
+    touched: Vec<Block>,
+    acc_val: Vec<u32>,
+    live_blocks: Vec<Block>,
+    seg_blocks: Vec<Block>,
+    segs: Vec<Segment>,
 }
 const UNKNOWN: u32 = u32::MAX;
 const PHI_BIT: u32 = 1 << 31;
@@ -147,33 +172,17 @@ impl RangeBuilder {
     /// Makes room for a function of `n` blocks (a builder kept across
     /// calls starts empty).
     pub fn reserve_blocks(&mut self, n: usize) {
-        if self.live_in.len() >= n {
-            return;
-        }
-        for v in [
-            &mut self.live_in,
-            &mut self.live_out,
-            &mut self.def_in,
-            &mut self.def_out,
-            &mut self.kill,
-            &mut self.ue,
-            &mut self.start_def,
-            &mut self.in_val,
-            &mut self.in_val_at,
-            &mut self.last_def,
-            &mut self.last_def_at,
-            &mut self.phi,
-            &mut self.phi_at,
-        ] {
-            v.resize(n, 0);
+        if self.facts.len() < n {
+            self.facts.resize(n, Facts::default());
         }
     }
 
     /// The value on entry to `b` for the current key (`UNKNOWN` when not
     /// set for this key).
     fn in_val(&self, b: Block) -> u32 {
-        if self.in_val_at[b.index()] == self.epoch {
-            self.in_val[b.index()]
+        let f = &self.facts[b.index()];
+        if f.in_val_at == self.epoch {
+            f.in_val
         } else {
             UNKNOWN
         }
@@ -191,40 +200,53 @@ impl RangeBuilder {
     ) -> (LiveRange, Vec<Block>) {
         self.epoch += 1;
         let e = self.epoch;
-        let on = |v: &[u32], b: Block| v[b.index()] == e;
+        // Whether fact `x` of block `b` holds for this key.
+        macro_rules! on {
+            ($s:expr, $x:ident, $b:expr) => {
+                $s.facts[$b.index()].$x == e
+            };
+        }
+        let Scratch {
+            mut work,
+            mut marked_in,
+            mut defs,
+            mut touched,
+            mut acc_val,
+            mut live_blocks,
+            mut seg_blocks,
+            mut segs,
+        } = std::mem::take(&mut self.scratch);
         for &b in start_defs {
-            self.start_def[b.index()] = e;
-            self.kill[b.index()] = e;
+            self.facts[b.index()].start_def = e;
+            self.facts[b.index()].kill = e;
         }
         for a in accesses {
             let b = a.block.index();
-            if a.reads && self.kill[b] != e {
-                self.ue[b] = e;
+            if a.reads && self.facts[b].kill != e {
+                self.facts[b].ue = e;
             }
             if a.writes {
-                self.kill[b] = e;
+                self.facts[b].kill = e;
             }
         }
         // Backward liveness from the upward-exposed reads. Every block
         // marked live-in is also listed, so that the later passes visit
         // the live region instead of every block.
-        let mut work: Vec<Block> = Vec::new();
-        let mut marked_in: Vec<Block> = Vec::new();
         for a in accesses {
-            if on(&self.ue, a.block) && !on(&self.live_in, a.block) {
-                self.live_in[a.block.index()] = e;
+            if on!(self, ue, a.block) && !on!(self, live_in, a.block) {
+                self.facts[a.block.index()].live_in = e;
                 work.push(a.block);
                 marked_in.push(a.block);
             }
         }
         while let Some(b) = work.pop() {
             for &p in &cfg.preds[b.index()] {
-                if !cfg.is_reachable(p) || on(&self.live_out, p) {
+                if !cfg.is_reachable(p) || on!(self, live_out, p) {
                     continue;
                 }
-                self.live_out[p.index()] = e;
-                if !on(&self.kill, p) && !on(&self.live_in, p) {
-                    self.live_in[p.index()] = e;
+                self.facts[p.index()].live_out = e;
+                if !on!(self, kill, p) && !on!(self, live_in, p) {
+                    self.facts[p.index()].live_in = e;
                     work.push(p);
                     marked_in.push(p);
                 }
@@ -232,37 +254,37 @@ impl RangeBuilder {
         }
         // Forward "defined" within the live region: only blocks whose
         // live-out matters can pass a definition on.
-        let mut defs: Vec<Block> = accesses
-            .iter()
-            .filter(|a| a.writes)
-            .map(|a| a.block)
-            .chain(start_defs.iter().copied())
-            .collect();
+        defs.extend(
+            accesses
+                .iter()
+                .filter(|a| a.writes)
+                .map(|a| a.block)
+                .chain(start_defs.iter().copied()),
+        );
         defs.dedup();
         for &b in &defs {
-            if !on(&self.def_out, b) && on(&self.live_out, b) {
-                self.def_out[b.index()] = e;
+            if !on!(self, def_out, b) && on!(self, live_out, b) {
+                self.facts[b.index()].def_out = e;
                 work.push(b);
             }
         }
         while let Some(b) = work.pop() {
             for &s in &cfg.succs[b.index()] {
-                if on(&self.live_in, s) && !on(&self.def_in, s) {
-                    self.def_in[s.index()] = e;
-                    if !on(&self.def_out, s) && on(&self.live_out, s) {
-                        self.def_out[s.index()] = e;
+                if on!(self, live_in, s) && !on!(self, def_in, s) {
+                    self.facts[s.index()].def_in = e;
+                    if !on!(self, def_out, s) && on!(self, live_out, s) {
+                        self.facts[s.index()].def_out = e;
                         work.push(s);
                     }
                 }
             }
         }
-        let range_in = |s: &Self, b: Block| on(&s.live_in, b) && on(&s.def_in, b);
-        let range_out = |s: &Self, b: Block| on(&s.live_out, b) && on(&s.def_out, b);
+        let range_in = |s: &Self, b: Block| on!(s, live_in, b) && on!(s, def_in, b);
+        let range_out = |s: &Self, b: Block| on!(s, live_out, b) && on!(s, def_out, b);
 
         // The blocks with a definition or a read, in layout order
         // (accesses come in layout order; start definitions may not, and
         // only register units have them).
-        let mut touched: Vec<Block> = Vec::new();
         for a in accesses {
             if touched.last() != Some(&a.block) {
                 touched.push(a.block);
@@ -277,16 +299,15 @@ impl RangeBuilder {
         // Value numbers of definitions, in layout order; a block live-in
         // definition comes before the block's instructions.
         let mut valnos = Vec::new();
-        let mut acc_val = Vec::with_capacity(accesses.len());
         let mut k = 0;
         for &bb in &touched {
             let b = bb.index();
-            if on(&self.start_def, bb) {
+            if on!(self, start_def, bb) {
                 valnos.push(ValNo {
                     def: slots.block_start(bb),
                 });
-                self.last_def[b] = valnos.len() as u32 - 1;
-                self.last_def_at[b] = e;
+                self.facts[b].last_def = valnos.len() as u32 - 1;
+                self.facts[b].last_def_at = e;
             }
             while k < accesses.len() && accesses[k].block.index() == b {
                 let a = accesses[k];
@@ -294,8 +315,8 @@ impl RangeBuilder {
                     valnos.push(ValNo {
                         def: a.at.reg_slot(a.early_clobber),
                     });
-                    self.last_def[b] = valnos.len() as u32 - 1;
-                    self.last_def_at[b] = e;
+                    self.facts[b].last_def = valnos.len() as u32 - 1;
+                    self.facts[b].last_def_at = e;
                     acc_val.push(valnos.len() as u32 - 1);
                 } else {
                     acc_val.push(UNKNOWN);
@@ -308,28 +329,24 @@ impl RangeBuilder {
         // The reachable blocks the range is live into, in RPO.
         // A region covering much of the function is read off the RPO
         // rather than sorted into it.
-        let live_blocks: Vec<Block> = if covers_much(marked_in.len(), cfg.num_blocks()) {
-            cfg.rpo
-                .iter()
-                .copied()
-                .filter(|&b| range_in(self, b))
-                .collect()
+        if covers_much(marked_in.len(), cfg.num_blocks()) {
+            live_blocks.extend(cfg.rpo.iter().copied().filter(|&b| range_in(self, b)));
         } else {
-            let mut l: Vec<Block> = marked_in
-                .iter()
-                .copied()
-                .filter(|&b| range_in(self, b) && cfg.is_reachable(b))
-                .collect();
-            l.sort_unstable_by_key(|b| cfg.rpo_index[b.index()]);
-            l
-        };
+            live_blocks.extend(
+                marked_in
+                    .iter()
+                    .copied()
+                    .filter(|&b| range_in(self, b) && cfg.is_reachable(b)),
+            );
+            live_blocks.sort_unstable_by_key(|b| cfg.rpo_index[b.index()]);
+        }
         for &b in &live_blocks {
-            self.in_val[b.index()] = UNKNOWN;
-            self.in_val_at[b.index()] = e;
+            self.facts[b.index()].in_val = UNKNOWN;
+            self.facts[b.index()].in_val_at = e;
         }
         let out_val = |s: &Self, p: Block| {
-            if s.last_def_at[p.index()] == e {
-                s.last_def[p.index()]
+            if s.facts[p.index()].last_def_at == e {
+                s.facts[p.index()].last_def
             } else {
                 s.in_val(p)
             }
@@ -340,7 +357,7 @@ impl RangeBuilder {
             changed = false;
             rounds += 1;
             for &b in &live_blocks {
-                let cur = self.in_val[b.index()];
+                let cur = self.facts[b.index()].in_val;
                 let mut seen = UNKNOWN;
                 // Once a phi of this block, always one (a phi of a
                 // predecessor flowing in is an ordinary incoming value).
@@ -361,43 +378,46 @@ impl RangeBuilder {
                 }
                 let new = if multi { PHI_BIT | b.0 } else { seen };
                 if new != cur {
-                    self.in_val[b.index()] = new;
+                    self.facts[b.index()].in_val = new;
                     changed = true;
                 }
             }
         }
         // Phi values get numbers after the definitions, in layout order.
-        let live_sorted = if covers_much(live_blocks.len(), cfg.num_blocks()) {
+        let live_sorted: Vec<Block> = if covers_much(live_blocks.len(), cfg.num_blocks()) {
             (0..cfg.num_blocks())
                 .map(Block::new)
                 .filter(|&b| range_in(self, b) && cfg.is_reachable(b))
                 .collect()
         } else {
-            let mut l = live_blocks;
+            let mut l = live_blocks.clone();
             l.sort_unstable();
             l
         };
         for &b in &live_sorted {
-            if self.in_val[b.index()] == (PHI_BIT | b.0) {
+            if self.facts[b.index()].in_val == (PHI_BIT | b.0) {
                 valnos.push(ValNo {
                     def: slots.block_start(b),
                 });
-                self.phi[b.index()] = valnos.len() as u32 - 1;
-                self.phi_at[b.index()] = e;
+                self.facts[b.index()].phi = valnos.len() as u32 - 1;
+                self.facts[b.index()].phi_at = e;
             }
         }
         let resolve = |s: &Self, v: u32| {
             if v != UNKNOWN && v & PHI_BIT != 0 {
                 let b = (v & !PHI_BIT) as usize;
-                if s.phi_at[b] == e { s.phi[b] } else { 0 }
+                if s.facts[b].phi_at == e {
+                    s.facts[b].phi
+                } else {
+                    0
+                }
             } else {
                 v
             }
         };
         // Segments, block by block: only blocks the value enters or is
         // touched in can hold one.
-        let seg_blocks = merge_sorted(&touched, &live_sorted);
-        let mut segs = Vec::new();
+        merge_sorted(&touched, &live_sorted, &mut seg_blocks);
         let mut k = 0;
         for &bb in &seg_blocks {
             let b = bb.index();
@@ -406,7 +426,7 @@ impl RangeBuilder {
             if range_in(self, bb) && self.in_val(bb) != UNKNOWN {
                 cur = Some((start, resolve(self, self.in_val(bb)), None));
             }
-            if on(&self.start_def, bb) {
+            if on!(self, start_def, bb) {
                 cur = Some((
                     start,
                     last_def_at_start(&valnos, start),
@@ -459,12 +479,34 @@ impl RangeBuilder {
         }
         segs.sort_by_key(|s| s.start);
         let mut merged: Vec<Segment> = Vec::with_capacity(segs.len());
-        for s in segs {
+        for &s in &segs {
             match merged.last_mut() {
                 Some(m) if m.end == s.start && m.valno == s.valno => m.end = s.end,
                 _ => merged.push(s),
             }
         }
+        for v in [
+            &mut work,
+            &mut marked_in,
+            &mut defs,
+            &mut touched,
+            &mut live_blocks,
+            &mut seg_blocks,
+        ] {
+            v.clear();
+        }
+        acc_val.clear();
+        segs.clear();
+        self.scratch = Scratch {
+            work,
+            marked_in,
+            defs,
+            touched,
+            acc_val,
+            live_blocks,
+            seg_blocks,
+            segs,
+        };
         (
             LiveRange {
                 segments: merged,
@@ -481,9 +523,9 @@ fn covers_much(k: usize, n: usize) -> bool {
     k * (usize::BITS - k.leading_zeros()) as usize > n
 }
 
-/// The union of two sorted, duplicate-free block lists, sorted.
-fn merge_sorted(a: &[Block], b: &[Block]) -> Vec<Block> {
-    let mut out = Vec::with_capacity(a.len() + b.len());
+/// The union of two sorted, duplicate-free block lists, sorted, into
+/// `out` (empty).
+fn merge_sorted(a: &[Block], b: &[Block], out: &mut Vec<Block>) {
     let (mut i, mut j) = (0, 0);
     while i < a.len() && j < b.len() {
         match a[i].cmp(&b[j]) {
@@ -504,7 +546,6 @@ fn merge_sorted(a: &[Block], b: &[Block]) -> Vec<Block> {
     }
     out.extend_from_slice(&a[i..]);
     out.extend_from_slice(&b[j..]);
-    out
 }
 
 /// The value defined at block start `start` (the block's live-in def).

@@ -204,6 +204,14 @@ impl SlotIndexes {
         self.blocks[b.index()].1
     }
 
+    /// The blocks (by index, which is layout order) that share a point
+    /// with `[start, end)`.
+    pub fn blocks_overlapping(&self, start: SlotIndex, end: SlotIndex) -> std::ops::Range<usize> {
+        let first = self.blocks.partition_point(|&(_, e)| e <= start);
+        let last = first + self.blocks[first..].partition_point(|&(s, _)| s < end);
+        first..last
+    }
+
     /// The block containing `idx`.
     pub fn block_of(&self, idx: SlotIndex) -> Option<Block> {
         let k = self.blocks.partition_point(|&(s, _)| s <= idx);

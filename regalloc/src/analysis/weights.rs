@@ -124,10 +124,18 @@ pub fn vreg_weight(
         .segments
         .iter()
         .all(|s| s.end.base() <= li.slots.next_inst_after(s.start).base());
-    let at_mask = li.regmasks.iter().any(|m| iv.range.live_at(m.at));
+    // Whether a call lies inside the range; asked only of zero-length
+    // ranges (the only ones it matters for), and by searching the calls
+    // (in slot order) per segment rather than the segments per call.
+    let at_mask = || {
+        iv.range.segments.iter().any(|s| {
+            let k = li.regmasks.partition_point(|m| m.at < s.start);
+            li.regmasks.get(k).is_some_and(|m| m.at < s.end)
+        })
+    };
     let remat = is_rematerializable(t, f, li, vr);
     let size = iv.range.size();
-    let weight = if zero_length && !at_mask {
+    let weight = if zero_length && !at_mask() {
         f32::INFINITY
     } else {
         let mut w = total;

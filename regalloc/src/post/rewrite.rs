@@ -23,7 +23,7 @@
 //!    the allocated code (register units, reserved registers left out),
 //!    listing the largest registers whose units are all live.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use crate::alloc::spiller::{SpillCode, SpillKind};
 use crate::alloc::virtmap::VirtRegMap;
@@ -69,8 +69,11 @@ pub fn finish(
     };
 
     // 2. Spill code.
-    let mut before: HashMap<Inst, Vec<Inst>> = HashMap::new();
-    let mut after: HashMap<Inst, Vec<Inst>> = HashMap::new();
+    // Per original instruction, the spill code to place before and after
+    // it; indexed by instruction rather than hashed (every instruction of
+    // the function is looked up).
+    let mut before: Vec<Vec<Inst>> = vec![Vec::new(); func.insts.len()];
+    let mut after: Vec<Vec<Inst>> = vec![Vec::new(); func.insts.len()];
     for ins in &code.insertions {
         let Some(phys) = vrm.phys(ins.vreg) else {
             return Err(AllocError::new(
@@ -105,21 +108,24 @@ pub fn finish(
         let id = Inst::new(func.insts.len());
         func.insts.push(data);
         record.edits.insert(id, edit);
-        if ins.after {
-            after.entry(ins.at).or_default().push(id);
-        } else {
-            before.entry(ins.at).or_default().push(id);
-        }
+        let side = if ins.after { &mut after } else { &mut before };
+        side[ins.at.index()].push(id);
     }
-    let dead: HashSet<Inst> = code.removed.iter().copied().collect();
+    // Instruction sets as flags by instruction (every instruction is
+    // looked up in them).
+    let n = func.insts.len();
+    let mut dead = vec![false; n];
+    for &i in &code.removed {
+        dead[i.index()] = true;
+    }
     for bd in &mut func.blocks {
         let mut list = Vec::with_capacity(bd.insts.len());
         for &i in &bd.insts {
-            if let Some(b) = before.get(&i) {
+            if let Some(b) = before.get(i.index()) {
                 list.extend_from_slice(b);
             }
             list.push(i);
-            if let Some(a) = after.get(&i) {
+            if let Some(a) = after.get(i.index()) {
                 list.extend_from_slice(a);
             }
         }
@@ -127,16 +133,16 @@ pub fn finish(
     }
 
     // 3. Operands.
-    let mut identity: HashSet<Inst> = HashSet::new();
+    let mut identity = vec![false; n];
     for b in 0..func.blocks.len() {
         for k in 0..func.blocks[b].insts.len() {
             let i = func.blocks[b].insts[k];
-            if dead.contains(&i) {
+            if dead[i.index()] {
                 continue;
             }
             rewrite_inst(t, func, an, vrm, track_lanes, i).map_err(|e| e.at(Block::new(b), i))?;
             if is_identity_copy(func, i) {
-                identity.insert(i);
+                identity[i.index()] = true;
             }
         }
     }
@@ -145,7 +151,7 @@ pub fn finish(
     // final id, and their meaning goes into the record.
     for f in &code.folded {
         let (i, kind, k) = (f.inst, f.kind, f.operand);
-        if dead.contains(&i) {
+        if dead[i.index()] {
             // Taken out as redundant: the checker reads it as the original
             // COPY.
             continue;
@@ -210,12 +216,12 @@ pub fn finish(
     }
 
     // Copies from live-range splitting: their meaning, unless folded.
-    let mut dropped: HashSet<Inst> = HashSet::new();
+    let mut dropped = vec![false; n];
     for &i in split_copies {
         // A split copy whose value the spiller rematerializes at every use
         // is dead; like an identity copy it has no meaning to record.
-        if identity.contains(&i) || dead.contains(&i) {
-            dropped.insert(i);
+        if identity[i.index()] || dead[i.index()] {
+            dropped[i.index()] = true;
             continue;
         }
         if record.edits.contains_key(&i) {
@@ -257,10 +263,10 @@ pub fn finish(
         let mut kept = Vec::with_capacity(old.len());
         let mut pending = Vec::new();
         for i in old {
-            if dropped.contains(&i) {
+            if dropped[i.index()] {
                 continue;
             }
-            if dead.contains(&i) || identity.contains(&i) {
+            if dead[i.index()] || identity[i.index()] {
                 pending.push(i);
             } else {
                 for r in pending.drain(..) {
@@ -297,7 +303,9 @@ fn rewrite_inst(
     track_lanes: bool,
     i: Inst,
 ) -> Result<(), AllocError> {
-    let name = func.name.clone();
+    // Borrowed beside the instruction (another field): only an error
+    // needs it, and copying it for every instruction showed in profiles.
+    let name = func.name.as_str();
     let at = an.intervals.slots.inst(i);
     let mut super_defs: Vec<(Reg, bool)> = Vec::new();
     let mut super_uses: Vec<Reg> = Vec::new();
@@ -313,7 +321,7 @@ fn rewrite_inst(
         let Some(p) = vrm.phys(v) else {
             return Err(AllocError::new(
                 AllocErrorKind::OutOfRegisters,
-                &name,
+                name,
                 format!("%{} was given no register", v.0),
             ));
         };
@@ -322,7 +330,7 @@ fn rewrite_inst(
             let Some(sr) = t.sub_reg(p, s) else {
                 return Err(AllocError::new(
                     AllocErrorKind::OverConstrained,
-                    &name,
+                    name,
                     format!(
                         "%{} was given {}, which has no sub-register {}",
                         v.0,
@@ -466,75 +474,142 @@ pub fn update_live_ins(t: &TargetInfo<'_>, func: &mut MachineFunction, reserved:
         })
         .collect();
     let nb = func.blocks.len();
-    // Per block: units read before written (gen) and units written (kill).
-    let mut gen_ = vec![Units::new(nu); nb];
-    let mut kill = vec![Units::new(nu); nb];
+    let words = nu.div_ceil(64);
+    // Per block, `words` words each: units read before written (gen),
+    // units written (kill), and live on entry; one flat vector apiece, so
+    // the dataflow below allocates nothing per block or per round.
+    let mut gen_ = vec![0u64; nb * words];
+    let mut kill = vec![0u64; nb * words];
+    let mut clobbers = MaskUnits::default();
+    let mut live = Units::new(nu);
+    let mut killed = Units::new(nu);
     for b in 0..nb {
-        let mut live = Units::new(nu);
-        let mut killed = Units::new(nu);
+        live.0.fill(0);
+        killed.0.fill(0);
         for &i in func.blocks[b].insts.iter().rev() {
-            step_back(t, func, i, &tracked, &mut live, &mut killed);
+            step_back(t, func, i, &tracked, &mut clobbers, &mut live, &mut killed);
         }
-        gen_[b] = live;
-        kill[b] = killed;
+        gen_[b * words..(b + 1) * words].copy_from_slice(&live.0);
+        kill[b * words..(b + 1) * words].copy_from_slice(&killed.0);
     }
     let mut live_in = gen_.clone();
+    let mut out = vec![0u64; words];
     let mut changed = true;
     while changed {
         changed = false;
         for b in (0..nb).rev() {
-            let mut out = Units::new(nu);
+            out.fill(0);
             for s in &func.blocks[b].succs {
-                if let Some(l) = live_in.get(s.block.index()) {
-                    for (w, x) in out.0.iter_mut().zip(&l.0) {
+                let k = s.block.index();
+                if k < nb {
+                    for (w, x) in out.iter_mut().zip(&live_in[k * words..(k + 1) * words]) {
                         *w |= x;
                     }
                 }
             }
-            let mut inn = gen_[b].clone();
-            for ((w, o), k) in inn.0.iter_mut().zip(&out.0).zip(&kill[b].0) {
-                *w |= o & !k;
-            }
-            if inn != live_in[b] {
-                live_in[b] = inn;
-                changed = true;
+            let r = b * words..(b + 1) * words;
+            for (((w, g), o), k) in live_in[r.clone()]
+                .iter_mut()
+                .zip(&gen_[r.clone()])
+                .zip(&out)
+                .zip(&kill[r])
+            {
+                let inn = g | (o & !k);
+                if inn != *w {
+                    *w = inn;
+                    changed = true;
+                }
             }
         }
     }
-    let mut candidates: Vec<Reg> = Vec::new();
-    for (b, live) in live_in.iter().enumerate() {
+    // Per register, the last block (plus one) it was a candidate of and
+    // found fully live in: stamps instead of a sort and a search per
+    // block.
+    let nr = t.regs.len();
+    let mut seen = vec![0u32; nr];
+    let mut full_at = vec![0u32; nr];
+    let mut full: Vec<Reg> = Vec::new();
+    // The first block with each live unit set: blocks with the same set
+    // get the same list (common after allocation, where values stay in
+    // the same registers across many blocks).
+    let mut first_with: HashMap<&[u64], usize> = HashMap::new();
+    for b in 0..nb {
+        let set = &live_in[b * words..(b + 1) * words];
+        if let Some(&a) = first_with.get(set) {
+            func.blocks[b].live_ins = func.blocks[a].live_ins.clone();
+            continue;
+        }
+        first_with.insert(set, b);
+        let stamp = b as u32 + 1;
+        let live = Units(set.to_vec());
         // Only registers containing a live unit can be live-in: a unit's
         // roots and their super-registers.
-        candidates.clear();
+        full.clear();
         for u in live.iter() {
             for root in t.unit_roots(crate::target::RegUnit::new(u)) {
-                candidates.push(root);
-                candidates.extend_from_slice(t.super_regs(root));
+                for r in std::iter::once(root).chain(t.super_regs(root).iter().copied()) {
+                    if seen[r.index()] == stamp {
+                        continue;
+                    }
+                    seen[r.index()] = stamp;
+                    let d = t.reg(r);
+                    if !is_reserved(r)
+                        && !d.flags.contains(PhysFlags::ARTIFICIAL)
+                        && !d.flags.contains(PhysFlags::CONSTANT)
+                        && !d.units.is_empty()
+                        && d.units.iter().all(|u| live.get(u.index()))
+                    {
+                        full_at[r.index()] = stamp;
+                        full.push(r);
+                    }
+                }
             }
         }
-        candidates.sort_unstable();
-        candidates.dedup();
-        let full: Vec<Reg> = candidates
-            .iter()
-            .copied()
-            .filter(|&r| {
-                let d = t.reg(r);
-                !is_reserved(r)
-                    && !d.flags.contains(PhysFlags::ARTIFICIAL)
-                    && !d.flags.contains(PhysFlags::CONSTANT)
-                    && !d.units.is_empty()
-                    && d.units.iter().all(|u| live.get(u.index()))
-            })
-            .collect();
-        let is_full = |r: Reg| full.binary_search(&r).is_ok();
+        // The largest such registers: those no fully live register
+        // contains.
         let mut list: Vec<BlockLiveIn> = full
             .iter()
             .copied()
-            .filter(|&r| !t.super_regs(r).iter().any(|&s| is_full(s)))
+            .filter(|&r| !t.super_regs(r).iter().any(|&s| full_at[s.index()] == stamp))
             .map(|reg| BlockLiveIn { reg, lanes: None })
             .collect();
-        list.sort_by_key(|l| l.reg);
+        list.sort_unstable_by_key(|l| l.reg);
         func.blocks[b].live_ins = list;
+    }
+}
+
+/// The units each distinct call mask of a function clobbers (among the
+/// tracked ones), computed on its first call: a function with many calls
+/// of one convention tests every unit against the mask once, not once
+/// per call.
+#[derive(Default)]
+struct MaskUnits(Vec<(RegMask, Units)>);
+
+impl MaskUnits {
+    /// The tracked units `m` clobbers.
+    fn get(&mut self, t: &TargetInfo<'_>, tracked: &[bool], m: &RegMask) -> &Units {
+        if let Some(k) = self.0.iter().position(|(x, _)| x == m) {
+            return &self.0[k].1;
+        }
+        let mut units = Units::new(tracked.len());
+        for (u, &tr) in tracked.iter().enumerate() {
+            if !tr {
+                continue;
+            }
+            let clobbered = t
+                .unit_roots(crate::target::RegUnit::new(u))
+                .any(|r| match m {
+                    RegMask::Named(s) => {
+                        s.index() >= t.callee_saved.len() || !t.mask_preserves(*s, r)
+                    }
+                    RegMask::Custom(list) => !list.contains(&r),
+                });
+            if clobbered {
+                units.set(u, true);
+            }
+        }
+        self.0.push((m.clone(), units));
+        &self.0.last().expect("just pushed").1
     }
 }
 
@@ -545,6 +620,7 @@ fn step_back(
     func: &MachineFunction,
     i: Inst,
     tracked: &[bool],
+    clobbers: &mut MaskUnits,
     live: &mut Units,
     killed: &mut Units,
 ) {
@@ -563,22 +639,10 @@ fn step_back(
                 }
             }
             Operand::RegMask(m) => {
-                for (u, &tr) in tracked.iter().enumerate() {
-                    if !tr {
-                        continue;
-                    }
-                    let clobbered = t
-                        .unit_roots(crate::target::RegUnit::new(u))
-                        .any(|r| match m {
-                            RegMask::Named(s) => {
-                                s.index() >= t.callee_saved.len() || !t.mask_preserves(*s, r)
-                            }
-                            RegMask::Custom(list) => !list.contains(&r),
-                        });
-                    if clobbered {
-                        live.set(u, false);
-                        killed.set(u, true);
-                    }
+                let c = clobbers.get(t, tracked, m);
+                for ((l, k), x) in live.0.iter_mut().zip(killed.0.iter_mut()).zip(&c.0) {
+                    *l &= !x;
+                    *k |= x;
                 }
             }
             _ => {}

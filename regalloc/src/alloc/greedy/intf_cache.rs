@@ -1,18 +1,20 @@
-//! The interference of a physical register per block, remembered across region splits while the register's units do not change (LLVM's `InterferenceCache`).
+//! The interference of a physical register per block, remembered across region splits while nothing changes in the block (LLVM's `InterferenceCache`).
 //!
 //! Region split asks, for every candidate register and every block a
 //! range lives in, where the register is first and last taken in the
 //! block ([`LiveRegMatrix::block_interference`]). Consecutive splits of a
 //! function ask about the same registers and largely the same blocks,
-//! while between them only the units of the registers just assigned or
-//! evicted change. So the answers are kept per register and block, and a
-//! register's answers are dropped when the version of one of its units
-//! ([`LiveRegMatrix::unit_version`]) moved since they were computed; the
-//! part from fixed registers and call clobbers is kept for good. The
-//! answer is exactly what the matrix would say now: block boundaries,
-//! fixed ranges and call masks never change during allocation.
+//! while between them only the segments of the ranges just assigned or
+//! evicted change. So the answers are kept per register and block; when a
+//! register is asked about again, the union changes of its units since
+//! the last time ([`LiveRegMatrix::unit_changes_since`]) drop the answers
+//! of the blocks they overlap, and only those. The part from fixed
+//! registers and call clobbers is kept for good. The answer is exactly
+//! what the matrix would say now: block boundaries, fixed ranges and call
+//! masks never change during allocation, and a block's virtual
+//! interference depends only on the union segments overlapping it.
 
-use crate::analysis::SlotIndex;
+use crate::analysis::{SlotIndex, SlotIndexes};
 use crate::ir::Block;
 use crate::target::{Reg, TargetInfo};
 
@@ -24,15 +26,12 @@ type BlockInterference = Option<(SlotIndex, SlotIndex)>;
 /// The cached answers of one register.
 #[derive(Clone, Debug, Default)]
 struct Entry {
-    /// The versions of the register's units, in `t.units(p)` order, that
-    /// the virtual answers of the current epoch were computed with.
-    versions: Vec<u32>,
-    /// Bumped whenever `versions` moves: answers of older epochs are stale.
-    epoch: u32,
-    /// Per block: the epoch its virtual answer was computed in (0: never).
-    stamp: Vec<u32>,
-    /// Per block: the virtual registers' interference, valid where `stamp`
-    /// is `epoch`.
+    /// Per unit of the register, in `t.units(p)` order: the unit's
+    /// version ([`LiveRegMatrix::unit_version`]) the answers have seen.
+    seen: Vec<u32>,
+    /// Per block: whether `virt` holds the current answer.
+    valid: Vec<bool>,
+    /// Per block: the virtual registers' interference, where `valid`.
     virt: Vec<BlockInterference>,
     /// Per block: the fixed registers' and calls' interference, once
     /// computed (it never changes).
@@ -47,37 +46,41 @@ pub struct InterferenceCache {
 }
 
 impl InterferenceCache {
-    /// The answers for `p`, with those made stale by a change of one of
-    /// its units since they were computed dropped. The matrix must not
-    /// change while the result is in use.
+    /// The answers for `p`, with those of the blocks that a change of one
+    /// of its units overlapped since they were computed dropped. The
+    /// matrix must not change while the result is in use.
     pub fn reg<'c>(
         &'c mut self,
         t: &TargetInfo<'_>,
         matrix: &LiveRegMatrix,
+        slots: &SlotIndexes,
         num_blocks: usize,
         p: Reg,
     ) -> RegInterference<'c> {
         if self.regs.len() <= p.index() {
             self.regs.resize(p.index() + 1, None);
         }
+        let units = t.units(p);
         let e = self.regs[p.index()].get_or_insert_with(|| Entry {
-            versions: Vec::new(),
-            epoch: 1,
-            stamp: vec![0; num_blocks],
+            seen: units.iter().map(|&u| matrix.unit_version(u)).collect(),
+            valid: vec![false; num_blocks],
             virt: vec![None; num_blocks],
             fixed: vec![None; num_blocks],
         });
-        let units = t.units(p);
-        let same = e.versions.len() == units.len()
-            && units
-                .iter()
-                .zip(&e.versions)
-                .all(|(&u, &v)| matrix.unit_version(u) == v);
-        if !same {
-            e.versions.clear();
-            e.versions
-                .extend(units.iter().map(|&u| matrix.unit_version(u)));
-            e.epoch += 1;
+        for (k, &u) in units.iter().enumerate() {
+            let changes = matrix.unit_changes_since(u, e.seen[k]);
+            if changes.is_empty() {
+                continue;
+            }
+            if changes.len() >= num_blocks {
+                // More changes than blocks: forgetting everything is cheaper.
+                e.valid.fill(false);
+            } else {
+                for &(start, end) in changes {
+                    e.valid[slots.blocks_overlapping(start, end)].fill(false);
+                }
+            }
+            e.seen[k] = matrix.unit_version(u);
         }
         RegInterference { entry: e, p }
     }
@@ -105,9 +108,9 @@ impl RegInterference<'_> {
         let k = b.index();
         let fixed = *e.fixed[k]
             .get_or_insert_with(|| matrix.block_fixed_interference(t, self.p, start, end));
-        if e.stamp[k] != e.epoch {
+        if !e.valid[k] {
             e.virt[k] = matrix.block_virt_interference(t, self.p, start, end);
-            e.stamp[k] = e.epoch;
+            e.valid[k] = true;
         }
         join_interference(e.virt[k], fixed)
     }

@@ -53,6 +53,25 @@ pub struct Region {
     stamp: u32,
     /// Per block, its last split point once asked for (see [`last_split`]).
     last_split: Vec<Option<SlotIndex>>,
+    /// Scratch vectors of [`evaluate`], kept so that a candidate allocates
+    /// nothing.
+    scratch: Scratch,
+}
+
+/// The working lists of one candidate's evaluation.
+#[derive(Default)]
+struct Scratch {
+    /// The use blocks' border constraints, in `use_blocks` order.
+    constraints: Vec<BlockConstraint>,
+    /// Live-through blocks the region grew into, with whether the
+    /// candidate has interference there.
+    visited: Vec<(Block, bool)>,
+    /// The blocks one growth step adds.
+    added: Vec<Block>,
+    /// Of those, the ones without interference (linked) ...
+    links: Vec<Block>,
+    /// ... and the constraints of the others.
+    cs: Vec<BlockConstraint>,
 }
 
 impl Region {
@@ -78,6 +97,7 @@ impl Region {
             seen: vec![0; g.func.blocks.len()],
             stamp: 0,
             last_split: vec![None; g.func.blocks.len()],
+            scratch: Scratch::default(),
         }
     }
 }
@@ -99,7 +119,7 @@ fn last_split(g: &Greedy<'_, '_, '_>, cache: &mut [Option<SlotIndex>], b: Block)
     *cache[b.index()].get_or_insert_with(|| last_split_point(g, b))
 }
 
-/// One candidate's evaluation.
+/// The best candidate so far.
 pub(super) struct Candidate {
     /// The register, or `None` for the compact region ([`super::compact`]),
     /// which is meant for no register in particular and meets no
@@ -137,11 +157,20 @@ pub fn try_region_split(
         spill_cost
     };
     for &p in &order.regs {
-        if let Some(c) = evaluate(g, &mut region, sa, through, p, best_cost) {
-            tracing::debug!(vreg = v.0, reg = %g.t.reg(p).name, cost = c.cost, "region split candidate");
-            if c.cost < best_cost {
-                best_cost = c.cost;
-                best = Some(c);
+        if let Some(cost) = evaluate(g, &mut region, sa, through, p, best_cost) {
+            tracing::debug!(vreg = v.0, reg = %g.t.reg(p).name, cost, "region split candidate");
+            if cost < best_cost {
+                best_cost = cost;
+                // Only a new best needs its bundles, read before the next
+                // candidate resets the network.
+                let mut positive = best.take().map(|b| b.positive).unwrap_or_default();
+                positive.clear();
+                positive.extend(region.placer.positive_bundles());
+                best = Some(Candidate {
+                    reg: Some(p),
+                    cost,
+                    positive,
+                });
             }
         }
     }
@@ -159,7 +188,8 @@ pub fn try_region_split(
 }
 
 /// The constraints, growth and cost of candidate `p`; `None` when it
-/// cannot beat `limit` or nothing wants the register.
+/// cannot beat `limit` or nothing wants the register. The network keeps
+/// the candidate's decisions until the next call.
 fn evaluate(
     g: &Greedy<'_, '_, '_>,
     region: &mut Region,
@@ -167,13 +197,26 @@ fn evaluate(
     through: u32,
     p: Reg,
     limit: f32,
-) -> Option<Candidate> {
+) -> Option<f32> {
     let seen = region.next_stamp();
-    let mut p_intf = region.intf.reg(g.t, &g.matrix, g.func.blocks.len(), p);
+    let Scratch {
+        constraints,
+        visited,
+        added,
+        links,
+        cs,
+    } = &mut region.scratch;
+    let mut p_intf = region.intf.reg(
+        g.t,
+        &g.matrix,
+        &g.an.intervals.slots,
+        g.func.blocks.len(),
+        p,
+    );
     let placer = &mut region.placer;
     placer.prepare();
     // 1. Use blocks.
-    let mut constraints = Vec::with_capacity(sa.use_blocks.len());
+    constraints.clear();
     let mut static_cost = 0f32;
     for u in &sa.use_blocks {
         let mut c = BlockConstraint {
@@ -216,19 +259,23 @@ fn evaluate(
                 }
             }
             static_cost += ins as f32 * freq(g, u.block);
+            // The cost only grows from here (frequencies are not
+            // negative): a candidate already at the limit is out, before
+            // its other blocks' interference and the network are looked at.
+            if static_cost >= limit {
+                return None;
+            }
         }
         constraints.push(c);
     }
-    placer.add_constraints(&constraints);
+    placer.add_constraints(constraints);
     if !placer.scan_active_bundles() || static_cost >= limit {
         return None;
     }
     // 2. Grow through live-through blocks next to positive bundles.
-    // Live-through blocks the region grew into, with whether the
-    // candidate has interference there.
-    let mut visited: Vec<(Block, bool)> = Vec::new();
+    visited.clear();
     loop {
-        let mut added = Vec::new();
+        added.clear();
         for &bu in placer.recent_positive() {
             for &b in region.bundles.blocks(bu) {
                 if region.through[b.index()] == through && region.seen[b.index()] != seen {
@@ -240,9 +287,9 @@ fn evaluate(
         if added.is_empty() {
             break;
         }
-        let mut links = Vec::new();
-        let mut cs = Vec::new();
-        for &b in &added {
+        links.clear();
+        cs.clear();
+        for &b in added.iter() {
             let i = intf(g, &mut p_intf, b);
             visited.push((b, i.is_some()));
             match i {
@@ -266,8 +313,8 @@ fn evaluate(
                 }
             }
         }
-        placer.add_constraints(&cs);
-        placer.add_links(&links);
+        placer.add_constraints(cs);
+        placer.add_links(links);
         placer.iterate();
     }
     placer.finish();
@@ -277,7 +324,7 @@ fn evaluate(
     let placer = &region.placer;
     let bundle_pos = |b: Block, out: bool| placer.is_positive(region.bundles.bundle(b, out));
     let mut cost = static_cost;
-    for (u, c) in sa.use_blocks.iter().zip(&constraints) {
+    for (u, c) in sa.use_blocks.iter().zip(constraints.iter()) {
         let mut ins = 0;
         if u.live_in {
             ins += u32::from(bundle_pos(u.block, false) != (c.entry == BorderConstraint::PrefReg));
@@ -287,7 +334,7 @@ fn evaluate(
         }
         cost += ins as f32 * freq(g, u.block);
     }
-    for &(b, interfered) in &visited {
+    for &(b, interfered) in visited.iter() {
         let (rin, rout) = (bundle_pos(b, false), bundle_pos(b, true));
         if !rin && !rout {
             continue;
@@ -300,11 +347,7 @@ fn evaluate(
         }
         cost += freq(g, b);
     }
-    Some(Candidate {
-        reg: Some(p),
-        cost,
-        positive: placer.positive_bundles().collect(),
-    })
+    Some(cost)
 }
 
 /// The gap right before the point `s` of block `b`: before the first
@@ -358,9 +401,15 @@ fn split_around_region(
 ) -> bool {
     const REMAINDER: u32 = 0;
     const MAIN: u32 = 1;
-    let mut p_intf = cand
-        .reg
-        .map(|p| region.intf.reg(g.t, &g.matrix, g.func.blocks.len(), p));
+    let mut p_intf = cand.reg.map(|p| {
+        region.intf.reg(
+            g.t,
+            &g.matrix,
+            &g.an.intervals.slots,
+            g.func.blocks.len(),
+            p,
+        )
+    });
     let intf = |g: &Greedy<'_, '_, '_>, p_intf: &mut Option<RegInterference<'_>>, b: Block| {
         p_intf.as_mut().and_then(|x| intf(g, x, b))
     };
