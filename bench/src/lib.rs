@@ -21,6 +21,7 @@ pub fn keep_freed_memory() {
     }
 }
 
+pub mod alloc_bench;
 pub mod corpus;
 pub mod csv;
 pub mod plot;

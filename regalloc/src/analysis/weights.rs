@@ -145,10 +145,18 @@ pub fn vreg_weight(
         if !hints.is_empty() {
             w *= 1.01;
         }
-        w / (size as f32 + 25.0 * (INSTR_DIST / LLVM_SCALE) as f32)
+        normalize(w, size)
     };
     hints.sort_by(|a, b| b.1.total_cmp(&a.1));
     Some((weight, hints))
+}
+
+/// A weight from the frequency-weighted count of accesses and the length
+/// in LLVM's slot units (LLVM's `normalizeSpillWeight`): the length plus
+/// 25 instructions, so that long ranges weigh their use density and short
+/// ones do not blow up.
+pub fn normalize(use_def_freq: f32, size: u32) -> f32 {
+    use_def_freq / (size as f32 + 25.0 * (INSTR_DIST / LLVM_SCALE) as f32)
 }
 
 /// Whether `inst` reads and whether it writes `v` (LLVM's

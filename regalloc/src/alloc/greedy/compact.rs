@@ -15,8 +15,8 @@
 
 use crate::ir::Block;
 
-use super::super::split::{BlockConstraint, BorderConstraint};
-use super::region::{Candidate, Region};
+use super::super::split::BlockConstraint;
+use super::region::{Candidate, Region, newly_reached, wish};
 use super::split::SplitAnalysis;
 
 /// The compact region of the range `sa` describes, whose live-through
@@ -34,37 +34,21 @@ pub(super) fn compact_region(
     let seen = region.next_stamp();
     let placer = &mut region.placer;
     placer.prepare();
-    let border = |live: bool| {
-        if live {
-            BorderConstraint::PrefReg
-        } else {
-            BorderConstraint::DontCare
-        }
-    };
-    let constraints: Vec<BlockConstraint> = sa
-        .use_blocks
-        .iter()
-        .map(|u| BlockConstraint {
-            block: u.block,
-            entry: border(u.live_in),
-            exit: border(u.live_out),
-            change_state: true,
-        })
-        .collect();
+    let constraints: Vec<BlockConstraint> = sa.use_blocks.iter().map(wish).collect();
     placer.add_constraints(&constraints);
     if !placer.scan_active_bundles() {
         return None;
     }
+    let mut added: Vec<Block> = Vec::new();
     loop {
-        let mut added: Vec<Block> = Vec::new();
-        for &bu in placer.recent_positive() {
-            for &b in region.bundles.blocks(bu) {
-                if region.through[b.index()] == through && region.seen[b.index()] != seen {
-                    region.seen[b.index()] = seen;
-                    added.push(b);
-                }
-            }
-        }
+        newly_reached(
+            placer,
+            &region.bundles,
+            &region.through,
+            &mut region.seen,
+            (through, seen),
+            &mut added,
+        );
         if added.is_empty() {
             break;
         }

@@ -280,9 +280,8 @@ fn slide(
 }
 
 /// The spill weight a new interval over uses `before..=after` would have:
-/// one access per use plus the copies in and out, over its length (LLVM's
-/// `normalizeSpillWeight` with the same constants as
-/// [`crate::analysis::weights`]).
+/// one access per use plus the copies in and out, over its length
+/// ([`crate::analysis::weights::normalize`]).
 fn estimated_weight(
     uses: &LocalUses,
     before: usize,
@@ -295,7 +294,7 @@ fn estimated_weight(
         (before != 0 || uses.live_in) as u32 + (after != uses.gaps() || uses.live_out) as u32;
     let dist = (uses.at[after].0 - uses.at[before].0) / LLVM_SCALE;
     let size = dist + live_ends * (INSTR_DIST / LLVM_SCALE);
-    freq * (new_gaps + 1) as f32 / (size as f32 + 25.0 * (INSTR_DIST / LLVM_SCALE) as f32)
+    crate::analysis::weights::normalize(freq * (new_gaps + 1) as f32, size)
 }
 
 /// LLVM's `tryLocalSplit` for `v`, a range inside one block; `true` when

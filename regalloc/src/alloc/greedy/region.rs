@@ -34,7 +34,7 @@ use super::super::split::{
     BlockConstraint, BlockPlan, BorderConstraint, Gap, SpillPlacement, SplitPlan,
 };
 use super::intf_cache::{InterferenceCache, RegInterference};
-use super::split::{SplitAnalysis, freq, last_split_point, spill_cost_of};
+use super::split::{SplitAnalysis, UseBlock, freq, last_split_point, spill_cost_of};
 use super::{Greedy, Stage};
 
 /// The edge bundles and the spill placement network of one function,
@@ -187,6 +187,47 @@ pub fn try_region_split(
     Ok(done)
 }
 
+/// What a use block wants before any interference is looked at: the value
+/// in a register at every border it crosses.
+pub(super) fn wish(u: &UseBlock) -> BlockConstraint {
+    let border = |live: bool| {
+        if live {
+            BorderConstraint::PrefReg
+        } else {
+            BorderConstraint::DontCare
+        }
+    };
+    BlockConstraint {
+        block: u.block,
+        entry: border(u.live_in),
+        exit: border(u.live_out),
+        change_state: true,
+    }
+}
+
+/// Into `added`: the live-through blocks of the range being split (those
+/// whose `through` stamp is `stamps.0`) next to a bundle that just turned
+/// positive, which the current candidate has not grown into yet (`seen`
+/// stamp other than `stamps.1`); each is stamped as seen.
+pub(super) fn newly_reached(
+    placer: &SpillPlacement,
+    bundles: &EdgeBundles,
+    through: &[u32],
+    seen: &mut [u32],
+    stamps: (u32, u32),
+    added: &mut Vec<Block>,
+) {
+    added.clear();
+    for &bu in placer.recent_positive() {
+        for &b in bundles.blocks(bu) {
+            if through[b.index()] == stamps.0 && seen[b.index()] != stamps.1 {
+                seen[b.index()] = stamps.1;
+                added.push(b);
+            }
+        }
+    }
+}
+
 /// The constraints, growth and cost of candidate `p`; `None` when it
 /// cannot beat `limit` or nothing wants the register. The network keeps
 /// the candidate's decisions until the next call.
@@ -219,20 +260,7 @@ fn evaluate(
     constraints.clear();
     let mut static_cost = 0f32;
     for u in &sa.use_blocks {
-        let mut c = BlockConstraint {
-            block: u.block,
-            entry: if u.live_in {
-                BorderConstraint::PrefReg
-            } else {
-                BorderConstraint::DontCare
-            },
-            exit: if u.live_out {
-                BorderConstraint::PrefReg
-            } else {
-                BorderConstraint::DontCare
-            },
-            change_state: true,
-        };
+        let mut c = wish(u);
         if let Some((first, last)) = intf(g, &mut p_intf, u.block) {
             let mut ins = 0;
             let start = g.an.intervals.slots.block_start(u.block);
@@ -275,15 +303,14 @@ fn evaluate(
     // 2. Grow through live-through blocks next to positive bundles.
     visited.clear();
     loop {
-        added.clear();
-        for &bu in placer.recent_positive() {
-            for &b in region.bundles.blocks(bu) {
-                if region.through[b.index()] == through && region.seen[b.index()] != seen {
-                    region.seen[b.index()] = seen;
-                    added.push(b);
-                }
-            }
-        }
+        newly_reached(
+            placer,
+            &region.bundles,
+            &region.through,
+            &mut region.seen,
+            (through, seen),
+            added,
+        );
         if added.is_empty() {
             break;
         }
@@ -410,6 +437,7 @@ fn split_around_region(
             p,
         )
     });
+    // The compact region has no register, hence no interference.
     let intf = |g: &Greedy<'_, '_, '_>, p_intf: &mut Option<RegInterference<'_>>, b: Block| {
         p_intf.as_mut().and_then(|x| intf(g, x, b))
     };

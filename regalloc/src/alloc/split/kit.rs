@@ -40,7 +40,7 @@
 use std::collections::BTreeMap;
 
 use crate::analysis::ranges::RangeBuilder;
-use crate::analysis::weights::vreg_weight;
+use crate::analysis::weights::{reads_writes, vreg_weight};
 use crate::analysis::{Analyses, Slot, SlotIndex};
 use crate::ir::{
     Block, Generic, Inst, InstData, MachineFunction, Op, Operand, RegOperand, RegRef, VReg,
@@ -432,7 +432,9 @@ impl SplitKit {
                         .intervals
                         .slots
                         .inst(i)
-                        .and_then(|at| pieces.class_at(&niv.range, at, defines(func.inst(i), n)))
+                        .and_then(|at| {
+                            pieces.class_at(&niv.range, at, reads_writes(func.inst(i), n).1)
+                        })
                         .unwrap_or(0);
                     by_piece[piece as usize].push((i, b));
                 }
@@ -535,13 +537,6 @@ fn weigh(
 /// A further connected piece of a split interval: its register, the
 /// interval, and the instructions using it with their blocks.
 type Piece = (VReg, u32, Vec<(Inst, Block)>);
-
-/// Whether `inst` writes `v`.
-fn defines(inst: &InstData, v: VReg) -> bool {
-    inst.operands
-        .iter()
-        .any(|o| matches!(o, Operand::Reg(r) if r.reg == RegRef::Virt(v) && r.is_def()))
-}
 
 /// Renames every operand of `from` in `inst` to `to`, dropping kill and
 /// dead flags (the rewriter recomputes them).
