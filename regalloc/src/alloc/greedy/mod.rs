@@ -36,6 +36,7 @@ mod local;
 mod queue;
 mod recolor;
 mod region;
+mod region_plan;
 mod split;
 
 use crate::analysis::Analyses;

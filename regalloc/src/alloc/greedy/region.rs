@@ -29,13 +29,10 @@ use crate::target::Reg;
 
 use super::super::AllocError;
 use super::super::order::AllocationOrder;
-use super::super::split::kit::is_terminator;
-use super::super::split::{
-    BlockConstraint, BlockPlan, BorderConstraint, Gap, SpillPlacement, SplitPlan,
-};
+use super::super::split::{BlockConstraint, BorderConstraint, SpillPlacement};
+use super::Greedy;
 use super::intf_cache::{InterferenceCache, RegInterference};
 use super::split::{SplitAnalysis, UseBlock, freq, last_split_point, spill_cost_of};
-use super::{Greedy, Stage};
 
 /// The edge bundles and the spill placement network of one function,
 /// made on the first region split.
@@ -43,7 +40,7 @@ pub struct Region {
     pub(super) bundles: EdgeBundles,
     pub(super) placer: SpillPlacement,
     /// Block interference of the candidate registers, kept across splits.
-    intf: InterferenceCache,
+    pub(super) intf: InterferenceCache,
     /// Per block: the stamp of the last split the block was a live-through
     /// block of (`through`), and of the last candidate the region grew
     /// into it (`seen`); stamps instead of flags so that no pass clears a
@@ -103,7 +100,7 @@ impl Region {
 }
 
 /// The interference of `p` (whose cache answers are `p_intf`) in block `b`.
-fn intf(
+pub(super) fn intf(
     g: &Greedy<'_, '_, '_>,
     p_intf: &mut RegInterference<'_>,
     b: Block,
@@ -174,15 +171,22 @@ pub fn try_region_split(
             }
         }
     }
-    // No register pays: the compact region, where the uses alone want a
-    // register, may still gather hot uses into an interval of their own
-    // that can evict its way into one (LLVM's `calcCompactRegion`).
-    let best = best.or(compact);
-    let Some(best) = best else {
+    // The compact region, where the uses alone want a register, takes the
+    // bundles it wants that the best register does not: hot uses the
+    // register cannot hold get an interval of their own, which may evict
+    // its way into another register (LLVM's `calcCompactRegion`).
+    if best.is_none() && compact.is_none() {
         g.region = Some(region);
         return Ok(false);
-    };
-    let done = split_around_region(g, &mut region, v, sa, &best);
+    }
+    let done = super::region_plan::split_around_region(
+        g,
+        &mut region,
+        v,
+        sa,
+        best.as_ref(),
+        compact.as_ref(),
+    );
     g.region = Some(region);
     Ok(done)
 }
@@ -375,247 +379,4 @@ fn evaluate(
         cost += freq(g, b);
     }
     Some(cost)
-}
-
-/// The gap right before the point `s` of block `b`: before the first
-/// instruction at or after it (the block end when none is left before the
-/// terminators).
-fn gap_before(g: &Greedy<'_, '_, '_>, b: Block, s: SlotIndex) -> Gap {
-    let slots = &g.an.intervals.slots;
-    for &i in &g.func.block(b).insts {
-        if is_terminator(g.t, g.func.inst(i)) {
-            return Gap::End;
-        }
-        if let Some(at) = slots.inst(i)
-            && at.base() >= s.base()
-        {
-            return Gap::Before(i);
-        }
-    }
-    Gap::End
-}
-
-/// The gap right after the point `s` of block `b`: after the last
-/// instruction at or before it (the block start when there is none; the
-/// last split point when that instruction is a terminator).
-fn gap_after(g: &Greedy<'_, '_, '_>, b: Block, s: SlotIndex) -> Gap {
-    let slots = &g.an.intervals.slots;
-    let mut gap = Gap::Start;
-    for &i in &g.func.block(b).insts {
-        if is_terminator(g.t, g.func.inst(i)) {
-            return if matches!(gap, Gap::Start) {
-                Gap::Start
-            } else {
-                Gap::End
-            };
-        }
-        match slots.inst(i) {
-            Some(at) if at.base() <= s.base() => gap = Gap::After(i),
-            Some(_) => break,
-            None => {}
-        }
-    }
-    gap
-}
-
-/// Carries out the winning candidate's split; `true` when it happened.
-fn split_around_region(
-    g: &mut Greedy<'_, '_, '_>,
-    region: &mut Region,
-    v: VReg,
-    sa: &SplitAnalysis,
-    cand: &Candidate,
-) -> bool {
-    const REMAINDER: u32 = 0;
-    const MAIN: u32 = 1;
-    let mut p_intf = cand.reg.map(|p| {
-        region.intf.reg(
-            g.t,
-            &g.matrix,
-            &g.an.intervals.slots,
-            g.func.blocks.len(),
-            p,
-        )
-    });
-    // The compact region has no register, hence no interference.
-    let intf = |g: &Greedy<'_, '_, '_>, p_intf: &mut Option<RegInterference<'_>>, b: Block| {
-        p_intf.as_mut().and_then(|x| intf(g, x, b))
-    };
-    let pos = |b: Block, out: bool| {
-        cand.positive
-            .binary_search(&region.bundles.bundle(b, out))
-            .is_ok()
-    };
-    let mut plan = SplitPlan {
-        intervals: 2,
-        default: REMAINDER,
-        blocks: Default::default(),
-        hoist: None,
-    };
-    let Some(iv) = g.an.intervals.vreg(v) else {
-        return false;
-    };
-    let slots = &g.an.intervals.slots;
-    let live_in = |b: Block| iv.range.live_at(slots.block_start(b));
-    let live_out = |b: Block| iv.range.live_at(SlotIndex(slots.block_end(b).0 - 1));
-    // Live-through blocks without uses.
-    for &b in &sa.through {
-        let (rin, rout) = (live_in(b) && pos(b, false), live_out(b) && pos(b, true));
-        let bp = match (rin, rout, intf(g, &mut p_intf, b)) {
-            (false, false, _) => continue,
-            (true, true, None) => BlockPlan::whole(MAIN),
-            (true, true, Some((f, l))) => BlockPlan {
-                entry: MAIN,
-                switches: vec![(gap_before(g, b, f), REMAINDER), (gap_after(g, b, l), MAIN)],
-            },
-            (true, false, i) => BlockPlan {
-                entry: MAIN,
-                switches: vec![(i.map_or(Gap::End, |(f, _)| gap_before(g, b, f)), REMAINDER)],
-            },
-            (false, true, i) => BlockPlan {
-                entry: REMAINDER,
-                switches: vec![(i.map_or(Gap::Start, |(_, l)| gap_after(g, b, l)), MAIN)],
-            },
-        };
-        plan.blocks.insert(b, bp);
-    }
-    // Blocks with uses.
-    let mut locals = 0;
-    for u in &sa.use_blocks {
-        let b = u.block;
-        let rin = u.live_in && pos(b, false);
-        let rout = u.live_out && pos(b, true);
-        if !rin && !rout {
-            // On the stack side: several uses get an interval of their own.
-            if u.uses >= 2 && !u.starts_at_terminator(g) {
-                let k = plan.intervals + locals;
-                locals += 1;
-                let mut switches = vec![(Gap::Before(u.first), k)];
-                if u.live_out {
-                    switches.push((u.after_last(), REMAINDER));
-                }
-                plan.blocks.insert(
-                    b,
-                    BlockPlan {
-                        entry: REMAINDER,
-                        switches,
-                    },
-                );
-            }
-            continue;
-        }
-        let i = intf(g, &mut p_intf, b);
-        let mut switches = Vec::new();
-        // An interval of the block's own for the uses that `P`'s
-        // interference overlaps where the value enters or leaves in `P`
-        // (LLVM's `splitRegInBlock`/`splitRegOutBlock`): it may take
-        // another register, where the remainder would reload at each use.
-        let mut local = || {
-            let k = plan.intervals + locals;
-            locals += 1;
-            k
-        };
-        if rin {
-            match i {
-                None => {
-                    if !rout && u.live_out {
-                        switches.push((u.after_last(), REMAINDER));
-                    }
-                }
-                Some((f, _)) => {
-                    let leave = if u.last_at < f {
-                        u.after_last()
-                    } else {
-                        gap_before(g, b, f)
-                    };
-                    if !rout && u.last_at >= f && leave != Gap::End {
-                        switches.push((leave, local()));
-                        if u.live_out {
-                            switches.push((u.after_last(), REMAINDER));
-                        }
-                    } else if u.live_out || u.last_at >= f {
-                        switches.push((leave, REMAINDER));
-                    }
-                }
-            }
-        }
-        if rout {
-            let enter = match i {
-                None => Gap::Before(u.first),
-                Some((_, l)) if l < u.first_at => Gap::Before(u.first),
-                Some((_, l)) => {
-                    let enter = gap_after(g, b, l);
-                    if !rin && !u.starts_at_terminator(g) && enter != Gap::Start {
-                        switches.push((Gap::Before(u.first), local()));
-                    }
-                    enter
-                }
-            };
-            if !(rin && i.is_none()) {
-                switches.push((enter, MAIN));
-            }
-        }
-        plan.blocks.insert(
-            b,
-            BlockPlan {
-                entry: if rin { MAIN } else { REMAINDER },
-                switches,
-            },
-        );
-    }
-    plan.intervals += locals;
-    // Hoist the back-copies into the remainder to the definition when that
-    // runs less often than they would (LLVM's `SM_Speed` complement mode).
-    if iv.range.valnos.len() == 1
-        && let Some(db) = slots.block_of(iv.range.valnos[0].def)
-    {
-        let back: f32 = plan
-            .blocks
-            .iter()
-            .filter(|(_, bp)| bp.switches.iter().any(|s| s.1 == REMAINDER))
-            .map(|(&b, _)| freq(g, b))
-            .sum();
-        if freq(g, db) < back {
-            plan.hoist = Some(REMAINDER);
-        }
-    }
-    let orig_blocks = sa.blocks.len();
-    let users = g.spiller.users(v).to_vec();
-    let Some(res) = g
-        .kit
-        .apply(g.t, g.func, &mut g.an, &mut g.vrm, v, &users, &plan)
-    else {
-        return false;
-    };
-    let reg = cand.reg.map_or("compact region", |p| &*g.t.reg(p).name);
-    tracing::debug!(
-        vreg = v.0,
-        reg,
-        cost = cand.cost,
-        copies = res.copies,
-        "region split"
-    );
-    for (k, (r, users)) in res.regs.iter().zip(res.users).enumerate() {
-        let Some(n) = *r else { continue };
-        g.spiller.set_users(n, users);
-        let stage = match res.interval[k] {
-            REMAINDER => Stage::Spill,
-            MAIN => {
-                let iv = g.an.intervals.vreg(n);
-                let live = iv.map_or(0, |iv| {
-                    super::super::split::kit::live_blocks(&g.an, &iv.range, g.func).len()
-                });
-                if live >= orig_blocks {
-                    Stage::Split2
-                } else {
-                    Stage::New
-                }
-            }
-            _ => Stage::New,
-        };
-        g.set_stage(n, stage);
-        g.set_cascade(n, 0);
-        g.enqueue(n);
-    }
-    true
 }

@@ -1,0 +1,419 @@
+//! Carrying out a region split (LLVM's `doRegionSplit`/`splitAroundRegion`): the best register candidate and the compact region claim the edge bundles that want them, each gets an interval, and every block the range covers is planned from which interval holds the value on its way in and out.
+//!
+//! Bundles go first to the best register candidate, then to the compact
+//! region (those it wants that the register does not take), and the rest
+//! to the remainder, which goes to the `Spill` stage. With both, the value
+//! may pass from the register's interval to the compact region's inside a
+//! block (a register-to-register copy) where LLVM's `splitLiveThroughBlock`
+//! would: before the register's interference, or at the block's end.
+//! Blocks with several uses left on the stack side, and the uses that a
+//! register's interference overlaps in a block the value enters or leaves
+//! in a register, get local intervals of their own.
+
+use crate::analysis::SlotIndex;
+use crate::ir::{Block, VReg};
+
+use super::super::split::kit::{is_terminator, live_blocks};
+use super::super::split::{BlockPlan, Gap, SplitPlan};
+use super::intf_cache::RegInterference;
+use super::region::{Candidate, Region, intf};
+use super::split::{SplitAnalysis, UseBlock, freq};
+use super::{Greedy, Stage};
+
+/// The interval of the remainder: every part of the value no candidate
+/// claims.
+const REMAINDER: u32 = 0;
+
+/// The gap right before the point `s` of block `b`: before the first
+/// instruction at or after it (the block end when none is left before the
+/// terminators).
+fn gap_before(g: &Greedy<'_, '_, '_>, b: Block, s: SlotIndex) -> Gap {
+    let slots = &g.an.intervals.slots;
+    for &i in &g.func.block(b).insts {
+        if is_terminator(g.t, g.func.inst(i)) {
+            return Gap::End;
+        }
+        if let Some(at) = slots.inst(i)
+            && at.base() >= s.base()
+        {
+            return Gap::Before(i);
+        }
+    }
+    Gap::End
+}
+
+/// The gap right after the point `s` of block `b`: after the last
+/// instruction at or before it (the block start when there is none; the
+/// last split point when that instruction is a terminator).
+fn gap_after(g: &Greedy<'_, '_, '_>, b: Block, s: SlotIndex) -> Gap {
+    let slots = &g.an.intervals.slots;
+    let mut gap = Gap::Start;
+    for &i in &g.func.block(b).insts {
+        if is_terminator(g.t, g.func.inst(i)) {
+            return if matches!(gap, Gap::Start) {
+                Gap::Start
+            } else {
+                Gap::End
+            };
+        }
+        match slots.inst(i) {
+            Some(at) if at.base() <= s.base() => gap = Gap::After(i),
+            Some(_) => break,
+            None => {}
+        }
+    }
+    gap
+}
+
+/// The split's global intervals: which one each bundle goes to, and the
+/// interference each meets.
+struct Claims<'c, 'r> {
+    /// The register candidate and its interval, with its interference.
+    reg: Option<(&'c Candidate, u32, RegInterference<'r>)>,
+    /// The compact region and its interval (no interference: it is meant
+    /// for no register in particular).
+    compact: Option<(&'c Candidate, u32)>,
+}
+
+impl Claims<'_, '_> {
+    /// The interval of bundle `bu`: the register's when it wants it, else
+    /// the compact region's when it wants it, else the remainder.
+    fn interval(&self, bu: crate::analysis::Bundle) -> u32 {
+        if let Some((c, k, _)) = &self.reg
+            && c.positive.binary_search(&bu).is_ok()
+        {
+            return *k;
+        }
+        match &self.compact {
+            Some((c, k)) if c.positive.binary_search(&bu).is_ok() => *k,
+            _ => REMAINDER,
+        }
+    }
+
+    /// The first and last interference of interval `k`'s register in `b`.
+    fn intf(&mut self, g: &Greedy<'_, '_, '_>, k: u32, b: Block) -> Option<(SlotIndex, SlotIndex)> {
+        match &mut self.reg {
+            Some((_, rk, p_intf)) if *rk == k => intf(g, p_intf, b),
+            _ => None,
+        }
+    }
+}
+
+/// Whether a value entering `b` in an interval whose register is first
+/// taken at `first_in` and leaving in another whose register is last
+/// taken at `last_out` can pass from one to the other by a single copy,
+/// with neither meeting its interference.
+fn straight(first_in: Option<SlotIndex>, last_out: Option<SlotIndex>) -> bool {
+    match (first_in, last_out) {
+        (Some(f), Some(l)) => f.base() > l.base(),
+        _ => true,
+    }
+}
+
+/// Splits `v` around the bundles that `reg` (the best register candidate)
+/// and `compact` (the compact region) want; `true` when it happened.
+pub(super) fn split_around_region(
+    g: &mut Greedy<'_, '_, '_>,
+    region: &mut Region,
+    v: VReg,
+    sa: &SplitAnalysis,
+    reg: Option<&Candidate>,
+    compact: Option<&Candidate>,
+) -> bool {
+    let Some(iv) = g.an.intervals.vreg(v) else {
+        return false;
+    };
+    let mut globals = 1;
+    let mut next = || {
+        globals += 1;
+        globals - 1
+    };
+    let reg_claim = reg.map(|c| {
+        let p = c.reg.expect("a register candidate has a register");
+        let p_intf = region.intf.reg(
+            g.t,
+            &g.matrix,
+            &g.an.intervals.slots,
+            g.func.blocks.len(),
+            p,
+        );
+        (c, next(), p_intf)
+    });
+    let compact_claim = compact.map(|c| (c, next()));
+    let mut claims = Claims {
+        reg: reg_claim,
+        compact: compact_claim,
+    };
+    let bundles = &region.bundles;
+    let mut plan = SplitPlan {
+        intervals: globals,
+        default: REMAINDER,
+        blocks: Default::default(),
+        hoist: None,
+    };
+    let slots = &g.an.intervals.slots;
+    let live_in = |b: Block| iv.range.live_at(slots.block_start(b));
+    let live_out = |b: Block| iv.range.live_at(SlotIndex(slots.block_end(b).0 - 1));
+    // Live-through blocks without uses.
+    for &b in &sa.through {
+        let k_in = if live_in(b) {
+            claims.interval(bundles.bundle(b, false))
+        } else {
+            REMAINDER
+        };
+        let k_out = if live_out(b) {
+            claims.interval(bundles.bundle(b, true))
+        } else {
+            REMAINDER
+        };
+        if k_in == REMAINDER && k_out == REMAINDER {
+            continue;
+        }
+        let i_in = claims.intf(g, k_in, b);
+        let i_out = claims.intf(g, k_out, b);
+        let bp = if k_in == k_out {
+            match i_in {
+                None => BlockPlan::whole(k_in),
+                Some((f, l)) => BlockPlan {
+                    entry: k_in,
+                    switches: vec![(gap_before(g, b, f), REMAINDER), (gap_after(g, b, l), k_in)],
+                },
+            }
+        } else if k_out == REMAINDER {
+            BlockPlan {
+                entry: k_in,
+                switches: vec![(
+                    i_in.map_or(Gap::End, |(f, _)| gap_before(g, b, f)),
+                    REMAINDER,
+                )],
+            }
+        } else if k_in == REMAINDER {
+            BlockPlan {
+                entry: REMAINDER,
+                switches: vec![(i_out.map_or(Gap::Start, |(_, l)| gap_after(g, b, l)), k_out)],
+            }
+        } else if straight(i_in.map(|i| i.0), i_out.map(|i| i.1)) {
+            // From one register's interval to the other's by one copy.
+            BlockPlan {
+                entry: k_in,
+                switches: vec![(i_in.map_or(Gap::End, |(f, _)| gap_before(g, b, f)), k_out)],
+            }
+        } else {
+            let ((f, _), (_, l)) = (i_in.unwrap(), i_out.unwrap());
+            BlockPlan {
+                entry: k_in,
+                switches: vec![
+                    (gap_before(g, b, f), REMAINDER),
+                    (gap_after(g, b, l), k_out),
+                ],
+            }
+        };
+        plan.blocks.insert(b, bp);
+    }
+    // Blocks with uses.
+    let mut locals = 0;
+    for u in &sa.use_blocks {
+        let b = u.block;
+        let k_in = if u.live_in {
+            claims.interval(bundles.bundle(b, false))
+        } else {
+            REMAINDER
+        };
+        let k_out = if u.live_out {
+            claims.interval(bundles.bundle(b, true))
+        } else {
+            REMAINDER
+        };
+        let mut local = || {
+            let k = plan.intervals + locals;
+            locals += 1;
+            k
+        };
+        let bp = if k_in == REMAINDER && k_out == REMAINDER {
+            // On the stack side: several uses get an interval of their own.
+            if u.uses < 2 || u.starts_at_terminator(g) {
+                continue;
+            }
+            let mut switches = vec![(Gap::Before(u.first), local())];
+            if u.live_out {
+                switches.push((u.after_last(), REMAINDER));
+            }
+            BlockPlan {
+                entry: REMAINDER,
+                switches,
+            }
+        } else if k_in != REMAINDER && k_out != REMAINDER && k_in != k_out {
+            let i_in = claims.intf(g, k_in, b);
+            let i_out = claims.intf(g, k_out, b);
+            two_intervals(g, u, (k_in, i_in), (k_out, i_out), &mut local)
+        } else {
+            let k = k_in.max(k_out);
+            let i = claims.intf(g, k, b);
+            one_interval(
+                g,
+                u,
+                k,
+                k_in != REMAINDER,
+                k_out != REMAINDER,
+                i,
+                &mut local,
+            )
+        };
+        plan.blocks.insert(b, bp);
+    }
+    plan.intervals += locals;
+    // Hoist the back-copies into the remainder to the definition when that
+    // runs less often than they would (LLVM's `SM_Speed` complement mode).
+    if iv.range.valnos.len() == 1
+        && let Some(db) = slots.block_of(iv.range.valnos[0].def)
+    {
+        let back: f32 = plan
+            .blocks
+            .iter()
+            .filter(|(_, bp)| bp.switches.iter().any(|s| s.1 == REMAINDER))
+            .map(|(&b, _)| freq(g, b))
+            .sum();
+        if freq(g, db) < back {
+            plan.hoist = Some(REMAINDER);
+        }
+    }
+    drop(claims);
+    let orig_blocks = sa.blocks.len();
+    let users = g.spiller.users(v).to_vec();
+    let Some(res) = g
+        .kit
+        .apply(g.t, g.func, &mut g.an, &mut g.vrm, v, &users, &plan)
+    else {
+        return false;
+    };
+    let what = match (reg, compact) {
+        (Some(c), Some(_)) => format!("{} and compact region", g.t.reg(c.reg.unwrap()).name),
+        (Some(c), None) => g.t.reg(c.reg.unwrap()).name.to_string(),
+        _ => "compact region".to_string(),
+    };
+    tracing::debug!(
+        vreg = v.0,
+        reg = what,
+        cost = reg.map_or(0.0, |c| c.cost),
+        copies = res.copies,
+        "region split"
+    );
+    for (k, (r, users)) in res.regs.iter().zip(res.users).enumerate() {
+        let Some(n) = *r else { continue };
+        g.spiller.set_users(n, users);
+        let interval = res.interval[k];
+        let stage = if interval == REMAINDER {
+            Stage::Spill
+        } else if interval < globals {
+            // A global interval may be split again as long as it covers
+            // fewer blocks than its parent.
+            let live =
+                g.an.intervals
+                    .vreg(n)
+                    .map_or(0, |iv| live_blocks(&g.an, &iv.range, g.func).len());
+            if live >= orig_blocks {
+                Stage::Split2
+            } else {
+                Stage::New
+            }
+        } else {
+            Stage::New
+        };
+        g.set_stage(n, stage);
+        g.set_cascade(n, 0);
+        g.enqueue(n);
+    }
+    true
+}
+
+/// The plan of use block `u` where the value enters in interval `k`
+/// (`rin`), leaves in it (`rout`), or both, and is on the stack on any
+/// other side; `i` is the interference of `k`'s register in the block.
+fn one_interval(
+    g: &Greedy<'_, '_, '_>,
+    u: &UseBlock,
+    k: u32,
+    rin: bool,
+    rout: bool,
+    i: Option<(SlotIndex, SlotIndex)>,
+    local: &mut impl FnMut() -> u32,
+) -> BlockPlan {
+    let b = u.block;
+    let mut switches = Vec::new();
+    // An interval of the block's own for the uses that the register's
+    // interference overlaps where the value enters or leaves in it (LLVM's
+    // `splitRegInBlock`/`splitRegOutBlock`): it may take another register,
+    // where the remainder would reload at each use.
+    if rin {
+        match i {
+            None => {
+                if !rout && u.live_out {
+                    switches.push((u.after_last(), REMAINDER));
+                }
+            }
+            Some((f, _)) => {
+                let leave = if u.last_at < f {
+                    u.after_last()
+                } else {
+                    gap_before(g, b, f)
+                };
+                if !rout && u.last_at >= f && leave != Gap::End {
+                    switches.push((leave, local()));
+                    if u.live_out {
+                        switches.push((u.after_last(), REMAINDER));
+                    }
+                } else if u.live_out || u.last_at >= f {
+                    switches.push((leave, REMAINDER));
+                }
+            }
+        }
+    }
+    if rout {
+        let enter = match i {
+            None => Gap::Before(u.first),
+            Some((_, l)) if l < u.first_at => Gap::Before(u.first),
+            Some((_, l)) => {
+                let enter = gap_after(g, b, l);
+                if !rin && !u.starts_at_terminator(g) && enter != Gap::Start {
+                    switches.push((Gap::Before(u.first), local()));
+                }
+                enter
+            }
+        };
+        if !(rin && i.is_none()) {
+            switches.push((enter, k));
+        }
+    }
+    BlockPlan {
+        entry: if rin { k } else { REMAINDER },
+        switches,
+    }
+}
+
+/// The plan of use block `u` where the value enters in one global
+/// interval and leaves in another, each with its register's interference
+/// in the block (LLVM's `splitLiveThroughBlock` with different intervals):
+/// one copy from the first to the second before the first's interference
+/// (at the block's end when it has none); when the interferences overlap,
+/// a local interval bridges them.
+fn two_intervals(
+    g: &Greedy<'_, '_, '_>,
+    u: &UseBlock,
+    (k_in, i_in): (u32, Option<(SlotIndex, SlotIndex)>),
+    (k_out, i_out): (u32, Option<(SlotIndex, SlotIndex)>),
+    local: &mut impl FnMut() -> u32,
+) -> BlockPlan {
+    let b = u.block;
+    if straight(i_in.map(|i| i.0), i_out.map(|i| i.1)) {
+        let at = i_in.map_or(Gap::End, |(f, _)| gap_before(g, b, f));
+        return BlockPlan {
+            entry: k_in,
+            switches: vec![(at, k_out)],
+        };
+    }
+    let ((f, _), (_, l)) = (i_in.unwrap(), i_out.unwrap());
+    BlockPlan {
+        entry: k_in,
+        switches: vec![(gap_before(g, b, f), local()), (gap_after(g, b, l), k_out)],
+    }
+}
