@@ -26,6 +26,7 @@ def x86_ptr_nosp   : PointerLikeRegClass<1>;
 def x86_ptr_norex  : PointerLikeRegClass<2>;
 def x86_ptr_norex_nosp : PointerLikeRegClass<3>;
 def x86_ptr_tc     : PointerLikeRegClass<4>;
+// What each kind stands for is in x86.td (PointerRegClass).
 def x86_disp8  : Operand<i8>;
 def x86_disp32 : Operand<i32>;
 // base, scale, index, displacement, segment.

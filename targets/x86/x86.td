@@ -4,6 +4,16 @@ include "registers.td"
 include "instrs.td"
 include "folds.td"
 
+// The class each pointer-like operand kind of instrs.td stands for in 64-bit
+// mode (System V), as LLVM's X86RegisterInfo::getPointerRegClass answers it:
+// our prelude's PointerRegClass extension (not in LLVM's Target.td, so it is
+// here and not in instrs.td, which the oracle tests read with Target.td).
+def : PointerRegClass<0, GR64>;
+def : PointerRegClass<1, GR64_NOSP>;
+def : PointerRegClass<2, GR64_NOREX>;
+def : PointerRegClass<3, GR64_NOREX_NOSP>;
+def : PointerRegClass<4, GR64_TC>;
+
 // Spill code as LLVM 19 emits it (X86InstrInfo::storeRegToStackSlot and
 // friends, checked with llc-19 -stop-after=virtregrewriter on the corpus):
 // the five-operand address `%stack.N, 1, $noreg, 0, $noreg` (base, scale,

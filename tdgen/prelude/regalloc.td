@@ -551,6 +551,23 @@ class PointerLikeRegClass<int Kind> {
 }
 def ptr_rc : PointerLikeRegClass<0>;
 
+//===----------------------------------------------------------------------===//
+// EXTENSION (not in LLVM): the register class a pointer-like operand stands for
+//
+// LLVM's TargetRegisterInfo::getPointerRegClass says in C++ which register
+// class an operand of type PointerLikeRegClass<Kind> takes (x86: kind 2, the
+// base of an instruction that also names AH/BH/CH/DH, takes GR64_NOREX).
+// Here a target states it with one def per kind:
+//   def : PointerRegClass<2, GR64_NOREX>;
+// An operand of a kind without such a def takes any register of its value's
+// class. tdgen checks that each kind is given once.
+//===----------------------------------------------------------------------===//
+
+class PointerRegClass<int kind, RegisterClass rc> {
+  int Kind = kind;
+  RegisterClass Class = rc;
+}
+
 // A class of assembly operands for the assembly matcher.
 class AsmOperandClass {
   string Name = ?;

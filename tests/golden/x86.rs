@@ -1180,1559 +1180,1559 @@ pub mod callee_saved {
 pub mod opcodes {
     #[allow(unused_imports)]
     use ::regalloc::target::Opcode;
-    /// `ADC16mi`, defined at x86/instrs.td:92.
+    /// `ADC16mi`, defined at x86/instrs.td:93.
     pub const ADC16mi: Opcode = Opcode(0);
-    /// `ADC16mi8`, defined at x86/instrs.td:94.
+    /// `ADC16mi8`, defined at x86/instrs.td:95.
     pub const ADC16mi8: Opcode = Opcode(1);
-    /// `ADC16mr`, defined at x86/instrs.td:91.
+    /// `ADC16mr`, defined at x86/instrs.td:92.
     pub const ADC16mr: Opcode = Opcode(2);
-    /// `ADC16ri`, defined at x86/instrs.td:83.
+    /// `ADC16ri`, defined at x86/instrs.td:84.
     pub const ADC16ri: Opcode = Opcode(3);
-    /// `ADC16ri8`, defined at x86/instrs.td:85.
+    /// `ADC16ri8`, defined at x86/instrs.td:86.
     pub const ADC16ri8: Opcode = Opcode(4);
-    /// `ADC16rm`, defined at x86/instrs.td:88.
+    /// `ADC16rm`, defined at x86/instrs.td:89.
     pub const ADC16rm: Opcode = Opcode(5);
-    /// `ADC16rr`, defined at x86/instrs.td:81.
+    /// `ADC16rr`, defined at x86/instrs.td:82.
     pub const ADC16rr: Opcode = Opcode(6);
-    /// `ADC32mi`, defined at x86/instrs.td:92.
+    /// `ADC32mi`, defined at x86/instrs.td:93.
     pub const ADC32mi: Opcode = Opcode(7);
-    /// `ADC32mi8`, defined at x86/instrs.td:94.
+    /// `ADC32mi8`, defined at x86/instrs.td:95.
     pub const ADC32mi8: Opcode = Opcode(8);
-    /// `ADC32mr`, defined at x86/instrs.td:91.
+    /// `ADC32mr`, defined at x86/instrs.td:92.
     pub const ADC32mr: Opcode = Opcode(9);
-    /// `ADC32ri`, defined at x86/instrs.td:83.
+    /// `ADC32ri`, defined at x86/instrs.td:84.
     pub const ADC32ri: Opcode = Opcode(10);
-    /// `ADC32ri8`, defined at x86/instrs.td:85.
+    /// `ADC32ri8`, defined at x86/instrs.td:86.
     pub const ADC32ri8: Opcode = Opcode(11);
-    /// `ADC32rm`, defined at x86/instrs.td:88.
+    /// `ADC32rm`, defined at x86/instrs.td:89.
     pub const ADC32rm: Opcode = Opcode(12);
-    /// `ADC32rr`, defined at x86/instrs.td:81.
+    /// `ADC32rr`, defined at x86/instrs.td:82.
     pub const ADC32rr: Opcode = Opcode(13);
-    /// `ADC64mi32`, defined at x86/instrs.td:92.
+    /// `ADC64mi32`, defined at x86/instrs.td:93.
     pub const ADC64mi32: Opcode = Opcode(14);
-    /// `ADC64mi8`, defined at x86/instrs.td:94.
+    /// `ADC64mi8`, defined at x86/instrs.td:95.
     pub const ADC64mi8: Opcode = Opcode(15);
-    /// `ADC64mr`, defined at x86/instrs.td:91.
+    /// `ADC64mr`, defined at x86/instrs.td:92.
     pub const ADC64mr: Opcode = Opcode(16);
-    /// `ADC64ri32`, defined at x86/instrs.td:83.
+    /// `ADC64ri32`, defined at x86/instrs.td:84.
     pub const ADC64ri32: Opcode = Opcode(17);
-    /// `ADC64ri8`, defined at x86/instrs.td:85.
+    /// `ADC64ri8`, defined at x86/instrs.td:86.
     pub const ADC64ri8: Opcode = Opcode(18);
-    /// `ADC64rm`, defined at x86/instrs.td:88.
+    /// `ADC64rm`, defined at x86/instrs.td:89.
     pub const ADC64rm: Opcode = Opcode(19);
-    /// `ADC64rr`, defined at x86/instrs.td:81.
+    /// `ADC64rr`, defined at x86/instrs.td:82.
     pub const ADC64rr: Opcode = Opcode(20);
-    /// `ADC8mi`, defined at x86/instrs.td:92.
+    /// `ADC8mi`, defined at x86/instrs.td:93.
     pub const ADC8mi: Opcode = Opcode(21);
-    /// `ADC8mr`, defined at x86/instrs.td:91.
+    /// `ADC8mr`, defined at x86/instrs.td:92.
     pub const ADC8mr: Opcode = Opcode(22);
-    /// `ADC8ri`, defined at x86/instrs.td:83.
+    /// `ADC8ri`, defined at x86/instrs.td:84.
     pub const ADC8ri: Opcode = Opcode(23);
-    /// `ADC8rm`, defined at x86/instrs.td:88.
+    /// `ADC8rm`, defined at x86/instrs.td:89.
     pub const ADC8rm: Opcode = Opcode(24);
-    /// `ADC8rr`, defined at x86/instrs.td:81.
+    /// `ADC8rr`, defined at x86/instrs.td:82.
     pub const ADC8rr: Opcode = Opcode(25);
-    /// `ADD16mi`, defined at x86/instrs.td:92.
+    /// `ADD16mi`, defined at x86/instrs.td:93.
     pub const ADD16mi: Opcode = Opcode(26);
-    /// `ADD16mi8`, defined at x86/instrs.td:94.
+    /// `ADD16mi8`, defined at x86/instrs.td:95.
     pub const ADD16mi8: Opcode = Opcode(27);
-    /// `ADD16mr`, defined at x86/instrs.td:91.
+    /// `ADD16mr`, defined at x86/instrs.td:92.
     pub const ADD16mr: Opcode = Opcode(28);
-    /// `ADD16ri`, defined at x86/instrs.td:83.
+    /// `ADD16ri`, defined at x86/instrs.td:84.
     pub const ADD16ri: Opcode = Opcode(29);
-    /// `ADD16ri8`, defined at x86/instrs.td:85.
+    /// `ADD16ri8`, defined at x86/instrs.td:86.
     pub const ADD16ri8: Opcode = Opcode(30);
-    /// `ADD16ri_DB`, defined at x86/instrs.td:112.
+    /// `ADD16ri_DB`, defined at x86/instrs.td:113.
     pub const ADD16ri_DB: Opcode = Opcode(31);
-    /// `ADD16rm`, defined at x86/instrs.td:88.
+    /// `ADD16rm`, defined at x86/instrs.td:89.
     pub const ADD16rm: Opcode = Opcode(32);
-    /// `ADD16rr`, defined at x86/instrs.td:81.
+    /// `ADD16rr`, defined at x86/instrs.td:82.
     pub const ADD16rr: Opcode = Opcode(33);
-    /// `ADD16rr_DB`, defined at x86/instrs.td:111.
+    /// `ADD16rr_DB`, defined at x86/instrs.td:112.
     pub const ADD16rr_DB: Opcode = Opcode(34);
-    /// `ADD32mi`, defined at x86/instrs.td:92.
+    /// `ADD32mi`, defined at x86/instrs.td:93.
     pub const ADD32mi: Opcode = Opcode(35);
-    /// `ADD32mi8`, defined at x86/instrs.td:94.
+    /// `ADD32mi8`, defined at x86/instrs.td:95.
     pub const ADD32mi8: Opcode = Opcode(36);
-    /// `ADD32mr`, defined at x86/instrs.td:91.
+    /// `ADD32mr`, defined at x86/instrs.td:92.
     pub const ADD32mr: Opcode = Opcode(37);
-    /// `ADD32ri`, defined at x86/instrs.td:83.
+    /// `ADD32ri`, defined at x86/instrs.td:84.
     pub const ADD32ri: Opcode = Opcode(38);
-    /// `ADD32ri8`, defined at x86/instrs.td:85.
+    /// `ADD32ri8`, defined at x86/instrs.td:86.
     pub const ADD32ri8: Opcode = Opcode(39);
-    /// `ADD32ri_DB`, defined at x86/instrs.td:112.
+    /// `ADD32ri_DB`, defined at x86/instrs.td:113.
     pub const ADD32ri_DB: Opcode = Opcode(40);
-    /// `ADD32rm`, defined at x86/instrs.td:88.
+    /// `ADD32rm`, defined at x86/instrs.td:89.
     pub const ADD32rm: Opcode = Opcode(41);
-    /// `ADD32rr`, defined at x86/instrs.td:81.
+    /// `ADD32rr`, defined at x86/instrs.td:82.
     pub const ADD32rr: Opcode = Opcode(42);
-    /// `ADD32rr_DB`, defined at x86/instrs.td:111.
+    /// `ADD32rr_DB`, defined at x86/instrs.td:112.
     pub const ADD32rr_DB: Opcode = Opcode(43);
-    /// `ADD64mi32`, defined at x86/instrs.td:92.
+    /// `ADD64mi32`, defined at x86/instrs.td:93.
     pub const ADD64mi32: Opcode = Opcode(44);
-    /// `ADD64mi8`, defined at x86/instrs.td:94.
+    /// `ADD64mi8`, defined at x86/instrs.td:95.
     pub const ADD64mi8: Opcode = Opcode(45);
-    /// `ADD64mr`, defined at x86/instrs.td:91.
+    /// `ADD64mr`, defined at x86/instrs.td:92.
     pub const ADD64mr: Opcode = Opcode(46);
-    /// `ADD64ri32`, defined at x86/instrs.td:83.
+    /// `ADD64ri32`, defined at x86/instrs.td:84.
     pub const ADD64ri32: Opcode = Opcode(47);
-    /// `ADD64ri32_DB`, defined at x86/instrs.td:112.
+    /// `ADD64ri32_DB`, defined at x86/instrs.td:113.
     pub const ADD64ri32_DB: Opcode = Opcode(48);
-    /// `ADD64ri8`, defined at x86/instrs.td:85.
+    /// `ADD64ri8`, defined at x86/instrs.td:86.
     pub const ADD64ri8: Opcode = Opcode(49);
-    /// `ADD64rm`, defined at x86/instrs.td:88.
+    /// `ADD64rm`, defined at x86/instrs.td:89.
     pub const ADD64rm: Opcode = Opcode(50);
-    /// `ADD64rr`, defined at x86/instrs.td:81.
+    /// `ADD64rr`, defined at x86/instrs.td:82.
     pub const ADD64rr: Opcode = Opcode(51);
-    /// `ADD64rr_DB`, defined at x86/instrs.td:111.
+    /// `ADD64rr_DB`, defined at x86/instrs.td:112.
     pub const ADD64rr_DB: Opcode = Opcode(52);
-    /// `ADD8mi`, defined at x86/instrs.td:92.
+    /// `ADD8mi`, defined at x86/instrs.td:93.
     pub const ADD8mi: Opcode = Opcode(53);
-    /// `ADD8mr`, defined at x86/instrs.td:91.
+    /// `ADD8mr`, defined at x86/instrs.td:92.
     pub const ADD8mr: Opcode = Opcode(54);
-    /// `ADD8ri`, defined at x86/instrs.td:83.
+    /// `ADD8ri`, defined at x86/instrs.td:84.
     pub const ADD8ri: Opcode = Opcode(55);
-    /// `ADD8ri_DB`, defined at x86/instrs.td:112.
+    /// `ADD8ri_DB`, defined at x86/instrs.td:113.
     pub const ADD8ri_DB: Opcode = Opcode(56);
-    /// `ADD8rm`, defined at x86/instrs.td:88.
+    /// `ADD8rm`, defined at x86/instrs.td:89.
     pub const ADD8rm: Opcode = Opcode(57);
-    /// `ADD8rr`, defined at x86/instrs.td:81.
+    /// `ADD8rr`, defined at x86/instrs.td:82.
     pub const ADD8rr: Opcode = Opcode(58);
-    /// `ADD8rr_DB`, defined at x86/instrs.td:111.
+    /// `ADD8rr_DB`, defined at x86/instrs.td:112.
     pub const ADD8rr_DB: Opcode = Opcode(59);
-    /// `ADDSDrm`, defined at x86/instrs.td:403.
+    /// `ADDSDrm`, defined at x86/instrs.td:404.
     pub const ADDSDrm: Opcode = Opcode(60);
-    /// `ADDSDrr`, defined at x86/instrs.td:401.
+    /// `ADDSDrr`, defined at x86/instrs.td:402.
     pub const ADDSDrr: Opcode = Opcode(61);
-    /// `ADDSSrm`, defined at x86/instrs.td:403.
+    /// `ADDSSrm`, defined at x86/instrs.td:404.
     pub const ADDSSrm: Opcode = Opcode(62);
-    /// `ADDSSrr`, defined at x86/instrs.td:401.
+    /// `ADDSSrr`, defined at x86/instrs.td:402.
     pub const ADDSSrr: Opcode = Opcode(63);
-    /// `ADJCALLSTACKDOWN64`, defined at x86/instrs.td:369.
+    /// `ADJCALLSTACKDOWN64`, defined at x86/instrs.td:370.
     pub const ADJCALLSTACKDOWN64: Opcode = Opcode(64);
-    /// `ADJCALLSTACKUP64`, defined at x86/instrs.td:370.
+    /// `ADJCALLSTACKUP64`, defined at x86/instrs.td:371.
     pub const ADJCALLSTACKUP64: Opcode = Opcode(65);
-    /// `AND16mi`, defined at x86/instrs.td:92.
+    /// `AND16mi`, defined at x86/instrs.td:93.
     pub const AND16mi: Opcode = Opcode(66);
-    /// `AND16mi8`, defined at x86/instrs.td:94.
+    /// `AND16mi8`, defined at x86/instrs.td:95.
     pub const AND16mi8: Opcode = Opcode(67);
-    /// `AND16mr`, defined at x86/instrs.td:91.
+    /// `AND16mr`, defined at x86/instrs.td:92.
     pub const AND16mr: Opcode = Opcode(68);
-    /// `AND16ri`, defined at x86/instrs.td:83.
+    /// `AND16ri`, defined at x86/instrs.td:84.
     pub const AND16ri: Opcode = Opcode(69);
-    /// `AND16ri8`, defined at x86/instrs.td:85.
+    /// `AND16ri8`, defined at x86/instrs.td:86.
     pub const AND16ri8: Opcode = Opcode(70);
-    /// `AND16rm`, defined at x86/instrs.td:88.
+    /// `AND16rm`, defined at x86/instrs.td:89.
     pub const AND16rm: Opcode = Opcode(71);
-    /// `AND16rr`, defined at x86/instrs.td:81.
+    /// `AND16rr`, defined at x86/instrs.td:82.
     pub const AND16rr: Opcode = Opcode(72);
-    /// `AND32mi`, defined at x86/instrs.td:92.
+    /// `AND32mi`, defined at x86/instrs.td:93.
     pub const AND32mi: Opcode = Opcode(73);
-    /// `AND32mi8`, defined at x86/instrs.td:94.
+    /// `AND32mi8`, defined at x86/instrs.td:95.
     pub const AND32mi8: Opcode = Opcode(74);
-    /// `AND32mr`, defined at x86/instrs.td:91.
+    /// `AND32mr`, defined at x86/instrs.td:92.
     pub const AND32mr: Opcode = Opcode(75);
-    /// `AND32ri`, defined at x86/instrs.td:83.
+    /// `AND32ri`, defined at x86/instrs.td:84.
     pub const AND32ri: Opcode = Opcode(76);
-    /// `AND32ri8`, defined at x86/instrs.td:85.
+    /// `AND32ri8`, defined at x86/instrs.td:86.
     pub const AND32ri8: Opcode = Opcode(77);
-    /// `AND32rm`, defined at x86/instrs.td:88.
+    /// `AND32rm`, defined at x86/instrs.td:89.
     pub const AND32rm: Opcode = Opcode(78);
-    /// `AND32rr`, defined at x86/instrs.td:81.
+    /// `AND32rr`, defined at x86/instrs.td:82.
     pub const AND32rr: Opcode = Opcode(79);
-    /// `AND64mi32`, defined at x86/instrs.td:92.
+    /// `AND64mi32`, defined at x86/instrs.td:93.
     pub const AND64mi32: Opcode = Opcode(80);
-    /// `AND64mi8`, defined at x86/instrs.td:94.
+    /// `AND64mi8`, defined at x86/instrs.td:95.
     pub const AND64mi8: Opcode = Opcode(81);
-    /// `AND64mr`, defined at x86/instrs.td:91.
+    /// `AND64mr`, defined at x86/instrs.td:92.
     pub const AND64mr: Opcode = Opcode(82);
-    /// `AND64ri32`, defined at x86/instrs.td:83.
+    /// `AND64ri32`, defined at x86/instrs.td:84.
     pub const AND64ri32: Opcode = Opcode(83);
-    /// `AND64ri8`, defined at x86/instrs.td:85.
+    /// `AND64ri8`, defined at x86/instrs.td:86.
     pub const AND64ri8: Opcode = Opcode(84);
-    /// `AND64rm`, defined at x86/instrs.td:88.
+    /// `AND64rm`, defined at x86/instrs.td:89.
     pub const AND64rm: Opcode = Opcode(85);
-    /// `AND64rr`, defined at x86/instrs.td:81.
+    /// `AND64rr`, defined at x86/instrs.td:82.
     pub const AND64rr: Opcode = Opcode(86);
-    /// `AND8mi`, defined at x86/instrs.td:92.
+    /// `AND8mi`, defined at x86/instrs.td:93.
     pub const AND8mi: Opcode = Opcode(87);
-    /// `AND8mr`, defined at x86/instrs.td:91.
+    /// `AND8mr`, defined at x86/instrs.td:92.
     pub const AND8mr: Opcode = Opcode(88);
-    /// `AND8ri`, defined at x86/instrs.td:83.
+    /// `AND8ri`, defined at x86/instrs.td:84.
     pub const AND8ri: Opcode = Opcode(89);
-    /// `AND8rm`, defined at x86/instrs.td:88.
+    /// `AND8rm`, defined at x86/instrs.td:89.
     pub const AND8rm: Opcode = Opcode(90);
-    /// `AND8rr`, defined at x86/instrs.td:81.
+    /// `AND8rr`, defined at x86/instrs.td:82.
     pub const AND8rr: Opcode = Opcode(91);
-    /// `ANDNPDrm`, defined at x86/instrs.td:501.
+    /// `ANDNPDrm`, defined at x86/instrs.td:502.
     pub const ANDNPDrm: Opcode = Opcode(92);
-    /// `ANDNPDrr`, defined at x86/instrs.td:499.
+    /// `ANDNPDrr`, defined at x86/instrs.td:500.
     pub const ANDNPDrr: Opcode = Opcode(93);
-    /// `ANDNPSrm`, defined at x86/instrs.td:501.
+    /// `ANDNPSrm`, defined at x86/instrs.td:502.
     pub const ANDNPSrm: Opcode = Opcode(94);
-    /// `ANDNPSrr`, defined at x86/instrs.td:499.
+    /// `ANDNPSrr`, defined at x86/instrs.td:500.
     pub const ANDNPSrr: Opcode = Opcode(95);
-    /// `ANDPDrm`, defined at x86/instrs.td:501.
+    /// `ANDPDrm`, defined at x86/instrs.td:502.
     pub const ANDPDrm: Opcode = Opcode(96);
-    /// `ANDPDrr`, defined at x86/instrs.td:499.
+    /// `ANDPDrr`, defined at x86/instrs.td:500.
     pub const ANDPDrr: Opcode = Opcode(97);
-    /// `ANDPSrm`, defined at x86/instrs.td:501.
+    /// `ANDPSrm`, defined at x86/instrs.td:502.
     pub const ANDPSrm: Opcode = Opcode(98);
-    /// `ANDPSrr`, defined at x86/instrs.td:499.
+    /// `ANDPSrr`, defined at x86/instrs.td:500.
     pub const ANDPSrr: Opcode = Opcode(99);
-    /// `BSF16rm`, defined at x86/instrs.td:246.
+    /// `BSF16rm`, defined at x86/instrs.td:247.
     pub const BSF16rm: Opcode = Opcode(100);
-    /// `BSF16rr`, defined at x86/instrs.td:244.
+    /// `BSF16rr`, defined at x86/instrs.td:245.
     pub const BSF16rr: Opcode = Opcode(101);
-    /// `BSF32rm`, defined at x86/instrs.td:246.
+    /// `BSF32rm`, defined at x86/instrs.td:247.
     pub const BSF32rm: Opcode = Opcode(102);
-    /// `BSF32rr`, defined at x86/instrs.td:244.
+    /// `BSF32rr`, defined at x86/instrs.td:245.
     pub const BSF32rr: Opcode = Opcode(103);
-    /// `BSF64rm`, defined at x86/instrs.td:246.
+    /// `BSF64rm`, defined at x86/instrs.td:247.
     pub const BSF64rm: Opcode = Opcode(104);
-    /// `BSF64rr`, defined at x86/instrs.td:244.
+    /// `BSF64rr`, defined at x86/instrs.td:245.
     pub const BSF64rr: Opcode = Opcode(105);
-    /// `BSR16rm`, defined at x86/instrs.td:246.
+    /// `BSR16rm`, defined at x86/instrs.td:247.
     pub const BSR16rm: Opcode = Opcode(106);
-    /// `BSR16rr`, defined at x86/instrs.td:244.
+    /// `BSR16rr`, defined at x86/instrs.td:245.
     pub const BSR16rr: Opcode = Opcode(107);
-    /// `BSR32rm`, defined at x86/instrs.td:246.
+    /// `BSR32rm`, defined at x86/instrs.td:247.
     pub const BSR32rm: Opcode = Opcode(108);
-    /// `BSR32rr`, defined at x86/instrs.td:244.
+    /// `BSR32rr`, defined at x86/instrs.td:245.
     pub const BSR32rr: Opcode = Opcode(109);
-    /// `BSR64rm`, defined at x86/instrs.td:246.
+    /// `BSR64rm`, defined at x86/instrs.td:247.
     pub const BSR64rm: Opcode = Opcode(110);
-    /// `BSR64rr`, defined at x86/instrs.td:244.
+    /// `BSR64rr`, defined at x86/instrs.td:245.
     pub const BSR64rr: Opcode = Opcode(111);
-    /// `BSWAP32r`, defined at x86/instrs.td:258.
+    /// `BSWAP32r`, defined at x86/instrs.td:259.
     pub const BSWAP32r: Opcode = Opcode(112);
-    /// `BSWAP64r`, defined at x86/instrs.td:259.
+    /// `BSWAP64r`, defined at x86/instrs.td:260.
     pub const BSWAP64r: Opcode = Opcode(113);
-    /// `BT16ri8`, defined at x86/instrs.td:249.
+    /// `BT16ri8`, defined at x86/instrs.td:250.
     pub const BT16ri8: Opcode = Opcode(114);
-    /// `BT16rr`, defined at x86/instrs.td:248.
+    /// `BT16rr`, defined at x86/instrs.td:249.
     pub const BT16rr: Opcode = Opcode(115);
-    /// `BT32ri8`, defined at x86/instrs.td:249.
+    /// `BT32ri8`, defined at x86/instrs.td:250.
     pub const BT32ri8: Opcode = Opcode(116);
-    /// `BT32rr`, defined at x86/instrs.td:248.
+    /// `BT32rr`, defined at x86/instrs.td:249.
     pub const BT32rr: Opcode = Opcode(117);
-    /// `BT64ri8`, defined at x86/instrs.td:249.
+    /// `BT64ri8`, defined at x86/instrs.td:250.
     pub const BT64ri8: Opcode = Opcode(118);
-    /// `BT64rr`, defined at x86/instrs.td:248.
+    /// `BT64rr`, defined at x86/instrs.td:249.
     pub const BT64rr: Opcode = Opcode(119);
-    /// `BTC16ri8`, defined at x86/instrs.td:253.
+    /// `BTC16ri8`, defined at x86/instrs.td:254.
     pub const BTC16ri8: Opcode = Opcode(120);
-    /// `BTC16rr`, defined at x86/instrs.td:252.
+    /// `BTC16rr`, defined at x86/instrs.td:253.
     pub const BTC16rr: Opcode = Opcode(121);
-    /// `BTC32ri8`, defined at x86/instrs.td:253.
+    /// `BTC32ri8`, defined at x86/instrs.td:254.
     pub const BTC32ri8: Opcode = Opcode(122);
-    /// `BTC32rr`, defined at x86/instrs.td:252.
+    /// `BTC32rr`, defined at x86/instrs.td:253.
     pub const BTC32rr: Opcode = Opcode(123);
-    /// `BTC64ri8`, defined at x86/instrs.td:253.
+    /// `BTC64ri8`, defined at x86/instrs.td:254.
     pub const BTC64ri8: Opcode = Opcode(124);
-    /// `BTC64rr`, defined at x86/instrs.td:252.
+    /// `BTC64rr`, defined at x86/instrs.td:253.
     pub const BTC64rr: Opcode = Opcode(125);
-    /// `BTR16ri8`, defined at x86/instrs.td:253.
+    /// `BTR16ri8`, defined at x86/instrs.td:254.
     pub const BTR16ri8: Opcode = Opcode(126);
-    /// `BTR16rr`, defined at x86/instrs.td:252.
+    /// `BTR16rr`, defined at x86/instrs.td:253.
     pub const BTR16rr: Opcode = Opcode(127);
-    /// `BTR32ri8`, defined at x86/instrs.td:253.
+    /// `BTR32ri8`, defined at x86/instrs.td:254.
     pub const BTR32ri8: Opcode = Opcode(128);
-    /// `BTR32rr`, defined at x86/instrs.td:252.
+    /// `BTR32rr`, defined at x86/instrs.td:253.
     pub const BTR32rr: Opcode = Opcode(129);
-    /// `BTR64ri8`, defined at x86/instrs.td:253.
+    /// `BTR64ri8`, defined at x86/instrs.td:254.
     pub const BTR64ri8: Opcode = Opcode(130);
-    /// `BTR64rr`, defined at x86/instrs.td:252.
+    /// `BTR64rr`, defined at x86/instrs.td:253.
     pub const BTR64rr: Opcode = Opcode(131);
-    /// `BTS16ri8`, defined at x86/instrs.td:253.
+    /// `BTS16ri8`, defined at x86/instrs.td:254.
     pub const BTS16ri8: Opcode = Opcode(132);
-    /// `BTS16rr`, defined at x86/instrs.td:252.
+    /// `BTS16rr`, defined at x86/instrs.td:253.
     pub const BTS16rr: Opcode = Opcode(133);
-    /// `BTS32ri8`, defined at x86/instrs.td:253.
+    /// `BTS32ri8`, defined at x86/instrs.td:254.
     pub const BTS32ri8: Opcode = Opcode(134);
-    /// `BTS32rr`, defined at x86/instrs.td:252.
+    /// `BTS32rr`, defined at x86/instrs.td:253.
     pub const BTS32rr: Opcode = Opcode(135);
-    /// `BTS64ri8`, defined at x86/instrs.td:253.
+    /// `BTS64ri8`, defined at x86/instrs.td:254.
     pub const BTS64ri8: Opcode = Opcode(136);
-    /// `BTS64rr`, defined at x86/instrs.td:252.
+    /// `BTS64rr`, defined at x86/instrs.td:253.
     pub const BTS64rr: Opcode = Opcode(137);
-    /// `CALL64m`, defined at x86/instrs.td:355.
+    /// `CALL64m`, defined at x86/instrs.td:356.
     pub const CALL64m: Opcode = Opcode(138);
-    /// `CALL64pcrel32`, defined at x86/instrs.td:352.
+    /// `CALL64pcrel32`, defined at x86/instrs.td:353.
     pub const CALL64pcrel32: Opcode = Opcode(139);
-    /// `CALL64r`, defined at x86/instrs.td:353.
+    /// `CALL64r`, defined at x86/instrs.td:354.
     pub const CALL64r: Opcode = Opcode(140);
-    /// `CDQ`, defined at x86/instrs.td:237.
+    /// `CDQ`, defined at x86/instrs.td:238.
     pub const CDQ: Opcode = Opcode(141);
-    /// `CMOV16rm`, defined at x86/instrs.td:328.
+    /// `CMOV16rm`, defined at x86/instrs.td:329.
     pub const CMOV16rm: Opcode = Opcode(142);
-    /// `CMOV16rr`, defined at x86/instrs.td:326.
+    /// `CMOV16rr`, defined at x86/instrs.td:327.
     pub const CMOV16rr: Opcode = Opcode(143);
-    /// `CMOV32rm`, defined at x86/instrs.td:328.
+    /// `CMOV32rm`, defined at x86/instrs.td:329.
     pub const CMOV32rm: Opcode = Opcode(144);
-    /// `CMOV32rr`, defined at x86/instrs.td:326.
+    /// `CMOV32rr`, defined at x86/instrs.td:327.
     pub const CMOV32rr: Opcode = Opcode(145);
-    /// `CMOV64rm`, defined at x86/instrs.td:328.
+    /// `CMOV64rm`, defined at x86/instrs.td:329.
     pub const CMOV64rm: Opcode = Opcode(146);
-    /// `CMOV64rr`, defined at x86/instrs.td:326.
+    /// `CMOV64rr`, defined at x86/instrs.td:327.
     pub const CMOV64rr: Opcode = Opcode(147);
-    /// `CMP16mi`, defined at x86/instrs.td:123.
+    /// `CMP16mi`, defined at x86/instrs.td:124.
     pub const CMP16mi: Opcode = Opcode(148);
-    /// `CMP16mi8`, defined at x86/instrs.td:128.
+    /// `CMP16mi8`, defined at x86/instrs.td:129.
     pub const CMP16mi8: Opcode = Opcode(149);
-    /// `CMP16mr`, defined at x86/instrs.td:122.
+    /// `CMP16mr`, defined at x86/instrs.td:123.
     pub const CMP16mr: Opcode = Opcode(150);
-    /// `CMP16ri`, defined at x86/instrs.td:119.
+    /// `CMP16ri`, defined at x86/instrs.td:120.
     pub const CMP16ri: Opcode = Opcode(151);
-    /// `CMP16ri8`, defined at x86/instrs.td:126.
+    /// `CMP16ri8`, defined at x86/instrs.td:127.
     pub const CMP16ri8: Opcode = Opcode(152);
-    /// `CMP16rm`, defined at x86/instrs.td:121.
+    /// `CMP16rm`, defined at x86/instrs.td:122.
     pub const CMP16rm: Opcode = Opcode(153);
-    /// `CMP16rr`, defined at x86/instrs.td:118.
+    /// `CMP16rr`, defined at x86/instrs.td:119.
     pub const CMP16rr: Opcode = Opcode(154);
-    /// `CMP32mi`, defined at x86/instrs.td:123.
+    /// `CMP32mi`, defined at x86/instrs.td:124.
     pub const CMP32mi: Opcode = Opcode(155);
-    /// `CMP32mi8`, defined at x86/instrs.td:128.
+    /// `CMP32mi8`, defined at x86/instrs.td:129.
     pub const CMP32mi8: Opcode = Opcode(156);
-    /// `CMP32mr`, defined at x86/instrs.td:122.
+    /// `CMP32mr`, defined at x86/instrs.td:123.
     pub const CMP32mr: Opcode = Opcode(157);
-    /// `CMP32ri`, defined at x86/instrs.td:119.
+    /// `CMP32ri`, defined at x86/instrs.td:120.
     pub const CMP32ri: Opcode = Opcode(158);
-    /// `CMP32ri8`, defined at x86/instrs.td:126.
+    /// `CMP32ri8`, defined at x86/instrs.td:127.
     pub const CMP32ri8: Opcode = Opcode(159);
-    /// `CMP32rm`, defined at x86/instrs.td:121.
+    /// `CMP32rm`, defined at x86/instrs.td:122.
     pub const CMP32rm: Opcode = Opcode(160);
-    /// `CMP32rr`, defined at x86/instrs.td:118.
+    /// `CMP32rr`, defined at x86/instrs.td:119.
     pub const CMP32rr: Opcode = Opcode(161);
-    /// `CMP64mi32`, defined at x86/instrs.td:123.
+    /// `CMP64mi32`, defined at x86/instrs.td:124.
     pub const CMP64mi32: Opcode = Opcode(162);
-    /// `CMP64mi8`, defined at x86/instrs.td:128.
+    /// `CMP64mi8`, defined at x86/instrs.td:129.
     pub const CMP64mi8: Opcode = Opcode(163);
-    /// `CMP64mr`, defined at x86/instrs.td:122.
+    /// `CMP64mr`, defined at x86/instrs.td:123.
     pub const CMP64mr: Opcode = Opcode(164);
-    /// `CMP64ri32`, defined at x86/instrs.td:119.
+    /// `CMP64ri32`, defined at x86/instrs.td:120.
     pub const CMP64ri32: Opcode = Opcode(165);
-    /// `CMP64ri8`, defined at x86/instrs.td:126.
+    /// `CMP64ri8`, defined at x86/instrs.td:127.
     pub const CMP64ri8: Opcode = Opcode(166);
-    /// `CMP64rm`, defined at x86/instrs.td:121.
+    /// `CMP64rm`, defined at x86/instrs.td:122.
     pub const CMP64rm: Opcode = Opcode(167);
-    /// `CMP64rr`, defined at x86/instrs.td:118.
+    /// `CMP64rr`, defined at x86/instrs.td:119.
     pub const CMP64rr: Opcode = Opcode(168);
-    /// `CMP8mi`, defined at x86/instrs.td:123.
+    /// `CMP8mi`, defined at x86/instrs.td:124.
     pub const CMP8mi: Opcode = Opcode(169);
-    /// `CMP8mr`, defined at x86/instrs.td:122.
+    /// `CMP8mr`, defined at x86/instrs.td:123.
     pub const CMP8mr: Opcode = Opcode(170);
-    /// `CMP8ri`, defined at x86/instrs.td:119.
+    /// `CMP8ri`, defined at x86/instrs.td:120.
     pub const CMP8ri: Opcode = Opcode(171);
-    /// `CMP8rm`, defined at x86/instrs.td:121.
+    /// `CMP8rm`, defined at x86/instrs.td:122.
     pub const CMP8rm: Opcode = Opcode(172);
-    /// `CMP8rr`, defined at x86/instrs.td:118.
+    /// `CMP8rr`, defined at x86/instrs.td:119.
     pub const CMP8rr: Opcode = Opcode(173);
-    /// `CMPPDrri`, defined at x86/instrs.td:530.
+    /// `CMPPDrri`, defined at x86/instrs.td:531.
     pub const CMPPDrri: Opcode = Opcode(174);
-    /// `CMPPSrri`, defined at x86/instrs.td:530.
+    /// `CMPPSrri`, defined at x86/instrs.td:531.
     pub const CMPPSrri: Opcode = Opcode(175);
-    /// `CMPSDrmi`, defined at x86/instrs.td:408.
+    /// `CMPSDrmi`, defined at x86/instrs.td:409.
     pub const CMPSDrmi: Opcode = Opcode(176);
-    /// `CMPSDrri`, defined at x86/instrs.td:406.
+    /// `CMPSDrri`, defined at x86/instrs.td:407.
     pub const CMPSDrri: Opcode = Opcode(177);
-    /// `CMPSSrmi`, defined at x86/instrs.td:408.
+    /// `CMPSSrmi`, defined at x86/instrs.td:409.
     pub const CMPSSrmi: Opcode = Opcode(178);
-    /// `CMPSSrri`, defined at x86/instrs.td:406.
+    /// `CMPSSrri`, defined at x86/instrs.td:407.
     pub const CMPSSrri: Opcode = Opcode(179);
-    /// `COMISDrm`, defined at x86/instrs.td:416.
+    /// `COMISDrm`, defined at x86/instrs.td:417.
     pub const COMISDrm: Opcode = Opcode(180);
-    /// `COMISDrr`, defined at x86/instrs.td:414.
+    /// `COMISDrr`, defined at x86/instrs.td:415.
     pub const COMISDrr: Opcode = Opcode(181);
-    /// `COMISSrm`, defined at x86/instrs.td:416.
+    /// `COMISSrm`, defined at x86/instrs.td:417.
     pub const COMISSrm: Opcode = Opcode(182);
-    /// `COMISSrr`, defined at x86/instrs.td:414.
+    /// `COMISSrr`, defined at x86/instrs.td:415.
     pub const COMISSrr: Opcode = Opcode(183);
-    /// `CQO`, defined at x86/instrs.td:238.
+    /// `CQO`, defined at x86/instrs.td:239.
     pub const CQO: Opcode = Opcode(184);
-    /// `CVTSD2SSrm`, defined at x86/instrs.td:432.
+    /// `CVTSD2SSrm`, defined at x86/instrs.td:433.
     pub const CVTSD2SSrm: Opcode = Opcode(185);
-    /// `CVTSD2SSrr`, defined at x86/instrs.td:429.
+    /// `CVTSD2SSrr`, defined at x86/instrs.td:430.
     pub const CVTSD2SSrr: Opcode = Opcode(186);
-    /// `CVTSI2SDrm`, defined at x86/instrs.td:451.
+    /// `CVTSI2SDrm`, defined at x86/instrs.td:452.
     pub const CVTSI2SDrm: Opcode = Opcode(187);
-    /// `CVTSI2SDrr`, defined at x86/instrs.td:449.
+    /// `CVTSI2SDrr`, defined at x86/instrs.td:450.
     pub const CVTSI2SDrr: Opcode = Opcode(188);
-    /// `CVTSI2SSrm`, defined at x86/instrs.td:451.
+    /// `CVTSI2SSrm`, defined at x86/instrs.td:452.
     pub const CVTSI2SSrm: Opcode = Opcode(189);
-    /// `CVTSI2SSrr`, defined at x86/instrs.td:449.
+    /// `CVTSI2SSrr`, defined at x86/instrs.td:450.
     pub const CVTSI2SSrr: Opcode = Opcode(190);
-    /// `CVTSI642SDrm`, defined at x86/instrs.td:451.
+    /// `CVTSI642SDrm`, defined at x86/instrs.td:452.
     pub const CVTSI642SDrm: Opcode = Opcode(191);
-    /// `CVTSI642SDrr`, defined at x86/instrs.td:449.
+    /// `CVTSI642SDrr`, defined at x86/instrs.td:450.
     pub const CVTSI642SDrr: Opcode = Opcode(192);
-    /// `CVTSI642SSrm`, defined at x86/instrs.td:451.
+    /// `CVTSI642SSrm`, defined at x86/instrs.td:452.
     pub const CVTSI642SSrm: Opcode = Opcode(193);
-    /// `CVTSI642SSrr`, defined at x86/instrs.td:449.
+    /// `CVTSI642SSrr`, defined at x86/instrs.td:450.
     pub const CVTSI642SSrr: Opcode = Opcode(194);
-    /// `CVTSS2SDrm`, defined at x86/instrs.td:433.
+    /// `CVTSS2SDrm`, defined at x86/instrs.td:434.
     pub const CVTSS2SDrm: Opcode = Opcode(195);
-    /// `CVTSS2SDrr`, defined at x86/instrs.td:430.
+    /// `CVTSS2SDrr`, defined at x86/instrs.td:431.
     pub const CVTSS2SDrr: Opcode = Opcode(196);
-    /// `CVTTSD2SI64rm`, defined at x86/instrs.td:451.
+    /// `CVTTSD2SI64rm`, defined at x86/instrs.td:452.
     pub const CVTTSD2SI64rm: Opcode = Opcode(197);
-    /// `CVTTSD2SI64rr`, defined at x86/instrs.td:449.
+    /// `CVTTSD2SI64rr`, defined at x86/instrs.td:450.
     pub const CVTTSD2SI64rr: Opcode = Opcode(198);
-    /// `CVTTSD2SIrm`, defined at x86/instrs.td:451.
+    /// `CVTTSD2SIrm`, defined at x86/instrs.td:452.
     pub const CVTTSD2SIrm: Opcode = Opcode(199);
-    /// `CVTTSD2SIrr`, defined at x86/instrs.td:449.
+    /// `CVTTSD2SIrr`, defined at x86/instrs.td:450.
     pub const CVTTSD2SIrr: Opcode = Opcode(200);
-    /// `CVTTSS2SI64rm`, defined at x86/instrs.td:451.
+    /// `CVTTSS2SI64rm`, defined at x86/instrs.td:452.
     pub const CVTTSS2SI64rm: Opcode = Opcode(201);
-    /// `CVTTSS2SI64rr`, defined at x86/instrs.td:449.
+    /// `CVTTSS2SI64rr`, defined at x86/instrs.td:450.
     pub const CVTTSS2SI64rr: Opcode = Opcode(202);
-    /// `CVTTSS2SIrm`, defined at x86/instrs.td:451.
+    /// `CVTTSS2SIrm`, defined at x86/instrs.td:452.
     pub const CVTTSS2SIrm: Opcode = Opcode(203);
-    /// `CVTTSS2SIrr`, defined at x86/instrs.td:449.
+    /// `CVTTSS2SIrr`, defined at x86/instrs.td:450.
     pub const CVTTSS2SIrr: Opcode = Opcode(204);
-    /// `DEC16m`, defined at x86/instrs.td:151.
+    /// `DEC16m`, defined at x86/instrs.td:152.
     pub const DEC16m: Opcode = Opcode(205);
-    /// `DEC16r`, defined at x86/instrs.td:145.
+    /// `DEC16r`, defined at x86/instrs.td:146.
     pub const DEC16r: Opcode = Opcode(206);
-    /// `DEC32m`, defined at x86/instrs.td:151.
+    /// `DEC32m`, defined at x86/instrs.td:152.
     pub const DEC32m: Opcode = Opcode(207);
-    /// `DEC32r`, defined at x86/instrs.td:145.
+    /// `DEC32r`, defined at x86/instrs.td:146.
     pub const DEC32r: Opcode = Opcode(208);
-    /// `DEC64m`, defined at x86/instrs.td:151.
+    /// `DEC64m`, defined at x86/instrs.td:152.
     pub const DEC64m: Opcode = Opcode(209);
-    /// `DEC64r`, defined at x86/instrs.td:145.
+    /// `DEC64r`, defined at x86/instrs.td:146.
     pub const DEC64r: Opcode = Opcode(210);
-    /// `DEC8m`, defined at x86/instrs.td:151.
+    /// `DEC8m`, defined at x86/instrs.td:152.
     pub const DEC8m: Opcode = Opcode(211);
-    /// `DEC8r`, defined at x86/instrs.td:145.
+    /// `DEC8r`, defined at x86/instrs.td:146.
     pub const DEC8r: Opcode = Opcode(212);
-    /// `DIV16m`, defined at x86/instrs.td:226.
+    /// `DIV16m`, defined at x86/instrs.td:227.
     pub const DIV16m: Opcode = Opcode(213);
-    /// `DIV16r`, defined at x86/instrs.td:224.
+    /// `DIV16r`, defined at x86/instrs.td:225.
     pub const DIV16r: Opcode = Opcode(214);
-    /// `DIV32m`, defined at x86/instrs.td:226.
+    /// `DIV32m`, defined at x86/instrs.td:227.
     pub const DIV32m: Opcode = Opcode(215);
-    /// `DIV32r`, defined at x86/instrs.td:224.
+    /// `DIV32r`, defined at x86/instrs.td:225.
     pub const DIV32r: Opcode = Opcode(216);
-    /// `DIV64m`, defined at x86/instrs.td:226.
+    /// `DIV64m`, defined at x86/instrs.td:227.
     pub const DIV64m: Opcode = Opcode(217);
-    /// `DIV64r`, defined at x86/instrs.td:224.
+    /// `DIV64r`, defined at x86/instrs.td:225.
     pub const DIV64r: Opcode = Opcode(218);
-    /// `DIV8m`, defined at x86/instrs.td:234.
+    /// `DIV8m`, defined at x86/instrs.td:235.
     pub const DIV8m: Opcode = Opcode(219);
-    /// `DIV8r`, defined at x86/instrs.td:232.
+    /// `DIV8r`, defined at x86/instrs.td:233.
     pub const DIV8r: Opcode = Opcode(220);
-    /// `DIVSDrm`, defined at x86/instrs.td:403.
+    /// `DIVSDrm`, defined at x86/instrs.td:404.
     pub const DIVSDrm: Opcode = Opcode(221);
-    /// `DIVSDrr`, defined at x86/instrs.td:401.
+    /// `DIVSDrr`, defined at x86/instrs.td:402.
     pub const DIVSDrr: Opcode = Opcode(222);
-    /// `DIVSSrm`, defined at x86/instrs.td:403.
+    /// `DIVSSrm`, defined at x86/instrs.td:404.
     pub const DIVSSrm: Opcode = Opcode(223);
-    /// `DIVSSrr`, defined at x86/instrs.td:401.
+    /// `DIVSSrr`, defined at x86/instrs.td:402.
     pub const DIVSSrr: Opcode = Opcode(224);
-    /// `FsFLD0SD`, defined at x86/instrs.td:457.
+    /// `FsFLD0SD`, defined at x86/instrs.td:458.
     pub const FsFLD0SD: Opcode = Opcode(225);
-    /// `FsFLD0SS`, defined at x86/instrs.td:456.
+    /// `FsFLD0SS`, defined at x86/instrs.td:457.
     pub const FsFLD0SS: Opcode = Opcode(226);
-    /// `IDIV16m`, defined at x86/instrs.td:226.
+    /// `IDIV16m`, defined at x86/instrs.td:227.
     pub const IDIV16m: Opcode = Opcode(227);
-    /// `IDIV16r`, defined at x86/instrs.td:224.
+    /// `IDIV16r`, defined at x86/instrs.td:225.
     pub const IDIV16r: Opcode = Opcode(228);
-    /// `IDIV32m`, defined at x86/instrs.td:226.
+    /// `IDIV32m`, defined at x86/instrs.td:227.
     pub const IDIV32m: Opcode = Opcode(229);
-    /// `IDIV32r`, defined at x86/instrs.td:224.
+    /// `IDIV32r`, defined at x86/instrs.td:225.
     pub const IDIV32r: Opcode = Opcode(230);
-    /// `IDIV64m`, defined at x86/instrs.td:226.
+    /// `IDIV64m`, defined at x86/instrs.td:227.
     pub const IDIV64m: Opcode = Opcode(231);
-    /// `IDIV64r`, defined at x86/instrs.td:224.
+    /// `IDIV64r`, defined at x86/instrs.td:225.
     pub const IDIV64r: Opcode = Opcode(232);
-    /// `IDIV8m`, defined at x86/instrs.td:234.
+    /// `IDIV8m`, defined at x86/instrs.td:235.
     pub const IDIV8m: Opcode = Opcode(233);
-    /// `IDIV8r`, defined at x86/instrs.td:232.
+    /// `IDIV8r`, defined at x86/instrs.td:233.
     pub const IDIV8r: Opcode = Opcode(234);
-    /// `IMUL16m`, defined at x86/instrs.td:219.
+    /// `IMUL16m`, defined at x86/instrs.td:220.
     pub const IMUL16m: Opcode = Opcode(235);
-    /// `IMUL16r`, defined at x86/instrs.td:216.
+    /// `IMUL16r`, defined at x86/instrs.td:217.
     pub const IMUL16r: Opcode = Opcode(236);
-    /// `IMUL16rm`, defined at x86/instrs.td:195.
+    /// `IMUL16rm`, defined at x86/instrs.td:196.
     pub const IMUL16rm: Opcode = Opcode(237);
-    /// `IMUL16rmi`, defined at x86/instrs.td:200.
+    /// `IMUL16rmi`, defined at x86/instrs.td:201.
     pub const IMUL16rmi: Opcode = Opcode(238);
-    /// `IMUL16rmi8`, defined at x86/instrs.td:201.
+    /// `IMUL16rmi8`, defined at x86/instrs.td:202.
     pub const IMUL16rmi8: Opcode = Opcode(239);
-    /// `IMUL16rr`, defined at x86/instrs.td:193.
+    /// `IMUL16rr`, defined at x86/instrs.td:194.
     pub const IMUL16rr: Opcode = Opcode(240);
-    /// `IMUL16rri`, defined at x86/instrs.td:197.
+    /// `IMUL16rri`, defined at x86/instrs.td:198.
     pub const IMUL16rri: Opcode = Opcode(241);
-    /// `IMUL16rri8`, defined at x86/instrs.td:198.
+    /// `IMUL16rri8`, defined at x86/instrs.td:199.
     pub const IMUL16rri8: Opcode = Opcode(242);
-    /// `IMUL32m`, defined at x86/instrs.td:219.
+    /// `IMUL32m`, defined at x86/instrs.td:220.
     pub const IMUL32m: Opcode = Opcode(243);
-    /// `IMUL32r`, defined at x86/instrs.td:216.
+    /// `IMUL32r`, defined at x86/instrs.td:217.
     pub const IMUL32r: Opcode = Opcode(244);
-    /// `IMUL32rm`, defined at x86/instrs.td:195.
+    /// `IMUL32rm`, defined at x86/instrs.td:196.
     pub const IMUL32rm: Opcode = Opcode(245);
-    /// `IMUL32rmi`, defined at x86/instrs.td:200.
+    /// `IMUL32rmi`, defined at x86/instrs.td:201.
     pub const IMUL32rmi: Opcode = Opcode(246);
-    /// `IMUL32rmi8`, defined at x86/instrs.td:201.
+    /// `IMUL32rmi8`, defined at x86/instrs.td:202.
     pub const IMUL32rmi8: Opcode = Opcode(247);
-    /// `IMUL32rr`, defined at x86/instrs.td:193.
+    /// `IMUL32rr`, defined at x86/instrs.td:194.
     pub const IMUL32rr: Opcode = Opcode(248);
-    /// `IMUL32rri`, defined at x86/instrs.td:197.
+    /// `IMUL32rri`, defined at x86/instrs.td:198.
     pub const IMUL32rri: Opcode = Opcode(249);
-    /// `IMUL32rri8`, defined at x86/instrs.td:198.
+    /// `IMUL32rri8`, defined at x86/instrs.td:199.
     pub const IMUL32rri8: Opcode = Opcode(250);
-    /// `IMUL64m`, defined at x86/instrs.td:219.
+    /// `IMUL64m`, defined at x86/instrs.td:220.
     pub const IMUL64m: Opcode = Opcode(251);
-    /// `IMUL64r`, defined at x86/instrs.td:216.
+    /// `IMUL64r`, defined at x86/instrs.td:217.
     pub const IMUL64r: Opcode = Opcode(252);
-    /// `IMUL64rm`, defined at x86/instrs.td:195.
+    /// `IMUL64rm`, defined at x86/instrs.td:196.
     pub const IMUL64rm: Opcode = Opcode(253);
-    /// `IMUL64rmi32`, defined at x86/instrs.td:200.
+    /// `IMUL64rmi32`, defined at x86/instrs.td:201.
     pub const IMUL64rmi32: Opcode = Opcode(254);
-    /// `IMUL64rmi8`, defined at x86/instrs.td:201.
+    /// `IMUL64rmi8`, defined at x86/instrs.td:202.
     pub const IMUL64rmi8: Opcode = Opcode(255);
-    /// `IMUL64rr`, defined at x86/instrs.td:193.
+    /// `IMUL64rr`, defined at x86/instrs.td:194.
     pub const IMUL64rr: Opcode = Opcode(256);
-    /// `IMUL64rri32`, defined at x86/instrs.td:197.
+    /// `IMUL64rri32`, defined at x86/instrs.td:198.
     pub const IMUL64rri32: Opcode = Opcode(257);
-    /// `IMUL64rri8`, defined at x86/instrs.td:198.
+    /// `IMUL64rri8`, defined at x86/instrs.td:199.
     pub const IMUL64rri8: Opcode = Opcode(258);
-    /// `INC16m`, defined at x86/instrs.td:151.
+    /// `INC16m`, defined at x86/instrs.td:152.
     pub const INC16m: Opcode = Opcode(259);
-    /// `INC16r`, defined at x86/instrs.td:144.
+    /// `INC16r`, defined at x86/instrs.td:145.
     pub const INC16r: Opcode = Opcode(260);
-    /// `INC32m`, defined at x86/instrs.td:151.
+    /// `INC32m`, defined at x86/instrs.td:152.
     pub const INC32m: Opcode = Opcode(261);
-    /// `INC32r`, defined at x86/instrs.td:144.
+    /// `INC32r`, defined at x86/instrs.td:145.
     pub const INC32r: Opcode = Opcode(262);
-    /// `INC64m`, defined at x86/instrs.td:151.
+    /// `INC64m`, defined at x86/instrs.td:152.
     pub const INC64m: Opcode = Opcode(263);
-    /// `INC64r`, defined at x86/instrs.td:144.
+    /// `INC64r`, defined at x86/instrs.td:145.
     pub const INC64r: Opcode = Opcode(264);
-    /// `INC8m`, defined at x86/instrs.td:151.
+    /// `INC8m`, defined at x86/instrs.td:152.
     pub const INC8m: Opcode = Opcode(265);
-    /// `INC8r`, defined at x86/instrs.td:144.
+    /// `INC8r`, defined at x86/instrs.td:145.
     pub const INC8r: Opcode = Opcode(266);
-    /// `JCC_1`, defined at x86/instrs.td:340.
+    /// `JCC_1`, defined at x86/instrs.td:341.
     pub const JCC_1: Opcode = Opcode(267);
-    /// `JMP64m`, defined at x86/instrs.td:346.
+    /// `JMP64m`, defined at x86/instrs.td:347.
     pub const JMP64m: Opcode = Opcode(268);
-    /// `JMP64r`, defined at x86/instrs.td:344.
+    /// `JMP64r`, defined at x86/instrs.td:345.
     pub const JMP64r: Opcode = Opcode(269);
-    /// `JMP_1`, defined at x86/instrs.td:342.
+    /// `JMP_1`, defined at x86/instrs.td:343.
     pub const JMP_1: Opcode = Opcode(270);
-    /// `LEA16r`, defined at x86/instrs.td:314.
+    /// `LEA16r`, defined at x86/instrs.td:315.
     pub const LEA16r: Opcode = Opcode(271);
-    /// `LEA32r`, defined at x86/instrs.td:316.
+    /// `LEA32r`, defined at x86/instrs.td:317.
     pub const LEA32r: Opcode = Opcode(272);
-    /// `LEA64_32r`, defined at x86/instrs.td:319.
+    /// `LEA64_32r`, defined at x86/instrs.td:320.
     pub const LEA64_32r: Opcode = Opcode(273);
-    /// `LEA64r`, defined at x86/instrs.td:317.
+    /// `LEA64r`, defined at x86/instrs.td:318.
     pub const LEA64r: Opcode = Opcode(274);
-    /// `MAXSDrm`, defined at x86/instrs.td:403.
+    /// `MAXSDrm`, defined at x86/instrs.td:404.
     pub const MAXSDrm: Opcode = Opcode(275);
-    /// `MAXSDrr`, defined at x86/instrs.td:401.
+    /// `MAXSDrr`, defined at x86/instrs.td:402.
     pub const MAXSDrr: Opcode = Opcode(276);
-    /// `MAXSSrm`, defined at x86/instrs.td:403.
+    /// `MAXSSrm`, defined at x86/instrs.td:404.
     pub const MAXSSrm: Opcode = Opcode(277);
-    /// `MAXSSrr`, defined at x86/instrs.td:401.
+    /// `MAXSSrr`, defined at x86/instrs.td:402.
     pub const MAXSSrr: Opcode = Opcode(278);
-    /// `MINSDrm`, defined at x86/instrs.td:403.
+    /// `MINSDrm`, defined at x86/instrs.td:404.
     pub const MINSDrm: Opcode = Opcode(279);
-    /// `MINSDrr`, defined at x86/instrs.td:401.
+    /// `MINSDrr`, defined at x86/instrs.td:402.
     pub const MINSDrr: Opcode = Opcode(280);
-    /// `MINSSrm`, defined at x86/instrs.td:403.
+    /// `MINSSrm`, defined at x86/instrs.td:404.
     pub const MINSSrm: Opcode = Opcode(281);
-    /// `MINSSrr`, defined at x86/instrs.td:401.
+    /// `MINSSrr`, defined at x86/instrs.td:402.
     pub const MINSSrr: Opcode = Opcode(282);
-    /// `MOV16mi`, defined at x86/instrs.td:274.
+    /// `MOV16mi`, defined at x86/instrs.td:275.
     pub const MOV16mi: Opcode = Opcode(283);
-    /// `MOV16mr`, defined at x86/instrs.td:273.
+    /// `MOV16mr`, defined at x86/instrs.td:274.
     pub const MOV16mr: Opcode = Opcode(284);
-    /// `MOV16ri`, defined at x86/instrs.td:269.
+    /// `MOV16ri`, defined at x86/instrs.td:270.
     pub const MOV16ri: Opcode = Opcode(285);
-    /// `MOV16rm`, defined at x86/instrs.td:271.
+    /// `MOV16rm`, defined at x86/instrs.td:272.
     pub const MOV16rm: Opcode = Opcode(286);
-    /// `MOV16rr`, defined at x86/instrs.td:266.
+    /// `MOV16rr`, defined at x86/instrs.td:267.
     pub const MOV16rr: Opcode = Opcode(287);
-    /// `MOV32mi`, defined at x86/instrs.td:274.
+    /// `MOV32mi`, defined at x86/instrs.td:275.
     pub const MOV32mi: Opcode = Opcode(288);
-    /// `MOV32mr`, defined at x86/instrs.td:273.
+    /// `MOV32mr`, defined at x86/instrs.td:274.
     pub const MOV32mr: Opcode = Opcode(289);
-    /// `MOV32r0`, defined at x86/instrs.td:282.
+    /// `MOV32r0`, defined at x86/instrs.td:283.
     pub const MOV32r0: Opcode = Opcode(290);
-    /// `MOV32ri`, defined at x86/instrs.td:269.
+    /// `MOV32ri`, defined at x86/instrs.td:270.
     pub const MOV32ri: Opcode = Opcode(291);
-    /// `MOV32ri64`, defined at x86/instrs.td:283.
+    /// `MOV32ri64`, defined at x86/instrs.td:284.
     pub const MOV32ri64: Opcode = Opcode(292);
-    /// `MOV32rm`, defined at x86/instrs.td:271.
+    /// `MOV32rm`, defined at x86/instrs.td:272.
     pub const MOV32rm: Opcode = Opcode(293);
-    /// `MOV32rr`, defined at x86/instrs.td:266.
+    /// `MOV32rr`, defined at x86/instrs.td:267.
     pub const MOV32rr: Opcode = Opcode(294);
-    /// `MOV64mi32`, defined at x86/instrs.td:274.
+    /// `MOV64mi32`, defined at x86/instrs.td:275.
     pub const MOV64mi32: Opcode = Opcode(295);
-    /// `MOV64mr`, defined at x86/instrs.td:273.
+    /// `MOV64mr`, defined at x86/instrs.td:274.
     pub const MOV64mr: Opcode = Opcode(296);
-    /// `MOV64ri`, defined at x86/instrs.td:269.
+    /// `MOV64ri`, defined at x86/instrs.td:270.
     pub const MOV64ri: Opcode = Opcode(297);
-    /// `MOV64ri32`, defined at x86/instrs.td:278.
+    /// `MOV64ri32`, defined at x86/instrs.td:279.
     pub const MOV64ri32: Opcode = Opcode(298);
-    /// `MOV64rm`, defined at x86/instrs.td:271.
+    /// `MOV64rm`, defined at x86/instrs.td:272.
     pub const MOV64rm: Opcode = Opcode(299);
-    /// `MOV64rr`, defined at x86/instrs.td:266.
+    /// `MOV64rr`, defined at x86/instrs.td:267.
     pub const MOV64rr: Opcode = Opcode(300);
-    /// `MOV64toPQIrr`, defined at x86/instrs.td:470.
+    /// `MOV64toPQIrr`, defined at x86/instrs.td:471.
     pub const MOV64toPQIrr: Opcode = Opcode(301);
-    /// `MOV64toSDrr`, defined at x86/instrs.td:464.
+    /// `MOV64toSDrr`, defined at x86/instrs.td:465.
     pub const MOV64toSDrr: Opcode = Opcode(302);
-    /// `MOV8mi`, defined at x86/instrs.td:274.
+    /// `MOV8mi`, defined at x86/instrs.td:275.
     pub const MOV8mi: Opcode = Opcode(303);
-    /// `MOV8mr`, defined at x86/instrs.td:273.
+    /// `MOV8mr`, defined at x86/instrs.td:274.
     pub const MOV8mr: Opcode = Opcode(304);
-    /// `MOV8mr_NOREX`, defined at x86/instrs.td:291.
+    /// `MOV8mr_NOREX`, defined at x86/instrs.td:292.
     pub const MOV8mr_NOREX: Opcode = Opcode(305);
-    /// `MOV8ri`, defined at x86/instrs.td:269.
+    /// `MOV8ri`, defined at x86/instrs.td:270.
     pub const MOV8ri: Opcode = Opcode(306);
-    /// `MOV8rm`, defined at x86/instrs.td:271.
+    /// `MOV8rm`, defined at x86/instrs.td:272.
     pub const MOV8rm: Opcode = Opcode(307);
-    /// `MOV8rm_NOREX`, defined at x86/instrs.td:289.
+    /// `MOV8rm_NOREX`, defined at x86/instrs.td:290.
     pub const MOV8rm_NOREX: Opcode = Opcode(308);
-    /// `MOV8rr`, defined at x86/instrs.td:266.
+    /// `MOV8rr`, defined at x86/instrs.td:267.
     pub const MOV8rr: Opcode = Opcode(309);
-    /// `MOV8rr_NOREX`, defined at x86/instrs.td:287.
+    /// `MOV8rr_NOREX`, defined at x86/instrs.td:288.
     pub const MOV8rr_NOREX: Opcode = Opcode(310);
-    /// `MOVAPDmr`, defined at x86/instrs.td:492.
+    /// `MOVAPDmr`, defined at x86/instrs.td:493.
     pub const MOVAPDmr: Opcode = Opcode(311);
-    /// `MOVAPDrm`, defined at x86/instrs.td:490.
+    /// `MOVAPDrm`, defined at x86/instrs.td:491.
     pub const MOVAPDrm: Opcode = Opcode(312);
-    /// `MOVAPDrr`, defined at x86/instrs.td:488.
+    /// `MOVAPDrr`, defined at x86/instrs.td:489.
     pub const MOVAPDrr: Opcode = Opcode(313);
-    /// `MOVAPSmr`, defined at x86/instrs.td:492.
+    /// `MOVAPSmr`, defined at x86/instrs.td:493.
     pub const MOVAPSmr: Opcode = Opcode(314);
-    /// `MOVAPSrm`, defined at x86/instrs.td:490.
+    /// `MOVAPSrm`, defined at x86/instrs.td:491.
     pub const MOVAPSrm: Opcode = Opcode(315);
-    /// `MOVAPSrr`, defined at x86/instrs.td:488.
+    /// `MOVAPSrr`, defined at x86/instrs.td:489.
     pub const MOVAPSrr: Opcode = Opcode(316);
-    /// `MOVDI2PDIrm`, defined at x86/instrs.td:474.
+    /// `MOVDI2PDIrm`, defined at x86/instrs.td:475.
     pub const MOVDI2PDIrm: Opcode = Opcode(317);
-    /// `MOVDI2PDIrr`, defined at x86/instrs.td:469.
+    /// `MOVDI2PDIrr`, defined at x86/instrs.td:470.
     pub const MOVDI2PDIrr: Opcode = Opcode(318);
-    /// `MOVDI2SSrr`, defined at x86/instrs.td:466.
+    /// `MOVDI2SSrr`, defined at x86/instrs.td:467.
     pub const MOVDI2SSrr: Opcode = Opcode(319);
-    /// `MOVDQAmr`, defined at x86/instrs.td:492.
+    /// `MOVDQAmr`, defined at x86/instrs.td:493.
     pub const MOVDQAmr: Opcode = Opcode(320);
-    /// `MOVDQArm`, defined at x86/instrs.td:490.
+    /// `MOVDQArm`, defined at x86/instrs.td:491.
     pub const MOVDQArm: Opcode = Opcode(321);
-    /// `MOVDQArr`, defined at x86/instrs.td:488.
+    /// `MOVDQArr`, defined at x86/instrs.td:489.
     pub const MOVDQArr: Opcode = Opcode(322);
-    /// `MOVDQUmr`, defined at x86/instrs.td:492.
+    /// `MOVDQUmr`, defined at x86/instrs.td:493.
     pub const MOVDQUmr: Opcode = Opcode(323);
-    /// `MOVDQUrm`, defined at x86/instrs.td:490.
+    /// `MOVDQUrm`, defined at x86/instrs.td:491.
     pub const MOVDQUrm: Opcode = Opcode(324);
-    /// `MOVDQUrr`, defined at x86/instrs.td:488.
+    /// `MOVDQUrr`, defined at x86/instrs.td:489.
     pub const MOVDQUrr: Opcode = Opcode(325);
-    /// `MOVLPDmr`, defined at x86/instrs.td:480.
+    /// `MOVLPDmr`, defined at x86/instrs.td:481.
     pub const MOVLPDmr: Opcode = Opcode(326);
-    /// `MOVMSKPDrr`, defined at x86/instrs.td:536.
+    /// `MOVMSKPDrr`, defined at x86/instrs.td:537.
     pub const MOVMSKPDrr: Opcode = Opcode(327);
-    /// `MOVMSKPSrr`, defined at x86/instrs.td:535.
+    /// `MOVMSKPSrr`, defined at x86/instrs.td:536.
     pub const MOVMSKPSrr: Opcode = Opcode(328);
-    /// `MOVPDI2DImr`, defined at x86/instrs.td:478.
+    /// `MOVPDI2DImr`, defined at x86/instrs.td:479.
     pub const MOVPDI2DImr: Opcode = Opcode(329);
-    /// `MOVPDI2DIrr`, defined at x86/instrs.td:471.
+    /// `MOVPDI2DIrr`, defined at x86/instrs.td:472.
     pub const MOVPDI2DIrr: Opcode = Opcode(330);
-    /// `MOVPQI2QImr`, defined at x86/instrs.td:479.
+    /// `MOVPQI2QImr`, defined at x86/instrs.td:480.
     pub const MOVPQI2QImr: Opcode = Opcode(331);
-    /// `MOVPQIto64rr`, defined at x86/instrs.td:472.
+    /// `MOVPQIto64rr`, defined at x86/instrs.td:473.
     pub const MOVPQIto64rr: Opcode = Opcode(332);
-    /// `MOVQI2PQIrm`, defined at x86/instrs.td:475.
+    /// `MOVQI2PQIrm`, defined at x86/instrs.td:476.
     pub const MOVQI2PQIrm: Opcode = Opcode(333);
-    /// `MOVSDmr`, defined at x86/instrs.td:424.
+    /// `MOVSDmr`, defined at x86/instrs.td:425.
     pub const MOVSDmr: Opcode = Opcode(334);
-    /// `MOVSDrm`, defined at x86/instrs.td:420.
+    /// `MOVSDrm`, defined at x86/instrs.td:421.
     pub const MOVSDrm: Opcode = Opcode(335);
-    /// `MOVSDrm_alt`, defined at x86/instrs.td:421.
+    /// `MOVSDrm_alt`, defined at x86/instrs.td:422.
     pub const MOVSDrm_alt: Opcode = Opcode(336);
-    /// `MOVSDrr`, defined at x86/instrs.td:426.
+    /// `MOVSDrr`, defined at x86/instrs.td:427.
     pub const MOVSDrr: Opcode = Opcode(337);
-    /// `MOVSDto64rr`, defined at x86/instrs.td:465.
+    /// `MOVSDto64rr`, defined at x86/instrs.td:466.
     pub const MOVSDto64rr: Opcode = Opcode(338);
-    /// `MOVSS2DIrr`, defined at x86/instrs.td:467.
+    /// `MOVSS2DIrr`, defined at x86/instrs.td:468.
     pub const MOVSS2DIrr: Opcode = Opcode(339);
-    /// `MOVSSmr`, defined at x86/instrs.td:424.
+    /// `MOVSSmr`, defined at x86/instrs.td:425.
     pub const MOVSSmr: Opcode = Opcode(340);
-    /// `MOVSSrm`, defined at x86/instrs.td:420.
+    /// `MOVSSrm`, defined at x86/instrs.td:421.
     pub const MOVSSrm: Opcode = Opcode(341);
-    /// `MOVSSrm_alt`, defined at x86/instrs.td:421.
+    /// `MOVSSrm_alt`, defined at x86/instrs.td:422.
     pub const MOVSSrm_alt: Opcode = Opcode(342);
-    /// `MOVSSrr`, defined at x86/instrs.td:426.
+    /// `MOVSSrr`, defined at x86/instrs.td:427.
     pub const MOVSSrr: Opcode = Opcode(343);
-    /// `MOVSX16rm8`, defined at x86/instrs.td:304.
+    /// `MOVSX16rm8`, defined at x86/instrs.td:305.
     pub const MOVSX16rm8: Opcode = Opcode(344);
-    /// `MOVSX16rr8`, defined at x86/instrs.td:302.
+    /// `MOVSX16rr8`, defined at x86/instrs.td:303.
     pub const MOVSX16rr8: Opcode = Opcode(345);
-    /// `MOVSX32rm16`, defined at x86/instrs.td:304.
+    /// `MOVSX32rm16`, defined at x86/instrs.td:305.
     pub const MOVSX32rm16: Opcode = Opcode(346);
-    /// `MOVSX32rm8`, defined at x86/instrs.td:304.
+    /// `MOVSX32rm8`, defined at x86/instrs.td:305.
     pub const MOVSX32rm8: Opcode = Opcode(347);
-    /// `MOVSX32rr16`, defined at x86/instrs.td:302.
+    /// `MOVSX32rr16`, defined at x86/instrs.td:303.
     pub const MOVSX32rr16: Opcode = Opcode(348);
-    /// `MOVSX32rr8`, defined at x86/instrs.td:302.
+    /// `MOVSX32rr8`, defined at x86/instrs.td:303.
     pub const MOVSX32rr8: Opcode = Opcode(349);
-    /// `MOVSX64rm16`, defined at x86/instrs.td:304.
+    /// `MOVSX64rm16`, defined at x86/instrs.td:305.
     pub const MOVSX64rm16: Opcode = Opcode(350);
-    /// `MOVSX64rm32`, defined at x86/instrs.td:308.
+    /// `MOVSX64rm32`, defined at x86/instrs.td:309.
     pub const MOVSX64rm32: Opcode = Opcode(351);
-    /// `MOVSX64rm8`, defined at x86/instrs.td:304.
+    /// `MOVSX64rm8`, defined at x86/instrs.td:305.
     pub const MOVSX64rm8: Opcode = Opcode(352);
-    /// `MOVSX64rr16`, defined at x86/instrs.td:302.
+    /// `MOVSX64rr16`, defined at x86/instrs.td:303.
     pub const MOVSX64rr16: Opcode = Opcode(353);
-    /// `MOVSX64rr32`, defined at x86/instrs.td:306.
+    /// `MOVSX64rr32`, defined at x86/instrs.td:307.
     pub const MOVSX64rr32: Opcode = Opcode(354);
-    /// `MOVSX64rr8`, defined at x86/instrs.td:302.
+    /// `MOVSX64rr8`, defined at x86/instrs.td:303.
     pub const MOVSX64rr8: Opcode = Opcode(355);
-    /// `MOVUPDmr`, defined at x86/instrs.td:492.
+    /// `MOVUPDmr`, defined at x86/instrs.td:493.
     pub const MOVUPDmr: Opcode = Opcode(356);
-    /// `MOVUPDrm`, defined at x86/instrs.td:490.
+    /// `MOVUPDrm`, defined at x86/instrs.td:491.
     pub const MOVUPDrm: Opcode = Opcode(357);
-    /// `MOVUPDrr`, defined at x86/instrs.td:488.
+    /// `MOVUPDrr`, defined at x86/instrs.td:489.
     pub const MOVUPDrr: Opcode = Opcode(358);
-    /// `MOVUPSmr`, defined at x86/instrs.td:492.
+    /// `MOVUPSmr`, defined at x86/instrs.td:493.
     pub const MOVUPSmr: Opcode = Opcode(359);
-    /// `MOVUPSrm`, defined at x86/instrs.td:490.
+    /// `MOVUPSrm`, defined at x86/instrs.td:491.
     pub const MOVUPSrm: Opcode = Opcode(360);
-    /// `MOVUPSrr`, defined at x86/instrs.td:488.
+    /// `MOVUPSrr`, defined at x86/instrs.td:489.
     pub const MOVUPSrr: Opcode = Opcode(361);
-    /// `MOVZX16rm8`, defined at x86/instrs.td:304.
+    /// `MOVZX16rm8`, defined at x86/instrs.td:305.
     pub const MOVZX16rm8: Opcode = Opcode(362);
-    /// `MOVZX16rr8`, defined at x86/instrs.td:302.
+    /// `MOVZX16rr8`, defined at x86/instrs.td:303.
     pub const MOVZX16rr8: Opcode = Opcode(363);
-    /// `MOVZX32rm16`, defined at x86/instrs.td:304.
+    /// `MOVZX32rm16`, defined at x86/instrs.td:305.
     pub const MOVZX32rm16: Opcode = Opcode(364);
-    /// `MOVZX32rm8`, defined at x86/instrs.td:304.
+    /// `MOVZX32rm8`, defined at x86/instrs.td:305.
     pub const MOVZX32rm8: Opcode = Opcode(365);
-    /// `MOVZX32rm8_NOREX`, defined at x86/instrs.td:311.
+    /// `MOVZX32rm8_NOREX`, defined at x86/instrs.td:312.
     pub const MOVZX32rm8_NOREX: Opcode = Opcode(366);
-    /// `MOVZX32rr16`, defined at x86/instrs.td:302.
+    /// `MOVZX32rr16`, defined at x86/instrs.td:303.
     pub const MOVZX32rr16: Opcode = Opcode(367);
-    /// `MOVZX32rr8`, defined at x86/instrs.td:302.
+    /// `MOVZX32rr8`, defined at x86/instrs.td:303.
     pub const MOVZX32rr8: Opcode = Opcode(368);
-    /// `MOVZX32rr8_NOREX`, defined at x86/instrs.td:309.
+    /// `MOVZX32rr8_NOREX`, defined at x86/instrs.td:310.
     pub const MOVZX32rr8_NOREX: Opcode = Opcode(369);
-    /// `MOVZX64rm16`, defined at x86/instrs.td:304.
+    /// `MOVZX64rm16`, defined at x86/instrs.td:305.
     pub const MOVZX64rm16: Opcode = Opcode(370);
-    /// `MOVZX64rm8`, defined at x86/instrs.td:304.
+    /// `MOVZX64rm8`, defined at x86/instrs.td:305.
     pub const MOVZX64rm8: Opcode = Opcode(371);
-    /// `MOVZX64rr16`, defined at x86/instrs.td:302.
+    /// `MOVZX64rr16`, defined at x86/instrs.td:303.
     pub const MOVZX64rr16: Opcode = Opcode(372);
-    /// `MOVZX64rr8`, defined at x86/instrs.td:302.
+    /// `MOVZX64rr8`, defined at x86/instrs.td:303.
     pub const MOVZX64rr8: Opcode = Opcode(373);
-    /// `MUL16m`, defined at x86/instrs.td:218.
+    /// `MUL16m`, defined at x86/instrs.td:219.
     pub const MUL16m: Opcode = Opcode(374);
-    /// `MUL16r`, defined at x86/instrs.td:215.
+    /// `MUL16r`, defined at x86/instrs.td:216.
     pub const MUL16r: Opcode = Opcode(375);
-    /// `MUL32m`, defined at x86/instrs.td:218.
+    /// `MUL32m`, defined at x86/instrs.td:219.
     pub const MUL32m: Opcode = Opcode(376);
-    /// `MUL32r`, defined at x86/instrs.td:215.
+    /// `MUL32r`, defined at x86/instrs.td:216.
     pub const MUL32r: Opcode = Opcode(377);
-    /// `MUL64m`, defined at x86/instrs.td:218.
+    /// `MUL64m`, defined at x86/instrs.td:219.
     pub const MUL64m: Opcode = Opcode(378);
-    /// `MUL64r`, defined at x86/instrs.td:215.
+    /// `MUL64r`, defined at x86/instrs.td:216.
     pub const MUL64r: Opcode = Opcode(379);
-    /// `MULSDrm`, defined at x86/instrs.td:403.
+    /// `MULSDrm`, defined at x86/instrs.td:404.
     pub const MULSDrm: Opcode = Opcode(380);
-    /// `MULSDrr`, defined at x86/instrs.td:401.
+    /// `MULSDrr`, defined at x86/instrs.td:402.
     pub const MULSDrr: Opcode = Opcode(381);
-    /// `MULSSrm`, defined at x86/instrs.td:403.
+    /// `MULSSrm`, defined at x86/instrs.td:404.
     pub const MULSSrm: Opcode = Opcode(382);
-    /// `MULSSrr`, defined at x86/instrs.td:401.
+    /// `MULSSrr`, defined at x86/instrs.td:402.
     pub const MULSSrr: Opcode = Opcode(383);
-    /// `NEG16m`, defined at x86/instrs.td:151.
+    /// `NEG16m`, defined at x86/instrs.td:152.
     pub const NEG16m: Opcode = Opcode(384);
-    /// `NEG16r`, defined at x86/instrs.td:147.
+    /// `NEG16r`, defined at x86/instrs.td:148.
     pub const NEG16r: Opcode = Opcode(385);
-    /// `NEG32m`, defined at x86/instrs.td:151.
+    /// `NEG32m`, defined at x86/instrs.td:152.
     pub const NEG32m: Opcode = Opcode(386);
-    /// `NEG32r`, defined at x86/instrs.td:147.
+    /// `NEG32r`, defined at x86/instrs.td:148.
     pub const NEG32r: Opcode = Opcode(387);
-    /// `NEG64m`, defined at x86/instrs.td:151.
+    /// `NEG64m`, defined at x86/instrs.td:152.
     pub const NEG64m: Opcode = Opcode(388);
-    /// `NEG64r`, defined at x86/instrs.td:147.
+    /// `NEG64r`, defined at x86/instrs.td:148.
     pub const NEG64r: Opcode = Opcode(389);
-    /// `NEG8m`, defined at x86/instrs.td:151.
+    /// `NEG8m`, defined at x86/instrs.td:152.
     pub const NEG8m: Opcode = Opcode(390);
-    /// `NEG8r`, defined at x86/instrs.td:147.
+    /// `NEG8r`, defined at x86/instrs.td:148.
     pub const NEG8r: Opcode = Opcode(391);
-    /// `NOT16m`, defined at x86/instrs.td:156.
+    /// `NOT16m`, defined at x86/instrs.td:157.
     pub const NOT16m: Opcode = Opcode(392);
-    /// `NOT16r`, defined at x86/instrs.td:154.
+    /// `NOT16r`, defined at x86/instrs.td:155.
     pub const NOT16r: Opcode = Opcode(393);
-    /// `NOT32m`, defined at x86/instrs.td:156.
+    /// `NOT32m`, defined at x86/instrs.td:157.
     pub const NOT32m: Opcode = Opcode(394);
-    /// `NOT32r`, defined at x86/instrs.td:154.
+    /// `NOT32r`, defined at x86/instrs.td:155.
     pub const NOT32r: Opcode = Opcode(395);
-    /// `NOT64m`, defined at x86/instrs.td:156.
+    /// `NOT64m`, defined at x86/instrs.td:157.
     pub const NOT64m: Opcode = Opcode(396);
-    /// `NOT64r`, defined at x86/instrs.td:154.
+    /// `NOT64r`, defined at x86/instrs.td:155.
     pub const NOT64r: Opcode = Opcode(397);
-    /// `NOT8m`, defined at x86/instrs.td:156.
+    /// `NOT8m`, defined at x86/instrs.td:157.
     pub const NOT8m: Opcode = Opcode(398);
-    /// `NOT8r`, defined at x86/instrs.td:154.
+    /// `NOT8r`, defined at x86/instrs.td:155.
     pub const NOT8r: Opcode = Opcode(399);
-    /// `OR16mi`, defined at x86/instrs.td:92.
+    /// `OR16mi`, defined at x86/instrs.td:93.
     pub const OR16mi: Opcode = Opcode(400);
-    /// `OR16mi8`, defined at x86/instrs.td:94.
+    /// `OR16mi8`, defined at x86/instrs.td:95.
     pub const OR16mi8: Opcode = Opcode(401);
-    /// `OR16mr`, defined at x86/instrs.td:91.
+    /// `OR16mr`, defined at x86/instrs.td:92.
     pub const OR16mr: Opcode = Opcode(402);
-    /// `OR16ri`, defined at x86/instrs.td:83.
+    /// `OR16ri`, defined at x86/instrs.td:84.
     pub const OR16ri: Opcode = Opcode(403);
-    /// `OR16ri8`, defined at x86/instrs.td:85.
+    /// `OR16ri8`, defined at x86/instrs.td:86.
     pub const OR16ri8: Opcode = Opcode(404);
-    /// `OR16rm`, defined at x86/instrs.td:88.
+    /// `OR16rm`, defined at x86/instrs.td:89.
     pub const OR16rm: Opcode = Opcode(405);
-    /// `OR16rr`, defined at x86/instrs.td:81.
+    /// `OR16rr`, defined at x86/instrs.td:82.
     pub const OR16rr: Opcode = Opcode(406);
-    /// `OR32mi`, defined at x86/instrs.td:92.
+    /// `OR32mi`, defined at x86/instrs.td:93.
     pub const OR32mi: Opcode = Opcode(407);
-    /// `OR32mi8`, defined at x86/instrs.td:94.
+    /// `OR32mi8`, defined at x86/instrs.td:95.
     pub const OR32mi8: Opcode = Opcode(408);
-    /// `OR32mr`, defined at x86/instrs.td:91.
+    /// `OR32mr`, defined at x86/instrs.td:92.
     pub const OR32mr: Opcode = Opcode(409);
-    /// `OR32ri`, defined at x86/instrs.td:83.
+    /// `OR32ri`, defined at x86/instrs.td:84.
     pub const OR32ri: Opcode = Opcode(410);
-    /// `OR32ri8`, defined at x86/instrs.td:85.
+    /// `OR32ri8`, defined at x86/instrs.td:86.
     pub const OR32ri8: Opcode = Opcode(411);
-    /// `OR32rm`, defined at x86/instrs.td:88.
+    /// `OR32rm`, defined at x86/instrs.td:89.
     pub const OR32rm: Opcode = Opcode(412);
-    /// `OR32rr`, defined at x86/instrs.td:81.
+    /// `OR32rr`, defined at x86/instrs.td:82.
     pub const OR32rr: Opcode = Opcode(413);
-    /// `OR64mi32`, defined at x86/instrs.td:92.
+    /// `OR64mi32`, defined at x86/instrs.td:93.
     pub const OR64mi32: Opcode = Opcode(414);
-    /// `OR64mi8`, defined at x86/instrs.td:94.
+    /// `OR64mi8`, defined at x86/instrs.td:95.
     pub const OR64mi8: Opcode = Opcode(415);
-    /// `OR64mr`, defined at x86/instrs.td:91.
+    /// `OR64mr`, defined at x86/instrs.td:92.
     pub const OR64mr: Opcode = Opcode(416);
-    /// `OR64ri32`, defined at x86/instrs.td:83.
+    /// `OR64ri32`, defined at x86/instrs.td:84.
     pub const OR64ri32: Opcode = Opcode(417);
-    /// `OR64ri8`, defined at x86/instrs.td:85.
+    /// `OR64ri8`, defined at x86/instrs.td:86.
     pub const OR64ri8: Opcode = Opcode(418);
-    /// `OR64rm`, defined at x86/instrs.td:88.
+    /// `OR64rm`, defined at x86/instrs.td:89.
     pub const OR64rm: Opcode = Opcode(419);
-    /// `OR64rr`, defined at x86/instrs.td:81.
+    /// `OR64rr`, defined at x86/instrs.td:82.
     pub const OR64rr: Opcode = Opcode(420);
-    /// `OR8mi`, defined at x86/instrs.td:92.
+    /// `OR8mi`, defined at x86/instrs.td:93.
     pub const OR8mi: Opcode = Opcode(421);
-    /// `OR8mr`, defined at x86/instrs.td:91.
+    /// `OR8mr`, defined at x86/instrs.td:92.
     pub const OR8mr: Opcode = Opcode(422);
-    /// `OR8ri`, defined at x86/instrs.td:83.
+    /// `OR8ri`, defined at x86/instrs.td:84.
     pub const OR8ri: Opcode = Opcode(423);
-    /// `OR8rm`, defined at x86/instrs.td:88.
+    /// `OR8rm`, defined at x86/instrs.td:89.
     pub const OR8rm: Opcode = Opcode(424);
-    /// `OR8rr`, defined at x86/instrs.td:81.
+    /// `OR8rr`, defined at x86/instrs.td:82.
     pub const OR8rr: Opcode = Opcode(425);
-    /// `ORPDrm`, defined at x86/instrs.td:501.
+    /// `ORPDrm`, defined at x86/instrs.td:502.
     pub const ORPDrm: Opcode = Opcode(426);
-    /// `ORPDrr`, defined at x86/instrs.td:499.
+    /// `ORPDrr`, defined at x86/instrs.td:500.
     pub const ORPDrr: Opcode = Opcode(427);
-    /// `ORPSrm`, defined at x86/instrs.td:501.
+    /// `ORPSrm`, defined at x86/instrs.td:502.
     pub const ORPSrm: Opcode = Opcode(428);
-    /// `ORPSrr`, defined at x86/instrs.td:499.
+    /// `ORPSrr`, defined at x86/instrs.td:500.
     pub const ORPSrr: Opcode = Opcode(429);
-    /// `PACKSSDWrm`, defined at x86/instrs.td:501.
+    /// `PACKSSDWrm`, defined at x86/instrs.td:502.
     pub const PACKSSDWrm: Opcode = Opcode(430);
-    /// `PACKSSDWrr`, defined at x86/instrs.td:499.
+    /// `PACKSSDWrr`, defined at x86/instrs.td:500.
     pub const PACKSSDWrr: Opcode = Opcode(431);
-    /// `PACKSSWBrm`, defined at x86/instrs.td:501.
+    /// `PACKSSWBrm`, defined at x86/instrs.td:502.
     pub const PACKSSWBrm: Opcode = Opcode(432);
-    /// `PACKSSWBrr`, defined at x86/instrs.td:499.
+    /// `PACKSSWBrr`, defined at x86/instrs.td:500.
     pub const PACKSSWBrr: Opcode = Opcode(433);
-    /// `PACKUSWBrm`, defined at x86/instrs.td:501.
+    /// `PACKUSWBrm`, defined at x86/instrs.td:502.
     pub const PACKUSWBrm: Opcode = Opcode(434);
-    /// `PACKUSWBrr`, defined at x86/instrs.td:499.
+    /// `PACKUSWBrr`, defined at x86/instrs.td:500.
     pub const PACKUSWBrr: Opcode = Opcode(435);
-    /// `PADDBrm`, defined at x86/instrs.td:501.
+    /// `PADDBrm`, defined at x86/instrs.td:502.
     pub const PADDBrm: Opcode = Opcode(436);
-    /// `PADDBrr`, defined at x86/instrs.td:499.
+    /// `PADDBrr`, defined at x86/instrs.td:500.
     pub const PADDBrr: Opcode = Opcode(437);
-    /// `PADDDrm`, defined at x86/instrs.td:501.
+    /// `PADDDrm`, defined at x86/instrs.td:502.
     pub const PADDDrm: Opcode = Opcode(438);
-    /// `PADDDrr`, defined at x86/instrs.td:499.
+    /// `PADDDrr`, defined at x86/instrs.td:500.
     pub const PADDDrr: Opcode = Opcode(439);
-    /// `PADDQrm`, defined at x86/instrs.td:501.
+    /// `PADDQrm`, defined at x86/instrs.td:502.
     pub const PADDQrm: Opcode = Opcode(440);
-    /// `PADDQrr`, defined at x86/instrs.td:499.
+    /// `PADDQrr`, defined at x86/instrs.td:500.
     pub const PADDQrr: Opcode = Opcode(441);
-    /// `PADDUSBrm`, defined at x86/instrs.td:501.
+    /// `PADDUSBrm`, defined at x86/instrs.td:502.
     pub const PADDUSBrm: Opcode = Opcode(442);
-    /// `PADDUSBrr`, defined at x86/instrs.td:499.
+    /// `PADDUSBrr`, defined at x86/instrs.td:500.
     pub const PADDUSBrr: Opcode = Opcode(443);
-    /// `PADDUSWrm`, defined at x86/instrs.td:501.
+    /// `PADDUSWrm`, defined at x86/instrs.td:502.
     pub const PADDUSWrm: Opcode = Opcode(444);
-    /// `PADDUSWrr`, defined at x86/instrs.td:499.
+    /// `PADDUSWrr`, defined at x86/instrs.td:500.
     pub const PADDUSWrr: Opcode = Opcode(445);
-    /// `PADDWrm`, defined at x86/instrs.td:501.
+    /// `PADDWrm`, defined at x86/instrs.td:502.
     pub const PADDWrm: Opcode = Opcode(446);
-    /// `PADDWrr`, defined at x86/instrs.td:499.
+    /// `PADDWrr`, defined at x86/instrs.td:500.
     pub const PADDWrr: Opcode = Opcode(447);
-    /// `PANDNrm`, defined at x86/instrs.td:501.
+    /// `PANDNrm`, defined at x86/instrs.td:502.
     pub const PANDNrm: Opcode = Opcode(448);
-    /// `PANDNrr`, defined at x86/instrs.td:499.
+    /// `PANDNrr`, defined at x86/instrs.td:500.
     pub const PANDNrr: Opcode = Opcode(449);
-    /// `PANDrm`, defined at x86/instrs.td:501.
+    /// `PANDrm`, defined at x86/instrs.td:502.
     pub const PANDrm: Opcode = Opcode(450);
-    /// `PANDrr`, defined at x86/instrs.td:499.
+    /// `PANDrr`, defined at x86/instrs.td:500.
     pub const PANDrr: Opcode = Opcode(451);
-    /// `PAVGBrm`, defined at x86/instrs.td:501.
+    /// `PAVGBrm`, defined at x86/instrs.td:502.
     pub const PAVGBrm: Opcode = Opcode(452);
-    /// `PAVGBrr`, defined at x86/instrs.td:499.
+    /// `PAVGBrr`, defined at x86/instrs.td:500.
     pub const PAVGBrr: Opcode = Opcode(453);
-    /// `PCMPEQBrm`, defined at x86/instrs.td:501.
+    /// `PCMPEQBrm`, defined at x86/instrs.td:502.
     pub const PCMPEQBrm: Opcode = Opcode(454);
-    /// `PCMPEQBrr`, defined at x86/instrs.td:499.
+    /// `PCMPEQBrr`, defined at x86/instrs.td:500.
     pub const PCMPEQBrr: Opcode = Opcode(455);
-    /// `PCMPEQDrm`, defined at x86/instrs.td:501.
+    /// `PCMPEQDrm`, defined at x86/instrs.td:502.
     pub const PCMPEQDrm: Opcode = Opcode(456);
-    /// `PCMPEQDrr`, defined at x86/instrs.td:499.
+    /// `PCMPEQDrr`, defined at x86/instrs.td:500.
     pub const PCMPEQDrr: Opcode = Opcode(457);
-    /// `PCMPEQWrm`, defined at x86/instrs.td:501.
+    /// `PCMPEQWrm`, defined at x86/instrs.td:502.
     pub const PCMPEQWrm: Opcode = Opcode(458);
-    /// `PCMPEQWrr`, defined at x86/instrs.td:499.
+    /// `PCMPEQWrr`, defined at x86/instrs.td:500.
     pub const PCMPEQWrr: Opcode = Opcode(459);
-    /// `PCMPGTBrm`, defined at x86/instrs.td:501.
+    /// `PCMPGTBrm`, defined at x86/instrs.td:502.
     pub const PCMPGTBrm: Opcode = Opcode(460);
-    /// `PCMPGTBrr`, defined at x86/instrs.td:499.
+    /// `PCMPGTBrr`, defined at x86/instrs.td:500.
     pub const PCMPGTBrr: Opcode = Opcode(461);
-    /// `PCMPGTDrm`, defined at x86/instrs.td:501.
+    /// `PCMPGTDrm`, defined at x86/instrs.td:502.
     pub const PCMPGTDrm: Opcode = Opcode(462);
-    /// `PCMPGTDrr`, defined at x86/instrs.td:499.
+    /// `PCMPGTDrr`, defined at x86/instrs.td:500.
     pub const PCMPGTDrr: Opcode = Opcode(463);
-    /// `PCMPGTWrm`, defined at x86/instrs.td:501.
+    /// `PCMPGTWrm`, defined at x86/instrs.td:502.
     pub const PCMPGTWrm: Opcode = Opcode(464);
-    /// `PCMPGTWrr`, defined at x86/instrs.td:499.
+    /// `PCMPGTWrr`, defined at x86/instrs.td:500.
     pub const PCMPGTWrr: Opcode = Opcode(465);
-    /// `PEXTRWrr`, defined at x86/instrs.td:531.
+    /// `PEXTRWrr`, defined at x86/instrs.td:532.
     pub const PEXTRWrr: Opcode = Opcode(466);
-    /// `PINSRWrr`, defined at x86/instrs.td:533.
+    /// `PINSRWrr`, defined at x86/instrs.td:534.
     pub const PINSRWrr: Opcode = Opcode(467);
-    /// `PMAXUBrm`, defined at x86/instrs.td:501.
+    /// `PMAXUBrm`, defined at x86/instrs.td:502.
     pub const PMAXUBrm: Opcode = Opcode(468);
-    /// `PMAXUBrr`, defined at x86/instrs.td:499.
+    /// `PMAXUBrr`, defined at x86/instrs.td:500.
     pub const PMAXUBrr: Opcode = Opcode(469);
-    /// `PMINUBrm`, defined at x86/instrs.td:501.
+    /// `PMINUBrm`, defined at x86/instrs.td:502.
     pub const PMINUBrm: Opcode = Opcode(470);
-    /// `PMINUBrr`, defined at x86/instrs.td:499.
+    /// `PMINUBrr`, defined at x86/instrs.td:500.
     pub const PMINUBrr: Opcode = Opcode(471);
-    /// `PMOVMSKBrr`, defined at x86/instrs.td:534.
+    /// `PMOVMSKBrr`, defined at x86/instrs.td:535.
     pub const PMOVMSKBrr: Opcode = Opcode(472);
-    /// `PMULLWrm`, defined at x86/instrs.td:501.
+    /// `PMULLWrm`, defined at x86/instrs.td:502.
     pub const PMULLWrm: Opcode = Opcode(473);
-    /// `PMULLWrr`, defined at x86/instrs.td:499.
+    /// `PMULLWrr`, defined at x86/instrs.td:500.
     pub const PMULLWrr: Opcode = Opcode(474);
-    /// `PMULUDQrm`, defined at x86/instrs.td:501.
+    /// `PMULUDQrm`, defined at x86/instrs.td:502.
     pub const PMULUDQrm: Opcode = Opcode(475);
-    /// `PMULUDQrr`, defined at x86/instrs.td:499.
+    /// `PMULUDQrr`, defined at x86/instrs.td:500.
     pub const PMULUDQrr: Opcode = Opcode(476);
-    /// `POP64r`, defined at x86/instrs.td:381.
+    /// `POP64r`, defined at x86/instrs.td:382.
     pub const POP64r: Opcode = Opcode(477);
-    /// `PORrm`, defined at x86/instrs.td:501.
+    /// `PORrm`, defined at x86/instrs.td:502.
     pub const PORrm: Opcode = Opcode(478);
-    /// `PORrr`, defined at x86/instrs.td:499.
+    /// `PORrr`, defined at x86/instrs.td:500.
     pub const PORrr: Opcode = Opcode(479);
-    /// `PSHUFDri`, defined at x86/instrs.td:522.
+    /// `PSHUFDri`, defined at x86/instrs.td:523.
     pub const PSHUFDri: Opcode = Opcode(480);
-    /// `PSHUFHWri`, defined at x86/instrs.td:522.
+    /// `PSHUFHWri`, defined at x86/instrs.td:523.
     pub const PSHUFHWri: Opcode = Opcode(481);
-    /// `PSHUFLWri`, defined at x86/instrs.td:522.
+    /// `PSHUFLWri`, defined at x86/instrs.td:523.
     pub const PSHUFLWri: Opcode = Opcode(482);
-    /// `PSLLDQri`, defined at x86/instrs.td:519.
+    /// `PSLLDQri`, defined at x86/instrs.td:520.
     pub const PSLLDQri: Opcode = Opcode(483);
-    /// `PSLLDri`, defined at x86/instrs.td:519.
+    /// `PSLLDri`, defined at x86/instrs.td:520.
     pub const PSLLDri: Opcode = Opcode(484);
-    /// `PSLLQri`, defined at x86/instrs.td:519.
+    /// `PSLLQri`, defined at x86/instrs.td:520.
     pub const PSLLQri: Opcode = Opcode(485);
-    /// `PSLLWri`, defined at x86/instrs.td:519.
+    /// `PSLLWri`, defined at x86/instrs.td:520.
     pub const PSLLWri: Opcode = Opcode(486);
-    /// `PSRADri`, defined at x86/instrs.td:519.
+    /// `PSRADri`, defined at x86/instrs.td:520.
     pub const PSRADri: Opcode = Opcode(487);
-    /// `PSRAWri`, defined at x86/instrs.td:519.
+    /// `PSRAWri`, defined at x86/instrs.td:520.
     pub const PSRAWri: Opcode = Opcode(488);
-    /// `PSRLDQri`, defined at x86/instrs.td:519.
+    /// `PSRLDQri`, defined at x86/instrs.td:520.
     pub const PSRLDQri: Opcode = Opcode(489);
-    /// `PSRLDri`, defined at x86/instrs.td:519.
+    /// `PSRLDri`, defined at x86/instrs.td:520.
     pub const PSRLDri: Opcode = Opcode(490);
-    /// `PSRLQri`, defined at x86/instrs.td:519.
+    /// `PSRLQri`, defined at x86/instrs.td:520.
     pub const PSRLQri: Opcode = Opcode(491);
-    /// `PSRLWri`, defined at x86/instrs.td:519.
+    /// `PSRLWri`, defined at x86/instrs.td:520.
     pub const PSRLWri: Opcode = Opcode(492);
-    /// `PSUBBrm`, defined at x86/instrs.td:501.
+    /// `PSUBBrm`, defined at x86/instrs.td:502.
     pub const PSUBBrm: Opcode = Opcode(493);
-    /// `PSUBBrr`, defined at x86/instrs.td:499.
+    /// `PSUBBrr`, defined at x86/instrs.td:500.
     pub const PSUBBrr: Opcode = Opcode(494);
-    /// `PSUBDrm`, defined at x86/instrs.td:501.
+    /// `PSUBDrm`, defined at x86/instrs.td:502.
     pub const PSUBDrm: Opcode = Opcode(495);
-    /// `PSUBDrr`, defined at x86/instrs.td:499.
+    /// `PSUBDrr`, defined at x86/instrs.td:500.
     pub const PSUBDrr: Opcode = Opcode(496);
-    /// `PSUBQrm`, defined at x86/instrs.td:501.
+    /// `PSUBQrm`, defined at x86/instrs.td:502.
     pub const PSUBQrm: Opcode = Opcode(497);
-    /// `PSUBQrr`, defined at x86/instrs.td:499.
+    /// `PSUBQrr`, defined at x86/instrs.td:500.
     pub const PSUBQrr: Opcode = Opcode(498);
-    /// `PSUBUSBrm`, defined at x86/instrs.td:501.
+    /// `PSUBUSBrm`, defined at x86/instrs.td:502.
     pub const PSUBUSBrm: Opcode = Opcode(499);
-    /// `PSUBUSBrr`, defined at x86/instrs.td:499.
+    /// `PSUBUSBrr`, defined at x86/instrs.td:500.
     pub const PSUBUSBrr: Opcode = Opcode(500);
-    /// `PSUBUSWrm`, defined at x86/instrs.td:501.
+    /// `PSUBUSWrm`, defined at x86/instrs.td:502.
     pub const PSUBUSWrm: Opcode = Opcode(501);
-    /// `PSUBUSWrr`, defined at x86/instrs.td:499.
+    /// `PSUBUSWrr`, defined at x86/instrs.td:500.
     pub const PSUBUSWrr: Opcode = Opcode(502);
-    /// `PSUBWrm`, defined at x86/instrs.td:501.
+    /// `PSUBWrm`, defined at x86/instrs.td:502.
     pub const PSUBWrm: Opcode = Opcode(503);
-    /// `PSUBWrr`, defined at x86/instrs.td:499.
+    /// `PSUBWrr`, defined at x86/instrs.td:500.
     pub const PSUBWrr: Opcode = Opcode(504);
-    /// `PUNPCKHBWrm`, defined at x86/instrs.td:501.
+    /// `PUNPCKHBWrm`, defined at x86/instrs.td:502.
     pub const PUNPCKHBWrm: Opcode = Opcode(505);
-    /// `PUNPCKHBWrr`, defined at x86/instrs.td:499.
+    /// `PUNPCKHBWrr`, defined at x86/instrs.td:500.
     pub const PUNPCKHBWrr: Opcode = Opcode(506);
-    /// `PUNPCKHDQrm`, defined at x86/instrs.td:501.
+    /// `PUNPCKHDQrm`, defined at x86/instrs.td:502.
     pub const PUNPCKHDQrm: Opcode = Opcode(507);
-    /// `PUNPCKHDQrr`, defined at x86/instrs.td:499.
+    /// `PUNPCKHDQrr`, defined at x86/instrs.td:500.
     pub const PUNPCKHDQrr: Opcode = Opcode(508);
-    /// `PUNPCKHQDQrm`, defined at x86/instrs.td:501.
+    /// `PUNPCKHQDQrm`, defined at x86/instrs.td:502.
     pub const PUNPCKHQDQrm: Opcode = Opcode(509);
-    /// `PUNPCKHQDQrr`, defined at x86/instrs.td:499.
+    /// `PUNPCKHQDQrr`, defined at x86/instrs.td:500.
     pub const PUNPCKHQDQrr: Opcode = Opcode(510);
-    /// `PUNPCKHWDrm`, defined at x86/instrs.td:501.
+    /// `PUNPCKHWDrm`, defined at x86/instrs.td:502.
     pub const PUNPCKHWDrm: Opcode = Opcode(511);
-    /// `PUNPCKHWDrr`, defined at x86/instrs.td:499.
+    /// `PUNPCKHWDrr`, defined at x86/instrs.td:500.
     pub const PUNPCKHWDrr: Opcode = Opcode(512);
-    /// `PUNPCKLBWrm`, defined at x86/instrs.td:501.
+    /// `PUNPCKLBWrm`, defined at x86/instrs.td:502.
     pub const PUNPCKLBWrm: Opcode = Opcode(513);
-    /// `PUNPCKLBWrr`, defined at x86/instrs.td:499.
+    /// `PUNPCKLBWrr`, defined at x86/instrs.td:500.
     pub const PUNPCKLBWrr: Opcode = Opcode(514);
-    /// `PUNPCKLDQrm`, defined at x86/instrs.td:501.
+    /// `PUNPCKLDQrm`, defined at x86/instrs.td:502.
     pub const PUNPCKLDQrm: Opcode = Opcode(515);
-    /// `PUNPCKLDQrr`, defined at x86/instrs.td:499.
+    /// `PUNPCKLDQrr`, defined at x86/instrs.td:500.
     pub const PUNPCKLDQrr: Opcode = Opcode(516);
-    /// `PUNPCKLQDQrm`, defined at x86/instrs.td:501.
+    /// `PUNPCKLQDQrm`, defined at x86/instrs.td:502.
     pub const PUNPCKLQDQrm: Opcode = Opcode(517);
-    /// `PUNPCKLQDQrr`, defined at x86/instrs.td:499.
+    /// `PUNPCKLQDQrr`, defined at x86/instrs.td:500.
     pub const PUNPCKLQDQrr: Opcode = Opcode(518);
-    /// `PUNPCKLWDrm`, defined at x86/instrs.td:501.
+    /// `PUNPCKLWDrm`, defined at x86/instrs.td:502.
     pub const PUNPCKLWDrm: Opcode = Opcode(519);
-    /// `PUNPCKLWDrr`, defined at x86/instrs.td:499.
+    /// `PUNPCKLWDrr`, defined at x86/instrs.td:500.
     pub const PUNPCKLWDrr: Opcode = Opcode(520);
-    /// `PUSH64i32`, defined at x86/instrs.td:376.
+    /// `PUSH64i32`, defined at x86/instrs.td:377.
     pub const PUSH64i32: Opcode = Opcode(521);
-    /// `PUSH64r`, defined at x86/instrs.td:375.
+    /// `PUSH64r`, defined at x86/instrs.td:376.
     pub const PUSH64r: Opcode = Opcode(522);
-    /// `PUSH64rmm`, defined at x86/instrs.td:378.
+    /// `PUSH64rmm`, defined at x86/instrs.td:379.
     pub const PUSH64rmm: Opcode = Opcode(523);
-    /// `PXORrm`, defined at x86/instrs.td:501.
+    /// `PXORrm`, defined at x86/instrs.td:502.
     pub const PXORrm: Opcode = Opcode(524);
-    /// `PXORrr`, defined at x86/instrs.td:499.
+    /// `PXORrr`, defined at x86/instrs.td:500.
     pub const PXORrr: Opcode = Opcode(525);
-    /// `RET`, defined at x86/instrs.td:363.
+    /// `RET`, defined at x86/instrs.td:364.
     pub const RET: Opcode = Opcode(526);
-    /// `RET64`, defined at x86/instrs.td:365.
+    /// `RET64`, defined at x86/instrs.td:366.
     pub const RET64: Opcode = Opcode(527);
-    /// `ROL16m1`, defined at x86/instrs.td:174.
+    /// `ROL16m1`, defined at x86/instrs.td:175.
     pub const ROL16m1: Opcode = Opcode(528);
-    /// `ROL16mCL`, defined at x86/instrs.td:173.
+    /// `ROL16mCL`, defined at x86/instrs.td:174.
     pub const ROL16mCL: Opcode = Opcode(529);
-    /// `ROL16mi`, defined at x86/instrs.td:171.
+    /// `ROL16mi`, defined at x86/instrs.td:172.
     pub const ROL16mi: Opcode = Opcode(530);
-    /// `ROL16r1`, defined at x86/instrs.td:168.
+    /// `ROL16r1`, defined at x86/instrs.td:169.
     pub const ROL16r1: Opcode = Opcode(531);
-    /// `ROL16rCL`, defined at x86/instrs.td:167.
+    /// `ROL16rCL`, defined at x86/instrs.td:168.
     pub const ROL16rCL: Opcode = Opcode(532);
-    /// `ROL16ri`, defined at x86/instrs.td:165.
+    /// `ROL16ri`, defined at x86/instrs.td:166.
     pub const ROL16ri: Opcode = Opcode(533);
-    /// `ROL32m1`, defined at x86/instrs.td:174.
+    /// `ROL32m1`, defined at x86/instrs.td:175.
     pub const ROL32m1: Opcode = Opcode(534);
-    /// `ROL32mCL`, defined at x86/instrs.td:173.
+    /// `ROL32mCL`, defined at x86/instrs.td:174.
     pub const ROL32mCL: Opcode = Opcode(535);
-    /// `ROL32mi`, defined at x86/instrs.td:171.
+    /// `ROL32mi`, defined at x86/instrs.td:172.
     pub const ROL32mi: Opcode = Opcode(536);
-    /// `ROL32r1`, defined at x86/instrs.td:168.
+    /// `ROL32r1`, defined at x86/instrs.td:169.
     pub const ROL32r1: Opcode = Opcode(537);
-    /// `ROL32rCL`, defined at x86/instrs.td:167.
+    /// `ROL32rCL`, defined at x86/instrs.td:168.
     pub const ROL32rCL: Opcode = Opcode(538);
-    /// `ROL32ri`, defined at x86/instrs.td:165.
+    /// `ROL32ri`, defined at x86/instrs.td:166.
     pub const ROL32ri: Opcode = Opcode(539);
-    /// `ROL64m1`, defined at x86/instrs.td:174.
+    /// `ROL64m1`, defined at x86/instrs.td:175.
     pub const ROL64m1: Opcode = Opcode(540);
-    /// `ROL64mCL`, defined at x86/instrs.td:173.
+    /// `ROL64mCL`, defined at x86/instrs.td:174.
     pub const ROL64mCL: Opcode = Opcode(541);
-    /// `ROL64mi`, defined at x86/instrs.td:171.
+    /// `ROL64mi`, defined at x86/instrs.td:172.
     pub const ROL64mi: Opcode = Opcode(542);
-    /// `ROL64r1`, defined at x86/instrs.td:168.
+    /// `ROL64r1`, defined at x86/instrs.td:169.
     pub const ROL64r1: Opcode = Opcode(543);
-    /// `ROL64rCL`, defined at x86/instrs.td:167.
+    /// `ROL64rCL`, defined at x86/instrs.td:168.
     pub const ROL64rCL: Opcode = Opcode(544);
-    /// `ROL64ri`, defined at x86/instrs.td:165.
+    /// `ROL64ri`, defined at x86/instrs.td:166.
     pub const ROL64ri: Opcode = Opcode(545);
-    /// `ROL8m1`, defined at x86/instrs.td:174.
+    /// `ROL8m1`, defined at x86/instrs.td:175.
     pub const ROL8m1: Opcode = Opcode(546);
-    /// `ROL8mCL`, defined at x86/instrs.td:173.
+    /// `ROL8mCL`, defined at x86/instrs.td:174.
     pub const ROL8mCL: Opcode = Opcode(547);
-    /// `ROL8mi`, defined at x86/instrs.td:171.
+    /// `ROL8mi`, defined at x86/instrs.td:172.
     pub const ROL8mi: Opcode = Opcode(548);
-    /// `ROL8r1`, defined at x86/instrs.td:168.
+    /// `ROL8r1`, defined at x86/instrs.td:169.
     pub const ROL8r1: Opcode = Opcode(549);
-    /// `ROL8rCL`, defined at x86/instrs.td:167.
+    /// `ROL8rCL`, defined at x86/instrs.td:168.
     pub const ROL8rCL: Opcode = Opcode(550);
-    /// `ROL8ri`, defined at x86/instrs.td:165.
+    /// `ROL8ri`, defined at x86/instrs.td:166.
     pub const ROL8ri: Opcode = Opcode(551);
-    /// `ROR16m1`, defined at x86/instrs.td:174.
+    /// `ROR16m1`, defined at x86/instrs.td:175.
     pub const ROR16m1: Opcode = Opcode(552);
-    /// `ROR16mCL`, defined at x86/instrs.td:173.
+    /// `ROR16mCL`, defined at x86/instrs.td:174.
     pub const ROR16mCL: Opcode = Opcode(553);
-    /// `ROR16mi`, defined at x86/instrs.td:171.
+    /// `ROR16mi`, defined at x86/instrs.td:172.
     pub const ROR16mi: Opcode = Opcode(554);
-    /// `ROR16r1`, defined at x86/instrs.td:168.
+    /// `ROR16r1`, defined at x86/instrs.td:169.
     pub const ROR16r1: Opcode = Opcode(555);
-    /// `ROR16rCL`, defined at x86/instrs.td:167.
+    /// `ROR16rCL`, defined at x86/instrs.td:168.
     pub const ROR16rCL: Opcode = Opcode(556);
-    /// `ROR16ri`, defined at x86/instrs.td:165.
+    /// `ROR16ri`, defined at x86/instrs.td:166.
     pub const ROR16ri: Opcode = Opcode(557);
-    /// `ROR32m1`, defined at x86/instrs.td:174.
+    /// `ROR32m1`, defined at x86/instrs.td:175.
     pub const ROR32m1: Opcode = Opcode(558);
-    /// `ROR32mCL`, defined at x86/instrs.td:173.
+    /// `ROR32mCL`, defined at x86/instrs.td:174.
     pub const ROR32mCL: Opcode = Opcode(559);
-    /// `ROR32mi`, defined at x86/instrs.td:171.
+    /// `ROR32mi`, defined at x86/instrs.td:172.
     pub const ROR32mi: Opcode = Opcode(560);
-    /// `ROR32r1`, defined at x86/instrs.td:168.
+    /// `ROR32r1`, defined at x86/instrs.td:169.
     pub const ROR32r1: Opcode = Opcode(561);
-    /// `ROR32rCL`, defined at x86/instrs.td:167.
+    /// `ROR32rCL`, defined at x86/instrs.td:168.
     pub const ROR32rCL: Opcode = Opcode(562);
-    /// `ROR32ri`, defined at x86/instrs.td:165.
+    /// `ROR32ri`, defined at x86/instrs.td:166.
     pub const ROR32ri: Opcode = Opcode(563);
-    /// `ROR64m1`, defined at x86/instrs.td:174.
+    /// `ROR64m1`, defined at x86/instrs.td:175.
     pub const ROR64m1: Opcode = Opcode(564);
-    /// `ROR64mCL`, defined at x86/instrs.td:173.
+    /// `ROR64mCL`, defined at x86/instrs.td:174.
     pub const ROR64mCL: Opcode = Opcode(565);
-    /// `ROR64mi`, defined at x86/instrs.td:171.
+    /// `ROR64mi`, defined at x86/instrs.td:172.
     pub const ROR64mi: Opcode = Opcode(566);
-    /// `ROR64r1`, defined at x86/instrs.td:168.
+    /// `ROR64r1`, defined at x86/instrs.td:169.
     pub const ROR64r1: Opcode = Opcode(567);
-    /// `ROR64rCL`, defined at x86/instrs.td:167.
+    /// `ROR64rCL`, defined at x86/instrs.td:168.
     pub const ROR64rCL: Opcode = Opcode(568);
-    /// `ROR64ri`, defined at x86/instrs.td:165.
+    /// `ROR64ri`, defined at x86/instrs.td:166.
     pub const ROR64ri: Opcode = Opcode(569);
-    /// `ROR8m1`, defined at x86/instrs.td:174.
+    /// `ROR8m1`, defined at x86/instrs.td:175.
     pub const ROR8m1: Opcode = Opcode(570);
-    /// `ROR8mCL`, defined at x86/instrs.td:173.
+    /// `ROR8mCL`, defined at x86/instrs.td:174.
     pub const ROR8mCL: Opcode = Opcode(571);
-    /// `ROR8mi`, defined at x86/instrs.td:171.
+    /// `ROR8mi`, defined at x86/instrs.td:172.
     pub const ROR8mi: Opcode = Opcode(572);
-    /// `ROR8r1`, defined at x86/instrs.td:168.
+    /// `ROR8r1`, defined at x86/instrs.td:169.
     pub const ROR8r1: Opcode = Opcode(573);
-    /// `ROR8rCL`, defined at x86/instrs.td:167.
+    /// `ROR8rCL`, defined at x86/instrs.td:168.
     pub const ROR8rCL: Opcode = Opcode(574);
-    /// `ROR8ri`, defined at x86/instrs.td:165.
+    /// `ROR8ri`, defined at x86/instrs.td:166.
     pub const ROR8ri: Opcode = Opcode(575);
-    /// `SAR16m1`, defined at x86/instrs.td:174.
+    /// `SAR16m1`, defined at x86/instrs.td:175.
     pub const SAR16m1: Opcode = Opcode(576);
-    /// `SAR16mCL`, defined at x86/instrs.td:173.
+    /// `SAR16mCL`, defined at x86/instrs.td:174.
     pub const SAR16mCL: Opcode = Opcode(577);
-    /// `SAR16mi`, defined at x86/instrs.td:171.
+    /// `SAR16mi`, defined at x86/instrs.td:172.
     pub const SAR16mi: Opcode = Opcode(578);
-    /// `SAR16r1`, defined at x86/instrs.td:168.
+    /// `SAR16r1`, defined at x86/instrs.td:169.
     pub const SAR16r1: Opcode = Opcode(579);
-    /// `SAR16rCL`, defined at x86/instrs.td:167.
+    /// `SAR16rCL`, defined at x86/instrs.td:168.
     pub const SAR16rCL: Opcode = Opcode(580);
-    /// `SAR16ri`, defined at x86/instrs.td:165.
+    /// `SAR16ri`, defined at x86/instrs.td:166.
     pub const SAR16ri: Opcode = Opcode(581);
-    /// `SAR32m1`, defined at x86/instrs.td:174.
+    /// `SAR32m1`, defined at x86/instrs.td:175.
     pub const SAR32m1: Opcode = Opcode(582);
-    /// `SAR32mCL`, defined at x86/instrs.td:173.
+    /// `SAR32mCL`, defined at x86/instrs.td:174.
     pub const SAR32mCL: Opcode = Opcode(583);
-    /// `SAR32mi`, defined at x86/instrs.td:171.
+    /// `SAR32mi`, defined at x86/instrs.td:172.
     pub const SAR32mi: Opcode = Opcode(584);
-    /// `SAR32r1`, defined at x86/instrs.td:168.
+    /// `SAR32r1`, defined at x86/instrs.td:169.
     pub const SAR32r1: Opcode = Opcode(585);
-    /// `SAR32rCL`, defined at x86/instrs.td:167.
+    /// `SAR32rCL`, defined at x86/instrs.td:168.
     pub const SAR32rCL: Opcode = Opcode(586);
-    /// `SAR32ri`, defined at x86/instrs.td:165.
+    /// `SAR32ri`, defined at x86/instrs.td:166.
     pub const SAR32ri: Opcode = Opcode(587);
-    /// `SAR64m1`, defined at x86/instrs.td:174.
+    /// `SAR64m1`, defined at x86/instrs.td:175.
     pub const SAR64m1: Opcode = Opcode(588);
-    /// `SAR64mCL`, defined at x86/instrs.td:173.
+    /// `SAR64mCL`, defined at x86/instrs.td:174.
     pub const SAR64mCL: Opcode = Opcode(589);
-    /// `SAR64mi`, defined at x86/instrs.td:171.
+    /// `SAR64mi`, defined at x86/instrs.td:172.
     pub const SAR64mi: Opcode = Opcode(590);
-    /// `SAR64r1`, defined at x86/instrs.td:168.
+    /// `SAR64r1`, defined at x86/instrs.td:169.
     pub const SAR64r1: Opcode = Opcode(591);
-    /// `SAR64rCL`, defined at x86/instrs.td:167.
+    /// `SAR64rCL`, defined at x86/instrs.td:168.
     pub const SAR64rCL: Opcode = Opcode(592);
-    /// `SAR64ri`, defined at x86/instrs.td:165.
+    /// `SAR64ri`, defined at x86/instrs.td:166.
     pub const SAR64ri: Opcode = Opcode(593);
-    /// `SAR8m1`, defined at x86/instrs.td:174.
+    /// `SAR8m1`, defined at x86/instrs.td:175.
     pub const SAR8m1: Opcode = Opcode(594);
-    /// `SAR8mCL`, defined at x86/instrs.td:173.
+    /// `SAR8mCL`, defined at x86/instrs.td:174.
     pub const SAR8mCL: Opcode = Opcode(595);
-    /// `SAR8mi`, defined at x86/instrs.td:171.
+    /// `SAR8mi`, defined at x86/instrs.td:172.
     pub const SAR8mi: Opcode = Opcode(596);
-    /// `SAR8r1`, defined at x86/instrs.td:168.
+    /// `SAR8r1`, defined at x86/instrs.td:169.
     pub const SAR8r1: Opcode = Opcode(597);
-    /// `SAR8rCL`, defined at x86/instrs.td:167.
+    /// `SAR8rCL`, defined at x86/instrs.td:168.
     pub const SAR8rCL: Opcode = Opcode(598);
-    /// `SAR8ri`, defined at x86/instrs.td:165.
+    /// `SAR8ri`, defined at x86/instrs.td:166.
     pub const SAR8ri: Opcode = Opcode(599);
-    /// `SBB16mi`, defined at x86/instrs.td:92.
+    /// `SBB16mi`, defined at x86/instrs.td:93.
     pub const SBB16mi: Opcode = Opcode(600);
-    /// `SBB16mi8`, defined at x86/instrs.td:94.
+    /// `SBB16mi8`, defined at x86/instrs.td:95.
     pub const SBB16mi8: Opcode = Opcode(601);
-    /// `SBB16mr`, defined at x86/instrs.td:91.
+    /// `SBB16mr`, defined at x86/instrs.td:92.
     pub const SBB16mr: Opcode = Opcode(602);
-    /// `SBB16ri`, defined at x86/instrs.td:83.
+    /// `SBB16ri`, defined at x86/instrs.td:84.
     pub const SBB16ri: Opcode = Opcode(603);
-    /// `SBB16ri8`, defined at x86/instrs.td:85.
+    /// `SBB16ri8`, defined at x86/instrs.td:86.
     pub const SBB16ri8: Opcode = Opcode(604);
-    /// `SBB16rm`, defined at x86/instrs.td:88.
+    /// `SBB16rm`, defined at x86/instrs.td:89.
     pub const SBB16rm: Opcode = Opcode(605);
-    /// `SBB16rr`, defined at x86/instrs.td:81.
+    /// `SBB16rr`, defined at x86/instrs.td:82.
     pub const SBB16rr: Opcode = Opcode(606);
-    /// `SBB32mi`, defined at x86/instrs.td:92.
+    /// `SBB32mi`, defined at x86/instrs.td:93.
     pub const SBB32mi: Opcode = Opcode(607);
-    /// `SBB32mi8`, defined at x86/instrs.td:94.
+    /// `SBB32mi8`, defined at x86/instrs.td:95.
     pub const SBB32mi8: Opcode = Opcode(608);
-    /// `SBB32mr`, defined at x86/instrs.td:91.
+    /// `SBB32mr`, defined at x86/instrs.td:92.
     pub const SBB32mr: Opcode = Opcode(609);
-    /// `SBB32ri`, defined at x86/instrs.td:83.
+    /// `SBB32ri`, defined at x86/instrs.td:84.
     pub const SBB32ri: Opcode = Opcode(610);
-    /// `SBB32ri8`, defined at x86/instrs.td:85.
+    /// `SBB32ri8`, defined at x86/instrs.td:86.
     pub const SBB32ri8: Opcode = Opcode(611);
-    /// `SBB32rm`, defined at x86/instrs.td:88.
+    /// `SBB32rm`, defined at x86/instrs.td:89.
     pub const SBB32rm: Opcode = Opcode(612);
-    /// `SBB32rr`, defined at x86/instrs.td:81.
+    /// `SBB32rr`, defined at x86/instrs.td:82.
     pub const SBB32rr: Opcode = Opcode(613);
-    /// `SBB64mi32`, defined at x86/instrs.td:92.
+    /// `SBB64mi32`, defined at x86/instrs.td:93.
     pub const SBB64mi32: Opcode = Opcode(614);
-    /// `SBB64mi8`, defined at x86/instrs.td:94.
+    /// `SBB64mi8`, defined at x86/instrs.td:95.
     pub const SBB64mi8: Opcode = Opcode(615);
-    /// `SBB64mr`, defined at x86/instrs.td:91.
+    /// `SBB64mr`, defined at x86/instrs.td:92.
     pub const SBB64mr: Opcode = Opcode(616);
-    /// `SBB64ri32`, defined at x86/instrs.td:83.
+    /// `SBB64ri32`, defined at x86/instrs.td:84.
     pub const SBB64ri32: Opcode = Opcode(617);
-    /// `SBB64ri8`, defined at x86/instrs.td:85.
+    /// `SBB64ri8`, defined at x86/instrs.td:86.
     pub const SBB64ri8: Opcode = Opcode(618);
-    /// `SBB64rm`, defined at x86/instrs.td:88.
+    /// `SBB64rm`, defined at x86/instrs.td:89.
     pub const SBB64rm: Opcode = Opcode(619);
-    /// `SBB64rr`, defined at x86/instrs.td:81.
+    /// `SBB64rr`, defined at x86/instrs.td:82.
     pub const SBB64rr: Opcode = Opcode(620);
-    /// `SBB8mi`, defined at x86/instrs.td:92.
+    /// `SBB8mi`, defined at x86/instrs.td:93.
     pub const SBB8mi: Opcode = Opcode(621);
-    /// `SBB8mr`, defined at x86/instrs.td:91.
+    /// `SBB8mr`, defined at x86/instrs.td:92.
     pub const SBB8mr: Opcode = Opcode(622);
-    /// `SBB8ri`, defined at x86/instrs.td:83.
+    /// `SBB8ri`, defined at x86/instrs.td:84.
     pub const SBB8ri: Opcode = Opcode(623);
-    /// `SBB8rm`, defined at x86/instrs.td:88.
+    /// `SBB8rm`, defined at x86/instrs.td:89.
     pub const SBB8rm: Opcode = Opcode(624);
-    /// `SBB8rr`, defined at x86/instrs.td:81.
+    /// `SBB8rr`, defined at x86/instrs.td:82.
     pub const SBB8rr: Opcode = Opcode(625);
-    /// `SETCCm`, defined at x86/instrs.td:333.
+    /// `SETCCm`, defined at x86/instrs.td:334.
     pub const SETCCm: Opcode = Opcode(626);
-    /// `SETCCr`, defined at x86/instrs.td:331.
+    /// `SETCCr`, defined at x86/instrs.td:332.
     pub const SETCCr: Opcode = Opcode(627);
-    /// `SHL16m1`, defined at x86/instrs.td:174.
+    /// `SHL16m1`, defined at x86/instrs.td:175.
     pub const SHL16m1: Opcode = Opcode(628);
-    /// `SHL16mCL`, defined at x86/instrs.td:173.
+    /// `SHL16mCL`, defined at x86/instrs.td:174.
     pub const SHL16mCL: Opcode = Opcode(629);
-    /// `SHL16mi`, defined at x86/instrs.td:171.
+    /// `SHL16mi`, defined at x86/instrs.td:172.
     pub const SHL16mi: Opcode = Opcode(630);
-    /// `SHL16r1`, defined at x86/instrs.td:168.
+    /// `SHL16r1`, defined at x86/instrs.td:169.
     pub const SHL16r1: Opcode = Opcode(631);
-    /// `SHL16rCL`, defined at x86/instrs.td:167.
+    /// `SHL16rCL`, defined at x86/instrs.td:168.
     pub const SHL16rCL: Opcode = Opcode(632);
-    /// `SHL16ri`, defined at x86/instrs.td:165.
+    /// `SHL16ri`, defined at x86/instrs.td:166.
     pub const SHL16ri: Opcode = Opcode(633);
-    /// `SHL32m1`, defined at x86/instrs.td:174.
+    /// `SHL32m1`, defined at x86/instrs.td:175.
     pub const SHL32m1: Opcode = Opcode(634);
-    /// `SHL32mCL`, defined at x86/instrs.td:173.
+    /// `SHL32mCL`, defined at x86/instrs.td:174.
     pub const SHL32mCL: Opcode = Opcode(635);
-    /// `SHL32mi`, defined at x86/instrs.td:171.
+    /// `SHL32mi`, defined at x86/instrs.td:172.
     pub const SHL32mi: Opcode = Opcode(636);
-    /// `SHL32r1`, defined at x86/instrs.td:168.
+    /// `SHL32r1`, defined at x86/instrs.td:169.
     pub const SHL32r1: Opcode = Opcode(637);
-    /// `SHL32rCL`, defined at x86/instrs.td:167.
+    /// `SHL32rCL`, defined at x86/instrs.td:168.
     pub const SHL32rCL: Opcode = Opcode(638);
-    /// `SHL32ri`, defined at x86/instrs.td:165.
+    /// `SHL32ri`, defined at x86/instrs.td:166.
     pub const SHL32ri: Opcode = Opcode(639);
-    /// `SHL64m1`, defined at x86/instrs.td:174.
+    /// `SHL64m1`, defined at x86/instrs.td:175.
     pub const SHL64m1: Opcode = Opcode(640);
-    /// `SHL64mCL`, defined at x86/instrs.td:173.
+    /// `SHL64mCL`, defined at x86/instrs.td:174.
     pub const SHL64mCL: Opcode = Opcode(641);
-    /// `SHL64mi`, defined at x86/instrs.td:171.
+    /// `SHL64mi`, defined at x86/instrs.td:172.
     pub const SHL64mi: Opcode = Opcode(642);
-    /// `SHL64r1`, defined at x86/instrs.td:168.
+    /// `SHL64r1`, defined at x86/instrs.td:169.
     pub const SHL64r1: Opcode = Opcode(643);
-    /// `SHL64rCL`, defined at x86/instrs.td:167.
+    /// `SHL64rCL`, defined at x86/instrs.td:168.
     pub const SHL64rCL: Opcode = Opcode(644);
-    /// `SHL64ri`, defined at x86/instrs.td:165.
+    /// `SHL64ri`, defined at x86/instrs.td:166.
     pub const SHL64ri: Opcode = Opcode(645);
-    /// `SHL8m1`, defined at x86/instrs.td:174.
+    /// `SHL8m1`, defined at x86/instrs.td:175.
     pub const SHL8m1: Opcode = Opcode(646);
-    /// `SHL8mCL`, defined at x86/instrs.td:173.
+    /// `SHL8mCL`, defined at x86/instrs.td:174.
     pub const SHL8mCL: Opcode = Opcode(647);
-    /// `SHL8mi`, defined at x86/instrs.td:171.
+    /// `SHL8mi`, defined at x86/instrs.td:172.
     pub const SHL8mi: Opcode = Opcode(648);
-    /// `SHL8r1`, defined at x86/instrs.td:168.
+    /// `SHL8r1`, defined at x86/instrs.td:169.
     pub const SHL8r1: Opcode = Opcode(649);
-    /// `SHL8rCL`, defined at x86/instrs.td:167.
+    /// `SHL8rCL`, defined at x86/instrs.td:168.
     pub const SHL8rCL: Opcode = Opcode(650);
-    /// `SHL8ri`, defined at x86/instrs.td:165.
+    /// `SHL8ri`, defined at x86/instrs.td:166.
     pub const SHL8ri: Opcode = Opcode(651);
-    /// `SHLD16rrCL`, defined at x86/instrs.td:185.
+    /// `SHLD16rrCL`, defined at x86/instrs.td:186.
     pub const SHLD16rrCL: Opcode = Opcode(652);
-    /// `SHLD16rri8`, defined at x86/instrs.td:183.
+    /// `SHLD16rri8`, defined at x86/instrs.td:184.
     pub const SHLD16rri8: Opcode = Opcode(653);
-    /// `SHLD32rrCL`, defined at x86/instrs.td:185.
+    /// `SHLD32rrCL`, defined at x86/instrs.td:186.
     pub const SHLD32rrCL: Opcode = Opcode(654);
-    /// `SHLD32rri8`, defined at x86/instrs.td:183.
+    /// `SHLD32rri8`, defined at x86/instrs.td:184.
     pub const SHLD32rri8: Opcode = Opcode(655);
-    /// `SHLD64rrCL`, defined at x86/instrs.td:185.
+    /// `SHLD64rrCL`, defined at x86/instrs.td:186.
     pub const SHLD64rrCL: Opcode = Opcode(656);
-    /// `SHLD64rri8`, defined at x86/instrs.td:183.
+    /// `SHLD64rri8`, defined at x86/instrs.td:184.
     pub const SHLD64rri8: Opcode = Opcode(657);
-    /// `SHR16m1`, defined at x86/instrs.td:174.
+    /// `SHR16m1`, defined at x86/instrs.td:175.
     pub const SHR16m1: Opcode = Opcode(658);
-    /// `SHR16mCL`, defined at x86/instrs.td:173.
+    /// `SHR16mCL`, defined at x86/instrs.td:174.
     pub const SHR16mCL: Opcode = Opcode(659);
-    /// `SHR16mi`, defined at x86/instrs.td:171.
+    /// `SHR16mi`, defined at x86/instrs.td:172.
     pub const SHR16mi: Opcode = Opcode(660);
-    /// `SHR16r1`, defined at x86/instrs.td:168.
+    /// `SHR16r1`, defined at x86/instrs.td:169.
     pub const SHR16r1: Opcode = Opcode(661);
-    /// `SHR16rCL`, defined at x86/instrs.td:167.
+    /// `SHR16rCL`, defined at x86/instrs.td:168.
     pub const SHR16rCL: Opcode = Opcode(662);
-    /// `SHR16ri`, defined at x86/instrs.td:165.
+    /// `SHR16ri`, defined at x86/instrs.td:166.
     pub const SHR16ri: Opcode = Opcode(663);
-    /// `SHR32m1`, defined at x86/instrs.td:174.
+    /// `SHR32m1`, defined at x86/instrs.td:175.
     pub const SHR32m1: Opcode = Opcode(664);
-    /// `SHR32mCL`, defined at x86/instrs.td:173.
+    /// `SHR32mCL`, defined at x86/instrs.td:174.
     pub const SHR32mCL: Opcode = Opcode(665);
-    /// `SHR32mi`, defined at x86/instrs.td:171.
+    /// `SHR32mi`, defined at x86/instrs.td:172.
     pub const SHR32mi: Opcode = Opcode(666);
-    /// `SHR32r1`, defined at x86/instrs.td:168.
+    /// `SHR32r1`, defined at x86/instrs.td:169.
     pub const SHR32r1: Opcode = Opcode(667);
-    /// `SHR32rCL`, defined at x86/instrs.td:167.
+    /// `SHR32rCL`, defined at x86/instrs.td:168.
     pub const SHR32rCL: Opcode = Opcode(668);
-    /// `SHR32ri`, defined at x86/instrs.td:165.
+    /// `SHR32ri`, defined at x86/instrs.td:166.
     pub const SHR32ri: Opcode = Opcode(669);
-    /// `SHR64m1`, defined at x86/instrs.td:174.
+    /// `SHR64m1`, defined at x86/instrs.td:175.
     pub const SHR64m1: Opcode = Opcode(670);
-    /// `SHR64mCL`, defined at x86/instrs.td:173.
+    /// `SHR64mCL`, defined at x86/instrs.td:174.
     pub const SHR64mCL: Opcode = Opcode(671);
-    /// `SHR64mi`, defined at x86/instrs.td:171.
+    /// `SHR64mi`, defined at x86/instrs.td:172.
     pub const SHR64mi: Opcode = Opcode(672);
-    /// `SHR64r1`, defined at x86/instrs.td:168.
+    /// `SHR64r1`, defined at x86/instrs.td:169.
     pub const SHR64r1: Opcode = Opcode(673);
-    /// `SHR64rCL`, defined at x86/instrs.td:167.
+    /// `SHR64rCL`, defined at x86/instrs.td:168.
     pub const SHR64rCL: Opcode = Opcode(674);
-    /// `SHR64ri`, defined at x86/instrs.td:165.
+    /// `SHR64ri`, defined at x86/instrs.td:166.
     pub const SHR64ri: Opcode = Opcode(675);
-    /// `SHR8m1`, defined at x86/instrs.td:174.
+    /// `SHR8m1`, defined at x86/instrs.td:175.
     pub const SHR8m1: Opcode = Opcode(676);
-    /// `SHR8mCL`, defined at x86/instrs.td:173.
+    /// `SHR8mCL`, defined at x86/instrs.td:174.
     pub const SHR8mCL: Opcode = Opcode(677);
-    /// `SHR8mi`, defined at x86/instrs.td:171.
+    /// `SHR8mi`, defined at x86/instrs.td:172.
     pub const SHR8mi: Opcode = Opcode(678);
-    /// `SHR8r1`, defined at x86/instrs.td:168.
+    /// `SHR8r1`, defined at x86/instrs.td:169.
     pub const SHR8r1: Opcode = Opcode(679);
-    /// `SHR8rCL`, defined at x86/instrs.td:167.
+    /// `SHR8rCL`, defined at x86/instrs.td:168.
     pub const SHR8rCL: Opcode = Opcode(680);
-    /// `SHR8ri`, defined at x86/instrs.td:165.
+    /// `SHR8ri`, defined at x86/instrs.td:166.
     pub const SHR8ri: Opcode = Opcode(681);
-    /// `SHRD16rrCL`, defined at x86/instrs.td:185.
+    /// `SHRD16rrCL`, defined at x86/instrs.td:186.
     pub const SHRD16rrCL: Opcode = Opcode(682);
-    /// `SHRD16rri8`, defined at x86/instrs.td:183.
+    /// `SHRD16rri8`, defined at x86/instrs.td:184.
     pub const SHRD16rri8: Opcode = Opcode(683);
-    /// `SHRD32rrCL`, defined at x86/instrs.td:185.
+    /// `SHRD32rrCL`, defined at x86/instrs.td:186.
     pub const SHRD32rrCL: Opcode = Opcode(684);
-    /// `SHRD32rri8`, defined at x86/instrs.td:183.
+    /// `SHRD32rri8`, defined at x86/instrs.td:184.
     pub const SHRD32rri8: Opcode = Opcode(685);
-    /// `SHRD64rrCL`, defined at x86/instrs.td:185.
+    /// `SHRD64rrCL`, defined at x86/instrs.td:186.
     pub const SHRD64rrCL: Opcode = Opcode(686);
-    /// `SHRD64rri8`, defined at x86/instrs.td:183.
+    /// `SHRD64rri8`, defined at x86/instrs.td:184.
     pub const SHRD64rri8: Opcode = Opcode(687);
-    /// `SHUFPDrri`, defined at x86/instrs.td:527.
+    /// `SHUFPDrri`, defined at x86/instrs.td:528.
     pub const SHUFPDrri: Opcode = Opcode(688);
-    /// `SHUFPSrri`, defined at x86/instrs.td:527.
+    /// `SHUFPSrri`, defined at x86/instrs.td:528.
     pub const SHUFPSrri: Opcode = Opcode(689);
-    /// `SQRTSDr`, defined at x86/instrs.td:411.
+    /// `SQRTSDr`, defined at x86/instrs.td:412.
     pub const SQRTSDr: Opcode = Opcode(690);
-    /// `SQRTSSr`, defined at x86/instrs.td:411.
+    /// `SQRTSSr`, defined at x86/instrs.td:412.
     pub const SQRTSSr: Opcode = Opcode(691);
-    /// `SUB16mi`, defined at x86/instrs.td:92.
+    /// `SUB16mi`, defined at x86/instrs.td:93.
     pub const SUB16mi: Opcode = Opcode(692);
-    /// `SUB16mi8`, defined at x86/instrs.td:94.
+    /// `SUB16mi8`, defined at x86/instrs.td:95.
     pub const SUB16mi8: Opcode = Opcode(693);
-    /// `SUB16mr`, defined at x86/instrs.td:91.
+    /// `SUB16mr`, defined at x86/instrs.td:92.
     pub const SUB16mr: Opcode = Opcode(694);
-    /// `SUB16ri`, defined at x86/instrs.td:83.
+    /// `SUB16ri`, defined at x86/instrs.td:84.
     pub const SUB16ri: Opcode = Opcode(695);
-    /// `SUB16ri8`, defined at x86/instrs.td:85.
+    /// `SUB16ri8`, defined at x86/instrs.td:86.
     pub const SUB16ri8: Opcode = Opcode(696);
-    /// `SUB16rm`, defined at x86/instrs.td:88.
+    /// `SUB16rm`, defined at x86/instrs.td:89.
     pub const SUB16rm: Opcode = Opcode(697);
-    /// `SUB16rr`, defined at x86/instrs.td:81.
+    /// `SUB16rr`, defined at x86/instrs.td:82.
     pub const SUB16rr: Opcode = Opcode(698);
-    /// `SUB32mi`, defined at x86/instrs.td:92.
+    /// `SUB32mi`, defined at x86/instrs.td:93.
     pub const SUB32mi: Opcode = Opcode(699);
-    /// `SUB32mi8`, defined at x86/instrs.td:94.
+    /// `SUB32mi8`, defined at x86/instrs.td:95.
     pub const SUB32mi8: Opcode = Opcode(700);
-    /// `SUB32mr`, defined at x86/instrs.td:91.
+    /// `SUB32mr`, defined at x86/instrs.td:92.
     pub const SUB32mr: Opcode = Opcode(701);
-    /// `SUB32ri`, defined at x86/instrs.td:83.
+    /// `SUB32ri`, defined at x86/instrs.td:84.
     pub const SUB32ri: Opcode = Opcode(702);
-    /// `SUB32ri8`, defined at x86/instrs.td:85.
+    /// `SUB32ri8`, defined at x86/instrs.td:86.
     pub const SUB32ri8: Opcode = Opcode(703);
-    /// `SUB32rm`, defined at x86/instrs.td:88.
+    /// `SUB32rm`, defined at x86/instrs.td:89.
     pub const SUB32rm: Opcode = Opcode(704);
-    /// `SUB32rr`, defined at x86/instrs.td:81.
+    /// `SUB32rr`, defined at x86/instrs.td:82.
     pub const SUB32rr: Opcode = Opcode(705);
-    /// `SUB64mi32`, defined at x86/instrs.td:92.
+    /// `SUB64mi32`, defined at x86/instrs.td:93.
     pub const SUB64mi32: Opcode = Opcode(706);
-    /// `SUB64mi8`, defined at x86/instrs.td:94.
+    /// `SUB64mi8`, defined at x86/instrs.td:95.
     pub const SUB64mi8: Opcode = Opcode(707);
-    /// `SUB64mr`, defined at x86/instrs.td:91.
+    /// `SUB64mr`, defined at x86/instrs.td:92.
     pub const SUB64mr: Opcode = Opcode(708);
-    /// `SUB64ri32`, defined at x86/instrs.td:83.
+    /// `SUB64ri32`, defined at x86/instrs.td:84.
     pub const SUB64ri32: Opcode = Opcode(709);
-    /// `SUB64ri8`, defined at x86/instrs.td:85.
+    /// `SUB64ri8`, defined at x86/instrs.td:86.
     pub const SUB64ri8: Opcode = Opcode(710);
-    /// `SUB64rm`, defined at x86/instrs.td:88.
+    /// `SUB64rm`, defined at x86/instrs.td:89.
     pub const SUB64rm: Opcode = Opcode(711);
-    /// `SUB64rr`, defined at x86/instrs.td:81.
+    /// `SUB64rr`, defined at x86/instrs.td:82.
     pub const SUB64rr: Opcode = Opcode(712);
-    /// `SUB8mi`, defined at x86/instrs.td:92.
+    /// `SUB8mi`, defined at x86/instrs.td:93.
     pub const SUB8mi: Opcode = Opcode(713);
-    /// `SUB8mr`, defined at x86/instrs.td:91.
+    /// `SUB8mr`, defined at x86/instrs.td:92.
     pub const SUB8mr: Opcode = Opcode(714);
-    /// `SUB8ri`, defined at x86/instrs.td:83.
+    /// `SUB8ri`, defined at x86/instrs.td:84.
     pub const SUB8ri: Opcode = Opcode(715);
-    /// `SUB8rm`, defined at x86/instrs.td:88.
+    /// `SUB8rm`, defined at x86/instrs.td:89.
     pub const SUB8rm: Opcode = Opcode(716);
-    /// `SUB8rr`, defined at x86/instrs.td:81.
+    /// `SUB8rr`, defined at x86/instrs.td:82.
     pub const SUB8rr: Opcode = Opcode(717);
-    /// `SUBSDrm`, defined at x86/instrs.td:403.
+    /// `SUBSDrm`, defined at x86/instrs.td:404.
     pub const SUBSDrm: Opcode = Opcode(718);
-    /// `SUBSDrr`, defined at x86/instrs.td:401.
+    /// `SUBSDrr`, defined at x86/instrs.td:402.
     pub const SUBSDrr: Opcode = Opcode(719);
-    /// `SUBSSrm`, defined at x86/instrs.td:403.
+    /// `SUBSSrm`, defined at x86/instrs.td:404.
     pub const SUBSSrm: Opcode = Opcode(720);
-    /// `SUBSSrr`, defined at x86/instrs.td:401.
+    /// `SUBSSrr`, defined at x86/instrs.td:402.
     pub const SUBSSrr: Opcode = Opcode(721);
-    /// `TCRETURNdi64`, defined at x86/instrs.td:357.
+    /// `TCRETURNdi64`, defined at x86/instrs.td:358.
     pub const TCRETURNdi64: Opcode = Opcode(722);
-    /// `TCRETURNri64`, defined at x86/instrs.td:358.
+    /// `TCRETURNri64`, defined at x86/instrs.td:359.
     pub const TCRETURNri64: Opcode = Opcode(723);
-    /// `TEST16mi`, defined at x86/instrs.td:134.
+    /// `TEST16mi`, defined at x86/instrs.td:135.
     pub const TEST16mi: Opcode = Opcode(724);
-    /// `TEST16mr`, defined at x86/instrs.td:135.
+    /// `TEST16mr`, defined at x86/instrs.td:136.
     pub const TEST16mr: Opcode = Opcode(725);
-    /// `TEST16ri`, defined at x86/instrs.td:132.
+    /// `TEST16ri`, defined at x86/instrs.td:133.
     pub const TEST16ri: Opcode = Opcode(726);
-    /// `TEST16rr`, defined at x86/instrs.td:131.
+    /// `TEST16rr`, defined at x86/instrs.td:132.
     pub const TEST16rr: Opcode = Opcode(727);
-    /// `TEST32mi`, defined at x86/instrs.td:134.
+    /// `TEST32mi`, defined at x86/instrs.td:135.
     pub const TEST32mi: Opcode = Opcode(728);
-    /// `TEST32mr`, defined at x86/instrs.td:135.
+    /// `TEST32mr`, defined at x86/instrs.td:136.
     pub const TEST32mr: Opcode = Opcode(729);
-    /// `TEST32ri`, defined at x86/instrs.td:132.
+    /// `TEST32ri`, defined at x86/instrs.td:133.
     pub const TEST32ri: Opcode = Opcode(730);
-    /// `TEST32rr`, defined at x86/instrs.td:131.
+    /// `TEST32rr`, defined at x86/instrs.td:132.
     pub const TEST32rr: Opcode = Opcode(731);
-    /// `TEST64mi32`, defined at x86/instrs.td:134.
+    /// `TEST64mi32`, defined at x86/instrs.td:135.
     pub const TEST64mi32: Opcode = Opcode(732);
-    /// `TEST64mr`, defined at x86/instrs.td:135.
+    /// `TEST64mr`, defined at x86/instrs.td:136.
     pub const TEST64mr: Opcode = Opcode(733);
-    /// `TEST64ri32`, defined at x86/instrs.td:132.
+    /// `TEST64ri32`, defined at x86/instrs.td:133.
     pub const TEST64ri32: Opcode = Opcode(734);
-    /// `TEST64rr`, defined at x86/instrs.td:131.
+    /// `TEST64rr`, defined at x86/instrs.td:132.
     pub const TEST64rr: Opcode = Opcode(735);
-    /// `TEST8mi`, defined at x86/instrs.td:134.
+    /// `TEST8mi`, defined at x86/instrs.td:135.
     pub const TEST8mi: Opcode = Opcode(736);
-    /// `TEST8mr`, defined at x86/instrs.td:135.
+    /// `TEST8mr`, defined at x86/instrs.td:136.
     pub const TEST8mr: Opcode = Opcode(737);
-    /// `TEST8ri`, defined at x86/instrs.td:132.
+    /// `TEST8ri`, defined at x86/instrs.td:133.
     pub const TEST8ri: Opcode = Opcode(738);
-    /// `TEST8rr`, defined at x86/instrs.td:131.
+    /// `TEST8rr`, defined at x86/instrs.td:132.
     pub const TEST8rr: Opcode = Opcode(739);
-    /// `UCOMISDrm`, defined at x86/instrs.td:416.
+    /// `UCOMISDrm`, defined at x86/instrs.td:417.
     pub const UCOMISDrm: Opcode = Opcode(740);
-    /// `UCOMISDrr`, defined at x86/instrs.td:414.
+    /// `UCOMISDrr`, defined at x86/instrs.td:415.
     pub const UCOMISDrr: Opcode = Opcode(741);
-    /// `UCOMISSrm`, defined at x86/instrs.td:416.
+    /// `UCOMISSrm`, defined at x86/instrs.td:417.
     pub const UCOMISSrm: Opcode = Opcode(742);
-    /// `UCOMISSrr`, defined at x86/instrs.td:414.
+    /// `UCOMISSrr`, defined at x86/instrs.td:415.
     pub const UCOMISSrr: Opcode = Opcode(743);
-    /// `VASTART_SAVE_XMM_REGS`, defined at x86/instrs.td:386.
+    /// `VASTART_SAVE_XMM_REGS`, defined at x86/instrs.td:387.
     pub const VASTART_SAVE_XMM_REGS: Opcode = Opcode(744);
-    /// `V_SET0`, defined at x86/instrs.td:458.
+    /// `V_SET0`, defined at x86/instrs.td:459.
     pub const V_SET0: Opcode = Opcode(745);
-    /// `V_SETALLONES`, defined at x86/instrs.td:459.
+    /// `V_SETALLONES`, defined at x86/instrs.td:460.
     pub const V_SETALLONES: Opcode = Opcode(746);
-    /// `XOR16mi`, defined at x86/instrs.td:92.
+    /// `XOR16mi`, defined at x86/instrs.td:93.
     pub const XOR16mi: Opcode = Opcode(747);
-    /// `XOR16mi8`, defined at x86/instrs.td:94.
+    /// `XOR16mi8`, defined at x86/instrs.td:95.
     pub const XOR16mi8: Opcode = Opcode(748);
-    /// `XOR16mr`, defined at x86/instrs.td:91.
+    /// `XOR16mr`, defined at x86/instrs.td:92.
     pub const XOR16mr: Opcode = Opcode(749);
-    /// `XOR16ri`, defined at x86/instrs.td:83.
+    /// `XOR16ri`, defined at x86/instrs.td:84.
     pub const XOR16ri: Opcode = Opcode(750);
-    /// `XOR16ri8`, defined at x86/instrs.td:85.
+    /// `XOR16ri8`, defined at x86/instrs.td:86.
     pub const XOR16ri8: Opcode = Opcode(751);
-    /// `XOR16rm`, defined at x86/instrs.td:88.
+    /// `XOR16rm`, defined at x86/instrs.td:89.
     pub const XOR16rm: Opcode = Opcode(752);
-    /// `XOR16rr`, defined at x86/instrs.td:81.
+    /// `XOR16rr`, defined at x86/instrs.td:82.
     pub const XOR16rr: Opcode = Opcode(753);
-    /// `XOR32mi`, defined at x86/instrs.td:92.
+    /// `XOR32mi`, defined at x86/instrs.td:93.
     pub const XOR32mi: Opcode = Opcode(754);
-    /// `XOR32mi8`, defined at x86/instrs.td:94.
+    /// `XOR32mi8`, defined at x86/instrs.td:95.
     pub const XOR32mi8: Opcode = Opcode(755);
-    /// `XOR32mr`, defined at x86/instrs.td:91.
+    /// `XOR32mr`, defined at x86/instrs.td:92.
     pub const XOR32mr: Opcode = Opcode(756);
-    /// `XOR32ri`, defined at x86/instrs.td:83.
+    /// `XOR32ri`, defined at x86/instrs.td:84.
     pub const XOR32ri: Opcode = Opcode(757);
-    /// `XOR32ri8`, defined at x86/instrs.td:85.
+    /// `XOR32ri8`, defined at x86/instrs.td:86.
     pub const XOR32ri8: Opcode = Opcode(758);
-    /// `XOR32rm`, defined at x86/instrs.td:88.
+    /// `XOR32rm`, defined at x86/instrs.td:89.
     pub const XOR32rm: Opcode = Opcode(759);
-    /// `XOR32rr`, defined at x86/instrs.td:81.
+    /// `XOR32rr`, defined at x86/instrs.td:82.
     pub const XOR32rr: Opcode = Opcode(760);
-    /// `XOR64mi32`, defined at x86/instrs.td:92.
+    /// `XOR64mi32`, defined at x86/instrs.td:93.
     pub const XOR64mi32: Opcode = Opcode(761);
-    /// `XOR64mi8`, defined at x86/instrs.td:94.
+    /// `XOR64mi8`, defined at x86/instrs.td:95.
     pub const XOR64mi8: Opcode = Opcode(762);
-    /// `XOR64mr`, defined at x86/instrs.td:91.
+    /// `XOR64mr`, defined at x86/instrs.td:92.
     pub const XOR64mr: Opcode = Opcode(763);
-    /// `XOR64ri32`, defined at x86/instrs.td:83.
+    /// `XOR64ri32`, defined at x86/instrs.td:84.
     pub const XOR64ri32: Opcode = Opcode(764);
-    /// `XOR64ri8`, defined at x86/instrs.td:85.
+    /// `XOR64ri8`, defined at x86/instrs.td:86.
     pub const XOR64ri8: Opcode = Opcode(765);
-    /// `XOR64rm`, defined at x86/instrs.td:88.
+    /// `XOR64rm`, defined at x86/instrs.td:89.
     pub const XOR64rm: Opcode = Opcode(766);
-    /// `XOR64rr`, defined at x86/instrs.td:81.
+    /// `XOR64rr`, defined at x86/instrs.td:82.
     pub const XOR64rr: Opcode = Opcode(767);
-    /// `XOR8mi`, defined at x86/instrs.td:92.
+    /// `XOR8mi`, defined at x86/instrs.td:93.
     pub const XOR8mi: Opcode = Opcode(768);
-    /// `XOR8mr`, defined at x86/instrs.td:91.
+    /// `XOR8mr`, defined at x86/instrs.td:92.
     pub const XOR8mr: Opcode = Opcode(769);
-    /// `XOR8ri`, defined at x86/instrs.td:83.
+    /// `XOR8ri`, defined at x86/instrs.td:84.
     pub const XOR8ri: Opcode = Opcode(770);
-    /// `XOR8rm`, defined at x86/instrs.td:88.
+    /// `XOR8rm`, defined at x86/instrs.td:89.
     pub const XOR8rm: Opcode = Opcode(771);
-    /// `XOR8rr`, defined at x86/instrs.td:81.
+    /// `XOR8rr`, defined at x86/instrs.td:82.
     pub const XOR8rr: Opcode = Opcode(772);
-    /// `XORPDrm`, defined at x86/instrs.td:501.
+    /// `XORPDrm`, defined at x86/instrs.td:502.
     pub const XORPDrm: Opcode = Opcode(773);
-    /// `XORPDrr`, defined at x86/instrs.td:499.
+    /// `XORPDrr`, defined at x86/instrs.td:500.
     pub const XORPDrr: Opcode = Opcode(774);
-    /// `XORPSrm`, defined at x86/instrs.td:501.
+    /// `XORPSrm`, defined at x86/instrs.td:502.
     pub const XORPSrm: Opcode = Opcode(775);
-    /// `XORPSrr`, defined at x86/instrs.td:499.
+    /// `XORPSrr`, defined at x86/instrs.td:500.
     pub const XORPSrr: Opcode = Opcode(776);
 }
 /// The raw table rows behind [`TARGET`].
@@ -3181,8 +3181,8 @@ pub mod tables {
         ins("JMP_1", &OPS_105, 0, &[], &[], 0x4C0),
         ins("LEA16r", &OPS_106, 1, &[], &[], 0x0),
         ins("LEA32r", &OPS_107, 1, &[], &[], 0x1),
-        ins("LEA64_32r", &OPS_108, 1, &[], &[], 0x0),
-        ins("LEA64r", &OPS_109, 1, &[], &[], 0x1),
+        ins("LEA64_32r", &OPS_107, 1, &[], &[], 0x0),
+        ins("LEA64r", &OPS_108, 1, &[], &[], 0x1),
         ins("MAXSDrm", &OPS_17, 1, &[], &[Reg(49)], 0x800),
         ins("MAXSDrr", &OPS_18, 1, &[], &[Reg(49)], 0x0),
         ins("MAXSSrm", &OPS_19, 1, &[], &[Reg(49)], 0x800),
@@ -3192,96 +3192,96 @@ pub mod tables {
         ins("MINSSrm", &OPS_19, 1, &[], &[Reg(49)], 0x800),
         ins("MINSSrr", &OPS_20, 1, &[], &[Reg(49)], 0x0),
         ins("MOV16mi", &OPS_0, 0, &[], &[], 0x1000),
-        ins("MOV16mr", &OPS_110, 0, &[], &[], 0x1000),
-        ins("MOV16ri", &OPS_111, 1, &[], &[], 0x7),
-        ins("MOV16rm", &OPS_112, 1, &[], &[], 0x801),
+        ins("MOV16mr", &OPS_109, 0, &[], &[], 0x1000),
+        ins("MOV16ri", &OPS_110, 1, &[], &[], 0x7),
+        ins("MOV16rm", &OPS_111, 1, &[], &[], 0x801),
         ins("MOV16rr", &OPS_26, 1, &[], &[], 0x2000),
         ins("MOV32mi", &OPS_0, 0, &[], &[], 0x1000),
-        ins("MOV32mr", &OPS_113, 0, &[], &[], 0x1000),
-        ins("MOV32r0", &OPS_114, 1, &[Reg(27)], &[], 0x4007),
-        ins("MOV32ri", &OPS_115, 1, &[], &[], 0x7),
-        ins("MOV32ri64", &OPS_116, 1, &[], &[], 0x4003),
-        ins("MOV32rm", &OPS_117, 1, &[], &[], 0x801),
+        ins("MOV32mr", &OPS_112, 0, &[], &[], 0x1000),
+        ins("MOV32r0", &OPS_113, 1, &[Reg(27)], &[], 0x4007),
+        ins("MOV32ri", &OPS_114, 1, &[], &[], 0x7),
+        ins("MOV32ri64", &OPS_115, 1, &[], &[], 0x4003),
+        ins("MOV32rm", &OPS_116, 1, &[], &[], 0x801),
         ins("MOV32rr", &OPS_28, 1, &[], &[], 0x2000),
         ins("MOV64mi32", &OPS_0, 0, &[], &[], 0x1000),
-        ins("MOV64mr", &OPS_118, 0, &[], &[], 0x1000),
-        ins("MOV64ri", &OPS_116, 1, &[], &[], 0x5),
-        ins("MOV64ri32", &OPS_116, 1, &[], &[], 0x7),
-        ins("MOV64rm", &OPS_119, 1, &[], &[], 0x801),
+        ins("MOV64mr", &OPS_117, 0, &[], &[], 0x1000),
+        ins("MOV64ri", &OPS_115, 1, &[], &[], 0x5),
+        ins("MOV64ri32", &OPS_115, 1, &[], &[], 0x7),
+        ins("MOV64rm", &OPS_118, 1, &[], &[], 0x801),
         ins("MOV64rr", &OPS_30, 1, &[], &[], 0x2000),
-        ins("MOV64toPQIrr", &OPS_120, 1, &[], &[], 0x0),
+        ins("MOV64toPQIrr", &OPS_119, 1, &[], &[], 0x0),
         ins("MOV64toSDrr", &OPS_79, 1, &[], &[], 0x0),
         ins("MOV8mi", &OPS_0, 0, &[], &[], 0x1000),
-        ins("MOV8mr", &OPS_121, 0, &[], &[], 0x1000),
-        ins("MOV8mr_NOREX", &OPS_122, 0, &[], &[], 0x1000),
-        ins("MOV8ri", &OPS_123, 1, &[], &[], 0x7),
-        ins("MOV8rm", &OPS_124, 1, &[], &[], 0x801),
-        ins("MOV8rm_NOREX", &OPS_125, 1, &[], &[], 0x801),
-        ins("MOV8rr", &OPS_126, 1, &[], &[], 0x2000),
-        ins("MOV8rr_NOREX", &OPS_127, 1, &[], &[], 0x2000),
-        ins("MOVAPDmr", &OPS_128, 0, &[], &[], 0x1000),
-        ins("MOVAPDrm", &OPS_129, 1, &[], &[], 0x801),
-        ins("MOVAPDrr", &OPS_130, 1, &[], &[], 0x2000),
-        ins("MOVAPSmr", &OPS_128, 0, &[], &[], 0x1000),
-        ins("MOVAPSrm", &OPS_129, 1, &[], &[], 0x801),
-        ins("MOVAPSrr", &OPS_130, 1, &[], &[], 0x2000),
-        ins("MOVDI2PDIrm", &OPS_129, 1, &[], &[], 0x800),
-        ins("MOVDI2PDIrr", &OPS_131, 1, &[], &[], 0x0),
+        ins("MOV8mr", &OPS_120, 0, &[], &[], 0x1000),
+        ins("MOV8mr_NOREX", &OPS_121, 0, &[], &[], 0x1000),
+        ins("MOV8ri", &OPS_122, 1, &[], &[], 0x7),
+        ins("MOV8rm", &OPS_123, 1, &[], &[], 0x801),
+        ins("MOV8rm_NOREX", &OPS_124, 1, &[], &[], 0x801),
+        ins("MOV8rr", &OPS_125, 1, &[], &[], 0x2000),
+        ins("MOV8rr_NOREX", &OPS_126, 1, &[], &[], 0x2000),
+        ins("MOVAPDmr", &OPS_127, 0, &[], &[], 0x1000),
+        ins("MOVAPDrm", &OPS_128, 1, &[], &[], 0x801),
+        ins("MOVAPDrr", &OPS_129, 1, &[], &[], 0x2000),
+        ins("MOVAPSmr", &OPS_127, 0, &[], &[], 0x1000),
+        ins("MOVAPSrm", &OPS_128, 1, &[], &[], 0x801),
+        ins("MOVAPSrr", &OPS_129, 1, &[], &[], 0x2000),
+        ins("MOVDI2PDIrm", &OPS_128, 1, &[], &[], 0x800),
+        ins("MOVDI2PDIrr", &OPS_130, 1, &[], &[], 0x0),
         ins("MOVDI2SSrr", &OPS_78, 1, &[], &[], 0x0),
-        ins("MOVDQAmr", &OPS_128, 0, &[], &[], 0x1000),
-        ins("MOVDQArm", &OPS_129, 1, &[], &[], 0x801),
-        ins("MOVDQArr", &OPS_130, 1, &[], &[], 0x0),
-        ins("MOVDQUmr", &OPS_128, 0, &[], &[], 0x1000),
-        ins("MOVDQUrm", &OPS_129, 1, &[], &[], 0x801),
-        ins("MOVDQUrr", &OPS_130, 1, &[], &[], 0x0),
-        ins("MOVLPDmr", &OPS_128, 0, &[], &[], 0x1000),
-        ins("MOVMSKPDrr", &OPS_132, 1, &[], &[], 0x0),
-        ins("MOVMSKPSrr", &OPS_132, 1, &[], &[], 0x0),
-        ins("MOVPDI2DImr", &OPS_128, 0, &[], &[], 0x1000),
-        ins("MOVPDI2DIrr", &OPS_132, 1, &[], &[], 0x0),
-        ins("MOVPQI2QImr", &OPS_128, 0, &[], &[], 0x1000),
-        ins("MOVPQIto64rr", &OPS_133, 1, &[], &[], 0x0),
-        ins("MOVQI2PQIrm", &OPS_129, 1, &[], &[], 0x800),
-        ins("MOVSDmr", &OPS_134, 0, &[], &[], 0x1000),
-        ins("MOVSDrm", &OPS_129, 1, &[], &[], 0x801),
-        ins("MOVSDrm_alt", &OPS_135, 1, &[], &[], 0x801),
-        ins("MOVSDrr", &OPS_136, 1, &[], &[], 0x8),
+        ins("MOVDQAmr", &OPS_127, 0, &[], &[], 0x1000),
+        ins("MOVDQArm", &OPS_128, 1, &[], &[], 0x801),
+        ins("MOVDQArr", &OPS_129, 1, &[], &[], 0x0),
+        ins("MOVDQUmr", &OPS_127, 0, &[], &[], 0x1000),
+        ins("MOVDQUrm", &OPS_128, 1, &[], &[], 0x801),
+        ins("MOVDQUrr", &OPS_129, 1, &[], &[], 0x0),
+        ins("MOVLPDmr", &OPS_127, 0, &[], &[], 0x1000),
+        ins("MOVMSKPDrr", &OPS_131, 1, &[], &[], 0x0),
+        ins("MOVMSKPSrr", &OPS_131, 1, &[], &[], 0x0),
+        ins("MOVPDI2DImr", &OPS_127, 0, &[], &[], 0x1000),
+        ins("MOVPDI2DIrr", &OPS_131, 1, &[], &[], 0x0),
+        ins("MOVPQI2QImr", &OPS_127, 0, &[], &[], 0x1000),
+        ins("MOVPQIto64rr", &OPS_132, 1, &[], &[], 0x0),
+        ins("MOVQI2PQIrm", &OPS_128, 1, &[], &[], 0x800),
+        ins("MOVSDmr", &OPS_133, 0, &[], &[], 0x1000),
+        ins("MOVSDrm", &OPS_128, 1, &[], &[], 0x801),
+        ins("MOVSDrm_alt", &OPS_134, 1, &[], &[], 0x801),
+        ins("MOVSDrr", &OPS_135, 1, &[], &[], 0x8),
         ins("MOVSDto64rr", &OPS_82, 1, &[], &[], 0x0),
         ins("MOVSS2DIrr", &OPS_85, 1, &[], &[], 0x0),
-        ins("MOVSSmr", &OPS_137, 0, &[], &[], 0x1000),
-        ins("MOVSSrm", &OPS_129, 1, &[], &[], 0x801),
-        ins("MOVSSrm_alt", &OPS_138, 1, &[], &[], 0x801),
-        ins("MOVSSrr", &OPS_136, 1, &[], &[], 0x8),
-        ins("MOVSX16rm8", &OPS_112, 1, &[], &[], 0x800),
-        ins("MOVSX16rr8", &OPS_139, 1, &[], &[], 0x0),
-        ins("MOVSX32rm16", &OPS_117, 1, &[], &[], 0x800),
-        ins("MOVSX32rm8", &OPS_117, 1, &[], &[], 0x800),
-        ins("MOVSX32rr16", &OPS_140, 1, &[], &[], 0x0),
-        ins("MOVSX32rr8", &OPS_141, 1, &[], &[], 0x0),
-        ins("MOVSX64rm16", &OPS_119, 1, &[], &[], 0x800),
-        ins("MOVSX64rm32", &OPS_119, 1, &[], &[], 0x800),
-        ins("MOVSX64rm8", &OPS_119, 1, &[], &[], 0x800),
-        ins("MOVSX64rr16", &OPS_142, 1, &[], &[], 0x0),
-        ins("MOVSX64rr32", &OPS_143, 1, &[], &[], 0x0),
-        ins("MOVSX64rr8", &OPS_144, 1, &[], &[], 0x0),
-        ins("MOVUPDmr", &OPS_128, 0, &[], &[], 0x1000),
-        ins("MOVUPDrm", &OPS_129, 1, &[], &[], 0x801),
-        ins("MOVUPDrr", &OPS_130, 1, &[], &[], 0x2000),
-        ins("MOVUPSmr", &OPS_128, 0, &[], &[], 0x1000),
-        ins("MOVUPSrm", &OPS_129, 1, &[], &[], 0x801),
-        ins("MOVUPSrr", &OPS_130, 1, &[], &[], 0x2000),
-        ins("MOVZX16rm8", &OPS_112, 1, &[], &[], 0x800),
-        ins("MOVZX16rr8", &OPS_139, 1, &[], &[], 0x0),
-        ins("MOVZX32rm16", &OPS_117, 1, &[], &[], 0x800),
-        ins("MOVZX32rm8", &OPS_117, 1, &[], &[], 0x800),
-        ins("MOVZX32rm8_NOREX", &OPS_145, 1, &[], &[], 0x800),
-        ins("MOVZX32rr16", &OPS_140, 1, &[], &[], 0x0),
-        ins("MOVZX32rr8", &OPS_141, 1, &[], &[], 0x0),
-        ins("MOVZX32rr8_NOREX", &OPS_146, 1, &[], &[], 0x0),
-        ins("MOVZX64rm16", &OPS_119, 1, &[], &[], 0x800),
-        ins("MOVZX64rm8", &OPS_119, 1, &[], &[], 0x800),
-        ins("MOVZX64rr16", &OPS_142, 1, &[], &[], 0x0),
-        ins("MOVZX64rr8", &OPS_144, 1, &[], &[], 0x0),
+        ins("MOVSSmr", &OPS_136, 0, &[], &[], 0x1000),
+        ins("MOVSSrm", &OPS_128, 1, &[], &[], 0x801),
+        ins("MOVSSrm_alt", &OPS_137, 1, &[], &[], 0x801),
+        ins("MOVSSrr", &OPS_135, 1, &[], &[], 0x8),
+        ins("MOVSX16rm8", &OPS_111, 1, &[], &[], 0x800),
+        ins("MOVSX16rr8", &OPS_138, 1, &[], &[], 0x0),
+        ins("MOVSX32rm16", &OPS_116, 1, &[], &[], 0x800),
+        ins("MOVSX32rm8", &OPS_116, 1, &[], &[], 0x800),
+        ins("MOVSX32rr16", &OPS_139, 1, &[], &[], 0x0),
+        ins("MOVSX32rr8", &OPS_140, 1, &[], &[], 0x0),
+        ins("MOVSX64rm16", &OPS_118, 1, &[], &[], 0x800),
+        ins("MOVSX64rm32", &OPS_118, 1, &[], &[], 0x800),
+        ins("MOVSX64rm8", &OPS_118, 1, &[], &[], 0x800),
+        ins("MOVSX64rr16", &OPS_141, 1, &[], &[], 0x0),
+        ins("MOVSX64rr32", &OPS_142, 1, &[], &[], 0x0),
+        ins("MOVSX64rr8", &OPS_143, 1, &[], &[], 0x0),
+        ins("MOVUPDmr", &OPS_127, 0, &[], &[], 0x1000),
+        ins("MOVUPDrm", &OPS_128, 1, &[], &[], 0x801),
+        ins("MOVUPDrr", &OPS_129, 1, &[], &[], 0x2000),
+        ins("MOVUPSmr", &OPS_127, 0, &[], &[], 0x1000),
+        ins("MOVUPSrm", &OPS_128, 1, &[], &[], 0x801),
+        ins("MOVUPSrr", &OPS_129, 1, &[], &[], 0x2000),
+        ins("MOVZX16rm8", &OPS_111, 1, &[], &[], 0x800),
+        ins("MOVZX16rr8", &OPS_138, 1, &[], &[], 0x0),
+        ins("MOVZX32rm16", &OPS_116, 1, &[], &[], 0x800),
+        ins("MOVZX32rm8", &OPS_116, 1, &[], &[], 0x800),
+        ins("MOVZX32rm8_NOREX", &OPS_144, 1, &[], &[], 0x800),
+        ins("MOVZX32rr16", &OPS_139, 1, &[], &[], 0x0),
+        ins("MOVZX32rr8", &OPS_140, 1, &[], &[], 0x0),
+        ins("MOVZX32rr8_NOREX", &OPS_145, 1, &[], &[], 0x0),
+        ins("MOVZX64rm16", &OPS_118, 1, &[], &[], 0x800),
+        ins("MOVZX64rm8", &OPS_118, 1, &[], &[], 0x800),
+        ins("MOVZX64rr16", &OPS_141, 1, &[], &[], 0x0),
+        ins("MOVZX64rr8", &OPS_143, 1, &[], &[], 0x0),
         ins("MUL16m", &OPS_89, 0, &[Reg(2), Reg(20), Reg(27)], &[Reg(2)], 0x800),
         ins("MUL16r", &OPS_90, 0, &[Reg(2), Reg(20), Reg(27)], &[Reg(2)], 0x0),
         ins("MUL32m", &OPS_89, 0, &[Reg(21), Reg(26), Reg(27)], &[Reg(21)], 0x800),
@@ -3374,33 +3374,33 @@ pub mod tables {
         ins("PCMPGTDrr", &OPS_24, 1, &[], &[], 0x0),
         ins("PCMPGTWrm", &OPS_23, 1, &[], &[], 0x800),
         ins("PCMPGTWrr", &OPS_24, 1, &[], &[], 0x0),
-        ins("PEXTRWrr", &OPS_147, 1, &[], &[], 0x0),
-        ins("PINSRWrr", &OPS_148, 1, &[], &[], 0x0),
+        ins("PEXTRWrr", &OPS_146, 1, &[], &[], 0x0),
+        ins("PINSRWrr", &OPS_147, 1, &[], &[], 0x0),
         ins("PMAXUBrm", &OPS_23, 1, &[], &[], 0x800),
         ins("PMAXUBrr", &OPS_24, 1, &[], &[], 0x8),
         ins("PMINUBrm", &OPS_23, 1, &[], &[], 0x800),
         ins("PMINUBrr", &OPS_24, 1, &[], &[], 0x8),
-        ins("PMOVMSKBrr", &OPS_132, 1, &[], &[], 0x0),
+        ins("PMOVMSKBrr", &OPS_131, 1, &[], &[], 0x0),
         ins("PMULLWrm", &OPS_23, 1, &[], &[], 0x800),
         ins("PMULLWrr", &OPS_24, 1, &[], &[], 0x8),
         ins("PMULUDQrm", &OPS_23, 1, &[], &[], 0x800),
         ins("PMULUDQrr", &OPS_24, 1, &[], &[], 0x8),
-        ins("POP64r", &OPS_149, 1, &[Reg(60)], &[Reg(60)], 0x800),
+        ins("POP64r", &OPS_148, 1, &[Reg(60)], &[Reg(60)], 0x800),
         ins("PORrm", &OPS_23, 1, &[], &[], 0x800),
         ins("PORrr", &OPS_24, 1, &[], &[], 0x8),
-        ins("PSHUFDri", &OPS_150, 1, &[], &[], 0x0),
-        ins("PSHUFHWri", &OPS_150, 1, &[], &[], 0x0),
-        ins("PSHUFLWri", &OPS_150, 1, &[], &[], 0x0),
-        ins("PSLLDQri", &OPS_151, 1, &[], &[], 0x0),
-        ins("PSLLDri", &OPS_151, 1, &[], &[], 0x0),
-        ins("PSLLQri", &OPS_151, 1, &[], &[], 0x0),
-        ins("PSLLWri", &OPS_151, 1, &[], &[], 0x0),
-        ins("PSRADri", &OPS_151, 1, &[], &[], 0x0),
-        ins("PSRAWri", &OPS_151, 1, &[], &[], 0x0),
-        ins("PSRLDQri", &OPS_151, 1, &[], &[], 0x0),
-        ins("PSRLDri", &OPS_151, 1, &[], &[], 0x0),
-        ins("PSRLQri", &OPS_151, 1, &[], &[], 0x0),
-        ins("PSRLWri", &OPS_151, 1, &[], &[], 0x0),
+        ins("PSHUFDri", &OPS_149, 1, &[], &[], 0x0),
+        ins("PSHUFHWri", &OPS_149, 1, &[], &[], 0x0),
+        ins("PSHUFLWri", &OPS_149, 1, &[], &[], 0x0),
+        ins("PSLLDQri", &OPS_150, 1, &[], &[], 0x0),
+        ins("PSLLDri", &OPS_150, 1, &[], &[], 0x0),
+        ins("PSLLQri", &OPS_150, 1, &[], &[], 0x0),
+        ins("PSLLWri", &OPS_150, 1, &[], &[], 0x0),
+        ins("PSRADri", &OPS_150, 1, &[], &[], 0x0),
+        ins("PSRAWri", &OPS_150, 1, &[], &[], 0x0),
+        ins("PSRLDQri", &OPS_150, 1, &[], &[], 0x0),
+        ins("PSRLDri", &OPS_150, 1, &[], &[], 0x0),
+        ins("PSRLQri", &OPS_150, 1, &[], &[], 0x0),
+        ins("PSRLWri", &OPS_150, 1, &[], &[], 0x0),
         ins("PSUBBrm", &OPS_23, 1, &[], &[], 0x800),
         ins("PSUBBrr", &OPS_24, 1, &[], &[], 0x0),
         ins("PSUBDrm", &OPS_23, 1, &[], &[], 0x800),
@@ -3429,85 +3429,85 @@ pub mod tables {
         ins("PUNPCKLQDQrr", &OPS_24, 1, &[], &[], 0x0),
         ins("PUNPCKLWDrm", &OPS_23, 1, &[], &[], 0x800),
         ins("PUNPCKLWDrr", &OPS_24, 1, &[], &[], 0x0),
-        ins("PUSH64i32", &OPS_152, 0, &[Reg(60)], &[Reg(60)], 0x1000),
+        ins("PUSH64i32", &OPS_151, 0, &[Reg(60)], &[Reg(60)], 0x1000),
         ins("PUSH64r", &OPS_92, 0, &[Reg(60)], &[Reg(60)], 0x1000),
         ins("PUSH64rmm", &OPS_89, 0, &[Reg(60)], &[Reg(60)], 0x1800),
         ins("PXORrm", &OPS_23, 1, &[], &[], 0x800),
         ins("PXORrr", &OPS_24, 1, &[], &[], 0x8),
-        ins("RET", &OPS_153, 0, &[], &[], 0x8640),
+        ins("RET", &OPS_152, 0, &[], &[], 0x8640),
         ins("RET64", &[], 0, &[], &[], 0x18640),
         ins("ROL16m1", &OPS_86, 0, &[Reg(27)], &[], 0x1800),
         ins("ROL16mCL", &OPS_86, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("ROL16mi", &OPS_154, 0, &[Reg(27)], &[], 0x1800),
+        ins("ROL16mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
         ins("ROL16r1", &OPS_87, 1, &[Reg(27)], &[], 0x0),
         ins("ROL16rCL", &OPS_87, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("ROL16ri", &OPS_155, 1, &[Reg(27)], &[], 0x0),
+        ins("ROL16ri", &OPS_154, 1, &[Reg(27)], &[], 0x0),
         ins("ROL32m1", &OPS_86, 0, &[Reg(27)], &[], 0x1800),
         ins("ROL32mCL", &OPS_86, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("ROL32mi", &OPS_154, 0, &[Reg(27)], &[], 0x1800),
+        ins("ROL32mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
         ins("ROL32r1", &OPS_31, 1, &[Reg(27)], &[], 0x0),
         ins("ROL32rCL", &OPS_31, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("ROL32ri", &OPS_156, 1, &[Reg(27)], &[], 0x0),
+        ins("ROL32ri", &OPS_155, 1, &[Reg(27)], &[], 0x0),
         ins("ROL64m1", &OPS_86, 0, &[Reg(27)], &[], 0x1800),
         ins("ROL64mCL", &OPS_86, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("ROL64mi", &OPS_154, 0, &[Reg(27)], &[], 0x1800),
+        ins("ROL64mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
         ins("ROL64r1", &OPS_32, 1, &[Reg(27)], &[], 0x0),
         ins("ROL64rCL", &OPS_32, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("ROL64ri", &OPS_157, 1, &[Reg(27)], &[], 0x0),
+        ins("ROL64ri", &OPS_156, 1, &[Reg(27)], &[], 0x0),
         ins("ROL8m1", &OPS_86, 0, &[Reg(27)], &[], 0x1800),
         ins("ROL8mCL", &OPS_86, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("ROL8mi", &OPS_154, 0, &[Reg(27)], &[], 0x1800),
+        ins("ROL8mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
         ins("ROL8r1", &OPS_88, 1, &[Reg(27)], &[], 0x0),
         ins("ROL8rCL", &OPS_88, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("ROL8ri", &OPS_158, 1, &[Reg(27)], &[], 0x0),
+        ins("ROL8ri", &OPS_157, 1, &[Reg(27)], &[], 0x0),
         ins("ROR16m1", &OPS_86, 0, &[Reg(27)], &[], 0x1800),
         ins("ROR16mCL", &OPS_86, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("ROR16mi", &OPS_154, 0, &[Reg(27)], &[], 0x1800),
+        ins("ROR16mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
         ins("ROR16r1", &OPS_87, 1, &[Reg(27)], &[], 0x0),
         ins("ROR16rCL", &OPS_87, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("ROR16ri", &OPS_155, 1, &[Reg(27)], &[], 0x0),
+        ins("ROR16ri", &OPS_154, 1, &[Reg(27)], &[], 0x0),
         ins("ROR32m1", &OPS_86, 0, &[Reg(27)], &[], 0x1800),
         ins("ROR32mCL", &OPS_86, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("ROR32mi", &OPS_154, 0, &[Reg(27)], &[], 0x1800),
+        ins("ROR32mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
         ins("ROR32r1", &OPS_31, 1, &[Reg(27)], &[], 0x0),
         ins("ROR32rCL", &OPS_31, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("ROR32ri", &OPS_156, 1, &[Reg(27)], &[], 0x0),
+        ins("ROR32ri", &OPS_155, 1, &[Reg(27)], &[], 0x0),
         ins("ROR64m1", &OPS_86, 0, &[Reg(27)], &[], 0x1800),
         ins("ROR64mCL", &OPS_86, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("ROR64mi", &OPS_154, 0, &[Reg(27)], &[], 0x1800),
+        ins("ROR64mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
         ins("ROR64r1", &OPS_32, 1, &[Reg(27)], &[], 0x0),
         ins("ROR64rCL", &OPS_32, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("ROR64ri", &OPS_157, 1, &[Reg(27)], &[], 0x0),
+        ins("ROR64ri", &OPS_156, 1, &[Reg(27)], &[], 0x0),
         ins("ROR8m1", &OPS_86, 0, &[Reg(27)], &[], 0x1800),
         ins("ROR8mCL", &OPS_86, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("ROR8mi", &OPS_154, 0, &[Reg(27)], &[], 0x1800),
+        ins("ROR8mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
         ins("ROR8r1", &OPS_88, 1, &[Reg(27)], &[], 0x0),
         ins("ROR8rCL", &OPS_88, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("ROR8ri", &OPS_158, 1, &[Reg(27)], &[], 0x0),
+        ins("ROR8ri", &OPS_157, 1, &[Reg(27)], &[], 0x0),
         ins("SAR16m1", &OPS_86, 0, &[Reg(27)], &[], 0x1800),
         ins("SAR16mCL", &OPS_86, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("SAR16mi", &OPS_154, 0, &[Reg(27)], &[], 0x1800),
+        ins("SAR16mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
         ins("SAR16r1", &OPS_87, 1, &[Reg(27)], &[], 0x0),
         ins("SAR16rCL", &OPS_87, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("SAR16ri", &OPS_155, 1, &[Reg(27)], &[], 0x0),
+        ins("SAR16ri", &OPS_154, 1, &[Reg(27)], &[], 0x0),
         ins("SAR32m1", &OPS_86, 0, &[Reg(27)], &[], 0x1800),
         ins("SAR32mCL", &OPS_86, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("SAR32mi", &OPS_154, 0, &[Reg(27)], &[], 0x1800),
+        ins("SAR32mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
         ins("SAR32r1", &OPS_31, 1, &[Reg(27)], &[], 0x0),
         ins("SAR32rCL", &OPS_31, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("SAR32ri", &OPS_156, 1, &[Reg(27)], &[], 0x0),
+        ins("SAR32ri", &OPS_155, 1, &[Reg(27)], &[], 0x0),
         ins("SAR64m1", &OPS_86, 0, &[Reg(27)], &[], 0x1800),
         ins("SAR64mCL", &OPS_86, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("SAR64mi", &OPS_154, 0, &[Reg(27)], &[], 0x1800),
+        ins("SAR64mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
         ins("SAR64r1", &OPS_32, 1, &[Reg(27)], &[], 0x0),
         ins("SAR64rCL", &OPS_32, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("SAR64ri", &OPS_157, 1, &[Reg(27)], &[], 0x0),
+        ins("SAR64ri", &OPS_156, 1, &[Reg(27)], &[], 0x0),
         ins("SAR8m1", &OPS_86, 0, &[Reg(27)], &[], 0x1800),
         ins("SAR8mCL", &OPS_86, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("SAR8mi", &OPS_154, 0, &[Reg(27)], &[], 0x1800),
+        ins("SAR8mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
         ins("SAR8r1", &OPS_88, 1, &[Reg(27)], &[], 0x0),
         ins("SAR8rCL", &OPS_88, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("SAR8ri", &OPS_158, 1, &[Reg(27)], &[], 0x0),
+        ins("SAR8ri", &OPS_157, 1, &[Reg(27)], &[], 0x0),
         ins("SBB16mi", &OPS_0, 0, &[Reg(27)], &[Reg(27)], 0x1800),
         ins("SBB16mi8", &OPS_0, 0, &[Reg(27)], &[Reg(27)], 0x1800),
         ins("SBB16mr", &OPS_1, 0, &[Reg(27)], &[Reg(27)], 0x1800),
@@ -3534,72 +3534,72 @@ pub mod tables {
         ins("SBB8ri", &OPS_14, 1, &[Reg(27)], &[Reg(27)], 0x0),
         ins("SBB8rm", &OPS_15, 1, &[Reg(27)], &[Reg(27)], 0x800),
         ins("SBB8rr", &OPS_16, 1, &[Reg(27)], &[Reg(27)], 0x0),
-        ins("SETCCm", &OPS_159, 0, &[], &[Reg(27)], 0x1000),
-        ins("SETCCr", &OPS_160, 1, &[], &[Reg(27)], 0x0),
+        ins("SETCCm", &OPS_158, 0, &[], &[Reg(27)], 0x1000),
+        ins("SETCCr", &OPS_159, 1, &[], &[Reg(27)], 0x0),
         ins("SHL16m1", &OPS_86, 0, &[Reg(27)], &[], 0x1800),
         ins("SHL16mCL", &OPS_86, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("SHL16mi", &OPS_154, 0, &[Reg(27)], &[], 0x1800),
+        ins("SHL16mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
         ins("SHL16r1", &OPS_87, 1, &[Reg(27)], &[], 0x0),
         ins("SHL16rCL", &OPS_87, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("SHL16ri", &OPS_155, 1, &[Reg(27)], &[], 0x10),
+        ins("SHL16ri", &OPS_154, 1, &[Reg(27)], &[], 0x10),
         ins("SHL32m1", &OPS_86, 0, &[Reg(27)], &[], 0x1800),
         ins("SHL32mCL", &OPS_86, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("SHL32mi", &OPS_154, 0, &[Reg(27)], &[], 0x1800),
+        ins("SHL32mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
         ins("SHL32r1", &OPS_31, 1, &[Reg(27)], &[], 0x0),
         ins("SHL32rCL", &OPS_31, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("SHL32ri", &OPS_156, 1, &[Reg(27)], &[], 0x10),
+        ins("SHL32ri", &OPS_155, 1, &[Reg(27)], &[], 0x10),
         ins("SHL64m1", &OPS_86, 0, &[Reg(27)], &[], 0x1800),
         ins("SHL64mCL", &OPS_86, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("SHL64mi", &OPS_154, 0, &[Reg(27)], &[], 0x1800),
+        ins("SHL64mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
         ins("SHL64r1", &OPS_32, 1, &[Reg(27)], &[], 0x0),
         ins("SHL64rCL", &OPS_32, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("SHL64ri", &OPS_157, 1, &[Reg(27)], &[], 0x10),
+        ins("SHL64ri", &OPS_156, 1, &[Reg(27)], &[], 0x10),
         ins("SHL8m1", &OPS_86, 0, &[Reg(27)], &[], 0x1800),
         ins("SHL8mCL", &OPS_86, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("SHL8mi", &OPS_154, 0, &[Reg(27)], &[], 0x1800),
+        ins("SHL8mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
         ins("SHL8r1", &OPS_88, 1, &[Reg(27)], &[], 0x0),
         ins("SHL8rCL", &OPS_88, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("SHL8ri", &OPS_158, 1, &[Reg(27)], &[], 0x10),
-        ins("SHLD16rrCL", &OPS_161, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("SHLD16rri8", &OPS_162, 1, &[Reg(27)], &[], 0x8),
-        ins("SHLD32rrCL", &OPS_163, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("SHLD32rri8", &OPS_164, 1, &[Reg(27)], &[], 0x8),
-        ins("SHLD64rrCL", &OPS_165, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("SHLD64rri8", &OPS_166, 1, &[Reg(27)], &[], 0x8),
+        ins("SHL8ri", &OPS_157, 1, &[Reg(27)], &[], 0x10),
+        ins("SHLD16rrCL", &OPS_160, 1, &[Reg(27)], &[Reg(10)], 0x0),
+        ins("SHLD16rri8", &OPS_161, 1, &[Reg(27)], &[], 0x8),
+        ins("SHLD32rrCL", &OPS_162, 1, &[Reg(27)], &[Reg(10)], 0x0),
+        ins("SHLD32rri8", &OPS_163, 1, &[Reg(27)], &[], 0x8),
+        ins("SHLD64rrCL", &OPS_164, 1, &[Reg(27)], &[Reg(10)], 0x0),
+        ins("SHLD64rri8", &OPS_165, 1, &[Reg(27)], &[], 0x8),
         ins("SHR16m1", &OPS_86, 0, &[Reg(27)], &[], 0x1800),
         ins("SHR16mCL", &OPS_86, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("SHR16mi", &OPS_154, 0, &[Reg(27)], &[], 0x1800),
+        ins("SHR16mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
         ins("SHR16r1", &OPS_87, 1, &[Reg(27)], &[], 0x0),
         ins("SHR16rCL", &OPS_87, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("SHR16ri", &OPS_155, 1, &[Reg(27)], &[], 0x0),
+        ins("SHR16ri", &OPS_154, 1, &[Reg(27)], &[], 0x0),
         ins("SHR32m1", &OPS_86, 0, &[Reg(27)], &[], 0x1800),
         ins("SHR32mCL", &OPS_86, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("SHR32mi", &OPS_154, 0, &[Reg(27)], &[], 0x1800),
+        ins("SHR32mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
         ins("SHR32r1", &OPS_31, 1, &[Reg(27)], &[], 0x0),
         ins("SHR32rCL", &OPS_31, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("SHR32ri", &OPS_156, 1, &[Reg(27)], &[], 0x0),
+        ins("SHR32ri", &OPS_155, 1, &[Reg(27)], &[], 0x0),
         ins("SHR64m1", &OPS_86, 0, &[Reg(27)], &[], 0x1800),
         ins("SHR64mCL", &OPS_86, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("SHR64mi", &OPS_154, 0, &[Reg(27)], &[], 0x1800),
+        ins("SHR64mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
         ins("SHR64r1", &OPS_32, 1, &[Reg(27)], &[], 0x0),
         ins("SHR64rCL", &OPS_32, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("SHR64ri", &OPS_157, 1, &[Reg(27)], &[], 0x0),
+        ins("SHR64ri", &OPS_156, 1, &[Reg(27)], &[], 0x0),
         ins("SHR8m1", &OPS_86, 0, &[Reg(27)], &[], 0x1800),
         ins("SHR8mCL", &OPS_86, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("SHR8mi", &OPS_154, 0, &[Reg(27)], &[], 0x1800),
+        ins("SHR8mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
         ins("SHR8r1", &OPS_88, 1, &[Reg(27)], &[], 0x0),
         ins("SHR8rCL", &OPS_88, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("SHR8ri", &OPS_158, 1, &[Reg(27)], &[], 0x0),
-        ins("SHRD16rrCL", &OPS_161, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("SHRD16rri8", &OPS_162, 1, &[Reg(27)], &[], 0x8),
-        ins("SHRD32rrCL", &OPS_163, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("SHRD32rri8", &OPS_164, 1, &[Reg(27)], &[], 0x8),
-        ins("SHRD64rrCL", &OPS_165, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("SHRD64rri8", &OPS_166, 1, &[Reg(27)], &[], 0x8),
-        ins("SHUFPDrri", &OPS_167, 1, &[], &[], 0x8),
-        ins("SHUFPSrri", &OPS_167, 1, &[], &[], 0x0),
-        ins("SQRTSDr", &OPS_168, 1, &[], &[Reg(49)], 0x0),
-        ins("SQRTSSr", &OPS_169, 1, &[], &[Reg(49)], 0x0),
+        ins("SHR8ri", &OPS_157, 1, &[Reg(27)], &[], 0x0),
+        ins("SHRD16rrCL", &OPS_160, 1, &[Reg(27)], &[Reg(10)], 0x0),
+        ins("SHRD16rri8", &OPS_161, 1, &[Reg(27)], &[], 0x8),
+        ins("SHRD32rrCL", &OPS_162, 1, &[Reg(27)], &[Reg(10)], 0x0),
+        ins("SHRD32rri8", &OPS_163, 1, &[Reg(27)], &[], 0x8),
+        ins("SHRD64rrCL", &OPS_164, 1, &[Reg(27)], &[Reg(10)], 0x0),
+        ins("SHRD64rri8", &OPS_165, 1, &[Reg(27)], &[], 0x8),
+        ins("SHUFPDrri", &OPS_166, 1, &[], &[], 0x8),
+        ins("SHUFPSrri", &OPS_166, 1, &[], &[], 0x0),
+        ins("SQRTSDr", &OPS_167, 1, &[], &[Reg(49)], 0x0),
+        ins("SQRTSSr", &OPS_168, 1, &[], &[Reg(49)], 0x0),
         ins("SUB16mi", &OPS_0, 0, &[Reg(27)], &[], 0x1800),
         ins("SUB16mi8", &OPS_0, 0, &[Reg(27)], &[], 0x1800),
         ins("SUB16mr", &OPS_1, 0, &[Reg(27)], &[], 0x1800),
@@ -3630,8 +3630,8 @@ pub mod tables {
         ins("SUBSDrr", &OPS_18, 1, &[], &[Reg(49)], 0x0),
         ins("SUBSSrm", &OPS_19, 1, &[], &[Reg(49)], 0x800),
         ins("SUBSSrr", &OPS_20, 1, &[], &[Reg(49)], 0x0),
-        ins("TCRETURNdi64", &OPS_170, 0, &[], &[Reg(60), Reg(68)], 0x660),
-        ins("TCRETURNri64", &OPS_171, 0, &[], &[Reg(60), Reg(68)], 0x660),
+        ins("TCRETURNdi64", &OPS_169, 0, &[], &[Reg(60), Reg(68)], 0x660),
+        ins("TCRETURNri64", &OPS_170, 0, &[], &[Reg(60), Reg(68)], 0x660),
         ins("TEST16mi", &OPS_54, 0, &[Reg(27)], &[], 0x800),
         ins("TEST16mr", &OPS_55, 0, &[Reg(27)], &[], 0x800),
         ins("TEST16ri", &OPS_33, 0, &[Reg(27)], &[], 0x0),
@@ -3652,9 +3652,9 @@ pub mod tables {
         ins("UCOMISDrr", &OPS_71, 0, &[Reg(27)], &[Reg(49)], 0x0),
         ins("UCOMISSrm", &OPS_72, 0, &[Reg(27)], &[Reg(49)], 0x800),
         ins("UCOMISSrr", &OPS_73, 0, &[Reg(27)], &[Reg(49)], 0x0),
-        ins("VASTART_SAVE_XMM_REGS", &OPS_172, 0, &[Reg(27)], &[], 0x19000),
-        ins("V_SET0", &OPS_173, 1, &[], &[], 0x4003),
-        ins("V_SETALLONES", &OPS_173, 1, &[], &[], 0x4003),
+        ins("VASTART_SAVE_XMM_REGS", &OPS_171, 0, &[Reg(27)], &[], 0x19000),
+        ins("V_SET0", &OPS_172, 1, &[], &[], 0x4003),
+        ins("V_SETALLONES", &OPS_172, 1, &[], &[], 0x4003),
         ins("XOR16mi", &OPS_0, 0, &[Reg(27)], &[], 0x1800),
         ins("XOR16mi8", &OPS_0, 0, &[Reg(27)], &[], 0x1800),
         ins("XOR16mr", &OPS_1, 0, &[Reg(27)], &[], 0x1800),
@@ -3687,17 +3687,17 @@ pub mod tables {
         ins("XORPSrr", &OPS_24, 1, &[], &[], 0x8),
     ];
     static OPS_0: [OperandDesc<'static>; 6usize] = [
-        op("m.0", OperandKind::Register, None, false, None, false),
+        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
-        op("m.2", OperandKind::Register, None, false, None, false),
+        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("imm", OperandKind::Immediate, None, false, None, false),
     ];
     static OPS_1: [OperandDesc<'static>; 6usize] = [
-        op("m.0", OperandKind::Register, None, false, None, false),
+        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
-        op("m.2", OperandKind::Register, None, false, None, false),
+        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("rhs", OperandKind::Register, Some(RegClass(7)), false, None, false),
@@ -3710,9 +3710,9 @@ pub mod tables {
     static OPS_3: [OperandDesc<'static>; 7usize] = [
         op("dst", OperandKind::Register, Some(RegClass(7)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(7)), false, Some(0), false),
-        op("m.0", OperandKind::Register, None, false, None, false),
+        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
-        op("m.2", OperandKind::Register, None, false, None, false),
+        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
@@ -3722,9 +3722,9 @@ pub mod tables {
         op("rhs", OperandKind::Register, Some(RegClass(7)), false, None, false),
     ];
     static OPS_5: [OperandDesc<'static>; 6usize] = [
-        op("m.0", OperandKind::Register, None, false, None, false),
+        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
-        op("m.2", OperandKind::Register, None, false, None, false),
+        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("rhs", OperandKind::Register, Some(RegClass(35)), false, None, false),
@@ -3737,9 +3737,9 @@ pub mod tables {
     static OPS_7: [OperandDesc<'static>; 7usize] = [
         op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(35)), false, Some(0), false),
-        op("m.0", OperandKind::Register, None, false, None, false),
+        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
-        op("m.2", OperandKind::Register, None, false, None, false),
+        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
@@ -3749,9 +3749,9 @@ pub mod tables {
         op("rhs", OperandKind::Register, Some(RegClass(35)), false, None, false),
     ];
     static OPS_9: [OperandDesc<'static>; 6usize] = [
-        op("m.0", OperandKind::Register, None, false, None, false),
+        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
-        op("m.2", OperandKind::Register, None, false, None, false),
+        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("rhs", OperandKind::Register, Some(RegClass(72)), false, None, false),
@@ -3764,9 +3764,9 @@ pub mod tables {
     static OPS_11: [OperandDesc<'static>; 7usize] = [
         op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(72)), false, Some(0), false),
-        op("m.0", OperandKind::Register, None, false, None, false),
+        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
-        op("m.2", OperandKind::Register, None, false, None, false),
+        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
@@ -3776,9 +3776,9 @@ pub mod tables {
         op("rhs", OperandKind::Register, Some(RegClass(72)), false, None, false),
     ];
     static OPS_13: [OperandDesc<'static>; 6usize] = [
-        op("m.0", OperandKind::Register, None, false, None, false),
+        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
-        op("m.2", OperandKind::Register, None, false, None, false),
+        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("rhs", OperandKind::Register, Some(RegClass(0)), false, None, false),
@@ -3791,9 +3791,9 @@ pub mod tables {
     static OPS_15: [OperandDesc<'static>; 7usize] = [
         op("dst", OperandKind::Register, Some(RegClass(0)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(0)), false, Some(0), false),
-        op("m.0", OperandKind::Register, None, false, None, false),
+        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
-        op("m.2", OperandKind::Register, None, false, None, false),
+        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
@@ -3805,9 +3805,9 @@ pub mod tables {
     static OPS_17: [OperandDesc<'static>; 7usize] = [
         op("dst", OperandKind::Register, Some(RegClass(78)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(78)), false, Some(0), false),
-        op("m.0", OperandKind::Register, None, false, None, false),
+        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
-        op("m.2", OperandKind::Register, None, false, None, false),
+        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
@@ -3819,9 +3819,9 @@ pub mod tables {
     static OPS_19: [OperandDesc<'static>; 7usize] = [
         op("dst", OperandKind::Register, Some(RegClass(39)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(39)), false, Some(0), false),
-        op("m.0", OperandKind::Register, None, false, None, false),
+        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
-        op("m.2", OperandKind::Register, None, false, None, false),
+        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
@@ -3842,9 +3842,9 @@ pub mod tables {
     static OPS_23: [OperandDesc<'static>; 7usize] = [
         op("dst", OperandKind::Register, Some(RegClass(128)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(128)), false, Some(0), false),
-        op("m.0", OperandKind::Register, None, false, None, false),
+        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
-        op("m.2", OperandKind::Register, None, false, None, false),
+        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
@@ -3855,9 +3855,9 @@ pub mod tables {
     ];
     static OPS_25: [OperandDesc<'static>; 6usize] = [
         op("dst", OperandKind::Register, Some(RegClass(7)), true, None, false),
-        op("src.0", OperandKind::Register, None, false, None, false),
+        op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("src.1", OperandKind::Immediate, None, false, None, false),
-        op("src.2", OperandKind::Register, None, false, None, false),
+        op("src.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("src.3", OperandKind::Immediate, None, false, None, false),
         op("src.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
@@ -3867,9 +3867,9 @@ pub mod tables {
     ];
     static OPS_27: [OperandDesc<'static>; 6usize] = [
         op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
-        op("src.0", OperandKind::Register, None, false, None, false),
+        op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("src.1", OperandKind::Immediate, None, false, None, false),
-        op("src.2", OperandKind::Register, None, false, None, false),
+        op("src.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("src.3", OperandKind::Immediate, None, false, None, false),
         op("src.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
@@ -3879,9 +3879,9 @@ pub mod tables {
     ];
     static OPS_29: [OperandDesc<'static>; 6usize] = [
         op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
-        op("src.0", OperandKind::Register, None, false, None, false),
+        op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("src.1", OperandKind::Immediate, None, false, None, false),
-        op("src.2", OperandKind::Register, None, false, None, false),
+        op("src.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("src.3", OperandKind::Immediate, None, false, None, false),
         op("src.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
@@ -3952,9 +3952,9 @@ pub mod tables {
         op("b", OperandKind::Register, Some(RegClass(72)), false, None, false),
     ];
     static OPS_45: [OperandDesc<'static>; 5usize] = [
-        op("fn.0", OperandKind::Register, None, false, None, false),
+        op("fn.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("fn.1", OperandKind::Immediate, None, false, None, false),
-        op("fn.2", OperandKind::Register, None, false, None, false),
+        op("fn.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("fn.3", OperandKind::Immediate, None, false, None, false),
         op("fn.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
@@ -3967,9 +3967,9 @@ pub mod tables {
     static OPS_48: [OperandDesc<'static>; 8usize] = [
         op("dst", OperandKind::Register, Some(RegClass(7)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(7)), false, Some(0), false),
-        op("t.0", OperandKind::Register, None, false, None, false),
+        op("t.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("t.1", OperandKind::Immediate, None, false, None, false),
-        op("t.2", OperandKind::Register, None, false, None, false),
+        op("t.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("t.3", OperandKind::Immediate, None, false, None, false),
         op("t.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("cc", OperandKind::Immediate, None, false, None, false),
@@ -3983,9 +3983,9 @@ pub mod tables {
     static OPS_50: [OperandDesc<'static>; 8usize] = [
         op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(35)), false, Some(0), false),
-        op("t.0", OperandKind::Register, None, false, None, false),
+        op("t.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("t.1", OperandKind::Immediate, None, false, None, false),
-        op("t.2", OperandKind::Register, None, false, None, false),
+        op("t.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("t.3", OperandKind::Immediate, None, false, None, false),
         op("t.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("cc", OperandKind::Immediate, None, false, None, false),
@@ -3999,9 +3999,9 @@ pub mod tables {
     static OPS_52: [OperandDesc<'static>; 8usize] = [
         op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(72)), false, Some(0), false),
-        op("t.0", OperandKind::Register, None, false, None, false),
+        op("t.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("t.1", OperandKind::Immediate, None, false, None, false),
-        op("t.2", OperandKind::Register, None, false, None, false),
+        op("t.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("t.3", OperandKind::Immediate, None, false, None, false),
         op("t.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("cc", OperandKind::Immediate, None, false, None, false),
@@ -4013,65 +4013,65 @@ pub mod tables {
         op("cc", OperandKind::Immediate, None, false, None, false),
     ];
     static OPS_54: [OperandDesc<'static>; 6usize] = [
-        op("a.0", OperandKind::Register, None, false, None, false),
+        op("a.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("a.1", OperandKind::Immediate, None, false, None, false),
-        op("a.2", OperandKind::Register, None, false, None, false),
+        op("a.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("a.3", OperandKind::Immediate, None, false, None, false),
         op("a.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("b", OperandKind::Immediate, None, false, None, false),
     ];
     static OPS_55: [OperandDesc<'static>; 6usize] = [
-        op("a.0", OperandKind::Register, None, false, None, false),
+        op("a.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("a.1", OperandKind::Immediate, None, false, None, false),
-        op("a.2", OperandKind::Register, None, false, None, false),
+        op("a.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("a.3", OperandKind::Immediate, None, false, None, false),
         op("a.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("b", OperandKind::Register, Some(RegClass(7)), false, None, false),
     ];
     static OPS_56: [OperandDesc<'static>; 6usize] = [
         op("a", OperandKind::Register, Some(RegClass(7)), false, None, false),
-        op("b.0", OperandKind::Register, None, false, None, false),
+        op("b.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("b.1", OperandKind::Immediate, None, false, None, false),
-        op("b.2", OperandKind::Register, None, false, None, false),
+        op("b.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("b.3", OperandKind::Immediate, None, false, None, false),
         op("b.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
     static OPS_57: [OperandDesc<'static>; 6usize] = [
-        op("a.0", OperandKind::Register, None, false, None, false),
+        op("a.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("a.1", OperandKind::Immediate, None, false, None, false),
-        op("a.2", OperandKind::Register, None, false, None, false),
+        op("a.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("a.3", OperandKind::Immediate, None, false, None, false),
         op("a.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("b", OperandKind::Register, Some(RegClass(35)), false, None, false),
     ];
     static OPS_58: [OperandDesc<'static>; 6usize] = [
         op("a", OperandKind::Register, Some(RegClass(35)), false, None, false),
-        op("b.0", OperandKind::Register, None, false, None, false),
+        op("b.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("b.1", OperandKind::Immediate, None, false, None, false),
-        op("b.2", OperandKind::Register, None, false, None, false),
+        op("b.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("b.3", OperandKind::Immediate, None, false, None, false),
         op("b.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
     static OPS_59: [OperandDesc<'static>; 6usize] = [
-        op("a.0", OperandKind::Register, None, false, None, false),
+        op("a.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("a.1", OperandKind::Immediate, None, false, None, false),
-        op("a.2", OperandKind::Register, None, false, None, false),
+        op("a.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("a.3", OperandKind::Immediate, None, false, None, false),
         op("a.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("b", OperandKind::Register, Some(RegClass(72)), false, None, false),
     ];
     static OPS_60: [OperandDesc<'static>; 6usize] = [
         op("a", OperandKind::Register, Some(RegClass(72)), false, None, false),
-        op("b.0", OperandKind::Register, None, false, None, false),
+        op("b.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("b.1", OperandKind::Immediate, None, false, None, false),
-        op("b.2", OperandKind::Register, None, false, None, false),
+        op("b.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("b.3", OperandKind::Immediate, None, false, None, false),
         op("b.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
     static OPS_61: [OperandDesc<'static>; 6usize] = [
-        op("a.0", OperandKind::Register, None, false, None, false),
+        op("a.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("a.1", OperandKind::Immediate, None, false, None, false),
-        op("a.2", OperandKind::Register, None, false, None, false),
+        op("a.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("a.3", OperandKind::Immediate, None, false, None, false),
         op("a.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("b", OperandKind::Register, Some(RegClass(0)), false, None, false),
@@ -4082,9 +4082,9 @@ pub mod tables {
     ];
     static OPS_63: [OperandDesc<'static>; 6usize] = [
         op("a", OperandKind::Register, Some(RegClass(0)), false, None, false),
-        op("b.0", OperandKind::Register, None, false, None, false),
+        op("b.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("b.1", OperandKind::Immediate, None, false, None, false),
-        op("b.2", OperandKind::Register, None, false, None, false),
+        op("b.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("b.3", OperandKind::Immediate, None, false, None, false),
         op("b.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
@@ -4101,9 +4101,9 @@ pub mod tables {
     static OPS_66: [OperandDesc<'static>; 8usize] = [
         op("dst", OperandKind::Register, Some(RegClass(78)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(78)), false, Some(0), false),
-        op("m.0", OperandKind::Register, None, false, None, false),
+        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
-        op("m.2", OperandKind::Register, None, false, None, false),
+        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("cc", OperandKind::Immediate, None, false, None, false),
@@ -4117,9 +4117,9 @@ pub mod tables {
     static OPS_68: [OperandDesc<'static>; 8usize] = [
         op("dst", OperandKind::Register, Some(RegClass(39)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(39)), false, Some(0), false),
-        op("m.0", OperandKind::Register, None, false, None, false),
+        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
-        op("m.2", OperandKind::Register, None, false, None, false),
+        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("cc", OperandKind::Immediate, None, false, None, false),
@@ -4132,9 +4132,9 @@ pub mod tables {
     ];
     static OPS_70: [OperandDesc<'static>; 6usize] = [
         op("a", OperandKind::Register, Some(RegClass(78)), false, None, false),
-        op("b.0", OperandKind::Register, None, false, None, false),
+        op("b.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("b.1", OperandKind::Immediate, None, false, None, false),
-        op("b.2", OperandKind::Register, None, false, None, false),
+        op("b.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("b.3", OperandKind::Immediate, None, false, None, false),
         op("b.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
@@ -4144,9 +4144,9 @@ pub mod tables {
     ];
     static OPS_72: [OperandDesc<'static>; 6usize] = [
         op("a", OperandKind::Register, Some(RegClass(39)), false, None, false),
-        op("b.0", OperandKind::Register, None, false, None, false),
+        op("b.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("b.1", OperandKind::Immediate, None, false, None, false),
-        op("b.2", OperandKind::Register, None, false, None, false),
+        op("b.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("b.3", OperandKind::Immediate, None, false, None, false),
         op("b.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
@@ -4156,9 +4156,9 @@ pub mod tables {
     ];
     static OPS_74: [OperandDesc<'static>; 6usize] = [
         op("dst", OperandKind::Register, Some(RegClass(39)), true, None, false),
-        op("src.0", OperandKind::Register, None, false, None, false),
+        op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("src.1", OperandKind::Immediate, None, false, None, false),
-        op("src.2", OperandKind::Register, None, false, None, false),
+        op("src.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("src.3", OperandKind::Immediate, None, false, None, false),
         op("src.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
@@ -4168,9 +4168,9 @@ pub mod tables {
     ];
     static OPS_76: [OperandDesc<'static>; 6usize] = [
         op("dst", OperandKind::Register, Some(RegClass(78)), true, None, false),
-        op("src.0", OperandKind::Register, None, false, None, false),
+        op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("src.1", OperandKind::Immediate, None, false, None, false),
-        op("src.2", OperandKind::Register, None, false, None, false),
+        op("src.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("src.3", OperandKind::Immediate, None, false, None, false),
         op("src.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
@@ -4211,9 +4211,9 @@ pub mod tables {
         op("src", OperandKind::Register, Some(RegClass(39)), false, None, false),
     ];
     static OPS_86: [OperandDesc<'static>; 5usize] = [
-        op("m.0", OperandKind::Register, None, false, None, false),
+        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
-        op("m.2", OperandKind::Register, None, false, None, false),
+        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
@@ -4226,9 +4226,9 @@ pub mod tables {
         op("src", OperandKind::Register, Some(RegClass(0)), false, Some(0), false),
     ];
     static OPS_89: [OperandDesc<'static>; 5usize] = [
-        op("src.0", OperandKind::Register, None, false, None, false),
+        op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("src.1", OperandKind::Immediate, None, false, None, false),
-        op("src.2", OperandKind::Register, None, false, None, false),
+        op("src.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("src.3", OperandKind::Immediate, None, false, None, false),
         op("src.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
@@ -4252,9 +4252,9 @@ pub mod tables {
     ];
     static OPS_96: [OperandDesc<'static>; 7usize] = [
         op("dst", OperandKind::Register, Some(RegClass(7)), true, None, false),
-        op("m.0", OperandKind::Register, None, false, None, false),
+        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
-        op("m.2", OperandKind::Register, None, false, None, false),
+        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("imm", OperandKind::Immediate, None, false, None, false),
@@ -4266,9 +4266,9 @@ pub mod tables {
     ];
     static OPS_98: [OperandDesc<'static>; 7usize] = [
         op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
-        op("m.0", OperandKind::Register, None, false, None, false),
+        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
-        op("m.2", OperandKind::Register, None, false, None, false),
+        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("imm", OperandKind::Immediate, None, false, None, false),
@@ -4280,9 +4280,9 @@ pub mod tables {
     ];
     static OPS_100: [OperandDesc<'static>; 7usize] = [
         op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
-        op("m.0", OperandKind::Register, None, false, None, false),
+        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
-        op("m.2", OperandKind::Register, None, false, None, false),
+        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("imm", OperandKind::Immediate, None, false, None, false),
@@ -4297,9 +4297,9 @@ pub mod tables {
         op("cc", OperandKind::Immediate, None, false, None, false),
     ];
     static OPS_103: [OperandDesc<'static>; 5usize] = [
-        op("dest.0", OperandKind::Register, None, false, None, false),
+        op("dest.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("dest.1", OperandKind::Immediate, None, false, None, false),
-        op("dest.2", OperandKind::Register, None, false, None, false),
+        op("dest.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("dest.3", OperandKind::Immediate, None, false, None, false),
         op("dest.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
@@ -4311,22 +4311,22 @@ pub mod tables {
     ];
     static OPS_106: [OperandDesc<'static>; 6usize] = [
         op("dst", OperandKind::Register, Some(RegClass(7)), true, None, false),
-        op("a.0", OperandKind::Register, None, false, None, false),
+        op("a.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("a.1", OperandKind::Immediate, None, false, None, false),
-        op("a.2", OperandKind::Register, None, false, None, false),
+        op("a.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("a.3", OperandKind::Immediate, None, false, None, false),
         op("a.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
     static OPS_107: [OperandDesc<'static>; 6usize] = [
         op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
-        op("a.0", OperandKind::Register, None, false, None, false),
+        op("a.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("a.1", OperandKind::Immediate, None, false, None, false),
-        op("a.2", OperandKind::Register, None, false, None, false),
+        op("a.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("a.3", OperandKind::Immediate, None, false, None, false),
         op("a.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
     static OPS_108: [OperandDesc<'static>; 6usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
+        op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
         op("a.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("a.1", OperandKind::Immediate, None, false, None, false),
         op("a.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
@@ -4334,363 +4334,355 @@ pub mod tables {
         op("a.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
     static OPS_109: [OperandDesc<'static>; 6usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
-        op("a.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
-        op("a.1", OperandKind::Immediate, None, false, None, false),
-        op("a.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
-        op("a.3", OperandKind::Immediate, None, false, None, false),
-        op("a.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
-    ];
-    static OPS_110: [OperandDesc<'static>; 6usize] = [
-        op("m.0", OperandKind::Register, None, false, None, false),
+        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
-        op("m.2", OperandKind::Register, None, false, None, false),
+        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("src", OperandKind::Register, Some(RegClass(7)), false, None, false),
     ];
-    static OPS_111: [OperandDesc<'static>; 2usize] = [
+    static OPS_110: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(7)), true, None, false),
         op("imm", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_112: [OperandDesc<'static>; 6usize] = [
+    static OPS_111: [OperandDesc<'static>; 6usize] = [
         op("dst", OperandKind::Register, Some(RegClass(7)), true, None, false),
-        op("m.0", OperandKind::Register, None, false, None, false),
+        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
-        op("m.2", OperandKind::Register, None, false, None, false),
+        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
-    static OPS_113: [OperandDesc<'static>; 6usize] = [
-        op("m.0", OperandKind::Register, None, false, None, false),
+    static OPS_112: [OperandDesc<'static>; 6usize] = [
+        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
-        op("m.2", OperandKind::Register, None, false, None, false),
+        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("src", OperandKind::Register, Some(RegClass(35)), false, None, false),
     ];
-    static OPS_114: [OperandDesc<'static>; 1usize] = [
+    static OPS_113: [OperandDesc<'static>; 1usize] = [
         op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
     ];
-    static OPS_115: [OperandDesc<'static>; 2usize] = [
+    static OPS_114: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
         op("imm", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_116: [OperandDesc<'static>; 2usize] = [
+    static OPS_115: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
         op("imm", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_117: [OperandDesc<'static>; 6usize] = [
+    static OPS_116: [OperandDesc<'static>; 6usize] = [
         op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
-        op("m.0", OperandKind::Register, None, false, None, false),
+        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
-        op("m.2", OperandKind::Register, None, false, None, false),
+        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
-    static OPS_118: [OperandDesc<'static>; 6usize] = [
-        op("m.0", OperandKind::Register, None, false, None, false),
+    static OPS_117: [OperandDesc<'static>; 6usize] = [
+        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
-        op("m.2", OperandKind::Register, None, false, None, false),
+        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("src", OperandKind::Register, Some(RegClass(72)), false, None, false),
     ];
-    static OPS_119: [OperandDesc<'static>; 6usize] = [
+    static OPS_118: [OperandDesc<'static>; 6usize] = [
         op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
-        op("m.0", OperandKind::Register, None, false, None, false),
+        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
-        op("m.2", OperandKind::Register, None, false, None, false),
+        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
-    static OPS_120: [OperandDesc<'static>; 2usize] = [
+    static OPS_119: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(128)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(72)), false, None, false),
     ];
-    static OPS_121: [OperandDesc<'static>; 6usize] = [
-        op("m.0", OperandKind::Register, None, false, None, false),
+    static OPS_120: [OperandDesc<'static>; 6usize] = [
+        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
-        op("m.2", OperandKind::Register, None, false, None, false),
+        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("src", OperandKind::Register, Some(RegClass(0)), false, None, false),
     ];
-    static OPS_122: [OperandDesc<'static>; 6usize] = [
-        op("m.0", OperandKind::Register, None, false, None, false),
+    static OPS_121: [OperandDesc<'static>; 6usize] = [
+        op("m.0", OperandKind::Register, Some(RegClass(83)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
-        op("m.2", OperandKind::Register, None, false, None, false),
+        op("m.2", OperandKind::Register, Some(RegClass(94)), false, None, false),
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("src", OperandKind::Register, Some(RegClass(3)), false, None, false),
     ];
-    static OPS_123: [OperandDesc<'static>; 2usize] = [
+    static OPS_122: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(0)), true, None, false),
         op("imm", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_124: [OperandDesc<'static>; 6usize] = [
+    static OPS_123: [OperandDesc<'static>; 6usize] = [
         op("dst", OperandKind::Register, Some(RegClass(0)), true, None, false),
-        op("m.0", OperandKind::Register, None, false, None, false),
+        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
-        op("m.2", OperandKind::Register, None, false, None, false),
+        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
-    static OPS_125: [OperandDesc<'static>; 6usize] = [
+    static OPS_124: [OperandDesc<'static>; 6usize] = [
         op("dst", OperandKind::Register, Some(RegClass(3)), true, None, false),
-        op("m.0", OperandKind::Register, None, false, None, false),
+        op("m.0", OperandKind::Register, Some(RegClass(83)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
-        op("m.2", OperandKind::Register, None, false, None, false),
+        op("m.2", OperandKind::Register, Some(RegClass(94)), false, None, false),
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
-    static OPS_126: [OperandDesc<'static>; 2usize] = [
+    static OPS_125: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(0)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(0)), false, None, false),
     ];
-    static OPS_127: [OperandDesc<'static>; 2usize] = [
+    static OPS_126: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(3)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(3)), false, None, false),
     ];
-    static OPS_128: [OperandDesc<'static>; 6usize] = [
-        op("m.0", OperandKind::Register, None, false, None, false),
+    static OPS_127: [OperandDesc<'static>; 6usize] = [
+        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
-        op("m.2", OperandKind::Register, None, false, None, false),
+        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("src", OperandKind::Register, Some(RegClass(128)), false, None, false),
     ];
-    static OPS_129: [OperandDesc<'static>; 6usize] = [
+    static OPS_128: [OperandDesc<'static>; 6usize] = [
         op("dst", OperandKind::Register, Some(RegClass(128)), true, None, false),
-        op("m.0", OperandKind::Register, None, false, None, false),
+        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
-        op("m.2", OperandKind::Register, None, false, None, false),
+        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+    ];
+    static OPS_129: [OperandDesc<'static>; 2usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(128)), true, None, false),
+        op("src", OperandKind::Register, Some(RegClass(128)), false, None, false),
     ];
     static OPS_130: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(128)), true, None, false),
-        op("src", OperandKind::Register, Some(RegClass(128)), false, None, false),
-    ];
-    static OPS_131: [OperandDesc<'static>; 2usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(128)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(35)), false, None, false),
     ];
-    static OPS_132: [OperandDesc<'static>; 2usize] = [
+    static OPS_131: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(128)), false, None, false),
     ];
-    static OPS_133: [OperandDesc<'static>; 2usize] = [
+    static OPS_132: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(128)), false, None, false),
     ];
-    static OPS_134: [OperandDesc<'static>; 6usize] = [
-        op("m.0", OperandKind::Register, None, false, None, false),
+    static OPS_133: [OperandDesc<'static>; 6usize] = [
+        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
-        op("m.2", OperandKind::Register, None, false, None, false),
+        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("src", OperandKind::Register, Some(RegClass(78)), false, None, false),
     ];
-    static OPS_135: [OperandDesc<'static>; 6usize] = [
+    static OPS_134: [OperandDesc<'static>; 6usize] = [
         op("dst", OperandKind::Register, Some(RegClass(78)), true, None, false),
-        op("m.0", OperandKind::Register, None, false, None, false),
+        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
-        op("m.2", OperandKind::Register, None, false, None, false),
+        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
-    static OPS_136: [OperandDesc<'static>; 3usize] = [
+    static OPS_135: [OperandDesc<'static>; 3usize] = [
         op("dst", OperandKind::Register, Some(RegClass(128)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(128)), false, Some(0), false),
         op("lo", OperandKind::Register, Some(RegClass(128)), false, None, false),
     ];
-    static OPS_137: [OperandDesc<'static>; 6usize] = [
-        op("m.0", OperandKind::Register, None, false, None, false),
+    static OPS_136: [OperandDesc<'static>; 6usize] = [
+        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
-        op("m.2", OperandKind::Register, None, false, None, false),
+        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("src", OperandKind::Register, Some(RegClass(39)), false, None, false),
     ];
-    static OPS_138: [OperandDesc<'static>; 6usize] = [
+    static OPS_137: [OperandDesc<'static>; 6usize] = [
         op("dst", OperandKind::Register, Some(RegClass(39)), true, None, false),
-        op("m.0", OperandKind::Register, None, false, None, false),
+        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
-        op("m.2", OperandKind::Register, None, false, None, false),
+        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
-    static OPS_139: [OperandDesc<'static>; 2usize] = [
+    static OPS_138: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(7)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(0)), false, None, false),
     ];
-    static OPS_140: [OperandDesc<'static>; 2usize] = [
+    static OPS_139: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(7)), false, None, false),
     ];
-    static OPS_141: [OperandDesc<'static>; 2usize] = [
+    static OPS_140: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(0)), false, None, false),
+    ];
+    static OPS_141: [OperandDesc<'static>; 2usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
+        op("src", OperandKind::Register, Some(RegClass(7)), false, None, false),
     ];
     static OPS_142: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
-        op("src", OperandKind::Register, Some(RegClass(7)), false, None, false),
+        op("src", OperandKind::Register, Some(RegClass(35)), false, None, false),
     ];
     static OPS_143: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
-        op("src", OperandKind::Register, Some(RegClass(35)), false, None, false),
-    ];
-    static OPS_144: [OperandDesc<'static>; 2usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(0)), false, None, false),
     ];
-    static OPS_145: [OperandDesc<'static>; 6usize] = [
+    static OPS_144: [OperandDesc<'static>; 6usize] = [
         op("dst", OperandKind::Register, Some(RegClass(43)), true, None, false),
-        op("m.0", OperandKind::Register, None, false, None, false),
+        op("m.0", OperandKind::Register, Some(RegClass(83)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
-        op("m.2", OperandKind::Register, None, false, None, false),
+        op("m.2", OperandKind::Register, Some(RegClass(94)), false, None, false),
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
-    static OPS_146: [OperandDesc<'static>; 2usize] = [
+    static OPS_145: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(43)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(3)), false, None, false),
     ];
-    static OPS_147: [OperandDesc<'static>; 3usize] = [
+    static OPS_146: [OperandDesc<'static>; 3usize] = [
         op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(128)), false, None, false),
         op("idx", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_148: [OperandDesc<'static>; 4usize] = [
+    static OPS_147: [OperandDesc<'static>; 4usize] = [
         op("dst", OperandKind::Register, Some(RegClass(128)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(128)), false, Some(0), false),
         op("val", OperandKind::Register, Some(RegClass(35)), false, None, false),
         op("idx", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_149: [OperandDesc<'static>; 1usize] = [
+    static OPS_148: [OperandDesc<'static>; 1usize] = [
         op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
     ];
-    static OPS_150: [OperandDesc<'static>; 3usize] = [
+    static OPS_149: [OperandDesc<'static>; 3usize] = [
         op("dst", OperandKind::Register, Some(RegClass(128)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(128)), false, None, false),
         op("ctl", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_151: [OperandDesc<'static>; 3usize] = [
+    static OPS_150: [OperandDesc<'static>; 3usize] = [
         op("dst", OperandKind::Register, Some(RegClass(128)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(128)), false, Some(0), false),
         op("amt", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_152: [OperandDesc<'static>; 1usize] = [
+    static OPS_151: [OperandDesc<'static>; 1usize] = [
         op("imm", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_153: [OperandDesc<'static>; 1usize] = [
+    static OPS_152: [OperandDesc<'static>; 1usize] = [
         op("pop", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_154: [OperandDesc<'static>; 6usize] = [
-        op("m.0", OperandKind::Register, None, false, None, false),
+    static OPS_153: [OperandDesc<'static>; 6usize] = [
+        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
-        op("m.2", OperandKind::Register, None, false, None, false),
+        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("amt", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_155: [OperandDesc<'static>; 3usize] = [
+    static OPS_154: [OperandDesc<'static>; 3usize] = [
         op("dst", OperandKind::Register, Some(RegClass(7)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(7)), false, Some(0), false),
         op("amt", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_156: [OperandDesc<'static>; 3usize] = [
+    static OPS_155: [OperandDesc<'static>; 3usize] = [
         op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(35)), false, Some(0), false),
         op("amt", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_157: [OperandDesc<'static>; 3usize] = [
+    static OPS_156: [OperandDesc<'static>; 3usize] = [
         op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(72)), false, Some(0), false),
         op("amt", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_158: [OperandDesc<'static>; 3usize] = [
+    static OPS_157: [OperandDesc<'static>; 3usize] = [
         op("dst", OperandKind::Register, Some(RegClass(0)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(0)), false, Some(0), false),
         op("amt", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_159: [OperandDesc<'static>; 6usize] = [
-        op("m.0", OperandKind::Register, None, false, None, false),
+    static OPS_158: [OperandDesc<'static>; 6usize] = [
+        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
-        op("m.2", OperandKind::Register, None, false, None, false),
+        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("cc", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_160: [OperandDesc<'static>; 2usize] = [
+    static OPS_159: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(0)), true, None, false),
         op("cc", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_161: [OperandDesc<'static>; 3usize] = [
+    static OPS_160: [OperandDesc<'static>; 3usize] = [
         op("dst", OperandKind::Register, Some(RegClass(7)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(7)), false, Some(0), false),
         op("src2", OperandKind::Register, Some(RegClass(7)), false, None, false),
     ];
-    static OPS_162: [OperandDesc<'static>; 4usize] = [
+    static OPS_161: [OperandDesc<'static>; 4usize] = [
         op("dst", OperandKind::Register, Some(RegClass(7)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(7)), false, Some(0), false),
         op("src2", OperandKind::Register, Some(RegClass(7)), false, None, false),
         op("amt", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_163: [OperandDesc<'static>; 3usize] = [
+    static OPS_162: [OperandDesc<'static>; 3usize] = [
         op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(35)), false, Some(0), false),
         op("src2", OperandKind::Register, Some(RegClass(35)), false, None, false),
     ];
-    static OPS_164: [OperandDesc<'static>; 4usize] = [
+    static OPS_163: [OperandDesc<'static>; 4usize] = [
         op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(35)), false, Some(0), false),
         op("src2", OperandKind::Register, Some(RegClass(35)), false, None, false),
         op("amt", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_165: [OperandDesc<'static>; 3usize] = [
+    static OPS_164: [OperandDesc<'static>; 3usize] = [
         op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(72)), false, Some(0), false),
         op("src2", OperandKind::Register, Some(RegClass(72)), false, None, false),
+    ];
+    static OPS_165: [OperandDesc<'static>; 4usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
+        op("src", OperandKind::Register, Some(RegClass(72)), false, Some(0), false),
+        op("src2", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("amt", OperandKind::Immediate, None, false, None, false),
     ];
     static OPS_166: [OperandDesc<'static>; 4usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
-        op("src", OperandKind::Register, Some(RegClass(72)), false, Some(0), false),
-        op("src2", OperandKind::Register, Some(RegClass(72)), false, None, false),
-        op("amt", OperandKind::Immediate, None, false, None, false),
-    ];
-    static OPS_167: [OperandDesc<'static>; 4usize] = [
         op("dst", OperandKind::Register, Some(RegClass(128)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(128)), false, Some(0), false),
         op("src2", OperandKind::Register, Some(RegClass(128)), false, None, false),
         op("ctl", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_168: [OperandDesc<'static>; 2usize] = [
+    static OPS_167: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(78)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(78)), false, None, false),
     ];
-    static OPS_169: [OperandDesc<'static>; 2usize] = [
+    static OPS_168: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(39)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(39)), false, None, false),
     ];
-    static OPS_170: [OperandDesc<'static>; 2usize] = [
+    static OPS_169: [OperandDesc<'static>; 2usize] = [
         op("fn", OperandKind::Immediate, None, false, None, false),
         op("off", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_171: [OperandDesc<'static>; 2usize] = [
-        op("fn.0", OperandKind::Register, None, false, None, false),
+    static OPS_170: [OperandDesc<'static>; 2usize] = [
+        op("fn.0", OperandKind::Register, Some(RegClass(82)), false, None, false),
         op("off", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_172: [OperandDesc<'static>; 6usize] = [
+    static OPS_171: [OperandDesc<'static>; 6usize] = [
         op("al", OperandKind::Register, Some(RegClass(0)), false, None, false),
-        op("area.0", OperandKind::Register, None, false, None, false),
+        op("area.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("area.1", OperandKind::Immediate, None, false, None, false),
-        op("area.2", OperandKind::Register, None, false, None, false),
+        op("area.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("area.3", OperandKind::Immediate, None, false, None, false),
         op("area.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
-    static OPS_173: [OperandDesc<'static>; 1usize] = [
+    static OPS_172: [OperandDesc<'static>; 1usize] = [
         op("dst", OperandKind::Register, Some(RegClass(128)), true, None, false),
     ];
     /// Registers, indexed by `Reg`.

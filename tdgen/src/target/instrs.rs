@@ -14,6 +14,10 @@
 //! `TplSrc`, `TplSlot`, `TplNoReg`), integers or fixed registers. A class
 //! without templates of its own inherits those of its nearest super-class
 //! (fewest members) that has them.
+//!
+//! A `PointerLikeRegClass<Kind>` operand takes the class that our prelude
+//! extension `PointerRegClass<Kind, Class>` gives its kind (LLVM's
+//! `getPointerRegClass`, C++ there), and no class when the target gives none.
 
 use super::access::Fields;
 use super::classes::Classes;
@@ -226,6 +230,8 @@ struct Builder<'a> {
     f: Fields<'a>,
     bank: &'a RegBank,
     class_of_def: HashMap<RecId, usize>,
+    /// The class of each pointer-like operand kind (`PointerRegClass`).
+    pointer_classes: HashMap<i64, usize>,
     diags: Vec<Diagnostic>,
 }
 
@@ -352,9 +358,52 @@ impl Builder<'_> {
             ));
         }
         if self.f.is_a(d, "PointerLikeRegClass") {
-            return Some((OperandKind::Register, None));
+            let kind = self.f.opt_int(d, "RegClassKind");
+            let class = kind.and_then(|k| self.pointer_classes.get(&k).copied());
+            return Some((OperandKind::Register, class));
         }
         None
+    }
+
+    /// Reads every `PointerRegClass` def: one class per pointer kind.
+    fn pointer_classes(&mut self, rk: &RecordKeeper) {
+        let mut first: HashMap<i64, Span> = HashMap::default();
+        for d in rk.derived_defs("PointerRegClass") {
+            let span = self.f.loc(d);
+            let kind = match self.f.int(d, "Kind") {
+                Ok(k) => k,
+                Err(e) => {
+                    self.diags.push(e);
+                    continue;
+                }
+            };
+            let Some(c) = self
+                .f
+                .opt_def(d, "Class")
+                .and_then(|cd| self.class_of_def.get(&cd).copied())
+            else {
+                self.err(
+                    span,
+                    format!(
+                        "PointerRegClass '{}' needs Class to be a register class",
+                        rk.name_of(d)
+                    ),
+                );
+                continue;
+            };
+            if let Some(&prev) = first.get(&kind) {
+                let e = Diagnostic::error(
+                    Kind::Semantic,
+                    span,
+                    format!("pointer register class kind {kind} is given twice"),
+                )
+                .with_secondary(prev, "first given here");
+                self.diags.push(e);
+                continue;
+            }
+            first.insert(kind, span);
+            self.pointer_classes.insert(kind, c);
+        }
     }
 
     fn operand_kind(&self, d: RecId) -> OperandKind {
@@ -649,8 +698,10 @@ impl Instrs {
             f,
             bank,
             class_of_def,
+            pointer_classes: HashMap::default(),
             diags: Vec::new(),
         };
+        b.pointer_classes(rk);
         let mut defs = rk.derived_defs("Instruction");
         defs.sort_by_key(|&d| rk.name_of(d));
         let mut list = Vec::with_capacity(defs.len());
@@ -830,6 +881,33 @@ def LDU : Instruction {
         assert_eq!(ldu.operands[4].class, None);
         assert!(ldu.flags & super::flags::VARIADIC != 0);
         assert!(ldu.flags & super::flags::MAY_LOAD != 0);
+    }
+
+    #[test]
+    fn pointer_operands_take_the_class_of_their_kind() {
+        let m = model(
+            r#"
+def nosp : PointerLikeRegClass<1>;
+def : PointerRegClass<0, LOW>;
+def LD : Instruction { let OutOperandList = (outs GPR:$v); let InOperandList = (ins ptr:$p, nosp:$q); }
+"#,
+        )
+        .unwrap();
+        let low = m.classes.list.iter().position(|c| c.name == "LOW");
+        let ld = &m.instrs.list[0];
+        assert_eq!(ld.operands[1].class, low, "kind 0 is LOW");
+        assert_eq!(ld.operands[2].class, None, "kind 1 has no class given");
+        let e = err("def : PointerRegClass<0, LOW>; def : PointerRegClass<0, GPR>;");
+        assert!(
+            e.contains("pointer register class kind 0 is given twice"),
+            "{e}"
+        );
+        assert!(e.contains("first given here"), "{e}");
+        let e = err("def : PointerRegClass<0, imm>;");
+        assert!(
+            e.contains("Class to be a register class") || e.contains("type"),
+            "{e}"
+        );
     }
 
     #[test]
