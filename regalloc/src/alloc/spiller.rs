@@ -763,8 +763,8 @@ fn original_remat(
 }
 
 /// The virtual register `i` defines, if `i` can be re-executed anywhere: a
-/// rematerializable target instruction with no side effects and no memory
-/// access, whose register operands are definitions of that one register
+/// rematerializable target instruction with no side effects, no store and
+/// no load other than of memory that does not change, whose register operands are definitions of that one register
 /// (a full definition, or an `undef` sub-register one) and uses of
 /// `constant` physical registers. Other physical operands (even dead
 /// implicit definitions such as flags) rule it out, since a copy could
@@ -780,7 +780,7 @@ fn remat_instr(
     let d = t.instrs.get(op.index())?;
     if !d.is(InstrFlags::REMAT)
         || d.is(InstrFlags::SIDE_EFFECTS)
-        || d.is(InstrFlags::MAY_LOAD)
+        || d.is(InstrFlags::MAY_LOAD) && !inst.is_invariant_load()
         || d.is(InstrFlags::MAY_STORE)
         || !d.implicit_defs.is_empty()
         || !d.implicit_uses.is_empty()

@@ -227,8 +227,9 @@ fn copy_hint(
 }
 
 /// Whether every value of `v` is defined by a trivially rematerializable
-/// instruction: marked rematerializable, no side effects, no memory
-/// access, reads no virtual register and defines nothing else live.
+/// instruction: marked rematerializable, no side effects, no store, no
+/// load other than of memory that does not change (a constant pool),
+/// reads no virtual register and defines nothing else live.
 fn is_rematerializable(
     t: &TargetInfo<'_>,
     f: &MachineFunction,
@@ -252,7 +253,7 @@ fn is_rematerializable(
         };
         d.is(InstrFlags::REMAT)
             && !d.is(InstrFlags::SIDE_EFFECTS)
-            && !d.is(InstrFlags::MAY_LOAD)
+            && (!d.is(InstrFlags::MAY_LOAD) || inst.is_invariant_load())
             && !d.is(InstrFlags::MAY_STORE)
             && inst.operands.iter().all(|o| match o {
                 Operand::Reg(r) => match r.reg {

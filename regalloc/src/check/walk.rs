@@ -1664,11 +1664,13 @@ impl<'c, 't> Checker<'c, 't> {
                     .filter_map(Operand::as_reg)
                     .any(|r| r.is_def() && r.reg == RegRef::Virt(vreg))
                 && match o.op {
-                    Op::Target(op) => self
-                        .t
-                        .instrs
-                        .get(op.index())
-                        .is_some_and(|d| d.is(InstrFlags::REMAT)),
+                    // A load may only be repeated where the memory it reads
+                    // cannot have changed (a constant pool).
+                    Op::Target(op) => self.t.instrs.get(op.index()).is_some_and(|d| {
+                        d.is(InstrFlags::REMAT)
+                            && !d.is(InstrFlags::MAY_STORE)
+                            && (!d.is(InstrFlags::MAY_LOAD) || o.is_invariant_load())
+                    }),
                     Op::Generic(g) => g == Generic::ImplicitDef,
                 }
         });

@@ -9,6 +9,7 @@
 mod builder;
 mod function;
 mod ids;
+mod memory;
 mod opcode;
 mod operand;
 
@@ -18,6 +19,7 @@ pub use function::{
     SourceKey, Succ, VRegData,
 };
 pub use ids::{Block, Inst, VReg};
+pub use memory::is_invariant_load_operand;
 pub use opcode::{Generic, Op};
 pub use operand::{
     FrameRef, Operand, RegFlags, RegMask, RegOperand, RegRef, Symbol, SymbolOperand,
