@@ -282,6 +282,42 @@ impl LiveRegMatrix {
         out
     }
 
+    /// [`LiveRegMatrix::interfering_vregs`] when there are at most `limit`
+    /// of them, `None` as soon as there are more (without collecting the
+    /// rest).
+    pub fn interfering_vregs_at_most(
+        &self,
+        t: &TargetInfo<'_>,
+        iv: &LiveInterval,
+        p: Reg,
+        limit: usize,
+    ) -> Option<Vec<VReg>> {
+        let mut out: Vec<VReg> = Vec::new();
+        let mut run = Vec::new();
+        for (u, range) in self.unit_ranges_iter(t, iv, p) {
+            let Some(un) = self.unions.get(u.index()) else {
+                continue;
+            };
+            let Some(first) = range.segments.first() else {
+                continue;
+            };
+            let mut walk = UnionWalk::new(un, first.start);
+            for s in &range.segments {
+                walk.overlapping(s.start, s.end, &mut run);
+                for &(_, _, x) in &run {
+                    if !out.contains(&x) {
+                        if out.len() == limit {
+                            return None;
+                        }
+                        out.push(x);
+                    }
+                }
+            }
+        }
+        out.sort();
+        Some(out)
+    }
+
     /// Where `p` is taken inside `[start, end)` (one block), by anything:
     /// a virtual register assigned to an overlapping register, a fixed
     /// register, or a call clobbering it. The first and last points, each

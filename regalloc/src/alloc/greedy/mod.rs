@@ -13,12 +13,15 @@
 //! 3. the first time a range gets here it is only marked `Split` and
 //!    queued again (with a low priority): splitting waits until everything
 //!    easier is allocated and the interference is known;
-//! 4. **split** ([`split`]): around the region where a register is free
-//!    (region split, placed by the Hopfield network of
+//! 4. **move aside** ([`reassign`], not in LLVM): a register whose one or
+//!    two interfering ranges can each move to a register free for them;
+//!    else **split** ([`split`]): around the region where a register is
+//!    free (region split, placed by the Hopfield network of
 //!    [`super::split::spill_placement`] when available), or per block of
 //!    uses (block split); the new ranges are queued;
 //! 5. **recolor** ([`recolor`]), for a range that cannot be spilled: move
-//!    the ranges in one register's way to other registers, recursively;
+//!    the ranges in one register's way to other registers, recursively
+//!    (a range that can be spilled first tries moving ranges aside);
 //! 6. **spill** through the shared inline spiller; its tiny ranges are
 //!    `Done` and may only be assigned or recolor others.
 //!
@@ -34,6 +37,7 @@ mod instr_split;
 mod intf_cache;
 mod local;
 mod queue;
+mod reassign;
 mod recolor;
 mod region;
 mod region_plan;
@@ -412,11 +416,26 @@ impl Greedy<'_, '_, '_> {
             self.enqueue(v);
             return Ok(());
         }
-        // 4. Split.
+        // 4. Move a few ranges aside to free a register, else split.
+        if stage < Stage::Spill
+            && let Some(p) = reassign::try_reassign(self, v, &order)
+        {
+            self.assign(v, p);
+            return Ok(());
+        }
         if stage < Stage::Spill && split::try_split(self, v, &order)? {
             return Ok(());
         }
-        // 5. A range that cannot be spilled moves others out of its way.
+        // 5. Before a spill, move a few ranges aside (already tried above
+        // when the range could split, and nothing changed since); a range
+        // that cannot be spilled moves others out of its way recursively.
+        if stage >= Stage::Spill
+            && self.weight(v).is_finite()
+            && let Some(p) = reassign::try_reassign(self, v, &order)
+        {
+            self.assign(v, p);
+            return Ok(());
+        }
         if (stage == Stage::Done || !self.weight(v).is_finite())
             && let Some(p) = recolor::try_last_chance_recoloring(self, v)
         {

@@ -166,7 +166,7 @@ fn has_tied_def(g: &Greedy<'_, '_, '_>, v: VReg) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::target::fixtures::{bpf, read_bpf_function as read};
 
@@ -175,7 +175,7 @@ mod tests {
     /// `%2` (the range to place) lives from its definition to the end;
     /// `%1` overlaps its start, `%3` its end (or, with `overlap`, all of
     /// it); `blockers` ranges `%10...` live over everything.
-    fn function(blockers: usize, overlap: bool) -> String {
+    pub(in super::super) fn function(blockers: usize, overlap: bool) -> String {
         let mut regs = String::new();
         let mut defs = String::new();
         let mut uses = String::new();
@@ -213,7 +213,7 @@ registers:
 
     /// Blocks every register but the first two of `%2`'s order with spill
     /// products of its class, and puts `%1` and `%3` in those two.
-    fn crowd(g: &mut Greedy<'_, '_, '_>, blockers: usize) -> Vec<Reg> {
+    pub(in super::super) fn crowd(g: &mut Greedy<'_, '_, '_>, blockers: usize) -> Vec<Reg> {
         let order = g.order(VReg(2)).unwrap().regs;
         assert_eq!(order.len(), blockers + 2);
         for k in 0..blockers {
@@ -227,7 +227,7 @@ registers:
         order
     }
 
-    fn blockers() -> usize {
+    pub(in super::super) fn blockers() -> usize {
         let mut f = read(&function(0, false));
         let mut g = Greedy::new(bpf(), &mut f, GreedyOptions::default());
         g.order(VReg(2)).unwrap().regs.len() - 2

@@ -1,0 +1,157 @@
+//! Moving interference aside: a range that finds no free register takes one whose few interfering ranges can each move to a register that is free for them, so that nothing is evicted, split or spilled (one level of recoloring, tried before a split or a spill).
+//!
+//! For each register `P` of the order whose only interference is virtual
+//! and comes from at most [`MAX_MOVED`] ranges, each of those ranges looks
+//! for a register of its own order that is free for it, does not overlap
+//! `P` and does not overlap the register another of them just picked.
+//! When every one finds one, they move and the range takes `P`.
+//!
+//! This is last-chance recoloring ([`super::recolor`]) one level deep,
+//! searched without touching the matrix until the moves are known to
+//! work: a failed attempt costs interference queries only, so it can run
+//! for every range about to be split or spilled, where LLVM recolors only
+//! ranges that cannot be spilled. It never makes the allocation worse in
+//! spill code: the moved ranges keep a register (their copy hints may be
+//! lost), and the range itself is neither split nor spilled.
+
+use crate::ir::VReg;
+use crate::target::Reg;
+
+use super::super::matrix::Interference;
+use super::super::order::AllocationOrder;
+use super::{Greedy, Stage};
+
+/// At most this many ranges move out of the way of one range.
+pub const MAX_MOVED: usize = 2;
+
+/// A register of `order` for `v` after moving the ranges in its way, which
+/// are moved; `None` (and nothing changed) when no register can be freed
+/// that way. `v` itself is left for the caller to assign.
+pub fn try_reassign(g: &mut Greedy<'_, '_, '_>, v: VReg, order: &AllocationOrder) -> Option<Reg> {
+    let mut picks: Vec<(VReg, Reg)> = Vec::with_capacity(MAX_MOVED);
+    for &p in &order.regs {
+        if g.check(v, p) != Interference::Virt {
+            continue;
+        }
+        let Some(movable) = movable_interference(g, v, p) else {
+            continue;
+        };
+        picks.clear();
+        for &c in &movable {
+            match free_elsewhere(g, c, p, &picks) {
+                Some(q) => picks.push((c, q)),
+                None => break,
+            }
+        }
+        if picks.len() < movable.len() {
+            continue;
+        }
+        for &(c, q) in &picks {
+            tracing::debug!(vreg = c.0, from = %g.t.reg(p).name, to = %g.t.reg(q).name, "move aside");
+            g.unassign(c);
+            g.assign(c, q);
+        }
+        return Some(p);
+    }
+    None
+}
+
+/// The ranges in `v`'s way in `p`, when there are at most [`MAX_MOVED`]
+/// and each may move: not a spill product of `v`'s class (it would be as
+/// stuck as `v`), and assigned.
+fn movable_interference(g: &Greedy<'_, '_, '_>, v: VReg, p: Reg) -> Option<Vec<VReg>> {
+    let iv = g.an.intervals.vreg(v)?;
+    let out = g
+        .matrix
+        .interfering_vregs_at_most(g.t, iv, p, MAX_MOVED)
+        .filter(|o| !o.is_empty())?;
+    let class = g.func.vreg_class(v);
+    let stuck = |x: VReg| {
+        g.vrm.phys(x).is_none() || g.stage(x) == Stage::Done && g.func.vreg_class(x) == class
+    };
+    if out.iter().any(|&x| stuck(x)) {
+        return None;
+    }
+    Some(out)
+}
+
+/// A register of `c`'s order that is free for `c`, overlaps neither `p`
+/// (which `c` leaves) nor a register already picked for another moved
+/// range.
+fn free_elsewhere(
+    g: &mut Greedy<'_, '_, '_>,
+    c: VReg,
+    p: Reg,
+    picks: &[(VReg, Reg)],
+) -> Option<Reg> {
+    let order = g.order(c).ok()?;
+    let iv = g.an.intervals.vreg(c)?;
+    // The calls inside `c`'s range, collected once for all its registers.
+    let masks = g.matrix.masks_in(&iv.range);
+    order.regs.iter().copied().find(|&q| {
+        !g.t.regs_overlap(q, p)
+            && picks.iter().all(|&(_, r)| !g.t.regs_overlap(q, r))
+            && g.matrix.check_with_masks(g.t, iv, q, &masks) == Interference::Free
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::target::fixtures::{bpf, read_bpf_function as read};
+
+    use super::super::GreedyOptions;
+    use super::super::recolor::tests::{blockers, crowd, function};
+
+    #[test]
+    fn the_range_in_the_way_moves_to_a_register_free_for_it() {
+        let n = blockers();
+        let mut f = read(&function(n, false));
+        let mut g = Greedy::new(bpf(), &mut f, GreedyOptions::default());
+        let order = crowd(&mut g, n);
+        for &p in &order {
+            assert_ne!(g.check(VReg(2), p), Interference::Free);
+        }
+        let ao = g.order(VReg(2)).unwrap();
+        // `%1` joins `%3`, which lives after it; `%2` takes `%1`'s place.
+        assert_eq!(try_reassign(&mut g, VReg(2), &ao), Some(order[0]));
+        assert_eq!(g.vrm.phys(VReg(1)), Some(order[1]));
+        assert_eq!(g.vrm.phys(VReg(3)), Some(order[1]));
+        assert_eq!(g.vrm.phys(VReg(2)), None, "left for the caller to assign");
+        assert_eq!(g.check(VReg(2), order[0]), Interference::Free);
+    }
+
+    #[test]
+    fn nothing_moves_when_no_range_in_the_way_has_a_free_register() {
+        let n = blockers();
+        // `%3` now overlaps `%1`: neither can take the other's register.
+        let mut f = read(&function(n, true));
+        let mut g = Greedy::new(bpf(), &mut f, GreedyOptions::default());
+        crowd(&mut g, n);
+        let before: Vec<_> = (0..10 + n as u32).map(|v| g.vrm.phys(VReg(v))).collect();
+        let ao = g.order(VReg(2)).unwrap();
+        assert_eq!(try_reassign(&mut g, VReg(2), &ao), None);
+        let after: Vec<_> = (0..10 + n as u32).map(|v| g.vrm.phys(VReg(v))).collect();
+        assert_eq!(before, after);
+    }
+
+    #[test]
+    fn spill_products_of_the_same_class_stay_where_they_are() {
+        let n = blockers();
+        let mut f = read(&function(n, false));
+        let mut g = Greedy::new(bpf(), &mut f, GreedyOptions::default());
+        let order = crowd(&mut g, n);
+        g.set_stage(VReg(1), Stage::Done);
+        assert_eq!(movable_interference(&g, VReg(2), order[0]), None);
+        g.set_stage(VReg(1), Stage::New);
+        assert_eq!(
+            movable_interference(&g, VReg(2), order[0]),
+            Some(vec![VReg(1)])
+        );
+        // With both neighbours spill products, nothing can be freed.
+        let ao = g.order(VReg(2)).unwrap();
+        g.set_stage(VReg(1), Stage::Done);
+        g.set_stage(VReg(3), Stage::Done);
+        assert_eq!(try_reassign(&mut g, VReg(2), &ao), None);
+    }
+}
