@@ -33,39 +33,56 @@ pub fn try_reassign(g: &mut Greedy<'_, '_, '_>, v: VReg, order: &AllocationOrder
         if g.check(v, p) != Interference::Virt {
             continue;
         }
-        let Some(movable) = movable_interference(g, v, p) else {
+        let Some(movable) =
+            g.an.intervals
+                .vreg(v)
+                .and_then(|iv| movable_interference(g, iv, g.func.vreg_class(v), p))
+        else {
             continue;
         };
-        picks.clear();
-        for &c in &movable {
-            match free_elsewhere(g, c, p, &picks) {
-                Some(q) => picks.push((c, q)),
-                None => break,
-            }
+        if move_aside(g, &movable, p, &mut picks) {
+            return Some(p);
         }
-        if picks.len() < movable.len() {
-            continue;
-        }
-        for &(c, q) in &picks {
-            tracing::debug!(vreg = c.0, from = %g.t.reg(p).name, to = %g.t.reg(q).name, "move aside");
-            g.unassign(c);
-            g.assign(c, q);
-        }
-        return Some(p);
     }
     None
 }
 
-/// The ranges in `v`'s way in `p`, when there are at most [`MAX_MOVED`]
-/// and each may move: not a spill product of `v`'s class (it would be as
-/// stuck as `v`), and assigned.
-fn movable_interference(g: &Greedy<'_, '_, '_>, v: VReg, p: Reg) -> Option<Vec<VReg>> {
-    let iv = g.an.intervals.vreg(v)?;
+/// Moves each of `movable` out of `p` to a register free for it; `false`
+/// (and nothing moved) when one of them finds none. `picks` is scratch.
+pub(super) fn move_aside(
+    g: &mut Greedy<'_, '_, '_>,
+    movable: &[VReg],
+    p: Reg,
+    picks: &mut Vec<(VReg, Reg)>,
+) -> bool {
+    picks.clear();
+    for &c in movable {
+        match free_elsewhere(g, c, p, picks) {
+            Some(q) => picks.push((c, q)),
+            None => return false,
+        }
+    }
+    for &(c, q) in picks.iter() {
+        tracing::debug!(vreg = c.0, from = %g.t.reg(p).name, to = %g.t.reg(q).name, "move aside");
+        g.unassign(c);
+        g.assign(c, q);
+    }
+    true
+}
+
+/// The ranges in the way of `iv` (of class `class`) in `p`, when there
+/// are at most [`MAX_MOVED`] and each may move: not a spill product of
+/// that class (it would be as stuck), and assigned.
+pub(super) fn movable_interference(
+    g: &Greedy<'_, '_, '_>,
+    iv: &crate::analysis::LiveInterval,
+    class: Option<crate::target::RegClass>,
+    p: Reg,
+) -> Option<Vec<VReg>> {
     let out = g
         .matrix
         .interfering_vregs_at_most(g.t, iv, p, MAX_MOVED)
         .filter(|o| !o.is_empty())?;
-    let class = g.func.vreg_class(v);
     let stuck = |x: VReg| {
         g.vrm.phys(x).is_none() || g.stage(x) == Stage::Done && g.func.vreg_class(x) == class
     };
@@ -142,12 +159,13 @@ mod tests {
         let mut g = Greedy::new(bpf(), &mut f, GreedyOptions::default());
         let order = crowd(&mut g, n);
         g.set_stage(VReg(1), Stage::Done);
-        assert_eq!(movable_interference(&g, VReg(2), order[0]), None);
+        let movable = |g: &Greedy<'_, '_, '_>| {
+            let iv = g.an.intervals.vreg(VReg(2)).unwrap();
+            movable_interference(g, iv, g.func.vreg_class(VReg(2)), order[0])
+        };
+        assert_eq!(movable(&g), None);
         g.set_stage(VReg(1), Stage::New);
-        assert_eq!(
-            movable_interference(&g, VReg(2), order[0]),
-            Some(vec![VReg(1)])
-        );
+        assert_eq!(movable(&g), Some(vec![VReg(1)]));
         // With both neighbours spill products, nothing can be freed.
         let ao = g.order(VReg(2)).unwrap();
         g.set_stage(VReg(1), Stage::Done);
