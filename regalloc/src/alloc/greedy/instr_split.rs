@@ -73,6 +73,7 @@ pub fn try_instruction_split(g: &mut Greedy<'_, '_, '_>, v: VReg) -> bool {
             .into_iter()
             .collect(),
         hoist: None,
+        hoist_at: None,
     };
     let all_users = g.spiller.users(v).to_vec();
     let Some(res) = g

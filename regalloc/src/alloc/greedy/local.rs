@@ -317,6 +317,7 @@ pub fn try_local_split(g: &mut Greedy<'_, '_, '_>, v: VReg, order: &AllocationOr
             .into_iter()
             .collect(),
         hoist: None,
+        hoist_at: None,
     };
     let users = g.spiller.users(v).to_vec();
     let Some(res) = g

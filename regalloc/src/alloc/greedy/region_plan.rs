@@ -150,6 +150,7 @@ pub(super) fn split_around_region(
         default: REMAINDER,
         blocks: Default::default(),
         hoist: None,
+        hoist_at: None,
     };
     let slots = &g.an.intervals.slots;
     let live_in = |b: Block| iv.range.live_at(slots.block_start(b));
@@ -262,19 +263,30 @@ pub(super) fn split_around_region(
         plan.blocks.insert(b, bp);
     }
     plan.intervals += locals;
-    // Hoist the back-copies into the remainder to the definition when that
-    // runs less often than they would (LLVM's `SM_Speed` complement mode).
+    // Hoist the back-copies into the remainder to one copy where that runs
+    // less often than they would (LLVM's `hoistCopies` in its `SM_Speed`
+    // mode): right after the definition, or at the end of the least loopy
+    // block that dominates them all.
     if iv.range.valnos.len() == 1
         && let Some(db) = slots.block_of(iv.range.valnos[0].def)
     {
-        let back: f32 = plan
+        let back_blocks: Vec<Block> = plan
             .blocks
             .iter()
             .filter(|(_, bp)| bp.switches.iter().any(|s| s.1 == REMAINDER))
-            .map(|(&b, _)| freq(g, b))
-            .sum();
-        if freq(g, db) < back {
-            plan.hoist = Some(REMAINDER);
+            .map(|(&b, _)| b)
+            .collect();
+        let back: f32 = back_blocks.iter().map(|&b| freq(g, b)).sum();
+        let at_def = freq(g, db);
+        let dominator = hoist_block(g, &back_blocks, db)
+            .filter(|&h| h != db && !back_blocks.contains(&h) && freq(g, h) < at_def);
+        match dominator {
+            Some(h) if freq(g, h) < back => {
+                plan.hoist = Some(REMAINDER);
+                plan.hoist_at = Some(h);
+            }
+            _ if at_def < back => plan.hoist = Some(REMAINDER),
+            _ => {}
         }
     }
     drop(claims);
@@ -415,5 +427,48 @@ fn two_intervals(
     BlockPlan {
         entry: k_in,
         switches: vec![(gap_before(g, b, f), local()), (gap_after(g, b, l), k_out)],
+    }
+}
+
+/// The block a hoisted back-copy would go to (LLVM's `hoistCopies` and
+/// `findShallowDominator`): the nearest common dominator of `back`, then,
+/// walking up through the dominators of the loops around it while the
+/// definition block `db` still dominates, the one in the shallowest loop;
+/// `None` when `db` does not dominate the back-copies.
+fn hoist_block(g: &Greedy<'_, '_, '_>, back: &[Block], db: Block) -> Option<Block> {
+    let dom = &g.an.flow.dom;
+    let loops = &g.an.flow.loops;
+    let idom = |b: Block| dom.idom[b.index()].filter(|&d| d != b);
+    let mut h = *back.first()?;
+    for &b in &back[1..] {
+        while !dom.dominates(h, b) {
+            h = idom(h)?;
+        }
+    }
+    if !dom.dominates(db, h) {
+        return None;
+    }
+    if h == db {
+        return Some(h);
+    }
+    let def_loop = loops.loop_for(db);
+    let (mut best, mut best_depth) = (h, u32::MAX);
+    loop {
+        // Outside any loop, or in the definition's: no dominator is colder.
+        let Some(l) = loops.loop_for(h) else {
+            return Some(h);
+        };
+        if Some(l) == def_loop {
+            return Some(h);
+        }
+        let depth = loops.get(l).depth;
+        if depth < best_depth {
+            (best, best_depth) = (h, depth);
+        }
+        // Leave the loop through the dominator of its header.
+        match idom(loops.get(l).header) {
+            Some(up) if dom.dominates(db, up) => h = up,
+            _ => return Some(best),
+        }
     }
 }

@@ -198,6 +198,7 @@ pub fn try_block_split(g: &mut Greedy<'_, '_, '_>, v: VReg, sa: &SplitAnalysis) 
         default: 0,
         blocks: Default::default(),
         hoist: None,
+        hoist_at: None,
     };
     for u in &sa.use_blocks {
         if u.uses < 2 {

@@ -101,6 +101,11 @@ pub struct SplitPlan {
     /// Ignored unless the register has exactly one value, defined by an
     /// instruction that is not a terminator.
     pub hoist: Option<u32>,
+    /// Where the hoisted copy goes: `None` right after the definition,
+    /// `Some(b)` before the first terminator of block `b`, which must be
+    /// dominated by the definition, dominate every switch into the hoisted
+    /// interval and hold none of them (the value is then live out of `b`).
+    pub hoist_at: Option<Block>,
 }
 
 /// The result of a split.
@@ -242,9 +247,33 @@ impl SplitKit {
             exits.push(cur);
         }
 
-        // Back-copies into the hoisted interval become one copy after the
-        // only definition, which dominates every point of the range.
+        // Back-copies into the hoisted interval become one copy at the end
+        // of a block that dominates them all.
         if let Some(k) = plan.hoist
+            && let Some(h) = plan.hoist_at
+            && iv.range.valnos.len() == 1
+            && copies.iter().any(|c| c.to == k)
+            && copies.iter().all(|c| c.to != k || c.block != h)
+            && let Ok(hk) = blocks.binary_search(&h)
+            && exits[hk] != k
+        {
+            let insts = &func.block(h).insts;
+            let end_pos = insts
+                .iter()
+                .position(|&i| is_terminator(t, func.inst(i)))
+                .unwrap_or(insts.len());
+            copies.retain(|c| c.to != k);
+            copies.push(PlannedCopy {
+                block: h,
+                pos: end_pos,
+                from: exits[hk],
+                to: k,
+            });
+        }
+        // Or one copy after the only definition, which dominates every
+        // point of the range.
+        if let Some(k) = plan.hoist
+            && plan.hoist_at.is_none()
             && iv.range.valnos.len() == 1
             && !iv.range.valnos[0].is_phi()
             && copies.iter().any(|c| c.to == k)
