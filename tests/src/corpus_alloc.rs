@@ -371,13 +371,18 @@ pub fn compare(
             if (a, b) != (ours.spills, ours.reloads) {
                 differ += 1;
             }
-            let (mine, theirs) = (ours.spill_cost + ours.reload_cost, c + d);
+            // Ranked by the cost to judge by: folded reloads are memory
+            // accesses too (only x86-64 folds).
+            let (mine, theirs) = (
+                ours.spill_cost + ours.reload_cost + ours.folded_reload_cost,
+                c + d + l.folded_reload_cost,
+            );
             if mine != theirs {
                 worse.push((
                     mine - theirs,
                     format!(
-                        "{name}:{} ours {}/{} ({mine:.1}) llvm {a}/{b} ({theirs:.1})",
-                        f.name, ours.spills, ours.reloads
+                        "{name}:{} ours {}/{}/{} ({mine:.1}) llvm {a}/{b}/{} ({theirs:.1}) spills/reloads/folded reloads",
+                        f.name, ours.spills, ours.reloads, ours.folded_reloads, l.folded_reloads
                     ),
                 ));
             }
