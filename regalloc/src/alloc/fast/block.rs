@@ -15,6 +15,7 @@ use crate::target::{CalleeSavedSet, Reg, RegClass, SubRegIndex, TargetInfo};
 use super::emit::{self, Kind};
 
 mod walk;
+use super::cache::Tables;
 use super::prepare::{Facts, VState, is_debug};
 
 /// Unit state: nothing lives here.
@@ -87,6 +88,12 @@ struct VDef {
 pub(super) struct Fast<'t, 'a> {
     t: &'t TargetInfo<'a>,
     f: Facts,
+    /// Per physical register: reserved (or constant) in this function.
+    reserved: &'t [bool],
+    /// Per class: the allocation order for this function (reserved
+    /// registers removed, callee-saved registers last unless the class says
+    /// otherwise); `None` for classes no virtual register uses.
+    orders: &'t [Option<Box<[Reg]>>],
     name: String,
     /// Per unit: `FREE`, `FIXED` or a virtual register number.
     unit_state: Vec<u32>,
@@ -140,13 +147,22 @@ pub(super) struct Fast<'t, 'a> {
 
 impl<'t, 'a> Fast<'t, 'a> {
     /// Fresh state for `func`.
-    pub fn new(t: &'t TargetInfo<'a>, func: &MachineFunction, mut f: Facts) -> Self {
+    pub fn new(
+        t: &'t TargetInfo<'a>,
+        func: &MachineFunction,
+        mut f: Facts,
+        tables: &'t Tables,
+    ) -> Self {
         let v = std::mem::take(&mut f.v);
+        let reserved = &tables.fp[usize::from(f.fp)].reserved;
+        let orders = tables.orders(f.variant);
         let ni = func.insts.len();
         let longest = func.blocks.iter().map(|b| b.insts.len()).max().unwrap_or(0);
         Fast {
             t,
             f,
+            reserved,
+            orders,
             name: func.name.clone(),
             unit_state: vec![FREE; t.units.len()],
             used: vec![0; t.units.len()],
@@ -186,6 +202,12 @@ impl<'t, 'a> Fast<'t, 'a> {
 
     fn err(&self, kind: AllocErrorKind, msg: String) -> AllocError {
         AllocError::new(kind, &self.name, msg).at(self.block, self.inst)
+    }
+
+    /// The allocation order of class `c` (one a virtual register uses).
+    #[inline]
+    fn order(&self, c: usize) -> &'t [Reg] {
+        self.orders.get(c).and_then(|o| o.as_deref()).unwrap_or(&[])
     }
 
     /// The class of `v`, which the gathering pass checked.
@@ -490,8 +512,8 @@ impl<'t, 'a> Fast<'t, 'a> {
 
     fn hint_ok(&self, v: u32, h: Reg, fixed_uses: bool) -> bool {
         let c = self.class_of(v);
-        h.index() < self.f.reserved.len()
-            && !self.f.reserved[h.index()]
+        h.index() < self.reserved.len()
+            && !self.reserved[h.index()]
             && self.t.class_contains(c, h)
             && !self.is_used(h, fixed_uses)
     }
@@ -524,8 +546,8 @@ impl<'t, 'a> Fast<'t, 'a> {
         let c = self.class_of(v).index();
         let mut best: Option<Reg> = None;
         let mut best_cost = IMPOSSIBLE;
-        for k in 0..self.f.orders[c].len() {
-            let r = self.f.orders[c][k];
+        let order = self.order(c);
+        for &r in order {
             if self.is_used(r, fixed_uses) {
                 continue;
             }
@@ -543,7 +565,7 @@ impl<'t, 'a> Fast<'t, 'a> {
             }
         }
         let Some(r) = best else {
-            let n = self.f.orders[c].len();
+            let n = order.len();
             return Err(self.err(
                 if n == 0 {
                     AllocErrorKind::OutOfRegisters
@@ -993,7 +1015,7 @@ impl<'t, 'a> Fast<'t, 'a> {
 
     #[inline]
     fn is_reserved(&self, p: Reg) -> bool {
-        self.f.reserved.get(p.index()).copied().unwrap_or(true)
+        self.reserved.get(p.index()).copied().unwrap_or(true)
     }
 
     /// Whether the instruction reads a register overlapping `r`.
@@ -1072,7 +1094,7 @@ impl<'t, 'a> Fast<'t, 'a> {
                 Reg(self.v[vi].phys)
             } else {
                 let c = self.class_of(v.0).index();
-                match self.f.orders[c].first() {
+                match self.order(c).first() {
                     Some(&r) => r,
                     None => {
                         let msg = format!(

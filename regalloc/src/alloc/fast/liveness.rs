@@ -11,12 +11,15 @@
 //! they are live into nearly every block, and a block's successors mostly
 //! come after it.)
 
+use std::cell::RefCell;
+
+use super::cache::FpTables;
 use crate::ir::{BlockLiveIn, MachineFunction, Operand, RegFlags, RegMask, RegRef};
 use crate::target::{Reg, RegFlags as PhysFlags, RegUnit, TargetInfo};
 
 /// A set of register units.
 #[derive(Clone, PartialEq, Eq)]
-struct Units(Vec<u64>);
+pub(super) struct Units(Vec<u64>);
 
 impl Units {
     fn new(n: usize) -> Units {
@@ -43,13 +46,13 @@ impl Units {
 struct Ctx<'t, 'a> {
     t: &'t TargetInfo<'a>,
     /// Units of reserved or constant registers.
-    untracked: Vec<bool>,
+    untracked: &'t [bool],
     /// Per physical register: not tracked at all.
-    reserved: Vec<bool>,
-    /// Per named register mask used in the function: the tracked units it
-    /// clobbers, so that a call costs a few word operations (filled on first
-    /// use).
-    named_masks: Vec<Option<Units>>,
+    reserved: &'t [bool],
+    /// Per named register mask: the tracked units it clobbers, so that a
+    /// call costs a few word operations (filled on first use, kept with
+    /// the target's tables).
+    named_masks: &'t RefCell<Vec<Option<Units>>>,
 }
 
 impl Ctx<'_, '_> {
@@ -76,7 +79,7 @@ impl Ctx<'_, '_> {
             // tested directly, not through `mask_clobbers` per unit.
             RegMask::Named(s) => {
                 let mask = &t.callee_saved[s.index()].mask;
-                for (u, (d, &untracked)) in t.units.iter().zip(&self.untracked).enumerate() {
+                for (u, (d, &untracked)) in t.units.iter().zip(self.untracked).enumerate() {
                     let r = d.root.index();
                     let preserved = mask.get(r / 32).is_some_and(|w| w >> (r % 32) & 1 != 0);
                     if !untracked && !preserved {
@@ -99,12 +102,13 @@ impl Ctx<'_, '_> {
     /// Applies `f` to the set of units mask `m` clobbers (named masks are
     /// computed at their first use and kept).
     fn with_clobbers(&mut self, m: &RegMask, f: impl FnOnce(&Units)) {
+        let mut named = self.named_masks.borrow_mut();
         match m {
-            RegMask::Named(s) if s.index() < self.named_masks.len() => {
-                if self.named_masks[s.index()].is_none() {
-                    self.named_masks[s.index()] = Some(self.clobbered_units(m));
+            RegMask::Named(s) if s.index() < named.len() => {
+                if named[s.index()].is_none() {
+                    named[s.index()] = Some(self.clobbered_units(m));
                 }
-                if let Some(set) = &self.named_masks[s.index()] {
+                if let Some(set) = &named[s.index()] {
                     f(set);
                 }
             }
@@ -239,30 +243,17 @@ pub(super) struct Liveness<'t, 'a> {
 }
 
 impl<'t, 'a> Liveness<'t, 'a> {
-    /// Ready for `func`. `reserved` is the allocator's per-register "not
-    /// tracked" table (reserved in this function, or constant): allocation
-    /// adds no call and no variable-sized object, so it describes the
-    /// allocated function too. The CFG is read now; allocation leaves it
-    /// unchanged.
-    pub fn new(
-        t: &'t TargetInfo<'a>,
-        func: &MachineFunction,
-        reserved: &[bool],
-        reserved_list: &[Reg],
-    ) -> Self {
+    /// Ready for `func`. `tables` says which registers are not tracked
+    /// (reserved in this function, or constant): allocation adds no call
+    /// and no variable-sized object, so it describes the allocated function
+    /// too. The CFG is read now; allocation leaves it unchanged.
+    pub fn new(t: &'t TargetInfo<'a>, func: &MachineFunction, tables: &'t FpTables) -> Self {
         let nu = t.units.len();
-        // From the short list rather than a look at every register.
-        let mut untracked = vec![false; nu];
-        for &r in reserved_list {
-            for &u in t.units(r) {
-                untracked[u.index()] = true;
-            }
-        }
         let cx = Ctx {
             t,
-            untracked,
-            reserved: reserved.to_vec(),
-            named_masks: vec![None; t.callee_saved.len()],
+            untracked: &tables.untracked,
+            reserved: &tables.reserved,
+            named_masks: &tables.clobbers,
         };
         let nb = func.blocks.len();
         let mut pred_start = vec![0u32; nb + 1];

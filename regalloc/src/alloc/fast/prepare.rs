@@ -1,11 +1,10 @@
 //! Function-wide facts the fast allocator gathers in one pass before allocating: which virtual registers may live across blocks, use and definition counts, definition lists for copy hints, allocation orders.
 
 use super::block::{NO_REG, NO_SLOT};
+use super::cache::Tables;
 use crate::alloc::{AllocError, AllocErrorKind};
 use crate::ir::{Generic, Inst, MachineFunction, Op, Operand, RegFlags, RegMask, RegRef};
-use crate::target::{
-    AllocOrderPolicy, CalleeSavedSet, InstrFlags, Reg, RegClass, RegFlags as PhysFlags, TargetInfo,
-};
+use crate::target::{CalleeSavedSet, InstrFlags, TargetInfo};
 
 /// "No block" / "several blocks" markers for the per-register block summary.
 const NO_BLOCK: u32 = u32::MAX;
@@ -64,22 +63,22 @@ pub(super) struct Facts {
     pub def_start: Vec<u32>,
     /// See `def_start`.
     pub def_list: Vec<Inst>,
-    /// Per physical register: reserved (or constant), so never allocated and
-    /// never tracked.
-    pub reserved: Vec<bool>,
-    /// The registers `reserved` marks.
-    pub reserved_list: Vec<Reg>,
-    /// Per class: the allocation order for this function (reserved
-    /// registers removed, callee-saved registers last unless the class says
-    /// otherwise); empty for classes no virtual register uses.
-    pub orders: Vec<Box<[Reg]>>,
+    /// The function keeps a frame pointer: which of `Tables::fp` applies.
+    pub fp: bool,
+    /// The allocation orders of this function: `Tables::orders(variant)`,
+    /// filled for every class a virtual register uses.
+    pub variant: usize,
     /// The id the next spill slot gets (`%stack.N`).
     pub next_slot: u32,
 }
 
 impl Facts {
     /// Scans `func` once.
-    pub fn gather(t: &TargetInfo<'_>, func: &MachineFunction) -> Result<Facts, AllocError> {
+    pub fn gather(
+        t: &TargetInfo<'_>,
+        func: &MachineFunction,
+        tables: &mut Tables,
+    ) -> Result<Facts, AllocError> {
         let nv = func.vregs.len();
         let nc = t.classes.len();
         // Classes read once, in order: the walk below then looks up four
@@ -261,44 +260,14 @@ impl Facts {
         }
 
         let fi = crate::alloc::order::function_info_with(t, func, frame, has_calls);
-        let (reserved, reserved_list) = reserved_or_constant(t, fi.has_frame_pointer);
-        let csr = function_csr(t, mask_set);
-        let mut csr_unit = vec![false; t.units.len()];
-        if let Some(s) = csr {
-            for &r in t.callee_saved_set(s).saves.iter() {
-                for &u in t.units(r) {
-                    csr_unit[u.index()] = true;
-                }
-            }
-        }
-        // One pass per used class: usable registers go straight into the
-        // order, callee-saved ones into a tail appended after (no iterator
-        // chains re-testing every register twice).
-        let mut orders: Vec<Box<[Reg]>> = Vec::with_capacity(t.classes.len());
-        let mut head: Vec<Reg> = Vec::new();
-        let mut tail: Vec<Reg> = Vec::new();
+        // The mask the function's calls carry is the C convention of the
+        // target; without calls, the one the tables name as such.
+        let csr = mask_set.or(tables.default_csr);
+        let variant = tables.variant(t, &fi, csr);
         for (c, &used) in used_class.iter().enumerate() {
-            if !used {
-                orders.push(Box::default());
-                continue;
+            if used {
+                tables.fill_order(t, variant, c);
             }
-            let c = RegClass::new(c);
-            let raw = t.alloc_order(c, &fi);
-            let csr_last = matches!(t.class(c).order_policy, AllocOrderPolicy::CalleeSavedLast);
-            head.clear();
-            tail.clear();
-            for &r in raw {
-                if reserved[r.index()] || t.reg(r).flags.contains(PhysFlags::ARTIFICIAL) {
-                    continue;
-                }
-                if csr_last && t.units(r).iter().any(|u| csr_unit[u.index()]) {
-                    tail.push(r);
-                } else {
-                    head.push(r);
-                }
-            }
-            head.extend_from_slice(&tail);
-            orders.push(head.as_slice().into());
         }
 
         let next_slot = func.stack.iter().map(|o| o.id + 1).max().unwrap_or(0);
@@ -306,9 +275,8 @@ impl Facts {
             v,
             def_start,
             def_list,
-            reserved,
-            reserved_list,
-            orders,
+            fp: fi.has_frame_pointer,
+            variant,
             next_slot,
         })
     }
@@ -318,36 +286,6 @@ impl Facts {
     pub fn defs_of(&self, v: usize) -> &[Inst] {
         &self.def_list[self.def_start[v] as usize..self.def_start[v + 1] as usize]
     }
-}
-
-/// Per register: reserved in this function (what
-/// [`TargetInfo::reserved_in`] says) or constant; and the list of those
-/// registers. Built from the tables' bit sets a word at a time: every
-/// function asks, and AArch64 has 700 registers, nearly all of them
-/// neither.
-fn reserved_or_constant(t: &TargetInfo<'_>, frame_pointer: bool) -> (Vec<bool>, Vec<Reg>) {
-    let n = t.regs.len();
-    let mut out = vec![false; n];
-    let mut list = Vec::with_capacity(64);
-    let fp: &[u32] = if frame_pointer { &t.frame_pointer } else { &[] };
-    for w in 0..t.reserved.len().max(fp.len()) {
-        let mut bits = t.reserved.get(w).copied().unwrap_or(0) | fp.get(w).copied().unwrap_or(0);
-        while bits != 0 {
-            let r = w * 32 + bits.trailing_zeros() as usize;
-            if r < n {
-                out[r] = true;
-                list.push(Reg::new(r));
-            }
-            bits &= bits - 1;
-        }
-    }
-    for (r, d) in t.regs.iter().enumerate() {
-        if d.flags.contains(PhysFlags::CONSTANT) && !out[r] {
-            out[r] = true;
-            list.push(Reg::new(r));
-        }
-    }
-    (out, list)
 }
 
 /// Whether `op` is a debug pseudo-instruction (never allocated for).
@@ -362,21 +300,4 @@ pub(super) fn is_debug(op: Op) -> bool {
                 | Generic::DbgLabel
         )
     )
-}
-
-/// The callee-saved set of the function itself, which decides which
-/// registers go last in allocation orders. The tables do not say which
-/// convention a function follows; the mask its calls carry is the C
-/// convention of the target, and without calls the set is looked up by the
-/// names the four targets give their C convention.
-fn function_csr(t: &TargetInfo<'_>, from_calls: Option<CalleeSavedSet>) -> Option<CalleeSavedSet> {
-    if from_calls.is_some() {
-        return from_calls;
-    }
-    for name in ["CSR_64", "CSR_AArch64_AAPCS", "HexagonCSR", "CSR"] {
-        if let Some(s) = t.find_callee_saved(name) {
-            return Some(s);
-        }
-    }
-    (t.callee_saved.len() == 1).then(|| CalleeSavedSet::new(0))
 }
