@@ -15,7 +15,7 @@ use crate::target::{CalleeSavedSet, Reg, RegClass, SubRegIndex, TargetInfo};
 use super::emit::{self, Kind};
 
 mod walk;
-use super::cache::Tables;
+use super::cache::{Scratch, Tables};
 use super::prepare::{Facts, VState, is_debug};
 
 /// Unit state: nothing lives here.
@@ -142,31 +142,48 @@ pub(super) struct Fast<'t, 'a> {
     begin: Vec<Inst>,
     block: Block,
     inst: Inst,
+    /// Edits of the inserted instructions, in the order of their ids.
+    edits: Vec<(Inst, Edit)>,
     record: AllocRecord,
 }
 
 impl<'t, 'a> Fast<'t, 'a> {
-    /// Fresh state for `func`.
+    /// Fresh state for `func`, in buffers from `scratch`.
     pub fn new(
         t: &'t TargetInfo<'a>,
         func: &MachineFunction,
         mut f: Facts,
         tables: &'t Tables,
+        scratch: &mut Scratch,
     ) -> Self {
         let v = std::mem::take(&mut f.v);
         let reserved = &tables.fp[usize::from(f.fp)].reserved;
         let orders = tables.orders(f.variant);
         let ni = func.insts.len();
-        let longest = func.blocks.iter().map(|b| b.insts.len()).max().unwrap_or(0);
+        let nu = t.units.len();
+        // `unit_state` is reset at every block's start; `used` keeps its
+        // stamps, all older than `stamp`, so it needs no reset either.
+        let mut unit_state = std::mem::take(&mut scratch.unit_state);
+        unit_state.resize(nu, FREE);
+        let mut used = std::mem::take(&mut scratch.used);
+        used.resize(nu, 0);
+        let mut done = std::mem::take(&mut scratch.done);
+        done.clear();
+        done.resize(ni, false);
+        let mut removing = std::mem::take(&mut scratch.removing);
+        removing.clear();
+        removing.resize(ni, false);
+        let mut edits = std::mem::take(&mut scratch.edits);
+        edits.clear();
         Fast {
             t,
             f,
             reserved,
             orders,
             name: func.name.clone(),
-            unit_state: vec![FREE; t.units.len()],
-            used: vec![0; t.units.len()],
-            stamp: 0,
+            unit_state,
+            used,
+            stamp: scratch.stamp,
             v,
             epoch: 0,
             // Scratch lists sized for a typical instruction and block up
@@ -174,8 +191,8 @@ impl<'t, 'a> Fast<'t, 'a> {
             // every function.
             live_list: Vec::with_capacity(64),
             insts_moved: false,
-            done: vec![false; ni],
-            removing: vec![false; ni],
+            done,
+            removing,
             has_succs: false,
             masks: Vec::new(),
             vdefs: Vec::with_capacity(8),
@@ -187,16 +204,30 @@ impl<'t, 'a> Fast<'t, 'a> {
             def_order: Vec::with_capacity(8),
             after: Vec::with_capacity(8),
             before: Vec::with_capacity(8),
-            rev: Vec::with_capacity(longest + longest / 4 + 8),
+            rev: std::mem::take(&mut scratch.rev),
             begin: Vec::with_capacity(16),
             block: Block(0),
             inst: Inst(0),
+            edits,
             record: AllocRecord::new(ni),
         }
     }
 
-    /// The record of what was inserted and removed.
-    pub fn finish(self) -> AllocRecord {
+    /// The record of what was inserted and removed; the buffers go back to
+    /// `scratch`.
+    pub fn finish(mut self, scratch: &mut Scratch) -> AllocRecord {
+        // Ids only grow, so the map is built from a sorted list in one go
+        // rather than by an insertion per edit.
+        self.record.edits = self.edits.drain(..).collect();
+        scratch.edits = self.edits;
+        scratch.unit_state = self.unit_state;
+        scratch.used = self.used;
+        scratch.stamp = self.stamp;
+        scratch.done = self.done;
+        scratch.removing = self.removing;
+        scratch.rev = self.rev;
+        self.f.v = self.v;
+        self.f.give_back(scratch);
         self.record
     }
 
@@ -390,7 +421,7 @@ impl<'t, 'a> Fast<'t, 'a> {
             Kind::Spill => Edit::Spill { from: r, slot },
             Kind::Reload => Edit::Reload { slot, to: r },
         };
-        self.record.edits.insert(id, edit);
+        self.edits.push((id, edit));
         Ok(id)
     }
 
@@ -425,7 +456,7 @@ impl<'t, 'a> Fast<'t, 'a> {
 
     fn insert_copy(&mut self, func: &mut MachineFunction, to: Reg, from: Reg) -> Inst {
         let id = self.push_inst(func, emit::copy(to, from));
-        self.record.edits.insert(id, Edit::Copy { from, to });
+        self.edits.push((id, Edit::Copy { from, to }));
         id
     }
 

@@ -23,6 +23,9 @@ use crate::target::{
 };
 
 use super::liveness::Units;
+use super::prepare::{Seen, VState};
+use crate::alloc::Edit;
+use crate::ir::Inst;
 
 /// The addresses and lengths of the tables the cached facts come from.
 type Key = [usize; 12];
@@ -40,6 +43,38 @@ pub(super) struct Tables {
     csr_units: Vec<Option<Box<[bool]>>>,
     /// Allocation orders, per combination of the facts they depend on.
     variants: Vec<Variant>,
+    /// Buffers kept from one function to the next.
+    pub scratch: Scratch,
+}
+
+/// Buffers one function's allocation fills and the next one's reuses, so
+/// that a function costs no allocation for them once the largest has been
+/// seen. Their contents mean nothing between functions, except `used` with
+/// `stamp` (see `block::Fast`), whose stamps only grow.
+#[derive(Default)]
+pub(super) struct Scratch {
+    /// `prepare::Facts::gather`'s tables.
+    pub v: Vec<VState>,
+    pub seen: Vec<Seen>,
+    pub defs: Vec<(u32, Inst)>,
+    pub def_start: Vec<u32>,
+    pub fill: Vec<u32>,
+    pub def_list: Vec<Inst>,
+    pub used_class: Vec<bool>,
+    /// `block::Fast`'s tables.
+    pub unit_state: Vec<u32>,
+    pub used: Vec<u32>,
+    pub stamp: u32,
+    pub done: Vec<bool>,
+    pub removing: Vec<bool>,
+    pub rev: Vec<Inst>,
+    pub edits: Vec<(Inst, Edit)>,
+    /// `liveness::Liveness`'s tables.
+    pub pred_start: Vec<u32>,
+    pub preds: Vec<u32>,
+    pub live_in: Vec<u64>,
+    pub queued: Vec<bool>,
+    pub work: Vec<usize>,
 }
 
 /// The facts that depend on whether the function keeps a frame pointer.
@@ -144,6 +179,7 @@ impl Tables {
             default_csr: default_csr(t),
             csr_units: vec![None; t.callee_saved.len()],
             variants: Vec::new(),
+            scratch: Scratch::default(),
         }
     }
 

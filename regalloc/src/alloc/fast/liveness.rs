@@ -13,7 +13,7 @@
 
 use std::cell::RefCell;
 
-use super::cache::FpTables;
+use super::cache::{FpTables, Scratch};
 use crate::ir::{BlockLiveIn, MachineFunction, Operand, RegFlags, RegMask, RegRef};
 use crate::target::{Reg, RegFlags as PhysFlags, RegUnit, TargetInfo};
 
@@ -247,7 +247,12 @@ impl<'t, 'a> Liveness<'t, 'a> {
     /// (reserved in this function, or constant): allocation adds no call
     /// and no variable-sized object, so it describes the allocated function
     /// too. The CFG is read now; allocation leaves it unchanged.
-    pub fn new(t: &'t TargetInfo<'a>, func: &MachineFunction, tables: &'t FpTables) -> Self {
+    pub fn new(
+        t: &'t TargetInfo<'a>,
+        func: &MachineFunction,
+        tables: &'t FpTables,
+        scratch: &mut Scratch,
+    ) -> Self {
         let nu = t.units.len();
         let cx = Ctx {
             t,
@@ -256,7 +261,9 @@ impl<'t, 'a> Liveness<'t, 'a> {
             named_masks: &tables.clobbers,
         };
         let nb = func.blocks.len();
-        let mut pred_start = vec![0u32; nb + 1];
+        let mut pred_start = std::mem::take(&mut scratch.pred_start);
+        pred_start.clear();
+        pred_start.resize(nb + 1, 0);
         for b in &func.blocks {
             for s in &b.succs {
                 pred_start[s.block.index() + 1] += 1;
@@ -265,24 +272,38 @@ impl<'t, 'a> Liveness<'t, 'a> {
         for b in 0..nb {
             pred_start[b + 1] += pred_start[b];
         }
-        let mut fill = pred_start.clone();
-        let mut preds = vec![0u32; pred_start[nb] as usize];
-        for (b, data) in func.blocks.iter().enumerate() {
-            for s in &data.succs {
+        // Each row is filled from its end backwards (so in increasing
+        // block order), with `work`'s buffer as the cursors: it is not
+        // needed before `finish`.
+        let mut preds = std::mem::take(&mut scratch.preds);
+        preds.clear();
+        preds.resize(pred_start[nb] as usize, 0);
+        let mut fill = std::mem::take(&mut scratch.work);
+        fill.clear();
+        fill.extend(pred_start[1..].iter().map(|&x| x as usize));
+        for (b, data) in func.blocks.iter().enumerate().rev() {
+            for s in data.succs.iter().rev() {
                 let k = &mut fill[s.block.index()];
-                preds[*k as usize] = b as u32;
-                *k += 1;
+                *k -= 1;
+                preds[*k] = b as u32;
             }
         }
+        fill.clear();
         let words = nu.div_ceil(64);
+        let mut live_in = std::mem::take(&mut scratch.live_in);
+        live_in.clear();
+        live_in.resize(nb * words, 0);
+        let mut queued = std::mem::take(&mut scratch.queued);
+        queued.clear();
+        queued.resize(nb, false);
         Liveness {
             cx,
             pred_start,
             preds,
-            live_in: vec![0u64; nb * words],
+            live_in,
             words,
-            queued: vec![false; nb],
-            work: Vec::new(),
+            queued,
+            work: fill,
             live: Units::new(nu),
         }
     }
@@ -327,7 +348,7 @@ impl<'t, 'a> Liveness<'t, 'a> {
     /// blocks of allocated code have nothing live across their edges, so
     /// nearly every block is walked once; separate gen/kill sets and a
     /// second flag pass would cost two walks per block.
-    pub fn finish(mut self, func: &mut MachineFunction) {
+    pub fn finish(mut self, func: &mut MachineFunction, scratch: &mut Scratch) {
         let nb = func.blocks.len();
         // Blocks are taken from the end of the layout first (successors
         // tend to come later), and re-queued ones next.
@@ -361,5 +382,10 @@ impl<'t, 'a> Liveness<'t, 'a> {
                     .collect();
             }
         }
+        scratch.pred_start = self.pred_start;
+        scratch.preds = self.preds;
+        scratch.live_in = self.live_in;
+        scratch.queued = self.queued;
+        scratch.work = self.work;
     }
 }

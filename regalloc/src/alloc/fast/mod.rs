@@ -44,26 +44,33 @@ use super::{AllocError, AllocRecord};
 /// are recomputed. On error the function may be partly rewritten.
 pub fn run(target: &TargetInfo<'_>, func: &mut MachineFunction) -> Result<AllocRecord, AllocError> {
     let mut tables = cache::Tables::take(target);
-    let result = run_with(target, func, &mut tables);
+    let mut scratch = std::mem::take(&mut tables.scratch);
+    let result = run_with(target, func, &mut tables, &mut scratch);
+    // After an error the buffers may hold marks the next function must not
+    // see: they are dropped then.
+    if result.is_ok() {
+        tables.scratch = scratch;
+    }
     tables.give_back();
     result
 }
 
-/// [`run`] with the target's derived tables.
+/// [`run`] with the target's derived tables and reusable buffers.
 fn run_with(
     target: &TargetInfo<'_>,
     func: &mut MachineFunction,
     tables: &mut cache::Tables,
+    scratch: &mut cache::Scratch,
 ) -> Result<AllocRecord, AllocError> {
-    let facts = prepare::Facts::gather(target, func, tables)?;
+    let facts = prepare::Facts::gather(target, func, tables, scratch)?;
     let tables: &cache::Tables = tables;
-    let live = liveness::Liveness::new(target, func, &tables.fp[usize::from(facts.fp)]);
-    let mut alloc = block::Fast::new(target, func, facts, tables);
+    let live = liveness::Liveness::new(target, func, &tables.fp[usize::from(facts.fp)], scratch);
+    let mut alloc = block::Fast::new(target, func, facts, tables, scratch);
     for b in func.block_ids() {
         alloc.allocate_block(func, b)?;
     }
-    let record = alloc.finish();
-    live.finish(func);
+    let record = alloc.finish(scratch);
+    live.finish(func, scratch);
     Ok(record)
 }
 

@@ -1,7 +1,7 @@
 //! Function-wide facts the fast allocator gathers in one pass before allocating: which virtual registers may live across blocks, use and definition counts, definition lists for copy hints, allocation orders.
 
 use super::block::{NO_REG, NO_SLOT};
-use super::cache::Tables;
+use super::cache::{Scratch, Tables};
 use crate::alloc::{AllocError, AllocErrorKind};
 use crate::ir::{Generic, Inst, MachineFunction, Op, Operand, RegFlags, RegMask, RegRef};
 use crate::target::{CalleeSavedSet, InstrFlags, TargetInfo};
@@ -43,7 +43,7 @@ pub(super) const BAD_CLASS: u32 = u32::MAX - 1;
 
 /// Per virtual register, what only the gathering walk needs.
 #[derive(Copy, Clone)]
-struct Seen {
+pub(super) struct Seen {
     use_block: u32,
     def_block: u32,
     defined_in: u32,
@@ -78,39 +78,47 @@ impl Facts {
         t: &TargetInfo<'_>,
         func: &MachineFunction,
         tables: &mut Tables,
+        scratch: &mut Scratch,
     ) -> Result<Facts, AllocError> {
         let nv = func.vregs.len();
         let nc = t.classes.len();
         // Classes read once, in order: the walk below then looks up four
         // bytes per operand instead of a 64-byte `VRegData` line.
-        let mut v: Vec<VState> = func
-            .vregs
-            .iter()
-            .map(|d| VState {
-                phys: NO_REG,
-                slot: NO_SLOT,
-                live_epoch: 0,
-                uses: 0,
-                defs: 0,
-                class: match d.class {
-                    None => NO_CLASS,
-                    Some(c) if c.index() >= nc => BAD_CLASS,
-                    Some(c) => c.0,
-                },
-                across: false,
-                flags: 0,
-            })
-            .collect();
-        let mut seen = vec![
+        let mut v = std::mem::take(&mut scratch.v);
+        v.clear();
+        v.extend(func.vregs.iter().map(|d| VState {
+            phys: NO_REG,
+            slot: NO_SLOT,
+            live_epoch: 0,
+            uses: 0,
+            defs: 0,
+            class: match d.class {
+                None => NO_CLASS,
+                Some(c) if c.index() >= nc => BAD_CLASS,
+                Some(c) => c.0,
+            },
+            across: false,
+            flags: 0,
+        }));
+        let seen = &mut scratch.seen;
+        seen.clear();
+        seen.resize(
+            nv,
             Seen {
                 use_block: NO_BLOCK,
                 def_block: NO_BLOCK,
                 defined_in: NO_BLOCK,
                 upward_exposed: false,
-            };
-            nv
-        ];
-        let mut used_class = vec![false; nc];
+            },
+        );
+        // Per class: used by a virtual register; the classes so marked are
+        // listed, so that neither marking nor unmarking visits every class.
+        let used_class = &mut scratch.used_class;
+        if used_class.len() != nc {
+            used_class.clear();
+            used_class.resize(nc, false);
+        }
+        let mut classes: Vec<u32> = Vec::new();
         // A call instruction or a register mask operand anywhere (what
         // `order::function_info` would otherwise find by walking the code
         // again). When `frameInfo` already says the function calls, the
@@ -120,9 +128,8 @@ impl Facts {
         let mut mask_set: Option<CalleeSavedSet> = None;
         // (register, instruction) per virtual definition, in layout order;
         // sorted into `def_list` below without a second walk over the code.
-        // Nearly every instruction defines at most one register: sized
-        // for that, it seldom grows.
-        let mut defs: Vec<(u32, Inst)> = Vec::with_capacity(func.insts.len());
+        let defs = &mut scratch.defs;
+        defs.clear();
 
         let note = |at: &mut u32, b: u32| {
             if *at == NO_BLOCK {
@@ -192,7 +199,10 @@ impl Facts {
                                 )
                                 .at(b, i));
                             }
-                            used_class[c as usize] = true;
+                            if !used_class[c as usize] {
+                                used_class[c as usize] = true;
+                                classes.push(c);
+                            }
                             any_vdef |= r.is_def();
                             if !r.is_def() {
                                 v[vi].uses += 1;
@@ -238,22 +248,29 @@ impl Facts {
             }
         }
 
-        for (x, sv) in v.iter_mut().zip(&seen) {
+        for (x, sv) in v.iter_mut().zip(seen.iter()) {
             let (u, d) = (sv.use_block, sv.def_block);
             x.across = u == MANY_BLOCKS
                 || (u != NO_BLOCK && d != NO_BLOCK && d != u)
                 || (sv.upward_exposed && d != NO_BLOCK);
         }
-        drop(seen);
 
         // Definition lists, counted then filled (compressed rows).
-        let mut def_start = vec![0u32; nv + 1];
-        for (k, x) in v.iter().enumerate() {
-            def_start[k + 1] = def_start[k] + x.defs;
+        let mut def_start = std::mem::take(&mut scratch.def_start);
+        def_start.clear();
+        def_start.push(0);
+        let mut total = 0;
+        for x in &v {
+            total += x.defs;
+            def_start.push(total);
         }
-        let mut fill = def_start.clone();
-        let mut def_list = vec![Inst(0); def_start[nv] as usize];
-        for &(w, i) in &defs {
+        let fill = &mut scratch.fill;
+        fill.clear();
+        fill.extend_from_slice(&def_start);
+        let mut def_list = std::mem::take(&mut scratch.def_list);
+        def_list.clear();
+        def_list.resize(total as usize, Inst(0));
+        for &(w, i) in defs.iter() {
             let slot = &mut fill[w as usize];
             def_list[*slot as usize] = i;
             *slot += 1;
@@ -264,10 +281,9 @@ impl Facts {
         // target; without calls, the one the tables name as such.
         let csr = mask_set.or(tables.default_csr);
         let variant = tables.variant(t, &fi, csr);
-        for (c, &used) in used_class.iter().enumerate() {
-            if used {
-                tables.fill_order(t, variant, c);
-            }
+        for &c in &classes {
+            tables.fill_order(t, variant, c as usize);
+            used_class[c as usize] = false;
         }
 
         let next_slot = func.stack.iter().map(|o| o.id + 1).max().unwrap_or(0);
@@ -279,6 +295,13 @@ impl Facts {
             variant,
             next_slot,
         })
+    }
+
+    /// Gives the buffers back for the next function.
+    pub fn give_back(self, scratch: &mut Scratch) {
+        scratch.v = self.v;
+        scratch.def_start = self.def_start;
+        scratch.def_list = self.def_list;
     }
 
     /// The instructions defining `v`.
