@@ -2,8 +2,11 @@
 
 use super::block::{NO_REG, NO_SLOT};
 use super::cache::{Scratch, Tables};
+use crate::alloc::order::FrameFlags;
 use crate::alloc::{AllocError, AllocErrorKind};
-use crate::ir::{Generic, Inst, MachineFunction, Op, Operand, RegFlags, RegMask, RegRef};
+use crate::ir::{
+    Generic, Inst, MachineFunction, Op, Operand, RegFlags, RegMask, RegRef, SourceKey,
+};
 use crate::target::{CalleeSavedSet, InstrFlags, TargetInfo};
 
 /// "No block" / "several blocks" markers for the per-register block summary.
@@ -123,7 +126,7 @@ impl Facts {
         // `order::function_info` would otherwise find by walking the code
         // again). When `frameInfo` already says the function calls, the
         // walk need not look up each instruction's description for it.
-        let frame = crate::alloc::order::frame_flags(func);
+        let frame = frame_flags(func);
         let mut has_calls = frame.has_calls;
         let mut mask_set: Option<CalleeSavedSet> = None;
         // (register, instruction) per virtual definition, in layout order;
@@ -309,6 +312,63 @@ impl Facts {
     pub fn defs_of(&self, v: usize) -> &[Inst] {
         &self.def_list[self.def_start[v] as usize..self.def_start[v + 1] as usize]
     }
+}
+
+/// What `order::frame_flags` says of `func` (`hasCalls: true` and
+/// `isFrameAddressTaken: true` lines in its `frameInfo`), found with fewer
+/// steps: a line is trimmed and parsed only when it starts with a key,
+/// where that function parses every line starting with a key's first
+/// letter (half the lines of `frameInfo` start with `has` or `is`).
+fn frame_flags(func: &MachineFunction) -> FrameFlags {
+    let mut f = FrameFlags::default();
+    for k in &func.source_keys {
+        if let SourceKey::Verbatim { key, text } = k
+            && &**key == "frameInfo"
+        {
+            let [c, a] = keys_true(text, ["hasCalls", "isFrameAddressTaken"]);
+            f.has_calls |= c;
+            f.frame_address_taken |= a;
+        }
+    }
+    f
+}
+
+/// Per key: whether some line of `text` is the key, then colons, then
+/// `true`, with only whitespace around.
+fn keys_true(text: &str, keys: [&str; 2]) -> [bool; 2] {
+    let b = text.as_bytes();
+    let mut found = [false; 2];
+    let mut start = 0;
+    while start < b.len() {
+        let end = memchr::memchr(b'\n', &b[start..]).map_or(b.len(), |p| start + p);
+        let line = &b[start..end];
+        let lead = line
+            .iter()
+            .take_while(|&&c| c < 0x80 && (c as char).is_whitespace())
+            .count();
+        if let Some(&c) = line.get(lead) {
+            for (k, key) in keys.iter().enumerate() {
+                // After ASCII whitespace, `trim` leaves the line starting
+                // at `lead`, so only a line with the key there can match;
+                // a non-ASCII byte may begin Unicode whitespace, which
+                // `trim` would also remove: such a line is parsed.
+                if (c >= 0x80 || line[lead..].starts_with(key.as_bytes()))
+                    && line_is(&text[start..end], key)
+                {
+                    found[k] = true;
+                }
+            }
+        }
+        start = end + 1;
+    }
+    found
+}
+
+/// Whether line `l` says `key: true`.
+fn line_is(l: &str, key: &str) -> bool {
+    l.trim()
+        .strip_prefix(key)
+        .is_some_and(|r| r.trim_start_matches(':').trim() == "true")
 }
 
 /// Whether `op` is a debug pseudo-instruction (never allocated for).
