@@ -22,7 +22,7 @@ use crate::target::{
     TargetInfo,
 };
 
-use super::liveness::Units;
+use super::liveness::{RegBits, Units};
 use super::prepare::{Seen, VState};
 use crate::alloc::Edit;
 use crate::ir::Inst;
@@ -84,6 +84,9 @@ pub(super) struct FpTables {
     pub reserved: Box<[bool]>,
     /// Per unit: a unit of a reserved or constant register.
     pub untracked: Box<[bool]>,
+    /// Per register: where its units are in a liveness set (or that it is
+    /// reserved or constant, so not tracked).
+    pub bits: Box<[RegBits]>,
     /// Per callee-saved set: the tracked units a call with its mask
     /// clobbers (computed on first use).
     pub clobbers: RefCell<Vec<Option<Units>>>,
@@ -167,7 +170,11 @@ impl Tables {
                     untracked[u.index()] = true;
                 }
             }
+            let bits: Box<[RegBits]> = (0..t.regs.len())
+                .map(|r| RegBits::of(t, Reg::new(r), reserved[r]))
+                .collect();
             FpTables {
+                bits,
                 reserved: reserved.into(),
                 untracked: untracked.into(),
                 clobbers: RefCell::new(vec![None; t.callee_saved.len()]),

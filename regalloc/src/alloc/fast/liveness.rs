@@ -17,6 +17,43 @@ use super::cache::{FpTables, Scratch};
 use crate::ir::{BlockLiveIn, MachineFunction, Operand, RegFlags, RegMask, RegRef};
 use crate::target::{Reg, RegFlags as PhysFlags, RegUnit, TargetInfo};
 
+/// Where the units of one register sit in a [`Units`] set: all in word
+/// `word`, at `bits`; or spread over several words (`SPREAD`); or the
+/// register is reserved or constant, so not tracked (`UNTRACKED`).
+#[derive(Copy, Clone)]
+pub(super) struct RegBits {
+    pub word: u32,
+    pub bits: u64,
+}
+
+impl RegBits {
+    pub const SPREAD: u32 = u32::MAX;
+    pub const UNTRACKED: u32 = u32::MAX - 1;
+
+    /// The bits of `r` when `reserved` says whether it is tracked.
+    pub fn of(t: &TargetInfo<'_>, r: Reg, reserved: bool) -> RegBits {
+        if reserved {
+            return RegBits {
+                word: Self::UNTRACKED,
+                bits: 0,
+            };
+        }
+        let units = t.units(r);
+        let word = units.first().map_or(0, |u| u.index() / 64);
+        if units.iter().any(|u| u.index() / 64 != word) {
+            return RegBits {
+                word: Self::SPREAD,
+                bits: 0,
+            };
+        }
+        let bits = units.iter().fold(0u64, |b, u| b | 1 << (u.index() % 64));
+        RegBits {
+            word: word as u32,
+            bits,
+        }
+    }
+}
+
 /// A set of register units.
 #[derive(Clone, PartialEq, Eq)]
 pub(super) struct Units(Vec<u64>);
@@ -47,8 +84,9 @@ struct Ctx<'t, 'a> {
     t: &'t TargetInfo<'a>,
     /// Units of reserved or constant registers.
     untracked: &'t [bool],
-    /// Per physical register: not tracked at all.
-    reserved: &'t [bool],
+    /// Per physical register: where its units are in a [`Units`] set, or
+    /// that it is not tracked at all.
+    bits: &'t [RegBits],
     /// Per named register mask: the tracked units it clobbers, so that a
     /// call costs a few word operations (filled on first use, kept with
     /// the target's tables).
@@ -56,11 +94,6 @@ struct Ctx<'t, 'a> {
 }
 
 impl Ctx<'_, '_> {
-    #[inline]
-    fn tracked(&self, r: Reg) -> bool {
-        !self.reserved.get(r.index()).copied().unwrap_or(true)
-    }
-
     /// Whether a call with mask `m` clobbers unit `u`.
     fn mask_clobbers(&self, m: &RegMask, u: RegUnit) -> bool {
         let root = self.t.units[u.index()].root;
@@ -119,29 +152,28 @@ impl Ctx<'_, '_> {
     /// One instruction, backwards: `live` goes from after to before it;
     /// sets the operands' kill and dead flags on the way. (Listing the
     /// tracked operands first, to visit them alone, costs more than the
-    /// three short loops: most instructions have a few operands.)
+    /// three short loops: most instructions have a few operands.) A
+    /// register's units are tested and changed through its [`RegBits`]: a
+    /// word operation, not a loop over its units.
     fn step(&mut self, ops: &mut [Operand], live: &mut Units) {
-        let t = self.t;
         // Every definition's flag from what is live after the instruction,
         // before any of them is taken out.
         for o in ops.iter_mut() {
             let Operand::Reg(r) = o else { continue };
             let RegRef::Phys(p) = r.reg else { continue };
-            if !r.is_def() || !self.tracked(p) {
+            if !r.is_def() {
                 continue;
             }
-            let dead = !t.units(p).iter().any(|&u| live.has(u));
-            r.flags.set(RegFlags::DEAD, dead);
+            let Some(live_now) = self.any_live(p, live) else {
+                continue;
+            };
+            r.flags.set(RegFlags::DEAD, !live_now);
         }
         for o in ops.iter() {
             match o {
                 Operand::Reg(r) if r.is_def() => {
-                    if let RegRef::Phys(p) = r.reg
-                        && self.tracked(p)
-                    {
-                        for &u in t.units(p) {
-                            live.remove(u);
-                        }
+                    if let RegRef::Phys(p) = r.reg {
+                        self.change(p, live, false);
                     }
                 }
                 Operand::RegMask(m) => self.with_clobbers(m, |c| {
@@ -158,18 +190,49 @@ impl Ctx<'_, '_> {
                 continue;
             }
             let RegRef::Phys(p) = r.reg else { continue };
-            if !self.tracked(p) {
+            let Some(live_now) = self.any_live(p, live) else {
                 continue;
-            }
+            };
             if r.flags.has(RegFlags::UNDEF) {
                 r.flags.set(RegFlags::KILLED, false);
                 continue;
             }
-            let killed = !t.units(p).iter().any(|&u| live.has(u));
-            r.flags.set(RegFlags::KILLED, killed);
-            for &u in t.units(p) {
-                live.add(u);
+            r.flags.set(RegFlags::KILLED, !live_now);
+            self.change(p, live, true);
+        }
+    }
+
+    /// Whether a unit of `p` is in `live`; `None` when `p` is not tracked.
+    #[inline]
+    fn any_live(&self, p: Reg, live: &Units) -> Option<bool> {
+        let b = self.bits.get(p.index())?;
+        match b.word {
+            RegBits::UNTRACKED => None,
+            RegBits::SPREAD => Some(self.t.units(p).iter().any(|&u| live.has(u))),
+            w => Some(live.0[w as usize] & b.bits != 0),
+        }
+    }
+
+    /// Adds the units of `p` to `live` (`add`) or takes them out, when `p`
+    /// is tracked.
+    #[inline]
+    fn change(&self, p: Reg, live: &mut Units, add: bool) {
+        let Some(b) = self.bits.get(p.index()) else {
+            return;
+        };
+        match b.word {
+            RegBits::UNTRACKED => {}
+            RegBits::SPREAD => {
+                for &u in self.t.units(p) {
+                    if add {
+                        live.add(u);
+                    } else {
+                        live.remove(u);
+                    }
+                }
             }
+            w if add => live.0[w as usize] |= b.bits,
+            w => live.0[w as usize] &= !b.bits,
         }
     }
 
@@ -257,7 +320,7 @@ impl<'t, 'a> Liveness<'t, 'a> {
         let cx = Ctx {
             t,
             untracked: &tables.untracked,
-            reserved: &tables.reserved,
+            bits: &tables.bits,
             named_masks: &tables.clobbers,
         };
         let nb = func.blocks.len();
