@@ -1,5 +1,9 @@
 //! Function-wide facts the fast allocator gathers in one pass before allocating: which virtual registers may live across blocks, use and definition counts, definition lists for copy hints, allocation orders.
 
+use std::sync::OnceLock;
+
+use memchr::memmem::Finder;
+
 use super::block::{NO_REG, NO_SLOT};
 use super::cache::{Scratch, Tables};
 use crate::alloc::order::FrameFlags;
@@ -314,18 +318,21 @@ impl Facts {
     }
 }
 
+/// The two keys of `frameInfo` read, each with a searcher built once.
+const FRAME_KEYS: [&str; 2] = ["hasCalls", "isFrameAddressTaken"];
+static FRAME_FINDERS: OnceLock<[Finder<'static>; 2]> = OnceLock::new();
+
 /// What `order::frame_flags` says of `func` (`hasCalls: true` and
 /// `isFrameAddressTaken: true` lines in its `frameInfo`), found with fewer
-/// steps: a line is trimmed and parsed only when it starts with a key,
-/// where that function parses every line starting with a key's first
-/// letter (half the lines of `frameInfo` start with `has` or `is`).
+/// steps: each key is searched for in the whole text, and only the lines
+/// it occurs in are parsed, where that function looks at every line.
 fn frame_flags(func: &MachineFunction) -> FrameFlags {
     let mut f = FrameFlags::default();
     for k in &func.source_keys {
         if let SourceKey::Verbatim { key, text } = k
             && &**key == "frameInfo"
         {
-            let [c, a] = keys_true(text, ["hasCalls", "isFrameAddressTaken"]);
+            let [c, a] = keys_true(text);
             f.has_calls |= c;
             f.frame_address_taken |= a;
         }
@@ -333,33 +340,26 @@ fn frame_flags(func: &MachineFunction) -> FrameFlags {
     f
 }
 
-/// Per key: whether some line of `text` is the key, then colons, then
-/// `true`, with only whitespace around.
-fn keys_true(text: &str, keys: [&str; 2]) -> [bool; 2] {
+/// Per key of [`FRAME_KEYS`]: whether some line of `text` is the key, then
+/// colons, then `true`, with only whitespace around. Such a line contains
+/// the key, so looking at the lines the key occurs in (every occurrence,
+/// overlapping ones too) finds it.
+fn keys_true(text: &str) -> [bool; 2] {
+    let finders = FRAME_FINDERS.get_or_init(|| FRAME_KEYS.map(|k| Finder::new(k).into_owned()));
     let b = text.as_bytes();
     let mut found = [false; 2];
-    let mut start = 0;
-    while start < b.len() {
-        let end = memchr::memchr(b'\n', &b[start..]).map_or(b.len(), |p| start + p);
-        let line = &b[start..end];
-        let lead = line
-            .iter()
-            .take_while(|&&c| c < 0x80 && (c as char).is_whitespace())
-            .count();
-        if let Some(&c) = line.get(lead) {
-            for (k, key) in keys.iter().enumerate() {
-                // After ASCII whitespace, `trim` leaves the line starting
-                // at `lead`, so only a line with the key there can match;
-                // a non-ASCII byte may begin Unicode whitespace, which
-                // `trim` would also remove: such a line is parsed.
-                if (c >= 0x80 || line[lead..].starts_with(key.as_bytes()))
-                    && line_is(&text[start..end], key)
-                {
-                    found[k] = true;
-                }
+    for (k, finder) in finders.iter().enumerate() {
+        let mut from = 0;
+        while let Some(p) = finder.find(&b[from..]) {
+            let at = from + p;
+            let start = memchr::memrchr(b'\n', &b[..at]).map_or(0, |q| q + 1);
+            let end = memchr::memchr(b'\n', &b[at..]).map_or(b.len(), |q| at + q);
+            if line_is(&text[start..end], FRAME_KEYS[k]) {
+                found[k] = true;
+                break;
             }
+            from = at + 1;
         }
-        start = end + 1;
     }
     found
 }
