@@ -309,7 +309,7 @@ impl<'t, 'a> Fast<'t, 'a> {
     /// assigned so far, and with `fixed_uses` also by fixed-register uses
     /// and register masks (what a register that must stay live through the
     /// instruction may not share).
-    #[inline]
+    #[inline(always)]
     fn is_used(&self, r: Reg, fixed_uses: bool) -> bool {
         if fixed_uses && !self.masks.is_empty() && self.clobbered(r) {
             return true;

@@ -18,8 +18,8 @@ use std::borrow::Cow;
 use std::cell::RefCell;
 
 use crate::target::{
-    AllocOrderPolicy, CalleeSavedSet, FunctionInfo, Reg, RegClass, RegFlags as PhysFlags, RegUnit,
-    TargetInfo,
+    AllocOrderPolicy, CalleeSavedSet, FunctionInfo, InstrFlags, Opcode, Reg, RegClass,
+    RegFlags as PhysFlags, RegUnit, TargetInfo,
 };
 
 use super::liveness::{RegBits, Units};
@@ -43,6 +43,10 @@ pub(super) struct Tables {
     csr_units: Vec<Option<Box<[bool]>>>,
     /// Allocation orders, per combination of the facts they depend on.
     variants: Vec<Variant>,
+    /// Per opcode, one bit: a call. The walk over a function without calls
+    /// asks for every instruction; a bit in a few kilobytes is cheaper to
+    /// reach than the flags in each opcode's description.
+    calls: Box<[u64]>,
     /// Buffers kept from one function to the next.
     pub scratch: Scratch,
 }
@@ -186,8 +190,17 @@ impl Tables {
             default_csr: default_csr(t),
             csr_units: vec![None; t.callee_saved.len()],
             variants: Vec::new(),
+            calls: call_bits(t),
             scratch: Scratch::default(),
         }
+    }
+
+    /// Whether opcode `o` is a call.
+    #[inline]
+    pub fn is_call(&self, o: Opcode) -> bool {
+        self.calls
+            .get(o.index() / 64)
+            .is_some_and(|w| w >> (o.index() % 64) & 1 != 0)
     }
 
     /// The index of the order variant for these facts (made when new).
@@ -270,6 +283,17 @@ impl Tables {
     pub fn orders(&self, k: usize) -> &[Option<Box<[Reg]>>] {
         &self.variants[k].orders
     }
+}
+
+/// One bit per opcode of `t`: whether it is a call.
+fn call_bits(t: &TargetInfo<'_>) -> Box<[u64]> {
+    let mut bits = vec![0u64; t.instrs.len().div_ceil(64)];
+    for (k, d) in t.instrs.iter().enumerate() {
+        if d.is(InstrFlags::CALL) {
+            bits[k / 64] |= 1 << (k % 64);
+        }
+    }
+    bits.into()
 }
 
 /// Per register: reserved in a function with or without a frame pointer

@@ -11,7 +11,7 @@ use crate::alloc::{AllocError, AllocErrorKind};
 use crate::ir::{
     Generic, Inst, MachineFunction, Op, Operand, RegFlags, RegMask, RegRef, SourceKey,
 };
-use crate::target::{CalleeSavedSet, InstrFlags, TargetInfo};
+use crate::target::{CalleeSavedSet, TargetInfo};
 
 /// "No block" / "several blocks" markers for the per-register block summary.
 const NO_BLOCK: u32 = u32::MAX;
@@ -159,12 +159,7 @@ impl Facts {
                         )
                         .at(b, i));
                     }
-                    Op::Target(o) if !has_calls => {
-                        has_calls = t
-                            .instrs
-                            .get(o.index())
-                            .is_some_and(|d| d.is(InstrFlags::CALL))
-                    }
+                    Op::Target(o) if !has_calls => has_calls = tables.is_call(o),
                     Op::Target(_) => {}
                     Op::Generic(_) => {}
                 }
