@@ -174,6 +174,12 @@ impl<'t, 'a> Fast<'t, 'a> {
         let mut removing = std::mem::take(&mut scratch.removing);
         removing.clear();
         removing.resize(ni, false);
+        // The new list of the largest block, with room for some inserted
+        // code, grows once rather than step by step.
+        let longest = func.blocks.iter().map(|b| b.insts.len()).max().unwrap_or(0);
+        let mut rev = std::mem::take(&mut scratch.rev);
+        rev.clear();
+        rev.reserve(longest + longest / 4 + 8);
         let mut edits = std::mem::take(&mut scratch.edits);
         edits.clear();
         Fast {
@@ -205,7 +211,7 @@ impl<'t, 'a> Fast<'t, 'a> {
             def_order: Vec::with_capacity(8),
             after: Vec::with_capacity(8),
             before: Vec::with_capacity(8),
-            rev: std::mem::take(&mut scratch.rev),
+            rev,
             begin: Vec::with_capacity(16),
             block: Block(0),
             inst: Inst(0),

@@ -135,8 +135,12 @@ impl Facts {
         let mut mask_set: Option<CalleeSavedSet> = None;
         // (register, instruction) per virtual definition, in layout order;
         // sorted into `def_list` below without a second walk over the code.
+        // Nearly every instruction defines at most one register: room for
+        // that up front, so that the first large function does not grow
+        // the buffer step by step.
         let defs = &mut scratch.defs;
         defs.clear();
+        defs.reserve(func.insts.len());
 
         let note = |at: &mut u32, b: u32| {
             if *at == NO_BLOCK {
@@ -260,6 +264,7 @@ impl Facts {
         // Definition lists, counted then filled (compressed rows).
         let mut def_start = std::mem::take(&mut scratch.def_start);
         def_start.clear();
+        def_start.reserve(nv + 1);
         def_start.push(0);
         let mut total = 0;
         for x in &v {
