@@ -8,13 +8,15 @@
 
 use crate::alloc::{AllocError, AllocErrorKind, AllocRecord, Edit};
 use crate::ir::{
-    Block, Inst, InstData, MachineFunction, Operand, RegFlags, RegMask, RegOperand, RegRef, VReg,
+    Block, Inst, MachineFunction, Operand, RegFlags, RegMask, RegOperand, RegRef, VReg,
 };
 use crate::target::{CalleeSavedSet, Reg, RegClass, SubRegIndex, TargetInfo};
 
-use super::emit::{self, Kind};
+use super::emit::Kind;
 
+mod spill;
 mod walk;
+use super::cache::{Scratch, Tables};
 use super::prepare::{Facts, VState, is_debug};
 
 /// Unit state: nothing lives here.
@@ -87,6 +89,12 @@ struct VDef {
 pub(super) struct Fast<'t, 'a> {
     t: &'t TargetInfo<'a>,
     f: Facts,
+    /// Per physical register: reserved (or constant) in this function.
+    reserved: &'t [bool],
+    /// Per class: the allocation order for this function (reserved
+    /// registers removed, callee-saved registers last unless the class says
+    /// otherwise); `None` for classes no virtual register uses.
+    orders: &'t [Option<Box<[Reg]>>],
     name: String,
     /// Per unit: `FREE`, `FIXED` or a virtual register number.
     unit_state: Vec<u32>,
@@ -135,22 +143,54 @@ pub(super) struct Fast<'t, 'a> {
     begin: Vec<Inst>,
     block: Block,
     inst: Inst,
+    /// Edits of the inserted instructions, in the order of their ids.
+    edits: Vec<(Inst, Edit)>,
     record: AllocRecord,
 }
 
 impl<'t, 'a> Fast<'t, 'a> {
-    /// Fresh state for `func`.
-    pub fn new(t: &'t TargetInfo<'a>, func: &MachineFunction, mut f: Facts) -> Self {
+    /// Fresh state for `func`, in buffers from `scratch`.
+    pub fn new(
+        t: &'t TargetInfo<'a>,
+        func: &MachineFunction,
+        mut f: Facts,
+        tables: &'t Tables,
+        scratch: &mut Scratch,
+    ) -> Self {
         let v = std::mem::take(&mut f.v);
+        let reserved = &tables.fp[usize::from(f.fp)].reserved;
+        let orders = tables.orders(f.variant);
         let ni = func.insts.len();
+        let nu = t.units.len();
+        // `unit_state` is reset at every block's start; `used` keeps its
+        // stamps, all older than `stamp`, so it needs no reset either.
+        let mut unit_state = std::mem::take(&mut scratch.unit_state);
+        unit_state.resize(nu, FREE);
+        let mut used = std::mem::take(&mut scratch.used);
+        used.resize(nu, 0);
+        let mut done = std::mem::take(&mut scratch.done);
+        done.clear();
+        done.resize(ni, false);
+        let mut removing = std::mem::take(&mut scratch.removing);
+        removing.clear();
+        removing.resize(ni, false);
+        // The new list of the largest block, with room for some inserted
+        // code, grows once rather than step by step.
         let longest = func.blocks.iter().map(|b| b.insts.len()).max().unwrap_or(0);
+        let mut rev = std::mem::take(&mut scratch.rev);
+        rev.clear();
+        rev.reserve(longest + longest / 4 + 8);
+        let mut edits = std::mem::take(&mut scratch.edits);
+        edits.clear();
         Fast {
             t,
             f,
+            reserved,
+            orders,
             name: func.name.clone(),
-            unit_state: vec![FREE; t.units.len()],
-            used: vec![0; t.units.len()],
-            stamp: 0,
+            unit_state,
+            used,
+            stamp: scratch.stamp,
             v,
             epoch: 0,
             // Scratch lists sized for a typical instruction and block up
@@ -158,8 +198,8 @@ impl<'t, 'a> Fast<'t, 'a> {
             // every function.
             live_list: Vec::with_capacity(64),
             insts_moved: false,
-            done: vec![false; ni],
-            removing: vec![false; ni],
+            done,
+            removing,
             has_succs: false,
             masks: Vec::new(),
             vdefs: Vec::with_capacity(8),
@@ -171,21 +211,41 @@ impl<'t, 'a> Fast<'t, 'a> {
             def_order: Vec::with_capacity(8),
             after: Vec::with_capacity(8),
             before: Vec::with_capacity(8),
-            rev: Vec::with_capacity(longest + longest / 4 + 8),
+            rev,
             begin: Vec::with_capacity(16),
             block: Block(0),
             inst: Inst(0),
+            edits,
             record: AllocRecord::new(ni),
         }
     }
 
-    /// The record of what was inserted and removed.
-    pub fn finish(self) -> AllocRecord {
+    /// The record of what was inserted and removed; the buffers go back to
+    /// `scratch`.
+    pub fn finish(mut self, scratch: &mut Scratch) -> AllocRecord {
+        // Ids only grow, so the map is built from a sorted list in one go
+        // rather than by an insertion per edit.
+        self.record.edits = self.edits.drain(..).collect();
+        scratch.edits = self.edits;
+        scratch.unit_state = self.unit_state;
+        scratch.used = self.used;
+        scratch.stamp = self.stamp;
+        scratch.done = self.done;
+        scratch.removing = self.removing;
+        scratch.rev = self.rev;
+        self.f.v = self.v;
+        self.f.give_back(scratch);
         self.record
     }
 
     fn err(&self, kind: AllocErrorKind, msg: String) -> AllocError {
         AllocError::new(kind, &self.name, msg).at(self.block, self.inst)
+    }
+
+    /// The allocation order of class `c` (one a virtual register uses).
+    #[inline]
+    fn order(&self, c: usize) -> &'t [Reg] {
+        self.orders.get(c).and_then(|o| o.as_deref()).unwrap_or(&[])
     }
 
     /// The class of `v`, which the gathering pass checked.
@@ -256,7 +316,7 @@ impl<'t, 'a> Fast<'t, 'a> {
     /// assigned so far, and with `fixed_uses` also by fixed-register uses
     /// and register masks (what a register that must stay live through the
     /// instruction may not share).
-    #[inline]
+    #[inline(always)]
     fn is_used(&self, r: Reg, fixed_uses: bool) -> bool {
         if fixed_uses && !self.masks.is_empty() && self.clobbered(r) {
             return true;
@@ -335,76 +395,6 @@ impl<'t, 'a> Fast<'t, 'a> {
             }
         }
         Ok(any)
-    }
-
-    // ---- spill code ---------------------------------------------------------
-
-    fn slot_of(&mut self, func: &mut MachineFunction, v: u32) -> u32 {
-        let vi = v as usize;
-        if self.v[vi].slot == NO_SLOT {
-            let class = self.class_of(v);
-            let id = self.f.next_slot;
-            self.f.next_slot += 1;
-            self.v[vi].slot = emit::new_slot(self.t, func, class, id);
-        }
-        self.v[vi].slot
-    }
-
-    /// Builds a spill or reload of `v` in `r`, appends it to the function
-    /// (not yet to a block) and records its edit.
-    fn slot_access(
-        &mut self,
-        func: &mut MachineFunction,
-        v: u32,
-        r: Reg,
-        kind: Kind,
-    ) -> Result<Inst, AllocError> {
-        let slot = self.slot_of(func, v);
-        let class = self.class_of(v);
-        let data = emit::slot_access(self.t, class, r, slot, kind)
-            .map_err(|m| self.err(AllocErrorKind::Unsupported, format!("%{v}: {m}")))?;
-        let id = self.push_inst(func, data);
-        let edit = match kind {
-            Kind::Spill => Edit::Spill { from: r, slot },
-            Kind::Reload => Edit::Reload { slot, to: r },
-        };
-        self.record.edits.insert(id, edit);
-        Ok(id)
-    }
-
-    /// Appends an inserted instruction to the function.
-    #[inline]
-    fn push_inst(&mut self, func: &mut MachineFunction, data: InstData) -> Inst {
-        if func.insts.len() == func.insts.capacity() {
-            self.grow_insts(func);
-        }
-        func.insts.push(data);
-        Inst::new(func.insts.len() - 1)
-    }
-
-    /// Makes room in the instruction array. A caller's fresh clone has no
-    /// spare capacity, and doubling it copies the whole array (and, for a
-    /// large function, touches fresh pages) for the few percent of
-    /// instructions a fast allocation adds. Small exact steps first: while
-    /// the allocator's block has room past the array's length, they grow
-    /// it in place. Once a step has had to move the array, growth doubles
-    /// as usual, so it moves at most once more.
-    #[cold]
-    fn grow_insts(&mut self, func: &mut MachineFunction) {
-        let n = func.insts.len();
-        if self.insts_moved {
-            func.insts.reserve(n.max(16));
-            return;
-        }
-        let before = func.insts.as_ptr();
-        func.insts.reserve_exact(n / 64 + 8);
-        self.insts_moved = func.insts.as_ptr() != before;
-    }
-
-    fn insert_copy(&mut self, func: &mut MachineFunction, to: Reg, from: Reg) -> Inst {
-        let id = self.push_inst(func, emit::copy(to, from));
-        self.record.edits.insert(id, Edit::Copy { from, to });
-        id
     }
 
     // ---- choosing registers ---------------------------------------------------
@@ -490,8 +480,8 @@ impl<'t, 'a> Fast<'t, 'a> {
 
     fn hint_ok(&self, v: u32, h: Reg, fixed_uses: bool) -> bool {
         let c = self.class_of(v);
-        h.index() < self.f.reserved.len()
-            && !self.f.reserved[h.index()]
+        h.index() < self.reserved.len()
+            && !self.reserved[h.index()]
             && self.t.class_contains(c, h)
             && !self.is_used(h, fixed_uses)
     }
@@ -524,8 +514,8 @@ impl<'t, 'a> Fast<'t, 'a> {
         let c = self.class_of(v).index();
         let mut best: Option<Reg> = None;
         let mut best_cost = IMPOSSIBLE;
-        for k in 0..self.f.orders[c].len() {
-            let r = self.f.orders[c][k];
+        let order = self.order(c);
+        for &r in order {
             if self.is_used(r, fixed_uses) {
                 continue;
             }
@@ -543,7 +533,7 @@ impl<'t, 'a> Fast<'t, 'a> {
             }
         }
         let Some(r) = best else {
-            let n = self.f.orders[c].len();
+            let n = order.len();
             return Err(self.err(
                 if n == 0 {
                     AllocErrorKind::OutOfRegisters
@@ -993,7 +983,7 @@ impl<'t, 'a> Fast<'t, 'a> {
 
     #[inline]
     fn is_reserved(&self, p: Reg) -> bool {
-        self.f.reserved.get(p.index()).copied().unwrap_or(true)
+        self.reserved.get(p.index()).copied().unwrap_or(true)
     }
 
     /// Whether the instruction reads a register overlapping `r`.
@@ -1072,7 +1062,7 @@ impl<'t, 'a> Fast<'t, 'a> {
                 Reg(self.v[vi].phys)
             } else {
                 let c = self.class_of(v.0).index();
-                match self.f.orders[c].first() {
+                match self.order(c).first() {
                     Some(&r) => r,
                     None => {
                         let msg = format!(

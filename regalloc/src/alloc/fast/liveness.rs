@@ -11,12 +11,52 @@
 //! they are live into nearly every block, and a block's successors mostly
 //! come after it.)
 
+use std::cell::RefCell;
+
+use super::cache::{FpTables, Scratch};
 use crate::ir::{BlockLiveIn, MachineFunction, Operand, RegFlags, RegMask, RegRef};
 use crate::target::{Reg, RegFlags as PhysFlags, RegUnit, TargetInfo};
 
+/// Where the units of one register sit in a [`Units`] set: all in word
+/// `word`, at `bits`; or spread over several words (`SPREAD`); or the
+/// register is reserved or constant, so not tracked (`UNTRACKED`).
+#[derive(Copy, Clone)]
+pub(super) struct RegBits {
+    pub word: u32,
+    pub bits: u64,
+}
+
+impl RegBits {
+    pub const SPREAD: u32 = u32::MAX;
+    pub const UNTRACKED: u32 = u32::MAX - 1;
+
+    /// The bits of `r` when `reserved` says whether it is tracked.
+    pub fn of(t: &TargetInfo<'_>, r: Reg, reserved: bool) -> RegBits {
+        if reserved {
+            return RegBits {
+                word: Self::UNTRACKED,
+                bits: 0,
+            };
+        }
+        let units = t.units(r);
+        let word = units.first().map_or(0, |u| u.index() / 64);
+        if units.iter().any(|u| u.index() / 64 != word) {
+            return RegBits {
+                word: Self::SPREAD,
+                bits: 0,
+            };
+        }
+        let bits = units.iter().fold(0u64, |b, u| b | 1 << (u.index() % 64));
+        RegBits {
+            word: word as u32,
+            bits,
+        }
+    }
+}
+
 /// A set of register units.
 #[derive(Clone, PartialEq, Eq)]
-struct Units(Vec<u64>);
+pub(super) struct Units(Vec<u64>);
 
 impl Units {
     fn new(n: usize) -> Units {
@@ -43,21 +83,17 @@ impl Units {
 struct Ctx<'t, 'a> {
     t: &'t TargetInfo<'a>,
     /// Units of reserved or constant registers.
-    untracked: Vec<bool>,
-    /// Per physical register: not tracked at all.
-    reserved: Vec<bool>,
-    /// Per named register mask used in the function: the tracked units it
-    /// clobbers, so that a call costs a few word operations (filled on first
-    /// use).
-    named_masks: Vec<Option<Units>>,
+    untracked: &'t [bool],
+    /// Per physical register: where its units are in a [`Units`] set, or
+    /// that it is not tracked at all.
+    bits: &'t [RegBits],
+    /// Per named register mask: the tracked units it clobbers, so that a
+    /// call costs a few word operations (filled on first use, kept with
+    /// the target's tables).
+    named_masks: &'t RefCell<Vec<Option<Units>>>,
 }
 
 impl Ctx<'_, '_> {
-    #[inline]
-    fn tracked(&self, r: Reg) -> bool {
-        !self.reserved.get(r.index()).copied().unwrap_or(true)
-    }
-
     /// Whether a call with mask `m` clobbers unit `u`.
     fn mask_clobbers(&self, m: &RegMask, u: RegUnit) -> bool {
         let root = self.t.units[u.index()].root;
@@ -76,7 +112,7 @@ impl Ctx<'_, '_> {
             // tested directly, not through `mask_clobbers` per unit.
             RegMask::Named(s) => {
                 let mask = &t.callee_saved[s.index()].mask;
-                for (u, (d, &untracked)) in t.units.iter().zip(&self.untracked).enumerate() {
+                for (u, (d, &untracked)) in t.units.iter().zip(self.untracked).enumerate() {
                     let r = d.root.index();
                     let preserved = mask.get(r / 32).is_some_and(|w| w >> (r % 32) & 1 != 0);
                     if !untracked && !preserved {
@@ -99,12 +135,13 @@ impl Ctx<'_, '_> {
     /// Applies `f` to the set of units mask `m` clobbers (named masks are
     /// computed at their first use and kept).
     fn with_clobbers(&mut self, m: &RegMask, f: impl FnOnce(&Units)) {
+        let mut named = self.named_masks.borrow_mut();
         match m {
-            RegMask::Named(s) if s.index() < self.named_masks.len() => {
-                if self.named_masks[s.index()].is_none() {
-                    self.named_masks[s.index()] = Some(self.clobbered_units(m));
+            RegMask::Named(s) if s.index() < named.len() => {
+                if named[s.index()].is_none() {
+                    named[s.index()] = Some(self.clobbered_units(m));
                 }
-                if let Some(set) = &self.named_masks[s.index()] {
+                if let Some(set) = &named[s.index()] {
                     f(set);
                 }
             }
@@ -115,29 +152,28 @@ impl Ctx<'_, '_> {
     /// One instruction, backwards: `live` goes from after to before it;
     /// sets the operands' kill and dead flags on the way. (Listing the
     /// tracked operands first, to visit them alone, costs more than the
-    /// three short loops: most instructions have a few operands.)
+    /// three short loops: most instructions have a few operands.) A
+    /// register's units are tested and changed through its [`RegBits`]: a
+    /// word operation, not a loop over its units.
     fn step(&mut self, ops: &mut [Operand], live: &mut Units) {
-        let t = self.t;
         // Every definition's flag from what is live after the instruction,
         // before any of them is taken out.
         for o in ops.iter_mut() {
             let Operand::Reg(r) = o else { continue };
             let RegRef::Phys(p) = r.reg else { continue };
-            if !r.is_def() || !self.tracked(p) {
+            if !r.is_def() {
                 continue;
             }
-            let dead = !t.units(p).iter().any(|&u| live.has(u));
-            r.flags.set(RegFlags::DEAD, dead);
+            let Some(live_now) = self.any_live(p, live) else {
+                continue;
+            };
+            r.flags.set(RegFlags::DEAD, !live_now);
         }
         for o in ops.iter() {
             match o {
                 Operand::Reg(r) if r.is_def() => {
-                    if let RegRef::Phys(p) = r.reg
-                        && self.tracked(p)
-                    {
-                        for &u in t.units(p) {
-                            live.remove(u);
-                        }
+                    if let RegRef::Phys(p) = r.reg {
+                        self.change(p, live, false);
                     }
                 }
                 Operand::RegMask(m) => self.with_clobbers(m, |c| {
@@ -154,18 +190,49 @@ impl Ctx<'_, '_> {
                 continue;
             }
             let RegRef::Phys(p) = r.reg else { continue };
-            if !self.tracked(p) {
+            let Some(live_now) = self.any_live(p, live) else {
                 continue;
-            }
+            };
             if r.flags.has(RegFlags::UNDEF) {
                 r.flags.set(RegFlags::KILLED, false);
                 continue;
             }
-            let killed = !t.units(p).iter().any(|&u| live.has(u));
-            r.flags.set(RegFlags::KILLED, killed);
-            for &u in t.units(p) {
-                live.add(u);
+            r.flags.set(RegFlags::KILLED, !live_now);
+            self.change(p, live, true);
+        }
+    }
+
+    /// Whether a unit of `p` is in `live`; `None` when `p` is not tracked.
+    #[inline]
+    fn any_live(&self, p: Reg, live: &Units) -> Option<bool> {
+        let b = self.bits.get(p.index())?;
+        match b.word {
+            RegBits::UNTRACKED => None,
+            RegBits::SPREAD => Some(self.t.units(p).iter().any(|&u| live.has(u))),
+            w => Some(live.0[w as usize] & b.bits != 0),
+        }
+    }
+
+    /// Adds the units of `p` to `live` (`add`) or takes them out, when `p`
+    /// is tracked.
+    #[inline]
+    fn change(&self, p: Reg, live: &mut Units, add: bool) {
+        let Some(b) = self.bits.get(p.index()) else {
+            return;
+        };
+        match b.word {
+            RegBits::UNTRACKED => {}
+            RegBits::SPREAD => {
+                for &u in self.t.units(p) {
+                    if add {
+                        live.add(u);
+                    } else {
+                        live.remove(u);
+                    }
+                }
             }
+            w if add => live.0[w as usize] |= b.bits,
+            w => live.0[w as usize] &= !b.bits,
         }
     }
 
@@ -239,33 +306,27 @@ pub(super) struct Liveness<'t, 'a> {
 }
 
 impl<'t, 'a> Liveness<'t, 'a> {
-    /// Ready for `func`. `reserved` is the allocator's per-register "not
-    /// tracked" table (reserved in this function, or constant): allocation
-    /// adds no call and no variable-sized object, so it describes the
-    /// allocated function too. The CFG is read now; allocation leaves it
-    /// unchanged.
+    /// Ready for `func`. `tables` says which registers are not tracked
+    /// (reserved in this function, or constant): allocation adds no call
+    /// and no variable-sized object, so it describes the allocated function
+    /// too. The CFG is read now; allocation leaves it unchanged.
     pub fn new(
         t: &'t TargetInfo<'a>,
         func: &MachineFunction,
-        reserved: &[bool],
-        reserved_list: &[Reg],
+        tables: &'t FpTables,
+        scratch: &mut Scratch,
     ) -> Self {
         let nu = t.units.len();
-        // From the short list rather than a look at every register.
-        let mut untracked = vec![false; nu];
-        for &r in reserved_list {
-            for &u in t.units(r) {
-                untracked[u.index()] = true;
-            }
-        }
         let cx = Ctx {
             t,
-            untracked,
-            reserved: reserved.to_vec(),
-            named_masks: vec![None; t.callee_saved.len()],
+            untracked: &tables.untracked,
+            bits: &tables.bits,
+            named_masks: &tables.clobbers,
         };
         let nb = func.blocks.len();
-        let mut pred_start = vec![0u32; nb + 1];
+        let mut pred_start = std::mem::take(&mut scratch.pred_start);
+        pred_start.clear();
+        pred_start.resize(nb + 1, 0);
         for b in &func.blocks {
             for s in &b.succs {
                 pred_start[s.block.index() + 1] += 1;
@@ -274,24 +335,38 @@ impl<'t, 'a> Liveness<'t, 'a> {
         for b in 0..nb {
             pred_start[b + 1] += pred_start[b];
         }
-        let mut fill = pred_start.clone();
-        let mut preds = vec![0u32; pred_start[nb] as usize];
-        for (b, data) in func.blocks.iter().enumerate() {
-            for s in &data.succs {
+        // Each row is filled from its end backwards (so in increasing
+        // block order), with `work`'s buffer as the cursors: it is not
+        // needed before `finish`.
+        let mut preds = std::mem::take(&mut scratch.preds);
+        preds.clear();
+        preds.resize(pred_start[nb] as usize, 0);
+        let mut fill = std::mem::take(&mut scratch.work);
+        fill.clear();
+        fill.extend(pred_start[1..].iter().map(|&x| x as usize));
+        for (b, data) in func.blocks.iter().enumerate().rev() {
+            for s in data.succs.iter().rev() {
                 let k = &mut fill[s.block.index()];
-                preds[*k as usize] = b as u32;
-                *k += 1;
+                *k -= 1;
+                preds[*k] = b as u32;
             }
         }
+        fill.clear();
         let words = nu.div_ceil(64);
+        let mut live_in = std::mem::take(&mut scratch.live_in);
+        live_in.clear();
+        live_in.resize(nb * words, 0);
+        let mut queued = std::mem::take(&mut scratch.queued);
+        queued.clear();
+        queued.resize(nb, false);
         Liveness {
             cx,
             pred_start,
             preds,
-            live_in: vec![0u64; nb * words],
+            live_in,
             words,
-            queued: vec![false; nb],
-            work: Vec::new(),
+            queued,
+            work: fill,
             live: Units::new(nu),
         }
     }
@@ -336,7 +411,7 @@ impl<'t, 'a> Liveness<'t, 'a> {
     /// blocks of allocated code have nothing live across their edges, so
     /// nearly every block is walked once; separate gen/kill sets and a
     /// second flag pass would cost two walks per block.
-    pub fn finish(mut self, func: &mut MachineFunction) {
+    pub fn finish(mut self, func: &mut MachineFunction, scratch: &mut Scratch) {
         let nb = func.blocks.len();
         // Blocks are taken from the end of the layout first (successors
         // tend to come later), and re-queued ones next.
@@ -370,5 +445,10 @@ impl<'t, 'a> Liveness<'t, 'a> {
                     .collect();
             }
         }
+        scratch.pred_start = self.pred_start;
+        scratch.preds = self.preds;
+        scratch.live_in = self.live_in;
+        scratch.queued = self.queued;
+        scratch.work = self.work;
     }
 }

@@ -19,13 +19,15 @@
 //! test (including its limit of 8 uses), allocation orders with
 //! callee-saved registers last.
 //!
-//! Files: [`prepare`] (function-wide facts gathered before allocation),
+//! Files: [`cache`] (facts derived from the target's tables alone, kept
+//! from function to function), [`prepare`] (function-wide facts gathered before allocation),
 //! [`block`] (the per-block walk and the per-instruction steps),
 //! [`emit`] (spill, reload and copy instructions from the target's
 //! templates) and [`liveness`] (kill and dead flags and block live-ins,
 //! recomputed over the allocated code).
 
 mod block;
+mod cache;
 mod emit;
 mod liveness;
 mod prepare;
@@ -41,14 +43,34 @@ use super::{AllocError, AllocRecord};
 /// added as `spill-slot` stack objects; block live-ins and kill/dead flags
 /// are recomputed. On error the function may be partly rewritten.
 pub fn run(target: &TargetInfo<'_>, func: &mut MachineFunction) -> Result<AllocRecord, AllocError> {
-    let facts = prepare::Facts::gather(target, func)?;
-    let live = liveness::Liveness::new(target, func, &facts.reserved, &facts.reserved_list);
-    let mut alloc = block::Fast::new(target, func, facts);
+    let mut tables = cache::Tables::take(target);
+    let mut scratch = std::mem::take(&mut tables.scratch);
+    let result = run_with(target, func, &mut tables, &mut scratch);
+    // After an error the buffers may hold marks the next function must not
+    // see: they are dropped then.
+    if result.is_ok() {
+        tables.scratch = scratch;
+    }
+    tables.give_back();
+    result
+}
+
+/// [`run`] with the target's derived tables and reusable buffers.
+fn run_with(
+    target: &TargetInfo<'_>,
+    func: &mut MachineFunction,
+    tables: &mut cache::Tables,
+    scratch: &mut cache::Scratch,
+) -> Result<AllocRecord, AllocError> {
+    let facts = prepare::Facts::gather(target, func, tables, scratch)?;
+    let tables: &cache::Tables = tables;
+    let live = liveness::Liveness::new(target, func, &tables.fp[usize::from(facts.fp)], scratch);
+    let mut alloc = block::Fast::new(target, func, facts, tables, scratch);
     for b in func.block_ids() {
         alloc.allocate_block(func, b)?;
     }
-    let record = alloc.finish();
-    live.finish(func);
+    let record = alloc.finish(scratch);
+    live.finish(func, scratch);
     Ok(record)
 }
 

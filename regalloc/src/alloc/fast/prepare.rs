@@ -1,11 +1,17 @@
 //! Function-wide facts the fast allocator gathers in one pass before allocating: which virtual registers may live across blocks, use and definition counts, definition lists for copy hints, allocation orders.
 
+use std::sync::OnceLock;
+
+use memchr::memmem::Finder;
+
 use super::block::{NO_REG, NO_SLOT};
+use super::cache::{Scratch, Tables};
+use crate::alloc::order::FrameFlags;
 use crate::alloc::{AllocError, AllocErrorKind};
-use crate::ir::{Generic, Inst, MachineFunction, Op, Operand, RegFlags, RegMask, RegRef};
-use crate::target::{
-    AllocOrderPolicy, CalleeSavedSet, InstrFlags, Reg, RegClass, RegFlags as PhysFlags, TargetInfo,
+use crate::ir::{
+    Generic, Inst, MachineFunction, Op, Operand, RegFlags, RegMask, RegRef, SourceKey,
 };
+use crate::target::{CalleeSavedSet, TargetInfo};
 
 /// "No block" / "several blocks" markers for the per-register block summary.
 const NO_BLOCK: u32 = u32::MAX;
@@ -44,7 +50,7 @@ pub(super) const BAD_CLASS: u32 = u32::MAX - 1;
 
 /// Per virtual register, what only the gathering walk needs.
 #[derive(Copy, Clone)]
-struct Seen {
+pub(super) struct Seen {
     use_block: u32,
     def_block: u32,
     defined_in: u32,
@@ -64,66 +70,77 @@ pub(super) struct Facts {
     pub def_start: Vec<u32>,
     /// See `def_start`.
     pub def_list: Vec<Inst>,
-    /// Per physical register: reserved (or constant), so never allocated and
-    /// never tracked.
-    pub reserved: Vec<bool>,
-    /// The registers `reserved` marks.
-    pub reserved_list: Vec<Reg>,
-    /// Per class: the allocation order for this function (reserved
-    /// registers removed, callee-saved registers last unless the class says
-    /// otherwise); empty for classes no virtual register uses.
-    pub orders: Vec<Box<[Reg]>>,
+    /// The function keeps a frame pointer: which of `Tables::fp` applies.
+    pub fp: bool,
+    /// The allocation orders of this function: `Tables::orders(variant)`,
+    /// filled for every class a virtual register uses.
+    pub variant: usize,
     /// The id the next spill slot gets (`%stack.N`).
     pub next_slot: u32,
 }
 
 impl Facts {
     /// Scans `func` once.
-    pub fn gather(t: &TargetInfo<'_>, func: &MachineFunction) -> Result<Facts, AllocError> {
+    pub fn gather(
+        t: &TargetInfo<'_>,
+        func: &MachineFunction,
+        tables: &mut Tables,
+        scratch: &mut Scratch,
+    ) -> Result<Facts, AllocError> {
         let nv = func.vregs.len();
         let nc = t.classes.len();
         // Classes read once, in order: the walk below then looks up four
         // bytes per operand instead of a 64-byte `VRegData` line.
-        let mut v: Vec<VState> = func
-            .vregs
-            .iter()
-            .map(|d| VState {
-                phys: NO_REG,
-                slot: NO_SLOT,
-                live_epoch: 0,
-                uses: 0,
-                defs: 0,
-                class: match d.class {
-                    None => NO_CLASS,
-                    Some(c) if c.index() >= nc => BAD_CLASS,
-                    Some(c) => c.0,
-                },
-                across: false,
-                flags: 0,
-            })
-            .collect();
-        let mut seen = vec![
+        let mut v = std::mem::take(&mut scratch.v);
+        v.clear();
+        v.extend(func.vregs.iter().map(|d| VState {
+            phys: NO_REG,
+            slot: NO_SLOT,
+            live_epoch: 0,
+            uses: 0,
+            defs: 0,
+            class: match d.class {
+                None => NO_CLASS,
+                Some(c) if c.index() >= nc => BAD_CLASS,
+                Some(c) => c.0,
+            },
+            across: false,
+            flags: 0,
+        }));
+        let seen = &mut scratch.seen;
+        seen.clear();
+        seen.resize(
+            nv,
             Seen {
                 use_block: NO_BLOCK,
                 def_block: NO_BLOCK,
                 defined_in: NO_BLOCK,
                 upward_exposed: false,
-            };
-            nv
-        ];
-        let mut used_class = vec![false; nc];
+            },
+        );
+        // Per class: used by a virtual register; the classes so marked are
+        // listed, so that neither marking nor unmarking visits every class.
+        let used_class = &mut scratch.used_class;
+        if used_class.len() != nc {
+            used_class.clear();
+            used_class.resize(nc, false);
+        }
+        let mut classes: Vec<u32> = Vec::new();
         // A call instruction or a register mask operand anywhere (what
         // `order::function_info` would otherwise find by walking the code
         // again). When `frameInfo` already says the function calls, the
         // walk need not look up each instruction's description for it.
-        let frame = crate::alloc::order::frame_flags(func);
+        let frame = frame_flags(func);
         let mut has_calls = frame.has_calls;
         let mut mask_set: Option<CalleeSavedSet> = None;
         // (register, instruction) per virtual definition, in layout order;
         // sorted into `def_list` below without a second walk over the code.
-        // Nearly every instruction defines at most one register: sized
-        // for that, it seldom grows.
-        let mut defs: Vec<(u32, Inst)> = Vec::with_capacity(func.insts.len());
+        // Nearly every instruction defines at most one register: room for
+        // that up front, so that the first large function does not grow
+        // the buffer step by step.
+        let defs = &mut scratch.defs;
+        defs.clear();
+        defs.reserve(func.insts.len());
 
         let note = |at: &mut u32, b: u32| {
             if *at == NO_BLOCK {
@@ -146,12 +163,7 @@ impl Facts {
                         )
                         .at(b, i));
                     }
-                    Op::Target(o) if !has_calls => {
-                        has_calls = t
-                            .instrs
-                            .get(o.index())
-                            .is_some_and(|d| d.is(InstrFlags::CALL))
-                    }
+                    Op::Target(o) if !has_calls => has_calls = tables.is_call(o),
                     Op::Target(_) => {}
                     Op::Generic(_) => {}
                 }
@@ -193,7 +205,10 @@ impl Facts {
                                 )
                                 .at(b, i));
                             }
-                            used_class[c as usize] = true;
+                            if !used_class[c as usize] {
+                                used_class[c as usize] = true;
+                                classes.push(c);
+                            }
                             any_vdef |= r.is_def();
                             if !r.is_def() {
                                 v[vi].uses += 1;
@@ -239,66 +254,43 @@ impl Facts {
             }
         }
 
-        for (x, sv) in v.iter_mut().zip(&seen) {
+        for (x, sv) in v.iter_mut().zip(seen.iter()) {
             let (u, d) = (sv.use_block, sv.def_block);
             x.across = u == MANY_BLOCKS
                 || (u != NO_BLOCK && d != NO_BLOCK && d != u)
                 || (sv.upward_exposed && d != NO_BLOCK);
         }
-        drop(seen);
 
         // Definition lists, counted then filled (compressed rows).
-        let mut def_start = vec![0u32; nv + 1];
-        for (k, x) in v.iter().enumerate() {
-            def_start[k + 1] = def_start[k] + x.defs;
+        let mut def_start = std::mem::take(&mut scratch.def_start);
+        def_start.clear();
+        def_start.reserve(nv + 1);
+        def_start.push(0);
+        let mut total = 0;
+        for x in &v {
+            total += x.defs;
+            def_start.push(total);
         }
-        let mut fill = def_start.clone();
-        let mut def_list = vec![Inst(0); def_start[nv] as usize];
-        for &(w, i) in &defs {
+        let fill = &mut scratch.fill;
+        fill.clear();
+        fill.extend_from_slice(&def_start);
+        let mut def_list = std::mem::take(&mut scratch.def_list);
+        def_list.clear();
+        def_list.resize(total as usize, Inst(0));
+        for &(w, i) in defs.iter() {
             let slot = &mut fill[w as usize];
             def_list[*slot as usize] = i;
             *slot += 1;
         }
 
         let fi = crate::alloc::order::function_info_with(t, func, frame, has_calls);
-        let (reserved, reserved_list) = reserved_or_constant(t, fi.has_frame_pointer);
-        let csr = function_csr(t, mask_set);
-        let mut csr_unit = vec![false; t.units.len()];
-        if let Some(s) = csr {
-            for &r in t.callee_saved_set(s).saves.iter() {
-                for &u in t.units(r) {
-                    csr_unit[u.index()] = true;
-                }
-            }
-        }
-        // One pass per used class: usable registers go straight into the
-        // order, callee-saved ones into a tail appended after (no iterator
-        // chains re-testing every register twice).
-        let mut orders: Vec<Box<[Reg]>> = Vec::with_capacity(t.classes.len());
-        let mut head: Vec<Reg> = Vec::new();
-        let mut tail: Vec<Reg> = Vec::new();
-        for (c, &used) in used_class.iter().enumerate() {
-            if !used {
-                orders.push(Box::default());
-                continue;
-            }
-            let c = RegClass::new(c);
-            let raw = t.alloc_order(c, &fi);
-            let csr_last = matches!(t.class(c).order_policy, AllocOrderPolicy::CalleeSavedLast);
-            head.clear();
-            tail.clear();
-            for &r in raw {
-                if reserved[r.index()] || t.reg(r).flags.contains(PhysFlags::ARTIFICIAL) {
-                    continue;
-                }
-                if csr_last && t.units(r).iter().any(|u| csr_unit[u.index()]) {
-                    tail.push(r);
-                } else {
-                    head.push(r);
-                }
-            }
-            head.extend_from_slice(&tail);
-            orders.push(head.as_slice().into());
+        // The mask the function's calls carry is the C convention of the
+        // target; without calls, the one the tables name as such.
+        let csr = mask_set.or(tables.default_csr);
+        let variant = tables.variant(t, &fi, csr);
+        for &c in &classes {
+            tables.fill_order(t, variant, c as usize);
+            used_class[c as usize] = false;
         }
 
         let next_slot = func.stack.iter().map(|o| o.id + 1).max().unwrap_or(0);
@@ -306,11 +298,17 @@ impl Facts {
             v,
             def_start,
             def_list,
-            reserved,
-            reserved_list,
-            orders,
+            fp: fi.has_frame_pointer,
+            variant,
             next_slot,
         })
+    }
+
+    /// Gives the buffers back for the next function.
+    pub fn give_back(self, scratch: &mut Scratch) {
+        scratch.v = self.v;
+        scratch.def_start = self.def_start;
+        scratch.def_list = self.def_list;
     }
 
     /// The instructions defining `v`.
@@ -320,34 +318,57 @@ impl Facts {
     }
 }
 
-/// Per register: reserved in this function (what
-/// [`TargetInfo::reserved_in`] says) or constant; and the list of those
-/// registers. Built from the tables' bit sets a word at a time: every
-/// function asks, and AArch64 has 700 registers, nearly all of them
-/// neither.
-fn reserved_or_constant(t: &TargetInfo<'_>, frame_pointer: bool) -> (Vec<bool>, Vec<Reg>) {
-    let n = t.regs.len();
-    let mut out = vec![false; n];
-    let mut list = Vec::with_capacity(64);
-    let fp: &[u32] = if frame_pointer { &t.frame_pointer } else { &[] };
-    for w in 0..t.reserved.len().max(fp.len()) {
-        let mut bits = t.reserved.get(w).copied().unwrap_or(0) | fp.get(w).copied().unwrap_or(0);
-        while bits != 0 {
-            let r = w * 32 + bits.trailing_zeros() as usize;
-            if r < n {
-                out[r] = true;
-                list.push(Reg::new(r));
+/// The two keys of `frameInfo` read, each with a searcher built once.
+const FRAME_KEYS: [&str; 2] = ["hasCalls", "isFrameAddressTaken"];
+static FRAME_FINDERS: OnceLock<[Finder<'static>; 2]> = OnceLock::new();
+
+/// What `order::frame_flags` says of `func` (`hasCalls: true` and
+/// `isFrameAddressTaken: true` lines in its `frameInfo`), found with fewer
+/// steps: each key is searched for in the whole text, and only the lines
+/// it occurs in are parsed, where that function looks at every line.
+fn frame_flags(func: &MachineFunction) -> FrameFlags {
+    let mut f = FrameFlags::default();
+    for k in &func.source_keys {
+        if let SourceKey::Verbatim { key, text } = k
+            && &**key == "frameInfo"
+        {
+            let [c, a] = keys_true(text);
+            f.has_calls |= c;
+            f.frame_address_taken |= a;
+        }
+    }
+    f
+}
+
+/// Per key of [`FRAME_KEYS`]: whether some line of `text` is the key, then
+/// colons, then `true`, with only whitespace around. Such a line contains
+/// the key, so looking at the lines the key occurs in (every occurrence,
+/// overlapping ones too) finds it.
+fn keys_true(text: &str) -> [bool; 2] {
+    let finders = FRAME_FINDERS.get_or_init(|| FRAME_KEYS.map(|k| Finder::new(k).into_owned()));
+    let b = text.as_bytes();
+    let mut found = [false; 2];
+    for (k, finder) in finders.iter().enumerate() {
+        let mut from = 0;
+        while let Some(p) = finder.find(&b[from..]) {
+            let at = from + p;
+            let start = memchr::memrchr(b'\n', &b[..at]).map_or(0, |q| q + 1);
+            let end = memchr::memchr(b'\n', &b[at..]).map_or(b.len(), |q| at + q);
+            if line_is(&text[start..end], FRAME_KEYS[k]) {
+                found[k] = true;
+                break;
             }
-            bits &= bits - 1;
+            from = at + 1;
         }
     }
-    for (r, d) in t.regs.iter().enumerate() {
-        if d.flags.contains(PhysFlags::CONSTANT) && !out[r] {
-            out[r] = true;
-            list.push(Reg::new(r));
-        }
-    }
-    (out, list)
+    found
+}
+
+/// Whether line `l` says `key: true`.
+fn line_is(l: &str, key: &str) -> bool {
+    l.trim()
+        .strip_prefix(key)
+        .is_some_and(|r| r.trim_start_matches(':').trim() == "true")
 }
 
 /// Whether `op` is a debug pseudo-instruction (never allocated for).
@@ -362,21 +383,4 @@ pub(super) fn is_debug(op: Op) -> bool {
                 | Generic::DbgLabel
         )
     )
-}
-
-/// The callee-saved set of the function itself, which decides which
-/// registers go last in allocation orders. The tables do not say which
-/// convention a function follows; the mask its calls carry is the C
-/// convention of the target, and without calls the set is looked up by the
-/// names the four targets give their C convention.
-fn function_csr(t: &TargetInfo<'_>, from_calls: Option<CalleeSavedSet>) -> Option<CalleeSavedSet> {
-    if from_calls.is_some() {
-        return from_calls;
-    }
-    for name in ["CSR_64", "CSR_AArch64_AAPCS", "HexagonCSR", "CSR"] {
-        if let Some(s) = t.find_callee_saved(name) {
-            return Some(s);
-        }
-    }
-    (t.callee_saved.len() == 1).then(|| CalleeSavedSet::new(0))
 }

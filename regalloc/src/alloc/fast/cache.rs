@@ -1,0 +1,338 @@
+//! What the fast allocator derives from a target's tables alone (reserved and constant registers, allocation orders, the units each call mask clobbers), kept per thread from one function to the next.
+//!
+//! Every function used to work these out again: a loop over every register
+//! for the constant ones, one over every class for the orders, one over
+//! every unit for a call's clobbers. For a function of twenty instructions
+//! that was most of its time. They depend only on the target and on two or
+//! three facts about the function (whether it keeps a frame pointer, makes
+//! calls, which callee-saved set it follows), so they are computed once per
+//! combination and looked up after.
+//!
+//! Only targets whose tables are borrowed (the generated `static` ones) are
+//! kept, keyed by the tables' addresses, which cannot change under a
+//! `'static` borrow. Owned tables (test fixtures, tables loaded at run
+//! time) may be freed and another set built at the same address, so for
+//! them everything is computed afresh each time, as before.
+
+use std::borrow::Cow;
+use std::cell::RefCell;
+
+use crate::target::{
+    AllocOrderPolicy, CalleeSavedSet, FunctionInfo, InstrFlags, Opcode, Reg, RegClass,
+    RegFlags as PhysFlags, RegUnit, TargetInfo,
+};
+
+use super::liveness::{RegBits, Units};
+use super::prepare::{Seen, VState};
+use crate::alloc::Edit;
+use crate::ir::Inst;
+
+/// The addresses and lengths of the tables the cached facts come from.
+type Key = [usize; 12];
+
+/// Per-target facts for one thread.
+pub(super) struct Tables {
+    key: Option<Key>,
+    /// Index 0: a function without a frame pointer; 1: with one.
+    pub fp: [FpTables; 2],
+    /// The callee-saved set a function without calls follows (see
+    /// `prepare::function_csr`).
+    pub default_csr: Option<CalleeSavedSet>,
+    /// Per callee-saved set: which units its saved registers cover
+    /// (computed on first use).
+    csr_units: Vec<Option<Box<[bool]>>>,
+    /// Allocation orders, per combination of the facts they depend on.
+    variants: Vec<Variant>,
+    /// Per opcode, one bit: a call. The walk over a function without calls
+    /// asks for every instruction; a bit in a few kilobytes is cheaper to
+    /// reach than the flags in each opcode's description.
+    calls: Box<[u64]>,
+    /// Buffers kept from one function to the next.
+    pub scratch: Scratch,
+}
+
+/// Buffers one function's allocation fills and the next one's reuses, so
+/// that a function costs no allocation for them once the largest has been
+/// seen. Their contents mean nothing between functions, except `used` with
+/// `stamp` (see `block::Fast`), whose stamps only grow.
+#[derive(Default)]
+pub(super) struct Scratch {
+    /// `prepare::Facts::gather`'s tables.
+    pub v: Vec<VState>,
+    pub seen: Vec<Seen>,
+    pub defs: Vec<(u32, Inst)>,
+    pub def_start: Vec<u32>,
+    pub fill: Vec<u32>,
+    pub def_list: Vec<Inst>,
+    pub used_class: Vec<bool>,
+    /// `block::Fast`'s tables.
+    pub unit_state: Vec<u32>,
+    pub used: Vec<u32>,
+    pub stamp: u32,
+    pub done: Vec<bool>,
+    pub removing: Vec<bool>,
+    pub rev: Vec<Inst>,
+    pub edits: Vec<(Inst, Edit)>,
+    /// `liveness::Liveness`'s tables.
+    pub pred_start: Vec<u32>,
+    pub preds: Vec<u32>,
+    pub live_in: Vec<u64>,
+    pub queued: Vec<bool>,
+    pub work: Vec<usize>,
+}
+
+/// The facts that depend on whether the function keeps a frame pointer.
+pub(super) struct FpTables {
+    /// Per register: reserved (or constant), so never allocated and never
+    /// tracked.
+    pub reserved: Box<[bool]>,
+    /// Per unit: a unit of a reserved or constant register.
+    pub untracked: Box<[bool]>,
+    /// Per register: where its units are in a liveness set (or that it is
+    /// reserved or constant, so not tracked).
+    pub bits: Box<[RegBits]>,
+    /// Per callee-saved set: the tracked units a call with its mask
+    /// clobbers (computed on first use).
+    pub clobbers: RefCell<Vec<Option<Units>>>,
+}
+
+/// Allocation orders for one combination of function facts.
+struct Variant {
+    has_calls: bool,
+    fp: bool,
+    csr: Option<CalleeSavedSet>,
+    /// Per class (computed on first use).
+    orders: Vec<Option<Box<[Reg]>>>,
+}
+
+thread_local! {
+    static CACHE: RefCell<Option<Box<Tables>>> = const { RefCell::new(None) };
+}
+
+/// The key of `t`'s tables when they are all borrowed.
+fn key(t: &TargetInfo<'_>) -> Option<Key> {
+    match (
+        &t.regs,
+        &t.units,
+        &t.classes,
+        &t.callee_saved,
+        &t.reserved,
+        &t.frame_pointer,
+    ) {
+        (
+            Cow::Borrowed(r),
+            Cow::Borrowed(u),
+            Cow::Borrowed(c),
+            Cow::Borrowed(s),
+            Cow::Borrowed(res),
+            Cow::Borrowed(fp),
+        ) => Some([
+            r.as_ptr() as usize,
+            r.len(),
+            u.as_ptr() as usize,
+            u.len(),
+            c.as_ptr() as usize,
+            c.len(),
+            s.as_ptr() as usize,
+            s.len(),
+            res.as_ptr() as usize,
+            res.len(),
+            fp.as_ptr() as usize,
+            fp.len(),
+        ]),
+        _ => None,
+    }
+}
+
+impl Tables {
+    /// The tables for `t`: this thread's kept ones when they are `t`'s,
+    /// else new ones.
+    pub fn take(t: &TargetInfo<'_>) -> Box<Tables> {
+        let k = key(t);
+        if k.is_some()
+            && let Some(c) = CACHE.with(|c| c.borrow_mut().take())
+            && c.key == k
+        {
+            return c;
+        }
+        Box::new(Tables::new(t, k))
+    }
+
+    /// Keeps `self` for the next function (only for borrowed tables).
+    pub fn give_back(self: Box<Self>) {
+        if self.key.is_some() {
+            CACHE.with(|c| *c.borrow_mut() = Some(self));
+        }
+    }
+
+    fn new(t: &TargetInfo<'_>, key: Option<Key>) -> Tables {
+        let fp = |with_fp: bool| {
+            let (reserved, list) = reserved_or_constant(t, with_fp);
+            let mut untracked = vec![false; t.units.len()];
+            for &r in &list {
+                for &u in t.units(r) {
+                    untracked[u.index()] = true;
+                }
+            }
+            let bits: Box<[RegBits]> = (0..t.regs.len())
+                .map(|r| RegBits::of(t, Reg::new(r), reserved[r]))
+                .collect();
+            FpTables {
+                bits,
+                reserved: reserved.into(),
+                untracked: untracked.into(),
+                clobbers: RefCell::new(vec![None; t.callee_saved.len()]),
+            }
+        };
+        Tables {
+            key,
+            fp: [fp(false), fp(true)],
+            default_csr: default_csr(t),
+            csr_units: vec![None; t.callee_saved.len()],
+            variants: Vec::new(),
+            calls: call_bits(t),
+            scratch: Scratch::default(),
+        }
+    }
+
+    /// Whether opcode `o` is a call.
+    #[inline]
+    pub fn is_call(&self, o: Opcode) -> bool {
+        self.calls
+            .get(o.index() / 64)
+            .is_some_and(|w| w >> (o.index() % 64) & 1 != 0)
+    }
+
+    /// The index of the order variant for these facts (made when new).
+    pub fn variant(
+        &mut self,
+        t: &TargetInfo<'_>,
+        fi: &FunctionInfo,
+        csr: Option<CalleeSavedSet>,
+    ) -> usize {
+        let (has_calls, fp) = (fi.has_calls, fi.has_frame_pointer);
+        if let Some(k) = self
+            .variants
+            .iter()
+            .position(|v| v.has_calls == has_calls && v.fp == fp && v.csr == csr)
+        {
+            return k;
+        }
+        self.variants.push(Variant {
+            has_calls,
+            fp,
+            csr,
+            orders: vec![None; t.classes.len()],
+        });
+        self.variants.len() - 1
+    }
+
+    /// Makes sure variant `k` has the order of class `c`: usable registers
+    /// in the class's order, callee-saved ones last unless the class says
+    /// otherwise.
+    pub fn fill_order(&mut self, t: &TargetInfo<'_>, k: usize, c: usize) {
+        if self.variants[k].orders[c].is_some() {
+            return;
+        }
+        let v = &self.variants[k];
+        let (fp, csr) = (v.fp, v.csr);
+        let fi = FunctionInfo {
+            has_frame_pointer: fp,
+            has_calls: v.has_calls,
+            features: 0,
+        };
+        if let Some(s) = csr
+            && self.csr_units[s.index()].is_none()
+        {
+            let mut units = vec![false; t.units.len()];
+            for &r in t.callee_saved_set(s).saves.iter() {
+                for &u in t.units(r) {
+                    units[u.index()] = true;
+                }
+            }
+            self.csr_units[s.index()] = Some(units.into());
+        }
+        let no_units: &[bool] = &[];
+        let csr_unit = csr
+            .and_then(|s| self.csr_units[s.index()].as_deref())
+            .unwrap_or(no_units);
+        let is_csr = |u: &RegUnit| csr_unit.get(u.index()).copied().unwrap_or(false);
+        let reserved = &self.fp[usize::from(fp)].reserved;
+        let class = RegClass::new(c);
+        let csr_last = matches!(
+            t.class(class).order_policy,
+            AllocOrderPolicy::CalleeSavedLast
+        );
+        let mut head: Vec<Reg> = Vec::new();
+        let mut tail: Vec<Reg> = Vec::new();
+        for &r in t.alloc_order(class, &fi) {
+            if reserved[r.index()] || t.reg(r).flags.contains(PhysFlags::ARTIFICIAL) {
+                continue;
+            }
+            if csr_last && t.units(r).iter().any(is_csr) {
+                tail.push(r);
+            } else {
+                head.push(r);
+            }
+        }
+        head.extend_from_slice(&tail);
+        self.variants[k].orders[c] = Some(head.into());
+    }
+
+    /// The orders of variant `k` (those filled).
+    pub fn orders(&self, k: usize) -> &[Option<Box<[Reg]>>] {
+        &self.variants[k].orders
+    }
+}
+
+/// One bit per opcode of `t`: whether it is a call.
+fn call_bits(t: &TargetInfo<'_>) -> Box<[u64]> {
+    let mut bits = vec![0u64; t.instrs.len().div_ceil(64)];
+    for (k, d) in t.instrs.iter().enumerate() {
+        if d.is(InstrFlags::CALL) {
+            bits[k / 64] |= 1 << (k % 64);
+        }
+    }
+    bits.into()
+}
+
+/// Per register: reserved in a function with or without a frame pointer
+/// (what [`TargetInfo::reserved_in`] says) or constant; and the list of
+/// those registers.
+fn reserved_or_constant(t: &TargetInfo<'_>, frame_pointer: bool) -> (Vec<bool>, Vec<Reg>) {
+    let n = t.regs.len();
+    let mut out = vec![false; n];
+    let mut list = Vec::with_capacity(64);
+    let fp: &[u32] = if frame_pointer { &t.frame_pointer } else { &[] };
+    for w in 0..t.reserved.len().max(fp.len()) {
+        let mut bits = t.reserved.get(w).copied().unwrap_or(0) | fp.get(w).copied().unwrap_or(0);
+        while bits != 0 {
+            let r = w * 32 + bits.trailing_zeros() as usize;
+            if r < n {
+                out[r] = true;
+                list.push(Reg::new(r));
+            }
+            bits &= bits - 1;
+        }
+    }
+    for (r, d) in t.regs.iter().enumerate() {
+        if d.flags.contains(PhysFlags::CONSTANT) && !out[r] {
+            out[r] = true;
+            list.push(Reg::new(r));
+        }
+    }
+    (out, list)
+}
+
+/// The callee-saved set of a function without calls, which decides which
+/// registers go last in allocation orders. The tables do not say which
+/// convention a function follows; it is looked up by the names the four
+/// targets give their C convention.
+fn default_csr(t: &TargetInfo<'_>) -> Option<CalleeSavedSet> {
+    for name in ["CSR_64", "CSR_AArch64_AAPCS", "HexagonCSR", "CSR"] {
+        if let Some(s) = t.find_callee_saved(name) {
+            return Some(s);
+        }
+    }
+    (t.callee_saved.len() == 1).then(|| CalleeSavedSet::new(0))
+}
