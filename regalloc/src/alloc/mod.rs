@@ -130,18 +130,18 @@ pub fn allocate_without_stats(
             ));
         }
     };
-    if let Some(original) = original {
-        if let Err(errors) = crate::check::check(target, &original, func, &record) {
-            let mut message = String::new();
-            for e in errors.iter().take(10) {
-                message.push_str(&format!("\n  {e}"));
-            }
-            return Err(AllocError::new(
-                AllocErrorKind::CheckFailed,
-                &func.name,
-                format!("the checker rejected the allocation:{message}"),
-            ));
+    if let Some(original) = original
+        && let Err(errors) = crate::check::check(target, &original, func, &record)
+    {
+        let mut message = String::new();
+        for e in errors.iter().take(10) {
+            message.push_str(&format!("\n  {e}"));
         }
+        return Err(AllocError::new(
+            AllocErrorKind::CheckFailed,
+            &func.name,
+            format!("the checker rejected the allocation:{message}"),
+        ));
     }
     Ok(record)
 }

@@ -198,7 +198,7 @@ impl<'c, 't> Checker<'c, 't> {
             self.walk_block(b, &mut state);
         }
         let mut errors = self.errors;
-        errors.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+        errors.sort_by_key(|a| a.sort_key());
         if errors.is_empty() {
             Ok(())
         } else {

@@ -289,7 +289,6 @@ pub(super) fn split_around_region(
             _ => {}
         }
     }
-    drop(claims);
     let orig_blocks = sa.blocks.len();
     let users = g.spiller.users(v).to_vec();
     let Some(res) = g
