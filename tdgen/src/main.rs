@@ -193,11 +193,10 @@ fn out(text: &str) {
     if let Err(e) = stdout
         .write_all(text.as_bytes())
         .and_then(|()| stdout.flush())
+        && e.kind() != std::io::ErrorKind::BrokenPipe
     {
-        if e.kind() != std::io::ErrorKind::BrokenPipe {
-            eprintln!("error: writing the output failed: {e}");
-            std::process::exit(1);
-        }
+        eprintln!("error: writing the output failed: {e}");
+        std::process::exit(1);
     }
 }
 

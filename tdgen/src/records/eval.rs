@@ -267,23 +267,23 @@ impl<'a> Evaluator<'a> {
 
     fn defvar(&mut self, d: &ast::Defvar, cur: Option<&Record>) -> R<()> {
         let name = d.name.sym;
-        if let Some(s) = self.scopes.last() {
-            if s.vars.contains_key(&name) {
-                return Err(Diagnostic::error(
-                    Kind::Redefinition,
-                    d.name.span,
-                    "local variable of this name already exists",
-                ));
-            }
+        if let Some(s) = self.scopes.last()
+            && s.vars.contains_key(&name)
+        {
+            return Err(Diagnostic::error(
+                Kind::Redefinition,
+                d.name.span,
+                "local variable of this name already exists",
+            ));
         }
-        if let Some(rec) = cur {
-            if rec.value(name).is_some_and(|v| !v.is_template_arg) {
-                return Err(Diagnostic::error(
-                    Kind::Redefinition,
-                    d.name.span,
-                    "field of this name already exists",
-                ));
-            }
+        if let Some(rec) = cur
+            && rec.value(name).is_some_and(|v| !v.is_template_arg)
+        {
+            return Err(Diagnostic::error(
+                Kind::Redefinition,
+                d.name.span,
+                "field of this name already exists",
+            ));
         }
         let v = self.value(&d.value, cur, None, Mode::Value)?;
         if self.scopes.is_empty() {
@@ -448,16 +448,16 @@ impl<'a> Evaluator<'a> {
                 span,
             } => {
                 let t = self.ty(ty)?;
-                if let Some(existing) = rec.value(name.sym) {
-                    if existing.ty != t {
-                        let m = format!(
-                            "field '{}' already defined with type '{}'",
-                            self.rk.interner.name(name.sym),
-                            type_string(&existing.ty, self.rk)
-                        );
-                        return Err(Diagnostic::error(Kind::Redefinition, name.span, m)
-                            .with_secondary(existing.loc, "defined here"));
-                    }
+                if let Some(existing) = rec.value(name.sym)
+                    && existing.ty != t
+                {
+                    let m = format!(
+                        "field '{}' already defined with type '{}'",
+                        self.rk.interner.name(name.sym),
+                        type_string(&existing.ty, self.rk)
+                    );
+                    return Err(Diagnostic::error(Kind::Redefinition, name.span, m)
+                        .with_secondary(existing.loc, "defined here"));
                 }
                 let init = value_for_field(&Init::Unset, &t, self.rk).unwrap_or(Init::Unset);
                 let rv = RecordVal {
@@ -639,19 +639,19 @@ impl<'a> Evaluator<'a> {
     fn add_def(&mut self, mut rec: Record) -> R<()> {
         let loc = rec.locs[0];
         self.rk.cur_loc = loc;
-        if let Init::Str(n, _) = &rec.name {
-            if let Some(prev) = self.rk.def(n) {
-                if rec.kind != RecordKind::AnonymousDef {
-                    return Err(Diagnostic::error(
-                        Kind::Redefinition,
-                        loc,
-                        format!("def already exists: {n}"),
-                    )
-                    .with_secondary(self.rk.get(prev).locs[0], "location of previous definition"));
-                }
-                let nn = self.rk.new_anonymous_name();
-                rec.name = Init::Str(nn, StrFormat::String);
+        if let Init::Str(n, _) = &rec.name
+            && let Some(prev) = self.rk.def(n)
+        {
+            if rec.kind != RecordKind::AnonymousDef {
+                return Err(Diagnostic::error(
+                    Kind::Redefinition,
+                    loc,
+                    format!("def already exists: {n}"),
+                )
+                .with_secondary(self.rk.get(prev).locs[0], "location of previous definition"));
             }
+            let nn = self.rk.new_anonymous_name();
+            rec.name = Init::Str(nn, StrFormat::String);
         }
         let id = self.rk.push(rec);
         let mut rr = RecordResolver::new(id, self.rk);
@@ -736,44 +736,41 @@ impl<'a> Evaluator<'a> {
         }
         self.rk.cur_loc = l.loc;
         let mut list = super::resolve::resolve(&l.list, &mut r, self.rk);
-        if fin {
-            if let Init::Op(o) = &list {
-                if o.op == Op::If {
-                    let mut rf = MapResolver::new();
-                    for (k, v) in subst.iter() {
-                        rf.set(*k, v.clone());
-                    }
-                    rf.set_final(true);
-                    let c = super::resolve::resolve(&o.args[0], &mut rf, self.rk);
-                    let folded = self.fold(
-                        Op::If,
-                        vec![c.clone(), o.args[1].clone(), o.args[2].clone()],
-                        o.ty.clone(),
-                    );
-                    if matches!(folded, Init::Op(_)) {
-                        let m = format!(
-                            "unable to resolve if condition '{}' at end of containing scope",
-                            print::to_string(&c, self.rk)
-                        );
-                        return Err(Diagnostic::error(Kind::Eval, l.loc, m));
-                    }
-                    list = folded;
-                }
+        if fin
+            && let Init::Op(o) = &list
+            && o.op == Op::If
+        {
+            let mut rf = MapResolver::new();
+            for (k, v) in subst.iter() {
+                rf.set(*k, v.clone());
             }
+            rf.set_final(true);
+            let c = super::resolve::resolve(&o.args[0], &mut rf, self.rk);
+            let folded = self.fold(
+                Op::If,
+                vec![c.clone(), o.args[1].clone(), o.args[2].clone()],
+                o.ty.clone(),
+            );
+            if matches!(folded, Init::Op(_)) {
+                let m = format!(
+                    "unable to resolve if condition '{}' at end of containing scope",
+                    print::to_string(&c, self.rk)
+                );
+                return Err(Diagnostic::error(Kind::Eval, l.loc, m));
+            }
+            list = folded;
         }
         let Init::List(items, _) = &list else {
-            if !fin {
-                if let Some(dest) = dest {
-                    let mut inner = Vec::new();
-                    self.resolve_entries(&l.entries, subst, fin, Some(&mut inner), loc)?;
-                    dest.push(Entry::Loop(Box::new(Loop {
-                        loc: l.loc,
-                        iter: l.iter,
-                        list,
-                        entries: inner,
-                    })));
-                    return Ok(());
-                }
+            if !fin && let Some(dest) = dest {
+                let mut inner = Vec::new();
+                self.resolve_entries(&l.entries, subst, fin, Some(&mut inner), loc)?;
+                dest.push(Entry::Loop(Box::new(Loop {
+                    loc: l.loc,
+                    iter: l.iter,
+                    list,
+                    entries: inner,
+                })));
+                return Ok(());
             }
             let m = format!(
                 "attempting to loop over '{}', expected a list",

@@ -92,13 +92,13 @@ impl Evaluator<'_> {
                             let rn = print::to_unquoted(&rec.name, self.rk);
                             let text = self.rk.interner.name(name).to_string();
                             let q = self.rk.interner.intern(&format!("{rn}:{text}"));
-                            if let Some(f) = rec.value(q) {
-                                if f.is_template_arg {
-                                    return Ok(Init::Var(Rc::new(Var {
-                                        name: q,
-                                        ty: f.ty.clone(),
-                                    })));
-                                }
+                            if let Some(f) = rec.value(q)
+                                && f.is_template_arg
+                            {
+                                return Ok(Init::Var(Rc::new(Var {
+                                    name: q,
+                                    ty: f.ty.clone(),
+                                })));
                             }
                             if text == "NAME" {
                                 return Ok(Init::Var(Rc::new(Var {
@@ -127,21 +127,21 @@ impl Evaluator<'_> {
                             ty: Ty::String,
                         })));
                     }
-                    if let Some(m) = self.multiclasses.get(&self.rk.interner.intern(&mc)) {
-                        if let Some(f) = m.rec.value(q) {
-                            return Ok(Init::Var(Rc::new(Var {
-                                name: q,
-                                ty: f.ty.clone(),
-                            })));
-                        }
+                    if let Some(m) = self.multiclasses.get(&self.rk.interner.intern(&mc))
+                        && let Some(f) = m.rec.value(q)
+                    {
+                        return Ok(Init::Var(Rc::new(Var {
+                            name: q,
+                            ty: f.ty.clone(),
+                        })));
                     }
-                    if let Some(m) = &self.cur_multiclass {
-                        if let Some(f) = m.rec.value(q) {
-                            return Ok(Init::Var(Rc::new(Var {
-                                name: q,
-                                ty: f.ty.clone(),
-                            })));
-                        }
+                    if let Some(m) = &self.cur_multiclass
+                        && let Some(f) = m.rec.value(q)
+                    {
+                        return Ok(Init::Var(Rc::new(Var {
+                            name: q,
+                            ty: f.ty.clone(),
+                        })));
                     }
                 }
             }
@@ -156,20 +156,19 @@ impl Evaluator<'_> {
         if let Some(v) = self.rk.globals.get(&name) {
             return Ok(v.clone());
         }
-        if let Some(rec) = cur {
-            if !rec.is_class() && self.cur_multiclass.is_none() {
-                if let Init::Str(n, _) = &rec.name {
-                    if **n == *text {
-                        let classes: Vec<_> = rec.superclasses.iter().map(|&(c, _)| c).collect();
-                        let ty = record_ty(classes, self.rk);
-                        return Ok(Init::Op(Rc::new(OpInit {
-                            op: Op::Cast,
-                            args: vec![Init::Str(text, StrFormat::String)],
-                            ty,
-                        })));
-                    }
-                }
-            }
+        if let Some(rec) = cur
+            && !rec.is_class()
+            && self.cur_multiclass.is_none()
+            && let Init::Str(n, _) = &rec.name
+            && **n == *text
+        {
+            let classes: Vec<_> = rec.superclasses.iter().map(|&(c, _)| c).collect();
+            let ty = record_ty(classes, self.rk);
+            return Ok(Init::Op(Rc::new(OpInit {
+                op: Op::Cast,
+                args: vec![Init::Str(text, StrFormat::String)],
+                ty,
+            })));
         }
         Err(Diagnostic::error(
             Kind::Undefined,
@@ -357,14 +356,15 @@ impl Evaluator<'_> {
             )),
             Some(_) => {
                 let c = self.fold(Op::Cast, vec![v.clone()], Ty::String);
-                if let Init::Op(o) = &c {
-                    if o.op == Op::Cast && !type_is_convertible_for_cast(&o.args[0], self) {
-                        return Err(Diagnostic::error(
-                            Kind::Type,
-                            span,
-                            format!("can't cast '{}' to string", self.vs(&v)),
-                        ));
-                    }
+                if let Init::Op(o) = &c
+                    && o.op == Op::Cast
+                    && !type_is_convertible_for_cast(&o.args[0], self)
+                {
+                    return Err(Diagnostic::error(
+                        Kind::Type,
+                        span,
+                        format!("can't cast '{}' to string", self.vs(&v)),
+                    ));
                 }
                 Ok(c)
             }
@@ -452,10 +452,10 @@ impl Evaluator<'_> {
         }
         if let Some(g) = given {
             let gt = self.ty(g)?;
-            if let Some(e) = &elt {
-                if !type_is_convertible(e, &gt, self.rk) {
-                    return Err(self.err_type(span, "incompatible types in list elements".into()));
-                }
+            if let Some(e) = &elt
+                && !type_is_convertible(e, &gt, self.rk)
+            {
+                return Err(self.err_type(span, "incompatible types in list elements".into()));
             }
             elt = Some(gt);
         }
@@ -465,15 +465,15 @@ impl Evaluator<'_> {
                 None => return Err(self.err_type(span, "no type for list".into())),
             },
             Some(e) => {
-                if let Some(g) = &given_list {
-                    if !type_is_convertible(&e, g, self.rk) {
-                        let m = format!(
-                            "element type mismatch for list: element type '{}' not convertible to '{}'",
-                            self.ts(&e),
-                            self.ts(g)
-                        );
-                        return Err(self.err_type(span, m));
-                    }
+                if let Some(g) = &given_list
+                    && !type_is_convertible(&e, g, self.rk)
+                {
+                    let m = format!(
+                        "element type mismatch for list: element type '{}' not convertible to '{}'",
+                        self.ts(&e),
+                        self.ts(g)
+                    );
+                    return Err(self.err_type(span, m));
                 }
                 e
             }
@@ -501,20 +501,21 @@ impl Evaluator<'_> {
             None => return Err(self.err_type(base.span, "invalid value, list expected".into())),
         };
         // One index without a trailing comma selects an element; anything else a list.
-        if items.len() == 1 && !trailing {
-            if let SliceItem::Value(v) = &items[0] {
-                let i = self.value(v, cur, None, Mode::Value)?;
-                match type_of(&i, self.rk) {
-                    Some(Ty::Int) => return Ok(self.fold(Op::ListElem, vec![l, i], (*lt).clone())),
-                    Some(Ty::List(t)) if *t == Ty::Int => {
-                        return Ok(self.fold(Op::ListSlice, vec![l, i], Ty::List(lt)));
-                    }
-                    _ => {
-                        return Err(self.err_type(
-                            v.span,
-                            "list element index must be an int or a list of ints".into(),
-                        ));
-                    }
+        if items.len() == 1
+            && !trailing
+            && let SliceItem::Value(v) = &items[0]
+        {
+            let i = self.value(v, cur, None, Mode::Value)?;
+            match type_of(&i, self.rk) {
+                Some(Ty::Int) => return Ok(self.fold(Op::ListElem, vec![l, i], (*lt).clone())),
+                Some(Ty::List(t)) if *t == Ty::Int => {
+                    return Ok(self.fold(Op::ListSlice, vec![l, i], Ty::List(lt)));
+                }
+                _ => {
+                    return Err(self.err_type(
+                        v.span,
+                        "list element index must be an int or a list of ints".into(),
+                    ));
                 }
             }
         }
@@ -705,14 +706,14 @@ impl Evaluator<'_> {
             }
             Ok(())
         };
-        if name != "cond" {
-            if let Some((_, Some(x))) = args.iter().find(|(_, b)| b.is_some()) {
-                return Err(Diagnostic::error(
-                    Kind::Syntax,
-                    x.span,
-                    format!("unexpected ':' in !{name}"),
-                ));
-            }
+        if name != "cond"
+            && let Some((_, Some(x))) = args.iter().find(|(_, b)| b.is_some())
+        {
+            return Err(Diagnostic::error(
+                Kind::Syntax,
+                x.span,
+                format!("unexpected ':' in !{name}"),
+            ));
         }
         let ex = |s: &Expr| s.span;
         match name.as_str() {
@@ -794,15 +795,15 @@ impl Evaluator<'_> {
                         ev.value(&args[4].0, cur, Some(&ity), Mode::Value)
                     })
                 })?;
-                if let Some(bt) = type_of(&body, self.rk) {
-                    if !type_is_convertible(&bt, &ity, self.rk) {
-                        let m = format!(
-                            "!foldl expression type '{}' does not match accumulator type '{}'",
-                            self.ts(&bt),
-                            self.ts(&ity)
-                        );
-                        return Err(self.err_type(ex(&args[4].0), m));
-                    }
+                if let Some(bt) = type_of(&body, self.rk)
+                    && !type_is_convertible(&bt, &ity, self.rk)
+                {
+                    let m = format!(
+                        "!foldl expression type '{}' does not match accumulator type '{}'",
+                        self.ts(&bt),
+                        self.ts(&ity)
+                    );
+                    return Err(self.err_type(ex(&args[4].0), m));
                 }
                 let an = Init::str(self.rk.interner.name(a));
                 let bn = Init::str(self.rk.interner.name(b));
@@ -1183,14 +1184,14 @@ impl Evaluator<'_> {
                 let Some(Ty::List(e)) = tys[0].clone() else {
                     return Err(self.err_type(args[0].0.span, format!("!{name} needs a list")));
                 };
-                if let Init::List(xs, _) = &vals[0] {
-                    if xs.is_empty() {
-                        return Err(Diagnostic::error(
-                            Kind::Eval,
-                            args[0].0.span,
-                            format!("empty list argument in !{name}"),
-                        ));
-                    }
+                if let Init::List(xs, _) = &vals[0]
+                    && xs.is_empty()
+                {
+                    return Err(Diagnostic::error(
+                        Kind::Eval,
+                        args[0].0.span,
+                        format!("empty list argument in !{name}"),
+                    ));
                 }
                 if name == "head" {
                     unary(Op::Head, (*e).clone(), self, vals)

@@ -29,10 +29,10 @@ pub fn compare(op: &Op, a: &Init, b: &Init, rk: &mut RecordKeeper) -> Option<boo
     if let (Init::Str(x, _), Init::Str(y, _)) = (a, b) {
         return Some(cmp_result(op, x.as_bytes().cmp(y.as_bytes())));
     }
-    if matches!(op, Op::Eq | Op::Ne) {
-        if let (Init::Def(x), Init::Def(y)) = (a, b) {
-            return Some((x == y) == (*op == Op::Eq));
-        }
+    if matches!(op, Op::Eq | Op::Ne)
+        && let (Init::Def(x), Init::Def(y)) = (a, b)
+    {
+        return Some((x == y) == (*op == Op::Eq));
     }
     None
 }
@@ -101,15 +101,14 @@ pub fn fold(o: OpInit, cur: Option<(RecId, Init)>, fin: bool, rk: &mut RecordKee
                 Ty::Record(_) => {
                     if let Init::Str(name, _) = x {
                         let mut d = rk.def(name);
-                        if d.is_none() {
-                            if let Some((id, Init::Str(cn, _))) = &cur {
-                                if cn == name {
-                                    if !fin {
-                                        return unfolded(o);
-                                    }
-                                    d = Some(*id);
-                                }
+                        if d.is_none()
+                            && let Some((id, Init::Str(cn, _))) = &cur
+                            && cn == name
+                        {
+                            if !fin {
+                                return unfolded(o);
                             }
+                            d = Some(*id);
                         }
                         let Some(d) = d else {
                             if fin {
@@ -224,18 +223,17 @@ pub fn fold(o: OpInit, cur: Option<(RecId, Init)>, fin: bool, rk: &mut RecordKee
             }
         }
         Op::ListFlatten => {
-            if let Init::List(es, _) = &a[0] {
-                if let Some(Ty::List(inner)) = o.ty.element().cloned().map(|t| Ty::List(Rc::new(t)))
-                {
-                    let mut out = Vec::new();
-                    for e in es.iter() {
-                        match e {
-                            Init::List(xs, _) => out.extend(xs.iter().cloned()),
-                            _ => return unfolded(o),
-                        }
+            if let Init::List(es, _) = &a[0]
+                && let Some(Ty::List(inner)) = o.ty.element().cloned().map(|t| Ty::List(Rc::new(t)))
+            {
+                let mut out = Vec::new();
+                for e in es.iter() {
+                    match e {
+                        Init::List(xs, _) => out.extend(xs.iter().cloned()),
+                        _ => return unfolded(o),
                     }
-                    return Init::List(out.into(), inner);
                 }
+                return Init::List(out.into(), inner);
             }
         }
         Op::Add
@@ -280,11 +278,11 @@ pub fn fold(o: OpInit, cur: Option<(RecId, Init)>, fin: bool, rk: &mut RecordKee
             }
         }
         Op::StrConcat => {
-            if let (Init::Str(x, _), Init::Str(y, _)) = (&a[0], &a[1]) {
-                if x.len() + y.len() > super::limits::MAX_STRING {
-                    rk.error("!strconcat builds a string longer than 64 MiB");
-                    return unfolded(o);
-                }
+            if let (Init::Str(x, _), Init::Str(y, _)) = (&a[0], &a[1])
+                && x.len() + y.len() > super::limits::MAX_STRING
+            {
+                rk.error("!strconcat builds a string longer than 64 MiB");
+                return unfolded(o);
             }
             if let Some(s) = concat_strings(&a[0], &a[1]) {
                 return s;
@@ -306,11 +304,11 @@ pub fn fold(o: OpInit, cur: Option<(RecId, Init)>, fin: bool, rk: &mut RecordKee
                     rk.error("!listsplat builds a list longer than the limit");
                     return unfolded(o);
                 }
-                if !a[0].is_unset() {
-                    if let Some(t) = type_of(&a[0], rk) {
-                        let v: Vec<Init> = (0..(*n).max(0)).map(|_| a[0].clone()).collect();
-                        return Init::List(v.into(), Rc::new(t));
-                    }
+                if !a[0].is_unset()
+                    && let Some(t) = type_of(&a[0], rk)
+                {
+                    let v: Vec<Init> = (0..(*n).max(0)).map(|_| a[0].clone()).collect();
+                    return Init::List(v.into(), Rc::new(t));
                 }
             }
         }
@@ -369,16 +367,16 @@ pub fn fold(o: OpInit, cur: Option<(RecId, Init)>, fin: bool, rk: &mut RecordKee
                 let rop = &y.op;
                 let ok = |v: &Init| matches!(v, Init::Def(_) | Init::Unset);
                 if ok(lop) && ok(rop) {
-                    if let (Init::Def(l), Init::Def(r)) = (lop, rop) {
-                        if l != r {
-                            let msg = format!(
-                                "concatenated Dag operators do not match: '{}' vs. '{}'",
-                                print::to_string(&a[0], rk),
-                                print::to_string(&a[1], rk)
-                            );
-                            rk.error(msg);
-                            return unfolded(o);
-                        }
+                    if let (Init::Def(l), Init::Def(r)) = (lop, rop)
+                        && l != r
+                    {
+                        let msg = format!(
+                            "concatenated Dag operators do not match: '{}' vs. '{}'",
+                            print::to_string(&a[0], rk),
+                            print::to_string(&a[1], rk)
+                        );
+                        rk.error(msg);
+                        return unfolded(o);
                     }
                     let op = if lop.is_unset() {
                         rop.clone()
@@ -395,19 +393,19 @@ pub fn fold(o: OpInit, cur: Option<(RecId, Init)>, fin: bool, rk: &mut RecordKee
             }
         }
         Op::GetDagArg => {
-            if let Init::Dag(d) = &a[0] {
-                if matches!(a[1], Init::Int(_) | Init::Str(..)) {
-                    let Some(p) = dag_arg_index(d, &a[1], rk) else {
-                        return unfolded(o);
-                    };
-                    let arg = &d.args[p].0;
-                    if let Some(t) = type_of(arg, rk) {
-                        if !type_is_convertible(&t, &o.ty, rk) {
-                            return Init::Unset;
-                        }
-                    }
-                    return arg.clone();
+            if let Init::Dag(d) = &a[0]
+                && matches!(a[1], Init::Int(_) | Init::Str(..))
+            {
+                let Some(p) = dag_arg_index(d, &a[1], rk) else {
+                    return unfolded(o);
+                };
+                let arg = &d.args[p].0;
+                if let Some(t) = type_of(arg, rk)
+                    && !type_is_convertible(&t, &o.ty, rk)
+                {
+                    return Init::Unset;
                 }
+                return arg.clone();
             }
         }
         Op::GetDagName => {
@@ -435,33 +433,34 @@ pub fn fold(o: OpInit, cur: Option<(RecId, Init)>, fin: bool, rk: &mut RecordKee
             }
         }
         Op::SetDagArg | Op::SetDagName => {
-            if let Init::Dag(d) = &a[0] {
-                if matches!(a[1], Init::Int(_) | Init::Str(..)) {
-                    let Some(p) = dag_arg_index(d, &a[1], rk) else {
-                        return unfolded(o);
+            if let Init::Dag(d) = &a[0]
+                && matches!(a[1], Init::Int(_) | Init::Str(..))
+            {
+                let Some(p) = dag_arg_index(d, &a[1], rk) else {
+                    return unfolded(o);
+                };
+                let mut args = d.args.clone();
+                if o.op == Op::SetDagArg {
+                    args[p].0 = a[2].clone();
+                } else {
+                    args[p].1 = match &a[2] {
+                        Init::Str(s, _) => Some(s.clone()),
+                        _ => None,
                     };
-                    let mut args = d.args.clone();
-                    if o.op == Op::SetDagArg {
-                        args[p].0 = a[2].clone();
-                    } else {
-                        args[p].1 = match &a[2] {
-                            Init::Str(s, _) => Some(s.clone()),
-                            _ => None,
-                        };
-                    }
-                    return Init::Dag(Rc::new(Dag {
-                        op: d.op.clone(),
-                        op_name: d.op_name.clone(),
-                        args,
-                    }));
                 }
+                return Init::Dag(Rc::new(Dag {
+                    op: d.op.clone(),
+                    op_name: d.op_name.clone(),
+                    args,
+                }));
             }
         }
         Op::ListElem => {
-            if let (Init::List(es, _), Init::Int(i)) = (&a[0], &a[1]) {
-                if *i >= 0 && (*i as usize) < es.len() {
-                    return es[*i as usize].clone();
-                }
+            if let (Init::List(es, _), Init::Int(i)) = (&a[0], &a[1])
+                && *i >= 0
+                && (*i as usize) < es.len()
+            {
+                return es[*i as usize].clone();
             }
         }
         Op::ListSlice => {
@@ -651,10 +650,10 @@ pub fn fold(o: OpInit, cur: Option<(RecId, Init)>, fin: bool, rk: &mut RecordKee
                 } else {
                     None
                 };
-                if let (Some(m), Some(n)) = (&ms, &ns) {
-                    if m.len() != n.len() {
-                        return unfolded(o);
-                    }
+                if let (Some(m), Some(n)) = (&ms, &ns)
+                    && m.len() != n.len()
+                {
+                    return unfolded(o);
                 }
                 let size = ms
                     .as_ref()
@@ -721,14 +720,14 @@ pub fn fold(o: OpInit, cur: Option<(RecId, Init)>, fin: bool, rk: &mut RecordKee
                     let dt = rk.record_type(d);
                     return Init::Int(type_is_a(&dt, t, rk) as i64);
                 }
-                if let Some((id, Init::Str(cn, _))) = &cur {
-                    if cn == name {
-                        if !fin {
-                            return unfolded(o);
-                        }
-                        let dt = rk.record_type(*id);
-                        return Init::Int(type_is_a(&dt, t, rk) as i64);
+                if let Some((id, Init::Str(cn, _))) = &cur
+                    && cn == name
+                {
+                    if !fin {
+                        return unfolded(o);
                     }
+                    let dt = rk.record_type(*id);
+                    return Init::Int(type_is_a(&dt, t, rk) as i64);
                 }
                 if fin {
                     return Init::Int(0);

@@ -331,16 +331,15 @@ pub fn set_value(
             "declare the field in the record or one of its classes before assigning it with `let`",
         ));
     };
-    if bits.is_none() {
-        if let Init::Var(var) = &v {
-            if var.name == name {
-                return Err(Diagnostic::error(
-                    Kind::Eval,
-                    loc,
-                    "recursion / self-assignment forbidden",
-                ));
-            }
-        }
+    if bits.is_none()
+        && let Init::Var(var) = &v
+        && var.name == name
+    {
+        return Err(Diagnostic::error(
+            Kind::Eval,
+            loc,
+            "recursion / self-assignment forbidden",
+        ));
     }
     let ty = rec.values[i].ty.clone();
     let mut v = v;

@@ -336,10 +336,10 @@ fn resolve_op(v: &Init, o: &Rc<OpInit>, r: &mut dyn Resolver, rk: &mut RecordKee
     match o.op {
         Op::If => {
             let c = resolve(&a[0], r, rk);
-            if !ptr_same(&c, &a[0]) {
-                if let Some(Init::Int(i)) = convert(&c, &Ty::Int, rk) {
-                    return resolve(if i != 0 { &a[1] } else { &a[2] }, r, rk);
-                }
+            if !ptr_same(&c, &a[0])
+                && let Some(Init::Int(i)) = convert(&c, &Ty::Int, rk)
+            {
+                return resolve(if i != 0 { &a[1] } else { &a[2] }, r, rk);
             }
             args.push(c);
             args.push(resolve(&a[1], r, rk));
@@ -487,22 +487,22 @@ pub fn ptr_same(a: &Init, b: &Init) -> bool {
 
 /// Folds a field access whose record is now known.
 pub fn fold_field(v: Init, cur: Option<RecId>, rk: &mut RecordKeeper) -> Init {
-    if let Init::Field(f) = &v {
-        if let Init::Def(id) = &f.rec {
-            if Some(*id) == cur {
-                let msg = format!(
-                    "attempting to access field '{}' of '{}' is a forbidden self-reference",
-                    rk.interner.name(f.field),
-                    rk.name_of(*id)
-                );
-                rk.error(msg);
-                return v;
-            }
-            if let Some(val) = rk.get(*id).value(f.field) {
-                if val.value.is_concrete() {
-                    return val.value.clone();
-                }
-            }
+    if let Init::Field(f) = &v
+        && let Init::Def(id) = &f.rec
+    {
+        if Some(*id) == cur {
+            let msg = format!(
+                "attempting to access field '{}' of '{}' is a forbidden self-reference",
+                rk.interner.name(f.field),
+                rk.name_of(*id)
+            );
+            rk.error(msg);
+            return v;
+        }
+        if let Some(val) = rk.get(*id).value(f.field)
+            && val.value.is_concrete()
+        {
+            return val.value.clone();
         }
     }
     v
@@ -536,10 +536,10 @@ pub fn get_bit(v: &Init, i: u32) -> Init {
         Init::Var(var) if var.ty == Ty::Bit => v.clone(),
         Init::VarBit(..) => v.clone(),
         _ => {
-            if let Init::Op(o) = v {
-                if o.ty == Ty::Bit {
-                    return v.clone();
-                }
+            if let Init::Op(o) = v
+                && o.ty == Ty::Bit
+            {
+                return v.clone();
             }
             Init::VarBit(Rc::new(v.clone()), i)
         }
@@ -587,7 +587,7 @@ pub fn convert(v: &Init, ty: &Ty, rk: &mut RecordKeeper) -> Option<Init> {
         },
         Init::Int(x) => match ty {
             Ty::Int => Some(v.clone()),
-            Ty::Bit => (*x == 0 || *x == 1).then(|| Init::Bit(*x != 0)),
+            Ty::Bit => (*x == 0 || *x == 1).then_some(Init::Bit(*x != 0)),
             Ty::Bits(n) => can_fit(*x, *n).then(|| {
                 Init::Bits(
                     (0..*n)
@@ -666,10 +666,10 @@ pub fn cast_to(v: &Init, ty: &Ty, rk: &mut RecordKeeper) -> Option<Init> {
 /// Stores `v` into a field of type `ty`: cast, and widened to a bit list for `bits` fields.
 pub fn value_for_field(v: &Init, ty: &Ty, rk: &mut RecordKeeper) -> Option<Init> {
     let c = cast_to(v, ty, rk)?;
-    if let Ty::Bits(n) = ty {
-        if !matches!(c, Init::Bits(_)) {
-            return Some(Init::Bits((0..*n).map(|i| get_bit(&c, i)).collect()));
-        }
+    if let Ty::Bits(n) = ty
+        && !matches!(c, Init::Bits(_))
+    {
+        return Some(Init::Bits((0..*n).map(|i| get_bit(&c, i)).collect()));
     }
     Some(c)
 }

@@ -62,74 +62,75 @@ pub fn preprocess(
             i += 1;
             continue;
         }
-        if line_start && c == b'#' {
-            if let Some((directive, name_start, name_end, line_end)) = directive_at(b, i) {
-                let span = Span::new(file, i, line_end);
-                let name = &text[name_start..name_end];
-                match directive {
-                    "define" => {
-                        if active {
-                            if name.is_empty() {
-                                diags.push(Diagnostic::error(
-                                    Kind::Preprocessor,
-                                    span,
-                                    "expected a macro name after #define",
-                                ));
-                            } else {
-                                defines.insert(name.to_string());
-                            }
-                        }
-                    }
-                    "ifdef" | "ifndef" => {
+        if line_start
+            && c == b'#'
+            && let Some((directive, name_start, name_end, line_end)) = directive_at(b, i)
+        {
+            let span = Span::new(file, i, line_end);
+            let name = &text[name_start..name_end];
+            match directive {
+                "define" => {
+                    if active {
                         if name.is_empty() {
                             diags.push(Diagnostic::error(
                                 Kind::Preprocessor,
                                 span,
-                                format!("expected a macro name after #{directive}"),
+                                "expected a macro name after #define",
                             ));
-                        }
-                        let defined = defines.contains(name);
-                        let taken = if directive == "ifdef" {
-                            defined
                         } else {
-                            !defined
-                        };
-                        conds.push((active, taken, false, span));
-                        active = active && taken;
+                            defines.insert(name.to_string());
+                        }
                     }
-                    "else" => match conds.last_mut() {
-                        Some(top) if !top.2 => {
-                            top.2 = true;
-                            top.1 = !top.1;
-                            active = top.0 && top.1;
-                        }
-                        Some(top) => {
-                            let first = top.3;
-                            diags.push(
-                                Diagnostic::error(Kind::Preprocessor, span, "#else after #else")
-                                    .with_secondary(first, "the conditional starts here"),
-                            );
-                        }
-                        None => diags.push(Diagnostic::error(
-                            Kind::Preprocessor,
-                            span,
-                            "#else without #ifdef or #ifndef",
-                        )),
-                    },
-                    "endif" => match conds.pop() {
-                        Some(top) => active = top.0,
-                        None => diags.push(Diagnostic::error(
-                            Kind::Preprocessor,
-                            span,
-                            "#endif without #ifdef or #ifndef",
-                        )),
-                    },
-                    _ => unreachable!("directive_at only returns known directives"),
                 }
-                blank(&mut out, i, line_end);
-                i = line_end;
-                continue;
+                "ifdef" | "ifndef" => {
+                    if name.is_empty() {
+                        diags.push(Diagnostic::error(
+                            Kind::Preprocessor,
+                            span,
+                            format!("expected a macro name after #{directive}"),
+                        ));
+                    }
+                    let defined = defines.contains(name);
+                    let taken = if directive == "ifdef" {
+                        defined
+                    } else {
+                        !defined
+                    };
+                    conds.push((active, taken, false, span));
+                    active = active && taken;
+                }
+                "else" => match conds.last_mut() {
+                    Some(top) if !top.2 => {
+                        top.2 = true;
+                        top.1 = !top.1;
+                        active = top.0 && top.1;
+                    }
+                    Some(top) => {
+                        let first = top.3;
+                        diags.push(
+                            Diagnostic::error(Kind::Preprocessor, span, "#else after #else")
+                                .with_secondary(first, "the conditional starts here"),
+                        );
+                    }
+                    None => diags.push(Diagnostic::error(
+                        Kind::Preprocessor,
+                        span,
+                        "#else without #ifdef or #ifndef",
+                    )),
+                },
+                "endif" => match conds.pop() {
+                    Some(top) => active = top.0,
+                    None => diags.push(Diagnostic::error(
+                        Kind::Preprocessor,
+                        span,
+                        "#endif without #ifdef or #ifndef",
+                    )),
+                },
+                _ => unreachable!("directive_at only returns known directives"),
             }
+            blank(&mut out, i, line_end);
+            i = line_end;
+            continue;
         }
         line_start = false;
         if !active {

@@ -413,7 +413,7 @@ impl Classes {
             if bank.regs[r].artificial {
                 continue;
             }
-            for (&idx, _) in &bank.regs[r].subregs {
+            for &idx in bank.regs[r].subregs.keys() {
                 if !bank.indices[idx].artificial {
                     sets.entry(idx).or_default().push(r);
                 }

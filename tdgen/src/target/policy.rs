@@ -43,12 +43,13 @@ pub fn read(
             .with_secondary(f.loc(defs[0]), "the first one is here"),
         );
     }
-    if let Some(&d) = defs.first() {
-        if let Some(v @ Init::Dag(_)) = f.value(d, "CheapCalleeSaved") {
-            let mut s = OrderedSet::default();
-            sets.evaluate(v, &mut s, f.loc(d));
-            for e in s.items {
-                match bank.reg_of(e) {
+    if let Some(&d) = defs.first()
+        && let Some(v @ Init::Dag(_)) = f.value(d, "CheapCalleeSaved")
+    {
+        let mut s = OrderedSet::default();
+        sets.evaluate(v, &mut s, f.loc(d));
+        for e in s.items {
+            match bank.reg_of(e) {
                     Some(r) if csrs.iter().any(|c| c.save_list.contains(&r)) => {
                         policy.cheap_callee_saved.insert(r);
                     }
@@ -66,7 +67,6 @@ pub fn read(
                         format!("CheapCalleeSaved lists '{}', which is not a register", sets.elem_name(e)),
                     )),
                 }
-            }
         }
     }
     // Per-class overrides: user classes read the bit; inferred classes take the

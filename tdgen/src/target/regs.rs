@@ -563,10 +563,10 @@ impl RegBank {
                 self.regs[r].explicit_subregs.push(sr);
                 self.regs[r].explicit_indices.push(ix);
             }
-            if self.regs[r].covered_by_subregs {
-                if let Some(&first) = self.regs[r].explicit_subregs.first() {
-                    self.regs[first].leading_super_regs.push(r);
-                }
+            if self.regs[r].covered_by_subregs
+                && let Some(&first) = self.regs[r].explicit_subregs.first()
+            {
+                self.regs[first].leading_super_regs.push(r);
             }
             for a in alias_defs {
                 if let Some(&ar) = self.reg_of_def.get(&a) {
@@ -623,10 +623,11 @@ impl RegBank {
                 .map(|(&i, &s)| (i, s))
                 .collect();
             for (i, s) in map {
-                if self.regs[r].subregs.contains_key(&i) {
-                    orphans.insert(s);
+                if let std::collections::btree_map::Entry::Vacant(e) = self.regs[r].subregs.entry(i)
+                {
+                    e.insert(s);
                 } else {
-                    self.regs[r].subregs.insert(i, s);
+                    orphans.insert(s);
                 }
             }
         }
