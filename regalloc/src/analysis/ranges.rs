@@ -329,7 +329,15 @@ impl RangeBuilder {
         // The reachable blocks the range is live into, in RPO.
         // A region covering much of the function is read off the RPO
         // rather than sorted into it.
-        if covers_much(marked_in.len(), cfg.num_blocks()) {
+        //
+        // With a single value there is nothing to merge: every block the
+        // range enters receives that value (the iteration would settle on
+        // it, since a defined live-in block is reached from the only
+        // definition), and no block needs a phi.
+        let single_value = valnos.len() == 1;
+        if single_value {
+            // Only the layout-order list below is needed.
+        } else if covers_much(marked_in.len(), cfg.num_blocks()) {
             live_blocks.extend(cfg.rpo.iter().copied().filter(|&b| range_in(self, b)));
         } else {
             live_blocks.extend(
@@ -351,7 +359,7 @@ impl RangeBuilder {
                 s.in_val(p)
             }
         };
-        let mut changed = true;
+        let mut changed = !single_value;
         let mut rounds = 0;
         while changed && rounds <= 2 * live_blocks.len() + 2 {
             changed = false;
@@ -384,7 +392,19 @@ impl RangeBuilder {
             }
         }
         // Phi values get numbers after the definitions, in layout order.
-        let live_sorted: Vec<Block> = if covers_much(live_blocks.len(), cfg.num_blocks()) {
+        let live_sorted: Vec<Block> = if single_value {
+            let mut l: Vec<Block> = marked_in
+                .iter()
+                .copied()
+                .filter(|&b| range_in(self, b) && cfg.is_reachable(b))
+                .collect();
+            l.sort_unstable();
+            for &b in &l {
+                self.facts[b.index()].in_val = 0;
+                self.facts[b.index()].in_val_at = e;
+            }
+            l
+        } else if covers_much(live_blocks.len(), cfg.num_blocks()) {
             (0..cfg.num_blocks())
                 .map(Block::new)
                 .filter(|&b| range_in(self, b) && cfg.is_reachable(b))
@@ -477,7 +497,11 @@ impl RangeBuilder {
                 }
             }
         }
-        segs.sort_by_key(|s| s.start);
+        // Blocks come in layout order, so the segments usually do too;
+        // starts are distinct, so an unstable sort orders them the same.
+        if !segs.is_sorted_by_key(|s| s.start) {
+            segs.sort_unstable_by_key(|s| s.start);
+        }
         let mut merged: Vec<Segment> = Vec::with_capacity(segs.len());
         for &s in &segs {
             match merged.last_mut() {
