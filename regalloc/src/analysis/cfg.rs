@@ -20,6 +20,11 @@ pub struct Cfg {
     pub rpo: Vec<Block>,
     /// Position of each block in `rpo`, `None` when unreachable.
     pub rpo_index: Vec<Option<u32>>,
+    /// Whether a reachable block has a reachable predecessor at or after
+    /// it in `rpo` (the target of a back edge, typically a loop header):
+    /// the only blocks a forward pass in RPO visits before all their
+    /// predecessors.
+    pub back_pred: Vec<bool>,
 }
 
 impl Cfg {
@@ -79,12 +84,22 @@ impl Cfg {
         for (i, b) in rpo.iter().enumerate() {
             rpo_index[b.index()] = Some(i as u32);
         }
+        let back_pred = (0..n)
+            .map(|b| {
+                rpo_index[b].is_some_and(|i| {
+                    preds[b]
+                        .iter()
+                        .any(|p| rpo_index[p.index()].is_some_and(|j| j >= i))
+                })
+            })
+            .collect();
         Cfg {
             succs,
             preds,
             post_order,
             rpo,
             rpo_index,
+            back_pred,
         }
     }
 

@@ -359,35 +359,62 @@ impl RangeBuilder {
                 s.in_val(p)
             }
         };
+        // The value entering `b` given its predecessors' values now.
+        let entry_value = |s: &Self, b: Block| {
+            let cur = s.facts[b.index()].in_val;
+            let mut seen = UNKNOWN;
+            // Once a phi of this block, always one (a phi of a
+            // predecessor flowing in is an ordinary incoming value).
+            let mut multi = cur == (PHI_BIT | b.0);
+            for &p in &cfg.preds[b.index()] {
+                if !cfg.is_reachable(p) || !range_out(s, p) {
+                    continue;
+                }
+                let v = out_val(s, p);
+                if v == UNKNOWN || v == seen {
+                    continue;
+                }
+                if seen == UNKNOWN {
+                    seen = v;
+                } else {
+                    multi = true;
+                }
+            }
+            if multi { PHI_BIT | b.0 } else { seen }
+        };
+        // Rounds in RPO until nothing changes. After the first round, a
+        // second can only change something starting at a block with a
+        // back edge into it (every other block saw its predecessors'
+        // final first-round values): when none of those changes, the
+        // second round would change nothing and the first is final. So
+        // the second round visits those blocks alone, and only when one
+        // of them changes do full rounds follow, from a state a full
+        // second round would also have reached, to the same fixpoint.
         let mut changed = !single_value;
         let mut rounds = 0;
         while changed && rounds <= 2 * live_blocks.len() + 2 {
             changed = false;
             rounds += 1;
             for &b in &live_blocks {
-                let cur = self.facts[b.index()].in_val;
-                let mut seen = UNKNOWN;
-                // Once a phi of this block, always one (a phi of a
-                // predecessor flowing in is an ordinary incoming value).
-                let mut multi = cur == (PHI_BIT | b.0);
-                for &p in &cfg.preds[b.index()] {
-                    if !cfg.is_reachable(p) || !range_out(self, p) {
-                        continue;
-                    }
-                    let v = out_val(self, p);
-                    if v == UNKNOWN || v == seen {
-                        continue;
-                    }
-                    if seen == UNKNOWN {
-                        seen = v;
-                    } else {
-                        multi = true;
-                    }
-                }
-                let new = if multi { PHI_BIT | b.0 } else { seen };
-                if new != cur {
+                let new = entry_value(self, b);
+                if new != self.facts[b.index()].in_val {
                     self.facts[b.index()].in_val = new;
                     changed = true;
+                }
+            }
+            if rounds == 1 && changed {
+                changed = false;
+                for &b in &live_blocks {
+                    if !cfg.back_pred[b.index()] {
+                        continue;
+                    }
+                    let new = entry_value(self, b);
+                    if new != self.facts[b.index()].in_val {
+                        self.facts[b.index()].in_val = new;
+                        changed = true;
+                        rounds += 1;
+                        break;
+                    }
                 }
             }
         }
