@@ -148,7 +148,7 @@ impl Node {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn add_link(&mut self, to: Bundle, w: f64) {
         self.sum_link_weights += w;
         // Parallel transparent blocks between the same two bundles add up
@@ -431,7 +431,9 @@ impl SpillPlacement {
 
     /// Makes `b` part of this query (clearing what a previous query left
     /// in its node) and queues it for an update.
-    #[inline]
+    // Called per bundle and per link in the innermost loops; a call
+    // costs more than the body.
+    #[inline(always)]
     fn activate(&mut self, b: Bundle) {
         if self.in_todo.insert(b.index()) {
             self.todo.push(b);
@@ -451,7 +453,7 @@ impl SpillPlacement {
     /// Links `a` and `b` both ways with weight `w`, activating them; a
     /// link of a bundle to itself would only add the same term to both
     /// sides of its sum, so it is dropped.
-    #[inline]
+    #[inline(always)]
     fn link(&mut self, a: Bundle, b: Bundle, w: f64) {
         if a == b {
             return;
@@ -463,7 +465,9 @@ impl SpillPlacement {
     }
 
     /// The value `b` should take given its neighbours now.
-    #[inline]
+    // Called per bundle and per link in the innermost loops; a call
+    // costs more than the body.
+    #[inline(always)]
     fn target_value(&self, b: Bundle) -> i8 {
         let node = &self.nodes[b.index()];
         let mut sum = node.bias_p - node.bias_n;
@@ -481,7 +485,9 @@ impl SpillPlacement {
 
     /// Recomputes `b`'s value; when it changes, queues the neighbours it
     /// may drag along and returns `true`.
-    #[inline]
+    // Called per bundle and per link in the innermost loops; a call
+    // costs more than the body.
+    #[inline(always)]
     fn update(&mut self, b: Bundle) -> bool {
         let new = self.target_value(b);
         let old = self.values[b.index()];
