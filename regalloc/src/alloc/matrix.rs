@@ -343,6 +343,10 @@ impl LiveRegMatrix {
         let mut walk = Walk::new(un, first.start);
         for s in &range.segments {
             for &Entry { owner: x, .. } in walk.overlapping(s.start, s.end).iter().rev() {
+                if out.is_empty() {
+                    // One allocation for the usual few registers.
+                    out.reserve(limit.min(8));
+                }
                 if !out.contains(&x) {
                     out.push(x);
                     if out.len() >= limit {

@@ -220,6 +220,7 @@ impl RangeBuilder {
             self.facts[b.index()].start_def = e;
             self.facts[b.index()].kill = e;
         }
+        let mut writes = 0;
         for a in accesses {
             let b = a.block.index();
             if a.reads && self.facts[b].kill != e {
@@ -227,6 +228,7 @@ impl RangeBuilder {
             }
             if a.writes {
                 self.facts[b].kill = e;
+                writes += 1;
             }
         }
         // Backward liveness from the upward-exposed reads. Every block
@@ -298,7 +300,9 @@ impl RangeBuilder {
 
         // Value numbers of definitions, in layout order; a block live-in
         // definition comes before the block's instructions.
-        let mut valnos = Vec::new();
+        // Room for the definitions and a phi or two, so that the value
+        // list is allocated once.
+        let mut valnos = Vec::with_capacity(writes + start_defs.len() + 2);
         let mut k = 0;
         for &bb in &touched {
             let b = bb.index();
