@@ -445,7 +445,8 @@ impl RangeBuilder {
             l.sort_unstable();
             l
         };
-        for &b in &live_sorted {
+        // A single value never meets another: no phis to look for.
+        for &b in live_sorted.iter().filter(|_| !single_value) {
             if self.facts[b.index()].in_val == (PHI_BIT | b.0) {
                 valnos.push(ValNo {
                     def: slots.block_start(b),
