@@ -196,7 +196,9 @@ pub struct SpillPlacement {
     /// Nodes to update (LLVM's `TodoList`), each at most once.
     todo: Vec<Bundle>,
     /// Membership of `todo`.
-    in_todo: BitSet,
+    /// A byte per bundle rather than a bit: it is tested and set once per
+    /// link and per update, where the bit arithmetic showed.
+    in_todo: Vec<bool>,
     /// Bundles that turned positive in the last scan or iteration.
     recent_positive: Vec<Bundle>,
 }
@@ -237,7 +239,7 @@ impl SpillPlacement {
             active: BitSet::new(n),
             active_list: Vec::new(),
             todo: Vec::new(),
-            in_todo: BitSet::new(n),
+            in_todo: vec![false; n],
             recent_positive: Vec::new(),
         }
     }
@@ -251,7 +253,7 @@ impl SpillPlacement {
         }
         self.active_list.clear();
         for &b in &self.todo {
-            self.in_todo.remove(b.index());
+            self.in_todo[b.index()] = false;
         }
         self.todo.clear();
         self.recent_positive.clear();
@@ -355,7 +357,7 @@ impl SpillPlacement {
         let mut budget = SWEEPS * self.active_list.len();
         while budget > 0 {
             let Some(b) = self.todo.pop() else { break };
-            self.in_todo.remove(b.index());
+            self.in_todo[b.index()] = false;
             budget -= 1;
             if self.update(b) && self.values[b.index()] > 0 {
                 self.recent_positive.push(b);
@@ -435,7 +437,7 @@ impl SpillPlacement {
     // costs more than the body.
     #[inline(always)]
     fn activate(&mut self, b: Bundle) {
-        if self.in_todo.insert(b.index()) {
+        if !std::mem::replace(&mut self.in_todo[b.index()], true) {
             self.todo.push(b);
         }
         if !self.active.insert(b.index()) {
@@ -499,7 +501,9 @@ impl SpillPlacement {
         // Likewise a fall cannot move a neighbour already at -1.
         let settled = if new > old { 1 } else { -1 };
         for &(_, n) in &self.nodes[b.index()].links {
-            if self.values[n.index()] != settled && self.in_todo.insert(n.index()) {
+            if self.values[n.index()] != settled
+                && !std::mem::replace(&mut self.in_todo[n.index()], true)
+            {
                 self.todo.push(n);
             }
         }
