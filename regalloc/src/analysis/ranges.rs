@@ -242,8 +242,8 @@ impl RangeBuilder {
             }
         }
         while let Some(b) = work.pop() {
-            for &p in &cfg.preds[b.index()] {
-                if !cfg.is_reachable(p) || on!(self, live_out, p) {
+            for &p in cfg.reachable_preds(b) {
+                if on!(self, live_out, p) {
                     continue;
                 }
                 self.facts[p.index()].live_out = e;
@@ -370,8 +370,8 @@ impl RangeBuilder {
             // Once a phi of this block, always one (a phi of a
             // predecessor flowing in is an ordinary incoming value).
             let mut multi = cur == (PHI_BIT | b.0);
-            for &p in &cfg.preds[b.index()] {
-                if !cfg.is_reachable(p) || !range_out(s, p) {
+            for &p in cfg.reachable_preds(b) {
+                if !range_out(s, p) {
                     continue;
                 }
                 let v = out_val(s, p);
