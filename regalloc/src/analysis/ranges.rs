@@ -386,29 +386,24 @@ impl RangeBuilder {
             }
             if multi { PHI_BIT | b.0 } else { seen }
         };
-        // Rounds in RPO until nothing changes. After the first round, a
-        // second can only change something starting at a block with a
-        // back edge into it (every other block saw its predecessors'
-        // final first-round values): when none of those changes, the
-        // second round would change nothing and the first is final. So
-        // the second round visits those blocks alone, and only when one
-        // of them changes do full rounds follow, from a state a full
-        // second round would also have reached, to the same fixpoint.
+        // Rounds in RPO until nothing changes. In every round after the
+        // first, the first block to change can only be one with a back
+        // edge into it: every other block saw, when last computed, the
+        // values its predecessors (all earlier in RPO) still have. So a
+        // round first recomputes those blocks alone, in order, up to the
+        // first that changes, and computes the whole rest of the round
+        // only from there: the same steps as full rounds, minus
+        // recomputations that change nothing.
+        let limit = 2 * live_blocks.len() + 2;
         let mut changed = !single_value;
         let mut rounds = 0;
-        while changed && rounds <= 2 * live_blocks.len() + 2 {
+        while changed && rounds <= limit {
             changed = false;
             rounds += 1;
-            for &b in &live_blocks {
-                let new = entry_value(self, b);
-                if new != self.facts[b.index()].in_val {
-                    self.facts[b.index()].in_val = new;
-                    changed = true;
-                }
-            }
-            if rounds == 1 && changed {
-                changed = false;
-                for &b in &live_blocks {
+            let mut from = 0;
+            if rounds > 1 {
+                from = live_blocks.len();
+                for (k, &b) in live_blocks.iter().enumerate() {
                     if !cfg.back_pred[b.index()] {
                         continue;
                     }
@@ -416,9 +411,16 @@ impl RangeBuilder {
                     if new != self.facts[b.index()].in_val {
                         self.facts[b.index()].in_val = new;
                         changed = true;
-                        rounds += 1;
+                        from = k + 1;
                         break;
                     }
+                }
+            }
+            for &b in &live_blocks[from..] {
+                let new = entry_value(self, b);
+                if new != self.facts[b.index()].in_val {
+                    self.facts[b.index()].in_val = new;
+                    changed = true;
                 }
             }
         }
