@@ -118,6 +118,8 @@ struct Facts {
     kill: u32,
     ue: u32,
     start_def: u32,
+    /// The block has an access or a start definition.
+    touched: u32,
     /// Value on entry (a value number, `PHI_BIT | block`, or `UNKNOWN`),
     /// valid where `in_val_at` is the epoch.
     in_val: u32,
@@ -219,10 +221,12 @@ impl RangeBuilder {
         for &b in start_defs {
             self.facts[b.index()].start_def = e;
             self.facts[b.index()].kill = e;
+            self.facts[b.index()].touched = e;
         }
         let mut writes = 0;
         for a in accesses {
             let b = a.block.index();
+            self.facts[b].touched = e;
             if a.reads && self.facts[b].kill != e {
                 self.facts[b].ue = e;
             }
@@ -425,28 +429,42 @@ impl RangeBuilder {
             }
         }
         // Phi values get numbers after the definitions, in layout order.
-        let live_sorted: Vec<Block> = if single_value {
-            let mut l: Vec<Block> = marked_in
-                .iter()
-                .copied()
-                .filter(|&b| range_in(self, b) && cfg.is_reachable(b))
-                .collect();
-            l.sort_unstable();
-            for &b in &l {
+        // The blocks the range enters, in layout order, and (as
+        // `seg_blocks`) those together with the touched ones, where
+        // segments can start: a region covering much of the function is
+        // read off one scan of all blocks rather than sorted and merged.
+        let wide = covers_much(marked_in.len(), cfg.num_blocks());
+        let mut live_sorted: Vec<Block> = Vec::new();
+        if wide {
+            for b in (0..cfg.num_blocks()).map(Block::new) {
+                let live = range_in(self, b) && cfg.is_reachable(b);
+                if live {
+                    live_sorted.push(b);
+                }
+                if live || on!(self, touched, b) {
+                    seg_blocks.push(b);
+                }
+            }
+        } else {
+            if single_value {
+                live_sorted.extend(
+                    marked_in
+                        .iter()
+                        .copied()
+                        .filter(|&b| range_in(self, b) && cfg.is_reachable(b)),
+                );
+            } else {
+                live_sorted.extend_from_slice(&live_blocks);
+            }
+            live_sorted.sort_unstable();
+            merge_sorted(&touched, &live_sorted, &mut seg_blocks);
+        }
+        if single_value {
+            for &b in &live_sorted {
                 self.facts[b.index()].in_val = 0;
                 self.facts[b.index()].in_val_at = e;
             }
-            l
-        } else if covers_much(live_blocks.len(), cfg.num_blocks()) {
-            (0..cfg.num_blocks())
-                .map(Block::new)
-                .filter(|&b| range_in(self, b) && cfg.is_reachable(b))
-                .collect()
-        } else {
-            let mut l = live_blocks.clone();
-            l.sort_unstable();
-            l
-        };
+        }
         // A single value never meets another: no phis to look for.
         for &b in live_sorted.iter().filter(|_| !single_value) {
             if self.facts[b.index()].in_val == (PHI_BIT | b.0) {
@@ -471,7 +489,6 @@ impl RangeBuilder {
         };
         // Segments, block by block: only blocks the value enters or is
         // touched in can hold one.
-        merge_sorted(&touched, &live_sorted, &mut seg_blocks);
         let mut k = 0;
         for &bb in &seg_blocks {
             let b = bb.index();
