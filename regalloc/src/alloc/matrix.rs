@@ -370,7 +370,7 @@ impl LiveRegMatrix {
         self.unions
             .get(u.index())
             .into_iter()
-            .flat_map(move |un| un.from_containing(start, end))
+            .flat_map(move |un| un.containing_and_after(start, end))
             .map(|e| (e.start, e.end, e.owner))
     }
 

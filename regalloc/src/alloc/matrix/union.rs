@@ -158,7 +158,7 @@ impl Union {
 
     /// The entry containing `start`, if any, then the entries starting in
     /// `[start, end)`, in order.
-    pub fn from_containing(
+    pub fn containing_and_after(
         &self,
         start: SlotIndex,
         end: SlotIndex,
@@ -312,7 +312,7 @@ mod tests {
             .collect();
         assert_eq!(rev, vec![40, 20, 0]);
         let fwd: Vec<u32> = u
-            .from_containing(SlotIndex(25), SlotIndex(40))
+            .containing_and_after(SlotIndex(25), SlotIndex(40))
             .map(|e| e.start.0)
             .collect();
         assert_eq!(fwd, vec![20]);
