@@ -428,7 +428,6 @@ impl RangeBuilder {
                 }
             }
         }
-        // Phi values get numbers after the definitions, in layout order.
         // The blocks the range enters, in layout order, and (as
         // `seg_blocks`) those together with the touched ones, where
         // segments can start: a region covering much of the function is
@@ -465,6 +464,7 @@ impl RangeBuilder {
                 self.facts[b.index()].in_val_at = e;
             }
         }
+        // Phi values get numbers after the definitions, in layout order.
         // A single value never meets another: no phis to look for.
         for &b in live_sorted.iter().filter(|_| !single_value) {
             if self.facts[b.index()].in_val == (PHI_BIT | b.0) {
