@@ -15,11 +15,13 @@
 //! - register mask: a call whose register mask does not preserve `P` lies
 //!   inside the interval (never evictable).
 
-use std::collections::BTreeMap;
+mod union;
 
 use crate::analysis::{LiveInterval, LiveIntervals, LiveRange, RegMaskSlot, SlotIndex};
 use crate::ir::{RegMask, VReg};
 use crate::target::{Reg, RegUnit, TargetInfo};
+
+use union::{Entry, Union, Walk};
 
 /// The result of an interference check, in LLVM's order of severity.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
@@ -38,9 +40,10 @@ pub enum Interference {
 /// physical live ranges and the call register masks of one function.
 #[derive(Clone, Debug)]
 pub struct LiveRegMatrix {
-    /// For each unit: assigned segments keyed by start, with (end, owner).
-    /// Segments of one union never overlap, so they are sorted by end too.
+    /// For each unit: the assigned segments.
     unions: Vec<Union>,
+    /// Buffer for merging a long range into a union, kept between calls.
+    scratch: Vec<Entry>,
     /// Fixed physical liveness of each unit (from the live intervals).
     fixed: Vec<LiveRange>,
     /// Register masks of calls, in slot order.
@@ -68,7 +71,8 @@ impl LiveRegMatrix {
             .map(|u| li.units.get(u).map(|x| x.0.clone()).unwrap_or_default())
             .collect();
         LiveRegMatrix {
-            unions: vec![BTreeMap::new(); n],
+            unions: vec![Union::default(); n],
+            scratch: Vec::new(),
             fixed,
             regmasks: li.regmasks.clone(),
             assigned: Vec::new(),
@@ -108,41 +112,18 @@ impl LiveRegMatrix {
         d.units
             .iter()
             .enumerate()
-            .filter_map(|(k, &u)| Some((u, self.unit_range(d, k, iv)?)))
+            .filter_map(|(k, &u)| Some((u, unit_range(self.track_lanes, d, k, iv)?)))
             .collect()
     }
 
     /// [`LiveRegMatrix::unit_ranges`] without collecting them.
     fn unit_ranges_iter<'a>(
-        &'a self,
+        &self,
         t: &'a TargetInfo<'_>,
         iv: &'a LiveInterval,
         p: Reg,
     ) -> impl Iterator<Item = (RegUnit, &'a LiveRange)> + 'a {
-        let d = t.reg(p);
-        d.units
-            .iter()
-            .enumerate()
-            .filter_map(move |(k, &u)| Some((u, self.unit_range(d, k, iv)?)))
-    }
-
-    /// The part of `iv` occupying the `k`-th unit of register `d`.
-    fn unit_range<'a>(
-        &self,
-        d: &crate::target::RegisterDesc<'_>,
-        k: usize,
-        iv: &'a LiveInterval,
-    ) -> Option<&'a LiveRange> {
-        if !self.track_lanes || iv.subranges.is_empty() {
-            return Some(&iv.range);
-        }
-        let lanes = d.unit_lanes.get(k).copied().unwrap_or_default();
-        let mut hit = iv.subranges.iter().filter(|s| s.lanes.overlaps(lanes));
-        match (hit.next(), hit.next()) {
-            (Some(s), None) => Some(&s.range),
-            (None, _) => None,
-            _ => Some(&iv.range),
-        }
+        occupied_units(self.track_lanes, t, iv, p)
     }
 
     /// The register `v` is assigned to here, if any.
@@ -248,7 +229,7 @@ impl LiveRegMatrix {
                 && !un.is_empty()
                 && let Some(first) = range.segments.first()
             {
-                let mut walk = UnionWalk::new(un, first.start);
+                let mut walk = Walk::new(un, first.start);
                 for s in &range.segments {
                     if walk.overlaps(s.start, s.end) {
                         return Interference::Virt;
@@ -263,7 +244,6 @@ impl LiveRegMatrix {
     /// intervals overlap `iv` there, each once, sorted.
     pub fn interfering_vregs(&self, t: &TargetInfo<'_>, iv: &LiveInterval, p: Reg) -> Vec<VReg> {
         let mut out = Vec::new();
-        let mut run = Vec::new();
         for (u, range) in self.unit_ranges_iter(t, iv, p) {
             let Some(un) = self.unions.get(u.index()) else {
                 continue;
@@ -271,10 +251,9 @@ impl LiveRegMatrix {
             let Some(first) = range.segments.first() else {
                 continue;
             };
-            let mut walk = UnionWalk::new(un, first.start);
+            let mut walk = Walk::new(un, first.start);
             for s in &range.segments {
-                walk.overlapping(s.start, s.end, &mut run);
-                out.extend(run.iter().map(|x| x.2));
+                out.extend(walk.overlapping(s.start, s.end).iter().map(|x| x.owner));
             }
         }
         out.sort();
@@ -348,13 +327,8 @@ impl LiveRegMatrix {
         let mut span = Span::new(start, end);
         for &u in t.units(p) {
             if let Some(un) = self.unions.get(u.index()) {
-                // The last segment starting before `end`, then back while
-                // segments still reach into the block.
-                for (&s, &(e, _)) in un.range(..end).rev() {
-                    if e <= start {
-                        break;
-                    }
-                    span.note(s, e);
+                for e in un.overlapping_rev(start, end) {
+                    span.note(e.start, e.end);
                 }
             }
         }
@@ -402,11 +376,13 @@ impl LiveRegMatrix {
         if un.is_empty() {
             return out;
         }
-        let mut walk = UnionWalk::new(un, first.start);
-        let mut run = Vec::new();
+        let mut walk = Walk::new(un, first.start);
         for s in &range.segments {
-            walk.overlapping(s.start, s.end, &mut run);
-            for &(_, _, x) in run.iter().rev() {
+            for &Entry { owner: x, .. } in walk.overlapping(s.start, s.end).iter().rev() {
+                if out.is_empty() {
+                    // One allocation for the usual few registers.
+                    out.reserve(limit.min(8));
+                }
                 if !out.contains(&x) {
                     out.push(x);
                     if out.len() >= limit {
@@ -427,15 +403,11 @@ impl LiveRegMatrix {
         start: SlotIndex,
         end: SlotIndex,
     ) -> impl Iterator<Item = (SlotIndex, SlotIndex, VReg)> + '_ {
-        let un = self.unions.get(u.index());
-        let before = un
-            .and_then(|un| un.range(..start).next_back())
-            .filter(|(_, (e, _))| *e > start);
-        let inside = un.into_iter().flat_map(move |un| un.range(start..end));
-        before
+        self.unions
+            .get(u.index())
             .into_iter()
-            .chain(inside)
-            .map(|(&s, &(e, v))| (s, e, v))
+            .flat_map(move |un| un.containing_and_after(start, end))
+            .map(|e| (e.start, e.end, e.owner))
     }
 
     /// The fixed physical liveness of unit `u`.
@@ -447,11 +419,9 @@ impl LiveRegMatrix {
     /// that nothing virtual interferes.
     pub fn assign(&mut self, t: &TargetInfo<'_>, iv: &LiveInterval, p: Reg) {
         let v = iv.vreg;
-        for (u, range) in self.unit_ranges(t, iv, p) {
+        for (u, range) in occupied_units(self.track_lanes, t, iv, p) {
             if let Some(un) = self.unions.get_mut(u.index()) {
-                for s in &range.segments {
-                    un.insert(s.start, (s.end, v));
-                }
+                un.insert(&range.segments, v, &mut self.scratch);
                 self.changes[u.index()].extend(range.segments.iter().map(|s| (s.start, s.end)));
             }
         }
@@ -465,113 +435,48 @@ impl LiveRegMatrix {
     pub fn unassign(&mut self, t: &TargetInfo<'_>, iv: &LiveInterval) {
         let v = iv.vreg;
         let Some(p) = self.assignment(v) else { return };
-        for (u, range) in self.unit_ranges(t, iv, p) {
+        for (u, range) in occupied_units(self.track_lanes, t, iv, p) {
             if let Some(un) = self.unions.get_mut(u.index()) {
                 let log = &mut self.changes[u.index()];
-                for s in &range.segments {
-                    if let Some(&(end, owner)) = un.get(&s.start)
-                        && owner == v
-                    {
-                        un.remove(&s.start);
-                        log.push((s.start, end));
-                    }
-                }
+                un.remove(&range.segments, v, |s, e| log.push((s, e)));
             }
         }
         self.assigned[v.index()] = None;
     }
 }
 
-/// The union of one unit: assigned segments keyed by start, with (end,
-/// owner).
-type Union = BTreeMap<SlotIndex, (SlotIndex, VReg)>;
-
-/// One union entry: start, end, owner.
-type UnionEntry = (SlotIndex, SlotIndex, VReg);
-
-/// How many union entries a [`UnionWalk`] steps over before it searches
-/// the tree instead.
-const SEEK_AFTER: usize = 8;
-
-/// The union entries overlapping each segment of a live range, segment by
-/// segment in order. The segments of a range are usually close together,
-/// so the walk steps forward through the union and searches the tree only
-/// when it would step over more than [`SEEK_AFTER`] entries; one tree
-/// search per segment costs more when segments are many and near.
-struct UnionWalk<'a> {
-    un: &'a Union,
-    rest: std::collections::btree_map::Range<'a, SlotIndex, (SlotIndex, VReg)>,
-    /// The first entry not yet passed.
-    head: Option<UnionEntry>,
+/// The units `iv` occupies when assigned to `p`, each with the part of
+/// `iv` occupying it ([`LiveRegMatrix::unit_ranges`]); borrows nothing of
+/// the matrix, so that the unions can change while it runs.
+fn occupied_units<'a>(
+    track_lanes: bool,
+    t: &'a TargetInfo<'_>,
+    iv: &'a LiveInterval,
+    p: Reg,
+) -> impl Iterator<Item = (RegUnit, &'a LiveRange)> + 'a {
+    let d = t.reg(p);
+    d.units
+        .iter()
+        .enumerate()
+        .filter_map(move |(k, &u)| Some((u, unit_range(track_lanes, d, k, iv)?)))
 }
 
-impl<'a> UnionWalk<'a> {
-    /// A walk whose first entry is the first one ending after `at`.
-    fn new(un: &'a Union, at: SlotIndex) -> UnionWalk<'a> {
-        let mut w = UnionWalk {
-            un,
-            rest: un.range(at..),
-            head: None,
-        };
-        w.seek(at);
-        w
+/// The part of `iv` occupying the `k`-th unit of register `d`.
+fn unit_range<'a>(
+    track_lanes: bool,
+    d: &crate::target::RegisterDesc<'_>,
+    k: usize,
+    iv: &'a LiveInterval,
+) -> Option<&'a LiveRange> {
+    if !track_lanes || iv.subranges.is_empty() {
+        return Some(&iv.range);
     }
-
-    /// Moves to the first entry ending after `at`: the one containing
-    /// `at`, else the first starting at or after it.
-    fn seek(&mut self, at: SlotIndex) {
-        let containing = self
-            .un
-            .range(..at)
-            .next_back()
-            .filter(|(_, (e, _))| *e > at)
-            .map(|(&s, &(e, v))| (s, e, v));
-        self.rest = self.un.range(at..);
-        self.head = containing.or_else(|| self.rest.next().map(|(&s, &(e, v))| (s, e, v)));
-    }
-
-    fn step(&mut self) {
-        self.head = self.rest.next().map(|(&s, &(e, v))| (s, e, v));
-    }
-
-    /// Passes the entries ending at or before `start`.
-    fn skip_to(&mut self, start: SlotIndex) {
-        let mut stepped = 0;
-        while let Some((_, e, _)) = self.head
-            && e <= start
-        {
-            stepped += 1;
-            if stepped > SEEK_AFTER {
-                self.seek(start);
-                break;
-            }
-            self.step();
-        }
-    }
-
-    /// Whether an entry overlaps `[start, end)`: what
-    /// [`UnionWalk::overlapping`] would find something for, without
-    /// collecting it. Calls must come with increasing, disjoint intervals.
-    fn overlaps(&mut self, start: SlotIndex, end: SlotIndex) -> bool {
-        self.skip_to(start);
-        self.head.is_some_and(|h| h.0 < end)
-    }
-
-    /// The entries overlapping `[start, end)`, in increasing order, into
-    /// `run`. Calls must come with increasing, disjoint intervals.
-    fn overlapping(&mut self, start: SlotIndex, end: SlotIndex, run: &mut Vec<UnionEntry>) {
-        run.clear();
-        self.skip_to(start);
-        while let Some(h) = self.head
-            && h.0 < end
-        {
-            run.push(h);
-            if h.1 > end {
-                // It may overlap the next interval too: keep it.
-                break;
-            }
-            self.step();
-        }
+    let lanes = d.unit_lanes.get(k).copied().unwrap_or_default();
+    let mut hit = iv.subranges.iter().filter(|s| s.lanes.overlaps(lanes));
+    match (hit.next(), hit.next()) {
+        (Some(s), None) => Some(&s.range),
+        (None, _) => None,
+        _ => Some(&iv.range),
     }
 }
 

@@ -61,7 +61,7 @@ fn meet(a: u32, b: u32) -> u32 {
     }
 }
 
-/// The events of a function's blocks.
+/// The events of a function's blocks, as collected.
 struct Events {
     /// Phi values of originals at block starts: (slot, value).
     phis: HashMap<Block, Vec<(u32, u32)>>,
@@ -69,23 +69,52 @@ struct Events {
     at_inst: HashMap<Inst, Vec<Event>>,
 }
 
-impl Events {
+/// The events of [`Events`] laid out by block for the dataflow, which
+/// runs every block several times: no hash lookup per instruction and
+/// round.
+struct BlockEvents {
+    /// Phi values at each block's start: (slot, value).
+    phis: Vec<Vec<(u32, u32)>>,
+    /// Every block's events in execution order, block after block.
+    events: Vec<Event>,
+    /// `starts[b]..starts[b + 1]` are block `b`'s part of `events`.
+    starts: Vec<usize>,
+}
+
+impl BlockEvents {
+    /// Lays out `events` by the blocks of `func`.
+    fn new(func: &MachineFunction, events: Events) -> BlockEvents {
+        let nb = func.blocks.len();
+        let mut phis = vec![Vec::new(); nb];
+        for (b, list) in events.phis {
+            if let Some(x) = phis.get_mut(b.index()) {
+                *x = list;
+            }
+        }
+        let mut all = Vec::new();
+        let mut starts = Vec::with_capacity(nb + 1);
+        starts.push(0);
+        for bd in &func.blocks {
+            all.extend(
+                bd.insts
+                    .iter()
+                    .filter_map(|i| events.at_inst.get(i))
+                    .flatten(),
+            );
+            starts.push(all.len());
+        }
+        BlockEvents {
+            phis,
+            events: all,
+            starts,
+        }
+    }
+
     /// Runs block `b` from `state` (its entry state, phis applied),
     /// calling `store` with each store and whether the slot already held
     /// its value.
-    fn run(
-        &self,
-        func: &MachineFunction,
-        b: Block,
-        state: &mut [u32],
-        mut store: impl FnMut(Event, bool),
-    ) {
-        let insts = func
-            .block(b)
-            .insts
-            .iter()
-            .filter_map(|i| self.at_inst.get(i))
-            .flatten();
+    fn run(&self, b: Block, state: &mut [u32], mut store: impl FnMut(Event, bool)) {
+        let insts = &self.events[self.starts[b.index()]..self.starts[b.index() + 1]];
         for &e in insts {
             match e {
                 Event::Load { slot, value } => state[slot as usize] = value,
@@ -247,6 +276,7 @@ fn redundant_stores(
     let cfg = &an.flow.cfg;
     let mut out: Vec<Vec<u32>> = vec![vec![TOP; nslots]; func.blocks.len()];
     let mut state = vec![UNKNOWN; nslots];
+    let events = BlockEvents::new(func, events);
     let flow = Flow {
         an,
         code,
@@ -264,7 +294,7 @@ fn redundant_stores(
         }
         for &b in &cfg.rpo {
             flow.enter(b, &out, &mut state);
-            events.run(func, b, &mut state, |_, _| {});
+            events.run(b, &mut state, |_, _| {});
             if out[b.index()] != state {
                 out[b.index()].copy_from_slice(&state);
                 changed = true;
@@ -275,7 +305,7 @@ fn redundant_stores(
     let mut redundant: Vec<Event> = Vec::new();
     for &b in &cfg.rpo {
         flow.enter(b, &out, &mut state);
-        events.run(func, b, &mut state, |e, r| {
+        events.run(b, &mut state, |e, r| {
             if r {
                 redundant.push(e);
             }
@@ -391,7 +421,7 @@ const MAX_ROUNDS: usize = 64;
 struct Flow<'a> {
     an: &'a Analyses,
     code: &'a SpillCode,
-    events: &'a Events,
+    events: &'a BlockEvents,
 }
 
 impl Flow<'_> {
@@ -415,7 +445,7 @@ impl Flow<'_> {
                 }
             }
         }
-        for &(slot, value) in self.events.phis.get(&b).into_iter().flatten() {
+        for &(slot, value) in &self.events.phis[b.index()] {
             let s = slot as usize;
             let range = &self.code.slots[s].range;
             let slots = &self.an.intervals.slots;

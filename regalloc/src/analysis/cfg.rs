@@ -20,6 +20,17 @@ pub struct Cfg {
     pub rpo: Vec<Block>,
     /// Position of each block in `rpo`, `None` when unreachable.
     pub rpo_index: Vec<Option<u32>>,
+    /// Whether a reachable block has a reachable predecessor at or after
+    /// it in `rpo` (the target of a back edge, typically a loop header):
+    /// the only blocks a forward pass in RPO visits before all their
+    /// predecessors.
+    pub back_pred: Vec<bool>,
+    /// The reachable predecessors of every block, block after block
+    /// (`reachable_preds_at[b]..reachable_preds_at[b + 1]`): what the
+    /// per-register liveness walks, without a reachability test and a
+    /// separate list per block.
+    reachable_preds: Vec<Block>,
+    reachable_preds_at: Vec<u32>,
 }
 
 impl Cfg {
@@ -79,18 +90,45 @@ impl Cfg {
         for (i, b) in rpo.iter().enumerate() {
             rpo_index[b.index()] = Some(i as u32);
         }
+        let back_pred = (0..n)
+            .map(|b| {
+                rpo_index[b].is_some_and(|i| {
+                    preds[b]
+                        .iter()
+                        .any(|p| rpo_index[p.index()].is_some_and(|j| j >= i))
+                })
+            })
+            .collect();
+        let mut reachable_preds = Vec::new();
+        let mut reachable_preds_at = Vec::with_capacity(n + 1);
+        reachable_preds_at.push(0);
+        for ps in &preds {
+            reachable_preds.extend(ps.iter().filter(|p| rpo_index[p.index()].is_some()));
+            reachable_preds_at.push(reachable_preds.len() as u32);
+        }
         Cfg {
             succs,
             preds,
             post_order,
             rpo,
             rpo_index,
+            back_pred,
+            reachable_preds,
+            reachable_preds_at,
         }
     }
 
     /// Number of blocks (reachable or not).
     pub fn num_blocks(&self) -> usize {
         self.succs.len()
+    }
+
+    /// The predecessors of `b` reachable from the entry, in layout order.
+    #[inline]
+    pub fn reachable_preds(&self, b: Block) -> &[Block] {
+        let k = b.index();
+        &self.reachable_preds
+            [self.reachable_preds_at[k] as usize..self.reachable_preds_at[k + 1] as usize]
     }
 
     /// Whether `b` is reachable from the entry.

@@ -459,7 +459,12 @@ impl LiveIntervals {
         if list.is_empty() {
             return None;
         }
-        list.sort_by_key(|x| x.1);
+        // Callers usually list the instructions in layout order already;
+        // two entries never share an index unless they are the same
+        // instruction twice, identical, so an unstable sort is exact.
+        if !list.is_sorted_by_key(|x| x.1) {
+            list.sort_unstable_by_key(|x| x.1);
+        }
         rb.reserve_blocks(cfg.num_blocks());
         Some(build_interval(
             rb,

@@ -118,6 +118,8 @@ struct Facts {
     kill: u32,
     ue: u32,
     start_def: u32,
+    /// The block has an access or a start definition.
+    touched: u32,
     /// Value on entry (a value number, `PHI_BIT | block`, or `UNKNOWN`),
     /// valid where `in_val_at` is the epoch.
     in_val: u32,
@@ -219,14 +221,18 @@ impl RangeBuilder {
         for &b in start_defs {
             self.facts[b.index()].start_def = e;
             self.facts[b.index()].kill = e;
+            self.facts[b.index()].touched = e;
         }
+        let mut writes = 0;
         for a in accesses {
             let b = a.block.index();
+            self.facts[b].touched = e;
             if a.reads && self.facts[b].kill != e {
                 self.facts[b].ue = e;
             }
             if a.writes {
                 self.facts[b].kill = e;
+                writes += 1;
             }
         }
         // Backward liveness from the upward-exposed reads. Every block
@@ -240,8 +246,8 @@ impl RangeBuilder {
             }
         }
         while let Some(b) = work.pop() {
-            for &p in &cfg.preds[b.index()] {
-                if !cfg.is_reachable(p) || on!(self, live_out, p) {
+            for &p in cfg.reachable_preds(b) {
+                if on!(self, live_out, p) {
                     continue;
                 }
                 self.facts[p.index()].live_out = e;
@@ -298,7 +304,9 @@ impl RangeBuilder {
 
         // Value numbers of definitions, in layout order; a block live-in
         // definition comes before the block's instructions.
-        let mut valnos = Vec::new();
+        // Room for the definitions and a phi or two, so that the value
+        // list is allocated once.
+        let mut valnos = Vec::with_capacity(writes + start_defs.len() + 2);
         let mut k = 0;
         for &bb in &touched {
             let b = bb.index();
@@ -329,7 +337,15 @@ impl RangeBuilder {
         // The reachable blocks the range is live into, in RPO.
         // A region covering much of the function is read off the RPO
         // rather than sorted into it.
-        if covers_much(marked_in.len(), cfg.num_blocks()) {
+        //
+        // With a single value there is nothing to merge: every block the
+        // range enters receives that value (the iteration would settle on
+        // it, since a defined live-in block is reached from the only
+        // definition), and no block needs a phi.
+        let single_value = valnos.len() == 1;
+        if single_value {
+            // Only the layout-order list below is needed.
+        } else if covers_much(marked_in.len(), cfg.num_blocks()) {
             live_blocks.extend(cfg.rpo.iter().copied().filter(|&b| range_in(self, b)));
         } else {
             live_blocks.extend(
@@ -351,50 +367,106 @@ impl RangeBuilder {
                 s.in_val(p)
             }
         };
-        let mut changed = true;
+        // The value entering `b` given its predecessors' values now.
+        let entry_value = |s: &Self, b: Block| {
+            let cur = s.facts[b.index()].in_val;
+            let mut seen = UNKNOWN;
+            // Once a phi of this block, always one (a phi of a
+            // predecessor flowing in is an ordinary incoming value).
+            let mut multi = cur == (PHI_BIT | b.0);
+            for &p in cfg.reachable_preds(b) {
+                if !range_out(s, p) {
+                    continue;
+                }
+                let v = out_val(s, p);
+                if v == UNKNOWN || v == seen {
+                    continue;
+                }
+                if seen == UNKNOWN {
+                    seen = v;
+                } else {
+                    multi = true;
+                }
+            }
+            if multi { PHI_BIT | b.0 } else { seen }
+        };
+        // Rounds in RPO until nothing changes. In every round after the
+        // first, the first block to change can only be one with a back
+        // edge into it: every other block saw, when last computed, the
+        // values its predecessors (all earlier in RPO) still have. So a
+        // round first recomputes those blocks alone, in order, up to the
+        // first that changes, and computes the whole rest of the round
+        // only from there: the same steps as full rounds, minus
+        // recomputations that change nothing.
+        let limit = 2 * live_blocks.len() + 2;
+        let mut changed = !single_value;
         let mut rounds = 0;
-        while changed && rounds <= 2 * live_blocks.len() + 2 {
+        while changed && rounds <= limit {
             changed = false;
             rounds += 1;
-            for &b in &live_blocks {
-                let cur = self.facts[b.index()].in_val;
-                let mut seen = UNKNOWN;
-                // Once a phi of this block, always one (a phi of a
-                // predecessor flowing in is an ordinary incoming value).
-                let mut multi = cur == (PHI_BIT | b.0);
-                for &p in &cfg.preds[b.index()] {
-                    if !cfg.is_reachable(p) || !range_out(self, p) {
+            let mut from = 0;
+            if rounds > 1 {
+                from = live_blocks.len();
+                for (k, &b) in live_blocks.iter().enumerate() {
+                    if !cfg.back_pred[b.index()] {
                         continue;
                     }
-                    let v = out_val(self, p);
-                    if v == UNKNOWN || v == seen {
-                        continue;
-                    }
-                    if seen == UNKNOWN {
-                        seen = v;
-                    } else {
-                        multi = true;
+                    let new = entry_value(self, b);
+                    if new != self.facts[b.index()].in_val {
+                        self.facts[b.index()].in_val = new;
+                        changed = true;
+                        from = k + 1;
+                        break;
                     }
                 }
-                let new = if multi { PHI_BIT | b.0 } else { seen };
-                if new != cur {
+            }
+            for &b in &live_blocks[from..] {
+                let new = entry_value(self, b);
+                if new != self.facts[b.index()].in_val {
                     self.facts[b.index()].in_val = new;
                     changed = true;
                 }
             }
         }
-        // Phi values get numbers after the definitions, in layout order.
-        let live_sorted: Vec<Block> = if covers_much(live_blocks.len(), cfg.num_blocks()) {
-            (0..cfg.num_blocks())
-                .map(Block::new)
-                .filter(|&b| range_in(self, b) && cfg.is_reachable(b))
-                .collect()
+        // The blocks the range enters, in layout order, and (as
+        // `seg_blocks`) those together with the touched ones, where
+        // segments can start: a region covering much of the function is
+        // read off one scan of all blocks rather than sorted and merged.
+        let wide = covers_much(marked_in.len(), cfg.num_blocks());
+        let mut live_sorted: Vec<Block> = Vec::new();
+        if wide {
+            for b in (0..cfg.num_blocks()).map(Block::new) {
+                let live = range_in(self, b) && cfg.is_reachable(b);
+                if live {
+                    live_sorted.push(b);
+                }
+                if live || on!(self, touched, b) {
+                    seg_blocks.push(b);
+                }
+            }
         } else {
-            let mut l = live_blocks.clone();
-            l.sort_unstable();
-            l
-        };
-        for &b in &live_sorted {
+            if single_value {
+                live_sorted.extend(
+                    marked_in
+                        .iter()
+                        .copied()
+                        .filter(|&b| range_in(self, b) && cfg.is_reachable(b)),
+                );
+            } else {
+                live_sorted.extend_from_slice(&live_blocks);
+            }
+            live_sorted.sort_unstable();
+            merge_sorted(&touched, &live_sorted, &mut seg_blocks);
+        }
+        if single_value {
+            for &b in &live_sorted {
+                self.facts[b.index()].in_val = 0;
+                self.facts[b.index()].in_val_at = e;
+            }
+        }
+        // Phi values get numbers after the definitions, in layout order.
+        // A single value never meets another: no phis to look for.
+        for &b in live_sorted.iter().filter(|_| !single_value) {
             if self.facts[b.index()].in_val == (PHI_BIT | b.0) {
                 valnos.push(ValNo {
                     def: slots.block_start(b),
@@ -417,7 +489,6 @@ impl RangeBuilder {
         };
         // Segments, block by block: only blocks the value enters or is
         // touched in can hold one.
-        merge_sorted(&touched, &live_sorted, &mut seg_blocks);
         let mut k = 0;
         for &bb in &seg_blocks {
             let b = bb.index();
@@ -477,7 +548,11 @@ impl RangeBuilder {
                 }
             }
         }
-        segs.sort_by_key(|s| s.start);
+        // Blocks come in layout order, so the segments usually do too;
+        // starts are distinct, so an unstable sort orders them the same.
+        if !segs.is_sorted_by_key(|s| s.start) {
+            segs.sort_unstable_by_key(|s| s.start);
+        }
         let mut merged: Vec<Segment> = Vec::with_capacity(segs.len());
         for &s in &segs {
             match merged.last_mut() {

@@ -123,8 +123,6 @@ struct Node {
     /// Accumulated frequency of borders preferring the stack, possibly
     /// [`MUST_SPILL_BIAS`].
     bias_n: f64,
-    /// `+1` register, `-1` stack, `0` undecided.
-    value: i8,
     /// Links to other bundles with their weights, one entry per neighbour.
     links: Vec<(f64, Bundle)>,
     /// Sum of the link weights: the most the neighbours can ever add.
@@ -136,11 +134,11 @@ impl Node {
     fn clear(&mut self) {
         self.bias_p = 0.0;
         self.bias_n = 0.0;
-        self.value = 0;
         self.links.clear();
         self.sum_link_weights = 0.0;
     }
 
+    #[inline]
     fn add_bias(&mut self, freq: f64, c: BorderConstraint) {
         match c {
             BorderConstraint::DontCare | BorderConstraint::PrefBoth => {}
@@ -150,6 +148,7 @@ impl Node {
         }
     }
 
+    #[inline(always)]
     fn add_link(&mut self, to: Bundle, w: f64) {
         self.sum_link_weights += w;
         // Parallel transparent blocks between the same two bundles add up
@@ -186,6 +185,10 @@ pub struct SpillPlacement {
     threshold: f64,
     /// One node per bundle; only active ones hold this query's state.
     nodes: Vec<Node>,
+    /// The value of each node: `+1` register, `-1` stack, `0` undecided.
+    /// Apart from the nodes because an update reads its neighbours'
+    /// values only: a byte each keeps them in few cache lines.
+    values: Vec<i8>,
     /// Bundles touched by the current query (LLVM's `ActiveNodes`).
     active: BitSet,
     /// `active` as a list, to reset it in time proportional to its size.
@@ -193,7 +196,9 @@ pub struct SpillPlacement {
     /// Nodes to update (LLVM's `TodoList`), each at most once.
     todo: Vec<Bundle>,
     /// Membership of `todo`.
-    in_todo: BitSet,
+    /// A byte per bundle rather than a bit: it is tested and set once per
+    /// link and per update, where the bit arithmetic showed.
+    in_todo: Vec<bool>,
     /// Bundles that turned positive in the last scan or iteration.
     recent_positive: Vec<Bundle>,
 }
@@ -230,10 +235,11 @@ impl SpillPlacement {
             entry_freq,
             threshold: entry_freq * THRESHOLD_FRACTION,
             nodes: vec![Node::default(); n],
+            values: vec![0; n],
             active: BitSet::new(n),
             active_list: Vec::new(),
             todo: Vec::new(),
-            in_todo: BitSet::new(n),
+            in_todo: vec![false; n],
             recent_positive: Vec::new(),
         }
     }
@@ -247,7 +253,7 @@ impl SpillPlacement {
         }
         self.active_list.clear();
         for &b in &self.todo {
-            self.in_todo.remove(b.index());
+            self.in_todo[b.index()] = false;
         }
         self.todo.clear();
         self.recent_positive.clear();
@@ -323,13 +329,12 @@ impl SpillPlacement {
         for k in 0..self.active_list.len() {
             let b = self.active_list[k];
             self.update(b);
-            let node = &self.nodes[b.index()];
             // A node that must spill is settled for good; it is never a
             // reason to grow the region.
-            if node.must_spill(self.threshold) {
+            if self.nodes[b.index()].must_spill(self.threshold) {
                 continue;
             }
-            if node.value > 0 {
+            if self.values[b.index()] > 0 {
                 self.recent_positive.push(b);
             }
         }
@@ -352,16 +357,16 @@ impl SpillPlacement {
         let mut budget = SWEEPS * self.active_list.len();
         while budget > 0 {
             let Some(b) = self.todo.pop() else { break };
-            self.in_todo.remove(b.index());
+            self.in_todo[b.index()] = false;
             budget -= 1;
-            if self.update(b) && self.nodes[b.index()].value > 0 {
+            if self.update(b) && self.values[b.index()] > 0 {
                 self.recent_positive.push(b);
             }
         }
         // A node can flip more than once; report each bundle once, and
         // only if it is still positive.
-        let nodes = &self.nodes;
-        self.recent_positive.retain(|b| nodes[b.index()].value > 0);
+        let values = &self.values;
+        self.recent_positive.retain(|b| values[b.index()] > 0);
         self.recent_positive.sort_unstable();
         self.recent_positive.dedup();
     }
@@ -370,22 +375,20 @@ impl SpillPlacement {
     /// active bundle wants the register, so the value never needs to go
     /// to the stack at any bundle the query touched.
     pub fn finish(&mut self) -> bool {
-        self.active_list
-            .iter()
-            .all(|b| self.nodes[b.index()].value > 0)
+        self.active_list.iter().all(|b| self.values[b.index()] > 0)
     }
 
     /// Whether `bundle` wants the register: it is active in this query and
     /// its value is `+1`.
     pub fn is_positive(&self, bundle: Bundle) -> bool {
-        self.active.contains(bundle.index()) && self.nodes[bundle.index()].value > 0
+        self.active.contains(bundle.index()) && self.values[bundle.index()] > 0
     }
 
     /// The value of `bundle`: `+1` register, `-1` stack, `0` undecided or
     /// not active in this query.
     pub fn value(&self, bundle: Bundle) -> i8 {
         if self.active.contains(bundle.index()) {
-            self.nodes[bundle.index()].value
+            self.values[bundle.index()]
         } else {
             0
         }
@@ -396,7 +399,7 @@ impl SpillPlacement {
         self.active
             .iter()
             .map(Bundle::new)
-            .filter(|b| self.nodes[b.index()].value > 0)
+            .filter(|b| self.values[b.index()] > 0)
     }
 
     /// The bundles touched by this query, in increasing order.
@@ -430,14 +433,18 @@ impl SpillPlacement {
 
     /// Makes `b` part of this query (clearing what a previous query left
     /// in its node) and queues it for an update.
+    // Called per bundle and per link in the innermost loops; a call
+    // costs more than the body.
+    #[inline(always)]
     fn activate(&mut self, b: Bundle) {
-        if self.in_todo.insert(b.index()) {
+        if !std::mem::replace(&mut self.in_todo[b.index()], true) {
             self.todo.push(b);
         }
         if !self.active.insert(b.index()) {
             return;
         }
         self.active_list.push(b);
+        self.values[b.index()] = 0;
         let node = &mut self.nodes[b.index()];
         node.clear();
         if self.large.contains(b.index()) {
@@ -448,6 +455,7 @@ impl SpillPlacement {
     /// Links `a` and `b` both ways with weight `w`, activating them; a
     /// link of a bundle to itself would only add the same term to both
     /// sides of its sum, so it is dropped.
+    #[inline(always)]
     fn link(&mut self, a: Bundle, b: Bundle, w: f64) {
         if a == b {
             return;
@@ -459,11 +467,14 @@ impl SpillPlacement {
     }
 
     /// The value `b` should take given its neighbours now.
+    // Called per bundle and per link in the innermost loops; a call
+    // costs more than the body.
+    #[inline(always)]
     fn target_value(&self, b: Bundle) -> i8 {
         let node = &self.nodes[b.index()];
         let mut sum = node.bias_p - node.bias_n;
         for &(w, n) in &node.links {
-            sum += w * f64::from(self.nodes[n.index()].value);
+            sum += w * f64::from(self.values[n.index()]);
         }
         if sum >= self.threshold {
             1
@@ -476,19 +487,23 @@ impl SpillPlacement {
 
     /// Recomputes `b`'s value; when it changes, queues the neighbours it
     /// may drag along and returns `true`.
+    // Called per bundle and per link in the innermost loops; a call
+    // costs more than the body.
+    #[inline(always)]
     fn update(&mut self, b: Bundle) -> bool {
         let new = self.target_value(b);
-        let old = self.nodes[b.index()].value;
+        let old = self.values[b.index()];
         if new == old {
             return false;
         }
-        self.nodes[b.index()].value = new;
+        self.values[b.index()] = new;
         // A rise can only raise neighbours' sums: those already at +1 stay.
         // Likewise a fall cannot move a neighbour already at -1.
         let settled = if new > old { 1 } else { -1 };
-        for k in 0..self.nodes[b.index()].links.len() {
-            let n = self.nodes[b.index()].links[k].1;
-            if self.nodes[n.index()].value != settled && self.in_todo.insert(n.index()) {
+        for &(_, n) in &self.nodes[b.index()].links {
+            if self.values[n.index()] != settled
+                && !std::mem::replace(&mut self.in_todo[n.index()], true)
+            {
                 self.todo.push(n);
             }
         }
@@ -500,7 +515,7 @@ impl SpillPlacement {
     fn is_stable(&self) -> bool {
         self.active_list
             .iter()
-            .all(|&b| self.target_value(b) == self.nodes[b.index()].value)
+            .all(|&b| self.target_value(b) == self.values[b.index()])
     }
 }
 
