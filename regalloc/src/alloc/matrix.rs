@@ -272,7 +272,6 @@ impl LiveRegMatrix {
         limit: usize,
     ) -> Option<Vec<VReg>> {
         let mut out: Vec<VReg> = Vec::new();
-        let mut run = Vec::new();
         for (u, range) in self.unit_ranges_iter(t, iv, p) {
             let Some(un) = self.unions.get(u.index()) else {
                 continue;
@@ -280,15 +279,14 @@ impl LiveRegMatrix {
             let Some(first) = range.segments.first() else {
                 continue;
             };
-            let mut walk = UnionWalk::new(un, first.start);
+            let mut walk = Walk::new(un, first.start);
             for s in &range.segments {
-                walk.overlapping(s.start, s.end, &mut run);
-                for &(_, _, x) in &run {
-                    if !out.contains(&x) {
+                for x in walk.overlapping(s.start, s.end) {
+                    if !out.contains(&x.owner) {
                         if out.len() == limit {
                             return None;
                         }
-                        out.push(x);
+                        out.push(x.owner);
                     }
                 }
             }
