@@ -21,7 +21,10 @@ use super::super::matrix::Interference;
 use super::super::order::AllocationOrder;
 use super::{Greedy, Stage};
 
-/// At most this many ranges move out of the way of one range.
+/// At most this many ranges move out of the way of one range. Measured
+/// on the corpus: one finds too little (AArch64 `BZ2_compressBlock` +278
+/// weighted), three moves ranges a later range wanted (x86-64
+/// `LZ4HC_compress_optimal` +186); two is better than both everywhere.
 pub const MAX_MOVED: usize = 2;
 
 /// A register of `order` for `v` after moving the ranges in its way, which
