@@ -5,7 +5,7 @@ use crate::ir::{Block, Inst, VReg};
 
 use super::super::AllocError;
 use super::super::order::AllocationOrder;
-use super::super::split::kit::{is_terminator, live_blocks, touches};
+use super::super::split::kit::{is_terminator, live_blocks};
 use super::super::split::{BlockPlan, Gap, SplitPlan};
 use super::{Greedy, Stage};
 
@@ -71,27 +71,33 @@ pub fn analyze(g: &Greedy<'_, '_, '_>, v: VReg) -> SplitAnalysis {
     };
     let slots = &g.an.intervals.slots;
     sa.blocks = live_blocks(&g.an, &iv.range, g.func);
+    // The instructions touching `v` are known in layout order: walk them
+    // beside the live blocks (also in layout order) instead of every
+    // instruction of every live block.
+    let mut users = g
+        .spiller
+        .users(v)
+        .iter()
+        .filter_map(|&i| {
+            let at = slots.inst(i)?;
+            Some((slots.block_of(at)?, i, at))
+        })
+        .peekable();
     for &b in &sa.blocks {
+        while users.next_if(|u| u.0 < b).is_some() {}
         let start = slots.block_start(b);
         let end = slots.block_end(b);
         let live_in = iv.range.live_at(start);
         let live_out = iv.range.live_at(SlotIndex(end.0 - 1));
         let mut ub: Option<UseBlock> = None;
-        let insts = &g.func.block(b).insts;
-        let term_pos = insts
-            .iter()
-            .position(|&i| is_terminator(g.t, g.func.inst(i)))
-            .unwrap_or(insts.len());
-        // One walk over the block: its users of `v` with their positions.
-        for (pos, &i) in insts.iter().enumerate() {
-            if !touches(g.func.inst(i), v) {
-                continue;
-            }
-            let Some(at) = slots.inst(i) else { continue };
-            let defines = g.func.inst(i).operands.iter().any(|o| {
+        while let Some((_, i, at)) = users.next_if(|u| u.0 == b) {
+            let inst = g.func.inst(i);
+            let defines = inst.operands.iter().any(|o| {
                 matches!(o, crate::ir::Operand::Reg(r) if r.reg == crate::ir::RegRef::Virt(v) && r.is_def())
             });
-            let at_term = pos >= term_pos;
+            // Terminators come last in a block: an instruction is at or
+            // after the first one when it is one.
+            let at_term = is_terminator(g.t, inst);
             match ub.as_mut() {
                 None => {
                     ub = Some(UseBlock {
