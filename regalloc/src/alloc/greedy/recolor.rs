@@ -227,6 +227,16 @@ registers:
         order
     }
 
+    /// Where each of the registers of [`function`] with `blockers` is.
+    pub(in super::super) fn assignments(
+        g: &Greedy<'_, '_, '_>,
+        blockers: usize,
+    ) -> Vec<Option<Reg>> {
+        (0..10 + blockers as u32)
+            .map(|v| g.vrm.phys(VReg(v)))
+            .collect()
+    }
+
     pub(in super::super) fn blockers() -> usize {
         let mut f = read(&function(0, false));
         let mut g = Greedy::new(bpf(), &mut f, GreedyOptions::default());
@@ -258,10 +268,9 @@ registers:
         let mut f = read(&function(n, true));
         let mut g = Greedy::new(bpf(), &mut f, GreedyOptions::default());
         let order = crowd(&mut g, n);
-        let before: Vec<_> = (0..10 + n as u32).map(|v| g.vrm.phys(VReg(v))).collect();
+        let before = assignments(&g, n);
         assert_eq!(try_last_chance_recoloring(&mut g, VReg(2)), None);
-        let after: Vec<_> = (0..10 + n as u32).map(|v| g.vrm.phys(VReg(v))).collect();
-        assert_eq!(before, after);
+        assert_eq!(before, assignments(&g, n));
         assert_eq!(g.matrix.assignment(VReg(1)), Some(order[0]));
         assert_eq!(g.matrix.assignment(VReg(3)), Some(order[1]));
     }

@@ -297,14 +297,10 @@ pub(super) fn split_around_region(
     else {
         return false;
     };
-    let what = match (reg, compact) {
-        (Some(c), Some(_)) => format!("{} and compact region", g.t.reg(c.reg.unwrap()).name),
-        (Some(c), None) => g.t.reg(c.reg.unwrap()).name.to_string(),
-        _ => "compact region".to_string(),
-    };
     tracing::debug!(
         vreg = v.0,
-        reg = what,
+        reg = reg.and_then(|c| c.reg).map_or("", |p| &*g.t.reg(p).name),
+        compact = compact.is_some(),
         cost = reg.map_or(0.0, |c| c.cost),
         copies = res.copies,
         "region split"
