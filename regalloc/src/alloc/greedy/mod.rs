@@ -19,7 +19,10 @@
 //!    free (region split, placed by the Hopfield network of
 //!    [`super::split::spill_placement`] when available), or per block of
 //!    uses (block split); the new ranges are queued;
-//! 5. **recolor** ([`recolor`]), for a range that cannot be spilled: move
+//! 5. **evict by spill cost** ([`cost_evict`], not in LLVM), for a range
+//!    about to be spilled: a register whose interference would cost less
+//!    to spill (frequency of its stores and reloads) than the range is
+//!    freed for it; **recolor** ([`recolor`]), for a range that cannot be spilled: move
 //!    the ranges in one register's way to other registers, recursively
 //!    (a range that can be spilled first tries moving ranges aside);
 //! 6. **spill** through the shared inline spiller; its tiny ranges are
@@ -29,9 +32,11 @@
 //! `Done`) that only moves forward, which with the cascades makes the
 //! loop terminate: a range is split at most while its stage allows, the
 //! remainder of a split goes to `Spill`, and spill products are never
-//! evicted.
+//! evicted (eviction by spill cost ignores cascades but happens at most
+//! once per range, for strictly cheaper ranges: see [`cost_evict`]).
 
 mod compact;
+mod cost_evict;
 mod evict;
 mod instr_split;
 mod intf_cache;
@@ -125,6 +130,9 @@ pub(crate) struct Greedy<'f, 'a, 't> {
     /// Eviction cascade of each range (0: none yet).
     pub cascade: Vec<u32>,
     pub next_cascade: u32,
+    /// Ranges that already freed a register by spill cost
+    /// ([`cost_evict`]): each may do it once.
+    pub cost_evicted: Vec<bool>,
     pub opts: GreedyOptions,
     /// Callee-saved registers already used by some assignment.
     pub csr_used: Vec<bool>,
@@ -173,6 +181,7 @@ impl<'f, 'a, 't> Greedy<'f, 'a, 't> {
             stage: vec![Stage::New; n],
             cascade: vec![0; n],
             next_cascade: 1,
+            cost_evicted: vec![false; n],
             opts,
             csr_used: vec![false; t.regs.len()],
             lanes,
@@ -427,11 +436,19 @@ impl Greedy<'_, '_, '_> {
             return Ok(());
         }
         // 5. Before a spill, move a few ranges aside (already tried above
-        // when the range could split, and nothing changed since); a range
+        // when the range could split, and nothing changed since), else
+        // evict ranges that are cheaper to spill than this one; a range
         // that cannot be spilled moves others out of its way recursively.
         if stage >= Stage::Spill
             && self.weight(v).is_finite()
             && let Some(p) = reassign::try_reassign(self, v, &order)
+        {
+            self.assign(v, p);
+            return Ok(());
+        }
+        if stage != Stage::Done
+            && self.weight(v).is_finite()
+            && let Some(p) = cost_evict::try_evict_by_cost(self, v, &order)
         {
             self.assign(v, p);
             return Ok(());

@@ -98,7 +98,7 @@ pub(super) fn movable_interference(
 /// A register of `c`'s order that is free for `c`, overlaps neither `p`
 /// (which `c` leaves) nor a register already picked for another moved
 /// range.
-fn free_elsewhere(
+pub(super) fn free_elsewhere(
     g: &mut Greedy<'_, '_, '_>,
     c: VReg,
     p: Reg,

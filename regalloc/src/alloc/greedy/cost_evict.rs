@@ -1,0 +1,235 @@
+//! Evicting by spill cost: before a range is spilled, a register whose interfering ranges would together cost less to spill than the range itself is freed for it (not in LLVM).
+//!
+//! Eviction ([`super::evict`]) compares spill weights, which divide a
+//! range's use frequency by its length: a long range with one use in a
+//! hot block (an interpreter's dispatch table, read once per
+//! instruction dispatched) weighs less than short ranges in colder
+//! blocks and loses every eviction, then spills, paying a reload at the
+//! hot use. When the range has reached its last stage (region and block
+//! splits did not pay) this looks again at its registers with the costs
+//! a spill would actually have: for each register whose interference is
+//! a few virtual ranges, the frequency of every instruction of theirs
+//! that a spill would give a store or a reload, summed, against the same
+//! sum for the range. Spill products and unspillable ranges in the way
+//! cannot be evicted; they must find another register free for them and
+//! move there. The cheapest register below the range's own cost is freed
+//! as an eviction frees it, and the evicted ranges go back to the queue,
+//! where they may take another register, split or spill, at no more than
+//! the estimate.
+//!
+//! Cascades do not limit this eviction (the range was usually evicted
+//! early and carries an old cascade); termination comes from the costs
+//! instead: a range evicts by cost at most once, and only ranges strictly
+//! cheaper to spill than itself, so no chain of such evictions comes back
+//! to a range. The evictor takes a fresh cascade, so that ranges already
+//! allocated cannot evict it back by weight.
+
+use crate::ir::VReg;
+use crate::target::Reg;
+
+use super::super::matrix::Interference;
+use super::super::order::AllocationOrder;
+use super::evict::{EVICT_INTERFERENCE_CUTOFF, evict_interference};
+use super::reassign::free_elsewhere;
+use super::{Greedy, Stage};
+
+/// At most this many ranges are in the way in one register, as for
+/// eviction by weight ([`EVICT_INTERFERENCE_CUTOFF`]): more cost queue
+/// turns and interference queries and were never cheaper on the corpus.
+pub const MAX_EVICTED: usize = EVICT_INTERFERENCE_CUTOFF;
+
+/// Frees the register of `order` whose interference is cheapest to spill,
+/// when that is cheaper than spilling `v`; returns it (`v` is left for
+/// the caller to assign).
+pub fn try_evict_by_cost(
+    g: &mut Greedy<'_, '_, '_>,
+    v: VReg,
+    order: &AllocationOrder,
+) -> Option<Reg> {
+    if g.cost_evicted.get(v.index()).copied().unwrap_or(false) {
+        return None;
+    }
+    let own = spill_cost(g, v);
+    if own <= 0.0 {
+        return None;
+    }
+    // Candidates by the summed spill cost of the interference that must
+    // be evicted: a range in the way that finds another register free for
+    // it moves there at no cost; one that cannot be evicted (a spill
+    // product, an unspillable range) must move.
+    let mut best: Option<(f32, Reg, Vec<(VReg, Reg)>, usize)> = None;
+    let mut picks: Vec<(VReg, Reg)> = Vec::new();
+    for &p in &order.regs {
+        if g.check_fixed(v, p) != Interference::Free {
+            continue;
+        }
+        let Some(intf) =
+            g.an.intervals
+                .vreg(v)
+                .and_then(|iv| g.matrix.interfering_vregs_at_most(g.t, iv, p, MAX_EVICTED))
+        else {
+            continue;
+        };
+        if intf.is_empty() {
+            continue;
+        }
+        let limit = best.as_ref().map_or(own, |b| b.0.min(own));
+        let mut sum = 0.0;
+        let mut evicted = 0;
+        picks.clear();
+        let mut ok = true;
+        for &x in &intf {
+            let stuck = g.stage(x) == Stage::Done || !g.weight(x).is_finite();
+            if stuck {
+                match free_elsewhere(g, x, p, &picks) {
+                    Some(q) => picks.push((x, q)),
+                    None => ok = false,
+                }
+                if !ok {
+                    break;
+                }
+                continue;
+            }
+            evicted += 1;
+            sum += spill_cost(g, x);
+            if sum >= limit {
+                ok = false;
+                break;
+            }
+        }
+        tracing::trace!(vreg = v.0, reg = %g.t.reg(p).name, n = intf.len(), sum, ok, own, moved = picks.len(), "cost evict candidate");
+        if ok && evicted > 0 && best.as_ref().is_none_or(|b| sum < b.0) {
+            best = Some((sum, p, picks.clone(), evicted));
+        }
+    }
+    if let Some((sum, p, picks, evicted)) = best {
+        for &(c, q) in &picks {
+            tracing::debug!(vreg = c.0, from = %g.t.reg(p).name, to = %g.t.reg(q).name, "move aside");
+            g.unassign(c);
+            g.assign(c, q);
+        }
+        let moved = picks.len();
+        tracing::debug!(vreg = v.0, reg = %g.t.reg(p).name, own, evicted_cost = sum, moved, evicted, "evict by spill cost");
+        if g.cost_evicted.len() <= v.index() {
+            g.cost_evicted.resize(v.index() + 1, false);
+        }
+        g.cost_evicted[v.index()] = true;
+        if evicted > 0 {
+            // A fresh cascade: the evicted ranges, and every range of an
+            // older cascade, cannot evict `v` back by weight.
+            let c = g.next_cascade;
+            g.next_cascade += 1;
+            g.set_cascade(v, c);
+            evict_interference(g, v, p);
+        }
+        return Some(p);
+    }
+    None
+}
+
+/// What spilling `v` would cost, in entry-block frequency: a store after
+/// each instruction writing it and a reload before each reading it.
+pub fn spill_cost(g: &Greedy<'_, '_, '_>, v: VReg) -> f32 {
+    let slots = &g.an.intervals.slots;
+    let mut cost = 0.0;
+    for &i in g.spiller.users(v) {
+        let Some(b) = slots.inst(i).and_then(|at| slots.block_of(at)) else {
+            continue;
+        };
+        let (reads, writes) = crate::analysis::weights::reads_writes(g.func.inst(i), v);
+        cost += (u32::from(reads) + u32::from(writes)) as f32 * g.an.flow.freq.relative(b);
+    }
+    cost
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::target::fixtures::{bpf, read_bpf_function as read};
+
+    use super::super::GreedyOptions;
+    use super::super::recolor::tests::blockers;
+
+    /// `%1` (in the way) and `%2` (the range to place) live over the same
+    /// instructions, read `other` and `placed` times; `blockers` ranges
+    /// `%10...` live over everything.
+    fn function(placed: usize, other: usize, blockers: usize) -> String {
+        let mut regs = String::new();
+        let mut defs = String::new();
+        let mut uses = String::new();
+        for k in 0..blockers {
+            let id = 10 + k;
+            regs.push_str(&format!("  - {{ id: {id}, class: gpr }}\n"));
+            defs.push_str(&format!("    %{id}:gpr = LD_imm64 {id}\n"));
+            uses.push_str(&format!("    STD %{id}, %{id}, 0\n"));
+        }
+        let reads = |v: u32, n: usize| {
+            (0..n)
+                .map(|k| format!("    STD %{v}, %{v}, {}\n", 8 * k))
+                .collect::<String>()
+        };
+        let (p, o) = (reads(2, placed), reads(1, other));
+        format!(
+            "---
+name: cost_evict
+tracksRegLiveness: true
+registers:
+  - {{ id: 1, class: gpr }}
+  - {{ id: 2, class: gpr }}
+{regs}body: |
+  bb.0:
+{defs}    %1:gpr = LD_imm64 1
+    %2:gpr = LD_imm64 2
+{p}{o}{uses}    RET
+...
+"
+        )
+    }
+
+    /// `%1` in the first register of `%2`'s order, spill products of
+    /// `%2`'s class in all the others; `%2` has reached the spill stage.
+    fn crowd(g: &mut Greedy<'_, '_, '_>, blockers: usize) -> Vec<Reg> {
+        let order = g.order(VReg(2)).unwrap().regs;
+        assert_eq!(order.len(), blockers + 1);
+        for k in 0..blockers {
+            let b = VReg(10 + k as u32);
+            g.set_stage(b, Stage::Done);
+            g.assign(b, order[1 + k]);
+        }
+        g.assign(VReg(1), order[0]);
+        g.set_stage(VReg(2), Stage::Spill);
+        order
+    }
+
+    #[test]
+    fn a_range_cheaper_to_spill_is_evicted_for_a_dearer_one() {
+        let n = blockers() + 1;
+        let mut f = read(&function(3, 1, n));
+        let mut g = Greedy::new(bpf(), &mut f, GreedyOptions::default());
+        let order = crowd(&mut g, n);
+        // A store and three reloads against a store and one reload.
+        assert_eq!(spill_cost(&g, VReg(2)), 4.0);
+        assert_eq!(spill_cost(&g, VReg(1)), 2.0);
+        let ao = g.order(VReg(2)).unwrap();
+        assert_eq!(try_evict_by_cost(&mut g, VReg(2), &ao), Some(order[0]));
+        assert_eq!(g.vrm.phys(VReg(1)), None, "evicted");
+        assert_eq!(g.check(VReg(2), order[0]), Interference::Free);
+        assert!(g.cascade(VReg(2)) > 0);
+        assert_eq!(g.cascade(VReg(1)), g.cascade(VReg(2)));
+        // Once per range: the evictor does not evict by cost again.
+        g.assign(VReg(1), order[0]);
+        assert_eq!(try_evict_by_cost(&mut g, VReg(2), &ao), None);
+    }
+
+    #[test]
+    fn nothing_is_evicted_when_the_interference_costs_as_much() {
+        let n = blockers() + 1;
+        let mut f = read(&function(1, 1, n));
+        let mut g = Greedy::new(bpf(), &mut f, GreedyOptions::default());
+        let order = crowd(&mut g, n);
+        let ao = g.order(VReg(2)).unwrap();
+        assert_eq!(try_evict_by_cost(&mut g, VReg(2), &ao), None);
+        assert_eq!(g.vrm.phys(VReg(1)), Some(order[0]));
+        assert_eq!(g.cascade(VReg(1)), 0);
+    }
+}
