@@ -38,6 +38,17 @@ use super::{Greedy, Stage};
 /// turns and interference queries and were never cheaper on the corpus.
 pub const MAX_EVICTED: usize = EVICT_INTERFERENCE_CUTOFF;
 
+/// A register that could be freed for the range.
+struct Candidate {
+    /// What spilling the ranges to evict would cost.
+    cost: f32,
+    reg: Reg,
+    /// The ranges that move to a register free for them, and where.
+    moves: Vec<(VReg, Reg)>,
+    /// How many ranges are evicted.
+    evicted: usize,
+}
+
 /// Frees the register of `order` whose interference is cheapest to spill,
 /// when that is cheaper than spilling `v`; returns it (`v` is left for
 /// the caller to assign).
@@ -57,7 +68,7 @@ pub fn try_evict_by_cost(
     // be evicted: a range in the way that finds another register free for
     // it moves there at no cost; one that cannot be evicted (a spill
     // product, an unspillable range) must move.
-    let mut best: Option<(f32, Reg, Vec<(VReg, Reg)>, usize)> = None;
+    let mut best: Option<Candidate> = None;
     let mut picks: Vec<(VReg, Reg)> = Vec::new();
     for &p in &order.regs {
         if g.check_fixed(v, p) != Interference::Free {
@@ -73,7 +84,7 @@ pub fn try_evict_by_cost(
         if intf.is_empty() {
             continue;
         }
-        let limit = best.as_ref().map_or(own, |b| b.0.min(own));
+        let limit = best.as_ref().map_or(own, |b| b.cost.min(own));
         let mut sum = 0.0;
         let mut evicted = 0;
         picks.clear();
@@ -98,11 +109,22 @@ pub fn try_evict_by_cost(
             }
         }
         tracing::trace!(vreg = v.0, reg = %g.t.reg(p).name, n = intf.len(), sum, ok, own, moved = picks.len(), "cost evict candidate");
-        if ok && evicted > 0 && best.as_ref().is_none_or(|b| sum < b.0) {
-            best = Some((sum, p, picks.clone(), evicted));
+        if ok && evicted > 0 && best.as_ref().is_none_or(|b| sum < b.cost) {
+            best = Some(Candidate {
+                cost: sum,
+                reg: p,
+                moves: picks.clone(),
+                evicted,
+            });
         }
     }
-    if let Some((sum, p, picks, evicted)) = best {
+    if let Some(Candidate {
+        cost: sum,
+        reg: p,
+        moves: picks,
+        evicted,
+    }) = best
+    {
         for &(c, q) in &picks {
             tracing::debug!(vreg = c.0, from = %g.t.reg(p).name, to = %g.t.reg(q).name, "move aside");
             g.unassign(c);

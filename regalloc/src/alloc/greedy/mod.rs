@@ -49,7 +49,7 @@ mod region_plan;
 mod split;
 
 use crate::analysis::Analyses;
-use crate::ir::{MachineFunction, VReg};
+use crate::ir::{Inst, MachineFunction, Operand, RegRef, VReg};
 use crate::post::rewrite;
 use crate::target::{Reg, TargetInfo};
 
@@ -483,6 +483,7 @@ impl Greedy<'_, '_, '_> {
             self.spiller.code.insertions.len(),
             self.spiller.code.folded.len(),
         );
+        let removed_before = self.spiller.code.removed.len();
         let local = tracing::enabled!(tracing::Level::DEBUG) && self.is_local(v);
         let new =
             self.spiller
@@ -491,11 +492,80 @@ impl Greedy<'_, '_, '_> {
             self.trace_spill_code(v, local, before);
         }
         self.an.intervals.vregs[v.index()] = None;
+        self.remove_unused_sources(removed_before);
         for n in new {
             self.set_stage(n, Stage::Done);
             self.enqueue(n);
         }
         Ok(())
+    }
+
+    /// Dead-def elimination through split copies (LLVM's
+    /// `eliminateDeadDefs` following the operands of what it deletes):
+    /// when the spiller removed a copy from a sibling piece because every
+    /// use of the value is recomputed, a sibling whose only other
+    /// instruction is its definition (a copy, or the rematerialized
+    /// instruction itself) holds a value nobody reads. Its definition is
+    /// removed too and the sibling leaves its register (or the queue), and
+    /// so on up a chain of copies. `from` is where the spiller's removals
+    /// of this spill start.
+    fn remove_unused_sources(&mut self, from: usize) {
+        let mut work: Vec<Inst> = self.spiller.code.removed[from..].to_vec();
+        while let Some(i) = work.pop() {
+            let inst = self.func.inst(i);
+            if !inst.op.is_copy() {
+                continue;
+            }
+            let Some(s) = inst.operands.iter().find_map(|o| match o {
+                Operand::Reg(r) if !r.is_def() && r.sub.is_none() => match r.reg {
+                    RegRef::Virt(s) => Some(s),
+                    _ => None,
+                },
+                _ => None,
+            }) else {
+                continue;
+            };
+            let users = self.spiller.users(s);
+            let [a, b] = users else { continue };
+            let d = if *a == i {
+                *b
+            } else if *b == i {
+                *a
+            } else {
+                continue;
+            };
+            let Some(iv) = self.an.intervals.vreg(s) else {
+                continue;
+            };
+            if iv.range.valnos.len() != 1 || iv.range.valnos[0].is_phi() {
+                continue;
+            }
+            // The definition must define `s` alone and be a copy or an
+            // instruction the spiller recomputes (no side effects).
+            let def = self.func.inst(d);
+            let defines_only_s = def.operands.iter().all(|o| match o {
+                Operand::Reg(r) if r.is_def() => {
+                    r.reg == RegRef::Virt(s) && r.sub.is_none()
+                        || r.flags.has(crate::ir::RegFlags::DEAD)
+                }
+                _ => true,
+            });
+            let recomputed = || {
+                self.spiller.code.insertions.iter().any(
+                    |x| matches!(x.kind, super::spiller::SpillKind::Remat { of, .. } if of == d),
+                )
+            };
+            if !defines_only_s || !(def.op.is_copy() || recomputed()) {
+                continue;
+            }
+            tracing::debug!(vreg = s.0, "unused split source removed");
+            if self.vrm.phys(s).is_some() {
+                self.unassign(s);
+            }
+            self.an.intervals.vregs[s.index()] = None;
+            self.spiller.code.removed.push(d);
+            work.push(d);
+        }
     }
 
     /// Traces the spill code spilling `v` (`local`: a range inside one

@@ -218,3 +218,40 @@ fn stages_only_move_forward_and_split_products_are_queued() {
         }
     }
 }
+
+/// `%2` is a split piece of `%1` (a constant) brought by a copy.
+const PIECE: &str = "---
+name: piece
+tracksRegLiveness: true
+registers:
+  - { id: 1, class: gpr }
+  - { id: 2, class: gpr }
+body: |
+  bb.0:
+    %1:gpr = LD_imm64 7
+    %2:gpr = COPY %1
+    STD %2, %2, 0
+    STD %2, %2, 8
+    RET
+...
+";
+
+#[test]
+fn a_source_left_without_use_by_a_recomputed_piece_is_removed() {
+    let mut f = read(PIECE);
+    let mut g = Greedy::new(bpf(), &mut f, GreedyOptions::default());
+    let (source, piece) = (VReg(1), VReg(2));
+    let range = g.an.intervals.vreg(source).unwrap().range.clone();
+    g.an.intervals.keep_original(source, &range);
+    g.vrm.set_original(piece, source);
+    let r6 = reg("r6");
+    g.assign(source, r6);
+    g.spill(piece).unwrap();
+    // Both uses recompute the constant: the copy is dead, and with it the
+    // constant's definition, whose register is free again.
+    let [def, copy] = [0, 1].map(|k| g.func.blocks[0].insts[k]);
+    assert!(g.spiller.code.removed.contains(&copy));
+    assert!(g.spiller.code.removed.contains(&def));
+    assert_eq!(g.vrm.phys(source), None);
+    assert!(g.an.intervals.vreg(source).is_none());
+}
