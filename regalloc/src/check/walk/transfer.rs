@@ -1,0 +1,550 @@
+//! The checker's transfer function for original instructions: what each one reads (checked) and writes (the new abstract state), calls and their masks included.
+
+use crate::alloc::FoldedAccess;
+use crate::ir::{Generic, Inst, InstData, Op, Operand, RegFlags, RegRef, VReg};
+use crate::target::{InstrFlags, Reg, RegUnit, SubRegIndex};
+
+use super::super::state::{State, Value, ValueSet};
+use super::{Checker, Here};
+
+use super::super::error::CheckErrorKind as K;
+
+impl<'c, 't> Checker<'c, 't> {
+    pub(super) fn step(&mut self, here: Here, state: &mut State, removed: bool) {
+        let i = here.inst;
+        if !self.rec.is_original(i) {
+            match self.rec.edit(i).copied() {
+                Some(e) => self.inserted(here, state, e),
+                None => self.err(
+                    K::Structure,
+                    here,
+                    None,
+                    |_: &Self| "an edit for every inserted instruction".into(),
+                    |_: &Self| "an inserted instruction with none".into(),
+                ),
+            }
+            return;
+        }
+        let Some(o) = self.orig.insts.get(i.index()) else {
+            self.err(
+                K::Structure,
+                here,
+                None,
+                |_: &Self| "an instruction of the original function".into(),
+                |_: &Self| "an id beyond the original's instructions".into(),
+            );
+            return;
+        };
+        let edit = self.rec.edit(i).copied();
+        if o.op.is_copy() {
+            self.original_copy(here, state, o, edit, removed);
+        } else if removed {
+            self.removed_def(here, state, o);
+        } else {
+            if edit.is_some() {
+                self.err(
+                    K::BadEdit,
+                    here,
+                    None,
+                    |_: &Self| "edits only on inserted instructions and original COPYs".into(),
+                    |_: &Self| "an edit on another original instruction".into(),
+                );
+            }
+            match self.rec.memory_folds.get(&i).copied() {
+                Some(f) => self.folded_access(here, state, o, f),
+                None => self.original_inst(here, state, o),
+            }
+        }
+    }
+
+    /// An original instruction that accesses one operand in a spill slot:
+    /// the target must have that fold and the slot must be a new spill
+    /// slot; a folded use (or the use tied to a folded definition) reads
+    /// the slot, which must hold the operand's value; the rest is checked
+    /// as the original instruction rewritten into the fold's memory form;
+    /// a folded definition leaves its value in the slot.
+    pub(super) fn folded_access(
+        &mut self,
+        here: Here,
+        state: &mut State,
+        o: &InstData,
+        f: FoldedAccess,
+    ) {
+        let k = f.operand;
+        // The fold whose memory form the allocated instruction has.
+        let allocated = self.alloc.insts.get(here.inst.index()).map(|a| a.op);
+        let fold = match o.op {
+            Op::Target(op) => self
+                .t
+                .memory_folds_for(op, k)
+                .iter()
+                .find(|x| Some(Op::Target(x.mem_form)) == allocated),
+            Op::Generic(_) => None,
+        };
+        // A sub-register use reads the slot's first bytes, which hold the
+        // sub-register only if it starts at bit 0 of a little-endian slot.
+        let low_lanes = |idx: SubRegIndex| {
+            fold.is_some_and(|f| f.little_endian)
+                && self
+                    .t
+                    .sub_reg_indices
+                    .get(idx.index())
+                    .is_some_and(|d| d.offset == Some(0))
+        };
+        let reg = o.operands.get(k).and_then(Operand::as_reg).filter(|r| {
+            !r.is_implicit()
+                && matches!(r.reg, RegRef::Virt(_))
+                && r.sub.is_none_or(|idx| !r.is_def() && low_lanes(idx))
+        });
+        // The second operand a fold removes must name the same register.
+        let same = |u: u8| {
+            o.operands
+                .get(usize::from(u))
+                .and_then(Operand::as_reg)
+                .zip(o.operands.get(k).and_then(Operand::as_reg))
+                .is_some_and(|(a, b)| a.reg == b.reg && a.sub == b.sub)
+        };
+        let fold = fold.filter(|x| x.also.is_none_or(same));
+        let (Some(fold), Some(reg)) = (fold, reg) else {
+            let n = self.op_name(o.op);
+            self.err(
+                K::BadEdit,
+                here,
+                Some(k),
+                |_: &Self| format!("a memory fold the target gives for operand {k} of {n}"),
+                |_: &Self| "a folded access without one".into(),
+            );
+            return;
+        };
+        if !self.new_slots.contains(&f.slot) {
+            let slot = f.slot;
+            self.err(
+                K::BadEdit,
+                here,
+                Some(k),
+                |_: &Self| "a folded access to a new spill slot".into(),
+                |_: &Self| format!("%stack.{slot}, which is not one"),
+            );
+            return;
+        }
+        let read = match (reg.is_def(), fold.also.map(usize::from)) {
+            (false, _) => Some((k, reg.reg)),
+            (true, Some(u)) => o
+                .operands
+                .get(u)
+                .and_then(Operand::as_reg)
+                .map(|r| (u, r.reg)),
+            (true, None) => None,
+        };
+        if let Some((at, name)) = read {
+            self.check_slot_reads(here, Some(at), name, f.slot, state);
+        }
+        // The original in the memory form's terms.
+        let mut mem = o.clone();
+        mem.fold_memory_operand(fold, k, f.slot);
+        self.original_inst(here, state, &mem);
+        if let (true, RegRef::Virt(v)) = (reg.is_def(), reg.reg) {
+            let x = self.values.vreg(v);
+            self.define(state, x, &[], &[]);
+            state.slots.insert(f.slot, ValueSet::single(x));
+            self.note_def(state, v, here.inst);
+        }
+    }
+
+    /// Clears every unit an allocated instruction writes or its register
+    /// masks do not preserve, and the description's implicit definitions.
+    pub(super) fn clobber(&self, a: &InstData, state: &mut State) {
+        for op in &a.operands {
+            match op {
+                Operand::Reg(r) if r.is_def() => {
+                    if let Ok(Some(p)) = self.phys_of(r) {
+                        for &u in self.units(p) {
+                            state.set_unit(u, ValueSet::default());
+                        }
+                    }
+                }
+                Operand::RegMask(m) => {
+                    for u in 0..state.units.len() {
+                        let u = RegUnit::new(u);
+                        if !self.unit_preserved(m, u) {
+                            state.set_unit(u, ValueSet::default());
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        if let Op::Target(op) = a.op
+            && let Some(d) = self.t.instrs.get(op.index())
+        {
+            for &r in d.implicit_defs.iter() {
+                for &u in self.units(r) {
+                    state.set_unit(u, ValueSet::default());
+                }
+            }
+        }
+    }
+
+    /// The program (re)defines `x` in the units `written`: stale copies
+    /// elsewhere are forgotten, except in `keep` (the other units of a
+    /// register partly redefined, which keep their part of the value).
+    pub(super) fn define(
+        &self,
+        state: &mut State,
+        x: Value,
+        written: &[RegUnit],
+        keep: &[RegUnit],
+    ) {
+        if keep.is_empty() {
+            state.forget(x);
+        } else {
+            for (k, s) in state.units.iter_mut().enumerate() {
+                if !keep.contains(&RegUnit::new(k)) {
+                    s.remove(x);
+                }
+            }
+            for s in state.slots.values_mut() {
+                s.remove(x);
+            }
+        }
+        for &u in written {
+            state.set_unit(u, ValueSet::single(x));
+        }
+    }
+
+    pub(super) fn note_def(&self, state: &mut State, v: VReg, i: Inst) {
+        if self.tracked.contains(&v) {
+            state.reaching.insert(v, vec![i]);
+        }
+    }
+
+    /// An original instruction other than COPY, kept in the function.
+    pub(super) fn original_inst(&mut self, here: Here, state: &mut State, o: &InstData) {
+        let Some(a) = self.alloc.insts.get(here.inst.index()) else {
+            return;
+        };
+        if a.op != o.op || a.operands.len() < o.operands.len() {
+            let (on, an) = (self.op_name(o.op), self.op_name(a.op));
+            let (ol, al) = (o.operands.len(), a.operands.len());
+            self.err(
+                K::InstructionChanged,
+                here,
+                None,
+                |_: &Self| format!("{on} with {ol} operands"),
+                |_: &Self| format!("{an} with {al}"),
+            );
+            return;
+        }
+        let desc = match o.op {
+            Op::Target(op) => self.t.instrs.get(op.index()),
+            Op::Generic(_) => None,
+        };
+        // Which physical register each allocated operand names.
+        let mut phys: Vec<Option<Reg>> = vec![None; a.operands.len()];
+        for (k, aop) in a.operands.iter().enumerate() {
+            match (o.operands.get(k), aop) {
+                (Some(Operand::Reg(or)), Operand::Reg(ar)) => {
+                    if or.is_def() != ar.is_def() {
+                        self.err(
+                            K::InstructionChanged,
+                            here,
+                            Some(k),
+                            |_: &Self| {
+                                if or.is_def() {
+                                    "a definition".into()
+                                } else {
+                                    "a use".into()
+                                }
+                            },
+                            |_: &Self| {
+                                if ar.is_def() {
+                                    "a definition".into()
+                                } else {
+                                    "a use".into()
+                                }
+                            },
+                        );
+                        continue;
+                    }
+                    let p = match self.phys_of(ar) {
+                        Ok(p) => p,
+                        Err(what) => {
+                            self.err(
+                                K::VirtualRegisterLeft,
+                                here,
+                                Some(k),
+                                |_: &Self| "a physical register".into(),
+                                |_: &Self| what,
+                            );
+                            continue;
+                        }
+                    };
+                    phys[k] = p;
+                    match (or.reg, p) {
+                        (RegRef::Phys(q), _) => {
+                            let want = match or.sub {
+                                Some(i) => self.sub_reg(q, i),
+                                None => Some(q),
+                            };
+                            if want != p {
+                                let w = want.map_or("$noreg".into(), |r| self.reg_name(r));
+                                let f = p.map_or("$noreg".into(), |r| self.reg_name(r));
+                                self.err(
+                                    K::FixedRegisterChanged,
+                                    here,
+                                    Some(k),
+                                    |_: &Self| w,
+                                    |_: &Self| f,
+                                );
+                            }
+                        }
+                        (RegRef::Virt(v), Some(p)) => self.check_class(here, k, v, or.sub, ar, p),
+                        (RegRef::Virt(v), None) => self.err(
+                            K::WrongClass,
+                            here,
+                            Some(k),
+                            |_: &Self| format!("a register for %{}", v.0),
+                            |_: &Self| "$noreg".into(),
+                        ),
+                        (RegRef::NoReg, _) => {}
+                    }
+                }
+                (Some(oo), ao) => {
+                    if oo != ao {
+                        let (e, f) = (self.operand_text(oo), self.operand_text(ao));
+                        self.err(
+                            K::InstructionChanged,
+                            here,
+                            Some(k),
+                            |_: &Self| e,
+                            |_: &Self| f,
+                        );
+                    }
+                }
+                (None, Operand::Reg(ar)) if ar.is_implicit() => match self.phys_of(ar) {
+                    Ok(p) => phys[k] = p,
+                    Err(what) => self.err(
+                        K::VirtualRegisterLeft,
+                        here,
+                        Some(k),
+                        |_: &Self| "a physical register".into(),
+                        |_: &Self| what,
+                    ),
+                },
+                (None, ao) => {
+                    let f = self.operand_text(ao);
+                    self.err(
+                        K::InstructionChanged,
+                        here,
+                        Some(k),
+                        |_: &Self| "only implicit register operands appended".into(),
+                        |_: &Self| f,
+                    );
+                }
+            }
+        }
+        let reg_of = |k: usize| o.operands.get(k).and_then(Operand::as_reg);
+        // Tied operands: the use and its definition in one register.
+        for (k, op) in o.operands.iter().enumerate() {
+            let Some(r) = op.as_reg() else { continue };
+            if r.is_def() {
+                continue;
+            }
+            let tie = r.tied_to.map(usize::from).or_else(|| {
+                if r.is_implicit() {
+                    None
+                } else {
+                    desc.and_then(|d| d.tied_to(k))
+                }
+            });
+            let Some(d) = tie else { continue };
+            if let (Some(Some(pu)), Some(Some(pd))) = (phys.get(k), phys.get(d))
+                && pu != pd
+            {
+                let (pu, pd) = (*pu, *pd);
+                let w = format!(
+                    "the register of its tied use, operand {k} ({})",
+                    self.reg_name(pu)
+                );
+                let f = self.reg_name(pd);
+                self.err(K::TiedMismatch, here, Some(d), |_: &Self| w, |_: &Self| f);
+            }
+        }
+        // Early-clobber definitions share no unit with any use.
+        for (d, op) in a.operands.iter().enumerate() {
+            let Some(r) = op.as_reg() else { continue };
+            let early = r.flags.has(RegFlags::EARLY_CLOBBER)
+                || reg_of(d).is_some_and(|o| o.flags.has(RegFlags::EARLY_CLOBBER))
+                || (!r.is_implicit()
+                    && desc
+                        .and_then(|x| x.operands.get(d))
+                        .is_some_and(|x| x.early_clobber));
+            if !r.is_def() || !early {
+                continue;
+            }
+            let Some(Some(pd)) = phys.get(d).copied() else {
+                continue;
+            };
+            for (k, uop) in a.operands.iter().enumerate() {
+                let Some(u) = uop.as_reg() else { continue };
+                let tied = reg_of(k).and_then(|o| o.tied_to).map(usize::from) == Some(d);
+                if u.is_def() || tied {
+                    continue;
+                }
+                if let Some(Some(pu)) = phys.get(k).copied()
+                    && self.t.regs_overlap(pd, pu)
+                {
+                    let w = format!(
+                        "no unit shared with the uses, but operand {k} is {}",
+                        self.reg_name(pu)
+                    );
+                    let f = self.reg_name(pd);
+                    self.err(
+                        K::EarlyClobberOverlap,
+                        here,
+                        Some(d),
+                        |_: &Self| w,
+                        |_: &Self| f,
+                    );
+                    break;
+                }
+            }
+        }
+        // Uses read what the original read.
+        for (k, op) in o.operands.iter().enumerate() {
+            let Some(r) = op.as_reg() else { continue };
+            if r.is_def()
+                || r.flags.has(RegFlags::UNDEF)
+                || r.flags.has(RegFlags::DEBUG_USE)
+                || r.flags.has(RegFlags::INTERNAL)
+            {
+                continue;
+            }
+            if let Some(Some(p)) = phys.get(k).copied() {
+                self.check_reads(here, Some(k), r.reg, p, state);
+            }
+        }
+        // A sub-register definition without `undef` keeps the other lanes.
+        // Whether they hold the register's value is checked where a lane is
+        // read, not here: with sub-register liveness a lane that is dead at
+        // this point may legitimately hold another register's value.
+        let mut partial: Vec<Vec<RegUnit>> = vec![Vec::new(); o.operands.len()];
+        for (k, op) in o.operands.iter().enumerate() {
+            let (Some(r), Some(Some(p)), Some(Operand::Reg(ar))) =
+                (op.as_reg(), phys.get(k).copied(), a.operands.get(k))
+            else {
+                continue;
+            };
+            let (RegRef::Virt(v), Some(idx)) = (r.reg, r.sub) else {
+                continue;
+            };
+            if !r.is_def() {
+                continue;
+            }
+            let Some(full) = self.full_reg(v, idx, ar, p) else {
+                continue;
+            };
+            let others: Vec<RegUnit> = self
+                .units(full)
+                .iter()
+                .copied()
+                .filter(|u| !self.units(p).contains(u))
+                .collect();
+            partial[k] = others;
+        }
+        // Definitions: clobber everything written, then record the values.
+        // The kept lanes of a partial definition survive the clobber: the
+        // rewriter marks the whole register `implicit-def` (as LLVM's does),
+        // but those lanes are not written.
+        let kept: Vec<(RegUnit, ValueSet)> = o
+            .operands
+            .iter()
+            .zip(&partial)
+            .filter(|(op, _)| op.as_reg().is_some_and(|r| !r.flags.has(RegFlags::UNDEF)))
+            .flat_map(|(_, units)| units.iter().map(|&u| (u, state.unit(u).clone())))
+            .collect();
+        self.clobber(a, state);
+        for (u, set) in kept {
+            state.set_unit(u, set);
+        }
+        for (k, op) in o.operands.iter().enumerate() {
+            let Some(r) = op.as_reg() else { continue };
+            if !r.is_def() {
+                continue;
+            }
+            let Some(Some(p)) = phys.get(k).copied() else {
+                continue;
+            };
+            let written = self.units(p);
+            match r.reg {
+                RegRef::Virt(v) => {
+                    let x = self.values.vreg(v);
+                    let others = std::mem::take(&mut partial[k]);
+                    if r.sub.is_some() && !r.flags.has(RegFlags::UNDEF) {
+                        let keep: Vec<RegUnit> = written.iter().chain(&others).copied().collect();
+                        self.define(state, x, written, &keep);
+                    } else {
+                        self.define(state, x, written, &[]);
+                        // The other lanes of an `undef` partial definition
+                        // are undefined: whatever they hold will do.
+                        for u in others {
+                            state.add_to_unit(u, x);
+                        }
+                    }
+                    self.note_def(state, v, here.inst);
+                }
+                RegRef::Phys(_) => {
+                    for &u in written {
+                        self.define(state, self.values.unit(u), &[u], &[]);
+                    }
+                }
+                RegRef::NoReg => {}
+            }
+        }
+    }
+
+    pub(super) fn op_name(&self, op: Op) -> String {
+        match op {
+            Op::Target(o) => self
+                .t
+                .instrs
+                .get(o.index())
+                .map_or_else(|| format!("<opcode {}>", o.0), |d| d.name.to_string()),
+            Op::Generic(g) => g.name().to_string(),
+        }
+    }
+
+    /// An original instruction taken out that is not a COPY: only a
+    /// definition with no other effect (made dead by rematerialization) may
+    /// be removed; its value now lives nowhere.
+    pub(super) fn removed_def(&mut self, here: Here, state: &mut State, o: &InstData) {
+        let harmless = match o.op {
+            Op::Target(op) => self.t.instrs.get(op.index()).is_some_and(|d| {
+                d.is(InstrFlags::REMAT)
+                    && !d.is(InstrFlags::MAY_STORE)
+                    && !d.is(InstrFlags::CALL)
+                    && !d.is(InstrFlags::TERMINATOR)
+            }),
+            Op::Generic(g) => matches!(g, Generic::ImplicitDef | Generic::Kill),
+        };
+        let phys_def = o.operands.iter().filter_map(Operand::as_reg).any(|r| {
+            r.is_def() && matches!(r.reg, RegRef::Phys(_)) && !r.flags.has(RegFlags::DEAD)
+        });
+        if !harmless || phys_def {
+            let n = self.op_name(o.op);
+            self.err(
+                K::BadRemoval,
+                here,
+                None,
+                |_: &Self| "only rematerializable definitions and copies removed".into(),
+                |_: &Self| format!("{n} removed"),
+            );
+        }
+        for r in o.operands.iter().filter_map(Operand::as_reg) {
+            if let (true, RegRef::Virt(v)) = (r.is_def(), r.reg) {
+                state.forget(self.values.vreg(v));
+                self.note_def(state, v, here.inst);
+            }
+        }
+    }
+}
