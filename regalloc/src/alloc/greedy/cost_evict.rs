@@ -70,6 +70,7 @@ pub fn try_evict_by_cost(
     // product, an unspillable range) must move.
     let mut best: Option<Candidate> = None;
     let mut picks: Vec<(VReg, Reg)> = Vec::new();
+    let mut stuck: Vec<VReg> = Vec::new();
     for &p in &order.regs {
         if g.check_fixed(v, p) != Interference::Free {
             continue;
@@ -87,18 +88,11 @@ pub fn try_evict_by_cost(
         let limit = best.as_ref().map_or(own, |b| b.cost.min(own));
         let mut sum = 0.0;
         let mut evicted = 0;
-        picks.clear();
+        stuck.clear();
         let mut ok = true;
         for &x in &intf {
-            let stuck = g.stage(x) == Stage::Done || !g.weight(x).is_finite();
-            if stuck {
-                match free_elsewhere(g, x, p, &picks) {
-                    Some(q) => picks.push((x, q)),
-                    None => ok = false,
-                }
-                if !ok {
-                    break;
-                }
+            if g.stage(x) == Stage::Done || !g.weight(x).is_finite() {
+                stuck.push(x);
                 continue;
             }
             evicted += 1;
@@ -106,6 +100,21 @@ pub fn try_evict_by_cost(
             if sum >= limit {
                 ok = false;
                 break;
+            }
+        }
+        // The ranges that cannot be evicted must find a register free for
+        // them; asked last, and only of a register worth freeing, since
+        // each question is a walk over the order.
+        picks.clear();
+        if ok && evicted > 0 {
+            for &x in &stuck {
+                match free_elsewhere(g, x, p, &picks) {
+                    Some(q) => picks.push((x, q)),
+                    None => {
+                        ok = false;
+                        break;
+                    }
+                }
             }
         }
         tracing::trace!(vreg = v.0, reg = %g.t.reg(p).name, n = intf.len(), sum, ok, own, moved = picks.len(), "cost evict candidate");
@@ -151,7 +160,13 @@ pub fn try_evict_by_cost(
 
 /// What spilling `v` would cost, in entry-block frequency: a store after
 /// each instruction writing it and a reload before each reading it.
-pub fn spill_cost(g: &Greedy<'_, '_, '_>, v: VReg) -> f32 {
+/// Computed once per range.
+pub fn spill_cost(g: &mut Greedy<'_, '_, '_>, v: VReg) -> f32 {
+    if let Some(&c) = g.spill_costs.get(v.index())
+        && !c.is_nan()
+    {
+        return c;
+    }
     let slots = &g.an.intervals.slots;
     let mut cost = 0.0;
     for &i in g.spiller.users(v) {
@@ -161,6 +176,10 @@ pub fn spill_cost(g: &Greedy<'_, '_, '_>, v: VReg) -> f32 {
         let (reads, writes) = crate::analysis::weights::reads_writes(g.func.inst(i), v);
         cost += (u32::from(reads) + u32::from(writes)) as f32 * g.an.flow.freq.relative(b);
     }
+    if g.spill_costs.len() <= v.index() {
+        g.spill_costs.resize(v.index() + 1, f32::NAN);
+    }
+    g.spill_costs[v.index()] = cost;
     cost
 }
 
@@ -230,8 +249,8 @@ registers:
         let mut g = Greedy::new(bpf(), &mut f, GreedyOptions::default());
         let order = crowd(&mut g, n);
         // A store and three reloads against a store and one reload.
-        assert_eq!(spill_cost(&g, VReg(2)), 4.0);
-        assert_eq!(spill_cost(&g, VReg(1)), 2.0);
+        assert_eq!(spill_cost(&mut g, VReg(2)), 4.0);
+        assert_eq!(spill_cost(&mut g, VReg(1)), 2.0);
         let ao = g.order(VReg(2)).unwrap();
         assert_eq!(try_evict_by_cost(&mut g, VReg(2), &ao), Some(order[0]));
         assert_eq!(g.vrm.phys(VReg(1)), None, "evicted");

@@ -133,6 +133,10 @@ pub(crate) struct Greedy<'f, 'a, 't> {
     /// Ranges that already freed a register by spill cost
     /// ([`cost_evict`]): each may do it once.
     pub cost_evicted: Vec<bool>,
+    /// Each range's spill cost once computed ([`cost_evict::spill_cost`];
+    /// NaN: not yet). A range's instructions never change: a split or a
+    /// spill makes new ranges.
+    pub spill_costs: Vec<f32>,
     pub opts: GreedyOptions,
     /// Callee-saved registers already used by some assignment.
     pub csr_used: Vec<bool>,
@@ -182,6 +186,7 @@ impl<'f, 'a, 't> Greedy<'f, 'a, 't> {
             cascade: vec![0; n],
             next_cascade: 1,
             cost_evicted: vec![false; n],
+            spill_costs: vec![f32::NAN; n],
             opts,
             csr_used: vec![false; t.regs.len()],
             lanes,
