@@ -1,5 +1,5 @@
 //! The `regalloc` command: read, allocate, check and write LLVM MIR.
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -364,9 +364,31 @@ fn read_input(
     ))
 }
 
+/// Warns, once per opcode and file, of opcodes the target's description
+/// does not have: they are allocated by what their operands say, which is
+/// right for code LLVM wrote, but a misspelt opcode in hand-written MIR is
+/// caught only here (and by llc).
+fn warn_unknown_opcodes(input: &Path, file: &regalloc::mir::MirFile) {
+    let mut seen = std::collections::BTreeMap::new();
+    for f in file.read_functions() {
+        for i in f.inst_ids() {
+            if let regalloc::ir::Op::Unknown(u) = f.inst(i).op {
+                seen.entry(u.name).or_insert_with(|| f.name.clone());
+            }
+        }
+    }
+    for (op, f) in seen {
+        eprintln!(
+            "warning: {}: opcode '{op}' (first in function '{f}') is not in the target's description; allocated by what its operands say",
+            input.display()
+        );
+    }
+}
+
 fn alloc(args: &AllocArgs) -> Result<bool, String> {
     let target = alloc_target(args)?;
     let mut file = read_input(target, &args.input)?;
+    warn_unknown_opcodes(&args.input, &file);
     let mut ok = true;
     for e in file.errors() {
         eprintln!("{e}");
@@ -397,6 +419,7 @@ fn alloc(args: &AllocArgs) -> Result<bool, String> {
 fn check(args: &AllocArgs) -> Result<bool, String> {
     let target = alloc_target(args)?;
     let mut file = read_input(target, &args.input)?;
+    warn_unknown_opcodes(&args.input, &file);
     let mut ok = true;
     for e in file.errors() {
         eprintln!("{e}");

@@ -35,7 +35,15 @@ def ModRegsTemplates : SpillTemplates<ModRegs> {
 // (R31:R30) overlap them and so are reserved too. USR, the user status
 // register (rounding mode, sticky overflow) that floating-point instructions
 // read, is reserved with its overflow bit USR_OVF and its control-register
-// alias C8: calls do not preserve it, and it is never allocated.
+// alias C8: calls do not preserve it, and it is never allocated. The
+// control registers that only the system or the hardware sets (PC, the
+// global pointers UGP and GP, the circular-buffer starts CS0/CS1, the
+// cycle, packet and timer counters, FRAMELIMIT and FRAMEKEY) are reserved
+// as LLVM reserves them: code reads them (`COPY $ugp` for the thread
+// pointer) without their value flowing from a definition, so their
+// liveness is not tracked and calls do not clobber them.
 def HexagonReserved : ReservedRegisters {
-  let Always = (add R29, R30, R31, USR);
+  let Always = (add R29, R30, R31, USR, PC, UGP, GP, CS0, CS1, UPCYCLELO,
+                    UPCYCLEHI, FRAMELIMIT, FRAMEKEY, PKTCOUNTLO, PKTCOUNTHI,
+                    UTIMERLO, UTIMERHI);
 }

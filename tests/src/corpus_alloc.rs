@@ -36,6 +36,15 @@ pub fn mir_files(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// The name of the set `root` (`<set>/<target>/<level>`) belongs to:
+/// `corpus` or `heldout`.
+fn set_name(root: &Path) -> String {
+    root.parent()
+        .and_then(|p| p.parent())
+        .and_then(|p| p.file_name())
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+}
+
 /// A flat name for a corpus file (`zlib_adler32.mir`).
 pub fn flat_name(root: &Path, p: &Path) -> String {
     p.strip_prefix(root)
@@ -159,6 +168,8 @@ pub fn count_llvm(t: &TargetInfo<'_>, f: &regalloc::ir::MachineFunction) -> Llvm
 pub struct Outcome {
     /// See the test output.
     pub total: usize,
+    /// Functions the MIR reader rejected (not in `total`).
+    pub rejected: usize,
     /// See the test output.
     pub allocated: usize,
     /// See the test output.
@@ -186,14 +197,26 @@ pub fn run_target(
     llc_flags: &[&str],
     allocator: Allocator,
 ) -> Option<Outcome> {
+    run_root(target, &corpus(target), t, llc_flags, allocator)
+}
+
+/// [`run_target`] on the MIR files under `root` (a corpus, or the held-out
+/// set), printed as `target`'s.
+pub fn run_root(
+    target: &str,
+    root: &Path,
+    t: &TargetInfo<'_>,
+    llc_flags: &[&str],
+    allocator: Allocator,
+) -> Option<Outcome> {
     let an = allocator.name();
-    let root = corpus(target);
-    let files = mir_files(&root);
+    let files = mir_files(root);
     if files.is_empty() {
-        println!("notice: no {target} corpus at {}", root.display());
+        println!("notice: no {target} MIR at {}", root.display());
         return None;
     }
-    let tmp = tmp_dir().join(format!("alloc_{an}_{target}"));
+    let set = set_name(root);
+    let tmp = tmp_dir().join(format!("alloc_{an}_{set}_{target}"));
     std::fs::create_dir_all(&tmp).unwrap();
     let llc = crate::llvm_tool("llc");
     if llc.is_none() {
@@ -201,6 +224,7 @@ pub fn run_target(
     }
     let mut o = Outcome {
         total: 0,
+        rejected: 0,
         allocated: 0,
         checked: 0,
         check_ran: false,
@@ -214,7 +238,7 @@ pub fn run_target(
     let mut unread = 0;
     for path in &files {
         let text = std::fs::read_to_string(path).unwrap();
-        let name = flat_name(&root, path);
+        let name = flat_name(root, path);
         let mut file = mir::read(t, &name, &text);
         unread += file.errors().count();
         let mut ok_here = Vec::new();
@@ -263,6 +287,7 @@ pub fn run_target(
             *v += ok_here.iter().filter(|n| !bad.contains(*n)).count();
         }
     }
+    o.rejected = unread;
     for e in errors.iter().take(20) {
         println!("error: {e}");
     }
@@ -309,10 +334,32 @@ pub fn compare(
     start_after: &str,
     allocator: Allocator,
 ) -> Option<(f64, f64)> {
+    compare_root(
+        llc,
+        target,
+        &corpus(target),
+        t,
+        flags,
+        start_after,
+        allocator,
+    )
+}
+
+/// [`compare`] on the MIR files under `root` (a corpus, or the held-out
+/// set).
+pub fn compare_root(
+    llc: &Path,
+    target: &str,
+    root: &Path,
+    t: &TargetInfo<'_>,
+    flags: &[&str],
+    start_after: &str,
+    allocator: Allocator,
+) -> Option<(f64, f64)> {
     let an = allocator.name();
-    let o = run_target(target, t, flags, allocator)?;
-    let root = corpus(target);
-    let cache = tmp_dir().join(format!("llvm_{an}_{target}"));
+    let o = run_root(target, root, t, flags, allocator)?;
+    let set = set_name(root);
+    let cache = tmp_dir().join(format!("llvm_{an}_{set}_{target}"));
     std::fs::create_dir_all(&cache).unwrap();
     let (mut s, mut r, mut sc, mut rc) = (0u64, 0u64, 0f64, 0f64);
     let (mut os, mut or_, mut osc, mut orc) = (0u64, 0u64, 0f64, 0f64);
@@ -321,8 +368,8 @@ pub fn compare(
     let mut compared = 0;
     let (mut copies, mut our_copies) = (0u64, 0u64);
     let (mut fr, mut fs, mut frc, mut ofr, mut ofrc) = (0u64, 0u64, 0f64, 0u64, 0f64);
-    for path in mir_files(&root) {
-        let name = flat_name(&root, &path);
+    for path in mir_files(root) {
+        let name = flat_name(root, &path);
         let out = cache.join(&name);
         if !out.exists() {
             let st = Command::new(llc)

@@ -221,6 +221,7 @@ fn spill_everything(
             let terminator = match d.op {
                 Op::Target(op) => t.instr(op).is(InstrFlags::TERMINATOR),
                 Op::Generic(_) => false,
+                Op::Unknown(u) => u.terminator,
             };
             if terminator && !spills.is_empty() {
                 return Err("a terminator defines a virtual register".into());
@@ -328,11 +329,12 @@ impl Machine<'_, '_> {
     fn exec(&mut self, d: &InstData) {
         let flags = match d.op {
             Op::Target(op) => self.t.instr(op).flags,
-            Op::Generic(_) => InstrFlags::NONE,
+            Op::Generic(_) | Op::Unknown(_) => InstrFlags::NONE,
         };
         let name = match d.op {
             Op::Target(op) => self.t.instr(op).name.to_string(),
             Op::Generic(g) => g.name().to_string(),
+            Op::Unknown(u) => u.name.to_string(),
         };
         let regs: Vec<&RegOperand> = d.operands.iter().filter_map(Operand::as_reg).collect();
         let spill_slot = d.operands.iter().find_map(|o| match o {
@@ -658,7 +660,7 @@ fn mutants(
     // Move a definition across a call in the same block.
     let is_call = |i: Inst| match a.inst(i).op {
         Op::Target(op) => t.instr(op).is(InstrFlags::CALL),
-        Op::Generic(_) => false,
+        Op::Generic(_) | Op::Unknown(_) => false,
     };
     let mut moves: Vec<(Block, usize, usize)> = Vec::new();
     for b in a.block_ids() {
@@ -678,6 +680,7 @@ fn mutants(
                 let term = match a.inst(i).op {
                     Op::Target(op) => t.instr(op).is(InstrFlags::TERMINATOR),
                     Op::Generic(_) => false,
+                    Op::Unknown(u) => u.terminator,
                 };
                 if p != c && defines && !is_call(i) && !term {
                     moves.push((b, p, c));

@@ -447,7 +447,7 @@ pub fn convert(
     };
     let desc_of = |op: Op| match op {
         Op::Target(o) => t.instrs.get(o.index()),
-        Op::Generic(_) => None,
+        Op::Generic(_) | Op::Unknown(_) => None,
     };
     for (bk, &b) in order.iter().enumerate() {
         let start = out.insts.len();

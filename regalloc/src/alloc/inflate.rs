@@ -65,6 +65,19 @@ pub fn constrained_class(
         let desc = match inst.op {
             Op::Target(o) => t.instrs.get(o.index()),
             Op::Generic(_) => None,
+            Op::Unknown(_) => {
+                // What the instruction accepts is not known: no wider than
+                // the class the function declares.
+                if inst
+                    .operands
+                    .iter()
+                    .any(|o| matches!(o, Operand::Reg(r) if r.reg == RegRef::Virt(v)))
+                    && let Some(declared) = func.vreg_class(v)
+                {
+                    cur = common_sub_class(t, cur, declared)?;
+                }
+                continue;
+            }
         };
         for (k, o) in inst.operands.iter().enumerate() {
             let Operand::Reg(r) = o else { continue };

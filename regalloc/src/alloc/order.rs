@@ -211,7 +211,8 @@ pub fn function_info(t: &TargetInfo<'_>, func: &MachineFunction) -> FunctionInfo
                     .instrs
                     .get(o.index())
                     .is_some_and(|d| d.is(InstrFlags::CALL)),
-                Op::Generic(_) => false,
+                // A call by its register mask, below.
+                Op::Generic(_) | Op::Unknown(_) => false,
             };
             call || inst
                 .operands

@@ -20,7 +20,7 @@ pub use function::{
 };
 pub use ids::{Block, Inst, VReg};
 pub use memory::is_invariant_load_operand;
-pub use opcode::{Generic, Op};
+pub use opcode::{Generic, Op, UnknownOp};
 pub use operand::{
     FrameRef, Operand, RegFlags, RegMask, RegOperand, RegRef, Symbol, SymbolOperand,
 };

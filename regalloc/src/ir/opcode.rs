@@ -1,4 +1,7 @@
-//! What an instruction does: a target opcode or one of LLVM's target-independent pseudo-instructions.
+//! What an instruction does: a target opcode, one of LLVM's target-independent pseudo-instructions, or an opcode the target's description does not know.
+
+use std::collections::HashSet;
+use std::sync::{Mutex, OnceLock};
 
 use crate::target::{Opcode, TargetInfo};
 
@@ -9,6 +12,64 @@ pub enum Op {
     Target(Opcode),
     /// A target-independent pseudo-instruction.
     Generic(Generic),
+    /// An opcode the target's description does not have ([`UnknownOp`]),
+    /// allocated by what its operands say.
+    Unknown(UnknownOp),
+}
+
+/// An opcode missing from the target's description, kept by name so that
+/// code using instructions the description has not caught up with is
+/// still allocated. The allocator learns what the machine code itself
+/// says and assumes the worst of the rest:
+///
+/// - its operands are as the MIR prints them: explicit and implicit
+///   definitions and uses, fixed physical registers, `early-clobber`,
+///   register masks (a mask makes it a call);
+/// - a virtual register's class is what the function declares: the code
+///   before allocation already satisfies the instruction's operand
+///   classes, so split and spill products keep that class and are never
+///   inflated past it;
+/// - a definition and a use of the same virtual register are one register
+///   (the two-address form LLVM leaves for tied operands before
+///   allocation), as for any instruction;
+/// - it has side effects, may load and store: it is never recomputed,
+///   folded into, moved or deleted;
+/// - it is a terminator only when it ends its block after every other
+///   instruction, defines no register and is followed by terminators
+///   only (decided by the MIR reader).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct UnknownOp {
+    /// The name printed in MIR.
+    pub name: &'static str,
+    /// Whether it belongs to its block's terminators.
+    pub terminator: bool,
+}
+
+impl UnknownOp {
+    /// An unknown opcode spelled `name`, not a terminator.
+    pub fn new(name: &str) -> UnknownOp {
+        UnknownOp {
+            name: intern(name),
+            terminator: false,
+        }
+    }
+}
+
+/// `name` kept for the life of the process: unknown opcode names are few
+/// (at most one per opcode the description lacks), so each is allocated
+/// once and shared.
+fn intern(name: &str) -> &'static str {
+    static NAMES: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
+    let mut names = NAMES
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    if let Some(&n) = names.get(name) {
+        return n;
+    }
+    let n: &'static str = Box::leak(name.to_owned().into_boxed_str());
+    names.insert(n);
+    n
 }
 
 impl Op {
@@ -17,6 +78,7 @@ impl Op {
         match self {
             Op::Target(o) => &t.instr(o).name,
             Op::Generic(g) => g.name(),
+            Op::Unknown(u) => u.name,
         }
     }
 

@@ -11,7 +11,8 @@ use pest::iterators::Pair;
 
 use crate::ir::{
     Block, BlockData, BlockLiveIn, FrameRef, Generic, InstData, IrBlockRef, MachineFunction,
-    MiFlags, Op, Operand, RegFlags, RegMask, RegOperand, RegRef, Succ, Symbol, SymbolOperand, VReg,
+    MiFlags, Op, Operand, RegFlags, RegMask, RegOperand, RegRef, Succ, Symbol, SymbolOperand,
+    UnknownOp, VReg,
 };
 use crate::target::{InstrFlags, LaneMask, NameIndex, TargetInfo};
 
@@ -169,7 +170,28 @@ impl<'a, 't> BodyReader<'a, 't> {
                 _ => {}
             }
         }
+        self.mark_unknown_terminators(id);
         Ok(explicit)
+    }
+
+    /// Unknown opcodes at the end of block `id` that define no register
+    /// explicitly and are followed by terminators only belong to its
+    /// terminators (see [`UnknownOp`]): nothing may be placed after them.
+    fn mark_unknown_terminators(&mut self, id: Block) {
+        let f = &mut *self.func;
+        for &i in f.blocks[id.index()].insts.iter().rev() {
+            let inst = &mut f.insts[i.index()];
+            let explicit_def = inst
+                .operands
+                .iter()
+                .any(|o| o.as_reg().is_some_and(|r| r.is_def() && !r.is_implicit()));
+            match &mut inst.op {
+                Op::Target(o) if self.target.instr(*o).is(InstrFlags::TERMINATOR) => {}
+                &mut op if crate::analysis::slots::is_debug_or_probe(op) => {}
+                Op::Unknown(u) if !explicit_def => u.terminator = true,
+                _ => break,
+            }
+        }
     }
 
     fn guess_successors(&mut self, id: Block) {
@@ -207,7 +229,12 @@ impl<'a, 't> BodyReader<'a, 't> {
                         None => match Generic::from_name(name) {
                             Some(g) => Op::Generic(g),
                             None => {
-                                return Err(loc(&p, format!("unknown instruction name '{name}'")));
+                                tracing::debug!(
+                                    function = %self.func.name,
+                                    opcode = name,
+                                    "opcode not in the target's description: allocated by its operands"
+                                );
+                                Op::Unknown(UnknownOp::new(name))
                             }
                         },
                     };
@@ -559,7 +586,9 @@ pub(crate) fn guess_successors(
         .last()
         .is_none_or(|&i| match f.insts[i.index()].op {
             Op::Target(o) => !target.instr(o).is(InstrFlags::BARRIER),
-            Op::Generic(_) => true,
+            // Whether an unknown opcode ends control flow is not known;
+            // LLVM prints the successors whenever it could not guess them.
+            Op::Generic(_) | Op::Unknown(_) => true,
         });
     let next = Block::new(id.index() + 1);
     if falls_through && next.index() < f.blocks.len() && !succs.contains(&next) {

@@ -32,7 +32,7 @@ pub fn inst_text(target: &TargetInfo<'_>, f: &MachineFunction, i: Inst) -> Optio
     });
     let op_ok = match data.op {
         crate::ir::Op::Target(o) => o.index() < target.instrs.len(),
-        crate::ir::Op::Generic(_) => true,
+        crate::ir::Op::Generic(_) | crate::ir::Op::Unknown(_) => true,
     };
     (in_range && op_ok).then(|| super::write::inst(target, f, data))
 }

@@ -17,6 +17,9 @@ mod read;
 pub(crate) mod write;
 mod yaml;
 
+#[cfg(test)]
+mod tests;
+
 pub use error::MirError;
 pub use inst_text::inst_text;
 pub use read::read;

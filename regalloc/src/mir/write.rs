@@ -262,7 +262,7 @@ fn complex_ties(t: &TargetInfo<'_>, i: &InstData) -> bool {
         }
         match i.op {
             Op::Target(op) => r.is_implicit() || t.instr(op).tied_to(k) != Some(usize::from(d)),
-            Op::Generic(_) => true,
+            Op::Generic(_) | Op::Unknown(_) => true,
         }
     })
 }

@@ -166,6 +166,13 @@ impl Facts {
                     Op::Target(o) if !has_calls => has_calls = tables.is_call(o),
                     Op::Target(_) => {}
                     Op::Generic(_) => {}
+                    // A call by its register mask.
+                    Op::Unknown(_) => {
+                        has_calls |= data
+                            .operands
+                            .iter()
+                            .any(|o| matches!(o, Operand::RegMask(_)))
+                    }
                 }
                 if is_debug(data.op) {
                     has_calls |= data

@@ -258,6 +258,7 @@ body: |
             .map(|&i| match g.func.inst(i).op {
                 crate::ir::Op::Target(o) => t.instr(o).name.to_string(),
                 crate::ir::Op::Generic(_) => "COPY".to_string(),
+                crate::ir::Op::Unknown(u) => u.name.to_string(),
             })
             .collect();
         assert_eq!(names, ["LI", "USE", "COPY", "USE_LO", "COPY", "USE", "RET"]);

@@ -596,6 +596,7 @@ pub fn is_terminator(t: &TargetInfo<'_>, inst: &InstData) -> bool {
             .get(o.index())
             .is_some_and(|d| d.is(InstrFlags::TERMINATOR)),
         Op::Generic(_) => false,
+        Op::Unknown(u) => u.terminator,
     }
 }
 

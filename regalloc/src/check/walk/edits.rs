@@ -48,7 +48,8 @@ impl<'c, 't> Checker<'c, 't> {
         }
         let flags = match a.op {
             Op::Target(op) => self.t.instrs.get(op.index()).map(|d| d.flags),
-            Op::Generic(_) => None,
+            // Spill code is made of the description's templates only.
+            Op::Generic(_) | Op::Unknown(_) => None,
         };
         let is = |f: InstrFlags| flags.is_some_and(|x| x.contains(f));
         let bad = match *e {
@@ -207,6 +208,7 @@ impl<'c, 't> Checker<'c, 't> {
                             && (!d.is(InstrFlags::MAY_LOAD) || o.is_invariant_load())
                     }),
                     Op::Generic(g) => g == Generic::ImplicitDef,
+                    Op::Unknown(_) => false,
                 }
         });
         if !ok {

@@ -79,7 +79,7 @@ impl<'c, 't> Checker<'c, 't> {
                 .memory_folds_for(op, k)
                 .iter()
                 .find(|x| Some(Op::Target(x.mem_form)) == allocated),
-            Op::Generic(_) => None,
+            Op::Generic(_) | Op::Unknown(_) => None,
         };
         // A sub-register use reads the slot's first bytes, which hold the
         // sub-register only if it starts at bit 0 of a little-endian slot.
@@ -235,9 +235,11 @@ impl<'c, 't> Checker<'c, 't> {
             );
             return;
         }
+        // An unknown opcode has no operand classes to check: its virtual
+        // registers' classes are the function's (checked as for COPY).
         let desc = match o.op {
             Op::Target(op) => self.t.instrs.get(op.index()),
-            Op::Generic(_) => None,
+            Op::Generic(_) | Op::Unknown(_) => None,
         };
         // Which physical register each allocated operand names.
         let mut phys: Vec<Option<Reg>> = vec![None; a.operands.len()];
@@ -511,6 +513,7 @@ impl<'c, 't> Checker<'c, 't> {
                 .get(o.index())
                 .map_or_else(|| format!("<opcode {}>", o.0), |d| d.name.to_string()),
             Op::Generic(g) => g.name().to_string(),
+            Op::Unknown(u) => u.name.to_string(),
         }
     }
 
@@ -526,6 +529,7 @@ impl<'c, 't> Checker<'c, 't> {
                     && !d.is(InstrFlags::TERMINATOR)
             }),
             Op::Generic(g) => matches!(g, Generic::ImplicitDef | Generic::Kill),
+            Op::Unknown(_) => false,
         };
         let phys_def = o.operands.iter().filter_map(Operand::as_reg).any(|r| {
             r.is_def() && matches!(r.reg, RegRef::Phys(_)) && !r.flags.has(RegFlags::DEAD)
