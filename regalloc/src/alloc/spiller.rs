@@ -518,12 +518,14 @@ impl Spiller {
                 }
             }
             let start = start.unwrap_or(at.with(Slot::Register));
+            let mut has_sub_operands = false;
             for o in &mut func.inst_mut(i).operands {
                 if let Operand::Reg(r) = o
                     && r.reg == RegRef::Virt(v)
                 {
                     r.reg = RegRef::Virt(n);
                     r.flags.set(RegFlags::KILLED, false);
+                    has_sub_operands |= r.sub.is_some();
                 }
             }
             let range = LiveRange {
@@ -541,6 +543,7 @@ impl Spiller {
                 vreg: n,
                 range,
                 subranges: Vec::new(),
+                has_sub_operands,
                 weight: f32::INFINITY,
                 live_in_blocks: Vec::new(),
             });

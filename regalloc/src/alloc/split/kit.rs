@@ -452,7 +452,7 @@ impl SplitKit {
                 continue;
             };
             let pieces = Components::of(&niv.range, &an.intervals.slots, &an.flow.cfg);
-            if pieces.count > 1 && niv.subranges.is_empty() {
+            if pieces.count > 1 && !niv.has_sub_operands {
                 // Each further piece is renamed to a register of its own;
                 // the first keeps `n`.
                 let mut by_piece: Vec<Vec<(Inst, Block)>> = vec![Vec::new(); pieces.count as usize];
