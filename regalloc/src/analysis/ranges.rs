@@ -200,6 +200,14 @@ impl RangeBuilder {
         accesses: &[Access],
         start_defs: &[Block],
     ) -> (LiveRange, Vec<Block>) {
+        if start_defs.is_empty()
+            && let Some(first) = accesses.first()
+            && first.writes
+            && !first.reads
+            && accesses.iter().all(|a| a.block == first.block)
+        {
+            return (local_range(accesses), Vec::new());
+        }
         self.epoch += 1;
         let e = self.epoch;
         // Whether fact `x` of block `b` holds for this key.
@@ -590,6 +598,43 @@ impl RangeBuilder {
             live_sorted,
         )
     }
+}
+
+/// The range of a key whose accesses all lie in one block and begin with
+/// a plain definition: nothing reaches the block's entry and no later
+/// block reads the key, so each value lives from its definition to its
+/// last read before the next definition (its dead slot when unread). The
+/// same segments and values as the general walk, without its per-block
+/// bookkeeping: most virtual registers are such local ranges.
+fn local_range(accesses: &[Access]) -> LiveRange {
+    let writes = accesses.iter().filter(|a| a.writes).count();
+    let mut valnos = Vec::with_capacity(writes);
+    let mut segments = Vec::with_capacity(writes);
+    // The current value's start, number and last point.
+    let mut cur: Option<(SlotIndex, u32, SlotIndex)> = None;
+    for a in accesses {
+        if a.reads
+            && let Some(c) = cur.as_mut()
+        {
+            c.2 = a.at.with(if a.early_clobber {
+                Slot::EarlyClobber
+            } else {
+                Slot::Register
+            });
+        }
+        if a.writes {
+            if let Some((start, valno, end)) = cur {
+                segments.push(Segment { start, end, valno });
+            }
+            let def = a.at.reg_slot(a.early_clobber);
+            valnos.push(ValNo { def });
+            cur = Some((def, valnos.len() as u32 - 1, a.at.dead_slot()));
+        }
+    }
+    if let Some((start, valno, end)) = cur {
+        segments.push(Segment { start, end, valno });
+    }
+    LiveRange { segments, valnos }
 }
 
 /// Whether sorting `k` of a function's `n` blocks costs more than
