@@ -200,12 +200,7 @@ impl RangeBuilder {
         accesses: &[Access],
         start_defs: &[Block],
     ) -> (LiveRange, Vec<Block>) {
-        if start_defs.is_empty()
-            && let Some(first) = accesses.first()
-            && first.writes
-            && !first.reads
-            && accesses.iter().all(|a| a.block == first.block)
-        {
+        if start_defs.is_empty() && block_local(accesses) {
             return (local_range(accesses), Vec::new());
         }
         self.epoch += 1;
@@ -600,12 +595,30 @@ impl RangeBuilder {
     }
 }
 
-/// The range of a key whose accesses all lie in one block and begin with
-/// a plain definition: nothing reaches the block's entry and no later
-/// block reads the key, so each value lives from its definition to its
-/// last read before the next definition (its dead slot when unread). The
-/// same segments and values as the general walk, without its per-block
-/// bookkeeping: most virtual registers are such local ranges.
+/// Whether no access (in layout order) reads the key before a definition
+/// in its own block: then no value crosses a block boundary.
+fn block_local(accesses: &[Access]) -> bool {
+    let mut block = None;
+    let mut defined = false;
+    for a in accesses {
+        if block != Some(a.block) {
+            block = Some(a.block);
+            defined = false;
+        }
+        if a.reads && !defined {
+            return false;
+        }
+        defined |= a.writes;
+    }
+    true
+}
+
+/// The range of a key for which [`block_local`] holds: nothing is live
+/// into any block, so each value lives from its definition to its last
+/// read before the next definition (its dead slot when unread), all in
+/// one block. The same segments and values as the general walk, without
+/// its per-block bookkeeping: most virtual registers, and register units
+/// such as the flags or the stack pointer, are such local ranges.
 fn local_range(accesses: &[Access]) -> LiveRange {
     let writes = accesses.iter().filter(|a| a.writes).count();
     let mut valnos = Vec::with_capacity(writes);
