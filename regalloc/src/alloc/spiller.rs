@@ -174,7 +174,7 @@ pub struct Spiller {
     /// rematerialization (LLVM's `isConstantPhysReg`), such as x86's `$rip`.
     phys_defs: Vec<Reg>,
     /// The spill slot of each original register spilled so far.
-    slot_of: std::collections::HashMap<VReg, u32>,
+    slot_of: rustc_hash::FxHashMap<VReg, u32>,
     /// The decisions so far.
     pub code: SpillCode,
 }
