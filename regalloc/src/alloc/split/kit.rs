@@ -140,6 +140,10 @@ pub struct SplitKit {
     user_mark: Vec<u32>,
     /// Splits so far, numbering `user_mark`.
     split: u32,
+    /// Per block, the split that last listed it among the blocks it
+    /// walks and its place in that list: the edge check looks up every
+    /// successor of every block of the range.
+    block_at: Vec<(u32, u32)>,
 }
 
 /// One copy to insert: in `block`, before position `pos` of the block's
@@ -339,10 +343,17 @@ impl SplitKit {
 
         // Every edge the value crosses must leave and enter in the same
         // interval (plans built on edge bundles always do).
+        if self.block_at.len() < func.blocks.len() {
+            self.block_at.resize(func.blocks.len(), (0, 0));
+        }
+        for (k, &b) in blocks.iter().enumerate() {
+            self.block_at[b.index()] = (mark, k as u32);
+        }
         for (&b, &exit) in blocks.iter().zip(&exits) {
             for s in &func.block(b).succs {
-                if let Ok(k) = blocks.binary_search(&s.block)
-                    && entries[k] != exit
+                if let Some(&(m, k)) = self.block_at.get(s.block.index())
+                    && m == mark
+                    && entries[k as usize] != exit
                     && iv.range.live_at(an.intervals.slots.block_start(s.block))
                 {
                     tracing::debug!(
