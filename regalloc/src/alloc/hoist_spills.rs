@@ -22,7 +22,7 @@
 //! holds its value (a path from the value's definition to a node of the
 //! subtree passes the node's dominating store after the last definition).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::analysis::{Analyses, Slot, SlotIndex};
 use crate::ir::{Block, Inst, MachineFunction, RegOperand, RegRef, VReg};
@@ -72,7 +72,7 @@ pub fn hoist(
     let block_of_inst = |i: Inst| slots.inst(i).and_then(|x| slots.block_of(x));
     // The blocks holding a store of each (slot, value), and whether that
     // store can be removed.
-    let mut groups: HashMap<(u32, u32), HashMap<Block, bool>> = HashMap::new();
+    let mut groups: HashMap<(u32, u32), HashMap<Block, bool>> = HashMap::default();
     let mut add = |slot: u32, value: u32, b: Block, fixed: bool| {
         let e = groups
             .entry((slot, value))
@@ -104,7 +104,7 @@ pub fn hoist(
         return 0;
     }
     // The register pieces of each original.
-    let mut pieces: HashMap<VReg, Vec<VReg>> = HashMap::new();
+    let mut pieces: HashMap<VReg, Vec<VReg>> = HashMap::default();
     for v in 0..an.intervals.vregs.len() {
         let v = VReg::new(v);
         if vrm.phys(v).is_some() && an.intervals.vreg(v).is_some() {
@@ -168,7 +168,7 @@ fn subtree(
     sites: &HashMap<Block, bool>,
 ) -> Option<HashMap<Block, Node>> {
     let dom = &an.flow.dom;
-    let mut nodes: HashMap<Block, Node> = HashMap::new();
+    let mut nodes: HashMap<Block, Node> = HashMap::default();
     let node = |existing| Node {
         children: Vec::new(),
         cost: 0.0,
@@ -222,7 +222,7 @@ fn place(
     let mut order: Vec<Block> = nodes.keys().copied().collect();
     // Deepest first, so children are done before their parent.
     order.sort_unstable_by_key(|b| (std::cmp::Reverse(dom.depth[b.index()]), b.index()));
-    let mut hoisted: HashMap<Block, (VReg, Inst, bool)> = HashMap::new();
+    let mut hoisted: HashMap<Block, (VReg, Inst, bool)> = HashMap::default();
     for b in order {
         let (children_cost, children_count) = nodes[&b]
             .children

@@ -21,7 +21,7 @@
 //! COPY turned into a store fed by a reload, the feeding instruction goes
 //! too: it only moved the value from the slot back into it.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::analysis::{Analyses, SlotIndex};
 use crate::ir::{Block, Inst, MachineFunction, Operand, RegRef, VReg};
@@ -145,8 +145,8 @@ pub fn eliminate(code: &mut SpillCode, func: &MachineFunction, an: &Analyses) ->
     let mut usable = vec![true; nslots];
     let mut has_store = vec![false; nslots];
     let mut events = Events {
-        phis: HashMap::new(),
-        at_inst: HashMap::new(),
+        phis: HashMap::default(),
+        at_inst: HashMap::default(),
     };
     // Phase order at one instruction: reloads before it, folded reloads,
     // the instruction's new values, folded stores, stores after it.
@@ -366,7 +366,7 @@ fn remove(code: &mut SpillCode, func: &MachineFunction, redundant: &[Event]) {
         .enumerate()
         .map(|(k, f)| (f.inst, k))
         .collect();
-    let mut reloads_before: HashMap<Inst, Vec<usize>> = HashMap::new();
+    let mut reloads_before: HashMap<Inst, Vec<usize>> = HashMap::default();
     for (k, ins) in code.insertions.iter().enumerate() {
         if !ins.after && matches!(ins.kind, SpillKind::Reload { .. }) {
             reloads_before.entry(ins.at).or_default().push(k);

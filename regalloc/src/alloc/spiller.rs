@@ -174,7 +174,7 @@ pub struct Spiller {
     /// rematerialization (LLVM's `isConstantPhysReg`), such as x86's `$rip`.
     phys_defs: Vec<Reg>,
     /// The spill slot of each original register spilled so far.
-    slot_of: std::collections::HashMap<VReg, u32>,
+    slot_of: rustc_hash::FxHashMap<VReg, u32>,
     /// The decisions so far.
     pub code: SpillCode,
 }
@@ -518,12 +518,14 @@ impl Spiller {
                 }
             }
             let start = start.unwrap_or(at.with(Slot::Register));
+            let mut has_sub_operands = false;
             for o in &mut func.inst_mut(i).operands {
                 if let Operand::Reg(r) = o
                     && r.reg == RegRef::Virt(v)
                 {
                     r.reg = RegRef::Virt(n);
                     r.flags.set(RegFlags::KILLED, false);
+                    has_sub_operands |= r.sub.is_some();
                 }
             }
             let range = LiveRange {
@@ -541,6 +543,7 @@ impl Spiller {
                 vreg: n,
                 range,
                 subranges: Vec::new(),
+                has_sub_operands,
                 weight: f32::INFINITY,
                 live_in_blocks: Vec::new(),
             });

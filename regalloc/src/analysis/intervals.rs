@@ -22,8 +22,14 @@ pub struct LiveInterval {
     pub vreg: VReg,
     /// Liveness of the whole register (any lane).
     pub range: LiveRange,
-    /// Per-lane liveness, present when the register has sub-register operands.
+    /// Per-lane liveness, present when the register has sub-register
+    /// operands and the intervals were asked for sub-ranges
+    /// ([`LiveIntervals::sub_ranges`]).
     pub subranges: Vec<SubRange>,
+    /// Whether some operand of the register names a sub-register (the
+    /// register has sub-register structure), whether or not `subranges`
+    /// were computed.
+    pub has_sub_operands: bool,
     /// Spill weight (`f32::INFINITY` when unspillable); 0 until
     /// [`super::weights`] computes it.
     pub weight: f32,
@@ -57,6 +63,12 @@ pub struct LiveIntervals {
     /// split product's value comes from (LLVM keeps the original interval
     /// for rematerialization the same way).
     pub originals: Vec<Option<LiveRange>>,
+    /// Whether intervals of registers with sub-register operands carry
+    /// per-lane sub-ranges. Only an allocator that follows lanes reads
+    /// them (LLVM computes them only where the target tracks sub-register
+    /// liveness); elsewhere they are a few percent of the allocation time
+    /// for nothing.
+    pub sub_ranges: bool,
 }
 
 /// What one instruction does to one virtual register, all operands folded.
@@ -89,8 +101,9 @@ impl VAccess {
 }
 
 /// The interval of `v` from its accesses (in layout order, several
-/// operands of one instruction folded into one), with lane sub-ranges when
-/// `has_sub`; `acc` is scratch space.
+/// operands of one instruction folded into one); `has_sub` says whether
+/// some operand names a sub-register, and lane sub-ranges are computed
+/// when it does and `sub_ranges` asks for them; `acc` is scratch space.
 // The builder's scratch, the numbering and the register's facts are
 // separate inputs of both callers; a struct would only move the list.
 #[allow(clippy::too_many_arguments)]
@@ -102,6 +115,7 @@ fn build_interval(
     all: LaneMask,
     list: &[(Block, SlotIndex, VAccess)],
     has_sub: bool,
+    sub_ranges: bool,
     acc: &mut Vec<Access>,
 ) -> LiveInterval {
     acc.clear();
@@ -114,7 +128,7 @@ fn build_interval(
     }));
     let (range, live_in_blocks) = rb.build(cfg, slots, acc, &[]);
     let mut subranges = Vec::new();
-    if has_sub {
+    if has_sub && sub_ranges {
         for m in lane_partition(
             all.0,
             list.iter().flat_map(|x| [x.2.use_lanes, x.2.write_lanes]),
@@ -142,6 +156,7 @@ fn build_interval(
         vreg: v,
         range,
         subranges,
+        has_sub_operands: has_sub,
         weight: 0.0,
         live_in_blocks,
     }
@@ -187,8 +202,19 @@ pub fn phys_operand_reg(
 }
 
 impl LiveIntervals {
-    /// Computes every interval of `f`.
+    /// Computes every interval of `f`, with lane sub-ranges.
     pub fn new(t: &TargetInfo<'_>, f: &MachineFunction, cfg: &Cfg) -> LiveIntervals {
+        LiveIntervals::with_sub_ranges(t, f, cfg, true)
+    }
+
+    /// Computes every interval of `f`, with lane sub-ranges only when
+    /// `sub_ranges` (see [`LiveIntervals::sub_ranges`]).
+    pub fn with_sub_ranges(
+        t: &TargetInfo<'_>,
+        f: &MachineFunction,
+        cfg: &Cfg,
+        sub_ranges: bool,
+    ) -> LiveIntervals {
         let slots = SlotIndexes::new(f);
         let nv = f.vregs.len();
         let nu = t.units.len();
@@ -297,7 +323,7 @@ impl LiveIntervals {
             let vr = VReg::new(v);
             let all = vreg_lanes(t, f, vr);
             vregs.push(Some(build_interval(
-                &mut rb, cfg, &slots, vr, all, list, has_sub[v], &mut acc,
+                &mut rb, cfg, &slots, vr, all, list, has_sub[v], sub_ranges, &mut acc,
             )));
         }
         let mut unit_starts: Vec<Vec<Block>> = vec![Vec::new(); nu];
@@ -330,6 +356,7 @@ impl LiveIntervals {
             units,
             regmasks,
             originals: Vec::new(),
+            sub_ranges,
         }
     }
 
@@ -474,6 +501,7 @@ impl LiveIntervals {
             all,
             &list,
             has_sub,
+            self.sub_ranges,
             &mut Vec::new(),
         ))
     }

@@ -75,8 +75,14 @@ pub struct Analyses {
 impl Analyses {
     /// Runs every analysis on `f` in LLVM's order.
     pub fn new(t: &TargetInfo<'_>, f: &MachineFunction) -> Analyses {
+        Analyses::with_sub_ranges(t, f, true)
+    }
+
+    /// [`Analyses::new`], with lane sub-ranges in the intervals only when
+    /// `sub_ranges` (for an allocator that follows sub-register lanes).
+    pub fn with_sub_ranges(t: &TargetInfo<'_>, f: &MachineFunction, sub_ranges: bool) -> Analyses {
         let flow = FlowAnalyses::new(f);
-        let mut intervals = LiveIntervals::new(t, f, &flow.cfg);
+        let mut intervals = LiveIntervals::with_sub_ranges(t, f, &flow.cfg, sub_ranges);
         let hints = weights::compute_weights(t, f, &flow, &mut intervals);
         Analyses {
             flow,

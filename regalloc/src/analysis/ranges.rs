@@ -179,17 +179,6 @@ impl RangeBuilder {
         }
     }
 
-    /// The value on entry to `b` for the current key (`UNKNOWN` when not
-    /// set for this key).
-    fn in_val(&self, b: Block) -> u32 {
-        let f = &self.facts[b.index()];
-        if f.in_val_at == self.epoch {
-            f.in_val
-        } else {
-            UNKNOWN
-        }
-    }
-
     /// Builds the range of one key from its accesses (in layout order) and
     /// the blocks where it is defined on entry (register live-ins).
     /// Returns the range and the blocks it is live into.
@@ -200,12 +189,15 @@ impl RangeBuilder {
         accesses: &[Access],
         start_defs: &[Block],
     ) -> (LiveRange, Vec<Block>) {
+        if start_defs.is_empty() && block_local(accesses) {
+            return (local_range(accesses), Vec::new());
+        }
         self.epoch += 1;
         let e = self.epoch;
         // Whether fact `x` of block `b` holds for this key.
         macro_rules! on {
             ($s:expr, $x:ident, $b:expr) => {
-                $s.facts[$b.index()].$x == e
+                $s[$b.index()].$x == e
             };
         }
         let Scratch {
@@ -218,20 +210,23 @@ impl RangeBuilder {
             mut seg_blocks,
             mut segs,
         } = std::mem::take(&mut self.scratch);
+        // The facts apart from `self`, so that the slice's bounds stay in
+        // registers across the stores into it.
+        let facts: &mut [Facts] = &mut self.facts;
         for &b in start_defs {
-            self.facts[b.index()].start_def = e;
-            self.facts[b.index()].kill = e;
-            self.facts[b.index()].touched = e;
+            facts[b.index()].start_def = e;
+            facts[b.index()].kill = e;
+            facts[b.index()].touched = e;
         }
         let mut writes = 0;
         for a in accesses {
             let b = a.block.index();
-            self.facts[b].touched = e;
-            if a.reads && self.facts[b].kill != e {
-                self.facts[b].ue = e;
+            facts[b].touched = e;
+            if a.reads && facts[b].kill != e {
+                facts[b].ue = e;
             }
             if a.writes {
-                self.facts[b].kill = e;
+                facts[b].kill = e;
                 writes += 1;
             }
         }
@@ -239,20 +234,20 @@ impl RangeBuilder {
         // marked live-in is also listed, so that the later passes visit
         // the live region instead of every block.
         for a in accesses {
-            if on!(self, ue, a.block) && !on!(self, live_in, a.block) {
-                self.facts[a.block.index()].live_in = e;
+            if on!(facts, ue, a.block) && !on!(facts, live_in, a.block) {
+                facts[a.block.index()].live_in = e;
                 work.push(a.block);
                 marked_in.push(a.block);
             }
         }
         while let Some(b) = work.pop() {
             for &p in cfg.reachable_preds(b) {
-                if on!(self, live_out, p) {
+                if on!(facts, live_out, p) {
                     continue;
                 }
-                self.facts[p.index()].live_out = e;
-                if !on!(self, kill, p) && !on!(self, live_in, p) {
-                    self.facts[p.index()].live_in = e;
+                facts[p.index()].live_out = e;
+                if !on!(facts, kill, p) && !on!(facts, live_in, p) {
+                    facts[p.index()].live_in = e;
                     work.push(p);
                     marked_in.push(p);
                 }
@@ -269,24 +264,24 @@ impl RangeBuilder {
         );
         defs.dedup();
         for &b in &defs {
-            if !on!(self, def_out, b) && on!(self, live_out, b) {
-                self.facts[b.index()].def_out = e;
+            if !on!(facts, def_out, b) && on!(facts, live_out, b) {
+                facts[b.index()].def_out = e;
                 work.push(b);
             }
         }
         while let Some(b) = work.pop() {
             for &s in &cfg.succs[b.index()] {
-                if on!(self, live_in, s) && !on!(self, def_in, s) {
-                    self.facts[s.index()].def_in = e;
-                    if !on!(self, def_out, s) && on!(self, live_out, s) {
-                        self.facts[s.index()].def_out = e;
+                if on!(facts, live_in, s) && !on!(facts, def_in, s) {
+                    facts[s.index()].def_in = e;
+                    if !on!(facts, def_out, s) && on!(facts, live_out, s) {
+                        facts[s.index()].def_out = e;
                         work.push(s);
                     }
                 }
             }
         }
-        let range_in = |s: &Self, b: Block| on!(s, live_in, b) && on!(s, def_in, b);
-        let range_out = |s: &Self, b: Block| on!(s, live_out, b) && on!(s, def_out, b);
+        let range_in = |s: &[Facts], b: Block| on!(s, live_in, b) && on!(s, def_in, b);
+        let range_out = |s: &[Facts], b: Block| on!(s, live_out, b) && on!(s, def_out, b);
 
         // The blocks with a definition or a read, in layout order
         // (accesses come in layout order; start definitions may not, and
@@ -310,12 +305,12 @@ impl RangeBuilder {
         let mut k = 0;
         for &bb in &touched {
             let b = bb.index();
-            if on!(self, start_def, bb) {
+            if on!(facts, start_def, bb) {
                 valnos.push(ValNo {
                     def: slots.block_start(bb),
                 });
-                self.facts[b].last_def = valnos.len() as u32 - 1;
-                self.facts[b].last_def_at = e;
+                facts[b].last_def = valnos.len() as u32 - 1;
+                facts[b].last_def_at = e;
             }
             while k < accesses.len() && accesses[k].block.index() == b {
                 let a = accesses[k];
@@ -323,8 +318,8 @@ impl RangeBuilder {
                     valnos.push(ValNo {
                         def: a.at.reg_slot(a.early_clobber),
                     });
-                    self.facts[b].last_def = valnos.len() as u32 - 1;
-                    self.facts[b].last_def_at = e;
+                    facts[b].last_def = valnos.len() as u32 - 1;
+                    facts[b].last_def_at = e;
                     acc_val.push(valnos.len() as u32 - 1);
                 } else {
                     acc_val.push(UNKNOWN);
@@ -346,30 +341,30 @@ impl RangeBuilder {
         if single_value {
             // Only the layout-order list below is needed.
         } else if covers_much(marked_in.len(), cfg.num_blocks()) {
-            live_blocks.extend(cfg.rpo.iter().copied().filter(|&b| range_in(self, b)));
+            live_blocks.extend(cfg.rpo.iter().copied().filter(|&b| range_in(facts, b)));
         } else {
             live_blocks.extend(
                 marked_in
                     .iter()
                     .copied()
-                    .filter(|&b| range_in(self, b) && cfg.is_reachable(b)),
+                    .filter(|&b| range_in(facts, b) && cfg.is_reachable(b)),
             );
             live_blocks.sort_unstable_by_key(|b| cfg.rpo_index[b.index()]);
         }
         for &b in &live_blocks {
-            self.facts[b.index()].in_val = UNKNOWN;
-            self.facts[b.index()].in_val_at = e;
+            facts[b.index()].in_val = UNKNOWN;
+            facts[b.index()].in_val_at = e;
         }
-        let out_val = |s: &Self, p: Block| {
-            if s.facts[p.index()].last_def_at == e {
-                s.facts[p.index()].last_def
+        let out_val = |s: &[Facts], p: Block| {
+            if s[p.index()].last_def_at == e {
+                s[p.index()].last_def
             } else {
-                s.in_val(p)
+                in_val(s, p, e)
             }
         };
         // The value entering `b` given its predecessors' values now.
-        let entry_value = |s: &Self, b: Block| {
-            let cur = s.facts[b.index()].in_val;
+        let entry_value = |s: &[Facts], b: Block| {
+            let cur = s[b.index()].in_val;
             let mut seen = UNKNOWN;
             // Once a phi of this block, always one (a phi of a
             // predecessor flowing in is an ordinary incoming value).
@@ -411,9 +406,9 @@ impl RangeBuilder {
                     if !cfg.back_pred[b.index()] {
                         continue;
                     }
-                    let new = entry_value(self, b);
-                    if new != self.facts[b.index()].in_val {
-                        self.facts[b.index()].in_val = new;
+                    let new = entry_value(facts, b);
+                    if new != facts[b.index()].in_val {
+                        facts[b.index()].in_val = new;
                         changed = true;
                         from = k + 1;
                         break;
@@ -421,9 +416,9 @@ impl RangeBuilder {
                 }
             }
             for &b in &live_blocks[from..] {
-                let new = entry_value(self, b);
-                if new != self.facts[b.index()].in_val {
-                    self.facts[b.index()].in_val = new;
+                let new = entry_value(facts, b);
+                if new != facts[b.index()].in_val {
+                    facts[b.index()].in_val = new;
                     changed = true;
                 }
             }
@@ -436,11 +431,11 @@ impl RangeBuilder {
         let mut live_sorted: Vec<Block> = Vec::new();
         if wide {
             for b in (0..cfg.num_blocks()).map(Block::new) {
-                let live = range_in(self, b) && cfg.is_reachable(b);
+                let live = range_in(facts, b) && cfg.is_reachable(b);
                 if live {
                     live_sorted.push(b);
                 }
-                if live || on!(self, touched, b) {
+                if live || on!(facts, touched, b) {
                     seg_blocks.push(b);
                 }
             }
@@ -450,7 +445,7 @@ impl RangeBuilder {
                     marked_in
                         .iter()
                         .copied()
-                        .filter(|&b| range_in(self, b) && cfg.is_reachable(b)),
+                        .filter(|&b| range_in(facts, b) && cfg.is_reachable(b)),
                 );
             } else {
                 live_sorted.extend_from_slice(&live_blocks);
@@ -460,29 +455,25 @@ impl RangeBuilder {
         }
         if single_value {
             for &b in &live_sorted {
-                self.facts[b.index()].in_val = 0;
-                self.facts[b.index()].in_val_at = e;
+                facts[b.index()].in_val = 0;
+                facts[b.index()].in_val_at = e;
             }
         }
         // Phi values get numbers after the definitions, in layout order.
         // A single value never meets another: no phis to look for.
         for &b in live_sorted.iter().filter(|_| !single_value) {
-            if self.facts[b.index()].in_val == (PHI_BIT | b.0) {
+            if facts[b.index()].in_val == (PHI_BIT | b.0) {
                 valnos.push(ValNo {
                     def: slots.block_start(b),
                 });
-                self.facts[b.index()].phi = valnos.len() as u32 - 1;
-                self.facts[b.index()].phi_at = e;
+                facts[b.index()].phi = valnos.len() as u32 - 1;
+                facts[b.index()].phi_at = e;
             }
         }
-        let resolve = |s: &Self, v: u32| {
+        let resolve = |s: &[Facts], v: u32| {
             if v != UNKNOWN && v & PHI_BIT != 0 {
                 let b = (v & !PHI_BIT) as usize;
-                if s.facts[b].phi_at == e {
-                    s.facts[b].phi
-                } else {
-                    0
-                }
+                if s[b].phi_at == e { s[b].phi } else { 0 }
             } else {
                 v
             }
@@ -494,10 +485,10 @@ impl RangeBuilder {
             let b = bb.index();
             let start = slots.block_start(bb);
             let mut cur: Option<(SlotIndex, u32, Option<SlotIndex>)> = None;
-            if range_in(self, bb) && self.in_val(bb) != UNKNOWN {
-                cur = Some((start, resolve(self, self.in_val(bb)), None));
+            if range_in(facts, bb) && in_val(facts, bb, e) != UNKNOWN {
+                cur = Some((start, resolve(facts, in_val(facts, bb, e)), None));
             }
-            if on!(self, start_def, bb) {
+            if on!(facts, start_def, bb) {
                 cur = Some((
                     start,
                     last_def_at_start(&valnos, start),
@@ -533,7 +524,7 @@ impl RangeBuilder {
                 k += 1;
             }
             if let Some((s, v, l)) = cur {
-                if range_out(self, bb) {
+                if range_out(facts, bb) {
                     segs.push(Segment {
                         start: s,
                         end: slots.block_end(bb),
@@ -590,6 +581,68 @@ impl RangeBuilder {
             live_sorted,
         )
     }
+}
+
+/// The value on entry to `b` for the key of epoch `e` (`UNKNOWN` when
+/// not set for it).
+fn in_val(facts: &[Facts], b: Block, e: u32) -> u32 {
+    let f = &facts[b.index()];
+    if f.in_val_at == e { f.in_val } else { UNKNOWN }
+}
+
+/// Whether no access (in layout order) reads the key before a definition
+/// in its own block: then no value crosses a block boundary.
+fn block_local(accesses: &[Access]) -> bool {
+    let mut block = None;
+    let mut defined = false;
+    for a in accesses {
+        if block != Some(a.block) {
+            block = Some(a.block);
+            defined = false;
+        }
+        if a.reads && !defined {
+            return false;
+        }
+        defined |= a.writes;
+    }
+    true
+}
+
+/// The range of a key for which [`block_local`] holds: nothing is live
+/// into any block, so each value lives from its definition to its last
+/// read before the next definition (its dead slot when unread), all in
+/// one block. The same segments and values as the general walk, without
+/// its per-block bookkeeping: most virtual registers, and register units
+/// such as the flags or the stack pointer, are such local ranges.
+fn local_range(accesses: &[Access]) -> LiveRange {
+    let writes = accesses.iter().filter(|a| a.writes).count();
+    let mut valnos = Vec::with_capacity(writes);
+    let mut segments = Vec::with_capacity(writes);
+    // The current value's start, number and last point.
+    let mut cur: Option<(SlotIndex, u32, SlotIndex)> = None;
+    for a in accesses {
+        if a.reads
+            && let Some(c) = cur.as_mut()
+        {
+            c.2 = a.at.with(if a.early_clobber {
+                Slot::EarlyClobber
+            } else {
+                Slot::Register
+            });
+        }
+        if a.writes {
+            if let Some((start, valno, end)) = cur {
+                segments.push(Segment { start, end, valno });
+            }
+            let def = a.at.reg_slot(a.early_clobber);
+            valnos.push(ValNo { def });
+            cur = Some((def, valnos.len() as u32 - 1, a.at.dead_slot()));
+        }
+    }
+    if let Some((start, valno, end)) = cur {
+        segments.push(Segment { start, end, valno });
+    }
+    LiveRange { segments, valnos }
 }
 
 /// Whether sorting `k` of a function's `n` blocks costs more than

@@ -23,7 +23,7 @@
 //!    the allocated code (register units, reserved registers left out),
 //!    listing the largest registers whose units are all live.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::alloc::spiller::{SpillCode, SpillKind};
 use crate::alloc::virtmap::VirtRegMap;
@@ -532,7 +532,7 @@ pub fn update_live_ins(t: &TargetInfo<'_>, func: &mut MachineFunction, reserved:
     // The first block with each live unit set: blocks with the same set
     // get the same list (common after allocation, where values stay in
     // the same registers across many blocks).
-    let mut first_with: HashMap<&[u64], usize> = HashMap::new();
+    let mut first_with: HashMap<&[u64], usize> = HashMap::default();
     for b in 0..nb {
         let set = &live_in[b * words..(b + 1) * words];
         if let Some(&a) = first_with.get(set) {

@@ -166,8 +166,8 @@ impl<'f, 'a, 't> Greedy<'f, 'a, 't> {
     /// The state before allocation: analyses done, every range queued.
     pub fn new(t: &'a TargetInfo<'t>, func: &'f mut MachineFunction, opts: GreedyOptions) -> Self {
         func.compute_preds();
-        let an = Analyses::new(t, func);
         let lanes = tracks_sub_reg_liveness(t);
+        let an = Analyses::with_sub_ranges(t, func, lanes);
         let matrix = LiveRegMatrix::new(t, &an.intervals, lanes);
         let orders = ClassOrders::new(t, func);
         let spiller = Spiller::new(func);

@@ -133,6 +133,17 @@ pub struct SplitKit {
     /// Scratch for computing the new intervals, kept across splits so
     /// that a split costs time in the size of the range, not the function.
     ranges: RangeBuilder,
+    /// Per instruction, the split that last listed it among the users of
+    /// the register being split (the value of `split`): walking a block
+    /// then costs a lookup per instruction instead of a pass over its
+    /// operands.
+    user_mark: Vec<u32>,
+    /// Splits so far, numbering `user_mark`.
+    split: u32,
+    /// Per block, the split that last listed it among the blocks it
+    /// walks and its place in that list: the edge check looks up every
+    /// successor of every block of the range.
+    block_at: Vec<(u32, u32)>,
 }
 
 /// One copy to insert: in `block`, before position `pos` of the block's
@@ -180,10 +191,25 @@ impl SplitKit {
         blocks.sort();
         blocks.dedup();
 
+        // The users are every instruction with an operand of `v` (the
+        // spiller's list, complete for every register that can be split):
+        // a mark per instruction stands for the test of its operands.
+        self.split += 1;
+        let mark = self.split;
+        if self.user_mark.len() < func.insts.len() {
+            self.user_mark.resize(func.insts.len(), 0);
+        }
+        for &i in users {
+            self.user_mark[i.index()] = mark;
+        }
+
         // 1. Walk each block: where copies go, and which interval each
-        // instruction's operands of `v` belong to.
+        // instruction's operands of `v` belong to (with the block and
+        // position of the instruction, which give the new registers'
+        // users in layout order once the copies are in).
         let mut copies: Vec<PlannedCopy> = Vec::new();
         let mut renames: Vec<(Inst, u32)> = Vec::new();
+        let mut rename_at: Vec<(Block, usize)> = Vec::new();
         let mut used = vec![false; plan.intervals as usize];
         // The interval on entry to and exit from each of `blocks`.
         let mut entries: Vec<u32> = Vec::with_capacity(blocks.len());
@@ -197,6 +223,25 @@ impl SplitKit {
                 .next_if(|x| *x.0 == b)
                 .map_or(&default_plan, |(_, bp)| bp);
             let insts = &func.block(b).insts;
+            let mut cur = bp.entry;
+            entries.push(cur);
+            if bp.switches.is_empty() {
+                // One interval throughout: only the users matter.
+                for (pos, &i) in insts.iter().enumerate() {
+                    if self.user_mark.get(i.index()) == Some(&mark) && touches(func.inst(i), v) {
+                        used[cur as usize] = true;
+                        renames.push((i, cur));
+                        rename_at.push((b, pos));
+                    }
+                    debug_assert!(
+                        self.user_mark.get(i.index()) == Some(&mark) || !touches(func.inst(i), v),
+                        "a user of %{} is missing from its list",
+                        v.0
+                    );
+                }
+                exits.push(cur);
+                continue;
+            }
             let end_pos = insts
                 .iter()
                 .position(|&i| is_terminator(t, func.inst(i)))
@@ -218,8 +263,6 @@ impl SplitKit {
                 .collect();
             // Stable: switches at one point keep their order.
             at_pos.sort_by_key(|x| x.0);
-            let mut cur = bp.entry;
-            entries.push(cur);
             let mut sw = 0;
             for pos in 0..=insts.len() {
                 while sw < at_pos.len() && at_pos[sw].0 == pos {
@@ -238,11 +281,16 @@ impl SplitKit {
                     sw += 1;
                 }
                 if let Some(&i) = insts.get(pos)
+                    && self.user_mark.get(i.index()) == Some(&mark)
                     && touches(func.inst(i), v)
                 {
                     used[cur as usize] = true;
                     renames.push((i, cur));
+                    rename_at.push((b, pos));
                 }
+                debug_assert!(insts.get(pos).is_none_or(|&i| {
+                    self.user_mark.get(i.index()) == Some(&mark) || !touches(func.inst(i), v)
+                }));
             }
             exits.push(cur);
         }
@@ -295,10 +343,17 @@ impl SplitKit {
 
         // Every edge the value crosses must leave and enter in the same
         // interval (plans built on edge bundles always do).
+        if self.block_at.len() < func.blocks.len() {
+            self.block_at.resize(func.blocks.len(), (0, 0));
+        }
+        for (k, &b) in blocks.iter().enumerate() {
+            self.block_at[b.index()] = (mark, k as u32);
+        }
         for (&b, &exit) in blocks.iter().zip(&exits) {
             for s in &func.block(b).succs {
-                if let Ok(k) = blocks.binary_search(&s.block)
-                    && entries[k] != exit
+                if let Some(&(m, k)) = self.block_at.get(s.block.index())
+                    && m == mark
+                    && entries[k as usize] != exit
                     && iv.range.live_at(an.intervals.slots.block_start(s.block))
                 {
                     tracing::debug!(
@@ -351,6 +406,7 @@ impl SplitKit {
         // ones already there, so they end up in plan order; their indexes
         // are assigned afterwards in list order.
         let mut inserted: Vec<(Block, Inst)> = Vec::with_capacity(copies.len());
+        let mut copy_id: Vec<Inst> = vec![Inst::new(0); copies.len()];
         for k in order {
             let c = &copies[k];
             let mut data = InstData::new(Op::Generic(Generic::Copy));
@@ -362,6 +418,7 @@ impl SplitKit {
             func.insts.push(data);
             func.blocks[c.block.index()].insts.insert(c.pos, id);
             inserted.push((c.block, id));
+            copy_id[k] = id;
         }
         // Indexes in layout order, each copy after the one before it, as
         // `room_for` counted.
@@ -404,33 +461,36 @@ impl SplitKit {
         if an.hints.len() < n_vregs {
             an.hints.resize(n_vregs, Vec::new());
         }
-        // One pass over the blocks finds every new register's users. The
-        // new registers were made last, in interval order: a register's
-        // interval is found by its distance from the first of them.
-        let first_reg = regs.iter().flatten().next().map_or(0, |n| n.index());
-        let mut index_of: Vec<Option<usize>> = vec![None; func.vregs.len() - first_reg];
-        for (k, r) in regs.iter().enumerate() {
-            if let Some(n) = r {
-                index_of[n.index() - first_reg] = Some(k);
-            }
+        // The instructions touching the new registers are the renamed
+        // ones and the copies; in layout order, the copies at a position
+        // come before the instruction that was there, in plan order.
+        let mut events: Vec<(Block, usize, u32, usize)> =
+            Vec::with_capacity(renames.len() + copies.len());
+        events.extend(
+            rename_at
+                .iter()
+                .enumerate()
+                .map(|(k, &(b, pos))| (b, pos, 1, k)),
+        );
+        events.extend(
+            copies
+                .iter()
+                .enumerate()
+                .map(|(k, c)| (c.block, c.pos, 0, k)),
+        );
+        if !events.is_sorted() {
+            events.sort_unstable();
         }
-        let interval_of = |x: VReg| {
-            x.index()
-                .checked_sub(first_reg)
-                .and_then(|d| index_of.get(d).copied().flatten())
-        };
         let mut users: Vec<Vec<(Inst, Block)>> = vec![Vec::new(); regs.len()];
-        for &b in &blocks {
-            for &i in &func.block(b).insts {
-                for o in &func.inst(i).operands {
-                    if let Operand::Reg(r) = o
-                        && let RegRef::Virt(x) = r.reg
-                        && let Some(k) = interval_of(x)
-                        && users[k].last().is_none_or(|l| l.0 != i)
-                    {
-                        users[k].push((i, b));
-                    }
-                }
+        for &(b, _, kind, k) in &events {
+            if kind == 1 {
+                let (i, r) = renames[k];
+                users[r as usize].push((i, b));
+            } else {
+                // The copy's operands: the definition, then the use.
+                let c = &copies[k];
+                users[c.to as usize].push((copy_id[k], b));
+                users[c.from as usize].push((copy_id[k], b));
             }
         }
         let mut result_regs = regs.clone();
@@ -452,7 +512,7 @@ impl SplitKit {
                 continue;
             };
             let pieces = Components::of(&niv.range, &an.intervals.slots, &an.flow.cfg);
-            if pieces.count > 1 && niv.subranges.is_empty() {
+            if pieces.count > 1 && !niv.has_sub_operands {
                 // Each further piece is renamed to a register of its own;
                 // the first keeps `n`.
                 let mut by_piece: Vec<Vec<(Inst, Block)>> = vec![Vec::new(); pieces.count as usize];

@@ -265,22 +265,23 @@ impl SpillPlacement {
     /// change state link their bundles (see
     /// [`BlockConstraint::change_state`]).
     pub fn add_constraints(&mut self, constraints: &[BlockConstraint]) {
+        let (block_bundles, freq, mut net) = self.net();
         for c in constraints {
-            let f = self.get_block_frequency(c.block);
-            let [ib, ob] = self.block_bundles[c.block.index()];
+            let f = freq.get(c.block.index()).copied().unwrap_or(0.0);
+            let [ib, ob] = block_bundles[c.block.index()];
             if c.entry != BorderConstraint::DontCare {
-                self.activate(ib);
-                self.nodes[ib.index()].add_bias(f, c.entry);
+                net.activate(ib);
+                net.nodes[ib.index()].add_bias(f, c.entry);
             }
             if c.exit != BorderConstraint::DontCare {
-                self.activate(ob);
-                self.nodes[ob.index()].add_bias(f, c.exit);
+                net.activate(ob);
+                net.nodes[ob.index()].add_bias(f, c.exit);
             }
             if !c.change_state
                 && c.entry != BorderConstraint::DontCare
                 && c.exit != BorderConstraint::DontCare
             {
-                self.link(ib, ob, f);
+                net.link(ib, ob, f);
             }
         }
     }
@@ -291,18 +292,19 @@ impl SpillPlacement {
     /// [`STRONG_SPILL_FACTOR`], for interference that would need both a
     /// spill and a reload in the block.
     pub fn add_pref_spill(&mut self, blocks: &[Block], strong: bool) {
+        let (block_bundles, freq, mut net) = self.net();
         for &b in blocks {
-            let mut f = self.get_block_frequency(b);
+            let mut f = freq.get(b.index()).copied().unwrap_or(0.0);
             if strong {
                 f *= STRONG_SPILL_FACTOR;
             }
-            let [ib, ob] = self.block_bundles[b.index()];
-            self.activate(ib);
-            self.activate(ob);
+            let [ib, ob] = block_bundles[b.index()];
+            net.activate(ib);
+            net.activate(ob);
             // A block whose borders share a bundle biases it twice: both
             // borders carry the value.
-            self.nodes[ib.index()].add_bias(f, BorderConstraint::PrefSpill);
-            self.nodes[ob.index()].add_bias(f, BorderConstraint::PrefSpill);
+            net.nodes[ib.index()].add_bias(f, BorderConstraint::PrefSpill);
+            net.nodes[ob.index()].add_bias(f, BorderConstraint::PrefSpill);
         }
     }
 
@@ -311,10 +313,11 @@ impl SpillPlacement {
     /// block frequency. A block whose borders are in one bundle has
     /// nothing to link and is skipped.
     pub fn add_links(&mut self, blocks: &[Block]) {
+        let (block_bundles, freq, mut net) = self.net();
         for &b in blocks {
-            let [ib, ob] = self.block_bundles[b.index()];
-            let f = self.get_block_frequency(b);
-            self.link(ib, ob, f);
+            let [ib, ob] = block_bundles[b.index()];
+            let f = freq.get(b.index()).copied().unwrap_or(0.0);
+            net.link(ib, ob, f);
         }
     }
 
@@ -325,20 +328,24 @@ impl SpillPlacement {
     /// preferences that are not there, so the caller drops the candidate
     /// register early, as LLVM does.
     pub fn scan_active_bundles(&mut self) -> bool {
-        self.recent_positive.clear();
-        for k in 0..self.active_list.len() {
-            let b = self.active_list[k];
-            self.update(b);
+        let mut recent = std::mem::take(&mut self.recent_positive);
+        recent.clear();
+        let threshold = self.threshold;
+        let (_, _, mut net) = self.net();
+        for k in 0..net.active_list.len() {
+            let b = net.active_list[k];
+            net.update(b, threshold);
             // A node that must spill is settled for good; it is never a
             // reason to grow the region.
-            if self.nodes[b.index()].must_spill(self.threshold) {
+            if net.nodes[b.index()].must_spill(threshold) {
                 continue;
             }
-            if self.values[b.index()] > 0 {
-                self.recent_positive.push(b);
+            if net.values[b.index()] > 0 {
+                recent.push(b);
             }
         }
-        self.recent_positive.sort_unstable();
+        recent.sort_unstable();
+        self.recent_positive = recent;
         !self.recent_positive.is_empty()
     }
 
@@ -353,22 +360,26 @@ impl SpillPlacement {
     /// the neighbours that could follow it (those not already at the
     /// extreme it moved towards) are queued again.
     pub fn iterate(&mut self) {
-        self.recent_positive.clear();
-        let mut budget = SWEEPS * self.active_list.len();
+        let mut recent = std::mem::take(&mut self.recent_positive);
+        recent.clear();
+        let threshold = self.threshold;
+        let (_, _, mut net) = self.net();
+        let mut budget = SWEEPS * net.active_list.len();
         while budget > 0 {
-            let Some(b) = self.todo.pop() else { break };
-            self.in_todo[b.index()] = false;
+            let Some(b) = net.todo.pop() else { break };
+            net.in_todo[b.index()] = false;
             budget -= 1;
-            if self.update(b) && self.values[b.index()] > 0 {
-                self.recent_positive.push(b);
+            if net.update(b, threshold) && net.values[b.index()] > 0 {
+                recent.push(b);
             }
         }
         // A node can flip more than once; report each bundle once, and
         // only if it is still positive.
-        let values = &self.values;
-        self.recent_positive.retain(|b| values[b.index()] > 0);
-        self.recent_positive.sort_unstable();
-        self.recent_positive.dedup();
+        let values = &net.values;
+        recent.retain(|b| values[b.index()] > 0);
+        recent.sort_unstable();
+        recent.dedup();
+        self.recent_positive = recent;
     }
 
     /// Ends the query. Returns whether the placement is perfect: every
@@ -431,6 +442,56 @@ impl SpillPlacement {
         self.nodes.len()
     }
 
+    /// The block tables and the network's state as separate borrows, so
+    /// that the innermost loops keep every slice's bounds in registers
+    /// across the pushes onto the work lists.
+    fn net(&mut self) -> (&[[Bundle; 2]], &[f64], Net<'_>) {
+        (
+            &self.block_bundles,
+            &self.freq,
+            Net {
+                nodes: &mut self.nodes,
+                values: &mut self.values,
+                in_todo: &mut self.in_todo,
+                todo: &mut self.todo,
+                active: &mut self.active,
+                active_list: &mut self.active_list,
+                large: &self.large,
+                large_bias: self.entry_freq * LARGE_BUNDLE_BIAS_FRACTION,
+            },
+        )
+    }
+
+    /// The value `b` should take given its neighbours now.
+    #[cfg(test)]
+    fn target_value(&self, b: Bundle) -> i8 {
+        target_value(&self.nodes[b.index()], &self.values, self.threshold)
+    }
+
+    /// Whether every active node already has the value the rule gives it.
+    #[cfg(test)]
+    fn is_stable(&self) -> bool {
+        self.active_list
+            .iter()
+            .all(|&b| self.target_value(b) == self.values[b.index()])
+    }
+}
+
+/// The state of the network one query changes, borrowed apart from the
+/// block tables.
+struct Net<'a> {
+    nodes: &'a mut [Node],
+    values: &'a mut [i8],
+    in_todo: &'a mut [bool],
+    todo: &'a mut Vec<Bundle>,
+    active: &'a mut BitSet,
+    active_list: &'a mut Vec<Bundle>,
+    large: &'a BitSet,
+    /// The negative bias a large bundle starts with.
+    large_bias: f64,
+}
+
+impl Net<'_> {
     /// Makes `b` part of this query (clearing what a previous query left
     /// in its node) and queues it for an update.
     // Called per bundle and per link in the innermost loops; a call
@@ -448,7 +509,7 @@ impl SpillPlacement {
         let node = &mut self.nodes[b.index()];
         node.clear();
         if self.large.contains(b.index()) {
-            node.bias_n = self.entry_freq * LARGE_BUNDLE_BIAS_FRACTION;
+            node.bias_n = self.large_bias;
         }
     }
 
@@ -466,32 +527,14 @@ impl SpillPlacement {
         self.nodes[b.index()].add_link(a, w);
     }
 
-    /// The value `b` should take given its neighbours now.
-    // Called per bundle and per link in the innermost loops; a call
-    // costs more than the body.
-    #[inline(always)]
-    fn target_value(&self, b: Bundle) -> i8 {
-        let node = &self.nodes[b.index()];
-        let mut sum = node.bias_p - node.bias_n;
-        for &(w, n) in &node.links {
-            sum += w * f64::from(self.values[n.index()]);
-        }
-        if sum >= self.threshold {
-            1
-        } else if sum <= -self.threshold {
-            -1
-        } else {
-            0
-        }
-    }
-
     /// Recomputes `b`'s value; when it changes, queues the neighbours it
     /// may drag along and returns `true`.
     // Called per bundle and per link in the innermost loops; a call
     // costs more than the body.
     #[inline(always)]
-    fn update(&mut self, b: Bundle) -> bool {
-        let new = self.target_value(b);
+    fn update(&mut self, b: Bundle, threshold: f64) -> bool {
+        let node = &self.nodes[b.index()];
+        let new = target_value(node, self.values, threshold);
         let old = self.values[b.index()];
         if new == old {
             return false;
@@ -500,7 +543,7 @@ impl SpillPlacement {
         // A rise can only raise neighbours' sums: those already at +1 stay.
         // Likewise a fall cannot move a neighbour already at -1.
         let settled = if new > old { 1 } else { -1 };
-        for &(_, n) in &self.nodes[b.index()].links {
+        for &(_, n) in &node.links {
             if self.values[n.index()] != settled
                 && !std::mem::replace(&mut self.in_todo[n.index()], true)
             {
@@ -509,13 +552,23 @@ impl SpillPlacement {
         }
         true
     }
+}
 
-    /// Whether every active node already has the value the rule gives it.
-    #[cfg(test)]
-    fn is_stable(&self) -> bool {
-        self.active_list
-            .iter()
-            .all(|&b| self.target_value(b) == self.values[b.index()])
+/// The value a node should take given its neighbours' `values` now:
+/// `sum = bias_p - bias_n + Σ weight · value(neighbour)` against the
+/// threshold.
+#[inline(always)]
+fn target_value(node: &Node, values: &[i8], threshold: f64) -> i8 {
+    let mut sum = node.bias_p - node.bias_n;
+    for &(w, n) in &node.links {
+        sum += w * f64::from(values[n.index()]);
+    }
+    if sum >= threshold {
+        1
+    } else if sum <= -threshold {
+        -1
+    } else {
+        0
     }
 }
 
