@@ -44,6 +44,25 @@ const HINT_BONUS: u32 = 20;
 /// A register that cannot be taken (fixed by the code).
 const IMPOSSIBLE: u32 = u32::MAX;
 
+/// The small lists [`Fast`] fills per instruction and per block, and the
+/// function's name (for errors), kept in `cache::Scratch` between functions.
+#[derive(Default)]
+pub(super) struct Lists {
+    name: String,
+    live_list: Vec<u32>,
+    masks: Vec<Mask>,
+    vdefs: Vec<VDef>,
+    pdefs: Vec<(Reg, bool)>,
+    late_free: Vec<usize>,
+    implicit_defs: Vec<Reg>,
+    fixed_uses: Vec<(Reg, bool)>,
+    uses: Vec<(usize, RegInfo)>,
+    def_order: Vec<(usize, u32, bool, RegFlags)>,
+    after: Vec<Inst>,
+    before: Vec<Inst>,
+    begin: Vec<Inst>,
+}
+
 /// A register mask on the current instruction.
 enum Mask {
     Named(CalleeSavedSet),
@@ -91,6 +110,9 @@ pub(super) struct Fast<'t, 'a> {
     f: Facts,
     /// Per physical register: reserved (or constant) in this function.
     reserved: &'t [bool],
+    /// Per register, its units in `unit_list` (see `cache::Tables`).
+    unit_span: &'t [(u32, u32)],
+    unit_list: &'t [u32],
     /// Per class: the allocation order for this function (reserved
     /// registers removed, callee-saved registers last unless the class says
     /// otherwise); `None` for classes no virtual register uses.
@@ -182,37 +204,56 @@ impl<'t, 'a> Fast<'t, 'a> {
         rev.reserve(longest + longest / 4 + 8);
         let mut edits = std::mem::take(&mut scratch.edits);
         edits.clear();
+        // The small lists come from the previous function too: allocating
+        // a dozen of them is a fixed cost that a function of twenty
+        // instructions feels. Each is cleared before it is filled.
+        let Lists {
+            mut name,
+            live_list,
+            masks,
+            vdefs,
+            pdefs,
+            late_free,
+            implicit_defs,
+            fixed_uses,
+            uses,
+            def_order,
+            after,
+            before,
+            begin,
+        } = std::mem::take(&mut scratch.lists);
+        name.clear();
+        name.push_str(&func.name);
         Fast {
             t,
             f,
             reserved,
+            unit_span: &tables.unit_span,
+            unit_list: &tables.unit_list,
             orders,
-            name: func.name.clone(),
+            name,
             unit_state,
             used,
             stamp: scratch.stamp,
             v,
             epoch: 0,
-            // Scratch lists sized for a typical instruction and block up
-            // front: grown from empty, each would reallocate a few times in
-            // every function.
-            live_list: Vec::with_capacity(64),
+            live_list,
             insts_moved: false,
             done,
             removing,
             has_succs: false,
-            masks: Vec::new(),
-            vdefs: Vec::with_capacity(8),
-            pdefs: Vec::with_capacity(16),
-            late_free: Vec::new(),
-            implicit_defs: Vec::new(),
-            uses: Vec::with_capacity(8),
-            fixed_uses: Vec::with_capacity(16),
-            def_order: Vec::with_capacity(8),
-            after: Vec::with_capacity(8),
-            before: Vec::with_capacity(8),
+            masks,
+            vdefs,
+            pdefs,
+            late_free,
+            implicit_defs,
+            uses,
+            fixed_uses,
+            def_order,
+            after,
+            before,
             rev,
-            begin: Vec::with_capacity(16),
+            begin,
             block: Block(0),
             inst: Inst(0),
             edits,
@@ -233,6 +274,21 @@ impl<'t, 'a> Fast<'t, 'a> {
         scratch.done = self.done;
         scratch.removing = self.removing;
         scratch.rev = self.rev;
+        scratch.lists = Lists {
+            name: self.name,
+            live_list: self.live_list,
+            masks: self.masks,
+            vdefs: self.vdefs,
+            pdefs: self.pdefs,
+            late_free: self.late_free,
+            implicit_defs: self.implicit_defs,
+            fixed_uses: self.fixed_uses,
+            uses: self.uses,
+            def_order: self.def_order,
+            after: self.after,
+            before: self.before,
+            begin: self.begin,
+        };
         self.f.v = self.v;
         self.f.give_back(scratch);
         self.record
@@ -266,42 +322,48 @@ impl<'t, 'a> Fast<'t, 'a> {
 
     // ---- unit state -------------------------------------------------------
 
+    /// The units of `r`, from the compact copy of the target's lists.
+    #[inline(always)]
+    fn units(&self, r: Reg) -> &'t [u32] {
+        let (s, n) = self.unit_span[r.index()];
+        &self.unit_list[s as usize..(s + n) as usize]
+    }
+
     #[inline]
     fn set_state(&mut self, r: Reg, s: u32) {
-        for &u in self.t.units(r) {
-            self.unit_state[u.index()] = s;
+        for &u in self.units(r) {
+            self.unit_state[u as usize] = s;
         }
     }
 
     #[inline]
     fn is_free(&self, r: Reg) -> bool {
-        self.t
-            .units(r)
+        self.units(r)
             .iter()
-            .all(|u| self.unit_state[u.index()] == FREE)
+            .all(|&u| self.unit_state[u as usize] == FREE)
     }
 
     #[inline]
     fn mark_used(&mut self, r: Reg) {
         let g = self.stamp | 1;
-        for &u in self.t.units(r) {
-            self.used[u.index()] = g;
+        for &u in self.units(r) {
+            self.used[u as usize] = g;
         }
     }
 
     #[inline]
     fn mark_fixed_use(&mut self, r: Reg) {
         let g = self.stamp;
-        for &u in self.t.units(r) {
-            let s = &mut self.used[u.index()];
+        for &u in self.units(r) {
+            let s = &mut self.used[u as usize];
             *s = (*s).max(g);
         }
     }
 
     #[inline]
     fn unmark(&mut self, r: Reg) {
-        for &u in self.t.units(r) {
-            self.used[u.index()] = 0;
+        for &u in self.units(r) {
+            self.used[u as usize] = 0;
         }
     }
 
@@ -326,10 +388,9 @@ impl<'t, 'a> Fast<'t, 'a> {
         } else {
             self.stamp | 1
         };
-        self.t
-            .units(r)
+        self.units(r)
             .iter()
-            .any(|u| self.used[u.index()] >= threshold)
+            .any(|&u| self.used[u as usize] >= threshold)
     }
 
     #[inline]
@@ -354,10 +415,10 @@ impl<'t, 'a> Fast<'t, 'a> {
     /// Frees `r` (LLVM's `freePhysReg`): whatever lives in its first unit
     /// gives up its register.
     fn free_reg(&mut self, r: Reg) {
-        let Some(&u) = self.t.units(r).first() else {
+        let Some(&u) = self.units(r).first() else {
             return;
         };
-        match self.unit_state[u.index()] {
+        match self.unit_state[u as usize] {
             FREE => {}
             FIXED => self.set_state(r, FREE),
             v => {
@@ -375,12 +436,11 @@ impl<'t, 'a> Fast<'t, 'a> {
     /// stored at its definition. Returns whether anything was there.
     fn displace(&mut self, func: &mut MachineFunction, r: Reg) -> Result<bool, AllocError> {
         let mut any = false;
-        let t = self.t;
-        for &u in t.units(r) {
-            match self.unit_state[u.index()] {
+        for &u in self.units(r) {
+            match self.unit_state[u as usize] {
                 FREE => {}
                 FIXED => {
-                    self.unit_state[u.index()] = FREE;
+                    self.unit_state[u as usize] = FREE;
                     any = true;
                 }
                 v => {
@@ -402,8 +462,8 @@ impl<'t, 'a> Fast<'t, 'a> {
     /// LLVM's spill cost of taking `r` now: the first unit that is not free
     /// decides.
     fn take_cost(&self, r: Reg) -> u32 {
-        for &u in self.t.units(r) {
-            match self.unit_state[u.index()] {
+        for &u in self.units(r) {
+            match self.unit_state[u as usize] {
                 FREE => {}
                 FIXED => return IMPOSSIBLE,
                 v => {

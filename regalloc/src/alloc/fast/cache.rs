@@ -22,6 +22,7 @@ use crate::target::{
     RegFlags as PhysFlags, RegUnit, TargetInfo,
 };
 
+use super::block::Lists;
 use super::liveness::{RegBits, Units};
 use super::prepare::{Seen, VState};
 use crate::alloc::Edit;
@@ -43,6 +44,14 @@ pub(super) struct Tables {
     csr_units: Vec<Option<Box<[bool]>>>,
     /// Allocation orders, per combination of the facts they depend on.
     variants: Vec<Variant>,
+    /// Per register: where its units are in `unit_list` (start, count).
+    /// The allocator reads a register's units for nearly every operand;
+    /// through the target's own lists that is a 128-byte register record
+    /// and two `Cow`s per look-up, and AArch64's 700 records span 90 KB
+    /// that reading the next file evicts. These two arrays are a few KB.
+    pub unit_span: Box<[(u32, u32)]>,
+    /// The units of every register, register after register.
+    pub unit_list: Box<[u32]>,
     /// Per opcode, one bit: a call. The walk over a function without calls
     /// asks for every instruction; a bit in a few kilobytes is cheaper to
     /// reach than the flags in each opcode's description.
@@ -73,12 +82,17 @@ pub(super) struct Scratch {
     pub removing: Vec<bool>,
     pub rev: Vec<Inst>,
     pub edits: Vec<(Inst, Edit)>,
+    pub lists: Lists,
+    /// `prepare::Facts::gather`'s list of the classes in use.
+    pub classes: Vec<u32>,
     /// `liveness::Liveness`'s tables.
     pub pred_start: Vec<u32>,
     pub preds: Vec<u32>,
     pub live_in: Vec<u64>,
     pub queued: Vec<bool>,
     pub work: Vec<usize>,
+    pub live_units: Vec<u64>,
+    pub covered: Vec<u64>,
 }
 
 /// The facts that depend on whether the function keeps a frame pointer.
@@ -184,6 +198,14 @@ impl Tables {
                 clobbers: RefCell::new(vec![None; t.callee_saved.len()]),
             }
         };
+        let mut unit_span = Vec::with_capacity(t.regs.len());
+        let mut unit_list = Vec::new();
+        for r in 0..t.regs.len() {
+            let units = t.units(Reg::new(r));
+            unit_span.push((unit_list.len() as u32, units.len() as u32));
+            unit_list.extend(units.iter().map(|u| u.index() as u32));
+        }
+        let (unit_span, unit_list) = (unit_span.into(), unit_list.into());
         Tables {
             key,
             fp: [fp(false), fp(true)],
@@ -191,6 +213,8 @@ impl Tables {
             csr_units: vec![None; t.callee_saved.len()],
             variants: Vec::new(),
             calls: call_bits(t),
+            unit_span,
+            unit_list,
             scratch: Scratch::default(),
         }
     }

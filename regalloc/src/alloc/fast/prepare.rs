@@ -125,7 +125,8 @@ impl Facts {
             used_class.clear();
             used_class.resize(nc, false);
         }
-        let mut classes: Vec<u32> = Vec::new();
+        let mut classes = std::mem::take(&mut scratch.classes);
+        classes.clear();
         // A call instruction or a register mask operand anywhere (what
         // `order::function_info` would otherwise find by walking the code
         // again). When `frameInfo` already says the function calls, the
@@ -292,6 +293,7 @@ impl Facts {
             tables.fill_order(t, variant, c as usize);
             used_class[c as usize] = false;
         }
+        scratch.classes = classes;
 
         let next_slot = func.stack.iter().map(|o| o.id + 1).max().unwrap_or(0);
         Ok(Facts {
