@@ -8,7 +8,7 @@
 
 use crate::alloc::{AllocError, AllocErrorKind, AllocRecord, Edit};
 use crate::ir::{
-    Block, Inst, MachineFunction, Operand, RegFlags, RegMask, RegOperand, RegRef, VReg,
+    Block, Inst, InstData, MachineFunction, Operand, RegFlags, RegMask, RegOperand, RegRef, VReg,
 };
 use crate::target::{CalleeSavedSet, Reg, RegClass, SubRegIndex, TargetInfo};
 
@@ -133,6 +133,9 @@ pub(super) struct Fast<'t, 'a> {
     /// The instruction array has been moved by a growth step (see
     /// `grow_insts`).
     insts_moved: bool,
+    /// An empty instruction array with room, left by an earlier function's
+    /// growth step for a later one's (see `grow_insts`).
+    spare_insts: Vec<InstData>,
     /// Per original instruction: already rewritten.
     done: Vec<bool>,
     /// Per original instruction: an identity copy to take out.
@@ -239,6 +242,7 @@ impl<'t, 'a> Fast<'t, 'a> {
             epoch: 0,
             live_list,
             insts_moved: false,
+            spare_insts: std::mem::take(&mut scratch.spare_insts),
             done,
             removing,
             has_succs: false,
@@ -274,6 +278,7 @@ impl<'t, 'a> Fast<'t, 'a> {
         scratch.done = self.done;
         scratch.removing = self.removing;
         scratch.rev = self.rev;
+        scratch.spare_insts = self.spare_insts;
         scratch.lists = Lists {
             name: self.name,
             live_list: self.live_list,
@@ -414,6 +419,7 @@ impl<'t, 'a> Fast<'t, 'a> {
 
     /// Frees `r` (LLVM's `freePhysReg`): whatever lives in its first unit
     /// gives up its register.
+    #[inline]
     fn free_reg(&mut self, r: Reg) {
         let Some(&u) = self.units(r).first() else {
             return;
@@ -635,8 +641,29 @@ impl<'t, 'a> Fast<'t, 'a> {
     }
 
     /// Rewrites operand `k` to physical register `r` (or its sub-register
-    /// the operand names).
+    /// the operand names). Nearly every operand names no sub-register:
+    /// that case is done here, inline, the rest by [`Self::rewrite_sub`].
+    #[inline]
     fn rewrite(
+        &mut self,
+        func: &mut MachineFunction,
+        mi: Inst,
+        k: usize,
+        r: Reg,
+    ) -> Result<(), AllocError> {
+        if let Some(Operand::Reg(op)) = func.insts[mi.index()].operands.get_mut(k)
+            && op.sub.is_none()
+        {
+            op.reg = RegRef::Phys(r);
+            op.flags.set(RegFlags::RENAMABLE, true);
+            return Ok(());
+        }
+        self.rewrite_sub(func, mi, k, r)
+    }
+
+    /// [`Self::rewrite`] for an operand with a sub-register.
+    #[cold]
+    fn rewrite_sub(
         &mut self,
         func: &mut MachineFunction,
         mi: Inst,

@@ -26,7 +26,7 @@ use super::block::Lists;
 use super::liveness::{RegBits, Units};
 use super::prepare::{Seen, VState};
 use crate::alloc::Edit;
-use crate::ir::Inst;
+use crate::ir::{Inst, InstData};
 
 /// The addresses and lengths of the tables the cached facts come from.
 type Key = [usize; 12];
@@ -81,6 +81,7 @@ pub(super) struct Scratch {
     pub done: Vec<bool>,
     pub removing: Vec<bool>,
     pub rev: Vec<Inst>,
+    pub spare_insts: Vec<InstData>,
     pub edits: Vec<(Inst, Edit)>,
     pub lists: Lists,
     /// `prepare::Facts::gather`'s list of the classes in use.
