@@ -869,6 +869,7 @@ impl<'t, 'a> Fast<'t, 'a> {
                 Operand::RegMask(RegMask::Custom(l)) => self.masks.push(Mask::Custom(l.clone())),
                 Operand::Reg(r) => match r.reg {
                     RegRef::Virt(v) if r.is_def() => {
+                        has_early |= r.flags.has(RegFlags::EARLY_CLOBBER);
                         let lt = r.flags.has(RegFlags::EARLY_CLOBBER)
                             || tied_to_read(ops, k)
                             || (r.sub.is_some() && !r.flags.has(RegFlags::UNDEF));
@@ -1013,7 +1014,8 @@ impl<'t, 'a> Fast<'t, 'a> {
         }
 
         // Early-clobbers and defs tied to other registers end here.
-        if has_early || self.vdefs.iter().any(|d| d.early) {
+        // (`has_early` counts virtual and physical early-clobbers.)
+        if has_early {
             for i in 0..self.vdefs.len() {
                 let d = self.vdefs[i];
                 if d.early

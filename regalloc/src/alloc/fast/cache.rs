@@ -71,7 +71,6 @@ pub(super) struct Scratch {
     pub seen: Vec<Seen>,
     pub defs: Vec<(u32, Inst)>,
     pub def_start: Vec<u32>,
-    pub fill: Vec<u32>,
     pub def_list: Vec<Inst>,
     pub used_class: Vec<bool>,
     /// `block::Fast`'s tables.
