@@ -327,11 +327,16 @@ impl<'t, 'a> Fast<'t, 'a> {
 
     // ---- unit state -------------------------------------------------------
 
-    /// The units of `r`, from the compact copy of the target's lists.
+    /// The units of `r`, from the compact copy of the target's lists (a
+    /// register of one unit, most of them, names it in its own entry).
     #[inline(always)]
     fn units(&self, r: Reg) -> &'t [u32] {
-        let (s, n) = self.unit_span[r.index()];
-        &self.unit_list[s as usize..(s + n) as usize]
+        let e: &'t (u32, u32) = &self.unit_span[r.index()];
+        if e.1 == 1 {
+            std::slice::from_ref(&e.0)
+        } else {
+            &self.unit_list[e.0 as usize..(e.0 + e.1) as usize]
+        }
     }
 
     #[inline]

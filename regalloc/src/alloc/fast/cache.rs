@@ -44,11 +44,12 @@ pub(super) struct Tables {
     csr_units: Vec<Option<Box<[bool]>>>,
     /// Allocation orders, per combination of the facts they depend on.
     variants: Vec<Variant>,
-    /// Per register: where its units are in `unit_list` (start, count).
-    /// The allocator reads a register's units for nearly every operand;
-    /// through the target's own lists that is a 128-byte register record
-    /// and two `Cow`s per look-up, and AArch64's 700 records span 90 KB
-    /// that reading the next file evicts. These two arrays are a few KB.
+    /// Per register: where its units are in `unit_list` (start, count),
+    /// or for a register of one unit, (that unit, 1). The allocator reads
+    /// a register's units for nearly every operand; through the target's
+    /// own lists that is a 128-byte register record and two `Cow`s per
+    /// look-up, and AArch64's 700 records span 90 KB that reading the next
+    /// file evicts. These two arrays are a few KB.
     pub unit_span: Box<[(u32, u32)]>,
     /// The units of every register, register after register.
     pub unit_list: Box<[u32]>,
@@ -202,8 +203,12 @@ impl Tables {
         let mut unit_list = Vec::new();
         for r in 0..t.regs.len() {
             let units = t.units(Reg::new(r));
-            unit_span.push((unit_list.len() as u32, units.len() as u32));
-            unit_list.extend(units.iter().map(|u| u.index() as u32));
+            if let [u] = units {
+                unit_span.push((u.index() as u32, 1));
+            } else {
+                unit_span.push((unit_list.len() as u32, units.len() as u32));
+                unit_list.extend(units.iter().map(|u| u.index() as u32));
+            }
         }
         let (unit_span, unit_list) = (unit_span.into(), unit_list.into());
         Tables {
