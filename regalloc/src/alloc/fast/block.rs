@@ -836,7 +836,9 @@ impl<'t, 'a> Fast<'t, 'a> {
     // ---- one instruction -----------------------------------------------------
 
     /// Allocates the operands of `mi`; returns whether it became an
-    /// identity copy to take out.
+    /// identity copy to take out. (Inlined into the block walk, its only
+    /// caller.)
+    #[inline(always)]
     fn allocate_inst(&mut self, func: &mut MachineFunction, mi: Inst) -> Result<bool, AllocError> {
         self.stamp = self.stamp.wrapping_add(2);
         if self.stamp < 2 {
