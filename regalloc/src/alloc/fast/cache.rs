@@ -57,8 +57,9 @@ pub(super) struct Tables {
     /// asks for every instruction; a bit in a few kilobytes is cheaper to
     /// reach than the flags in each opcode's description.
     calls: Box<[u64]>,
-    /// Buffers kept from one function to the next.
-    pub scratch: Scratch,
+    /// Buffers kept from one function to the next (`None` while a
+    /// function has them, or after an error dropped them).
+    pub scratch: Option<Box<Scratch>>,
 }
 
 /// Buffers one function's allocation fills and the next one's reuses, so
@@ -220,7 +221,7 @@ impl Tables {
             calls: call_bits(t),
             unit_span,
             unit_list,
-            scratch: Scratch::default(),
+            scratch: None,
         }
     }
 
