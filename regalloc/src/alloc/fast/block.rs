@@ -17,7 +17,7 @@ mod inst;
 mod operands;
 mod spill;
 mod walk;
-use super::cache::{Scratch, Tables};
+use super::cache::{INLINE_UNITS, RegUnits, Scratch, Tables};
 use super::prepare::{Facts, VState};
 
 /// Unit state: nothing lives here.
@@ -111,9 +111,9 @@ pub(super) struct Fast<'t, 'a> {
     f: Facts,
     /// Per physical register: reserved (or constant) in this function.
     reserved: &'t [bool],
-    /// Per register, its units in `unit_list` (see `cache::Tables`).
-    unit_span: &'t [(u32, u32)],
-    unit_list: &'t [u32],
+    /// Per register, its units (see `cache::RegUnits`).
+    reg_units: &'t [RegUnits],
+    unit_list: &'t [u16],
     /// Per class: the allocation order for this function (reserved
     /// registers removed, callee-saved registers last unless the class says
     /// otherwise); `None` for classes no virtual register uses.
@@ -232,7 +232,7 @@ impl<'t, 'a> Fast<'t, 'a> {
             t,
             f,
             reserved,
-            unit_span: &tables.unit_span,
+            reg_units: &tables.reg_units,
             unit_list: &tables.unit_list,
             orders,
             name,
@@ -328,15 +328,17 @@ impl<'t, 'a> Fast<'t, 'a> {
 
     // ---- unit state -------------------------------------------------------
 
-    /// The units of `r`, from the compact copy of the target's lists (a
-    /// register of one unit, most of them, names it in its own entry).
+    /// The units of `r`, from the compact copy of the target's lists
+    /// (nearly every register holds its own in its 8-byte entry).
     #[inline(always)]
-    fn units(&self, r: Reg) -> &'t [u32] {
-        let e: &'t (u32, u32) = &self.unit_span[r.index()];
-        if e.1 == 1 {
-            std::slice::from_ref(&e.0)
+    fn units(&self, r: Reg) -> &'t [u16] {
+        let e: &'t RegUnits = &self.reg_units[r.index()];
+        let n = usize::from(e.n);
+        if n <= INLINE_UNITS {
+            &e.at[..n]
         } else {
-            &self.unit_list[e.0 as usize..(e.0 + e.1) as usize]
+            let s = usize::from(e.at[0]);
+            &self.unit_list[s..s + usize::from(e.at[1])]
         }
     }
 

@@ -31,6 +31,20 @@ use crate::ir::{Inst, InstData};
 /// The addresses and lengths of the tables the cached facts come from.
 type Key = [usize; 12];
 
+/// How many units a register may have for [`RegUnits`] to hold them
+/// itself: every register of BPF, X86-64 and Hexagon, and all but
+/// AArch64's tuples.
+pub(super) const INLINE_UNITS: usize = 3;
+
+/// One register's units: `n` of them in `at` when `n` is at most
+/// [`INLINE_UNITS`]; else (`n` is `u16::MAX`) `at[1]` of them in
+/// `Tables::unit_list` from `at[0]`.
+#[derive(Copy, Clone)]
+pub(super) struct RegUnits {
+    pub n: u16,
+    pub at: [u16; INLINE_UNITS],
+}
+
 /// Per-target facts for one thread.
 pub(super) struct Tables {
     key: Option<Key>,
@@ -44,15 +58,14 @@ pub(super) struct Tables {
     csr_units: Vec<Option<Box<[bool]>>>,
     /// Allocation orders, per combination of the facts they depend on.
     variants: Vec<Variant>,
-    /// Per register: where its units are in `unit_list` (start, count),
-    /// or for a register of one unit, (that unit, 1). The allocator reads
-    /// a register's units for nearly every operand; through the target's
+    /// Per register, its units (see [`RegUnits`]). The allocator reads a
+    /// register's units for nearly every operand; through the target's
     /// own lists that is a 128-byte register record and two `Cow`s per
     /// look-up, and AArch64's 700 records span 90 KB that reading the next
-    /// file evicts. These two arrays are a few KB.
-    pub unit_span: Box<[(u32, u32)]>,
-    /// The units of every register, register after register.
-    pub unit_list: Box<[u32]>,
+    /// file evicts. This is 8 bytes a register.
+    pub reg_units: Box<[RegUnits]>,
+    /// The units of the registers with more than [`INLINE_UNITS`].
+    pub unit_list: Box<[u16]>,
     /// Per opcode, one bit: a call. The walk over a function without calls
     /// asks for every instruction; a bit in a few kilobytes is cheaper to
     /// reach than the flags in each opcode's description.
@@ -200,18 +213,29 @@ impl Tables {
                 clobbers: RefCell::new(vec![None; t.callee_saved.len()]),
             }
         };
-        let mut unit_span = Vec::with_capacity(t.regs.len());
-        let mut unit_list = Vec::new();
+        // Unit numbers and list positions fit 16 bits (the largest target
+        // has a few hundred units).
+        let mut reg_units = Vec::with_capacity(t.regs.len());
+        let mut unit_list: Vec<u16> = Vec::new();
         for r in 0..t.regs.len() {
             let units = t.units(Reg::new(r));
-            if let [u] = units {
-                unit_span.push((u.index() as u32, 1));
+            let mut e = RegUnits {
+                n: units.len() as u16,
+                at: [0; INLINE_UNITS],
+            };
+            if units.len() <= INLINE_UNITS {
+                for (a, u) in e.at.iter_mut().zip(units) {
+                    *a = u.index() as u16;
+                }
             } else {
-                unit_span.push((unit_list.len() as u32, units.len() as u32));
-                unit_list.extend(units.iter().map(|u| u.index() as u32));
+                e.n = u16::MAX;
+                e.at[0] = unit_list.len() as u16;
+                e.at[1] = units.len() as u16;
+                unit_list.extend(units.iter().map(|u| u.index() as u16));
             }
+            reg_units.push(e);
         }
-        let (unit_span, unit_list) = (unit_span.into(), unit_list.into());
+        let (reg_units, unit_list) = (reg_units.into(), unit_list.into());
         Tables {
             key,
             fp: [fp(false), fp(true)],
@@ -219,7 +243,7 @@ impl Tables {
             csr_units: vec![None; t.callee_saved.len()],
             variants: Vec::new(),
             calls: call_bits(t),
-            unit_span,
+            reg_units,
             unit_list,
             scratch: None,
         }
