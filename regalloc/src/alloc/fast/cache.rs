@@ -22,13 +22,28 @@ use crate::target::{
     RegFlags as PhysFlags, RegUnit, TargetInfo,
 };
 
+use super::block::Lists;
 use super::liveness::{RegBits, Units};
 use super::prepare::{Seen, VState};
 use crate::alloc::Edit;
-use crate::ir::Inst;
+use crate::ir::{Inst, InstData};
 
 /// The addresses and lengths of the tables the cached facts come from.
 type Key = [usize; 12];
+
+/// How many units a register may have for [`RegUnits`] to hold them
+/// itself: every register of BPF, X86-64 and Hexagon, and all but
+/// AArch64's tuples.
+pub(super) const INLINE_UNITS: usize = 3;
+
+/// One register's units: `n` of them in `at` when `n` is at most
+/// [`INLINE_UNITS`]; else (`n` is `u16::MAX`) `at[1]` of them in
+/// `Tables::unit_list` from `at[0]`.
+#[derive(Copy, Clone)]
+pub(super) struct RegUnits {
+    pub n: u16,
+    pub at: [u16; INLINE_UNITS],
+}
 
 /// Per-target facts for one thread.
 pub(super) struct Tables {
@@ -43,12 +58,21 @@ pub(super) struct Tables {
     csr_units: Vec<Option<Box<[bool]>>>,
     /// Allocation orders, per combination of the facts they depend on.
     variants: Vec<Variant>,
+    /// Per register, its units (see [`RegUnits`]). The allocator reads a
+    /// register's units for nearly every operand; through the target's
+    /// own lists that is a 128-byte register record and two `Cow`s per
+    /// look-up, and AArch64's 700 records span 90 KB that reading the next
+    /// file evicts. This is 8 bytes a register.
+    pub reg_units: Box<[RegUnits]>,
+    /// The units of the registers with more than [`INLINE_UNITS`].
+    pub unit_list: Box<[u16]>,
     /// Per opcode, one bit: a call. The walk over a function without calls
     /// asks for every instruction; a bit in a few kilobytes is cheaper to
     /// reach than the flags in each opcode's description.
     calls: Box<[u64]>,
-    /// Buffers kept from one function to the next.
-    pub scratch: Scratch,
+    /// Buffers kept from one function to the next (`None` while a
+    /// function has them, or after an error dropped them).
+    pub scratch: Option<Box<Scratch>>,
 }
 
 /// Buffers one function's allocation fills and the next one's reuses, so
@@ -62,7 +86,6 @@ pub(super) struct Scratch {
     pub seen: Vec<Seen>,
     pub defs: Vec<(u32, Inst)>,
     pub def_start: Vec<u32>,
-    pub fill: Vec<u32>,
     pub def_list: Vec<Inst>,
     pub used_class: Vec<bool>,
     /// `block::Fast`'s tables.
@@ -72,13 +95,19 @@ pub(super) struct Scratch {
     pub done: Vec<bool>,
     pub removing: Vec<bool>,
     pub rev: Vec<Inst>,
+    pub spare_insts: Vec<InstData>,
     pub edits: Vec<(Inst, Edit)>,
+    pub lists: Lists,
+    /// `prepare::Facts::gather`'s list of the classes in use.
+    pub classes: Vec<u32>,
     /// `liveness::Liveness`'s tables.
     pub pred_start: Vec<u32>,
     pub preds: Vec<u32>,
     pub live_in: Vec<u64>,
     pub queued: Vec<bool>,
     pub work: Vec<usize>,
+    pub live_units: Vec<u64>,
+    pub covered: Vec<u64>,
 }
 
 /// The facts that depend on whether the function keeps a frame pointer.
@@ -184,6 +213,29 @@ impl Tables {
                 clobbers: RefCell::new(vec![None; t.callee_saved.len()]),
             }
         };
+        // Unit numbers and list positions fit 16 bits (the largest target
+        // has a few hundred units).
+        let mut reg_units = Vec::with_capacity(t.regs.len());
+        let mut unit_list: Vec<u16> = Vec::new();
+        for r in 0..t.regs.len() {
+            let units = t.units(Reg::new(r));
+            let mut e = RegUnits {
+                n: units.len() as u16,
+                at: [0; INLINE_UNITS],
+            };
+            if units.len() <= INLINE_UNITS {
+                for (a, u) in e.at.iter_mut().zip(units) {
+                    *a = u.index() as u16;
+                }
+            } else {
+                e.n = u16::MAX;
+                e.at[0] = unit_list.len() as u16;
+                e.at[1] = units.len() as u16;
+                unit_list.extend(units.iter().map(|u| u.index() as u16));
+            }
+            reg_units.push(e);
+        }
+        let (reg_units, unit_list) = (reg_units.into(), unit_list.into());
         Tables {
             key,
             fp: [fp(false), fp(true)],
@@ -191,7 +243,9 @@ impl Tables {
             csr_units: vec![None; t.callee_saved.len()],
             variants: Vec::new(),
             calls: call_bits(t),
-            scratch: Scratch::default(),
+            reg_units,
+            unit_list,
+            scratch: None,
         }
     }
 

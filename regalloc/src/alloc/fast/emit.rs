@@ -135,27 +135,25 @@ pub(super) fn slot_access(
 }
 
 /// `(store (sBITS) into %stack.SLOT)` or `(load (sBITS) from %stack.SLOT)`,
-/// written into a stack buffer and allocated once at its length (every
-/// spill and reload has one; `format!` and a `String` grown to fit cost
-/// more than the rest of the instruction).
+/// built at its exact length and allocated once (every spill and reload
+/// has one; `format!` and a `String` grown to fit cost more than the rest
+/// of the instruction, and so did checking a byte buffer as UTF-8).
 fn memory_operand(kind: Kind, bits: u64, slot: u32) -> Box<str> {
-    let mut buf = [0u8; 64];
-    let mut n = 0;
-    let mut put = |s: &[u8]| {
-        buf[n..n + s.len()].copy_from_slice(s);
-        n += s.len();
+    let (head, mid) = match kind {
+        Kind::Spill => ("(store (s", ") into %stack."),
+        Kind::Reload => ("(load (s", ") from %stack."),
     };
-    let (head, mid): (&[u8], &[u8]) = match kind {
-        Kind::Spill => (b"(store (s", b") into %stack."),
-        Kind::Reload => (b"(load (s", b") from %stack."),
-    };
-    put(head);
-    put(decimal(bits, &mut [0u8; 20]));
-    put(mid);
-    put(decimal(u64::from(slot), &mut [0u8; 20]));
-    put(b")");
-    // Only ASCII was written.
-    std::str::from_utf8(&buf[..n]).unwrap_or_default().into()
+    let (mut b1, mut b2) = ([0u8; 20], [0u8; 20]);
+    let d1 = decimal(bits, &mut b1);
+    let d2 = decimal(u64::from(slot), &mut b2);
+    let mut s = String::with_capacity(head.len() + d1.len() + mid.len() + d2.len() + 1);
+    s.push_str(head);
+    s.extend(d1.iter().map(|&c| char::from(c)));
+    s.push_str(mid);
+    s.extend(d2.iter().map(|&c| char::from(c)));
+    s.push(')');
+    // The capacity is the length: no reallocation here.
+    s.into_boxed_str()
 }
 
 /// The decimal digits of `v`, written at the end of `buf`.

@@ -236,17 +236,23 @@ impl Ctx<'_, '_> {
         }
     }
 
-    /// Registers naming the units of `set`: for each unit, the largest
-    /// register whose units are all in the set. `covered` is scratch space.
-    fn cover(&self, set: &[u64], already: &[Reg], covered: &mut Units) -> Vec<Reg> {
+    /// Registers naming the units of `set`, pushed onto `out`: for each
+    /// unit, the largest register whose units are all in the set. With
+    /// `keep`, what `out` already names stays and is not named again;
+    /// without, `out` is emptied first (its room is kept: most blocks of
+    /// the allocated code need none, and those that do mostly had as many
+    /// in the input). `covered` is scratch space.
+    fn cover(&self, set: &[u64], out: &mut Vec<BlockLiveIn>, keep: bool, covered: &mut Units) {
         let t = self.t;
-        let mut out = Vec::new();
+        if !keep {
+            out.clear();
+        }
         if set.iter().all(|&w| w == 0) {
-            return out;
+            return;
         }
         covered.clear();
-        for &r in already {
-            for &u in t.units(r) {
+        for l in out.iter() {
+            for &u in t.units(l.reg) {
                 covered.add(u);
             }
         }
@@ -279,10 +285,12 @@ impl Ctx<'_, '_> {
                 }
                 // `best` contains `u` (it is `root` or one of its supers).
                 covered.add(u);
-                out.push(best);
+                out.push(BlockLiveIn {
+                    reg: best,
+                    lanes: None,
+                });
             }
         }
-        out
     }
 }
 
@@ -367,7 +375,12 @@ impl<'t, 'a> Liveness<'t, 'a> {
             words,
             queued,
             work: fill,
-            live: Units::new(nu),
+            live: {
+                let mut l = std::mem::take(&mut scratch.live_units);
+                l.clear();
+                l.resize(words, 0);
+                Units(l)
+            },
         }
     }
 
@@ -423,28 +436,16 @@ impl<'t, 'a> Liveness<'t, 'a> {
 
         let words = self.words;
         let cx = &self.cx;
-        let mut covered = Units::new(cx.t.units.len());
+        let mut covered = Units(std::mem::take(&mut scratch.covered));
+        covered.0.clear();
+        covered.0.resize(words, 0);
         for b in 0..nb {
             let live_b = &self.live_in[b * words..(b + 1) * words];
-            let keep: Vec<Reg> = if b == 0 {
-                func.blocks[b].live_ins.iter().map(|l| l.reg).collect()
-            } else {
-                Vec::new()
-            };
-            let extra = cx.cover(live_b, &keep, &mut covered);
-            if b == 0 {
-                func.blocks[b].live_ins.extend(
-                    extra
-                        .into_iter()
-                        .map(|reg| BlockLiveIn { reg, lanes: None }),
-                );
-            } else {
-                func.blocks[b].live_ins = extra
-                    .into_iter()
-                    .map(|reg| BlockLiveIn { reg, lanes: None })
-                    .collect();
-            }
+            // The entry block keeps its live-ins and gains the others.
+            cx.cover(live_b, &mut func.blocks[b].live_ins, b == 0, &mut covered);
         }
+        scratch.covered = covered.0;
+        scratch.live_units = self.live.0;
         scratch.pred_start = self.pred_start;
         scratch.preds = self.preds;
         scratch.live_in = self.live_in;

@@ -44,12 +44,15 @@ use super::{AllocError, AllocRecord};
 /// are recomputed. On error the function may be partly rewritten.
 pub fn run(target: &TargetInfo<'_>, func: &mut MachineFunction) -> Result<AllocRecord, AllocError> {
     let mut tables = cache::Tables::take(target);
-    let mut scratch = std::mem::take(&mut tables.scratch);
+    // The buffers move out as one pointer (they are some fifty vectors:
+    // moving them by value, and dropping the empty set left behind, is a
+    // cost a small function notices).
+    let mut scratch = tables.scratch.take().unwrap_or_default();
     let result = run_with(target, func, &mut tables, &mut scratch);
     // After an error the buffers may hold marks the next function must not
     // see: they are dropped then.
     if result.is_ok() {
-        tables.scratch = scratch;
+        tables.scratch = Some(scratch);
     }
     tables.give_back();
     result

@@ -125,7 +125,8 @@ impl Facts {
             used_class.clear();
             used_class.resize(nc, false);
         }
-        let mut classes: Vec<u32> = Vec::new();
+        let mut classes = std::mem::take(&mut scratch.classes);
+        classes.clear();
         // A call instruction or a register mask operand anywhere (what
         // `order::function_info` would otherwise find by walking the code
         // again). When `frameInfo` already says the function calls, the
@@ -261,33 +262,30 @@ impl Facts {
             }
         }
 
+        // One pass over the registers: the block test, and the definition
+        // lists' ends (compressed rows), turned into starts below while
+        // the rows are filled from their ends (no cursor array).
+        let mut def_start = std::mem::take(&mut scratch.def_start);
+        def_start.clear();
+        def_start.reserve(nv + 1);
+        let mut total = 0;
         for (x, sv) in v.iter_mut().zip(seen.iter()) {
             let (u, d) = (sv.use_block, sv.def_block);
             x.across = u == MANY_BLOCKS
                 || (u != NO_BLOCK && d != NO_BLOCK && d != u)
                 || (sv.upward_exposed && d != NO_BLOCK);
-        }
-
-        // Definition lists, counted then filled (compressed rows).
-        let mut def_start = std::mem::take(&mut scratch.def_start);
-        def_start.clear();
-        def_start.reserve(nv + 1);
-        def_start.push(0);
-        let mut total = 0;
-        for x in &v {
             total += x.defs;
             def_start.push(total);
         }
-        let fill = &mut scratch.fill;
-        fill.clear();
-        fill.extend_from_slice(&def_start);
+        def_start.push(total);
         let mut def_list = std::mem::take(&mut scratch.def_list);
         def_list.clear();
         def_list.resize(total as usize, Inst(0));
-        for &(w, i) in defs.iter() {
-            let slot = &mut fill[w as usize];
-            def_list[*slot as usize] = i;
-            *slot += 1;
+        // Backwards, so that each row ends up in layout order.
+        for &(w, i) in defs.iter().rev() {
+            let at = &mut def_start[w as usize];
+            *at -= 1;
+            def_list[*at as usize] = i;
         }
 
         let fi = crate::alloc::order::function_info_with(t, func, frame, has_calls);
@@ -299,6 +297,7 @@ impl Facts {
             tables.fill_order(t, variant, c as usize);
             used_class[c as usize] = false;
         }
+        scratch.classes = classes;
 
         let next_slot = func.stack.iter().map(|o| o.id + 1).max().unwrap_or(0);
         Ok(Facts {

@@ -66,6 +66,12 @@ impl Fast<'_, '_> {
     /// it: any step moves it, so its first step is an eighth, enough for
     /// the spill code of nearly every function (AArch64's largest add a
     /// tenth), and it moves once where small steps moved it twice.
+    ///
+    /// Such a move goes into the array a previous large function left
+    /// behind when it has the room (see `spare_insts`), and this array
+    /// stays behind in its place: memory already mapped and touched, where
+    /// a new allocation of a few hundred kilobytes is fresh pages, each
+    /// faulted in and zeroed by the system on its first write.
     #[cold]
     fn grow_insts(&mut self, func: &mut MachineFunction) {
         let n = func.insts.len();
@@ -73,13 +79,24 @@ impl Fast<'_, '_> {
             func.insts.reserve(n.max(16));
             return;
         }
-        let before = func.insts.as_ptr();
         let bytes = n * std::mem::size_of::<InstData>();
-        func.insts.reserve_exact(if bytes >= LARGE_INSTS {
-            n / 8 + 64
-        } else {
-            n / 64 + 8
-        });
+        if bytes >= LARGE_INSTS {
+            let want = n + n / 8 + 64;
+            let mut room = if self.spare_insts.capacity() >= want {
+                std::mem::take(&mut self.spare_insts)
+            } else {
+                Vec::with_capacity(want)
+            };
+            room.append(&mut func.insts);
+            let old = std::mem::replace(&mut func.insts, room);
+            if old.capacity() > self.spare_insts.capacity() {
+                self.spare_insts = old;
+            }
+            self.insts_moved = true;
+            return;
+        }
+        let before = func.insts.as_ptr();
+        func.insts.reserve_exact(n / 64 + 8);
         self.insts_moved = func.insts.as_ptr() != before;
     }
 

@@ -1,0 +1,368 @@
+//! One instruction: its operands scanned once, then fixed-register definitions, virtual definitions, the registers definitions free, register masks, fixed-register uses, virtual uses, `undef` uses, early-clobbers and ties, in LLVM's RegAllocFast order.
+
+use crate::alloc::{AllocError, AllocErrorKind};
+use crate::ir::{Inst, MachineFunction, Operand, RegFlags, RegMask, RegOperand, RegRef, VReg};
+use crate::target::Reg;
+
+use super::super::prepare::is_debug;
+use super::{FIXED, Fast, Mask, NO_REG, RegInfo};
+
+impl Fast<'_, '_> {
+    /// Allocates the operands of `mi`; returns whether it became an
+    /// identity copy to take out. (Inlined into the block walk, its only
+    /// caller.)
+    #[inline(always)]
+    pub(super) fn allocate_inst(
+        &mut self,
+        func: &mut MachineFunction,
+        mi: Inst,
+    ) -> Result<bool, AllocError> {
+        self.stamp = self.stamp.wrapping_add(2);
+        if self.stamp < 2 {
+            // The stamp wrapped: forget every old stamp.
+            self.used.fill(0);
+            self.stamp = 2;
+        }
+        self.masks.clear();
+        self.vdefs.clear();
+        self.pdefs.clear();
+        self.late_free.clear();
+        self.implicit_defs.clear();
+        if is_debug(func.inst(mi).op) {
+            self.rewrite_debug(func, mi);
+            return Ok(false);
+        }
+        let n = func.inst(mi).operands.len();
+
+        // Scan the operands once, borrowing them (nothing is taken or
+        // inserted meanwhile), and list what the passes below visit:
+        // register masks, virtual definitions, virtual uses, physical
+        // registers read and defined, each in operand order. The passes
+        // then visit only their own operands instead of every operand
+        // again.
+        let (mut live_through, mut has_fixed_use, mut has_early, mut has_undef_use) =
+            (false, false, false, false);
+        let mut order = std::mem::take(&mut self.def_order);
+        order.clear();
+        self.uses.clear();
+        self.fixed_uses.clear();
+        let ops = &func.inst(mi).operands;
+        for (k, o) in ops.iter().enumerate() {
+            match o {
+                Operand::RegMask(RegMask::Named(s)) => self.masks.push(Mask::Named(*s)),
+                Operand::RegMask(RegMask::Custom(l)) => self.masks.push(Mask::Custom(l.clone())),
+                Operand::Reg(r) => match r.reg {
+                    RegRef::Virt(v) if r.is_def() => {
+                        has_early |= r.flags.has(RegFlags::EARLY_CLOBBER);
+                        let lt = r.flags.has(RegFlags::EARLY_CLOBBER)
+                            || tied_to_read(ops, k)
+                            || (r.sub.is_some() && !r.flags.has(RegFlags::UNDEF));
+                        live_through |= lt;
+                        order.push((k, v.0, lt, r.flags));
+                    }
+                    RegRef::Virt(_) if r.flags.has(RegFlags::UNDEF) => has_undef_use = true,
+                    RegRef::Virt(_) => self.uses.push((
+                        k,
+                        RegInfo {
+                            reg: r.reg,
+                            sub: r.sub,
+                            flags: r.flags,
+                            tied_to: r.tied_to,
+                        },
+                    )),
+                    RegRef::Phys(p) => {
+                        let reserved = self.is_reserved(p);
+                        if r.is_def() {
+                            if !reserved {
+                                let early = r.flags.has(RegFlags::EARLY_CLOBBER);
+                                has_early |= early;
+                                let keep = early || tied_to_read(ops, k);
+                                self.pdefs.push((p, keep));
+                            }
+                        } else if !r.flags.has(RegFlags::UNDEF) {
+                            self.fixed_uses.push((p, reserved));
+                            has_fixed_use |= !reserved;
+                        }
+                    }
+                    _ => {}
+                },
+                _ => {}
+            }
+        }
+        // Fixed-register definitions take their registers now, in operand
+        // order (the scan above reads no register state).
+        for i in 0..self.pdefs.len() {
+            let (p, _) = self.pdefs[i];
+            self.displace(func, p)?;
+            self.set_state(p, FIXED);
+            self.mark_used(p);
+        }
+
+        // Virtual register definitions.
+        if !order.is_empty() {
+            if live_through {
+                // Registers that stay live through the instruction must
+                // avoid the fixed registers it reads.
+                for i in 0..self.fixed_uses.len() {
+                    self.mark_fixed_use(self.fixed_uses[i].0);
+                }
+                order.sort_by_key(|&(k, _, lt, _)| (!lt, k));
+            }
+            for &(k, v, lt, flags) in &order {
+                if lt {
+                    self.define_live_through(func, mi, k, v, flags)?;
+                } else {
+                    self.define_vreg(func, mi, k, v, false, flags)?;
+                }
+            }
+        }
+        self.def_order = order;
+
+        // Definitions end their values here (going up): free their registers.
+        for i in (0..self.pdefs.len()).rev() {
+            let (p, keep) = self.pdefs[i];
+            if !keep {
+                self.free_reg(p);
+                self.unmark(p);
+            }
+        }
+        for i in (0..self.vdefs.len()).rev() {
+            let d = self.vdefs[i];
+            if d.keep {
+                continue;
+            }
+            if self.v[d.v as usize].phys == d.reg.0 {
+                self.free_reg(d.reg);
+            }
+            self.unmark(d.reg);
+        }
+
+        // A call's register mask clobbers what lives in the registers it
+        // does not preserve: those values are reloaded after the call.
+        if !self.masks.is_empty() {
+            for i in 0..self.live_list.len() {
+                let v = self.live_list[i];
+                let p = self.v[v as usize].phys;
+                if p != NO_REG && self.clobbered(Reg(p)) {
+                    self.displace(func, Reg(p))?;
+                }
+            }
+        }
+
+        // Fixed-register uses: live from their definition above down to here.
+        if has_fixed_use {
+            for i in 0..self.fixed_uses.len() {
+                let (p, reserved) = self.fixed_uses[i];
+                if !reserved {
+                    self.displace(func, p)?;
+                    self.set_state(p, FIXED);
+                    self.mark_fixed_use(p);
+                }
+            }
+        }
+
+        // Virtual register uses, as the scan listed them (operand `k` is
+        // rewritten only when its turn comes, so what the scan read still
+        // holds).
+        let uses = std::mem::take(&mut self.uses);
+        for &(k, info) in &uses {
+            let RegRef::Virt(v) = info.reg else { continue };
+            let vi = v.index();
+            // LLVM's `mayLiveIn`: more than a few definitions count as
+            // crossing blocks.
+            if !self.v[vi].across && self.v[vi].defs >= 8 {
+                self.v[vi].across = true;
+            }
+            let tied_def = info.tied_to.map(usize::from);
+            let same = tied_def.is_none_or(|d| self.vdefs.iter().any(|x| x.k == d && x.v == v.0));
+            let r = self.use_vreg(func, mi, k, v.0, info)?;
+            if !same && let Some(d) = tied_def {
+                // Tied to a definition of another register: copy the value
+                // into the definition's register just before.
+                self.tie_to_def(func, mi, k, d, r)?;
+            }
+        }
+        self.uses = uses;
+
+        if has_undef_use {
+            for k in 0..n {
+                let Some(info) = Self::reg_info(func, mi, k) else {
+                    continue;
+                };
+                let RegRef::Virt(v) = info.reg else { continue };
+                if info.is_def() || !info.undef() {
+                    continue;
+                }
+                self.use_undef(func, mi, k, v)?;
+            }
+        }
+
+        // Early-clobbers and defs tied to other registers end here.
+        // (`has_early` counts virtual and physical early-clobbers.)
+        if has_early {
+            for i in 0..self.vdefs.len() {
+                let d = self.vdefs[i];
+                if d.early
+                    && !self.reads_reg(func, mi, d.reg)
+                    && self.v[d.v as usize].phys == d.reg.0
+                {
+                    self.free_reg(d.reg);
+                }
+            }
+            for i in 0..self.pdefs.len() {
+                let (p, keep) = self.pdefs[i];
+                if keep && !self.reads_reg(func, mi, p) {
+                    self.free_reg(p);
+                }
+            }
+        }
+        for i in 0..self.late_free.len() {
+            let d = self.late_free[i];
+            if let Some(x) = self.vdefs.iter().find(|x| x.k == d).copied() {
+                if self.v[x.v as usize].phys == x.reg.0 {
+                    self.free_reg(x.reg);
+                }
+            } else if let Some(RegInfo {
+                reg: RegRef::Phys(p),
+                ..
+            }) = Self::reg_info(func, mi, d)
+            {
+                self.free_reg(p);
+            }
+        }
+
+        for i in 0..self.implicit_defs.len() {
+            let r = self.implicit_defs[i];
+            func.insts[mi.index()]
+                .operands
+                .push(Operand::Reg(RegOperand {
+                    flags: RegFlags::DEF | RegFlags::IMPLICIT,
+                    ..RegOperand::use_of(r)
+                }));
+        }
+        self.done[mi.index()] = true;
+
+        let d = func.inst(mi);
+        let identity = d.op.is_copy()
+            && d.operands.len() == 2
+            && match (&d.operands[0], &d.operands[1]) {
+                (Operand::Reg(a), Operand::Reg(b)) => {
+                    a.reg == b.reg && matches!(a.reg, RegRef::Phys(_))
+                }
+                _ => false,
+            };
+        Ok(identity)
+    }
+
+    #[inline]
+    pub(super) fn is_reserved(&self, p: Reg) -> bool {
+        self.reserved.get(p.index()).copied().unwrap_or(true)
+    }
+
+    /// Whether the instruction reads a register overlapping `r`.
+    pub(super) fn reads_reg(&self, func: &MachineFunction, mi: Inst, r: Reg) -> bool {
+        func.inst(mi).operands.iter().any(|o| {
+            o.as_reg().is_some_and(|x| {
+                !x.is_def()
+                    && !x.flags.has(RegFlags::UNDEF)
+                    && matches!(x.reg, RegRef::Phys(p) if self.t.regs_overlap(p, r))
+            })
+        })
+    }
+
+    /// Use `k` (now in `r`) is tied to definition `d` of another register:
+    /// copy `r` into the definition's register before the instruction.
+    pub(super) fn tie_to_def(
+        &mut self,
+        func: &mut MachineFunction,
+        mi: Inst,
+        k: usize,
+        d: usize,
+        r: Reg,
+    ) -> Result<(), AllocError> {
+        let Some(RegInfo {
+            reg: RegRef::Phys(dr),
+            ..
+        }) = Self::reg_info(func, mi, d)
+        else {
+            return Err(self.err(
+                AllocErrorKind::Unsupported,
+                format!("operand {k} is tied to operand {d}, which is not a register definition"),
+            ));
+        };
+        let used = Self::reg_info(func, mi, k).map_or(r, |i| match i.reg {
+            RegRef::Phys(p) => p,
+            _ => r,
+        });
+        if used != dr {
+            let id = self.insert_copy(func, dr, used);
+            self.before.push(id);
+            if let Some(Operand::Reg(op)) = func.insts[mi.index()].operands.get_mut(k) {
+                op.reg = RegRef::Phys(dr);
+            }
+        }
+        self.late_free.push(d);
+        Ok(())
+    }
+
+    /// An `undef` use reads no value: any register of its class will do;
+    /// the definition's register when tied, else the one it has, else the
+    /// first of the order.
+    pub(super) fn use_undef(
+        &mut self,
+        func: &mut MachineFunction,
+        mi: Inst,
+        k: usize,
+        v: VReg,
+    ) -> Result<(), AllocError> {
+        let Some(info) = Self::reg_info(func, mi, k) else {
+            return Ok(());
+        };
+        let vi = v.index();
+        if let Some(d) = info.tied_to
+            && let Some(RegInfo {
+                reg: RegRef::Phys(p),
+                ..
+            }) = Self::reg_info(func, mi, usize::from(d))
+        {
+            if let Some(Operand::Reg(op)) = func.insts[mi.index()].operands.get_mut(k) {
+                op.reg = RegRef::Phys(p);
+                op.sub = None;
+                op.flags.set(RegFlags::RENAMABLE, true);
+            }
+        } else {
+            let r = if self.is_live(v.0) && self.v[vi].phys != NO_REG {
+                Reg(self.v[vi].phys)
+            } else {
+                let c = self.class_of(v.0).index();
+                match self.order(c).first() {
+                    Some(&r) => r,
+                    None => {
+                        let msg = format!(
+                            "operand {k}: class {} of %{} has no allocatable register",
+                            self.class_name(func, v.0),
+                            v.0
+                        );
+                        return Err(self.err(AllocErrorKind::OutOfRegisters, msg));
+                    }
+                }
+            };
+            self.rewrite(func, mi, k, r)?;
+        }
+        self.v[vi].uses = self.v[vi].uses.saturating_sub(1);
+        Ok(())
+    }
+}
+
+/// Whether operand `k` of `ops` (a definition) is tied to a use that reads
+/// its value.
+fn tied_to_read(ops: &[Operand], k: usize) -> bool {
+    let reg = |i: usize| match ops.get(i) {
+        Some(Operand::Reg(r)) => Some(r),
+        _ => None,
+    };
+    reg(k)
+        .and_then(|r| r.tied_to)
+        .and_then(|u| reg(usize::from(u)))
+        .is_some_and(|u| !u.is_def() && !u.flags.has(RegFlags::UNDEF))
+}
