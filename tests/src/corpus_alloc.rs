@@ -538,16 +538,23 @@ pub fn assert_every_function_allocates(allocator: Allocator) {
             assert!(!ci, "{name}: no corpus on CI (bench/corpus/build makes it)");
             continue;
         };
-        assert_eq!(o.allocated, o.total, "{name}: every function allocates");
-        match o.verified {
-            Some(v) => assert_eq!(v, o.total, "{name}: llc verifies every allocated function"),
-            None => assert!(!ci, "{name}: llc-19 missing on CI"),
-        }
-        assert_eq!(
-            o.checked, o.total,
-            "{name}: the checker accepts every allocation"
-        );
+        assert_all_allocated(name, &o, ci);
     }
+}
+
+/// Asserts that every function of `o` was allocated, accepted by the
+/// checker and (unless llc-19 is missing outside CI) by the machine
+/// verifier.
+pub fn assert_all_allocated(name: &str, o: &Outcome, ci: bool) {
+    assert_eq!(o.allocated, o.total, "{name}: every function allocates");
+    match o.verified {
+        Some(v) => assert_eq!(v, o.total, "{name}: llc verifies every allocated function"),
+        None => assert!(!ci, "{name}: llc-19 missing on CI"),
+    }
+    assert_eq!(
+        o.checked, o.total,
+        "{name}: the checker accepts every allocation"
+    );
 }
 
 /// [`compare`] on every target (skipped with a notice without llc-19).

@@ -13,7 +13,7 @@
 use std::path::PathBuf;
 
 use regalloc::alloc::Allocator;
-use regalloc_tests::corpus_alloc::{compare_root, run_root, targets};
+use regalloc_tests::corpus_alloc::{assert_all_allocated, compare_root, run_root, targets};
 
 /// The held-out MIR of `target` at `level`.
 fn held_out(target: &str, level: &str) -> PathBuf {
@@ -40,15 +40,7 @@ fn every_function_allocates(allocator: Allocator, level: &str) {
         };
         assert!(o.total > 0, "{name}: the held-out set has functions");
         assert_eq!(o.rejected, 0, "{name}: the MIR reader reads every function");
-        assert_eq!(o.allocated, o.total, "{name}: every function allocates");
-        match o.verified {
-            Some(v) => assert_eq!(v, o.total, "{name}: llc verifies every allocated function"),
-            None => assert!(!ci, "{name}: llc-19 missing on CI"),
-        }
-        assert_eq!(
-            o.checked, o.total,
-            "{name}: the checker accepts every allocation"
-        );
+        assert_all_allocated(name, &o, ci);
     }
 }
 

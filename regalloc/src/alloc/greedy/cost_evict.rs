@@ -189,21 +189,13 @@ mod tests {
     use crate::target::fixtures::{bpf, read_bpf_function as read};
 
     use super::super::GreedyOptions;
-    use super::super::recolor::tests::blockers;
+    use super::super::recolor::tests::{blocker_lines, blockers};
 
     /// `%1` (in the way) and `%2` (the range to place) live over the same
     /// instructions, read `other` and `placed` times; `blockers` ranges
     /// `%10...` live over everything.
     fn function(placed: usize, other: usize, blockers: usize) -> String {
-        let mut regs = String::new();
-        let mut defs = String::new();
-        let mut uses = String::new();
-        for k in 0..blockers {
-            let id = 10 + k;
-            regs.push_str(&format!("  - {{ id: {id}, class: gpr }}\n"));
-            defs.push_str(&format!("    %{id}:gpr = LD_imm64 {id}\n"));
-            uses.push_str(&format!("    STD %{id}, %{id}, 0\n"));
-        }
+        let [regs, defs, uses] = blocker_lines(blockers);
         let reads = |v: u32, n: usize| {
             (0..n)
                 .map(|k| format!("    STD %{v}, %{v}, {}\n", 8 * k))

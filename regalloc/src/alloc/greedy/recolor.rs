@@ -172,19 +172,23 @@ pub(super) mod tests {
 
     use super::super::GreedyOptions;
 
+    /// The MIR lines of `blockers` ranges `%10...` live over a whole
+    /// function: their register declarations, definitions and uses.
+    pub(in super::super) fn blocker_lines(blockers: usize) -> [String; 3] {
+        let mut lines = [String::new(), String::new(), String::new()];
+        for id in 10..10 + blockers {
+            lines[0].push_str(&format!("  - {{ id: {id}, class: gpr }}\n"));
+            lines[1].push_str(&format!("    %{id}:gpr = LD_imm64 {id}\n"));
+            lines[2].push_str(&format!("    STD %{id}, %{id}, 0\n"));
+        }
+        lines
+    }
+
     /// `%2` (the range to place) lives from its definition to the end;
     /// `%1` overlaps its start, `%3` its end (or, with `overlap`, all of
     /// it); `blockers` ranges `%10...` live over everything.
     pub(in super::super) fn function(blockers: usize, overlap: bool) -> String {
-        let mut regs = String::new();
-        let mut defs = String::new();
-        let mut uses = String::new();
-        for k in 0..blockers {
-            let id = 10 + k;
-            regs.push_str(&format!("  - {{ id: {id}, class: gpr }}\n"));
-            defs.push_str(&format!("    %{id}:gpr = LD_imm64 {id}\n"));
-            uses.push_str(&format!("    STD %{id}, %{id}, 0\n"));
-        }
+        let [regs, defs, uses] = blocker_lines(blockers);
         let (y_def, y_late) = if overlap {
             ("    %3:gpr = LD_imm64 3\n", "")
         } else {
