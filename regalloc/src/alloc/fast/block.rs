@@ -50,17 +50,29 @@ const IMPOSSIBLE: u32 = u32::MAX;
 #[derive(Default)]
 pub(super) struct Lists {
     name: String,
+    /// Virtual registers met in this block, in order.
     live_list: Vec<u32>,
     masks: Vec<Mask>,
     vdefs: Vec<VDef>,
     pdefs: Vec<(Reg, bool)>,
     late_free: Vec<usize>,
     implicit_defs: Vec<Reg>,
+    /// Physical registers the current instruction reads (not `undef`), in
+    /// operand order, and whether each is reserved.
     fixed_uses: Vec<(Reg, bool)>,
+    /// Virtual register uses of the current instruction (not `undef`),
+    /// in operand order: (operand, what it says).
     uses: Vec<(usize, RegInfo)>,
+    /// Virtual register definitions of the current instruction in the
+    /// order they get registers: (operand, register, live through, the
+    /// operand's flags).
     def_order: Vec<(usize, u32, bool, RegFlags)>,
+    /// Instructions to insert after the current one, in insertion order
+    /// (each goes right after the instruction, so the last comes first).
     after: Vec<Inst>,
+    /// Instructions to insert before the current one, in order.
     before: Vec<Inst>,
+    /// Reloads for the top of the current block.
     begin: Vec<Inst>,
 }
 
@@ -118,7 +130,6 @@ pub(super) struct Fast<'t, 'a> {
     /// registers removed, callee-saved registers last unless the class says
     /// otherwise); `None` for classes no virtual register uses.
     orders: &'t [Option<Box<[Reg]>>],
-    name: String,
     /// Per unit: `FREE`, `FIXED` or a virtual register number.
     unit_state: Vec<u32>,
     /// Per unit: generation stamp of the instruction that uses it (`stamp`
@@ -129,8 +140,6 @@ pub(super) struct Fast<'t, 'a> {
     /// (it is in `live_list` when its `live_epoch` equals `epoch`).
     v: Vec<VState>,
     epoch: u32,
-    /// Virtual registers met in this block, in order.
-    live_list: Vec<u32>,
     /// The instruction array has been moved by a growth step (see
     /// `grow_insts`).
     insts_moved: bool,
@@ -142,31 +151,11 @@ pub(super) struct Fast<'t, 'a> {
     /// Per original instruction: an identity copy to take out.
     removing: Vec<bool>,
     has_succs: bool,
-    masks: Vec<Mask>,
-    vdefs: Vec<VDef>,
-    pdefs: Vec<(Reg, bool)>,
-    late_free: Vec<usize>,
-    implicit_defs: Vec<Reg>,
-    /// Physical registers the current instruction reads (not `undef`), in
-    /// operand order, and whether each is reserved.
-    fixed_uses: Vec<(Reg, bool)>,
-    /// Virtual register uses of the current instruction (not `undef`),
-    /// in operand order: (operand, what it says).
-    uses: Vec<(usize, RegInfo)>,
-    /// Virtual register definitions of the current instruction in the
-    /// order they get registers: (operand, register, live through, the
-    /// operand's flags).
-    def_order: Vec<(usize, u32, bool, RegFlags)>,
-    /// Instructions to insert after the current one, in insertion order
-    /// (each goes right after the instruction, so the last comes first).
-    after: Vec<Inst>,
-    /// Instructions to insert before the current one, in order.
-    before: Vec<Inst>,
+    /// The function's name and the per-instruction and per-block lists.
+    lists: Lists,
     /// The current block's new instruction list, bottom up; kept from
     /// block to block so that it grows only to the largest block.
     rev: Vec<Inst>,
-    /// Reloads for the top of the current block.
-    begin: Vec<Inst>,
     block: Block,
     inst: Inst,
     /// Edits of the inserted instructions, in the order of their ids.
@@ -211,23 +200,9 @@ impl<'t, 'a> Fast<'t, 'a> {
         // The small lists come from the previous function too: allocating
         // a dozen of them is a fixed cost that a function of twenty
         // instructions feels. Each is cleared before it is filled.
-        let Lists {
-            mut name,
-            live_list,
-            masks,
-            vdefs,
-            pdefs,
-            late_free,
-            implicit_defs,
-            fixed_uses,
-            uses,
-            def_order,
-            after,
-            before,
-            begin,
-        } = std::mem::take(&mut scratch.lists);
-        name.clear();
-        name.push_str(&func.name);
+        let mut lists = std::mem::take(&mut scratch.lists);
+        lists.name.clear();
+        lists.name.push_str(&func.name);
         Fast {
             t,
             f,
@@ -235,30 +210,18 @@ impl<'t, 'a> Fast<'t, 'a> {
             reg_units: &tables.reg_units,
             unit_list: &tables.unit_list,
             orders,
-            name,
             unit_state,
             used,
             stamp: scratch.stamp,
             v,
             epoch: 0,
-            live_list,
             insts_moved: false,
             spare_insts: std::mem::take(&mut scratch.spare_insts),
             done,
             removing,
             has_succs: false,
-            masks,
-            vdefs,
-            pdefs,
-            late_free,
-            implicit_defs,
-            uses,
-            fixed_uses,
-            def_order,
-            after,
-            before,
+            lists,
             rev,
-            begin,
             block: Block(0),
             inst: Inst(0),
             edits,
@@ -280,28 +243,14 @@ impl<'t, 'a> Fast<'t, 'a> {
         scratch.removing = self.removing;
         scratch.rev = self.rev;
         scratch.spare_insts = self.spare_insts;
-        scratch.lists = Lists {
-            name: self.name,
-            live_list: self.live_list,
-            masks: self.masks,
-            vdefs: self.vdefs,
-            pdefs: self.pdefs,
-            late_free: self.late_free,
-            implicit_defs: self.implicit_defs,
-            fixed_uses: self.fixed_uses,
-            uses: self.uses,
-            def_order: self.def_order,
-            after: self.after,
-            before: self.before,
-            begin: self.begin,
-        };
+        scratch.lists = self.lists;
         self.f.v = self.v;
         self.f.give_back(scratch);
         self.record
     }
 
     fn err(&self, kind: AllocErrorKind, msg: String) -> AllocError {
-        AllocError::new(kind, &self.name, msg).at(self.block, self.inst)
+        AllocError::new(kind, &self.lists.name, msg).at(self.block, self.inst)
     }
 
     /// The allocation order of class `c` (one a virtual register uses).
@@ -381,7 +330,7 @@ impl<'t, 'a> Fast<'t, 'a> {
     }
 
     fn clobbered(&self, r: Reg) -> bool {
-        self.masks.iter().any(|m| match m {
+        self.lists.masks.iter().any(|m| match m {
             Mask::Named(s) => !self.t.mask_preserves(*s, r),
             Mask::Custom(list) => !list.contains(&r),
         })
@@ -393,7 +342,7 @@ impl<'t, 'a> Fast<'t, 'a> {
     /// instruction may not share).
     #[inline(always)]
     fn is_used(&self, r: Reg, fixed_uses: bool) -> bool {
-        if fixed_uses && !self.masks.is_empty() && self.clobbered(r) {
+        if fixed_uses && !self.lists.masks.is_empty() && self.clobbered(r) {
             return true;
         }
         let threshold = if fixed_uses {
@@ -417,7 +366,7 @@ impl<'t, 'a> Fast<'t, 'a> {
         self.v[vi].live_epoch = self.epoch;
         self.v[vi].phys = NO_REG;
         self.v[vi].flags = 0;
-        self.live_list.push(v);
+        self.lists.live_list.push(v);
     }
 
     fn assign(&mut self, v: u32, r: Reg) {
@@ -460,7 +409,7 @@ impl<'t, 'a> Fast<'t, 'a> {
                 v => {
                     let p = Reg(self.v[v as usize].phys);
                     let id = self.slot_access(func, v, p, Kind::Reload)?;
-                    self.after.push(id);
+                    self.lists.after.push(id);
                     self.set_state(p, FREE);
                     self.v[v as usize].phys = NO_REG;
                     self.v[v as usize].flags |= RELOADED;

@@ -31,7 +31,7 @@ use super::super::matrix::Interference;
 use super::super::order::AllocationOrder;
 use super::evict::{EVICT_INTERFERENCE_CUTOFF, evict_interference};
 use super::reassign::free_elsewhere;
-use super::{Greedy, Stage};
+use super::{Greedy, Stage, set_per_vreg};
 
 /// At most this many ranges are in the way in one register, as for
 /// eviction by weight ([`EVICT_INTERFERENCE_CUTOFF`]): more cost queue
@@ -141,10 +141,7 @@ pub fn try_evict_by_cost(
         }
         let moved = picks.len();
         tracing::debug!(vreg = v.0, reg = %g.t.reg(p).name, own, evicted_cost = sum, moved, evicted, "evict by spill cost");
-        if g.cost_evicted.len() <= v.index() {
-            g.cost_evicted.resize(v.index() + 1, false);
-        }
-        g.cost_evicted[v.index()] = true;
+        set_per_vreg(&mut g.cost_evicted, v, true, false);
         if evicted > 0 {
             // A fresh cascade: the evicted ranges, and every range of an
             // older cascade, cannot evict `v` back by weight.
@@ -176,10 +173,7 @@ pub fn spill_cost(g: &mut Greedy<'_, '_, '_>, v: VReg) -> f32 {
         let (reads, writes) = crate::analysis::weights::reads_writes(g.func.inst(i), v);
         cost += (u32::from(reads) + u32::from(writes)) as f32 * g.an.flow.freq.relative(b);
     }
-    if g.spill_costs.len() <= v.index() {
-        g.spill_costs.resize(v.index() + 1, f32::NAN);
-    }
-    g.spill_costs[v.index()] = cost;
+    set_per_vreg(&mut g.spill_costs, v, cost, f32::NAN);
     cost
 }
 
@@ -189,7 +183,7 @@ mod tests {
     use crate::target::fixtures::{bpf, read_bpf_function as read};
 
     use super::super::GreedyOptions;
-    use super::super::recolor::tests::{blocker_lines, blockers};
+    use super::super::recolor::tests::{blocker_lines, blockers, fill_with_spill_products};
 
     /// `%1` (in the way) and `%2` (the range to place) live over the same
     /// instructions, read `other` and `placed` times; `blockers` ranges
@@ -224,11 +218,7 @@ registers:
     fn crowd(g: &mut Greedy<'_, '_, '_>, blockers: usize) -> Vec<Reg> {
         let order = g.order(VReg(2)).unwrap().regs;
         assert_eq!(order.len(), blockers + 1);
-        for k in 0..blockers {
-            let b = VReg(10 + k as u32);
-            g.set_stage(b, Stage::Done);
-            g.assign(b, order[1 + k]);
-        }
+        fill_with_spill_products(g, &order[1..], blockers);
         g.assign(VReg(1), order[0]);
         g.set_stage(VReg(2), Stage::Spill);
         order

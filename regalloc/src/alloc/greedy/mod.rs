@@ -242,6 +242,16 @@ impl<'f, 'a, 't> Greedy<'f, 'a, 't> {
     }
 }
 
+/// Sets `v`'s entry of a per-register table that ranges made during
+/// allocation (split and spill products) grow, filling new entries with
+/// `fill`.
+pub(crate) fn set_per_vreg<T: Clone>(table: &mut Vec<T>, v: VReg, x: T, fill: T) {
+    if table.len() <= v.index() {
+        table.resize(v.index() + 1, fill);
+    }
+    table[v.index()] = x;
+}
+
 impl Greedy<'_, '_, '_> {
     /// The stage of `v`.
     pub fn stage(&self, v: VReg) -> Stage {
@@ -250,10 +260,7 @@ impl Greedy<'_, '_, '_> {
 
     /// Sets the stage of `v`.
     pub fn set_stage(&mut self, v: VReg, s: Stage) {
-        if self.stage.len() <= v.index() {
-            self.stage.resize(v.index() + 1, Stage::New);
-        }
-        self.stage[v.index()] = s;
+        set_per_vreg(&mut self.stage, v, s, Stage::New);
     }
 
     /// The cascade of `v` (0 when it never took part in an eviction).
@@ -263,10 +270,7 @@ impl Greedy<'_, '_, '_> {
 
     /// Sets the cascade of `v`.
     pub fn set_cascade(&mut self, v: VReg, c: u32) {
-        if self.cascade.len() <= v.index() {
-            self.cascade.resize(v.index() + 1, 0);
-        }
-        self.cascade[v.index()] = c;
+        set_per_vreg(&mut self.cascade, v, c, 0);
     }
 
     /// Queues `v` with its current priority.
@@ -497,7 +501,7 @@ impl Greedy<'_, '_, '_> {
             self.trace_spill_code(v, local, before);
         }
         self.an.intervals.vregs[v.index()] = None;
-        self.remove_unused_sources(removed_before);
+        self.remove_unused_sources(removed_before, before.0);
         for n in new {
             self.set_stage(n, Stage::Done);
             self.enqueue(n);
@@ -512,10 +516,10 @@ impl Greedy<'_, '_, '_> {
     /// instruction is its definition (a copy, or the rematerialized
     /// instruction itself) holds a value nobody reads. Its definition is
     /// removed too and the sibling leaves its register (or the queue), and
-    /// so on up a chain of copies. `from` is where the spiller's removals
-    /// of this spill start.
-    fn remove_unused_sources(&mut self, from: usize) {
-        let mut work: Vec<Inst> = self.spiller.code.removed[from..].to_vec();
+    /// so on up a chain of copies. `removed_from` and `inserted_from` are
+    /// where the spiller's removals and insertions of this spill start.
+    fn remove_unused_sources(&mut self, removed_from: usize, inserted_from: usize) {
+        let mut work: Vec<Inst> = self.spiller.code.removed[removed_from..].to_vec();
         while let Some(i) = work.pop() {
             let inst = self.func.inst(i);
             if !inst.op.is_copy() {
@@ -555,8 +559,9 @@ impl Greedy<'_, '_, '_> {
                 }
                 _ => true,
             });
+            // This spill recomputed the value from that definition.
             let recomputed = || {
-                self.spiller.code.insertions.iter().any(
+                self.spiller.code.insertions[inserted_from..].iter().any(
                     |x| matches!(x.kind, super::spiller::SpillKind::Remat { of, .. } if of == d),
                 )
             };

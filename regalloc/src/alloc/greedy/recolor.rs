@@ -220,15 +220,25 @@ registers:
     pub(in super::super) fn crowd(g: &mut Greedy<'_, '_, '_>, blockers: usize) -> Vec<Reg> {
         let order = g.order(VReg(2)).unwrap().regs;
         assert_eq!(order.len(), blockers + 2);
-        for k in 0..blockers {
-            let b = VReg(10 + k as u32);
-            g.set_stage(b, Stage::Done);
-            g.assign(b, order[2 + k]);
-        }
+        fill_with_spill_products(g, &order[2..], blockers);
         g.assign(VReg(1), order[0]);
         g.assign(VReg(3), order[1]);
         g.set_stage(VReg(2), Stage::Done);
         order
+    }
+
+    /// Makes the `blockers` ranges `%10...` spill products in `regs`, one
+    /// each.
+    pub(in super::super) fn fill_with_spill_products(
+        g: &mut Greedy<'_, '_, '_>,
+        regs: &[Reg],
+        blockers: usize,
+    ) {
+        for (k, &r) in regs.iter().take(blockers).enumerate() {
+            let b = VReg(10 + k as u32);
+            g.set_stage(b, Stage::Done);
+            g.assign(b, r);
+        }
     }
 
     /// Where each of the registers of [`function`] with `blockers` is.

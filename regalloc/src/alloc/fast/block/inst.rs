@@ -23,11 +23,11 @@ impl Fast<'_, '_> {
             self.used.fill(0);
             self.stamp = 2;
         }
-        self.masks.clear();
-        self.vdefs.clear();
-        self.pdefs.clear();
-        self.late_free.clear();
-        self.implicit_defs.clear();
+        self.lists.masks.clear();
+        self.lists.vdefs.clear();
+        self.lists.pdefs.clear();
+        self.lists.late_free.clear();
+        self.lists.implicit_defs.clear();
         if is_debug(func.inst(mi).op) {
             self.rewrite_debug(func, mi);
             return Ok(false);
@@ -42,15 +42,17 @@ impl Fast<'_, '_> {
         // again.
         let (mut live_through, mut has_fixed_use, mut has_early, mut has_undef_use) =
             (false, false, false, false);
-        let mut order = std::mem::take(&mut self.def_order);
+        let mut order = std::mem::take(&mut self.lists.def_order);
         order.clear();
-        self.uses.clear();
-        self.fixed_uses.clear();
+        self.lists.uses.clear();
+        self.lists.fixed_uses.clear();
         let ops = &func.inst(mi).operands;
         for (k, o) in ops.iter().enumerate() {
             match o {
-                Operand::RegMask(RegMask::Named(s)) => self.masks.push(Mask::Named(*s)),
-                Operand::RegMask(RegMask::Custom(l)) => self.masks.push(Mask::Custom(l.clone())),
+                Operand::RegMask(RegMask::Named(s)) => self.lists.masks.push(Mask::Named(*s)),
+                Operand::RegMask(RegMask::Custom(l)) => {
+                    self.lists.masks.push(Mask::Custom(l.clone()))
+                }
                 Operand::Reg(r) => match r.reg {
                     RegRef::Virt(v) if r.is_def() => {
                         has_early |= r.flags.has(RegFlags::EARLY_CLOBBER);
@@ -61,7 +63,7 @@ impl Fast<'_, '_> {
                         order.push((k, v.0, lt, r.flags));
                     }
                     RegRef::Virt(_) if r.flags.has(RegFlags::UNDEF) => has_undef_use = true,
-                    RegRef::Virt(_) => self.uses.push((
+                    RegRef::Virt(_) => self.lists.uses.push((
                         k,
                         RegInfo {
                             reg: r.reg,
@@ -77,10 +79,10 @@ impl Fast<'_, '_> {
                                 let early = r.flags.has(RegFlags::EARLY_CLOBBER);
                                 has_early |= early;
                                 let keep = early || tied_to_read(ops, k);
-                                self.pdefs.push((p, keep));
+                                self.lists.pdefs.push((p, keep));
                             }
                         } else if !r.flags.has(RegFlags::UNDEF) {
-                            self.fixed_uses.push((p, reserved));
+                            self.lists.fixed_uses.push((p, reserved));
                             has_fixed_use |= !reserved;
                         }
                     }
@@ -91,8 +93,8 @@ impl Fast<'_, '_> {
         }
         // Fixed-register definitions take their registers now, in operand
         // order (the scan above reads no register state).
-        for i in 0..self.pdefs.len() {
-            let (p, _) = self.pdefs[i];
+        for i in 0..self.lists.pdefs.len() {
+            let (p, _) = self.lists.pdefs[i];
             self.displace(func, p)?;
             self.set_state(p, FIXED);
             self.mark_used(p);
@@ -103,8 +105,8 @@ impl Fast<'_, '_> {
             if live_through {
                 // Registers that stay live through the instruction must
                 // avoid the fixed registers it reads.
-                for i in 0..self.fixed_uses.len() {
-                    self.mark_fixed_use(self.fixed_uses[i].0);
+                for i in 0..self.lists.fixed_uses.len() {
+                    self.mark_fixed_use(self.lists.fixed_uses[i].0);
                 }
                 order.sort_by_key(|&(k, _, lt, _)| (!lt, k));
             }
@@ -116,18 +118,18 @@ impl Fast<'_, '_> {
                 }
             }
         }
-        self.def_order = order;
+        self.lists.def_order = order;
 
         // Definitions end their values here (going up): free their registers.
-        for i in (0..self.pdefs.len()).rev() {
-            let (p, keep) = self.pdefs[i];
+        for i in (0..self.lists.pdefs.len()).rev() {
+            let (p, keep) = self.lists.pdefs[i];
             if !keep {
                 self.free_reg(p);
                 self.unmark(p);
             }
         }
-        for i in (0..self.vdefs.len()).rev() {
-            let d = self.vdefs[i];
+        for i in (0..self.lists.vdefs.len()).rev() {
+            let d = self.lists.vdefs[i];
             if d.keep {
                 continue;
             }
@@ -139,9 +141,9 @@ impl Fast<'_, '_> {
 
         // A call's register mask clobbers what lives in the registers it
         // does not preserve: those values are reloaded after the call.
-        if !self.masks.is_empty() {
-            for i in 0..self.live_list.len() {
-                let v = self.live_list[i];
+        if !self.lists.masks.is_empty() {
+            for i in 0..self.lists.live_list.len() {
+                let v = self.lists.live_list[i];
                 let p = self.v[v as usize].phys;
                 if p != NO_REG && self.clobbered(Reg(p)) {
                     self.displace(func, Reg(p))?;
@@ -151,8 +153,8 @@ impl Fast<'_, '_> {
 
         // Fixed-register uses: live from their definition above down to here.
         if has_fixed_use {
-            for i in 0..self.fixed_uses.len() {
-                let (p, reserved) = self.fixed_uses[i];
+            for i in 0..self.lists.fixed_uses.len() {
+                let (p, reserved) = self.lists.fixed_uses[i];
                 if !reserved {
                     self.displace(func, p)?;
                     self.set_state(p, FIXED);
@@ -164,7 +166,7 @@ impl Fast<'_, '_> {
         // Virtual register uses, as the scan listed them (operand `k` is
         // rewritten only when its turn comes, so what the scan read still
         // holds).
-        let uses = std::mem::take(&mut self.uses);
+        let uses = std::mem::take(&mut self.lists.uses);
         for &(k, info) in &uses {
             let RegRef::Virt(v) = info.reg else { continue };
             let vi = v.index();
@@ -174,7 +176,8 @@ impl Fast<'_, '_> {
                 self.v[vi].across = true;
             }
             let tied_def = info.tied_to.map(usize::from);
-            let same = tied_def.is_none_or(|d| self.vdefs.iter().any(|x| x.k == d && x.v == v.0));
+            let same =
+                tied_def.is_none_or(|d| self.lists.vdefs.iter().any(|x| x.k == d && x.v == v.0));
             let r = self.use_vreg(func, mi, k, v.0, info)?;
             if !same && let Some(d) = tied_def {
                 // Tied to a definition of another register: copy the value
@@ -182,7 +185,7 @@ impl Fast<'_, '_> {
                 self.tie_to_def(func, mi, k, d, r)?;
             }
         }
-        self.uses = uses;
+        self.lists.uses = uses;
 
         if has_undef_use {
             for k in 0..n {
@@ -200,8 +203,8 @@ impl Fast<'_, '_> {
         // Early-clobbers and defs tied to other registers end here.
         // (`has_early` counts virtual and physical early-clobbers.)
         if has_early {
-            for i in 0..self.vdefs.len() {
-                let d = self.vdefs[i];
+            for i in 0..self.lists.vdefs.len() {
+                let d = self.lists.vdefs[i];
                 if d.early
                     && !self.reads_reg(func, mi, d.reg)
                     && self.v[d.v as usize].phys == d.reg.0
@@ -209,16 +212,16 @@ impl Fast<'_, '_> {
                     self.free_reg(d.reg);
                 }
             }
-            for i in 0..self.pdefs.len() {
-                let (p, keep) = self.pdefs[i];
+            for i in 0..self.lists.pdefs.len() {
+                let (p, keep) = self.lists.pdefs[i];
                 if keep && !self.reads_reg(func, mi, p) {
                     self.free_reg(p);
                 }
             }
         }
-        for i in 0..self.late_free.len() {
-            let d = self.late_free[i];
-            if let Some(x) = self.vdefs.iter().find(|x| x.k == d).copied() {
+        for i in 0..self.lists.late_free.len() {
+            let d = self.lists.late_free[i];
+            if let Some(x) = self.lists.vdefs.iter().find(|x| x.k == d).copied() {
                 if self.v[x.v as usize].phys == x.reg.0 {
                     self.free_reg(x.reg);
                 }
@@ -231,8 +234,8 @@ impl Fast<'_, '_> {
             }
         }
 
-        for i in 0..self.implicit_defs.len() {
-            let r = self.implicit_defs[i];
+        for i in 0..self.lists.implicit_defs.len() {
+            let r = self.lists.implicit_defs[i];
             func.insts[mi.index()]
                 .operands
                 .push(Operand::Reg(RegOperand {
@@ -296,12 +299,12 @@ impl Fast<'_, '_> {
         });
         if used != dr {
             let id = self.insert_copy(func, dr, used);
-            self.before.push(id);
+            self.lists.before.push(id);
             if let Some(Operand::Reg(op)) = func.insts[mi.index()].operands.get_mut(k) {
                 op.reg = RegRef::Phys(dr);
             }
         }
-        self.late_free.push(d);
+        self.lists.late_free.push(d);
         Ok(())
     }
 

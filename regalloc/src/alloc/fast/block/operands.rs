@@ -70,7 +70,7 @@ impl Fast<'_, '_> {
         };
         if op.sub.is_some() && op.is_def() && op.flags.has(RegFlags::UNDEF) {
             // The other lanes become undefined: the whole register is written.
-            self.implicit_defs.push(r);
+            self.lists.implicit_defs.push(r);
             op.flags.set(RegFlags::UNDEF, false);
         }
         op.reg = RegRef::Phys(target);
@@ -105,13 +105,13 @@ impl Fast<'_, '_> {
         let r = Reg(self.v[vi].phys);
         if self.v[vi].flags & (LIVE_OUT | RELOADED) != 0 {
             let id = self.slot_access(func, v, r, Kind::Spill)?;
-            self.after.push(id);
+            self.lists.after.push(id);
         }
         self.v[vi].flags &= !(LIVE_OUT | RELOADED);
         self.mark_used(r);
         self.rewrite(func, mi, k, r)?;
         self.v[vi].defs = self.v[vi].defs.saturating_sub(1);
-        self.vdefs.push(VDef {
+        self.lists.vdefs.push(VDef {
             k,
             v,
             reg: r,
@@ -141,7 +141,7 @@ impl Fast<'_, '_> {
                 self.alloc_vreg(func, v, None, true)?;
                 let new = Reg(self.v[vi].phys);
                 let id = self.insert_copy(func, prev, new);
-                self.after.push(id);
+                self.lists.after.push(id);
             }
         }
         self.define_vreg(func, mi, k, v, true, flags)

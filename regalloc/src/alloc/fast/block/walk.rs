@@ -17,7 +17,7 @@ impl Fast<'_, '_> {
         self.block = b;
         self.unit_state.fill(FREE);
         self.epoch += 1;
-        self.live_list.clear();
+        self.lists.live_list.clear();
         self.has_succs = !func.block(b).succs.is_empty();
         // Physical registers live into a successor stay untouched here.
         for s in 0..func.block(b).succs.len() {
@@ -35,8 +35,8 @@ impl Fast<'_, '_> {
         let mut any_removed = false;
         for &mi in insts.iter().rev() {
             self.inst = mi;
-            self.after.clear();
-            self.before.clear();
+            self.lists.after.clear();
+            self.lists.before.clear();
             let identity = match self.allocate_inst(func, mi) {
                 Ok(x) => x,
                 Err(e) => {
@@ -47,12 +47,12 @@ impl Fast<'_, '_> {
             };
             // Most instructions get nothing around them: skip the two
             // extends (each a capacity check) then.
-            if !self.after.is_empty() {
-                rev.extend_from_slice(&self.after);
+            if !self.lists.after.is_empty() {
+                rev.extend_from_slice(&self.lists.after);
             }
             rev.push(mi);
-            if !self.before.is_empty() {
-                rev.extend(self.before.iter().rev());
+            if !self.lists.before.is_empty() {
+                rev.extend(self.lists.before.iter().rev());
             }
             if identity {
                 self.removing[mi.index()] = true;
@@ -60,10 +60,10 @@ impl Fast<'_, '_> {
             }
         }
         // Values still wanted at the top come from their slots.
-        let mut begin = std::mem::take(&mut self.begin);
+        let mut begin = std::mem::take(&mut self.lists.begin);
         begin.clear();
-        for i in 0..self.live_list.len() {
-            let v = self.live_list[i];
+        for i in 0..self.lists.live_list.len() {
+            let v = self.lists.live_list[i];
             let p = self.v[v as usize].phys;
             if p != NO_REG {
                 match self.slot_access(func, v, Reg(p), Kind::Reload) {
@@ -99,7 +99,7 @@ impl Fast<'_, '_> {
         insts.extend(labels.iter().rev());
         insts.extend_from_slice(&begin);
         insts.extend(rest.iter().rev());
-        self.begin = begin;
+        self.lists.begin = begin;
         if any_removed {
             // Removed entries from `pending` on wait for the next kept
             // instruction; those after the last one stay `None` (at the end).
