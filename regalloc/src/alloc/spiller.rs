@@ -223,6 +223,26 @@ impl Spiller {
         self.users[v.index()] = users;
     }
 
+    /// Whether spilling `v` would recompute every one of its values at its
+    /// uses instead of storing and reloading it: no slot access at all,
+    /// and its definitions die.
+    pub fn all_rematerializable(
+        &self,
+        t: &TargetInfo<'_>,
+        func: &MachineFunction,
+        li: &LiveIntervals,
+        vrm: &VirtRegMap,
+        v: VReg,
+    ) -> bool {
+        let constant = |p: Reg| is_constant(t, &self.phys_defs, p);
+        li.vreg(v).is_some_and(|iv| {
+            iv.range
+                .valnos
+                .iter()
+                .all(|vn| remat_source(t, func, li, vrm, *vn, v, &constant).is_some())
+        })
+    }
+
     /// Spills `v`: rewrites every instruction touching it to use a new
     /// register, records the spill code, and returns the new registers (whose
     /// intervals are added to `li`) for the allocator to queue.
@@ -287,11 +307,7 @@ impl Spiller {
         };
 
         // Which values can be recomputed instead of reloaded.
-        let constant = |p: Reg| {
-            p.index() < t.regs.len()
-                && t.is_reserved(p)
-                && !self.phys_defs.iter().any(|&d| t.regs_overlap(d, p))
-        };
+        let constant = |p: Reg| is_constant(t, &self.phys_defs, p);
         let remat_of: Vec<Option<Inst>> = iv
             .range
             .valnos
@@ -692,6 +708,13 @@ fn live_after(range: &LiveRange, at: SlotIndex) -> bool {
                 .iter()
                 .any(|x| x.valno == seg.valno && x.start > def)
     })
+}
+
+/// Whether reserved register `p` is a constant for rematerialization: no
+/// instruction of the function (whose written registers are `phys_defs`)
+/// writes a register overlapping it.
+fn is_constant(t: &TargetInfo<'_>, phys_defs: &[Reg], p: Reg) -> bool {
+    p.index() < t.regs.len() && t.is_reserved(p) && !phys_defs.iter().any(|&d| t.regs_overlap(d, p))
 }
 
 /// The instruction that recomputes value `vn` of `v`, if there is one:
