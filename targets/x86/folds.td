@@ -139,3 +139,9 @@ foreach op = ["PADDB", "PADDW", "PADDD", "PADDQ", "PAND", "POR", "PXOR",
               "PUNPCKLBW", "PUNPCKLWD", "PUNPCKLDQ", "PUNPCKLQDQ",
               "PUNPCKHBW", "PUNPCKHWD", "PUNPCKHDQ", "PUNPCKHQDQ", "ANDNPS", "ANDNPD"] in
   def : X86Fold<op # "rr", 2, op # "rm">;
+
+// Zero materialized by `xor` is stored as the immediate 0; the flags the
+// `xor` clobbers must be dead there (the allocator checks each instance).
+def : X86Fold<"MOV32r0", 0, "MOV32mi"> {
+  let Address = (ops TplSlot, 1, TplNoReg, 0, TplNoReg, 0);
+}

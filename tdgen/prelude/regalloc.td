@@ -750,6 +750,10 @@ class SpillTemplates<RegisterClass rc> {
 // replaced by `Address`; tdgen checks that they line up (same kinds, same
 // definitions, the same ties shifted by the address length), that MemForm
 // may load, and that RegForm's operand is a register use with a class.
+// Implicit uses (Uses) must be the same; MemForm's implicit definitions
+// (Defs) must be among RegForm's, and one MemForm lacks is dropped: the
+// allocator folds only an instruction whose operand for it is `dead` (x86's
+// `MOV32r0`, a zeroing xor that clobbers EFLAGS, folds into `MOV32mi`).
 // The folded operand may also be a definition: MemForm then writes the slot
 // (a folded store), and if the definition is tied to a use (dst = dst OP x)
 // that use goes too and MemForm reads and writes the slot (a

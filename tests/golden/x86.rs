@@ -22023,7 +22023,7 @@ pub mod tables {
         },
     ];
     /// Memory-operand folds, sorted by register form and operand.
-    pub static MEMORY_FOLDS: [MemoryFoldDesc<'static>; 350usize] = [
+    pub static MEMORY_FOLDS: [MemoryFoldDesc<'static>; 351usize] = [
         MemoryFoldDesc {
             reg_form: Opcode(3),
             operand: 0,
@@ -23972,6 +23972,23 @@ pub mod tables {
                     TemplateOperand::NoReg,
                     TemplateOperand::Imm(0),
                     TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(290),
+            operand: 0,
+            also: None,
+            mem_form: Opcode(288),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
                 ],
             ),
             little_endian: true,

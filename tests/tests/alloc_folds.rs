@@ -157,3 +157,33 @@ fn spilled_uses_fold_and_the_checker_holds_them_to_their_slot() {
         }
     }
 }
+
+/// `MOV32r0` (a zeroing `xor` that clobbers the flags) folds into
+/// `MOV32mi` (which leaves them alone) only where its flags definition is
+/// dead: a live one would lose its value.
+#[test]
+fn a_fold_that_drops_the_flags_needs_them_dead() {
+    let f = read(
+        "---\nname: z\ntracksRegLiveness: true\nbody: |\n  bb.0:\n    %1:gr32 = MOV32r0 implicit-def dead $eflags\n    %2:gr32 = MOV32r0 implicit-def $eflags\n    JCC_1 %bb.1, 4, implicit $eflags\n  bb.1:\n    $eax = COPY %1\n    $ecx = COPY %2\n    RET64 implicit $eax, implicit $ecx\n...\n",
+    );
+    let t = x86();
+    let zero = t.find_opcode("MOV32r0").unwrap();
+    let store = t.find_opcode("MOV32mi").unwrap();
+    let fold = t
+        .memory_folds_for(zero, 0)
+        .iter()
+        .find(|x| x.mem_form == store)
+        .expect("MOV32r0 folds into MOV32mi");
+    let insts: Vec<_> = f
+        .block_ids()
+        .flat_map(|b| f.block(b).insts.clone())
+        .collect();
+    assert!(
+        f.inst(insts[0]).fold_loses_no_live_def(t, fold),
+        "dead flags"
+    );
+    assert!(
+        !f.inst(insts[1]).fold_loses_no_live_def(t, fold),
+        "live flags"
+    );
+}

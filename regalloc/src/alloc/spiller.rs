@@ -665,6 +665,9 @@ fn memory_fold<'t>(
     if def.is_none() && uses.iter().any(|&u| desc.tied_to(u).is_some()) {
         return None;
     }
+    if !inst.fold_loses_no_live_def(t, fold) {
+        return None;
+    }
     let same_sub = uses.iter().chain(&def).all(|&u| {
         inst.operands[u].as_reg().map(|r| r.sub) == inst.operands[k].as_reg().map(|r| r.sub)
     });

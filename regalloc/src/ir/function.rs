@@ -1,6 +1,6 @@
 //! `MachineFunction` and what it owns: blocks, instructions, virtual registers, frame objects, live-ins.
 
-use crate::target::{LaneMask, MemoryFoldDesc, Reg, RegClass, TemplateOperand};
+use crate::target::{LaneMask, MemoryFoldDesc, Reg, RegClass, TargetInfo, TemplateOperand};
 
 use super::ids::{Block, Inst, VReg};
 use super::opcode::Op;
@@ -80,6 +80,33 @@ impl InstData {
             attrs: Vec::new(),
             mem: Vec::new(),
         }
+    }
+
+    /// Whether every implicit definition of `fold`'s register form (this
+    /// instruction's opcode) that its memory form lacks is `dead` here:
+    /// x86's `MOV32r0` clobbers the flags, the `MOV32mi` it folds into does
+    /// not, so a live flags value would be lost. The operand stays on the
+    /// folded instruction, a dead definition of a register it leaves alone.
+    pub fn fold_loses_no_live_def(&self, t: &TargetInfo<'_>, fold: &MemoryFoldDesc<'_>) -> bool {
+        let (Some(reg), Some(mem)) = (
+            t.instrs.get(fold.reg_form.index()),
+            t.instrs.get(fold.mem_form.index()),
+        ) else {
+            return false;
+        };
+        reg.implicit_defs
+            .iter()
+            .filter(|d| !mem.implicit_defs.contains(d))
+            .all(|&d| {
+                self.operands.iter().any(|o| {
+                    o.as_reg().is_some_and(|r| {
+                        r.is_implicit()
+                            && r.is_def()
+                            && r.reg == RegRef::Phys(d)
+                            && r.flags.has(super::operand::RegFlags::DEAD)
+                    })
+                })
+            })
     }
 
     /// Rewrites this instruction (of `fold`'s register form) into `fold`'s

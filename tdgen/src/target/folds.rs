@@ -10,9 +10,12 @@
 //! rewrites an instruction is checked here, so that a wrong pair is a
 //! compile error in the `.td` file and not a miscompile: the other operands
 //! keep their kind, definition status, class, early-clobber and tie (shifted
-//! to their new places), the implicit registers are the same, `MemForm` may
-//! load and store as the fold needs, and the folded operand is a register
-//! with a class.
+//! to their new places), the implicit uses are the same and `MemForm`'s
+//! implicit definitions are among `RegForm`'s (a fold may drop one, such as
+//! the flags x86's `MOV32r0` clobbers: the allocator then folds only an
+//! instruction whose operand for it is `dead`), `MemForm` may load and
+//! store as the fold needs, and the folded operand is a register with a
+//! class.
 
 use super::access::Fields;
 use super::instrs::{Instrs, OperandKind, TplOp, flags, template_operand};
@@ -256,11 +259,15 @@ fn one(
             ));
         }
     }
-    if !same_regs(&r.implicit_defs, &m.implicit_defs)
-        || !same_regs(&r.implicit_uses, &m.implicit_uses)
-    {
+    if !m.implicit_defs.iter().all(|d| r.implicit_defs.contains(d)) {
         return Err(format!(
-            "{what}: the two instructions have different implicit registers (Defs/Uses)"
+            "{what}: '{}' defines implicit registers (Defs) that '{}' does not",
+            m.name, r.name
+        ));
+    }
+    if !same_regs(&r.implicit_uses, &m.implicit_uses) {
+        return Err(format!(
+            "{what}: the two instructions have different implicit uses (Uses)"
         ));
     }
     Ok(MemoryFold {
@@ -416,6 +423,28 @@ def : MemoryFold<TST, 0, CMPmi, (ops TplSlot, 0, 0)> { let AlsoOperand = 1; }
         let e = err("def : MemoryFold<ADDrr, 0, ADDmr, ADDR.A> { let AlsoOperand = 2; }");
         assert!(
             e.contains("a folded definition takes its tied use along by itself"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_fold_may_drop_implicit_definitions_but_not_add_them() {
+        let defs = r#"
+let Defs = [R2] in { def ZEROr : I<(outs GPR:$d), (ins)>; def ONEr : I<(outs GPR:$d), (ins)>; }
+let mayStore = true in def STZm : I<(outs), (ins mem:$m)>;
+let mayStore = true, Defs = [R2] in def STZFm : I<(outs), (ins mem:$m)>;
+def ZEROr2 : I<(outs GPR:$d), (ins)>;
+"#;
+        let m = model(&format!(
+            "{defs}def : MemoryFold<ZEROr, 0, STZm, ADDR.A>;\ndef : MemoryFold<ONEr, 0, STZFm, ADDR.A>;"
+        ))
+        .unwrap();
+        assert_eq!(m.folds.len(), 2);
+        let e = err(&format!(
+            "{defs}def : MemoryFold<ZEROr2, 0, STZFm, ADDR.A>;"
+        ));
+        assert!(
+            e.contains("fold of 'ZEROr2' into 'STZFm': 'STZFm' defines implicit registers (Defs) that 'ZEROr2' does not"),
             "{e}"
         );
     }

@@ -116,6 +116,17 @@ impl<'c, 't> Checker<'c, 't> {
             );
             return;
         };
+        if !o.fold_loses_no_live_def(self.t, fold) {
+            let (n, m) = (self.op_name(o.op), self.op_name(Op::Target(fold.mem_form)));
+            self.err(
+                K::BadEdit,
+                here,
+                Some(k),
+                |_: &Self| format!("every implicit definition of {n} that {m} lacks dead"),
+                |_: &Self| "a live one, whose value the fold loses".into(),
+            );
+            return;
+        }
         if !self.new_slots.contains(&f.slot) {
             let slot = f.slot;
             self.err(
