@@ -40,8 +40,7 @@ pub fn draw(
         .map(|p| p.1)
         .filter(|&y| y > 0.0)
         .fold(f64::MAX, f64::min)
-        .min(1.0)
-        .max(0.01);
+        .clamp(0.01, 1.0);
     let ymax = all.iter().map(|p| p.1).fold(10.0f64, f64::max) * 1.5;
     let mut chart = ChartBuilder::on(&left)
         .caption("allocation time by function size", ("sans-serif", 16))
@@ -109,7 +108,7 @@ pub fn draw(
         let x0 = -4.0 + b as f64 * 0.25;
         let color = if x0 < 0.0 {
             GREEN
-        } else if x0 >= 0.0 && x0 < 0.25 {
+        } else if (0.0..0.25).contains(&x0) {
             BLUE
         } else {
             RED

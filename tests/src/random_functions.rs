@@ -303,13 +303,10 @@ impl Gen<'_, '_> {
         }
         let nargs = self.rng.range(0, 3) as usize;
         let mut args = Vec::new();
-        for k in 0..nargs.min(clobbered.len() - 1) {
+        for &arg in clobbered.iter().take(nargs.min(clobbered.len() - 1)) {
             let v = self.value(b, live, c);
-            b.inst(Op::Generic(Generic::Copy))
-                .def(clobbered[k])
-                .use_(v)
-                .done();
-            args.push(clobbered[k]);
+            b.inst(Op::Generic(Generic::Copy)).def(arg).use_(v).done();
+            args.push(arg);
         }
         let ret = clobbered[0];
         let d = self.t.instr(op);
@@ -444,6 +441,5 @@ pub fn generate(t: &TargetInfo<'_>, p: &Palette, seed: u64, size: u32) -> Machin
             .use_(carried)
             .done();
     }
-    drop(b);
     f
 }

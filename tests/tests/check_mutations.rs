@@ -155,7 +155,7 @@ fn spill_everything(
                 if !scratch.contains_key(&v) {
                     scratch.insert(v, scratch.len());
                 }
-                if !(r.flags.has(RegFlags::UNDEF) && !r.is_def()) && !reloads.contains(&v) {
+                if (!r.flags.has(RegFlags::UNDEF) || r.is_def()) && !reloads.contains(&v) {
                     reloads.push(v);
                 }
             }
@@ -366,7 +366,7 @@ impl Machine<'_, '_> {
             || name == "MOV_rr_32";
         // A register-to-register move copies; `MOV_rr %stack.0` (a frame
         // address) computes a value like any other instruction.
-        let src = regs.iter().filter(|r| !r.is_def()).last();
+        let src = regs.iter().rfind(|r| !r.is_def());
         let dst = regs.iter().find(|r| r.is_def());
         if let (true, Some(s), Some(dd)) = (is_copy, src, dst) {
             let x = self.read(s);
@@ -669,8 +669,8 @@ fn mutants(
             if !is_call(ci) {
                 continue;
             }
-            for p in c.saturating_sub(3)..(c + 4).min(insts.len()) {
-                let i = insts[p];
+            let lo = c.saturating_sub(3);
+            for (p, &i) in insts.iter().enumerate().take(c + 4).skip(lo) {
                 let defines = a
                     .inst(i)
                     .operands

@@ -169,7 +169,7 @@ fn main() {
             total - unread - expressible
         );
         let mut rs: Vec<_> = reasons.into_values().collect();
-        rs.sort_by(|a, b| b.0.cmp(&a.0));
+        rs.sort_by_key(|x| std::cmp::Reverse(x.0));
         for (n, example) in rs.iter().take(8) {
             println!("  inexpressible x{n}: e.g. {example}");
         }
@@ -202,7 +202,7 @@ fn main() {
             );
         }
         let mut es: Vec<_> = errors.into_values().collect();
-        es.sort_by(|a, b| b.0.cmp(&a.0));
+        es.sort_by_key(|x| std::cmp::Reverse(x.0));
         for (n, example) in es.iter().take(6) {
             println!("  failure x{n}: e.g. {example}");
         }

@@ -900,7 +900,7 @@ fn main() {
             }
         }
         let mut errs: Vec<_> = errs.into_values().collect();
-        errs.sort_by(|a, b| b.0.cmp(&a.0));
+        errs.sort_by_key(|x| std::cmp::Reverse(x.0));
         for (c, e) in errs.iter().take(3) {
             println!("    failed x{c}: e.g. {e}");
         }

@@ -728,6 +728,8 @@ pub fn convert(
         }
     }
     let original = out.blocks.len();
+    // Blocks are appended (edge splits) while the original ones are walked.
+    #[allow(clippy::needless_range_loop)]
     for bk in 0..original {
         if out.blocks[bk].succs.len() < 2 {
             continue;
@@ -812,8 +814,8 @@ fn reorder_rpo(f: &mut Ra2Function) {
         }
     }
     // Unreachable blocks (none are built) would keep their relative order.
-    for b in 0..n {
-        if !seen[b] {
+    for (b, &s) in seen.iter().enumerate() {
+        if !s {
             post.insert(0, b);
         }
     }

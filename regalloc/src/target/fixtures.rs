@@ -265,6 +265,16 @@ fn instr(
     }
 }
 
+/// The first function of BPF MIR `text`, which must read without errors
+/// (unit tests' hand-written functions).
+#[cfg(test)]
+pub fn read_bpf_function(text: &str) -> crate::ir::MachineFunction {
+    let file = crate::mir::read(bpf(), "t.mir", text);
+    let errors: Vec<_> = file.errors().collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    file.read_functions().next().expect("function read").clone()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -292,14 +302,4 @@ mod tests {
         let csr = t.find_callee_saved("csr").unwrap();
         assert!(t.mask_preserves(csr, t.find_reg("w6").unwrap()) && !t.mask_preserves(csr, r1));
     }
-}
-
-/// The first function of BPF MIR `text`, which must read without errors
-/// (unit tests' hand-written functions).
-#[cfg(test)]
-pub fn read_bpf_function(text: &str) -> crate::ir::MachineFunction {
-    let file = crate::mir::read(bpf(), "t.mir", text);
-    let errors: Vec<_> = file.errors().collect();
-    assert!(errors.is_empty(), "{errors:?}");
-    file.read_functions().next().expect("function read").clone()
 }

@@ -1,12 +1,10 @@
 //! `tdgen::Builder`: compiles `.td` files into Rust source from a build script, into `OUT_DIR`.
 //!
 //! ```no_run
-//! // build.rs
-//! fn main() {
-//!     if let Err(e) = tdgen::Builder::new("src/bpf.td").out_file("bpf.rs").build() {
-//!         eprintln!("{e}");
-//!         std::process::exit(1);
-//!     }
+//! // build.rs, in `fn main()`:
+//! if let Err(e) = tdgen::Builder::new("src/bpf.td").out_file("bpf.rs").build() {
+//!     eprintln!("{e}");
+//!     std::process::exit(1);
 //! }
 //! // src/lib.rs: pub mod bpf { include!(concat!(env!("OUT_DIR"), "/bpf.rs")); }
 //! ```

@@ -326,12 +326,12 @@ impl Evaluator<'_> {
                         }
                     };
                 }
-                let l = self.to_string_value(l, e.span)?;
+                let l = self.string_value_of(l, e.span)?;
                 let r = match rhs {
                     None => Init::str(""),
                     Some(r) => {
                         let rv = self.value(r, cur, None, Mode::Name)?;
-                        self.to_string_value(rv, r.span)?
+                        self.string_value_of(rv, r.span)?
                     }
                 };
                 match concat_strings(&l, &r) {
@@ -346,7 +346,7 @@ impl Evaluator<'_> {
         })
     }
 
-    fn to_string_value(&mut self, v: Init, span: Span) -> R<Init> {
+    fn string_value_of(&mut self, v: Init, span: Span) -> R<Init> {
         match type_of(&v, self.rk) {
             Some(Ty::String) => Ok(v),
             None => Err(Diagnostic::error(
@@ -1148,7 +1148,7 @@ impl Evaluator<'_> {
                                         vt,
                                         Ty::Record(_) | Ty::Int | Ty::Bits(_) | Ty::Bit
                                     ));
-                            if !ok && !(matches!(t, Ty::Record(_)) && matches!(vt, Ty::Record(_))) {
+                            if !(ok || matches!(t, Ty::Record(_)) && matches!(vt, Ty::Record(_))) {
                                 let m = format!(
                                     "unable to cast type '{}' to type '{}'",
                                     self.ts(vt),

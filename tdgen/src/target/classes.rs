@@ -554,8 +554,8 @@ impl Classes {
                 subs[rc].insert(i2);
             }
         }
-        for rc in 0..n {
-            for &s in &subs[rc] {
+        for (rc, sub) in subs.iter().enumerate() {
+            for &s in sub {
                 if s != rc {
                     list[s].super_classes.push(rc);
                 }

@@ -153,8 +153,8 @@ pub fn compute_unit_weights(bank: &mut RegBank, classes: &Classes) {
             join(&mut parent, first, m + 1);
         }
     }
-    for e in 1..=n {
-        if !allocatable[e] {
+    for (e, &a) in allocatable.iter().enumerate().skip(1) {
+        if !a {
             join(&mut parent, 0, e);
         }
     }
