@@ -38,6 +38,7 @@
 mod compact;
 mod cost_evict;
 mod evict;
+mod hint_recolor;
 mod instr_split;
 mod intf_cache;
 mod local;
@@ -96,6 +97,9 @@ pub struct GreedyOptions {
     pub class_priority_trumps_globalness: bool,
     /// Try region splitting (with spill placement) before block splitting.
     pub region_split: bool,
+    /// Once every range has a register, move copy-related ranges into one
+    /// register where that removes copies (LLVM's `tryHintsRecoloring`).
+    pub hint_recoloring: bool,
 }
 
 impl Default for GreedyOptions {
@@ -104,6 +108,7 @@ impl Default for GreedyOptions {
             csr_first_time_cost: 0.0,
             class_priority_trumps_globalness: false,
             region_split: true,
+            hint_recoloring: true,
         }
     }
 }
@@ -159,6 +164,10 @@ pub fn run_with(
     tracing::debug!("allocating");
     let mut g = Greedy::new(t, func, opts);
     g.allocate()?;
+    if g.opts.hint_recoloring {
+        let moved = hint_recolor::recolor_broken_hints(&mut g);
+        tracing::debug!(moved, "ranges recolored for copy hints");
+    }
     g.finish()
 }
 
