@@ -6,12 +6,14 @@
 //! registers, often end up in different registers and keep the copy. Here,
 //! for each range with such a broken copy, in decreasing order of the
 //! frequency its broken copies execute at, the ranges reachable from it
-//! through copies are moved to its register where that register is free
-//! for them and in their order (a walk that continues through every range
-//! moved or already there), and the moves are kept only if the copies
-//! left between different registers, weighted by block frequency, cost
-//! less than before. Moving a range never changes spill code: each keeps
-//! a register.
+//! through copies are moved to one target register where it is free for
+//! them and in their order (a walk that continues through every range
+//! moved or already there): the range's own register, as LLVM does, or a
+//! physical register it is copied to or from (an argument or a return
+//! value's register). The target whose moves leave the fewest copies
+//! between different registers, weighted by block frequency, is taken if
+//! that is fewer than before. Moving a range never changes spill code:
+//! each keeps a register.
 
 use crate::ir::{Operand, RegRef, VReg};
 use crate::target::Reg;
@@ -132,21 +134,81 @@ pub fn recolor_broken_hints(g: &mut Greedy<'_, '_, '_>) -> usize {
         .collect();
     start.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
     let mut moved_total = 0;
-    let mut visited = vec![0u32; g.func.vregs.len()];
-    let mut stamp = 0u32;
+    let mut walk = Walk {
+        visited: vec![0; g.func.vregs.len()],
+        stamp: 0,
+        moves: Vec::new(),
+        touched: Vec::new(),
+    };
+    let mut targets: Vec<Reg> = Vec::new();
     for (_, v) in start {
         let Some(p) = g.vrm.phys(v) else { continue };
         // The copy may have been mended by an earlier recoloring.
         if !of[v.index()].iter().any(|&k| broken(g, &copies[k])) {
             continue;
         }
-        stamp += 1;
-        // The walk: ranges reachable through copies, moved to `p` where
-        // `p` is free for them and in their order; the copies touched.
-        let mut moves: Vec<(VReg, Reg)> = Vec::new();
-        let mut touched: Vec<usize> = Vec::new();
+        // Its own register, and the physical registers it is copied to or
+        // from (a callee-saved one only if already in use).
+        targets.clear();
+        targets.push(p);
+        for &k in &of[v.index()] {
+            for s in [copies[k].a, copies[k].b] {
+                if let Side::Phys(q) = s
+                    && q != p
+                    && !targets.contains(&q)
+                    && !g.is_unused_csr(q)
+                {
+                    targets.push(q);
+                }
+            }
+        }
+        let mut best: Option<(f32, Reg)> = None;
+        for &q in &targets {
+            let gain = walk.gain(g, &copies, &of, v, q);
+            if gain > 0.0 && best.is_none_or(|b| gain > b.0) {
+                best = Some((gain, q));
+            }
+        }
+        if let Some((gain, q)) = best {
+            walk.gain(g, &copies, &of, v, q);
+            walk.apply(g, q);
+            tracing::debug!(vreg = v.0, reg = %g.t.reg(q).name, moved = walk.moves.len(), gain, "hint recoloring");
+            moved_total += walk.moves.len();
+        }
+    }
+    moved_total
+}
+
+/// The walk over copy-related ranges from one range, with its scratch.
+struct Walk {
+    /// Per virtual register, the stamp of the last walk that reached it.
+    visited: Vec<u32>,
+    stamp: u32,
+    /// The ranges the last walk moved, with their registers before.
+    moves: Vec<(VReg, Reg)>,
+    /// The copies it touched.
+    touched: Vec<usize>,
+}
+
+impl Walk {
+    /// Moves the ranges reachable from `v` through copies to `p` where `p`
+    /// is free for them and in their order (continuing through every range
+    /// moved or already there), measures how much less often the touched
+    /// copies then join different registers, and undoes the moves (kept
+    /// in `moves` for [`Walk::apply`]).
+    fn gain(
+        &mut self,
+        g: &mut Greedy<'_, '_, '_>,
+        copies: &[Copy],
+        of: &[Vec<usize>],
+        v: VReg,
+        p: Reg,
+    ) -> f32 {
+        self.stamp += 1;
+        self.moves.clear();
+        self.touched.clear();
         let mut stack = vec![v];
-        visited[v.index()] = stamp;
+        self.visited[v.index()] = self.stamp;
         while let Some(x) = stack.pop() {
             let Some(cur) = g.vrm.phys(x) else { continue };
             if cur != p {
@@ -156,43 +218,41 @@ pub fn recolor_broken_hints(g: &mut Greedy<'_, '_, '_>) -> usize {
                 }
                 g.unassign(x);
                 g.assign(x, p);
-                moves.push((x, cur));
+                self.moves.push((x, cur));
             }
             for &k in &of[x.index()] {
-                touched.push(k);
+                self.touched.push(k);
                 let c = &copies[k];
                 for s in [c.a, c.b] {
                     if let Side::Virt(y) = s
-                        && visited[y.index()] != stamp
+                        && self.visited[y.index()] != self.stamp
                     {
-                        visited[y.index()] = stamp;
+                        self.visited[y.index()] = self.stamp;
                         stack.push(y);
                     }
                 }
             }
         }
-        if moves.is_empty() {
-            continue;
+        if self.moves.is_empty() {
+            return 0.0;
         }
-        touched.sort_unstable();
-        touched.dedup();
-        let after = broken_cost(g, &copies, &touched);
-        // Undo to measure the cost before, then redo if it pays.
-        for &(x, old) in moves.iter().rev() {
+        self.touched.sort_unstable();
+        self.touched.dedup();
+        let after = broken_cost(g, copies, &self.touched);
+        for &(x, old) in self.moves.iter().rev() {
             g.unassign(x);
             g.assign(x, old);
         }
-        let before = broken_cost(g, &copies, &touched);
-        if after < before {
-            for &(x, _) in &moves {
-                g.unassign(x);
-                g.assign(x, p);
-            }
-            tracing::debug!(vreg = v.0, reg = %g.t.reg(p).name, moved = moves.len(), before, after, "hint recoloring");
-            moved_total += moves.len();
+        broken_cost(g, copies, &self.touched) - after
+    }
+
+    /// Makes the moves the last [`Walk::gain`] measured.
+    fn apply(&self, g: &mut Greedy<'_, '_, '_>, p: Reg) {
+        for &(x, _) in &self.moves {
+            g.unassign(x);
+            g.assign(x, p);
         }
     }
-    moved_total
 }
 
 #[cfg(test)]
@@ -268,5 +328,36 @@ body: |
         g.unassign(VReg(3));
         assert_eq!(recolor_broken_hints(&mut g), 1);
         assert_eq!(g.vrm.phys(VReg(2)), Some(order[0]));
+    }
+
+    #[test]
+    fn a_range_copied_to_a_physical_register_moves_into_it() {
+        let mut f = read(
+            "---
+name: ret
+tracksRegLiveness: true
+registers:
+  - { id: 1, class: gpr }
+body: |
+  bb.0:
+    %1:gpr = LD_imm64 1
+    STD %1, %1, 0
+    $r0 = COPY %1
+    RET implicit $r0
+...
+",
+        );
+        let mut g = Greedy::new(bpf(), &mut f, GreedyOptions::default());
+        let r0 = bpf().find_reg("r0").unwrap();
+        let other = *g
+            .order(VReg(1))
+            .unwrap()
+            .regs
+            .iter()
+            .find(|&&r| r != r0)
+            .unwrap();
+        g.assign(VReg(1), other);
+        assert_eq!(recolor_broken_hints(&mut g), 1);
+        assert_eq!(g.vrm.phys(VReg(1)), Some(r0));
     }
 }

@@ -651,7 +651,7 @@ impl Greedy<'_, '_, '_> {
     }
 
     /// Whether `p` overlaps a callee-saved register no assignment uses yet.
-    fn is_unused_csr(&self, p: Reg) -> bool {
+    pub(super) fn is_unused_csr(&self, p: Reg) -> bool {
         let Some(set) = self.orders.csr() else {
             return false;
         };
