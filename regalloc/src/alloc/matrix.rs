@@ -177,12 +177,24 @@ impl LiveRegMatrix {
         if self.regmasks.is_empty() {
             return out;
         }
+        // Segments and masks are both in slot order: a cursor into the
+        // masks moves forward only, and a segment ending before the next
+        // mask (most of them, the calls being few) costs one comparison.
+        let masks = &self.regmasks[..];
+        let mut k = 0;
         for s in &range.segments {
-            let k = self.regmasks.partition_point(|m| m.at < s.start);
-            for m in self.regmasks[k..].iter().take_while(|m| m.at < s.end) {
+            if k == masks.len() {
+                break;
+            }
+            if masks[k].at >= s.end {
+                continue;
+            }
+            k += masks[k..].partition_point(|m| m.at < s.start);
+            while let Some(m) = masks.get(k).filter(|m| m.at < s.end) {
                 if !out.masks.contains(&m.mask) {
                     out.masks.push(m.mask.clone());
                 }
+                k += 1;
             }
         }
         out
