@@ -66,6 +66,10 @@ pub struct LiveRegMatrix {
     fixed_memo: RefCell<Vec<FixedMemo>>,
 }
 
+/// Intervals with at least this many segments have their
+/// fixed-interference answers remembered ([`FixedMemo`]).
+const MEMO_SEGMENTS: usize = 3;
+
 /// The fixed-interference answers of one virtual register's interval, by
 /// physical register. Fixed ranges never change during allocation, and
 /// neither does an interval once made (a split or a spill makes new
@@ -245,6 +249,11 @@ impl LiveRegMatrix {
     /// Whether a fixed register live range of one of `p`'s units overlaps
     /// the part of `iv` that would occupy it.
     fn fixed_overlaps(&self, t: &TargetInfo<'_>, iv: &LiveInterval, p: Reg) -> bool {
+        // A short range costs a search or two per unit, about what the
+        // memo costs: only longer ones are remembered.
+        if iv.range.segments.len() < MEMO_SEGMENTS {
+            return self.fixed_overlaps_now(t, iv, p);
+        }
         let v = iv.vreg.index();
         let key = (iv.range.segments.as_ptr() as usize, iv.range.segments.len());
         let (word, bit) = (2 * p.index() / 64, 2 * p.index() % 64);
