@@ -670,19 +670,23 @@ pub fn live_blocks(
     func: &MachineFunction,
 ) -> Vec<Block> {
     let slots = &an.intervals.slots;
-    let mut out = Vec::new();
+    let mut out: Vec<Block> = Vec::with_capacity(range.segments.len());
+    // The segments are sorted and disjoint, so their blocks come in order:
+    // a block shared with the segment before is the last one listed.
     for s in &range.segments {
         let Some(first) = slots.block_of(s.start) else {
             continue;
         };
         let mut b = first.index();
+        if out.last() == Some(&first) {
+            b += 1;
+        }
         while b < func.blocks.len() && slots.block_start(Block::new(b)) < s.end {
             out.push(Block::new(b));
             b += 1;
         }
     }
-    out.sort();
-    out.dedup();
+    debug_assert!(out.windows(2).all(|w| w[0] < w[1]));
     out
 }
 
