@@ -81,7 +81,8 @@ pub fn compute_weights(
     let mut hints_out = vec![Vec::new(); nv];
     for v in 0..nv {
         let vr = VReg::new(v);
-        let Some((weight, hints)) = vreg_weight(t, f, flow, li, vr, &placed[start[v]..start[v + 1]])
+        let Some((weight, hints)) =
+            vreg_weight(t, f, flow, li, vr, &placed[start[v]..start[v + 1]])
         else {
             continue;
         };
