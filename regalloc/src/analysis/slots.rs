@@ -208,7 +208,12 @@ impl SlotIndexes {
     /// with `[start, end)`.
     pub fn blocks_overlapping(&self, start: SlotIndex, end: SlotIndex) -> std::ops::Range<usize> {
         let first = self.blocks.partition_point(|&(_, e)| e <= start);
-        let last = first + self.blocks[first..].partition_point(|&(s, _)| s < end);
+        // Most stretches asked about lie in a block or two, and a caller
+        // visits the blocks anyway: a walk, not a second search.
+        let mut last = first;
+        while self.blocks.get(last).is_some_and(|&(s, _)| s < end) {
+            last += 1;
+        }
         first..last
     }
 
