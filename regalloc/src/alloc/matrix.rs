@@ -17,6 +17,8 @@
 
 mod union;
 
+use std::cell::RefCell;
+
 use crate::analysis::{LiveInterval, LiveIntervals, LiveRange, RegMaskSlot, SlotIndex};
 use crate::ir::{RegMask, VReg};
 use crate::target::{Reg, RegUnit, TargetInfo};
@@ -59,6 +61,29 @@ pub struct LiveRegMatrix {
     /// finer form of LLVM's `LiveIntervalUnion` tags, which its
     /// interference cache checks per register).
     changes: Vec<Vec<(SlotIndex, SlotIndex)>>,
+    /// Per virtual register, the answers of [`LiveRegMatrix::fixed_overlaps`]
+    /// so far (see [`FixedMemo`]).
+    fixed_memo: RefCell<Vec<FixedMemo>>,
+}
+
+/// Intervals with at least this many segments have their
+/// fixed-interference answers remembered ([`FixedMemo`]).
+const MEMO_SEGMENTS: usize = 3;
+
+/// The fixed-interference answers of one virtual register's interval, by
+/// physical register. Fixed ranges never change during allocation, and
+/// neither does an interval once made (a split or a spill makes new
+/// registers), so an answer holds for good; the same pair is asked about
+/// again and again (assignment, eviction, moving ranges aside, each over
+/// the whole order). The interval is recognised by its segment list's
+/// address and length, so that an interval made again for the register
+/// starts over.
+#[derive(Clone, Debug, Default)]
+struct FixedMemo {
+    /// The segment list the answers are about.
+    key: (usize, usize),
+    /// Two bits per physical register: asked, and overlaps.
+    bits: Vec<u64>,
 }
 
 impl LiveRegMatrix {
@@ -78,6 +103,7 @@ impl LiveRegMatrix {
             assigned: Vec::new(),
             track_lanes,
             changes: vec![Vec::new(); n],
+            fixed_memo: RefCell::new(Vec::new()),
         }
     }
 
@@ -155,12 +181,24 @@ impl LiveRegMatrix {
         if self.regmasks.is_empty() {
             return out;
         }
+        // Segments and masks are both in slot order: a cursor into the
+        // masks moves forward only, and a segment ending before the next
+        // mask (most of them, the calls being few) costs one comparison.
+        let masks = &self.regmasks[..];
+        let mut k = 0;
         for s in &range.segments {
-            let k = self.regmasks.partition_point(|m| m.at < s.start);
-            for m in self.regmasks[k..].iter().take_while(|m| m.at < s.end) {
+            if k == masks.len() {
+                break;
+            }
+            if masks[k].at >= s.end {
+                continue;
+            }
+            k += masks[k..].partition_point(|m| m.at < s.start);
+            while let Some(m) = masks.get(k).filter(|m| m.at < s.end) {
                 if !out.masks.contains(&m.mask) {
                     out.masks.push(m.mask.clone());
                 }
+                k += 1;
             }
         }
         out
@@ -211,6 +249,38 @@ impl LiveRegMatrix {
     /// Whether a fixed register live range of one of `p`'s units overlaps
     /// the part of `iv` that would occupy it.
     fn fixed_overlaps(&self, t: &TargetInfo<'_>, iv: &LiveInterval, p: Reg) -> bool {
+        // A short range costs a search or two per unit, about what the
+        // memo costs: only longer ones are remembered.
+        if iv.range.segments.len() < MEMO_SEGMENTS {
+            return self.fixed_overlaps_now(t, iv, p);
+        }
+        let v = iv.vreg.index();
+        let key = (iv.range.segments.as_ptr() as usize, iv.range.segments.len());
+        let (word, bit) = (2 * p.index() / 64, 2 * p.index() % 64);
+        let mut memo = self.fixed_memo.borrow_mut();
+        if memo.len() <= v {
+            memo.resize(v + 1, FixedMemo::default());
+        }
+        let m = &mut memo[v];
+        if m.key != key || m.bits.is_empty() {
+            m.key = key;
+            m.bits.clear();
+            m.bits.resize((2 * t.regs.len()).div_ceil(64), 0);
+        }
+        if let Some(&w) = m.bits.get(word)
+            && w & (1 << bit) != 0
+        {
+            return w & (2 << bit) != 0;
+        }
+        let overlaps = self.fixed_overlaps_now(t, iv, p);
+        if let Some(w) = m.bits.get_mut(word) {
+            *w |= (1 | u64::from(overlaps) << 1) << bit;
+        }
+        overlaps
+    }
+
+    /// [`LiveRegMatrix::fixed_overlaps`] computed.
+    fn fixed_overlaps_now(&self, t: &TargetInfo<'_>, iv: &LiveInterval, p: Reg) -> bool {
         self.unit_ranges_iter(t, iv, p).any(|(u, range)| {
             self.fixed
                 .get(u.index())

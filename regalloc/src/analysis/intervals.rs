@@ -218,7 +218,10 @@ impl LiveIntervals {
         let slots = SlotIndexes::new(f);
         let nv = f.vregs.len();
         let nu = t.units.len();
-        let mut vacc: Vec<Vec<(Block, SlotIndex, VAccess)>> = vec![Vec::new(); nv];
+        // Every virtual register access in layout order, sorted by register
+        // below: one vector for the function instead of one per register
+        // (tens of thousands of small vectors growing one push at a time).
+        let mut vflat: Vec<(VReg, Block, SlotIndex, VAccess)> = Vec::with_capacity(f.insts.len());
         let mut uacc: Vec<Vec<Access>> = vec![Vec::new(); nu];
         let mut has_sub = vec![false; nv];
         let mut regmasks = Vec::new();
@@ -303,7 +306,7 @@ impl LiveIntervals {
                     }
                 }
                 for &(v, a) in &per_inst_v {
-                    vacc[v.index()].push((block, at, a));
+                    vflat.push((v, block, at, a));
                 }
                 for &(u, a) in &per_inst_u {
                     if a.reads || a.writes {
@@ -315,7 +318,25 @@ impl LiveIntervals {
         let mut rb = RangeBuilder::new(cfg.num_blocks());
         let mut vregs = Vec::with_capacity(nv);
         let mut acc = Vec::new();
-        for (v, list) in vacc.iter().enumerate() {
+        // A counting sort by register, stable: each register's accesses stay
+        // in layout order.
+        let mut vstart = vec![0usize; nv + 1];
+        for a in &vflat {
+            vstart[a.0.index() + 1] += 1;
+        }
+        for v in 0..nv {
+            vstart[v + 1] += vstart[v];
+        }
+        let mut vacc: Vec<(Block, SlotIndex, VAccess)> =
+            vec![(Block::new(0), SlotIndex(0), VAccess::default()); vflat.len()];
+        let mut next = vstart.clone();
+        for &(v, block, at, a) in &vflat {
+            vacc[next[v.index()]] = (block, at, a);
+            next[v.index()] += 1;
+        }
+        drop(vflat);
+        for v in 0..nv {
+            let list = &vacc[vstart[v]..vstart[v + 1]];
             if list.is_empty() {
                 vregs.push(None);
                 continue;

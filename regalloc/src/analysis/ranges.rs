@@ -428,7 +428,8 @@ impl RangeBuilder {
         // segments can start: a region covering much of the function is
         // read off one scan of all blocks rather than sorted and merged.
         let wide = covers_much(marked_in.len(), cfg.num_blocks());
-        let mut live_sorted: Vec<Block> = Vec::new();
+        // At most the blocks marked live-in: one allocation.
+        let mut live_sorted: Vec<Block> = Vec::with_capacity(marked_in.len());
         if wide {
             for b in (0..cfg.num_blocks()).map(Block::new) {
                 let live = range_in(facts, b) && cfg.is_reachable(b);

@@ -208,7 +208,12 @@ impl SlotIndexes {
     /// with `[start, end)`.
     pub fn blocks_overlapping(&self, start: SlotIndex, end: SlotIndex) -> std::ops::Range<usize> {
         let first = self.blocks.partition_point(|&(_, e)| e <= start);
-        let last = first + self.blocks[first..].partition_point(|&(s, _)| s < end);
+        // Most stretches asked about lie in a block or two, and a caller
+        // visits the blocks anyway: a walk, not a second search.
+        let mut last = first;
+        while self.blocks.get(last).is_some_and(|&(s, _)| s < end) {
+            last += 1;
+        }
         first..last
     }
 
@@ -250,23 +255,68 @@ impl SlotIndexes {
         next: SlotIndex,
         new: Inst,
     ) -> Option<SlotIndex> {
+        let mut run = Vec::with_capacity(1);
+        let idx = self.index_between(prev, next, new, &mut run)?;
+        self.insert_indexed(&mut run);
+        Some(idx)
+    }
+
+    /// [`SlotIndexes::insert_between`] for many instructions at once, in
+    /// layout order: `new` gets its index (and [`SlotIndexes::inst`]
+    /// answers it) at once, but its entry waits in `run` until
+    /// [`SlotIndexes::insert_indexed`] merges the whole run in one pass,
+    /// instead of moving the tail of the function's entries once per
+    /// instruction. `prev` may be the index given to the instruction just
+    /// before in `run`; nothing else may read the entries meanwhile.
+    pub fn index_between(
+        &mut self,
+        prev: SlotIndex,
+        next: SlotIndex,
+        new: Inst,
+        run: &mut Vec<(u32, Inst)>,
+    ) -> Option<SlotIndex> {
         let (p, n) = (prev.base(), next.base());
         let base = insertion_base(p, n)?;
-        let pos = self.entries.partition_point(|e| e.0 <= p);
-        if self.entries.get(pos).is_some_and(|e| e.0 < n)
-            || pos == 0
-            || self.entries[pos - 1].0 != p
-        {
-            // `prev` and `next` are not neighbours.
-            return None;
+        // After an instruction of the run, the next entry is the one that
+        // followed the gap it went into, which `next` names.
+        if run.last().is_none_or(|l| l.0 != p) {
+            let pos = self.entries.partition_point(|e| e.0 <= p);
+            if self.entries.get(pos).is_some_and(|e| e.0 < n)
+                || pos == 0
+                || self.entries[pos - 1].0 != p
+            {
+                // `prev` and `next` are not neighbours.
+                return None;
+            }
         }
-        self.entries.insert(pos, (base, Some(new)));
+        run.push((base, new));
         if self.inst.len() <= new.index() {
             self.inst.resize(new.index() + 1, None);
         }
         let idx = SlotIndex::new(base, Slot::Block);
         self.inst[new.index()] = Some(idx);
         Some(idx)
+    }
+
+    /// Adds the entries of `run` ([`SlotIndexes::index_between`]) and
+    /// empties it.
+    pub fn insert_indexed(&mut self, run: &mut Vec<(u32, Inst)>) {
+        if !run.is_sorted_by_key(|x| x.0) {
+            run.sort_unstable_by_key(|x| x.0);
+        }
+        // Merge from the back: only the entries after the first new one
+        // move, each once.
+        let old = self.entries.len();
+        self.entries.resize(old + run.len(), (0, None));
+        let (mut i, mut w) = (old, old + run.len());
+        for &(base, inst) in run.iter().rev() {
+            let k = self.entries[..i].partition_point(|e| e.0 <= base);
+            self.entries.copy_within(k..i, w - (i - k));
+            w -= i - k + 1;
+            i = k;
+            self.entries[w] = (base, Some(inst));
+        }
+        run.clear();
     }
 
     /// The raw index of the last entry (the end of the last block).

@@ -34,8 +34,15 @@ pub fn compute_weights(
     flow: &FlowAnalyses,
     li: &mut LiveIntervals,
 ) -> Vec<Vec<(Hint, f32)>> {
-    let mut users: Vec<Vec<crate::ir::Inst>> = vec![Vec::new(); f.vregs.len()];
-    let mut block_of = vec![None; f.insts.len()];
+    // Every (register, instruction) pair in layout order, then
+    // counting-sorted by register: one vector for the function instead of
+    // one growing vector per register.
+    let nv = f.vregs.len();
+    let mut pairs: Vec<(VReg, crate::ir::Inst, crate::ir::Block)> =
+        Vec::with_capacity(f.insts.len());
+    // Per register, the last instruction listed (plus one), so that an
+    // instruction with several operands of it is listed once.
+    let mut last = vec![0usize; nv];
     for (b, bd) in f.blocks.iter().enumerate() {
         for &i in &bd.insts {
             let Some(inst) = f.insts.get(i.index()) else {
@@ -44,30 +51,39 @@ pub fn compute_weights(
             if super::slots::is_debug_or_probe(inst.op) {
                 continue;
             }
-            block_of[i.index()] = Some(crate::ir::Block::new(b));
             for o in &inst.operands {
                 if let Operand::Reg(r) = o
                     && let RegRef::Virt(v) = r.reg
                     && !r.flags.has(RegFlags::DEBUG_USE)
-                    && let Some(u) = users.get_mut(v.index())
-                    && u.last() != Some(&i)
+                    && let Some(l) = last.get_mut(v.index())
+                    && *l != i.index() + 1
                 {
-                    u.push(i);
+                    *l = i.index() + 1;
+                    pairs.push((v, i, crate::ir::Block::new(b)));
                 }
             }
         }
     }
-    let mut hints_out = vec![Vec::new(); f.vregs.len()];
-    let mut placed = Vec::new();
-    for v in 0..f.vregs.len() {
+    let mut start = vec![0usize; nv + 1];
+    for p in &pairs {
+        start[p.0.index() + 1] += 1;
+    }
+    for v in 0..nv {
+        start[v + 1] += start[v];
+    }
+    let mut placed = vec![(crate::ir::Inst::new(0), crate::ir::Block::new(0)); pairs.len()];
+    let mut next = start.clone();
+    for &(v, i, b) in &pairs {
+        placed[next[v.index()]] = (i, b);
+        next[v.index()] += 1;
+    }
+    drop(pairs);
+    let mut hints_out = vec![Vec::new(); nv];
+    for v in 0..nv {
         let vr = VReg::new(v);
-        placed.clear();
-        placed.extend(
-            users[v]
-                .iter()
-                .filter_map(|&i| block_of[i.index()].map(|b| (i, b))),
-        );
-        let Some((weight, hints)) = vreg_weight(t, f, flow, li, vr, &placed) else {
+        let Some((weight, hints)) =
+            vreg_weight(t, f, flow, li, vr, &placed[start[v]..start[v + 1]])
+        else {
             continue;
         };
         hints_out[v] = hints;

@@ -60,15 +60,43 @@ pub struct Region {
 struct Scratch {
     /// The use blocks' border constraints, in `use_blocks` order.
     constraints: Vec<BlockConstraint>,
-    /// Live-through blocks the region grew into, with whether the
-    /// candidate has interference there.
-    visited: Vec<(Block, bool)>,
+    /// Live-through blocks the region grew into, with the candidate's
+    /// constraint there (`None`: no interference, linked).
+    visited: Vec<(Block, Option<BlockConstraint>)>,
     /// The blocks one growth step adds.
     added: Vec<Block>,
     /// Of those, the ones without interference (linked) ...
     links: Vec<Block>,
     /// ... and the constraints of the others.
     cs: Vec<BlockConstraint>,
+    /// The evaluations of earlier candidates for the range being split
+    /// (those with stamp `memo_range`), for [`Memo`].
+    memos: Vec<Memo>,
+    /// Evaluations of an earlier range, kept for their vectors.
+    spare: Vec<Memo>,
+    /// The `through` stamp of the range `memos` belong to.
+    memo_range: u32,
+}
+
+/// What one candidate's network saw and decided. A later candidate of the
+/// same range whose interference gives the same constraint in every use
+/// block and in every live-through block this one's region grew into
+/// would feed the network the same biases and links in the same order:
+/// it grows into the same blocks and settles on the same bundles, at the
+/// same cost to the last bit. Registers that only calls or the same few
+/// ranges take often look alike that way, and the network is the most
+/// expensive part of a candidate.
+#[derive(Default)]
+struct Memo {
+    /// The use blocks' constraints.
+    constraints: Vec<BlockConstraint>,
+    /// The static cost, compared bit for bit.
+    static_cost: f32,
+    /// The live-through blocks grown into, in order, with their constraint
+    /// (`None`: no interference, the block was linked).
+    visited: Vec<(Block, Option<BlockConstraint>)>,
+    /// The result: `None` when no bundle wanted the register.
+    cost: Option<f32>,
 }
 
 impl Region {
@@ -250,7 +278,14 @@ fn evaluate(
         added,
         links,
         cs,
+        memos,
+        spare,
+        memo_range,
     } = &mut region.scratch;
+    if *memo_range != through {
+        spare.append(memos);
+        *memo_range = through;
+    }
     let mut p_intf = region.intf.reg(
         g.t,
         &g.matrix,
@@ -300,12 +335,49 @@ fn evaluate(
         }
         constraints.push(c);
     }
+    // An earlier candidate that saw the same: its answer, unless it would
+    // be a new best (it never is: the best so far is at most its cost),
+    // which needs the network's bundles.
+    if static_cost < limit {
+        for m in memos.iter() {
+            if m.static_cost.to_bits() == static_cost.to_bits()
+                && m.cost.is_none_or(|c| c >= limit)
+                && m.constraints == *constraints
+                && m.visited.iter().all(|&(b, c)| {
+                    let i = intf(g, &mut p_intf, b);
+                    through_constraint(g, &mut region.last_split, b, i) == c
+                })
+            {
+                return m.cost;
+            }
+        }
+    }
     placer.add_constraints(constraints);
-    if !placer.scan_active_bundles() || static_cost >= limit {
+    visited.clear();
+    let remember = |memos: &mut Vec<Memo>,
+                    spare: &mut Vec<Memo>,
+                    constraints: &[BlockConstraint],
+                    visited: &[(Block, Option<BlockConstraint>)],
+                    cost: Option<f32>| {
+        let mut m = spare.pop().unwrap_or_default();
+        m.constraints.clear();
+        m.constraints.extend_from_slice(constraints);
+        m.static_cost = static_cost;
+        m.visited.clear();
+        m.visited.extend_from_slice(visited);
+        m.cost = cost;
+        memos.push(m);
+    };
+    if !placer.scan_active_bundles() {
+        if static_cost < limit {
+            remember(memos, spare, constraints, visited, None);
+        }
+        return None;
+    }
+    if static_cost >= limit {
         return None;
     }
     // 2. Grow through live-through blocks next to positive bundles.
-    visited.clear();
     loop {
         newly_reached(
             placer,
@@ -322,26 +394,11 @@ fn evaluate(
         cs.clear();
         for &b in added.iter() {
             let i = intf(g, &mut p_intf, b);
-            visited.push((b, i.is_some()));
-            match i {
+            let c = through_constraint(g, &mut region.last_split, b, i);
+            visited.push((b, c));
+            match c {
                 None => links.push(b),
-                Some((first, last)) => {
-                    let start = g.an.intervals.slots.block_start(b);
-                    cs.push(BlockConstraint {
-                        block: b,
-                        entry: if first <= start {
-                            BorderConstraint::MustSpill
-                        } else {
-                            BorderConstraint::PrefSpill
-                        },
-                        exit: if last >= last_split(g, &mut region.last_split, b) {
-                            BorderConstraint::MustSpill
-                        } else {
-                            BorderConstraint::PrefSpill
-                        },
-                        change_state: true,
-                    });
-                }
+                Some(c) => cs.push(c),
             }
         }
         placer.add_constraints(cs);
@@ -350,7 +407,10 @@ fn evaluate(
     }
     placer.finish();
     // No bundle wants the register: not a candidate.
-    placer.positive_bundles().next()?;
+    if placer.positive_bundles().next().is_none() {
+        remember(memos, spare, constraints, visited, None);
+        return None;
+    }
     // 3. Global cost.
     let placer = &region.placer;
     let bundle_pos = |b: Block, out: bool| placer.is_positive(region.bundles.bundle(b, out));
@@ -365,18 +425,47 @@ fn evaluate(
         }
         cost += ins as f32 * freq(g, u.block);
     }
-    for &(b, interfered) in visited.iter() {
+    for &(b, c) in visited.iter() {
         let (rin, rout) = (bundle_pos(b, false), bundle_pos(b, true));
         if !rin && !rout {
             continue;
         }
         if rin && rout {
-            if interfered {
+            if c.is_some() {
                 cost += 2.0 * freq(g, b);
             }
             continue;
         }
         cost += freq(g, b);
     }
+    remember(memos, spare, constraints, visited, Some(cost));
     Some(cost)
+}
+
+/// The constraint of live-through block `b` on a candidate whose
+/// interference in it is `i`: none when there is no interference (the
+/// block is linked), else the stack at both borders, forced where the
+/// interference covers the border.
+fn through_constraint(
+    g: &Greedy<'_, '_, '_>,
+    last_split_cache: &mut [Option<SlotIndex>],
+    b: Block,
+    i: Option<(SlotIndex, SlotIndex)>,
+) -> Option<BlockConstraint> {
+    let (first, last) = i?;
+    let start = g.an.intervals.slots.block_start(b);
+    Some(BlockConstraint {
+        block: b,
+        entry: if first <= start {
+            BorderConstraint::MustSpill
+        } else {
+            BorderConstraint::PrefSpill
+        },
+        exit: if last >= last_split(g, last_split_cache, b) {
+            BorderConstraint::MustSpill
+        } else {
+            BorderConstraint::PrefSpill
+        },
+        change_state: true,
+    })
 }

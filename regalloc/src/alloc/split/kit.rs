@@ -17,7 +17,7 @@
 //! - at every switch point where the value is live, a `COPY` from the
 //!   previous interval's register to the next one's is inserted into the
 //!   block and given a slot index of its own between its neighbours
-//!   ([`SlotIndexes::insert_between`]), so no existing index moves;
+//!   ([`SlotIndexes::index_between`]), so no existing index moves;
 //! - every operand of the register is renamed to the interval covering its
 //!   instruction (a read-modify-write instruction stays in two-address form:
 //!   both operands are renamed alike);
@@ -425,8 +425,9 @@ impl SplitKit {
         let first_new = inserted.iter().map(|x| x.1.index()).min().unwrap_or(0);
         let mut blocks_with_copies: Vec<Block> = inserted.iter().map(|x| x.0).collect();
         blocks_with_copies.dedup();
+        let mut run: Vec<(u32, Inst)> = Vec::with_capacity(inserted.len());
         for b in blocks_with_copies {
-            let insts = func.block(b).insts.clone();
+            let insts = &func.block(b).insts;
             let slots = &mut an.intervals.slots;
             let mut prev = slots.block_start(b);
             for (pos, &id) in insts.iter().enumerate() {
@@ -440,7 +441,7 @@ impl SplitKit {
                     .iter()
                     .find_map(|&x| slots.inst(x))
                     .unwrap_or_else(|| slots.block_end(b));
-                let at = slots.insert_between(prev, next, id);
+                let at = slots.index_between(prev, next, id, &mut run);
                 debug_assert!(at.is_some(), "room was checked");
                 if let Some(at) = at {
                     prev = at;
@@ -448,6 +449,7 @@ impl SplitKit {
                 self.copies.push(id);
             }
         }
+        an.intervals.slots.insert_indexed(&mut run);
 
         // 6. Intervals and weights of the new registers.
         if vrm.original(v) == v {
@@ -668,19 +670,23 @@ pub fn live_blocks(
     func: &MachineFunction,
 ) -> Vec<Block> {
     let slots = &an.intervals.slots;
-    let mut out = Vec::new();
+    let mut out: Vec<Block> = Vec::with_capacity(range.segments.len());
+    // The segments are sorted and disjoint, so their blocks come in order:
+    // a block shared with the segment before is the last one listed.
     for s in &range.segments {
         let Some(first) = slots.block_of(s.start) else {
             continue;
         };
         let mut b = first.index();
+        if out.last() == Some(&first) {
+            b += 1;
+        }
         while b < func.blocks.len() && slots.block_start(Block::new(b)) < s.end {
             out.push(Block::new(b));
             b += 1;
         }
     }
-    out.sort();
-    out.dedup();
+    debug_assert!(out.windows(2).all(|w| w[0] < w[1]));
     out
 }
 

@@ -159,6 +159,13 @@ impl Node {
         }
     }
 
+    /// [`Node::add_link`] for a neighbour known not to be linked yet.
+    #[inline(always)]
+    fn add_new_link(&mut self, to: Bundle, w: f64) {
+        self.sum_link_weights += w;
+        self.links.push((w, to));
+    }
+
     /// Whether the node is `-1` whatever its neighbours do: even all of
     /// them positive cannot lift its sum above `-threshold`.
     fn must_spill(&self, threshold: f64) -> bool {
@@ -177,6 +184,16 @@ pub struct SpillPlacement {
     block_bundles: Vec<[Bundle; 2]>,
     /// Bundles with more than [`LARGE_BUNDLE_BLOCKS`] blocks.
     large: BitSet,
+    /// Per block: another block has the same two bundles at its borders,
+    /// so linking it may find the link already there.
+    pair_shared: Vec<bool>,
+    /// Per block: the query that last linked its bundles. A block that
+    /// shares its bundles with no other block and is linked for the first
+    /// time in a query adds a link that cannot exist yet: no search of
+    /// its bundles' links.
+    linked_at: Vec<u32>,
+    /// The current query, numbering `linked_at`.
+    query: u32,
     /// Frequency of every block, relative to the entry.
     freq: Vec<f64>,
     /// The entry frequency the fractions are taken of.
@@ -210,7 +227,7 @@ impl SpillPlacement {
     pub fn new(bundles: &EdgeBundles, freq: &[f64]) -> SpillPlacement {
         let nb = bundles.num_blocks();
         let n = bundles.num_bundles();
-        let block_bundles = (0..nb)
+        let block_bundles: Vec<[Bundle; 2]> = (0..nb)
             .map(|b| {
                 let b = Block::new(b);
                 [bundles.bundle(b, false), bundles.bundle(b, true)]
@@ -222,6 +239,20 @@ impl SpillPlacement {
                 large.insert(k);
             }
         }
+        let mut pairs: Vec<(Bundle, Bundle, usize)> = block_bundles
+            .iter()
+            .enumerate()
+            .filter(|(_, bb)| bb[0] != bb[1])
+            .map(|(b, &[i, o])| (i.min(o), i.max(o), b))
+            .collect();
+        pairs.sort_unstable();
+        let mut pair_shared = vec![false; nb];
+        for w in pairs.windows(2) {
+            if (w[0].0, w[0].1) == (w[1].0, w[1].1) {
+                pair_shared[w[0].2] = true;
+                pair_shared[w[1].2] = true;
+            }
+        }
         let mut freq = freq.to_vec();
         freq.resize(nb, 0.0);
         let entry_freq = match freq.first() {
@@ -231,6 +262,9 @@ impl SpillPlacement {
         SpillPlacement {
             block_bundles,
             large,
+            pair_shared,
+            linked_at: vec![0; nb],
+            query: 0,
             freq,
             entry_freq,
             threshold: entry_freq * THRESHOLD_FRACTION,
@@ -248,6 +282,7 @@ impl SpillPlacement {
     /// when a later call activates them again, so this costs only the size
     /// of the previous query.
     pub fn prepare(&mut self) {
+        self.query += 1;
         for &b in &self.active_list {
             self.active.remove(b.index());
         }
@@ -265,6 +300,7 @@ impl SpillPlacement {
     /// change state link their bundles (see
     /// [`BlockConstraint::change_state`]).
     pub fn add_constraints(&mut self, constraints: &[BlockConstraint]) {
+        let query = self.query;
         let (block_bundles, freq, mut net) = self.net();
         for c in constraints {
             let f = freq.get(c.block.index()).copied().unwrap_or(0.0);
@@ -281,6 +317,9 @@ impl SpillPlacement {
                 && c.entry != BorderConstraint::DontCare
                 && c.exit != BorderConstraint::DontCare
             {
+                if let Some(at) = net.linked_at.get_mut(c.block.index()) {
+                    *at = query;
+                }
                 net.link(ib, ob, f);
             }
         }
@@ -313,11 +352,18 @@ impl SpillPlacement {
     /// block frequency. A block whose borders are in one bundle has
     /// nothing to link and is skipped.
     pub fn add_links(&mut self, blocks: &[Block]) {
+        let query = self.query;
         let (block_bundles, freq, mut net) = self.net();
         for &b in blocks {
             let [ib, ob] = block_bundles[b.index()];
             let f = freq.get(b.index()).copied().unwrap_or(0.0);
-            net.link(ib, ob, f);
+            let fresh = !net.pair_shared[b.index()]
+                && std::mem::replace(&mut net.linked_at[b.index()], query) != query;
+            if fresh {
+                net.link_new(ib, ob, f);
+            } else {
+                net.link(ib, ob, f);
+            }
         }
     }
 
@@ -458,6 +504,8 @@ impl SpillPlacement {
                 active_list: &mut self.active_list,
                 large: &self.large,
                 large_bias: self.entry_freq * LARGE_BUNDLE_BIAS_FRACTION,
+                pair_shared: &self.pair_shared,
+                linked_at: &mut self.linked_at,
             },
         )
     }
@@ -489,6 +537,8 @@ struct Net<'a> {
     large: &'a BitSet,
     /// The negative bias a large bundle starts with.
     large_bias: f64,
+    pair_shared: &'a [bool],
+    linked_at: &'a mut [u32],
 }
 
 impl Net<'_> {
@@ -525,6 +575,18 @@ impl Net<'_> {
         self.activate(b);
         self.nodes[a.index()].add_link(b, w);
         self.nodes[b.index()].add_link(a, w);
+    }
+
+    /// [`Net::link`] for two bundles not linked yet in this query.
+    #[inline(always)]
+    fn link_new(&mut self, a: Bundle, b: Bundle, w: f64) {
+        if a == b {
+            return;
+        }
+        self.activate(a);
+        self.activate(b);
+        self.nodes[a.index()].add_new_link(b, w);
+        self.nodes[b.index()].add_new_link(a, w);
     }
 
     /// Recomputes `b`'s value; when it changes, queues the neighbours it
