@@ -259,10 +259,18 @@ impl<'t, 'a> Fast<'t, 'a> {
         self.orders.get(c).and_then(|o| o.as_deref()).unwrap_or(&[])
     }
 
+    /// The instructions defining `v` (with what each copies), in layout
+    /// order.
+    #[inline]
+    fn defs_of(&self, v: usize) -> &[super::prepare::Def] {
+        let x = &self.v[v];
+        &self.f.def_list[x.def_at as usize..x.def_end as usize]
+    }
+
     /// The class of `v`, which the gathering pass checked.
     #[inline]
     fn class_of(&self, v: u32) -> RegClass {
-        RegClass(self.v[v as usize].class)
+        RegClass(u32::from(self.v[v as usize].class))
     }
 
     fn reg_name(&self, r: Reg) -> String {

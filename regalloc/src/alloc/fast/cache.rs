@@ -85,7 +85,7 @@ pub(super) struct Scratch {
     pub v: Vec<VState>,
     pub seen: Vec<Seen>,
     pub defs: Vec<(u32, Def)>,
-    pub def_start: Vec<u32>,
+    pub touched: Vec<u32>,
     pub def_list: Vec<Def>,
     pub used_class: Vec<bool>,
     /// `block::Fast`'s tables.

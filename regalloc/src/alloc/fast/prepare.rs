@@ -32,9 +32,15 @@ pub(super) struct VState {
     pub uses: u32,
     /// Definition operands not yet rewritten.
     pub defs: u32,
-    /// Its class index, or `NO_CLASS` / `BAD_CLASS` (never for a register
-    /// that reaches allocation: the gathering pass rejects those).
-    pub class: u32,
+    /// Where its definitions are in `Facts::def_list`:
+    /// `def_list[def_at..def_end]`, in layout order.
+    pub def_at: u32,
+    /// See `def_at`.
+    pub def_end: u32,
+    /// Its class index; `UNSEEN` until the gathering walk meets it in an
+    /// operand (registers named by no operand, or only by debug ones, stay
+    /// so).
+    pub class: u16,
     /// It may be live across a block boundary, so it lives in a stack slot
     /// there. Grows during allocation (LLVM's limit of 8 uses or
     /// definitions also marks a register).
@@ -43,10 +49,26 @@ pub(super) struct VState {
     pub flags: u8,
 }
 
-/// `VState::class` of a register declared without a class.
-pub(super) const NO_CLASS: u32 = u32::MAX;
-/// `VState::class` of a register whose class the target does not have.
-pub(super) const BAD_CLASS: u32 = u32::MAX - 1;
+/// A register declared without a class (rejected when an operand names it).
+const NO_CLASS: u16 = u16::MAX;
+/// A register whose class the target does not have (rejected likewise).
+const BAD_CLASS: u16 = u16::MAX - 1;
+/// `VState::class` of a register no operand has named yet.
+const UNSEEN: u16 = u16::MAX - 2;
+
+/// A register's state before the gathering walk meets it.
+const UNSEEN_STATE: VState = VState {
+    phys: NO_REG,
+    slot: NO_SLOT,
+    live_epoch: 0,
+    uses: 0,
+    defs: 0,
+    def_at: 0,
+    def_end: 0,
+    class: UNSEEN,
+    across: false,
+    flags: 0,
+};
 
 /// Per virtual register, what only the gathering walk needs.
 #[derive(Copy, Clone)]
@@ -94,10 +116,7 @@ fn full_copy_source(data: &crate::ir::InstData) -> Option<RegRef> {
 pub(super) struct Facts {
     /// Per virtual register: see [`VState`].
     pub v: Vec<VState>,
-    /// Definitions by register: `def_list[def_start[v]..def_start[v + 1]]`
-    /// are the instructions defining `v`, in layout order.
-    pub def_start: Vec<u32>,
-    /// See `def_start`.
+    /// Definitions by register (see `VState::def_at`).
     pub def_list: Vec<Def>,
     /// The function keeps a frame pointer: which of `Tables::fp` applies.
     pub fp: bool,
@@ -118,35 +137,29 @@ impl Facts {
     ) -> Result<Facts, AllocError> {
         let nv = func.vregs.len();
         let nc = t.classes.len();
-        // Classes read once, in order: the walk below then looks up four
-        // bytes per operand instead of a 64-byte `VRegData` line.
+        // Only the registers the code names are looked at: a function at
+        // -O0 declares more virtual registers than it has instructions, many
+        // of them named nowhere. Each starts unseen (a fill, not a read of
+        // its 64-byte `VRegData`); the first operand naming it reads its
+        // class and starts its gathering record, and lists it in `touched`
+        // for the per-register pass below.
         let mut v = std::mem::take(&mut scratch.v);
         v.clear();
-        v.extend(func.vregs.iter().map(|d| VState {
-            phys: NO_REG,
-            slot: NO_SLOT,
-            live_epoch: 0,
-            uses: 0,
-            defs: 0,
-            class: match d.class {
-                None => NO_CLASS,
-                Some(c) if c.index() >= nc => BAD_CLASS,
-                Some(c) => c.0,
-            },
-            across: false,
-            flags: 0,
-        }));
+        v.resize(nv, UNSEEN_STATE);
         let seen = &mut scratch.seen;
-        seen.clear();
-        seen.resize(
-            nv,
-            Seen {
-                use_block: NO_BLOCK,
-                def_block: NO_BLOCK,
-                defined_in: NO_BLOCK,
-                upward_exposed: false,
-            },
-        );
+        if seen.len() < nv {
+            seen.resize(
+                nv,
+                Seen {
+                    use_block: NO_BLOCK,
+                    def_block: NO_BLOCK,
+                    defined_in: NO_BLOCK,
+                    upward_exposed: false,
+                },
+            );
+        }
+        let mut touched = std::mem::take(&mut scratch.touched);
+        touched.clear();
         // Per class: used by a virtual register; the classes so marked are
         // listed, so that neither marking nor unmarking visits every class.
         let used_class = &mut scratch.used_class;
@@ -225,7 +238,24 @@ impl Facts {
                                 )
                                 .at(b, i));
                             }
-                            let c = v[vi].class;
+                            let x = &mut v[vi];
+                            if x.class == UNSEEN {
+                                x.class = match func.vregs[vi].class {
+                                    None => NO_CLASS,
+                                    Some(c) if c.index() >= nc.min(usize::from(UNSEEN)) => {
+                                        BAD_CLASS
+                                    }
+                                    Some(c) => c.0 as u16,
+                                };
+                                seen[vi] = Seen {
+                                    use_block: NO_BLOCK,
+                                    def_block: NO_BLOCK,
+                                    defined_in: NO_BLOCK,
+                                    upward_exposed: false,
+                                };
+                                touched.push(vr.0);
+                            }
+                            let c = x.class;
                             if c == NO_CLASS {
                                 return Err(AllocError::new(
                                     AllocErrorKind::Unsupported,
@@ -242,13 +272,13 @@ impl Facts {
                                 )
                                 .at(b, i));
                             }
-                            if !used_class[c as usize] {
-                                used_class[c as usize] = true;
-                                classes.push(c);
+                            if !used_class[usize::from(c)] {
+                                used_class[usize::from(c)] = true;
+                                classes.push(u32::from(c));
                             }
                             any_vdef |= r.is_def();
                             if !r.is_def() {
-                                v[vi].uses += 1;
+                                x.uses += 1;
                                 let sv = &mut seen[vi];
                                 note(&mut sv.use_block, bn);
                                 if !r.flags.has(RegFlags::UNDEF) && sv.defined_in != bn {
@@ -292,22 +322,22 @@ impl Facts {
             }
         }
 
-        // One pass over the registers: the block test, and the definition
-        // lists' ends (compressed rows), turned into starts below while
-        // the rows are filled from their ends (no cursor array).
-        let mut def_start = std::mem::take(&mut scratch.def_start);
-        def_start.clear();
-        def_start.reserve(nv + 1);
+        // One pass over the registers the code names: the block test, and
+        // where each one's definitions go in `def_list` (rows in the order
+        // the registers were met). `def_at` starts at the row's end and
+        // comes down to its start as the row is filled from its end.
         let mut total = 0;
-        for (x, sv) in v.iter_mut().zip(seen.iter()) {
+        for &w in &touched {
+            let (x, sv) = (&mut v[w as usize], &seen[w as usize]);
             let (u, d) = (sv.use_block, sv.def_block);
             x.across = u == MANY_BLOCKS
                 || (u != NO_BLOCK && d != NO_BLOCK && d != u)
                 || (sv.upward_exposed && d != NO_BLOCK);
             total += x.defs;
-            def_start.push(total);
+            x.def_at = total;
+            x.def_end = total;
         }
-        def_start.push(total);
+        scratch.touched = touched;
         let mut def_list = std::mem::take(&mut scratch.def_list);
         def_list.clear();
         def_list.resize(
@@ -318,10 +348,10 @@ impl Facts {
             },
         );
         // Backwards, so that each row ends up in layout order.
-        for &(w, i) in defs.iter().rev() {
-            let at = &mut def_start[w as usize];
+        for &(w, d) in defs.iter().rev() {
+            let at = &mut v[w as usize].def_at;
             *at -= 1;
-            def_list[*at as usize] = i;
+            def_list[*at as usize] = d;
         }
 
         let fi = crate::alloc::order::function_info_with(t, func, frame, has_calls);
@@ -338,7 +368,6 @@ impl Facts {
         let next_slot = func.stack.iter().map(|o| o.id + 1).max().unwrap_or(0);
         Ok(Facts {
             v,
-            def_start,
             def_list,
             fp: fi.has_frame_pointer,
             variant,
@@ -349,15 +378,9 @@ impl Facts {
     /// Gives the buffers back for the next function.
     pub fn give_back(self, scratch: &mut Scratch) {
         scratch.v = self.v;
-        scratch.def_start = self.def_start;
         scratch.def_list = self.def_list;
     }
 
-    /// The instructions defining `v`.
-    #[inline]
-    pub fn defs_of(&self, v: usize) -> &[Def] {
-        &self.def_list[self.def_start[v] as usize..self.def_start[v + 1] as usize]
-    }
 }
 
 /// The two keys of `frameInfo` read, each with a searcher built once.

@@ -29,7 +29,7 @@ impl Fast<'_, '_> {
     /// one: what it copies, when it is a full COPY.
     pub(super) fn unique_def_copy(&self, v: usize) -> Option<RegRef> {
         let mut found: Option<Def> = None;
-        for &d in self.f.defs_of(v) {
+        for &d in self.defs_of(v) {
             if !self.done[d.inst.index()] {
                 if found.is_some_and(|f| f.inst != d.inst) {
                     return None;
@@ -46,7 +46,7 @@ impl Fast<'_, '_> {
     /// instruction not rewritten yet still says what it said then.
     pub(super) fn trace_copies(&self, v: u32) -> Option<Reg> {
         let mut seen = 0;
-        for &d in self.f.defs_of(v as usize) {
+        for &d in self.defs_of(v as usize) {
             if self.done[d.inst.index()] {
                 continue;
             }
