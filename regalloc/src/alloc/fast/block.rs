@@ -383,8 +383,9 @@ impl<'t, 'a> Fast<'t, 'a> {
     }
 
     /// Frees `r` (LLVM's `freePhysReg`): whatever lives in its first unit
-    /// gives up its register.
-    #[inline]
+    /// gives up its register. (Inlined: every definition frees a register,
+    /// and the call cost as much as the work.)
+    #[inline(always)]
     fn free_reg(&mut self, r: Reg) {
         let Some(&u) = self.units(r).first() else {
             return;
