@@ -224,7 +224,12 @@ impl Facts {
                         .any(|o| matches!(o, Operand::RegMask(_)));
                     continue;
                 }
-                let mut any_vdef = false;
+                // Virtual definitions met, in operand order (register, keeps
+                // other lanes), handled after the uses; more than fit here
+                // send the instruction through a second look at its
+                // operands.
+                let mut vdefs = [(0u32, false); 4];
+                let mut n_vdefs = 0;
                 for (k, o) in data.operands.iter().enumerate() {
                     match o {
                         Operand::Reg(r) => {
@@ -276,8 +281,15 @@ impl Facts {
                                 used_class[usize::from(c)] = true;
                                 classes.push(u32::from(c));
                             }
-                            any_vdef |= r.is_def();
-                            if !r.is_def() {
+                            if r.is_def() {
+                                if let Some(d) = vdefs.get_mut(n_vdefs) {
+                                    *d = (
+                                        vr.0,
+                                        r.sub.is_some() && !r.flags.has(RegFlags::UNDEF),
+                                    );
+                                }
+                                n_vdefs += 1;
+                            } else {
                                 x.uses += 1;
                                 let sv = &mut seen[vi];
                                 note(&mut sv.use_block, bn);
@@ -296,28 +308,34 @@ impl Facts {
                     }
                 }
                 // Definitions after uses: an instruction reads before it
-                // writes. (Many instructions define no virtual register:
-                // no second look at their operands then.)
-                if !any_vdef {
+                // writes.
+                if n_vdefs == 0 {
                     continue;
                 }
                 let copy_of = full_copy_source(data);
-                for o in &data.operands {
-                    let Some(r) = o.as_reg() else { continue };
-                    let RegRef::Virt(vr) = r.reg else { continue };
-                    if !r.is_def() {
-                        continue;
-                    }
-                    let vi = vr.index();
-                    let sv = &mut seen[vi];
+                let mut define = |w: u32, keeps_lanes: bool| {
+                    let sv = &mut seen[w as usize];
                     // A sub-register definition without `undef` keeps the other lanes.
-                    if r.sub.is_some() && !r.flags.has(RegFlags::UNDEF) && sv.defined_in != bn {
+                    if keeps_lanes && sv.defined_in != bn {
                         sv.upward_exposed = true;
                     }
-                    defs.push((vr.0, Def { inst: i, copy_of }));
-                    v[vi].defs += 1;
+                    defs.push((w, Def { inst: i, copy_of }));
+                    v[w as usize].defs += 1;
                     note(&mut sv.def_block, bn);
                     sv.defined_in = bn;
+                };
+                if n_vdefs <= vdefs.len() {
+                    for &(w, keeps_lanes) in &vdefs[..n_vdefs] {
+                        define(w, keeps_lanes);
+                    }
+                } else {
+                    for o in &data.operands {
+                        let Some(r) = o.as_reg() else { continue };
+                        let RegRef::Virt(vr) = r.reg else { continue };
+                        if r.is_def() {
+                            define(vr.0, r.sub.is_some() && !r.flags.has(RegFlags::UNDEF));
+                        }
+                    }
                 }
             }
         }
