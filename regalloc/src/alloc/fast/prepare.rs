@@ -401,14 +401,15 @@ impl Facts {
 
 }
 
-/// The two keys of `frameInfo` read, each with a searcher built once.
+/// The two keys of `frameInfo` read.
 const FRAME_KEYS: [&str; 2] = ["hasCalls", "isFrameAddressTaken"];
-static FRAME_FINDERS: OnceLock<[Finder<'static>; 2]> = OnceLock::new();
+/// A searcher for the value both keys must have, built once.
+static TRUE_FINDER: OnceLock<Finder<'static>> = OnceLock::new();
 
 /// What `order::frame_flags` says of `func` (`hasCalls: true` and
 /// `isFrameAddressTaken: true` lines in its `frameInfo`), found with fewer
-/// steps: each key is searched for in the whole text, and only the lines
-/// it occurs in are parsed, where that function looks at every line.
+/// steps: only the lines that contain `true` are parsed, where that
+/// function looks at every line.
 fn frame_flags(func: &MachineFunction) -> FrameFlags {
     let mut f = FrameFlags::default();
     for k in &func.source_keys {
@@ -425,24 +426,24 @@ fn frame_flags(func: &MachineFunction) -> FrameFlags {
 
 /// Per key of [`FRAME_KEYS`]: whether some line of `text` is the key, then
 /// colons, then `true`, with only whitespace around. Such a line contains
-/// the key, so looking at the lines the key occurs in (every occurrence,
-/// overlapping ones too) finds it.
+/// `true`, and few lines of a `frameInfo` do (most values are `false` or
+/// numbers): one search for `true` finds the lines worth parsing, where a
+/// search per key would pass over the text twice.
 fn keys_true(text: &str) -> [bool; 2] {
-    let finders = FRAME_FINDERS.get_or_init(|| FRAME_KEYS.map(|k| Finder::new(k).into_owned()));
+    let finder = TRUE_FINDER.get_or_init(|| Finder::new("true").into_owned());
     let b = text.as_bytes();
     let mut found = [false; 2];
-    for (k, finder) in finders.iter().enumerate() {
-        let mut from = 0;
-        while let Some(p) = finder.find(&b[from..]) {
-            let at = from + p;
-            let start = memchr::memrchr(b'\n', &b[..at]).map_or(0, |q| q + 1);
-            let end = memchr::memchr(b'\n', &b[at..]).map_or(b.len(), |q| at + q);
-            if line_is(&text[start..end], FRAME_KEYS[k]) {
-                found[k] = true;
-                break;
-            }
-            from = at + 1;
+    let mut from = 0;
+    while let Some(p) = finder.find(&b[from..]) {
+        let at = from + p;
+        let start = memchr::memrchr(b'\n', &b[..at]).map_or(0, |q| q + 1);
+        let end = memchr::memchr(b'\n', &b[at..]).map_or(b.len(), |q| at + q);
+        let line = &text[start..end];
+        for (k, key) in FRAME_KEYS.iter().enumerate() {
+            found[k] |= line_is(line, key);
         }
+        // The rest of this line was parsed with it.
+        from = end;
     }
     found
 }
