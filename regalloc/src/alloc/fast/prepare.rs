@@ -283,10 +283,7 @@ impl Facts {
                             }
                             if r.is_def() {
                                 if let Some(d) = vdefs.get_mut(n_vdefs) {
-                                    *d = (
-                                        vr.0,
-                                        r.sub.is_some() && !r.flags.has(RegFlags::UNDEF),
-                                    );
+                                    *d = (vr.0, r.sub.is_some() && !r.flags.has(RegFlags::UNDEF));
                                 }
                                 n_vdefs += 1;
                             } else {
@@ -398,7 +395,6 @@ impl Facts {
         scratch.v = self.v;
         scratch.def_list = self.def_list;
     }
-
 }
 
 /// The two keys of `frameInfo` read.
