@@ -259,10 +259,18 @@ impl<'t, 'a> Fast<'t, 'a> {
         self.orders.get(c).and_then(|o| o.as_deref()).unwrap_or(&[])
     }
 
+    /// The instructions defining `v` (with what each copies), in layout
+    /// order.
+    #[inline]
+    fn defs_of(&self, v: usize) -> &[super::prepare::Def] {
+        let x = &self.v[v];
+        &self.f.def_list[x.def_at as usize..x.def_end as usize]
+    }
+
     /// The class of `v`, which the gathering pass checked.
     #[inline]
     fn class_of(&self, v: u32) -> RegClass {
-        RegClass(self.v[v as usize].class)
+        RegClass(u32::from(self.v[v as usize].class))
     }
 
     fn reg_name(&self, r: Reg) -> String {
@@ -375,8 +383,9 @@ impl<'t, 'a> Fast<'t, 'a> {
     }
 
     /// Frees `r` (LLVM's `freePhysReg`): whatever lives in its first unit
-    /// gives up its register.
-    #[inline]
+    /// gives up its register. (Inlined: every definition frees a register,
+    /// and the call cost as much as the work.)
+    #[inline(always)]
     fn free_reg(&mut self, r: Reg) {
         let Some(&u) = self.units(r).first() else {
             return;

@@ -24,7 +24,7 @@ use crate::target::{
 
 use super::block::Lists;
 use super::liveness::{RegBits, Units};
-use super::prepare::{Seen, VState};
+use super::prepare::{Def, Seen, VState};
 use crate::alloc::Edit;
 use crate::ir::{Inst, InstData};
 
@@ -84,9 +84,9 @@ pub(super) struct Scratch {
     /// `prepare::Facts::gather`'s tables.
     pub v: Vec<VState>,
     pub seen: Vec<Seen>,
-    pub defs: Vec<(u32, Inst)>,
-    pub def_start: Vec<u32>,
-    pub def_list: Vec<Inst>,
+    pub defs: Vec<(u32, Def)>,
+    pub touched: Vec<u32>,
+    pub def_list: Vec<Def>,
     pub used_class: Vec<bool>,
     /// `block::Fast`'s tables.
     pub unit_state: Vec<u32>,

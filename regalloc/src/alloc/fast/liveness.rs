@@ -152,36 +152,68 @@ impl Ctx<'_, '_> {
     /// One instruction, backwards: `live` goes from after to before it;
     /// sets the operands' kill and dead flags on the way. (Listing the
     /// tracked operands first, to visit them alone, costs more than the
-    /// three short loops: most instructions have a few operands.) A
+    /// short loops: most instructions have a few operands.) A
     /// register's units are tested and changed through its [`RegBits`]: a
     /// word operation, not a loop over its units.
     fn step(&mut self, ops: &mut [Operand], live: &mut Units) {
-        // Every definition's flag from what is live after the instruction,
-        // before any of them is taken out.
+        // Every definition's flag from what is live after the instruction;
+        // the units definitions take out are noted and taken out after the
+        // loop, so that no definition sees another's. Nearly every
+        // definition is a register in one word of the set: a second walk
+        // over the operands is left for the rest (registers spread over
+        // words, register masks, more than a few definitions).
+        let mut out = [(0u32, 0u64); 4];
+        let mut n_out = 0;
+        let mut slow = false;
         for o in ops.iter_mut() {
-            let Operand::Reg(r) = o else { continue };
-            let RegRef::Phys(p) = r.reg else { continue };
-            if !r.is_def() {
-                continue;
-            }
-            let Some(live_now) = self.any_live(p, live) else {
-                continue;
-            };
-            r.flags.set(RegFlags::DEAD, !live_now);
-        }
-        for o in ops.iter() {
             match o {
                 Operand::Reg(r) if r.is_def() => {
-                    if let RegRef::Phys(p) = r.reg {
-                        self.change(p, live, false);
+                    let RegRef::Phys(p) = r.reg else { continue };
+                    let Some(b) = self.bits.get(p.index()) else {
+                        continue;
+                    };
+                    match b.word {
+                        RegBits::UNTRACKED => {}
+                        RegBits::SPREAD => {
+                            let live_now = self.t.units(p).iter().any(|&u| live.has(u));
+                            r.flags.set(RegFlags::DEAD, !live_now);
+                            slow = true;
+                        }
+                        w => {
+                            r.flags
+                                .set(RegFlags::DEAD, live.0[w as usize] & b.bits == 0);
+                            if n_out < out.len() {
+                                out[n_out] = (w, b.bits);
+                                n_out += 1;
+                            } else {
+                                slow = true;
+                            }
+                        }
                     }
                 }
-                Operand::RegMask(m) => self.with_clobbers(m, |c| {
-                    for (w, k) in live.0.iter_mut().zip(&c.0) {
-                        *w &= !k;
-                    }
-                }),
+                Operand::RegMask(_) => slow = true,
                 _ => {}
+            }
+        }
+        if slow {
+            for o in ops.iter() {
+                match o {
+                    Operand::Reg(r) if r.is_def() => {
+                        if let RegRef::Phys(p) = r.reg {
+                            self.change(p, live, false);
+                        }
+                    }
+                    Operand::RegMask(m) => self.with_clobbers(m, |c| {
+                        for (w, k) in live.0.iter_mut().zip(&c.0) {
+                            *w &= !k;
+                        }
+                    }),
+                    _ => {}
+                }
+            }
+        } else {
+            for &(w, bits) in &out[..n_out] {
+                live.0[w as usize] &= !bits;
             }
         }
         for o in ops.iter_mut().rev() {

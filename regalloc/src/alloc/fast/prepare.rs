@@ -32,9 +32,15 @@ pub(super) struct VState {
     pub uses: u32,
     /// Definition operands not yet rewritten.
     pub defs: u32,
-    /// Its class index, or `NO_CLASS` / `BAD_CLASS` (never for a register
-    /// that reaches allocation: the gathering pass rejects those).
-    pub class: u32,
+    /// Where its definitions are in `Facts::def_list`:
+    /// `def_list[def_at..def_end]`, in layout order.
+    pub def_at: u32,
+    /// See `def_at`.
+    pub def_end: u32,
+    /// Its class index; `UNSEEN` until the gathering walk meets it in an
+    /// operand (registers named by no operand, or only by debug ones, stay
+    /// so).
+    pub class: u16,
     /// It may be live across a block boundary, so it lives in a stack slot
     /// there. Grows during allocation (LLVM's limit of 8 uses or
     /// definitions also marks a register).
@@ -43,10 +49,26 @@ pub(super) struct VState {
     pub flags: u8,
 }
 
-/// `VState::class` of a register declared without a class.
-pub(super) const NO_CLASS: u32 = u32::MAX;
-/// `VState::class` of a register whose class the target does not have.
-pub(super) const BAD_CLASS: u32 = u32::MAX - 1;
+/// A register declared without a class (rejected when an operand names it).
+const NO_CLASS: u16 = u16::MAX;
+/// A register whose class the target does not have (rejected likewise).
+const BAD_CLASS: u16 = u16::MAX - 1;
+/// `VState::class` of a register no operand has named yet.
+const UNSEEN: u16 = u16::MAX - 2;
+
+/// A register's state before the gathering walk meets it.
+const UNSEEN_STATE: VState = VState {
+    phys: NO_REG,
+    slot: NO_SLOT,
+    live_epoch: 0,
+    uses: 0,
+    defs: 0,
+    def_at: 0,
+    def_end: 0,
+    class: UNSEEN,
+    across: false,
+    flags: 0,
+};
 
 /// Per virtual register, what only the gathering walk needs.
 #[derive(Copy, Clone)]
@@ -61,15 +83,41 @@ pub(super) struct Seen {
     upward_exposed: bool,
 }
 
+/// One definition of a virtual register: the instruction, and what it
+/// copies when it is a full COPY (no sub-registers on either side). Copy
+/// hints follow these while allocating; reading them here, from the
+/// instruction the gathering walk is looking at anyway, spares the walk a
+/// visit to a defining instruction far above (in a large function, a
+/// cache miss per value).
+#[derive(Copy, Clone)]
+pub(super) struct Def {
+    /// The defining instruction.
+    pub inst: Inst,
+    /// The register a full COPY reads, or `None`.
+    pub copy_of: Option<RegRef>,
+}
+
+/// The register `data` copies when it is a full COPY: two register
+/// operands without sub-registers.
+#[inline]
+fn full_copy_source(data: &crate::ir::InstData) -> Option<RegRef> {
+    if !data.op.is_copy() {
+        return None;
+    }
+    match (data.operands.first(), data.operands.get(1)) {
+        (Some(Operand::Reg(a)), Some(Operand::Reg(b))) if a.sub.is_none() && b.sub.is_none() => {
+            Some(b.reg)
+        }
+        _ => None,
+    }
+}
+
 /// What the allocator knows about a function before it starts.
 pub(super) struct Facts {
     /// Per virtual register: see [`VState`].
     pub v: Vec<VState>,
-    /// Definitions by register: `def_list[def_start[v]..def_start[v + 1]]`
-    /// are the instructions defining `v`, in layout order.
-    pub def_start: Vec<u32>,
-    /// See `def_start`.
-    pub def_list: Vec<Inst>,
+    /// Definitions by register (see `VState::def_at`).
+    pub def_list: Vec<Def>,
     /// The function keeps a frame pointer: which of `Tables::fp` applies.
     pub fp: bool,
     /// The allocation orders of this function: `Tables::orders(variant)`,
@@ -89,35 +137,29 @@ impl Facts {
     ) -> Result<Facts, AllocError> {
         let nv = func.vregs.len();
         let nc = t.classes.len();
-        // Classes read once, in order: the walk below then looks up four
-        // bytes per operand instead of a 64-byte `VRegData` line.
+        // Only the registers the code names are looked at: a function at
+        // -O0 declares more virtual registers than it has instructions, many
+        // of them named nowhere. Each starts unseen (a fill, not a read of
+        // its 64-byte `VRegData`); the first operand naming it reads its
+        // class and starts its gathering record, and lists it in `touched`
+        // for the per-register pass below.
         let mut v = std::mem::take(&mut scratch.v);
         v.clear();
-        v.extend(func.vregs.iter().map(|d| VState {
-            phys: NO_REG,
-            slot: NO_SLOT,
-            live_epoch: 0,
-            uses: 0,
-            defs: 0,
-            class: match d.class {
-                None => NO_CLASS,
-                Some(c) if c.index() >= nc => BAD_CLASS,
-                Some(c) => c.0,
-            },
-            across: false,
-            flags: 0,
-        }));
+        v.resize(nv, UNSEEN_STATE);
         let seen = &mut scratch.seen;
-        seen.clear();
-        seen.resize(
-            nv,
-            Seen {
-                use_block: NO_BLOCK,
-                def_block: NO_BLOCK,
-                defined_in: NO_BLOCK,
-                upward_exposed: false,
-            },
-        );
+        if seen.len() < nv {
+            seen.resize(
+                nv,
+                Seen {
+                    use_block: NO_BLOCK,
+                    def_block: NO_BLOCK,
+                    defined_in: NO_BLOCK,
+                    upward_exposed: false,
+                },
+            );
+        }
+        let mut touched = std::mem::take(&mut scratch.touched);
+        touched.clear();
         // Per class: used by a virtual register; the classes so marked are
         // listed, so that neither marking nor unmarking visits every class.
         let used_class = &mut scratch.used_class;
@@ -182,7 +224,12 @@ impl Facts {
                         .any(|o| matches!(o, Operand::RegMask(_)));
                     continue;
                 }
-                let mut any_vdef = false;
+                // Virtual definitions met, in operand order (register, keeps
+                // other lanes), handled after the uses; more than fit here
+                // send the instruction through a second look at its
+                // operands.
+                let mut vdefs = [(0u32, false); 4];
+                let mut n_vdefs = 0;
                 for (k, o) in data.operands.iter().enumerate() {
                     match o {
                         Operand::Reg(r) => {
@@ -196,7 +243,24 @@ impl Facts {
                                 )
                                 .at(b, i));
                             }
-                            let c = v[vi].class;
+                            let x = &mut v[vi];
+                            if x.class == UNSEEN {
+                                x.class = match func.vregs[vi].class {
+                                    None => NO_CLASS,
+                                    Some(c) if c.index() >= nc.min(usize::from(UNSEEN)) => {
+                                        BAD_CLASS
+                                    }
+                                    Some(c) => c.0 as u16,
+                                };
+                                seen[vi] = Seen {
+                                    use_block: NO_BLOCK,
+                                    def_block: NO_BLOCK,
+                                    defined_in: NO_BLOCK,
+                                    upward_exposed: false,
+                                };
+                                touched.push(vr.0);
+                            }
+                            let c = x.class;
                             if c == NO_CLASS {
                                 return Err(AllocError::new(
                                     AllocErrorKind::Unsupported,
@@ -213,13 +277,17 @@ impl Facts {
                                 )
                                 .at(b, i));
                             }
-                            if !used_class[c as usize] {
-                                used_class[c as usize] = true;
-                                classes.push(c);
+                            if !used_class[usize::from(c)] {
+                                used_class[usize::from(c)] = true;
+                                classes.push(u32::from(c));
                             }
-                            any_vdef |= r.is_def();
-                            if !r.is_def() {
-                                v[vi].uses += 1;
+                            if r.is_def() {
+                                if let Some(d) = vdefs.get_mut(n_vdefs) {
+                                    *d = (vr.0, r.sub.is_some() && !r.flags.has(RegFlags::UNDEF));
+                                }
+                                n_vdefs += 1;
+                            } else {
+                                x.uses += 1;
                                 let sv = &mut seen[vi];
                                 note(&mut sv.use_block, bn);
                                 if !r.flags.has(RegFlags::UNDEF) && sv.defined_in != bn {
@@ -237,55 +305,68 @@ impl Facts {
                     }
                 }
                 // Definitions after uses: an instruction reads before it
-                // writes. (Many instructions define no virtual register:
-                // no second look at their operands then.)
-                if !any_vdef {
+                // writes.
+                if n_vdefs == 0 {
                     continue;
                 }
-                for o in &data.operands {
-                    let Some(r) = o.as_reg() else { continue };
-                    let RegRef::Virt(vr) = r.reg else { continue };
-                    if !r.is_def() {
-                        continue;
-                    }
-                    let vi = vr.index();
-                    let sv = &mut seen[vi];
+                let copy_of = full_copy_source(data);
+                let mut define = |w: u32, keeps_lanes: bool| {
+                    let sv = &mut seen[w as usize];
                     // A sub-register definition without `undef` keeps the other lanes.
-                    if r.sub.is_some() && !r.flags.has(RegFlags::UNDEF) && sv.defined_in != bn {
+                    if keeps_lanes && sv.defined_in != bn {
                         sv.upward_exposed = true;
                     }
-                    defs.push((vr.0, i));
-                    v[vi].defs += 1;
+                    defs.push((w, Def { inst: i, copy_of }));
+                    v[w as usize].defs += 1;
                     note(&mut sv.def_block, bn);
                     sv.defined_in = bn;
+                };
+                if n_vdefs <= vdefs.len() {
+                    for &(w, keeps_lanes) in &vdefs[..n_vdefs] {
+                        define(w, keeps_lanes);
+                    }
+                } else {
+                    for o in &data.operands {
+                        let Some(r) = o.as_reg() else { continue };
+                        let RegRef::Virt(vr) = r.reg else { continue };
+                        if r.is_def() {
+                            define(vr.0, r.sub.is_some() && !r.flags.has(RegFlags::UNDEF));
+                        }
+                    }
                 }
             }
         }
 
-        // One pass over the registers: the block test, and the definition
-        // lists' ends (compressed rows), turned into starts below while
-        // the rows are filled from their ends (no cursor array).
-        let mut def_start = std::mem::take(&mut scratch.def_start);
-        def_start.clear();
-        def_start.reserve(nv + 1);
+        // One pass over the registers the code names: the block test, and
+        // where each one's definitions go in `def_list` (rows in the order
+        // the registers were met). `def_at` starts at the row's end and
+        // comes down to its start as the row is filled from its end.
         let mut total = 0;
-        for (x, sv) in v.iter_mut().zip(seen.iter()) {
+        for &w in &touched {
+            let (x, sv) = (&mut v[w as usize], &seen[w as usize]);
             let (u, d) = (sv.use_block, sv.def_block);
             x.across = u == MANY_BLOCKS
                 || (u != NO_BLOCK && d != NO_BLOCK && d != u)
                 || (sv.upward_exposed && d != NO_BLOCK);
             total += x.defs;
-            def_start.push(total);
+            x.def_at = total;
+            x.def_end = total;
         }
-        def_start.push(total);
+        scratch.touched = touched;
         let mut def_list = std::mem::take(&mut scratch.def_list);
         def_list.clear();
-        def_list.resize(total as usize, Inst(0));
+        def_list.resize(
+            total as usize,
+            Def {
+                inst: Inst(0),
+                copy_of: None,
+            },
+        );
         // Backwards, so that each row ends up in layout order.
-        for &(w, i) in defs.iter().rev() {
-            let at = &mut def_start[w as usize];
+        for &(w, d) in defs.iter().rev() {
+            let at = &mut v[w as usize].def_at;
             *at -= 1;
-            def_list[*at as usize] = i;
+            def_list[*at as usize] = d;
         }
 
         let fi = crate::alloc::order::function_info_with(t, func, frame, has_calls);
@@ -302,7 +383,6 @@ impl Facts {
         let next_slot = func.stack.iter().map(|o| o.id + 1).max().unwrap_or(0);
         Ok(Facts {
             v,
-            def_start,
             def_list,
             fp: fi.has_frame_pointer,
             variant,
@@ -313,25 +393,19 @@ impl Facts {
     /// Gives the buffers back for the next function.
     pub fn give_back(self, scratch: &mut Scratch) {
         scratch.v = self.v;
-        scratch.def_start = self.def_start;
         scratch.def_list = self.def_list;
-    }
-
-    /// The instructions defining `v`.
-    #[inline]
-    pub fn defs_of(&self, v: usize) -> &[Inst] {
-        &self.def_list[self.def_start[v] as usize..self.def_start[v + 1] as usize]
     }
 }
 
-/// The two keys of `frameInfo` read, each with a searcher built once.
+/// The two keys of `frameInfo` read.
 const FRAME_KEYS: [&str; 2] = ["hasCalls", "isFrameAddressTaken"];
-static FRAME_FINDERS: OnceLock<[Finder<'static>; 2]> = OnceLock::new();
+/// A searcher for the value both keys must have, built once.
+static TRUE_FINDER: OnceLock<Finder<'static>> = OnceLock::new();
 
 /// What `order::frame_flags` says of `func` (`hasCalls: true` and
 /// `isFrameAddressTaken: true` lines in its `frameInfo`), found with fewer
-/// steps: each key is searched for in the whole text, and only the lines
-/// it occurs in are parsed, where that function looks at every line.
+/// steps: only the lines that contain `true` are parsed, where that
+/// function looks at every line.
 fn frame_flags(func: &MachineFunction) -> FrameFlags {
     let mut f = FrameFlags::default();
     for k in &func.source_keys {
@@ -348,24 +422,24 @@ fn frame_flags(func: &MachineFunction) -> FrameFlags {
 
 /// Per key of [`FRAME_KEYS`]: whether some line of `text` is the key, then
 /// colons, then `true`, with only whitespace around. Such a line contains
-/// the key, so looking at the lines the key occurs in (every occurrence,
-/// overlapping ones too) finds it.
+/// `true`, and few lines of a `frameInfo` do (most values are `false` or
+/// numbers): one search for `true` finds the lines worth parsing, where a
+/// search per key would pass over the text twice.
 fn keys_true(text: &str) -> [bool; 2] {
-    let finders = FRAME_FINDERS.get_or_init(|| FRAME_KEYS.map(|k| Finder::new(k).into_owned()));
+    let finder = TRUE_FINDER.get_or_init(|| Finder::new("true").into_owned());
     let b = text.as_bytes();
     let mut found = [false; 2];
-    for (k, finder) in finders.iter().enumerate() {
-        let mut from = 0;
-        while let Some(p) = finder.find(&b[from..]) {
-            let at = from + p;
-            let start = memchr::memrchr(b'\n', &b[..at]).map_or(0, |q| q + 1);
-            let end = memchr::memchr(b'\n', &b[at..]).map_or(b.len(), |q| at + q);
-            if line_is(&text[start..end], FRAME_KEYS[k]) {
-                found[k] = true;
-                break;
-            }
-            from = at + 1;
+    let mut from = 0;
+    while let Some(p) = finder.find(&b[from..]) {
+        let at = from + p;
+        let start = memchr::memrchr(b'\n', &b[..at]).map_or(0, |q| q + 1);
+        let end = memchr::memchr(b'\n', &b[at..]).map_or(b.len(), |q| at + q);
+        let line = &text[start..end];
+        for (k, key) in FRAME_KEYS.iter().enumerate() {
+            found[k] |= line_is(line, key);
         }
+        // The rest of this line was parsed with it.
+        from = end;
     }
     found
 }

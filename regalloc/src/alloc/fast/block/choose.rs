@@ -1,9 +1,10 @@
 //! Choosing a register for a virtual register: LLVM's spill cost of taking each candidate, COPY hints (direct and traced back through copies), the allocation order scan, and the "may live out" test.
 
 use crate::alloc::{AllocError, AllocErrorKind};
-use crate::ir::{Inst, MachineFunction, Operand, RegRef};
+use crate::ir::{MachineFunction, RegRef};
 use crate::target::Reg;
 
+use super::super::prepare::Def;
 use super::{CLEAN_COST, DIRTY_COST, FIXED, FREE, Fast, HINT_BONUS, IMPOSSIBLE, LIVE_OUT, NO_SLOT};
 
 impl Fast<'_, '_> {
@@ -24,56 +25,39 @@ impl Fast<'_, '_> {
         0
     }
 
-    pub(super) fn is_full_copy(func: &MachineFunction, i: Inst) -> Option<RegRef> {
-        let d = func.inst(i);
-        if !d.op.is_copy() {
-            return None;
-        }
-        match (d.operands.first(), d.operands.get(1)) {
-            (Some(Operand::Reg(a)), Some(Operand::Reg(b)))
-                if a.sub.is_none() && b.sub.is_none() =>
-            {
-                Some(b.reg)
-            }
-            _ => None,
-        }
-    }
-
-    /// The only definition of `v` not yet rewritten, if there is exactly one.
-    pub(super) fn unique_def(&self, v: usize) -> Option<Inst> {
-        let mut found = None;
-        for &d in self.f.defs_of(v) {
-            if !self.done[d.index()] {
-                if found.is_some_and(|f| f != d) {
+    /// The only definition of `v` not yet rewritten, if there is exactly
+    /// one: what it copies, when it is a full COPY.
+    pub(super) fn unique_def_copy(&self, v: usize) -> Option<RegRef> {
+        let mut found: Option<Def> = None;
+        for &d in self.defs_of(v) {
+            if !self.done[d.inst.index()] {
+                if found.is_some_and(|f| f.inst != d.inst) {
                     return None;
                 }
                 found = Some(d);
             }
         }
-        found
+        found.and_then(|d| d.copy_of)
     }
 
     /// A physical register `v` is copied from, following full COPYs back
     /// through at most a few virtual registers (LLVM's `traceCopies`).
-    pub(super) fn trace_copies(&self, func: &MachineFunction, v: u32) -> Option<Reg> {
+    /// What each definition copies was noted by the gathering pass: an
+    /// instruction not rewritten yet still says what it said then.
+    pub(super) fn trace_copies(&self, v: u32) -> Option<Reg> {
         let mut seen = 0;
-        for &d in self.f.defs_of(v as usize) {
-            if self.done[d.index()] {
+        for &d in self.defs_of(v as usize) {
+            if self.done[d.inst.index()] {
                 continue;
             }
-            if let Some(mut src) = Self::is_full_copy(func, d) {
+            if let Some(mut src) = d.copy_of {
                 for _ in 0..4 {
                     match src {
                         RegRef::Phys(p) => return Some(p),
-                        RegRef::Virt(w) => {
-                            match self
-                                .unique_def(w.index())
-                                .and_then(|d| Self::is_full_copy(func, d))
-                            {
-                                Some(s) => src = s,
-                                None => break,
-                            }
-                        }
+                        RegRef::Virt(w) => match self.unique_def_copy(w.index()) {
+                            Some(s) => src = s,
+                            None => break,
+                        },
                         RegRef::NoReg => break,
                     }
                 }
@@ -111,7 +95,7 @@ impl Fast<'_, '_> {
             return Ok(());
         }
         let hint1 = self
-            .trace_copies(func, v)
+            .trace_copies(v)
             .filter(|&h| self.hint_ok(v, h, fixed_uses));
         if let Some(h) = hint1
             && self.is_free(h)

@@ -23,36 +23,34 @@ impl Fast<'_, '_> {
             self.used.fill(0);
             self.stamp = 2;
         }
+        if is_debug(func.inst(mi).op) {
+            self.rewrite_debug(func, mi);
+            return Ok(false);
+        }
         self.lists.masks.clear();
         self.lists.vdefs.clear();
         self.lists.pdefs.clear();
         self.lists.late_free.clear();
         self.lists.implicit_defs.clear();
-        if is_debug(func.inst(mi).op) {
-            self.rewrite_debug(func, mi);
-            return Ok(false);
-        }
-        let n = func.inst(mi).operands.len();
+        self.lists.def_order.clear();
+        self.lists.uses.clear();
+        self.lists.fixed_uses.clear();
+        let ops = &func.insts[mi.index()].operands;
+        let n = ops.len();
 
         // Scan the operands once, borrowing them (nothing is taken or
         // inserted meanwhile), and list what the passes below visit:
         // register masks, virtual definitions, virtual uses, physical
         // registers read and defined, each in operand order. The passes
         // then visit only their own operands instead of every operand
-        // again.
+        // again; they index the lists rather than take them out and put
+        // them back (two moves and a drop per list and instruction).
         let (mut live_through, mut has_fixed_use, mut has_early, mut has_undef_use) =
             (false, false, false, false);
-        let mut order = std::mem::take(&mut self.lists.def_order);
-        order.clear();
-        self.lists.uses.clear();
-        self.lists.fixed_uses.clear();
-        let ops = &func.inst(mi).operands;
+        let reserved = self.reserved;
+        let lists = &mut self.lists;
         for (k, o) in ops.iter().enumerate() {
             match o {
-                Operand::RegMask(RegMask::Named(s)) => self.lists.masks.push(Mask::Named(*s)),
-                Operand::RegMask(RegMask::Custom(l)) => {
-                    self.lists.masks.push(Mask::Custom(l.clone()))
-                }
                 Operand::Reg(r) => match r.reg {
                     RegRef::Virt(v) if r.is_def() => {
                         has_early |= r.flags.has(RegFlags::EARLY_CLOBBER);
@@ -60,10 +58,10 @@ impl Fast<'_, '_> {
                             || tied_to_read(ops, k)
                             || (r.sub.is_some() && !r.flags.has(RegFlags::UNDEF));
                         live_through |= lt;
-                        order.push((k, v.0, lt, r.flags));
+                        lists.def_order.push((k, v.0, lt, r.flags));
                     }
                     RegRef::Virt(_) if r.flags.has(RegFlags::UNDEF) => has_undef_use = true,
-                    RegRef::Virt(_) => self.lists.uses.push((
+                    RegRef::Virt(_) => lists.uses.push((
                         k,
                         RegInfo {
                             reg: r.reg,
@@ -73,21 +71,23 @@ impl Fast<'_, '_> {
                         },
                     )),
                     RegRef::Phys(p) => {
-                        let reserved = self.is_reserved(p);
+                        let is_reserved = reserved.get(p.index()).copied().unwrap_or(true);
                         if r.is_def() {
-                            if !reserved {
+                            if !is_reserved {
                                 let early = r.flags.has(RegFlags::EARLY_CLOBBER);
                                 has_early |= early;
                                 let keep = early || tied_to_read(ops, k);
-                                self.lists.pdefs.push((p, keep));
+                                lists.pdefs.push((p, keep));
                             }
                         } else if !r.flags.has(RegFlags::UNDEF) {
-                            self.lists.fixed_uses.push((p, reserved));
-                            has_fixed_use |= !reserved;
+                            lists.fixed_uses.push((p, is_reserved));
+                            has_fixed_use |= !is_reserved;
                         }
                     }
                     _ => {}
                 },
+                Operand::RegMask(RegMask::Named(s)) => lists.masks.push(Mask::Named(*s)),
+                Operand::RegMask(RegMask::Custom(l)) => lists.masks.push(Mask::Custom(l.clone())),
                 _ => {}
             }
         }
@@ -101,16 +101,17 @@ impl Fast<'_, '_> {
         }
 
         // Virtual register definitions.
-        if !order.is_empty() {
+        if !self.lists.def_order.is_empty() {
             if live_through {
                 // Registers that stay live through the instruction must
                 // avoid the fixed registers it reads.
                 for i in 0..self.lists.fixed_uses.len() {
                     self.mark_fixed_use(self.lists.fixed_uses[i].0);
                 }
-                order.sort_by_key(|&(k, _, lt, _)| (!lt, k));
+                self.lists.def_order.sort_by_key(|&(k, _, lt, _)| (!lt, k));
             }
-            for &(k, v, lt, flags) in &order {
+            for i in 0..self.lists.def_order.len() {
+                let (k, v, lt, flags) = self.lists.def_order[i];
                 if lt {
                     self.define_live_through(func, mi, k, v, flags)?;
                 } else {
@@ -118,7 +119,6 @@ impl Fast<'_, '_> {
                 }
             }
         }
-        self.lists.def_order = order;
 
         // Definitions end their values here (going up): free their registers.
         for i in (0..self.lists.pdefs.len()).rev() {
@@ -166,8 +166,8 @@ impl Fast<'_, '_> {
         // Virtual register uses, as the scan listed them (operand `k` is
         // rewritten only when its turn comes, so what the scan read still
         // holds).
-        let uses = std::mem::take(&mut self.lists.uses);
-        for &(k, info) in &uses {
+        for j in 0..self.lists.uses.len() {
+            let (k, info) = self.lists.uses[j];
             let RegRef::Virt(v) = info.reg else { continue };
             let vi = v.index();
             // LLVM's `mayLiveIn`: more than a few definitions count as
@@ -185,7 +185,6 @@ impl Fast<'_, '_> {
                 self.tie_to_def(func, mi, k, d, r)?;
             }
         }
-        self.lists.uses = uses;
 
         if has_undef_use {
             for k in 0..n {
