@@ -95,6 +95,36 @@ impl LiveRegMatrix {
         let fixed = (0..n)
             .map(|u| li.units.get(u).map(|x| x.0.clone()).unwrap_or_default())
             .collect();
+        LiveRegMatrix::with_fixed(target, li, fixed, track_lanes)
+    }
+
+    /// [`LiveRegMatrix::new`], the fixed unit ranges moved out of `li`
+    /// rather than copied (its unit ranges are left empty): for an
+    /// allocator that asks the matrix, never `li`, about fixed ranges.
+    pub fn taking_fixed(
+        target: &TargetInfo<'_>,
+        li: &mut LiveIntervals,
+        track_lanes: bool,
+    ) -> LiveRegMatrix {
+        let n = target.units.len();
+        let fixed = (0..n)
+            .map(|u| {
+                li.units
+                    .get_mut(u)
+                    .map(|x| std::mem::take(&mut x.0))
+                    .unwrap_or_default()
+            })
+            .collect();
+        LiveRegMatrix::with_fixed(target, li, fixed, track_lanes)
+    }
+
+    fn with_fixed(
+        target: &TargetInfo<'_>,
+        li: &LiveIntervals,
+        fixed: Vec<LiveRange>,
+        track_lanes: bool,
+    ) -> LiveRegMatrix {
+        let n = target.units.len();
         LiveRegMatrix {
             unions: vec![Union::default(); n],
             scratch: Vec::new(),

@@ -69,6 +69,9 @@ pub struct BlockFreq {
     pub float: Vec<f64>,
     /// Integer frequency of each block (LLVM's "int"); 0 for unreachable blocks.
     pub int: Vec<u64>,
+    /// `1 / entry` in `f32`, the factor of [`BlockFreq::relative`],
+    /// computed once: it is asked for every access of every register.
+    inv_entry: f32,
 }
 
 impl BlockFreq {
@@ -88,7 +91,12 @@ impl BlockFreq {
             float[b.index()] = freqs[k];
             int[b.index()] = ((freqs[k] * factor) as u64).max(1);
         }
-        BlockFreq { float, int }
+        let entry = int.first().copied().unwrap_or(1).max(1);
+        BlockFreq {
+            float,
+            int,
+            inv_entry: 1.0f32 / entry as f32,
+        }
     }
 
     /// The entry block's integer frequency.
@@ -99,7 +107,7 @@ impl BlockFreq {
     /// `freq(b) / freq(entry)` in `f32`, as LLVM's
     /// `getBlockFreqRelativeToEntryBlock` computes it for spill weights.
     pub fn relative(&self, b: Block) -> f32 {
-        self.int.get(b.index()).copied().unwrap_or(0) as f32 * (1.0f32 / self.entry() as f32)
+        self.int.get(b.index()).copied().unwrap_or(0) as f32 * self.inv_entry
     }
 }
 
@@ -166,6 +174,13 @@ struct Dist {
 }
 
 impl Dist {
+    /// Empties the distribution, keeping its storage.
+    fn clear(&mut self) {
+        self.weights.clear();
+        self.total = 0;
+        self.overflow = false;
+    }
+
     fn add(&mut self, kind: Kind, node: u32, amount: u64) {
         let (t, o) = self.total.overflowing_add(amount);
         self.overflow |= o;
@@ -180,14 +195,16 @@ impl Dist {
         }
         if self.weights.len() > 1 {
             self.weights.sort_by_key(|w| w.1);
-            let mut out: Vec<(Kind, u32, u64)> = Vec::with_capacity(self.weights.len());
-            for &w in &self.weights {
-                match out.last_mut() {
-                    Some(last) if last.1 == w.1 => last.2 = last.2.saturating_add(w.2),
-                    _ => out.push(w),
+            // Merged in place: each weight joins the last one kept when
+            // both go to the same node.
+            self.weights.dedup_by(|w, last| {
+                if last.1 == w.1 {
+                    last.2 = last.2.saturating_add(w.2);
+                    true
+                } else {
+                    false
                 }
-            }
-            self.weights = out;
+            });
         }
         if self.weights.len() == 1 {
             self.total = 1;
@@ -251,6 +268,9 @@ struct State<'a> {
     order: Vec<usize>,
     node_loop: Vec<Option<usize>>,
     mass: Vec<u64>,
+    /// Scratch distribution for [`State::propagate`], whose storage is
+    /// reused from node to node.
+    dist: Dist,
 }
 
 impl<'a> State<'a> {
@@ -289,6 +309,7 @@ impl<'a> State<'a> {
             loops,
             node_loop,
             mass: vec![0; n],
+            dist: Dist::default(),
         };
         for k in 0..n as u32 {
             if s.is_loop_header(k) {
@@ -396,12 +417,24 @@ impl<'a> State<'a> {
     }
 
     fn propagate(&mut self, outer: Option<usize>, n: u32) -> bool {
-        let mut d = Dist::default();
+        let mut d = std::mem::take(&mut self.dist);
+        d.clear();
+        let ok = self.fill_dist(&mut d, outer, n);
+        if ok {
+            let mass = *self.mass_mut(n);
+            self.distribute(mass, outer, &mut d, false);
+        }
+        self.dist = d;
+        ok
+    }
+
+    /// The successor weights of node `n` into `d` ([`State::propagate`]);
+    /// `false` at an edge that cannot be followed.
+    fn fill_dist(&self, d: &mut Dist, outer: Option<usize>, n: u32) -> bool {
         if let Some(l) = self.packaged_loop(n) {
             let h = self.loops[l].nodes[0];
-            for k in 0..self.loops[l].exits.len() {
-                let (t, m) = self.loops[l].exits[k];
-                if !self.add_to_dist(&mut d, outer, h, t, m) {
+            for &(t, m) in &self.loops[l].exits {
+                if !self.add_to_dist(d, outer, h, t, m) {
                     return false;
                 }
             }
@@ -412,24 +445,22 @@ impl<'a> State<'a> {
                     continue;
                 };
                 let w = u64::from(self.probs[b].get(k).copied().unwrap_or(0));
-                if !self.add_to_dist(&mut d, outer, n, si, w) {
+                if !self.add_to_dist(d, outer, n, si, w) {
                     return false;
                 }
             }
         }
-        let mass = *self.mass_mut(n);
-        self.distribute(mass, outer, d, false);
         true
     }
 
     /// Splits `mass` by the weights, dithering: each share is taken from what
     /// remains, so rounding errors never lose mass. With `assign`, local
     /// shares replace the target's mass instead of adding to it.
-    fn distribute(&mut self, mass: u64, outer: Option<usize>, mut d: Dist, assign: bool) {
+    fn distribute(&mut self, mass: u64, outer: Option<usize>, d: &mut Dist, assign: bool) {
         d.normalize();
         let mut rem_w = d.total;
         let mut rem_m = mass;
-        for (kind, t, w) in d.weights {
+        for &(kind, t, w) in &d.weights {
             let taken = take(rem_m, w as u32, rem_w as u32);
             rem_w -= w;
             rem_m = rem_m.saturating_sub(taken);
@@ -461,7 +492,7 @@ impl<'a> State<'a> {
             for h in 0..nh {
                 d.add(Kind::Local, self.loops[l].nodes[h], 1);
             }
-            self.distribute(FULL, None, d, true);
+            self.distribute(FULL, None, &mut d, true);
             for k in 0..self.loops[l].nodes.len() {
                 let m = self.loops[l].nodes[k];
                 self.propagate(Some(l), m);
@@ -475,7 +506,7 @@ impl<'a> State<'a> {
                     d.add(Kind::Local, self.loops[l].nodes[h], be);
                 }
             }
-            self.distribute(FULL, None, d, true);
+            self.distribute(FULL, None, &mut d, true);
         } else {
             let h = self.loops[l].nodes[0];
             *self.mass_mut(h) = FULL;

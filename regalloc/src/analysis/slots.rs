@@ -163,8 +163,12 @@ impl SlotIndexes {
     /// instruction 16 after the previous entry and one empty entry at each
     /// block end, which is also the next block's start.
     pub fn new(f: &MachineFunction) -> SlotIndexes {
+        // One entry per instruction and per block end, plus the start:
+        // sized once rather than grown.
+        let mut entries = Vec::with_capacity(f.insts.len() + f.blocks.len() + 1);
+        entries.push((0, None));
         let mut s = SlotIndexes {
-            entries: vec![(0, None)],
+            entries,
             inst: vec![None; f.insts.len()],
             blocks: Vec::with_capacity(f.blocks.len()),
         };

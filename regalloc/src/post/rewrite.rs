@@ -71,9 +71,12 @@ pub fn finish(
     // 2. Spill code.
     // Per original instruction, the spill code to place before and after
     // it; indexed by instruction rather than hashed (every instruction of
-    // the function is looked up).
-    let mut before: Vec<Vec<Inst>> = vec![Vec::new(); func.insts.len()];
-    let mut after: Vec<Vec<Inst>> = vec![Vec::new(); func.insts.len()];
+    // the function is looked up). Without spill code (most small
+    // functions) the tables stay empty and the blocks are left alone.
+    let spill_code = !code.insertions.is_empty();
+    let table = if spill_code { func.insts.len() } else { 0 };
+    let mut before: Vec<Vec<Inst>> = vec![Vec::new(); table];
+    let mut after: Vec<Vec<Inst>> = vec![Vec::new(); table];
     for ins in &code.insertions {
         let Some(phys) = vrm.phys(ins.vreg) else {
             return Err(AllocError::new(
@@ -118,18 +121,20 @@ pub fn finish(
     for &i in &code.removed {
         dead[i.index()] = true;
     }
-    for bd in &mut func.blocks {
-        let mut list = Vec::with_capacity(bd.insts.len());
-        for &i in &bd.insts {
-            if let Some(b) = before.get(i.index()) {
-                list.extend_from_slice(b);
+    if spill_code {
+        for bd in &mut func.blocks {
+            let mut list = Vec::with_capacity(bd.insts.len());
+            for &i in &bd.insts {
+                if let Some(b) = before.get(i.index()) {
+                    list.extend_from_slice(b);
+                }
+                list.push(i);
+                if let Some(a) = after.get(i.index()) {
+                    list.extend_from_slice(a);
+                }
             }
-            list.push(i);
-            if let Some(a) = after.get(i.index()) {
-                list.extend_from_slice(a);
-            }
+            bd.insts = list;
         }
-        bd.insts = list;
     }
 
     // 3. Operands.
@@ -259,6 +264,14 @@ pub fn finish(
 
     // 4. Removed instructions, with the instruction each came before.
     for b in 0..func.blocks.len() {
+        // Most blocks lose nothing: they keep their list as it is.
+        if !func.blocks[b]
+            .insts
+            .iter()
+            .any(|i| dropped[i.index()] || dead[i.index()] || identity[i.index()])
+        {
+            continue;
+        }
         let old = std::mem::take(&mut func.blocks[b].insts);
         let mut kept = Vec::with_capacity(old.len());
         let mut pending = Vec::new();
@@ -541,7 +554,8 @@ pub fn update_live_ins(t: &TargetInfo<'_>, func: &mut MachineFunction, reserved:
         }
         first_with.insert(set, b);
         let stamp = b as u32 + 1;
-        let live = Units(set.to_vec());
+        live.0.clear();
+        live.0.extend_from_slice(set);
         // Only registers containing a live unit can be live-in: a unit's
         // roots and their super-registers.
         full.clear();

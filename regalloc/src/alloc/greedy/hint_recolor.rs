@@ -53,10 +53,29 @@ fn broken(g: &Greedy<'_, '_, '_>, c: &Copy) -> bool {
     }
 }
 
+/// The copies touching each virtual register: one flat list of copy
+/// indexes grouped by register (a counting sort), instead of one small
+/// vector per register, most of them never used.
+struct CopiesOf {
+    /// Register `v`'s copies are `list[start[v]..start[v + 1]]`.
+    start: Vec<u32>,
+    list: Vec<u32>,
+}
+
+impl CopiesOf {
+    /// The indexes (into the copy list) of the copies touching `v`.
+    fn of(&self, v: VReg) -> &[u32] {
+        match (self.start.get(v.index()), self.start.get(v.index() + 1)) {
+            (Some(&a), Some(&b)) => &self.list[a as usize..b as usize],
+            _ => &[],
+        }
+    }
+}
+
 /// The COPYs of the function as allocation left them (split copies
 /// included, copies the spiller turned into spill code or removed left
 /// out), and per virtual register the copies touching it.
-fn copies(g: &Greedy<'_, '_, '_>) -> (Vec<Copy>, Vec<Vec<usize>>) {
+fn copies(g: &Greedy<'_, '_, '_>) -> (Vec<Copy>, CopiesOf) {
     let mut removed = vec![false; g.func.insts.len()];
     for &i in &g.spiller.code.removed {
         if let Some(r) = removed.get_mut(i.index()) {
@@ -71,8 +90,11 @@ fn copies(g: &Greedy<'_, '_, '_>) -> (Vec<Copy>, Vec<Vec<usize>>) {
         },
         _ => None,
     };
+    let nv = g.func.vregs.len();
     let mut list = Vec::new();
-    let mut of = vec![Vec::new(); g.func.vregs.len()];
+    // Per register, the number of copies touching it (shifted by one,
+    // then summed into each register's start).
+    let mut start = vec![0u32; nv + 1];
     for b in g.func.block_ids() {
         let freq = g.an.flow.freq.relative(b);
         for &i in &g.func.block(b).insts {
@@ -87,26 +109,40 @@ fn copies(g: &Greedy<'_, '_, '_>) -> (Vec<Copy>, Vec<Vec<usize>>) {
             if matches!((a, b), (Side::Phys(_), Side::Phys(_))) || a == b {
                 continue;
             }
-            let k = list.len();
             list.push(Copy { a, b, freq });
             for s in [a, b] {
                 if let Side::Virt(v) = s
-                    && let Some(l) = of.get_mut(v.index())
+                    && v.index() < nv
                 {
-                    l.push(k);
+                    start[v.index() + 1] += 1;
                 }
             }
         }
     }
-    (list, of)
+    for v in 0..nv {
+        start[v + 1] += start[v];
+    }
+    let mut next = start.clone();
+    let mut of = vec![0u32; start[nv] as usize];
+    for (k, c) in list.iter().enumerate() {
+        for s in [c.a, c.b] {
+            if let Side::Virt(v) = s
+                && v.index() < nv
+            {
+                of[next[v.index()] as usize] = k as u32;
+                next[v.index()] += 1;
+            }
+        }
+    }
+    (list, CopiesOf { start, list: of })
 }
 
 /// The frequency of the broken copies among `touched` (indices into
 /// `copies`).
-fn broken_cost(g: &Greedy<'_, '_, '_>, copies: &[Copy], touched: &[usize]) -> f32 {
+fn broken_cost(g: &Greedy<'_, '_, '_>, copies: &[Copy], touched: &[u32]) -> f32 {
     touched
         .iter()
-        .map(|&k| &copies[k])
+        .map(|&k| &copies[k as usize])
         .filter(|c| broken(g, c))
         .map(|c| c.freq)
         .sum()
@@ -117,18 +153,15 @@ fn broken_cost(g: &Greedy<'_, '_, '_>, copies: &[Copy], touched: &[usize]) -> f3
 pub fn recolor_broken_hints(g: &mut Greedy<'_, '_, '_>) -> usize {
     let (copies, of) = copies(g);
     // The ranges with broken copies, most expensive first.
-    let mut start: Vec<(f32, VReg)> = of
-        .iter()
-        .enumerate()
-        .filter_map(|(v, ks)| {
+    let mut start: Vec<(f32, VReg)> = (0..g.func.vregs.len())
+        .filter_map(|v| {
             let v = VReg::new(v);
+            let ks = of.of(v);
+            if ks.is_empty() {
+                return None;
+            }
             g.vrm.phys(v)?;
-            let cost: f32 = ks
-                .iter()
-                .map(|&k| &copies[k])
-                .filter(|c| broken(g, c))
-                .map(|c| c.freq)
-                .sum();
+            let cost = broken_cost(g, &copies, ks);
             (cost > 0.0).then_some((cost, v))
         })
         .collect();
@@ -139,19 +172,21 @@ pub fn recolor_broken_hints(g: &mut Greedy<'_, '_, '_>) -> usize {
         stamp: 0,
         moves: Vec::new(),
         touched: Vec::new(),
+        stack: Vec::new(),
     };
     let mut targets: Vec<Reg> = Vec::new();
     for (_, v) in start {
         let Some(p) = g.vrm.phys(v) else { continue };
         // The copy may have been mended by an earlier recoloring.
-        if !of[v.index()].iter().any(|&k| broken(g, &copies[k])) {
+        if !of.of(v).iter().any(|&k| broken(g, &copies[k as usize])) {
             continue;
         }
         // Its own register, and the physical registers it is copied to or
         // from (a callee-saved one only if already in use).
         targets.clear();
         targets.push(p);
-        for &k in &of[v.index()] {
+        for &k in of.of(v) {
+            let k = k as usize;
             for s in [copies[k].a, copies[k].b] {
                 if let Side::Phys(q) = s
                     && q != p
@@ -187,7 +222,9 @@ struct Walk {
     /// The ranges the last walk moved, with their registers before.
     moves: Vec<(VReg, Reg)>,
     /// The copies it touched.
-    touched: Vec<usize>,
+    touched: Vec<u32>,
+    /// The ranges still to visit.
+    stack: Vec<VReg>,
 }
 
 impl Walk {
@@ -200,19 +237,27 @@ impl Walk {
         &mut self,
         g: &mut Greedy<'_, '_, '_>,
         copies: &[Copy],
-        of: &[Vec<usize>],
+        of: &CopiesOf,
         v: VReg,
         p: Reg,
     ) -> f32 {
         self.stamp += 1;
         self.moves.clear();
         self.touched.clear();
-        let mut stack = vec![v];
+        self.stack.clear();
+        self.stack.push(v);
         self.visited[v.index()] = self.stamp;
-        while let Some(x) = stack.pop() {
+        while let Some(x) = self.stack.pop() {
             let Some(cur) = g.vrm.phys(x) else { continue };
             if cur != p {
-                let allowed = g.order(x).is_ok_and(|o| o.regs.contains(&p));
+                // `p` is in `x`'s allocation order exactly when it is in its
+                // class's base order (hints outside it are left out): asked
+                // of the base directly, without building the order.
+                let allowed = g
+                    .func
+                    .vreg_class(x)
+                    .filter(|c| c.index() < g.t.classes.len())
+                    .is_some_and(|c| g.orders.base(g.t, c).contains(&p));
                 if !allowed || g.check(x, p) != Interference::Free {
                     continue;
                 }
@@ -220,15 +265,15 @@ impl Walk {
                 g.assign(x, p);
                 self.moves.push((x, cur));
             }
-            for &k in &of[x.index()] {
+            for &k in of.of(x) {
                 self.touched.push(k);
-                let c = &copies[k];
+                let c = &copies[k as usize];
                 for s in [c.a, c.b] {
                     if let Side::Virt(y) = s
                         && self.visited[y.index()] != self.stamp
                     {
                         self.visited[y.index()] = self.stamp;
-                        stack.push(y);
+                        self.stack.push(y);
                     }
                 }
             }

@@ -176,8 +176,9 @@ impl<'f, 'a, 't> Greedy<'f, 'a, 't> {
     pub fn new(t: &'a TargetInfo<'t>, func: &'f mut MachineFunction, opts: GreedyOptions) -> Self {
         func.compute_preds();
         let lanes = tracks_sub_reg_liveness(t);
-        let an = Analyses::with_sub_ranges(t, func, lanes);
-        let matrix = LiveRegMatrix::new(t, &an.intervals, lanes);
+        let mut an = Analyses::with_sub_ranges(t, func, lanes);
+        // Only the matrix reads the fixed unit ranges: moved, not copied.
+        let matrix = LiveRegMatrix::taking_fixed(t, &mut an.intervals, lanes);
         let orders = ClassOrders::new(t, func);
         let spiller = Spiller::new(func);
         let n = func.vregs.len();
