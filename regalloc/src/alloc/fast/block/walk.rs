@@ -98,15 +98,16 @@ impl Fast<'_, '_> {
         let (rest, labels) = rev.split_at(rev.len() - at);
         insts.extend(labels.iter().rev());
         insts.extend_from_slice(&begin);
-        insts.extend(rest.iter().rev());
         self.lists.begin = begin;
         if any_removed {
-            // Removed entries from `pending` on wait for the next kept
-            // instruction; those after the last one stay `None` (at the end).
+            // Identity copies are taken out while the rest is copied in
+            // (one pass, not a copy and then a filtering pass). Labels and
+            // the reloads for the top are never taken out and come first,
+            // so only the rest has removed entries. Removed entries from
+            // `pending` on wait for the next kept instruction; those after
+            // the last one stay `None` (at the end).
             let mut pending = self.record.removed.len();
-            let mut kept = 0;
-            for j in 0..insts.len() {
-                let i = insts[j];
+            for &i in rest.iter().rev() {
                 if i.index() < self.removing.len() && self.removing[i.index()] {
                     self.record.removed.push(Removed {
                         inst: i,
@@ -118,11 +119,11 @@ impl Fast<'_, '_> {
                         r.before = Some(i);
                     }
                     pending = self.record.removed.len();
-                    insts[kept] = i;
-                    kept += 1;
+                    insts.push(i);
                 }
             }
-            insts.truncate(kept);
+        } else {
+            insts.extend(rest.iter().rev());
         }
         func.blocks[b.index()].insts = insts;
         self.rev = rev;
