@@ -187,3 +187,80 @@ fn a_fold_that_drops_the_flags_needs_them_dead() {
         "live flags"
     );
 }
+
+/// A zero (`MOV32r0`, two definitions so it cannot be rematerialized)
+/// live across `n` loaded values: under pressure its store folds into
+/// `MOV32mi`; the checker accepts that, and rejects the same allocation
+/// once the original's flags definition is made live.
+#[test]
+fn the_checker_rejects_a_fold_that_loses_live_flags() {
+    let n = 24;
+    let mut s = String::from(
+        "---\nname: z\ntracksRegLiveness: true\nliveins:\n  - { reg: '$rdi', virtual-reg: '%0' }\nbody: |\n  bb.0:\n    successors: %bb.1, %bb.2\n    liveins: $rdi\n    %0:gr64 = COPY $rdi\n",
+    );
+    for k in 1..=n {
+        let _ = writeln!(
+            s,
+            "    %{k}:gr64 = MOV64rm %0, 1, $noreg, {}, $noreg :: (load (s64))",
+            8 * k
+        );
+    }
+    s.push_str("    %100:gr32 = MOV32r0 implicit-def dead $eflags\n    CMP64ri32 %0, 3, implicit-def $eflags\n    JCC_1 %bb.2, 4, implicit $eflags\n  bb.1:\n    successors: %bb.2\n    %100:gr32 = MOV32ri 5\n  bb.2:\n");
+    let acc = n + 1;
+    let _ = writeln!(s, "    %{acc}:gr64 = COPY %{n}");
+    for k in (1..n).rev() {
+        let _ = writeln!(
+            s,
+            "    %{acc}:gr64 = ADD64rr %{acc}, %{k}, implicit-def dead $eflags"
+        );
+    }
+    // Every loaded value read again, so that each weighs more than the
+    // zero, which is read once at the end.
+    for k in 1..=n {
+        let _ = writeln!(s, "    CMP64ri32 %{k}, 7, implicit-def $eflags");
+        let _ = writeln!(
+            s,
+            "    %{acc}:gr64 = ADC64rr %{acc}, %{k}, implicit-def dead $eflags, implicit $eflags"
+        );
+    }
+    let _ = writeln!(
+        s,
+        "    MOV32mr %0, 1, $noreg, 0, $noreg, %100 :: (store (s32))\n    $rax = COPY %{acc}\n    RET64 implicit $rax\n..."
+    );
+    let original = read(&s);
+    let mut f = original.clone();
+    let (_, record) = allocate_recorded(
+        x86(),
+        &mut f,
+        &Options {
+            allocator: Allocator::Greedy,
+            check: true,
+        },
+    )
+    .unwrap();
+    let zero = x86().find_opcode("MOV32r0").unwrap();
+    let (&folded, _) = record
+        .memory_folds
+        .iter()
+        .find(|(i, _)| original.inst(**i).op == Op::Target(zero))
+        .expect("the zero's store folds");
+    assert_eq!(
+        f.inst(folded).op,
+        Op::Target(x86().find_opcode("MOV32mi").unwrap())
+    );
+    assert!(check(x86(), &original, &f, &record).is_ok());
+    let mut live = original.clone();
+    for o in &mut live.insts[folded.index()].operands {
+        if let Operand::Reg(r) = o {
+            r.flags.set(regalloc::ir::RegFlags::DEAD, false);
+        }
+    }
+    let errors = check(x86(), &live, &f, &record).expect_err("the fold loses live flags");
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.to_string().contains("whose value the fold loses")),
+        "{}",
+        errors[0]
+    );
+}
