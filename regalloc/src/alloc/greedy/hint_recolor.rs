@@ -44,8 +44,9 @@ fn reg_of(g: &Greedy<'_, '_, '_>, s: Side) -> Option<Reg> {
     }
 }
 
-/// Whether copy `c` moves a value between two different registers (or
-/// from a range that has none).
+/// Whether copy `c` moves a value between two different registers. A
+/// copy with a side that has no register (a spilled range) is not
+/// broken: no recoloring can remove it.
 fn broken(g: &Greedy<'_, '_, '_>, c: &Copy) -> bool {
     match (reg_of(g, c.a), reg_of(g, c.b)) {
         (Some(x), Some(y)) => x != y,
@@ -205,7 +206,11 @@ pub fn recolor_broken_hints(g: &mut Greedy<'_, '_, '_>) -> usize {
             }
         }
         if let Some((gain, q)) = best {
-            walk.gain(g, &copies, &of, v, q);
+            // The walk holds the moves of the last target measured; measure
+            // the best again only if it was not that one.
+            if targets.last() != Some(&q) {
+                walk.gain(g, &copies, &of, v, q);
+            }
             walk.apply(g, q);
             tracing::debug!(vreg = v.0, reg = %g.t.reg(q).name, moved = walk.moves.len(), gain, "hint recoloring");
             moved_total += walk.moves.len();
