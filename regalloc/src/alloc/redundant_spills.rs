@@ -73,7 +73,7 @@ struct Events {
 /// runs every block several times: no hash lookup per instruction and
 /// round.
 struct BlockEvents {
-    /// Phi values at each block's start: (slot, value).
+    /// Phi values at each block's start: (state column, value).
     phis: Vec<Vec<(u32, u32)>>,
     /// Every block's events in execution order, block after block.
     events: Vec<Event>,
@@ -255,33 +255,54 @@ fn redundant_stores(
     mut phased: Vec<(u8, Inst, Event)>,
     tracked: &[bool],
 ) -> Vec<Event> {
-    let nslots = code.slots.len();
+    // The dataflow's state has one column per tracked slot only: most
+    // slots of a big function have no store or cannot be tracked, and
+    // every block's state is copied and met in every round. Events and
+    // phis name columns from here on (the events reported keep what
+    // `remove` needs: the instruction and the insertion).
+    let mut column = vec![u32::MAX; tracked.len()];
+    let mut slot_of: Vec<u32> = Vec::new();
+    for (s, _) in tracked.iter().enumerate().filter(|x| *x.1) {
+        column[s] = slot_of.len() as u32;
+        slot_of.push(s as u32);
+    }
+    let width = slot_of.len();
     // Stable: events of one phase keep their creation order.
     phased.sort_by_key(|x| x.0);
-    for (_, i, e) in phased {
-        let slot = match e {
-            Event::Load { slot, .. } | Event::Kill { slot, .. } | Event::Store { slot, .. } => slot,
-        };
-        if tracked[slot as usize] {
+    for (_, i, mut e) in phased {
+        let (Event::Load { slot, .. } | Event::Kill { slot, .. } | Event::Store { slot, .. }) =
+            &mut e;
+        let c = column[*slot as usize];
+        if c != u32::MAX {
+            *slot = c;
             events.at_inst.entry(i).or_default().push(e);
         }
     }
     events.phis.retain(|_, phis| {
-        phis.retain(|&(slot, _)| tracked[slot as usize]);
+        phis.retain_mut(|(slot, _)| {
+            let c = column[*slot as usize];
+            *slot = c;
+            c != u32::MAX
+        });
         !phis.is_empty()
     });
 
-    // Forward dataflow, all slots at once, optimistic: the state at each
-    // block exit, `TOP` until the block is first run.
+    // Forward dataflow, all tracked slots at once, optimistic: the state
+    // at each block exit (`width` entries per block), `TOP` until the
+    // block is first run. The stores found redundant in a round that
+    // changes nothing are the answer: that round ran on the fixed point.
     let cfg = &an.flow.cfg;
-    let mut out: Vec<Vec<u32>> = vec![vec![TOP; nslots]; func.blocks.len()];
-    let mut state = vec![UNKNOWN; nslots];
+    let mut out: Vec<u32> = vec![TOP; width * func.blocks.len()];
+    let mut state = vec![UNKNOWN; width];
     let events = BlockEvents::new(func, events);
     let flow = Flow {
         an,
         code,
         events: &events,
+        slot_of: &slot_of,
+        width,
     };
+    let mut redundant: Vec<Event> = Vec::new();
     let mut changed = true;
     let mut rounds = 0;
     while changed {
@@ -292,24 +313,20 @@ fn redundant_stores(
             // store is provably redundant.
             return Vec::new();
         }
+        redundant.clear();
         for &b in &cfg.rpo {
             flow.enter(b, &out, &mut state);
-            events.run(b, &mut state, |_, _| {});
-            if out[b.index()] != state {
-                out[b.index()].copy_from_slice(&state);
+            events.run(b, &mut state, |e, r| {
+                if r {
+                    redundant.push(e);
+                }
+            });
+            let exit = &mut out[b.index() * width..(b.index() + 1) * width];
+            if *exit != *state {
+                exit.copy_from_slice(&state);
                 changed = true;
             }
         }
-    }
-
-    let mut redundant: Vec<Event> = Vec::new();
-    for &b in &cfg.rpo {
-        flow.enter(b, &out, &mut state);
-        events.run(b, &mut state, |e, r| {
-            if r {
-                redundant.push(e);
-            }
-        });
     }
     redundant
 }
@@ -422,13 +439,19 @@ struct Flow<'a> {
     an: &'a Analyses,
     code: &'a SpillCode,
     events: &'a BlockEvents,
+    /// The slot of each state column.
+    slot_of: &'a [u32],
+    /// Columns per block in the exit states.
+    width: usize,
 }
 
 impl Flow<'_> {
     /// Sets `state` to block `b`'s entry state from its predecessors'
     /// exit states `out`: their meet, then the block's phi-defs.
-    fn enter(&self, b: Block, out: &[Vec<u32>], state: &mut [u32]) {
+    fn enter(&self, b: Block, out: &[u32], state: &mut [u32]) {
         let cfg = &self.an.flow.cfg;
+        let w = self.width;
+        let exit = |p: Block| &out[p.index() * w..(p.index() + 1) * w];
         let preds = || {
             cfg.preds[b.index()]
                 .iter()
@@ -440,29 +463,29 @@ impl Flow<'_> {
         } else {
             state.fill(TOP);
             for p in preds() {
-                for (s, &x) in state.iter_mut().zip(&out[p.index()]) {
+                for (s, &x) in state.iter_mut().zip(exit(p)) {
                     *s = meet(*s, x);
                 }
             }
         }
-        for &(slot, value) in &self.events.phis[b.index()] {
-            let s = slot as usize;
-            let range = &self.code.slots[s].range;
+        for &(column, value) in &self.events.phis[b.index()] {
+            let c = column as usize;
+            let range = &self.code.slots[self.slot_of[c] as usize].range;
             let slots = &self.an.intervals.slots;
             // Along each edge the slot must hold what the original holds
             // at the predecessor's end, the phi's incoming value.
             let agrees = |p: Block| {
-                let held = out[p.index()][s];
+                let held = exit(p)[c];
                 let incoming = range
                     .segment_at(SlotIndex(slots.block_end(p).0 - 1))
                     .map(|seg| seg.valno);
                 held == TOP || Some(held) == incoming
             };
             // Some predecessor was run, and every one agrees.
-            if preds().any(|p| out[p.index()][s] != TOP) && preds().all(agrees) {
-                state[s] = value;
-            } else if state[s] == value {
-                state[s] = UNKNOWN;
+            if preds().any(|p| exit(p)[c] != TOP) && preds().all(agrees) {
+                state[c] = value;
+            } else if state[c] == value {
+                state[c] = UNKNOWN;
             }
         }
         for s in state.iter_mut() {
