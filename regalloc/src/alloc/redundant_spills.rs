@@ -289,8 +289,10 @@ fn redundant_stores(
 
     // Forward dataflow, all tracked slots at once, optimistic: the state
     // at each block exit (`width` entries per block), `TOP` until the
-    // block is first run. The stores found redundant in a round that
-    // changes nothing are the answer: that round ran on the fixed point.
+    // block is first run. Sweeps in reverse post-order run only the
+    // blocks a predecessor's exit state changed for since they last ran;
+    // each block keeps the redundant stores of its last run, which ran on
+    // the fixed point once nothing is left to run.
     let cfg = &an.flow.cfg;
     let mut out: Vec<u32> = vec![TOP; width * func.blocks.len()];
     let mut state = vec![UNKNOWN; width];
@@ -302,33 +304,49 @@ fn redundant_stores(
         slot_of: &slot_of,
         width,
     };
-    let mut redundant: Vec<Event> = Vec::new();
-    let mut changed = true;
-    let mut rounds = 0;
-    while changed {
-        changed = false;
-        rounds += 1;
-        if rounds > MAX_ROUNDS {
+    let mut found: Vec<Vec<Event>> = vec![Vec::new(); func.blocks.len()];
+    let mut queued = vec![true; cfg.rpo.len()];
+    let mut pending = true;
+    let mut sweeps = 0;
+    while pending {
+        pending = false;
+        sweeps += 1;
+        if sweeps > MAX_ROUNDS {
             // Not settled (the phi rule is not monotone in general): no
             // store is provably redundant.
             return Vec::new();
         }
-        redundant.clear();
-        for &b in &cfg.rpo {
+        for (k, &b) in cfg.rpo.iter().enumerate() {
+            if !std::mem::take(&mut queued[k]) {
+                continue;
+            }
             flow.enter(b, &out, &mut state);
+            let here = &mut found[b.index()];
+            here.clear();
             events.run(b, &mut state, |e, r| {
                 if r {
-                    redundant.push(e);
+                    here.push(e);
                 }
             });
             let exit = &mut out[b.index() * width..(b.index() + 1) * width];
             if *exit != *state {
                 exit.copy_from_slice(&state);
-                changed = true;
+                for s in &cfg.succs[b.index()] {
+                    if let Some(j) = cfg.rpo_index[s.index()] {
+                        let j = j as usize;
+                        queued[j] = true;
+                        // A successor later in the order runs in this
+                        // sweep; an earlier one (a loop header) in the next.
+                        pending |= j <= k;
+                    }
+                }
             }
         }
     }
-    redundant
+    cfg.rpo
+        .iter()
+        .flat_map(|b| std::mem::take(&mut found[b.index()]))
+        .collect()
 }
 
 /// Every store to a slot nothing reads (all uses of its values were
