@@ -16,6 +16,7 @@ pub mod matrix;
 pub mod order;
 mod record;
 pub mod redundant_spills;
+mod remat;
 pub mod spiller;
 pub mod split;
 mod stats;

@@ -44,10 +44,9 @@
 
 use crate::analysis::{LiveInterval, LiveIntervals, LiveRange, Segment, Slot, SlotIndex, ValNo};
 use crate::ir::{Inst, InstData, MachineFunction, Op, Operand, RegFlags, RegOperand, RegRef, VReg};
-use crate::target::{
-    InstrFlags, InstrTemplate, MemoryFoldDesc, Reg, RegClass, TargetInfo, TemplateOperand,
-};
+use crate::target::{InstrTemplate, MemoryFoldDesc, Reg, RegClass, TargetInfo, TemplateOperand};
 
+use super::remat::{is_constant, remat_copy, remat_values};
 use super::virtmap::VirtRegMap;
 use super::{AllocError, AllocErrorKind};
 
@@ -235,12 +234,11 @@ impl Spiller {
         v: VReg,
     ) -> bool {
         let constant = |p: Reg| is_constant(t, &self.phys_defs, p);
-        li.vreg(v).is_some_and(|iv| {
-            iv.range
-                .valnos
+        let users = self.users.get(v.index()).map_or(&[][..], |u| &u[..]);
+        li.vreg(v).is_some()
+            && remat_values(t, func, li, vrm, v, users, &constant)
                 .iter()
-                .all(|vn| remat_source(t, func, li, vrm, *vn, v, &constant).is_some())
-        })
+                .all(Option::is_some)
     }
 
     /// Spills `v`: rewrites every instruction touching it to use a new
@@ -308,12 +306,8 @@ impl Spiller {
 
         // Which values can be recomputed instead of reloaded.
         let constant = |p: Reg| is_constant(t, &self.phys_defs, p);
-        let remat_of: Vec<Option<Inst>> = iv
-            .range
-            .valnos
-            .iter()
-            .map(|vn| remat_source(t, func, li, vrm, *vn, v, &constant))
-            .collect();
+        let users = self.users.get(v.index()).cloned().unwrap_or_default();
+        let remat_of = remat_values(t, func, li, vrm, v, &users, &constant);
         // The instruction defining each value (a rematerializable one, or
         // the copy from a sibling that brought it): dead when every use of
         // the value is recomputed.
@@ -332,7 +326,6 @@ impl Spiller {
             .map(|&d| (d, func.inst(d).clone()))
             .collect();
 
-        let users = self.users.get(v.index()).cloned().unwrap_or_default();
         let mut new_regs = Vec::new();
         for i in users {
             let Some(at) = li.slots.inst(i) else {
@@ -713,148 +706,6 @@ fn live_after(range: &LiveRange, at: SlotIndex) -> bool {
     })
 }
 
-/// Whether reserved register `p` is a constant for rematerialization: no
-/// instruction of the function (whose written registers are `phys_defs`)
-/// writes a register overlapping it.
-fn is_constant(t: &TargetInfo<'_>, phys_defs: &[Reg], p: Reg) -> bool {
-    p.index() < t.regs.len() && t.is_reserved(p) && !phys_defs.iter().any(|&d| t.regs_overlap(d, p))
-}
-
-/// The instruction that recomputes value `vn` of `v`, if there is one:
-/// the value's own definition when it can be re-executed anywhere
-/// ([`remat_instr`]), or, for a split product whose value was copied from
-/// a sibling, the original register's definition of that value (LLVM
-/// rematerializes from the original interval the same way).
-fn remat_source(
-    t: &TargetInfo<'_>,
-    func: &MachineFunction,
-    li: &LiveIntervals,
-    vrm: &VirtRegMap,
-    vn: ValNo,
-    v: VReg,
-    constant: &dyn Fn(Reg) -> bool,
-) -> Option<Inst> {
-    if vn.is_phi() {
-        // A merge of a split piece's values carries, wherever it is live,
-        // the original's value at its block start (the piece changes value
-        // only where the original does, or at copies between pieces): that
-        // value's definition recomputes it.
-        let original = vrm.original(v);
-        if original == v {
-            return None;
-        }
-        return original_remat(t, func, li, original, vn.def, constant);
-    }
-    let i = li.slots.inst_at(vn.def)?;
-    if remat_instr(t, func, i, constant) == Some(v) {
-        return Some(i);
-    }
-    let inst = func.inst(i);
-    let original = vrm.original(v);
-    if !inst.op.is_copy() || inst.operands.len() != 2 || original == v {
-        return None;
-    }
-    let (Operand::Reg(d), Operand::Reg(s)) = (&inst.operands[0], &inst.operands[1]) else {
-        return None;
-    };
-    let RegRef::Virt(src) = s.reg else {
-        return None;
-    };
-    if d.reg != RegRef::Virt(v)
-        || d.sub.is_some()
-        || s.sub.is_some()
-        || vrm.original(src) != original
-    {
-        return None;
-    }
-    let at = li.slots.inst(i)?;
-    original_remat(t, func, li, original, at.with(Slot::Block), constant)
-}
-
-/// The definition of the value original register `original` has at `at`
-/// (its range before any split), if that value has one instruction that
-/// can be re-executed anywhere.
-fn original_remat(
-    t: &TargetInfo<'_>,
-    func: &MachineFunction,
-    li: &LiveIntervals,
-    original: VReg,
-    at: SlotIndex,
-    constant: &dyn Fn(Reg) -> bool,
-) -> Option<Inst> {
-    let range = li.original(original)?;
-    let ovn = range.valnos.get(range.segment_at(at)?.valno as usize)?;
-    if ovn.is_phi() {
-        return None;
-    }
-    let def = li.slots.inst_at(ovn.def)?;
-    remat_instr(t, func, def, constant).map(|_| def)
-}
-
-/// The virtual register `i` defines, if `i` can be re-executed anywhere: a
-/// rematerializable target instruction with no side effects, no store and
-/// no load other than of memory that does not change, whose register operands are definitions of that one register
-/// (a full definition, or an `undef` sub-register one) and uses of
-/// `constant` physical registers. Other physical operands (even dead
-/// implicit definitions such as flags) rule it out, since a copy could
-/// clobber a live register.
-fn remat_instr(
-    t: &TargetInfo<'_>,
-    func: &MachineFunction,
-    i: Inst,
-    constant: &dyn Fn(Reg) -> bool,
-) -> Option<VReg> {
-    let inst = func.inst(i);
-    let Op::Target(op) = inst.op else { return None };
-    let d = t.instrs.get(op.index())?;
-    if !d.is(InstrFlags::REMAT)
-        || d.is(InstrFlags::SIDE_EFFECTS)
-        || d.is(InstrFlags::MAY_LOAD) && !inst.is_invariant_load()
-        || d.is(InstrFlags::MAY_STORE)
-        || !d.implicit_defs.is_empty()
-        || !d.implicit_uses.is_empty()
-    {
-        return None;
-    }
-    let mut def = None;
-    for o in &inst.operands {
-        match o {
-            Operand::Reg(r) => match r.reg {
-                RegRef::NoReg => {}
-                RegRef::Phys(p) if !r.is_def() && constant(p) => {}
-                RegRef::Virt(x)
-                    if r.is_def()
-                        && (r.sub.is_none() || r.flags.has(RegFlags::UNDEF))
-                        && def.is_none_or(|y| y == x) =>
-                {
-                    def = Some(x);
-                }
-                _ => return None,
-            },
-            Operand::RegMask(_) => return None,
-            _ => {}
-        }
-    }
-    def
-}
-
-/// A copy of `def` defining `n` instead of the register it defines (no
-/// dead flag, no debug instruction number: there is one value per number).
-fn remat_copy(def: &InstData, n: VReg) -> InstData {
-    let mut c = def.clone();
-    c.attrs.retain(|a| !a.starts_with("debug-instr-number"));
-    for o in &mut c.operands {
-        if let Operand::Reg(r) = o
-            && matches!(r.reg, RegRef::Virt(_))
-        {
-            r.reg = RegRef::Virt(n);
-            r.flags.set(RegFlags::DEAD, false);
-            r.flags.set(RegFlags::KILLED, false);
-        }
-    }
-    c
-}
-
 /// The class's spill store of register operand `reg` to spiller slot
 /// `slot`, or `None` when the class has no spill template.
 pub(crate) fn store_template(
@@ -927,6 +778,7 @@ pub fn vreg_class(t: &TargetInfo<'_>, func: &MachineFunction, v: VReg) -> Option
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::alloc::remat::remat_source;
     use crate::analysis::Analyses;
     use crate::ir::Block;
     use crate::target::fixtures::{bpf, read_bpf_function as read};
