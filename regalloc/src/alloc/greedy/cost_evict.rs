@@ -269,6 +269,61 @@ registers:
         assert_eq!(try_evict_by_cost(&mut g, VReg(2), &ao), None);
     }
 
+    /// A range placed by spill cost is not evicted back by weight alone:
+    /// `%3`, short (so heavier) but cheaper to spill than `%2`, may evict
+    /// `%2` from its register only while `%2` did not get it by cost.
+    #[test]
+    fn a_range_placed_by_cost_keeps_its_register_against_cheaper_ones() {
+        let n = blockers() + 1;
+        let [regs, defs, uses] = blocker_lines(n);
+        // Long enough that `%2`'s weight (its accesses over its length)
+        // falls below `%3`'s.
+        let filler = "    STD %10, %10, 24\n".repeat(40);
+        let text = format!(
+            "---
+name: keep
+tracksRegLiveness: true
+registers:
+  - {{ id: 2, class: gpr }}
+  - {{ id: 3, class: gpr }}
+{regs}body: |
+  bb.0:
+{defs}    %2:gpr = LDD %10, 8
+    STD %2, %2, 0
+    STD %2, %2, 8
+{filler}    %3:gpr = LDD %10, 16
+    STD %2, %2, 16
+    STD %3, %3, 0
+{uses}    RET
+...
+"
+        );
+        for placed_by_cost in [false, true] {
+            let mut f = read(&text);
+            let mut g = Greedy::new(bpf(), &mut f, GreedyOptions::default());
+            let order = g.order(VReg(2)).unwrap().regs;
+            fill_with_spill_products(&mut g, &order[1..], n);
+            g.assign(VReg(2), order[0]);
+            assert!(g.weight(VReg(3)).is_finite() && g.weight(VReg(3)) > g.weight(VReg(2)));
+            assert!(spill_cost(&mut g, VReg(3)) < spill_cost(&mut g, VReg(2)));
+            if placed_by_cost {
+                set_per_vreg(&mut g.cost_evicted, VReg(2), true, false);
+                let c = g.next_cascade;
+                g.next_cascade += 1;
+                g.set_cascade(VReg(2), c);
+            }
+            let mut cost = super::super::evict::EvictionCost::MAX;
+            let evicts = super::super::evict::can_evict_interference(
+                &mut g,
+                VReg(3),
+                order[0],
+                false,
+                &mut cost,
+            );
+            assert_eq!(evicts, !placed_by_cost, "placed by cost: {placed_by_cost}");
+        }
+    }
+
     #[test]
     fn nothing_is_evicted_when_the_interference_costs_as_much() {
         let n = blockers() + 1;

@@ -15,6 +15,9 @@
 //!   ten broken hints;
 //! - is strictly lighter, unless the evictor wants this register as a
 //!   hint and the interference can still be split;
+//! - if it took its register by spill cost ([`super::cost_evict`]), is
+//!   cheaper to spill than the evictor (unless the evictor cannot be
+//!   spilled): not in LLVM, whose eviction knows only weights;
 //!
 //! and there are fewer than [`EVICT_INTERFERENCE_CUTOFF`] of them on any
 //! register unit.
@@ -87,6 +90,8 @@ pub fn can_evict_interference(
         broken_hints: 0,
         max_weight: 0.0,
     };
+    // Interference that took its register by spill cost.
+    let mut protected: Vec<VReg> = Vec::new();
     for (u, range) in g.matrix.unit_ranges(t, iv, p) {
         let intf = g
             .matrix
@@ -131,6 +136,9 @@ pub fn can_evict_interference(
             if !should_evict(g, v, is_hint, x, breaks_hint) {
                 return false;
             }
+            if g.cost_evicted.get(x.index()).copied().unwrap_or(false) {
+                protected.push(x);
+            }
             // Looking only for a cheap register: do not disturb another
             // local range, whose colouring in instruction order is good.
             if *max_cost != EvictionCost::MAX && is_local && g.is_local(x) {
@@ -139,6 +147,18 @@ pub fn can_evict_interference(
         }
     }
     if !any_virt {
+        return false;
+    }
+    // A range that took its register by spill cost keeps it against a
+    // spillable range unless that costs more to spill: the weights that
+    // would evict it are what the cost eviction overruled, and a split
+    // piece of the range it evicted (a new range, of a newer cascade)
+    // would otherwise take the register straight back.
+    if spillable
+        && protected
+            .iter()
+            .any(|&x| super::cost_evict::spill_cost(g, v) <= super::cost_evict::spill_cost(g, x))
+    {
         return false;
     }
     *max_cost = cost;
