@@ -27,7 +27,7 @@ pub enum Hint {
 }
 
 /// Computes every interval's weight; returns each register's copy hints,
-/// heaviest first.
+/// physical ones first, each kind heaviest first (LLVM's order).
 pub fn compute_weights(
     t: &TargetInfo<'_>,
     f: &MachineFunction,
@@ -163,7 +163,11 @@ pub fn vreg_weight(
         }
         normalize(w, size)
     };
-    hints.sort_by(|a, b| b.1.total_cmp(&a.1));
+    // Physical hints first, then heavier first (LLVM's `CopyHint` order).
+    hints.sort_by(|a, b| {
+        let phys = |h: &Hint| matches!(h, Hint::Phys(_));
+        phys(&b.0).cmp(&phys(&a.0)).then(b.1.total_cmp(&a.1))
+    });
     Some((weight, hints))
 }
 
@@ -282,4 +286,49 @@ fn is_rematerializable(
                 _ => true,
             })
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Hint;
+    use crate::analysis::Analyses;
+    use crate::ir::VReg;
+    use crate::target::fixtures::{bpf, read_bpf_function as read};
+
+    /// `%0` is copied from `$r1` once at entry and to `%1` in a loop (a
+    /// heavier hint): the physical hint still comes first, as LLVM's
+    /// `CopyHint` ordering puts it, and the virtual one follows.
+    #[test]
+    fn physical_hints_come_before_heavier_virtual_ones() {
+        let f = read(
+            "---
+name: hints
+tracksRegLiveness: true
+registers:
+  - { id: 0, class: gpr }
+  - { id: 1, class: gpr }
+liveins:
+  - { reg: '$r1', virtual-reg: '%0' }
+body: |
+  bb.0:
+    successors: %bb.1
+    liveins: $r1
+    %0:gpr = COPY $r1
+  bb.1:
+    successors: %bb.1, %bb.2
+    %1:gpr = COPY %0
+    STD %1, %0, 0
+    JNE_ri %1, 0, %bb.1
+  bb.2:
+    RET
+...
+",
+        );
+        let an = Analyses::new(bpf(), &f);
+        let hints = &an.hints[0];
+        assert_eq!(hints.len(), 2, "{hints:?}");
+        assert!(matches!(hints[0].0, Hint::Phys(_)), "{hints:?}");
+        assert_eq!(hints[1].0, Hint::Virt(VReg(1)), "{hints:?}");
+        assert!(hints[1].1 > hints[0].1, "the virtual hint is heavier: {hints:?}");
+    }
 }
