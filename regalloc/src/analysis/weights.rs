@@ -329,6 +329,9 @@ body: |
         assert_eq!(hints.len(), 2, "{hints:?}");
         assert!(matches!(hints[0].0, Hint::Phys(_)), "{hints:?}");
         assert_eq!(hints[1].0, Hint::Virt(VReg(1)), "{hints:?}");
-        assert!(hints[1].1 > hints[0].1, "the virtual hint is heavier: {hints:?}");
+        assert!(
+            hints[1].1 > hints[0].1,
+            "the virtual hint is heavier: {hints:?}"
+        );
     }
 }

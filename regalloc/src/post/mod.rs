@@ -1,4 +1,5 @@
-//! Post-allocation passes: rewriting virtual to physical registers, stack-slot colouring, copy propagation.
+//! Post-allocation passes: rewriting virtual to physical registers, stack-slot colouring, reuse of registers that still hold a reloaded slot.
 
+pub mod reload_reuse;
 pub mod rewrite;
 pub mod slots;

@@ -248,6 +248,11 @@ impl<'f, 'a, 't> Greedy<'f, 'a, 't> {
             self.lanes,
             &mut record,
         )?;
+        let reused = crate::post::reload_reuse::reuse_reloads(self.t, self.func, &mut record);
+        tracing::debug!(reused, "reloads served by registers");
+        if reused > 0 {
+            rewrite::update_live_ins(self.t, self.func, self.orders.reserved());
+        }
         Ok(record)
     }
 }

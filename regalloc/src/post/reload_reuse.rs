@@ -1,0 +1,468 @@
+//! Reload reuse: a reload of a spill slot whose content another register still holds on every path becomes a copy from that register, or goes away when the reloaded register itself still holds it (not in LLVM, whose spiller reloads at every use and whose later passes do not look into spill slots).
+//!
+//! Split ranges leave the same value in several registers and in its
+//! slot: a value copied into a second register for a loop's body and
+//! reloaded into the first at the back edge (its register was reused in
+//! between) is still in the second. A forward dataflow over the rewritten
+//! function finds, at each point, which registers hold exactly what each
+//! spill slot holds:
+//!
+//! - a reload of slot `S` into `R`, or a store of `R` to `S`, leaves `R`
+//!   holding `S` (a store makes every other holder of `S` stale);
+//! - a full copy between registers of one class passes the source's slot
+//!   on to the destination;
+//! - any other write of a register (a definition, a call's clobber, an
+//!   access through a folded memory operand of the slot) ends what it held,
+//!   and so does a `killed` use (the register is dead to the verifier
+//!   after it);
+//! - where paths meet, a register holds a slot only if it does on all of
+//!   them.
+//!
+//! The record changes with the code: a reload turned into a copy is
+//! recorded as a copy, which the checker follows like any other (the
+//! source must hold the value the reload would have read).
+
+use crate::alloc::{AllocRecord, Edit};
+use crate::analysis::Cfg;
+use crate::ir::{
+    Block, Generic, Inst, InstData, MachineFunction, Op, Operand, RegFlags, RegMask, RegOperand,
+    RegRef,
+};
+use crate::target::{Reg, TargetInfo};
+
+/// Which slot each register holding one holds: a short list sorted by
+/// register, as few registers hold a slot's content at one time.
+type Holders = Vec<(Reg, u32)>;
+
+/// Rewrites the reloads of `func` that a register can serve; returns how
+/// many changed. Block live-ins are left to the caller to recompute.
+pub fn reuse_reloads(
+    t: &TargetInfo<'_>,
+    func: &mut MachineFunction,
+    record: &mut AllocRecord,
+) -> usize {
+    if !record
+        .edits
+        .values()
+        .any(|e| matches!(e, Edit::Reload { .. }))
+    {
+        return 0;
+    }
+    let cfg = Cfg::new(func);
+    let nb = func.blocks.len();
+    // Exit states; `None` until the block first runs (optimistic: a loop's
+    // back edge does not empty the header's state before it is known).
+    let mut out: Vec<Option<Holders>> = vec![None; nb];
+    let mut changed = true;
+    let mut rounds = 0;
+    while changed {
+        changed = false;
+        rounds += 1;
+        if rounds > 64 {
+            // Not settled: change nothing.
+            return 0;
+        }
+        for &b in &cfg.rpo {
+            let mut state = entry(&cfg, &out, b);
+            for &i in &func.block(b).insts {
+                step(t, func, record, i, &mut state, &mut |_, _| {});
+            }
+            if out[b.index()].as_ref() != Some(&state) {
+                out[b.index()] = Some(state);
+                changed = true;
+            }
+        }
+    }
+    // The reloads a register can serve, from the settled states.
+    let mut served: Vec<(Inst, Reg)> = Vec::new();
+    for &b in &cfg.rpo {
+        let mut state = entry(&cfg, &out, b);
+        for &i in &func.block(b).insts {
+            step(t, func, record, i, &mut state, &mut |i, from| {
+                served.push((i, from))
+            });
+        }
+    }
+    let mut gone = Vec::new();
+    for &(i, from) in &served {
+        let Some(&Edit::Reload { to, .. }) = record.edits.get(&i) else {
+            continue;
+        };
+        if from == to {
+            record.edits.remove(&i);
+            gone.push(i);
+        } else {
+            let mut copy = InstData::new(Op::Generic(Generic::Copy));
+            let mut def = RegOperand::def_of(to);
+            def.flags.set(RegFlags::RENAMABLE, true);
+            let mut src = RegOperand::use_of(from);
+            src.flags.set(RegFlags::RENAMABLE, true);
+            copy.operands = vec![Operand::Reg(def), Operand::Reg(src)];
+            func.insts[i.index()] = copy;
+            record.edits.insert(i, Edit::Copy { from, to });
+        }
+    }
+    if !gone.is_empty() {
+        gone.sort_unstable();
+        let is_gone = |i: &Inst| gone.binary_search(i).is_ok();
+        // Originals taken out before a reload that goes are now before
+        // what follows it.
+        for r in &mut record.removed {
+            let Some(anchor) = r.before.filter(is_gone) else {
+                continue;
+            };
+            let insts = &func.block(r.block).insts;
+            r.before = insts
+                .iter()
+                .position(|&x| x == anchor)
+                .and_then(|k| insts[k + 1..].iter().copied().find(|x| !is_gone(x)));
+        }
+        for bd in &mut func.blocks {
+            bd.insts.retain(|i| !is_gone(i));
+        }
+    }
+    served.len()
+}
+
+/// Block `b`'s entry state: what all its run predecessors agree on.
+fn entry(cfg: &Cfg, out: &[Option<Holders>], b: Block) -> Holders {
+    if cfg.rpo.first() == Some(&b) {
+        return Vec::new();
+    }
+    let mut meet: Option<Holders> = None;
+    for &p in cfg.reachable_preds(b) {
+        let Some(o) = &out[p.index()] else { continue };
+        meet = Some(match meet {
+            None => o.clone(),
+            Some(m) => m
+                .into_iter()
+                .filter(|x| o.binary_search(x).is_ok())
+                .collect(),
+        });
+    }
+    meet.unwrap_or_default()
+}
+
+/// Whether `a` and `b` are registers of one class (the same size), so
+/// that a COPY between them moves a whole value.
+fn same_class(t: &TargetInfo<'_>, a: Reg, b: Reg) -> bool {
+    a == b
+        || t.classes.iter().enumerate().any(|(k, _)| {
+            let c = crate::target::RegClass::new(k);
+            t.class_contains(c, a) && t.class_contains(c, b)
+        })
+}
+
+/// Applies instruction `i` to `state`; `serve` hears of each reload a
+/// holder of its slot can replace (the reload and the holder, the
+/// reloaded register itself when it still holds the slot).
+fn step(
+    t: &TargetInfo<'_>,
+    func: &MachineFunction,
+    record: &AllocRecord,
+    i: Inst,
+    state: &mut Holders,
+    serve: &mut dyn FnMut(Inst, Reg),
+) {
+    let kill_reg = |state: &mut Holders, r: Reg| state.retain(|&(q, _)| !t.regs_overlap(q, r));
+    let hold = |state: &mut Holders, r: Reg, slot: u32| {
+        let k = state.partition_point(|&(q, _)| q < r);
+        state.insert(k, (r, slot));
+    };
+    // Only inserted spill code and copies make holders. An original
+    // instruction folded into a reload or a store (a COPY between a
+    // spilled register and another) renames the value it moves, which the
+    // checker follows by name: it only ends what registers held.
+    let inserted = !record.is_original(i);
+    match record.edits.get(&i) {
+        Some(&Edit::Reload { to, .. }) if !inserted => {
+            kill_reg(state, to);
+            return;
+        }
+        Some(&Edit::Spill { slot, .. }) if !inserted => {
+            state.retain(|&(_, s)| s != slot);
+            return;
+        }
+        Some(&Edit::Reload { slot, to }) => {
+            let holder = if state.contains(&(to, slot)) {
+                Some(to)
+            } else {
+                state
+                    .iter()
+                    .find(|&&(q, s)| s == slot && same_class(t, q, to))
+                    .map(|&(q, _)| q)
+            };
+            if let Some(from) = holder {
+                serve(i, from);
+            }
+            kill_reg(state, to);
+            hold(state, to, slot);
+            return;
+        }
+        Some(&Edit::Spill { from, slot }) => {
+            state.retain(|&(_, s)| s != slot);
+            kill_reg(state, from);
+            // A store that kills its register leaves it dead to the
+            // verifier.
+            let killed = func.inst(i).operands.iter().any(|o| {
+                matches!(o, Operand::Reg(r) if r.reg == RegRef::Phys(from) && r.flags.has(RegFlags::KILLED))
+            });
+            if !killed {
+                hold(state, from, slot);
+            }
+            return;
+        }
+        _ => {}
+    }
+    let inst = func.inst(i);
+    // A full copy made by allocation (a split copy) between registers of
+    // one class passes the slot on.
+    if inserted
+        && inst.op.is_copy()
+        && let (Some(Operand::Reg(d)), Some(Operand::Reg(s))) =
+            (inst.operands.first(), inst.operands.get(1))
+        && let (RegRef::Phys(to), RegRef::Phys(from)) = (d.reg, s.reg)
+        && d.sub.is_none()
+        && s.sub.is_none()
+        && inst.operands.len() == 2
+        && !s.flags.has(RegFlags::UNDEF)
+    {
+        let slot = state.iter().find(|&&(q, _)| q == from).map(|&(_, s)| s);
+        if s.flags.has(RegFlags::KILLED) {
+            kill_reg(state, from);
+        }
+        kill_reg(state, to);
+        if let Some(slot) = slot.filter(|_| same_class(t, from, to)) {
+            hold(state, to, slot);
+        }
+        return;
+    }
+    // A folded access to a slot may write it.
+    if let Some(f) = record.memory_folds.get(&i) {
+        state.retain(|&(_, s)| s != f.slot);
+    }
+    for o in &inst.operands {
+        match o {
+            Operand::Reg(r) => {
+                let RegRef::Phys(p) = r.reg else { continue };
+                if r.is_def() || r.flags.has(RegFlags::KILLED) {
+                    kill_reg(state, p);
+                }
+            }
+            Operand::RegMask(m) => state.retain(|&(q, _)| preserved(t, m, q)),
+            _ => {}
+        }
+    }
+}
+
+/// Whether register mask `m` (a call's) keeps `r`'s value.
+fn preserved(t: &TargetInfo<'_>, m: &RegMask, r: Reg) -> bool {
+    match m {
+        RegMask::Named(c) => c.index() < t.callee_saved.len() && t.mask_preserves(*c, r),
+        RegMask::Custom(list) => list.contains(&r),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::target::fixtures::{bpf, read_bpf_function as read};
+
+    /// A function of BPF `body` (physical registers, one spill slot),
+    /// with the record saying which of its instructions are spills,
+    /// reloads and copies allocation made (every instruction counts as
+    /// inserted).
+    fn function(body: &str) -> (MachineFunction, AllocRecord) {
+        let f = read(&format!(
+            "---
+name: reuse
+tracksRegLiveness: true
+stack:
+  - {{ id: 0, type: spill-slot, size: 8, alignment: 8 }}
+body: |
+{body}...
+"
+        ));
+        let t = bpf();
+        let reg = |o: Option<&Operand>| match o {
+            Some(Operand::Reg(r)) => match r.reg {
+                RegRef::Phys(p) => p,
+                _ => panic!("physical registers only"),
+            },
+            _ => panic!("a register operand"),
+        };
+        let mut record = AllocRecord::new(0);
+        for b in func_blocks(&f) {
+            for &i in &f.block(b).insts {
+                let inst = f.inst(i);
+                let name = match inst.op {
+                    Op::Target(o) => &*t.instr(o).name,
+                    _ => "",
+                };
+                let edit = match name {
+                    "STD" => Edit::Spill {
+                        from: reg(inst.operands.first()),
+                        slot: 0,
+                    },
+                    "LDD" if matches!(inst.operands.get(1), Some(Operand::Frame(..))) => {
+                        Edit::Reload {
+                            slot: 0,
+                            to: reg(inst.operands.first()),
+                        }
+                    }
+                    _ if inst.op.is_copy() => Edit::Copy {
+                        from: reg(inst.operands.get(1)),
+                        to: reg(inst.operands.first()),
+                    },
+                    _ => continue,
+                };
+                record.edits.insert(i, edit);
+            }
+        }
+        (f, record)
+    }
+
+    fn func_blocks(f: &MachineFunction) -> Vec<Block> {
+        f.block_ids().collect()
+    }
+
+    /// The text of every instruction, block by block, without
+    /// `renamable` flags.
+    fn listing(f: &MachineFunction) -> Vec<String> {
+        let text = crate::mir::write_function(bpf(), f);
+        let body = text.split("body:").nth(1).unwrap_or_default();
+        body.lines()
+            .map(|l| l.trim().replace("renamable ", ""))
+            .filter(|l| {
+                !l.is_empty()
+                    && !l.starts_with("bb.")
+                    && !l.starts_with("liveins")
+                    && !l.starts_with("successors")
+                    && !l.starts_with("...")
+                    && l != "|"
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_reload_becomes_a_copy_from_a_register_holding_the_slot() {
+        let (mut f, mut record) = function(
+            "  bb.0:
+    liveins: $r1
+    STD $r1, %stack.0, 0
+    $r2 = COPY $r1
+    $r1 = MOV_ri 5
+    $r1 = LDD %stack.0, 0
+    $r0 = ADD_rr $r1, $r2
+    RET implicit $r0
+",
+        );
+        assert_eq!(reuse_reloads(bpf(), &mut f, &mut record), 1);
+        let l = listing(&f);
+        assert!(
+            l.contains(&"$r1 = COPY $r2".to_string())
+                || l.iter().any(|x| x.contains("$r1 = COPY renamable $r2")),
+            "{l:?}"
+        );
+        assert!(!l.iter().any(|x| x.contains("LDD")), "{l:?}");
+        assert!(
+            record
+                .edits
+                .values()
+                .filter(|e| matches!(e, Edit::Reload { .. }))
+                .count()
+                == 0
+        );
+    }
+
+    #[test]
+    fn a_reload_into_a_register_still_holding_the_slot_goes() {
+        let (mut f, mut record) = function(
+            "  bb.0:
+    liveins: $r1
+    STD $r1, %stack.0, 0
+    $r2 = MOV_ri 5
+    $r1 = LDD %stack.0, 0
+    $r0 = ADD_rr $r1, $r2
+    RET implicit $r0
+",
+        );
+        let before = f.block(Block::new(0)).insts.len();
+        assert_eq!(reuse_reloads(bpf(), &mut f, &mut record), 1);
+        assert_eq!(f.block(Block::new(0)).insts.len(), before - 1);
+        assert!(!listing(&f).iter().any(|x| x.contains("LDD")));
+    }
+
+    #[test]
+    fn a_clobber_or_another_store_makes_the_holder_stale() {
+        for clobber in ["$r2 = MOV_ri 7", "STD $r3, %stack.0, 0"] {
+            let (mut f, mut record) = function(&format!(
+                "  bb.0:
+    liveins: $r1, $r3
+    STD $r1, %stack.0, 0
+    $r2 = COPY $r1
+    $r1 = MOV_ri 5
+    {clobber}
+    $r1 = LDD %stack.0, 0
+    $r0 = ADD_rr $r1, $r2
+    RET implicit $r0
+"
+            ));
+            let served = reuse_reloads(bpf(), &mut f, &mut record);
+            // After another store, that store's register holds the slot.
+            if clobber.starts_with("STD") {
+                assert_eq!(served, 1, "{clobber}");
+                assert!(
+                    listing(&f)
+                        .iter()
+                        .any(|x| x.contains("$r1 = COPY") && x.contains("$r3")),
+                    "{:?}",
+                    listing(&f)
+                );
+            } else {
+                assert_eq!(served, 0, "{clobber}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_holder_must_hold_the_slot_on_every_path() {
+        for both in [false, true] {
+            let other = if both {
+                "$r2 = COPY $r1"
+            } else {
+                "$r2 = MOV_ri 9"
+            };
+            let (mut f, mut record) = function(&format!(
+                "  bb.0:
+    successors: %bb.1, %bb.2
+    liveins: $r1
+    STD $r1, %stack.0, 0
+    JEQ_ri $r1, 0, %bb.2
+    JMP %bb.1
+  bb.1:
+    successors: %bb.3
+    liveins: $r1
+    $r2 = COPY $r1
+    JMP %bb.3
+  bb.2:
+    successors: %bb.3
+    liveins: $r1
+    {other}
+    JMP %bb.3
+  bb.3:
+    liveins: $r2
+    $r1 = MOV_ri 5
+    $r1 = LDD %stack.0, 0
+    $r0 = ADD_rr $r1, $r2
+    RET implicit $r0
+"
+            ));
+            assert_eq!(
+                reuse_reloads(bpf(), &mut f, &mut record),
+                usize::from(both),
+                "both paths: {both}"
+            );
+        }
+    }
+}
