@@ -34,6 +34,32 @@ use crate::target::{Reg, TargetInfo};
 /// register, as few registers hold a slot's content at one time.
 type Holders = Vec<(Reg, u32)>;
 
+/// What one instruction does to the holders, reduced to the registers
+/// that can hold a slot (those the spill code and allocation's copies
+/// name): the dataflow runs every block several times, and most
+/// instructions touch none of them.
+#[derive(Clone, Debug)]
+enum Event {
+    /// An inserted reload of `slot` into `to`.
+    Reload { inst: Inst, slot: u32, to: Reg },
+    /// An inserted store of `from` to `slot`; `from` holds the slot after
+    /// it unless the store kills it.
+    Spill { slot: u32, from: Reg, keeps: bool },
+    /// An inserted full copy between registers of one class.
+    Copy {
+        from: Reg,
+        to: Reg,
+        kills_from: bool,
+    },
+    /// Whatever `reg` (and registers overlapping it) held is gone.
+    KillReg(Reg),
+    /// Whatever registers held `slot` no longer matches it.
+    KillSlot(u32),
+    /// A call's register mask (operand `operand` of `inst`): registers it
+    /// does not preserve lose what they held.
+    Mask { inst: Inst, operand: usize },
+}
+
 /// Rewrites the reloads of `func` that a register can serve; returns how
 /// many changed. Block live-ins are left to the caller to recompute.
 pub fn reuse_reloads(
@@ -41,15 +67,51 @@ pub fn reuse_reloads(
     func: &mut MachineFunction,
     record: &mut AllocRecord,
 ) -> usize {
-    if !record
-        .edits
-        .values()
-        .any(|e| matches!(e, Edit::Reload { .. }))
-    {
+    // The registers that can hold a slot, by register unit.
+    let mut holder_unit = vec![false; t.units.len()];
+    let mut mark = |r: Reg| {
+        for u in t.units(r) {
+            if let Some(x) = holder_unit.get_mut(u.index()) {
+                *x = true;
+            }
+        }
+    };
+    let mut reloads = 0;
+    for (&i, e) in &record.edits {
+        if record.is_original(i) {
+            continue;
+        }
+        match *e {
+            Edit::Reload { to, .. } => {
+                reloads += 1;
+                mark(to);
+            }
+            Edit::Spill { from, .. } => mark(from),
+            Edit::Copy { from, to } => {
+                mark(from);
+                mark(to);
+            }
+            Edit::Remat { .. } => {}
+        }
+    }
+    if reloads == 0 {
         return 0;
     }
+    let relevant = |r: Reg| {
+        t.units(r)
+            .iter()
+            .any(|u| holder_unit.get(u.index()).copied().unwrap_or(false))
+    };
+    let mut classes = ClassSets::default();
     let cfg = Cfg::new(func);
     let nb = func.blocks.len();
+    let mut events: Vec<Vec<Event>> = vec![Vec::new(); nb];
+    for &b in &cfg.rpo {
+        let list = &mut events[b.index()];
+        for &i in &func.block(b).insts {
+            block_events(t, func, record, i, &relevant, &mut classes, list);
+        }
+    }
     // Exit states; `None` until the block first runs (optimistic: a loop's
     // back edge does not empty the header's state before it is known).
     let mut out: Vec<Option<Holders>> = vec![None; nb];
@@ -64,8 +126,8 @@ pub fn reuse_reloads(
         }
         for &b in &cfg.rpo {
             let mut state = entry(&cfg, &out, b);
-            for &i in &func.block(b).insts {
-                step(t, func, record, i, &mut state, &mut |_, _| {});
+            for e in &events[b.index()] {
+                step(t, func, e, &mut classes, &mut state, &mut |_, _| {});
             }
             if out[b.index()].as_ref() != Some(&state) {
                 out[b.index()] = Some(state);
@@ -74,20 +136,19 @@ pub fn reuse_reloads(
         }
     }
     // The reloads a register can serve, from the settled states.
-    let mut served: Vec<(Inst, Reg)> = Vec::new();
+    let mut served: Vec<(Inst, Reg, Reg)> = Vec::new();
     for &b in &cfg.rpo {
         let mut state = entry(&cfg, &out, b);
-        for &i in &func.block(b).insts {
-            step(t, func, record, i, &mut state, &mut |i, from| {
-                served.push((i, from))
+        for e in &events[b.index()] {
+            step(t, func, e, &mut classes, &mut state, &mut |i, from| {
+                if let Event::Reload { to, .. } = e {
+                    served.push((i, from, *to));
+                }
             });
         }
     }
     let mut gone = Vec::new();
-    for &(i, from) in &served {
-        let Some(&Edit::Reload { to, .. }) = record.edits.get(&i) else {
-            continue;
-        };
+    for &(i, from, to) in &served {
         if from == to {
             record.edits.remove(&i);
             gone.push(i);
@@ -143,24 +204,127 @@ fn entry(cfg: &Cfg, out: &[Option<Holders>], b: Block) -> Holders {
     meet.unwrap_or_default()
 }
 
-/// Whether `a` and `b` are registers of one class (the same size), so
-/// that a COPY between them moves a whole value.
-fn same_class(t: &TargetInfo<'_>, a: Reg, b: Reg) -> bool {
-    a == b
-        || t.classes.iter().enumerate().any(|(k, _)| {
-            let c = crate::target::RegClass::new(k);
-            t.class_contains(c, a) && t.class_contains(c, b)
-        })
+/// The register classes of each register asked about, as a bit set,
+/// remembered: two registers of one class have one size, so a COPY
+/// between them moves a whole value.
+#[derive(Default)]
+struct ClassSets {
+    sets: rustc_hash::FxHashMap<Reg, Vec<u64>>,
 }
 
-/// Applies instruction `i` to `state`; `serve` hears of each reload a
-/// holder of its slot can replace (the reload and the holder, the
-/// reloaded register itself when it still holds the slot).
-fn step(
+impl ClassSets {
+    fn of(&mut self, t: &TargetInfo<'_>, r: Reg) -> &[u64] {
+        self.sets.entry(r).or_insert_with(|| {
+            let mut bits = vec![0u64; t.classes.len().div_ceil(64)];
+            for k in 0..t.classes.len() {
+                if t.class_contains(crate::target::RegClass::new(k), r) {
+                    bits[k / 64] |= 1 << (k % 64);
+                }
+            }
+            bits
+        })
+    }
+
+    fn same(&mut self, t: &TargetInfo<'_>, a: Reg, b: Reg) -> bool {
+        if a == b {
+            return true;
+        }
+        let x = self.of(t, a).to_vec();
+        self.of(t, b).iter().zip(&x).any(|(p, q)| p & q != 0)
+    }
+}
+
+/// Appends what instruction `i` does to the holders to `out`.
+fn block_events(
     t: &TargetInfo<'_>,
     func: &MachineFunction,
     record: &AllocRecord,
     i: Inst,
+    relevant: &dyn Fn(Reg) -> bool,
+    classes: &mut ClassSets,
+    out: &mut Vec<Event>,
+) {
+    // Only inserted spill code and copies make holders. An original
+    // instruction folded into a reload or a store (a COPY between a
+    // spilled register and another) renames the value it moves, which the
+    // checker follows by name: it only ends what registers held.
+    let inserted = !record.is_original(i);
+    let inst = func.inst(i);
+    match record.edits.get(&i) {
+        Some(&Edit::Reload { slot, to }) => {
+            out.push(if inserted {
+                Event::Reload { inst: i, slot, to }
+            } else {
+                Event::KillReg(to)
+            });
+            return;
+        }
+        Some(&Edit::Spill { slot, from }) => {
+            if inserted {
+                // A store that kills its register leaves it dead to the
+                // verifier.
+                let keeps = !inst.operands.iter().any(|o| {
+                    matches!(o, Operand::Reg(r) if r.reg == RegRef::Phys(from) && r.flags.has(RegFlags::KILLED))
+                });
+                out.push(Event::Spill { slot, from, keeps });
+            } else {
+                out.push(Event::KillSlot(slot));
+            }
+            return;
+        }
+        _ => {}
+    }
+    // A full copy made by allocation (a split copy) between registers of
+    // one class passes the slot on.
+    if inserted
+        && inst.op.is_copy()
+        && inst.operands.len() == 2
+        && let (Some(Operand::Reg(d)), Some(Operand::Reg(s))) =
+            (inst.operands.first(), inst.operands.get(1))
+        && let (RegRef::Phys(to), RegRef::Phys(from)) = (d.reg, s.reg)
+        && d.sub.is_none()
+        && s.sub.is_none()
+        && !s.flags.has(RegFlags::UNDEF)
+        && classes.same(t, from, to)
+    {
+        if relevant(from) || relevant(to) {
+            out.push(Event::Copy {
+                from,
+                to,
+                kills_from: s.flags.has(RegFlags::KILLED),
+            });
+        }
+        return;
+    }
+    // A folded access to a slot may write it.
+    if let Some(f) = record.memory_folds.get(&i) {
+        out.push(Event::KillSlot(f.slot));
+    }
+    for (k, o) in inst.operands.iter().enumerate() {
+        match o {
+            Operand::Reg(r) => {
+                let RegRef::Phys(p) = r.reg else { continue };
+                if (r.is_def() || r.flags.has(RegFlags::KILLED)) && relevant(p) {
+                    out.push(Event::KillReg(p));
+                }
+            }
+            Operand::RegMask(_) => out.push(Event::Mask {
+                inst: i,
+                operand: k,
+            }),
+            _ => {}
+        }
+    }
+}
+
+/// Applies event `e` to `state`; `serve` hears of each reload a holder of
+/// its slot can replace (the reload and the holder, the reloaded register
+/// itself when it still holds the slot).
+fn step(
+    t: &TargetInfo<'_>,
+    func: &MachineFunction,
+    e: &Event,
+    classes: &mut ClassSets,
     state: &mut Holders,
     serve: &mut dyn FnMut(Inst, Reg),
 ) {
@@ -169,88 +333,50 @@ fn step(
         let k = state.partition_point(|&(q, _)| q < r);
         state.insert(k, (r, slot));
     };
-    // Only inserted spill code and copies make holders. An original
-    // instruction folded into a reload or a store (a COPY between a
-    // spilled register and another) renames the value it moves, which the
-    // checker follows by name: it only ends what registers held.
-    let inserted = !record.is_original(i);
-    match record.edits.get(&i) {
-        Some(&Edit::Reload { to, .. }) if !inserted => {
-            kill_reg(state, to);
-            return;
-        }
-        Some(&Edit::Spill { slot, .. }) if !inserted => {
-            state.retain(|&(_, s)| s != slot);
-            return;
-        }
-        Some(&Edit::Reload { slot, to }) => {
+    match *e {
+        Event::Reload { inst, slot, to } => {
             let holder = if state.contains(&(to, slot)) {
                 Some(to)
             } else {
                 state
                     .iter()
-                    .find(|&&(q, s)| s == slot && same_class(t, q, to))
+                    .filter(|&&(_, s)| s == slot)
                     .map(|&(q, _)| q)
+                    .find(|&q| classes.same(t, q, to))
             };
             if let Some(from) = holder {
-                serve(i, from);
+                serve(inst, from);
             }
             kill_reg(state, to);
             hold(state, to, slot);
-            return;
         }
-        Some(&Edit::Spill { from, slot }) => {
+        Event::Spill { slot, from, keeps } => {
             state.retain(|&(_, s)| s != slot);
             kill_reg(state, from);
-            // A store that kills its register leaves it dead to the
-            // verifier.
-            let killed = func.inst(i).operands.iter().any(|o| {
-                matches!(o, Operand::Reg(r) if r.reg == RegRef::Phys(from) && r.flags.has(RegFlags::KILLED))
-            });
-            if !killed {
+            if keeps {
                 hold(state, from, slot);
             }
-            return;
         }
-        _ => {}
-    }
-    let inst = func.inst(i);
-    // A full copy made by allocation (a split copy) between registers of
-    // one class passes the slot on.
-    if inserted
-        && inst.op.is_copy()
-        && let (Some(Operand::Reg(d)), Some(Operand::Reg(s))) =
-            (inst.operands.first(), inst.operands.get(1))
-        && let (RegRef::Phys(to), RegRef::Phys(from)) = (d.reg, s.reg)
-        && d.sub.is_none()
-        && s.sub.is_none()
-        && inst.operands.len() == 2
-        && !s.flags.has(RegFlags::UNDEF)
-    {
-        let slot = state.iter().find(|&&(q, _)| q == from).map(|&(_, s)| s);
-        if s.flags.has(RegFlags::KILLED) {
-            kill_reg(state, from);
-        }
-        kill_reg(state, to);
-        if let Some(slot) = slot.filter(|_| same_class(t, from, to)) {
-            hold(state, to, slot);
-        }
-        return;
-    }
-    // A folded access to a slot may write it.
-    if let Some(f) = record.memory_folds.get(&i) {
-        state.retain(|&(_, s)| s != f.slot);
-    }
-    for o in &inst.operands {
-        match o {
-            Operand::Reg(r) => {
-                let RegRef::Phys(p) = r.reg else { continue };
-                if r.is_def() || r.flags.has(RegFlags::KILLED) {
-                    kill_reg(state, p);
-                }
+        Event::Copy {
+            from,
+            to,
+            kills_from,
+        } => {
+            let slot = state.iter().find(|&&(q, _)| q == from).map(|&(_, s)| s);
+            if kills_from {
+                kill_reg(state, from);
             }
-            Operand::RegMask(m) => state.retain(|&(q, _)| preserved(t, m, q)),
-            _ => {}
+            kill_reg(state, to);
+            if let Some(slot) = slot {
+                hold(state, to, slot);
+            }
+        }
+        Event::KillReg(r) => kill_reg(state, r),
+        Event::KillSlot(slot) => state.retain(|&(_, s)| s != slot),
+        Event::Mask { inst, operand } => {
+            if let Some(Operand::RegMask(m)) = func.inst(inst).operands.get(operand) {
+                state.retain(|&(q, _)| preserved(t, m, q));
+            }
         }
     }
 }
