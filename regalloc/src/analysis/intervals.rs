@@ -221,8 +221,11 @@ impl LiveIntervals {
         // Every virtual register access in layout order, sorted by register
         // below: one vector for the function instead of one per register
         // (tens of thousands of small vectors growing one push at a time).
-        let mut vflat: Vec<(VReg, Block, SlotIndex, VAccess)> = Vec::with_capacity(f.insts.len());
-        let mut uacc: Vec<Vec<Access>> = vec![Vec::new(); nu];
+        // Room for two accesses an instruction, so that it rarely grows.
+        let mut vflat: Vec<(VReg, Block, SlotIndex, VAccess)> =
+            Vec::with_capacity(2 * f.insts.len());
+        // Register unit accesses the same way, sorted by unit below.
+        let mut uflat: Vec<(RegUnit, Access)> = Vec::with_capacity(f.insts.len());
         let mut has_sub = vec![false; nv];
         let mut regmasks = Vec::new();
         let mut per_inst_v: Vec<(VReg, VAccess)> = Vec::new();
@@ -308,11 +311,7 @@ impl LiveIntervals {
                 for &(v, a) in &per_inst_v {
                     vflat.push((v, block, at, a));
                 }
-                for &(u, a) in &per_inst_u {
-                    if a.reads || a.writes {
-                        uacc[u.index()].push(a);
-                    }
-                }
+                uflat.extend(per_inst_u.iter().filter(|(_, a)| a.reads || a.writes));
             }
         }
         let mut rb = RangeBuilder::new(cfg.num_blocks());
@@ -362,12 +361,31 @@ impl LiveIntervals {
                 }
             }
         }
+        // The unit accesses by unit, stable (a counting sort, as for the
+        // virtual registers above).
+        let mut ustart = vec![0usize; nu + 1];
+        for a in &uflat {
+            ustart[a.0.index() + 1] += 1;
+        }
+        for u in 0..nu {
+            ustart[u + 1] += ustart[u];
+        }
+        let mut uacc: Vec<Access> = Vec::with_capacity(uflat.len());
+        if let Some(&(_, first)) = uflat.first() {
+            uacc.resize(uflat.len(), first);
+        }
+        let mut next = ustart.clone();
+        for &(u, a) in &uflat {
+            uacc[next[u.index()]] = a;
+            next[u.index()] += 1;
+        }
         let units = (0..nu)
             .map(|u| {
-                if uacc[u].is_empty() && unit_starts[u].is_empty() {
+                let list = &uacc[ustart[u]..ustart[u + 1]];
+                if list.is_empty() && unit_starts[u].is_empty() {
                     (LiveRange::default(), Vec::new())
                 } else {
-                    rb.build(cfg, &slots, &uacc[u], &unit_starts[u])
+                    rb.build(cfg, &slots, list, &unit_starts[u])
                 }
             })
             .collect();

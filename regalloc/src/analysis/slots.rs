@@ -158,15 +158,13 @@ pub struct SlotIndexes {
     blocks: Vec<(SlotIndex, SlotIndex)>,
     /// Per entry of the numbering as first made (entry `k` at index
     /// `k * INSTR_DIST`): the block containing it ([`NO_BLOCK`] for the
-    /// end of the last block) and its instruction. Entries inserted later
-    /// lie strictly between two of these, inside one block, and never at a
-    /// multiple of `INSTR_DIST`: so the block of any index, and the
-    /// instruction at an original one, are read here without a search
-    /// (both are asked for throughout allocation).
-    original: Vec<(u32, Option<Inst>)>,
+    /// end of the last block). Entries inserted later lie strictly between
+    /// two of these, inside one block: so the block of any index is read
+    /// here without a search (it is asked for throughout allocation).
+    block_at: Vec<u32>,
 }
 
-/// [`SlotIndexes::original`]'s block for an entry in no block.
+/// [`SlotIndexes::block_at`]'s block for an entry in no block.
 const NO_BLOCK: u32 = u32::MAX;
 
 impl SlotIndexes {
@@ -178,18 +176,15 @@ impl SlotIndexes {
         // sized once rather than grown.
         let mut entries = Vec::with_capacity(f.insts.len() + f.blocks.len() + 1);
         entries.push((0, None));
-        let mut original = Vec::with_capacity(f.insts.len() + f.blocks.len() + 1);
         let mut s = SlotIndexes {
             entries,
             inst: vec![None; f.insts.len()],
             blocks: Vec::with_capacity(f.blocks.len()),
-            original: Vec::new(),
+            block_at: Vec::with_capacity(f.insts.len() + f.blocks.len() + 1),
         };
         let mut index = 0;
         for (b, bd) in f.blocks.iter().enumerate() {
             let start = SlotIndex::new(index, Slot::Block);
-            // The block's start entry (the previous block's end).
-            original.push((b as u32, None));
             for &i in &bd.insts {
                 if f.insts
                     .get(i.index())
@@ -199,15 +194,16 @@ impl SlotIndexes {
                 }
                 index += INSTR_DIST;
                 s.entries.push((index, Some(i)));
-                original.push((b as u32, Some(i)));
                 s.inst[i.index()] = Some(SlotIndex::new(index, Slot::Block));
             }
+            // The block's start entry (the previous block's end) and its
+            // instructions.
+            s.block_at.resize(s.entries.len(), b as u32);
             index += INSTR_DIST;
             s.entries.push((index, None));
             s.blocks.push((start, SlotIndex::new(index, Slot::Block)));
         }
-        original.push((NO_BLOCK, None));
-        s.original = original;
+        s.block_at.push(NO_BLOCK);
         s
     }
 
@@ -247,8 +243,8 @@ impl SlotIndexes {
     pub fn block_of(&self, idx: SlotIndex) -> Option<Block> {
         // Block boundaries are original entries: the original entry at or
         // before `idx` is in `idx`'s block.
-        match self.original.get((idx.0 / INSTR_DIST) as usize) {
-            Some(&(b, _)) if b != NO_BLOCK => Some(Block(b)),
+        match self.block_at.get((idx.0 / INSTR_DIST) as usize) {
+            Some(&b) if b != NO_BLOCK => Some(Block(b)),
             _ => None,
         }
     }
@@ -256,9 +252,12 @@ impl SlotIndexes {
     /// The instruction at `idx`'s entry, if there is one.
     pub fn inst_at(&self, idx: SlotIndex) -> Option<Inst> {
         let base = idx.base();
-        if base.is_multiple_of(INSTR_DIST) {
-            // An original entry (inserted ones never fall on a multiple).
-            return self.original.get((base / INSTR_DIST) as usize)?.1;
+        // Until something is inserted before it, an original entry is at
+        // its original position: checked, and searched for otherwise.
+        if let Some(e) = self.entries.get((base / INSTR_DIST) as usize)
+            && e.0 == base
+        {
+            return e.1;
         }
         let k = self.entries.binary_search_by_key(&base, |e| e.0).ok()?;
         self.entries[k].1
