@@ -314,7 +314,7 @@ impl LiveIntervals {
                 uflat.extend(per_inst_u.iter().filter(|(_, a)| a.reads || a.writes));
             }
         }
-        let mut rb = RangeBuilder::new(cfg.num_blocks());
+        let mut rb = RangeBuilder::take(cfg.num_blocks());
         let mut vregs = Vec::with_capacity(nv);
         let mut acc = Vec::new();
         // A counting sort by register, stable: each register's accesses stay
@@ -389,6 +389,7 @@ impl LiveIntervals {
                 }
             })
             .collect();
+        rb.give_back();
         LiveIntervals {
             slots,
             vregs,

@@ -163,12 +163,34 @@ struct Scratch {
 const UNKNOWN: u32 = u32::MAX;
 const PHI_BIT: u32 = 1 << 31;
 
+thread_local! {
+    /// The builder [`RangeBuilder::give_back`] last returned on this
+    /// thread, for the next function's [`RangeBuilder::take`].
+    static SPARE: std::cell::RefCell<RangeBuilder> =
+        std::cell::RefCell::new(RangeBuilder::default());
+}
+
 impl RangeBuilder {
     /// Scratch space for a function of `n` blocks.
     pub fn new(n: usize) -> RangeBuilder {
         let mut rb = RangeBuilder::default();
         rb.reserve_blocks(n);
         rb
+    }
+
+    /// [`RangeBuilder::new`], with the storage of the builder this thread
+    /// last gave back: per-block facts and working lists are allocated and
+    /// grown once a thread rather than once a function.
+    pub fn take(n: usize) -> RangeBuilder {
+        let mut rb = SPARE.with(|s| std::mem::take(&mut *s.borrow_mut()));
+        rb.reserve_blocks(n);
+        rb
+    }
+
+    /// Keeps this builder's storage for the thread's next
+    /// [`RangeBuilder::take`].
+    pub fn give_back(self) {
+        SPARE.with(|s| *s.borrow_mut() = self);
     }
 
     /// Makes room for a function of `n` blocks (a builder kept across
@@ -191,6 +213,11 @@ impl RangeBuilder {
     ) -> (LiveRange, Vec<Block>) {
         if start_defs.is_empty() && block_local(accesses) {
             return (local_range(accesses), Vec::new());
+        }
+        if self.epoch == u32::MAX {
+            // Every stamp could be mistaken for a new epoch: start over.
+            self.facts.fill(Facts::default());
+            self.epoch = 0;
         }
         self.epoch += 1;
         let e = self.epoch;
