@@ -71,6 +71,23 @@ pub struct LiveIntervals {
     pub sub_ranges: bool,
 }
 
+/// The instructions accessing each virtual register (debug uses aside),
+/// each once with its block, in layout order: those of register `v` are
+/// `list[start[v]..start[v + 1]]`.
+pub(crate) struct Users {
+    /// Where each register's run starts, and the end.
+    pub start: Vec<usize>,
+    /// The runs, register after register.
+    pub list: Vec<(Inst, Block)>,
+}
+
+impl Users {
+    /// The instructions accessing `v`.
+    pub fn of(&self, v: usize) -> &[(Inst, Block)] {
+        &self.list[self.start[v]..self.start[v + 1]]
+    }
+}
+
 /// What one instruction does to one virtual register, all operands folded.
 #[derive(Copy, Clone, Default, Debug)]
 struct VAccess {
@@ -215,6 +232,17 @@ impl LiveIntervals {
         cfg: &Cfg,
         sub_ranges: bool,
     ) -> LiveIntervals {
+        LiveIntervals::with_users(t, f, cfg, sub_ranges).0
+    }
+
+    /// [`LiveIntervals::with_sub_ranges`], with the instructions accessing
+    /// each register, found on the way, for the spill weights.
+    pub(crate) fn with_users(
+        t: &TargetInfo<'_>,
+        f: &MachineFunction,
+        cfg: &Cfg,
+        sub_ranges: bool,
+    ) -> (LiveIntervals, Users) {
         let slots = SlotIndexes::new(f);
         let nv = f.vregs.len();
         let nu = t.units.len();
@@ -222,7 +250,7 @@ impl LiveIntervals {
         // below: one vector for the function instead of one per register
         // (tens of thousands of small vectors growing one push at a time).
         // Room for two accesses an instruction, so that it rarely grows.
-        let mut vflat: Vec<(VReg, Block, SlotIndex, VAccess)> =
+        let mut vflat: Vec<(VReg, Inst, Block, SlotIndex, VAccess)> =
             Vec::with_capacity(2 * f.insts.len());
         // Register unit accesses the same way, sorted by unit below.
         let mut uflat: Vec<(RegUnit, Access)> = Vec::with_capacity(f.insts.len());
@@ -309,7 +337,7 @@ impl LiveIntervals {
                     }
                 }
                 for &(v, a) in &per_inst_v {
-                    vflat.push((v, block, at, a));
+                    vflat.push((v, i, block, at, a));
                 }
                 uflat.extend(per_inst_u.iter().filter(|(_, a)| a.reads || a.writes));
             }
@@ -328,9 +356,13 @@ impl LiveIntervals {
         }
         let mut vacc: Vec<(Block, SlotIndex, VAccess)> =
             vec![(Block::new(0), SlotIndex(0), VAccess::default()); vflat.len()];
+        // The same order for the spill weights: each register's
+        // instructions with their blocks.
+        let mut users: Vec<(Inst, Block)> = vec![(Inst::new(0), Block::new(0)); vflat.len()];
         let mut next = vstart.clone();
-        for &(v, block, at, a) in &vflat {
+        for &(v, i, block, at, a) in &vflat {
             vacc[next[v.index()]] = (block, at, a);
+            users[next[v.index()]] = (i, block);
             next[v.index()] += 1;
         }
         drop(vflat);
@@ -390,14 +422,20 @@ impl LiveIntervals {
             })
             .collect();
         rb.give_back();
-        LiveIntervals {
-            slots,
-            vregs,
-            units,
-            regmasks,
-            originals: Vec::new(),
-            sub_ranges,
-        }
+        (
+            LiveIntervals {
+                slots,
+                vregs,
+                units,
+                regmasks,
+                originals: Vec::new(),
+                sub_ranges,
+            },
+            Users {
+                start: vstart,
+                list: users,
+            },
+        )
     }
 
     /// Remembers `range` as original register `v`'s range before its first
