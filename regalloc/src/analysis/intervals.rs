@@ -209,6 +209,22 @@ pub fn unit_untracked(t: &TargetInfo<'_>, u: RegUnit) -> bool {
         .any(|r| t.is_reserved(r) || t.reg(r).flags.contains(crate::target::RegFlags::CONSTANT))
 }
 
+/// [`unit_untracked`] of every unit, by unit, plus (when `reserved`
+/// says so, by register) the units of the function's reserved registers.
+/// One plain pass over the unit table: asked once a function, over every
+/// unit of the target.
+pub fn untracked_units(t: &TargetInfo<'_>, reserved: &[bool]) -> Vec<bool> {
+    let untracked = |r: Reg| {
+        t.is_reserved(r)
+            || t.reg(r).flags.contains(crate::target::RegFlags::CONSTANT)
+            || reserved.get(r.index()).copied().unwrap_or(false)
+    };
+    t.units
+        .iter()
+        .map(|d| untracked(d.root) || d.root2.is_some_and(untracked))
+        .collect()
+}
+
 /// The register a physical operand names (its sub-register when it has one).
 pub fn phys_operand_reg(
     t: &TargetInfo<'_>,
@@ -259,9 +275,7 @@ impl LiveIntervals {
         let mut per_inst_v: Vec<(VReg, VAccess)> = Vec::new();
         let mut per_inst_u: Vec<(RegUnit, Access)> = Vec::new();
         // Per unit, once: asked for every unit of every physical operand.
-        let untracked: Vec<bool> = (0..nu)
-            .map(|u| unit_untracked(t, RegUnit::new(u)))
-            .collect();
+        let untracked = untracked_units(t, &[]);
         for (b, bd) in f.blocks.iter().enumerate() {
             let block = Block::new(b);
             for &i in &bd.insts {

@@ -480,12 +480,10 @@ pub fn update_live_ins(t: &TargetInfo<'_>, func: &mut MachineFunction, reserved:
     let nu = t.units.len();
     let is_reserved =
         |r: Reg| t.is_reserved(r) || reserved.get(r.index()).copied().unwrap_or(false);
-    let tracked: Vec<bool> = (0..nu)
-        .map(|u| {
-            let u = crate::target::RegUnit::new(u);
-            !crate::analysis::intervals::unit_untracked(t, u) && !t.unit_roots(u).any(is_reserved)
-        })
-        .collect();
+    let mut tracked = crate::analysis::intervals::untracked_units(t, reserved);
+    for x in &mut tracked {
+        *x = !*x;
+    }
     let nb = func.blocks.len();
     let words = nu.div_ceil(64);
     // Per block, `words` words each: units read before written (gen),
