@@ -505,30 +505,66 @@ pub fn update_live_ins(t: &TargetInfo<'_>, func: &mut MachineFunction, reserved:
     }
     let mut live_in = gen_.clone();
     let mut out = vec![0u64; words];
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for b in (0..nb).rev() {
-            out.fill(0);
-            for s in &func.blocks[b].succs {
-                let k = s.block.index();
-                if k < nb {
-                    for (w, x) in out.iter_mut().zip(&live_in[k * words..(k + 1) * words]) {
-                        *w |= x;
-                    }
+    // The predecessors of every block, block after block, from the
+    // successor lists (those of the IR may be stale).
+    let mut pred_at = vec![0usize; nb + 1];
+    for bd in &func.blocks {
+        for s in &bd.succs {
+            if s.block.index() < nb {
+                pred_at[s.block.index() + 1] += 1;
+            }
+        }
+    }
+    for b in 0..nb {
+        pred_at[b + 1] += pred_at[b];
+    }
+    let mut preds = vec![0usize; pred_at[nb]];
+    let mut fill = pred_at.clone();
+    for (b, bd) in func.blocks.iter().enumerate() {
+        for s in &bd.succs {
+            let k = s.block.index();
+            if k < nb {
+                preds[fill[k]] = b;
+                fill[k] += 1;
+            }
+        }
+    }
+    // A worklist, every block in reverse layout order first, then the
+    // predecessors of each block whose set grew: the sets only grow from
+    // `gen_`, so this reaches the same least fixed point as rounds over
+    // every block, without a last round that changes nothing.
+    let mut work: Vec<usize> = (0..nb).collect();
+    let mut queued = vec![true; nb];
+    while let Some(b) = work.pop() {
+        queued[b] = false;
+        out.fill(0);
+        for s in &func.blocks[b].succs {
+            let k = s.block.index();
+            if k < nb {
+                for (w, x) in out.iter_mut().zip(&live_in[k * words..(k + 1) * words]) {
+                    *w |= x;
                 }
             }
-            let r = b * words..(b + 1) * words;
-            for (((w, g), o), k) in live_in[r.clone()]
-                .iter_mut()
-                .zip(&gen_[r.clone()])
-                .zip(&out)
-                .zip(&kill[r])
-            {
-                let inn = g | (o & !k);
-                if inn != *w {
-                    *w = inn;
-                    changed = true;
+        }
+        let r = b * words..(b + 1) * words;
+        let mut changed = false;
+        for (((w, g), o), k) in live_in[r.clone()]
+            .iter_mut()
+            .zip(&gen_[r.clone()])
+            .zip(&out)
+            .zip(&kill[r])
+        {
+            let inn = g | (o & !k);
+            if inn != *w {
+                *w = inn;
+                changed = true;
+            }
+        }
+        if changed {
+            for &p in &preds[pred_at[b]..pred_at[b + 1]] {
+                if !queued[p] {
+                    queued[p] = true;
+                    work.push(p);
                 }
             }
         }
