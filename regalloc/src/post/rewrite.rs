@@ -454,6 +454,18 @@ impl Units {
             }
         }
     }
+    /// Takes unit `u` out of the set and puts it into `other`: what a
+    /// definition does to the live and the killed units, one word reached
+    /// once. `u` must be below the size the sets were made for.
+    fn move_to(&mut self, other: &mut Units, u: usize) {
+        let bit = 1u64 << (u % 64);
+        self.0[u / 64] &= !bit;
+        other.0[u / 64] |= bit;
+    }
+    /// Puts unit `u` (below the size the set was made for) into the set.
+    fn insert(&mut self, u: usize) {
+        self.0[u / 64] |= 1 << (u % 64);
+    }
     fn get(&self, u: usize) -> bool {
         self.0.get(u / 64).is_some_and(|w| w & (1 << (u % 64)) != 0)
     }
@@ -681,8 +693,7 @@ fn step_back(
                 {
                     let p = crate::analysis::intervals::phys_operand_reg(t, p, r.sub);
                     for &u in t.units(p) {
-                        live.set(u.index(), false);
-                        killed.set(u.index(), true);
+                        live.move_to(killed, u.index());
                     }
                 }
             }
@@ -707,7 +718,7 @@ fn step_back(
             let p = crate::analysis::intervals::phys_operand_reg(t, p, r.sub);
             for &u in t.units(p) {
                 if tracked.get(u.index()).copied().unwrap_or(false) {
-                    live.set(u.index(), true);
+                    live.insert(u.index());
                 }
             }
         }
