@@ -537,11 +537,14 @@ impl RangeBuilder {
                 }
                 if a.writes {
                     if let Some((s, v, Some(l))) = cur {
-                        segs.push(Segment {
-                            start: s,
-                            end: l,
-                            valno: v,
-                        });
+                        push_merged(
+                            &mut segs,
+                            Segment {
+                                start: s,
+                                end: l,
+                                valno: v,
+                            },
+                        );
                     }
                     cur = Some((
                         a.at.reg_slot(a.early_clobber),
@@ -553,32 +556,41 @@ impl RangeBuilder {
             }
             if let Some((s, v, l)) = cur {
                 if range_out(facts, bb) {
-                    segs.push(Segment {
-                        start: s,
-                        end: slots.block_end(bb),
-                        valno: v,
-                    });
+                    push_merged(
+                        &mut segs,
+                        Segment {
+                            start: s,
+                            end: slots.block_end(bb),
+                            valno: v,
+                        },
+                    );
                 } else if let Some(l) = l {
-                    segs.push(Segment {
-                        start: s,
-                        end: l,
-                        valno: v,
-                    });
+                    push_merged(
+                        &mut segs,
+                        Segment {
+                            start: s,
+                            end: l,
+                            valno: v,
+                        },
+                    );
                 }
             }
         }
-        // Blocks come in layout order, so the segments usually do too;
-        // starts are distinct, so an unstable sort orders them the same.
-        if !segs.is_sorted_by_key(|s| s.start) {
+        // Blocks come in layout order, so the segments usually do too, and
+        // then they were merged as they came. Otherwise they are sorted
+        // (starts are distinct, so an unstable sort orders them the same)
+        // and merged again: two merged as they came were adjacent, so are
+        // neighbours in order too.
+        let merged = if segs.is_sorted_by_key(|s| s.start) {
+            segs.clone()
+        } else {
             segs.sort_unstable_by_key(|s| s.start);
-        }
-        let mut merged: Vec<Segment> = Vec::with_capacity(segs.len());
-        for &s in &segs {
-            match merged.last_mut() {
-                Some(m) if m.end == s.start && m.valno == s.valno => m.end = s.end,
-                _ => merged.push(s),
+            let mut merged: Vec<Segment> = Vec::with_capacity(segs.len());
+            for &s in &segs {
+                push_merged(&mut merged, s);
             }
-        }
+            merged
+        };
         for v in [
             &mut work,
             &mut marked_in,
@@ -608,6 +620,15 @@ impl RangeBuilder {
             },
             live_sorted,
         )
+    }
+}
+
+/// Appends `s` to `segs`, or extends the last segment when `s` continues
+/// it with the same value.
+fn push_merged(segs: &mut Vec<Segment>, s: Segment) {
+    match segs.last_mut() {
+        Some(m) if m.end == s.start && m.valno == s.valno => m.end = s.end,
+        _ => segs.push(s),
     }
 }
 
