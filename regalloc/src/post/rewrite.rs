@@ -587,6 +587,10 @@ pub fn update_live_ins(t: &TargetInfo<'_>, func: &mut MachineFunction, reserved:
     let nr = t.regs.len();
     let mut seen = vec![0u32; nr];
     let mut full_at = vec![0u32; nr];
+    // Per register, whether it may be listed at all (neither reserved,
+    // artificial nor constant, and with units), found when first asked:
+    // 0 not yet, 1 yes, 2 no. A register is a candidate of many blocks.
+    let mut listable = vec![0u8; nr];
     let mut full: Vec<Reg> = Vec::new();
     // The first block with each live unit set: blocks with the same set
     // get the same list (common after allocation, where values stay in
@@ -613,12 +617,18 @@ pub fn update_live_ins(t: &TargetInfo<'_>, func: &mut MachineFunction, reserved:
                     }
                     seen[r.index()] = stamp;
                     let d = t.reg(r);
-                    if !is_reserved(r)
-                        && !d.flags.contains(PhysFlags::ARTIFICIAL)
-                        && !d.flags.contains(PhysFlags::CONSTANT)
-                        && !d.units.is_empty()
-                        && d.units.iter().all(|u| live.get(u.index()))
-                    {
+                    let may = match listable[r.index()] {
+                        0 => {
+                            let may = !is_reserved(r)
+                                && !d.flags.contains(PhysFlags::ARTIFICIAL)
+                                && !d.flags.contains(PhysFlags::CONSTANT)
+                                && !d.units.is_empty();
+                            listable[r.index()] = if may { 1 } else { 2 };
+                            may
+                        }
+                        known => known == 1,
+                    };
+                    if may && d.units.iter().all(|u| live.get(u.index())) {
                         full_at[r.index()] = stamp;
                         full.push(r);
                     }
