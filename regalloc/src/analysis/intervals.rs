@@ -209,6 +209,19 @@ pub fn unit_untracked(t: &TargetInfo<'_>, u: RegUnit) -> bool {
         .any(|r| t.is_reserved(r) || t.reg(r).flags.contains(crate::target::RegFlags::CONSTANT))
 }
 
+/// [`unit_untracked`] of `u`, remembered in `known` (by unit: 0 not yet
+/// asked, 1 tracked, 2 untracked).
+fn untracked_cached(t: &TargetInfo<'_>, known: &mut [u8], u: RegUnit) -> bool {
+    match known[u.index()] {
+        0 => {
+            let untracked = unit_untracked(t, u);
+            known[u.index()] = 1 + u8::from(untracked);
+            untracked
+        }
+        k => k == 2,
+    }
+}
+
 /// [`unit_untracked`] of every unit, by unit, plus (when `reserved`
 /// says so, by register) the units of the function's reserved registers.
 /// One plain pass over the unit table: asked once a function, over every
@@ -275,7 +288,9 @@ impl LiveIntervals {
         let mut per_inst_v: Vec<(VReg, VAccess)> = Vec::new();
         let mut per_inst_u: Vec<(RegUnit, Access)> = Vec::new();
         // Per unit, once: asked for every unit of every physical operand.
-        let untracked = untracked_units(t, &[]);
+        // Per unit, whether it is untracked, found when first asked: a
+        // function names few of a target's units.
+        let mut untracked = vec![0u8; nu];
         for (b, bd) in f.blocks.iter().enumerate() {
             let block = Block::new(b);
             for &i in &bd.insts {
@@ -318,7 +333,6 @@ impl LiveIntervals {
                                 RegRef::Phys(p) if p.index() < t.regs.len() => {
                                     let p = phys_operand_reg(t, p, r.sub);
                                     for &u in t.units(p) {
-                                        let untracked = untracked[u.index()];
                                         let k = match per_inst_u.iter().position(|e| e.0 == u) {
                                             Some(k) => k,
                                             None => {
@@ -339,7 +353,8 @@ impl LiveIntervals {
                                         if def {
                                             a.writes = true;
                                             a.early_clobber |= ec;
-                                        } else if !undef && !untracked {
+                                        } else if !undef && !untracked_cached(t, &mut untracked, u)
+                                        {
                                             a.reads = true;
                                         }
                                     }
@@ -399,7 +414,7 @@ impl LiveIntervals {
                     continue;
                 }
                 for &u in t.units(li.reg) {
-                    if !untracked[u.index()]
+                    if !untracked_cached(t, &mut untracked, u)
                         && unit_starts[u.index()].last() != Some(&Block::new(b))
                     {
                         unit_starts[u.index()].push(Block::new(b));
