@@ -227,15 +227,20 @@ fn untracked_cached(t: &TargetInfo<'_>, known: &mut [u8], u: RegUnit) -> bool {
 /// One plain pass over the unit table: asked once a function, over every
 /// unit of the target.
 pub fn untracked_units(t: &TargetInfo<'_>, reserved: &[bool]) -> Vec<bool> {
+    (0..t.units.len())
+        .map(|u| unit_untracked_in(t, reserved, u))
+        .collect()
+}
+
+/// [`untracked_units`] of unit `u` alone.
+pub fn unit_untracked_in(t: &TargetInfo<'_>, reserved: &[bool], u: usize) -> bool {
     let untracked = |r: Reg| {
         t.is_reserved(r)
             || t.reg(r).flags.contains(crate::target::RegFlags::CONSTANT)
             || reserved.get(r.index()).copied().unwrap_or(false)
     };
-    t.units
-        .iter()
-        .map(|d| untracked(d.root) || d.root2.is_some_and(untracked))
-        .collect()
+    let d = &t.units[u];
+    untracked(d.root) || d.root2.is_some_and(untracked)
 }
 
 /// The register a physical operand names (its sub-register when it has one).

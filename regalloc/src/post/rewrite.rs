@@ -492,10 +492,10 @@ pub fn update_live_ins(t: &TargetInfo<'_>, func: &mut MachineFunction, reserved:
     let nu = t.units.len();
     let is_reserved =
         |r: Reg| t.is_reserved(r) || reserved.get(r.index()).copied().unwrap_or(false);
-    let mut tracked = crate::analysis::intervals::untracked_units(t, reserved);
-    for x in &mut tracked {
-        *x = !*x;
-    }
+    let mut tracked = Tracked {
+        reserved,
+        known: vec![0; nu],
+    };
     let nb = func.blocks.len();
     let words = nu.div_ceil(64);
     // Per block, `words` words each: units read before written (gen),
@@ -510,7 +510,15 @@ pub fn update_live_ins(t: &TargetInfo<'_>, func: &mut MachineFunction, reserved:
         live.0.fill(0);
         killed.0.fill(0);
         for &i in func.blocks[b].insts.iter().rev() {
-            step_back(t, func, i, &tracked, &mut clobbers, &mut live, &mut killed);
+            step_back(
+                t,
+                func,
+                i,
+                &mut tracked,
+                &mut clobbers,
+                &mut live,
+                &mut killed,
+            );
         }
         gen_[b * words..(b + 1) * words].copy_from_slice(&live.0);
         kill[b * words..(b + 1) * words].copy_from_slice(&killed.0);
@@ -655,15 +663,40 @@ pub fn update_live_ins(t: &TargetInfo<'_>, func: &mut MachineFunction, reserved:
 #[derive(Default)]
 struct MaskUnits(Vec<(RegMask, Units)>);
 
+/// Whether each unit is tracked (not untracked by the target, nor a unit
+/// of a register the function reserves), found when first asked: a
+/// function without calls asks about few of a target's units.
+struct Tracked<'r> {
+    /// The function's reserved registers, by register.
+    reserved: &'r [bool],
+    /// By unit: 0 not yet asked, 1 untracked, 2 tracked.
+    known: Vec<u8>,
+}
+
+impl Tracked<'_> {
+    /// Whether unit `u` (of the target) is tracked.
+    fn get(&mut self, t: &TargetInfo<'_>, u: usize) -> bool {
+        match self.known[u] {
+            0 => {
+                let tracked = !crate::analysis::intervals::unit_untracked_in(t, self.reserved, u);
+                self.known[u] = 1 + u8::from(tracked);
+                tracked
+            }
+            k => k == 2,
+        }
+    }
+}
+
 impl MaskUnits {
     /// The tracked units `m` clobbers.
-    fn get(&mut self, t: &TargetInfo<'_>, tracked: &[bool], m: &RegMask) -> &Units {
+    fn get(&mut self, t: &TargetInfo<'_>, tracked: &mut Tracked<'_>, m: &RegMask) -> &Units {
         if let Some(k) = self.0.iter().position(|(x, _)| x == m) {
             return &self.0[k].1;
         }
-        let mut units = Units::new(tracked.len());
-        for (u, &tr) in tracked.iter().enumerate() {
-            if !tr {
+        let nu = t.units.len();
+        let mut units = Units::new(nu);
+        for u in 0..nu {
+            if !tracked.get(t, u) {
                 continue;
             }
             let clobbered = t
@@ -689,7 +722,7 @@ fn step_back(
     t: &TargetInfo<'_>,
     func: &MachineFunction,
     i: Inst,
-    tracked: &[bool],
+    tracked: &mut Tracked<'_>,
     clobbers: &mut MaskUnits,
     live: &mut Units,
     killed: &mut Units,
@@ -727,7 +760,7 @@ fn step_back(
         {
             let p = crate::analysis::intervals::phys_operand_reg(t, p, r.sub);
             for &u in t.units(p) {
-                if tracked.get(u.index()).copied().unwrap_or(false) {
+                if tracked.get(t, u.index()) {
                     live.insert(u.index());
                 }
             }
