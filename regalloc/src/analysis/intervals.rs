@@ -476,7 +476,10 @@ impl LiveIntervals {
     /// split (later calls for `v` change nothing).
     pub fn keep_original(&mut self, v: VReg, range: &LiveRange) {
         if self.originals.len() <= v.index() {
-            self.originals.resize(v.index() + 1, None);
+            // Room for every register there is now at once: the registers
+            // split first are the original ones, asked for one by one.
+            let n = (v.index() + 1).max(self.vregs.len());
+            self.originals.resize(n, None);
         }
         self.originals[v.index()].get_or_insert_with(|| range.clone());
     }
