@@ -571,7 +571,8 @@ impl LiveIntervals {
         rb: &mut RangeBuilder,
     ) -> Option<LiveInterval> {
         let all = vreg_lanes(t, f, v);
-        let mut list: Vec<(Block, SlotIndex, VAccess)> = Vec::new();
+        // At most one access an instruction: sized once.
+        let mut list: Vec<(Block, SlotIndex, VAccess)> = Vec::with_capacity(insts.len());
         let mut has_sub = false;
         for &(i, b) in insts {
             let Some(inst) = f.insts.get(i.index()) else {
