@@ -609,7 +609,10 @@ impl LiveIntervals {
             list.sort_unstable_by_key(|x| x.1);
         }
         rb.reserve_blocks(cfg.num_blocks());
-        Some(build_interval(
+        // The builder's list of accesses, lent for the computation: one
+        // allocation for every register the caller recomputes.
+        let mut acc = rb.take_accesses();
+        let interval = build_interval(
             rb,
             cfg,
             &self.slots,
@@ -618,8 +621,10 @@ impl LiveIntervals {
             &list,
             has_sub,
             self.sub_ranges,
-            &mut Vec::new(),
-        ))
+            &mut acc,
+        );
+        rb.keep_accesses(acc);
+        Some(interval)
     }
 }
 

@@ -146,6 +146,9 @@ pub struct RangeBuilder {
     /// Per-key working lists, kept so that a key allocates only what it
     /// returns.
     scratch: Scratch,
+    /// A list of accesses lent to callers that make one per key
+    /// ([`RangeBuilder::take_accesses`]).
+    accesses: Vec<Access>,
 }
 
 /// The working lists of [`RangeBuilder::build`], empty between keys.
@@ -185,6 +188,19 @@ impl RangeBuilder {
         let mut rb = SPARE.with(|s| std::mem::take(&mut *s.borrow_mut()));
         rb.reserve_blocks(n);
         rb
+    }
+
+    /// The builder's spare list of accesses (empty), for a caller to fill
+    /// and give back with [`RangeBuilder::keep_accesses`].
+    pub fn take_accesses(&mut self) -> Vec<Access> {
+        std::mem::take(&mut self.accesses)
+    }
+
+    /// Keeps `accesses`' storage for the next
+    /// [`RangeBuilder::take_accesses`].
+    pub fn keep_accesses(&mut self, mut accesses: Vec<Access>) {
+        accesses.clear();
+        self.accesses = accesses;
     }
 
     /// Keeps this builder's storage for the thread's next
