@@ -378,7 +378,8 @@ impl LiveIntervals {
         }
         let mut rb = RangeBuilder::take(cfg.num_blocks());
         let mut vregs = Vec::with_capacity(nv);
-        let mut acc = Vec::new();
+        // The thread's builder's list of accesses: grown once a thread.
+        let mut acc = rb.take_accesses();
         // A counting sort by register, stable: each register's accesses stay
         // in layout order.
         let mut vstart = vec![0usize; nv + 1];
@@ -412,6 +413,7 @@ impl LiveIntervals {
                 &mut rb, cfg, &slots, vr, all, list, has_sub[v], sub_ranges, &mut acc,
             )));
         }
+        rb.keep_accesses(acc);
         let mut unit_starts: Vec<Vec<Block>> = vec![Vec::new(); nu];
         for (b, bd) in f.blocks.iter().enumerate() {
             for li in &bd.live_ins {
