@@ -54,7 +54,18 @@ impl Cfg {
         for ss in &mut succs {
             ss.retain(|s| s.index() < n);
         }
-        let mut preds = vec![Vec::new(); n];
+        // Each block's predecessor list sized once: at most one entry per
+        // edge into it.
+        let mut count = vec![0u32; n];
+        for ss in &succs {
+            for s in ss {
+                count[s.index()] += 1;
+            }
+        }
+        let mut preds: Vec<Vec<Block>> = count
+            .iter()
+            .map(|&c| Vec::with_capacity(c as usize))
+            .collect();
         for (p, ss) in succs.iter().enumerate() {
             for s in ss {
                 if preds[s.index()].last() != Some(&Block::new(p)) {
@@ -63,7 +74,10 @@ impl Cfg {
             }
         }
         for p in &mut preds {
-            p.sort();
+            // Blocks are visited in layout order: usually sorted already.
+            if !p.is_sorted() {
+                p.sort();
+            }
             p.dedup();
         }
         let mut post_order = Vec::with_capacity(n);

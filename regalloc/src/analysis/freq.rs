@@ -38,25 +38,27 @@ pub fn edge_probabilities(f: &MachineFunction, cfg: &Cfg) -> Vec<Vec<u32>> {
         .enumerate()
         .map(|(b, data)| {
             let n = cfg.succs[b].len();
-            let raw: Vec<u64> = data
-                .succs
-                .iter()
-                .filter(|s| s.block.index() < f.blocks.len())
-                .map(|s| u64::from(s.prob.unwrap_or(0)))
-                .collect();
+            // The given probabilities of the kept edges (the CFG's), read
+            // twice rather than gathered into a list of their own.
+            let raw = || {
+                data.succs
+                    .iter()
+                    .filter(|s| s.block.index() < f.blocks.len())
+                    .map(|s| u64::from(s.prob.unwrap_or(0)))
+            };
             let d = u64::from(PROB_DENOM);
-            let sum: u64 = raw.iter().sum();
-            if n == 0 {
-                Vec::new()
-            } else if sum == 0 {
-                vec![((d + n as u64 / 2) / n as u64) as u32; n]
+            let sum: u64 = raw().sum();
+            let mut out = Vec::with_capacity(n);
+            if sum == 0 {
+                if n > 0 {
+                    out.resize(n, ((d + n as u64 / 2) / n as u64) as u32);
+                }
             } else if sum == d {
-                raw.iter().map(|&p| p as u32).collect()
+                out.extend(raw().map(|p| p as u32));
             } else {
-                raw.iter()
-                    .map(|&p| ((p * d + sum / 2) / sum) as u32)
-                    .collect()
+                out.extend(raw().map(|p| ((p * d + sum / 2) / sum) as u32));
             }
+            out
         })
         .collect()
 }

@@ -71,6 +71,23 @@ pub struct LiveIntervals {
     pub sub_ranges: bool,
 }
 
+/// The instructions accessing each virtual register (debug uses aside),
+/// each once with its block, in layout order: those of register `v` are
+/// `list[start[v]..start[v + 1]]`.
+pub(crate) struct Users {
+    /// Where each register's run starts, and the end.
+    pub start: Vec<usize>,
+    /// The runs, register after register.
+    pub list: Vec<(Inst, Block)>,
+}
+
+impl Users {
+    /// The instructions accessing `v`.
+    pub fn of(&self, v: usize) -> &[(Inst, Block)] {
+        &self.list[self.start[v]..self.start[v + 1]]
+    }
+}
+
 /// What one instruction does to one virtual register, all operands folded.
 #[derive(Copy, Clone, Default, Debug)]
 struct VAccess {
@@ -192,6 +209,40 @@ pub fn unit_untracked(t: &TargetInfo<'_>, u: RegUnit) -> bool {
         .any(|r| t.is_reserved(r) || t.reg(r).flags.contains(crate::target::RegFlags::CONSTANT))
 }
 
+/// [`unit_untracked`] of `u`, remembered in `known` (by unit: 0 not yet
+/// asked, 1 tracked, 2 untracked).
+fn untracked_cached(t: &TargetInfo<'_>, known: &mut [u8], u: RegUnit) -> bool {
+    match known[u.index()] {
+        0 => {
+            let untracked = unit_untracked(t, u);
+            known[u.index()] = 1 + u8::from(untracked);
+            untracked
+        }
+        k => k == 2,
+    }
+}
+
+/// [`unit_untracked`] of every unit, by unit, plus (when `reserved`
+/// says so, by register) the units of the function's reserved registers.
+/// One plain pass over the unit table: asked once a function, over every
+/// unit of the target.
+pub fn untracked_units(t: &TargetInfo<'_>, reserved: &[bool]) -> Vec<bool> {
+    (0..t.units.len())
+        .map(|u| unit_untracked_in(t, reserved, u))
+        .collect()
+}
+
+/// [`untracked_units`] of unit `u` alone.
+pub fn unit_untracked_in(t: &TargetInfo<'_>, reserved: &[bool], u: usize) -> bool {
+    let untracked = |r: Reg| {
+        t.is_reserved(r)
+            || t.reg(r).flags.contains(crate::target::RegFlags::CONSTANT)
+            || reserved.get(r.index()).copied().unwrap_or(false)
+    };
+    let d = &t.units[u];
+    untracked(d.root) || d.root2.is_some_and(untracked)
+}
+
 /// The register a physical operand names (its sub-register when it has one).
 pub fn phys_operand_reg(
     t: &TargetInfo<'_>,
@@ -215,22 +266,36 @@ impl LiveIntervals {
         cfg: &Cfg,
         sub_ranges: bool,
     ) -> LiveIntervals {
+        LiveIntervals::with_users(t, f, cfg, sub_ranges).0
+    }
+
+    /// [`LiveIntervals::with_sub_ranges`], with the instructions accessing
+    /// each register, found on the way, for the spill weights.
+    pub(crate) fn with_users(
+        t: &TargetInfo<'_>,
+        f: &MachineFunction,
+        cfg: &Cfg,
+        sub_ranges: bool,
+    ) -> (LiveIntervals, Users) {
         let slots = SlotIndexes::new(f);
         let nv = f.vregs.len();
         let nu = t.units.len();
         // Every virtual register access in layout order, sorted by register
         // below: one vector for the function instead of one per register
         // (tens of thousands of small vectors growing one push at a time).
-        let mut vflat: Vec<(VReg, Block, SlotIndex, VAccess)> = Vec::with_capacity(f.insts.len());
-        let mut uacc: Vec<Vec<Access>> = vec![Vec::new(); nu];
+        // Room for two accesses an instruction, so that it rarely grows.
+        let mut vflat: Vec<(VReg, Inst, Block, SlotIndex, VAccess)> =
+            Vec::with_capacity(2 * f.insts.len());
+        // Register unit accesses the same way, sorted by unit below.
+        let mut uflat: Vec<(RegUnit, Access)> = Vec::with_capacity(f.insts.len());
         let mut has_sub = vec![false; nv];
         let mut regmasks = Vec::new();
         let mut per_inst_v: Vec<(VReg, VAccess)> = Vec::new();
         let mut per_inst_u: Vec<(RegUnit, Access)> = Vec::new();
         // Per unit, once: asked for every unit of every physical operand.
-        let untracked: Vec<bool> = (0..nu)
-            .map(|u| unit_untracked(t, RegUnit::new(u)))
-            .collect();
+        // Per unit, whether it is untracked, found when first asked: a
+        // function names few of a target's units.
+        let mut untracked = vec![0u8; nu];
         for (b, bd) in f.blocks.iter().enumerate() {
             let block = Block::new(b);
             for &i in &bd.insts {
@@ -273,7 +338,6 @@ impl LiveIntervals {
                                 RegRef::Phys(p) if p.index() < t.regs.len() => {
                                     let p = phys_operand_reg(t, p, r.sub);
                                     for &u in t.units(p) {
-                                        let untracked = untracked[u.index()];
                                         let k = match per_inst_u.iter().position(|e| e.0 == u) {
                                             Some(k) => k,
                                             None => {
@@ -294,7 +358,8 @@ impl LiveIntervals {
                                         if def {
                                             a.writes = true;
                                             a.early_clobber |= ec;
-                                        } else if !undef && !untracked {
+                                        } else if !undef && !untracked_cached(t, &mut untracked, u)
+                                        {
                                             a.reads = true;
                                         }
                                     }
@@ -306,18 +371,15 @@ impl LiveIntervals {
                     }
                 }
                 for &(v, a) in &per_inst_v {
-                    vflat.push((v, block, at, a));
+                    vflat.push((v, i, block, at, a));
                 }
-                for &(u, a) in &per_inst_u {
-                    if a.reads || a.writes {
-                        uacc[u.index()].push(a);
-                    }
-                }
+                uflat.extend(per_inst_u.iter().filter(|(_, a)| a.reads || a.writes));
             }
         }
-        let mut rb = RangeBuilder::new(cfg.num_blocks());
+        let mut rb = RangeBuilder::take(cfg.num_blocks());
         let mut vregs = Vec::with_capacity(nv);
-        let mut acc = Vec::new();
+        // The thread's builder's list of accesses: grown once a thread.
+        let mut acc = rb.take_accesses();
         // A counting sort by register, stable: each register's accesses stay
         // in layout order.
         let mut vstart = vec![0usize; nv + 1];
@@ -329,9 +391,13 @@ impl LiveIntervals {
         }
         let mut vacc: Vec<(Block, SlotIndex, VAccess)> =
             vec![(Block::new(0), SlotIndex(0), VAccess::default()); vflat.len()];
+        // The same order for the spill weights: each register's
+        // instructions with their blocks.
+        let mut users: Vec<(Inst, Block)> = vec![(Inst::new(0), Block::new(0)); vflat.len()];
         let mut next = vstart.clone();
-        for &(v, block, at, a) in &vflat {
+        for &(v, i, block, at, a) in &vflat {
             vacc[next[v.index()]] = (block, at, a);
+            users[next[v.index()]] = (i, block);
             next[v.index()] += 1;
         }
         drop(vflat);
@@ -347,6 +413,7 @@ impl LiveIntervals {
                 &mut rb, cfg, &slots, vr, all, list, has_sub[v], sub_ranges, &mut acc,
             )));
         }
+        rb.keep_accesses(acc);
         let mut unit_starts: Vec<Vec<Block>> = vec![Vec::new(); nu];
         for (b, bd) in f.blocks.iter().enumerate() {
             for li in &bd.live_ins {
@@ -354,7 +421,7 @@ impl LiveIntervals {
                     continue;
                 }
                 for &u in t.units(li.reg) {
-                    if !untracked[u.index()]
+                    if !untracked_cached(t, &mut untracked, u)
                         && unit_starts[u.index()].last() != Some(&Block::new(b))
                     {
                         unit_starts[u.index()].push(Block::new(b));
@@ -362,30 +429,59 @@ impl LiveIntervals {
                 }
             }
         }
+        // The unit accesses by unit, stable (a counting sort, as for the
+        // virtual registers above).
+        let mut ustart = vec![0usize; nu + 1];
+        for a in &uflat {
+            ustart[a.0.index() + 1] += 1;
+        }
+        for u in 0..nu {
+            ustart[u + 1] += ustart[u];
+        }
+        let mut uacc: Vec<Access> = Vec::with_capacity(uflat.len());
+        if let Some(&(_, first)) = uflat.first() {
+            uacc.resize(uflat.len(), first);
+        }
+        let mut next = ustart.clone();
+        for &(u, a) in &uflat {
+            uacc[next[u.index()]] = a;
+            next[u.index()] += 1;
+        }
         let units = (0..nu)
             .map(|u| {
-                if uacc[u].is_empty() && unit_starts[u].is_empty() {
+                let list = &uacc[ustart[u]..ustart[u + 1]];
+                if list.is_empty() && unit_starts[u].is_empty() {
                     (LiveRange::default(), Vec::new())
                 } else {
-                    rb.build(cfg, &slots, &uacc[u], &unit_starts[u])
+                    rb.build(cfg, &slots, list, &unit_starts[u])
                 }
             })
             .collect();
-        LiveIntervals {
-            slots,
-            vregs,
-            units,
-            regmasks,
-            originals: Vec::new(),
-            sub_ranges,
-        }
+        rb.give_back();
+        (
+            LiveIntervals {
+                slots,
+                vregs,
+                units,
+                regmasks,
+                originals: Vec::new(),
+                sub_ranges,
+            },
+            Users {
+                start: vstart,
+                list: users,
+            },
+        )
     }
 
     /// Remembers `range` as original register `v`'s range before its first
     /// split (later calls for `v` change nothing).
     pub fn keep_original(&mut self, v: VReg, range: &LiveRange) {
         if self.originals.len() <= v.index() {
-            self.originals.resize(v.index() + 1, None);
+            // Room for every register there is now at once: the registers
+            // split first are the original ones, asked for one by one.
+            let n = (v.index() + 1).max(self.vregs.len());
+            self.originals.resize(n, None);
         }
         self.originals[v.index()].get_or_insert_with(|| range.clone());
     }
@@ -477,7 +573,8 @@ impl LiveIntervals {
         rb: &mut RangeBuilder,
     ) -> Option<LiveInterval> {
         let all = vreg_lanes(t, f, v);
-        let mut list: Vec<(Block, SlotIndex, VAccess)> = Vec::new();
+        // At most one access an instruction: sized once.
+        let mut list: Vec<(Block, SlotIndex, VAccess)> = Vec::with_capacity(insts.len());
         let mut has_sub = false;
         for &(i, b) in insts {
             let Some(inst) = f.insts.get(i.index()) else {
@@ -514,7 +611,10 @@ impl LiveIntervals {
             list.sort_unstable_by_key(|x| x.1);
         }
         rb.reserve_blocks(cfg.num_blocks());
-        Some(build_interval(
+        // The builder's list of accesses, lent for the computation: one
+        // allocation for every register the caller recomputes.
+        let mut acc = rb.take_accesses();
+        let interval = build_interval(
             rb,
             cfg,
             &self.slots,
@@ -523,8 +623,10 @@ impl LiveIntervals {
             &list,
             has_sub,
             self.sub_ranges,
-            &mut Vec::new(),
-        ))
+            &mut acc,
+        );
+        rb.keep_accesses(acc);
+        Some(interval)
     }
 }
 

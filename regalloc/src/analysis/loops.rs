@@ -71,15 +71,17 @@ impl LoopInfo {
             }
             l
         };
+        let is_back = |h: Block, p: Block| cfg.is_reachable(p) && dom.dominates(h, p);
         for h in order {
+            // Most blocks head no loop: asked before a list is made.
+            if !cfg.preds[h.index()].iter().any(|&p| is_back(h, p)) {
+                continue;
+            }
             let back: Vec<Block> = cfg.preds[h.index()]
                 .iter()
                 .copied()
-                .filter(|&p| cfg.is_reachable(p) && dom.dominates(h, p))
+                .filter(|&p| is_back(h, p))
                 .collect();
-            if back.is_empty() {
-                continue;
-            }
             let l = headers.len();
             headers.push(h);
             parent.push(None);

@@ -82,8 +82,8 @@ impl Analyses {
     /// `sub_ranges` (for an allocator that follows sub-register lanes).
     pub fn with_sub_ranges(t: &TargetInfo<'_>, f: &MachineFunction, sub_ranges: bool) -> Analyses {
         let flow = FlowAnalyses::new(f);
-        let mut intervals = LiveIntervals::with_sub_ranges(t, f, &flow.cfg, sub_ranges);
-        let hints = weights::compute_weights(t, f, &flow, &mut intervals);
+        let (mut intervals, users) = LiveIntervals::with_users(t, f, &flow.cfg, sub_ranges);
+        let hints = weights::compute_weights_of(t, f, &flow, &mut intervals, &users);
         Analyses {
             flow,
             intervals,

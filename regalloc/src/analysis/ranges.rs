@@ -146,6 +146,9 @@ pub struct RangeBuilder {
     /// Per-key working lists, kept so that a key allocates only what it
     /// returns.
     scratch: Scratch,
+    /// A list of accesses lent to callers that make one per key
+    /// ([`RangeBuilder::take_accesses`]).
+    accesses: Vec<Access>,
 }
 
 /// The working lists of [`RangeBuilder::build`], empty between keys.
@@ -163,12 +166,47 @@ struct Scratch {
 const UNKNOWN: u32 = u32::MAX;
 const PHI_BIT: u32 = 1 << 31;
 
+thread_local! {
+    /// The builder [`RangeBuilder::give_back`] last returned on this
+    /// thread, for the next function's [`RangeBuilder::take`].
+    static SPARE: std::cell::RefCell<RangeBuilder> =
+        std::cell::RefCell::new(RangeBuilder::default());
+}
+
 impl RangeBuilder {
     /// Scratch space for a function of `n` blocks.
     pub fn new(n: usize) -> RangeBuilder {
         let mut rb = RangeBuilder::default();
         rb.reserve_blocks(n);
         rb
+    }
+
+    /// [`RangeBuilder::new`], with the storage of the builder this thread
+    /// last gave back: per-block facts and working lists are allocated and
+    /// grown once a thread rather than once a function.
+    pub fn take(n: usize) -> RangeBuilder {
+        let mut rb = SPARE.with(|s| std::mem::take(&mut *s.borrow_mut()));
+        rb.reserve_blocks(n);
+        rb
+    }
+
+    /// The builder's spare list of accesses (empty), for a caller to fill
+    /// and give back with [`RangeBuilder::keep_accesses`].
+    pub fn take_accesses(&mut self) -> Vec<Access> {
+        std::mem::take(&mut self.accesses)
+    }
+
+    /// Keeps `accesses`' storage for the next
+    /// [`RangeBuilder::take_accesses`].
+    pub fn keep_accesses(&mut self, mut accesses: Vec<Access>) {
+        accesses.clear();
+        self.accesses = accesses;
+    }
+
+    /// Keeps this builder's storage for the thread's next
+    /// [`RangeBuilder::take`].
+    pub fn give_back(self) {
+        SPARE.with(|s| *s.borrow_mut() = self);
     }
 
     /// Makes room for a function of `n` blocks (a builder kept across
@@ -191,6 +229,11 @@ impl RangeBuilder {
     ) -> (LiveRange, Vec<Block>) {
         if start_defs.is_empty() && block_local(accesses) {
             return (local_range(accesses), Vec::new());
+        }
+        if self.epoch == u32::MAX {
+            // Every stamp could be mistaken for a new epoch: start over.
+            self.facts.fill(Facts::default());
+            self.epoch = 0;
         }
         self.epoch += 1;
         let e = self.epoch;
@@ -510,11 +553,14 @@ impl RangeBuilder {
                 }
                 if a.writes {
                     if let Some((s, v, Some(l))) = cur {
-                        segs.push(Segment {
-                            start: s,
-                            end: l,
-                            valno: v,
-                        });
+                        push_merged(
+                            &mut segs,
+                            Segment {
+                                start: s,
+                                end: l,
+                                valno: v,
+                            },
+                        );
                     }
                     cur = Some((
                         a.at.reg_slot(a.early_clobber),
@@ -526,32 +572,41 @@ impl RangeBuilder {
             }
             if let Some((s, v, l)) = cur {
                 if range_out(facts, bb) {
-                    segs.push(Segment {
-                        start: s,
-                        end: slots.block_end(bb),
-                        valno: v,
-                    });
+                    push_merged(
+                        &mut segs,
+                        Segment {
+                            start: s,
+                            end: slots.block_end(bb),
+                            valno: v,
+                        },
+                    );
                 } else if let Some(l) = l {
-                    segs.push(Segment {
-                        start: s,
-                        end: l,
-                        valno: v,
-                    });
+                    push_merged(
+                        &mut segs,
+                        Segment {
+                            start: s,
+                            end: l,
+                            valno: v,
+                        },
+                    );
                 }
             }
         }
-        // Blocks come in layout order, so the segments usually do too;
-        // starts are distinct, so an unstable sort orders them the same.
-        if !segs.is_sorted_by_key(|s| s.start) {
+        // Blocks come in layout order, so the segments usually do too, and
+        // then they were merged as they came. Otherwise they are sorted
+        // (starts are distinct, so an unstable sort orders them the same)
+        // and merged again: two merged as they came were adjacent, so are
+        // neighbours in order too.
+        let merged = if segs.is_sorted_by_key(|s| s.start) {
+            segs.clone()
+        } else {
             segs.sort_unstable_by_key(|s| s.start);
-        }
-        let mut merged: Vec<Segment> = Vec::with_capacity(segs.len());
-        for &s in &segs {
-            match merged.last_mut() {
-                Some(m) if m.end == s.start && m.valno == s.valno => m.end = s.end,
-                _ => merged.push(s),
+            let mut merged: Vec<Segment> = Vec::with_capacity(segs.len());
+            for &s in &segs {
+                push_merged(&mut merged, s);
             }
-        }
+            merged
+        };
         for v in [
             &mut work,
             &mut marked_in,
@@ -581,6 +636,15 @@ impl RangeBuilder {
             },
             live_sorted,
         )
+    }
+}
+
+/// Appends `s` to `segs`, or extends the last segment when `s` continues
+/// it with the same value.
+fn push_merged(segs: &mut Vec<Segment>, s: Segment) {
+    match segs.last_mut() {
+        Some(m) if m.end == s.start && m.valno == s.valno => m.end = s.end,
+        _ => segs.push(s),
     }
 }
 

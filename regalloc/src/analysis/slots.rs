@@ -156,7 +156,16 @@ pub struct SlotIndexes {
     inst: Vec<Option<SlotIndex>>,
     /// `[start, end)` of each block; `end` is the next block's start.
     blocks: Vec<(SlotIndex, SlotIndex)>,
+    /// Per entry of the numbering as first made (entry `k` at index
+    /// `k * INSTR_DIST`): the block containing it ([`NO_BLOCK`] for the
+    /// end of the last block). Entries inserted later lie strictly between
+    /// two of these, inside one block: so the block of any index is read
+    /// here without a search (it is asked for throughout allocation).
+    block_at: Vec<u32>,
 }
+
+/// [`SlotIndexes::block_at`]'s block for an entry in no block.
+const NO_BLOCK: u32 = u32::MAX;
 
 impl SlotIndexes {
     /// Numbers `f` as LLVM does: 0 for the first block start, then each
@@ -171,11 +180,12 @@ impl SlotIndexes {
             entries,
             inst: vec![None; f.insts.len()],
             blocks: Vec::with_capacity(f.blocks.len()),
+            block_at: Vec::with_capacity(f.insts.len() + f.blocks.len() + 1),
         };
         let mut index = 0;
-        for b in &f.blocks {
+        for (b, bd) in f.blocks.iter().enumerate() {
             let start = SlotIndex::new(index, Slot::Block);
-            for &i in &b.insts {
+            for &i in &bd.insts {
                 if f.insts
                     .get(i.index())
                     .is_none_or(|d| is_debug_or_probe(d.op))
@@ -186,10 +196,14 @@ impl SlotIndexes {
                 s.entries.push((index, Some(i)));
                 s.inst[i.index()] = Some(SlotIndex::new(index, Slot::Block));
             }
+            // The block's start entry (the previous block's end) and its
+            // instructions.
+            s.block_at.resize(s.entries.len(), b as u32);
             index += INSTR_DIST;
             s.entries.push((index, None));
             s.blocks.push((start, SlotIndex::new(index, Slot::Block)));
         }
+        s.block_at.push(NO_BLOCK);
         s
     }
 
@@ -211,7 +225,11 @@ impl SlotIndexes {
     /// The blocks (by index, which is layout order) that share a point
     /// with `[start, end)`.
     pub fn blocks_overlapping(&self, start: SlotIndex, end: SlotIndex) -> std::ops::Range<usize> {
-        let first = self.blocks.partition_point(|&(_, e)| e <= start);
+        // The first block ending after `start`: the one containing it, or
+        // none past the last.
+        let first = self
+            .block_of(start)
+            .map_or(self.blocks.len(), |b| b.index());
         // Most stretches asked about lie in a block or two, and a caller
         // visits the blocks anyway: a walk, not a second search.
         let mut last = first;
@@ -223,23 +241,39 @@ impl SlotIndexes {
 
     /// The block containing `idx`.
     pub fn block_of(&self, idx: SlotIndex) -> Option<Block> {
-        let k = self.blocks.partition_point(|&(s, _)| s <= idx);
-        (k > 0 && idx < self.blocks[k - 1].1).then(|| Block::new(k - 1))
+        // Block boundaries are original entries: the original entry at or
+        // before `idx` is in `idx`'s block.
+        match self.block_at.get((idx.0 / INSTR_DIST) as usize) {
+            Some(&b) if b != NO_BLOCK => Some(Block(b)),
+            _ => None,
+        }
     }
 
     /// The instruction at `idx`'s entry, if there is one.
     pub fn inst_at(&self, idx: SlotIndex) -> Option<Inst> {
-        let k = self
-            .entries
-            .binary_search_by_key(&idx.base(), |e| e.0)
-            .ok()?;
+        let base = idx.base();
+        // Until something is inserted before it, an original entry is at
+        // its original position: checked, and searched for otherwise.
+        if let Some(e) = self.entries.get((base / INSTR_DIST) as usize)
+            && e.0 == base
+        {
+            return e.1;
+        }
+        let k = self.entries.binary_search_by_key(&base, |e| e.0).ok()?;
         self.entries[k].1
     }
 
     /// The index of the first instruction entry after `idx`'s entry, or
     /// the last index when there is none (LLVM's `getNextNonNullIndex`).
     pub fn next_inst_after(&self, idx: SlotIndex) -> SlotIndex {
-        let k = self.entries.partition_point(|e| e.0 <= idx.base());
+        // Until something is inserted before it, an original entry is at
+        // its original position: checked, and searched for otherwise.
+        let guess = (idx.base() / INSTR_DIST) as usize;
+        let k = if self.entries.get(guess).is_some_and(|e| e.0 == idx.base()) {
+            guess + 1
+        } else {
+            self.entries.partition_point(|e| e.0 <= idx.base())
+        };
         let last = self.entries.last().map_or(0, |e| e.0);
         let v = self.entries[k..]
             .iter()

@@ -12,7 +12,7 @@
 //! `size + 25 * 16` so that long intervals weigh their use density.
 
 use super::FlowAnalyses;
-use super::intervals::LiveIntervals;
+use super::intervals::{LiveIntervals, Users};
 use super::slots::{INSTR_DIST, LLVM_SCALE};
 use crate::ir::{Generic, MachineFunction, Op, Operand, RegFlags, RegRef, VReg};
 use crate::target::{InstrFlags, Reg, TargetInfo};
@@ -78,15 +78,36 @@ pub fn compute_weights(
         next[v.index()] += 1;
     }
     drop(pairs);
+    compute_weights_of(
+        t,
+        f,
+        flow,
+        li,
+        &Users {
+            start,
+            list: placed,
+        },
+    )
+}
+
+/// [`compute_weights`] from the instructions accessing each register,
+/// as the intervals found them ([`LiveIntervals::with_users`]): the same
+/// lists, without walking the function again.
+pub(crate) fn compute_weights_of(
+    t: &TargetInfo<'_>,
+    f: &MachineFunction,
+    flow: &FlowAnalyses,
+    li: &mut LiveIntervals,
+    users: &Users,
+) -> Vec<Vec<(Hint, f32)>> {
+    let nv = f.vregs.len();
     let mut hints_out = vec![Vec::new(); nv];
-    for v in 0..nv {
+    for (v, out) in hints_out.iter_mut().enumerate() {
         let vr = VReg::new(v);
-        let Some((weight, hints)) =
-            vreg_weight(t, f, flow, li, vr, &placed[start[v]..start[v + 1]])
-        else {
+        let Some((weight, hints)) = vreg_weight(t, f, flow, li, vr, users.of(v)) else {
             continue;
         };
-        hints_out[v] = hints;
+        *out = hints;
         if let Some(Some(iv)) = li.vregs.get_mut(v) {
             iv.weight = weight;
         }

@@ -454,6 +454,18 @@ impl Units {
             }
         }
     }
+    /// Takes unit `u` out of the set and puts it into `other`: what a
+    /// definition does to the live and the killed units, one word reached
+    /// once. `u` must be below the size the sets were made for.
+    fn move_to(&mut self, other: &mut Units, u: usize) {
+        let bit = 1u64 << (u % 64);
+        self.0[u / 64] &= !bit;
+        other.0[u / 64] |= bit;
+    }
+    /// Puts unit `u` (below the size the set was made for) into the set.
+    fn insert(&mut self, u: usize) {
+        self.0[u / 64] |= 1 << (u % 64);
+    }
     fn get(&self, u: usize) -> bool {
         self.0.get(u / 64).is_some_and(|w| w & (1 << (u % 64)) != 0)
     }
@@ -480,12 +492,10 @@ pub fn update_live_ins(t: &TargetInfo<'_>, func: &mut MachineFunction, reserved:
     let nu = t.units.len();
     let is_reserved =
         |r: Reg| t.is_reserved(r) || reserved.get(r.index()).copied().unwrap_or(false);
-    let tracked: Vec<bool> = (0..nu)
-        .map(|u| {
-            let u = crate::target::RegUnit::new(u);
-            !crate::analysis::intervals::unit_untracked(t, u) && !t.unit_roots(u).any(is_reserved)
-        })
-        .collect();
+    let mut tracked = Tracked {
+        reserved,
+        known: vec![0; nu],
+    };
     let nb = func.blocks.len();
     let words = nu.div_ceil(64);
     // Per block, `words` words each: units read before written (gen),
@@ -500,37 +510,81 @@ pub fn update_live_ins(t: &TargetInfo<'_>, func: &mut MachineFunction, reserved:
         live.0.fill(0);
         killed.0.fill(0);
         for &i in func.blocks[b].insts.iter().rev() {
-            step_back(t, func, i, &tracked, &mut clobbers, &mut live, &mut killed);
+            step_back(
+                t,
+                func,
+                i,
+                &mut tracked,
+                &mut clobbers,
+                &mut live,
+                &mut killed,
+            );
         }
         gen_[b * words..(b + 1) * words].copy_from_slice(&live.0);
         kill[b * words..(b + 1) * words].copy_from_slice(&killed.0);
     }
     let mut live_in = gen_.clone();
     let mut out = vec![0u64; words];
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for b in (0..nb).rev() {
-            out.fill(0);
-            for s in &func.blocks[b].succs {
-                let k = s.block.index();
-                if k < nb {
-                    for (w, x) in out.iter_mut().zip(&live_in[k * words..(k + 1) * words]) {
-                        *w |= x;
-                    }
+    // The predecessors of every block, block after block, from the
+    // successor lists (those of the IR may be stale).
+    let mut pred_at = vec![0usize; nb + 1];
+    for bd in &func.blocks {
+        for s in &bd.succs {
+            if s.block.index() < nb {
+                pred_at[s.block.index() + 1] += 1;
+            }
+        }
+    }
+    for b in 0..nb {
+        pred_at[b + 1] += pred_at[b];
+    }
+    let mut preds = vec![0usize; pred_at[nb]];
+    let mut fill = pred_at.clone();
+    for (b, bd) in func.blocks.iter().enumerate() {
+        for s in &bd.succs {
+            let k = s.block.index();
+            if k < nb {
+                preds[fill[k]] = b;
+                fill[k] += 1;
+            }
+        }
+    }
+    // A worklist, every block in reverse layout order first, then the
+    // predecessors of each block whose set grew: the sets only grow from
+    // `gen_`, so this reaches the same least fixed point as rounds over
+    // every block, without a last round that changes nothing.
+    let mut work: Vec<usize> = (0..nb).collect();
+    let mut queued = vec![true; nb];
+    while let Some(b) = work.pop() {
+        queued[b] = false;
+        out.fill(0);
+        for s in &func.blocks[b].succs {
+            let k = s.block.index();
+            if k < nb {
+                for (w, x) in out.iter_mut().zip(&live_in[k * words..(k + 1) * words]) {
+                    *w |= x;
                 }
             }
-            let r = b * words..(b + 1) * words;
-            for (((w, g), o), k) in live_in[r.clone()]
-                .iter_mut()
-                .zip(&gen_[r.clone()])
-                .zip(&out)
-                .zip(&kill[r])
-            {
-                let inn = g | (o & !k);
-                if inn != *w {
-                    *w = inn;
-                    changed = true;
+        }
+        let r = b * words..(b + 1) * words;
+        let mut changed = false;
+        for (((w, g), o), k) in live_in[r.clone()]
+            .iter_mut()
+            .zip(&gen_[r.clone()])
+            .zip(&out)
+            .zip(&kill[r])
+        {
+            let inn = g | (o & !k);
+            if inn != *w {
+                *w = inn;
+                changed = true;
+            }
+        }
+        if changed {
+            for &p in &preds[pred_at[b]..pred_at[b + 1]] {
+                if !queued[p] {
+                    queued[p] = true;
+                    work.push(p);
                 }
             }
         }
@@ -541,6 +595,10 @@ pub fn update_live_ins(t: &TargetInfo<'_>, func: &mut MachineFunction, reserved:
     let nr = t.regs.len();
     let mut seen = vec![0u32; nr];
     let mut full_at = vec![0u32; nr];
+    // Per register, whether it may be listed at all (neither reserved,
+    // artificial nor constant, and with units), found when first asked:
+    // 0 not yet, 1 yes, 2 no. A register is a candidate of many blocks.
+    let mut listable = vec![0u8; nr];
     let mut full: Vec<Reg> = Vec::new();
     // The first block with each live unit set: blocks with the same set
     // get the same list (common after allocation, where values stay in
@@ -567,12 +625,18 @@ pub fn update_live_ins(t: &TargetInfo<'_>, func: &mut MachineFunction, reserved:
                     }
                     seen[r.index()] = stamp;
                     let d = t.reg(r);
-                    if !is_reserved(r)
-                        && !d.flags.contains(PhysFlags::ARTIFICIAL)
-                        && !d.flags.contains(PhysFlags::CONSTANT)
-                        && !d.units.is_empty()
-                        && d.units.iter().all(|u| live.get(u.index()))
-                    {
+                    let may = match listable[r.index()] {
+                        0 => {
+                            let may = !is_reserved(r)
+                                && !d.flags.contains(PhysFlags::ARTIFICIAL)
+                                && !d.flags.contains(PhysFlags::CONSTANT)
+                                && !d.units.is_empty();
+                            listable[r.index()] = if may { 1 } else { 2 };
+                            may
+                        }
+                        known => known == 1,
+                    };
+                    if may && d.units.iter().all(|u| live.get(u.index())) {
                         full_at[r.index()] = stamp;
                         full.push(r);
                     }
@@ -599,15 +663,40 @@ pub fn update_live_ins(t: &TargetInfo<'_>, func: &mut MachineFunction, reserved:
 #[derive(Default)]
 struct MaskUnits(Vec<(RegMask, Units)>);
 
+/// Whether each unit is tracked (not untracked by the target, nor a unit
+/// of a register the function reserves), found when first asked: a
+/// function without calls asks about few of a target's units.
+struct Tracked<'r> {
+    /// The function's reserved registers, by register.
+    reserved: &'r [bool],
+    /// By unit: 0 not yet asked, 1 untracked, 2 tracked.
+    known: Vec<u8>,
+}
+
+impl Tracked<'_> {
+    /// Whether unit `u` (of the target) is tracked.
+    fn get(&mut self, t: &TargetInfo<'_>, u: usize) -> bool {
+        match self.known[u] {
+            0 => {
+                let tracked = !crate::analysis::intervals::unit_untracked_in(t, self.reserved, u);
+                self.known[u] = 1 + u8::from(tracked);
+                tracked
+            }
+            k => k == 2,
+        }
+    }
+}
+
 impl MaskUnits {
     /// The tracked units `m` clobbers.
-    fn get(&mut self, t: &TargetInfo<'_>, tracked: &[bool], m: &RegMask) -> &Units {
+    fn get(&mut self, t: &TargetInfo<'_>, tracked: &mut Tracked<'_>, m: &RegMask) -> &Units {
         if let Some(k) = self.0.iter().position(|(x, _)| x == m) {
             return &self.0[k].1;
         }
-        let mut units = Units::new(tracked.len());
-        for (u, &tr) in tracked.iter().enumerate() {
-            if !tr {
+        let nu = t.units.len();
+        let mut units = Units::new(nu);
+        for u in 0..nu {
+            if !tracked.get(t, u) {
                 continue;
             }
             let clobbered = t
@@ -633,7 +722,7 @@ fn step_back(
     t: &TargetInfo<'_>,
     func: &MachineFunction,
     i: Inst,
-    tracked: &[bool],
+    tracked: &mut Tracked<'_>,
     clobbers: &mut MaskUnits,
     live: &mut Units,
     killed: &mut Units,
@@ -647,8 +736,7 @@ fn step_back(
                 {
                     let p = crate::analysis::intervals::phys_operand_reg(t, p, r.sub);
                     for &u in t.units(p) {
-                        live.set(u.index(), false);
-                        killed.set(u.index(), true);
+                        live.move_to(killed, u.index());
                     }
                 }
             }
@@ -672,8 +760,8 @@ fn step_back(
         {
             let p = crate::analysis::intervals::phys_operand_reg(t, p, r.sub);
             for &u in t.units(p) {
-                if tracked.get(u.index()).copied().unwrap_or(false) {
-                    live.set(u.index(), true);
+                if tracked.get(t, u.index()) {
+                    live.insert(u.index());
                 }
             }
         }
