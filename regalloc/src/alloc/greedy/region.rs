@@ -189,8 +189,7 @@ pub fn try_region_split(
                 // Only a new best needs its bundles, read before the next
                 // candidate resets the network.
                 let mut positive = best.take().map(|b| b.positive).unwrap_or_default();
-                positive.clear();
-                positive.extend(region.placer.positive_bundles());
+                region.placer.positive_bundles_into(&mut positive);
                 best = Some(Candidate {
                     reg: Some(p),
                     cost,
@@ -407,7 +406,7 @@ fn evaluate(
     }
     placer.finish();
     // No bundle wants the register: not a candidate.
-    if placer.positive_bundles().next().is_none() {
+    if !placer.any_positive() {
         remember(memos, spare, constraints, visited, None);
         return None;
     }
