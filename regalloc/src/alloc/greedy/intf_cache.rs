@@ -23,18 +23,29 @@ use super::super::matrix::{LiveRegMatrix, join_interference};
 /// A block's first and last interference point, if any.
 type BlockInterference = Option<(SlotIndex, SlotIndex)>;
 
+/// One block's answer, with whether it is current: side by side, so that
+/// the common case (a current answer) reads one place.
+#[derive(Clone, Copy, Debug, Default)]
+struct Answer {
+    /// The interference of virtual and fixed registers together, where
+    /// `valid`.
+    joined: BlockInterference,
+    /// Whether `joined` is current: not before the first query of the
+    /// block, nor after a union change overlapping it.
+    valid: bool,
+}
+
 /// The cached answers of one register.
 #[derive(Clone, Debug, Default)]
 struct Entry {
     /// Per unit of the register, in `t.units(p)` order: the unit's
     /// version ([`LiveRegMatrix::unit_version`]) the answers have seen.
     seen: Vec<u32>,
-    /// Per block: whether `virt` holds the current answer.
-    valid: Vec<bool>,
-    /// Per block: the virtual registers' interference, where `valid`.
-    virt: Vec<BlockInterference>,
+    /// Per block: the answer.
+    answers: Vec<Answer>,
     /// Per block: the fixed registers' and calls' interference, once
-    /// computed (it never changes).
+    /// computed (it never changes), to join with the virtual registers'
+    /// when a change made the answer stale.
     fixed: Vec<Option<BlockInterference>>,
 }
 
@@ -63,8 +74,7 @@ impl InterferenceCache {
         let units = t.units(p);
         let e = self.regs[p.index()].get_or_insert_with(|| Entry {
             seen: units.iter().map(|&u| matrix.unit_version(u)).collect(),
-            valid: vec![false; num_blocks],
-            virt: vec![None; num_blocks],
+            answers: vec![Answer::default(); num_blocks],
             fixed: vec![None; num_blocks],
         });
         for (k, &u) in units.iter().enumerate() {
@@ -74,15 +84,22 @@ impl InterferenceCache {
             }
             if changes.len() >= num_blocks {
                 // More changes than blocks: forgetting everything is cheaper.
-                e.valid.fill(false);
+                forget(&mut e.answers);
             } else {
                 for &(start, end) in changes {
-                    e.valid[slots.blocks_overlapping(start, end)].fill(false);
+                    forget(&mut e.answers[slots.blocks_overlapping(start, end)]);
                 }
             }
             e.seen[k] = matrix.unit_version(u);
         }
         RegInterference { entry: e, p }
+    }
+}
+
+/// Marks `answers` stale.
+fn forget(answers: &mut [Answer]) {
+    for a in answers {
+        a.valid = false;
     }
 }
 
@@ -93,25 +110,45 @@ pub struct RegInterference<'c> {
 }
 
 impl RegInterference<'_> {
-    /// Where the register is taken inside block `b` (between `start` and
-    /// `end`, the block's bounds), as
+    /// Where the register is taken inside block `b`, as
     /// [`LiveRegMatrix::block_interference`] says now.
+    #[inline]
     pub fn get(
         &mut self,
         t: &TargetInfo<'_>,
         matrix: &LiveRegMatrix,
+        slots: &SlotIndexes,
         b: Block,
-        start: SlotIndex,
-        end: SlotIndex,
+    ) -> BlockInterference {
+        let a = self.entry.answers[b.index()];
+        if a.valid {
+            return a.joined;
+        }
+        self.refresh(t, matrix, slots, b)
+    }
+
+    /// Computes block `b`'s answer afresh (the virtual registers' part;
+    /// the fixed part only the first time) and remembers it.
+    // Out of line: the callers' loops mostly find current answers.
+    #[inline(never)]
+    fn refresh(
+        &mut self,
+        t: &TargetInfo<'_>,
+        matrix: &LiveRegMatrix,
+        slots: &SlotIndexes,
+        b: Block,
     ) -> BlockInterference {
         let e = &mut *self.entry;
         let k = b.index();
+        let (start, end) = (slots.block_start(b), slots.block_end(b));
         let fixed = *e.fixed[k]
             .get_or_insert_with(|| matrix.block_fixed_interference(t, self.p, start, end));
-        if !e.valid[k] {
-            e.virt[k] = matrix.block_virt_interference(t, self.p, start, end);
-            e.valid[k] = true;
-        }
-        join_interference(e.virt[k], fixed)
+        let joined =
+            join_interference(matrix.block_virt_interference(t, self.p, start, end), fixed);
+        e.answers[k] = Answer {
+            joined,
+            valid: true,
+        };
+        joined
     }
 }

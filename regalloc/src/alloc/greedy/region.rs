@@ -133,8 +133,7 @@ pub(super) fn intf(
     p_intf: &mut RegInterference<'_>,
     b: Block,
 ) -> Option<(SlotIndex, SlotIndex)> {
-    let slots = &g.an.intervals.slots;
-    p_intf.get(g.t, &g.matrix, b, slots.block_start(b), slots.block_end(b))
+    p_intf.get(g.t, &g.matrix, &g.an.intervals.slots, b)
 }
 
 /// [`last_split_point`] of `b`, remembered in `cache`: finding it scans
