@@ -411,20 +411,20 @@ fn evaluate(
     }
     // 3. Global cost.
     let placer = &region.placer;
-    let bundle_pos = |b: Block, out: bool| placer.is_positive(region.bundles.bundle(b, out));
     let mut cost = static_cost;
     for (u, c) in sa.use_blocks.iter().zip(constraints.iter()) {
+        let (rin, rout) = placer.positive_at(u.block);
         let mut ins = 0;
         if u.live_in {
-            ins += u32::from(bundle_pos(u.block, false) != (c.entry == BorderConstraint::PrefReg));
+            ins += u32::from(rin != (c.entry == BorderConstraint::PrefReg));
         }
         if u.live_out {
-            ins += u32::from(bundle_pos(u.block, true) != (c.exit == BorderConstraint::PrefReg));
+            ins += u32::from(rout != (c.exit == BorderConstraint::PrefReg));
         }
         cost += ins as f32 * freq(g, u.block);
     }
     for &(b, c) in visited.iter() {
-        let (rin, rout) = (bundle_pos(b, false), bundle_pos(b, true));
+        let (rin, rout) = placer.positive_at(b);
         if !rin && !rout {
             continue;
         }

@@ -202,7 +202,9 @@ pub struct SpillPlacement {
     threshold: f64,
     /// One node per bundle; only active ones hold this query's state.
     nodes: Vec<Node>,
-    /// The value of each node: `+1` register, `-1` stack, `0` undecided.
+    /// The value of each node: `+1` register, `-1` stack, `0` undecided
+    /// (and inactive: [`prepare`](SpillPlacement::prepare) resets the
+    /// previous query's nodes).
     /// Apart from the nodes because an update reads its neighbours'
     /// values only: a byte each keeps them in few cache lines.
     values: Vec<i8>,
@@ -288,6 +290,11 @@ impl SpillPlacement {
     /// of the previous query.
     pub fn prepare(&mut self) {
         self.query += 1;
+        // Inactive bundles keep the value 0, so that reading a value needs
+        // no activity test.
+        for &b in &self.active_list {
+            self.values[b.index()] = 0;
+        }
         self.active_list.clear();
         for &b in &self.todo {
             self.in_todo[b.index()] = false;
@@ -440,17 +447,23 @@ impl SpillPlacement {
     /// Whether `bundle` wants the register: it is active in this query and
     /// its value is `+1`.
     pub fn is_positive(&self, bundle: Bundle) -> bool {
-        self.active_at[bundle.index()] == self.query && self.values[bundle.index()] > 0
+        self.values[bundle.index()] > 0
+    }
+
+    /// Whether the entry and the exit bundle of `block` want the register.
+    #[inline]
+    pub fn positive_at(&self, block: Block) -> (bool, bool) {
+        let [entry, exit] = self.block_bundles[block.index()];
+        (
+            self.values[entry.index()] > 0,
+            self.values[exit.index()] > 0,
+        )
     }
 
     /// The value of `bundle`: `+1` register, `-1` stack, `0` undecided or
     /// not active in this query.
     pub fn value(&self, bundle: Bundle) -> i8 {
-        if self.active_at[bundle.index()] == self.query {
-            self.values[bundle.index()]
-        } else {
-            0
-        }
+        self.values[bundle.index()]
     }
 
     /// Whether any bundle wants the register.
@@ -579,7 +592,6 @@ impl Net<'_> {
             return;
         }
         self.active_list.push(b);
-        self.values[b.index()] = 0;
         let node = &mut self.nodes[b.index()];
         node.clear();
         if self.large.contains(b.index()) {
