@@ -382,7 +382,9 @@ impl LiveRegMatrix {
             let mut walk = Walk::new(un, first.start);
             for s in &range.segments {
                 for x in walk.overlapping(s.start, s.end) {
-                    if !out.contains(&x.owner) {
+                    // The same register usually meets several segments in
+                    // a row: the last one found answers before a search.
+                    if out.last() != Some(&x.owner) && !out.contains(&x.owner) {
                         if out.len() == limit {
                             return None;
                         }
