@@ -153,20 +153,11 @@ pub(super) fn split_around_region(
         hoist_at: None,
     };
     let slots = &g.an.intervals.slots;
-    let live_in = |b: Block| iv.range.live_at(slots.block_start(b));
-    let live_out = |b: Block| iv.range.live_at(SlotIndex(slots.block_end(b).0 - 1));
-    // Live-through blocks without uses.
+    // Live-through blocks without uses: the analysis of `v` (unchanged
+    // since) lists only blocks it is live into and out of.
     for &b in &sa.through {
-        let k_in = if live_in(b) {
-            claims.interval(bundles.bundle(b, false))
-        } else {
-            REMAINDER
-        };
-        let k_out = if live_out(b) {
-            claims.interval(bundles.bundle(b, true))
-        } else {
-            REMAINDER
-        };
+        let k_in = claims.interval(bundles.bundle(b, false));
+        let k_out = claims.interval(bundles.bundle(b, true));
         if k_in == REMAINDER && k_out == REMAINDER {
             continue;
         }
