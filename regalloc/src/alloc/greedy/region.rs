@@ -48,6 +48,11 @@ pub struct Region {
     pub(super) through: Vec<u32>,
     pub(super) seen: Vec<u32>,
     stamp: u32,
+    /// Per bundle: the stamp of the last region split carried out that
+    /// claimed it for an interval, with that interval
+    /// ([`super::region_plan`]): a lookup per bundle, where searching the
+    /// candidates' bundle lists showed.
+    pub(super) claimed: Vec<(u32, u32)>,
     /// Per block, its last split point once asked for (see [`last_split`]).
     last_split: Vec<Option<SlotIndex>>,
     /// Scratch vectors of [`evaluate`], kept so that a candidate allocates
@@ -114,6 +119,7 @@ impl Region {
             .map(|b| f64::from(g.an.flow.freq.relative(Block::new(b))))
             .collect();
         let placer = SpillPlacement::new(&bundles, &freqs);
+        let claimed = vec![(0, 0); bundles.num_bundles()];
         Region {
             bundles,
             placer,
@@ -121,6 +127,7 @@ impl Region {
             through: vec![0; g.func.blocks.len()],
             seen: vec![0; g.func.blocks.len()],
             stamp: 0,
+            claimed,
             last_split: vec![None; g.func.blocks.len()],
             scratch: Scratch::default(),
         }
