@@ -444,6 +444,29 @@ impl LiveRegMatrix {
         start: SlotIndex,
         end: SlotIndex,
     ) -> Option<(SlotIndex, SlotIndex)> {
+        let masks = self.masks_between(start, end);
+        self.block_fixed_interference_with(t, p, start, end, masks)
+    }
+
+    /// The call masks inside `[start, end)`, as a range of indexes for
+    /// [`LiveRegMatrix::block_fixed_interference_with`]: the same for
+    /// every register asked about the block.
+    pub fn masks_between(&self, start: SlotIndex, end: SlotIndex) -> std::ops::Range<usize> {
+        let k = self.regmasks.partition_point(|m| m.at < start);
+        k..k + self.regmasks[k..].partition_point(|m| m.at < end)
+    }
+
+    /// [`LiveRegMatrix::block_fixed_interference`] with the call masks
+    /// inside the block already found (`masks` is
+    /// [`LiveRegMatrix::masks_between`] of it).
+    pub fn block_fixed_interference_with(
+        &self,
+        t: &TargetInfo<'_>,
+        p: Reg,
+        start: SlotIndex,
+        end: SlotIndex,
+        masks: std::ops::Range<usize>,
+    ) -> Option<(SlotIndex, SlotIndex)> {
         let mut span = Span::new(start, end);
         for &u in t.units(p) {
             if let Some(f) = self.fixed.get(u.index()) {
@@ -453,8 +476,7 @@ impl LiveRegMatrix {
                 }
             }
         }
-        let k = self.regmasks.partition_point(|m| m.at < start);
-        for m in self.regmasks[k..].iter().take_while(|m| m.at < end) {
+        for m in &self.regmasks[masks] {
             if mask_clobbers_reg(t, &m.mask, p) {
                 span.note(m.at, SlotIndex(m.at.0 + 1));
             }

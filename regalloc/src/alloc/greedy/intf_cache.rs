@@ -54,6 +54,10 @@ struct Entry {
 pub struct InterferenceCache {
     /// Indexed by register; created on a register's first query.
     regs: Vec<Option<Entry>>,
+    /// Per block: the call masks inside it
+    /// ([`LiveRegMatrix::masks_between`]), once asked for; they are the
+    /// same for every register.
+    masks: Vec<Option<(u32, u32)>>,
 }
 
 impl InterferenceCache {
@@ -70,6 +74,9 @@ impl InterferenceCache {
     ) -> RegInterference<'c> {
         if self.regs.len() <= p.index() {
             self.regs.resize(p.index() + 1, None);
+        }
+        if self.masks.len() < num_blocks {
+            self.masks.resize(num_blocks, None);
         }
         let units = t.units(p);
         let e = self.regs[p.index()].get_or_insert_with(|| Entry {
@@ -94,7 +101,11 @@ impl InterferenceCache {
             }
             e.seen[k] = matrix.unit_version(u);
         }
-        RegInterference { entry: e, p }
+        RegInterference {
+            entry: e,
+            masks: &mut self.masks,
+            p,
+        }
     }
 }
 
@@ -148,6 +159,8 @@ fn forget(answers: &mut [Answer]) {
 /// The current answers of one register ([`InterferenceCache::reg`]).
 pub struct RegInterference<'c> {
     entry: &'c mut Entry,
+    /// [`InterferenceCache::masks`].
+    masks: &'c mut [Option<(u32, u32)>],
     p: Reg,
 }
 
@@ -183,8 +196,19 @@ impl RegInterference<'_> {
         let e = &mut *self.entry;
         let k = b.index();
         let (start, end) = (slots.block_start(b), slots.block_end(b));
-        let fixed = *e.fixed[k]
-            .get_or_insert_with(|| matrix.block_fixed_interference(t, self.p, start, end));
+        let fixed = match e.fixed[k] {
+            Some(fixed) => fixed,
+            None => {
+                let (first, last) = *self.masks[k].get_or_insert_with(|| {
+                    let masks = matrix.masks_between(start, end);
+                    (masks.start as u32, masks.end as u32)
+                });
+                let masks = first as usize..last as usize;
+                let fixed = matrix.block_fixed_interference_with(t, self.p, start, end, masks);
+                e.fixed[k] = Some(fixed);
+                fixed
+            }
+        };
         let joined =
             join_interference(matrix.block_virt_interference(t, self.p, start, end), fixed);
         e.answers[k] = Answer {
