@@ -162,6 +162,11 @@ pub(super) fn split_around_region(
         hoist_at: None,
     };
     let slots = &g.an.intervals.slots;
+    // The block plans, gathered in two runs in layout order (live-through
+    // blocks, then blocks with uses) and made into the plan's map at once:
+    // cheaper than inserting them one by one.
+    let mut planned: Vec<(Block, BlockPlan)> =
+        Vec::with_capacity(sa.through.len() + sa.use_blocks.len());
     // Live-through blocks without uses: the analysis of `v` (unchanged
     // since) lists only blocks it is live into and out of.
     for &b in &sa.through {
@@ -209,7 +214,7 @@ pub(super) fn split_around_region(
                 ],
             }
         };
-        plan.blocks.insert(b, bp);
+        planned.push((b, bp));
     }
     // Blocks with uses.
     let mut locals = 0;
@@ -260,9 +265,10 @@ pub(super) fn split_around_region(
                 &mut local,
             )
         };
-        plan.blocks.insert(b, bp);
+        planned.push((b, bp));
     }
     plan.intervals += locals;
+    plan.blocks = planned.into_iter().collect();
     // Hoist the back-copies into the remainder to one copy where that runs
     // less often than they would (LLVM's `hoistCopies` in its `SM_Speed`
     // mode): right after the definition, or at the end of the least loopy
