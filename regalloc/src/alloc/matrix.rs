@@ -70,6 +70,10 @@ pub struct LiveRegMatrix {
 /// fixed-interference answers remembered ([`FixedMemo`]).
 const MEMO_SEGMENTS: usize = 3;
 
+/// How many call masks [`LiveRegMatrix::masks_in`] steps over one by one
+/// before a segment, before it searches the rest instead.
+const MASK_STEPS: usize = 4;
+
 /// The fixed-interference answers of one virtual register's interval, by
 /// physical register. Fixed ranges never change during allocation, and
 /// neither does an interval once made (a split or a spill makes new
@@ -223,7 +227,17 @@ impl LiveRegMatrix {
             if masks[k].at >= s.end {
                 continue;
             }
-            k += masks[k..].partition_point(|m| m.at < s.start);
+            // The masks before the segment: usually a few, stepped over;
+            // searched when there are more.
+            let mut stepped = 0;
+            while masks.get(k).is_some_and(|m| m.at < s.start) {
+                if stepped == MASK_STEPS {
+                    k += masks[k..].partition_point(|m| m.at < s.start);
+                    break;
+                }
+                k += 1;
+                stepped += 1;
+            }
             while let Some(m) = masks.get(k).filter(|m| m.at < s.end) {
                 if !out.masks.contains(&m.mask) {
                     out.masks.push(m.mask.clone());
