@@ -70,6 +70,10 @@ pub struct LiveRegMatrix {
 /// fixed-interference answers remembered ([`FixedMemo`]).
 const MEMO_SEGMENTS: usize = 3;
 
+/// How many call masks [`LiveRegMatrix::masks_in`] steps over one by one
+/// before a segment, before it searches the rest instead.
+const MASK_STEPS: usize = 4;
+
 /// The fixed-interference answers of one virtual register's interval, by
 /// physical register. Fixed ranges never change during allocation, and
 /// neither does an interval once made (a split or a spill makes new
@@ -223,7 +227,17 @@ impl LiveRegMatrix {
             if masks[k].at >= s.end {
                 continue;
             }
-            k += masks[k..].partition_point(|m| m.at < s.start);
+            // The masks before the segment: usually a few, stepped over;
+            // searched when there are more.
+            let mut stepped = 0;
+            while masks.get(k).is_some_and(|m| m.at < s.start) {
+                if stepped == MASK_STEPS {
+                    k += masks[k..].partition_point(|m| m.at < s.start);
+                    break;
+                }
+                k += 1;
+                stepped += 1;
+            }
             while let Some(m) = masks.get(k).filter(|m| m.at < s.end) {
                 if !out.masks.contains(&m.mask) {
                     out.masks.push(m.mask.clone());
@@ -382,7 +396,9 @@ impl LiveRegMatrix {
             let mut walk = Walk::new(un, first.start);
             for s in &range.segments {
                 for x in walk.overlapping(s.start, s.end) {
-                    if !out.contains(&x.owner) {
+                    // The same register usually meets several segments in
+                    // a row: the last one found answers before a search.
+                    if out.last() != Some(&x.owner) && !out.contains(&x.owner) {
                         if out.len() == limit {
                             return None;
                         }
@@ -442,6 +458,29 @@ impl LiveRegMatrix {
         start: SlotIndex,
         end: SlotIndex,
     ) -> Option<(SlotIndex, SlotIndex)> {
+        let masks = self.masks_between(start, end);
+        self.block_fixed_interference_with(t, p, start, end, masks)
+    }
+
+    /// The call masks inside `[start, end)`, as a range of indexes for
+    /// [`LiveRegMatrix::block_fixed_interference_with`]: the same for
+    /// every register asked about the block.
+    pub fn masks_between(&self, start: SlotIndex, end: SlotIndex) -> std::ops::Range<usize> {
+        let k = self.regmasks.partition_point(|m| m.at < start);
+        k..k + self.regmasks[k..].partition_point(|m| m.at < end)
+    }
+
+    /// [`LiveRegMatrix::block_fixed_interference`] with the call masks
+    /// inside the block already found (`masks` is
+    /// [`LiveRegMatrix::masks_between`] of it).
+    pub fn block_fixed_interference_with(
+        &self,
+        t: &TargetInfo<'_>,
+        p: Reg,
+        start: SlotIndex,
+        end: SlotIndex,
+        masks: std::ops::Range<usize>,
+    ) -> Option<(SlotIndex, SlotIndex)> {
         let mut span = Span::new(start, end);
         for &u in t.units(p) {
             if let Some(f) = self.fixed.get(u.index()) {
@@ -451,8 +490,7 @@ impl LiveRegMatrix {
                 }
             }
         }
-        let k = self.regmasks.partition_point(|m| m.at < start);
-        for m in self.regmasks[k..].iter().take_while(|m| m.at < end) {
+        for m in &self.regmasks[masks] {
             if mask_clobbers_reg(t, &m.mask, p) {
                 span.note(m.at, SlotIndex(m.at.0 + 1));
             }

@@ -56,7 +56,7 @@ pub(super) fn compact_region(
         placer.iterate();
     }
     placer.finish();
-    let positive: Vec<_> = placer.positive_bundles().collect();
+    let positive = placer.positive_bundles();
     if positive.is_empty() {
         return None;
     }

@@ -23,18 +23,29 @@ use super::super::matrix::{LiveRegMatrix, join_interference};
 /// A block's first and last interference point, if any.
 type BlockInterference = Option<(SlotIndex, SlotIndex)>;
 
+/// One block's answer, with whether it is current: side by side, so that
+/// the common case (a current answer) reads one place.
+#[derive(Clone, Copy, Debug, Default)]
+struct Answer {
+    /// The interference of virtual and fixed registers together, where
+    /// `valid`.
+    joined: BlockInterference,
+    /// Whether `joined` is current: not before the first query of the
+    /// block, nor after a union change overlapping it.
+    valid: bool,
+}
+
 /// The cached answers of one register.
 #[derive(Clone, Debug, Default)]
 struct Entry {
     /// Per unit of the register, in `t.units(p)` order: the unit's
     /// version ([`LiveRegMatrix::unit_version`]) the answers have seen.
     seen: Vec<u32>,
-    /// Per block: whether `virt` holds the current answer.
-    valid: Vec<bool>,
-    /// Per block: the virtual registers' interference, where `valid`.
-    virt: Vec<BlockInterference>,
+    /// Per block: the answer.
+    answers: Vec<Answer>,
     /// Per block: the fixed registers' and calls' interference, once
-    /// computed (it never changes).
+    /// computed (it never changes), to join with the virtual registers'
+    /// when a change made the answer stale.
     fixed: Vec<Option<BlockInterference>>,
 }
 
@@ -43,6 +54,10 @@ struct Entry {
 pub struct InterferenceCache {
     /// Indexed by register; created on a register's first query.
     regs: Vec<Option<Entry>>,
+    /// Per block: the call masks inside it
+    /// ([`LiveRegMatrix::masks_between`]), once asked for; they are the
+    /// same for every register.
+    masks: Vec<Option<(u32, u32)>>,
 }
 
 impl InterferenceCache {
@@ -60,11 +75,13 @@ impl InterferenceCache {
         if self.regs.len() <= p.index() {
             self.regs.resize(p.index() + 1, None);
         }
+        if self.masks.len() < num_blocks {
+            self.masks.resize(num_blocks, None);
+        }
         let units = t.units(p);
         let e = self.regs[p.index()].get_or_insert_with(|| Entry {
             seen: units.iter().map(|&u| matrix.unit_version(u)).collect(),
-            valid: vec![false; num_blocks],
-            virt: vec![None; num_blocks],
+            answers: vec![Answer::default(); num_blocks],
             fixed: vec![None; num_blocks],
         });
         for (k, &u) in units.iter().enumerate() {
@@ -74,44 +91,130 @@ impl InterferenceCache {
             }
             if changes.len() >= num_blocks {
                 // More changes than blocks: forgetting everything is cheaper.
-                e.valid.fill(false);
+                forget(&mut e.answers);
             } else {
+                let mut hint = 0;
                 for &(start, end) in changes {
-                    e.valid[slots.blocks_overlapping(start, end)].fill(false);
+                    let blocks = overlapping_from(slots, num_blocks, &mut hint, start, end);
+                    forget(&mut e.answers[blocks]);
                 }
             }
             e.seen[k] = matrix.unit_version(u);
         }
-        RegInterference { entry: e, p }
+        RegInterference {
+            entry: e,
+            masks: &mut self.masks,
+            p,
+        }
+    }
+}
+
+/// How many blocks [`overlapping_from`] steps over before it searches.
+const STEP_BEFORE_SEARCH: usize = 8;
+
+/// [`SlotIndexes::blocks_overlapping`] of `[start, end)`, looked for from
+/// block `hint` on when that block starts at or before `start`: the
+/// changes of one assignment come in order and close together, so the
+/// next one is usually a few blocks on, where a search would start over.
+/// Leaves the first block found in `hint`.
+fn overlapping_from(
+    slots: &SlotIndexes,
+    num_blocks: usize,
+    hint: &mut usize,
+    start: SlotIndex,
+    end: SlotIndex,
+) -> std::ops::Range<usize> {
+    let mut first = *hint;
+    let mut stepped = 0;
+    // Every block before `first` ends at or before `first`'s start, so at
+    // or before `start`: the blocks overlapping come at `first` or later.
+    let near = first < num_blocks && slots.block_start(Block::new(first)) <= start;
+    while near && first < num_blocks && slots.block_end(Block::new(first)) <= start {
+        first += 1;
+        stepped += 1;
+        if stepped > STEP_BEFORE_SEARCH {
+            break;
+        }
+    }
+    if !near || stepped > STEP_BEFORE_SEARCH {
+        let blocks = slots.blocks_overlapping(start, end);
+        *hint = blocks.start;
+        return blocks;
+    }
+    let mut last = first;
+    while last < num_blocks && slots.block_start(Block::new(last)) < end {
+        last += 1;
+    }
+    *hint = first;
+    first..last
+}
+
+/// Marks `answers` stale.
+fn forget(answers: &mut [Answer]) {
+    for a in answers {
+        a.valid = false;
     }
 }
 
 /// The current answers of one register ([`InterferenceCache::reg`]).
 pub struct RegInterference<'c> {
     entry: &'c mut Entry,
+    /// [`InterferenceCache::masks`].
+    masks: &'c mut [Option<(u32, u32)>],
     p: Reg,
 }
 
 impl RegInterference<'_> {
-    /// Where the register is taken inside block `b` (between `start` and
-    /// `end`, the block's bounds), as
+    /// Where the register is taken inside block `b`, as
     /// [`LiveRegMatrix::block_interference`] says now.
+    #[inline]
     pub fn get(
         &mut self,
         t: &TargetInfo<'_>,
         matrix: &LiveRegMatrix,
+        slots: &SlotIndexes,
         b: Block,
-        start: SlotIndex,
-        end: SlotIndex,
+    ) -> BlockInterference {
+        let a = self.entry.answers[b.index()];
+        if a.valid {
+            return a.joined;
+        }
+        self.refresh(t, matrix, slots, b)
+    }
+
+    /// Computes block `b`'s answer afresh (the virtual registers' part;
+    /// the fixed part only the first time) and remembers it.
+    // Out of line: the callers' loops mostly find current answers.
+    #[inline(never)]
+    fn refresh(
+        &mut self,
+        t: &TargetInfo<'_>,
+        matrix: &LiveRegMatrix,
+        slots: &SlotIndexes,
+        b: Block,
     ) -> BlockInterference {
         let e = &mut *self.entry;
         let k = b.index();
-        let fixed = *e.fixed[k]
-            .get_or_insert_with(|| matrix.block_fixed_interference(t, self.p, start, end));
-        if !e.valid[k] {
-            e.virt[k] = matrix.block_virt_interference(t, self.p, start, end);
-            e.valid[k] = true;
-        }
-        join_interference(e.virt[k], fixed)
+        let (start, end) = (slots.block_start(b), slots.block_end(b));
+        let fixed = match e.fixed[k] {
+            Some(fixed) => fixed,
+            None => {
+                let (first, last) = *self.masks[k].get_or_insert_with(|| {
+                    let masks = matrix.masks_between(start, end);
+                    (masks.start as u32, masks.end as u32)
+                });
+                let masks = first as usize..last as usize;
+                let fixed = matrix.block_fixed_interference_with(t, self.p, start, end, masks);
+                e.fixed[k] = Some(fixed);
+                fixed
+            }
+        };
+        let joined =
+            join_interference(matrix.block_virt_interference(t, self.p, start, end), fixed);
+        e.answers[k] = Answer {
+            joined,
+            valid: true,
+        };
+        joined
     }
 }

@@ -48,6 +48,11 @@ pub struct Region {
     pub(super) through: Vec<u32>,
     pub(super) seen: Vec<u32>,
     stamp: u32,
+    /// Per bundle: the stamp of the last region split carried out that
+    /// claimed it for an interval, with that interval
+    /// ([`super::region_plan`]): a lookup per bundle, where searching the
+    /// candidates' bundle lists showed.
+    pub(super) claimed: Vec<(u32, u32)>,
     /// Per block, its last split point once asked for (see [`last_split`]).
     last_split: Vec<Option<SlotIndex>>,
     /// Scratch vectors of [`evaluate`], kept so that a candidate allocates
@@ -114,6 +119,7 @@ impl Region {
             .map(|b| f64::from(g.an.flow.freq.relative(Block::new(b))))
             .collect();
         let placer = SpillPlacement::new(&bundles, &freqs);
+        let claimed = vec![(0, 0); bundles.num_bundles()];
         Region {
             bundles,
             placer,
@@ -121,6 +127,7 @@ impl Region {
             through: vec![0; g.func.blocks.len()],
             seen: vec![0; g.func.blocks.len()],
             stamp: 0,
+            claimed,
             last_split: vec![None; g.func.blocks.len()],
             scratch: Scratch::default(),
         }
@@ -133,8 +140,7 @@ pub(super) fn intf(
     p_intf: &mut RegInterference<'_>,
     b: Block,
 ) -> Option<(SlotIndex, SlotIndex)> {
-    let slots = &g.an.intervals.slots;
-    p_intf.get(g.t, &g.matrix, b, slots.block_start(b), slots.block_end(b))
+    p_intf.get(g.t, &g.matrix, &g.an.intervals.slots, b)
 }
 
 /// [`last_split_point`] of `b`, remembered in `cache`: finding it scans
@@ -189,8 +195,7 @@ pub fn try_region_split(
                 // Only a new best needs its bundles, read before the next
                 // candidate resets the network.
                 let mut positive = best.take().map(|b| b.positive).unwrap_or_default();
-                positive.clear();
-                positive.extend(region.placer.positive_bundles());
+                region.placer.positive_bundles_into(&mut positive);
                 best = Some(Candidate {
                     reg: Some(p),
                     cost,
@@ -407,26 +412,26 @@ fn evaluate(
     }
     placer.finish();
     // No bundle wants the register: not a candidate.
-    if placer.positive_bundles().next().is_none() {
+    if !placer.any_positive() {
         remember(memos, spare, constraints, visited, None);
         return None;
     }
     // 3. Global cost.
     let placer = &region.placer;
-    let bundle_pos = |b: Block, out: bool| placer.is_positive(region.bundles.bundle(b, out));
     let mut cost = static_cost;
     for (u, c) in sa.use_blocks.iter().zip(constraints.iter()) {
+        let (rin, rout) = placer.positive_at(u.block);
         let mut ins = 0;
         if u.live_in {
-            ins += u32::from(bundle_pos(u.block, false) != (c.entry == BorderConstraint::PrefReg));
+            ins += u32::from(rin != (c.entry == BorderConstraint::PrefReg));
         }
         if u.live_out {
-            ins += u32::from(bundle_pos(u.block, true) != (c.exit == BorderConstraint::PrefReg));
+            ins += u32::from(rout != (c.exit == BorderConstraint::PrefReg));
         }
         cost += ins as f32 * freq(g, u.block);
     }
     for &(b, c) in visited.iter() {
-        let (rin, rout) = (bundle_pos(b, false), bundle_pos(b, true));
+        let (rin, rout) = placer.positive_at(b);
         if !rin && !rout {
             continue;
         }

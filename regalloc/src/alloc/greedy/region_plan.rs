@@ -68,24 +68,21 @@ fn gap_after(g: &Greedy<'_, '_, '_>, b: Block, s: SlotIndex) -> Gap {
 /// The split's global intervals: which one each bundle goes to, and the
 /// interference each meets.
 struct Claims<'c, 'r> {
-    /// The register candidate and its interval, with its interference.
-    reg: Option<(&'c Candidate, u32, RegInterference<'r>)>,
-    /// The compact region and its interval (no interference: it is meant
-    /// for no register in particular).
-    compact: Option<(&'c Candidate, u32)>,
+    /// The register candidate's interval, with its interference.
+    reg: Option<(u32, RegInterference<'r>)>,
+    /// Per bundle: the interval claiming it, where the stamp is `stamp`
+    /// (see [`Region::claimed`]).
+    claimed: &'c [(u32, u32)],
+    /// The stamp of this split's claims.
+    stamp: u32,
 }
 
 impl Claims<'_, '_> {
     /// The interval of bundle `bu`: the register's when it wants it, else
     /// the compact region's when it wants it, else the remainder.
     fn interval(&self, bu: crate::analysis::Bundle) -> u32 {
-        if let Some((c, k, _)) = &self.reg
-            && c.positive.binary_search(&bu).is_ok()
-        {
-            return *k;
-        }
-        match &self.compact {
-            Some((c, k)) if c.positive.binary_search(&bu).is_ok() => *k,
+        match self.claimed[bu.index()] {
+            (stamp, k) if stamp == self.stamp => k,
             _ => REMAINDER,
         }
     }
@@ -93,7 +90,7 @@ impl Claims<'_, '_> {
     /// The first and last interference of interval `k`'s register in `b`.
     fn intf(&mut self, g: &Greedy<'_, '_, '_>, k: u32, b: Block) -> Option<(SlotIndex, SlotIndex)> {
         match &mut self.reg {
-            Some((_, rk, p_intf)) if *rk == k => intf(g, p_intf, b),
+            Some((rk, p_intf)) if *rk == k => intf(g, p_intf, b),
             _ => None,
         }
     }
@@ -128,7 +125,19 @@ pub(super) fn split_around_region(
         globals += 1;
         globals - 1
     };
-    let reg_claim = reg.map(|c| {
+    let reg_k = reg.map(|_| next());
+    let compact_k = compact.map(|_| next());
+    // Each candidate's bundles marked with its interval, the register's
+    // last: a bundle both want goes to the register.
+    let stamp = region.next_stamp();
+    for (c, k) in [(compact, compact_k), (reg, reg_k)] {
+        if let (Some(c), Some(k)) = (c, k) {
+            for &bu in &c.positive {
+                region.claimed[bu.index()] = (stamp, k);
+            }
+        }
+    }
+    let reg_claim = reg.zip(reg_k).map(|(c, k)| {
         let p = c.reg.expect("a register candidate has a register");
         let p_intf = region.intf.reg(
             g.t,
@@ -137,12 +146,12 @@ pub(super) fn split_around_region(
             g.func.blocks.len(),
             p,
         );
-        (c, next(), p_intf)
+        (k, p_intf)
     });
-    let compact_claim = compact.map(|c| (c, next()));
     let mut claims = Claims {
         reg: reg_claim,
-        compact: compact_claim,
+        claimed: &region.claimed,
+        stamp,
     };
     let bundles = &region.bundles;
     let mut plan = SplitPlan {
@@ -153,20 +162,16 @@ pub(super) fn split_around_region(
         hoist_at: None,
     };
     let slots = &g.an.intervals.slots;
-    let live_in = |b: Block| iv.range.live_at(slots.block_start(b));
-    let live_out = |b: Block| iv.range.live_at(SlotIndex(slots.block_end(b).0 - 1));
-    // Live-through blocks without uses.
+    // The block plans, gathered in two runs in layout order (live-through
+    // blocks, then blocks with uses) and made into the plan's map at once:
+    // cheaper than inserting them one by one.
+    let mut planned: Vec<(Block, BlockPlan)> =
+        Vec::with_capacity(sa.through.len() + sa.use_blocks.len());
+    // Live-through blocks without uses: the analysis of `v` (unchanged
+    // since) lists only blocks it is live into and out of.
     for &b in &sa.through {
-        let k_in = if live_in(b) {
-            claims.interval(bundles.bundle(b, false))
-        } else {
-            REMAINDER
-        };
-        let k_out = if live_out(b) {
-            claims.interval(bundles.bundle(b, true))
-        } else {
-            REMAINDER
-        };
+        let k_in = claims.interval(bundles.bundle(b, false));
+        let k_out = claims.interval(bundles.bundle(b, true));
         if k_in == REMAINDER && k_out == REMAINDER {
             continue;
         }
@@ -209,7 +214,7 @@ pub(super) fn split_around_region(
                 ],
             }
         };
-        plan.blocks.insert(b, bp);
+        planned.push((b, bp));
     }
     // Blocks with uses.
     let mut locals = 0;
@@ -260,9 +265,10 @@ pub(super) fn split_around_region(
                 &mut local,
             )
         };
-        plan.blocks.insert(b, bp);
+        planned.push((b, bp));
     }
     plan.intervals += locals;
+    plan.blocks = planned.into_iter().collect();
     // Hoist the back-copies into the remainder to one copy where that runs
     // less often than they would (LLVM's `hoistCopies` in its `SM_Speed`
     // mode): right after the definition, or at the end of the least loopy

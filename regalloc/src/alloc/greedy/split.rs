@@ -1,6 +1,6 @@
 //! The greedy allocator's splitting strategies: region split (where the spill placement says a register pays), block split (each block of uses on its own), and the analysis of a range's blocks they share (LLVM's `SplitAnalysis`).
 
-use crate::analysis::{Slot, SlotIndex};
+use crate::analysis::{Segment, Slot, SlotIndex};
 use crate::ir::{Block, Inst, VReg};
 
 use super::super::AllocError;
@@ -83,12 +83,18 @@ pub fn analyze(g: &Greedy<'_, '_, '_>, v: VReg) -> SplitAnalysis {
             Some((slots.block_of(at)?, i, at))
         })
         .peekable();
+    // The points asked about only increase (the blocks are in layout
+    // order): a cursor over the segments answers them without a search.
+    let mut live = LiveCursor {
+        segments: &iv.range.segments,
+        at: 0,
+    };
     for &b in &sa.blocks {
         while users.next_if(|u| u.0 < b).is_some() {}
         let start = slots.block_start(b);
         let end = slots.block_end(b);
-        let live_in = iv.range.live_at(start);
-        let live_out = iv.range.live_at(SlotIndex(end.0 - 1));
+        let live_in = live.live_at(start);
+        let live_out = live.live_at(SlotIndex(end.0 - 1));
         let mut ub: Option<UseBlock> = None;
         while let Some((_, i, at)) = users.next_if(|u| u.0 == b) {
             let inst = g.func.inst(i);
@@ -129,6 +135,28 @@ pub fn analyze(g: &Greedy<'_, '_, '_>, v: VReg) -> SplitAnalysis {
         }
     }
     sa
+}
+
+/// [`LiveRange::live_at`](crate::analysis::LiveRange::live_at) for points
+/// asked about in increasing order.
+struct LiveCursor<'a> {
+    /// The range's segments: sorted and disjoint.
+    segments: &'a [Segment],
+    /// The first segment that may contain a point asked about from now
+    /// on: those before end at or before the last point asked about.
+    at: usize,
+}
+
+impl LiveCursor<'_> {
+    /// Whether `idx`, at or after the last point asked about, is live.
+    fn live_at(&mut self, idx: SlotIndex) -> bool {
+        while self.segments.get(self.at).is_some_and(|s| s.end <= idx) {
+            self.at += 1;
+        }
+        // The first segment ending after `idx` is the only one that can
+        // hold it.
+        self.segments.get(self.at).is_some_and(|s| s.start <= idx)
+    }
 }
 
 /// The frequency of block `b` relative to the entry.

@@ -144,6 +144,9 @@ pub struct SplitKit {
     /// walks and its place in that list: the edge check looks up every
     /// successor of every block of the range.
     block_at: Vec<(u32, u32)>,
+    /// Per block, the split that last had a user in it: a block without
+    /// one that stays in one interval needs no walk.
+    user_block: Vec<u32>,
 }
 
 /// One copy to insert: in `block`, before position `pos` of the block's
@@ -183,19 +186,28 @@ impl SplitKit {
         // The range's blocks, and those of reads outside it (`undef` ones).
         let mut blocks = live_blocks(an, &iv.range, func);
         let slots = &an.intervals.slots;
-        blocks.extend(
-            users
-                .iter()
-                .filter_map(|&i| slots.inst(i).and_then(|at| slots.block_of(at))),
-        );
+        self.split += 1;
+        let mark = self.split;
+        if self.user_block.len() < func.blocks.len() {
+            self.user_block.resize(func.blocks.len(), 0);
+        }
+        // Whether every user's block is known (and marked in `user_block`).
+        let mut users_placed = true;
+        for &i in users {
+            match slots.inst(i).and_then(|at| slots.block_of(at)) {
+                Some(b) => {
+                    blocks.push(b);
+                    self.user_block[b.index()] = mark;
+                }
+                None => users_placed = false,
+            }
+        }
         blocks.sort();
         blocks.dedup();
 
         // The users are every instruction with an operand of `v` (the
         // spiller's list, complete for every register that can be split):
         // a mark per instruction stands for the test of its operands.
-        self.split += 1;
-        let mark = self.split;
         if self.user_mark.len() < func.insts.len() {
             self.user_mark.resize(func.insts.len(), 0);
         }
@@ -226,7 +238,13 @@ impl SplitKit {
             let mut cur = bp.entry;
             entries.push(cur);
             if bp.switches.is_empty() {
-                // One interval throughout: only the users matter.
+                // One interval throughout: only the users matter, and a
+                // block without one has nothing to rename (debug builds
+                // walk it anyway, to check that no user is missing).
+                if users_placed && self.user_block[b.index()] != mark && !cfg!(debug_assertions) {
+                    exits.push(cur);
+                    continue;
+                }
                 for (pos, &i) in insts.iter().enumerate() {
                     if self.user_mark.get(i.index()) == Some(&mark) && touches(func.inst(i), v) {
                         used[cur as usize] = true;

@@ -192,7 +192,7 @@ pub struct SpillPlacement {
     /// time in a query adds a link that cannot exist yet: no search of
     /// its bundles' links.
     linked_at: Vec<u32>,
-    /// The current query, numbering `linked_at`.
+    /// The current query, numbering `linked_at` and `active_at`.
     query: u32,
     /// Frequency of every block, relative to the entry.
     freq: Vec<f64>,
@@ -202,13 +202,18 @@ pub struct SpillPlacement {
     threshold: f64,
     /// One node per bundle; only active ones hold this query's state.
     nodes: Vec<Node>,
-    /// The value of each node: `+1` register, `-1` stack, `0` undecided.
+    /// The value of each node: `+1` register, `-1` stack, `0` undecided
+    /// (and inactive: [`prepare`](SpillPlacement::prepare) resets the
+    /// previous query's nodes).
     /// Apart from the nodes because an update reads its neighbours'
     /// values only: a byte each keeps them in few cache lines.
     values: Vec<i8>,
-    /// Bundles touched by the current query (LLVM's `ActiveNodes`).
-    active: BitSet,
-    /// `active` as a list, to reset it in time proportional to its size.
+    /// Per bundle: the query that last touched it; the bundles whose
+    /// stamp is `query` are the active ones (LLVM's `ActiveNodes`). A
+    /// stamp rather than a bit set: activating a bundle is one compare
+    /// and one store, and a new query forgets them all by counting on.
+    active_at: Vec<u32>,
+    /// The active bundles in activation order.
     active_list: Vec<Bundle>,
     /// Nodes to update (LLVM's `TodoList`), each at most once.
     todo: Vec<Bundle>,
@@ -264,13 +269,15 @@ impl SpillPlacement {
             large,
             pair_shared,
             linked_at: vec![0; nb],
-            query: 0,
+            // Above the stamps' initial 0, so that nothing is active
+            // before the first query.
+            query: 1,
             freq,
             entry_freq,
             threshold: entry_freq * THRESHOLD_FRACTION,
             nodes: vec![Node::default(); n],
             values: vec![0; n],
-            active: BitSet::new(n),
+            active_at: vec![0; n],
             active_list: Vec::new(),
             todo: Vec::new(),
             in_todo: vec![false; n],
@@ -283,8 +290,10 @@ impl SpillPlacement {
     /// of the previous query.
     pub fn prepare(&mut self) {
         self.query += 1;
+        // Inactive bundles keep the value 0, so that reading a value needs
+        // no activity test.
         for &b in &self.active_list {
-            self.active.remove(b.index());
+            self.values[b.index()] = 0;
         }
         self.active_list.clear();
         for &b in &self.todo {
@@ -438,30 +447,55 @@ impl SpillPlacement {
     /// Whether `bundle` wants the register: it is active in this query and
     /// its value is `+1`.
     pub fn is_positive(&self, bundle: Bundle) -> bool {
-        self.active.contains(bundle.index()) && self.values[bundle.index()] > 0
+        self.values[bundle.index()] > 0
+    }
+
+    /// Whether the entry and the exit bundle of `block` want the register.
+    #[inline]
+    pub fn positive_at(&self, block: Block) -> (bool, bool) {
+        let [entry, exit] = self.block_bundles[block.index()];
+        (
+            self.values[entry.index()] > 0,
+            self.values[exit.index()] > 0,
+        )
     }
 
     /// The value of `bundle`: `+1` register, `-1` stack, `0` undecided or
     /// not active in this query.
     pub fn value(&self, bundle: Bundle) -> i8 {
-        if self.active.contains(bundle.index()) {
-            self.values[bundle.index()]
-        } else {
-            0
-        }
+        self.values[bundle.index()]
+    }
+
+    /// Whether any bundle wants the register.
+    pub fn any_positive(&self) -> bool {
+        self.active_list.iter().any(|b| self.values[b.index()] > 0)
+    }
+
+    /// Replaces the contents of `out` by the bundles that want the
+    /// register, in increasing order; `out` keeps its allocation.
+    pub fn positive_bundles_into(&self, out: &mut Vec<Bundle>) {
+        out.clear();
+        out.extend(
+            self.active_list
+                .iter()
+                .copied()
+                .filter(|b| self.values[b.index()] > 0),
+        );
+        out.sort_unstable();
     }
 
     /// The bundles that want the register, in increasing order.
-    pub fn positive_bundles(&self) -> impl Iterator<Item = Bundle> + '_ {
-        self.active
-            .iter()
-            .map(Bundle::new)
-            .filter(|b| self.values[b.index()] > 0)
+    pub fn positive_bundles(&self) -> Vec<Bundle> {
+        let mut out = Vec::new();
+        self.positive_bundles_into(&mut out);
+        out
     }
 
     /// The bundles touched by this query, in increasing order.
-    pub fn active_bundles(&self) -> impl Iterator<Item = Bundle> + '_ {
-        self.active.iter().map(Bundle::new)
+    pub fn active_bundles(&self) -> Vec<Bundle> {
+        let mut out = self.active_list.clone();
+        out.sort_unstable();
+        out
     }
 
     /// The bundles that turned positive in the last
@@ -500,7 +534,8 @@ impl SpillPlacement {
                 values: &mut self.values,
                 in_todo: &mut self.in_todo,
                 todo: &mut self.todo,
-                active: &mut self.active,
+                active_at: &mut self.active_at,
+                query: self.query,
                 active_list: &mut self.active_list,
                 large: &self.large,
                 large_bias: self.entry_freq * LARGE_BUNDLE_BIAS_FRACTION,
@@ -532,7 +567,9 @@ struct Net<'a> {
     values: &'a mut [i8],
     in_todo: &'a mut [bool],
     todo: &'a mut Vec<Bundle>,
-    active: &'a mut BitSet,
+    active_at: &'a mut [u32],
+    /// The current query: the stamp of the active bundles.
+    query: u32,
     active_list: &'a mut Vec<Bundle>,
     large: &'a BitSet,
     /// The negative bias a large bundle starts with.
@@ -551,11 +588,10 @@ impl Net<'_> {
         if !std::mem::replace(&mut self.in_todo[b.index()], true) {
             self.todo.push(b);
         }
-        if !self.active.insert(b.index()) {
+        if std::mem::replace(&mut self.active_at[b.index()], self.query) == self.query {
             return;
         }
         self.active_list.push(b);
-        self.values[b.index()] = 0;
         let node = &mut self.nodes[b.index()];
         node.clear();
         if self.large.contains(b.index()) {

@@ -71,7 +71,7 @@ fn loop_carried_value_stays_in_register_across_the_loop() {
     assert!(sp.is_stable());
     assert!(sp.is_positive(EB1) && sp.is_positive(EB2));
     assert!(!sp.is_positive(EB0) && !sp.is_positive(EB3));
-    assert_eq!(sp.positive_bundles().collect::<Vec<_>>(), [EB1, EB2]);
+    assert_eq!(sp.positive_bundles(), [EB1, EB2]);
     assert!(sp.finish(), "every touched bundle wants the register");
 }
 
@@ -109,7 +109,7 @@ fn interference_in_the_loop_sends_loop_bundles_to_the_stack() {
     assert!(sp.recent_positive().is_empty());
     sp.iterate();
     assert_eq!([sp.value(EB1), sp.value(EB2)], [-1, -1]);
-    assert_eq!(sp.positive_bundles().count(), 0);
+    assert_eq!(sp.positive_bundles().len(), 0);
     assert!(!sp.finish());
 }
 
@@ -179,7 +179,7 @@ fn chain_of_transparent_blocks_propagates_forward() {
     sp.add_links(&[Block(1), Block(2), Block(3), Block(4)]);
     sp.iterate();
     assert!(sp.is_stable());
-    let positive: Vec<_> = sp.positive_bundles().collect();
+    let positive: Vec<_> = sp.positive_bundles();
     assert_eq!(positive, (1..=5).map(Bundle).collect::<Vec<_>>());
     assert!(sp.finish());
 }
@@ -199,7 +199,7 @@ fn chain_of_transparent_blocks_propagates_backward() {
     assert!(!sp.is_positive(Bundle(1)));
     sp.iterate();
     assert!(sp.is_stable());
-    assert_eq!(sp.positive_bundles().count(), 5);
+    assert_eq!(sp.positive_bundles().len(), 5);
     assert!(sp.recent_positive().contains(&Bundle(1)));
     assert!(sp.finish());
 }
@@ -223,7 +223,7 @@ fn growing_the_region_link_by_link() {
         sp.iterate();
     }
     assert_eq!(rounds, 5);
-    assert_eq!(sp.positive_bundles().count(), 5);
+    assert_eq!(sp.positive_bundles().len(), 5);
 }
 
 #[test]
@@ -268,7 +268,7 @@ fn prepare_resets_every_node_between_queries() {
         sp.iterate();
         let perfect = sp.finish();
         let values: Vec<i8> = (0..4).map(|k| sp.value(Bundle(k))).collect();
-        let active: Vec<Bundle> = sp.active_bundles().collect();
+        let active: Vec<Bundle> = sp.active_bundles();
         (any, perfect, values, active, sp.recent_positive().to_vec())
     };
     let reused = query_b(&mut sp);
