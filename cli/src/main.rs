@@ -205,6 +205,10 @@ struct AllocArgs {
     /// Also run the symbolic checker on every allocated function.
     #[arg(long)]
     check: bool,
+    /// Print the wall time of each allocation pass, summed over the
+    /// file's functions, to standard error (as `llc -time-passes` does).
+    #[arg(long)]
+    time_passes: bool,
 }
 
 /// One allocated function's outcome.
@@ -222,6 +226,7 @@ fn allocate_file(
     file: &mut regalloc::mir::MirFile,
     allocator: AllocatorName,
     check: bool,
+    time_passes: bool,
 ) -> Vec<Outcome> {
     use regalloc::alloc::{Options, allocate_recorded};
     use regalloc::mir::FunctionDoc;
@@ -229,6 +234,7 @@ fn allocate_file(
         allocator: allocator.allocator(),
         check: false,
     };
+    regalloc::timing::enable(time_passes);
     let mut out = Vec::new();
     for doc in &mut file.functions {
         let FunctionDoc::Read(f) = doc else { continue };
@@ -385,6 +391,14 @@ fn warn_unknown_opcodes(input: &Path, file: &regalloc::mir::MirFile) {
     }
 }
 
+/// With `--time-passes`, the pass timing table of the functions just
+/// allocated, on standard error.
+fn print_pass_times(args: &AllocArgs) {
+    if args.time_passes {
+        eprintln!("{}", regalloc::timing::take());
+    }
+}
+
 fn alloc(args: &AllocArgs) -> Result<bool, String> {
     let target = alloc_target(args)?;
     let mut file = read_input(target, &args.input)?;
@@ -394,7 +408,14 @@ fn alloc(args: &AllocArgs) -> Result<bool, String> {
         eprintln!("{e}");
         ok = false;
     }
-    let outcomes = allocate_file(target, &mut file, args.allocator, args.check);
+    let outcomes = allocate_file(
+        target,
+        &mut file,
+        args.allocator,
+        args.check,
+        args.time_passes,
+    );
+    print_pass_times(args);
     for o in &outcomes {
         for e in &o.errors {
             eprintln!("{}: {e}", o.name);
@@ -425,7 +446,8 @@ fn check(args: &AllocArgs) -> Result<bool, String> {
         eprintln!("{e}");
         ok = false;
     }
-    let outcomes = allocate_file(target, &mut file, args.allocator, true);
+    let outcomes = allocate_file(target, &mut file, args.allocator, true, args.time_passes);
+    print_pass_times(args);
     let mut passed = 0;
     for o in &outcomes {
         if o.errors.is_empty() {

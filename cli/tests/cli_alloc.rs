@@ -121,3 +121,48 @@ fn failures_name_the_function_and_exit_with_1() {
     assert!(stderr.contains("LZ4_attach_dictionary"), "{stderr}");
     assert!(text(&o.stdout).contains("name:            LZ4_attach_dictionary"));
 }
+
+/// `--time-passes` prints the pass table on standard error: the greedy
+/// pipeline's passes, the allocator line and the total, and nothing of a
+/// pass that did not run (no checker without `--check`).
+#[test]
+fn time_passes_prints_the_greedy_pipeline_table() {
+    let ex = example();
+    let o = run(&[
+        "alloc",
+        "--target",
+        "bpf",
+        "--time-passes",
+        ex.to_str().expect("utf-8 path"),
+        "-o",
+        "/dev/null",
+    ]);
+    let stderr = text(&o.stderr);
+    assert!(o.status.success(), "stderr: {stderr}");
+    let table: Vec<&str> = stderr
+        .lines()
+        .skip_while(|l| !l.contains("Register allocation pass timing report"))
+        .collect();
+    let names: Vec<&str> = table
+        .iter()
+        .filter(|l| l.starts_with("   0.") || l.starts_with("   1."))
+        .map(|l| l[l.find("%)").expect("a share") + 2..].trim())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "Flow analyses (CFG, dominators, loops, frequencies)",
+            "Slot indexes and Live Interval Analysis",
+            "* Spill weights and hints",
+            "* Register Allocator",
+            "* Hint recoloring",
+            "* Spill hoisting",
+            "* Redundant spill removal",
+            "Virtual Register Rewriter",
+            "* Reload reuse",
+            "Allocator line (the passes marked *: LLVM's allocator pass)",
+            "Total",
+        ],
+        "{stderr}"
+    );
+}

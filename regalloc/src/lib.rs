@@ -8,7 +8,8 @@
 //! [`ir`] (machine functions) and [`mir`] (LLVM MIR text) in, [`analysis`]
 //! (CFG, frequencies, liveness, live intervals), [`passes`] (pre-allocation
 //! lowering), [`alloc`] (the allocators and their shared machinery), [`post`]
-//! (rewriting and clean-up) and [`check`] (the symbolic checker) out.
+//! (rewriting and clean-up) and [`check`] (the symbolic checker) out;
+//! [`timing`] times each of them when asked.
 #![deny(missing_docs)]
 
 pub mod alloc;
@@ -19,5 +20,6 @@ pub mod mir;
 pub mod passes;
 pub mod post;
 pub mod target;
+pub mod timing;
 
 pub use regalloc_macros::regalloc;

@@ -71,7 +71,12 @@ struct Llvm {
     reloads: u64,
     remats: u64,
     copies: u64,
+    /// The allocator pass's time (`Greedy Register Allocator` and the like).
     alloc_us: f64,
+    /// The time of every pass llc runs from after the machine scheduler to
+    /// the rewriter (analyses, allocator, rewriter; not the MIR printer),
+    /// when known.
+    passes_us: Option<f64>,
     /// Weighted spills and reloads, counted in LLVM's output MIR with our
     /// block frequencies (None when that file could not be read).
     cost: Option<(f64, f64)>,
@@ -88,7 +93,11 @@ struct Row {
     function: String,
     instructions: usize,
     ours: Option<Result<Stats, String>>,
+    /// The whole allocation.
     time_us: f64,
+    /// The passes of it that LLVM runs inside its allocator pass
+    /// ([`regalloc::timing::PassTimes::allocator_line`]).
+    line_us: f64,
     checker: Option<Result<(), String>>,
     verifier: Option<bool>,
     llvm: Option<Llvm>,
@@ -137,11 +146,13 @@ fn llc_bad_functions(llc: &Path, flags: &[&str], file: &Path) -> Option<HashSet<
     (out.status.success() || !bad.is_empty()).then_some(bad)
 }
 
-/// The functions' allocator-pass times (microseconds) in an llc
-/// `-time-trace` file: `RunPass` events whose detail ends with "Register
-/// Allocator" (greedy's, basic's, fast's, pbqp's pass names) inside each
-/// function's `OptFunction` event, as `bench/llvm/baseline` reads them.
-fn trace_alloc_us(path: &Path) -> Option<HashMap<String, f64>> {
+/// The functions' allocator-pass times and all-pass times (microseconds)
+/// in an llc `-time-trace` file, as `bench/llvm/baseline` reads them: the
+/// `RunPass` events inside each function's `OptFunction` event, those
+/// whose detail ends with "Register Allocator" (greedy's, basic's, fast's,
+/// pbqp's pass names) for the first, all but the MIR printer and the
+/// freeing of the function for the second.
+fn trace_alloc_us(path: &Path) -> Option<HashMap<String, (f64, f64)>> {
     let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()?;
     let ev = v.get("traceEvents")?.as_array()?;
     let num = |e: &serde_json::Value, k: &str| e.get(k).and_then(|x| x.as_f64());
@@ -165,30 +176,39 @@ fn trace_alloc_us(path: &Path) -> Option<HashMap<String, f64>> {
         })
         .collect();
     funcs.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let mut out: HashMap<String, f64> = funcs.iter().map(|f| (f.2.clone(), 0.0)).collect();
+    let mut out: HashMap<String, (f64, f64)> =
+        funcs.iter().map(|f| (f.2.clone(), (0.0, 0.0))).collect();
     for e in ev.iter().filter(|e| is_x(e, "RunPass")) {
         let (Some(ts), Some(dur)) = (num(e, "ts"), num(e, "dur")) else {
             continue;
         };
         let i = funcs.partition_point(|f| f.0 <= ts);
-        if i == 0 || ts + dur > funcs[i - 1].1 || !detail(e).ends_with("Register Allocator") {
+        if i == 0 || ts + dur > funcs[i - 1].1 {
             continue;
         }
-        *out.entry(funcs[i - 1].2.clone()).or_default() += dur;
+        let d = detail(e);
+        if d == "MIR Printing Pass" || d == "Free MachineFunction" {
+            continue;
+        }
+        let t = out.entry(funcs[i - 1].2.clone()).or_default();
+        t.1 += dur;
+        if d.ends_with("Register Allocator") {
+            t.0 += dur;
+        }
     }
     Some(out)
 }
 
 /// Runs LLVM's `alloc` on `file` as `bench/llvm/baseline` does (output
 /// discarded) with a time trace in `work`, and returns the allocator
-/// pass's time per function.
+/// pass's and all passes' time per function.
 fn llvm_retime(
     llc: &Path,
     ct: &CorpusTarget,
     alloc: Allocator,
     f: &CorpusFile,
     work: &Path,
-) -> Option<HashMap<String, f64>> {
+) -> Option<HashMap<String, (f64, f64)>> {
     let trace = work.join(format!("{}_{}.trace.json", f.lib, f.module));
     let mut cmd = Command::new(llc);
     if alloc == Allocator::Fast {
@@ -299,6 +319,8 @@ fn read_llvm(target: &str, alloc: &str) -> Result<HashMap<(String, String, Strin
         col("copies_left")?,
         col("alloc_us")?,
     );
+    // Older baselines have no all-passes column.
+    let passes = t.col("passes_us");
     let num =
         |r: &Vec<String>, k: usize| r.get(k).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
     let mut out = HashMap::new();
@@ -314,6 +336,7 @@ fn read_llvm(target: &str, alloc: &str) -> Result<HashMap<(String, String, Strin
                 remats: num(r, rm).max(0.0) as u64,
                 copies: num(r, cp) as u64,
                 alloc_us: num(r, us),
+                passes_us: passes.map(|k| num(r, k)),
                 cost: None,
             },
         );
@@ -356,9 +379,11 @@ fn run_file(
         // spill code inserted, flags and live-ins recomputed, the record);
         // the statistics are counted after it stops, as regalloc2's edits
         // are.
+        regalloc::timing::enable(true);
         let start = Instant::now();
         let result = allocate_without_stats(t, &mut g, &opts);
         let time_us = start.elapsed().as_secs_f64() * 1e6;
+        let line_us = regalloc::timing::take().allocator_line().as_secs_f64() * 1e6;
         let result = result.map(|record| (Stats::count(t, &g, &record), record));
         let mut row = Row {
             lib: f.lib.clone(),
@@ -366,6 +391,7 @@ fn run_file(
             function: func.name.clone(),
             instructions: func.inst_ids().count(),
             time_us,
+            line_us,
             ..Default::default()
         };
         match result {
@@ -416,8 +442,9 @@ fn run_file(
         if let Some(l) = llvm.get(&(r.lib.clone(), r.module.clone(), r.function.clone())) {
             let mut l = l.clone();
             l.cost = llvm_funcs.get(&r.function).map(|m| spill_cost(t, m));
-            if let Some(us) = times.as_ref().and_then(|m| m.get(&r.function)) {
-                l.alloc_us = *us;
+            if let Some(&(us, all)) = times.as_ref().and_then(|m| m.get(&r.function)) {
+                l.alloc_us = us;
+                l.passes_us = Some(all);
             }
             r.llvm = Some(l);
         }
@@ -464,6 +491,7 @@ const COLUMNS: &[&str] = &[
     "ours_copies",
     "ours_copy_cost",
     "ours_time_us",
+    "ours_alloc_line_us",
     "ours_checker_ok",
     "ours_verifier_ok",
     "ours_error",
@@ -474,6 +502,7 @@ const COLUMNS: &[&str] = &[
     "llvm_reload_cost",
     "llvm_copies",
     "llvm_alloc_us",
+    "llvm_passes_us",
     "ra2_status",
     "ra2_instructions",
     "ion_spills",
@@ -513,6 +542,7 @@ fn row_fields(target: &str, alloc: &str, r: &Row) -> Vec<String> {
                 s.copies.to_string(),
                 format!("{:.3}", s.copy_cost),
                 format!("{:.1}", r.time_us),
+                format!("{:.1}", r.line_us),
                 fmt_opt(r.checker.as_ref().map(|c| c.is_ok())),
                 fmt_opt(r.verifier),
             ]);
@@ -523,12 +553,12 @@ fn row_fields(target: &str, alloc: &str, r: &Row) -> Vec<String> {
         }
         Some(Err(e)) => {
             v.push("failed".into());
-            v.extend(std::iter::repeat_n(String::new(), 11));
+            v.extend(std::iter::repeat_n(String::new(), 12));
             v.push(e.clone());
         }
         None => {
             v.push("not run".into());
-            v.extend(std::iter::repeat_n(String::new(), 12));
+            v.extend(std::iter::repeat_n(String::new(), 13));
         }
     }
     match &r.llvm {
@@ -540,8 +570,9 @@ fn row_fields(target: &str, alloc: &str, r: &Row) -> Vec<String> {
             fmt_opt(l.cost.map(|c| format!("{:.3}", c.1))),
             l.copies.to_string(),
             format!("{:.1}", l.alloc_us),
+            fmt_opt(l.passes_us.map(|us| format!("{us:.1}"))),
         ]),
-        None => v.extend(std::iter::repeat_n(String::new(), 7)),
+        None => v.extend(std::iter::repeat_n(String::new(), 8)),
     }
     let algo = |x: &Ra2Result, v: &mut Vec<String>| match x {
         Ok(c) => v.extend([
@@ -588,7 +619,11 @@ struct Totals {
     remats: Option<f64>,
     cost: Option<f64>,
     copies: f64,
+    /// The allocator pass (ours: [`Row::line_us`]; regalloc2: its run).
     time_us: f64,
+    /// The whole allocation (ours: [`Row::time_us`]; LLVM: every pass
+    /// from the scheduler to the rewriter, when known; regalloc2: its run).
+    whole_us: Option<f64>,
     insts: f64,
 }
 
@@ -609,6 +644,11 @@ impl Totals {
         };
         self.copies += o.copies;
         self.time_us += o.time_us;
+        self.whole_us = match (self.whole_us, o.whole_us) {
+            (Some(a), Some(b)) => Some(a + b),
+            (None, b) if self.n == o.n => b,
+            _ => None,
+        };
         self.insts += o.insts;
     }
 }
@@ -622,7 +662,8 @@ fn ours_totals(r: &Row) -> Option<Totals> {
         remats: Some(s.remats as f64),
         cost: Some(s.spill_cost + s.reload_cost),
         copies: s.copies as f64,
-        time_us: r.time_us,
+        time_us: r.line_us,
+        whole_us: Some(r.time_us),
         insts: r.instructions as f64,
     })
 }
@@ -637,6 +678,7 @@ fn llvm_totals(r: &Row) -> Option<Totals> {
         cost: l.cost.map(|c| c.0 + c.1),
         copies: l.copies as f64,
         time_us: l.alloc_us,
+        whole_us: l.passes_us,
         insts: r.instructions as f64,
     })
 }
@@ -659,6 +701,7 @@ fn ra2_totals(r: &Row, algo: Ra2Algorithm) -> Option<Totals> {
         cost: Some(c.spill_cost + c.reload_cost),
         copies: (c.moves + c.copies_left) as f64,
         time_us: c.time.as_secs_f64() * 1e6,
+        whole_us: Some(c.time.as_secs_f64() * 1e6),
         insts: *n as f64,
     })
 }
@@ -726,11 +769,16 @@ fn print_comparison(other: &str, ours: &Totals, theirs: &Totals, no_cost: usize)
         );
     }
     line("copies (moves)", Some(ours.copies), Some(theirs.copies));
-    let per_k = |t: &Totals| t.time_us / (t.insts / 1000.0).max(1e-9);
+    let per_k = |us: f64, t: &Totals| us / (t.insts / 1000.0).max(1e-9);
     line(
-        "us per 1k instructions",
-        Some(per_k(ours)),
-        Some(per_k(theirs)),
+        "us/1k insts, allocator",
+        Some(per_k(ours.time_us, ours)),
+        Some(per_k(theirs.time_us, theirs)),
+    );
+    line(
+        "us/1k insts, whole",
+        ours.whole_us.map(|us| per_k(us, ours)),
+        theirs.whole_us.map(|us| per_k(us, theirs)),
     );
 }
 
@@ -947,14 +995,17 @@ fn main() {
                     n if n == t.n => "-".into(),
                     n => format!("{cost:.1} (without {n} functions)"),
                 };
+                let per_k = |us: f64| us / (t.insts / 1000.0).max(1e-9);
                 println!(
-                    "  {name:<20} {:>5} functions: spills {:.0}, reloads {:.0}, remats {}, weighted spill+reload {cost}, copies {:.0}, {:.1} us per 1k instructions",
+                    "  {name:<20} {:>5} functions: spills {:.0}, reloads {:.0}, remats {}, weighted spill+reload {cost}, copies {:.0}, us per 1k instructions {:.1} allocator, {} whole",
                     t.n,
                     t.spills,
                     t.reloads,
                     t.remats.map_or("-".into(), |v| format!("{v:.0}")),
                     t.copies,
-                    t.time_us / (t.insts / 1000.0).max(1e-9)
+                    per_k(t.time_us),
+                    t.whole_us
+                        .map_or("-".into(), |us| format!("{:.1}", per_k(us)))
                 );
             }
         };

@@ -32,6 +32,7 @@ pub use virtmap::VirtRegMap;
 
 use crate::ir::MachineFunction;
 use crate::target::TargetInfo;
+use crate::timing::{Pass, time};
 
 /// Which allocator to run.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
@@ -120,7 +121,7 @@ pub fn allocate_without_stats(
     }
     let original = options.check.then(|| func.clone());
     let record = match options.allocator {
-        Allocator::Fast => fast::run(target, func)?,
+        Allocator::Fast => time(Pass::Allocate, || fast::run(target, func))?,
         Allocator::Basic => basic::run(target, func)?,
         Allocator::Greedy => greedy::run(target, func)?,
         other => {
@@ -132,7 +133,9 @@ pub fn allocate_without_stats(
         }
     };
     if let Some(original) = original
-        && let Err(errors) = crate::check::check(target, &original, func, &record)
+        && let Err(errors) = time(Pass::Check, || {
+            crate::check::check(target, &original, func, &record)
+        })
     {
         let mut message = String::new();
         for e in errors.iter().take(10) {

@@ -81,9 +81,14 @@ impl Analyses {
     /// [`Analyses::new`], with lane sub-ranges in the intervals only when
     /// `sub_ranges` (for an allocator that follows sub-register lanes).
     pub fn with_sub_ranges(t: &TargetInfo<'_>, f: &MachineFunction, sub_ranges: bool) -> Analyses {
-        let flow = FlowAnalyses::new(f);
-        let (mut intervals, users) = LiveIntervals::with_users(t, f, &flow.cfg, sub_ranges);
-        let hints = weights::compute_weights_of(t, f, &flow, &mut intervals, &users);
+        use crate::timing::{Pass, time};
+        let flow = time(Pass::FlowAnalyses, || FlowAnalyses::new(f));
+        let (mut intervals, users) = time(Pass::LiveIntervals, || {
+            LiveIntervals::with_users(t, f, &flow.cfg, sub_ranges)
+        });
+        let hints = time(Pass::SpillWeights, || {
+            weights::compute_weights_of(t, f, &flow, &mut intervals, &users)
+        });
         Analyses {
             flow,
             intervals,

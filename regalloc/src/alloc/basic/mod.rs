@@ -24,6 +24,7 @@ use crate::analysis::{Analyses, LiveRange};
 use crate::ir::{MachineFunction, VReg};
 use crate::post::rewrite;
 use crate::target::TargetInfo;
+use crate::timing::{Pass, Scope, time};
 
 use super::matrix::{Interference, LiveRegMatrix};
 use super::order::{AllocationOrder, ClassOrders};
@@ -90,8 +91,9 @@ pub fn run_with(
     opts: BasicOptions,
 ) -> Result<AllocRecord, AllocError> {
     let mut record = AllocRecord::new(func.insts.len());
-    func.compute_preds();
+    time(Pass::FlowAnalyses, || func.compute_preds());
     let mut an = Analyses::new(t, func);
+    let allocating = Scope::start(Pass::Allocate);
     let mut vrm = VirtRegMap::new(func.vregs.len());
     let lanes = tracks_sub_reg_liveness(t);
     let mut matrix = LiveRegMatrix::new(t, &an.intervals, lanes);
@@ -233,6 +235,8 @@ pub fn run_with(
         let new = spiller.spill(t, func, &mut an.intervals, &mut vrm, v)?;
         queue_new(&mut queue, &an, new);
     }
+    drop(allocating);
+    let _rewriting = Scope::start(Pass::Rewrite);
     rewrite::finish(
         t,
         func,

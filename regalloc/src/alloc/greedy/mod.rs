@@ -53,6 +53,7 @@ use crate::analysis::Analyses;
 use crate::ir::{Inst, MachineFunction, Operand, RegRef, VReg};
 use crate::post::rewrite;
 use crate::target::{Reg, TargetInfo};
+use crate::timing::{Pass, time};
 
 use super::basic::tracks_sub_reg_liveness;
 use super::matrix::{CallMasks, Interference, LiveRegMatrix};
@@ -163,9 +164,11 @@ pub fn run_with(
     let _span = tracing::debug_span!("greedy", function = %func.name).entered();
     tracing::debug!("allocating");
     let mut g = Greedy::new(t, func, opts);
-    g.allocate()?;
+    time(Pass::Allocate, || g.allocate())?;
     if g.opts.hint_recoloring {
-        let moved = hint_recolor::recolor_broken_hints(&mut g);
+        let moved = time(Pass::HintRecoloring, || {
+            hint_recolor::recolor_broken_hints(&mut g)
+        });
         tracing::debug!(moved, "ranges recolored for copy hints");
     }
     g.finish()
@@ -174,9 +177,23 @@ pub fn run_with(
 impl<'f, 'a, 't> Greedy<'f, 'a, 't> {
     /// The state before allocation: analyses done, every range queued.
     pub fn new(t: &'a TargetInfo<'t>, func: &'f mut MachineFunction, opts: GreedyOptions) -> Self {
-        func.compute_preds();
+        time(Pass::FlowAnalyses, || func.compute_preds());
         let lanes = tracks_sub_reg_liveness(t);
-        let mut an = Analyses::with_sub_ranges(t, func, lanes);
+        let an = Analyses::with_sub_ranges(t, func, lanes);
+        time(Pass::Allocate, move || {
+            Greedy::seeded(t, func, opts, an, lanes)
+        })
+    }
+
+    /// The state before allocation from the analyses: the interference
+    /// matrix and allocation orders made, every range queued.
+    fn seeded(
+        t: &'a TargetInfo<'t>,
+        func: &'f mut MachineFunction,
+        opts: GreedyOptions,
+        mut an: Analyses,
+        lanes: bool,
+    ) -> Self {
         // Only the matrix reads the fixed unit ranges: moved, not copied.
         let matrix = LiveRegMatrix::taking_fixed(t, &mut an.intervals, lanes);
         let orders = ClassOrders::new(t, func);
@@ -225,34 +242,42 @@ impl<'f, 'a, 't> Greedy<'f, 'a, 't> {
 
     /// Rewrites the function with the assignment and returns the record.
     pub fn finish(mut self) -> Result<AllocRecord, AllocError> {
-        let hoisted = super::hoist_spills::hoist(
-            self.t,
-            &mut self.spiller.code,
-            self.func,
-            &self.an,
-            &self.vrm,
-        );
+        let hoisted = time(Pass::SpillHoisting, || {
+            super::hoist_spills::hoist(
+                self.t,
+                &mut self.spiller.code,
+                self.func,
+                &self.an,
+                &self.vrm,
+            )
+        });
         tracing::debug!(hoisted, "spills hoisted");
-        let stores =
-            super::redundant_spills::eliminate(&mut self.spiller.code, self.func, &self.an);
+        let stores = time(Pass::RedundantSpills, || {
+            super::redundant_spills::eliminate(&mut self.spiller.code, self.func, &self.an)
+        });
         tracing::debug!(stores, "redundant spills removed");
         let mut record = AllocRecord::new(self.original_insts);
-        rewrite::finish(
-            self.t,
-            self.func,
-            &self.an,
-            &self.vrm,
-            &self.spiller.code,
-            &self.kit.copies,
-            self.orders.reserved(),
-            self.lanes,
-            &mut record,
-        )?;
-        let reused = crate::post::reload_reuse::reuse_reloads(self.t, self.func, &mut record);
+        time(Pass::Rewrite, || {
+            rewrite::finish(
+                self.t,
+                self.func,
+                &self.an,
+                &self.vrm,
+                &self.spiller.code,
+                &self.kit.copies,
+                self.orders.reserved(),
+                self.lanes,
+                &mut record,
+            )
+        })?;
+        let reused = time(Pass::ReloadReuse, || {
+            let reused = crate::post::reload_reuse::reuse_reloads(self.t, self.func, &mut record);
+            if reused > 0 {
+                rewrite::update_live_ins(self.t, self.func, self.orders.reserved());
+            }
+            reused
+        });
         tracing::debug!(reused, "reloads served by registers");
-        if reused > 0 {
-            rewrite::update_live_ins(self.t, self.func, self.orders.reserved());
-        }
         Ok(record)
     }
 }

@@ -1,0 +1,326 @@
+//! Wall time per pass of the allocation pipeline, as LLVM's `-time-passes` reports it: off unless a caller turns it on for its thread, then every pass adds its time to a per-thread table.
+//!
+//! LLVM splits register allocation into separate passes: the analyses
+//! (slot indexes, live intervals, loops, block frequencies, edge bundles),
+//! the allocator (which computes spill weights and runs the spiller's
+//! post-optimizations, hoisting and redundant-store removal, inside it) and
+//! the rewriter. Our pipeline runs the same work in one call; the table
+//! names the same parts, so that [`PassTimes::allocator_line`] can be set
+//! beside the `Greedy Register Allocator` line of `llc -time-passes` and
+//! [`PassTimes::total`] beside the sum of the passes between the machine
+//! scheduler and the rewriter.
+//!
+//! Timing costs two clock reads per pass and function; when it is off, one
+//! thread-local flag read.
+
+use std::cell::{Cell, RefCell};
+use std::fmt;
+use std::time::{Duration, Instant};
+
+/// One pass of the pipeline.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Pass {
+    /// CFG, dominators, loops and block frequencies (LLVM's analysis
+    /// passes of those names).
+    FlowAnalyses,
+    /// Slot indexes and the live intervals of virtual registers and
+    /// register units (LLVM's `Slot index numbering` and `Live Interval
+    /// Analysis`; LLVM computes most units' ranges lazily, inside its
+    /// allocator pass).
+    LiveIntervals,
+    /// Spill weights and copy hints (inside LLVM's allocator pass).
+    SpillWeights,
+    /// The allocator proper: queue, assignment, eviction, splitting,
+    /// spilling (for Fast: the whole allocator, which needs no analyses).
+    Allocate,
+    /// Recoloring ranges towards their copy hints after allocation.
+    HintRecoloring,
+    /// Moving spills to colder blocks (LLVM's spiller post-optimization).
+    SpillHoisting,
+    /// Removing stores of values the slot already holds.
+    RedundantSpills,
+    /// Rewriting virtual registers to physical ones, inserting the spill
+    /// code, recomputing flags and block live-ins (LLVM's `Virtual Register
+    /// Rewriter`).
+    Rewrite,
+    /// Serving reloads from registers that still hold the slot, with the
+    /// live-in update it needs (not in LLVM).
+    ReloadReuse,
+    /// The symbolic checker, when asked for.
+    Check,
+}
+
+impl Pass {
+    /// Every pass, in pipeline order.
+    pub const ALL: [Pass; 10] = [
+        Pass::FlowAnalyses,
+        Pass::LiveIntervals,
+        Pass::SpillWeights,
+        Pass::Allocate,
+        Pass::HintRecoloring,
+        Pass::SpillHoisting,
+        Pass::RedundantSpills,
+        Pass::Rewrite,
+        Pass::ReloadReuse,
+        Pass::Check,
+    ];
+
+    /// The pass's name in the table.
+    pub fn name(self) -> &'static str {
+        match self {
+            Pass::FlowAnalyses => "Flow analyses (CFG, dominators, loops, frequencies)",
+            Pass::LiveIntervals => "Slot indexes and Live Interval Analysis",
+            Pass::SpillWeights => "Spill weights and hints",
+            Pass::Allocate => "Register Allocator",
+            Pass::HintRecoloring => "Hint recoloring",
+            Pass::SpillHoisting => "Spill hoisting",
+            Pass::RedundantSpills => "Redundant spill removal",
+            Pass::Rewrite => "Virtual Register Rewriter",
+            Pass::ReloadReuse => "Reload reuse",
+            Pass::Check => "Symbolic checker",
+        }
+    }
+
+    /// Whether LLVM does this work inside its allocator pass (or, for
+    /// reload reuse, which LLVM does not do at all, whether it is part of
+    /// ours): the passes [`PassTimes::allocator_line`] sums.
+    pub fn in_allocator_line(self) -> bool {
+        matches!(
+            self,
+            Pass::SpillWeights
+                | Pass::Allocate
+                | Pass::HintRecoloring
+                | Pass::SpillHoisting
+                | Pass::RedundantSpills
+                | Pass::ReloadReuse
+        )
+    }
+
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// Accumulated wall time and run count per pass.
+#[derive(Clone, Default, Debug, PartialEq)]
+pub struct PassTimes {
+    times: [Duration; Pass::ALL.len()],
+    runs: [u32; Pass::ALL.len()],
+}
+
+impl PassTimes {
+    /// The time spent in `pass`.
+    pub fn get(&self, pass: Pass) -> Duration {
+        self.times[pass.index()]
+    }
+
+    /// How many times `pass` ran.
+    pub fn runs(&self, pass: Pass) -> u32 {
+        self.runs[pass.index()]
+    }
+
+    /// The time of the passes that LLVM runs inside its allocator pass
+    /// ([`Pass::in_allocator_line`]).
+    pub fn allocator_line(&self) -> Duration {
+        Pass::ALL
+            .iter()
+            .filter(|p| p.in_allocator_line())
+            .map(|&p| self.get(p))
+            .sum()
+    }
+
+    /// The time of every pass but the checker.
+    pub fn total(&self) -> Duration {
+        Pass::ALL
+            .iter()
+            .filter(|&&p| p != Pass::Check)
+            .map(|&p| self.get(p))
+            .sum()
+    }
+
+    /// Adds `other`'s times and runs to these.
+    pub fn add(&mut self, other: &PassTimes) {
+        for i in 0..Pass::ALL.len() {
+            self.times[i] += other.times[i];
+            self.runs[i] += other.runs[i];
+        }
+    }
+
+    /// Whether nothing was timed.
+    pub fn is_empty(&self) -> bool {
+        self.runs.iter().all(|&n| n == 0)
+    }
+}
+
+/// A table in the manner of LLVM's `-time-passes` report: wall time and
+/// share of each pass that ran, the allocator line and the total.
+impl fmt::Display for PassTimes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let total = self.total().as_secs_f64();
+        let share = |d: Duration| {
+            if total > 0.0 {
+                100.0 * d.as_secs_f64() / total
+            } else {
+                0.0
+            }
+        };
+        writeln!(
+            f,
+            "===-------------------------------------------------------------------------==="
+        )?;
+        writeln!(
+            f,
+            "                      Register allocation pass timing report"
+        )?;
+        writeln!(
+            f,
+            "===-------------------------------------------------------------------------==="
+        )?;
+        writeln!(f, "  Total Execution Time: {total:.4} seconds")?;
+        writeln!(f)?;
+        writeln!(f, "   ---Wall Time---    --- Name ---")?;
+        for p in Pass::ALL {
+            if self.runs(p) == 0 {
+                continue;
+            }
+            let d = self.get(p);
+            let mark = if p.in_allocator_line() { '*' } else { ' ' };
+            writeln!(
+                f,
+                "   {:.4} ({:5.1}%)  {mark} {}",
+                d.as_secs_f64(),
+                share(d),
+                p.name()
+            )?;
+        }
+        let line = self.allocator_line();
+        writeln!(
+            f,
+            "   {:.4} ({:5.1}%)    Allocator line (the passes marked *: LLVM's allocator pass)",
+            line.as_secs_f64(),
+            share(line)
+        )?;
+        write!(f, "   {total:.4} (100.0%)    Total")
+    }
+}
+
+thread_local! {
+    static ENABLED: Cell<bool> = const { Cell::new(false) };
+    static TIMES: RefCell<PassTimes> = RefCell::new(PassTimes::default());
+}
+
+/// Turns timing on or off for the calling thread (allocations on other
+/// threads are not timed).
+pub fn enable(on: bool) {
+    ENABLED.with(|e| e.set(on));
+}
+
+/// Whether timing is on for the calling thread.
+pub fn enabled() -> bool {
+    ENABLED.with(|e| e.get())
+}
+
+/// The times gathered on this thread since the last call, leaving the
+/// table empty.
+pub fn take() -> PassTimes {
+    TIMES.with(|t| std::mem::take(&mut *t.borrow_mut()))
+}
+
+/// Runs `f` as `pass`, adding its wall time to the thread's table when
+/// timing is on.
+pub(crate) fn time<R>(pass: Pass, f: impl FnOnce() -> R) -> R {
+    let _scope = Scope::start(pass);
+    f()
+}
+
+/// A pass that is running: its time is added when the scope is dropped
+/// (for a pass that is a stretch of a function rather than a call).
+pub(crate) struct Scope {
+    pass: Pass,
+    start: Option<Instant>,
+}
+
+impl Scope {
+    /// Starts `pass` (a no-op when timing is off).
+    pub(crate) fn start(pass: Pass) -> Scope {
+        Scope {
+            pass,
+            start: enabled().then(Instant::now),
+        }
+    }
+}
+
+impl Drop for Scope {
+    fn drop(&mut self) {
+        let Some(start) = self.start else { return };
+        let d = start.elapsed();
+        TIMES.with(|t| {
+            let mut t = t.borrow_mut();
+            t.times[self.pass.index()] += d;
+            t.runs[self.pass.index()] += 1;
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn off_by_default_and_nothing_recorded() {
+        assert!(!enabled());
+        assert_eq!(time(Pass::Allocate, || 7), 7);
+        assert!(take().is_empty());
+    }
+
+    #[test]
+    fn times_add_up_per_pass_and_take_empties() {
+        enable(true);
+        time(Pass::LiveIntervals, || {
+            std::thread::sleep(Duration::from_millis(2))
+        });
+        time(Pass::Allocate, || {
+            std::thread::sleep(Duration::from_millis(2))
+        });
+        time(Pass::Allocate, || ());
+        enable(false);
+        time(Pass::Allocate, || {
+            std::thread::sleep(Duration::from_millis(2))
+        });
+        let t = take();
+        assert_eq!(t.runs(Pass::Allocate), 2);
+        assert_eq!(t.runs(Pass::LiveIntervals), 1);
+        assert_eq!(t.runs(Pass::Rewrite), 0);
+        assert!(t.get(Pass::LiveIntervals) >= Duration::from_millis(2));
+        assert_eq!(t.allocator_line(), t.get(Pass::Allocate));
+        assert_eq!(
+            t.total(),
+            t.get(Pass::Allocate) + t.get(Pass::LiveIntervals)
+        );
+        assert!(take().is_empty());
+    }
+
+    #[test]
+    fn report_lists_the_passes_that_ran() {
+        let mut t = PassTimes::default();
+        t.times[Pass::LiveIntervals.index()] = Duration::from_millis(1);
+        t.runs[Pass::LiveIntervals.index()] = 3;
+        t.times[Pass::Allocate.index()] = Duration::from_millis(3);
+        t.runs[Pass::Allocate.index()] = 3;
+        let text = t.to_string();
+        assert!(
+            text.contains("  Total Execution Time: 0.0040 seconds"),
+            "{text}"
+        );
+        assert!(
+            text.contains("   0.0010 ( 25.0%)    Slot indexes and Live Interval Analysis\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("   0.0030 ( 75.0%)  * Register Allocator\n"),
+            "{text}"
+        );
+        assert!(!text.contains("Rewriter"), "{text}");
+        assert!(text.ends_with("   0.0040 (100.0%)    Total"), "{text}");
+    }
+}
