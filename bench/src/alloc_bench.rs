@@ -3,6 +3,7 @@
 //! ```text
 //! NAME dump OUT [TARGET...]     # one line per function: target, module, function, hash of Debug(function, record)
 //! NAME time [RUNS] [TARGET...]  # microseconds per 1,000 instructions: per function the best of RUNS (default 3)
+//! NAME passes [RUNS] [TARGET...] # microseconds per 1,000 instructions per allocation pass (regalloc::timing), mean of RUNS
 //! NAME profile [TARGET...]      # allocate every function once between callgrind's start/stop-instrumentation requests
 //! ```
 //!
@@ -101,6 +102,17 @@ impl Bench {
                     self.time(&ct, runs, &options);
                 }
             }
+            Some("passes") => {
+                let runs: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(3);
+                let skip = if args.get(1).is_some_and(|s| s.parse::<usize>().is_ok()) {
+                    2
+                } else {
+                    1
+                };
+                for ct in chosen(&args[skip..]) {
+                    self.passes(&ct, runs.max(1), &options);
+                }
+            }
             Some("profile") => {
                 for ct in chosen(&args[1..]) {
                     let mut copies: Vec<MachineFunction> =
@@ -113,10 +125,53 @@ impl Bench {
                 }
             }
             _ => eprintln!(
-                "usage: {} dump OUT [TARGET...] | time [RUNS] [TARGET...] | profile [TARGET...]",
+                "usage: {} dump OUT [TARGET...] | time [RUNS] [TARGET...] | passes [RUNS] [TARGET...] | profile [TARGET...]",
                 self.name
             ),
         }
+    }
+
+    /// `passes` on one target: every function allocated `runs` times with
+    /// pass timing on; per pass, the mean time per 1,000 instructions and
+    /// its share of the whole.
+    fn passes(&self, ct: &CorpusTarget, runs: usize, options: &Options) {
+        use regalloc::timing::{self, Pass};
+        let funcs = self.functions(ct);
+        let insts: usize = funcs.iter().map(|(_, f)| f.inst_ids().count()).sum();
+        timing::enable(true);
+        let _ = timing::take();
+        for _ in 0..runs {
+            for (_, f) in &funcs {
+                let mut g = f.clone();
+                std::hint::black_box(allocate_without_stats(ct.info, &mut g, options).is_ok());
+            }
+        }
+        timing::enable(false);
+        let times = timing::take();
+        let per_k = |d: std::time::Duration| d.as_secs_f64() * 1e9 / (runs * insts) as f64;
+        let total = times.total();
+        println!(
+            "{} {} functions, {insts} instructions, mean of {runs} runs (us per 1k instructions; * in LLVM's allocator pass):",
+            ct.dir,
+            funcs.len()
+        );
+        for p in Pass::ALL {
+            if times.runs(p) == 0 {
+                continue;
+            }
+            println!(
+                "  {:>9.1} {:>5.1}%  {} {}",
+                per_k(times.get(p)),
+                100.0 * times.get(p).as_secs_f64() / total.as_secs_f64().max(1e-12),
+                if p.in_allocator_line() { '*' } else { ' ' },
+                p.name()
+            );
+        }
+        println!(
+            "  {:>9.1}         allocator line",
+            per_k(times.allocator_line())
+        );
+        println!("  {:>9.1}         total", per_k(total));
     }
 
     /// `time` on one target: per function the best of `runs`.

@@ -11,6 +11,14 @@
 /// The option numbers are positions in mimalloc 3's `mi_option_e` (the
 /// version libmimalloc-sys builds by default); mimalloc ignores an option
 /// number it does not know.
+///
+/// The THP option alone comes too late: mimalloc reserves its first arena,
+/// asking for huge pages, before `main` runs, and on a machine whose THP
+/// `defrag` setting is `madvise` a fault in that arena may compact memory
+/// synchronously (milliseconds, charged to whatever allocation touched the
+/// page first: in `bench-run`, one function's allocation in a few hundred).
+/// So THP is also turned off for the whole process, as mimalloc itself does
+/// when the option is set at start-up (`PR_SET_THP_DISABLE`).
 pub fn keep_freed_memory() {
     const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
     const MI_OPTION_ALLOW_THP: libmimalloc_sys::mi_option_t = 43;
@@ -18,6 +26,12 @@ pub fn keep_freed_memory() {
     unsafe {
         libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, -1);
         libmimalloc_sys::mi_option_set(MI_OPTION_ALLOW_THP, 0);
+    }
+    #[cfg(target_os = "linux")]
+    // SAFETY: PR_SET_THP_DISABLE only sets a flag of the calling process;
+    // it takes no pointers. A failure (an old kernel) leaves THP as it was.
+    unsafe {
+        libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
     }
 }
 

@@ -785,6 +785,10 @@ fn print_comparison(other: &str, ours: &Totals, theirs: &Totals, no_cost: usize)
 fn main() {
     let args = Args::parse();
     std::panic::set_hook(Box::new(|_| {}));
+    // As in the other benchmarks: without it, ours and regalloc2 alike pay
+    // page faults (and the zeroing of huge pages) for memory mimalloc gave
+    // back between two functions.
+    regalloc_bench::keep_freed_memory();
     let alloc = match args.allocator.as_str() {
         "fast" => Allocator::Fast,
         "basic" => Allocator::Basic,
