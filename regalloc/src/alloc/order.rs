@@ -35,17 +35,37 @@ pub struct ClassOrders {
     csr: Option<CalleeSavedSet>,
     /// Registers reserved in this function.
     reserved: Vec<bool>,
+    /// The register units of the callee-saved registers, marked on first
+    /// need (a class that puts them last).
+    saved_units: Option<Vec<bool>>,
 }
 
 impl ClassOrders {
     /// Orders for `func`: its callee-saved set is the one its calls' register
     /// masks name (the calling convention in use), else the target's first.
     pub fn new(t: &TargetInfo<'_>, func: &MachineFunction) -> ClassOrders {
+        // One walk for the first named register mask and for whether the
+        // function calls (what `function_info` walks for); a named mask
+        // answers both, so the walk stops there.
         let mut csr = None;
-        for i in func.inst_ids() {
-            for o in &func.inst(i).operands {
-                if let Operand::RegMask(crate::ir::RegMask::Named(s)) = o {
-                    csr.get_or_insert(*s);
+        let mut calls = false;
+        'walk: for i in func.inst_ids() {
+            let inst = func.inst(i);
+            if !calls
+                && let Op::Target(o) = inst.op
+                && t.instrs
+                    .get(o.index())
+                    .is_some_and(|d| d.is(InstrFlags::CALL))
+            {
+                calls = true;
+            }
+            for o in &inst.operands {
+                if let Operand::RegMask(m) = o {
+                    calls = true;
+                    if let crate::ir::RegMask::Named(s) = m {
+                        csr = Some(*s);
+                        break 'walk;
+                    }
                 }
             }
         }
@@ -59,9 +79,10 @@ impl ClassOrders {
                     .find_map(|n| t.find_callee_saved(n))
             })
             .or_else(|| (!t.callee_saved.is_empty()).then(|| CalleeSavedSet::new(0)));
-        let info = function_info(t, func);
+        let info = function_info_with(t, func, frame_flags(func), calls);
         ClassOrders {
             reserved: t.reserved_in(&info),
+            saved_units: None,
             orders: vec![None; t.classes.len()],
             info,
             csr,
@@ -88,12 +109,25 @@ impl ClassOrders {
             let order = match (t.class(c).order_policy, self.csr) {
                 (AllocOrderPolicy::CalleeSavedLast, Some(s)) => {
                     // A register counts as callee-saved when it or a register
-                    // overlapping it is saved (LLVM tests aliases too).
+                    // overlapping it is saved (LLVM tests aliases too):
+                    // when it shares a unit with a saved register.
+                    let saves = &t.callee_saved_set(s).saves;
+                    let units = self.saved_units.get_or_insert_with(|| {
+                        let mut marked = vec![false; t.units.len()];
+                        for &c in saves.iter() {
+                            for u in t.units(c) {
+                                if let Some(m) = marked.get_mut(u.index()) {
+                                    *m = true;
+                                }
+                            }
+                        }
+                        marked
+                    });
                     let saved = |r: Reg| {
-                        t.callee_saved_set(s)
-                            .saves
-                            .iter()
-                            .any(|&c| t.regs_overlap(c, r))
+                        saves.contains(&r)
+                            || t.units(r)
+                                .iter()
+                                .any(|u| units.get(u.index()).copied().unwrap_or(false))
                     };
                     let (csr, rest): (Vec<Reg>, Vec<Reg>) =
                         usable.into_iter().partition(|&r| saved(r));

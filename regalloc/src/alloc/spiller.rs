@@ -166,8 +166,14 @@ pub struct SpillCode {
 #[derive(Clone, Debug)]
 pub struct Spiller {
     /// Instructions touching each virtual register of the input, in layout
-    /// order (each once); registers the spiller creates are never spilled.
-    users: Vec<Vec<Inst>>,
+    /// order (each once): those of `v` are `input_users[input_start[v] ..
+    /// input_start[v + 1]]`, one vector for the function rather than one
+    /// per register (most functions spill none of them).
+    input_start: Vec<u32>,
+    input_users: Vec<Inst>,
+    /// The lists [`Spiller::set_users`] gave, by register (registers made
+    /// by splitting; registers the spiller creates are never spilled).
+    later_users: Vec<Option<Vec<Inst>>>,
     /// Physical registers some instruction of the function defines: a
     /// reserved register that overlaps none of them is a constant for
     /// rematerialization (LLVM's `isConstantPhysReg`), such as x86's `$rip`.
@@ -181,17 +187,25 @@ pub struct Spiller {
 impl Spiller {
     /// A spiller for `func` (before any spilling).
     pub fn new(func: &MachineFunction) -> Spiller {
-        let mut users: Vec<Vec<Inst>> = vec![Vec::new(); func.vregs.len()];
+        let n = func.vregs.len();
+        // Each (register, instruction) pair once, in layout order, then
+        // placed by a counting sort on the register (stable: layout order
+        // within each register's run).
+        let mut last: Vec<Option<Inst>> = vec![None; n];
+        let mut count: Vec<u32> = vec![0; n + 1];
+        let mut pairs: Vec<(u32, Inst)> = Vec::with_capacity(2 * func.insts.len());
         let mut phys_defs = Vec::new();
         for i in func.inst_ids() {
             for o in &func.inst(i).operands {
                 let Operand::Reg(r) = o else { continue };
                 match r.reg {
                     RegRef::Virt(v) => {
-                        if let Some(u) = users.get_mut(v.index())
-                            && u.last() != Some(&i)
+                        if let Some(l) = last.get_mut(v.index())
+                            && *l != Some(i)
                         {
-                            u.push(i);
+                            *l = Some(i);
+                            count[v.index()] += 1;
+                            pairs.push((v.0, i));
                         }
                     }
                     RegRef::Phys(p) if r.is_def() && !phys_defs.contains(&p) => phys_defs.push(p),
@@ -199,8 +213,23 @@ impl Spiller {
                 }
             }
         }
+        let mut input_start = Vec::with_capacity(n + 1);
+        let mut at = 0;
+        for &c in &count {
+            input_start.push(at);
+            at += c;
+        }
+        let mut next = input_start.clone();
+        let mut input_users = vec![Inst(0); pairs.len()];
+        for &(v, i) in &pairs {
+            let k = &mut next[v as usize];
+            input_users[*k as usize] = i;
+            *k += 1;
+        }
         Spiller {
-            users,
+            input_start,
+            input_users,
+            later_users: Vec::new(),
             phys_defs,
             slot_of: Default::default(),
             code: SpillCode::default(),
@@ -209,17 +238,26 @@ impl Spiller {
 
     /// The instructions touching `v`, in layout order.
     pub fn users(&self, v: VReg) -> &[Inst] {
-        self.users.get(v.index()).map_or(&[], |u| u.as_slice())
+        if let Some(Some(u)) = self.later_users.get(v.index()) {
+            return u;
+        }
+        match (
+            self.input_start.get(v.index()),
+            self.input_start.get(v.index() + 1),
+        ) {
+            (Some(&a), Some(&b)) => &self.input_users[a as usize..b as usize],
+            _ => &[],
+        }
     }
 
     /// Tells the spiller which instructions touch `v`, a register created
     /// after it was made (a product of live-range splitting), in layout
     /// order, so that it can be spilled.
     pub fn set_users(&mut self, v: VReg, users: Vec<Inst>) {
-        if self.users.len() <= v.index() {
-            self.users.resize(v.index() + 1, Vec::new());
+        if self.later_users.len() <= v.index() {
+            self.later_users.resize(v.index() + 1, None);
         }
-        self.users[v.index()] = users;
+        self.later_users[v.index()] = Some(users);
     }
 
     /// Whether spilling `v` would recompute every one of its values at its
@@ -234,7 +272,7 @@ impl Spiller {
         v: VReg,
     ) -> bool {
         let constant = |p: Reg| is_constant(t, &self.phys_defs, p);
-        let users = self.users.get(v.index()).map_or(&[][..], |u| &u[..]);
+        let users = self.users(v);
         li.vreg(v).is_some()
             && remat_values(t, func, li, vrm, v, users, &constant)
                 .iter()
@@ -287,6 +325,7 @@ impl Spiller {
         let orig_range = li.original(original).unwrap_or(&iv.range).clone();
         let value_at = |idx: SlotIndex| orig_range.segment_at(idx).map(|seg| seg.valno);
         let mut slot_index: Option<u32> = None;
+        let users = self.users(v).to_vec();
         let slots = &mut self.code.slots;
         let slot_of = &mut self.slot_of;
         let mut slot = || {
@@ -306,7 +345,6 @@ impl Spiller {
 
         // Which values can be recomputed instead of reloaded.
         let constant = |p: Reg| is_constant(t, &self.phys_defs, p);
-        let users = self.users.get(v.index()).cloned().unwrap_or_default();
         let remat_of = remat_values(t, func, li, vrm, v, &users, &constant);
         // The instruction defining each value (a rematerializable one, or
         // the copy from a sibling that brought it): dead when every use of
