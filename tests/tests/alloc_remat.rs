@@ -143,3 +143,30 @@ fn a_zero_is_reloaded_where_the_flags_are_live() {
         assert!(stats.reloads + stats.folded_reloads >= 1, "{allocator:?}");
     }
 }
+
+/// What the rematerializer's flag test relies on to find the registers
+/// overlapping one cheaply: on every target, the registers holding a
+/// register unit are exactly the unit's roots and their super-registers.
+#[test]
+fn a_units_holders_are_its_roots_and_their_super_registers() {
+    for t in [
+        &regalloc_targets::bpf::TARGET,
+        &regalloc_targets::x86::TARGET,
+        &regalloc_targets::aarch64::TARGET,
+        &regalloc_targets::hexagon::TARGET,
+    ] {
+        for u in (0..t.units.len()).map(regalloc::target::RegUnit::new) {
+            let mut by_roots: Vec<usize> = t
+                .unit_roots(u)
+                .flat_map(|r| std::iter::once(r).chain(t.super_regs(r).iter().copied()))
+                .map(|r| r.index())
+                .collect();
+            by_roots.sort_unstable();
+            by_roots.dedup();
+            let holders: Vec<usize> = (0..t.regs.len())
+                .filter(|&r| t.units(regalloc::target::Reg::new(r)).contains(&u))
+                .collect();
+            assert_eq!(by_roots, holders, "{}: unit {}", t.name, u.index());
+        }
+    }
+}

@@ -11,7 +11,7 @@
 
 use crate::analysis::{LiveIntervals, Slot, SlotIndex, ValNo};
 use crate::ir::{Block, Inst, InstData, MachineFunction, Op, Operand, RegFlags, RegRef, VReg};
-use crate::target::{InstrFlags, Reg, TargetInfo};
+use crate::target::{InstrFlags, Reg, RegClass, TargetInfo};
 
 use super::virtmap::VirtRegMap;
 
@@ -129,11 +129,26 @@ fn clobberable(t: &TargetInfo<'_>, p: Reg) -> bool {
             .units(p)
             .iter()
             .any(|&u| crate::analysis::intervals::unit_untracked(t, u))
-        && !t
-            .classes
+        && !overlapping_regs(t, p).any(|r| {
+            t.classes
+                .iter()
+                .enumerate()
+                .any(|(k, c)| c.allocatable && t.class_contains(RegClass::new(k), r))
+        })
+}
+
+/// Every register overlapping `p` (some more than once): `p`, and the
+/// registers holding one of its units, which are the unit's roots and
+/// their super-registers. Asking each whether a class holds it is a bit
+/// test, where comparing `p` with every member of every class is not.
+fn overlapping_regs<'t>(t: &'t TargetInfo<'_>, p: Reg) -> impl Iterator<Item = Reg> + 't {
+    std::iter::once(p).chain(
+        t.units(p)
             .iter()
-            .filter(|c| c.allocatable)
-            .any(|c| c.members.iter().any(|&m| t.regs_overlap(m, p)))
+            .filter(move |u| u.index() < t.units.len())
+            .flat_map(move |&u| t.unit_roots(u))
+            .flat_map(move |r| std::iter::once(r).chain(t.super_regs(r).iter().copied())),
+    )
 }
 
 /// The registers instruction `i` defines dead (what a copy of it clobbers).
@@ -293,4 +308,30 @@ pub(super) fn remat_copy(def: &InstData, n: VReg) -> InstData {
         }
     }
     c
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::target::fixtures::bpf;
+
+    /// The registers `overlapping_regs` gives are exactly those
+    /// `regs_overlap` says overlap, for every pair of BPF's registers (its
+    /// 32-bit registers are sub-registers of the 64-bit ones).
+    #[test]
+    fn overlapping_regs_are_those_sharing_a_unit() {
+        let t = bpf();
+        for p in (0..t.regs.len()).map(Reg::new) {
+            let listed: Vec<Reg> = overlapping_regs(t, p).collect();
+            for m in (0..t.regs.len()).map(Reg::new) {
+                assert_eq!(
+                    listed.contains(&m),
+                    t.regs_overlap(m, p),
+                    "{} and {}",
+                    t.reg(p).name,
+                    t.reg(m).name
+                );
+            }
+        }
+    }
 }
