@@ -43,8 +43,8 @@ pub enum Pass {
     /// code, recomputing flags and block live-ins (LLVM's `Virtual Register
     /// Rewriter`).
     Rewrite,
-    /// Serving reloads from registers that still hold the slot, with the
-    /// live-in update it needs (not in LLVM).
+    /// Serving reloads from registers that still hold the slot (not in
+    /// LLVM; it runs before the rewriter's live-in update).
     ReloadReuse,
     /// The symbolic checker, when asked for.
     Check,

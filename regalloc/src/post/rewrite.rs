@@ -22,6 +22,10 @@
 //! 5. every block's `liveins:` is recomputed from the physical liveness of
 //!    the allocated code (register units, reserved registers left out),
 //!    listing the largest registers whose units are all live.
+//!
+//! [`finish`] runs all five; [`rewrite_code`] the first four, for a caller
+//! that changes the code again before the live-ins are computed (Greedy's
+//! reload reuse).
 
 use rustc_hash::FxHashMap as HashMap;
 
@@ -54,6 +58,25 @@ pub fn finish(
     code: &SpillCode,
     split_copies: &[Inst],
     reserved: &[bool],
+    track_lanes: bool,
+    record: &mut AllocRecord,
+) -> Result<(), AllocError> {
+    rewrite_code(t, func, an, vrm, code, split_copies, track_lanes, record)?;
+    update_live_ins(t, func, reserved);
+    Ok(())
+}
+
+/// [`finish`] but for the block live-ins, which the caller recomputes
+/// ([`update_live_ins`]) once it has changed the code no further: slots,
+/// spill code, operands and removed instructions.
+#[allow(clippy::too_many_arguments)]
+pub fn rewrite_code(
+    t: &TargetInfo<'_>,
+    func: &mut MachineFunction,
+    an: &Analyses,
+    vrm: &VirtRegMap,
+    code: &SpillCode,
+    split_copies: &[Inst],
     track_lanes: bool,
     record: &mut AllocRecord,
 ) -> Result<(), AllocError> {
@@ -301,9 +324,6 @@ pub fn finish(
         }
         func.blocks[b].insts = kept;
     }
-
-    // 5. Live-ins.
-    update_live_ins(t, func, reserved);
     Ok(())
 }
 

@@ -258,26 +258,26 @@ impl<'f, 'a, 't> Greedy<'f, 'a, 't> {
         tracing::debug!(stores, "redundant spills removed");
         let mut record = AllocRecord::new(self.original_insts);
         time(Pass::Rewrite, || {
-            rewrite::finish(
+            rewrite::rewrite_code(
                 self.t,
                 self.func,
                 &self.an,
                 &self.vrm,
                 &self.spiller.code,
                 &self.kit.copies,
-                self.orders.reserved(),
                 self.lanes,
                 &mut record,
             )
         })?;
+        // Before the live-ins, which it does not read: they are computed
+        // once, for the code as it ends.
         let reused = time(Pass::ReloadReuse, || {
-            let reused = crate::post::reload_reuse::reuse_reloads(self.t, self.func, &mut record);
-            if reused > 0 {
-                rewrite::update_live_ins(self.t, self.func, self.orders.reserved());
-            }
-            reused
+            crate::post::reload_reuse::reuse_reloads(self.t, self.func, &mut record)
         });
         tracing::debug!(reused, "reloads served by registers");
+        time(Pass::Rewrite, || {
+            rewrite::update_live_ins(self.t, self.func, self.orders.reserved())
+        });
         Ok(record)
     }
 }
