@@ -47,6 +47,11 @@ struct Entry {
     /// computed (it never changes), to join with the virtual registers'
     /// when a change made the answer stale.
     fixed: Vec<Option<BlockInterference>>,
+    /// Whether a unit of the register is live as a fixed register
+    /// anywhere. Without, a block without calls has no fixed
+    /// interference, known without asking the matrix: most blocks for
+    /// most registers.
+    has_fixed: bool,
 }
 
 /// Per register, the block interference answers still valid.
@@ -83,6 +88,11 @@ impl InterferenceCache {
             seen: units.iter().map(|&u| matrix.unit_version(u)).collect(),
             answers: vec![Answer::default(); num_blocks],
             fixed: vec![None; num_blocks],
+            has_fixed: units.iter().any(|&u| {
+                matrix
+                    .fixed_range(u)
+                    .is_some_and(|r| !r.segments.is_empty())
+            }),
         });
         for (k, &u) in units.iter().enumerate() {
             let changes = matrix.unit_changes_since(u, e.seen[k]);
@@ -203,8 +213,12 @@ impl RegInterference<'_> {
                     let masks = matrix.masks_between(start, end);
                     (masks.start as u32, masks.end as u32)
                 });
-                let masks = first as usize..last as usize;
-                let fixed = matrix.block_fixed_interference_with(t, self.p, start, end, masks);
+                let fixed = if first == last && !e.has_fixed {
+                    None
+                } else {
+                    let masks = first as usize..last as usize;
+                    matrix.block_fixed_interference_with(t, self.p, start, end, masks)
+                };
                 e.fixed[k] = Some(fixed);
                 fixed
             }
