@@ -16,7 +16,7 @@
 
 use crate::analysis::{SlotIndex, SlotIndexes};
 use crate::ir::Block;
-use crate::target::{Reg, TargetInfo};
+use crate::target::{Reg, RegUnit, TargetInfo};
 
 use super::super::matrix::{LiveRegMatrix, join_interference};
 
@@ -47,11 +47,12 @@ struct Entry {
     /// computed (it never changes), to join with the virtual registers'
     /// when a change made the answer stale.
     fixed: Vec<Option<BlockInterference>>,
-    /// Whether a unit of the register is live as a fixed register
-    /// anywhere. Without, a block without calls has no fixed
-    /// interference, known without asking the matrix: most blocks for
-    /// most registers.
-    has_fixed: bool,
+    /// Where a unit of the register is live as a fixed register: the
+    /// units' fixed segments merged into disjoint spans in order. In a
+    /// block without calls they alone make the fixed interference, found
+    /// by two searches here (none when there are no spans: most blocks
+    /// for most registers) instead of one per unit in the matrix.
+    fixed_spans: Vec<(SlotIndex, SlotIndex)>,
 }
 
 /// Per register, the block interference answers still valid.
@@ -88,11 +89,7 @@ impl InterferenceCache {
             seen: units.iter().map(|&u| matrix.unit_version(u)).collect(),
             answers: vec![Answer::default(); num_blocks],
             fixed: vec![None; num_blocks],
-            has_fixed: units.iter().any(|&u| {
-                matrix
-                    .fixed_range(u)
-                    .is_some_and(|r| !r.segments.is_empty())
-            }),
+            fixed_spans: fixed_spans(matrix, units),
         });
         for (k, &u) in units.iter().enumerate() {
             let changes = matrix.unit_changes_since(u, e.seen[k]);
@@ -117,6 +114,41 @@ impl InterferenceCache {
             p,
         }
     }
+}
+
+/// The fixed segments of `units` merged into disjoint spans, in order.
+fn fixed_spans(matrix: &LiveRegMatrix, units: &[RegUnit]) -> Vec<(SlotIndex, SlotIndex)> {
+    let mut all: Vec<(SlotIndex, SlotIndex)> = units
+        .iter()
+        .filter_map(|&u| matrix.fixed_range(u))
+        .flat_map(|r| r.segments.iter().map(|x| (x.start, x.end)))
+        .collect();
+    all.sort_unstable();
+    let mut spans: Vec<(SlotIndex, SlotIndex)> = Vec::with_capacity(all.len());
+    for (a, b) in all {
+        match spans.last_mut() {
+            Some(last) if a <= last.1 => last.1 = last.1.max(b),
+            _ => spans.push((a, b)),
+        }
+    }
+    spans
+}
+
+/// The first and last point of `spans` (disjoint, in order) inside
+/// `[start, end)`: what [`LiveRegMatrix::block_fixed_interference_with`]
+/// finds from the segments they merge. A span overlapping the block
+/// contains the block's start when it begins before it, so the earliest
+/// overlapping span gives the same first point as the earliest segment,
+/// and likewise for the last.
+fn spans_in(
+    spans: &[(SlotIndex, SlotIndex)],
+    start: SlotIndex,
+    end: SlotIndex,
+) -> BlockInterference {
+    let k = spans.partition_point(|x| x.1 <= start);
+    let &(a, _) = spans.get(k).filter(|x| x.0 < end)?;
+    let j = k + spans[k..].partition_point(|x| x.0 < end);
+    Some((a.max(start), spans[j - 1].1.min(end)))
 }
 
 /// How many blocks [`overlapping_from`] steps over before it searches.
@@ -213,8 +245,8 @@ impl RegInterference<'_> {
                     let masks = matrix.masks_between(start, end);
                     (masks.start as u32, masks.end as u32)
                 });
-                let fixed = if first == last && !e.has_fixed {
-                    None
+                let fixed = if first == last {
+                    spans_in(&e.fixed_spans, start, end)
                 } else {
                     let masks = first as usize..last as usize;
                     matrix.block_fixed_interference_with(t, self.p, start, end, masks)
