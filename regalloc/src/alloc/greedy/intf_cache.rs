@@ -118,11 +118,25 @@ impl InterferenceCache {
 
 /// The fixed segments of `units` merged into disjoint spans, in order.
 fn fixed_spans(matrix: &LiveRegMatrix, units: &[RegUnit]) -> Vec<(SlotIndex, SlotIndex)> {
-    let mut all: Vec<(SlotIndex, SlotIndex)> = units
+    let mut live = units
         .iter()
         .filter_map(|&u| matrix.fixed_range(u))
-        .flat_map(|r| r.segments.iter().map(|x| (x.start, x.end)))
-        .collect();
+        .filter(|r| !r.segments.is_empty());
+    let Some(first) = live.next() else {
+        return Vec::new();
+    };
+    let mut all: Vec<(SlotIndex, SlotIndex)> =
+        first.segments.iter().map(|x| (x.start, x.end)).collect();
+    // One unit's segments are in order and disjoint already: spans as
+    // they are. Several units' overlap and interleave.
+    let mut several = false;
+    for r in live {
+        several = true;
+        all.extend(r.segments.iter().map(|x| (x.start, x.end)));
+    }
+    if !several {
+        return all;
+    }
     all.sort_unstable();
     let mut spans: Vec<(SlotIndex, SlotIndex)> = Vec::with_capacity(all.len());
     for (a, b) in all {
