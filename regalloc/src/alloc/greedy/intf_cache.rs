@@ -53,6 +53,11 @@ struct Entry {
     /// by two searches here (none when there are no spans: most blocks
     /// for most registers) instead of one per unit in the matrix.
     fixed_spans: Vec<(SlotIndex, SlotIndex)>,
+    /// The earliest start and latest end of every segment ever inserted
+    /// into or removed from a unit's union (the units' change logs): the
+    /// unions hold nothing outside, so a block outside has no virtual
+    /// interference, known without asking the matrix.
+    virt_bounds: Option<(SlotIndex, SlotIndex)>,
 }
 
 /// Per register, the block interference answers still valid.
@@ -90,12 +95,16 @@ impl InterferenceCache {
             answers: vec![Answer::default(); num_blocks],
             fixed: vec![None; num_blocks],
             fixed_spans: fixed_spans(matrix, units),
+            virt_bounds: units
+                .iter()
+                .fold(None, |b, &u| widen(b, matrix.unit_changes_since(u, 0))),
         });
         for (k, &u) in units.iter().enumerate() {
             let changes = matrix.unit_changes_since(u, e.seen[k]);
             if changes.is_empty() {
                 continue;
             }
+            e.virt_bounds = widen(e.virt_bounds, changes);
             if changes.len() >= num_blocks {
                 // More changes than blocks: forgetting everything is cheaper.
                 forget(&mut e.answers);
@@ -114,6 +123,17 @@ impl InterferenceCache {
             p,
         }
     }
+}
+
+/// `bounds` widened to cover `changes`.
+fn widen(
+    bounds: Option<(SlotIndex, SlotIndex)>,
+    changes: &[(SlotIndex, SlotIndex)],
+) -> Option<(SlotIndex, SlotIndex)> {
+    changes.iter().fold(bounds, |b, &(s, e)| match b {
+        None => Some((s, e)),
+        Some((lo, hi)) => Some((lo.min(s), hi.max(e))),
+    })
 }
 
 /// The fixed segments of `units` merged into disjoint spans, in order.
@@ -269,8 +289,13 @@ impl RegInterference<'_> {
                 fixed
             }
         };
-        let joined =
-            join_interference(matrix.block_virt_interference(t, self.p, start, end), fixed);
+        let virt = match e.virt_bounds {
+            Some((lo, hi)) if lo < end && start < hi => {
+                matrix.block_virt_interference(t, self.p, start, end)
+            }
+            _ => None,
+        };
+        let joined = join_interference(virt, fixed);
         e.answers[k] = Answer {
             joined,
             valid: true,
