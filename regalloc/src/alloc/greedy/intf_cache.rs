@@ -57,7 +57,7 @@ struct Entry {
     /// into or removed from a unit's union (the units' change logs): the
     /// unions hold nothing outside, so a block outside has no virtual
     /// interference, known without asking the matrix.
-    virt_bounds: Option<(SlotIndex, SlotIndex)>,
+    virt_bounds: Bounds,
 }
 
 /// Per register, the block interference answers still valid.
@@ -69,7 +69,14 @@ pub struct InterferenceCache {
     /// ([`LiveRegMatrix::masks_between`]), once asked for; they are the
     /// same for every register.
     masks: Vec<Option<(u32, u32)>>,
+    /// Per unit: [`Entry::virt_bounds`] of its change log alone, with the
+    /// version it covers, so that a register created later reads only
+    /// the changes since, and registers sharing units read each log once.
+    unit_bounds: Vec<(u32, Bounds)>,
 }
+
+/// The earliest start and latest end of some segments, if any.
+type Bounds = Option<(SlotIndex, SlotIndex)>;
 
 impl InterferenceCache {
     /// The answers for `p`, with those of the blocks that a change of one
@@ -90,14 +97,24 @@ impl InterferenceCache {
             self.masks.resize(num_blocks, None);
         }
         let units = t.units(p);
+        let unit_bounds = &mut self.unit_bounds;
         let e = self.regs[p.index()].get_or_insert_with(|| Entry {
             seen: units.iter().map(|&u| matrix.unit_version(u)).collect(),
             answers: vec![Answer::default(); num_blocks],
             fixed: vec![None; num_blocks],
             fixed_spans: fixed_spans(matrix, units),
-            virt_bounds: units
-                .iter()
-                .fold(None, |b, &u| widen(b, matrix.unit_changes_since(u, 0))),
+            virt_bounds: units.iter().fold(None, |b, &u| {
+                if unit_bounds.len() <= u.index() {
+                    unit_bounds.resize(u.index() + 1, (0, None));
+                }
+                let (seen, bounds) = &mut unit_bounds[u.index()];
+                let version = matrix.unit_version(u);
+                if *seen != version {
+                    *bounds = widen(*bounds, matrix.unit_changes_since(u, *seen));
+                    *seen = version;
+                }
+                widen(b, bounds.as_slice())
+            }),
         });
         for (k, &u) in units.iter().enumerate() {
             let changes = matrix.unit_changes_since(u, e.seen[k]);
@@ -126,10 +143,7 @@ impl InterferenceCache {
 }
 
 /// `bounds` widened to cover `changes`.
-fn widen(
-    bounds: Option<(SlotIndex, SlotIndex)>,
-    changes: &[(SlotIndex, SlotIndex)],
-) -> Option<(SlotIndex, SlotIndex)> {
+fn widen(bounds: Bounds, changes: &[(SlotIndex, SlotIndex)]) -> Bounds {
     changes.iter().fold(bounds, |b, &(s, e)| match b {
         None => Some((s, e)),
         Some((lo, hi)) => Some((lo.min(s), hi.max(e))),
