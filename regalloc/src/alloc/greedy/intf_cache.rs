@@ -16,7 +16,7 @@
 
 use crate::analysis::{SlotIndex, SlotIndexes};
 use crate::ir::Block;
-use crate::target::{Reg, TargetInfo};
+use crate::target::{Reg, RegUnit, TargetInfo};
 
 use super::super::matrix::{LiveRegMatrix, join_interference};
 
@@ -47,6 +47,17 @@ struct Entry {
     /// computed (it never changes), to join with the virtual registers'
     /// when a change made the answer stale.
     fixed: Vec<Option<BlockInterference>>,
+    /// Where a unit of the register is live as a fixed register: the
+    /// units' fixed segments merged into disjoint spans in order. In a
+    /// block without calls they alone make the fixed interference, found
+    /// by two searches here (none when there are no spans: most blocks
+    /// for most registers) instead of one per unit in the matrix.
+    fixed_spans: Vec<(SlotIndex, SlotIndex)>,
+    /// The earliest start and latest end of every segment ever inserted
+    /// into or removed from a unit's union (the units' change logs): the
+    /// unions hold nothing outside, so a block outside has no virtual
+    /// interference, known without asking the matrix.
+    virt_bounds: Bounds,
 }
 
 /// Per register, the block interference answers still valid.
@@ -58,7 +69,14 @@ pub struct InterferenceCache {
     /// ([`LiveRegMatrix::masks_between`]), once asked for; they are the
     /// same for every register.
     masks: Vec<Option<(u32, u32)>>,
+    /// Per unit: [`Entry::virt_bounds`] of its change log alone, with the
+    /// version it covers, so that a register created later reads only
+    /// the changes since, and registers sharing units read each log once.
+    unit_bounds: Vec<(u32, Bounds)>,
 }
+
+/// The earliest start and latest end of some segments, if any.
+type Bounds = Option<(SlotIndex, SlotIndex)>;
 
 impl InterferenceCache {
     /// The answers for `p`, with those of the blocks that a change of one
@@ -79,16 +97,31 @@ impl InterferenceCache {
             self.masks.resize(num_blocks, None);
         }
         let units = t.units(p);
+        let unit_bounds = &mut self.unit_bounds;
         let e = self.regs[p.index()].get_or_insert_with(|| Entry {
             seen: units.iter().map(|&u| matrix.unit_version(u)).collect(),
             answers: vec![Answer::default(); num_blocks],
             fixed: vec![None; num_blocks],
+            fixed_spans: fixed_spans(matrix, units),
+            virt_bounds: units.iter().fold(None, |b, &u| {
+                if unit_bounds.len() <= u.index() {
+                    unit_bounds.resize(u.index() + 1, (0, None));
+                }
+                let (seen, bounds) = &mut unit_bounds[u.index()];
+                let version = matrix.unit_version(u);
+                if *seen != version {
+                    *bounds = widen(*bounds, matrix.unit_changes_since(u, *seen));
+                    *seen = version;
+                }
+                widen(b, bounds.as_slice())
+            }),
         });
         for (k, &u) in units.iter().enumerate() {
             let changes = matrix.unit_changes_since(u, e.seen[k]);
             if changes.is_empty() {
                 continue;
             }
+            e.virt_bounds = widen(e.virt_bounds, changes);
             if changes.len() >= num_blocks {
                 // More changes than blocks: forgetting everything is cheaper.
                 forget(&mut e.answers);
@@ -107,6 +140,63 @@ impl InterferenceCache {
             p,
         }
     }
+}
+
+/// `bounds` widened to cover `changes`.
+fn widen(bounds: Bounds, changes: &[(SlotIndex, SlotIndex)]) -> Bounds {
+    changes.iter().fold(bounds, |b, &(s, e)| match b {
+        None => Some((s, e)),
+        Some((lo, hi)) => Some((lo.min(s), hi.max(e))),
+    })
+}
+
+/// The fixed segments of `units` merged into disjoint spans, in order.
+fn fixed_spans(matrix: &LiveRegMatrix, units: &[RegUnit]) -> Vec<(SlotIndex, SlotIndex)> {
+    let mut live = units
+        .iter()
+        .filter_map(|&u| matrix.fixed_range(u))
+        .filter(|r| !r.segments.is_empty());
+    let Some(first) = live.next() else {
+        return Vec::new();
+    };
+    let mut all: Vec<(SlotIndex, SlotIndex)> =
+        first.segments.iter().map(|x| (x.start, x.end)).collect();
+    // One unit's segments are in order and disjoint already: spans as
+    // they are. Several units' overlap and interleave.
+    let mut several = false;
+    for r in live {
+        several = true;
+        all.extend(r.segments.iter().map(|x| (x.start, x.end)));
+    }
+    if !several {
+        return all;
+    }
+    all.sort_unstable();
+    let mut spans: Vec<(SlotIndex, SlotIndex)> = Vec::with_capacity(all.len());
+    for (a, b) in all {
+        match spans.last_mut() {
+            Some(last) if a <= last.1 => last.1 = last.1.max(b),
+            _ => spans.push((a, b)),
+        }
+    }
+    spans
+}
+
+/// The first and last point of `spans` (disjoint, in order) inside
+/// `[start, end)`: what [`LiveRegMatrix::block_fixed_interference_with`]
+/// finds from the segments they merge. A span overlapping the block
+/// contains the block's start when it begins before it, so the earliest
+/// overlapping span gives the same first point as the earliest segment,
+/// and likewise for the last.
+fn spans_in(
+    spans: &[(SlotIndex, SlotIndex)],
+    start: SlotIndex,
+    end: SlotIndex,
+) -> BlockInterference {
+    let k = spans.partition_point(|x| x.1 <= start);
+    let &(a, _) = spans.get(k).filter(|x| x.0 < end)?;
+    let j = k + spans[k..].partition_point(|x| x.0 < end);
+    Some((a.max(start), spans[j - 1].1.min(end)))
 }
 
 /// How many blocks [`overlapping_from`] steps over before it searches.
@@ -203,14 +293,23 @@ impl RegInterference<'_> {
                     let masks = matrix.masks_between(start, end);
                     (masks.start as u32, masks.end as u32)
                 });
-                let masks = first as usize..last as usize;
-                let fixed = matrix.block_fixed_interference_with(t, self.p, start, end, masks);
+                let fixed = if first == last {
+                    spans_in(&e.fixed_spans, start, end)
+                } else {
+                    let masks = first as usize..last as usize;
+                    matrix.block_fixed_interference_with(t, self.p, start, end, masks)
+                };
                 e.fixed[k] = Some(fixed);
                 fixed
             }
         };
-        let joined =
-            join_interference(matrix.block_virt_interference(t, self.p, start, end), fixed);
+        let virt = match e.virt_bounds {
+            Some((lo, hi)) if lo < end && start < hi => {
+                matrix.block_virt_interference(t, self.p, start, end)
+            }
+            _ => None,
+        };
+        let joined = join_interference(virt, fixed);
         e.answers[k] = Answer {
             joined,
             valid: true,

@@ -157,7 +157,9 @@ pub(super) struct Candidate {
     /// interference.
     pub(super) reg: Option<Reg>,
     pub(super) cost: f32,
-    /// The bundles that want the register, in increasing order.
+    /// The bundles that want the register: in increasing order for the
+    /// compact region, in no particular order for a register (the split
+    /// only marks them).
     pub(super) positive: Vec<Bundle>,
 }
 
@@ -195,7 +197,7 @@ pub fn try_region_split(
                 // Only a new best needs its bundles, read before the next
                 // candidate resets the network.
                 let mut positive = best.take().map(|b| b.positive).unwrap_or_default();
-                region.placer.positive_bundles_into(&mut positive);
+                region.placer.positive_bundles_unordered_into(&mut positive);
                 best = Some(Candidate {
                     reg: Some(p),
                     cost,

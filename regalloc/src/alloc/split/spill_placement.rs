@@ -173,6 +173,19 @@ impl Node {
     }
 }
 
+/// What the network knows of one block, side by side: the innermost loops
+/// read all of it per block, with one bounds check.
+#[derive(Copy, Clone, Debug)]
+struct BlockInfo {
+    /// Entry and exit bundle.
+    bundles: [Bundle; 2],
+    /// Frequency relative to the entry.
+    freq: f64,
+    /// Another block has the same two bundles at its borders, so linking
+    /// it may find the link already there.
+    pair_shared: bool,
+}
+
 /// The spill placement network of one function, reused across queries.
 ///
 /// Nodes, link vectors and work lists keep their allocations from query to
@@ -180,13 +193,10 @@ impl Node {
 /// the bundles the previous query touched, not to the function.
 #[derive(Clone, Debug)]
 pub struct SpillPlacement {
-    /// Entry and exit bundle of every block.
-    block_bundles: Vec<[Bundle; 2]>,
+    /// Bundles, frequency and link sharing of every block.
+    blocks: Vec<BlockInfo>,
     /// Bundles with more than [`LARGE_BUNDLE_BLOCKS`] blocks.
     large: BitSet,
-    /// Per block: another block has the same two bundles at its borders,
-    /// so linking it may find the link already there.
-    pair_shared: Vec<bool>,
     /// Per block: the query that last linked its bundles. A block that
     /// shares its bundles with no other block and is linked for the first
     /// time in a query adds a link that cannot exist yet: no search of
@@ -194,8 +204,6 @@ pub struct SpillPlacement {
     linked_at: Vec<u32>,
     /// The current query, numbering `linked_at` and `active_at`.
     query: u32,
-    /// Frequency of every block, relative to the entry.
-    freq: Vec<f64>,
     /// The entry frequency the fractions are taken of.
     entry_freq: f64,
     /// [`THRESHOLD_FRACTION`] of the entry frequency.
@@ -264,15 +272,23 @@ impl SpillPlacement {
             Some(&f) if f > 0.0 => f,
             _ => 1.0,
         };
+        let blocks = block_bundles
+            .iter()
+            .zip(&freq)
+            .zip(&pair_shared)
+            .map(|((&bundles, &freq), &pair_shared)| BlockInfo {
+                bundles,
+                freq,
+                pair_shared,
+            })
+            .collect();
         SpillPlacement {
-            block_bundles,
+            blocks,
             large,
-            pair_shared,
             linked_at: vec![0; nb],
             // Above the stamps' initial 0, so that nothing is active
             // before the first query.
             query: 1,
-            freq,
             entry_freq,
             threshold: entry_freq * THRESHOLD_FRACTION,
             nodes: vec![Node::default(); n],
@@ -310,10 +326,13 @@ impl SpillPlacement {
     /// [`BlockConstraint::change_state`]).
     pub fn add_constraints(&mut self, constraints: &[BlockConstraint]) {
         let query = self.query;
-        let (block_bundles, freq, mut net) = self.net();
+        let (blocks, mut net) = self.net();
         for c in constraints {
-            let f = freq.get(c.block.index()).copied().unwrap_or(0.0);
-            let [ib, ob] = block_bundles[c.block.index()];
+            let BlockInfo {
+                bundles: [ib, ob],
+                freq: f,
+                ..
+            } = blocks[c.block.index()];
             if c.entry != BorderConstraint::DontCare {
                 net.activate(ib);
                 net.nodes[ib.index()].add_bias(f, c.entry);
@@ -340,13 +359,16 @@ impl SpillPlacement {
     /// [`STRONG_SPILL_FACTOR`], for interference that would need both a
     /// spill and a reload in the block.
     pub fn add_pref_spill(&mut self, blocks: &[Block], strong: bool) {
-        let (block_bundles, freq, mut net) = self.net();
+        let (info, mut net) = self.net();
         for &b in blocks {
-            let mut f = freq.get(b.index()).copied().unwrap_or(0.0);
+            let BlockInfo {
+                bundles: [ib, ob],
+                freq: mut f,
+                ..
+            } = info[b.index()];
             if strong {
                 f *= STRONG_SPILL_FACTOR;
             }
-            let [ib, ob] = block_bundles[b.index()];
             net.activate(ib);
             net.activate(ob);
             // A block whose borders share a bundle biases it twice: both
@@ -362,12 +384,15 @@ impl SpillPlacement {
     /// nothing to link and is skipped.
     pub fn add_links(&mut self, blocks: &[Block]) {
         let query = self.query;
-        let (block_bundles, freq, mut net) = self.net();
+        let (info, mut net) = self.net();
         for &b in blocks {
-            let [ib, ob] = block_bundles[b.index()];
-            let f = freq.get(b.index()).copied().unwrap_or(0.0);
-            let fresh = !net.pair_shared[b.index()]
-                && std::mem::replace(&mut net.linked_at[b.index()], query) != query;
+            let BlockInfo {
+                bundles: [ib, ob],
+                freq: f,
+                pair_shared,
+            } = info[b.index()];
+            let fresh =
+                !pair_shared && std::mem::replace(&mut net.linked_at[b.index()], query) != query;
             if fresh {
                 net.link_new(ib, ob, f);
             } else {
@@ -386,7 +411,7 @@ impl SpillPlacement {
         let mut recent = std::mem::take(&mut self.recent_positive);
         recent.clear();
         let threshold = self.threshold;
-        let (_, _, mut net) = self.net();
+        let (_, mut net) = self.net();
         for k in 0..net.active_list.len() {
             let b = net.active_list[k];
             net.update(b, threshold);
@@ -418,7 +443,7 @@ impl SpillPlacement {
         let mut recent = std::mem::take(&mut self.recent_positive);
         recent.clear();
         let threshold = self.threshold;
-        let (_, _, mut net) = self.net();
+        let (_, mut net) = self.net();
         let mut budget = SWEEPS * net.active_list.len();
         while budget > 0 {
             let Some(b) = net.todo.pop() else { break };
@@ -453,7 +478,7 @@ impl SpillPlacement {
     /// Whether the entry and the exit bundle of `block` want the register.
     #[inline]
     pub fn positive_at(&self, block: Block) -> (bool, bool) {
-        let [entry, exit] = self.block_bundles[block.index()];
+        let [entry, exit] = self.blocks[block.index()].bundles;
         (
             self.values[entry.index()] > 0,
             self.values[exit.index()] > 0,
@@ -474,6 +499,14 @@ impl SpillPlacement {
     /// Replaces the contents of `out` by the bundles that want the
     /// register, in increasing order; `out` keeps its allocation.
     pub fn positive_bundles_into(&self, out: &mut Vec<Bundle>) {
+        self.positive_bundles_unordered_into(out);
+        out.sort_unstable();
+    }
+
+    /// [`positive_bundles_into`](SpillPlacement::positive_bundles_into) in
+    /// the order the query activated them, for callers that only mark
+    /// them: no sort.
+    pub fn positive_bundles_unordered_into(&self, out: &mut Vec<Bundle>) {
         out.clear();
         out.extend(
             self.active_list
@@ -481,7 +514,6 @@ impl SpillPlacement {
                 .copied()
                 .filter(|b| self.values[b.index()] > 0),
         );
-        out.sort_unstable();
     }
 
     /// The bundles that want the register, in increasing order.
@@ -509,7 +541,7 @@ impl SpillPlacement {
     /// The frequency of `block` the network weighs it with (0 for blocks
     /// out of range).
     pub fn get_block_frequency(&self, block: Block) -> f64 {
-        self.freq.get(block.index()).copied().unwrap_or(0.0)
+        self.blocks.get(block.index()).map_or(0.0, |i| i.freq)
     }
 
     /// The decision threshold: [`THRESHOLD_FRACTION`] of the entry frequency.
@@ -525,10 +557,9 @@ impl SpillPlacement {
     /// The block tables and the network's state as separate borrows, so
     /// that the innermost loops keep every slice's bounds in registers
     /// across the pushes onto the work lists.
-    fn net(&mut self) -> (&[[Bundle; 2]], &[f64], Net<'_>) {
+    fn net(&mut self) -> (&[BlockInfo], Net<'_>) {
         (
-            &self.block_bundles,
-            &self.freq,
+            &self.blocks,
             Net {
                 nodes: &mut self.nodes,
                 values: &mut self.values,
@@ -539,7 +570,6 @@ impl SpillPlacement {
                 active_list: &mut self.active_list,
                 large: &self.large,
                 large_bias: self.entry_freq * LARGE_BUNDLE_BIAS_FRACTION,
-                pair_shared: &self.pair_shared,
                 linked_at: &mut self.linked_at,
             },
         )
@@ -574,7 +604,6 @@ struct Net<'a> {
     large: &'a BitSet,
     /// The negative bias a large bundle starts with.
     large_bias: f64,
-    pair_shared: &'a [bool],
     linked_at: &'a mut [u32],
 }
 
