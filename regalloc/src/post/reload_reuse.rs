@@ -112,6 +112,7 @@ pub fn reuse_reloads(
             block_events(t, func, record, i, &relevant, &mut classes, list);
         }
     }
+    let overlaps = Overlaps::new(t, &events);
     // Exit states; `None` until the block first runs (optimistic: a loop's
     // back edge does not empty the header's state before it is known).
     let mut out: Vec<Option<Holders>> = vec![None; nb];
@@ -127,7 +128,15 @@ pub fn reuse_reloads(
         for &b in &cfg.rpo {
             let mut state = entry(&cfg, &out, b);
             for e in &events[b.index()] {
-                step(t, func, e, &mut classes, &mut state, &mut |_, _| {});
+                step(
+                    t,
+                    func,
+                    &overlaps,
+                    e,
+                    &mut classes,
+                    &mut state,
+                    &mut |_, _| {},
+                );
             }
             if out[b.index()].as_ref() != Some(&state) {
                 out[b.index()] = Some(state);
@@ -140,11 +149,19 @@ pub fn reuse_reloads(
     for &b in &cfg.rpo {
         let mut state = entry(&cfg, &out, b);
         for e in &events[b.index()] {
-            step(t, func, e, &mut classes, &mut state, &mut |i, from| {
-                if let Event::Reload { to, .. } = e {
-                    served.push((i, from, *to));
-                }
-            });
+            step(
+                t,
+                func,
+                &overlaps,
+                e,
+                &mut classes,
+                &mut state,
+                &mut |i, from| {
+                    if let Event::Reload { to, .. } = e {
+                        served.push((i, from, *to));
+                    }
+                },
+            );
         }
     }
     let mut gone = Vec::new();
@@ -183,6 +200,93 @@ pub fn reuse_reloads(
         }
     }
     served.len()
+}
+
+/// Which registers a slot can be held in each register overlaps, as bit
+/// sets over those holders: the dataflow ends holders at every kill
+/// event of every round, and comparing unit lists there (most of them
+/// the same few registers) costs more than one table look-up.
+struct Overlaps {
+    /// By register: its bit among the holders (0 for other registers).
+    bit: Vec<u64>,
+    /// By register named by an event that ends holders: the bits of the
+    /// holders it overlaps.
+    over: Vec<u64>,
+    /// Whether the holders fit in the bits; when they do not, registers
+    /// are compared unit by unit.
+    fits: bool,
+}
+
+impl Overlaps {
+    /// The overlaps of the registers `events` name.
+    fn new(t: &TargetInfo<'_>, events: &[Vec<Event>]) -> Overlaps {
+        // Only reloads, stores and copies make holders.
+        let mut holders: Vec<Reg> = events
+            .iter()
+            .flatten()
+            .filter_map(|e| match *e {
+                Event::Reload { to, .. } => Some(to),
+                Event::Spill { from, .. } => Some(from),
+                Event::Copy { to, .. } => Some(to),
+                _ => None,
+            })
+            .collect();
+        holders.sort_unstable();
+        holders.dedup();
+        if holders.len() > 64 {
+            return Overlaps {
+                bit: Vec::new(),
+                over: Vec::new(),
+                fits: false,
+            };
+        }
+        let nr = t.regs.len();
+        let mut bit = vec![0u64; nr];
+        for (k, &h) in holders.iter().enumerate() {
+            bit[h.index()] = 1 << k;
+        }
+        let mut over = vec![0u64; nr];
+        let mut known = vec![false; nr];
+        let mut add = |r: Reg| {
+            if !std::mem::replace(&mut known[r.index()], true) {
+                over[r.index()] = holders
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &h)| t.regs_overlap(h, r))
+                    .fold(0, |m, (k, _)| m | 1 << k);
+            }
+        };
+        for e in events.iter().flatten() {
+            match *e {
+                Event::Reload { to, .. } => add(to),
+                Event::Spill { from, .. } => add(from),
+                Event::Copy { from, to, .. } => {
+                    add(from);
+                    add(to);
+                }
+                Event::KillReg(r) => add(r),
+                Event::KillSlot(_) | Event::Mask { .. } => {}
+            }
+        }
+        Overlaps {
+            bit,
+            over,
+            fits: true,
+        }
+    }
+
+    /// Drops from `state` every holder overlapping `r` (a register an
+    /// event names).
+    fn kill(&self, t: &TargetInfo<'_>, state: &mut Holders, r: Reg) {
+        if self.fits {
+            let m = self.over[r.index()];
+            if m != 0 {
+                state.retain(|&(q, _)| self.bit[q.index()] & m == 0);
+            }
+        } else {
+            state.retain(|&(q, _)| !t.regs_overlap(q, r));
+        }
+    }
 }
 
 /// Block `b`'s entry state: what all its run predecessors agree on.
@@ -323,12 +427,13 @@ fn block_events(
 fn step(
     t: &TargetInfo<'_>,
     func: &MachineFunction,
+    overlaps: &Overlaps,
     e: &Event,
     classes: &mut ClassSets,
     state: &mut Holders,
     serve: &mut dyn FnMut(Inst, Reg),
 ) {
-    let kill_reg = |state: &mut Holders, r: Reg| state.retain(|&(q, _)| !t.regs_overlap(q, r));
+    let kill_reg = |state: &mut Holders, r: Reg| overlaps.kill(t, state, r);
     let hold = |state: &mut Holders, r: Reg, slot: u32| {
         let k = state.partition_point(|&(q, _)| q < r);
         state.insert(k, (r, slot));
