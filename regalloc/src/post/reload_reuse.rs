@@ -105,13 +105,42 @@ pub fn reuse_reloads(
     let mut classes = ClassSets::default();
     let cfg = Cfg::new(func);
     let nb = func.blocks.len();
-    let mut events: Vec<Vec<Event>> = vec![Vec::new(); nb];
-    for &b in &cfg.rpo {
-        let list = &mut events[b.index()];
-        for &i in &func.block(b).insts {
-            block_events(t, func, record, i, &relevant, &mut classes, list);
+    // By instruction: whether the record has an edit (bit 0) or a folded
+    // access (bit 1) for it, so that the many instructions with neither
+    // cost no map look-up.
+    let mut noted = vec![0u8; func.insts.len()];
+    for (bit, i) in record
+        .edits
+        .keys()
+        .map(|&i| (1, i))
+        .chain(record.memory_folds.keys().map(|&i| (2, i)))
+    {
+        if let Some(x) = noted.get_mut(i.index()) {
+            *x |= bit;
         }
     }
+    // The events of every block, one list for the function: those of
+    // block `b` are `events[span[b].0..span[b].1]`.
+    let mut events: Vec<Event> = Vec::new();
+    let mut span = vec![(0usize, 0usize); nb];
+    for &b in &cfg.rpo {
+        let start = events.len();
+        for &i in &func.block(b).insts {
+            let noted = noted.get(i.index()).copied().unwrap_or(0);
+            block_events(
+                t,
+                func,
+                record,
+                noted,
+                i,
+                &relevant,
+                &mut classes,
+                &mut events,
+            );
+        }
+        span[b.index()] = (start, events.len());
+    }
+    let events_of = |b: Block| &events[span[b.index()].0..span[b.index()].1];
     let overlaps = Overlaps::new(t, &events);
     // Exit states; `None` until the block first runs (optimistic: a loop's
     // back edge does not empty the header's state before it is known).
@@ -127,7 +156,7 @@ pub fn reuse_reloads(
         }
         for &b in &cfg.rpo {
             let mut state = entry(&cfg, &out, b);
-            for e in &events[b.index()] {
+            for e in events_of(b) {
                 step(
                     t,
                     func,
@@ -148,7 +177,7 @@ pub fn reuse_reloads(
     let mut served: Vec<(Inst, Reg, Reg)> = Vec::new();
     for &b in &cfg.rpo {
         let mut state = entry(&cfg, &out, b);
-        for e in &events[b.index()] {
+        for e in events_of(b) {
             step(
                 t,
                 func,
@@ -219,11 +248,10 @@ struct Overlaps {
 
 impl Overlaps {
     /// The overlaps of the registers `events` name.
-    fn new(t: &TargetInfo<'_>, events: &[Vec<Event>]) -> Overlaps {
+    fn new(t: &TargetInfo<'_>, events: &[Event]) -> Overlaps {
         // Only reloads, stores and copies make holders.
         let mut holders: Vec<Reg> = events
             .iter()
-            .flatten()
             .filter_map(|e| match *e {
                 Event::Reload { to, .. } => Some(to),
                 Event::Spill { from, .. } => Some(from),
@@ -256,7 +284,7 @@ impl Overlaps {
                     .fold(0, |m, (k, _)| m | 1 << k);
             }
         };
-        for e in events.iter().flatten() {
+        for e in events {
             match *e {
                 Event::Reload { to, .. } => add(to),
                 Event::Spill { from, .. } => add(from),
@@ -338,11 +366,17 @@ impl ClassSets {
     }
 }
 
-/// Appends what instruction `i` does to the holders to `out`.
+/// Appends what instruction `i` does to the holders to `out`; `noted`
+/// says whether the record has an edit (bit 0) or a folded access (bit 1)
+/// for it.
+// The record's look-up flags come apart from the record so that the
+// function asks its maps only about the instructions they hold.
+#[allow(clippy::too_many_arguments)]
 fn block_events(
     t: &TargetInfo<'_>,
     func: &MachineFunction,
     record: &AllocRecord,
+    noted: u8,
     i: Inst,
     relevant: &dyn Fn(Reg) -> bool,
     classes: &mut ClassSets,
@@ -354,7 +388,12 @@ fn block_events(
     // checker follows by name: it only ends what registers held.
     let inserted = !record.is_original(i);
     let inst = func.inst(i);
-    match record.edits.get(&i) {
+    let edit = if noted & 1 != 0 {
+        record.edits.get(&i)
+    } else {
+        None
+    };
+    match edit {
         Some(&Edit::Reload { slot, to }) => {
             out.push(if inserted {
                 Event::Reload { inst: i, slot, to }
@@ -401,7 +440,9 @@ fn block_events(
         return;
     }
     // A folded access to a slot may write it.
-    if let Some(f) = record.memory_folds.get(&i) {
+    if noted & 2 != 0
+        && let Some(f) = record.memory_folds.get(&i)
+    {
         out.push(Event::KillSlot(f.slot));
     }
     for (k, o) in inst.operands.iter().enumerate() {
