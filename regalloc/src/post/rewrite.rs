@@ -547,25 +547,27 @@ pub fn update_live_ins(t: &TargetInfo<'_>, func: &mut MachineFunction, reserved:
     let mut out = vec![0u64; words];
     // The predecessors of every block, block after block, from the
     // successor lists (those of the IR may be stale).
+    // Counted into `pred_at[k]`, summed into where each list ends, and
+    // filled from the ends backwards, which leaves `pred_at[k]` where the
+    // list of `k` starts: no second vector of positions.
     let mut pred_at = vec![0usize; nb + 1];
     for bd in &func.blocks {
         for s in &bd.succs {
             if s.block.index() < nb {
-                pred_at[s.block.index() + 1] += 1;
+                pred_at[s.block.index()] += 1;
             }
         }
     }
-    for b in 0..nb {
-        pred_at[b + 1] += pred_at[b];
+    for b in 1..=nb {
+        pred_at[b] += pred_at[b - 1];
     }
     let mut preds = vec![0usize; pred_at[nb]];
-    let mut fill = pred_at.clone();
-    for (b, bd) in func.blocks.iter().enumerate() {
-        for s in &bd.succs {
+    for (b, bd) in func.blocks.iter().enumerate().rev() {
+        for s in bd.succs.iter().rev() {
             let k = s.block.index();
             if k < nb {
-                preds[fill[k]] = b;
-                fill[k] += 1;
+                pred_at[k] -= 1;
+                preds[pred_at[k]] = b;
             }
         }
     }
@@ -615,10 +617,21 @@ pub fn update_live_ins(t: &TargetInfo<'_>, func: &mut MachineFunction, reserved:
     let nr = t.regs.len();
     let mut seen = vec![0u32; nr];
     let mut full_at = vec![0u32; nr];
-    // Per register, whether it may be listed at all (neither reserved,
-    // artificial nor constant, and with units), found when first asked:
-    // 0 not yet, 1 yes, 2 no. A register is a candidate of many blocks.
-    let mut listable = vec![0u8; nr];
+    // Per unit, the registers that may be listed (neither reserved,
+    // artificial nor constant, and with units) among its roots and their
+    // super-registers, found when the unit is first live into a block:
+    // `cands[cand_at[u].0..cand_at[u].1]`, the pair `(1, 0)` while not
+    // yet found. A unit is live into many blocks.
+    let mut cand_at = vec![(1u32, 0u32); nu];
+    // Room for a few registers a unit, so that the list is allocated once.
+    let mut cands: Vec<Reg> = Vec::with_capacity(4 * nu);
+    let listable = |r: Reg| {
+        let d = t.reg(r);
+        !is_reserved(r)
+            && !d.flags.contains(PhysFlags::ARTIFICIAL)
+            && !d.flags.contains(PhysFlags::CONSTANT)
+            && !d.units.is_empty()
+    };
     let mut full: Vec<Reg> = Vec::new();
     // The first block with each live unit set: blocks with the same set
     // get the same list (common after allocation, where values stay in
@@ -638,28 +651,26 @@ pub fn update_live_ins(t: &TargetInfo<'_>, func: &mut MachineFunction, reserved:
         // roots and their super-registers.
         full.clear();
         for u in live.iter() {
-            for root in t.unit_roots(crate::target::RegUnit::new(u)) {
-                for r in std::iter::once(root).chain(t.super_regs(root).iter().copied()) {
-                    if seen[r.index()] == stamp {
-                        continue;
-                    }
-                    seen[r.index()] = stamp;
-                    let d = t.reg(r);
-                    let may = match listable[r.index()] {
-                        0 => {
-                            let may = !is_reserved(r)
-                                && !d.flags.contains(PhysFlags::ARTIFICIAL)
-                                && !d.flags.contains(PhysFlags::CONSTANT)
-                                && !d.units.is_empty();
-                            listable[r.index()] = if may { 1 } else { 2 };
-                            may
+            if cand_at[u].0 > cand_at[u].1 {
+                let start = cands.len();
+                for root in t.unit_roots(crate::target::RegUnit::new(u)) {
+                    for r in std::iter::once(root).chain(t.super_regs(root).iter().copied()) {
+                        if listable(r) && !cands[start..].contains(&r) {
+                            cands.push(r);
                         }
-                        known => known == 1,
-                    };
-                    if may && d.units.iter().all(|u| live.get(u.index())) {
-                        full_at[r.index()] = stamp;
-                        full.push(r);
                     }
+                }
+                cand_at[u] = (start as u32, cands.len() as u32);
+            }
+            let (from, to) = cand_at[u];
+            for &r in &cands[from as usize..to as usize] {
+                if seen[r.index()] == stamp {
+                    continue;
+                }
+                seen[r.index()] = stamp;
+                if t.units(r).iter().all(|u| live.get(u.index())) {
+                    full_at[r.index()] = stamp;
+                    full.push(r);
                 }
             }
         }
