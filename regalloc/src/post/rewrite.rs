@@ -66,6 +66,13 @@ pub fn finish(
     Ok(())
 }
 
+/// Flag of an instruction the spiller took out.
+const DEAD: u8 = 1;
+/// Flag of a COPY that became an identity copy.
+const IDENTITY: u8 = 2;
+/// Flag of a split copy left without meaning (taken out or identity).
+const DROPPED: u8 = 4;
+
 /// [`finish`] but for the block live-ins, which the caller recomputes
 /// ([`update_live_ins`]) once it has changed the code no further: slots,
 /// spill code, operands and removed instructions.
@@ -137,15 +144,24 @@ pub fn rewrite_code(
         let side = if ins.after { &mut after } else { &mut before };
         side[ins.at.index()].push(id);
     }
-    // Instruction sets as flags by instruction (every instruction is
-    // looked up in them).
+    // Instruction sets as bits of one flag byte by instruction (every
+    // instruction is looked up in them): `DEAD`, `IDENTITY`, `DROPPED`.
     let n = func.insts.len();
-    let mut dead = vec![false; n];
+    let mut flags = vec![0u8; n];
+    let dead = |flags: &[u8], i: Inst| flags[i.index()] & DEAD != 0;
     for &i in &code.removed {
-        dead[i.index()] = true;
+        flags[i.index()] |= DEAD;
     }
     if spill_code {
         for bd in &mut func.blocks {
+            // A block without spill code keeps its list.
+            if !bd.insts.iter().any(|i| {
+                [&before, &after]
+                    .iter()
+                    .any(|side| side.get(i.index()).is_some_and(|x| !x.is_empty()))
+            }) {
+                continue;
+            }
             let mut list = Vec::with_capacity(bd.insts.len());
             for &i in &bd.insts {
                 if let Some(b) = before.get(i.index()) {
@@ -161,16 +177,15 @@ pub fn rewrite_code(
     }
 
     // 3. Operands.
-    let mut identity = vec![false; n];
     for b in 0..func.blocks.len() {
         for k in 0..func.blocks[b].insts.len() {
             let i = func.blocks[b].insts[k];
-            if dead[i.index()] {
+            if dead(&flags, i) {
                 continue;
             }
             rewrite_inst(t, func, an, vrm, track_lanes, i).map_err(|e| e.at(Block::new(b), i))?;
             if is_identity_copy(func, i) {
-                identity[i.index()] = true;
+                flags[i.index()] |= IDENTITY;
             }
         }
     }
@@ -179,7 +194,7 @@ pub fn rewrite_code(
     // final id, and their meaning goes into the record.
     for f in &code.folded {
         let (i, kind, k) = (f.inst, f.kind, f.operand);
-        if dead[i.index()] {
+        if dead(&flags, i) {
             // Taken out as redundant: the checker reads it as the original
             // COPY.
             continue;
@@ -244,12 +259,11 @@ pub fn rewrite_code(
     }
 
     // Copies from live-range splitting: their meaning, unless folded.
-    let mut dropped = vec![false; n];
     for &i in split_copies {
         // A split copy whose value the spiller rematerializes at every use
         // is dead; like an identity copy it has no meaning to record.
-        if identity[i.index()] || dead[i.index()] {
-            dropped[i.index()] = true;
+        if flags[i.index()] & (IDENTITY | DEAD) != 0 {
+            flags[i.index()] |= DROPPED;
             continue;
         }
         if record.edits.contains_key(&i) {
@@ -288,21 +302,17 @@ pub fn rewrite_code(
     // 4. Removed instructions, with the instruction each came before.
     for b in 0..func.blocks.len() {
         // Most blocks lose nothing: they keep their list as it is.
-        if !func.blocks[b]
-            .insts
-            .iter()
-            .any(|i| dropped[i.index()] || dead[i.index()] || identity[i.index()])
-        {
+        if !func.blocks[b].insts.iter().any(|i| flags[i.index()] != 0) {
             continue;
         }
         let old = std::mem::take(&mut func.blocks[b].insts);
         let mut kept = Vec::with_capacity(old.len());
         let mut pending = Vec::new();
         for i in old {
-            if dropped[i.index()] {
+            if flags[i.index()] & DROPPED != 0 {
                 continue;
             }
-            if dead[i.index()] || identity[i.index()] {
+            if flags[i.index()] & (DEAD | IDENTITY) != 0 {
                 pending.push(i);
             } else {
                 for r in pending.drain(..) {
