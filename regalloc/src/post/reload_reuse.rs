@@ -147,6 +147,9 @@ pub fn reuse_reloads(
     let mut out: Vec<Option<Holders>> = vec![None; nb];
     let mut changed = true;
     let mut rounds = 0;
+    // The state along a block, one buffer for every block of every round:
+    // an exit state is copied out only where it changed.
+    let mut state: Holders = Vec::new();
     while changed {
         changed = false;
         rounds += 1;
@@ -155,7 +158,7 @@ pub fn reuse_reloads(
             return 0;
         }
         for &b in &cfg.rpo {
-            let mut state = entry(&cfg, &out, b);
+            entry(&cfg, &out, b, &mut state);
             for e in events_of(b) {
                 step(
                     t,
@@ -168,7 +171,13 @@ pub fn reuse_reloads(
                 );
             }
             if out[b.index()].as_ref() != Some(&state) {
-                out[b.index()] = Some(state);
+                match &mut out[b.index()] {
+                    Some(o) => {
+                        o.clear();
+                        o.extend_from_slice(&state);
+                    }
+                    o => *o = Some(state.clone()),
+                }
                 changed = true;
             }
         }
@@ -176,7 +185,7 @@ pub fn reuse_reloads(
     // The reloads a register can serve, from the settled states.
     let mut served: Vec<(Inst, Reg, Reg)> = Vec::new();
     for &b in &cfg.rpo {
-        let mut state = entry(&cfg, &out, b);
+        entry(&cfg, &out, b, &mut state);
         for e in events_of(b) {
             step(
                 t,
@@ -317,23 +326,23 @@ impl Overlaps {
     }
 }
 
-/// Block `b`'s entry state: what all its run predecessors agree on.
-fn entry(cfg: &Cfg, out: &[Option<Holders>], b: Block) -> Holders {
+/// Block `b`'s entry state, what all its run predecessors agree on, into
+/// `state`.
+fn entry(cfg: &Cfg, out: &[Option<Holders>], b: Block, state: &mut Holders) {
+    state.clear();
     if cfg.rpo.first() == Some(&b) {
-        return Vec::new();
+        return;
     }
-    let mut meet: Option<Holders> = None;
+    let mut first = true;
     for &p in cfg.reachable_preds(b) {
         let Some(o) = &out[p.index()] else { continue };
-        meet = Some(match meet {
-            None => o.clone(),
-            Some(m) => m
-                .into_iter()
-                .filter(|x| o.binary_search(x).is_ok())
-                .collect(),
-        });
+        if first {
+            state.extend_from_slice(o);
+            first = false;
+        } else {
+            state.retain(|x| o.binary_search(x).is_ok());
+        }
     }
-    meet.unwrap_or_default()
 }
 
 /// The register classes of each register asked about, as a bit set,

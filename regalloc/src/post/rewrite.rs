@@ -529,10 +529,12 @@ pub fn update_live_ins(t: &TargetInfo<'_>, func: &mut MachineFunction, reserved:
     let nb = func.blocks.len();
     let words = nu.div_ceil(64);
     // Per block, `words` words each: units read before written (gen),
-    // units written (kill), and live on entry; one flat vector apiece, so
-    // the dataflow below allocates nothing per block or per round.
-    let mut gen_ = vec![0u64; nb * words];
-    let mut kill = vec![0u64; nb * words];
+    // units written (kill), and live on entry; one flat vector for the
+    // three, so the dataflow below allocates nothing per block or per
+    // round.
+    let mut sets = vec![0u64; 3 * nb * words];
+    let (gen_, rest) = sets.split_at_mut(nb * words);
+    let (kill, live_in) = rest.split_at_mut(nb * words);
     let mut clobbers = MaskUnits::default();
     let mut live = Units::new(nu);
     let mut killed = Units::new(nu);
@@ -553,7 +555,7 @@ pub fn update_live_ins(t: &TargetInfo<'_>, func: &mut MachineFunction, reserved:
         gen_[b * words..(b + 1) * words].copy_from_slice(&live.0);
         kill[b * words..(b + 1) * words].copy_from_slice(&killed.0);
     }
-    let mut live_in = gen_.clone();
+    live_in.copy_from_slice(gen_);
     let mut out = vec![0u64; words];
     // The predecessors of every block, block after block, from the
     // successor lists (those of the IR may be stale).
