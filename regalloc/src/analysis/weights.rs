@@ -170,19 +170,18 @@ pub fn vreg_weight(
             li.regmasks.get(k).is_some_and(|m| m.at < s.end)
         })
     };
-    let remat = is_rematerializable(t, f, li, vr);
-    let size = iv.range.size();
+    // Rematerializability and size matter only to a finite weight.
     let weight = if zero_length && !at_mask() {
         f32::INFINITY
     } else {
         let mut w = total;
-        if remat {
+        if is_rematerializable(t, f, li, vr) {
             w *= 0.5;
         }
         if !hints.is_empty() {
             w *= 1.01;
         }
-        normalize(w, size)
+        normalize(w, iv.range.size())
     };
     // Physical hints first, then heavier first (LLVM's `CopyHint` order).
     hints.sort_by(|a, b| {

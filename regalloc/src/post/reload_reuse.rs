@@ -105,18 +105,51 @@ pub fn reuse_reloads(
     let mut classes = ClassSets::default();
     let cfg = Cfg::new(func);
     let nb = func.blocks.len();
-    let mut events: Vec<Vec<Event>> = vec![Vec::new(); nb];
-    for &b in &cfg.rpo {
-        let list = &mut events[b.index()];
-        for &i in &func.block(b).insts {
-            block_events(t, func, record, i, &relevant, &mut classes, list);
+    // By instruction: whether the record has an edit (bit 0) or a folded
+    // access (bit 1) for it, so that the many instructions with neither
+    // cost no map look-up.
+    let mut noted = vec![0u8; func.insts.len()];
+    for (bit, i) in record
+        .edits
+        .keys()
+        .map(|&i| (1, i))
+        .chain(record.memory_folds.keys().map(|&i| (2, i)))
+    {
+        if let Some(x) = noted.get_mut(i.index()) {
+            *x |= bit;
         }
     }
+    // The events of every block, one list for the function: those of
+    // block `b` are `events[span[b].0..span[b].1]`.
+    let mut events: Vec<Event> = Vec::new();
+    let mut span = vec![(0usize, 0usize); nb];
+    for &b in &cfg.rpo {
+        let start = events.len();
+        for &i in &func.block(b).insts {
+            let noted = noted.get(i.index()).copied().unwrap_or(0);
+            block_events(
+                t,
+                func,
+                record,
+                noted,
+                i,
+                &relevant,
+                &mut classes,
+                &mut events,
+            );
+        }
+        span[b.index()] = (start, events.len());
+    }
+    let events_of = |b: Block| &events[span[b.index()].0..span[b.index()].1];
+    let overlaps = Overlaps::new(t, &events);
     // Exit states; `None` until the block first runs (optimistic: a loop's
     // back edge does not empty the header's state before it is known).
     let mut out: Vec<Option<Holders>> = vec![None; nb];
     let mut changed = true;
     let mut rounds = 0;
+    // The state along a block, one buffer for every block of every round:
+    // an exit state is copied out only where it changed.
+    let mut state: Holders = Vec::new();
     while changed {
         changed = false;
         rounds += 1;
@@ -125,12 +158,26 @@ pub fn reuse_reloads(
             return 0;
         }
         for &b in &cfg.rpo {
-            let mut state = entry(&cfg, &out, b);
-            for e in &events[b.index()] {
-                step(t, func, e, &mut classes, &mut state, &mut |_, _| {});
+            entry(&cfg, &out, b, &mut state);
+            for e in events_of(b) {
+                step(
+                    t,
+                    func,
+                    &overlaps,
+                    e,
+                    &mut classes,
+                    &mut state,
+                    &mut |_, _| {},
+                );
             }
             if out[b.index()].as_ref() != Some(&state) {
-                out[b.index()] = Some(state);
+                match &mut out[b.index()] {
+                    Some(o) => {
+                        o.clear();
+                        o.extend_from_slice(&state);
+                    }
+                    o => *o = Some(state.clone()),
+                }
                 changed = true;
             }
         }
@@ -138,13 +185,21 @@ pub fn reuse_reloads(
     // The reloads a register can serve, from the settled states.
     let mut served: Vec<(Inst, Reg, Reg)> = Vec::new();
     for &b in &cfg.rpo {
-        let mut state = entry(&cfg, &out, b);
-        for e in &events[b.index()] {
-            step(t, func, e, &mut classes, &mut state, &mut |i, from| {
-                if let Event::Reload { to, .. } = e {
-                    served.push((i, from, *to));
-                }
-            });
+        entry(&cfg, &out, b, &mut state);
+        for e in events_of(b) {
+            step(
+                t,
+                func,
+                &overlaps,
+                e,
+                &mut classes,
+                &mut state,
+                &mut |i, from| {
+                    if let Event::Reload { to, .. } = e {
+                        served.push((i, from, *to));
+                    }
+                },
+            );
         }
     }
     let mut gone = Vec::new();
@@ -185,23 +240,109 @@ pub fn reuse_reloads(
     served.len()
 }
 
-/// Block `b`'s entry state: what all its run predecessors agree on.
-fn entry(cfg: &Cfg, out: &[Option<Holders>], b: Block) -> Holders {
-    if cfg.rpo.first() == Some(&b) {
-        return Vec::new();
+/// Which registers a slot can be held in each register overlaps, as bit
+/// sets over those holders: the dataflow ends holders at every kill
+/// event of every round, and comparing unit lists there (most of them
+/// the same few registers) costs more than one table look-up.
+struct Overlaps {
+    /// By register: its bit among the holders (0 for other registers).
+    bit: Vec<u64>,
+    /// By register named by an event that ends holders: the bits of the
+    /// holders it overlaps.
+    over: Vec<u64>,
+    /// Whether the holders fit in the bits; when they do not, registers
+    /// are compared unit by unit.
+    fits: bool,
+}
+
+impl Overlaps {
+    /// The overlaps of the registers `events` name.
+    fn new(t: &TargetInfo<'_>, events: &[Event]) -> Overlaps {
+        // Only reloads, stores and copies make holders.
+        let mut holders: Vec<Reg> = events
+            .iter()
+            .filter_map(|e| match *e {
+                Event::Reload { to, .. } => Some(to),
+                Event::Spill { from, .. } => Some(from),
+                Event::Copy { to, .. } => Some(to),
+                _ => None,
+            })
+            .collect();
+        holders.sort_unstable();
+        holders.dedup();
+        if holders.len() > 64 {
+            return Overlaps {
+                bit: Vec::new(),
+                over: Vec::new(),
+                fits: false,
+            };
+        }
+        let nr = t.regs.len();
+        let mut bit = vec![0u64; nr];
+        for (k, &h) in holders.iter().enumerate() {
+            bit[h.index()] = 1 << k;
+        }
+        let mut over = vec![0u64; nr];
+        let mut known = vec![false; nr];
+        let mut add = |r: Reg| {
+            if !std::mem::replace(&mut known[r.index()], true) {
+                over[r.index()] = holders
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &h)| t.regs_overlap(h, r))
+                    .fold(0, |m, (k, _)| m | 1 << k);
+            }
+        };
+        for e in events {
+            match *e {
+                Event::Reload { to, .. } => add(to),
+                Event::Spill { from, .. } => add(from),
+                Event::Copy { from, to, .. } => {
+                    add(from);
+                    add(to);
+                }
+                Event::KillReg(r) => add(r),
+                Event::KillSlot(_) | Event::Mask { .. } => {}
+            }
+        }
+        Overlaps {
+            bit,
+            over,
+            fits: true,
+        }
     }
-    let mut meet: Option<Holders> = None;
+
+    /// Drops from `state` every holder overlapping `r` (a register an
+    /// event names).
+    fn kill(&self, t: &TargetInfo<'_>, state: &mut Holders, r: Reg) {
+        if self.fits {
+            let m = self.over[r.index()];
+            if m != 0 {
+                state.retain(|&(q, _)| self.bit[q.index()] & m == 0);
+            }
+        } else {
+            state.retain(|&(q, _)| !t.regs_overlap(q, r));
+        }
+    }
+}
+
+/// Block `b`'s entry state, what all its run predecessors agree on, into
+/// `state`.
+fn entry(cfg: &Cfg, out: &[Option<Holders>], b: Block, state: &mut Holders) {
+    state.clear();
+    if cfg.rpo.first() == Some(&b) {
+        return;
+    }
+    let mut first = true;
     for &p in cfg.reachable_preds(b) {
         let Some(o) = &out[p.index()] else { continue };
-        meet = Some(match meet {
-            None => o.clone(),
-            Some(m) => m
-                .into_iter()
-                .filter(|x| o.binary_search(x).is_ok())
-                .collect(),
-        });
+        if first {
+            state.extend_from_slice(o);
+            first = false;
+        } else {
+            state.retain(|x| o.binary_search(x).is_ok());
+        }
     }
-    meet.unwrap_or_default()
 }
 
 /// The register classes of each register asked about, as a bit set,
@@ -234,11 +375,17 @@ impl ClassSets {
     }
 }
 
-/// Appends what instruction `i` does to the holders to `out`.
+/// Appends what instruction `i` does to the holders to `out`; `noted`
+/// says whether the record has an edit (bit 0) or a folded access (bit 1)
+/// for it.
+// The record's look-up flags come apart from the record so that the
+// function asks its maps only about the instructions they hold.
+#[allow(clippy::too_many_arguments)]
 fn block_events(
     t: &TargetInfo<'_>,
     func: &MachineFunction,
     record: &AllocRecord,
+    noted: u8,
     i: Inst,
     relevant: &dyn Fn(Reg) -> bool,
     classes: &mut ClassSets,
@@ -250,7 +397,12 @@ fn block_events(
     // checker follows by name: it only ends what registers held.
     let inserted = !record.is_original(i);
     let inst = func.inst(i);
-    match record.edits.get(&i) {
+    let edit = if noted & 1 != 0 {
+        record.edits.get(&i)
+    } else {
+        None
+    };
+    match edit {
         Some(&Edit::Reload { slot, to }) => {
             out.push(if inserted {
                 Event::Reload { inst: i, slot, to }
@@ -297,7 +449,9 @@ fn block_events(
         return;
     }
     // A folded access to a slot may write it.
-    if let Some(f) = record.memory_folds.get(&i) {
+    if noted & 2 != 0
+        && let Some(f) = record.memory_folds.get(&i)
+    {
         out.push(Event::KillSlot(f.slot));
     }
     for (k, o) in inst.operands.iter().enumerate() {
@@ -323,12 +477,13 @@ fn block_events(
 fn step(
     t: &TargetInfo<'_>,
     func: &MachineFunction,
+    overlaps: &Overlaps,
     e: &Event,
     classes: &mut ClassSets,
     state: &mut Holders,
     serve: &mut dyn FnMut(Inst, Reg),
 ) {
-    let kill_reg = |state: &mut Holders, r: Reg| state.retain(|&(q, _)| !t.regs_overlap(q, r));
+    let kill_reg = |state: &mut Holders, r: Reg| overlaps.kill(t, state, r);
     let hold = |state: &mut Holders, r: Reg, slot: u32| {
         let k = state.partition_point(|&(q, _)| q < r);
         state.insert(k, (r, slot));

@@ -66,6 +66,13 @@ pub fn finish(
     Ok(())
 }
 
+/// Flag of an instruction the spiller took out.
+const DEAD: u8 = 1;
+/// Flag of a COPY that became an identity copy.
+const IDENTITY: u8 = 2;
+/// Flag of a split copy left without meaning (taken out or identity).
+const DROPPED: u8 = 4;
+
 /// [`finish`] but for the block live-ins, which the caller recomputes
 /// ([`update_live_ins`]) once it has changed the code no further: slots,
 /// spill code, operands and removed instructions.
@@ -137,15 +144,24 @@ pub fn rewrite_code(
         let side = if ins.after { &mut after } else { &mut before };
         side[ins.at.index()].push(id);
     }
-    // Instruction sets as flags by instruction (every instruction is
-    // looked up in them).
+    // Instruction sets as bits of one flag byte by instruction (every
+    // instruction is looked up in them): `DEAD`, `IDENTITY`, `DROPPED`.
     let n = func.insts.len();
-    let mut dead = vec![false; n];
+    let mut flags = vec![0u8; n];
+    let dead = |flags: &[u8], i: Inst| flags[i.index()] & DEAD != 0;
     for &i in &code.removed {
-        dead[i.index()] = true;
+        flags[i.index()] |= DEAD;
     }
     if spill_code {
         for bd in &mut func.blocks {
+            // A block without spill code keeps its list.
+            if !bd.insts.iter().any(|i| {
+                [&before, &after]
+                    .iter()
+                    .any(|side| side.get(i.index()).is_some_and(|x| !x.is_empty()))
+            }) {
+                continue;
+            }
             let mut list = Vec::with_capacity(bd.insts.len());
             for &i in &bd.insts {
                 if let Some(b) = before.get(i.index()) {
@@ -161,16 +177,15 @@ pub fn rewrite_code(
     }
 
     // 3. Operands.
-    let mut identity = vec![false; n];
     for b in 0..func.blocks.len() {
         for k in 0..func.blocks[b].insts.len() {
             let i = func.blocks[b].insts[k];
-            if dead[i.index()] {
+            if dead(&flags, i) {
                 continue;
             }
             rewrite_inst(t, func, an, vrm, track_lanes, i).map_err(|e| e.at(Block::new(b), i))?;
             if is_identity_copy(func, i) {
-                identity[i.index()] = true;
+                flags[i.index()] |= IDENTITY;
             }
         }
     }
@@ -179,7 +194,7 @@ pub fn rewrite_code(
     // final id, and their meaning goes into the record.
     for f in &code.folded {
         let (i, kind, k) = (f.inst, f.kind, f.operand);
-        if dead[i.index()] {
+        if dead(&flags, i) {
             // Taken out as redundant: the checker reads it as the original
             // COPY.
             continue;
@@ -244,12 +259,11 @@ pub fn rewrite_code(
     }
 
     // Copies from live-range splitting: their meaning, unless folded.
-    let mut dropped = vec![false; n];
     for &i in split_copies {
         // A split copy whose value the spiller rematerializes at every use
         // is dead; like an identity copy it has no meaning to record.
-        if identity[i.index()] || dead[i.index()] {
-            dropped[i.index()] = true;
+        if flags[i.index()] & (IDENTITY | DEAD) != 0 {
+            flags[i.index()] |= DROPPED;
             continue;
         }
         if record.edits.contains_key(&i) {
@@ -288,21 +302,17 @@ pub fn rewrite_code(
     // 4. Removed instructions, with the instruction each came before.
     for b in 0..func.blocks.len() {
         // Most blocks lose nothing: they keep their list as it is.
-        if !func.blocks[b]
-            .insts
-            .iter()
-            .any(|i| dropped[i.index()] || dead[i.index()] || identity[i.index()])
-        {
+        if !func.blocks[b].insts.iter().any(|i| flags[i.index()] != 0) {
             continue;
         }
         let old = std::mem::take(&mut func.blocks[b].insts);
         let mut kept = Vec::with_capacity(old.len());
         let mut pending = Vec::new();
         for i in old {
-            if dropped[i.index()] {
+            if flags[i.index()] & DROPPED != 0 {
                 continue;
             }
-            if dead[i.index()] || identity[i.index()] {
+            if flags[i.index()] & (DEAD | IDENTITY) != 0 {
                 pending.push(i);
             } else {
                 for r in pending.drain(..) {
@@ -519,10 +529,12 @@ pub fn update_live_ins(t: &TargetInfo<'_>, func: &mut MachineFunction, reserved:
     let nb = func.blocks.len();
     let words = nu.div_ceil(64);
     // Per block, `words` words each: units read before written (gen),
-    // units written (kill), and live on entry; one flat vector apiece, so
-    // the dataflow below allocates nothing per block or per round.
-    let mut gen_ = vec![0u64; nb * words];
-    let mut kill = vec![0u64; nb * words];
+    // units written (kill), and live on entry; one flat vector for the
+    // three, so the dataflow below allocates nothing per block or per
+    // round.
+    let mut sets = vec![0u64; 3 * nb * words];
+    let (gen_, rest) = sets.split_at_mut(nb * words);
+    let (kill, live_in) = rest.split_at_mut(nb * words);
     let mut clobbers = MaskUnits::default();
     let mut live = Units::new(nu);
     let mut killed = Units::new(nu);
@@ -543,29 +555,31 @@ pub fn update_live_ins(t: &TargetInfo<'_>, func: &mut MachineFunction, reserved:
         gen_[b * words..(b + 1) * words].copy_from_slice(&live.0);
         kill[b * words..(b + 1) * words].copy_from_slice(&killed.0);
     }
-    let mut live_in = gen_.clone();
+    live_in.copy_from_slice(gen_);
     let mut out = vec![0u64; words];
     // The predecessors of every block, block after block, from the
     // successor lists (those of the IR may be stale).
+    // Counted into `pred_at[k]`, summed into where each list ends, and
+    // filled from the ends backwards, which leaves `pred_at[k]` where the
+    // list of `k` starts: no second vector of positions.
     let mut pred_at = vec![0usize; nb + 1];
     for bd in &func.blocks {
         for s in &bd.succs {
             if s.block.index() < nb {
-                pred_at[s.block.index() + 1] += 1;
+                pred_at[s.block.index()] += 1;
             }
         }
     }
-    for b in 0..nb {
-        pred_at[b + 1] += pred_at[b];
+    for b in 1..=nb {
+        pred_at[b] += pred_at[b - 1];
     }
     let mut preds = vec![0usize; pred_at[nb]];
-    let mut fill = pred_at.clone();
-    for (b, bd) in func.blocks.iter().enumerate() {
-        for s in &bd.succs {
+    for (b, bd) in func.blocks.iter().enumerate().rev() {
+        for s in bd.succs.iter().rev() {
             let k = s.block.index();
             if k < nb {
-                preds[fill[k]] = b;
-                fill[k] += 1;
+                pred_at[k] -= 1;
+                preds[pred_at[k]] = b;
             }
         }
     }
@@ -615,10 +629,21 @@ pub fn update_live_ins(t: &TargetInfo<'_>, func: &mut MachineFunction, reserved:
     let nr = t.regs.len();
     let mut seen = vec![0u32; nr];
     let mut full_at = vec![0u32; nr];
-    // Per register, whether it may be listed at all (neither reserved,
-    // artificial nor constant, and with units), found when first asked:
-    // 0 not yet, 1 yes, 2 no. A register is a candidate of many blocks.
-    let mut listable = vec![0u8; nr];
+    // Per unit, the registers that may be listed (neither reserved,
+    // artificial nor constant, and with units) among its roots and their
+    // super-registers, found when the unit is first live into a block:
+    // `cands[cand_at[u].0..cand_at[u].1]`, the pair `(1, 0)` while not
+    // yet found. A unit is live into many blocks.
+    let mut cand_at = vec![(1u32, 0u32); nu];
+    // Room for a few registers a unit, so that the list is allocated once.
+    let mut cands: Vec<Reg> = Vec::with_capacity(4 * nu);
+    let listable = |r: Reg| {
+        let d = t.reg(r);
+        !is_reserved(r)
+            && !d.flags.contains(PhysFlags::ARTIFICIAL)
+            && !d.flags.contains(PhysFlags::CONSTANT)
+            && !d.units.is_empty()
+    };
     let mut full: Vec<Reg> = Vec::new();
     // The first block with each live unit set: blocks with the same set
     // get the same list (common after allocation, where values stay in
@@ -638,28 +663,26 @@ pub fn update_live_ins(t: &TargetInfo<'_>, func: &mut MachineFunction, reserved:
         // roots and their super-registers.
         full.clear();
         for u in live.iter() {
-            for root in t.unit_roots(crate::target::RegUnit::new(u)) {
-                for r in std::iter::once(root).chain(t.super_regs(root).iter().copied()) {
-                    if seen[r.index()] == stamp {
-                        continue;
-                    }
-                    seen[r.index()] = stamp;
-                    let d = t.reg(r);
-                    let may = match listable[r.index()] {
-                        0 => {
-                            let may = !is_reserved(r)
-                                && !d.flags.contains(PhysFlags::ARTIFICIAL)
-                                && !d.flags.contains(PhysFlags::CONSTANT)
-                                && !d.units.is_empty();
-                            listable[r.index()] = if may { 1 } else { 2 };
-                            may
+            if cand_at[u].0 > cand_at[u].1 {
+                let start = cands.len();
+                for root in t.unit_roots(crate::target::RegUnit::new(u)) {
+                    for r in std::iter::once(root).chain(t.super_regs(root).iter().copied()) {
+                        if listable(r) && !cands[start..].contains(&r) {
+                            cands.push(r);
                         }
-                        known => known == 1,
-                    };
-                    if may && d.units.iter().all(|u| live.get(u.index())) {
-                        full_at[r.index()] = stamp;
-                        full.push(r);
                     }
+                }
+                cand_at[u] = (start as u32, cands.len() as u32);
+            }
+            let (from, to) = cand_at[u];
+            for &r in &cands[from as usize..to as usize] {
+                if seen[r.index()] == stamp {
+                    continue;
+                }
+                seen[r.index()] = stamp;
+                if t.units(r).iter().all(|u| live.get(u.index())) {
+                    full_at[r.index()] = stamp;
+                    full.push(r);
                 }
             }
         }
