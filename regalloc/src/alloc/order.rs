@@ -323,9 +323,15 @@ impl AllocationOrder {
             }
         }
         let hints = regs.len();
-        for &r in base {
-            if !regs[..hints].contains(&r) {
-                regs.push(r);
+        // Most ranges have no hint in the order: the base order as it is,
+        // copied in one go.
+        if hints == 0 {
+            regs.extend_from_slice(base);
+        } else {
+            for &r in base {
+                if !regs[..hints].contains(&r) {
+                    regs.push(r);
+                }
             }
         }
         AllocationOrder { regs, hints }
