@@ -33,7 +33,10 @@ pub const MAX_MOVED: usize = 2;
 pub fn try_reassign(g: &mut Greedy<'_, '_, '_>, v: VReg, order: &AllocationOrder) -> Option<Reg> {
     let mut picks: Vec<(VReg, Reg)> = Vec::with_capacity(MAX_MOVED);
     for &p in &order.regs {
-        if g.check(v, p) != Interference::Virt {
+        // Only virtual interference can move: the rest is ruled out here,
+        // and whether virtual registers are in the way at all is what
+        // collecting them below finds (an empty list), in one union walk.
+        if g.check_fixed(v, p) != Interference::Free {
             continue;
         }
         let Some(movable) =
