@@ -18,6 +18,7 @@
 mod union;
 
 use std::cell::RefCell;
+use std::ops::ControlFlow;
 
 use crate::analysis::{LiveInterval, LiveIntervals, LiveRange, RegMaskSlot, SlotIndex};
 use crate::ir::{RegMask, VReg};
@@ -340,15 +341,11 @@ impl LiveRegMatrix {
         }
         for (u, range) in self.unit_ranges_iter(t, iv, p) {
             if let Some(un) = self.unions.get(u.index())
-                && !un.is_empty()
-                && let Some(first) = range.segments.first()
+                && un
+                    .each_overlapping(&range.segments, |_| ControlFlow::Break(()))
+                    .is_break()
             {
-                let mut walk = Walk::new(un, first.start);
-                for s in &range.segments {
-                    if walk.overlaps(s.start, s.end) {
-                        return Interference::Virt;
-                    }
-                }
+                return Interference::Virt;
             }
         }
         Interference::Free
@@ -359,15 +356,14 @@ impl LiveRegMatrix {
     pub fn interfering_vregs(&self, t: &TargetInfo<'_>, iv: &LiveInterval, p: Reg) -> Vec<VReg> {
         let mut out = Vec::new();
         for (u, range) in self.unit_ranges_iter(t, iv, p) {
-            let Some(un) = self.unions.get(u.index()) else {
-                continue;
-            };
-            let Some(first) = range.segments.first() else {
-                continue;
-            };
-            let mut walk = Walk::new(un, first.start);
-            for s in &range.segments {
-                out.extend(walk.overlapping(s.start, s.end).iter().map(|x| x.owner));
+            if let Some(un) = self.unions.get(u.index()) {
+                let _ = un.each_overlapping(&range.segments, |x| {
+                    // Neighbouring entries are mostly one register's.
+                    if out.last() != Some(&x.owner) {
+                        out.push(x.owner);
+                    }
+                    ControlFlow::Continue(())
+                });
             }
         }
         out.sort();
@@ -390,21 +386,19 @@ impl LiveRegMatrix {
             let Some(un) = self.unions.get(u.index()) else {
                 continue;
             };
-            let Some(first) = range.segments.first() else {
-                continue;
-            };
-            let mut walk = Walk::new(un, first.start);
-            for s in &range.segments {
-                for x in walk.overlapping(s.start, s.end) {
-                    // The same register usually meets several segments in
-                    // a row: the last one found answers before a search.
-                    if out.last() != Some(&x.owner) && !out.contains(&x.owner) {
-                        if out.len() == limit {
-                            return None;
-                        }
-                        out.push(x.owner);
+            let walked = un.each_overlapping(&range.segments, |x| {
+                // The same register usually meets several segments in
+                // a row: the last one found answers before a search.
+                if out.last() != Some(&x.owner) && !out.contains(&x.owner) {
+                    if out.len() == limit {
+                        return ControlFlow::Break(());
                     }
+                    out.push(x.owner);
                 }
+                ControlFlow::Continue(())
+            });
+            if walked.is_break() {
+                return None;
             }
         }
         out.sort();

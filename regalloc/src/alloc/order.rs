@@ -308,32 +308,70 @@ impl AllocationOrder {
     ) -> AllocationOrder {
         let base = orders.base(t, c);
         let mut regs = Vec::with_capacity(base.len());
-        if let Some(h) = analyses.hints.get(v.index()) {
-            for &(hint, _) in h {
-                let r = match hint {
-                    Hint::Phys(r) => Some(r),
-                    Hint::Virt(w) => assigned(w),
-                };
-                if let Some(r) = r
-                    && base.contains(&r)
-                    && !regs.contains(&r)
-                {
+        push_hints(base, v, analyses, assigned, &mut regs);
+        let hints = regs.len();
+        // Most ranges have no hint in the order: the base order as it is,
+        // copied in one go.
+        if hints == 0 {
+            regs.extend_from_slice(base);
+        } else {
+            for &r in base {
+                if !regs[..hints].contains(&r) {
                     regs.push(r);
                 }
-            }
-        }
-        let hints = regs.len();
-        for &r in base {
-            if !regs[..hints].contains(&r) {
-                regs.push(r);
             }
         }
         AllocationOrder { regs, hints }
     }
 
+    /// The order [`AllocationOrder::new`] makes, without making it: its
+    /// hints are pushed onto `hints` (cleared first), and class `c`'s base
+    /// order is returned; the order is the hints, then the base order
+    /// without them. For a caller walking the order once.
+    pub fn parts<'o>(
+        t: &TargetInfo<'_>,
+        orders: &'o mut ClassOrders,
+        c: RegClass,
+        v: VReg,
+        analyses: &Analyses,
+        assigned: impl Fn(VReg) -> Option<Reg>,
+        hints: &mut Vec<Reg>,
+    ) -> &'o [Reg] {
+        let base = orders.base(t, c);
+        hints.clear();
+        push_hints(base, v, analyses, assigned, hints);
+        base
+    }
+
     /// Whether `r` is one of the hints.
     pub fn is_hint(&self, r: Reg) -> bool {
         self.regs[..self.hints].contains(&r)
+    }
+}
+
+/// Pushes onto `regs` the registers of `v`'s copy hints (virtual ones
+/// through `assigned`) that are in `base`, each once, heaviest first.
+fn push_hints(
+    base: &[Reg],
+    v: VReg,
+    analyses: &Analyses,
+    assigned: impl Fn(VReg) -> Option<Reg>,
+    regs: &mut Vec<Reg>,
+) {
+    let Some(h) = analyses.hints.get(v.index()) else {
+        return;
+    };
+    for &(hint, _) in h {
+        let r = match hint {
+            Hint::Phys(r) => Some(r),
+            Hint::Virt(w) => assigned(w),
+        };
+        if let Some(r) = r
+            && base.contains(&r)
+            && !regs.contains(&r)
+        {
+            regs.push(r);
+        }
     }
 }
 

@@ -38,39 +38,85 @@ pub(super) fn remat_values(
         .map(|vn| remat_source(t, func, li, vrm, *vn, v, constant))
         .collect();
     for (vn, r) in remat.iter_mut().enumerate() {
-        let Some(def) = *r else { continue };
-        if clobbers(func, def).next().is_none() {
-            continue;
-        }
-        let placeable = users.iter().all(|&i| {
-            let Some(at) = li.slots.inst(i) else {
-                return true;
-            };
-            let before = at.with(Slot::Block);
-            let reads_this = iv
-                .range
-                .segment_at(before)
-                .is_some_and(|seg| seg.valno as usize == vn)
-                && func.inst(i).operands.iter().any(|o| {
-                    // A use, or a sub-register definition that keeps
-                    // (reads) the other lanes.
-                    o.as_reg().is_some_and(|r| {
-                        r.reg == RegRef::Virt(v)
-                            && !r.flags.has(RegFlags::UNDEF)
-                            && (!r.is_def() || r.sub.is_some())
-                    })
-                });
-            !reads_this
-                || li
-                    .slots
-                    .block_of(at)
-                    .is_some_and(|b| clobbers(func, def).all(|p| !live_before(t, func, b, i, p)))
-        });
-        if !placeable {
+        if let Some(def) = *r
+            && !placeable(t, func, li, v, users, vn, def)
+        {
             *r = None;
         }
     }
     remat
+}
+
+/// Whether every value of `v` can be recomputed at its uses: every entry
+/// of [`remat_values`] is some. Stops at the first value that cannot, so
+/// that a range with one ordinary definition (most) costs one look at its
+/// definitions rather than the whole analysis.
+pub(super) fn all_remat_values(
+    t: &TargetInfo<'_>,
+    func: &MachineFunction,
+    li: &LiveIntervals,
+    vrm: &VirtRegMap,
+    v: VReg,
+    users: &[Inst],
+    constant: &dyn Fn(Reg) -> bool,
+) -> bool {
+    let Some(iv) = li.vreg(v) else {
+        return true;
+    };
+    let mut defs = Vec::with_capacity(iv.range.valnos.len());
+    for vn in &iv.range.valnos {
+        match remat_source(t, func, li, vrm, *vn, v, constant) {
+            Some(def) => defs.push(def),
+            None => return false,
+        }
+    }
+    defs.iter()
+        .enumerate()
+        .all(|(vn, &def)| placeable(t, func, li, v, users, vn, def))
+}
+
+/// Whether value `vn` of `v`, recomputed by `def`, can be recomputed at
+/// every instruction of `users` reading it: a definition clobbering a
+/// register needs it dead there.
+fn placeable(
+    t: &TargetInfo<'_>,
+    func: &MachineFunction,
+    li: &LiveIntervals,
+    v: VReg,
+    users: &[Inst],
+    vn: usize,
+    def: Inst,
+) -> bool {
+    if clobbers(func, def).next().is_none() {
+        return true;
+    }
+    let Some(iv) = li.vreg(v) else {
+        return true;
+    };
+    users.iter().all(|&i| {
+        let Some(at) = li.slots.inst(i) else {
+            return true;
+        };
+        let before = at.with(Slot::Block);
+        let reads_this = iv
+            .range
+            .segment_at(before)
+            .is_some_and(|seg| seg.valno as usize == vn)
+            && func.inst(i).operands.iter().any(|o| {
+                // A use, or a sub-register definition that keeps
+                // (reads) the other lanes.
+                o.as_reg().is_some_and(|r| {
+                    r.reg == RegRef::Virt(v)
+                        && !r.flags.has(RegFlags::UNDEF)
+                        && (!r.is_def() || r.sub.is_some())
+                })
+            });
+        !reads_this
+            || li
+                .slots
+                .block_of(at)
+                .is_some_and(|b| clobbers(func, def).all(|p| !live_before(t, func, b, i, p)))
+    })
 }
 
 /// Whether physical register `p` is live just before instruction `i` of

@@ -46,7 +46,7 @@ use crate::analysis::{LiveInterval, LiveIntervals, LiveRange, Segment, Slot, Slo
 use crate::ir::{Inst, InstData, MachineFunction, Op, Operand, RegFlags, RegOperand, RegRef, VReg};
 use crate::target::{InstrTemplate, MemoryFoldDesc, Reg, RegClass, TargetInfo, TemplateOperand};
 
-use super::remat::{is_constant, remat_copy, remat_values};
+use super::remat::{all_remat_values, is_constant, remat_copy, remat_values};
 use super::virtmap::VirtRegMap;
 use super::{AllocError, AllocErrorKind};
 
@@ -273,10 +273,7 @@ impl Spiller {
     ) -> bool {
         let constant = |p: Reg| is_constant(t, &self.phys_defs, p);
         let users = self.users(v);
-        li.vreg(v).is_some()
-            && remat_values(t, func, li, vrm, v, users, &constant)
-                .iter()
-                .all(Option::is_some)
+        li.vreg(v).is_some() && all_remat_values(t, func, li, vrm, v, users, &constant)
     }
 
     /// Spills `v`: rewrites every instruction touching it to use a new

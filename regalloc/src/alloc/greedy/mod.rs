@@ -153,6 +153,9 @@ pub(crate) struct Greedy<'f, 'a, 't> {
     /// The call masks inside the range being allocated, collected on its
     /// first interference check (see [`Greedy::check`]).
     pub call_masks: Option<(VReg, CallMasks)>,
+    /// Buffer for the hints of an order walked once
+    /// ([`AllocationOrder::parts`]), kept between uses.
+    pub hint_scratch: Vec<Reg>,
 }
 
 /// Allocates `func` with the greedy allocator and the given options.
@@ -219,6 +222,7 @@ impl<'f, 'a, 't> Greedy<'f, 'a, 't> {
             lanes,
             region: None,
             call_masks: None,
+            hint_scratch: Vec::new(),
             func,
         };
         for v in 0..n {

@@ -33,7 +33,10 @@ pub const MAX_MOVED: usize = 2;
 pub fn try_reassign(g: &mut Greedy<'_, '_, '_>, v: VReg, order: &AllocationOrder) -> Option<Reg> {
     let mut picks: Vec<(VReg, Reg)> = Vec::with_capacity(MAX_MOVED);
     for &p in &order.regs {
-        if g.check(v, p) != Interference::Virt {
+        // Only virtual interference can move: the rest is ruled out here,
+        // and whether virtual registers are in the way at all is what
+        // collecting them below finds (an empty list), in one union walk.
+        if g.check_fixed(v, p) != Interference::Free {
             continue;
         }
         let Some(movable) =
@@ -104,15 +107,38 @@ pub(super) fn free_elsewhere(
     p: Reg,
     picks: &[(VReg, Reg)],
 ) -> Option<Reg> {
-    let order = g.order(c).ok()?;
+    // `c`'s order (`Greedy::order`, which has none without a class) is
+    // walked once: in its parts, not collected.
+    let class = g
+        .func
+        .vreg_class(c)
+        .filter(|k| k.index() < g.t.classes.len())?;
     let iv = g.an.intervals.vreg(c)?;
+    let mut hints = std::mem::take(&mut g.hint_scratch);
+    let vrm = &g.vrm;
+    let base = AllocationOrder::parts(
+        g.t,
+        &mut g.orders,
+        class,
+        c,
+        &g.an,
+        |x| vrm.phys(x),
+        &mut hints,
+    );
     // The calls inside `c`'s range, collected once for all its registers.
     let masks = g.matrix.masks_in(&iv.range);
-    order.regs.iter().copied().find(|&q| {
+    let free = |q: Reg| {
         !g.t.regs_overlap(q, p)
             && picks.iter().all(|&(_, r)| !g.t.regs_overlap(q, r))
             && g.matrix.check_with_masks(g.t, iv, q, &masks) == Interference::Free
-    })
+    };
+    let found = hints.iter().copied().find(|&q| free(q)).or_else(|| {
+        base.iter()
+            .copied()
+            .find(|&q| !hints.contains(&q) && free(q))
+    });
+    g.hint_scratch = hints;
+    found
 }
 
 #[cfg(test)]

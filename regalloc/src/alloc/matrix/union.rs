@@ -8,6 +8,8 @@
 //! one short vector. Assigning a register with many segments merges them
 //! in one pass instead of inserting one by one.
 
+use std::ops::ControlFlow;
+
 use crate::analysis::{Segment, SlotIndex};
 use crate::ir::VReg;
 
@@ -171,6 +173,62 @@ impl Union {
     }
 }
 
+impl Union {
+    /// Calls `f` with the entries overlapping `segments` (sorted,
+    /// disjoint), in increasing order; an entry reaching over several
+    /// segments may come once per segment. Stops when `f` breaks.
+    ///
+    /// The walk moves through the entries and the segments together, each
+    /// side stepping (or, past a few steps, searching) to the first item
+    /// reaching the other's current one: a long range over a sparse union
+    /// costs about the entries, not a step per segment.
+    pub fn each_overlapping(
+        &self,
+        segments: &[Segment],
+        mut f: impl FnMut(&Entry) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let es = &self.entries[..];
+        let Some(first) = segments.first() else {
+            return ControlFlow::Continue(());
+        };
+        if es.is_empty() {
+            return ControlFlow::Continue(());
+        }
+        let mut j = es.partition_point(|e| e.end <= first.start);
+        let mut i = 0;
+        while let (Some(e), Some(s)) = (es.get(j), segments.get(i)) {
+            if e.end <= s.start {
+                j = skip_while(es, j + 1, |e| e.end <= s.start);
+            } else if s.end <= e.start {
+                i = skip_while(segments, i + 1, |s| s.end <= e.start);
+            } else {
+                f(e)?;
+                // The one ending first can meet nothing further.
+                if e.end <= s.end {
+                    j += 1;
+                } else {
+                    i += 1;
+                }
+            }
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+/// The index of the first item of `xs` at or after `from` for which
+/// `before` is false (`before` holding on a prefix of `xs[from..]`): a few
+/// steps, then a search of the rest.
+fn skip_while<T>(xs: &[T], from: usize, before: impl Fn(&T) -> bool) -> usize {
+    let mut k = from;
+    for _ in 0..STEP_BEFORE_SEARCH {
+        match xs.get(k) {
+            Some(x) if before(x) => k += 1,
+            _ => return k,
+        }
+    }
+    k + xs.get(k..).map_or(0, |rest| rest.partition_point(before))
+}
+
 /// The union entries overlapping each segment of a live range, segment by
 /// segment in order. The segments of a range are usually close together,
 /// so the walk steps forward through the union and searches the rest only
@@ -204,13 +262,6 @@ impl<'a> Walk<'a> {
             }
             self.at += 1;
         }
-    }
-
-    /// Whether an entry overlaps `[start, end)`. Calls must come with
-    /// increasing, disjoint intervals.
-    pub fn overlaps(&mut self, start: SlotIndex, end: SlotIndex) -> bool {
-        self.skip_to(start);
-        self.entries.get(self.at).is_some_and(|e| e.start < end)
     }
 
     /// The entries overlapping `[start, end)`, in increasing order. Calls
@@ -297,9 +348,24 @@ mod tests {
             VReg(1),
             &mut scratch,
         );
+        let met = |segments: &[Segment]| {
+            let mut out = Vec::new();
+            let _ = u.each_overlapping(segments, |e| {
+                out.push(e.start.0);
+                ControlFlow::Continue(())
+            });
+            out
+        };
+        assert_eq!(met(&[seg(5, 6), seg(12, 18)]), vec![0]);
+        assert_eq!(
+            met(&[seg(12, 18), seg(22, 24), seg(26, 41)]),
+            vec![20, 20, 40]
+        );
+        assert_eq!(
+            met(&[seg(10, 20), seg(30, 40), seg(50, 60)]),
+            Vec::<u32>::new()
+        );
         let mut w = Walk::new(&u, SlotIndex(5));
-        assert!(w.overlaps(SlotIndex(5), SlotIndex(6)));
-        assert!(!w.overlaps(SlotIndex(12), SlotIndex(18)));
         let got: Vec<u32> = w
             .overlapping(SlotIndex(25), SlotIndex(45))
             .iter()
