@@ -43,6 +43,12 @@ def x86_lea64 : Operand<i64> {
   let MIOperandInfo = (ops GR64, x86_disp8, GR64_NOSP, x86_disp32, SEGMENT_REG);
 }
 def x86_tcptr : Operand<i64> { let MIOperandInfo = (ops x86_ptr_tc); }
+// A tail call's memory address: base and index from the tail-call set,
+// which holds no callee-saved register (the epilogue restores those first).
+def x86_mem_tc : Operand<i64> {
+  let OperandType = "OPERAND_MEMORY";
+  let MIOperandInfo = (ops x86_ptr_tc, x86_disp8, x86_ptr_tc, x86_disp32, SEGMENT_REG);
+}
 
 //===-- Base classes ----------------------------------------------------===//
 
@@ -357,6 +363,8 @@ let isCall = true, Uses = [RSP, SSP] in {
   let isReturn = true, isTerminator = true, isBarrier = true in {
     def TCRETURNdi64 : X86Op<(outs), (ins x86_pcrel:$fn, x86_imm:$off)>;
     def TCRETURNri64 : X86Op<(outs), (ins x86_tcptr:$fn, x86_imm:$off)>;
+    let mayLoad = true in
+    def TCRETURNmi64 : X86Op<(outs), (ins x86_mem_tc:$fn, x86_imm:$off)>;
   }
 }
 
@@ -529,6 +537,26 @@ foreach op = ["SHUFPS", "SHUFPD"] in
 let Constraints = "$dst = $src", Uses = [MXCSR], mayRaiseFPException = true, isCommutable = true in
 foreach op = ["CMPPS", "CMPPD"] in
   def op # rri : X86Op<(outs VR128:$dst), (ins VR128:$src, VR128:$src2, x86_imm:$cc)>;
+// Packed FP arithmetic (MXCSR-dependent, unlike the bitwise forms above).
+let Uses = [MXCSR], mayRaiseFPException = true in {
+  foreach op = ["ADDPS", "ADDPD", "MULPS", "MULPD"] in
+    defm op : Packed<true>;
+  foreach op = ["SUBPS", "SUBPD", "DIVPS", "DIVPD"] in
+    defm op : Packed<false>;
+}
+// LLVM commutes UNPCKHPD alone (into MOVHLPS with the operands swapped).
+foreach op = ["UNPCKLPS", "UNPCKLPD", "UNPCKHPS"] in
+  defm op : Packed<false>;
+defm UNPCKHPD : Packed<true>;
+// Truncating conversions of a vector register's low lane.
+let Uses = [MXCSR], mayRaiseFPException = true in
+foreach op = ["CVTTSD2SI", "CVTTSS2SI"] in {
+  def op # rr_Int : X86Op<(outs GR32:$dst), (ins VR128:$src)>;
+  def op # 64rr_Int : X86Op<(outs GR64:$dst), (ins VR128:$src)>;
+}
+// The full memory fence: no operands, ordered against every access.
+let hasSideEffects = true, mayLoad = true, mayStore = true in
+def MFENCE : X86Op<(outs), (ins)>;
 def PEXTRWrr : X86Op<(outs GR32:$dst), (ins VR128:$src, x86_imm:$idx)>;
 let Constraints = "$dst = $src" in
 def PINSRWrr : X86Op<(outs VR128:$dst), (ins VR128:$src, GR32:$val, x86_imm:$idx)>;

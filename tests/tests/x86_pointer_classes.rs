@@ -35,3 +35,15 @@ fn address_operands_take_the_class_of_their_pointer_kind() {
     assert!(x86().class_contains(class("GR64"), r15));
     assert!(!x86().class_contains(class("GR64_NOREX"), r15));
 }
+
+#[test]
+fn a_tail_call_through_memory_addresses_through_the_tail_call_set() {
+    // Base and index of TCRETURNmi64 are read after the epilogue has
+    // restored the callee-saved registers, so neither may be one of them.
+    let s = |x: &str| Some(x.to_string());
+    let tc = operand_classes("TCRETURNmi64");
+    assert_eq!(tc[0], s("GR64_TC"), "{tc:?}");
+    assert_eq!(tc[2], s("GR64_TC"), "{tc:?}");
+    let rbx = x86().find_reg("RBX").expect("RBX");
+    assert!(!x86().class_contains(x86().find_class("GR64_TC").unwrap(), rbx));
+}

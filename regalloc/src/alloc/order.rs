@@ -19,7 +19,7 @@
 //! each only if it is in the base order.
 
 use crate::analysis::{Analyses, Hint};
-use crate::ir::{MachineFunction, Op, Operand, VReg};
+use crate::ir::{FramePointerKind, MachineFunction, Op, Operand, VReg};
 use crate::target::{
     AllocOrderPolicy, CalleeSavedSet, FunctionInfo, InstrFlags, Reg, RegClass, RegFlags, TargetInfo,
 };
@@ -269,10 +269,16 @@ pub fn function_info_with(
 ) -> FunctionInfo {
     let has_calls = frame.has_calls || calls;
     let var_sized = func.stack.iter().any(|o| &*o.kind == "variable-sized");
+    // LLVM's `TargetOptions::DisableFramePointerElim`: the IR attribute
+    // when the file has one, else the target's default policy.
+    let kept_by_policy = match func.frame_pointer {
+        Some(FramePointerKind::All) => true,
+        Some(FramePointerKind::NonLeaf) => has_calls,
+        Some(FramePointerKind::None) => false,
+        None => has_calls && t.frame_pointer_in_non_leaf,
+    };
     FunctionInfo {
-        has_frame_pointer: var_sized
-            || frame.frame_address_taken
-            || (has_calls && t.frame_pointer_in_non_leaf),
+        has_frame_pointer: var_sized || frame.frame_address_taken || kept_by_policy,
         has_calls,
         features: 0,
     }

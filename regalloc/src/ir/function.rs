@@ -291,6 +291,23 @@ pub struct MachineFunction {
     /// The MIR document's top-level keys in source order, so that output
     /// keeps what the IR does not model. Empty for built functions.
     pub source_keys: Vec<SourceKey>,
+    /// The IR function's `"frame-pointer"` attribute, read from the file's
+    /// IR module; `None` when there is none (the target's default applies).
+    pub frame_pointer: Option<FramePointerKind>,
+}
+
+/// When a function keeps a frame pointer, by its IR attribute
+/// `"frame-pointer"` (LLVM's `FramePointerKind`). A kept frame pointer's
+/// register is reserved for the whole function.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum FramePointerKind {
+    /// `"none"`: only when the frame demands one (variable-sized objects,
+    /// a taken frame address).
+    None,
+    /// `"non-leaf"`: in every function that calls, too.
+    NonLeaf,
+    /// `"all"` (or `"reserved"`): in every function.
+    All,
 }
 
 impl MachineFunction {

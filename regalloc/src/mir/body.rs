@@ -92,8 +92,28 @@ impl<'a, 't> BodyReader<'a, 't> {
         for (k, b) in blocks.into_iter().enumerate() {
             explicit_succs[k] = self.block(Block::new(k), b)?;
         }
+        // LLVM's printer leaves a block's `successors:` line out in two
+        // cases: in the plain form (what `llc` prints by default) only when
+        // the list is empty and the parser would guess it empty; in the
+        // `-simplify-mir` form whenever the parser would guess it. The
+        // guess needs to know whether the last instruction is a barrier,
+        // which an opcode the description lacks does not say. So the form
+        // decides: a block without the line whose guess is non-empty and
+        // certain (no unknown opcode at its end) shows the simplified
+        // form, and otherwise a missing line means no successors.
+        let ends_unknown = |f: &MachineFunction, k: usize| {
+            f.blocks[k]
+                .insts
+                .last()
+                .is_some_and(|&i| matches!(f.insts[i.index()].op, Op::Unknown(_)))
+        };
+        let simplified = (0..explicit_succs.len()).any(|k| {
+            !explicit_succs[k]
+                && !ends_unknown(self.func, k)
+                && !guess_successors(self.target, self.func, Block::new(k)).is_empty()
+        });
         for (k, explicit) in explicit_succs.into_iter().enumerate() {
-            if !explicit {
+            if !explicit && (simplified || !ends_unknown(self.func, k)) {
                 self.guess_successors(Block::new(k));
             }
         }

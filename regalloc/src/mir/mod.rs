@@ -13,6 +13,7 @@
 mod body;
 mod error;
 mod inst_text;
+mod ir_attrs;
 mod read;
 pub(crate) mod write;
 mod yaml;

@@ -16,6 +16,7 @@ use super::{FunctionDoc, MirFile};
 pub fn read(target: &TargetInfo<'_>, file: &str, text: &str) -> MirFile {
     let names = NameIndex::new(target);
     let (header, docs) = split_documents(text);
+    let frame_pointers = super::ir_attrs::frame_pointer_kinds(&header);
     let functions = docs
         .into_iter()
         .map(|doc| {
@@ -27,7 +28,10 @@ pub fn read(target: &TargetInfo<'_>, file: &str, text: &str) -> MirFile {
                 name: find_name(&doc.text),
             };
             match reader.read() {
-                Ok(f) => FunctionDoc::Read(f),
+                Ok(mut f) => {
+                    f.frame_pointer = frame_pointers.get(&f.name).copied();
+                    FunctionDoc::Read(f)
+                }
                 Err(error) => FunctionDoc::Failed {
                     name: reader.name.clone(),
                     text: doc.text.clone(),

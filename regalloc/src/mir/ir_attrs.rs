@@ -1,0 +1,194 @@
+//! The function attributes of the embedded IR module (`--- |`) that allocation depends on: today the `"frame-pointer"` policy, which decides whether the frame-pointer register is reserved.
+//!
+//! The IR module is kept verbatim for the writer; this is not an IR parser.
+//! It reads two kinds of lines: a function definition (`define ... @name(...)
+//! ... #3 {`), whose `#N` references name its attribute groups, and an
+//! attribute group (`attributes #3 = { ... "frame-pointer"="all" ... }`).
+//! Attributes written inline on the `define` line are read too. A function
+//! that is only declared, or a file without an IR module, has no entry, and
+//! the target's default applies.
+
+use std::collections::HashMap;
+
+use crate::ir::FramePointerKind;
+
+/// Per defined function, by IR name: the value of its `"frame-pointer"`
+/// attribute, for the functions that have one.
+pub fn frame_pointer_kinds(header: &str) -> HashMap<String, FramePointerKind> {
+    let mut groups: HashMap<&str, FramePointerKind> = HashMap::new();
+    let mut defines: Vec<(String, Vec<&str>, Option<FramePointerKind>)> = Vec::new();
+    for line in header.lines() {
+        let line = line.trim_start();
+        if let Some(rest) = line.strip_prefix("attributes ") {
+            // `attributes #3 = { ... }`
+            let Some((id, body)) = rest.split_once('=') else {
+                continue;
+            };
+            if let Some(kind) = frame_pointer_in(body) {
+                groups.insert(id.trim(), kind);
+            }
+        } else if line.starts_with("define ") {
+            let Some((name, after)) = function_name(line) else {
+                continue;
+            };
+            let tail = after_parameters(after);
+            defines.push((name, group_refs(tail), frame_pointer_in(tail)));
+        }
+    }
+    defines
+        .into_iter()
+        .filter_map(|(name, refs, inline)| {
+            // An inline attribute and a group cannot both set one key in
+            // printed IR; the inline one is taken if both appear.
+            let kind = inline.or_else(|| refs.iter().find_map(|r| groups.get(r).copied()))?;
+            Some((name, kind))
+        })
+        .collect()
+}
+
+/// The value of a `"frame-pointer"="..."` attribute in `text`, if any.
+/// `"reserved"` (newer LLVMs: the register is kept out of allocation but
+/// no frame is set up) reserves it just as `"all"` does.
+fn frame_pointer_in(text: &str) -> Option<FramePointerKind> {
+    const KEY: &str = "\"frame-pointer\"=\"";
+    let at = text.find(KEY)? + KEY.len();
+    let value = &text[at..];
+    let value = &value[..value.find('"')?];
+    Some(match value {
+        "all" | "reserved" => FramePointerKind::All,
+        "non-leaf" => FramePointerKind::NonLeaf,
+        "none" => FramePointerKind::None,
+        _ => return None,
+    })
+}
+
+/// The function name of a `define` line (`@foo` or `@"quoted name"`, with
+/// IR escapes `\XX` decoded) and the text after it.
+fn function_name(line: &str) -> Option<(String, &str)> {
+    let at = line.find('@')?;
+    let rest = &line[at + 1..];
+    if let Some(quoted) = rest.strip_prefix('"') {
+        let end = quoted.find('"')?;
+        Some((unescape(&quoted[..end]), &quoted[end + 1..]))
+    } else {
+        let end = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || "._$-".contains(c)))
+            .unwrap_or(rest.len());
+        Some((rest[..end].to_string(), &rest[end..]))
+    }
+}
+
+/// IR's `\XX` hexadecimal escapes in a quoted name.
+fn unescape(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'\\'
+            && let Some(h) = s.get(i + 1..i + 3)
+            && let Ok(b) = u8::from_str_radix(h, 16)
+        {
+            out.push(b);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The text after the parameter list that opens `after_name` (brackets
+/// and quoted strings inside it skipped).
+fn after_parameters(after_name: &str) -> &str {
+    let mut depth = 0usize;
+    let mut in_string = false;
+    for (i, c) in after_name.char_indices() {
+        match c {
+            '"' => in_string = !in_string,
+            _ if in_string => {}
+            '(' => depth += 1,
+            ')' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return &after_name[i + 1..];
+                }
+            }
+            _ => {}
+        }
+    }
+    ""
+}
+
+/// The attribute-group references (`#3`) in the text after the parameter
+/// list, outside quoted strings.
+fn group_refs(tail: &str) -> Vec<&str> {
+    let mut refs = Vec::new();
+    let mut in_string = false;
+    for (i, c) in tail.char_indices() {
+        match c {
+            '"' => in_string = !in_string,
+            '#' if !in_string => {
+                let digits = tail[i + 1..]
+                    .find(|c: char| !c.is_ascii_digit())
+                    .map_or(tail.len(), |n| i + 1 + n);
+                if digits > i + 1 {
+                    refs.push(&tail[i..digits]);
+                }
+            }
+            _ => {}
+        }
+    }
+    refs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MODULE: &str = r#"--- |
+  ; ModuleID = 'm.ll'
+  define dso_local i32 @f(ptr noundef %0, i32 %x) local_unnamed_addr #0 {
+    ret i32 0
+  }
+
+  define internal fastcc void @"odd\2Ename"({ i32, i32 } %p, ptr "x#1" %q) unnamed_addr #2 section "t#9" {
+    ret void
+  }
+
+  define void @g() "frame-pointer"="non-leaf" {
+    ret void
+  }
+
+  define void @h() #1 {
+    ret void
+  }
+
+  declare i32 @d(i32) #0
+
+  attributes #0 = { nounwind "frame-pointer"="all" "target-cpu"="x86-64" }
+  attributes #1 = { nounwind }
+  attributes #2 = { "frame-pointer"="none" }
+...
+"#;
+
+    #[test]
+    fn each_defined_function_gets_its_groups_frame_pointer_value() {
+        let kinds = frame_pointer_kinds(MODULE);
+        assert_eq!(kinds.get("f"), Some(&FramePointerKind::All));
+        assert_eq!(kinds.get("odd.name"), Some(&FramePointerKind::None));
+        assert_eq!(kinds.get("g"), Some(&FramePointerKind::NonLeaf));
+        // No attribute in its group; declarations are not functions.
+        assert_eq!(kinds.get("h"), None);
+        assert_eq!(kinds.get("d"), None);
+        assert_eq!(kinds.len(), 3);
+    }
+
+    #[test]
+    fn no_module_and_unknown_values_give_nothing() {
+        assert!(frame_pointer_kinds("").is_empty());
+        let odd = "define void @f() #0 {\nattributes #0 = { \"frame-pointer\"=\"sometimes\" }\n";
+        assert!(frame_pointer_kinds(odd).is_empty());
+        assert!(frame_pointer_kinds("define void @\n define @\"unterminated").is_empty());
+    }
+}
