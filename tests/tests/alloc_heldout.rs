@@ -1,7 +1,8 @@
-//! The three allocators on a held-out library (mimalloc, `bench/out/heldout`): code no tuning has looked at, with what the corpus lacks (atomics, thread-local storage, opcodes the target descriptions do not have), allocated, checked and verified by `llc-19` function by function.
+//! The three allocators on held-out libraries (mimalloc and zstd, `bench/out/heldout`): code no tuning has looked at, with what the corpus lacks (atomics, thread-local storage, opcodes the target descriptions do not have), allocated, checked and verified by `llc-19` function by function.
 //!
-//! `bench/corpus/build --held-out` makes the set (x86-64, AArch64 and
-//! Hexagon; `.ci/run` builds it). Greedy and Basic allocate its -O2 form,
+//! `bench/corpus/build --held-out` makes the set (mimalloc for x86-64,
+//! AArch64 and Hexagon, zstd for those and BPF; `.ci/run` builds it).
+//! Greedy and Basic allocate its -O2 form,
 //! Fast its -O0 form. Prints, per target and allocator:
 //!
 //! ```text
@@ -9,16 +10,21 @@
 //! ```
 //!
 //! Outside CI a missing set or llc-19 skips with a notice.
+//!
+//! `REGALLOC_HELD_OUT=DIR` points the tests at another set laid out the
+//! same way (`DIR/<target>/<level>/<lib>/<module>.mir`), so that code
+//! from elsewhere can be allocated, checked and compared the same way.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use regalloc::alloc::Allocator;
 use regalloc_tests::corpus_alloc::{assert_all_allocated, compare_root, run_root, targets};
 
 /// The held-out MIR of `target` at `level`.
 fn held_out(target: &str, level: &str) -> PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../bench/out/heldout")
+    std::env::var_os("REGALLOC_HELD_OUT")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../bench/out/heldout"))
         .join(target)
         .join(level)
 }
@@ -26,11 +32,6 @@ fn held_out(target: &str, level: &str) -> PathBuf {
 fn every_function_allocates(allocator: Allocator, level: &str) {
     let ci = std::env::var_os("CI").is_some();
     for (name, dir, t, flags, _) in targets() {
-        if name == "bpf" {
-            // BPF has neither atomics nor thread-local storage: mimalloc
-            // does not compile for it.
-            continue;
-        }
         let Some(o) = run_root(dir, &held_out(dir, level), t, flags, allocator) else {
             assert!(
                 !ci,
@@ -70,23 +71,21 @@ fn greedy_beside_llvm_greedy_on_the_held_out_library() {
         return;
     };
     for (name, dir, t, flags, start_after) in targets() {
-        if name != "bpf" {
-            let compared = compare_root(
-                &llc,
-                dir,
-                &held_out(dir, "O2"),
-                t,
-                flags,
-                start_after,
-                Allocator::Greedy,
-            );
-            // The figure exists: both sides allocated the library and LLVM
-            // left spill code to compare with.
-            let Some((ours, llvm)) = compared else {
-                println!("notice: no {name} held-out set");
-                continue;
-            };
-            assert!(ours.is_finite() && llvm > 0.0, "{name}: {ours} / {llvm}");
-        }
+        let compared = compare_root(
+            &llc,
+            dir,
+            &held_out(dir, "O2"),
+            t,
+            flags,
+            start_after,
+            Allocator::Greedy,
+        );
+        // The figure exists: both sides allocated the library and LLVM
+        // left spill code to compare with.
+        let Some((ours, llvm)) = compared else {
+            println!("notice: no {name} held-out set");
+            continue;
+        };
+        assert!(ours.is_finite() && llvm > 0.0, "{name}: {ours} / {llvm}");
     }
 }

@@ -231,3 +231,37 @@ fn failed_function_is_kept_verbatim() {
         F.replacen("$r0 = COPY %1", "$r0 = COPY %1.sub_16", 1)
     );
 }
+
+mod ir_module {
+    //! The IR module document is read for function attributes only: no
+    //! text there may break the reader or the functions after it.
+
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Lines the attribute scanner looks at, broken in every way the
+    /// strategy can combine them.
+    fn ir_line() -> impl Strategy<Value = String> {
+        prop_oneof![
+            Just("define void @f(ptr %p) #0 {".to_string()),
+            Just("define void @\"f\\2".to_string()),
+            Just("attributes #0 = { \"frame-pointer\"=\"all\" }".to_string()),
+            Just("attributes #0 = { \"frame-pointer\"=\"".to_string()),
+            Just("define @".to_string()),
+            "[ -~]{0,40}",
+            "[#@()\"=\\\\{}a-f0-9é ]{0,30}",
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+        #[test]
+        fn any_ir_module_leaves_the_function_readable(lines in proptest::collection::vec(ir_line(), 0..8)) {
+            let module: String = lines.iter().map(|l| format!("  {l}\n")).collect();
+            let text = format!("--- |\n{module}...\n{F}");
+            let file = mir::read(fixtures::bpf(), "t.mir", &text);
+            prop_assert_eq!(file.read_functions().count(), 1);
+            prop_assert_eq!(file.errors().count(), 0);
+        }
+    }
+}
