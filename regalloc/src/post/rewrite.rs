@@ -538,10 +538,12 @@ pub fn update_live_ins(t: &TargetInfo<'_>, func: &mut MachineFunction, reserved:
     let mut clobbers = MaskUnits::default();
     let mut live = Units::new(nu);
     let mut killed = Units::new(nu);
+    let mut named: Vec<Option<Reg>> = vec![None; nu];
     for b in 0..nb {
         live.0.fill(0);
         killed.0.fill(0);
         for &i in func.blocks[b].insts.iter().rev() {
+            note_names(t, func, i, &mut named);
             step_back(
                 t,
                 func,
@@ -644,7 +646,6 @@ pub fn update_live_ins(t: &TargetInfo<'_>, func: &mut MachineFunction, reserved:
             && !d.flags.contains(PhysFlags::CONSTANT)
             && !d.units.is_empty()
     };
-    let mut full: Vec<Reg> = Vec::new();
     // The first block with each live unit set: blocks with the same set
     // get the same list (common after allocation, where values stay in
     // the same registers across many blocks).
@@ -661,7 +662,6 @@ pub fn update_live_ins(t: &TargetInfo<'_>, func: &mut MachineFunction, reserved:
         live.0.extend_from_slice(set);
         // Only registers containing a live unit can be live-in: a unit's
         // roots and their super-registers.
-        full.clear();
         for u in live.iter() {
             if cand_at[u].0 > cand_at[u].1 {
                 let start = cands.len();
@@ -682,19 +682,41 @@ pub fn update_live_ins(t: &TargetInfo<'_>, func: &mut MachineFunction, reserved:
                 seen[r.index()] = stamp;
                 if t.units(r).iter().all(|u| live.get(u.index())) {
                     full_at[r.index()] = stamp;
-                    full.push(r);
                 }
             }
         }
-        // The largest such registers: those no fully live register
-        // contains.
-        let mut list: Vec<BlockLiveIn> = full
-            .iter()
-            .copied()
-            .filter(|&r| !t.super_regs(r).iter().any(|&s| full_at[s.index()] == stamp))
-            .map(|reg| BlockLiveIn { reg, lanes: None })
-            .collect();
+        // Each live unit under the name the code uses for it, when that
+        // register is wholly live (`$xmm0` and `$d8`, as LLVM's rewriter
+        // lists the registers it assigned, rather than `$zmm0` or the
+        // tuple `$z8_z9`, whose units are the same); a unit without one,
+        // under the largest wholly live register holding it.
+        killed.0.fill(0);
+        let mut list: Vec<BlockLiveIn> = Vec::new();
+        for u in live.iter() {
+            if killed.get(u) {
+                continue;
+            }
+            let (from, to) = cand_at[u];
+            let pick = named[u]
+                .filter(|&n| listable(n) && t.units(n).iter().all(|v| live.get(v.index())))
+                .or_else(|| {
+                    cands[from as usize..to as usize]
+                        .iter()
+                        .copied()
+                        .find(|&r| {
+                            full_at[r.index()] == stamp
+                                && !t.super_regs(r).iter().any(|&s| full_at[s.index()] == stamp)
+                        })
+                });
+            if let Some(reg) = pick {
+                for &v in t.units(reg) {
+                    killed.insert(v.index());
+                }
+                list.push(BlockLiveIn { reg, lanes: None });
+            }
+        }
         list.sort_unstable_by_key(|l| l.reg);
+        list.dedup_by_key(|l| l.reg);
         func.blocks[b].live_ins = list;
     }
 }
@@ -761,6 +783,29 @@ impl MaskUnits {
 
 /// Liveness across instruction `i`, backwards: its definitions end
 /// liveness (and are recorded in `killed`), its reads start it.
+/// Records, per register unit, the widest register an operand of `i`
+/// names over it: the name the live-in lists use for a register whose
+/// super-registers share its units.
+fn note_names(t: &TargetInfo<'_>, func: &MachineFunction, i: Inst, named: &mut [Option<Reg>]) {
+    for o in &func.inst(i).operands {
+        if let Operand::Reg(r) = o
+            && !r.flags.has(RegFlags::DEBUG_USE)
+            && let RegRef::Phys(p) = r.reg
+            && p.index() < t.regs.len()
+        {
+            let p = crate::analysis::intervals::phys_operand_reg(t, p, r.sub);
+            for &u in t.units(p) {
+                let slot = &mut named[u.index()];
+                match *slot {
+                    None => *slot = Some(p),
+                    Some(n) if n != p && t.super_regs(n).contains(&p) => *slot = Some(p),
+                    Some(_) => {}
+                }
+            }
+        }
+    }
+}
+
 fn step_back(
     t: &TargetInfo<'_>,
     func: &MachineFunction,
