@@ -525,6 +525,7 @@ pub fn update_live_ins(t: &TargetInfo<'_>, func: &mut MachineFunction, reserved:
     let mut tracked = Tracked {
         reserved,
         known: vec![0; nu],
+        named: vec![None; nu],
     };
     let nb = func.blocks.len();
     let words = nu.div_ceil(64);
@@ -538,12 +539,10 @@ pub fn update_live_ins(t: &TargetInfo<'_>, func: &mut MachineFunction, reserved:
     let mut clobbers = MaskUnits::default();
     let mut live = Units::new(nu);
     let mut killed = Units::new(nu);
-    let mut named: Vec<Option<Reg>> = vec![None; nu];
     for b in 0..nb {
         live.0.fill(0);
         killed.0.fill(0);
         for &i in func.blocks[b].insts.iter().rev() {
-            note_names(t, func, i, &mut named);
             step_back(
                 t,
                 func,
@@ -697,7 +696,7 @@ pub fn update_live_ins(t: &TargetInfo<'_>, func: &mut MachineFunction, reserved:
                 continue;
             }
             let (from, to) = cand_at[u];
-            let pick = named[u]
+            let pick = tracked.named[u]
                 .filter(|&n| listable(n) && t.units(n).iter().all(|v| live.get(v.index())))
                 .or_else(|| {
                     cands[from as usize..to as usize]
@@ -728,14 +727,18 @@ pub fn update_live_ins(t: &TargetInfo<'_>, func: &mut MachineFunction, reserved:
 #[derive(Default)]
 struct MaskUnits(Vec<(RegMask, Units)>);
 
-/// Whether each unit is tracked (not untracked by the target, nor a unit
-/// of a register the function reserves), found when first asked: a
-/// function without calls asks about few of a target's units.
+/// What the scan learns of each unit over the whole function: whether it
+/// is tracked (not untracked by the target, nor a unit of a register the
+/// function reserves), found when first asked, since a function without
+/// calls asks about few of a target's units; and the name the code uses
+/// for it ([`note_name`]).
 struct Tracked<'r> {
     /// The function's reserved registers, by register.
     reserved: &'r [bool],
     /// By unit: 0 not yet asked, 1 untracked, 2 tracked.
     known: Vec<u8>,
+    /// By unit: the widest register an operand names with the unit first.
+    named: Vec<Option<Reg>>,
 }
 
 impl Tracked<'_> {
@@ -783,26 +786,18 @@ impl MaskUnits {
 
 /// Liveness across instruction `i`, backwards: its definitions end
 /// liveness (and are recorded in `killed`), its reads start it.
-/// Records, per register unit, the widest register an operand of `i`
-/// names over it: the name the live-in lists use for a register whose
-/// super-registers share its units.
-fn note_names(t: &TargetInfo<'_>, func: &MachineFunction, i: Inst, named: &mut [Option<Reg>]) {
-    for o in &func.inst(i).operands {
-        if let Operand::Reg(r) = o
-            && !r.flags.has(RegFlags::DEBUG_USE)
-            && let RegRef::Phys(p) = r.reg
-            && p.index() < t.regs.len()
-        {
-            let p = crate::analysis::intervals::phys_operand_reg(t, p, r.sub);
-            for &u in t.units(p) {
-                let slot = &mut named[u.index()];
-                match *slot {
-                    None => *slot = Some(p),
-                    Some(n) if n != p && t.super_regs(n).contains(&p) => *slot = Some(p),
-                    Some(_) => {}
-                }
-            }
-        }
+/// Records `p`, named by an operand, as the name of its first register
+/// unit unless a wider register was named there: the name the live-in
+/// lists use for a register whose super-registers share its units.
+fn note_name(t: &TargetInfo<'_>, named: &mut [Option<Reg>], p: Reg) {
+    let Some(u) = t.units(p).first() else {
+        return;
+    };
+    let slot = &mut named[u.index()];
+    match *slot {
+        Some(n) if n == p => {}
+        Some(n) if !t.super_regs(n).contains(&p) => {}
+        _ => *slot = Some(p),
     }
 }
 
@@ -823,6 +818,7 @@ fn step_back(
                     && p.index() < t.regs.len()
                 {
                     let p = crate::analysis::intervals::phys_operand_reg(t, p, r.sub);
+                    note_name(t, &mut tracked.named, p);
                     for &u in t.units(p) {
                         live.move_to(killed, u.index());
                     }
@@ -847,6 +843,7 @@ fn step_back(
             && p.index() < t.regs.len()
         {
             let p = crate::analysis::intervals::phys_operand_reg(t, p, r.sub);
+            note_name(t, &mut tracked.named, p);
             for &u in t.units(p) {
                 if tracked.get(t, u.index()) {
                     live.insert(u.index());
