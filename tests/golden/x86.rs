@@ -1175,1565 +1175,1625 @@ pub mod callee_saved {
     /// `CSR_Win64_SwiftTail`, defined at x86/registers.td:437.
     pub const CSR_Win64_SwiftTail: CalleeSavedSet = CalleeSavedSet(40);
 }
-/// Instructions of `x86` (777), as [`Opcode`] constants.
+/// Instructions of `x86` (807), as [`Opcode`] constants.
 #[allow(non_upper_case_globals, dead_code)]
 pub mod opcodes {
     #[allow(unused_imports)]
     use ::regalloc::target::Opcode;
-    /// `ADC16mi`, defined at x86/instrs.td:93.
+    /// `ADC16mi`, defined at x86/instrs.td:99.
     pub const ADC16mi: Opcode = Opcode(0);
-    /// `ADC16mi8`, defined at x86/instrs.td:95.
+    /// `ADC16mi8`, defined at x86/instrs.td:101.
     pub const ADC16mi8: Opcode = Opcode(1);
-    /// `ADC16mr`, defined at x86/instrs.td:92.
+    /// `ADC16mr`, defined at x86/instrs.td:98.
     pub const ADC16mr: Opcode = Opcode(2);
-    /// `ADC16ri`, defined at x86/instrs.td:84.
+    /// `ADC16ri`, defined at x86/instrs.td:90.
     pub const ADC16ri: Opcode = Opcode(3);
-    /// `ADC16ri8`, defined at x86/instrs.td:86.
+    /// `ADC16ri8`, defined at x86/instrs.td:92.
     pub const ADC16ri8: Opcode = Opcode(4);
-    /// `ADC16rm`, defined at x86/instrs.td:89.
+    /// `ADC16rm`, defined at x86/instrs.td:95.
     pub const ADC16rm: Opcode = Opcode(5);
-    /// `ADC16rr`, defined at x86/instrs.td:82.
+    /// `ADC16rr`, defined at x86/instrs.td:88.
     pub const ADC16rr: Opcode = Opcode(6);
-    /// `ADC32mi`, defined at x86/instrs.td:93.
+    /// `ADC32mi`, defined at x86/instrs.td:99.
     pub const ADC32mi: Opcode = Opcode(7);
-    /// `ADC32mi8`, defined at x86/instrs.td:95.
+    /// `ADC32mi8`, defined at x86/instrs.td:101.
     pub const ADC32mi8: Opcode = Opcode(8);
-    /// `ADC32mr`, defined at x86/instrs.td:92.
+    /// `ADC32mr`, defined at x86/instrs.td:98.
     pub const ADC32mr: Opcode = Opcode(9);
-    /// `ADC32ri`, defined at x86/instrs.td:84.
+    /// `ADC32ri`, defined at x86/instrs.td:90.
     pub const ADC32ri: Opcode = Opcode(10);
-    /// `ADC32ri8`, defined at x86/instrs.td:86.
+    /// `ADC32ri8`, defined at x86/instrs.td:92.
     pub const ADC32ri8: Opcode = Opcode(11);
-    /// `ADC32rm`, defined at x86/instrs.td:89.
+    /// `ADC32rm`, defined at x86/instrs.td:95.
     pub const ADC32rm: Opcode = Opcode(12);
-    /// `ADC32rr`, defined at x86/instrs.td:82.
+    /// `ADC32rr`, defined at x86/instrs.td:88.
     pub const ADC32rr: Opcode = Opcode(13);
-    /// `ADC64mi32`, defined at x86/instrs.td:93.
+    /// `ADC64mi32`, defined at x86/instrs.td:99.
     pub const ADC64mi32: Opcode = Opcode(14);
-    /// `ADC64mi8`, defined at x86/instrs.td:95.
+    /// `ADC64mi8`, defined at x86/instrs.td:101.
     pub const ADC64mi8: Opcode = Opcode(15);
-    /// `ADC64mr`, defined at x86/instrs.td:92.
+    /// `ADC64mr`, defined at x86/instrs.td:98.
     pub const ADC64mr: Opcode = Opcode(16);
-    /// `ADC64ri32`, defined at x86/instrs.td:84.
+    /// `ADC64ri32`, defined at x86/instrs.td:90.
     pub const ADC64ri32: Opcode = Opcode(17);
-    /// `ADC64ri8`, defined at x86/instrs.td:86.
+    /// `ADC64ri8`, defined at x86/instrs.td:92.
     pub const ADC64ri8: Opcode = Opcode(18);
-    /// `ADC64rm`, defined at x86/instrs.td:89.
+    /// `ADC64rm`, defined at x86/instrs.td:95.
     pub const ADC64rm: Opcode = Opcode(19);
-    /// `ADC64rr`, defined at x86/instrs.td:82.
+    /// `ADC64rr`, defined at x86/instrs.td:88.
     pub const ADC64rr: Opcode = Opcode(20);
-    /// `ADC8mi`, defined at x86/instrs.td:93.
+    /// `ADC8mi`, defined at x86/instrs.td:99.
     pub const ADC8mi: Opcode = Opcode(21);
-    /// `ADC8mr`, defined at x86/instrs.td:92.
+    /// `ADC8mr`, defined at x86/instrs.td:98.
     pub const ADC8mr: Opcode = Opcode(22);
-    /// `ADC8ri`, defined at x86/instrs.td:84.
+    /// `ADC8ri`, defined at x86/instrs.td:90.
     pub const ADC8ri: Opcode = Opcode(23);
-    /// `ADC8rm`, defined at x86/instrs.td:89.
+    /// `ADC8rm`, defined at x86/instrs.td:95.
     pub const ADC8rm: Opcode = Opcode(24);
-    /// `ADC8rr`, defined at x86/instrs.td:82.
+    /// `ADC8rr`, defined at x86/instrs.td:88.
     pub const ADC8rr: Opcode = Opcode(25);
-    /// `ADD16mi`, defined at x86/instrs.td:93.
+    /// `ADD16mi`, defined at x86/instrs.td:99.
     pub const ADD16mi: Opcode = Opcode(26);
-    /// `ADD16mi8`, defined at x86/instrs.td:95.
+    /// `ADD16mi8`, defined at x86/instrs.td:101.
     pub const ADD16mi8: Opcode = Opcode(27);
-    /// `ADD16mr`, defined at x86/instrs.td:92.
+    /// `ADD16mr`, defined at x86/instrs.td:98.
     pub const ADD16mr: Opcode = Opcode(28);
-    /// `ADD16ri`, defined at x86/instrs.td:84.
+    /// `ADD16ri`, defined at x86/instrs.td:90.
     pub const ADD16ri: Opcode = Opcode(29);
-    /// `ADD16ri8`, defined at x86/instrs.td:86.
+    /// `ADD16ri8`, defined at x86/instrs.td:92.
     pub const ADD16ri8: Opcode = Opcode(30);
-    /// `ADD16ri_DB`, defined at x86/instrs.td:113.
+    /// `ADD16ri_DB`, defined at x86/instrs.td:119.
     pub const ADD16ri_DB: Opcode = Opcode(31);
-    /// `ADD16rm`, defined at x86/instrs.td:89.
+    /// `ADD16rm`, defined at x86/instrs.td:95.
     pub const ADD16rm: Opcode = Opcode(32);
-    /// `ADD16rr`, defined at x86/instrs.td:82.
+    /// `ADD16rr`, defined at x86/instrs.td:88.
     pub const ADD16rr: Opcode = Opcode(33);
-    /// `ADD16rr_DB`, defined at x86/instrs.td:112.
+    /// `ADD16rr_DB`, defined at x86/instrs.td:118.
     pub const ADD16rr_DB: Opcode = Opcode(34);
-    /// `ADD32mi`, defined at x86/instrs.td:93.
+    /// `ADD32mi`, defined at x86/instrs.td:99.
     pub const ADD32mi: Opcode = Opcode(35);
-    /// `ADD32mi8`, defined at x86/instrs.td:95.
+    /// `ADD32mi8`, defined at x86/instrs.td:101.
     pub const ADD32mi8: Opcode = Opcode(36);
-    /// `ADD32mr`, defined at x86/instrs.td:92.
+    /// `ADD32mr`, defined at x86/instrs.td:98.
     pub const ADD32mr: Opcode = Opcode(37);
-    /// `ADD32ri`, defined at x86/instrs.td:84.
+    /// `ADD32ri`, defined at x86/instrs.td:90.
     pub const ADD32ri: Opcode = Opcode(38);
-    /// `ADD32ri8`, defined at x86/instrs.td:86.
+    /// `ADD32ri8`, defined at x86/instrs.td:92.
     pub const ADD32ri8: Opcode = Opcode(39);
-    /// `ADD32ri_DB`, defined at x86/instrs.td:113.
+    /// `ADD32ri_DB`, defined at x86/instrs.td:119.
     pub const ADD32ri_DB: Opcode = Opcode(40);
-    /// `ADD32rm`, defined at x86/instrs.td:89.
+    /// `ADD32rm`, defined at x86/instrs.td:95.
     pub const ADD32rm: Opcode = Opcode(41);
-    /// `ADD32rr`, defined at x86/instrs.td:82.
+    /// `ADD32rr`, defined at x86/instrs.td:88.
     pub const ADD32rr: Opcode = Opcode(42);
-    /// `ADD32rr_DB`, defined at x86/instrs.td:112.
+    /// `ADD32rr_DB`, defined at x86/instrs.td:118.
     pub const ADD32rr_DB: Opcode = Opcode(43);
-    /// `ADD64mi32`, defined at x86/instrs.td:93.
+    /// `ADD64mi32`, defined at x86/instrs.td:99.
     pub const ADD64mi32: Opcode = Opcode(44);
-    /// `ADD64mi8`, defined at x86/instrs.td:95.
+    /// `ADD64mi8`, defined at x86/instrs.td:101.
     pub const ADD64mi8: Opcode = Opcode(45);
-    /// `ADD64mr`, defined at x86/instrs.td:92.
+    /// `ADD64mr`, defined at x86/instrs.td:98.
     pub const ADD64mr: Opcode = Opcode(46);
-    /// `ADD64ri32`, defined at x86/instrs.td:84.
+    /// `ADD64ri32`, defined at x86/instrs.td:90.
     pub const ADD64ri32: Opcode = Opcode(47);
-    /// `ADD64ri32_DB`, defined at x86/instrs.td:113.
+    /// `ADD64ri32_DB`, defined at x86/instrs.td:119.
     pub const ADD64ri32_DB: Opcode = Opcode(48);
-    /// `ADD64ri8`, defined at x86/instrs.td:86.
+    /// `ADD64ri8`, defined at x86/instrs.td:92.
     pub const ADD64ri8: Opcode = Opcode(49);
-    /// `ADD64rm`, defined at x86/instrs.td:89.
+    /// `ADD64rm`, defined at x86/instrs.td:95.
     pub const ADD64rm: Opcode = Opcode(50);
-    /// `ADD64rr`, defined at x86/instrs.td:82.
+    /// `ADD64rr`, defined at x86/instrs.td:88.
     pub const ADD64rr: Opcode = Opcode(51);
-    /// `ADD64rr_DB`, defined at x86/instrs.td:112.
+    /// `ADD64rr_DB`, defined at x86/instrs.td:118.
     pub const ADD64rr_DB: Opcode = Opcode(52);
-    /// `ADD8mi`, defined at x86/instrs.td:93.
+    /// `ADD8mi`, defined at x86/instrs.td:99.
     pub const ADD8mi: Opcode = Opcode(53);
-    /// `ADD8mr`, defined at x86/instrs.td:92.
+    /// `ADD8mr`, defined at x86/instrs.td:98.
     pub const ADD8mr: Opcode = Opcode(54);
-    /// `ADD8ri`, defined at x86/instrs.td:84.
+    /// `ADD8ri`, defined at x86/instrs.td:90.
     pub const ADD8ri: Opcode = Opcode(55);
-    /// `ADD8ri_DB`, defined at x86/instrs.td:113.
+    /// `ADD8ri_DB`, defined at x86/instrs.td:119.
     pub const ADD8ri_DB: Opcode = Opcode(56);
-    /// `ADD8rm`, defined at x86/instrs.td:89.
+    /// `ADD8rm`, defined at x86/instrs.td:95.
     pub const ADD8rm: Opcode = Opcode(57);
-    /// `ADD8rr`, defined at x86/instrs.td:82.
+    /// `ADD8rr`, defined at x86/instrs.td:88.
     pub const ADD8rr: Opcode = Opcode(58);
-    /// `ADD8rr_DB`, defined at x86/instrs.td:112.
+    /// `ADD8rr_DB`, defined at x86/instrs.td:118.
     pub const ADD8rr_DB: Opcode = Opcode(59);
-    /// `ADDSDrm`, defined at x86/instrs.td:404.
-    pub const ADDSDrm: Opcode = Opcode(60);
-    /// `ADDSDrr`, defined at x86/instrs.td:402.
-    pub const ADDSDrr: Opcode = Opcode(61);
-    /// `ADDSSrm`, defined at x86/instrs.td:404.
-    pub const ADDSSrm: Opcode = Opcode(62);
-    /// `ADDSSrr`, defined at x86/instrs.td:402.
-    pub const ADDSSrr: Opcode = Opcode(63);
-    /// `ADJCALLSTACKDOWN64`, defined at x86/instrs.td:370.
-    pub const ADJCALLSTACKDOWN64: Opcode = Opcode(64);
-    /// `ADJCALLSTACKUP64`, defined at x86/instrs.td:371.
-    pub const ADJCALLSTACKUP64: Opcode = Opcode(65);
-    /// `AND16mi`, defined at x86/instrs.td:93.
-    pub const AND16mi: Opcode = Opcode(66);
-    /// `AND16mi8`, defined at x86/instrs.td:95.
-    pub const AND16mi8: Opcode = Opcode(67);
-    /// `AND16mr`, defined at x86/instrs.td:92.
-    pub const AND16mr: Opcode = Opcode(68);
-    /// `AND16ri`, defined at x86/instrs.td:84.
-    pub const AND16ri: Opcode = Opcode(69);
-    /// `AND16ri8`, defined at x86/instrs.td:86.
-    pub const AND16ri8: Opcode = Opcode(70);
-    /// `AND16rm`, defined at x86/instrs.td:89.
-    pub const AND16rm: Opcode = Opcode(71);
-    /// `AND16rr`, defined at x86/instrs.td:82.
-    pub const AND16rr: Opcode = Opcode(72);
-    /// `AND32mi`, defined at x86/instrs.td:93.
-    pub const AND32mi: Opcode = Opcode(73);
-    /// `AND32mi8`, defined at x86/instrs.td:95.
-    pub const AND32mi8: Opcode = Opcode(74);
-    /// `AND32mr`, defined at x86/instrs.td:92.
-    pub const AND32mr: Opcode = Opcode(75);
-    /// `AND32ri`, defined at x86/instrs.td:84.
-    pub const AND32ri: Opcode = Opcode(76);
-    /// `AND32ri8`, defined at x86/instrs.td:86.
-    pub const AND32ri8: Opcode = Opcode(77);
-    /// `AND32rm`, defined at x86/instrs.td:89.
-    pub const AND32rm: Opcode = Opcode(78);
-    /// `AND32rr`, defined at x86/instrs.td:82.
-    pub const AND32rr: Opcode = Opcode(79);
-    /// `AND64mi32`, defined at x86/instrs.td:93.
-    pub const AND64mi32: Opcode = Opcode(80);
-    /// `AND64mi8`, defined at x86/instrs.td:95.
-    pub const AND64mi8: Opcode = Opcode(81);
-    /// `AND64mr`, defined at x86/instrs.td:92.
-    pub const AND64mr: Opcode = Opcode(82);
-    /// `AND64ri32`, defined at x86/instrs.td:84.
-    pub const AND64ri32: Opcode = Opcode(83);
-    /// `AND64ri8`, defined at x86/instrs.td:86.
-    pub const AND64ri8: Opcode = Opcode(84);
-    /// `AND64rm`, defined at x86/instrs.td:89.
-    pub const AND64rm: Opcode = Opcode(85);
-    /// `AND64rr`, defined at x86/instrs.td:82.
-    pub const AND64rr: Opcode = Opcode(86);
-    /// `AND8mi`, defined at x86/instrs.td:93.
-    pub const AND8mi: Opcode = Opcode(87);
-    /// `AND8mr`, defined at x86/instrs.td:92.
-    pub const AND8mr: Opcode = Opcode(88);
-    /// `AND8ri`, defined at x86/instrs.td:84.
-    pub const AND8ri: Opcode = Opcode(89);
-    /// `AND8rm`, defined at x86/instrs.td:89.
-    pub const AND8rm: Opcode = Opcode(90);
-    /// `AND8rr`, defined at x86/instrs.td:82.
-    pub const AND8rr: Opcode = Opcode(91);
-    /// `ANDNPDrm`, defined at x86/instrs.td:502.
-    pub const ANDNPDrm: Opcode = Opcode(92);
-    /// `ANDNPDrr`, defined at x86/instrs.td:500.
-    pub const ANDNPDrr: Opcode = Opcode(93);
-    /// `ANDNPSrm`, defined at x86/instrs.td:502.
-    pub const ANDNPSrm: Opcode = Opcode(94);
-    /// `ANDNPSrr`, defined at x86/instrs.td:500.
-    pub const ANDNPSrr: Opcode = Opcode(95);
-    /// `ANDPDrm`, defined at x86/instrs.td:502.
-    pub const ANDPDrm: Opcode = Opcode(96);
-    /// `ANDPDrr`, defined at x86/instrs.td:500.
-    pub const ANDPDrr: Opcode = Opcode(97);
-    /// `ANDPSrm`, defined at x86/instrs.td:502.
-    pub const ANDPSrm: Opcode = Opcode(98);
-    /// `ANDPSrr`, defined at x86/instrs.td:500.
-    pub const ANDPSrr: Opcode = Opcode(99);
-    /// `BSF16rm`, defined at x86/instrs.td:247.
-    pub const BSF16rm: Opcode = Opcode(100);
-    /// `BSF16rr`, defined at x86/instrs.td:245.
-    pub const BSF16rr: Opcode = Opcode(101);
-    /// `BSF32rm`, defined at x86/instrs.td:247.
-    pub const BSF32rm: Opcode = Opcode(102);
-    /// `BSF32rr`, defined at x86/instrs.td:245.
-    pub const BSF32rr: Opcode = Opcode(103);
-    /// `BSF64rm`, defined at x86/instrs.td:247.
-    pub const BSF64rm: Opcode = Opcode(104);
-    /// `BSF64rr`, defined at x86/instrs.td:245.
-    pub const BSF64rr: Opcode = Opcode(105);
-    /// `BSR16rm`, defined at x86/instrs.td:247.
-    pub const BSR16rm: Opcode = Opcode(106);
-    /// `BSR16rr`, defined at x86/instrs.td:245.
-    pub const BSR16rr: Opcode = Opcode(107);
-    /// `BSR32rm`, defined at x86/instrs.td:247.
-    pub const BSR32rm: Opcode = Opcode(108);
-    /// `BSR32rr`, defined at x86/instrs.td:245.
-    pub const BSR32rr: Opcode = Opcode(109);
-    /// `BSR64rm`, defined at x86/instrs.td:247.
-    pub const BSR64rm: Opcode = Opcode(110);
-    /// `BSR64rr`, defined at x86/instrs.td:245.
-    pub const BSR64rr: Opcode = Opcode(111);
-    /// `BSWAP32r`, defined at x86/instrs.td:259.
-    pub const BSWAP32r: Opcode = Opcode(112);
-    /// `BSWAP64r`, defined at x86/instrs.td:260.
-    pub const BSWAP64r: Opcode = Opcode(113);
-    /// `BT16ri8`, defined at x86/instrs.td:250.
-    pub const BT16ri8: Opcode = Opcode(114);
-    /// `BT16rr`, defined at x86/instrs.td:249.
-    pub const BT16rr: Opcode = Opcode(115);
-    /// `BT32ri8`, defined at x86/instrs.td:250.
-    pub const BT32ri8: Opcode = Opcode(116);
-    /// `BT32rr`, defined at x86/instrs.td:249.
-    pub const BT32rr: Opcode = Opcode(117);
-    /// `BT64ri8`, defined at x86/instrs.td:250.
-    pub const BT64ri8: Opcode = Opcode(118);
-    /// `BT64rr`, defined at x86/instrs.td:249.
-    pub const BT64rr: Opcode = Opcode(119);
-    /// `BTC16ri8`, defined at x86/instrs.td:254.
-    pub const BTC16ri8: Opcode = Opcode(120);
-    /// `BTC16rr`, defined at x86/instrs.td:253.
-    pub const BTC16rr: Opcode = Opcode(121);
-    /// `BTC32ri8`, defined at x86/instrs.td:254.
-    pub const BTC32ri8: Opcode = Opcode(122);
-    /// `BTC32rr`, defined at x86/instrs.td:253.
-    pub const BTC32rr: Opcode = Opcode(123);
-    /// `BTC64ri8`, defined at x86/instrs.td:254.
-    pub const BTC64ri8: Opcode = Opcode(124);
-    /// `BTC64rr`, defined at x86/instrs.td:253.
-    pub const BTC64rr: Opcode = Opcode(125);
-    /// `BTR16ri8`, defined at x86/instrs.td:254.
-    pub const BTR16ri8: Opcode = Opcode(126);
-    /// `BTR16rr`, defined at x86/instrs.td:253.
-    pub const BTR16rr: Opcode = Opcode(127);
-    /// `BTR32ri8`, defined at x86/instrs.td:254.
-    pub const BTR32ri8: Opcode = Opcode(128);
-    /// `BTR32rr`, defined at x86/instrs.td:253.
-    pub const BTR32rr: Opcode = Opcode(129);
-    /// `BTR64ri8`, defined at x86/instrs.td:254.
-    pub const BTR64ri8: Opcode = Opcode(130);
-    /// `BTR64rr`, defined at x86/instrs.td:253.
-    pub const BTR64rr: Opcode = Opcode(131);
-    /// `BTS16ri8`, defined at x86/instrs.td:254.
-    pub const BTS16ri8: Opcode = Opcode(132);
-    /// `BTS16rr`, defined at x86/instrs.td:253.
-    pub const BTS16rr: Opcode = Opcode(133);
-    /// `BTS32ri8`, defined at x86/instrs.td:254.
-    pub const BTS32ri8: Opcode = Opcode(134);
-    /// `BTS32rr`, defined at x86/instrs.td:253.
-    pub const BTS32rr: Opcode = Opcode(135);
-    /// `BTS64ri8`, defined at x86/instrs.td:254.
-    pub const BTS64ri8: Opcode = Opcode(136);
-    /// `BTS64rr`, defined at x86/instrs.td:253.
-    pub const BTS64rr: Opcode = Opcode(137);
-    /// `CALL64m`, defined at x86/instrs.td:356.
-    pub const CALL64m: Opcode = Opcode(138);
-    /// `CALL64pcrel32`, defined at x86/instrs.td:353.
-    pub const CALL64pcrel32: Opcode = Opcode(139);
-    /// `CALL64r`, defined at x86/instrs.td:354.
-    pub const CALL64r: Opcode = Opcode(140);
-    /// `CDQ`, defined at x86/instrs.td:238.
-    pub const CDQ: Opcode = Opcode(141);
-    /// `CMOV16rm`, defined at x86/instrs.td:329.
-    pub const CMOV16rm: Opcode = Opcode(142);
-    /// `CMOV16rr`, defined at x86/instrs.td:327.
-    pub const CMOV16rr: Opcode = Opcode(143);
-    /// `CMOV32rm`, defined at x86/instrs.td:329.
-    pub const CMOV32rm: Opcode = Opcode(144);
-    /// `CMOV32rr`, defined at x86/instrs.td:327.
-    pub const CMOV32rr: Opcode = Opcode(145);
-    /// `CMOV64rm`, defined at x86/instrs.td:329.
-    pub const CMOV64rm: Opcode = Opcode(146);
-    /// `CMOV64rr`, defined at x86/instrs.td:327.
-    pub const CMOV64rr: Opcode = Opcode(147);
-    /// `CMP16mi`, defined at x86/instrs.td:124.
-    pub const CMP16mi: Opcode = Opcode(148);
-    /// `CMP16mi8`, defined at x86/instrs.td:129.
-    pub const CMP16mi8: Opcode = Opcode(149);
-    /// `CMP16mr`, defined at x86/instrs.td:123.
-    pub const CMP16mr: Opcode = Opcode(150);
-    /// `CMP16ri`, defined at x86/instrs.td:120.
-    pub const CMP16ri: Opcode = Opcode(151);
-    /// `CMP16ri8`, defined at x86/instrs.td:127.
-    pub const CMP16ri8: Opcode = Opcode(152);
-    /// `CMP16rm`, defined at x86/instrs.td:122.
-    pub const CMP16rm: Opcode = Opcode(153);
-    /// `CMP16rr`, defined at x86/instrs.td:119.
-    pub const CMP16rr: Opcode = Opcode(154);
-    /// `CMP32mi`, defined at x86/instrs.td:124.
-    pub const CMP32mi: Opcode = Opcode(155);
-    /// `CMP32mi8`, defined at x86/instrs.td:129.
-    pub const CMP32mi8: Opcode = Opcode(156);
-    /// `CMP32mr`, defined at x86/instrs.td:123.
-    pub const CMP32mr: Opcode = Opcode(157);
-    /// `CMP32ri`, defined at x86/instrs.td:120.
-    pub const CMP32ri: Opcode = Opcode(158);
-    /// `CMP32ri8`, defined at x86/instrs.td:127.
-    pub const CMP32ri8: Opcode = Opcode(159);
-    /// `CMP32rm`, defined at x86/instrs.td:122.
-    pub const CMP32rm: Opcode = Opcode(160);
-    /// `CMP32rr`, defined at x86/instrs.td:119.
-    pub const CMP32rr: Opcode = Opcode(161);
-    /// `CMP64mi32`, defined at x86/instrs.td:124.
-    pub const CMP64mi32: Opcode = Opcode(162);
-    /// `CMP64mi8`, defined at x86/instrs.td:129.
-    pub const CMP64mi8: Opcode = Opcode(163);
-    /// `CMP64mr`, defined at x86/instrs.td:123.
-    pub const CMP64mr: Opcode = Opcode(164);
-    /// `CMP64ri32`, defined at x86/instrs.td:120.
-    pub const CMP64ri32: Opcode = Opcode(165);
-    /// `CMP64ri8`, defined at x86/instrs.td:127.
-    pub const CMP64ri8: Opcode = Opcode(166);
-    /// `CMP64rm`, defined at x86/instrs.td:122.
-    pub const CMP64rm: Opcode = Opcode(167);
-    /// `CMP64rr`, defined at x86/instrs.td:119.
-    pub const CMP64rr: Opcode = Opcode(168);
-    /// `CMP8mi`, defined at x86/instrs.td:124.
-    pub const CMP8mi: Opcode = Opcode(169);
-    /// `CMP8mr`, defined at x86/instrs.td:123.
-    pub const CMP8mr: Opcode = Opcode(170);
-    /// `CMP8ri`, defined at x86/instrs.td:120.
-    pub const CMP8ri: Opcode = Opcode(171);
-    /// `CMP8rm`, defined at x86/instrs.td:122.
-    pub const CMP8rm: Opcode = Opcode(172);
-    /// `CMP8rr`, defined at x86/instrs.td:119.
-    pub const CMP8rr: Opcode = Opcode(173);
-    /// `CMPPDrri`, defined at x86/instrs.td:531.
-    pub const CMPPDrri: Opcode = Opcode(174);
-    /// `CMPPSrri`, defined at x86/instrs.td:531.
-    pub const CMPPSrri: Opcode = Opcode(175);
-    /// `CMPSDrmi`, defined at x86/instrs.td:409.
-    pub const CMPSDrmi: Opcode = Opcode(176);
-    /// `CMPSDrri`, defined at x86/instrs.td:407.
-    pub const CMPSDrri: Opcode = Opcode(177);
-    /// `CMPSSrmi`, defined at x86/instrs.td:409.
-    pub const CMPSSrmi: Opcode = Opcode(178);
-    /// `CMPSSrri`, defined at x86/instrs.td:407.
-    pub const CMPSSrri: Opcode = Opcode(179);
-    /// `COMISDrm`, defined at x86/instrs.td:417.
-    pub const COMISDrm: Opcode = Opcode(180);
-    /// `COMISDrr`, defined at x86/instrs.td:415.
-    pub const COMISDrr: Opcode = Opcode(181);
-    /// `COMISSrm`, defined at x86/instrs.td:417.
-    pub const COMISSrm: Opcode = Opcode(182);
-    /// `COMISSrr`, defined at x86/instrs.td:415.
-    pub const COMISSrr: Opcode = Opcode(183);
-    /// `CQO`, defined at x86/instrs.td:239.
-    pub const CQO: Opcode = Opcode(184);
-    /// `CVTSD2SSrm`, defined at x86/instrs.td:433.
-    pub const CVTSD2SSrm: Opcode = Opcode(185);
-    /// `CVTSD2SSrr`, defined at x86/instrs.td:430.
-    pub const CVTSD2SSrr: Opcode = Opcode(186);
-    /// `CVTSI2SDrm`, defined at x86/instrs.td:452.
-    pub const CVTSI2SDrm: Opcode = Opcode(187);
-    /// `CVTSI2SDrr`, defined at x86/instrs.td:450.
-    pub const CVTSI2SDrr: Opcode = Opcode(188);
-    /// `CVTSI2SSrm`, defined at x86/instrs.td:452.
-    pub const CVTSI2SSrm: Opcode = Opcode(189);
-    /// `CVTSI2SSrr`, defined at x86/instrs.td:450.
-    pub const CVTSI2SSrr: Opcode = Opcode(190);
-    /// `CVTSI642SDrm`, defined at x86/instrs.td:452.
-    pub const CVTSI642SDrm: Opcode = Opcode(191);
-    /// `CVTSI642SDrr`, defined at x86/instrs.td:450.
-    pub const CVTSI642SDrr: Opcode = Opcode(192);
-    /// `CVTSI642SSrm`, defined at x86/instrs.td:452.
-    pub const CVTSI642SSrm: Opcode = Opcode(193);
-    /// `CVTSI642SSrr`, defined at x86/instrs.td:450.
-    pub const CVTSI642SSrr: Opcode = Opcode(194);
-    /// `CVTSS2SDrm`, defined at x86/instrs.td:434.
-    pub const CVTSS2SDrm: Opcode = Opcode(195);
-    /// `CVTSS2SDrr`, defined at x86/instrs.td:431.
-    pub const CVTSS2SDrr: Opcode = Opcode(196);
-    /// `CVTTSD2SI64rm`, defined at x86/instrs.td:452.
-    pub const CVTTSD2SI64rm: Opcode = Opcode(197);
-    /// `CVTTSD2SI64rr`, defined at x86/instrs.td:450.
-    pub const CVTTSD2SI64rr: Opcode = Opcode(198);
-    /// `CVTTSD2SIrm`, defined at x86/instrs.td:452.
-    pub const CVTTSD2SIrm: Opcode = Opcode(199);
-    /// `CVTTSD2SIrr`, defined at x86/instrs.td:450.
-    pub const CVTTSD2SIrr: Opcode = Opcode(200);
-    /// `CVTTSS2SI64rm`, defined at x86/instrs.td:452.
-    pub const CVTTSS2SI64rm: Opcode = Opcode(201);
-    /// `CVTTSS2SI64rr`, defined at x86/instrs.td:450.
-    pub const CVTTSS2SI64rr: Opcode = Opcode(202);
-    /// `CVTTSS2SIrm`, defined at x86/instrs.td:452.
-    pub const CVTTSS2SIrm: Opcode = Opcode(203);
-    /// `CVTTSS2SIrr`, defined at x86/instrs.td:450.
-    pub const CVTTSS2SIrr: Opcode = Opcode(204);
-    /// `DEC16m`, defined at x86/instrs.td:152.
-    pub const DEC16m: Opcode = Opcode(205);
-    /// `DEC16r`, defined at x86/instrs.td:146.
-    pub const DEC16r: Opcode = Opcode(206);
-    /// `DEC32m`, defined at x86/instrs.td:152.
-    pub const DEC32m: Opcode = Opcode(207);
-    /// `DEC32r`, defined at x86/instrs.td:146.
-    pub const DEC32r: Opcode = Opcode(208);
-    /// `DEC64m`, defined at x86/instrs.td:152.
-    pub const DEC64m: Opcode = Opcode(209);
-    /// `DEC64r`, defined at x86/instrs.td:146.
-    pub const DEC64r: Opcode = Opcode(210);
-    /// `DEC8m`, defined at x86/instrs.td:152.
-    pub const DEC8m: Opcode = Opcode(211);
-    /// `DEC8r`, defined at x86/instrs.td:146.
-    pub const DEC8r: Opcode = Opcode(212);
-    /// `DIV16m`, defined at x86/instrs.td:227.
-    pub const DIV16m: Opcode = Opcode(213);
-    /// `DIV16r`, defined at x86/instrs.td:225.
-    pub const DIV16r: Opcode = Opcode(214);
-    /// `DIV32m`, defined at x86/instrs.td:227.
-    pub const DIV32m: Opcode = Opcode(215);
-    /// `DIV32r`, defined at x86/instrs.td:225.
-    pub const DIV32r: Opcode = Opcode(216);
-    /// `DIV64m`, defined at x86/instrs.td:227.
-    pub const DIV64m: Opcode = Opcode(217);
-    /// `DIV64r`, defined at x86/instrs.td:225.
-    pub const DIV64r: Opcode = Opcode(218);
-    /// `DIV8m`, defined at x86/instrs.td:235.
-    pub const DIV8m: Opcode = Opcode(219);
-    /// `DIV8r`, defined at x86/instrs.td:233.
-    pub const DIV8r: Opcode = Opcode(220);
-    /// `DIVSDrm`, defined at x86/instrs.td:404.
-    pub const DIVSDrm: Opcode = Opcode(221);
-    /// `DIVSDrr`, defined at x86/instrs.td:402.
-    pub const DIVSDrr: Opcode = Opcode(222);
-    /// `DIVSSrm`, defined at x86/instrs.td:404.
-    pub const DIVSSrm: Opcode = Opcode(223);
-    /// `DIVSSrr`, defined at x86/instrs.td:402.
-    pub const DIVSSrr: Opcode = Opcode(224);
-    /// `FsFLD0SD`, defined at x86/instrs.td:458.
-    pub const FsFLD0SD: Opcode = Opcode(225);
-    /// `FsFLD0SS`, defined at x86/instrs.td:457.
-    pub const FsFLD0SS: Opcode = Opcode(226);
-    /// `IDIV16m`, defined at x86/instrs.td:227.
-    pub const IDIV16m: Opcode = Opcode(227);
-    /// `IDIV16r`, defined at x86/instrs.td:225.
-    pub const IDIV16r: Opcode = Opcode(228);
-    /// `IDIV32m`, defined at x86/instrs.td:227.
-    pub const IDIV32m: Opcode = Opcode(229);
-    /// `IDIV32r`, defined at x86/instrs.td:225.
-    pub const IDIV32r: Opcode = Opcode(230);
-    /// `IDIV64m`, defined at x86/instrs.td:227.
-    pub const IDIV64m: Opcode = Opcode(231);
-    /// `IDIV64r`, defined at x86/instrs.td:225.
-    pub const IDIV64r: Opcode = Opcode(232);
-    /// `IDIV8m`, defined at x86/instrs.td:235.
-    pub const IDIV8m: Opcode = Opcode(233);
-    /// `IDIV8r`, defined at x86/instrs.td:233.
-    pub const IDIV8r: Opcode = Opcode(234);
-    /// `IMUL16m`, defined at x86/instrs.td:220.
-    pub const IMUL16m: Opcode = Opcode(235);
-    /// `IMUL16r`, defined at x86/instrs.td:217.
-    pub const IMUL16r: Opcode = Opcode(236);
-    /// `IMUL16rm`, defined at x86/instrs.td:196.
-    pub const IMUL16rm: Opcode = Opcode(237);
-    /// `IMUL16rmi`, defined at x86/instrs.td:201.
-    pub const IMUL16rmi: Opcode = Opcode(238);
-    /// `IMUL16rmi8`, defined at x86/instrs.td:202.
-    pub const IMUL16rmi8: Opcode = Opcode(239);
-    /// `IMUL16rr`, defined at x86/instrs.td:194.
-    pub const IMUL16rr: Opcode = Opcode(240);
-    /// `IMUL16rri`, defined at x86/instrs.td:198.
-    pub const IMUL16rri: Opcode = Opcode(241);
-    /// `IMUL16rri8`, defined at x86/instrs.td:199.
-    pub const IMUL16rri8: Opcode = Opcode(242);
-    /// `IMUL32m`, defined at x86/instrs.td:220.
-    pub const IMUL32m: Opcode = Opcode(243);
-    /// `IMUL32r`, defined at x86/instrs.td:217.
-    pub const IMUL32r: Opcode = Opcode(244);
-    /// `IMUL32rm`, defined at x86/instrs.td:196.
-    pub const IMUL32rm: Opcode = Opcode(245);
-    /// `IMUL32rmi`, defined at x86/instrs.td:201.
-    pub const IMUL32rmi: Opcode = Opcode(246);
-    /// `IMUL32rmi8`, defined at x86/instrs.td:202.
-    pub const IMUL32rmi8: Opcode = Opcode(247);
-    /// `IMUL32rr`, defined at x86/instrs.td:194.
-    pub const IMUL32rr: Opcode = Opcode(248);
-    /// `IMUL32rri`, defined at x86/instrs.td:198.
-    pub const IMUL32rri: Opcode = Opcode(249);
-    /// `IMUL32rri8`, defined at x86/instrs.td:199.
-    pub const IMUL32rri8: Opcode = Opcode(250);
-    /// `IMUL64m`, defined at x86/instrs.td:220.
-    pub const IMUL64m: Opcode = Opcode(251);
-    /// `IMUL64r`, defined at x86/instrs.td:217.
-    pub const IMUL64r: Opcode = Opcode(252);
-    /// `IMUL64rm`, defined at x86/instrs.td:196.
-    pub const IMUL64rm: Opcode = Opcode(253);
-    /// `IMUL64rmi32`, defined at x86/instrs.td:201.
-    pub const IMUL64rmi32: Opcode = Opcode(254);
-    /// `IMUL64rmi8`, defined at x86/instrs.td:202.
-    pub const IMUL64rmi8: Opcode = Opcode(255);
-    /// `IMUL64rr`, defined at x86/instrs.td:194.
-    pub const IMUL64rr: Opcode = Opcode(256);
-    /// `IMUL64rri32`, defined at x86/instrs.td:198.
-    pub const IMUL64rri32: Opcode = Opcode(257);
-    /// `IMUL64rri8`, defined at x86/instrs.td:199.
-    pub const IMUL64rri8: Opcode = Opcode(258);
-    /// `INC16m`, defined at x86/instrs.td:152.
-    pub const INC16m: Opcode = Opcode(259);
-    /// `INC16r`, defined at x86/instrs.td:145.
-    pub const INC16r: Opcode = Opcode(260);
-    /// `INC32m`, defined at x86/instrs.td:152.
-    pub const INC32m: Opcode = Opcode(261);
-    /// `INC32r`, defined at x86/instrs.td:145.
-    pub const INC32r: Opcode = Opcode(262);
-    /// `INC64m`, defined at x86/instrs.td:152.
-    pub const INC64m: Opcode = Opcode(263);
-    /// `INC64r`, defined at x86/instrs.td:145.
-    pub const INC64r: Opcode = Opcode(264);
-    /// `INC8m`, defined at x86/instrs.td:152.
-    pub const INC8m: Opcode = Opcode(265);
-    /// `INC8r`, defined at x86/instrs.td:145.
-    pub const INC8r: Opcode = Opcode(266);
-    /// `JCC_1`, defined at x86/instrs.td:341.
-    pub const JCC_1: Opcode = Opcode(267);
-    /// `JMP64m`, defined at x86/instrs.td:347.
-    pub const JMP64m: Opcode = Opcode(268);
-    /// `JMP64r`, defined at x86/instrs.td:345.
-    pub const JMP64r: Opcode = Opcode(269);
-    /// `JMP_1`, defined at x86/instrs.td:343.
-    pub const JMP_1: Opcode = Opcode(270);
-    /// `LEA16r`, defined at x86/instrs.td:315.
-    pub const LEA16r: Opcode = Opcode(271);
-    /// `LEA32r`, defined at x86/instrs.td:317.
-    pub const LEA32r: Opcode = Opcode(272);
-    /// `LEA64_32r`, defined at x86/instrs.td:320.
-    pub const LEA64_32r: Opcode = Opcode(273);
-    /// `LEA64r`, defined at x86/instrs.td:318.
-    pub const LEA64r: Opcode = Opcode(274);
-    /// `MAXSDrm`, defined at x86/instrs.td:404.
-    pub const MAXSDrm: Opcode = Opcode(275);
-    /// `MAXSDrr`, defined at x86/instrs.td:402.
-    pub const MAXSDrr: Opcode = Opcode(276);
-    /// `MAXSSrm`, defined at x86/instrs.td:404.
-    pub const MAXSSrm: Opcode = Opcode(277);
-    /// `MAXSSrr`, defined at x86/instrs.td:402.
-    pub const MAXSSrr: Opcode = Opcode(278);
-    /// `MINSDrm`, defined at x86/instrs.td:404.
-    pub const MINSDrm: Opcode = Opcode(279);
-    /// `MINSDrr`, defined at x86/instrs.td:402.
-    pub const MINSDrr: Opcode = Opcode(280);
-    /// `MINSSrm`, defined at x86/instrs.td:404.
-    pub const MINSSrm: Opcode = Opcode(281);
-    /// `MINSSrr`, defined at x86/instrs.td:402.
-    pub const MINSSrr: Opcode = Opcode(282);
-    /// `MOV16mi`, defined at x86/instrs.td:275.
-    pub const MOV16mi: Opcode = Opcode(283);
-    /// `MOV16mr`, defined at x86/instrs.td:274.
-    pub const MOV16mr: Opcode = Opcode(284);
-    /// `MOV16ri`, defined at x86/instrs.td:270.
-    pub const MOV16ri: Opcode = Opcode(285);
-    /// `MOV16rm`, defined at x86/instrs.td:272.
-    pub const MOV16rm: Opcode = Opcode(286);
-    /// `MOV16rr`, defined at x86/instrs.td:267.
-    pub const MOV16rr: Opcode = Opcode(287);
-    /// `MOV32mi`, defined at x86/instrs.td:275.
-    pub const MOV32mi: Opcode = Opcode(288);
-    /// `MOV32mr`, defined at x86/instrs.td:274.
-    pub const MOV32mr: Opcode = Opcode(289);
-    /// `MOV32r0`, defined at x86/instrs.td:283.
-    pub const MOV32r0: Opcode = Opcode(290);
-    /// `MOV32ri`, defined at x86/instrs.td:270.
-    pub const MOV32ri: Opcode = Opcode(291);
-    /// `MOV32ri64`, defined at x86/instrs.td:284.
-    pub const MOV32ri64: Opcode = Opcode(292);
-    /// `MOV32rm`, defined at x86/instrs.td:272.
-    pub const MOV32rm: Opcode = Opcode(293);
-    /// `MOV32rr`, defined at x86/instrs.td:267.
-    pub const MOV32rr: Opcode = Opcode(294);
-    /// `MOV64mi32`, defined at x86/instrs.td:275.
-    pub const MOV64mi32: Opcode = Opcode(295);
-    /// `MOV64mr`, defined at x86/instrs.td:274.
-    pub const MOV64mr: Opcode = Opcode(296);
-    /// `MOV64ri`, defined at x86/instrs.td:270.
-    pub const MOV64ri: Opcode = Opcode(297);
-    /// `MOV64ri32`, defined at x86/instrs.td:279.
-    pub const MOV64ri32: Opcode = Opcode(298);
-    /// `MOV64rm`, defined at x86/instrs.td:272.
-    pub const MOV64rm: Opcode = Opcode(299);
-    /// `MOV64rr`, defined at x86/instrs.td:267.
-    pub const MOV64rr: Opcode = Opcode(300);
-    /// `MOV64toPQIrr`, defined at x86/instrs.td:471.
-    pub const MOV64toPQIrr: Opcode = Opcode(301);
-    /// `MOV64toSDrr`, defined at x86/instrs.td:465.
-    pub const MOV64toSDrr: Opcode = Opcode(302);
-    /// `MOV8mi`, defined at x86/instrs.td:275.
-    pub const MOV8mi: Opcode = Opcode(303);
-    /// `MOV8mr`, defined at x86/instrs.td:274.
-    pub const MOV8mr: Opcode = Opcode(304);
-    /// `MOV8mr_NOREX`, defined at x86/instrs.td:292.
-    pub const MOV8mr_NOREX: Opcode = Opcode(305);
-    /// `MOV8ri`, defined at x86/instrs.td:270.
-    pub const MOV8ri: Opcode = Opcode(306);
-    /// `MOV8rm`, defined at x86/instrs.td:272.
-    pub const MOV8rm: Opcode = Opcode(307);
-    /// `MOV8rm_NOREX`, defined at x86/instrs.td:290.
-    pub const MOV8rm_NOREX: Opcode = Opcode(308);
-    /// `MOV8rr`, defined at x86/instrs.td:267.
-    pub const MOV8rr: Opcode = Opcode(309);
-    /// `MOV8rr_NOREX`, defined at x86/instrs.td:288.
-    pub const MOV8rr_NOREX: Opcode = Opcode(310);
-    /// `MOVAPDmr`, defined at x86/instrs.td:493.
-    pub const MOVAPDmr: Opcode = Opcode(311);
-    /// `MOVAPDrm`, defined at x86/instrs.td:491.
-    pub const MOVAPDrm: Opcode = Opcode(312);
-    /// `MOVAPDrr`, defined at x86/instrs.td:489.
-    pub const MOVAPDrr: Opcode = Opcode(313);
-    /// `MOVAPSmr`, defined at x86/instrs.td:493.
-    pub const MOVAPSmr: Opcode = Opcode(314);
-    /// `MOVAPSrm`, defined at x86/instrs.td:491.
-    pub const MOVAPSrm: Opcode = Opcode(315);
-    /// `MOVAPSrr`, defined at x86/instrs.td:489.
-    pub const MOVAPSrr: Opcode = Opcode(316);
-    /// `MOVDI2PDIrm`, defined at x86/instrs.td:475.
-    pub const MOVDI2PDIrm: Opcode = Opcode(317);
-    /// `MOVDI2PDIrr`, defined at x86/instrs.td:470.
-    pub const MOVDI2PDIrr: Opcode = Opcode(318);
-    /// `MOVDI2SSrr`, defined at x86/instrs.td:467.
-    pub const MOVDI2SSrr: Opcode = Opcode(319);
-    /// `MOVDQAmr`, defined at x86/instrs.td:493.
-    pub const MOVDQAmr: Opcode = Opcode(320);
-    /// `MOVDQArm`, defined at x86/instrs.td:491.
-    pub const MOVDQArm: Opcode = Opcode(321);
-    /// `MOVDQArr`, defined at x86/instrs.td:489.
-    pub const MOVDQArr: Opcode = Opcode(322);
-    /// `MOVDQUmr`, defined at x86/instrs.td:493.
-    pub const MOVDQUmr: Opcode = Opcode(323);
-    /// `MOVDQUrm`, defined at x86/instrs.td:491.
-    pub const MOVDQUrm: Opcode = Opcode(324);
-    /// `MOVDQUrr`, defined at x86/instrs.td:489.
-    pub const MOVDQUrr: Opcode = Opcode(325);
-    /// `MOVLPDmr`, defined at x86/instrs.td:481.
-    pub const MOVLPDmr: Opcode = Opcode(326);
-    /// `MOVMSKPDrr`, defined at x86/instrs.td:537.
-    pub const MOVMSKPDrr: Opcode = Opcode(327);
-    /// `MOVMSKPSrr`, defined at x86/instrs.td:536.
-    pub const MOVMSKPSrr: Opcode = Opcode(328);
-    /// `MOVPDI2DImr`, defined at x86/instrs.td:479.
-    pub const MOVPDI2DImr: Opcode = Opcode(329);
-    /// `MOVPDI2DIrr`, defined at x86/instrs.td:472.
-    pub const MOVPDI2DIrr: Opcode = Opcode(330);
-    /// `MOVPQI2QImr`, defined at x86/instrs.td:480.
-    pub const MOVPQI2QImr: Opcode = Opcode(331);
-    /// `MOVPQIto64rr`, defined at x86/instrs.td:473.
-    pub const MOVPQIto64rr: Opcode = Opcode(332);
-    /// `MOVQI2PQIrm`, defined at x86/instrs.td:476.
-    pub const MOVQI2PQIrm: Opcode = Opcode(333);
-    /// `MOVSDmr`, defined at x86/instrs.td:425.
-    pub const MOVSDmr: Opcode = Opcode(334);
-    /// `MOVSDrm`, defined at x86/instrs.td:421.
-    pub const MOVSDrm: Opcode = Opcode(335);
-    /// `MOVSDrm_alt`, defined at x86/instrs.td:422.
-    pub const MOVSDrm_alt: Opcode = Opcode(336);
-    /// `MOVSDrr`, defined at x86/instrs.td:427.
-    pub const MOVSDrr: Opcode = Opcode(337);
-    /// `MOVSDto64rr`, defined at x86/instrs.td:466.
-    pub const MOVSDto64rr: Opcode = Opcode(338);
-    /// `MOVSS2DIrr`, defined at x86/instrs.td:468.
-    pub const MOVSS2DIrr: Opcode = Opcode(339);
-    /// `MOVSSmr`, defined at x86/instrs.td:425.
-    pub const MOVSSmr: Opcode = Opcode(340);
-    /// `MOVSSrm`, defined at x86/instrs.td:421.
-    pub const MOVSSrm: Opcode = Opcode(341);
-    /// `MOVSSrm_alt`, defined at x86/instrs.td:422.
-    pub const MOVSSrm_alt: Opcode = Opcode(342);
-    /// `MOVSSrr`, defined at x86/instrs.td:427.
-    pub const MOVSSrr: Opcode = Opcode(343);
-    /// `MOVSX16rm8`, defined at x86/instrs.td:305.
-    pub const MOVSX16rm8: Opcode = Opcode(344);
-    /// `MOVSX16rr8`, defined at x86/instrs.td:303.
-    pub const MOVSX16rr8: Opcode = Opcode(345);
-    /// `MOVSX32rm16`, defined at x86/instrs.td:305.
-    pub const MOVSX32rm16: Opcode = Opcode(346);
-    /// `MOVSX32rm8`, defined at x86/instrs.td:305.
-    pub const MOVSX32rm8: Opcode = Opcode(347);
-    /// `MOVSX32rr16`, defined at x86/instrs.td:303.
-    pub const MOVSX32rr16: Opcode = Opcode(348);
-    /// `MOVSX32rr8`, defined at x86/instrs.td:303.
-    pub const MOVSX32rr8: Opcode = Opcode(349);
-    /// `MOVSX64rm16`, defined at x86/instrs.td:305.
-    pub const MOVSX64rm16: Opcode = Opcode(350);
-    /// `MOVSX64rm32`, defined at x86/instrs.td:309.
-    pub const MOVSX64rm32: Opcode = Opcode(351);
-    /// `MOVSX64rm8`, defined at x86/instrs.td:305.
-    pub const MOVSX64rm8: Opcode = Opcode(352);
-    /// `MOVSX64rr16`, defined at x86/instrs.td:303.
-    pub const MOVSX64rr16: Opcode = Opcode(353);
-    /// `MOVSX64rr32`, defined at x86/instrs.td:307.
-    pub const MOVSX64rr32: Opcode = Opcode(354);
-    /// `MOVSX64rr8`, defined at x86/instrs.td:303.
-    pub const MOVSX64rr8: Opcode = Opcode(355);
-    /// `MOVUPDmr`, defined at x86/instrs.td:493.
-    pub const MOVUPDmr: Opcode = Opcode(356);
-    /// `MOVUPDrm`, defined at x86/instrs.td:491.
-    pub const MOVUPDrm: Opcode = Opcode(357);
-    /// `MOVUPDrr`, defined at x86/instrs.td:489.
-    pub const MOVUPDrr: Opcode = Opcode(358);
-    /// `MOVUPSmr`, defined at x86/instrs.td:493.
-    pub const MOVUPSmr: Opcode = Opcode(359);
-    /// `MOVUPSrm`, defined at x86/instrs.td:491.
-    pub const MOVUPSrm: Opcode = Opcode(360);
-    /// `MOVUPSrr`, defined at x86/instrs.td:489.
-    pub const MOVUPSrr: Opcode = Opcode(361);
-    /// `MOVZX16rm8`, defined at x86/instrs.td:305.
-    pub const MOVZX16rm8: Opcode = Opcode(362);
-    /// `MOVZX16rr8`, defined at x86/instrs.td:303.
-    pub const MOVZX16rr8: Opcode = Opcode(363);
-    /// `MOVZX32rm16`, defined at x86/instrs.td:305.
-    pub const MOVZX32rm16: Opcode = Opcode(364);
-    /// `MOVZX32rm8`, defined at x86/instrs.td:305.
-    pub const MOVZX32rm8: Opcode = Opcode(365);
-    /// `MOVZX32rm8_NOREX`, defined at x86/instrs.td:312.
-    pub const MOVZX32rm8_NOREX: Opcode = Opcode(366);
-    /// `MOVZX32rr16`, defined at x86/instrs.td:303.
-    pub const MOVZX32rr16: Opcode = Opcode(367);
-    /// `MOVZX32rr8`, defined at x86/instrs.td:303.
-    pub const MOVZX32rr8: Opcode = Opcode(368);
-    /// `MOVZX32rr8_NOREX`, defined at x86/instrs.td:310.
-    pub const MOVZX32rr8_NOREX: Opcode = Opcode(369);
-    /// `MOVZX64rm16`, defined at x86/instrs.td:305.
-    pub const MOVZX64rm16: Opcode = Opcode(370);
-    /// `MOVZX64rm8`, defined at x86/instrs.td:305.
-    pub const MOVZX64rm8: Opcode = Opcode(371);
-    /// `MOVZX64rr16`, defined at x86/instrs.td:303.
-    pub const MOVZX64rr16: Opcode = Opcode(372);
-    /// `MOVZX64rr8`, defined at x86/instrs.td:303.
-    pub const MOVZX64rr8: Opcode = Opcode(373);
-    /// `MUL16m`, defined at x86/instrs.td:219.
-    pub const MUL16m: Opcode = Opcode(374);
-    /// `MUL16r`, defined at x86/instrs.td:216.
-    pub const MUL16r: Opcode = Opcode(375);
-    /// `MUL32m`, defined at x86/instrs.td:219.
-    pub const MUL32m: Opcode = Opcode(376);
-    /// `MUL32r`, defined at x86/instrs.td:216.
-    pub const MUL32r: Opcode = Opcode(377);
-    /// `MUL64m`, defined at x86/instrs.td:219.
-    pub const MUL64m: Opcode = Opcode(378);
-    /// `MUL64r`, defined at x86/instrs.td:216.
-    pub const MUL64r: Opcode = Opcode(379);
-    /// `MULSDrm`, defined at x86/instrs.td:404.
-    pub const MULSDrm: Opcode = Opcode(380);
-    /// `MULSDrr`, defined at x86/instrs.td:402.
-    pub const MULSDrr: Opcode = Opcode(381);
-    /// `MULSSrm`, defined at x86/instrs.td:404.
-    pub const MULSSrm: Opcode = Opcode(382);
-    /// `MULSSrr`, defined at x86/instrs.td:402.
-    pub const MULSSrr: Opcode = Opcode(383);
-    /// `NEG16m`, defined at x86/instrs.td:152.
-    pub const NEG16m: Opcode = Opcode(384);
-    /// `NEG16r`, defined at x86/instrs.td:148.
-    pub const NEG16r: Opcode = Opcode(385);
-    /// `NEG32m`, defined at x86/instrs.td:152.
-    pub const NEG32m: Opcode = Opcode(386);
-    /// `NEG32r`, defined at x86/instrs.td:148.
-    pub const NEG32r: Opcode = Opcode(387);
-    /// `NEG64m`, defined at x86/instrs.td:152.
-    pub const NEG64m: Opcode = Opcode(388);
-    /// `NEG64r`, defined at x86/instrs.td:148.
-    pub const NEG64r: Opcode = Opcode(389);
-    /// `NEG8m`, defined at x86/instrs.td:152.
-    pub const NEG8m: Opcode = Opcode(390);
-    /// `NEG8r`, defined at x86/instrs.td:148.
-    pub const NEG8r: Opcode = Opcode(391);
-    /// `NOT16m`, defined at x86/instrs.td:157.
-    pub const NOT16m: Opcode = Opcode(392);
-    /// `NOT16r`, defined at x86/instrs.td:155.
-    pub const NOT16r: Opcode = Opcode(393);
-    /// `NOT32m`, defined at x86/instrs.td:157.
-    pub const NOT32m: Opcode = Opcode(394);
-    /// `NOT32r`, defined at x86/instrs.td:155.
-    pub const NOT32r: Opcode = Opcode(395);
-    /// `NOT64m`, defined at x86/instrs.td:157.
-    pub const NOT64m: Opcode = Opcode(396);
-    /// `NOT64r`, defined at x86/instrs.td:155.
-    pub const NOT64r: Opcode = Opcode(397);
-    /// `NOT8m`, defined at x86/instrs.td:157.
-    pub const NOT8m: Opcode = Opcode(398);
-    /// `NOT8r`, defined at x86/instrs.td:155.
-    pub const NOT8r: Opcode = Opcode(399);
-    /// `OR16mi`, defined at x86/instrs.td:93.
-    pub const OR16mi: Opcode = Opcode(400);
-    /// `OR16mi8`, defined at x86/instrs.td:95.
-    pub const OR16mi8: Opcode = Opcode(401);
-    /// `OR16mr`, defined at x86/instrs.td:92.
-    pub const OR16mr: Opcode = Opcode(402);
-    /// `OR16ri`, defined at x86/instrs.td:84.
-    pub const OR16ri: Opcode = Opcode(403);
-    /// `OR16ri8`, defined at x86/instrs.td:86.
-    pub const OR16ri8: Opcode = Opcode(404);
-    /// `OR16rm`, defined at x86/instrs.td:89.
-    pub const OR16rm: Opcode = Opcode(405);
-    /// `OR16rr`, defined at x86/instrs.td:82.
-    pub const OR16rr: Opcode = Opcode(406);
-    /// `OR32mi`, defined at x86/instrs.td:93.
-    pub const OR32mi: Opcode = Opcode(407);
-    /// `OR32mi8`, defined at x86/instrs.td:95.
-    pub const OR32mi8: Opcode = Opcode(408);
-    /// `OR32mr`, defined at x86/instrs.td:92.
-    pub const OR32mr: Opcode = Opcode(409);
-    /// `OR32ri`, defined at x86/instrs.td:84.
-    pub const OR32ri: Opcode = Opcode(410);
-    /// `OR32ri8`, defined at x86/instrs.td:86.
-    pub const OR32ri8: Opcode = Opcode(411);
-    /// `OR32rm`, defined at x86/instrs.td:89.
-    pub const OR32rm: Opcode = Opcode(412);
-    /// `OR32rr`, defined at x86/instrs.td:82.
-    pub const OR32rr: Opcode = Opcode(413);
-    /// `OR64mi32`, defined at x86/instrs.td:93.
-    pub const OR64mi32: Opcode = Opcode(414);
-    /// `OR64mi8`, defined at x86/instrs.td:95.
-    pub const OR64mi8: Opcode = Opcode(415);
-    /// `OR64mr`, defined at x86/instrs.td:92.
-    pub const OR64mr: Opcode = Opcode(416);
-    /// `OR64ri32`, defined at x86/instrs.td:84.
-    pub const OR64ri32: Opcode = Opcode(417);
-    /// `OR64ri8`, defined at x86/instrs.td:86.
-    pub const OR64ri8: Opcode = Opcode(418);
-    /// `OR64rm`, defined at x86/instrs.td:89.
-    pub const OR64rm: Opcode = Opcode(419);
-    /// `OR64rr`, defined at x86/instrs.td:82.
-    pub const OR64rr: Opcode = Opcode(420);
-    /// `OR8mi`, defined at x86/instrs.td:93.
-    pub const OR8mi: Opcode = Opcode(421);
-    /// `OR8mr`, defined at x86/instrs.td:92.
-    pub const OR8mr: Opcode = Opcode(422);
-    /// `OR8ri`, defined at x86/instrs.td:84.
-    pub const OR8ri: Opcode = Opcode(423);
-    /// `OR8rm`, defined at x86/instrs.td:89.
-    pub const OR8rm: Opcode = Opcode(424);
-    /// `OR8rr`, defined at x86/instrs.td:82.
-    pub const OR8rr: Opcode = Opcode(425);
-    /// `ORPDrm`, defined at x86/instrs.td:502.
-    pub const ORPDrm: Opcode = Opcode(426);
-    /// `ORPDrr`, defined at x86/instrs.td:500.
-    pub const ORPDrr: Opcode = Opcode(427);
-    /// `ORPSrm`, defined at x86/instrs.td:502.
-    pub const ORPSrm: Opcode = Opcode(428);
-    /// `ORPSrr`, defined at x86/instrs.td:500.
-    pub const ORPSrr: Opcode = Opcode(429);
-    /// `PACKSSDWrm`, defined at x86/instrs.td:502.
-    pub const PACKSSDWrm: Opcode = Opcode(430);
-    /// `PACKSSDWrr`, defined at x86/instrs.td:500.
-    pub const PACKSSDWrr: Opcode = Opcode(431);
-    /// `PACKSSWBrm`, defined at x86/instrs.td:502.
-    pub const PACKSSWBrm: Opcode = Opcode(432);
-    /// `PACKSSWBrr`, defined at x86/instrs.td:500.
-    pub const PACKSSWBrr: Opcode = Opcode(433);
-    /// `PACKUSWBrm`, defined at x86/instrs.td:502.
-    pub const PACKUSWBrm: Opcode = Opcode(434);
-    /// `PACKUSWBrr`, defined at x86/instrs.td:500.
-    pub const PACKUSWBrr: Opcode = Opcode(435);
-    /// `PADDBrm`, defined at x86/instrs.td:502.
-    pub const PADDBrm: Opcode = Opcode(436);
-    /// `PADDBrr`, defined at x86/instrs.td:500.
-    pub const PADDBrr: Opcode = Opcode(437);
-    /// `PADDDrm`, defined at x86/instrs.td:502.
-    pub const PADDDrm: Opcode = Opcode(438);
-    /// `PADDDrr`, defined at x86/instrs.td:500.
-    pub const PADDDrr: Opcode = Opcode(439);
-    /// `PADDQrm`, defined at x86/instrs.td:502.
-    pub const PADDQrm: Opcode = Opcode(440);
-    /// `PADDQrr`, defined at x86/instrs.td:500.
-    pub const PADDQrr: Opcode = Opcode(441);
-    /// `PADDUSBrm`, defined at x86/instrs.td:502.
-    pub const PADDUSBrm: Opcode = Opcode(442);
-    /// `PADDUSBrr`, defined at x86/instrs.td:500.
-    pub const PADDUSBrr: Opcode = Opcode(443);
-    /// `PADDUSWrm`, defined at x86/instrs.td:502.
-    pub const PADDUSWrm: Opcode = Opcode(444);
-    /// `PADDUSWrr`, defined at x86/instrs.td:500.
-    pub const PADDUSWrr: Opcode = Opcode(445);
-    /// `PADDWrm`, defined at x86/instrs.td:502.
-    pub const PADDWrm: Opcode = Opcode(446);
-    /// `PADDWrr`, defined at x86/instrs.td:500.
-    pub const PADDWrr: Opcode = Opcode(447);
-    /// `PANDNrm`, defined at x86/instrs.td:502.
-    pub const PANDNrm: Opcode = Opcode(448);
-    /// `PANDNrr`, defined at x86/instrs.td:500.
-    pub const PANDNrr: Opcode = Opcode(449);
-    /// `PANDrm`, defined at x86/instrs.td:502.
-    pub const PANDrm: Opcode = Opcode(450);
-    /// `PANDrr`, defined at x86/instrs.td:500.
-    pub const PANDrr: Opcode = Opcode(451);
-    /// `PAVGBrm`, defined at x86/instrs.td:502.
-    pub const PAVGBrm: Opcode = Opcode(452);
-    /// `PAVGBrr`, defined at x86/instrs.td:500.
-    pub const PAVGBrr: Opcode = Opcode(453);
-    /// `PCMPEQBrm`, defined at x86/instrs.td:502.
-    pub const PCMPEQBrm: Opcode = Opcode(454);
-    /// `PCMPEQBrr`, defined at x86/instrs.td:500.
-    pub const PCMPEQBrr: Opcode = Opcode(455);
-    /// `PCMPEQDrm`, defined at x86/instrs.td:502.
-    pub const PCMPEQDrm: Opcode = Opcode(456);
-    /// `PCMPEQDrr`, defined at x86/instrs.td:500.
-    pub const PCMPEQDrr: Opcode = Opcode(457);
-    /// `PCMPEQWrm`, defined at x86/instrs.td:502.
-    pub const PCMPEQWrm: Opcode = Opcode(458);
-    /// `PCMPEQWrr`, defined at x86/instrs.td:500.
-    pub const PCMPEQWrr: Opcode = Opcode(459);
-    /// `PCMPGTBrm`, defined at x86/instrs.td:502.
-    pub const PCMPGTBrm: Opcode = Opcode(460);
-    /// `PCMPGTBrr`, defined at x86/instrs.td:500.
-    pub const PCMPGTBrr: Opcode = Opcode(461);
-    /// `PCMPGTDrm`, defined at x86/instrs.td:502.
-    pub const PCMPGTDrm: Opcode = Opcode(462);
-    /// `PCMPGTDrr`, defined at x86/instrs.td:500.
-    pub const PCMPGTDrr: Opcode = Opcode(463);
-    /// `PCMPGTWrm`, defined at x86/instrs.td:502.
-    pub const PCMPGTWrm: Opcode = Opcode(464);
-    /// `PCMPGTWrr`, defined at x86/instrs.td:500.
-    pub const PCMPGTWrr: Opcode = Opcode(465);
-    /// `PEXTRWrr`, defined at x86/instrs.td:532.
-    pub const PEXTRWrr: Opcode = Opcode(466);
-    /// `PINSRWrr`, defined at x86/instrs.td:534.
-    pub const PINSRWrr: Opcode = Opcode(467);
-    /// `PMAXUBrm`, defined at x86/instrs.td:502.
-    pub const PMAXUBrm: Opcode = Opcode(468);
-    /// `PMAXUBrr`, defined at x86/instrs.td:500.
-    pub const PMAXUBrr: Opcode = Opcode(469);
-    /// `PMINUBrm`, defined at x86/instrs.td:502.
-    pub const PMINUBrm: Opcode = Opcode(470);
-    /// `PMINUBrr`, defined at x86/instrs.td:500.
-    pub const PMINUBrr: Opcode = Opcode(471);
-    /// `PMOVMSKBrr`, defined at x86/instrs.td:535.
-    pub const PMOVMSKBrr: Opcode = Opcode(472);
-    /// `PMULLWrm`, defined at x86/instrs.td:502.
-    pub const PMULLWrm: Opcode = Opcode(473);
-    /// `PMULLWrr`, defined at x86/instrs.td:500.
-    pub const PMULLWrr: Opcode = Opcode(474);
-    /// `PMULUDQrm`, defined at x86/instrs.td:502.
-    pub const PMULUDQrm: Opcode = Opcode(475);
-    /// `PMULUDQrr`, defined at x86/instrs.td:500.
-    pub const PMULUDQrr: Opcode = Opcode(476);
-    /// `POP64r`, defined at x86/instrs.td:382.
-    pub const POP64r: Opcode = Opcode(477);
-    /// `PORrm`, defined at x86/instrs.td:502.
-    pub const PORrm: Opcode = Opcode(478);
-    /// `PORrr`, defined at x86/instrs.td:500.
-    pub const PORrr: Opcode = Opcode(479);
-    /// `PSHUFDri`, defined at x86/instrs.td:523.
-    pub const PSHUFDri: Opcode = Opcode(480);
-    /// `PSHUFHWri`, defined at x86/instrs.td:523.
-    pub const PSHUFHWri: Opcode = Opcode(481);
-    /// `PSHUFLWri`, defined at x86/instrs.td:523.
-    pub const PSHUFLWri: Opcode = Opcode(482);
-    /// `PSLLDQri`, defined at x86/instrs.td:520.
-    pub const PSLLDQri: Opcode = Opcode(483);
-    /// `PSLLDri`, defined at x86/instrs.td:520.
-    pub const PSLLDri: Opcode = Opcode(484);
-    /// `PSLLQri`, defined at x86/instrs.td:520.
-    pub const PSLLQri: Opcode = Opcode(485);
-    /// `PSLLWri`, defined at x86/instrs.td:520.
-    pub const PSLLWri: Opcode = Opcode(486);
-    /// `PSRADri`, defined at x86/instrs.td:520.
-    pub const PSRADri: Opcode = Opcode(487);
-    /// `PSRAWri`, defined at x86/instrs.td:520.
-    pub const PSRAWri: Opcode = Opcode(488);
-    /// `PSRLDQri`, defined at x86/instrs.td:520.
-    pub const PSRLDQri: Opcode = Opcode(489);
-    /// `PSRLDri`, defined at x86/instrs.td:520.
-    pub const PSRLDri: Opcode = Opcode(490);
-    /// `PSRLQri`, defined at x86/instrs.td:520.
-    pub const PSRLQri: Opcode = Opcode(491);
-    /// `PSRLWri`, defined at x86/instrs.td:520.
-    pub const PSRLWri: Opcode = Opcode(492);
-    /// `PSUBBrm`, defined at x86/instrs.td:502.
-    pub const PSUBBrm: Opcode = Opcode(493);
-    /// `PSUBBrr`, defined at x86/instrs.td:500.
-    pub const PSUBBrr: Opcode = Opcode(494);
-    /// `PSUBDrm`, defined at x86/instrs.td:502.
-    pub const PSUBDrm: Opcode = Opcode(495);
-    /// `PSUBDrr`, defined at x86/instrs.td:500.
-    pub const PSUBDrr: Opcode = Opcode(496);
-    /// `PSUBQrm`, defined at x86/instrs.td:502.
-    pub const PSUBQrm: Opcode = Opcode(497);
-    /// `PSUBQrr`, defined at x86/instrs.td:500.
-    pub const PSUBQrr: Opcode = Opcode(498);
-    /// `PSUBUSBrm`, defined at x86/instrs.td:502.
-    pub const PSUBUSBrm: Opcode = Opcode(499);
-    /// `PSUBUSBrr`, defined at x86/instrs.td:500.
-    pub const PSUBUSBrr: Opcode = Opcode(500);
-    /// `PSUBUSWrm`, defined at x86/instrs.td:502.
-    pub const PSUBUSWrm: Opcode = Opcode(501);
-    /// `PSUBUSWrr`, defined at x86/instrs.td:500.
-    pub const PSUBUSWrr: Opcode = Opcode(502);
-    /// `PSUBWrm`, defined at x86/instrs.td:502.
-    pub const PSUBWrm: Opcode = Opcode(503);
-    /// `PSUBWrr`, defined at x86/instrs.td:500.
-    pub const PSUBWrr: Opcode = Opcode(504);
-    /// `PUNPCKHBWrm`, defined at x86/instrs.td:502.
-    pub const PUNPCKHBWrm: Opcode = Opcode(505);
-    /// `PUNPCKHBWrr`, defined at x86/instrs.td:500.
-    pub const PUNPCKHBWrr: Opcode = Opcode(506);
-    /// `PUNPCKHDQrm`, defined at x86/instrs.td:502.
-    pub const PUNPCKHDQrm: Opcode = Opcode(507);
-    /// `PUNPCKHDQrr`, defined at x86/instrs.td:500.
-    pub const PUNPCKHDQrr: Opcode = Opcode(508);
-    /// `PUNPCKHQDQrm`, defined at x86/instrs.td:502.
-    pub const PUNPCKHQDQrm: Opcode = Opcode(509);
-    /// `PUNPCKHQDQrr`, defined at x86/instrs.td:500.
-    pub const PUNPCKHQDQrr: Opcode = Opcode(510);
-    /// `PUNPCKHWDrm`, defined at x86/instrs.td:502.
-    pub const PUNPCKHWDrm: Opcode = Opcode(511);
-    /// `PUNPCKHWDrr`, defined at x86/instrs.td:500.
-    pub const PUNPCKHWDrr: Opcode = Opcode(512);
-    /// `PUNPCKLBWrm`, defined at x86/instrs.td:502.
-    pub const PUNPCKLBWrm: Opcode = Opcode(513);
-    /// `PUNPCKLBWrr`, defined at x86/instrs.td:500.
-    pub const PUNPCKLBWrr: Opcode = Opcode(514);
-    /// `PUNPCKLDQrm`, defined at x86/instrs.td:502.
-    pub const PUNPCKLDQrm: Opcode = Opcode(515);
-    /// `PUNPCKLDQrr`, defined at x86/instrs.td:500.
-    pub const PUNPCKLDQrr: Opcode = Opcode(516);
-    /// `PUNPCKLQDQrm`, defined at x86/instrs.td:502.
-    pub const PUNPCKLQDQrm: Opcode = Opcode(517);
-    /// `PUNPCKLQDQrr`, defined at x86/instrs.td:500.
-    pub const PUNPCKLQDQrr: Opcode = Opcode(518);
-    /// `PUNPCKLWDrm`, defined at x86/instrs.td:502.
-    pub const PUNPCKLWDrm: Opcode = Opcode(519);
-    /// `PUNPCKLWDrr`, defined at x86/instrs.td:500.
-    pub const PUNPCKLWDrr: Opcode = Opcode(520);
-    /// `PUSH64i32`, defined at x86/instrs.td:377.
-    pub const PUSH64i32: Opcode = Opcode(521);
-    /// `PUSH64r`, defined at x86/instrs.td:376.
-    pub const PUSH64r: Opcode = Opcode(522);
-    /// `PUSH64rmm`, defined at x86/instrs.td:379.
-    pub const PUSH64rmm: Opcode = Opcode(523);
-    /// `PXORrm`, defined at x86/instrs.td:502.
-    pub const PXORrm: Opcode = Opcode(524);
-    /// `PXORrr`, defined at x86/instrs.td:500.
-    pub const PXORrr: Opcode = Opcode(525);
-    /// `RET`, defined at x86/instrs.td:364.
-    pub const RET: Opcode = Opcode(526);
-    /// `RET64`, defined at x86/instrs.td:366.
-    pub const RET64: Opcode = Opcode(527);
-    /// `ROL16m1`, defined at x86/instrs.td:175.
-    pub const ROL16m1: Opcode = Opcode(528);
-    /// `ROL16mCL`, defined at x86/instrs.td:174.
-    pub const ROL16mCL: Opcode = Opcode(529);
-    /// `ROL16mi`, defined at x86/instrs.td:172.
-    pub const ROL16mi: Opcode = Opcode(530);
-    /// `ROL16r1`, defined at x86/instrs.td:169.
-    pub const ROL16r1: Opcode = Opcode(531);
-    /// `ROL16rCL`, defined at x86/instrs.td:168.
-    pub const ROL16rCL: Opcode = Opcode(532);
-    /// `ROL16ri`, defined at x86/instrs.td:166.
-    pub const ROL16ri: Opcode = Opcode(533);
-    /// `ROL32m1`, defined at x86/instrs.td:175.
-    pub const ROL32m1: Opcode = Opcode(534);
-    /// `ROL32mCL`, defined at x86/instrs.td:174.
-    pub const ROL32mCL: Opcode = Opcode(535);
-    /// `ROL32mi`, defined at x86/instrs.td:172.
-    pub const ROL32mi: Opcode = Opcode(536);
-    /// `ROL32r1`, defined at x86/instrs.td:169.
-    pub const ROL32r1: Opcode = Opcode(537);
-    /// `ROL32rCL`, defined at x86/instrs.td:168.
-    pub const ROL32rCL: Opcode = Opcode(538);
-    /// `ROL32ri`, defined at x86/instrs.td:166.
-    pub const ROL32ri: Opcode = Opcode(539);
-    /// `ROL64m1`, defined at x86/instrs.td:175.
-    pub const ROL64m1: Opcode = Opcode(540);
-    /// `ROL64mCL`, defined at x86/instrs.td:174.
-    pub const ROL64mCL: Opcode = Opcode(541);
-    /// `ROL64mi`, defined at x86/instrs.td:172.
-    pub const ROL64mi: Opcode = Opcode(542);
-    /// `ROL64r1`, defined at x86/instrs.td:169.
-    pub const ROL64r1: Opcode = Opcode(543);
-    /// `ROL64rCL`, defined at x86/instrs.td:168.
-    pub const ROL64rCL: Opcode = Opcode(544);
-    /// `ROL64ri`, defined at x86/instrs.td:166.
-    pub const ROL64ri: Opcode = Opcode(545);
-    /// `ROL8m1`, defined at x86/instrs.td:175.
-    pub const ROL8m1: Opcode = Opcode(546);
-    /// `ROL8mCL`, defined at x86/instrs.td:174.
-    pub const ROL8mCL: Opcode = Opcode(547);
-    /// `ROL8mi`, defined at x86/instrs.td:172.
-    pub const ROL8mi: Opcode = Opcode(548);
-    /// `ROL8r1`, defined at x86/instrs.td:169.
-    pub const ROL8r1: Opcode = Opcode(549);
-    /// `ROL8rCL`, defined at x86/instrs.td:168.
-    pub const ROL8rCL: Opcode = Opcode(550);
-    /// `ROL8ri`, defined at x86/instrs.td:166.
-    pub const ROL8ri: Opcode = Opcode(551);
-    /// `ROR16m1`, defined at x86/instrs.td:175.
-    pub const ROR16m1: Opcode = Opcode(552);
-    /// `ROR16mCL`, defined at x86/instrs.td:174.
-    pub const ROR16mCL: Opcode = Opcode(553);
-    /// `ROR16mi`, defined at x86/instrs.td:172.
-    pub const ROR16mi: Opcode = Opcode(554);
-    /// `ROR16r1`, defined at x86/instrs.td:169.
-    pub const ROR16r1: Opcode = Opcode(555);
-    /// `ROR16rCL`, defined at x86/instrs.td:168.
-    pub const ROR16rCL: Opcode = Opcode(556);
-    /// `ROR16ri`, defined at x86/instrs.td:166.
-    pub const ROR16ri: Opcode = Opcode(557);
-    /// `ROR32m1`, defined at x86/instrs.td:175.
-    pub const ROR32m1: Opcode = Opcode(558);
-    /// `ROR32mCL`, defined at x86/instrs.td:174.
-    pub const ROR32mCL: Opcode = Opcode(559);
-    /// `ROR32mi`, defined at x86/instrs.td:172.
-    pub const ROR32mi: Opcode = Opcode(560);
-    /// `ROR32r1`, defined at x86/instrs.td:169.
-    pub const ROR32r1: Opcode = Opcode(561);
-    /// `ROR32rCL`, defined at x86/instrs.td:168.
-    pub const ROR32rCL: Opcode = Opcode(562);
-    /// `ROR32ri`, defined at x86/instrs.td:166.
-    pub const ROR32ri: Opcode = Opcode(563);
-    /// `ROR64m1`, defined at x86/instrs.td:175.
-    pub const ROR64m1: Opcode = Opcode(564);
-    /// `ROR64mCL`, defined at x86/instrs.td:174.
-    pub const ROR64mCL: Opcode = Opcode(565);
-    /// `ROR64mi`, defined at x86/instrs.td:172.
-    pub const ROR64mi: Opcode = Opcode(566);
-    /// `ROR64r1`, defined at x86/instrs.td:169.
-    pub const ROR64r1: Opcode = Opcode(567);
-    /// `ROR64rCL`, defined at x86/instrs.td:168.
-    pub const ROR64rCL: Opcode = Opcode(568);
-    /// `ROR64ri`, defined at x86/instrs.td:166.
-    pub const ROR64ri: Opcode = Opcode(569);
-    /// `ROR8m1`, defined at x86/instrs.td:175.
-    pub const ROR8m1: Opcode = Opcode(570);
-    /// `ROR8mCL`, defined at x86/instrs.td:174.
-    pub const ROR8mCL: Opcode = Opcode(571);
-    /// `ROR8mi`, defined at x86/instrs.td:172.
-    pub const ROR8mi: Opcode = Opcode(572);
-    /// `ROR8r1`, defined at x86/instrs.td:169.
-    pub const ROR8r1: Opcode = Opcode(573);
-    /// `ROR8rCL`, defined at x86/instrs.td:168.
-    pub const ROR8rCL: Opcode = Opcode(574);
-    /// `ROR8ri`, defined at x86/instrs.td:166.
-    pub const ROR8ri: Opcode = Opcode(575);
-    /// `SAR16m1`, defined at x86/instrs.td:175.
-    pub const SAR16m1: Opcode = Opcode(576);
-    /// `SAR16mCL`, defined at x86/instrs.td:174.
-    pub const SAR16mCL: Opcode = Opcode(577);
-    /// `SAR16mi`, defined at x86/instrs.td:172.
-    pub const SAR16mi: Opcode = Opcode(578);
-    /// `SAR16r1`, defined at x86/instrs.td:169.
-    pub const SAR16r1: Opcode = Opcode(579);
-    /// `SAR16rCL`, defined at x86/instrs.td:168.
-    pub const SAR16rCL: Opcode = Opcode(580);
-    /// `SAR16ri`, defined at x86/instrs.td:166.
-    pub const SAR16ri: Opcode = Opcode(581);
-    /// `SAR32m1`, defined at x86/instrs.td:175.
-    pub const SAR32m1: Opcode = Opcode(582);
-    /// `SAR32mCL`, defined at x86/instrs.td:174.
-    pub const SAR32mCL: Opcode = Opcode(583);
-    /// `SAR32mi`, defined at x86/instrs.td:172.
-    pub const SAR32mi: Opcode = Opcode(584);
-    /// `SAR32r1`, defined at x86/instrs.td:169.
-    pub const SAR32r1: Opcode = Opcode(585);
-    /// `SAR32rCL`, defined at x86/instrs.td:168.
-    pub const SAR32rCL: Opcode = Opcode(586);
-    /// `SAR32ri`, defined at x86/instrs.td:166.
-    pub const SAR32ri: Opcode = Opcode(587);
-    /// `SAR64m1`, defined at x86/instrs.td:175.
-    pub const SAR64m1: Opcode = Opcode(588);
-    /// `SAR64mCL`, defined at x86/instrs.td:174.
-    pub const SAR64mCL: Opcode = Opcode(589);
-    /// `SAR64mi`, defined at x86/instrs.td:172.
-    pub const SAR64mi: Opcode = Opcode(590);
-    /// `SAR64r1`, defined at x86/instrs.td:169.
-    pub const SAR64r1: Opcode = Opcode(591);
-    /// `SAR64rCL`, defined at x86/instrs.td:168.
-    pub const SAR64rCL: Opcode = Opcode(592);
-    /// `SAR64ri`, defined at x86/instrs.td:166.
-    pub const SAR64ri: Opcode = Opcode(593);
-    /// `SAR8m1`, defined at x86/instrs.td:175.
-    pub const SAR8m1: Opcode = Opcode(594);
-    /// `SAR8mCL`, defined at x86/instrs.td:174.
-    pub const SAR8mCL: Opcode = Opcode(595);
-    /// `SAR8mi`, defined at x86/instrs.td:172.
-    pub const SAR8mi: Opcode = Opcode(596);
-    /// `SAR8r1`, defined at x86/instrs.td:169.
-    pub const SAR8r1: Opcode = Opcode(597);
-    /// `SAR8rCL`, defined at x86/instrs.td:168.
-    pub const SAR8rCL: Opcode = Opcode(598);
-    /// `SAR8ri`, defined at x86/instrs.td:166.
-    pub const SAR8ri: Opcode = Opcode(599);
-    /// `SBB16mi`, defined at x86/instrs.td:93.
-    pub const SBB16mi: Opcode = Opcode(600);
-    /// `SBB16mi8`, defined at x86/instrs.td:95.
-    pub const SBB16mi8: Opcode = Opcode(601);
-    /// `SBB16mr`, defined at x86/instrs.td:92.
-    pub const SBB16mr: Opcode = Opcode(602);
-    /// `SBB16ri`, defined at x86/instrs.td:84.
-    pub const SBB16ri: Opcode = Opcode(603);
-    /// `SBB16ri8`, defined at x86/instrs.td:86.
-    pub const SBB16ri8: Opcode = Opcode(604);
-    /// `SBB16rm`, defined at x86/instrs.td:89.
-    pub const SBB16rm: Opcode = Opcode(605);
-    /// `SBB16rr`, defined at x86/instrs.td:82.
-    pub const SBB16rr: Opcode = Opcode(606);
-    /// `SBB32mi`, defined at x86/instrs.td:93.
-    pub const SBB32mi: Opcode = Opcode(607);
-    /// `SBB32mi8`, defined at x86/instrs.td:95.
-    pub const SBB32mi8: Opcode = Opcode(608);
-    /// `SBB32mr`, defined at x86/instrs.td:92.
-    pub const SBB32mr: Opcode = Opcode(609);
-    /// `SBB32ri`, defined at x86/instrs.td:84.
-    pub const SBB32ri: Opcode = Opcode(610);
-    /// `SBB32ri8`, defined at x86/instrs.td:86.
-    pub const SBB32ri8: Opcode = Opcode(611);
-    /// `SBB32rm`, defined at x86/instrs.td:89.
-    pub const SBB32rm: Opcode = Opcode(612);
-    /// `SBB32rr`, defined at x86/instrs.td:82.
-    pub const SBB32rr: Opcode = Opcode(613);
-    /// `SBB64mi32`, defined at x86/instrs.td:93.
-    pub const SBB64mi32: Opcode = Opcode(614);
-    /// `SBB64mi8`, defined at x86/instrs.td:95.
-    pub const SBB64mi8: Opcode = Opcode(615);
-    /// `SBB64mr`, defined at x86/instrs.td:92.
-    pub const SBB64mr: Opcode = Opcode(616);
-    /// `SBB64ri32`, defined at x86/instrs.td:84.
-    pub const SBB64ri32: Opcode = Opcode(617);
-    /// `SBB64ri8`, defined at x86/instrs.td:86.
-    pub const SBB64ri8: Opcode = Opcode(618);
-    /// `SBB64rm`, defined at x86/instrs.td:89.
-    pub const SBB64rm: Opcode = Opcode(619);
-    /// `SBB64rr`, defined at x86/instrs.td:82.
-    pub const SBB64rr: Opcode = Opcode(620);
-    /// `SBB8mi`, defined at x86/instrs.td:93.
-    pub const SBB8mi: Opcode = Opcode(621);
-    /// `SBB8mr`, defined at x86/instrs.td:92.
-    pub const SBB8mr: Opcode = Opcode(622);
-    /// `SBB8ri`, defined at x86/instrs.td:84.
-    pub const SBB8ri: Opcode = Opcode(623);
-    /// `SBB8rm`, defined at x86/instrs.td:89.
-    pub const SBB8rm: Opcode = Opcode(624);
-    /// `SBB8rr`, defined at x86/instrs.td:82.
-    pub const SBB8rr: Opcode = Opcode(625);
-    /// `SETCCm`, defined at x86/instrs.td:334.
-    pub const SETCCm: Opcode = Opcode(626);
-    /// `SETCCr`, defined at x86/instrs.td:332.
-    pub const SETCCr: Opcode = Opcode(627);
-    /// `SHL16m1`, defined at x86/instrs.td:175.
-    pub const SHL16m1: Opcode = Opcode(628);
-    /// `SHL16mCL`, defined at x86/instrs.td:174.
-    pub const SHL16mCL: Opcode = Opcode(629);
-    /// `SHL16mi`, defined at x86/instrs.td:172.
-    pub const SHL16mi: Opcode = Opcode(630);
-    /// `SHL16r1`, defined at x86/instrs.td:169.
-    pub const SHL16r1: Opcode = Opcode(631);
-    /// `SHL16rCL`, defined at x86/instrs.td:168.
-    pub const SHL16rCL: Opcode = Opcode(632);
-    /// `SHL16ri`, defined at x86/instrs.td:166.
-    pub const SHL16ri: Opcode = Opcode(633);
-    /// `SHL32m1`, defined at x86/instrs.td:175.
-    pub const SHL32m1: Opcode = Opcode(634);
-    /// `SHL32mCL`, defined at x86/instrs.td:174.
-    pub const SHL32mCL: Opcode = Opcode(635);
-    /// `SHL32mi`, defined at x86/instrs.td:172.
-    pub const SHL32mi: Opcode = Opcode(636);
-    /// `SHL32r1`, defined at x86/instrs.td:169.
-    pub const SHL32r1: Opcode = Opcode(637);
-    /// `SHL32rCL`, defined at x86/instrs.td:168.
-    pub const SHL32rCL: Opcode = Opcode(638);
-    /// `SHL32ri`, defined at x86/instrs.td:166.
-    pub const SHL32ri: Opcode = Opcode(639);
-    /// `SHL64m1`, defined at x86/instrs.td:175.
-    pub const SHL64m1: Opcode = Opcode(640);
-    /// `SHL64mCL`, defined at x86/instrs.td:174.
-    pub const SHL64mCL: Opcode = Opcode(641);
-    /// `SHL64mi`, defined at x86/instrs.td:172.
-    pub const SHL64mi: Opcode = Opcode(642);
-    /// `SHL64r1`, defined at x86/instrs.td:169.
-    pub const SHL64r1: Opcode = Opcode(643);
-    /// `SHL64rCL`, defined at x86/instrs.td:168.
-    pub const SHL64rCL: Opcode = Opcode(644);
-    /// `SHL64ri`, defined at x86/instrs.td:166.
-    pub const SHL64ri: Opcode = Opcode(645);
-    /// `SHL8m1`, defined at x86/instrs.td:175.
-    pub const SHL8m1: Opcode = Opcode(646);
-    /// `SHL8mCL`, defined at x86/instrs.td:174.
-    pub const SHL8mCL: Opcode = Opcode(647);
-    /// `SHL8mi`, defined at x86/instrs.td:172.
-    pub const SHL8mi: Opcode = Opcode(648);
-    /// `SHL8r1`, defined at x86/instrs.td:169.
-    pub const SHL8r1: Opcode = Opcode(649);
-    /// `SHL8rCL`, defined at x86/instrs.td:168.
-    pub const SHL8rCL: Opcode = Opcode(650);
-    /// `SHL8ri`, defined at x86/instrs.td:166.
-    pub const SHL8ri: Opcode = Opcode(651);
-    /// `SHLD16rrCL`, defined at x86/instrs.td:186.
-    pub const SHLD16rrCL: Opcode = Opcode(652);
-    /// `SHLD16rri8`, defined at x86/instrs.td:184.
-    pub const SHLD16rri8: Opcode = Opcode(653);
-    /// `SHLD32rrCL`, defined at x86/instrs.td:186.
-    pub const SHLD32rrCL: Opcode = Opcode(654);
-    /// `SHLD32rri8`, defined at x86/instrs.td:184.
-    pub const SHLD32rri8: Opcode = Opcode(655);
-    /// `SHLD64rrCL`, defined at x86/instrs.td:186.
-    pub const SHLD64rrCL: Opcode = Opcode(656);
-    /// `SHLD64rri8`, defined at x86/instrs.td:184.
-    pub const SHLD64rri8: Opcode = Opcode(657);
-    /// `SHR16m1`, defined at x86/instrs.td:175.
-    pub const SHR16m1: Opcode = Opcode(658);
-    /// `SHR16mCL`, defined at x86/instrs.td:174.
-    pub const SHR16mCL: Opcode = Opcode(659);
-    /// `SHR16mi`, defined at x86/instrs.td:172.
-    pub const SHR16mi: Opcode = Opcode(660);
-    /// `SHR16r1`, defined at x86/instrs.td:169.
-    pub const SHR16r1: Opcode = Opcode(661);
-    /// `SHR16rCL`, defined at x86/instrs.td:168.
-    pub const SHR16rCL: Opcode = Opcode(662);
-    /// `SHR16ri`, defined at x86/instrs.td:166.
-    pub const SHR16ri: Opcode = Opcode(663);
-    /// `SHR32m1`, defined at x86/instrs.td:175.
-    pub const SHR32m1: Opcode = Opcode(664);
-    /// `SHR32mCL`, defined at x86/instrs.td:174.
-    pub const SHR32mCL: Opcode = Opcode(665);
-    /// `SHR32mi`, defined at x86/instrs.td:172.
-    pub const SHR32mi: Opcode = Opcode(666);
-    /// `SHR32r1`, defined at x86/instrs.td:169.
-    pub const SHR32r1: Opcode = Opcode(667);
-    /// `SHR32rCL`, defined at x86/instrs.td:168.
-    pub const SHR32rCL: Opcode = Opcode(668);
-    /// `SHR32ri`, defined at x86/instrs.td:166.
-    pub const SHR32ri: Opcode = Opcode(669);
-    /// `SHR64m1`, defined at x86/instrs.td:175.
-    pub const SHR64m1: Opcode = Opcode(670);
-    /// `SHR64mCL`, defined at x86/instrs.td:174.
-    pub const SHR64mCL: Opcode = Opcode(671);
-    /// `SHR64mi`, defined at x86/instrs.td:172.
-    pub const SHR64mi: Opcode = Opcode(672);
-    /// `SHR64r1`, defined at x86/instrs.td:169.
-    pub const SHR64r1: Opcode = Opcode(673);
-    /// `SHR64rCL`, defined at x86/instrs.td:168.
-    pub const SHR64rCL: Opcode = Opcode(674);
-    /// `SHR64ri`, defined at x86/instrs.td:166.
-    pub const SHR64ri: Opcode = Opcode(675);
-    /// `SHR8m1`, defined at x86/instrs.td:175.
-    pub const SHR8m1: Opcode = Opcode(676);
-    /// `SHR8mCL`, defined at x86/instrs.td:174.
-    pub const SHR8mCL: Opcode = Opcode(677);
-    /// `SHR8mi`, defined at x86/instrs.td:172.
-    pub const SHR8mi: Opcode = Opcode(678);
-    /// `SHR8r1`, defined at x86/instrs.td:169.
-    pub const SHR8r1: Opcode = Opcode(679);
-    /// `SHR8rCL`, defined at x86/instrs.td:168.
-    pub const SHR8rCL: Opcode = Opcode(680);
-    /// `SHR8ri`, defined at x86/instrs.td:166.
-    pub const SHR8ri: Opcode = Opcode(681);
-    /// `SHRD16rrCL`, defined at x86/instrs.td:186.
-    pub const SHRD16rrCL: Opcode = Opcode(682);
-    /// `SHRD16rri8`, defined at x86/instrs.td:184.
-    pub const SHRD16rri8: Opcode = Opcode(683);
-    /// `SHRD32rrCL`, defined at x86/instrs.td:186.
-    pub const SHRD32rrCL: Opcode = Opcode(684);
-    /// `SHRD32rri8`, defined at x86/instrs.td:184.
-    pub const SHRD32rri8: Opcode = Opcode(685);
-    /// `SHRD64rrCL`, defined at x86/instrs.td:186.
-    pub const SHRD64rrCL: Opcode = Opcode(686);
-    /// `SHRD64rri8`, defined at x86/instrs.td:184.
-    pub const SHRD64rri8: Opcode = Opcode(687);
-    /// `SHUFPDrri`, defined at x86/instrs.td:528.
-    pub const SHUFPDrri: Opcode = Opcode(688);
-    /// `SHUFPSrri`, defined at x86/instrs.td:528.
-    pub const SHUFPSrri: Opcode = Opcode(689);
-    /// `SQRTSDr`, defined at x86/instrs.td:412.
-    pub const SQRTSDr: Opcode = Opcode(690);
-    /// `SQRTSSr`, defined at x86/instrs.td:412.
-    pub const SQRTSSr: Opcode = Opcode(691);
-    /// `SUB16mi`, defined at x86/instrs.td:93.
-    pub const SUB16mi: Opcode = Opcode(692);
-    /// `SUB16mi8`, defined at x86/instrs.td:95.
-    pub const SUB16mi8: Opcode = Opcode(693);
-    /// `SUB16mr`, defined at x86/instrs.td:92.
-    pub const SUB16mr: Opcode = Opcode(694);
-    /// `SUB16ri`, defined at x86/instrs.td:84.
-    pub const SUB16ri: Opcode = Opcode(695);
-    /// `SUB16ri8`, defined at x86/instrs.td:86.
-    pub const SUB16ri8: Opcode = Opcode(696);
-    /// `SUB16rm`, defined at x86/instrs.td:89.
-    pub const SUB16rm: Opcode = Opcode(697);
-    /// `SUB16rr`, defined at x86/instrs.td:82.
-    pub const SUB16rr: Opcode = Opcode(698);
-    /// `SUB32mi`, defined at x86/instrs.td:93.
-    pub const SUB32mi: Opcode = Opcode(699);
-    /// `SUB32mi8`, defined at x86/instrs.td:95.
-    pub const SUB32mi8: Opcode = Opcode(700);
-    /// `SUB32mr`, defined at x86/instrs.td:92.
-    pub const SUB32mr: Opcode = Opcode(701);
-    /// `SUB32ri`, defined at x86/instrs.td:84.
-    pub const SUB32ri: Opcode = Opcode(702);
-    /// `SUB32ri8`, defined at x86/instrs.td:86.
-    pub const SUB32ri8: Opcode = Opcode(703);
-    /// `SUB32rm`, defined at x86/instrs.td:89.
-    pub const SUB32rm: Opcode = Opcode(704);
-    /// `SUB32rr`, defined at x86/instrs.td:82.
-    pub const SUB32rr: Opcode = Opcode(705);
-    /// `SUB64mi32`, defined at x86/instrs.td:93.
-    pub const SUB64mi32: Opcode = Opcode(706);
-    /// `SUB64mi8`, defined at x86/instrs.td:95.
-    pub const SUB64mi8: Opcode = Opcode(707);
-    /// `SUB64mr`, defined at x86/instrs.td:92.
-    pub const SUB64mr: Opcode = Opcode(708);
-    /// `SUB64ri32`, defined at x86/instrs.td:84.
-    pub const SUB64ri32: Opcode = Opcode(709);
-    /// `SUB64ri8`, defined at x86/instrs.td:86.
-    pub const SUB64ri8: Opcode = Opcode(710);
-    /// `SUB64rm`, defined at x86/instrs.td:89.
-    pub const SUB64rm: Opcode = Opcode(711);
-    /// `SUB64rr`, defined at x86/instrs.td:82.
-    pub const SUB64rr: Opcode = Opcode(712);
-    /// `SUB8mi`, defined at x86/instrs.td:93.
-    pub const SUB8mi: Opcode = Opcode(713);
-    /// `SUB8mr`, defined at x86/instrs.td:92.
-    pub const SUB8mr: Opcode = Opcode(714);
-    /// `SUB8ri`, defined at x86/instrs.td:84.
-    pub const SUB8ri: Opcode = Opcode(715);
-    /// `SUB8rm`, defined at x86/instrs.td:89.
-    pub const SUB8rm: Opcode = Opcode(716);
-    /// `SUB8rr`, defined at x86/instrs.td:82.
-    pub const SUB8rr: Opcode = Opcode(717);
-    /// `SUBSDrm`, defined at x86/instrs.td:404.
-    pub const SUBSDrm: Opcode = Opcode(718);
-    /// `SUBSDrr`, defined at x86/instrs.td:402.
-    pub const SUBSDrr: Opcode = Opcode(719);
-    /// `SUBSSrm`, defined at x86/instrs.td:404.
-    pub const SUBSSrm: Opcode = Opcode(720);
-    /// `SUBSSrr`, defined at x86/instrs.td:402.
-    pub const SUBSSrr: Opcode = Opcode(721);
-    /// `TCRETURNdi64`, defined at x86/instrs.td:358.
-    pub const TCRETURNdi64: Opcode = Opcode(722);
-    /// `TCRETURNri64`, defined at x86/instrs.td:359.
-    pub const TCRETURNri64: Opcode = Opcode(723);
-    /// `TEST16mi`, defined at x86/instrs.td:135.
-    pub const TEST16mi: Opcode = Opcode(724);
-    /// `TEST16mr`, defined at x86/instrs.td:136.
-    pub const TEST16mr: Opcode = Opcode(725);
-    /// `TEST16ri`, defined at x86/instrs.td:133.
-    pub const TEST16ri: Opcode = Opcode(726);
-    /// `TEST16rr`, defined at x86/instrs.td:132.
-    pub const TEST16rr: Opcode = Opcode(727);
-    /// `TEST32mi`, defined at x86/instrs.td:135.
-    pub const TEST32mi: Opcode = Opcode(728);
-    /// `TEST32mr`, defined at x86/instrs.td:136.
-    pub const TEST32mr: Opcode = Opcode(729);
-    /// `TEST32ri`, defined at x86/instrs.td:133.
-    pub const TEST32ri: Opcode = Opcode(730);
-    /// `TEST32rr`, defined at x86/instrs.td:132.
-    pub const TEST32rr: Opcode = Opcode(731);
-    /// `TEST64mi32`, defined at x86/instrs.td:135.
-    pub const TEST64mi32: Opcode = Opcode(732);
-    /// `TEST64mr`, defined at x86/instrs.td:136.
-    pub const TEST64mr: Opcode = Opcode(733);
-    /// `TEST64ri32`, defined at x86/instrs.td:133.
-    pub const TEST64ri32: Opcode = Opcode(734);
-    /// `TEST64rr`, defined at x86/instrs.td:132.
-    pub const TEST64rr: Opcode = Opcode(735);
-    /// `TEST8mi`, defined at x86/instrs.td:135.
-    pub const TEST8mi: Opcode = Opcode(736);
-    /// `TEST8mr`, defined at x86/instrs.td:136.
-    pub const TEST8mr: Opcode = Opcode(737);
-    /// `TEST8ri`, defined at x86/instrs.td:133.
-    pub const TEST8ri: Opcode = Opcode(738);
-    /// `TEST8rr`, defined at x86/instrs.td:132.
-    pub const TEST8rr: Opcode = Opcode(739);
-    /// `UCOMISDrm`, defined at x86/instrs.td:417.
-    pub const UCOMISDrm: Opcode = Opcode(740);
-    /// `UCOMISDrr`, defined at x86/instrs.td:415.
-    pub const UCOMISDrr: Opcode = Opcode(741);
-    /// `UCOMISSrm`, defined at x86/instrs.td:417.
-    pub const UCOMISSrm: Opcode = Opcode(742);
-    /// `UCOMISSrr`, defined at x86/instrs.td:415.
-    pub const UCOMISSrr: Opcode = Opcode(743);
-    /// `VASTART_SAVE_XMM_REGS`, defined at x86/instrs.td:387.
-    pub const VASTART_SAVE_XMM_REGS: Opcode = Opcode(744);
-    /// `V_SET0`, defined at x86/instrs.td:459.
-    pub const V_SET0: Opcode = Opcode(745);
-    /// `V_SETALLONES`, defined at x86/instrs.td:460.
-    pub const V_SETALLONES: Opcode = Opcode(746);
-    /// `XOR16mi`, defined at x86/instrs.td:93.
-    pub const XOR16mi: Opcode = Opcode(747);
-    /// `XOR16mi8`, defined at x86/instrs.td:95.
-    pub const XOR16mi8: Opcode = Opcode(748);
-    /// `XOR16mr`, defined at x86/instrs.td:92.
-    pub const XOR16mr: Opcode = Opcode(749);
-    /// `XOR16ri`, defined at x86/instrs.td:84.
-    pub const XOR16ri: Opcode = Opcode(750);
-    /// `XOR16ri8`, defined at x86/instrs.td:86.
-    pub const XOR16ri8: Opcode = Opcode(751);
-    /// `XOR16rm`, defined at x86/instrs.td:89.
-    pub const XOR16rm: Opcode = Opcode(752);
-    /// `XOR16rr`, defined at x86/instrs.td:82.
-    pub const XOR16rr: Opcode = Opcode(753);
-    /// `XOR32mi`, defined at x86/instrs.td:93.
-    pub const XOR32mi: Opcode = Opcode(754);
-    /// `XOR32mi8`, defined at x86/instrs.td:95.
-    pub const XOR32mi8: Opcode = Opcode(755);
-    /// `XOR32mr`, defined at x86/instrs.td:92.
-    pub const XOR32mr: Opcode = Opcode(756);
-    /// `XOR32ri`, defined at x86/instrs.td:84.
-    pub const XOR32ri: Opcode = Opcode(757);
-    /// `XOR32ri8`, defined at x86/instrs.td:86.
-    pub const XOR32ri8: Opcode = Opcode(758);
-    /// `XOR32rm`, defined at x86/instrs.td:89.
-    pub const XOR32rm: Opcode = Opcode(759);
-    /// `XOR32rr`, defined at x86/instrs.td:82.
-    pub const XOR32rr: Opcode = Opcode(760);
-    /// `XOR64mi32`, defined at x86/instrs.td:93.
-    pub const XOR64mi32: Opcode = Opcode(761);
-    /// `XOR64mi8`, defined at x86/instrs.td:95.
-    pub const XOR64mi8: Opcode = Opcode(762);
-    /// `XOR64mr`, defined at x86/instrs.td:92.
-    pub const XOR64mr: Opcode = Opcode(763);
-    /// `XOR64ri32`, defined at x86/instrs.td:84.
-    pub const XOR64ri32: Opcode = Opcode(764);
-    /// `XOR64ri8`, defined at x86/instrs.td:86.
-    pub const XOR64ri8: Opcode = Opcode(765);
-    /// `XOR64rm`, defined at x86/instrs.td:89.
-    pub const XOR64rm: Opcode = Opcode(766);
-    /// `XOR64rr`, defined at x86/instrs.td:82.
-    pub const XOR64rr: Opcode = Opcode(767);
-    /// `XOR8mi`, defined at x86/instrs.td:93.
-    pub const XOR8mi: Opcode = Opcode(768);
-    /// `XOR8mr`, defined at x86/instrs.td:92.
-    pub const XOR8mr: Opcode = Opcode(769);
-    /// `XOR8ri`, defined at x86/instrs.td:84.
-    pub const XOR8ri: Opcode = Opcode(770);
-    /// `XOR8rm`, defined at x86/instrs.td:89.
-    pub const XOR8rm: Opcode = Opcode(771);
-    /// `XOR8rr`, defined at x86/instrs.td:82.
-    pub const XOR8rr: Opcode = Opcode(772);
-    /// `XORPDrm`, defined at x86/instrs.td:502.
-    pub const XORPDrm: Opcode = Opcode(773);
-    /// `XORPDrr`, defined at x86/instrs.td:500.
-    pub const XORPDrr: Opcode = Opcode(774);
-    /// `XORPSrm`, defined at x86/instrs.td:502.
-    pub const XORPSrm: Opcode = Opcode(775);
-    /// `XORPSrr`, defined at x86/instrs.td:500.
-    pub const XORPSrr: Opcode = Opcode(776);
+    /// `ADDPDrm`, defined at x86/instrs.td:510.
+    pub const ADDPDrm: Opcode = Opcode(60);
+    /// `ADDPDrr`, defined at x86/instrs.td:508.
+    pub const ADDPDrr: Opcode = Opcode(61);
+    /// `ADDPSrm`, defined at x86/instrs.td:510.
+    pub const ADDPSrm: Opcode = Opcode(62);
+    /// `ADDPSrr`, defined at x86/instrs.td:508.
+    pub const ADDPSrr: Opcode = Opcode(63);
+    /// `ADDSDrm`, defined at x86/instrs.td:412.
+    pub const ADDSDrm: Opcode = Opcode(64);
+    /// `ADDSDrr`, defined at x86/instrs.td:410.
+    pub const ADDSDrr: Opcode = Opcode(65);
+    /// `ADDSSrm`, defined at x86/instrs.td:412.
+    pub const ADDSSrm: Opcode = Opcode(66);
+    /// `ADDSSrr`, defined at x86/instrs.td:410.
+    pub const ADDSSrr: Opcode = Opcode(67);
+    /// `ADJCALLSTACKDOWN64`, defined at x86/instrs.td:378.
+    pub const ADJCALLSTACKDOWN64: Opcode = Opcode(68);
+    /// `ADJCALLSTACKUP64`, defined at x86/instrs.td:379.
+    pub const ADJCALLSTACKUP64: Opcode = Opcode(69);
+    /// `AND16mi`, defined at x86/instrs.td:99.
+    pub const AND16mi: Opcode = Opcode(70);
+    /// `AND16mi8`, defined at x86/instrs.td:101.
+    pub const AND16mi8: Opcode = Opcode(71);
+    /// `AND16mr`, defined at x86/instrs.td:98.
+    pub const AND16mr: Opcode = Opcode(72);
+    /// `AND16ri`, defined at x86/instrs.td:90.
+    pub const AND16ri: Opcode = Opcode(73);
+    /// `AND16ri8`, defined at x86/instrs.td:92.
+    pub const AND16ri8: Opcode = Opcode(74);
+    /// `AND16rm`, defined at x86/instrs.td:95.
+    pub const AND16rm: Opcode = Opcode(75);
+    /// `AND16rr`, defined at x86/instrs.td:88.
+    pub const AND16rr: Opcode = Opcode(76);
+    /// `AND32mi`, defined at x86/instrs.td:99.
+    pub const AND32mi: Opcode = Opcode(77);
+    /// `AND32mi8`, defined at x86/instrs.td:101.
+    pub const AND32mi8: Opcode = Opcode(78);
+    /// `AND32mr`, defined at x86/instrs.td:98.
+    pub const AND32mr: Opcode = Opcode(79);
+    /// `AND32ri`, defined at x86/instrs.td:90.
+    pub const AND32ri: Opcode = Opcode(80);
+    /// `AND32ri8`, defined at x86/instrs.td:92.
+    pub const AND32ri8: Opcode = Opcode(81);
+    /// `AND32rm`, defined at x86/instrs.td:95.
+    pub const AND32rm: Opcode = Opcode(82);
+    /// `AND32rr`, defined at x86/instrs.td:88.
+    pub const AND32rr: Opcode = Opcode(83);
+    /// `AND64mi32`, defined at x86/instrs.td:99.
+    pub const AND64mi32: Opcode = Opcode(84);
+    /// `AND64mi8`, defined at x86/instrs.td:101.
+    pub const AND64mi8: Opcode = Opcode(85);
+    /// `AND64mr`, defined at x86/instrs.td:98.
+    pub const AND64mr: Opcode = Opcode(86);
+    /// `AND64ri32`, defined at x86/instrs.td:90.
+    pub const AND64ri32: Opcode = Opcode(87);
+    /// `AND64ri8`, defined at x86/instrs.td:92.
+    pub const AND64ri8: Opcode = Opcode(88);
+    /// `AND64rm`, defined at x86/instrs.td:95.
+    pub const AND64rm: Opcode = Opcode(89);
+    /// `AND64rr`, defined at x86/instrs.td:88.
+    pub const AND64rr: Opcode = Opcode(90);
+    /// `AND8mi`, defined at x86/instrs.td:99.
+    pub const AND8mi: Opcode = Opcode(91);
+    /// `AND8mr`, defined at x86/instrs.td:98.
+    pub const AND8mr: Opcode = Opcode(92);
+    /// `AND8ri`, defined at x86/instrs.td:90.
+    pub const AND8ri: Opcode = Opcode(93);
+    /// `AND8rm`, defined at x86/instrs.td:95.
+    pub const AND8rm: Opcode = Opcode(94);
+    /// `AND8rr`, defined at x86/instrs.td:88.
+    pub const AND8rr: Opcode = Opcode(95);
+    /// `ANDNPDrm`, defined at x86/instrs.td:510.
+    pub const ANDNPDrm: Opcode = Opcode(96);
+    /// `ANDNPDrr`, defined at x86/instrs.td:508.
+    pub const ANDNPDrr: Opcode = Opcode(97);
+    /// `ANDNPSrm`, defined at x86/instrs.td:510.
+    pub const ANDNPSrm: Opcode = Opcode(98);
+    /// `ANDNPSrr`, defined at x86/instrs.td:508.
+    pub const ANDNPSrr: Opcode = Opcode(99);
+    /// `ANDPDrm`, defined at x86/instrs.td:510.
+    pub const ANDPDrm: Opcode = Opcode(100);
+    /// `ANDPDrr`, defined at x86/instrs.td:508.
+    pub const ANDPDrr: Opcode = Opcode(101);
+    /// `ANDPSrm`, defined at x86/instrs.td:510.
+    pub const ANDPSrm: Opcode = Opcode(102);
+    /// `ANDPSrr`, defined at x86/instrs.td:508.
+    pub const ANDPSrr: Opcode = Opcode(103);
+    /// `BSF16rm`, defined at x86/instrs.td:253.
+    pub const BSF16rm: Opcode = Opcode(104);
+    /// `BSF16rr`, defined at x86/instrs.td:251.
+    pub const BSF16rr: Opcode = Opcode(105);
+    /// `BSF32rm`, defined at x86/instrs.td:253.
+    pub const BSF32rm: Opcode = Opcode(106);
+    /// `BSF32rr`, defined at x86/instrs.td:251.
+    pub const BSF32rr: Opcode = Opcode(107);
+    /// `BSF64rm`, defined at x86/instrs.td:253.
+    pub const BSF64rm: Opcode = Opcode(108);
+    /// `BSF64rr`, defined at x86/instrs.td:251.
+    pub const BSF64rr: Opcode = Opcode(109);
+    /// `BSR16rm`, defined at x86/instrs.td:253.
+    pub const BSR16rm: Opcode = Opcode(110);
+    /// `BSR16rr`, defined at x86/instrs.td:251.
+    pub const BSR16rr: Opcode = Opcode(111);
+    /// `BSR32rm`, defined at x86/instrs.td:253.
+    pub const BSR32rm: Opcode = Opcode(112);
+    /// `BSR32rr`, defined at x86/instrs.td:251.
+    pub const BSR32rr: Opcode = Opcode(113);
+    /// `BSR64rm`, defined at x86/instrs.td:253.
+    pub const BSR64rm: Opcode = Opcode(114);
+    /// `BSR64rr`, defined at x86/instrs.td:251.
+    pub const BSR64rr: Opcode = Opcode(115);
+    /// `BSWAP32r`, defined at x86/instrs.td:265.
+    pub const BSWAP32r: Opcode = Opcode(116);
+    /// `BSWAP64r`, defined at x86/instrs.td:266.
+    pub const BSWAP64r: Opcode = Opcode(117);
+    /// `BT16ri8`, defined at x86/instrs.td:256.
+    pub const BT16ri8: Opcode = Opcode(118);
+    /// `BT16rr`, defined at x86/instrs.td:255.
+    pub const BT16rr: Opcode = Opcode(119);
+    /// `BT32ri8`, defined at x86/instrs.td:256.
+    pub const BT32ri8: Opcode = Opcode(120);
+    /// `BT32rr`, defined at x86/instrs.td:255.
+    pub const BT32rr: Opcode = Opcode(121);
+    /// `BT64ri8`, defined at x86/instrs.td:256.
+    pub const BT64ri8: Opcode = Opcode(122);
+    /// `BT64rr`, defined at x86/instrs.td:255.
+    pub const BT64rr: Opcode = Opcode(123);
+    /// `BTC16ri8`, defined at x86/instrs.td:260.
+    pub const BTC16ri8: Opcode = Opcode(124);
+    /// `BTC16rr`, defined at x86/instrs.td:259.
+    pub const BTC16rr: Opcode = Opcode(125);
+    /// `BTC32ri8`, defined at x86/instrs.td:260.
+    pub const BTC32ri8: Opcode = Opcode(126);
+    /// `BTC32rr`, defined at x86/instrs.td:259.
+    pub const BTC32rr: Opcode = Opcode(127);
+    /// `BTC64ri8`, defined at x86/instrs.td:260.
+    pub const BTC64ri8: Opcode = Opcode(128);
+    /// `BTC64rr`, defined at x86/instrs.td:259.
+    pub const BTC64rr: Opcode = Opcode(129);
+    /// `BTR16ri8`, defined at x86/instrs.td:260.
+    pub const BTR16ri8: Opcode = Opcode(130);
+    /// `BTR16rr`, defined at x86/instrs.td:259.
+    pub const BTR16rr: Opcode = Opcode(131);
+    /// `BTR32ri8`, defined at x86/instrs.td:260.
+    pub const BTR32ri8: Opcode = Opcode(132);
+    /// `BTR32rr`, defined at x86/instrs.td:259.
+    pub const BTR32rr: Opcode = Opcode(133);
+    /// `BTR64ri8`, defined at x86/instrs.td:260.
+    pub const BTR64ri8: Opcode = Opcode(134);
+    /// `BTR64rr`, defined at x86/instrs.td:259.
+    pub const BTR64rr: Opcode = Opcode(135);
+    /// `BTS16ri8`, defined at x86/instrs.td:260.
+    pub const BTS16ri8: Opcode = Opcode(136);
+    /// `BTS16rr`, defined at x86/instrs.td:259.
+    pub const BTS16rr: Opcode = Opcode(137);
+    /// `BTS32ri8`, defined at x86/instrs.td:260.
+    pub const BTS32ri8: Opcode = Opcode(138);
+    /// `BTS32rr`, defined at x86/instrs.td:259.
+    pub const BTS32rr: Opcode = Opcode(139);
+    /// `BTS64ri8`, defined at x86/instrs.td:260.
+    pub const BTS64ri8: Opcode = Opcode(140);
+    /// `BTS64rr`, defined at x86/instrs.td:259.
+    pub const BTS64rr: Opcode = Opcode(141);
+    /// `CALL64m`, defined at x86/instrs.td:362.
+    pub const CALL64m: Opcode = Opcode(142);
+    /// `CALL64pcrel32`, defined at x86/instrs.td:359.
+    pub const CALL64pcrel32: Opcode = Opcode(143);
+    /// `CALL64r`, defined at x86/instrs.td:360.
+    pub const CALL64r: Opcode = Opcode(144);
+    /// `CDQ`, defined at x86/instrs.td:244.
+    pub const CDQ: Opcode = Opcode(145);
+    /// `CMOV16rm`, defined at x86/instrs.td:335.
+    pub const CMOV16rm: Opcode = Opcode(146);
+    /// `CMOV16rr`, defined at x86/instrs.td:333.
+    pub const CMOV16rr: Opcode = Opcode(147);
+    /// `CMOV32rm`, defined at x86/instrs.td:335.
+    pub const CMOV32rm: Opcode = Opcode(148);
+    /// `CMOV32rr`, defined at x86/instrs.td:333.
+    pub const CMOV32rr: Opcode = Opcode(149);
+    /// `CMOV64rm`, defined at x86/instrs.td:335.
+    pub const CMOV64rm: Opcode = Opcode(150);
+    /// `CMOV64rr`, defined at x86/instrs.td:333.
+    pub const CMOV64rr: Opcode = Opcode(151);
+    /// `CMP16mi`, defined at x86/instrs.td:130.
+    pub const CMP16mi: Opcode = Opcode(152);
+    /// `CMP16mi8`, defined at x86/instrs.td:135.
+    pub const CMP16mi8: Opcode = Opcode(153);
+    /// `CMP16mr`, defined at x86/instrs.td:129.
+    pub const CMP16mr: Opcode = Opcode(154);
+    /// `CMP16ri`, defined at x86/instrs.td:126.
+    pub const CMP16ri: Opcode = Opcode(155);
+    /// `CMP16ri8`, defined at x86/instrs.td:133.
+    pub const CMP16ri8: Opcode = Opcode(156);
+    /// `CMP16rm`, defined at x86/instrs.td:128.
+    pub const CMP16rm: Opcode = Opcode(157);
+    /// `CMP16rr`, defined at x86/instrs.td:125.
+    pub const CMP16rr: Opcode = Opcode(158);
+    /// `CMP32mi`, defined at x86/instrs.td:130.
+    pub const CMP32mi: Opcode = Opcode(159);
+    /// `CMP32mi8`, defined at x86/instrs.td:135.
+    pub const CMP32mi8: Opcode = Opcode(160);
+    /// `CMP32mr`, defined at x86/instrs.td:129.
+    pub const CMP32mr: Opcode = Opcode(161);
+    /// `CMP32ri`, defined at x86/instrs.td:126.
+    pub const CMP32ri: Opcode = Opcode(162);
+    /// `CMP32ri8`, defined at x86/instrs.td:133.
+    pub const CMP32ri8: Opcode = Opcode(163);
+    /// `CMP32rm`, defined at x86/instrs.td:128.
+    pub const CMP32rm: Opcode = Opcode(164);
+    /// `CMP32rr`, defined at x86/instrs.td:125.
+    pub const CMP32rr: Opcode = Opcode(165);
+    /// `CMP64mi32`, defined at x86/instrs.td:130.
+    pub const CMP64mi32: Opcode = Opcode(166);
+    /// `CMP64mi8`, defined at x86/instrs.td:135.
+    pub const CMP64mi8: Opcode = Opcode(167);
+    /// `CMP64mr`, defined at x86/instrs.td:129.
+    pub const CMP64mr: Opcode = Opcode(168);
+    /// `CMP64ri32`, defined at x86/instrs.td:126.
+    pub const CMP64ri32: Opcode = Opcode(169);
+    /// `CMP64ri8`, defined at x86/instrs.td:133.
+    pub const CMP64ri8: Opcode = Opcode(170);
+    /// `CMP64rm`, defined at x86/instrs.td:128.
+    pub const CMP64rm: Opcode = Opcode(171);
+    /// `CMP64rr`, defined at x86/instrs.td:125.
+    pub const CMP64rr: Opcode = Opcode(172);
+    /// `CMP8mi`, defined at x86/instrs.td:130.
+    pub const CMP8mi: Opcode = Opcode(173);
+    /// `CMP8mr`, defined at x86/instrs.td:129.
+    pub const CMP8mr: Opcode = Opcode(174);
+    /// `CMP8ri`, defined at x86/instrs.td:126.
+    pub const CMP8ri: Opcode = Opcode(175);
+    /// `CMP8rm`, defined at x86/instrs.td:128.
+    pub const CMP8rm: Opcode = Opcode(176);
+    /// `CMP8rr`, defined at x86/instrs.td:125.
+    pub const CMP8rr: Opcode = Opcode(177);
+    /// `CMPPDrri`, defined at x86/instrs.td:539.
+    pub const CMPPDrri: Opcode = Opcode(178);
+    /// `CMPPSrri`, defined at x86/instrs.td:539.
+    pub const CMPPSrri: Opcode = Opcode(179);
+    /// `CMPSDrmi`, defined at x86/instrs.td:417.
+    pub const CMPSDrmi: Opcode = Opcode(180);
+    /// `CMPSDrri`, defined at x86/instrs.td:415.
+    pub const CMPSDrri: Opcode = Opcode(181);
+    /// `CMPSSrmi`, defined at x86/instrs.td:417.
+    pub const CMPSSrmi: Opcode = Opcode(182);
+    /// `CMPSSrri`, defined at x86/instrs.td:415.
+    pub const CMPSSrri: Opcode = Opcode(183);
+    /// `COMISDrm`, defined at x86/instrs.td:425.
+    pub const COMISDrm: Opcode = Opcode(184);
+    /// `COMISDrr`, defined at x86/instrs.td:423.
+    pub const COMISDrr: Opcode = Opcode(185);
+    /// `COMISSrm`, defined at x86/instrs.td:425.
+    pub const COMISSrm: Opcode = Opcode(186);
+    /// `COMISSrr`, defined at x86/instrs.td:423.
+    pub const COMISSrr: Opcode = Opcode(187);
+    /// `CQO`, defined at x86/instrs.td:245.
+    pub const CQO: Opcode = Opcode(188);
+    /// `CVTSD2SSrm`, defined at x86/instrs.td:441.
+    pub const CVTSD2SSrm: Opcode = Opcode(189);
+    /// `CVTSD2SSrr`, defined at x86/instrs.td:438.
+    pub const CVTSD2SSrr: Opcode = Opcode(190);
+    /// `CVTSI2SDrm`, defined at x86/instrs.td:460.
+    pub const CVTSI2SDrm: Opcode = Opcode(191);
+    /// `CVTSI2SDrr`, defined at x86/instrs.td:458.
+    pub const CVTSI2SDrr: Opcode = Opcode(192);
+    /// `CVTSI2SSrm`, defined at x86/instrs.td:460.
+    pub const CVTSI2SSrm: Opcode = Opcode(193);
+    /// `CVTSI2SSrr`, defined at x86/instrs.td:458.
+    pub const CVTSI2SSrr: Opcode = Opcode(194);
+    /// `CVTSI642SDrm`, defined at x86/instrs.td:460.
+    pub const CVTSI642SDrm: Opcode = Opcode(195);
+    /// `CVTSI642SDrr`, defined at x86/instrs.td:458.
+    pub const CVTSI642SDrr: Opcode = Opcode(196);
+    /// `CVTSI642SSrm`, defined at x86/instrs.td:460.
+    pub const CVTSI642SSrm: Opcode = Opcode(197);
+    /// `CVTSI642SSrr`, defined at x86/instrs.td:458.
+    pub const CVTSI642SSrr: Opcode = Opcode(198);
+    /// `CVTSS2SDrm`, defined at x86/instrs.td:442.
+    pub const CVTSS2SDrm: Opcode = Opcode(199);
+    /// `CVTSS2SDrr`, defined at x86/instrs.td:439.
+    pub const CVTSS2SDrr: Opcode = Opcode(200);
+    /// `CVTTSD2SI64rm`, defined at x86/instrs.td:460.
+    pub const CVTTSD2SI64rm: Opcode = Opcode(201);
+    /// `CVTTSD2SI64rr`, defined at x86/instrs.td:458.
+    pub const CVTTSD2SI64rr: Opcode = Opcode(202);
+    /// `CVTTSD2SI64rr_Int`, defined at x86/instrs.td:555.
+    pub const CVTTSD2SI64rr_Int: Opcode = Opcode(203);
+    /// `CVTTSD2SIrm`, defined at x86/instrs.td:460.
+    pub const CVTTSD2SIrm: Opcode = Opcode(204);
+    /// `CVTTSD2SIrr`, defined at x86/instrs.td:458.
+    pub const CVTTSD2SIrr: Opcode = Opcode(205);
+    /// `CVTTSD2SIrr_Int`, defined at x86/instrs.td:554.
+    pub const CVTTSD2SIrr_Int: Opcode = Opcode(206);
+    /// `CVTTSS2SI64rm`, defined at x86/instrs.td:460.
+    pub const CVTTSS2SI64rm: Opcode = Opcode(207);
+    /// `CVTTSS2SI64rr`, defined at x86/instrs.td:458.
+    pub const CVTTSS2SI64rr: Opcode = Opcode(208);
+    /// `CVTTSS2SI64rr_Int`, defined at x86/instrs.td:555.
+    pub const CVTTSS2SI64rr_Int: Opcode = Opcode(209);
+    /// `CVTTSS2SIrm`, defined at x86/instrs.td:460.
+    pub const CVTTSS2SIrm: Opcode = Opcode(210);
+    /// `CVTTSS2SIrr`, defined at x86/instrs.td:458.
+    pub const CVTTSS2SIrr: Opcode = Opcode(211);
+    /// `CVTTSS2SIrr_Int`, defined at x86/instrs.td:554.
+    pub const CVTTSS2SIrr_Int: Opcode = Opcode(212);
+    /// `DEC16m`, defined at x86/instrs.td:158.
+    pub const DEC16m: Opcode = Opcode(213);
+    /// `DEC16r`, defined at x86/instrs.td:152.
+    pub const DEC16r: Opcode = Opcode(214);
+    /// `DEC32m`, defined at x86/instrs.td:158.
+    pub const DEC32m: Opcode = Opcode(215);
+    /// `DEC32r`, defined at x86/instrs.td:152.
+    pub const DEC32r: Opcode = Opcode(216);
+    /// `DEC64m`, defined at x86/instrs.td:158.
+    pub const DEC64m: Opcode = Opcode(217);
+    /// `DEC64r`, defined at x86/instrs.td:152.
+    pub const DEC64r: Opcode = Opcode(218);
+    /// `DEC8m`, defined at x86/instrs.td:158.
+    pub const DEC8m: Opcode = Opcode(219);
+    /// `DEC8r`, defined at x86/instrs.td:152.
+    pub const DEC8r: Opcode = Opcode(220);
+    /// `DIV16m`, defined at x86/instrs.td:233.
+    pub const DIV16m: Opcode = Opcode(221);
+    /// `DIV16r`, defined at x86/instrs.td:231.
+    pub const DIV16r: Opcode = Opcode(222);
+    /// `DIV32m`, defined at x86/instrs.td:233.
+    pub const DIV32m: Opcode = Opcode(223);
+    /// `DIV32r`, defined at x86/instrs.td:231.
+    pub const DIV32r: Opcode = Opcode(224);
+    /// `DIV64m`, defined at x86/instrs.td:233.
+    pub const DIV64m: Opcode = Opcode(225);
+    /// `DIV64r`, defined at x86/instrs.td:231.
+    pub const DIV64r: Opcode = Opcode(226);
+    /// `DIV8m`, defined at x86/instrs.td:241.
+    pub const DIV8m: Opcode = Opcode(227);
+    /// `DIV8r`, defined at x86/instrs.td:239.
+    pub const DIV8r: Opcode = Opcode(228);
+    /// `DIVPDrm`, defined at x86/instrs.td:510.
+    pub const DIVPDrm: Opcode = Opcode(229);
+    /// `DIVPDrr`, defined at x86/instrs.td:508.
+    pub const DIVPDrr: Opcode = Opcode(230);
+    /// `DIVPSrm`, defined at x86/instrs.td:510.
+    pub const DIVPSrm: Opcode = Opcode(231);
+    /// `DIVPSrr`, defined at x86/instrs.td:508.
+    pub const DIVPSrr: Opcode = Opcode(232);
+    /// `DIVSDrm`, defined at x86/instrs.td:412.
+    pub const DIVSDrm: Opcode = Opcode(233);
+    /// `DIVSDrr`, defined at x86/instrs.td:410.
+    pub const DIVSDrr: Opcode = Opcode(234);
+    /// `DIVSSrm`, defined at x86/instrs.td:412.
+    pub const DIVSSrm: Opcode = Opcode(235);
+    /// `DIVSSrr`, defined at x86/instrs.td:410.
+    pub const DIVSSrr: Opcode = Opcode(236);
+    /// `FsFLD0SD`, defined at x86/instrs.td:466.
+    pub const FsFLD0SD: Opcode = Opcode(237);
+    /// `FsFLD0SS`, defined at x86/instrs.td:465.
+    pub const FsFLD0SS: Opcode = Opcode(238);
+    /// `IDIV16m`, defined at x86/instrs.td:233.
+    pub const IDIV16m: Opcode = Opcode(239);
+    /// `IDIV16r`, defined at x86/instrs.td:231.
+    pub const IDIV16r: Opcode = Opcode(240);
+    /// `IDIV32m`, defined at x86/instrs.td:233.
+    pub const IDIV32m: Opcode = Opcode(241);
+    /// `IDIV32r`, defined at x86/instrs.td:231.
+    pub const IDIV32r: Opcode = Opcode(242);
+    /// `IDIV64m`, defined at x86/instrs.td:233.
+    pub const IDIV64m: Opcode = Opcode(243);
+    /// `IDIV64r`, defined at x86/instrs.td:231.
+    pub const IDIV64r: Opcode = Opcode(244);
+    /// `IDIV8m`, defined at x86/instrs.td:241.
+    pub const IDIV8m: Opcode = Opcode(245);
+    /// `IDIV8r`, defined at x86/instrs.td:239.
+    pub const IDIV8r: Opcode = Opcode(246);
+    /// `IMUL16m`, defined at x86/instrs.td:226.
+    pub const IMUL16m: Opcode = Opcode(247);
+    /// `IMUL16r`, defined at x86/instrs.td:223.
+    pub const IMUL16r: Opcode = Opcode(248);
+    /// `IMUL16rm`, defined at x86/instrs.td:202.
+    pub const IMUL16rm: Opcode = Opcode(249);
+    /// `IMUL16rmi`, defined at x86/instrs.td:207.
+    pub const IMUL16rmi: Opcode = Opcode(250);
+    /// `IMUL16rmi8`, defined at x86/instrs.td:208.
+    pub const IMUL16rmi8: Opcode = Opcode(251);
+    /// `IMUL16rr`, defined at x86/instrs.td:200.
+    pub const IMUL16rr: Opcode = Opcode(252);
+    /// `IMUL16rri`, defined at x86/instrs.td:204.
+    pub const IMUL16rri: Opcode = Opcode(253);
+    /// `IMUL16rri8`, defined at x86/instrs.td:205.
+    pub const IMUL16rri8: Opcode = Opcode(254);
+    /// `IMUL32m`, defined at x86/instrs.td:226.
+    pub const IMUL32m: Opcode = Opcode(255);
+    /// `IMUL32r`, defined at x86/instrs.td:223.
+    pub const IMUL32r: Opcode = Opcode(256);
+    /// `IMUL32rm`, defined at x86/instrs.td:202.
+    pub const IMUL32rm: Opcode = Opcode(257);
+    /// `IMUL32rmi`, defined at x86/instrs.td:207.
+    pub const IMUL32rmi: Opcode = Opcode(258);
+    /// `IMUL32rmi8`, defined at x86/instrs.td:208.
+    pub const IMUL32rmi8: Opcode = Opcode(259);
+    /// `IMUL32rr`, defined at x86/instrs.td:200.
+    pub const IMUL32rr: Opcode = Opcode(260);
+    /// `IMUL32rri`, defined at x86/instrs.td:204.
+    pub const IMUL32rri: Opcode = Opcode(261);
+    /// `IMUL32rri8`, defined at x86/instrs.td:205.
+    pub const IMUL32rri8: Opcode = Opcode(262);
+    /// `IMUL64m`, defined at x86/instrs.td:226.
+    pub const IMUL64m: Opcode = Opcode(263);
+    /// `IMUL64r`, defined at x86/instrs.td:223.
+    pub const IMUL64r: Opcode = Opcode(264);
+    /// `IMUL64rm`, defined at x86/instrs.td:202.
+    pub const IMUL64rm: Opcode = Opcode(265);
+    /// `IMUL64rmi32`, defined at x86/instrs.td:207.
+    pub const IMUL64rmi32: Opcode = Opcode(266);
+    /// `IMUL64rmi8`, defined at x86/instrs.td:208.
+    pub const IMUL64rmi8: Opcode = Opcode(267);
+    /// `IMUL64rr`, defined at x86/instrs.td:200.
+    pub const IMUL64rr: Opcode = Opcode(268);
+    /// `IMUL64rri32`, defined at x86/instrs.td:204.
+    pub const IMUL64rri32: Opcode = Opcode(269);
+    /// `IMUL64rri8`, defined at x86/instrs.td:205.
+    pub const IMUL64rri8: Opcode = Opcode(270);
+    /// `INC16m`, defined at x86/instrs.td:158.
+    pub const INC16m: Opcode = Opcode(271);
+    /// `INC16r`, defined at x86/instrs.td:151.
+    pub const INC16r: Opcode = Opcode(272);
+    /// `INC32m`, defined at x86/instrs.td:158.
+    pub const INC32m: Opcode = Opcode(273);
+    /// `INC32r`, defined at x86/instrs.td:151.
+    pub const INC32r: Opcode = Opcode(274);
+    /// `INC64m`, defined at x86/instrs.td:158.
+    pub const INC64m: Opcode = Opcode(275);
+    /// `INC64r`, defined at x86/instrs.td:151.
+    pub const INC64r: Opcode = Opcode(276);
+    /// `INC8m`, defined at x86/instrs.td:158.
+    pub const INC8m: Opcode = Opcode(277);
+    /// `INC8r`, defined at x86/instrs.td:151.
+    pub const INC8r: Opcode = Opcode(278);
+    /// `JCC_1`, defined at x86/instrs.td:347.
+    pub const JCC_1: Opcode = Opcode(279);
+    /// `JMP64m`, defined at x86/instrs.td:353.
+    pub const JMP64m: Opcode = Opcode(280);
+    /// `JMP64r`, defined at x86/instrs.td:351.
+    pub const JMP64r: Opcode = Opcode(281);
+    /// `JMP_1`, defined at x86/instrs.td:349.
+    pub const JMP_1: Opcode = Opcode(282);
+    /// `LEA16r`, defined at x86/instrs.td:321.
+    pub const LEA16r: Opcode = Opcode(283);
+    /// `LEA32r`, defined at x86/instrs.td:323.
+    pub const LEA32r: Opcode = Opcode(284);
+    /// `LEA64_32r`, defined at x86/instrs.td:326.
+    pub const LEA64_32r: Opcode = Opcode(285);
+    /// `LEA64r`, defined at x86/instrs.td:324.
+    pub const LEA64r: Opcode = Opcode(286);
+    /// `MAXSDrm`, defined at x86/instrs.td:412.
+    pub const MAXSDrm: Opcode = Opcode(287);
+    /// `MAXSDrr`, defined at x86/instrs.td:410.
+    pub const MAXSDrr: Opcode = Opcode(288);
+    /// `MAXSSrm`, defined at x86/instrs.td:412.
+    pub const MAXSSrm: Opcode = Opcode(289);
+    /// `MAXSSrr`, defined at x86/instrs.td:410.
+    pub const MAXSSrr: Opcode = Opcode(290);
+    /// `MFENCE`, defined at x86/instrs.td:559.
+    pub const MFENCE: Opcode = Opcode(291);
+    /// `MINSDrm`, defined at x86/instrs.td:412.
+    pub const MINSDrm: Opcode = Opcode(292);
+    /// `MINSDrr`, defined at x86/instrs.td:410.
+    pub const MINSDrr: Opcode = Opcode(293);
+    /// `MINSSrm`, defined at x86/instrs.td:412.
+    pub const MINSSrm: Opcode = Opcode(294);
+    /// `MINSSrr`, defined at x86/instrs.td:410.
+    pub const MINSSrr: Opcode = Opcode(295);
+    /// `MOV16mi`, defined at x86/instrs.td:281.
+    pub const MOV16mi: Opcode = Opcode(296);
+    /// `MOV16mr`, defined at x86/instrs.td:280.
+    pub const MOV16mr: Opcode = Opcode(297);
+    /// `MOV16ri`, defined at x86/instrs.td:276.
+    pub const MOV16ri: Opcode = Opcode(298);
+    /// `MOV16rm`, defined at x86/instrs.td:278.
+    pub const MOV16rm: Opcode = Opcode(299);
+    /// `MOV16rr`, defined at x86/instrs.td:273.
+    pub const MOV16rr: Opcode = Opcode(300);
+    /// `MOV32mi`, defined at x86/instrs.td:281.
+    pub const MOV32mi: Opcode = Opcode(301);
+    /// `MOV32mr`, defined at x86/instrs.td:280.
+    pub const MOV32mr: Opcode = Opcode(302);
+    /// `MOV32r0`, defined at x86/instrs.td:289.
+    pub const MOV32r0: Opcode = Opcode(303);
+    /// `MOV32ri`, defined at x86/instrs.td:276.
+    pub const MOV32ri: Opcode = Opcode(304);
+    /// `MOV32ri64`, defined at x86/instrs.td:290.
+    pub const MOV32ri64: Opcode = Opcode(305);
+    /// `MOV32rm`, defined at x86/instrs.td:278.
+    pub const MOV32rm: Opcode = Opcode(306);
+    /// `MOV32rr`, defined at x86/instrs.td:273.
+    pub const MOV32rr: Opcode = Opcode(307);
+    /// `MOV64mi32`, defined at x86/instrs.td:281.
+    pub const MOV64mi32: Opcode = Opcode(308);
+    /// `MOV64mr`, defined at x86/instrs.td:280.
+    pub const MOV64mr: Opcode = Opcode(309);
+    /// `MOV64ri`, defined at x86/instrs.td:276.
+    pub const MOV64ri: Opcode = Opcode(310);
+    /// `MOV64ri32`, defined at x86/instrs.td:285.
+    pub const MOV64ri32: Opcode = Opcode(311);
+    /// `MOV64rm`, defined at x86/instrs.td:278.
+    pub const MOV64rm: Opcode = Opcode(312);
+    /// `MOV64rr`, defined at x86/instrs.td:273.
+    pub const MOV64rr: Opcode = Opcode(313);
+    /// `MOV64toPQIrr`, defined at x86/instrs.td:479.
+    pub const MOV64toPQIrr: Opcode = Opcode(314);
+    /// `MOV64toSDrr`, defined at x86/instrs.td:473.
+    pub const MOV64toSDrr: Opcode = Opcode(315);
+    /// `MOV8mi`, defined at x86/instrs.td:281.
+    pub const MOV8mi: Opcode = Opcode(316);
+    /// `MOV8mr`, defined at x86/instrs.td:280.
+    pub const MOV8mr: Opcode = Opcode(317);
+    /// `MOV8mr_NOREX`, defined at x86/instrs.td:298.
+    pub const MOV8mr_NOREX: Opcode = Opcode(318);
+    /// `MOV8ri`, defined at x86/instrs.td:276.
+    pub const MOV8ri: Opcode = Opcode(319);
+    /// `MOV8rm`, defined at x86/instrs.td:278.
+    pub const MOV8rm: Opcode = Opcode(320);
+    /// `MOV8rm_NOREX`, defined at x86/instrs.td:296.
+    pub const MOV8rm_NOREX: Opcode = Opcode(321);
+    /// `MOV8rr`, defined at x86/instrs.td:273.
+    pub const MOV8rr: Opcode = Opcode(322);
+    /// `MOV8rr_NOREX`, defined at x86/instrs.td:294.
+    pub const MOV8rr_NOREX: Opcode = Opcode(323);
+    /// `MOVAPDmr`, defined at x86/instrs.td:501.
+    pub const MOVAPDmr: Opcode = Opcode(324);
+    /// `MOVAPDrm`, defined at x86/instrs.td:499.
+    pub const MOVAPDrm: Opcode = Opcode(325);
+    /// `MOVAPDrr`, defined at x86/instrs.td:497.
+    pub const MOVAPDrr: Opcode = Opcode(326);
+    /// `MOVAPSmr`, defined at x86/instrs.td:501.
+    pub const MOVAPSmr: Opcode = Opcode(327);
+    /// `MOVAPSrm`, defined at x86/instrs.td:499.
+    pub const MOVAPSrm: Opcode = Opcode(328);
+    /// `MOVAPSrr`, defined at x86/instrs.td:497.
+    pub const MOVAPSrr: Opcode = Opcode(329);
+    /// `MOVDI2PDIrm`, defined at x86/instrs.td:483.
+    pub const MOVDI2PDIrm: Opcode = Opcode(330);
+    /// `MOVDI2PDIrr`, defined at x86/instrs.td:478.
+    pub const MOVDI2PDIrr: Opcode = Opcode(331);
+    /// `MOVDI2SSrr`, defined at x86/instrs.td:475.
+    pub const MOVDI2SSrr: Opcode = Opcode(332);
+    /// `MOVDQAmr`, defined at x86/instrs.td:501.
+    pub const MOVDQAmr: Opcode = Opcode(333);
+    /// `MOVDQArm`, defined at x86/instrs.td:499.
+    pub const MOVDQArm: Opcode = Opcode(334);
+    /// `MOVDQArr`, defined at x86/instrs.td:497.
+    pub const MOVDQArr: Opcode = Opcode(335);
+    /// `MOVDQUmr`, defined at x86/instrs.td:501.
+    pub const MOVDQUmr: Opcode = Opcode(336);
+    /// `MOVDQUrm`, defined at x86/instrs.td:499.
+    pub const MOVDQUrm: Opcode = Opcode(337);
+    /// `MOVDQUrr`, defined at x86/instrs.td:497.
+    pub const MOVDQUrr: Opcode = Opcode(338);
+    /// `MOVLPDmr`, defined at x86/instrs.td:489.
+    pub const MOVLPDmr: Opcode = Opcode(339);
+    /// `MOVMSKPDrr`, defined at x86/instrs.td:565.
+    pub const MOVMSKPDrr: Opcode = Opcode(340);
+    /// `MOVMSKPSrr`, defined at x86/instrs.td:564.
+    pub const MOVMSKPSrr: Opcode = Opcode(341);
+    /// `MOVPDI2DImr`, defined at x86/instrs.td:487.
+    pub const MOVPDI2DImr: Opcode = Opcode(342);
+    /// `MOVPDI2DIrr`, defined at x86/instrs.td:480.
+    pub const MOVPDI2DIrr: Opcode = Opcode(343);
+    /// `MOVPQI2QImr`, defined at x86/instrs.td:488.
+    pub const MOVPQI2QImr: Opcode = Opcode(344);
+    /// `MOVPQIto64rr`, defined at x86/instrs.td:481.
+    pub const MOVPQIto64rr: Opcode = Opcode(345);
+    /// `MOVQI2PQIrm`, defined at x86/instrs.td:484.
+    pub const MOVQI2PQIrm: Opcode = Opcode(346);
+    /// `MOVSDmr`, defined at x86/instrs.td:433.
+    pub const MOVSDmr: Opcode = Opcode(347);
+    /// `MOVSDrm`, defined at x86/instrs.td:429.
+    pub const MOVSDrm: Opcode = Opcode(348);
+    /// `MOVSDrm_alt`, defined at x86/instrs.td:430.
+    pub const MOVSDrm_alt: Opcode = Opcode(349);
+    /// `MOVSDrr`, defined at x86/instrs.td:435.
+    pub const MOVSDrr: Opcode = Opcode(350);
+    /// `MOVSDto64rr`, defined at x86/instrs.td:474.
+    pub const MOVSDto64rr: Opcode = Opcode(351);
+    /// `MOVSS2DIrr`, defined at x86/instrs.td:476.
+    pub const MOVSS2DIrr: Opcode = Opcode(352);
+    /// `MOVSSmr`, defined at x86/instrs.td:433.
+    pub const MOVSSmr: Opcode = Opcode(353);
+    /// `MOVSSrm`, defined at x86/instrs.td:429.
+    pub const MOVSSrm: Opcode = Opcode(354);
+    /// `MOVSSrm_alt`, defined at x86/instrs.td:430.
+    pub const MOVSSrm_alt: Opcode = Opcode(355);
+    /// `MOVSSrr`, defined at x86/instrs.td:435.
+    pub const MOVSSrr: Opcode = Opcode(356);
+    /// `MOVSX16rm8`, defined at x86/instrs.td:311.
+    pub const MOVSX16rm8: Opcode = Opcode(357);
+    /// `MOVSX16rr8`, defined at x86/instrs.td:309.
+    pub const MOVSX16rr8: Opcode = Opcode(358);
+    /// `MOVSX32rm16`, defined at x86/instrs.td:311.
+    pub const MOVSX32rm16: Opcode = Opcode(359);
+    /// `MOVSX32rm8`, defined at x86/instrs.td:311.
+    pub const MOVSX32rm8: Opcode = Opcode(360);
+    /// `MOVSX32rr16`, defined at x86/instrs.td:309.
+    pub const MOVSX32rr16: Opcode = Opcode(361);
+    /// `MOVSX32rr8`, defined at x86/instrs.td:309.
+    pub const MOVSX32rr8: Opcode = Opcode(362);
+    /// `MOVSX64rm16`, defined at x86/instrs.td:311.
+    pub const MOVSX64rm16: Opcode = Opcode(363);
+    /// `MOVSX64rm32`, defined at x86/instrs.td:315.
+    pub const MOVSX64rm32: Opcode = Opcode(364);
+    /// `MOVSX64rm8`, defined at x86/instrs.td:311.
+    pub const MOVSX64rm8: Opcode = Opcode(365);
+    /// `MOVSX64rr16`, defined at x86/instrs.td:309.
+    pub const MOVSX64rr16: Opcode = Opcode(366);
+    /// `MOVSX64rr32`, defined at x86/instrs.td:313.
+    pub const MOVSX64rr32: Opcode = Opcode(367);
+    /// `MOVSX64rr8`, defined at x86/instrs.td:309.
+    pub const MOVSX64rr8: Opcode = Opcode(368);
+    /// `MOVUPDmr`, defined at x86/instrs.td:501.
+    pub const MOVUPDmr: Opcode = Opcode(369);
+    /// `MOVUPDrm`, defined at x86/instrs.td:499.
+    pub const MOVUPDrm: Opcode = Opcode(370);
+    /// `MOVUPDrr`, defined at x86/instrs.td:497.
+    pub const MOVUPDrr: Opcode = Opcode(371);
+    /// `MOVUPSmr`, defined at x86/instrs.td:501.
+    pub const MOVUPSmr: Opcode = Opcode(372);
+    /// `MOVUPSrm`, defined at x86/instrs.td:499.
+    pub const MOVUPSrm: Opcode = Opcode(373);
+    /// `MOVUPSrr`, defined at x86/instrs.td:497.
+    pub const MOVUPSrr: Opcode = Opcode(374);
+    /// `MOVZX16rm8`, defined at x86/instrs.td:311.
+    pub const MOVZX16rm8: Opcode = Opcode(375);
+    /// `MOVZX16rr8`, defined at x86/instrs.td:309.
+    pub const MOVZX16rr8: Opcode = Opcode(376);
+    /// `MOVZX32rm16`, defined at x86/instrs.td:311.
+    pub const MOVZX32rm16: Opcode = Opcode(377);
+    /// `MOVZX32rm8`, defined at x86/instrs.td:311.
+    pub const MOVZX32rm8: Opcode = Opcode(378);
+    /// `MOVZX32rm8_NOREX`, defined at x86/instrs.td:318.
+    pub const MOVZX32rm8_NOREX: Opcode = Opcode(379);
+    /// `MOVZX32rr16`, defined at x86/instrs.td:309.
+    pub const MOVZX32rr16: Opcode = Opcode(380);
+    /// `MOVZX32rr8`, defined at x86/instrs.td:309.
+    pub const MOVZX32rr8: Opcode = Opcode(381);
+    /// `MOVZX32rr8_NOREX`, defined at x86/instrs.td:316.
+    pub const MOVZX32rr8_NOREX: Opcode = Opcode(382);
+    /// `MOVZX64rm16`, defined at x86/instrs.td:311.
+    pub const MOVZX64rm16: Opcode = Opcode(383);
+    /// `MOVZX64rm8`, defined at x86/instrs.td:311.
+    pub const MOVZX64rm8: Opcode = Opcode(384);
+    /// `MOVZX64rr16`, defined at x86/instrs.td:309.
+    pub const MOVZX64rr16: Opcode = Opcode(385);
+    /// `MOVZX64rr8`, defined at x86/instrs.td:309.
+    pub const MOVZX64rr8: Opcode = Opcode(386);
+    /// `MUL16m`, defined at x86/instrs.td:225.
+    pub const MUL16m: Opcode = Opcode(387);
+    /// `MUL16r`, defined at x86/instrs.td:222.
+    pub const MUL16r: Opcode = Opcode(388);
+    /// `MUL32m`, defined at x86/instrs.td:225.
+    pub const MUL32m: Opcode = Opcode(389);
+    /// `MUL32r`, defined at x86/instrs.td:222.
+    pub const MUL32r: Opcode = Opcode(390);
+    /// `MUL64m`, defined at x86/instrs.td:225.
+    pub const MUL64m: Opcode = Opcode(391);
+    /// `MUL64r`, defined at x86/instrs.td:222.
+    pub const MUL64r: Opcode = Opcode(392);
+    /// `MULPDrm`, defined at x86/instrs.td:510.
+    pub const MULPDrm: Opcode = Opcode(393);
+    /// `MULPDrr`, defined at x86/instrs.td:508.
+    pub const MULPDrr: Opcode = Opcode(394);
+    /// `MULPSrm`, defined at x86/instrs.td:510.
+    pub const MULPSrm: Opcode = Opcode(395);
+    /// `MULPSrr`, defined at x86/instrs.td:508.
+    pub const MULPSrr: Opcode = Opcode(396);
+    /// `MULSDrm`, defined at x86/instrs.td:412.
+    pub const MULSDrm: Opcode = Opcode(397);
+    /// `MULSDrr`, defined at x86/instrs.td:410.
+    pub const MULSDrr: Opcode = Opcode(398);
+    /// `MULSSrm`, defined at x86/instrs.td:412.
+    pub const MULSSrm: Opcode = Opcode(399);
+    /// `MULSSrr`, defined at x86/instrs.td:410.
+    pub const MULSSrr: Opcode = Opcode(400);
+    /// `NEG16m`, defined at x86/instrs.td:158.
+    pub const NEG16m: Opcode = Opcode(401);
+    /// `NEG16r`, defined at x86/instrs.td:154.
+    pub const NEG16r: Opcode = Opcode(402);
+    /// `NEG32m`, defined at x86/instrs.td:158.
+    pub const NEG32m: Opcode = Opcode(403);
+    /// `NEG32r`, defined at x86/instrs.td:154.
+    pub const NEG32r: Opcode = Opcode(404);
+    /// `NEG64m`, defined at x86/instrs.td:158.
+    pub const NEG64m: Opcode = Opcode(405);
+    /// `NEG64r`, defined at x86/instrs.td:154.
+    pub const NEG64r: Opcode = Opcode(406);
+    /// `NEG8m`, defined at x86/instrs.td:158.
+    pub const NEG8m: Opcode = Opcode(407);
+    /// `NEG8r`, defined at x86/instrs.td:154.
+    pub const NEG8r: Opcode = Opcode(408);
+    /// `NOT16m`, defined at x86/instrs.td:163.
+    pub const NOT16m: Opcode = Opcode(409);
+    /// `NOT16r`, defined at x86/instrs.td:161.
+    pub const NOT16r: Opcode = Opcode(410);
+    /// `NOT32m`, defined at x86/instrs.td:163.
+    pub const NOT32m: Opcode = Opcode(411);
+    /// `NOT32r`, defined at x86/instrs.td:161.
+    pub const NOT32r: Opcode = Opcode(412);
+    /// `NOT64m`, defined at x86/instrs.td:163.
+    pub const NOT64m: Opcode = Opcode(413);
+    /// `NOT64r`, defined at x86/instrs.td:161.
+    pub const NOT64r: Opcode = Opcode(414);
+    /// `NOT8m`, defined at x86/instrs.td:163.
+    pub const NOT8m: Opcode = Opcode(415);
+    /// `NOT8r`, defined at x86/instrs.td:161.
+    pub const NOT8r: Opcode = Opcode(416);
+    /// `OR16mi`, defined at x86/instrs.td:99.
+    pub const OR16mi: Opcode = Opcode(417);
+    /// `OR16mi8`, defined at x86/instrs.td:101.
+    pub const OR16mi8: Opcode = Opcode(418);
+    /// `OR16mr`, defined at x86/instrs.td:98.
+    pub const OR16mr: Opcode = Opcode(419);
+    /// `OR16ri`, defined at x86/instrs.td:90.
+    pub const OR16ri: Opcode = Opcode(420);
+    /// `OR16ri8`, defined at x86/instrs.td:92.
+    pub const OR16ri8: Opcode = Opcode(421);
+    /// `OR16rm`, defined at x86/instrs.td:95.
+    pub const OR16rm: Opcode = Opcode(422);
+    /// `OR16rr`, defined at x86/instrs.td:88.
+    pub const OR16rr: Opcode = Opcode(423);
+    /// `OR32mi`, defined at x86/instrs.td:99.
+    pub const OR32mi: Opcode = Opcode(424);
+    /// `OR32mi8`, defined at x86/instrs.td:101.
+    pub const OR32mi8: Opcode = Opcode(425);
+    /// `OR32mr`, defined at x86/instrs.td:98.
+    pub const OR32mr: Opcode = Opcode(426);
+    /// `OR32ri`, defined at x86/instrs.td:90.
+    pub const OR32ri: Opcode = Opcode(427);
+    /// `OR32ri8`, defined at x86/instrs.td:92.
+    pub const OR32ri8: Opcode = Opcode(428);
+    /// `OR32rm`, defined at x86/instrs.td:95.
+    pub const OR32rm: Opcode = Opcode(429);
+    /// `OR32rr`, defined at x86/instrs.td:88.
+    pub const OR32rr: Opcode = Opcode(430);
+    /// `OR64mi32`, defined at x86/instrs.td:99.
+    pub const OR64mi32: Opcode = Opcode(431);
+    /// `OR64mi8`, defined at x86/instrs.td:101.
+    pub const OR64mi8: Opcode = Opcode(432);
+    /// `OR64mr`, defined at x86/instrs.td:98.
+    pub const OR64mr: Opcode = Opcode(433);
+    /// `OR64ri32`, defined at x86/instrs.td:90.
+    pub const OR64ri32: Opcode = Opcode(434);
+    /// `OR64ri8`, defined at x86/instrs.td:92.
+    pub const OR64ri8: Opcode = Opcode(435);
+    /// `OR64rm`, defined at x86/instrs.td:95.
+    pub const OR64rm: Opcode = Opcode(436);
+    /// `OR64rr`, defined at x86/instrs.td:88.
+    pub const OR64rr: Opcode = Opcode(437);
+    /// `OR8mi`, defined at x86/instrs.td:99.
+    pub const OR8mi: Opcode = Opcode(438);
+    /// `OR8mr`, defined at x86/instrs.td:98.
+    pub const OR8mr: Opcode = Opcode(439);
+    /// `OR8ri`, defined at x86/instrs.td:90.
+    pub const OR8ri: Opcode = Opcode(440);
+    /// `OR8rm`, defined at x86/instrs.td:95.
+    pub const OR8rm: Opcode = Opcode(441);
+    /// `OR8rr`, defined at x86/instrs.td:88.
+    pub const OR8rr: Opcode = Opcode(442);
+    /// `ORPDrm`, defined at x86/instrs.td:510.
+    pub const ORPDrm: Opcode = Opcode(443);
+    /// `ORPDrr`, defined at x86/instrs.td:508.
+    pub const ORPDrr: Opcode = Opcode(444);
+    /// `ORPSrm`, defined at x86/instrs.td:510.
+    pub const ORPSrm: Opcode = Opcode(445);
+    /// `ORPSrr`, defined at x86/instrs.td:508.
+    pub const ORPSrr: Opcode = Opcode(446);
+    /// `PACKSSDWrm`, defined at x86/instrs.td:510.
+    pub const PACKSSDWrm: Opcode = Opcode(447);
+    /// `PACKSSDWrr`, defined at x86/instrs.td:508.
+    pub const PACKSSDWrr: Opcode = Opcode(448);
+    /// `PACKSSWBrm`, defined at x86/instrs.td:510.
+    pub const PACKSSWBrm: Opcode = Opcode(449);
+    /// `PACKSSWBrr`, defined at x86/instrs.td:508.
+    pub const PACKSSWBrr: Opcode = Opcode(450);
+    /// `PACKUSWBrm`, defined at x86/instrs.td:510.
+    pub const PACKUSWBrm: Opcode = Opcode(451);
+    /// `PACKUSWBrr`, defined at x86/instrs.td:508.
+    pub const PACKUSWBrr: Opcode = Opcode(452);
+    /// `PADDBrm`, defined at x86/instrs.td:510.
+    pub const PADDBrm: Opcode = Opcode(453);
+    /// `PADDBrr`, defined at x86/instrs.td:508.
+    pub const PADDBrr: Opcode = Opcode(454);
+    /// `PADDDrm`, defined at x86/instrs.td:510.
+    pub const PADDDrm: Opcode = Opcode(455);
+    /// `PADDDrr`, defined at x86/instrs.td:508.
+    pub const PADDDrr: Opcode = Opcode(456);
+    /// `PADDQrm`, defined at x86/instrs.td:510.
+    pub const PADDQrm: Opcode = Opcode(457);
+    /// `PADDQrr`, defined at x86/instrs.td:508.
+    pub const PADDQrr: Opcode = Opcode(458);
+    /// `PADDUSBrm`, defined at x86/instrs.td:510.
+    pub const PADDUSBrm: Opcode = Opcode(459);
+    /// `PADDUSBrr`, defined at x86/instrs.td:508.
+    pub const PADDUSBrr: Opcode = Opcode(460);
+    /// `PADDUSWrm`, defined at x86/instrs.td:510.
+    pub const PADDUSWrm: Opcode = Opcode(461);
+    /// `PADDUSWrr`, defined at x86/instrs.td:508.
+    pub const PADDUSWrr: Opcode = Opcode(462);
+    /// `PADDWrm`, defined at x86/instrs.td:510.
+    pub const PADDWrm: Opcode = Opcode(463);
+    /// `PADDWrr`, defined at x86/instrs.td:508.
+    pub const PADDWrr: Opcode = Opcode(464);
+    /// `PANDNrm`, defined at x86/instrs.td:510.
+    pub const PANDNrm: Opcode = Opcode(465);
+    /// `PANDNrr`, defined at x86/instrs.td:508.
+    pub const PANDNrr: Opcode = Opcode(466);
+    /// `PANDrm`, defined at x86/instrs.td:510.
+    pub const PANDrm: Opcode = Opcode(467);
+    /// `PANDrr`, defined at x86/instrs.td:508.
+    pub const PANDrr: Opcode = Opcode(468);
+    /// `PAVGBrm`, defined at x86/instrs.td:510.
+    pub const PAVGBrm: Opcode = Opcode(469);
+    /// `PAVGBrr`, defined at x86/instrs.td:508.
+    pub const PAVGBrr: Opcode = Opcode(470);
+    /// `PCMPEQBrm`, defined at x86/instrs.td:510.
+    pub const PCMPEQBrm: Opcode = Opcode(471);
+    /// `PCMPEQBrr`, defined at x86/instrs.td:508.
+    pub const PCMPEQBrr: Opcode = Opcode(472);
+    /// `PCMPEQDrm`, defined at x86/instrs.td:510.
+    pub const PCMPEQDrm: Opcode = Opcode(473);
+    /// `PCMPEQDrr`, defined at x86/instrs.td:508.
+    pub const PCMPEQDrr: Opcode = Opcode(474);
+    /// `PCMPEQWrm`, defined at x86/instrs.td:510.
+    pub const PCMPEQWrm: Opcode = Opcode(475);
+    /// `PCMPEQWrr`, defined at x86/instrs.td:508.
+    pub const PCMPEQWrr: Opcode = Opcode(476);
+    /// `PCMPGTBrm`, defined at x86/instrs.td:510.
+    pub const PCMPGTBrm: Opcode = Opcode(477);
+    /// `PCMPGTBrr`, defined at x86/instrs.td:508.
+    pub const PCMPGTBrr: Opcode = Opcode(478);
+    /// `PCMPGTDrm`, defined at x86/instrs.td:510.
+    pub const PCMPGTDrm: Opcode = Opcode(479);
+    /// `PCMPGTDrr`, defined at x86/instrs.td:508.
+    pub const PCMPGTDrr: Opcode = Opcode(480);
+    /// `PCMPGTWrm`, defined at x86/instrs.td:510.
+    pub const PCMPGTWrm: Opcode = Opcode(481);
+    /// `PCMPGTWrr`, defined at x86/instrs.td:508.
+    pub const PCMPGTWrr: Opcode = Opcode(482);
+    /// `PEXTRWrr`, defined at x86/instrs.td:560.
+    pub const PEXTRWrr: Opcode = Opcode(483);
+    /// `PINSRWrr`, defined at x86/instrs.td:562.
+    pub const PINSRWrr: Opcode = Opcode(484);
+    /// `PMAXUBrm`, defined at x86/instrs.td:510.
+    pub const PMAXUBrm: Opcode = Opcode(485);
+    /// `PMAXUBrr`, defined at x86/instrs.td:508.
+    pub const PMAXUBrr: Opcode = Opcode(486);
+    /// `PMINUBrm`, defined at x86/instrs.td:510.
+    pub const PMINUBrm: Opcode = Opcode(487);
+    /// `PMINUBrr`, defined at x86/instrs.td:508.
+    pub const PMINUBrr: Opcode = Opcode(488);
+    /// `PMOVMSKBrr`, defined at x86/instrs.td:563.
+    pub const PMOVMSKBrr: Opcode = Opcode(489);
+    /// `PMULLWrm`, defined at x86/instrs.td:510.
+    pub const PMULLWrm: Opcode = Opcode(490);
+    /// `PMULLWrr`, defined at x86/instrs.td:508.
+    pub const PMULLWrr: Opcode = Opcode(491);
+    /// `PMULUDQrm`, defined at x86/instrs.td:510.
+    pub const PMULUDQrm: Opcode = Opcode(492);
+    /// `PMULUDQrr`, defined at x86/instrs.td:508.
+    pub const PMULUDQrr: Opcode = Opcode(493);
+    /// `POP64r`, defined at x86/instrs.td:390.
+    pub const POP64r: Opcode = Opcode(494);
+    /// `PORrm`, defined at x86/instrs.td:510.
+    pub const PORrm: Opcode = Opcode(495);
+    /// `PORrr`, defined at x86/instrs.td:508.
+    pub const PORrr: Opcode = Opcode(496);
+    /// `PSHUFDri`, defined at x86/instrs.td:531.
+    pub const PSHUFDri: Opcode = Opcode(497);
+    /// `PSHUFHWri`, defined at x86/instrs.td:531.
+    pub const PSHUFHWri: Opcode = Opcode(498);
+    /// `PSHUFLWri`, defined at x86/instrs.td:531.
+    pub const PSHUFLWri: Opcode = Opcode(499);
+    /// `PSLLDQri`, defined at x86/instrs.td:528.
+    pub const PSLLDQri: Opcode = Opcode(500);
+    /// `PSLLDri`, defined at x86/instrs.td:528.
+    pub const PSLLDri: Opcode = Opcode(501);
+    /// `PSLLQri`, defined at x86/instrs.td:528.
+    pub const PSLLQri: Opcode = Opcode(502);
+    /// `PSLLWri`, defined at x86/instrs.td:528.
+    pub const PSLLWri: Opcode = Opcode(503);
+    /// `PSRADri`, defined at x86/instrs.td:528.
+    pub const PSRADri: Opcode = Opcode(504);
+    /// `PSRAWri`, defined at x86/instrs.td:528.
+    pub const PSRAWri: Opcode = Opcode(505);
+    /// `PSRLDQri`, defined at x86/instrs.td:528.
+    pub const PSRLDQri: Opcode = Opcode(506);
+    /// `PSRLDri`, defined at x86/instrs.td:528.
+    pub const PSRLDri: Opcode = Opcode(507);
+    /// `PSRLQri`, defined at x86/instrs.td:528.
+    pub const PSRLQri: Opcode = Opcode(508);
+    /// `PSRLWri`, defined at x86/instrs.td:528.
+    pub const PSRLWri: Opcode = Opcode(509);
+    /// `PSUBBrm`, defined at x86/instrs.td:510.
+    pub const PSUBBrm: Opcode = Opcode(510);
+    /// `PSUBBrr`, defined at x86/instrs.td:508.
+    pub const PSUBBrr: Opcode = Opcode(511);
+    /// `PSUBDrm`, defined at x86/instrs.td:510.
+    pub const PSUBDrm: Opcode = Opcode(512);
+    /// `PSUBDrr`, defined at x86/instrs.td:508.
+    pub const PSUBDrr: Opcode = Opcode(513);
+    /// `PSUBQrm`, defined at x86/instrs.td:510.
+    pub const PSUBQrm: Opcode = Opcode(514);
+    /// `PSUBQrr`, defined at x86/instrs.td:508.
+    pub const PSUBQrr: Opcode = Opcode(515);
+    /// `PSUBUSBrm`, defined at x86/instrs.td:510.
+    pub const PSUBUSBrm: Opcode = Opcode(516);
+    /// `PSUBUSBrr`, defined at x86/instrs.td:508.
+    pub const PSUBUSBrr: Opcode = Opcode(517);
+    /// `PSUBUSWrm`, defined at x86/instrs.td:510.
+    pub const PSUBUSWrm: Opcode = Opcode(518);
+    /// `PSUBUSWrr`, defined at x86/instrs.td:508.
+    pub const PSUBUSWrr: Opcode = Opcode(519);
+    /// `PSUBWrm`, defined at x86/instrs.td:510.
+    pub const PSUBWrm: Opcode = Opcode(520);
+    /// `PSUBWrr`, defined at x86/instrs.td:508.
+    pub const PSUBWrr: Opcode = Opcode(521);
+    /// `PUNPCKHBWrm`, defined at x86/instrs.td:510.
+    pub const PUNPCKHBWrm: Opcode = Opcode(522);
+    /// `PUNPCKHBWrr`, defined at x86/instrs.td:508.
+    pub const PUNPCKHBWrr: Opcode = Opcode(523);
+    /// `PUNPCKHDQrm`, defined at x86/instrs.td:510.
+    pub const PUNPCKHDQrm: Opcode = Opcode(524);
+    /// `PUNPCKHDQrr`, defined at x86/instrs.td:508.
+    pub const PUNPCKHDQrr: Opcode = Opcode(525);
+    /// `PUNPCKHQDQrm`, defined at x86/instrs.td:510.
+    pub const PUNPCKHQDQrm: Opcode = Opcode(526);
+    /// `PUNPCKHQDQrr`, defined at x86/instrs.td:508.
+    pub const PUNPCKHQDQrr: Opcode = Opcode(527);
+    /// `PUNPCKHWDrm`, defined at x86/instrs.td:510.
+    pub const PUNPCKHWDrm: Opcode = Opcode(528);
+    /// `PUNPCKHWDrr`, defined at x86/instrs.td:508.
+    pub const PUNPCKHWDrr: Opcode = Opcode(529);
+    /// `PUNPCKLBWrm`, defined at x86/instrs.td:510.
+    pub const PUNPCKLBWrm: Opcode = Opcode(530);
+    /// `PUNPCKLBWrr`, defined at x86/instrs.td:508.
+    pub const PUNPCKLBWrr: Opcode = Opcode(531);
+    /// `PUNPCKLDQrm`, defined at x86/instrs.td:510.
+    pub const PUNPCKLDQrm: Opcode = Opcode(532);
+    /// `PUNPCKLDQrr`, defined at x86/instrs.td:508.
+    pub const PUNPCKLDQrr: Opcode = Opcode(533);
+    /// `PUNPCKLQDQrm`, defined at x86/instrs.td:510.
+    pub const PUNPCKLQDQrm: Opcode = Opcode(534);
+    /// `PUNPCKLQDQrr`, defined at x86/instrs.td:508.
+    pub const PUNPCKLQDQrr: Opcode = Opcode(535);
+    /// `PUNPCKLWDrm`, defined at x86/instrs.td:510.
+    pub const PUNPCKLWDrm: Opcode = Opcode(536);
+    /// `PUNPCKLWDrr`, defined at x86/instrs.td:508.
+    pub const PUNPCKLWDrr: Opcode = Opcode(537);
+    /// `PUSH64i32`, defined at x86/instrs.td:385.
+    pub const PUSH64i32: Opcode = Opcode(538);
+    /// `PUSH64r`, defined at x86/instrs.td:384.
+    pub const PUSH64r: Opcode = Opcode(539);
+    /// `PUSH64rmm`, defined at x86/instrs.td:387.
+    pub const PUSH64rmm: Opcode = Opcode(540);
+    /// `PXORrm`, defined at x86/instrs.td:510.
+    pub const PXORrm: Opcode = Opcode(541);
+    /// `PXORrr`, defined at x86/instrs.td:508.
+    pub const PXORrr: Opcode = Opcode(542);
+    /// `RET`, defined at x86/instrs.td:372.
+    pub const RET: Opcode = Opcode(543);
+    /// `RET64`, defined at x86/instrs.td:374.
+    pub const RET64: Opcode = Opcode(544);
+    /// `ROL16m1`, defined at x86/instrs.td:181.
+    pub const ROL16m1: Opcode = Opcode(545);
+    /// `ROL16mCL`, defined at x86/instrs.td:180.
+    pub const ROL16mCL: Opcode = Opcode(546);
+    /// `ROL16mi`, defined at x86/instrs.td:178.
+    pub const ROL16mi: Opcode = Opcode(547);
+    /// `ROL16r1`, defined at x86/instrs.td:175.
+    pub const ROL16r1: Opcode = Opcode(548);
+    /// `ROL16rCL`, defined at x86/instrs.td:174.
+    pub const ROL16rCL: Opcode = Opcode(549);
+    /// `ROL16ri`, defined at x86/instrs.td:172.
+    pub const ROL16ri: Opcode = Opcode(550);
+    /// `ROL32m1`, defined at x86/instrs.td:181.
+    pub const ROL32m1: Opcode = Opcode(551);
+    /// `ROL32mCL`, defined at x86/instrs.td:180.
+    pub const ROL32mCL: Opcode = Opcode(552);
+    /// `ROL32mi`, defined at x86/instrs.td:178.
+    pub const ROL32mi: Opcode = Opcode(553);
+    /// `ROL32r1`, defined at x86/instrs.td:175.
+    pub const ROL32r1: Opcode = Opcode(554);
+    /// `ROL32rCL`, defined at x86/instrs.td:174.
+    pub const ROL32rCL: Opcode = Opcode(555);
+    /// `ROL32ri`, defined at x86/instrs.td:172.
+    pub const ROL32ri: Opcode = Opcode(556);
+    /// `ROL64m1`, defined at x86/instrs.td:181.
+    pub const ROL64m1: Opcode = Opcode(557);
+    /// `ROL64mCL`, defined at x86/instrs.td:180.
+    pub const ROL64mCL: Opcode = Opcode(558);
+    /// `ROL64mi`, defined at x86/instrs.td:178.
+    pub const ROL64mi: Opcode = Opcode(559);
+    /// `ROL64r1`, defined at x86/instrs.td:175.
+    pub const ROL64r1: Opcode = Opcode(560);
+    /// `ROL64rCL`, defined at x86/instrs.td:174.
+    pub const ROL64rCL: Opcode = Opcode(561);
+    /// `ROL64ri`, defined at x86/instrs.td:172.
+    pub const ROL64ri: Opcode = Opcode(562);
+    /// `ROL8m1`, defined at x86/instrs.td:181.
+    pub const ROL8m1: Opcode = Opcode(563);
+    /// `ROL8mCL`, defined at x86/instrs.td:180.
+    pub const ROL8mCL: Opcode = Opcode(564);
+    /// `ROL8mi`, defined at x86/instrs.td:178.
+    pub const ROL8mi: Opcode = Opcode(565);
+    /// `ROL8r1`, defined at x86/instrs.td:175.
+    pub const ROL8r1: Opcode = Opcode(566);
+    /// `ROL8rCL`, defined at x86/instrs.td:174.
+    pub const ROL8rCL: Opcode = Opcode(567);
+    /// `ROL8ri`, defined at x86/instrs.td:172.
+    pub const ROL8ri: Opcode = Opcode(568);
+    /// `ROR16m1`, defined at x86/instrs.td:181.
+    pub const ROR16m1: Opcode = Opcode(569);
+    /// `ROR16mCL`, defined at x86/instrs.td:180.
+    pub const ROR16mCL: Opcode = Opcode(570);
+    /// `ROR16mi`, defined at x86/instrs.td:178.
+    pub const ROR16mi: Opcode = Opcode(571);
+    /// `ROR16r1`, defined at x86/instrs.td:175.
+    pub const ROR16r1: Opcode = Opcode(572);
+    /// `ROR16rCL`, defined at x86/instrs.td:174.
+    pub const ROR16rCL: Opcode = Opcode(573);
+    /// `ROR16ri`, defined at x86/instrs.td:172.
+    pub const ROR16ri: Opcode = Opcode(574);
+    /// `ROR32m1`, defined at x86/instrs.td:181.
+    pub const ROR32m1: Opcode = Opcode(575);
+    /// `ROR32mCL`, defined at x86/instrs.td:180.
+    pub const ROR32mCL: Opcode = Opcode(576);
+    /// `ROR32mi`, defined at x86/instrs.td:178.
+    pub const ROR32mi: Opcode = Opcode(577);
+    /// `ROR32r1`, defined at x86/instrs.td:175.
+    pub const ROR32r1: Opcode = Opcode(578);
+    /// `ROR32rCL`, defined at x86/instrs.td:174.
+    pub const ROR32rCL: Opcode = Opcode(579);
+    /// `ROR32ri`, defined at x86/instrs.td:172.
+    pub const ROR32ri: Opcode = Opcode(580);
+    /// `ROR64m1`, defined at x86/instrs.td:181.
+    pub const ROR64m1: Opcode = Opcode(581);
+    /// `ROR64mCL`, defined at x86/instrs.td:180.
+    pub const ROR64mCL: Opcode = Opcode(582);
+    /// `ROR64mi`, defined at x86/instrs.td:178.
+    pub const ROR64mi: Opcode = Opcode(583);
+    /// `ROR64r1`, defined at x86/instrs.td:175.
+    pub const ROR64r1: Opcode = Opcode(584);
+    /// `ROR64rCL`, defined at x86/instrs.td:174.
+    pub const ROR64rCL: Opcode = Opcode(585);
+    /// `ROR64ri`, defined at x86/instrs.td:172.
+    pub const ROR64ri: Opcode = Opcode(586);
+    /// `ROR8m1`, defined at x86/instrs.td:181.
+    pub const ROR8m1: Opcode = Opcode(587);
+    /// `ROR8mCL`, defined at x86/instrs.td:180.
+    pub const ROR8mCL: Opcode = Opcode(588);
+    /// `ROR8mi`, defined at x86/instrs.td:178.
+    pub const ROR8mi: Opcode = Opcode(589);
+    /// `ROR8r1`, defined at x86/instrs.td:175.
+    pub const ROR8r1: Opcode = Opcode(590);
+    /// `ROR8rCL`, defined at x86/instrs.td:174.
+    pub const ROR8rCL: Opcode = Opcode(591);
+    /// `ROR8ri`, defined at x86/instrs.td:172.
+    pub const ROR8ri: Opcode = Opcode(592);
+    /// `SAR16m1`, defined at x86/instrs.td:181.
+    pub const SAR16m1: Opcode = Opcode(593);
+    /// `SAR16mCL`, defined at x86/instrs.td:180.
+    pub const SAR16mCL: Opcode = Opcode(594);
+    /// `SAR16mi`, defined at x86/instrs.td:178.
+    pub const SAR16mi: Opcode = Opcode(595);
+    /// `SAR16r1`, defined at x86/instrs.td:175.
+    pub const SAR16r1: Opcode = Opcode(596);
+    /// `SAR16rCL`, defined at x86/instrs.td:174.
+    pub const SAR16rCL: Opcode = Opcode(597);
+    /// `SAR16ri`, defined at x86/instrs.td:172.
+    pub const SAR16ri: Opcode = Opcode(598);
+    /// `SAR32m1`, defined at x86/instrs.td:181.
+    pub const SAR32m1: Opcode = Opcode(599);
+    /// `SAR32mCL`, defined at x86/instrs.td:180.
+    pub const SAR32mCL: Opcode = Opcode(600);
+    /// `SAR32mi`, defined at x86/instrs.td:178.
+    pub const SAR32mi: Opcode = Opcode(601);
+    /// `SAR32r1`, defined at x86/instrs.td:175.
+    pub const SAR32r1: Opcode = Opcode(602);
+    /// `SAR32rCL`, defined at x86/instrs.td:174.
+    pub const SAR32rCL: Opcode = Opcode(603);
+    /// `SAR32ri`, defined at x86/instrs.td:172.
+    pub const SAR32ri: Opcode = Opcode(604);
+    /// `SAR64m1`, defined at x86/instrs.td:181.
+    pub const SAR64m1: Opcode = Opcode(605);
+    /// `SAR64mCL`, defined at x86/instrs.td:180.
+    pub const SAR64mCL: Opcode = Opcode(606);
+    /// `SAR64mi`, defined at x86/instrs.td:178.
+    pub const SAR64mi: Opcode = Opcode(607);
+    /// `SAR64r1`, defined at x86/instrs.td:175.
+    pub const SAR64r1: Opcode = Opcode(608);
+    /// `SAR64rCL`, defined at x86/instrs.td:174.
+    pub const SAR64rCL: Opcode = Opcode(609);
+    /// `SAR64ri`, defined at x86/instrs.td:172.
+    pub const SAR64ri: Opcode = Opcode(610);
+    /// `SAR8m1`, defined at x86/instrs.td:181.
+    pub const SAR8m1: Opcode = Opcode(611);
+    /// `SAR8mCL`, defined at x86/instrs.td:180.
+    pub const SAR8mCL: Opcode = Opcode(612);
+    /// `SAR8mi`, defined at x86/instrs.td:178.
+    pub const SAR8mi: Opcode = Opcode(613);
+    /// `SAR8r1`, defined at x86/instrs.td:175.
+    pub const SAR8r1: Opcode = Opcode(614);
+    /// `SAR8rCL`, defined at x86/instrs.td:174.
+    pub const SAR8rCL: Opcode = Opcode(615);
+    /// `SAR8ri`, defined at x86/instrs.td:172.
+    pub const SAR8ri: Opcode = Opcode(616);
+    /// `SBB16mi`, defined at x86/instrs.td:99.
+    pub const SBB16mi: Opcode = Opcode(617);
+    /// `SBB16mi8`, defined at x86/instrs.td:101.
+    pub const SBB16mi8: Opcode = Opcode(618);
+    /// `SBB16mr`, defined at x86/instrs.td:98.
+    pub const SBB16mr: Opcode = Opcode(619);
+    /// `SBB16ri`, defined at x86/instrs.td:90.
+    pub const SBB16ri: Opcode = Opcode(620);
+    /// `SBB16ri8`, defined at x86/instrs.td:92.
+    pub const SBB16ri8: Opcode = Opcode(621);
+    /// `SBB16rm`, defined at x86/instrs.td:95.
+    pub const SBB16rm: Opcode = Opcode(622);
+    /// `SBB16rr`, defined at x86/instrs.td:88.
+    pub const SBB16rr: Opcode = Opcode(623);
+    /// `SBB32mi`, defined at x86/instrs.td:99.
+    pub const SBB32mi: Opcode = Opcode(624);
+    /// `SBB32mi8`, defined at x86/instrs.td:101.
+    pub const SBB32mi8: Opcode = Opcode(625);
+    /// `SBB32mr`, defined at x86/instrs.td:98.
+    pub const SBB32mr: Opcode = Opcode(626);
+    /// `SBB32ri`, defined at x86/instrs.td:90.
+    pub const SBB32ri: Opcode = Opcode(627);
+    /// `SBB32ri8`, defined at x86/instrs.td:92.
+    pub const SBB32ri8: Opcode = Opcode(628);
+    /// `SBB32rm`, defined at x86/instrs.td:95.
+    pub const SBB32rm: Opcode = Opcode(629);
+    /// `SBB32rr`, defined at x86/instrs.td:88.
+    pub const SBB32rr: Opcode = Opcode(630);
+    /// `SBB64mi32`, defined at x86/instrs.td:99.
+    pub const SBB64mi32: Opcode = Opcode(631);
+    /// `SBB64mi8`, defined at x86/instrs.td:101.
+    pub const SBB64mi8: Opcode = Opcode(632);
+    /// `SBB64mr`, defined at x86/instrs.td:98.
+    pub const SBB64mr: Opcode = Opcode(633);
+    /// `SBB64ri32`, defined at x86/instrs.td:90.
+    pub const SBB64ri32: Opcode = Opcode(634);
+    /// `SBB64ri8`, defined at x86/instrs.td:92.
+    pub const SBB64ri8: Opcode = Opcode(635);
+    /// `SBB64rm`, defined at x86/instrs.td:95.
+    pub const SBB64rm: Opcode = Opcode(636);
+    /// `SBB64rr`, defined at x86/instrs.td:88.
+    pub const SBB64rr: Opcode = Opcode(637);
+    /// `SBB8mi`, defined at x86/instrs.td:99.
+    pub const SBB8mi: Opcode = Opcode(638);
+    /// `SBB8mr`, defined at x86/instrs.td:98.
+    pub const SBB8mr: Opcode = Opcode(639);
+    /// `SBB8ri`, defined at x86/instrs.td:90.
+    pub const SBB8ri: Opcode = Opcode(640);
+    /// `SBB8rm`, defined at x86/instrs.td:95.
+    pub const SBB8rm: Opcode = Opcode(641);
+    /// `SBB8rr`, defined at x86/instrs.td:88.
+    pub const SBB8rr: Opcode = Opcode(642);
+    /// `SETCCm`, defined at x86/instrs.td:340.
+    pub const SETCCm: Opcode = Opcode(643);
+    /// `SETCCr`, defined at x86/instrs.td:338.
+    pub const SETCCr: Opcode = Opcode(644);
+    /// `SHL16m1`, defined at x86/instrs.td:181.
+    pub const SHL16m1: Opcode = Opcode(645);
+    /// `SHL16mCL`, defined at x86/instrs.td:180.
+    pub const SHL16mCL: Opcode = Opcode(646);
+    /// `SHL16mi`, defined at x86/instrs.td:178.
+    pub const SHL16mi: Opcode = Opcode(647);
+    /// `SHL16r1`, defined at x86/instrs.td:175.
+    pub const SHL16r1: Opcode = Opcode(648);
+    /// `SHL16rCL`, defined at x86/instrs.td:174.
+    pub const SHL16rCL: Opcode = Opcode(649);
+    /// `SHL16ri`, defined at x86/instrs.td:172.
+    pub const SHL16ri: Opcode = Opcode(650);
+    /// `SHL32m1`, defined at x86/instrs.td:181.
+    pub const SHL32m1: Opcode = Opcode(651);
+    /// `SHL32mCL`, defined at x86/instrs.td:180.
+    pub const SHL32mCL: Opcode = Opcode(652);
+    /// `SHL32mi`, defined at x86/instrs.td:178.
+    pub const SHL32mi: Opcode = Opcode(653);
+    /// `SHL32r1`, defined at x86/instrs.td:175.
+    pub const SHL32r1: Opcode = Opcode(654);
+    /// `SHL32rCL`, defined at x86/instrs.td:174.
+    pub const SHL32rCL: Opcode = Opcode(655);
+    /// `SHL32ri`, defined at x86/instrs.td:172.
+    pub const SHL32ri: Opcode = Opcode(656);
+    /// `SHL64m1`, defined at x86/instrs.td:181.
+    pub const SHL64m1: Opcode = Opcode(657);
+    /// `SHL64mCL`, defined at x86/instrs.td:180.
+    pub const SHL64mCL: Opcode = Opcode(658);
+    /// `SHL64mi`, defined at x86/instrs.td:178.
+    pub const SHL64mi: Opcode = Opcode(659);
+    /// `SHL64r1`, defined at x86/instrs.td:175.
+    pub const SHL64r1: Opcode = Opcode(660);
+    /// `SHL64rCL`, defined at x86/instrs.td:174.
+    pub const SHL64rCL: Opcode = Opcode(661);
+    /// `SHL64ri`, defined at x86/instrs.td:172.
+    pub const SHL64ri: Opcode = Opcode(662);
+    /// `SHL8m1`, defined at x86/instrs.td:181.
+    pub const SHL8m1: Opcode = Opcode(663);
+    /// `SHL8mCL`, defined at x86/instrs.td:180.
+    pub const SHL8mCL: Opcode = Opcode(664);
+    /// `SHL8mi`, defined at x86/instrs.td:178.
+    pub const SHL8mi: Opcode = Opcode(665);
+    /// `SHL8r1`, defined at x86/instrs.td:175.
+    pub const SHL8r1: Opcode = Opcode(666);
+    /// `SHL8rCL`, defined at x86/instrs.td:174.
+    pub const SHL8rCL: Opcode = Opcode(667);
+    /// `SHL8ri`, defined at x86/instrs.td:172.
+    pub const SHL8ri: Opcode = Opcode(668);
+    /// `SHLD16rrCL`, defined at x86/instrs.td:192.
+    pub const SHLD16rrCL: Opcode = Opcode(669);
+    /// `SHLD16rri8`, defined at x86/instrs.td:190.
+    pub const SHLD16rri8: Opcode = Opcode(670);
+    /// `SHLD32rrCL`, defined at x86/instrs.td:192.
+    pub const SHLD32rrCL: Opcode = Opcode(671);
+    /// `SHLD32rri8`, defined at x86/instrs.td:190.
+    pub const SHLD32rri8: Opcode = Opcode(672);
+    /// `SHLD64rrCL`, defined at x86/instrs.td:192.
+    pub const SHLD64rrCL: Opcode = Opcode(673);
+    /// `SHLD64rri8`, defined at x86/instrs.td:190.
+    pub const SHLD64rri8: Opcode = Opcode(674);
+    /// `SHR16m1`, defined at x86/instrs.td:181.
+    pub const SHR16m1: Opcode = Opcode(675);
+    /// `SHR16mCL`, defined at x86/instrs.td:180.
+    pub const SHR16mCL: Opcode = Opcode(676);
+    /// `SHR16mi`, defined at x86/instrs.td:178.
+    pub const SHR16mi: Opcode = Opcode(677);
+    /// `SHR16r1`, defined at x86/instrs.td:175.
+    pub const SHR16r1: Opcode = Opcode(678);
+    /// `SHR16rCL`, defined at x86/instrs.td:174.
+    pub const SHR16rCL: Opcode = Opcode(679);
+    /// `SHR16ri`, defined at x86/instrs.td:172.
+    pub const SHR16ri: Opcode = Opcode(680);
+    /// `SHR32m1`, defined at x86/instrs.td:181.
+    pub const SHR32m1: Opcode = Opcode(681);
+    /// `SHR32mCL`, defined at x86/instrs.td:180.
+    pub const SHR32mCL: Opcode = Opcode(682);
+    /// `SHR32mi`, defined at x86/instrs.td:178.
+    pub const SHR32mi: Opcode = Opcode(683);
+    /// `SHR32r1`, defined at x86/instrs.td:175.
+    pub const SHR32r1: Opcode = Opcode(684);
+    /// `SHR32rCL`, defined at x86/instrs.td:174.
+    pub const SHR32rCL: Opcode = Opcode(685);
+    /// `SHR32ri`, defined at x86/instrs.td:172.
+    pub const SHR32ri: Opcode = Opcode(686);
+    /// `SHR64m1`, defined at x86/instrs.td:181.
+    pub const SHR64m1: Opcode = Opcode(687);
+    /// `SHR64mCL`, defined at x86/instrs.td:180.
+    pub const SHR64mCL: Opcode = Opcode(688);
+    /// `SHR64mi`, defined at x86/instrs.td:178.
+    pub const SHR64mi: Opcode = Opcode(689);
+    /// `SHR64r1`, defined at x86/instrs.td:175.
+    pub const SHR64r1: Opcode = Opcode(690);
+    /// `SHR64rCL`, defined at x86/instrs.td:174.
+    pub const SHR64rCL: Opcode = Opcode(691);
+    /// `SHR64ri`, defined at x86/instrs.td:172.
+    pub const SHR64ri: Opcode = Opcode(692);
+    /// `SHR8m1`, defined at x86/instrs.td:181.
+    pub const SHR8m1: Opcode = Opcode(693);
+    /// `SHR8mCL`, defined at x86/instrs.td:180.
+    pub const SHR8mCL: Opcode = Opcode(694);
+    /// `SHR8mi`, defined at x86/instrs.td:178.
+    pub const SHR8mi: Opcode = Opcode(695);
+    /// `SHR8r1`, defined at x86/instrs.td:175.
+    pub const SHR8r1: Opcode = Opcode(696);
+    /// `SHR8rCL`, defined at x86/instrs.td:174.
+    pub const SHR8rCL: Opcode = Opcode(697);
+    /// `SHR8ri`, defined at x86/instrs.td:172.
+    pub const SHR8ri: Opcode = Opcode(698);
+    /// `SHRD16rrCL`, defined at x86/instrs.td:192.
+    pub const SHRD16rrCL: Opcode = Opcode(699);
+    /// `SHRD16rri8`, defined at x86/instrs.td:190.
+    pub const SHRD16rri8: Opcode = Opcode(700);
+    /// `SHRD32rrCL`, defined at x86/instrs.td:192.
+    pub const SHRD32rrCL: Opcode = Opcode(701);
+    /// `SHRD32rri8`, defined at x86/instrs.td:190.
+    pub const SHRD32rri8: Opcode = Opcode(702);
+    /// `SHRD64rrCL`, defined at x86/instrs.td:192.
+    pub const SHRD64rrCL: Opcode = Opcode(703);
+    /// `SHRD64rri8`, defined at x86/instrs.td:190.
+    pub const SHRD64rri8: Opcode = Opcode(704);
+    /// `SHUFPDrri`, defined at x86/instrs.td:536.
+    pub const SHUFPDrri: Opcode = Opcode(705);
+    /// `SHUFPSrri`, defined at x86/instrs.td:536.
+    pub const SHUFPSrri: Opcode = Opcode(706);
+    /// `SQRTSDr`, defined at x86/instrs.td:420.
+    pub const SQRTSDr: Opcode = Opcode(707);
+    /// `SQRTSSr`, defined at x86/instrs.td:420.
+    pub const SQRTSSr: Opcode = Opcode(708);
+    /// `SUB16mi`, defined at x86/instrs.td:99.
+    pub const SUB16mi: Opcode = Opcode(709);
+    /// `SUB16mi8`, defined at x86/instrs.td:101.
+    pub const SUB16mi8: Opcode = Opcode(710);
+    /// `SUB16mr`, defined at x86/instrs.td:98.
+    pub const SUB16mr: Opcode = Opcode(711);
+    /// `SUB16ri`, defined at x86/instrs.td:90.
+    pub const SUB16ri: Opcode = Opcode(712);
+    /// `SUB16ri8`, defined at x86/instrs.td:92.
+    pub const SUB16ri8: Opcode = Opcode(713);
+    /// `SUB16rm`, defined at x86/instrs.td:95.
+    pub const SUB16rm: Opcode = Opcode(714);
+    /// `SUB16rr`, defined at x86/instrs.td:88.
+    pub const SUB16rr: Opcode = Opcode(715);
+    /// `SUB32mi`, defined at x86/instrs.td:99.
+    pub const SUB32mi: Opcode = Opcode(716);
+    /// `SUB32mi8`, defined at x86/instrs.td:101.
+    pub const SUB32mi8: Opcode = Opcode(717);
+    /// `SUB32mr`, defined at x86/instrs.td:98.
+    pub const SUB32mr: Opcode = Opcode(718);
+    /// `SUB32ri`, defined at x86/instrs.td:90.
+    pub const SUB32ri: Opcode = Opcode(719);
+    /// `SUB32ri8`, defined at x86/instrs.td:92.
+    pub const SUB32ri8: Opcode = Opcode(720);
+    /// `SUB32rm`, defined at x86/instrs.td:95.
+    pub const SUB32rm: Opcode = Opcode(721);
+    /// `SUB32rr`, defined at x86/instrs.td:88.
+    pub const SUB32rr: Opcode = Opcode(722);
+    /// `SUB64mi32`, defined at x86/instrs.td:99.
+    pub const SUB64mi32: Opcode = Opcode(723);
+    /// `SUB64mi8`, defined at x86/instrs.td:101.
+    pub const SUB64mi8: Opcode = Opcode(724);
+    /// `SUB64mr`, defined at x86/instrs.td:98.
+    pub const SUB64mr: Opcode = Opcode(725);
+    /// `SUB64ri32`, defined at x86/instrs.td:90.
+    pub const SUB64ri32: Opcode = Opcode(726);
+    /// `SUB64ri8`, defined at x86/instrs.td:92.
+    pub const SUB64ri8: Opcode = Opcode(727);
+    /// `SUB64rm`, defined at x86/instrs.td:95.
+    pub const SUB64rm: Opcode = Opcode(728);
+    /// `SUB64rr`, defined at x86/instrs.td:88.
+    pub const SUB64rr: Opcode = Opcode(729);
+    /// `SUB8mi`, defined at x86/instrs.td:99.
+    pub const SUB8mi: Opcode = Opcode(730);
+    /// `SUB8mr`, defined at x86/instrs.td:98.
+    pub const SUB8mr: Opcode = Opcode(731);
+    /// `SUB8ri`, defined at x86/instrs.td:90.
+    pub const SUB8ri: Opcode = Opcode(732);
+    /// `SUB8rm`, defined at x86/instrs.td:95.
+    pub const SUB8rm: Opcode = Opcode(733);
+    /// `SUB8rr`, defined at x86/instrs.td:88.
+    pub const SUB8rr: Opcode = Opcode(734);
+    /// `SUBPDrm`, defined at x86/instrs.td:510.
+    pub const SUBPDrm: Opcode = Opcode(735);
+    /// `SUBPDrr`, defined at x86/instrs.td:508.
+    pub const SUBPDrr: Opcode = Opcode(736);
+    /// `SUBPSrm`, defined at x86/instrs.td:510.
+    pub const SUBPSrm: Opcode = Opcode(737);
+    /// `SUBPSrr`, defined at x86/instrs.td:508.
+    pub const SUBPSrr: Opcode = Opcode(738);
+    /// `SUBSDrm`, defined at x86/instrs.td:412.
+    pub const SUBSDrm: Opcode = Opcode(739);
+    /// `SUBSDrr`, defined at x86/instrs.td:410.
+    pub const SUBSDrr: Opcode = Opcode(740);
+    /// `SUBSSrm`, defined at x86/instrs.td:412.
+    pub const SUBSSrm: Opcode = Opcode(741);
+    /// `SUBSSrr`, defined at x86/instrs.td:410.
+    pub const SUBSSrr: Opcode = Opcode(742);
+    /// `TCRETURNdi64`, defined at x86/instrs.td:364.
+    pub const TCRETURNdi64: Opcode = Opcode(743);
+    /// `TCRETURNmi64`, defined at x86/instrs.td:367.
+    pub const TCRETURNmi64: Opcode = Opcode(744);
+    /// `TCRETURNri64`, defined at x86/instrs.td:365.
+    pub const TCRETURNri64: Opcode = Opcode(745);
+    /// `TEST16mi`, defined at x86/instrs.td:141.
+    pub const TEST16mi: Opcode = Opcode(746);
+    /// `TEST16mr`, defined at x86/instrs.td:142.
+    pub const TEST16mr: Opcode = Opcode(747);
+    /// `TEST16ri`, defined at x86/instrs.td:139.
+    pub const TEST16ri: Opcode = Opcode(748);
+    /// `TEST16rr`, defined at x86/instrs.td:138.
+    pub const TEST16rr: Opcode = Opcode(749);
+    /// `TEST32mi`, defined at x86/instrs.td:141.
+    pub const TEST32mi: Opcode = Opcode(750);
+    /// `TEST32mr`, defined at x86/instrs.td:142.
+    pub const TEST32mr: Opcode = Opcode(751);
+    /// `TEST32ri`, defined at x86/instrs.td:139.
+    pub const TEST32ri: Opcode = Opcode(752);
+    /// `TEST32rr`, defined at x86/instrs.td:138.
+    pub const TEST32rr: Opcode = Opcode(753);
+    /// `TEST64mi32`, defined at x86/instrs.td:141.
+    pub const TEST64mi32: Opcode = Opcode(754);
+    /// `TEST64mr`, defined at x86/instrs.td:142.
+    pub const TEST64mr: Opcode = Opcode(755);
+    /// `TEST64ri32`, defined at x86/instrs.td:139.
+    pub const TEST64ri32: Opcode = Opcode(756);
+    /// `TEST64rr`, defined at x86/instrs.td:138.
+    pub const TEST64rr: Opcode = Opcode(757);
+    /// `TEST8mi`, defined at x86/instrs.td:141.
+    pub const TEST8mi: Opcode = Opcode(758);
+    /// `TEST8mr`, defined at x86/instrs.td:142.
+    pub const TEST8mr: Opcode = Opcode(759);
+    /// `TEST8ri`, defined at x86/instrs.td:139.
+    pub const TEST8ri: Opcode = Opcode(760);
+    /// `TEST8rr`, defined at x86/instrs.td:138.
+    pub const TEST8rr: Opcode = Opcode(761);
+    /// `UCOMISDrm`, defined at x86/instrs.td:425.
+    pub const UCOMISDrm: Opcode = Opcode(762);
+    /// `UCOMISDrr`, defined at x86/instrs.td:423.
+    pub const UCOMISDrr: Opcode = Opcode(763);
+    /// `UCOMISSrm`, defined at x86/instrs.td:425.
+    pub const UCOMISSrm: Opcode = Opcode(764);
+    /// `UCOMISSrr`, defined at x86/instrs.td:423.
+    pub const UCOMISSrr: Opcode = Opcode(765);
+    /// `UNPCKHPDrm`, defined at x86/instrs.td:510.
+    pub const UNPCKHPDrm: Opcode = Opcode(766);
+    /// `UNPCKHPDrr`, defined at x86/instrs.td:508.
+    pub const UNPCKHPDrr: Opcode = Opcode(767);
+    /// `UNPCKHPSrm`, defined at x86/instrs.td:510.
+    pub const UNPCKHPSrm: Opcode = Opcode(768);
+    /// `UNPCKHPSrr`, defined at x86/instrs.td:508.
+    pub const UNPCKHPSrr: Opcode = Opcode(769);
+    /// `UNPCKLPDrm`, defined at x86/instrs.td:510.
+    pub const UNPCKLPDrm: Opcode = Opcode(770);
+    /// `UNPCKLPDrr`, defined at x86/instrs.td:508.
+    pub const UNPCKLPDrr: Opcode = Opcode(771);
+    /// `UNPCKLPSrm`, defined at x86/instrs.td:510.
+    pub const UNPCKLPSrm: Opcode = Opcode(772);
+    /// `UNPCKLPSrr`, defined at x86/instrs.td:508.
+    pub const UNPCKLPSrr: Opcode = Opcode(773);
+    /// `VASTART_SAVE_XMM_REGS`, defined at x86/instrs.td:395.
+    pub const VASTART_SAVE_XMM_REGS: Opcode = Opcode(774);
+    /// `V_SET0`, defined at x86/instrs.td:467.
+    pub const V_SET0: Opcode = Opcode(775);
+    /// `V_SETALLONES`, defined at x86/instrs.td:468.
+    pub const V_SETALLONES: Opcode = Opcode(776);
+    /// `XOR16mi`, defined at x86/instrs.td:99.
+    pub const XOR16mi: Opcode = Opcode(777);
+    /// `XOR16mi8`, defined at x86/instrs.td:101.
+    pub const XOR16mi8: Opcode = Opcode(778);
+    /// `XOR16mr`, defined at x86/instrs.td:98.
+    pub const XOR16mr: Opcode = Opcode(779);
+    /// `XOR16ri`, defined at x86/instrs.td:90.
+    pub const XOR16ri: Opcode = Opcode(780);
+    /// `XOR16ri8`, defined at x86/instrs.td:92.
+    pub const XOR16ri8: Opcode = Opcode(781);
+    /// `XOR16rm`, defined at x86/instrs.td:95.
+    pub const XOR16rm: Opcode = Opcode(782);
+    /// `XOR16rr`, defined at x86/instrs.td:88.
+    pub const XOR16rr: Opcode = Opcode(783);
+    /// `XOR32mi`, defined at x86/instrs.td:99.
+    pub const XOR32mi: Opcode = Opcode(784);
+    /// `XOR32mi8`, defined at x86/instrs.td:101.
+    pub const XOR32mi8: Opcode = Opcode(785);
+    /// `XOR32mr`, defined at x86/instrs.td:98.
+    pub const XOR32mr: Opcode = Opcode(786);
+    /// `XOR32ri`, defined at x86/instrs.td:90.
+    pub const XOR32ri: Opcode = Opcode(787);
+    /// `XOR32ri8`, defined at x86/instrs.td:92.
+    pub const XOR32ri8: Opcode = Opcode(788);
+    /// `XOR32rm`, defined at x86/instrs.td:95.
+    pub const XOR32rm: Opcode = Opcode(789);
+    /// `XOR32rr`, defined at x86/instrs.td:88.
+    pub const XOR32rr: Opcode = Opcode(790);
+    /// `XOR64mi32`, defined at x86/instrs.td:99.
+    pub const XOR64mi32: Opcode = Opcode(791);
+    /// `XOR64mi8`, defined at x86/instrs.td:101.
+    pub const XOR64mi8: Opcode = Opcode(792);
+    /// `XOR64mr`, defined at x86/instrs.td:98.
+    pub const XOR64mr: Opcode = Opcode(793);
+    /// `XOR64ri32`, defined at x86/instrs.td:90.
+    pub const XOR64ri32: Opcode = Opcode(794);
+    /// `XOR64ri8`, defined at x86/instrs.td:92.
+    pub const XOR64ri8: Opcode = Opcode(795);
+    /// `XOR64rm`, defined at x86/instrs.td:95.
+    pub const XOR64rm: Opcode = Opcode(796);
+    /// `XOR64rr`, defined at x86/instrs.td:88.
+    pub const XOR64rr: Opcode = Opcode(797);
+    /// `XOR8mi`, defined at x86/instrs.td:99.
+    pub const XOR8mi: Opcode = Opcode(798);
+    /// `XOR8mr`, defined at x86/instrs.td:98.
+    pub const XOR8mr: Opcode = Opcode(799);
+    /// `XOR8ri`, defined at x86/instrs.td:90.
+    pub const XOR8ri: Opcode = Opcode(800);
+    /// `XOR8rm`, defined at x86/instrs.td:95.
+    pub const XOR8rm: Opcode = Opcode(801);
+    /// `XOR8rr`, defined at x86/instrs.td:88.
+    pub const XOR8rr: Opcode = Opcode(802);
+    /// `XORPDrm`, defined at x86/instrs.td:510.
+    pub const XORPDrm: Opcode = Opcode(803);
+    /// `XORPDrr`, defined at x86/instrs.td:508.
+    pub const XORPDrr: Opcode = Opcode(804);
+    /// `XORPSrm`, defined at x86/instrs.td:510.
+    pub const XORPSrm: Opcode = Opcode(805);
+    /// `XORPSrr`, defined at x86/instrs.td:508.
+    pub const XORPSrr: Opcode = Opcode(806);
 }
 /// The raw table rows behind [`TARGET`].
 #[allow(clippy::all)]
@@ -2809,7 +2869,7 @@ pub mod tables {
         }
     }
     /// Instructions, indexed by `Opcode`.
-    pub static INSTRS: [InstrDesc<'static>; 777usize] = [
+    pub static INSTRS: [InstrDesc<'static>; 807usize] = [
         ins("ADC16mi", &OPS_0, 0, &[Reg(27)], &[Reg(27)], 0x1800),
         ins("ADC16mi8", &OPS_0, 0, &[Reg(27)], &[Reg(27)], 0x1800),
         ins("ADC16mr", &OPS_1, 0, &[Reg(27)], &[Reg(27)], 0x1800),
@@ -2870,13 +2930,17 @@ pub mod tables {
         ins("ADD8rm", &OPS_15, 1, &[Reg(27)], &[], 0x800),
         ins("ADD8rr", &OPS_16, 1, &[Reg(27)], &[], 0x18),
         ins("ADD8rr_DB", &OPS_16, 1, &[Reg(27)], &[], 0x4018),
-        ins("ADDSDrm", &OPS_17, 1, &[], &[Reg(49)], 0x800),
-        ins("ADDSDrr", &OPS_18, 1, &[], &[Reg(49)], 0x8),
-        ins("ADDSSrm", &OPS_19, 1, &[], &[Reg(49)], 0x800),
-        ins("ADDSSrr", &OPS_20, 1, &[], &[Reg(49)], 0x8),
+        ins("ADDPDrm", &OPS_17, 1, &[], &[Reg(49)], 0x800),
+        ins("ADDPDrr", &OPS_18, 1, &[], &[Reg(49)], 0x8),
+        ins("ADDPSrm", &OPS_17, 1, &[], &[Reg(49)], 0x800),
+        ins("ADDPSrr", &OPS_18, 1, &[], &[Reg(49)], 0x8),
+        ins("ADDSDrm", &OPS_19, 1, &[], &[Reg(49)], 0x800),
+        ins("ADDSDrr", &OPS_20, 1, &[], &[Reg(49)], 0x8),
+        ins("ADDSSrm", &OPS_21, 1, &[], &[Reg(49)], 0x800),
+        ins("ADDSSrr", &OPS_22, 1, &[], &[Reg(49)], 0x8),
         ins(
             "ADJCALLSTACKDOWN64",
-            &OPS_21,
+            &OPS_23,
             0,
             &[Reg(60), Reg(27), Reg(68)],
             &[Reg(60), Reg(68)],
@@ -2884,7 +2948,7 @@ pub mod tables {
         ),
         ins(
             "ADJCALLSTACKUP64",
-            &OPS_22,
+            &OPS_24,
             0,
             &[Reg(60), Reg(27), Reg(68)],
             &[Reg(60), Reg(68)],
@@ -2916,14 +2980,14 @@ pub mod tables {
         ins("AND8ri", &OPS_14, 1, &[Reg(27)], &[], 0x0),
         ins("AND8rm", &OPS_15, 1, &[Reg(27)], &[], 0x800),
         ins("AND8rr", &OPS_16, 1, &[Reg(27)], &[], 0x8),
-        ins("ANDNPDrm", &OPS_23, 1, &[], &[], 0x800),
-        ins("ANDNPDrr", &OPS_24, 1, &[], &[], 0x0),
-        ins("ANDNPSrm", &OPS_23, 1, &[], &[], 0x800),
-        ins("ANDNPSrr", &OPS_24, 1, &[], &[], 0x0),
-        ins("ANDPDrm", &OPS_23, 1, &[], &[], 0x800),
-        ins("ANDPDrr", &OPS_24, 1, &[], &[], 0x8),
-        ins("ANDPSrm", &OPS_23, 1, &[], &[], 0x800),
-        ins("ANDPSrr", &OPS_24, 1, &[], &[], 0x8),
+        ins("ANDNPDrm", &OPS_17, 1, &[], &[], 0x800),
+        ins("ANDNPDrr", &OPS_18, 1, &[], &[], 0x0),
+        ins("ANDNPSrm", &OPS_17, 1, &[], &[], 0x800),
+        ins("ANDNPSrr", &OPS_18, 1, &[], &[], 0x0),
+        ins("ANDPDrm", &OPS_17, 1, &[], &[], 0x800),
+        ins("ANDPDrr", &OPS_18, 1, &[], &[], 0x8),
+        ins("ANDPSrm", &OPS_17, 1, &[], &[], 0x800),
+        ins("ANDPSrr", &OPS_18, 1, &[], &[], 0x8),
         ins("BSF16rm", &OPS_25, 1, &[Reg(27)], &[], 0x800),
         ins("BSF16rr", &OPS_26, 1, &[Reg(27)], &[], 0x0),
         ins("BSF32rm", &OPS_27, 1, &[Reg(27)], &[], 0x800),
@@ -3023,23 +3087,27 @@ pub mod tables {
         ins("CVTSS2SDrr", &OPS_81, 1, &[], &[Reg(49)], 0x0),
         ins("CVTTSD2SI64rm", &OPS_29, 1, &[], &[Reg(49)], 0x800),
         ins("CVTTSD2SI64rr", &OPS_82, 1, &[], &[Reg(49)], 0x0),
+        ins("CVTTSD2SI64rr_Int", &OPS_83, 1, &[], &[Reg(49)], 0x0),
         ins("CVTTSD2SIrm", &OPS_27, 1, &[], &[Reg(49)], 0x800),
-        ins("CVTTSD2SIrr", &OPS_83, 1, &[], &[Reg(49)], 0x0),
+        ins("CVTTSD2SIrr", &OPS_84, 1, &[], &[Reg(49)], 0x0),
+        ins("CVTTSD2SIrr_Int", &OPS_85, 1, &[], &[Reg(49)], 0x0),
         ins("CVTTSS2SI64rm", &OPS_29, 1, &[], &[Reg(49)], 0x800),
-        ins("CVTTSS2SI64rr", &OPS_84, 1, &[], &[Reg(49)], 0x0),
+        ins("CVTTSS2SI64rr", &OPS_86, 1, &[], &[Reg(49)], 0x0),
+        ins("CVTTSS2SI64rr_Int", &OPS_83, 1, &[], &[Reg(49)], 0x0),
         ins("CVTTSS2SIrm", &OPS_27, 1, &[], &[Reg(49)], 0x800),
-        ins("CVTTSS2SIrr", &OPS_85, 1, &[], &[Reg(49)], 0x0),
-        ins("DEC16m", &OPS_86, 0, &[Reg(27)], &[], 0x1800),
-        ins("DEC16r", &OPS_87, 1, &[Reg(27)], &[], 0x10),
-        ins("DEC32m", &OPS_86, 0, &[Reg(27)], &[], 0x1800),
+        ins("CVTTSS2SIrr", &OPS_87, 1, &[], &[Reg(49)], 0x0),
+        ins("CVTTSS2SIrr_Int", &OPS_85, 1, &[], &[Reg(49)], 0x0),
+        ins("DEC16m", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
+        ins("DEC16r", &OPS_89, 1, &[Reg(27)], &[], 0x10),
+        ins("DEC32m", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
         ins("DEC32r", &OPS_31, 1, &[Reg(27)], &[], 0x10),
-        ins("DEC64m", &OPS_86, 0, &[Reg(27)], &[], 0x1800),
+        ins("DEC64m", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
         ins("DEC64r", &OPS_32, 1, &[Reg(27)], &[], 0x10),
-        ins("DEC8m", &OPS_86, 0, &[Reg(27)], &[], 0x1800),
-        ins("DEC8r", &OPS_88, 1, &[Reg(27)], &[], 0x10),
+        ins("DEC8m", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
+        ins("DEC8r", &OPS_90, 1, &[Reg(27)], &[], 0x10),
         ins(
             "DIV16m",
-            &OPS_89,
+            &OPS_91,
             0,
             &[Reg(2), Reg(20), Reg(27)],
             &[Reg(2), Reg(20)],
@@ -3047,7 +3115,7 @@ pub mod tables {
         ),
         ins(
             "DIV16r",
-            &OPS_90,
+            &OPS_92,
             0,
             &[Reg(2), Reg(20), Reg(27)],
             &[Reg(2), Reg(20)],
@@ -3055,7 +3123,7 @@ pub mod tables {
         ),
         ins(
             "DIV32m",
-            &OPS_89,
+            &OPS_91,
             0,
             &[Reg(21), Reg(26), Reg(27)],
             &[Reg(21), Reg(26)],
@@ -3063,7 +3131,7 @@ pub mod tables {
         ),
         ins(
             "DIV32r",
-            &OPS_91,
+            &OPS_93,
             0,
             &[Reg(21), Reg(26), Reg(27)],
             &[Reg(21), Reg(26)],
@@ -3071,7 +3139,7 @@ pub mod tables {
         ),
         ins(
             "DIV64m",
-            &OPS_89,
+            &OPS_91,
             0,
             &[Reg(50), Reg(55), Reg(27)],
             &[Reg(50), Reg(55)],
@@ -3079,23 +3147,27 @@ pub mod tables {
         ),
         ins(
             "DIV64r",
-            &OPS_92,
+            &OPS_94,
             0,
             &[Reg(50), Reg(55), Reg(27)],
             &[Reg(50), Reg(55)],
             0x10000,
         ),
-        ins("DIV8m", &OPS_89, 0, &[Reg(1), Reg(0), Reg(27)], &[Reg(2)], 0x10800),
-        ins("DIV8r", &OPS_93, 0, &[Reg(1), Reg(0), Reg(27)], &[Reg(2)], 0x10000),
-        ins("DIVSDrm", &OPS_17, 1, &[], &[Reg(49)], 0x800),
-        ins("DIVSDrr", &OPS_18, 1, &[], &[Reg(49)], 0x0),
-        ins("DIVSSrm", &OPS_19, 1, &[], &[Reg(49)], 0x800),
-        ins("DIVSSrr", &OPS_20, 1, &[], &[Reg(49)], 0x0),
-        ins("FsFLD0SD", &OPS_94, 1, &[], &[], 0x4003),
-        ins("FsFLD0SS", &OPS_95, 1, &[], &[], 0x4003),
+        ins("DIV8m", &OPS_91, 0, &[Reg(1), Reg(0), Reg(27)], &[Reg(2)], 0x10800),
+        ins("DIV8r", &OPS_95, 0, &[Reg(1), Reg(0), Reg(27)], &[Reg(2)], 0x10000),
+        ins("DIVPDrm", &OPS_17, 1, &[], &[Reg(49)], 0x800),
+        ins("DIVPDrr", &OPS_18, 1, &[], &[Reg(49)], 0x0),
+        ins("DIVPSrm", &OPS_17, 1, &[], &[Reg(49)], 0x800),
+        ins("DIVPSrr", &OPS_18, 1, &[], &[Reg(49)], 0x0),
+        ins("DIVSDrm", &OPS_19, 1, &[], &[Reg(49)], 0x800),
+        ins("DIVSDrr", &OPS_20, 1, &[], &[Reg(49)], 0x0),
+        ins("DIVSSrm", &OPS_21, 1, &[], &[Reg(49)], 0x800),
+        ins("DIVSSrr", &OPS_22, 1, &[], &[Reg(49)], 0x0),
+        ins("FsFLD0SD", &OPS_96, 1, &[], &[], 0x4003),
+        ins("FsFLD0SS", &OPS_97, 1, &[], &[], 0x4003),
         ins(
             "IDIV16m",
-            &OPS_89,
+            &OPS_91,
             0,
             &[Reg(2), Reg(20), Reg(27)],
             &[Reg(2), Reg(20)],
@@ -3103,7 +3175,7 @@ pub mod tables {
         ),
         ins(
             "IDIV16r",
-            &OPS_90,
+            &OPS_92,
             0,
             &[Reg(2), Reg(20), Reg(27)],
             &[Reg(2), Reg(20)],
@@ -3111,7 +3183,7 @@ pub mod tables {
         ),
         ins(
             "IDIV32m",
-            &OPS_89,
+            &OPS_91,
             0,
             &[Reg(21), Reg(26), Reg(27)],
             &[Reg(21), Reg(26)],
@@ -3119,7 +3191,7 @@ pub mod tables {
         ),
         ins(
             "IDIV32r",
-            &OPS_91,
+            &OPS_93,
             0,
             &[Reg(21), Reg(26), Reg(27)],
             &[Reg(21), Reg(26)],
@@ -3127,7 +3199,7 @@ pub mod tables {
         ),
         ins(
             "IDIV64m",
-            &OPS_89,
+            &OPS_91,
             0,
             &[Reg(50), Reg(55), Reg(27)],
             &[Reg(50), Reg(55)],
@@ -3135,179 +3207,184 @@ pub mod tables {
         ),
         ins(
             "IDIV64r",
-            &OPS_92,
+            &OPS_94,
             0,
             &[Reg(50), Reg(55), Reg(27)],
             &[Reg(50), Reg(55)],
             0x10000,
         ),
-        ins("IDIV8m", &OPS_89, 0, &[Reg(1), Reg(0), Reg(27)], &[Reg(2)], 0x10800),
-        ins("IDIV8r", &OPS_93, 0, &[Reg(1), Reg(0), Reg(27)], &[Reg(2)], 0x10000),
-        ins("IMUL16m", &OPS_89, 0, &[Reg(2), Reg(20), Reg(27)], &[Reg(2)], 0x800),
-        ins("IMUL16r", &OPS_90, 0, &[Reg(2), Reg(20), Reg(27)], &[Reg(2)], 0x0),
+        ins("IDIV8m", &OPS_91, 0, &[Reg(1), Reg(0), Reg(27)], &[Reg(2)], 0x10800),
+        ins("IDIV8r", &OPS_95, 0, &[Reg(1), Reg(0), Reg(27)], &[Reg(2)], 0x10000),
+        ins("IMUL16m", &OPS_91, 0, &[Reg(2), Reg(20), Reg(27)], &[Reg(2)], 0x800),
+        ins("IMUL16r", &OPS_92, 0, &[Reg(2), Reg(20), Reg(27)], &[Reg(2)], 0x0),
         ins("IMUL16rm", &OPS_3, 1, &[Reg(27)], &[], 0x800),
-        ins("IMUL16rmi", &OPS_96, 1, &[Reg(27)], &[], 0x800),
-        ins("IMUL16rmi8", &OPS_96, 1, &[Reg(27)], &[], 0x800),
+        ins("IMUL16rmi", &OPS_98, 1, &[Reg(27)], &[], 0x800),
+        ins("IMUL16rmi8", &OPS_98, 1, &[Reg(27)], &[], 0x800),
         ins("IMUL16rr", &OPS_4, 1, &[Reg(27)], &[], 0x8),
-        ins("IMUL16rri", &OPS_97, 1, &[Reg(27)], &[], 0x0),
-        ins("IMUL16rri8", &OPS_97, 1, &[Reg(27)], &[], 0x0),
-        ins("IMUL32m", &OPS_89, 0, &[Reg(21), Reg(26), Reg(27)], &[Reg(21)], 0x800),
-        ins("IMUL32r", &OPS_91, 0, &[Reg(21), Reg(26), Reg(27)], &[Reg(21)], 0x0),
+        ins("IMUL16rri", &OPS_99, 1, &[Reg(27)], &[], 0x0),
+        ins("IMUL16rri8", &OPS_99, 1, &[Reg(27)], &[], 0x0),
+        ins("IMUL32m", &OPS_91, 0, &[Reg(21), Reg(26), Reg(27)], &[Reg(21)], 0x800),
+        ins("IMUL32r", &OPS_93, 0, &[Reg(21), Reg(26), Reg(27)], &[Reg(21)], 0x0),
         ins("IMUL32rm", &OPS_7, 1, &[Reg(27)], &[], 0x800),
-        ins("IMUL32rmi", &OPS_98, 1, &[Reg(27)], &[], 0x800),
-        ins("IMUL32rmi8", &OPS_98, 1, &[Reg(27)], &[], 0x800),
+        ins("IMUL32rmi", &OPS_100, 1, &[Reg(27)], &[], 0x800),
+        ins("IMUL32rmi8", &OPS_100, 1, &[Reg(27)], &[], 0x800),
         ins("IMUL32rr", &OPS_8, 1, &[Reg(27)], &[], 0x8),
-        ins("IMUL32rri", &OPS_99, 1, &[Reg(27)], &[], 0x0),
-        ins("IMUL32rri8", &OPS_99, 1, &[Reg(27)], &[], 0x0),
-        ins("IMUL64m", &OPS_89, 0, &[Reg(50), Reg(55), Reg(27)], &[Reg(50)], 0x800),
-        ins("IMUL64r", &OPS_92, 0, &[Reg(50), Reg(55), Reg(27)], &[Reg(50)], 0x0),
+        ins("IMUL32rri", &OPS_101, 1, &[Reg(27)], &[], 0x0),
+        ins("IMUL32rri8", &OPS_101, 1, &[Reg(27)], &[], 0x0),
+        ins("IMUL64m", &OPS_91, 0, &[Reg(50), Reg(55), Reg(27)], &[Reg(50)], 0x800),
+        ins("IMUL64r", &OPS_94, 0, &[Reg(50), Reg(55), Reg(27)], &[Reg(50)], 0x0),
         ins("IMUL64rm", &OPS_11, 1, &[Reg(27)], &[], 0x800),
-        ins("IMUL64rmi32", &OPS_100, 1, &[Reg(27)], &[], 0x800),
-        ins("IMUL64rmi8", &OPS_100, 1, &[Reg(27)], &[], 0x800),
+        ins("IMUL64rmi32", &OPS_102, 1, &[Reg(27)], &[], 0x800),
+        ins("IMUL64rmi8", &OPS_102, 1, &[Reg(27)], &[], 0x800),
         ins("IMUL64rr", &OPS_12, 1, &[Reg(27)], &[], 0x8),
-        ins("IMUL64rri32", &OPS_101, 1, &[Reg(27)], &[], 0x0),
-        ins("IMUL64rri8", &OPS_101, 1, &[Reg(27)], &[], 0x0),
-        ins("INC16m", &OPS_86, 0, &[Reg(27)], &[], 0x1800),
-        ins("INC16r", &OPS_87, 1, &[Reg(27)], &[], 0x10),
-        ins("INC32m", &OPS_86, 0, &[Reg(27)], &[], 0x1800),
+        ins("IMUL64rri32", &OPS_103, 1, &[Reg(27)], &[], 0x0),
+        ins("IMUL64rri8", &OPS_103, 1, &[Reg(27)], &[], 0x0),
+        ins("INC16m", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
+        ins("INC16r", &OPS_89, 1, &[Reg(27)], &[], 0x10),
+        ins("INC32m", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
         ins("INC32r", &OPS_31, 1, &[Reg(27)], &[], 0x10),
-        ins("INC64m", &OPS_86, 0, &[Reg(27)], &[], 0x1800),
+        ins("INC64m", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
         ins("INC64r", &OPS_32, 1, &[Reg(27)], &[], 0x10),
-        ins("INC8m", &OPS_86, 0, &[Reg(27)], &[], 0x1800),
-        ins("INC8r", &OPS_88, 1, &[Reg(27)], &[], 0x10),
-        ins("JCC_1", &OPS_102, 0, &[], &[Reg(27)], 0xC0),
-        ins("JMP64m", &OPS_103, 0, &[], &[], 0xDC0),
-        ins("JMP64r", &OPS_104, 0, &[], &[], 0x5C0),
-        ins("JMP_1", &OPS_105, 0, &[], &[], 0x4C0),
-        ins("LEA16r", &OPS_106, 1, &[], &[], 0x0),
-        ins("LEA32r", &OPS_107, 1, &[], &[], 0x1),
-        ins("LEA64_32r", &OPS_107, 1, &[], &[], 0x0),
-        ins("LEA64r", &OPS_108, 1, &[], &[], 0x1),
-        ins("MAXSDrm", &OPS_17, 1, &[], &[Reg(49)], 0x800),
-        ins("MAXSDrr", &OPS_18, 1, &[], &[Reg(49)], 0x0),
-        ins("MAXSSrm", &OPS_19, 1, &[], &[Reg(49)], 0x800),
-        ins("MAXSSrr", &OPS_20, 1, &[], &[Reg(49)], 0x0),
-        ins("MINSDrm", &OPS_17, 1, &[], &[Reg(49)], 0x800),
-        ins("MINSDrr", &OPS_18, 1, &[], &[Reg(49)], 0x0),
-        ins("MINSSrm", &OPS_19, 1, &[], &[Reg(49)], 0x800),
-        ins("MINSSrr", &OPS_20, 1, &[], &[Reg(49)], 0x0),
+        ins("INC8m", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
+        ins("INC8r", &OPS_90, 1, &[Reg(27)], &[], 0x10),
+        ins("JCC_1", &OPS_104, 0, &[], &[Reg(27)], 0xC0),
+        ins("JMP64m", &OPS_105, 0, &[], &[], 0xDC0),
+        ins("JMP64r", &OPS_106, 0, &[], &[], 0x5C0),
+        ins("JMP_1", &OPS_107, 0, &[], &[], 0x4C0),
+        ins("LEA16r", &OPS_108, 1, &[], &[], 0x0),
+        ins("LEA32r", &OPS_109, 1, &[], &[], 0x1),
+        ins("LEA64_32r", &OPS_109, 1, &[], &[], 0x0),
+        ins("LEA64r", &OPS_110, 1, &[], &[], 0x1),
+        ins("MAXSDrm", &OPS_19, 1, &[], &[Reg(49)], 0x800),
+        ins("MAXSDrr", &OPS_20, 1, &[], &[Reg(49)], 0x0),
+        ins("MAXSSrm", &OPS_21, 1, &[], &[Reg(49)], 0x800),
+        ins("MAXSSrr", &OPS_22, 1, &[], &[Reg(49)], 0x0),
+        ins("MFENCE", &[], 0, &[], &[], 0x11800),
+        ins("MINSDrm", &OPS_19, 1, &[], &[Reg(49)], 0x800),
+        ins("MINSDrr", &OPS_20, 1, &[], &[Reg(49)], 0x0),
+        ins("MINSSrm", &OPS_21, 1, &[], &[Reg(49)], 0x800),
+        ins("MINSSrr", &OPS_22, 1, &[], &[Reg(49)], 0x0),
         ins("MOV16mi", &OPS_0, 0, &[], &[], 0x1000),
-        ins("MOV16mr", &OPS_109, 0, &[], &[], 0x1000),
-        ins("MOV16ri", &OPS_110, 1, &[], &[], 0x7),
-        ins("MOV16rm", &OPS_111, 1, &[], &[], 0x801),
+        ins("MOV16mr", &OPS_111, 0, &[], &[], 0x1000),
+        ins("MOV16ri", &OPS_112, 1, &[], &[], 0x7),
+        ins("MOV16rm", &OPS_113, 1, &[], &[], 0x801),
         ins("MOV16rr", &OPS_26, 1, &[], &[], 0x2000),
         ins("MOV32mi", &OPS_0, 0, &[], &[], 0x1000),
-        ins("MOV32mr", &OPS_112, 0, &[], &[], 0x1000),
-        ins("MOV32r0", &OPS_113, 1, &[Reg(27)], &[], 0x4007),
-        ins("MOV32ri", &OPS_114, 1, &[], &[], 0x7),
-        ins("MOV32ri64", &OPS_115, 1, &[], &[], 0x4003),
-        ins("MOV32rm", &OPS_116, 1, &[], &[], 0x801),
+        ins("MOV32mr", &OPS_114, 0, &[], &[], 0x1000),
+        ins("MOV32r0", &OPS_115, 1, &[Reg(27)], &[], 0x4007),
+        ins("MOV32ri", &OPS_116, 1, &[], &[], 0x7),
+        ins("MOV32ri64", &OPS_117, 1, &[], &[], 0x4003),
+        ins("MOV32rm", &OPS_118, 1, &[], &[], 0x801),
         ins("MOV32rr", &OPS_28, 1, &[], &[], 0x2000),
         ins("MOV64mi32", &OPS_0, 0, &[], &[], 0x1000),
-        ins("MOV64mr", &OPS_117, 0, &[], &[], 0x1000),
-        ins("MOV64ri", &OPS_115, 1, &[], &[], 0x5),
-        ins("MOV64ri32", &OPS_115, 1, &[], &[], 0x7),
-        ins("MOV64rm", &OPS_118, 1, &[], &[], 0x801),
+        ins("MOV64mr", &OPS_119, 0, &[], &[], 0x1000),
+        ins("MOV64ri", &OPS_117, 1, &[], &[], 0x5),
+        ins("MOV64ri32", &OPS_117, 1, &[], &[], 0x7),
+        ins("MOV64rm", &OPS_120, 1, &[], &[], 0x801),
         ins("MOV64rr", &OPS_30, 1, &[], &[], 0x2000),
-        ins("MOV64toPQIrr", &OPS_119, 1, &[], &[], 0x0),
+        ins("MOV64toPQIrr", &OPS_121, 1, &[], &[], 0x0),
         ins("MOV64toSDrr", &OPS_79, 1, &[], &[], 0x0),
         ins("MOV8mi", &OPS_0, 0, &[], &[], 0x1000),
-        ins("MOV8mr", &OPS_120, 0, &[], &[], 0x1000),
-        ins("MOV8mr_NOREX", &OPS_121, 0, &[], &[], 0x1000),
-        ins("MOV8ri", &OPS_122, 1, &[], &[], 0x7),
-        ins("MOV8rm", &OPS_123, 1, &[], &[], 0x801),
-        ins("MOV8rm_NOREX", &OPS_124, 1, &[], &[], 0x801),
-        ins("MOV8rr", &OPS_125, 1, &[], &[], 0x2000),
-        ins("MOV8rr_NOREX", &OPS_126, 1, &[], &[], 0x2000),
-        ins("MOVAPDmr", &OPS_127, 0, &[], &[], 0x1000),
-        ins("MOVAPDrm", &OPS_128, 1, &[], &[], 0x801),
-        ins("MOVAPDrr", &OPS_129, 1, &[], &[], 0x2000),
-        ins("MOVAPSmr", &OPS_127, 0, &[], &[], 0x1000),
-        ins("MOVAPSrm", &OPS_128, 1, &[], &[], 0x801),
-        ins("MOVAPSrr", &OPS_129, 1, &[], &[], 0x2000),
-        ins("MOVDI2PDIrm", &OPS_128, 1, &[], &[], 0x800),
-        ins("MOVDI2PDIrr", &OPS_130, 1, &[], &[], 0x0),
+        ins("MOV8mr", &OPS_122, 0, &[], &[], 0x1000),
+        ins("MOV8mr_NOREX", &OPS_123, 0, &[], &[], 0x1000),
+        ins("MOV8ri", &OPS_124, 1, &[], &[], 0x7),
+        ins("MOV8rm", &OPS_125, 1, &[], &[], 0x801),
+        ins("MOV8rm_NOREX", &OPS_126, 1, &[], &[], 0x801),
+        ins("MOV8rr", &OPS_127, 1, &[], &[], 0x2000),
+        ins("MOV8rr_NOREX", &OPS_128, 1, &[], &[], 0x2000),
+        ins("MOVAPDmr", &OPS_129, 0, &[], &[], 0x1000),
+        ins("MOVAPDrm", &OPS_130, 1, &[], &[], 0x801),
+        ins("MOVAPDrr", &OPS_131, 1, &[], &[], 0x2000),
+        ins("MOVAPSmr", &OPS_129, 0, &[], &[], 0x1000),
+        ins("MOVAPSrm", &OPS_130, 1, &[], &[], 0x801),
+        ins("MOVAPSrr", &OPS_131, 1, &[], &[], 0x2000),
+        ins("MOVDI2PDIrm", &OPS_130, 1, &[], &[], 0x800),
+        ins("MOVDI2PDIrr", &OPS_132, 1, &[], &[], 0x0),
         ins("MOVDI2SSrr", &OPS_78, 1, &[], &[], 0x0),
-        ins("MOVDQAmr", &OPS_127, 0, &[], &[], 0x1000),
-        ins("MOVDQArm", &OPS_128, 1, &[], &[], 0x801),
-        ins("MOVDQArr", &OPS_129, 1, &[], &[], 0x0),
-        ins("MOVDQUmr", &OPS_127, 0, &[], &[], 0x1000),
-        ins("MOVDQUrm", &OPS_128, 1, &[], &[], 0x801),
-        ins("MOVDQUrr", &OPS_129, 1, &[], &[], 0x0),
-        ins("MOVLPDmr", &OPS_127, 0, &[], &[], 0x1000),
-        ins("MOVMSKPDrr", &OPS_131, 1, &[], &[], 0x0),
-        ins("MOVMSKPSrr", &OPS_131, 1, &[], &[], 0x0),
-        ins("MOVPDI2DImr", &OPS_127, 0, &[], &[], 0x1000),
-        ins("MOVPDI2DIrr", &OPS_131, 1, &[], &[], 0x0),
-        ins("MOVPQI2QImr", &OPS_127, 0, &[], &[], 0x1000),
-        ins("MOVPQIto64rr", &OPS_132, 1, &[], &[], 0x0),
-        ins("MOVQI2PQIrm", &OPS_128, 1, &[], &[], 0x800),
+        ins("MOVDQAmr", &OPS_129, 0, &[], &[], 0x1000),
+        ins("MOVDQArm", &OPS_130, 1, &[], &[], 0x801),
+        ins("MOVDQArr", &OPS_131, 1, &[], &[], 0x0),
+        ins("MOVDQUmr", &OPS_129, 0, &[], &[], 0x1000),
+        ins("MOVDQUrm", &OPS_130, 1, &[], &[], 0x801),
+        ins("MOVDQUrr", &OPS_131, 1, &[], &[], 0x0),
+        ins("MOVLPDmr", &OPS_129, 0, &[], &[], 0x1000),
+        ins("MOVMSKPDrr", &OPS_85, 1, &[], &[], 0x0),
+        ins("MOVMSKPSrr", &OPS_85, 1, &[], &[], 0x0),
+        ins("MOVPDI2DImr", &OPS_129, 0, &[], &[], 0x1000),
+        ins("MOVPDI2DIrr", &OPS_85, 1, &[], &[], 0x0),
+        ins("MOVPQI2QImr", &OPS_129, 0, &[], &[], 0x1000),
+        ins("MOVPQIto64rr", &OPS_83, 1, &[], &[], 0x0),
+        ins("MOVQI2PQIrm", &OPS_130, 1, &[], &[], 0x800),
         ins("MOVSDmr", &OPS_133, 0, &[], &[], 0x1000),
-        ins("MOVSDrm", &OPS_128, 1, &[], &[], 0x801),
+        ins("MOVSDrm", &OPS_130, 1, &[], &[], 0x801),
         ins("MOVSDrm_alt", &OPS_134, 1, &[], &[], 0x801),
         ins("MOVSDrr", &OPS_135, 1, &[], &[], 0x8),
         ins("MOVSDto64rr", &OPS_82, 1, &[], &[], 0x0),
-        ins("MOVSS2DIrr", &OPS_85, 1, &[], &[], 0x0),
+        ins("MOVSS2DIrr", &OPS_87, 1, &[], &[], 0x0),
         ins("MOVSSmr", &OPS_136, 0, &[], &[], 0x1000),
-        ins("MOVSSrm", &OPS_128, 1, &[], &[], 0x801),
+        ins("MOVSSrm", &OPS_130, 1, &[], &[], 0x801),
         ins("MOVSSrm_alt", &OPS_137, 1, &[], &[], 0x801),
         ins("MOVSSrr", &OPS_135, 1, &[], &[], 0x8),
-        ins("MOVSX16rm8", &OPS_111, 1, &[], &[], 0x800),
+        ins("MOVSX16rm8", &OPS_113, 1, &[], &[], 0x800),
         ins("MOVSX16rr8", &OPS_138, 1, &[], &[], 0x0),
-        ins("MOVSX32rm16", &OPS_116, 1, &[], &[], 0x800),
-        ins("MOVSX32rm8", &OPS_116, 1, &[], &[], 0x800),
+        ins("MOVSX32rm16", &OPS_118, 1, &[], &[], 0x800),
+        ins("MOVSX32rm8", &OPS_118, 1, &[], &[], 0x800),
         ins("MOVSX32rr16", &OPS_139, 1, &[], &[], 0x0),
         ins("MOVSX32rr8", &OPS_140, 1, &[], &[], 0x0),
-        ins("MOVSX64rm16", &OPS_118, 1, &[], &[], 0x800),
-        ins("MOVSX64rm32", &OPS_118, 1, &[], &[], 0x800),
-        ins("MOVSX64rm8", &OPS_118, 1, &[], &[], 0x800),
+        ins("MOVSX64rm16", &OPS_120, 1, &[], &[], 0x800),
+        ins("MOVSX64rm32", &OPS_120, 1, &[], &[], 0x800),
+        ins("MOVSX64rm8", &OPS_120, 1, &[], &[], 0x800),
         ins("MOVSX64rr16", &OPS_141, 1, &[], &[], 0x0),
         ins("MOVSX64rr32", &OPS_142, 1, &[], &[], 0x0),
         ins("MOVSX64rr8", &OPS_143, 1, &[], &[], 0x0),
-        ins("MOVUPDmr", &OPS_127, 0, &[], &[], 0x1000),
-        ins("MOVUPDrm", &OPS_128, 1, &[], &[], 0x801),
-        ins("MOVUPDrr", &OPS_129, 1, &[], &[], 0x2000),
-        ins("MOVUPSmr", &OPS_127, 0, &[], &[], 0x1000),
-        ins("MOVUPSrm", &OPS_128, 1, &[], &[], 0x801),
-        ins("MOVUPSrr", &OPS_129, 1, &[], &[], 0x2000),
-        ins("MOVZX16rm8", &OPS_111, 1, &[], &[], 0x800),
+        ins("MOVUPDmr", &OPS_129, 0, &[], &[], 0x1000),
+        ins("MOVUPDrm", &OPS_130, 1, &[], &[], 0x801),
+        ins("MOVUPDrr", &OPS_131, 1, &[], &[], 0x2000),
+        ins("MOVUPSmr", &OPS_129, 0, &[], &[], 0x1000),
+        ins("MOVUPSrm", &OPS_130, 1, &[], &[], 0x801),
+        ins("MOVUPSrr", &OPS_131, 1, &[], &[], 0x2000),
+        ins("MOVZX16rm8", &OPS_113, 1, &[], &[], 0x800),
         ins("MOVZX16rr8", &OPS_138, 1, &[], &[], 0x0),
-        ins("MOVZX32rm16", &OPS_116, 1, &[], &[], 0x800),
-        ins("MOVZX32rm8", &OPS_116, 1, &[], &[], 0x800),
+        ins("MOVZX32rm16", &OPS_118, 1, &[], &[], 0x800),
+        ins("MOVZX32rm8", &OPS_118, 1, &[], &[], 0x800),
         ins("MOVZX32rm8_NOREX", &OPS_144, 1, &[], &[], 0x800),
         ins("MOVZX32rr16", &OPS_139, 1, &[], &[], 0x0),
         ins("MOVZX32rr8", &OPS_140, 1, &[], &[], 0x0),
         ins("MOVZX32rr8_NOREX", &OPS_145, 1, &[], &[], 0x0),
-        ins("MOVZX64rm16", &OPS_118, 1, &[], &[], 0x800),
-        ins("MOVZX64rm8", &OPS_118, 1, &[], &[], 0x800),
+        ins("MOVZX64rm16", &OPS_120, 1, &[], &[], 0x800),
+        ins("MOVZX64rm8", &OPS_120, 1, &[], &[], 0x800),
         ins("MOVZX64rr16", &OPS_141, 1, &[], &[], 0x0),
         ins("MOVZX64rr8", &OPS_143, 1, &[], &[], 0x0),
-        ins("MUL16m", &OPS_89, 0, &[Reg(2), Reg(20), Reg(27)], &[Reg(2)], 0x800),
-        ins("MUL16r", &OPS_90, 0, &[Reg(2), Reg(20), Reg(27)], &[Reg(2)], 0x0),
-        ins("MUL32m", &OPS_89, 0, &[Reg(21), Reg(26), Reg(27)], &[Reg(21)], 0x800),
-        ins("MUL32r", &OPS_91, 0, &[Reg(21), Reg(26), Reg(27)], &[Reg(21)], 0x0),
-        ins("MUL64m", &OPS_89, 0, &[Reg(50), Reg(55), Reg(27)], &[Reg(50)], 0x800),
-        ins("MUL64r", &OPS_92, 0, &[Reg(50), Reg(55), Reg(27)], &[Reg(50)], 0x0),
-        ins("MULSDrm", &OPS_17, 1, &[], &[Reg(49)], 0x800),
-        ins("MULSDrr", &OPS_18, 1, &[], &[Reg(49)], 0x8),
-        ins("MULSSrm", &OPS_19, 1, &[], &[Reg(49)], 0x800),
-        ins("MULSSrr", &OPS_20, 1, &[], &[Reg(49)], 0x8),
-        ins("NEG16m", &OPS_86, 0, &[Reg(27)], &[], 0x1800),
-        ins("NEG16r", &OPS_87, 1, &[Reg(27)], &[], 0x0),
-        ins("NEG32m", &OPS_86, 0, &[Reg(27)], &[], 0x1800),
+        ins("MUL16m", &OPS_91, 0, &[Reg(2), Reg(20), Reg(27)], &[Reg(2)], 0x800),
+        ins("MUL16r", &OPS_92, 0, &[Reg(2), Reg(20), Reg(27)], &[Reg(2)], 0x0),
+        ins("MUL32m", &OPS_91, 0, &[Reg(21), Reg(26), Reg(27)], &[Reg(21)], 0x800),
+        ins("MUL32r", &OPS_93, 0, &[Reg(21), Reg(26), Reg(27)], &[Reg(21)], 0x0),
+        ins("MUL64m", &OPS_91, 0, &[Reg(50), Reg(55), Reg(27)], &[Reg(50)], 0x800),
+        ins("MUL64r", &OPS_94, 0, &[Reg(50), Reg(55), Reg(27)], &[Reg(50)], 0x0),
+        ins("MULPDrm", &OPS_17, 1, &[], &[Reg(49)], 0x800),
+        ins("MULPDrr", &OPS_18, 1, &[], &[Reg(49)], 0x8),
+        ins("MULPSrm", &OPS_17, 1, &[], &[Reg(49)], 0x800),
+        ins("MULPSrr", &OPS_18, 1, &[], &[Reg(49)], 0x8),
+        ins("MULSDrm", &OPS_19, 1, &[], &[Reg(49)], 0x800),
+        ins("MULSDrr", &OPS_20, 1, &[], &[Reg(49)], 0x8),
+        ins("MULSSrm", &OPS_21, 1, &[], &[Reg(49)], 0x800),
+        ins("MULSSrr", &OPS_22, 1, &[], &[Reg(49)], 0x8),
+        ins("NEG16m", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
+        ins("NEG16r", &OPS_89, 1, &[Reg(27)], &[], 0x0),
+        ins("NEG32m", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
         ins("NEG32r", &OPS_31, 1, &[Reg(27)], &[], 0x0),
-        ins("NEG64m", &OPS_86, 0, &[Reg(27)], &[], 0x1800),
+        ins("NEG64m", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
         ins("NEG64r", &OPS_32, 1, &[Reg(27)], &[], 0x0),
-        ins("NEG8m", &OPS_86, 0, &[Reg(27)], &[], 0x1800),
-        ins("NEG8r", &OPS_88, 1, &[Reg(27)], &[], 0x0),
-        ins("NOT16m", &OPS_86, 0, &[], &[], 0x1800),
-        ins("NOT16r", &OPS_87, 1, &[], &[], 0x0),
-        ins("NOT32m", &OPS_86, 0, &[], &[], 0x1800),
+        ins("NEG8m", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
+        ins("NEG8r", &OPS_90, 1, &[Reg(27)], &[], 0x0),
+        ins("NOT16m", &OPS_88, 0, &[], &[], 0x1800),
+        ins("NOT16r", &OPS_89, 1, &[], &[], 0x0),
+        ins("NOT32m", &OPS_88, 0, &[], &[], 0x1800),
         ins("NOT32r", &OPS_31, 1, &[], &[], 0x0),
-        ins("NOT64m", &OPS_86, 0, &[], &[], 0x1800),
+        ins("NOT64m", &OPS_88, 0, &[], &[], 0x1800),
         ins("NOT64r", &OPS_32, 1, &[], &[], 0x0),
-        ins("NOT8m", &OPS_86, 0, &[], &[], 0x1800),
-        ins("NOT8r", &OPS_88, 1, &[], &[], 0x0),
+        ins("NOT8m", &OPS_88, 0, &[], &[], 0x1800),
+        ins("NOT8r", &OPS_90, 1, &[], &[], 0x0),
         ins("OR16mi", &OPS_0, 0, &[Reg(27)], &[], 0x1800),
         ins("OR16mi8", &OPS_0, 0, &[Reg(27)], &[], 0x1800),
         ins("OR16mr", &OPS_1, 0, &[Reg(27)], &[], 0x1800),
@@ -3334,60 +3411,60 @@ pub mod tables {
         ins("OR8ri", &OPS_14, 1, &[Reg(27)], &[], 0x0),
         ins("OR8rm", &OPS_15, 1, &[Reg(27)], &[], 0x800),
         ins("OR8rr", &OPS_16, 1, &[Reg(27)], &[], 0x8),
-        ins("ORPDrm", &OPS_23, 1, &[], &[], 0x800),
-        ins("ORPDrr", &OPS_24, 1, &[], &[], 0x8),
-        ins("ORPSrm", &OPS_23, 1, &[], &[], 0x800),
-        ins("ORPSrr", &OPS_24, 1, &[], &[], 0x8),
-        ins("PACKSSDWrm", &OPS_23, 1, &[], &[], 0x800),
-        ins("PACKSSDWrr", &OPS_24, 1, &[], &[], 0x0),
-        ins("PACKSSWBrm", &OPS_23, 1, &[], &[], 0x800),
-        ins("PACKSSWBrr", &OPS_24, 1, &[], &[], 0x0),
-        ins("PACKUSWBrm", &OPS_23, 1, &[], &[], 0x800),
-        ins("PACKUSWBrr", &OPS_24, 1, &[], &[], 0x0),
-        ins("PADDBrm", &OPS_23, 1, &[], &[], 0x800),
-        ins("PADDBrr", &OPS_24, 1, &[], &[], 0x8),
-        ins("PADDDrm", &OPS_23, 1, &[], &[], 0x800),
-        ins("PADDDrr", &OPS_24, 1, &[], &[], 0x8),
-        ins("PADDQrm", &OPS_23, 1, &[], &[], 0x800),
-        ins("PADDQrr", &OPS_24, 1, &[], &[], 0x8),
-        ins("PADDUSBrm", &OPS_23, 1, &[], &[], 0x800),
-        ins("PADDUSBrr", &OPS_24, 1, &[], &[], 0x8),
-        ins("PADDUSWrm", &OPS_23, 1, &[], &[], 0x800),
-        ins("PADDUSWrr", &OPS_24, 1, &[], &[], 0x8),
-        ins("PADDWrm", &OPS_23, 1, &[], &[], 0x800),
-        ins("PADDWrr", &OPS_24, 1, &[], &[], 0x8),
-        ins("PANDNrm", &OPS_23, 1, &[], &[], 0x800),
-        ins("PANDNrr", &OPS_24, 1, &[], &[], 0x0),
-        ins("PANDrm", &OPS_23, 1, &[], &[], 0x800),
-        ins("PANDrr", &OPS_24, 1, &[], &[], 0x8),
-        ins("PAVGBrm", &OPS_23, 1, &[], &[], 0x800),
-        ins("PAVGBrr", &OPS_24, 1, &[], &[], 0x8),
-        ins("PCMPEQBrm", &OPS_23, 1, &[], &[], 0x800),
-        ins("PCMPEQBrr", &OPS_24, 1, &[], &[], 0x8),
-        ins("PCMPEQDrm", &OPS_23, 1, &[], &[], 0x800),
-        ins("PCMPEQDrr", &OPS_24, 1, &[], &[], 0x8),
-        ins("PCMPEQWrm", &OPS_23, 1, &[], &[], 0x800),
-        ins("PCMPEQWrr", &OPS_24, 1, &[], &[], 0x8),
-        ins("PCMPGTBrm", &OPS_23, 1, &[], &[], 0x800),
-        ins("PCMPGTBrr", &OPS_24, 1, &[], &[], 0x0),
-        ins("PCMPGTDrm", &OPS_23, 1, &[], &[], 0x800),
-        ins("PCMPGTDrr", &OPS_24, 1, &[], &[], 0x0),
-        ins("PCMPGTWrm", &OPS_23, 1, &[], &[], 0x800),
-        ins("PCMPGTWrr", &OPS_24, 1, &[], &[], 0x0),
+        ins("ORPDrm", &OPS_17, 1, &[], &[], 0x800),
+        ins("ORPDrr", &OPS_18, 1, &[], &[], 0x8),
+        ins("ORPSrm", &OPS_17, 1, &[], &[], 0x800),
+        ins("ORPSrr", &OPS_18, 1, &[], &[], 0x8),
+        ins("PACKSSDWrm", &OPS_17, 1, &[], &[], 0x800),
+        ins("PACKSSDWrr", &OPS_18, 1, &[], &[], 0x0),
+        ins("PACKSSWBrm", &OPS_17, 1, &[], &[], 0x800),
+        ins("PACKSSWBrr", &OPS_18, 1, &[], &[], 0x0),
+        ins("PACKUSWBrm", &OPS_17, 1, &[], &[], 0x800),
+        ins("PACKUSWBrr", &OPS_18, 1, &[], &[], 0x0),
+        ins("PADDBrm", &OPS_17, 1, &[], &[], 0x800),
+        ins("PADDBrr", &OPS_18, 1, &[], &[], 0x8),
+        ins("PADDDrm", &OPS_17, 1, &[], &[], 0x800),
+        ins("PADDDrr", &OPS_18, 1, &[], &[], 0x8),
+        ins("PADDQrm", &OPS_17, 1, &[], &[], 0x800),
+        ins("PADDQrr", &OPS_18, 1, &[], &[], 0x8),
+        ins("PADDUSBrm", &OPS_17, 1, &[], &[], 0x800),
+        ins("PADDUSBrr", &OPS_18, 1, &[], &[], 0x8),
+        ins("PADDUSWrm", &OPS_17, 1, &[], &[], 0x800),
+        ins("PADDUSWrr", &OPS_18, 1, &[], &[], 0x8),
+        ins("PADDWrm", &OPS_17, 1, &[], &[], 0x800),
+        ins("PADDWrr", &OPS_18, 1, &[], &[], 0x8),
+        ins("PANDNrm", &OPS_17, 1, &[], &[], 0x800),
+        ins("PANDNrr", &OPS_18, 1, &[], &[], 0x0),
+        ins("PANDrm", &OPS_17, 1, &[], &[], 0x800),
+        ins("PANDrr", &OPS_18, 1, &[], &[], 0x8),
+        ins("PAVGBrm", &OPS_17, 1, &[], &[], 0x800),
+        ins("PAVGBrr", &OPS_18, 1, &[], &[], 0x8),
+        ins("PCMPEQBrm", &OPS_17, 1, &[], &[], 0x800),
+        ins("PCMPEQBrr", &OPS_18, 1, &[], &[], 0x8),
+        ins("PCMPEQDrm", &OPS_17, 1, &[], &[], 0x800),
+        ins("PCMPEQDrr", &OPS_18, 1, &[], &[], 0x8),
+        ins("PCMPEQWrm", &OPS_17, 1, &[], &[], 0x800),
+        ins("PCMPEQWrr", &OPS_18, 1, &[], &[], 0x8),
+        ins("PCMPGTBrm", &OPS_17, 1, &[], &[], 0x800),
+        ins("PCMPGTBrr", &OPS_18, 1, &[], &[], 0x0),
+        ins("PCMPGTDrm", &OPS_17, 1, &[], &[], 0x800),
+        ins("PCMPGTDrr", &OPS_18, 1, &[], &[], 0x0),
+        ins("PCMPGTWrm", &OPS_17, 1, &[], &[], 0x800),
+        ins("PCMPGTWrr", &OPS_18, 1, &[], &[], 0x0),
         ins("PEXTRWrr", &OPS_146, 1, &[], &[], 0x0),
         ins("PINSRWrr", &OPS_147, 1, &[], &[], 0x0),
-        ins("PMAXUBrm", &OPS_23, 1, &[], &[], 0x800),
-        ins("PMAXUBrr", &OPS_24, 1, &[], &[], 0x8),
-        ins("PMINUBrm", &OPS_23, 1, &[], &[], 0x800),
-        ins("PMINUBrr", &OPS_24, 1, &[], &[], 0x8),
-        ins("PMOVMSKBrr", &OPS_131, 1, &[], &[], 0x0),
-        ins("PMULLWrm", &OPS_23, 1, &[], &[], 0x800),
-        ins("PMULLWrr", &OPS_24, 1, &[], &[], 0x8),
-        ins("PMULUDQrm", &OPS_23, 1, &[], &[], 0x800),
-        ins("PMULUDQrr", &OPS_24, 1, &[], &[], 0x8),
+        ins("PMAXUBrm", &OPS_17, 1, &[], &[], 0x800),
+        ins("PMAXUBrr", &OPS_18, 1, &[], &[], 0x8),
+        ins("PMINUBrm", &OPS_17, 1, &[], &[], 0x800),
+        ins("PMINUBrr", &OPS_18, 1, &[], &[], 0x8),
+        ins("PMOVMSKBrr", &OPS_85, 1, &[], &[], 0x0),
+        ins("PMULLWrm", &OPS_17, 1, &[], &[], 0x800),
+        ins("PMULLWrr", &OPS_18, 1, &[], &[], 0x8),
+        ins("PMULUDQrm", &OPS_17, 1, &[], &[], 0x800),
+        ins("PMULUDQrr", &OPS_18, 1, &[], &[], 0x8),
         ins("POP64r", &OPS_148, 1, &[Reg(60)], &[Reg(60)], 0x800),
-        ins("PORrm", &OPS_23, 1, &[], &[], 0x800),
-        ins("PORrr", &OPS_24, 1, &[], &[], 0x8),
+        ins("PORrm", &OPS_17, 1, &[], &[], 0x800),
+        ins("PORrr", &OPS_18, 1, &[], &[], 0x8),
         ins("PSHUFDri", &OPS_149, 1, &[], &[], 0x0),
         ins("PSHUFHWri", &OPS_149, 1, &[], &[], 0x0),
         ins("PSHUFLWri", &OPS_149, 1, &[], &[], 0x0),
@@ -3401,112 +3478,112 @@ pub mod tables {
         ins("PSRLDri", &OPS_150, 1, &[], &[], 0x0),
         ins("PSRLQri", &OPS_150, 1, &[], &[], 0x0),
         ins("PSRLWri", &OPS_150, 1, &[], &[], 0x0),
-        ins("PSUBBrm", &OPS_23, 1, &[], &[], 0x800),
-        ins("PSUBBrr", &OPS_24, 1, &[], &[], 0x0),
-        ins("PSUBDrm", &OPS_23, 1, &[], &[], 0x800),
-        ins("PSUBDrr", &OPS_24, 1, &[], &[], 0x0),
-        ins("PSUBQrm", &OPS_23, 1, &[], &[], 0x800),
-        ins("PSUBQrr", &OPS_24, 1, &[], &[], 0x0),
-        ins("PSUBUSBrm", &OPS_23, 1, &[], &[], 0x800),
-        ins("PSUBUSBrr", &OPS_24, 1, &[], &[], 0x0),
-        ins("PSUBUSWrm", &OPS_23, 1, &[], &[], 0x800),
-        ins("PSUBUSWrr", &OPS_24, 1, &[], &[], 0x0),
-        ins("PSUBWrm", &OPS_23, 1, &[], &[], 0x800),
-        ins("PSUBWrr", &OPS_24, 1, &[], &[], 0x0),
-        ins("PUNPCKHBWrm", &OPS_23, 1, &[], &[], 0x800),
-        ins("PUNPCKHBWrr", &OPS_24, 1, &[], &[], 0x0),
-        ins("PUNPCKHDQrm", &OPS_23, 1, &[], &[], 0x800),
-        ins("PUNPCKHDQrr", &OPS_24, 1, &[], &[], 0x0),
-        ins("PUNPCKHQDQrm", &OPS_23, 1, &[], &[], 0x800),
-        ins("PUNPCKHQDQrr", &OPS_24, 1, &[], &[], 0x0),
-        ins("PUNPCKHWDrm", &OPS_23, 1, &[], &[], 0x800),
-        ins("PUNPCKHWDrr", &OPS_24, 1, &[], &[], 0x0),
-        ins("PUNPCKLBWrm", &OPS_23, 1, &[], &[], 0x800),
-        ins("PUNPCKLBWrr", &OPS_24, 1, &[], &[], 0x0),
-        ins("PUNPCKLDQrm", &OPS_23, 1, &[], &[], 0x800),
-        ins("PUNPCKLDQrr", &OPS_24, 1, &[], &[], 0x0),
-        ins("PUNPCKLQDQrm", &OPS_23, 1, &[], &[], 0x800),
-        ins("PUNPCKLQDQrr", &OPS_24, 1, &[], &[], 0x0),
-        ins("PUNPCKLWDrm", &OPS_23, 1, &[], &[], 0x800),
-        ins("PUNPCKLWDrr", &OPS_24, 1, &[], &[], 0x0),
+        ins("PSUBBrm", &OPS_17, 1, &[], &[], 0x800),
+        ins("PSUBBrr", &OPS_18, 1, &[], &[], 0x0),
+        ins("PSUBDrm", &OPS_17, 1, &[], &[], 0x800),
+        ins("PSUBDrr", &OPS_18, 1, &[], &[], 0x0),
+        ins("PSUBQrm", &OPS_17, 1, &[], &[], 0x800),
+        ins("PSUBQrr", &OPS_18, 1, &[], &[], 0x0),
+        ins("PSUBUSBrm", &OPS_17, 1, &[], &[], 0x800),
+        ins("PSUBUSBrr", &OPS_18, 1, &[], &[], 0x0),
+        ins("PSUBUSWrm", &OPS_17, 1, &[], &[], 0x800),
+        ins("PSUBUSWrr", &OPS_18, 1, &[], &[], 0x0),
+        ins("PSUBWrm", &OPS_17, 1, &[], &[], 0x800),
+        ins("PSUBWrr", &OPS_18, 1, &[], &[], 0x0),
+        ins("PUNPCKHBWrm", &OPS_17, 1, &[], &[], 0x800),
+        ins("PUNPCKHBWrr", &OPS_18, 1, &[], &[], 0x0),
+        ins("PUNPCKHDQrm", &OPS_17, 1, &[], &[], 0x800),
+        ins("PUNPCKHDQrr", &OPS_18, 1, &[], &[], 0x0),
+        ins("PUNPCKHQDQrm", &OPS_17, 1, &[], &[], 0x800),
+        ins("PUNPCKHQDQrr", &OPS_18, 1, &[], &[], 0x0),
+        ins("PUNPCKHWDrm", &OPS_17, 1, &[], &[], 0x800),
+        ins("PUNPCKHWDrr", &OPS_18, 1, &[], &[], 0x0),
+        ins("PUNPCKLBWrm", &OPS_17, 1, &[], &[], 0x800),
+        ins("PUNPCKLBWrr", &OPS_18, 1, &[], &[], 0x0),
+        ins("PUNPCKLDQrm", &OPS_17, 1, &[], &[], 0x800),
+        ins("PUNPCKLDQrr", &OPS_18, 1, &[], &[], 0x0),
+        ins("PUNPCKLQDQrm", &OPS_17, 1, &[], &[], 0x800),
+        ins("PUNPCKLQDQrr", &OPS_18, 1, &[], &[], 0x0),
+        ins("PUNPCKLWDrm", &OPS_17, 1, &[], &[], 0x800),
+        ins("PUNPCKLWDrr", &OPS_18, 1, &[], &[], 0x0),
         ins("PUSH64i32", &OPS_151, 0, &[Reg(60)], &[Reg(60)], 0x1000),
-        ins("PUSH64r", &OPS_92, 0, &[Reg(60)], &[Reg(60)], 0x1000),
-        ins("PUSH64rmm", &OPS_89, 0, &[Reg(60)], &[Reg(60)], 0x1800),
-        ins("PXORrm", &OPS_23, 1, &[], &[], 0x800),
-        ins("PXORrr", &OPS_24, 1, &[], &[], 0x8),
+        ins("PUSH64r", &OPS_94, 0, &[Reg(60)], &[Reg(60)], 0x1000),
+        ins("PUSH64rmm", &OPS_91, 0, &[Reg(60)], &[Reg(60)], 0x1800),
+        ins("PXORrm", &OPS_17, 1, &[], &[], 0x800),
+        ins("PXORrr", &OPS_18, 1, &[], &[], 0x8),
         ins("RET", &OPS_152, 0, &[], &[], 0x8640),
         ins("RET64", &[], 0, &[], &[], 0x18640),
-        ins("ROL16m1", &OPS_86, 0, &[Reg(27)], &[], 0x1800),
-        ins("ROL16mCL", &OPS_86, 0, &[Reg(27)], &[Reg(10)], 0x1800),
+        ins("ROL16m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
+        ins("ROL16mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
         ins("ROL16mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
-        ins("ROL16r1", &OPS_87, 1, &[Reg(27)], &[], 0x0),
-        ins("ROL16rCL", &OPS_87, 1, &[Reg(27)], &[Reg(10)], 0x0),
+        ins("ROL16r1", &OPS_89, 1, &[Reg(27)], &[], 0x0),
+        ins("ROL16rCL", &OPS_89, 1, &[Reg(27)], &[Reg(10)], 0x0),
         ins("ROL16ri", &OPS_154, 1, &[Reg(27)], &[], 0x0),
-        ins("ROL32m1", &OPS_86, 0, &[Reg(27)], &[], 0x1800),
-        ins("ROL32mCL", &OPS_86, 0, &[Reg(27)], &[Reg(10)], 0x1800),
+        ins("ROL32m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
+        ins("ROL32mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
         ins("ROL32mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
         ins("ROL32r1", &OPS_31, 1, &[Reg(27)], &[], 0x0),
         ins("ROL32rCL", &OPS_31, 1, &[Reg(27)], &[Reg(10)], 0x0),
         ins("ROL32ri", &OPS_155, 1, &[Reg(27)], &[], 0x0),
-        ins("ROL64m1", &OPS_86, 0, &[Reg(27)], &[], 0x1800),
-        ins("ROL64mCL", &OPS_86, 0, &[Reg(27)], &[Reg(10)], 0x1800),
+        ins("ROL64m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
+        ins("ROL64mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
         ins("ROL64mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
         ins("ROL64r1", &OPS_32, 1, &[Reg(27)], &[], 0x0),
         ins("ROL64rCL", &OPS_32, 1, &[Reg(27)], &[Reg(10)], 0x0),
         ins("ROL64ri", &OPS_156, 1, &[Reg(27)], &[], 0x0),
-        ins("ROL8m1", &OPS_86, 0, &[Reg(27)], &[], 0x1800),
-        ins("ROL8mCL", &OPS_86, 0, &[Reg(27)], &[Reg(10)], 0x1800),
+        ins("ROL8m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
+        ins("ROL8mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
         ins("ROL8mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
-        ins("ROL8r1", &OPS_88, 1, &[Reg(27)], &[], 0x0),
-        ins("ROL8rCL", &OPS_88, 1, &[Reg(27)], &[Reg(10)], 0x0),
+        ins("ROL8r1", &OPS_90, 1, &[Reg(27)], &[], 0x0),
+        ins("ROL8rCL", &OPS_90, 1, &[Reg(27)], &[Reg(10)], 0x0),
         ins("ROL8ri", &OPS_157, 1, &[Reg(27)], &[], 0x0),
-        ins("ROR16m1", &OPS_86, 0, &[Reg(27)], &[], 0x1800),
-        ins("ROR16mCL", &OPS_86, 0, &[Reg(27)], &[Reg(10)], 0x1800),
+        ins("ROR16m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
+        ins("ROR16mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
         ins("ROR16mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
-        ins("ROR16r1", &OPS_87, 1, &[Reg(27)], &[], 0x0),
-        ins("ROR16rCL", &OPS_87, 1, &[Reg(27)], &[Reg(10)], 0x0),
+        ins("ROR16r1", &OPS_89, 1, &[Reg(27)], &[], 0x0),
+        ins("ROR16rCL", &OPS_89, 1, &[Reg(27)], &[Reg(10)], 0x0),
         ins("ROR16ri", &OPS_154, 1, &[Reg(27)], &[], 0x0),
-        ins("ROR32m1", &OPS_86, 0, &[Reg(27)], &[], 0x1800),
-        ins("ROR32mCL", &OPS_86, 0, &[Reg(27)], &[Reg(10)], 0x1800),
+        ins("ROR32m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
+        ins("ROR32mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
         ins("ROR32mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
         ins("ROR32r1", &OPS_31, 1, &[Reg(27)], &[], 0x0),
         ins("ROR32rCL", &OPS_31, 1, &[Reg(27)], &[Reg(10)], 0x0),
         ins("ROR32ri", &OPS_155, 1, &[Reg(27)], &[], 0x0),
-        ins("ROR64m1", &OPS_86, 0, &[Reg(27)], &[], 0x1800),
-        ins("ROR64mCL", &OPS_86, 0, &[Reg(27)], &[Reg(10)], 0x1800),
+        ins("ROR64m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
+        ins("ROR64mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
         ins("ROR64mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
         ins("ROR64r1", &OPS_32, 1, &[Reg(27)], &[], 0x0),
         ins("ROR64rCL", &OPS_32, 1, &[Reg(27)], &[Reg(10)], 0x0),
         ins("ROR64ri", &OPS_156, 1, &[Reg(27)], &[], 0x0),
-        ins("ROR8m1", &OPS_86, 0, &[Reg(27)], &[], 0x1800),
-        ins("ROR8mCL", &OPS_86, 0, &[Reg(27)], &[Reg(10)], 0x1800),
+        ins("ROR8m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
+        ins("ROR8mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
         ins("ROR8mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
-        ins("ROR8r1", &OPS_88, 1, &[Reg(27)], &[], 0x0),
-        ins("ROR8rCL", &OPS_88, 1, &[Reg(27)], &[Reg(10)], 0x0),
+        ins("ROR8r1", &OPS_90, 1, &[Reg(27)], &[], 0x0),
+        ins("ROR8rCL", &OPS_90, 1, &[Reg(27)], &[Reg(10)], 0x0),
         ins("ROR8ri", &OPS_157, 1, &[Reg(27)], &[], 0x0),
-        ins("SAR16m1", &OPS_86, 0, &[Reg(27)], &[], 0x1800),
-        ins("SAR16mCL", &OPS_86, 0, &[Reg(27)], &[Reg(10)], 0x1800),
+        ins("SAR16m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
+        ins("SAR16mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
         ins("SAR16mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
-        ins("SAR16r1", &OPS_87, 1, &[Reg(27)], &[], 0x0),
-        ins("SAR16rCL", &OPS_87, 1, &[Reg(27)], &[Reg(10)], 0x0),
+        ins("SAR16r1", &OPS_89, 1, &[Reg(27)], &[], 0x0),
+        ins("SAR16rCL", &OPS_89, 1, &[Reg(27)], &[Reg(10)], 0x0),
         ins("SAR16ri", &OPS_154, 1, &[Reg(27)], &[], 0x0),
-        ins("SAR32m1", &OPS_86, 0, &[Reg(27)], &[], 0x1800),
-        ins("SAR32mCL", &OPS_86, 0, &[Reg(27)], &[Reg(10)], 0x1800),
+        ins("SAR32m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
+        ins("SAR32mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
         ins("SAR32mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
         ins("SAR32r1", &OPS_31, 1, &[Reg(27)], &[], 0x0),
         ins("SAR32rCL", &OPS_31, 1, &[Reg(27)], &[Reg(10)], 0x0),
         ins("SAR32ri", &OPS_155, 1, &[Reg(27)], &[], 0x0),
-        ins("SAR64m1", &OPS_86, 0, &[Reg(27)], &[], 0x1800),
-        ins("SAR64mCL", &OPS_86, 0, &[Reg(27)], &[Reg(10)], 0x1800),
+        ins("SAR64m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
+        ins("SAR64mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
         ins("SAR64mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
         ins("SAR64r1", &OPS_32, 1, &[Reg(27)], &[], 0x0),
         ins("SAR64rCL", &OPS_32, 1, &[Reg(27)], &[Reg(10)], 0x0),
         ins("SAR64ri", &OPS_156, 1, &[Reg(27)], &[], 0x0),
-        ins("SAR8m1", &OPS_86, 0, &[Reg(27)], &[], 0x1800),
-        ins("SAR8mCL", &OPS_86, 0, &[Reg(27)], &[Reg(10)], 0x1800),
+        ins("SAR8m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
+        ins("SAR8mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
         ins("SAR8mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
-        ins("SAR8r1", &OPS_88, 1, &[Reg(27)], &[], 0x0),
-        ins("SAR8rCL", &OPS_88, 1, &[Reg(27)], &[Reg(10)], 0x0),
+        ins("SAR8r1", &OPS_90, 1, &[Reg(27)], &[], 0x0),
+        ins("SAR8rCL", &OPS_90, 1, &[Reg(27)], &[Reg(10)], 0x0),
         ins("SAR8ri", &OPS_157, 1, &[Reg(27)], &[], 0x0),
         ins("SBB16mi", &OPS_0, 0, &[Reg(27)], &[Reg(27)], 0x1800),
         ins("SBB16mi8", &OPS_0, 0, &[Reg(27)], &[Reg(27)], 0x1800),
@@ -3536,29 +3613,29 @@ pub mod tables {
         ins("SBB8rr", &OPS_16, 1, &[Reg(27)], &[Reg(27)], 0x0),
         ins("SETCCm", &OPS_158, 0, &[], &[Reg(27)], 0x1000),
         ins("SETCCr", &OPS_159, 1, &[], &[Reg(27)], 0x0),
-        ins("SHL16m1", &OPS_86, 0, &[Reg(27)], &[], 0x1800),
-        ins("SHL16mCL", &OPS_86, 0, &[Reg(27)], &[Reg(10)], 0x1800),
+        ins("SHL16m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
+        ins("SHL16mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
         ins("SHL16mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
-        ins("SHL16r1", &OPS_87, 1, &[Reg(27)], &[], 0x0),
-        ins("SHL16rCL", &OPS_87, 1, &[Reg(27)], &[Reg(10)], 0x0),
+        ins("SHL16r1", &OPS_89, 1, &[Reg(27)], &[], 0x0),
+        ins("SHL16rCL", &OPS_89, 1, &[Reg(27)], &[Reg(10)], 0x0),
         ins("SHL16ri", &OPS_154, 1, &[Reg(27)], &[], 0x10),
-        ins("SHL32m1", &OPS_86, 0, &[Reg(27)], &[], 0x1800),
-        ins("SHL32mCL", &OPS_86, 0, &[Reg(27)], &[Reg(10)], 0x1800),
+        ins("SHL32m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
+        ins("SHL32mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
         ins("SHL32mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
         ins("SHL32r1", &OPS_31, 1, &[Reg(27)], &[], 0x0),
         ins("SHL32rCL", &OPS_31, 1, &[Reg(27)], &[Reg(10)], 0x0),
         ins("SHL32ri", &OPS_155, 1, &[Reg(27)], &[], 0x10),
-        ins("SHL64m1", &OPS_86, 0, &[Reg(27)], &[], 0x1800),
-        ins("SHL64mCL", &OPS_86, 0, &[Reg(27)], &[Reg(10)], 0x1800),
+        ins("SHL64m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
+        ins("SHL64mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
         ins("SHL64mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
         ins("SHL64r1", &OPS_32, 1, &[Reg(27)], &[], 0x0),
         ins("SHL64rCL", &OPS_32, 1, &[Reg(27)], &[Reg(10)], 0x0),
         ins("SHL64ri", &OPS_156, 1, &[Reg(27)], &[], 0x10),
-        ins("SHL8m1", &OPS_86, 0, &[Reg(27)], &[], 0x1800),
-        ins("SHL8mCL", &OPS_86, 0, &[Reg(27)], &[Reg(10)], 0x1800),
+        ins("SHL8m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
+        ins("SHL8mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
         ins("SHL8mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
-        ins("SHL8r1", &OPS_88, 1, &[Reg(27)], &[], 0x0),
-        ins("SHL8rCL", &OPS_88, 1, &[Reg(27)], &[Reg(10)], 0x0),
+        ins("SHL8r1", &OPS_90, 1, &[Reg(27)], &[], 0x0),
+        ins("SHL8rCL", &OPS_90, 1, &[Reg(27)], &[Reg(10)], 0x0),
         ins("SHL8ri", &OPS_157, 1, &[Reg(27)], &[], 0x10),
         ins("SHLD16rrCL", &OPS_160, 1, &[Reg(27)], &[Reg(10)], 0x0),
         ins("SHLD16rri8", &OPS_161, 1, &[Reg(27)], &[], 0x8),
@@ -3566,29 +3643,29 @@ pub mod tables {
         ins("SHLD32rri8", &OPS_163, 1, &[Reg(27)], &[], 0x8),
         ins("SHLD64rrCL", &OPS_164, 1, &[Reg(27)], &[Reg(10)], 0x0),
         ins("SHLD64rri8", &OPS_165, 1, &[Reg(27)], &[], 0x8),
-        ins("SHR16m1", &OPS_86, 0, &[Reg(27)], &[], 0x1800),
-        ins("SHR16mCL", &OPS_86, 0, &[Reg(27)], &[Reg(10)], 0x1800),
+        ins("SHR16m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
+        ins("SHR16mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
         ins("SHR16mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
-        ins("SHR16r1", &OPS_87, 1, &[Reg(27)], &[], 0x0),
-        ins("SHR16rCL", &OPS_87, 1, &[Reg(27)], &[Reg(10)], 0x0),
+        ins("SHR16r1", &OPS_89, 1, &[Reg(27)], &[], 0x0),
+        ins("SHR16rCL", &OPS_89, 1, &[Reg(27)], &[Reg(10)], 0x0),
         ins("SHR16ri", &OPS_154, 1, &[Reg(27)], &[], 0x0),
-        ins("SHR32m1", &OPS_86, 0, &[Reg(27)], &[], 0x1800),
-        ins("SHR32mCL", &OPS_86, 0, &[Reg(27)], &[Reg(10)], 0x1800),
+        ins("SHR32m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
+        ins("SHR32mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
         ins("SHR32mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
         ins("SHR32r1", &OPS_31, 1, &[Reg(27)], &[], 0x0),
         ins("SHR32rCL", &OPS_31, 1, &[Reg(27)], &[Reg(10)], 0x0),
         ins("SHR32ri", &OPS_155, 1, &[Reg(27)], &[], 0x0),
-        ins("SHR64m1", &OPS_86, 0, &[Reg(27)], &[], 0x1800),
-        ins("SHR64mCL", &OPS_86, 0, &[Reg(27)], &[Reg(10)], 0x1800),
+        ins("SHR64m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
+        ins("SHR64mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
         ins("SHR64mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
         ins("SHR64r1", &OPS_32, 1, &[Reg(27)], &[], 0x0),
         ins("SHR64rCL", &OPS_32, 1, &[Reg(27)], &[Reg(10)], 0x0),
         ins("SHR64ri", &OPS_156, 1, &[Reg(27)], &[], 0x0),
-        ins("SHR8m1", &OPS_86, 0, &[Reg(27)], &[], 0x1800),
-        ins("SHR8mCL", &OPS_86, 0, &[Reg(27)], &[Reg(10)], 0x1800),
+        ins("SHR8m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
+        ins("SHR8mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
         ins("SHR8mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
-        ins("SHR8r1", &OPS_88, 1, &[Reg(27)], &[], 0x0),
-        ins("SHR8rCL", &OPS_88, 1, &[Reg(27)], &[Reg(10)], 0x0),
+        ins("SHR8r1", &OPS_90, 1, &[Reg(27)], &[], 0x0),
+        ins("SHR8rCL", &OPS_90, 1, &[Reg(27)], &[Reg(10)], 0x0),
         ins("SHR8ri", &OPS_157, 1, &[Reg(27)], &[], 0x0),
         ins("SHRD16rrCL", &OPS_160, 1, &[Reg(27)], &[Reg(10)], 0x0),
         ins("SHRD16rri8", &OPS_161, 1, &[Reg(27)], &[], 0x8),
@@ -3626,12 +3703,17 @@ pub mod tables {
         ins("SUB8ri", &OPS_14, 1, &[Reg(27)], &[], 0x10),
         ins("SUB8rm", &OPS_15, 1, &[Reg(27)], &[], 0x800),
         ins("SUB8rr", &OPS_16, 1, &[Reg(27)], &[], 0x0),
-        ins("SUBSDrm", &OPS_17, 1, &[], &[Reg(49)], 0x800),
-        ins("SUBSDrr", &OPS_18, 1, &[], &[Reg(49)], 0x0),
-        ins("SUBSSrm", &OPS_19, 1, &[], &[Reg(49)], 0x800),
-        ins("SUBSSrr", &OPS_20, 1, &[], &[Reg(49)], 0x0),
+        ins("SUBPDrm", &OPS_17, 1, &[], &[Reg(49)], 0x800),
+        ins("SUBPDrr", &OPS_18, 1, &[], &[Reg(49)], 0x0),
+        ins("SUBPSrm", &OPS_17, 1, &[], &[Reg(49)], 0x800),
+        ins("SUBPSrr", &OPS_18, 1, &[], &[Reg(49)], 0x0),
+        ins("SUBSDrm", &OPS_19, 1, &[], &[Reg(49)], 0x800),
+        ins("SUBSDrr", &OPS_20, 1, &[], &[Reg(49)], 0x0),
+        ins("SUBSSrm", &OPS_21, 1, &[], &[Reg(49)], 0x800),
+        ins("SUBSSrr", &OPS_22, 1, &[], &[Reg(49)], 0x0),
         ins("TCRETURNdi64", &OPS_169, 0, &[], &[Reg(60), Reg(68)], 0x660),
-        ins("TCRETURNri64", &OPS_170, 0, &[], &[Reg(60), Reg(68)], 0x660),
+        ins("TCRETURNmi64", &OPS_170, 0, &[], &[Reg(60), Reg(68)], 0xE60),
+        ins("TCRETURNri64", &OPS_171, 0, &[], &[Reg(60), Reg(68)], 0x660),
         ins("TEST16mi", &OPS_54, 0, &[Reg(27)], &[], 0x800),
         ins("TEST16mr", &OPS_55, 0, &[Reg(27)], &[], 0x800),
         ins("TEST16ri", &OPS_33, 0, &[Reg(27)], &[], 0x0),
@@ -3652,9 +3734,17 @@ pub mod tables {
         ins("UCOMISDrr", &OPS_71, 0, &[Reg(27)], &[Reg(49)], 0x0),
         ins("UCOMISSrm", &OPS_72, 0, &[Reg(27)], &[Reg(49)], 0x800),
         ins("UCOMISSrr", &OPS_73, 0, &[Reg(27)], &[Reg(49)], 0x0),
-        ins("VASTART_SAVE_XMM_REGS", &OPS_171, 0, &[Reg(27)], &[], 0x19000),
-        ins("V_SET0", &OPS_172, 1, &[], &[], 0x4003),
-        ins("V_SETALLONES", &OPS_172, 1, &[], &[], 0x4003),
+        ins("UNPCKHPDrm", &OPS_17, 1, &[], &[], 0x800),
+        ins("UNPCKHPDrr", &OPS_18, 1, &[], &[], 0x8),
+        ins("UNPCKHPSrm", &OPS_17, 1, &[], &[], 0x800),
+        ins("UNPCKHPSrr", &OPS_18, 1, &[], &[], 0x0),
+        ins("UNPCKLPDrm", &OPS_17, 1, &[], &[], 0x800),
+        ins("UNPCKLPDrr", &OPS_18, 1, &[], &[], 0x0),
+        ins("UNPCKLPSrm", &OPS_17, 1, &[], &[], 0x800),
+        ins("UNPCKLPSrr", &OPS_18, 1, &[], &[], 0x0),
+        ins("VASTART_SAVE_XMM_REGS", &OPS_172, 0, &[Reg(27)], &[], 0x19000),
+        ins("V_SET0", &OPS_173, 1, &[], &[], 0x4003),
+        ins("V_SETALLONES", &OPS_173, 1, &[], &[], 0x4003),
         ins("XOR16mi", &OPS_0, 0, &[Reg(27)], &[], 0x1800),
         ins("XOR16mi8", &OPS_0, 0, &[Reg(27)], &[], 0x1800),
         ins("XOR16mr", &OPS_1, 0, &[Reg(27)], &[], 0x1800),
@@ -3681,10 +3771,10 @@ pub mod tables {
         ins("XOR8ri", &OPS_14, 1, &[Reg(27)], &[], 0x0),
         ins("XOR8rm", &OPS_15, 1, &[Reg(27)], &[], 0x800),
         ins("XOR8rr", &OPS_16, 1, &[Reg(27)], &[], 0x8),
-        ins("XORPDrm", &OPS_23, 1, &[], &[], 0x800),
-        ins("XORPDrr", &OPS_24, 1, &[], &[], 0x8),
-        ins("XORPSrm", &OPS_23, 1, &[], &[], 0x800),
-        ins("XORPSrr", &OPS_24, 1, &[], &[], 0x8),
+        ins("XORPDrm", &OPS_17, 1, &[], &[], 0x800),
+        ins("XORPDrr", &OPS_18, 1, &[], &[], 0x8),
+        ins("XORPSrm", &OPS_17, 1, &[], &[], 0x800),
+        ins("XORPSrr", &OPS_18, 1, &[], &[], 0x8),
     ];
     static OPS_0: [OperandDesc<'static>; 6usize] = [
         op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
@@ -3803,8 +3893,8 @@ pub mod tables {
         op("rhs", OperandKind::Register, Some(RegClass(0)), false, None, false),
     ];
     static OPS_17: [OperandDesc<'static>; 7usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(78)), true, None, false),
-        op("src", OperandKind::Register, Some(RegClass(78)), false, Some(0), false),
+        op("dst", OperandKind::Register, Some(RegClass(128)), true, None, false),
+        op("src", OperandKind::Register, Some(RegClass(128)), false, Some(0), false),
         op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
         op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
@@ -3812,13 +3902,13 @@ pub mod tables {
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
     static OPS_18: [OperandDesc<'static>; 3usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(78)), true, None, false),
-        op("src", OperandKind::Register, Some(RegClass(78)), false, Some(0), false),
-        op("rhs", OperandKind::Register, Some(RegClass(78)), false, None, false),
+        op("dst", OperandKind::Register, Some(RegClass(128)), true, None, false),
+        op("src", OperandKind::Register, Some(RegClass(128)), false, Some(0), false),
+        op("rhs", OperandKind::Register, Some(RegClass(128)), false, None, false),
     ];
     static OPS_19: [OperandDesc<'static>; 7usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(39)), true, None, false),
-        op("src", OperandKind::Register, Some(RegClass(39)), false, Some(0), false),
+        op("dst", OperandKind::Register, Some(RegClass(78)), true, None, false),
+        op("src", OperandKind::Register, Some(RegClass(78)), false, Some(0), false),
         op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
         op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
@@ -3826,32 +3916,32 @@ pub mod tables {
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
     static OPS_20: [OperandDesc<'static>; 3usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(78)), true, None, false),
+        op("src", OperandKind::Register, Some(RegClass(78)), false, Some(0), false),
+        op("rhs", OperandKind::Register, Some(RegClass(78)), false, None, false),
+    ];
+    static OPS_21: [OperandDesc<'static>; 7usize] = [
         op("dst", OperandKind::Register, Some(RegClass(39)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(39)), false, Some(0), false),
-        op("rhs", OperandKind::Register, Some(RegClass(39)), false, None, false),
-    ];
-    static OPS_21: [OperandDesc<'static>; 3usize] = [
-        op("amt", OperandKind::Immediate, None, false, None, false),
-        op("amt2", OperandKind::Immediate, None, false, None, false),
-        op("amt3", OperandKind::Immediate, None, false, None, false),
-    ];
-    static OPS_22: [OperandDesc<'static>; 2usize] = [
-        op("amt", OperandKind::Immediate, None, false, None, false),
-        op("amt2", OperandKind::Immediate, None, false, None, false),
-    ];
-    static OPS_23: [OperandDesc<'static>; 7usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(128)), true, None, false),
-        op("src", OperandKind::Register, Some(RegClass(128)), false, Some(0), false),
         op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
         op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
-    static OPS_24: [OperandDesc<'static>; 3usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(128)), true, None, false),
-        op("src", OperandKind::Register, Some(RegClass(128)), false, Some(0), false),
-        op("rhs", OperandKind::Register, Some(RegClass(128)), false, None, false),
+    static OPS_22: [OperandDesc<'static>; 3usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(39)), true, None, false),
+        op("src", OperandKind::Register, Some(RegClass(39)), false, Some(0), false),
+        op("rhs", OperandKind::Register, Some(RegClass(39)), false, None, false),
+    ];
+    static OPS_23: [OperandDesc<'static>; 3usize] = [
+        op("amt", OperandKind::Immediate, None, false, None, false),
+        op("amt2", OperandKind::Immediate, None, false, None, false),
+        op("amt3", OperandKind::Immediate, None, false, None, false),
+    ];
+    static OPS_24: [OperandDesc<'static>; 2usize] = [
+        op("amt", OperandKind::Immediate, None, false, None, false),
+        op("amt2", OperandKind::Immediate, None, false, None, false),
     ];
     static OPS_25: [OperandDesc<'static>; 6usize] = [
         op("dst", OperandKind::Register, Some(RegClass(7)), true, None, false),
@@ -4199,73 +4289,67 @@ pub mod tables {
         op("src", OperandKind::Register, Some(RegClass(78)), false, None, false),
     ];
     static OPS_83: [OperandDesc<'static>; 2usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
+        op("src", OperandKind::Register, Some(RegClass(128)), false, None, false),
+    ];
+    static OPS_84: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(78)), false, None, false),
     ];
-    static OPS_84: [OperandDesc<'static>; 2usize] = [
+    static OPS_85: [OperandDesc<'static>; 2usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
+        op("src", OperandKind::Register, Some(RegClass(128)), false, None, false),
+    ];
+    static OPS_86: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(39)), false, None, false),
     ];
-    static OPS_85: [OperandDesc<'static>; 2usize] = [
+    static OPS_87: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(39)), false, None, false),
     ];
-    static OPS_86: [OperandDesc<'static>; 5usize] = [
+    static OPS_88: [OperandDesc<'static>; 5usize] = [
         op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
         op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
-    static OPS_87: [OperandDesc<'static>; 2usize] = [
+    static OPS_89: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(7)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(7)), false, Some(0), false),
     ];
-    static OPS_88: [OperandDesc<'static>; 2usize] = [
+    static OPS_90: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(0)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(0)), false, Some(0), false),
     ];
-    static OPS_89: [OperandDesc<'static>; 5usize] = [
+    static OPS_91: [OperandDesc<'static>; 5usize] = [
         op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("src.1", OperandKind::Immediate, None, false, None, false),
         op("src.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("src.3", OperandKind::Immediate, None, false, None, false),
         op("src.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
-    static OPS_90: [OperandDesc<'static>; 1usize] = [
-        op("src", OperandKind::Register, Some(RegClass(7)), false, None, false),
-    ];
-    static OPS_91: [OperandDesc<'static>; 1usize] = [
-        op("src", OperandKind::Register, Some(RegClass(35)), false, None, false),
-    ];
     static OPS_92: [OperandDesc<'static>; 1usize] = [
-        op("src", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("src", OperandKind::Register, Some(RegClass(7)), false, None, false),
     ];
     static OPS_93: [OperandDesc<'static>; 1usize] = [
-        op("src", OperandKind::Register, Some(RegClass(0)), false, None, false),
+        op("src", OperandKind::Register, Some(RegClass(35)), false, None, false),
     ];
     static OPS_94: [OperandDesc<'static>; 1usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(78)), true, None, false),
+        op("src", OperandKind::Register, Some(RegClass(72)), false, None, false),
     ];
     static OPS_95: [OperandDesc<'static>; 1usize] = [
+        op("src", OperandKind::Register, Some(RegClass(0)), false, None, false),
+    ];
+    static OPS_96: [OperandDesc<'static>; 1usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(78)), true, None, false),
+    ];
+    static OPS_97: [OperandDesc<'static>; 1usize] = [
         op("dst", OperandKind::Register, Some(RegClass(39)), true, None, false),
     ];
-    static OPS_96: [OperandDesc<'static>; 7usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(7)), true, None, false),
-        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
-        op("m.1", OperandKind::Immediate, None, false, None, false),
-        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
-        op("m.3", OperandKind::Immediate, None, false, None, false),
-        op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
-        op("imm", OperandKind::Immediate, None, false, None, false),
-    ];
-    static OPS_97: [OperandDesc<'static>; 3usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(7)), true, None, false),
-        op("src", OperandKind::Register, Some(RegClass(7)), false, None, false),
-        op("imm", OperandKind::Immediate, None, false, None, false),
-    ];
     static OPS_98: [OperandDesc<'static>; 7usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
+        op("dst", OperandKind::Register, Some(RegClass(7)), true, None, false),
         op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
         op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
@@ -4274,12 +4358,12 @@ pub mod tables {
         op("imm", OperandKind::Immediate, None, false, None, false),
     ];
     static OPS_99: [OperandDesc<'static>; 3usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
-        op("src", OperandKind::Register, Some(RegClass(35)), false, None, false),
+        op("dst", OperandKind::Register, Some(RegClass(7)), true, None, false),
+        op("src", OperandKind::Register, Some(RegClass(7)), false, None, false),
         op("imm", OperandKind::Immediate, None, false, None, false),
     ];
     static OPS_100: [OperandDesc<'static>; 7usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
+        op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
         op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
         op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
@@ -4288,45 +4372,43 @@ pub mod tables {
         op("imm", OperandKind::Immediate, None, false, None, false),
     ];
     static OPS_101: [OperandDesc<'static>; 3usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
+        op("src", OperandKind::Register, Some(RegClass(35)), false, None, false),
+        op("imm", OperandKind::Immediate, None, false, None, false),
+    ];
+    static OPS_102: [OperandDesc<'static>; 7usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
+        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("m.1", OperandKind::Immediate, None, false, None, false),
+        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("m.3", OperandKind::Immediate, None, false, None, false),
+        op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+        op("imm", OperandKind::Immediate, None, false, None, false),
+    ];
+    static OPS_103: [OperandDesc<'static>; 3usize] = [
         op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("imm", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_102: [OperandDesc<'static>; 2usize] = [
+    static OPS_104: [OperandDesc<'static>; 2usize] = [
         op("dest", OperandKind::Immediate, None, false, None, false),
         op("cc", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_103: [OperandDesc<'static>; 5usize] = [
+    static OPS_105: [OperandDesc<'static>; 5usize] = [
         op("dest.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("dest.1", OperandKind::Immediate, None, false, None, false),
         op("dest.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("dest.3", OperandKind::Immediate, None, false, None, false),
         op("dest.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
-    static OPS_104: [OperandDesc<'static>; 1usize] = [
+    static OPS_106: [OperandDesc<'static>; 1usize] = [
         op("dest", OperandKind::Register, Some(RegClass(72)), false, None, false),
     ];
-    static OPS_105: [OperandDesc<'static>; 1usize] = [
+    static OPS_107: [OperandDesc<'static>; 1usize] = [
         op("dest", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_106: [OperandDesc<'static>; 6usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(7)), true, None, false),
-        op("a.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
-        op("a.1", OperandKind::Immediate, None, false, None, false),
-        op("a.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
-        op("a.3", OperandKind::Immediate, None, false, None, false),
-        op("a.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
-    ];
-    static OPS_107: [OperandDesc<'static>; 6usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
-        op("a.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
-        op("a.1", OperandKind::Immediate, None, false, None, false),
-        op("a.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
-        op("a.3", OperandKind::Immediate, None, false, None, false),
-        op("a.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
-    ];
     static OPS_108: [OperandDesc<'static>; 6usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
+        op("dst", OperandKind::Register, Some(RegClass(7)), true, None, false),
         op("a.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("a.1", OperandKind::Immediate, None, false, None, false),
         op("a.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
@@ -4334,6 +4416,22 @@ pub mod tables {
         op("a.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
     static OPS_109: [OperandDesc<'static>; 6usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
+        op("a.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("a.1", OperandKind::Immediate, None, false, None, false),
+        op("a.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("a.3", OperandKind::Immediate, None, false, None, false),
+        op("a.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+    ];
+    static OPS_110: [OperandDesc<'static>; 6usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
+        op("a.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("a.1", OperandKind::Immediate, None, false, None, false),
+        op("a.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("a.3", OperandKind::Immediate, None, false, None, false),
+        op("a.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+    ];
+    static OPS_111: [OperandDesc<'static>; 6usize] = [
         op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
         op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
@@ -4341,11 +4439,11 @@ pub mod tables {
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("src", OperandKind::Register, Some(RegClass(7)), false, None, false),
     ];
-    static OPS_110: [OperandDesc<'static>; 2usize] = [
+    static OPS_112: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(7)), true, None, false),
         op("imm", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_111: [OperandDesc<'static>; 6usize] = [
+    static OPS_113: [OperandDesc<'static>; 6usize] = [
         op("dst", OperandKind::Register, Some(RegClass(7)), true, None, false),
         op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
@@ -4353,7 +4451,7 @@ pub mod tables {
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
-    static OPS_112: [OperandDesc<'static>; 6usize] = [
+    static OPS_114: [OperandDesc<'static>; 6usize] = [
         op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
         op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
@@ -4361,46 +4459,46 @@ pub mod tables {
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("src", OperandKind::Register, Some(RegClass(35)), false, None, false),
     ];
-    static OPS_113: [OperandDesc<'static>; 1usize] = [
+    static OPS_115: [OperandDesc<'static>; 1usize] = [
         op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
     ];
-    static OPS_114: [OperandDesc<'static>; 2usize] = [
+    static OPS_116: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
         op("imm", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_115: [OperandDesc<'static>; 2usize] = [
+    static OPS_117: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
         op("imm", OperandKind::Immediate, None, false, None, false),
-    ];
-    static OPS_116: [OperandDesc<'static>; 6usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
-        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
-        op("m.1", OperandKind::Immediate, None, false, None, false),
-        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
-        op("m.3", OperandKind::Immediate, None, false, None, false),
-        op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
-    ];
-    static OPS_117: [OperandDesc<'static>; 6usize] = [
-        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
-        op("m.1", OperandKind::Immediate, None, false, None, false),
-        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
-        op("m.3", OperandKind::Immediate, None, false, None, false),
-        op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
-        op("src", OperandKind::Register, Some(RegClass(72)), false, None, false),
     ];
     static OPS_118: [OperandDesc<'static>; 6usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
+        op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
         op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
         op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
-    static OPS_119: [OperandDesc<'static>; 2usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(128)), true, None, false),
+    static OPS_119: [OperandDesc<'static>; 6usize] = [
+        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("m.1", OperandKind::Immediate, None, false, None, false),
+        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("m.3", OperandKind::Immediate, None, false, None, false),
+        op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("src", OperandKind::Register, Some(RegClass(72)), false, None, false),
     ];
     static OPS_120: [OperandDesc<'static>; 6usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
+        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("m.1", OperandKind::Immediate, None, false, None, false),
+        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("m.3", OperandKind::Immediate, None, false, None, false),
+        op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+    ];
+    static OPS_121: [OperandDesc<'static>; 2usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(128)), true, None, false),
+        op("src", OperandKind::Register, Some(RegClass(72)), false, None, false),
+    ];
+    static OPS_122: [OperandDesc<'static>; 6usize] = [
         op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
         op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
@@ -4408,7 +4506,7 @@ pub mod tables {
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("src", OperandKind::Register, Some(RegClass(0)), false, None, false),
     ];
-    static OPS_121: [OperandDesc<'static>; 6usize] = [
+    static OPS_123: [OperandDesc<'static>; 6usize] = [
         op("m.0", OperandKind::Register, Some(RegClass(83)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
         op("m.2", OperandKind::Register, Some(RegClass(94)), false, None, false),
@@ -4416,11 +4514,11 @@ pub mod tables {
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("src", OperandKind::Register, Some(RegClass(3)), false, None, false),
     ];
-    static OPS_122: [OperandDesc<'static>; 2usize] = [
+    static OPS_124: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(0)), true, None, false),
         op("imm", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_123: [OperandDesc<'static>; 6usize] = [
+    static OPS_125: [OperandDesc<'static>; 6usize] = [
         op("dst", OperandKind::Register, Some(RegClass(0)), true, None, false),
         op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
@@ -4428,7 +4526,7 @@ pub mod tables {
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
-    static OPS_124: [OperandDesc<'static>; 6usize] = [
+    static OPS_126: [OperandDesc<'static>; 6usize] = [
         op("dst", OperandKind::Register, Some(RegClass(3)), true, None, false),
         op("m.0", OperandKind::Register, Some(RegClass(83)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
@@ -4436,15 +4534,15 @@ pub mod tables {
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
-    static OPS_125: [OperandDesc<'static>; 2usize] = [
+    static OPS_127: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(0)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(0)), false, None, false),
     ];
-    static OPS_126: [OperandDesc<'static>; 2usize] = [
+    static OPS_128: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(3)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(3)), false, None, false),
     ];
-    static OPS_127: [OperandDesc<'static>; 6usize] = [
+    static OPS_129: [OperandDesc<'static>; 6usize] = [
         op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
         op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
@@ -4452,29 +4550,21 @@ pub mod tables {
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("src", OperandKind::Register, Some(RegClass(128)), false, None, false),
     ];
-    static OPS_128: [OperandDesc<'static>; 6usize] = [
+    static OPS_130: [OperandDesc<'static>; 6usize] = [
         op("dst", OperandKind::Register, Some(RegClass(128)), true, None, false),
         op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
         op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
-    ];
-    static OPS_129: [OperandDesc<'static>; 2usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(128)), true, None, false),
-        op("src", OperandKind::Register, Some(RegClass(128)), false, None, false),
-    ];
-    static OPS_130: [OperandDesc<'static>; 2usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(128)), true, None, false),
-        op("src", OperandKind::Register, Some(RegClass(35)), false, None, false),
     ];
     static OPS_131: [OperandDesc<'static>; 2usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
+        op("dst", OperandKind::Register, Some(RegClass(128)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(128)), false, None, false),
     ];
     static OPS_132: [OperandDesc<'static>; 2usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
-        op("src", OperandKind::Register, Some(RegClass(128)), false, None, false),
+        op("dst", OperandKind::Register, Some(RegClass(128)), true, None, false),
+        op("src", OperandKind::Register, Some(RegClass(35)), false, None, false),
     ];
     static OPS_133: [OperandDesc<'static>; 6usize] = [
         op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
@@ -4670,11 +4760,19 @@ pub mod tables {
         op("fn", OperandKind::Immediate, None, false, None, false),
         op("off", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_170: [OperandDesc<'static>; 2usize] = [
+    static OPS_170: [OperandDesc<'static>; 6usize] = [
+        op("fn.0", OperandKind::Register, Some(RegClass(82)), false, None, false),
+        op("fn.1", OperandKind::Immediate, None, false, None, false),
+        op("fn.2", OperandKind::Register, Some(RegClass(82)), false, None, false),
+        op("fn.3", OperandKind::Immediate, None, false, None, false),
+        op("fn.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+        op("off", OperandKind::Immediate, None, false, None, false),
+    ];
+    static OPS_171: [OperandDesc<'static>; 2usize] = [
         op("fn.0", OperandKind::Register, Some(RegClass(82)), false, None, false),
         op("off", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_171: [OperandDesc<'static>; 6usize] = [
+    static OPS_172: [OperandDesc<'static>; 6usize] = [
         op("al", OperandKind::Register, Some(RegClass(0)), false, None, false),
         op("area.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("area.1", OperandKind::Immediate, None, false, None, false),
@@ -4682,7 +4780,7 @@ pub mod tables {
         op("area.3", OperandKind::Immediate, None, false, None, false),
         op("area.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
-    static OPS_172: [OperandDesc<'static>; 1usize] = [
+    static OPS_173: [OperandDesc<'static>; 1usize] = [
         op("dst", OperandKind::Register, Some(RegClass(128)), true, None, false),
     ];
     /// Registers, indexed by `Reg`.
@@ -10468,7 +10566,7 @@ pub mod tables {
                 ],
             ),
             spill: Some(InstrTemplate {
-                opcode: Opcode(304),
+                opcode: Opcode(317),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -10481,7 +10579,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(307),
+                opcode: Opcode(320),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -10494,7 +10592,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(309),
+                opcode: Opcode(322),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -10768,7 +10866,7 @@ pub mod tables {
                 ],
             ),
             spill: Some(InstrTemplate {
-                opcode: Opcode(304),
+                opcode: Opcode(317),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -10781,7 +10879,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(307),
+                opcode: Opcode(320),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -10794,7 +10892,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(309),
+                opcode: Opcode(322),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -10876,7 +10974,7 @@ pub mod tables {
                 ],
             ),
             spill: Some(InstrTemplate {
-                opcode: Opcode(305),
+                opcode: Opcode(318),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -10889,7 +10987,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(308),
+                opcode: Opcode(321),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -10902,7 +11000,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(310),
+                opcode: Opcode(323),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -10948,7 +11046,7 @@ pub mod tables {
                 ],
             ),
             spill: Some(InstrTemplate {
-                opcode: Opcode(305),
+                opcode: Opcode(318),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -10961,7 +11059,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(308),
+                opcode: Opcode(321),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -10974,7 +11072,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(310),
+                opcode: Opcode(323),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -11020,7 +11118,7 @@ pub mod tables {
                 ],
             ),
             spill: Some(InstrTemplate {
-                opcode: Opcode(305),
+                opcode: Opcode(318),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -11033,7 +11131,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(308),
+                opcode: Opcode(321),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -11046,7 +11144,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(310),
+                opcode: Opcode(323),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -11331,7 +11429,7 @@ pub mod tables {
                 ],
             ),
             spill: Some(InstrTemplate {
-                opcode: Opcode(284),
+                opcode: Opcode(297),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -11344,7 +11442,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(286),
+                opcode: Opcode(299),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -11357,7 +11455,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(287),
+                opcode: Opcode(300),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -11502,7 +11600,7 @@ pub mod tables {
                 ],
             ),
             spill: Some(InstrTemplate {
-                opcode: Opcode(284),
+                opcode: Opcode(297),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -11515,7 +11613,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(286),
+                opcode: Opcode(299),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -11528,7 +11626,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(287),
+                opcode: Opcode(300),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -11632,7 +11730,7 @@ pub mod tables {
                 ],
             ),
             spill: Some(InstrTemplate {
-                opcode: Opcode(284),
+                opcode: Opcode(297),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -11645,7 +11743,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(286),
+                opcode: Opcode(299),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -11658,7 +11756,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(287),
+                opcode: Opcode(300),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -12322,7 +12420,7 @@ pub mod tables {
                 ],
             ),
             spill: Some(InstrTemplate {
-                opcode: Opcode(284),
+                opcode: Opcode(297),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -12335,7 +12433,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(286),
+                opcode: Opcode(299),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -12348,7 +12446,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(287),
+                opcode: Opcode(300),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -13501,7 +13599,7 @@ pub mod tables {
                 ],
             ),
             spill: Some(InstrTemplate {
-                opcode: Opcode(289),
+                opcode: Opcode(302),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -13514,7 +13612,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(293),
+                opcode: Opcode(306),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -13527,7 +13625,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(294),
+                opcode: Opcode(307),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -13670,7 +13768,7 @@ pub mod tables {
                 ],
             ),
             spill: Some(InstrTemplate {
-                opcode: Opcode(289),
+                opcode: Opcode(302),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -13683,7 +13781,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(293),
+                opcode: Opcode(306),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -13696,7 +13794,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(294),
+                opcode: Opcode(307),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -13954,7 +14052,7 @@ pub mod tables {
             sub_class_with_sub_reg: Cow::Borrowed(&[]),
             super_reg_classes: Cow::Borrowed(&[src(8, 130), src(8, 132)]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(340),
+                opcode: Opcode(353),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -13967,7 +14065,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(342),
+                opcode: Opcode(355),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -13980,7 +14078,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(316),
+                opcode: Opcode(329),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -14101,7 +14199,7 @@ pub mod tables {
                 ],
             ),
             spill: Some(InstrTemplate {
-                opcode: Opcode(289),
+                opcode: Opcode(302),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -14114,7 +14212,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(293),
+                opcode: Opcode(306),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -14127,7 +14225,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(294),
+                opcode: Opcode(307),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -14237,7 +14335,7 @@ pub mod tables {
                 ],
             ),
             spill: Some(InstrTemplate {
-                opcode: Opcode(289),
+                opcode: Opcode(302),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -14250,7 +14348,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(293),
+                opcode: Opcode(306),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -14263,7 +14361,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(294),
+                opcode: Opcode(307),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -14436,7 +14534,7 @@ pub mod tables {
                 ],
             ),
             spill: Some(InstrTemplate {
-                opcode: Opcode(289),
+                opcode: Opcode(302),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -14449,7 +14547,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(293),
+                opcode: Opcode(306),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -14462,7 +14560,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(294),
+                opcode: Opcode(307),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -14593,7 +14691,7 @@ pub mod tables {
                 ],
             ),
             spill: Some(InstrTemplate {
-                opcode: Opcode(289),
+                opcode: Opcode(302),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -14606,7 +14704,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(293),
+                opcode: Opcode(306),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -14619,7 +14717,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(294),
+                opcode: Opcode(307),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -14760,7 +14858,7 @@ pub mod tables {
                 ],
             ),
             spill: Some(InstrTemplate {
-                opcode: Opcode(289),
+                opcode: Opcode(302),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -14773,7 +14871,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(293),
+                opcode: Opcode(306),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -14786,7 +14884,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(294),
+                opcode: Opcode(307),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -14836,7 +14934,7 @@ pub mod tables {
                 ],
             ),
             spill: Some(InstrTemplate {
-                opcode: Opcode(289),
+                opcode: Opcode(302),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -14849,7 +14947,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(293),
+                opcode: Opcode(306),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -14862,7 +14960,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(294),
+                opcode: Opcode(307),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -14902,7 +15000,7 @@ pub mod tables {
                 &[src(5, 105), src(5, 106), src(5, 109), src(5, 118), src(5, 119)],
             ),
             spill: Some(InstrTemplate {
-                opcode: Opcode(289),
+                opcode: Opcode(302),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -14915,7 +15013,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(293),
+                opcode: Opcode(306),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -14928,7 +15026,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(294),
+                opcode: Opcode(307),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -14966,7 +15064,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[src(5, 106), src(5, 118)]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(289),
+                opcode: Opcode(302),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -14979,7 +15077,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(293),
+                opcode: Opcode(306),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -14992,7 +15090,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(294),
+                opcode: Opcode(307),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -15030,7 +15128,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[src(5, 109), src(5, 118), src(5, 119)]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(289),
+                opcode: Opcode(302),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -15043,7 +15141,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(293),
+                opcode: Opcode(306),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -15056,7 +15154,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(294),
+                opcode: Opcode(307),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -15096,7 +15194,7 @@ pub mod tables {
                 &[src(5, 69), src(5, 110), src(5, 120), src(5, 121)],
             ),
             spill: Some(InstrTemplate {
-                opcode: Opcode(289),
+                opcode: Opcode(302),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -15109,7 +15207,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(293),
+                opcode: Opcode(306),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -15122,7 +15220,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(294),
+                opcode: Opcode(307),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -15160,7 +15258,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[src(5, 111), src(5, 117), src(5, 122)]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(289),
+                opcode: Opcode(302),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -15173,7 +15271,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(293),
+                opcode: Opcode(306),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -15186,7 +15284,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(294),
+                opcode: Opcode(307),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -15224,7 +15322,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[src(5, 112), src(5, 117), src(5, 119)]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(289),
+                opcode: Opcode(302),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -15237,7 +15335,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(293),
+                opcode: Opcode(306),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -15250,7 +15348,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(294),
+                opcode: Opcode(307),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -15288,7 +15386,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[src(5, 109), src(5, 118), src(5, 119)]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(289),
+                opcode: Opcode(302),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -15301,7 +15399,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(293),
+                opcode: Opcode(306),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -15314,7 +15412,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(294),
+                opcode: Opcode(307),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -15354,7 +15452,7 @@ pub mod tables {
                 &[src(5, 69), src(5, 113), src(5, 120), src(5, 123)],
             ),
             spill: Some(InstrTemplate {
-                opcode: Opcode(289),
+                opcode: Opcode(302),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -15367,7 +15465,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(293),
+                opcode: Opcode(306),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -15380,7 +15478,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(294),
+                opcode: Opcode(307),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -15418,7 +15516,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[src(5, 114), src(5, 122), src(5, 123)]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(289),
+                opcode: Opcode(302),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -15431,7 +15529,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(293),
+                opcode: Opcode(306),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -15444,7 +15542,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(294),
+                opcode: Opcode(307),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -15567,7 +15665,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[src(5, 117)]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(289),
+                opcode: Opcode(302),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -15580,7 +15678,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(293),
+                opcode: Opcode(306),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -15593,7 +15691,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(294),
+                opcode: Opcode(307),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -15631,7 +15729,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[src(5, 118)]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(289),
+                opcode: Opcode(302),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -15644,7 +15742,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(293),
+                opcode: Opcode(306),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -15657,7 +15755,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(294),
+                opcode: Opcode(307),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -15695,7 +15793,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[src(5, 119)]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(289),
+                opcode: Opcode(302),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -15708,7 +15806,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(293),
+                opcode: Opcode(306),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -15721,7 +15819,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(294),
+                opcode: Opcode(307),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -15759,7 +15857,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[src(5, 69), src(5, 120)]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(289),
+                opcode: Opcode(302),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -15772,7 +15870,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(293),
+                opcode: Opcode(306),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -15785,7 +15883,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(294),
+                opcode: Opcode(307),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -15823,7 +15921,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[src(5, 121)]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(289),
+                opcode: Opcode(302),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -15836,7 +15934,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(293),
+                opcode: Opcode(306),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -15849,7 +15947,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(294),
+                opcode: Opcode(307),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -15887,7 +15985,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[src(5, 122)]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(289),
+                opcode: Opcode(302),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -15900,7 +15998,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(293),
+                opcode: Opcode(306),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -15913,7 +16011,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(294),
+                opcode: Opcode(307),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -15951,7 +16049,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[src(5, 123)]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(289),
+                opcode: Opcode(302),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -15964,7 +16062,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(293),
+                opcode: Opcode(306),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -15977,7 +16075,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(294),
+                opcode: Opcode(307),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -16208,7 +16306,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(296),
+                opcode: Opcode(309),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -16221,7 +16319,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(299),
+                opcode: Opcode(312),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -16234,7 +16332,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(300),
+                opcode: Opcode(313),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -16452,7 +16550,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(296),
+                opcode: Opcode(309),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -16465,7 +16563,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(299),
+                opcode: Opcode(312),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -16478,7 +16576,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(300),
+                opcode: Opcode(313),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -16591,7 +16689,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(296),
+                opcode: Opcode(309),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -16604,7 +16702,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(299),
+                opcode: Opcode(312),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -16617,7 +16715,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(300),
+                opcode: Opcode(313),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -16702,7 +16800,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(296),
+                opcode: Opcode(309),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -16715,7 +16813,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(299),
+                opcode: Opcode(312),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -16728,7 +16826,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(300),
+                opcode: Opcode(313),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -16861,7 +16959,7 @@ pub mod tables {
             sub_class_with_sub_reg: Cow::Borrowed(&[]),
             super_reg_classes: Cow::Borrowed(&[src(8, 130), src(8, 132)]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(334),
+                opcode: Opcode(347),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -16874,7 +16972,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(336),
+                opcode: Opcode(349),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -16887,7 +16985,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(316),
+                opcode: Opcode(329),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -16970,7 +17068,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(296),
+                opcode: Opcode(309),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -16983,7 +17081,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(299),
+                opcode: Opcode(312),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -16996,7 +17094,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(300),
+                opcode: Opcode(313),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -17077,7 +17175,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(296),
+                opcode: Opcode(309),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -17090,7 +17188,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(299),
+                opcode: Opcode(312),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -17103,7 +17201,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(300),
+                opcode: Opcode(313),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -17180,7 +17278,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(296),
+                opcode: Opcode(309),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -17193,7 +17291,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(299),
+                opcode: Opcode(312),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -17206,7 +17304,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(300),
+                opcode: Opcode(313),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -17277,7 +17375,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(296),
+                opcode: Opcode(309),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -17290,7 +17388,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(299),
+                opcode: Opcode(312),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -17303,7 +17401,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(300),
+                opcode: Opcode(313),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -17369,7 +17467,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(296),
+                opcode: Opcode(309),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -17382,7 +17480,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(299),
+                opcode: Opcode(312),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -17395,7 +17493,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(300),
+                opcode: Opcode(313),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -17464,7 +17562,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(296),
+                opcode: Opcode(309),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -17477,7 +17575,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(299),
+                opcode: Opcode(312),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -17490,7 +17588,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(300),
+                opcode: Opcode(313),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -17559,7 +17657,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(296),
+                opcode: Opcode(309),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -17572,7 +17670,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(299),
+                opcode: Opcode(312),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -17585,7 +17683,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(300),
+                opcode: Opcode(313),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -17652,7 +17750,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(296),
+                opcode: Opcode(309),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -17665,7 +17763,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(299),
+                opcode: Opcode(312),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -17678,7 +17776,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(300),
+                opcode: Opcode(313),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -17745,7 +17843,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(296),
+                opcode: Opcode(309),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -17758,7 +17856,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(299),
+                opcode: Opcode(312),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -17771,7 +17869,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(300),
+                opcode: Opcode(313),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -17838,7 +17936,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(296),
+                opcode: Opcode(309),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -17851,7 +17949,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(299),
+                opcode: Opcode(312),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -17864,7 +17962,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(300),
+                opcode: Opcode(313),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -17919,7 +18017,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(296),
+                opcode: Opcode(309),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -17932,7 +18030,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(299),
+                opcode: Opcode(312),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -17945,7 +18043,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(300),
+                opcode: Opcode(313),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -18117,7 +18215,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(296),
+                opcode: Opcode(309),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -18130,7 +18228,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(299),
+                opcode: Opcode(312),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -18143,7 +18241,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(300),
+                opcode: Opcode(313),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -18200,7 +18298,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(296),
+                opcode: Opcode(309),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -18213,7 +18311,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(299),
+                opcode: Opcode(312),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -18226,7 +18324,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(300),
+                opcode: Opcode(313),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -18272,7 +18370,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(296),
+                opcode: Opcode(309),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -18285,7 +18383,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(299),
+                opcode: Opcode(312),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -18298,7 +18396,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(300),
+                opcode: Opcode(313),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -18344,7 +18442,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(296),
+                opcode: Opcode(309),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -18357,7 +18455,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(299),
+                opcode: Opcode(312),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -18370,7 +18468,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(300),
+                opcode: Opcode(313),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -18427,7 +18525,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(296),
+                opcode: Opcode(309),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -18440,7 +18538,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(299),
+                opcode: Opcode(312),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -18453,7 +18551,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(300),
+                opcode: Opcode(313),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -18552,7 +18650,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(296),
+                opcode: Opcode(309),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -18565,7 +18663,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(299),
+                opcode: Opcode(312),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -18578,7 +18676,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(300),
+                opcode: Opcode(313),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -18620,7 +18718,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(296),
+                opcode: Opcode(309),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -18633,7 +18731,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(299),
+                opcode: Opcode(312),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -18646,7 +18744,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(300),
+                opcode: Opcode(313),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -18689,7 +18787,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(296),
+                opcode: Opcode(309),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -18702,7 +18800,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(299),
+                opcode: Opcode(312),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -18715,7 +18813,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(300),
+                opcode: Opcode(313),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -18755,7 +18853,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(296),
+                opcode: Opcode(309),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -18768,7 +18866,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(299),
+                opcode: Opcode(312),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -18781,7 +18879,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(300),
+                opcode: Opcode(313),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -18821,7 +18919,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(296),
+                opcode: Opcode(309),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -18834,7 +18932,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(299),
+                opcode: Opcode(312),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -18847,7 +18945,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(300),
+                opcode: Opcode(313),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -18887,7 +18985,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(296),
+                opcode: Opcode(309),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -18900,7 +18998,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(299),
+                opcode: Opcode(312),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -18913,7 +19011,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(300),
+                opcode: Opcode(313),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -18953,7 +19051,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(296),
+                opcode: Opcode(309),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -18966,7 +19064,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(299),
+                opcode: Opcode(312),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -18979,7 +19077,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(300),
+                opcode: Opcode(313),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -19017,7 +19115,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(296),
+                opcode: Opcode(309),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -19030,7 +19128,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(299),
+                opcode: Opcode(312),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -19043,7 +19141,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(300),
+                opcode: Opcode(313),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -19081,7 +19179,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(296),
+                opcode: Opcode(309),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -19094,7 +19192,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(299),
+                opcode: Opcode(312),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -19107,7 +19205,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(300),
+                opcode: Opcode(313),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -19145,7 +19243,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(296),
+                opcode: Opcode(309),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -19158,7 +19256,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(299),
+                opcode: Opcode(312),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -19171,7 +19269,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(300),
+                opcode: Opcode(313),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -19209,7 +19307,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(296),
+                opcode: Opcode(309),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -19222,7 +19320,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(299),
+                opcode: Opcode(312),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -19235,7 +19333,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(300),
+                opcode: Opcode(313),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -19273,7 +19371,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(296),
+                opcode: Opcode(309),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -19286,7 +19384,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(299),
+                opcode: Opcode(312),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -19299,7 +19397,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(300),
+                opcode: Opcode(313),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -19337,7 +19435,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(296),
+                opcode: Opcode(309),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -19350,7 +19448,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(299),
+                opcode: Opcode(312),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -19363,7 +19461,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(300),
+                opcode: Opcode(313),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -19401,7 +19499,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(296),
+                opcode: Opcode(309),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -19414,7 +19512,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(299),
+                opcode: Opcode(312),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -19427,7 +19525,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(300),
+                opcode: Opcode(313),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -19465,7 +19563,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(296),
+                opcode: Opcode(309),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -19478,7 +19576,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(299),
+                opcode: Opcode(312),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -19491,7 +19589,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(300),
+                opcode: Opcode(313),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -19529,7 +19627,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(296),
+                opcode: Opcode(309),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -19542,7 +19640,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(299),
+                opcode: Opcode(312),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -19555,7 +19653,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(300),
+                opcode: Opcode(313),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -19593,7 +19691,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(296),
+                opcode: Opcode(309),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -19606,7 +19704,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(299),
+                opcode: Opcode(312),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -19619,7 +19717,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(300),
+                opcode: Opcode(313),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -19657,7 +19755,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(296),
+                opcode: Opcode(309),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -19670,7 +19768,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(299),
+                opcode: Opcode(312),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -19683,7 +19781,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(300),
+                opcode: Opcode(313),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -19723,7 +19821,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(296),
+                opcode: Opcode(309),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -19736,7 +19834,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(299),
+                opcode: Opcode(312),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -19749,7 +19847,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(300),
+                opcode: Opcode(313),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -19787,7 +19885,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(296),
+                opcode: Opcode(309),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -19800,7 +19898,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(299),
+                opcode: Opcode(312),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -19813,7 +19911,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(300),
+                opcode: Opcode(313),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -19851,7 +19949,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(296),
+                opcode: Opcode(309),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -19864,7 +19962,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(299),
+                opcode: Opcode(312),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -19877,7 +19975,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(300),
+                opcode: Opcode(313),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -19915,7 +20013,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(296),
+                opcode: Opcode(309),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -19928,7 +20026,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(299),
+                opcode: Opcode(312),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -19941,7 +20039,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(300),
+                opcode: Opcode(313),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -19981,7 +20079,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(296),
+                opcode: Opcode(309),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -19994,7 +20092,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(299),
+                opcode: Opcode(312),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -20007,7 +20105,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(300),
+                opcode: Opcode(313),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -20045,7 +20143,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(296),
+                opcode: Opcode(309),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -20058,7 +20156,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(299),
+                opcode: Opcode(312),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -20071,7 +20169,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(300),
+                opcode: Opcode(313),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -20109,7 +20207,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(296),
+                opcode: Opcode(309),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -20122,7 +20220,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(299),
+                opcode: Opcode(312),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -20135,7 +20233,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(300),
+                opcode: Opcode(313),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -20173,7 +20271,7 @@ pub mod tables {
             ),
             super_reg_classes: Cow::Borrowed(&[]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(296),
+                opcode: Opcode(309),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -20186,7 +20284,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(299),
+                opcode: Opcode(312),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -20199,7 +20297,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(300),
+                opcode: Opcode(313),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -20486,7 +20584,7 @@ pub mod tables {
             sub_class_with_sub_reg: Cow::Borrowed(&[]),
             super_reg_classes: Cow::Borrowed(&[src(8, 130), src(8, 132)]),
             spill: Some(InstrTemplate {
-                opcode: Opcode(314),
+                opcode: Opcode(327),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Slot,
@@ -20499,7 +20597,7 @@ pub mod tables {
                 ),
             }),
             reload: Some(InstrTemplate {
-                opcode: Opcode(315),
+                opcode: Opcode(328),
                 operands: Cow::Borrowed(
                     &[
                         TemplateOperand::Reg,
@@ -20512,7 +20610,7 @@ pub mod tables {
                 ),
             }),
             copy: Some(InstrTemplate {
-                opcode: Opcode(316),
+                opcode: Opcode(329),
                 operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
             }),
         },
@@ -22505,10 +22603,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(61),
+            reg_form: Opcode(65),
             operand: 2,
             also: None,
-            mem_form: Opcode(60),
+            mem_form: Opcode(64),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -22521,25 +22619,9 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(63),
+            reg_form: Opcode(67),
             operand: 2,
             also: None,
-            mem_form: Opcode(62),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(69),
-            operand: 0,
-            also: Some(1),
             mem_form: Opcode(66),
             address: Cow::Borrowed(
                 &[
@@ -22553,10 +22635,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(70),
+            reg_form: Opcode(73),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(67),
+            mem_form: Opcode(70),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -22569,25 +22651,9 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(72),
+            reg_form: Opcode(74),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(68),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(72),
-            operand: 2,
-            also: None,
             mem_form: Opcode(71),
             address: Cow::Borrowed(
                 &[
@@ -22604,7 +22670,7 @@ pub mod tables {
             reg_form: Opcode(76),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(73),
+            mem_form: Opcode(72),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -22617,25 +22683,9 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(77),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(74),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(79),
-            operand: 0,
-            also: Some(1),
+            reg_form: Opcode(76),
+            operand: 2,
+            also: None,
             mem_form: Opcode(75),
             address: Cow::Borrowed(
                 &[
@@ -22649,9 +22699,25 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(79),
-            operand: 2,
-            also: None,
+            reg_form: Opcode(80),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(77),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(81),
+            operand: 0,
+            also: Some(1),
             mem_form: Opcode(78),
             address: Cow::Borrowed(
                 &[
@@ -22668,7 +22734,7 @@ pub mod tables {
             reg_form: Opcode(83),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(80),
+            mem_form: Opcode(79),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -22681,25 +22747,9 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(84),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(81),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(86),
-            operand: 0,
-            also: Some(1),
+            reg_form: Opcode(83),
+            operand: 2,
+            also: None,
             mem_form: Opcode(82),
             address: Cow::Borrowed(
                 &[
@@ -22713,9 +22763,25 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(86),
-            operand: 2,
-            also: None,
+            reg_form: Opcode(87),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(84),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(88),
+            operand: 0,
+            also: Some(1),
             mem_form: Opcode(85),
             address: Cow::Borrowed(
                 &[
@@ -22729,10 +22795,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(89),
+            reg_form: Opcode(90),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(87),
+            mem_form: Opcode(86),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -22745,26 +22811,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(91),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(88),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(91),
+            reg_form: Opcode(90),
             operand: 2,
             also: None,
-            mem_form: Opcode(90),
+            mem_form: Opcode(89),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -22778,8 +22828,24 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(93),
-            operand: 2,
-            also: None,
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(91),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(95),
+            operand: 0,
+            also: Some(1),
             mem_form: Opcode(92),
             address: Cow::Borrowed(
                 &[
@@ -22842,7 +22908,7 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(101),
-            operand: 1,
+            operand: 2,
             also: None,
             mem_form: Opcode(100),
             address: Cow::Borrowed(
@@ -22858,7 +22924,7 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(103),
-            operand: 1,
+            operand: 2,
             also: None,
             mem_form: Opcode(102),
             address: Cow::Borrowed(
@@ -22937,42 +23003,42 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(140),
+            reg_form: Opcode(113),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(112),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(115),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(114),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(144),
             operand: 0,
             also: None,
-            mem_form: Opcode(138),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(143),
-            operand: 2,
-            also: None,
             mem_form: Opcode(142),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(145),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(144),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -23001,8 +23067,8 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(151),
-            operand: 0,
+            reg_form: Opcode(149),
+            operand: 2,
             also: None,
             mem_form: Opcode(148),
             address: Cow::Borrowed(
@@ -23017,24 +23083,8 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(152),
-            operand: 0,
-            also: None,
-            mem_form: Opcode(149),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(154),
-            operand: 0,
+            reg_form: Opcode(151),
+            operand: 2,
             also: None,
             mem_form: Opcode(150),
             address: Cow::Borrowed(
@@ -23049,8 +23099,24 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(154),
-            operand: 1,
+            reg_form: Opcode(155),
+            operand: 0,
+            also: None,
+            mem_form: Opcode(152),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(156),
+            operand: 0,
             also: None,
             mem_form: Opcode(153),
             address: Cow::Borrowed(
@@ -23068,7 +23134,7 @@ pub mod tables {
             reg_form: Opcode(158),
             operand: 0,
             also: None,
-            mem_form: Opcode(155),
+            mem_form: Opcode(154),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -23081,24 +23147,8 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(159),
-            operand: 0,
-            also: None,
-            mem_form: Opcode(156),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(161),
-            operand: 0,
+            reg_form: Opcode(158),
+            operand: 1,
             also: None,
             mem_form: Opcode(157),
             address: Cow::Borrowed(
@@ -23113,8 +23163,24 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(161),
-            operand: 1,
+            reg_form: Opcode(162),
+            operand: 0,
+            also: None,
+            mem_form: Opcode(159),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(163),
+            operand: 0,
             also: None,
             mem_form: Opcode(160),
             address: Cow::Borrowed(
@@ -23132,7 +23198,7 @@ pub mod tables {
             reg_form: Opcode(165),
             operand: 0,
             also: None,
-            mem_form: Opcode(162),
+            mem_form: Opcode(161),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -23145,24 +23211,8 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(166),
-            operand: 0,
-            also: None,
-            mem_form: Opcode(163),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(168),
-            operand: 0,
+            reg_form: Opcode(165),
+            operand: 1,
             also: None,
             mem_form: Opcode(164),
             address: Cow::Borrowed(
@@ -23177,8 +23227,24 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(168),
-            operand: 1,
+            reg_form: Opcode(169),
+            operand: 0,
+            also: None,
+            mem_form: Opcode(166),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(170),
+            operand: 0,
             also: None,
             mem_form: Opcode(167),
             address: Cow::Borrowed(
@@ -23193,10 +23259,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(171),
+            reg_form: Opcode(172),
             operand: 0,
             also: None,
-            mem_form: Opcode(169),
+            mem_form: Opcode(168),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -23209,26 +23275,26 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(173),
-            operand: 0,
-            also: None,
-            mem_form: Opcode(170),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(173),
+            reg_form: Opcode(172),
             operand: 1,
             also: None,
-            mem_form: Opcode(172),
+            mem_form: Opcode(171),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(175),
+            operand: 0,
+            also: None,
+            mem_form: Opcode(173),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -23242,7 +23308,23 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(177),
-            operand: 2,
+            operand: 0,
+            also: None,
+            mem_form: Opcode(174),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(177),
+            operand: 1,
             also: None,
             mem_form: Opcode(176),
             address: Cow::Borrowed(
@@ -23257,24 +23339,8 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(179),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(178),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
             reg_form: Opcode(181),
-            operand: 1,
+            operand: 2,
             also: None,
             mem_form: Opcode(180),
             address: Cow::Borrowed(
@@ -23290,7 +23356,7 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(183),
-            operand: 1,
+            operand: 2,
             also: None,
             mem_form: Opcode(182),
             address: Cow::Borrowed(
@@ -23305,10 +23371,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(198),
+            reg_form: Opcode(185),
             operand: 1,
             also: None,
-            mem_form: Opcode(197),
+            mem_form: Opcode(184),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -23321,10 +23387,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(200),
+            reg_form: Opcode(187),
             operand: 1,
             also: None,
-            mem_form: Opcode(199),
+            mem_form: Opcode(186),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -23353,26 +23419,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(204),
+            reg_form: Opcode(205),
             operand: 1,
             also: None,
-            mem_form: Opcode(203),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(206),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(205),
+            mem_form: Opcode(204),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -23386,8 +23436,8 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(208),
-            operand: 0,
-            also: Some(1),
+            operand: 1,
+            also: None,
             mem_form: Opcode(207),
             address: Cow::Borrowed(
                 &[
@@ -23401,26 +23451,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(210),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(209),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(212),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(211),
+            reg_form: Opcode(211),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(210),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -23435,7 +23469,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(214),
             operand: 0,
-            also: None,
+            also: Some(1),
             mem_form: Opcode(213),
             address: Cow::Borrowed(
                 &[
@@ -23451,7 +23485,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(216),
             operand: 0,
-            also: None,
+            also: Some(1),
             mem_form: Opcode(215),
             address: Cow::Borrowed(
                 &[
@@ -23467,7 +23501,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(218),
             operand: 0,
-            also: None,
+            also: Some(1),
             mem_form: Opcode(217),
             address: Cow::Borrowed(
                 &[
@@ -23483,7 +23517,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(220),
             operand: 0,
-            also: None,
+            also: Some(1),
             mem_form: Opcode(219),
             address: Cow::Borrowed(
                 &[
@@ -23498,7 +23532,7 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(222),
-            operand: 2,
+            operand: 0,
             also: None,
             mem_form: Opcode(221),
             address: Cow::Borrowed(
@@ -23514,9 +23548,25 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(224),
-            operand: 2,
+            operand: 0,
             also: None,
             mem_form: Opcode(223),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(226),
+            operand: 0,
+            also: None,
+            mem_form: Opcode(225),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -23545,40 +23595,8 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(230),
-            operand: 0,
-            also: None,
-            mem_form: Opcode(229),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(232),
-            operand: 0,
-            also: None,
-            mem_form: Opcode(231),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
             reg_form: Opcode(234),
-            operand: 0,
+            operand: 2,
             also: None,
             mem_form: Opcode(233),
             address: Cow::Borrowed(
@@ -23594,7 +23612,7 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(236),
-            operand: 0,
+            operand: 2,
             also: None,
             mem_form: Opcode(235),
             address: Cow::Borrowed(
@@ -23610,25 +23628,9 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(240),
-            operand: 2,
+            operand: 0,
             also: None,
-            mem_form: Opcode(237),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(241),
-            operand: 1,
-            also: None,
-            mem_form: Opcode(238),
+            mem_form: Opcode(239),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -23642,9 +23644,9 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(242),
-            operand: 1,
+            operand: 0,
             also: None,
-            mem_form: Opcode(239),
+            mem_form: Opcode(241),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -23673,8 +23675,8 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(248),
-            operand: 2,
+            reg_form: Opcode(246),
+            operand: 0,
             also: None,
             mem_form: Opcode(245),
             address: Cow::Borrowed(
@@ -23689,24 +23691,8 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(249),
-            operand: 1,
-            also: None,
-            mem_form: Opcode(246),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(250),
-            operand: 1,
+            reg_form: Opcode(248),
+            operand: 0,
             also: None,
             mem_form: Opcode(247),
             address: Cow::Borrowed(
@@ -23722,7 +23708,39 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(252),
-            operand: 0,
+            operand: 2,
+            also: None,
+            mem_form: Opcode(249),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(253),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(250),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(254),
+            operand: 1,
             also: None,
             mem_form: Opcode(251),
             address: Cow::Borrowed(
@@ -23738,39 +23756,7 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(256),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(253),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(257),
-            operand: 1,
-            also: None,
-            mem_form: Opcode(254),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(258),
-            operand: 1,
+            operand: 0,
             also: None,
             mem_form: Opcode(255),
             address: Cow::Borrowed(
@@ -23786,9 +23772,25 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(260),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(259),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(257),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(261),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(258),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -23802,9 +23804,9 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(262),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(261),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(259),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -23819,7 +23821,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(264),
             operand: 0,
-            also: Some(1),
+            also: None,
             mem_form: Opcode(263),
             address: Cow::Borrowed(
                 &[
@@ -23833,9 +23835,9 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(266),
-            operand: 0,
-            also: Some(1),
+            reg_form: Opcode(268),
+            operand: 2,
+            also: None,
             mem_form: Opcode(265),
             address: Cow::Borrowed(
                 &[
@@ -23850,9 +23852,57 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(269),
-            operand: 0,
+            operand: 1,
             also: None,
-            mem_form: Opcode(268),
+            mem_form: Opcode(266),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(270),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(267),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(272),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(271),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(274),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(273),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -23866,8 +23916,8 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(276),
-            operand: 2,
-            also: None,
+            operand: 0,
+            also: Some(1),
             mem_form: Opcode(275),
             address: Cow::Borrowed(
                 &[
@@ -23882,8 +23932,8 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(278),
-            operand: 2,
-            also: None,
+            operand: 0,
+            also: Some(1),
             mem_form: Opcode(277),
             address: Cow::Borrowed(
                 &[
@@ -23897,42 +23947,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(280),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(279),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(282),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(281),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(285),
+            reg_form: Opcode(281),
             operand: 0,
             also: None,
-            mem_form: Opcode(283),
+            mem_form: Opcode(280),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -23945,26 +23963,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(287),
-            operand: 0,
+            reg_form: Opcode(288),
+            operand: 2,
             also: None,
-            mem_form: Opcode(284),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(287),
-            operand: 1,
-            also: None,
-            mem_form: Opcode(286),
+            mem_form: Opcode(287),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -23978,40 +23980,7 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(290),
-            operand: 0,
-            also: None,
-            mem_form: Opcode(288),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(291),
-            operand: 0,
-            also: None,
-            mem_form: Opcode(288),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(294),
-            operand: 0,
+            operand: 2,
             also: None,
             mem_form: Opcode(289),
             address: Cow::Borrowed(
@@ -24026,10 +23995,26 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(294),
-            operand: 1,
+            reg_form: Opcode(293),
+            operand: 2,
             also: None,
-            mem_form: Opcode(293),
+            mem_form: Opcode(292),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(295),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(294),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -24045,22 +24030,6 @@ pub mod tables {
             reg_form: Opcode(298),
             operand: 0,
             also: None,
-            mem_form: Opcode(295),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(300),
-            operand: 0,
-            also: None,
             mem_form: Opcode(296),
             address: Cow::Borrowed(
                 &[
@@ -24075,6 +24044,22 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(300),
+            operand: 0,
+            also: None,
+            mem_form: Opcode(297),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(300),
             operand: 1,
             also: None,
             mem_form: Opcode(299),
@@ -24090,26 +24075,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(301),
-            operand: 1,
-            also: None,
-            mem_form: Opcode(333),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(302),
+            reg_form: Opcode(303),
             operand: 0,
             also: None,
-            mem_form: Opcode(296),
+            mem_form: Opcode(301),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -24117,31 +24086,16 @@ pub mod tables {
                     TemplateOperand::NoReg,
                     TemplateOperand::Imm(0),
                     TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(302),
-            operand: 1,
-            also: None,
-            mem_form: Opcode(336),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
                     TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
                 ],
             ),
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(306),
+            reg_form: Opcode(304),
             operand: 0,
             also: None,
-            mem_form: Opcode(303),
+            mem_form: Opcode(301),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -24154,10 +24108,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(309),
+            reg_form: Opcode(307),
             operand: 0,
             also: None,
-            mem_form: Opcode(304),
+            mem_form: Opcode(302),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -24170,10 +24124,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(309),
+            reg_form: Opcode(307),
             operand: 1,
             also: None,
-            mem_form: Opcode(307),
+            mem_form: Opcode(306),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -24186,26 +24140,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(318),
-            operand: 1,
-            also: None,
-            mem_form: Opcode(317),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(319),
+            reg_form: Opcode(311),
             operand: 0,
             also: None,
-            mem_form: Opcode(289),
+            mem_form: Opcode(308),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -24218,26 +24156,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(319),
-            operand: 1,
-            also: None,
-            mem_form: Opcode(342),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(330),
+            reg_form: Opcode(313),
             operand: 0,
             also: None,
-            mem_form: Opcode(329),
+            mem_form: Opcode(309),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -24250,10 +24172,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(330),
+            reg_form: Opcode(313),
             operand: 1,
             also: None,
-            mem_form: Opcode(293),
+            mem_form: Opcode(312),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -24266,119 +24188,7 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(332),
-            operand: 0,
-            also: None,
-            mem_form: Opcode(331),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(332),
-            operand: 1,
-            also: None,
-            mem_form: Opcode(299),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(338),
-            operand: 0,
-            also: None,
-            mem_form: Opcode(334),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(338),
-            operand: 1,
-            also: None,
-            mem_form: Opcode(299),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(339),
-            operand: 0,
-            also: None,
-            mem_form: Opcode(340),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(339),
-            operand: 1,
-            also: None,
-            mem_form: Opcode(293),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(345),
-            operand: 1,
-            also: None,
-            mem_form: Opcode(344),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(348),
+            reg_form: Opcode(314),
             operand: 1,
             also: None,
             mem_form: Opcode(346),
@@ -24394,8 +24204,200 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(349),
+            reg_form: Opcode(315),
+            operand: 0,
+            also: None,
+            mem_form: Opcode(309),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(315),
             operand: 1,
+            also: None,
+            mem_form: Opcode(349),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(319),
+            operand: 0,
+            also: None,
+            mem_form: Opcode(316),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(322),
+            operand: 0,
+            also: None,
+            mem_form: Opcode(317),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(322),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(320),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(331),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(330),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(332),
+            operand: 0,
+            also: None,
+            mem_form: Opcode(302),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(332),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(355),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(343),
+            operand: 0,
+            also: None,
+            mem_form: Opcode(342),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(343),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(306),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(345),
+            operand: 0,
+            also: None,
+            mem_form: Opcode(344),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(345),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(312),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(351),
+            operand: 0,
             also: None,
             mem_form: Opcode(347),
             address: Cow::Borrowed(
@@ -24410,10 +24412,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(353),
+            reg_form: Opcode(351),
             operand: 1,
             also: None,
-            mem_form: Opcode(350),
+            mem_form: Opcode(312),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -24426,10 +24428,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(354),
-            operand: 1,
+            reg_form: Opcode(352),
+            operand: 0,
             also: None,
-            mem_form: Opcode(351),
+            mem_form: Opcode(353),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -24442,10 +24444,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(355),
+            reg_form: Opcode(352),
             operand: 1,
             also: None,
-            mem_form: Opcode(352),
+            mem_form: Opcode(306),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -24458,10 +24460,58 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(363),
+            reg_form: Opcode(358),
             operand: 1,
             also: None,
-            mem_form: Opcode(362),
+            mem_form: Opcode(357),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(361),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(359),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(362),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(360),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(366),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(363),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -24506,10 +24556,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(369),
+            reg_form: Opcode(376),
             operand: 1,
             also: None,
-            mem_form: Opcode(366),
+            mem_form: Opcode(375),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -24522,10 +24572,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(372),
+            reg_form: Opcode(380),
             operand: 1,
             also: None,
-            mem_form: Opcode(370),
+            mem_form: Opcode(377),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -24538,56 +24588,8 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(373),
+            reg_form: Opcode(381),
             operand: 1,
-            also: None,
-            mem_form: Opcode(371),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(375),
-            operand: 0,
-            also: None,
-            mem_form: Opcode(374),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(377),
-            operand: 0,
-            also: None,
-            mem_form: Opcode(376),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(379),
-            operand: 0,
             also: None,
             mem_form: Opcode(378),
             address: Cow::Borrowed(
@@ -24602,26 +24604,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(381),
-            operand: 2,
+            reg_form: Opcode(382),
+            operand: 1,
             also: None,
-            mem_form: Opcode(380),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(383),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(382),
+            mem_form: Opcode(379),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -24635,8 +24621,24 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(385),
-            operand: 0,
-            also: Some(1),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(383),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(386),
+            operand: 1,
+            also: None,
             mem_form: Opcode(384),
             address: Cow::Borrowed(
                 &[
@@ -24650,10 +24652,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(387),
+            reg_form: Opcode(388),
             operand: 0,
-            also: Some(1),
-            mem_form: Opcode(386),
+            also: None,
+            mem_form: Opcode(387),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -24666,10 +24668,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(389),
+            reg_form: Opcode(390),
             operand: 0,
-            also: Some(1),
-            mem_form: Opcode(388),
+            also: None,
+            mem_form: Opcode(389),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -24682,10 +24684,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(391),
+            reg_form: Opcode(392),
             operand: 0,
-            also: Some(1),
-            mem_form: Opcode(390),
+            also: None,
+            mem_form: Opcode(391),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -24698,10 +24700,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(393),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(392),
+            reg_form: Opcode(398),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(397),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -24714,10 +24716,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(395),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(394),
+            reg_form: Opcode(400),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(399),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -24730,55 +24732,7 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(397),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(396),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(399),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(398),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(403),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(400),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(404),
+            reg_form: Opcode(402),
             operand: 0,
             also: Some(1),
             mem_form: Opcode(401),
@@ -24794,10 +24748,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(406),
+            reg_form: Opcode(404),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(402),
+            mem_form: Opcode(403),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -24811,8 +24765,8 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(406),
-            operand: 2,
-            also: None,
+            operand: 0,
+            also: Some(1),
             mem_form: Opcode(405),
             address: Cow::Borrowed(
                 &[
@@ -24826,7 +24780,7 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(410),
+            reg_form: Opcode(408),
             operand: 0,
             also: Some(1),
             mem_form: Opcode(407),
@@ -24842,23 +24796,7 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(411),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(408),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(413),
+            reg_form: Opcode(410),
             operand: 0,
             also: Some(1),
             mem_form: Opcode(409),
@@ -24874,26 +24812,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(413),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(412),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(417),
+            reg_form: Opcode(412),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(414),
+            mem_form: Opcode(411),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -24906,7 +24828,23 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(418),
+            reg_form: Opcode(414),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(413),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(416),
             operand: 0,
             also: Some(1),
             mem_form: Opcode(415),
@@ -24925,7 +24863,7 @@ pub mod tables {
             reg_form: Opcode(420),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(416),
+            mem_form: Opcode(417),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -24938,10 +24876,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(420),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(419),
+            reg_form: Opcode(421),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(418),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -24957,7 +24895,7 @@ pub mod tables {
             reg_form: Opcode(423),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(421),
+            mem_form: Opcode(419),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -24970,9 +24908,9 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(425),
-            operand: 0,
-            also: Some(1),
+            reg_form: Opcode(423),
+            operand: 2,
+            also: None,
             mem_form: Opcode(422),
             address: Cow::Borrowed(
                 &[
@@ -24986,9 +24924,9 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(425),
-            operand: 2,
-            also: None,
+            reg_form: Opcode(427),
+            operand: 0,
+            also: Some(1),
             mem_form: Opcode(424),
             address: Cow::Borrowed(
                 &[
@@ -25002,9 +24940,25 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(427),
-            operand: 2,
-            also: None,
+            reg_form: Opcode(428),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(425),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(430),
+            operand: 0,
+            also: Some(1),
             mem_form: Opcode(426),
             address: Cow::Borrowed(
                 &[
@@ -25018,10 +24972,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(429),
+            reg_form: Opcode(430),
             operand: 2,
             also: None,
-            mem_form: Opcode(428),
+            mem_form: Opcode(429),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -25034,26 +24988,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(431),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(430),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(433),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(432),
+            reg_form: Opcode(434),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(431),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -25067,9 +25005,25 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(435),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(434),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(432),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(437),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(433),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -25098,9 +25052,9 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(439),
-            operand: 2,
-            also: None,
+            reg_form: Opcode(440),
+            operand: 0,
+            also: Some(1),
             mem_form: Opcode(438),
             address: Cow::Borrowed(
                 &[
@@ -25114,10 +25068,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(441),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(440),
+            reg_form: Opcode(442),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(439),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -25130,10 +25084,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(443),
+            reg_form: Opcode(442),
             operand: 2,
             also: None,
-            mem_form: Opcode(442),
+            mem_form: Opcode(441),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -25146,10 +25100,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(445),
+            reg_form: Opcode(444),
             operand: 2,
             also: None,
-            mem_form: Opcode(444),
+            mem_form: Opcode(443),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -25162,10 +25116,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(447),
+            reg_form: Opcode(446),
             operand: 2,
             also: None,
-            mem_form: Opcode(446),
+            mem_form: Opcode(445),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -25178,10 +25132,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(449),
+            reg_form: Opcode(448),
             operand: 2,
             also: None,
-            mem_form: Opcode(448),
+            mem_form: Opcode(447),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -25194,10 +25148,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(451),
+            reg_form: Opcode(450),
             operand: 2,
             also: None,
-            mem_form: Opcode(450),
+            mem_form: Opcode(449),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -25210,10 +25164,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(453),
+            reg_form: Opcode(452),
             operand: 2,
             also: None,
-            mem_form: Opcode(452),
+            mem_form: Opcode(451),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -25226,10 +25180,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(455),
+            reg_form: Opcode(454),
             operand: 2,
             also: None,
-            mem_form: Opcode(454),
+            mem_form: Opcode(453),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -25242,10 +25196,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(457),
+            reg_form: Opcode(456),
             operand: 2,
             also: None,
-            mem_form: Opcode(456),
+            mem_form: Opcode(455),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -25258,10 +25212,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(459),
+            reg_form: Opcode(458),
             operand: 2,
             also: None,
-            mem_form: Opcode(458),
+            mem_form: Opcode(457),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -25274,10 +25228,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(461),
+            reg_form: Opcode(460),
             operand: 2,
             also: None,
-            mem_form: Opcode(460),
+            mem_form: Opcode(459),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -25290,10 +25244,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(463),
+            reg_form: Opcode(462),
             operand: 2,
             also: None,
-            mem_form: Opcode(462),
+            mem_form: Opcode(461),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -25306,10 +25260,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(465),
+            reg_form: Opcode(464),
             operand: 2,
             also: None,
-            mem_form: Opcode(464),
+            mem_form: Opcode(463),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -25322,10 +25276,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(469),
+            reg_form: Opcode(466),
             operand: 2,
             also: None,
-            mem_form: Opcode(468),
+            mem_form: Opcode(465),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -25338,10 +25292,42 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(471),
+            reg_form: Opcode(468),
             operand: 2,
             also: None,
-            mem_form: Opcode(470),
+            mem_form: Opcode(467),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(470),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(469),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(472),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(471),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -25386,10 +25372,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(479),
+            reg_form: Opcode(478),
             operand: 2,
             also: None,
-            mem_form: Opcode(478),
+            mem_form: Opcode(477),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -25402,10 +25388,90 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(494),
+            reg_form: Opcode(480),
             operand: 2,
             also: None,
-            mem_form: Opcode(493),
+            mem_form: Opcode(479),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(482),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(481),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(486),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(485),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(488),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(487),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(491),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(490),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(493),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(492),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -25434,10 +25500,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(498),
+            reg_form: Opcode(511),
             operand: 2,
             also: None,
-            mem_form: Opcode(497),
+            mem_form: Opcode(510),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -25450,10 +25516,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(500),
+            reg_form: Opcode(513),
             operand: 2,
             also: None,
-            mem_form: Opcode(499),
+            mem_form: Opcode(512),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -25466,10 +25532,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(502),
+            reg_form: Opcode(515),
             operand: 2,
             also: None,
-            mem_form: Opcode(501),
+            mem_form: Opcode(514),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -25482,10 +25548,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(504),
+            reg_form: Opcode(517),
             operand: 2,
             also: None,
-            mem_form: Opcode(503),
+            mem_form: Opcode(516),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -25498,10 +25564,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(506),
+            reg_form: Opcode(519),
             operand: 2,
             also: None,
-            mem_form: Opcode(505),
+            mem_form: Opcode(518),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -25514,10 +25580,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(508),
+            reg_form: Opcode(521),
             operand: 2,
             also: None,
-            mem_form: Opcode(507),
+            mem_form: Opcode(520),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -25530,106 +25596,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(510),
+            reg_form: Opcode(523),
             operand: 2,
             also: None,
-            mem_form: Opcode(509),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(512),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(511),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(514),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(513),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(516),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(515),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(518),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(517),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(520),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(519),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(522),
-            operand: 0,
-            also: None,
-            mem_form: Opcode(523),
+            mem_form: Opcode(522),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -25658,9 +25628,25 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(531),
-            operand: 0,
-            also: Some(1),
+            reg_form: Opcode(527),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(526),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(529),
+            operand: 2,
+            also: None,
             mem_form: Opcode(528),
             address: Cow::Borrowed(
                 &[
@@ -25674,25 +25660,9 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(532),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(529),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(533),
-            operand: 0,
-            also: Some(1),
+            reg_form: Opcode(531),
+            operand: 2,
+            also: None,
             mem_form: Opcode(530),
             address: Cow::Borrowed(
                 &[
@@ -25706,9 +25676,25 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(537),
-            operand: 0,
-            also: Some(1),
+            reg_form: Opcode(533),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(532),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(535),
+            operand: 2,
+            also: None,
             mem_form: Opcode(534),
             address: Cow::Borrowed(
                 &[
@@ -25722,10 +25708,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(538),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(535),
+            reg_form: Opcode(537),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(536),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -25740,23 +25726,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(539),
             operand: 0,
-            also: Some(1),
-            mem_form: Opcode(536),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(543),
-            operand: 0,
-            also: Some(1),
+            also: None,
             mem_form: Opcode(540),
             address: Cow::Borrowed(
                 &[
@@ -25770,9 +25740,9 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(544),
-            operand: 0,
-            also: Some(1),
+            reg_form: Opcode(542),
+            operand: 2,
+            also: None,
             mem_form: Opcode(541),
             address: Cow::Borrowed(
                 &[
@@ -25786,10 +25756,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(545),
+            reg_form: Opcode(548),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(542),
+            mem_form: Opcode(545),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -25834,10 +25804,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(551),
+            reg_form: Opcode(554),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(548),
+            mem_form: Opcode(551),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -25882,10 +25852,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(557),
+            reg_form: Opcode(560),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(554),
+            mem_form: Opcode(557),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -25930,10 +25900,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(563),
+            reg_form: Opcode(566),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(560),
+            mem_form: Opcode(563),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -25978,10 +25948,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(569),
+            reg_form: Opcode(572),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(566),
+            mem_form: Opcode(569),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -26026,10 +25996,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(575),
+            reg_form: Opcode(578),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(572),
+            mem_form: Opcode(575),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -26074,10 +26044,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(581),
+            reg_form: Opcode(584),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(578),
+            mem_form: Opcode(581),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -26122,10 +26092,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(587),
+            reg_form: Opcode(590),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(584),
+            mem_form: Opcode(587),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -26170,10 +26140,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(593),
+            reg_form: Opcode(596),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(590),
+            mem_form: Opcode(593),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -26218,10 +26188,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(599),
+            reg_form: Opcode(602),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(596),
+            mem_form: Opcode(599),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -26266,10 +26236,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(606),
+            reg_form: Opcode(608),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(602),
+            mem_form: Opcode(605),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -26282,10 +26252,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(606),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(605),
+            reg_form: Opcode(609),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(606),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -26314,10 +26284,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(611),
+            reg_form: Opcode(614),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(608),
+            mem_form: Opcode(611),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -26330,25 +26300,9 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(613),
+            reg_form: Opcode(615),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(609),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(613),
-            operand: 2,
-            also: None,
             mem_form: Opcode(612),
             address: Cow::Borrowed(
                 &[
@@ -26362,26 +26316,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(617),
+            reg_form: Opcode(616),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(614),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(618),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(615),
+            mem_form: Opcode(613),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -26397,7 +26335,7 @@ pub mod tables {
             reg_form: Opcode(620),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(616),
+            mem_form: Opcode(617),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -26410,10 +26348,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(620),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(619),
+            reg_form: Opcode(621),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(618),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -26429,7 +26367,7 @@ pub mod tables {
             reg_form: Opcode(623),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(621),
+            mem_form: Opcode(619),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -26442,26 +26380,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(625),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(622),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(625),
+            reg_form: Opcode(623),
             operand: 2,
             also: None,
-            mem_form: Opcode(624),
+            mem_form: Opcode(622),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -26476,7 +26398,39 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(627),
             operand: 0,
-            also: None,
+            also: Some(1),
+            mem_form: Opcode(624),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(628),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(625),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(630),
+            operand: 0,
+            also: Some(1),
             mem_form: Opcode(626),
             address: Cow::Borrowed(
                 &[
@@ -26490,25 +26444,9 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(631),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(628),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(632),
-            operand: 0,
-            also: Some(1),
+            reg_form: Opcode(630),
+            operand: 2,
+            also: None,
             mem_form: Opcode(629),
             address: Cow::Borrowed(
                 &[
@@ -26522,10 +26460,26 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(633),
+            reg_form: Opcode(634),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(630),
+            mem_form: Opcode(631),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(635),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(632),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -26541,7 +26495,7 @@ pub mod tables {
             reg_form: Opcode(637),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(634),
+            mem_form: Opcode(633),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -26554,25 +26508,9 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(638),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(635),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(639),
-            operand: 0,
-            also: Some(1),
+            reg_form: Opcode(637),
+            operand: 2,
+            also: None,
             mem_form: Opcode(636),
             address: Cow::Borrowed(
                 &[
@@ -26586,10 +26524,42 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(643),
+            reg_form: Opcode(640),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(640),
+            mem_form: Opcode(638),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(642),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(639),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(642),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(641),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -26604,8 +26574,8 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(644),
             operand: 0,
-            also: Some(1),
-            mem_form: Opcode(641),
+            also: None,
+            mem_form: Opcode(643),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -26618,10 +26588,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(645),
+            reg_form: Opcode(648),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(642),
+            mem_form: Opcode(645),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -26666,10 +26636,58 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(651),
+            reg_form: Opcode(654),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(648),
+            mem_form: Opcode(651),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(655),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(652),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(656),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(653),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(660),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(657),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -26714,10 +26732,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(663),
+            reg_form: Opcode(666),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(660),
+            mem_form: Opcode(663),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -26762,58 +26780,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(669),
+            reg_form: Opcode(678),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(666),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(673),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(670),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(674),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(671),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(675),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(672),
+            mem_form: Opcode(675),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -26858,10 +26828,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(681),
+            reg_form: Opcode(684),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(678),
+            mem_form: Opcode(681),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -26874,10 +26844,74 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(695),
+            reg_form: Opcode(685),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(692),
+            mem_form: Opcode(682),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(686),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(683),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(690),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(687),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(691),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(688),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(692),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(689),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -26906,7 +26940,7 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(698),
+            reg_form: Opcode(697),
             operand: 0,
             also: Some(1),
             mem_form: Opcode(694),
@@ -26923,105 +26957,9 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(698),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(697),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(702),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(699),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(703),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(700),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(705),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(701),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(705),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(704),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(709),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(706),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(710),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(707),
+            mem_form: Opcode(695),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -27037,7 +26975,7 @@ pub mod tables {
             reg_form: Opcode(712),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(708),
+            mem_form: Opcode(709),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -27050,10 +26988,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(712),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(711),
+            reg_form: Opcode(713),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(710),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -27069,7 +27007,7 @@ pub mod tables {
             reg_form: Opcode(715),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(713),
+            mem_form: Opcode(711),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -27082,9 +27020,9 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(717),
-            operand: 0,
-            also: Some(1),
+            reg_form: Opcode(715),
+            operand: 2,
+            also: None,
             mem_form: Opcode(714),
             address: Cow::Borrowed(
                 &[
@@ -27098,9 +27036,9 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(717),
-            operand: 2,
-            also: None,
+            reg_form: Opcode(719),
+            operand: 0,
+            also: Some(1),
             mem_form: Opcode(716),
             address: Cow::Borrowed(
                 &[
@@ -27114,9 +27052,25 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(719),
-            operand: 2,
-            also: None,
+            reg_form: Opcode(720),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(717),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(722),
+            operand: 0,
+            also: Some(1),
             mem_form: Opcode(718),
             address: Cow::Borrowed(
                 &[
@@ -27130,10 +27084,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(721),
+            reg_form: Opcode(722),
             operand: 2,
             also: None,
-            mem_form: Opcode(720),
+            mem_form: Opcode(721),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -27148,24 +27102,8 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(726),
             operand: 0,
-            also: None,
-            mem_form: Opcode(724),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(727),
-            operand: 0,
-            also: None,
-            mem_form: Opcode(725),
+            also: Some(1),
+            mem_form: Opcode(723),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -27181,7 +27119,7 @@ pub mod tables {
             reg_form: Opcode(727),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(148),
+            mem_form: Opcode(724),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -27189,14 +27127,29 @@ pub mod tables {
                     TemplateOperand::NoReg,
                     TemplateOperand::Imm(0),
                     TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
                 ],
             ),
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(730),
+            reg_form: Opcode(729),
             operand: 0,
+            also: Some(1),
+            mem_form: Opcode(725),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(729),
+            operand: 2,
             also: None,
             mem_form: Opcode(728),
             address: Cow::Borrowed(
@@ -27211,26 +27164,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(731),
-            operand: 0,
-            also: None,
-            mem_form: Opcode(729),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(731),
+            reg_form: Opcode(732),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(155),
+            mem_form: Opcode(730),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -27238,7 +27175,6 @@ pub mod tables {
                     TemplateOperand::NoReg,
                     TemplateOperand::Imm(0),
                     TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
                 ],
             ),
             little_endian: true,
@@ -27246,8 +27182,8 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(734),
             operand: 0,
-            also: None,
-            mem_form: Opcode(732),
+            also: Some(1),
+            mem_form: Opcode(731),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -27260,8 +27196,8 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(735),
-            operand: 0,
+            reg_form: Opcode(734),
+            operand: 2,
             also: None,
             mem_form: Opcode(733),
             address: Cow::Borrowed(
@@ -27276,10 +27212,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(735),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(162),
+            reg_form: Opcode(740),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(739),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -27287,16 +27223,31 @@ pub mod tables {
                     TemplateOperand::NoReg,
                     TemplateOperand::Imm(0),
                     TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
                 ],
             ),
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(738),
+            reg_form: Opcode(742),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(741),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(748),
             operand: 0,
             also: None,
-            mem_form: Opcode(736),
+            mem_form: Opcode(746),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -27309,74 +27260,9 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(739),
+            reg_form: Opcode(749),
             operand: 0,
             also: None,
-            mem_form: Opcode(737),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(739),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(169),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(741),
-            operand: 1,
-            also: None,
-            mem_form: Opcode(740),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(743),
-            operand: 1,
-            also: None,
-            mem_form: Opcode(742),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(750),
-            operand: 0,
-            also: Some(1),
             mem_form: Opcode(747),
             address: Cow::Borrowed(
                 &[
@@ -27390,10 +27276,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(751),
+            reg_form: Opcode(749),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(748),
+            mem_form: Opcode(152),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -27401,31 +27287,81 @@ pub mod tables {
                     TemplateOperand::NoReg,
                     TemplateOperand::Imm(0),
                     TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(753),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(749),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
                     TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
                 ],
             ),
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(753),
-            operand: 2,
+            reg_form: Opcode(752),
+            operand: 0,
             also: None,
-            mem_form: Opcode(752),
+            mem_form: Opcode(750),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(753),
+            operand: 0,
+            also: None,
+            mem_form: Opcode(751),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(753),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(159),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(756),
+            operand: 0,
+            also: None,
+            mem_form: Opcode(754),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(757),
+            operand: 0,
+            also: None,
+            mem_form: Opcode(755),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -27441,7 +27377,7 @@ pub mod tables {
             reg_form: Opcode(757),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(754),
+            mem_form: Opcode(166),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -27449,22 +27385,7 @@ pub mod tables {
                     TemplateOperand::NoReg,
                     TemplateOperand::Imm(0),
                     TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(758),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(755),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
                     TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
                 ],
             ),
             little_endian: true,
@@ -27472,8 +27393,8 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(760),
             operand: 0,
-            also: Some(1),
-            mem_form: Opcode(756),
+            also: None,
+            mem_form: Opcode(758),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -27486,8 +27407,8 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(760),
-            operand: 2,
+            reg_form: Opcode(761),
+            operand: 0,
             also: None,
             mem_form: Opcode(759),
             address: Cow::Borrowed(
@@ -27502,10 +27423,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(764),
+            reg_form: Opcode(761),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(761),
+            mem_form: Opcode(173),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -27513,14 +27434,15 @@ pub mod tables {
                     TemplateOperand::NoReg,
                     TemplateOperand::Imm(0),
                     TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
                 ],
             ),
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(765),
-            operand: 0,
-            also: Some(1),
+            reg_form: Opcode(763),
+            operand: 1,
+            also: None,
             mem_form: Opcode(762),
             address: Cow::Borrowed(
                 &[
@@ -27534,10 +27456,26 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(767),
+            reg_form: Opcode(765),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(764),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(780),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(763),
+            mem_form: Opcode(777),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -27550,26 +27488,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(767),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(766),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(770),
+            reg_form: Opcode(781),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(768),
+            mem_form: Opcode(778),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -27582,10 +27504,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(772),
+            reg_form: Opcode(783),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(769),
+            mem_form: Opcode(779),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -27598,10 +27520,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(772),
+            reg_form: Opcode(783),
             operand: 2,
             also: None,
-            mem_form: Opcode(771),
+            mem_form: Opcode(782),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -27614,10 +27536,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(774),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(773),
+            reg_form: Opcode(787),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(784),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -27630,10 +27552,186 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(776),
+            reg_form: Opcode(788),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(785),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(790),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(786),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(790),
             operand: 2,
             also: None,
-            mem_form: Opcode(775),
+            mem_form: Opcode(789),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(794),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(791),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(795),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(792),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(797),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(793),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(797),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(796),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(800),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(798),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(802),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(799),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(802),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(801),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(804),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(803),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(806),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(805),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
