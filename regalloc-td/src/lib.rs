@@ -187,6 +187,9 @@ pub fn from_tables(t: &Tables) -> Result<TargetInfo<'static>, String> {
         reserved: Cow::Owned(t.reserved.clone()),
         frame_pointer: Cow::Owned(t.frame_pointer.clone()),
         frame_pointer_in_non_leaf: t.frame_pointer_in_non_leaf,
+        stack_alignment: t.stack_alignment,
+        base_pointer: Cow::Owned(t.base_pointer.clone()),
+        base_pointer_frame_size: t.base_pointer_frame_size,
         instrs: Cow::Owned(
             t.instrs
                 .iter()

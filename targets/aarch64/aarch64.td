@@ -76,8 +76,21 @@ defm DDDDTemplates : TupleTemplates<DDDD, ST1Fourv1d, LD1Fourv1d>;
 // floating-point control register every FP instruction reads, is reserved
 // like the stack pointer: calls do not preserve it in their masks, yet its
 // value is never a register allocator's business.
+//
+// AAPCS64 keeps SP 16-byte aligned; a frame with an object aligned to more
+// is realigned, which keeps a frame record (AArch64FrameLowering::hasFP
+// consults hasStackRealignment). A function with variable-sized objects
+// cannot address its locals from SP; LLVM 19 then reserves X19 (with W19)
+// as the base pointer when FP cannot reach them either: the stack is
+// realigned, or the local frame is 256 bytes or more, beyond which LLVM
+// guesses the short negative offsets from FP may fall short
+// (AArch64RegisterInfo::hasBasePointer, the case without SVE objects,
+// which this target does not describe).
 def AArch64Reserved : ReservedRegisters {
   let Always = (add SP, FPCR);
   let FramePointer = (add FP);
   let FramePointerInNonLeaf = true;
+  let StackAlignment = 16;
+  let BasePointer = (add X19);
+  let BasePointerFrameSize = 256;
 }

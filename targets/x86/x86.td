@@ -43,9 +43,22 @@ defm VR128Templates : GPRTemplates<VR128, MOVAPSmr, MOVAPSrm, MOVAPSrr>;
 // allocator may touch; R16-R31 too, because they exist only with APX (EGPR),
 // which the x86-64 baseline lacks. RBP when the function keeps a frame
 // pointer (x86-64 Linux at -O2 keeps one only when it must: variable-sized
-// objects or a taken frame address).
+// objects, a taken frame address, an opaque stack-pointer adjustment, or a
+// realigned stack).
+//
+// The SysV x86-64 ABI keeps the stack 16-byte aligned at calls; a frame
+// with an object aligned to more (an over-aligned local, say a 32-byte AVX
+// vector) is realigned on entry, and LLVM then keeps a frame pointer
+// (X86FrameLowering::hasFP consults hasStackRealignment). If such a
+// function also moves its stack pointer at run time (variable-sized
+// objects, an opaque adjustment), neither RSP nor RBP can address its
+// locals, and LLVM 19 reserves RBX as the base pointer
+// (X86RegisterInfo::hasBasePointer; EBX on x32, which this target does not
+// describe). x86 has no frame-size rule: its 32-bit displacements reach.
 def X86Reserved : ReservedRegisters {
   let Always = (add RSP, RIP, SSP, FPCW, FPSW, MXCSR, CS, DS, SS, ES, FS, GS,
                     (sequence "R%u", 16, 31));
   let FramePointer = (add RBP);
+  let StackAlignment = 16;
+  let BasePointer = (add RBX);
 }

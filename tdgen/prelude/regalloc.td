@@ -510,20 +510,51 @@ class AllocationOrderPolicy {
 //   FramePointerInNonLeaf  every function that makes calls keeps a frame
 //                          pointer (AAPCS64 frame records, clang's
 //                          -mframe-pointer=non-leaf); otherwise only a function
-//                          with variable-sized stack objects or whose frame
-//                          address is taken keeps one.
+//                          whose frame needs one keeps one: variable-sized
+//                          stack objects, a taken frame address, an opaque
+//                          stack-pointer adjustment (hasOpaqueSPAdjustment,
+//                          e.g. inline assembly that moves the stack
+//                          pointer), or a realigned stack (below).
+//   StackAlignment         the stack alignment the calling convention
+//                          guarantees, in bytes (a power of two). A function
+//                          whose frame asks for more (frameInfo's
+//                          maxAlignment) realigns its stack on entry, and a
+//                          realigned function keeps a frame pointer, since
+//                          the stack pointer's distance to the incoming
+//                          arguments is no longer a constant. 0: the target
+//                          never realigns (the rule is off).
+//   BasePointer            registers reserved only in a function that needs a
+//                          base pointer: one with variable-sized stack
+//                          objects or an opaque stack-pointer adjustment (the
+//                          stack pointer cannot address locals) whose locals
+//                          the frame pointer cannot reach either, because the
+//                          stack is realigned (their distance from the frame
+//                          pointer is unknown) or the local frame is at least
+//                          BasePointerFrameSize bytes (frameInfo's
+//                          localFrameSize; too far for the target's short
+//                          negative offsets). Naming BasePointer registers
+//                          while StackAlignment and BasePointerFrameSize are
+//                          both 0 is an error: no function could need them.
+//   BasePointerFrameSize   see BasePointer; 0: only a realigned stack makes a
+//                          function need the base pointer. Needs a
+//                          BasePointer register.
 // Reserving a register reserves every register that shares a register unit
 // with it: naming RSP reserves ESP, SP and SPL too, and naming R29 on a target
 // with register pairs reserves the pair holding it. Reserved registers are
 // never allocated, are left out of allocation orders and live-in lists, and
 // the allocation checker does not track their values.
 //
-// Example: SP always, FP (and its 32-bit half) in functions with a frame.
+// Example: SP always, FP (and its 32-bit half) in functions with a frame;
+// the stack is 16-byte aligned, and X19 is the base pointer of a function
+// with variable-sized objects and a realigned stack or 256 bytes of locals.
 //
 //     def MyReserved : ReservedRegisters {
 //       let Always = (add SP);
 //       let FramePointer = (add FP);
 //       let FramePointerInNonLeaf = true;
+//       let StackAlignment = 16;
+//       let BasePointer = (add X19);
+//       let BasePointerFrameSize = 256;
 //     }
 //===----------------------------------------------------------------------===//
 
@@ -531,6 +562,9 @@ class ReservedRegisters {
   dag Always = (add);
   dag FramePointer = (add);
   bit FramePointerInNonLeaf = false;
+  int StackAlignment = 0;
+  dag BasePointer = (add);
+  int BasePointerFrameSize = 0;
 }
 
 //===----------------------------------------------------------------------===//

@@ -492,6 +492,9 @@ pub mod tables {
         reserved: Cow::Borrowed(&[0xC00C00]),
         frame_pointer: Cow::Borrowed(&[0x0]),
         frame_pointer_in_non_leaf: false,
+        stack_alignment: 0,
+        base_pointer: Cow::Borrowed(&[0x0]),
+        base_pointer_frame_size: 0,
         instrs: Cow::Borrowed(&INSTRS),
         memory_folds: Cow::Borrowed(&MEMORY_FOLDS),
     };

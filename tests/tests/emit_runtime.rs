@@ -44,6 +44,18 @@ fn same<'a>(t: &str, rt: &TargetInfo<'a>, generated: &TargetInfo<'a>) {
         rt.frame_pointer_in_non_leaf, generated.frame_pointer_in_non_leaf,
         "{t}: frame pointer in non-leaf functions"
     );
+    assert_eq!(
+        rt.stack_alignment, generated.stack_alignment,
+        "{t}: stack alignment"
+    );
+    assert_eq!(
+        rt.base_pointer, generated.base_pointer,
+        "{t}: base-pointer registers"
+    );
+    assert_eq!(
+        rt.base_pointer_frame_size, generated.base_pointer_frame_size,
+        "{t}: base-pointer frame size"
+    );
     assert_eq!(rt.instrs, generated.instrs, "{t}: instructions");
     assert!(rt == generated, "{t}: TargetInfo values differ");
     rt.validate()

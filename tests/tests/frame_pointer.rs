@@ -1,4 +1,4 @@
-//! The frame pointer is reserved as the IR function's `"frame-pointer"` attribute says (LLVM's `DisableFramePointerElim`): `"all"` in every function, `"non-leaf"` in functions that call, `"none"` only when the frame needs one; without the attribute, the target's default. Every allocator keeps out of a reserved frame pointer even when it runs out of other registers.
+//! The frame pointer is reserved as the IR function's `"frame-pointer"` attribute says (LLVM's `DisableFramePointerElim`): `"all"` in every function, `"non-leaf"` in functions that call, `"none"` only when the frame needs one (variable-sized objects, a taken frame address, a realigned stack: `maxAlignment` above the target's stack alignment); without the attribute, the target's default. The base pointer (x86 RBX, AArch64 X19) is reserved when variable-sized objects keep the stack pointer from addressing locals and the frame pointer cannot either (a realigned stack; on AArch64 also a local frame of 256 bytes or more). Every allocator keeps out of a reserved frame or base pointer even when it runs out of other registers.
 
 use regalloc::alloc::order::function_reserved;
 use regalloc::alloc::{Allocator, Options, allocate_recorded};
@@ -162,6 +162,243 @@ fn no_allocator_takes_a_reserved_frame_pointer_under_pressure() {
         assert!(
             mentions_rbp(&fs[1]),
             "{}: omits leaves RBP unused",
+            allocator.name()
+        );
+    }
+}
+
+/// An x86-64 or AArch64 file of functions `(name, frameInfo lines, stack
+/// entries, body)`, each with `"frame-pointer"="none"` in the IR module so
+/// that only its frame decides.
+fn framed_file(functions: &[(&str, &str, &str, String)], x86: bool) -> String {
+    let mut module = String::from("--- |\n");
+    let mut docs = String::new();
+    for (name, frame, stack, body) in functions {
+        module += &format!("  define void @{name}(ptr %p) #0 {{\n    ret void\n  }}\n\n");
+        let liveins = if x86 {
+            "liveins:\n  - { reg: '$rdi', virtual-reg: '%0' }\n"
+        } else {
+            ""
+        };
+        docs += &format!(
+            "---\nname: {name}\ntracksRegLiveness: true\n{liveins}frameInfo:\n{frame}stack:{stack}\nbody: |\n{body}...\n"
+        );
+    }
+    module += "  attributes #0 = { nounwind \"frame-pointer\"=\"none\" }\n";
+    module + "...\n" + &docs
+}
+
+/// `frameInfo:` lines saying the largest alignment an object asks for, the
+/// local frame's size and whether the stack pointer moves opaquely.
+fn frame_info(max_alignment: u32, local_frame_size: u32, opaque: bool) -> String {
+    format!(
+        "  isFrameAddressTaken: false\n  stackSize:       0\n  maxAlignment:    {max_alignment}\n  hasCalls:        false\n  hasOpaqueSPAdjustment: {opaque}\n  localFrameSize:  {local_frame_size}\n"
+    )
+}
+
+/// A `stack:` list with one variable-sized object (an `alloca` of run-time
+/// size), or an empty one.
+fn stack(variable_sized: bool) -> &'static str {
+    if variable_sized {
+        "\n  - { id: 0, name: vla, type: variable-sized, offset: 0, alignment: 1, stack-id: default }"
+    } else {
+        " []"
+    }
+}
+
+/// Whether register `name` of `t` is reserved in `f`.
+fn reserved(t: &TargetInfo<'_>, f: &MachineFunction, name: &str) -> bool {
+    let r = t.find_reg(name).unwrap();
+    function_reserved(t, f)[r.index()]
+}
+
+/// Per function: whether RBP, RBX and EBX are reserved.
+fn x86_reserved(fs: &[MachineFunction]) -> Vec<[bool; 3]> {
+    fs.iter()
+        .map(|f| ["RBP", "RBX", "EBX"].map(|r| reserved(x86(), f, r)))
+        .collect()
+}
+
+const X86_LEAF: &str = "  bb.0:\n    liveins: $rdi\n    RET 0\n";
+
+#[test]
+fn a_realigned_x86_stack_reserves_the_frame_pointer() {
+    let fs = read(
+        x86(),
+        &framed_file(
+            &[
+                (
+                    "over_aligned",
+                    &frame_info(32, 0, false),
+                    stack(false),
+                    X86_LEAF.into(),
+                ),
+                (
+                    "aligned",
+                    &frame_info(16, 0, false),
+                    stack(false),
+                    X86_LEAF.into(),
+                ),
+            ],
+            true,
+        ),
+    );
+    // 32 bytes exceed the 16 the SysV stack guarantees: realigned, so RBP
+    // is kept; no variable-sized object, so no base pointer.
+    assert_eq!(
+        x86_reserved(&fs),
+        [[true, false, false], [false, false, false]]
+    );
+}
+
+#[test]
+fn variable_sized_objects_on_a_realigned_x86_stack_reserve_the_base_pointer() {
+    let fs = read(
+        x86(),
+        &framed_file(
+            &[
+                (
+                    "realigned_vla",
+                    &frame_info(32, 0, false),
+                    stack(true),
+                    X86_LEAF.into(),
+                ),
+                (
+                    "aligned_vla",
+                    &frame_info(16, 0, false),
+                    stack(true),
+                    X86_LEAF.into(),
+                ),
+                (
+                    "realigned_opaque",
+                    &frame_info(32, 0, true),
+                    stack(false),
+                    X86_LEAF.into(),
+                ),
+                (
+                    "aligned_opaque",
+                    &frame_info(16, 0, true),
+                    stack(false),
+                    X86_LEAF.into(),
+                ),
+            ],
+            true,
+        ),
+    );
+    // Variable-sized objects or an opaque adjustment keep RBP either way;
+    // RBX (and its parts) only when the stack is realigned too.
+    assert_eq!(
+        x86_reserved(&fs),
+        [
+            [true, true, true],
+            [true, false, false],
+            [true, true, true],
+            [true, false, false]
+        ]
+    );
+}
+
+#[test]
+fn a_large_aarch64_frame_with_variable_sized_objects_reserves_the_base_pointer() {
+    let leaf = "  bb.0:\n    RET_ReallyLR\n".to_string();
+    let fs = read(
+        aarch64(),
+        &framed_file(
+            &[
+                (
+                    "large_vla",
+                    &frame_info(8, 256, false),
+                    stack(true),
+                    leaf.clone(),
+                ),
+                (
+                    "small_vla",
+                    &frame_info(8, 255, false),
+                    stack(true),
+                    leaf.clone(),
+                ),
+                (
+                    "large_no_vla",
+                    &frame_info(8, 4096, false),
+                    stack(false),
+                    leaf.clone(),
+                ),
+                (
+                    "realigned_vla",
+                    &frame_info(32, 0, false),
+                    stack(true),
+                    leaf,
+                ),
+            ],
+            false,
+        ),
+    );
+    let got: Vec<[bool; 3]> = fs
+        .iter()
+        .map(|f| ["X19", "W19", "FP"].map(|r| reserved(aarch64(), f, r)))
+        .collect();
+    // 256 bytes of locals is where AArch64 stops trusting FP's reach; a
+    // large frame without variable-sized objects is addressed from SP; a
+    // realigned stack needs the base pointer whatever the frame's size.
+    assert_eq!(
+        got,
+        [
+            [true, true, true],
+            [false, false, true],
+            [false, false, false],
+            [true, true, true]
+        ]
+    );
+}
+
+/// Whether the written function names RBX or one of its parts.
+fn mentions_rbx(f: &MachineFunction) -> bool {
+    let text = regalloc::mir::write_function(x86(), f);
+    ["$rbx", "$ebx", "$bx,", "$bx\n", "$bx ", "$bl", "$bh"]
+        .iter()
+        .any(|r| text.contains(r))
+}
+
+#[test]
+fn no_allocator_takes_a_reserved_base_pointer_under_pressure() {
+    let text = framed_file(
+        &[
+            (
+                "realigned_vla",
+                &frame_info(32, 0, false),
+                stack(true),
+                pressure_body(15),
+            ),
+            (
+                "aligned_vla",
+                &frame_info(16, 0, false),
+                stack(true),
+                pressure_body(15),
+            ),
+        ],
+        true,
+    );
+    for allocator in [Allocator::Fast, Allocator::Basic, Allocator::Greedy] {
+        let mut fs = read(x86(), &text);
+        let opts = Options {
+            allocator,
+            check: true,
+        };
+        for f in &mut fs {
+            allocate_recorded(x86(), f, &opts)
+                .unwrap_or_else(|e| panic!("{} {}: {e}", allocator.name(), f.name));
+        }
+        // Sixteen values live at once and RBP kept in both: every other
+        // GR64 register is needed, RBX included, unless it is the base
+        // pointer.
+        assert!(
+            !mentions_rbx(&fs[0]) && !mentions_rbp(&fs[0]),
+            "{}: realigned_vla uses RBX or RBP",
+            allocator.name()
+        );
+        assert!(
+            mentions_rbx(&fs[1]) && !mentions_rbp(&fs[1]),
+            "{}: aligned_vla leaves RBX unused or uses RBP",
             allocator.name()
         );
     }

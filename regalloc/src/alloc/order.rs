@@ -11,7 +11,8 @@
 //!
 //! Registers reserved in one function ([`function_reserved`]) are the
 //! tables' reserved set plus, when the function keeps a frame pointer, the
-//! frame-pointer registers, both from the target's `ReservedRegisters`.
+//! frame-pointer registers, and when it needs a base pointer, the
+//! base-pointer registers, all from the target's `ReservedRegisters`.
 //!
 //! Per virtual register, copy hints come first: physical registers it is
 //! copied to or from, and the registers of already-assigned virtual
@@ -158,7 +159,7 @@ impl ClassOrders {
     }
 }
 
-/// The two facts of the function's `frameInfo:` (kept verbatim by the MIR
+/// The facts of the function's `frameInfo:` (kept verbatim by the MIR
 /// reader) that [`function_info`] reads.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
 pub struct FrameFlags {
@@ -166,11 +167,31 @@ pub struct FrameFlags {
     pub has_calls: bool,
     /// A line `isFrameAddressTaken: true`.
     pub frame_address_taken: bool,
+    /// A line `hasOpaqueSPAdjustment: true`: something (inline assembly,
+    /// a call sequence) moves the stack pointer by an amount the compiler
+    /// does not know, so locals cannot be addressed from it.
+    pub opaque_sp_adjustment: bool,
+    /// `maxAlignment: N`: the largest alignment in bytes a stack object
+    /// asks for (the largest such line; 0 without one).
+    pub max_alignment: u64,
+    /// `localFrameSize: N`: the bytes of the function's local objects (the
+    /// largest such line; 0 without one).
+    pub local_frame_size: u64,
 }
+
+/// The keys of `frameInfo` [`frame_flags`] reads: three flags (`true` or
+/// not), then two byte counts.
+const FRAME_KEYS: [&str; 5] = [
+    "hasCalls",
+    "isFrameAddressTaken",
+    "hasOpaqueSPAdjustment",
+    "maxAlignment",
+    "localFrameSize",
+];
 
 /// The [`FrameFlags`] of `func` (each key first on its line, any colons
 /// and surrounding whitespace allowed). Every function is asked, and the
-/// text has some twenty lines: one pass over it for both keys rather than
+/// text has some twenty lines: one pass over it for all keys rather than
 /// a trim and compare per line and key.
 pub fn frame_flags(func: &MachineFunction) -> FrameFlags {
     let mut f = FrameFlags::default();
@@ -178,21 +199,51 @@ pub fn frame_flags(func: &MachineFunction) -> FrameFlags {
         if let crate::ir::SourceKey::Verbatim { key: name, text } = k
             && &**name == "frameInfo"
         {
-            let [c, a] = frame_flags_in(text, ["hasCalls", "isFrameAddressTaken"]);
-            f.has_calls |= c;
-            f.frame_address_taken |= a;
+            frame_flags_add(&mut f, text);
         }
     }
     f
 }
 
+/// Adds to `f` what one `frameInfo` text says: a flag is set when a line
+/// sets it, a byte count is the largest a line gives.
+pub(crate) fn frame_flags_add(f: &mut FrameFlags, text: &str) {
+    each_key_value(text, &FRAME_KEYS, |k, v| match k {
+        0 => f.has_calls |= v == "true",
+        1 => f.frame_address_taken |= v == "true",
+        2 => f.opaque_sp_adjustment |= v == "true",
+        3 => f.max_alignment = f.max_alignment.max(int_value(v)),
+        _ => f.local_frame_size = f.local_frame_size.max(int_value(v)),
+    });
+}
+
 /// Per key: whether some line of `text` is the key, then colons, then
 /// `true`, with only whitespace around (`text.lines().any(|l| line_is(l,
-/// key))`). One pass over the bytes for both keys; a line is trimmed and
-/// compared only when its first non-blank byte is a key's first.
-fn frame_flags_in(text: &str, keys: [&str; 2]) -> [bool; 2] {
+/// key))`).
+#[cfg(test)]
+fn frame_flags_in<const N: usize>(text: &str, keys: [&str; N]) -> [bool; N] {
+    let mut found = [false; N];
+    each_key_value(text, &keys, |k, v| found[k] |= v == "true");
+    found
+}
+
+/// Per key: the largest integer some line of `text` gives it (the key,
+/// then colons, then the number, with only whitespace around), 0 when
+/// none does (`text.lines().filter_map(|l| line_int(l, key)).max()`).
+#[cfg(test)]
+fn frame_ints_in<const N: usize>(text: &str, keys: [&str; N]) -> [u64; N] {
+    let mut found = [0; N];
+    each_key_value(text, &keys, |k, v| found[k] = found[k].max(int_value(v)));
+    found
+}
+
+/// Calls `found(k, value)` for every line of `text` that is `keys[k]`,
+/// then colons, then `value`, with whitespace trimmed around each (what
+/// [`line_value`] says of the line). One pass over the bytes for all keys;
+/// a line is trimmed and compared only when its first non-blank byte is a
+/// key's first, and nothing is allocated.
+fn each_key_value(text: &str, keys: &[&str], mut found: impl FnMut(usize, &str)) {
     let b = text.as_bytes();
-    let mut found = [false; 2];
     let mut start = 0;
     while start < b.len() {
         let end = next_newline(b, start);
@@ -205,14 +256,21 @@ fn frame_flags_in(text: &str, keys: [&str; 2]) -> [bool; 2] {
             for (k, key) in keys.iter().enumerate() {
                 // A non-ASCII byte may begin Unicode whitespace, which
                 // `trim` would remove: such a line is compared too.
-                if (c >= 0x80 || c == key.as_bytes()[0]) && line_is(&text[start..end], key) {
-                    found[k] = true;
+                if (c >= 0x80 || c == key.as_bytes()[0])
+                    && let Some(v) = line_value(&text[start..end], key)
+                {
+                    found(k, v);
                 }
             }
         }
         start = end + 1;
     }
-    found
+}
+
+/// The byte count a `frameInfo` value gives (0 when it is not an unsigned
+/// integer: the fact is then unknown, and 0 asks for nothing).
+pub(crate) fn int_value(v: &str) -> u64 {
+    v.parse().unwrap_or(0)
 }
 
 /// The index of the first `\n` in `b` at or after `from`, or `b.len()`
@@ -222,19 +280,35 @@ fn next_newline(b: &[u8], from: usize) -> usize {
     memchr::memchr(b'\n', &b[from.min(b.len())..]).map_or(b.len(), |p| from + p)
 }
 
-/// Whether line `l` says `key: true` (`lines()` would strip a trailing
-/// `\r`, which `trim` removes anyway).
-fn line_is(l: &str, key: &str) -> bool {
+/// What line `l` gives `key`: the rest of the line after the key and its
+/// colons, trimmed, when the line starts (after whitespace) with the key
+/// (`lines()` would strip a trailing `\r`, which `trim` removes anyway).
+pub(crate) fn line_value<'l>(l: &'l str, key: &str) -> Option<&'l str> {
     l.trim()
         .strip_prefix(key)
-        .is_some_and(|r| r.trim_start_matches(':').trim() == "true")
+        .map(|r| r.trim_start_matches(':').trim())
+}
+
+/// Whether line `l` says `key: true`.
+#[cfg(test)]
+fn line_is(l: &str, key: &str) -> bool {
+    line_value(l, key) == Some("true")
+}
+
+/// The integer line `l` gives `key`, if it says `key: N`.
+#[cfg(test)]
+fn line_int(l: &str, key: &str) -> Option<u64> {
+    line_value(l, key).and_then(|v| v.parse().ok())
 }
 
 /// What an order selector and the reserved-register tables need to know
 /// about `func`: whether it calls (a call instruction, a register mask or
-/// `hasCalls` in its `frameInfo`) and whether it keeps a frame pointer
-/// (variable-sized stack objects, a taken frame address, or calls on a
-/// target whose tables say every non-leaf function keeps one).
+/// `hasCalls` in its `frameInfo`), whether it keeps a frame pointer
+/// (variable-sized stack objects, a taken frame address, an opaque
+/// stack-pointer adjustment, a realigned stack, or the frame-pointer
+/// policy: the IR attribute, else calls on a target whose tables say every
+/// non-leaf function keeps one), and whether it needs a base pointer (see
+/// [`function_info_with`]).
 pub fn function_info(t: &TargetInfo<'_>, func: &MachineFunction) -> FunctionInfo {
     let frame = frame_flags(func);
     let calls = !frame.has_calls
@@ -261,6 +335,12 @@ pub fn function_info(t: &TargetInfo<'_>, func: &MachineFunction) -> FunctionInfo
 /// register mask operand (it need not be known when `frame.has_calls`
 /// already says so). The fast allocator learns this in its own gathering
 /// walk, so the code is not walked a second time.
+///
+/// The function needs a base pointer when the stack pointer cannot
+/// address its locals (variable-sized objects or an opaque stack-pointer
+/// adjustment) and the frame pointer cannot either: its stack is realigned
+/// (`maxAlignment` above the target's `stack_alignment`), or its local
+/// frame is at least the target's `base_pointer_frame_size` bytes.
 pub fn function_info_with(
     t: &TargetInfo<'_>,
     func: &MachineFunction,
@@ -277,16 +357,41 @@ pub fn function_info_with(
         Some(FramePointerKind::None) => false,
         None => has_calls && t.frame_pointer_in_non_leaf,
     };
+    // LLVM realigns the stack (`TargetRegisterInfo::shouldRealignStack`)
+    // when an object asks for more alignment than the calling convention
+    // guarantees the stack; the incoming stack pointer is then rounded down
+    // by an amount unknown when compiling, so arguments and the caller's
+    // frame are reached through the frame pointer.
+    let realigned = t.stack_alignment > 0 && frame.max_alignment > u64::from(t.stack_alignment);
+    // The stack pointer moves by amounts unknown when compiling: it cannot
+    // address locals.
+    let sp_moves = var_sized || frame.opaque_sp_adjustment;
+    // Then neither can the frame pointer, when the locals' distance from it
+    // is unknown (realigned) or, on targets that say so, likely too far
+    // for its short negative offsets (X86RegisterInfo and
+    // AArch64RegisterInfo `hasBasePointer`): a third register, the base
+    // pointer, keeps the realigned frame's address.
+    let large_frame = t.base_pointer_frame_size > 0
+        && frame.local_frame_size >= u64::from(t.base_pointer_frame_size);
     FunctionInfo {
-        has_frame_pointer: var_sized || frame.frame_address_taken || kept_by_policy,
+        // x86's `hasFP` lists an opaque stack-pointer adjustment too; on
+        // AArch64 the flag is not set, so counting it everywhere only
+        // reserves more.
+        has_frame_pointer: var_sized
+            || frame.frame_address_taken
+            || frame.opaque_sp_adjustment
+            || realigned
+            || kept_by_policy,
+        has_base_pointer: sp_moves && (realigned || large_frame),
         has_calls,
         features: 0,
     }
 }
 
 /// The registers reserved in `func`, by register: the tables' reserved set
-/// and, when the function keeps a frame pointer, the frame-pointer registers
-/// (see [`function_info`] and [`TargetInfo::reserved_in`]).
+/// and, when the function keeps a frame pointer or needs a base pointer,
+/// the frame-pointer or base-pointer registers (see [`function_info`] and
+/// [`TargetInfo::reserved_in`]).
 pub fn function_reserved(t: &TargetInfo<'_>, func: &MachineFunction) -> Vec<bool> {
     t.reserved_in(&function_info(t, func))
 }
@@ -383,7 +488,7 @@ fn push_hints(
 
 #[cfg(test)]
 mod tests {
-    use super::{frame_flags_in, line_is, next_newline};
+    use super::{frame_flags_in, frame_ints_in, line_int, line_is, next_newline};
 
     /// The search finds what a byte loop finds.
     #[test]
@@ -432,5 +537,36 @@ mod tests {
             let want = keys.map(|k| text.lines().any(|l| line_is(l, k)));
             assert_eq!(frame_flags_in(text, keys), want, "{text:?}");
         }
+    }
+
+    /// The byte scan reads the integers that parsing every line reads.
+    #[test]
+    fn frame_ints_match_the_line_by_line_reading() {
+        let keys = ["maxAlignment", "localFrameSize"];
+        let texts = [
+            "",
+            "  maxAlignment:    32\n",
+            "  stackSize:       0\n  maxAlignment:    8\n  hasCalls:        true\n  localFrameSize:  256\n",
+            "maxAlignment: 16",
+            "  maxAlignmentX: 64\n  xmaxAlignment: 64\n",
+            "  maxAlignment:: 64 \r\n",
+            "\t localFrameSize:255\n",
+            "\u{a0}maxAlignment: 128\n",
+            "  maxAlignment: -4\n  localFrameSize: 12abc\n",
+            "  maxAlignment: 4\n  maxAlignment: 32\n  maxAlignment: 8\n",
+            "  localFrameSize: 18446744073709551615\n  localFrameSize: 18446744073709551616\n",
+            "  maxAlignment\n  : 32\n",
+            "  maxAlignment: 32, more\n",
+        ];
+        for text in texts {
+            let want = keys.map(|k| {
+                text.lines()
+                    .filter_map(|l| line_int(l, k))
+                    .max()
+                    .unwrap_or(0)
+            });
+            assert_eq!(frame_ints_in(text, keys), want, "{text:?}");
+        }
+        assert_eq!(frame_ints_in(texts[2], keys), [8, 256]);
     }
 }

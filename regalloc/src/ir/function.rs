@@ -302,7 +302,8 @@ pub struct MachineFunction {
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub enum FramePointerKind {
     /// `"none"`: only when the frame demands one (variable-sized objects,
-    /// a taken frame address).
+    /// a taken frame address, an opaque stack-pointer adjustment, a
+    /// realigned stack).
     None,
     /// `"non-leaf"`: in every function that calls, too.
     NonLeaf,

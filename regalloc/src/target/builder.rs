@@ -50,6 +50,9 @@ pub struct TargetBuilder {
     reserved: Vec<Reg>,
     frame_pointer: Vec<Reg>,
     frame_pointer_in_non_leaf: bool,
+    stack_alignment: u32,
+    base_pointer: Vec<Reg>,
+    base_pointer_frame_size: u32,
     instrs: Vec<InstrDesc<'static>>,
     memory_folds: Vec<MemoryFoldDesc<'static>>,
 }
@@ -100,6 +103,22 @@ impl TargetBuilder {
     pub fn frame_pointer(&mut self, regs: &[Reg], in_non_leaf: bool) {
         self.frame_pointer.extend_from_slice(regs);
         self.frame_pointer_in_non_leaf = in_non_leaf;
+    }
+
+    /// Sets the stack alignment in bytes the calling convention guarantees:
+    /// a function whose frame asks for more realigns its stack, so keeps a
+    /// frame pointer (0, the default: never).
+    pub fn stack_alignment(&mut self, bytes: u32) {
+        self.stack_alignment = bytes;
+    }
+
+    /// Names the base-pointer registers, reserved in functions with
+    /// variable-sized objects (or an opaque stack-pointer adjustment) whose
+    /// stack is realigned or whose local frame is at least `frame_size`
+    /// bytes (0: realignment only). Overlapping registers are reserved too.
+    pub fn base_pointer(&mut self, regs: &[Reg], frame_size: u32) {
+        self.base_pointer.extend_from_slice(regs);
+        self.base_pointer_frame_size = frame_size;
     }
 
     /// Adds an instruction.
@@ -320,6 +339,7 @@ impl TargetBuilder {
         };
         let reserved = overlapping(&self.reserved);
         let frame_pointer = overlapping(&self.frame_pointer);
+        let base_pointer = overlapping(&self.base_pointer);
         let mut memory_folds = self.memory_folds;
         memory_folds.sort_by_key(|f| (f.reg_form, f.operand, f.also));
         TargetInfo {
@@ -333,6 +353,9 @@ impl TargetBuilder {
             reserved,
             frame_pointer,
             frame_pointer_in_non_leaf: self.frame_pointer_in_non_leaf,
+            stack_alignment: self.stack_alignment,
+            base_pointer,
+            base_pointer_frame_size: self.base_pointer_frame_size,
             instrs: Cow::Owned(self.instrs),
             memory_folds: Cow::Owned(memory_folds),
         }

@@ -11,6 +11,9 @@ use super::instrs::InstrTemplate;
 pub struct FunctionInfo {
     /// The function keeps a frame pointer (so it is reserved).
     pub has_frame_pointer: bool,
+    /// The function needs a base pointer (so the target's base-pointer
+    /// registers are reserved).
+    pub has_base_pointer: bool,
     /// The function contains calls.
     pub has_calls: bool,
     /// Target-defined feature bits (subtarget features the selector tests).

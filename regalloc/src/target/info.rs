@@ -42,6 +42,16 @@ pub struct TargetInfo<'a> {
     /// Every function that makes calls keeps a frame pointer (AArch64's
     /// frame records); otherwise only functions that need one do.
     pub frame_pointer_in_non_leaf: bool,
+    /// The stack alignment the calling convention guarantees, in bytes: a
+    /// function whose frame asks for more realigns its stack, and so keeps
+    /// a frame pointer. 0: the target never realigns.
+    pub stack_alignment: u32,
+    /// Registers reserved in a function that needs a base pointer, as a bit
+    /// set over registers (closed under overlap like `reserved`).
+    pub base_pointer: Cow<'a, [u32]>,
+    /// With variable-sized objects, a local frame of at least this many
+    /// bytes needs the base pointer too. 0: only a realigned stack does.
+    pub base_pointer_frame_size: u32,
     /// Target instructions, indexed by [`Opcode`].
     pub instrs: Cow<'a, [InstrDesc<'a>]>,
     /// Memory-operand folds, sorted by register form, operand and second
@@ -215,12 +225,14 @@ impl<'a> TargetInfo<'a> {
 
     /// The registers reserved in a function with facts `f`, by register:
     /// those reserved in every function, plus the frame-pointer registers
-    /// when `f.has_frame_pointer`.
+    /// when `f.has_frame_pointer` and the base-pointer registers when
+    /// `f.has_base_pointer`.
     pub fn reserved_in(&self, f: &FunctionInfo) -> Vec<bool> {
         (0..self.regs.len())
             .map(|r| {
                 bits::test(&self.reserved, r)
                     || (f.has_frame_pointer && bits::test(&self.frame_pointer, r))
+                    || (f.has_base_pointer && bits::test(&self.base_pointer, r))
             })
             .collect()
     }

@@ -181,6 +181,9 @@ static TINY: TargetInfo<'static> = TargetInfo {
     reserved: B(&[0]),
     frame_pointer: B(&[0]),
     frame_pointer_in_non_leaf: false,
+    stack_alignment: 0,
+    base_pointer: B(&[0]),
+    base_pointer_frame_size: 0,
     instrs: B(&[
         InstrDesc {
             name: B("MOV16rr"),
@@ -360,4 +363,45 @@ fn builder_matches_static() {
     gr8.order_select = None;
     gr8.orders = Cow::Owned(vec![gr8.members.clone()]);
     assert_eq!(built, expect);
+}
+
+/// The builder's frame and base pointers reserve their registers and every
+/// register overlapping them, each only in a function that keeps or needs
+/// one; the stack alignment and frame size are carried as given.
+#[test]
+fn builder_reserves_frame_and_base_pointers_per_function() {
+    let mut b = TargetBuilder::new("tiny");
+    let lo = b.sub_reg_index("sub_lo", 8, 0);
+    let hi = b.sub_reg_index("sub_hi", 8, 8);
+    let al = b.reg("AL", 0, &[]);
+    let ah = b.reg("AH", 4, &[]);
+    let a = b.reg("A", 0, &[(lo, al), (hi, ah)]);
+    let bl = b.reg("BL", 3, &[]);
+    let bh = b.reg("BH", 7, &[]);
+    let bb = b.reg("B", 3, &[(lo, bl), (hi, bh)]);
+    b.frame_pointer(&[a], false);
+    b.stack_alignment(16);
+    b.base_pointer(&[bl], 256);
+    let t = b.build();
+    assert_eq!((t.stack_alignment, t.base_pointer_frame_size), (16, 256));
+    let reserved = |has_frame_pointer, has_base_pointer| {
+        let f = FunctionInfo {
+            has_frame_pointer,
+            has_base_pointer,
+            ..FunctionInfo::default()
+        };
+        let r = t.reserved_in(&f);
+        [al, ah, a, bl, bh, bb].map(|x| r[x.index()])
+    };
+    assert_eq!(reserved(false, false), [false; 6]);
+    assert_eq!(
+        reserved(true, false),
+        [true, true, true, false, false, false]
+    );
+    // BL alone is named; B overlaps it, BH does not.
+    assert_eq!(
+        reserved(false, true),
+        [false, false, false, true, false, true]
+    );
+    assert_eq!(reserved(true, true), [true, true, true, true, false, true]);
 }

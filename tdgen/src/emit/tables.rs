@@ -222,6 +222,14 @@ pub struct Tables {
     pub frame_pointer: BitSet,
     /// Every function with calls keeps a frame pointer.
     pub frame_pointer_in_non_leaf: bool,
+    /// The stack alignment in bytes beyond which a frame is realigned
+    /// (0: never).
+    pub stack_alignment: u32,
+    /// Registers reserved in a function that needs a base pointer, as a bit set.
+    pub base_pointer: BitSet,
+    /// With variable-sized objects, a local frame this large needs the base
+    /// pointer (0: only realignment does).
+    pub base_pointer_frame_size: u32,
     /// Instructions, in opcode order.
     pub instrs: Vec<InstrRow>,
     /// Memory-operand folds, sorted by register form and operand.
@@ -538,6 +546,9 @@ impl Tables {
             reserved: bitset(nr, m.reserved.always.iter().copied()),
             frame_pointer: bitset(nr, m.reserved.frame_pointer.iter().copied()),
             frame_pointer_in_non_leaf: m.reserved.frame_pointer_in_non_leaf,
+            stack_alignment: m.reserved.stack_alignment,
+            base_pointer: bitset(nr, m.reserved.base_pointer.iter().copied()),
+            base_pointer_frame_size: m.reserved.base_pointer_frame_size,
             instrs,
             folds: m
                 .folds

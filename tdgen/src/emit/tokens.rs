@@ -428,6 +428,9 @@ pub fn tokens(t: &Tables, krate: &TokenStream) -> Result<TokenStream, String> {
     let reserved = words(&t.reserved);
     let frame_pointer = words(&t.frame_pointer);
     let frame_pointer_in_non_leaf = t.frame_pointer_in_non_leaf;
+    let stack_alignment = n(t.stack_alignment);
+    let base_pointer = words(&t.base_pointer);
+    let base_pointer_frame_size = n(t.base_pointer_frame_size);
     let name = &t.name;
     let (nr, nu, ni, nc, ncs) = (
         t.regs.len(),
@@ -523,6 +526,9 @@ pub fn tokens(t: &Tables, krate: &TokenStream) -> Result<TokenStream, String> {
                 reserved: #reserved,
                 frame_pointer: #frame_pointer,
                 frame_pointer_in_non_leaf: #frame_pointer_in_non_leaf,
+                stack_alignment: #stack_alignment,
+                base_pointer: #base_pointer,
+                base_pointer_frame_size: #base_pointer_frame_size,
                 instrs: Cow::Borrowed(&INSTRS),
                 memory_folds: Cow::Borrowed(&MEMORY_FOLDS),
             };

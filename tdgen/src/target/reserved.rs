@@ -1,4 +1,4 @@
-//! Reserved registers (our extension): the registers no function may allocate, and the frame-pointer registers reserved in functions that keep a frame pointer.
+//! Reserved registers (our extension): the registers no function may allocate, the frame-pointer registers reserved in functions that keep a frame pointer, and the base-pointer registers reserved in functions that need one.
 //!
 //! LLVM answers this in C++ (`TargetRegisterInfo::getReservedRegs`), out of
 //! TableGen's reach; a tdgen target says it in its `.td` file with one
@@ -9,6 +9,13 @@
 //! with it: a register overlapping a reserved one cannot be allocated
 //! without clobbering it (LLVM's targets spell these out, e.g. `SP`, `ESP`,
 //! `SPL` for x86's stack pointer; here one name is enough).
+//!
+//! Whether a function keeps a frame pointer or needs a base pointer is
+//! decided per function by the allocator (`regalloc`'s
+//! `alloc::order::function_info_with`), from the function's frame; the def
+//! states only the target's side of those rules: the stack alignment beyond
+//! which a frame is realigned, and the local frame size from which
+//! variable-sized objects need a base pointer.
 
 use super::access::Fields;
 use super::regs::RegBank;
@@ -27,6 +34,17 @@ pub struct Reserved {
     /// Every function that makes calls keeps a frame pointer (AArch64's
     /// AAPCS64 frame records, clang's `-mframe-pointer=non-leaf`).
     pub frame_pointer_in_non_leaf: bool,
+    /// The stack alignment the target's calling convention guarantees, in
+    /// bytes: a function whose frame asks for more realigns its stack and
+    /// so keeps a frame pointer. 0: the target never realigns.
+    pub stack_alignment: u32,
+    /// Reserved in a function that needs a base pointer (a third register
+    /// to address locals from, when neither the stack nor the frame
+    /// pointer can).
+    pub base_pointer: BTreeSet<usize>,
+    /// With variable-sized objects, a local frame of at least this many
+    /// bytes needs the base pointer too. 0: only stack realignment does.
+    pub base_pointer_frame_size: u32,
 }
 
 /// Reads the `ReservedRegisters` def (at most one).
@@ -70,7 +88,88 @@ pub fn read(
             .with_help("name the frame-pointer register, e.g. `let FramePointer = (add FP);`"),
         );
     }
+    out.base_pointer = overlap_closure(bank, &set(f, sets, bank, d, "BasePointer", diags));
+    out.stack_alignment = size(f, d, "StackAlignment", diags);
+    out.base_pointer_frame_size = size(f, d, "BasePointerFrameSize", diags);
+    // Alignments are powers of two (LLVM's `Align` cannot hold anything
+    // else); comparing a frame's alignment against another number would
+    // realign at the wrong threshold without saying so.
+    if out.stack_alignment != 0 && !out.stack_alignment.is_power_of_two() {
+        diags.push(
+            Diagnostic::error(
+                Kind::Semantic,
+                f.loc(d),
+                format!(
+                    "StackAlignment of ReservedRegisters '{}' is {}, which is not a power of two",
+                    f.name(d),
+                    out.stack_alignment
+                ),
+            )
+            .with_help("give the stack alignment in bytes, e.g. `let StackAlignment = 16;`, or 0 when the target never realigns"),
+        );
+    }
+    // Each rule below would reserve nothing, or could never fire: the
+    // description says something it does not mean.
+    if out.base_pointer_frame_size > 0 && out.base_pointer.is_empty() {
+        diags.push(
+            Diagnostic::error(
+                Kind::Semantic,
+                f.loc(d),
+                format!(
+                    "ReservedRegisters '{}' sets BasePointerFrameSize but names no BasePointer register",
+                    f.name(d)
+                ),
+            )
+            .with_help("name the base-pointer register, e.g. `let BasePointer = (add X19);`"),
+        );
+    }
+    if !out.base_pointer.is_empty() && out.stack_alignment == 0 && out.base_pointer_frame_size == 0
+    {
+        diags.push(
+            Diagnostic::error(
+                Kind::Semantic,
+                f.loc(d),
+                format!(
+                    "ReservedRegisters '{}' names BasePointer registers, but no function can need them: StackAlignment and BasePointerFrameSize are both 0",
+                    f.name(d)
+                ),
+            )
+            .with_help("set the stack alignment the target realigns beyond, e.g. `let StackAlignment = 16;`, or the local frame size that needs a base pointer"),
+        );
+    }
     out
+}
+
+/// Byte count `field` of `d`: an `int` from 0 to `u32::MAX` (a negative or
+/// larger value is an error, read as 0).
+fn size(f: &Fields<'_>, d: RecId, field: &str, diags: &mut Vec<Diagnostic>) -> u32 {
+    let v = match f.int(d, field) {
+        Ok(v) => v,
+        // Absent: a def not derived from the prelude's class; the rule is off.
+        Err(_) if f.value(d, field).is_none() => return 0,
+        Err(e) => {
+            diags.push(e);
+            return 0;
+        }
+    };
+    u32::try_from(v).unwrap_or_else(|_| {
+        let what = if v < 0 { "negative" } else { "too large" };
+        diags.push(
+            Diagnostic::error(
+                Kind::Semantic,
+                f.loc(d),
+                format!(
+                    "{field} of ReservedRegisters '{}' is {v}, which is {what}",
+                    f.name(d)
+                ),
+            )
+            .with_help(format!(
+                "{field} is a number of bytes, from 0 (the rule is off) to {}",
+                u32::MAX
+            )),
+        );
+        0
+    })
 }
 
 /// The registers of set expression `field` of `d`; a non-register element is an error.

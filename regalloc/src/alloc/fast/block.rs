@@ -173,7 +173,7 @@ impl<'t, 'a> Fast<'t, 'a> {
         scratch: &mut Scratch,
     ) -> Self {
         let v = std::mem::take(&mut f.v);
-        let reserved = &tables.fp[usize::from(f.fp)].reserved;
+        let reserved = &tables.reserving[f.reserving].reserved;
         let orders = tables.orders(f.variant);
         let ni = func.insts.len();
         let nu = t.units.len();

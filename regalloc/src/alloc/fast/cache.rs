@@ -3,10 +3,10 @@
 //! Every function used to work these out again: a loop over every register
 //! for the constant ones, one over every class for the orders, one over
 //! every unit for a call's clobbers. For a function of twenty instructions
-//! that was most of its time. They depend only on the target and on two or
-//! three facts about the function (whether it keeps a frame pointer, makes
-//! calls, which callee-saved set it follows), so they are computed once per
-//! combination and looked up after.
+//! that was most of its time. They depend only on the target and on a few
+//! facts about the function (whether it keeps a frame pointer, needs a base
+//! pointer, makes calls, which callee-saved set it follows), so they are
+//! computed once per combination and looked up after.
 //!
 //! Only targets whose tables are borrowed (the generated `static` ones) are
 //! kept, keyed by the tables' addresses, which cannot change under a
@@ -29,7 +29,10 @@ use crate::alloc::Edit;
 use crate::ir::{Inst, InstData};
 
 /// The addresses and lengths of the tables the cached facts come from.
-type Key = [usize; 12];
+type Key = [usize; 14];
+
+/// A combination of [`Tables::reserving`] not made yet.
+const NOT_MADE: u8 = u8::MAX;
 
 /// How many units a register may have for [`RegUnits`] to hold them
 /// itself: every register of BPF, X86-64 and Hexagon, and all but
@@ -48,8 +51,19 @@ pub(super) struct RegUnits {
 /// Per-target facts for one thread.
 pub(super) struct Tables {
     key: Option<Key>,
-    /// Index 0: a function without a frame pointer; 1: with one.
-    pub fp: [FpTables; 2],
+    /// The facts that depend on which of the target's frame-pointer and
+    /// base-pointer registers a function reserves, one entry per
+    /// combination met (see [`Tables::variant`]). Without and with a frame
+    /// pointer are made up front; with a base pointer, which few functions
+    /// need, on first need.
+    pub reserving: Vec<FpTables>,
+    /// Per combination `fp | bp << 1`: its position in `reserving`, or
+    /// [`NOT_MADE`].
+    reserving_at: [u8; 4],
+    /// The target names base-pointer registers. Without them a function
+    /// that needs a base pointer reserves nothing more, so it shares the
+    /// facts of one that does not.
+    has_base_pointer_regs: bool,
     /// The callee-saved set a function without calls follows (see
     /// `prepare::function_csr`).
     pub default_csr: Option<CalleeSavedSet>,
@@ -110,7 +124,9 @@ pub(super) struct Scratch {
     pub covered: Vec<u64>,
 }
 
-/// The facts that depend on whether the function keeps a frame pointer.
+/// The facts that depend on whether the function keeps a frame pointer and
+/// whether it needs a base pointer (the registers it reserves beyond those
+/// the target always does).
 pub(super) struct FpTables {
     /// Per register: reserved (or constant), so never allocated and never
     /// tracked.
@@ -129,7 +145,10 @@ pub(super) struct FpTables {
 struct Variant {
     has_calls: bool,
     fp: bool,
+    bp: bool,
     csr: Option<CalleeSavedSet>,
+    /// The position in `Tables::reserving` of its reserved registers.
+    reserving: usize,
     /// Per class (computed on first use).
     orders: Vec<Option<Box<[Reg]>>>,
 }
@@ -147,6 +166,7 @@ fn key(t: &TargetInfo<'_>) -> Option<Key> {
         &t.callee_saved,
         &t.reserved,
         &t.frame_pointer,
+        &t.base_pointer,
     ) {
         (
             Cow::Borrowed(r),
@@ -155,6 +175,7 @@ fn key(t: &TargetInfo<'_>) -> Option<Key> {
             Cow::Borrowed(s),
             Cow::Borrowed(res),
             Cow::Borrowed(fp),
+            Cow::Borrowed(bp),
         ) => Some([
             r.as_ptr() as usize,
             r.len(),
@@ -168,6 +189,8 @@ fn key(t: &TargetInfo<'_>) -> Option<Key> {
             res.len(),
             fp.as_ptr() as usize,
             fp.len(),
+            bp.as_ptr() as usize,
+            bp.len(),
         ]),
         _ => None,
     }
@@ -195,24 +218,6 @@ impl Tables {
     }
 
     fn new(t: &TargetInfo<'_>, key: Option<Key>) -> Tables {
-        let fp = |with_fp: bool| {
-            let (reserved, list) = reserved_or_constant(t, with_fp);
-            let mut untracked = vec![false; t.units.len()];
-            for &r in &list {
-                for &u in t.units(r) {
-                    untracked[u.index()] = true;
-                }
-            }
-            let bits: Box<[RegBits]> = (0..t.regs.len())
-                .map(|r| RegBits::of(t, Reg::new(r), reserved[r]))
-                .collect();
-            FpTables {
-                bits,
-                reserved: reserved.into(),
-                untracked: untracked.into(),
-                clobbers: RefCell::new(vec![None; t.callee_saved.len()]),
-            }
-        };
         // Unit numbers and list positions fit 16 bits (the largest target
         // has a few hundred units).
         let mut reg_units = Vec::with_capacity(t.regs.len());
@@ -238,7 +243,9 @@ impl Tables {
         let (reg_units, unit_list) = (reg_units.into(), unit_list.into());
         Tables {
             key,
-            fp: [fp(false), fp(true)],
+            reserving: vec![reserving(t, false, false), reserving(t, true, false)],
+            reserving_at: [0, 1, NOT_MADE, NOT_MADE],
+            has_base_pointer_regs: t.base_pointer.iter().any(|&w| w != 0),
             default_csr: default_csr(t),
             csr_units: vec![None; t.callee_saved.len()],
             variants: Vec::new(),
@@ -264,21 +271,43 @@ impl Tables {
         fi: &FunctionInfo,
         csr: Option<CalleeSavedSet>,
     ) -> usize {
-        let (has_calls, fp) = (fi.has_calls, fi.has_frame_pointer);
+        let (has_calls, fp, bp) = (fi.has_calls, fi.has_frame_pointer, fi.has_base_pointer);
         if let Some(k) = self
             .variants
             .iter()
-            .position(|v| v.has_calls == has_calls && v.fp == fp && v.csr == csr)
+            .position(|v| v.has_calls == has_calls && v.fp == fp && v.bp == bp && v.csr == csr)
         {
             return k;
         }
+        let reserving = self.reserving_index(t, fp, bp);
         self.variants.push(Variant {
             has_calls,
             fp,
+            bp,
             csr,
+            reserving,
             orders: vec![None; t.classes.len()],
         });
         self.variants.len() - 1
+    }
+
+    /// The position in [`Tables::reserving`] of the facts of variant `k`.
+    pub fn variant_reserving(&self, k: usize) -> usize {
+        self.variants[k].reserving
+    }
+
+    /// The position in [`Tables::reserving`] of the facts of a function
+    /// that keeps a frame pointer when `fp` and needs a base pointer when
+    /// `bp` (made when new).
+    fn reserving_index(&mut self, t: &TargetInfo<'_>, fp: bool, bp: bool) -> usize {
+        let bp = bp && self.has_base_pointer_regs;
+        let c = usize::from(fp) | usize::from(bp) << 1;
+        if self.reserving_at[c] == NOT_MADE {
+            self.reserving.push(reserving(t, fp, bp));
+            // At most four entries.
+            self.reserving_at[c] = (self.reserving.len() - 1) as u8;
+        }
+        usize::from(self.reserving_at[c])
     }
 
     /// Makes sure variant `k` has the order of class `c`: usable registers
@@ -289,9 +318,10 @@ impl Tables {
             return;
         }
         let v = &self.variants[k];
-        let (fp, csr) = (v.fp, v.csr);
+        let (csr, at) = (v.csr, v.reserving);
         let fi = FunctionInfo {
-            has_frame_pointer: fp,
+            has_frame_pointer: v.fp,
+            has_base_pointer: v.bp,
             has_calls: v.has_calls,
             features: 0,
         };
@@ -311,7 +341,7 @@ impl Tables {
             .and_then(|s| self.csr_units[s.index()].as_deref())
             .unwrap_or(no_units);
         let is_csr = |u: &RegUnit| csr_unit.get(u.index()).copied().unwrap_or(false);
-        let reserved = &self.fp[usize::from(fp)].reserved;
+        let reserved = &self.reserving[at].reserved;
         let class = RegClass::new(c);
         let csr_last = matches!(
             t.class(class).order_policy,
@@ -350,16 +380,43 @@ fn call_bits(t: &TargetInfo<'_>) -> Box<[u64]> {
     bits.into()
 }
 
+/// The facts of a function that keeps a frame pointer when `fp` and needs
+/// a base pointer when `bp`.
+fn reserving(t: &TargetInfo<'_>, fp: bool, bp: bool) -> FpTables {
+    let (reserved, list) = reserved_or_constant(t, fp, bp);
+    let mut untracked = vec![false; t.units.len()];
+    for &r in &list {
+        for &u in t.units(r) {
+            untracked[u.index()] = true;
+        }
+    }
+    let bits: Box<[RegBits]> = (0..t.regs.len())
+        .map(|r| RegBits::of(t, Reg::new(r), reserved[r]))
+        .collect();
+    FpTables {
+        bits,
+        reserved: reserved.into(),
+        untracked: untracked.into(),
+        clobbers: RefCell::new(vec![None; t.callee_saved.len()]),
+    }
+}
+
 /// Per register: reserved in a function with or without a frame pointer
-/// (what [`TargetInfo::reserved_in`] says) or constant; and the list of
-/// those registers.
-fn reserved_or_constant(t: &TargetInfo<'_>, frame_pointer: bool) -> (Vec<bool>, Vec<Reg>) {
+/// and a base pointer (what [`TargetInfo::reserved_in`] says) or constant;
+/// and the list of those registers.
+fn reserved_or_constant(
+    t: &TargetInfo<'_>,
+    frame_pointer: bool,
+    base_pointer: bool,
+) -> (Vec<bool>, Vec<Reg>) {
     let n = t.regs.len();
     let mut out = vec![false; n];
     let mut list = Vec::with_capacity(64);
     let fp: &[u32] = if frame_pointer { &t.frame_pointer } else { &[] };
-    for w in 0..t.reserved.len().max(fp.len()) {
-        let mut bits = t.reserved.get(w).copied().unwrap_or(0) | fp.get(w).copied().unwrap_or(0);
+    let bp: &[u32] = if base_pointer { &t.base_pointer } else { &[] };
+    for w in 0..t.reserved.len().max(fp.len()).max(bp.len()) {
+        let word = |s: &[u32]| s.get(w).copied().unwrap_or(0);
+        let mut bits = word(&t.reserved) | word(fp) | word(bp);
         while bits != 0 {
             let r = w * 32 + bits.trailing_zeros() as usize;
             if r < n {

@@ -67,7 +67,7 @@ fn run_with(
 ) -> Result<AllocRecord, AllocError> {
     let facts = prepare::Facts::gather(target, func, tables, scratch)?;
     let tables: &cache::Tables = tables;
-    let live = liveness::Liveness::new(target, func, &tables.fp[usize::from(facts.fp)], scratch);
+    let live = liveness::Liveness::new(target, func, &tables.reserving[facts.reserving], scratch);
     let mut alloc = block::Fast::new(target, func, facts, tables, scratch);
     for b in func.block_ids() {
         alloc.allocate_block(func, b)?;
