@@ -403,3 +403,69 @@ fn no_allocator_takes_a_reserved_base_pointer_under_pressure() {
         );
     }
 }
+
+/// `f` with every operand naming register `from` renamed to `to`.
+fn rename(
+    f: &MachineFunction,
+    from: regalloc::target::Reg,
+    to: regalloc::target::Reg,
+) -> MachineFunction {
+    let mut g = f.clone();
+    for inst in &mut g.insts {
+        for o in &mut inst.operands {
+            if let Some(r) = o.as_reg_mut()
+                && r.reg == regalloc::ir::RegRef::Phys(from)
+            {
+                r.reg = regalloc::ir::RegRef::Phys(to);
+            }
+        }
+    }
+    g
+}
+
+#[test]
+fn the_checker_rejects_a_value_in_the_functions_reserved_frame_pointer() {
+    // Five values fit without RBP; moving one of them into RBP is a sound
+    // allocation where the frame pointer is free and a wrong one where the
+    // function keeps it.
+    let text = file(
+        &[
+            ("keeps", "\"frame-pointer\"=\"all\""),
+            ("omits", "\"frame-pointer\"=\"none\""),
+        ],
+        false,
+    )
+    .replace(&pressure_body(15), &pressure_body(5));
+    let originals = read(x86(), &text);
+    let rbp = x86().find_reg("RBP").unwrap();
+    let mut verdicts = Vec::new();
+    for orig in &originals {
+        let mut f = orig.clone();
+        let opts = Options {
+            allocator: Allocator::Greedy,
+            check: true,
+        };
+        let (_, record) = allocate_recorded(x86(), &mut f, &opts).expect("allocates");
+        // The register the first load got (a value of the code, not an
+        // argument or return register).
+        let load = regalloc::ir::Op::Target(x86().find_opcode("MOV64rm").unwrap());
+        let first_load = f.inst_ids().find(|&i| f.inst(i).op == load).unwrap();
+        let Some(regalloc::ir::RegRef::Phys(x)) =
+            f.inst(first_load).operands[0].as_reg().map(|r| r.reg)
+        else {
+            panic!("the load defines a physical register");
+        };
+        let moved = rename(&f, x, rbp);
+        verdicts.push(
+            regalloc::check::check(x86(), orig, &moved, &record)
+                .map_err(|errs| errs.iter().map(|e| e.kind).collect::<Vec<_>>()),
+        );
+    }
+    // Its definition and its use, each in a reserved register.
+    assert_eq!(
+        verdicts[0],
+        Err(vec![regalloc::check::CheckErrorKind::WrongClass; 2]),
+        "keeps"
+    );
+    assert_eq!(verdicts[1], Ok(()), "omits");
+}

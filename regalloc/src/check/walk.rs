@@ -57,6 +57,9 @@ pub(crate) struct Checker<'c, 't> {
     /// Per class, the largest class a register of it may be inflated to
     /// ([`crate::alloc::inflate::largest_legal_super_class`]).
     wide: Vec<crate::target::RegClass>,
+    /// By register: reserved in this function (the target's reserved set,
+    /// and the frame and base pointers when the function keeps them).
+    reserved: Vec<bool>,
 }
 
 impl<'c, 't> Checker<'c, 't> {
@@ -137,6 +140,7 @@ impl<'c, 't> Checker<'c, 't> {
                     )
                 })
                 .collect(),
+            reserved: crate::alloc::order::function_reserved(t, orig),
         }
     }
 

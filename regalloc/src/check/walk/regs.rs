@@ -37,10 +37,11 @@ impl<'c, 't> Checker<'c, 't> {
         }
     }
 
-    /// Registers whose uses are not tracked: reserved and constant ones
-    /// (LLVM does not track their liveness either).
+    /// Registers whose uses are not tracked: reserved (in this function)
+    /// and constant ones (LLVM does not track their liveness either).
     pub(super) fn untracked(&self, r: Reg) -> bool {
         self.t.is_reserved(r)
+            || self.reserved.get(r.index()).copied().unwrap_or(false)
             || self
                 .t
                 .regs
