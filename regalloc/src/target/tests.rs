@@ -323,11 +323,9 @@ fn name_lookups() {
     assert_eq!(ix.reg("zz"), None);
 }
 
-/// The builder derives the same tables as the hand-written statics (the
-/// selector and alt order aside, which the builder does not take).
-#[test]
-fn builder_matches_static() {
-    let mut b = TargetBuilder::new("tiny");
+/// The tiny target's registers, declared on `b` in the order of the
+/// statics: `AL`, `AH`, their pair `A`, `BL`, `BH`, their pair `B`.
+fn tiny_registers(b: &mut TargetBuilder) -> [Reg; 6] {
     let lo = b.sub_reg_index("sub_lo", 8, 0);
     let hi = b.sub_reg_index("sub_hi", 8, 8);
     let al = b.reg("AL", 0, &[]);
@@ -336,6 +334,15 @@ fn builder_matches_static() {
     let bl = b.reg("BL", 3, &[]);
     let bh = b.reg("BH", 7, &[]);
     let bb = b.reg("B", 3, &[(lo, bl), (hi, bh)]);
+    [al, ah, a, bl, bh, bb]
+}
+
+/// The builder derives the same tables as the hand-written statics (the
+/// selector and alt order aside, which the builder does not take).
+#[test]
+fn builder_matches_static() {
+    let mut b = TargetBuilder::new("tiny");
+    let [al, ah, a, bl, bh, bb] = tiny_registers(&mut b);
     let spec = |name: &str, members: Vec<Reg>, reg_size| ClassSpec {
         name: name.into(),
         members,
@@ -371,14 +378,7 @@ fn builder_matches_static() {
 #[test]
 fn builder_reserves_frame_and_base_pointers_per_function() {
     let mut b = TargetBuilder::new("tiny");
-    let lo = b.sub_reg_index("sub_lo", 8, 0);
-    let hi = b.sub_reg_index("sub_hi", 8, 8);
-    let al = b.reg("AL", 0, &[]);
-    let ah = b.reg("AH", 4, &[]);
-    let a = b.reg("A", 0, &[(lo, al), (hi, ah)]);
-    let bl = b.reg("BL", 3, &[]);
-    let bh = b.reg("BH", 7, &[]);
-    let bb = b.reg("B", 3, &[(lo, bl), (hi, bh)]);
+    let [al, ah, a, bl, bh, bb] = tiny_registers(&mut b);
     b.frame_pointer(&[a], false);
     b.stack_alignment(16);
     b.base_pointer(&[bl], 256);
