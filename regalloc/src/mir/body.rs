@@ -101,20 +101,34 @@ impl<'a, 't> BodyReader<'a, 't> {
         // decides: a block without the line whose guess is non-empty and
         // certain (no unknown opcode at its end) shows the simplified
         // form, and otherwise a missing line means no successors.
-        let ends_unknown = |f: &MachineFunction, k: usize| {
-            f.blocks[k]
-                .insts
-                .last()
-                .is_some_and(|&i| matches!(f.insts[i.index()].op, Op::Unknown(_)))
-        };
-        let simplified = (0..explicit_succs.len()).any(|k| {
-            !explicit_succs[k]
-                && !ends_unknown(self.func, k)
-                && !guess_successors(self.target, self.func, Block::new(k)).is_empty()
-        });
-        for (k, explicit) in explicit_succs.into_iter().enumerate() {
-            if !explicit && (simplified || !ends_unknown(self.func, k)) {
-                self.guess_successors(Block::new(k));
+        // Per block without the line: its guess, and whether that is
+        // certain (the block does not end in an unknown opcode).
+        let guesses: Vec<Option<(Vec<Block>, bool)>> = explicit_succs
+            .iter()
+            .enumerate()
+            .map(|(k, &explicit)| {
+                (!explicit).then(|| {
+                    let ends_unknown = self.func.blocks[k]
+                        .insts
+                        .last()
+                        .is_some_and(|&i| matches!(self.func.insts[i.index()].op, Op::Unknown(_)));
+                    let guess = guess_successors(self.target, self.func, Block::new(k));
+                    (guess, !ends_unknown)
+                })
+            })
+            .collect();
+        let simplified = guesses
+            .iter()
+            .flatten()
+            .any(|(guess, certain)| *certain && !guess.is_empty());
+        for (k, g) in guesses.into_iter().enumerate() {
+            if let Some((guess, certain)) = g
+                && (certain || simplified)
+            {
+                self.func.blocks[k].succs = guess
+                    .into_iter()
+                    .map(|block| Succ { block, prob: None })
+                    .collect();
             }
         }
         self.func.compute_preds();
@@ -212,14 +226,6 @@ impl<'a, 't> BodyReader<'a, 't> {
                 _ => break,
             }
         }
-    }
-
-    fn guess_successors(&mut self, id: Block) {
-        let succs = guess_successors(self.target, self.func, id);
-        self.func.blocks[id.index()].succs = succs
-            .into_iter()
-            .map(|block| Succ { block, prob: None })
-            .collect();
     }
 
     fn inst(&mut self, pair: Pair<'_, Rule>) -> Result<InstData, Located> {

@@ -627,12 +627,9 @@ pub fn update_live_ins(t: &TargetInfo<'_>, func: &mut MachineFunction, reserved:
     // Per register, the last block (plus one) it was a candidate of and
     // found fully live in: stamps instead of a sort and a search per
     // block.
-    let nr = t.regs.len();
-    let mut seen = vec![0u32; nr];
-    let mut full_at = vec![0u32; nr];
     // Per unit, the registers that may be listed (neither reserved,
     // artificial nor constant, and with units) among its roots and their
-    // super-registers, found when the unit is first live into a block:
+    // super-registers, found when a block first needs them:
     // `cands[cand_at[u].0..cand_at[u].1]`, the pair `(1, 0)` while not
     // yet found. A unit is live into many blocks.
     let mut cand_at = vec![(1u32, 0u32); nu];
@@ -656,34 +653,8 @@ pub fn update_live_ins(t: &TargetInfo<'_>, func: &mut MachineFunction, reserved:
             continue;
         }
         first_with.insert(set, b);
-        let stamp = b as u32 + 1;
         live.0.clear();
         live.0.extend_from_slice(set);
-        // Only registers containing a live unit can be live-in: a unit's
-        // roots and their super-registers.
-        for u in live.iter() {
-            if cand_at[u].0 > cand_at[u].1 {
-                let start = cands.len();
-                for root in t.unit_roots(crate::target::RegUnit::new(u)) {
-                    for r in std::iter::once(root).chain(t.super_regs(root).iter().copied()) {
-                        if listable(r) && !cands[start..].contains(&r) {
-                            cands.push(r);
-                        }
-                    }
-                }
-                cand_at[u] = (start as u32, cands.len() as u32);
-            }
-            let (from, to) = cand_at[u];
-            for &r in &cands[from as usize..to as usize] {
-                if seen[r.index()] == stamp {
-                    continue;
-                }
-                seen[r.index()] = stamp;
-                if t.units(r).iter().all(|u| live.get(u.index())) {
-                    full_at[r.index()] = stamp;
-                }
-            }
-        }
         // Each live unit under the name the code uses for it, when that
         // register is wholly live (`$xmm0` and `$d8`, as LLVM's rewriter
         // lists the registers it assigned, rather than `$zmm0` or the
@@ -695,18 +666,32 @@ pub fn update_live_ins(t: &TargetInfo<'_>, func: &mut MachineFunction, reserved:
             if killed.get(u) {
                 continue;
             }
-            let (from, to) = cand_at[u];
-            let pick = tracked.named[u]
-                .filter(|&n| listable(n) && t.units(n).iter().all(|v| live.get(v.index())))
-                .or_else(|| {
-                    cands[from as usize..to as usize]
-                        .iter()
-                        .copied()
-                        .find(|&r| {
-                            full_at[r.index()] == stamp
-                                && !t.super_regs(r).iter().any(|&s| full_at[s.index()] == stamp)
-                        })
-                });
+            let wholly_live = |r: Reg| t.units(r).iter().all(|v| live.get(v.index()));
+            let named = tracked.named[u].filter(|&n| listable(n) && wholly_live(n));
+            let pick = named.or_else(|| {
+                if cand_at[u].0 > cand_at[u].1 {
+                    let start = cands.len();
+                    for root in t.unit_roots(crate::target::RegUnit::new(u)) {
+                        for r in std::iter::once(root).chain(t.super_regs(root).iter().copied()) {
+                            if listable(r) && !cands[start..].contains(&r) {
+                                cands.push(r);
+                            }
+                        }
+                    }
+                    cand_at[u] = (start as u32, cands.len() as u32);
+                }
+                let (from, to) = cand_at[u];
+                cands[from as usize..to as usize]
+                    .iter()
+                    .copied()
+                    .find(|&r| {
+                        wholly_live(r)
+                            && !t
+                                .super_regs(r)
+                                .iter()
+                                .any(|&s| listable(s) && wholly_live(s))
+                    })
+            });
             if let Some(reg) = pick {
                 for &v in t.units(reg) {
                     killed.insert(v.index());
