@@ -23,6 +23,7 @@
 //! allocation: everything it is given is treated as untrusted.
 
 mod error;
+mod jump_tables;
 mod state;
 mod walk;
 
