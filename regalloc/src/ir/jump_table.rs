@@ -79,16 +79,3 @@ pub struct JumpTables {
     /// The tables; `%jump-table.N` is `tables[N]`.
     pub tables: Vec<JumpTable>,
 }
-
-impl JumpTables {
-    /// Every block some table jumps to, each once, in table order.
-    pub fn targets(&self) -> Vec<Block> {
-        let mut out: Vec<Block> = Vec::new();
-        for b in self.tables.iter().flat_map(|t| &t.blocks) {
-            if !out.contains(b) {
-                out.push(*b);
-            }
-        }
-        out
-    }
-}
