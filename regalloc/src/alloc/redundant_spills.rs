@@ -630,7 +630,7 @@ fn operand_vreg(func: &MachineFunction, i: Inst, k: usize) -> Option<VReg> {
 pub(crate) mod tests {
     //! Also the spill-code fixtures of [`crate::alloc::hoist_spills`]'s tests.
     use super::*;
-    use crate::alloc::spiller::{Insertion, SpillSlot};
+    use crate::alloc::spiller::{FoldedCopy, Insertion, SpillSlot};
     use crate::ir::InstData;
     use crate::target::fixtures::bpf;
 
@@ -919,5 +919,70 @@ body: |
         read_before(&mut c, &f, exit, left);
         assert_eq!(eliminate(&mut c, &f, &an), 1);
         assert_eq!(kept_stores(&c), vec![add]);
+    }
+
+    /// `%0` is loaded, then `%2` takes its value by a COPY (which the
+    /// spiller turns into a reload of `%0`'s slot); `READER` marks where
+    /// `%2` may be read again.
+    const FEEDER: &str = "---
+name: feeder
+tracksRegLiveness: true
+registers:
+  - { id: 0, class: gpr }
+  - { id: 1, class: gpr }
+  - { id: 2, class: gpr }
+liveins:
+  - { reg: '$r1', virtual-reg: '%1' }
+body: |
+  bb.0:
+    liveins: $r1
+    %1:gpr = COPY $r1
+    %0:gpr = LDD %1, 0
+    %2:gpr = COPY %0
+    READER
+    $r3 = COPY %0
+    RET implicit $r0
+...
+";
+
+    #[test]
+    fn a_reload_feeding_a_redundant_store_goes_only_if_nothing_else_reads_it() {
+        for read_later in [false, true] {
+            let reader = if read_later {
+                "$r0 = COPY %2"
+            } else {
+                "$r0 = MOV_ri 0"
+            };
+            let f = read(&FEEDER.replace("READER", reader));
+            let an = Analyses::new(bpf(), &f);
+            let b0 = insts(&f, 0);
+            let (def, copy) = (b0[1], b0[2]);
+            // %0 stored after its definition; the COPY into %2 reloads the
+            // slot and a store of %2 follows it (the slot already holds
+            // that value either way).
+            let mut c = code(&f, &an, &[def], &[]);
+            c.folded.push(FoldedCopy {
+                inst: copy,
+                kind: SpillKind::Reload { slot: 0 },
+                operand: 0,
+                value: Some(0),
+            });
+            c.insertions.push(Insertion {
+                at: copy,
+                after: true,
+                inst: InstData::new(f.inst(copy).op),
+                vreg: VReg(2),
+                kind: SpillKind::Spill { slot: 0 },
+                value: Some(0),
+            });
+            assert_eq!(eliminate(&mut c, &f, &an), 1, "read later: {read_later}");
+            assert_eq!(kept_stores(&c), vec![def], "read later: {read_later}");
+            // The reload only fed the store unless %2 is read after it.
+            assert_eq!(
+                c.removed.contains(&copy),
+                !read_later,
+                "read later: {read_later}"
+            );
+        }
     }
 }
