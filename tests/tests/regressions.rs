@@ -13,7 +13,9 @@ use regalloc::target::TargetInfo;
 
 /// A file of `tests/data/`.
 fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("data").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("data")
+        .join(name)
 }
 
 /// Where allocated files go for llc.

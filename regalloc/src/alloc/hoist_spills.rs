@@ -452,7 +452,10 @@ body: |
         // has no terminator).
         assert_eq!(hoist(bpf(), &mut c, &f, &an, &vrm), 1);
         let hoisted = c.insertions.last().unwrap();
-        assert_eq!((hoisted.at, hoisted.after, hoisted.vreg), (copy, true, VReg(2)));
+        assert_eq!(
+            (hoisted.at, hoisted.after, hoisted.vreg),
+            (copy, true, VReg(2))
+        );
         // The reload already put the value in the slot: every store goes,
         // the hoisted one too; the reload stays, since the loop reads %2.
         assert_eq!(redundant_spills::eliminate(&mut c, &f, &an), 3);
