@@ -396,4 +396,70 @@ body: |
         assert_eq!(hoist(bpf(), &mut c, &f, &an, &vrm), 0);
         assert_eq!(stores(&c).len(), 2);
     }
+
+    /// `%0` (spilled) is defined in bb.0; bb.1 copies it into the register
+    /// piece `%2` as its last instruction (a split copy, which the spiller
+    /// turns into a reload) and falls through into the loop bb.2, which
+    /// reads `%2`, as does the exit bb.3.
+    const PIECE: &str = "---
+name: piece
+tracksRegLiveness: true
+registers:
+  - { id: 0, class: gpr }
+  - { id: 1, class: gpr }
+  - { id: 2, class: gpr }
+liveins:
+  - { reg: '$r1', virtual-reg: '%1' }
+body: |
+  bb.0:
+    successors: %bb.1
+    liveins: $r1
+    %1:gpr = COPY $r1
+    %0:gpr = LDD %1, 0
+    JMP %bb.1
+  bb.1:
+    successors: %bb.2
+    %2:gpr = COPY %0
+  bb.2:
+    successors: %bb.2, %bb.3
+    $r2 = COPY %2
+    JNE_ri %1, 0, %bb.2
+    JMP %bb.3
+  bb.3:
+    $r3 = COPY %0
+    $r0 = COPY %2
+    RET implicit $r0
+...
+";
+
+    #[test]
+    fn a_store_hoisted_after_the_reload_of_its_piece_goes_but_the_reload_stays() {
+        let f = read(PIECE);
+        let an = Analyses::new(bpf(), &f);
+        let copy = insts(&f, 1)[0];
+        let (in_loop, exit) = (insts(&f, 2)[0], insts(&f, 3)[0]);
+        let mut c = code(&f, &an, &[in_loop, exit], &[]);
+        c.folded.push(crate::alloc::spiller::FoldedCopy {
+            inst: copy,
+            kind: SpillKind::Reload { slot: 0 },
+            operand: 0,
+            value: Some(0),
+        });
+        let mut vrm = VirtRegMap::new(3);
+        vrm.assign(VReg(2), bpf().find_reg("R6").unwrap());
+        vrm.set_original(VReg(2), VReg(0));
+        // The loop's store moves to bb.1, after the reload into %2 (bb.1
+        // has no terminator).
+        assert_eq!(hoist(bpf(), &mut c, &f, &an, &vrm), 1);
+        let hoisted = c.insertions.last().unwrap();
+        assert_eq!(
+            (hoisted.at, hoisted.after, hoisted.vreg),
+            (copy, true, VReg(2))
+        );
+        // The reload already put the value in the slot: every store goes,
+        // the hoisted one too; the reload stays, since the loop reads %2.
+        assert_eq!(redundant_spills::eliminate(&mut c, &f, &an), 3);
+        assert_eq!(stores(&c), vec![]);
+        assert!(!c.removed.contains(&copy), "{:?}", c.removed);
+    }
 }

@@ -19,7 +19,11 @@
 //! When the removed store was fed by a COPY that the spiller had turned
 //! into a reload (a copy between two spilled pieces), or was itself such a
 //! COPY turned into a store fed by a reload, the feeding instruction goes
-//! too: it only moved the value from the slot back into it.
+//! too: it only moved the value from the slot back into it. That holds
+//! only while the register it loads has no other reader: a store hoisted
+//! to a block's end ([`super::hoist_spills`]) stores a register piece that
+//! lives on, and the split copy reloading that piece just before it must
+//! stay when the store goes.
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
@@ -409,6 +413,10 @@ fn remove(code: &mut SpillCode, func: &MachineFunction, redundant: &[Event]) {
     }
     let mut removed: HashSet<Inst> = code.removed.iter().copied().collect();
     let mut removed_insertion = vec![false; code.insertions.len()];
+    // Instructions that load a register for a removed store alone, if
+    // nothing else reads that register: the register, the loading
+    // instruction, and the store.
+    let mut feeders: Vec<(VReg, Site, Site)> = Vec::new();
     for &e in redundant {
         let Event::Store {
             inst, insertion, ..
@@ -418,35 +426,117 @@ fn remove(code: &mut SpillCode, func: &MachineFunction, redundant: &[Event]) {
         };
         let folded = folded_at.get(&inst).map(|&k| &code.folded[k]);
         let fed = folded.and_then(|f| operand_vreg(func, inst, f.operand));
-        let drop_inst = match insertion {
+        match insertion {
             Some(k) => {
                 removed_insertion[k] = true;
                 // A COPY between two spilled pieces, turned into a reload,
                 // only moved the value out of the slot for this store.
-                folded.is_some_and(|f| matches!(f.kind, SpillKind::Reload { .. }))
-                    && fed == Some(code.insertions[k].vreg)
+                if folded.is_some_and(|f| matches!(f.kind, SpillKind::Reload { .. }))
+                    && let Some(v) = fed
+                    && v == code.insertions[k].vreg
+                {
+                    feeders.push((v, Site::Inst(inst), Site::Insertion(k)));
+                }
             }
             None => {
                 // A COPY turned into this store goes, with the reload that
                 // fed it.
+                if removed.insert(inst) {
+                    code.removed.push(inst);
+                }
                 for &k in reloads_before.get(&inst).into_iter().flatten() {
-                    if Some(code.insertions[k].vreg) == fed {
-                        removed_insertion[k] = true;
+                    let v = code.insertions[k].vreg;
+                    if Some(v) == fed {
+                        feeders.push((v, Site::Insertion(k), Site::Inst(inst)));
                     }
                 }
-                true
             }
-        };
-        if drop_inst && removed.insert(inst) {
-            code.removed.push(inst);
         }
     }
+    if feeders.is_empty() {
+        return retain_insertions(code, &removed_insertion);
+    }
+    let mentions = Mentions::new(code, func, &removed, feeders.iter().map(|x| x.0));
+    for (v, feeder, store) in feeders {
+        if !mentions.only_at(v, feeder, store) {
+            // The loaded register lives on (a register piece whose store
+            // was hoisted here): its load stays.
+            continue;
+        }
+        match feeder {
+            Site::Inst(i) => {
+                if removed.insert(i) {
+                    code.removed.push(i);
+                }
+            }
+            Site::Insertion(k) => removed_insertion[k] = true,
+        }
+    }
+    retain_insertions(code, &removed_insertion);
+}
+
+/// Drops the insertions `gone` marks.
+fn retain_insertions(code: &mut SpillCode, gone: &[bool]) {
     let mut k = 0;
     code.insertions.retain(|_| {
-        let keep = !removed_insertion[k];
+        let keep = !gone[k];
         k += 1;
         keep
     });
+}
+
+/// An instruction of the function (an original, possibly a folded COPY)
+/// or an insertion of the spill code (by index).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum Site {
+    Inst(Inst),
+    Insertion(usize),
+}
+
+/// Where some virtual registers are named: by the function's instructions
+/// not removed and by the spill code's insertions.
+struct Mentions {
+    at: HashMap<VReg, Vec<Site>>,
+}
+
+impl Mentions {
+    /// The sites naming each of `vregs`.
+    fn new(
+        code: &SpillCode,
+        func: &MachineFunction,
+        removed: &HashSet<Inst>,
+        vregs: impl Iterator<Item = VReg>,
+    ) -> Mentions {
+        let mut at: HashMap<VReg, Vec<Site>> = vregs.map(|v| (v, Vec::new())).collect();
+        let mut note = |v: VReg, site: Site| {
+            if let Some(sites) = at.get_mut(&v)
+                && !sites.contains(&site)
+            {
+                sites.push(site);
+            }
+        };
+        for bd in &func.blocks {
+            for &i in bd.insts.iter().filter(|i| !removed.contains(i)) {
+                for v in virtual_operands(&func.inst(i).operands) {
+                    note(v, Site::Inst(i));
+                }
+            }
+        }
+        for (k, x) in code.insertions.iter().enumerate() {
+            note(x.vreg, Site::Insertion(k));
+            for v in virtual_operands(&x.inst.operands) {
+                note(v, Site::Insertion(k));
+            }
+        }
+        Mentions { at }
+    }
+
+    /// Whether `v` is named at `a` and `b` and nowhere else.
+    fn only_at(&self, v: VReg, a: Site, b: Site) -> bool {
+        self.at
+            .get(&v)
+            .is_some_and(|sites| sites.iter().all(|&s| s == a || s == b))
+    }
 }
 
 /// Passes over the function before the dataflow settles gives up.
@@ -514,6 +604,17 @@ impl Flow<'_> {
     }
 }
 
+/// The virtual registers `operands` name.
+fn virtual_operands(operands: &[Operand]) -> impl Iterator<Item = VReg> + '_ {
+    operands.iter().filter_map(|o| match o {
+        Operand::Reg(r) => match r.reg {
+            RegRef::Virt(v) => Some(v),
+            _ => None,
+        },
+        _ => None,
+    })
+}
+
 /// The virtual register of operand `k` of `i`.
 fn operand_vreg(func: &MachineFunction, i: Inst, k: usize) -> Option<VReg> {
     match func.inst(i).operands.get(k) {
@@ -529,7 +630,7 @@ fn operand_vreg(func: &MachineFunction, i: Inst, k: usize) -> Option<VReg> {
 pub(crate) mod tests {
     //! Also the spill-code fixtures of [`crate::alloc::hoist_spills`]'s tests.
     use super::*;
-    use crate::alloc::spiller::{Insertion, SpillSlot};
+    use crate::alloc::spiller::{FoldedCopy, Insertion, SpillSlot};
     use crate::ir::InstData;
     use crate::target::fixtures::bpf;
 
@@ -818,5 +919,70 @@ body: |
         read_before(&mut c, &f, exit, left);
         assert_eq!(eliminate(&mut c, &f, &an), 1);
         assert_eq!(kept_stores(&c), vec![add]);
+    }
+
+    /// `%0` is loaded, then `%2` takes its value by a COPY (which the
+    /// spiller turns into a reload of `%0`'s slot); `READER` marks where
+    /// `%2` may be read again.
+    const FEEDER: &str = "---
+name: feeder
+tracksRegLiveness: true
+registers:
+  - { id: 0, class: gpr }
+  - { id: 1, class: gpr }
+  - { id: 2, class: gpr }
+liveins:
+  - { reg: '$r1', virtual-reg: '%1' }
+body: |
+  bb.0:
+    liveins: $r1
+    %1:gpr = COPY $r1
+    %0:gpr = LDD %1, 0
+    %2:gpr = COPY %0
+    READER
+    $r3 = COPY %0
+    RET implicit $r0
+...
+";
+
+    #[test]
+    fn a_reload_feeding_a_redundant_store_goes_only_if_nothing_else_reads_it() {
+        for read_later in [false, true] {
+            let reader = if read_later {
+                "$r0 = COPY %2"
+            } else {
+                "$r0 = MOV_ri 0"
+            };
+            let f = read(&FEEDER.replace("READER", reader));
+            let an = Analyses::new(bpf(), &f);
+            let b0 = insts(&f, 0);
+            let (def, copy) = (b0[1], b0[2]);
+            // %0 stored after its definition; the COPY into %2 reloads the
+            // slot and a store of %2 follows it (the slot already holds
+            // that value either way).
+            let mut c = code(&f, &an, &[def], &[]);
+            c.folded.push(FoldedCopy {
+                inst: copy,
+                kind: SpillKind::Reload { slot: 0 },
+                operand: 0,
+                value: Some(0),
+            });
+            c.insertions.push(Insertion {
+                at: copy,
+                after: true,
+                inst: InstData::new(f.inst(copy).op),
+                vreg: VReg(2),
+                kind: SpillKind::Spill { slot: 0 },
+                value: Some(0),
+            });
+            assert_eq!(eliminate(&mut c, &f, &an), 1, "read later: {read_later}");
+            assert_eq!(kept_stores(&c), vec![def], "read later: {read_later}");
+            // The reload only fed the store unless %2 is read after it.
+            assert_eq!(
+                c.removed.contains(&copy),
+                !read_later,
+                "read later: {read_later}"
+            );
+        }
     }
 }
