@@ -22,6 +22,12 @@
 //! checker: N/N correct allocations accepted; M/K mutants caught (R%)
 //! ```
 //!
+//! Jump tables get their own section over the x86-64 corpus's functions
+//! that have them (BPF has none): Greedy's allocations, accepted, with an
+//! entry retargeted (within its table or anywhere) or two entries swapped,
+//! counted as breaking when the paths from the old and the new block show
+//! the world different things.
+//!
 //! When the Fast and Basic allocators work, their results on the corpus
 //! are run through the checker here too. A property test sends random
 //! small BPF functions through the reference allocator and the checker.
@@ -408,6 +414,12 @@ impl Machine<'_, '_> {
 
 /// What `f` shows the world along the path `seed` picks.
 fn trace(t: &TargetInfo<'_>, f: &MachineFunction, seed: u64) -> Vec<u64> {
+    trace_from(t, f, Block(0), seed)
+}
+
+/// What `f` shows the world along the path `seed` picks from block
+/// `start`, with every register and slot holding its initial value.
+fn trace_from(t: &TargetInfo<'_>, f: &MachineFunction, start: Block, seed: u64) -> Vec<u64> {
     let mut m = Machine {
         t,
         f,
@@ -424,7 +436,7 @@ fn trace(t: &TargetInfo<'_>, f: &MachineFunction, seed: u64) -> Vec<u64> {
         events: Vec::new(),
     };
     let mut rng = seed.wrapping_mul(0x2545_F491_4F6C_DD1D) | 1;
-    let mut b = 0usize;
+    let mut b = start.index();
     // The path is bounded in blocks, not instructions: the allocated
     // function has more instructions but must walk the same blocks.
     let mut visited = 0;
@@ -764,8 +776,14 @@ fn corpus_files(dir: &Path) -> Vec<PathBuf> {
 }
 
 fn corpus_functions(t: &TargetInfo<'_>, level: &str) -> Vec<MachineFunction> {
+    corpus_functions_of(t, "bpf", level)
+}
+
+/// The functions of `bench/out/corpus/<target>/<level>` that read.
+fn corpus_functions_of(t: &TargetInfo<'_>, target: &str, level: &str) -> Vec<MachineFunction> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../bench/out/corpus/bpf")
+        .join("../bench/out/corpus")
+        .join(target)
         .join(level);
     let mut out = Vec::new();
     for p in corpus_files(&dir) {
@@ -932,6 +950,190 @@ fn production_allocators_through_the_checker() {
             println!("  {e}");
         }
     }
+}
+
+// ---------------------------------------------------------------------------
+// Jump tables (x86-64: the BPF corpus has none).
+// ---------------------------------------------------------------------------
+
+/// A change to an allocated function's jump tables.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+enum TableMutation {
+    /// An entry jumps to another block of the same table (still a
+    /// successor of the switch: the CFG alone does not show it).
+    RetargetWithinTable,
+    /// An entry jumps to any other block of the function.
+    RetargetAnywhere,
+    /// Two entries of a table that jump to different blocks are swapped.
+    SwapEntries,
+}
+
+/// The (table, entry) positions of `a`'s tables.
+fn table_entries(a: &MachineFunction) -> Vec<(usize, usize)> {
+    a.jump_tables.as_ref().map_or(Vec::new(), |j| {
+        j.tables
+            .iter()
+            .enumerate()
+            .flat_map(|(k, tb)| (0..tb.blocks.len()).map(move |e| (k, e)))
+            .collect()
+    })
+}
+
+/// Up to `per_kind` mutants of each kind of `a`'s jump tables.
+fn table_mutants(
+    a: &MachineFunction,
+    rng: &mut Rng,
+    per_kind: usize,
+) -> Vec<(TableMutation, MachineFunction)> {
+    let entries = table_entries(a);
+    let Some(tables) = a.jump_tables.as_ref().filter(|_| !entries.is_empty()) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for kind in [
+        TableMutation::RetargetWithinTable,
+        TableMutation::RetargetAnywhere,
+        TableMutation::SwapEntries,
+    ] {
+        for _ in 0..per_kind {
+            let (k, e) = entries[rng.below(entries.len())];
+            let table = &tables.tables[k].blocks;
+            let now = table[e];
+            let mut m = a.clone();
+            let blocks = &mut m.jump_tables.as_mut().expect("tables").tables[k].blocks;
+            match kind {
+                TableMutation::RetargetWithinTable | TableMutation::RetargetAnywhere => {
+                    let candidates: Vec<Block> = if kind == TableMutation::RetargetWithinTable {
+                        table.iter().copied().filter(|&b| b != now).collect()
+                    } else {
+                        a.block_ids().filter(|&b| b != now).collect()
+                    };
+                    if candidates.is_empty() {
+                        continue;
+                    }
+                    blocks[e] = candidates[rng.below(candidates.len())];
+                }
+                TableMutation::SwapEntries => {
+                    let others: Vec<usize> =
+                        (0..table.len()).filter(|&o| table[o] != now).collect();
+                    if others.is_empty() {
+                        continue;
+                    }
+                    blocks.swap(e, others[rng.below(others.len())]);
+                }
+            }
+            out.push((kind, m));
+        }
+    }
+    out
+}
+
+/// Whether mutant `m` of `a` jumps somewhere that behaves differently: for
+/// some entry whose block changed, the paths from the old and the new
+/// block show the world different things (the oracle, not the checker).
+fn table_mutant_breaks(t: &TargetInfo<'_>, a: &MachineFunction, m: &MachineFunction) -> bool {
+    let (Some(old), Some(new)) = (a.jump_tables.as_ref(), m.jump_tables.as_ref()) else {
+        return true;
+    };
+    old.tables
+        .iter()
+        .zip(&new.tables)
+        .flat_map(|(o, n)| o.blocks.iter().zip(&n.blocks))
+        .filter(|(o, n)| o != n)
+        .any(|(&o, &n)| {
+            SEEDS
+                .clone()
+                .any(|s| trace_from(t, a, o, s) != trace_from(t, m, n, s))
+        })
+}
+
+/// The x86-64 corpus's functions with jump tables, allocated by Greedy and
+/// accepted by the checker; mutants of their tables must be rejected.
+/// Prints:
+///
+/// ```text
+/// jump tables: N/N correct allocations accepted; M/K mutants caught (R%)
+/// ```
+#[test]
+fn checker_rejects_retargeted_jump_tables() {
+    let t: &TargetInfo<'_> = &regalloc_targets::x86::TARGET;
+    let functions: Vec<MachineFunction> = corpus_functions_of(t, "x86_64", "O2")
+        .into_iter()
+        .filter(|f| f.jump_tables.as_ref().is_some_and(|j| !j.tables.is_empty()))
+        .collect();
+    if functions.is_empty() {
+        println!("skipped: no x86-64 corpus with jump tables under bench/out/corpus/x86_64/O2");
+        return;
+    }
+    let options = Options {
+        allocator: Allocator::Greedy,
+        check: false,
+    };
+    let (mut allocated, mut accepted) = (0, 0);
+    let mut rejected_correct: Vec<String> = Vec::new();
+    let mut tallies: BTreeMap<TableMutation, Tally> = BTreeMap::new();
+    let mut missed: Vec<String> = Vec::new();
+    let mut rng = Rng(0x7ab1_e5ee_d0f5_1a7e);
+    for f in &functions {
+        let mut a = f.clone();
+        let Ok((_, rec)) = allocate_recorded(t, &mut a, &options) else {
+            continue;
+        };
+        allocated += 1;
+        if let Err(e) = check(t, f, &a, &rec) {
+            rejected_correct.push(format!("{}: {}", f.name, e[0]));
+            continue;
+        }
+        accepted += 1;
+        for (kind, m) in table_mutants(&a, &mut rng, 3) {
+            let tally = tallies.entry(kind).or_default();
+            tally.made += 1;
+            let caught = check(t, f, &m, &rec).is_err();
+            if table_mutant_breaks(t, &a, &m) {
+                tally.breaking += 1;
+                if caught {
+                    tally.caught += 1;
+                } else if missed.len() < 10 {
+                    missed.push(format!("{kind:?} in {}", f.name));
+                }
+            } else if caught {
+                tally.flagged_equivalent += 1;
+            }
+        }
+    }
+    let (k, m): (usize, usize) = tallies
+        .values()
+        .fold((0, 0), |(k, m), t| (k + t.breaking, m + t.caught));
+    for (kind, tl) in &tallies {
+        println!(
+            "  {kind:?}: {} made, {} breaking, {} caught, {} equivalent ones flagged",
+            tl.made, tl.breaking, tl.caught, tl.flagged_equivalent
+        );
+    }
+    for r in &rejected_correct {
+        println!("  rejected correct allocation: {r}");
+    }
+    for s in &missed {
+        println!("  missed: {s}");
+    }
+    let rate = if k == 0 {
+        100.0
+    } else {
+        100.0 * m as f64 / k as f64
+    };
+    println!(
+        "jump tables: {accepted}/{allocated} correct allocations accepted; {m}/{k} mutants caught ({rate:.1}%)"
+    );
+    assert_eq!(
+        accepted, allocated,
+        "the checker rejected correct allocations"
+    );
+    assert_eq!(
+        allocated,
+        functions.len(),
+        "Greedy allocates every function"
+    );
+    assert!(k > 0 && rate >= 99.0, "mutants caught: {rate:.1}%");
 }
 
 // ---------------------------------------------------------------------------

@@ -16,13 +16,18 @@
 //! anchors. Besides the values read, it checks the constraints a value
 //! check alone cannot see: tied operands, early-clobbers, fixed physical
 //! operands, register classes and reserved registers, virtual registers
-//! left behind, instructions changed, moved, lost or unexplained.
+//! left behind, instructions changed, moved, lost or unexplained, and jump
+//! tables that name other blocks than the original's. An indirect branch
+//! through a table reaches every entry of it: those are edges of the
+//! dataflow even where the successor list leaves them out
+//! (`jump_tables.rs`).
 //!
 //! After the fixpoint, one more pass reports errors, sorted by block and
 //! position, at most one per operand. The checker never panics on a broken
 //! allocation: everything it is given is treated as untrusted.
 
 mod error;
+mod jump_tables;
 mod state;
 mod walk;
 

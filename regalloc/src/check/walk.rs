@@ -150,7 +150,8 @@ impl<'c, 't> Checker<'c, 't> {
             return Err(self.errors);
         }
         let n = self.alloc.blocks.len();
-        let (rpo, reachable) = self.reverse_post_order();
+        let succs = super::jump_tables::dataflow_successors(self.t, self.orig, self.alloc);
+        let (rpo, reachable) = reverse_post_order(&succs);
         let mut rank = vec![usize::MAX; n];
         for (k, b) in rpo.iter().enumerate() {
             rank[b.index()] = k;
@@ -178,8 +179,8 @@ impl<'c, 't> Checker<'c, 't> {
                 continue;
             };
             self.walk_block(b, &mut state);
-            for s in &self.alloc.blocks[b.index()].succs {
-                let si = s.block.index();
+            for s in &succs[b.index()] {
+                let si = s.index();
                 let Some(slot) = ins.get_mut(si) else {
                     continue;
                 };
@@ -213,34 +214,6 @@ impl<'c, 't> Checker<'c, 't> {
         }
     }
 
-    /// Blocks in reverse post-order from the entry, and which are reachable.
-    fn reverse_post_order(&self) -> (Vec<Block>, Vec<bool>) {
-        let n = self.alloc.blocks.len();
-        let mut seen = vec![false; n];
-        let mut post = Vec::with_capacity(n);
-        if n == 0 {
-            return (post, seen);
-        }
-        let mut stack: Vec<(usize, usize)> = vec![(0, 0)];
-        seen[0] = true;
-        while let Some(&mut (b, ref mut next)) = stack.last_mut() {
-            let succs = &self.alloc.blocks[b].succs;
-            if let Some(s) = succs.get(*next) {
-                *next += 1;
-                let s = s.block.index();
-                if s < n && !seen[s] {
-                    seen[s] = true;
-                    stack.push((s, 0));
-                }
-            } else {
-                post.push(Block::new(b));
-                stack.pop();
-            }
-        }
-        post.reverse();
-        (post, seen)
-    }
-
     /// Blocks and edges must be the original's; each block must hold the
     /// original instructions in the original order (removed ones at their
     /// anchors). Returns false when the functions cannot be compared at all.
@@ -258,6 +231,10 @@ impl<'c, 't> Checker<'c, 't> {
             return false;
         }
         let ninsts = self.alloc.insts.len();
+        // Tables that differ are reported; the walk can still compare the
+        // rest.
+        let tables = super::jump_tables::compare(self.orig, self.alloc);
+        self.errors.extend(tables);
         let mut ok = true;
         for b in self.alloc.block_ids() {
             let (ob, ab) = (self.orig.block(b), self.alloc.block(b));
@@ -378,4 +355,32 @@ impl<'c, 't> Checker<'c, 't> {
             self.step(here, state, removed);
         }
     }
+}
+
+/// Blocks in reverse post-order from the entry over the successor lists
+/// `succs` (in range), and which are reachable.
+fn reverse_post_order(succs: &[Vec<Block>]) -> (Vec<Block>, Vec<bool>) {
+    let n = succs.len();
+    let mut seen = vec![false; n];
+    let mut post = Vec::with_capacity(n);
+    if n == 0 {
+        return (post, seen);
+    }
+    let mut stack: Vec<(usize, usize)> = vec![(0, 0)];
+    seen[0] = true;
+    while let Some(&mut (b, ref mut next)) = stack.last_mut() {
+        if let Some(s) = succs[b].get(*next) {
+            *next += 1;
+            let s = s.index();
+            if s < n && !seen[s] {
+                seen[s] = true;
+                stack.push((s, 0));
+            }
+        } else {
+            post.push(Block::new(b));
+            stack.pop();
+        }
+    }
+    post.reverse();
+    (post, seen)
 }

@@ -3,6 +3,7 @@
 use crate::target::{LaneMask, MemoryFoldDesc, Reg, RegClass, TargetInfo, TemplateOperand};
 
 use super::ids::{Block, Inst, VReg};
+use super::jump_table::JumpTables;
 use super::opcode::Op;
 use super::operand::{Operand, RegOperand, RegRef};
 
@@ -258,7 +259,7 @@ impl FrameObject {
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum SourceKey {
     /// A key whose content lives in the IR (`name`, `registers`, `liveins`,
-    /// `fixedStack`, `stack`, `body`).
+    /// `fixedStack`, `stack`, `jumpTable`, `body`).
     Modelled(&'static str),
     /// Any other key, with its full source text (key, value and trailing
     /// newline), printed back unchanged.
@@ -288,6 +289,9 @@ pub struct MachineFunction {
     pub fixed_stack: Vec<FrameObject>,
     /// Ordinary stack objects (`stack:`).
     pub stack: Vec<FrameObject>,
+    /// The jump tables (`jumpTable:`), `None` when there are none. Their
+    /// entries are blocks of this function.
+    pub jump_tables: Option<JumpTables>,
     /// The MIR document's top-level keys in source order, so that output
     /// keeps what the IR does not model. Empty for built functions.
     pub source_keys: Vec<SourceKey>,

@@ -9,6 +9,7 @@
 mod builder;
 mod function;
 mod ids;
+mod jump_table;
 mod memory;
 mod opcode;
 mod operand;
@@ -19,6 +20,7 @@ pub use function::{
     MachineFunction, MiFlags, SourceKey, Succ, VRegData,
 };
 pub use ids::{Block, Inst, VReg};
+pub use jump_table::{JumpTable, JumpTableKind, JumpTables};
 pub use memory::is_invariant_load_operand;
 pub use opcode::{Generic, Op, UnknownOp};
 pub use operand::{

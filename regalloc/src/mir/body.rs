@@ -33,7 +33,10 @@ pub(crate) struct BodyReader<'a, 't> {
     /// gets a class.
     pub first_seen: HashMap<VReg, (usize, usize)>,
     /// Source block number -> layout position.
-    numbers: HashMap<u32, Block>,
+    pub numbers: HashMap<u32, Block>,
+    /// The `jumpTable:` key's entry ids -> table positions, which
+    /// `%jump-table.N` operands are read into.
+    pub jump_table_ids: HashMap<u32, u32>,
 }
 
 fn loc(p: &Pair<'_, Rule>, message: impl Into<String>) -> Located {
@@ -59,6 +62,7 @@ impl<'a, 't> BodyReader<'a, 't> {
             named_vregs: HashMap::new(),
             first_seen: HashMap::new(),
             numbers: HashMap::new(),
+            jump_table_ids: HashMap::new(),
         }
     }
 
@@ -357,7 +361,9 @@ impl<'a, 't> BodyReader<'a, 't> {
                     let sym = if r == Rule::const_ref {
                         Symbol::ConstPool(n)
                     } else {
-                        Symbol::JumpTable(n)
+                        Symbol::JumpTable(*self.jump_table_ids.get(&n).ok_or_else(|| {
+                            loc(&p, format!("use of undefined jump table '%jump-table.{n}'"))
+                        })?)
                     };
                     result = Some((
                         Operand::Symbol(SymbolOperand {

@@ -14,6 +14,7 @@ mod body;
 mod error;
 mod inst_text;
 mod ir_attrs;
+mod jump_tables;
 mod read;
 pub(crate) mod write;
 mod yaml;

@@ -7,6 +7,7 @@ use crate::target::{NameIndex, TargetInfo};
 
 use super::body::BodyReader;
 use super::error::{Located, MirError};
+use super::jump_tables::RawJumpTables;
 use super::yaml::{self, YNode, YValue};
 use super::{FunctionDoc, MirFile};
 
@@ -160,6 +161,7 @@ impl FunctionReader<'_, '_> {
             .map_or(lines.len() + 1, |i| i + 1);
         let mut f = MachineFunction::default();
         let mut body = None;
+        let mut jump_tables = None;
         let mut generic_vregs = HashSet::new();
         for (k, (key, value)) in entries.iter().enumerate() {
             let Some(name) = key.as_str() else {
@@ -189,6 +191,10 @@ impl FunctionReader<'_, '_> {
                     f.stack = self.frame_objects(value)?;
                     "stack"
                 }
+                "jumpTable" => {
+                    jump_tables = Some(RawJumpTables::parse(value, &|n, m| self.at(n, m))?);
+                    "jumpTable"
+                }
                 "body" => {
                     body = Some((key, value));
                     "body"
@@ -208,8 +214,16 @@ impl FunctionReader<'_, '_> {
         if f.name.is_empty() {
             return Err(self.err(1, 1, "function has no 'name'"));
         }
-        if let Some((key, value)) = body {
-            self.body(key, value, &mut f, &generic_vregs)?;
+        match body {
+            Some((key, value)) => {
+                self.body(key, value, &mut f, &generic_vregs, jump_tables.as_ref())?
+            }
+            // No blocks: a table can only name undefined ones.
+            None => {
+                if let Some(raw) = &jump_tables {
+                    f.jump_tables = raw.resolve(&Default::default(), &[], &|n, m| self.at(n, m))?;
+                }
+            }
         }
         Ok(f)
     }
@@ -353,6 +367,7 @@ impl FunctionReader<'_, '_> {
         value: &YNode,
         f: &mut MachineFunction,
         generic: &HashSet<VReg>,
+        jump_tables: Option<&RawJumpTables<'_>>,
     ) -> Result<(), MirError> {
         let text = value
             .as_str()
@@ -369,7 +384,14 @@ impl FunctionReader<'_, '_> {
             .map_or(0, |l| l.len() - l.trim_start_matches(' ').len());
         let place = |e: Located| self.err(key.line + e.line, e.col + indent, e.message);
         let mut reader = BodyReader::new(self.target, self.names, f);
+        if let Some(raw) = jump_tables {
+            reader.jump_table_ids = raw.ids().clone();
+        }
         reader.read(text).map_err(place)?;
+        if let Some(raw) = jump_tables {
+            reader.func.jump_tables =
+                raw.resolve(&reader.numbers, &reader.func.blocks, &|n, m| self.at(n, m))?;
+        }
         let mut unclassed: Vec<(&(usize, usize), &VReg)> = reader
             .first_seen
             .iter()

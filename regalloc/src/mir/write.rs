@@ -32,6 +32,7 @@ const DEFAULT_KEYS: &[&str] = &[
     "liveins",
     "fixedStack",
     "stack",
+    "jumpTable",
     "body",
 ];
 
@@ -62,7 +63,7 @@ pub fn write_function(target: &TargetInfo<'_>, f: &MachineFunction) -> String {
                 if *name == "body" {
                     // Keys the source lacked (a -simplify-mir file) but
                     // that now have content go before the body.
-                    for &extra in &DEFAULT_KEYS[1..5] {
+                    for &extra in &DEFAULT_KEYS[1..DEFAULT_KEYS.len() - 1] {
                         if !written.contains(&extra)
                             && !keys.contains(&SourceKey::Modelled(extra))
                             && !is_empty(f, extra)
@@ -89,6 +90,7 @@ fn is_empty(f: &MachineFunction, key: &str) -> bool {
         "liveins" => f.live_ins.is_empty(),
         "fixedStack" => f.fixed_stack.is_empty(),
         "stack" => f.stack.is_empty(),
+        "jumpTable" => f.jump_tables.as_ref().is_none_or(|j| j.tables.is_empty()),
         _ => false,
     }
 }
@@ -164,6 +166,7 @@ fn modelled(t: &TargetInfo<'_>, f: &MachineFunction, name: &str, out: &mut Strin
             "stack",
             f.stack.iter().map(|o| frame_object(o, true)).collect(),
         ),
+        "jumpTable" => super::jump_tables::write(out, f.jump_tables.as_ref()),
         _ => {
             out.push_str("body:             |\n");
             for (k, b) in f.blocks.iter().enumerate() {

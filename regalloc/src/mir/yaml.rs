@@ -146,3 +146,33 @@ pub(crate) fn quote(s: &str) -> String {
         format!("'{}'", s.replace('\'', "''"))
     }
 }
+
+/// The column past which LLVM's YAML writer breaks a flow sequence
+/// (`yaml::Output`'s default wrap column).
+const WRAP_COLUMN: usize = 70;
+
+/// A flow sequence `[ a, b ]` of already-quoted `items`, starting at
+/// 0-based `column`, broken into lines as LLVM's YAML writer breaks it:
+/// before each item but the first, once the comma and space after the
+/// previous item have taken the line past [`WRAP_COLUMN`], it starts a new
+/// line indented two past the opening bracket (leaving that trailing
+/// space). An empty sequence is `[  ]`.
+pub(crate) fn flow_sequence(column: usize, items: &[String]) -> String {
+    let mut out = String::from("[ ");
+    let mut col = column + 2;
+    for (k, item) in items.iter().enumerate() {
+        if k > 0 {
+            out.push_str(", ");
+            col += 2;
+            if col > WRAP_COLUMN {
+                out.push('\n');
+                out.extend(std::iter::repeat_n(' ', column + 2));
+                col = column + 2;
+            }
+        }
+        out.push_str(item);
+        col += item.chars().count();
+    }
+    out.push_str(" ]");
+    out
+}
