@@ -1,0 +1,402 @@
+//! `regalloc cc`: compile one C file with clang-19 and llc-19, our allocator in the middle.
+//!
+//! LLVM cannot hand a function to an outside allocator inside one process,
+//! but its pass pipeline can be stopped and resumed around allocation
+//! through MIR files. This is that split pipeline:
+//!
+//! 1. `clang-19 -S -emit-llvm` turns the C file into an IR module;
+//! 2. `llc-19 -stop-before=<LLVM's allocator>` lowers it to the MIR the
+//!    allocator would see (`greedy` from -O1 up, `regallocfast` at -O0);
+//! 3. we read that MIR, allocate every function with the chosen allocator,
+//!    run the symbolic checker on each result and write the allocated MIR;
+//! 4. `llc-19 -start-after=<LLVM's rewriter>` resumes from the allocated
+//!    MIR (`virtregrewriter`, or `regallocfast` at -O0) and emits the object.
+//!
+//! The flags that make LLVM 19's own MIR round trip sound are applied
+//! (they break LLVM's own allocation on this path too):
+//! `-no-x86-call-frame-opt` when stopping (x86's "has push sequences" flag
+//! is not serialised and the program would crash), and
+//! `-disable-postra-machine-licm` when resuming (MIR has no `isSSA` key, so
+//! post-RA MachineLICM would run in its pre-RA mode). At AArch64 -O0,
+//! jump-table entry information is not serialised (`-fno-jump-tables`) and
+//! GlobalISel prints `SCVTFUWDri` without its `implicit $fpcr`
+//! (`-global-isel=0`). One limitation has no flag: AArch64 -O2 frames that
+//! use a local stack block (LocalStackSlotAllocation) get wrong offsets
+//! after the round trip, with LLVM's own allocator too.
+//!
+//! Every step that fails stops the command with the step's command line
+//! and output; intermediate files are kept when a step fails (or always,
+//! with `--save-temps`), and the object is written to a temporary name
+//! and renamed, so no half-written output is left behind.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use crate::{AllocatorName, Outcome, Target, allocate_file, stats_text, target_info};
+
+/// Arguments of `regalloc cc`.
+#[derive(clap::Args)]
+pub(crate) struct CcArgs {
+    /// The target to compile for: `x86` (x86_64-linux-gnu) or `aarch64`
+    /// (aarch64-linux-gnu).
+    #[arg(long)]
+    target: Target,
+    /// Which of our allocators allocates every function.
+    #[arg(long, value_enum, default_value = "greedy")]
+    allocator: AllocatorName,
+    /// Optimisation level for clang and llc (`-O0` stops before LLVM's
+    /// fast allocator, any other level before its greedy allocator).
+    #[arg(short = 'O', value_name = "LEVEL", default_value = "2", value_parser = ["0", "1", "2", "3"])]
+    opt_level: String,
+    /// Emit assembly instead of an object file.
+    #[arg(short = 'S')]
+    assembly: bool,
+    /// The C file to compile.
+    input: PathBuf,
+    /// The object (or, with -S, assembly) file to write; the input's name
+    /// with `.o` (`.s`) in the current directory when absent.
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+    /// Keep the intermediate files (`.ll`, the allocator's input and output
+    /// MIR) in this directory.
+    #[arg(long, value_name = "DIR")]
+    save_temps: Option<PathBuf>,
+    /// Skip the symbolic checker (it runs on every function by default).
+    #[arg(long)]
+    no_check: bool,
+    /// Also print the per-function statistics table (as `regalloc alloc`).
+    #[arg(long)]
+    stats: bool,
+    /// The clang to run.
+    #[arg(long, default_value = "clang-19")]
+    clang: PathBuf,
+    /// The llc to run.
+    #[arg(long, default_value = "llc-19")]
+    llc: PathBuf,
+    /// Flags for clang (defines, include directories, `-march=...`), after `--`.
+    #[arg(last = true)]
+    clang_args: Vec<String>,
+}
+
+/// What differs between the targets `cc` compiles for.
+struct Triple {
+    /// The triple for clang's `--target` and llc's `-mtriple`.
+    name: &'static str,
+    /// Extra clang flags at -O0.
+    clang_o0: &'static [&'static str],
+    /// Extra llc flags when stopping before allocation.
+    llc_stop: &'static [&'static str],
+    /// Extra llc flags when stopping at -O0.
+    llc_stop_o0: &'static [&'static str],
+}
+
+fn triple(t: Target) -> Result<Triple, String> {
+    match t {
+        Target::X86 => Ok(Triple {
+            name: "x86_64-linux-gnu",
+            clang_o0: &[],
+            llc_stop: &["-no-x86-call-frame-opt"],
+            llc_stop_o0: &[],
+        }),
+        Target::Aarch64 => Ok(Triple {
+            name: "aarch64-linux-gnu",
+            clang_o0: &["-fno-jump-tables"],
+            llc_stop: &[],
+            llc_stop_o0: &["-global-isel=0"],
+        }),
+        other => Err(format!(
+            "regalloc cc compiles for x86 and aarch64, not {}: those are the targets whose \
+             split pipeline has been checked against LLVM's own allocation",
+            target_label(other)
+        )),
+    }
+}
+
+fn target_label(t: Target) -> String {
+    match t {
+        Target::Bpf => "bpf".into(),
+        Target::X86 => "x86".into(),
+        Target::Aarch64 => "aarch64".into(),
+        Target::Hexagon => "hexagon".into(),
+        Target::Td(p) => p.display().to_string(),
+    }
+}
+
+/// Where the intermediate files go: a fresh temporary directory, removed
+/// on success unless the user asked to keep it.
+struct Workdir {
+    path: PathBuf,
+    keep: bool,
+    /// Owns the directory when it is temporary.
+    _temp: Option<tempfile::TempDir>,
+}
+
+impl Workdir {
+    fn new(save: Option<&Path>) -> Result<Workdir, String> {
+        match save {
+            Some(dir) => {
+                std::fs::create_dir_all(dir)
+                    .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+                Ok(Workdir {
+                    path: dir.to_path_buf(),
+                    keep: true,
+                    _temp: None,
+                })
+            }
+            None => {
+                let t = tempfile::Builder::new()
+                    .prefix("regalloc-cc.")
+                    .tempdir()
+                    .map_err(|e| format!("cannot create a temporary directory: {e}"))?;
+                Ok(Workdir {
+                    path: t.path().to_path_buf(),
+                    keep: false,
+                    _temp: Some(t),
+                })
+            }
+        }
+    }
+
+    /// Keeps the directory past the end of the command (a step failed and
+    /// its files explain why).
+    fn keep(&mut self) -> &Path {
+        if let Some(t) = self._temp.take() {
+            self.path = t.keep();
+        }
+        self.keep = true;
+        &self.path
+    }
+}
+
+/// How much of a failing tool's output is repeated: its first errors say
+/// what went wrong; hundreds more of the same kind bury them.
+const MAX_TOOL_LINES: usize = 40;
+
+/// One external step: runs `cmd`, returns how long it took, or an error
+/// naming the command line and everything it printed.
+fn run_step(what: &str, cmd: &mut Command) -> Result<Duration, String> {
+    let line = command_line(cmd);
+    let start = Instant::now();
+    let out = cmd.output().map_err(|e| {
+        let tool = cmd.get_program().to_string_lossy().into_owned();
+        format!("{what}: cannot run {tool}: {e} (regalloc cc needs LLVM 19: apt-get install clang-19 llvm-19)")
+    })?;
+    let took = start.elapsed();
+    if out.status.success() {
+        return Ok(took);
+    }
+    let mut msg = format!("{what} failed ({}): {line}", out.status);
+    for stream in [&out.stdout, &out.stderr] {
+        let text = String::from_utf8_lossy(stream);
+        let lines: Vec<&str> = text.trim_end().lines().collect();
+        for l in lines.iter().take(MAX_TOOL_LINES) {
+            msg.push('\n');
+            msg.push_str(l);
+        }
+        if lines.len() > MAX_TOOL_LINES {
+            let more = lines.len() - MAX_TOOL_LINES;
+            msg.push_str(&format!("\n... ({more} more lines)"));
+        }
+    }
+    Err(msg)
+}
+
+fn command_line(cmd: &Command) -> String {
+    std::iter::once(cmd.get_program())
+        .chain(cmd.get_args())
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// LLVM's allocator pass the pipeline stops before, and the pass it
+/// resumes after, at this optimisation level.
+fn split_points(opt_level: &str) -> (&'static str, &'static str) {
+    if opt_level == "0" {
+        ("regallocfast", "regallocfast")
+    } else {
+        ("greedy", "virtregrewriter")
+    }
+}
+
+/// Step 3: read, allocate, check and write one MIR file; returns each
+/// function's outcome (errors included) after writing the allocated MIR.
+fn allocate_mir(
+    args: &CcArgs,
+    input: &Path,
+    output: &Path,
+) -> Result<(Vec<Outcome>, Duration), String> {
+    let target = target_info(args.target)?;
+    let text = std::fs::read_to_string(input)
+        .map_err(|e| format!("cannot read {}: {e}", input.display()))?;
+    let start = Instant::now();
+    let mut file = regalloc::mir::read(target, &input.display().to_string(), &text);
+    if let Some(e) = file.errors().next() {
+        return Err(format!("reading llc's MIR: {e}"));
+    }
+    let outcomes = allocate_file(target, &mut file, args.allocator, !args.no_check, false);
+    let out = regalloc::mir::write(target, &file);
+    let took = start.elapsed();
+    std::fs::write(output, out).map_err(|e| format!("cannot write {}: {e}", output.display()))?;
+    Ok((outcomes, took))
+}
+
+fn default_output(input: &Path, assembly: bool) -> PathBuf {
+    let stem = input.file_stem().unwrap_or(input.as_os_str());
+    PathBuf::from(stem).with_extension(if assembly { "s" } else { "o" })
+}
+
+/// Runs the whole split pipeline; `Ok(false)` when our allocator or its
+/// checker failed on some function (the object is then not written).
+pub(crate) fn cc(args: &CcArgs) -> Result<bool, String> {
+    let tr = triple(args.target)?;
+    if !args.input.is_file() {
+        return Err(format!(
+            "cannot read {}: no such file",
+            args.input.display()
+        ));
+    }
+    let mut work = Workdir::new(args.save_temps.as_deref())?;
+    let result = pipeline(args, &tr, &work.path);
+    match result {
+        Ok(ok) => {
+            if work.keep {
+                eprintln!("intermediate files kept in {}", work.path.display());
+            }
+            Ok(ok)
+        }
+        Err(e) => {
+            let dir = work.keep().display().to_string();
+            Err(format!("{e}\nintermediate files kept in {dir}"))
+        }
+    }
+}
+
+fn pipeline(args: &CcArgs, tr: &Triple, dir: &Path) -> Result<bool, String> {
+    let stem = args
+        .input
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "input".into());
+    let ll = dir.join(format!("{stem}.ll"));
+    let in_mir = dir.join(format!("{stem}.in.mir"));
+    let out_mir = dir.join(format!("{stem}.out.mir"));
+    let output = args
+        .output
+        .clone()
+        .unwrap_or_else(|| default_output(&args.input, args.assembly));
+    let opt = format!("-O{}", args.opt_level);
+    let (stop, resume) = split_points(&args.opt_level);
+    let o0 = args.opt_level == "0";
+
+    let mut clang = Command::new(&args.clang);
+    clang.args([&opt, "-S", "-emit-llvm", "-w", "-g0", "-fno-common"]);
+    clang.arg(format!("--target={}", tr.name));
+    if o0 {
+        clang.args(tr.clang_o0);
+    }
+    clang
+        .args(&args.clang_args)
+        .arg(&args.input)
+        .arg("-o")
+        .arg(&ll);
+    let t_clang = run_step("clang", &mut clang)?;
+
+    let mut lower = Command::new(&args.llc);
+    lower.args([
+        &opt,
+        &format!("-mtriple={}", tr.name),
+        "-relocation-model=pic",
+    ]);
+    lower.args(tr.llc_stop);
+    if o0 {
+        lower.args(tr.llc_stop_o0);
+    }
+    lower.arg(format!("-stop-before={stop}"));
+    lower.arg(&ll).arg("-o").arg(&in_mir);
+    let t_lower = run_step("llc (to the allocator's input)", &mut lower)?;
+
+    let (outcomes, t_alloc) = allocate_mir(args, &in_mir, &out_mir)?;
+    let failures: Vec<String> = outcomes
+        .iter()
+        .flat_map(|o| o.errors.iter().map(move |e| format!("{}: {e}", o.name)))
+        .collect();
+    if !failures.is_empty() {
+        return Err(format!(
+            "{} of {} functions failed allocation or the checker:\n{}",
+            outcomes.iter().filter(|o| !o.errors.is_empty()).count(),
+            outcomes.len(),
+            failures.join("\n")
+        ));
+    }
+
+    let partial = output.with_file_name(format!(
+        ".{}.partial",
+        output
+            .file_name()
+            .map_or("out".into(), |n| n.to_string_lossy())
+    ));
+    let mut emit = Command::new(&args.llc);
+    emit.args([
+        &opt,
+        &format!("-mtriple={}", tr.name),
+        "-relocation-model=pic",
+    ]);
+    emit.arg("-disable-postra-machine-licm");
+    emit.arg(format!("-start-after={resume}"));
+    emit.arg(format!(
+        "-filetype={}",
+        if args.assembly { "asm" } else { "obj" }
+    ));
+    emit.arg(&out_mir).arg("-o").arg(&partial);
+    let t_emit = match run_step("llc (from the allocated MIR)", &mut emit) {
+        Ok(t) => t,
+        Err(e) => {
+            let _ = std::fs::remove_file(&partial);
+            return Err(e);
+        }
+    };
+    std::fs::rename(&partial, &output).map_err(|e| {
+        let _ = std::fs::remove_file(&partial);
+        format!("cannot write {}: {e}", output.display())
+    })?;
+
+    report(
+        args,
+        &output,
+        &outcomes,
+        [t_clang, t_lower, t_alloc, t_emit],
+    );
+    Ok(true)
+}
+
+/// What the allocator did, on standard error: one summary line, the
+/// per-function table, and the time of each step.
+fn report(args: &CcArgs, output: &Path, outcomes: &[Outcome], times: [Duration; 4]) {
+    let mut total = regalloc::alloc::Stats::default();
+    for st in outcomes.iter().filter_map(|o| o.stats.as_ref()) {
+        total.add(st);
+    }
+    eprintln!(
+        "{}: {} functions allocated by {}{}; {} spills, {} reloads, {} folded reloads, {} remats, {} copies left -> {}",
+        args.input.display(),
+        outcomes.len(),
+        args.allocator.allocator().name(),
+        if args.no_check { "" } else { " and checked" },
+        total.spills,
+        total.reloads,
+        total.folded_reloads,
+        total.remats,
+        total.copies,
+        output.display()
+    );
+    if args.stats {
+        eprint!("{}", stats_text(outcomes, crate::StatsFormat::Text));
+    }
+    let [c, l, a, e] = times.map(|t| t.as_secs_f64());
+    eprintln!(
+        "time: clang {c:.3} s, llc to MIR {l:.3} s, regalloc {a:.3} s (read, allocate, check, write), llc to {} {e:.3} s",
+        if args.assembly { "assembly" } else { "object" }
+    );
+}
