@@ -52,7 +52,8 @@ pub(crate) struct CcArgs {
     /// Emit assembly instead of an object file.
     #[arg(short = 'S')]
     assembly: bool,
-    /// The C file to compile.
+    /// The C file to compile (or an LLVM IR module, `.ll` or `.bc`, which
+    /// then goes straight to llc).
     input: PathBuf,
     /// The object (or, with -S, assembly) file to write; the input's name
     /// with `.o` (`.s`) in the current directory when absent.
@@ -62,6 +63,13 @@ pub(crate) struct CcArgs {
     /// MIR) in this directory.
     #[arg(long, value_name = "DIR")]
     save_temps: Option<PathBuf>,
+    /// Allocate with LLVM's own allocator of the same name instead of ours
+    /// (llc -regalloc=..., on the same MIR, through the same stop and
+    /// resume): the control that tells artifacts of the split pipeline
+    /// from our allocator's bugs. At -O0 LLVM allows only its fast
+    /// allocator.
+    #[arg(long)]
+    control: bool,
     /// Skip the symbolic checker (it runs on every function by default).
     #[arg(long)]
     no_check: bool,
@@ -89,6 +97,9 @@ struct Triple {
     llc_stop: &'static [&'static str],
     /// Extra llc flags when stopping at -O0.
     llc_stop_o0: &'static [&'static str],
+    /// The last pass before LLVM's allocator at -O1 and up, where the
+    /// control resumes (`-start-before=` does not know every allocator).
+    last_before_allocation: &'static str,
 }
 
 fn triple(t: Target) -> Result<Triple, String> {
@@ -98,12 +109,14 @@ fn triple(t: Target) -> Result<Triple, String> {
             clang_o0: &[],
             llc_stop: &["-no-x86-call-frame-opt"],
             llc_stop_o0: &[],
+            last_before_allocation: "machine-scheduler",
         }),
         Target::Aarch64 => Ok(Triple {
             name: "aarch64-linux-gnu",
             clang_o0: &["-fno-jump-tables"],
             llc_stop: &[],
             llc_stop_o0: &["-global-isel=0"],
+            last_before_allocation: "aarch64-post-coalescer-pass",
         }),
         other => Err(format!(
             "regalloc cc compiles for x86 and aarch64, not {}: those are the targets whose \
@@ -212,8 +225,8 @@ fn command_line(cmd: &Command) -> String {
 
 /// LLVM's allocator pass the pipeline stops before, and the pass it
 /// resumes after, at this optimisation level.
-fn split_points(opt_level: &str) -> (&'static str, &'static str) {
-    if opt_level == "0" {
+fn split_points(o0: bool) -> (&'static str, &'static str) {
+    if o0 {
         ("regallocfast", "regallocfast")
     } else {
         ("greedy", "virtregrewriter")
@@ -258,7 +271,7 @@ pub(crate) fn cc(args: &CcArgs) -> Result<bool, String> {
         ));
     }
     let mut work = Workdir::new(args.save_temps.as_deref())?;
-    let result = pipeline(args, &tr, &work.path);
+    let result = pipeline(args, tr, &work.path);
     match result {
         Ok(ok) => {
             if work.keep {
@@ -273,51 +286,111 @@ pub(crate) fn cc(args: &CcArgs) -> Result<bool, String> {
     }
 }
 
-fn pipeline(args: &CcArgs, tr: &Triple, dir: &Path) -> Result<bool, String> {
+/// The files and flags of one run, shared by its steps.
+struct Plan<'a> {
+    args: &'a CcArgs,
+    triple: Triple,
+    /// `-O<level>` for clang and llc.
+    opt: String,
+    o0: bool,
+    ll: PathBuf,
+    in_mir: PathBuf,
+    out_mir: PathBuf,
+    output: PathBuf,
+}
+
+impl Plan<'_> {
+    /// An llc command for this target and level, with the flags every
+    /// step shares.
+    fn llc(&self) -> Command {
+        let mut c = Command::new(&self.args.llc);
+        c.args([
+            &self.opt,
+            &format!("-mtriple={}", self.triple.name),
+            "-relocation-model=pic",
+        ]);
+        c
+    }
+}
+
+fn pipeline(args: &CcArgs, triple: Triple, dir: &Path) -> Result<bool, String> {
     let stem = args
         .input
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "input".into());
-    let ll = dir.join(format!("{stem}.ll"));
-    let in_mir = dir.join(format!("{stem}.in.mir"));
-    let out_mir = dir.join(format!("{stem}.out.mir"));
-    let output = args
-        .output
-        .clone()
-        .unwrap_or_else(|| default_output(&args.input, args.assembly));
-    let opt = format!("-O{}", args.opt_level);
-    let (stop, resume) = split_points(&args.opt_level);
-    let o0 = args.opt_level == "0";
+    let plan = Plan {
+        args,
+        triple,
+        opt: format!("-O{}", args.opt_level),
+        o0: args.opt_level == "0",
+        ll: if is_ir(&args.input) {
+            args.input.clone()
+        } else {
+            dir.join(format!("{stem}.ll"))
+        },
+        in_mir: dir.join(format!("{stem}.in.mir")),
+        out_mir: dir.join(format!("{stem}.out.mir")),
+        output: args
+            .output
+            .clone()
+            .unwrap_or_else(|| default_output(&args.input, args.assembly)),
+    };
+    let t_clang = compile_to_ir(&plan)?;
+    let t_lower = lower_to_mir(&plan)?;
+    let (outcomes, t_alloc) = if args.control {
+        (Vec::new(), allocate_with_llvm(&plan)?)
+    } else {
+        allocate_with_ours(&plan)?
+    };
+    let t_emit = emit(&plan)?;
+    report(&plan, &outcomes, [t_clang, t_lower, t_alloc, t_emit]);
+    Ok(true)
+}
 
-    let mut clang = Command::new(&args.clang);
-    clang.args([&opt, "-S", "-emit-llvm", "-w", "-g0", "-fno-common"]);
-    clang.arg(format!("--target={}", tr.name));
-    if o0 {
-        clang.args(tr.clang_o0);
+/// Whether the input is already an LLVM IR module (`.ll` or `.bc`): then
+/// clang does not run and the clang flags are not used.
+fn is_ir(input: &Path) -> bool {
+    matches!(
+        input.extension().and_then(|e| e.to_str()),
+        Some("ll" | "bc")
+    )
+}
+
+/// Step 1: C to an IR module.
+fn compile_to_ir(plan: &Plan<'_>) -> Result<Duration, String> {
+    let args = plan.args;
+    if is_ir(&args.input) {
+        return Ok(Duration::ZERO);
     }
-    clang
-        .args(&args.clang_args)
-        .arg(&args.input)
-        .arg("-o")
-        .arg(&ll);
-    let t_clang = run_step("clang", &mut clang)?;
+    let mut clang = Command::new(&args.clang);
+    clang.args([&plan.opt, "-S", "-emit-llvm", "-w", "-g0", "-fno-common"]);
+    clang.arg(format!("--target={}", plan.triple.name));
+    if plan.o0 {
+        clang.args(plan.triple.clang_o0);
+    }
+    clang.args(&args.clang_args).arg(&args.input);
+    clang.arg("-o").arg(&plan.ll);
+    run_step("clang", &mut clang)
+}
 
-    let mut lower = Command::new(&args.llc);
-    lower.args([
-        &opt,
-        &format!("-mtriple={}", tr.name),
-        "-relocation-model=pic",
-    ]);
-    lower.args(tr.llc_stop);
-    if o0 {
-        lower.args(tr.llc_stop_o0);
+/// Step 2: the IR module to the MIR LLVM's allocator would see.
+fn lower_to_mir(plan: &Plan<'_>) -> Result<Duration, String> {
+    let (stop, _) = split_points(plan.o0);
+    let mut lower = plan.llc();
+    lower.args(plan.triple.llc_stop);
+    if plan.o0 {
+        lower.args(plan.triple.llc_stop_o0);
     }
     lower.arg(format!("-stop-before={stop}"));
-    lower.arg(&ll).arg("-o").arg(&in_mir);
-    let t_lower = run_step("llc (to the allocator's input)", &mut lower)?;
+    lower.arg(&plan.ll).arg("-o").arg(&plan.in_mir);
+    run_step("llc (to the allocator's input)", &mut lower)
+}
 
-    let (outcomes, t_alloc) = allocate_mir(args, &in_mir, &out_mir)?;
+/// Step 3, ours: allocate and check every function; any failure stops the
+/// run with every failing function named.
+fn allocate_with_ours(plan: &Plan<'_>) -> Result<(Vec<Outcome>, Duration), String> {
+    let (outcomes, took) = allocate_mir(plan.args, &plan.in_mir, &plan.out_mir)?;
     let failures: Vec<String> = outcomes
         .iter()
         .flat_map(|o| o.errors.iter().map(move |e| format!("{}: {e}", o.name)))
@@ -330,50 +403,90 @@ fn pipeline(args: &CcArgs, tr: &Triple, dir: &Path) -> Result<bool, String> {
             failures.join("\n")
         ));
     }
+    Ok((outcomes, took))
+}
 
+/// Step 3, the control: LLVM's own allocator of the same name on the same
+/// MIR file, through the same stop and resume. At -O0 LLVM accepts only its
+/// fast allocator, so the control there is always fast.
+fn allocate_with_llvm(plan: &Plan<'_>) -> Result<Duration, String> {
+    let mut alloc = plan.llc();
+    if plan.o0 {
+        alloc.args(["-start-before=regallocfast", "-stop-after=regallocfast"]);
+    } else {
+        alloc.arg(format!(
+            "-regalloc={}",
+            plan.args.allocator.allocator().name()
+        ));
+        alloc.arg(format!(
+            "-start-after={}",
+            plan.triple.last_before_allocation
+        ));
+        let stop = match plan.args.allocator {
+            AllocatorName::Fast => "regallocfast",
+            _ => "virtregrewriter",
+        };
+        alloc.arg(format!("-stop-after={stop}"));
+    }
+    alloc.arg(&plan.in_mir).arg("-o").arg(&plan.out_mir);
+    run_step("llc (LLVM's own allocation, the control)", &mut alloc)
+}
+
+/// Step 4: the allocated MIR to the object (or assembly), written under a
+/// temporary name and renamed.
+fn emit(plan: &Plan<'_>) -> Result<Duration, String> {
+    let (_, resume) = split_points(plan.o0);
+    let output = &plan.output;
     let partial = output.with_file_name(format!(
         ".{}.partial",
         output
             .file_name()
             .map_or("out".into(), |n| n.to_string_lossy())
     ));
-    let mut emit = Command::new(&args.llc);
-    emit.args([
-        &opt,
-        &format!("-mtriple={}", tr.name),
-        "-relocation-model=pic",
-    ]);
+    let mut emit = plan.llc();
     emit.arg("-disable-postra-machine-licm");
     emit.arg(format!("-start-after={resume}"));
     emit.arg(format!(
         "-filetype={}",
-        if args.assembly { "asm" } else { "obj" }
+        if plan.args.assembly { "asm" } else { "obj" }
     ));
-    emit.arg(&out_mir).arg("-o").arg(&partial);
-    let t_emit = match run_step("llc (from the allocated MIR)", &mut emit) {
+    emit.arg(&plan.out_mir).arg("-o").arg(&partial);
+    let took = match run_step("llc (from the allocated MIR)", &mut emit) {
         Ok(t) => t,
         Err(e) => {
             let _ = std::fs::remove_file(&partial);
             return Err(e);
         }
     };
-    std::fs::rename(&partial, &output).map_err(|e| {
+    std::fs::rename(&partial, output).map_err(|e| {
         let _ = std::fs::remove_file(&partial);
         format!("cannot write {}: {e}", output.display())
     })?;
-
-    report(
-        args,
-        &output,
-        &outcomes,
-        [t_clang, t_lower, t_alloc, t_emit],
-    );
-    Ok(true)
+    Ok(took)
 }
 
 /// What the allocator did, on standard error: one summary line, the
 /// per-function table, and the time of each step.
-fn report(args: &CcArgs, output: &Path, outcomes: &[Outcome], times: [Duration; 4]) {
+fn report(plan: &Plan<'_>, outcomes: &[Outcome], times: [Duration; 4]) {
+    let (args, output) = (plan.args, &plan.output);
+    let [c, l, a, e] = times.map(|t| t.as_secs_f64());
+    let target_kind = if args.assembly { "assembly" } else { "object" };
+    if args.control {
+        eprintln!(
+            "{}: allocated by LLVM's {} (the control) -> {}",
+            args.input.display(),
+            if plan.o0 {
+                "fast"
+            } else {
+                args.allocator.allocator().name()
+            },
+            output.display()
+        );
+        eprintln!(
+            "time: clang {c:.3} s, llc to MIR {l:.3} s, llc allocation {a:.3} s (read, allocate, write), llc to {target_kind} {e:.3} s"
+        );
+        return;
+    }
     let mut total = regalloc::alloc::Stats::default();
     for st in outcomes.iter().filter_map(|o| o.stats.as_ref()) {
         total.add(st);
@@ -394,9 +507,7 @@ fn report(args: &CcArgs, output: &Path, outcomes: &[Outcome], times: [Duration; 
     if args.stats {
         eprint!("{}", stats_text(outcomes, crate::StatsFormat::Text));
     }
-    let [c, l, a, e] = times.map(|t| t.as_secs_f64());
     eprintln!(
-        "time: clang {c:.3} s, llc to MIR {l:.3} s, regalloc {a:.3} s (read, allocate, check, write), llc to {} {e:.3} s",
-        if args.assembly { "assembly" } else { "object" }
+        "time: clang {c:.3} s, llc to MIR {l:.3} s, regalloc {a:.3} s (read, allocate, check, write), llc to {target_kind} {e:.3} s"
     );
 }
