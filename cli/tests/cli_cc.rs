@@ -106,6 +106,45 @@ fn programs_built_through_every_allocator_run_as_clangs_build() {
     }
 }
 
+/// The control, LLVM's own allocation through the same split pipeline,
+/// runs as clang's build too: what breaks only with ours is ours.
+#[test]
+fn the_control_runs_as_clangs_build() {
+    if !llvm_present() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let source = workspace().join("examples/c/kernels.c");
+    let expected = reference_output(&source, dir.path());
+    for (allocator, level) in [("greedy", "-O2"), ("basic", "-O2"), ("fast", "-O0")] {
+        let object = dir.path().join(format!("control-{allocator}{level}.o"));
+        let o = run(Command::new(regalloc_bin())
+            .args([
+                "cc",
+                "--control",
+                "--target",
+                "x86",
+                "--allocator",
+                allocator,
+                level,
+            ])
+            .arg(&source)
+            .arg("-o")
+            .arg(&object));
+        let stderr = text(&o.stderr);
+        assert!(o.status.success(), "{allocator} {level}: {stderr}");
+        assert!(
+            stderr.contains(&format!("allocated by LLVM's {allocator} (the control)")),
+            "{stderr}"
+        );
+        assert_eq!(
+            link_and_run(&object, dir.path()),
+            expected,
+            "control {allocator} {level}"
+        );
+    }
+}
+
 #[test]
 fn assembly_output_with_dash_s() {
     if !llvm_present() {
