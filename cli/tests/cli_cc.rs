@@ -42,7 +42,7 @@ fn link_and_run(object: &Path, dir: &Path) -> String {
     let exe = object.with_extension("exe");
     let o = run(Command::new("clang-19").arg(object).arg("-o").arg(&exe));
     assert!(o.status.success(), "link: {}", text(&o.stderr));
-    let o = run(&mut Command::new(&exe).current_dir(dir));
+    let o = run(Command::new(&exe).current_dir(dir));
     assert!(
         o.status.success(),
         "{} exited with {}",
