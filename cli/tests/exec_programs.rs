@@ -11,8 +11,10 @@
 //! The default run is CI's subset: x86-64, Greedy, Basic and Fast at -O2
 //! and Fast at -O0. `REGALLOC_EXEC=full` adds LLVM's own allocation through
 //! the same split pipeline (`regalloc cc --control`, which tells pipeline
-//! artifacts from allocator bugs) and `-march=x86-64-v3`. It skips with a
-//! notice when LLVM 19 or the vendored sources are missing.
+//! artifacts from allocator bugs), `-march=x86-64-v3`, and AArch64 under
+//! qemu-user when `qemu-aarch64` and Debian's arm64 cross libc
+//! (`gcc-aarch64-linux-gnu`, `libc6-dev-arm64-cross`) are installed. It
+//! skips with a notice when LLVM 19 or the vendored sources are missing.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -171,6 +173,7 @@ fn lua() -> Program {
 /// `regalloc cc` with an allocator, a level, our allocator or LLVM's.
 #[derive(Clone)]
 struct Config {
+    target: Target,
     allocator: &'static str,
     level: &'static str,
     control: bool,
@@ -180,7 +183,8 @@ struct Config {
 impl Config {
     fn label(&self) -> String {
         format!(
-            "{}{} {}{}",
+            "{} {}{} {}{}",
+            self.target.name,
             if self.control { "llvm-" } else { "" },
             self.allocator,
             self.level,
@@ -191,8 +195,52 @@ impl Config {
     }
 }
 
-fn configs() -> Vec<Config> {
+/// A target the programs are built for and run on.
+#[derive(Clone, Copy)]
+struct Target {
+    /// `regalloc cc --target`.
+    name: &'static str,
+    /// clang's `--target` for the reference build and the link.
+    triple: &'static str,
+    /// The command a program of this target runs under (empty: natively).
+    runner: &'static [&'static str],
+}
+
+const X86: Target = Target {
+    name: "x86",
+    triple: "x86_64-linux-gnu",
+    runner: &[],
+};
+
+const AARCH64: Target = Target {
+    name: "aarch64",
+    triple: "aarch64-linux-gnu",
+    runner: &["qemu-aarch64", "-L", "/usr/aarch64-linux-gnu"],
+};
+
+fn full() -> bool {
+    std::env::var("REGALLOC_EXEC").is_ok_and(|v| v == "full")
+}
+
+/// The targets to build for: x86-64 always; AArch64 in the full matrix when
+/// qemu-user and the cross libc are there.
+fn targets() -> Vec<Target> {
+    let mut t = vec![X86];
+    if full() {
+        if have("qemu-aarch64") && Path::new("/usr/aarch64-linux-gnu/lib").is_dir() {
+            t.push(AARCH64);
+        } else {
+            println!(
+                "AArch64 not run: needs qemu-user, gcc-aarch64-linux-gnu and libc6-dev-arm64-cross"
+            );
+        }
+    }
+    t
+}
+
+fn configs(target: Target) -> Vec<Config> {
     let ours = |allocator, level| Config {
+        target,
         allocator,
         level,
         control: false,
@@ -204,7 +252,7 @@ fn configs() -> Vec<Config> {
         ours("fast", "-O2"),
         ours("fast", "-O0"),
     ];
-    if std::env::var("REGALLOC_EXEC").is_ok_and(|v| v == "full") {
+    if full() {
         for base in c.clone() {
             c.push(Config {
                 control: true,
@@ -213,7 +261,11 @@ fn configs() -> Vec<Config> {
         }
         for allocator in ["greedy", "basic", "fast"] {
             for control in [false, true] {
+                if target.name != "x86" {
+                    continue;
+                }
                 c.push(Config {
+                    target,
                     allocator,
                     level: "-O2",
                     control,
@@ -263,9 +315,15 @@ fn parallel<T: Send>(
     }
 }
 
-/// Compiles every source of `p` (through `regalloc cc` unless `config` is
-/// `None`: then clang-19 -O2 alone) and links the program into `dir`.
-fn build(p: &Program, config: Option<&Config>, dir: &Path) -> Result<PathBuf, String> {
+/// Compiles every source of `p` for `target` (through `regalloc cc` unless
+/// `config` is `None`: then clang-19 -O2 alone) and links the program into
+/// `dir`.
+fn build(
+    p: &Program,
+    target: Target,
+    config: Option<&Config>,
+    dir: &Path,
+) -> Result<PathBuf, String> {
     std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
     let objects: Vec<PathBuf> = p
         .sources
@@ -280,6 +338,7 @@ fn build(p: &Program, config: Option<&Config>, dir: &Path) -> Result<PathBuf, St
         let mut cmd = match config {
             None => {
                 let mut c = Command::new("clang-19");
+                c.arg(format!("--target={}", target.triple));
                 c.args(["-O2", "-w", "-c"]).args(&p.flags);
                 c
             }
@@ -320,6 +379,7 @@ fn build(p: &Program, config: Option<&Config>, dir: &Path) -> Result<PathBuf, St
     })?;
     let exe = dir.join(p.name);
     let o = Command::new("clang-19")
+        .arg(format!("--target={}", target.triple))
         .args(&objects)
         .args(p.libs)
         .arg("-o")
@@ -343,8 +403,15 @@ struct Observed {
     stdout: Vec<u8>,
 }
 
-fn execute(exe: &Path, run: &Run, cwd: &Path) -> Result<Observed, String> {
-    let mut cmd = Command::new(exe);
+fn execute(target: Target, exe: &Path, run: &Run, cwd: &Path) -> Result<Observed, String> {
+    let mut cmd = match target.runner.split_first() {
+        Some((program, args)) => {
+            let mut c = Command::new(program);
+            c.args(args).arg(exe);
+            c
+        }
+        None => Command::new(exe),
+    };
     cmd.args(&run.args).current_dir(cwd);
     match &run.stdin {
         Some(p) => {
@@ -395,60 +462,63 @@ fn programs_built_through_our_allocators_run_as_clangs_build() {
     let root = tempfile::tempdir().expect("a temporary directory");
     let programs = [zlib(), bzip2(), lz4(), lua()];
     let mut failures = Vec::new();
-    for p in &programs {
-        let reference = build(p, None, &root.path().join(p.name).join("clang"))
-            .unwrap_or_else(|e| panic!("the reference build failed: {e}"));
-        let expected: Vec<Observed> = p
-            .runs
-            .iter()
-            .map(|r| execute(&reference, r, root.path()).expect("the reference runs"))
-            .collect();
-        assert!(
-            expected.iter().all(|o| o.status == Some(0)),
-            "{}: the reference build fails its own runs",
-            p.name
-        );
-        for cfg in configs() {
-            let dir = root
-                .path()
-                .join(p.name)
-                .join(cfg.label().replace([' ', '='], "_"));
-            let verdict = match build(p, Some(&cfg), &dir) {
-                Err(e) => Err(e),
-                Ok(exe) => {
-                    p.runs
-                        .iter()
-                        .zip(&expected)
-                        .enumerate()
-                        .try_for_each(|(k, (run, want))| {
-                            let got = execute(&exe, run, root.path())?;
-                            if got == *want {
-                                Ok(())
-                            } else {
-                                Err(format!(
-                                    "run {k} ({}): exit {:?} (expected {:?}); {}",
-                                    run.args.join(" "),
-                                    got.status,
-                                    want.status,
-                                    first_difference(&want.stdout, &got.stdout)
-                                ))
-                            }
-                        })
-                }
-            };
-            match verdict {
-                Ok(()) => println!(
-                    "{:<6} {:<28} {} run(s) identical to clang-19 -O2's",
-                    p.name,
-                    cfg.label(),
-                    p.runs.len()
-                ),
-                Err(e) => {
-                    println!("{:<6} {:<28} FAILED: {e}", p.name, cfg.label());
-                    failures.push(format!("{} {}: {e}", p.name, cfg.label()));
-                }
-            }
+    for target in targets() {
+        for p in &programs {
+            run_program(p, target, root.path(), &mut failures);
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Builds `p` for `target` with clang alone and with every configuration,
+/// runs each build, and notes every configuration whose runs differ.
+fn run_program(p: &Program, target: Target, root: &Path, failures: &mut Vec<String>) {
+    let base = root.join(target.name).join(p.name);
+    let reference = build(p, target, None, &base.join("clang"))
+        .unwrap_or_else(|e| panic!("the reference build failed: {e}"));
+    let expected: Vec<Observed> = p
+        .runs
+        .iter()
+        .map(|r| execute(target, &reference, r, root).expect("the reference runs"))
+        .collect();
+    assert!(
+        expected.iter().all(|o| o.status == Some(0)),
+        "{} {}: the reference build fails its own runs",
+        target.name,
+        p.name
+    );
+    for cfg in configs(target) {
+        let dir = base.join(cfg.label().replace([' ', '='], "_"));
+        let verdict = build(p, target, Some(&cfg), &dir).and_then(|exe| {
+            p.runs
+                .iter()
+                .zip(&expected)
+                .enumerate()
+                .try_for_each(|(k, (run, want))| {
+                    let got = execute(target, &exe, run, root)?;
+                    if got == *want {
+                        return Ok(());
+                    }
+                    Err(format!(
+                        "run {k} ({}): exit {:?} (expected {:?}); {}",
+                        run.args.join(" "),
+                        got.status,
+                        want.status,
+                        first_difference(&want.stdout, &got.stdout)
+                    ))
+                })
+        });
+        match verdict {
+            Ok(()) => println!(
+                "{:<6} {:<36} {} run(s) identical to clang-19 -O2's",
+                p.name,
+                cfg.label(),
+                p.runs.len()
+            ),
+            Err(e) => {
+                println!("{:<6} {:<36} FAILED: {e}", p.name, cfg.label());
+                failures.push(format!("{} {}: {e}", p.name, cfg.label()));
+            }
+        }
+    }
 }
