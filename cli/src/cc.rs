@@ -255,6 +255,28 @@ fn allocate_mir(
     Ok((outcomes, took))
 }
 
+#[cfg(test)]
+mod tests {
+    use super::spell_out_line;
+
+    #[test]
+    fn zero_vectors_are_spelled_out() {
+        assert_eq!(
+            spell_out_line("    value:           '<4 x i32> zeroinitializer'").as_deref(),
+            Some("    value:           '<4 x i32> <i32 0, i32 0, i32 0, i32 0>'")
+        );
+        assert_eq!(
+            spell_out_line("    value: '<2 x double> zeroinitializer'").as_deref(),
+            Some("    value: '<2 x double> <double 0.000000e+00, double 0.000000e+00>'")
+        );
+        assert_eq!(spell_out_line("    value: 'double 1.0'"), None);
+        assert_eq!(
+            spell_out_line("    value: '<2 x ptr> zeroinitializer'"),
+            None
+        );
+    }
+}
+
 fn default_output(input: &Path, assembly: bool) -> PathBuf {
     let stem = input.file_stem().unwrap_or(input.as_os_str());
     PathBuf::from(stem).with_extension(if assembly { "s" } else { "o" })
@@ -429,7 +451,53 @@ fn allocate_with_llvm(plan: &Plan<'_>) -> Result<Duration, String> {
         alloc.arg(format!("-stop-after={stop}"));
     }
     alloc.arg(&plan.in_mir).arg("-o").arg(&plan.out_mir);
-    run_step("llc (LLVM's own allocation, the control)", &mut alloc)
+    let took = run_step("llc (LLVM's own allocation, the control)", &mut alloc)?;
+    spell_out_zero_vectors(&plan.out_mir)?;
+    Ok(took)
+}
+
+/// LLVM 19's greedy and basic allocators can add a constant-pool entry
+/// whose value prints as `<4 x i32> zeroinitializer`, which LLVM's own MIR
+/// parser then rejects ("expected a constant value"). The control's output
+/// gets each such vector spelled out element by element, which the parser
+/// accepts and which means the same constant.
+fn spell_out_zero_vectors(mir: &Path) -> Result<(), String> {
+    let text =
+        std::fs::read_to_string(mir).map_err(|e| format!("cannot read {}: {e}", mir.display()))?;
+    if !text.contains("zeroinitializer'") {
+        return Ok(());
+    }
+    let fixed: Vec<String> = text
+        .lines()
+        .map(|line| spell_out_line(line).unwrap_or_else(|| line.to_string()))
+        .collect();
+    let mut out = fixed.join("\n");
+    if text.ends_with('\n') {
+        out.push('\n');
+    }
+    std::fs::write(mir, out).map_err(|e| format!("cannot write {}: {e}", mir.display()))
+}
+
+/// `    value: '<4 x i32> zeroinitializer'` with the vector spelled out, or
+/// `None` when the line is not a zero vector of a scalar element type.
+fn spell_out_line(line: &str) -> Option<String> {
+    let (head, rest) = line.split_once("value:")?;
+    let quoted = rest.trim();
+    let inner = quoted
+        .strip_prefix("'<")?
+        .strip_suffix("> zeroinitializer'")?;
+    let (count, element) = inner.split_once(" x ")?;
+    let count: usize = count.trim().parse().ok()?;
+    let zero = match element {
+        "i1" | "i8" | "i16" | "i32" | "i64" => "0",
+        "half" | "bfloat" | "float" | "double" => "0.000000e+00",
+        _ => return None,
+    };
+    let elements = vec![format!("{element} {zero}"); count].join(", ");
+    let pad = &rest[..rest.len() - rest.trim_start().len()];
+    Some(format!(
+        "{head}value:{pad}'<{count} x {element}> <{elements}>'"
+    ))
 }
 
 /// Step 4: the allocated MIR to the object (or assembly), written under a
