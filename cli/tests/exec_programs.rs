@@ -347,7 +347,7 @@ fn build(
                 c.args([
                     "cc",
                     "--target",
-                    "x86",
+                    target.name,
                     "--allocator",
                     cfg.allocator,
                     cfg.level,
