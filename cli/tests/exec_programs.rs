@@ -1,4 +1,4 @@
-//! Whole programs built through `regalloc cc` run exactly as the clang-19 build: zlib, bzip2, lz4 and Lua, with every allocator.
+//! Whole programs built through `regalloc cc` run exactly as the clang-19 build: zlib, bzip2, lz4, Lua and SQLite, with every allocator.
 //!
 //! Each program is a library from the sources the corpus builder vendors
 //! (`bench/corpus/build` puts them in `bench/out/build/sources/vendor`)
@@ -7,6 +7,9 @@
 //! `regalloc cc` (our allocator, checked, between clang-19 and llc-19),
 //! linked by clang-19, and every run's standard output and exit status is
 //! compared with the same program built by `clang-19 -O2` alone.
+//!
+//! SQLite (its amalgamation from `libsqlite3-sys`, with a driver of ours)
+//! is in the full matrix only.
 //!
 //! The default run is CI's subset: x86-64, Greedy, Basic and Fast at -O2
 //! and Fast at -O0. `REGALLOC_EXEC=full` adds LLVM's own allocation through
@@ -167,6 +170,48 @@ fn lua() -> Program {
             stdin: None,
         }],
     }
+}
+
+/// SQLite 3.46 (the amalgamation bundled by `libsqlite3-sys`, built with
+/// that crate's defines) and a driver of ours; the full matrix only: one
+/// 250,000-line file takes a while to compile at every configuration.
+fn sqlite() -> Option<Program> {
+    let dir = vendor().join("libsqlite3-sys-0.30.1/sqlite3");
+    if !dir.is_dir() {
+        println!(
+            "SQLite not run: {} is missing (run bench/corpus/build)",
+            dir.display()
+        );
+        return None;
+    }
+    let mut flags: Vec<String> = [
+        "SQLITE_CORE",
+        "SQLITE_DEFAULT_FOREIGN_KEYS=1",
+        "SQLITE_ENABLE_API_ARMOR",
+        "SQLITE_ENABLE_COLUMN_METADATA",
+        "SQLITE_ENABLE_DBSTAT_VTAB",
+        "SQLITE_ENABLE_FTS3",
+        "SQLITE_ENABLE_FTS5",
+        "SQLITE_ENABLE_RTREE",
+        "SQLITE_ENABLE_STAT4",
+        "SQLITE_SOUNDEX",
+        "SQLITE_THREADSAFE=1",
+        "SQLITE_USE_URI",
+    ]
+    .iter()
+    .map(|d| format!("-D{d}"))
+    .collect();
+    flags.push(format!("-I{}", dir.display()));
+    Some(Program {
+        name: "sqlite",
+        sources: vec![
+            dir.join("sqlite3.c"),
+            workspace().join("tests/exec/sqlite_driver.c"),
+        ],
+        flags,
+        libs: &["-lm"],
+        runs: vec![run_with(&[])],
+    })
 }
 
 /// How a program is built: by clang alone (the reference), or through
@@ -460,7 +505,10 @@ fn programs_built_through_our_allocators_run_as_clangs_build() {
         return;
     }
     let root = tempfile::tempdir().expect("a temporary directory");
-    let programs = [zlib(), bzip2(), lz4(), lua()];
+    let mut programs = vec![zlib(), bzip2(), lz4(), lua()];
+    if full() {
+        programs.extend(sqlite());
+    }
     let mut failures = Vec::new();
     for target in targets() {
         for p in &programs {
