@@ -4,6 +4,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod cc;
+
 /// Read, allocate, check and write LLVM machine IR.
 #[derive(Parser)]
 #[command(name = "regalloc", version, about)]
@@ -25,6 +27,9 @@ enum Command {
     /// Allocate every function, then run the symbolic checker on each
     /// result: prints `ok` or the checker's errors per function.
     Check(AllocArgs),
+    /// Compile a C file to an object with clang-19 and llc-19, allocating
+    /// every function with our allocator in between (and checking it).
+    Cc(cc::CcArgs),
 }
 
 #[derive(clap::Args)]
@@ -157,7 +162,6 @@ enum AllocatorName {
     Fast,
     Basic,
     Greedy,
-    Pbqp,
 }
 
 impl AllocatorName {
@@ -167,7 +171,6 @@ impl AllocatorName {
             AllocatorName::Fast => Allocator::Fast,
             AllocatorName::Basic => Allocator::Basic,
             AllocatorName::Greedy => Allocator::Greedy,
-            AllocatorName::Pbqp => Allocator::Pbqp,
         }
     }
 }
@@ -484,6 +487,7 @@ fn main() -> ExitCode {
         Command::Intervals(args) => intervals(args),
         Command::Alloc(args) => alloc(args),
         Command::Check(args) => check(args),
+        Command::Cc(args) => cc::cc(args),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

@@ -37,7 +37,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 #[derive(Parser, Debug)]
 #[command(about = "Our allocator beside LLVM's and regalloc2's on the MIR corpus")]
 struct Args {
-    /// fast, basic, greedy or pbqp.
+    /// fast, basic or greedy.
     #[arg(long)]
     allocator: String,
     /// bpf, x86_64 (or x86), aarch64, hexagon; repeatable.
@@ -793,9 +793,8 @@ fn main() {
         "fast" => Allocator::Fast,
         "basic" => Allocator::Basic,
         "greedy" => Allocator::Greedy,
-        "pbqp" => Allocator::Pbqp,
         other => {
-            eprintln!("error: unknown allocator `{other}` (fast, basic, greedy, pbqp)");
+            eprintln!("error: unknown allocator `{other}` (fast, basic, greedy)");
             std::process::exit(2);
         }
     };

@@ -1,4 +1,4 @@
-//! The allocators (fast, basic, greedy, pbqp) and their shared machinery: live register matrix, allocation order, virtual register map, spiller, split kit.
+//! The allocators (fast, basic, greedy) and their shared machinery: live register matrix, allocation order, virtual register map, spiller, split kit.
 //!
 //! Every allocator has the same contract: it rewrites a [`MachineFunction`]
 //! in place, from virtual to physical registers, and returns an
@@ -44,18 +44,15 @@ pub enum Allocator {
     /// LLVM's RegAllocGreedy: eviction, splitting, spill placement.
     #[default]
     Greedy,
-    /// Scholz-Eckstein PBQP.
-    Pbqp,
 }
 
 impl Allocator {
-    /// The name used on command lines (`fast`, `basic`, `greedy`, `pbqp`).
+    /// The name used on command lines (`fast`, `basic`, `greedy`).
     pub fn name(self) -> &'static str {
         match self {
             Allocator::Fast => "fast",
             Allocator::Basic => "basic",
             Allocator::Greedy => "greedy",
-            Allocator::Pbqp => "pbqp",
         }
     }
 }
@@ -124,13 +121,6 @@ pub fn allocate_without_stats(
         Allocator::Fast => time(Pass::Allocate, || fast::run(target, func))?,
         Allocator::Basic => basic::run(target, func)?,
         Allocator::Greedy => greedy::run(target, func)?,
-        other => {
-            return Err(AllocError::new(
-                AllocErrorKind::Unsupported,
-                &func.name,
-                format!("the {} allocator is not available yet", other.name()),
-            ));
-        }
     };
     if let Some(original) = original
         && let Err(errors) = time(Pass::Check, || {
