@@ -166,3 +166,49 @@ fn follows_spills_and_reloads() {
     let errs = check(t, &f, &bad, &rec).unwrap_err();
     assert_eq!(errs[0].kind, CheckErrorKind::WrongValue);
 }
+
+/// `SRC` with its ADD replaced by opcodes in no description, one plain and
+/// one early-clobber, each reading and defining %1.
+const UNKNOWN_SRC: &str = r#"---
+name: u
+tracksRegLiveness: true
+registers:
+  - { id: 0, class: gpr }
+  - { id: 1, class: gpr }
+liveins:
+  - { reg: '$r1', virtual-reg: '%0' }
+body: |
+  bb.0:
+    liveins: $r1
+    %0:gpr = COPY $r1
+    %1:gpr = MOV_ri 7
+    %1:gpr = VPTIED_UNKNOWN %1, %0
+    early-clobber %1:gpr = VPGATHER_UNKNOWN %1, %0
+    $r0 = COPY %1
+    RET implicit $r0
+...
+"#;
+
+#[test]
+fn an_unknown_opcode_reading_and_defining_one_register_is_a_tie() {
+    // LLVM prints no tie its own description implies, so for an opcode
+    // ours lacks, a use of the register a definition names is its tie:
+    // the two must share a register, and an early-clobber definition may
+    // share it with that use (an AVX-512 gather's pass-through operand).
+    let file = crate::mir::read(bpf(), "t.mir", UNKNOWN_SRC);
+    let f = file.read_functions().next().expect("reads").clone();
+    let rec = AllocRecord::new(f.insts.len());
+    let a = assign(&f, &["r2", "r3"]);
+    check(bpf(), &f, &a, &rec).unwrap();
+
+    let mut broken = a.clone();
+    let tied = Inst::new(2);
+    if let Operand::Reg(r) = &mut broken.insts[tied.index()].operands[0] {
+        r.reg = RegRef::Phys(bpf().find_reg("r4").unwrap());
+    }
+    let errs = check(bpf(), &f, &broken, &rec).unwrap_err();
+    assert!(
+        errs.iter().any(|e| e.kind == CheckErrorKind::TiedMismatch),
+        "{errs:?}"
+    );
+}
