@@ -1,7 +1,7 @@
 //! The checker's transfer function for original instructions: what each one reads (checked) and writes (the new abstract state), calls and their masks included.
 
 use crate::alloc::FoldedAccess;
-use crate::ir::{Generic, Inst, InstData, Op, Operand, RegFlags, RegRef, VReg};
+use crate::ir::{Generic, Inst, InstData, Op, Operand, RegFlags, RegOperand, RegRef, VReg};
 use crate::target::{InstrFlags, Reg, RegUnit, SubRegIndex};
 
 use super::super::state::{State, Value, ValueSet};
@@ -420,6 +420,7 @@ impl<'c, 't> Checker<'c, 't> {
                 }
                 if let Some(Some(pu)) = phys.get(k).copied()
                     && self.t.regs_overlap(pd, pu)
+                    && !self.reads_other_lanes(o, k, u, pu, pd)
                 {
                     let w = format!(
                         "no unit shared with the uses, but operand {k} is {}",
@@ -528,6 +529,18 @@ impl<'c, 't> Checker<'c, 't> {
                 RegRef::NoReg => {}
             }
         }
+    }
+
+    /// Whether use `k` of the allocated instruction, in `pu`, is the read
+    /// of the lanes a partial definition in `pd` leaves: an implicit use
+    /// of a register containing `pd` that the original did not have,
+    /// which the rewriter appends (with an `implicit-def`) to a
+    /// sub-register definition without `undef`, as LLVM's does. It reads
+    /// only the lanes the definition does not write, so an early-clobber
+    /// definition may overlap it (AVX-512 `early-clobber $ymm22 =
+    /// VPGATHERQDZrm ..., implicit $zmm22, implicit-def $zmm22`).
+    fn reads_other_lanes(&self, o: &InstData, k: usize, u: &RegOperand, pu: Reg, pd: Reg) -> bool {
+        k >= o.operands.len() && u.is_implicit() && self.t.sub_reg_index_of(pu, pd).is_some()
     }
 
     pub(super) fn op_name(&self, op: Op) -> String {
