@@ -414,17 +414,16 @@ pub fn run_root(
                     *v += ok_here.iter().filter(|n| !bad.contains_key(*n)).count();
                     // Only what this run allocated: a function the
                     // allocator failed on is written back as it was read.
-                    o.failures.extend(
-                        bad.into_iter()
-                            .filter(|(f, _)| ok_here.contains(f))
-                            .map(|(f, (what, inst))| {
+                    o.failures
+                        .extend(bad.into_iter().filter(|(f, _)| ok_here.contains(f)).map(
+                            |(f, (what, inst))| {
                                 let message = match inst {
                                     Some(i) => format!("{what} ({i})"),
                                     None => what.clone(),
                                 };
                                 Failure::new(format!("{name}:{f}"), "llc", message, &what)
-                            }),
-                    );
+                            },
+                        ));
                 }
                 Err(message) => {
                     let first = message.lines().next().unwrap_or("").to_string();

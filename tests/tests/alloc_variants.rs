@@ -68,7 +68,10 @@ fn llc_flags(dir: &Path) -> Vec<String> {
 fn print_causes(variant: &str, allocator: Allocator, o: &Outcome) {
     let mut by_cause: BTreeMap<String, (usize, &str)> = BTreeMap::new();
     for f in &o.failures {
-        by_cause.entry(f.cause.clone()).or_insert((0, &f.function)).0 += 1;
+        by_cause
+            .entry(f.cause.clone())
+            .or_insert((0, &f.function))
+            .0 += 1;
     }
     let mut rows: Vec<_> = by_cause.into_iter().collect();
     rows.sort_by(|a, b| b.1.0.cmp(&a.1.0).then_with(|| a.0.cmp(&b.0)));
@@ -87,7 +90,11 @@ fn print_unknown_opcodes(variant: &str, o: &Outcome) {
     let mut rows: Vec<(&str, usize)> = o.unknown_opcodes.iter().map(|(k, v)| (*k, *v)).collect();
     rows.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
     let insts: usize = rows.iter().map(|r| r.1).sum();
-    let top: Vec<String> = rows.iter().take(10).map(|(k, v)| format!("{k} {v}")).collect();
+    let top: Vec<String> = rows
+        .iter()
+        .take(10)
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect();
     println!(
         "{variant}: {insts} instructions of {} opcodes the description lacks (most used: {})",
         rows.len(),
@@ -124,7 +131,10 @@ fn every_function_allocates(allocator: Allocator, level: &str) {
     // shows them all.
     for (variant, o) in &outcomes {
         assert!(o.total > 0, "{variant}: the variant has functions");
-        assert_eq!(o.rejected, 0, "{variant}: the MIR reader reads every function");
+        assert_eq!(
+            o.rejected, 0,
+            "{variant}: the MIR reader reads every function"
+        );
         assert_all_allocated(variant, o, ci);
     }
 }
