@@ -75,7 +75,11 @@ defm DDDDTemplates : TupleTemplates<DDDD, ST1Fourv1d, LD1Fourv1d>;
 // ordinary register on Linux (only Darwin and Windows reserve it). FPCR, the
 // floating-point control register every FP instruction reads, is reserved
 // like the stack pointer: calls do not preserve it in their masks, yet its
-// value is never a register allocator's business.
+// value is never a register allocator's business. So are, as LLVM 19
+// reserves them, FPSR (status), VG (the SVE vector length in granules,
+// read by every instruction that scales by it: CNTH, ADDVL, PTRUE...) and
+// FFR (the SVE first-fault register; LLVM reserves it where SVE is on,
+// and no code without SVE names it).
 //
 // AAPCS64 keeps SP 16-byte aligned; a frame with an object aligned to more
 // is realigned, which keeps a frame record (AArch64FrameLowering::hasFP
@@ -87,7 +91,7 @@ defm DDDDTemplates : TupleTemplates<DDDD, ST1Fourv1d, LD1Fourv1d>;
 // (AArch64RegisterInfo::hasBasePointer, the case without SVE objects,
 // which this target does not describe).
 def AArch64Reserved : ReservedRegisters {
-  let Always = (add SP, FPCR);
+  let Always = (add SP, FPCR, FPSR, VG, FFR);
   let FramePointer = (add FP);
   let FramePointerInNonLeaf = true;
   let StackAlignment = 16;

@@ -53,35 +53,65 @@ pub fn flat_name(root: &Path, p: &Path) -> String {
         .replace('/', "_")
 }
 
-/// The functions `llc -verify-machineinstrs` complains about in `file`, or
-/// `None` when llc failed without naming functions (parse errors).
-fn llc_bad_functions(llc: &Path, flags: &[&str], file: &Path) -> Option<HashSet<String>> {
+/// The functions `llc -verify-machineinstrs` complains about in `file`,
+/// each with the verifier's first complaint about it (what, and the
+/// instruction where there is one), or `Err` with llc's
+/// first lines when llc failed without naming functions (parse errors), or
+/// could not be run.
+fn llc_bad_functions(
+    llc: &Path,
+    flags: &[&str],
+    file: &Path,
+) -> Result<BTreeMap<String, (String, Option<String>)>, String> {
     let out = Command::new(llc)
         .args(["-run-pass=none", "-verify-machineinstrs", "-o", "/dev/null"])
         .args(flags)
         .arg(file)
         .output()
-        .ok()?;
+        .map_err(|e| format!("cannot run {}: {e}", llc.display()))?;
     let err = String::from_utf8_lossy(&out.stderr);
-    let bad: HashSet<String> = err
-        .lines()
-        .filter_map(|l| l.strip_prefix("- function:"))
-        .map(|s| s.trim().to_string())
-        .collect();
+    let bad = verifier_complaints(&err);
     if out.status.success() || !bad.is_empty() {
         if !bad.is_empty() {
             let first: String = err.lines().take(12).collect::<Vec<_>>().join("\n");
             eprintln!("llc rejected {}:\n{first}", file.display());
         }
-        Some(bad)
+        Ok(bad)
     } else {
-        eprintln!(
-            "llc failed on {}: {}",
-            file.display(),
-            err.lines().take(5).collect::<Vec<_>>().join("\n")
-        );
-        None
+        let first = err.lines().take(5).collect::<Vec<_>>().join("\n");
+        eprintln!("llc failed on {}: {first}", file.display());
+        Err(first)
     }
+}
+
+/// The functions the machine verifier's report `stderr` names, each with
+/// the first complaint about it: a report is `*** Bad machine code: WHAT
+/// ***` followed by `- function: NAME` and, where there is one, `-
+/// instruction: ...`.
+fn verifier_complaints(stderr: &str) -> BTreeMap<String, (String, Option<String>)> {
+    let mut bad: BTreeMap<String, (String, Option<String>)> = BTreeMap::new();
+    let mut what = String::new();
+    // The function of the report being read, when its complaint is the
+    // first about that function.
+    let mut first_of = None;
+    for line in stderr.lines() {
+        if let Some(w) = line.strip_prefix("*** Bad machine code: ") {
+            what = w.trim_end_matches(" ***").to_string();
+            first_of = None;
+        } else if let Some(f) = line.strip_prefix("- function:") {
+            let f = f.trim().to_string();
+            if !bad.contains_key(&f) {
+                bad.insert(f.clone(), (what.clone(), None));
+                first_of = Some(f);
+            }
+        } else if let (Some(i), Some(f)) = (line.strip_prefix("- instruction: "), &first_of) {
+            if let Some(entry) = bad.get_mut(f) {
+                entry.1 = Some(i.trim().to_string());
+            }
+            first_of = None;
+        }
+    }
+    bad
 }
 
 /// Spill code LLVM left in an allocated function, counted as MIR-NOTES
@@ -167,6 +197,61 @@ pub fn count_llvm(t: &TargetInfo<'_>, f: &regalloc::ir::MachineFunction) -> Llvm
     c
 }
 
+/// Why one function failed at one stage.
+#[derive(Clone, Debug)]
+pub struct Failure {
+    /// `file` or `file:function`.
+    pub function: String,
+    /// `reader`, `allocator`, `checker` or `llc`.
+    pub stage: &'static str,
+    /// What the stage said.
+    pub message: String,
+    /// The message without what names this instance (function,
+    /// instruction, virtual and physical register numbers), so that
+    /// failures of one cause can be counted together.
+    pub cause: String,
+}
+
+impl Failure {
+    fn new(function: String, stage: &'static str, message: String, cause: &str) -> Failure {
+        Failure {
+            function,
+            stage,
+            message,
+            cause: format!("{stage}: {}", generic(cause)),
+        }
+    }
+}
+
+/// `text` with each number that names an instance written `N`: a number
+/// after `%`, `.`, `:`, a space or `(` (virtual registers, blocks, stack
+/// slots, positions), and the number ending a `$` register name (`$zmm4`,
+/// `$r9b`), but not one inside a word (`VR256`, `s128`).
+pub fn generic(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut in_phys = false;
+    let mut prev = ' ';
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c.is_ascii_digit() && (in_phys || matches!(prev, '%' | '.' | ':' | ' ' | '(')) {
+            while chars.peek().is_some_and(char::is_ascii_digit) {
+                chars.next();
+            }
+            out.push('N');
+            prev = 'N';
+            continue;
+        }
+        in_phys = match c {
+            '$' => true,
+            c if c.is_ascii_alphanumeric() || c == '_' => in_phys,
+            _ => false,
+        };
+        out.push(c);
+        prev = c;
+    }
+    out
+}
+
 /// What one allocator did on one target's corpus.
 pub struct Outcome {
     /// See the test output.
@@ -190,6 +275,11 @@ pub struct Outcome {
     pub time: std::time::Duration,
     /// See the test output.
     pub insts: usize,
+    /// Every function that failed a stage, and why.
+    pub failures: Vec<Failure>,
+    /// Instructions read whose opcode the target description lacks
+    /// (allocated by what their operands say), by opcode.
+    pub unknown_opcodes: BTreeMap<&'static str, usize>,
 }
 
 /// Allocates every function of `target`'s corpus with `allocator`, checks
@@ -236,6 +326,8 @@ pub fn run_root(
         per_function: BTreeMap::new(),
         time: std::time::Duration::ZERO,
         insts: 0,
+        failures: Vec::new(),
+        unknown_opcodes: BTreeMap::new(),
     };
     let mut errors = Vec::new();
     let mut unread = 0;
@@ -244,10 +336,19 @@ pub fn run_root(
         let name = flat_name(root, path);
         let mut file = mir::read(t, &name, &text);
         unread += file.errors().count();
+        o.failures.extend(file.errors().map(|e| {
+            let m = e.to_string();
+            Failure::new(name.clone(), "reader", m.clone(), &m)
+        }));
         let mut ok_here = Vec::new();
         for doc in &mut file.functions {
             let FunctionDoc::Read(f) = doc else { continue };
             o.total += 1;
+            for i in f.inst_ids() {
+                if let Op::Unknown(u) = f.inst(i).op {
+                    *o.unknown_opcodes.entry(u.name).or_default() += 1;
+                }
+            }
             let mut g = f.clone();
             let opts = Options {
                 allocator,
@@ -272,6 +373,20 @@ pub fn run_root(
                         Err(es) => {
                             o.check_ran = true;
                             errors.push(format!("{name} {}: checker: {}", g.name, es[0]));
+                            let e = &es[0];
+                            let cause = format!(
+                                "{} at operand {}: expected {}, found {}",
+                                e.kind.name(),
+                                e.operand_text.as_deref().unwrap_or("-"),
+                                e.expected,
+                                e.found
+                            );
+                            o.failures.push(Failure::new(
+                                format!("{name}:{}", g.name),
+                                "checker",
+                                e.to_string(),
+                                &cause,
+                            ));
                         }
                     }
                     o.stats.add(&stats);
@@ -279,15 +394,43 @@ pub fn run_root(
                     ok_here.push(g.name.clone());
                     *f = g;
                 }
-                Err(e) => errors.push(format!("{name}: {e}")),
+                Err(e) => {
+                    errors.push(format!("{name}: {e}"));
+                    let cause = format!("{}: {}", e.kind.name(), e.message);
+                    o.failures.push(Failure::new(
+                        format!("{name}:{}", e.function),
+                        "allocator",
+                        e.to_string(),
+                        &cause,
+                    ));
+                }
             }
         }
         let out = tmp.join(&name);
         std::fs::write(&out, mir::write(t, &file)).unwrap();
-        if let (Some(llc), Some(v)) = (&llc, o.verified.as_mut())
-            && let Some(bad) = llc_bad_functions(llc, llc_flags, &out)
-        {
-            *v += ok_here.iter().filter(|n| !bad.contains(*n)).count();
+        if let (Some(llc), Some(v)) = (&llc, o.verified.as_mut()) {
+            match llc_bad_functions(llc, llc_flags, &out) {
+                Ok(bad) => {
+                    *v += ok_here.iter().filter(|n| !bad.contains_key(*n)).count();
+                    // Only what this run allocated: a function the
+                    // allocator failed on is written back as it was read.
+                    o.failures
+                        .extend(bad.into_iter().filter(|(f, _)| ok_here.contains(f)).map(
+                            |(f, (what, inst))| {
+                                let message = match inst {
+                                    Some(i) => format!("{what} ({i})"),
+                                    None => what.clone(),
+                                };
+                                Failure::new(format!("{name}:{f}"), "llc", message, &what)
+                            },
+                        ));
+                }
+                Err(message) => {
+                    let first = message.lines().next().unwrap_or("").to_string();
+                    o.failures
+                        .push(Failure::new(name.clone(), "llc", message, &first));
+                }
+            }
         }
     }
     o.rejected = unread;

@@ -166,3 +166,118 @@ fn follows_spills_and_reloads() {
     let errs = check(t, &f, &bad, &rec).unwrap_err();
     assert_eq!(errs[0].kind, CheckErrorKind::WrongValue);
 }
+
+/// `SRC` with its ADD replaced by opcodes in no description, one plain and
+/// one early-clobber, each reading and defining %1.
+const UNKNOWN_SRC: &str = r#"---
+name: u
+tracksRegLiveness: true
+registers:
+  - { id: 0, class: gpr }
+  - { id: 1, class: gpr }
+liveins:
+  - { reg: '$r1', virtual-reg: '%0' }
+body: |
+  bb.0:
+    liveins: $r1
+    %0:gpr = COPY $r1
+    %1:gpr = MOV_ri 7
+    %1:gpr = VPTIED_UNKNOWN %1, %0
+    early-clobber %1:gpr = VPGATHER_UNKNOWN %1, %0
+    $r0 = COPY %1
+    RET implicit $r0
+...
+"#;
+
+#[test]
+fn an_unknown_opcode_reading_and_defining_one_register_is_a_tie() {
+    // LLVM prints no tie its own description implies, so for an opcode
+    // ours lacks, a use of the register a definition names is its tie:
+    // the two must share a register, and an early-clobber definition may
+    // share it with that use (an AVX-512 gather's pass-through operand).
+    let file = crate::mir::read(bpf(), "t.mir", UNKNOWN_SRC);
+    let f = file.read_functions().next().expect("reads").clone();
+    let rec = AllocRecord::new(f.insts.len());
+    let a = assign(&f, &["r2", "r3"]);
+    check(bpf(), &f, &a, &rec).unwrap();
+
+    let mut broken = a.clone();
+    let tied = Inst::new(2);
+    if let Operand::Reg(r) = &mut broken.insts[tied.index()].operands[0] {
+        r.reg = RegRef::Phys(bpf().find_reg("r4").unwrap());
+    }
+    let errs = check(bpf(), &f, &broken, &rec).unwrap_err();
+    assert!(
+        errs.iter().any(|e| e.kind == CheckErrorKind::TiedMismatch),
+        "{errs:?}"
+    );
+}
+
+const PARTIAL_EARLY_CLOBBER: &str = r#"---
+name: p
+tracksRegLiveness: true
+registers:
+  - { id: 0, class: gpr }
+  - { id: 1, class: gpr }
+liveins:
+  - { reg: '$r1', virtual-reg: '%0' }
+body: |
+  bb.0:
+    liveins: $r1
+    %0:gpr = COPY $r1
+    %1:gpr = MOV_ri 7
+    early-clobber %1.sub_32:gpr = VPGATHER_UNKNOWN %1.sub_32, %0
+    $r0 = COPY %1
+    RET implicit $r0
+...
+"#;
+
+#[test]
+fn an_early_clobber_partial_definition_may_overlap_the_read_of_its_other_lanes() {
+    // The rewriter gives a sub-register definition without `undef` an
+    // implicit use and definition of the whole register (as LLVM's does:
+    // `early-clobber $ymm22 = VPGATHERQDZrm $ymm22, ..., implicit $zmm22,
+    // implicit-def $zmm22`). The use reads only the lanes the definition
+    // leaves; any other use overlapping the definition is still an error.
+    let t = bpf();
+    let file = crate::mir::read(t, "t.mir", PARTIAL_EARLY_CLOBBER);
+    let f = file.read_functions().next().expect("reads").clone();
+    let rec = AllocRecord::new(f.insts.len());
+    let mut a = assign(&f, &["r2", "r3"]);
+    let gather = Inst::new(2);
+    for o in &mut a.insts[gather.index()].operands {
+        if let Operand::Reg(r) = o
+            && r.sub.is_some()
+        {
+            r.reg = RegRef::Phys(t.find_reg("w3").unwrap());
+            r.sub = None;
+        }
+    }
+    let r3 = t.find_reg("r3").unwrap();
+    let whole = |flags| {
+        Operand::Reg(crate::ir::RegOperand {
+            flags,
+            ..crate::ir::RegOperand::use_of(r3)
+        })
+    };
+    use crate::ir::RegFlags;
+    a.insts[gather.index()]
+        .operands
+        .push(whole(RegFlags::IMPLICIT));
+    a.insts[gather.index()]
+        .operands
+        .push(whole(RegFlags::IMPLICIT | RegFlags::DEF));
+    check(t, &f, &a, &rec).unwrap();
+
+    // %0 in r3 as well: the original use of %0 overlaps the definition.
+    let mut b = a.clone();
+    if let Operand::Reg(r) = &mut b.insts[gather.index()].operands[2] {
+        r.reg = RegRef::Phys(r3);
+    }
+    let errs = check(t, &f, &b, &rec).unwrap_err();
+    assert!(
+        errs.iter()
+            .any(|e| e.kind == CheckErrorKind::EarlyClobberOverlap),
+        "{errs:?}"
+    );
+}

@@ -149,6 +149,38 @@ fn tied_use_of_another_register_is_copied_into_the_definition() {
 }
 
 #[test]
+fn unknown_opcode_keeps_a_register_it_reads_and_defines_in_one_register() {
+    // `VPTIED_UNKNOWN` is in no description: LLVM may tie its definition
+    // to the use of the same register without printing the tie (as it
+    // does for AVX-512 masked moves and SVE `AND_ZI`), so both operands
+    // get one register even though the copy below pulls %1 into $r0.
+    let text = wrap(
+        "unknown_tie",
+        "  - { id: 0, class: gpr }\n  - { id: 1, class: gpr }\n",
+        "  bb.0:
+    %0:gpr = MOV_ri 1
+    %1:gpr = MOV_ri 2
+    %1:gpr = VPTIED_UNKNOWN %1, %0
+    $r0 = COPY %1
+    RET implicit $r0
+",
+    );
+    let (f, _) = alloc(&text);
+    assert!(no_vregs(&f));
+    let n = f.blocks[0]
+        .insts
+        .iter()
+        .position(|&i| matches!(f.inst(i).op, crate::ir::Op::Unknown(_)))
+        .expect("the unknown instruction is kept");
+    assert_eq!(
+        reg_at(&f, 0, n, 0),
+        reg_at(&f, 0, n, 1),
+        "{}",
+        crate::mir::write_function(bpf(), &f)
+    );
+}
+
+#[test]
 fn early_clobber_definition_avoids_the_uses() {
     let text = wrap(
         "ec",

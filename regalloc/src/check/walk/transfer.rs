@@ -1,7 +1,7 @@
 //! The checker's transfer function for original instructions: what each one reads (checked) and writes (the new abstract state), calls and their masks included.
 
 use crate::alloc::FoldedAccess;
-use crate::ir::{Generic, Inst, InstData, Op, Operand, RegFlags, RegRef, VReg};
+use crate::ir::{Generic, Inst, InstData, Op, Operand, RegFlags, RegOperand, RegRef, VReg};
 use crate::target::{InstrFlags, Reg, RegUnit, SubRegIndex};
 
 use super::super::state::{State, Value, ValueSet};
@@ -357,20 +357,34 @@ impl<'c, 't> Checker<'c, 't> {
             }
         }
         let reg_of = |k: usize| o.operands.get(k).and_then(Operand::as_reg);
-        // Tied operands: the use and its definition in one register.
-        for (k, op) in o.operands.iter().enumerate() {
-            let Some(r) = op.as_reg() else { continue };
+        // The definition use `k` is tied to: by the MIR, the description,
+        // or, for an opcode the description lacks, by naming the register
+        // (and sub-register) a definition names (`UnknownOp`: LLVM prints
+        // only the ties its description cannot imply, so such a tie is
+        // invisible; one virtual register is one register there).
+        let tie_of = |k: usize| {
+            let r = reg_of(k)?;
             if r.is_def() {
-                continue;
+                return None;
             }
-            let tie = r.tied_to.map(usize::from).or_else(|| {
+            r.tied_to.map(usize::from).or_else(|| {
                 if r.is_implicit() {
                     None
+                } else if let Op::Unknown(_) = o.op {
+                    let v @ RegRef::Virt(_) = r.reg else {
+                        return None;
+                    };
+                    (0..o.operands.len()).find(|&d| {
+                        reg_of(d).is_some_and(|x| x.is_def() && x.reg == v && x.sub == r.sub)
+                    })
                 } else {
                     desc.and_then(|d| d.tied_to(k))
                 }
-            });
-            let Some(d) = tie else { continue };
+            })
+        };
+        // Tied operands: the use and its definition in one register.
+        for k in 0..o.operands.len() {
+            let Some(d) = tie_of(k) else { continue };
             if let (Some(Some(pu)), Some(Some(pd))) = (phys.get(k), phys.get(d))
                 && pu != pd
             {
@@ -400,12 +414,13 @@ impl<'c, 't> Checker<'c, 't> {
             };
             for (k, uop) in a.operands.iter().enumerate() {
                 let Some(u) = uop.as_reg() else { continue };
-                let tied = reg_of(k).and_then(|o| o.tied_to).map(usize::from) == Some(d);
+                let tied = tie_of(k) == Some(d);
                 if u.is_def() || tied {
                     continue;
                 }
                 if let Some(Some(pu)) = phys.get(k).copied()
                     && self.t.regs_overlap(pd, pu)
+                    && !self.reads_other_lanes(o, k, u, pu, pd)
                 {
                     let w = format!(
                         "no unit shared with the uses, but operand {k} is {}",
@@ -514,6 +529,18 @@ impl<'c, 't> Checker<'c, 't> {
                 RegRef::NoReg => {}
             }
         }
+    }
+
+    /// Whether use `k` of the allocated instruction, in `pu`, is the read
+    /// of the lanes a partial definition in `pd` leaves: an implicit use
+    /// of a register containing `pd` that the original did not have,
+    /// which the rewriter appends (with an `implicit-def`) to a
+    /// sub-register definition without `undef`, as LLVM's does. It reads
+    /// only the lanes the definition does not write, so an early-clobber
+    /// definition may overlap it (AVX-512 `early-clobber $ymm22 =
+    /// VPGATHERQDZrm ..., implicit $zmm22, implicit-def $zmm22`).
+    fn reads_other_lanes(&self, o: &InstData, k: usize, u: &RegOperand, pu: Reg, pd: Reg) -> bool {
+        k >= o.operands.len() && u.is_implicit() && self.t.sub_reg_index_of(pu, pd).is_some()
     }
 
     pub(super) fn op_name(&self, op: Op) -> String {

@@ -1,7 +1,7 @@
 //! One instruction: its operands scanned once, then fixed-register definitions, virtual definitions, the registers definitions free, register masks, fixed-register uses, virtual uses, `undef` uses, early-clobbers and ties, in LLVM's RegAllocFast order.
 
 use crate::alloc::{AllocError, AllocErrorKind};
-use crate::ir::{Inst, MachineFunction, Operand, RegFlags, RegMask, RegOperand, RegRef, VReg};
+use crate::ir::{Inst, MachineFunction, Op, Operand, RegFlags, RegMask, RegOperand, RegRef, VReg};
 use crate::target::Reg;
 
 use super::super::prepare::is_debug;
@@ -37,6 +37,7 @@ impl Fast<'_, '_> {
         self.lists.fixed_uses.clear();
         let ops = &func.insts[mi.index()].operands;
         let n = ops.len();
+        let unknown_op = matches!(func.insts[mi.index()].op, Op::Unknown(_));
 
         // Scan the operands once, borrowing them (nothing is taken or
         // inserted meanwhile), and list what the passes below visit:
@@ -56,6 +57,7 @@ impl Fast<'_, '_> {
                         has_early |= r.flags.has(RegFlags::EARLY_CLOBBER);
                         let lt = r.flags.has(RegFlags::EARLY_CLOBBER)
                             || tied_to_read(ops, k)
+                            || (unknown_op && reads_vreg(ops, v))
                             || (r.sub.is_some() && !r.flags.has(RegFlags::UNDEF));
                         live_through |= lt;
                         lists.def_order.push((k, v.0, lt, r.flags));
@@ -354,6 +356,21 @@ impl Fast<'_, '_> {
         self.v[vi].uses = self.v[vi].uses.saturating_sub(1);
         Ok(())
     }
+}
+
+/// Whether an operand of `ops` reads virtual register `v`. An opcode the
+/// description lacks ([`crate::ir::UnknownOp`]) may tie a definition to a
+/// use without the MIR saying so (LLVM prints only ties its own description
+/// cannot imply: AVX-512 masked moves, SVE `AND_ZI`, HVX accumulating
+/// shifts): there, a definition and a use of one virtual register are one
+/// register, which keeping the definition's register live through the
+/// instruction gives the use, as for a tie.
+fn reads_vreg(ops: &[Operand], v: VReg) -> bool {
+    ops.iter().any(|o| {
+        o.as_reg().is_some_and(|r| {
+            !r.is_def() && !r.flags.has(RegFlags::UNDEF) && r.reg == RegRef::Virt(v)
+        })
+    })
 }
 
 /// Whether operand `k` of `ops` (a definition) is tied to a use that reads
