@@ -1,4 +1,13 @@
-//! What every allocator requires of its input before it starts: tied operands already in two-address form.
+//! What every allocator requires of its input before it starts: no PHIs, every virtual register defined before it is read, tied operands already in two-address form.
+//!
+//! LLVM runs PHI elimination before any allocator; until the pre-allocation
+//! passes exist here, a function with PHIs is refused by every allocator,
+//! in the words the Fast allocator uses. A virtual register read where
+//! some path from the entry has not defined it reads nothing: LLVM's
+//! machine verifier refuses such code ("Virtual register defs don't
+//! dominate all uses"), and here it is refused with the register and the
+//! instruction, rather than allocated into a result the checker could
+//! only call a wrong value.
 //!
 //! LLVM's allocators run after the two-address pass, which rewrites
 //! `%c = ADD %a, %b` (with `$dst = $a`) into `%c = COPY %a; %c = ADD %c, %b`,
@@ -9,9 +18,230 @@
 //! them the function is refused up front, with the instruction and the
 //! fix, instead of being allocated wrongly.
 
-use super::{AllocError, AllocErrorKind};
-use crate::ir::{MachineFunction, Op, Operand, RegRef};
-use crate::target::TargetInfo;
+use super::{AllocError, AllocErrorKind, Allocator};
+use crate::ir::{Block, Generic, Inst, MachineFunction, Op, Operand, RegFlags, RegRef, VReg};
+use crate::target::{TargetInfo, bits};
+
+/// Refuses a function with PHI instructions, naming the first.
+pub fn check_no_phis(func: &MachineFunction, allocator: Allocator) -> Result<(), AllocError> {
+    for b in func.block_ids() {
+        for &i in &func.block(b).insts {
+            if func.inst(i).op == Op::Generic(Generic::Phi) {
+                return Err(AllocError::new(
+                    AllocErrorKind::Unsupported,
+                    &func.name,
+                    format!(
+                        "PHI instructions must be eliminated before the {} allocator runs",
+                        allocator.name()
+                    ),
+                )
+                .at(b, i));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A read of a virtual register before any definition of it in its block:
+/// where, which operand, which register.
+#[derive(Copy, Clone)]
+struct ExposedRead {
+    block: Block,
+    inst: Inst,
+    operand: usize,
+    vreg: VReg,
+}
+
+/// Refuses a function that reads a virtual register where some path from
+/// the entry has not defined it (the first such read in layout order).
+///
+/// A read is what LLVM counts as one: a use not marked `undef` (nor
+/// `internal`, nor a debug use), or a sub-register definition not marked
+/// `undef`, which keeps the other lanes. Debug instructions read nothing.
+/// Any definition counts, `IMPLICIT_DEF` included; a function live-in's
+/// `virtual-reg:` link does not define (the entry's COPY does). Blocks not
+/// reachable from the entry are not checked.
+pub fn check_defined_before_use(
+    t: &TargetInfo<'_>,
+    func: &MachineFunction,
+) -> Result<(), AllocError> {
+    let (exposed, defs) = exposed_reads(func);
+    if exposed.is_empty() {
+        return Ok(());
+    }
+    // Only registers read before their block defines them need the
+    // dataflow: number them densely.
+    let mut dense: Vec<u32> = vec![u32::MAX; func.vregs.len()];
+    let mut count = 0usize;
+    for r in &exposed {
+        if dense[r.vreg.index()] == u32::MAX {
+            dense[r.vreg.index()] = count as u32;
+            count += 1;
+        }
+    }
+    let words = bits::words_for(count);
+    let nblocks = func.blocks.len();
+    let mut block_defs = vec![0u32; words * nblocks];
+    for &(b, v) in &defs {
+        let d = dense[v.index()];
+        if d != u32::MAX {
+            block_defs[b.index() * words + d as usize / 32] |= 1 << (d % 32);
+        }
+    }
+    let defined_in = defined_on_entry(func, &block_defs, words);
+    let first = exposed.iter().find(|r| {
+        defined_in[r.block.index()].as_ref().is_some_and(|set| {
+            let d = dense[r.vreg.index()] as usize;
+            set[d / 32] & (1 << (d % 32)) == 0
+        })
+    });
+    let Some(r) = first else { return Ok(()) };
+    let name = func.vregs[r.vreg.index()]
+        .name
+        .as_deref()
+        .map_or_else(|| r.vreg.0.to_string(), str::to_string);
+    let op = func.inst(r.inst).op.name(t).to_string();
+    Err(AllocError::new(
+        AllocErrorKind::InvalidInput,
+        &func.name,
+        format!(
+            "%{name} is read before any definition: operand {} of {op} reads it where some path from the function's entry has not defined it (a use whose value does not matter is marked `undef`)",
+            r.operand
+        ),
+    )
+    .at(r.block, r.inst))
+}
+
+/// Every read of a virtual register before its block defines it (in
+/// layout order), and every (block, register) definition.
+fn exposed_reads(func: &MachineFunction) -> (Vec<ExposedRead>, Vec<(Block, VReg)>) {
+    // The block (plus one) that last defined each register, so that a read
+    // after a definition in the same block is not exposed.
+    let mut defined_by: Vec<u32> = vec![0; func.vregs.len()];
+    let mut exposed = Vec::new();
+    let mut defs = Vec::new();
+    for b in func.block_ids() {
+        let stamp = b.0 + 1;
+        for &i in &func.block(b).insts {
+            let inst = func.inst(i);
+            if crate::analysis::slots::is_debug_or_probe(inst.op) {
+                continue;
+            }
+            for (k, o) in inst.operands.iter().enumerate() {
+                let Operand::Reg(r) = o else { continue };
+                let RegRef::Virt(v) = r.reg else { continue };
+                let reads = !r.flags.has(RegFlags::UNDEF)
+                    && !r.flags.has(RegFlags::INTERNAL)
+                    && !r.flags.has(RegFlags::DEBUG_USE)
+                    && (!r.is_def() || r.sub.is_some());
+                if reads && defined_by.get(v.index()).is_some_and(|&s| s != stamp) {
+                    exposed.push(ExposedRead {
+                        block: b,
+                        inst: i,
+                        operand: k,
+                        vreg: v,
+                    });
+                }
+            }
+            for o in &inst.operands {
+                if let Operand::Reg(r) = o
+                    && let RegRef::Virt(v) = r.reg
+                    && r.is_def()
+                    && let Some(s) = defined_by.get_mut(v.index())
+                {
+                    if *s != stamp {
+                        defs.push((b, v));
+                    }
+                    *s = stamp;
+                }
+            }
+        }
+    }
+    (exposed, defs)
+}
+
+/// Per block, the registers (of the dense numbering) defined on every path
+/// from the entry to its start, `words` words each; `None` for a block the
+/// entry does not reach. A forward must-dataflow over reverse post-order:
+/// a block starts with what all its predecessors define by their ends,
+/// the entry with nothing.
+fn defined_on_entry(
+    func: &MachineFunction,
+    block_defs: &[u32],
+    words: usize,
+) -> Vec<Option<Vec<u32>>> {
+    let n = func.blocks.len();
+    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (b, d) in func.blocks.iter().enumerate() {
+        for s in &d.succs {
+            if s.block.index() < n {
+                preds[s.block.index()].push(b);
+            }
+        }
+    }
+    let order = reverse_post_order(func);
+    // Block ends; until a block is visited its end counts as "everything
+    // defined", the neutral element of the meet.
+    let mut out = vec![u32::MAX; n * words];
+    let mut start = vec![0u32; words];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &b in &order {
+            start.fill(if b == 0 { 0 } else { u32::MAX });
+            for &p in &preds[b] {
+                let end = &out[p * words..(p + 1) * words];
+                start.iter_mut().zip(end).for_each(|(w, x)| *w &= x);
+            }
+            let defs = &block_defs[b * words..(b + 1) * words];
+            for (k, (w, d)) in start.iter().zip(defs).enumerate() {
+                let e = &mut out[b * words + k];
+                if *e != w | d {
+                    *e = w | d;
+                    changed = true;
+                }
+            }
+        }
+    }
+    // The starts, once more from the settled ends.
+    let mut ins = vec![None; n];
+    for &b in &order {
+        start.fill(if b == 0 { 0 } else { u32::MAX });
+        for &p in &preds[b] {
+            let end = &out[p * words..(p + 1) * words];
+            start.iter_mut().zip(end).for_each(|(w, x)| *w &= x);
+        }
+        ins[b] = Some(start.clone());
+    }
+    ins
+}
+
+/// The blocks reachable from the entry, in reverse post-order.
+fn reverse_post_order(func: &MachineFunction) -> Vec<usize> {
+    let n = func.blocks.len();
+    let mut seen = vec![false; n];
+    let mut post = Vec::with_capacity(n);
+    if n == 0 {
+        return post;
+    }
+    let mut stack: Vec<(usize, usize)> = vec![(0, 0)];
+    seen[0] = true;
+    while let Some(&mut (b, ref mut next)) = stack.last_mut() {
+        if let Some(s) = func.blocks[b].succs.get(*next) {
+            *next += 1;
+            let s = s.block.index();
+            if s < n && !seen[s] {
+                seen[s] = true;
+                stack.push((s, 0));
+            }
+        } else {
+            post.push(b);
+            stack.pop();
+        }
+    }
+    post.reverse();
+    post
+}
 
 /// Checks that every tied use names the register (and sub-register) of the
 /// definition it is tied to.

@@ -22,11 +22,14 @@
 //! position, at most one per operand. The checker never panics on a broken
 //! allocation: everything it is given is treated as untrusted.
 
+mod classes;
 mod error;
+mod reserved;
 mod state;
 mod walk;
 
 pub use error::{CheckError, CheckErrorKind};
+pub use reserved::reserved_registers;
 
 use crate::alloc::AllocRecord;
 use crate::ir::MachineFunction;

@@ -15,7 +15,7 @@ mod operand;
 
 pub use builder::{Builder, InstBuilder};
 pub use function::{
-    BlockData, BlockLiveIn, FnLiveIn, FrameObject, FramePointerKind, InstData, IrBlockRef,
+    BlockData, BlockLiveIn, FnLiveIn, FrameInfo, FrameObject, FramePointerKind, InstData, IrBlockRef,
     MachineFunction, MiFlags, SourceKey, Succ, VRegData,
 };
 pub use ids::{Block, Inst, VReg};

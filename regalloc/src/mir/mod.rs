@@ -12,9 +12,11 @@
 
 mod body;
 mod error;
+mod frame_info;
 mod inst_text;
 mod ir_attrs;
 mod read;
+mod verify;
 pub(crate) mod write;
 mod yaml;
 
