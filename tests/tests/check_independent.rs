@@ -50,7 +50,12 @@ fn framed(body: &str, k: usize) -> String {
         k /= n;
         x
     };
-    let attribute = ["", "\"frame-pointer\"=\"none\"", "\"frame-pointer\"=\"non-leaf\"", "\"frame-pointer\"=\"all\""][pick(4)];
+    let attribute = [
+        "",
+        "\"frame-pointer\"=\"none\"",
+        "\"frame-pointer\"=\"non-leaf\"",
+        "\"frame-pointer\"=\"all\"",
+    ][pick(4)];
     let has_calls = pick(2) == 1;
     let stack = if pick(2) == 1 {
         "\n  - { id: 0, name: vla, type: variable-sized, offset: 0, alignment: 1, stack-id: default }"
@@ -94,7 +99,12 @@ fn reserved_registers_agree_with_the_allocators_in_every_frame() {
             kinds.insert(ours);
         }
     }
-    assert!(differ.is_empty(), "{} differ: {:?}", differ.len(), &differ[..differ.len().min(10)]);
+    assert!(
+        differ.is_empty(),
+        "{} differ: {:?}",
+        differ.len(),
+        &differ[..differ.len().min(10)]
+    );
     // Nothing, the frame pointer, both pointers, on two targets.
     assert!(kinds.len() >= 6, "{} distinct reserved sets", kinds.len());
 }
@@ -149,7 +159,12 @@ fn reserved_registers_agree_with_the_allocators_on_the_corpus() {
         return;
     }
     println!("reserved registers: {compared} corpus functions compared");
-    assert!(differ.is_empty(), "{} differ: {:?}", differ.len(), &differ[..differ.len().min(10)]);
+    assert!(
+        differ.is_empty(),
+        "{} differ: {:?}",
+        differ.len(),
+        &differ[..differ.len().min(10)]
+    );
 }
 
 /// An x86-64 function keeping 15 values and a pointer live at once: every
@@ -314,7 +329,8 @@ fn a_widened_class_is_accepted_where_no_operand_narrows_it() {
     // The store addresses through %0: R8 needs a REX prefix.
     let errs = wrong_class(&["r8", "ebx", "ecx", "rsi"]);
     assert!(
-        errs.iter().any(|e| e.to_string().contains("as operand 0 of MOV8mr_NOREX takes")),
+        errs.iter()
+            .any(|e| e.to_string().contains("as operand 0 of MOV8mr_NOREX takes")),
         "{errs:?}"
     );
     // A 64-bit register does not store a 32-bit value alike.

@@ -1156,7 +1156,9 @@ fn implicit_operand_mutants(
     for b in a.block_ids() {
         let insts = &a.block(b).insts;
         for (c, &ci) in insts.iter().enumerate() {
-            let Op::Target(op) = a.inst(ci).op else { continue };
+            let Op::Target(op) = a.inst(ci).op else {
+                continue;
+            };
             if !t.instr(op).is(InstrFlags::CALL) {
                 continue;
             }
@@ -1166,21 +1168,27 @@ fn implicit_operand_mutants(
                 let Some(&Edit::Reload { to, slot }) = rec.edit(ri) else {
                     continue;
                 };
-                let rewritten = insts[c + 1..r].iter().any(|&i| {
-                    matches!(rec.edit(i), Some(&Edit::Spill { slot: s, .. }) if s == slot)
-                });
+                let rewritten = insts[c + 1..r].iter().any(
+                    |&i| matches!(rec.edit(i), Some(&Edit::Spill { slot: s, .. }) if s == slot),
+                );
                 if rewritten {
                     continue;
                 }
                 let Some(u) = (r + 1..insts.len()).find(|&u| rec.is_original(insts[u])) else {
                     continue;
                 };
-                let reads = a.inst(insts[u]).operands.iter().filter_map(Operand::as_reg).any(|o| {
-                    !o.is_def() && o.reg == RegRef::Phys(to)
-                });
-                let redefines = a.inst(insts[u]).operands.iter().filter_map(Operand::as_reg).any(|o| {
-                    o.is_def() && o.reg == RegRef::Phys(to)
-                });
+                let reads = a
+                    .inst(insts[u])
+                    .operands
+                    .iter()
+                    .filter_map(Operand::as_reg)
+                    .any(|o| !o.is_def() && o.reg == RegRef::Phys(to));
+                let redefines = a
+                    .inst(insts[u])
+                    .operands
+                    .iter()
+                    .filter_map(Operand::as_reg)
+                    .any(|o| o.is_def() && o.reg == RegRef::Phys(to));
                 if reads && !redefines {
                     sites.push((b, c, r, u));
                 }
@@ -1197,23 +1205,30 @@ fn implicit_operand_mutants(
         };
         // The reloaded register's class: its virtual register's in the
         // original.
-        let class = f.inst(user).operands.iter().zip(&a.inst(user).operands).find_map(|(o, x)| {
-            match (o.as_reg(), x.as_reg()) {
+        let class = f
+            .inst(user)
+            .operands
+            .iter()
+            .zip(&a.inst(user).operands)
+            .find_map(|(o, x)| match (o.as_reg(), x.as_reg()) {
                 (Some(o), Some(x)) if !x.is_def() && x.reg == RegRef::Phys(to) => match o.reg {
                     RegRef::Virt(v) if o.sub.is_none() => f.vreg_class(v),
                     _ => None,
                 },
                 _ => None,
-            }
-        });
+            });
         let Some(class) = class else { continue };
-        let Op::Target(op) = a.inst(call).op else { continue };
+        let Op::Target(op) = a.inst(call).op else {
+            continue;
+        };
         // A register of that class the call's description defines, which
         // nothing else in the function names: free but for the call's
         // clobber, so the control is a correct allocation.
         let free = |m: Reg| {
             f.inst_ids().all(|i| i == call || !touches(t, f.inst(i), m))
-                && f.blocks.iter().all(|b| b.live_ins.iter().all(|l| !t.regs_overlap(l.reg, m)))
+                && f.blocks
+                    .iter()
+                    .all(|b| b.live_ins.iter().all(|l| !t.regs_overlap(l.reg, m)))
                 && f.live_ins.iter().all(|l| !t.regs_overlap(l.reg, m))
         };
         let candidates: Vec<(Reg, Reg)> = t
@@ -1297,7 +1312,9 @@ fn implicit_operand_tally(
         if let Err(e) = check(t, &m.original, &m.control.0, &m.control.1) {
             panic!("{}: control rejected: {}", f.name, e[0]);
         }
-        let tally = tallies.entry(Mutation::ReloadIntoDescriptionClobber).or_default();
+        let tally = tallies
+            .entry(Mutation::ReloadIntoDescriptionClobber)
+            .or_default();
         tally.made += 1;
         let caught = check(t, &m.original, &m.mutant.0, &m.mutant.1).is_err();
         if differs(t, &originals, &m.mutant.0) {
@@ -1332,11 +1349,17 @@ fn implicit_operand_mutants_are_rejected() {
         };
         implicit_operand_tally(t, f, &a, &rec, &mut rng, &mut tallies, &mut missed);
     }
-    let tl = tallies.remove(&Mutation::ReloadIntoDescriptionClobber).unwrap_or_default();
+    let tl = tallies
+        .remove(&Mutation::ReloadIntoDescriptionClobber)
+        .unwrap_or_default();
     println!(
         "implicit-operand mutants: {} made, {} breaking, {} caught, {} equivalent ones flagged",
         tl.made, tl.breaking, tl.caught, tl.flagged_equivalent
     );
-    assert!(tl.breaking >= 20, "too few breaking mutants: {}", tl.breaking);
+    assert!(
+        tl.breaking >= 20,
+        "too few breaking mutants: {}",
+        tl.breaking
+    );
     assert_eq!(tl.caught, tl.breaking, "missed: {missed:?}");
 }

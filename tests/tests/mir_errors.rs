@@ -393,16 +393,25 @@ body:             |
             "t.mir:17:52: error: in function 'f': too few operands: ADD32rr takes 3 explicit operands, 2 given"
         );
         assert_eq!(
-            error_of(ADD, "%1:gr32 = ADD32rr %0, %0, %0, implicit-def dead $eflags"),
+            error_of(
+                ADD,
+                "%1:gr32 = ADD32rr %0, %0, %0, implicit-def dead $eflags"
+            ),
             "t.mir:17:31: error: in function 'f': extra explicit operand: ADD32rr takes 3 explicit operands"
         );
         assert_eq!(
-            error_of(ADD, "%1:gr32 = ADD32rr %0, %0, $noreg, implicit-def dead $eflags"),
+            error_of(
+                ADD,
+                "%1:gr32 = ADD32rr %0, %0, $noreg, implicit-def dead $eflags"
+            ),
             "t.mir:17:31: error: in function 'f': extra explicit operand: ADD32rr takes 3 explicit operands"
         );
         // A register mask is let through, as LLVM does (a call's).
         assert_eq!(
-            errors_of(ADD, "%1:gr32 = ADD32rr %0, %0, csr_64, implicit-def dead $eflags"),
+            errors_of(
+                ADD,
+                "%1:gr32 = ADD32rr %0, %0, csr_64, implicit-def dead $eflags"
+            ),
             Vec::<String>::new()
         );
         assert_eq!(
@@ -410,7 +419,10 @@ body:             |
             "t.mir:17:13: error: in function 'f': operand 0 of ADD32rr must be a register definition"
         );
         assert_eq!(
-            error_of(ADD, "%1:gr32 = ADD32rr %0, def %0, implicit-def dead $eflags"),
+            error_of(
+                ADD,
+                "%1:gr32 = ADD32rr %0, def %0, implicit-def dead $eflags"
+            ),
             "t.mir:17:27: error: in function 'f': operand 2 of ADD32rr is a use, not a definition"
         );
         assert_eq!(
@@ -444,7 +456,9 @@ body:             |
         let errors: Vec<String> = file.errors().map(|e| e.to_string()).collect();
         assert_eq!(
             errors,
-            ["t.mir:18:27: error: in function 'f': illegal virtual register for instruction: operand 2 of ADD32rr takes a gr32 register, %2.sub_32bit is not one when %2 (gr64) is $rip"]
+            [
+                "t.mir:18:27: error: in function 'f': illegal virtual register for instruction: operand 2 of ADD32rr takes a gr32 register, %2.sub_32bit is not one when %2 (gr64) is $rip"
+            ]
         );
     }
 
@@ -486,7 +500,10 @@ mod against_llc {
     use std::path::{Path, PathBuf};
     use std::process::Command;
 
-    use regalloc::ir::{Block, Generic, InstData, MachineFunction, Op, Operand, RegFlags, RegOperand, RegRef, UnknownOp, VReg};
+    use regalloc::ir::{
+        Block, Generic, InstData, MachineFunction, Op, Operand, RegFlags, RegOperand, RegRef,
+        UnknownOp, VReg,
+    };
     use regalloc::mir;
     use regalloc::target::{InstrFlags, RegClass, SubRegIndex, TargetInfo};
 
@@ -543,8 +560,14 @@ mod against_llc {
             (ADD, "%1:gr32 = ADD32rr %0, %0, implicit $eflags".into()),
             (ADD, format!("{ADD}\n    %4:gr8 = SETCCr 4")),
             (ADD, format!("{ADD}\n    CQO ; sign")),
-            (ADD, format!("{ADD}\n    CQO implicit-def $rax, implicit-def $rdx")),
-            (ADD, format!("{ADD}\n    CQO implicit-def $rax, implicit $rax")),
+            (
+                ADD,
+                format!("{ADD}\n    CQO implicit-def $rax, implicit-def $rdx"),
+            ),
+            (
+                ADD,
+                format!("{ADD}\n    CQO implicit-def $rax, implicit $rax"),
+            ),
         ];
         for (k, (from, to)) in cases.iter().enumerate() {
             let ours = errors_of(from, to);
@@ -576,17 +599,61 @@ mod against_llc {
         const USE: &str = "%3:gr32 = ADD32rr %1, %2.sub_32bit";
         let refused = [
             // An implicit operand where an explicit one belongs.
-            (ADD, "%1:gr32 = ADD32rr %0, implicit-def dead $eflags".to_string(), "Explicit operand marked as implicit"),
-            (ADD, "%1:gr32 = ADD32rr implicit-def dead $eflags".into(), "Too few operands"),
-            (ADD, "%1:gr32 = ADD32rr %0, %0, %0, implicit-def dead $eflags".into(), "Extra explicit operand on non-variadic instruction"),
-            (ADD, "%1:gr32 = ADD32rr %0, %0, 7, implicit-def dead $eflags".into(), "Extra explicit operand on non-variadic instruction"),
-            (ADD, "ADD32rr %1, %0, %0, implicit-def dead $eflags".into(), "Explicit definition marked as use"),
-            (ADD, "%1:gr32 = ADD32rr %0, def %0, implicit-def dead $eflags".into(), "Explicit operand marked as def"),
-            (ADD, "%1:gr32 = ADD32rr %0, 5, implicit-def dead $eflags".into(), "Expected a register operand."),
-            (ADD, "%1:gr32 = ADD32ri %0, %0, implicit-def dead $eflags".into(), "Expected a non-register operand."),
-            (USE, "%3:gr32 = ADD32rr %1, %2".into(), "Illegal virtual register for instruction"),
-            (ADD, format!("{ADD}\n    %5:gr8 = COPY %0.sub_8bit_hi"), "Invalid register class for subregister index"),
-            (ADD, format!("{ADD}\n    %6:gr16 = COPY %0.sub_16bit\n    %5:gr32 = COPY %6.sub_32bit"), "Invalid subregister index for virtual register"),
+            (
+                ADD,
+                "%1:gr32 = ADD32rr %0, implicit-def dead $eflags".to_string(),
+                "Explicit operand marked as implicit",
+            ),
+            (
+                ADD,
+                "%1:gr32 = ADD32rr implicit-def dead $eflags".into(),
+                "Too few operands",
+            ),
+            (
+                ADD,
+                "%1:gr32 = ADD32rr %0, %0, %0, implicit-def dead $eflags".into(),
+                "Extra explicit operand on non-variadic instruction",
+            ),
+            (
+                ADD,
+                "%1:gr32 = ADD32rr %0, %0, 7, implicit-def dead $eflags".into(),
+                "Extra explicit operand on non-variadic instruction",
+            ),
+            (
+                ADD,
+                "ADD32rr %1, %0, %0, implicit-def dead $eflags".into(),
+                "Explicit definition marked as use",
+            ),
+            (
+                ADD,
+                "%1:gr32 = ADD32rr %0, def %0, implicit-def dead $eflags".into(),
+                "Explicit operand marked as def",
+            ),
+            (
+                ADD,
+                "%1:gr32 = ADD32rr %0, 5, implicit-def dead $eflags".into(),
+                "Expected a register operand.",
+            ),
+            (
+                ADD,
+                "%1:gr32 = ADD32ri %0, %0, implicit-def dead $eflags".into(),
+                "Expected a non-register operand.",
+            ),
+            (
+                USE,
+                "%3:gr32 = ADD32rr %1, %2".into(),
+                "Illegal virtual register for instruction",
+            ),
+            (
+                ADD,
+                format!("{ADD}\n    %5:gr8 = COPY %0.sub_8bit_hi"),
+                "Invalid register class for subregister index",
+            ),
+            (
+                ADD,
+                format!("{ADD}\n    %6:gr16 = COPY %0.sub_16bit\n    %5:gr32 = COPY %6.sub_32bit"),
+                "Invalid subregister index for virtual register",
+            ),
         ];
         for (k, (from, to, complaint)) in refused.iter().enumerate() {
             assert_eq!(errors_of(from, to).len(), 1, "{to}");
@@ -597,7 +664,10 @@ mod against_llc {
         let accepted = [
             (ADD, ADD.to_string()),
             (ADD, "%1:gr32 = ADD32rr %0, implicit-def $eflags, %0".into()),
-            (ADD, "%1:gr32 = ADD32rr %0, %0, csr_64, implicit-def dead $eflags".into()),
+            (
+                ADD,
+                "%1:gr32 = ADD32rr %0, %0, csr_64, implicit-def dead $eflags".into(),
+            ),
         ];
         for (k, (from, to)) in accepted.iter().enumerate() {
             assert_eq!(errors_of(from, to), Vec::<String>::new(), "{to}");
@@ -608,12 +678,28 @@ mod against_llc {
     }
 
     /// The llc flags, tables and corpus directory of each target.
-    fn targets() -> [(&'static str, &'static [&'static str], &'static TargetInfo<'static>); 4] {
+    fn targets() -> [(
+        &'static str,
+        &'static [&'static str],
+        &'static TargetInfo<'static>,
+    ); 4] {
         [
             ("x86_64", X86, &regalloc_targets::x86::TARGET),
-            ("aarch64", &["-mtriple=aarch64-linux-gnu"], &regalloc_targets::aarch64::TARGET),
-            ("hexagon", &["-mtriple=hexagon-unknown-linux-musl"], &regalloc_targets::hexagon::TARGET),
-            ("bpf", &["-mtriple=bpf", "-mcpu=v3"], &regalloc_targets::bpf::TARGET),
+            (
+                "aarch64",
+                &["-mtriple=aarch64-linux-gnu"],
+                &regalloc_targets::aarch64::TARGET,
+            ),
+            (
+                "hexagon",
+                &["-mtriple=hexagon-unknown-linux-musl"],
+                &regalloc_targets::hexagon::TARGET,
+            ),
+            (
+                "bpf",
+                &["-mtriple=bpf", "-mcpu=v3"],
+                &regalloc_targets::bpf::TARGET,
+            ),
         ]
     }
 
@@ -623,10 +709,13 @@ mod against_llc {
     fn candidate(t: &TargetInfo<'_>, d: &InstData) -> bool {
         let Op::Target(op) = d.op else { return false };
         !t.instr(op).is(InstrFlags::CALL)
-            && d.operands.iter().all(|o| matches!(o, Operand::Reg(_) | Operand::Imm(_)))
-            && d.operands.iter().filter_map(Operand::as_reg).any(|r| {
-                !r.is_def() && !r.is_implicit() && matches!(r.reg, RegRef::Virt(_))
-            })
+            && d.operands
+                .iter()
+                .all(|o| matches!(o, Operand::Reg(_) | Operand::Imm(_)))
+            && d.operands
+                .iter()
+                .filter_map(Operand::as_reg)
+                .any(|r| !r.is_def() && !r.is_implicit() && matches!(r.reg, RegRef::Virt(_)))
     }
 
     /// A function holding `d` alone (virtual register operand `k` given
@@ -654,7 +743,9 @@ mod against_llc {
                 r.sub = sub;
                 f.new_vreg(Some(class))
             } else {
-                *renamed.entry(v.0).or_insert_with(|| f.new_vreg(src.vreg_class(v)))
+                *renamed
+                    .entry(v.0)
+                    .or_insert_with(|| f.new_vreg(src.vreg_class(v)))
             };
             r.reg = RegRef::Virt(n);
             r.flags.set(RegFlags::KILLED, false);
@@ -668,11 +759,15 @@ mod against_llc {
             let mut def = InstData::new(Op::Generic(Generic::ImplicitDef));
             def.operands.push(Operand::Reg(RegOperand::def_of(v)));
             f.insts.push(def);
-            f.blocks[b.index()].insts.push(regalloc::ir::Inst::new(f.insts.len() - 1));
+            f.blocks[b.index()]
+                .insts
+                .push(regalloc::ir::Inst::new(f.insts.len() - 1));
         }
         inst.mem.clear();
         f.insts.push(inst);
-        f.blocks[b.index()].insts.push(regalloc::ir::Inst::new(f.insts.len() - 1));
+        f.blocks[b.index()]
+            .insts
+            .push(regalloc::ir::Inst::new(f.insts.len() - 1));
         let ret = match t.name.as_ref() {
             "x86" => ("RET", vec![Operand::Imm(0)]),
             "hexagon" => (
@@ -694,7 +789,9 @@ mod against_llc {
         let mut r = InstData::new(op);
         r.operands = ret.1;
         f.insts.push(r);
-        f.blocks[b.index()].insts.push(regalloc::ir::Inst::new(f.insts.len() - 1));
+        f.blocks[b.index()]
+            .insts
+            .push(regalloc::ir::Inst::new(f.insts.len() - 1));
         let _ = Block::new(0);
         f
     }
@@ -737,7 +834,12 @@ mod against_llc {
                     classes.extend(f.vregs.iter().filter_map(|v| v.class));
                     for i in f.inst_ids() {
                         let d = f.inst(i);
-                        subs.extend(d.operands.iter().filter_map(Operand::as_reg).filter_map(|r| r.sub));
+                        subs.extend(
+                            d.operands
+                                .iter()
+                                .filter_map(Operand::as_reg)
+                                .filter_map(|r| r.sub),
+                        );
                         if candidate(t, d) {
                             examples
                                 .entry(d.op.name(t).to_string())
@@ -747,8 +849,9 @@ mod against_llc {
                 }
             }
             let classes: Vec<RegClass> = classes.into_iter().collect();
-            let subs: Vec<Option<SubRegIndex>> =
-                std::iter::once(None).chain(subs.into_iter().map(Some)).collect();
+            let subs: Vec<Option<SubRegIndex>> = std::iter::once(None)
+                .chain(subs.into_iter().map(Some))
+                .collect();
             let examples: Vec<(MachineFunction, usize)> = examples.into_values().collect();
             let mut seed = 0x9e37_79b9_7f4a_7c15u64;
             let mut next = |n: usize| {
@@ -777,7 +880,9 @@ mod against_llc {
                 let our_complaint: Vec<String> = ours
                     .errors()
                     .map(|e| e.message.clone())
-                    .filter(|m| m.contains("illegal virtual register") || m.contains("sub-register index"))
+                    .filter(|m| {
+                        m.contains("illegal virtual register") || m.contains("sub-register index")
+                    })
                     .collect();
                 let path = temp_file(&format!("{dir}-class{case}.mir"), &text);
                 let (_, err) = llc(flags, &path, true);

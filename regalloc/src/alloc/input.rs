@@ -356,8 +356,14 @@ body: |
     #[test]
     fn every_allocator_refuses_phis_in_the_same_words() {
         let text = diamond("$r0 = COPY %2", "    %3:gpr = MOV_ri 2\n")
-            .replace("  - { id: 1, class: gpr }", "  - { id: 1, class: gpr }\n  - { id: 2, class: gpr }\n  - { id: 3, class: gpr }")
-            .replace("  bb.3:\n", "  bb.3:\n    %2:gpr = PHI %1, %bb.1, %3, %bb.2\n");
+            .replace(
+                "  - { id: 1, class: gpr }",
+                "  - { id: 1, class: gpr }\n  - { id: 2, class: gpr }\n  - { id: 3, class: gpr }",
+            )
+            .replace(
+                "  bb.3:\n",
+                "  bb.3:\n    %2:gpr = PHI %1, %bb.1, %3, %bb.2\n",
+            );
         for allocator in [Allocator::Fast, Allocator::Basic, Allocator::Greedy] {
             assert_eq!(
                 error_of(&text, allocator),
@@ -419,7 +425,10 @@ body: |
 ";
         allocates(text);
         // Reached from the entry through bb.1 first, the read is refused.
-        let looped = text.replace("    successors: %bb.2\n    JMP %bb.2", "    successors: %bb.1\n    JMP %bb.1");
+        let looped = text.replace(
+            "    successors: %bb.2\n    JMP %bb.2",
+            "    successors: %bb.1\n    JMP %bb.1",
+        );
         assert_eq!(
             error_of(&looped, Allocator::Basic),
             "invalid input: f, bb.1, instruction 1: %1 is read before any definition: operand 1 of COPY reads it where some path from the function's entry has not defined it (a use whose value does not matter is marked `undef`)"

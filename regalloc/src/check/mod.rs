@@ -18,6 +18,15 @@
 //! operands, register classes and reserved registers, virtual registers
 //! left behind, instructions changed, moved, lost or unexplained.
 //!
+//! The instruction description is the law: an instruction clobbers every
+//! register its description defines and reads every register it uses,
+//! whether its operands name them or not (a call's MIR may leave some
+//! out). The rules the checker enforces are read by the checker itself,
+//! never by calling the allocator code it checks: which registers the
+//! function reserves (`reserved.rs`, from the description's
+//! `ReservedRegisters` sets and the function's frame) and which registers
+//! may hold a class's values (`classes.rs`).
+//!
 //! After the fixpoint, one more pass reports errors, sorted by block and
 //! position, at most one per operand. The checker never panics on a broken
 //! allocation: everything it is given is treated as untrusted.

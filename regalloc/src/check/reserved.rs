@@ -44,8 +44,8 @@ pub fn reserved_registers(t: &TargetInfo<'_>, f: &MachineFunction) -> Vec<bool> 
         || frame.opaque_sp_adjustment
         || realigned;
     let stack_pointer_moves = variable_sized || frame.opaque_sp_adjustment;
-    let far_locals =
-        t.base_pointer_frame_size > 0 && frame.local_frame_size >= u64::from(t.base_pointer_frame_size);
+    let far_locals = t.base_pointer_frame_size > 0
+        && frame.local_frame_size >= u64::from(t.base_pointer_frame_size);
     let needs_base_pointer = stack_pointer_moves && (realigned || far_locals);
     (0..t.regs.len())
         .map(|r| {
@@ -62,7 +62,10 @@ fn makes_calls(t: &TargetInfo<'_>, f: &MachineFunction) -> bool {
     f.inst_ids().any(|i| {
         let inst = f.inst(i);
         let described_call = match inst.op {
-            Op::Target(o) => t.instrs.get(o.index()).is_some_and(|d| d.is(InstrFlags::CALL)),
+            Op::Target(o) => t
+                .instrs
+                .get(o.index())
+                .is_some_and(|d| d.is(InstrFlags::CALL)),
             Op::Generic(_) | Op::Unknown(_) => false,
         };
         described_call

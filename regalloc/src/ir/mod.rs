@@ -15,8 +15,8 @@ mod operand;
 
 pub use builder::{Builder, InstBuilder};
 pub use function::{
-    BlockData, BlockLiveIn, FnLiveIn, FrameInfo, FrameObject, FramePointerKind, InstData, IrBlockRef,
-    MachineFunction, MiFlags, SourceKey, Succ, VRegData,
+    BlockData, BlockLiveIn, FnLiveIn, FrameInfo, FrameObject, FramePointerKind, InstData,
+    IrBlockRef, MachineFunction, MiFlags, SourceKey, Succ, VRegData,
 };
 pub use ids::{Block, Inst, VReg};
 pub use memory::is_invariant_load_operand;

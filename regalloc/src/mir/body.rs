@@ -345,22 +345,20 @@ impl<'a, 't> BodyReader<'a, 't> {
     fn verify(&mut self, pair: &Pair<'_, Rule>, data: &InstData) -> Result<(), Located> {
         verify::instruction(self.target, data).map_err(|p| problem_at(pair, p))?;
         let id = crate::ir::Inst::new(self.func.insts.len());
-        for (k, o) in data.operands.iter().enumerate() {
-            let Some(RegRef::Virt(v)) = o.as_reg().map(|r| r.reg) else {
-                continue;
-            };
-            match self.func.vregs[v.index()].class {
-                Some(c) => verify::operand_class(self.target, data, k, c)
-                    .map_err(|p| problem_at(pair, p))?,
-                None => {
-                    let offset = operand_spans(pair)
-                        .nth(k)
-                        .map_or(pair.as_span().start(), |s| s.start());
-                    self.unclassed_operands.push((id, k, offset));
-                }
-            }
-        }
-        Ok(())
+        let vregs = &self.func.vregs;
+        let unclassed = &mut self.unclassed_operands;
+        verify::operand_classes(
+            self.target,
+            data,
+            |v| vregs.get(v.index()).and_then(|d| d.class),
+            |k| {
+                let offset = operand_spans(pair)
+                    .nth(k)
+                    .map_or(pair.as_span().start(), |s| s.start());
+                unclassed.push((id, k, offset));
+            },
+        )
+        .map_err(|p| problem_at(pair, p))
     }
 
     /// Reads an operand; returns it and the `tied-def` index it names, if any.
@@ -716,13 +714,8 @@ fn next_token(text: &str, from: usize) -> usize {
 
 /// An error at byte `offset` of the body text.
 fn located_at(text: &str, offset: usize, message: String) -> Located {
-    let (line, col) = pest::Position::new(text, offset)
-        .map_or((1, 1), |p| p.line_col());
-    Located {
-        line,
-        col,
-        message,
-    }
+    let (line, col) = pest::Position::new(text, offset).map_or((1, 1), |p| p.line_col());
+    Located { line, col, message }
 }
 
 /// Ties operands `d` (a definition) and `u` (a use).

@@ -7,6 +7,11 @@
 //! bodies are parsed with a pest grammar (`body.pest`). Both the plain and
 //! the `-simplify-mir` forms are read; the plain form is written.
 //!
+//! Each instruction of an opcode the description has is held to its
+//! description as LLVM's MIR parser and machine verifier hold it
+//! (`verify.rs`): implicit registers present, explicit operands counted
+//! and placed, virtual register classes what the operands take.
+//!
 //! A file's functions are independent: an error in one is reported with its
 //! name and location, and the others are still read.
 

@@ -38,7 +38,7 @@
 //! name. Generic opcodes (`COPY`, `INLINEASM`...) have only the
 //! sub-register rule.
 
-use crate::ir::{InstData, Op, Operand, RegRef};
+use crate::ir::{InstData, Op, Operand, RegRef, VReg};
 use crate::target::{InstrDesc, InstrFlags, OperandKind, Reg, RegClass, SubRegIndex, TargetInfo};
 
 /// Where a problem is.
@@ -91,25 +91,23 @@ fn explicit_operands(desc: &InstrDesc<'_>, data: &InstData) -> Result<(), Proble
     let name = &desc.name;
     let described = desc.operands.len();
     let variadic = desc.is(InstrFlags::VARIADIC);
-    let explicit: Vec<usize> = (0..data.operands.len())
-        .filter(|&k| is_explicit(&data.operands[k]))
-        .collect();
+    let explicit = data.operands.iter().filter(|o| is_explicit(o)).count();
     // LLVM counts every operand against the description, then complains of
     // an implicit one standing where a described operand should be, except
     // in the last place of a variadic instruction.
     let short = data.operands.len() < described
-        || (explicit.len() < described && !(variadic && explicit.len() + 1 == described));
+        || (explicit < described && !(variadic && explicit + 1 == described));
     if short {
         return Err(Problem::at(
             Place::AfterOperands,
             format!(
-                "too few operands: {name} takes {described} explicit operand{}, {} given",
-                plural(described),
-                explicit.len()
+                "too few operands: {name} takes {described} explicit operand{}, {explicit} given",
+                plural(described)
             ),
         ));
     }
-    for (e, &k) in explicit.iter().enumerate() {
+    let explicit = (0..data.operands.len()).filter(|&k| is_explicit(&data.operands[k]));
+    for (e, k) in explicit.enumerate() {
         let o = &data.operands[k];
         let Some(d) = desc.operands.get(e) else {
             if !variadic && !matches!(o, Operand::RegMask(_)) {
@@ -178,9 +176,10 @@ fn implicit_operands(
         return Ok(());
     }
     let present = |r: Reg, def: bool| {
-        data.operands.iter().filter_map(Operand::as_reg).any(|o| {
-            o.reg == RegRef::Phys(r) && o.is_def() == def && o.sub.is_none()
-        })
+        data.operands
+            .iter()
+            .filter_map(Operand::as_reg)
+            .any(|o| o.reg == RegRef::Phys(r) && o.is_def() == def && o.sub.is_none())
     };
     let wanted = desc
         .implicit_defs
@@ -202,6 +201,37 @@ fn implicit_operands(
     Ok(())
 }
 
+/// Checks every virtual register operand of `data` whose class
+/// `class_of` knows against the sub-register rule and the described
+/// operand's class; reports the others to `unknown` (their class is given
+/// further down), to be checked by [`operand_class`] later.
+pub(crate) fn operand_classes(
+    t: &TargetInfo<'_>,
+    data: &InstData,
+    class_of: impl Fn(VReg) -> Option<RegClass>,
+    mut unknown: impl FnMut(usize),
+) -> Result<(), Problem> {
+    let desc = match data.op {
+        Op::Target(op) => t.instrs.get(op.index()),
+        Op::Generic(_) | Op::Unknown(_) => None,
+    };
+    let mut explicit = 0;
+    for (k, o) in data.operands.iter().enumerate() {
+        let e = is_explicit(o).then(|| {
+            explicit += 1;
+            explicit - 1
+        });
+        let Some(RegRef::Virt(v)) = o.as_reg().map(|r| r.reg) else {
+            continue;
+        };
+        match class_of(v) {
+            Some(class) => check_operand(t, data, desc, k, e, class)?,
+            None => unknown(k),
+        }
+    }
+    Ok(())
+}
+
 /// Checks operand `k` of `data`, a virtual register of class `class`,
 /// against the sub-register rule and the described operand's class.
 pub(crate) fn operand_class(
@@ -210,13 +240,38 @@ pub(crate) fn operand_class(
     k: usize,
     class: RegClass,
 ) -> Result<(), Problem> {
+    let desc = match data.op {
+        Op::Target(op) => t.instrs.get(op.index()),
+        Op::Generic(_) | Op::Unknown(_) => None,
+    };
+    let e = data
+        .operands
+        .get(k)
+        .filter(|o| is_explicit(o))
+        .map(|_| data.operands[..k].iter().filter(|o| is_explicit(o)).count());
+    check_operand(t, data, desc, k, e, class)
+}
+
+/// [`operand_class`] for operand `k`, explicit operand `e` (if explicit)
+/// of an instruction described by `desc` (if described).
+fn check_operand(
+    t: &TargetInfo<'_>,
+    data: &InstData,
+    desc: Option<&InstrDesc<'_>>,
+    k: usize,
+    e: Option<usize>,
+    class: RegClass,
+) -> Result<(), Problem> {
     let Some(Operand::Reg(r)) = data.operands.get(k) else {
         return Ok(());
     };
     let RegRef::Virt(v) = r.reg else {
         return Ok(());
     };
-    let cname = class_name(t, class);
+    if class.index() >= t.classes.len() {
+        return Ok(());
+    }
+    let cname = || class_name(t, class);
     if let Some(idx) = r.sub {
         let iname = &t.sub_reg_index(idx).name;
         match t.sub_class_with_sub_reg(class, idx) {
@@ -225,9 +280,10 @@ pub(crate) fn operand_class(
                 return Err(Problem::at(
                     Place::Operand(k),
                     format!(
-                        "invalid register class for sub-register index: %{}.{iname}, but only the {} registers of class {cname} have {iname}",
+                        "invalid register class for sub-register index: %{}.{iname}, but only the {} registers of class {} have {iname}",
                         v.0,
-                        class_name(t, c)
+                        class_name(t, c),
+                        cname()
                     ),
                 ));
             }
@@ -235,28 +291,33 @@ pub(crate) fn operand_class(
                 return Err(Problem::at(
                     Place::Operand(k),
                     format!(
-                        "invalid sub-register index for virtual register: %{}.{iname}, but no register of class {cname} has {iname}",
-                        v.0
+                        "invalid sub-register index for virtual register: %{}.{iname}, but no register of class {} has {iname}",
+                        v.0,
+                        cname()
                     ),
                 ));
             }
         }
     }
-    let Some((e, want)) = described_class(t, data, k) else {
+    let (Some(desc), Some(e)) = (desc, e) else {
         return Ok(());
     };
-    let opname = t.instr(match data.op {
-        Op::Target(o) => o,
-        Op::Generic(_) | Op::Unknown(_) => return Ok(()),
-    });
+    let Some(want) = desc.operands.get(e).and_then(|d| d.class) else {
+        return Ok(());
+    };
+    if want.index() >= t.classes.len() {
+        return Ok(());
+    }
     let wname = class_name(t, want);
     match r.sub {
         None if t.is_sub_class(class, want) => Ok(()),
         None => Err(Problem::at(
             Place::Operand(k),
             format!(
-                "illegal virtual register for instruction: operand {e} of {} takes a {wname} register, %{} is {cname}",
-                opname.name, v.0
+                "illegal virtual register for instruction: operand {e} of {} takes a {wname} register, %{} is {}",
+                desc.name,
+                v.0,
+                cname()
             ),
         )),
         Some(idx) => match outside_through(t, class, idx, want) {
@@ -264,32 +325,17 @@ pub(crate) fn operand_class(
             Some(member) => Err(Problem::at(
                 Place::Operand(k),
                 format!(
-                    "illegal virtual register for instruction: operand {e} of {} takes a {wname} register, %{}.{} is not one when %{} ({cname}) is ${}",
-                    opname.name,
+                    "illegal virtual register for instruction: operand {e} of {} takes a {wname} register, %{}.{} is not one when %{} ({}) is ${}",
+                    desc.name,
                     v.0,
                     t.sub_reg_index(idx).name,
                     v.0,
+                    cname(),
                     reg_name(t, member)
                 ),
             )),
         },
     }
-}
-
-/// The explicit operand number of operand `k` and the class its
-/// description asks for, when it is an explicit operand the description
-/// gives a class.
-fn described_class(t: &TargetInfo<'_>, data: &InstData, k: usize) -> Option<(usize, RegClass)> {
-    let Op::Target(op) = data.op else {
-        return None;
-    };
-    let desc = t.instrs.get(op.index())?;
-    if !is_explicit(data.operands.get(k)?) {
-        return None;
-    }
-    let e = data.operands[..k].iter().filter(|o| is_explicit(o)).count();
-    let want = desc.operands.get(e)?.class?;
-    (want.index() < t.classes.len()).then_some((e, want))
 }
 
 /// A member `R` of `class` whose sub-register `idx` is not in `want`, if

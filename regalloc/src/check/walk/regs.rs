@@ -183,7 +183,11 @@ impl<'c, 't> Checker<'c, 't> {
         if c.index() >= self.t.classes.len() {
             return;
         }
-        let sub = o.operands.get(k).and_then(Operand::as_reg).and_then(|r| r.sub);
+        let sub = o
+            .operands
+            .get(k)
+            .and_then(Operand::as_reg)
+            .and_then(|r| r.sub);
         let full = match sub {
             Some(idx) => self.full_reg(v, idx, ar, p),
             None => Some(p),

@@ -441,9 +441,11 @@ impl<'c, 't> Checker<'c, 't> {
         // operands name them or not (a call's may be left out): each must
         // hold what the original held there.
         for &r in desc.map_or(&[][..], |d| &d.implicit_uses[..]) {
-            let named = o.operands.iter().filter_map(Operand::as_reg).any(|x| {
-                !x.is_def() && x.reg == RegRef::Phys(r) && x.sub.is_none()
-            });
+            let named = o
+                .operands
+                .iter()
+                .filter_map(Operand::as_reg)
+                .any(|x| !x.is_def() && x.reg == RegRef::Phys(r) && x.sub.is_none());
             if !named && r.index() < self.t.regs.len() {
                 self.check_reads(here, None, RegRef::Phys(r), r, state);
             }
