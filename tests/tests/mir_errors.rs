@@ -918,3 +918,64 @@ mod against_llc {
         out
     }
 }
+
+mod frame_info {
+    //! The `frameInfo:` facts that decide reserved registers are read into
+    //! `ir::FrameInfo` (the key is still written back verbatim); a value of
+    //! the wrong kind is an error at its place.
+
+    use super::*;
+
+    fn with_frame(lines: &str) -> String {
+        F.replacen(
+            "liveins:\n  - { reg: '$r1'",
+            &format!("frameInfo:\n{lines}liveins:\n  - {{ reg: '$r1'"),
+            1,
+        )
+    }
+
+    #[test]
+    fn the_facts_are_read() {
+        let text = with_frame(
+            "  isFrameAddressTaken: true\n  stackSize:       0\n  maxAlignment:    32\n  hasCalls:        true\n  hasOpaqueSPAdjustment: false\n  localFrameSize:  256\n",
+        );
+        let file = mir::read(fixtures::bpf(), "t.mir", &text);
+        assert_eq!(file.errors().count(), 0);
+        let f = file.read_functions().next().unwrap();
+        assert_eq!(
+            f.frame_info,
+            regalloc::ir::FrameInfo {
+                has_calls: true,
+                frame_address_taken: true,
+                opaque_sp_adjustment: false,
+                max_alignment: 32,
+                local_frame_size: 256,
+            }
+        );
+        assert!(mir::write(fixtures::bpf(), &file).contains("  maxAlignment:    32\n"));
+    }
+
+    #[test]
+    fn a_value_of_the_wrong_kind_is_an_error_at_its_place() {
+        let file = mir::read(
+            fixtures::bpf(),
+            "t.mir",
+            &with_frame("  hasCalls:        maybe\n"),
+        );
+        let errors: Vec<String> = file.errors().map(|e| e.to_string()).collect();
+        assert_eq!(
+            errors,
+            ["t.mir:8:20: error: in function 'f': expected 'true' or 'false'"]
+        );
+        let file = mir::read(
+            fixtures::bpf(),
+            "t.mir",
+            &with_frame("  maxAlignment:    -8\n"),
+        );
+        let errors: Vec<String> = file.errors().map(|e| e.to_string()).collect();
+        assert_eq!(
+            errors,
+            ["t.mir:8:20: error: in function 'f': expected a number of bytes"]
+        );
+    }
+}
