@@ -67,8 +67,9 @@ impl Problem {
 }
 
 /// Checks what needs only the instruction and its description: the
-/// explicit operands and the implicit registers. Classes are checked by
-/// [`operand_class`], once the classes are known.
+/// implicit registers (first, as LLVM's parser finds them before its
+/// verifier runs), then the explicit operands. Classes are checked by
+/// [`operand_classes`] and [`operand_class`], once they are known.
 pub(crate) fn instruction(t: &TargetInfo<'_>, data: &InstData) -> Result<(), Problem> {
     let Op::Target(op) = data.op else {
         return Ok(());
@@ -76,8 +77,8 @@ pub(crate) fn instruction(t: &TargetInfo<'_>, data: &InstData) -> Result<(), Pro
     let Some(desc) = t.instrs.get(op.index()) else {
         return Ok(());
     };
-    explicit_operands(desc, data)?;
-    implicit_operands(t, desc, data)
+    implicit_operands(t, desc, data)?;
+    explicit_operands(desc, data)
 }
 
 /// Whether operand `o` is explicit (LLVM moves explicit operands before
