@@ -22,7 +22,7 @@ fn pressure(n: usize) -> String {
     for k in 1..=n {
         let _ = writeln!(
             s,
-            "    %{k}:gr64 = MOV64rm %0, 1, $noreg, {}, $noreg :: (load (s64))",
+            "    %{k}:gr64_with_sub_8bit = MOV64rm %0, 1, $noreg, {}, $noreg :: (load (s64))",
             8 * k
         );
     }
@@ -201,7 +201,7 @@ fn the_checker_rejects_a_fold_that_loses_live_flags() {
     for k in 1..=n {
         let _ = writeln!(
             s,
-            "    %{k}:gr64 = MOV64rm %0, 1, $noreg, {}, $noreg :: (load (s64))",
+            "    %{k}:gr64_with_sub_8bit = MOV64rm %0, 1, $noreg, {}, $noreg :: (load (s64))",
             8 * k
         );
     }

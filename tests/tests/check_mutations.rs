@@ -399,6 +399,11 @@ impl Machine<'_, '_> {
         for (k, r) in defs.iter().enumerate() {
             self.write(r, mix(h, k as u64));
         }
+        // The description's implicit definitions clobber whatever the
+        // operands say (see the implicit-operand section).
+        for (k, r) in description_clobbers(self.t, d).into_iter().enumerate() {
+            self.write(&RegOperand::def_of(r), mix(h, 1000 + k as u64));
+        }
         if flags.contains(InstrFlags::MAY_STORE) || flags.contains(InstrFlags::CALL) {
             self.mem = mix(self.mem, h);
         }
@@ -482,6 +487,8 @@ enum Mutation {
     BreakTie,
     MoveDefAcrossCall,
     ChangeReloadSlot,
+    /// See the implicit-operand section.
+    ReloadIntoDescriptionClobber,
 }
 
 struct Rng(u64);
@@ -817,6 +824,7 @@ fn checker_accepts_correct_and_rejects_broken_allocations() {
     let mut missed: Vec<String> = Vec::new();
     let mut rejected_correct: Vec<String> = Vec::new();
     let mut rng = Rng(0x1234_5678_9abc_def1);
+    let mut implicit_rng = Rng(0x0dd5_eed5_1234_5679);
     for f in &functions {
         let (a, rec) = match spill_everything(t, f) {
             Ok(x) => x,
@@ -858,6 +866,7 @@ fn checker_accepts_correct_and_rejects_broken_allocations() {
                 tally.flagged_equivalent += 1;
             }
         }
+        implicit_operand_tally(t, f, &a, &rec, &mut implicit_rng, &mut tallies, &mut missed);
     }
     let (k, m): (usize, usize) = tallies
         .values()
@@ -1283,4 +1292,276 @@ proptest! {
             }
         }
     }
+}
+
+// ---------------------------------------------------------------------------
+// Implicit-operand mutants: the instruction description is the law.
+//
+// A call's MIR may leave out implicit operands its description has (LLVM's
+// parser accepts any implicit operands on a call); the call still clobbers
+// every register its description defines. These mutants move a reload from
+// after a call to before it and into a register the call's description
+// clobbers, with the call's MIR operand for that register removed from the
+// original and the allocation alike: only the description says the value
+// is lost. The same reload retargeted but left after the call is a correct
+// allocation of the same original and must be accepted.
+// ---------------------------------------------------------------------------
+
+/// The physical registers `d`'s description defines that its operands do
+/// not name as definitions.
+fn description_clobbers(t: &TargetInfo<'_>, d: &InstData) -> Vec<Reg> {
+    let Op::Target(op) = d.op else {
+        return Vec::new();
+    };
+    t.instr(op)
+        .implicit_defs
+        .iter()
+        .copied()
+        .filter(|&r| {
+            !d.operands
+                .iter()
+                .filter_map(Operand::as_reg)
+                .any(|o| o.is_def() && o.reg == RegRef::Phys(r))
+        })
+        .collect()
+}
+
+/// One implicit-operand mutant: the original without the call's operand,
+/// a correct allocation of it (the control) and the broken one.
+struct ImplicitMutant {
+    original: MachineFunction,
+    control: (MachineFunction, AllocRecord),
+    mutant: (MachineFunction, AllocRecord),
+}
+
+/// Whether any operand of `d` names a register sharing a unit with `r`.
+fn touches(t: &TargetInfo<'_>, d: &InstData, r: Reg) -> bool {
+    d.operands.iter().any(|o| match o {
+        Operand::Reg(x) => matches!(x.reg, RegRef::Phys(p) if t.regs_overlap(p, r)),
+        Operand::RegMask(_) => true,
+        _ => false,
+    })
+}
+
+/// Up to `per_function` implicit-operand mutants of the reference
+/// allocation `a` of `f`.
+fn implicit_operand_mutants(
+    t: &TargetInfo<'_>,
+    f: &MachineFunction,
+    a: &MachineFunction,
+    rec: &AllocRecord,
+    rng: &mut Rng,
+    per_function: usize,
+) -> Vec<ImplicitMutant> {
+    // Sites: (block, call position, reload position, use position).
+    let mut sites: Vec<(Block, usize, usize, usize)> = Vec::new();
+    for b in a.block_ids() {
+        let insts = &a.block(b).insts;
+        for (c, &ci) in insts.iter().enumerate() {
+            let Op::Target(op) = a.inst(ci).op else {
+                continue;
+            };
+            if !t.instr(op).is(InstrFlags::CALL) {
+                continue;
+            }
+            // Reloads after the call of a slot no spill writes since, each
+            // with the original that reads it.
+            for (r, &ri) in insts.iter().enumerate().skip(c + 1) {
+                let Some(&Edit::Reload { to, slot }) = rec.edit(ri) else {
+                    continue;
+                };
+                let rewritten = insts[c + 1..r].iter().any(
+                    |&i| matches!(rec.edit(i), Some(&Edit::Spill { slot: s, .. }) if s == slot),
+                );
+                if rewritten {
+                    continue;
+                }
+                let Some(u) = (r + 1..insts.len()).find(|&u| rec.is_original(insts[u])) else {
+                    continue;
+                };
+                let reads = a
+                    .inst(insts[u])
+                    .operands
+                    .iter()
+                    .filter_map(Operand::as_reg)
+                    .any(|o| !o.is_def() && o.reg == RegRef::Phys(to));
+                let redefines = a
+                    .inst(insts[u])
+                    .operands
+                    .iter()
+                    .filter_map(Operand::as_reg)
+                    .any(|o| o.is_def() && o.reg == RegRef::Phys(to));
+                if reads && !redefines {
+                    sites.push((b, c, r, u));
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    while out.len() < per_function && !sites.is_empty() {
+        let (b, c, r, u) = sites.swap_remove(rng.below(sites.len()));
+        let insts = &a.block(b).insts;
+        let (call, reload, user) = (insts[c], insts[r], insts[u]);
+        let Some(&Edit::Reload { slot, to }) = rec.edit(reload) else {
+            continue;
+        };
+        // The reloaded register's class: its virtual register's in the
+        // original.
+        let class = f
+            .inst(user)
+            .operands
+            .iter()
+            .zip(&a.inst(user).operands)
+            .find_map(|(o, x)| match (o.as_reg(), x.as_reg()) {
+                (Some(o), Some(x)) if !x.is_def() && x.reg == RegRef::Phys(to) => match o.reg {
+                    RegRef::Virt(v) if o.sub.is_none() => f.vreg_class(v),
+                    _ => None,
+                },
+                _ => None,
+            });
+        let Some(class) = class else { continue };
+        let Op::Target(op) = a.inst(call).op else {
+            continue;
+        };
+        // A register of that class the call's description defines, which
+        // nothing else in the function names: free but for the call's
+        // clobber, so the control is a correct allocation.
+        let free = |m: Reg| {
+            f.inst_ids().all(|i| i == call || !touches(t, f.inst(i), m))
+                && f.blocks
+                    .iter()
+                    .all(|b| b.live_ins.iter().all(|l| !t.regs_overlap(l.reg, m)))
+                && f.live_ins.iter().all(|l| !t.regs_overlap(l.reg, m))
+        };
+        let candidates: Vec<(Reg, Reg)> = t
+            .instr(op)
+            .implicit_defs
+            .iter()
+            .copied()
+            .filter_map(|d| {
+                let m = t.class(class).members.iter().copied().find(|&m| {
+                    t.units(m).iter().all(|x| t.units(d).contains(x)) && !t.is_reserved(m)
+                })?;
+                free(m).then_some((d, m))
+            })
+            .collect();
+        if candidates.is_empty() {
+            continue;
+        }
+        let (clobbered, target) = candidates[rng.below(candidates.len())];
+        // The original and both allocations without the call's operand.
+        let strip = |g: &mut MachineFunction| {
+            g.insts[call.index()].operands.retain(|o| {
+                !matches!(o, Operand::Reg(x) if x.is_def() && x.is_implicit() && x.reg == RegRef::Phys(clobbered))
+            });
+        };
+        let mut original = f.clone();
+        strip(&mut original);
+        let retarget = |g: &mut MachineFunction, r: &mut AllocRecord| {
+            strip(g);
+            for o in &mut g.insts[reload.index()].operands {
+                if let Operand::Reg(x) = o
+                    && x.is_def()
+                    && x.reg == RegRef::Phys(to)
+                {
+                    x.reg = RegRef::Phys(target);
+                }
+            }
+            for o in &mut g.insts[user.index()].operands {
+                if let Operand::Reg(x) = o
+                    && !x.is_def()
+                    && x.reg == RegRef::Phys(to)
+                {
+                    x.reg = RegRef::Phys(target);
+                }
+            }
+            r.edits.insert(reload, Edit::Reload { slot, to: target });
+        };
+        let (mut control, mut control_rec) = (a.clone(), rec.clone());
+        retarget(&mut control, &mut control_rec);
+        let (mut mutant, mut mutant_rec) = (control.clone(), control_rec.clone());
+        let list = &mut mutant.blocks[b.index()].insts;
+        let moved = list.remove(r);
+        list.insert(c, moved);
+        retarget(&mut mutant, &mut mutant_rec);
+        out.push(ImplicitMutant {
+            original,
+            control: (control, control_rec),
+            mutant: (mutant, mutant_rec),
+        });
+    }
+    out
+}
+
+/// Makes the implicit-operand mutants of one function and adds them to the
+/// tallies of the corpus run; a control the checker rejects is a failure.
+fn implicit_operand_tally(
+    t: &TargetInfo<'_>,
+    f: &MachineFunction,
+    a: &MachineFunction,
+    rec: &AllocRecord,
+    rng: &mut Rng,
+    tallies: &mut BTreeMap<Mutation, Tally>,
+    missed: &mut Vec<String>,
+) {
+    for m in implicit_operand_mutants(t, f, a, rec, rng, 3) {
+        let originals: Vec<Vec<u64>> = SEEDS.map(|s| trace(t, &m.original, s)).collect();
+        assert!(
+            !differs(t, &originals, &m.control.0),
+            "{}: the control allocation differs from the original",
+            f.name
+        );
+        if let Err(e) = check(t, &m.original, &m.control.0, &m.control.1) {
+            panic!("{}: control rejected: {}", f.name, e[0]);
+        }
+        let tally = tallies
+            .entry(Mutation::ReloadIntoDescriptionClobber)
+            .or_default();
+        tally.made += 1;
+        let caught = check(t, &m.original, &m.mutant.0, &m.mutant.1).is_err();
+        if differs(t, &originals, &m.mutant.0) {
+            tally.breaking += 1;
+            if caught {
+                tally.caught += 1;
+            } else if missed.len() < 10 {
+                missed.push(format!("ReloadIntoDescriptionClobber in {}", f.name));
+            }
+        } else if caught {
+            tally.flagged_equivalent += 1;
+        }
+    }
+}
+
+/// Implicit-operand mutants on their own: made on the BPF corpus, every
+/// breaking one rejected, every control accepted.
+#[test]
+fn implicit_operand_mutants_are_rejected() {
+    let t = fixtures::bpf();
+    let functions = corpus_functions(t, "O2");
+    if functions.is_empty() {
+        println!("skipped: no BPF corpus under bench/out/corpus/bpf/O2");
+        return;
+    }
+    let mut tallies: BTreeMap<Mutation, Tally> = BTreeMap::new();
+    let mut missed = Vec::new();
+    let mut rng = Rng(0x0dd5_eed5_1234_5679);
+    for f in &functions {
+        let Ok((a, rec)) = spill_everything(t, f) else {
+            continue;
+        };
+        implicit_operand_tally(t, f, &a, &rec, &mut rng, &mut tallies, &mut missed);
+    }
+    let tl = tallies
+        .remove(&Mutation::ReloadIntoDescriptionClobber)
+        .unwrap_or_default();
+    println!(
+        "implicit-operand mutants: {} made, {} breaking, {} caught, {} equivalent ones flagged",
+        tl.made, tl.breaking, tl.caught, tl.flagged_equivalent
+    );
+    assert!(
+        tl.breaking >= 20,
+        "too few breaking mutants: {}",
+        tl.breaking
+    );
+    assert_eq!(tl.caught, tl.breaking, "missed: {missed:?}");
 }

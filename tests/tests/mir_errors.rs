@@ -265,3 +265,717 @@ mod ir_module {
         }
     }
 }
+
+mod described {
+    //! Instructions held to their description as LLVM 19's MIR parser and
+    //! machine verifier hold them (`regalloc/src/mir/verify.rs`): implicit
+    //! registers present, explicit operands counted and placed, virtual
+    //! register classes what the operands take. Each message is tested as
+    //! exact text; `against_llc` below holds the rules to llc itself.
+
+    use regalloc::mir;
+    use regalloc::target::TargetInfo;
+
+    fn x86() -> &'static TargetInfo<'static> {
+        &regalloc_targets::x86::TARGET
+    }
+
+    /// A valid x86-64 function (line numbers below count from the `---`).
+    pub(super) const X: &str = "---
+name:            f
+tracksRegLiveness: true
+registers:
+  - { id: 0, class: gr32 }
+  - { id: 1, class: gr32 }
+  - { id: 2, class: gr64_with_sub_8bit }
+  - { id: 3, class: gr32 }
+liveins:
+  - { reg: '$edi', virtual-reg: '%0' }
+  - { reg: '$rsi', virtual-reg: '%2' }
+body:             |
+  bb.0:
+    liveins: $edi, $rsi
+    %0:gr32 = COPY $edi
+    %2:gr64_with_sub_8bit = COPY $rsi
+    %1:gr32 = ADD32rr %0, %0, implicit-def dead $eflags
+    %3:gr32 = ADD32rr %1, %2.sub_32bit, implicit-def dead $eflags
+    $eax = COPY %3
+    RET 0, $eax
+...
+";
+
+    /// The errors reading `X` with `from` replaced by `to`.
+    pub(super) fn errors_of(from: &str, to: &str) -> Vec<String> {
+        assert!(X.contains(from), "test text not found: {from}");
+        let file = mir::read(x86(), "t.mir", &X.replacen(from, to, 1));
+        file.errors().map(|e| e.to_string()).collect()
+    }
+
+    /// The single error reading `X` with `from` replaced by `to`.
+    fn error_of(from: &str, to: &str) -> String {
+        let errors = errors_of(from, to);
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        errors.into_iter().next().unwrap()
+    }
+
+    const ADD: &str = "%1:gr32 = ADD32rr %0, %0, implicit-def dead $eflags";
+
+    #[test]
+    fn the_valid_function_reads() {
+        assert_eq!(errors_of(ADD, ADD), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_missing_implicit_definition_is_named_after_the_last_operand() {
+        assert_eq!(
+            error_of(ADD, "%1:gr32 = ADD32rr %0, %0"),
+            "t.mir:17:29: error: in function 'f': missing implicit register operand 'implicit-def $eflags'"
+        );
+        // The position is the next token's: memory operands, a comment.
+        assert_eq!(
+            error_of(ADD, "%1:gr32 = ADD32rr %0, %0   :: (load (s32))"),
+            "t.mir:17:32: error: in function 'f': missing implicit register operand 'implicit-def $eflags'"
+        );
+        assert_eq!(
+            error_of(ADD, "%1:gr32 = ADD32rr %0, %0  ; no flags"),
+            "t.mir:17:41: error: in function 'f': missing implicit register operand 'implicit-def $eflags'"
+        );
+    }
+
+    #[test]
+    fn an_implicit_definition_must_be_a_definition() {
+        assert_eq!(
+            error_of(ADD, "%1:gr32 = ADD32rr %0, %0, implicit $eflags"),
+            "t.mir:17:47: error: in function 'f': missing implicit register operand 'implicit-def $eflags'"
+        );
+        // `dead` or not, anywhere among the operands: LLVM compares
+        // register and sense only.
+        assert_eq!(
+            errors_of(ADD, "%1:gr32 = ADD32rr %0, implicit-def $eflags, %0"),
+            Vec::<String>::new()
+        );
+    }
+
+    #[test]
+    fn a_missing_implicit_use_and_an_instruction_without_operands() {
+        let setcc = format!("{ADD}\n    %4:gr8 = SETCCr 4");
+        assert_eq!(
+            error_of(ADD, &setcc),
+            "t.mir:18:22: error: in function 'f': missing implicit register operand 'implicit $eflags'"
+        );
+        // CQO: no operands; the position is after the instruction.
+        let cqo = format!("{ADD}\n    CQO ; sign");
+        assert_eq!(
+            error_of(ADD, &cqo),
+            "t.mir:18:15: error: in function 'f': missing implicit register operand 'implicit-def $rax'"
+        );
+        let cqo = format!("{ADD}\n    CQO implicit-def $rax, implicit-def $rdx");
+        assert_eq!(
+            error_of(ADD, &cqo),
+            "t.mir:18:45: error: in function 'f': missing implicit register operand 'implicit $rax'"
+        );
+    }
+
+    #[test]
+    fn calls_and_unknown_opcodes_carry_what_they_carry() {
+        let call = format!("{ADD}\n    CALL64pcrel32 @g, csr_64");
+        assert_eq!(errors_of(ADD, &call), Vec::<String>::new());
+        assert_eq!(
+            errors_of(ADD, "%1:gr32 = ADD32rrx %0, %0"),
+            Vec::<String>::new()
+        );
+    }
+
+    #[test]
+    fn explicit_operands_are_counted_and_placed() {
+        assert_eq!(
+            error_of(ADD, "%1:gr32 = ADD32rr %0, implicit-def dead $eflags"),
+            "t.mir:17:52: error: in function 'f': too few operands: ADD32rr takes 3 explicit operands, 2 given"
+        );
+        assert_eq!(
+            error_of(
+                ADD,
+                "%1:gr32 = ADD32rr %0, %0, %0, implicit-def dead $eflags"
+            ),
+            "t.mir:17:31: error: in function 'f': extra explicit operand: ADD32rr takes 3 explicit operands"
+        );
+        assert_eq!(
+            error_of(
+                ADD,
+                "%1:gr32 = ADD32rr %0, %0, $noreg, implicit-def dead $eflags"
+            ),
+            "t.mir:17:31: error: in function 'f': extra explicit operand: ADD32rr takes 3 explicit operands"
+        );
+        // A register mask is let through, as LLVM does (a call's).
+        assert_eq!(
+            errors_of(
+                ADD,
+                "%1:gr32 = ADD32rr %0, %0, csr_64, implicit-def dead $eflags"
+            ),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            error_of(ADD, "ADD32rr %1, %0, %0, implicit-def dead $eflags"),
+            "t.mir:17:13: error: in function 'f': operand 0 of ADD32rr must be a register definition"
+        );
+        assert_eq!(
+            error_of(
+                ADD,
+                "%1:gr32 = ADD32rr %0, def %0, implicit-def dead $eflags"
+            ),
+            "t.mir:17:27: error: in function 'f': operand 2 of ADD32rr is a use, not a definition"
+        );
+        assert_eq!(
+            error_of(ADD, "%1:gr32 = ADD32rr %0, 5, implicit-def dead $eflags"),
+            "t.mir:17:27: error: in function 'f': operand 2 of ADD32rr must be a register or a stack object"
+        );
+        assert_eq!(
+            error_of(ADD, "%1:gr32 = ADD32ri %0, %0, implicit-def dead $eflags"),
+            "t.mir:17:27: error: in function 'f': operand 2 of ADD32ri may not be a register"
+        );
+    }
+
+    const USE: &str = "%3:gr32 = ADD32rr %1, %2.sub_32bit";
+
+    #[test]
+    fn a_virtual_register_of_a_larger_class_is_refused() {
+        assert_eq!(
+            error_of(USE, "%3:gr32 = ADD32rr %1, %2"),
+            "t.mir:18:27: error: in function 'f': illegal virtual register for instruction: operand 2 of ADD32rr takes a gr32 register, %2 is gr64_with_sub_8bit"
+        );
+    }
+
+    #[test]
+    fn a_sub_register_must_be_in_the_operands_class_for_every_register() {
+        // Every gr64_with_sub_8bit register's low half is a gr32 register;
+        // not so for gr64, which holds $rip.
+        let text = X
+            .replacen("id: 2, class: gr64_with_sub_8bit", "id: 2, class: gr64", 1)
+            .replacen("%2:gr64_with_sub_8bit = COPY", "%2:gr64 = COPY", 1);
+        let file = mir::read(x86(), "t.mir", &text);
+        let errors: Vec<String> = file.errors().map(|e| e.to_string()).collect();
+        assert_eq!(
+            errors,
+            [
+                "t.mir:18:27: error: in function 'f': illegal virtual register for instruction: operand 2 of ADD32rr takes a gr32 register, %2.sub_32bit is not one when %2 (gr64) is $rip"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_sub_register_index_must_exist_in_every_register_of_the_class() {
+        assert_eq!(
+            error_of(ADD, &format!("{ADD}\n    %5:gr8 = COPY %0.sub_8bit_hi")),
+            "t.mir:18:19: error: in function 'f': invalid register class for sub-register index: %0.sub_8bit_hi, but only the gr32_abcd registers of class gr32 have sub_8bit_hi"
+        );
+        assert_eq!(
+            error_of(
+                ADD,
+                &format!("{ADD}\n    %6:gr16 = COPY %0.sub_16bit\n    %5:gr32 = COPY %6.sub_32bit")
+            ),
+            "t.mir:19:20: error: in function 'f': invalid sub-register index for virtual register: %6.sub_32bit, but no register of class gr16 has sub_32bit"
+        );
+    }
+
+    #[test]
+    fn a_class_given_further_down_is_checked_at_the_use() {
+        assert_eq!(
+            error_of(
+                USE,
+                "%3:gr32 = ADD32rr %1, %7, implicit-def dead $eflags\n    %7:gr64 = COPY $rsi\n    KILL %2.sub_32bit"
+            ),
+            "t.mir:18:27: error: in function 'f': illegal virtual register for instruction: operand 2 of ADD32rr takes a gr32 register, %7 is gr64"
+        );
+    }
+}
+
+mod against_llc {
+    //! The rules of `described` held to llc-19 itself: the parser's
+    //! positions and messages for missing implicit registers, the
+    //! verifier's verdicts on the other cases, and, on instructions taken
+    //! from the corpus of all four targets, the verifier's verdict on every
+    //! virtual register class tried. Skipped without llc-19.
+
+    use std::collections::{BTreeMap, BTreeSet};
+    use std::path::{Path, PathBuf};
+    use std::process::Command;
+
+    use regalloc::ir::{
+        Block, Generic, InstData, MachineFunction, Op, Operand, RegFlags, RegOperand, RegRef,
+        UnknownOp, VReg,
+    };
+    use regalloc::mir;
+    use regalloc::target::{InstrFlags, RegClass, SubRegIndex, TargetInfo};
+
+    use super::described::{X, errors_of};
+
+    fn have_llc() -> bool {
+        let ok = Command::new("llc-19")
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if !ok {
+            println!("skipped: llc-19 not found");
+        }
+        ok
+    }
+
+    /// A file of its own for `text` under the temporary directory.
+    fn temp_file(name: &str, text: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("mir_errors_llc_{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temporary directory");
+        let p = dir.join(name);
+        std::fs::write(&p, text).expect("temporary file");
+        p
+    }
+
+    /// What llc-19 prints on stderr for `file`, and whether it succeeded.
+    fn llc(flags: &[&str], file: &Path, verify: bool) -> (bool, String) {
+        let mut c = Command::new("llc-19");
+        c.args(flags).args(["-run-pass=none", "-o", "/dev/null"]);
+        if verify {
+            c.arg("-verify-machineinstrs");
+        }
+        let out = c.arg(file).output().expect("llc-19 runs");
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    }
+
+    const X86: &[&str] = &["-mtriple=x86_64-linux-gnu"];
+    const ADD: &str = "%1:gr32 = ADD32rr %0, %0, implicit-def dead $eflags";
+
+    /// For each missing implicit register, llc's parser and the reader
+    /// report the same line, column and message.
+    #[test]
+    fn implicit_registers_are_reported_where_llc_reports_them() {
+        if !have_llc() {
+            return;
+        }
+        let cases = [
+            (ADD, "%1:gr32 = ADD32rr %0, %0".to_string()),
+            (ADD, "%1:gr32 = ADD32rr %0, %0   :: (load (s32))".into()),
+            (ADD, "%1:gr32 = ADD32rr %0, %0  ; no flags".into()),
+            (ADD, "%1:gr32 = ADD32rr %0, %0, implicit $eflags".into()),
+            (ADD, format!("{ADD}\n    %4:gr8 = SETCCr 4")),
+            (ADD, format!("{ADD}\n    CQO ; sign")),
+            (
+                ADD,
+                format!("{ADD}\n    CQO implicit-def $rax, implicit-def $rdx"),
+            ),
+            (
+                ADD,
+                format!("{ADD}\n    CQO implicit-def $rax, implicit $rax"),
+            ),
+        ];
+        for (k, (from, to)) in cases.iter().enumerate() {
+            let ours = errors_of(from, to);
+            assert_eq!(ours.len(), 1, "{to}: {ours:?}");
+            let ours = ours[0]
+                .strip_prefix("t.mir:")
+                .and_then(|r| r.split_once(": error: in function 'f': "))
+                .map(|(at, m)| format!("{at}: {m}"))
+                .expect("our error's form");
+            let path = temp_file(&format!("implicit{k}.mir"), &X.replacen(from, to, 1));
+            let (ok, err) = llc(X86, &path, false);
+            assert!(!ok, "llc accepted {to}");
+            let prefix = format!("error: {}:", path.display());
+            let theirs = err
+                .lines()
+                .find_map(|l| l.strip_prefix(&prefix))
+                .unwrap_or_else(|| panic!("llc's error for {to}: {err}"));
+            assert_eq!(ours, theirs, "{to}");
+        }
+    }
+
+    /// The verifier refuses what the reader refuses, with the matching
+    /// complaint, and accepts what it accepts.
+    #[test]
+    fn the_verifier_agrees_on_operands_and_classes() {
+        if !have_llc() {
+            return;
+        }
+        const USE: &str = "%3:gr32 = ADD32rr %1, %2.sub_32bit";
+        let refused = [
+            // An implicit operand where an explicit one belongs.
+            (
+                ADD,
+                "%1:gr32 = ADD32rr %0, implicit-def dead $eflags".to_string(),
+                "Explicit operand marked as implicit",
+            ),
+            (
+                ADD,
+                "%1:gr32 = ADD32rr implicit-def dead $eflags".into(),
+                "Too few operands",
+            ),
+            (
+                ADD,
+                "%1:gr32 = ADD32rr %0, %0, %0, implicit-def dead $eflags".into(),
+                "Extra explicit operand on non-variadic instruction",
+            ),
+            (
+                ADD,
+                "%1:gr32 = ADD32rr %0, %0, 7, implicit-def dead $eflags".into(),
+                "Extra explicit operand on non-variadic instruction",
+            ),
+            (
+                ADD,
+                "ADD32rr %1, %0, %0, implicit-def dead $eflags".into(),
+                "Explicit definition marked as use",
+            ),
+            (
+                ADD,
+                "%1:gr32 = ADD32rr %0, def %0, implicit-def dead $eflags".into(),
+                "Explicit operand marked as def",
+            ),
+            (
+                ADD,
+                "%1:gr32 = ADD32rr %0, 5, implicit-def dead $eflags".into(),
+                "Expected a register operand.",
+            ),
+            (
+                ADD,
+                "%1:gr32 = ADD32ri %0, %0, implicit-def dead $eflags".into(),
+                "Expected a non-register operand.",
+            ),
+            (
+                USE,
+                "%3:gr32 = ADD32rr %1, %2".into(),
+                "Illegal virtual register for instruction",
+            ),
+            (
+                ADD,
+                format!("{ADD}\n    %5:gr8 = COPY %0.sub_8bit_hi"),
+                "Invalid register class for subregister index",
+            ),
+            (
+                ADD,
+                format!("{ADD}\n    %6:gr16 = COPY %0.sub_16bit\n    %5:gr32 = COPY %6.sub_32bit"),
+                "Invalid subregister index for virtual register",
+            ),
+        ];
+        for (k, (from, to, complaint)) in refused.iter().enumerate() {
+            assert_eq!(errors_of(from, to).len(), 1, "{to}");
+            let path = temp_file(&format!("refused{k}.mir"), &X.replacen(from, to, 1));
+            let (ok, err) = llc(X86, &path, true);
+            assert!(!ok && err.contains(complaint), "{to}: llc says {err}");
+        }
+        let accepted = [
+            (ADD, ADD.to_string()),
+            (ADD, "%1:gr32 = ADD32rr %0, implicit-def $eflags, %0".into()),
+            (
+                ADD,
+                "%1:gr32 = ADD32rr %0, %0, csr_64, implicit-def dead $eflags".into(),
+            ),
+        ];
+        for (k, (from, to)) in accepted.iter().enumerate() {
+            assert_eq!(errors_of(from, to), Vec::<String>::new(), "{to}");
+            let path = temp_file(&format!("accepted{k}.mir"), &X.replacen(from, to, 1));
+            let (ok, err) = llc(X86, &path, true);
+            assert!(ok, "{to}: llc says {err}");
+        }
+    }
+
+    /// The llc flags, tables and corpus directory of each target.
+    fn targets() -> [(
+        &'static str,
+        &'static [&'static str],
+        &'static TargetInfo<'static>,
+    ); 4] {
+        [
+            ("x86_64", X86, &regalloc_targets::x86::TARGET),
+            (
+                "aarch64",
+                &["-mtriple=aarch64-linux-gnu"],
+                &regalloc_targets::aarch64::TARGET,
+            ),
+            (
+                "hexagon",
+                &["-mtriple=hexagon-unknown-linux-musl"],
+                &regalloc_targets::hexagon::TARGET,
+            ),
+            (
+                "bpf",
+                &["-mtriple=bpf", "-mcpu=v3"],
+                &regalloc_targets::bpf::TARGET,
+            ),
+        ]
+    }
+
+    /// An instruction worth varying: described, not a call, its explicit
+    /// operands registers and immediates only, one of them a virtual
+    /// register read.
+    fn candidate(t: &TargetInfo<'_>, d: &InstData) -> bool {
+        let Op::Target(op) = d.op else { return false };
+        !t.instr(op).is(InstrFlags::CALL)
+            && d.operands
+                .iter()
+                .all(|o| matches!(o, Operand::Reg(_) | Operand::Imm(_)))
+            && d.operands
+                .iter()
+                .filter_map(Operand::as_reg)
+                .any(|r| !r.is_def() && !r.is_implicit() && matches!(r.reg, RegRef::Virt(_)))
+    }
+
+    /// A function holding `d` alone (virtual register operand `k` given
+    /// class `class` and sub-register `sub`, every other virtual register
+    /// its class in `src`), its reads defined by `IMPLICIT_DEF`, then a
+    /// return.
+    fn single(
+        t: &TargetInfo<'_>,
+        src: &MachineFunction,
+        d: &InstData,
+        k: usize,
+        class: RegClass,
+        sub: Option<SubRegIndex>,
+    ) -> MachineFunction {
+        let mut f = MachineFunction::new("f");
+        let b = f.new_block();
+        let mut renamed: BTreeMap<u32, VReg> = BTreeMap::new();
+        let mut inst = d.clone();
+        let mut reads: Vec<VReg> = Vec::new();
+        let mut defined: BTreeSet<u32> = BTreeSet::new();
+        for (j, o) in inst.operands.iter_mut().enumerate() {
+            let Operand::Reg(r) = o else { continue };
+            let RegRef::Virt(v) = r.reg else { continue };
+            let n = if j == k {
+                r.sub = sub;
+                f.new_vreg(Some(class))
+            } else {
+                *renamed
+                    .entry(v.0)
+                    .or_insert_with(|| f.new_vreg(src.vreg_class(v)))
+            };
+            r.reg = RegRef::Virt(n);
+            r.flags.set(RegFlags::KILLED, false);
+            if r.is_def() && r.sub.is_none() {
+                defined.insert(n.0);
+            } else if !reads.contains(&n) {
+                reads.push(n);
+            }
+        }
+        for v in reads.into_iter().filter(|v| !defined.contains(&v.0)) {
+            let mut def = InstData::new(Op::Generic(Generic::ImplicitDef));
+            def.operands.push(Operand::Reg(RegOperand::def_of(v)));
+            f.insts.push(def);
+            f.blocks[b.index()]
+                .insts
+                .push(regalloc::ir::Inst::new(f.insts.len() - 1));
+        }
+        inst.mem.clear();
+        f.insts.push(inst);
+        f.blocks[b.index()]
+            .insts
+            .push(regalloc::ir::Inst::new(f.insts.len() - 1));
+        let ret = match t.name.as_ref() {
+            "x86" => ("RET", vec![Operand::Imm(0)]),
+            "hexagon" => (
+                "PS_jmpret",
+                vec![
+                    Operand::Reg(RegOperand::use_of(t.find_reg("R31").unwrap())),
+                    Operand::Reg(RegOperand {
+                        flags: RegFlags::DEF | RegFlags::IMPLICIT | RegFlags::DEAD,
+                        ..RegOperand::use_of(t.find_reg("PC").unwrap())
+                    }),
+                ],
+            ),
+            "aarch64" => ("RET_ReallyLR", vec![]),
+            _ => ("RET", vec![]),
+        };
+        let op = t
+            .find_opcode(ret.0)
+            .map_or_else(|| Op::Unknown(UnknownOp::new(ret.0)), Op::Target);
+        let mut r = InstData::new(op);
+        r.operands = ret.1;
+        f.insts.push(r);
+        f.blocks[b.index()]
+            .insts
+            .push(regalloc::ir::Inst::new(f.insts.len() - 1));
+        let _ = Block::new(0);
+        f
+    }
+
+    /// Whether llc's verifier complains of a register class.
+    fn llc_class_complaint(err: &str) -> bool {
+        [
+            "Illegal virtual register for instruction",
+            "Invalid register class for subregister index",
+            "Invalid subregister index for virtual register",
+            "No matching super-reg register class",
+        ]
+        .iter()
+        .any(|m| err.contains(m))
+    }
+
+    /// On instructions of the corpus, every class and sub-register tried
+    /// for one of their virtual register operands: the reader refuses
+    /// exactly what llc's verifier refuses.
+    #[test]
+    fn virtual_register_classes_agree_with_llc_on_corpus_instructions() {
+        if !have_llc() {
+            return;
+        }
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../bench/out/corpus");
+        for (dir, flags, t) in targets() {
+            let files = corpus_files(&root.join(dir).join("O2"));
+            if files.is_empty() {
+                println!("skipped {dir}: no corpus");
+                continue;
+            }
+            // One example per opcode, the classes and sub-registers seen.
+            let mut examples: BTreeMap<String, (MachineFunction, usize)> = BTreeMap::new();
+            let mut classes: BTreeSet<RegClass> = BTreeSet::new();
+            let mut subs: BTreeSet<SubRegIndex> = BTreeSet::new();
+            for p in files.iter().take(12) {
+                let text = std::fs::read_to_string(p).expect("corpus file");
+                let file = mir::read(t, &p.display().to_string(), &text);
+                for f in file.read_functions() {
+                    classes.extend(f.vregs.iter().filter_map(|v| v.class));
+                    for i in f.inst_ids() {
+                        let d = f.inst(i);
+                        subs.extend(
+                            d.operands
+                                .iter()
+                                .filter_map(Operand::as_reg)
+                                .filter_map(|r| r.sub),
+                        );
+                        if candidate(t, d) {
+                            examples
+                                .entry(d.op.name(t).to_string())
+                                .or_insert_with(|| (f.clone(), i.index()));
+                        }
+                    }
+                }
+            }
+            let classes: Vec<RegClass> = classes.into_iter().collect();
+            let subs: Vec<Option<SubRegIndex>> = std::iter::once(None)
+                .chain(subs.into_iter().map(Some))
+                .collect();
+            let examples: Vec<(MachineFunction, usize)> = examples.into_values().collect();
+            let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+            let mut next = |n: usize| {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                (seed % n as u64) as usize
+            };
+            let (mut agree, mut refused) = (0, 0);
+            for case in 0..40 {
+                let (src, i) = &examples[next(examples.len())];
+                let d = &src.insts[*i];
+                let reads: Vec<usize> = (0..d.operands.len())
+                    .filter(|&k| {
+                        d.operands[k].as_reg().is_some_and(|r| {
+                            !r.is_def() && !r.is_implicit() && matches!(r.reg, RegRef::Virt(_))
+                        })
+                    })
+                    .collect();
+                let k = reads[next(reads.len())];
+                let class = classes[next(classes.len())];
+                let sub = subs[next(subs.len())];
+                let f = single(t, src, d, k, class, sub);
+                let text = mir::write_function(t, &f);
+                let ours = mir::read(t, "case.mir", &text);
+                let our_complaint: Vec<String> = ours
+                    .errors()
+                    .map(|e| e.message.clone())
+                    .filter(|m| {
+                        m.contains("illegal virtual register") || m.contains("sub-register index")
+                    })
+                    .collect();
+                let path = temp_file(&format!("{dir}-class{case}.mir"), &text);
+                let (_, err) = llc(flags, &path, true);
+                let theirs = llc_class_complaint(&err);
+                assert_eq!(
+                    !our_complaint.is_empty(),
+                    theirs,
+                    "{dir}: {}\nours: {our_complaint:?}\nllc: {err}",
+                    text
+                );
+                agree += 1;
+                refused += usize::from(theirs);
+            }
+            println!("{dir}: {agree} cases agree with llc ({refused} refused by both)");
+            assert!(refused > 0 && refused < agree, "{dir}: both verdicts tried");
+        }
+    }
+
+    fn corpus_files(dir: &Path) -> Vec<PathBuf> {
+        let mut out = Vec::new();
+        let Ok(rd) = std::fs::read_dir(dir) else {
+            return out;
+        };
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                out.extend(corpus_files(&p));
+            } else if p.extension().is_some_and(|x| x == "mir") {
+                out.push(p);
+            }
+        }
+        out.sort();
+        out
+    }
+}
+
+mod frame_info {
+    //! The `frameInfo:` facts that decide reserved registers are read into
+    //! `ir::FrameInfo` (the key is still written back verbatim); a value of
+    //! the wrong kind is an error at its place.
+
+    use super::*;
+
+    fn with_frame(lines: &str) -> String {
+        F.replacen(
+            "liveins:\n  - { reg: '$r1'",
+            &format!("frameInfo:\n{lines}liveins:\n  - {{ reg: '$r1'"),
+            1,
+        )
+    }
+
+    #[test]
+    fn the_facts_are_read() {
+        let text = with_frame(
+            "  isFrameAddressTaken: true\n  stackSize:       0\n  maxAlignment:    32\n  hasCalls:        true\n  hasOpaqueSPAdjustment: false\n  localFrameSize:  256\n",
+        );
+        let file = mir::read(fixtures::bpf(), "t.mir", &text);
+        assert_eq!(file.errors().count(), 0);
+        let f = file.read_functions().next().unwrap();
+        assert_eq!(
+            f.frame_info,
+            regalloc::ir::FrameInfo {
+                has_calls: true,
+                frame_address_taken: true,
+                opaque_sp_adjustment: false,
+                max_alignment: 32,
+                local_frame_size: 256,
+            }
+        );
+        assert!(mir::write(fixtures::bpf(), &file).contains("  maxAlignment:    32\n"));
+    }
+
+    #[test]
+    fn a_value_of_the_wrong_kind_is_an_error_at_its_place() {
+        let file = mir::read(
+            fixtures::bpf(),
+            "t.mir",
+            &with_frame("  hasCalls:        maybe\n"),
+        );
+        let errors: Vec<String> = file.errors().map(|e| e.to_string()).collect();
+        assert_eq!(
+            errors,
+            ["t.mir:8:20: error: in function 'f': expected 'true' or 'false'"]
+        );
+        let file = mir::read(
+            fixtures::bpf(),
+            "t.mir",
+            &with_frame("  maxAlignment:    -8\n"),
+        );
+        let errors: Vec<String> = file.errors().map(|e| e.to_string()).collect();
+        assert_eq!(
+            errors,
+            ["t.mir:8:20: error: in function 'f': expected a number of bytes"]
+        );
+    }
+}

@@ -16,6 +16,9 @@ pub enum AllocErrorKind {
     OutOfRegisters,
     /// The input uses something this allocator does not handle.
     Unsupported,
+    /// The input is not a valid function to allocate (a virtual register
+    /// read before any definition of it).
+    InvalidInput,
     /// The allocation was made but the checker rejected it (a bug in the
     /// allocator).
     CheckFailed,
@@ -28,6 +31,7 @@ impl AllocErrorKind {
             AllocErrorKind::OverConstrained => "over-constrained",
             AllocErrorKind::OutOfRegisters => "out of registers",
             AllocErrorKind::Unsupported => "unsupported",
+            AllocErrorKind::InvalidInput => "invalid input",
             AllocErrorKind::CheckFailed => "check failed",
         }
     }

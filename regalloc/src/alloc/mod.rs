@@ -113,6 +113,8 @@ pub fn allocate_without_stats(
     // Fast copies a tied use of another register into the definition
     // itself (as LLVM's fast allocator copes with any tie); the others need
     // two-address form.
+    input::check_no_phis(func, options.allocator)?;
+    input::check_defined_before_use(target, func)?;
     if options.allocator != Allocator::Fast {
         input::check_two_address(target, func)?;
     }

@@ -22,16 +22,28 @@
 //! dataflow even where the successor list leaves them out
 //! (`jump_tables.rs`).
 //!
+//! The instruction description is the law: an instruction clobbers every
+//! register its description defines and reads every register it uses,
+//! whether its operands name them or not (a call's MIR may leave some
+//! out). The rules the checker enforces are read by the checker itself,
+//! never by calling the allocator code it checks: which registers the
+//! function reserves (`reserved.rs`, from the description's
+//! `ReservedRegisters` sets and the function's frame) and which registers
+//! may hold a class's values (`classes.rs`).
+//!
 //! After the fixpoint, one more pass reports errors, sorted by block and
 //! position, at most one per operand. The checker never panics on a broken
 //! allocation: everything it is given is treated as untrusted.
 
+mod classes;
 mod error;
 mod jump_tables;
+mod reserved;
 mod state;
 mod walk;
 
 pub use error::{CheckError, CheckErrorKind};
+pub use reserved::reserved_registers;
 
 use crate::alloc::AllocRecord;
 use crate::ir::MachineFunction;

@@ -6,7 +6,9 @@ use crate::alloc::{AllocRecord, Edit};
 use crate::ir::{Block, Inst, MachineFunction, RegFlags, RegOperand, RegRef, VReg};
 use crate::target::{Reg, TargetInfo};
 
+use super::classes::Homes;
 use super::error::{CheckError, CheckErrorKind};
+use super::reserved::reserved_registers;
 use super::state::{State, Values};
 
 use CheckErrorKind as K;
@@ -54,11 +56,11 @@ pub(crate) struct Checker<'c, 't> {
     errors: Vec<CheckError>,
     /// (instruction, operand) pairs already reported: one error per operand.
     reported: HashSet<(Inst, Option<usize>, Option<CheckErrorKind>)>,
-    /// Per class, the largest class a register of it may be inflated to
-    /// ([`crate::alloc::inflate::largest_legal_super_class`]).
-    wide: Vec<crate::target::RegClass>,
-    /// By register: reserved in this function (the target's reserved set,
-    /// and the frame and base pointers when the function keeps them).
+    /// The registers that may hold each class's values (the checker's own
+    /// reading, `classes.rs`).
+    homes: Homes,
+    /// By register: reserved in this function (the checker's own reading,
+    /// `reserved.rs`).
     reserved: Vec<bool>,
 }
 
@@ -132,15 +134,8 @@ impl<'c, 't> Checker<'c, 't> {
             values_known: true,
             errors: Vec::new(),
             reported: HashSet::new(),
-            wide: (0..t.classes.len())
-                .map(|c| {
-                    crate::alloc::inflate::largest_legal_super_class(
-                        t,
-                        crate::target::RegClass::new(c),
-                    )
-                })
-                .collect(),
-            reserved: crate::alloc::order::function_reserved(t, orig),
+            homes: Homes::new(t),
+            reserved: reserved_registers(t, orig),
         }
     }
 

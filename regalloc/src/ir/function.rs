@@ -292,6 +292,9 @@ pub struct MachineFunction {
     /// The jump tables (`jumpTable:`), `None` when there are none. Their
     /// entries are blocks of this function.
     pub jump_tables: Option<JumpTables>,
+    /// What the function's `frameInfo:` says about its frame (the key is
+    /// also kept verbatim in `source_keys`, for output).
+    pub frame_info: FrameInfo,
     /// The MIR document's top-level keys in source order, so that output
     /// keeps what the IR does not model. Empty for built functions.
     pub source_keys: Vec<SourceKey>,
@@ -313,6 +316,26 @@ pub enum FramePointerKind {
     NonLeaf,
     /// `"all"` (or `"reserved"`): in every function.
     All,
+}
+
+/// What a function's `frameInfo:` says that decides whether it keeps a
+/// frame pointer or a base pointer (and so reserves them). All false and 0
+/// when the key is absent, as in a function built in code.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub struct FrameInfo {
+    /// `hasCalls`: the function calls.
+    pub has_calls: bool,
+    /// `isFrameAddressTaken`: the function reads its frame address.
+    pub frame_address_taken: bool,
+    /// `hasOpaqueSPAdjustment`: something (inline assembly, a call
+    /// sequence) moves the stack pointer by an amount the compiler does not
+    /// know.
+    pub opaque_sp_adjustment: bool,
+    /// `maxAlignment`: the largest alignment a stack object asks for, in
+    /// bytes.
+    pub max_alignment: u64,
+    /// `localFrameSize`: the bytes of the function's local objects.
+    pub local_frame_size: u64,
 }
 
 impl MachineFunction {

@@ -16,8 +16,8 @@ mod operand;
 
 pub use builder::{Builder, InstBuilder};
 pub use function::{
-    BlockData, BlockLiveIn, FnLiveIn, FrameObject, FramePointerKind, InstData, IrBlockRef,
-    MachineFunction, MiFlags, SourceKey, Succ, VRegData,
+    BlockData, BlockLiveIn, FnLiveIn, FrameInfo, FrameObject, FramePointerKind, InstData,
+    IrBlockRef, MachineFunction, MiFlags, SourceKey, Succ, VRegData,
 };
 pub use ids::{Block, Inst, VReg};
 pub use jump_table::{JumpTable, JumpTableKind, JumpTables};

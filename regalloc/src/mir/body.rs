@@ -17,6 +17,7 @@ use crate::ir::{
 use crate::target::{InstrFlags, LaneMask, NameIndex, TargetInfo};
 
 use super::error::Located;
+use super::verify::{self, Place, Problem};
 
 #[derive(pest_derive::Parser)]
 #[grammar = "mir/body.pest"]
@@ -37,6 +38,10 @@ pub(crate) struct BodyReader<'a, 't> {
     /// The `jumpTable:` key's entry ids -> table positions, which
     /// `%jump-table.N` operands are read into.
     pub jump_table_ids: HashMap<u32, u32>,
+    /// Virtual register operands whose class was not known when their
+    /// instruction was read (instruction, operand, byte offset in the
+    /// body): their class check waits for the end of the body.
+    unclassed_operands: Vec<(crate::ir::Inst, usize, usize)>,
 }
 
 fn loc(p: &Pair<'_, Rule>, message: impl Into<String>) -> Located {
@@ -63,6 +68,7 @@ impl<'a, 't> BodyReader<'a, 't> {
             first_seen: HashMap::new(),
             numbers: HashMap::new(),
             jump_table_ids: HashMap::new(),
+            unclassed_operands: Vec::new(),
         }
     }
 
@@ -136,6 +142,22 @@ impl<'a, 't> BodyReader<'a, 't> {
             }
         }
         self.func.compute_preds();
+        self.verify_unclassed_operands(text)
+    }
+
+    /// The class checks [`Self::verify`] left for the end of the body: a
+    /// register still without a class is reported by the caller.
+    fn verify_unclassed_operands(&self, text: &str) -> Result<(), Located> {
+        for &(i, k, offset) in &self.unclassed_operands {
+            let data = &self.func.insts[i.index()];
+            let Some(RegRef::Virt(v)) = data.operands[k].as_reg().map(|r| r.reg) else {
+                continue;
+            };
+            if let Some(c) = self.func.vregs[v.index()].class {
+                verify::operand_class(self.target, data, k, c)
+                    .map_err(|p| located_at(text, offset, p.message))?;
+            }
+        }
         Ok(())
     }
 
@@ -235,7 +257,7 @@ impl<'a, 't> BodyReader<'a, 't> {
     fn inst(&mut self, pair: Pair<'_, Rule>) -> Result<InstData, Located> {
         let mut data = InstData::new(Op::Generic(Generic::Copy));
         let mut explicit_ties: Vec<(usize, usize, Pair<'_, Rule>)> = Vec::new();
-        for p in pair.into_inner() {
+        for p in pair.clone().into_inner() {
             match p.as_rule() {
                 Rule::defs => {
                     for r in p.into_inner() {
@@ -316,7 +338,31 @@ impl<'a, 't> BodyReader<'a, 't> {
             }
             tie(&mut data.operands, d, k);
         }
+        self.verify(&pair, &data)?;
         Ok(data)
+    }
+
+    /// Holds the instruction just read (the next to be added to the
+    /// function) to its description (`verify.rs`). An operand whose virtual
+    /// register has no class yet (it is given further down) is checked at
+    /// the end of the body.
+    fn verify(&mut self, pair: &Pair<'_, Rule>, data: &InstData) -> Result<(), Located> {
+        verify::instruction(self.target, data).map_err(|p| problem_at(pair, p))?;
+        let id = crate::ir::Inst::new(self.func.insts.len());
+        let vregs = &self.func.vregs;
+        let unclassed = &mut self.unclassed_operands;
+        verify::operand_classes(
+            self.target,
+            data,
+            |v| vregs.get(v.index()).and_then(|d| d.class),
+            |k| {
+                let offset = operand_spans(pair)
+                    .nth(k)
+                    .map_or(pair.as_span().start(), |s| s.start());
+                unclassed.push((id, k, offset));
+            },
+        )
+        .map_err(|p| problem_at(pair, p))
     }
 
     /// Reads an operand; returns it and the `tied-def` index it names, if any.
@@ -627,6 +673,55 @@ pub(crate) fn guess_successors(
         succs.push(next);
     }
     succs
+}
+
+/// The spans of an instruction's operands, in the order the reader adds
+/// them to the instruction (definitions, then the rest).
+fn operand_spans<'i>(inst: &Pair<'i, Rule>) -> impl Iterator<Item = pest::Span<'i>> {
+    inst.clone().into_inner().flat_map(|p| match p.as_rule() {
+        Rule::defs => p.into_inner().map(|d| d.as_span()).collect::<Vec<_>>(),
+        Rule::operand => vec![p.as_span()],
+        _ => Vec::new(),
+    })
+}
+
+/// Places a problem [`verify`] found in instruction `inst`. A missing
+/// operand is reported where LLVM's parser reports it: at the token after
+/// the last operand (`::`, `,` or the end of the line, comments skipped),
+/// or after the whole instruction when it has no operands.
+fn problem_at(inst: &Pair<'_, Rule>, p: Problem) -> Located {
+    let text = inst.get_input();
+    let offset = match p.place {
+        Place::Operand(k) => operand_spans(inst)
+            .nth(k)
+            .map_or(inst.as_span().start(), |s| s.start()),
+        Place::AfterOperands => {
+            let end = operand_spans(inst)
+                .last()
+                .map_or(inst.as_span().end(), |s| s.end());
+            next_token(text, end)
+        }
+    };
+    located_at(text, offset, p.message)
+}
+
+/// The offset of the first token at or after `from`: spaces, tabs and a
+/// `;` comment skipped, stopping at the end of the line.
+fn next_token(text: &str, from: usize) -> usize {
+    let rest = &text[from..];
+    let blank = rest.len() - rest.trim_start_matches([' ', '\t']).len();
+    let at = from + blank;
+    if text[at..].starts_with(';') {
+        text[at..].find(['\n', '\r']).map_or(text.len(), |n| at + n)
+    } else {
+        at
+    }
+}
+
+/// An error at byte `offset` of the body text.
+fn located_at(text: &str, offset: usize, message: String) -> Located {
+    let (line, col) = pest::Position::new(text, offset).map_or((1, 1), |p| p.line_col());
+    Located { line, col, message }
 }
 
 /// Ties operands `d` (a definition) and `u` (a use).

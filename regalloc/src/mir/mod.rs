@@ -7,15 +7,22 @@
 //! bodies are parsed with a pest grammar (`body.pest`). Both the plain and
 //! the `-simplify-mir` forms are read; the plain form is written.
 //!
+//! Each instruction of an opcode the description has is held to its
+//! description as LLVM's MIR parser and machine verifier hold it
+//! (`verify.rs`): implicit registers present, explicit operands counted
+//! and placed, virtual register classes what the operands take.
+//!
 //! A file's functions are independent: an error in one is reported with its
 //! name and location, and the others are still read.
 
 mod body;
 mod error;
+mod frame_info;
 mod inst_text;
 mod ir_attrs;
 mod jump_tables;
 mod read;
+mod verify;
 pub(crate) mod write;
 mod yaml;
 

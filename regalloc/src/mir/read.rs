@@ -200,6 +200,10 @@ impl FunctionReader<'_, '_> {
                     "body"
                 }
                 _ => {
+                    if name == "frameInfo" {
+                        f.frame_info = super::frame_info::read(value)
+                            .map_err(|(node, message)| self.at(node, message))?;
+                    }
                     let next = entries.get(k + 1).map_or(end_line, |(n, _)| n.line);
                     let text = lines[key.line - 1..(next - 1).min(lines.len())].concat();
                     f.source_keys.push(SourceKey::Verbatim {

@@ -79,7 +79,7 @@ impl<'c, 't> Checker<'c, 't> {
                         for (k, (or, ar, p)) in [(od, ad, d), (os, as_, s)].into_iter().enumerate()
                         {
                             match or.reg {
-                                RegRef::Virt(v) => self.check_class(here, k, v, or.sub, ar, p),
+                                RegRef::Virt(v) => self.check_class(here, o, k, v, ar, p),
                                 RegRef::Phys(q) => {
                                     let want = match or.sub {
                                         Some(i) => self.sub_reg(q, i),

@@ -1,7 +1,7 @@
 //! The checker's register questions: units, sub-registers, the physical register an operand names, and the checks of what a read finds and of register classes.
 
-use crate::ir::{RegMask, RegOperand, RegRef, VReg};
-use crate::target::{Reg, RegUnit, SubRegIndex, TargetInfo};
+use crate::ir::{InstData, Op, Operand, RegMask, RegOperand, RegRef, VReg};
+use crate::target::{Reg, RegClass, RegUnit, SubRegIndex, TargetInfo};
 
 use super::super::state::{State, Value};
 use super::{Checker, Here};
@@ -51,8 +51,9 @@ impl<'c, 't> Checker<'c, 't> {
 
     /// The whole register assigned to `v` when one of its operands names
     /// sub-register `idx` and got physical register `p`: `ar`'s register
-    /// when the allocated operand kept the index, else the register of
-    /// `v`'s class whose `idx` is `p`.
+    /// when the allocated operand kept the index, else the register that
+    /// is a home for `v`'s values (`classes.rs`: a split piece may have a
+    /// larger class) and whose `idx` is `p`.
     pub(super) fn full_reg(
         &self,
         v: VReg,
@@ -63,17 +64,14 @@ impl<'c, 't> Checker<'c, 't> {
         if let (RegRef::Phys(full), Some(_)) = (ar.reg, ar.sub) {
             return Some(full);
         }
-        // A split piece may have been inflated: look in the whole family.
         let class = self
             .orig
             .vregs
             .get(v.index())
             .and_then(|d| d.class)
-            .map(|c| self.wide.get(c.index()).copied().unwrap_or(c));
+            .filter(|c| c.index() < self.t.classes.len());
         let fits = |s: Reg| {
-            self.sub_reg(s, idx) == Some(p)
-                && class
-                    .is_none_or(|c| c.index() < self.t.classes.len() && self.t.class_contains(c, s))
+            self.sub_reg(s, idx) == Some(p) && class.is_none_or(|c| self.homes.holds(self.t, c, s))
         };
         self.t.super_regs(p).iter().copied().find(|&s| fits(s))
     }
@@ -161,13 +159,18 @@ impl<'c, 't> Checker<'c, 't> {
         }
     }
 
-    /// Checks the register an operand of virtual register `v` got.
+    /// Checks the register an operand of virtual register `v` got: operand
+    /// `k` of `o` (the original instruction, or its memory form where an
+    /// operand was folded), given `ar`, naming physical register `p`. The
+    /// whole register must be a home for `v`'s values (only its own class
+    /// for an opcode the description lacks, whose operands may accept no
+    /// more), unreserved, and `p` what the described operand accepts.
     pub(super) fn check_class(
         &mut self,
         here: Here,
+        o: &InstData,
         k: usize,
         v: VReg,
-        sub: Option<SubRegIndex>,
         ar: &RegOperand,
         p: Reg,
     ) {
@@ -180,22 +183,16 @@ impl<'c, 't> Checker<'c, 't> {
         if c.index() >= self.t.classes.len() {
             return;
         }
-        // The allocator may give a piece of a split register a larger
-        // class than the register's, as long as the instructions of that
-        // piece accept it (class inflation): what must hold is that this
-        // instruction accepts the register, within the largest class a
-        // register of `c` may move to without changing its size.
-        let c = if here.inst.index() < self.orig.insts.len() {
-            let wide = self.wide.get(c.index()).copied().unwrap_or(c);
-            crate::alloc::inflate::constrained_class(self.t, self.orig, v, &[here.inst], wide)
-                .unwrap_or(c)
-        } else {
-            c
-        };
+        let sub = o
+            .operands
+            .get(k)
+            .and_then(Operand::as_reg)
+            .and_then(|r| r.sub);
         let full = match sub {
             Some(idx) => self.full_reg(v, idx, ar, p),
             None => Some(p),
         };
+        let own_class_only = matches!(o.op, Op::Unknown(_));
         let cname = self.class_name(c);
         match full {
             None => self.err(
@@ -205,21 +202,72 @@ impl<'c, 't> Checker<'c, 't> {
                 |_: &Self| format!("a sub-register of a {cname} register for %{}", v.0),
                 |c: &Self| format!("{}, which is not one", c.reg_name(p)),
             ),
-            Some(s) if !self.t.class_contains(c, s) => self.err(
+            Some(s) if own_class_only && !self.t.class_contains(c, s) => self.err(
                 K::WrongClass,
                 here,
                 Some(k),
                 |_: &Self| format!("a {cname} register for %{}", v.0),
                 |c: &Self| c.reg_name(s),
             ),
-            Some(s) if self.untracked(s) || !self.t.class(c).allocatable => self.err(
+            Some(s) if !own_class_only && !self.homes.holds(self.t, c, s) => self.err(
+                K::WrongClass,
+                here,
+                Some(k),
+                |_: &Self| {
+                    format!(
+                        "a register of an allocatable class storing {cname} values for %{}",
+                        v.0
+                    )
+                },
+                |c: &Self| c.reg_name(s),
+            ),
+            Some(s) if self.untracked(s) || !self.may_allocate(c, own_class_only) => self.err(
                 K::WrongClass,
                 here,
                 Some(k),
                 |_: &Self| format!("an allocatable, unreserved {cname} register for %{}", v.0),
                 |c: &Self| format!("{}, which is reserved or not allocatable", c.reg_name(s)),
             ),
-            Some(_) => {}
+            Some(_) => {
+                if let Some((e, want)) = self.described_class(o, k)
+                    && !self.t.class_contains(want, p)
+                {
+                    let (wname, op) = (self.class_name(want), self.op_name(o.op));
+                    self.err(
+                        K::WrongClass,
+                        here,
+                        Some(k),
+                        |_: &Self| format!("a {wname} register, as operand {e} of {op} takes"),
+                        |c: &Self| c.reg_name(p),
+                    );
+                }
+            }
         }
+    }
+
+    /// Whether values of class `c` may be given registers: some allocatable
+    /// class stores them (`c` itself only, for an unknown opcode).
+    fn may_allocate(&self, c: RegClass, own_class_only: bool) -> bool {
+        if own_class_only {
+            self.t.class(c).allocatable
+        } else {
+            true
+        }
+    }
+
+    /// The explicit operand number of operand `k` of `o` and the class its
+    /// description gives it, when it has one.
+    fn described_class(&self, o: &InstData, k: usize) -> Option<(usize, RegClass)> {
+        let Op::Target(op) = o.op else {
+            return None;
+        };
+        let desc = self.t.instrs.get(op.index())?;
+        let explicit = |x: &Operand| x.as_reg().is_none_or(|r| !r.is_implicit());
+        if !explicit(o.operands.get(k)?) {
+            return None;
+        }
+        let e = o.operands[..k].iter().filter(|x| explicit(x)).count();
+        let want = desc.operands.get(e)?.class?;
+        (want.index() < self.t.classes.len()).then_some((e, want))
     }
 }

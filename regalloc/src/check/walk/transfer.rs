@@ -311,7 +311,7 @@ impl<'c, 't> Checker<'c, 't> {
                                 );
                             }
                         }
-                        (RegRef::Virt(v), Some(p)) => self.check_class(here, k, v, or.sub, ar, p),
+                        (RegRef::Virt(v), Some(p)) => self.check_class(here, o, k, v, ar, p),
                         (RegRef::Virt(v), None) => self.err(
                             K::WrongClass,
                             here,
@@ -450,6 +450,19 @@ impl<'c, 't> Checker<'c, 't> {
             }
             if let Some(Some(p)) = phys.get(k).copied() {
                 self.check_reads(here, Some(k), r.reg, p, state);
+            }
+        }
+        // The description's implicit uses read their registers whether the
+        // operands name them or not (a call's may be left out): each must
+        // hold what the original held there.
+        for &r in desc.map_or(&[][..], |d| &d.implicit_uses[..]) {
+            let named = o
+                .operands
+                .iter()
+                .filter_map(Operand::as_reg)
+                .any(|x| !x.is_def() && x.reg == RegRef::Phys(r) && x.sub.is_none());
+            if !named && r.index() < self.t.regs.len() {
+                self.check_reads(here, None, RegRef::Phys(r), r, state);
             }
         }
         // A sub-register definition without `undef` keeps the other lanes.
