@@ -45,6 +45,10 @@ pub struct Reserved {
     /// With variable-sized objects, a local frame of at least this many
     /// bytes needs the base pointer too. 0: only stack realignment does.
     pub base_pointer_frame_size: u32,
+    /// A spill slot may be aligned beyond `stack_alignment` only in a
+    /// function that keeps a frame pointer (and, if its stack pointer
+    /// moves, a base pointer) from the start of allocation.
+    pub spill_realign_needs_frame_pointer: bool,
 }
 
 /// Reads the `ReservedRegisters` def (at most one).
@@ -91,6 +95,20 @@ pub fn read(
     out.base_pointer = overlap_closure(bank, &set(f, sets, bank, d, "BasePointer", diags));
     out.stack_alignment = size(f, d, "StackAlignment", diags);
     out.base_pointer_frame_size = size(f, d, "BasePointerFrameSize", diags);
+    out.spill_realign_needs_frame_pointer = f.bit(d, "SpillRealignNeedsFramePointer");
+    if out.spill_realign_needs_frame_pointer && out.stack_alignment == 0 {
+        diags.push(
+            Diagnostic::error(
+                Kind::Semantic,
+                f.loc(d),
+                format!(
+                    "ReservedRegisters '{}' sets SpillRealignNeedsFramePointer, but its StackAlignment is 0, so no slot is ever aligned beyond the stack",
+                    f.name(d)
+                ),
+            )
+            .with_help("set the stack alignment, e.g. `let StackAlignment = 16;`"),
+        );
+    }
     // Alignments are powers of two (LLVM's `Align` cannot hold anything
     // else); comparing a frame's alignment against another number would
     // realign at the wrong threshold without saying so.
