@@ -818,9 +818,11 @@ class Instruction {
 //
 // Where no instruction can spill a class (or LLVM 19 cannot, so its
 // output would not be LLVM's), a CannotSpill def says why; the allocator
-// fails with that reason when a value of the class must be spilled, and
-// sub-classes inherit it as they would inherit templates. A class may not
-// have both a CannotSpill def and a def giving Spill or Reload.
+// fails with that reason when a value of the class must be spilled. A
+// sub-class inherits the reason only if none of its super-classes has spill
+// templates (its registers may all be in a class that can be spilled). A
+// class may not have both a CannotSpill def and a def giving Spill or
+// Reload.
 //
 // Example (BPF):
 //     def : SpillTemplates<GPR> {

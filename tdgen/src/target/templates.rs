@@ -12,7 +12,9 @@
 //!
 //! A class without defs giving some kind inherits that kind from its
 //! nearest super-class (fewest members) that gives it, all of that class's
-//! choices for the kind, most specific first.
+//! choices for the kind, most specific first; a super-class's
+//! `CannotSpill` is inherited only when no super-class has spill
+//! templates.
 
 use super::access::Fields;
 use super::classes::Classes;
@@ -627,7 +629,22 @@ pub fn build(
                 stack_id: "default".to_string(),
                 ..Default::default()
             };
-            if let Some(&s) = order.iter().find(|&&s| own[s].gives_spill()) {
+            // A class's own word first; then the nearest super-class with
+            // templates, and only failing that a super-class's reason: a
+            // sub-class whose registers a spillable class holds is
+            // spillable (AArch64's FIXED_REGS cannot be spilled, but its
+            // sub-class holding only FP is a GPR64all class).
+            let with_templates = |s: &usize| own[*s].defs.iter().any(|d| d.spill.is_some());
+            let source = if own[c].gives_spill() {
+                Some(c)
+            } else {
+                order
+                    .iter()
+                    .copied()
+                    .find(with_templates)
+                    .or_else(|| order.iter().copied().find(|&s| own[s].cannot.is_some()))
+            };
+            if let Some(s) = source {
                 ct.from = Some(s);
                 if let Some((why, _)) = &own[s].cannot {
                     ct.cannot_spill = Some(why.clone());
@@ -862,6 +879,16 @@ def : SpillTemplates<PAIR> {
              def : SpillTemplates<GPR> { let Spill = (ST TplReg, TplSlot, 0); let Reload = (LD TplReg, TplSlot, 0); }",
         );
         assert!(e.contains("register class 'GPR' cannot be spilled, yet has spill templates"), "{e}");
+        // A super-class with templates beats a nearer one's reason.
+        let m = model(
+            "def : CannotSpill<LOW, \"no store reaches it\">;\n\
+             def ONE : RegisterClass<\"T\", [i32], 32, (add R0)>;\n\
+             def : SpillTemplates<GPR> { let Spill = (ST TplReg, TplSlot, 0); let Reload = (LD TplReg, TplSlot, 0); }",
+        )
+        .unwrap();
+        let one = &m.templates.per_class[class(&m, "ONE")];
+        assert_eq!(one.cannot_spill, None);
+        assert_eq!(one.from, Some(class(&m, "GPR")));
         let e = err("def : CannotSpill<GPR, \"\">;");
         assert!(e.contains("CannotSpill for 'GPR' must say why"), "{e}");
     }

@@ -323,7 +323,7 @@ impl Tables {
             has_frame_pointer: v.fp,
             has_base_pointer: v.bp,
             has_calls: v.has_calls,
-            features: 0,
+            ..FunctionInfo::default()
         };
         if let Some(s) = csr
             && self.csr_units[s.index()].is_none()

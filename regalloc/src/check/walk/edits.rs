@@ -87,8 +87,8 @@ impl<'c, 't> Checker<'c, 't> {
                 let copy_op = a.op.is_copy()
                     || self.t.classes.iter().any(|c| {
                         c.copy
-                            .as_ref()
-                            .is_some_and(|tpl| Op::Target(tpl.opcode) == a.op)
+                            .iter()
+                            .any(|ch| Op::Target(ch.template.opcode) == a.op)
                     });
                 if !copy_op || !self.has_reg(a, to, true) || !self.has_reg(a, from, false) {
                     Some(format!(
