@@ -17,6 +17,7 @@
 use crate::regs_gen::Rng;
 use regalloc::ir::{Block, Builder, Generic, MachineFunction, Op, RegFlags, RegMask, VReg};
 use regalloc::target::{
+    FeatureSet,
     CalleeSavedSet, InstrFlags, Opcode, OperandKind, Reg, RegClass, SubRegIndex, TargetInfo,
 };
 
@@ -38,10 +39,14 @@ impl Palette {
     pub fn new(t: &TargetInfo<'_>) -> Palette {
         let usable = |c: RegClass| {
             let d = t.class(c);
+            // Generated functions have no subtarget features and their
+            // slots live on the ordinary stack.
+            let none = FeatureSet::NONE;
             d.allocatable
-                && d.spill.is_some()
-                && d.reload.is_some()
-                && d.copy.is_some()
+                && t.spill_template(c, none, true).is_some()
+                && t.reload_template(c, none, true).is_some()
+                && t.copy_template(c, none).is_some()
+                && d.spill_stack_id == "default"
                 && d.members.iter().filter(|&&r| !t.is_reserved(r)).count() >= 2
         };
         let classes: Vec<RegClass> = (0..t.classes.len())
