@@ -30,7 +30,16 @@ multiclass GPRTemplates<RegisterClass rc, Instruction st, Instruction ld, Instru
   }
 }
 defm GR8Templates       : GPRTemplates<GR8, MOV8mr, MOV8rm, MOV8rr>;
-defm GR8_NOREXTemplates : GPRTemplates<GR8_NOREX, MOV8mr_NOREX, MOV8rm_NOREX, MOV8rr_NOREX>;
+// GR8_NOREX values are spilled as GR8's: LLVM takes the _NOREX store and
+// load only for AH, BH, CH or DH themselves (a physical register, when a
+// COPY from one is folded), never for a virtual register of the class. Its
+// copy of a high byte register is the _NOREX move.
+def GR8_NOREXTemplates : SpillTemplates<GR8_NOREX> {
+  let Copy = (MOV8rr_NOREX TplReg, TplSrc);
+}
+// Every register of GR8_ABCD_H is a high byte register: the _NOREX forms
+// (what LLVM stores when it folds a COPY from one of them).
+defm GR8_ABCD_HTemplates : GPRTemplates<GR8_ABCD_H, MOV8mr_NOREX, MOV8rm_NOREX, MOV8rr_NOREX>;
 defm GR16Templates      : GPRTemplates<GR16, MOV16mr, MOV16rm, MOV16rr>;
 defm GR32Templates      : GPRTemplates<GR32, MOV32mr, MOV32rm, MOV32rr>;
 defm GR64Templates      : GPRTemplates<GR64, MOV64mr, MOV64rm, MOV64rr>;

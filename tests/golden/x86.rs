@@ -11572,7 +11572,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(334),
+                            opcode: Opcode(333),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -11593,7 +11593,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(337),
+                            opcode: Opcode(336),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -11774,7 +11774,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(334),
+                            opcode: Opcode(333),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -11795,7 +11795,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(337),
+                            opcode: Opcode(336),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -16867,23 +16867,6 @@ pub mod tables {
             spill: Cow::Borrowed(
                 &[
                     TemplateChoice {
-                        features: FeatureSet(0x7F),
-                        template: InstrTemplate {
-                            opcode: Opcode(817),
-                            operands: Cow::Borrowed(
-                                &[
-                                    TemplateOperand::Slot,
-                                    TemplateOperand::Imm(1),
-                                    TemplateOperand::NoReg,
-                                    TemplateOperand::Imm(0),
-                                    TemplateOperand::NoReg,
-                                    TemplateOperand::Reg,
-                                ],
-                            ),
-                        },
-                        unaligned: None,
-                    },
-                    TemplateChoice {
                         features: FeatureSet(0x53),
                         template: InstrTemplate {
                             opcode: Opcode(819),
@@ -16956,26 +16939,9 @@ pub mod tables {
             reload: Cow::Borrowed(
                 &[
                     TemplateChoice {
-                        features: FeatureSet(0x7F),
-                        template: InstrTemplate {
-                            opcode: Opcode(818),
-                            operands: Cow::Borrowed(
-                                &[
-                                    TemplateOperand::Reg,
-                                    TemplateOperand::Slot,
-                                    TemplateOperand::Imm(1),
-                                    TemplateOperand::NoReg,
-                                    TemplateOperand::Imm(0),
-                                    TemplateOperand::NoReg,
-                                ],
-                            ),
-                        },
-                        unaligned: None,
-                    },
-                    TemplateChoice {
                         features: FeatureSet(0x53),
                         template: InstrTemplate {
-                            opcode: Opcode(820),
+                            opcode: Opcode(821),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -16992,7 +16958,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x13),
                         template: InstrTemplate {
-                            opcode: Opcode(820),
+                            opcode: Opcode(821),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -17009,7 +16975,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x1),
                         template: InstrTemplate {
-                            opcode: Opcode(823),
+                            opcode: Opcode(824),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -17026,7 +16992,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(370),
+                            opcode: Opcode(371),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -17044,16 +17010,6 @@ pub mod tables {
             ),
             copy: Cow::Borrowed(
                 &[
-                    TemplateChoice {
-                        features: FeatureSet(0x7F),
-                        template: InstrTemplate {
-                            opcode: Opcode(801),
-                            operands: Cow::Borrowed(
-                                &[TemplateOperand::Reg, TemplateOperand::Src],
-                            ),
-                        },
-                        unaligned: None,
-                    },
                     TemplateChoice {
                         features: FeatureSet(0x53),
                         template: InstrTemplate {
@@ -18096,7 +18052,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x17),
                         template: InstrTemplate {
-                            opcode: Opcode(290),
+                            opcode: Opcode(284),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -18113,7 +18069,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(290),
+                            opcode: Opcode(284),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -18134,7 +18090,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x17),
                         template: InstrTemplate {
-                            opcode: Opcode(289),
+                            opcode: Opcode(283),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -18151,7 +18107,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(289),
+                            opcode: Opcode(283),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -21248,26 +21204,9 @@ pub mod tables {
             spill: Cow::Borrowed(
                 &[
                     TemplateChoice {
-                        features: FeatureSet(0x7F),
-                        template: InstrTemplate {
-                            opcode: Opcode(817),
-                            operands: Cow::Borrowed(
-                                &[
-                                    TemplateOperand::Slot,
-                                    TemplateOperand::Imm(1),
-                                    TemplateOperand::NoReg,
-                                    TemplateOperand::Imm(0),
-                                    TemplateOperand::NoReg,
-                                    TemplateOperand::Reg,
-                                ],
-                            ),
-                        },
-                        unaligned: None,
-                    },
-                    TemplateChoice {
                         features: FeatureSet(0x53),
                         template: InstrTemplate {
-                            opcode: Opcode(819),
+                            opcode: Opcode(813),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -21284,7 +21223,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x13),
                         template: InstrTemplate {
-                            opcode: Opcode(819),
+                            opcode: Opcode(813),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -21301,7 +21240,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x1),
                         template: InstrTemplate {
-                            opcode: Opcode(822),
+                            opcode: Opcode(815),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -21318,7 +21257,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(369),
+                            opcode: Opcode(363),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -21337,26 +21276,9 @@ pub mod tables {
             reload: Cow::Borrowed(
                 &[
                     TemplateChoice {
-                        features: FeatureSet(0x7F),
-                        template: InstrTemplate {
-                            opcode: Opcode(818),
-                            operands: Cow::Borrowed(
-                                &[
-                                    TemplateOperand::Reg,
-                                    TemplateOperand::Slot,
-                                    TemplateOperand::Imm(1),
-                                    TemplateOperand::NoReg,
-                                    TemplateOperand::Imm(0),
-                                    TemplateOperand::NoReg,
-                                ],
-                            ),
-                        },
-                        unaligned: None,
-                    },
-                    TemplateChoice {
                         features: FeatureSet(0x53),
                         template: InstrTemplate {
-                            opcode: Opcode(820),
+                            opcode: Opcode(814),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -21373,7 +21295,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x13),
                         template: InstrTemplate {
-                            opcode: Opcode(820),
+                            opcode: Opcode(814),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -21390,7 +21312,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x1),
                         template: InstrTemplate {
-                            opcode: Opcode(823),
+                            opcode: Opcode(816),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -21407,7 +21329,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(370),
+                            opcode: Opcode(365),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -21425,16 +21347,6 @@ pub mod tables {
             ),
             copy: Cow::Borrowed(
                 &[
-                    TemplateChoice {
-                        features: FeatureSet(0x7F),
-                        template: InstrTemplate {
-                            opcode: Opcode(801),
-                            operands: Cow::Borrowed(
-                                &[TemplateOperand::Reg, TemplateOperand::Src],
-                            ),
-                        },
-                        unaligned: None,
-                    },
                     TemplateChoice {
                         features: FeatureSet(0x53),
                         template: InstrTemplate {
@@ -23718,7 +23630,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x17),
                         template: InstrTemplate {
-                            opcode: Opcode(290),
+                            opcode: Opcode(287),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -23735,7 +23647,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(290),
+                            opcode: Opcode(287),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -23756,7 +23668,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x17),
                         template: InstrTemplate {
-                            opcode: Opcode(289),
+                            opcode: Opcode(286),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -23773,7 +23685,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(289),
+                            opcode: Opcode(286),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -26789,26 +26701,9 @@ pub mod tables {
             spill: Cow::Borrowed(
                 &[
                     TemplateChoice {
-                        features: FeatureSet(0x7F),
-                        template: InstrTemplate {
-                            opcode: Opcode(817),
-                            operands: Cow::Borrowed(
-                                &[
-                                    TemplateOperand::Slot,
-                                    TemplateOperand::Imm(1),
-                                    TemplateOperand::NoReg,
-                                    TemplateOperand::Imm(0),
-                                    TemplateOperand::NoReg,
-                                    TemplateOperand::Reg,
-                                ],
-                            ),
-                        },
-                        unaligned: None,
-                    },
-                    TemplateChoice {
                         features: FeatureSet(0x53),
                         template: InstrTemplate {
-                            opcode: Opcode(819),
+                            opcode: Opcode(797),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -26825,7 +26720,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x13),
                         template: InstrTemplate {
-                            opcode: Opcode(819),
+                            opcode: Opcode(798),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -26842,7 +26737,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x1),
                         template: InstrTemplate {
-                            opcode: Opcode(822),
+                            opcode: Opcode(810),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -26859,7 +26754,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(369),
+                            opcode: Opcode(343),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -26878,26 +26773,9 @@ pub mod tables {
             reload: Cow::Borrowed(
                 &[
                     TemplateChoice {
-                        features: FeatureSet(0x7F),
-                        template: InstrTemplate {
-                            opcode: Opcode(818),
-                            operands: Cow::Borrowed(
-                                &[
-                                    TemplateOperand::Reg,
-                                    TemplateOperand::Slot,
-                                    TemplateOperand::Imm(1),
-                                    TemplateOperand::NoReg,
-                                    TemplateOperand::Imm(0),
-                                    TemplateOperand::NoReg,
-                                ],
-                            ),
-                        },
-                        unaligned: None,
-                    },
-                    TemplateChoice {
                         features: FeatureSet(0x53),
                         template: InstrTemplate {
-                            opcode: Opcode(820),
+                            opcode: Opcode(799),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -26914,7 +26792,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x13),
                         template: InstrTemplate {
-                            opcode: Opcode(820),
+                            opcode: Opcode(800),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -26931,7 +26809,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x1),
                         template: InstrTemplate {
-                            opcode: Opcode(823),
+                            opcode: Opcode(811),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -26948,7 +26826,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(370),
+                            opcode: Opcode(344),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -26966,16 +26844,6 @@ pub mod tables {
             ),
             copy: Cow::Borrowed(
                 &[
-                    TemplateChoice {
-                        features: FeatureSet(0x7F),
-                        template: InstrTemplate {
-                            opcode: Opcode(801),
-                            operands: Cow::Borrowed(
-                                &[TemplateOperand::Reg, TemplateOperand::Src],
-                            ),
-                        },
-                        unaligned: None,
-                    },
                     TemplateChoice {
                         features: FeatureSet(0x53),
                         template: InstrTemplate {

@@ -395,8 +395,17 @@ impl Spiller {
             // A full COPY to or from the spilled register becomes the
             // reload or the store itself (LLVM folds the memory operand
             // into the COPY). A rematerializable value is recomputed
-            // instead, as LLVM tries that first.
-            if let Some((inst, kind)) = fold_copy(t, func, &iv.range, i, at, v, class) {
+            // instead, as LLVM tries that first. Not where the template
+            // names the register by its pieces: the folded copy's record
+            // names one operand's register, which would be a piece.
+            let piecewise = [&store, &load].iter().any(|tpl| {
+                tpl.operands
+                    .iter()
+                    .any(|o| matches!(o, TemplateOperand::RegSub(_)))
+            });
+            if let Some((inst, kind)) = fold_copy(t, func, &iv.range, i, at, v, class)
+                .filter(|_| !piecewise)
+            {
                 let fold = match kind {
                     FoldKind::Reload => {
                         let vn = iv

@@ -616,14 +616,19 @@ pub fn build(
     }
     let per_class = (0..nc)
         .map(|c| {
-            // The class itself, then its super-classes, nearest first.
+            // The class itself, then its super-classes, nearest first:
+            // those of the same spill size and alignment (a class's
+            // registers are sub-classes of every wider class holding
+            // them, as in LLVM: x86's VR128 is a sub-class of FR16X, but
+            // its spill code is VR128X's), then by fewest registers.
+            let size = |k: usize| classes.list[k].sizes.first().map(|s| (s.1, s.2));
             let mut order: Vec<usize> = classes.list[c]
                 .super_classes
                 .iter()
                 .copied()
                 .filter(|&s| s != c)
                 .collect();
-            order.sort_by_key(|&s| (classes.list[s].members.len(), s));
+            order.sort_by_key(|&s| (size(s) != size(c), classes.list[s].members.len(), s));
             order.insert(0, c);
             let mut ct = ClassTemplates {
                 stack_id: "default".to_string(),
@@ -663,7 +668,46 @@ pub fn build(
             ct
         })
         .collect();
+    let mut per_class: Vec<ClassTemplates> = per_class;
+    for (c, ct) in per_class.iter_mut().enumerate() {
+        if let Some(why) = unusable(classes, instrs, c, ct) {
+            ct.cannot_spill = Some(why);
+            ct.spill.clear();
+            ct.reload.clear();
+        }
+    }
     Ok(Templates { per_class })
+}
+
+/// Why class `c` cannot use its (inherited) spill or reload templates, if
+/// it cannot: every choice of one kind names an instruction whose register
+/// operand takes none of the class's registers. (LLVM 19 spills the tuples
+/// of four SVE vectors that start at an odd register with STR_ZZZZXI,
+/// whose operand takes only ZPR4StridedOrContiguous tuples; its verifier
+/// rejects the result.)
+fn unusable(classes: &Classes, instrs: &Instrs, c: usize, ct: &ClassTemplates) -> Option<String> {
+    let cl = &classes.list[c];
+    let excluding = |t: &Template| {
+        t.operands.iter().enumerate().find_map(|(k, o)| {
+            let op = instrs.list[t.opcode].operands.get(k)?;
+            let r = op.class.filter(|_| *o == TplOp::Reg)?;
+            let holds_none = !cl.members.iter().any(|&m| classes.list[r].contains(m));
+            holds_none.then(|| {
+                format!(
+                    "LLVM 19 spills it with {}, whose operand '${}' takes only {} registers, and the class has none (llc-19's verifier rejects the result)",
+                    instrs.list[t.opcode].name, op.name, classes.list[r].name
+                )
+            })
+        })
+    };
+    [&ct.spill, &ct.reload].into_iter().find_map(|choices| {
+        let reasons: Vec<String> = choices
+            .iter()
+            .flat_map(|ch| std::iter::once(&ch.template).chain(&ch.unaligned))
+            .map(|t| excluding(t))
+            .collect::<Option<Vec<_>>>()?;
+        reasons.into_iter().next()
+    })
 }
 
 #[cfg(test)]
