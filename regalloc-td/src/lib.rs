@@ -12,8 +12,8 @@ use regalloc::target::{
     AllocOrderPolicy, CalleeSavedDesc, ClassSizes, FeatureDesc, FeatureSet, FunctionInfo,
     HwModeDesc, InstrDesc, InstrFlags, InstrTemplate, LaneMask, MemoryFoldDesc, Opcode,
     OperandDesc, OperandKind, OrderSelector, Reg, RegClass, RegClassDesc, RegFlags, RegUnit,
-    RegUnitDesc, RegisterDesc, SubRegIndex, SubRegIndexDesc, TargetInfo, TemplateChoice,
-    TemplateOperand,
+    RegUnitDesc, RegisterDesc, ReservedWithout, SubRegIndex, SubRegIndexDesc, TargetInfo,
+    TemplateChoice, TemplateOperand,
 };
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
@@ -215,6 +215,14 @@ pub fn from_tables(t: &Tables) -> Result<TargetInfo<'static>, String> {
         base_pointer: Cow::Owned(t.base_pointer.clone()),
         base_pointer_frame_size: t.base_pointer_frame_size,
         spill_realign_needs_frame_pointer: t.spill_realign_needs_frame_pointer,
+        reserved_without: t
+            .reserved_without
+            .iter()
+            .map(|(fs, regs)| ReservedWithout {
+                features: FeatureSet(*fs),
+                regs: Cow::Owned(regs.clone()),
+            })
+            .collect(),
         features: t
             .features
             .iter()

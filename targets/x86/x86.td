@@ -181,6 +181,10 @@ def : CannotSpill<TILE,
 // (X86RegisterInfo::hasBasePointer; EBX on x32, which this target does not
 // describe). x86 has no frame-size rule: its 32-bit displacements reach.
 //
+// XMM16-XMM31 (and the YMM and ZMM registers holding them) exist only with
+// AVX-512: LLVM reserves them in a function without it.
+def : ReservedWithoutFeatures<[FeatureAVX512], (sequence "XMM%u", 16, 31)>;
+//
 // A spill slot of a 32- or 64-byte vector class asks for 32 or 64 bytes of
 // alignment; x86 can realign only a function that reserved its frame
 // pointer (and base pointer) before allocation (X86RegisterInfo's

@@ -588,6 +588,16 @@ class AllocationOrderPolicy {
 //     }
 //===----------------------------------------------------------------------===//
 
+// EXTENSION: registers reserved in a function whose subtarget lacks any of
+// Features (x86 reserves XMM16-XMM31, with the YMM and ZMM registers holding
+// them, without AVX-512: X86RegisterInfo::getReservedRegs). Reserving a
+// register reserves every register overlapping it, as above.
+//     def : ReservedWithoutFeatures<[FeatureAVX512], (sequence "XMM%u", 16, 31)>;
+class ReservedWithoutFeatures<list<SubtargetFeature> fs, dag regs> {
+  list<SubtargetFeature> Features = fs;
+  dag Registers = regs;
+}
+
 class ReservedRegisters {
   dag Always = (add);
   dag FramePointer = (add);

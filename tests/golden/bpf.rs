@@ -477,8 +477,8 @@ pub mod tables {
         AllocOrderPolicy, CalleeSavedDesc, ClassSizes, FeatureDesc, FeatureSet,
         FunctionInfo, HwModeDesc, InstrDesc, InstrFlags, InstrTemplate, LaneMask,
         MemoryFoldDesc, Opcode, OperandDesc, OperandKind, Reg, RegClass, RegClassDesc,
-        RegFlags, RegUnit, RegUnitDesc, RegisterDesc, SubRegIndex, SubRegIndexDesc,
-        TargetInfo, TemplateChoice, TemplateOperand,
+        RegFlags, RegUnit, RegUnitDesc, RegisterDesc, ReservedWithout, SubRegIndex,
+        SubRegIndexDesc, TargetInfo, TemplateChoice, TemplateOperand,
     };
     use ::std::borrow::Cow;
     /// The `bpf` target's tables, compiled by tdgen from `bpf/bpf.td`.
@@ -497,6 +497,7 @@ pub mod tables {
         base_pointer: Cow::Borrowed(&[0x0]),
         base_pointer_frame_size: 0,
         spill_realign_needs_frame_pointer: false,
+        reserved_without: Cow::Borrowed(&[]),
         features: Cow::Borrowed(&[]),
         hw_modes: Cow::Borrowed(&[]),
         instrs: Cow::Borrowed(&INSTRS),

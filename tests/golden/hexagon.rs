@@ -4371,8 +4371,8 @@ pub mod tables {
         AllocOrderPolicy, CalleeSavedDesc, ClassSizes, FeatureDesc, FeatureSet,
         FunctionInfo, HwModeDesc, InstrDesc, InstrFlags, InstrTemplate, LaneMask,
         MemoryFoldDesc, Opcode, OperandDesc, OperandKind, Reg, RegClass, RegClassDesc,
-        RegFlags, RegUnit, RegUnitDesc, RegisterDesc, SubRegIndex, SubRegIndexDesc,
-        TargetInfo, TemplateChoice, TemplateOperand,
+        RegFlags, RegUnit, RegUnitDesc, RegisterDesc, ReservedWithout, SubRegIndex,
+        SubRegIndexDesc, TargetInfo, TemplateChoice, TemplateOperand,
     };
     use ::std::borrow::Cow;
     /// The `hexagon` target's tables, compiled by tdgen from `hexagon/hexagon.td`.
@@ -4400,6 +4400,7 @@ pub mod tables {
         ),
         base_pointer_frame_size: 0,
         spill_realign_needs_frame_pointer: false,
+        reserved_without: Cow::Borrowed(&[]),
         features: Cow::Borrowed(
             &[
                 FeatureDesc {

@@ -2931,8 +2931,8 @@ pub mod tables {
         AllocOrderPolicy, CalleeSavedDesc, ClassSizes, FeatureDesc, FeatureSet,
         FunctionInfo, HwModeDesc, InstrDesc, InstrFlags, InstrTemplate, LaneMask,
         MemoryFoldDesc, Opcode, OperandDesc, OperandKind, Reg, RegClass, RegClassDesc,
-        RegFlags, RegUnit, RegUnitDesc, RegisterDesc, SubRegIndex, SubRegIndexDesc,
-        TargetInfo, TemplateChoice, TemplateOperand,
+        RegFlags, RegUnit, RegUnitDesc, RegisterDesc, ReservedWithout, SubRegIndex,
+        SubRegIndexDesc, TargetInfo, TemplateChoice, TemplateOperand,
     };
     use ::std::borrow::Cow;
     /// The `x86` target's tables, compiled by tdgen from `x86/x86.td`.
@@ -2960,6 +2960,19 @@ pub mod tables {
         ),
         base_pointer_frame_size: 0,
         spill_realign_needs_frame_pointer: true,
+        reserved_without: Cow::Borrowed(
+            &[
+                ReservedWithout {
+                    features: FeatureSet(0x13),
+                    regs: Cow::Borrowed(
+                        &[
+                            0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xFFC00000, 0x3FFFFF, 0x3FFFC0,
+                            0x0, 0x0, 0x0, 0x0,
+                        ],
+                    ),
+                },
+            ],
+        ),
         features: Cow::Borrowed(
             &[
                 FeatureDesc {

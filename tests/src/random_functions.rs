@@ -39,14 +39,16 @@ impl Palette {
     pub fn new(t: &TargetInfo<'_>) -> Palette {
         let usable = |c: RegClass| {
             let d = t.class(c);
-            // Generated functions have no subtarget features and their
-            // slots live on the ordinary stack.
+            // Generated functions have no subtarget features (so no HW
+            // mode: classes whose size depends on one, Hexagon's HVX, are
+            // left out) and their slots live on the ordinary stack.
             let none = FeatureSet::NONE;
             d.allocatable
                 && t.spill_template(c, none, true).is_some()
                 && t.reload_template(c, none, true).is_some()
                 && t.copy_template(c, none).is_some()
                 && d.spill_stack_id == "default"
+                && d.mode_sizes.windows(2).all(|w| w[0] == w[1])
                 && d.members.iter().filter(|&&r| !t.is_reserved(r)).count() >= 2
         };
         let classes: Vec<RegClass> = (0..t.classes.len())

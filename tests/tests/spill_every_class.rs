@@ -610,3 +610,36 @@ fn the_x86_v3_reproducer_spills_a_vr256_value_with_every_allocator() {
         println!("x86-v3-vr256-spill {}: allocated, checked, verified", allocator.name());
     }
 }
+
+/// An AMX tile live across a call: the allocators refuse it with the
+/// description's reason, exactly.
+#[test]
+fn an_unspillable_class_is_refused_with_its_reason() {
+    let t = &regalloc_targets::x86::TARGET;
+    let text = "--- |\n  target triple = \"x86_64-unknown-linux-gnu\"\n  declare void @f()\n  define void @t_TILE() { ret void }\n...\n---\nname: t_TILE\ntracksRegLiveness: true\nbody: |\n  bb.0:\n    liveins: $tmm0\n    %0:tile = COPY $tmm0\n    CALL64pcrel32 @f, csr_noregs, implicit $rsp, implicit $ssp, implicit-def $rsp, implicit-def $ssp\n    $tmm0 = COPY %0\n    RET64 implicit $tmm0\n...\n";
+    let file = mir::read(t, "tile.mir", text);
+    let f = file.read_functions().next().expect("read");
+    let why = "LLVM 19 spills an AMX tile with TILESTORED after loading its stride into a register: two instructions, which one template cannot say (and llc-19 crashes spilling a tile live across a call)";
+    for (allocator, want) in [
+        (
+            Allocator::Greedy,
+            format!("t_TILE: unsupported: t_TILE: %0 must be spilled but class TILE cannot be spilled: {why}"),
+        ),
+        (
+            Allocator::Basic,
+            format!("t_TILE: unsupported: t_TILE: %0 must be spilled but class TILE cannot be spilled: {why}"),
+        ),
+        (
+            Allocator::Fast,
+            format!("t_TILE: unsupported: t_TILE, bb.0, instruction 1: %0: class TILE cannot be spilled: {why}"),
+        ),
+    ] {
+        let mut g = f.clone();
+        let opts = Options {
+            allocator,
+            check: false,
+        };
+        let e = allocate_recorded(t, &mut g, &opts).expect_err("a tile cannot be spilled");
+        assert_eq!(e.to_string(), want, "{}", allocator.name());
+    }
+}

@@ -148,6 +148,16 @@ impl PartialEq for RegClassDesc<'_> {
     }
 }
 
+/// Registers reserved in a function whose subtarget lacks some of
+/// `features` (`ReservedWithoutFeatures`: x86's XMM16-31 without AVX-512).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct ReservedWithout<'a> {
+    /// The features that free the registers.
+    pub features: FeatureSet,
+    /// The registers, as a bit set over registers (closed under overlap).
+    pub regs: Cow<'a, [u32]>,
+}
+
 /// One callee-saved register set (`CalleeSavedRegs`), with its register mask.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct CalleeSavedDesc<'a> {

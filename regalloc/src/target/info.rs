@@ -3,7 +3,7 @@
 use std::borrow::Cow;
 
 use super::bits;
-use super::classes::{CalleeSavedDesc, ClassSizes, FunctionInfo, RegClassDesc};
+use super::classes::{CalleeSavedDesc, ClassSizes, FunctionInfo, RegClassDesc, ReservedWithout};
 use super::ids::{CalleeSavedSet, FeatureSet, Opcode, Reg, RegClass, RegUnit, SubRegIndex};
 use super::instrs::{
     FeatureDesc, HwModeDesc, InstrDesc, InstrTemplate, MemoryFoldDesc, TemplateOperand, choose,
@@ -59,6 +59,9 @@ pub struct TargetInfo<'a> {
     /// stack pointer moves) from the start (x86); elsewhere it gets the
     /// stack's alignment and the unaligned spill forms are used.
     pub spill_realign_needs_frame_pointer: bool,
+    /// Registers reserved in functions whose subtarget lacks some
+    /// features (see [`TargetInfo::reserved_in`]).
+    pub reserved_without: Cow<'a, [ReservedWithout<'a>]>,
     /// Subtarget features, by bit of [`FeatureSet`].
     pub features: Cow<'a, [FeatureDesc<'a>]>,
     /// HW modes; index 0 is the default mode. Empty when the target has
@@ -306,16 +309,38 @@ impl<'a> TargetInfo<'a> {
 
     /// The registers reserved in a function with facts `f`, by register:
     /// those reserved in every function, plus the frame-pointer registers
-    /// when `f.has_frame_pointer` and the base-pointer registers when
-    /// `f.has_base_pointer`.
+    /// when `f.has_frame_pointer`, the base-pointer registers when
+    /// `f.has_base_pointer`, and those its subtarget's features do not
+    /// free ([`TargetInfo::reserved_without`]).
     pub fn reserved_in(&self, f: &FunctionInfo) -> Vec<bool> {
+        let groups = self.reserved_groups(f.features);
         (0..self.regs.len())
             .map(|r| {
                 bits::test(&self.reserved, r)
                     || (f.has_frame_pointer && bits::test(&self.frame_pointer, r))
                     || (f.has_base_pointer && bits::test(&self.base_pointer, r))
+                    || self.in_groups(groups, r)
             })
             .collect()
+    }
+
+    /// Which [`TargetInfo::reserved_without`] entries reserve their
+    /// registers in a function with features `f` (bit `k`: entry `k`).
+    pub fn reserved_groups(&self, f: FeatureSet) -> u64 {
+        self.reserved_without
+            .iter()
+            .enumerate()
+            .filter(|(_, g)| !f.contains(g.features))
+            .fold(0, |m, (k, _)| m | 1 << k)
+    }
+
+    /// Whether register `r` is in one of the `groups` of
+    /// [`TargetInfo::reserved_without`].
+    pub fn in_groups(&self, groups: u64, r: usize) -> bool {
+        self.reserved_without
+            .iter()
+            .enumerate()
+            .any(|(k, g)| groups >> k & 1 == 1 && bits::test(&g.regs, r))
     }
 
     /// Whether a call with mask `s` preserves `r` (O(1)).

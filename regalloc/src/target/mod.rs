@@ -22,6 +22,7 @@ mod tests;
 pub use builder::{ClassSpec, TargetBuilder};
 pub use classes::{
     AllocOrderPolicy, CalleeSavedDesc, ClassSizes, FunctionInfo, OrderSelector, RegClassDesc,
+    ReservedWithout,
 };
 pub use ids::{
     CalleeSavedSet, FeatureSet, LaneMask, Opcode, Reg, RegClass, RegUnit, SubRegIndex,

@@ -198,6 +198,7 @@ static TINY: TargetInfo<'static> = TargetInfo {
     base_pointer: B(&[0]),
     base_pointer_frame_size: 0,
     spill_realign_needs_frame_pointer: false,
+    reserved_without: B(&[]),
     features: B(&[]),
     hw_modes: B(&[]),
     instrs: B(&[

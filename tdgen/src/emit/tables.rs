@@ -251,6 +251,9 @@ pub struct Tables {
     /// Spill slots are aligned beyond the stack only in functions that
     /// keep a frame pointer from the start.
     pub spill_realign_needs_frame_pointer: bool,
+    /// Registers reserved in a function lacking some of a feature set, as
+    /// (features, bit set over registers).
+    pub reserved_without: Vec<(u64, BitSet)>,
     /// Subtarget features: name and the set it turns on.
     pub features: Vec<(String, u64)>,
     /// HW modes (name, required features, excluded features), the default
@@ -600,6 +603,12 @@ impl Tables {
             base_pointer: bitset(nr, m.reserved.base_pointer.iter().copied()),
             base_pointer_frame_size: m.reserved.base_pointer_frame_size,
             spill_realign_needs_frame_pointer: m.reserved.spill_realign_needs_frame_pointer,
+            reserved_without: m
+                .reserved
+                .without_features
+                .iter()
+                .map(|(fs, regs)| (*fs, bitset(nr, regs.iter().copied())))
+                .collect(),
             features: m
                 .features
                 .list

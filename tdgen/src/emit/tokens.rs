@@ -470,6 +470,11 @@ pub fn tokens(t: &Tables, krate: &TokenStream) -> Result<TokenStream, String> {
     let base_pointer = words(&t.base_pointer);
     let base_pointer_frame_size = n(t.base_pointer_frame_size);
     let spill_realign_needs_frame_pointer = t.spill_realign_needs_frame_pointer;
+    let reserved_without = t.reserved_without.iter().map(|(fs, regs)| {
+        let fs = hex(*fs);
+        let regs = words(regs);
+        quote!(ReservedWithout { features: FeatureSet(#fs), regs: #regs })
+    });
     let features = t.features.iter().map(|(name, implies)| {
         let implies = hex(*implies);
         quote!(FeatureDesc { name: Cow::Borrowed(#name), implies: FeatureSet(#implies) })
@@ -561,8 +566,8 @@ pub fn tokens(t: &Tables, krate: &TokenStream) -> Result<TokenStream, String> {
                 AllocOrderPolicy, CalleeSavedDesc, ClassSizes, FeatureDesc, FeatureSet, FunctionInfo,
                 HwModeDesc, InstrDesc, InstrFlags, InstrTemplate, LaneMask, MemoryFoldDesc, Opcode,
                 OperandDesc, OperandKind, Reg, RegClass, RegClassDesc, RegFlags, RegUnit, RegUnitDesc,
-                RegisterDesc, SubRegIndex, SubRegIndexDesc, TargetInfo, TemplateChoice,
-                TemplateOperand,
+                RegisterDesc, ReservedWithout, SubRegIndex, SubRegIndexDesc, TargetInfo,
+                TemplateChoice, TemplateOperand,
             };
             use ::std::borrow::Cow;
 
@@ -582,6 +587,7 @@ pub fn tokens(t: &Tables, krate: &TokenStream) -> Result<TokenStream, String> {
                 base_pointer: #base_pointer,
                 base_pointer_frame_size: #base_pointer_frame_size,
                 spill_realign_needs_frame_pointer: #spill_realign_needs_frame_pointer,
+                reserved_without: Cow::Borrowed(&[#(#reserved_without),*]),
                 features: Cow::Borrowed(&[#(#features),*]),
                 hw_modes: Cow::Borrowed(&[#(#hw_modes),*]),
                 instrs: Cow::Borrowed(&INSTRS),

@@ -79,8 +79,8 @@ impl TargetModel {
             &callee_saved,
             &mut diags,
         );
-        let reserved = reserved::read(&f, &mut sets, &bank, &mut diags);
         let features = features::read(&f, &bank, &mut diags);
+        let reserved = reserved::read(&f, &mut sets, &bank, &features, &mut diags);
         diags.append(&mut sets.diags);
         if !diags.is_empty() {
             return Err(diags);

@@ -18,6 +18,7 @@
 //! variable-sized objects need a base pointer.
 
 use super::access::Fields;
+use super::features::Features;
 use super::regs::RegBank;
 use super::sets::{OrderedSet, Sets};
 use crate::diag::{Diagnostic, Kind};
@@ -49,6 +50,10 @@ pub struct Reserved {
     /// function that keeps a frame pointer (and, if its stack pointer
     /// moves, a base pointer) from the start of allocation.
     pub spill_realign_needs_frame_pointer: bool,
+    /// `ReservedWithoutFeatures` defs: registers reserved in a function
+    /// whose subtarget lacks some of the features (a feature set, closed
+    /// under implication), closed under overlap.
+    pub without_features: Vec<(u64, BTreeSet<usize>)>,
 }
 
 /// Reads the `ReservedRegisters` def (at most one).
@@ -56,9 +61,36 @@ pub fn read(
     f: &Fields<'_>,
     sets: &mut Sets<'_>,
     bank: &RegBank,
+    features: &Features,
     diags: &mut Vec<Diagnostic>,
 ) -> Reserved {
     let mut out = Reserved::default();
+    for d in f.rk.derived_defs("ReservedWithoutFeatures") {
+        let mut bits = Vec::new();
+        for i in f.list(d, "Features").iter() {
+            match i {
+                Init::Def(x) if features.bit_of_def(*x).is_some() => bits.extend(features.bit_of_def(*x)),
+                _ => diags.push(Diagnostic::error(
+                    Kind::Semantic,
+                    f.loc(d),
+                    format!("Features of '{}' must list SubtargetFeature defs", f.name(d)),
+                )),
+            }
+        }
+        if bits.is_empty() {
+            diags.push(Diagnostic::error(
+                Kind::Semantic,
+                f.loc(d),
+                format!(
+                    "'{}' names no feature: its registers would be reserved always (say so in ReservedRegisters.Always)",
+                    f.name(d)
+                ),
+            ));
+            continue;
+        }
+        let regs = overlap_closure(bank, &set(f, sets, bank, d, "Registers", diags));
+        out.without_features.push((features.closure(bits), regs));
+    }
     let defs = f.rk.derived_defs("ReservedRegisters");
     if defs.len() > 1 {
         diags.push(

@@ -887,6 +887,29 @@ def : SpillTemplates<PAIR> {
     }
 
     #[test]
+    fn an_overlap_is_reported_at_both_defs() {
+        // Exact text: the error at the second def, the first as the other.
+        let e = err(
+            "def : SpillTemplates<GPR> { let Features = [FV];\n\
+             let Spill = (ST TplReg, TplSlot, 0); let Reload = (LD TplReg, TplSlot, 0); }\n\
+             def : SpillTemplates<GPR> { let Features = [FX];\n\
+             let Spill = (ST TplReg, TplSlot, 0); let Reload = (LD TplReg, TplSlot, 0); }",
+        );
+        let first = HEAD.lines().count() + 1;
+        let want = format!(
+            "error: the templates of 'GPR' for features [v] and [x] overlap: a function with both would match either\n   \
+             ┌─ t.td:{}:1\n",
+            first + 2
+        );
+        assert!(e.starts_with(&want), "{e}");
+        assert!(e.contains("' the other def\n"), "{e}");
+        assert!(
+            e.ends_with("= help: list one def's features in the other, so that one contains the other\n\n"),
+            "{e:?}"
+        );
+    }
+
+    #[test]
     fn unaligned_forms_must_be_reachable() {
         let wide = "let Spill = (STW TplReg, TplSlot, 0); let Reload = (LDW TplReg, TplSlot, 0);
                     let UnalignedSpill = (STW TplReg, TplSlot, 1);";
