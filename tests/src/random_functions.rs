@@ -17,8 +17,8 @@
 use crate::regs_gen::Rng;
 use regalloc::ir::{Block, Builder, Generic, MachineFunction, Op, RegFlags, RegMask, VReg};
 use regalloc::target::{
-    FeatureSet,
-    CalleeSavedSet, InstrFlags, Opcode, OperandKind, Reg, RegClass, SubRegIndex, TargetInfo,
+    CalleeSavedSet, FeatureSet, InstrFlags, Opcode, OperandKind, Reg, RegClass, SubRegIndex,
+    TargetInfo,
 };
 
 /// What the generator may use on one target, computed once.

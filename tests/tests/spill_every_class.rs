@@ -272,7 +272,9 @@ fn llc_complaint(llc: &Path, args: &[&str], file: &Path) -> Option<String> {
     let err = String::from_utf8_lossy(&out.stderr);
     let line = err
         .lines()
-        .find(|l| l.contains("Bad machine code") || l.contains("error:") || l.contains("LLVM ERROR"))
+        .find(|l| {
+            l.contains("Bad machine code") || l.contains("error:") || l.contains("LLVM ERROR")
+        })
         .map(str::trim)
         .map(str::to_string);
     Some(line.unwrap_or_else(|| {
@@ -352,7 +354,9 @@ fn allocate(
     let mut allocated = BTreeSet::new();
     for (case, doc) in cases.iter().zip(out.functions.iter_mut()) {
         let FunctionDoc::Read(f) = doc else {
-            tally.failures.push(format!("{}: the MIR reader rejected it", case.func));
+            tally
+                .failures
+                .push(format!("{}: the MIR reader rejected it", case.func));
             continue;
         };
         let d = t.class(case.class);
@@ -372,7 +376,9 @@ fn allocate(
             )),
             (Ok((_, record)), None) => {
                 if let Err(es) = regalloc::check::check(t, f, &g, &record) {
-                    tally.failures.push(format!("{}: checker: {}", case.func, es[0]));
+                    tally
+                        .failures
+                        .push(format!("{}: checker: {}", case.func, es[0]));
                 } else if spill_shape(t, &g).1.is_empty() {
                     tally.failures.push(format!("{}: no spill slot", case.func));
                 } else {
@@ -431,14 +437,22 @@ fn every_allocatable_class_spills_or_says_why() {
         let t = st.t;
         let (cases, skipped) = cases(&st);
         let text = mir_text(&st, &cases);
-        let input = dir.join(format!("{}_{}.in.mir", st.target, st.name.replace('+', "_")));
+        let input = dir.join(format!(
+            "{}_{}.in.mir",
+            st.target,
+            st.name.replace('+', "_")
+        ));
         std::fs::write(&input, &text).unwrap();
         let file = mir::read(t, "input", &text);
         let label = format!("{} {}", st.target, st.name);
         println!(
             "{label}: {} functions; classes with no allocatable register: {}",
             cases.len(),
-            if skipped.is_empty() { "none".to_string() } else { skipped.join(", ") }
+            if skipped.is_empty() {
+                "none".to_string()
+            } else {
+                skipped.join(", ")
+            }
         );
         let mut greedy_out = None;
         for allocator in [Allocator::Greedy, Allocator::Basic, Allocator::Fast] {
@@ -454,7 +468,12 @@ fn every_allocatable_class_spills_or_says_why() {
             for f in &tally.failures {
                 println!("  failed: {f}");
             }
-            failures.extend(tally.failures.iter().map(|f| format!("{label} {}: {f}", allocator.name())));
+            failures.extend(
+                tally
+                    .failures
+                    .iter()
+                    .map(|f| format!("{label} {}: {f}", allocator.name())),
+            );
             if allocator == Allocator::Greedy {
                 greedy_out = Some(out);
             }
@@ -500,13 +519,20 @@ fn compare_with_llvm(
     };
     // The functions of classes the description says cannot be spilled:
     // what LLVM does with each, one at a time (it may crash).
-    for c in cases.iter().filter(|c| t.class(c.class).cannot_spill.is_some()) {
+    for c in cases
+        .iter()
+        .filter(|c| t.class(c.class).cannot_spill.is_some())
+    {
         let one = dir.join(format!("llvm_one_{}.mir", c.func));
-        std::fs::write(&one, mir::write(t, &only(&file, &BTreeSet::from([c.func.clone()])))).unwrap();
+        std::fs::write(
+            &one,
+            mir::write(t, &only(&file, &BTreeSet::from([c.func.clone()]))),
+        )
+        .unwrap();
         let args = greedy(true);
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let what = llc_complaint(llc, &args, &one)
-            .unwrap_or_else(|| "allocated and verified".to_string());
+        let what =
+            llc_complaint(llc, &args, &one).unwrap_or_else(|| "allocated and verified".to_string());
         println!(
             "{label}: {} cannot be spilled; LLVM's greedy: {what}",
             t.class(c.class).name
@@ -517,9 +543,17 @@ fn compare_with_llvm(
         .filter(|c| t.class(c.class).cannot_spill.is_none())
         .map(|c| c.func.clone())
         .collect();
-    let path = dir.join(format!("llvm_{}_{}.in.mir", st.target, st.name.replace('+', "_")));
+    let path = dir.join(format!(
+        "llvm_{}_{}.in.mir",
+        st.target,
+        st.name.replace('+', "_")
+    ));
     std::fs::write(&path, mir::write(t, &only(&file, &spillable))).unwrap();
-    let out = dir.join(format!("llvm_{}_{}.out.mir", st.target, st.name.replace('+', "_")));
+    let out = dir.join(format!(
+        "llvm_{}_{}.out.mir",
+        st.target,
+        st.name.replace('+', "_")
+    ));
     // Unverified: LLVM 19's own verifier rejects its live intervals after
     // spilling a register pair by halves, though the code is right.
     let args = greedy(false);
@@ -531,16 +565,27 @@ fn compare_with_llvm(
         .status()
         .expect("run llc");
     if !status.success() {
-        return vec![format!("{label}: LLVM's greedy failed on {}", path.display())];
+        return vec![format!(
+            "{label}: LLVM's greedy failed on {}",
+            path.display()
+        )];
     }
     let llvm_text = std::fs::read_to_string(&out).unwrap();
     let llvm = mir::read(t, "llvm", &llvm_text);
-    let llvm_by_name: BTreeMap<&str, &MachineFunction> =
-        llvm.read_functions().map(|f| (f.name.as_str(), f)).collect();
+    let llvm_by_name: BTreeMap<&str, &MachineFunction> = llvm
+        .read_functions()
+        .map(|f| (f.name.as_str(), f))
+        .collect();
     let (mut same, mut differ) = (0, Vec::new());
-    for f in ours.read_functions().filter(|f| spillable.contains(&f.name)) {
+    for f in ours
+        .read_functions()
+        .filter(|f| spillable.contains(&f.name))
+    {
         let Some(l) = llvm_by_name.get(f.name.as_str()) else {
-            differ.push(format!("{label}: {}: LLVM's output lacks the function", f.name));
+            differ.push(format!(
+                "{label}: {}: LLVM's output lacks the function",
+                f.name
+            ));
             continue;
         };
         let (a, b) = (spill_shape(t, f), spill_shape(t, l));
@@ -592,7 +637,10 @@ fn the_x86_v3_reproducer_spills_a_vr256_value_with_every_allocator() {
             // frame pointer, so cannot realign) and reached with the
             // unaligned moves, as LLVM does.
             let (opcodes, slots) = spill_shape(t, &g);
-            assert!(slots.contains(&(32, 16, "default".to_string())), "{slots:?}");
+            assert!(
+                slots.contains(&(32, 16, "default".to_string())),
+                "{slots:?}"
+            );
             assert!(!slots.iter().any(|s| s.0 == 32 && s.1 != 16), "{slots:?}");
             assert!(!opcodes.contains("VMOVAPSYmr") && !opcodes.contains("VMOVAPSYrm"));
             vr256 += usize::from(opcodes.contains("VMOVUPSYmr"));
@@ -603,11 +651,23 @@ fn the_x86_v3_reproducer_spills_a_vr256_value_with_every_allocator() {
         std::fs::write(&written, mir::write(t, &out)).unwrap();
         let complaint = llc_complaint(
             &llc,
-            &["-run-pass=none", "-verify-machineinstrs", "-mtriple=x86_64-linux-gnu"],
+            &[
+                "-run-pass=none",
+                "-verify-machineinstrs",
+                "-mtriple=x86_64-linux-gnu",
+            ],
             &written,
         );
-        assert_eq!(complaint, None, "{}: llc-19 verifies the result", allocator.name());
-        println!("x86-v3-vr256-spill {}: allocated, checked, verified", allocator.name());
+        assert_eq!(
+            complaint,
+            None,
+            "{}: llc-19 verifies the result",
+            allocator.name()
+        );
+        println!(
+            "x86-v3-vr256-spill {}: allocated, checked, verified",
+            allocator.name()
+        );
     }
 }
 
@@ -623,15 +683,21 @@ fn an_unspillable_class_is_refused_with_its_reason() {
     for (allocator, want) in [
         (
             Allocator::Greedy,
-            format!("t_TILE: unsupported: t_TILE: %0 must be spilled but class TILE cannot be spilled: {why}"),
+            format!(
+                "unsupported: t_TILE: %0 must be spilled but class TILE cannot be spilled: {why}"
+            ),
         ),
         (
             Allocator::Basic,
-            format!("t_TILE: unsupported: t_TILE: %0 must be spilled but class TILE cannot be spilled: {why}"),
+            format!(
+                "unsupported: t_TILE: %0 must be spilled but class TILE cannot be spilled: {why}"
+            ),
         ),
         (
             Allocator::Fast,
-            format!("t_TILE: unsupported: t_TILE, bb.0, instruction 1: %0: class TILE cannot be spilled: {why}"),
+            format!(
+                "unsupported: t_TILE, bb.0, instruction 1: %0: class TILE cannot be spilled: {why}"
+            ),
         ),
     ] {
         let mut g = f.clone();

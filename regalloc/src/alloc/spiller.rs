@@ -45,7 +45,8 @@
 use crate::analysis::{LiveInterval, LiveIntervals, LiveRange, Segment, Slot, SlotIndex, ValNo};
 use crate::ir::{Inst, InstData, MachineFunction, Op, Operand, RegFlags, RegOperand, RegRef, VReg};
 use crate::target::{
-    FeatureSet, FunctionInfo, InstrTemplate, MemoryFoldDesc, Reg, RegClass, TargetInfo, TemplateOperand,
+    FeatureSet, FunctionInfo, InstrTemplate, MemoryFoldDesc, Reg, RegClass, TargetInfo,
+    TemplateOperand,
 };
 
 use super::remat::{all_remat_values, is_constant, remat_copy, remat_values};
@@ -403,8 +404,8 @@ impl Spiller {
                     .iter()
                     .any(|o| matches!(o, TemplateOperand::RegSub(_)))
             });
-            if let Some((inst, kind)) = fold_copy(t, func, &iv.range, i, at, v, class)
-                .filter(|_| !piecewise)
+            if let Some((inst, kind)) =
+                fold_copy(t, func, &iv.range, i, at, v, class).filter(|_| !piecewise)
             {
                 let fold = match kind {
                     FoldKind::Reload => {

@@ -267,13 +267,23 @@ impl<'a> TargetInfo<'a> {
     /// The store of a register of class `c` to a stack slot, for a function
     /// with features `f`, to a slot aligned as the class asks (`aligned`)
     /// or only as the stack is; `None` when the class has none.
-    pub fn spill_template(&self, c: RegClass, f: FeatureSet, aligned: bool) -> Option<&InstrTemplate<'a>> {
+    pub fn spill_template(
+        &self,
+        c: RegClass,
+        f: FeatureSet,
+        aligned: bool,
+    ) -> Option<&InstrTemplate<'a>> {
         choose(&self.classes[c.index()].spill, f).map(|t| t.for_slot(aligned))
     }
 
     /// The load of a register of class `c` from a stack slot (see
     /// [`TargetInfo::spill_template`]).
-    pub fn reload_template(&self, c: RegClass, f: FeatureSet, aligned: bool) -> Option<&InstrTemplate<'a>> {
+    pub fn reload_template(
+        &self,
+        c: RegClass,
+        f: FeatureSet,
+        aligned: bool,
+    ) -> Option<&InstrTemplate<'a>> {
         choose(&self.classes[c.index()].reload, f).map(|t| t.for_slot(aligned))
     }
 

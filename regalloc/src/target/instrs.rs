@@ -207,7 +207,10 @@ impl<'a> TemplateChoice<'a> {
 }
 
 /// The first of `choices` (most specific first) whose features `f` has.
-pub fn choose<'c, 'a>(choices: &'c [TemplateChoice<'a>], f: FeatureSet) -> Option<&'c TemplateChoice<'a>> {
+pub fn choose<'c, 'a>(
+    choices: &'c [TemplateChoice<'a>],
+    f: FeatureSet,
+) -> Option<&'c TemplateChoice<'a>> {
     choices.iter().find(|c| f.contains(c.features))
 }
 

@@ -24,9 +24,7 @@ pub use classes::{
     AllocOrderPolicy, CalleeSavedDesc, ClassSizes, FunctionInfo, OrderSelector, RegClassDesc,
     ReservedWithout,
 };
-pub use ids::{
-    CalleeSavedSet, FeatureSet, LaneMask, Opcode, Reg, RegClass, RegUnit, SubRegIndex,
-};
+pub use ids::{CalleeSavedSet, FeatureSet, LaneMask, Opcode, Reg, RegClass, RegUnit, SubRegIndex};
 pub use info::TargetInfo;
 pub use instrs::{
     FeatureDesc, HwModeDesc, InstrDesc, InstrFlags, InstrTemplate, MemoryFoldDesc, OperandDesc,

@@ -137,7 +137,10 @@ pub fn read(f: &Fields<'_>, bank: &RegBank, diags: &mut Vec<Diagnostic>) -> Feat
         mode_terms.push(terms);
     }
     if out.list.len() > MAX_FEATURES {
-        let at = out.list[MAX_FEATURES].def.map(|d| f.loc(d)).unwrap_or_default();
+        let at = out.list[MAX_FEATURES]
+            .def
+            .map(|d| f.loc(d))
+            .unwrap_or_default();
         diags.push(
             Diagnostic::error(
                 Kind::Semantic,
@@ -230,7 +233,10 @@ def Wide : HwMode<"+wide,-a", []>;
         let names: Vec<&str> = fs.list.iter().map(|x| x.name.as_str()).collect();
         assert_eq!(names, ["a", "b", "c", "wide"]);
         assert_eq!(fs.list[2].implies, 0b0111, "c implies b and, through it, a");
-        assert_eq!(fs.list[3].implies, 0b1000, "a mode-only name implies nothing");
+        assert_eq!(
+            fs.list[3].implies, 0b1000,
+            "a mode-only name implies nothing"
+        );
         assert_eq!(fs.modes.len(), 2);
         assert_eq!(fs.modes[1].requires, 0b1000);
         assert_eq!(fs.modes[1].excludes, 0b0001);

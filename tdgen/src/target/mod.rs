@@ -86,8 +86,7 @@ impl TargetModel {
             return Err(diags);
         }
         let instrs = instrs::Instrs::build(rk, &bank, &classes)?;
-        let templates =
-            templates::build(&f, &bank, &classes, &instrs, &features, &reserved)?;
+        let templates = templates::build(&f, &bank, &classes, &instrs, &features, &reserved)?;
         let folds = folds::read(&f, &bank, &instrs)?;
         let target = rk
             .derived_defs("Target")

@@ -69,11 +69,16 @@ pub fn read(
         let mut bits = Vec::new();
         for i in f.list(d, "Features").iter() {
             match i {
-                Init::Def(x) if features.bit_of_def(*x).is_some() => bits.extend(features.bit_of_def(*x)),
+                Init::Def(x) if features.bit_of_def(*x).is_some() => {
+                    bits.extend(features.bit_of_def(*x))
+                }
                 _ => diags.push(Diagnostic::error(
                     Kind::Semantic,
                     f.loc(d),
-                    format!("Features of '{}' must list SubtargetFeature defs", f.name(d)),
+                    format!(
+                        "Features of '{}' must list SubtargetFeature defs",
+                        f.name(d)
+                    ),
                 )),
             }
         }

@@ -181,13 +181,21 @@ impl Reader<'_> {
     }
 
     /// One template dag of class `c`.
-    fn template(&mut self, span: Span, what: What, c: usize, g: &crate::records::value::Dag) -> Option<Template> {
+    fn template(
+        &mut self,
+        span: Span,
+        what: What,
+        c: usize,
+        g: &crate::records::value::Dag,
+    ) -> Option<Template> {
         let cname = self.classes.list[c].name.clone();
         let w = what.name();
         let Init::Def(op) = &g.op else {
             self.err(
                 span,
-                format!("{w} template of class '{cname}' must name an instruction as its dag operator"),
+                format!(
+                    "{w} template of class '{cname}' must name an instruction as its dag operator"
+                ),
             );
             return None;
         };
@@ -226,8 +234,14 @@ impl Reader<'_> {
             return None;
         }
         let count = |p: fn(&TplOp) -> bool| ops.iter().filter(|o| p(o)).count();
-        let (regs, reg_subs) = (count(|o| *o == TplOp::Reg), count(|o| matches!(o, TplOp::RegSub(_))));
-        let (srcs, src_subs) = (count(|o| *o == TplOp::Src), count(|o| matches!(o, TplOp::SrcSub(_))));
+        let (regs, reg_subs) = (
+            count(|o| *o == TplOp::Reg),
+            count(|o| matches!(o, TplOp::RegSub(_))),
+        );
+        let (srcs, src_subs) = (
+            count(|o| *o == TplOp::Src),
+            count(|o| matches!(o, TplOp::SrcSub(_))),
+        );
         let slots = count(|o| *o == TplOp::Slot);
         let reg_ok = (regs == 1 && reg_subs == 0) || (regs == 0 && reg_subs > 0);
         let ok = if what == What::Copy {
@@ -313,8 +327,8 @@ impl Reader<'_> {
     fn dag_field(&mut self, t: RecId, field: &str) -> Option<crate::records::value::Dag> {
         match self.f.value(t, field) {
             Some(Init::Dag(g)) => {
-                let none = matches!(&g.op, Init::Def(o) if self.f.name(*o) == "ops")
-                    && g.args.is_empty();
+                let none =
+                    matches!(&g.op, Init::Def(o) if self.f.name(*o) == "ops") && g.args.is_empty();
                 (!none).then(|| (**g).clone())
             }
             None | Some(Init::Unset) => None,
@@ -341,11 +355,7 @@ impl Reader<'_> {
             );
             return None;
         };
-        let c = self
-            .classes
-            .list
-            .iter()
-            .position(|c| c.def == Some(cd));
+        let c = self.classes.list.iter().position(|c| c.def == Some(cd));
         if c.is_none() {
             self.err(
                 span,
@@ -442,7 +452,9 @@ impl Reader<'_> {
             };
             self.err(
                 span,
-                format!("the templates of '{cname}' give {has} without {lacks}; give both or neither"),
+                format!(
+                    "the templates of '{cname}' give {has} without {lacks}; give both or neither"
+                ),
             );
             return None;
         }
@@ -539,7 +551,10 @@ impl Reader<'_> {
 }
 
 /// The choices of one kind from a class's own defs, most specific first.
-fn choices(own: &Own, pick: impl Fn(&OwnDef) -> Option<(Template, Option<Template>)>) -> Vec<Choice> {
+fn choices(
+    own: &Own,
+    pick: impl Fn(&OwnDef) -> Option<(Template, Option<Template>)>,
+) -> Vec<Choice> {
     let mut v: Vec<Choice> = own
         .defs
         .iter()
@@ -801,7 +816,11 @@ def : SpillTemplates<GPR> { let Features = [FV];
         let (v, w) = (1u64 << 0, 1u64 << 1);
         assert_eq!(
             offsets,
-            [(v | w, TplOp::Imm(2)), (v, TplOp::Imm(1)), (0, TplOp::Imm(0))]
+            [
+                (v | w, TplOp::Imm(2)),
+                (v, TplOp::Imm(1)),
+                (0, TplOp::Imm(0))
+            ]
         );
     }
 
@@ -822,41 +841,67 @@ def : SpillTemplates<PAIR> {
             "def : SpillTemplates<PAIR> { let Spill = (STP (TplReg lo), (TplReg lo), TplSlot, 0);
              let Reload = (LDP (TplReg lo), (TplReg hi), TplSlot, 0); }",
         );
-        assert!(e.contains("spill template of class 'PAIR': sub-register 'lo' overlaps another piece"), "{e}");
+        assert!(
+            e.contains("spill template of class 'PAIR': sub-register 'lo' overlaps another piece"),
+            "{e}"
+        );
         let e = err(
             "def : SpillTemplates<PAIR> { let Spill = (ST (TplReg lo), TplSlot, 0);
              let Reload = (LD (TplReg lo), TplSlot, 0); }",
         );
-        assert!(e.contains("the pieces do not cover the registers of 'PAIR'"), "{e}");
+        assert!(
+            e.contains("the pieces do not cover the registers of 'PAIR'"),
+            "{e}"
+        );
         let e = err(
             "def : SpillTemplates<GPR> { let Spill = (ST (TplReg lo), TplSlot, 0);
              let Reload = (LD TplReg, TplSlot, 0); }",
         );
-        assert!(e.contains("not every register of 'GPR' has sub-register 'lo'"), "{e}");
+        assert!(
+            e.contains("not every register of 'GPR' has sub-register 'lo'"),
+            "{e}"
+        );
         let e = err(
             "def : SpillTemplates<GPR> { let Spill = (ST (TplSlot lo), TplSlot, 0);
              let Reload = (LD TplReg, TplSlot, 0); }",
         );
-        assert!(e.contains("a dag operand must be (TplReg idx) or (TplSrc idx)"), "{e}");
+        assert!(
+            e.contains("a dag operand must be (TplReg idx) or (TplSrc idx)"),
+            "{e}"
+        );
     }
 
     #[test]
     fn bad_templates_are_errors() {
-        let e = err("def : SpillTemplates<GPR> { let Spill = (ST TplReg, TplSlot); let Reload = (LD TplReg, TplSlot, 0); }");
-        assert!(e.contains("has 3 machine operands, the template gives 2"), "{e}");
-        let e = err("def : SpillTemplates<GPR> { let Spill = (GPR TplReg, TplSlot, 0); let Reload = (LD TplReg, TplSlot, 0); }");
+        let e = err(
+            "def : SpillTemplates<GPR> { let Spill = (ST TplReg, TplSlot); let Reload = (LD TplReg, TplSlot, 0); }",
+        );
+        assert!(
+            e.contains("has 3 machine operands, the template gives 2"),
+            "{e}"
+        );
+        let e = err(
+            "def : SpillTemplates<GPR> { let Spill = (GPR TplReg, TplSlot, 0); let Reload = (LD TplReg, TplSlot, 0); }",
+        );
         assert!(e.contains("'GPR' is not an instruction"), "{e}");
         let e = err("def : SpillTemplates<GPR> { let Copy = (MOV TplReg, TplReg); }");
         assert!(e.contains("must use TplReg once"), "{e}");
-        let e = err("def : SpillTemplates<GPR> { let Spill = (ST 0, TplSlot, TplReg); let Reload = (LD TplReg, TplSlot, 0); }");
+        let e = err(
+            "def : SpillTemplates<GPR> { let Spill = (ST 0, TplSlot, TplReg); let Reload = (LD TplReg, TplSlot, 0); }",
+        );
         assert!(e.contains("is not a register operand"), "{e}");
-        let e = err("def : SpillTemplates<GPR> { let Spill = (LD TplReg, TplSlot, 0); let Reload = (LD TplReg, TplSlot, 0); }");
+        let e = err(
+            "def : SpillTemplates<GPR> { let Spill = (LD TplReg, TplSlot, 0); let Reload = (LD TplReg, TplSlot, 0); }",
+        );
         assert!(
             e.contains("spill template of class 'GPR': operand 0 of 'LD' ('$v') is a definition, but the register must be a use"),
             "{e}"
         );
         let e = err("def : SpillTemplates<GPR> { let Spill = (ST TplReg, TplSlot, 0); }");
-        assert!(e.contains("give Spill without Reload; give both or neither"), "{e}");
+        assert!(
+            e.contains("give Spill without Reload; give both or neither"),
+            "{e}"
+        );
         let e = err(
             "def : SpillTemplates<GPR> { let StackID = \"vector\"; let Spill = (ST TplReg, TplSlot, 0); let Reload = (LD TplReg, TplSlot, 0); }",
         );
@@ -869,7 +914,10 @@ def : SpillTemplates<PAIR> {
         let e = err(&format!(
             "def : SpillTemplates<GPR> {{ {base} }}\ndef : SpillTemplates<GPR> {{ {base} }}"
         ));
-        assert!(e.contains("register class 'GPR' has spill templates twice"), "{e}");
+        assert!(
+            e.contains("register class 'GPR' has spill templates twice"),
+            "{e}"
+        );
         assert!(e.contains("first given here"), "{e}");
         let e = err(&format!(
             "def : SpillTemplates<GPR> {{ let Features = [FV]; {base} }}\n\
@@ -883,18 +931,19 @@ def : SpillTemplates<PAIR> {
             "def : SpillTemplates<GPR> {{ let StackID = \"scalable-vector\"; {base} }}\n\
              def : SpillTemplates<GPR> {{ let Features = [FV]; {base} }}"
         ));
-        assert!(e.contains("disagree on StackID ('scalable-vector' and 'default')"), "{e}");
+        assert!(
+            e.contains("disagree on StackID ('scalable-vector' and 'default')"),
+            "{e}"
+        );
     }
 
     #[test]
     fn an_overlap_is_reported_at_both_defs() {
         // Exact text: the error at the second def, the first as the other.
-        let e = err(
-            "def : SpillTemplates<GPR> { let Features = [FV];\n\
+        let e = err("def : SpillTemplates<GPR> { let Features = [FV];\n\
              let Spill = (ST TplReg, TplSlot, 0); let Reload = (LD TplReg, TplSlot, 0); }\n\
              def : SpillTemplates<GPR> { let Features = [FX];\n\
-             let Spill = (ST TplReg, TplSlot, 0); let Reload = (LD TplReg, TplSlot, 0); }",
-        );
+             let Spill = (ST TplReg, TplSlot, 0); let Reload = (LD TplReg, TplSlot, 0); }");
         let first = HEAD.lines().count() + 1;
         let want = format!(
             "error: the templates of 'GPR' for features [v] and [x] overlap: a function with both would match either\n   \
@@ -904,7 +953,9 @@ def : SpillTemplates<PAIR> {
         assert!(e.starts_with(&want), "{e}");
         assert!(e.contains("' the other def\n"), "{e}");
         assert!(
-            e.ends_with("= help: list one def's features in the other, so that one contains the other\n\n"),
+            e.ends_with(
+                "= help: list one def's features in the other, so that one contains the other\n\n"
+            ),
             "{e:?}"
         );
     }
@@ -923,12 +974,19 @@ def : SpillTemplates<PAIR> {
                 "def : ReservedRegisters {{ let StackAlignment = {a}; let SpillRealignNeedsFramePointer = true; }}"
             )
         };
-        let e = err(&format!("{}\ndef : SpillTemplates<WIDE> {{ {wide} }}", rr(16)));
+        let e = err(&format!(
+            "{}\ndef : SpillTemplates<WIDE> {{ {wide} }}",
+            rr(16)
+        ));
         assert!(
             e.contains("the spill alignment of 'WIDE' (16 bytes) does not exceed the stack alignment (16 bytes)"),
             "{e}"
         );
-        let m = model(&format!("{}\ndef : SpillTemplates<WIDE> {{ {wide} }}", rr(8))).unwrap();
+        let m = model(&format!(
+            "{}\ndef : SpillTemplates<WIDE> {{ {wide} }}",
+            rr(8)
+        ))
+        .unwrap();
         let t = &m.templates.per_class[class(&m, "WIDE")];
         assert!(t.spill[0].unaligned.is_some() && t.reload[0].unaligned.is_none());
     }
@@ -941,11 +999,12 @@ def : SpillTemplates<PAIR> {
             m.templates.per_class[low].cannot_spill.as_deref(),
             Some("no store reaches it")
         );
-        let e = err(
-            "def : CannotSpill<GPR, \"why\">;\n\
-             def : SpillTemplates<GPR> { let Spill = (ST TplReg, TplSlot, 0); let Reload = (LD TplReg, TplSlot, 0); }",
+        let e = err("def : CannotSpill<GPR, \"why\">;\n\
+             def : SpillTemplates<GPR> { let Spill = (ST TplReg, TplSlot, 0); let Reload = (LD TplReg, TplSlot, 0); }");
+        assert!(
+            e.contains("register class 'GPR' cannot be spilled, yet has spill templates"),
+            "{e}"
         );
-        assert!(e.contains("register class 'GPR' cannot be spilled, yet has spill templates"), "{e}");
         // A super-class with templates beats a nearer one's reason.
         let m = model(
             "def : CannotSpill<LOW, \"no store reaches it\">;\n\

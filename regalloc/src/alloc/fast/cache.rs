@@ -31,7 +31,6 @@ use crate::ir::{Inst, InstData};
 /// The addresses and lengths of the tables the cached facts come from.
 type Key = [usize; 14];
 
-
 /// How many units a register may have for [`RegUnits`] to hold them
 /// itself: every register of BPF, X86-64 and Hexagon, and all but
 /// AArch64's tuples.
@@ -280,7 +279,11 @@ impl Tables {
         let (has_calls, fp, bp) = (fi.has_calls, fi.has_frame_pointer, fi.has_base_pointer);
         let groups = t.reserved_groups(fi.features);
         if let Some(k) = self.variants.iter().position(|v| {
-            v.has_calls == has_calls && v.fp == fp && v.bp == bp && v.groups == groups && v.csr == csr
+            v.has_calls == has_calls
+                && v.fp == fp
+                && v.bp == bp
+                && v.groups == groups
+                && v.csr == csr
         }) {
             return k;
         }

@@ -1,10 +1,10 @@
 //! Spill, reload and copy instructions built from the target's per-class templates, and the spill slots they address.
 
+use crate::alloc::spiller::{SpillLayout, spill_layout};
 use crate::ir::{
     FrameObject, FrameRef, Generic, InstData, MachineFunction, Op, Operand, RegFlags, RegOperand,
     RegRef,
 };
-use crate::alloc::spiller::{SpillLayout, spill_layout};
 use crate::target::{FunctionInfo, Reg, RegClass, TargetInfo, TemplateOperand};
 
 /// Which template of a class.
