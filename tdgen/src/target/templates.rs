@@ -719,7 +719,7 @@ fn unusable(classes: &Classes, instrs: &Instrs, c: usize, ct: &ClassTemplates) -
         let reasons: Vec<String> = choices
             .iter()
             .flat_map(|ch| std::iter::once(&ch.template).chain(&ch.unaligned))
-            .map(|t| excluding(t))
+            .map(&excluding)
             .collect::<Option<Vec<_>>>()?;
         reasons.into_iter().next()
     })
