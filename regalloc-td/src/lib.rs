@@ -9,15 +9,16 @@
 #![deny(missing_docs)]
 
 use regalloc::target::{
-    AllocOrderPolicy, CalleeSavedDesc, FunctionInfo, InstrDesc, InstrFlags, InstrTemplate,
-    LaneMask, MemoryFoldDesc, Opcode, OperandDesc, OperandKind, OrderSelector, Reg, RegClass,
-    RegClassDesc, RegFlags, RegUnit, RegUnitDesc, RegisterDesc, SubRegIndex, SubRegIndexDesc,
-    TargetInfo, TemplateOperand,
+    AllocOrderPolicy, CalleeSavedDesc, ClassSizes, FeatureDesc, FeatureSet, FunctionInfo,
+    HwModeDesc, InstrDesc, InstrFlags, InstrTemplate, LaneMask, MemoryFoldDesc, Opcode,
+    OperandDesc, OperandKind, OrderSelector, Reg, RegClass, RegClassDesc, RegFlags, RegUnit,
+    RegUnitDesc, RegisterDesc, ReservedWithout, SubRegIndex, SubRegIndexDesc, TargetInfo,
+    TemplateChoice, TemplateOperand,
 };
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use tdgen::emit::Tables;
-use tdgen::emit::tables::TemplateRow;
+use tdgen::emit::tables::{ChoiceRow, TemplateRow};
 use tdgen::target::instrs::{OperandKind as TdKind, TplOp};
 
 /// Selectors for constant fragments: `SELECT[k]` always picks order `k`.
@@ -56,17 +57,29 @@ fn template_operands(ops: &[TplOp]) -> Cow<'static, [TemplateOperand]> {
             TplOp::Imm(v) => TemplateOperand::Imm(v),
             TplOp::Fixed(r) => TemplateOperand::Fixed(Reg(r as u32)),
             TplOp::NoReg => TemplateOperand::NoReg,
+            TplOp::RegSub(i) => TemplateOperand::RegSub(SubRegIndex(i as u32)),
+            TplOp::SrcSub(i) => TemplateOperand::SrcSub(SubRegIndex(i as u32)),
         })
         .collect()
 }
 
 /// A spill, reload or copy template in `regalloc`'s terms.
-fn template(t: &Option<TemplateRow>) -> Option<InstrTemplate<'static>> {
-    let t = t.as_ref()?;
-    Some(InstrTemplate {
+fn template(t: &TemplateRow) -> InstrTemplate<'static> {
+    InstrTemplate {
         opcode: Opcode(t.opcode),
         operands: template_operands(&t.operands),
-    })
+    }
+}
+
+/// A class's choices of one kind in `regalloc`'s terms.
+fn choices(v: &[ChoiceRow]) -> Cow<'static, [TemplateChoice<'static>]> {
+    v.iter()
+        .map(|c| TemplateChoice {
+            features: FeatureSet(c.features),
+            template: template(&c.template),
+            unaligned: c.unaligned.as_ref().map(template),
+        })
+        .collect()
 }
 
 /// Copies tables into an owned `TargetInfo`.
@@ -107,6 +120,15 @@ pub fn from_tables(t: &Tables) -> Result<TargetInfo<'static>, String> {
             reg_size: c.reg_size,
             spill_size: c.spill_size,
             spill_align: c.spill_align,
+            mode_sizes: c
+                .mode_sizes
+                .iter()
+                .map(|&(reg_size, spill_size, spill_align)| ClassSizes {
+                    reg_size,
+                    spill_size,
+                    spill_align,
+                })
+                .collect(),
             copy_cost: c.copy_cost,
             allocatable: c.allocatable,
             priority: c.priority,
@@ -125,9 +147,11 @@ pub fn from_tables(t: &Tables) -> Result<TargetInfo<'static>, String> {
                     .map(|&(i, d)| (SubRegIndex(i), RegClass(d)))
                     .collect(),
             ),
-            spill: template(&c.spill),
-            reload: template(&c.reload),
-            copy: template(&c.copy),
+            spill: choices(&c.spill),
+            reload: choices(&c.reload),
+            copy: choices(&c.copy),
+            spill_stack_id: Cow::Owned(c.stack_id.clone()),
+            cannot_spill: c.cannot_spill.clone().map(Cow::Owned),
         });
     }
     Ok(TargetInfo {
@@ -190,6 +214,32 @@ pub fn from_tables(t: &Tables) -> Result<TargetInfo<'static>, String> {
         stack_alignment: t.stack_alignment,
         base_pointer: Cow::Owned(t.base_pointer.clone()),
         base_pointer_frame_size: t.base_pointer_frame_size,
+        spill_realign_needs_frame_pointer: t.spill_realign_needs_frame_pointer,
+        reserved_without: t
+            .reserved_without
+            .iter()
+            .map(|(fs, regs)| ReservedWithout {
+                features: FeatureSet(*fs),
+                regs: Cow::Owned(regs.clone()),
+            })
+            .collect(),
+        features: t
+            .features
+            .iter()
+            .map(|(name, implies)| FeatureDesc {
+                name: Cow::Owned(name.clone()),
+                implies: FeatureSet(*implies),
+            })
+            .collect(),
+        hw_modes: t
+            .hw_modes
+            .iter()
+            .map(|(name, requires, excludes)| HwModeDesc {
+                name: Cow::Owned(name.clone()),
+                requires: FeatureSet(*requires),
+                excludes: FeatureSet(*excludes),
+            })
+            .collect(),
         instrs: Cow::Owned(
             t.instrs
                 .iter()

@@ -67,6 +67,52 @@ defm DDTemplates   : TupleTemplates<DD, ST1Twov1d, LD1Twov1d>;
 defm DDDTemplates  : TupleTemplates<DDD, ST1Threev1d, LD1Threev1d>;
 defm DDDDTemplates : TupleTemplates<DDDD, ST1Fourv1d, LD1Fourv1d>;
 
+// SVE vectors, predicates and their tuples live on the scalable-vector
+// stack (slots scaled by the vector length at run time), addressed by the
+// slot and a vector-length-scaled offset 0. Copies: ORR of the source with
+// itself (LLVM copies a tuple one register at a time: no template).
+class SveSpillTemplates<RegisterClass rc, Instruction st, Instruction ld>
+    : SpillTemplates<rc> {
+  let StackID = "scalable-vector";
+  let Spill  = (st TplReg, TplSlot, 0);
+  let Reload = (ld TplReg, TplSlot, 0);
+}
+multiclass SveTemplates<RegisterClass rc, Instruction st, Instruction ld> {
+  def NAME : SveSpillTemplates<rc, st, ld>;
+}
+def ZPRTemplates : SveSpillTemplates<ZPR, STR_ZXI, LDR_ZXI> {
+  let Copy = (ORR_ZZZ TplReg, TplSrc, TplSrc);
+}
+def PPRorPNRTemplates : SveSpillTemplates<PPRorPNR, STR_PXI, LDR_PXI> {
+  let Copy = (ORR_PPzPP TplReg, TplSrc, TplSrc, TplSrc);
+}
+defm PPR2Templates : SveTemplates<PPR2, STR_PPXI, LDR_PPXI>;
+defm ZPR2Templates : SveTemplates<ZPR2, STR_ZZXI, LDR_ZZXI>;
+defm ZPR2SCTemplates : SveTemplates<ZPR2StridedOrContiguous, STR_ZZXI, LDR_ZZXI>;
+defm ZPR3Templates : SveTemplates<ZPR3, STR_ZZZXI, LDR_ZZZXI>;
+defm ZPR4Templates : SveTemplates<ZPR4, STR_ZZZZXI, LDR_ZZZZXI>;
+defm ZPR4SCTemplates : SveTemplates<ZPR4StridedOrContiguous, STR_ZZZZXI, LDR_ZZZZXI>;
+
+// Sequential register pairs (the operands of CASP): LLVM stores the two
+// halves with one STP and loads them with one LDP.
+def XSeqPairsTemplates : SpillTemplates<XSeqPairsClass> {
+  let Spill  = (STPXi (TplReg sube64), (TplReg subo64), TplSlot, 0);
+  let Reload = (LDPXi (TplReg sube64), (TplReg subo64), TplSlot, 0);
+}
+def WSeqPairsTemplates : SpillTemplates<WSeqPairsClass> {
+  let Spill  = (STPWi (TplReg sube32), (TplReg subo32), TplSlot, 0);
+  let Reload = (LDPWi (TplReg sube32), (TplReg subo32), TplSlot, 0);
+}
+
+// Classes LLVM 19 cannot spill (llc-19 -verify-machineinstrs rejects what
+// it emits: an opcode-0 PHI where storeRegToStackSlot found no store).
+def : CannotSpill<GPR64x8Class,
+  "LLVM 19 has no store or load for the eight-register tuples of LS64 (AArch64InstrInfo emits an invalid instruction)">;
+def : CannotSpill<FIXED_REGS,
+  "LLVM 19 has no store or load for FFR and the other fixed registers (AArch64InstrInfo emits an invalid instruction)">;
+def : CannotSpill<ZTR,
+  "LLVM 19 has no store or load for SME's ZT0 lookup table (AArch64InstrInfo emits an invalid instruction)">;
+
 // The stack pointer always; the frame pointer X29 (spelled FP) in functions
 // that keep a frame record, which under clang's default
 // -mframe-pointer=non-leaf is every function that calls, plus those with

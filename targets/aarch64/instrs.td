@@ -15,6 +15,8 @@
 //   FPR64   STRDui / LDRDui / FMOVDr,  FPR128 STRQui / LDRQui / ORRv16i8
 //   DD/DDD/DDDD, QQ/QQQ/QQQQ tuples: ST1Twov1d.../ST1Twov2d... and LD1... (QQQQ is in
 //   the corpus); tuple copies are one ORR/FMOV per sub-register in LLVM.
+//   SVE ZPR/PPR and tuples: STR_ZXI.../STR_PXI... and LDR_..., copies ORR_ZZZ/ORR_PPzPP;
+//   XSeqPairs/WSeqPairs: STPXi/STPWi and LDPXi/LDPWi of the two halves.
 
 //===-- Operand kinds ---------------------------------------------------===//
 
@@ -263,6 +265,40 @@ foreach t = [Arr<"Twov2d", QQ>, Arr<"Threev2d", QQQ>, Arr<"Fourv2d", QQQQ>,
   def ST1 # t.s : A64Op<(outs), (ins t.r:$t, GPR64sp:$base)>;
   let mayLoad = true in
   def LD1 # t.s : A64Op<(outs t.r:$t), (ins GPR64sp:$base)>;
+}
+
+// SVE: vector (Z) and predicate (P) registers and their tuples, stored at a
+// vector-length-scaled offset from a base (the slot lives on the
+// scalable-vector stack). The tuple forms are pseudos LLVM expands into one
+// STR_ZXI/LDR_ZXI (STR_PXI/LDR_PXI) per register after allocation; in LLVM
+// 19 the 2- and 4-register ones take only the tuples a multi-vector
+// instruction can name (ZPR2StridedOrContiguous, ZPR4StridedOrContiguous).
+class SveSpill<string n, RegisterClass rc, bit pseudo> {
+  string name = n;
+  RegisterClass cls = rc;
+  bit isPseudo = pseudo;
+}
+foreach t = [SveSpill<"ZXI", ZPR, false>, SveSpill<"ZZXI", ZPR2StridedOrContiguous, true>,
+             SveSpill<"ZZZXI", ZPR3, true>, SveSpill<"ZZZZXI", ZPR4StridedOrContiguous, true>,
+             SveSpill<"PXI", PPRorPNR, false>, SveSpill<"PPXI", PPR2, true>] in
+  let isPseudo = t.isPseudo, Size = !if(t.isPseudo, 0, 4) in {
+    let mayStore = true in
+    def STR_ # t.name : A64Op<(outs), (ins t.cls:$t, GPR64sp:$base, a64_enc:$imm)>;
+    let mayLoad = true in
+    def LDR_ # t.name : A64Op<(outs t.cls:$t), (ins GPR64sp:$base, a64_enc:$imm)>;
+  }
+// Copies: ORR of a register with itself (predicates under an all-true
+// governing predicate: the source again).
+def ORR_ZZZ : A64Op<(outs ZPR:$d), (ins ZPR:$n, ZPR:$m)>;
+def ORR_PPzPP : A64Op<(outs PPRorPNR:$d), (ins PPRorPNR:$g, PPRorPNR:$n, PPRorPNR:$m)>;
+
+// Register pairs of consecutive general registers (the CASP operands),
+// stored as their two halves.
+foreach w = [Arr<"X", GPR64>, Arr<"W", GPR32>] in {
+  let mayStore = true in
+  def STP # w.s # i : A64Op<(outs), (ins w.r:$t1, w.r:$t2, GPR64sp:$base, a64_enc:$imm)>;
+  let mayLoad = true in
+  def LDP # w.s # i : A64Op<(outs w.r:$t1, w.r:$t2), (ins GPR64sp:$base, a64_enc:$imm)>;
 }
 
 //===-- Control flow ----------------------------------------------------===//

@@ -30,6 +30,33 @@ def ModRegsTemplates : SpillTemplates<ModRegs> {
   let Reload = (LDriw_ctr TplReg, TplSlot, 0);
 }
 
+// HVX vectors, pairs and predicates: LLVM's pseudo stores and loads. Their
+// slots take the class's size and alignment in the function's HW mode (64
+// or 128 bytes a vector: the "hvx-length64b"/"hvx-length128b" features);
+// Hexagon realigns its stack for them. A pair is copied as the combination
+// of the source's halves.
+def HvxVRTemplates : SpillTemplates<HvxVR> {
+  let Spill  = (PS_vstorerv_ai TplSlot, 0, TplReg);
+  let Reload = (PS_vloadrv_ai TplReg, TplSlot, 0);
+  let Copy   = (V6_vassign TplReg, TplSrc);
+}
+def HvxWRTemplates : SpillTemplates<HvxWR> {
+  let Spill  = (PS_vstorerw_ai TplSlot, 0, TplReg);
+  let Reload = (PS_vloadrw_ai TplReg, TplSlot, 0);
+  let Copy   = (V6_vcombine TplReg, (TplSrc vsub_hi), (TplSrc vsub_lo));
+}
+def HvxQRTemplates : SpillTemplates<HvxQR> {
+  let Spill  = (PS_vstorerq_ai TplSlot, 0, TplReg);
+  let Reload = (PS_vloadrq_ai TplReg, TplSlot, 0);
+  let Copy   = (V6_pred_and TplReg, TplSrc, TplSrc);
+}
+// LLVM 19 mis-spills these (llc-19 output that its verifier rejects, or
+// that overwrites its neighbours): the allocator says so instead.
+def : CannotSpill<VectRegRev,
+  "LLVM 19 spills it with PS_vstorerw_ai, a whole vector pair, into a slot of the class's 8-byte spill size, which the store overruns">;
+def : CannotSpill<HvxVQR,
+  "LLVM 19 spills a vector quad with PS_vstorerw_ai, the pair store, which takes HvxWR registers only (llc-19's verifier rejects it, and half the quad would be lost)">;
+
 // The stack pointer R29, frame pointer R30 and link register R31 are never
 // allocated by Hexagon's LLVM back end; the pairs D14 (R29:R28) and D15
 // (R31:R30) overlap them and so are reserved too. USR, the user status

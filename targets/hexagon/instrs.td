@@ -22,6 +22,8 @@
 //   DoubleRegs  S2_storerd_io / L2_loadrd_io / A2_tfrp
 //   PredRegs    STriw_pred / LDriw_pred (through an IntRegs temporary) / C2_or
 //   ModRegs, CtrRegs  STriw_ctr / LDriw_ctr / A2_tfrrcr, A2_tfrcrr
+//   HvxVR, HvxWR, HvxQR  PS_vstorer{v,w,q}_ai / PS_vloadr{v,w,q}_ai / V6_vassign,
+//               V6_vcombine, V6_pred_and
 
 //===-- Operand kinds ---------------------------------------------------===//
 
@@ -953,3 +955,29 @@ let hasSideEffects = true in {
     def n : H<(outs), (ins R:$a)>;
   def Y2_dcfetchbo : H<(outs), (ins R:$a, h_imm:$o)>;
 }
+
+//===-- HVX spill code --------------------------------------------------===//
+//
+// The pseudo stores and loads of HVX vectors, vector pairs and vector
+// predicates LLVM 19's HexagonInstrInfo spills with: base register and
+// offset, the value after them for stores. They are expanded after
+// allocation into aligned or unaligned vector memory instructions (as the
+// slot's alignment allows; a predicate goes through a vector register).
+class HvxSpill<string n, RegisterClass rc> {
+  string s = n;
+  RegisterClass cls = rc;
+}
+foreach v = [HvxSpill<"rv", HvxVR>, HvxSpill<"rw", HvxWR>, HvxSpill<"rq", HvxQR>] in {
+  let isPseudo = true in {
+    let mayStore = true in
+    def PS_vstore # v.s # _ai : H<(outs), (ins R:$b, h_imm:$o, v.cls:$v)>;
+    let mayLoad = true in
+    def PS_vload # v.s # _ai : H<(outs v.cls:$d), (ins R:$b, h_imm:$o)>;
+  }
+}
+// Copies: a vector assigned, a pair built from the source's halves, a
+// predicate and-ed with itself.
+def V6_vassign : H<(outs HvxVR:$d), (ins HvxVR:$s)>;
+let isRegSequence = true in
+def V6_vcombine : H<(outs HvxWR:$d), (ins HvxVR:$hi, HvxVR:$lo)>;
+def V6_pred_and : H<(outs HvxQR:$d), (ins HvxQR:$a, HvxQR:$b)>;

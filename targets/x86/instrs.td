@@ -8,11 +8,10 @@
 // AllowRegisterRenaming = 1 (targets/oracle/x86-instrs-top.td).  LLVM gives
 // no Size to X86 instructions (0); neither do we.
 //
-// Spill/reload/copy per allocatable class (the templates are in targets/x86/x86.td):
-//   GR8 MOV8mr/MOV8rm (GR8_NOREX: MOV8mr_NOREX/MOV8rm_NOREX), GR16 MOV16mr/MOV16rm,
-//   GR32 MOV32mr/MOV32rm, GR64 MOV64mr/MOV64rm; copies MOV8rr..MOV64rr.
-//   FR32 MOVSSmr/MOVSSrm_alt, FR64 MOVSDmr/MOVSDrm_alt, VR128 MOVAPSmr/MOVAPSrm
-//   (MOVUPSmr/MOVUPSrm when the slot is under-aligned); copies MOVAPSrr.
+// Spill/reload/copy per allocatable class: the templates in targets/x86/x86.td
+// (integer MOV*mr/rm, SSE/AVX/AVX-512 moves per subtarget, KMOV* for masks,
+// MMX_MOVQ64*, the x87 LD_Fp*/ST_Fp* pseudos), the instructions at the end
+// of this file.
 
 //===-- Operand kinds ---------------------------------------------------===//
 
@@ -563,3 +562,101 @@ def PINSRWrr : X86Op<(outs VR128:$dst), (ins VR128:$src, GR32:$val, x86_imm:$idx
 def PMOVMSKBrr : X86Op<(outs GR32:$dst), (ins VR128:$src)>;
 def MOVMSKPSrr : X86Op<(outs GR32:$dst), (ins VR128:$src)>;
 def MOVMSKPDrr : X86Op<(outs GR32:$dst), (ins VR128:$src)>;
+
+//===-- Spill code of the AVX, AVX-512, mask, MMX and x87 classes ------===//
+//
+// The stores, loads and copies LLVM 19's X86InstrInfo picks for the vector,
+// mask, MMX and x87 register classes (storeRegToStackSlot and friends, per
+// subtarget: SSE, AVX, AVX-512 without and with VL); the templates are in
+// x86.td. The _NOVLX forms are pseudos that AVX-512 without VL expands into
+// their 512-bit forms after allocation.
+
+// A whole-register vector move: its name stem and register class.
+class VMov<string n, RegisterClass rc> {
+  string name = n;
+  RegisterClass cls = rc;
+}
+foreach m = [VMov<"VMOVAPS", VR128>, VMov<"VMOVUPS", VR128>,
+             VMov<"VMOVAPSY", VR256>, VMov<"VMOVUPSY", VR256>,
+             VMov<"VMOVAPSZ128", VR128X>, VMov<"VMOVUPSZ128", VR128X>,
+             VMov<"VMOVAPSZ256", VR256X>, VMov<"VMOVUPSZ256", VR256X>,
+             VMov<"VMOVAPSZ", VR512>, VMov<"VMOVUPSZ", VR512>] in {
+  let mayLoad = true, isReMaterializable = true in
+  def m.name # rm : X86Op<(outs m.cls:$dst), (ins x86_mem:$src)>;
+  let mayStore = true in
+  def m.name # mr : X86Op<(outs), (ins x86_mem:$dst, m.cls:$src)>;
+}
+foreach m = ["VMOVAPSZ128", "VMOVUPSZ128", "VMOVAPSZ256", "VMOVUPSZ256"] in {
+  defvar cls = !if(!eq(!substr(m, 8), "128"), VR128X, VR256X);
+  let mayLoad = true, isReMaterializable = true in
+  def m # rm_NOVLX : X86Pseudo<(outs cls:$dst), (ins x86_mem:$src)>;
+  let mayStore = true in
+  def m # mr_NOVLX : X86Pseudo<(outs), (ins x86_mem:$dst, cls:$src)>;
+}
+let isMoveReg = true in {
+  def VMOVAPSrr : X86Op<(outs VR128:$dst), (ins VR128:$src)>;
+  def VMOVAPSYrr : X86Op<(outs VR256:$dst), (ins VR256:$src)>;
+  def VMOVAPSZ128rr : X86Op<(outs VR128X:$dst), (ins VR128X:$src)>;
+  def VMOVAPSZ256rr : X86Op<(outs VR256X:$dst), (ins VR256X:$src)>;
+  def VMOVAPSZrr : X86Op<(outs VR512:$dst), (ins VR512:$src)>;
+}
+
+// Scalar FP: the store, the load into a scalar class (_alt) and, for half
+// and single precision, the load into a vector register.
+foreach s = [["VMOVSS", "FR32", "VR128"], ["VMOVSD", "FR64", "VR128"],
+             ["VMOVSSZ", "FR32X", "VR128X"], ["VMOVSDZ", "FR64X", "VR128X"],
+             ["VMOVSHZ", "FR16X", "VR128X"]] in {
+  defvar scalar = !cast<RegisterClass>(s[1]);
+  let mayStore = true in
+  def s[0] # mr : X86Op<(outs), (ins x86_mem:$dst, scalar:$src)>;
+  let mayLoad = true, isReMaterializable = true in
+  def s[0] # rm_alt : X86Op<(outs scalar:$dst), (ins x86_mem:$src)>;
+}
+let mayLoad = true, isReMaterializable = true in {
+  def VMOVSSrm : X86Op<(outs VR128:$dst), (ins x86_mem:$src)>;
+  def VMOVSSZrm : X86Op<(outs VR128X:$dst), (ins x86_mem:$src)>;
+}
+
+// Mask registers (AVX-512): the 16-, 32- and 64-bit moves; mask pairs
+// (VP2INTERSECT) through pseudos.
+foreach k = [["W", "VK16"], ["D", "VK32"], ["Q", "VK64"]] in {
+  defvar cls = !cast<RegisterClass>(k[1]);
+  let mayLoad = true in
+  def KMOV # k[0] # km : X86Op<(outs cls:$dst), (ins x86_mem:$src)>;
+  let mayStore = true in
+  def KMOV # k[0] # mk : X86Op<(outs), (ins x86_mem:$dst, cls:$src)>;
+}
+let isMoveReg = true in {
+  def KMOVWkk : X86Op<(outs VK16:$dst), (ins VK16:$src)>;
+  def KMOVQkk : X86Op<(outs VK64:$dst), (ins VK64:$src)>;
+}
+let mayLoad = true in
+def MASKPAIR16LOAD : X86Op<(outs VK16PAIR:$dst), (ins x86_mem:$src)>;
+let mayStore = true in
+def MASKPAIR16STORE : X86Op<(outs), (ins x86_mem:$dst, VK16PAIR:$src)>;
+
+// MMX.
+let mayLoad = true in
+def MMX_MOVQ64rm : X86Op<(outs VR64:$dst), (ins x86_mem:$src)>;
+let mayStore = true in
+def MMX_MOVQ64mr : X86Op<(outs), (ins x86_mem:$dst, VR64:$src)>;
+let isMoveReg = true, isBitcast = true in
+def MMX_MOVQ64rr : X86Op<(outs VR64:$dst), (ins VR64:$src)>;
+
+// x87: the stack registers' pseudo loads and stores (the FP stackifier
+// turns them into FLD/FSTP); they read the control word and write the
+// status word. There is no 80-bit store that keeps its value: ST_FpP80m
+// pops, and the stackifier duplicates a value still live.
+class Fp<string n, RegisterClass rc, string st> {
+  string width = n;
+  RegisterClass cls = rc;
+  string store = st;
+}
+let Defs = [FPSW], Uses = [FPCW], mayRaiseFPException = true in
+foreach w = [Fp<"32", RFP32, "ST_Fp32m">, Fp<"64", RFP64, "ST_Fp64m">,
+             Fp<"80", RFP80, "ST_FpP80m">] in {
+  let mayLoad = true in
+  def LD_Fp # w.width # m : X86Op<(outs w.cls:$dst), (ins x86_mem:$src)>;
+  let mayStore = true in
+  def w.store : X86Op<(outs), (ins x86_mem:$dst, w.cls:$src)>;
+}

@@ -19,7 +19,9 @@ def : PointerRegClass<4, GR64_TC>;
 // the five-operand address `%stack.N, 1, $noreg, 0, $noreg` (base, scale,
 // index, displacement, segment), the value after it for stores. Templates
 // are our prelude's SpillTemplates extension (see regalloc.td); sub-classes
-// (GR64_NOSP, GR32_ABCD, GR64_with_sub_8bit, ...) inherit them.
+// (GR64_NOSP, GR32_ABCD, GR64_with_sub_8bit, ...) inherit them. Checked for
+// every allocatable class, per subtarget, against llc-19 by
+// tests/tests/spill_every_class.rs.
 multiclass GPRTemplates<RegisterClass rc, Instruction st, Instruction ld, Instruction mv> {
   def NAME : SpillTemplates<rc> {
     let Spill  = (st TplSlot, 1, TplNoReg, 0, TplNoReg, TplReg);
@@ -28,14 +30,137 @@ multiclass GPRTemplates<RegisterClass rc, Instruction st, Instruction ld, Instru
   }
 }
 defm GR8Templates       : GPRTemplates<GR8, MOV8mr, MOV8rm, MOV8rr>;
-defm GR8_NOREXTemplates : GPRTemplates<GR8_NOREX, MOV8mr_NOREX, MOV8rm_NOREX, MOV8rr_NOREX>;
+// GR8_NOREX values are spilled as GR8's: LLVM takes the _NOREX store and
+// load only for AH, BH, CH or DH themselves (a physical register, when a
+// COPY from one is folded), never for a virtual register of the class. Its
+// copy of a high byte register is the _NOREX move.
+def GR8_NOREXTemplates : SpillTemplates<GR8_NOREX> {
+  let Copy = (MOV8rr_NOREX TplReg, TplSrc);
+}
+// Every register of GR8_ABCD_H is a high byte register: the _NOREX forms
+// (what LLVM stores when it folds a COPY from one of them).
+defm GR8_ABCD_HTemplates : GPRTemplates<GR8_ABCD_H, MOV8mr_NOREX, MOV8rm_NOREX, MOV8rr_NOREX>;
 defm GR16Templates      : GPRTemplates<GR16, MOV16mr, MOV16rm, MOV16rr>;
 defm GR32Templates      : GPRTemplates<GR32, MOV32mr, MOV32rm, MOV32rr>;
 defm GR64Templates      : GPRTemplates<GR64, MOV64mr, MOV64rm, MOV64rr>;
-// Scalar FP values live in XMM registers and are copied whole (MOVAPSrr).
-defm FR32Templates  : GPRTemplates<FR32, MOVSSmr, MOVSSrm_alt, MOVAPSrr>;
-defm FR64Templates  : GPRTemplates<FR64, MOVSDmr, MOVSDrm_alt, MOVAPSrr>;
-defm VR128Templates : GPRTemplates<VR128, MOVAPSmr, MOVAPSrm, MOVAPSrr>;
+
+// The subtarget features the vector and mask classes' spill code depends
+// on (LLVM 19's X86.td names, and what each implies among these).
+def FeatureAVX    : SubtargetFeature<"avx", "X86SSELevel", "AVX", "AVX">;
+def FeatureAVX2   : SubtargetFeature<"avx2", "X86SSELevel", "AVX2", "AVX2", [FeatureAVX]>;
+def FeatureAVX512 : SubtargetFeature<"avx512f", "X86SSELevel", "AVX512", "AVX-512", [FeatureAVX2]>;
+def FeatureBWI    : SubtargetFeature<"avx512bw", "HasBWI", "true", "AVX-512 bytes and words", [FeatureAVX512]>;
+def FeatureDQI    : SubtargetFeature<"avx512dq", "HasDQI", "true", "AVX-512 doublewords and quadwords", [FeatureAVX512]>;
+def FeatureVLX    : SubtargetFeature<"avx512vl", "HasVLX", "true", "AVX-512 vector lengths", [FeatureAVX512]>;
+def FeatureFP16   : SubtargetFeature<"avx512fp16", "HasFP16", "true", "AVX-512 half precision", [FeatureBWI, FeatureVLX, FeatureDQI]>;
+
+// Vector and scalar-FP registers: per subtarget, the SSE form, the VEX form
+// under AVX, the EVEX form under AVX-512 (for 128- and 256-bit registers,
+// only with VL; without it, pseudos that widen to 512 bits); an unaligned
+// store and load where the class's alignment exceeds the stack's (see
+// SpillRealignNeedsFramePointer below). The classes named are the widest
+// of each width: FR32, VR128, VR256 and the rest inherit.
+class VecSpill<RegisterClass rc, list<SubtargetFeature> fs,
+               Instruction st, Instruction ld, Instruction mv>
+    : SpillTemplates<rc> {
+  let Features = fs;
+  let Spill  = (st TplSlot, 1, TplNoReg, 0, TplNoReg, TplReg);
+  let Reload = (ld TplReg, TplSlot, 1, TplNoReg, 0, TplNoReg);
+  let Copy   = (mv TplReg, TplSrc);
+}
+multiclass VecTemplates<RegisterClass rc, list<SubtargetFeature> fs,
+                        Instruction st, Instruction ld, Instruction mv> {
+  def NAME : VecSpill<rc, fs, st, ld, mv>;
+}
+multiclass WideVecTemplates<RegisterClass rc, list<SubtargetFeature> fs,
+                            Instruction st, Instruction ld, Instruction mv,
+                            Instruction ust, Instruction uld> {
+  def NAME : VecSpill<rc, fs, st, ld, mv> {
+    let UnalignedSpill  = (ust TplSlot, 1, TplNoReg, 0, TplNoReg, TplReg);
+    let UnalignedReload = (uld TplReg, TplSlot, 1, TplNoReg, 0, TplNoReg);
+  }
+}
+defm FR16XTemplates : VecTemplates<FR16X, [], MOVSSmr, MOVSSrm, MOVAPSrr>;
+defm FR16XAVXTemplates : VecTemplates<FR16X, [FeatureAVX], VMOVSSmr, VMOVSSrm, VMOVAPSrr>;
+defm FR16X512Templates : VecTemplates<FR16X, [FeatureAVX512], VMOVSSZmr, VMOVSSZrm, VMOVAPSrr>;
+defm FR16XVLXTemplates : VecTemplates<FR16X, [FeatureVLX], VMOVSSZmr, VMOVSSZrm, VMOVAPSZ128rr>;
+defm FR16XFP16Templates : VecTemplates<FR16X, [FeatureFP16], VMOVSHZmr, VMOVSHZrm_alt, VMOVAPSZ128rr>;
+defm FR32XTemplates : VecTemplates<FR32X, [], MOVSSmr, MOVSSrm_alt, MOVAPSrr>;
+defm FR32XAVXTemplates : VecTemplates<FR32X, [FeatureAVX], VMOVSSmr, VMOVSSrm_alt, VMOVAPSrr>;
+defm FR32X512Templates : VecTemplates<FR32X, [FeatureAVX512], VMOVSSZmr, VMOVSSZrm_alt, VMOVAPSrr>;
+defm FR32XVLXTemplates : VecTemplates<FR32X, [FeatureVLX], VMOVSSZmr, VMOVSSZrm_alt, VMOVAPSZ128rr>;
+defm FR64XTemplates : VecTemplates<FR64X, [], MOVSDmr, MOVSDrm_alt, MOVAPSrr>;
+defm FR64XAVXTemplates : VecTemplates<FR64X, [FeatureAVX], VMOVSDmr, VMOVSDrm_alt, VMOVAPSrr>;
+defm FR64X512Templates : VecTemplates<FR64X, [FeatureAVX512], VMOVSDZmr, VMOVSDZrm_alt, VMOVAPSrr>;
+defm FR64XVLXTemplates : VecTemplates<FR64X, [FeatureVLX], VMOVSDZmr, VMOVSDZrm_alt, VMOVAPSZ128rr>;
+defm VR128XTemplates : VecTemplates<VR128X, [], MOVAPSmr, MOVAPSrm, MOVAPSrr>;
+defm VR128XAVXTemplates : VecTemplates<VR128X, [FeatureAVX], VMOVAPSmr, VMOVAPSrm, VMOVAPSrr>;
+defm VR128X512Templates : VecTemplates<VR128X, [FeatureAVX512], VMOVAPSZ128mr_NOVLX, VMOVAPSZ128rm_NOVLX, VMOVAPSrr>;
+defm VR128XVLXTemplates : VecTemplates<VR128X, [FeatureVLX], VMOVAPSZ128mr, VMOVAPSZ128rm, VMOVAPSZ128rr>;
+// LLVM spills 256-bit registers with the VEX moves whatever the subtarget.
+defm VR256XTemplates : WideVecTemplates<VR256X, [], VMOVAPSYmr, VMOVAPSYrm,
+    VMOVAPSYrr, VMOVUPSYmr, VMOVUPSYrm>;
+defm VR256X512Templates : WideVecTemplates<VR256X, [FeatureAVX512], VMOVAPSZ256mr_NOVLX,
+    VMOVAPSZ256rm_NOVLX, VMOVAPSYrr, VMOVUPSZ256mr_NOVLX, VMOVUPSZ256rm_NOVLX>;
+defm VR256XVLXTemplates : WideVecTemplates<VR256X, [FeatureVLX], VMOVAPSZ256mr,
+    VMOVAPSZ256rm, VMOVAPSZ256rr, VMOVUPSZ256mr, VMOVUPSZ256rm>;
+defm VR512Templates : WideVecTemplates<VR512, [], VMOVAPSZmr, VMOVAPSZrm,
+    VMOVAPSZrr, VMOVUPSZmr, VMOVUPSZrm>;
+
+// AVX-512 mask registers by width (VK1 ... VK16 and their WM forms are
+// 16-bit classes of the same registers and inherit VK16's), mask pairs
+// through LLVM's pseudos; with BWI LLVM copies masks with the 64-bit move.
+multiclass MaskTemplates<RegisterClass rc, Instruction st, Instruction ld> {
+  def NAME : SpillTemplates<rc> {
+    let Spill  = (st TplSlot, 1, TplNoReg, 0, TplNoReg, TplReg);
+    let Reload = (ld TplReg, TplSlot, 1, TplNoReg, 0, TplNoReg);
+    let Copy   = (KMOVWkk TplReg, TplSrc);
+  }
+  def NAME # BWI : SpillTemplates<rc> {
+    let Features = [FeatureBWI];
+    let Spill  = (st TplSlot, 1, TplNoReg, 0, TplNoReg, TplReg);
+    let Reload = (ld TplReg, TplSlot, 1, TplNoReg, 0, TplNoReg);
+    let Copy   = (KMOVQkk TplReg, TplSrc);
+  }
+}
+defm VK16Templates : MaskTemplates<VK16, KMOVWmk, KMOVWkm>;
+defm VK32Templates : MaskTemplates<VK32, KMOVDmk, KMOVDkm>;
+defm VK64Templates : MaskTemplates<VK64, KMOVQmk, KMOVQkm>;
+def VK16PAIRTemplates : SpillTemplates<VK16PAIR> {
+  let Spill  = (MASKPAIR16STORE TplSlot, 1, TplNoReg, 0, TplNoReg, TplReg);
+  let Reload = (MASKPAIR16LOAD TplReg, TplSlot, 1, TplNoReg, 0, TplNoReg);
+}
+
+// MMX.
+defm VR64Templates : GPRTemplates<VR64, MMX_MOVQ64mr, MMX_MOVQ64rm, MMX_MOVQ64rr>;
+
+// x87 stack registers (float, double, long double): LLVM's pseudo loads and
+// stores; their copies are left to the FP stackifier (no one instruction).
+multiclass FpTemplates<RegisterClass rc, Instruction st, Instruction ld> {
+  def NAME : SpillTemplates<rc> {
+    let Spill  = (st TplSlot, 1, TplNoReg, 0, TplNoReg, TplReg);
+    let Reload = (ld TplReg, TplSlot, 1, TplNoReg, 0, TplNoReg);
+  }
+}
+defm RFP32Templates : FpTemplates<RFP32, ST_Fp32m, LD_Fp32m>;
+defm RFP64Templates : FpTemplates<RFP64, ST_Fp64m, LD_Fp64m>;
+defm RFP80Templates : FpTemplates<RFP80, ST_FpP80m, LD_Fp80m>;
+
+// Classes LLVM 19 cannot spill (llc-19 -verify-machineinstrs rejects what
+// it emits, or it crashes): the allocator says so rather than inventing
+// spill code LLVM would not write.
+def : CannotSpill<LOW32_ADDR_ACCESS,
+  "LLVM 19 cannot spill it: the class holds RIP beside the 32-bit registers, and X86InstrInfo stores a 4-byte class only if it is a GR32, FR32X, VK32 or FR16X class (llc-19 emits a VMOVSHZmr of a general register, which its verifier rejects)">;
+def : CannotSpill<LOW32_ADDR_ACCESS_RBP,
+  "LLVM 19 cannot spill it: the class holds RIP and RBP beside the 32-bit registers, and X86InstrInfo stores a 4-byte class only if it is a GR32, FR32X, VK32 or FR16X class (llc-19 emits a VMOVSHZmr of a general register, which its verifier rejects)">;
+def : CannotSpill<DEBUG_REG,
+  "LLVM 19 has no store or load for debug registers (llc-19 emits an instruction its verifier rejects)">;
+def : CannotSpill<CONTROL_REG,
+  "LLVM 19 has no store or load for control registers (llc-19 emits an instruction its verifier rejects)">;
+def : CannotSpill<SEGMENT_REG,
+  "segment registers are never allocated (every one is reserved), so a value never needs one spilled">;
+def : CannotSpill<TILE,
+  "LLVM 19 spills an AMX tile with TILESTORED after loading its stride into a register: two instructions, which one template cannot say (and llc-19 crashes spilling a tile live across a call)">;
 
 // The stack pointer and the instruction pointer always (with their 32-, 16-
 // and 8-bit views, which overlap them), the shadow-stack pointer, the x87 and
@@ -55,10 +180,21 @@ defm VR128Templates : GPRTemplates<VR128, MOVAPSmr, MOVAPSrm, MOVAPSrr>;
 // locals, and LLVM 19 reserves RBX as the base pointer
 // (X86RegisterInfo::hasBasePointer; EBX on x32, which this target does not
 // describe). x86 has no frame-size rule: its 32-bit displacements reach.
+//
+// XMM16-XMM31 (and the YMM and ZMM registers holding them) exist only with
+// AVX-512: LLVM reserves them in a function without it.
+def : ReservedWithoutFeatures<[FeatureAVX512], (sequence "XMM%u", 16, 31)>;
+//
+// A spill slot of a 32- or 64-byte vector class asks for 32 or 64 bytes of
+// alignment; x86 can realign only a function that reserved its frame
+// pointer (and base pointer) before allocation (X86RegisterInfo's
+// canRealignStack), so elsewhere the slot gets 16 and the unaligned moves
+// (VMOVUPSYmr rather than VMOVAPSYmr).
 def X86Reserved : ReservedRegisters {
   let Always = (add RSP, RIP, SSP, FPCW, FPSW, MXCSR, CS, DS, SS, ES, FS, GS,
                     (sequence "R%u", 16, 31));
   let FramePointer = (add RBP);
   let StackAlignment = 16;
   let BasePointer = (add RBX);
+  let SpillRealignNeedsFramePointer = true;
 }

@@ -23,6 +23,10 @@
 //   * ReservedRegisters: the registers no function may allocate (stack
 //     pointer, frame pointer, ...), which LLVM targets give in C++
 //     (getReservedRegs) and a tdgen target gives here.
+//   * SpillTemplates and CannotSpill: spill, reload and copy code per
+//     register class (per subtarget and frame where it differs), or why a
+//     class cannot be spilled; MemoryFold: memory-operand folds;
+//     PointerRegClass: the class of a pointer-like operand.
 // Everything else means exactly what it means to llvm-tblgen 19.
 //
 // Code fragments ([{ ... }], e.g. AltOrderSelect) hold Rust for tdgen, where
@@ -180,6 +184,8 @@ class PtrValueType<ValueType scalar, int addrspace>
 // A HwMode is a set of subtarget features under which some sizes and types
 // differ (e.g. Hexagon's 64- and 128-byte vector modes). DefaultMode applies
 // when no other mode does; a target with no modes has only DefaultMode.
+// A function is in the first mode (in name order) whose feature string
+// ("+a,-b") its features satisfy: every "+" feature on, every "-" one off.
 // A *ByHwMode record pairs its Modes list with an Objects list of the same
 // length: Objects[i] applies in Modes[i].
 //===----------------------------------------------------------------------===//
@@ -190,6 +196,19 @@ class Predicate<string cond> {
   dag AssemblerCondDag;
   string PredicateName = "";
   bit RecomputePerFunction = false;
+}
+
+// A subtarget feature (`-mattr=+Name`, IR's "target-features"): Implies
+// lists the features it turns on with it. tdgen reads Name and Implies (to
+// select spill templates and HW modes per function); FieldName and Value
+// say, as in LLVM, which subtarget field the feature sets.
+class SubtargetFeature<string n, string f, string v, string d,
+                       list<SubtargetFeature> i = []> {
+  string Name = n;
+  string FieldName = f;
+  string Value = v;
+  string Desc = d;
+  list<SubtargetFeature> Implies = i;
 }
 
 class HwMode<string FS, list<Predicate> Ps> {
@@ -538,6 +557,17 @@ class AllocationOrderPolicy {
 //   BasePointerFrameSize   see BasePointer; 0: only a realigned stack makes a
 //                          function need the base pointer. Needs a
 //                          BasePointer register.
+//   SpillRealignNeedsFramePointer
+//                          a spill slot may ask for more alignment than
+//                          StackAlignment only in a function that already
+//                          keeps a frame pointer when allocation starts (and
+//                          a base pointer too if its stack pointer moves at
+//                          run time): realigning needs them, and they can no
+//                          longer be reserved then (X86RegisterInfo's
+//                          canRealignStack). Elsewhere the slot gets the
+//                          stack's alignment and the class's UnalignedSpill
+//                          and UnalignedReload templates are used. false:
+//                          a spill slot always gets its class's alignment.
 // Reserving a register reserves every register that shares a register unit
 // with it: naming RSP reserves ESP, SP and SPL too, and naming R29 on a target
 // with register pairs reserves the pair holding it. Reserved registers are
@@ -558,6 +588,16 @@ class AllocationOrderPolicy {
 //     }
 //===----------------------------------------------------------------------===//
 
+// EXTENSION: registers reserved in a function whose subtarget lacks any of
+// Features (x86 reserves XMM16-XMM31, with the YMM and ZMM registers holding
+// them, without AVX-512: X86RegisterInfo::getReservedRegs). Reserving a
+// register reserves every register overlapping it, as above.
+//     def : ReservedWithoutFeatures<[FeatureAVX512], (sequence "XMM%u", 16, 31)>;
+class ReservedWithoutFeatures<list<SubtargetFeature> fs, dag regs> {
+  list<SubtargetFeature> Features = fs;
+  dag Registers = regs;
+}
+
 class ReservedRegisters {
   dag Always = (add);
   dag FramePointer = (add);
@@ -565,6 +605,7 @@ class ReservedRegisters {
   int StackAlignment = 0;
   dag BasePointer = (add);
   int BasePointerFrameSize = 0;
+  bit SpillRealignNeedsFramePointer = false;
 }
 
 //===----------------------------------------------------------------------===//
@@ -725,7 +766,7 @@ class Instruction {
 //
 // LLVM's TargetInstrInfo chooses spill code in C++ (storeRegToStackSlot,
 // loadRegFromStackSlot, copyPhysReg). Here a target states it per register
-// class with one SpillTemplates def:
+// class with SpillTemplates defs:
 //   Class    the register class;
 //   Spill    the store of a register of the class to a stack slot;
 //   Reload   the load of a register of the class from a stack slot;
@@ -735,22 +776,76 @@ class Instruction {
 // one, as in MIR), each one of:
 //   TplReg     the register stored (Spill), loaded (Reload) or written (Copy);
 //   TplSrc     the register copied from (Copy only);
+//   (TplReg idx), (TplSrc idx)
+//              the sub-register `idx` (a SubRegIndex) of that register: a
+//              template may name the register piecewise (AArch64 stores a
+//              register pair with one STPXi of its two halves), the pieces
+//              together covering it exactly; a reload defines each piece
+//              (as `undef`, since none of it is live before);
 //   TplSlot    the stack slot, a frame index (Spill and Reload only);
 //   TplNoReg   no register ($noreg), for an unused address register;
 //   an integer (an immediate such as a zero offset or a scale of 1);
 //   a register def (a fixed register).
-// `(ops)` (the default) means the class has no such template. tdgen checks
-// that the operator is an instruction, that the operand count matches its
-// machine operands and that TplReg/TplSrc land on register operands.
-// A class without a SpillTemplates def of its own (this includes the classes
-// tdgen infers) takes each missing template from its nearest super-class
-// that has one (the super-class with the fewest registers).
+// `(ops)` (the default) means the def gives no such template. The
+// instruction's implicit registers (Defs, Uses) are added as LLVM's MIR
+// parser wants them. tdgen checks that the operator is an instruction, that
+// the operand count matches its machine operands, that TplReg/TplSrc (or
+// their pieces) land on register operands, and that every register of the
+// class has the pieces named.
+//
+// The choice may depend on the function's subtarget and on its frame:
+//   Features   the templates apply to a function whose subtarget has all of
+//              these features (SubtargetFeature defs; a feature brings those
+//              it implies). A class may have several SpillTemplates defs
+//              with different Features; a function gets, for each kind, the
+//              def with the most features among those that give the kind
+//              and whose features it has. The defs of one class must be
+//              ordered by inclusion (each one's features, with what they
+//              imply, contain or are contained in every other's), so the
+//              choice is never ambiguous; a def with no Features applies
+//              to every function. (x86: VR128X is spilled with MOVAPSmr,
+//              with VMOVAPSmr under AVX, VMOVAPSZ128mr under AVX512VL.)
+//   UnalignedSpill, UnalignedReload
+//              the store and load for a slot that only has the stack's
+//              alignment, when the class's spill alignment exceeds it and
+//              the function may not realign its stack (see
+//              ReservedRegisters.SpillRealignNeedsFramePointer); the slot
+//              then gets the stack's alignment instead of the class's, as
+//              LLVM's VirtRegMap::createSpillSlot clamps it. (x86: a VR256
+//              spill is VMOVAPSYmr to a 32-byte aligned slot, VMOVUPSYmr
+//              to a 16-byte aligned one.) Default `(ops)`: Spill and Reload
+//              serve both. tdgen rejects them where the class's alignment
+//              never exceeds the stack's.
+//   StackID    the stack the slot lives in, as MIR spells stack ids
+//              ("default", "scalable-vector", "sgpr-spill", "wasm-local",
+//              "noalloc"): AArch64 spills SVE registers to the
+//              scalable-vector stack, whose objects are scaled by the
+//              vector length at run time. Every spill and reload of one
+//              class must agree on it.
+// A class without a def giving some kind (this includes the classes tdgen
+// infers) takes that kind's defs from its nearest super-class that has
+// one (the super-class with the fewest registers).
+//
+// Where no instruction can spill a class (or LLVM 19 cannot, so its
+// output would not be LLVM's), a CannotSpill def says why; the allocator
+// fails with that reason when a value of the class must be spilled. A
+// sub-class inherits the reason only if none of its super-classes has spill
+// templates (its registers may all be in a class that can be spilled). A
+// class may not have both a CannotSpill def and a def giving Spill or
+// Reload.
 //
 // Example (BPF):
 //     def : SpillTemplates<GPR> {
 //       let Spill  = (STD TplReg, TplSlot, 0);
 //       let Reload = (LDD TplReg, TplSlot, 0);
 //       let Copy   = (MOV_rr TplReg, TplSrc);
+//     }
+// Example (x86 with AVX512VL, beside a def without Features for the rest):
+//     def : SpillTemplates<VR256X> {
+//       let Features = [FeatureVLX];
+//       let Spill  = (VMOVAPSZ256mr TplSlot, 1, TplNoReg, 0, TplNoReg, TplReg);
+//       let UnalignedSpill = (VMOVUPSZ256mr TplSlot, 1, TplNoReg, 0, TplNoReg, TplReg);
+//       ...
 //     }
 //===----------------------------------------------------------------------===//
 
@@ -764,6 +859,15 @@ class SpillTemplates<RegisterClass rc> {
   dag Spill = (ops);
   dag Reload = (ops);
   dag Copy = (ops);
+  list<SubtargetFeature> Features = [];
+  dag UnalignedSpill = (ops);
+  dag UnalignedReload = (ops);
+  string StackID = "default";
+}
+
+class CannotSpill<RegisterClass rc, string why> {
+  RegisterClass Class = rc;
+  string Reason = why;
 }
 
 //===----------------------------------------------------------------------===//

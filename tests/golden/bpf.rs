@@ -474,10 +474,11 @@ pub mod opcodes {
 pub mod tables {
     #[allow(unused_imports)]
     use ::regalloc::target::{
-        AllocOrderPolicy, CalleeSavedDesc, FunctionInfo, InstrDesc, InstrFlags,
-        InstrTemplate, LaneMask, MemoryFoldDesc, Opcode, OperandDesc, OperandKind, Reg,
-        RegClass, RegClassDesc, RegFlags, RegUnit, RegUnitDesc, RegisterDesc,
-        SubRegIndex, SubRegIndexDesc, TargetInfo, TemplateOperand,
+        AllocOrderPolicy, CalleeSavedDesc, ClassSizes, FeatureDesc, FeatureSet,
+        FunctionInfo, HwModeDesc, InstrDesc, InstrFlags, InstrTemplate, LaneMask,
+        MemoryFoldDesc, Opcode, OperandDesc, OperandKind, Reg, RegClass, RegClassDesc,
+        RegFlags, RegUnit, RegUnitDesc, RegisterDesc, ReservedWithout, SubRegIndex,
+        SubRegIndexDesc, TargetInfo, TemplateChoice, TemplateOperand,
     };
     use ::std::borrow::Cow;
     /// The `bpf` target's tables, compiled by tdgen from `bpf/bpf.td`.
@@ -495,6 +496,10 @@ pub mod tables {
         stack_alignment: 0,
         base_pointer: Cow::Borrowed(&[0x0]),
         base_pointer_frame_size: 0,
+        spill_realign_needs_frame_pointer: false,
+        reserved_without: Cow::Borrowed(&[]),
+        features: Cow::Borrowed(&[]),
+        hw_modes: Cow::Borrowed(&[]),
         instrs: Cow::Borrowed(&INSTRS),
         memory_folds: Cow::Borrowed(&MEMORY_FOLDS),
     };
@@ -1383,6 +1388,7 @@ pub mod tables {
             reg_size: 32,
             spill_size: 4,
             spill_align: 8,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -1391,30 +1397,58 @@ pub mod tables {
             super_classes: Cow::Borrowed(&[0x1]),
             sub_class_with_sub_reg: Cow::Borrowed(&[]),
             super_reg_classes: Cow::Borrowed(&[src(0, 1)]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(154),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(0),
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(85),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(0),
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(112),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(154),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(0),
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(85),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(0),
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(112),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GPR"),
@@ -1460,6 +1494,7 @@ pub mod tables {
             reg_size: 64,
             spill_size: 8,
             spill_align: 8,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -1468,30 +1503,58 @@ pub mod tables {
             super_classes: Cow::Borrowed(&[0x2]),
             sub_class_with_sub_reg: Cow::Borrowed(&[Some(RegClass(1))]),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(148),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(0),
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(80),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(0),
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(111),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(148),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(0),
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(80),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(0),
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(111),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
     ];
     /// Callee-saved sets, indexed by `CalleeSavedSet`.

@@ -1175,1635 +1175,1764 @@ pub mod callee_saved {
     /// `CSR_Win64_SwiftTail`, defined at x86/registers.td:437.
     pub const CSR_Win64_SwiftTail: CalleeSavedSet = CalleeSavedSet(40);
 }
-/// Instructions of `x86` (807), as [`Opcode`] constants.
+/// Instructions of `x86` (871), as [`Opcode`] constants.
 #[allow(non_upper_case_globals, dead_code)]
 pub mod opcodes {
     #[allow(unused_imports)]
     use ::regalloc::target::Opcode;
-    /// `ADC16mi`, defined at x86/instrs.td:99.
+    /// `ADC16mi`, defined at x86/instrs.td:98.
     pub const ADC16mi: Opcode = Opcode(0);
-    /// `ADC16mi8`, defined at x86/instrs.td:101.
+    /// `ADC16mi8`, defined at x86/instrs.td:100.
     pub const ADC16mi8: Opcode = Opcode(1);
-    /// `ADC16mr`, defined at x86/instrs.td:98.
+    /// `ADC16mr`, defined at x86/instrs.td:97.
     pub const ADC16mr: Opcode = Opcode(2);
-    /// `ADC16ri`, defined at x86/instrs.td:90.
+    /// `ADC16ri`, defined at x86/instrs.td:89.
     pub const ADC16ri: Opcode = Opcode(3);
-    /// `ADC16ri8`, defined at x86/instrs.td:92.
+    /// `ADC16ri8`, defined at x86/instrs.td:91.
     pub const ADC16ri8: Opcode = Opcode(4);
-    /// `ADC16rm`, defined at x86/instrs.td:95.
+    /// `ADC16rm`, defined at x86/instrs.td:94.
     pub const ADC16rm: Opcode = Opcode(5);
-    /// `ADC16rr`, defined at x86/instrs.td:88.
+    /// `ADC16rr`, defined at x86/instrs.td:87.
     pub const ADC16rr: Opcode = Opcode(6);
-    /// `ADC32mi`, defined at x86/instrs.td:99.
+    /// `ADC32mi`, defined at x86/instrs.td:98.
     pub const ADC32mi: Opcode = Opcode(7);
-    /// `ADC32mi8`, defined at x86/instrs.td:101.
+    /// `ADC32mi8`, defined at x86/instrs.td:100.
     pub const ADC32mi8: Opcode = Opcode(8);
-    /// `ADC32mr`, defined at x86/instrs.td:98.
+    /// `ADC32mr`, defined at x86/instrs.td:97.
     pub const ADC32mr: Opcode = Opcode(9);
-    /// `ADC32ri`, defined at x86/instrs.td:90.
+    /// `ADC32ri`, defined at x86/instrs.td:89.
     pub const ADC32ri: Opcode = Opcode(10);
-    /// `ADC32ri8`, defined at x86/instrs.td:92.
+    /// `ADC32ri8`, defined at x86/instrs.td:91.
     pub const ADC32ri8: Opcode = Opcode(11);
-    /// `ADC32rm`, defined at x86/instrs.td:95.
+    /// `ADC32rm`, defined at x86/instrs.td:94.
     pub const ADC32rm: Opcode = Opcode(12);
-    /// `ADC32rr`, defined at x86/instrs.td:88.
+    /// `ADC32rr`, defined at x86/instrs.td:87.
     pub const ADC32rr: Opcode = Opcode(13);
-    /// `ADC64mi32`, defined at x86/instrs.td:99.
+    /// `ADC64mi32`, defined at x86/instrs.td:98.
     pub const ADC64mi32: Opcode = Opcode(14);
-    /// `ADC64mi8`, defined at x86/instrs.td:101.
+    /// `ADC64mi8`, defined at x86/instrs.td:100.
     pub const ADC64mi8: Opcode = Opcode(15);
-    /// `ADC64mr`, defined at x86/instrs.td:98.
+    /// `ADC64mr`, defined at x86/instrs.td:97.
     pub const ADC64mr: Opcode = Opcode(16);
-    /// `ADC64ri32`, defined at x86/instrs.td:90.
+    /// `ADC64ri32`, defined at x86/instrs.td:89.
     pub const ADC64ri32: Opcode = Opcode(17);
-    /// `ADC64ri8`, defined at x86/instrs.td:92.
+    /// `ADC64ri8`, defined at x86/instrs.td:91.
     pub const ADC64ri8: Opcode = Opcode(18);
-    /// `ADC64rm`, defined at x86/instrs.td:95.
+    /// `ADC64rm`, defined at x86/instrs.td:94.
     pub const ADC64rm: Opcode = Opcode(19);
-    /// `ADC64rr`, defined at x86/instrs.td:88.
+    /// `ADC64rr`, defined at x86/instrs.td:87.
     pub const ADC64rr: Opcode = Opcode(20);
-    /// `ADC8mi`, defined at x86/instrs.td:99.
+    /// `ADC8mi`, defined at x86/instrs.td:98.
     pub const ADC8mi: Opcode = Opcode(21);
-    /// `ADC8mr`, defined at x86/instrs.td:98.
+    /// `ADC8mr`, defined at x86/instrs.td:97.
     pub const ADC8mr: Opcode = Opcode(22);
-    /// `ADC8ri`, defined at x86/instrs.td:90.
+    /// `ADC8ri`, defined at x86/instrs.td:89.
     pub const ADC8ri: Opcode = Opcode(23);
-    /// `ADC8rm`, defined at x86/instrs.td:95.
+    /// `ADC8rm`, defined at x86/instrs.td:94.
     pub const ADC8rm: Opcode = Opcode(24);
-    /// `ADC8rr`, defined at x86/instrs.td:88.
+    /// `ADC8rr`, defined at x86/instrs.td:87.
     pub const ADC8rr: Opcode = Opcode(25);
-    /// `ADD16mi`, defined at x86/instrs.td:99.
+    /// `ADD16mi`, defined at x86/instrs.td:98.
     pub const ADD16mi: Opcode = Opcode(26);
-    /// `ADD16mi8`, defined at x86/instrs.td:101.
+    /// `ADD16mi8`, defined at x86/instrs.td:100.
     pub const ADD16mi8: Opcode = Opcode(27);
-    /// `ADD16mr`, defined at x86/instrs.td:98.
+    /// `ADD16mr`, defined at x86/instrs.td:97.
     pub const ADD16mr: Opcode = Opcode(28);
-    /// `ADD16ri`, defined at x86/instrs.td:90.
+    /// `ADD16ri`, defined at x86/instrs.td:89.
     pub const ADD16ri: Opcode = Opcode(29);
-    /// `ADD16ri8`, defined at x86/instrs.td:92.
+    /// `ADD16ri8`, defined at x86/instrs.td:91.
     pub const ADD16ri8: Opcode = Opcode(30);
-    /// `ADD16ri_DB`, defined at x86/instrs.td:119.
+    /// `ADD16ri_DB`, defined at x86/instrs.td:118.
     pub const ADD16ri_DB: Opcode = Opcode(31);
-    /// `ADD16rm`, defined at x86/instrs.td:95.
+    /// `ADD16rm`, defined at x86/instrs.td:94.
     pub const ADD16rm: Opcode = Opcode(32);
-    /// `ADD16rr`, defined at x86/instrs.td:88.
+    /// `ADD16rr`, defined at x86/instrs.td:87.
     pub const ADD16rr: Opcode = Opcode(33);
-    /// `ADD16rr_DB`, defined at x86/instrs.td:118.
+    /// `ADD16rr_DB`, defined at x86/instrs.td:117.
     pub const ADD16rr_DB: Opcode = Opcode(34);
-    /// `ADD32mi`, defined at x86/instrs.td:99.
+    /// `ADD32mi`, defined at x86/instrs.td:98.
     pub const ADD32mi: Opcode = Opcode(35);
-    /// `ADD32mi8`, defined at x86/instrs.td:101.
+    /// `ADD32mi8`, defined at x86/instrs.td:100.
     pub const ADD32mi8: Opcode = Opcode(36);
-    /// `ADD32mr`, defined at x86/instrs.td:98.
+    /// `ADD32mr`, defined at x86/instrs.td:97.
     pub const ADD32mr: Opcode = Opcode(37);
-    /// `ADD32ri`, defined at x86/instrs.td:90.
+    /// `ADD32ri`, defined at x86/instrs.td:89.
     pub const ADD32ri: Opcode = Opcode(38);
-    /// `ADD32ri8`, defined at x86/instrs.td:92.
+    /// `ADD32ri8`, defined at x86/instrs.td:91.
     pub const ADD32ri8: Opcode = Opcode(39);
-    /// `ADD32ri_DB`, defined at x86/instrs.td:119.
+    /// `ADD32ri_DB`, defined at x86/instrs.td:118.
     pub const ADD32ri_DB: Opcode = Opcode(40);
-    /// `ADD32rm`, defined at x86/instrs.td:95.
+    /// `ADD32rm`, defined at x86/instrs.td:94.
     pub const ADD32rm: Opcode = Opcode(41);
-    /// `ADD32rr`, defined at x86/instrs.td:88.
+    /// `ADD32rr`, defined at x86/instrs.td:87.
     pub const ADD32rr: Opcode = Opcode(42);
-    /// `ADD32rr_DB`, defined at x86/instrs.td:118.
+    /// `ADD32rr_DB`, defined at x86/instrs.td:117.
     pub const ADD32rr_DB: Opcode = Opcode(43);
-    /// `ADD64mi32`, defined at x86/instrs.td:99.
+    /// `ADD64mi32`, defined at x86/instrs.td:98.
     pub const ADD64mi32: Opcode = Opcode(44);
-    /// `ADD64mi8`, defined at x86/instrs.td:101.
+    /// `ADD64mi8`, defined at x86/instrs.td:100.
     pub const ADD64mi8: Opcode = Opcode(45);
-    /// `ADD64mr`, defined at x86/instrs.td:98.
+    /// `ADD64mr`, defined at x86/instrs.td:97.
     pub const ADD64mr: Opcode = Opcode(46);
-    /// `ADD64ri32`, defined at x86/instrs.td:90.
+    /// `ADD64ri32`, defined at x86/instrs.td:89.
     pub const ADD64ri32: Opcode = Opcode(47);
-    /// `ADD64ri32_DB`, defined at x86/instrs.td:119.
+    /// `ADD64ri32_DB`, defined at x86/instrs.td:118.
     pub const ADD64ri32_DB: Opcode = Opcode(48);
-    /// `ADD64ri8`, defined at x86/instrs.td:92.
+    /// `ADD64ri8`, defined at x86/instrs.td:91.
     pub const ADD64ri8: Opcode = Opcode(49);
-    /// `ADD64rm`, defined at x86/instrs.td:95.
+    /// `ADD64rm`, defined at x86/instrs.td:94.
     pub const ADD64rm: Opcode = Opcode(50);
-    /// `ADD64rr`, defined at x86/instrs.td:88.
+    /// `ADD64rr`, defined at x86/instrs.td:87.
     pub const ADD64rr: Opcode = Opcode(51);
-    /// `ADD64rr_DB`, defined at x86/instrs.td:118.
+    /// `ADD64rr_DB`, defined at x86/instrs.td:117.
     pub const ADD64rr_DB: Opcode = Opcode(52);
-    /// `ADD8mi`, defined at x86/instrs.td:99.
+    /// `ADD8mi`, defined at x86/instrs.td:98.
     pub const ADD8mi: Opcode = Opcode(53);
-    /// `ADD8mr`, defined at x86/instrs.td:98.
+    /// `ADD8mr`, defined at x86/instrs.td:97.
     pub const ADD8mr: Opcode = Opcode(54);
-    /// `ADD8ri`, defined at x86/instrs.td:90.
+    /// `ADD8ri`, defined at x86/instrs.td:89.
     pub const ADD8ri: Opcode = Opcode(55);
-    /// `ADD8ri_DB`, defined at x86/instrs.td:119.
+    /// `ADD8ri_DB`, defined at x86/instrs.td:118.
     pub const ADD8ri_DB: Opcode = Opcode(56);
-    /// `ADD8rm`, defined at x86/instrs.td:95.
+    /// `ADD8rm`, defined at x86/instrs.td:94.
     pub const ADD8rm: Opcode = Opcode(57);
-    /// `ADD8rr`, defined at x86/instrs.td:88.
+    /// `ADD8rr`, defined at x86/instrs.td:87.
     pub const ADD8rr: Opcode = Opcode(58);
-    /// `ADD8rr_DB`, defined at x86/instrs.td:118.
+    /// `ADD8rr_DB`, defined at x86/instrs.td:117.
     pub const ADD8rr_DB: Opcode = Opcode(59);
-    /// `ADDPDrm`, defined at x86/instrs.td:510.
+    /// `ADDPDrm`, defined at x86/instrs.td:509.
     pub const ADDPDrm: Opcode = Opcode(60);
-    /// `ADDPDrr`, defined at x86/instrs.td:508.
+    /// `ADDPDrr`, defined at x86/instrs.td:507.
     pub const ADDPDrr: Opcode = Opcode(61);
-    /// `ADDPSrm`, defined at x86/instrs.td:510.
+    /// `ADDPSrm`, defined at x86/instrs.td:509.
     pub const ADDPSrm: Opcode = Opcode(62);
-    /// `ADDPSrr`, defined at x86/instrs.td:508.
+    /// `ADDPSrr`, defined at x86/instrs.td:507.
     pub const ADDPSrr: Opcode = Opcode(63);
-    /// `ADDSDrm`, defined at x86/instrs.td:412.
+    /// `ADDSDrm`, defined at x86/instrs.td:411.
     pub const ADDSDrm: Opcode = Opcode(64);
-    /// `ADDSDrr`, defined at x86/instrs.td:410.
+    /// `ADDSDrr`, defined at x86/instrs.td:409.
     pub const ADDSDrr: Opcode = Opcode(65);
-    /// `ADDSSrm`, defined at x86/instrs.td:412.
+    /// `ADDSSrm`, defined at x86/instrs.td:411.
     pub const ADDSSrm: Opcode = Opcode(66);
-    /// `ADDSSrr`, defined at x86/instrs.td:410.
+    /// `ADDSSrr`, defined at x86/instrs.td:409.
     pub const ADDSSrr: Opcode = Opcode(67);
-    /// `ADJCALLSTACKDOWN64`, defined at x86/instrs.td:378.
+    /// `ADJCALLSTACKDOWN64`, defined at x86/instrs.td:377.
     pub const ADJCALLSTACKDOWN64: Opcode = Opcode(68);
-    /// `ADJCALLSTACKUP64`, defined at x86/instrs.td:379.
+    /// `ADJCALLSTACKUP64`, defined at x86/instrs.td:378.
     pub const ADJCALLSTACKUP64: Opcode = Opcode(69);
-    /// `AND16mi`, defined at x86/instrs.td:99.
+    /// `AND16mi`, defined at x86/instrs.td:98.
     pub const AND16mi: Opcode = Opcode(70);
-    /// `AND16mi8`, defined at x86/instrs.td:101.
+    /// `AND16mi8`, defined at x86/instrs.td:100.
     pub const AND16mi8: Opcode = Opcode(71);
-    /// `AND16mr`, defined at x86/instrs.td:98.
+    /// `AND16mr`, defined at x86/instrs.td:97.
     pub const AND16mr: Opcode = Opcode(72);
-    /// `AND16ri`, defined at x86/instrs.td:90.
+    /// `AND16ri`, defined at x86/instrs.td:89.
     pub const AND16ri: Opcode = Opcode(73);
-    /// `AND16ri8`, defined at x86/instrs.td:92.
+    /// `AND16ri8`, defined at x86/instrs.td:91.
     pub const AND16ri8: Opcode = Opcode(74);
-    /// `AND16rm`, defined at x86/instrs.td:95.
+    /// `AND16rm`, defined at x86/instrs.td:94.
     pub const AND16rm: Opcode = Opcode(75);
-    /// `AND16rr`, defined at x86/instrs.td:88.
+    /// `AND16rr`, defined at x86/instrs.td:87.
     pub const AND16rr: Opcode = Opcode(76);
-    /// `AND32mi`, defined at x86/instrs.td:99.
+    /// `AND32mi`, defined at x86/instrs.td:98.
     pub const AND32mi: Opcode = Opcode(77);
-    /// `AND32mi8`, defined at x86/instrs.td:101.
+    /// `AND32mi8`, defined at x86/instrs.td:100.
     pub const AND32mi8: Opcode = Opcode(78);
-    /// `AND32mr`, defined at x86/instrs.td:98.
+    /// `AND32mr`, defined at x86/instrs.td:97.
     pub const AND32mr: Opcode = Opcode(79);
-    /// `AND32ri`, defined at x86/instrs.td:90.
+    /// `AND32ri`, defined at x86/instrs.td:89.
     pub const AND32ri: Opcode = Opcode(80);
-    /// `AND32ri8`, defined at x86/instrs.td:92.
+    /// `AND32ri8`, defined at x86/instrs.td:91.
     pub const AND32ri8: Opcode = Opcode(81);
-    /// `AND32rm`, defined at x86/instrs.td:95.
+    /// `AND32rm`, defined at x86/instrs.td:94.
     pub const AND32rm: Opcode = Opcode(82);
-    /// `AND32rr`, defined at x86/instrs.td:88.
+    /// `AND32rr`, defined at x86/instrs.td:87.
     pub const AND32rr: Opcode = Opcode(83);
-    /// `AND64mi32`, defined at x86/instrs.td:99.
+    /// `AND64mi32`, defined at x86/instrs.td:98.
     pub const AND64mi32: Opcode = Opcode(84);
-    /// `AND64mi8`, defined at x86/instrs.td:101.
+    /// `AND64mi8`, defined at x86/instrs.td:100.
     pub const AND64mi8: Opcode = Opcode(85);
-    /// `AND64mr`, defined at x86/instrs.td:98.
+    /// `AND64mr`, defined at x86/instrs.td:97.
     pub const AND64mr: Opcode = Opcode(86);
-    /// `AND64ri32`, defined at x86/instrs.td:90.
+    /// `AND64ri32`, defined at x86/instrs.td:89.
     pub const AND64ri32: Opcode = Opcode(87);
-    /// `AND64ri8`, defined at x86/instrs.td:92.
+    /// `AND64ri8`, defined at x86/instrs.td:91.
     pub const AND64ri8: Opcode = Opcode(88);
-    /// `AND64rm`, defined at x86/instrs.td:95.
+    /// `AND64rm`, defined at x86/instrs.td:94.
     pub const AND64rm: Opcode = Opcode(89);
-    /// `AND64rr`, defined at x86/instrs.td:88.
+    /// `AND64rr`, defined at x86/instrs.td:87.
     pub const AND64rr: Opcode = Opcode(90);
-    /// `AND8mi`, defined at x86/instrs.td:99.
+    /// `AND8mi`, defined at x86/instrs.td:98.
     pub const AND8mi: Opcode = Opcode(91);
-    /// `AND8mr`, defined at x86/instrs.td:98.
+    /// `AND8mr`, defined at x86/instrs.td:97.
     pub const AND8mr: Opcode = Opcode(92);
-    /// `AND8ri`, defined at x86/instrs.td:90.
+    /// `AND8ri`, defined at x86/instrs.td:89.
     pub const AND8ri: Opcode = Opcode(93);
-    /// `AND8rm`, defined at x86/instrs.td:95.
+    /// `AND8rm`, defined at x86/instrs.td:94.
     pub const AND8rm: Opcode = Opcode(94);
-    /// `AND8rr`, defined at x86/instrs.td:88.
+    /// `AND8rr`, defined at x86/instrs.td:87.
     pub const AND8rr: Opcode = Opcode(95);
-    /// `ANDNPDrm`, defined at x86/instrs.td:510.
+    /// `ANDNPDrm`, defined at x86/instrs.td:509.
     pub const ANDNPDrm: Opcode = Opcode(96);
-    /// `ANDNPDrr`, defined at x86/instrs.td:508.
+    /// `ANDNPDrr`, defined at x86/instrs.td:507.
     pub const ANDNPDrr: Opcode = Opcode(97);
-    /// `ANDNPSrm`, defined at x86/instrs.td:510.
+    /// `ANDNPSrm`, defined at x86/instrs.td:509.
     pub const ANDNPSrm: Opcode = Opcode(98);
-    /// `ANDNPSrr`, defined at x86/instrs.td:508.
+    /// `ANDNPSrr`, defined at x86/instrs.td:507.
     pub const ANDNPSrr: Opcode = Opcode(99);
-    /// `ANDPDrm`, defined at x86/instrs.td:510.
+    /// `ANDPDrm`, defined at x86/instrs.td:509.
     pub const ANDPDrm: Opcode = Opcode(100);
-    /// `ANDPDrr`, defined at x86/instrs.td:508.
+    /// `ANDPDrr`, defined at x86/instrs.td:507.
     pub const ANDPDrr: Opcode = Opcode(101);
-    /// `ANDPSrm`, defined at x86/instrs.td:510.
+    /// `ANDPSrm`, defined at x86/instrs.td:509.
     pub const ANDPSrm: Opcode = Opcode(102);
-    /// `ANDPSrr`, defined at x86/instrs.td:508.
+    /// `ANDPSrr`, defined at x86/instrs.td:507.
     pub const ANDPSrr: Opcode = Opcode(103);
-    /// `BSF16rm`, defined at x86/instrs.td:253.
+    /// `BSF16rm`, defined at x86/instrs.td:252.
     pub const BSF16rm: Opcode = Opcode(104);
-    /// `BSF16rr`, defined at x86/instrs.td:251.
+    /// `BSF16rr`, defined at x86/instrs.td:250.
     pub const BSF16rr: Opcode = Opcode(105);
-    /// `BSF32rm`, defined at x86/instrs.td:253.
+    /// `BSF32rm`, defined at x86/instrs.td:252.
     pub const BSF32rm: Opcode = Opcode(106);
-    /// `BSF32rr`, defined at x86/instrs.td:251.
+    /// `BSF32rr`, defined at x86/instrs.td:250.
     pub const BSF32rr: Opcode = Opcode(107);
-    /// `BSF64rm`, defined at x86/instrs.td:253.
+    /// `BSF64rm`, defined at x86/instrs.td:252.
     pub const BSF64rm: Opcode = Opcode(108);
-    /// `BSF64rr`, defined at x86/instrs.td:251.
+    /// `BSF64rr`, defined at x86/instrs.td:250.
     pub const BSF64rr: Opcode = Opcode(109);
-    /// `BSR16rm`, defined at x86/instrs.td:253.
+    /// `BSR16rm`, defined at x86/instrs.td:252.
     pub const BSR16rm: Opcode = Opcode(110);
-    /// `BSR16rr`, defined at x86/instrs.td:251.
+    /// `BSR16rr`, defined at x86/instrs.td:250.
     pub const BSR16rr: Opcode = Opcode(111);
-    /// `BSR32rm`, defined at x86/instrs.td:253.
+    /// `BSR32rm`, defined at x86/instrs.td:252.
     pub const BSR32rm: Opcode = Opcode(112);
-    /// `BSR32rr`, defined at x86/instrs.td:251.
+    /// `BSR32rr`, defined at x86/instrs.td:250.
     pub const BSR32rr: Opcode = Opcode(113);
-    /// `BSR64rm`, defined at x86/instrs.td:253.
+    /// `BSR64rm`, defined at x86/instrs.td:252.
     pub const BSR64rm: Opcode = Opcode(114);
-    /// `BSR64rr`, defined at x86/instrs.td:251.
+    /// `BSR64rr`, defined at x86/instrs.td:250.
     pub const BSR64rr: Opcode = Opcode(115);
-    /// `BSWAP32r`, defined at x86/instrs.td:265.
+    /// `BSWAP32r`, defined at x86/instrs.td:264.
     pub const BSWAP32r: Opcode = Opcode(116);
-    /// `BSWAP64r`, defined at x86/instrs.td:266.
+    /// `BSWAP64r`, defined at x86/instrs.td:265.
     pub const BSWAP64r: Opcode = Opcode(117);
-    /// `BT16ri8`, defined at x86/instrs.td:256.
+    /// `BT16ri8`, defined at x86/instrs.td:255.
     pub const BT16ri8: Opcode = Opcode(118);
-    /// `BT16rr`, defined at x86/instrs.td:255.
+    /// `BT16rr`, defined at x86/instrs.td:254.
     pub const BT16rr: Opcode = Opcode(119);
-    /// `BT32ri8`, defined at x86/instrs.td:256.
+    /// `BT32ri8`, defined at x86/instrs.td:255.
     pub const BT32ri8: Opcode = Opcode(120);
-    /// `BT32rr`, defined at x86/instrs.td:255.
+    /// `BT32rr`, defined at x86/instrs.td:254.
     pub const BT32rr: Opcode = Opcode(121);
-    /// `BT64ri8`, defined at x86/instrs.td:256.
+    /// `BT64ri8`, defined at x86/instrs.td:255.
     pub const BT64ri8: Opcode = Opcode(122);
-    /// `BT64rr`, defined at x86/instrs.td:255.
+    /// `BT64rr`, defined at x86/instrs.td:254.
     pub const BT64rr: Opcode = Opcode(123);
-    /// `BTC16ri8`, defined at x86/instrs.td:260.
+    /// `BTC16ri8`, defined at x86/instrs.td:259.
     pub const BTC16ri8: Opcode = Opcode(124);
-    /// `BTC16rr`, defined at x86/instrs.td:259.
+    /// `BTC16rr`, defined at x86/instrs.td:258.
     pub const BTC16rr: Opcode = Opcode(125);
-    /// `BTC32ri8`, defined at x86/instrs.td:260.
+    /// `BTC32ri8`, defined at x86/instrs.td:259.
     pub const BTC32ri8: Opcode = Opcode(126);
-    /// `BTC32rr`, defined at x86/instrs.td:259.
+    /// `BTC32rr`, defined at x86/instrs.td:258.
     pub const BTC32rr: Opcode = Opcode(127);
-    /// `BTC64ri8`, defined at x86/instrs.td:260.
+    /// `BTC64ri8`, defined at x86/instrs.td:259.
     pub const BTC64ri8: Opcode = Opcode(128);
-    /// `BTC64rr`, defined at x86/instrs.td:259.
+    /// `BTC64rr`, defined at x86/instrs.td:258.
     pub const BTC64rr: Opcode = Opcode(129);
-    /// `BTR16ri8`, defined at x86/instrs.td:260.
+    /// `BTR16ri8`, defined at x86/instrs.td:259.
     pub const BTR16ri8: Opcode = Opcode(130);
-    /// `BTR16rr`, defined at x86/instrs.td:259.
+    /// `BTR16rr`, defined at x86/instrs.td:258.
     pub const BTR16rr: Opcode = Opcode(131);
-    /// `BTR32ri8`, defined at x86/instrs.td:260.
+    /// `BTR32ri8`, defined at x86/instrs.td:259.
     pub const BTR32ri8: Opcode = Opcode(132);
-    /// `BTR32rr`, defined at x86/instrs.td:259.
+    /// `BTR32rr`, defined at x86/instrs.td:258.
     pub const BTR32rr: Opcode = Opcode(133);
-    /// `BTR64ri8`, defined at x86/instrs.td:260.
+    /// `BTR64ri8`, defined at x86/instrs.td:259.
     pub const BTR64ri8: Opcode = Opcode(134);
-    /// `BTR64rr`, defined at x86/instrs.td:259.
+    /// `BTR64rr`, defined at x86/instrs.td:258.
     pub const BTR64rr: Opcode = Opcode(135);
-    /// `BTS16ri8`, defined at x86/instrs.td:260.
+    /// `BTS16ri8`, defined at x86/instrs.td:259.
     pub const BTS16ri8: Opcode = Opcode(136);
-    /// `BTS16rr`, defined at x86/instrs.td:259.
+    /// `BTS16rr`, defined at x86/instrs.td:258.
     pub const BTS16rr: Opcode = Opcode(137);
-    /// `BTS32ri8`, defined at x86/instrs.td:260.
+    /// `BTS32ri8`, defined at x86/instrs.td:259.
     pub const BTS32ri8: Opcode = Opcode(138);
-    /// `BTS32rr`, defined at x86/instrs.td:259.
+    /// `BTS32rr`, defined at x86/instrs.td:258.
     pub const BTS32rr: Opcode = Opcode(139);
-    /// `BTS64ri8`, defined at x86/instrs.td:260.
+    /// `BTS64ri8`, defined at x86/instrs.td:259.
     pub const BTS64ri8: Opcode = Opcode(140);
-    /// `BTS64rr`, defined at x86/instrs.td:259.
+    /// `BTS64rr`, defined at x86/instrs.td:258.
     pub const BTS64rr: Opcode = Opcode(141);
-    /// `CALL64m`, defined at x86/instrs.td:362.
+    /// `CALL64m`, defined at x86/instrs.td:361.
     pub const CALL64m: Opcode = Opcode(142);
-    /// `CALL64pcrel32`, defined at x86/instrs.td:359.
+    /// `CALL64pcrel32`, defined at x86/instrs.td:358.
     pub const CALL64pcrel32: Opcode = Opcode(143);
-    /// `CALL64r`, defined at x86/instrs.td:360.
+    /// `CALL64r`, defined at x86/instrs.td:359.
     pub const CALL64r: Opcode = Opcode(144);
-    /// `CDQ`, defined at x86/instrs.td:244.
+    /// `CDQ`, defined at x86/instrs.td:243.
     pub const CDQ: Opcode = Opcode(145);
-    /// `CMOV16rm`, defined at x86/instrs.td:335.
+    /// `CMOV16rm`, defined at x86/instrs.td:334.
     pub const CMOV16rm: Opcode = Opcode(146);
-    /// `CMOV16rr`, defined at x86/instrs.td:333.
+    /// `CMOV16rr`, defined at x86/instrs.td:332.
     pub const CMOV16rr: Opcode = Opcode(147);
-    /// `CMOV32rm`, defined at x86/instrs.td:335.
+    /// `CMOV32rm`, defined at x86/instrs.td:334.
     pub const CMOV32rm: Opcode = Opcode(148);
-    /// `CMOV32rr`, defined at x86/instrs.td:333.
+    /// `CMOV32rr`, defined at x86/instrs.td:332.
     pub const CMOV32rr: Opcode = Opcode(149);
-    /// `CMOV64rm`, defined at x86/instrs.td:335.
+    /// `CMOV64rm`, defined at x86/instrs.td:334.
     pub const CMOV64rm: Opcode = Opcode(150);
-    /// `CMOV64rr`, defined at x86/instrs.td:333.
+    /// `CMOV64rr`, defined at x86/instrs.td:332.
     pub const CMOV64rr: Opcode = Opcode(151);
-    /// `CMP16mi`, defined at x86/instrs.td:130.
+    /// `CMP16mi`, defined at x86/instrs.td:129.
     pub const CMP16mi: Opcode = Opcode(152);
-    /// `CMP16mi8`, defined at x86/instrs.td:135.
+    /// `CMP16mi8`, defined at x86/instrs.td:134.
     pub const CMP16mi8: Opcode = Opcode(153);
-    /// `CMP16mr`, defined at x86/instrs.td:129.
+    /// `CMP16mr`, defined at x86/instrs.td:128.
     pub const CMP16mr: Opcode = Opcode(154);
-    /// `CMP16ri`, defined at x86/instrs.td:126.
+    /// `CMP16ri`, defined at x86/instrs.td:125.
     pub const CMP16ri: Opcode = Opcode(155);
-    /// `CMP16ri8`, defined at x86/instrs.td:133.
+    /// `CMP16ri8`, defined at x86/instrs.td:132.
     pub const CMP16ri8: Opcode = Opcode(156);
-    /// `CMP16rm`, defined at x86/instrs.td:128.
+    /// `CMP16rm`, defined at x86/instrs.td:127.
     pub const CMP16rm: Opcode = Opcode(157);
-    /// `CMP16rr`, defined at x86/instrs.td:125.
+    /// `CMP16rr`, defined at x86/instrs.td:124.
     pub const CMP16rr: Opcode = Opcode(158);
-    /// `CMP32mi`, defined at x86/instrs.td:130.
+    /// `CMP32mi`, defined at x86/instrs.td:129.
     pub const CMP32mi: Opcode = Opcode(159);
-    /// `CMP32mi8`, defined at x86/instrs.td:135.
+    /// `CMP32mi8`, defined at x86/instrs.td:134.
     pub const CMP32mi8: Opcode = Opcode(160);
-    /// `CMP32mr`, defined at x86/instrs.td:129.
+    /// `CMP32mr`, defined at x86/instrs.td:128.
     pub const CMP32mr: Opcode = Opcode(161);
-    /// `CMP32ri`, defined at x86/instrs.td:126.
+    /// `CMP32ri`, defined at x86/instrs.td:125.
     pub const CMP32ri: Opcode = Opcode(162);
-    /// `CMP32ri8`, defined at x86/instrs.td:133.
+    /// `CMP32ri8`, defined at x86/instrs.td:132.
     pub const CMP32ri8: Opcode = Opcode(163);
-    /// `CMP32rm`, defined at x86/instrs.td:128.
+    /// `CMP32rm`, defined at x86/instrs.td:127.
     pub const CMP32rm: Opcode = Opcode(164);
-    /// `CMP32rr`, defined at x86/instrs.td:125.
+    /// `CMP32rr`, defined at x86/instrs.td:124.
     pub const CMP32rr: Opcode = Opcode(165);
-    /// `CMP64mi32`, defined at x86/instrs.td:130.
+    /// `CMP64mi32`, defined at x86/instrs.td:129.
     pub const CMP64mi32: Opcode = Opcode(166);
-    /// `CMP64mi8`, defined at x86/instrs.td:135.
+    /// `CMP64mi8`, defined at x86/instrs.td:134.
     pub const CMP64mi8: Opcode = Opcode(167);
-    /// `CMP64mr`, defined at x86/instrs.td:129.
+    /// `CMP64mr`, defined at x86/instrs.td:128.
     pub const CMP64mr: Opcode = Opcode(168);
-    /// `CMP64ri32`, defined at x86/instrs.td:126.
+    /// `CMP64ri32`, defined at x86/instrs.td:125.
     pub const CMP64ri32: Opcode = Opcode(169);
-    /// `CMP64ri8`, defined at x86/instrs.td:133.
+    /// `CMP64ri8`, defined at x86/instrs.td:132.
     pub const CMP64ri8: Opcode = Opcode(170);
-    /// `CMP64rm`, defined at x86/instrs.td:128.
+    /// `CMP64rm`, defined at x86/instrs.td:127.
     pub const CMP64rm: Opcode = Opcode(171);
-    /// `CMP64rr`, defined at x86/instrs.td:125.
+    /// `CMP64rr`, defined at x86/instrs.td:124.
     pub const CMP64rr: Opcode = Opcode(172);
-    /// `CMP8mi`, defined at x86/instrs.td:130.
+    /// `CMP8mi`, defined at x86/instrs.td:129.
     pub const CMP8mi: Opcode = Opcode(173);
-    /// `CMP8mr`, defined at x86/instrs.td:129.
+    /// `CMP8mr`, defined at x86/instrs.td:128.
     pub const CMP8mr: Opcode = Opcode(174);
-    /// `CMP8ri`, defined at x86/instrs.td:126.
+    /// `CMP8ri`, defined at x86/instrs.td:125.
     pub const CMP8ri: Opcode = Opcode(175);
-    /// `CMP8rm`, defined at x86/instrs.td:128.
+    /// `CMP8rm`, defined at x86/instrs.td:127.
     pub const CMP8rm: Opcode = Opcode(176);
-    /// `CMP8rr`, defined at x86/instrs.td:125.
+    /// `CMP8rr`, defined at x86/instrs.td:124.
     pub const CMP8rr: Opcode = Opcode(177);
-    /// `CMPPDrri`, defined at x86/instrs.td:539.
+    /// `CMPPDrri`, defined at x86/instrs.td:538.
     pub const CMPPDrri: Opcode = Opcode(178);
-    /// `CMPPSrri`, defined at x86/instrs.td:539.
+    /// `CMPPSrri`, defined at x86/instrs.td:538.
     pub const CMPPSrri: Opcode = Opcode(179);
-    /// `CMPSDrmi`, defined at x86/instrs.td:417.
+    /// `CMPSDrmi`, defined at x86/instrs.td:416.
     pub const CMPSDrmi: Opcode = Opcode(180);
-    /// `CMPSDrri`, defined at x86/instrs.td:415.
+    /// `CMPSDrri`, defined at x86/instrs.td:414.
     pub const CMPSDrri: Opcode = Opcode(181);
-    /// `CMPSSrmi`, defined at x86/instrs.td:417.
+    /// `CMPSSrmi`, defined at x86/instrs.td:416.
     pub const CMPSSrmi: Opcode = Opcode(182);
-    /// `CMPSSrri`, defined at x86/instrs.td:415.
+    /// `CMPSSrri`, defined at x86/instrs.td:414.
     pub const CMPSSrri: Opcode = Opcode(183);
-    /// `COMISDrm`, defined at x86/instrs.td:425.
+    /// `COMISDrm`, defined at x86/instrs.td:424.
     pub const COMISDrm: Opcode = Opcode(184);
-    /// `COMISDrr`, defined at x86/instrs.td:423.
+    /// `COMISDrr`, defined at x86/instrs.td:422.
     pub const COMISDrr: Opcode = Opcode(185);
-    /// `COMISSrm`, defined at x86/instrs.td:425.
+    /// `COMISSrm`, defined at x86/instrs.td:424.
     pub const COMISSrm: Opcode = Opcode(186);
-    /// `COMISSrr`, defined at x86/instrs.td:423.
+    /// `COMISSrr`, defined at x86/instrs.td:422.
     pub const COMISSrr: Opcode = Opcode(187);
-    /// `CQO`, defined at x86/instrs.td:245.
+    /// `CQO`, defined at x86/instrs.td:244.
     pub const CQO: Opcode = Opcode(188);
-    /// `CVTSD2SSrm`, defined at x86/instrs.td:441.
+    /// `CVTSD2SSrm`, defined at x86/instrs.td:440.
     pub const CVTSD2SSrm: Opcode = Opcode(189);
-    /// `CVTSD2SSrr`, defined at x86/instrs.td:438.
+    /// `CVTSD2SSrr`, defined at x86/instrs.td:437.
     pub const CVTSD2SSrr: Opcode = Opcode(190);
-    /// `CVTSI2SDrm`, defined at x86/instrs.td:460.
+    /// `CVTSI2SDrm`, defined at x86/instrs.td:459.
     pub const CVTSI2SDrm: Opcode = Opcode(191);
-    /// `CVTSI2SDrr`, defined at x86/instrs.td:458.
+    /// `CVTSI2SDrr`, defined at x86/instrs.td:457.
     pub const CVTSI2SDrr: Opcode = Opcode(192);
-    /// `CVTSI2SSrm`, defined at x86/instrs.td:460.
+    /// `CVTSI2SSrm`, defined at x86/instrs.td:459.
     pub const CVTSI2SSrm: Opcode = Opcode(193);
-    /// `CVTSI2SSrr`, defined at x86/instrs.td:458.
+    /// `CVTSI2SSrr`, defined at x86/instrs.td:457.
     pub const CVTSI2SSrr: Opcode = Opcode(194);
-    /// `CVTSI642SDrm`, defined at x86/instrs.td:460.
+    /// `CVTSI642SDrm`, defined at x86/instrs.td:459.
     pub const CVTSI642SDrm: Opcode = Opcode(195);
-    /// `CVTSI642SDrr`, defined at x86/instrs.td:458.
+    /// `CVTSI642SDrr`, defined at x86/instrs.td:457.
     pub const CVTSI642SDrr: Opcode = Opcode(196);
-    /// `CVTSI642SSrm`, defined at x86/instrs.td:460.
+    /// `CVTSI642SSrm`, defined at x86/instrs.td:459.
     pub const CVTSI642SSrm: Opcode = Opcode(197);
-    /// `CVTSI642SSrr`, defined at x86/instrs.td:458.
+    /// `CVTSI642SSrr`, defined at x86/instrs.td:457.
     pub const CVTSI642SSrr: Opcode = Opcode(198);
-    /// `CVTSS2SDrm`, defined at x86/instrs.td:442.
+    /// `CVTSS2SDrm`, defined at x86/instrs.td:441.
     pub const CVTSS2SDrm: Opcode = Opcode(199);
-    /// `CVTSS2SDrr`, defined at x86/instrs.td:439.
+    /// `CVTSS2SDrr`, defined at x86/instrs.td:438.
     pub const CVTSS2SDrr: Opcode = Opcode(200);
-    /// `CVTTSD2SI64rm`, defined at x86/instrs.td:460.
+    /// `CVTTSD2SI64rm`, defined at x86/instrs.td:459.
     pub const CVTTSD2SI64rm: Opcode = Opcode(201);
-    /// `CVTTSD2SI64rr`, defined at x86/instrs.td:458.
+    /// `CVTTSD2SI64rr`, defined at x86/instrs.td:457.
     pub const CVTTSD2SI64rr: Opcode = Opcode(202);
-    /// `CVTTSD2SI64rr_Int`, defined at x86/instrs.td:555.
+    /// `CVTTSD2SI64rr_Int`, defined at x86/instrs.td:554.
     pub const CVTTSD2SI64rr_Int: Opcode = Opcode(203);
-    /// `CVTTSD2SIrm`, defined at x86/instrs.td:460.
+    /// `CVTTSD2SIrm`, defined at x86/instrs.td:459.
     pub const CVTTSD2SIrm: Opcode = Opcode(204);
-    /// `CVTTSD2SIrr`, defined at x86/instrs.td:458.
+    /// `CVTTSD2SIrr`, defined at x86/instrs.td:457.
     pub const CVTTSD2SIrr: Opcode = Opcode(205);
-    /// `CVTTSD2SIrr_Int`, defined at x86/instrs.td:554.
+    /// `CVTTSD2SIrr_Int`, defined at x86/instrs.td:553.
     pub const CVTTSD2SIrr_Int: Opcode = Opcode(206);
-    /// `CVTTSS2SI64rm`, defined at x86/instrs.td:460.
+    /// `CVTTSS2SI64rm`, defined at x86/instrs.td:459.
     pub const CVTTSS2SI64rm: Opcode = Opcode(207);
-    /// `CVTTSS2SI64rr`, defined at x86/instrs.td:458.
+    /// `CVTTSS2SI64rr`, defined at x86/instrs.td:457.
     pub const CVTTSS2SI64rr: Opcode = Opcode(208);
-    /// `CVTTSS2SI64rr_Int`, defined at x86/instrs.td:555.
+    /// `CVTTSS2SI64rr_Int`, defined at x86/instrs.td:554.
     pub const CVTTSS2SI64rr_Int: Opcode = Opcode(209);
-    /// `CVTTSS2SIrm`, defined at x86/instrs.td:460.
+    /// `CVTTSS2SIrm`, defined at x86/instrs.td:459.
     pub const CVTTSS2SIrm: Opcode = Opcode(210);
-    /// `CVTTSS2SIrr`, defined at x86/instrs.td:458.
+    /// `CVTTSS2SIrr`, defined at x86/instrs.td:457.
     pub const CVTTSS2SIrr: Opcode = Opcode(211);
-    /// `CVTTSS2SIrr_Int`, defined at x86/instrs.td:554.
+    /// `CVTTSS2SIrr_Int`, defined at x86/instrs.td:553.
     pub const CVTTSS2SIrr_Int: Opcode = Opcode(212);
-    /// `DEC16m`, defined at x86/instrs.td:158.
+    /// `DEC16m`, defined at x86/instrs.td:157.
     pub const DEC16m: Opcode = Opcode(213);
-    /// `DEC16r`, defined at x86/instrs.td:152.
+    /// `DEC16r`, defined at x86/instrs.td:151.
     pub const DEC16r: Opcode = Opcode(214);
-    /// `DEC32m`, defined at x86/instrs.td:158.
+    /// `DEC32m`, defined at x86/instrs.td:157.
     pub const DEC32m: Opcode = Opcode(215);
-    /// `DEC32r`, defined at x86/instrs.td:152.
+    /// `DEC32r`, defined at x86/instrs.td:151.
     pub const DEC32r: Opcode = Opcode(216);
-    /// `DEC64m`, defined at x86/instrs.td:158.
+    /// `DEC64m`, defined at x86/instrs.td:157.
     pub const DEC64m: Opcode = Opcode(217);
-    /// `DEC64r`, defined at x86/instrs.td:152.
+    /// `DEC64r`, defined at x86/instrs.td:151.
     pub const DEC64r: Opcode = Opcode(218);
-    /// `DEC8m`, defined at x86/instrs.td:158.
+    /// `DEC8m`, defined at x86/instrs.td:157.
     pub const DEC8m: Opcode = Opcode(219);
-    /// `DEC8r`, defined at x86/instrs.td:152.
+    /// `DEC8r`, defined at x86/instrs.td:151.
     pub const DEC8r: Opcode = Opcode(220);
-    /// `DIV16m`, defined at x86/instrs.td:233.
+    /// `DIV16m`, defined at x86/instrs.td:232.
     pub const DIV16m: Opcode = Opcode(221);
-    /// `DIV16r`, defined at x86/instrs.td:231.
+    /// `DIV16r`, defined at x86/instrs.td:230.
     pub const DIV16r: Opcode = Opcode(222);
-    /// `DIV32m`, defined at x86/instrs.td:233.
+    /// `DIV32m`, defined at x86/instrs.td:232.
     pub const DIV32m: Opcode = Opcode(223);
-    /// `DIV32r`, defined at x86/instrs.td:231.
+    /// `DIV32r`, defined at x86/instrs.td:230.
     pub const DIV32r: Opcode = Opcode(224);
-    /// `DIV64m`, defined at x86/instrs.td:233.
+    /// `DIV64m`, defined at x86/instrs.td:232.
     pub const DIV64m: Opcode = Opcode(225);
-    /// `DIV64r`, defined at x86/instrs.td:231.
+    /// `DIV64r`, defined at x86/instrs.td:230.
     pub const DIV64r: Opcode = Opcode(226);
-    /// `DIV8m`, defined at x86/instrs.td:241.
+    /// `DIV8m`, defined at x86/instrs.td:240.
     pub const DIV8m: Opcode = Opcode(227);
-    /// `DIV8r`, defined at x86/instrs.td:239.
+    /// `DIV8r`, defined at x86/instrs.td:238.
     pub const DIV8r: Opcode = Opcode(228);
-    /// `DIVPDrm`, defined at x86/instrs.td:510.
+    /// `DIVPDrm`, defined at x86/instrs.td:509.
     pub const DIVPDrm: Opcode = Opcode(229);
-    /// `DIVPDrr`, defined at x86/instrs.td:508.
+    /// `DIVPDrr`, defined at x86/instrs.td:507.
     pub const DIVPDrr: Opcode = Opcode(230);
-    /// `DIVPSrm`, defined at x86/instrs.td:510.
+    /// `DIVPSrm`, defined at x86/instrs.td:509.
     pub const DIVPSrm: Opcode = Opcode(231);
-    /// `DIVPSrr`, defined at x86/instrs.td:508.
+    /// `DIVPSrr`, defined at x86/instrs.td:507.
     pub const DIVPSrr: Opcode = Opcode(232);
-    /// `DIVSDrm`, defined at x86/instrs.td:412.
+    /// `DIVSDrm`, defined at x86/instrs.td:411.
     pub const DIVSDrm: Opcode = Opcode(233);
-    /// `DIVSDrr`, defined at x86/instrs.td:410.
+    /// `DIVSDrr`, defined at x86/instrs.td:409.
     pub const DIVSDrr: Opcode = Opcode(234);
-    /// `DIVSSrm`, defined at x86/instrs.td:412.
+    /// `DIVSSrm`, defined at x86/instrs.td:411.
     pub const DIVSSrm: Opcode = Opcode(235);
-    /// `DIVSSrr`, defined at x86/instrs.td:410.
+    /// `DIVSSrr`, defined at x86/instrs.td:409.
     pub const DIVSSrr: Opcode = Opcode(236);
-    /// `FsFLD0SD`, defined at x86/instrs.td:466.
+    /// `FsFLD0SD`, defined at x86/instrs.td:465.
     pub const FsFLD0SD: Opcode = Opcode(237);
-    /// `FsFLD0SS`, defined at x86/instrs.td:465.
+    /// `FsFLD0SS`, defined at x86/instrs.td:464.
     pub const FsFLD0SS: Opcode = Opcode(238);
-    /// `IDIV16m`, defined at x86/instrs.td:233.
+    /// `IDIV16m`, defined at x86/instrs.td:232.
     pub const IDIV16m: Opcode = Opcode(239);
-    /// `IDIV16r`, defined at x86/instrs.td:231.
+    /// `IDIV16r`, defined at x86/instrs.td:230.
     pub const IDIV16r: Opcode = Opcode(240);
-    /// `IDIV32m`, defined at x86/instrs.td:233.
+    /// `IDIV32m`, defined at x86/instrs.td:232.
     pub const IDIV32m: Opcode = Opcode(241);
-    /// `IDIV32r`, defined at x86/instrs.td:231.
+    /// `IDIV32r`, defined at x86/instrs.td:230.
     pub const IDIV32r: Opcode = Opcode(242);
-    /// `IDIV64m`, defined at x86/instrs.td:233.
+    /// `IDIV64m`, defined at x86/instrs.td:232.
     pub const IDIV64m: Opcode = Opcode(243);
-    /// `IDIV64r`, defined at x86/instrs.td:231.
+    /// `IDIV64r`, defined at x86/instrs.td:230.
     pub const IDIV64r: Opcode = Opcode(244);
-    /// `IDIV8m`, defined at x86/instrs.td:241.
+    /// `IDIV8m`, defined at x86/instrs.td:240.
     pub const IDIV8m: Opcode = Opcode(245);
-    /// `IDIV8r`, defined at x86/instrs.td:239.
+    /// `IDIV8r`, defined at x86/instrs.td:238.
     pub const IDIV8r: Opcode = Opcode(246);
-    /// `IMUL16m`, defined at x86/instrs.td:226.
+    /// `IMUL16m`, defined at x86/instrs.td:225.
     pub const IMUL16m: Opcode = Opcode(247);
-    /// `IMUL16r`, defined at x86/instrs.td:223.
+    /// `IMUL16r`, defined at x86/instrs.td:222.
     pub const IMUL16r: Opcode = Opcode(248);
-    /// `IMUL16rm`, defined at x86/instrs.td:202.
+    /// `IMUL16rm`, defined at x86/instrs.td:201.
     pub const IMUL16rm: Opcode = Opcode(249);
-    /// `IMUL16rmi`, defined at x86/instrs.td:207.
+    /// `IMUL16rmi`, defined at x86/instrs.td:206.
     pub const IMUL16rmi: Opcode = Opcode(250);
-    /// `IMUL16rmi8`, defined at x86/instrs.td:208.
+    /// `IMUL16rmi8`, defined at x86/instrs.td:207.
     pub const IMUL16rmi8: Opcode = Opcode(251);
-    /// `IMUL16rr`, defined at x86/instrs.td:200.
+    /// `IMUL16rr`, defined at x86/instrs.td:199.
     pub const IMUL16rr: Opcode = Opcode(252);
-    /// `IMUL16rri`, defined at x86/instrs.td:204.
+    /// `IMUL16rri`, defined at x86/instrs.td:203.
     pub const IMUL16rri: Opcode = Opcode(253);
-    /// `IMUL16rri8`, defined at x86/instrs.td:205.
+    /// `IMUL16rri8`, defined at x86/instrs.td:204.
     pub const IMUL16rri8: Opcode = Opcode(254);
-    /// `IMUL32m`, defined at x86/instrs.td:226.
+    /// `IMUL32m`, defined at x86/instrs.td:225.
     pub const IMUL32m: Opcode = Opcode(255);
-    /// `IMUL32r`, defined at x86/instrs.td:223.
+    /// `IMUL32r`, defined at x86/instrs.td:222.
     pub const IMUL32r: Opcode = Opcode(256);
-    /// `IMUL32rm`, defined at x86/instrs.td:202.
+    /// `IMUL32rm`, defined at x86/instrs.td:201.
     pub const IMUL32rm: Opcode = Opcode(257);
-    /// `IMUL32rmi`, defined at x86/instrs.td:207.
+    /// `IMUL32rmi`, defined at x86/instrs.td:206.
     pub const IMUL32rmi: Opcode = Opcode(258);
-    /// `IMUL32rmi8`, defined at x86/instrs.td:208.
+    /// `IMUL32rmi8`, defined at x86/instrs.td:207.
     pub const IMUL32rmi8: Opcode = Opcode(259);
-    /// `IMUL32rr`, defined at x86/instrs.td:200.
+    /// `IMUL32rr`, defined at x86/instrs.td:199.
     pub const IMUL32rr: Opcode = Opcode(260);
-    /// `IMUL32rri`, defined at x86/instrs.td:204.
+    /// `IMUL32rri`, defined at x86/instrs.td:203.
     pub const IMUL32rri: Opcode = Opcode(261);
-    /// `IMUL32rri8`, defined at x86/instrs.td:205.
+    /// `IMUL32rri8`, defined at x86/instrs.td:204.
     pub const IMUL32rri8: Opcode = Opcode(262);
-    /// `IMUL64m`, defined at x86/instrs.td:226.
+    /// `IMUL64m`, defined at x86/instrs.td:225.
     pub const IMUL64m: Opcode = Opcode(263);
-    /// `IMUL64r`, defined at x86/instrs.td:223.
+    /// `IMUL64r`, defined at x86/instrs.td:222.
     pub const IMUL64r: Opcode = Opcode(264);
-    /// `IMUL64rm`, defined at x86/instrs.td:202.
+    /// `IMUL64rm`, defined at x86/instrs.td:201.
     pub const IMUL64rm: Opcode = Opcode(265);
-    /// `IMUL64rmi32`, defined at x86/instrs.td:207.
+    /// `IMUL64rmi32`, defined at x86/instrs.td:206.
     pub const IMUL64rmi32: Opcode = Opcode(266);
-    /// `IMUL64rmi8`, defined at x86/instrs.td:208.
+    /// `IMUL64rmi8`, defined at x86/instrs.td:207.
     pub const IMUL64rmi8: Opcode = Opcode(267);
-    /// `IMUL64rr`, defined at x86/instrs.td:200.
+    /// `IMUL64rr`, defined at x86/instrs.td:199.
     pub const IMUL64rr: Opcode = Opcode(268);
-    /// `IMUL64rri32`, defined at x86/instrs.td:204.
+    /// `IMUL64rri32`, defined at x86/instrs.td:203.
     pub const IMUL64rri32: Opcode = Opcode(269);
-    /// `IMUL64rri8`, defined at x86/instrs.td:205.
+    /// `IMUL64rri8`, defined at x86/instrs.td:204.
     pub const IMUL64rri8: Opcode = Opcode(270);
-    /// `INC16m`, defined at x86/instrs.td:158.
+    /// `INC16m`, defined at x86/instrs.td:157.
     pub const INC16m: Opcode = Opcode(271);
-    /// `INC16r`, defined at x86/instrs.td:151.
+    /// `INC16r`, defined at x86/instrs.td:150.
     pub const INC16r: Opcode = Opcode(272);
-    /// `INC32m`, defined at x86/instrs.td:158.
+    /// `INC32m`, defined at x86/instrs.td:157.
     pub const INC32m: Opcode = Opcode(273);
-    /// `INC32r`, defined at x86/instrs.td:151.
+    /// `INC32r`, defined at x86/instrs.td:150.
     pub const INC32r: Opcode = Opcode(274);
-    /// `INC64m`, defined at x86/instrs.td:158.
+    /// `INC64m`, defined at x86/instrs.td:157.
     pub const INC64m: Opcode = Opcode(275);
-    /// `INC64r`, defined at x86/instrs.td:151.
+    /// `INC64r`, defined at x86/instrs.td:150.
     pub const INC64r: Opcode = Opcode(276);
-    /// `INC8m`, defined at x86/instrs.td:158.
+    /// `INC8m`, defined at x86/instrs.td:157.
     pub const INC8m: Opcode = Opcode(277);
-    /// `INC8r`, defined at x86/instrs.td:151.
+    /// `INC8r`, defined at x86/instrs.td:150.
     pub const INC8r: Opcode = Opcode(278);
-    /// `JCC_1`, defined at x86/instrs.td:347.
+    /// `JCC_1`, defined at x86/instrs.td:346.
     pub const JCC_1: Opcode = Opcode(279);
-    /// `JMP64m`, defined at x86/instrs.td:353.
+    /// `JMP64m`, defined at x86/instrs.td:352.
     pub const JMP64m: Opcode = Opcode(280);
-    /// `JMP64r`, defined at x86/instrs.td:351.
+    /// `JMP64r`, defined at x86/instrs.td:350.
     pub const JMP64r: Opcode = Opcode(281);
-    /// `JMP_1`, defined at x86/instrs.td:349.
+    /// `JMP_1`, defined at x86/instrs.td:348.
     pub const JMP_1: Opcode = Opcode(282);
-    /// `LEA16r`, defined at x86/instrs.td:321.
-    pub const LEA16r: Opcode = Opcode(283);
-    /// `LEA32r`, defined at x86/instrs.td:323.
-    pub const LEA32r: Opcode = Opcode(284);
-    /// `LEA64_32r`, defined at x86/instrs.td:326.
-    pub const LEA64_32r: Opcode = Opcode(285);
-    /// `LEA64r`, defined at x86/instrs.td:324.
-    pub const LEA64r: Opcode = Opcode(286);
-    /// `MAXSDrm`, defined at x86/instrs.td:412.
-    pub const MAXSDrm: Opcode = Opcode(287);
-    /// `MAXSDrr`, defined at x86/instrs.td:410.
-    pub const MAXSDrr: Opcode = Opcode(288);
-    /// `MAXSSrm`, defined at x86/instrs.td:412.
-    pub const MAXSSrm: Opcode = Opcode(289);
-    /// `MAXSSrr`, defined at x86/instrs.td:410.
-    pub const MAXSSrr: Opcode = Opcode(290);
-    /// `MFENCE`, defined at x86/instrs.td:559.
-    pub const MFENCE: Opcode = Opcode(291);
-    /// `MINSDrm`, defined at x86/instrs.td:412.
-    pub const MINSDrm: Opcode = Opcode(292);
-    /// `MINSDrr`, defined at x86/instrs.td:410.
-    pub const MINSDrr: Opcode = Opcode(293);
-    /// `MINSSrm`, defined at x86/instrs.td:412.
-    pub const MINSSrm: Opcode = Opcode(294);
-    /// `MINSSrr`, defined at x86/instrs.td:410.
-    pub const MINSSrr: Opcode = Opcode(295);
-    /// `MOV16mi`, defined at x86/instrs.td:281.
-    pub const MOV16mi: Opcode = Opcode(296);
-    /// `MOV16mr`, defined at x86/instrs.td:280.
-    pub const MOV16mr: Opcode = Opcode(297);
-    /// `MOV16ri`, defined at x86/instrs.td:276.
-    pub const MOV16ri: Opcode = Opcode(298);
-    /// `MOV16rm`, defined at x86/instrs.td:278.
-    pub const MOV16rm: Opcode = Opcode(299);
-    /// `MOV16rr`, defined at x86/instrs.td:273.
-    pub const MOV16rr: Opcode = Opcode(300);
-    /// `MOV32mi`, defined at x86/instrs.td:281.
-    pub const MOV32mi: Opcode = Opcode(301);
-    /// `MOV32mr`, defined at x86/instrs.td:280.
-    pub const MOV32mr: Opcode = Opcode(302);
-    /// `MOV32r0`, defined at x86/instrs.td:289.
-    pub const MOV32r0: Opcode = Opcode(303);
-    /// `MOV32ri`, defined at x86/instrs.td:276.
-    pub const MOV32ri: Opcode = Opcode(304);
-    /// `MOV32ri64`, defined at x86/instrs.td:290.
-    pub const MOV32ri64: Opcode = Opcode(305);
-    /// `MOV32rm`, defined at x86/instrs.td:278.
-    pub const MOV32rm: Opcode = Opcode(306);
-    /// `MOV32rr`, defined at x86/instrs.td:273.
-    pub const MOV32rr: Opcode = Opcode(307);
-    /// `MOV64mi32`, defined at x86/instrs.td:281.
-    pub const MOV64mi32: Opcode = Opcode(308);
-    /// `MOV64mr`, defined at x86/instrs.td:280.
-    pub const MOV64mr: Opcode = Opcode(309);
-    /// `MOV64ri`, defined at x86/instrs.td:276.
-    pub const MOV64ri: Opcode = Opcode(310);
-    /// `MOV64ri32`, defined at x86/instrs.td:285.
-    pub const MOV64ri32: Opcode = Opcode(311);
-    /// `MOV64rm`, defined at x86/instrs.td:278.
-    pub const MOV64rm: Opcode = Opcode(312);
-    /// `MOV64rr`, defined at x86/instrs.td:273.
-    pub const MOV64rr: Opcode = Opcode(313);
-    /// `MOV64toPQIrr`, defined at x86/instrs.td:479.
-    pub const MOV64toPQIrr: Opcode = Opcode(314);
-    /// `MOV64toSDrr`, defined at x86/instrs.td:473.
-    pub const MOV64toSDrr: Opcode = Opcode(315);
-    /// `MOV8mi`, defined at x86/instrs.td:281.
-    pub const MOV8mi: Opcode = Opcode(316);
-    /// `MOV8mr`, defined at x86/instrs.td:280.
-    pub const MOV8mr: Opcode = Opcode(317);
-    /// `MOV8mr_NOREX`, defined at x86/instrs.td:298.
-    pub const MOV8mr_NOREX: Opcode = Opcode(318);
-    /// `MOV8ri`, defined at x86/instrs.td:276.
-    pub const MOV8ri: Opcode = Opcode(319);
-    /// `MOV8rm`, defined at x86/instrs.td:278.
-    pub const MOV8rm: Opcode = Opcode(320);
-    /// `MOV8rm_NOREX`, defined at x86/instrs.td:296.
-    pub const MOV8rm_NOREX: Opcode = Opcode(321);
-    /// `MOV8rr`, defined at x86/instrs.td:273.
-    pub const MOV8rr: Opcode = Opcode(322);
-    /// `MOV8rr_NOREX`, defined at x86/instrs.td:294.
-    pub const MOV8rr_NOREX: Opcode = Opcode(323);
-    /// `MOVAPDmr`, defined at x86/instrs.td:501.
-    pub const MOVAPDmr: Opcode = Opcode(324);
-    /// `MOVAPDrm`, defined at x86/instrs.td:499.
-    pub const MOVAPDrm: Opcode = Opcode(325);
-    /// `MOVAPDrr`, defined at x86/instrs.td:497.
-    pub const MOVAPDrr: Opcode = Opcode(326);
-    /// `MOVAPSmr`, defined at x86/instrs.td:501.
-    pub const MOVAPSmr: Opcode = Opcode(327);
-    /// `MOVAPSrm`, defined at x86/instrs.td:499.
-    pub const MOVAPSrm: Opcode = Opcode(328);
-    /// `MOVAPSrr`, defined at x86/instrs.td:497.
-    pub const MOVAPSrr: Opcode = Opcode(329);
-    /// `MOVDI2PDIrm`, defined at x86/instrs.td:483.
-    pub const MOVDI2PDIrm: Opcode = Opcode(330);
-    /// `MOVDI2PDIrr`, defined at x86/instrs.td:478.
-    pub const MOVDI2PDIrr: Opcode = Opcode(331);
-    /// `MOVDI2SSrr`, defined at x86/instrs.td:475.
-    pub const MOVDI2SSrr: Opcode = Opcode(332);
-    /// `MOVDQAmr`, defined at x86/instrs.td:501.
-    pub const MOVDQAmr: Opcode = Opcode(333);
-    /// `MOVDQArm`, defined at x86/instrs.td:499.
-    pub const MOVDQArm: Opcode = Opcode(334);
-    /// `MOVDQArr`, defined at x86/instrs.td:497.
-    pub const MOVDQArr: Opcode = Opcode(335);
-    /// `MOVDQUmr`, defined at x86/instrs.td:501.
-    pub const MOVDQUmr: Opcode = Opcode(336);
-    /// `MOVDQUrm`, defined at x86/instrs.td:499.
-    pub const MOVDQUrm: Opcode = Opcode(337);
-    /// `MOVDQUrr`, defined at x86/instrs.td:497.
-    pub const MOVDQUrr: Opcode = Opcode(338);
-    /// `MOVLPDmr`, defined at x86/instrs.td:489.
-    pub const MOVLPDmr: Opcode = Opcode(339);
-    /// `MOVMSKPDrr`, defined at x86/instrs.td:565.
-    pub const MOVMSKPDrr: Opcode = Opcode(340);
-    /// `MOVMSKPSrr`, defined at x86/instrs.td:564.
-    pub const MOVMSKPSrr: Opcode = Opcode(341);
-    /// `MOVPDI2DImr`, defined at x86/instrs.td:487.
-    pub const MOVPDI2DImr: Opcode = Opcode(342);
-    /// `MOVPDI2DIrr`, defined at x86/instrs.td:480.
-    pub const MOVPDI2DIrr: Opcode = Opcode(343);
-    /// `MOVPQI2QImr`, defined at x86/instrs.td:488.
-    pub const MOVPQI2QImr: Opcode = Opcode(344);
-    /// `MOVPQIto64rr`, defined at x86/instrs.td:481.
-    pub const MOVPQIto64rr: Opcode = Opcode(345);
-    /// `MOVQI2PQIrm`, defined at x86/instrs.td:484.
-    pub const MOVQI2PQIrm: Opcode = Opcode(346);
-    /// `MOVSDmr`, defined at x86/instrs.td:433.
-    pub const MOVSDmr: Opcode = Opcode(347);
-    /// `MOVSDrm`, defined at x86/instrs.td:429.
-    pub const MOVSDrm: Opcode = Opcode(348);
-    /// `MOVSDrm_alt`, defined at x86/instrs.td:430.
-    pub const MOVSDrm_alt: Opcode = Opcode(349);
-    /// `MOVSDrr`, defined at x86/instrs.td:435.
-    pub const MOVSDrr: Opcode = Opcode(350);
-    /// `MOVSDto64rr`, defined at x86/instrs.td:474.
-    pub const MOVSDto64rr: Opcode = Opcode(351);
-    /// `MOVSS2DIrr`, defined at x86/instrs.td:476.
-    pub const MOVSS2DIrr: Opcode = Opcode(352);
-    /// `MOVSSmr`, defined at x86/instrs.td:433.
-    pub const MOVSSmr: Opcode = Opcode(353);
-    /// `MOVSSrm`, defined at x86/instrs.td:429.
-    pub const MOVSSrm: Opcode = Opcode(354);
-    /// `MOVSSrm_alt`, defined at x86/instrs.td:430.
-    pub const MOVSSrm_alt: Opcode = Opcode(355);
-    /// `MOVSSrr`, defined at x86/instrs.td:435.
-    pub const MOVSSrr: Opcode = Opcode(356);
-    /// `MOVSX16rm8`, defined at x86/instrs.td:311.
-    pub const MOVSX16rm8: Opcode = Opcode(357);
-    /// `MOVSX16rr8`, defined at x86/instrs.td:309.
-    pub const MOVSX16rr8: Opcode = Opcode(358);
-    /// `MOVSX32rm16`, defined at x86/instrs.td:311.
-    pub const MOVSX32rm16: Opcode = Opcode(359);
-    /// `MOVSX32rm8`, defined at x86/instrs.td:311.
-    pub const MOVSX32rm8: Opcode = Opcode(360);
-    /// `MOVSX32rr16`, defined at x86/instrs.td:309.
-    pub const MOVSX32rr16: Opcode = Opcode(361);
-    /// `MOVSX32rr8`, defined at x86/instrs.td:309.
-    pub const MOVSX32rr8: Opcode = Opcode(362);
-    /// `MOVSX64rm16`, defined at x86/instrs.td:311.
-    pub const MOVSX64rm16: Opcode = Opcode(363);
-    /// `MOVSX64rm32`, defined at x86/instrs.td:315.
-    pub const MOVSX64rm32: Opcode = Opcode(364);
-    /// `MOVSX64rm8`, defined at x86/instrs.td:311.
-    pub const MOVSX64rm8: Opcode = Opcode(365);
-    /// `MOVSX64rr16`, defined at x86/instrs.td:309.
-    pub const MOVSX64rr16: Opcode = Opcode(366);
-    /// `MOVSX64rr32`, defined at x86/instrs.td:313.
-    pub const MOVSX64rr32: Opcode = Opcode(367);
-    /// `MOVSX64rr8`, defined at x86/instrs.td:309.
-    pub const MOVSX64rr8: Opcode = Opcode(368);
-    /// `MOVUPDmr`, defined at x86/instrs.td:501.
-    pub const MOVUPDmr: Opcode = Opcode(369);
-    /// `MOVUPDrm`, defined at x86/instrs.td:499.
-    pub const MOVUPDrm: Opcode = Opcode(370);
-    /// `MOVUPDrr`, defined at x86/instrs.td:497.
-    pub const MOVUPDrr: Opcode = Opcode(371);
-    /// `MOVUPSmr`, defined at x86/instrs.td:501.
-    pub const MOVUPSmr: Opcode = Opcode(372);
-    /// `MOVUPSrm`, defined at x86/instrs.td:499.
-    pub const MOVUPSrm: Opcode = Opcode(373);
-    /// `MOVUPSrr`, defined at x86/instrs.td:497.
-    pub const MOVUPSrr: Opcode = Opcode(374);
-    /// `MOVZX16rm8`, defined at x86/instrs.td:311.
-    pub const MOVZX16rm8: Opcode = Opcode(375);
-    /// `MOVZX16rr8`, defined at x86/instrs.td:309.
-    pub const MOVZX16rr8: Opcode = Opcode(376);
-    /// `MOVZX32rm16`, defined at x86/instrs.td:311.
-    pub const MOVZX32rm16: Opcode = Opcode(377);
-    /// `MOVZX32rm8`, defined at x86/instrs.td:311.
-    pub const MOVZX32rm8: Opcode = Opcode(378);
-    /// `MOVZX32rm8_NOREX`, defined at x86/instrs.td:318.
-    pub const MOVZX32rm8_NOREX: Opcode = Opcode(379);
-    /// `MOVZX32rr16`, defined at x86/instrs.td:309.
-    pub const MOVZX32rr16: Opcode = Opcode(380);
-    /// `MOVZX32rr8`, defined at x86/instrs.td:309.
-    pub const MOVZX32rr8: Opcode = Opcode(381);
-    /// `MOVZX32rr8_NOREX`, defined at x86/instrs.td:316.
-    pub const MOVZX32rr8_NOREX: Opcode = Opcode(382);
-    /// `MOVZX64rm16`, defined at x86/instrs.td:311.
-    pub const MOVZX64rm16: Opcode = Opcode(383);
-    /// `MOVZX64rm8`, defined at x86/instrs.td:311.
-    pub const MOVZX64rm8: Opcode = Opcode(384);
-    /// `MOVZX64rr16`, defined at x86/instrs.td:309.
-    pub const MOVZX64rr16: Opcode = Opcode(385);
-    /// `MOVZX64rr8`, defined at x86/instrs.td:309.
-    pub const MOVZX64rr8: Opcode = Opcode(386);
-    /// `MUL16m`, defined at x86/instrs.td:225.
-    pub const MUL16m: Opcode = Opcode(387);
-    /// `MUL16r`, defined at x86/instrs.td:222.
-    pub const MUL16r: Opcode = Opcode(388);
-    /// `MUL32m`, defined at x86/instrs.td:225.
-    pub const MUL32m: Opcode = Opcode(389);
-    /// `MUL32r`, defined at x86/instrs.td:222.
-    pub const MUL32r: Opcode = Opcode(390);
-    /// `MUL64m`, defined at x86/instrs.td:225.
-    pub const MUL64m: Opcode = Opcode(391);
-    /// `MUL64r`, defined at x86/instrs.td:222.
-    pub const MUL64r: Opcode = Opcode(392);
-    /// `MULPDrm`, defined at x86/instrs.td:510.
-    pub const MULPDrm: Opcode = Opcode(393);
-    /// `MULPDrr`, defined at x86/instrs.td:508.
-    pub const MULPDrr: Opcode = Opcode(394);
-    /// `MULPSrm`, defined at x86/instrs.td:510.
-    pub const MULPSrm: Opcode = Opcode(395);
-    /// `MULPSrr`, defined at x86/instrs.td:508.
-    pub const MULPSrr: Opcode = Opcode(396);
-    /// `MULSDrm`, defined at x86/instrs.td:412.
-    pub const MULSDrm: Opcode = Opcode(397);
-    /// `MULSDrr`, defined at x86/instrs.td:410.
-    pub const MULSDrr: Opcode = Opcode(398);
-    /// `MULSSrm`, defined at x86/instrs.td:412.
-    pub const MULSSrm: Opcode = Opcode(399);
-    /// `MULSSrr`, defined at x86/instrs.td:410.
-    pub const MULSSrr: Opcode = Opcode(400);
-    /// `NEG16m`, defined at x86/instrs.td:158.
-    pub const NEG16m: Opcode = Opcode(401);
-    /// `NEG16r`, defined at x86/instrs.td:154.
-    pub const NEG16r: Opcode = Opcode(402);
-    /// `NEG32m`, defined at x86/instrs.td:158.
-    pub const NEG32m: Opcode = Opcode(403);
-    /// `NEG32r`, defined at x86/instrs.td:154.
-    pub const NEG32r: Opcode = Opcode(404);
-    /// `NEG64m`, defined at x86/instrs.td:158.
-    pub const NEG64m: Opcode = Opcode(405);
-    /// `NEG64r`, defined at x86/instrs.td:154.
-    pub const NEG64r: Opcode = Opcode(406);
-    /// `NEG8m`, defined at x86/instrs.td:158.
-    pub const NEG8m: Opcode = Opcode(407);
-    /// `NEG8r`, defined at x86/instrs.td:154.
-    pub const NEG8r: Opcode = Opcode(408);
-    /// `NOT16m`, defined at x86/instrs.td:163.
-    pub const NOT16m: Opcode = Opcode(409);
-    /// `NOT16r`, defined at x86/instrs.td:161.
-    pub const NOT16r: Opcode = Opcode(410);
-    /// `NOT32m`, defined at x86/instrs.td:163.
-    pub const NOT32m: Opcode = Opcode(411);
-    /// `NOT32r`, defined at x86/instrs.td:161.
-    pub const NOT32r: Opcode = Opcode(412);
-    /// `NOT64m`, defined at x86/instrs.td:163.
-    pub const NOT64m: Opcode = Opcode(413);
-    /// `NOT64r`, defined at x86/instrs.td:161.
-    pub const NOT64r: Opcode = Opcode(414);
-    /// `NOT8m`, defined at x86/instrs.td:163.
-    pub const NOT8m: Opcode = Opcode(415);
-    /// `NOT8r`, defined at x86/instrs.td:161.
-    pub const NOT8r: Opcode = Opcode(416);
-    /// `OR16mi`, defined at x86/instrs.td:99.
-    pub const OR16mi: Opcode = Opcode(417);
-    /// `OR16mi8`, defined at x86/instrs.td:101.
-    pub const OR16mi8: Opcode = Opcode(418);
-    /// `OR16mr`, defined at x86/instrs.td:98.
-    pub const OR16mr: Opcode = Opcode(419);
-    /// `OR16ri`, defined at x86/instrs.td:90.
-    pub const OR16ri: Opcode = Opcode(420);
-    /// `OR16ri8`, defined at x86/instrs.td:92.
-    pub const OR16ri8: Opcode = Opcode(421);
-    /// `OR16rm`, defined at x86/instrs.td:95.
-    pub const OR16rm: Opcode = Opcode(422);
-    /// `OR16rr`, defined at x86/instrs.td:88.
-    pub const OR16rr: Opcode = Opcode(423);
-    /// `OR32mi`, defined at x86/instrs.td:99.
-    pub const OR32mi: Opcode = Opcode(424);
-    /// `OR32mi8`, defined at x86/instrs.td:101.
-    pub const OR32mi8: Opcode = Opcode(425);
-    /// `OR32mr`, defined at x86/instrs.td:98.
-    pub const OR32mr: Opcode = Opcode(426);
-    /// `OR32ri`, defined at x86/instrs.td:90.
-    pub const OR32ri: Opcode = Opcode(427);
-    /// `OR32ri8`, defined at x86/instrs.td:92.
-    pub const OR32ri8: Opcode = Opcode(428);
-    /// `OR32rm`, defined at x86/instrs.td:95.
-    pub const OR32rm: Opcode = Opcode(429);
-    /// `OR32rr`, defined at x86/instrs.td:88.
-    pub const OR32rr: Opcode = Opcode(430);
-    /// `OR64mi32`, defined at x86/instrs.td:99.
-    pub const OR64mi32: Opcode = Opcode(431);
-    /// `OR64mi8`, defined at x86/instrs.td:101.
-    pub const OR64mi8: Opcode = Opcode(432);
-    /// `OR64mr`, defined at x86/instrs.td:98.
-    pub const OR64mr: Opcode = Opcode(433);
-    /// `OR64ri32`, defined at x86/instrs.td:90.
-    pub const OR64ri32: Opcode = Opcode(434);
-    /// `OR64ri8`, defined at x86/instrs.td:92.
-    pub const OR64ri8: Opcode = Opcode(435);
-    /// `OR64rm`, defined at x86/instrs.td:95.
-    pub const OR64rm: Opcode = Opcode(436);
-    /// `OR64rr`, defined at x86/instrs.td:88.
-    pub const OR64rr: Opcode = Opcode(437);
-    /// `OR8mi`, defined at x86/instrs.td:99.
-    pub const OR8mi: Opcode = Opcode(438);
-    /// `OR8mr`, defined at x86/instrs.td:98.
-    pub const OR8mr: Opcode = Opcode(439);
-    /// `OR8ri`, defined at x86/instrs.td:90.
-    pub const OR8ri: Opcode = Opcode(440);
-    /// `OR8rm`, defined at x86/instrs.td:95.
-    pub const OR8rm: Opcode = Opcode(441);
-    /// `OR8rr`, defined at x86/instrs.td:88.
-    pub const OR8rr: Opcode = Opcode(442);
-    /// `ORPDrm`, defined at x86/instrs.td:510.
-    pub const ORPDrm: Opcode = Opcode(443);
-    /// `ORPDrr`, defined at x86/instrs.td:508.
-    pub const ORPDrr: Opcode = Opcode(444);
-    /// `ORPSrm`, defined at x86/instrs.td:510.
-    pub const ORPSrm: Opcode = Opcode(445);
-    /// `ORPSrr`, defined at x86/instrs.td:508.
-    pub const ORPSrr: Opcode = Opcode(446);
-    /// `PACKSSDWrm`, defined at x86/instrs.td:510.
-    pub const PACKSSDWrm: Opcode = Opcode(447);
-    /// `PACKSSDWrr`, defined at x86/instrs.td:508.
-    pub const PACKSSDWrr: Opcode = Opcode(448);
-    /// `PACKSSWBrm`, defined at x86/instrs.td:510.
-    pub const PACKSSWBrm: Opcode = Opcode(449);
-    /// `PACKSSWBrr`, defined at x86/instrs.td:508.
-    pub const PACKSSWBrr: Opcode = Opcode(450);
-    /// `PACKUSWBrm`, defined at x86/instrs.td:510.
-    pub const PACKUSWBrm: Opcode = Opcode(451);
-    /// `PACKUSWBrr`, defined at x86/instrs.td:508.
-    pub const PACKUSWBrr: Opcode = Opcode(452);
-    /// `PADDBrm`, defined at x86/instrs.td:510.
-    pub const PADDBrm: Opcode = Opcode(453);
-    /// `PADDBrr`, defined at x86/instrs.td:508.
-    pub const PADDBrr: Opcode = Opcode(454);
-    /// `PADDDrm`, defined at x86/instrs.td:510.
-    pub const PADDDrm: Opcode = Opcode(455);
-    /// `PADDDrr`, defined at x86/instrs.td:508.
-    pub const PADDDrr: Opcode = Opcode(456);
-    /// `PADDQrm`, defined at x86/instrs.td:510.
-    pub const PADDQrm: Opcode = Opcode(457);
-    /// `PADDQrr`, defined at x86/instrs.td:508.
-    pub const PADDQrr: Opcode = Opcode(458);
-    /// `PADDUSBrm`, defined at x86/instrs.td:510.
-    pub const PADDUSBrm: Opcode = Opcode(459);
-    /// `PADDUSBrr`, defined at x86/instrs.td:508.
-    pub const PADDUSBrr: Opcode = Opcode(460);
-    /// `PADDUSWrm`, defined at x86/instrs.td:510.
-    pub const PADDUSWrm: Opcode = Opcode(461);
-    /// `PADDUSWrr`, defined at x86/instrs.td:508.
-    pub const PADDUSWrr: Opcode = Opcode(462);
-    /// `PADDWrm`, defined at x86/instrs.td:510.
-    pub const PADDWrm: Opcode = Opcode(463);
-    /// `PADDWrr`, defined at x86/instrs.td:508.
-    pub const PADDWrr: Opcode = Opcode(464);
-    /// `PANDNrm`, defined at x86/instrs.td:510.
-    pub const PANDNrm: Opcode = Opcode(465);
-    /// `PANDNrr`, defined at x86/instrs.td:508.
-    pub const PANDNrr: Opcode = Opcode(466);
-    /// `PANDrm`, defined at x86/instrs.td:510.
-    pub const PANDrm: Opcode = Opcode(467);
-    /// `PANDrr`, defined at x86/instrs.td:508.
-    pub const PANDrr: Opcode = Opcode(468);
-    /// `PAVGBrm`, defined at x86/instrs.td:510.
-    pub const PAVGBrm: Opcode = Opcode(469);
-    /// `PAVGBrr`, defined at x86/instrs.td:508.
-    pub const PAVGBrr: Opcode = Opcode(470);
-    /// `PCMPEQBrm`, defined at x86/instrs.td:510.
-    pub const PCMPEQBrm: Opcode = Opcode(471);
-    /// `PCMPEQBrr`, defined at x86/instrs.td:508.
-    pub const PCMPEQBrr: Opcode = Opcode(472);
-    /// `PCMPEQDrm`, defined at x86/instrs.td:510.
-    pub const PCMPEQDrm: Opcode = Opcode(473);
-    /// `PCMPEQDrr`, defined at x86/instrs.td:508.
-    pub const PCMPEQDrr: Opcode = Opcode(474);
-    /// `PCMPEQWrm`, defined at x86/instrs.td:510.
-    pub const PCMPEQWrm: Opcode = Opcode(475);
-    /// `PCMPEQWrr`, defined at x86/instrs.td:508.
-    pub const PCMPEQWrr: Opcode = Opcode(476);
-    /// `PCMPGTBrm`, defined at x86/instrs.td:510.
-    pub const PCMPGTBrm: Opcode = Opcode(477);
-    /// `PCMPGTBrr`, defined at x86/instrs.td:508.
-    pub const PCMPGTBrr: Opcode = Opcode(478);
-    /// `PCMPGTDrm`, defined at x86/instrs.td:510.
-    pub const PCMPGTDrm: Opcode = Opcode(479);
-    /// `PCMPGTDrr`, defined at x86/instrs.td:508.
-    pub const PCMPGTDrr: Opcode = Opcode(480);
-    /// `PCMPGTWrm`, defined at x86/instrs.td:510.
-    pub const PCMPGTWrm: Opcode = Opcode(481);
-    /// `PCMPGTWrr`, defined at x86/instrs.td:508.
-    pub const PCMPGTWrr: Opcode = Opcode(482);
-    /// `PEXTRWrr`, defined at x86/instrs.td:560.
-    pub const PEXTRWrr: Opcode = Opcode(483);
-    /// `PINSRWrr`, defined at x86/instrs.td:562.
-    pub const PINSRWrr: Opcode = Opcode(484);
-    /// `PMAXUBrm`, defined at x86/instrs.td:510.
-    pub const PMAXUBrm: Opcode = Opcode(485);
-    /// `PMAXUBrr`, defined at x86/instrs.td:508.
-    pub const PMAXUBrr: Opcode = Opcode(486);
-    /// `PMINUBrm`, defined at x86/instrs.td:510.
-    pub const PMINUBrm: Opcode = Opcode(487);
-    /// `PMINUBrr`, defined at x86/instrs.td:508.
-    pub const PMINUBrr: Opcode = Opcode(488);
-    /// `PMOVMSKBrr`, defined at x86/instrs.td:563.
-    pub const PMOVMSKBrr: Opcode = Opcode(489);
-    /// `PMULLWrm`, defined at x86/instrs.td:510.
-    pub const PMULLWrm: Opcode = Opcode(490);
-    /// `PMULLWrr`, defined at x86/instrs.td:508.
-    pub const PMULLWrr: Opcode = Opcode(491);
-    /// `PMULUDQrm`, defined at x86/instrs.td:510.
-    pub const PMULUDQrm: Opcode = Opcode(492);
-    /// `PMULUDQrr`, defined at x86/instrs.td:508.
-    pub const PMULUDQrr: Opcode = Opcode(493);
-    /// `POP64r`, defined at x86/instrs.td:390.
-    pub const POP64r: Opcode = Opcode(494);
-    /// `PORrm`, defined at x86/instrs.td:510.
-    pub const PORrm: Opcode = Opcode(495);
-    /// `PORrr`, defined at x86/instrs.td:508.
-    pub const PORrr: Opcode = Opcode(496);
-    /// `PSHUFDri`, defined at x86/instrs.td:531.
-    pub const PSHUFDri: Opcode = Opcode(497);
-    /// `PSHUFHWri`, defined at x86/instrs.td:531.
-    pub const PSHUFHWri: Opcode = Opcode(498);
-    /// `PSHUFLWri`, defined at x86/instrs.td:531.
-    pub const PSHUFLWri: Opcode = Opcode(499);
-    /// `PSLLDQri`, defined at x86/instrs.td:528.
-    pub const PSLLDQri: Opcode = Opcode(500);
-    /// `PSLLDri`, defined at x86/instrs.td:528.
-    pub const PSLLDri: Opcode = Opcode(501);
-    /// `PSLLQri`, defined at x86/instrs.td:528.
-    pub const PSLLQri: Opcode = Opcode(502);
-    /// `PSLLWri`, defined at x86/instrs.td:528.
-    pub const PSLLWri: Opcode = Opcode(503);
-    /// `PSRADri`, defined at x86/instrs.td:528.
-    pub const PSRADri: Opcode = Opcode(504);
-    /// `PSRAWri`, defined at x86/instrs.td:528.
-    pub const PSRAWri: Opcode = Opcode(505);
-    /// `PSRLDQri`, defined at x86/instrs.td:528.
-    pub const PSRLDQri: Opcode = Opcode(506);
-    /// `PSRLDri`, defined at x86/instrs.td:528.
-    pub const PSRLDri: Opcode = Opcode(507);
-    /// `PSRLQri`, defined at x86/instrs.td:528.
-    pub const PSRLQri: Opcode = Opcode(508);
-    /// `PSRLWri`, defined at x86/instrs.td:528.
-    pub const PSRLWri: Opcode = Opcode(509);
-    /// `PSUBBrm`, defined at x86/instrs.td:510.
-    pub const PSUBBrm: Opcode = Opcode(510);
-    /// `PSUBBrr`, defined at x86/instrs.td:508.
-    pub const PSUBBrr: Opcode = Opcode(511);
-    /// `PSUBDrm`, defined at x86/instrs.td:510.
-    pub const PSUBDrm: Opcode = Opcode(512);
-    /// `PSUBDrr`, defined at x86/instrs.td:508.
-    pub const PSUBDrr: Opcode = Opcode(513);
-    /// `PSUBQrm`, defined at x86/instrs.td:510.
-    pub const PSUBQrm: Opcode = Opcode(514);
-    /// `PSUBQrr`, defined at x86/instrs.td:508.
-    pub const PSUBQrr: Opcode = Opcode(515);
-    /// `PSUBUSBrm`, defined at x86/instrs.td:510.
-    pub const PSUBUSBrm: Opcode = Opcode(516);
-    /// `PSUBUSBrr`, defined at x86/instrs.td:508.
-    pub const PSUBUSBrr: Opcode = Opcode(517);
-    /// `PSUBUSWrm`, defined at x86/instrs.td:510.
-    pub const PSUBUSWrm: Opcode = Opcode(518);
-    /// `PSUBUSWrr`, defined at x86/instrs.td:508.
-    pub const PSUBUSWrr: Opcode = Opcode(519);
-    /// `PSUBWrm`, defined at x86/instrs.td:510.
-    pub const PSUBWrm: Opcode = Opcode(520);
-    /// `PSUBWrr`, defined at x86/instrs.td:508.
-    pub const PSUBWrr: Opcode = Opcode(521);
-    /// `PUNPCKHBWrm`, defined at x86/instrs.td:510.
-    pub const PUNPCKHBWrm: Opcode = Opcode(522);
-    /// `PUNPCKHBWrr`, defined at x86/instrs.td:508.
-    pub const PUNPCKHBWrr: Opcode = Opcode(523);
-    /// `PUNPCKHDQrm`, defined at x86/instrs.td:510.
-    pub const PUNPCKHDQrm: Opcode = Opcode(524);
-    /// `PUNPCKHDQrr`, defined at x86/instrs.td:508.
-    pub const PUNPCKHDQrr: Opcode = Opcode(525);
-    /// `PUNPCKHQDQrm`, defined at x86/instrs.td:510.
-    pub const PUNPCKHQDQrm: Opcode = Opcode(526);
-    /// `PUNPCKHQDQrr`, defined at x86/instrs.td:508.
-    pub const PUNPCKHQDQrr: Opcode = Opcode(527);
-    /// `PUNPCKHWDrm`, defined at x86/instrs.td:510.
-    pub const PUNPCKHWDrm: Opcode = Opcode(528);
-    /// `PUNPCKHWDrr`, defined at x86/instrs.td:508.
-    pub const PUNPCKHWDrr: Opcode = Opcode(529);
-    /// `PUNPCKLBWrm`, defined at x86/instrs.td:510.
-    pub const PUNPCKLBWrm: Opcode = Opcode(530);
-    /// `PUNPCKLBWrr`, defined at x86/instrs.td:508.
-    pub const PUNPCKLBWrr: Opcode = Opcode(531);
-    /// `PUNPCKLDQrm`, defined at x86/instrs.td:510.
-    pub const PUNPCKLDQrm: Opcode = Opcode(532);
-    /// `PUNPCKLDQrr`, defined at x86/instrs.td:508.
-    pub const PUNPCKLDQrr: Opcode = Opcode(533);
-    /// `PUNPCKLQDQrm`, defined at x86/instrs.td:510.
-    pub const PUNPCKLQDQrm: Opcode = Opcode(534);
-    /// `PUNPCKLQDQrr`, defined at x86/instrs.td:508.
-    pub const PUNPCKLQDQrr: Opcode = Opcode(535);
-    /// `PUNPCKLWDrm`, defined at x86/instrs.td:510.
-    pub const PUNPCKLWDrm: Opcode = Opcode(536);
-    /// `PUNPCKLWDrr`, defined at x86/instrs.td:508.
-    pub const PUNPCKLWDrr: Opcode = Opcode(537);
-    /// `PUSH64i32`, defined at x86/instrs.td:385.
-    pub const PUSH64i32: Opcode = Opcode(538);
-    /// `PUSH64r`, defined at x86/instrs.td:384.
-    pub const PUSH64r: Opcode = Opcode(539);
-    /// `PUSH64rmm`, defined at x86/instrs.td:387.
-    pub const PUSH64rmm: Opcode = Opcode(540);
-    /// `PXORrm`, defined at x86/instrs.td:510.
-    pub const PXORrm: Opcode = Opcode(541);
-    /// `PXORrr`, defined at x86/instrs.td:508.
-    pub const PXORrr: Opcode = Opcode(542);
-    /// `RET`, defined at x86/instrs.td:372.
-    pub const RET: Opcode = Opcode(543);
-    /// `RET64`, defined at x86/instrs.td:374.
-    pub const RET64: Opcode = Opcode(544);
-    /// `ROL16m1`, defined at x86/instrs.td:181.
-    pub const ROL16m1: Opcode = Opcode(545);
-    /// `ROL16mCL`, defined at x86/instrs.td:180.
-    pub const ROL16mCL: Opcode = Opcode(546);
-    /// `ROL16mi`, defined at x86/instrs.td:178.
-    pub const ROL16mi: Opcode = Opcode(547);
-    /// `ROL16r1`, defined at x86/instrs.td:175.
-    pub const ROL16r1: Opcode = Opcode(548);
-    /// `ROL16rCL`, defined at x86/instrs.td:174.
-    pub const ROL16rCL: Opcode = Opcode(549);
-    /// `ROL16ri`, defined at x86/instrs.td:172.
-    pub const ROL16ri: Opcode = Opcode(550);
-    /// `ROL32m1`, defined at x86/instrs.td:181.
-    pub const ROL32m1: Opcode = Opcode(551);
-    /// `ROL32mCL`, defined at x86/instrs.td:180.
-    pub const ROL32mCL: Opcode = Opcode(552);
-    /// `ROL32mi`, defined at x86/instrs.td:178.
-    pub const ROL32mi: Opcode = Opcode(553);
-    /// `ROL32r1`, defined at x86/instrs.td:175.
-    pub const ROL32r1: Opcode = Opcode(554);
-    /// `ROL32rCL`, defined at x86/instrs.td:174.
-    pub const ROL32rCL: Opcode = Opcode(555);
-    /// `ROL32ri`, defined at x86/instrs.td:172.
-    pub const ROL32ri: Opcode = Opcode(556);
-    /// `ROL64m1`, defined at x86/instrs.td:181.
-    pub const ROL64m1: Opcode = Opcode(557);
-    /// `ROL64mCL`, defined at x86/instrs.td:180.
-    pub const ROL64mCL: Opcode = Opcode(558);
-    /// `ROL64mi`, defined at x86/instrs.td:178.
-    pub const ROL64mi: Opcode = Opcode(559);
-    /// `ROL64r1`, defined at x86/instrs.td:175.
-    pub const ROL64r1: Opcode = Opcode(560);
-    /// `ROL64rCL`, defined at x86/instrs.td:174.
-    pub const ROL64rCL: Opcode = Opcode(561);
-    /// `ROL64ri`, defined at x86/instrs.td:172.
-    pub const ROL64ri: Opcode = Opcode(562);
-    /// `ROL8m1`, defined at x86/instrs.td:181.
-    pub const ROL8m1: Opcode = Opcode(563);
-    /// `ROL8mCL`, defined at x86/instrs.td:180.
-    pub const ROL8mCL: Opcode = Opcode(564);
-    /// `ROL8mi`, defined at x86/instrs.td:178.
-    pub const ROL8mi: Opcode = Opcode(565);
-    /// `ROL8r1`, defined at x86/instrs.td:175.
-    pub const ROL8r1: Opcode = Opcode(566);
-    /// `ROL8rCL`, defined at x86/instrs.td:174.
-    pub const ROL8rCL: Opcode = Opcode(567);
-    /// `ROL8ri`, defined at x86/instrs.td:172.
-    pub const ROL8ri: Opcode = Opcode(568);
-    /// `ROR16m1`, defined at x86/instrs.td:181.
-    pub const ROR16m1: Opcode = Opcode(569);
-    /// `ROR16mCL`, defined at x86/instrs.td:180.
-    pub const ROR16mCL: Opcode = Opcode(570);
-    /// `ROR16mi`, defined at x86/instrs.td:178.
-    pub const ROR16mi: Opcode = Opcode(571);
-    /// `ROR16r1`, defined at x86/instrs.td:175.
-    pub const ROR16r1: Opcode = Opcode(572);
-    /// `ROR16rCL`, defined at x86/instrs.td:174.
-    pub const ROR16rCL: Opcode = Opcode(573);
-    /// `ROR16ri`, defined at x86/instrs.td:172.
-    pub const ROR16ri: Opcode = Opcode(574);
-    /// `ROR32m1`, defined at x86/instrs.td:181.
-    pub const ROR32m1: Opcode = Opcode(575);
-    /// `ROR32mCL`, defined at x86/instrs.td:180.
-    pub const ROR32mCL: Opcode = Opcode(576);
-    /// `ROR32mi`, defined at x86/instrs.td:178.
-    pub const ROR32mi: Opcode = Opcode(577);
-    /// `ROR32r1`, defined at x86/instrs.td:175.
-    pub const ROR32r1: Opcode = Opcode(578);
-    /// `ROR32rCL`, defined at x86/instrs.td:174.
-    pub const ROR32rCL: Opcode = Opcode(579);
-    /// `ROR32ri`, defined at x86/instrs.td:172.
-    pub const ROR32ri: Opcode = Opcode(580);
-    /// `ROR64m1`, defined at x86/instrs.td:181.
-    pub const ROR64m1: Opcode = Opcode(581);
-    /// `ROR64mCL`, defined at x86/instrs.td:180.
-    pub const ROR64mCL: Opcode = Opcode(582);
-    /// `ROR64mi`, defined at x86/instrs.td:178.
-    pub const ROR64mi: Opcode = Opcode(583);
-    /// `ROR64r1`, defined at x86/instrs.td:175.
-    pub const ROR64r1: Opcode = Opcode(584);
-    /// `ROR64rCL`, defined at x86/instrs.td:174.
-    pub const ROR64rCL: Opcode = Opcode(585);
-    /// `ROR64ri`, defined at x86/instrs.td:172.
-    pub const ROR64ri: Opcode = Opcode(586);
-    /// `ROR8m1`, defined at x86/instrs.td:181.
-    pub const ROR8m1: Opcode = Opcode(587);
-    /// `ROR8mCL`, defined at x86/instrs.td:180.
-    pub const ROR8mCL: Opcode = Opcode(588);
-    /// `ROR8mi`, defined at x86/instrs.td:178.
-    pub const ROR8mi: Opcode = Opcode(589);
-    /// `ROR8r1`, defined at x86/instrs.td:175.
-    pub const ROR8r1: Opcode = Opcode(590);
-    /// `ROR8rCL`, defined at x86/instrs.td:174.
-    pub const ROR8rCL: Opcode = Opcode(591);
-    /// `ROR8ri`, defined at x86/instrs.td:172.
-    pub const ROR8ri: Opcode = Opcode(592);
-    /// `SAR16m1`, defined at x86/instrs.td:181.
-    pub const SAR16m1: Opcode = Opcode(593);
-    /// `SAR16mCL`, defined at x86/instrs.td:180.
-    pub const SAR16mCL: Opcode = Opcode(594);
-    /// `SAR16mi`, defined at x86/instrs.td:178.
-    pub const SAR16mi: Opcode = Opcode(595);
-    /// `SAR16r1`, defined at x86/instrs.td:175.
-    pub const SAR16r1: Opcode = Opcode(596);
-    /// `SAR16rCL`, defined at x86/instrs.td:174.
-    pub const SAR16rCL: Opcode = Opcode(597);
-    /// `SAR16ri`, defined at x86/instrs.td:172.
-    pub const SAR16ri: Opcode = Opcode(598);
-    /// `SAR32m1`, defined at x86/instrs.td:181.
-    pub const SAR32m1: Opcode = Opcode(599);
-    /// `SAR32mCL`, defined at x86/instrs.td:180.
-    pub const SAR32mCL: Opcode = Opcode(600);
-    /// `SAR32mi`, defined at x86/instrs.td:178.
-    pub const SAR32mi: Opcode = Opcode(601);
-    /// `SAR32r1`, defined at x86/instrs.td:175.
-    pub const SAR32r1: Opcode = Opcode(602);
-    /// `SAR32rCL`, defined at x86/instrs.td:174.
-    pub const SAR32rCL: Opcode = Opcode(603);
-    /// `SAR32ri`, defined at x86/instrs.td:172.
-    pub const SAR32ri: Opcode = Opcode(604);
-    /// `SAR64m1`, defined at x86/instrs.td:181.
-    pub const SAR64m1: Opcode = Opcode(605);
-    /// `SAR64mCL`, defined at x86/instrs.td:180.
-    pub const SAR64mCL: Opcode = Opcode(606);
-    /// `SAR64mi`, defined at x86/instrs.td:178.
-    pub const SAR64mi: Opcode = Opcode(607);
-    /// `SAR64r1`, defined at x86/instrs.td:175.
-    pub const SAR64r1: Opcode = Opcode(608);
-    /// `SAR64rCL`, defined at x86/instrs.td:174.
-    pub const SAR64rCL: Opcode = Opcode(609);
-    /// `SAR64ri`, defined at x86/instrs.td:172.
-    pub const SAR64ri: Opcode = Opcode(610);
-    /// `SAR8m1`, defined at x86/instrs.td:181.
-    pub const SAR8m1: Opcode = Opcode(611);
-    /// `SAR8mCL`, defined at x86/instrs.td:180.
-    pub const SAR8mCL: Opcode = Opcode(612);
-    /// `SAR8mi`, defined at x86/instrs.td:178.
-    pub const SAR8mi: Opcode = Opcode(613);
-    /// `SAR8r1`, defined at x86/instrs.td:175.
-    pub const SAR8r1: Opcode = Opcode(614);
-    /// `SAR8rCL`, defined at x86/instrs.td:174.
-    pub const SAR8rCL: Opcode = Opcode(615);
-    /// `SAR8ri`, defined at x86/instrs.td:172.
-    pub const SAR8ri: Opcode = Opcode(616);
-    /// `SBB16mi`, defined at x86/instrs.td:99.
-    pub const SBB16mi: Opcode = Opcode(617);
-    /// `SBB16mi8`, defined at x86/instrs.td:101.
-    pub const SBB16mi8: Opcode = Opcode(618);
-    /// `SBB16mr`, defined at x86/instrs.td:98.
-    pub const SBB16mr: Opcode = Opcode(619);
-    /// `SBB16ri`, defined at x86/instrs.td:90.
-    pub const SBB16ri: Opcode = Opcode(620);
-    /// `SBB16ri8`, defined at x86/instrs.td:92.
-    pub const SBB16ri8: Opcode = Opcode(621);
-    /// `SBB16rm`, defined at x86/instrs.td:95.
-    pub const SBB16rm: Opcode = Opcode(622);
-    /// `SBB16rr`, defined at x86/instrs.td:88.
-    pub const SBB16rr: Opcode = Opcode(623);
-    /// `SBB32mi`, defined at x86/instrs.td:99.
-    pub const SBB32mi: Opcode = Opcode(624);
-    /// `SBB32mi8`, defined at x86/instrs.td:101.
-    pub const SBB32mi8: Opcode = Opcode(625);
-    /// `SBB32mr`, defined at x86/instrs.td:98.
-    pub const SBB32mr: Opcode = Opcode(626);
-    /// `SBB32ri`, defined at x86/instrs.td:90.
-    pub const SBB32ri: Opcode = Opcode(627);
-    /// `SBB32ri8`, defined at x86/instrs.td:92.
-    pub const SBB32ri8: Opcode = Opcode(628);
-    /// `SBB32rm`, defined at x86/instrs.td:95.
-    pub const SBB32rm: Opcode = Opcode(629);
-    /// `SBB32rr`, defined at x86/instrs.td:88.
-    pub const SBB32rr: Opcode = Opcode(630);
-    /// `SBB64mi32`, defined at x86/instrs.td:99.
-    pub const SBB64mi32: Opcode = Opcode(631);
-    /// `SBB64mi8`, defined at x86/instrs.td:101.
-    pub const SBB64mi8: Opcode = Opcode(632);
-    /// `SBB64mr`, defined at x86/instrs.td:98.
-    pub const SBB64mr: Opcode = Opcode(633);
-    /// `SBB64ri32`, defined at x86/instrs.td:90.
-    pub const SBB64ri32: Opcode = Opcode(634);
-    /// `SBB64ri8`, defined at x86/instrs.td:92.
-    pub const SBB64ri8: Opcode = Opcode(635);
-    /// `SBB64rm`, defined at x86/instrs.td:95.
-    pub const SBB64rm: Opcode = Opcode(636);
-    /// `SBB64rr`, defined at x86/instrs.td:88.
-    pub const SBB64rr: Opcode = Opcode(637);
-    /// `SBB8mi`, defined at x86/instrs.td:99.
-    pub const SBB8mi: Opcode = Opcode(638);
-    /// `SBB8mr`, defined at x86/instrs.td:98.
-    pub const SBB8mr: Opcode = Opcode(639);
-    /// `SBB8ri`, defined at x86/instrs.td:90.
-    pub const SBB8ri: Opcode = Opcode(640);
-    /// `SBB8rm`, defined at x86/instrs.td:95.
-    pub const SBB8rm: Opcode = Opcode(641);
-    /// `SBB8rr`, defined at x86/instrs.td:88.
-    pub const SBB8rr: Opcode = Opcode(642);
-    /// `SETCCm`, defined at x86/instrs.td:340.
-    pub const SETCCm: Opcode = Opcode(643);
-    /// `SETCCr`, defined at x86/instrs.td:338.
-    pub const SETCCr: Opcode = Opcode(644);
-    /// `SHL16m1`, defined at x86/instrs.td:181.
-    pub const SHL16m1: Opcode = Opcode(645);
-    /// `SHL16mCL`, defined at x86/instrs.td:180.
-    pub const SHL16mCL: Opcode = Opcode(646);
-    /// `SHL16mi`, defined at x86/instrs.td:178.
-    pub const SHL16mi: Opcode = Opcode(647);
-    /// `SHL16r1`, defined at x86/instrs.td:175.
-    pub const SHL16r1: Opcode = Opcode(648);
-    /// `SHL16rCL`, defined at x86/instrs.td:174.
-    pub const SHL16rCL: Opcode = Opcode(649);
-    /// `SHL16ri`, defined at x86/instrs.td:172.
-    pub const SHL16ri: Opcode = Opcode(650);
-    /// `SHL32m1`, defined at x86/instrs.td:181.
-    pub const SHL32m1: Opcode = Opcode(651);
-    /// `SHL32mCL`, defined at x86/instrs.td:180.
-    pub const SHL32mCL: Opcode = Opcode(652);
-    /// `SHL32mi`, defined at x86/instrs.td:178.
-    pub const SHL32mi: Opcode = Opcode(653);
-    /// `SHL32r1`, defined at x86/instrs.td:175.
-    pub const SHL32r1: Opcode = Opcode(654);
-    /// `SHL32rCL`, defined at x86/instrs.td:174.
-    pub const SHL32rCL: Opcode = Opcode(655);
-    /// `SHL32ri`, defined at x86/instrs.td:172.
-    pub const SHL32ri: Opcode = Opcode(656);
-    /// `SHL64m1`, defined at x86/instrs.td:181.
-    pub const SHL64m1: Opcode = Opcode(657);
-    /// `SHL64mCL`, defined at x86/instrs.td:180.
-    pub const SHL64mCL: Opcode = Opcode(658);
-    /// `SHL64mi`, defined at x86/instrs.td:178.
-    pub const SHL64mi: Opcode = Opcode(659);
-    /// `SHL64r1`, defined at x86/instrs.td:175.
-    pub const SHL64r1: Opcode = Opcode(660);
-    /// `SHL64rCL`, defined at x86/instrs.td:174.
-    pub const SHL64rCL: Opcode = Opcode(661);
-    /// `SHL64ri`, defined at x86/instrs.td:172.
-    pub const SHL64ri: Opcode = Opcode(662);
-    /// `SHL8m1`, defined at x86/instrs.td:181.
-    pub const SHL8m1: Opcode = Opcode(663);
-    /// `SHL8mCL`, defined at x86/instrs.td:180.
-    pub const SHL8mCL: Opcode = Opcode(664);
-    /// `SHL8mi`, defined at x86/instrs.td:178.
-    pub const SHL8mi: Opcode = Opcode(665);
-    /// `SHL8r1`, defined at x86/instrs.td:175.
-    pub const SHL8r1: Opcode = Opcode(666);
-    /// `SHL8rCL`, defined at x86/instrs.td:174.
-    pub const SHL8rCL: Opcode = Opcode(667);
-    /// `SHL8ri`, defined at x86/instrs.td:172.
-    pub const SHL8ri: Opcode = Opcode(668);
-    /// `SHLD16rrCL`, defined at x86/instrs.td:192.
-    pub const SHLD16rrCL: Opcode = Opcode(669);
-    /// `SHLD16rri8`, defined at x86/instrs.td:190.
-    pub const SHLD16rri8: Opcode = Opcode(670);
-    /// `SHLD32rrCL`, defined at x86/instrs.td:192.
-    pub const SHLD32rrCL: Opcode = Opcode(671);
-    /// `SHLD32rri8`, defined at x86/instrs.td:190.
-    pub const SHLD32rri8: Opcode = Opcode(672);
-    /// `SHLD64rrCL`, defined at x86/instrs.td:192.
-    pub const SHLD64rrCL: Opcode = Opcode(673);
-    /// `SHLD64rri8`, defined at x86/instrs.td:190.
-    pub const SHLD64rri8: Opcode = Opcode(674);
-    /// `SHR16m1`, defined at x86/instrs.td:181.
-    pub const SHR16m1: Opcode = Opcode(675);
-    /// `SHR16mCL`, defined at x86/instrs.td:180.
-    pub const SHR16mCL: Opcode = Opcode(676);
-    /// `SHR16mi`, defined at x86/instrs.td:178.
-    pub const SHR16mi: Opcode = Opcode(677);
-    /// `SHR16r1`, defined at x86/instrs.td:175.
-    pub const SHR16r1: Opcode = Opcode(678);
-    /// `SHR16rCL`, defined at x86/instrs.td:174.
-    pub const SHR16rCL: Opcode = Opcode(679);
-    /// `SHR16ri`, defined at x86/instrs.td:172.
-    pub const SHR16ri: Opcode = Opcode(680);
-    /// `SHR32m1`, defined at x86/instrs.td:181.
-    pub const SHR32m1: Opcode = Opcode(681);
-    /// `SHR32mCL`, defined at x86/instrs.td:180.
-    pub const SHR32mCL: Opcode = Opcode(682);
-    /// `SHR32mi`, defined at x86/instrs.td:178.
-    pub const SHR32mi: Opcode = Opcode(683);
-    /// `SHR32r1`, defined at x86/instrs.td:175.
-    pub const SHR32r1: Opcode = Opcode(684);
-    /// `SHR32rCL`, defined at x86/instrs.td:174.
-    pub const SHR32rCL: Opcode = Opcode(685);
-    /// `SHR32ri`, defined at x86/instrs.td:172.
-    pub const SHR32ri: Opcode = Opcode(686);
-    /// `SHR64m1`, defined at x86/instrs.td:181.
-    pub const SHR64m1: Opcode = Opcode(687);
-    /// `SHR64mCL`, defined at x86/instrs.td:180.
-    pub const SHR64mCL: Opcode = Opcode(688);
-    /// `SHR64mi`, defined at x86/instrs.td:178.
-    pub const SHR64mi: Opcode = Opcode(689);
-    /// `SHR64r1`, defined at x86/instrs.td:175.
-    pub const SHR64r1: Opcode = Opcode(690);
-    /// `SHR64rCL`, defined at x86/instrs.td:174.
-    pub const SHR64rCL: Opcode = Opcode(691);
-    /// `SHR64ri`, defined at x86/instrs.td:172.
-    pub const SHR64ri: Opcode = Opcode(692);
-    /// `SHR8m1`, defined at x86/instrs.td:181.
-    pub const SHR8m1: Opcode = Opcode(693);
-    /// `SHR8mCL`, defined at x86/instrs.td:180.
-    pub const SHR8mCL: Opcode = Opcode(694);
-    /// `SHR8mi`, defined at x86/instrs.td:178.
-    pub const SHR8mi: Opcode = Opcode(695);
-    /// `SHR8r1`, defined at x86/instrs.td:175.
-    pub const SHR8r1: Opcode = Opcode(696);
-    /// `SHR8rCL`, defined at x86/instrs.td:174.
-    pub const SHR8rCL: Opcode = Opcode(697);
-    /// `SHR8ri`, defined at x86/instrs.td:172.
-    pub const SHR8ri: Opcode = Opcode(698);
-    /// `SHRD16rrCL`, defined at x86/instrs.td:192.
-    pub const SHRD16rrCL: Opcode = Opcode(699);
-    /// `SHRD16rri8`, defined at x86/instrs.td:190.
-    pub const SHRD16rri8: Opcode = Opcode(700);
-    /// `SHRD32rrCL`, defined at x86/instrs.td:192.
-    pub const SHRD32rrCL: Opcode = Opcode(701);
-    /// `SHRD32rri8`, defined at x86/instrs.td:190.
-    pub const SHRD32rri8: Opcode = Opcode(702);
-    /// `SHRD64rrCL`, defined at x86/instrs.td:192.
-    pub const SHRD64rrCL: Opcode = Opcode(703);
-    /// `SHRD64rri8`, defined at x86/instrs.td:190.
-    pub const SHRD64rri8: Opcode = Opcode(704);
-    /// `SHUFPDrri`, defined at x86/instrs.td:536.
-    pub const SHUFPDrri: Opcode = Opcode(705);
-    /// `SHUFPSrri`, defined at x86/instrs.td:536.
-    pub const SHUFPSrri: Opcode = Opcode(706);
-    /// `SQRTSDr`, defined at x86/instrs.td:420.
-    pub const SQRTSDr: Opcode = Opcode(707);
-    /// `SQRTSSr`, defined at x86/instrs.td:420.
-    pub const SQRTSSr: Opcode = Opcode(708);
-    /// `SUB16mi`, defined at x86/instrs.td:99.
-    pub const SUB16mi: Opcode = Opcode(709);
-    /// `SUB16mi8`, defined at x86/instrs.td:101.
-    pub const SUB16mi8: Opcode = Opcode(710);
-    /// `SUB16mr`, defined at x86/instrs.td:98.
-    pub const SUB16mr: Opcode = Opcode(711);
-    /// `SUB16ri`, defined at x86/instrs.td:90.
-    pub const SUB16ri: Opcode = Opcode(712);
-    /// `SUB16ri8`, defined at x86/instrs.td:92.
-    pub const SUB16ri8: Opcode = Opcode(713);
-    /// `SUB16rm`, defined at x86/instrs.td:95.
-    pub const SUB16rm: Opcode = Opcode(714);
-    /// `SUB16rr`, defined at x86/instrs.td:88.
-    pub const SUB16rr: Opcode = Opcode(715);
-    /// `SUB32mi`, defined at x86/instrs.td:99.
-    pub const SUB32mi: Opcode = Opcode(716);
-    /// `SUB32mi8`, defined at x86/instrs.td:101.
-    pub const SUB32mi8: Opcode = Opcode(717);
-    /// `SUB32mr`, defined at x86/instrs.td:98.
-    pub const SUB32mr: Opcode = Opcode(718);
-    /// `SUB32ri`, defined at x86/instrs.td:90.
-    pub const SUB32ri: Opcode = Opcode(719);
-    /// `SUB32ri8`, defined at x86/instrs.td:92.
-    pub const SUB32ri8: Opcode = Opcode(720);
-    /// `SUB32rm`, defined at x86/instrs.td:95.
-    pub const SUB32rm: Opcode = Opcode(721);
-    /// `SUB32rr`, defined at x86/instrs.td:88.
-    pub const SUB32rr: Opcode = Opcode(722);
-    /// `SUB64mi32`, defined at x86/instrs.td:99.
-    pub const SUB64mi32: Opcode = Opcode(723);
-    /// `SUB64mi8`, defined at x86/instrs.td:101.
-    pub const SUB64mi8: Opcode = Opcode(724);
-    /// `SUB64mr`, defined at x86/instrs.td:98.
-    pub const SUB64mr: Opcode = Opcode(725);
-    /// `SUB64ri32`, defined at x86/instrs.td:90.
-    pub const SUB64ri32: Opcode = Opcode(726);
-    /// `SUB64ri8`, defined at x86/instrs.td:92.
-    pub const SUB64ri8: Opcode = Opcode(727);
-    /// `SUB64rm`, defined at x86/instrs.td:95.
-    pub const SUB64rm: Opcode = Opcode(728);
-    /// `SUB64rr`, defined at x86/instrs.td:88.
-    pub const SUB64rr: Opcode = Opcode(729);
-    /// `SUB8mi`, defined at x86/instrs.td:99.
-    pub const SUB8mi: Opcode = Opcode(730);
-    /// `SUB8mr`, defined at x86/instrs.td:98.
-    pub const SUB8mr: Opcode = Opcode(731);
-    /// `SUB8ri`, defined at x86/instrs.td:90.
-    pub const SUB8ri: Opcode = Opcode(732);
-    /// `SUB8rm`, defined at x86/instrs.td:95.
-    pub const SUB8rm: Opcode = Opcode(733);
-    /// `SUB8rr`, defined at x86/instrs.td:88.
-    pub const SUB8rr: Opcode = Opcode(734);
-    /// `SUBPDrm`, defined at x86/instrs.td:510.
-    pub const SUBPDrm: Opcode = Opcode(735);
-    /// `SUBPDrr`, defined at x86/instrs.td:508.
-    pub const SUBPDrr: Opcode = Opcode(736);
-    /// `SUBPSrm`, defined at x86/instrs.td:510.
-    pub const SUBPSrm: Opcode = Opcode(737);
-    /// `SUBPSrr`, defined at x86/instrs.td:508.
-    pub const SUBPSrr: Opcode = Opcode(738);
-    /// `SUBSDrm`, defined at x86/instrs.td:412.
-    pub const SUBSDrm: Opcode = Opcode(739);
-    /// `SUBSDrr`, defined at x86/instrs.td:410.
-    pub const SUBSDrr: Opcode = Opcode(740);
-    /// `SUBSSrm`, defined at x86/instrs.td:412.
-    pub const SUBSSrm: Opcode = Opcode(741);
-    /// `SUBSSrr`, defined at x86/instrs.td:410.
-    pub const SUBSSrr: Opcode = Opcode(742);
-    /// `TCRETURNdi64`, defined at x86/instrs.td:364.
-    pub const TCRETURNdi64: Opcode = Opcode(743);
-    /// `TCRETURNmi64`, defined at x86/instrs.td:367.
-    pub const TCRETURNmi64: Opcode = Opcode(744);
-    /// `TCRETURNri64`, defined at x86/instrs.td:365.
-    pub const TCRETURNri64: Opcode = Opcode(745);
-    /// `TEST16mi`, defined at x86/instrs.td:141.
-    pub const TEST16mi: Opcode = Opcode(746);
-    /// `TEST16mr`, defined at x86/instrs.td:142.
-    pub const TEST16mr: Opcode = Opcode(747);
-    /// `TEST16ri`, defined at x86/instrs.td:139.
-    pub const TEST16ri: Opcode = Opcode(748);
-    /// `TEST16rr`, defined at x86/instrs.td:138.
-    pub const TEST16rr: Opcode = Opcode(749);
-    /// `TEST32mi`, defined at x86/instrs.td:141.
-    pub const TEST32mi: Opcode = Opcode(750);
-    /// `TEST32mr`, defined at x86/instrs.td:142.
-    pub const TEST32mr: Opcode = Opcode(751);
-    /// `TEST32ri`, defined at x86/instrs.td:139.
-    pub const TEST32ri: Opcode = Opcode(752);
-    /// `TEST32rr`, defined at x86/instrs.td:138.
-    pub const TEST32rr: Opcode = Opcode(753);
-    /// `TEST64mi32`, defined at x86/instrs.td:141.
-    pub const TEST64mi32: Opcode = Opcode(754);
-    /// `TEST64mr`, defined at x86/instrs.td:142.
-    pub const TEST64mr: Opcode = Opcode(755);
-    /// `TEST64ri32`, defined at x86/instrs.td:139.
-    pub const TEST64ri32: Opcode = Opcode(756);
-    /// `TEST64rr`, defined at x86/instrs.td:138.
-    pub const TEST64rr: Opcode = Opcode(757);
-    /// `TEST8mi`, defined at x86/instrs.td:141.
-    pub const TEST8mi: Opcode = Opcode(758);
-    /// `TEST8mr`, defined at x86/instrs.td:142.
-    pub const TEST8mr: Opcode = Opcode(759);
-    /// `TEST8ri`, defined at x86/instrs.td:139.
-    pub const TEST8ri: Opcode = Opcode(760);
-    /// `TEST8rr`, defined at x86/instrs.td:138.
-    pub const TEST8rr: Opcode = Opcode(761);
-    /// `UCOMISDrm`, defined at x86/instrs.td:425.
-    pub const UCOMISDrm: Opcode = Opcode(762);
-    /// `UCOMISDrr`, defined at x86/instrs.td:423.
-    pub const UCOMISDrr: Opcode = Opcode(763);
-    /// `UCOMISSrm`, defined at x86/instrs.td:425.
-    pub const UCOMISSrm: Opcode = Opcode(764);
-    /// `UCOMISSrr`, defined at x86/instrs.td:423.
-    pub const UCOMISSrr: Opcode = Opcode(765);
-    /// `UNPCKHPDrm`, defined at x86/instrs.td:510.
-    pub const UNPCKHPDrm: Opcode = Opcode(766);
-    /// `UNPCKHPDrr`, defined at x86/instrs.td:508.
-    pub const UNPCKHPDrr: Opcode = Opcode(767);
-    /// `UNPCKHPSrm`, defined at x86/instrs.td:510.
-    pub const UNPCKHPSrm: Opcode = Opcode(768);
-    /// `UNPCKHPSrr`, defined at x86/instrs.td:508.
-    pub const UNPCKHPSrr: Opcode = Opcode(769);
-    /// `UNPCKLPDrm`, defined at x86/instrs.td:510.
-    pub const UNPCKLPDrm: Opcode = Opcode(770);
-    /// `UNPCKLPDrr`, defined at x86/instrs.td:508.
-    pub const UNPCKLPDrr: Opcode = Opcode(771);
-    /// `UNPCKLPSrm`, defined at x86/instrs.td:510.
-    pub const UNPCKLPSrm: Opcode = Opcode(772);
-    /// `UNPCKLPSrr`, defined at x86/instrs.td:508.
-    pub const UNPCKLPSrr: Opcode = Opcode(773);
-    /// `VASTART_SAVE_XMM_REGS`, defined at x86/instrs.td:395.
-    pub const VASTART_SAVE_XMM_REGS: Opcode = Opcode(774);
-    /// `V_SET0`, defined at x86/instrs.td:467.
-    pub const V_SET0: Opcode = Opcode(775);
-    /// `V_SETALLONES`, defined at x86/instrs.td:468.
-    pub const V_SETALLONES: Opcode = Opcode(776);
-    /// `XOR16mi`, defined at x86/instrs.td:99.
-    pub const XOR16mi: Opcode = Opcode(777);
-    /// `XOR16mi8`, defined at x86/instrs.td:101.
-    pub const XOR16mi8: Opcode = Opcode(778);
-    /// `XOR16mr`, defined at x86/instrs.td:98.
-    pub const XOR16mr: Opcode = Opcode(779);
-    /// `XOR16ri`, defined at x86/instrs.td:90.
-    pub const XOR16ri: Opcode = Opcode(780);
-    /// `XOR16ri8`, defined at x86/instrs.td:92.
-    pub const XOR16ri8: Opcode = Opcode(781);
-    /// `XOR16rm`, defined at x86/instrs.td:95.
-    pub const XOR16rm: Opcode = Opcode(782);
-    /// `XOR16rr`, defined at x86/instrs.td:88.
-    pub const XOR16rr: Opcode = Opcode(783);
-    /// `XOR32mi`, defined at x86/instrs.td:99.
-    pub const XOR32mi: Opcode = Opcode(784);
-    /// `XOR32mi8`, defined at x86/instrs.td:101.
-    pub const XOR32mi8: Opcode = Opcode(785);
-    /// `XOR32mr`, defined at x86/instrs.td:98.
-    pub const XOR32mr: Opcode = Opcode(786);
-    /// `XOR32ri`, defined at x86/instrs.td:90.
-    pub const XOR32ri: Opcode = Opcode(787);
-    /// `XOR32ri8`, defined at x86/instrs.td:92.
-    pub const XOR32ri8: Opcode = Opcode(788);
-    /// `XOR32rm`, defined at x86/instrs.td:95.
-    pub const XOR32rm: Opcode = Opcode(789);
-    /// `XOR32rr`, defined at x86/instrs.td:88.
-    pub const XOR32rr: Opcode = Opcode(790);
-    /// `XOR64mi32`, defined at x86/instrs.td:99.
-    pub const XOR64mi32: Opcode = Opcode(791);
-    /// `XOR64mi8`, defined at x86/instrs.td:101.
-    pub const XOR64mi8: Opcode = Opcode(792);
-    /// `XOR64mr`, defined at x86/instrs.td:98.
-    pub const XOR64mr: Opcode = Opcode(793);
-    /// `XOR64ri32`, defined at x86/instrs.td:90.
-    pub const XOR64ri32: Opcode = Opcode(794);
-    /// `XOR64ri8`, defined at x86/instrs.td:92.
-    pub const XOR64ri8: Opcode = Opcode(795);
-    /// `XOR64rm`, defined at x86/instrs.td:95.
-    pub const XOR64rm: Opcode = Opcode(796);
-    /// `XOR64rr`, defined at x86/instrs.td:88.
-    pub const XOR64rr: Opcode = Opcode(797);
-    /// `XOR8mi`, defined at x86/instrs.td:99.
-    pub const XOR8mi: Opcode = Opcode(798);
-    /// `XOR8mr`, defined at x86/instrs.td:98.
-    pub const XOR8mr: Opcode = Opcode(799);
-    /// `XOR8ri`, defined at x86/instrs.td:90.
-    pub const XOR8ri: Opcode = Opcode(800);
-    /// `XOR8rm`, defined at x86/instrs.td:95.
-    pub const XOR8rm: Opcode = Opcode(801);
-    /// `XOR8rr`, defined at x86/instrs.td:88.
-    pub const XOR8rr: Opcode = Opcode(802);
-    /// `XORPDrm`, defined at x86/instrs.td:510.
-    pub const XORPDrm: Opcode = Opcode(803);
-    /// `XORPDrr`, defined at x86/instrs.td:508.
-    pub const XORPDrr: Opcode = Opcode(804);
-    /// `XORPSrm`, defined at x86/instrs.td:510.
-    pub const XORPSrm: Opcode = Opcode(805);
-    /// `XORPSrr`, defined at x86/instrs.td:508.
-    pub const XORPSrr: Opcode = Opcode(806);
+    /// `KMOVDkm`, defined at x86/instrs.td:625.
+    pub const KMOVDkm: Opcode = Opcode(283);
+    /// `KMOVDmk`, defined at x86/instrs.td:627.
+    pub const KMOVDmk: Opcode = Opcode(284);
+    /// `KMOVQkk`, defined at x86/instrs.td:631.
+    pub const KMOVQkk: Opcode = Opcode(285);
+    /// `KMOVQkm`, defined at x86/instrs.td:625.
+    pub const KMOVQkm: Opcode = Opcode(286);
+    /// `KMOVQmk`, defined at x86/instrs.td:627.
+    pub const KMOVQmk: Opcode = Opcode(287);
+    /// `KMOVWkk`, defined at x86/instrs.td:630.
+    pub const KMOVWkk: Opcode = Opcode(288);
+    /// `KMOVWkm`, defined at x86/instrs.td:625.
+    pub const KMOVWkm: Opcode = Opcode(289);
+    /// `KMOVWmk`, defined at x86/instrs.td:627.
+    pub const KMOVWmk: Opcode = Opcode(290);
+    /// `LD_Fp32m`, defined at x86/instrs.td:659.
+    pub const LD_Fp32m: Opcode = Opcode(291);
+    /// `LD_Fp64m`, defined at x86/instrs.td:659.
+    pub const LD_Fp64m: Opcode = Opcode(292);
+    /// `LD_Fp80m`, defined at x86/instrs.td:659.
+    pub const LD_Fp80m: Opcode = Opcode(293);
+    /// `LEA16r`, defined at x86/instrs.td:320.
+    pub const LEA16r: Opcode = Opcode(294);
+    /// `LEA32r`, defined at x86/instrs.td:322.
+    pub const LEA32r: Opcode = Opcode(295);
+    /// `LEA64_32r`, defined at x86/instrs.td:325.
+    pub const LEA64_32r: Opcode = Opcode(296);
+    /// `LEA64r`, defined at x86/instrs.td:323.
+    pub const LEA64r: Opcode = Opcode(297);
+    /// `MASKPAIR16LOAD`, defined at x86/instrs.td:634.
+    pub const MASKPAIR16LOAD: Opcode = Opcode(298);
+    /// `MASKPAIR16STORE`, defined at x86/instrs.td:636.
+    pub const MASKPAIR16STORE: Opcode = Opcode(299);
+    /// `MAXSDrm`, defined at x86/instrs.td:411.
+    pub const MAXSDrm: Opcode = Opcode(300);
+    /// `MAXSDrr`, defined at x86/instrs.td:409.
+    pub const MAXSDrr: Opcode = Opcode(301);
+    /// `MAXSSrm`, defined at x86/instrs.td:411.
+    pub const MAXSSrm: Opcode = Opcode(302);
+    /// `MAXSSrr`, defined at x86/instrs.td:409.
+    pub const MAXSSrr: Opcode = Opcode(303);
+    /// `MFENCE`, defined at x86/instrs.td:558.
+    pub const MFENCE: Opcode = Opcode(304);
+    /// `MINSDrm`, defined at x86/instrs.td:411.
+    pub const MINSDrm: Opcode = Opcode(305);
+    /// `MINSDrr`, defined at x86/instrs.td:409.
+    pub const MINSDrr: Opcode = Opcode(306);
+    /// `MINSSrm`, defined at x86/instrs.td:411.
+    pub const MINSSrm: Opcode = Opcode(307);
+    /// `MINSSrr`, defined at x86/instrs.td:409.
+    pub const MINSSrr: Opcode = Opcode(308);
+    /// `MMX_MOVQ64mr`, defined at x86/instrs.td:642.
+    pub const MMX_MOVQ64mr: Opcode = Opcode(309);
+    /// `MMX_MOVQ64rm`, defined at x86/instrs.td:640.
+    pub const MMX_MOVQ64rm: Opcode = Opcode(310);
+    /// `MMX_MOVQ64rr`, defined at x86/instrs.td:644.
+    pub const MMX_MOVQ64rr: Opcode = Opcode(311);
+    /// `MOV16mi`, defined at x86/instrs.td:280.
+    pub const MOV16mi: Opcode = Opcode(312);
+    /// `MOV16mr`, defined at x86/instrs.td:279.
+    pub const MOV16mr: Opcode = Opcode(313);
+    /// `MOV16ri`, defined at x86/instrs.td:275.
+    pub const MOV16ri: Opcode = Opcode(314);
+    /// `MOV16rm`, defined at x86/instrs.td:277.
+    pub const MOV16rm: Opcode = Opcode(315);
+    /// `MOV16rr`, defined at x86/instrs.td:272.
+    pub const MOV16rr: Opcode = Opcode(316);
+    /// `MOV32mi`, defined at x86/instrs.td:280.
+    pub const MOV32mi: Opcode = Opcode(317);
+    /// `MOV32mr`, defined at x86/instrs.td:279.
+    pub const MOV32mr: Opcode = Opcode(318);
+    /// `MOV32r0`, defined at x86/instrs.td:288.
+    pub const MOV32r0: Opcode = Opcode(319);
+    /// `MOV32ri`, defined at x86/instrs.td:275.
+    pub const MOV32ri: Opcode = Opcode(320);
+    /// `MOV32ri64`, defined at x86/instrs.td:289.
+    pub const MOV32ri64: Opcode = Opcode(321);
+    /// `MOV32rm`, defined at x86/instrs.td:277.
+    pub const MOV32rm: Opcode = Opcode(322);
+    /// `MOV32rr`, defined at x86/instrs.td:272.
+    pub const MOV32rr: Opcode = Opcode(323);
+    /// `MOV64mi32`, defined at x86/instrs.td:280.
+    pub const MOV64mi32: Opcode = Opcode(324);
+    /// `MOV64mr`, defined at x86/instrs.td:279.
+    pub const MOV64mr: Opcode = Opcode(325);
+    /// `MOV64ri`, defined at x86/instrs.td:275.
+    pub const MOV64ri: Opcode = Opcode(326);
+    /// `MOV64ri32`, defined at x86/instrs.td:284.
+    pub const MOV64ri32: Opcode = Opcode(327);
+    /// `MOV64rm`, defined at x86/instrs.td:277.
+    pub const MOV64rm: Opcode = Opcode(328);
+    /// `MOV64rr`, defined at x86/instrs.td:272.
+    pub const MOV64rr: Opcode = Opcode(329);
+    /// `MOV64toPQIrr`, defined at x86/instrs.td:478.
+    pub const MOV64toPQIrr: Opcode = Opcode(330);
+    /// `MOV64toSDrr`, defined at x86/instrs.td:472.
+    pub const MOV64toSDrr: Opcode = Opcode(331);
+    /// `MOV8mi`, defined at x86/instrs.td:280.
+    pub const MOV8mi: Opcode = Opcode(332);
+    /// `MOV8mr`, defined at x86/instrs.td:279.
+    pub const MOV8mr: Opcode = Opcode(333);
+    /// `MOV8mr_NOREX`, defined at x86/instrs.td:297.
+    pub const MOV8mr_NOREX: Opcode = Opcode(334);
+    /// `MOV8ri`, defined at x86/instrs.td:275.
+    pub const MOV8ri: Opcode = Opcode(335);
+    /// `MOV8rm`, defined at x86/instrs.td:277.
+    pub const MOV8rm: Opcode = Opcode(336);
+    /// `MOV8rm_NOREX`, defined at x86/instrs.td:295.
+    pub const MOV8rm_NOREX: Opcode = Opcode(337);
+    /// `MOV8rr`, defined at x86/instrs.td:272.
+    pub const MOV8rr: Opcode = Opcode(338);
+    /// `MOV8rr_NOREX`, defined at x86/instrs.td:293.
+    pub const MOV8rr_NOREX: Opcode = Opcode(339);
+    /// `MOVAPDmr`, defined at x86/instrs.td:500.
+    pub const MOVAPDmr: Opcode = Opcode(340);
+    /// `MOVAPDrm`, defined at x86/instrs.td:498.
+    pub const MOVAPDrm: Opcode = Opcode(341);
+    /// `MOVAPDrr`, defined at x86/instrs.td:496.
+    pub const MOVAPDrr: Opcode = Opcode(342);
+    /// `MOVAPSmr`, defined at x86/instrs.td:500.
+    pub const MOVAPSmr: Opcode = Opcode(343);
+    /// `MOVAPSrm`, defined at x86/instrs.td:498.
+    pub const MOVAPSrm: Opcode = Opcode(344);
+    /// `MOVAPSrr`, defined at x86/instrs.td:496.
+    pub const MOVAPSrr: Opcode = Opcode(345);
+    /// `MOVDI2PDIrm`, defined at x86/instrs.td:482.
+    pub const MOVDI2PDIrm: Opcode = Opcode(346);
+    /// `MOVDI2PDIrr`, defined at x86/instrs.td:477.
+    pub const MOVDI2PDIrr: Opcode = Opcode(347);
+    /// `MOVDI2SSrr`, defined at x86/instrs.td:474.
+    pub const MOVDI2SSrr: Opcode = Opcode(348);
+    /// `MOVDQAmr`, defined at x86/instrs.td:500.
+    pub const MOVDQAmr: Opcode = Opcode(349);
+    /// `MOVDQArm`, defined at x86/instrs.td:498.
+    pub const MOVDQArm: Opcode = Opcode(350);
+    /// `MOVDQArr`, defined at x86/instrs.td:496.
+    pub const MOVDQArr: Opcode = Opcode(351);
+    /// `MOVDQUmr`, defined at x86/instrs.td:500.
+    pub const MOVDQUmr: Opcode = Opcode(352);
+    /// `MOVDQUrm`, defined at x86/instrs.td:498.
+    pub const MOVDQUrm: Opcode = Opcode(353);
+    /// `MOVDQUrr`, defined at x86/instrs.td:496.
+    pub const MOVDQUrr: Opcode = Opcode(354);
+    /// `MOVLPDmr`, defined at x86/instrs.td:488.
+    pub const MOVLPDmr: Opcode = Opcode(355);
+    /// `MOVMSKPDrr`, defined at x86/instrs.td:564.
+    pub const MOVMSKPDrr: Opcode = Opcode(356);
+    /// `MOVMSKPSrr`, defined at x86/instrs.td:563.
+    pub const MOVMSKPSrr: Opcode = Opcode(357);
+    /// `MOVPDI2DImr`, defined at x86/instrs.td:486.
+    pub const MOVPDI2DImr: Opcode = Opcode(358);
+    /// `MOVPDI2DIrr`, defined at x86/instrs.td:479.
+    pub const MOVPDI2DIrr: Opcode = Opcode(359);
+    /// `MOVPQI2QImr`, defined at x86/instrs.td:487.
+    pub const MOVPQI2QImr: Opcode = Opcode(360);
+    /// `MOVPQIto64rr`, defined at x86/instrs.td:480.
+    pub const MOVPQIto64rr: Opcode = Opcode(361);
+    /// `MOVQI2PQIrm`, defined at x86/instrs.td:483.
+    pub const MOVQI2PQIrm: Opcode = Opcode(362);
+    /// `MOVSDmr`, defined at x86/instrs.td:432.
+    pub const MOVSDmr: Opcode = Opcode(363);
+    /// `MOVSDrm`, defined at x86/instrs.td:428.
+    pub const MOVSDrm: Opcode = Opcode(364);
+    /// `MOVSDrm_alt`, defined at x86/instrs.td:429.
+    pub const MOVSDrm_alt: Opcode = Opcode(365);
+    /// `MOVSDrr`, defined at x86/instrs.td:434.
+    pub const MOVSDrr: Opcode = Opcode(366);
+    /// `MOVSDto64rr`, defined at x86/instrs.td:473.
+    pub const MOVSDto64rr: Opcode = Opcode(367);
+    /// `MOVSS2DIrr`, defined at x86/instrs.td:475.
+    pub const MOVSS2DIrr: Opcode = Opcode(368);
+    /// `MOVSSmr`, defined at x86/instrs.td:432.
+    pub const MOVSSmr: Opcode = Opcode(369);
+    /// `MOVSSrm`, defined at x86/instrs.td:428.
+    pub const MOVSSrm: Opcode = Opcode(370);
+    /// `MOVSSrm_alt`, defined at x86/instrs.td:429.
+    pub const MOVSSrm_alt: Opcode = Opcode(371);
+    /// `MOVSSrr`, defined at x86/instrs.td:434.
+    pub const MOVSSrr: Opcode = Opcode(372);
+    /// `MOVSX16rm8`, defined at x86/instrs.td:310.
+    pub const MOVSX16rm8: Opcode = Opcode(373);
+    /// `MOVSX16rr8`, defined at x86/instrs.td:308.
+    pub const MOVSX16rr8: Opcode = Opcode(374);
+    /// `MOVSX32rm16`, defined at x86/instrs.td:310.
+    pub const MOVSX32rm16: Opcode = Opcode(375);
+    /// `MOVSX32rm8`, defined at x86/instrs.td:310.
+    pub const MOVSX32rm8: Opcode = Opcode(376);
+    /// `MOVSX32rr16`, defined at x86/instrs.td:308.
+    pub const MOVSX32rr16: Opcode = Opcode(377);
+    /// `MOVSX32rr8`, defined at x86/instrs.td:308.
+    pub const MOVSX32rr8: Opcode = Opcode(378);
+    /// `MOVSX64rm16`, defined at x86/instrs.td:310.
+    pub const MOVSX64rm16: Opcode = Opcode(379);
+    /// `MOVSX64rm32`, defined at x86/instrs.td:314.
+    pub const MOVSX64rm32: Opcode = Opcode(380);
+    /// `MOVSX64rm8`, defined at x86/instrs.td:310.
+    pub const MOVSX64rm8: Opcode = Opcode(381);
+    /// `MOVSX64rr16`, defined at x86/instrs.td:308.
+    pub const MOVSX64rr16: Opcode = Opcode(382);
+    /// `MOVSX64rr32`, defined at x86/instrs.td:312.
+    pub const MOVSX64rr32: Opcode = Opcode(383);
+    /// `MOVSX64rr8`, defined at x86/instrs.td:308.
+    pub const MOVSX64rr8: Opcode = Opcode(384);
+    /// `MOVUPDmr`, defined at x86/instrs.td:500.
+    pub const MOVUPDmr: Opcode = Opcode(385);
+    /// `MOVUPDrm`, defined at x86/instrs.td:498.
+    pub const MOVUPDrm: Opcode = Opcode(386);
+    /// `MOVUPDrr`, defined at x86/instrs.td:496.
+    pub const MOVUPDrr: Opcode = Opcode(387);
+    /// `MOVUPSmr`, defined at x86/instrs.td:500.
+    pub const MOVUPSmr: Opcode = Opcode(388);
+    /// `MOVUPSrm`, defined at x86/instrs.td:498.
+    pub const MOVUPSrm: Opcode = Opcode(389);
+    /// `MOVUPSrr`, defined at x86/instrs.td:496.
+    pub const MOVUPSrr: Opcode = Opcode(390);
+    /// `MOVZX16rm8`, defined at x86/instrs.td:310.
+    pub const MOVZX16rm8: Opcode = Opcode(391);
+    /// `MOVZX16rr8`, defined at x86/instrs.td:308.
+    pub const MOVZX16rr8: Opcode = Opcode(392);
+    /// `MOVZX32rm16`, defined at x86/instrs.td:310.
+    pub const MOVZX32rm16: Opcode = Opcode(393);
+    /// `MOVZX32rm8`, defined at x86/instrs.td:310.
+    pub const MOVZX32rm8: Opcode = Opcode(394);
+    /// `MOVZX32rm8_NOREX`, defined at x86/instrs.td:317.
+    pub const MOVZX32rm8_NOREX: Opcode = Opcode(395);
+    /// `MOVZX32rr16`, defined at x86/instrs.td:308.
+    pub const MOVZX32rr16: Opcode = Opcode(396);
+    /// `MOVZX32rr8`, defined at x86/instrs.td:308.
+    pub const MOVZX32rr8: Opcode = Opcode(397);
+    /// `MOVZX32rr8_NOREX`, defined at x86/instrs.td:315.
+    pub const MOVZX32rr8_NOREX: Opcode = Opcode(398);
+    /// `MOVZX64rm16`, defined at x86/instrs.td:310.
+    pub const MOVZX64rm16: Opcode = Opcode(399);
+    /// `MOVZX64rm8`, defined at x86/instrs.td:310.
+    pub const MOVZX64rm8: Opcode = Opcode(400);
+    /// `MOVZX64rr16`, defined at x86/instrs.td:308.
+    pub const MOVZX64rr16: Opcode = Opcode(401);
+    /// `MOVZX64rr8`, defined at x86/instrs.td:308.
+    pub const MOVZX64rr8: Opcode = Opcode(402);
+    /// `MUL16m`, defined at x86/instrs.td:224.
+    pub const MUL16m: Opcode = Opcode(403);
+    /// `MUL16r`, defined at x86/instrs.td:221.
+    pub const MUL16r: Opcode = Opcode(404);
+    /// `MUL32m`, defined at x86/instrs.td:224.
+    pub const MUL32m: Opcode = Opcode(405);
+    /// `MUL32r`, defined at x86/instrs.td:221.
+    pub const MUL32r: Opcode = Opcode(406);
+    /// `MUL64m`, defined at x86/instrs.td:224.
+    pub const MUL64m: Opcode = Opcode(407);
+    /// `MUL64r`, defined at x86/instrs.td:221.
+    pub const MUL64r: Opcode = Opcode(408);
+    /// `MULPDrm`, defined at x86/instrs.td:509.
+    pub const MULPDrm: Opcode = Opcode(409);
+    /// `MULPDrr`, defined at x86/instrs.td:507.
+    pub const MULPDrr: Opcode = Opcode(410);
+    /// `MULPSrm`, defined at x86/instrs.td:509.
+    pub const MULPSrm: Opcode = Opcode(411);
+    /// `MULPSrr`, defined at x86/instrs.td:507.
+    pub const MULPSrr: Opcode = Opcode(412);
+    /// `MULSDrm`, defined at x86/instrs.td:411.
+    pub const MULSDrm: Opcode = Opcode(413);
+    /// `MULSDrr`, defined at x86/instrs.td:409.
+    pub const MULSDrr: Opcode = Opcode(414);
+    /// `MULSSrm`, defined at x86/instrs.td:411.
+    pub const MULSSrm: Opcode = Opcode(415);
+    /// `MULSSrr`, defined at x86/instrs.td:409.
+    pub const MULSSrr: Opcode = Opcode(416);
+    /// `NEG16m`, defined at x86/instrs.td:157.
+    pub const NEG16m: Opcode = Opcode(417);
+    /// `NEG16r`, defined at x86/instrs.td:153.
+    pub const NEG16r: Opcode = Opcode(418);
+    /// `NEG32m`, defined at x86/instrs.td:157.
+    pub const NEG32m: Opcode = Opcode(419);
+    /// `NEG32r`, defined at x86/instrs.td:153.
+    pub const NEG32r: Opcode = Opcode(420);
+    /// `NEG64m`, defined at x86/instrs.td:157.
+    pub const NEG64m: Opcode = Opcode(421);
+    /// `NEG64r`, defined at x86/instrs.td:153.
+    pub const NEG64r: Opcode = Opcode(422);
+    /// `NEG8m`, defined at x86/instrs.td:157.
+    pub const NEG8m: Opcode = Opcode(423);
+    /// `NEG8r`, defined at x86/instrs.td:153.
+    pub const NEG8r: Opcode = Opcode(424);
+    /// `NOT16m`, defined at x86/instrs.td:162.
+    pub const NOT16m: Opcode = Opcode(425);
+    /// `NOT16r`, defined at x86/instrs.td:160.
+    pub const NOT16r: Opcode = Opcode(426);
+    /// `NOT32m`, defined at x86/instrs.td:162.
+    pub const NOT32m: Opcode = Opcode(427);
+    /// `NOT32r`, defined at x86/instrs.td:160.
+    pub const NOT32r: Opcode = Opcode(428);
+    /// `NOT64m`, defined at x86/instrs.td:162.
+    pub const NOT64m: Opcode = Opcode(429);
+    /// `NOT64r`, defined at x86/instrs.td:160.
+    pub const NOT64r: Opcode = Opcode(430);
+    /// `NOT8m`, defined at x86/instrs.td:162.
+    pub const NOT8m: Opcode = Opcode(431);
+    /// `NOT8r`, defined at x86/instrs.td:160.
+    pub const NOT8r: Opcode = Opcode(432);
+    /// `OR16mi`, defined at x86/instrs.td:98.
+    pub const OR16mi: Opcode = Opcode(433);
+    /// `OR16mi8`, defined at x86/instrs.td:100.
+    pub const OR16mi8: Opcode = Opcode(434);
+    /// `OR16mr`, defined at x86/instrs.td:97.
+    pub const OR16mr: Opcode = Opcode(435);
+    /// `OR16ri`, defined at x86/instrs.td:89.
+    pub const OR16ri: Opcode = Opcode(436);
+    /// `OR16ri8`, defined at x86/instrs.td:91.
+    pub const OR16ri8: Opcode = Opcode(437);
+    /// `OR16rm`, defined at x86/instrs.td:94.
+    pub const OR16rm: Opcode = Opcode(438);
+    /// `OR16rr`, defined at x86/instrs.td:87.
+    pub const OR16rr: Opcode = Opcode(439);
+    /// `OR32mi`, defined at x86/instrs.td:98.
+    pub const OR32mi: Opcode = Opcode(440);
+    /// `OR32mi8`, defined at x86/instrs.td:100.
+    pub const OR32mi8: Opcode = Opcode(441);
+    /// `OR32mr`, defined at x86/instrs.td:97.
+    pub const OR32mr: Opcode = Opcode(442);
+    /// `OR32ri`, defined at x86/instrs.td:89.
+    pub const OR32ri: Opcode = Opcode(443);
+    /// `OR32ri8`, defined at x86/instrs.td:91.
+    pub const OR32ri8: Opcode = Opcode(444);
+    /// `OR32rm`, defined at x86/instrs.td:94.
+    pub const OR32rm: Opcode = Opcode(445);
+    /// `OR32rr`, defined at x86/instrs.td:87.
+    pub const OR32rr: Opcode = Opcode(446);
+    /// `OR64mi32`, defined at x86/instrs.td:98.
+    pub const OR64mi32: Opcode = Opcode(447);
+    /// `OR64mi8`, defined at x86/instrs.td:100.
+    pub const OR64mi8: Opcode = Opcode(448);
+    /// `OR64mr`, defined at x86/instrs.td:97.
+    pub const OR64mr: Opcode = Opcode(449);
+    /// `OR64ri32`, defined at x86/instrs.td:89.
+    pub const OR64ri32: Opcode = Opcode(450);
+    /// `OR64ri8`, defined at x86/instrs.td:91.
+    pub const OR64ri8: Opcode = Opcode(451);
+    /// `OR64rm`, defined at x86/instrs.td:94.
+    pub const OR64rm: Opcode = Opcode(452);
+    /// `OR64rr`, defined at x86/instrs.td:87.
+    pub const OR64rr: Opcode = Opcode(453);
+    /// `OR8mi`, defined at x86/instrs.td:98.
+    pub const OR8mi: Opcode = Opcode(454);
+    /// `OR8mr`, defined at x86/instrs.td:97.
+    pub const OR8mr: Opcode = Opcode(455);
+    /// `OR8ri`, defined at x86/instrs.td:89.
+    pub const OR8ri: Opcode = Opcode(456);
+    /// `OR8rm`, defined at x86/instrs.td:94.
+    pub const OR8rm: Opcode = Opcode(457);
+    /// `OR8rr`, defined at x86/instrs.td:87.
+    pub const OR8rr: Opcode = Opcode(458);
+    /// `ORPDrm`, defined at x86/instrs.td:509.
+    pub const ORPDrm: Opcode = Opcode(459);
+    /// `ORPDrr`, defined at x86/instrs.td:507.
+    pub const ORPDrr: Opcode = Opcode(460);
+    /// `ORPSrm`, defined at x86/instrs.td:509.
+    pub const ORPSrm: Opcode = Opcode(461);
+    /// `ORPSrr`, defined at x86/instrs.td:507.
+    pub const ORPSrr: Opcode = Opcode(462);
+    /// `PACKSSDWrm`, defined at x86/instrs.td:509.
+    pub const PACKSSDWrm: Opcode = Opcode(463);
+    /// `PACKSSDWrr`, defined at x86/instrs.td:507.
+    pub const PACKSSDWrr: Opcode = Opcode(464);
+    /// `PACKSSWBrm`, defined at x86/instrs.td:509.
+    pub const PACKSSWBrm: Opcode = Opcode(465);
+    /// `PACKSSWBrr`, defined at x86/instrs.td:507.
+    pub const PACKSSWBrr: Opcode = Opcode(466);
+    /// `PACKUSWBrm`, defined at x86/instrs.td:509.
+    pub const PACKUSWBrm: Opcode = Opcode(467);
+    /// `PACKUSWBrr`, defined at x86/instrs.td:507.
+    pub const PACKUSWBrr: Opcode = Opcode(468);
+    /// `PADDBrm`, defined at x86/instrs.td:509.
+    pub const PADDBrm: Opcode = Opcode(469);
+    /// `PADDBrr`, defined at x86/instrs.td:507.
+    pub const PADDBrr: Opcode = Opcode(470);
+    /// `PADDDrm`, defined at x86/instrs.td:509.
+    pub const PADDDrm: Opcode = Opcode(471);
+    /// `PADDDrr`, defined at x86/instrs.td:507.
+    pub const PADDDrr: Opcode = Opcode(472);
+    /// `PADDQrm`, defined at x86/instrs.td:509.
+    pub const PADDQrm: Opcode = Opcode(473);
+    /// `PADDQrr`, defined at x86/instrs.td:507.
+    pub const PADDQrr: Opcode = Opcode(474);
+    /// `PADDUSBrm`, defined at x86/instrs.td:509.
+    pub const PADDUSBrm: Opcode = Opcode(475);
+    /// `PADDUSBrr`, defined at x86/instrs.td:507.
+    pub const PADDUSBrr: Opcode = Opcode(476);
+    /// `PADDUSWrm`, defined at x86/instrs.td:509.
+    pub const PADDUSWrm: Opcode = Opcode(477);
+    /// `PADDUSWrr`, defined at x86/instrs.td:507.
+    pub const PADDUSWrr: Opcode = Opcode(478);
+    /// `PADDWrm`, defined at x86/instrs.td:509.
+    pub const PADDWrm: Opcode = Opcode(479);
+    /// `PADDWrr`, defined at x86/instrs.td:507.
+    pub const PADDWrr: Opcode = Opcode(480);
+    /// `PANDNrm`, defined at x86/instrs.td:509.
+    pub const PANDNrm: Opcode = Opcode(481);
+    /// `PANDNrr`, defined at x86/instrs.td:507.
+    pub const PANDNrr: Opcode = Opcode(482);
+    /// `PANDrm`, defined at x86/instrs.td:509.
+    pub const PANDrm: Opcode = Opcode(483);
+    /// `PANDrr`, defined at x86/instrs.td:507.
+    pub const PANDrr: Opcode = Opcode(484);
+    /// `PAVGBrm`, defined at x86/instrs.td:509.
+    pub const PAVGBrm: Opcode = Opcode(485);
+    /// `PAVGBrr`, defined at x86/instrs.td:507.
+    pub const PAVGBrr: Opcode = Opcode(486);
+    /// `PCMPEQBrm`, defined at x86/instrs.td:509.
+    pub const PCMPEQBrm: Opcode = Opcode(487);
+    /// `PCMPEQBrr`, defined at x86/instrs.td:507.
+    pub const PCMPEQBrr: Opcode = Opcode(488);
+    /// `PCMPEQDrm`, defined at x86/instrs.td:509.
+    pub const PCMPEQDrm: Opcode = Opcode(489);
+    /// `PCMPEQDrr`, defined at x86/instrs.td:507.
+    pub const PCMPEQDrr: Opcode = Opcode(490);
+    /// `PCMPEQWrm`, defined at x86/instrs.td:509.
+    pub const PCMPEQWrm: Opcode = Opcode(491);
+    /// `PCMPEQWrr`, defined at x86/instrs.td:507.
+    pub const PCMPEQWrr: Opcode = Opcode(492);
+    /// `PCMPGTBrm`, defined at x86/instrs.td:509.
+    pub const PCMPGTBrm: Opcode = Opcode(493);
+    /// `PCMPGTBrr`, defined at x86/instrs.td:507.
+    pub const PCMPGTBrr: Opcode = Opcode(494);
+    /// `PCMPGTDrm`, defined at x86/instrs.td:509.
+    pub const PCMPGTDrm: Opcode = Opcode(495);
+    /// `PCMPGTDrr`, defined at x86/instrs.td:507.
+    pub const PCMPGTDrr: Opcode = Opcode(496);
+    /// `PCMPGTWrm`, defined at x86/instrs.td:509.
+    pub const PCMPGTWrm: Opcode = Opcode(497);
+    /// `PCMPGTWrr`, defined at x86/instrs.td:507.
+    pub const PCMPGTWrr: Opcode = Opcode(498);
+    /// `PEXTRWrr`, defined at x86/instrs.td:559.
+    pub const PEXTRWrr: Opcode = Opcode(499);
+    /// `PINSRWrr`, defined at x86/instrs.td:561.
+    pub const PINSRWrr: Opcode = Opcode(500);
+    /// `PMAXUBrm`, defined at x86/instrs.td:509.
+    pub const PMAXUBrm: Opcode = Opcode(501);
+    /// `PMAXUBrr`, defined at x86/instrs.td:507.
+    pub const PMAXUBrr: Opcode = Opcode(502);
+    /// `PMINUBrm`, defined at x86/instrs.td:509.
+    pub const PMINUBrm: Opcode = Opcode(503);
+    /// `PMINUBrr`, defined at x86/instrs.td:507.
+    pub const PMINUBrr: Opcode = Opcode(504);
+    /// `PMOVMSKBrr`, defined at x86/instrs.td:562.
+    pub const PMOVMSKBrr: Opcode = Opcode(505);
+    /// `PMULLWrm`, defined at x86/instrs.td:509.
+    pub const PMULLWrm: Opcode = Opcode(506);
+    /// `PMULLWrr`, defined at x86/instrs.td:507.
+    pub const PMULLWrr: Opcode = Opcode(507);
+    /// `PMULUDQrm`, defined at x86/instrs.td:509.
+    pub const PMULUDQrm: Opcode = Opcode(508);
+    /// `PMULUDQrr`, defined at x86/instrs.td:507.
+    pub const PMULUDQrr: Opcode = Opcode(509);
+    /// `POP64r`, defined at x86/instrs.td:389.
+    pub const POP64r: Opcode = Opcode(510);
+    /// `PORrm`, defined at x86/instrs.td:509.
+    pub const PORrm: Opcode = Opcode(511);
+    /// `PORrr`, defined at x86/instrs.td:507.
+    pub const PORrr: Opcode = Opcode(512);
+    /// `PSHUFDri`, defined at x86/instrs.td:530.
+    pub const PSHUFDri: Opcode = Opcode(513);
+    /// `PSHUFHWri`, defined at x86/instrs.td:530.
+    pub const PSHUFHWri: Opcode = Opcode(514);
+    /// `PSHUFLWri`, defined at x86/instrs.td:530.
+    pub const PSHUFLWri: Opcode = Opcode(515);
+    /// `PSLLDQri`, defined at x86/instrs.td:527.
+    pub const PSLLDQri: Opcode = Opcode(516);
+    /// `PSLLDri`, defined at x86/instrs.td:527.
+    pub const PSLLDri: Opcode = Opcode(517);
+    /// `PSLLQri`, defined at x86/instrs.td:527.
+    pub const PSLLQri: Opcode = Opcode(518);
+    /// `PSLLWri`, defined at x86/instrs.td:527.
+    pub const PSLLWri: Opcode = Opcode(519);
+    /// `PSRADri`, defined at x86/instrs.td:527.
+    pub const PSRADri: Opcode = Opcode(520);
+    /// `PSRAWri`, defined at x86/instrs.td:527.
+    pub const PSRAWri: Opcode = Opcode(521);
+    /// `PSRLDQri`, defined at x86/instrs.td:527.
+    pub const PSRLDQri: Opcode = Opcode(522);
+    /// `PSRLDri`, defined at x86/instrs.td:527.
+    pub const PSRLDri: Opcode = Opcode(523);
+    /// `PSRLQri`, defined at x86/instrs.td:527.
+    pub const PSRLQri: Opcode = Opcode(524);
+    /// `PSRLWri`, defined at x86/instrs.td:527.
+    pub const PSRLWri: Opcode = Opcode(525);
+    /// `PSUBBrm`, defined at x86/instrs.td:509.
+    pub const PSUBBrm: Opcode = Opcode(526);
+    /// `PSUBBrr`, defined at x86/instrs.td:507.
+    pub const PSUBBrr: Opcode = Opcode(527);
+    /// `PSUBDrm`, defined at x86/instrs.td:509.
+    pub const PSUBDrm: Opcode = Opcode(528);
+    /// `PSUBDrr`, defined at x86/instrs.td:507.
+    pub const PSUBDrr: Opcode = Opcode(529);
+    /// `PSUBQrm`, defined at x86/instrs.td:509.
+    pub const PSUBQrm: Opcode = Opcode(530);
+    /// `PSUBQrr`, defined at x86/instrs.td:507.
+    pub const PSUBQrr: Opcode = Opcode(531);
+    /// `PSUBUSBrm`, defined at x86/instrs.td:509.
+    pub const PSUBUSBrm: Opcode = Opcode(532);
+    /// `PSUBUSBrr`, defined at x86/instrs.td:507.
+    pub const PSUBUSBrr: Opcode = Opcode(533);
+    /// `PSUBUSWrm`, defined at x86/instrs.td:509.
+    pub const PSUBUSWrm: Opcode = Opcode(534);
+    /// `PSUBUSWrr`, defined at x86/instrs.td:507.
+    pub const PSUBUSWrr: Opcode = Opcode(535);
+    /// `PSUBWrm`, defined at x86/instrs.td:509.
+    pub const PSUBWrm: Opcode = Opcode(536);
+    /// `PSUBWrr`, defined at x86/instrs.td:507.
+    pub const PSUBWrr: Opcode = Opcode(537);
+    /// `PUNPCKHBWrm`, defined at x86/instrs.td:509.
+    pub const PUNPCKHBWrm: Opcode = Opcode(538);
+    /// `PUNPCKHBWrr`, defined at x86/instrs.td:507.
+    pub const PUNPCKHBWrr: Opcode = Opcode(539);
+    /// `PUNPCKHDQrm`, defined at x86/instrs.td:509.
+    pub const PUNPCKHDQrm: Opcode = Opcode(540);
+    /// `PUNPCKHDQrr`, defined at x86/instrs.td:507.
+    pub const PUNPCKHDQrr: Opcode = Opcode(541);
+    /// `PUNPCKHQDQrm`, defined at x86/instrs.td:509.
+    pub const PUNPCKHQDQrm: Opcode = Opcode(542);
+    /// `PUNPCKHQDQrr`, defined at x86/instrs.td:507.
+    pub const PUNPCKHQDQrr: Opcode = Opcode(543);
+    /// `PUNPCKHWDrm`, defined at x86/instrs.td:509.
+    pub const PUNPCKHWDrm: Opcode = Opcode(544);
+    /// `PUNPCKHWDrr`, defined at x86/instrs.td:507.
+    pub const PUNPCKHWDrr: Opcode = Opcode(545);
+    /// `PUNPCKLBWrm`, defined at x86/instrs.td:509.
+    pub const PUNPCKLBWrm: Opcode = Opcode(546);
+    /// `PUNPCKLBWrr`, defined at x86/instrs.td:507.
+    pub const PUNPCKLBWrr: Opcode = Opcode(547);
+    /// `PUNPCKLDQrm`, defined at x86/instrs.td:509.
+    pub const PUNPCKLDQrm: Opcode = Opcode(548);
+    /// `PUNPCKLDQrr`, defined at x86/instrs.td:507.
+    pub const PUNPCKLDQrr: Opcode = Opcode(549);
+    /// `PUNPCKLQDQrm`, defined at x86/instrs.td:509.
+    pub const PUNPCKLQDQrm: Opcode = Opcode(550);
+    /// `PUNPCKLQDQrr`, defined at x86/instrs.td:507.
+    pub const PUNPCKLQDQrr: Opcode = Opcode(551);
+    /// `PUNPCKLWDrm`, defined at x86/instrs.td:509.
+    pub const PUNPCKLWDrm: Opcode = Opcode(552);
+    /// `PUNPCKLWDrr`, defined at x86/instrs.td:507.
+    pub const PUNPCKLWDrr: Opcode = Opcode(553);
+    /// `PUSH64i32`, defined at x86/instrs.td:384.
+    pub const PUSH64i32: Opcode = Opcode(554);
+    /// `PUSH64r`, defined at x86/instrs.td:383.
+    pub const PUSH64r: Opcode = Opcode(555);
+    /// `PUSH64rmm`, defined at x86/instrs.td:386.
+    pub const PUSH64rmm: Opcode = Opcode(556);
+    /// `PXORrm`, defined at x86/instrs.td:509.
+    pub const PXORrm: Opcode = Opcode(557);
+    /// `PXORrr`, defined at x86/instrs.td:507.
+    pub const PXORrr: Opcode = Opcode(558);
+    /// `RET`, defined at x86/instrs.td:371.
+    pub const RET: Opcode = Opcode(559);
+    /// `RET64`, defined at x86/instrs.td:373.
+    pub const RET64: Opcode = Opcode(560);
+    /// `ROL16m1`, defined at x86/instrs.td:180.
+    pub const ROL16m1: Opcode = Opcode(561);
+    /// `ROL16mCL`, defined at x86/instrs.td:179.
+    pub const ROL16mCL: Opcode = Opcode(562);
+    /// `ROL16mi`, defined at x86/instrs.td:177.
+    pub const ROL16mi: Opcode = Opcode(563);
+    /// `ROL16r1`, defined at x86/instrs.td:174.
+    pub const ROL16r1: Opcode = Opcode(564);
+    /// `ROL16rCL`, defined at x86/instrs.td:173.
+    pub const ROL16rCL: Opcode = Opcode(565);
+    /// `ROL16ri`, defined at x86/instrs.td:171.
+    pub const ROL16ri: Opcode = Opcode(566);
+    /// `ROL32m1`, defined at x86/instrs.td:180.
+    pub const ROL32m1: Opcode = Opcode(567);
+    /// `ROL32mCL`, defined at x86/instrs.td:179.
+    pub const ROL32mCL: Opcode = Opcode(568);
+    /// `ROL32mi`, defined at x86/instrs.td:177.
+    pub const ROL32mi: Opcode = Opcode(569);
+    /// `ROL32r1`, defined at x86/instrs.td:174.
+    pub const ROL32r1: Opcode = Opcode(570);
+    /// `ROL32rCL`, defined at x86/instrs.td:173.
+    pub const ROL32rCL: Opcode = Opcode(571);
+    /// `ROL32ri`, defined at x86/instrs.td:171.
+    pub const ROL32ri: Opcode = Opcode(572);
+    /// `ROL64m1`, defined at x86/instrs.td:180.
+    pub const ROL64m1: Opcode = Opcode(573);
+    /// `ROL64mCL`, defined at x86/instrs.td:179.
+    pub const ROL64mCL: Opcode = Opcode(574);
+    /// `ROL64mi`, defined at x86/instrs.td:177.
+    pub const ROL64mi: Opcode = Opcode(575);
+    /// `ROL64r1`, defined at x86/instrs.td:174.
+    pub const ROL64r1: Opcode = Opcode(576);
+    /// `ROL64rCL`, defined at x86/instrs.td:173.
+    pub const ROL64rCL: Opcode = Opcode(577);
+    /// `ROL64ri`, defined at x86/instrs.td:171.
+    pub const ROL64ri: Opcode = Opcode(578);
+    /// `ROL8m1`, defined at x86/instrs.td:180.
+    pub const ROL8m1: Opcode = Opcode(579);
+    /// `ROL8mCL`, defined at x86/instrs.td:179.
+    pub const ROL8mCL: Opcode = Opcode(580);
+    /// `ROL8mi`, defined at x86/instrs.td:177.
+    pub const ROL8mi: Opcode = Opcode(581);
+    /// `ROL8r1`, defined at x86/instrs.td:174.
+    pub const ROL8r1: Opcode = Opcode(582);
+    /// `ROL8rCL`, defined at x86/instrs.td:173.
+    pub const ROL8rCL: Opcode = Opcode(583);
+    /// `ROL8ri`, defined at x86/instrs.td:171.
+    pub const ROL8ri: Opcode = Opcode(584);
+    /// `ROR16m1`, defined at x86/instrs.td:180.
+    pub const ROR16m1: Opcode = Opcode(585);
+    /// `ROR16mCL`, defined at x86/instrs.td:179.
+    pub const ROR16mCL: Opcode = Opcode(586);
+    /// `ROR16mi`, defined at x86/instrs.td:177.
+    pub const ROR16mi: Opcode = Opcode(587);
+    /// `ROR16r1`, defined at x86/instrs.td:174.
+    pub const ROR16r1: Opcode = Opcode(588);
+    /// `ROR16rCL`, defined at x86/instrs.td:173.
+    pub const ROR16rCL: Opcode = Opcode(589);
+    /// `ROR16ri`, defined at x86/instrs.td:171.
+    pub const ROR16ri: Opcode = Opcode(590);
+    /// `ROR32m1`, defined at x86/instrs.td:180.
+    pub const ROR32m1: Opcode = Opcode(591);
+    /// `ROR32mCL`, defined at x86/instrs.td:179.
+    pub const ROR32mCL: Opcode = Opcode(592);
+    /// `ROR32mi`, defined at x86/instrs.td:177.
+    pub const ROR32mi: Opcode = Opcode(593);
+    /// `ROR32r1`, defined at x86/instrs.td:174.
+    pub const ROR32r1: Opcode = Opcode(594);
+    /// `ROR32rCL`, defined at x86/instrs.td:173.
+    pub const ROR32rCL: Opcode = Opcode(595);
+    /// `ROR32ri`, defined at x86/instrs.td:171.
+    pub const ROR32ri: Opcode = Opcode(596);
+    /// `ROR64m1`, defined at x86/instrs.td:180.
+    pub const ROR64m1: Opcode = Opcode(597);
+    /// `ROR64mCL`, defined at x86/instrs.td:179.
+    pub const ROR64mCL: Opcode = Opcode(598);
+    /// `ROR64mi`, defined at x86/instrs.td:177.
+    pub const ROR64mi: Opcode = Opcode(599);
+    /// `ROR64r1`, defined at x86/instrs.td:174.
+    pub const ROR64r1: Opcode = Opcode(600);
+    /// `ROR64rCL`, defined at x86/instrs.td:173.
+    pub const ROR64rCL: Opcode = Opcode(601);
+    /// `ROR64ri`, defined at x86/instrs.td:171.
+    pub const ROR64ri: Opcode = Opcode(602);
+    /// `ROR8m1`, defined at x86/instrs.td:180.
+    pub const ROR8m1: Opcode = Opcode(603);
+    /// `ROR8mCL`, defined at x86/instrs.td:179.
+    pub const ROR8mCL: Opcode = Opcode(604);
+    /// `ROR8mi`, defined at x86/instrs.td:177.
+    pub const ROR8mi: Opcode = Opcode(605);
+    /// `ROR8r1`, defined at x86/instrs.td:174.
+    pub const ROR8r1: Opcode = Opcode(606);
+    /// `ROR8rCL`, defined at x86/instrs.td:173.
+    pub const ROR8rCL: Opcode = Opcode(607);
+    /// `ROR8ri`, defined at x86/instrs.td:171.
+    pub const ROR8ri: Opcode = Opcode(608);
+    /// `SAR16m1`, defined at x86/instrs.td:180.
+    pub const SAR16m1: Opcode = Opcode(609);
+    /// `SAR16mCL`, defined at x86/instrs.td:179.
+    pub const SAR16mCL: Opcode = Opcode(610);
+    /// `SAR16mi`, defined at x86/instrs.td:177.
+    pub const SAR16mi: Opcode = Opcode(611);
+    /// `SAR16r1`, defined at x86/instrs.td:174.
+    pub const SAR16r1: Opcode = Opcode(612);
+    /// `SAR16rCL`, defined at x86/instrs.td:173.
+    pub const SAR16rCL: Opcode = Opcode(613);
+    /// `SAR16ri`, defined at x86/instrs.td:171.
+    pub const SAR16ri: Opcode = Opcode(614);
+    /// `SAR32m1`, defined at x86/instrs.td:180.
+    pub const SAR32m1: Opcode = Opcode(615);
+    /// `SAR32mCL`, defined at x86/instrs.td:179.
+    pub const SAR32mCL: Opcode = Opcode(616);
+    /// `SAR32mi`, defined at x86/instrs.td:177.
+    pub const SAR32mi: Opcode = Opcode(617);
+    /// `SAR32r1`, defined at x86/instrs.td:174.
+    pub const SAR32r1: Opcode = Opcode(618);
+    /// `SAR32rCL`, defined at x86/instrs.td:173.
+    pub const SAR32rCL: Opcode = Opcode(619);
+    /// `SAR32ri`, defined at x86/instrs.td:171.
+    pub const SAR32ri: Opcode = Opcode(620);
+    /// `SAR64m1`, defined at x86/instrs.td:180.
+    pub const SAR64m1: Opcode = Opcode(621);
+    /// `SAR64mCL`, defined at x86/instrs.td:179.
+    pub const SAR64mCL: Opcode = Opcode(622);
+    /// `SAR64mi`, defined at x86/instrs.td:177.
+    pub const SAR64mi: Opcode = Opcode(623);
+    /// `SAR64r1`, defined at x86/instrs.td:174.
+    pub const SAR64r1: Opcode = Opcode(624);
+    /// `SAR64rCL`, defined at x86/instrs.td:173.
+    pub const SAR64rCL: Opcode = Opcode(625);
+    /// `SAR64ri`, defined at x86/instrs.td:171.
+    pub const SAR64ri: Opcode = Opcode(626);
+    /// `SAR8m1`, defined at x86/instrs.td:180.
+    pub const SAR8m1: Opcode = Opcode(627);
+    /// `SAR8mCL`, defined at x86/instrs.td:179.
+    pub const SAR8mCL: Opcode = Opcode(628);
+    /// `SAR8mi`, defined at x86/instrs.td:177.
+    pub const SAR8mi: Opcode = Opcode(629);
+    /// `SAR8r1`, defined at x86/instrs.td:174.
+    pub const SAR8r1: Opcode = Opcode(630);
+    /// `SAR8rCL`, defined at x86/instrs.td:173.
+    pub const SAR8rCL: Opcode = Opcode(631);
+    /// `SAR8ri`, defined at x86/instrs.td:171.
+    pub const SAR8ri: Opcode = Opcode(632);
+    /// `SBB16mi`, defined at x86/instrs.td:98.
+    pub const SBB16mi: Opcode = Opcode(633);
+    /// `SBB16mi8`, defined at x86/instrs.td:100.
+    pub const SBB16mi8: Opcode = Opcode(634);
+    /// `SBB16mr`, defined at x86/instrs.td:97.
+    pub const SBB16mr: Opcode = Opcode(635);
+    /// `SBB16ri`, defined at x86/instrs.td:89.
+    pub const SBB16ri: Opcode = Opcode(636);
+    /// `SBB16ri8`, defined at x86/instrs.td:91.
+    pub const SBB16ri8: Opcode = Opcode(637);
+    /// `SBB16rm`, defined at x86/instrs.td:94.
+    pub const SBB16rm: Opcode = Opcode(638);
+    /// `SBB16rr`, defined at x86/instrs.td:87.
+    pub const SBB16rr: Opcode = Opcode(639);
+    /// `SBB32mi`, defined at x86/instrs.td:98.
+    pub const SBB32mi: Opcode = Opcode(640);
+    /// `SBB32mi8`, defined at x86/instrs.td:100.
+    pub const SBB32mi8: Opcode = Opcode(641);
+    /// `SBB32mr`, defined at x86/instrs.td:97.
+    pub const SBB32mr: Opcode = Opcode(642);
+    /// `SBB32ri`, defined at x86/instrs.td:89.
+    pub const SBB32ri: Opcode = Opcode(643);
+    /// `SBB32ri8`, defined at x86/instrs.td:91.
+    pub const SBB32ri8: Opcode = Opcode(644);
+    /// `SBB32rm`, defined at x86/instrs.td:94.
+    pub const SBB32rm: Opcode = Opcode(645);
+    /// `SBB32rr`, defined at x86/instrs.td:87.
+    pub const SBB32rr: Opcode = Opcode(646);
+    /// `SBB64mi32`, defined at x86/instrs.td:98.
+    pub const SBB64mi32: Opcode = Opcode(647);
+    /// `SBB64mi8`, defined at x86/instrs.td:100.
+    pub const SBB64mi8: Opcode = Opcode(648);
+    /// `SBB64mr`, defined at x86/instrs.td:97.
+    pub const SBB64mr: Opcode = Opcode(649);
+    /// `SBB64ri32`, defined at x86/instrs.td:89.
+    pub const SBB64ri32: Opcode = Opcode(650);
+    /// `SBB64ri8`, defined at x86/instrs.td:91.
+    pub const SBB64ri8: Opcode = Opcode(651);
+    /// `SBB64rm`, defined at x86/instrs.td:94.
+    pub const SBB64rm: Opcode = Opcode(652);
+    /// `SBB64rr`, defined at x86/instrs.td:87.
+    pub const SBB64rr: Opcode = Opcode(653);
+    /// `SBB8mi`, defined at x86/instrs.td:98.
+    pub const SBB8mi: Opcode = Opcode(654);
+    /// `SBB8mr`, defined at x86/instrs.td:97.
+    pub const SBB8mr: Opcode = Opcode(655);
+    /// `SBB8ri`, defined at x86/instrs.td:89.
+    pub const SBB8ri: Opcode = Opcode(656);
+    /// `SBB8rm`, defined at x86/instrs.td:94.
+    pub const SBB8rm: Opcode = Opcode(657);
+    /// `SBB8rr`, defined at x86/instrs.td:87.
+    pub const SBB8rr: Opcode = Opcode(658);
+    /// `SETCCm`, defined at x86/instrs.td:339.
+    pub const SETCCm: Opcode = Opcode(659);
+    /// `SETCCr`, defined at x86/instrs.td:337.
+    pub const SETCCr: Opcode = Opcode(660);
+    /// `SHL16m1`, defined at x86/instrs.td:180.
+    pub const SHL16m1: Opcode = Opcode(661);
+    /// `SHL16mCL`, defined at x86/instrs.td:179.
+    pub const SHL16mCL: Opcode = Opcode(662);
+    /// `SHL16mi`, defined at x86/instrs.td:177.
+    pub const SHL16mi: Opcode = Opcode(663);
+    /// `SHL16r1`, defined at x86/instrs.td:174.
+    pub const SHL16r1: Opcode = Opcode(664);
+    /// `SHL16rCL`, defined at x86/instrs.td:173.
+    pub const SHL16rCL: Opcode = Opcode(665);
+    /// `SHL16ri`, defined at x86/instrs.td:171.
+    pub const SHL16ri: Opcode = Opcode(666);
+    /// `SHL32m1`, defined at x86/instrs.td:180.
+    pub const SHL32m1: Opcode = Opcode(667);
+    /// `SHL32mCL`, defined at x86/instrs.td:179.
+    pub const SHL32mCL: Opcode = Opcode(668);
+    /// `SHL32mi`, defined at x86/instrs.td:177.
+    pub const SHL32mi: Opcode = Opcode(669);
+    /// `SHL32r1`, defined at x86/instrs.td:174.
+    pub const SHL32r1: Opcode = Opcode(670);
+    /// `SHL32rCL`, defined at x86/instrs.td:173.
+    pub const SHL32rCL: Opcode = Opcode(671);
+    /// `SHL32ri`, defined at x86/instrs.td:171.
+    pub const SHL32ri: Opcode = Opcode(672);
+    /// `SHL64m1`, defined at x86/instrs.td:180.
+    pub const SHL64m1: Opcode = Opcode(673);
+    /// `SHL64mCL`, defined at x86/instrs.td:179.
+    pub const SHL64mCL: Opcode = Opcode(674);
+    /// `SHL64mi`, defined at x86/instrs.td:177.
+    pub const SHL64mi: Opcode = Opcode(675);
+    /// `SHL64r1`, defined at x86/instrs.td:174.
+    pub const SHL64r1: Opcode = Opcode(676);
+    /// `SHL64rCL`, defined at x86/instrs.td:173.
+    pub const SHL64rCL: Opcode = Opcode(677);
+    /// `SHL64ri`, defined at x86/instrs.td:171.
+    pub const SHL64ri: Opcode = Opcode(678);
+    /// `SHL8m1`, defined at x86/instrs.td:180.
+    pub const SHL8m1: Opcode = Opcode(679);
+    /// `SHL8mCL`, defined at x86/instrs.td:179.
+    pub const SHL8mCL: Opcode = Opcode(680);
+    /// `SHL8mi`, defined at x86/instrs.td:177.
+    pub const SHL8mi: Opcode = Opcode(681);
+    /// `SHL8r1`, defined at x86/instrs.td:174.
+    pub const SHL8r1: Opcode = Opcode(682);
+    /// `SHL8rCL`, defined at x86/instrs.td:173.
+    pub const SHL8rCL: Opcode = Opcode(683);
+    /// `SHL8ri`, defined at x86/instrs.td:171.
+    pub const SHL8ri: Opcode = Opcode(684);
+    /// `SHLD16rrCL`, defined at x86/instrs.td:191.
+    pub const SHLD16rrCL: Opcode = Opcode(685);
+    /// `SHLD16rri8`, defined at x86/instrs.td:189.
+    pub const SHLD16rri8: Opcode = Opcode(686);
+    /// `SHLD32rrCL`, defined at x86/instrs.td:191.
+    pub const SHLD32rrCL: Opcode = Opcode(687);
+    /// `SHLD32rri8`, defined at x86/instrs.td:189.
+    pub const SHLD32rri8: Opcode = Opcode(688);
+    /// `SHLD64rrCL`, defined at x86/instrs.td:191.
+    pub const SHLD64rrCL: Opcode = Opcode(689);
+    /// `SHLD64rri8`, defined at x86/instrs.td:189.
+    pub const SHLD64rri8: Opcode = Opcode(690);
+    /// `SHR16m1`, defined at x86/instrs.td:180.
+    pub const SHR16m1: Opcode = Opcode(691);
+    /// `SHR16mCL`, defined at x86/instrs.td:179.
+    pub const SHR16mCL: Opcode = Opcode(692);
+    /// `SHR16mi`, defined at x86/instrs.td:177.
+    pub const SHR16mi: Opcode = Opcode(693);
+    /// `SHR16r1`, defined at x86/instrs.td:174.
+    pub const SHR16r1: Opcode = Opcode(694);
+    /// `SHR16rCL`, defined at x86/instrs.td:173.
+    pub const SHR16rCL: Opcode = Opcode(695);
+    /// `SHR16ri`, defined at x86/instrs.td:171.
+    pub const SHR16ri: Opcode = Opcode(696);
+    /// `SHR32m1`, defined at x86/instrs.td:180.
+    pub const SHR32m1: Opcode = Opcode(697);
+    /// `SHR32mCL`, defined at x86/instrs.td:179.
+    pub const SHR32mCL: Opcode = Opcode(698);
+    /// `SHR32mi`, defined at x86/instrs.td:177.
+    pub const SHR32mi: Opcode = Opcode(699);
+    /// `SHR32r1`, defined at x86/instrs.td:174.
+    pub const SHR32r1: Opcode = Opcode(700);
+    /// `SHR32rCL`, defined at x86/instrs.td:173.
+    pub const SHR32rCL: Opcode = Opcode(701);
+    /// `SHR32ri`, defined at x86/instrs.td:171.
+    pub const SHR32ri: Opcode = Opcode(702);
+    /// `SHR64m1`, defined at x86/instrs.td:180.
+    pub const SHR64m1: Opcode = Opcode(703);
+    /// `SHR64mCL`, defined at x86/instrs.td:179.
+    pub const SHR64mCL: Opcode = Opcode(704);
+    /// `SHR64mi`, defined at x86/instrs.td:177.
+    pub const SHR64mi: Opcode = Opcode(705);
+    /// `SHR64r1`, defined at x86/instrs.td:174.
+    pub const SHR64r1: Opcode = Opcode(706);
+    /// `SHR64rCL`, defined at x86/instrs.td:173.
+    pub const SHR64rCL: Opcode = Opcode(707);
+    /// `SHR64ri`, defined at x86/instrs.td:171.
+    pub const SHR64ri: Opcode = Opcode(708);
+    /// `SHR8m1`, defined at x86/instrs.td:180.
+    pub const SHR8m1: Opcode = Opcode(709);
+    /// `SHR8mCL`, defined at x86/instrs.td:179.
+    pub const SHR8mCL: Opcode = Opcode(710);
+    /// `SHR8mi`, defined at x86/instrs.td:177.
+    pub const SHR8mi: Opcode = Opcode(711);
+    /// `SHR8r1`, defined at x86/instrs.td:174.
+    pub const SHR8r1: Opcode = Opcode(712);
+    /// `SHR8rCL`, defined at x86/instrs.td:173.
+    pub const SHR8rCL: Opcode = Opcode(713);
+    /// `SHR8ri`, defined at x86/instrs.td:171.
+    pub const SHR8ri: Opcode = Opcode(714);
+    /// `SHRD16rrCL`, defined at x86/instrs.td:191.
+    pub const SHRD16rrCL: Opcode = Opcode(715);
+    /// `SHRD16rri8`, defined at x86/instrs.td:189.
+    pub const SHRD16rri8: Opcode = Opcode(716);
+    /// `SHRD32rrCL`, defined at x86/instrs.td:191.
+    pub const SHRD32rrCL: Opcode = Opcode(717);
+    /// `SHRD32rri8`, defined at x86/instrs.td:189.
+    pub const SHRD32rri8: Opcode = Opcode(718);
+    /// `SHRD64rrCL`, defined at x86/instrs.td:191.
+    pub const SHRD64rrCL: Opcode = Opcode(719);
+    /// `SHRD64rri8`, defined at x86/instrs.td:189.
+    pub const SHRD64rri8: Opcode = Opcode(720);
+    /// `SHUFPDrri`, defined at x86/instrs.td:535.
+    pub const SHUFPDrri: Opcode = Opcode(721);
+    /// `SHUFPSrri`, defined at x86/instrs.td:535.
+    pub const SHUFPSrri: Opcode = Opcode(722);
+    /// `SQRTSDr`, defined at x86/instrs.td:419.
+    pub const SQRTSDr: Opcode = Opcode(723);
+    /// `SQRTSSr`, defined at x86/instrs.td:419.
+    pub const SQRTSSr: Opcode = Opcode(724);
+    /// `ST_Fp32m`, defined at x86/instrs.td:661.
+    pub const ST_Fp32m: Opcode = Opcode(725);
+    /// `ST_Fp64m`, defined at x86/instrs.td:661.
+    pub const ST_Fp64m: Opcode = Opcode(726);
+    /// `ST_FpP80m`, defined at x86/instrs.td:661.
+    pub const ST_FpP80m: Opcode = Opcode(727);
+    /// `SUB16mi`, defined at x86/instrs.td:98.
+    pub const SUB16mi: Opcode = Opcode(728);
+    /// `SUB16mi8`, defined at x86/instrs.td:100.
+    pub const SUB16mi8: Opcode = Opcode(729);
+    /// `SUB16mr`, defined at x86/instrs.td:97.
+    pub const SUB16mr: Opcode = Opcode(730);
+    /// `SUB16ri`, defined at x86/instrs.td:89.
+    pub const SUB16ri: Opcode = Opcode(731);
+    /// `SUB16ri8`, defined at x86/instrs.td:91.
+    pub const SUB16ri8: Opcode = Opcode(732);
+    /// `SUB16rm`, defined at x86/instrs.td:94.
+    pub const SUB16rm: Opcode = Opcode(733);
+    /// `SUB16rr`, defined at x86/instrs.td:87.
+    pub const SUB16rr: Opcode = Opcode(734);
+    /// `SUB32mi`, defined at x86/instrs.td:98.
+    pub const SUB32mi: Opcode = Opcode(735);
+    /// `SUB32mi8`, defined at x86/instrs.td:100.
+    pub const SUB32mi8: Opcode = Opcode(736);
+    /// `SUB32mr`, defined at x86/instrs.td:97.
+    pub const SUB32mr: Opcode = Opcode(737);
+    /// `SUB32ri`, defined at x86/instrs.td:89.
+    pub const SUB32ri: Opcode = Opcode(738);
+    /// `SUB32ri8`, defined at x86/instrs.td:91.
+    pub const SUB32ri8: Opcode = Opcode(739);
+    /// `SUB32rm`, defined at x86/instrs.td:94.
+    pub const SUB32rm: Opcode = Opcode(740);
+    /// `SUB32rr`, defined at x86/instrs.td:87.
+    pub const SUB32rr: Opcode = Opcode(741);
+    /// `SUB64mi32`, defined at x86/instrs.td:98.
+    pub const SUB64mi32: Opcode = Opcode(742);
+    /// `SUB64mi8`, defined at x86/instrs.td:100.
+    pub const SUB64mi8: Opcode = Opcode(743);
+    /// `SUB64mr`, defined at x86/instrs.td:97.
+    pub const SUB64mr: Opcode = Opcode(744);
+    /// `SUB64ri32`, defined at x86/instrs.td:89.
+    pub const SUB64ri32: Opcode = Opcode(745);
+    /// `SUB64ri8`, defined at x86/instrs.td:91.
+    pub const SUB64ri8: Opcode = Opcode(746);
+    /// `SUB64rm`, defined at x86/instrs.td:94.
+    pub const SUB64rm: Opcode = Opcode(747);
+    /// `SUB64rr`, defined at x86/instrs.td:87.
+    pub const SUB64rr: Opcode = Opcode(748);
+    /// `SUB8mi`, defined at x86/instrs.td:98.
+    pub const SUB8mi: Opcode = Opcode(749);
+    /// `SUB8mr`, defined at x86/instrs.td:97.
+    pub const SUB8mr: Opcode = Opcode(750);
+    /// `SUB8ri`, defined at x86/instrs.td:89.
+    pub const SUB8ri: Opcode = Opcode(751);
+    /// `SUB8rm`, defined at x86/instrs.td:94.
+    pub const SUB8rm: Opcode = Opcode(752);
+    /// `SUB8rr`, defined at x86/instrs.td:87.
+    pub const SUB8rr: Opcode = Opcode(753);
+    /// `SUBPDrm`, defined at x86/instrs.td:509.
+    pub const SUBPDrm: Opcode = Opcode(754);
+    /// `SUBPDrr`, defined at x86/instrs.td:507.
+    pub const SUBPDrr: Opcode = Opcode(755);
+    /// `SUBPSrm`, defined at x86/instrs.td:509.
+    pub const SUBPSrm: Opcode = Opcode(756);
+    /// `SUBPSrr`, defined at x86/instrs.td:507.
+    pub const SUBPSrr: Opcode = Opcode(757);
+    /// `SUBSDrm`, defined at x86/instrs.td:411.
+    pub const SUBSDrm: Opcode = Opcode(758);
+    /// `SUBSDrr`, defined at x86/instrs.td:409.
+    pub const SUBSDrr: Opcode = Opcode(759);
+    /// `SUBSSrm`, defined at x86/instrs.td:411.
+    pub const SUBSSrm: Opcode = Opcode(760);
+    /// `SUBSSrr`, defined at x86/instrs.td:409.
+    pub const SUBSSrr: Opcode = Opcode(761);
+    /// `TCRETURNdi64`, defined at x86/instrs.td:363.
+    pub const TCRETURNdi64: Opcode = Opcode(762);
+    /// `TCRETURNmi64`, defined at x86/instrs.td:366.
+    pub const TCRETURNmi64: Opcode = Opcode(763);
+    /// `TCRETURNri64`, defined at x86/instrs.td:364.
+    pub const TCRETURNri64: Opcode = Opcode(764);
+    /// `TEST16mi`, defined at x86/instrs.td:140.
+    pub const TEST16mi: Opcode = Opcode(765);
+    /// `TEST16mr`, defined at x86/instrs.td:141.
+    pub const TEST16mr: Opcode = Opcode(766);
+    /// `TEST16ri`, defined at x86/instrs.td:138.
+    pub const TEST16ri: Opcode = Opcode(767);
+    /// `TEST16rr`, defined at x86/instrs.td:137.
+    pub const TEST16rr: Opcode = Opcode(768);
+    /// `TEST32mi`, defined at x86/instrs.td:140.
+    pub const TEST32mi: Opcode = Opcode(769);
+    /// `TEST32mr`, defined at x86/instrs.td:141.
+    pub const TEST32mr: Opcode = Opcode(770);
+    /// `TEST32ri`, defined at x86/instrs.td:138.
+    pub const TEST32ri: Opcode = Opcode(771);
+    /// `TEST32rr`, defined at x86/instrs.td:137.
+    pub const TEST32rr: Opcode = Opcode(772);
+    /// `TEST64mi32`, defined at x86/instrs.td:140.
+    pub const TEST64mi32: Opcode = Opcode(773);
+    /// `TEST64mr`, defined at x86/instrs.td:141.
+    pub const TEST64mr: Opcode = Opcode(774);
+    /// `TEST64ri32`, defined at x86/instrs.td:138.
+    pub const TEST64ri32: Opcode = Opcode(775);
+    /// `TEST64rr`, defined at x86/instrs.td:137.
+    pub const TEST64rr: Opcode = Opcode(776);
+    /// `TEST8mi`, defined at x86/instrs.td:140.
+    pub const TEST8mi: Opcode = Opcode(777);
+    /// `TEST8mr`, defined at x86/instrs.td:141.
+    pub const TEST8mr: Opcode = Opcode(778);
+    /// `TEST8ri`, defined at x86/instrs.td:138.
+    pub const TEST8ri: Opcode = Opcode(779);
+    /// `TEST8rr`, defined at x86/instrs.td:137.
+    pub const TEST8rr: Opcode = Opcode(780);
+    /// `UCOMISDrm`, defined at x86/instrs.td:424.
+    pub const UCOMISDrm: Opcode = Opcode(781);
+    /// `UCOMISDrr`, defined at x86/instrs.td:422.
+    pub const UCOMISDrr: Opcode = Opcode(782);
+    /// `UCOMISSrm`, defined at x86/instrs.td:424.
+    pub const UCOMISSrm: Opcode = Opcode(783);
+    /// `UCOMISSrr`, defined at x86/instrs.td:422.
+    pub const UCOMISSrr: Opcode = Opcode(784);
+    /// `UNPCKHPDrm`, defined at x86/instrs.td:509.
+    pub const UNPCKHPDrm: Opcode = Opcode(785);
+    /// `UNPCKHPDrr`, defined at x86/instrs.td:507.
+    pub const UNPCKHPDrr: Opcode = Opcode(786);
+    /// `UNPCKHPSrm`, defined at x86/instrs.td:509.
+    pub const UNPCKHPSrm: Opcode = Opcode(787);
+    /// `UNPCKHPSrr`, defined at x86/instrs.td:507.
+    pub const UNPCKHPSrr: Opcode = Opcode(788);
+    /// `UNPCKLPDrm`, defined at x86/instrs.td:509.
+    pub const UNPCKLPDrm: Opcode = Opcode(789);
+    /// `UNPCKLPDrr`, defined at x86/instrs.td:507.
+    pub const UNPCKLPDrr: Opcode = Opcode(790);
+    /// `UNPCKLPSrm`, defined at x86/instrs.td:509.
+    pub const UNPCKLPSrm: Opcode = Opcode(791);
+    /// `UNPCKLPSrr`, defined at x86/instrs.td:507.
+    pub const UNPCKLPSrr: Opcode = Opcode(792);
+    /// `VASTART_SAVE_XMM_REGS`, defined at x86/instrs.td:394.
+    pub const VASTART_SAVE_XMM_REGS: Opcode = Opcode(793);
+    /// `VMOVAPSYmr`, defined at x86/instrs.td:587.
+    pub const VMOVAPSYmr: Opcode = Opcode(794);
+    /// `VMOVAPSYrm`, defined at x86/instrs.td:585.
+    pub const VMOVAPSYrm: Opcode = Opcode(795);
+    /// `VMOVAPSYrr`, defined at x86/instrs.td:598.
+    pub const VMOVAPSYrr: Opcode = Opcode(796);
+    /// `VMOVAPSZ128mr`, defined at x86/instrs.td:587.
+    pub const VMOVAPSZ128mr: Opcode = Opcode(797);
+    /// `VMOVAPSZ128mr_NOVLX`, defined at x86/instrs.td:594.
+    pub const VMOVAPSZ128mr_NOVLX: Opcode = Opcode(798);
+    /// `VMOVAPSZ128rm`, defined at x86/instrs.td:585.
+    pub const VMOVAPSZ128rm: Opcode = Opcode(799);
+    /// `VMOVAPSZ128rm_NOVLX`, defined at x86/instrs.td:592.
+    pub const VMOVAPSZ128rm_NOVLX: Opcode = Opcode(800);
+    /// `VMOVAPSZ128rr`, defined at x86/instrs.td:599.
+    pub const VMOVAPSZ128rr: Opcode = Opcode(801);
+    /// `VMOVAPSZ256mr`, defined at x86/instrs.td:587.
+    pub const VMOVAPSZ256mr: Opcode = Opcode(802);
+    /// `VMOVAPSZ256mr_NOVLX`, defined at x86/instrs.td:594.
+    pub const VMOVAPSZ256mr_NOVLX: Opcode = Opcode(803);
+    /// `VMOVAPSZ256rm`, defined at x86/instrs.td:585.
+    pub const VMOVAPSZ256rm: Opcode = Opcode(804);
+    /// `VMOVAPSZ256rm_NOVLX`, defined at x86/instrs.td:592.
+    pub const VMOVAPSZ256rm_NOVLX: Opcode = Opcode(805);
+    /// `VMOVAPSZ256rr`, defined at x86/instrs.td:600.
+    pub const VMOVAPSZ256rr: Opcode = Opcode(806);
+    /// `VMOVAPSZmr`, defined at x86/instrs.td:587.
+    pub const VMOVAPSZmr: Opcode = Opcode(807);
+    /// `VMOVAPSZrm`, defined at x86/instrs.td:585.
+    pub const VMOVAPSZrm: Opcode = Opcode(808);
+    /// `VMOVAPSZrr`, defined at x86/instrs.td:601.
+    pub const VMOVAPSZrr: Opcode = Opcode(809);
+    /// `VMOVAPSmr`, defined at x86/instrs.td:587.
+    pub const VMOVAPSmr: Opcode = Opcode(810);
+    /// `VMOVAPSrm`, defined at x86/instrs.td:585.
+    pub const VMOVAPSrm: Opcode = Opcode(811);
+    /// `VMOVAPSrr`, defined at x86/instrs.td:597.
+    pub const VMOVAPSrr: Opcode = Opcode(812);
+    /// `VMOVSDZmr`, defined at x86/instrs.td:611.
+    pub const VMOVSDZmr: Opcode = Opcode(813);
+    /// `VMOVSDZrm_alt`, defined at x86/instrs.td:613.
+    pub const VMOVSDZrm_alt: Opcode = Opcode(814);
+    /// `VMOVSDmr`, defined at x86/instrs.td:611.
+    pub const VMOVSDmr: Opcode = Opcode(815);
+    /// `VMOVSDrm_alt`, defined at x86/instrs.td:613.
+    pub const VMOVSDrm_alt: Opcode = Opcode(816);
+    /// `VMOVSHZmr`, defined at x86/instrs.td:611.
+    pub const VMOVSHZmr: Opcode = Opcode(817);
+    /// `VMOVSHZrm_alt`, defined at x86/instrs.td:613.
+    pub const VMOVSHZrm_alt: Opcode = Opcode(818);
+    /// `VMOVSSZmr`, defined at x86/instrs.td:611.
+    pub const VMOVSSZmr: Opcode = Opcode(819);
+    /// `VMOVSSZrm`, defined at x86/instrs.td:617.
+    pub const VMOVSSZrm: Opcode = Opcode(820);
+    /// `VMOVSSZrm_alt`, defined at x86/instrs.td:613.
+    pub const VMOVSSZrm_alt: Opcode = Opcode(821);
+    /// `VMOVSSmr`, defined at x86/instrs.td:611.
+    pub const VMOVSSmr: Opcode = Opcode(822);
+    /// `VMOVSSrm`, defined at x86/instrs.td:616.
+    pub const VMOVSSrm: Opcode = Opcode(823);
+    /// `VMOVSSrm_alt`, defined at x86/instrs.td:613.
+    pub const VMOVSSrm_alt: Opcode = Opcode(824);
+    /// `VMOVUPSYmr`, defined at x86/instrs.td:587.
+    pub const VMOVUPSYmr: Opcode = Opcode(825);
+    /// `VMOVUPSYrm`, defined at x86/instrs.td:585.
+    pub const VMOVUPSYrm: Opcode = Opcode(826);
+    /// `VMOVUPSZ128mr`, defined at x86/instrs.td:587.
+    pub const VMOVUPSZ128mr: Opcode = Opcode(827);
+    /// `VMOVUPSZ128mr_NOVLX`, defined at x86/instrs.td:594.
+    pub const VMOVUPSZ128mr_NOVLX: Opcode = Opcode(828);
+    /// `VMOVUPSZ128rm`, defined at x86/instrs.td:585.
+    pub const VMOVUPSZ128rm: Opcode = Opcode(829);
+    /// `VMOVUPSZ128rm_NOVLX`, defined at x86/instrs.td:592.
+    pub const VMOVUPSZ128rm_NOVLX: Opcode = Opcode(830);
+    /// `VMOVUPSZ256mr`, defined at x86/instrs.td:587.
+    pub const VMOVUPSZ256mr: Opcode = Opcode(831);
+    /// `VMOVUPSZ256mr_NOVLX`, defined at x86/instrs.td:594.
+    pub const VMOVUPSZ256mr_NOVLX: Opcode = Opcode(832);
+    /// `VMOVUPSZ256rm`, defined at x86/instrs.td:585.
+    pub const VMOVUPSZ256rm: Opcode = Opcode(833);
+    /// `VMOVUPSZ256rm_NOVLX`, defined at x86/instrs.td:592.
+    pub const VMOVUPSZ256rm_NOVLX: Opcode = Opcode(834);
+    /// `VMOVUPSZmr`, defined at x86/instrs.td:587.
+    pub const VMOVUPSZmr: Opcode = Opcode(835);
+    /// `VMOVUPSZrm`, defined at x86/instrs.td:585.
+    pub const VMOVUPSZrm: Opcode = Opcode(836);
+    /// `VMOVUPSmr`, defined at x86/instrs.td:587.
+    pub const VMOVUPSmr: Opcode = Opcode(837);
+    /// `VMOVUPSrm`, defined at x86/instrs.td:585.
+    pub const VMOVUPSrm: Opcode = Opcode(838);
+    /// `V_SET0`, defined at x86/instrs.td:466.
+    pub const V_SET0: Opcode = Opcode(839);
+    /// `V_SETALLONES`, defined at x86/instrs.td:467.
+    pub const V_SETALLONES: Opcode = Opcode(840);
+    /// `XOR16mi`, defined at x86/instrs.td:98.
+    pub const XOR16mi: Opcode = Opcode(841);
+    /// `XOR16mi8`, defined at x86/instrs.td:100.
+    pub const XOR16mi8: Opcode = Opcode(842);
+    /// `XOR16mr`, defined at x86/instrs.td:97.
+    pub const XOR16mr: Opcode = Opcode(843);
+    /// `XOR16ri`, defined at x86/instrs.td:89.
+    pub const XOR16ri: Opcode = Opcode(844);
+    /// `XOR16ri8`, defined at x86/instrs.td:91.
+    pub const XOR16ri8: Opcode = Opcode(845);
+    /// `XOR16rm`, defined at x86/instrs.td:94.
+    pub const XOR16rm: Opcode = Opcode(846);
+    /// `XOR16rr`, defined at x86/instrs.td:87.
+    pub const XOR16rr: Opcode = Opcode(847);
+    /// `XOR32mi`, defined at x86/instrs.td:98.
+    pub const XOR32mi: Opcode = Opcode(848);
+    /// `XOR32mi8`, defined at x86/instrs.td:100.
+    pub const XOR32mi8: Opcode = Opcode(849);
+    /// `XOR32mr`, defined at x86/instrs.td:97.
+    pub const XOR32mr: Opcode = Opcode(850);
+    /// `XOR32ri`, defined at x86/instrs.td:89.
+    pub const XOR32ri: Opcode = Opcode(851);
+    /// `XOR32ri8`, defined at x86/instrs.td:91.
+    pub const XOR32ri8: Opcode = Opcode(852);
+    /// `XOR32rm`, defined at x86/instrs.td:94.
+    pub const XOR32rm: Opcode = Opcode(853);
+    /// `XOR32rr`, defined at x86/instrs.td:87.
+    pub const XOR32rr: Opcode = Opcode(854);
+    /// `XOR64mi32`, defined at x86/instrs.td:98.
+    pub const XOR64mi32: Opcode = Opcode(855);
+    /// `XOR64mi8`, defined at x86/instrs.td:100.
+    pub const XOR64mi8: Opcode = Opcode(856);
+    /// `XOR64mr`, defined at x86/instrs.td:97.
+    pub const XOR64mr: Opcode = Opcode(857);
+    /// `XOR64ri32`, defined at x86/instrs.td:89.
+    pub const XOR64ri32: Opcode = Opcode(858);
+    /// `XOR64ri8`, defined at x86/instrs.td:91.
+    pub const XOR64ri8: Opcode = Opcode(859);
+    /// `XOR64rm`, defined at x86/instrs.td:94.
+    pub const XOR64rm: Opcode = Opcode(860);
+    /// `XOR64rr`, defined at x86/instrs.td:87.
+    pub const XOR64rr: Opcode = Opcode(861);
+    /// `XOR8mi`, defined at x86/instrs.td:98.
+    pub const XOR8mi: Opcode = Opcode(862);
+    /// `XOR8mr`, defined at x86/instrs.td:97.
+    pub const XOR8mr: Opcode = Opcode(863);
+    /// `XOR8ri`, defined at x86/instrs.td:89.
+    pub const XOR8ri: Opcode = Opcode(864);
+    /// `XOR8rm`, defined at x86/instrs.td:94.
+    pub const XOR8rm: Opcode = Opcode(865);
+    /// `XOR8rr`, defined at x86/instrs.td:87.
+    pub const XOR8rr: Opcode = Opcode(866);
+    /// `XORPDrm`, defined at x86/instrs.td:509.
+    pub const XORPDrm: Opcode = Opcode(867);
+    /// `XORPDrr`, defined at x86/instrs.td:507.
+    pub const XORPDrr: Opcode = Opcode(868);
+    /// `XORPSrm`, defined at x86/instrs.td:509.
+    pub const XORPSrm: Opcode = Opcode(869);
+    /// `XORPSrr`, defined at x86/instrs.td:507.
+    pub const XORPSrr: Opcode = Opcode(870);
 }
 /// The raw table rows behind [`TARGET`].
 #[allow(clippy::all)]
 pub mod tables {
     #[allow(unused_imports)]
     use ::regalloc::target::{
-        AllocOrderPolicy, CalleeSavedDesc, FunctionInfo, InstrDesc, InstrFlags,
-        InstrTemplate, LaneMask, MemoryFoldDesc, Opcode, OperandDesc, OperandKind, Reg,
-        RegClass, RegClassDesc, RegFlags, RegUnit, RegUnitDesc, RegisterDesc,
-        SubRegIndex, SubRegIndexDesc, TargetInfo, TemplateOperand,
+        AllocOrderPolicy, CalleeSavedDesc, ClassSizes, FeatureDesc, FeatureSet,
+        FunctionInfo, HwModeDesc, InstrDesc, InstrFlags, InstrTemplate, LaneMask,
+        MemoryFoldDesc, Opcode, OperandDesc, OperandKind, Reg, RegClass, RegClassDesc,
+        RegFlags, RegUnit, RegUnitDesc, RegisterDesc, ReservedWithout, SubRegIndex,
+        SubRegIndexDesc, TargetInfo, TemplateChoice, TemplateOperand,
     };
     use ::std::borrow::Cow;
     /// The `x86` target's tables, compiled by tdgen from `x86/x86.td`.
@@ -2830,6 +2959,53 @@ pub mod tables {
             &[0x800118, 0x100200, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0],
         ),
         base_pointer_frame_size: 0,
+        spill_realign_needs_frame_pointer: true,
+        reserved_without: Cow::Borrowed(
+            &[
+                ReservedWithout {
+                    features: FeatureSet(0x13),
+                    regs: Cow::Borrowed(
+                        &[
+                            0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xFFC00000, 0x3FFFFF, 0x3FFFC0,
+                            0x0, 0x0, 0x0, 0x0,
+                        ],
+                    ),
+                },
+            ],
+        ),
+        features: Cow::Borrowed(
+            &[
+                FeatureDesc {
+                    name: Cow::Borrowed("avx"),
+                    implies: FeatureSet(0x1),
+                },
+                FeatureDesc {
+                    name: Cow::Borrowed("avx2"),
+                    implies: FeatureSet(0x3),
+                },
+                FeatureDesc {
+                    name: Cow::Borrowed("avx512bw"),
+                    implies: FeatureSet(0x17),
+                },
+                FeatureDesc {
+                    name: Cow::Borrowed("avx512dq"),
+                    implies: FeatureSet(0x1B),
+                },
+                FeatureDesc {
+                    name: Cow::Borrowed("avx512f"),
+                    implies: FeatureSet(0x13),
+                },
+                FeatureDesc {
+                    name: Cow::Borrowed("avx512fp16"),
+                    implies: FeatureSet(0x7F),
+                },
+                FeatureDesc {
+                    name: Cow::Borrowed("avx512vl"),
+                    implies: FeatureSet(0x53),
+                },
+            ],
+        ),
+        hw_modes: Cow::Borrowed(&[]),
         instrs: Cow::Borrowed(&INSTRS),
         memory_folds: Cow::Borrowed(&MEMORY_FOLDS),
     };
@@ -2874,7 +3050,7 @@ pub mod tables {
         }
     }
     /// Instructions, indexed by `Opcode`.
-    pub static INSTRS: [InstrDesc<'static>; 807usize] = [
+    pub static INSTRS: [InstrDesc<'static>; 871usize] = [
         ins("ADC16mi", &OPS_0, 0, &[Reg(27)], &[Reg(27)], 0x1800),
         ins("ADC16mi8", &OPS_0, 0, &[Reg(27)], &[Reg(27)], 0x1800),
         ins("ADC16mr", &OPS_1, 0, &[Reg(27)], &[Reg(27)], 0x1800),
@@ -3256,10 +3432,23 @@ pub mod tables {
         ins("JMP64m", &OPS_105, 0, &[], &[], 0xDC0),
         ins("JMP64r", &OPS_106, 0, &[], &[], 0x5C0),
         ins("JMP_1", &OPS_107, 0, &[], &[], 0x4C0),
-        ins("LEA16r", &OPS_108, 1, &[], &[], 0x0),
-        ins("LEA32r", &OPS_109, 1, &[], &[], 0x1),
-        ins("LEA64_32r", &OPS_109, 1, &[], &[], 0x0),
-        ins("LEA64r", &OPS_110, 1, &[], &[], 0x1),
+        ins("KMOVDkm", &OPS_108, 1, &[], &[], 0x800),
+        ins("KMOVDmk", &OPS_109, 0, &[], &[], 0x1000),
+        ins("KMOVQkk", &OPS_110, 1, &[], &[], 0x2000),
+        ins("KMOVQkm", &OPS_111, 1, &[], &[], 0x800),
+        ins("KMOVQmk", &OPS_112, 0, &[], &[], 0x1000),
+        ins("KMOVWkk", &OPS_113, 1, &[], &[], 0x2000),
+        ins("KMOVWkm", &OPS_114, 1, &[], &[], 0x800),
+        ins("KMOVWmk", &OPS_115, 0, &[], &[], 0x1000),
+        ins("LD_Fp32m", &OPS_116, 1, &[Reg(34)], &[Reg(33)], 0x800),
+        ins("LD_Fp64m", &OPS_117, 1, &[Reg(34)], &[Reg(33)], 0x800),
+        ins("LD_Fp80m", &OPS_118, 1, &[Reg(34)], &[Reg(33)], 0x800),
+        ins("LEA16r", &OPS_119, 1, &[], &[], 0x0),
+        ins("LEA32r", &OPS_120, 1, &[], &[], 0x1),
+        ins("LEA64_32r", &OPS_120, 1, &[], &[], 0x0),
+        ins("LEA64r", &OPS_121, 1, &[], &[], 0x1),
+        ins("MASKPAIR16LOAD", &OPS_122, 1, &[], &[], 0x800),
+        ins("MASKPAIR16STORE", &OPS_123, 0, &[], &[], 0x1000),
         ins("MAXSDrm", &OPS_19, 1, &[], &[Reg(49)], 0x800),
         ins("MAXSDrr", &OPS_20, 1, &[], &[Reg(49)], 0x0),
         ins("MAXSSrm", &OPS_21, 1, &[], &[Reg(49)], 0x800),
@@ -3269,97 +3458,100 @@ pub mod tables {
         ins("MINSDrr", &OPS_20, 1, &[], &[Reg(49)], 0x0),
         ins("MINSSrm", &OPS_21, 1, &[], &[Reg(49)], 0x800),
         ins("MINSSrr", &OPS_22, 1, &[], &[Reg(49)], 0x0),
+        ins("MMX_MOVQ64mr", &OPS_124, 0, &[], &[], 0x1000),
+        ins("MMX_MOVQ64rm", &OPS_125, 1, &[], &[], 0x800),
+        ins("MMX_MOVQ64rr", &OPS_126, 1, &[], &[], 0x2000),
         ins("MOV16mi", &OPS_0, 0, &[], &[], 0x1000),
-        ins("MOV16mr", &OPS_111, 0, &[], &[], 0x1000),
-        ins("MOV16ri", &OPS_112, 1, &[], &[], 0x7),
-        ins("MOV16rm", &OPS_113, 1, &[], &[], 0x801),
+        ins("MOV16mr", &OPS_127, 0, &[], &[], 0x1000),
+        ins("MOV16ri", &OPS_128, 1, &[], &[], 0x7),
+        ins("MOV16rm", &OPS_129, 1, &[], &[], 0x801),
         ins("MOV16rr", &OPS_26, 1, &[], &[], 0x2000),
         ins("MOV32mi", &OPS_0, 0, &[], &[], 0x1000),
-        ins("MOV32mr", &OPS_114, 0, &[], &[], 0x1000),
-        ins("MOV32r0", &OPS_115, 1, &[Reg(27)], &[], 0x4007),
-        ins("MOV32ri", &OPS_116, 1, &[], &[], 0x7),
-        ins("MOV32ri64", &OPS_117, 1, &[], &[], 0x4003),
-        ins("MOV32rm", &OPS_118, 1, &[], &[], 0x801),
+        ins("MOV32mr", &OPS_130, 0, &[], &[], 0x1000),
+        ins("MOV32r0", &OPS_131, 1, &[Reg(27)], &[], 0x4007),
+        ins("MOV32ri", &OPS_132, 1, &[], &[], 0x7),
+        ins("MOV32ri64", &OPS_133, 1, &[], &[], 0x4003),
+        ins("MOV32rm", &OPS_134, 1, &[], &[], 0x801),
         ins("MOV32rr", &OPS_28, 1, &[], &[], 0x2000),
         ins("MOV64mi32", &OPS_0, 0, &[], &[], 0x1000),
-        ins("MOV64mr", &OPS_119, 0, &[], &[], 0x1000),
-        ins("MOV64ri", &OPS_117, 1, &[], &[], 0x5),
-        ins("MOV64ri32", &OPS_117, 1, &[], &[], 0x7),
-        ins("MOV64rm", &OPS_120, 1, &[], &[], 0x801),
+        ins("MOV64mr", &OPS_135, 0, &[], &[], 0x1000),
+        ins("MOV64ri", &OPS_133, 1, &[], &[], 0x5),
+        ins("MOV64ri32", &OPS_133, 1, &[], &[], 0x7),
+        ins("MOV64rm", &OPS_136, 1, &[], &[], 0x801),
         ins("MOV64rr", &OPS_30, 1, &[], &[], 0x2000),
-        ins("MOV64toPQIrr", &OPS_121, 1, &[], &[], 0x0),
+        ins("MOV64toPQIrr", &OPS_137, 1, &[], &[], 0x0),
         ins("MOV64toSDrr", &OPS_79, 1, &[], &[], 0x0),
         ins("MOV8mi", &OPS_0, 0, &[], &[], 0x1000),
-        ins("MOV8mr", &OPS_122, 0, &[], &[], 0x1000),
-        ins("MOV8mr_NOREX", &OPS_123, 0, &[], &[], 0x1000),
-        ins("MOV8ri", &OPS_124, 1, &[], &[], 0x7),
-        ins("MOV8rm", &OPS_125, 1, &[], &[], 0x801),
-        ins("MOV8rm_NOREX", &OPS_126, 1, &[], &[], 0x801),
-        ins("MOV8rr", &OPS_127, 1, &[], &[], 0x2000),
-        ins("MOV8rr_NOREX", &OPS_128, 1, &[], &[], 0x2000),
-        ins("MOVAPDmr", &OPS_129, 0, &[], &[], 0x1000),
-        ins("MOVAPDrm", &OPS_130, 1, &[], &[], 0x801),
-        ins("MOVAPDrr", &OPS_131, 1, &[], &[], 0x2000),
-        ins("MOVAPSmr", &OPS_129, 0, &[], &[], 0x1000),
-        ins("MOVAPSrm", &OPS_130, 1, &[], &[], 0x801),
-        ins("MOVAPSrr", &OPS_131, 1, &[], &[], 0x2000),
-        ins("MOVDI2PDIrm", &OPS_130, 1, &[], &[], 0x800),
-        ins("MOVDI2PDIrr", &OPS_132, 1, &[], &[], 0x0),
+        ins("MOV8mr", &OPS_138, 0, &[], &[], 0x1000),
+        ins("MOV8mr_NOREX", &OPS_139, 0, &[], &[], 0x1000),
+        ins("MOV8ri", &OPS_140, 1, &[], &[], 0x7),
+        ins("MOV8rm", &OPS_141, 1, &[], &[], 0x801),
+        ins("MOV8rm_NOREX", &OPS_142, 1, &[], &[], 0x801),
+        ins("MOV8rr", &OPS_143, 1, &[], &[], 0x2000),
+        ins("MOV8rr_NOREX", &OPS_144, 1, &[], &[], 0x2000),
+        ins("MOVAPDmr", &OPS_145, 0, &[], &[], 0x1000),
+        ins("MOVAPDrm", &OPS_146, 1, &[], &[], 0x801),
+        ins("MOVAPDrr", &OPS_147, 1, &[], &[], 0x2000),
+        ins("MOVAPSmr", &OPS_145, 0, &[], &[], 0x1000),
+        ins("MOVAPSrm", &OPS_146, 1, &[], &[], 0x801),
+        ins("MOVAPSrr", &OPS_147, 1, &[], &[], 0x2000),
+        ins("MOVDI2PDIrm", &OPS_146, 1, &[], &[], 0x800),
+        ins("MOVDI2PDIrr", &OPS_148, 1, &[], &[], 0x0),
         ins("MOVDI2SSrr", &OPS_78, 1, &[], &[], 0x0),
-        ins("MOVDQAmr", &OPS_129, 0, &[], &[], 0x1000),
-        ins("MOVDQArm", &OPS_130, 1, &[], &[], 0x801),
-        ins("MOVDQArr", &OPS_131, 1, &[], &[], 0x0),
-        ins("MOVDQUmr", &OPS_129, 0, &[], &[], 0x1000),
-        ins("MOVDQUrm", &OPS_130, 1, &[], &[], 0x801),
-        ins("MOVDQUrr", &OPS_131, 1, &[], &[], 0x0),
-        ins("MOVLPDmr", &OPS_129, 0, &[], &[], 0x1000),
+        ins("MOVDQAmr", &OPS_145, 0, &[], &[], 0x1000),
+        ins("MOVDQArm", &OPS_146, 1, &[], &[], 0x801),
+        ins("MOVDQArr", &OPS_147, 1, &[], &[], 0x0),
+        ins("MOVDQUmr", &OPS_145, 0, &[], &[], 0x1000),
+        ins("MOVDQUrm", &OPS_146, 1, &[], &[], 0x801),
+        ins("MOVDQUrr", &OPS_147, 1, &[], &[], 0x0),
+        ins("MOVLPDmr", &OPS_145, 0, &[], &[], 0x1000),
         ins("MOVMSKPDrr", &OPS_85, 1, &[], &[], 0x0),
         ins("MOVMSKPSrr", &OPS_85, 1, &[], &[], 0x0),
-        ins("MOVPDI2DImr", &OPS_129, 0, &[], &[], 0x1000),
+        ins("MOVPDI2DImr", &OPS_145, 0, &[], &[], 0x1000),
         ins("MOVPDI2DIrr", &OPS_85, 1, &[], &[], 0x0),
-        ins("MOVPQI2QImr", &OPS_129, 0, &[], &[], 0x1000),
+        ins("MOVPQI2QImr", &OPS_145, 0, &[], &[], 0x1000),
         ins("MOVPQIto64rr", &OPS_83, 1, &[], &[], 0x0),
-        ins("MOVQI2PQIrm", &OPS_130, 1, &[], &[], 0x800),
-        ins("MOVSDmr", &OPS_133, 0, &[], &[], 0x1000),
-        ins("MOVSDrm", &OPS_130, 1, &[], &[], 0x801),
-        ins("MOVSDrm_alt", &OPS_134, 1, &[], &[], 0x801),
-        ins("MOVSDrr", &OPS_135, 1, &[], &[], 0x8),
+        ins("MOVQI2PQIrm", &OPS_146, 1, &[], &[], 0x800),
+        ins("MOVSDmr", &OPS_149, 0, &[], &[], 0x1000),
+        ins("MOVSDrm", &OPS_146, 1, &[], &[], 0x801),
+        ins("MOVSDrm_alt", &OPS_150, 1, &[], &[], 0x801),
+        ins("MOVSDrr", &OPS_151, 1, &[], &[], 0x8),
         ins("MOVSDto64rr", &OPS_82, 1, &[], &[], 0x0),
         ins("MOVSS2DIrr", &OPS_87, 1, &[], &[], 0x0),
-        ins("MOVSSmr", &OPS_136, 0, &[], &[], 0x1000),
-        ins("MOVSSrm", &OPS_130, 1, &[], &[], 0x801),
-        ins("MOVSSrm_alt", &OPS_137, 1, &[], &[], 0x801),
-        ins("MOVSSrr", &OPS_135, 1, &[], &[], 0x8),
-        ins("MOVSX16rm8", &OPS_113, 1, &[], &[], 0x800),
-        ins("MOVSX16rr8", &OPS_138, 1, &[], &[], 0x0),
-        ins("MOVSX32rm16", &OPS_118, 1, &[], &[], 0x800),
-        ins("MOVSX32rm8", &OPS_118, 1, &[], &[], 0x800),
-        ins("MOVSX32rr16", &OPS_139, 1, &[], &[], 0x0),
-        ins("MOVSX32rr8", &OPS_140, 1, &[], &[], 0x0),
-        ins("MOVSX64rm16", &OPS_120, 1, &[], &[], 0x800),
-        ins("MOVSX64rm32", &OPS_120, 1, &[], &[], 0x800),
-        ins("MOVSX64rm8", &OPS_120, 1, &[], &[], 0x800),
-        ins("MOVSX64rr16", &OPS_141, 1, &[], &[], 0x0),
-        ins("MOVSX64rr32", &OPS_142, 1, &[], &[], 0x0),
-        ins("MOVSX64rr8", &OPS_143, 1, &[], &[], 0x0),
-        ins("MOVUPDmr", &OPS_129, 0, &[], &[], 0x1000),
-        ins("MOVUPDrm", &OPS_130, 1, &[], &[], 0x801),
-        ins("MOVUPDrr", &OPS_131, 1, &[], &[], 0x2000),
-        ins("MOVUPSmr", &OPS_129, 0, &[], &[], 0x1000),
-        ins("MOVUPSrm", &OPS_130, 1, &[], &[], 0x801),
-        ins("MOVUPSrr", &OPS_131, 1, &[], &[], 0x2000),
-        ins("MOVZX16rm8", &OPS_113, 1, &[], &[], 0x800),
-        ins("MOVZX16rr8", &OPS_138, 1, &[], &[], 0x0),
-        ins("MOVZX32rm16", &OPS_118, 1, &[], &[], 0x800),
-        ins("MOVZX32rm8", &OPS_118, 1, &[], &[], 0x800),
-        ins("MOVZX32rm8_NOREX", &OPS_144, 1, &[], &[], 0x800),
-        ins("MOVZX32rr16", &OPS_139, 1, &[], &[], 0x0),
-        ins("MOVZX32rr8", &OPS_140, 1, &[], &[], 0x0),
-        ins("MOVZX32rr8_NOREX", &OPS_145, 1, &[], &[], 0x0),
-        ins("MOVZX64rm16", &OPS_120, 1, &[], &[], 0x800),
-        ins("MOVZX64rm8", &OPS_120, 1, &[], &[], 0x800),
-        ins("MOVZX64rr16", &OPS_141, 1, &[], &[], 0x0),
-        ins("MOVZX64rr8", &OPS_143, 1, &[], &[], 0x0),
+        ins("MOVSSmr", &OPS_152, 0, &[], &[], 0x1000),
+        ins("MOVSSrm", &OPS_146, 1, &[], &[], 0x801),
+        ins("MOVSSrm_alt", &OPS_153, 1, &[], &[], 0x801),
+        ins("MOVSSrr", &OPS_151, 1, &[], &[], 0x8),
+        ins("MOVSX16rm8", &OPS_129, 1, &[], &[], 0x800),
+        ins("MOVSX16rr8", &OPS_154, 1, &[], &[], 0x0),
+        ins("MOVSX32rm16", &OPS_134, 1, &[], &[], 0x800),
+        ins("MOVSX32rm8", &OPS_134, 1, &[], &[], 0x800),
+        ins("MOVSX32rr16", &OPS_155, 1, &[], &[], 0x0),
+        ins("MOVSX32rr8", &OPS_156, 1, &[], &[], 0x0),
+        ins("MOVSX64rm16", &OPS_136, 1, &[], &[], 0x800),
+        ins("MOVSX64rm32", &OPS_136, 1, &[], &[], 0x800),
+        ins("MOVSX64rm8", &OPS_136, 1, &[], &[], 0x800),
+        ins("MOVSX64rr16", &OPS_157, 1, &[], &[], 0x0),
+        ins("MOVSX64rr32", &OPS_158, 1, &[], &[], 0x0),
+        ins("MOVSX64rr8", &OPS_159, 1, &[], &[], 0x0),
+        ins("MOVUPDmr", &OPS_145, 0, &[], &[], 0x1000),
+        ins("MOVUPDrm", &OPS_146, 1, &[], &[], 0x801),
+        ins("MOVUPDrr", &OPS_147, 1, &[], &[], 0x2000),
+        ins("MOVUPSmr", &OPS_145, 0, &[], &[], 0x1000),
+        ins("MOVUPSrm", &OPS_146, 1, &[], &[], 0x801),
+        ins("MOVUPSrr", &OPS_147, 1, &[], &[], 0x2000),
+        ins("MOVZX16rm8", &OPS_129, 1, &[], &[], 0x800),
+        ins("MOVZX16rr8", &OPS_154, 1, &[], &[], 0x0),
+        ins("MOVZX32rm16", &OPS_134, 1, &[], &[], 0x800),
+        ins("MOVZX32rm8", &OPS_134, 1, &[], &[], 0x800),
+        ins("MOVZX32rm8_NOREX", &OPS_160, 1, &[], &[], 0x800),
+        ins("MOVZX32rr16", &OPS_155, 1, &[], &[], 0x0),
+        ins("MOVZX32rr8", &OPS_156, 1, &[], &[], 0x0),
+        ins("MOVZX32rr8_NOREX", &OPS_161, 1, &[], &[], 0x0),
+        ins("MOVZX64rm16", &OPS_136, 1, &[], &[], 0x800),
+        ins("MOVZX64rm8", &OPS_136, 1, &[], &[], 0x800),
+        ins("MOVZX64rr16", &OPS_157, 1, &[], &[], 0x0),
+        ins("MOVZX64rr8", &OPS_159, 1, &[], &[], 0x0),
         ins("MUL16m", &OPS_91, 0, &[Reg(2), Reg(20), Reg(27)], &[Reg(2)], 0x800),
         ins("MUL16r", &OPS_92, 0, &[Reg(2), Reg(20), Reg(27)], &[Reg(2)], 0x0),
         ins("MUL32m", &OPS_91, 0, &[Reg(21), Reg(26), Reg(27)], &[Reg(21)], 0x800),
@@ -3456,8 +3648,8 @@ pub mod tables {
         ins("PCMPGTDrr", &OPS_18, 1, &[], &[], 0x0),
         ins("PCMPGTWrm", &OPS_17, 1, &[], &[], 0x800),
         ins("PCMPGTWrr", &OPS_18, 1, &[], &[], 0x0),
-        ins("PEXTRWrr", &OPS_146, 1, &[], &[], 0x0),
-        ins("PINSRWrr", &OPS_147, 1, &[], &[], 0x0),
+        ins("PEXTRWrr", &OPS_162, 1, &[], &[], 0x0),
+        ins("PINSRWrr", &OPS_163, 1, &[], &[], 0x0),
         ins("PMAXUBrm", &OPS_17, 1, &[], &[], 0x800),
         ins("PMAXUBrr", &OPS_18, 1, &[], &[], 0x8),
         ins("PMINUBrm", &OPS_17, 1, &[], &[], 0x800),
@@ -3467,22 +3659,22 @@ pub mod tables {
         ins("PMULLWrr", &OPS_18, 1, &[], &[], 0x8),
         ins("PMULUDQrm", &OPS_17, 1, &[], &[], 0x800),
         ins("PMULUDQrr", &OPS_18, 1, &[], &[], 0x8),
-        ins("POP64r", &OPS_148, 1, &[Reg(60)], &[Reg(60)], 0x800),
+        ins("POP64r", &OPS_164, 1, &[Reg(60)], &[Reg(60)], 0x800),
         ins("PORrm", &OPS_17, 1, &[], &[], 0x800),
         ins("PORrr", &OPS_18, 1, &[], &[], 0x8),
-        ins("PSHUFDri", &OPS_149, 1, &[], &[], 0x0),
-        ins("PSHUFHWri", &OPS_149, 1, &[], &[], 0x0),
-        ins("PSHUFLWri", &OPS_149, 1, &[], &[], 0x0),
-        ins("PSLLDQri", &OPS_150, 1, &[], &[], 0x0),
-        ins("PSLLDri", &OPS_150, 1, &[], &[], 0x0),
-        ins("PSLLQri", &OPS_150, 1, &[], &[], 0x0),
-        ins("PSLLWri", &OPS_150, 1, &[], &[], 0x0),
-        ins("PSRADri", &OPS_150, 1, &[], &[], 0x0),
-        ins("PSRAWri", &OPS_150, 1, &[], &[], 0x0),
-        ins("PSRLDQri", &OPS_150, 1, &[], &[], 0x0),
-        ins("PSRLDri", &OPS_150, 1, &[], &[], 0x0),
-        ins("PSRLQri", &OPS_150, 1, &[], &[], 0x0),
-        ins("PSRLWri", &OPS_150, 1, &[], &[], 0x0),
+        ins("PSHUFDri", &OPS_165, 1, &[], &[], 0x0),
+        ins("PSHUFHWri", &OPS_165, 1, &[], &[], 0x0),
+        ins("PSHUFLWri", &OPS_165, 1, &[], &[], 0x0),
+        ins("PSLLDQri", &OPS_166, 1, &[], &[], 0x0),
+        ins("PSLLDri", &OPS_166, 1, &[], &[], 0x0),
+        ins("PSLLQri", &OPS_166, 1, &[], &[], 0x0),
+        ins("PSLLWri", &OPS_166, 1, &[], &[], 0x0),
+        ins("PSRADri", &OPS_166, 1, &[], &[], 0x0),
+        ins("PSRAWri", &OPS_166, 1, &[], &[], 0x0),
+        ins("PSRLDQri", &OPS_166, 1, &[], &[], 0x0),
+        ins("PSRLDri", &OPS_166, 1, &[], &[], 0x0),
+        ins("PSRLQri", &OPS_166, 1, &[], &[], 0x0),
+        ins("PSRLWri", &OPS_166, 1, &[], &[], 0x0),
         ins("PSUBBrm", &OPS_17, 1, &[], &[], 0x800),
         ins("PSUBBrr", &OPS_18, 1, &[], &[], 0x0),
         ins("PSUBDrm", &OPS_17, 1, &[], &[], 0x800),
@@ -3511,85 +3703,85 @@ pub mod tables {
         ins("PUNPCKLQDQrr", &OPS_18, 1, &[], &[], 0x0),
         ins("PUNPCKLWDrm", &OPS_17, 1, &[], &[], 0x800),
         ins("PUNPCKLWDrr", &OPS_18, 1, &[], &[], 0x0),
-        ins("PUSH64i32", &OPS_151, 0, &[Reg(60)], &[Reg(60)], 0x1000),
+        ins("PUSH64i32", &OPS_167, 0, &[Reg(60)], &[Reg(60)], 0x1000),
         ins("PUSH64r", &OPS_94, 0, &[Reg(60)], &[Reg(60)], 0x1000),
         ins("PUSH64rmm", &OPS_91, 0, &[Reg(60)], &[Reg(60)], 0x1800),
         ins("PXORrm", &OPS_17, 1, &[], &[], 0x800),
         ins("PXORrr", &OPS_18, 1, &[], &[], 0x8),
-        ins("RET", &OPS_152, 0, &[], &[], 0x8640),
+        ins("RET", &OPS_168, 0, &[], &[], 0x8640),
         ins("RET64", &[], 0, &[], &[], 0x18640),
         ins("ROL16m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
         ins("ROL16mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("ROL16mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
+        ins("ROL16mi", &OPS_169, 0, &[Reg(27)], &[], 0x1800),
         ins("ROL16r1", &OPS_89, 1, &[Reg(27)], &[], 0x0),
         ins("ROL16rCL", &OPS_89, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("ROL16ri", &OPS_154, 1, &[Reg(27)], &[], 0x0),
+        ins("ROL16ri", &OPS_170, 1, &[Reg(27)], &[], 0x0),
         ins("ROL32m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
         ins("ROL32mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("ROL32mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
+        ins("ROL32mi", &OPS_169, 0, &[Reg(27)], &[], 0x1800),
         ins("ROL32r1", &OPS_31, 1, &[Reg(27)], &[], 0x0),
         ins("ROL32rCL", &OPS_31, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("ROL32ri", &OPS_155, 1, &[Reg(27)], &[], 0x0),
+        ins("ROL32ri", &OPS_171, 1, &[Reg(27)], &[], 0x0),
         ins("ROL64m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
         ins("ROL64mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("ROL64mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
+        ins("ROL64mi", &OPS_169, 0, &[Reg(27)], &[], 0x1800),
         ins("ROL64r1", &OPS_32, 1, &[Reg(27)], &[], 0x0),
         ins("ROL64rCL", &OPS_32, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("ROL64ri", &OPS_156, 1, &[Reg(27)], &[], 0x0),
+        ins("ROL64ri", &OPS_172, 1, &[Reg(27)], &[], 0x0),
         ins("ROL8m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
         ins("ROL8mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("ROL8mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
+        ins("ROL8mi", &OPS_169, 0, &[Reg(27)], &[], 0x1800),
         ins("ROL8r1", &OPS_90, 1, &[Reg(27)], &[], 0x0),
         ins("ROL8rCL", &OPS_90, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("ROL8ri", &OPS_157, 1, &[Reg(27)], &[], 0x0),
+        ins("ROL8ri", &OPS_173, 1, &[Reg(27)], &[], 0x0),
         ins("ROR16m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
         ins("ROR16mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("ROR16mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
+        ins("ROR16mi", &OPS_169, 0, &[Reg(27)], &[], 0x1800),
         ins("ROR16r1", &OPS_89, 1, &[Reg(27)], &[], 0x0),
         ins("ROR16rCL", &OPS_89, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("ROR16ri", &OPS_154, 1, &[Reg(27)], &[], 0x0),
+        ins("ROR16ri", &OPS_170, 1, &[Reg(27)], &[], 0x0),
         ins("ROR32m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
         ins("ROR32mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("ROR32mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
+        ins("ROR32mi", &OPS_169, 0, &[Reg(27)], &[], 0x1800),
         ins("ROR32r1", &OPS_31, 1, &[Reg(27)], &[], 0x0),
         ins("ROR32rCL", &OPS_31, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("ROR32ri", &OPS_155, 1, &[Reg(27)], &[], 0x0),
+        ins("ROR32ri", &OPS_171, 1, &[Reg(27)], &[], 0x0),
         ins("ROR64m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
         ins("ROR64mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("ROR64mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
+        ins("ROR64mi", &OPS_169, 0, &[Reg(27)], &[], 0x1800),
         ins("ROR64r1", &OPS_32, 1, &[Reg(27)], &[], 0x0),
         ins("ROR64rCL", &OPS_32, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("ROR64ri", &OPS_156, 1, &[Reg(27)], &[], 0x0),
+        ins("ROR64ri", &OPS_172, 1, &[Reg(27)], &[], 0x0),
         ins("ROR8m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
         ins("ROR8mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("ROR8mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
+        ins("ROR8mi", &OPS_169, 0, &[Reg(27)], &[], 0x1800),
         ins("ROR8r1", &OPS_90, 1, &[Reg(27)], &[], 0x0),
         ins("ROR8rCL", &OPS_90, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("ROR8ri", &OPS_157, 1, &[Reg(27)], &[], 0x0),
+        ins("ROR8ri", &OPS_173, 1, &[Reg(27)], &[], 0x0),
         ins("SAR16m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
         ins("SAR16mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("SAR16mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
+        ins("SAR16mi", &OPS_169, 0, &[Reg(27)], &[], 0x1800),
         ins("SAR16r1", &OPS_89, 1, &[Reg(27)], &[], 0x0),
         ins("SAR16rCL", &OPS_89, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("SAR16ri", &OPS_154, 1, &[Reg(27)], &[], 0x0),
+        ins("SAR16ri", &OPS_170, 1, &[Reg(27)], &[], 0x0),
         ins("SAR32m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
         ins("SAR32mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("SAR32mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
+        ins("SAR32mi", &OPS_169, 0, &[Reg(27)], &[], 0x1800),
         ins("SAR32r1", &OPS_31, 1, &[Reg(27)], &[], 0x0),
         ins("SAR32rCL", &OPS_31, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("SAR32ri", &OPS_155, 1, &[Reg(27)], &[], 0x0),
+        ins("SAR32ri", &OPS_171, 1, &[Reg(27)], &[], 0x0),
         ins("SAR64m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
         ins("SAR64mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("SAR64mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
+        ins("SAR64mi", &OPS_169, 0, &[Reg(27)], &[], 0x1800),
         ins("SAR64r1", &OPS_32, 1, &[Reg(27)], &[], 0x0),
         ins("SAR64rCL", &OPS_32, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("SAR64ri", &OPS_156, 1, &[Reg(27)], &[], 0x0),
+        ins("SAR64ri", &OPS_172, 1, &[Reg(27)], &[], 0x0),
         ins("SAR8m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
         ins("SAR8mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("SAR8mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
+        ins("SAR8mi", &OPS_169, 0, &[Reg(27)], &[], 0x1800),
         ins("SAR8r1", &OPS_90, 1, &[Reg(27)], &[], 0x0),
         ins("SAR8rCL", &OPS_90, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("SAR8ri", &OPS_157, 1, &[Reg(27)], &[], 0x0),
+        ins("SAR8ri", &OPS_173, 1, &[Reg(27)], &[], 0x0),
         ins("SBB16mi", &OPS_0, 0, &[Reg(27)], &[Reg(27)], 0x1800),
         ins("SBB16mi8", &OPS_0, 0, &[Reg(27)], &[Reg(27)], 0x1800),
         ins("SBB16mr", &OPS_1, 0, &[Reg(27)], &[Reg(27)], 0x1800),
@@ -3616,72 +3808,75 @@ pub mod tables {
         ins("SBB8ri", &OPS_14, 1, &[Reg(27)], &[Reg(27)], 0x0),
         ins("SBB8rm", &OPS_15, 1, &[Reg(27)], &[Reg(27)], 0x800),
         ins("SBB8rr", &OPS_16, 1, &[Reg(27)], &[Reg(27)], 0x0),
-        ins("SETCCm", &OPS_158, 0, &[], &[Reg(27)], 0x1000),
-        ins("SETCCr", &OPS_159, 1, &[], &[Reg(27)], 0x0),
+        ins("SETCCm", &OPS_174, 0, &[], &[Reg(27)], 0x1000),
+        ins("SETCCr", &OPS_175, 1, &[], &[Reg(27)], 0x0),
         ins("SHL16m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
         ins("SHL16mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("SHL16mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
+        ins("SHL16mi", &OPS_169, 0, &[Reg(27)], &[], 0x1800),
         ins("SHL16r1", &OPS_89, 1, &[Reg(27)], &[], 0x0),
         ins("SHL16rCL", &OPS_89, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("SHL16ri", &OPS_154, 1, &[Reg(27)], &[], 0x10),
+        ins("SHL16ri", &OPS_170, 1, &[Reg(27)], &[], 0x10),
         ins("SHL32m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
         ins("SHL32mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("SHL32mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
+        ins("SHL32mi", &OPS_169, 0, &[Reg(27)], &[], 0x1800),
         ins("SHL32r1", &OPS_31, 1, &[Reg(27)], &[], 0x0),
         ins("SHL32rCL", &OPS_31, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("SHL32ri", &OPS_155, 1, &[Reg(27)], &[], 0x10),
+        ins("SHL32ri", &OPS_171, 1, &[Reg(27)], &[], 0x10),
         ins("SHL64m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
         ins("SHL64mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("SHL64mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
+        ins("SHL64mi", &OPS_169, 0, &[Reg(27)], &[], 0x1800),
         ins("SHL64r1", &OPS_32, 1, &[Reg(27)], &[], 0x0),
         ins("SHL64rCL", &OPS_32, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("SHL64ri", &OPS_156, 1, &[Reg(27)], &[], 0x10),
+        ins("SHL64ri", &OPS_172, 1, &[Reg(27)], &[], 0x10),
         ins("SHL8m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
         ins("SHL8mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("SHL8mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
+        ins("SHL8mi", &OPS_169, 0, &[Reg(27)], &[], 0x1800),
         ins("SHL8r1", &OPS_90, 1, &[Reg(27)], &[], 0x0),
         ins("SHL8rCL", &OPS_90, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("SHL8ri", &OPS_157, 1, &[Reg(27)], &[], 0x10),
-        ins("SHLD16rrCL", &OPS_160, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("SHLD16rri8", &OPS_161, 1, &[Reg(27)], &[], 0x8),
-        ins("SHLD32rrCL", &OPS_162, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("SHLD32rri8", &OPS_163, 1, &[Reg(27)], &[], 0x8),
-        ins("SHLD64rrCL", &OPS_164, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("SHLD64rri8", &OPS_165, 1, &[Reg(27)], &[], 0x8),
+        ins("SHL8ri", &OPS_173, 1, &[Reg(27)], &[], 0x10),
+        ins("SHLD16rrCL", &OPS_176, 1, &[Reg(27)], &[Reg(10)], 0x0),
+        ins("SHLD16rri8", &OPS_177, 1, &[Reg(27)], &[], 0x8),
+        ins("SHLD32rrCL", &OPS_178, 1, &[Reg(27)], &[Reg(10)], 0x0),
+        ins("SHLD32rri8", &OPS_179, 1, &[Reg(27)], &[], 0x8),
+        ins("SHLD64rrCL", &OPS_180, 1, &[Reg(27)], &[Reg(10)], 0x0),
+        ins("SHLD64rri8", &OPS_181, 1, &[Reg(27)], &[], 0x8),
         ins("SHR16m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
         ins("SHR16mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("SHR16mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
+        ins("SHR16mi", &OPS_169, 0, &[Reg(27)], &[], 0x1800),
         ins("SHR16r1", &OPS_89, 1, &[Reg(27)], &[], 0x0),
         ins("SHR16rCL", &OPS_89, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("SHR16ri", &OPS_154, 1, &[Reg(27)], &[], 0x0),
+        ins("SHR16ri", &OPS_170, 1, &[Reg(27)], &[], 0x0),
         ins("SHR32m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
         ins("SHR32mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("SHR32mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
+        ins("SHR32mi", &OPS_169, 0, &[Reg(27)], &[], 0x1800),
         ins("SHR32r1", &OPS_31, 1, &[Reg(27)], &[], 0x0),
         ins("SHR32rCL", &OPS_31, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("SHR32ri", &OPS_155, 1, &[Reg(27)], &[], 0x0),
+        ins("SHR32ri", &OPS_171, 1, &[Reg(27)], &[], 0x0),
         ins("SHR64m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
         ins("SHR64mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("SHR64mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
+        ins("SHR64mi", &OPS_169, 0, &[Reg(27)], &[], 0x1800),
         ins("SHR64r1", &OPS_32, 1, &[Reg(27)], &[], 0x0),
         ins("SHR64rCL", &OPS_32, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("SHR64ri", &OPS_156, 1, &[Reg(27)], &[], 0x0),
+        ins("SHR64ri", &OPS_172, 1, &[Reg(27)], &[], 0x0),
         ins("SHR8m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
         ins("SHR8mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("SHR8mi", &OPS_153, 0, &[Reg(27)], &[], 0x1800),
+        ins("SHR8mi", &OPS_169, 0, &[Reg(27)], &[], 0x1800),
         ins("SHR8r1", &OPS_90, 1, &[Reg(27)], &[], 0x0),
         ins("SHR8rCL", &OPS_90, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("SHR8ri", &OPS_157, 1, &[Reg(27)], &[], 0x0),
-        ins("SHRD16rrCL", &OPS_160, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("SHRD16rri8", &OPS_161, 1, &[Reg(27)], &[], 0x8),
-        ins("SHRD32rrCL", &OPS_162, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("SHRD32rri8", &OPS_163, 1, &[Reg(27)], &[], 0x8),
-        ins("SHRD64rrCL", &OPS_164, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("SHRD64rri8", &OPS_165, 1, &[Reg(27)], &[], 0x8),
-        ins("SHUFPDrri", &OPS_166, 1, &[], &[], 0x8),
-        ins("SHUFPSrri", &OPS_166, 1, &[], &[], 0x0),
-        ins("SQRTSDr", &OPS_167, 1, &[], &[Reg(49)], 0x0),
-        ins("SQRTSSr", &OPS_168, 1, &[], &[Reg(49)], 0x0),
+        ins("SHR8ri", &OPS_173, 1, &[Reg(27)], &[], 0x0),
+        ins("SHRD16rrCL", &OPS_176, 1, &[Reg(27)], &[Reg(10)], 0x0),
+        ins("SHRD16rri8", &OPS_177, 1, &[Reg(27)], &[], 0x8),
+        ins("SHRD32rrCL", &OPS_178, 1, &[Reg(27)], &[Reg(10)], 0x0),
+        ins("SHRD32rri8", &OPS_179, 1, &[Reg(27)], &[], 0x8),
+        ins("SHRD64rrCL", &OPS_180, 1, &[Reg(27)], &[Reg(10)], 0x0),
+        ins("SHRD64rri8", &OPS_181, 1, &[Reg(27)], &[], 0x8),
+        ins("SHUFPDrri", &OPS_182, 1, &[], &[], 0x8),
+        ins("SHUFPSrri", &OPS_182, 1, &[], &[], 0x0),
+        ins("SQRTSDr", &OPS_183, 1, &[], &[Reg(49)], 0x0),
+        ins("SQRTSSr", &OPS_184, 1, &[], &[Reg(49)], 0x0),
+        ins("ST_Fp32m", &OPS_185, 0, &[Reg(34)], &[Reg(33)], 0x1000),
+        ins("ST_Fp64m", &OPS_186, 0, &[Reg(34)], &[Reg(33)], 0x1000),
+        ins("ST_FpP80m", &OPS_187, 0, &[Reg(34)], &[Reg(33)], 0x1000),
         ins("SUB16mi", &OPS_0, 0, &[Reg(27)], &[], 0x1800),
         ins("SUB16mi8", &OPS_0, 0, &[Reg(27)], &[], 0x1800),
         ins("SUB16mr", &OPS_1, 0, &[Reg(27)], &[], 0x1800),
@@ -3716,9 +3911,9 @@ pub mod tables {
         ins("SUBSDrr", &OPS_20, 1, &[], &[Reg(49)], 0x0),
         ins("SUBSSrm", &OPS_21, 1, &[], &[Reg(49)], 0x800),
         ins("SUBSSrr", &OPS_22, 1, &[], &[Reg(49)], 0x0),
-        ins("TCRETURNdi64", &OPS_169, 0, &[], &[Reg(60), Reg(68)], 0x660),
-        ins("TCRETURNmi64", &OPS_170, 0, &[], &[Reg(60), Reg(68)], 0xE60),
-        ins("TCRETURNri64", &OPS_171, 0, &[], &[Reg(60), Reg(68)], 0x660),
+        ins("TCRETURNdi64", &OPS_188, 0, &[], &[Reg(60), Reg(68)], 0x660),
+        ins("TCRETURNmi64", &OPS_189, 0, &[], &[Reg(60), Reg(68)], 0xE60),
+        ins("TCRETURNri64", &OPS_190, 0, &[], &[Reg(60), Reg(68)], 0x660),
         ins("TEST16mi", &OPS_54, 0, &[Reg(27)], &[], 0x800),
         ins("TEST16mr", &OPS_55, 0, &[Reg(27)], &[], 0x800),
         ins("TEST16ri", &OPS_33, 0, &[Reg(27)], &[], 0x0),
@@ -3747,9 +3942,54 @@ pub mod tables {
         ins("UNPCKLPDrr", &OPS_18, 1, &[], &[], 0x0),
         ins("UNPCKLPSrm", &OPS_17, 1, &[], &[], 0x800),
         ins("UNPCKLPSrr", &OPS_18, 1, &[], &[], 0x0),
-        ins("VASTART_SAVE_XMM_REGS", &OPS_172, 0, &[Reg(27)], &[], 0x19000),
-        ins("V_SET0", &OPS_173, 1, &[], &[], 0x4003),
-        ins("V_SETALLONES", &OPS_173, 1, &[], &[], 0x4003),
+        ins("VASTART_SAVE_XMM_REGS", &OPS_191, 0, &[Reg(27)], &[], 0x19000),
+        ins("VMOVAPSYmr", &OPS_192, 0, &[], &[], 0x1000),
+        ins("VMOVAPSYrm", &OPS_193, 1, &[], &[], 0x801),
+        ins("VMOVAPSYrr", &OPS_194, 1, &[], &[], 0x2000),
+        ins("VMOVAPSZ128mr", &OPS_195, 0, &[], &[], 0x1000),
+        ins("VMOVAPSZ128mr_NOVLX", &OPS_195, 0, &[], &[], 0x5000),
+        ins("VMOVAPSZ128rm", &OPS_196, 1, &[], &[], 0x801),
+        ins("VMOVAPSZ128rm_NOVLX", &OPS_196, 1, &[], &[], 0x4801),
+        ins("VMOVAPSZ128rr", &OPS_197, 1, &[], &[], 0x2000),
+        ins("VMOVAPSZ256mr", &OPS_198, 0, &[], &[], 0x1000),
+        ins("VMOVAPSZ256mr_NOVLX", &OPS_198, 0, &[], &[], 0x5000),
+        ins("VMOVAPSZ256rm", &OPS_199, 1, &[], &[], 0x801),
+        ins("VMOVAPSZ256rm_NOVLX", &OPS_199, 1, &[], &[], 0x4801),
+        ins("VMOVAPSZ256rr", &OPS_200, 1, &[], &[], 0x2000),
+        ins("VMOVAPSZmr", &OPS_201, 0, &[], &[], 0x1000),
+        ins("VMOVAPSZrm", &OPS_202, 1, &[], &[], 0x801),
+        ins("VMOVAPSZrr", &OPS_203, 1, &[], &[], 0x2000),
+        ins("VMOVAPSmr", &OPS_204, 0, &[], &[], 0x1000),
+        ins("VMOVAPSrm", &OPS_205, 1, &[], &[], 0x801),
+        ins("VMOVAPSrr", &OPS_147, 1, &[], &[], 0x2000),
+        ins("VMOVSDZmr", &OPS_206, 0, &[], &[], 0x1000),
+        ins("VMOVSDZrm_alt", &OPS_207, 1, &[], &[], 0x801),
+        ins("VMOVSDmr", &OPS_208, 0, &[], &[], 0x1000),
+        ins("VMOVSDrm_alt", &OPS_76, 1, &[], &[], 0x801),
+        ins("VMOVSHZmr", &OPS_209, 0, &[], &[], 0x1000),
+        ins("VMOVSHZrm_alt", &OPS_210, 1, &[], &[], 0x801),
+        ins("VMOVSSZmr", &OPS_211, 0, &[], &[], 0x1000),
+        ins("VMOVSSZrm", &OPS_196, 1, &[], &[], 0x801),
+        ins("VMOVSSZrm_alt", &OPS_212, 1, &[], &[], 0x801),
+        ins("VMOVSSmr", &OPS_213, 0, &[], &[], 0x1000),
+        ins("VMOVSSrm", &OPS_205, 1, &[], &[], 0x801),
+        ins("VMOVSSrm_alt", &OPS_74, 1, &[], &[], 0x801),
+        ins("VMOVUPSYmr", &OPS_192, 0, &[], &[], 0x1000),
+        ins("VMOVUPSYrm", &OPS_193, 1, &[], &[], 0x801),
+        ins("VMOVUPSZ128mr", &OPS_195, 0, &[], &[], 0x1000),
+        ins("VMOVUPSZ128mr_NOVLX", &OPS_195, 0, &[], &[], 0x5000),
+        ins("VMOVUPSZ128rm", &OPS_196, 1, &[], &[], 0x801),
+        ins("VMOVUPSZ128rm_NOVLX", &OPS_196, 1, &[], &[], 0x4801),
+        ins("VMOVUPSZ256mr", &OPS_198, 0, &[], &[], 0x1000),
+        ins("VMOVUPSZ256mr_NOVLX", &OPS_198, 0, &[], &[], 0x5000),
+        ins("VMOVUPSZ256rm", &OPS_199, 1, &[], &[], 0x801),
+        ins("VMOVUPSZ256rm_NOVLX", &OPS_199, 1, &[], &[], 0x4801),
+        ins("VMOVUPSZmr", &OPS_201, 0, &[], &[], 0x1000),
+        ins("VMOVUPSZrm", &OPS_202, 1, &[], &[], 0x801),
+        ins("VMOVUPSmr", &OPS_204, 0, &[], &[], 0x1000),
+        ins("VMOVUPSrm", &OPS_205, 1, &[], &[], 0x801),
+        ins("V_SET0", &OPS_214, 1, &[], &[], 0x4003),
+        ins("V_SETALLONES", &OPS_214, 1, &[], &[], 0x4003),
         ins("XOR16mi", &OPS_0, 0, &[Reg(27)], &[], 0x1800),
         ins("XOR16mi8", &OPS_0, 0, &[Reg(27)], &[], 0x1800),
         ins("XOR16mr", &OPS_1, 0, &[Reg(27)], &[], 0x1800),
@@ -4413,6 +4653,86 @@ pub mod tables {
         op("dest", OperandKind::Immediate, None, false, None, false),
     ];
     static OPS_108: [OperandDesc<'static>; 6usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(44)), true, None, false),
+        op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("src.1", OperandKind::Immediate, None, false, None, false),
+        op("src.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("src.3", OperandKind::Immediate, None, false, None, false),
+        op("src.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+    ];
+    static OPS_109: [OperandDesc<'static>; 6usize] = [
+        op("dst.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("dst.1", OperandKind::Immediate, None, false, None, false),
+        op("dst.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("dst.3", OperandKind::Immediate, None, false, None, false),
+        op("dst.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+        op("src", OperandKind::Register, Some(RegClass(44)), false, None, false),
+    ];
+    static OPS_110: [OperandDesc<'static>; 2usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(90)), true, None, false),
+        op("src", OperandKind::Register, Some(RegClass(90)), false, None, false),
+    ];
+    static OPS_111: [OperandDesc<'static>; 6usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(90)), true, None, false),
+        op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("src.1", OperandKind::Immediate, None, false, None, false),
+        op("src.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("src.3", OperandKind::Immediate, None, false, None, false),
+        op("src.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+    ];
+    static OPS_112: [OperandDesc<'static>; 6usize] = [
+        op("dst.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("dst.1", OperandKind::Immediate, None, false, None, false),
+        op("dst.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("dst.3", OperandKind::Immediate, None, false, None, false),
+        op("dst.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+        op("src", OperandKind::Register, Some(RegClass(90)), false, None, false),
+    ];
+    static OPS_113: [OperandDesc<'static>; 2usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(11)), true, None, false),
+        op("src", OperandKind::Register, Some(RegClass(11)), false, None, false),
+    ];
+    static OPS_114: [OperandDesc<'static>; 6usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(11)), true, None, false),
+        op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("src.1", OperandKind::Immediate, None, false, None, false),
+        op("src.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("src.3", OperandKind::Immediate, None, false, None, false),
+        op("src.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+    ];
+    static OPS_115: [OperandDesc<'static>; 6usize] = [
+        op("dst.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("dst.1", OperandKind::Immediate, None, false, None, false),
+        op("dst.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("dst.3", OperandKind::Immediate, None, false, None, false),
+        op("dst.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+        op("src", OperandKind::Register, Some(RegClass(11)), false, None, false),
+    ];
+    static OPS_116: [OperandDesc<'static>; 6usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(46)), true, None, false),
+        op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("src.1", OperandKind::Immediate, None, false, None, false),
+        op("src.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("src.3", OperandKind::Immediate, None, false, None, false),
+        op("src.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+    ];
+    static OPS_117: [OperandDesc<'static>; 6usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(71)), true, None, false),
+        op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("src.1", OperandKind::Immediate, None, false, None, false),
+        op("src.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("src.3", OperandKind::Immediate, None, false, None, false),
+        op("src.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+    ];
+    static OPS_118: [OperandDesc<'static>; 6usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(125)), true, None, false),
+        op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("src.1", OperandKind::Immediate, None, false, None, false),
+        op("src.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("src.3", OperandKind::Immediate, None, false, None, false),
+        op("src.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+    ];
+    static OPS_119: [OperandDesc<'static>; 6usize] = [
         op("dst", OperandKind::Register, Some(RegClass(7)), true, None, false),
         op("a.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("a.1", OperandKind::Immediate, None, false, None, false),
@@ -4420,7 +4740,7 @@ pub mod tables {
         op("a.3", OperandKind::Immediate, None, false, None, false),
         op("a.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
-    static OPS_109: [OperandDesc<'static>; 6usize] = [
+    static OPS_120: [OperandDesc<'static>; 6usize] = [
         op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
         op("a.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("a.1", OperandKind::Immediate, None, false, None, false),
@@ -4428,7 +4748,7 @@ pub mod tables {
         op("a.3", OperandKind::Immediate, None, false, None, false),
         op("a.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
-    static OPS_110: [OperandDesc<'static>; 6usize] = [
+    static OPS_121: [OperandDesc<'static>; 6usize] = [
         op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
         op("a.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("a.1", OperandKind::Immediate, None, false, None, false),
@@ -4436,7 +4756,43 @@ pub mod tables {
         op("a.3", OperandKind::Immediate, None, false, None, false),
         op("a.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
-    static OPS_111: [OperandDesc<'static>; 6usize] = [
+    static OPS_122: [OperandDesc<'static>; 6usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(25)), true, None, false),
+        op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("src.1", OperandKind::Immediate, None, false, None, false),
+        op("src.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("src.3", OperandKind::Immediate, None, false, None, false),
+        op("src.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+    ];
+    static OPS_123: [OperandDesc<'static>; 6usize] = [
+        op("dst.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("dst.1", OperandKind::Immediate, None, false, None, false),
+        op("dst.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("dst.3", OperandKind::Immediate, None, false, None, false),
+        op("dst.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+        op("src", OperandKind::Register, Some(RegClass(25)), false, None, false),
+    ];
+    static OPS_124: [OperandDesc<'static>; 6usize] = [
+        op("dst.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("dst.1", OperandKind::Immediate, None, false, None, false),
+        op("dst.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("dst.3", OperandKind::Immediate, None, false, None, false),
+        op("dst.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+        op("src", OperandKind::Register, Some(RegClass(91)), false, None, false),
+    ];
+    static OPS_125: [OperandDesc<'static>; 6usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(91)), true, None, false),
+        op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("src.1", OperandKind::Immediate, None, false, None, false),
+        op("src.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("src.3", OperandKind::Immediate, None, false, None, false),
+        op("src.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+    ];
+    static OPS_126: [OperandDesc<'static>; 2usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(91)), true, None, false),
+        op("src", OperandKind::Register, Some(RegClass(91)), false, None, false),
+    ];
+    static OPS_127: [OperandDesc<'static>; 6usize] = [
         op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
         op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
@@ -4444,118 +4800,118 @@ pub mod tables {
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("src", OperandKind::Register, Some(RegClass(7)), false, None, false),
     ];
-    static OPS_112: [OperandDesc<'static>; 2usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(7)), true, None, false),
-        op("imm", OperandKind::Immediate, None, false, None, false),
-    ];
-    static OPS_113: [OperandDesc<'static>; 6usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(7)), true, None, false),
-        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
-        op("m.1", OperandKind::Immediate, None, false, None, false),
-        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
-        op("m.3", OperandKind::Immediate, None, false, None, false),
-        op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
-    ];
-    static OPS_114: [OperandDesc<'static>; 6usize] = [
-        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
-        op("m.1", OperandKind::Immediate, None, false, None, false),
-        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
-        op("m.3", OperandKind::Immediate, None, false, None, false),
-        op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
-        op("src", OperandKind::Register, Some(RegClass(35)), false, None, false),
-    ];
-    static OPS_115: [OperandDesc<'static>; 1usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
-    ];
-    static OPS_116: [OperandDesc<'static>; 2usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
-        op("imm", OperandKind::Immediate, None, false, None, false),
-    ];
-    static OPS_117: [OperandDesc<'static>; 2usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
-        op("imm", OperandKind::Immediate, None, false, None, false),
-    ];
-    static OPS_118: [OperandDesc<'static>; 6usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
-        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
-        op("m.1", OperandKind::Immediate, None, false, None, false),
-        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
-        op("m.3", OperandKind::Immediate, None, false, None, false),
-        op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
-    ];
-    static OPS_119: [OperandDesc<'static>; 6usize] = [
-        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
-        op("m.1", OperandKind::Immediate, None, false, None, false),
-        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
-        op("m.3", OperandKind::Immediate, None, false, None, false),
-        op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
-        op("src", OperandKind::Register, Some(RegClass(72)), false, None, false),
-    ];
-    static OPS_120: [OperandDesc<'static>; 6usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
-        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
-        op("m.1", OperandKind::Immediate, None, false, None, false),
-        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
-        op("m.3", OperandKind::Immediate, None, false, None, false),
-        op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
-    ];
-    static OPS_121: [OperandDesc<'static>; 2usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(128)), true, None, false),
-        op("src", OperandKind::Register, Some(RegClass(72)), false, None, false),
-    ];
-    static OPS_122: [OperandDesc<'static>; 6usize] = [
-        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
-        op("m.1", OperandKind::Immediate, None, false, None, false),
-        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
-        op("m.3", OperandKind::Immediate, None, false, None, false),
-        op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
-        op("src", OperandKind::Register, Some(RegClass(0)), false, None, false),
-    ];
-    static OPS_123: [OperandDesc<'static>; 6usize] = [
-        op("m.0", OperandKind::Register, Some(RegClass(83)), false, None, false),
-        op("m.1", OperandKind::Immediate, None, false, None, false),
-        op("m.2", OperandKind::Register, Some(RegClass(94)), false, None, false),
-        op("m.3", OperandKind::Immediate, None, false, None, false),
-        op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
-        op("src", OperandKind::Register, Some(RegClass(3)), false, None, false),
-    ];
-    static OPS_124: [OperandDesc<'static>; 2usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(0)), true, None, false),
-        op("imm", OperandKind::Immediate, None, false, None, false),
-    ];
-    static OPS_125: [OperandDesc<'static>; 6usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(0)), true, None, false),
-        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
-        op("m.1", OperandKind::Immediate, None, false, None, false),
-        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
-        op("m.3", OperandKind::Immediate, None, false, None, false),
-        op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
-    ];
-    static OPS_126: [OperandDesc<'static>; 6usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(3)), true, None, false),
-        op("m.0", OperandKind::Register, Some(RegClass(83)), false, None, false),
-        op("m.1", OperandKind::Immediate, None, false, None, false),
-        op("m.2", OperandKind::Register, Some(RegClass(94)), false, None, false),
-        op("m.3", OperandKind::Immediate, None, false, None, false),
-        op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
-    ];
-    static OPS_127: [OperandDesc<'static>; 2usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(0)), true, None, false),
-        op("src", OperandKind::Register, Some(RegClass(0)), false, None, false),
-    ];
     static OPS_128: [OperandDesc<'static>; 2usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(3)), true, None, false),
-        op("src", OperandKind::Register, Some(RegClass(3)), false, None, false),
+        op("dst", OperandKind::Register, Some(RegClass(7)), true, None, false),
+        op("imm", OperandKind::Immediate, None, false, None, false),
     ];
     static OPS_129: [OperandDesc<'static>; 6usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(7)), true, None, false),
         op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
         op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
-        op("src", OperandKind::Register, Some(RegClass(128)), false, None, false),
     ];
     static OPS_130: [OperandDesc<'static>; 6usize] = [
+        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("m.1", OperandKind::Immediate, None, false, None, false),
+        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("m.3", OperandKind::Immediate, None, false, None, false),
+        op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+        op("src", OperandKind::Register, Some(RegClass(35)), false, None, false),
+    ];
+    static OPS_131: [OperandDesc<'static>; 1usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
+    ];
+    static OPS_132: [OperandDesc<'static>; 2usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
+        op("imm", OperandKind::Immediate, None, false, None, false),
+    ];
+    static OPS_133: [OperandDesc<'static>; 2usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
+        op("imm", OperandKind::Immediate, None, false, None, false),
+    ];
+    static OPS_134: [OperandDesc<'static>; 6usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
+        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("m.1", OperandKind::Immediate, None, false, None, false),
+        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("m.3", OperandKind::Immediate, None, false, None, false),
+        op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+    ];
+    static OPS_135: [OperandDesc<'static>; 6usize] = [
+        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("m.1", OperandKind::Immediate, None, false, None, false),
+        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("m.3", OperandKind::Immediate, None, false, None, false),
+        op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+        op("src", OperandKind::Register, Some(RegClass(72)), false, None, false),
+    ];
+    static OPS_136: [OperandDesc<'static>; 6usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
+        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("m.1", OperandKind::Immediate, None, false, None, false),
+        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("m.3", OperandKind::Immediate, None, false, None, false),
+        op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+    ];
+    static OPS_137: [OperandDesc<'static>; 2usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(128)), true, None, false),
+        op("src", OperandKind::Register, Some(RegClass(72)), false, None, false),
+    ];
+    static OPS_138: [OperandDesc<'static>; 6usize] = [
+        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("m.1", OperandKind::Immediate, None, false, None, false),
+        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("m.3", OperandKind::Immediate, None, false, None, false),
+        op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+        op("src", OperandKind::Register, Some(RegClass(0)), false, None, false),
+    ];
+    static OPS_139: [OperandDesc<'static>; 6usize] = [
+        op("m.0", OperandKind::Register, Some(RegClass(83)), false, None, false),
+        op("m.1", OperandKind::Immediate, None, false, None, false),
+        op("m.2", OperandKind::Register, Some(RegClass(94)), false, None, false),
+        op("m.3", OperandKind::Immediate, None, false, None, false),
+        op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+        op("src", OperandKind::Register, Some(RegClass(3)), false, None, false),
+    ];
+    static OPS_140: [OperandDesc<'static>; 2usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(0)), true, None, false),
+        op("imm", OperandKind::Immediate, None, false, None, false),
+    ];
+    static OPS_141: [OperandDesc<'static>; 6usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(0)), true, None, false),
+        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("m.1", OperandKind::Immediate, None, false, None, false),
+        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("m.3", OperandKind::Immediate, None, false, None, false),
+        op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+    ];
+    static OPS_142: [OperandDesc<'static>; 6usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(3)), true, None, false),
+        op("m.0", OperandKind::Register, Some(RegClass(83)), false, None, false),
+        op("m.1", OperandKind::Immediate, None, false, None, false),
+        op("m.2", OperandKind::Register, Some(RegClass(94)), false, None, false),
+        op("m.3", OperandKind::Immediate, None, false, None, false),
+        op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+    ];
+    static OPS_143: [OperandDesc<'static>; 2usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(0)), true, None, false),
+        op("src", OperandKind::Register, Some(RegClass(0)), false, None, false),
+    ];
+    static OPS_144: [OperandDesc<'static>; 2usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(3)), true, None, false),
+        op("src", OperandKind::Register, Some(RegClass(3)), false, None, false),
+    ];
+    static OPS_145: [OperandDesc<'static>; 6usize] = [
+        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("m.1", OperandKind::Immediate, None, false, None, false),
+        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("m.3", OperandKind::Immediate, None, false, None, false),
+        op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+        op("src", OperandKind::Register, Some(RegClass(128)), false, None, false),
+    ];
+    static OPS_146: [OperandDesc<'static>; 6usize] = [
         op("dst", OperandKind::Register, Some(RegClass(128)), true, None, false),
         op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
@@ -4563,15 +4919,15 @@ pub mod tables {
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
-    static OPS_131: [OperandDesc<'static>; 2usize] = [
+    static OPS_147: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(128)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(128)), false, None, false),
     ];
-    static OPS_132: [OperandDesc<'static>; 2usize] = [
+    static OPS_148: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(128)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(35)), false, None, false),
     ];
-    static OPS_133: [OperandDesc<'static>; 6usize] = [
+    static OPS_149: [OperandDesc<'static>; 6usize] = [
         op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
         op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
@@ -4579,7 +4935,7 @@ pub mod tables {
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("src", OperandKind::Register, Some(RegClass(78)), false, None, false),
     ];
-    static OPS_134: [OperandDesc<'static>; 6usize] = [
+    static OPS_150: [OperandDesc<'static>; 6usize] = [
         op("dst", OperandKind::Register, Some(RegClass(78)), true, None, false),
         op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
@@ -4587,12 +4943,12 @@ pub mod tables {
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
-    static OPS_135: [OperandDesc<'static>; 3usize] = [
+    static OPS_151: [OperandDesc<'static>; 3usize] = [
         op("dst", OperandKind::Register, Some(RegClass(128)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(128)), false, Some(0), false),
         op("lo", OperandKind::Register, Some(RegClass(128)), false, None, false),
     ];
-    static OPS_136: [OperandDesc<'static>; 6usize] = [
+    static OPS_152: [OperandDesc<'static>; 6usize] = [
         op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
         op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
@@ -4600,7 +4956,7 @@ pub mod tables {
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("src", OperandKind::Register, Some(RegClass(39)), false, None, false),
     ];
-    static OPS_137: [OperandDesc<'static>; 6usize] = [
+    static OPS_153: [OperandDesc<'static>; 6usize] = [
         op("dst", OperandKind::Register, Some(RegClass(39)), true, None, false),
         op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
@@ -4608,31 +4964,31 @@ pub mod tables {
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
-    static OPS_138: [OperandDesc<'static>; 2usize] = [
+    static OPS_154: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(7)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(0)), false, None, false),
     ];
-    static OPS_139: [OperandDesc<'static>; 2usize] = [
+    static OPS_155: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(7)), false, None, false),
     ];
-    static OPS_140: [OperandDesc<'static>; 2usize] = [
+    static OPS_156: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(0)), false, None, false),
     ];
-    static OPS_141: [OperandDesc<'static>; 2usize] = [
+    static OPS_157: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(7)), false, None, false),
     ];
-    static OPS_142: [OperandDesc<'static>; 2usize] = [
+    static OPS_158: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(35)), false, None, false),
     ];
-    static OPS_143: [OperandDesc<'static>; 2usize] = [
+    static OPS_159: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(0)), false, None, false),
     ];
-    static OPS_144: [OperandDesc<'static>; 6usize] = [
+    static OPS_160: [OperandDesc<'static>; 6usize] = [
         op("dst", OperandKind::Register, Some(RegClass(43)), true, None, false),
         op("m.0", OperandKind::Register, Some(RegClass(83)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
@@ -4640,41 +4996,41 @@ pub mod tables {
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
-    static OPS_145: [OperandDesc<'static>; 2usize] = [
+    static OPS_161: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(43)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(3)), false, None, false),
     ];
-    static OPS_146: [OperandDesc<'static>; 3usize] = [
+    static OPS_162: [OperandDesc<'static>; 3usize] = [
         op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(128)), false, None, false),
         op("idx", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_147: [OperandDesc<'static>; 4usize] = [
+    static OPS_163: [OperandDesc<'static>; 4usize] = [
         op("dst", OperandKind::Register, Some(RegClass(128)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(128)), false, Some(0), false),
         op("val", OperandKind::Register, Some(RegClass(35)), false, None, false),
         op("idx", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_148: [OperandDesc<'static>; 1usize] = [
+    static OPS_164: [OperandDesc<'static>; 1usize] = [
         op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
     ];
-    static OPS_149: [OperandDesc<'static>; 3usize] = [
+    static OPS_165: [OperandDesc<'static>; 3usize] = [
         op("dst", OperandKind::Register, Some(RegClass(128)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(128)), false, None, false),
         op("ctl", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_150: [OperandDesc<'static>; 3usize] = [
+    static OPS_166: [OperandDesc<'static>; 3usize] = [
         op("dst", OperandKind::Register, Some(RegClass(128)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(128)), false, Some(0), false),
         op("amt", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_151: [OperandDesc<'static>; 1usize] = [
+    static OPS_167: [OperandDesc<'static>; 1usize] = [
         op("imm", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_152: [OperandDesc<'static>; 1usize] = [
+    static OPS_168: [OperandDesc<'static>; 1usize] = [
         op("pop", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_153: [OperandDesc<'static>; 6usize] = [
+    static OPS_169: [OperandDesc<'static>; 6usize] = [
         op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
         op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
@@ -4682,27 +5038,27 @@ pub mod tables {
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("amt", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_154: [OperandDesc<'static>; 3usize] = [
+    static OPS_170: [OperandDesc<'static>; 3usize] = [
         op("dst", OperandKind::Register, Some(RegClass(7)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(7)), false, Some(0), false),
         op("amt", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_155: [OperandDesc<'static>; 3usize] = [
+    static OPS_171: [OperandDesc<'static>; 3usize] = [
         op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(35)), false, Some(0), false),
         op("amt", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_156: [OperandDesc<'static>; 3usize] = [
+    static OPS_172: [OperandDesc<'static>; 3usize] = [
         op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(72)), false, Some(0), false),
         op("amt", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_157: [OperandDesc<'static>; 3usize] = [
+    static OPS_173: [OperandDesc<'static>; 3usize] = [
         op("dst", OperandKind::Register, Some(RegClass(0)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(0)), false, Some(0), false),
         op("amt", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_158: [OperandDesc<'static>; 6usize] = [
+    static OPS_174: [OperandDesc<'static>; 6usize] = [
         op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
         op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
@@ -4710,62 +5066,86 @@ pub mod tables {
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("cc", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_159: [OperandDesc<'static>; 2usize] = [
+    static OPS_175: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(0)), true, None, false),
         op("cc", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_160: [OperandDesc<'static>; 3usize] = [
+    static OPS_176: [OperandDesc<'static>; 3usize] = [
         op("dst", OperandKind::Register, Some(RegClass(7)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(7)), false, Some(0), false),
         op("src2", OperandKind::Register, Some(RegClass(7)), false, None, false),
     ];
-    static OPS_161: [OperandDesc<'static>; 4usize] = [
+    static OPS_177: [OperandDesc<'static>; 4usize] = [
         op("dst", OperandKind::Register, Some(RegClass(7)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(7)), false, Some(0), false),
         op("src2", OperandKind::Register, Some(RegClass(7)), false, None, false),
         op("amt", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_162: [OperandDesc<'static>; 3usize] = [
+    static OPS_178: [OperandDesc<'static>; 3usize] = [
         op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(35)), false, Some(0), false),
         op("src2", OperandKind::Register, Some(RegClass(35)), false, None, false),
     ];
-    static OPS_163: [OperandDesc<'static>; 4usize] = [
+    static OPS_179: [OperandDesc<'static>; 4usize] = [
         op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(35)), false, Some(0), false),
         op("src2", OperandKind::Register, Some(RegClass(35)), false, None, false),
         op("amt", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_164: [OperandDesc<'static>; 3usize] = [
+    static OPS_180: [OperandDesc<'static>; 3usize] = [
         op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(72)), false, Some(0), false),
         op("src2", OperandKind::Register, Some(RegClass(72)), false, None, false),
     ];
-    static OPS_165: [OperandDesc<'static>; 4usize] = [
+    static OPS_181: [OperandDesc<'static>; 4usize] = [
         op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(72)), false, Some(0), false),
         op("src2", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("amt", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_166: [OperandDesc<'static>; 4usize] = [
+    static OPS_182: [OperandDesc<'static>; 4usize] = [
         op("dst", OperandKind::Register, Some(RegClass(128)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(128)), false, Some(0), false),
         op("src2", OperandKind::Register, Some(RegClass(128)), false, None, false),
         op("ctl", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_167: [OperandDesc<'static>; 2usize] = [
+    static OPS_183: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(78)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(78)), false, None, false),
     ];
-    static OPS_168: [OperandDesc<'static>; 2usize] = [
+    static OPS_184: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(39)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(39)), false, None, false),
     ];
-    static OPS_169: [OperandDesc<'static>; 2usize] = [
+    static OPS_185: [OperandDesc<'static>; 6usize] = [
+        op("dst.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("dst.1", OperandKind::Immediate, None, false, None, false),
+        op("dst.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("dst.3", OperandKind::Immediate, None, false, None, false),
+        op("dst.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+        op("src", OperandKind::Register, Some(RegClass(46)), false, None, false),
+    ];
+    static OPS_186: [OperandDesc<'static>; 6usize] = [
+        op("dst.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("dst.1", OperandKind::Immediate, None, false, None, false),
+        op("dst.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("dst.3", OperandKind::Immediate, None, false, None, false),
+        op("dst.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+        op("src", OperandKind::Register, Some(RegClass(71)), false, None, false),
+    ];
+    static OPS_187: [OperandDesc<'static>; 6usize] = [
+        op("dst.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("dst.1", OperandKind::Immediate, None, false, None, false),
+        op("dst.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("dst.3", OperandKind::Immediate, None, false, None, false),
+        op("dst.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+        op("src", OperandKind::Register, Some(RegClass(125)), false, None, false),
+    ];
+    static OPS_188: [OperandDesc<'static>; 2usize] = [
         op("fn", OperandKind::Immediate, None, false, None, false),
         op("off", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_170: [OperandDesc<'static>; 6usize] = [
+    static OPS_189: [OperandDesc<'static>; 6usize] = [
         op("fn.0", OperandKind::Register, Some(RegClass(82)), false, None, false),
         op("fn.1", OperandKind::Immediate, None, false, None, false),
         op("fn.2", OperandKind::Register, Some(RegClass(82)), false, None, false),
@@ -4773,11 +5153,11 @@ pub mod tables {
         op("fn.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("off", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_171: [OperandDesc<'static>; 2usize] = [
+    static OPS_190: [OperandDesc<'static>; 2usize] = [
         op("fn.0", OperandKind::Register, Some(RegClass(82)), false, None, false),
         op("off", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_172: [OperandDesc<'static>; 6usize] = [
+    static OPS_191: [OperandDesc<'static>; 6usize] = [
         op("al", OperandKind::Register, Some(RegClass(0)), false, None, false),
         op("area.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("area.1", OperandKind::Immediate, None, false, None, false),
@@ -4785,7 +5165,167 @@ pub mod tables {
         op("area.3", OperandKind::Immediate, None, false, None, false),
         op("area.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
-    static OPS_173: [OperandDesc<'static>; 1usize] = [
+    static OPS_192: [OperandDesc<'static>; 6usize] = [
+        op("dst.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("dst.1", OperandKind::Immediate, None, false, None, false),
+        op("dst.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("dst.3", OperandKind::Immediate, None, false, None, false),
+        op("dst.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+        op("src", OperandKind::Register, Some(RegClass(130)), false, None, false),
+    ];
+    static OPS_193: [OperandDesc<'static>; 6usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(130)), true, None, false),
+        op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("src.1", OperandKind::Immediate, None, false, None, false),
+        op("src.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("src.3", OperandKind::Immediate, None, false, None, false),
+        op("src.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+    ];
+    static OPS_194: [OperandDesc<'static>; 2usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(130)), true, None, false),
+        op("src", OperandKind::Register, Some(RegClass(130)), false, None, false),
+    ];
+    static OPS_195: [OperandDesc<'static>; 6usize] = [
+        op("dst.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("dst.1", OperandKind::Immediate, None, false, None, false),
+        op("dst.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("dst.3", OperandKind::Immediate, None, false, None, false),
+        op("dst.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+        op("src", OperandKind::Register, Some(RegClass(127)), false, None, false),
+    ];
+    static OPS_196: [OperandDesc<'static>; 6usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(127)), true, None, false),
+        op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("src.1", OperandKind::Immediate, None, false, None, false),
+        op("src.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("src.3", OperandKind::Immediate, None, false, None, false),
+        op("src.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+    ];
+    static OPS_197: [OperandDesc<'static>; 2usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(127)), true, None, false),
+        op("src", OperandKind::Register, Some(RegClass(127)), false, None, false),
+    ];
+    static OPS_198: [OperandDesc<'static>; 6usize] = [
+        op("dst.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("dst.1", OperandKind::Immediate, None, false, None, false),
+        op("dst.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("dst.3", OperandKind::Immediate, None, false, None, false),
+        op("dst.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+        op("src", OperandKind::Register, Some(RegClass(129)), false, None, false),
+    ];
+    static OPS_199: [OperandDesc<'static>; 6usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(129)), true, None, false),
+        op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("src.1", OperandKind::Immediate, None, false, None, false),
+        op("src.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("src.3", OperandKind::Immediate, None, false, None, false),
+        op("src.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+    ];
+    static OPS_200: [OperandDesc<'static>; 2usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(129)), true, None, false),
+        op("src", OperandKind::Register, Some(RegClass(129)), false, None, false),
+    ];
+    static OPS_201: [OperandDesc<'static>; 6usize] = [
+        op("dst.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("dst.1", OperandKind::Immediate, None, false, None, false),
+        op("dst.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("dst.3", OperandKind::Immediate, None, false, None, false),
+        op("dst.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+        op("src", OperandKind::Register, Some(RegClass(131)), false, None, false),
+    ];
+    static OPS_202: [OperandDesc<'static>; 6usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(131)), true, None, false),
+        op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("src.1", OperandKind::Immediate, None, false, None, false),
+        op("src.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("src.3", OperandKind::Immediate, None, false, None, false),
+        op("src.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+    ];
+    static OPS_203: [OperandDesc<'static>; 2usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(131)), true, None, false),
+        op("src", OperandKind::Register, Some(RegClass(131)), false, None, false),
+    ];
+    static OPS_204: [OperandDesc<'static>; 6usize] = [
+        op("dst.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("dst.1", OperandKind::Immediate, None, false, None, false),
+        op("dst.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("dst.3", OperandKind::Immediate, None, false, None, false),
+        op("dst.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+        op("src", OperandKind::Register, Some(RegClass(128)), false, None, false),
+    ];
+    static OPS_205: [OperandDesc<'static>; 6usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(128)), true, None, false),
+        op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("src.1", OperandKind::Immediate, None, false, None, false),
+        op("src.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("src.3", OperandKind::Immediate, None, false, None, false),
+        op("src.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+    ];
+    static OPS_206: [OperandDesc<'static>; 6usize] = [
+        op("dst.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("dst.1", OperandKind::Immediate, None, false, None, false),
+        op("dst.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("dst.3", OperandKind::Immediate, None, false, None, false),
+        op("dst.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+        op("src", OperandKind::Register, Some(RegClass(73)), false, None, false),
+    ];
+    static OPS_207: [OperandDesc<'static>; 6usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(73)), true, None, false),
+        op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("src.1", OperandKind::Immediate, None, false, None, false),
+        op("src.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("src.3", OperandKind::Immediate, None, false, None, false),
+        op("src.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+    ];
+    static OPS_208: [OperandDesc<'static>; 6usize] = [
+        op("dst.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("dst.1", OperandKind::Immediate, None, false, None, false),
+        op("dst.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("dst.3", OperandKind::Immediate, None, false, None, false),
+        op("dst.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+        op("src", OperandKind::Register, Some(RegClass(78)), false, None, false),
+    ];
+    static OPS_209: [OperandDesc<'static>; 6usize] = [
+        op("dst.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("dst.1", OperandKind::Immediate, None, false, None, false),
+        op("dst.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("dst.3", OperandKind::Immediate, None, false, None, false),
+        op("dst.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+        op("src", OperandKind::Register, Some(RegClass(23)), false, None, false),
+    ];
+    static OPS_210: [OperandDesc<'static>; 6usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(23)), true, None, false),
+        op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("src.1", OperandKind::Immediate, None, false, None, false),
+        op("src.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("src.3", OperandKind::Immediate, None, false, None, false),
+        op("src.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+    ];
+    static OPS_211: [OperandDesc<'static>; 6usize] = [
+        op("dst.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("dst.1", OperandKind::Immediate, None, false, None, false),
+        op("dst.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("dst.3", OperandKind::Immediate, None, false, None, false),
+        op("dst.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+        op("src", OperandKind::Register, Some(RegClass(34)), false, None, false),
+    ];
+    static OPS_212: [OperandDesc<'static>; 6usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(34)), true, None, false),
+        op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("src.1", OperandKind::Immediate, None, false, None, false),
+        op("src.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("src.3", OperandKind::Immediate, None, false, None, false),
+        op("src.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+    ];
+    static OPS_213: [OperandDesc<'static>; 6usize] = [
+        op("dst.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("dst.1", OperandKind::Immediate, None, false, None, false),
+        op("dst.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("dst.3", OperandKind::Immediate, None, false, None, false),
+        op("dst.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+        op("src", OperandKind::Register, Some(RegClass(39)), false, None, false),
+    ];
+    static OPS_214: [OperandDesc<'static>; 1usize] = [
         op("dst", OperandKind::Register, Some(RegClass(128)), true, None, false),
     ];
     /// Registers, indexed by `Reg`.
@@ -10473,6 +11013,7 @@ pub mod tables {
             reg_size: 8,
             spill_size: 1,
             spill_align: 1,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -10570,36 +11111,64 @@ pub mod tables {
                     src(1, 119),
                 ],
             ),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(317),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(320),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(322),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(333),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(336),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(338),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GRH8"),
@@ -10682,6 +11251,7 @@ pub mod tables {
             reg_size: 8,
             spill_size: 1,
             spill_align: 1,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: false,
             priority: 0,
@@ -10690,9 +11260,11 @@ pub mod tables {
             super_classes: Cow::Borrowed(&[0x2, 0x0, 0x0, 0x0, 0x0]),
             sub_class_with_sub_reg: Cow::Borrowed(&[]),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: None,
-            reload: None,
-            copy: None,
+            spill: Cow::Borrowed(&[]),
+            reload: Cow::Borrowed(&[]),
+            copy: Cow::Borrowed(&[]),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR8_NOREX2"),
@@ -10779,6 +11351,7 @@ pub mod tables {
             reg_size: 8,
             spill_size: 1,
             spill_align: 1,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -10870,36 +11443,64 @@ pub mod tables {
                     src(1, 119),
                 ],
             ),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(317),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(320),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(322),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(333),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(336),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(338),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR8_NOREX"),
@@ -10931,6 +11532,7 @@ pub mod tables {
             reg_size: 8,
             spill_size: 1,
             spill_align: 1,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -10978,36 +11580,64 @@ pub mod tables {
                     src(1, 119),
                 ],
             ),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(318),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(321),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(323),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(333),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(336),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(339),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR8_ABCD_H"),
@@ -11021,6 +11651,7 @@ pub mod tables {
             reg_size: 8,
             spill_size: 1,
             spill_align: 1,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -11050,36 +11681,64 @@ pub mod tables {
                     src(1, 119),
                 ],
             ),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(318),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(321),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(323),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(334),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(337),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(339),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR8_ABCD_L"),
@@ -11093,6 +11752,7 @@ pub mod tables {
             reg_size: 8,
             spill_size: 1,
             spill_align: 1,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -11122,36 +11782,64 @@ pub mod tables {
                     src(0, 119),
                 ],
             ),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(318),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(321),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(323),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(333),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(336),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(339),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GRH16"),
@@ -11244,6 +11932,7 @@ pub mod tables {
             reg_size: 16,
             spill_size: 2,
             spill_align: 2,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: false,
             priority: 0,
@@ -11252,9 +11941,11 @@ pub mod tables {
             super_classes: Cow::Borrowed(&[0x40, 0x0, 0x0, 0x0, 0x0]),
             sub_class_with_sub_reg: Cow::Borrowed(&[]),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: None,
-            reload: None,
-            copy: None,
+            spill: Cow::Borrowed(&[]),
+            reload: Cow::Borrowed(&[]),
+            copy: Cow::Borrowed(&[]),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR16"),
@@ -11345,6 +12036,7 @@ pub mod tables {
             reg_size: 16,
             spill_size: 2,
             spill_align: 2,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -11433,36 +12125,64 @@ pub mod tables {
                     src(3, 123),
                 ],
             ),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(297),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(299),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(300),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(313),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(315),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(316),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR16_NOREX2"),
@@ -11521,6 +12241,7 @@ pub mod tables {
             reg_size: 16,
             spill_size: 2,
             spill_align: 2,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -11604,36 +12325,64 @@ pub mod tables {
                     src(3, 123),
                 ],
             ),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(297),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(299),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(300),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(313),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(315),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(316),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR16_NOREX"),
@@ -11667,6 +12416,7 @@ pub mod tables {
             reg_size: 16,
             spill_size: 2,
             spill_align: 2,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -11734,36 +12484,64 @@ pub mod tables {
                     src(3, 123),
                 ],
             ),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(297),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(299),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(300),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(313),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(315),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(316),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("VK1"),
@@ -11803,6 +12581,7 @@ pub mod tables {
             reg_size: 16,
             spill_size: 2,
             spill_align: 2,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -11826,9 +12605,108 @@ pub mod tables {
                     src(7, 30),
                 ],
             ),
-            spill: None,
-            reload: None,
-            copy: None,
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x17),
+                        template: InstrTemplate {
+                            opcode: Opcode(290),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(290),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x17),
+                        template: InstrTemplate {
+                            opcode: Opcode(289),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(289),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x17),
+                        template: InstrTemplate {
+                            opcode: Opcode(285),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(288),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("VK16"),
@@ -11868,6 +12746,7 @@ pub mod tables {
             reg_size: 16,
             spill_size: 2,
             spill_align: 2,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -11891,9 +12770,108 @@ pub mod tables {
                     src(7, 30),
                 ],
             ),
-            spill: None,
-            reload: None,
-            copy: None,
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x17),
+                        template: InstrTemplate {
+                            opcode: Opcode(290),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(290),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x17),
+                        template: InstrTemplate {
+                            opcode: Opcode(289),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(289),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x17),
+                        template: InstrTemplate {
+                            opcode: Opcode(285),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(288),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("VK2"),
@@ -11933,6 +12911,7 @@ pub mod tables {
             reg_size: 16,
             spill_size: 2,
             spill_align: 2,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -11956,9 +12935,108 @@ pub mod tables {
                     src(7, 30),
                 ],
             ),
-            spill: None,
-            reload: None,
-            copy: None,
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x17),
+                        template: InstrTemplate {
+                            opcode: Opcode(290),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(290),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x17),
+                        template: InstrTemplate {
+                            opcode: Opcode(289),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(289),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x17),
+                        template: InstrTemplate {
+                            opcode: Opcode(285),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(288),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("VK4"),
@@ -11998,6 +13076,7 @@ pub mod tables {
             reg_size: 16,
             spill_size: 2,
             spill_align: 2,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -12021,9 +13100,108 @@ pub mod tables {
                     src(7, 30),
                 ],
             ),
-            spill: None,
-            reload: None,
-            copy: None,
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x17),
+                        template: InstrTemplate {
+                            opcode: Opcode(290),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(290),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x17),
+                        template: InstrTemplate {
+                            opcode: Opcode(289),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(289),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x17),
+                        template: InstrTemplate {
+                            opcode: Opcode(285),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(288),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("VK8"),
@@ -12063,6 +13241,7 @@ pub mod tables {
             reg_size: 16,
             spill_size: 2,
             spill_align: 2,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -12086,9 +13265,108 @@ pub mod tables {
                     src(7, 30),
                 ],
             ),
-            spill: None,
-            reload: None,
-            copy: None,
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x17),
+                        template: InstrTemplate {
+                            opcode: Opcode(290),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(290),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x17),
+                        template: InstrTemplate {
+                            opcode: Opcode(289),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(289),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x17),
+                        template: InstrTemplate {
+                            opcode: Opcode(285),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(288),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("VK16WM"),
@@ -12118,6 +13396,7 @@ pub mod tables {
             reg_size: 16,
             spill_size: 2,
             spill_align: 2,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -12136,9 +13415,108 @@ pub mod tables {
                     src(7, 30),
                 ],
             ),
-            spill: None,
-            reload: None,
-            copy: None,
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x17),
+                        template: InstrTemplate {
+                            opcode: Opcode(290),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(290),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x17),
+                        template: InstrTemplate {
+                            opcode: Opcode(289),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(289),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x17),
+                        template: InstrTemplate {
+                            opcode: Opcode(285),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(288),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("VK1WM"),
@@ -12168,6 +13546,7 @@ pub mod tables {
             reg_size: 16,
             spill_size: 2,
             spill_align: 2,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -12186,9 +13565,108 @@ pub mod tables {
                     src(7, 30),
                 ],
             ),
-            spill: None,
-            reload: None,
-            copy: None,
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x17),
+                        template: InstrTemplate {
+                            opcode: Opcode(290),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(290),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x17),
+                        template: InstrTemplate {
+                            opcode: Opcode(289),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(289),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x17),
+                        template: InstrTemplate {
+                            opcode: Opcode(285),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(288),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("VK2WM"),
@@ -12218,6 +13696,7 @@ pub mod tables {
             reg_size: 16,
             spill_size: 2,
             spill_align: 2,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -12236,9 +13715,108 @@ pub mod tables {
                     src(7, 30),
                 ],
             ),
-            spill: None,
-            reload: None,
-            copy: None,
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x17),
+                        template: InstrTemplate {
+                            opcode: Opcode(290),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(290),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x17),
+                        template: InstrTemplate {
+                            opcode: Opcode(289),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(289),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x17),
+                        template: InstrTemplate {
+                            opcode: Opcode(285),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(288),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("VK4WM"),
@@ -12268,6 +13846,7 @@ pub mod tables {
             reg_size: 16,
             spill_size: 2,
             spill_align: 2,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -12286,9 +13865,108 @@ pub mod tables {
                     src(7, 30),
                 ],
             ),
-            spill: None,
-            reload: None,
-            copy: None,
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x17),
+                        template: InstrTemplate {
+                            opcode: Opcode(290),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(290),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x17),
+                        template: InstrTemplate {
+                            opcode: Opcode(289),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(289),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x17),
+                        template: InstrTemplate {
+                            opcode: Opcode(285),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(288),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("VK8WM"),
@@ -12318,6 +13996,7 @@ pub mod tables {
             reg_size: 16,
             spill_size: 2,
             spill_align: 2,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -12336,9 +14015,108 @@ pub mod tables {
                     src(7, 30),
                 ],
             ),
-            spill: None,
-            reload: None,
-            copy: None,
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x17),
+                        template: InstrTemplate {
+                            opcode: Opcode(290),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(290),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x17),
+                        template: InstrTemplate {
+                            opcode: Opcode(289),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(289),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x17),
+                        template: InstrTemplate {
+                            opcode: Opcode(285),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(288),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("SEGMENT_REG"),
@@ -12359,6 +14137,7 @@ pub mod tables {
             reg_size: 16,
             spill_size: 2,
             spill_align: 2,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -12367,9 +14146,15 @@ pub mod tables {
             super_classes: Cow::Borrowed(&[0x100000, 0x0, 0x0, 0x0, 0x0]),
             sub_class_with_sub_reg: Cow::Borrowed(&[]),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: None,
-            reload: None,
-            copy: None,
+            spill: Cow::Borrowed(&[]),
+            reload: Cow::Borrowed(&[]),
+            copy: Cow::Borrowed(&[]),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: Some(
+                Cow::Borrowed(
+                    "segment registers are never allocated (every one is reserved), so a value never needs one spilled",
+                ),
+            ),
         },
         RegClassDesc {
             name: Cow::Borrowed("GR16_ABCD"),
@@ -12383,6 +14168,7 @@ pub mod tables {
             reg_size: 16,
             spill_size: 2,
             spill_align: 2,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -12424,36 +14210,64 @@ pub mod tables {
                     src(3, 119),
                 ],
             ),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(297),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(299),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(300),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(313),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(315),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(316),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("FPCCR"),
@@ -12467,6 +14281,7 @@ pub mod tables {
             reg_size: 16,
             spill_size: 2,
             spill_align: 2,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: -1,
             allocatable: false,
             priority: 0,
@@ -12475,9 +14290,11 @@ pub mod tables {
             super_classes: Cow::Borrowed(&[0x400000, 0x0, 0x0, 0x0, 0x0]),
             sub_class_with_sub_reg: Cow::Borrowed(&[]),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: None,
-            reload: None,
-            copy: None,
+            spill: Cow::Borrowed(&[]),
+            reload: Cow::Borrowed(&[]),
+            copy: Cow::Borrowed(&[]),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("FR16X"),
@@ -12568,6 +14385,7 @@ pub mod tables {
             reg_size: 32,
             spill_size: 4,
             spill_align: 2,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -12578,9 +14396,240 @@ pub mod tables {
             super_reg_classes: Cow::Borrowed(
                 &[src(8, 129), src(8, 130), src(8, 131), src(8, 132)],
             ),
-            spill: None,
-            reload: None,
-            copy: None,
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x7F),
+                        template: InstrTemplate {
+                            opcode: Opcode(817),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x53),
+                        template: InstrTemplate {
+                            opcode: Opcode(819),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x13),
+                        template: InstrTemplate {
+                            opcode: Opcode(819),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x1),
+                        template: InstrTemplate {
+                            opcode: Opcode(822),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(369),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x7F),
+                        template: InstrTemplate {
+                            opcode: Opcode(818),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x53),
+                        template: InstrTemplate {
+                            opcode: Opcode(820),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x13),
+                        template: InstrTemplate {
+                            opcode: Opcode(820),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x1),
+                        template: InstrTemplate {
+                            opcode: Opcode(823),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(370),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x7F),
+                        template: InstrTemplate {
+                            opcode: Opcode(801),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x53),
+                        template: InstrTemplate {
+                            opcode: Opcode(801),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x13),
+                        template: InstrTemplate {
+                            opcode: Opcode(812),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x1),
+                        template: InstrTemplate {
+                            opcode: Opcode(812),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(345),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("FR16"),
@@ -12636,6 +14685,7 @@ pub mod tables {
             reg_size: 32,
             spill_size: 4,
             spill_align: 2,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -12644,9 +14694,240 @@ pub mod tables {
             super_classes: Cow::Borrowed(&[0x1800000, 0x0, 0x0, 0x0, 0x0]),
             sub_class_with_sub_reg: Cow::Borrowed(&[]),
             super_reg_classes: Cow::Borrowed(&[src(8, 130), src(8, 132)]),
-            spill: None,
-            reload: None,
-            copy: None,
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x7F),
+                        template: InstrTemplate {
+                            opcode: Opcode(817),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x53),
+                        template: InstrTemplate {
+                            opcode: Opcode(819),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x13),
+                        template: InstrTemplate {
+                            opcode: Opcode(819),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x1),
+                        template: InstrTemplate {
+                            opcode: Opcode(822),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(369),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x7F),
+                        template: InstrTemplate {
+                            opcode: Opcode(818),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x53),
+                        template: InstrTemplate {
+                            opcode: Opcode(820),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x13),
+                        template: InstrTemplate {
+                            opcode: Opcode(820),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x1),
+                        template: InstrTemplate {
+                            opcode: Opcode(823),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(370),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x7F),
+                        template: InstrTemplate {
+                            opcode: Opcode(801),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x53),
+                        template: InstrTemplate {
+                            opcode: Opcode(801),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x13),
+                        template: InstrTemplate {
+                            opcode: Opcode(812),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x1),
+                        template: InstrTemplate {
+                            opcode: Opcode(812),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(345),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("VK16PAIR"),
@@ -12662,6 +14943,7 @@ pub mod tables {
             reg_size: 32,
             spill_size: 4,
             spill_align: 2,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -12683,9 +14965,51 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: None,
-            reload: None,
-            copy: None,
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(299),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(298),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(&[]),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("VK1PAIR"),
@@ -12701,6 +15025,7 @@ pub mod tables {
             reg_size: 32,
             spill_size: 4,
             spill_align: 2,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -12722,9 +15047,51 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: None,
-            reload: None,
-            copy: None,
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(299),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(298),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(&[]),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("VK2PAIR"),
@@ -12740,6 +15107,7 @@ pub mod tables {
             reg_size: 32,
             spill_size: 4,
             spill_align: 2,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -12761,9 +15129,51 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: None,
-            reload: None,
-            copy: None,
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(299),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(298),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(&[]),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("VK4PAIR"),
@@ -12779,6 +15189,7 @@ pub mod tables {
             reg_size: 32,
             spill_size: 4,
             spill_align: 2,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -12800,9 +15211,51 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: None,
-            reload: None,
-            copy: None,
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(299),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(298),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(&[]),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("VK8PAIR"),
@@ -12818,6 +15271,7 @@ pub mod tables {
             reg_size: 32,
             spill_size: 4,
             spill_align: 2,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -12839,9 +15293,51 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: None,
-            reload: None,
-            copy: None,
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(299),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(298),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(&[]),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("VK1PAIR_with_sub_mask_0_in_VK1WM"),
@@ -12855,6 +15351,7 @@ pub mod tables {
             reg_size: 32,
             spill_size: 4,
             spill_align: 2,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -12876,9 +15373,51 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: None,
-            reload: None,
-            copy: None,
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(299),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(298),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(&[]),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("LOW32_ADDR_ACCESS_RBP"),
@@ -12973,6 +15512,7 @@ pub mod tables {
             reg_size: 32,
             spill_size: 4,
             spill_align: 4,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -13034,9 +15574,15 @@ pub mod tables {
                     src(5, 123),
                 ],
             ),
-            spill: None,
-            reload: None,
-            copy: None,
+            spill: Cow::Borrowed(&[]),
+            reload: Cow::Borrowed(&[]),
+            copy: Cow::Borrowed(&[]),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: Some(
+                Cow::Borrowed(
+                    "LLVM 19 cannot spill it: the class holds RIP and RBP beside the 32-bit registers, and X86InstrInfo stores a 4-byte class only if it is a GR32, FR32X, VK32 or FR16X class (llc-19 emits a VMOVSHZmr of a general register, which its verifier rejects)",
+                ),
+            ),
         },
         RegClassDesc {
             name: Cow::Borrowed("LOW32_ADDR_ACCESS"),
@@ -13129,6 +15675,7 @@ pub mod tables {
             reg_size: 32,
             spill_size: 4,
             spill_align: 4,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -13190,9 +15737,15 @@ pub mod tables {
                     src(5, 123),
                 ],
             ),
-            spill: None,
-            reload: None,
-            copy: None,
+            spill: Cow::Borrowed(&[]),
+            reload: Cow::Borrowed(&[]),
+            copy: Cow::Borrowed(&[]),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: Some(
+                Cow::Borrowed(
+                    "LLVM 19 cannot spill it: the class holds RIP beside the 32-bit registers, and X86InstrInfo stores a 4-byte class only if it is a GR32, FR32X, VK32 or FR16X class (llc-19 emits a VMOVSHZmr of a general register, which its verifier rejects)",
+                ),
+            ),
         },
         RegClassDesc {
             name: Cow::Borrowed("LOW32_ADDR_ACCESS_RBP_with_sub_8bit"),
@@ -13285,6 +15838,7 @@ pub mod tables {
             reg_size: 32,
             spill_size: 4,
             spill_align: 4,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -13346,9 +15900,15 @@ pub mod tables {
                     src(5, 123),
                 ],
             ),
-            spill: None,
-            reload: None,
-            copy: None,
+            spill: Cow::Borrowed(&[]),
+            reload: Cow::Borrowed(&[]),
+            copy: Cow::Borrowed(&[]),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: Some(
+                Cow::Borrowed(
+                    "LLVM 19 cannot spill it: the class holds RIP and RBP beside the 32-bit registers, and X86InstrInfo stores a 4-byte class only if it is a GR32, FR32X, VK32 or FR16X class (llc-19 emits a VMOVSHZmr of a general register, which its verifier rejects)",
+                ),
+            ),
         },
         RegClassDesc {
             name: Cow::Borrowed("FR32X"),
@@ -13439,6 +15999,7 @@ pub mod tables {
             reg_size: 32,
             spill_size: 4,
             spill_align: 4,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -13449,9 +16010,196 @@ pub mod tables {
             super_reg_classes: Cow::Borrowed(
                 &[src(8, 129), src(8, 130), src(8, 131), src(8, 132)],
             ),
-            spill: None,
-            reload: None,
-            copy: None,
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x53),
+                        template: InstrTemplate {
+                            opcode: Opcode(819),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x13),
+                        template: InstrTemplate {
+                            opcode: Opcode(819),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x1),
+                        template: InstrTemplate {
+                            opcode: Opcode(822),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(369),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x53),
+                        template: InstrTemplate {
+                            opcode: Opcode(821),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x13),
+                        template: InstrTemplate {
+                            opcode: Opcode(821),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x1),
+                        template: InstrTemplate {
+                            opcode: Opcode(824),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(371),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x53),
+                        template: InstrTemplate {
+                            opcode: Opcode(801),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x13),
+                        template: InstrTemplate {
+                            opcode: Opcode(812),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x1),
+                        template: InstrTemplate {
+                            opcode: Opcode(812),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(345),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR32"),
@@ -13542,6 +16290,7 @@ pub mod tables {
             reg_size: 32,
             spill_size: 4,
             spill_align: 4,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -13603,36 +16352,64 @@ pub mod tables {
                     src(5, 123),
                 ],
             ),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(302),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(306),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(307),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(318),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(322),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(323),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR32_NOSP"),
@@ -13721,6 +16498,7 @@ pub mod tables {
             reg_size: 32,
             spill_size: 4,
             spill_align: 4,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -13772,36 +16550,64 @@ pub mod tables {
                     src(5, 123),
                 ],
             ),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(302),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(306),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(307),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(318),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(322),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(323),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("LOW32_ADDR_ACCESS_RBP_with_sub_16bit_in_GR16_NOREX2"),
@@ -13862,6 +16668,7 @@ pub mod tables {
             reg_size: 32,
             spill_size: 4,
             spill_align: 4,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -13921,9 +16728,15 @@ pub mod tables {
                     src(5, 123),
                 ],
             ),
-            spill: None,
-            reload: None,
-            copy: None,
+            spill: Cow::Borrowed(&[]),
+            reload: Cow::Borrowed(&[]),
+            copy: Cow::Borrowed(&[]),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: Some(
+                Cow::Borrowed(
+                    "LLVM 19 cannot spill it: the class holds RIP and RBP beside the 32-bit registers, and X86InstrInfo stores a 4-byte class only if it is a GR32, FR32X, VK32 or FR16X class (llc-19 emits a VMOVSHZmr of a general register, which its verifier rejects)",
+                ),
+            ),
         },
         RegClassDesc {
             name: Cow::Borrowed("DEBUG_REG"),
@@ -13982,6 +16795,7 @@ pub mod tables {
             reg_size: 32,
             spill_size: 4,
             spill_align: 4,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -13990,9 +16804,15 @@ pub mod tables {
             super_classes: Cow::Borrowed(&[0x0, 0x40, 0x0, 0x0, 0x0]),
             sub_class_with_sub_reg: Cow::Borrowed(&[]),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: None,
-            reload: None,
-            copy: None,
+            spill: Cow::Borrowed(&[]),
+            reload: Cow::Borrowed(&[]),
+            copy: Cow::Borrowed(&[]),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: Some(
+                Cow::Borrowed(
+                    "LLVM 19 has no store or load for debug registers (llc-19 emits an instruction its verifier rejects)",
+                ),
+            ),
         },
         RegClassDesc {
             name: Cow::Borrowed("FR32"),
@@ -14048,6 +16868,7 @@ pub mod tables {
             reg_size: 32,
             spill_size: 4,
             spill_align: 4,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -14056,36 +16877,196 @@ pub mod tables {
             super_classes: Cow::Borrowed(&[0x1800000, 0x84, 0x0, 0x0, 0x0]),
             sub_class_with_sub_reg: Cow::Borrowed(&[]),
             super_reg_classes: Cow::Borrowed(&[src(8, 130), src(8, 132)]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(353),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(355),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(329),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x53),
+                        template: InstrTemplate {
+                            opcode: Opcode(819),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x13),
+                        template: InstrTemplate {
+                            opcode: Opcode(819),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x1),
+                        template: InstrTemplate {
+                            opcode: Opcode(822),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(369),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x53),
+                        template: InstrTemplate {
+                            opcode: Opcode(821),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x13),
+                        template: InstrTemplate {
+                            opcode: Opcode(821),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x1),
+                        template: InstrTemplate {
+                            opcode: Opcode(824),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(371),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x53),
+                        template: InstrTemplate {
+                            opcode: Opcode(801),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x13),
+                        template: InstrTemplate {
+                            opcode: Opcode(812),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x1),
+                        template: InstrTemplate {
+                            opcode: Opcode(812),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(345),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR32_NOREX2"),
@@ -14144,6 +17125,7 @@ pub mod tables {
             reg_size: 32,
             spill_size: 4,
             spill_align: 4,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -14203,36 +17185,64 @@ pub mod tables {
                     src(5, 123),
                 ],
             ),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(302),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(306),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(307),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(318),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(322),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(323),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR32_NOREX2_NOSP"),
@@ -14289,6 +17299,7 @@ pub mod tables {
             reg_size: 32,
             spill_size: 4,
             spill_align: 4,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -14339,36 +17350,64 @@ pub mod tables {
                     src(5, 123),
                 ],
             ),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(302),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(306),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(307),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(318),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(322),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(323),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("LOW32_ADDR_ACCESS_RBP_with_sub_16bit_in_GR16_NOREX"),
@@ -14413,6 +17452,7 @@ pub mod tables {
             reg_size: 32,
             spill_size: 4,
             spill_align: 4,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -14459,9 +17499,15 @@ pub mod tables {
                     src(5, 123),
                 ],
             ),
-            spill: None,
-            reload: None,
-            copy: None,
+            spill: Cow::Borrowed(&[]),
+            reload: Cow::Borrowed(&[]),
+            copy: Cow::Borrowed(&[]),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: Some(
+                Cow::Borrowed(
+                    "LLVM 19 cannot spill it: the class holds RIP and RBP beside the 32-bit registers, and X86InstrInfo stores a 4-byte class only if it is a GR32, FR32X, VK32 or FR16X class (llc-19 emits a VMOVSHZmr of a general register, which its verifier rejects)",
+                ),
+            ),
         },
         RegClassDesc {
             name: Cow::Borrowed("GR32_NOREX"),
@@ -14492,6 +17538,7 @@ pub mod tables {
             reg_size: 32,
             spill_size: 4,
             spill_align: 4,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -14538,36 +17585,64 @@ pub mod tables {
                     src(5, 123),
                 ],
             ),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(302),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(306),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(307),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(318),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(322),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(323),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("VK32"),
@@ -14607,6 +17682,7 @@ pub mod tables {
             reg_size: 32,
             spill_size: 4,
             spill_align: 4,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -14630,9 +17706,108 @@ pub mod tables {
                     src(7, 30),
                 ],
             ),
-            spill: None,
-            reload: None,
-            copy: None,
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x17),
+                        template: InstrTemplate {
+                            opcode: Opcode(284),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(284),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x17),
+                        template: InstrTemplate {
+                            opcode: Opcode(283),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(283),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x17),
+                        template: InstrTemplate {
+                            opcode: Opcode(285),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(288),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR32_NOREX_NOSP"),
@@ -14654,6 +17829,7 @@ pub mod tables {
             reg_size: 32,
             spill_size: 4,
             spill_align: 4,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -14695,36 +17871,64 @@ pub mod tables {
                     src(5, 123),
                 ],
             ),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(302),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(306),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(307),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(318),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(322),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(323),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("RFP32"),
@@ -14754,6 +17958,7 @@ pub mod tables {
             reg_size: 32,
             spill_size: 4,
             spill_align: 4,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -14762,9 +17967,51 @@ pub mod tables {
             super_classes: Cow::Borrowed(&[0x0, 0x4000, 0x0, 0x0, 0x0]),
             sub_class_with_sub_reg: Cow::Borrowed(&[]),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: None,
-            reload: None,
-            copy: None,
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(725),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(291),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(&[]),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("VK32WM"),
@@ -14794,6 +18041,7 @@ pub mod tables {
             reg_size: 32,
             spill_size: 4,
             spill_align: 4,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -14812,9 +18060,108 @@ pub mod tables {
                     src(7, 30),
                 ],
             ),
-            spill: None,
-            reload: None,
-            copy: None,
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x17),
+                        template: InstrTemplate {
+                            opcode: Opcode(284),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(284),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x17),
+                        template: InstrTemplate {
+                            opcode: Opcode(283),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(283),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x17),
+                        template: InstrTemplate {
+                            opcode: Opcode(285),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(288),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR32_ABCD"),
@@ -14830,6 +18177,7 @@ pub mod tables {
             reg_size: 32,
             spill_size: 4,
             spill_align: 4,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -14862,36 +18210,64 @@ pub mod tables {
                     src(5, 119),
                 ],
             ),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(302),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(306),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(307),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(318),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(322),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(323),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR32_TC"),
@@ -14907,6 +18283,7 @@ pub mod tables {
             reg_size: 32,
             spill_size: 4,
             spill_align: 4,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -14938,36 +18315,64 @@ pub mod tables {
                     src(5, 121),
                 ],
             ),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(302),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(306),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(307),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(318),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(322),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(323),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR32_ABCD_and_GR32_TC"),
@@ -14981,6 +18386,7 @@ pub mod tables {
             reg_size: 32,
             spill_size: 4,
             spill_align: 4,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -15004,36 +18410,64 @@ pub mod tables {
             super_reg_classes: Cow::Borrowed(
                 &[src(5, 105), src(5, 106), src(5, 109), src(5, 118), src(5, 119)],
             ),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(302),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(306),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(307),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(318),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(322),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(323),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR32_AD"),
@@ -15047,6 +18481,7 @@ pub mod tables {
             reg_size: 32,
             spill_size: 4,
             spill_align: 4,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -15068,36 +18503,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[src(5, 106), src(5, 118)]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(302),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(306),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(307),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(318),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(322),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(323),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR32_ArgRef"),
@@ -15111,6 +18574,7 @@ pub mod tables {
             reg_size: 32,
             spill_size: 4,
             spill_align: 4,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -15132,36 +18596,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[src(5, 109), src(5, 118), src(5, 119)]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(302),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(306),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(307),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(318),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(322),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(323),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR32_BPSP"),
@@ -15175,6 +18667,7 @@ pub mod tables {
             reg_size: 32,
             spill_size: 4,
             spill_align: 4,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -15198,36 +18691,64 @@ pub mod tables {
             super_reg_classes: Cow::Borrowed(
                 &[src(5, 69), src(5, 110), src(5, 120), src(5, 121)],
             ),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(302),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(306),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(307),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(318),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(322),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(323),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR32_BSI"),
@@ -15241,6 +18762,7 @@ pub mod tables {
             reg_size: 32,
             spill_size: 4,
             spill_align: 4,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -15262,36 +18784,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[src(5, 111), src(5, 117), src(5, 122)]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(302),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(306),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(307),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(318),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(322),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(323),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR32_CB"),
@@ -15305,6 +18855,7 @@ pub mod tables {
             reg_size: 32,
             spill_size: 4,
             spill_align: 4,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -15326,36 +18877,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[src(5, 112), src(5, 117), src(5, 119)]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(302),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(306),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(307),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(318),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(322),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(323),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR32_DC"),
@@ -15369,6 +18948,7 @@ pub mod tables {
             reg_size: 32,
             spill_size: 4,
             spill_align: 4,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -15390,36 +18970,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[src(5, 109), src(5, 118), src(5, 119)]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(302),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(306),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(307),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(318),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(322),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(323),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR32_DIBP"),
@@ -15433,6 +19041,7 @@ pub mod tables {
             reg_size: 32,
             spill_size: 4,
             spill_align: 4,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -15456,36 +19065,64 @@ pub mod tables {
             super_reg_classes: Cow::Borrowed(
                 &[src(5, 69), src(5, 113), src(5, 120), src(5, 123)],
             ),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(302),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(306),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(307),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(318),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(322),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(323),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR32_SIDI"),
@@ -15499,6 +19136,7 @@ pub mod tables {
             reg_size: 32,
             spill_size: 4,
             spill_align: 4,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -15520,36 +19158,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[src(5, 114), src(5, 122), src(5, 123)]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(302),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(306),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(307),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(318),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(322),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(323),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("LOW32_ADDR_ACCESS_RBP_with_sub_32bit"),
@@ -15563,6 +19229,7 @@ pub mod tables {
             reg_size: 32,
             spill_size: 4,
             spill_align: 4,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -15584,9 +19251,15 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: None,
-            reload: None,
-            copy: None,
+            spill: Cow::Borrowed(&[]),
+            reload: Cow::Borrowed(&[]),
+            copy: Cow::Borrowed(&[]),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: Some(
+                Cow::Borrowed(
+                    "LLVM 19 cannot spill it: the class holds RIP and RBP beside the 32-bit registers, and X86InstrInfo stores a 4-byte class only if it is a GR32, FR32X, VK32 or FR16X class (llc-19 emits a VMOVSHZmr of a general register, which its verifier rejects)",
+                ),
+            ),
         },
         RegClassDesc {
             name: Cow::Borrowed("CCR"),
@@ -15600,6 +19273,7 @@ pub mod tables {
             reg_size: 32,
             spill_size: 4,
             spill_align: 4,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: -1,
             allocatable: false,
             priority: 0,
@@ -15608,9 +19282,11 @@ pub mod tables {
             super_classes: Cow::Borrowed(&[0x0, 0x10000000, 0x0, 0x0, 0x0]),
             sub_class_with_sub_reg: Cow::Borrowed(&[]),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: None,
-            reload: None,
-            copy: None,
+            spill: Cow::Borrowed(&[]),
+            reload: Cow::Borrowed(&[]),
+            copy: Cow::Borrowed(&[]),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("DFCCR"),
@@ -15624,6 +19300,7 @@ pub mod tables {
             reg_size: 32,
             spill_size: 4,
             spill_align: 4,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: -1,
             allocatable: false,
             priority: 0,
@@ -15632,9 +19309,11 @@ pub mod tables {
             super_classes: Cow::Borrowed(&[0x0, 0x20000000, 0x0, 0x0, 0x0]),
             sub_class_with_sub_reg: Cow::Borrowed(&[]),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: None,
-            reload: None,
-            copy: None,
+            spill: Cow::Borrowed(&[]),
+            reload: Cow::Borrowed(&[]),
+            copy: Cow::Borrowed(&[]),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR32_ABCD_and_GR32_BSI"),
@@ -15648,6 +19327,7 @@ pub mod tables {
             reg_size: 32,
             spill_size: 4,
             spill_align: 4,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -15669,36 +19349,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[src(5, 117)]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(302),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(306),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(307),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(318),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(322),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(323),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR32_AD_and_GR32_ArgRef"),
@@ -15712,6 +19420,7 @@ pub mod tables {
             reg_size: 32,
             spill_size: 4,
             spill_align: 4,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -15733,36 +19442,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[src(5, 118)]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(302),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(306),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(307),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(318),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(322),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(323),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR32_ArgRef_and_GR32_CB"),
@@ -15776,6 +19513,7 @@ pub mod tables {
             reg_size: 32,
             spill_size: 4,
             spill_align: 4,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -15797,36 +19535,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[src(5, 119)]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(302),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(306),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(307),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(318),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(322),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(323),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR32_BPSP_and_GR32_DIBP"),
@@ -15840,6 +19606,7 @@ pub mod tables {
             reg_size: 32,
             spill_size: 4,
             spill_align: 4,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -15861,36 +19628,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[src(5, 69), src(5, 120)]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(302),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(306),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(307),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(318),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(322),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(323),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR32_BPSP_and_GR32_TC"),
@@ -15904,6 +19699,7 @@ pub mod tables {
             reg_size: 32,
             spill_size: 4,
             spill_align: 4,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -15925,36 +19721,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[src(5, 121)]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(302),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(306),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(307),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(318),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(322),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(323),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR32_BSI_and_GR32_SIDI"),
@@ -15968,6 +19792,7 @@ pub mod tables {
             reg_size: 32,
             spill_size: 4,
             spill_align: 4,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -15989,36 +19814,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[src(5, 122)]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(302),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(306),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(307),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(318),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(322),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(323),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR32_DIBP_and_GR32_SIDI"),
@@ -16032,6 +19885,7 @@ pub mod tables {
             reg_size: 32,
             spill_size: 4,
             spill_align: 4,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -16053,36 +19907,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[src(5, 123)]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(302),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(306),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(307),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(318),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(322),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(323),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("LOW32_ADDR_ACCESS_RBP_with_sub_8bit_with_sub_32bit"),
@@ -16096,6 +19978,7 @@ pub mod tables {
             reg_size: 32,
             spill_size: 4,
             spill_align: 4,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -16117,9 +20000,15 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: None,
-            reload: None,
-            copy: None,
+            spill: Cow::Borrowed(&[]),
+            reload: Cow::Borrowed(&[]),
+            copy: Cow::Borrowed(&[]),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: Some(
+                Cow::Borrowed(
+                    "LLVM 19 cannot spill it: the class holds RIP and RBP beside the 32-bit registers, and X86InstrInfo stores a 4-byte class only if it is a GR32, FR32X, VK32 or FR16X class (llc-19 emits a VMOVSHZmr of a general register, which its verifier rejects)",
+                ),
+            ),
         },
         RegClassDesc {
             name: Cow::Borrowed("LOW32_ADDR_ACCESS_with_sub_32bit"),
@@ -16133,6 +20022,7 @@ pub mod tables {
             reg_size: 32,
             spill_size: 4,
             spill_align: 4,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -16154,9 +20044,15 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: None,
-            reload: None,
-            copy: None,
+            spill: Cow::Borrowed(&[]),
+            reload: Cow::Borrowed(&[]),
+            copy: Cow::Borrowed(&[]),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: Some(
+                Cow::Borrowed(
+                    "LLVM 19 cannot spill it: the class holds RIP beside the 32-bit registers, and X86InstrInfo stores a 4-byte class only if it is a GR32, FR32X, VK32 or FR16X class (llc-19 emits a VMOVSHZmr of a general register, which its verifier rejects)",
+                ),
+            ),
         },
         RegClassDesc {
             name: Cow::Borrowed("RFP64"),
@@ -16186,6 +20082,7 @@ pub mod tables {
             reg_size: 64,
             spill_size: 8,
             spill_align: 4,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -16194,9 +20091,51 @@ pub mod tables {
             super_classes: Cow::Borrowed(&[0x0, 0x4000, 0x80, 0x0, 0x0]),
             sub_class_with_sub_reg: Cow::Borrowed(&[]),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: None,
-            reload: None,
-            copy: None,
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(726),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(292),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(&[]),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR64"),
@@ -16289,6 +20228,7 @@ pub mod tables {
             reg_size: 64,
             spill_size: 8,
             spill_align: 8,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -16310,36 +20250,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(309),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(312),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(313),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(325),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(328),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(329),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("FR64X"),
@@ -16430,6 +20398,7 @@ pub mod tables {
             reg_size: 64,
             spill_size: 8,
             spill_align: 8,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -16440,9 +20409,196 @@ pub mod tables {
             super_reg_classes: Cow::Borrowed(
                 &[src(8, 129), src(8, 130), src(8, 131), src(8, 132)],
             ),
-            spill: None,
-            reload: None,
-            copy: None,
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x53),
+                        template: InstrTemplate {
+                            opcode: Opcode(813),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x13),
+                        template: InstrTemplate {
+                            opcode: Opcode(813),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x1),
+                        template: InstrTemplate {
+                            opcode: Opcode(815),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(363),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x53),
+                        template: InstrTemplate {
+                            opcode: Opcode(814),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x13),
+                        template: InstrTemplate {
+                            opcode: Opcode(814),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x1),
+                        template: InstrTemplate {
+                            opcode: Opcode(816),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(365),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x53),
+                        template: InstrTemplate {
+                            opcode: Opcode(801),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x13),
+                        template: InstrTemplate {
+                            opcode: Opcode(812),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x1),
+                        template: InstrTemplate {
+                            opcode: Opcode(812),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(345),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR64_with_sub_8bit"),
@@ -16533,6 +20689,7 @@ pub mod tables {
             reg_size: 64,
             spill_size: 8,
             spill_align: 8,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -16554,36 +20711,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(309),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(312),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(313),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(325),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(328),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(329),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR64_NOSP"),
@@ -16672,6 +20857,7 @@ pub mod tables {
             reg_size: 64,
             spill_size: 8,
             spill_align: 8,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -16693,36 +20879,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(309),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(312),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(313),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(325),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(328),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(329),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR64_NOREX2"),
@@ -16783,6 +20997,7 @@ pub mod tables {
             reg_size: 64,
             spill_size: 8,
             spill_align: 8,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -16804,36 +21019,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(309),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(312),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(313),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(325),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(328),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(329),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("CONTROL_REG"),
@@ -16889,6 +21132,7 @@ pub mod tables {
             reg_size: 64,
             spill_size: 8,
             spill_align: 8,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -16897,9 +21141,15 @@ pub mod tables {
             super_classes: Cow::Borrowed(&[0x0, 0x0, 0x2000, 0x0, 0x0]),
             sub_class_with_sub_reg: Cow::Borrowed(&[]),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: None,
-            reload: None,
-            copy: None,
+            spill: Cow::Borrowed(&[]),
+            reload: Cow::Borrowed(&[]),
+            copy: Cow::Borrowed(&[]),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: Some(
+                Cow::Borrowed(
+                    "LLVM 19 has no store or load for control registers (llc-19 emits an instruction its verifier rejects)",
+                ),
+            ),
         },
         RegClassDesc {
             name: Cow::Borrowed("FR64"),
@@ -16955,6 +21205,7 @@ pub mod tables {
             reg_size: 64,
             spill_size: 8,
             spill_align: 8,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -16963,36 +21214,196 @@ pub mod tables {
             super_classes: Cow::Borrowed(&[0x1800000, 0x84, 0x4200, 0x0, 0x0]),
             sub_class_with_sub_reg: Cow::Borrowed(&[]),
             super_reg_classes: Cow::Borrowed(&[src(8, 130), src(8, 132)]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(347),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(349),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(329),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x53),
+                        template: InstrTemplate {
+                            opcode: Opcode(813),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x13),
+                        template: InstrTemplate {
+                            opcode: Opcode(813),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x1),
+                        template: InstrTemplate {
+                            opcode: Opcode(815),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(363),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x53),
+                        template: InstrTemplate {
+                            opcode: Opcode(814),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x13),
+                        template: InstrTemplate {
+                            opcode: Opcode(814),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x1),
+                        template: InstrTemplate {
+                            opcode: Opcode(816),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(365),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x53),
+                        template: InstrTemplate {
+                            opcode: Opcode(801),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x13),
+                        template: InstrTemplate {
+                            opcode: Opcode(812),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x1),
+                        template: InstrTemplate {
+                            opcode: Opcode(812),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(345),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR64_with_sub_16bit_in_GR16_NOREX2"),
@@ -17051,6 +21462,7 @@ pub mod tables {
             reg_size: 64,
             spill_size: 8,
             spill_align: 8,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -17072,36 +21484,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(309),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(312),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(313),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(325),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(328),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(329),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR64_NOREX2_NOSP"),
@@ -17158,6 +21598,7 @@ pub mod tables {
             reg_size: 64,
             spill_size: 8,
             spill_align: 8,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -17179,36 +21620,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(309),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(312),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(313),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(325),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(328),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(329),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR64PLTSafe"),
@@ -17261,6 +21730,7 @@ pub mod tables {
             reg_size: 64,
             spill_size: 8,
             spill_align: 8,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -17282,36 +21752,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(309),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(312),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(313),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(325),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(328),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(329),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR64_TC"),
@@ -17358,6 +21856,7 @@ pub mod tables {
             reg_size: 64,
             spill_size: 8,
             spill_align: 8,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -17379,36 +21878,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(309),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(312),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(313),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(325),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(328),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(329),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR64_NOREX"),
@@ -17450,6 +21977,7 @@ pub mod tables {
             reg_size: 64,
             spill_size: 8,
             spill_align: 8,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -17471,36 +21999,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(309),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(312),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(313),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(325),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(328),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(329),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR64_TCW64"),
@@ -17545,6 +22101,7 @@ pub mod tables {
             reg_size: 64,
             spill_size: 8,
             spill_align: 8,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -17566,36 +22123,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(309),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(312),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(313),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(325),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(328),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(329),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR64_TC_with_sub_8bit"),
@@ -17640,6 +22225,7 @@ pub mod tables {
             reg_size: 64,
             spill_size: 8,
             spill_align: 8,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -17661,36 +22247,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(309),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(312),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(313),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(325),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(328),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(329),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR64_NOREX2_NOSP_and_GR64_TC"),
@@ -17733,6 +22347,7 @@ pub mod tables {
             reg_size: 64,
             spill_size: 8,
             spill_align: 8,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -17754,36 +22369,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(309),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(312),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(313),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(325),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(328),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(329),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR64_TCW64_with_sub_8bit"),
@@ -17826,6 +22469,7 @@ pub mod tables {
             reg_size: 64,
             spill_size: 8,
             spill_align: 8,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -17847,36 +22491,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(309),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(312),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(313),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(325),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(328),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(329),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR64_TC_and_GR64_TCW64"),
@@ -17919,6 +22591,7 @@ pub mod tables {
             reg_size: 64,
             spill_size: 8,
             spill_align: 8,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -17940,36 +22613,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(309),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(312),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(313),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(325),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(328),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(329),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR64_with_sub_16bit_in_GR16_NOREX"),
@@ -18000,6 +22701,7 @@ pub mod tables {
             reg_size: 64,
             spill_size: 8,
             spill_align: 8,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -18021,36 +22723,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(309),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(312),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(313),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(325),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(328),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(329),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("VK64"),
@@ -18090,6 +22820,7 @@ pub mod tables {
             reg_size: 64,
             spill_size: 8,
             spill_align: 8,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -18113,9 +22844,108 @@ pub mod tables {
                     src(7, 30),
                 ],
             ),
-            spill: None,
-            reload: None,
-            copy: None,
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x17),
+                        template: InstrTemplate {
+                            opcode: Opcode(287),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(287),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x17),
+                        template: InstrTemplate {
+                            opcode: Opcode(286),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(286),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x17),
+                        template: InstrTemplate {
+                            opcode: Opcode(285),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(288),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("VR64"),
@@ -18155,6 +22985,7 @@ pub mod tables {
             reg_size: 64,
             spill_size: 8,
             spill_align: 8,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -18163,9 +22994,64 @@ pub mod tables {
             super_classes: Cow::Borrowed(&[0x0, 0x0, 0x8000000, 0x0, 0x0]),
             sub_class_with_sub_reg: Cow::Borrowed(&[]),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: None,
-            reload: None,
-            copy: None,
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(309),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(310),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(311),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR64PLTSafe_and_GR64_TC"),
@@ -18198,6 +23084,7 @@ pub mod tables {
             reg_size: 64,
             spill_size: 8,
             spill_align: 8,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -18219,36 +23106,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(309),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(312),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(313),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(325),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(328),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(329),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR64_NOREX2_NOSP_and_GR64_TCW64"),
@@ -18281,6 +23196,7 @@ pub mod tables {
             reg_size: 64,
             spill_size: 8,
             spill_align: 8,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -18302,36 +23218,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(309),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(312),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(313),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(325),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(328),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(329),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR64_NOREX_NOSP"),
@@ -18353,6 +23297,7 @@ pub mod tables {
             reg_size: 64,
             spill_size: 8,
             spill_align: 8,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -18374,36 +23319,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(309),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(312),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(313),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(325),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(328),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(329),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR64_NOREX_and_GR64_TC"),
@@ -18425,6 +23398,7 @@ pub mod tables {
             reg_size: 64,
             spill_size: 8,
             spill_align: 8,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -18446,36 +23420,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(309),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(312),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(313),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(325),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(328),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(329),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR64_TCW64_and_GR64_TC_with_sub_8bit"),
@@ -18508,6 +23510,7 @@ pub mod tables {
             reg_size: 64,
             spill_size: 8,
             spill_align: 8,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -18529,36 +23532,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(309),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(312),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(313),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(325),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(328),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(329),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("VK64WM"),
@@ -18588,6 +23619,7 @@ pub mod tables {
             reg_size: 64,
             spill_size: 8,
             spill_align: 8,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -18606,9 +23638,108 @@ pub mod tables {
                     src(7, 30),
                 ],
             ),
-            spill: None,
-            reload: None,
-            copy: None,
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x17),
+                        template: InstrTemplate {
+                            opcode: Opcode(287),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(287),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x17),
+                        template: InstrTemplate {
+                            opcode: Opcode(286),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(286),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x17),
+                        template: InstrTemplate {
+                            opcode: Opcode(285),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(288),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR64_TC_and_GR64_NOREX2_NOSP_and_GR64_TCW64"),
@@ -18633,6 +23764,7 @@ pub mod tables {
             reg_size: 64,
             spill_size: 8,
             spill_align: 8,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -18654,36 +23786,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(309),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(312),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(313),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(325),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(328),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(329),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR64_TC_and_GR64_with_sub_16bit_in_GR16_NOREX"),
@@ -18701,6 +23861,7 @@ pub mod tables {
             reg_size: 64,
             spill_size: 8,
             spill_align: 8,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -18722,36 +23883,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(309),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(312),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(313),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(325),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(328),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(329),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR64PLTSafe_and_GR64_TCW64"),
@@ -18770,6 +23959,7 @@ pub mod tables {
             reg_size: 64,
             spill_size: 8,
             spill_align: 8,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -18791,36 +23981,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(309),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(312),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(313),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(325),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(328),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(329),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR64_NOREX_and_GR64PLTSafe_and_GR64_TC"),
@@ -18836,6 +24054,7 @@ pub mod tables {
             reg_size: 64,
             spill_size: 8,
             spill_align: 8,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -18857,36 +24076,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(309),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(312),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(313),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(325),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(328),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(329),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR64_NOREX_and_GR64_TCW64"),
@@ -18902,6 +24149,7 @@ pub mod tables {
             reg_size: 64,
             spill_size: 8,
             spill_align: 8,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -18923,36 +24171,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(309),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(312),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(313),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(325),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(328),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(329),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR64_ABCD"),
@@ -18968,6 +24244,7 @@ pub mod tables {
             reg_size: 64,
             spill_size: 8,
             spill_align: 8,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -18989,36 +24266,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(309),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(312),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(313),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(325),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(328),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(329),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR64_with_sub_32bit_in_GR32_TC"),
@@ -19034,6 +24339,7 @@ pub mod tables {
             reg_size: 64,
             spill_size: 8,
             spill_align: 8,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -19055,36 +24361,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(309),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(312),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(313),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(325),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(328),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(329),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR64_with_sub_32bit_in_GR32_ABCD_and_GR32_TC"),
@@ -19098,6 +24432,7 @@ pub mod tables {
             reg_size: 64,
             spill_size: 8,
             spill_align: 8,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -19119,36 +24454,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(309),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(312),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(313),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(325),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(328),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(329),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR64_AD"),
@@ -19162,6 +24525,7 @@ pub mod tables {
             reg_size: 64,
             spill_size: 8,
             spill_align: 8,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -19183,36 +24547,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(309),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(312),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(313),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(325),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(328),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(329),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR64_ArgRef"),
@@ -19226,6 +24618,7 @@ pub mod tables {
             reg_size: 64,
             spill_size: 8,
             spill_align: 8,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -19247,36 +24640,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(309),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(312),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(313),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(325),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(328),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(329),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR64_and_LOW32_ADDR_ACCESS_RBP"),
@@ -19290,6 +24711,7 @@ pub mod tables {
             reg_size: 64,
             spill_size: 8,
             spill_align: 8,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -19311,36 +24733,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(309),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(312),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(313),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(325),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(328),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(329),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR64_with_sub_32bit_in_GR32_ArgRef"),
@@ -19354,6 +24804,7 @@ pub mod tables {
             reg_size: 64,
             spill_size: 8,
             spill_align: 8,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -19375,36 +24826,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(309),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(312),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(313),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(325),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(328),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(329),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR64_with_sub_32bit_in_GR32_BPSP"),
@@ -19418,6 +24897,7 @@ pub mod tables {
             reg_size: 64,
             spill_size: 8,
             spill_align: 8,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -19439,36 +24919,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(309),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(312),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(313),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(325),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(328),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(329),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR64_with_sub_32bit_in_GR32_BSI"),
@@ -19482,6 +24990,7 @@ pub mod tables {
             reg_size: 64,
             spill_size: 8,
             spill_align: 8,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -19503,36 +25012,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(309),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(312),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(313),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(325),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(328),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(329),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR64_with_sub_32bit_in_GR32_CB"),
@@ -19546,6 +25083,7 @@ pub mod tables {
             reg_size: 64,
             spill_size: 8,
             spill_align: 8,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -19567,36 +25105,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(309),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(312),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(313),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(325),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(328),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(329),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR64_with_sub_32bit_in_GR32_DIBP"),
@@ -19610,6 +25176,7 @@ pub mod tables {
             reg_size: 64,
             spill_size: 8,
             spill_align: 8,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -19631,36 +25198,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(309),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(312),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(313),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(325),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(328),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(329),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR64_with_sub_32bit_in_GR32_SIDI"),
@@ -19674,6 +25269,7 @@ pub mod tables {
             reg_size: 64,
             spill_size: 8,
             spill_align: 8,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -19695,36 +25291,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(309),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(312),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(313),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(325),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(328),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(329),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR64_ArgRef_and_GR64_TC"),
@@ -19738,6 +25362,7 @@ pub mod tables {
             reg_size: 64,
             spill_size: 8,
             spill_align: 8,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -19759,36 +25384,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(309),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(312),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(313),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(325),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(328),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(329),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR64_and_LOW32_ADDR_ACCESS"),
@@ -19802,6 +25455,7 @@ pub mod tables {
             reg_size: 64,
             spill_size: 8,
             spill_align: 8,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -19825,36 +25479,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(309),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(312),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(313),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(325),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(328),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(329),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR64_with_sub_32bit_in_GR32_ABCD_and_GR32_BSI"),
@@ -19868,6 +25550,7 @@ pub mod tables {
             reg_size: 64,
             spill_size: 8,
             spill_align: 8,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -19889,36 +25572,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(309),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(312),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(313),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(325),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(328),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(329),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR64_with_sub_32bit_in_GR32_AD_and_GR32_ArgRef"),
@@ -19932,6 +25643,7 @@ pub mod tables {
             reg_size: 64,
             spill_size: 8,
             spill_align: 8,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -19953,36 +25665,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(309),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(312),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(313),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(325),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(328),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(329),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR64_with_sub_32bit_in_GR32_ArgRef_and_GR32_CB"),
@@ -19996,6 +25736,7 @@ pub mod tables {
             reg_size: 64,
             spill_size: 8,
             spill_align: 8,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -20017,36 +25758,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(309),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(312),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(313),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(325),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(328),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(329),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR64_with_sub_32bit_in_GR32_BPSP_and_GR32_DIBP"),
@@ -20060,6 +25829,7 @@ pub mod tables {
             reg_size: 64,
             spill_size: 8,
             spill_align: 8,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -20083,36 +25853,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(309),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(312),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(313),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(325),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(328),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(329),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR64_with_sub_32bit_in_GR32_BPSP_and_GR32_TC"),
@@ -20126,6 +25924,7 @@ pub mod tables {
             reg_size: 64,
             spill_size: 8,
             spill_align: 8,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -20147,36 +25946,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(309),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(312),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(313),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(325),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(328),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(329),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR64_with_sub_32bit_in_GR32_BSI_and_GR32_SIDI"),
@@ -20190,6 +26017,7 @@ pub mod tables {
             reg_size: 64,
             spill_size: 8,
             spill_align: 8,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -20211,36 +26039,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(309),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(312),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(313),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(325),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(328),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(329),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("GR64_with_sub_32bit_in_GR32_DIBP_and_GR32_SIDI"),
@@ -20254,6 +26110,7 @@ pub mod tables {
             reg_size: 64,
             spill_size: 8,
             spill_align: 8,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -20275,36 +26132,64 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(309),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(312),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(313),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(325),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(328),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(329),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("RST"),
@@ -20347,6 +26232,7 @@ pub mod tables {
             reg_size: 80,
             spill_size: 10,
             spill_align: 4,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: false,
             priority: 0,
@@ -20355,9 +26241,11 @@ pub mod tables {
             super_classes: Cow::Borrowed(&[0x0, 0x0, 0x0, 0x10000000, 0x0]),
             sub_class_with_sub_reg: Cow::Borrowed(&[]),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: None,
-            reload: None,
-            copy: None,
+            spill: Cow::Borrowed(&[]),
+            reload: Cow::Borrowed(&[]),
+            copy: Cow::Borrowed(&[]),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("RFP80"),
@@ -20387,6 +26275,7 @@ pub mod tables {
             reg_size: 80,
             spill_size: 10,
             spill_align: 4,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -20395,9 +26284,51 @@ pub mod tables {
             super_classes: Cow::Borrowed(&[0x0, 0x4000, 0x80, 0x20000000, 0x0]),
             sub_class_with_sub_reg: Cow::Borrowed(&[]),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: None,
-            reload: None,
-            copy: None,
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(727),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(293),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(&[]),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("RFP80_7"),
@@ -20411,6 +26342,7 @@ pub mod tables {
             reg_size: 80,
             spill_size: 10,
             spill_align: 4,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: false,
             priority: 0,
@@ -20419,9 +26351,11 @@ pub mod tables {
             super_classes: Cow::Borrowed(&[0x0, 0x0, 0x0, 0x40000000, 0x0]),
             sub_class_with_sub_reg: Cow::Borrowed(&[]),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: None,
-            reload: None,
-            copy: None,
+            spill: Cow::Borrowed(&[]),
+            reload: Cow::Borrowed(&[]),
+            copy: Cow::Borrowed(&[]),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("VR128X"),
@@ -20512,6 +26446,7 @@ pub mod tables {
             reg_size: 128,
             spill_size: 16,
             spill_align: 16,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -20522,9 +26457,196 @@ pub mod tables {
             super_reg_classes: Cow::Borrowed(
                 &[src(8, 129), src(8, 130), src(8, 131), src(8, 132)],
             ),
-            spill: None,
-            reload: None,
-            copy: None,
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x53),
+                        template: InstrTemplate {
+                            opcode: Opcode(797),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x13),
+                        template: InstrTemplate {
+                            opcode: Opcode(798),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x1),
+                        template: InstrTemplate {
+                            opcode: Opcode(810),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(343),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x53),
+                        template: InstrTemplate {
+                            opcode: Opcode(799),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x13),
+                        template: InstrTemplate {
+                            opcode: Opcode(800),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x1),
+                        template: InstrTemplate {
+                            opcode: Opcode(811),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(344),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x53),
+                        template: InstrTemplate {
+                            opcode: Opcode(801),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x13),
+                        template: InstrTemplate {
+                            opcode: Opcode(812),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x1),
+                        template: InstrTemplate {
+                            opcode: Opcode(812),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(345),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("VR128"),
@@ -20580,6 +26702,7 @@ pub mod tables {
             reg_size: 128,
             spill_size: 16,
             spill_align: 16,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -20588,36 +26711,196 @@ pub mod tables {
             super_classes: Cow::Borrowed(&[0x1800000, 0x84, 0x4200, 0x80000000, 0x1]),
             sub_class_with_sub_reg: Cow::Borrowed(&[]),
             super_reg_classes: Cow::Borrowed(&[src(8, 130), src(8, 132)]),
-            spill: Some(InstrTemplate {
-                opcode: Opcode(327),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Reg,
-                    ],
-                ),
-            }),
-            reload: Some(InstrTemplate {
-                opcode: Opcode(328),
-                operands: Cow::Borrowed(
-                    &[
-                        TemplateOperand::Reg,
-                        TemplateOperand::Slot,
-                        TemplateOperand::Imm(1),
-                        TemplateOperand::NoReg,
-                        TemplateOperand::Imm(0),
-                        TemplateOperand::NoReg,
-                    ],
-                ),
-            }),
-            copy: Some(InstrTemplate {
-                opcode: Opcode(329),
-                operands: Cow::Borrowed(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x53),
+                        template: InstrTemplate {
+                            opcode: Opcode(797),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x13),
+                        template: InstrTemplate {
+                            opcode: Opcode(798),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x1),
+                        template: InstrTemplate {
+                            opcode: Opcode(810),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(343),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x53),
+                        template: InstrTemplate {
+                            opcode: Opcode(799),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x13),
+                        template: InstrTemplate {
+                            opcode: Opcode(800),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x1),
+                        template: InstrTemplate {
+                            opcode: Opcode(811),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(344),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x53),
+                        template: InstrTemplate {
+                            opcode: Opcode(801),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x13),
+                        template: InstrTemplate {
+                            opcode: Opcode(812),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x1),
+                        template: InstrTemplate {
+                            opcode: Opcode(812),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(345),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("VR256X"),
@@ -20708,6 +26991,7 @@ pub mod tables {
             reg_size: 256,
             spill_size: 32,
             spill_align: 32,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -20729,9 +27013,224 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[src(9, 131), src(9, 132)]),
-            spill: None,
-            reload: None,
-            copy: None,
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x53),
+                        template: InstrTemplate {
+                            opcode: Opcode(802),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: Some(InstrTemplate {
+                            opcode: Opcode(831),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        }),
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x13),
+                        template: InstrTemplate {
+                            opcode: Opcode(803),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: Some(InstrTemplate {
+                            opcode: Opcode(832),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        }),
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(794),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: Some(InstrTemplate {
+                            opcode: Opcode(825),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        }),
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x53),
+                        template: InstrTemplate {
+                            opcode: Opcode(804),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: Some(InstrTemplate {
+                            opcode: Opcode(833),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        }),
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x13),
+                        template: InstrTemplate {
+                            opcode: Opcode(805),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: Some(InstrTemplate {
+                            opcode: Opcode(834),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        }),
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(795),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: Some(InstrTemplate {
+                            opcode: Opcode(826),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        }),
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x53),
+                        template: InstrTemplate {
+                            opcode: Opcode(806),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x13),
+                        template: InstrTemplate {
+                            opcode: Opcode(796),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(796),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("VR256"),
@@ -20790,6 +27289,7 @@ pub mod tables {
             reg_size: 256,
             spill_size: 32,
             spill_align: 32,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -20811,9 +27311,224 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[src(9, 132)]),
-            spill: None,
-            reload: None,
-            copy: None,
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x53),
+                        template: InstrTemplate {
+                            opcode: Opcode(802),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: Some(InstrTemplate {
+                            opcode: Opcode(831),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        }),
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x13),
+                        template: InstrTemplate {
+                            opcode: Opcode(803),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: Some(InstrTemplate {
+                            opcode: Opcode(832),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        }),
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(794),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: Some(InstrTemplate {
+                            opcode: Opcode(825),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        }),
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x53),
+                        template: InstrTemplate {
+                            opcode: Opcode(804),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: Some(InstrTemplate {
+                            opcode: Opcode(833),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        }),
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x13),
+                        template: InstrTemplate {
+                            opcode: Opcode(805),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: Some(InstrTemplate {
+                            opcode: Opcode(834),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        }),
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(795),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: Some(InstrTemplate {
+                            opcode: Opcode(826),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        }),
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x53),
+                        template: InstrTemplate {
+                            opcode: Opcode(806),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x13),
+                        template: InstrTemplate {
+                            opcode: Opcode(796),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(796),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("VR512"),
@@ -20904,6 +27619,7 @@ pub mod tables {
             reg_size: 512,
             spill_size: 64,
             spill_align: 64,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -20925,9 +27641,88 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: None,
-            reload: None,
-            copy: None,
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(807),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: Some(InstrTemplate {
+                            opcode: Opcode(835),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        }),
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(808),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: Some(InstrTemplate {
+                            opcode: Opcode(836),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        }),
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(809),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("VR512_0_15"),
@@ -20986,6 +27781,7 @@ pub mod tables {
             reg_size: 512,
             spill_size: 64,
             spill_align: 64,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: 1,
             allocatable: true,
             priority: 0,
@@ -21007,9 +27803,88 @@ pub mod tables {
                 ],
             ),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: None,
-            reload: None,
-            copy: None,
+            spill: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(807),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        },
+                        unaligned: Some(InstrTemplate {
+                            opcode: Opcode(835),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Reg,
+                                ],
+                            ),
+                        }),
+                    },
+                ],
+            ),
+            reload: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(808),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        },
+                        unaligned: Some(InstrTemplate {
+                            opcode: Opcode(836),
+                            operands: Cow::Borrowed(
+                                &[
+                                    TemplateOperand::Reg,
+                                    TemplateOperand::Slot,
+                                    TemplateOperand::Imm(1),
+                                    TemplateOperand::NoReg,
+                                    TemplateOperand::Imm(0),
+                                    TemplateOperand::NoReg,
+                                ],
+                            ),
+                        }),
+                    },
+                ],
+            ),
+            copy: Cow::Borrowed(
+                &[
+                    TemplateChoice {
+                        features: FeatureSet(0x0),
+                        template: InstrTemplate {
+                            opcode: Opcode(809),
+                            operands: Cow::Borrowed(
+                                &[TemplateOperand::Reg, TemplateOperand::Src],
+                            ),
+                        },
+                        unaligned: None,
+                    },
+                ],
+            ),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: Cow::Borrowed("TILE"),
@@ -21049,6 +27924,7 @@ pub mod tables {
             reg_size: 8192,
             spill_size: 1024,
             spill_align: 1024,
+            mode_sizes: Cow::Borrowed(&[]),
             copy_cost: -1,
             allocatable: true,
             priority: 0,
@@ -21057,9 +27933,15 @@ pub mod tables {
             super_classes: Cow::Borrowed(&[0x0, 0x0, 0x0, 0x0, 0x20]),
             sub_class_with_sub_reg: Cow::Borrowed(&[]),
             super_reg_classes: Cow::Borrowed(&[]),
-            spill: None,
-            reload: None,
-            copy: None,
+            spill: Cow::Borrowed(&[]),
+            reload: Cow::Borrowed(&[]),
+            copy: Cow::Borrowed(&[]),
+            spill_stack_id: Cow::Borrowed("default"),
+            cannot_spill: Some(
+                Cow::Borrowed(
+                    "LLVM 19 spills an AMX tile with TILESTORED after loading its stride into a register: two instructions, which one template cannot say (and llc-19 crashes spilling a tile live across a call)",
+                ),
+            ),
         },
     ];
     /// Callee-saved sets, indexed by `CalleeSavedSet`.
@@ -23968,106 +30850,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(288),
+            reg_form: Opcode(301),
             operand: 2,
             also: None,
-            mem_form: Opcode(287),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(290),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(289),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(293),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(292),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(295),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(294),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(298),
-            operand: 0,
-            also: None,
-            mem_form: Opcode(296),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(300),
-            operand: 0,
-            also: None,
-            mem_form: Opcode(297),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(300),
-            operand: 1,
-            also: None,
-            mem_form: Opcode(299),
+            mem_form: Opcode(300),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -24081,40 +30867,7 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(303),
-            operand: 0,
-            also: None,
-            mem_form: Opcode(301),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(304),
-            operand: 0,
-            also: None,
-            mem_form: Opcode(301),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(307),
-            operand: 0,
+            operand: 2,
             also: None,
             mem_form: Opcode(302),
             address: Cow::Borrowed(
@@ -24129,10 +30882,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(307),
-            operand: 1,
+            reg_form: Opcode(306),
+            operand: 2,
             also: None,
-            mem_form: Opcode(306),
+            mem_form: Opcode(305),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -24145,40 +30898,24 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(311),
+            reg_form: Opcode(308),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(307),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(314),
             operand: 0,
-            also: None,
-            mem_form: Opcode(308),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(313),
-            operand: 0,
-            also: None,
-            mem_form: Opcode(309),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(313),
-            operand: 1,
             also: None,
             mem_form: Opcode(312),
             address: Cow::Borrowed(
@@ -24193,26 +30930,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(314),
-            operand: 1,
-            also: None,
-            mem_form: Opcode(346),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(315),
+            reg_form: Opcode(316),
             operand: 0,
             also: None,
-            mem_form: Opcode(309),
+            mem_form: Opcode(313),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -24225,10 +30946,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(315),
+            reg_form: Opcode(316),
             operand: 1,
             also: None,
-            mem_form: Opcode(349),
+            mem_form: Opcode(315),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -24244,7 +30965,7 @@ pub mod tables {
             reg_form: Opcode(319),
             operand: 0,
             also: None,
-            mem_form: Opcode(316),
+            mem_form: Opcode(317),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -24252,12 +30973,13 @@ pub mod tables {
                     TemplateOperand::NoReg,
                     TemplateOperand::Imm(0),
                     TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
                 ],
             ),
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(322),
+            reg_form: Opcode(320),
             operand: 0,
             also: None,
             mem_form: Opcode(317),
@@ -24273,10 +30995,106 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(322),
+            reg_form: Opcode(323),
+            operand: 0,
+            also: None,
+            mem_form: Opcode(318),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(323),
             operand: 1,
             also: None,
-            mem_form: Opcode(320),
+            mem_form: Opcode(322),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(327),
+            operand: 0,
+            also: None,
+            mem_form: Opcode(324),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(329),
+            operand: 0,
+            also: None,
+            mem_form: Opcode(325),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(329),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(328),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(330),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(362),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(331),
+            operand: 0,
+            also: None,
+            mem_form: Opcode(325),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -24292,7 +31110,7 @@ pub mod tables {
             reg_form: Opcode(331),
             operand: 1,
             also: None,
-            mem_form: Opcode(330),
+            mem_form: Opcode(365),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -24305,10 +31123,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(332),
+            reg_form: Opcode(335),
             operand: 0,
             also: None,
-            mem_form: Opcode(302),
+            mem_form: Opcode(332),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -24321,26 +31139,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(332),
-            operand: 1,
-            also: None,
-            mem_form: Opcode(355),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(343),
+            reg_form: Opcode(338),
             operand: 0,
             also: None,
-            mem_form: Opcode(342),
+            mem_form: Opcode(333),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -24353,10 +31155,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(343),
+            reg_form: Opcode(338),
             operand: 1,
             also: None,
-            mem_form: Opcode(306),
+            mem_form: Opcode(336),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -24369,10 +31171,26 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(345),
+            reg_form: Opcode(347),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(346),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(348),
             operand: 0,
             also: None,
-            mem_form: Opcode(344),
+            mem_form: Opcode(318),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -24385,10 +31203,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(345),
+            reg_form: Opcode(348),
             operand: 1,
             also: None,
-            mem_form: Opcode(312),
+            mem_form: Opcode(371),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -24401,10 +31219,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(351),
+            reg_form: Opcode(359),
             operand: 0,
             also: None,
-            mem_form: Opcode(347),
+            mem_form: Opcode(358),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -24417,10 +31235,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(351),
+            reg_form: Opcode(359),
             operand: 1,
             also: None,
-            mem_form: Opcode(312),
+            mem_form: Opcode(322),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -24433,42 +31251,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(352),
+            reg_form: Opcode(361),
             operand: 0,
             also: None,
-            mem_form: Opcode(353),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(352),
-            operand: 1,
-            also: None,
-            mem_form: Opcode(306),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(358),
-            operand: 1,
-            also: None,
-            mem_form: Opcode(357),
+            mem_form: Opcode(360),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -24484,7 +31270,7 @@ pub mod tables {
             reg_form: Opcode(361),
             operand: 1,
             also: None,
-            mem_form: Opcode(359),
+            mem_form: Opcode(328),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -24497,24 +31283,8 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(362),
-            operand: 1,
-            also: None,
-            mem_form: Opcode(360),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(366),
-            operand: 1,
+            reg_form: Opcode(367),
+            operand: 0,
             also: None,
             mem_form: Opcode(363),
             address: Cow::Borrowed(
@@ -24532,7 +31302,23 @@ pub mod tables {
             reg_form: Opcode(367),
             operand: 1,
             also: None,
-            mem_form: Opcode(364),
+            mem_form: Opcode(328),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(368),
+            operand: 0,
+            also: None,
+            mem_form: Opcode(369),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -24548,7 +31334,7 @@ pub mod tables {
             reg_form: Opcode(368),
             operand: 1,
             also: None,
-            mem_form: Opcode(365),
+            mem_form: Opcode(322),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -24561,7 +31347,23 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(376),
+            reg_form: Opcode(374),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(373),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(377),
             operand: 1,
             also: None,
             mem_form: Opcode(375),
@@ -24577,26 +31379,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(380),
+            reg_form: Opcode(378),
             operand: 1,
             also: None,
-            mem_form: Opcode(377),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(381),
-            operand: 1,
-            also: None,
-            mem_form: Opcode(378),
+            mem_form: Opcode(376),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -24625,10 +31411,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(385),
+            reg_form: Opcode(383),
             operand: 1,
             also: None,
-            mem_form: Opcode(383),
+            mem_form: Opcode(380),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -24641,42 +31427,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(386),
+            reg_form: Opcode(384),
             operand: 1,
             also: None,
-            mem_form: Opcode(384),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(388),
-            operand: 0,
-            also: None,
-            mem_form: Opcode(387),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(390),
-            operand: 0,
-            also: None,
-            mem_form: Opcode(389),
+            mem_form: Opcode(381),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -24690,7 +31444,7 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(392),
-            operand: 0,
+            operand: 1,
             also: None,
             mem_form: Opcode(391),
             address: Cow::Borrowed(
@@ -24705,10 +31459,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(398),
-            operand: 2,
+            reg_form: Opcode(396),
+            operand: 1,
             also: None,
-            mem_form: Opcode(397),
+            mem_form: Opcode(393),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -24721,8 +31475,40 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(400),
-            operand: 2,
+            reg_form: Opcode(397),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(394),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(398),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(395),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(401),
+            operand: 1,
             also: None,
             mem_form: Opcode(399),
             address: Cow::Borrowed(
@@ -24738,9 +31524,9 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(402),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(401),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(400),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -24755,7 +31541,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(404),
             operand: 0,
-            also: Some(1),
+            also: None,
             mem_form: Opcode(403),
             address: Cow::Borrowed(
                 &[
@@ -24771,7 +31557,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(406),
             operand: 0,
-            also: Some(1),
+            also: None,
             mem_form: Opcode(405),
             address: Cow::Borrowed(
                 &[
@@ -24787,7 +31573,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(408),
             operand: 0,
-            also: Some(1),
+            also: None,
             mem_form: Opcode(407),
             address: Cow::Borrowed(
                 &[
@@ -24801,41 +31587,9 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(410),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(409),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(412),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(411),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
             reg_form: Opcode(414),
-            operand: 0,
-            also: Some(1),
+            operand: 2,
+            also: None,
             mem_form: Opcode(413),
             address: Cow::Borrowed(
                 &[
@@ -24850,8 +31604,8 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(416),
-            operand: 0,
-            also: Some(1),
+            operand: 2,
+            also: None,
             mem_form: Opcode(415),
             address: Cow::Borrowed(
                 &[
@@ -24865,7 +31619,7 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(420),
+            reg_form: Opcode(418),
             operand: 0,
             also: Some(1),
             mem_form: Opcode(417),
@@ -24881,23 +31635,7 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(421),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(418),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(423),
+            reg_form: Opcode(420),
             operand: 0,
             also: Some(1),
             mem_form: Opcode(419),
@@ -24913,26 +31651,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(423),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(422),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(427),
+            reg_form: Opcode(422),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(424),
+            mem_form: Opcode(421),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -24945,7 +31667,23 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(428),
+            reg_form: Opcode(424),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(423),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(426),
             operand: 0,
             also: Some(1),
             mem_form: Opcode(425),
@@ -24961,10 +31699,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(430),
+            reg_form: Opcode(428),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(426),
+            mem_form: Opcode(427),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -24978,8 +31716,8 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(430),
-            operand: 2,
-            also: None,
+            operand: 0,
+            also: Some(1),
             mem_form: Opcode(429),
             address: Cow::Borrowed(
                 &[
@@ -24993,7 +31731,7 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(434),
+            reg_form: Opcode(432),
             operand: 0,
             also: Some(1),
             mem_form: Opcode(431),
@@ -25009,23 +31747,7 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(435),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(432),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(437),
+            reg_form: Opcode(436),
             operand: 0,
             also: Some(1),
             mem_form: Opcode(433),
@@ -25042,9 +31764,9 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(437),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(436),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(434),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -25057,9 +31779,25 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(440),
+            reg_form: Opcode(439),
             operand: 0,
             also: Some(1),
+            mem_form: Opcode(435),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(439),
+            operand: 2,
+            also: None,
             mem_form: Opcode(438),
             address: Cow::Borrowed(
                 &[
@@ -25073,26 +31811,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(442),
+            reg_form: Opcode(443),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(439),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(442),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(441),
+            mem_form: Opcode(440),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -25106,9 +31828,25 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(444),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(443),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(441),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(446),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(442),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -25137,9 +31875,9 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(448),
-            operand: 2,
-            also: None,
+            reg_form: Opcode(450),
+            operand: 0,
+            also: Some(1),
             mem_form: Opcode(447),
             address: Cow::Borrowed(
                 &[
@@ -25153,9 +31891,25 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(450),
-            operand: 2,
-            also: None,
+            reg_form: Opcode(451),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(448),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(453),
+            operand: 0,
+            also: Some(1),
             mem_form: Opcode(449),
             address: Cow::Borrowed(
                 &[
@@ -25169,26 +31923,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(452),
+            reg_form: Opcode(453),
             operand: 2,
             also: None,
-            mem_form: Opcode(451),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(454),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(453),
+            mem_form: Opcode(452),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -25202,8 +31940,24 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(456),
-            operand: 2,
-            also: None,
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(454),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(458),
+            operand: 0,
+            also: Some(1),
             mem_form: Opcode(455),
             address: Cow::Borrowed(
                 &[
@@ -25425,6 +32179,22 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
+            reg_form: Opcode(484),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(483),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
             reg_form: Opcode(486),
             operand: 2,
             also: None,
@@ -25457,10 +32227,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(491),
+            reg_form: Opcode(490),
             operand: 2,
             also: None,
-            mem_form: Opcode(490),
+            mem_form: Opcode(489),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -25473,10 +32243,26 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(493),
+            reg_form: Opcode(492),
             operand: 2,
             also: None,
-            mem_form: Opcode(492),
+            mem_form: Opcode(491),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(494),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(493),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -25505,10 +32291,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(511),
+            reg_form: Opcode(498),
             operand: 2,
             also: None,
-            mem_form: Opcode(510),
+            mem_form: Opcode(497),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -25521,10 +32307,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(513),
+            reg_form: Opcode(502),
             operand: 2,
             also: None,
-            mem_form: Opcode(512),
+            mem_form: Opcode(501),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -25537,10 +32323,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(515),
+            reg_form: Opcode(504),
             operand: 2,
             also: None,
-            mem_form: Opcode(514),
+            mem_form: Opcode(503),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -25553,10 +32339,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(517),
+            reg_form: Opcode(507),
             operand: 2,
             also: None,
-            mem_form: Opcode(516),
+            mem_form: Opcode(506),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -25569,10 +32355,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(519),
+            reg_form: Opcode(509),
             operand: 2,
             also: None,
-            mem_form: Opcode(518),
+            mem_form: Opcode(508),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -25585,42 +32371,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(521),
+            reg_form: Opcode(512),
             operand: 2,
             also: None,
-            mem_form: Opcode(520),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(523),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(522),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(525),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(524),
+            mem_form: Opcode(511),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -25730,7 +32484,23 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(539),
-            operand: 0,
+            operand: 2,
+            also: None,
+            mem_form: Opcode(538),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(541),
+            operand: 2,
             also: None,
             mem_form: Opcode(540),
             address: Cow::Borrowed(
@@ -25745,10 +32515,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(542),
+            reg_form: Opcode(543),
             operand: 2,
             also: None,
-            mem_form: Opcode(541),
+            mem_form: Opcode(542),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -25761,10 +32531,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(548),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(545),
+            reg_form: Opcode(545),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(544),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -25777,9 +32547,9 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(549),
-            operand: 0,
-            also: Some(1),
+            reg_form: Opcode(547),
+            operand: 2,
+            also: None,
             mem_form: Opcode(546),
             address: Cow::Borrowed(
                 &[
@@ -25793,10 +32563,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(550),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(547),
+            reg_form: Opcode(549),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(548),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -25809,10 +32579,26 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(554),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(551),
+            reg_form: Opcode(551),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(550),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(553),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(552),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -25827,8 +32613,8 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(555),
             operand: 0,
-            also: Some(1),
-            mem_form: Opcode(552),
+            also: None,
+            mem_form: Opcode(556),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -25841,25 +32627,9 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(556),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(553),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(560),
-            operand: 0,
-            also: Some(1),
+            reg_form: Opcode(558),
+            operand: 2,
+            also: None,
             mem_form: Opcode(557),
             address: Cow::Borrowed(
                 &[
@@ -25873,10 +32643,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(561),
+            reg_form: Opcode(564),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(558),
+            mem_form: Opcode(561),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -25889,10 +32659,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(562),
+            reg_form: Opcode(565),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(559),
+            mem_form: Opcode(562),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -25921,10 +32691,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(567),
+            reg_form: Opcode(570),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(564),
+            mem_form: Opcode(567),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -25937,10 +32707,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(568),
+            reg_form: Opcode(571),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(565),
+            mem_form: Opcode(568),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -25969,10 +32739,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(573),
+            reg_form: Opcode(576),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(570),
+            mem_form: Opcode(573),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -25985,10 +32755,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(574),
+            reg_form: Opcode(577),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(571),
+            mem_form: Opcode(574),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -26017,10 +32787,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(579),
+            reg_form: Opcode(582),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(576),
+            mem_form: Opcode(579),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -26033,10 +32803,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(580),
+            reg_form: Opcode(583),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(577),
+            mem_form: Opcode(580),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -26065,10 +32835,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(585),
+            reg_form: Opcode(588),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(582),
+            mem_form: Opcode(585),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -26081,10 +32851,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(586),
+            reg_form: Opcode(589),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(583),
+            mem_form: Opcode(586),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -26113,10 +32883,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(591),
+            reg_form: Opcode(594),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(588),
+            mem_form: Opcode(591),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -26129,10 +32899,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(592),
+            reg_form: Opcode(595),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(589),
+            mem_form: Opcode(592),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -26161,10 +32931,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(597),
+            reg_form: Opcode(600),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(594),
+            mem_form: Opcode(597),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -26177,10 +32947,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(598),
+            reg_form: Opcode(601),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(595),
+            mem_form: Opcode(598),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -26209,10 +32979,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(603),
+            reg_form: Opcode(606),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(600),
+            mem_form: Opcode(603),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -26225,10 +32995,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(604),
+            reg_form: Opcode(607),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(601),
+            mem_form: Opcode(604),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -26257,10 +33027,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(609),
+            reg_form: Opcode(612),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(606),
+            mem_form: Opcode(609),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -26273,10 +33043,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(610),
+            reg_form: Opcode(613),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(607),
+            mem_form: Opcode(610),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -26305,10 +33075,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(615),
+            reg_form: Opcode(618),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(612),
+            mem_form: Opcode(615),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -26321,10 +33091,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(616),
+            reg_form: Opcode(619),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(613),
+            mem_form: Opcode(616),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -26353,10 +33123,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(621),
+            reg_form: Opcode(624),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(618),
+            mem_form: Opcode(621),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -26369,25 +33139,9 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(623),
+            reg_form: Opcode(625),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(619),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(623),
-            operand: 2,
-            also: None,
             mem_form: Opcode(622),
             address: Cow::Borrowed(
                 &[
@@ -26401,26 +33155,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(627),
+            reg_form: Opcode(626),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(624),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(628),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(625),
+            mem_form: Opcode(623),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -26436,7 +33174,7 @@ pub mod tables {
             reg_form: Opcode(630),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(626),
+            mem_form: Opcode(627),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -26449,9 +33187,25 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(630),
-            operand: 2,
-            also: None,
+            reg_form: Opcode(631),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(628),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(632),
+            operand: 0,
+            also: Some(1),
             mem_form: Opcode(629),
             address: Cow::Borrowed(
                 &[
@@ -26465,39 +33219,7 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(634),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(631),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(635),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(632),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(637),
+            reg_form: Opcode(636),
             operand: 0,
             also: Some(1),
             mem_form: Opcode(633),
@@ -26514,9 +33236,9 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(637),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(636),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(634),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -26529,9 +33251,25 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(640),
+            reg_form: Opcode(639),
             operand: 0,
             also: Some(1),
+            mem_form: Opcode(635),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(639),
+            operand: 2,
+            also: None,
             mem_form: Opcode(638),
             address: Cow::Borrowed(
                 &[
@@ -26545,26 +33283,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(642),
+            reg_form: Opcode(643),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(639),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(642),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(641),
+            mem_form: Opcode(640),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -26579,40 +33301,40 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(644),
             operand: 0,
+            also: Some(1),
+            mem_form: Opcode(641),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(646),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(642),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(646),
+            operand: 2,
             also: None,
-            mem_form: Opcode(643),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(648),
-            operand: 0,
-            also: Some(1),
             mem_form: Opcode(645),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(649),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(646),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -26641,10 +33363,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(654),
+            reg_form: Opcode(651),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(651),
+            mem_form: Opcode(648),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -26657,9 +33379,25 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(655),
+            reg_form: Opcode(653),
             operand: 0,
             also: Some(1),
+            mem_form: Opcode(649),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(653),
+            operand: 2,
+            also: None,
             mem_form: Opcode(652),
             address: Cow::Borrowed(
                 &[
@@ -26676,7 +33414,39 @@ pub mod tables {
             reg_form: Opcode(656),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(653),
+            mem_form: Opcode(654),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(658),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(655),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(658),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(657),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -26691,40 +33461,40 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(660),
             operand: 0,
-            also: Some(1),
-            mem_form: Opcode(657),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(661),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(658),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(662),
-            operand: 0,
-            also: Some(1),
+            also: None,
             mem_form: Opcode(659),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(664),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(661),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(665),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(662),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -26753,10 +33523,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(667),
+            reg_form: Opcode(670),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(664),
+            mem_form: Opcode(667),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -26769,10 +33539,58 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(668),
+            reg_form: Opcode(671),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(665),
+            mem_form: Opcode(668),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(672),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(669),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(676),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(673),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(677),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(674),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -26801,10 +33619,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(679),
+            reg_form: Opcode(682),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(676),
+            mem_form: Opcode(679),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -26817,10 +33635,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(680),
+            reg_form: Opcode(683),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(677),
+            mem_form: Opcode(680),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -26849,10 +33667,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(685),
+            reg_form: Opcode(694),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(682),
+            mem_form: Opcode(691),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -26865,58 +33683,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(686),
+            reg_form: Opcode(695),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(683),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(690),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(687),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(691),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(688),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(692),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(689),
+            mem_form: Opcode(692),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -26945,10 +33715,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(697),
+            reg_form: Opcode(700),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(694),
+            mem_form: Opcode(697),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -26961,10 +33731,74 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(698),
+            reg_form: Opcode(701),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(695),
+            mem_form: Opcode(698),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(702),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(699),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(706),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(703),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(707),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(704),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(708),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(705),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -27009,7 +33843,7 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(715),
+            reg_form: Opcode(714),
             operand: 0,
             also: Some(1),
             mem_form: Opcode(711),
@@ -27025,137 +33859,9 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(715),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(714),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(719),
+            reg_form: Opcode(731),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(716),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(720),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(717),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(722),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(718),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(722),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(721),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(726),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(723),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(727),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(724),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(729),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(725),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(729),
-            operand: 2,
-            also: None,
             mem_form: Opcode(728),
             address: Cow::Borrowed(
                 &[
@@ -27172,7 +33878,7 @@ pub mod tables {
             reg_form: Opcode(732),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(730),
+            mem_form: Opcode(729),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -27188,7 +33894,7 @@ pub mod tables {
             reg_form: Opcode(734),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(731),
+            mem_form: Opcode(730),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -27217,10 +33923,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(740),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(739),
+            reg_form: Opcode(738),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(735),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -27233,10 +33939,74 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(742),
+            reg_form: Opcode(739),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(736),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(741),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(737),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(741),
             operand: 2,
             also: None,
-            mem_form: Opcode(741),
+            mem_form: Opcode(740),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(745),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(742),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(746),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(743),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -27251,8 +34021,8 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(748),
             operand: 0,
-            also: None,
-            mem_form: Opcode(746),
+            also: Some(1),
+            mem_form: Opcode(744),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -27265,8 +34035,8 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(749),
-            operand: 0,
+            reg_form: Opcode(748),
+            operand: 2,
             also: None,
             mem_form: Opcode(747),
             address: Cow::Borrowed(
@@ -27281,7 +34051,119 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(749),
+            reg_form: Opcode(751),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(749),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(753),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(750),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(753),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(752),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(759),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(758),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(761),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(760),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(767),
+            operand: 0,
+            also: None,
+            mem_form: Opcode(765),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(768),
+            operand: 0,
+            also: None,
+            mem_form: Opcode(766),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(768),
             operand: 0,
             also: Some(1),
             mem_form: Opcode(152),
@@ -27298,10 +34180,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(752),
+            reg_form: Opcode(771),
             operand: 0,
             also: None,
-            mem_form: Opcode(750),
+            mem_form: Opcode(769),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -27314,10 +34196,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(753),
+            reg_form: Opcode(772),
             operand: 0,
             also: None,
-            mem_form: Opcode(751),
+            mem_form: Opcode(770),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -27330,7 +34212,7 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(753),
+            reg_form: Opcode(772),
             operand: 0,
             also: Some(1),
             mem_form: Opcode(159),
@@ -27347,10 +34229,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(756),
+            reg_form: Opcode(775),
             operand: 0,
             also: None,
-            mem_form: Opcode(754),
+            mem_form: Opcode(773),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -27363,10 +34245,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(757),
+            reg_form: Opcode(776),
             operand: 0,
             also: None,
-            mem_form: Opcode(755),
+            mem_form: Opcode(774),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -27379,7 +34261,7 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(757),
+            reg_form: Opcode(776),
             operand: 0,
             also: Some(1),
             mem_form: Opcode(166),
@@ -27396,10 +34278,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(760),
+            reg_form: Opcode(779),
             operand: 0,
             also: None,
-            mem_form: Opcode(758),
+            mem_form: Opcode(777),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -27412,10 +34294,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(761),
+            reg_form: Opcode(780),
             operand: 0,
             also: None,
-            mem_form: Opcode(759),
+            mem_form: Opcode(778),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -27428,7 +34310,7 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(761),
+            reg_form: Opcode(780),
             operand: 0,
             also: Some(1),
             mem_form: Opcode(173),
@@ -27445,10 +34327,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(763),
+            reg_form: Opcode(782),
             operand: 1,
             also: None,
-            mem_form: Opcode(762),
+            mem_form: Opcode(781),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -27461,10 +34343,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(765),
+            reg_form: Opcode(784),
             operand: 1,
             also: None,
-            mem_form: Opcode(764),
+            mem_form: Opcode(783),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -27477,10 +34359,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(780),
+            reg_form: Opcode(844),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(777),
+            mem_form: Opcode(841),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -27493,10 +34375,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(781),
+            reg_form: Opcode(845),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(778),
+            mem_form: Opcode(842),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -27509,10 +34391,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(783),
+            reg_form: Opcode(847),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(779),
+            mem_form: Opcode(843),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -27525,10 +34407,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(783),
+            reg_form: Opcode(847),
             operand: 2,
             also: None,
-            mem_form: Opcode(782),
+            mem_form: Opcode(846),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -27541,10 +34423,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(787),
+            reg_form: Opcode(851),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(784),
+            mem_form: Opcode(848),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -27557,10 +34439,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(788),
+            reg_form: Opcode(852),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(785),
+            mem_form: Opcode(849),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -27573,10 +34455,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(790),
+            reg_form: Opcode(854),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(786),
+            mem_form: Opcode(850),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -27589,10 +34471,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(790),
+            reg_form: Opcode(854),
             operand: 2,
             also: None,
-            mem_form: Opcode(789),
+            mem_form: Opcode(853),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -27605,10 +34487,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(794),
+            reg_form: Opcode(858),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(791),
+            mem_form: Opcode(855),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -27621,10 +34503,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(795),
+            reg_form: Opcode(859),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(792),
+            mem_form: Opcode(856),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -27637,10 +34519,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(797),
+            reg_form: Opcode(861),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(793),
+            mem_form: Opcode(857),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -27653,10 +34535,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(797),
+            reg_form: Opcode(861),
             operand: 2,
             also: None,
-            mem_form: Opcode(796),
+            mem_form: Opcode(860),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -27669,10 +34551,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(800),
+            reg_form: Opcode(864),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(798),
+            mem_form: Opcode(862),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -27685,10 +34567,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(802),
+            reg_form: Opcode(866),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(799),
+            mem_form: Opcode(863),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -27701,10 +34583,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(802),
+            reg_form: Opcode(866),
             operand: 2,
             also: None,
-            mem_form: Opcode(801),
+            mem_form: Opcode(865),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -27717,10 +34599,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(804),
+            reg_form: Opcode(868),
             operand: 2,
             also: None,
-            mem_form: Opcode(803),
+            mem_form: Opcode(867),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -27733,10 +34615,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(806),
+            reg_form: Opcode(870),
             operand: 2,
             also: None,
-            mem_form: Opcode(805),
+            mem_form: Opcode(869),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,

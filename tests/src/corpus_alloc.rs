@@ -144,16 +144,16 @@ pub struct LlvmCounts {
 
 /// Counts LLVM's spill code in `f` (see [`LlvmCounts`]).
 pub fn count_llvm(t: &TargetInfo<'_>, f: &regalloc::ir::MachineFunction) -> LlvmCounts {
-    let stores: HashSet<_> = t
-        .classes
-        .iter()
-        .filter_map(|c| c.spill.as_ref().map(|x| x.opcode))
-        .collect();
-    let loads: HashSet<_> = t
-        .classes
-        .iter()
-        .filter_map(|c| c.reload.as_ref().map(|x| x.opcode))
-        .collect();
+    // Every subtarget's and every slot alignment's form.
+    let opcodes = |kind: usize| {
+        t.classes
+            .iter()
+            .flat_map(|c| [&c.spill, &c.reload][kind].iter())
+            .flat_map(|ch| std::iter::once(&ch.template).chain(&ch.unaligned))
+            .map(|x| x.opcode)
+            .collect::<HashSet<_>>()
+    };
+    let (stores, loads) = (opcodes(0), opcodes(1));
     let spill_ids: HashSet<u32> = f
         .stack
         .iter()

@@ -17,7 +17,8 @@
 use crate::regs_gen::Rng;
 use regalloc::ir::{Block, Builder, Generic, MachineFunction, Op, RegFlags, RegMask, VReg};
 use regalloc::target::{
-    CalleeSavedSet, InstrFlags, Opcode, OperandKind, Reg, RegClass, SubRegIndex, TargetInfo,
+    CalleeSavedSet, FeatureSet, InstrFlags, Opcode, OperandKind, Reg, RegClass, SubRegIndex,
+    TargetInfo,
 };
 
 /// What the generator may use on one target, computed once.
@@ -38,10 +39,16 @@ impl Palette {
     pub fn new(t: &TargetInfo<'_>) -> Palette {
         let usable = |c: RegClass| {
             let d = t.class(c);
+            // Generated functions have no subtarget features (so no HW
+            // mode: classes whose size depends on one, Hexagon's HVX, are
+            // left out) and their slots live on the ordinary stack.
+            let none = FeatureSet::NONE;
             d.allocatable
-                && d.spill.is_some()
-                && d.reload.is_some()
-                && d.copy.is_some()
+                && t.spill_template(c, none, true).is_some()
+                && t.reload_template(c, none, true).is_some()
+                && t.copy_template(c, none).is_some()
+                && d.spill_stack_id == "default"
+                && d.mode_sizes.windows(2).all(|w| w[0] == w[1])
                 && d.members.iter().filter(|&&r| !t.is_reserved(r)).count() >= 2
         };
         let classes: Vec<RegClass> = (0..t.classes.len())

@@ -71,7 +71,7 @@ fn runs() -> Vec<Run> {
         ),
     ];
     for (name, dir, target, flags) in others {
-        let templates = target.classes.iter().any(|c| c.spill.is_some());
+        let templates = target.classes.iter().any(|c| !c.spill.is_empty());
         if target.instrs.is_empty() || !templates {
             println!(
                 "notice: {name}: regalloc_targets has no instructions or spill templates yet; skipping its corpus"

@@ -42,7 +42,9 @@ use regalloc::ir::{
     Block, Builder, FrameObject, FrameRef, Generic, Inst, InstData, MachineFunction, Op, Operand,
     RegFlags, RegMask, RegOperand, RegRef, VReg,
 };
-use regalloc::target::{InstrFlags, Reg, RegClass, RegUnit, TargetInfo, TemplateOperand, fixtures};
+use regalloc::target::{
+    FeatureSet, InstrFlags, Reg, RegClass, RegUnit, TargetInfo, TemplateOperand, fixtures,
+};
 
 // ---------------------------------------------------------------------------
 // The reference allocator: spill everything.
@@ -113,9 +115,9 @@ fn from_template(
     slot: u32,
 ) -> Option<InstData> {
     let tpl = if spill {
-        t.class(c).spill.as_ref()?
+        t.spill_template(c, FeatureSet::NONE, true)?
     } else {
-        t.class(c).reload.as_ref()?
+        t.reload_template(c, FeatureSet::NONE, true)?
     };
     let mut d = InstData::new(Op::Target(tpl.opcode));
     for o in tpl.operands.iter() {

@@ -336,7 +336,7 @@ fn corpus_classes_have_spill_reload_and_copy_templates() {
                 ("copy", &c.copy),
             ]
             .into_iter()
-            .filter(|(_, x)| x.is_none())
+            .filter(|(_, x)| x.is_empty())
             .filter(|(k, _)| *k != "copy" || !NO_COPY_TEMPLATE.contains(&(t, &c.name)))
             .map(|(k, _)| k)
             .collect();

@@ -141,8 +141,8 @@ pub fn hoist(
             let Some(class) = func.vreg_class(v) else {
                 continue;
             };
-            let Some(inst) = store_template(t, class, RegOperand::use_of(RegRef::Virt(v)), slot)
-            else {
+            let reg = RegOperand::use_of(RegRef::Virt(v));
+            let Some(inst) = store_template(t, func.features, class, reg, slot, s.align) else {
                 continue;
             };
             tracing::debug!(vreg = v.0, block = b.index(), slot, value, "hoisted spill");

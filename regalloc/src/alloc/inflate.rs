@@ -42,8 +42,10 @@ pub fn largest_legal_super_class(t: &TargetInfo<'_>, c: RegClass) -> RegClass {
                 && sd.reg_size == d.reg_size
                 && sd.spill_size == d.spill_size
                 && sd.lane_mask == d.lane_mask
-                && sd.spill.is_some() == d.spill.is_some()
-                && sd.reload.is_some() == d.reload.is_some()
+                && sd.spill.is_empty() == d.spill.is_empty()
+                && sd.reload.is_empty() == d.reload.is_empty()
+                && sd.spill_align == d.spill_align
+                && sd.spill_stack_id == d.spill_stack_id
         })
         .max_by_key(|&s| (t.class(s).members.len(), std::cmp::Reverse(s)))
         .unwrap_or(c)

@@ -373,18 +373,26 @@ pub fn function_info_with(
     // pointer, keeps the realigned frame's address.
     let large_frame = t.base_pointer_frame_size > 0
         && frame.local_frame_size >= u64::from(t.base_pointer_frame_size);
+    // x86's `hasFP` lists an opaque stack-pointer adjustment too; on
+    // AArch64 the flag is not set, so counting it everywhere only reserves
+    // more.
+    let has_frame_pointer = var_sized
+        || frame.frame_address_taken
+        || frame.opaque_sp_adjustment
+        || realigned
+        || kept_by_policy;
+    let has_base_pointer = sp_moves && (realigned || large_frame);
     FunctionInfo {
-        // x86's `hasFP` lists an opaque stack-pointer adjustment too; on
-        // AArch64 the flag is not set, so counting it everywhere only
-        // reserves more.
-        has_frame_pointer: var_sized
-            || frame.frame_address_taken
-            || frame.opaque_sp_adjustment
-            || realigned
-            || kept_by_policy,
-        has_base_pointer: sp_moves && (realigned || large_frame),
+        has_frame_pointer,
+        has_base_pointer,
         has_calls,
-        features: 0,
+        features: func.features,
+        // Realigning for a spill slot needs the frame pointer (and the base
+        // pointer, where the stack pointer moves) that only a function
+        // already keeping them has reserved (X86RegisterInfo's
+        // canRealignStack).
+        spill_realign: !t.spill_realign_needs_frame_pointer
+            || (has_frame_pointer && (!sp_moves || has_base_pointer)),
     }
 }
 

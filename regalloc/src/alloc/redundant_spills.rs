@@ -687,6 +687,7 @@ body: |
             vreg: VReg(0),
             size: 8,
             align: 8,
+            stack_id: "default".into(),
             range,
             weight: 1.0,
         });

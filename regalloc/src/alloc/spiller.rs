@@ -44,7 +44,10 @@
 
 use crate::analysis::{LiveInterval, LiveIntervals, LiveRange, Segment, Slot, SlotIndex, ValNo};
 use crate::ir::{Inst, InstData, MachineFunction, Op, Operand, RegFlags, RegOperand, RegRef, VReg};
-use crate::target::{InstrTemplate, MemoryFoldDesc, Reg, RegClass, TargetInfo, TemplateOperand};
+use crate::target::{
+    FeatureSet, FunctionInfo, InstrTemplate, MemoryFoldDesc, Reg, RegClass, TargetInfo,
+    TemplateOperand,
+};
 
 use super::remat::{all_remat_values, is_constant, remat_copy, remat_values};
 use super::virtmap::VirtRegMap;
@@ -137,6 +140,9 @@ pub struct SpillSlot {
     pub size: u64,
     /// Alignment in bytes.
     pub align: u32,
+    /// The stack it lives in (`default`, `scalable-vector`): slots of
+    /// different stacks are never merged.
+    pub stack_id: Box<str>,
     /// Where the slot may hold a value: the original register's live range
     /// before any split (every piece lives inside it, and a value stored by
     /// one piece may be reloaded by another wherever the original is
@@ -180,6 +186,9 @@ pub struct Spiller {
     phys_defs: Vec<Reg>,
     /// The spill slot of each original register spilled so far.
     slot_of: rustc_hash::FxHashMap<VReg, u32>,
+    /// The function's facts that spill code depends on (subtarget, whether
+    /// a slot may be realigned), learnt at the first spill.
+    info: Option<FunctionInfo>,
     /// The decisions so far.
     pub code: SpillCode,
 }
@@ -232,6 +241,7 @@ impl Spiller {
             later_users: Vec::new(),
             phys_defs,
             slot_of: Default::default(),
+            info: None,
             code: SpillCode::default(),
         }
     }
@@ -300,21 +310,16 @@ impl Spiller {
                 format!("%{} has no register class", v.0),
             ));
         };
-        let cd = t.class(class);
-        let (Some(store), Some(load)) = (cd.spill.clone(), cd.reload.clone()) else {
-            return Err(err(
+        let info = *self
+            .info
+            .get_or_insert_with(|| super::order::function_info(t, func));
+        let layout = spill_layout(t, class, &info).map_err(|why| {
+            err(
                 AllocErrorKind::Unsupported,
-                format!(
-                    "%{} must be spilled but class {} has no spill/reload template",
-                    v.0, cd.name
-                ),
-            ));
-        };
-        let size = if cd.spill_size > 0 {
-            u64::from(cd.spill_size)
-        } else {
-            u64::from(cd.reg_size.div_ceil(8).max(1))
-        };
+                format!("%{} must be spilled but {why}", v.0),
+            )
+        })?;
+        let (store, load) = (layout.store.clone(), layout.load.clone());
         // The slot is created when the first store or reload needs it: a
         // register whose values are all rematerialized needs none. Every
         // piece of one original shares its slot.
@@ -330,8 +335,9 @@ impl Spiller {
                 *slot_of.entry(original).or_insert_with(|| {
                     slots.push(SpillSlot {
                         vreg: original,
-                        size,
-                        align: cd.spill_align.max(1),
+                        size: layout.size,
+                        align: layout.align,
+                        stack_id: layout.stack_id.into(),
                         range: orig_range.clone(),
                         weight: iv.weight,
                     });
@@ -390,8 +396,17 @@ impl Spiller {
             // A full COPY to or from the spilled register becomes the
             // reload or the store itself (LLVM folds the memory operand
             // into the COPY). A rematerializable value is recomputed
-            // instead, as LLVM tries that first.
-            if let Some((inst, kind)) = fold_copy(t, func, &iv.range, i, at, v, class) {
+            // instead, as LLVM tries that first. Not where the template
+            // names the register by its pieces: the folded copy's record
+            // names one operand's register, which would be a piece.
+            let piecewise = [&store, &load].iter().any(|tpl| {
+                tpl.operands
+                    .iter()
+                    .any(|o| matches!(o, TemplateOperand::RegSub(_)))
+            });
+            if let Some((inst, kind)) =
+                fold_copy(t, func, &iv.range, i, at, v, class).filter(|_| !piecewise)
+            {
                 let fold = match kind {
                     FoldKind::Reload => {
                         let vn = iv
@@ -742,22 +757,93 @@ fn live_after(range: &LiveRange, at: SlotIndex) -> bool {
 }
 
 /// The class's spill store of register operand `reg` to spiller slot
-/// `slot`, or `None` when the class has no spill template.
+/// `slot`, aligned to `slot_align` bytes, in a function with subtarget
+/// `features`, or `None` when the class has no spill template.
 pub(crate) fn store_template(
     t: &TargetInfo<'_>,
+    features: FeatureSet,
     class: RegClass,
     reg: RegOperand,
     slot: u32,
+    slot_align: u32,
 ) -> Option<InstData> {
-    let store = t.classes.get(class.index())?.spill.clone()?;
-    Some(from_template(t, &store, reg, slot, true).0)
+    let aligned = slot_align >= t.class_sizes(class, features).spill_align;
+    let store = t.spill_template(class, features, aligned)?;
+    Some(from_template(t, store, reg, slot, true).0)
+}
+
+/// How a register of a class is spilled in a function: its slot's size,
+/// alignment and stack, and the store and load that reach it.
+pub(crate) struct SpillLayout<'t, 'a> {
+    /// Slot size in bytes (the class's spill size in the function's HW mode).
+    pub size: u64,
+    /// Slot alignment in bytes.
+    pub align: u32,
+    /// The stack the slot lives in.
+    pub stack_id: &'t str,
+    /// The store.
+    pub store: &'t InstrTemplate<'a>,
+    /// The load.
+    pub load: &'t InstrTemplate<'a>,
+}
+
+/// The spill layout of class `class` in a function with facts `info`, or
+/// why the class cannot be spilled there (`class X cannot be spilled: ...`).
+///
+/// The slot asks for the class's spill alignment, as LLVM's
+/// `VirtRegMap::createSpillSlot` does; where that exceeds the stack's and
+/// the function may not realign its stack (x86 without a frame pointer),
+/// the slot gets the stack's alignment and the class's unaligned store and
+/// load (`VMOVUPSYmr` rather than `VMOVAPSYmr`).
+pub(crate) fn spill_layout<'t, 'a>(
+    t: &'t TargetInfo<'a>,
+    class: RegClass,
+    info: &FunctionInfo,
+) -> Result<SpillLayout<'t, 'a>, String> {
+    let cd = t.class(class);
+    if let Some(why) = &cd.cannot_spill {
+        return Err(format!("class {} cannot be spilled: {why}", cd.name));
+    }
+    let sizes = t.class_sizes(class, info.features);
+    let want = sizes.spill_align.max(1);
+    let stack = t.stack_alignment;
+    let aligned = stack == 0 || want <= stack || info.spill_realign;
+    let (Some(store), Some(load)) = (
+        t.spill_template(class, info.features, aligned),
+        t.reload_template(class, info.features, aligned),
+    ) else {
+        let what = if cd.spill.is_empty() {
+            ""
+        } else {
+            " for this function's subtarget"
+        };
+        return Err(format!(
+            "class {} has no spill/reload template{what}",
+            cd.name
+        ));
+    };
+    let size = if sizes.spill_size > 0 {
+        u64::from(sizes.spill_size)
+    } else {
+        u64::from(sizes.reg_size.div_ceil(8).max(1))
+    };
+    Ok(SpillLayout {
+        size,
+        align: if aligned { want } else { stack },
+        stack_id: &cd.spill_stack_id,
+        store,
+        load,
+    })
 }
 
 /// A store (`is_store`) or load of register operand `reg` to or from slot
 /// `slot`, from the class's template, and the position of `reg` in it.
 /// Which operands are definitions comes from the instruction's
 /// description; the frame index is the spiller's slot index until the
-/// rewriter renumbers it.
+/// rewriter renumbers it. A template naming the register piecewise gets
+/// its sub-registers (each `undef` where defined: none of the register is
+/// live before a reload); the instruction's implicit registers follow its
+/// explicit operands, as LLVM's MIR parser wants them.
 fn from_template(
     t: &TargetInfo<'_>,
     tpl: &InstrTemplate<'_>,
@@ -765,26 +851,59 @@ fn from_template(
     slot: u32,
     is_store: bool,
 ) -> (InstData, usize) {
-    let num_defs = t
-        .instrs
-        .get(tpl.opcode.index())
-        .map_or(usize::from(!is_store), |d| usize::from(d.num_defs));
+    let desc = t.instrs.get(tpl.opcode.index());
+    let num_defs = desc.map_or(usize::from(!is_store), |d| usize::from(d.num_defs));
     let mut inst = InstData::new(Op::Target(tpl.opcode));
     let mut at = 0;
     for (k, o) in tpl.operands.iter().enumerate() {
-        inst.operands.push(match *o {
-            TemplateOperand::Reg | TemplateOperand::Src => {
-                let mut r = reg.clone();
-                r.flags.set(RegFlags::DEF, k < num_defs);
-                r.flags.set(RegFlags::IMPLICIT, false);
-                r.tied_to = None;
-                at = k;
-                Operand::Reg(r)
+        let piece = match *o {
+            TemplateOperand::Reg | TemplateOperand::Src => None,
+            TemplateOperand::RegSub(i) | TemplateOperand::SrcSub(i) => Some(i),
+            // The register placeholders are the arms above.
+            other => {
+                inst.operands.push(
+                    Operand::from_template(other, slot)
+                        .unwrap_or(Operand::Reg(RegOperand::use_of(RegRef::NoReg))),
+                );
+                continue;
             }
-            // The register placeholders are the arm above.
-            other => Operand::from_template(other, slot)
-                .unwrap_or(Operand::Reg(RegOperand::use_of(RegRef::NoReg))),
-        });
+        };
+        let mut r = reg.clone();
+        let def = k < num_defs;
+        r.flags.set(RegFlags::DEF, def);
+        r.flags.set(RegFlags::IMPLICIT, false);
+        r.tied_to = None;
+        if let Some(i) = piece {
+            match r.reg {
+                RegRef::Phys(p) => {
+                    if let Some(s) = t.sub_reg(p, i) {
+                        r.reg = RegRef::Phys(s);
+                    }
+                }
+                _ => {
+                    r.sub = Some(i);
+                    r.flags.set(RegFlags::UNDEF, def);
+                }
+            }
+        }
+        if at == 0 || piece.is_none() {
+            at = k;
+        }
+        inst.operands.push(Operand::Reg(r));
+    }
+    if let Some(d) = desc {
+        for &p in d.implicit_defs.iter() {
+            inst.operands.push(Operand::Reg(RegOperand {
+                flags: RegFlags::DEF | RegFlags::IMPLICIT,
+                ..RegOperand::use_of(RegRef::Phys(p))
+            }));
+        }
+        for &p in d.implicit_uses.iter() {
+            inst.operands.push(Operand::Reg(RegOperand {
+                flags: RegFlags::IMPLICIT,
+                ..RegOperand::use_of(RegRef::Phys(p))
+            }));
+        }
     }
     (inst, at)
 }

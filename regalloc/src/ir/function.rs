@@ -301,6 +301,10 @@ pub struct MachineFunction {
     /// The IR function's `"frame-pointer"` attribute, read from the file's
     /// IR module; `None` when there is none (the target's default applies).
     pub frame_pointer: Option<FramePointerKind>,
+    /// The function's subtarget features, from its IR `"target-features"`
+    /// attribute (none when the file has no IR module): they pick the
+    /// spill instructions and the HW mode's register sizes.
+    pub features: crate::target::FeatureSet,
 }
 
 /// When a function keeps a frame pointer, by its IR attribute

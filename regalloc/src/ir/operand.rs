@@ -226,7 +226,7 @@ impl Operand {
 
     /// The operand a spill-code or fold template operand stands for, with
     /// `%stack.slot` for the slot; `None` for the register placeholders
-    /// (`TplReg`, `TplSrc`), which the caller fills.
+    /// (`TplReg`, `TplSrc` and their pieces), which the caller fills.
     pub fn from_template(o: TemplateOperand, slot: u32) -> Option<Operand> {
         Some(match o {
             TemplateOperand::Slot => Operand::Frame(
@@ -239,7 +239,10 @@ impl Operand {
             TemplateOperand::Imm(x) => Operand::Imm(x),
             TemplateOperand::Fixed(r) => Operand::Reg(RegOperand::use_of(r)),
             TemplateOperand::NoReg => Operand::Reg(RegOperand::use_of(RegRef::NoReg)),
-            TemplateOperand::Reg | TemplateOperand::Src => return None,
+            TemplateOperand::Reg
+            | TemplateOperand::Src
+            | TemplateOperand::RegSub(_)
+            | TemplateOperand::SrcSub(_) => return None,
         })
     }
 }

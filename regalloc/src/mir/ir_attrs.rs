@@ -1,4 +1,4 @@
-//! The function attributes of the embedded IR module (`--- |`) that allocation depends on: today the `"frame-pointer"` policy, which decides whether the frame-pointer register is reserved.
+//! The function attributes of the embedded IR module (`--- |`) that allocation depends on: the `"frame-pointer"` policy, which decides whether the frame-pointer register is reserved, and the `"target-features"` string, which decides the subtarget (spill instructions, HW mode).
 //!
 //! The IR module is kept verbatim for the writer; this is not an IR parser.
 //! It reads two kinds of lines: a function definition (`define ... @name(...)
@@ -11,12 +11,65 @@
 use std::collections::HashMap;
 
 use crate::ir::FramePointerKind;
+use crate::target::{FeatureSet, TargetInfo};
 
 /// Per defined function, by IR name: the value of its `"frame-pointer"`
 /// attribute, for the functions that have one.
 pub fn frame_pointer_kinds(header: &str) -> HashMap<String, FramePointerKind> {
-    let mut groups: HashMap<&str, FramePointerKind> = HashMap::new();
-    let mut defines: Vec<(String, Vec<&str>, Option<FramePointerKind>)> = Vec::new();
+    string_attributes(header, "frame-pointer")
+        .into_iter()
+        .filter_map(|(name, value)| {
+            // `"reserved"` (newer LLVMs: the register is kept out of
+            // allocation but no frame is set up) reserves it just as
+            // `"all"` does.
+            let kind = match value {
+                "all" | "reserved" => FramePointerKind::All,
+                "non-leaf" => FramePointerKind::NonLeaf,
+                "none" => FramePointerKind::None,
+                _ => return None,
+            };
+            Some((name, kind))
+        })
+        .collect()
+}
+
+/// Per defined function, by IR name: its subtarget features, from its
+/// `"target-features"` attribute (`"+avx2,-sse4a,..."`) read against the
+/// target's features: each `+name` turns a feature on with what it
+/// implies, each `-name` turns it off with what implies it, in order, as
+/// LLVM applies them. Names the target does not describe are ignored (the
+/// tables hold only the features something depends on). `"target-cpu"` is
+/// not read: clang writes every feature the CPU has into the string.
+pub fn target_features(t: &TargetInfo<'_>, header: &str) -> HashMap<String, FeatureSet> {
+    if t.features.is_empty() {
+        return HashMap::new();
+    }
+    string_attributes(header, "target-features")
+        .into_iter()
+        .map(|(name, value)| {
+            let set = value
+                .split(',')
+                .filter_map(|term| {
+                    let term = term.trim();
+                    let (on, feature) = match term.split_at_checked(1)? {
+                        ("+", f) => (true, f),
+                        ("-", f) => (false, f),
+                        _ => return None,
+                    };
+                    Some((on, t.find_feature(feature)?))
+                })
+                .fold(FeatureSet::NONE, |set, (on, k)| t.with_feature(set, k, on));
+            (name, set)
+        })
+        .collect()
+}
+
+/// Per defined function, by IR name: the value of its string attribute
+/// `key` (`"key"="value"`), inline on its `define` line or in one of its
+/// attribute groups.
+fn string_attributes<'h>(header: &'h str, key: &str) -> HashMap<String, &'h str> {
+    let mut groups: HashMap<&str, &str> = HashMap::new();
+    let mut defines: Vec<(String, Vec<&str>, Option<&str>)> = Vec::new();
     for line in header.lines() {
         let line = line.trim_start();
         if let Some(rest) = line.strip_prefix("attributes ") {
@@ -24,15 +77,15 @@ pub fn frame_pointer_kinds(header: &str) -> HashMap<String, FramePointerKind> {
             let Some((id, body)) = rest.split_once('=') else {
                 continue;
             };
-            if let Some(kind) = frame_pointer_in(body) {
-                groups.insert(id.trim(), kind);
+            if let Some(v) = attribute_in(body, key) {
+                groups.insert(id.trim(), v);
             }
         } else if line.starts_with("define ") {
             let Some((name, after)) = function_name(line) else {
                 continue;
             };
             let tail = after_parameters(after);
-            defines.push((name, group_refs(tail), frame_pointer_in(tail)));
+            defines.push((name, group_refs(tail), attribute_in(tail, key)));
         }
     }
     defines
@@ -40,26 +93,18 @@ pub fn frame_pointer_kinds(header: &str) -> HashMap<String, FramePointerKind> {
         .filter_map(|(name, refs, inline)| {
             // An inline attribute and a group cannot both set one key in
             // printed IR; the inline one is taken if both appear.
-            let kind = inline.or_else(|| refs.iter().find_map(|r| groups.get(r).copied()))?;
-            Some((name, kind))
+            let v = inline.or_else(|| refs.iter().find_map(|r| groups.get(r).copied()))?;
+            Some((name, v))
         })
         .collect()
 }
 
-/// The value of a `"frame-pointer"="..."` attribute in `text`, if any.
-/// `"reserved"` (newer LLVMs: the register is kept out of allocation but
-/// no frame is set up) reserves it just as `"all"` does.
-fn frame_pointer_in(text: &str) -> Option<FramePointerKind> {
-    const KEY: &str = "\"frame-pointer\"=\"";
-    let at = text.find(KEY)? + KEY.len();
+/// The value of a `"key"="..."` attribute in `text`, if any.
+fn attribute_in<'t>(text: &'t str, key: &str) -> Option<&'t str> {
+    let pattern = format!("\"{key}\"=\"");
+    let at = text.find(&pattern)? + pattern.len();
     let value = &text[at..];
-    let value = &value[..value.find('"')?];
-    Some(match value {
-        "all" | "reserved" => FramePointerKind::All,
-        "non-leaf" => FramePointerKind::NonLeaf,
-        "none" => FramePointerKind::None,
-        _ => return None,
-    })
+    Some(&value[..value.find('"')?])
 }
 
 /// The function name of a `define` line (`@foo` or `@"quoted name"`, with
@@ -182,6 +227,32 @@ mod tests {
         assert_eq!(kinds.get("h"), None);
         assert_eq!(kinds.get("d"), None);
         assert_eq!(kinds.len(), 3);
+    }
+
+    #[test]
+    fn target_features_follow_implications_in_order() {
+        use crate::target::{FeatureDesc, FeatureSet};
+        use std::borrow::Cow;
+        let mut t = crate::target::TargetBuilder::new("t").build();
+        // a; b implies a; c implies b (and a).
+        t.features = Cow::Owned(
+            [("a", 0b001), ("b", 0b011), ("c", 0b111)]
+                .into_iter()
+                .map(|(n, m)| FeatureDesc {
+                    name: Cow::Borrowed(n),
+                    implies: FeatureSet(m),
+                })
+                .collect(),
+        );
+        let module = "define void @p() #0 {\ndefine void @q() #1 {\ndefine void @r() #2 {\n\
+                      attributes #0 = { \"target-features\"=\"+c,-b,+zz\" }\n\
+                      attributes #1 = { \"target-cpu\"=\"x\" \"target-features\"=\"+b\" }\n\
+                      attributes #2 = { nounwind }\n";
+        let f = target_features(&t, module);
+        // -b drops b and c, which implies it; a stays; zz is not described.
+        assert_eq!(f.get("p"), Some(&FeatureSet(0b001)));
+        assert_eq!(f.get("q"), Some(&FeatureSet(0b011)));
+        assert_eq!(f.get("r"), None);
     }
 
     #[test]

@@ -18,6 +18,7 @@ pub fn read(target: &TargetInfo<'_>, file: &str, text: &str) -> MirFile {
     let names = NameIndex::new(target);
     let (header, docs) = split_documents(text);
     let frame_pointers = super::ir_attrs::frame_pointer_kinds(&header);
+    let features = super::ir_attrs::target_features(target, &header);
     let functions = docs
         .into_iter()
         .map(|doc| {
@@ -31,6 +32,7 @@ pub fn read(target: &TargetInfo<'_>, file: &str, text: &str) -> MirFile {
             match reader.read() {
                 Ok(mut f) => {
                     f.frame_pointer = frame_pointers.get(&f.name).copied();
+                    f.features = features.get(&f.name).copied().unwrap_or_default();
                     FunctionDoc::Read(f)
                 }
                 Err(error) => FunctionDoc::Failed {

@@ -1,4 +1,4 @@
-//! Stack-slot colouring: spilled registers whose live ranges do not overlap share one spill slot, heaviest first (LLVM's `StackSlotColoring`).
+//! Stack-slot colouring: spilled registers whose live ranges do not overlap share one spill slot (on the same stack), heaviest first (LLVM's `StackSlotColoring`).
 //!
 //! A spill slot holds a value only while the spilled register is live (its
 //! stores follow definitions and its reloads precede uses inside the
@@ -20,6 +20,9 @@ pub struct Colour {
     pub size: u64,
     /// Alignment in bytes (the largest member's).
     pub align: u32,
+    /// The stack its members live in (slots of different stacks never
+    /// share a colour).
+    pub stack_id: Box<str>,
     /// The union of the members' live ranges.
     pub range: LiveRange,
 }
@@ -39,7 +42,7 @@ pub fn colour(slots: &[SpillSlot]) -> (Vec<usize>, Vec<Colour>) {
         let slot = &slots[s];
         let k = match colours
             .iter()
-            .position(|c| !ranges_overlap(&c.range, &slot.range))
+            .position(|c| c.stack_id == slot.stack_id && !ranges_overlap(&c.range, &slot.range))
         {
             Some(k) => {
                 let c = &mut colours[k];
@@ -52,6 +55,7 @@ pub fn colour(slots: &[SpillSlot]) -> (Vec<usize>, Vec<Colour>) {
                 colours.push(Colour {
                     size: slot.size,
                     align: slot.align,
+                    stack_id: slot.stack_id.clone(),
                     range: union(&LiveRange::default(), &slot.range),
                 });
                 colours.len() - 1
@@ -71,8 +75,9 @@ pub fn add_objects(func: &mut MachineFunction, colours: &[Colour]) -> Vec<u32> {
         .map(|c| {
             let id = next;
             next += 1;
-            func.stack
-                .push(FrameObject::spill_slot(id, c.size, c.align));
+            let mut object = FrameObject::spill_slot(id, c.size, c.align);
+            object.stack_id = c.stack_id.clone();
+            func.stack.push(object);
             id
         })
         .collect()

@@ -10,9 +10,11 @@ use std::borrow::Cow;
 
 use super::bits;
 use super::classes::{AllocOrderPolicy, CalleeSavedDesc, RegClassDesc};
-use super::ids::{CalleeSavedSet, LaneMask, Opcode, Reg, RegClass, RegUnit, SubRegIndex};
+use super::ids::{
+    CalleeSavedSet, FeatureSet, LaneMask, Opcode, Reg, RegClass, RegUnit, SubRegIndex,
+};
 use super::info::TargetInfo;
-use super::instrs::{InstrDesc, InstrTemplate, MemoryFoldDesc};
+use super::instrs::{InstrDesc, InstrTemplate, MemoryFoldDesc, TemplateChoice};
 use super::regs::{RegFlags, RegUnitDesc, RegisterDesc, SubRegIndexDesc};
 
 /// A register class as the builder takes it.
@@ -28,7 +30,7 @@ pub struct ClassSpec {
     pub copy_cost: i32,
     /// Whether allocatable.
     pub allocatable: bool,
-    /// Store, load and copy templates.
+    /// Store, load and copy templates (for every subtarget).
     pub spill: Option<InstrTemplate<'static>>,
     /// See `spill`.
     pub reload: Option<InstrTemplate<'static>>,
@@ -297,9 +299,12 @@ impl TargetBuilder {
                     super_classes: Cow::Owned(super_classes),
                     sub_class_with_sub_reg: Cow::Owned(sub_class_with_sub_reg),
                     super_reg_classes: Cow::Owned(super_reg_classes),
-                    spill: spec.spill.clone(),
-                    reload: spec.reload.clone(),
-                    copy: spec.copy.clone(),
+                    mode_sizes: Cow::Borrowed(&[]),
+                    spill: any_subtarget(&spec.spill),
+                    reload: any_subtarget(&spec.reload),
+                    copy: any_subtarget(&spec.copy),
+                    spill_stack_id: Cow::Borrowed("default"),
+                    cannot_spill: None,
                 }
             })
             .collect::<Vec<_>>();
@@ -356,8 +361,25 @@ impl TargetBuilder {
             stack_alignment: self.stack_alignment,
             base_pointer,
             base_pointer_frame_size: self.base_pointer_frame_size,
+            spill_realign_needs_frame_pointer: false,
+            reserved_without: Cow::Borrowed(&[]),
+            features: Cow::Borrowed(&[]),
+            hw_modes: Cow::Borrowed(&[]),
             instrs: Cow::Owned(self.instrs),
             memory_folds: Cow::Owned(memory_folds),
         }
     }
+}
+
+/// A template as the one choice of its kind, for every subtarget.
+fn any_subtarget(t: &Option<InstrTemplate<'static>>) -> Cow<'static, [TemplateChoice<'static>]> {
+    Cow::Owned(
+        t.iter()
+            .map(|t| TemplateChoice {
+                features: FeatureSet::NONE,
+                template: t.clone(),
+                unaligned: None,
+            })
+            .collect(),
+    )
 }

@@ -2,8 +2,8 @@
 
 use std::borrow::Cow;
 
-use super::ids::{LaneMask, Reg, RegClass, SubRegIndex};
-use super::instrs::InstrTemplate;
+use super::ids::{FeatureSet, LaneMask, Reg, RegClass, SubRegIndex};
+use super::instrs::TemplateChoice;
 
 /// Facts about the function being allocated that an allocation-order
 /// selector (`AltOrderSelect` in the `.td` file) may depend on.
@@ -16,8 +16,14 @@ pub struct FunctionInfo {
     pub has_base_pointer: bool,
     /// The function contains calls.
     pub has_calls: bool,
-    /// Target-defined feature bits (subtarget features the selector tests).
-    pub features: u64,
+    /// The function's subtarget features (bits of
+    /// [`TargetInfo::features`](super::TargetInfo::features)).
+    pub features: FeatureSet,
+    /// The function may realign its stack for a spill slot that asks for
+    /// more than the stack's alignment: it keeps a frame pointer (and a
+    /// base pointer if its stack pointer moves), or the target realigns
+    /// without them (`SpillRealignNeedsFramePointer` unset).
+    pub spill_realign: bool,
 }
 
 /// An allocation-order selector: returns the index of the order in
@@ -34,6 +40,17 @@ pub enum AllocOrderPolicy {
     /// The order is used as written. Our extension for targets whose
     /// hardware saves some callee-saved registers for free.
     AsWritten,
+}
+
+/// A class's register size, spill size and spill alignment in one HW mode.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub struct ClassSizes {
+    /// Register size in bits.
+    pub reg_size: u32,
+    /// Spill slot size in bytes.
+    pub spill_size: u32,
+    /// Spill slot alignment in bytes.
+    pub spill_align: u32,
 }
 
 /// One register class.
@@ -63,6 +80,9 @@ pub struct RegClassDesc<'a> {
     pub spill_size: u32,
     /// Spill slot alignment in bytes.
     pub spill_align: u32,
+    /// The sizes per HW mode (index 0: the default mode, equal to the
+    /// three fields above); empty when the target has one mode.
+    pub mode_sizes: Cow<'a, [ClassSizes]>,
     /// Cost of copying between two registers of this class (`CopyCost`);
     /// negative means very expensive or impossible.
     pub copy_cost: i32,
@@ -85,12 +105,19 @@ pub struct RegClassDesc<'a> {
     /// [`TargetInfo::matching_super_reg_class`](super::TargetInfo::matching_super_reg_class)),
     /// sorted by index, then class. Sparse: most (index, class) pairs are absent.
     pub super_reg_classes: Cow<'a, [(SubRegIndex, RegClass)]>,
-    /// How to store a register of this class to a stack slot.
-    pub spill: Option<InstrTemplate<'a>>,
+    /// How to store a register of this class to a stack slot, per
+    /// subtarget, most specific first (see
+    /// [`TargetInfo::spill_template`](super::TargetInfo::spill_template)).
+    pub spill: Cow<'a, [TemplateChoice<'a>]>,
     /// How to load a register of this class from a stack slot.
-    pub reload: Option<InstrTemplate<'a>>,
+    pub reload: Cow<'a, [TemplateChoice<'a>]>,
     /// How to copy between two registers of this class.
-    pub copy: Option<InstrTemplate<'a>>,
+    pub copy: Cow<'a, [TemplateChoice<'a>]>,
+    /// The stack its spill slots live in, as MIR spells it (`default`,
+    /// `scalable-vector`).
+    pub spill_stack_id: Cow<'a, str>,
+    /// Why the class cannot be spilled (`CannotSpill`), when it cannot.
+    pub cannot_spill: Option<Cow<'a, str>>,
 }
 
 impl PartialEq for RegClassDesc<'_> {
@@ -104,6 +131,7 @@ impl PartialEq for RegClassDesc<'_> {
             && self.reg_size == o.reg_size
             && self.spill_size == o.spill_size
             && self.spill_align == o.spill_align
+            && self.mode_sizes == o.mode_sizes
             && self.copy_cost == o.copy_cost
             && self.allocatable == o.allocatable
             && self.priority == o.priority
@@ -115,7 +143,19 @@ impl PartialEq for RegClassDesc<'_> {
             && self.spill == o.spill
             && self.reload == o.reload
             && self.copy == o.copy
+            && self.spill_stack_id == o.spill_stack_id
+            && self.cannot_spill == o.cannot_spill
     }
+}
+
+/// Registers reserved in a function whose subtarget lacks some of
+/// `features` (`ReservedWithoutFeatures`: x86's XMM16-31 without AVX-512).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct ReservedWithout<'a> {
+    /// The features that free the registers.
+    pub features: FeatureSet,
+    /// The registers, as a bit set over registers (closed under overlap).
+    pub regs: Cow<'a, [u32]>,
 }
 
 /// One callee-saved register set (`CalleeSavedRegs`), with its register mask.

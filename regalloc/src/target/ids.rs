@@ -74,3 +74,37 @@ impl LaneMask {
         self.0 & other.0 != 0
     }
 }
+
+/// A set of subtarget features, one bit per entry of
+/// [`TargetInfo::features`](super::TargetInfo::features) (at most 64).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub struct FeatureSet(pub u64);
+
+impl FeatureSet {
+    /// No features.
+    pub const NONE: FeatureSet = FeatureSet(0);
+
+    /// Whether every feature of `other` is here.
+    #[inline]
+    pub const fn contains(self, other: FeatureSet) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// Whether no feature of `other` is here.
+    #[inline]
+    pub const fn excludes(self, other: FeatureSet) -> bool {
+        self.0 & other.0 == 0
+    }
+
+    /// The features of either set.
+    #[inline]
+    pub const fn union(self, other: FeatureSet) -> FeatureSet {
+        FeatureSet(self.0 | other.0)
+    }
+
+    /// The features here that `other` lacks.
+    #[inline]
+    pub const fn minus(self, other: FeatureSet) -> FeatureSet {
+        FeatureSet(self.0 & !other.0)
+    }
+}

@@ -3,9 +3,11 @@
 use std::borrow::Cow;
 
 use super::bits;
-use super::classes::{CalleeSavedDesc, FunctionInfo, RegClassDesc};
-use super::ids::{CalleeSavedSet, Opcode, Reg, RegClass, RegUnit, SubRegIndex};
-use super::instrs::{InstrDesc, MemoryFoldDesc, TemplateOperand};
+use super::classes::{CalleeSavedDesc, ClassSizes, FunctionInfo, RegClassDesc, ReservedWithout};
+use super::ids::{CalleeSavedSet, FeatureSet, Opcode, Reg, RegClass, RegUnit, SubRegIndex};
+use super::instrs::{
+    FeatureDesc, HwModeDesc, InstrDesc, InstrTemplate, MemoryFoldDesc, TemplateOperand, choose,
+};
 use super::regs::{RegUnitDesc, RegisterDesc, SubRegIndexDesc};
 
 /// Every table describing one target.
@@ -52,6 +54,19 @@ pub struct TargetInfo<'a> {
     /// With variable-sized objects, a local frame of at least this many
     /// bytes needs the base pointer too. 0: only a realigned stack does.
     pub base_pointer_frame_size: u32,
+    /// A spill slot may ask for more than `stack_alignment` only in a
+    /// function that keeps a frame pointer (and a base pointer if its
+    /// stack pointer moves) from the start (x86); elsewhere it gets the
+    /// stack's alignment and the unaligned spill forms are used.
+    pub spill_realign_needs_frame_pointer: bool,
+    /// Registers reserved in functions whose subtarget lacks some
+    /// features (see [`TargetInfo::reserved_in`]).
+    pub reserved_without: Cow<'a, [ReservedWithout<'a>]>,
+    /// Subtarget features, by bit of [`FeatureSet`].
+    pub features: Cow<'a, [FeatureDesc<'a>]>,
+    /// HW modes; index 0 is the default mode. Empty when the target has
+    /// only the default mode.
+    pub hw_modes: Cow<'a, [HwModeDesc<'a>]>,
     /// Target instructions, indexed by [`Opcode`].
     pub instrs: Cow<'a, [InstrDesc<'a>]>,
     /// Memory-operand folds, sorted by register form, operand and second
@@ -199,6 +214,85 @@ impl<'a> TargetInfo<'a> {
             .max_by_key(|&c| (self.classes[c.index()].members.len(), std::cmp::Reverse(c)))
     }
 
+    /// The feature named `name` (its bit), if the target has it.
+    pub fn find_feature(&self, name: &str) -> Option<usize> {
+        self.features.iter().position(|f| f.name == name)
+    }
+
+    /// `set` with feature `k` turned on, with everything it implies, or
+    /// off, with everything that implies it (as LLVM applies `+k` and
+    /// `-k` in a feature string).
+    pub fn with_feature(&self, set: FeatureSet, k: usize, on: bool) -> FeatureSet {
+        let Some(f) = self.features.get(k) else {
+            return set;
+        };
+        if on {
+            return set.union(f.implies);
+        }
+        let bit = FeatureSet(1 << k);
+        let dependents = self
+            .features
+            .iter()
+            .enumerate()
+            .filter(|(_, g)| g.implies.contains(bit))
+            .fold(bit, |m, (j, _)| m.union(FeatureSet(1 << j)));
+        set.minus(dependents)
+    }
+
+    /// The HW mode of a function with features `f`: the first mode whose
+    /// features it satisfies (0, the default mode, when none does).
+    pub fn hw_mode(&self, f: FeatureSet) -> usize {
+        self.hw_modes
+            .iter()
+            .enumerate()
+            .skip(1)
+            .find(|(_, m)| f.contains(m.requires) && f.excludes(m.excludes))
+            .map_or(0, |(k, _)| k)
+    }
+
+    /// The register size, spill size and spill alignment of class `c` for
+    /// a function with features `f` (its HW mode's).
+    pub fn class_sizes(&self, c: RegClass, f: FeatureSet) -> ClassSizes {
+        let d = &self.classes[c.index()];
+        d.mode_sizes
+            .get(self.hw_mode(f))
+            .copied()
+            .unwrap_or(ClassSizes {
+                reg_size: d.reg_size,
+                spill_size: d.spill_size,
+                spill_align: d.spill_align,
+            })
+    }
+
+    /// The store of a register of class `c` to a stack slot, for a function
+    /// with features `f`, to a slot aligned as the class asks (`aligned`)
+    /// or only as the stack is; `None` when the class has none.
+    pub fn spill_template(
+        &self,
+        c: RegClass,
+        f: FeatureSet,
+        aligned: bool,
+    ) -> Option<&InstrTemplate<'a>> {
+        choose(&self.classes[c.index()].spill, f).map(|t| t.for_slot(aligned))
+    }
+
+    /// The load of a register of class `c` from a stack slot (see
+    /// [`TargetInfo::spill_template`]).
+    pub fn reload_template(
+        &self,
+        c: RegClass,
+        f: FeatureSet,
+        aligned: bool,
+    ) -> Option<&InstrTemplate<'a>> {
+        choose(&self.classes[c.index()].reload, f).map(|t| t.for_slot(aligned))
+    }
+
+    /// The copy between two registers of class `c`, for a function with
+    /// features `f`.
+    pub fn copy_template(&self, c: RegClass, f: FeatureSet) -> Option<&InstrTemplate<'a>> {
+        choose(&self.classes[c.index()].copy, f).map(|t| &t.template)
+    }
+
     /// The raw allocation order of `c` for a function: the order its
     /// selector picks (order 0 without a selector). The allocator applies
     /// the class's [`AllocOrderPolicy`](super::AllocOrderPolicy) and drops
@@ -225,16 +319,38 @@ impl<'a> TargetInfo<'a> {
 
     /// The registers reserved in a function with facts `f`, by register:
     /// those reserved in every function, plus the frame-pointer registers
-    /// when `f.has_frame_pointer` and the base-pointer registers when
-    /// `f.has_base_pointer`.
+    /// when `f.has_frame_pointer`, the base-pointer registers when
+    /// `f.has_base_pointer`, and those its subtarget's features do not
+    /// free ([`TargetInfo::reserved_without`]).
     pub fn reserved_in(&self, f: &FunctionInfo) -> Vec<bool> {
+        let groups = self.reserved_groups(f.features);
         (0..self.regs.len())
             .map(|r| {
                 bits::test(&self.reserved, r)
                     || (f.has_frame_pointer && bits::test(&self.frame_pointer, r))
                     || (f.has_base_pointer && bits::test(&self.base_pointer, r))
+                    || self.in_groups(groups, r)
             })
             .collect()
+    }
+
+    /// Which [`TargetInfo::reserved_without`] entries reserve their
+    /// registers in a function with features `f` (bit `k`: entry `k`).
+    pub fn reserved_groups(&self, f: FeatureSet) -> u64 {
+        self.reserved_without
+            .iter()
+            .enumerate()
+            .filter(|(_, g)| !f.contains(g.features))
+            .fold(0, |m, (k, _)| m | 1 << k)
+    }
+
+    /// Whether register `r` is in one of the `groups` of
+    /// [`TargetInfo::reserved_without`].
+    pub fn in_groups(&self, groups: u64, r: usize) -> bool {
+        self.reserved_without
+            .iter()
+            .enumerate()
+            .any(|(k, g)| groups >> k & 1 == 1 && bits::test(&g.regs, r))
     }
 
     /// Whether a call with mask `s` preserves `r` (O(1)).
@@ -392,13 +508,38 @@ impl<'a> TargetInfo<'a> {
                     "{what}: sub_class_with_sub_reg names a class out of range"
                 ));
             }
-            for t in [&c.spill, &c.reload, &c.copy].into_iter().flatten() {
+            let templates = [&c.spill, &c.reload, &c.copy]
+                .into_iter()
+                .flat_map(|k| k.iter())
+                .flat_map(|ch| std::iter::once(&ch.template).chain(&ch.unaligned));
+            for t in templates {
                 if t.opcode.index() >= no {
                     return Err(format!(
                         "{what}: template opcode {} out of range",
                         t.opcode.0
                     ));
                 }
+                for &o in t.operands.iter() {
+                    match o {
+                        TemplateOperand::Fixed(x) => reg_ok(x, &what)?,
+                        TemplateOperand::RegSub(i) | TemplateOperand::SrcSub(i)
+                            if i.index() >= ni =>
+                        {
+                            return Err(format!(
+                                "{what}: template sub-register index {} out of range",
+                                i.0
+                            ));
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            if !c.mode_sizes.is_empty() && c.mode_sizes.len() != self.hw_modes.len() {
+                return Err(format!(
+                    "{what}: {} mode sizes for {} HW modes",
+                    c.mode_sizes.len(),
+                    self.hw_modes.len()
+                ));
             }
         }
         for i in self.instrs.iter() {

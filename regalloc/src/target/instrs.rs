@@ -2,7 +2,7 @@
 
 use std::borrow::Cow;
 
-use super::ids::{Opcode, Reg, RegClass};
+use super::ids::{FeatureSet, Opcode, Reg, RegClass, SubRegIndex};
 
 /// What an explicit operand holds.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
@@ -160,6 +160,12 @@ pub enum TemplateOperand {
     /// An empty register operand (`$noreg`), e.g. the unused index register
     /// of an x86 memory reference.
     NoReg,
+    /// A sub-register of the register stored, loaded or copied to: the
+    /// template names the register piecewise (AArch64's `STPXi` of a
+    /// register pair's halves); a reload defines each piece `undef`.
+    RegSub(SubRegIndex),
+    /// A sub-register of the source of a copy.
+    SrcSub(SubRegIndex),
 }
 
 /// An instruction pattern for spill code, given per class in the `.td` file:
@@ -170,6 +176,65 @@ pub struct InstrTemplate<'a> {
     pub opcode: Opcode,
     /// Its explicit operands, in the instruction's operand order.
     pub operands: Cow<'a, [TemplateOperand]>,
+}
+
+/// One template of one kind (spill, reload or copy) of a class, and the
+/// subtarget features a function needs for it (`SpillTemplates`'s
+/// `Features`): a class lists its choices most specific first, and a
+/// function takes the first whose features it has
+/// ([`TargetInfo::spill_template`](super::TargetInfo::spill_template)).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct TemplateChoice<'a> {
+    /// The features a function must have (closed under implication).
+    pub features: FeatureSet,
+    /// The template, for a slot aligned as the class asks.
+    pub template: InstrTemplate<'a>,
+    /// For a spill or reload: the form for a slot that only has the
+    /// stack's alignment (`UnalignedSpill`, `UnalignedReload`), when the
+    /// instruction differs.
+    pub unaligned: Option<InstrTemplate<'a>>,
+}
+
+impl<'a> TemplateChoice<'a> {
+    /// The template for a slot that is (`aligned`) or is not aligned as
+    /// the class asks.
+    pub fn for_slot(&self, aligned: bool) -> &InstrTemplate<'a> {
+        match &self.unaligned {
+            Some(u) if !aligned => u,
+            _ => &self.template,
+        }
+    }
+}
+
+/// The first of `choices` (most specific first) whose features `f` has.
+pub fn choose<'c, 'a>(
+    choices: &'c [TemplateChoice<'a>],
+    f: FeatureSet,
+) -> Option<&'c TemplateChoice<'a>> {
+    choices.iter().find(|c| f.contains(c.features))
+}
+
+/// One subtarget feature (a `SubtargetFeature` def, or a name a HW mode's
+/// feature string uses): its bit is its index in
+/// [`TargetInfo::features`](super::TargetInfo::features).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct FeatureDesc<'a> {
+    /// Its name, as `-mattr=` and IR's `"target-features"` spell it.
+    pub name: Cow<'a, str>,
+    /// The features it turns on: itself and, transitively, what it implies.
+    pub implies: FeatureSet,
+}
+
+/// One HW mode (index 0: the default mode, which needs nothing): a
+/// function is in the first mode whose features it satisfies.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct HwModeDesc<'a> {
+    /// Its name (`Default`, `Hvx128`).
+    pub name: Cow<'a, str>,
+    /// Features the function must have.
+    pub requires: FeatureSet,
+    /// Features it must not have.
+    pub excludes: FeatureSet,
 }
 
 /// A memory-operand fold, given in the `.td` file (`MemoryFold`): explicit

@@ -20,11 +20,15 @@ mod regs;
 mod tests;
 
 pub use builder::{ClassSpec, TargetBuilder};
-pub use classes::{AllocOrderPolicy, CalleeSavedDesc, FunctionInfo, OrderSelector, RegClassDesc};
-pub use ids::{CalleeSavedSet, LaneMask, Opcode, Reg, RegClass, RegUnit, SubRegIndex};
+pub use classes::{
+    AllocOrderPolicy, CalleeSavedDesc, ClassSizes, FunctionInfo, OrderSelector, RegClassDesc,
+    ReservedWithout,
+};
+pub use ids::{CalleeSavedSet, FeatureSet, LaneMask, Opcode, Reg, RegClass, RegUnit, SubRegIndex};
 pub use info::TargetInfo;
 pub use instrs::{
-    InstrDesc, InstrFlags, InstrTemplate, MemoryFoldDesc, OperandDesc, OperandKind, TemplateOperand,
+    FeatureDesc, HwModeDesc, InstrDesc, InstrFlags, InstrTemplate, MemoryFoldDesc, OperandDesc,
+    OperandKind, TemplateChoice, TemplateOperand, choose,
 };
 pub use names::NameIndex;
 pub use regs::{RegFlags, RegUnitDesc, RegisterDesc, SubRegIndexDesc};

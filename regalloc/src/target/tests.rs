@@ -121,9 +121,12 @@ static TINY: TargetInfo<'static> = TargetInfo {
             super_classes: B(&[0b001]),
             sub_class_with_sub_reg: B(&[None, None]),
             super_reg_classes: B(&[(SubRegIndex(0), GR16), (SubRegIndex(1), GR16)]),
-            spill: None,
-            reload: None,
-            copy: None,
+            mode_sizes: B(&[]),
+            spill: B(&[]),
+            reload: B(&[]),
+            copy: B(&[]),
+            spill_stack_id: B("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: B("GR16"),
@@ -143,12 +146,19 @@ static TINY: TargetInfo<'static> = TargetInfo {
             super_classes: B(&[0b010]),
             sub_class_with_sub_reg: B(&[Some(GR16), Some(GR16)]),
             super_reg_classes: B(&[]),
-            spill: None,
-            reload: None,
-            copy: Some(InstrTemplate {
-                opcode: Opcode(0),
-                operands: B(&[TemplateOperand::Reg, TemplateOperand::Src]),
-            }),
+            mode_sizes: B(&[]),
+            spill: B(&[]),
+            reload: B(&[]),
+            copy: B(&[TemplateChoice {
+                features: FeatureSet::NONE,
+                template: InstrTemplate {
+                    opcode: Opcode(0),
+                    operands: B(&[TemplateOperand::Reg, TemplateOperand::Src]),
+                },
+                unaligned: None,
+            }]),
+            spill_stack_id: B("default"),
+            cannot_spill: None,
         },
         RegClassDesc {
             name: B("GR8_LO"),
@@ -168,9 +178,12 @@ static TINY: TargetInfo<'static> = TargetInfo {
             super_classes: B(&[0b101]),
             sub_class_with_sub_reg: B(&[None, None]),
             super_reg_classes: B(&[(SubRegIndex(0), GR16)]),
-            spill: None,
-            reload: None,
-            copy: None,
+            mode_sizes: B(&[]),
+            spill: B(&[]),
+            reload: B(&[]),
+            copy: B(&[]),
+            spill_stack_id: B("default"),
+            cannot_spill: None,
         },
     ]),
     callee_saved: B(&[CalleeSavedDesc {
@@ -184,6 +197,10 @@ static TINY: TargetInfo<'static> = TargetInfo {
     stack_alignment: 0,
     base_pointer: B(&[0]),
     base_pointer_frame_size: 0,
+    spill_realign_needs_frame_pointer: false,
+    reserved_without: B(&[]),
+    features: B(&[]),
+    hw_modes: B(&[]),
     instrs: B(&[
         InstrDesc {
             name: B("MOV16rr"),
@@ -355,7 +372,7 @@ fn builder_matches_static() {
     };
     b.class(spec("GR8", vec![al, ah, bl, bh], 8));
     b.class(ClassSpec {
-        copy: TINY.classes[1].copy.clone(),
+        copy: Some(TINY.classes[1].copy[0].template.clone()),
         ..spec("GR16", vec![a, bb], 16)
     });
     b.class(spec("GR8_LO", vec![al, bl], 8));

@@ -114,12 +114,30 @@ pub struct ClassRow {
     pub loc: String,
     /// Inferred by tdgen rather than defined.
     pub inferred: bool,
-    /// Spill store template (own or inherited).
-    pub spill: Option<TemplateRow>,
-    /// Reload template (own or inherited).
-    pub reload: Option<TemplateRow>,
-    /// Copy template (own or inherited).
-    pub copy: Option<TemplateRow>,
+    /// Sizes per HW mode (register bits, spill bytes, alignment bytes);
+    /// empty when the target has one mode.
+    pub mode_sizes: Vec<(u32, u32, u32)>,
+    /// Spill store templates (own or inherited), most specific first.
+    pub spill: Vec<ChoiceRow>,
+    /// Reload templates (own or inherited), most specific first.
+    pub reload: Vec<ChoiceRow>,
+    /// Copy templates (own or inherited), most specific first.
+    pub copy: Vec<ChoiceRow>,
+    /// The stack spill slots live in (`default`, `scalable-vector`).
+    pub stack_id: String,
+    /// Why the class cannot be spilled (`CannotSpill`).
+    pub cannot_spill: Option<String>,
+}
+
+/// One template choice (`TemplateChoice`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChoiceRow {
+    /// The features a function needs (bits of [`Tables::features`]).
+    pub features: u64,
+    /// The template.
+    pub template: TemplateRow,
+    /// The form for a slot with only the stack's alignment.
+    pub unaligned: Option<TemplateRow>,
 }
 
 /// A spill/reload/copy template (`InstrTemplate`).
@@ -230,6 +248,17 @@ pub struct Tables {
     /// With variable-sized objects, a local frame this large needs the base
     /// pointer (0: only realignment does).
     pub base_pointer_frame_size: u32,
+    /// Spill slots are aligned beyond the stack only in functions that
+    /// keep a frame pointer from the start.
+    pub spill_realign_needs_frame_pointer: bool,
+    /// Registers reserved in a function lacking some of a feature set, as
+    /// (features, bit set over registers).
+    pub reserved_without: Vec<(u64, BitSet)>,
+    /// Subtarget features: name and the set it turns on.
+    pub features: Vec<(String, u64)>,
+    /// HW modes (name, required features, excluded features), the default
+    /// mode first; empty when the target has only the default mode.
+    pub hw_modes: Vec<(String, u64, u64)>,
     /// Instructions, in opcode order.
     pub instrs: Vec<InstrRow>,
     /// Memory-operand folds, sorted by register form and operand.
@@ -391,11 +420,18 @@ impl Tables {
             }
         }
 
-        let tpl = |t: &Option<crate::target::instrs::Template>| {
-            t.as_ref().map(|t| TemplateRow {
-                opcode: t.opcode as u32,
-                operands: t.operands.clone(),
-            })
+        let row = |t: &crate::target::templates::Template| TemplateRow {
+            opcode: t.opcode as u32,
+            operands: t.operands.clone(),
+        };
+        let choices = |v: &[crate::target::templates::Choice]| -> Vec<ChoiceRow> {
+            v.iter()
+                .map(|c| ChoiceRow {
+                    features: c.features,
+                    template: row(&c.template),
+                    unaligned: c.unaligned.as_ref().map(row),
+                })
+                .collect()
         };
         let mut instrs = Vec::with_capacity(m.instrs.list.len());
         for i in &m.instrs.list {
@@ -503,9 +539,26 @@ impl Tables {
                 super_reg_classes,
                 loc: loc(c.loc),
                 inferred: c.def.is_none(),
-                spill: tpl(&m.instrs.templates[id].spill),
-                reload: tpl(&m.instrs.templates[id].reload),
-                copy: tpl(&m.instrs.templates[id].copy),
+                mode_sizes: if b.modes.len() > 1 {
+                    c.sizes
+                        .iter()
+                        .map(|&(rs, ss, sa)| {
+                            (
+                                narrow(rs, "register size", name, c.loc, &mut diags).unwrap_or(0),
+                                narrow(ss / 8, "spill size", name, c.loc, &mut diags).unwrap_or(0),
+                                narrow(sa / 8, "spill alignment", name, c.loc, &mut diags)
+                                    .unwrap_or(0),
+                            )
+                        })
+                        .collect()
+                } else {
+                    Vec::new()
+                },
+                spill: choices(&m.templates.per_class[id].spill),
+                reload: choices(&m.templates.per_class[id].reload),
+                copy: choices(&m.templates.per_class[id].copy),
+                stack_id: m.templates.per_class[id].stack_id.clone(),
+                cannot_spill: m.templates.per_class[id].cannot_spill.clone(),
             });
         }
 
@@ -549,6 +602,28 @@ impl Tables {
             stack_alignment: m.reserved.stack_alignment,
             base_pointer: bitset(nr, m.reserved.base_pointer.iter().copied()),
             base_pointer_frame_size: m.reserved.base_pointer_frame_size,
+            spill_realign_needs_frame_pointer: m.reserved.spill_realign_needs_frame_pointer,
+            reserved_without: m
+                .reserved
+                .without_features
+                .iter()
+                .map(|(fs, regs)| (*fs, bitset(nr, regs.iter().copied())))
+                .collect(),
+            features: m
+                .features
+                .list
+                .iter()
+                .map(|f| (f.name.clone(), f.implies))
+                .collect(),
+            hw_modes: if b.modes.len() > 1 {
+                b.modes
+                    .iter()
+                    .zip(&m.features.modes)
+                    .map(|(n, f)| (n.clone(), f.requires, f.excludes))
+                    .collect()
+            } else {
+                Vec::new()
+            },
             instrs,
             folds: m
                 .folds

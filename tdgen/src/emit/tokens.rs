@@ -5,7 +5,7 @@
 //! (where the user's crate names `regalloc`) and build scripts.
 
 use super::fragment::PARAM;
-use super::tables::{ClassRow, FoldRow, InstrRow, OperandRow, Tables, TemplateRow};
+use super::tables::{ChoiceRow, ClassRow, FoldRow, InstrRow, OperandRow, Tables, TemplateRow};
 use crate::target::instrs::{OperandKind, TplOp};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote};
@@ -116,7 +116,16 @@ fn class_row(c: &ClassRow, select: Option<&Ident>) -> TokenStream {
         quote!(src(#i, #d))
     });
     let super_reg_classes = quote!(Cow::Borrowed(&[#(#srcs),*]));
-    let (spill, reload, copy) = (template(&c.spill), template(&c.reload), template(&c.copy));
+    let (spill, reload, copy) = (choices(&c.spill), choices(&c.reload), choices(&c.copy));
+    let mode_sizes = c.mode_sizes.iter().map(|&(r, s, a)| {
+        let (r, s, a) = (n(r), n(s), n(a));
+        quote!(ClassSizes { reg_size: #r, spill_size: #s, spill_align: #a })
+    });
+    let stack_id = &c.stack_id;
+    let cannot_spill = match &c.cannot_spill {
+        Some(why) => quote!(Some(Cow::Borrowed(#why))),
+        None => quote!(None),
+    };
     quote! {
         RegClassDesc {
             name: Cow::Borrowed(#name),
@@ -128,6 +137,7 @@ fn class_row(c: &ClassRow, select: Option<&Ident>) -> TokenStream {
             reg_size: #reg_size,
             spill_size: #spill_size,
             spill_align: #spill_align,
+            mode_sizes: Cow::Borrowed(&[#(#mode_sizes),*]),
             copy_cost: #copy_cost,
             allocatable: #allocatable,
             priority: #priority,
@@ -139,6 +149,8 @@ fn class_row(c: &ClassRow, select: Option<&Ident>) -> TokenStream {
             spill: #spill,
             reload: #reload,
             copy: #copy,
+            spill_stack_id: Cow::Borrowed(#stack_id),
+            cannot_spill: #cannot_spill,
         }
     }
 }
@@ -158,18 +170,44 @@ fn template_operands(ops: &[TplOp]) -> TokenStream {
             quote!(TemplateOperand::Fixed(Reg(#r)))
         }
         TplOp::NoReg => quote!(TemplateOperand::NoReg),
+        TplOp::RegSub(i) => {
+            let i = n(i as u32);
+            quote!(TemplateOperand::RegSub(SubRegIndex(#i)))
+        }
+        TplOp::SrcSub(i) => {
+            let i = n(i as u32);
+            quote!(TemplateOperand::SrcSub(SubRegIndex(#i)))
+        }
     });
     quote!(Cow::Borrowed(&[#(#ops),*]))
 }
 
-/// A spill, reload or copy template as tokens (`None` when the class has none).
-fn template(t: &Option<TemplateRow>) -> TokenStream {
-    let Some(t) = t else {
-        return quote!(None);
-    };
+/// A spill, reload or copy template as tokens.
+fn template(t: &TemplateRow) -> TokenStream {
     let opc = n(t.opcode);
     let ops = template_operands(&t.operands);
-    quote!(Some(InstrTemplate { opcode: Opcode(#opc), operands: #ops }))
+    quote!(InstrTemplate { opcode: Opcode(#opc), operands: #ops })
+}
+
+/// A class's choices of one kind as tokens.
+fn choices(v: &[ChoiceRow]) -> TokenStream {
+    let rows = v.iter().map(|c| {
+        let features = hex(c.features);
+        let template = template(&c.template);
+        let unaligned = match &c.unaligned {
+            Some(u) => {
+                let u = self::template(u);
+                quote!(Some(#u))
+            }
+            None => quote!(None),
+        };
+        quote!(TemplateChoice {
+            features: FeatureSet(#features),
+            template: #template,
+            unaligned: #unaligned,
+        })
+    });
+    quote!(Cow::Borrowed(&[#(#rows),*]))
 }
 
 /// A memory-operand fold as tokens.
@@ -431,6 +469,24 @@ pub fn tokens(t: &Tables, krate: &TokenStream) -> Result<TokenStream, String> {
     let stack_alignment = n(t.stack_alignment);
     let base_pointer = words(&t.base_pointer);
     let base_pointer_frame_size = n(t.base_pointer_frame_size);
+    let spill_realign_needs_frame_pointer = t.spill_realign_needs_frame_pointer;
+    let reserved_without = t.reserved_without.iter().map(|(fs, regs)| {
+        let fs = hex(*fs);
+        let regs = words(regs);
+        quote!(ReservedWithout { features: FeatureSet(#fs), regs: #regs })
+    });
+    let features = t.features.iter().map(|(name, implies)| {
+        let implies = hex(*implies);
+        quote!(FeatureDesc { name: Cow::Borrowed(#name), implies: FeatureSet(#implies) })
+    });
+    let hw_modes = t.hw_modes.iter().map(|(name, requires, excludes)| {
+        let (r, e) = (hex(*requires), hex(*excludes));
+        quote!(HwModeDesc {
+            name: Cow::Borrowed(#name),
+            requires: FeatureSet(#r),
+            excludes: FeatureSet(#e),
+        })
+    });
     let name = &t.name;
     let (nr, nu, ni, nc, ncs) = (
         t.regs.len(),
@@ -507,10 +563,11 @@ pub fn tokens(t: &Tables, krate: &TokenStream) -> Result<TokenStream, String> {
         pub mod tables {
             #[allow(unused_imports)]
             use #krate::target::{
-                AllocOrderPolicy, CalleeSavedDesc, FunctionInfo, InstrDesc, InstrFlags,
-                InstrTemplate, LaneMask, MemoryFoldDesc, Opcode, OperandDesc, OperandKind, Reg, RegClass,
-                RegClassDesc, RegFlags, RegUnit, RegUnitDesc, RegisterDesc, SubRegIndex,
-                SubRegIndexDesc, TargetInfo, TemplateOperand,
+                AllocOrderPolicy, CalleeSavedDesc, ClassSizes, FeatureDesc, FeatureSet, FunctionInfo,
+                HwModeDesc, InstrDesc, InstrFlags, InstrTemplate, LaneMask, MemoryFoldDesc, Opcode,
+                OperandDesc, OperandKind, Reg, RegClass, RegClassDesc, RegFlags, RegUnit, RegUnitDesc,
+                RegisterDesc, ReservedWithout, SubRegIndex, SubRegIndexDesc, TargetInfo,
+                TemplateChoice, TemplateOperand,
             };
             use ::std::borrow::Cow;
 
@@ -529,6 +586,10 @@ pub fn tokens(t: &Tables, krate: &TokenStream) -> Result<TokenStream, String> {
                 stack_alignment: #stack_alignment,
                 base_pointer: #base_pointer,
                 base_pointer_frame_size: #base_pointer_frame_size,
+                spill_realign_needs_frame_pointer: #spill_realign_needs_frame_pointer,
+                reserved_without: Cow::Borrowed(&[#(#reserved_without),*]),
+                features: Cow::Borrowed(&[#(#features),*]),
+                hw_modes: Cow::Borrowed(&[#(#hw_modes),*]),
                 instrs: Cow::Borrowed(&INSTRS),
                 memory_folds: Cow::Borrowed(&MEMORY_FOLDS),
             };

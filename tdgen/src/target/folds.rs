@@ -194,7 +194,14 @@ fn one(
         _ => return Err(format!("{what}: Address must be a dag")),
     };
     let slots = address.iter().filter(|&&a| a == TplOp::Slot).count();
-    if slots != 1 || address.iter().any(|a| matches!(a, TplOp::Reg | TplOp::Src)) {
+    if slots != 1
+        || address.iter().any(|a| {
+            matches!(
+                a,
+                TplOp::Reg | TplOp::Src | TplOp::RegSub(_) | TplOp::SrcSub(_)
+            )
+        })
+    {
         return Err(format!(
             "{what}: the address must use TplSlot once and no TplReg or TplSrc"
         ));

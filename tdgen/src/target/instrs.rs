@@ -150,37 +150,26 @@ pub enum TplOp {
     Fixed(usize),
     /// `TplNoReg`: no register (`$noreg`).
     NoReg,
+    /// `(TplReg idx)`: sub-register `idx` (a sub-register index) of the
+    /// register stored, loaded or copied into.
+    RegSub(usize),
+    /// `(TplSrc idx)`: sub-register `idx` of the source of a copy.
+    SrcSub(usize),
 }
 
-/// An instruction with placeholder operands.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Template {
-    /// Instruction index.
-    pub opcode: usize,
-    /// Explicit operands.
-    pub operands: Vec<TplOp>,
-}
-
-/// The templates of one class.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct ClassTemplates {
-    /// Store to a stack slot.
-    pub spill: Option<Template>,
-    /// Load from a stack slot.
-    pub reload: Option<Template>,
-    /// Register-to-register copy.
-    pub copy: Option<Template>,
-    /// The class they were declared for (itself, or the super-class inherited from).
-    pub from: Option<usize>,
-}
-
-/// Every instruction and the templates of every class.
+/// Every instruction.
 #[derive(Clone, Debug, Default)]
 pub struct Instrs {
     /// Instructions in opcode order.
     pub list: Vec<Instr>,
-    /// Per class (same index as the model's classes).
-    pub templates: Vec<ClassTemplates>,
+    by_def: HashMap<RecId, usize>,
+}
+
+impl Instrs {
+    /// The opcode of an `Instruction` def.
+    pub fn opcode_of(&self, d: RecId) -> Option<usize> {
+        self.by_def.get(&d).copied()
+    }
 }
 
 /// A `$name` reference in a constraint: the flattened operand index.
@@ -222,6 +211,27 @@ pub(super) fn template_operand(f: &Fields<'_>, bank: &RegBank, a: &Init) -> Resu
                 )
             }),
         },
+        Init::Dag(g) => {
+            let piece = match &g.op {
+                Init::Def(x) => match f.name(*x).as_str() {
+                    "TplReg" => Some(TplOp::RegSub as fn(usize) -> TplOp),
+                    "TplSrc" => Some(TplOp::SrcSub as fn(usize) -> TplOp),
+                    _ => None,
+                },
+                _ => None,
+            };
+            let index = match g.args.as_slice() {
+                [(Init::Def(i), _)] => bank.index_of(*i),
+                _ => None,
+            };
+            match (piece, index) {
+                (Some(make), Some(i)) => Ok(make(i)),
+                _ => Err(
+                    "a dag operand must be (TplReg idx) or (TplSrc idx), idx a sub-register index"
+                        .to_string(),
+                ),
+            }
+        }
         _ => Err("operands must be placeholders, integers or registers".to_string()),
     }
 }
@@ -580,111 +590,10 @@ impl Builder<'_> {
             flags: fl,
         })
     }
-
-    /// One template dag; `copy` says whether `TplSrc` is allowed.
-    fn template(
-        &mut self,
-        span: Span,
-        what: &str,
-        class_name: &str,
-        g: &crate::records::value::Dag,
-        list: &[Instr],
-        by_def: &HashMap<RecId, usize>,
-    ) -> Option<Template> {
-        let op = match &g.op {
-            Init::Def(o) => *o,
-            _ => {
-                self.err(
-                    span,
-                    format!("{what} template of class '{class_name}' must name an instruction as its dag operator"),
-                );
-                return None;
-            }
-        };
-        let Some(&opcode) = by_def.get(&op) else {
-            self.err(
-                span,
-                format!(
-                    "{what} template of class '{class_name}': '{}' is not an instruction",
-                    self.f.name(op)
-                ),
-            );
-            return None;
-        };
-        let inst = &list[opcode];
-        let mut ops = Vec::new();
-        for (a, _) in &g.args {
-            match template_operand(&self.f, self.bank, a) {
-                Ok(t) => ops.push(t),
-                Err(msg) => {
-                    self.err(
-                        span,
-                        format!("{what} template of class '{class_name}': {msg}"),
-                    );
-                    return None;
-                }
-            }
-        }
-        let n = inst.operands.len();
-        let variadic = inst.flags & flags::VARIADIC != 0;
-        if ops.len() != n && !(variadic && ops.len() > n) {
-            self.err(
-                span,
-                format!(
-                    "{what} template of class '{class_name}': '{}' has {n} machine operands, the template gives {}",
-                    inst.name,
-                    ops.len()
-                ),
-            );
-            return None;
-        }
-        let count = |p: TplOp| ops.iter().filter(|&&o| o == p).count();
-        let ok = if what == "copy" {
-            count(TplOp::Reg) == 1 && count(TplOp::Src) >= 1 && count(TplOp::Slot) == 0
-        } else {
-            count(TplOp::Reg) == 1 && count(TplOp::Src) == 0 && count(TplOp::Slot) == 1
-        };
-        if !ok {
-            let want = if what == "copy" {
-                "TplReg once, TplSrc at least once and no TplSlot"
-            } else {
-                "TplReg and TplSlot once each and no TplSrc"
-            };
-            self.err(
-                span,
-                format!(
-                    "{what} template of class '{class_name}' ('{}') must use {want}",
-                    inst.name
-                ),
-            );
-            return None;
-        }
-        for (k, o) in ops.iter().enumerate() {
-            if matches!(o, TplOp::Reg | TplOp::Src)
-                && inst
-                    .operands
-                    .get(k)
-                    .is_some_and(|m| m.kind != OperandKind::Register)
-            {
-                self.err(
-                    span,
-                    format!(
-                        "{what} template of class '{class_name}': operand {k} of '{}' ('${}') is not a register operand",
-                        inst.name, inst.operands[k].name
-                    ),
-                );
-                return None;
-            }
-        }
-        Some(Template {
-            opcode,
-            operands: ops,
-        })
-    }
 }
 
 impl Instrs {
-    /// Reads every `Instruction` def and every `SpillTemplates` def.
+    /// Reads every `Instruction` def.
     pub fn build(
         rk: &RecordKeeper,
         bank: &RegBank,
@@ -718,102 +627,7 @@ impl Instrs {
         }
         let by_def: HashMap<RecId, usize> =
             list.iter().enumerate().map(|(k, i)| (i.def, k)).collect();
-        let nc = classes.list.len();
-        let mut own: Vec<Option<ClassTemplates>> = vec![None; nc];
-        let mut own_span: Vec<Option<Span>> = vec![None; nc];
-        for t in rk.derived_defs("SpillTemplates") {
-            let span = b.f.loc(t);
-            let Some(cd) = b.f.opt_def(t, "Class") else {
-                b.err(
-                    span,
-                    format!(
-                        "SpillTemplates '{}' needs Class to be a register class",
-                        rk.name_of(t)
-                    ),
-                );
-                continue;
-            };
-            let cname = rk.name_of(cd);
-            let Some(&c) = b.class_of_def.get(&cd) else {
-                b.err(
-                    span,
-                    format!("spill templates for '{cname}', which is not a register class"),
-                );
-                continue;
-            };
-            if let Some(prev) = own_span[c] {
-                let d = Diagnostic::error(
-                    Kind::Semantic,
-                    span,
-                    format!("register class '{cname}' has spill templates twice"),
-                )
-                .with_secondary(prev, "first given here");
-                b.diags.push(d);
-                continue;
-            }
-            let mut ct = ClassTemplates {
-                from: Some(c),
-                ..Default::default()
-            };
-            for (field, what) in [("Spill", "spill"), ("Reload", "reload"), ("Copy", "copy")] {
-                let g = match b.f.value(t, field) {
-                    Some(Init::Dag(g)) => g.clone(),
-                    None | Some(Init::Unset) => continue,
-                    _ => {
-                        b.err(
-                            span,
-                            format!("{field} of '{}' must be a dag", rk.name_of(t)),
-                        );
-                        continue;
-                    }
-                };
-                // `(ops)` means "none".
-                if matches!(&g.op, Init::Def(o) if rk.name_of(*o) == "ops") && g.args.is_empty() {
-                    continue;
-                }
-                let tpl = b.template(span, what, &cname, &g, &list, &by_def);
-                match what {
-                    "spill" => ct.spill = tpl,
-                    "reload" => ct.reload = tpl,
-                    _ => ct.copy = tpl,
-                }
-            }
-            own[c] = Some(ct);
-            own_span[c] = Some(span);
-        }
-        if !b.diags.is_empty() {
-            return Err(b.diags);
-        }
-        // Inheritance: each kind from the nearest super-class that has it.
-        let templates = (0..nc)
-            .map(|c| {
-                let mut supers: Vec<usize> = classes.list[c]
-                    .super_classes
-                    .iter()
-                    .copied()
-                    .filter(|&s| s != c && own[s].is_some())
-                    .collect();
-                supers.sort_by_key(|&s| (classes.list[s].members.len(), s));
-                let mut ct = own[c].clone().unwrap_or_default();
-                for s in supers {
-                    let o = own[s].as_ref().expect("filtered");
-                    if ct.from.is_none() {
-                        ct.from = Some(s);
-                    }
-                    if ct.spill.is_none() {
-                        ct.spill = o.spill.clone();
-                    }
-                    if ct.reload.is_none() {
-                        ct.reload = o.reload.clone();
-                    }
-                    if ct.copy.is_none() {
-                        ct.copy = o.copy.clone();
-                    }
-                }
-                ct
-            })
-            .collect();
-        Ok(Instrs { list, templates })
+        Ok(Instrs { list, by_def })
     }
 }
 
@@ -914,33 +728,6 @@ def LD : Instruction { let OutOperandList = (outs GPR:$v); let InOperandList = (
     }
 
     #[test]
-    fn templates_are_inherited_from_the_nearest_super_class() {
-        let m = model(
-            r#"
-def ST : Instruction { let OutOperandList = (outs); let InOperandList = (ins GPR:$v, mem:$a); }
-def LD : Instruction { let OutOperandList = (outs GPR:$v); let InOperandList = (ins mem:$a); }
-def MOV : Instruction { let OutOperandList = (outs GPR:$d); let InOperandList = (ins GPR:$s); }
-def : SpillTemplates<GPR> {
-  let Spill = (ST TplReg, TplSlot, 0);
-  let Reload = (LD TplReg, TplSlot, 0);
-  let Copy = (MOV TplReg, TplSrc);
-}
-"#,
-        )
-        .unwrap();
-        let low = m.classes.list.iter().position(|c| c.name == "LOW").unwrap();
-        let gpr = m.classes.list.iter().position(|c| c.name == "GPR").unwrap();
-        let t = &m.instrs.templates[low];
-        assert_eq!(t.from, Some(gpr));
-        assert_eq!(t.spill, m.instrs.templates[gpr].spill);
-        assert_eq!(
-            t.spill.as_ref().unwrap().operands,
-            [super::TplOp::Reg, super::TplOp::Slot, super::TplOp::Imm(0)]
-        );
-        assert!(t.copy.is_some() && t.reload.is_some());
-    }
-
-    #[test]
     fn bad_constraints_are_errors_with_the_instruction_named() {
         let base = |c: &str| {
             format!(
@@ -961,32 +748,5 @@ def : SpillTemplates<GPR> {
         let e = err(&base("$dst = $a,$dst = $a"));
         assert!(e.contains("multiple constraints"), "{e}");
         assert!(e.contains("t.td:"), "{e}");
-    }
-
-    #[test]
-    fn bad_templates_are_errors() {
-        let insts = r#"
-def ST : Instruction { let OutOperandList = (outs); let InOperandList = (ins GPR:$v, mem:$a); }
-def MOV : Instruction { let OutOperandList = (outs GPR:$d); let InOperandList = (ins GPR:$s); }
-"#;
-        let e = err(&format!(
-            "{insts} def : SpillTemplates<GPR> {{ let Spill = (ST TplReg, TplSlot); }}"
-        ));
-        assert!(
-            e.contains("has 3 machine operands, the template gives 2"),
-            "{e}"
-        );
-        let e = err(&format!(
-            "{insts} def : SpillTemplates<GPR> {{ let Spill = (GPR TplReg, TplSlot, 0); }}"
-        ));
-        assert!(e.contains("'GPR' is not an instruction"), "{e}");
-        let e = err(&format!(
-            "{insts} def : SpillTemplates<GPR> {{ let Copy = (MOV TplReg, TplReg); }}"
-        ));
-        assert!(e.contains("must use TplReg once"), "{e}");
-        let e = err(&format!(
-            "{insts} def : SpillTemplates<GPR> {{ let Spill = (ST 0, TplSlot, TplReg); }}"
-        ));
-        assert!(e.contains("is not a register operand"), "{e}");
     }
 }

@@ -9,12 +9,14 @@ pub mod access;
 pub mod classes;
 pub mod csr;
 pub mod facts;
+pub mod features;
 pub mod folds;
 pub mod instrs;
 pub mod policy;
 pub mod regs;
 pub mod reserved;
 pub mod sets;
+pub mod templates;
 pub mod weights;
 
 use crate::diag::Diagnostic;
@@ -37,8 +39,12 @@ pub struct TargetModel {
     pub policy: policy::OrderPolicy,
     /// Reserved registers (our extension).
     pub reserved: reserved::Reserved,
-    /// Instructions and per-class spill/reload/copy templates.
+    /// Instructions.
     pub instrs: instrs::Instrs,
+    /// Subtarget features (spill templates and HW modes depend on them).
+    pub features: features::Features,
+    /// Per-class spill/reload/copy templates (our extension).
+    pub templates: templates::Templates,
     /// Memory-operand folds (our extension), by register form and operand.
     pub folds: Vec<folds::MemoryFold>,
 }
@@ -73,12 +79,14 @@ impl TargetModel {
             &callee_saved,
             &mut diags,
         );
-        let reserved = reserved::read(&f, &mut sets, &bank, &mut diags);
+        let features = features::read(&f, &bank, &mut diags);
+        let reserved = reserved::read(&f, &mut sets, &bank, &features, &mut diags);
         diags.append(&mut sets.diags);
         if !diags.is_empty() {
             return Err(diags);
         }
         let instrs = instrs::Instrs::build(rk, &bank, &classes)?;
+        let templates = templates::build(&f, &bank, &classes, &instrs, &features, &reserved)?;
         let folds = folds::read(&f, &bank, &instrs)?;
         let target = rk
             .derived_defs("Target")
@@ -100,6 +108,8 @@ impl TargetModel {
             policy,
             reserved,
             instrs,
+            features,
+            templates,
             folds,
         })
     }

@@ -132,6 +132,11 @@ impl RegBank {
         }
     }
 
+    /// The sub-register index a `SubRegIndex` def is.
+    pub fn index_of(&self, d: RecId) -> Option<usize> {
+        self.index_of_def.get(&d).copied()
+    }
+
     fn error(&mut self, loc: Span, msg: String) {
         self.diags.push(Diagnostic::error(Kind::Semantic, loc, msg));
     }

@@ -18,6 +18,7 @@
 //! variable-sized objects need a base pointer.
 
 use super::access::Fields;
+use super::features::Features;
 use super::regs::RegBank;
 use super::sets::{OrderedSet, Sets};
 use crate::diag::{Diagnostic, Kind};
@@ -45,6 +46,14 @@ pub struct Reserved {
     /// With variable-sized objects, a local frame of at least this many
     /// bytes needs the base pointer too. 0: only stack realignment does.
     pub base_pointer_frame_size: u32,
+    /// A spill slot may be aligned beyond `stack_alignment` only in a
+    /// function that keeps a frame pointer (and, if its stack pointer
+    /// moves, a base pointer) from the start of allocation.
+    pub spill_realign_needs_frame_pointer: bool,
+    /// `ReservedWithoutFeatures` defs: registers reserved in a function
+    /// whose subtarget lacks some of the features (a feature set, closed
+    /// under implication), closed under overlap.
+    pub without_features: Vec<(u64, BTreeSet<usize>)>,
 }
 
 /// Reads the `ReservedRegisters` def (at most one).
@@ -52,9 +61,41 @@ pub fn read(
     f: &Fields<'_>,
     sets: &mut Sets<'_>,
     bank: &RegBank,
+    features: &Features,
     diags: &mut Vec<Diagnostic>,
 ) -> Reserved {
     let mut out = Reserved::default();
+    for d in f.rk.derived_defs("ReservedWithoutFeatures") {
+        let mut bits = Vec::new();
+        for i in f.list(d, "Features").iter() {
+            match i {
+                Init::Def(x) if features.bit_of_def(*x).is_some() => {
+                    bits.extend(features.bit_of_def(*x))
+                }
+                _ => diags.push(Diagnostic::error(
+                    Kind::Semantic,
+                    f.loc(d),
+                    format!(
+                        "Features of '{}' must list SubtargetFeature defs",
+                        f.name(d)
+                    ),
+                )),
+            }
+        }
+        if bits.is_empty() {
+            diags.push(Diagnostic::error(
+                Kind::Semantic,
+                f.loc(d),
+                format!(
+                    "'{}' names no feature: its registers would be reserved always (say so in ReservedRegisters.Always)",
+                    f.name(d)
+                ),
+            ));
+            continue;
+        }
+        let regs = overlap_closure(bank, &set(f, sets, bank, d, "Registers", diags));
+        out.without_features.push((features.closure(bits), regs));
+    }
     let defs = f.rk.derived_defs("ReservedRegisters");
     if defs.len() > 1 {
         diags.push(
@@ -91,6 +132,20 @@ pub fn read(
     out.base_pointer = overlap_closure(bank, &set(f, sets, bank, d, "BasePointer", diags));
     out.stack_alignment = size(f, d, "StackAlignment", diags);
     out.base_pointer_frame_size = size(f, d, "BasePointerFrameSize", diags);
+    out.spill_realign_needs_frame_pointer = f.bit(d, "SpillRealignNeedsFramePointer");
+    if out.spill_realign_needs_frame_pointer && out.stack_alignment == 0 {
+        diags.push(
+            Diagnostic::error(
+                Kind::Semantic,
+                f.loc(d),
+                format!(
+                    "ReservedRegisters '{}' sets SpillRealignNeedsFramePointer, but its StackAlignment is 0, so no slot is ever aligned beyond the stack",
+                    f.name(d)
+                ),
+            )
+            .with_help("set the stack alignment, e.g. `let StackAlignment = 16;`"),
+        );
+    }
     // Alignments are powers of two (LLVM's `Align` cannot hold anything
     // else); comparing a frame's alignment against another number would
     // realign at the wrong threshold without saying so.

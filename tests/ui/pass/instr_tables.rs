@@ -14,17 +14,17 @@ fn main() {
     assert_eq!(TARGET.find_opcode("ADD_rr"), Some(opcodes::ADD_rr));
     // Spill/reload/copy templates per class.
     let gpr = TARGET.class(classes::GPR);
-    let spill = gpr.spill.as_ref().unwrap();
+    let spill = &gpr.spill[0].template;
     assert_eq!(spill.opcode, opcodes::STD);
     assert_eq!(
         &spill.operands[..],
         &[TemplateOperand::Reg, TemplateOperand::Slot, TemplateOperand::Imm(0)]
     );
-    assert_eq!(gpr.reload.as_ref().unwrap().opcode, opcodes::LDD);
-    assert_eq!(gpr.copy.as_ref().unwrap().opcode, opcodes::MOV_rr);
+    assert_eq!(gpr.reload[0].template.opcode, opcodes::LDD);
+    assert_eq!(gpr.copy[0].template.opcode, opcodes::MOV_rr);
     let gpr32 = TARGET.class(classes::GPR32);
-    assert_eq!(gpr32.spill.as_ref().unwrap().opcode, opcodes::STW32);
-    assert_eq!(gpr32.copy.as_ref().unwrap().opcode, opcodes::MOV_rr_32);
+    assert_eq!(gpr32.spill[0].template.opcode, opcodes::STW32);
+    assert_eq!(gpr32.copy[0].template.opcode, opcodes::MOV_rr_32);
     // Flags.
     assert!(TARGET.instr(opcodes::MOV_ri).is(InstrFlags::REMAT));
     assert!(TARGET.instr(opcodes::STD).is(InstrFlags::MAY_STORE));

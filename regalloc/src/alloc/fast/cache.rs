@@ -31,9 +31,6 @@ use crate::ir::{Inst, InstData};
 /// The addresses and lengths of the tables the cached facts come from.
 type Key = [usize; 14];
 
-/// A combination of [`Tables::reserving`] not made yet.
-const NOT_MADE: u8 = u8::MAX;
-
 /// How many units a register may have for [`RegUnits`] to hold them
 /// itself: every register of BPF, X86-64 and Hexagon, and all but
 /// AArch64's tuples.
@@ -57,9 +54,10 @@ pub(super) struct Tables {
     /// pointer are made up front; with a base pointer, which few functions
     /// need, on first need.
     pub reserving: Vec<FpTables>,
-    /// Per combination `fp | bp << 1`: its position in `reserving`, or
-    /// [`NOT_MADE`].
-    reserving_at: [u8; 4],
+    /// Per combination of frame pointer, base pointer and the feature
+    /// groups that reserve registers ([`TargetInfo::reserved_groups`]):
+    /// its position in `reserving`.
+    reserving_at: Vec<((bool, bool, u64), usize)>,
     /// The target names base-pointer registers. Without them a function
     /// that needs a base pointer reserves nothing more, so it shares the
     /// facts of one that does not.
@@ -146,6 +144,8 @@ struct Variant {
     has_calls: bool,
     fp: bool,
     bp: bool,
+    /// The feature groups reserving registers.
+    groups: u64,
     csr: Option<CalleeSavedSet>,
     /// The position in `Tables::reserving` of its reserved registers.
     reserving: usize,
@@ -218,6 +218,8 @@ impl Tables {
     }
 
     fn new(t: &TargetInfo<'_>, key: Option<Key>) -> Tables {
+        // What a function without subtarget features reserves.
+        let plain = t.reserved_groups(crate::target::FeatureSet::NONE);
         // Unit numbers and list positions fit 16 bits (the largest target
         // has a few hundred units).
         let mut reg_units = Vec::with_capacity(t.regs.len());
@@ -243,8 +245,11 @@ impl Tables {
         let (reg_units, unit_list) = (reg_units.into(), unit_list.into());
         Tables {
             key,
-            reserving: vec![reserving(t, false, false), reserving(t, true, false)],
-            reserving_at: [0, 1, NOT_MADE, NOT_MADE],
+            reserving: vec![
+                reserving(t, false, false, plain),
+                reserving(t, true, false, plain),
+            ],
+            reserving_at: vec![((false, false, plain), 0), ((true, false, plain), 1)],
             has_base_pointer_regs: t.base_pointer.iter().any(|&w| w != 0),
             default_csr: default_csr(t),
             csr_units: vec![None; t.callee_saved.len()],
@@ -272,18 +277,22 @@ impl Tables {
         csr: Option<CalleeSavedSet>,
     ) -> usize {
         let (has_calls, fp, bp) = (fi.has_calls, fi.has_frame_pointer, fi.has_base_pointer);
-        if let Some(k) = self
-            .variants
-            .iter()
-            .position(|v| v.has_calls == has_calls && v.fp == fp && v.bp == bp && v.csr == csr)
-        {
+        let groups = t.reserved_groups(fi.features);
+        if let Some(k) = self.variants.iter().position(|v| {
+            v.has_calls == has_calls
+                && v.fp == fp
+                && v.bp == bp
+                && v.groups == groups
+                && v.csr == csr
+        }) {
             return k;
         }
-        let reserving = self.reserving_index(t, fp, bp);
+        let reserving = self.reserving_index(t, fp, bp, groups);
         self.variants.push(Variant {
             has_calls,
             fp,
             bp,
+            groups,
             csr,
             reserving,
             orders: vec![None; t.classes.len()],
@@ -299,15 +308,15 @@ impl Tables {
     /// The position in [`Tables::reserving`] of the facts of a function
     /// that keeps a frame pointer when `fp` and needs a base pointer when
     /// `bp` (made when new).
-    fn reserving_index(&mut self, t: &TargetInfo<'_>, fp: bool, bp: bool) -> usize {
+    fn reserving_index(&mut self, t: &TargetInfo<'_>, fp: bool, bp: bool, groups: u64) -> usize {
         let bp = bp && self.has_base_pointer_regs;
-        let c = usize::from(fp) | usize::from(bp) << 1;
-        if self.reserving_at[c] == NOT_MADE {
-            self.reserving.push(reserving(t, fp, bp));
-            // At most four entries.
-            self.reserving_at[c] = (self.reserving.len() - 1) as u8;
+        let key = (fp, bp, groups);
+        if let Some(&(_, k)) = self.reserving_at.iter().find(|(c, _)| *c == key) {
+            return k;
         }
-        usize::from(self.reserving_at[c])
+        self.reserving.push(reserving(t, fp, bp, groups));
+        self.reserving_at.push((key, self.reserving.len() - 1));
+        self.reserving.len() - 1
     }
 
     /// Makes sure variant `k` has the order of class `c`: usable registers
@@ -323,7 +332,7 @@ impl Tables {
             has_frame_pointer: v.fp,
             has_base_pointer: v.bp,
             has_calls: v.has_calls,
-            features: 0,
+            ..FunctionInfo::default()
         };
         if let Some(s) = csr
             && self.csr_units[s.index()].is_none()
@@ -382,8 +391,8 @@ fn call_bits(t: &TargetInfo<'_>) -> Box<[u64]> {
 
 /// The facts of a function that keeps a frame pointer when `fp` and needs
 /// a base pointer when `bp`.
-fn reserving(t: &TargetInfo<'_>, fp: bool, bp: bool) -> FpTables {
-    let (reserved, list) = reserved_or_constant(t, fp, bp);
+fn reserving(t: &TargetInfo<'_>, fp: bool, bp: bool, groups: u64) -> FpTables {
+    let (reserved, list) = reserved_or_constant(t, fp, bp, groups);
     let mut untracked = vec![false; t.units.len()];
     for &r in &list {
         for &u in t.units(r) {
@@ -402,12 +411,14 @@ fn reserving(t: &TargetInfo<'_>, fp: bool, bp: bool) -> FpTables {
 }
 
 /// Per register: reserved in a function with or without a frame pointer
-/// and a base pointer (what [`TargetInfo::reserved_in`] says) or constant;
-/// and the list of those registers.
+/// and a base pointer, and whose features leave the feature `groups`
+/// reserving (what [`TargetInfo::reserved_in`] says), or constant; and the
+/// list of those registers.
 fn reserved_or_constant(
     t: &TargetInfo<'_>,
     frame_pointer: bool,
     base_pointer: bool,
+    groups: u64,
 ) -> (Vec<bool>, Vec<Reg>) {
     let n = t.regs.len();
     let mut out = vec![false; n];
@@ -427,7 +438,7 @@ fn reserved_or_constant(
         }
     }
     for (r, d) in t.regs.iter().enumerate() {
-        if d.flags.contains(PhysFlags::CONSTANT) && !out[r] {
+        if (d.flags.contains(PhysFlags::CONSTANT) || t.in_groups(groups, r)) && !out[r] {
             out[r] = true;
             list.push(Reg::new(r));
         }

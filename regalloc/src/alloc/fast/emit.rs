@@ -1,10 +1,11 @@
 //! Spill, reload and copy instructions built from the target's per-class templates, and the spill slots they address.
 
+use crate::alloc::spiller::{SpillLayout, spill_layout};
 use crate::ir::{
     FrameObject, FrameRef, Generic, InstData, MachineFunction, Op, Operand, RegFlags, RegOperand,
     RegRef,
 };
-use crate::target::{InstrTemplate, Reg, RegClass, TargetInfo, TemplateOperand};
+use crate::target::{FunctionInfo, Reg, RegClass, TargetInfo, TemplateOperand};
 
 /// Which template of a class.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -15,89 +16,77 @@ pub(super) enum Kind {
     Reload,
 }
 
-/// The spill (or reload) template for register `reg` of class `class`:
-/// the class's own, or else the one of the smallest class holding `reg`
-/// that has one (tables may give templates only on the main classes).
-fn template<'t>(
-    t: &'t TargetInfo<'_>,
+/// The spill layout (slot and templates) for register `reg` of class
+/// `class`: the class's own, or else, for a class with neither templates
+/// nor a reason it cannot be spilled, the one of the smallest class
+/// holding `reg` that has one (tables may give templates only on the main
+/// classes).
+fn layout<'t, 'a>(
+    t: &'t TargetInfo<'a>,
     class: RegClass,
     reg: Reg,
-    kind: Kind,
-) -> Option<&'t InstrTemplate<'t>> {
-    let pick = |c: RegClass| {
-        let d = t.class(c);
-        match kind {
-            Kind::Spill => d.spill.as_ref(),
-            Kind::Reload => d.reload.as_ref(),
-        }
-    };
-    if let Some(tpl) = pick(class) {
-        return Some(tpl);
+    info: &FunctionInfo,
+) -> Result<SpillLayout<'t, 'a>, String> {
+    let own = spill_layout(t, class, info);
+    if own.is_ok() || t.class(class).cannot_spill.is_some() {
+        return own;
     }
     (0..t.classes.len())
         .map(RegClass::new)
-        .filter(|&c| t.class_contains(c, reg) && pick(c).is_some())
-        .min_by_key(|&c| t.class(c).members.len())
-        .and_then(pick)
+        .filter(|&c| t.class_contains(c, reg))
+        .filter_map(|c| Some((c, spill_layout(t, c, info).ok()?)))
+        .min_by_key(|(c, _)| t.class(*c).members.len())
+        .map(|(_, l)| l)
+        .ok_or_else(|| own.err().unwrap_or_default())
 }
 
-/// The size in bytes of a spill slot for class `class`.
-fn slot_size(t: &TargetInfo<'_>, class: RegClass) -> u32 {
-    let d = t.class(class);
-    if d.spill_size > 0 {
-        d.spill_size
-    } else {
-        (d.reg_size / 8).max(1)
-    }
-}
-
-/// A new spill slot for a register of class `class`: the next `%stack.N`
-/// id, sized and aligned as the class says.
+/// A new spill slot for a register of class `class` in a function with
+/// facts `info`: the next `%stack.N` id, sized, aligned and on the stack
+/// the class's spill layout says (the class's sizes, if it has none: the
+/// first access then reports why).
 pub(super) fn new_slot(
     t: &TargetInfo<'_>,
     func: &mut MachineFunction,
     class: RegClass,
     id: u32,
+    info: &FunctionInfo,
 ) -> u32 {
-    let d = t.class(class);
-    let size = slot_size(t, class);
-    let align = if d.spill_align > 0 {
-        d.spill_align
-    } else {
-        size
+    let (size, align, stack_id) = match spill_layout(t, class, info) {
+        Ok(l) => (l.size, l.align, l.stack_id),
+        Err(_) => {
+            let d = t.class(class);
+            let size = if d.spill_size > 0 {
+                d.spill_size
+            } else {
+                (d.reg_size / 8).max(1)
+            };
+            (u64::from(size), d.spill_align.max(1), "default")
+        }
     };
-    func.stack
-        .push(FrameObject::spill_slot(id, u64::from(size), align));
+    let mut object = FrameObject::spill_slot(id, size, align);
+    object.stack_id = stack_id.into();
+    func.stack.push(object);
     id
 }
 
 /// A store of `reg` to slot `slot` (`Kind::Spill`) or a load of it from
-/// there (`Kind::Reload`), from the templates of `class`. The slot's size
-/// goes into a memory operand the way LLVM prints spill code. `slot` must
-/// have been made by [`new_slot`] for `class`, so its size is the class's
-/// (no search through the stack objects, which grow with every slot).
+/// there (`Kind::Reload`), from the templates of `class` for a function
+/// with facts `info`. The slot's size goes into a memory operand the way
+/// LLVM prints spill code. `slot` must have been made by [`new_slot`] for
+/// `class`, so its size is the class's (no search through the stack
+/// objects, which grow with every slot).
 pub(super) fn slot_access(
     t: &TargetInfo<'_>,
     class: RegClass,
     reg: Reg,
     slot: u32,
     kind: Kind,
+    info: &FunctionInfo,
 ) -> Result<InstData, String> {
-    let Some(tpl) = template(t, class, reg, kind) else {
-        return Err(format!(
-            "class {} has no {} template, so %stack.{slot} cannot be {}",
-            t.class(class).name,
-            if kind == Kind::Spill {
-                "spill"
-            } else {
-                "reload"
-            },
-            if kind == Kind::Spill {
-                "written"
-            } else {
-                "read"
-            },
-        ));
+    let l = layout(t, class, reg, info)?;
+    let tpl = match kind {
+        Kind::Spill => l.store,
+        Kind::Reload => l.load,
     };
     let desc = t.instr(tpl.opcode);
     let mut data = InstData::new(Op::Target(tpl.opcode));
@@ -116,6 +105,10 @@ pub(super) fn slot_access(
         };
         data.operands.push(match *o {
             TemplateOperand::Reg | TemplateOperand::Src => reg_op(reg),
+            // A piece of the register: its sub-register.
+            TemplateOperand::RegSub(i) | TemplateOperand::SrcSub(i) => {
+                reg_op(t.sub_reg(reg, i).unwrap_or(reg))
+            }
             TemplateOperand::Fixed(r) => reg_op(r),
             TemplateOperand::Slot => Operand::Frame(
                 FrameRef {
@@ -129,8 +122,7 @@ pub(super) fn slot_access(
         });
     }
     add_implicit(t, &mut data);
-    let bits = u64::from(slot_size(t, class)) * 8;
-    data.mem = vec![memory_operand(kind, bits, slot)];
+    data.mem = vec![memory_operand(kind, l.size * 8, slot)];
     Ok(data)
 }
 

@@ -126,6 +126,9 @@ pub(super) struct Facts {
     pub variant: usize,
     /// The id the next spill slot gets (`%stack.N`).
     pub next_slot: u32,
+    /// The function's facts its spill code depends on (subtarget, whether
+    /// a slot may be realigned).
+    pub info: crate::target::FunctionInfo,
 }
 
 impl Facts {
@@ -388,6 +391,7 @@ impl Facts {
             reserving: tables.variant_reserving(variant),
             variant,
             next_slot,
+            info: fi,
         })
     }
 

@@ -12,13 +12,33 @@ use super::{Checker, Here};
 use super::super::error::CheckErrorKind as K;
 
 impl<'c, 't> Checker<'c, 't> {
-    /// The physical register operand of `a` that is a definition (or a use)
-    /// equal to `r`, if any.
+    /// Whether `a` has a physical register operand that is a definition
+    /// (or a use) equal to `r`.
+    ///
+    /// A register named piecewise counts too: sub-registers of `r`, each
+    /// a definition (or use), that together cover it (AArch64 stores a
+    /// register pair with one `STPXi` of its halves).
     pub(super) fn has_reg(&self, a: &InstData, r: Reg, def: bool) -> bool {
-        a.operands
+        let named: Vec<Reg> = a
+            .operands
             .iter()
             .filter_map(Operand::as_reg)
-            .any(|o| o.is_def() == def && self.phys_of(o).ok().flatten() == Some(r))
+            .filter(|o| o.is_def() == def)
+            .filter_map(|o| self.phys_of(o).ok().flatten())
+            .collect();
+        if named.contains(&r) {
+            return true;
+        }
+        let pieces: Vec<Reg> = named
+            .into_iter()
+            .filter(|&p| self.t.sub_reg_index_of(r, p).is_some())
+            .collect();
+        !pieces.is_empty()
+            && self
+                .t
+                .units(r)
+                .iter()
+                .all(|u| pieces.iter().any(|&p| self.t.units(p).contains(u)))
     }
 
     pub(super) fn has_slot(a: &InstData, slot: u32) -> bool {
@@ -87,8 +107,8 @@ impl<'c, 't> Checker<'c, 't> {
                 let copy_op = a.op.is_copy()
                     || self.t.classes.iter().any(|c| {
                         c.copy
-                            .as_ref()
-                            .is_some_and(|tpl| Op::Target(tpl.opcode) == a.op)
+                            .iter()
+                            .any(|ch| Op::Target(ch.template.opcode) == a.op)
                     });
                 if !copy_op || !self.has_reg(a, to, true) || !self.has_reg(a, from, false) {
                     Some(format!(

@@ -18,7 +18,7 @@ impl Fast<'_, '_> {
             let class = self.class_of(v);
             let id = self.f.next_slot;
             self.f.next_slot += 1;
-            self.v[vi].slot = emit::new_slot(self.t, func, class, id);
+            self.v[vi].slot = emit::new_slot(self.t, func, class, id, &self.f.info);
         }
         self.v[vi].slot
     }
@@ -34,7 +34,7 @@ impl Fast<'_, '_> {
     ) -> Result<Inst, AllocError> {
         let slot = self.slot_of(func, v);
         let class = self.class_of(v);
-        let data = emit::slot_access(self.t, class, r, slot, kind)
+        let data = emit::slot_access(self.t, class, r, slot, kind, &self.f.info)
             .map_err(|m| self.err(AllocErrorKind::Unsupported, format!("%{v}: {m}")))?;
         let id = self.push_inst(func, data);
         let edit = match kind {
