@@ -251,12 +251,18 @@ fn spill_cost(t: &TargetInfo<'_>, f: &MachineFunction) -> (f64, f64) {
     let stores: HashSet<_> = t
         .classes
         .iter()
-        .filter_map(|c| c.spill.as_ref().map(|x| x.opcode))
+        .flat_map(|c| c.spill.iter())
+        .flat_map(|x| {
+            std::iter::once(x.template.opcode).chain(x.unaligned.as_ref().map(|u| u.opcode))
+        })
         .collect();
     let loads: HashSet<_> = t
         .classes
         .iter()
-        .filter_map(|c| c.reload.as_ref().map(|x| x.opcode))
+        .flat_map(|c| c.reload.iter())
+        .flat_map(|x| {
+            std::iter::once(x.template.opcode).chain(x.unaligned.as_ref().map(|u| u.opcode))
+        })
         .collect();
     let slots: HashSet<u32> = f
         .stack

@@ -63,6 +63,6 @@ fn stores_alike(t: &TargetInfo<'_>, c: RegClass, s: RegClass) -> bool {
         && sd.reg_size == cd.reg_size
         && sd.spill_size == cd.spill_size
         && sd.lane_mask == cd.lane_mask
-        && sd.spill.is_some() == cd.spill.is_some()
-        && sd.reload.is_some() == cd.reload.is_some()
+        && sd.spill.is_empty() == cd.spill.is_empty()
+        && sd.reload.is_empty() == cd.reload.is_empty()
 }
