@@ -68,9 +68,12 @@ def : CannotSpill<HvxVQR,
 // cycle, packet and timer counters, FRAMELIMIT and FRAMEKEY) are reserved
 // as LLVM reserves them: code reads them (`COPY $ugp` for the thread
 // pointer) without their value flowing from a definition, so their
-// liveness is not tracked and calls do not clobber them.
+// liveness is not tracked and calls do not clobber them. VTMP, the HVX
+// temporary that only a packet's .tmp loads may write, is in HvxVR's
+// members but LLVM 19 reserves it (HexagonRegisterInfo::getReservedRegs):
+// an allocated value there fails llc's verifier.
 def HexagonReserved : ReservedRegisters {
   let Always = (add R29, R30, R31, USR, PC, UGP, GP, CS0, CS1, UPCYCLELO,
                     UPCYCLEHI, FRAMELIMIT, FRAMEKEY, PKTCOUNTLO, PKTCOUNTHI,
-                    UTIMERLO, UTIMERHI);
+                    UTIMERLO, UTIMERHI, VTMP);
 }
