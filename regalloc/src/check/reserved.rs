@@ -22,6 +22,9 @@
 //!   frame at least that large).
 //! - A function calls when its `frameInfo` says so, or one of its
 //!   instructions is a call or carries a register mask.
+//! - Registers that exist only with some subtarget features
+//!   (`ReservedWithoutFeatures`: x86's XMM16-31 without AVX-512) are
+//!   reserved in a function whose features lack any of them.
 
 use crate::ir::{FramePointerKind, MachineFunction, Op, Operand};
 use crate::target::{InstrFlags, TargetInfo, bits};
@@ -47,11 +50,18 @@ pub fn reserved_registers(t: &TargetInfo<'_>, f: &MachineFunction) -> Vec<bool> 
     let far_locals = t.base_pointer_frame_size > 0
         && frame.local_frame_size >= u64::from(t.base_pointer_frame_size);
     let needs_base_pointer = stack_pointer_moves && (realigned || far_locals);
+    let absent: Vec<&[u32]> = t
+        .reserved_without
+        .iter()
+        .filter(|g| !f.features.contains(g.features))
+        .map(|g| &g.regs[..])
+        .collect();
     (0..t.regs.len())
         .map(|r| {
             bits::test(&t.reserved, r)
                 || (keeps_frame_pointer && bits::test(&t.frame_pointer, r))
                 || (needs_base_pointer && bits::test(&t.base_pointer, r))
+                || absent.iter().any(|regs| bits::test(regs, r))
         })
         .collect()
 }
