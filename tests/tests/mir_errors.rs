@@ -537,6 +537,7 @@ mod against_llc {
             c.arg("-verify-machineinstrs");
         }
         let out = c.arg(file).output().expect("llc-19 runs");
+        let _ = std::fs::remove_file(file);
         (
             out.status.success(),
             String::from_utf8_lossy(&out.stderr).into_owned(),

@@ -221,13 +221,17 @@ impl<'c, 't> Checker<'c, 't> {
                 },
                 |c: &Self| c.reg_name(s),
             ),
-            Some(s) if self.untracked(s) || !self.may_allocate(c, own_class_only) => self.err(
-                K::WrongClass,
-                here,
-                Some(k),
-                |_: &Self| format!("an allocatable, unreserved {cname} register for %{}", v.0),
-                |c: &Self| format!("{}, which is reserved or not allocatable", c.reg_name(s)),
-            ),
+            // Homes are registers of allocatable classes; an unknown
+            // opcode's register is held to its own class, which must be.
+            Some(s) if self.untracked(s) || (own_class_only && !self.t.class(c).allocatable) => {
+                self.err(
+                    K::WrongClass,
+                    here,
+                    Some(k),
+                    |_: &Self| format!("an allocatable, unreserved {cname} register for %{}", v.0),
+                    |c: &Self| format!("{}, which is reserved or not allocatable", c.reg_name(s)),
+                )
+            }
             Some(_) => {
                 if let Some((e, want)) = self.described_class(o, k)
                     && !self.t.class_contains(want, p)
@@ -242,16 +246,6 @@ impl<'c, 't> Checker<'c, 't> {
                     );
                 }
             }
-        }
-    }
-
-    /// Whether values of class `c` may be given registers: some allocatable
-    /// class stores them (`c` itself only, for an unknown opcode).
-    fn may_allocate(&self, c: RegClass, own_class_only: bool) -> bool {
-        if own_class_only {
-            self.t.class(c).allocatable
-        } else {
-            true
         }
     }
 
