@@ -15,10 +15,14 @@
 pub mod alloc;
 pub mod analysis;
 pub mod check;
+pub mod error;
 pub mod ir;
 pub mod mir;
 pub mod passes;
+mod pipeline;
 pub mod post;
+pub mod record;
+pub mod stats;
 pub mod target;
 pub mod timing;
 

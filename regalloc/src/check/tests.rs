@@ -1,6 +1,6 @@
 //! Unit tests of the checker on small hand-allocated BPF functions.
 
-use crate::alloc::{AllocRecord, Edit};
+use crate::record::{AllocRecord, Edit};
 use crate::ir::{Inst, MachineFunction, Operand, RegRef};
 use crate::target::fixtures::bpf;
 

@@ -2,7 +2,7 @@
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
-use crate::alloc::{AllocRecord, Edit};
+use crate::record::{AllocRecord, Edit};
 use crate::ir::{Block, Inst, MachineFunction, RegFlags, RegOperand, RegRef, VReg};
 use crate::target::{Reg, TargetInfo};
 

@@ -22,7 +22,7 @@
 //! recorded as a copy, which the checker follows like any other (the
 //! source must hold the value the reload would have read).
 
-use crate::alloc::{AllocRecord, Edit};
+use crate::record::{AllocRecord, Edit};
 use crate::analysis::Cfg;
 use crate::ir::{
     Block, Generic, Inst, InstData, MachineFunction, Op, Operand, RegFlags, RegMask, RegOperand,

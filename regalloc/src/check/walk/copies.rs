@@ -1,6 +1,6 @@
 //! The checker's transfer for copies: an original COPY kept, turned into spill code or removed, and the values it moves.
 
-use crate::alloc::Edit;
+use crate::record::Edit;
 use crate::ir::{Inst, InstData, Operand, RegFlags, RegOperand, RegRef};
 use crate::target::RegUnit;
 

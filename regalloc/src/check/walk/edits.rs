@@ -1,6 +1,6 @@
 //! The checker's transfer for the instructions allocation inserted: spills, reloads, copies and rematerializations, each checked against its recorded edit.
 
-use crate::alloc::Edit;
+use crate::record::Edit;
 use crate::ir::{
     FrameRef, Generic, Inst, InstData, Op, Operand, RegFlags, RegOperand, RegRef, VReg,
 };
