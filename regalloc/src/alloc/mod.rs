@@ -1,13 +1,13 @@
 //! The allocators (fast, basic, greedy) and their shared machinery: live register matrix, allocation order, virtual register map, spiller, split kit.
 //!
-//! Every allocator has the same contract: it rewrites a [`MachineFunction`]
-//! in place, from virtual to physical registers, and returns an
-//! [`AllocRecord`] saying what it inserted and removed, which is what the
-//! symbolic checker ([`crate::check`]) needs to read the allocated code, and
-//! from which [`Stats`] are counted.
+//! Basic and Greedy return their [`Decisions`] (each virtual register's
+//! register, the spill code, the split copies) and change no instruction;
+//! [`crate::pipeline`] applies them, and from the rewriter's
+//! [`AllocRecord`] the symbolic checker ([`crate::check`]) reads the
+//! allocated code and [`Stats`] are counted. Fast, as LLVM's, rewrites each
+//! instruction as it allocates it and returns the record itself.
 //!
-//! The entry point is [`allocate`]; [`allocate_recorded`] also returns the
-//! record.
+//! The entry point is [`crate::allocate`] (the pipeline).
 
 pub mod hoist_spills;
 pub mod inflate;
@@ -19,85 +19,15 @@ pub mod spiller;
 pub mod split;
 pub mod virtmap;
 
-pub use crate::error::{AllocError, AllocErrorKind};
 pub use matrix::{Interference, LiveRegMatrix};
 pub use order::{AllocationOrder, ClassOrders};
-pub use crate::record::{AllocRecord, Edit, FoldedAccess, Removed};
-pub use crate::stats::Stats;
 pub use spiller::{SpillCode, Spiller};
 pub use virtmap::VirtRegMap;
 
 use crate::analysis::{Analyses, LiveRange};
-use crate::ir::{Inst, MachineFunction};
+use crate::error::AllocError;
+use crate::ir::Inst;
 use crate::target::TargetInfo;
-
-/// Which allocator to run.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
-pub enum Allocator {
-    /// LLVM's RegAllocFast: one pass per block, no live intervals.
-    Fast,
-    /// LLVM's RegAllocBasic: intervals by weight, evict lighter, else spill.
-    Basic,
-    /// LLVM's RegAllocGreedy: eviction, splitting, spill placement.
-    #[default]
-    Greedy,
-}
-
-impl Allocator {
-    /// The name used on command lines (`fast`, `basic`, `greedy`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Allocator::Fast => "fast",
-            Allocator::Basic => "basic",
-            Allocator::Greedy => "greedy",
-        }
-    }
-}
-
-/// How to allocate.
-#[derive(Clone, Debug, Default)]
-pub struct Options {
-    /// The allocator.
-    pub allocator: Allocator,
-    /// Run the symbolic checker on the result and fail with
-    /// [`AllocErrorKind::CheckFailed`] if it finds an error.
-    pub check: bool,
-}
-
-/// Allocates `func` for `target`: afterwards no virtual register is left in
-/// its instructions. On error the function may be partly rewritten; callers
-/// that need the original keep a clone. The stages are those of the
-/// crate's pipeline (`regalloc/src/pipeline.rs`), the same for every
-/// allocator.
-pub fn allocate(
-    target: &TargetInfo<'_>,
-    func: &mut MachineFunction,
-    options: &Options,
-) -> Result<Stats, AllocError> {
-    allocate_recorded(target, func, options).map(|(s, _)| s)
-}
-
-/// [`allocate`], also returning what the allocator inserted and removed.
-pub fn allocate_recorded(
-    target: &TargetInfo<'_>,
-    func: &mut MachineFunction,
-    options: &Options,
-) -> Result<(Stats, AllocRecord), AllocError> {
-    crate::pipeline::run_with_stats(target, func, options)
-}
-
-/// [`allocate_recorded`] without counting [`Stats`]: the allocated function
-/// and the record only. Counting weighs every instruction by its block's
-/// frequency, which needs the CFG analyses of the allocated function; a
-/// benchmark that times the allocator alone calls this, then
-/// [`Stats::count`] after its clock stops.
-pub fn allocate_without_stats(
-    target: &TargetInfo<'_>,
-    func: &mut MachineFunction,
-    options: &Options,
-) -> Result<AllocRecord, AllocError> {
-    crate::pipeline::run(target, func, options)
-}
 
 /// What Basic and Greedy decide, for the pipeline's later stages to apply:
 /// the allocators themselves change no instruction.
@@ -153,4 +83,3 @@ pub(crate) fn place_error(e: AllocError, an: &Analyses, range: &LiveRange) -> Al
 pub mod basic;
 pub mod fast;
 pub mod greedy;
-pub mod input;

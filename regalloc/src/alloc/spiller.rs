@@ -49,9 +49,10 @@ use crate::target::{
     TemplateOperand,
 };
 
+use super::AllocError;
 use super::remat::{all_remat_values, is_constant, remat_copy, remat_values};
 use super::virtmap::VirtRegMap;
-use super::{AllocError, AllocErrorKind};
+use crate::error::AllocErrorKind;
 
 /// What an instruction the spiller asks for does.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]

@@ -29,8 +29,8 @@ pub use ranges::{LiveRange, Segment, ValNo};
 pub use slots::{Slot, SlotIndex, SlotIndexes};
 pub use weights::Hint;
 
-use crate::target::TargetInfo;
 use crate::ir::MachineFunction;
+use crate::target::TargetInfo;
 
 /// The control-flow analyses of one function.
 #[derive(Clone, Debug)]
@@ -87,4 +87,3 @@ impl Analyses {
         }
     }
 }
-

@@ -45,8 +45,8 @@ mod walk;
 pub use error::{CheckError, CheckErrorKind};
 pub use reserved::reserved_registers;
 
-use crate::record::AllocRecord;
 use crate::ir::MachineFunction;
+use crate::record::AllocRecord;
 use crate::target::TargetInfo;
 
 /// Checks `allocated` (the result of allocating `original`, as `record`

@@ -28,15 +28,15 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
+use crate::alloc::Decisions;
 use crate::alloc::spiller::SpillKind;
 use crate::alloc::virtmap::VirtRegMap;
-use crate::alloc::Decisions;
-use crate::error::{AllocError, AllocErrorKind};
-use crate::record::{AllocRecord, Edit, FoldedAccess, Removed};
 use crate::analysis::{Analyses, Slot};
+use crate::error::{AllocError, AllocErrorKind};
 use crate::ir::{
     Block, BlockLiveIn, Inst, MachineFunction, Operand, RegFlags, RegMask, RegOperand, RegRef,
 };
+use crate::record::{AllocRecord, Edit, FoldedAccess, Removed};
 use crate::target::{Reg, RegFlags as PhysFlags, TargetInfo};
 
 use super::slots;

@@ -29,7 +29,8 @@ use super::matrix::{Interference, LiveRegMatrix};
 use super::order::{AllocationOrder, ClassOrders};
 use super::spiller::Spiller;
 use super::virtmap::VirtRegMap;
-use super::{AllocError, AllocErrorKind, Decisions, place_error, tracks_sub_reg_liveness};
+use super::{AllocError, Decisions, place_error, tracks_sub_reg_liveness};
+use crate::error::AllocErrorKind;
 
 /// How many times one register may be evicted and requeued before it is
 /// spilled instead.

@@ -54,13 +54,14 @@ use crate::ir::{Inst, MachineFunction, Operand, RegRef, VReg};
 use crate::target::{Reg, TargetInfo};
 use crate::timing::{Pass, time};
 
-use super::{Decisions, place_error, tracks_sub_reg_liveness};
+use super::AllocError;
 use super::matrix::{CallMasks, Interference, LiveRegMatrix};
 use super::order::{AllocationOrder, ClassOrders};
 use super::spiller::Spiller;
 use super::split::SplitKit;
 use super::virtmap::VirtRegMap;
-use super::{AllocError, AllocErrorKind};
+use super::{Decisions, place_error, tracks_sub_reg_liveness};
+use crate::error::AllocErrorKind;
 
 use queue::priority;
 

@@ -1,6 +1,6 @@
 //! The allocation pipeline: every stage from a read machine function to allocated, checked code, in order, the same for every allocator.
 //!
-//! [`run`] is the whole of it, one named call per stage:
+//! [`allocate`] is the whole of it, one named call per stage:
 //!
 //! 1. **input checks** ([`input`]): no PHIs, every read defined before,
 //!    tied operands in two-address form (not for Fast, which makes that
@@ -39,14 +39,15 @@
 //! Not every allocator's decisions go through every clean-up stage:
 //! [`Cleanup::of`] says which, and why.
 //!
-//! [`input`]: crate::alloc::input
 //! [`weights`]: crate::analysis::weights
 //! [`hoist_spills`]: crate::alloc::hoist_spills
 //! [`redundant_spills`]: crate::alloc::redundant_spills
 //! [`rewrite`]: crate::post::rewrite
 //! [`reload_reuse`]: crate::post::reload_reuse
 
-use crate::alloc::{Allocator, Decisions, Options, basic, fast, greedy, input};
+pub mod input;
+
+use crate::alloc::{Decisions, basic, fast, greedy};
 use crate::analysis::{Analyses, FlowAnalyses, LiveIntervals, weights};
 use crate::error::{AllocError, AllocErrorKind};
 use crate::ir::MachineFunction;
@@ -56,10 +57,68 @@ use crate::stats::Stats;
 use crate::target::TargetInfo;
 use crate::timing::{Pass, time};
 
-/// Allocates `func` with `options.allocator`, checks the result when
-/// `options.check`, and returns what was inserted and removed. On error
-/// the function may be partly rewritten.
-pub(crate) fn run(
+/// Which allocator to run.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub enum Allocator {
+    /// LLVM's RegAllocFast: one pass per block, no live intervals.
+    Fast,
+    /// LLVM's RegAllocBasic: intervals by weight, evict lighter, else spill.
+    Basic,
+    /// LLVM's RegAllocGreedy: eviction, splitting, spill placement.
+    #[default]
+    Greedy,
+}
+
+impl Allocator {
+    /// The name used on command lines (`fast`, `basic`, `greedy`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Allocator::Fast => "fast",
+            Allocator::Basic => "basic",
+            Allocator::Greedy => "greedy",
+        }
+    }
+}
+
+/// How to allocate.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// The allocator.
+    pub allocator: Allocator,
+    /// Run the symbolic checker on the result and fail with
+    /// [`AllocErrorKind::CheckFailed`] if it finds an error.
+    pub check: bool,
+}
+
+/// Allocates `func` for `target` with `options.allocator`: afterwards no
+/// virtual register is left in its instructions. Checks the result when
+/// `options.check`, and returns the statistics. On error the function may
+/// be partly rewritten; callers that need the original keep a clone.
+pub fn allocate(
+    target: &TargetInfo<'_>,
+    func: &mut MachineFunction,
+    options: &Options,
+) -> Result<Stats, AllocError> {
+    allocate_recorded(target, func, options).map(|(stats, _)| stats)
+}
+
+/// [`allocate`], also returning what was inserted and removed.
+pub fn allocate_recorded(
+    target: &TargetInfo<'_>,
+    func: &mut MachineFunction,
+    options: &Options,
+) -> Result<(Stats, AllocRecord), AllocError> {
+    let record = allocate_without_stats(target, func, options)?;
+    let stats = Stats::count(target, func, &record);
+    Ok((stats, record))
+}
+
+/// [`allocate_recorded`] without stage 12: the allocated function and the
+/// record only. Counting weighs every instruction by its block's
+/// frequency, which needs the CFG analyses of the allocated function; a
+/// benchmark that times the allocator alone calls this, then
+/// [`Stats::count`] after its clock stops.
+pub fn allocate_without_stats(
     target: &TargetInfo<'_>,
     func: &mut MachineFunction,
     options: &Options,
@@ -82,17 +141,6 @@ pub(crate) fn run(
         check(target, &original, func, &record)?;
     }
     Ok(record)
-}
-
-/// [`run`], then the statistics of the allocated function.
-pub(crate) fn run_with_stats(
-    target: &TargetInfo<'_>,
-    func: &mut MachineFunction,
-    options: &Options,
-) -> Result<(Stats, AllocRecord), AllocError> {
-    let record = run(target, func, options)?;
-    let stats = Stats::count(target, func, &record);
-    Ok((stats, record))
 }
 
 /// Stage 1: refuses input no allocator can take.
@@ -127,7 +175,11 @@ fn sub_ranges(target: &TargetInfo<'_>, allocator: Allocator) -> bool {
 /// Stages 2-4: flow analyses, slot indexes and live intervals, spill
 /// weights and copy hints, of a function whose predecessors are known;
 /// the intervals have lane sub-ranges when `sub_ranges`.
-pub(crate) fn analyse(target: &TargetInfo<'_>, func: &MachineFunction, sub_ranges: bool) -> Analyses {
+pub(crate) fn analyse(
+    target: &TargetInfo<'_>,
+    func: &MachineFunction,
+    sub_ranges: bool,
+) -> Analyses {
     let flow = time(Pass::FlowAnalyses, || FlowAnalyses::new(func));
     let (mut intervals, users) = time(Pass::LiveIntervals, || {
         LiveIntervals::with_users(target, func, &flow.cfg, sub_ranges)

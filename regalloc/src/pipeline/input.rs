@@ -18,7 +18,8 @@
 //! them the function is refused up front, with the instruction and the
 //! fix, instead of being allocated wrongly.
 
-use super::{AllocError, AllocErrorKind, Allocator};
+use super::Allocator;
+use crate::error::{AllocError, AllocErrorKind};
 use crate::ir::{Block, Generic, Inst, MachineFunction, Op, Operand, RegFlags, RegRef, VReg};
 use crate::target::{TargetInfo, bits};
 
