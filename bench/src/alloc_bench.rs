@@ -22,9 +22,9 @@ use std::hash::{Hash, Hasher};
 use std::io::Write;
 use std::time::Instant;
 
-use regalloc::alloc::{Allocator, Options, allocate_without_stats};
 use regalloc::ir::MachineFunction;
 use regalloc::mir::{self, FunctionDoc};
+use regalloc::{Allocator, Options, allocate_without_stats};
 
 use crate::corpus::{self, CorpusTarget};
 

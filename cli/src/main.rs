@@ -165,8 +165,8 @@ enum AllocatorName {
 }
 
 impl AllocatorName {
-    fn allocator(self) -> regalloc::alloc::Allocator {
-        use regalloc::alloc::Allocator;
+    fn allocator(self) -> regalloc::Allocator {
+        use regalloc::Allocator;
         match self {
             AllocatorName::Fast => Allocator::Fast,
             AllocatorName::Basic => Allocator::Basic,
@@ -217,7 +217,7 @@ struct AllocArgs {
 /// One allocated function's outcome.
 struct Outcome {
     name: String,
-    stats: Option<regalloc::alloc::Stats>,
+    stats: Option<regalloc::Stats>,
     /// Allocation or checker errors, as lines for a person.
     errors: Vec<String>,
 }
@@ -231,8 +231,8 @@ fn allocate_file(
     check: bool,
     time_passes: bool,
 ) -> Vec<Outcome> {
-    use regalloc::alloc::{Options, allocate_recorded};
     use regalloc::mir::FunctionDoc;
+    use regalloc::{Options, allocate_recorded};
     let options = Options {
         allocator: allocator.allocator(),
         check: false,
@@ -281,7 +281,7 @@ fn json_string(s: &str) -> String {
 
 fn stats_text(outcomes: &[Outcome], format: StatsFormat) -> String {
     use std::fmt::Write as _;
-    let row = |s: &mut String, name: &str, st: &regalloc::alloc::Stats| {
+    let row = |s: &mut String, name: &str, st: &regalloc::Stats| {
         let _ = writeln!(
             s,
             "{:<32} {:>7} {:>7} {:>7} {:>7} {:>7} {:>9} {:>11.2} {:>11.2} {:>11.2} {:>10.2} {:>10.2}",
@@ -300,7 +300,7 @@ fn stats_text(outcomes: &[Outcome], format: StatsFormat) -> String {
         );
     };
     let mut s = String::new();
-    let mut total = regalloc::alloc::Stats::default();
+    let mut total = regalloc::Stats::default();
     if let StatsFormat::Text = format {
         let _ = writeln!(
             s,

@@ -4,11 +4,11 @@ use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use regalloc::alloc::{Allocator, Options, Stats, allocate_recorded};
 use regalloc::analysis::FlowAnalyses;
 use regalloc::ir::{Op, Operand};
 use regalloc::mir::{self, FunctionDoc};
 use regalloc::target::{InstrFlags, TargetInfo};
+use regalloc::{Allocator, Options, Stats, allocate_recorded};
 
 /// The -O2 corpus directory of `target`.
 pub fn corpus(target: &str) -> PathBuf {

@@ -22,10 +22,10 @@ use std::process::Command;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use regalloc::alloc::{AllocRecord, Allocator, Options, Stats, allocate_recorded};
 use regalloc::ir::MachineFunction;
 use regalloc::mir::{self, FunctionDoc, MirFile};
 use regalloc::target::TargetInfo;
+use regalloc::{AllocRecord, Allocator, Options, Stats, allocate_recorded};
 
 /// A target to run: its name, corpus directory, table and llc flags.
 struct Run {

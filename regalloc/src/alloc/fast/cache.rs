@@ -25,8 +25,8 @@ use crate::target::{
 use super::block::Lists;
 use super::liveness::{RegBits, Units};
 use super::prepare::{Def, Seen, VState};
-use crate::alloc::Edit;
 use crate::ir::{Inst, InstData};
+use crate::record::Edit;
 
 /// The addresses and lengths of the tables the cached facts come from.
 type Key = [usize; 14];

@@ -35,7 +35,8 @@ mod prepare;
 use crate::ir::MachineFunction;
 use crate::target::TargetInfo;
 
-use super::{AllocError, AllocRecord};
+use super::AllocError;
+use crate::record::AllocRecord;
 
 /// Allocates `func` with the fast allocator.
 ///
