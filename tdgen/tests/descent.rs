@@ -1,11 +1,23 @@
-//! The recursive-descent parser against the pest grammar it mirrors: same trees, spans and symbols on every `.td` file at hand, and on damaged copies of them.
+//! The recursive-descent parser against the pest grammar it mirrors: same verdicts, trees, spans and symbols on every `.td` file at hand, damaged copies, and random and generated text; the grammar pinned.
 //!
 //! `syntax::parse::parse_file` tries the hand-written parser first and falls
 //! back to pest (the reference, and the author of every syntax error) when it
-//! gives up. So the two must agree: where pest accepts a file, the
+//! gives up. So the two must agree: where pest accepts a text, the
 //! hand-written parser gives the same tree (compared through `Debug`, spans
 //! and symbol numbers included) and interns the same names in the same order;
 //! where pest rejects it, the hand-written parser gives up too.
+//!
+//! - `same_trees_on_every_file`, `same_verdicts_on_damaged_files`: the text
+//!   people wrote (the repository's `.td` files and every installed LLVM's),
+//!   whole, cut short, and with a byte deleted or doubled.
+//! - The properties (proptest, bounded case counts, `PROPTEST_CASES=N` for
+//!   more): token soup, programs generated from the grammar, those programs
+//!   and small real files with tokens mutated, and every one-token deletion
+//!   and doubling of generated programs.
+//! - `grammar_is_pinned`: `td.pest`'s rules listed beside the functions that
+//!   mirror them, and a fingerprint of the grammar, so that editing it fails
+//!   until the fast path has been brought along.
+//! - `parse_times` (ignored): the measurement quoted in `syntax/mod.rs`.
 
 use rustc_hash::FxHashMap as HashMap;
 use std::path::{Path, PathBuf};
@@ -264,13 +276,20 @@ fn median_time(
 
 /// Measurement, not a check: parse time of the four targets' trees, the
 /// recursive-descent parser against pest (the figures in `syntax/mod.rs`).
-/// `cargo test --release -p tdgen --test descent -- --ignored --nocapture parse_times`
+/// `cargo test --release -p tdgen --test descent -- --ignored --nocapture parse_times`;
+/// instruction counts: the test binary under `valgrind --tool=callgrind
+/// --toggle-collect='*parse_file_pest*' --toggle-collect='*parse_file_descent*'`
+/// with `PARSE_TIMES_RUNS=1`, then `callgrind_annotate --inclusive=yes`.
 #[test]
 #[ignore = "a measurement; run it by name"]
 fn parse_times() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let llvm = PathBuf::from("/usr/lib/llvm-19/include");
-    let runs = 5;
+    // `PARSE_TIMES_RUNS=1` for a run under callgrind.
+    let runs = std::env::var("PARSE_TIMES_RUNS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(5);
     let includes = HashMap::default();
     let descent = |text: &str| {
         parse_file_descent(FileId(0), text, &includes, &mut Interner::default()).is_some()
