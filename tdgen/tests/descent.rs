@@ -921,11 +921,26 @@ fn small_corpus() -> &'static [String] {
 
 /// Cases per property in the normal test suite (a few seconds in all on a
 /// loaded two-core machine); `PROPTEST_CASES=N` sets every property to N.
-const TOKEN_SOUP_CASES: u32 = 10_000;
+const TOKEN_SOUP_CASES: u32 = 100_000;
 const PROGRAM_CASES: u32 = 2_000;
 const MUTATED_PROGRAM_CASES: u32 = 2_000;
 const MUTATED_FILE_CASES: u32 = 2_000;
 const NEIGHBOURHOOD_CASES: u32 = 100;
+
+/// Disagreements the properties found, kept as fixed cases.
+const FOUND_DRIFTS: &[&str] = &[
+    // An `include` name with an unknown escape: pest's grammar accepts any
+    // character after `\` and the tree builder never reads an include name,
+    // but the fast path unescaped it and gave up.
+    "include\"bad\\q\"",
+];
+
+#[test]
+fn found_drifts_stay_fixed() {
+    for text in FOUND_DRIFTS {
+        agree(text).unwrap_or_else(|e| panic!("{text:?}: {e}"));
+    }
+}
 
 #[test]
 fn same_verdicts_on_token_soup() {
