@@ -20,7 +20,7 @@
 //! each only if it is in the base order.
 
 use crate::analysis::{Analyses, Hint};
-use crate::ir::{FramePointerKind, MachineFunction, Op, Operand, VReg};
+use crate::ir::{FramePointerKind, MachineFunction, Op, Operand, StackObjectKind, VReg};
 use crate::target::{
     AllocOrderPolicy, CalleeSavedSet, FunctionInfo, InstrFlags, Reg, RegClass, RegFlags, TargetInfo,
 };
@@ -206,7 +206,7 @@ pub fn function_info_with(
 ) -> FunctionInfo {
     let frame = &func.frame_info;
     let has_calls = frame.has_calls || calls;
-    let var_sized = func.stack.iter().any(|o| &*o.kind == "variable-sized");
+    let var_sized = func.stack.iter().any(|o| o.kind == StackObjectKind::VariableSized);
     // LLVM's `TargetOptions::DisableFramePointerElim`: the IR attribute
     // when the file has one, else the target's default policy.
     let kept_by_policy = match func.frame_pointer {

@@ -18,9 +18,11 @@
 mod body;
 mod error;
 mod frame_info;
+mod inst_attrs;
 mod inst_text;
 mod ir_attrs;
 mod jump_tables;
+mod mem_operand;
 mod read;
 mod verify;
 pub(crate) mod write;
