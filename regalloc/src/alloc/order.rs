@@ -199,14 +199,13 @@ pub fn function_info(t: &TargetInfo<'_>, func: &MachineFunction) -> FunctionInfo
 /// adjustment) and the frame pointer cannot either: its stack is realigned
 /// (`maxAlignment` above the target's `stack_alignment`), or its local
 /// frame is at least the target's `base_pointer_frame_size` bytes.
-pub fn function_info_with(
-    t: &TargetInfo<'_>,
-    func: &MachineFunction,
-    calls: bool,
-) -> FunctionInfo {
+pub fn function_info_with(t: &TargetInfo<'_>, func: &MachineFunction, calls: bool) -> FunctionInfo {
     let frame = &func.frame_info;
     let has_calls = frame.has_calls || calls;
-    let var_sized = func.stack.iter().any(|o| o.kind == StackObjectKind::VariableSized);
+    let var_sized = func
+        .stack
+        .iter()
+        .any(|o| o.kind == StackObjectKind::VariableSized);
     // LLVM's `TargetOptions::DisableFramePointerElim`: the IR attribute
     // when the file has one, else the target's default policy.
     let kept_by_policy = match func.frame_pointer {

@@ -39,7 +39,10 @@ pub fn reserved_registers(t: &TargetInfo<'_>, f: &MachineFunction) -> Vec<bool> 
         Some(FramePointerKind::None) => false,
         None => calls && t.frame_pointer_in_non_leaf,
     };
-    let variable_sized = f.stack.iter().any(|o| o.kind == StackObjectKind::VariableSized);
+    let variable_sized = f
+        .stack
+        .iter()
+        .any(|o| o.kind == StackObjectKind::VariableSized);
     let realigned = t.stack_alignment > 0 && frame.max_alignment > u64::from(t.stack_alignment);
     let keeps_frame_pointer = policy
         || variable_sized

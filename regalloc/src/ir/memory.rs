@@ -323,7 +323,10 @@ mod tests {
 
     #[test]
     fn a_frame_access_is_a_plain_scalar_access_of_the_slot() {
-        let slot = FrameRef { fixed: false, id: 3 };
+        let slot = FrameRef {
+            fixed: false,
+            id: 3,
+        };
         let m = MemOperand::frame_access(MemFlags::STORE, 64, slot);
         assert_eq!(m.flags, MemFlags::STORE);
         assert_eq!(m.ty, Some(LowLevelType::Scalar(64)));

@@ -314,8 +314,9 @@ impl<'a, 't> BodyReader<'a, 't> {
                         }
                         _ => {}
                     }
-                    inst_attrs::set(&mut attrs, name, value.as_str())
-                        .map_err(|m| loc(&value, m))?;
+                    inst_attrs::set(&mut attrs, name, value.as_str()).map_err(|(at, m)| {
+                        located_at(value.get_input(), value.as_span().start() + at, m)
+                    })?;
                     last_attr = Some((rank, name));
                 }
                 Rule::operand => {
@@ -840,7 +841,6 @@ fn describe(r: &Rule) -> Option<&'static str> {
         Rule::successors | Rule::succ | Rule::block_ref => "a block reference '%bb.N'",
         Rule::liveins | Rule::livein => "a live-in register",
         Rule::mem_op => "a memory operand",
-        Rule::inst_attr | Rule::attr_name | Rule::attr_value => "an instruction attribute",
         Rule::class_name => "a register class name",
         Rule::subreg_name => "a sub-register index name",
         Rule::int | Rule::number | Rule::tied_index | Rule::imm => "a number",

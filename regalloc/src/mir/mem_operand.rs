@@ -290,7 +290,10 @@ impl<'a> Lexer<'a> {
             }
             b'%' | b'@' | b'&' => {
                 let (prefix, n) = sigil_name(rest);
-                (Tok::Named(char::from(c), prefix, &rest[prefix.len() + 1..n]), n)
+                (
+                    Tok::Named(char::from(c), prefix, &rest[prefix.len() + 1..n]),
+                    n,
+                )
             }
             _ => {
                 let ch = rest.chars().next().unwrap_or(' ');
@@ -527,15 +530,15 @@ impl<'a> Parser<'a, '_> {
     /// `parseLowLevelType`).
     fn low_level_type(&mut self) -> Result<LowLevelType, MemError> {
         let at = self.lexer.at;
-        if let Tok::Word(w) = self.tok() {
-            if w.starts_with(['s', 'p']) {
-                let t = match self.lane(w, false)? {
-                    LaneType::Scalar(b) => LowLevelType::Scalar(b),
-                    LaneType::Pointer(a) => LowLevelType::Pointer(a),
-                };
-                self.lex();
-                return Ok(t);
-            }
+        if let Tok::Word(w) = self.tok()
+            && w.starts_with(['s', 'p'])
+        {
+            let t = match self.lane(w, false)? {
+                LaneType::Scalar(b) => LowLevelType::Scalar(b),
+                LaneType::Pointer(a) => LowLevelType::Pointer(a),
+            };
+            self.lex();
+            return Ok(t);
         }
         if self.tok() != Tok::Punct('<') {
             return self.error(
@@ -733,8 +736,9 @@ impl<'a> Parser<'a, '_> {
                 return self.error(format!("use of unknown metadata keyword '!{k}'"));
             }
             _ => {
-                return self
-                    .error("expected 'align' or '!tbaa' or '!alias.scope' or '!noalias' or '!range'");
+                return self.error(
+                    "expected 'align' or '!tbaa' or '!alias.scope' or '!noalias' or '!range'",
+                );
             }
         }
         Ok(())

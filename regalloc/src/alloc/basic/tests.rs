@@ -228,7 +228,11 @@ fn constants_are_rematerialized_not_spilled() {
         assert!(!f.inst_ids().any(|i| i == *of));
         assert_eq!(f.inst(*of).op.name(bpf()), "MOV_ri");
     }
-    assert!(f.stack.iter().all(|o| o.kind != crate::ir::StackObjectKind::SpillSlot));
+    assert!(
+        f.stack
+            .iter()
+            .all(|o| o.kind != crate::ir::StackObjectKind::SpillSlot)
+    );
 }
 
 #[test]

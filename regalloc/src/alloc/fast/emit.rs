@@ -122,8 +122,12 @@ pub(super) fn slot_access(
         });
     }
     add_implicit(t, &mut data);
-    let bits = u32::try_from(l.size * 8)
-        .map_err(|_| format!("a {}-byte spill slot is wider than a memory operand", l.size))?;
+    let bits = u32::try_from(l.size * 8).map_err(|_| {
+        format!(
+            "a {}-byte spill slot is wider than a memory operand",
+            l.size
+        )
+    })?;
     let access = match kind {
         Kind::Spill => MemFlags::STORE,
         Kind::Reload => MemFlags::LOAD,

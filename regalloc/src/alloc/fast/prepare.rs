@@ -3,9 +3,7 @@
 use super::block::{NO_REG, NO_SLOT};
 use super::cache::{Scratch, Tables};
 use crate::alloc::{AllocError, AllocErrorKind};
-use crate::ir::{
-    Generic, Inst, MachineFunction, Op, Operand, RegFlags, RegMask, RegRef,
-};
+use crate::ir::{Generic, Inst, MachineFunction, Op, Operand, RegFlags, RegMask, RegRef};
 use crate::target::{CalleeSavedSet, TargetInfo};
 
 /// "No block" / "several blocks" markers for the per-register block summary.

@@ -136,10 +136,22 @@ fn other_spellings_print_as_llvm_prints_them() {
         ),
         ("(load (s32) from unknown-address)", "(load (s32))"),
         ("(load (s32), addrspace 0)", "(load (s32))"),
-        ("(load (s32) from %ir.p + -4)", "(load (s32) from %ir.p - 4)"),
-        ("(load (s32) from %ir.p - -4)", "(load (s32) from %ir.p + 4)"),
-        ("(load  (s32)  from  %ir.p  +  4 ,  align  4 )", "(load (s32) from %ir.p + 4, align 4)"),
-        ("(load (s32) from %ir.p, !tbaa !0, !tbaa !1)", "(load (s32) from %ir.p, !tbaa !1)"),
+        (
+            "(load (s32) from %ir.p + -4)",
+            "(load (s32) from %ir.p - 4)",
+        ),
+        (
+            "(load (s32) from %ir.p - -4)",
+            "(load (s32) from %ir.p + 4)",
+        ),
+        (
+            "(load  (s32)  from  %ir.p  +  4 ,  align  4 )",
+            "(load (s32) from %ir.p + 4, align 4)",
+        ),
+        (
+            "(load (s32) from %ir.p, !tbaa !0, !tbaa !1)",
+            "(load (s32) from %ir.p, !tbaa !1)",
+        ),
     ] {
         assert_eq!(round_trip(text).as_deref(), Ok(printed), "{text}");
     }
@@ -151,46 +163,174 @@ fn other_spellings_print_as_llvm_prints_them() {
 #[test]
 fn malformed_operands_are_refused_where_llvm_refuses_them() {
     let cases: &[(&str, &str, &str)] = &[
-        ("(foo load (s32))", "foo", "expected 'load' or 'store' memory operation"),
+        (
+            "(foo load (s32))",
+            "foo",
+            "expected 'load' or 'store' memory operation",
+        ),
         ("()", ")", "expected 'load' or 'store' memory operation"),
-        ("(volatile volatile load (s32))", "volatile load", "duplicate 'volatile' memory operand flag"),
-        ("(load foo (s32) from %ir.p)", "foo", "expected an atomic scope, ordering or a size specification"),
-        ("(load)", ")", "expected memory LLT, the size integer literal or 'unknown-size' after memory operation"),
-        ("(load monotonic monotonic monotonic (s32))", "monotonic (s32)", "expected memory LLT, the size integer literal or 'unknown-size' after memory operation"),
-        ("(load syncscope(x) (s32))", "x)", "expected string constant"),
-        ("(load syncscope \"x\" (s32))", "\"x\"", "expected '(' in syncscope"),
-        ("(load syncscope(\"x\" (s32))", "(s32))", "expected ')' in syncscope"),
-        ("(load (x32) from %ir.p)", "x32", "expected sN, pA, <M x sN>, <M x pA>, <vscale x M x sN>, or <vscale x M x pA> for GlobalISel type"),
-        ("(load (s) from %ir.p)", "s)", "expected integers after 's'/'p' type character"),
-        ("(load (s70000) from %ir.p)", "s70000", "invalid size for scalar type"),
-        ("(load (p16777216) from %ir.p)", "p16777216", "invalid address space number"),
-        ("(load (<2 x s32) from %ir.p)", "<2", "expected <M x sN> or <M x pA> for vector type"),
-        ("(load (<2 x x32>) from %ir.p)", "<2", "expected <M x sN> or <M x pA> for vector type"),
-        ("(load (<vscale 2 x s32>) from %ir.p)", "2 x", "expected <vscale x M x sN> or <vscale x M x pA>"),
-        ("(load (<0 x s32>) from %ir.p)", "0 x", "invalid number of vector elements"),
-        ("(load (<2 x s0>) from %ir.p)", "s0", "invalid size for scalar element in vector"),
+        (
+            "(volatile volatile load (s32))",
+            "volatile load",
+            "duplicate 'volatile' memory operand flag",
+        ),
+        (
+            "(load foo (s32) from %ir.p)",
+            "foo",
+            "expected an atomic scope, ordering or a size specification",
+        ),
+        (
+            "(load)",
+            ")",
+            "expected memory LLT, the size integer literal or 'unknown-size' after memory operation",
+        ),
+        (
+            "(load monotonic monotonic monotonic (s32))",
+            "monotonic (s32)",
+            "expected memory LLT, the size integer literal or 'unknown-size' after memory operation",
+        ),
+        (
+            "(load syncscope(x) (s32))",
+            "x)",
+            "expected string constant",
+        ),
+        (
+            "(load syncscope \"x\" (s32))",
+            "\"x\"",
+            "expected '(' in syncscope",
+        ),
+        (
+            "(load syncscope(\"x\" (s32))",
+            "(s32))",
+            "expected ')' in syncscope",
+        ),
+        (
+            "(load (x32) from %ir.p)",
+            "x32",
+            "expected sN, pA, <M x sN>, <M x pA>, <vscale x M x sN>, or <vscale x M x pA> for GlobalISel type",
+        ),
+        (
+            "(load (s) from %ir.p)",
+            "s)",
+            "expected integers after 's'/'p' type character",
+        ),
+        (
+            "(load (s70000) from %ir.p)",
+            "s70000",
+            "invalid size for scalar type",
+        ),
+        (
+            "(load (p16777216) from %ir.p)",
+            "p16777216",
+            "invalid address space number",
+        ),
+        (
+            "(load (<2 x s32) from %ir.p)",
+            "<2",
+            "expected <M x sN> or <M x pA> for vector type",
+        ),
+        (
+            "(load (<2 x x32>) from %ir.p)",
+            "<2",
+            "expected <M x sN> or <M x pA> for vector type",
+        ),
+        (
+            "(load (<vscale 2 x s32>) from %ir.p)",
+            "2 x",
+            "expected <vscale x M x sN> or <vscale x M x pA>",
+        ),
+        (
+            "(load (<0 x s32>) from %ir.p)",
+            "0 x",
+            "invalid number of vector elements",
+        ),
+        (
+            "(load (<2 x s0>) from %ir.p)",
+            "s0",
+            "invalid size for scalar element in vector",
+        ),
         ("(load (s32 from %ir.p)", "from", "expected ')'"),
         ("(load (s32) into %ir.p)", "into", "expected 'from'"),
         ("(store (s32) on %ir.p)", "on", "expected 'into'"),
         ("(load store (s32) from %ir.p)", "from", "expected 'on'"),
         ("(load 4x from %ir.p)", "x from", "expected 'from'"),
         ("(load (s32) from)", ")", "expected an IR value reference"),
-        ("(load (s32) from foo)", "foo", "expected an IR value reference"),
-        ("(load (s32) from %ir-block.0)", "%ir-block", "expected an IR value reference"),
-        ("(load (s32) from call-entry 3)", "3)", "expected a global value or an external symbol after 'call-entry'"),
-        ("(load (s32) from %stack.7)", "%stack", "no frame objects here"),
-        ("(load (s32) from %ir.p +)", ")", "expected an integer literal after '+'"),
-        ("(load (s32) from %ir.p + x)", "x)", "expected an integer literal after '+'"),
-        ("(load (s32) from %ir.p + 99999999999999999999)", "999", "expected 64-bit integer (too large)"),
+        (
+            "(load (s32) from foo)",
+            "foo",
+            "expected an IR value reference",
+        ),
+        (
+            "(load (s32) from %ir-block.0)",
+            "%ir-block",
+            "expected an IR value reference",
+        ),
+        (
+            "(load (s32) from call-entry 3)",
+            "3)",
+            "expected a global value or an external symbol after 'call-entry'",
+        ),
+        (
+            "(load (s32) from %stack.7)",
+            "%stack",
+            "no frame objects here",
+        ),
+        (
+            "(load (s32) from %ir.p +)",
+            ")",
+            "expected an integer literal after '+'",
+        ),
+        (
+            "(load (s32) from %ir.p + x)",
+            "x)",
+            "expected an integer literal after '+'",
+        ),
+        (
+            "(load (s32) from %ir.p + 99999999999999999999)",
+            "999",
+            "expected 64-bit integer (too large)",
+        ),
         ("(load (s32) from %ir.p", "", "expected ')'"),
-        ("(load (s32) from %ir.p, foo 3)", "foo", "expected 'align' or '!tbaa' or '!alias.scope' or '!noalias' or '!range'"),
-        ("(load (s32) from %ir.p, align x)", "x)", "expected an integer literal after 'align'"),
-        ("(load (s32) from %ir.p, align 3)", ")", "expected a power-of-2 literal after 'align'"),
-        ("(load (s32) from %ir.p, basealign 3)", ")", "expected a power-of-2 literal after 'align'"),
-        ("(load (s32) from %ir.p + 4, align 8)", ")", "specified alignment is more aligned than offset"),
-        ("(load (s32) from %ir.p, addrspace x)", "x)", "expected an integer literal after 'addrspace'"),
-        ("(load (s32) from %ir.p, !tbaa !x)", "!x", "use of unknown metadata keyword '!x'"),
-        ("(load (s32) from %ir.p, !tbaa !)", ")", "expected metadata id after '!'"),
+        (
+            "(load (s32) from %ir.p, foo 3)",
+            "foo",
+            "expected 'align' or '!tbaa' or '!alias.scope' or '!noalias' or '!range'",
+        ),
+        (
+            "(load (s32) from %ir.p, align x)",
+            "x)",
+            "expected an integer literal after 'align'",
+        ),
+        (
+            "(load (s32) from %ir.p, align 3)",
+            ")",
+            "expected a power-of-2 literal after 'align'",
+        ),
+        (
+            "(load (s32) from %ir.p, basealign 3)",
+            ")",
+            "expected a power-of-2 literal after 'align'",
+        ),
+        (
+            "(load (s32) from %ir.p + 4, align 8)",
+            ")",
+            "specified alignment is more aligned than offset",
+        ),
+        (
+            "(load (s32) from %ir.p, addrspace x)",
+            "x)",
+            "expected an integer literal after 'addrspace'",
+        ),
+        (
+            "(load (s32) from %ir.p, !tbaa !x)",
+            "!x",
+            "use of unknown metadata keyword '!x'",
+        ),
+        (
+            "(load (s32) from %ir.p, !tbaa !)",
+            ")",
+            "expected metadata id after '!'",
+        ),
     ];
     for &(text, at, message) in cases {
         // A closing parenthesis is the operand's last; other tokens are
@@ -200,9 +340,39 @@ fn malformed_operands_are_refused_where_llvm_refuses_them() {
             ")" => text.rfind(at),
             _ => text.find(at),
         };
-        let want = (at.expect("the test's token is in the text"), message.to_string());
+        let want = (
+            at.expect("the test's token is in the text"),
+            message.to_string(),
+        );
         assert_eq!(read(text), Err(want), "{text}");
     }
+}
+
+/// Broken text is an error, never a panic: every truncation of every
+/// form above, every one-character deletion, and every character replaced
+/// by each of a few troublesome ones (an error's offset is inside the
+/// text).
+#[test]
+fn broken_operands_are_errors_not_panics() {
+    let mut tried = 0;
+    let mut check = |t: &str| {
+        tried += 1;
+        if let Err((at, message)) = read(t) {
+            assert!(at <= t.len() && !message.is_empty(), "{t}: {at} {message}");
+        }
+    };
+    for text in CANONICAL {
+        let cuts = text.char_indices().map(|(k, _)| k);
+        for k in cuts {
+            check(&text[..k]);
+            let next = text[k..].chars().next().map_or(0, char::len_utf8);
+            check(&format!("{}{}", &text[..k], &text[k + next..]));
+            for c in ['"', '`', '\\', '!', '%', '-', '(', ')', 'é'] {
+                check(&format!("{}{c}{}", &text[..k], &text[k + next..]));
+            }
+        }
+    }
+    assert!(tried > 10_000, "{tried}");
 }
 
 /// The frame objects a function has, with LLVM's messages for the others.
@@ -322,7 +492,11 @@ fn every_corpus_memory_operand_round_trips() {
         operands.len(),
         files.len()
     );
-    assert!(operands.len() > 1000, "too few operands: {}", operands.len());
+    assert!(
+        operands.len() > 1000,
+        "too few operands: {}",
+        operands.len()
+    );
     assert!(
         failures.is_empty(),
         "{} do not round-trip, first: {:#?}",
