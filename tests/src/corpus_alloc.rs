@@ -157,7 +157,7 @@ pub fn count_llvm(t: &TargetInfo<'_>, f: &regalloc::ir::MachineFunction) -> Llvm
     let spill_ids: HashSet<u32> = f
         .stack
         .iter()
-        .filter(|o| &*o.kind == "spill-slot")
+        .filter(|o| o.kind == regalloc::ir::StackObjectKind::SpillSlot)
         .map(|o| o.id)
         .collect();
     let flow = FlowAnalyses::new(f);

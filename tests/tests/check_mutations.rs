@@ -434,7 +434,7 @@ fn trace_from(t: &TargetInfo<'_>, f: &MachineFunction, start: Block, seed: u64) 
         spill_slots: f
             .stack
             .iter()
-            .filter(|o| &*o.kind == "spill-slot")
+            .filter(|o| o.kind == regalloc::ir::StackObjectKind::SpillSlot)
             .map(|o| o.id)
             .collect(),
         units: HashMap::new(),
@@ -728,7 +728,7 @@ fn mutants(
     let spill_slots: Vec<u32> = a
         .stack
         .iter()
-        .filter(|o| &*o.kind == "spill-slot")
+        .filter(|o| o.kind == regalloc::ir::StackObjectKind::SpillSlot)
         .map(|o| o.id)
         .collect();
     let mut sites: Vec<(Block, usize, Inst)> = positions

@@ -205,6 +205,94 @@ fn bad_tied_def() {
     );
 }
 
+/// A malformed memory operand is reported at the token at fault, with
+/// LLVM's message (`against_llc` holds both to llc-19).
+#[test]
+fn malformed_memory_operand() {
+    assert_eq!(
+        error_of("ADD_ri %0, 1", "ADD_ri %0, 1 :: (load (s32) into %ir.p)"),
+        "t.mir:15:42: error: in function 'f': expected 'from'"
+    );
+    assert_eq!(
+        error_of("ADD_ri %0, 1", "ADD_ri %0, 1 :: (load (s32) from %stack.4)"),
+        "t.mir:15:47: error: in function 'f': use of undefined stack object '%stack.4'"
+    );
+}
+
+/// Attributes come after the operands, each once, in LLVM's order
+/// (`pre-instr-symbol` ... `debug-instr-number`, `debug-location`).
+#[test]
+fn misplaced_instruction_attributes() {
+    assert_eq!(
+        error_of(
+            "ADD_ri %0, 1",
+            "ADD_ri %0, 1, debug-instr-number 2, pcsections !1"
+        ),
+        "t.mir:15:50: error: in function 'f': 'pcsections' must come before 'debug-instr-number'"
+    );
+    assert_eq!(
+        error_of(
+            "ADD_ri %0, 1",
+            "ADD_ri %0, 1, debug-instr-number 2, debug-instr-number 3"
+        ),
+        "t.mir:15:50: error: in function 'f': 'debug-instr-number' is given twice"
+    );
+    assert_eq!(
+        error_of("ADD_ri %0, 1", "ADD_ri %0, debug-instr-number 2, 1"),
+        "t.mir:15:47: error: in function 'f': operands must come before 'debug-instr-number'"
+    );
+    assert_eq!(
+        error_of("ADD_ri %0, 1", "ADD_ri %0, 1, debug-instr-number x"),
+        "t.mir:15:47: error: in function 'f': expected an integer literal after 'debug-instr-number'"
+    );
+}
+
+/// Attributes read into their typed form, printed in LLVM's order; a
+/// `debug-instr-number` of 0 is none, as LLVM reads it.
+#[test]
+fn instruction_attributes_are_read() {
+    let text = F.replacen(
+        "ADD_ri %0, 1",
+        "ADD_ri %0, 1, pre-instr-symbol <mcsymbol .Lpre>, cfi-type 9, debug-instr-number 4, debug-location !DILocation(line: 3, scope: !2)",
+        1,
+    );
+    let file = mir::read(fixtures::bpf(), "t.mir", &text);
+    assert_eq!(file.errors().count(), 0);
+    let f = file.read_functions().next().unwrap();
+    let attrs = f.inst(f.blocks[0].insts[1]).attrs.as_deref().unwrap();
+    assert_eq!(attrs.pre_instr_symbol.as_deref(), Some(".Lpre"));
+    assert_eq!(attrs.cfi_type.map(|n| n.get()), Some(9));
+    assert_eq!(attrs.debug_instr_number.map(|n| n.get()), Some(4));
+    assert_eq!(
+        attrs.debug_location,
+        Some(regalloc::ir::DebugLocation::Inline(
+            "!DILocation(line: 3, scope: !2)".into()
+        ))
+    );
+    assert!(mir::write(fixtures::bpf(), &file).contains(
+        "%1:gpr = ADD_ri %0, 1, pre-instr-symbol <mcsymbol .Lpre>, cfi-type 9, debug-instr-number 4, debug-location !DILocation(line: 3, scope: !2)\n"
+    ));
+    let text = F.replacen("ADD_ri %0, 1", "ADD_ri %0, 1, debug-instr-number 0", 1);
+    let file = mir::read(fixtures::bpf(), "t.mir", &text);
+    let f = file.read_functions().next().unwrap();
+    assert_eq!(f.inst(f.blocks[0].insts[1]).attrs, None);
+}
+
+#[test]
+fn unknown_stack_object_type() {
+    let text = F.replacen(
+        "liveins:\n  - { reg: '$r1'",
+        "stack:\n  - { id: 0, type: spill, size: 8, alignment: 8 }\nliveins:\n  - { reg: '$r1'",
+        1,
+    ) + G;
+    let file = mir::read(fixtures::bpf(), "t.mir", &text);
+    let errors: Vec<String> = file.errors().map(|e| e.to_string()).collect();
+    assert_eq!(
+        errors,
+        ["t.mir:8:20: error: in function 'f': unknown stack object type 'spill'"]
+    );
+}
+
 #[test]
 fn missing_class() {
     let text = F
@@ -546,6 +634,88 @@ mod against_llc {
 
     const X86: &[&str] = &["-mtriple=x86_64-linux-gnu"];
     const ADD: &str = "%1:gr32 = ADD32rr %0, %0, implicit-def dead $eflags";
+
+    /// Our single error reading `X` with `from` replaced by `to`, and
+    /// llc's first error on the same text, both as `line:col: message`.
+    fn ours_and_llc(k: usize, from: &str, to: &str) -> (String, String) {
+        let ours = errors_of(from, to);
+        assert_eq!(ours.len(), 1, "{to}: {ours:?}");
+        let ours = ours[0]
+            .strip_prefix("t.mir:")
+            .and_then(|r| r.split_once(": error: in function 'f': "))
+            .map(|(at, m)| format!("{at}: {m}"))
+            .expect("our error's form");
+        let path = temp_file(&format!("case{k}.mir"), &X.replacen(from, to, 1));
+        let (ok, err) = llc(X86, &path, false);
+        assert!(!ok, "llc accepted {to}");
+        let prefix = format!("error: {}:", path.display());
+        let theirs = err
+            .lines()
+            .find_map(|l| l.strip_prefix(&prefix))
+            .unwrap_or_else(|| panic!("llc's error for {to}: {err}"))
+            .to_string();
+        (ours, theirs)
+    }
+
+    /// Malformed memory operands and instruction attributes: llc's
+    /// parser and the reader report the same line, column and message.
+    #[test]
+    fn malformed_memory_operands_are_reported_where_llc_reports_them() {
+        if !have_llc() {
+            return;
+        }
+        let operands = [
+            "(load (s32) into got)",
+            "(store (s32) on got)",
+            "(volatile volatile load (s32))",
+            "(foo load (s32))",
+            "(load foo (s32) from got)",
+            "(load)",
+            "(load syncscope(x) (s32))",
+            "(load (x32) from got)",
+            "(load (s) from got)",
+            "(load (s70000) from got)",
+            "(load (p16777216) from got)",
+            "(load (<2 x s32) from got)",
+            "(load (<vscale 2 x s32>) from got)",
+            "(load (<0 x s32>) from got)",
+            "(load (<2 x s0>) from got)",
+            "(load (s32 from got)",
+            "(load 4x from got)",
+            "(load (s32) from)",
+            "(load (s32) from foo)",
+            "(load (s32) from %ir-block.0)",
+            "(load (s32) from call-entry 3)",
+            "(load (s32) from %stack.0)",
+            "(load (s32) from %fixed-stack.1)",
+            "(load (s32) from got +)",
+            "(load (s32) from got + x)",
+            "(load (s32) from got + 99999999999999999999)",
+            "(load (s32) from got, foo 3)",
+            "(load (s32) from got, align x)",
+            "(load (s32) from got, align 3)",
+            "(load (s32) from got, basealign 3)",
+            "(load (s32) from got + 4, align 8)",
+            "(load (s32) from got, addrspace x)",
+            "(load (s32) from got, !tbaa !x)",
+        ];
+        let attributes = [
+            "debug-instr-number x",
+            "debug-instr-number 4294967296",
+            "cfi-type x",
+            "pre-instr-symbol .La",
+            "post-instr-symbol <mcsymbol a b>",
+            "debug-location 3",
+        ];
+        let cases = operands
+            .iter()
+            .map(|o| format!("{ADD} :: {o}"))
+            .chain(attributes.iter().map(|a| format!("{ADD}, {a}")));
+        for (k, to) in cases.enumerate() {
+            let (ours, theirs) = ours_and_llc(100 + k, ADD, &to);
+            assert_eq!(ours, theirs, "{to}");
+        }
+    }
 
     /// For each missing implicit register, llc's parser and the reader
     /// report the same line, column and message.

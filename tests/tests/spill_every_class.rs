@@ -312,7 +312,7 @@ fn spill_shape(t: &TargetInfo<'_>, f: &MachineFunction) -> SpillShape {
     let slots: BTreeMap<u32, (u64, u32, String)> = f
         .stack
         .iter()
-        .filter(|o| &*o.kind == "spill-slot")
+        .filter(|o| o.kind == regalloc::ir::StackObjectKind::SpillSlot)
         .map(|o| (o.id, (o.size, o.alignment, o.stack_id.to_string())))
         .collect();
     let opcodes = f

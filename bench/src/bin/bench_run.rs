@@ -267,7 +267,7 @@ fn spill_cost(t: &TargetInfo<'_>, f: &MachineFunction) -> (f64, f64) {
     let slots: HashSet<u32> = f
         .stack
         .iter()
-        .filter(|o| &*o.kind == "spill-slot")
+        .filter(|o| o.kind == regalloc::ir::StackObjectKind::SpillSlot)
         .map(|o| o.id)
         .collect();
     let flow = FlowAnalyses::new(f);

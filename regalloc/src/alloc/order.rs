@@ -20,7 +20,7 @@
 //! each only if it is in the base order.
 
 use crate::analysis::{Analyses, Hint};
-use crate::ir::{FramePointerKind, MachineFunction, Op, Operand, VReg};
+use crate::ir::{FramePointerKind, MachineFunction, Op, Operand, StackObjectKind, VReg};
 use crate::target::{
     AllocOrderPolicy, CalleeSavedSet, FunctionInfo, InstrFlags, Reg, RegClass, RegFlags, TargetInfo,
 };
@@ -80,7 +80,7 @@ impl ClassOrders {
                     .find_map(|n| t.find_callee_saved(n))
             })
             .or_else(|| (!t.callee_saved.is_empty()).then(|| CalleeSavedSet::new(0)));
-        let info = function_info_with(t, func, frame_flags(func), calls);
+        let info = function_info_with(t, func, calls);
         ClassOrders {
             reserved: t.reserved_in(&info),
             saved_units: None,
@@ -159,148 +159,6 @@ impl ClassOrders {
     }
 }
 
-/// The facts of the function's `frameInfo:` (kept verbatim by the MIR
-/// reader) that [`function_info`] reads.
-#[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
-pub struct FrameFlags {
-    /// A line `hasCalls: true`.
-    pub has_calls: bool,
-    /// A line `isFrameAddressTaken: true`.
-    pub frame_address_taken: bool,
-    /// A line `hasOpaqueSPAdjustment: true`: something (inline assembly,
-    /// a call sequence) moves the stack pointer by an amount the compiler
-    /// does not know, so locals cannot be addressed from it.
-    pub opaque_sp_adjustment: bool,
-    /// `maxAlignment: N`: the largest alignment in bytes a stack object
-    /// asks for (the largest such line; 0 without one).
-    pub max_alignment: u64,
-    /// `localFrameSize: N`: the bytes of the function's local objects (the
-    /// largest such line; 0 without one).
-    pub local_frame_size: u64,
-}
-
-/// The keys of `frameInfo` [`frame_flags`] reads: three flags (`true` or
-/// not), then two byte counts.
-const FRAME_KEYS: [&str; 5] = [
-    "hasCalls",
-    "isFrameAddressTaken",
-    "hasOpaqueSPAdjustment",
-    "maxAlignment",
-    "localFrameSize",
-];
-
-/// The [`FrameFlags`] of `func` (each key first on its line, any colons
-/// and surrounding whitespace allowed). Every function is asked, and the
-/// text has some twenty lines: one pass over it for all keys rather than
-/// a trim and compare per line and key.
-pub fn frame_flags(func: &MachineFunction) -> FrameFlags {
-    let mut f = FrameFlags::default();
-    for k in &func.source_keys {
-        if let crate::ir::SourceKey::Verbatim { key: name, text } = k
-            && &**name == "frameInfo"
-        {
-            frame_flags_add(&mut f, text);
-        }
-    }
-    f
-}
-
-/// Adds to `f` what one `frameInfo` text says: a flag is set when a line
-/// sets it, a byte count is the largest a line gives.
-pub(crate) fn frame_flags_add(f: &mut FrameFlags, text: &str) {
-    each_key_value(text, &FRAME_KEYS, |k, v| match k {
-        0 => f.has_calls |= v == "true",
-        1 => f.frame_address_taken |= v == "true",
-        2 => f.opaque_sp_adjustment |= v == "true",
-        3 => f.max_alignment = f.max_alignment.max(int_value(v)),
-        _ => f.local_frame_size = f.local_frame_size.max(int_value(v)),
-    });
-}
-
-/// Per key: whether some line of `text` is the key, then colons, then
-/// `true`, with only whitespace around (`text.lines().any(|l| line_is(l,
-/// key))`).
-#[cfg(test)]
-fn frame_flags_in<const N: usize>(text: &str, keys: [&str; N]) -> [bool; N] {
-    let mut found = [false; N];
-    each_key_value(text, &keys, |k, v| found[k] |= v == "true");
-    found
-}
-
-/// Per key: the largest integer some line of `text` gives it (the key,
-/// then colons, then the number, with only whitespace around), 0 when
-/// none does (`text.lines().filter_map(|l| line_int(l, key)).max()`).
-#[cfg(test)]
-fn frame_ints_in<const N: usize>(text: &str, keys: [&str; N]) -> [u64; N] {
-    let mut found = [0; N];
-    each_key_value(text, &keys, |k, v| found[k] = found[k].max(int_value(v)));
-    found
-}
-
-/// Calls `found(k, value)` for every line of `text` that is `keys[k]`,
-/// then colons, then `value`, with whitespace trimmed around each (what
-/// [`line_value`] says of the line). One pass over the bytes for all keys;
-/// a line is trimmed and compared only when its first non-blank byte is a
-/// key's first, and nothing is allocated.
-fn each_key_value(text: &str, keys: &[&str], mut found: impl FnMut(usize, &str)) {
-    let b = text.as_bytes();
-    let mut start = 0;
-    while start < b.len() {
-        let end = next_newline(b, start);
-        let line = &b[start..end];
-        let lead = line
-            .iter()
-            .take_while(|&&c| c < 0x80 && (c as char).is_whitespace())
-            .count();
-        if let Some(&c) = line.get(lead) {
-            for (k, key) in keys.iter().enumerate() {
-                // A non-ASCII byte may begin Unicode whitespace, which
-                // `trim` would remove: such a line is compared too.
-                if (c >= 0x80 || c == key.as_bytes()[0])
-                    && let Some(v) = line_value(&text[start..end], key)
-                {
-                    found(k, v);
-                }
-            }
-        }
-        start = end + 1;
-    }
-}
-
-/// The byte count a `frameInfo` value gives (0 when it is not an unsigned
-/// integer: the fact is then unknown, and 0 asks for nothing).
-pub(crate) fn int_value(v: &str) -> u64 {
-    v.parse().unwrap_or(0)
-}
-
-/// The index of the first `\n` in `b` at or after `from`, or `b.len()`
-/// (`memchr`: a byte-by-byte search costs more than the rest of reading
-/// the text).
-fn next_newline(b: &[u8], from: usize) -> usize {
-    memchr::memchr(b'\n', &b[from.min(b.len())..]).map_or(b.len(), |p| from + p)
-}
-
-/// What line `l` gives `key`: the rest of the line after the key and its
-/// colons, trimmed, when the line starts (after whitespace) with the key
-/// (`lines()` would strip a trailing `\r`, which `trim` removes anyway).
-pub(crate) fn line_value<'l>(l: &'l str, key: &str) -> Option<&'l str> {
-    l.trim()
-        .strip_prefix(key)
-        .map(|r| r.trim_start_matches(':').trim())
-}
-
-/// Whether line `l` says `key: true`.
-#[cfg(test)]
-fn line_is(l: &str, key: &str) -> bool {
-    line_value(l, key) == Some("true")
-}
-
-/// The integer line `l` gives `key`, if it says `key: N`.
-#[cfg(test)]
-fn line_int(l: &str, key: &str) -> Option<u64> {
-    line_value(l, key).and_then(|v| v.parse().ok())
-}
-
 /// What an order selector and the reserved-register tables need to know
 /// about `func`: whether it calls (a call instruction, a register mask or
 /// `hasCalls` in its `frameInfo`), whether it keeps a frame pointer
@@ -310,8 +168,7 @@ fn line_int(l: &str, key: &str) -> Option<u64> {
 /// non-leaf function keeps one), and whether it needs a base pointer (see
 /// [`function_info_with`]).
 pub fn function_info(t: &TargetInfo<'_>, func: &MachineFunction) -> FunctionInfo {
-    let frame = frame_flags(func);
-    let calls = !frame.has_calls
+    let calls = !func.frame_info.has_calls
         && func.inst_ids().any(|i| {
             let inst = func.inst(i);
             let call = match inst.op {
@@ -327,28 +184,28 @@ pub fn function_info(t: &TargetInfo<'_>, func: &MachineFunction) -> FunctionInfo
                 .iter()
                 .any(|o| matches!(o, Operand::RegMask(_)))
         });
-    function_info_with(t, func, frame, calls)
+    function_info_with(t, func, calls)
 }
 
-/// [`function_info`] for a caller that has read `frame` and walked the
-/// code itself: `calls` says whether some instruction is a call or has a
-/// register mask operand (it need not be known when `frame.has_calls`
-/// already says so). The fast allocator learns this in its own gathering
-/// walk, so the code is not walked a second time.
+/// [`function_info`] for a caller that has walked the code itself:
+/// `calls` says whether some instruction is a call or has a register mask
+/// operand (it need not be known when the function's `frameInfo` already
+/// says it calls, [`crate::ir::FrameInfo::has_calls`]). The fast
+/// allocator learns this in its own gathering walk, so the code is not
+/// walked a second time.
 ///
 /// The function needs a base pointer when the stack pointer cannot
 /// address its locals (variable-sized objects or an opaque stack-pointer
 /// adjustment) and the frame pointer cannot either: its stack is realigned
 /// (`maxAlignment` above the target's `stack_alignment`), or its local
 /// frame is at least the target's `base_pointer_frame_size` bytes.
-pub fn function_info_with(
-    t: &TargetInfo<'_>,
-    func: &MachineFunction,
-    frame: FrameFlags,
-    calls: bool,
-) -> FunctionInfo {
+pub fn function_info_with(t: &TargetInfo<'_>, func: &MachineFunction, calls: bool) -> FunctionInfo {
+    let frame = &func.frame_info;
     let has_calls = frame.has_calls || calls;
-    let var_sized = func.stack.iter().any(|o| &*o.kind == "variable-sized");
+    let var_sized = func
+        .stack
+        .iter()
+        .any(|o| o.kind == StackObjectKind::VariableSized);
     // LLVM's `TargetOptions::DisableFramePointerElim`: the IR attribute
     // when the file has one, else the target's default policy.
     let kept_by_policy = match func.frame_pointer {
@@ -491,90 +348,5 @@ fn push_hints(
         {
             regs.push(r);
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{frame_flags_in, frame_ints_in, line_int, line_is, next_newline};
-
-    /// The search finds what a byte loop finds.
-    #[test]
-    fn next_newline_finds_the_first_newline() {
-        let texts: [&[u8]; 5] = [
-            b"",
-            b"\n",
-            b"abcdefgh\nijklmnopqrstuvw\n\nxyz",
-            b"\x8a\x0a\xff\x0b\x09\n\n\x01\x00\n0123456789abcdef",
-            b"no newline at all, long enough for several chunks",
-        ];
-        for b in texts {
-            for from in 0..=b.len() {
-                let want = b[from..]
-                    .iter()
-                    .position(|&c| c == b'\n')
-                    .map_or(b.len(), |p| from + p);
-                assert_eq!(next_newline(b, from), want, "{b:?} from {from}");
-            }
-        }
-    }
-
-    /// The byte scan says what trimming and comparing every line says.
-    #[test]
-    fn frame_flags_match_the_line_by_line_reading() {
-        let keys = ["hasCalls", "isFrameAddressTaken"];
-        let texts = [
-            "",
-            "\n  hasCalls:        true\n",
-            "  hasCalls:        false\n  isFrameAddressTaken: true",
-            "hasCalls: true",
-            "  hasCallsX: true\n  xhasCalls: true\n",
-            "  hasCalls:: true \r\n",
-            "\t hasCalls:true\n",
-            "\u{a0}hasCalls: true\n",
-            "\u{2003}isFrameAddressTaken: true\n",
-            "  hasCalls: true, more\n",
-            "  hasCalls\n  : true\n",
-            "  hasTailCall: true\n  adjustsStack: true\n",
-            "  isFrameAddressTaken:\ttrue\t\n  hasCalls: TRUE\n",
-            "\u{b}hasCalls: true\n",
-            "  stackSize:       0\n  maxAlignment:    8\n  hasCalls:        true",
-            "0123456\n  hasCalls: true\n\n\n\n\n\n\n\n\n  isFrameAddressTaken: true\n",
-        ];
-        for text in texts {
-            let want = keys.map(|k| text.lines().any(|l| line_is(l, k)));
-            assert_eq!(frame_flags_in(text, keys), want, "{text:?}");
-        }
-    }
-
-    /// The byte scan reads the integers that parsing every line reads.
-    #[test]
-    fn frame_ints_match_the_line_by_line_reading() {
-        let keys = ["maxAlignment", "localFrameSize"];
-        let texts = [
-            "",
-            "  maxAlignment:    32\n",
-            "  stackSize:       0\n  maxAlignment:    8\n  hasCalls:        true\n  localFrameSize:  256\n",
-            "maxAlignment: 16",
-            "  maxAlignmentX: 64\n  xmaxAlignment: 64\n",
-            "  maxAlignment:: 64 \r\n",
-            "\t localFrameSize:255\n",
-            "\u{a0}maxAlignment: 128\n",
-            "  maxAlignment: -4\n  localFrameSize: 12abc\n",
-            "  maxAlignment: 4\n  maxAlignment: 32\n  maxAlignment: 8\n",
-            "  localFrameSize: 18446744073709551615\n  localFrameSize: 18446744073709551616\n",
-            "  maxAlignment\n  : 32\n",
-            "  maxAlignment: 32, more\n",
-        ];
-        for text in texts {
-            let want = keys.map(|k| {
-                text.lines()
-                    .filter_map(|l| line_int(l, k))
-                    .max()
-                    .unwrap_or(0)
-            });
-            assert_eq!(frame_ints_in(text, keys), want, "{text:?}");
-        }
-        assert_eq!(frame_ints_in(texts[2], keys), [8, 256]);
     }
 }

@@ -343,7 +343,7 @@ fn remat_instr(
 /// dead flag, no debug instruction number: there is one value per number).
 pub(super) fn remat_copy(def: &InstData, n: VReg) -> InstData {
     let mut c = def.clone();
-    c.attrs.retain(|a| !a.starts_with("debug-instr-number"));
+    c.forget_debug_instr_number();
     for o in &mut c.operands {
         if let Operand::Reg(r) = o
             && matches!(r.reg, RegRef::Virt(_))

@@ -26,7 +26,7 @@
 //!   (`ReservedWithoutFeatures`: x86's XMM16-31 without AVX-512) are
 //!   reserved in a function whose features lack any of them.
 
-use crate::ir::{FramePointerKind, MachineFunction, Op, Operand};
+use crate::ir::{FramePointerKind, MachineFunction, Op, Operand, StackObjectKind};
 use crate::target::{InstrFlags, TargetInfo, bits};
 
 /// The registers `f` may not be given, by register number.
@@ -39,7 +39,10 @@ pub fn reserved_registers(t: &TargetInfo<'_>, f: &MachineFunction) -> Vec<bool> 
         Some(FramePointerKind::None) => false,
         None => calls && t.frame_pointer_in_non_leaf,
     };
-    let variable_sized = f.stack.iter().any(|o| &*o.kind == "variable-sized");
+    let variable_sized = f
+        .stack
+        .iter()
+        .any(|o| o.kind == StackObjectKind::VariableSized);
     let realigned = t.stack_alignment > 0 && frame.max_alignment > u64::from(t.stack_alignment);
     let keeps_frame_pointer = policy
         || variable_sized

@@ -86,7 +86,9 @@ impl<'c, 't> Checker<'c, 't> {
         let new_slots = alloc
             .stack
             .iter()
-            .filter(|o| &*o.kind == "spill-slot" && !orig_ids.contains(&o.id))
+            .filter(|o| {
+                o.kind == crate::ir::StackObjectKind::SpillSlot && !orig_ids.contains(&o.id)
+            })
             .map(|o| o.id)
             .collect();
         let remat: HashSet<VReg> = rec

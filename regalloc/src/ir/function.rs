@@ -2,8 +2,11 @@
 
 use crate::target::{LaneMask, MemoryFoldDesc, Reg, RegClass, TargetInfo, TemplateOperand};
 
+use std::num::NonZeroU32;
+
 use super::ids::{Block, Inst, VReg};
 use super::jump_table::JumpTables;
+use super::memory::{MemOperand, MetadataId};
 use super::opcode::Op;
 use super::operand::{Operand, RegOperand, RegRef};
 
@@ -54,6 +57,47 @@ impl MiFlags {
     }
 }
 
+/// Where an instruction comes from in the source (`debug-location`).
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum DebugLocation {
+    /// `!N`: a `DILocation` node of the IR module.
+    Node(MetadataId),
+    /// `!DILocation(...)`: a location written in place, its text from
+    /// `!DILocation` to the closing parenthesis (never looked into).
+    Inline(Box<str>),
+}
+
+/// What an instruction carries after its operands, each at most once,
+/// printed in this order (LLVM's `MachineInstr` extra information).
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub struct InstAttrs {
+    /// `pre-instr-symbol <mcsymbol NAME>`: a label placed before the
+    /// instruction, by its symbol name.
+    pub pre_instr_symbol: Option<Box<str>>,
+    /// `post-instr-symbol <mcsymbol NAME>`: a label placed after it.
+    pub post_instr_symbol: Option<Box<str>>,
+    /// `heap-alloc-marker !N`: the call allocates on the heap.
+    pub heap_alloc_marker: Option<MetadataId>,
+    /// `pcsections !N`: the sections the instruction's address is
+    /// recorded in.
+    pub pc_sections: Option<MetadataId>,
+    /// `cfi-type N`: the control-flow-integrity type id of an indirect
+    /// call (LLVM reads 0 as none).
+    pub cfi_type: Option<NonZeroU32>,
+    /// `debug-instr-number N`: the number debug instructions refer to the
+    /// instruction's values by (LLVM reads 0 as none).
+    pub debug_instr_number: Option<NonZeroU32>,
+    /// `debug-location`: the source location.
+    pub debug_location: Option<DebugLocation>,
+}
+
+impl InstAttrs {
+    /// Whether it carries nothing.
+    pub fn is_empty(&self) -> bool {
+        *self == InstAttrs::default()
+    }
+}
+
 /// One machine instruction.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct InstData {
@@ -63,12 +107,12 @@ pub struct InstData {
     pub operands: Vec<Operand>,
     /// Flags printed before the opcode.
     pub flags: MiFlags,
-    /// Trailing attributes (`debug-location !12`, `pre-instr-symbol ...`,
-    /// `debug-instr-number 3`), kept verbatim in order.
-    pub attrs: Vec<Box<str>>,
-    /// Memory operands (`(load (s64) from %ir.p, !tbaa !5)`), kept verbatim
-    /// with their parentheses.
-    pub mem: Vec<Box<str>>,
+    /// What follows the operands (symbols, markers, the debug-instruction
+    /// number, the location); `None` when nothing does, never an empty
+    /// set (boxed: few instructions carry any).
+    pub attrs: Option<Box<InstAttrs>>,
+    /// Memory operands (`(load (s64) from %ir.p, !tbaa !5)`).
+    pub mem: Vec<MemOperand>,
 }
 
 impl InstData {
@@ -78,8 +122,20 @@ impl InstData {
             op,
             operands: Vec::new(),
             flags: MiFlags::default(),
-            attrs: Vec::new(),
+            attrs: None,
             mem: Vec::new(),
+        }
+    }
+
+    /// Drops the instruction's `debug-instr-number`: a copy of an
+    /// instruction defines other values, and a number names one
+    /// instruction's.
+    pub fn forget_debug_instr_number(&mut self) {
+        if let Some(a) = self.attrs.as_deref_mut() {
+            a.debug_instr_number = None;
+            if a.is_empty() {
+                self.attrs = None;
+            }
         }
     }
 
@@ -217,6 +273,41 @@ pub struct FnLiveIn {
     pub vreg: Option<VReg>,
 }
 
+/// What a stack object holds (its `type:`).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub enum StackObjectKind {
+    /// `default`: a local variable or an argument.
+    #[default]
+    Default,
+    /// `spill-slot`: a register's value while it is spilled.
+    SpillSlot,
+    /// `variable-sized`: an `alloca` whose size is known only when it runs.
+    VariableSized,
+}
+
+impl StackObjectKind {
+    /// Every kind, in LLVM's order.
+    pub const ALL: [StackObjectKind; 3] = [
+        StackObjectKind::Default,
+        StackObjectKind::SpillSlot,
+        StackObjectKind::VariableSized,
+    ];
+
+    /// Its MIR spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            StackObjectKind::Default => "default",
+            StackObjectKind::SpillSlot => "spill-slot",
+            StackObjectKind::VariableSized => "variable-sized",
+        }
+    }
+
+    /// The kind spelled `name`, if it is one.
+    pub fn from_name(name: &str) -> Option<StackObjectKind> {
+        Self::ALL.into_iter().find(|k| k.name() == name)
+    }
+}
+
 /// One stack object (`stack:` or `fixedStack:` entry).
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct FrameObject {
@@ -224,8 +315,8 @@ pub struct FrameObject {
     pub id: u32,
     /// Its IR name (`%stack.0.buf`), for `stack:` objects that have one.
     pub name: Option<Box<str>>,
-    /// `default`, `spill-slot` or `variable-sized`.
-    pub kind: Box<str>,
+    /// What it holds.
+    pub kind: StackObjectKind,
     /// Offset from the frame base, in bytes.
     pub offset: i64,
     /// Size in bytes.
@@ -244,7 +335,7 @@ impl FrameObject {
         FrameObject {
             id,
             name: None,
-            kind: "spill-slot".into(),
+            kind: StackObjectKind::SpillSlot,
             offset: 0,
             size,
             alignment,

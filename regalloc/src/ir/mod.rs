@@ -16,12 +16,15 @@ mod operand;
 
 pub use builder::{Builder, InstBuilder};
 pub use function::{
-    BlockData, BlockLiveIn, FnLiveIn, FrameInfo, FrameObject, FramePointerKind, InstData,
-    IrBlockRef, MachineFunction, MiFlags, SourceKey, Succ, VRegData,
+    BlockData, BlockLiveIn, DebugLocation, FnLiveIn, FrameInfo, FrameObject, FramePointerKind,
+    InstAttrs, InstData, IrBlockRef, MachineFunction, MiFlags, SourceKey, StackObjectKind, Succ,
+    VRegData,
 };
 pub use ids::{Block, Inst, VReg};
 pub use jump_table::{JumpTable, JumpTableKind, JumpTables};
-pub use memory::is_invariant_load_operand;
+pub use memory::{
+    AtomicOrdering, LaneType, LowLevelType, MemFlags, MemOperand, MemValue, MetadataId,
+};
 pub use opcode::{Generic, Op, UnknownOp};
 pub use operand::{
     FrameRef, Operand, RegFlags, RegMask, RegOperand, RegRef, Symbol, SymbolOperand,

@@ -10,14 +10,15 @@ use pest::error::{ErrorVariant, LineColLocation};
 use pest::iterators::Pair;
 
 use crate::ir::{
-    Block, BlockData, BlockLiveIn, FrameRef, Generic, InstData, IrBlockRef, MachineFunction,
-    MiFlags, Op, Operand, RegFlags, RegMask, RegOperand, RegRef, Succ, Symbol, SymbolOperand,
-    UnknownOp, VReg,
+    Block, BlockData, BlockLiveIn, FrameRef, Generic, InstAttrs, InstData, IrBlockRef,
+    MachineFunction, MiFlags, Op, Operand, RegFlags, RegMask, RegOperand, RegRef, Succ, Symbol,
+    SymbolOperand, UnknownOp, VReg,
 };
 use crate::target::{InstrFlags, LaneMask, NameIndex, TargetInfo};
 
 use super::error::Located;
 use super::verify::{self, Place, Problem};
+use super::{inst_attrs, mem_operand};
 
 #[derive(pest_derive::Parser)]
 #[grammar = "mir/body.pest"]
@@ -257,6 +258,10 @@ impl<'a, 't> BodyReader<'a, 't> {
     fn inst(&mut self, pair: Pair<'_, Rule>) -> Result<InstData, Located> {
         let mut data = InstData::new(Op::Generic(Generic::Copy));
         let mut explicit_ties: Vec<(usize, usize, Pair<'_, Rule>)> = Vec::new();
+        let mut attrs = InstAttrs::default();
+        // The last attribute read (its rank in LLVM's order, its keyword):
+        // operands come before every attribute, attributes in that order.
+        let mut last_attr: Option<(usize, &str)> = None;
         for p in pair.clone().into_inner() {
             match p.as_rule() {
                 Rule::defs => {
@@ -291,8 +296,33 @@ impl<'a, 't> BodyReader<'a, 't> {
                         },
                     };
                 }
-                Rule::inst_attr => data.attrs.push(p.as_str().into()),
+                Rule::inst_attr => {
+                    let mut it = p.into_inner();
+                    let name_pair = it.next().expect("attribute name");
+                    let value = it.next().expect("attribute value");
+                    let name = name_pair.as_str();
+                    let rank = inst_attrs::rank(name);
+                    match last_attr {
+                        Some((r, _)) if r == rank => {
+                            return Err(loc(&name_pair, format!("'{name}' is given twice")));
+                        }
+                        Some((r, before)) if r > rank => {
+                            return Err(loc(
+                                &name_pair,
+                                format!("'{name}' must come before '{before}'"),
+                            ));
+                        }
+                        _ => {}
+                    }
+                    inst_attrs::set(&mut attrs, name, value.as_str()).map_err(|(at, m)| {
+                        located_at(value.get_input(), value.as_span().start() + at, m)
+                    })?;
+                    last_attr = Some((rank, name));
+                }
                 Rule::operand => {
+                    if let Some((_, before)) = last_attr {
+                        return Err(loc(&p, format!("operands must come before '{before}'")));
+                    }
                     let k = data.operands.len();
                     let (o, tie) = self.operand(p.clone())?;
                     if let Some(t) = tie {
@@ -300,9 +330,19 @@ impl<'a, 't> BodyReader<'a, 't> {
                     }
                     data.operands.push(o);
                 }
-                Rule::mem_op => data.mem.push(p.as_str().into()),
+                Rule::mem_op => {
+                    let func = &*self.func;
+                    let frames = |fr, name: &str| mem_operand::check_frame(func, fr, name);
+                    let m = mem_operand::parse(p.as_str(), &frames).map_err(|(at, message)| {
+                        located_at(p.get_input(), p.as_span().start() + at, message)
+                    })?;
+                    data.mem.push(m);
+                }
                 _ => {}
             }
+        }
+        if !attrs.is_empty() {
+            data.attrs = Some(Box::new(attrs));
         }
         // Ties from the description first (MIR does not print them), then
         // explicit `(tied-def N)` ones, as LLVM's parser does.

@@ -3,9 +3,16 @@
 //! A `.mir` file is a YAML stream: an optional first document holding the
 //! LLVM IR module (`--- |`), then one document per machine function. The
 //! reader keeps the IR module and every function key the IR does not model
-//! verbatim, so that [`write`] produces a file `llc` accepts again. Function
+//! verbatim, so that [`write()`] produces a file `llc` accepts again. Function
 //! bodies are parsed with a pest grammar (`body.pest`). Both the plain and
 //! the `-simplify-mir` forms are read; the plain form is written.
+//!
+//! What the allocators may ask about is typed here and nowhere later:
+//! `frameInfo` ([`crate::ir::FrameInfo`], `frame_info.rs`), memory
+//! operands ([`crate::ir::MemOperand`], `mem_operand.rs`), the attributes
+//! after an instruction's operands ([`crate::ir::InstAttrs`],
+//! `inst_attrs.rs`) and stack object types; the writer prints them as
+//! LLVM 19 prints them.
 //!
 //! Each instruction of an opcode the description has is held to its
 //! description as LLVM's MIR parser and machine verifier hold it
@@ -18,9 +25,11 @@
 mod body;
 mod error;
 mod frame_info;
+mod inst_attrs;
 mod inst_text;
 mod ir_attrs;
 mod jump_tables;
+mod mem_operand;
 mod read;
 mod verify;
 pub(crate) mod write;

@@ -2,7 +2,9 @@
 
 use std::collections::HashSet;
 
-use crate::ir::{FnLiveIn, FrameObject, MachineFunction, SourceKey, VReg, VRegData};
+use crate::ir::{
+    FnLiveIn, FrameObject, MachineFunction, SourceKey, StackObjectKind, VReg, VRegData,
+};
 use crate::target::{NameIndex, TargetInfo};
 
 use super::body::BodyReader;
@@ -338,7 +340,7 @@ impl FunctionReader<'_, '_> {
                 .as_map()
                 .ok_or_else(|| self.at(item, "expected a stack object entry"))?;
             let mut o = FrameObject::spill_slot(0, 0, 1);
-            o.kind = "default".into();
+            o.kind = StackObjectKind::Default;
             let mut has_id = false;
             for (k, val) in entries {
                 let s = val.as_str().unwrap_or("");
@@ -348,7 +350,11 @@ impl FunctionReader<'_, '_> {
                         has_id = true;
                     }
                     "name" => o.name = (!s.is_empty()).then(|| s.into()),
-                    "type" => o.kind = s.into(),
+                    "type" => {
+                        o.kind = StackObjectKind::from_name(s).ok_or_else(|| {
+                            self.at(val, format!("unknown stack object type '{s}'"))
+                        })?
+                    }
                     "offset" => o.offset = self.int(val, "an offset")?,
                     "size" => o.size = self.int(val, "a size")?,
                     "alignment" => o.alignment = self.int(val, "an alignment")?,

@@ -192,7 +192,11 @@ fn frame_object(o: &FrameObject, named: bool) -> String {
     let _ = write!(
         s,
         "type: {}, offset: {}, size: {}, alignment: {}, stack-id: {}",
-        o.kind, o.offset, o.size, o.alignment, o.stack_id
+        o.kind.name(),
+        o.offset,
+        o.size,
+        o.alignment,
+        o.stack_id
     );
     for (k, v) in &o.extra {
         let _ = write!(s, ", {k}: {v}");
@@ -290,16 +294,19 @@ pub(crate) fn inst(t: &TargetInfo<'_>, f: &MachineFunction, i: &InstData) -> Str
         let _ = write!(s, "{n} ");
     }
     s.push_str(i.op.name(t));
-    let rest: Vec<String> = i.operands[ndefs..]
+    let mut rest: Vec<String> = i.operands[ndefs..]
         .iter()
         .map(|o| operand(t, f, o, true, ties))
-        .chain(i.attrs.iter().map(|a| a.to_string()))
         .collect();
+    if let Some(a) = &i.attrs {
+        super::inst_attrs::write(&mut rest, a);
+    }
     if !rest.is_empty() {
         let _ = write!(s, " {}", rest.join(", "));
     }
-    if !i.mem.is_empty() {
-        let _ = write!(s, " :: {}", i.mem.join(", "));
+    for (k, m) in i.mem.iter().enumerate() {
+        s.push_str(if k == 0 { " :: " } else { ", " });
+        super::mem_operand::write(&mut s, f, m);
     }
     s
 }

@@ -34,7 +34,8 @@ use crate::alloc::virtmap::VirtRegMap;
 use crate::analysis::{Analyses, Slot};
 use crate::error::{AllocError, AllocErrorKind};
 use crate::ir::{
-    Block, BlockLiveIn, Inst, MachineFunction, Operand, RegFlags, RegMask, RegOperand, RegRef,
+    Block, BlockLiveIn, FrameRef, Inst, MachineFunction, MemFlags, MemOperand, Operand, RegFlags,
+    RegMask, RegOperand, RegRef,
 };
 use crate::record::{AllocRecord, Edit, FoldedAccess, Removed};
 use crate::target::{Reg, RegFlags as PhysFlags, TargetInfo};
@@ -224,14 +225,14 @@ pub(crate) fn rewrite_code(
         if let Some(Operand::Frame(fr, _)) = inst.operands.get_mut(f.frame) {
             fr.id = id;
         }
-        let bits = f.bits;
+        let slot = FrameRef { fixed: false, id };
         if f.read.is_some() {
             inst.mem
-                .push(format!("(load (s{bits}) from %stack.{id})").into_boxed_str());
+                .push(MemOperand::frame_access(MemFlags::LOAD, f.bits, slot));
         }
         if f.written.is_some() {
             inst.mem
-                .push(format!("(store (s{bits}) into %stack.{id})").into_boxed_str());
+                .push(MemOperand::frame_access(MemFlags::STORE, f.bits, slot));
         }
         record.memory_folds.insert(
             f.inst,

@@ -180,7 +180,7 @@ fn pressure_spills_and_reloads_consistently() {
     let slots: Vec<u32> = f
         .stack
         .iter()
-        .filter(|o| &*o.kind == "spill-slot")
+        .filter(|o| o.kind == crate::ir::StackObjectKind::SpillSlot)
         .map(|o| o.id)
         .collect();
     // The two phases' spilled values never overlap: their slots are shared.
@@ -227,7 +227,11 @@ fn constants_are_rematerialized_not_spilled() {
         assert!(!f.inst_ids().any(|i| i == *of));
         assert_eq!(f.inst(*of).op.name(bpf()), "MOV_ri");
     }
-    assert!(f.stack.iter().all(|o| &*o.kind != "spill-slot"));
+    assert!(
+        f.stack
+            .iter()
+            .all(|o| o.kind != crate::ir::StackObjectKind::SpillSlot)
+    );
 }
 
 #[test]

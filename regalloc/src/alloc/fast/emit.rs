@@ -2,8 +2,8 @@
 
 use crate::alloc::spiller::{SpillLayout, spill_layout};
 use crate::ir::{
-    FrameObject, FrameRef, Generic, InstData, MachineFunction, Op, Operand, RegFlags, RegOperand,
-    RegRef,
+    FrameObject, FrameRef, Generic, InstData, MachineFunction, MemFlags, MemOperand, Op, Operand,
+    RegFlags, RegOperand, RegRef,
 };
 use crate::target::{FunctionInfo, Reg, RegClass, TargetInfo, TemplateOperand};
 
@@ -122,44 +122,22 @@ pub(super) fn slot_access(
         });
     }
     add_implicit(t, &mut data);
-    data.mem = vec![memory_operand(kind, l.size * 8, slot)];
-    Ok(data)
-}
-
-/// `(store (sBITS) into %stack.SLOT)` or `(load (sBITS) from %stack.SLOT)`,
-/// built at its exact length and allocated once (every spill and reload
-/// has one; `format!` and a `String` grown to fit cost more than the rest
-/// of the instruction, and so did checking a byte buffer as UTF-8).
-fn memory_operand(kind: Kind, bits: u64, slot: u32) -> Box<str> {
-    let (head, mid) = match kind {
-        Kind::Spill => ("(store (s", ") into %stack."),
-        Kind::Reload => ("(load (s", ") from %stack."),
+    let bits = u32::try_from(l.size * 8).map_err(|_| {
+        format!(
+            "a {}-byte spill slot is wider than a memory operand",
+            l.size
+        )
+    })?;
+    let access = match kind {
+        Kind::Spill => MemFlags::STORE,
+        Kind::Reload => MemFlags::LOAD,
     };
-    let (mut b1, mut b2) = ([0u8; 20], [0u8; 20]);
-    let d1 = decimal(bits, &mut b1);
-    let d2 = decimal(u64::from(slot), &mut b2);
-    let mut s = String::with_capacity(head.len() + d1.len() + mid.len() + d2.len() + 1);
-    s.push_str(head);
-    s.extend(d1.iter().map(|&c| char::from(c)));
-    s.push_str(mid);
-    s.extend(d2.iter().map(|&c| char::from(c)));
-    s.push(')');
-    // The capacity is the length: no reallocation here.
-    s.into_boxed_str()
-}
-
-/// The decimal digits of `v`, written at the end of `buf`.
-fn decimal(mut v: u64, buf: &mut [u8; 20]) -> &[u8] {
-    let mut i = buf.len();
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (v % 10) as u8;
-        v /= 10;
-        if v == 0 {
-            break;
-        }
-    }
-    &buf[i..]
+    let slot = FrameRef {
+        fixed: false,
+        id: slot,
+    };
+    data.mem = vec![MemOperand::frame_access(access, bits, slot)];
+    Ok(data)
 }
 
 /// The implicit operands the instruction's description lists (LLVM's MIR

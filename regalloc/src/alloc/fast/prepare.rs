@@ -1,15 +1,8 @@
 //! Function-wide facts the fast allocator gathers in one pass before allocating: which virtual registers may live across blocks, use and definition counts, definition lists for copy hints, allocation orders.
 
-use std::sync::OnceLock;
-
-use memchr::memmem::Finder;
-
 use super::block::{NO_REG, NO_SLOT};
 use super::cache::{Scratch, Tables};
-use crate::alloc::order::{FrameFlags, int_value, line_value};
-use crate::ir::{
-    Generic, Inst, MachineFunction, Op, Operand, RegFlags, RegMask, RegRef, SourceKey,
-};
+use crate::ir::{Generic, Inst, MachineFunction, Op, Operand, RegFlags, RegMask, RegRef};
 use crate::target::{CalleeSavedSet, TargetInfo};
 use crate::{AllocError, AllocErrorKind};
 
@@ -177,8 +170,7 @@ impl Facts {
         // `order::function_info` would otherwise find by walking the code
         // again). When `frameInfo` already says the function calls, the
         // walk need not look up each instruction's description for it.
-        let frame = frame_flags(t, func);
-        let mut has_calls = frame.has_calls;
+        let mut has_calls = func.frame_info.has_calls;
         let mut mask_set: Option<CalleeSavedSet> = None;
         // (register, instruction) per virtual definition, in layout order;
         // sorted into `def_list` below without a second walk over the code.
@@ -373,7 +365,7 @@ impl Facts {
             def_list[*at as usize] = d;
         }
 
-        let fi = crate::alloc::order::function_info_with(t, func, frame, has_calls);
+        let fi = crate::alloc::order::function_info_with(t, func, has_calls);
         // The mask the function's calls carry is the C convention of the
         // target; without calls, the one the tables name as such.
         let csr = mask_set.or(tables.default_csr);
@@ -402,104 +394,6 @@ impl Facts {
     }
 }
 
-/// The keys of `frameInfo` read whose value is `true` or not.
-const FRAME_KEYS: [&str; 3] = ["hasCalls", "isFrameAddressTaken", "hasOpaqueSPAdjustment"];
-/// A searcher for the value those keys must have, built once.
-static TRUE_FINDER: OnceLock<Finder<'static>> = OnceLock::new();
-/// The keys of `frameInfo` read whose value is a byte count, with their
-/// searchers (built once).
-const ALIGN_KEY: &str = "maxAlignment";
-static ALIGN_FINDER: OnceLock<Finder<'static>> = OnceLock::new();
-const LOCAL_KEY: &str = "localFrameSize";
-static LOCAL_FINDER: OnceLock<Finder<'static>> = OnceLock::new();
-
-/// What `order::frame_flags` says of `func` (`hasCalls: true`,
-/// `isFrameAddressTaken: true` and `hasOpaqueSPAdjustment: true` lines,
-/// and the `maxAlignment` and `localFrameSize` values in its `frameInfo`),
-/// found with fewer steps: only the lines that contain `true` or a byte
-/// count's key are parsed, where that function looks at every line. A byte
-/// count is read only when `t` has a rule that looks at it (stack
-/// realignment, a base pointer for large frames); otherwise it is left 0,
-/// which `order::function_info_with` then does not read.
-fn frame_flags(t: &TargetInfo<'_>, func: &MachineFunction) -> FrameFlags {
-    let mut f = FrameFlags::default();
-    for k in &func.source_keys {
-        if let SourceKey::Verbatim { key, text } = k
-            && &**key == "frameInfo"
-        {
-            frame_flags_add(
-                &mut f,
-                text,
-                t.stack_alignment > 0,
-                t.base_pointer_frame_size > 0,
-            );
-        }
-    }
-    f
-}
-
-/// Adds to `f` what one `frameInfo` text says (`order::frame_flags_add`),
-/// reading `maxAlignment` only when `align` and `localFrameSize` only when
-/// `local`.
-fn frame_flags_add(f: &mut FrameFlags, text: &str, align: bool, local: bool) {
-    let [c, a, o] = keys_true(text);
-    f.has_calls |= c;
-    f.frame_address_taken |= a;
-    f.opaque_sp_adjustment |= o;
-    if align {
-        let finder = ALIGN_FINDER.get_or_init(|| Finder::new(ALIGN_KEY).into_owned());
-        f.max_alignment = f.max_alignment.max(key_max(text, finder, ALIGN_KEY));
-    }
-    if local {
-        let finder = LOCAL_FINDER.get_or_init(|| Finder::new(LOCAL_KEY).into_owned());
-        f.local_frame_size = f.local_frame_size.max(key_max(text, finder, LOCAL_KEY));
-    }
-}
-
-/// Per key of [`FRAME_KEYS`]: whether some line of `text` is the key, then
-/// colons, then `true`, with only whitespace around. Such a line contains
-/// `true`, and few lines of a `frameInfo` do (most values are `false` or
-/// numbers): one search for `true` finds the lines worth parsing, where a
-/// search per key would pass over the text once per key.
-fn keys_true(text: &str) -> [bool; 3] {
-    let finder = TRUE_FINDER.get_or_init(|| Finder::new("true").into_owned());
-    let mut found = [false; 3];
-    for_lines_with(text, finder, |line| {
-        for (k, key) in FRAME_KEYS.iter().enumerate() {
-            found[k] |= line_value(line, key) == Some("true");
-        }
-    });
-    found
-}
-
-/// The largest byte count a line of `text` gives `key` (found by `finder`,
-/// which searches for `key`), 0 when none does: what `order::frame_flags`
-/// reads, from the one or two lines that contain the key.
-fn key_max(text: &str, finder: &Finder<'_>, key: &str) -> u64 {
-    let mut max = 0;
-    for_lines_with(text, finder, |line| {
-        if let Some(v) = line_value(line, key) {
-            max = max.max(int_value(v));
-        }
-    });
-    max
-}
-
-/// Calls `each` with every line of `text` that contains what `finder`
-/// searches for, once per line.
-fn for_lines_with(text: &str, finder: &Finder<'_>, mut each: impl FnMut(&str)) {
-    let b = text.as_bytes();
-    let mut from = 0;
-    while let Some(p) = finder.find(&b[from..]) {
-        let at = from + p;
-        let start = memchr::memrchr(b'\n', &b[..at]).map_or(0, |q| q + 1);
-        let end = memchr::memchr(b'\n', &b[at..]).map_or(b.len(), |q| at + q);
-        each(&text[start..end]);
-        // The rest of this line was parsed with it.
-        from = end;
-    }
-}
-
 /// Whether `op` is a debug pseudo-instruction (never allocated for).
 pub(super) fn is_debug(op: Op) -> bool {
     matches!(
@@ -512,45 +406,4 @@ pub(super) fn is_debug(op: Op) -> bool {
                 | Generic::DbgLabel
         )
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::frame_flags_add;
-    use crate::alloc::order::{self, FrameFlags};
-
-    /// The searches read what `order`'s line-by-line pass reads, and leave
-    /// a byte count they are not asked for at 0.
-    #[test]
-    fn frame_flags_match_the_orders_reading() {
-        let texts = [
-            "",
-            "  hasCalls:        true\n  isFrameAddressTaken: false\n",
-            "  isFrameAddressTaken: true\n  hasOpaqueSPAdjustment: true\n",
-            "  hasOpaqueSPAdjustment:true\n  hasCallsX: true\n  xhasCalls: true",
-            "  stackSize:       0\n  maxAlignment:    32\n  hasCalls:        true\n  localFrameSize:  256\n",
-            "maxAlignment: 16\nlocalFrameSize: 255",
-            "  maxAlignment: 4\n  maxAlignment: 64\n  maxAlignment: 8\n",
-            "  maxAlignmentX: 64\n  xmaxAlignment: 64\n  localFrameSizes: 1000\n",
-            "  maxAlignment:: 64 \r\n  localFrameSize: 12abc\n",
-            "\u{a0}maxAlignment: 128\n\t localFrameSize:300\n",
-            "  maxAlignment\n  : 32\n  hasCalls\n  : true\n",
-            "  maxAlignment: 32 # hasCalls: true\n  localFrameSize: true\n",
-        ];
-        for text in texts {
-            let mut want = FrameFlags::default();
-            order::frame_flags_add(&mut want, text);
-            let mut got = FrameFlags::default();
-            frame_flags_add(&mut got, text, true, true);
-            assert_eq!(got, want, "{text:?}");
-            let mut flags_only = FrameFlags::default();
-            frame_flags_add(&mut flags_only, text, false, false);
-            let want_flags = FrameFlags {
-                max_alignment: 0,
-                local_frame_size: 0,
-                ..want
-            };
-            assert_eq!(flags_only, want_flags, "{text:?}");
-        }
-    }
 }

@@ -98,7 +98,10 @@ fn values_crossing_blocks_go_through_a_slot() {
         .filter(|e| matches!(e, Edit::Reload { .. }))
         .count();
     assert_eq!((spills, reloads), (1, 1));
-    assert_eq!(f.stack.last().map(|o| &*o.kind), Some("spill-slot"));
+    assert_eq!(
+        f.stack.last().map(|o| o.kind),
+        Some(crate::ir::StackObjectKind::SpillSlot)
+    );
     assert!(f.blocks[1].live_ins.is_empty());
 }
 
