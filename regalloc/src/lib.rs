@@ -9,12 +9,15 @@
 //! (CFG, frequencies, liveness, live intervals), [`passes`] (pre-allocation
 //! lowering), [`alloc`] (the allocators and their shared machinery), [`post`]
 //! (rewriting and clean-up) and [`check`] (the symbolic checker) out;
-//! [`timing`] times each of them when asked.
+//! [`timing`] times each of them when asked. The state an allocation
+//! reuses is the caller's: [`context`] (one [`context::TargetContext`] per
+//! target, one [`context::AllocContext`] per thread).
 #![deny(missing_docs)]
 
 pub mod alloc;
 pub mod analysis;
 pub mod check;
+pub mod context;
 pub mod ir;
 pub mod mir;
 pub mod passes;

@@ -7,7 +7,10 @@
 //! from which [`Stats`] are counted.
 //!
 //! The entry point is [`allocate`]; [`allocate_recorded`] also returns the
-//! record.
+//! record. Each has a `_with_context` form taking the caller's
+//! [`TargetContext`] and [`AllocContext`] ([`crate::context`]), which a
+//! caller allocating many functions keeps from one to the next; the plain
+//! forms make fresh ones for the one call.
 
 mod error;
 pub mod hoist_spills;
@@ -30,9 +33,10 @@ pub use spiller::{SpillCode, Spiller};
 pub use stats::Stats;
 pub use virtmap::VirtRegMap;
 
+pub use crate::context::{AllocContext, TargetContext};
 use crate::ir::MachineFunction;
 use crate::target::TargetInfo;
-use crate::timing::{Pass, time};
+use crate::timing::Pass;
 
 /// Which allocator to run.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
@@ -84,9 +88,8 @@ pub fn allocate_recorded(
     func: &mut MachineFunction,
     options: &Options,
 ) -> Result<(Stats, AllocRecord), AllocError> {
-    let record = allocate_without_stats(target, func, options)?;
-    let stats = Stats::count(target, func, &record);
-    Ok((stats, record))
+    let target = TargetContext::new(target);
+    allocate_recorded_with_context(&target, &mut AllocContext::new(), func, options)
 }
 
 /// [`allocate_recorded`] without counting [`Stats`]: the allocated function
@@ -99,6 +102,41 @@ pub fn allocate_without_stats(
     func: &mut MachineFunction,
     options: &Options,
 ) -> Result<AllocRecord, AllocError> {
+    let target = TargetContext::new(target);
+    allocate_without_stats_with_context(&target, &mut AllocContext::new(), func, options)
+}
+
+/// [`allocate`] with the caller's contexts: the target's derived facts
+/// from `target`, scratch space and pass timing from `ctx`.
+pub fn allocate_with_context(
+    target: &TargetContext<'_, '_>,
+    ctx: &mut AllocContext,
+    func: &mut MachineFunction,
+    options: &Options,
+) -> Result<Stats, AllocError> {
+    allocate_recorded_with_context(target, ctx, func, options).map(|(s, _)| s)
+}
+
+/// [`allocate_recorded`] with the caller's contexts.
+pub fn allocate_recorded_with_context(
+    target: &TargetContext<'_, '_>,
+    ctx: &mut AllocContext,
+    func: &mut MachineFunction,
+    options: &Options,
+) -> Result<(Stats, AllocRecord), AllocError> {
+    let record = allocate_without_stats_with_context(target, ctx, func, options)?;
+    let stats = Stats::count(target.target(), func, &record);
+    Ok((stats, record))
+}
+
+/// [`allocate_without_stats`] with the caller's contexts.
+pub fn allocate_without_stats_with_context(
+    target_context: &TargetContext<'_, '_>,
+    ctx: &mut AllocContext,
+    func: &mut MachineFunction,
+    options: &Options,
+) -> Result<AllocRecord, AllocError> {
+    let target = target_context.target();
     let entries = func.blocks.iter().map(|b| b.insts.len() + 1).sum::<usize>();
     if entries > crate::analysis::slots::MAX_ENTRIES {
         return Err(AllocError::new(
@@ -120,12 +158,12 @@ pub fn allocate_without_stats(
     }
     let original = options.check.then(|| func.clone());
     let record = match options.allocator {
-        Allocator::Fast => time(Pass::Allocate, || fast::run(target, func))?,
-        Allocator::Basic => basic::run(target, func)?,
-        Allocator::Greedy => greedy::run(target, func)?,
+        Allocator::Fast => fast::run_in(target_context, ctx, func)?,
+        Allocator::Basic => basic::run_with(target, func, Default::default(), ctx)?,
+        Allocator::Greedy => greedy::run_with(target, func, Default::default(), ctx)?,
     };
     if let Some(original) = original
-        && let Err(errors) = time(Pass::Check, || {
+        && let Err(errors) = ctx.timer.time(Pass::Check, || {
             crate::check::check(target, &original, func, &record)
         })
     {

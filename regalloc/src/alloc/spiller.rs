@@ -595,17 +595,18 @@ impl Spiller {
                 }],
                 valnos: vec![ValNo { def: start }],
             };
-            if li.vregs.len() <= n.index() {
-                li.vregs.resize(n.index() + 1, None);
-            }
-            li.vregs[n.index()] = Some(LiveInterval {
-                vreg: n,
-                range,
-                subranges: Vec::new(),
-                has_sub_operands,
-                weight: f32::INFINITY,
-                live_in_blocks: Vec::new(),
-            });
+            li.set_vreg(
+                n,
+                LiveInterval {
+                    vreg: n,
+                    range,
+                    subranges: Vec::new(),
+                    has_sub_operands,
+                    weight: f32::INFINITY,
+                    live_in_blocks: Vec::new(),
+                    generation: 0,
+                },
+            );
             new_regs.push(n);
         }
         if let Some(s) = slot_index {

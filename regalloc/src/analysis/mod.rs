@@ -81,12 +81,24 @@ impl Analyses {
     /// [`Analyses::new`], with lane sub-ranges in the intervals only when
     /// `sub_ranges` (for an allocator that follows sub-register lanes).
     pub fn with_sub_ranges(t: &TargetInfo<'_>, f: &MachineFunction, sub_ranges: bool) -> Analyses {
-        use crate::timing::{Pass, time};
-        let flow = time(Pass::FlowAnalyses, || FlowAnalyses::new(f));
-        let (mut intervals, users) = time(Pass::LiveIntervals, || {
-            LiveIntervals::with_users(t, f, &flow.cfg, sub_ranges)
+        Analyses::in_context(t, f, sub_ranges, &mut crate::context::AllocContext::new())
+    }
+
+    /// [`Analyses::with_sub_ranges`] with the caller's scratch space, each
+    /// analysis timed in `ctx` when its timing is on.
+    pub fn in_context(
+        t: &TargetInfo<'_>,
+        f: &MachineFunction,
+        sub_ranges: bool,
+        ctx: &mut crate::context::AllocContext,
+    ) -> Analyses {
+        use crate::timing::Pass;
+        let timer = &mut ctx.timer;
+        let flow = timer.time(Pass::FlowAnalyses, || FlowAnalyses::new(f));
+        let (mut intervals, users) = timer.time(Pass::LiveIntervals, || {
+            LiveIntervals::with_users(t, f, &flow.cfg, sub_ranges, &mut ctx.ranges)
         });
-        let hints = time(Pass::SpillWeights, || {
+        let hints = timer.time(Pass::SpillWeights, || {
             weights::compute_weights_of(t, f, &flow, &mut intervals, &users)
         });
         Analyses {

@@ -21,10 +21,11 @@ use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 use crate::analysis::{Analyses, LiveRange};
+use crate::context::AllocContext;
 use crate::ir::{MachineFunction, VReg};
 use crate::post::rewrite;
 use crate::target::TargetInfo;
-use crate::timing::{Pass, Scope, time};
+use crate::timing::Pass;
 
 use super::matrix::{Interference, LiveRegMatrix};
 use super::order::{AllocationOrder, ClassOrders};
@@ -81,19 +82,22 @@ impl Ord for Entry {
 
 /// Allocates `func` with the basic allocator.
 pub fn run(target: &TargetInfo<'_>, func: &mut MachineFunction) -> Result<AllocRecord, AllocError> {
-    run_with(target, func, BasicOptions::default())
+    run_with(target, func, BasicOptions::default(), &mut AllocContext::new())
 }
 
-/// Allocates `func` with the basic allocator and the given options.
+/// Allocates `func` with the basic allocator and the given options, with
+/// scratch space and pass timing from `ctx`.
 pub fn run_with(
     t: &TargetInfo<'_>,
     func: &mut MachineFunction,
     opts: BasicOptions,
+    ctx: &mut AllocContext,
 ) -> Result<AllocRecord, AllocError> {
     let mut record = AllocRecord::new(func.insts.len());
-    time(Pass::FlowAnalyses, || func.compute_preds());
-    let mut an = Analyses::new(t, func);
-    let allocating = Scope::start(Pass::Allocate);
+    ctx.timer
+        .time(Pass::FlowAnalyses, || func.compute_preds());
+    let mut an = Analyses::in_context(t, func, true, ctx);
+    let allocating = ctx.timer.scope(Pass::Allocate);
     let mut vrm = VirtRegMap::new(func.vregs.len());
     let lanes = tracks_sub_reg_liveness(t);
     let mut matrix = LiveRegMatrix::new(t, &an.intervals, lanes);
@@ -236,7 +240,7 @@ pub fn run_with(
         queue_new(&mut queue, &an, new);
     }
     drop(allocating);
-    let _rewriting = Scope::start(Pass::Rewrite);
+    let _rewriting = ctx.timer.scope(Pass::Rewrite);
     rewrite::finish(
         t,
         func,

@@ -50,10 +50,11 @@ mod region_plan;
 mod split;
 
 use crate::analysis::Analyses;
+use crate::context::AllocContext;
 use crate::ir::{Inst, MachineFunction, Operand, RegRef, VReg};
 use crate::post::rewrite;
 use crate::target::{Reg, TargetInfo};
-use crate::timing::{Pass, time};
+use crate::timing::Pass;
 
 use super::basic::tracks_sub_reg_liveness;
 use super::matrix::{CallMasks, Interference, LiveRegMatrix};
@@ -116,7 +117,7 @@ impl Default for GreedyOptions {
 
 /// Allocates `func` with the greedy allocator.
 pub fn run(t: &TargetInfo<'_>, func: &mut MachineFunction) -> Result<AllocRecord, AllocError> {
-    run_with(t, func, GreedyOptions::default())
+    run_with(t, func, GreedyOptions::default(), &mut AllocContext::new())
 }
 
 /// The allocator's state for one function.
@@ -158,32 +159,46 @@ pub(crate) struct Greedy<'f, 'a, 't> {
     pub hint_scratch: Vec<Reg>,
 }
 
-/// Allocates `func` with the greedy allocator and the given options.
+/// Allocates `func` with the greedy allocator and the given options, with
+/// scratch space and pass timing from `ctx`.
 pub fn run_with(
     t: &TargetInfo<'_>,
     func: &mut MachineFunction,
     opts: GreedyOptions,
+    ctx: &mut AllocContext,
 ) -> Result<AllocRecord, AllocError> {
     let _span = tracing::debug_span!("greedy", function = %func.name).entered();
     tracing::debug!("allocating");
-    let mut g = Greedy::new(t, func, opts);
-    time(Pass::Allocate, || g.allocate())?;
+    let mut g = Greedy::in_context(t, func, opts, ctx);
+    ctx.timer.time(Pass::Allocate, || g.allocate())?;
     if g.opts.hint_recoloring {
-        let moved = time(Pass::HintRecoloring, || {
+        let moved = ctx.timer.time(Pass::HintRecoloring, || {
             hint_recolor::recolor_broken_hints(&mut g)
         });
         tracing::debug!(moved, "ranges recolored for copy hints");
     }
-    g.finish()
+    g.finish(ctx)
 }
 
 impl<'f, 'a, 't> Greedy<'f, 'a, 't> {
     /// The state before allocation: analyses done, every range queued.
+    #[cfg(test)]
     pub fn new(t: &'a TargetInfo<'t>, func: &'f mut MachineFunction, opts: GreedyOptions) -> Self {
-        time(Pass::FlowAnalyses, || func.compute_preds());
+        Greedy::in_context(t, func, opts, &mut AllocContext::new())
+    }
+
+    /// [`Greedy::new`] with scratch space and pass timing from `ctx`.
+    pub fn in_context(
+        t: &'a TargetInfo<'t>,
+        func: &'f mut MachineFunction,
+        opts: GreedyOptions,
+        ctx: &mut AllocContext,
+    ) -> Self {
+        ctx.timer
+            .time(Pass::FlowAnalyses, || func.compute_preds());
         let lanes = tracks_sub_reg_liveness(t);
-        let an = Analyses::with_sub_ranges(t, func, lanes);
-        time(Pass::Allocate, move || {
+        let an = Analyses::in_context(t, func, lanes, ctx);
+        ctx.timer.time(Pass::Allocate, move || {
             Greedy::seeded(t, func, opts, an, lanes)
         })
     }
@@ -244,9 +259,11 @@ impl<'f, 'a, 't> Greedy<'f, 'a, 't> {
         Ok(())
     }
 
-    /// Rewrites the function with the assignment and returns the record.
-    pub fn finish(mut self) -> Result<AllocRecord, AllocError> {
-        let hoisted = time(Pass::SpillHoisting, || {
+    /// Rewrites the function with the assignment and returns the record
+    /// (each pass timed in `ctx`).
+    pub fn finish(mut self, ctx: &mut AllocContext) -> Result<AllocRecord, AllocError> {
+        let timer = &mut ctx.timer;
+        let hoisted = timer.time(Pass::SpillHoisting, || {
             super::hoist_spills::hoist(
                 self.t,
                 &mut self.spiller.code,
@@ -256,12 +273,12 @@ impl<'f, 'a, 't> Greedy<'f, 'a, 't> {
             )
         });
         tracing::debug!(hoisted, "spills hoisted");
-        let stores = time(Pass::RedundantSpills, || {
+        let stores = timer.time(Pass::RedundantSpills, || {
             super::redundant_spills::eliminate(&mut self.spiller.code, self.func, &self.an)
         });
         tracing::debug!(stores, "redundant spills removed");
         let mut record = AllocRecord::new(self.original_insts);
-        time(Pass::Rewrite, || {
+        timer.time(Pass::Rewrite, || {
             rewrite::rewrite_code(
                 self.t,
                 self.func,
@@ -275,11 +292,11 @@ impl<'f, 'a, 't> Greedy<'f, 'a, 't> {
         })?;
         // Before the live-ins, which it does not read: they are computed
         // once, for the code as it ends.
-        let reused = time(Pass::ReloadReuse, || {
+        let reused = timer.time(Pass::ReloadReuse, || {
             crate::post::reload_reuse::reuse_reloads(self.t, self.func, &mut record)
         });
         tracing::debug!(reused, "reloads served by registers");
-        time(Pass::Rewrite, || {
+        timer.time(Pass::Rewrite, || {
             rewrite::update_live_ins(self.t, self.func, self.orders.reserved())
         });
         Ok(record)
