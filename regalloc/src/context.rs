@@ -182,8 +182,8 @@ mod tests {
             for _ in 0..3 {
                 let mut kept = pressure();
                 let mut fresh = pressure();
-                let a = allocate_recorded_with_context(&target, &mut ctx, &mut kept, &options)
-                    .unwrap();
+                let a =
+                    allocate_recorded_with_context(&target, &mut ctx, &mut kept, &options).unwrap();
                 let b = allocate_recorded(bpf(), &mut fresh, &options).unwrap();
                 assert_eq!(kept, fresh, "{allocator:?}");
                 assert_eq!(a.0, b.0, "{allocator:?}");
@@ -206,7 +206,10 @@ mod tests {
             timed.pass_times().runs(crate::timing::Pass::LiveIntervals),
             1
         );
-        assert_eq!(timed.take_pass_times().runs(crate::timing::Pass::Rewrite), 2);
+        assert_eq!(
+            timed.take_pass_times().runs(crate::timing::Pass::Rewrite),
+            2
+        );
         assert!(timed.pass_times().is_empty());
     }
 

@@ -82,7 +82,12 @@ impl Ord for Entry {
 
 /// Allocates `func` with the basic allocator.
 pub fn run(target: &TargetInfo<'_>, func: &mut MachineFunction) -> Result<AllocRecord, AllocError> {
-    run_with(target, func, BasicOptions::default(), &mut AllocContext::new())
+    run_with(
+        target,
+        func,
+        BasicOptions::default(),
+        &mut AllocContext::new(),
+    )
 }
 
 /// Allocates `func` with the basic allocator and the given options, with
@@ -94,8 +99,7 @@ pub fn run_with(
     ctx: &mut AllocContext,
 ) -> Result<AllocRecord, AllocError> {
     let mut record = AllocRecord::new(func.insts.len());
-    ctx.timer
-        .time(Pass::FlowAnalyses, || func.compute_preds());
+    ctx.timer.time(Pass::FlowAnalyses, || func.compute_preds());
     let mut an = Analyses::in_context(t, func, true, ctx);
     let allocating = ctx.timer.scope(Pass::Allocate);
     let mut vrm = VirtRegMap::new(func.vregs.len());

@@ -194,8 +194,14 @@ impl Tables {
         let (reg_units, unit_list) = (reg_units.into(), unit_list.into());
         Tables {
             reserving: RwLock::new(vec![
-                ((false, false, plain), Arc::new(reserving(t, false, false, plain))),
-                ((true, false, plain), Arc::new(reserving(t, true, false, plain))),
+                (
+                    (false, false, plain),
+                    Arc::new(reserving(t, false, false, plain)),
+                ),
+                (
+                    (true, false, plain),
+                    Arc::new(reserving(t, true, false, plain)),
+                ),
             ]),
             has_base_pointer_regs: t.base_pointer.iter().any(|&w| w != 0),
             default_csr: default_csr(t),
@@ -225,7 +231,11 @@ impl Tables {
         let (has_calls, fp, bp) = (fi.has_calls, fi.has_frame_pointer, fi.has_base_pointer);
         let groups = t.reserved_groups(fi.features);
         let same = |v: &Arc<Variant>| {
-            v.has_calls == has_calls && v.fp == fp && v.bp == bp && v.groups == groups && v.csr == csr
+            v.has_calls == has_calls
+                && v.fp == fp
+                && v.bp == bp
+                && v.groups == groups
+                && v.csr == csr
         };
         if let Some(k) = read(&self.variants).iter().position(same) {
             return k;

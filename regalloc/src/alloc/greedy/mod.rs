@@ -194,8 +194,7 @@ impl<'f, 'a, 't> Greedy<'f, 'a, 't> {
         opts: GreedyOptions,
         ctx: &mut AllocContext,
     ) -> Self {
-        ctx.timer
-            .time(Pass::FlowAnalyses, || func.compute_preds());
+        ctx.timer.time(Pass::FlowAnalyses, || func.compute_preds());
         let lanes = tracks_sub_reg_liveness(t);
         let an = Analyses::in_context(t, func, lanes, ctx);
         ctx.timer.time(Pass::Allocate, move || {
