@@ -274,7 +274,7 @@ fn allocate_file(
         vec![work()]
     } else {
         std::thread::scope(|s| {
-            let threads: Vec<_> = (0..jobs.min(count)).map(|_| s.spawn(&work)).collect();
+            let threads: Vec<_> = (0..jobs.min(count)).map(|_| s.spawn(work)).collect();
             threads
                 .into_iter()
                 .map(|t| {

@@ -69,7 +69,7 @@ pub(super) struct Tables {
     /// one entry per combination met (see [`Tables::variant`]), with its
     /// key. Without and with a frame pointer, for a function without
     /// features, are made up front; the others on first need.
-    reserving: RwLock<Vec<((bool, bool, u64), Arc<FpTables>)>>,
+    reserving: RwLock<Vec<Reserving>>,
     /// The target names base-pointer registers. Without them a function
     /// that needs a base pointer reserves nothing more, so it shares the
     /// facts of one that does not.
@@ -96,6 +96,10 @@ pub(super) struct Tables {
     /// reach than the flags in each opcode's description.
     calls: Box<[u64]>,
 }
+
+/// The reserved-register facts of one combination of frame pointer, base
+/// pointer and reserving feature groups, with that combination.
+type Reserving = ((bool, bool, u64), Arc<FpTables>);
 
 /// Buffers one function's allocation fills and the next one's reuses, so
 /// that a function costs no allocation for them once the largest has been
@@ -287,7 +291,7 @@ impl Tables {
     ) -> (usize, Arc<FpTables>) {
         let bp = bp && self.has_base_pointer_regs;
         let key = (fp, bp, groups);
-        let find = |list: &[((bool, bool, u64), Arc<FpTables>)]| {
+        let find = |list: &[Reserving]| {
             list.iter()
                 .position(|(c, _)| *c == key)
                 .map(|k| (k, Arc::clone(&list[k].1)))
