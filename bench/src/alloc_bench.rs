@@ -22,11 +22,11 @@ use std::hash::{Hash, Hasher};
 use std::io::Write;
 use std::time::Instant;
 
-use regalloc::alloc::{
-    AllocContext, Allocator, Options, TargetContext, allocate_without_stats_with_context,
-};
 use regalloc::ir::MachineFunction;
 use regalloc::mir::{self, FunctionDoc};
+use regalloc::{
+    AllocContext, Allocator, Options, TargetContext, allocate_without_stats_with_context,
+};
 
 use crate::corpus::{self, CorpusTarget};
 

@@ -555,7 +555,7 @@ fn report(plan: &Plan<'_>, outcomes: &[Outcome], times: [Duration; 4]) {
         );
         return;
     }
-    let mut total = regalloc::alloc::Stats::default();
+    let mut total = regalloc::Stats::default();
     for st in outcomes.iter().filter_map(|o| o.stats.as_ref()) {
         total.add(st);
     }

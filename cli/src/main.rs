@@ -165,8 +165,8 @@ enum AllocatorName {
 }
 
 impl AllocatorName {
-    fn allocator(self) -> regalloc::alloc::Allocator {
-        use regalloc::alloc::Allocator;
+    fn allocator(self) -> regalloc::Allocator {
+        use regalloc::Allocator;
         match self {
             AllocatorName::Fast => Allocator::Fast,
             AllocatorName::Basic => Allocator::Basic,
@@ -224,7 +224,7 @@ struct AllocArgs {
 /// One allocated function's outcome.
 struct Outcome {
     name: String,
-    stats: Option<regalloc::alloc::Stats>,
+    stats: Option<regalloc::Stats>,
     /// Allocation or checker errors, as lines for a person.
     errors: Vec<String>,
 }
@@ -241,8 +241,8 @@ fn allocate_file(
     time_passes: bool,
     jobs: usize,
 ) -> (Vec<Outcome>, regalloc::timing::PassTimes) {
-    use regalloc::alloc::{AllocContext, Options, TargetContext};
     use regalloc::mir::FunctionDoc;
+    use regalloc::{AllocContext, Options, TargetContext};
     let options = Options {
         allocator: allocator.allocator(),
         check: false,
@@ -298,10 +298,10 @@ fn allocate_file(
 /// Allocates one function in place (put back as it was read when it
 /// fails), checking the result when `check`.
 fn allocate_function(
-    target: &regalloc::alloc::TargetContext<'_, '_>,
-    ctx: &mut regalloc::alloc::AllocContext,
+    target: &regalloc::TargetContext<'_, '_>,
+    ctx: &mut regalloc::AllocContext,
     f: &mut regalloc::ir::MachineFunction,
-    options: &regalloc::alloc::Options,
+    options: &regalloc::Options,
     check: bool,
 ) -> Outcome {
     let original = f.clone();
@@ -310,7 +310,7 @@ fn allocate_function(
         stats: None,
         errors: Vec::new(),
     };
-    match regalloc::alloc::allocate_recorded_with_context(target, ctx, f, options) {
+    match regalloc::allocate_recorded_with_context(target, ctx, f, options) {
         Ok((stats, record)) => {
             outcome.stats = Some(stats);
             if check
@@ -343,7 +343,7 @@ fn json_string(s: &str) -> String {
 
 fn stats_text(outcomes: &[Outcome], format: StatsFormat) -> String {
     use std::fmt::Write as _;
-    let row = |s: &mut String, name: &str, st: &regalloc::alloc::Stats| {
+    let row = |s: &mut String, name: &str, st: &regalloc::Stats| {
         let _ = writeln!(
             s,
             "{:<32} {:>7} {:>7} {:>7} {:>7} {:>7} {:>9} {:>11.2} {:>11.2} {:>11.2} {:>10.2} {:>10.2}",
@@ -362,7 +362,7 @@ fn stats_text(outcomes: &[Outcome], format: StatsFormat) -> String {
         );
     };
     let mut s = String::new();
-    let mut total = regalloc::alloc::Stats::default();
+    let mut total = regalloc::Stats::default();
     if let StatsFormat::Text = format {
         let _ = writeln!(
             s,

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
-use regalloc::alloc::{Allocator, Options, allocate};
+use regalloc::{Allocator, Options, allocate};
 use regalloc::mir::{self, FunctionDoc};
 use regalloc::target::TargetInfo;
 

@@ -11,7 +11,7 @@
 //! holds both:
 //!
 //! ```
-//! use regalloc::alloc::{Allocator, Options, allocate_with_context};
+//! use regalloc::{Allocator, Options, allocate_with_context};
 //! use regalloc::context::{AllocContext, TargetContext};
 //! # fn functions() -> Vec<regalloc::ir::MachineFunction> { Vec::new() }
 //! # fn demo(target: &regalloc::target::TargetInfo<'_>) {
@@ -143,8 +143,8 @@ const _: () = {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::alloc::{Allocator, Options, allocate_recorded, allocate_recorded_with_context};
     use crate::target::fixtures::bpf;
+    use crate::{Allocator, Options, allocate_recorded, allocate_recorded_with_context};
 
     /// A function with more values live across a call and into another
     /// block than BPF keeps in registers there, so that every allocator

@@ -4,13 +4,13 @@ use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use regalloc::alloc::{
-    AllocContext, Allocator, Options, Stats, TargetContext, allocate_recorded_with_context,
-};
 use regalloc::analysis::FlowAnalyses;
 use regalloc::ir::{Op, Operand};
 use regalloc::mir::{self, FunctionDoc};
 use regalloc::target::{InstrFlags, TargetInfo};
+use regalloc::{
+    AllocContext, Allocator, Options, Stats, TargetContext, allocate_recorded_with_context,
+};
 
 /// The -O2 corpus directory of `target`.
 pub fn corpus(target: &str) -> PathBuf {

@@ -11,7 +11,7 @@
 //! bpf llvm basic: spills S reloads R (weighted cost C); ratio ours/llvm ...
 //! ```
 
-use regalloc::alloc::Allocator;
+use regalloc::Allocator;
 use regalloc_tests::corpus_alloc::{assert_every_function_allocates, compare_every_target};
 
 #[test]

@@ -22,13 +22,13 @@ use std::process::Command;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use regalloc::alloc::{
-    AllocContext, AllocRecord, Allocator, Options, Stats, TargetContext,
-    allocate_recorded_with_context,
-};
 use regalloc::ir::MachineFunction;
 use regalloc::mir::{self, FunctionDoc, MirFile};
 use regalloc::target::TargetInfo;
+use regalloc::{
+    AllocContext, AllocRecord, Allocator, Options, Stats, TargetContext,
+    allocate_recorded_with_context,
+};
 
 /// A target to run: its name, corpus directory, table and llc flags.
 struct Run {

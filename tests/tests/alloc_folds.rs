@@ -2,10 +2,10 @@
 
 use std::fmt::Write as _;
 
-use regalloc::alloc::{Allocator, Options, allocate_recorded};
 use regalloc::check::check;
 use regalloc::ir::{MachineFunction, Op, Operand};
 use regalloc::target::TargetInfo;
+use regalloc::{Allocator, Options, allocate_recorded};
 
 fn x86() -> &'static TargetInfo<'static> {
     &regalloc_targets::x86::TARGET
@@ -122,7 +122,7 @@ fn spilled_uses_fold_and_the_checker_holds_them_to_their_slot() {
         let mut record_wrong = record.clone();
         record_wrong.memory_folds.insert(
             inst,
-            regalloc::alloc::FoldedAccess {
+            regalloc::record::FoldedAccess {
                 operand: access.operand,
                 slot: other,
             },

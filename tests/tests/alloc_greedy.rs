@@ -4,7 +4,7 @@
 //! verified by llc`, the spill statistics, and (the ignored comparison)
 //! the ratios ours/LLVM greedy.
 
-use regalloc::alloc::Allocator;
+use regalloc::Allocator;
 use regalloc_tests::corpus_alloc::{assert_every_function_allocates, compare_every_target};
 
 #[test]

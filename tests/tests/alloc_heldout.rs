@@ -17,7 +17,7 @@
 
 use std::path::{Path, PathBuf};
 
-use regalloc::alloc::Allocator;
+use regalloc::Allocator;
 use regalloc_tests::corpus_alloc::{assert_all_allocated, compare_root, run_root, targets};
 
 /// The held-out MIR of `target` at `level`.

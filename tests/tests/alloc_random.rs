@@ -5,8 +5,8 @@
 //! allocated by all three allocators. A failure prints the seed, the case and
 //! the function as MIR.
 
-use regalloc::alloc::{Allocator, Options, allocate};
 use regalloc::target::TargetInfo;
+use regalloc::{Allocator, Options, allocate};
 use regalloc_tests::random_functions::{Palette, generate};
 use regalloc_tests::regs_gen::{Rng, case_seed};
 

@@ -2,9 +2,9 @@
 
 use std::fmt::Write as _;
 
-use regalloc::alloc::{Allocator, Options, Stats, allocate_recorded};
 use regalloc::ir::{MachineFunction, Op};
 use regalloc::target::TargetInfo;
+use regalloc::{Allocator, Options, Stats, allocate_recorded};
 
 fn x86() -> &'static TargetInfo<'static> {
     &regalloc_targets::x86::TARGET

@@ -19,7 +19,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use regalloc::alloc::Allocator;
+use regalloc::Allocator;
 use regalloc::target::TargetInfo;
 use regalloc_tests::corpus_alloc::{Outcome, assert_all_allocated, run_root};
 

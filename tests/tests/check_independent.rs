@@ -10,10 +10,10 @@
 use std::path::{Path, PathBuf};
 
 use regalloc::alloc::order::function_reserved;
-use regalloc::alloc::{AllocRecord, Allocator, Options, allocate_recorded};
 use regalloc::check::{CheckErrorKind, check, reserved_registers};
 use regalloc::ir::{FramePointerKind, MachineFunction, Operand, RegRef};
 use regalloc::target::TargetInfo;
+use regalloc::{AllocRecord, Allocator, Options, allocate_recorded};
 
 fn x86() -> &'static TargetInfo<'static> {
     &regalloc_targets::x86::TARGET

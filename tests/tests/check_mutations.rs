@@ -36,15 +36,16 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
-use regalloc::alloc::{AllocRecord, Allocator, Edit, Options, allocate_recorded};
 use regalloc::check::check;
 use regalloc::ir::{
     Block, Builder, FrameObject, FrameRef, Generic, Inst, InstData, MachineFunction, Op, Operand,
     RegFlags, RegMask, RegOperand, RegRef, VReg,
 };
+use regalloc::record::Edit;
 use regalloc::target::{
     FeatureSet, InstrFlags, Reg, RegClass, RegUnit, TargetInfo, TemplateOperand, fixtures,
 };
+use regalloc::{AllocRecord, Allocator, Options, allocate_recorded};
 
 // ---------------------------------------------------------------------------
 // The reference allocator: spill everything.
@@ -938,7 +939,7 @@ fn production_allocators_through_the_checker() {
                     }
                 }
                 Err(e)
-                    if e.kind == regalloc::alloc::AllocErrorKind::Unsupported
+                    if e.kind == regalloc::AllocErrorKind::Unsupported
                         && ok == 0
                         && e.message.contains("not available") =>
                 {

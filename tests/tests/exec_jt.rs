@@ -11,8 +11,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use regalloc::alloc::{Allocator, Options, allocate_recorded};
 use regalloc::mir::{self, FunctionDoc};
+use regalloc::{Allocator, Options, allocate_recorded};
 
 /// A fresh temporary directory for one test run.
 fn work_dir(name: &str) -> PathBuf {

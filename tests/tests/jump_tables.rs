@@ -19,11 +19,11 @@ use std::process::Command;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use regalloc::alloc::{AllocRecord, Allocator, Options, allocate_recorded};
 use regalloc::check::{CheckErrorKind, check};
 use regalloc::ir::{MachineFunction, Operand, RegRef};
 use regalloc::mir::{self, FunctionDoc};
 use regalloc::target::TargetInfo;
+use regalloc::{AllocRecord, Allocator, Options, allocate_recorded};
 use regalloc_tests::corpus_alloc::{mir_files, targets};
 
 fn x86() -> &'static TargetInfo<'static> {

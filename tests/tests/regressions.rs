@@ -7,9 +7,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use regalloc::alloc::{Allocator, Options, allocate_recorded};
 use regalloc::mir::{self, FunctionDoc};
 use regalloc::target::TargetInfo;
+use regalloc::{Allocator, Options, allocate_recorded};
 
 /// A file of `tests/data/`.
 fn data(name: &str) -> PathBuf {

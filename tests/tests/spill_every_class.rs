@@ -33,10 +33,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use regalloc::alloc::{Allocator, Options, allocate_recorded};
 use regalloc::ir::{MachineFunction, Op, Operand};
 use regalloc::mir::{self, FunctionDoc, MirFile};
 use regalloc::target::{FunctionInfo, Reg, RegClass, RegFlags, TargetInfo};
+use regalloc::{Allocator, Options, allocate_recorded};
 
 /// How a target's functions call: the call instruction (after the
 /// virtual registers are defined) and how a function returns a register.

@@ -1,6 +1,6 @@
 //! `bench-fast`: the fast allocator alone over the -O0 corpus, in the modes of [`regalloc_bench::alloc_bench`] (dump, time, profile).
 
-use regalloc::alloc::Allocator;
+use regalloc::Allocator;
 use regalloc_bench::alloc_bench::Bench;
 
 #[global_allocator]

@@ -3,7 +3,7 @@
 //! `bench/run --allocator A --target T [--jobs N] [--no-verify] [--no-ra2] [--limit N]`
 //! (the wrapper builds this binary and runs it). Fast reads the -O0
 //! corpus, the others the -O2 corpus. For every function: our allocator
-//! (`regalloc::alloc::allocate_without_stats_with_context`, timed, then `Stats::count` and
+//! (`regalloc::allocate_without_stats_with_context`, timed, then `Stats::count` and
 //! the symbolic checker as `Options { check: true }` would run it, both
 //! untimed), optionally `llc-19
 //! -run-pass=none -verify-machineinstrs` on the written file, regalloc2's
@@ -20,13 +20,13 @@ use std::time::Instant;
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
-use regalloc::alloc::{
-    AllocContext, Allocator, Options, Stats, TargetContext, allocate_without_stats_with_context,
-};
 use regalloc::analysis::FlowAnalyses;
 use regalloc::ir::{MachineFunction, Op, Operand};
 use regalloc::mir::{self, FunctionDoc};
 use regalloc::target::TargetInfo;
+use regalloc::{
+    AllocContext, Allocator, Options, Stats, TargetContext, allocate_without_stats_with_context,
+};
 use regalloc_bench::corpus::{self, CorpusFile, CorpusTarget};
 use regalloc_bench::csv::{self, Table};
 use regalloc_bench::plot;

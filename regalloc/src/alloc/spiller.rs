@@ -49,9 +49,10 @@ use crate::target::{
     TemplateOperand,
 };
 
+use super::AllocError;
 use super::remat::{all_remat_values, is_constant, remat_copy, remat_values};
 use super::virtmap::VirtRegMap;
-use super::{AllocError, AllocErrorKind};
+use crate::error::AllocErrorKind;
 
 /// What an instruction the spiller asks for does.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -934,7 +935,6 @@ pub fn vreg_class(t: &TargetInfo<'_>, func: &MachineFunction, v: VReg) -> Option
 mod tests {
     use super::*;
     use crate::alloc::remat::remat_source;
-    use crate::analysis::Analyses;
     use crate::ir::Block;
     use crate::target::fixtures::{bpf, read_bpf_function as read};
 
@@ -974,11 +974,11 @@ body: |
     #[test]
     fn a_merge_of_a_piece_is_recomputed_from_the_original_definition() {
         let f = read(PIECE);
-        let mut an = Analyses::new(bpf(), &f);
+        let mut an = crate::analysis::Analyses::new(bpf(), &f);
         // Before splitting, bb.3 read `%0` itself: its range then, with the
         // same instructions in the same places.
         let unsplit = read(&PIECE.replace("$r0 = COPY %2", "$r0 = COPY %0"));
-        let before = Analyses::new(bpf(), &unsplit);
+        let before = crate::analysis::Analyses::new(bpf(), &unsplit);
         let original = before.intervals.vreg(VReg(0)).unwrap().range.clone();
         an.intervals.keep_original(VReg(0), &original);
         let mut vrm = VirtRegMap::new(3);

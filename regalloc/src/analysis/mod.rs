@@ -1,7 +1,7 @@
 //! Analyses allocation needs: CFG orders, edge bundles, dominators, loops, block frequency, slot indexes, liveness, live intervals, spill weights.
 //!
 //! Each analysis is a plain value computed from a [`MachineFunction`] (and
-//! the ones before it); [`Analyses::new`] runs them all in LLVM's order.
+//! the ones before it); the allocation pipeline runs them in LLVM's order.
 //! Numbering follows LLVM so that output can be compared with `llc`'s
 //! debug dumps: slot indexes ([`slots`]), block frequencies ([`freq`]) and
 //! the interval printer ([`print`]).
@@ -73,34 +73,14 @@ pub struct Analyses {
 }
 
 impl Analyses {
-    /// Runs every analysis on `f` in LLVM's order.
+    /// Every analysis of `f`, in LLVM's order, with lane sub-ranges: for
+    /// tools that print or measure them (the allocation pipeline runs the
+    /// same steps, timed, with sub-ranges where its allocator wants them).
     pub fn new(t: &TargetInfo<'_>, f: &MachineFunction) -> Analyses {
-        Analyses::with_sub_ranges(t, f, true)
-    }
-
-    /// [`Analyses::new`], with lane sub-ranges in the intervals only when
-    /// `sub_ranges` (for an allocator that follows sub-register lanes).
-    pub fn with_sub_ranges(t: &TargetInfo<'_>, f: &MachineFunction, sub_ranges: bool) -> Analyses {
-        Analyses::in_context(t, f, sub_ranges, &mut crate::context::AllocContext::new())
-    }
-
-    /// [`Analyses::with_sub_ranges`] with the caller's scratch space, each
-    /// analysis timed in `ctx` when its timing is on.
-    pub fn in_context(
-        t: &TargetInfo<'_>,
-        f: &MachineFunction,
-        sub_ranges: bool,
-        ctx: &mut crate::context::AllocContext,
-    ) -> Analyses {
-        use crate::timing::Pass;
-        let timer = &mut ctx.timer;
-        let flow = timer.time(Pass::FlowAnalyses, || FlowAnalyses::new(f));
-        let (mut intervals, users) = timer.time(Pass::LiveIntervals, || {
-            LiveIntervals::with_users(t, f, &flow.cfg, sub_ranges, &mut ctx.ranges)
-        });
-        let hints = timer.time(Pass::SpillWeights, || {
-            weights::compute_weights_of(t, f, &flow, &mut intervals, &users)
-        });
+        let flow = FlowAnalyses::new(f);
+        let mut ranges = ranges::RangeBuilder::default();
+        let (mut intervals, users) = LiveIntervals::with_users(t, f, &flow.cfg, true, &mut ranges);
+        let hints = weights::compute_weights_of(t, f, &flow, &mut intervals, &users);
         Analyses {
             flow,
             intervals,

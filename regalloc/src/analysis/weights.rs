@@ -311,7 +311,6 @@ fn is_rematerializable(
 #[cfg(test)]
 mod tests {
     use super::Hint;
-    use crate::analysis::Analyses;
     use crate::ir::VReg;
     use crate::target::fixtures::{bpf, read_bpf_function as read};
 
@@ -344,7 +343,7 @@ body: |
 ...
 ",
         );
-        let an = Analyses::new(bpf(), &f);
+        let an = crate::analysis::Analyses::new(bpf(), &f);
         let hints = &an.hints[0];
         assert_eq!(hints.len(), 2, "{hints:?}");
         assert!(matches!(hints[0].0, Hint::Phys(_)), "{hints:?}");

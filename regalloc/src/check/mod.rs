@@ -11,7 +11,7 @@
 //! The allocated block is walked together with the [`AllocRecord`]:
 //! original instructions (same ids, virtual registers replaced) are checked
 //! operand by operand against the original function, inserted instructions
-//! are read through their [`Edit`](crate::alloc::Edit)s (spill, reload,
+//! are read through their [`Edit`](crate::record::Edit)s (spill, reload,
 //! copy, rematerialization), and removed originals are applied at their
 //! anchors. Besides the values read, it checks the constraints a value
 //! check alone cannot see: tied operands, early-clobbers, fixed physical
@@ -45,8 +45,8 @@ mod walk;
 pub use error::{CheckError, CheckErrorKind};
 pub use reserved::reserved_registers;
 
-use crate::alloc::AllocRecord;
 use crate::ir::MachineFunction;
+use crate::record::AllocRecord;
 use crate::target::TargetInfo;
 
 /// Checks `allocated` (the result of allocating `original`, as `record`

@@ -1,7 +1,7 @@
 //! Unit tests of the checker on small hand-allocated BPF functions.
 
-use crate::alloc::{AllocRecord, Edit};
 use crate::ir::{Inst, MachineFunction, Operand, RegRef};
+use crate::record::{AllocRecord, Edit};
 use crate::target::fixtures::bpf;
 
 use super::{CheckErrorKind, check};

@@ -2,8 +2,8 @@
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
-use crate::alloc::{AllocRecord, Edit};
 use crate::ir::{Block, Inst, MachineFunction, RegFlags, RegOperand, RegRef, VReg};
+use crate::record::{AllocRecord, Edit};
 use crate::target::{Reg, TargetInfo};
 
 use super::classes::Homes;

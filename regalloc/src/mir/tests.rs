@@ -1,8 +1,8 @@
 //! Reader tests for opcodes the target's description does not have: kept by name, written back unchanged, terminators recognised, and allocated by what their operands say.
 
-use crate::alloc::{Allocator, Options, allocate_recorded};
 use crate::ir::{Op, Operand, RegRef};
 use crate::target::fixtures::{bpf, read_bpf_function as read};
+use crate::{Allocator, Options, allocate_recorded};
 
 /// BPF code with three opcodes BPF's description lacks: one with a
 /// physical clobber, one in two-address form (`%1` both defined and

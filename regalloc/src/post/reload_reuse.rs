@@ -22,12 +22,12 @@
 //! recorded as a copy, which the checker follows like any other (the
 //! source must hold the value the reload would have read).
 
-use crate::alloc::{AllocRecord, Edit};
 use crate::analysis::Cfg;
 use crate::ir::{
     Block, Generic, Inst, InstData, MachineFunction, Op, Operand, RegFlags, RegMask, RegOperand,
     RegRef,
 };
+use crate::record::{AllocRecord, Edit};
 use crate::target::{Reg, TargetInfo};
 
 /// Which slot each register holding one holds: a short list sorted by

@@ -23,48 +23,23 @@
 //!    the allocated code (register units, reserved registers left out),
 //!    listing the largest registers whose units are all live.
 //!
-//! [`finish`] runs all five; [`rewrite_code`] the first four, for a caller
-//! that changes the code again before the live-ins are computed (Greedy's
-//! reload reuse).
+//! [`rewrite_code`] does the first four; [`update_live_ins`] the fifth, which
+//! the pipeline runs once the code no longer changes (after reload reuse).
 
 use rustc_hash::FxHashMap as HashMap;
 
-use crate::alloc::spiller::{SpillCode, SpillKind};
+use crate::alloc::Decisions;
+use crate::alloc::spiller::SpillKind;
 use crate::alloc::virtmap::VirtRegMap;
-use crate::alloc::{AllocError, AllocErrorKind, AllocRecord, Edit, FoldedAccess, Removed};
 use crate::analysis::{Analyses, Slot};
+use crate::error::{AllocError, AllocErrorKind};
 use crate::ir::{
     Block, BlockLiveIn, Inst, MachineFunction, Operand, RegFlags, RegMask, RegOperand, RegRef,
 };
+use crate::record::{AllocRecord, Edit, FoldedAccess, Removed};
 use crate::target::{Reg, RegFlags as PhysFlags, TargetInfo};
 
 use super::slots;
-
-/// Carries out the allocation recorded in `vrm` and `code` on `func`,
-/// filling `record`'s edits and removed instructions. `split_copies` are
-/// the COPYs live-range splitting inserted (already in the blocks): each
-/// left becomes an [`Edit::Copy`] (or the spill or reload it was folded
-/// into); those between one register and itself are dropped. `reserved` (by
-/// register) are the function's reserved registers, left out of live-ins;
-/// `track_lanes` selects LLVM's sub-register-liveness rewriting.
-// The arguments are the allocator's separate results; bundling them would
-// only move the list into a struct.
-#[allow(clippy::too_many_arguments)]
-pub fn finish(
-    t: &TargetInfo<'_>,
-    func: &mut MachineFunction,
-    an: &Analyses,
-    vrm: &VirtRegMap,
-    code: &SpillCode,
-    split_copies: &[Inst],
-    reserved: &[bool],
-    track_lanes: bool,
-    record: &mut AllocRecord,
-) -> Result<(), AllocError> {
-    rewrite_code(t, func, an, vrm, code, split_copies, track_lanes, record)?;
-    update_live_ins(t, func, reserved);
-    Ok(())
-}
 
 /// Flag of an instruction the spiller took out.
 const DEAD: u8 = 1;
@@ -73,20 +48,29 @@ const IDENTITY: u8 = 2;
 /// Flag of a split copy left without meaning (taken out or identity).
 const DROPPED: u8 = 4;
 
-/// [`finish`] but for the block live-ins, which the caller recomputes
-/// ([`update_live_ins`]) once it has changed the code no further: slots,
-/// spill code, operands and removed instructions.
-#[allow(clippy::too_many_arguments)]
-pub fn rewrite_code(
+/// Carries out an allocator's `decisions` on `func` (slots, spill code,
+/// operands, removed instructions), filling `record`'s edits and removed
+/// instructions. The split copies (already in the blocks) that are left
+/// become [`Edit::Copy`]s (or the spill or reload each was folded into);
+/// those between one register and itself are dropped. Lane tracking
+/// selects LLVM's sub-register-liveness rewriting. The block live-ins are
+/// the caller's to recompute ([`update_live_ins`]) once it has changed the
+/// code no further.
+pub(crate) fn rewrite_code(
     t: &TargetInfo<'_>,
     func: &mut MachineFunction,
-    an: &Analyses,
-    vrm: &VirtRegMap,
-    code: &SpillCode,
-    split_copies: &[Inst],
-    track_lanes: bool,
+    decisions: &Decisions,
     record: &mut AllocRecord,
 ) -> Result<(), AllocError> {
+    let Decisions {
+        analyses: an,
+        assignment: vrm,
+        spill_code: code,
+        split_copies,
+        lanes: track_lanes,
+        ..
+    } = decisions;
+    let track_lanes = *track_lanes;
     // 1. Slots.
     let (colour_of, colours) = slots::colour(&code.slots);
     let ids = slots::add_objects(func, &colours);

@@ -20,10 +20,9 @@
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
-use crate::analysis::{Analyses, LiveRange};
+use crate::analysis::Analyses;
 use crate::context::AllocContext;
 use crate::ir::{MachineFunction, VReg};
-use crate::post::rewrite;
 use crate::target::TargetInfo;
 use crate::timing::Pass;
 
@@ -31,7 +30,8 @@ use super::matrix::{Interference, LiveRegMatrix};
 use super::order::{AllocationOrder, ClassOrders};
 use super::spiller::Spiller;
 use super::virtmap::VirtRegMap;
-use super::{AllocError, AllocErrorKind, AllocRecord};
+use super::{AllocError, Decisions, place_error, tracks_sub_reg_liveness};
+use crate::error::AllocErrorKind;
 
 /// How many times one register may be evicted and requeued before it is
 /// spilled instead.
@@ -80,27 +80,16 @@ impl Ord for Entry {
     }
 }
 
-/// Allocates `func` with the basic allocator.
-pub fn run(target: &TargetInfo<'_>, func: &mut MachineFunction) -> Result<AllocRecord, AllocError> {
-    run_with(
-        target,
-        func,
-        BasicOptions::default(),
-        &mut AllocContext::new(),
-    )
-}
-
-/// Allocates `func` with the basic allocator and the given options, with
-/// scratch space and pass timing from `ctx`.
-pub fn run_with(
+/// Allocates `func`, whose analyses `an` the pipeline made, with the
+/// basic allocator: the decisions, for the pipeline to apply.
+pub(crate) fn allocate(
     t: &TargetInfo<'_>,
     func: &mut MachineFunction,
+    mut an: Analyses,
     opts: BasicOptions,
     ctx: &mut AllocContext,
-) -> Result<AllocRecord, AllocError> {
-    let mut record = AllocRecord::new(func.insts.len());
-    ctx.timer.time(Pass::FlowAnalyses, || func.compute_preds());
-    let mut an = Analyses::in_context(t, func, true, ctx);
+) -> Result<Decisions, AllocError> {
+    let original_insts = func.insts.len();
     let allocating = ctx.timer.scope(Pass::Allocate);
     let mut vrm = VirtRegMap::new(func.vregs.len());
     let lanes = tracks_sub_reg_liveness(t);
@@ -130,7 +119,7 @@ pub fn run_with(
         let iv = iv.clone();
         let range = iv.range.clone();
         let Some(class) = func.vreg_class(v).filter(|c| c.index() < t.classes.len()) else {
-            return Err(place(
+            return Err(place_error(
                 AllocError::new(
                     AllocErrorKind::Unsupported,
                     &func.name,
@@ -142,7 +131,7 @@ pub fn run_with(
         };
         let order = AllocationOrder::new(t, &mut orders, class, v, &an, |x| vrm.phys(x));
         if order.regs.is_empty() {
-            return Err(place(
+            return Err(place_error(
                 AllocError::new(
                     AllocErrorKind::OutOfRegisters,
                     &func.name,
@@ -223,7 +212,7 @@ pub fn run_with(
         // 3. Spill.
         if !weight.is_finite() {
             let class_name = &t.class(class).name;
-            return Err(place(
+            return Err(place_error(
                 AllocError::new(
                     AllocErrorKind::OutOfRegisters,
                     &func.name,
@@ -244,26 +233,15 @@ pub fn run_with(
         queue_new(&mut queue, &an, new);
     }
     drop(allocating);
-    let _rewriting = ctx.timer.scope(Pass::Rewrite);
-    rewrite::finish(
-        t,
-        func,
-        &an,
-        &vrm,
-        &spiller.code,
-        &[],
-        orders.reserved(),
+    Ok(Decisions {
+        original_insts,
+        reserved: orders.reserved().to_vec(),
+        analyses: an,
+        assignment: vrm,
+        spill_code: spiller.code,
+        split_copies: Vec::new(),
         lanes,
-        &mut record,
-    )?;
-    Ok(record)
-}
-
-/// Whether interference and rewriting follow sub-register lanes: LLVM 19
-/// tracks sub-register liveness on Hexagon only (`enableSubRegLiveness`),
-/// so this does the same, to allocate what LLVM allocates.
-pub fn tracks_sub_reg_liveness(t: &TargetInfo<'_>) -> bool {
-    t.name.to_ascii_lowercase().starts_with("hexagon")
+    })
 }
 
 /// The spill weight of `x` (infinite when it has no interval).
@@ -275,27 +253,6 @@ fn queue_new(queue: &mut BinaryHeap<Entry>, an: &Analyses, new: Vec<VReg>) {
     for n in new {
         let weight = an.intervals.vreg(n).map_or(f32::INFINITY, |i| i.weight);
         queue.push(Entry { weight, vreg: n });
-    }
-}
-
-/// Places `e` at the first instruction of `range`.
-pub(crate) fn place(e: AllocError, an: &Analyses, range: &LiveRange) -> AllocError {
-    let slots = &an.intervals.slots;
-    let Some(s) = range.segments.first() else {
-        return e;
-    };
-    let at = slots
-        .inst_at(s.start)
-        .or_else(|| slots.inst_at(slots.next_inst_after(s.start)));
-    let block = slots.block_of(s.start);
-    match (block, at) {
-        (Some(b), Some(i)) => e.at(b, i),
-        (Some(b), None) => {
-            let mut e = e;
-            e.block = Some(b);
-            e
-        }
-        _ => e,
     }
 }
 

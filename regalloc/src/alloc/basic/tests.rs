@@ -3,15 +3,14 @@
 use std::fmt::Write as _;
 
 use crate::alloc::order::ClassOrders;
-use crate::alloc::{
-    AllocErrorKind, AllocRecord, Allocator, Edit, Options, Stats, allocate_recorded,
-};
 use crate::ir::{MachineFunction, Op, Operand, RegFlags, RegRef};
+use crate::record::Edit;
 use crate::target::fixtures::bpf;
+use crate::{AllocErrorKind, AllocRecord, Allocator, Options, Stats, allocate_recorded};
 
 use crate::target::fixtures::read_bpf_function as read;
 
-fn basic(text: &str) -> Result<(MachineFunction, Stats, AllocRecord), crate::alloc::AllocError> {
+fn basic(text: &str) -> Result<(MachineFunction, Stats, AllocRecord), crate::AllocError> {
     let mut f = read(text);
     let opts = Options {
         allocator: Allocator::Basic,

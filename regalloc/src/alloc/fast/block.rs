@@ -6,8 +6,10 @@
 //! spill slot, remaining uses and definitions, class). Nothing is
 //! allocated per instruction beyond the instructions inserted.
 
-use crate::alloc::{AllocError, AllocErrorKind, AllocRecord, Edit};
+use crate::{AllocError, AllocErrorKind, AllocRecord};
+
 use crate::ir::{Block, Inst, InstData, MachineFunction, RegFlags, RegRef};
+use crate::record::Edit;
 use crate::target::{CalleeSavedSet, Reg, RegClass, SubRegIndex, TargetInfo};
 
 use super::emit::Kind;

@@ -24,8 +24,8 @@ use crate::target::{
 use super::block::Lists;
 use super::liveness::{RegBits, Units};
 use super::prepare::{Def, Seen, VState};
-use crate::alloc::Edit;
 use crate::ir::{Inst, InstData};
+use crate::record::Edit;
 
 /// How many units a register may have for [`RegUnits`] to hold them
 /// itself: every register of BPF, X86-64 and Hexagon, and all but

@@ -37,7 +37,8 @@ use crate::ir::MachineFunction;
 use crate::target::TargetInfo;
 use crate::timing::Pass;
 
-use super::{AllocError, AllocRecord};
+use super::AllocError;
+use crate::record::AllocRecord;
 
 pub(crate) use cache::{Buffers, TargetTables};
 

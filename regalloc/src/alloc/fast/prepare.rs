@@ -7,11 +7,11 @@ use memchr::memmem::Finder;
 use super::block::{NO_REG, NO_SLOT};
 use super::cache::{Scratch, Tables};
 use crate::alloc::order::{FrameFlags, int_value, line_value};
-use crate::alloc::{AllocError, AllocErrorKind};
 use crate::ir::{
     Generic, Inst, MachineFunction, Op, Operand, RegFlags, RegMask, RegRef, SourceKey,
 };
 use crate::target::{CalleeSavedSet, TargetInfo};
+use crate::{AllocError, AllocErrorKind};
 
 /// "No block" / "several blocks" markers for the per-register block summary.
 const NO_BLOCK: u32 = u32::MAX;

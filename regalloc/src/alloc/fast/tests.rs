@@ -1,10 +1,12 @@
 //! Unit tests of the fast allocator on small functions over the BPF fixture table.
 
-use crate::alloc::{Allocator, Edit, Options, allocate_recorded};
+use crate::{Allocator, Options, allocate_recorded};
+
 use crate::ir::{Operand, RegRef};
+use crate::record::Edit;
 use crate::target::fixtures::bpf;
 
-fn alloc(text: &str) -> (crate::ir::MachineFunction, crate::alloc::AllocRecord) {
+fn alloc(text: &str) -> (crate::ir::MachineFunction, crate::AllocRecord) {
     let t = bpf();
     let file = crate::mir::read(t, "t.mir", text);
     let mut f = file.read_functions().next().expect("function read").clone();
@@ -290,6 +292,6 @@ fn too_many_registers_at_once_is_an_error_not_a_panic() {
     let file = crate::mir::read(t, "t.mir", &text);
     let mut f = file.read_functions().next().expect("read").clone();
     let e = super::run(t, &mut f).unwrap_err();
-    assert_eq!(e.kind, crate::alloc::AllocErrorKind::OverConstrained);
+    assert_eq!(e.kind, crate::AllocErrorKind::OverConstrained);
     assert!(e.inst.is_some() && e.message.contains("gpr"), "{e}");
 }

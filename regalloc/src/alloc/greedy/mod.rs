@@ -52,17 +52,17 @@ mod split;
 use crate::analysis::Analyses;
 use crate::context::AllocContext;
 use crate::ir::{Inst, MachineFunction, Operand, RegRef, VReg};
-use crate::post::rewrite;
 use crate::target::{Reg, TargetInfo};
 use crate::timing::Pass;
 
-use super::basic::tracks_sub_reg_liveness;
+use super::AllocError;
 use super::matrix::{CallMasks, Interference, LiveRegMatrix};
 use super::order::{AllocationOrder, ClassOrders};
 use super::spiller::Spiller;
 use super::split::SplitKit;
 use super::virtmap::VirtRegMap;
-use super::{AllocError, AllocErrorKind, AllocRecord};
+use super::{Decisions, place_error, tracks_sub_reg_liveness};
+use crate::error::AllocErrorKind;
 
 use queue::priority;
 
@@ -115,11 +115,6 @@ impl Default for GreedyOptions {
     }
 }
 
-/// Allocates `func` with the greedy allocator.
-pub fn run(t: &TargetInfo<'_>, func: &mut MachineFunction) -> Result<AllocRecord, AllocError> {
-    run_with(t, func, GreedyOptions::default(), &mut AllocContext::new())
-}
-
 /// The allocator's state for one function.
 pub(crate) struct Greedy<'f, 'a, 't> {
     pub t: &'a TargetInfo<'t>,
@@ -159,47 +154,45 @@ pub(crate) struct Greedy<'f, 'a, 't> {
     pub hint_scratch: Vec<Reg>,
 }
 
-/// Allocates `func` with the greedy allocator and the given options, with
-/// scratch space and pass timing from `ctx`.
-pub fn run_with(
+/// Allocates `func`, whose analyses `an` the pipeline made (with lane
+/// sub-ranges where [`tracks_sub_reg_liveness`]), with Greedy: the
+/// decisions, for the pipeline to apply.
+pub(crate) fn allocate(
     t: &TargetInfo<'_>,
     func: &mut MachineFunction,
+    an: Analyses,
     opts: GreedyOptions,
     ctx: &mut AllocContext,
-) -> Result<AllocRecord, AllocError> {
+) -> Result<Decisions, AllocError> {
     let _span = tracing::debug_span!("greedy", function = %func.name).entered();
     tracing::debug!("allocating");
-    let mut g = Greedy::in_context(t, func, opts, ctx);
-    ctx.timer.time(Pass::Allocate, || g.allocate())?;
+    let lanes = tracks_sub_reg_liveness(t);
+    let timer = &mut ctx.timer;
+    let mut g = timer.time(Pass::Allocate, move || {
+        Greedy::seeded(t, func, opts, an, lanes)
+    });
+    timer.time(Pass::Allocate, || g.allocate())?;
+    // Last, as LLVM's RAGreedy does it (`tryHintsRecoloring`): it moves
+    // assignments within the interference matrix, which only the
+    // allocator has.
     if g.opts.hint_recoloring {
-        let moved = ctx.timer.time(Pass::HintRecoloring, || {
+        let moved = timer.time(Pass::HintRecoloring, || {
             hint_recolor::recolor_broken_hints(&mut g)
         });
         tracing::debug!(moved, "ranges recolored for copy hints");
     }
-    g.finish(ctx)
+    Ok(g.into_decisions())
 }
 
 impl<'f, 'a, 't> Greedy<'f, 'a, 't> {
-    /// The state before allocation: analyses done, every range queued.
+    /// The state before allocation, for tests: the pipeline's analyses
+    /// done, every range queued.
     #[cfg(test)]
     pub fn new(t: &'a TargetInfo<'t>, func: &'f mut MachineFunction, opts: GreedyOptions) -> Self {
-        Greedy::in_context(t, func, opts, &mut AllocContext::new())
-    }
-
-    /// [`Greedy::new`] with scratch space and pass timing from `ctx`.
-    pub fn in_context(
-        t: &'a TargetInfo<'t>,
-        func: &'f mut MachineFunction,
-        opts: GreedyOptions,
-        ctx: &mut AllocContext,
-    ) -> Self {
-        ctx.timer.time(Pass::FlowAnalyses, || func.compute_preds());
+        func.compute_preds();
         let lanes = tracks_sub_reg_liveness(t);
-        let an = Analyses::in_context(t, func, lanes, ctx);
-        ctx.timer.time(Pass::Allocate, move || {
-            Greedy::seeded(t, func, opts, an, lanes)
-        })
+        let an = crate::pipeline::analyse(t, func, lanes, &mut AllocContext::new());
+        Greedy::seeded(t, func, opts, an, lanes)
     }
 
     /// The state before allocation from the analyses: the interference
@@ -258,47 +251,17 @@ impl<'f, 'a, 't> Greedy<'f, 'a, 't> {
         Ok(())
     }
 
-    /// Rewrites the function with the assignment and returns the record
-    /// (each pass timed in `ctx`).
-    pub fn finish(mut self, ctx: &mut AllocContext) -> Result<AllocRecord, AllocError> {
-        let timer = &mut ctx.timer;
-        let hoisted = timer.time(Pass::SpillHoisting, || {
-            super::hoist_spills::hoist(
-                self.t,
-                &mut self.spiller.code,
-                self.func,
-                &self.an,
-                &self.vrm,
-            )
-        });
-        tracing::debug!(hoisted, "spills hoisted");
-        let stores = timer.time(Pass::RedundantSpills, || {
-            super::redundant_spills::eliminate(&mut self.spiller.code, self.func, &self.an)
-        });
-        tracing::debug!(stores, "redundant spills removed");
-        let mut record = AllocRecord::new(self.original_insts);
-        timer.time(Pass::Rewrite, || {
-            rewrite::rewrite_code(
-                self.t,
-                self.func,
-                &self.an,
-                &self.vrm,
-                &self.spiller.code,
-                &self.kit.copies,
-                self.lanes,
-                &mut record,
-            )
-        })?;
-        // Before the live-ins, which it does not read: they are computed
-        // once, for the code as it ends.
-        let reused = timer.time(Pass::ReloadReuse, || {
-            crate::post::reload_reuse::reuse_reloads(self.t, self.func, &mut record)
-        });
-        tracing::debug!(reused, "reloads served by registers");
-        timer.time(Pass::Rewrite, || {
-            rewrite::update_live_ins(self.t, self.func, self.orders.reserved())
-        });
-        Ok(record)
+    /// What the allocation decided, for the pipeline to apply.
+    fn into_decisions(mut self) -> Decisions {
+        Decisions {
+            original_insts: self.original_insts,
+            reserved: self.orders.reserved().to_vec(),
+            split_copies: std::mem::take(&mut self.kit.copies),
+            analyses: self.an,
+            assignment: self.vrm,
+            spill_code: self.spiller.code,
+            lanes: self.lanes,
+        }
     }
 }
 
@@ -393,7 +356,7 @@ impl Greedy<'_, '_, '_> {
     pub fn error(&self, v: VReg, kind: AllocErrorKind, msg: String) -> AllocError {
         let e = AllocError::new(kind, &self.func.name, msg);
         match self.an.intervals.vreg(v) {
-            Some(iv) => super::basic::place(e, &self.an, &iv.range),
+            Some(iv) => place_error(e, &self.an, &iv.range),
             None => e,
         }
     }

@@ -4,9 +4,10 @@ use std::fmt::Write as _;
 
 use super::evict::{EvictionCost, can_evict_interference, evict_interference};
 use super::{Greedy, GreedyOptions, Stage};
-use crate::alloc::{Allocator, Edit, Options, allocate_recorded};
 use crate::ir::VReg;
+use crate::record::Edit;
 use crate::target::fixtures::bpf;
+use crate::{Allocator, Options, allocate_recorded};
 
 use crate::target::fixtures::read_bpf_function as read;
 

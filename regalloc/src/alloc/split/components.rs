@@ -102,7 +102,6 @@ fn union(parent: &mut [u32], a: u32, b: u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::Analyses;
     use crate::ir::{Block, VReg};
     use crate::target::fixtures::{bpf, read_bpf_function as read};
 
@@ -144,7 +143,7 @@ body: |
     #[test]
     fn values_that_flow_into_each_other_share_a_class() {
         let f = read(PIECES);
-        let an = Analyses::new(bpf(), &f);
+        let an = crate::analysis::Analyses::new(bpf(), &f);
         let range = &an.intervals.vreg(VReg(0)).unwrap().range;
         let c = Components::of(range, &an.intervals.slots, &an.flow.cfg);
         // bb.0's value is read in bb.0 only; bb.1's, bb.2's (through the
@@ -163,7 +162,7 @@ body: |
     #[test]
     fn one_value_is_one_class() {
         let f = read(PIECES);
-        let an = Analyses::new(bpf(), &f);
+        let an = crate::analysis::Analyses::new(bpf(), &f);
         let range = &an.intervals.vreg(VReg(1)).unwrap().range;
         let c = Components::of(range, &an.intervals.slots, &an.flow.cfg);
         assert_eq!((c.count, c.class_of.clone()), (1, vec![0]));

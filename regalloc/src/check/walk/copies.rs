@@ -1,7 +1,7 @@
 //! The checker's transfer for copies: an original COPY kept, turned into spill code or removed, and the values it moves.
 
-use crate::alloc::Edit;
 use crate::ir::{Inst, InstData, Operand, RegFlags, RegOperand, RegRef};
+use crate::record::Edit;
 use crate::target::RegUnit;
 
 use super::super::state::{State, Value, ValueSet};

@@ -1,9 +1,9 @@
 //! The checker's transfer for the instructions allocation inserted: spills, reloads, copies and rematerializations, each checked against its recorded edit.
 
-use crate::alloc::Edit;
 use crate::ir::{
     FrameRef, Generic, Inst, InstData, Op, Operand, RegFlags, RegOperand, RegRef, VReg,
 };
+use crate::record::Edit;
 use crate::target::{InstrFlags, Reg};
 
 use super::super::state::{State, ValueSet};

@@ -1,7 +1,7 @@
 //! The checker's transfer function for original instructions: what each one reads (checked) and writes (the new abstract state), calls and their masks included.
 
-use crate::alloc::FoldedAccess;
 use crate::ir::{Generic, Inst, InstData, Op, Operand, RegFlags, RegOperand, RegRef, VReg};
+use crate::record::FoldedAccess;
 use crate::target::{InstrFlags, Reg, RegUnit, SubRegIndex};
 
 use super::super::state::{State, Value, ValueSet};

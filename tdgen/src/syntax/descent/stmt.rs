@@ -55,8 +55,7 @@ impl Descent<'_> {
         self.ws();
         let stmt = match word {
             b"include" => {
-                let mut ignored = String::new();
-                self.string_lit(&mut ignored)?;
+                self.skip_string_lit()?;
                 Stmt::Include {
                     file: self.includes.get(&(start as u32)).copied().flatten(),
                     span: self.span(start, self.pos),

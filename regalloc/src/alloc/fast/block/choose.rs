@@ -1,8 +1,8 @@
 //! Choosing a register for a virtual register: LLVM's spill cost of taking each candidate, COPY hints (direct and traced back through copies), the allocation order scan, and the "may live out" test.
 
-use crate::alloc::{AllocError, AllocErrorKind};
 use crate::ir::{MachineFunction, RegRef};
 use crate::target::Reg;
+use crate::{AllocError, AllocErrorKind};
 
 use super::super::prepare::Def;
 use super::{CLEAN_COST, DIRTY_COST, FIXED, FREE, Fast, HINT_BONUS, IMPOSSIBLE, LIVE_OUT, NO_SLOT};

@@ -1,8 +1,8 @@
 //! One instruction: its operands scanned once, then fixed-register definitions, virtual definitions, the registers definitions free, register masks, fixed-register uses, virtual uses, `undef` uses, early-clobbers and ties, in LLVM's RegAllocFast order.
 
-use crate::alloc::{AllocError, AllocErrorKind};
 use crate::ir::{Inst, MachineFunction, Op, Operand, RegFlags, RegMask, RegOperand, RegRef, VReg};
 use crate::target::Reg;
+use crate::{AllocError, AllocErrorKind};
 
 use super::super::prepare::is_debug;
 use super::{FIXED, Fast, Mask, NO_REG, RegInfo};

@@ -1,8 +1,8 @@
 //! One operand at a time: rewriting it to its physical register, a virtual register's definition (spilled when it lives out or was reloaded below) and use (a register found when it has none), and debug operands.
 
-use crate::alloc::{AllocError, AllocErrorKind};
 use crate::ir::{Inst, MachineFunction, Operand, RegFlags, RegRef};
 use crate::target::Reg;
+use crate::{AllocError, AllocErrorKind};
 
 use super::super::emit::Kind;
 use super::{Fast, LIVE_OUT, NO_REG, RELOADED, RegInfo, VDef};

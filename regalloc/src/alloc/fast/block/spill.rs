@@ -1,7 +1,9 @@
 //! The fast allocator's spill code: stack slots for virtual registers, spill and reload instructions appended to the function with their edits, and room for them in the instruction array.
 
-use crate::alloc::{AllocError, AllocErrorKind, Edit};
+use crate::{AllocError, AllocErrorKind};
+
 use crate::ir::{Inst, InstData, MachineFunction};
+use crate::record::Edit;
 use crate::target::Reg;
 
 use super::super::emit::{self, Kind};

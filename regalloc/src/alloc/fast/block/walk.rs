@@ -1,7 +1,9 @@
 //! The fast allocator's walk over one block: each instruction from the bottom up, then the block's new instruction list (reloads for the top, inserted code, identity copies taken out).
 
-use crate::alloc::{AllocError, Removed};
+use crate::AllocError;
+
 use crate::ir::{Block, Generic, MachineFunction, Op};
+use crate::record::Removed;
 use crate::target::Reg;
 
 use super::super::emit::Kind;

@@ -4,7 +4,7 @@ use crate::analysis::FlowAnalyses;
 use crate::ir::{MachineFunction, Op};
 use crate::target::{InstrFlags, TargetInfo};
 
-use super::record::{AllocRecord, Edit};
+use crate::record::{AllocRecord, Edit};
 
 /// What allocation cost, in instructions and in frequency-weighted
 /// instructions (each weighted by its block's frequency relative to the

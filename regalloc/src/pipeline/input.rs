@@ -18,9 +18,27 @@
 //! them the function is refused up front, with the instruction and the
 //! fix, instead of being allocated wrongly.
 
-use super::{AllocError, AllocErrorKind, Allocator};
+use super::Allocator;
+use crate::error::{AllocError, AllocErrorKind};
 use crate::ir::{Block, Generic, Inst, MachineFunction, Op, Operand, RegFlags, RegRef, VReg};
 use crate::target::{TargetInfo, bits};
+
+/// Refuses a function with more instructions and blocks than slot indexes
+/// can number.
+pub fn check_numbering_fits(func: &MachineFunction) -> Result<(), AllocError> {
+    let entries = func.blocks.iter().map(|b| b.insts.len() + 1).sum::<usize>();
+    if entries > crate::analysis::slots::MAX_ENTRIES {
+        return Err(AllocError::new(
+            AllocErrorKind::Unsupported,
+            &func.name,
+            format!(
+                "{entries} instructions and blocks are more than the {} slot indexes can number",
+                crate::analysis::slots::MAX_ENTRIES
+            ),
+        ));
+    }
+    Ok(())
+}
 
 /// Refuses a function with PHI instructions, naming the first.
 pub fn check_no_phis(func: &MachineFunction, allocator: Allocator) -> Result<(), AllocError> {

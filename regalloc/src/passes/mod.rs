@@ -1,1 +1,0 @@
-//! Pre-allocation passes: phi elimination, two-address lowering, coalescing.

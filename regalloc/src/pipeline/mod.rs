@@ -1,0 +1,339 @@
+//! The allocation pipeline: every stage from a read machine function to allocated, checked code, in order, the same for every allocator.
+//!
+//! [`allocate`] is the whole of it, one named call per stage:
+//!
+//! 1. **input checks** ([`input`]): no PHIs, every read defined before,
+//!    tied operands in two-address form (not for Fast, which makes that
+//!    form itself), a function small enough to number;
+//! 2. **flow analyses**: predecessors, CFG, dominators, loops, block
+//!    frequencies ([`FlowAnalyses`]);
+//! 3. **slot indexes and live intervals** ([`LiveIntervals`]);
+//! 4. **spill weights and copy hints** ([`weights`]);
+//! 5. **the allocator**: Basic or Greedy, which return their
+//!    [`Decisions`] (each virtual register's register or stack slot, the
+//!    spill and reload code, the split copies) and change no instruction;
+//!    Greedy's last step is its hint recoloring, as in LLVM's
+//!    `RAGreedy`, because it moves assignments within the allocator's
+//!    interference matrix;
+//! 6. **spill hoisting** ([`hoist_spills`]) and 7. **redundant spill
+//!    removal** ([`redundant_spills`]), which improve the spill code
+//!    before it is placed;
+//! 8. **rewrite** ([`rewrite`]): virtual to physical registers, spill
+//!    code and stack slots placed, identity copies dropped, the
+//!    [`AllocRecord`] written;
+//! 9. **reload reuse** ([`reload_reuse`]): reloads served by a register
+//!    that still holds the slot;
+//! 10. **live-ins**: each block's live-in list, once the code no longer
+//!     changes;
+//! 11. **check** ([`crate::check`]), when asked: the symbolic checker
+//!     reads the original, the allocated code and the record;
+//! 12. **statistics** ([`Stats`]), counted from the allocated code and the
+//!     record.
+//!
+//! Fast is LLVM's RegAllocFast: it needs none of stages 2-4 and rewrites
+//! each instruction as it allocates it (there is no assignment to return:
+//! a virtual register's home changes along the block), so stages 5-10 are
+//! one call for it, which also writes its live-ins; it meets the same
+//! input checks, checker and statistics.
+//!
+//! Not every allocator's decisions go through every clean-up stage:
+//! [`Cleanup::of`] says which, and why.
+//!
+//! [`weights`]: crate::analysis::weights
+//! [`hoist_spills`]: crate::alloc::hoist_spills
+//! [`redundant_spills`]: crate::alloc::redundant_spills
+//! [`rewrite`]: crate::post::rewrite
+//! [`reload_reuse`]: crate::post::reload_reuse
+
+pub mod input;
+
+use crate::alloc::{Decisions, basic, fast, greedy};
+use crate::analysis::{Analyses, FlowAnalyses, LiveIntervals, weights};
+use crate::context::{AllocContext, TargetContext};
+use crate::error::{AllocError, AllocErrorKind};
+use crate::ir::MachineFunction;
+use crate::post::{reload_reuse, rewrite};
+use crate::record::AllocRecord;
+use crate::stats::Stats;
+use crate::target::TargetInfo;
+use crate::timing::Pass;
+
+/// Which allocator to run.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub enum Allocator {
+    /// LLVM's RegAllocFast: one pass per block, no live intervals.
+    Fast,
+    /// LLVM's RegAllocBasic: intervals by weight, evict lighter, else spill.
+    Basic,
+    /// LLVM's RegAllocGreedy: eviction, splitting, spill placement.
+    #[default]
+    Greedy,
+}
+
+impl Allocator {
+    /// The name used on command lines (`fast`, `basic`, `greedy`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Allocator::Fast => "fast",
+            Allocator::Basic => "basic",
+            Allocator::Greedy => "greedy",
+        }
+    }
+}
+
+/// How to allocate.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// The allocator.
+    pub allocator: Allocator,
+    /// Run the symbolic checker on the result and fail with
+    /// [`AllocErrorKind::CheckFailed`] if it finds an error.
+    pub check: bool,
+}
+
+/// Allocates `func` for `target` with `options.allocator`: afterwards no
+/// virtual register is left in its instructions. Checks the result when
+/// `options.check`, and returns the statistics. On error the function may
+/// be partly rewritten; callers that need the original keep a clone.
+///
+/// This makes fresh contexts for the one call; a caller allocating many
+/// functions keeps a [`TargetContext`] per target and an [`AllocContext`]
+/// per thread and calls [`allocate_with_context`].
+pub fn allocate(
+    target: &TargetInfo<'_>,
+    func: &mut MachineFunction,
+    options: &Options,
+) -> Result<Stats, AllocError> {
+    allocate_recorded(target, func, options).map(|(stats, _)| stats)
+}
+
+/// [`allocate`], also returning what was inserted and removed.
+pub fn allocate_recorded(
+    target: &TargetInfo<'_>,
+    func: &mut MachineFunction,
+    options: &Options,
+) -> Result<(Stats, AllocRecord), AllocError> {
+    let target = TargetContext::new(target);
+    allocate_recorded_with_context(&target, &mut AllocContext::new(), func, options)
+}
+
+/// [`allocate_recorded`] without stage 12: the allocated function and the
+/// record only. Counting weighs every instruction by its block's
+/// frequency, which needs the CFG analyses of the allocated function; a
+/// benchmark that times the allocator alone calls this, then
+/// [`Stats::count`] after its clock stops.
+pub fn allocate_without_stats(
+    target: &TargetInfo<'_>,
+    func: &mut MachineFunction,
+    options: &Options,
+) -> Result<AllocRecord, AllocError> {
+    let target = TargetContext::new(target);
+    allocate_without_stats_with_context(&target, &mut AllocContext::new(), func, options)
+}
+
+/// [`allocate`] with the caller's contexts: the target's derived facts
+/// from `target`, scratch space and pass timing from `ctx`.
+pub fn allocate_with_context(
+    target: &TargetContext<'_, '_>,
+    ctx: &mut AllocContext,
+    func: &mut MachineFunction,
+    options: &Options,
+) -> Result<Stats, AllocError> {
+    allocate_recorded_with_context(target, ctx, func, options).map(|(stats, _)| stats)
+}
+
+/// [`allocate_recorded`] with the caller's contexts.
+pub fn allocate_recorded_with_context(
+    target: &TargetContext<'_, '_>,
+    ctx: &mut AllocContext,
+    func: &mut MachineFunction,
+    options: &Options,
+) -> Result<(Stats, AllocRecord), AllocError> {
+    let record = allocate_without_stats_with_context(target, ctx, func, options)?;
+    let stats = Stats::count(target.target(), func, &record);
+    Ok((stats, record))
+}
+
+/// [`allocate_without_stats`] with the caller's contexts: stages 1-11.
+pub fn allocate_without_stats_with_context(
+    target_context: &TargetContext<'_, '_>,
+    ctx: &mut AllocContext,
+    func: &mut MachineFunction,
+    options: &Options,
+) -> Result<AllocRecord, AllocError> {
+    let target = target_context.target();
+    check_input(target, func, options.allocator)?;
+    let original = options.check.then(|| func.clone());
+    let record = match options.allocator {
+        Allocator::Fast => fast::run_in(target_context, ctx, func)?,
+        allocator => {
+            ctx.timer.time(Pass::FlowAnalyses, || func.compute_preds());
+            let analyses = analyse(target, func, sub_ranges(target, allocator), ctx);
+            let decisions = match allocator {
+                Allocator::Basic => {
+                    basic::allocate(target, func, analyses, Default::default(), ctx)?
+                }
+                _ => greedy::allocate(target, func, analyses, Default::default(), ctx)?,
+            };
+            apply(target, func, decisions, Cleanup::of(allocator), ctx)?
+        }
+    };
+    if let Some(original) = original {
+        check(target, &original, func, &record, ctx)?;
+    }
+    Ok(record)
+}
+
+/// Stage 1: refuses input no allocator can take.
+fn check_input(
+    target: &TargetInfo<'_>,
+    func: &MachineFunction,
+    allocator: Allocator,
+) -> Result<(), AllocError> {
+    input::check_numbering_fits(func)?;
+    input::check_no_phis(func, allocator)?;
+    input::check_defined_before_use(target, func)?;
+    // Fast copies a tied use of another register into the definition
+    // itself (as LLVM's fast allocator copes with any tie); the others
+    // need two-address form.
+    if allocator != Allocator::Fast {
+        input::check_two_address(target, func)?;
+    }
+    Ok(())
+}
+
+/// Whether `allocator`'s intervals carry lane sub-ranges. Greedy follows
+/// lanes only where LLVM does ([`crate::alloc::tracks_sub_reg_liveness`]);
+/// Basic has always been given them (they change no decision of its own,
+/// but its output is kept as it is).
+fn sub_ranges(target: &TargetInfo<'_>, allocator: Allocator) -> bool {
+    match allocator {
+        Allocator::Basic => true,
+        _ => crate::alloc::tracks_sub_reg_liveness(target),
+    }
+}
+
+/// Stages 2-4: flow analyses, slot indexes and live intervals, spill
+/// weights and copy hints, of a function whose predecessors are known;
+/// the intervals have lane sub-ranges when `sub_ranges`.
+pub(crate) fn analyse(
+    target: &TargetInfo<'_>,
+    func: &MachineFunction,
+    sub_ranges: bool,
+    ctx: &mut AllocContext,
+) -> Analyses {
+    let timer = &mut ctx.timer;
+    let flow = timer.time(Pass::FlowAnalyses, || FlowAnalyses::new(func));
+    let (mut intervals, users) = timer.time(Pass::LiveIntervals, || {
+        LiveIntervals::with_users(target, func, &flow.cfg, sub_ranges, &mut ctx.ranges)
+    });
+    let hints = timer.time(Pass::SpillWeights, || {
+        weights::compute_weights_of(target, func, &flow, &mut intervals, &users)
+    });
+    Analyses {
+        flow,
+        intervals,
+        hints,
+    }
+}
+
+/// Which clean-up stages an allocator's decisions go through.
+#[derive(Copy, Clone, Debug)]
+struct Cleanup {
+    /// Stage 6.
+    hoist_spills: bool,
+    /// Stage 7.
+    redundant_spills: bool,
+    /// Stage 9.
+    reload_reuse: bool,
+}
+
+impl Cleanup {
+    /// Greedy's decisions go through all of them. Basic's go through none:
+    /// it stays the simple baseline it was measured as (LLVM's basic
+    /// allocator does hoist, through its spiller's post-optimization;
+    /// giving ours the same is a change of output to measure, not a step
+    /// of the pipeline).
+    fn of(allocator: Allocator) -> Cleanup {
+        let all = allocator == Allocator::Greedy;
+        Cleanup {
+            hoist_spills: all,
+            redundant_spills: all,
+            reload_reuse: all,
+        }
+    }
+}
+
+/// Stages 6-10: the decisions applied to the function.
+fn apply(
+    target: &TargetInfo<'_>,
+    func: &mut MachineFunction,
+    mut decisions: Decisions,
+    cleanup: Cleanup,
+    ctx: &mut AllocContext,
+) -> Result<AllocRecord, AllocError> {
+    let timer = &mut ctx.timer;
+    if cleanup.hoist_spills {
+        let hoisted = timer.time(Pass::SpillHoisting, || {
+            crate::alloc::hoist_spills::hoist(
+                target,
+                &mut decisions.spill_code,
+                func,
+                &decisions.analyses,
+                &decisions.assignment,
+            )
+        });
+        tracing::debug!(hoisted, "spills hoisted");
+    }
+    if cleanup.redundant_spills {
+        let stores = timer.time(Pass::RedundantSpills, || {
+            crate::alloc::redundant_spills::eliminate(
+                &mut decisions.spill_code,
+                func,
+                &decisions.analyses,
+            )
+        });
+        tracing::debug!(stores, "redundant spills removed");
+    }
+    let mut record = AllocRecord::new(decisions.original_insts);
+    timer.time(Pass::Rewrite, || {
+        rewrite::rewrite_code(target, func, &decisions, &mut record)
+    })?;
+    // Before the live-ins, which it does not read: they are computed once,
+    // for the code as it ends.
+    if cleanup.reload_reuse {
+        let reused = timer.time(Pass::ReloadReuse, || {
+            reload_reuse::reuse_reloads(target, func, &mut record)
+        });
+        tracing::debug!(reused, "reloads served by registers");
+    }
+    timer.time(Pass::Rewrite, || {
+        rewrite::update_live_ins(target, func, &decisions.reserved)
+    });
+    Ok(record)
+}
+
+/// Stage 11: the symbolic checker on the allocated function; its first
+/// ten errors make the allocation's error.
+fn check(
+    target: &TargetInfo<'_>,
+    original: &MachineFunction,
+    allocated: &MachineFunction,
+    record: &AllocRecord,
+    ctx: &mut AllocContext,
+) -> Result<(), AllocError> {
+    let Err(errors) = ctx.timer.time(Pass::Check, || {
+        crate::check::check(target, original, allocated, record)
+    }) else {
+        return Ok(());
+    };
+    let mut message = String::new();
+    for e in errors.iter().take(10) {
+        message.push_str(&format!("\n  {e}"));
+    }
+    Err(AllocError::new(
+        AllocErrorKind::CheckFailed,
+        &allocated.name,
+        format!("the checker rejected the allocation:{message}"),
+    ))
+}
