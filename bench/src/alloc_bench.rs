@@ -3,7 +3,7 @@
 //! ```text
 //! NAME dump OUT [TARGET...]     # one line per function: target, module, function, hash of Debug(function, record)
 //! NAME time [RUNS] [TARGET...]  # microseconds per 1,000 instructions: per function the best of RUNS (default 3)
-//! NAME passes [RUNS] [TARGET...] # microseconds per 1,000 instructions per allocation pass (regalloc::timing), mean of RUNS
+//! NAME passes [RUNS] [TARGET...] # microseconds per 1,000 instructions per allocation pass (an AllocContext's pass times), mean of RUNS
 //! NAME profile [TARGET...]      # allocate every function once between callgrind's start/stop-instrumentation requests
 //! ```
 //!
@@ -13,7 +13,7 @@
 //! `PREFIX_TOP=N` lists the N slowest functions after `time`.
 //!
 //! Every file is read before anything is allocated, so `time` and
-//! `profile` see the allocator only (`allocate_without_stats`: no
+//! `profile` see the allocator only (`allocate_without_stats_with_context`: no
 //! statistics, no checker); `dump` allocates the same way and hashes what a
 //! caller gets back. Targets default to all four.
 
@@ -24,7 +24,9 @@ use std::time::Instant;
 
 use regalloc::ir::MachineFunction;
 use regalloc::mir::{self, FunctionDoc};
-use regalloc::{Allocator, Options, allocate_without_stats};
+use regalloc::{
+    AllocContext, Allocator, Options, TargetContext, allocate_without_stats_with_context,
+};
 
 use crate::corpus::{self, CorpusTarget};
 
@@ -78,10 +80,14 @@ impl Bench {
                 let out = args.get(1).expect("dump OUT");
                 let mut w =
                     std::io::BufWriter::new(std::fs::File::create(out).expect("create OUT"));
+                let mut ctx = AllocContext::new();
                 for ct in chosen(&args[2..]) {
+                    let target = TargetContext::new(ct.info);
                     for (module, func) in self.functions(&ct) {
                         let mut g = func.clone();
-                        let result = allocate_without_stats(ct.info, &mut g, &options);
+                        let result = allocate_without_stats_with_context(
+                            &target, &mut ctx, &mut g, &options,
+                        );
                         // DefaultHasher::new() has fixed keys: the same text
                         // hashes the same in every run.
                         let mut h = DefaultHasher::new();
@@ -114,12 +120,19 @@ impl Bench {
                 }
             }
             Some("profile") => {
+                let mut ctx = AllocContext::new();
                 for ct in chosen(&args[1..]) {
                     let mut copies: Vec<MachineFunction> =
                         self.functions(&ct).into_iter().map(|(_, f)| f).collect();
+                    // Inside the measured stretch, as the tables were when
+                    // the allocator made them on its first function.
                     callgrind::instrument(true);
+                    let target = TargetContext::new(ct.info);
                     for g in &mut copies {
-                        std::hint::black_box(allocate_without_stats(ct.info, g, &options).is_ok());
+                        std::hint::black_box(
+                            allocate_without_stats_with_context(&target, &mut ctx, g, &options)
+                                .is_ok(),
+                        );
                     }
                     callgrind::instrument(false);
                 }
@@ -135,19 +148,21 @@ impl Bench {
     /// pass timing on; per pass, the mean time per 1,000 instructions and
     /// its share of the whole.
     fn passes(&self, ct: &CorpusTarget, runs: usize, options: &Options) {
-        use regalloc::timing::{self, Pass};
+        use regalloc::timing::Pass;
         let funcs = self.functions(ct);
         let insts: usize = funcs.iter().map(|(_, f)| f.inst_ids().count()).sum();
-        timing::enable(true);
-        let _ = timing::take();
+        let target = TargetContext::new(ct.info);
+        let mut ctx = AllocContext::new();
+        ctx.set_time_passes(true);
         for _ in 0..runs {
             for (_, f) in &funcs {
                 let mut g = f.clone();
-                std::hint::black_box(allocate_without_stats(ct.info, &mut g, options).is_ok());
+                std::hint::black_box(
+                    allocate_without_stats_with_context(&target, &mut ctx, &mut g, options).is_ok(),
+                );
             }
         }
-        timing::enable(false);
-        let times = timing::take();
+        let times = ctx.take_pass_times();
         let per_k = |d: std::time::Duration| d.as_secs_f64() * 1e9 / (runs * insts) as f64;
         let total = times.total();
         println!(
@@ -183,6 +198,8 @@ impl Bench {
         // Per function, the best of the runs (this machine is shared: a
         // minimum per function is steadier than one per run).
         let mut best = vec![f64::INFINITY; funcs.len()];
+        let target = TargetContext::new(ct.info);
+        let mut ctx = AllocContext::new();
         for _ in 0..runs {
             for (k, (_, f)) in funcs.iter().enumerate() {
                 // Cloned right before the clock starts, as `bench-run`
@@ -197,7 +214,7 @@ impl Bench {
                     std::hint::black_box(&thrash);
                 }
                 let start = Instant::now();
-                let r = allocate_without_stats(ct.info, &mut g, options);
+                let r = allocate_without_stats_with_context(&target, &mut ctx, &mut g, options);
                 best[k] = best[k].min(start.elapsed().as_secs_f64());
                 std::hint::black_box(&r);
             }

@@ -248,7 +248,7 @@ fn allocate_mir(
     if let Some(e) = file.errors().next() {
         return Err(format!("reading llc's MIR: {e}"));
     }
-    let outcomes = allocate_file(target, &mut file, args.allocator, !args.no_check, false);
+    let (outcomes, _) = allocate_file(target, &mut file, args.allocator, !args.no_check, false, 1);
     let out = regalloc::mir::write(target, &file);
     let took = start.elapsed();
     std::fs::write(output, out).map_err(|e| format!("cannot write {}: {e}", output.display()))?;

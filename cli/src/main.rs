@@ -209,9 +209,16 @@ struct AllocArgs {
     #[arg(long)]
     check: bool,
     /// Print the wall time of each allocation pass, summed over the
-    /// file's functions, to standard error (as `llc -time-passes` does).
+    /// file's functions (and over the threads, with `-j`), to standard
+    /// error (as `llc -time-passes` does).
     #[arg(long)]
     time_passes: bool,
+    /// Allocate the file's functions on this many threads, each with its
+    /// own allocation context, all sharing the target's. The output is the
+    /// same for every N: functions are written, and their statistics and
+    /// errors reported, in file order.
+    #[arg(short = 'j', long = "jobs", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    jobs: u32,
 }
 
 /// One allocated function's outcome.
@@ -222,47 +229,102 @@ struct Outcome {
     errors: Vec<String>,
 }
 
-/// Allocates every read function of the file in place; a function that
-/// fails is put back as it was read. Checks each result when `check`.
+/// Allocates every read function of the file in place on `jobs` threads;
+/// a function that fails is put back as it was read. Checks each result
+/// when `check`. Returns the outcomes in file order and, when
+/// `time_passes`, the pass times summed over the threads.
 fn allocate_file(
     target: &regalloc::target::TargetInfo<'_>,
     file: &mut regalloc::mir::MirFile,
     allocator: AllocatorName,
     check: bool,
     time_passes: bool,
-) -> Vec<Outcome> {
+    jobs: usize,
+) -> (Vec<Outcome>, regalloc::timing::PassTimes) {
     use regalloc::mir::FunctionDoc;
-    use regalloc::{Options, allocate_recorded};
+    use regalloc::{AllocContext, Options, TargetContext};
     let options = Options {
         allocator: allocator.allocator(),
         check: false,
     };
-    regalloc::timing::enable(time_passes);
-    let mut out = Vec::new();
-    for doc in &mut file.functions {
-        let FunctionDoc::Read(f) = doc else { continue };
-        let original = f.clone();
-        let mut outcome = Outcome {
-            name: f.name.clone(),
-            stats: None,
-            errors: Vec::new(),
-        };
-        match allocate_recorded(target, f, &options) {
-            Ok((stats, record)) => {
-                outcome.stats = Some(stats);
-                if check && let Err(errors) = regalloc::check::check(target, &original, f, &record)
-                {
-                    outcome.errors = errors.iter().map(|e| e.to_string()).collect();
-                }
-            }
-            Err(e) => {
-                outcome.errors.push(e.to_string());
-                *f = original;
+    let target = TargetContext::new(target);
+    let functions: Vec<&mut regalloc::ir::MachineFunction> = file
+        .functions
+        .iter_mut()
+        .filter_map(|doc| match doc {
+            FunctionDoc::Read(f) => Some(f),
+            FunctionDoc::Failed { .. } => None,
+        })
+        .collect();
+    let count = functions.len();
+    // Each thread takes the next function in file order when it is free,
+    // so that a few large functions do not leave the others idle.
+    let queue = std::sync::Mutex::new(functions.into_iter().enumerate());
+    let next = || queue.lock().unwrap_or_else(|e| e.into_inner()).next();
+    let work = || {
+        let mut ctx = AllocContext::new();
+        ctx.set_time_passes(time_passes);
+        let mut done = Vec::new();
+        while let Some((k, f)) = next() {
+            done.push((k, allocate_function(&target, &mut ctx, f, &options, check)));
+        }
+        (done, ctx.take_pass_times())
+    };
+    let per_thread = if jobs <= 1 || count <= 1 {
+        vec![work()]
+    } else {
+        std::thread::scope(|s| {
+            let threads: Vec<_> = (0..jobs.min(count)).map(|_| s.spawn(work)).collect();
+            threads
+                .into_iter()
+                .map(|t| {
+                    t.join()
+                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+                })
+                .collect()
+        })
+    };
+    let mut times = regalloc::timing::PassTimes::default();
+    let mut outcomes: Vec<Option<Outcome>> = (0..count).map(|_| None).collect();
+    for (done, thread_times) in per_thread {
+        times.add(&thread_times);
+        for (k, outcome) in done {
+            outcomes[k] = Some(outcome);
+        }
+    }
+    (outcomes.into_iter().flatten().collect(), times)
+}
+
+/// Allocates one function in place (put back as it was read when it
+/// fails), checking the result when `check`.
+fn allocate_function(
+    target: &regalloc::TargetContext<'_, '_>,
+    ctx: &mut regalloc::AllocContext,
+    f: &mut regalloc::ir::MachineFunction,
+    options: &regalloc::Options,
+    check: bool,
+) -> Outcome {
+    let original = f.clone();
+    let mut outcome = Outcome {
+        name: f.name.clone(),
+        stats: None,
+        errors: Vec::new(),
+    };
+    match regalloc::allocate_recorded_with_context(target, ctx, f, options) {
+        Ok((stats, record)) => {
+            outcome.stats = Some(stats);
+            if check
+                && let Err(errors) = regalloc::check::check(target.target(), &original, f, &record)
+            {
+                outcome.errors = errors.iter().map(|e| e.to_string()).collect();
             }
         }
-        out.push(outcome);
+        Err(e) => {
+            outcome.errors.push(e.to_string());
+            *f = original;
+        }
     }
-    out
+    outcome
 }
 
 fn json_string(s: &str) -> String {
@@ -396,9 +458,9 @@ fn warn_unknown_opcodes(input: &Path, file: &regalloc::mir::MirFile) {
 
 /// With `--time-passes`, the pass timing table of the functions just
 /// allocated, on standard error.
-fn print_pass_times(args: &AllocArgs) {
+fn print_pass_times(args: &AllocArgs, times: &regalloc::timing::PassTimes) {
     if args.time_passes {
-        eprintln!("{}", regalloc::timing::take());
+        eprintln!("{times}");
     }
 }
 
@@ -411,14 +473,15 @@ fn alloc(args: &AllocArgs) -> Result<bool, String> {
         eprintln!("{e}");
         ok = false;
     }
-    let outcomes = allocate_file(
+    let (outcomes, times) = allocate_file(
         target,
         &mut file,
         args.allocator,
         args.check,
         args.time_passes,
+        args.jobs as usize,
     );
-    print_pass_times(args);
+    print_pass_times(args, &times);
     for o in &outcomes {
         for e in &o.errors {
             eprintln!("{}: {e}", o.name);
@@ -449,8 +512,15 @@ fn check(args: &AllocArgs) -> Result<bool, String> {
         eprintln!("{e}");
         ok = false;
     }
-    let outcomes = allocate_file(target, &mut file, args.allocator, true, args.time_passes);
-    print_pass_times(args);
+    let (outcomes, times) = allocate_file(
+        target,
+        &mut file,
+        args.allocator,
+        true,
+        args.time_passes,
+        args.jobs as usize,
+    );
+    print_pass_times(args, &times);
     let mut passed = 0;
     for o in &outcomes {
         if o.errors.is_empty() {

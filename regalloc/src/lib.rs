@@ -34,6 +34,7 @@
 pub mod alloc;
 pub mod analysis;
 pub mod check;
+pub mod context;
 pub mod error;
 pub mod ir;
 pub mod mir;
@@ -44,8 +45,12 @@ pub mod stats;
 pub mod target;
 pub mod timing;
 
+pub use context::{AllocContext, TargetContext};
 pub use error::{AllocError, AllocErrorKind};
-pub use pipeline::{Allocator, Options, allocate, allocate_recorded, allocate_without_stats};
+pub use pipeline::{
+    Allocator, Options, allocate, allocate_recorded, allocate_recorded_with_context,
+    allocate_with_context, allocate_without_stats, allocate_without_stats_with_context,
+};
 pub use record::AllocRecord;
 pub use regalloc_macros::regalloc;
 pub use stats::Stats;

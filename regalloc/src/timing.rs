@@ -1,4 +1,4 @@
-//! Wall time per pass of the allocation pipeline, as LLVM's `-time-passes` reports it: off unless a caller turns it on for its thread, then every pass adds its time to a per-thread table.
+//! Wall time per pass of the allocation pipeline, as LLVM's `-time-passes` reports it: off unless the caller turns it on in its [`crate::context::AllocContext`], then every pass adds its time to that context's table.
 //!
 //! LLVM splits register allocation into separate passes: the analyses
 //! (slot indexes, live intervals, loops, block frequencies, edge bundles),
@@ -11,9 +11,10 @@
 //! scheduler and the rewriter.
 //!
 //! Timing costs two clock reads per pass and function; when it is off, one
-//! thread-local flag read.
+//! flag read. The table belongs to the caller's context, not to a thread:
+//! a caller that allocates on several threads, one context each, adds the
+//! threads' tables up ([`PassTimes::add`]).
 
-use std::cell::{Cell, RefCell};
 use std::fmt;
 use std::time::{Duration, Instant};
 
@@ -204,61 +205,78 @@ impl fmt::Display for PassTimes {
     }
 }
 
-thread_local! {
-    static ENABLED: Cell<bool> = const { Cell::new(false) };
-    static TIMES: RefCell<PassTimes> = RefCell::new(PassTimes::default());
+/// Pass timing for the allocations made with one context: off, or on and
+/// adding each pass's wall time to a table.
+#[derive(Clone, Default, Debug)]
+pub struct PassTimer {
+    on: bool,
+    times: PassTimes,
 }
 
-/// Turns timing on or off for the calling thread (allocations on other
-/// threads are not timed).
-pub fn enable(on: bool) {
-    ENABLED.with(|e| e.set(on));
+impl PassTimer {
+    /// Turns timing on or off.
+    pub fn enable(&mut self, on: bool) {
+        self.on = on;
+    }
+
+    /// Whether timing is on.
+    pub fn enabled(&self) -> bool {
+        self.on
+    }
+
+    /// The times gathered so far.
+    pub fn times(&self) -> &PassTimes {
+        &self.times
+    }
+
+    /// The times gathered since the last call, leaving the table empty.
+    pub fn take(&mut self) -> PassTimes {
+        std::mem::take(&mut self.times)
+    }
+
+    /// Runs `f` as `pass`, adding its wall time to the table when timing
+    /// is on.
+    pub(crate) fn time<R>(&mut self, pass: Pass, f: impl FnOnce() -> R) -> R {
+        let start = self.start();
+        let r = f();
+        self.stop(pass, start);
+        r
+    }
+
+    /// `pass` timed until the returned scope is dropped (for a pass that
+    /// is a stretch of a function rather than a call; the timer is
+    /// borrowed until then).
+    pub(crate) fn scope(&mut self, pass: Pass) -> Scope<'_> {
+        Scope {
+            start: self.start(),
+            pass,
+            timer: self,
+        }
+    }
+
+    /// The clock when timing is on.
+    fn start(&self) -> Option<Instant> {
+        self.on.then(Instant::now)
+    }
+
+    /// Adds the time since `start` to `pass` (nothing when timing was off).
+    fn stop(&mut self, pass: Pass, start: Option<Instant>) {
+        let Some(start) = start else { return };
+        self.times.times[pass.index()] += start.elapsed();
+        self.times.runs[pass.index()] += 1;
+    }
 }
 
-/// Whether timing is on for the calling thread.
-pub fn enabled() -> bool {
-    ENABLED.with(|e| e.get())
-}
-
-/// The times gathered on this thread since the last call, leaving the
-/// table empty.
-pub fn take() -> PassTimes {
-    TIMES.with(|t| std::mem::take(&mut *t.borrow_mut()))
-}
-
-/// Runs `f` as `pass`, adding its wall time to the thread's table when
-/// timing is on.
-pub(crate) fn time<R>(pass: Pass, f: impl FnOnce() -> R) -> R {
-    let _scope = Scope::start(pass);
-    f()
-}
-
-/// A pass that is running: its time is added when the scope is dropped
-/// (for a pass that is a stretch of a function rather than a call).
-pub(crate) struct Scope {
+/// A pass that is running: its time is added when the scope is dropped.
+pub(crate) struct Scope<'a> {
+    timer: &'a mut PassTimer,
     pass: Pass,
     start: Option<Instant>,
 }
 
-impl Scope {
-    /// Starts `pass` (a no-op when timing is off).
-    pub(crate) fn start(pass: Pass) -> Scope {
-        Scope {
-            pass,
-            start: enabled().then(Instant::now),
-        }
-    }
-}
-
-impl Drop for Scope {
+impl Drop for Scope<'_> {
     fn drop(&mut self) {
-        let Some(start) = self.start else { return };
-        let d = start.elapsed();
-        TIMES.with(|t| {
-            let mut t = t.borrow_mut();
-            t.times[self.pass.index()] += d;
-            t.runs[self.pass.index()] += 1;
-        });
+        self.timer.stop(self.pass, self.start);
     }
 }
 
@@ -268,26 +286,32 @@ mod tests {
 
     #[test]
     fn off_by_default_and_nothing_recorded() {
-        assert!(!enabled());
-        assert_eq!(time(Pass::Allocate, || 7), 7);
-        assert!(take().is_empty());
+        let mut timer = PassTimer::default();
+        assert!(!timer.enabled());
+        assert_eq!(timer.time(Pass::Allocate, || 7), 7);
+        drop(timer.scope(Pass::Rewrite));
+        assert!(timer.take().is_empty());
     }
 
     #[test]
     fn times_add_up_per_pass_and_take_empties() {
-        enable(true);
-        time(Pass::LiveIntervals, || {
+        let mut timer = PassTimer::default();
+        timer.enable(true);
+        timer.time(Pass::LiveIntervals, || {
             std::thread::sleep(Duration::from_millis(2))
         });
-        time(Pass::Allocate, || {
+        timer.time(Pass::Allocate, || {
             std::thread::sleep(Duration::from_millis(2))
         });
-        time(Pass::Allocate, || ());
-        enable(false);
-        time(Pass::Allocate, || {
+        {
+            let _allocating = timer.scope(Pass::Allocate);
+        }
+        timer.enable(false);
+        timer.time(Pass::Allocate, || {
             std::thread::sleep(Duration::from_millis(2))
         });
-        let t = take();
+        assert_eq!(timer.times().runs(Pass::Allocate), 2);
+        let t = timer.take();
         assert_eq!(t.runs(Pass::Allocate), 2);
         assert_eq!(t.runs(Pass::LiveIntervals), 1);
         assert_eq!(t.runs(Pass::Rewrite), 0);
@@ -297,7 +321,24 @@ mod tests {
             t.total(),
             t.get(Pass::Allocate) + t.get(Pass::LiveIntervals)
         );
-        assert!(take().is_empty());
+        assert!(timer.take().is_empty());
+    }
+
+    #[test]
+    fn timers_are_independent_and_their_tables_add() {
+        let mut a = PassTimer::default();
+        let mut b = PassTimer::default();
+        a.enable(true);
+        a.time(Pass::Rewrite, || ());
+        b.time(Pass::Rewrite, || ());
+        assert!(b.take().is_empty(), "b was never turned on");
+        b.enable(true);
+        b.time(Pass::Rewrite, || ());
+        b.time(Pass::Check, || ());
+        let mut sum = a.take();
+        sum.add(&b.take());
+        assert_eq!(sum.runs(Pass::Rewrite), 2);
+        assert_eq!(sum.runs(Pass::Check), 1);
     }
 
     #[test]

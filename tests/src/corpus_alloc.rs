@@ -8,7 +8,9 @@ use regalloc::analysis::FlowAnalyses;
 use regalloc::ir::{Op, Operand};
 use regalloc::mir::{self, FunctionDoc};
 use regalloc::target::{InstrFlags, TargetInfo};
-use regalloc::{Allocator, Options, Stats, allocate_recorded};
+use regalloc::{
+    AllocContext, Allocator, Options, Stats, TargetContext, allocate_recorded_with_context,
+};
 
 /// The -O2 corpus directory of `target`.
 pub fn corpus(target: &str) -> PathBuf {
@@ -331,6 +333,8 @@ pub fn run_root(
     };
     let mut errors = Vec::new();
     let mut unread = 0;
+    let target_context = TargetContext::new(t);
+    let mut ctx = AllocContext::new();
     for path in &files {
         let text = std::fs::read_to_string(path).unwrap();
         let name = flat_name(root, path);
@@ -356,7 +360,7 @@ pub fn run_root(
             };
             o.insts += g.inst_ids().count();
             let start = std::time::Instant::now();
-            let result = allocate_recorded(t, &mut g, &opts);
+            let result = allocate_recorded_with_context(&target_context, &mut ctx, &mut g, &opts);
             o.time += start.elapsed();
             match result {
                 Ok((stats, record)) => {

@@ -25,7 +25,10 @@ use std::time::{Duration, Instant};
 use regalloc::ir::MachineFunction;
 use regalloc::mir::{self, FunctionDoc, MirFile};
 use regalloc::target::TargetInfo;
-use regalloc::{AllocRecord, Allocator, Options, Stats, allocate_recorded};
+use regalloc::{
+    AllocContext, AllocRecord, Allocator, Options, Stats, TargetContext,
+    allocate_recorded_with_context,
+};
 
 /// A target to run: its name, corpus directory, table and llc flags.
 struct Run {
@@ -235,7 +238,17 @@ fn checker_ready(
     }
 }
 
-fn run_file(run: &Run, path: &Path, tmp: &Path, llc: Option<&str>, tally: &Mutex<Tally>) {
+/// Allocates the functions of one file with the target's shared context
+/// `target` and this thread's `ctx`, and tallies the outcome.
+fn run_file(
+    run: &Run,
+    target: &TargetContext<'_, '_>,
+    ctx: &mut AllocContext,
+    path: &Path,
+    tmp: &Path,
+    llc: Option<&str>,
+    tally: &Mutex<Tally>,
+) {
     let t = run.target;
     let text = std::fs::read_to_string(path).expect("corpus file");
     let file = mir::read(t, &path.to_string_lossy(), &text);
@@ -270,10 +283,11 @@ fn run_file(run: &Run, path: &Path, tmp: &Path, llc: Option<&str>, tally: &Mutex
         // counts statistics, which builds block frequencies).
         let mut timed = f.clone();
         let start = Instant::now();
-        let _ = regalloc::alloc::fast::run(t, &mut timed);
+        let _ = regalloc::alloc::fast::run_in(target, ctx, &mut timed);
         local.time += start.elapsed();
-        let res = allocate_recorded(
-            t,
+        let res = allocate_recorded_with_context(
+            target,
+            ctx,
             &mut a,
             &Options {
                 allocator: Allocator::Fast,
@@ -427,9 +441,11 @@ fn fast_allocates_the_o0_corpus() {
         let threads = std::thread::available_parallelism()
             .map_or(2, |n| n.get())
             .min(4);
+        let target = TargetContext::new(run.target);
         std::thread::scope(|s| {
             for _ in 0..threads {
                 s.spawn(|| {
+                    let mut ctx = AllocContext::new();
                     loop {
                         let k = {
                             let mut n = next.lock().unwrap();
@@ -437,7 +453,7 @@ fn fast_allocates_the_o0_corpus() {
                             *n - 1
                         };
                         let Some(p) = files.get(k) else { break };
-                        run_file(&run, p, &tmp, llc, &tally);
+                        run_file(&run, &target, &mut ctx, p, &tmp, llc, &tally);
                     }
                 });
             }

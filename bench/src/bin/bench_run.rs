@@ -3,7 +3,7 @@
 //! `bench/run --allocator A --target T [--jobs N] [--no-verify] [--no-ra2] [--limit N]`
 //! (the wrapper builds this binary and runs it). Fast reads the -O0
 //! corpus, the others the -O2 corpus. For every function: our allocator
-//! (`regalloc::allocate_without_stats`, timed, then `Stats::count` and
+//! (`regalloc::allocate_without_stats_with_context`, timed, then `Stats::count` and
 //! the symbolic checker as `Options { check: true }` would run it, both
 //! untimed), optionally `llc-19
 //! -run-pass=none -verify-machineinstrs` on the written file, regalloc2's
@@ -24,7 +24,9 @@ use regalloc::analysis::FlowAnalyses;
 use regalloc::ir::{MachineFunction, Op, Operand};
 use regalloc::mir::{self, FunctionDoc};
 use regalloc::target::TargetInfo;
-use regalloc::{Allocator, Options, Stats, allocate_without_stats};
+use regalloc::{
+    AllocContext, Allocator, Options, Stats, TargetContext, allocate_without_stats_with_context,
+};
 use regalloc_bench::corpus::{self, CorpusFile, CorpusTarget};
 use regalloc_bench::csv::{self, Table};
 use regalloc_bench::plot;
@@ -350,10 +352,13 @@ fn read_llvm(target: &str, alloc: &str) -> Result<HashMap<(String, String, Strin
     Ok(out)
 }
 
-/// Everything for one corpus file.
+/// Everything for one corpus file (allocated with the target's shared
+/// context `target` and this worker's `ctx`).
 #[allow(clippy::too_many_arguments)]
 fn run_file(
     ct: &CorpusTarget,
+    target: &TargetContext<'_, '_>,
+    ctx: &mut AllocContext,
     alloc: Allocator,
     f: &CorpusFile,
     llvm: &HashMap<(String, String, String), Llvm>,
@@ -385,11 +390,12 @@ fn run_file(
         // spill code inserted, flags and live-ins recomputed, the record);
         // the statistics are counted after it stops, as regalloc2's edits
         // are.
-        regalloc::timing::enable(true);
+        ctx.set_time_passes(true);
+        let _ = ctx.take_pass_times();
         let start = Instant::now();
-        let result = allocate_without_stats(t, &mut g, &opts);
+        let result = allocate_without_stats_with_context(target, ctx, &mut g, &opts);
         let time_us = start.elapsed().as_secs_f64() * 1e6;
-        let line_us = regalloc::timing::take().allocator_line().as_secs_f64() * 1e6;
+        let line_us = ctx.take_pass_times().allocator_line().as_secs_f64() * 1e6;
         let result = result.map(|record| (Stats::count(t, &g, &record), record));
         let mut row = Row {
             lib: f.lib.clone(),
@@ -870,11 +876,16 @@ fn main() {
         );
         pb.set_prefix(format!("{} {}", ct.dir, alloc.name()));
         let wall = Instant::now();
+        // One target context for every worker; an allocation context per
+        // rayon job (a handful per thread), reused over its files.
+        let target = TargetContext::new(ct.info);
         let mut rows: Vec<Row> = files
             .par_iter()
-            .flat_map_iter(|f| {
+            .map_init(AllocContext::new, |ctx, f| {
                 let r = run_file(
                     &ct,
+                    &target,
+                    ctx,
                     alloc,
                     f,
                     &llvm,
@@ -886,6 +897,7 @@ fn main() {
                 pb.inc(1);
                 r
             })
+            .flatten_iter()
             .collect();
         pb.finish_and_clear();
         rows.sort_by(|a, b| {

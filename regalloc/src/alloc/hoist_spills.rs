@@ -358,7 +358,7 @@ body: |
     #[test]
     fn stores_in_a_loop_move_to_the_cold_definition_block() {
         let f = read(LOOP);
-        let an = crate::pipeline::analyse(bpf(), &f, true);
+        let an = crate::analysis::Analyses::new(bpf(), &f);
         let (in_loop, after) = (insts(&f, 2)[0], insts(&f, 3)[0]);
         let jump = insts(&f, 0)[2];
         let mut c = code(&f, &an, &[in_loop, after], &[]);
@@ -377,7 +377,7 @@ body: |
     #[test]
     fn a_single_cold_store_stays_where_it_is() {
         let f = read(LOOP);
-        let an = crate::pipeline::analyse(bpf(), &f, true);
+        let an = crate::analysis::Analyses::new(bpf(), &f);
         // Only the exit block stores: bb.0 runs as often, nothing to gain.
         let after = insts(&f, 3)[0];
         let mut c = code(&f, &an, &[after], &[]);
@@ -388,7 +388,7 @@ body: |
     #[test]
     fn no_store_is_placed_where_no_register_holds_the_value() {
         let f = read(LOOP);
-        let an = crate::pipeline::analyse(bpf(), &f, true);
+        let an = crate::analysis::Analyses::new(bpf(), &f);
         let (in_loop, after) = (insts(&f, 2)[0], insts(&f, 3)[0]);
         let mut c = code(&f, &an, &[in_loop, after], &[]);
         // %0 has no register: nothing can be stored from one.
@@ -435,7 +435,7 @@ body: |
     #[test]
     fn a_store_hoisted_after_the_reload_of_its_piece_goes_but_the_reload_stays() {
         let f = read(PIECE);
-        let an = crate::pipeline::analyse(bpf(), &f, true);
+        let an = crate::analysis::Analyses::new(bpf(), &f);
         let copy = insts(&f, 1)[0];
         let (in_loop, exit) = (insts(&f, 2)[0], insts(&f, 3)[0]);
         let mut c = code(&f, &an, &[in_loop, exit], &[]);

@@ -80,13 +80,15 @@ const MASK_STEPS: usize = 4;
 /// neither does an interval once made (a split or a spill makes new
 /// registers), so an answer holds for good; the same pair is asked about
 /// again and again (assignment, eviction, moving ranges aside, each over
-/// the whole order). The interval is recognised by its segment list's
-/// address and length, so that an interval made again for the register
-/// starts over.
+/// the whole order). The answers are about one interval, known by its
+/// generation ([`LiveInterval::generation`], a number the live intervals
+/// give each interval they store and never give again), so that an
+/// interval made again for the register starts over; an interval without
+/// one (not stored) is not remembered.
 #[derive(Clone, Debug, Default)]
 struct FixedMemo {
-    /// The segment list the answers are about.
-    key: (usize, usize),
+    /// The generation of the interval the answers are about (0: none).
+    generation: u32,
     /// Two bits per physical register: asked, and overlaps.
     bits: Vec<u64>,
 }
@@ -296,19 +298,18 @@ impl LiveRegMatrix {
     fn fixed_overlaps(&self, t: &TargetInfo<'_>, iv: &LiveInterval, p: Reg) -> bool {
         // A short range costs a search or two per unit, about what the
         // memo costs: only longer ones are remembered.
-        if iv.range.segments.len() < MEMO_SEGMENTS {
+        if iv.range.segments.len() < MEMO_SEGMENTS || iv.generation() == 0 {
             return self.fixed_overlaps_now(t, iv, p);
         }
         let v = iv.vreg.index();
-        let key = (iv.range.segments.as_ptr() as usize, iv.range.segments.len());
         let (word, bit) = (2 * p.index() / 64, 2 * p.index() % 64);
         let mut memo = self.fixed_memo.borrow_mut();
         if memo.len() <= v {
             memo.resize(v + 1, FixedMemo::default());
         }
         let m = &mut memo[v];
-        if m.key != key || m.bits.is_empty() {
-            m.key = key;
+        if m.generation != iv.generation() {
+            m.generation = iv.generation();
             m.bits.clear();
             m.bits.resize((2 * t.regs.len()).div_ceil(64), 0);
         }
@@ -702,4 +703,85 @@ pub fn ranges_overlap(a: &LiveRange, b: &LiveRange) -> bool {
         }
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::{Cfg, Segment, ValNo};
+    use crate::ir::Inst;
+    use crate::target::fixtures::bpf;
+
+    /// `$r1` is live from the fourth instruction to the seventh; the
+    /// virtual registers are defined around it.
+    const R1_IN_THE_MIDDLE: &str = "---
+name: m
+tracksRegLiveness: true
+registers:
+  - { id: 0, class: gpr }
+  - { id: 1, class: gpr }
+  - { id: 2, class: gpr }
+  - { id: 3, class: gpr }
+  - { id: 4, class: gpr }
+body: |
+  bb.0:
+    %0:gpr = MOV_ri 1
+    %1:gpr = MOV_ri 2
+    %2:gpr = MOV_ri 3
+    $r1 = MOV_ri 4
+    %3:gpr = MOV_ri 5
+    %4:gpr = MOV_ri 6
+    $r0 = COPY $r1
+    RET implicit $r0
+...
+";
+
+    /// A dead definition's segment at instruction `n` of the block.
+    fn def_at(li: &LiveIntervals, f: &crate::ir::MachineFunction, n: usize) -> Segment {
+        let at = li.slots.inst(f.blocks[0].insts[n]).unwrap();
+        Segment {
+            start: at.reg_slot(false),
+            end: at.dead_slot(),
+            valno: 0,
+        }
+    }
+
+    #[test]
+    fn a_remade_interval_is_asked_afresh_even_in_the_same_storage() {
+        let t = bpf();
+        let file = crate::mir::read(t, "m.mir", R1_IN_THE_MIDDLE);
+        let f = file.read_functions().next().expect("read");
+        let mut li = LiveIntervals::new(t, f, &Cfg::new(f));
+        let matrix = LiveRegMatrix::new(t, &li, false);
+        let r1 = t.find_reg("r1").unwrap();
+        let v = VReg(0);
+        // Three segments (enough to be remembered), all before `$r1` is
+        // defined: free.
+        let mut iv = li.vregs[v.index()].take().unwrap();
+        iv.range = LiveRange {
+            segments: vec![def_at(&li, f, 0), def_at(&li, f, 1), def_at(&li, f, 2)],
+            valnos: vec![ValNo {
+                def: li.slots.inst(Inst(0)).unwrap(),
+            }],
+        };
+        li.set_vreg(v, iv);
+        let stored = li.vreg(v).unwrap();
+        assert_eq!(matrix.check(t, stored, r1), Interference::Free);
+        // The same segment list, changed in place (same address, same
+        // length), now crossing `$r1`'s range, and stored again.
+        let mut iv = li.vregs[v.index()].take().unwrap();
+        let storage = iv.range.segments.as_ptr();
+        iv.range.segments[2] = def_at(&li, f, 4);
+        li.set_vreg(v, iv);
+        let stored = li.vreg(v).unwrap();
+        assert_eq!(stored.range.segments.as_ptr(), storage);
+        assert_eq!(matrix.check(t, stored, r1), Interference::RegUnit);
+        // An interval never stored has no generation: asked, not remembered.
+        let mut unstored = stored.clone();
+        unstored.generation = 0;
+        unstored.range.segments[2] = def_at(&li, f, 5);
+        assert_eq!(matrix.check(t, &unstored, r1), Interference::RegUnit);
+        unstored.range.segments[2] = def_at(&li, f, 2);
+        assert_eq!(matrix.check(t, &unstored, r1), Interference::Free);
+    }
 }

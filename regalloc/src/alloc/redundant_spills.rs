@@ -738,7 +738,7 @@ body: |
     #[test]
     fn stores_to_a_slot_nothing_reads_are_dead() {
         let f = read(DIAMOND);
-        let an = crate::pipeline::analyse(bpf(), &f, true);
+        let an = crate::analysis::Analyses::new(bpf(), &f);
         let (arm1, join) = (insts(&f, 1)[0], insts(&f, 3)[0]);
         let mut c = code(&f, &an, &[arm1, join], &[]);
         assert_eq!(eliminate(&mut c, &f, &an), 2);
@@ -748,7 +748,7 @@ body: |
     #[test]
     fn store_after_a_reload_of_the_same_value_is_dropped() {
         let f = read(DIAMOND);
-        let an = crate::pipeline::analyse(bpf(), &f, true);
+        let an = crate::analysis::Analyses::new(bpf(), &f);
         let (def, use1) = (insts(&f, 0)[1], insts(&f, 1)[0]);
         // Stored at the definition, reloaded in bb.1 and stored again there:
         // the second store writes what the slot holds.
@@ -760,7 +760,7 @@ body: |
     #[test]
     fn store_at_a_join_needs_the_value_on_every_path() {
         let f = read(DIAMOND);
-        let an = crate::pipeline::analyse(bpf(), &f, true);
+        let an = crate::analysis::Analyses::new(bpf(), &f);
         let (arm1, arm2, join) = (insts(&f, 1)[0], insts(&f, 2)[0], insts(&f, 3)[0]);
         let ret = insts(&f, 3)[1];
         // Only bb.1 stored: the join's store is needed on the bb.2 path.
@@ -838,7 +838,7 @@ body: |
     #[test]
     fn a_phi_keeps_a_slot_that_holds_every_incoming_value() {
         let f = read(MERGE);
-        let an = crate::pipeline::analyse(bpf(), &f, true);
+        let an = crate::analysis::Analyses::new(bpf(), &f);
         let range = an.intervals.vreg(VReg(0)).unwrap().range.clone();
         assert!(range.valnos.iter().any(|vn| vn.is_phi()));
         let slots = &an.intervals.slots;
@@ -882,7 +882,7 @@ body: |
     #[test]
     fn a_new_value_of_the_original_makes_the_slot_stale() {
         let f = read(LOOP);
-        let an = crate::pipeline::analyse(bpf(), &f, true);
+        let an = crate::analysis::Analyses::new(bpf(), &f);
         let range = &an.intervals.vreg(VReg(0)).unwrap().range;
         let b1 = insts(&f, 1);
         let (head, add, after) = (b1[0], b1[1], b1[2]);
@@ -955,7 +955,7 @@ body: |
                 "$r0 = MOV_ri 0"
             };
             let f = read(&FEEDER.replace("READER", reader));
-            let an = crate::pipeline::analyse(bpf(), &f, true);
+            let an = crate::analysis::Analyses::new(bpf(), &f);
             let b0 = insts(&f, 0);
             let (def, copy) = (b0[1], b0[2]);
             // %0 stored after its definition; the COPY into %2 reloads the

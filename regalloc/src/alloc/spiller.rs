@@ -596,17 +596,18 @@ impl Spiller {
                 }],
                 valnos: vec![ValNo { def: start }],
             };
-            if li.vregs.len() <= n.index() {
-                li.vregs.resize(n.index() + 1, None);
-            }
-            li.vregs[n.index()] = Some(LiveInterval {
-                vreg: n,
-                range,
-                subranges: Vec::new(),
-                has_sub_operands,
-                weight: f32::INFINITY,
-                live_in_blocks: Vec::new(),
-            });
+            li.set_vreg(
+                n,
+                LiveInterval {
+                    vreg: n,
+                    range,
+                    subranges: Vec::new(),
+                    has_sub_operands,
+                    weight: f32::INFINITY,
+                    live_in_blocks: Vec::new(),
+                    generation: 0,
+                },
+            );
             new_regs.push(n);
         }
         if let Some(s) = slot_index {
@@ -973,11 +974,11 @@ body: |
     #[test]
     fn a_merge_of_a_piece_is_recomputed_from_the_original_definition() {
         let f = read(PIECE);
-        let mut an = crate::pipeline::analyse(bpf(), &f, true);
+        let mut an = crate::analysis::Analyses::new(bpf(), &f);
         // Before splitting, bb.3 read `%0` itself: its range then, with the
         // same instructions in the same places.
         let unsplit = read(&PIECE.replace("$r0 = COPY %2", "$r0 = COPY %0"));
-        let before = crate::pipeline::analyse(bpf(), &unsplit, true);
+        let before = crate::analysis::Analyses::new(bpf(), &unsplit);
         let original = before.intervals.vreg(VReg(0)).unwrap().range.clone();
         an.intervals.keep_original(VReg(0), &original);
         let mut vrm = VirtRegMap::new(3);

@@ -16,7 +16,7 @@ pub struct SubRange {
 }
 
 /// A virtual register's live interval.
-#[derive(Clone, PartialEq, Debug)]
+#[derive(Clone, Debug)]
 pub struct LiveInterval {
     /// The register.
     pub vreg: VReg,
@@ -35,6 +35,34 @@ pub struct LiveInterval {
     pub weight: f32,
     /// Blocks the register is live into.
     pub live_in_blocks: Vec<Block>,
+    /// Which interval of the function this is: a number
+    /// [`LiveIntervals`] gives each interval it stores
+    /// ([`LiveIntervals::set_vreg`]), never twice, so that an answer
+    /// remembered about one interval is never taken for another's (an
+    /// interval is never changed in place once stored: a split or a spill
+    /// makes new ones). 0: not stored, so not to be remembered by.
+    pub(crate) generation: u32,
+}
+
+/// Intervals are equal when they describe the same liveness and weight,
+/// whichever generation each is.
+impl PartialEq for LiveInterval {
+    fn eq(&self, o: &Self) -> bool {
+        self.vreg == o.vreg
+            && self.range == o.range
+            && self.subranges == o.subranges
+            && self.has_sub_operands == o.has_sub_operands
+            && self.weight == o.weight
+            && self.live_in_blocks == o.live_in_blocks
+    }
+}
+
+impl LiveInterval {
+    /// The interval's generation (see [`LiveIntervals::set_vreg`]); 0
+    /// when it was not stored by [`LiveIntervals`].
+    pub fn generation(&self) -> u32 {
+        self.generation
+    }
 }
 
 /// A call's register mask: where, and what it preserves.
@@ -69,6 +97,9 @@ pub struct LiveIntervals {
     /// liveness); elsewhere they are a few percent of the allocation time
     /// for nothing.
     pub sub_ranges: bool,
+    /// The generation the last interval stored got
+    /// ([`LiveInterval::generation`]).
+    last_generation: u32,
 }
 
 /// The instructions accessing each virtual register (debug uses aside),
@@ -176,6 +207,7 @@ fn build_interval(
         has_sub_operands: has_sub,
         weight: 0.0,
         live_in_blocks,
+        generation: 0,
     }
 }
 
@@ -266,16 +298,20 @@ impl LiveIntervals {
         cfg: &Cfg,
         sub_ranges: bool,
     ) -> LiveIntervals {
-        LiveIntervals::with_users(t, f, cfg, sub_ranges).0
+        let mut rb = RangeBuilder::default();
+        LiveIntervals::with_users(t, f, cfg, sub_ranges, &mut rb).0
     }
 
     /// [`LiveIntervals::with_sub_ranges`], with the instructions accessing
-    /// each register, found on the way, for the spill weights.
+    /// each register, found on the way, for the spill weights; `rb` is the
+    /// caller's scratch (kept from one function to the next, its storage
+    /// grows once rather than once a function).
     pub(crate) fn with_users(
         t: &TargetInfo<'_>,
         f: &MachineFunction,
         cfg: &Cfg,
         sub_ranges: bool,
+        rb: &mut RangeBuilder,
     ) -> (LiveIntervals, Users) {
         let slots = SlotIndexes::new(f);
         let nv = f.vregs.len();
@@ -376,9 +412,9 @@ impl LiveIntervals {
                 uflat.extend(per_inst_u.iter().filter(|(_, a)| a.reads || a.writes));
             }
         }
-        let mut rb = RangeBuilder::take(cfg.num_blocks());
+        rb.reserve_blocks(cfg.num_blocks());
         let mut vregs = Vec::with_capacity(nv);
-        // The thread's builder's list of accesses: grown once a thread.
+        // The builder's list of accesses: grown once, not once a function.
         let mut acc = rb.take_accesses();
         // A counting sort by register, stable: each register's accesses stay
         // in layout order.
@@ -410,7 +446,7 @@ impl LiveIntervals {
             let vr = VReg::new(v);
             let all = vreg_lanes(t, f, vr);
             vregs.push(Some(build_interval(
-                &mut rb, cfg, &slots, vr, all, list, has_sub[v], sub_ranges, &mut acc,
+                rb, cfg, &slots, vr, all, list, has_sub[v], sub_ranges, &mut acc,
             )));
         }
         rb.keep_accesses(acc);
@@ -457,21 +493,49 @@ impl LiveIntervals {
                 }
             })
             .collect();
-        rb.give_back();
         (
-            LiveIntervals {
+            LiveIntervals::stamped(LiveIntervals {
                 slots,
                 vregs,
                 units,
                 regmasks,
                 originals: Vec::new(),
                 sub_ranges,
-            },
+                last_generation: 0,
+            }),
             Users {
                 start: vstart,
                 list: users,
             },
         )
+    }
+
+    /// `li` with a generation given to each interval, in register order.
+    fn stamped(mut li: LiveIntervals) -> LiveIntervals {
+        for iv in li.vregs.iter_mut().flatten() {
+            li.last_generation += 1;
+            iv.generation = li.last_generation;
+        }
+        li
+    }
+
+    /// Stores `iv` as `v`'s interval (room made for `v`), with a new
+    /// generation: an interval made again for a register, or for a new
+    /// register, is never taken for one stored before.
+    pub fn set_vreg(&mut self, v: VReg, mut iv: LiveInterval) {
+        if self.vregs.len() <= v.index() {
+            self.vregs.resize(v.index() + 1, None);
+        }
+        // Past the last number (four billion intervals: not in a function
+        // the slot indexes can number), intervals go unstamped, so unmemoized.
+        iv.generation = match self.last_generation.checked_add(1) {
+            Some(g) => {
+                self.last_generation = g;
+                g
+            }
+            None => 0,
+        };
+        self.vregs[v.index()] = Some(iv);
     }
 
     /// Remembers `range` as original register `v`'s range before its first

@@ -78,7 +78,8 @@ impl Analyses {
     /// same steps, timed, with sub-ranges where its allocator wants them).
     pub fn new(t: &TargetInfo<'_>, f: &MachineFunction) -> Analyses {
         let flow = FlowAnalyses::new(f);
-        let (mut intervals, users) = LiveIntervals::with_users(t, f, &flow.cfg, true);
+        let mut ranges = ranges::RangeBuilder::default();
+        let (mut intervals, users) = LiveIntervals::with_users(t, f, &flow.cfg, true, &mut ranges);
         let hints = weights::compute_weights_of(t, f, &flow, &mut intervals, &users);
         Analyses {
             flow,

@@ -166,26 +166,10 @@ struct Scratch {
 const UNKNOWN: u32 = u32::MAX;
 const PHI_BIT: u32 = 1 << 31;
 
-thread_local! {
-    /// The builder [`RangeBuilder::give_back`] last returned on this
-    /// thread, for the next function's [`RangeBuilder::take`].
-    static SPARE: std::cell::RefCell<RangeBuilder> =
-        std::cell::RefCell::new(RangeBuilder::default());
-}
-
 impl RangeBuilder {
     /// Scratch space for a function of `n` blocks.
     pub fn new(n: usize) -> RangeBuilder {
         let mut rb = RangeBuilder::default();
-        rb.reserve_blocks(n);
-        rb
-    }
-
-    /// [`RangeBuilder::new`], with the storage of the builder this thread
-    /// last gave back: per-block facts and working lists are allocated and
-    /// grown once a thread rather than once a function.
-    pub fn take(n: usize) -> RangeBuilder {
-        let mut rb = SPARE.with(|s| std::mem::take(&mut *s.borrow_mut()));
         rb.reserve_blocks(n);
         rb
     }
@@ -203,14 +187,9 @@ impl RangeBuilder {
         self.accesses = accesses;
     }
 
-    /// Keeps this builder's storage for the thread's next
-    /// [`RangeBuilder::take`].
-    pub fn give_back(self) {
-        SPARE.with(|s| *s.borrow_mut() = self);
-    }
-
-    /// Makes room for a function of `n` blocks (a builder kept across
-    /// calls starts empty).
+    /// Makes room for a function of `n` blocks (a builder kept from one
+    /// function to the next, in an [`crate::context::AllocContext`], needs
+    /// no clearing: its facts are stamped per key).
     pub fn reserve_blocks(&mut self, n: usize) {
         if self.facts.len() < n {
             self.facts.resize(n, Facts::default());

@@ -343,7 +343,7 @@ body: |
 ...
 ",
         );
-        let an = crate::pipeline::analyse(bpf(), &f, true);
+        let an = crate::analysis::Analyses::new(bpf(), &f);
         let hints = &an.hints[0];
         assert_eq!(hints.len(), 2, "{hints:?}");
         assert!(matches!(hints[0].0, Hint::Phys(_)), "{hints:?}");

@@ -49,13 +49,14 @@ pub mod input;
 
 use crate::alloc::{Decisions, basic, fast, greedy};
 use crate::analysis::{Analyses, FlowAnalyses, LiveIntervals, weights};
+use crate::context::{AllocContext, TargetContext};
 use crate::error::{AllocError, AllocErrorKind};
 use crate::ir::MachineFunction;
 use crate::post::{reload_reuse, rewrite};
 use crate::record::AllocRecord;
 use crate::stats::Stats;
 use crate::target::TargetInfo;
-use crate::timing::{Pass, time};
+use crate::timing::Pass;
 
 /// Which allocator to run.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
@@ -94,6 +95,10 @@ pub struct Options {
 /// virtual register is left in its instructions. Checks the result when
 /// `options.check`, and returns the statistics. On error the function may
 /// be partly rewritten; callers that need the original keep a clone.
+///
+/// This makes fresh contexts for the one call; a caller allocating many
+/// functions keeps a [`TargetContext`] per target and an [`AllocContext`]
+/// per thread and calls [`allocate_with_context`].
 pub fn allocate(
     target: &TargetInfo<'_>,
     func: &mut MachineFunction,
@@ -108,9 +113,8 @@ pub fn allocate_recorded(
     func: &mut MachineFunction,
     options: &Options,
 ) -> Result<(Stats, AllocRecord), AllocError> {
-    let record = allocate_without_stats(target, func, options)?;
-    let stats = Stats::count(target, func, &record);
-    Ok((stats, record))
+    let target = TargetContext::new(target);
+    allocate_recorded_with_context(&target, &mut AllocContext::new(), func, options)
 }
 
 /// [`allocate_recorded`] without stage 12: the allocated function and the
@@ -123,22 +127,59 @@ pub fn allocate_without_stats(
     func: &mut MachineFunction,
     options: &Options,
 ) -> Result<AllocRecord, AllocError> {
+    let target = TargetContext::new(target);
+    allocate_without_stats_with_context(&target, &mut AllocContext::new(), func, options)
+}
+
+/// [`allocate`] with the caller's contexts: the target's derived facts
+/// from `target`, scratch space and pass timing from `ctx`.
+pub fn allocate_with_context(
+    target: &TargetContext<'_, '_>,
+    ctx: &mut AllocContext,
+    func: &mut MachineFunction,
+    options: &Options,
+) -> Result<Stats, AllocError> {
+    allocate_recorded_with_context(target, ctx, func, options).map(|(stats, _)| stats)
+}
+
+/// [`allocate_recorded`] with the caller's contexts.
+pub fn allocate_recorded_with_context(
+    target: &TargetContext<'_, '_>,
+    ctx: &mut AllocContext,
+    func: &mut MachineFunction,
+    options: &Options,
+) -> Result<(Stats, AllocRecord), AllocError> {
+    let record = allocate_without_stats_with_context(target, ctx, func, options)?;
+    let stats = Stats::count(target.target(), func, &record);
+    Ok((stats, record))
+}
+
+/// [`allocate_without_stats`] with the caller's contexts: stages 1-11.
+pub fn allocate_without_stats_with_context(
+    target_context: &TargetContext<'_, '_>,
+    ctx: &mut AllocContext,
+    func: &mut MachineFunction,
+    options: &Options,
+) -> Result<AllocRecord, AllocError> {
+    let target = target_context.target();
     check_input(target, func, options.allocator)?;
     let original = options.check.then(|| func.clone());
     let record = match options.allocator {
-        Allocator::Fast => time(Pass::Allocate, || fast::run(target, func))?,
+        Allocator::Fast => fast::run_in(target_context, ctx, func)?,
         allocator => {
-            time(Pass::FlowAnalyses, || func.compute_preds());
-            let analyses = analyse(target, func, sub_ranges(target, allocator));
+            ctx.timer.time(Pass::FlowAnalyses, || func.compute_preds());
+            let analyses = analyse(target, func, sub_ranges(target, allocator), ctx);
             let decisions = match allocator {
-                Allocator::Basic => basic::allocate(target, func, analyses, Default::default())?,
-                _ => greedy::allocate(target, func, analyses, Default::default())?,
+                Allocator::Basic => {
+                    basic::allocate(target, func, analyses, Default::default(), ctx)?
+                }
+                _ => greedy::allocate(target, func, analyses, Default::default(), ctx)?,
             };
-            apply(target, func, decisions, Cleanup::of(allocator))?
+            apply(target, func, decisions, Cleanup::of(allocator), ctx)?
         }
     };
     if let Some(original) = original {
-        check(target, &original, func, &record)?;
+        check(target, &original, func, &record, ctx)?;
     }
     Ok(record)
 }
@@ -179,12 +220,14 @@ pub(crate) fn analyse(
     target: &TargetInfo<'_>,
     func: &MachineFunction,
     sub_ranges: bool,
+    ctx: &mut AllocContext,
 ) -> Analyses {
-    let flow = time(Pass::FlowAnalyses, || FlowAnalyses::new(func));
-    let (mut intervals, users) = time(Pass::LiveIntervals, || {
-        LiveIntervals::with_users(target, func, &flow.cfg, sub_ranges)
+    let timer = &mut ctx.timer;
+    let flow = timer.time(Pass::FlowAnalyses, || FlowAnalyses::new(func));
+    let (mut intervals, users) = timer.time(Pass::LiveIntervals, || {
+        LiveIntervals::with_users(target, func, &flow.cfg, sub_ranges, &mut ctx.ranges)
     });
-    let hints = time(Pass::SpillWeights, || {
+    let hints = timer.time(Pass::SpillWeights, || {
         weights::compute_weights_of(target, func, &flow, &mut intervals, &users)
     });
     Analyses {
@@ -227,9 +270,11 @@ fn apply(
     func: &mut MachineFunction,
     mut decisions: Decisions,
     cleanup: Cleanup,
+    ctx: &mut AllocContext,
 ) -> Result<AllocRecord, AllocError> {
+    let timer = &mut ctx.timer;
     if cleanup.hoist_spills {
-        let hoisted = time(Pass::SpillHoisting, || {
+        let hoisted = timer.time(Pass::SpillHoisting, || {
             crate::alloc::hoist_spills::hoist(
                 target,
                 &mut decisions.spill_code,
@@ -241,7 +286,7 @@ fn apply(
         tracing::debug!(hoisted, "spills hoisted");
     }
     if cleanup.redundant_spills {
-        let stores = time(Pass::RedundantSpills, || {
+        let stores = timer.time(Pass::RedundantSpills, || {
             crate::alloc::redundant_spills::eliminate(
                 &mut decisions.spill_code,
                 func,
@@ -251,18 +296,18 @@ fn apply(
         tracing::debug!(stores, "redundant spills removed");
     }
     let mut record = AllocRecord::new(decisions.original_insts);
-    time(Pass::Rewrite, || {
+    timer.time(Pass::Rewrite, || {
         rewrite::rewrite_code(target, func, &decisions, &mut record)
     })?;
     // Before the live-ins, which it does not read: they are computed once,
     // for the code as it ends.
     if cleanup.reload_reuse {
-        let reused = time(Pass::ReloadReuse, || {
+        let reused = timer.time(Pass::ReloadReuse, || {
             reload_reuse::reuse_reloads(target, func, &mut record)
         });
         tracing::debug!(reused, "reloads served by registers");
     }
-    time(Pass::Rewrite, || {
+    timer.time(Pass::Rewrite, || {
         rewrite::update_live_ins(target, func, &decisions.reserved)
     });
     Ok(record)
@@ -275,8 +320,9 @@ fn check(
     original: &MachineFunction,
     allocated: &MachineFunction,
     record: &AllocRecord,
+    ctx: &mut AllocContext,
 ) -> Result<(), AllocError> {
-    let Err(errors) = time(Pass::Check, || {
+    let Err(errors) = ctx.timer.time(Pass::Check, || {
         crate::check::check(target, original, allocated, record)
     }) else {
         return Ok(());

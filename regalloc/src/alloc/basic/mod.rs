@@ -21,9 +21,10 @@ use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 use crate::analysis::Analyses;
+use crate::context::AllocContext;
 use crate::ir::{MachineFunction, VReg};
 use crate::target::TargetInfo;
-use crate::timing::{Pass, Scope};
+use crate::timing::Pass;
 
 use super::matrix::{Interference, LiveRegMatrix};
 use super::order::{AllocationOrder, ClassOrders};
@@ -86,9 +87,10 @@ pub(crate) fn allocate(
     func: &mut MachineFunction,
     mut an: Analyses,
     opts: BasicOptions,
+    ctx: &mut AllocContext,
 ) -> Result<Decisions, AllocError> {
     let original_insts = func.insts.len();
-    let allocating = Scope::start(Pass::Allocate);
+    let allocating = ctx.timer.scope(Pass::Allocate);
     let mut vrm = VirtRegMap::new(func.vregs.len());
     let lanes = tracks_sub_reg_liveness(t);
     let mut matrix = LiveRegMatrix::new(t, &an.intervals, lanes);

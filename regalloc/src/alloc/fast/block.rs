@@ -19,7 +19,7 @@ mod inst;
 mod operands;
 mod spill;
 mod walk;
-use super::cache::{INLINE_UNITS, RegUnits, Scratch, Tables};
+use super::cache::{FpTables, INLINE_UNITS, RegUnits, Scratch, Tables, Variant};
 use super::prepare::{Facts, VState};
 
 /// Unit state: nothing lives here.
@@ -131,7 +131,7 @@ pub(super) struct Fast<'t, 'a> {
     /// Per class: the allocation order for this function (reserved
     /// registers removed, callee-saved registers last unless the class says
     /// otherwise); `None` for classes no virtual register uses.
-    orders: &'t [Option<Box<[Reg]>>],
+    orders: &'t [std::sync::OnceLock<Box<[Reg]>>],
     /// Per unit: `FREE`, `FIXED` or a virtual register number.
     unit_state: Vec<u32>,
     /// Per unit: generation stamp of the instruction that uses it (`stamp`
@@ -172,11 +172,13 @@ impl<'t, 'a> Fast<'t, 'a> {
         func: &MachineFunction,
         mut f: Facts,
         tables: &'t Tables,
+        reserving: &'t FpTables,
+        variant: &'t Variant,
         scratch: &mut Scratch,
     ) -> Self {
         let v = std::mem::take(&mut f.v);
-        let reserved = &tables.reserving[f.reserving].reserved;
-        let orders = tables.orders(f.variant);
+        let reserved = &reserving.reserved;
+        let orders = &variant.orders;
         let ni = func.insts.len();
         let nu = t.units.len();
         // `unit_state` is reset at every block's start; `used` keeps its
@@ -258,7 +260,7 @@ impl<'t, 'a> Fast<'t, 'a> {
     /// The allocation order of class `c` (one a virtual register uses).
     #[inline]
     fn order(&self, c: usize) -> &'t [Reg] {
-        self.orders.get(c).and_then(|o| o.as_deref()).unwrap_or(&[])
+        self.orders.get(c).and_then(|o| o.get()).map_or(&[], |o| o)
     }
 
     /// The instructions defining `v` (with what each copies), in layout

@@ -1,4 +1,4 @@
-//! What the fast allocator derives from a target's tables alone (reserved and constant registers, allocation orders, the units each call mask clobbers), kept per thread from one function to the next.
+//! What the fast allocator derives from a target's tables alone (reserved and constant registers, allocation orders, the units each call mask clobbers), made once per target and shared by every thread, and the buffers one function's allocation leaves for the next.
 //!
 //! Every function used to work these out again: a loop over every register
 //! for the constant ones, one over every class for the orders, one over
@@ -8,14 +8,13 @@
 //! pointer, makes calls, which callee-saved set it follows), so they are
 //! computed once per combination and looked up after.
 //!
-//! Only targets whose tables are borrowed (the generated `static` ones) are
-//! kept, keyed by the tables' addresses, which cannot change under a
-//! `'static` borrow. Owned tables (test fixtures, tables loaded at run
-//! time) may be freed and another set built at the same address, so for
-//! them everything is computed afresh each time, as before.
+//! The caller keeps them: [`TargetTables`] in the target's
+//! [`crate::context::TargetContext`] (one for every thread; what depends on
+//! a combination of function facts is made on its first need, under a
+//! lock, and never changes after), [`Buffers`] in each thread's
+//! [`crate::context::AllocContext`].
 
-use std::borrow::Cow;
-use std::cell::RefCell;
+use std::sync::{Arc, OnceLock, RwLock};
 
 use crate::target::{
     AllocOrderPolicy, CalleeSavedSet, FunctionInfo, InstrFlags, Opcode, Reg, RegClass,
@@ -27,9 +26,6 @@ use super::liveness::{RegBits, Units};
 use super::prepare::{Def, Seen, VState};
 use crate::ir::{Inst, InstData};
 use crate::record::Edit;
-
-/// The addresses and lengths of the tables the cached facts come from.
-type Key = [usize; 14];
 
 /// How many units a register may have for [`RegUnits`] to hold them
 /// itself: every register of BPF, X86-64 and Hexagon, and all but
@@ -45,19 +41,35 @@ pub(super) struct RegUnits {
     pub at: [u16; INLINE_UNITS],
 }
 
-/// Per-target facts for one thread.
+/// The fast allocator's facts of one target, as a
+/// [`crate::context::TargetContext`] keeps them.
+pub(crate) struct TargetTables(pub(super) Tables);
+
+impl TargetTables {
+    /// The facts of `t` (those of each combination of function facts are
+    /// made when first needed).
+    pub(crate) fn new(t: &TargetInfo<'_>) -> TargetTables {
+        TargetTables(Tables::new(t))
+    }
+}
+
+/// The fast allocator's buffers, as a [`crate::context::AllocContext`]
+/// keeps them between functions (`None` while a function has them, or
+/// after an error dropped them). Boxed, so that they move as one pointer:
+/// they are some fifty vectors, and moving them by value, and dropping the
+/// empty set left behind, is a cost a small function notices.
+#[derive(Default)]
+pub(crate) struct Buffers(pub(super) Option<Box<Scratch>>);
+
+/// Per-target facts, shared by every thread allocating for the target.
 pub(super) struct Tables {
-    key: Option<Key>,
     /// The facts that depend on which of the target's frame-pointer and
-    /// base-pointer registers a function reserves, one entry per
-    /// combination met (see [`Tables::variant`]). Without and with a frame
-    /// pointer are made up front; with a base pointer, which few functions
-    /// need, on first need.
-    pub reserving: Vec<FpTables>,
-    /// Per combination of frame pointer, base pointer and the feature
-    /// groups that reserve registers ([`TargetInfo::reserved_groups`]):
-    /// its position in `reserving`.
-    reserving_at: Vec<((bool, bool, u64), usize)>,
+    /// base-pointer registers a function reserves and on the feature
+    /// groups that reserve registers ([`TargetInfo::reserved_groups`]),
+    /// one entry per combination met (see [`Tables::variant`]), with its
+    /// key. Without and with a frame pointer, for a function without
+    /// features, are made up front; the others on first need.
+    reserving: RwLock<Vec<Reserving>>,
     /// The target names base-pointer registers. Without them a function
     /// that needs a base pointer reserves nothing more, so it shares the
     /// facts of one that does not.
@@ -67,9 +79,10 @@ pub(super) struct Tables {
     pub default_csr: Option<CalleeSavedSet>,
     /// Per callee-saved set: which units its saved registers cover
     /// (computed on first use).
-    csr_units: Vec<Option<Box<[bool]>>>,
-    /// Allocation orders, per combination of the facts they depend on.
-    variants: Vec<Variant>,
+    csr_units: Box<[OnceLock<Box<[bool]>>]>,
+    /// Allocation orders, per combination of the facts they depend on
+    /// (see [`Tables::variant`]).
+    variants: RwLock<Vec<Arc<Variant>>>,
     /// Per register, its units (see [`RegUnits`]). The allocator reads a
     /// register's units for nearly every operand; through the target's
     /// own lists that is a 128-byte register record and two `Cow`s per
@@ -82,10 +95,11 @@ pub(super) struct Tables {
     /// asks for every instruction; a bit in a few kilobytes is cheaper to
     /// reach than the flags in each opcode's description.
     calls: Box<[u64]>,
-    /// Buffers kept from one function to the next (`None` while a
-    /// function has them, or after an error dropped them).
-    pub scratch: Option<Box<Scratch>>,
 }
+
+/// The reserved-register facts of one combination of frame pointer, base
+/// pointer and reserving feature groups, with that combination.
+type Reserving = ((bool, bool, u64), Arc<FpTables>);
 
 /// Buffers one function's allocation fills and the next one's reuses, so
 /// that a function costs no allocation for them once the largest has been
@@ -136,11 +150,11 @@ pub(super) struct FpTables {
     pub bits: Box<[RegBits]>,
     /// Per callee-saved set: the tracked units a call with its mask
     /// clobbers (computed on first use).
-    pub clobbers: RefCell<Vec<Option<Units>>>,
+    pub clobbers: Box<[OnceLock<Units>]>,
 }
 
 /// Allocation orders for one combination of function facts.
-struct Variant {
+pub(super) struct Variant {
     has_calls: bool,
     fp: bool,
     bp: bool,
@@ -149,75 +163,14 @@ struct Variant {
     csr: Option<CalleeSavedSet>,
     /// The position in `Tables::reserving` of its reserved registers.
     reserving: usize,
+    /// Those reserved registers' facts.
+    reserved: Arc<FpTables>,
     /// Per class (computed on first use).
-    orders: Vec<Option<Box<[Reg]>>>,
-}
-
-thread_local! {
-    static CACHE: RefCell<Option<Box<Tables>>> = const { RefCell::new(None) };
-}
-
-/// The key of `t`'s tables when they are all borrowed.
-fn key(t: &TargetInfo<'_>) -> Option<Key> {
-    match (
-        &t.regs,
-        &t.units,
-        &t.classes,
-        &t.callee_saved,
-        &t.reserved,
-        &t.frame_pointer,
-        &t.base_pointer,
-    ) {
-        (
-            Cow::Borrowed(r),
-            Cow::Borrowed(u),
-            Cow::Borrowed(c),
-            Cow::Borrowed(s),
-            Cow::Borrowed(res),
-            Cow::Borrowed(fp),
-            Cow::Borrowed(bp),
-        ) => Some([
-            r.as_ptr() as usize,
-            r.len(),
-            u.as_ptr() as usize,
-            u.len(),
-            c.as_ptr() as usize,
-            c.len(),
-            s.as_ptr() as usize,
-            s.len(),
-            res.as_ptr() as usize,
-            res.len(),
-            fp.as_ptr() as usize,
-            fp.len(),
-            bp.as_ptr() as usize,
-            bp.len(),
-        ]),
-        _ => None,
-    }
+    pub orders: Box<[OnceLock<Box<[Reg]>>]>,
 }
 
 impl Tables {
-    /// The tables for `t`: this thread's kept ones when they are `t`'s,
-    /// else new ones.
-    pub fn take(t: &TargetInfo<'_>) -> Box<Tables> {
-        let k = key(t);
-        if k.is_some()
-            && let Some(c) = CACHE.with(|c| c.borrow_mut().take())
-            && c.key == k
-        {
-            return c;
-        }
-        Box::new(Tables::new(t, k))
-    }
-
-    /// Keeps `self` for the next function (only for borrowed tables).
-    pub fn give_back(self: Box<Self>) {
-        if self.key.is_some() {
-            CACHE.with(|c| *c.borrow_mut() = Some(self));
-        }
-    }
-
-    fn new(t: &TargetInfo<'_>, key: Option<Key>) -> Tables {
+    fn new(t: &TargetInfo<'_>) -> Tables {
         // What a function without subtarget features reserves.
         let plain = t.reserved_groups(crate::target::FeatureSet::NONE);
         // Unit numbers and list positions fit 16 bits (the largest target
@@ -244,20 +197,23 @@ impl Tables {
         }
         let (reg_units, unit_list) = (reg_units.into(), unit_list.into());
         Tables {
-            key,
-            reserving: vec![
-                reserving(t, false, false, plain),
-                reserving(t, true, false, plain),
-            ],
-            reserving_at: vec![((false, false, plain), 0), ((true, false, plain), 1)],
+            reserving: RwLock::new(vec![
+                (
+                    (false, false, plain),
+                    Arc::new(reserving(t, false, false, plain)),
+                ),
+                (
+                    (true, false, plain),
+                    Arc::new(reserving(t, true, false, plain)),
+                ),
+            ]),
             has_base_pointer_regs: t.base_pointer.iter().any(|&w| w != 0),
             default_csr: default_csr(t),
-            csr_units: vec![None; t.callee_saved.len()],
-            variants: Vec::new(),
+            csr_units: (0..t.callee_saved.len()).map(|_| OnceLock::new()).collect(),
+            variants: RwLock::new(Vec::new()),
             calls: call_bits(t),
             reg_units,
             unit_list,
-            scratch: None,
         }
     }
 
@@ -271,86 +227,110 @@ impl Tables {
 
     /// The index of the order variant for these facts (made when new).
     pub fn variant(
-        &mut self,
+        &self,
         t: &TargetInfo<'_>,
         fi: &FunctionInfo,
         csr: Option<CalleeSavedSet>,
     ) -> usize {
         let (has_calls, fp, bp) = (fi.has_calls, fi.has_frame_pointer, fi.has_base_pointer);
         let groups = t.reserved_groups(fi.features);
-        if let Some(k) = self.variants.iter().position(|v| {
+        let same = |v: &Arc<Variant>| {
             v.has_calls == has_calls
                 && v.fp == fp
                 && v.bp == bp
                 && v.groups == groups
                 && v.csr == csr
-        }) {
+        };
+        if let Some(k) = read(&self.variants).iter().position(same) {
             return k;
         }
-        let reserving = self.reserving_index(t, fp, bp, groups);
-        self.variants.push(Variant {
+        let (reserving, reserved) = self.reserving_index(t, fp, bp, groups);
+        let mut variants = write(&self.variants);
+        // Another thread may have made it since the look-up above.
+        if let Some(k) = variants.iter().position(same) {
+            return k;
+        }
+        variants.push(Arc::new(Variant {
             has_calls,
             fp,
             bp,
             groups,
             csr,
             reserving,
-            orders: vec![None; t.classes.len()],
-        });
-        self.variants.len() - 1
+            reserved,
+            orders: (0..t.classes.len()).map(|_| OnceLock::new()).collect(),
+        }));
+        variants.len() - 1
     }
 
-    /// The position in [`Tables::reserving`] of the facts of variant `k`.
+    /// Variant `k` (see [`Tables::variant`]), held for one function.
+    pub fn variant_at(&self, k: usize) -> Arc<Variant> {
+        Arc::clone(&read(&self.variants)[k])
+    }
+
+    /// The position in `Tables::reserving` of the facts of variant `k`.
     pub fn variant_reserving(&self, k: usize) -> usize {
-        self.variants[k].reserving
+        read(&self.variants)[k].reserving
     }
 
-    /// The position in [`Tables::reserving`] of the facts of a function
+    /// The facts at position `k` of `Tables::reserving` (see
+    /// [`Tables::variant_reserving`]), held for one function.
+    pub fn reserving_at(&self, k: usize) -> Arc<FpTables> {
+        Arc::clone(&read(&self.reserving)[k].1)
+    }
+
+    /// The position in `Tables::reserving`, and the facts, of a function
     /// that keeps a frame pointer when `fp` and needs a base pointer when
     /// `bp` (made when new).
-    fn reserving_index(&mut self, t: &TargetInfo<'_>, fp: bool, bp: bool, groups: u64) -> usize {
+    fn reserving_index(
+        &self,
+        t: &TargetInfo<'_>,
+        fp: bool,
+        bp: bool,
+        groups: u64,
+    ) -> (usize, Arc<FpTables>) {
         let bp = bp && self.has_base_pointer_regs;
         let key = (fp, bp, groups);
-        if let Some(&(_, k)) = self.reserving_at.iter().find(|(c, _)| *c == key) {
-            return k;
+        let find = |list: &[Reserving]| {
+            list.iter()
+                .position(|(c, _)| *c == key)
+                .map(|k| (k, Arc::clone(&list[k].1)))
+        };
+        if let Some(found) = find(&read(&self.reserving)) {
+            return found;
         }
-        self.reserving.push(reserving(t, fp, bp, groups));
-        self.reserving_at.push((key, self.reserving.len() - 1));
-        self.reserving.len() - 1
+        let made = Arc::new(reserving(t, fp, bp, groups));
+        let mut list = write(&self.reserving);
+        if let Some(found) = find(&list) {
+            return found;
+        }
+        list.push((key, Arc::clone(&made)));
+        (list.len() - 1, made)
     }
 
     /// Makes sure variant `k` has the order of class `c`: usable registers
     /// in the class's order, callee-saved ones last unless the class says
     /// otherwise.
-    pub fn fill_order(&mut self, t: &TargetInfo<'_>, k: usize, c: usize) {
-        if self.variants[k].orders[c].is_some() {
-            return;
-        }
-        let v = &self.variants[k];
-        let (csr, at) = (v.csr, v.reserving);
+    pub fn fill_order(&self, t: &TargetInfo<'_>, k: usize, c: usize) {
+        let v = self.variant_at(k);
+        v.orders[c].get_or_init(|| self.order(t, &v, c));
+    }
+
+    /// The order of class `c` in variant `v`.
+    fn order(&self, t: &TargetInfo<'_>, v: &Variant, c: usize) -> Box<[Reg]> {
         let fi = FunctionInfo {
             has_frame_pointer: v.fp,
             has_base_pointer: v.bp,
             has_calls: v.has_calls,
             ..FunctionInfo::default()
         };
-        if let Some(s) = csr
-            && self.csr_units[s.index()].is_none()
-        {
-            let mut units = vec![false; t.units.len()];
-            for &r in t.callee_saved_set(s).saves.iter() {
-                for &u in t.units(r) {
-                    units[u.index()] = true;
-                }
-            }
-            self.csr_units[s.index()] = Some(units.into());
-        }
         let no_units: &[bool] = &[];
-        let csr_unit = csr
-            .and_then(|s| self.csr_units[s.index()].as_deref())
-            .unwrap_or(no_units);
+        let csr_unit = match v.csr {
+            Some(s) => self.csr_units[s.index()].get_or_init(|| csr_units(t, s)),
+            None => no_units,
+        };
         let is_csr = |u: &RegUnit| csr_unit.get(u.index()).copied().unwrap_or(false);
-        let reserved = &self.reserving[at].reserved;
+        let reserved = &v.reserved.reserved;
         let class = RegClass::new(c);
         let csr_last = matches!(
             t.class(class).order_policy,
@@ -369,13 +349,31 @@ impl Tables {
             }
         }
         head.extend_from_slice(&tail);
-        self.variants[k].orders[c] = Some(head.into());
+        head.into()
     }
+}
 
-    /// The orders of variant `k` (those filled).
-    pub fn orders(&self, k: usize) -> &[Option<Box<[Reg]>>] {
-        &self.variants[k].orders
+/// Per unit of `t`: covered by a register callee-saved set `s` saves.
+fn csr_units(t: &TargetInfo<'_>, s: CalleeSavedSet) -> Box<[bool]> {
+    let mut units = vec![false; t.units.len()];
+    for &r in t.callee_saved_set(s).saves.iter() {
+        for &u in t.units(r) {
+            units[u.index()] = true;
+        }
     }
+    units.into()
+}
+
+/// The list behind `lock`, to read. A thread that panicked while holding
+/// the lock for writing left it poisoned, but every write is one push of
+/// a finished entry, so the list is whole.
+fn read<T>(lock: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
+    lock.read().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The list behind `lock`, to add to (see [`read`] on poisoning).
+fn write<T>(lock: &RwLock<T>) -> std::sync::RwLockWriteGuard<'_, T> {
+    lock.write().unwrap_or_else(|e| e.into_inner())
 }
 
 /// One bit per opcode of `t`: whether it is a call.
@@ -406,7 +404,7 @@ fn reserving(t: &TargetInfo<'_>, fp: bool, bp: bool, groups: u64) -> FpTables {
         bits,
         reserved: reserved.into(),
         untracked: untracked.into(),
-        clobbers: RefCell::new(vec![None; t.callee_saved.len()]),
+        clobbers: (0..t.callee_saved.len()).map(|_| OnceLock::new()).collect(),
     }
 }
 

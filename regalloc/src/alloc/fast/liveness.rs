@@ -11,7 +11,7 @@
 //! they are live into nearly every block, and a block's successors mostly
 //! come after it.)
 
-use std::cell::RefCell;
+use std::sync::OnceLock;
 
 use super::cache::{FpTables, Scratch};
 use crate::ir::{BlockLiveIn, MachineFunction, Operand, RegFlags, RegMask, RegRef};
@@ -90,7 +90,7 @@ struct Ctx<'t, 'a> {
     /// Per named register mask: the tracked units it clobbers, so that a
     /// call costs a few word operations (filled on first use, kept with
     /// the target's tables).
-    named_masks: &'t RefCell<Vec<Option<Units>>>,
+    named_masks: &'t [OnceLock<Units>],
 }
 
 impl Ctx<'_, '_> {
@@ -135,15 +135,9 @@ impl Ctx<'_, '_> {
     /// Applies `f` to the set of units mask `m` clobbers (named masks are
     /// computed at their first use and kept).
     fn with_clobbers(&mut self, m: &RegMask, f: impl FnOnce(&Units)) {
-        let mut named = self.named_masks.borrow_mut();
         match m {
-            RegMask::Named(s) if s.index() < named.len() => {
-                if named[s.index()].is_none() {
-                    named[s.index()] = Some(self.clobbered_units(m));
-                }
-                if let Some(set) = &named[s.index()] {
-                    f(set);
-                }
+            RegMask::Named(s) if s.index() < self.named_masks.len() => {
+                f(self.named_masks[s.index()].get_or_init(|| self.clobbered_units(m)))
             }
             _ => f(&self.clobbered_units(m)),
         }

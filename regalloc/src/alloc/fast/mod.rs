@@ -20,7 +20,7 @@
 //! callee-saved registers last.
 //!
 //! Files: [`cache`] (facts derived from the target's tables alone, kept
-//! from function to function), [`prepare`] (function-wide facts gathered before allocation),
+//! in the caller's contexts from function to function), [`prepare`] (function-wide facts gathered before allocation),
 //! [`block`] (the per-block walk and the per-instruction steps),
 //! [`emit`] (spill, reload and copy instructions from the target's
 //! templates) and [`liveness`] (kill and dead flags and block live-ins,
@@ -32,11 +32,15 @@ mod emit;
 mod liveness;
 mod prepare;
 
+use crate::context::{AllocContext, TargetContext};
 use crate::ir::MachineFunction;
 use crate::target::TargetInfo;
+use crate::timing::Pass;
 
 use super::AllocError;
 use crate::record::AllocRecord;
+
+pub(crate) use cache::{Buffers, TargetTables};
 
 /// Allocates `func` with the fast allocator.
 ///
@@ -44,18 +48,26 @@ use crate::record::AllocRecord;
 /// added as `spill-slot` stack objects; block live-ins and kill/dead flags
 /// are recomputed. On error the function may be partly rewritten.
 pub fn run(target: &TargetInfo<'_>, func: &mut MachineFunction) -> Result<AllocRecord, AllocError> {
-    let mut tables = cache::Tables::take(target);
-    // The buffers move out as one pointer (they are some fifty vectors:
-    // moving them by value, and dropping the empty set left behind, is a
-    // cost a small function notices).
-    let mut scratch = tables.scratch.take().unwrap_or_default();
-    let result = run_with(target, func, &mut tables, &mut scratch);
+    run_in(&TargetContext::new(target), &mut AllocContext::new(), func)
+}
+
+/// [`run`] with the target's derived tables from `target` and reusable
+/// buffers from `ctx` (the whole allocation timed there as
+/// [`Pass::Allocate`]).
+pub fn run_in(
+    target: &TargetContext<'_, '_>,
+    ctx: &mut AllocContext,
+    func: &mut MachineFunction,
+) -> Result<AllocRecord, AllocError> {
+    let _allocating = ctx.timer.scope(Pass::Allocate);
+    let tables = &target.fast_tables().0;
+    let mut scratch = ctx.fast.0.take().unwrap_or_default();
+    let result = run_with(target.target(), func, tables, &mut scratch);
     // After an error the buffers may hold marks the next function must not
     // see: they are dropped then.
     if result.is_ok() {
-        tables.scratch = Some(scratch);
+        ctx.fast.0 = Some(scratch);
     }
-    tables.give_back();
     result
 }
 
@@ -63,13 +75,16 @@ pub fn run(target: &TargetInfo<'_>, func: &mut MachineFunction) -> Result<AllocR
 fn run_with(
     target: &TargetInfo<'_>,
     func: &mut MachineFunction,
-    tables: &mut cache::Tables,
+    tables: &cache::Tables,
     scratch: &mut cache::Scratch,
 ) -> Result<AllocRecord, AllocError> {
     let facts = prepare::Facts::gather(target, func, tables, scratch)?;
-    let tables: &cache::Tables = tables;
-    let live = liveness::Liveness::new(target, func, &tables.reserving[facts.reserving], scratch);
-    let mut alloc = block::Fast::new(target, func, facts, tables, scratch);
+    // Held for the function: the tables' lists may grow meanwhile (on
+    // other threads), these entries never change.
+    let reserving = tables.reserving_at(facts.reserving);
+    let variant = tables.variant_at(facts.variant);
+    let live = liveness::Liveness::new(target, func, &reserving, scratch);
+    let mut alloc = block::Fast::new(target, func, facts, tables, &reserving, &variant, scratch);
     for b in func.block_ids() {
         alloc.allocate_block(func, b)?;
     }

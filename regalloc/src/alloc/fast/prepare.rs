@@ -129,7 +129,7 @@ impl Facts {
     pub fn gather(
         t: &TargetInfo<'_>,
         func: &MachineFunction,
-        tables: &mut Tables,
+        tables: &Tables,
         scratch: &mut Scratch,
     ) -> Result<Facts, AllocError> {
         let nv = func.vregs.len();

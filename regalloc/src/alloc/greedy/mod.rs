@@ -50,9 +50,10 @@ mod region_plan;
 mod split;
 
 use crate::analysis::Analyses;
+use crate::context::AllocContext;
 use crate::ir::{Inst, MachineFunction, Operand, RegRef, VReg};
 use crate::target::{Reg, TargetInfo};
-use crate::timing::{Pass, time};
+use crate::timing::Pass;
 
 use super::AllocError;
 use super::matrix::{CallMasks, Interference, LiveRegMatrix};
@@ -161,19 +162,21 @@ pub(crate) fn allocate(
     func: &mut MachineFunction,
     an: Analyses,
     opts: GreedyOptions,
+    ctx: &mut AllocContext,
 ) -> Result<Decisions, AllocError> {
     let _span = tracing::debug_span!("greedy", function = %func.name).entered();
     tracing::debug!("allocating");
     let lanes = tracks_sub_reg_liveness(t);
-    let mut g = time(Pass::Allocate, move || {
+    let timer = &mut ctx.timer;
+    let mut g = timer.time(Pass::Allocate, move || {
         Greedy::seeded(t, func, opts, an, lanes)
     });
-    time(Pass::Allocate, || g.allocate())?;
+    timer.time(Pass::Allocate, || g.allocate())?;
     // Last, as LLVM's RAGreedy does it (`tryHintsRecoloring`): it moves
     // assignments within the interference matrix, which only the
     // allocator has.
     if g.opts.hint_recoloring {
-        let moved = time(Pass::HintRecoloring, || {
+        let moved = timer.time(Pass::HintRecoloring, || {
             hint_recolor::recolor_broken_hints(&mut g)
         });
         tracing::debug!(moved, "ranges recolored for copy hints");
@@ -188,7 +191,7 @@ impl<'f, 'a, 't> Greedy<'f, 'a, 't> {
     pub fn new(t: &'a TargetInfo<'t>, func: &'f mut MachineFunction, opts: GreedyOptions) -> Self {
         func.compute_preds();
         let lanes = tracks_sub_reg_liveness(t);
-        let an = crate::pipeline::analyse(t, func, lanes);
+        let an = crate::pipeline::analyse(t, func, lanes, &mut AllocContext::new());
         Greedy::seeded(t, func, opts, an, lanes)
     }
 

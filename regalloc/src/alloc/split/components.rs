@@ -143,7 +143,7 @@ body: |
     #[test]
     fn values_that_flow_into_each_other_share_a_class() {
         let f = read(PIECES);
-        let an = crate::pipeline::analyse(bpf(), &f, true);
+        let an = crate::analysis::Analyses::new(bpf(), &f);
         let range = &an.intervals.vreg(VReg(0)).unwrap().range;
         let c = Components::of(range, &an.intervals.slots, &an.flow.cfg);
         // bb.0's value is read in bb.0 only; bb.1's, bb.2's (through the
@@ -162,7 +162,7 @@ body: |
     #[test]
     fn one_value_is_one_class() {
         let f = read(PIECES);
-        let an = crate::pipeline::analyse(bpf(), &f, true);
+        let an = crate::analysis::Analyses::new(bpf(), &f);
         let range = &an.intervals.vreg(VReg(1)).unwrap().range;
         let c = Components::of(range, &an.intervals.slots, &an.flow.cfg);
         assert_eq!((c.count, c.class_of.clone()), (1, vec![0]));

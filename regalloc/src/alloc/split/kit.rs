@@ -562,7 +562,7 @@ impl SplitKit {
                 }
                 self.store_interval(t, func, an, n, &mine);
             } else {
-                an.intervals.vregs[n.index()] = Some(niv);
+                an.intervals.set_vreg(n, niv);
                 weigh(t, func, an, n, &mine);
             }
             result_users.push(mine);
@@ -621,7 +621,7 @@ impl SplitKit {
         else {
             return false;
         };
-        an.intervals.vregs[n.index()] = Some(niv);
+        an.intervals.set_vreg(n, niv);
         weigh(t, func, an, n, users);
         true
     }
