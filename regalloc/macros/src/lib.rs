@@ -90,6 +90,28 @@ fn message(rendered: &str) -> String {
     text.strip_prefix("error: ").unwrap_or(text).to_string()
 }
 
+/// The last error's text when some were left out: those past [`MAX_ERRORS`]
+/// and those that only follow from the errors shown (references to a def
+/// whose definition failed), with where to see them all.
+fn more_errors(past_cap: usize, following: usize, path: &str) -> Option<String> {
+    let plural = |n: usize| if n == 1 { "error" } else { "errors" };
+    match (past_cap, following) {
+        (0, 0) => None,
+        (0, f) => Some(format!(
+            "{f} more {} in '{path}' follow from the errors above and are not shown",
+            plural(f)
+        )),
+        (n, 0) => Some(format!(
+            "and {n} more {} in '{path}' (`tdgen check` lists them all)",
+            plural(n)
+        )),
+        (n, f) => Some(format!(
+            "and {n} more {} in '{path}' (`tdgen check` lists them all); {f} more follow from these and are not shown",
+            plural(n)
+        )),
+    }
+}
+
 /// Compiles a `.td` target description into static tables and typed constants.
 ///
 /// ```ignore
@@ -138,7 +160,13 @@ pub fn regalloc(input: TokenStream) -> TokenStream {
                 .iter()
                 .take(MAX_ERRORS)
                 .map(|r| syn::Error::new(span, message(r)).to_compile_error());
-            quote!(#tracked #(#errors)*).into()
+            let more = more_errors(
+                f.rendered_each.len().saturating_sub(MAX_ERRORS),
+                f.not_shown,
+                &args.path.value(),
+            )
+            .map(|m| syn::Error::new(span, m).to_compile_error());
+            quote!(#tracked #(#errors)* #more).into()
         }
     }
 }

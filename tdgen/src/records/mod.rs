@@ -4,6 +4,7 @@ pub mod eval;
 pub mod expr;
 pub mod fold;
 pub mod inherit;
+#[cfg(feature = "json")]
 pub mod json;
 pub mod print;
 pub mod record;
@@ -11,6 +12,7 @@ pub mod resolve;
 pub mod types;
 pub mod value;
 
+#[cfg(feature = "json")]
 pub use json::to_json;
 pub use record::{Record, RecordKeeper, RecordKind, RecordVal};
 pub use value::Init;
