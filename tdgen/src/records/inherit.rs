@@ -93,6 +93,19 @@ pub fn add_superclass(
     span: Span,
     rk: &mut RecordKeeper,
 ) -> Result<(), Diagnostic> {
+    // Each record lists every superclass, so a long chain of classes costs
+    // its length squared in memory (and cubed in the checks below).
+    let count = rec.superclasses.len() + rk.get(class).superclasses.len() + 1;
+    if count > super::limits::MAX_SUPERCLASSES {
+        return Err(rk.limit_error(
+            span,
+            format!(
+                "'{}' would have {count} superclasses; the limit is {} (records::limits::MAX_SUPERCLASSES)",
+                print::to_unquoted(&rec.name, rk),
+                super::limits::MAX_SUPERCLASSES
+            ),
+        ));
+    }
     // The class's fields are copied once, not the whole class record.
     let fields: Vec<RecordVal> = rk
         .get(class)

@@ -24,10 +24,26 @@ pub fn parse_file(
     interner: &mut Interner,
 ) -> Result<File, Diagnostic> {
     check_nesting(file, text)?;
-    if let Some(f) = super::descent::parse(file, text, includes, interner) {
-        return Ok(f);
+    match super::descent::parse(file, text, includes, interner) {
+        Ok(f) => Ok(f),
+        Err(super::descent::GaveUp::ToPest) => parse_file_pest(file, text, includes, interner),
+        Err(super::descent::GaveUp::TooDeep(at)) => {
+            let end = text[at..].chars().next().map_or(at, |c| at + c.len_utf8());
+            Err(Diagnostic::error(
+                Kind::Limit,
+                Span::new(file, at, end),
+                format!(
+                    "statements and values nest deeper than {} levels",
+                    super::descent::MAX_DEPTH
+                ),
+            )
+            .with_label("the parser stops here")
+            .with_help(
+                "real descriptions nest a few levels deep; build a long `let ... in`, \
+                 `foreach ... in` or `#` chain from `defvar`s or a loop instead",
+            ))
+        }
     }
-    parse_file_pest(file, text, includes, interner)
 }
 
 /// Parses one preprocessed file with the recursive-descent parser alone
@@ -40,7 +56,7 @@ pub fn parse_file_descent(
     interner: &mut Interner,
 ) -> Option<File> {
     check_nesting(file, text).ok()?;
-    super::descent::parse(file, text, includes, interner)
+    super::descent::parse(file, text, includes, interner).ok()
 }
 
 /// Parses one preprocessed file (already checked by `check_nesting`) with
@@ -260,6 +276,11 @@ fn unclosed_brace(text: &str) -> Option<usize> {
                 i += 1;
                 while i < b.len() && b[i] != b'"' && b[i] != b'\n' {
                     i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+                if b.get(i) != Some(&b'"') {
+                    // An unterminated string: the braces after it are not
+                    // what went wrong.
+                    return None;
                 }
             }
             b'[' if b.get(i + 1) == Some(&b'{') => {
