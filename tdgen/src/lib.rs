@@ -26,6 +26,7 @@ pub mod diag;
 pub mod emit;
 mod loader;
 pub mod records;
+mod suggest;
 pub mod syntax;
 pub mod target;
 

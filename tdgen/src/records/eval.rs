@@ -532,6 +532,7 @@ impl<'a> Evaluator<'a> {
                 is_field: false,
                 is_template_arg: true,
                 loc: a.name.span,
+                let_at: super::record::NOT_SET_BY_LET,
             });
             rec.template_args.push(q);
         }
@@ -578,6 +579,7 @@ impl<'a> Evaluator<'a> {
                 let l = &self.lets[i][j];
                 let (name, bits, value, loc) = (l.name, l.bits.clone(), l.value.clone(), l.loc);
                 set_value(rec, name, bits.as_deref(), value, loc, self.rk)?;
+                set_by_let(rec, name, loc);
             }
         }
         Ok(())
@@ -612,6 +614,7 @@ impl<'a> Evaluator<'a> {
                     is_field: *is_field,
                     is_template_arg: false,
                     loc: name.span,
+                    let_at: super::record::NOT_SET_BY_LET,
                 };
                 add_value(rec, rv, *span, self.rk)?;
                 if let Some(v) = value {
@@ -623,12 +626,12 @@ impl<'a> Evaluator<'a> {
             }
             BodyItem::Let(l) => {
                 let Some(f) = rec.value(l.name.sym) else {
-                    return Err(Diagnostic::error(
-                        Kind::Undefined,
+                    return Err(super::inherit::unknown_field(
+                        rec,
+                        l.name.sym,
                         l.name.span,
-                        format!("value '{}' unknown", self.rk.interner.name(l.name.sym)),
-                    )
-                    .with_help("declare the field in the record or one of its classes before assigning it with `let`"));
+                        self.rk,
+                    ));
                 };
                 let fty = f.ty.clone();
                 let bits = match &l.bits {
@@ -644,7 +647,9 @@ impl<'a> Evaluator<'a> {
                     None => fty,
                 };
                 let v = self.value(&l.value, Some(rec), Some(&expect), Mode::Value)?;
-                set_value(rec, l.name.sym, bits.as_deref(), v, l.span, self.rk)
+                set_value(rec, l.name.sym, bits.as_deref(), v, l.span, self.rk)?;
+                set_by_let(rec, l.name.sym, l.span);
+                Ok(())
             }
             BodyItem::Defvar(d) => self.defvar(d, Some(rec)),
             BodyItem::Assert(a) => {
@@ -1326,19 +1331,20 @@ impl<'a> Evaluator<'a> {
     /// `couldn't find multiclass`: an error that follows from an earlier
     /// one when the multiclass's definition failed.
     fn multiclass_not_found(&mut self, name: Ident) -> Diagnostic {
+        let text = self.rk.interner.name(name.sym);
         let d = Diagnostic::error(
             Kind::Undefined,
             name.span,
-            format!(
-                "couldn't find multiclass '{}'",
-                self.rk.interner.name(name.sym)
-            ),
+            format!("couldn't find multiclass '{text}'"),
         );
         // Reported once: later uses of the same name follow from this error.
         if !self.rk.poison.multiclasses.insert(name.sym) {
-            d.following()
-        } else {
-            d
+            return d.following();
+        }
+        let known = self.multiclasses.keys().map(|&m| self.rk.interner.name(m));
+        match crate::suggest::closest(text, known) {
+            Some(c) => d.with_help(format!("did you mean '{c}'?")),
+            None => d,
         }
     }
 
@@ -1511,6 +1517,13 @@ fn mentions_poisoned(v: &Init, rk: &RecordKeeper, budget: &mut usize) -> bool {
         Init::Field(f) => mentions_poisoned(&f.rec, rk, budget),
         Init::AnonClass(a) => any(&mut a.args.iter().map(|(_, x)| x), budget),
         _ => false,
+    }
+}
+
+/// Records that a `let` at `at` set field `name` of `rec`.
+fn set_by_let(rec: &mut Record, name: Sym, at: Span) {
+    if let Some(v) = rec.value_mut(name) {
+        v.let_at = at;
     }
 }
 

@@ -58,16 +58,16 @@ impl Evaluator<'_> {
     /// `{what} '{name}'` for a class name that names no class: an error
     /// that follows from an earlier one when the class's definition failed.
     pub(crate) fn class_not_found(&mut self, name: Ident, what: &str) -> Diagnostic {
-        let d = Diagnostic::error(
-            Kind::Undefined,
-            name.span,
-            format!("{what} '{}'", self.rk.interner.name(name.sym)),
-        );
+        let text = self.rk.interner.name(name.sym);
+        let d = Diagnostic::error(Kind::Undefined, name.span, format!("{what} '{text}'"));
         // Reported once: later uses of the same name follow from this error.
         if !self.rk.poison.classes.insert(name.sym) {
-            d.following()
-        } else {
-            d
+            return d.following();
+        }
+        let classes = self.rk.classes.keys().map(|&c| self.rk.interner.name(c));
+        match crate::suggest::closest(text, classes) {
+            Some(c) => d.with_help(format!("did you mean '{c}'?")),
+            None => d,
         }
     }
 
@@ -188,12 +188,36 @@ impl Evaluator<'_> {
             format!("variable not defined: '{text}'"),
         );
         // Reported once: later uses of the same name follow from this error.
-        Err(if self.rk.poison.covers(&text) {
-            d.following()
-        } else {
-            self.rk.poison.name(&text);
-            d
+        if self.rk.poison.covers(&text) {
+            return Err(d.following());
+        }
+        self.rk.poison.name(&text);
+        let locals = self.names_in_scope(cur);
+        let help = crate::suggest::for_record_name(&text, self.rk, locals.iter().map(|s| &**s));
+        Err(match help {
+            Some(h) => d.with_help(h),
+            None => d,
         })
+    }
+
+    /// The variables, fields and template arguments a name could mean here.
+    fn names_in_scope(&self, cur: Option<&Record>) -> Vec<Rc<str>> {
+        let mut names: Vec<Rc<str>> = Vec::new();
+        for s in &self.scopes {
+            names.extend(s.vars.keys().map(|&v| self.rk.interner.rc(v)));
+            if let ScopeKind::Loop(v, _) = &s.kind {
+                names.push(self.rk.interner.rc(*v));
+            }
+        }
+        if let Some(rec) = cur {
+            for v in &rec.values {
+                let n = self.rk.interner.name(v.name);
+                // Template arguments are stored as `Class:arg`; written as `arg`.
+                let n = n.rsplit([':']).next().unwrap_or(n);
+                names.push(Rc::from(n));
+            }
+        }
+        names
     }
 
     /// Evaluates an expression; `expected` guides untyped literals (`[]`, `?`).

@@ -23,7 +23,18 @@ pub struct RecordVal {
     pub is_template_arg: bool,
     /// Where it was declared.
     pub loc: Span,
+    /// The `let` that set the current value, in the record or in a class
+    /// it inherits (file [`crate::FileId::NONE`] when no `let` did): errors
+    /// about the value point there.
+    pub let_at: Span,
 }
+
+/// The `let_at` of a value no `let` set.
+pub(crate) const NOT_SET_BY_LET: Span = Span {
+    file: crate::diag::FileId::NONE,
+    start: 0,
+    end: 0,
+};
 
 /// What a record is.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -295,7 +306,10 @@ impl RecordKeeper {
             d.following()
         } else {
             self.poison.name(name);
-            d
+            match crate::suggest::for_record_name(name, self, []) {
+                Some(h) => d.with_help(h),
+                None => d,
+            }
         };
         self.diags.push(d);
     }
