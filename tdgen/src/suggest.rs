@@ -2,8 +2,9 @@
 //!
 //! A candidate qualifies when it differs from the name by at most a third
 //! of the name's length in single-character insertions, deletions and
-//! substitutions (at least one), as rustc's suggestions do; a candidate
-//! equal but for case always qualifies and wins. Ties go to the
+//! substitutions (at least one, none for names shorter than three
+//! characters), as rustc's suggestions do; a candidate equal but for case
+//! always qualifies and wins. Ties go to the
 //! alphabetically first candidate, so the suggestion does not depend on
 //! the order of a hash map.
 
@@ -12,7 +13,9 @@ pub(crate) fn closest<'a>(
     name: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<&'a str> {
-    let limit = (name.chars().count() / 3).max(1);
+    // A name of one or two characters is like too many others to guess at.
+    let len = name.chars().count();
+    let limit = if len < 3 { 0 } else { (len / 3).max(1) };
     let mut best: Option<(usize, &'a str)> = None;
     for c in candidates {
         if c == name {
@@ -132,13 +135,15 @@ mod tests {
 
     #[test]
     fn nothing_is_suggested_for_a_name_unlike_every_candidate() {
+        assert_eq!(closest("b", ["a"]), None, "one letter is like any other");
+        assert_eq!(closest("r0", ["R0"]), Some("R0"), "but case alone still counts");
         assert_eq!(closest("Foo", ["Register", "Instruction"]), None);
         assert_eq!(closest("X", ["X"]), None, "the name itself is no suggestion");
     }
 
     #[test]
     fn ties_go_to_the_first_in_alphabetical_order() {
-        assert_eq!(closest("R1", ["R2", "R0"]), Some("R0"));
+        assert_eq!(closest("RX1", ["RX2", "RX0"]), Some("RX0"));
     }
 
     #[test]

@@ -170,3 +170,39 @@ pub fn regalloc(input: TokenStream) -> TokenStream {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::more_errors;
+
+    #[test]
+    fn nothing_is_added_when_every_error_was_shown() {
+        assert_eq!(more_errors(0, 0, "t.td"), None);
+    }
+
+    #[test]
+    fn errors_past_the_cap_are_counted() {
+        assert_eq!(
+            more_errors(13, 0, "t.td").as_deref(),
+            Some("and 13 more errors in 't.td' (`tdgen check` lists them all)")
+        );
+        assert_eq!(
+            more_errors(1, 0, "t.td").as_deref(),
+            Some("and 1 more error in 't.td' (`tdgen check` lists them all)")
+        );
+    }
+
+    #[test]
+    fn errors_that_follow_from_those_shown_are_counted() {
+        assert_eq!(
+            more_errors(0, 23, "x86/x86.td").as_deref(),
+            Some("23 more errors in 'x86/x86.td' follow from the errors above and are not shown")
+        );
+        assert_eq!(
+            more_errors(2, 5, "t.td").as_deref(),
+            Some(
+                "and 2 more errors in 't.td' (`tdgen check` lists them all); 5 more follow from these and are not shown"
+            )
+        );
+    }
+}

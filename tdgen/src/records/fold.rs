@@ -1,6 +1,7 @@
 //! Folding bang operators once their operands are known, with llvm-tblgen's rules for each.
 
 use super::RecId;
+use super::limits::MAX_EXPANDED_VALUE as MAX_EXPANDED;
 use super::print;
 use super::record::RecordKeeper;
 use super::resolve::{MapResolver, bound_var, concat_strings, convert, resolve, type_of};
@@ -848,12 +849,6 @@ fn value_too_big(v: &Init) -> bool {
     }
 }
 
-/// Leaves a value may hold when expanded (each list element and dag
-/// argument counted every time it is referenced): a list of a million
-/// references to one list of a million elements is small in memory and
-/// 2^40 elements when printed or walked.
-const MAX_EXPANDED: usize = 1 << 24;
-
 /// Whether the values of a list being built by `what` (which may refer
 /// to the same value many times) stay within [`MAX_EXPANDED`] leaves when
 /// expanded; reports the limit error when not. Only lists and dags are
@@ -868,7 +863,7 @@ fn shares_within_limit<'v>(
         leaves = leaves.saturating_add(expanded_leaves(e, MAX_EXPANDED));
         if leaves > MAX_EXPANDED {
             rk.over_limit(format!(
-                "{what} builds a value of more than {MAX_EXPANDED} elements when expanded (a list of lists referring to one list many times)"
+                "{what} builds a value of more than {MAX_EXPANDED} elements when expanded (records::limits::MAX_EXPANDED_VALUE): a list of lists refers to one list many times"
             ));
             return false;
         }

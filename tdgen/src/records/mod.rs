@@ -62,6 +62,12 @@ pub mod limits {
     /// together (1 GiB of string bytes, each list element counted as 16):
     /// bounds the memory of many large values where each alone is allowed.
     pub const MAX_BUILT_BYTES: usize = 1 << 30;
+    /// Elements a list built by `!listsplat`, `!listconcat` or `!foreach`
+    /// may hold when expanded, each element of an inner list or dag counted
+    /// every time it is referred to (16,777,216): a million references to
+    /// one list of a million elements is small in memory, and 2^40 elements
+    /// to print or walk.
+    pub const MAX_EXPANDED_VALUE: usize = 1 << 24;
     /// Superclasses of one record (1,024): each record holds all of its
     /// superclasses, so a chain of classes costs its length squared.
     pub const MAX_SUPERCLASSES: usize = 1 << 10;
