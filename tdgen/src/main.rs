@@ -195,7 +195,8 @@ fn failed(
     ExitCode::FAILURE
 }
 
-/// `error: FILE found N errors`, and how many more followed from them.
+/// `error: FILE found N errors`, and how many more followed from them
+/// (`; 3 more follow from it and are not shown`).
 fn summary(file: &std::path::Path, diags: &[tdgen::Diagnostic], not_shown: usize) -> String {
     let n = diags.iter().filter(|d| d.is_error()).count();
     let mut s = format!(
@@ -205,8 +206,10 @@ fn summary(file: &std::path::Path, diags: &[tdgen::Diagnostic], not_shown: usize
     );
     if not_shown > 0 {
         s.push_str(&format!(
-            " ({not_shown} more that follow from {} not shown)",
-            if n == 1 { "it" } else { "them" }
+            "; {not_shown} more {} from {} and {} not shown",
+            if not_shown == 1 { "follows" } else { "follow" },
+            if n == 1 { "it" } else { "them" },
+            if not_shown == 1 { "is" } else { "are" },
         ));
     }
     s.push('\n');

@@ -78,7 +78,7 @@ fn a_range_of_2_to_the_32_elements_is_an_error_before_anything_is_allocated() {
         &format!(
             "error: !range builds a list of 4294967296 elements; the limit is 1048576 (records::limits::MAX_LIST)\n  \
              ┌─ t.td:1:23\n  │\n1 │ def X {{ list<int> l = !range(4294967296); }}\n  │                       ^^^^^^^^^^^^^^^^^^\n  │\n{LIMIT_HELP}\n\
-             error: t.td found 1 error (1 more that follow from it not shown)\n"
+             error: t.td found 1 error; 1 more follows from it and is not shown\n"
         ),
     );
     rejected(
@@ -133,7 +133,7 @@ fn a_list_of_a_million_references_to_a_million_elements_is_an_error() {
         &format!(
             "error: !listsplat builds a value of more than 16777216 elements when expanded (records::limits::MAX_EXPANDED_VALUE): a list of lists refers to one list many times\n  \
              ┌─ t.td:2:29\n  │\n2 │ def X {{ list<list<int>> l = !listsplat(big, 1048576); }}\n  │                             ^^^^^^^^^^^^^^^^^^^^^^^^\n  │\n{LIMIT_HELP}\n\
-             error: t.td found 1 error (1 more that follow from it not shown)\n"
+             error: t.td found 1 error; 1 more follows from it and is not shown\n"
         ),
     );
 }
@@ -205,7 +205,7 @@ fn integer_overflow_is_an_error_where_llvm_tblgen_has_undefined_behaviour() {
         "def X { int a = !add(9223372036854775807, 1); }\n",
         "error: illegal operation: !add(9223372036854775807, 1) overflows a 64-bit int\n  \
          ┌─ t.td:1:17\n  │\n1 │ def X { int a = !add(9223372036854775807, 1); }\n  │                 ^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n\n\
-         error: t.td found 1 error (1 more that follow from it not shown)\n",
+         error: t.td found 1 error; 1 more follows from it and is not shown\n",
     );
     rejected(
         "mul_sub_overflow",
@@ -214,21 +214,21 @@ fn integer_overflow_is_an_error_where_llvm_tblgen_has_undefined_behaviour() {
          ┌─ t.td:1:17\n  │\n1 │ def X { int a = !mul(4294967296, 4294967296); int b = !sub(-9223372036854775807, 2); }\n  │                 ^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n\n\
          error: illegal operation: !sub(-9223372036854775807, 2) overflows a 64-bit int\n  \
          ┌─ t.td:1:55\n  │\n1 │ def X { int a = !mul(4294967296, 4294967296); int b = !sub(-9223372036854775807, 2); }\n  │                                                       ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n\n\
-         error: t.td found 2 errors (2 more that follow from them not shown)\n",
+         error: t.td found 2 errors; 2 more follow from them and are not shown\n",
     );
     rejected(
         "shift_64",
         "def X { int a = !shl(1, 64); }\n",
         "error: illegal operation: !shl(1, 64): the shift amount must be 0 to 63\n  \
          ┌─ t.td:1:17\n  │\n1 │ def X { int a = !shl(1, 64); }\n  │                 ^^^^^^^^^^^\n\n\
-         error: t.td found 1 error (1 more that follow from it not shown)\n",
+         error: t.td found 1 error; 1 more follows from it and is not shown\n",
     );
     rejected(
         "shift_negative",
         "def X { int a = !sra(-8, -1); }\n",
         "error: illegal operation: !sra(-8, -1): the shift amount must be 0 to 63\n  \
          ┌─ t.td:1:17\n  │\n1 │ def X { int a = !sra(-8, -1); }\n  │                 ^^^^^^^^^^^^\n\n\
-         error: t.td found 1 error (1 more that follow from it not shown)\n",
+         error: t.td found 1 error; 1 more follows from it and is not shown\n",
     );
 }
 

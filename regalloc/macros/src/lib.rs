@@ -97,17 +97,21 @@ fn more_errors(past_cap: usize, following: usize, path: &str) -> Option<String> 
     let plural = |n: usize| if n == 1 { "error" } else { "errors" };
     match (past_cap, following) {
         (0, 0) => None,
+        (0, 1) => Some(format!(
+            "1 more error in '{path}' follows from the errors above and is not shown"
+        )),
         (0, f) => Some(format!(
-            "{f} more {} in '{path}' follow from the errors above and are not shown",
-            plural(f)
+            "{f} more errors in '{path}' follow from the errors above and are not shown"
         )),
         (n, 0) => Some(format!(
             "and {n} more {} in '{path}' (`tdgen check` lists them all)",
             plural(n)
         )),
         (n, f) => Some(format!(
-            "and {n} more {} in '{path}' (`tdgen check` lists them all); {f} more follow from these and are not shown",
-            plural(n)
+            "and {n} more {} in '{path}' (`tdgen check` lists them all); {f} more {} from these and {} not shown",
+            plural(n),
+            if f == 1 { "follows" } else { "follow" },
+            if f == 1 { "is" } else { "are" },
         )),
     }
 }
@@ -194,6 +198,10 @@ mod tests {
 
     #[test]
     fn errors_that_follow_from_those_shown_are_counted() {
+        assert_eq!(
+            more_errors(0, 1, "t.td").as_deref(),
+            Some("1 more error in 't.td' follows from the errors above and is not shown")
+        );
         assert_eq!(
             more_errors(0, 23, "x86/x86.td").as_deref(),
             Some("23 more errors in 'x86/x86.td' follow from the errors above and are not shown")
