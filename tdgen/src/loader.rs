@@ -164,7 +164,10 @@ impl Loader {
             diags.retain(|d| d.is_error() || d.severity == crate::diag::Severity::Warning);
             // An error that only follows from another (a reference to a def
             // that failed) says nothing new; the first error is the one to fix.
-            if diags.iter().any(|d| d.is_error() && !d.follows_from_earlier()) {
+            if diags
+                .iter()
+                .any(|d| d.is_error() && !d.follows_from_earlier())
+            {
                 let before = diags.len();
                 diags.retain(|d| !d.follows_from_earlier());
                 self.not_shown = before - diags.len();

@@ -185,11 +185,7 @@ fn parse_arguments() -> Cli {
 }
 
 /// Reports a file's diagnostics and how many errors there were; exit status 1.
-fn failed(
-    loader: &tdgen::Loader,
-    file: &std::path::Path,
-    diags: &[tdgen::Diagnostic],
-) -> ExitCode {
+fn failed(loader: &tdgen::Loader, file: &std::path::Path, diags: &[tdgen::Diagnostic]) -> ExitCode {
     say(&loader.render(diags));
     say(&summary(file, diags, loader.errors_not_shown()));
     ExitCode::FAILURE

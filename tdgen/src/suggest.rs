@@ -70,7 +70,8 @@ fn register_called(name: &str, rk: &crate::records::RecordKeeper) -> Option<Stri
         if !r.is_subclass_of(register) {
             continue;
         }
-        let field = |f: Option<crate::syntax::ast::Sym>| f.and_then(|f| r.value(f)).map(|v| &v.value);
+        let field =
+            |f: Option<crate::syntax::ast::Sym>| f.and_then(|f| r.value(f)).map(|v| &v.value);
         let reg = rk.name_of(d);
         if field(asm_name).is_some_and(is_name) {
             return Some(format!(
@@ -136,9 +137,17 @@ mod tests {
     #[test]
     fn nothing_is_suggested_for_a_name_unlike_every_candidate() {
         assert_eq!(closest("b", ["a"]), None, "one letter is like any other");
-        assert_eq!(closest("r0", ["R0"]), Some("R0"), "but case alone still counts");
+        assert_eq!(
+            closest("r0", ["R0"]),
+            Some("R0"),
+            "but case alone still counts"
+        );
         assert_eq!(closest("Foo", ["Register", "Instruction"]), None);
-        assert_eq!(closest("X", ["X"]), None, "the name itself is no suggestion");
+        assert_eq!(
+            closest("X", ["X"]),
+            None,
+            "the name itself is no suggestion"
+        );
     }
 
     #[test]

@@ -41,7 +41,10 @@ impl Case {
     /// `tdgen records t.td`: its standard error and exit status.
     fn records(&self) -> (String, Option<i32>) {
         let o = self.run(&["records", "t.td"]);
-        (String::from_utf8_lossy(&o.stderr).into_owned(), o.status.code())
+        (
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+            o.status.code(),
+        )
     }
 }
 
@@ -111,7 +114,11 @@ fn a_range_whose_last_step_passes_the_largest_int_has_the_elements_it_names() {
 fn a_string_doubled_forty_times_stops_at_64_mib() {
     let mut text = String::from("defvar s0 = \"ab\";\n");
     for i in 1..=40 {
-        text.push_str(&format!("defvar s{i} = !strconcat(s{}, s{});\n", i - 1, i - 1));
+        text.push_str(&format!(
+            "defvar s{i} = !strconcat(s{}, s{});\n",
+            i - 1,
+            i - 1
+        ));
     }
     text.push_str("def X { string s = s40; }\n");
     rejected(
@@ -134,6 +141,20 @@ fn a_list_of_a_million_references_to_a_million_elements_is_an_error() {
             "error: !listsplat builds a value of more than 16777216 elements when expanded (records::limits::MAX_EXPANDED_VALUE): a list of lists refers to one list many times\n  \
              ┌─ t.td:2:29\n  │\n2 │ def X {{ list<list<int>> l = !listsplat(big, 1048576); }}\n  │                             ^^^^^^^^^^^^^^^^^^^^^^^^\n  │\n{LIMIT_HELP}\n\
              error: t.td found 1 error; 1 more follows from it and is not shown\n"
+        ),
+    );
+}
+
+#[test]
+fn a_limit_passed_in_a_loop_body_is_reported_once() {
+    rejected(
+        "limit_in_loop",
+        "defvar big = !listsplat(\"x\", 1048576);\n\
+         foreach i = 0-100 in def X#i { list<string> l = !listconcat(big, big); }\n",
+        &format!(
+            "error: !listconcat builds a list of 2097152 elements; the limit is 1048576 (records::limits::MAX_LIST)\n  \
+             ┌─ t.td:2:49\n  │\n2 │ foreach i = 0-100 in def X#i {{ list<string> l = !listconcat(big, big); }}\n  │                                                 ^^^^^^^^^^^^^^^^^^^^^\n  │\n{LIMIT_HELP}\n\
+             error: t.td found 1 error\n"
         ),
     );
 }
@@ -335,7 +356,9 @@ fn with_closed_pipe(case: &Case, args: &[&str], stdout: bool) -> (Option<i32>, S
 fn a_reader_that_closes_standard_output_early_ends_tdgen_with_141_and_no_panic() {
     let mut text = String::new();
     for i in 0..20_000 {
-        text.push_str(&format!("def R{i} {{ int value = {i}; string name = \"register {i}\"; }}\n"));
+        text.push_str(&format!(
+            "def R{i} {{ int value = {i}; string name = \"register {i}\"; }}\n"
+        ));
     }
     let c = Case::new("closed_stdout", &text);
     let (code, stderr) = with_closed_pipe(&c, &["records", "t.td"], true);

@@ -165,7 +165,10 @@ impl<'a> Evaluator<'a> {
             if let Err(d) = self.stmt(s) {
                 self.poison_statement(s, &mut Vec::new(), false);
                 if let Some(mc) = &self.cur_multiclass {
-                    let name = self.rk.interner.intern(&print::to_unquoted(&mc.rec.name, self.rk));
+                    let name = self
+                        .rk
+                        .interner
+                        .intern(&print::to_unquoted(&mc.rec.name, self.rk));
                     self.rk.poison.multiclasses.insert(name);
                 }
                 self.report(d);
@@ -192,8 +195,14 @@ impl<'a> Evaluator<'a> {
     /// since the current top-level statement began.
     fn error_in_statement(&self) -> bool {
         let (ours, folds) = self.stmt_errors_mark;
-        self.diags.get(ours..).is_some_and(|d| d.iter().any(Diagnostic::is_error))
-            || self.rk.diags.get(folds..).is_some_and(|d| d.iter().any(Diagnostic::is_error))
+        self.diags
+            .get(ours..)
+            .is_some_and(|d| d.iter().any(Diagnostic::is_error))
+            || self
+                .rk
+                .diags
+                .get(folds..)
+                .is_some_and(|d| d.iter().any(Diagnostic::is_error))
     }
 
     /// Marks the names a failed statement would have defined (its own, or
@@ -990,6 +999,10 @@ impl<'a> Evaluator<'a> {
         let items = items.clone();
         let mut dest = dest;
         for it in items.iter() {
+            if self.rk.budget.exceeded {
+                // Reported where it happened; the statement stops here.
+                return Ok(());
+            }
             self.rk.budget.iterations += 1;
             if self.rk.budget.iterations > super::limits::MAX_ITERATIONS {
                 return Err(self.rk.limit_error(

@@ -1382,7 +1382,10 @@ pub fn expand_ranges(
         if total > super::limits::MAX_LIST as i128 {
             let what = match r.end {
                 Some(e) => format!("range {}-{e} has {count} elements", r.start),
-                None => format!("the ranges have more than {} elements", super::limits::MAX_LIST),
+                None => format!(
+                    "the ranges have more than {} elements",
+                    super::limits::MAX_LIST
+                ),
             };
             return Err(rk.limit_error(
                 r.span,

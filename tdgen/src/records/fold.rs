@@ -874,7 +874,11 @@ fn shares_within_limit<'v>(
 /// Leaves of `v` when expanded, counting stopped past `cap`.
 fn expanded_leaves(v: &Init, cap: usize) -> usize {
     match v {
-        Init::List(es, _) if es.iter().any(|e| matches!(e, Init::List(..) | Init::Dag(_))) => {
+        Init::List(es, _)
+            if es
+                .iter()
+                .any(|e| matches!(e, Init::List(..) | Init::Dag(_))) =>
+        {
             let mut n = 0usize;
             for e in es.iter() {
                 n = n.saturating_add(expanded_leaves(e, cap));

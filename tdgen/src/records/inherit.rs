@@ -339,8 +339,10 @@ pub(crate) fn unknown_field(rec: &Record, name: Sym, loc: Span, rk: &RecordKeepe
         .map(|v| rk.interner.name(v.name));
     let help = match crate::suggest::closest(text, fields) {
         Some(f) => format!("did you mean '{f}'?"),
-        None => "declare the field in the record or one of its classes before assigning it with `let`"
-            .to_string(),
+        None => {
+            "declare the field in the record or one of its classes before assigning it with `let`"
+                .to_string()
+        }
     };
     Diagnostic::error(Kind::Undefined, loc, format!("value '{text}' unknown")).with_help(help)
 }

@@ -314,10 +314,15 @@ impl RecordKeeper {
         self.diags.push(d);
     }
 
-    /// An error for an exceeded limit at `span`; evaluation stops after it.
+    /// An error for an exceeded limit at `span`; evaluation stops after it
+    /// (and a limit exceeded again before it has stopped follows from the first).
     pub(crate) fn limit_error(&mut self, span: Span, msg: impl Into<String>) -> Diagnostic {
-        self.budget.exceeded = true;
-        Diagnostic::error(crate::diag::Kind::Limit, span, msg).with_help(LIMIT_HELP)
+        let d = Diagnostic::error(crate::diag::Kind::Limit, span, msg).with_help(LIMIT_HELP);
+        if std::mem::replace(&mut self.budget.exceeded, true) {
+            d.following()
+        } else {
+            d
+        }
     }
 
     /// Reports an exceeded limit at the current location; evaluation stops after it.

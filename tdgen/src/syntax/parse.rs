@@ -322,7 +322,10 @@ fn unclosed_brace(text: &str) -> Option<usize> {
 /// The indentation (in bytes) of the line holding offset `at`, and whether
 /// only blanks precede `at` on it.
 fn indentation(b: &[u8], at: usize) -> (usize, bool) {
-    let start = b[..at].iter().rposition(|&c| c == b'\n').map_or(0, |p| p + 1);
+    let start = b[..at]
+        .iter()
+        .rposition(|&c| c == b'\n')
+        .map_or(0, |p| p + 1);
     let indent = b[start..at]
         .iter()
         .take_while(|&&c| c == b' ' || c == b'\t')
