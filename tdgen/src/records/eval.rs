@@ -526,7 +526,7 @@ impl<'a> Evaluator<'a> {
                                 "default value for template argument '{}' of type '{}' is incompatible: '{}'",
                                 self.rk.interner.name(a.name.sym),
                                 type_string(&ty, self.rk),
-                                print::to_string(&v, self.rk)
+                                print::to_string_for_message(&v, self.rk)
                             );
                             return Err(Diagnostic::error(Kind::Type, d.span, m));
                         }
@@ -692,7 +692,7 @@ impl<'a> Evaluator<'a> {
                 None => {
                     let m = format!(
                         "record name '{}' is not a string",
-                        print::to_string(&v, self.rk)
+                        print::to_string_for_message(&v, self.rk)
                     );
                     return Err(Diagnostic::error(Kind::Type, e.span, m));
                 }
@@ -790,7 +790,7 @@ impl<'a> Evaluator<'a> {
             _ => {
                 let m = format!(
                     "assert condition must be of type bit, bits, or int: {}",
-                    print::to_string(&c, self.rk)
+                    print::to_string_for_message(&c, self.rk)
                 );
                 self.diags.push(Diagnostic::error(Kind::Assert, a.loc, m));
             }
@@ -826,7 +826,7 @@ impl<'a> Evaluator<'a> {
             *self.rk.get_mut(id) = rec.clone();
             let m = format!(
                 "record name '{}' could not be fully resolved",
-                print::to_string(&rec.name, self.rk)
+                print::to_string_for_message(&rec.name, self.rk)
             );
             return Err(Diagnostic::error(Kind::Eval, loc, m));
         };
@@ -972,7 +972,7 @@ impl<'a> Evaluator<'a> {
             if matches!(folded, Init::Op(_)) {
                 let m = format!(
                     "unable to resolve if condition '{}' at end of containing scope",
-                    print::to_string(&c, self.rk)
+                    print::to_string_for_message(&c, self.rk)
                 );
                 return Err(Diagnostic::error(Kind::Eval, l.loc, m));
             }
@@ -992,7 +992,7 @@ impl<'a> Evaluator<'a> {
             }
             let m = format!(
                 "attempting to loop over '{}', expected a list",
-                print::to_string(&list, self.rk)
+                print::to_string_for_message(&list, self.rk)
             );
             return Err(Diagnostic::error(Kind::Type, l.loc, m));
         };
@@ -1114,7 +1114,7 @@ impl<'a> Evaluator<'a> {
                     _ => {
                         let m = format!(
                             "foreach over '{}': expected a list",
-                            print::to_string(&v, self.rk)
+                            print::to_string_for_message(&v, self.rk)
                         );
                         return Err(Diagnostic::error(Kind::Type, e.span, m));
                     }
@@ -1581,7 +1581,7 @@ pub fn check_assertions(id: RecId, rk: &mut RecordKeeper) {
             _ => {
                 let m = format!(
                     "assert condition must be of type bit, bits, or int: {}",
-                    print::to_string(&c, rk)
+                    print::to_string_for_message(&c, rk)
                 );
                 rk.diags.push(Diagnostic::error(Kind::Assert, a.loc, m));
             }

@@ -80,7 +80,7 @@ impl Evaluator<'_> {
     }
 
     fn vs(&self, v: &Init) -> String {
-        print::to_string(v, self.rk)
+        print::to_string_for_message(v, self.rk)
     }
 
     /// Looks up an identifier (llvm-tblgen's `ParseIDValue`).

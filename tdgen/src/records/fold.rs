@@ -432,8 +432,8 @@ pub fn fold(o: OpInit, cur: Option<(RecId, Init)>, fin: bool, rk: &mut RecordKee
                     {
                         let msg = format!(
                             "concatenated Dag operators do not match: '{}' vs. '{}'",
-                            print::to_string(&a[0], rk),
-                            print::to_string(&a[1], rk)
+                            print::to_string_for_message(&a[0], rk),
+                            print::to_string_for_message(&a[1], rk)
                         );
                         rk.error(msg);
                         return unfolded(o);

@@ -37,7 +37,7 @@ pub fn resolve_record(rec: &mut Record, r: &mut dyn Resolver, rk: &mut RecordKee
             None => {
                 let msg = format!(
                     "invalid value '{}' found when setting field '{}' of type '{}' after resolving references",
-                    print::to_string(&nv, rk),
+                    print::to_string_for_message(&nv, rk),
                     rk.interner.name(rec.values[i].name),
                     type_string(&ty, rk)
                 );
@@ -436,7 +436,7 @@ pub fn set_value(
                     "field '{}' of type '{}' is incompatible with value '{}{}'",
                     rk.interner.name(name),
                     type_string(&ty, rk),
-                    print::to_string(&v, rk),
+                    print::to_string_for_message(&v, rk),
                     vt
                 ),
             ))

@@ -39,7 +39,7 @@ pub fn to_string_short(v: &Init, rk: &RecordKeeper, max: usize) -> String {
     }
 }
 
-/// [`to_string`] for a message: whole up to [`MESSAGE_CAP`] characters.
+/// [`to_string`] for a message: whole up to 1 MiB, cut beyond.
 pub fn to_string_for_message(v: &Init, rk: &RecordKeeper) -> String {
     to_string_short(v, rk, MESSAGE_CAP)
 }
