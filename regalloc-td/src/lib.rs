@@ -300,6 +300,6 @@ mod tests {
     #[test]
     fn missing_file_is_an_error_value() {
         let e = load("/nonexistent/x.td", &[]).unwrap_err();
-        assert!(e.contains("could not read"), "{e}");
+        assert!(e.contains("cannot read"), "{e}");
     }
 }

@@ -17,6 +17,12 @@ use std::sync::{Arc, OnceLock};
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct FileId(pub u32);
 
+impl FileId {
+    /// No file: the primary span of a diagnostic about no place in the
+    /// text (a file that cannot be read), rendered without a snippet.
+    pub const NONE: FileId = FileId(u32::MAX);
+}
+
 /// A byte range in one source file.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Span {
@@ -282,6 +288,10 @@ pub struct Diagnostic {
     pub secondary: Vec<(Span, String)>,
     /// A suggestion how to fix it.
     pub help: Option<String>,
+    /// Whether this error only follows from an earlier one (a reference to
+    /// a record whose definition failed): such errors are counted, not shown,
+    /// when the earlier error is.
+    pub(crate) follows: bool,
 }
 
 impl Diagnostic {
@@ -295,7 +305,35 @@ impl Diagnostic {
             label: String::new(),
             secondary: Vec::new(),
             help: None,
+            follows: false,
         }
+    }
+
+    /// An error about no place in the text (a file that cannot be read):
+    /// rendered as its message and help alone.
+    pub fn unlocated(kind: Kind, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::error(
+            kind,
+            Span {
+                file: FileId::NONE,
+                start: 0,
+                end: 0,
+            },
+            message,
+        )
+    }
+
+    /// Marks this error as following from an earlier one (see [`Diagnostic::follows_from_earlier`]).
+    pub(crate) fn following(mut self) -> Diagnostic {
+        self.follows = true;
+        self
+    }
+
+    /// Whether this error only follows from an earlier error (a reference to
+    /// a record, class or variable whose definition failed). The loader drops
+    /// such errors when it reports the earlier one; see [`crate::Loader::errors_not_shown`].
+    pub fn follows_from_earlier(&self) -> bool {
+        self.follows
     }
 
     /// A note (used for `dump`).
@@ -335,13 +373,16 @@ impl Diagnostic {
             Severity::Warning => cs::Diagnostic::warning(),
             Severity::Note => cs::Diagnostic::note(),
         };
-        let mut labels = vec![
-            cs::Label::primary(
-                self.primary.file,
-                self.primary.start as usize..self.primary.end as usize,
-            )
-            .with_message(self.label.clone()),
-        ];
+        let mut labels = Vec::new();
+        if self.primary.file != FileId::NONE {
+            labels.push(
+                cs::Label::primary(
+                    self.primary.file,
+                    self.primary.start as usize..self.primary.end as usize,
+                )
+                .with_message(self.label.clone()),
+            );
+        }
         for (s, m) in &self.secondary {
             labels.push(
                 cs::Label::secondary(s.file, s.start as usize..s.end as usize)

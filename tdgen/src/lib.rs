@@ -8,16 +8,25 @@
 //! ```
 //! let mut loader = tdgen::Loader::new();
 //! let rk = loader.records_from_str("x.td", "class A<int v> { int V = v; } def X : A<3>;").unwrap();
-//! let json = tdgen::records::to_json(&rk);
-//! assert_eq!(json["X"]["V"], 3);
+//! let x = rk.def("X").unwrap();
+//! let v = rk.interner.get("V").unwrap();
+//! assert!(matches!(rk.get(x).value(v).unwrap().value, tdgen::records::Init::Int(3)));
 //! ```
+//!
+//! Features: `cli` (the default) builds the `tdgen` command and turns on
+//! `json` (`records::to_json`, `target::facts::to_json`) and `mimalloc`
+//! (`alloc::Allocator`). A library user (a build script, a proc-macro)
+//! wants `default-features = false`: the front end, the target model and
+//! the emitter need none of clap, serde_json or mimalloc's C build.
 #![deny(missing_docs)]
 
+#[cfg(feature = "mimalloc")]
 pub mod alloc;
 pub mod diag;
 pub mod emit;
 mod loader;
 pub mod records;
+mod suggest;
 pub mod syntax;
 pub mod target;
 

@@ -1,6 +1,6 @@
 //! The front-end driver: reads a `.td` file and its includes, parses, evaluates, and collects diagnostics.
 
-use crate::diag::{Diagnostic, FileId, Kind, SourceMap, Span};
+use crate::diag::{Diagnostic, FileId, Kind, SourceMap};
 use crate::records::RecordKeeper;
 use crate::records::eval::Evaluator;
 use crate::syntax::pool::{Files, Job, Pool};
@@ -22,6 +22,8 @@ pub struct Loader {
     jobs: Vec<Job>,
     loading: Vec<PathBuf>,
     diags: Vec<Diagnostic>,
+    /// Errors of the last run that followed from the errors it returned.
+    not_shown: usize,
 }
 
 impl Loader {
@@ -54,6 +56,13 @@ impl Loader {
             .collect()
     }
 
+    /// How many errors of the last failed run followed from the errors it
+    /// returned (references to a record, class or variable whose definition
+    /// failed) and were left out of them.
+    pub fn errors_not_shown(&self) -> usize {
+        self.not_shown
+    }
+
     /// Renders diagnostics as plain rustc-style text.
     pub fn render(&self, diags: &[Diagnostic]) -> String {
         self.sources.render(diags)
@@ -65,11 +74,10 @@ impl Loader {
         let text = match std::fs::read_to_string(path) {
             Ok(t) => t,
             Err(e) => {
-                let id = self.sources.add(path.display().to_string(), Some(path), "");
-                return Err(vec![Diagnostic::error(
+                self.not_shown = 0;
+                return Err(vec![Diagnostic::unlocated(
                     Kind::Io,
-                    Span::new(id, 0, 0),
-                    format!("could not read '{}': {e}", path.display()),
+                    format!("cannot read '{}': {}", path.display(), io_reason(&e)),
                 )]);
             }
         };
@@ -108,10 +116,7 @@ impl Loader {
         let start = std::time::Instant::now();
         let root = self.load(name, path, text);
         if timing {
-            eprintln!(
-                "tdgen: read and preprocess: {:.1} ms",
-                start.elapsed().as_secs_f64() * 1e3
-            );
+            report_time("read and preprocess", start);
         }
         let start = std::time::Instant::now();
         let mut rk = RecordKeeper::default();
@@ -150,15 +155,23 @@ impl Loader {
             rk = RecordKeeper::default();
         }
         if timing {
-            eprintln!(
-                "tdgen: parse and evaluate: {:.1} ms",
-                start.elapsed().as_secs_f64() * 1e3
-            );
+            report_time("parse and evaluate", start);
         }
         // The record keeper keeps a copy of the sources for `!locs` and rendering.
         rk.sources = self.sources.clone();
+        self.not_shown = 0;
         if diags.iter().any(Diagnostic::is_error) {
             diags.retain(|d| d.is_error() || d.severity == crate::diag::Severity::Warning);
+            // An error that only follows from another (a reference to a def
+            // that failed) says nothing new; the first error is the one to fix.
+            if diags
+                .iter()
+                .any(|d| d.is_error() && !d.follows_from_earlier())
+            {
+                let before = diags.len();
+                diags.retain(|d| !d.follows_from_earlier());
+                self.not_shown = before - diags.len();
+            }
             diags.sort_by_key(|d| (d.primary.file, d.primary.start));
             diags.dedup();
             Err(diags)
@@ -220,8 +233,9 @@ impl Loader {
                 Diagnostic::error(
                     Kind::Io,
                     site.span,
-                    format!("could not find include file '{}'", site.name),
+                    format!("cannot read '{}': No such file or directory", site.name),
                 )
+                .with_label("included here")
                 .with_help("add the directory that holds it with -I"),
             );
             return None;
@@ -250,14 +264,37 @@ impl Loader {
         match std::fs::read_to_string(&found) {
             Ok(t) => Some(self.load(found.display().to_string(), Some(found), t)),
             Err(e) => {
-                self.diags.push(Diagnostic::error(
-                    Kind::Io,
-                    site.span,
-                    format!("could not read '{}': {e}", found.display()),
-                ));
+                self.diags.push(
+                    Diagnostic::error(
+                        Kind::Io,
+                        site.span,
+                        format!("cannot read '{}': {}", found.display(), io_reason(&e)),
+                    )
+                    .with_label("included here"),
+                );
                 None
             }
         }
+    }
+}
+
+/// `TDGEN_TIMING`'s line on standard error (lost, not a panic, when it cannot be written).
+fn report_time(stage: &str, start: std::time::Instant) {
+    use std::io::Write as _;
+    let ms = start.elapsed().as_secs_f64() * 1e3;
+    let _ = writeln!(std::io::stderr(), "tdgen: {stage}: {ms:.1} ms");
+}
+
+/// Why a file could not be read, as the system says it, without the
+/// " (os error N)" that `std::io::Error` appends.
+fn io_reason(e: &std::io::Error) -> String {
+    let text = e.to_string();
+    match e.raw_os_error() {
+        Some(code) => text
+            .strip_suffix(&format!(" (os error {code})"))
+            .unwrap_or(&text)
+            .to_string(),
+        None => text,
     }
 }
 

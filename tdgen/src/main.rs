@@ -1,5 +1,13 @@
 //! The `tdgen` command: check a `.td` file, print its records (as text or llvm-tblgen-style JSON).
+//!
+//! Output that cannot be written never panics. Exit statuses:
+//! 0 success; 1 errors in the input, or output that cannot be written
+//! (`> /dev/full`: the error is said on standard error); 2 a usage error;
+//! 141 a reader closed standard output or standard error before tdgen was
+//! done (`tdgen records big.td | head -1`), the status a shell reports for a
+//! command that SIGPIPE ended, said on no stream since none is listening.
 use clap::{Parser, Subcommand};
+use std::io::{ErrorKind, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -26,9 +34,20 @@ fn keep_freed_memory() {
     }
 }
 
+/// The exit status when a reader closed one of our output streams early:
+/// 128 + SIGPIPE, what a shell reports for a command that signal ended.
+const EXIT_CLOSED_PIPE: i32 = 141;
+
 /// A TableGen-compatible target-description compiler.
 #[derive(Parser)]
-#[command(name = "tdgen", version, about)]
+#[command(
+    name = "tdgen",
+    version,
+    about,
+    after_help = "Exit status: 0 success; 1 errors in the input, or output that cannot be \
+                  written; 2 a usage error; 141 a reader closed standard output or standard \
+                  error early (as for a command ended by SIGPIPE)."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -104,7 +123,7 @@ fn load(
 
 fn main() -> ExitCode {
     keep_freed_memory();
-    let cli = Cli::parse();
+    let cli = parse_arguments();
     let (input, json, print) = match &cli.command {
         Command::Records { input, json } => (input, *json, true),
         Command::Regs { input, json } => return regs(input, *json),
@@ -129,8 +148,8 @@ fn main() -> ExitCode {
     }
     match result {
         Ok(rk) => {
-            let notes = loader.render(&rk.diags);
-            eprint!("{notes}");
+            // Notes and warnings: worth showing, not worth failing for.
+            say_if_possible(&loader.render(&rk.diags));
             if print {
                 if json {
                     let v = tdgen::records::to_json(&rk);
@@ -144,17 +163,53 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
-        Err(diags) => {
-            eprint!("{}", loader.render(&diags));
-            let n = diags.iter().filter(|d| d.is_error()).count();
-            eprintln!(
-                "error: {} found {n} error{}",
-                input.file.display(),
-                if n == 1 { "" } else { "s" }
-            );
-            ExitCode::FAILURE
+        Err(diags) => failed(&loader, &input.file, &diags),
+    }
+}
+
+/// The command line, or the exit clap's usage error or `--help` asks for;
+/// help and version text go through [`out`], so that `--help > /dev/full`
+/// fails as any other output would.
+fn parse_arguments() -> Cli {
+    match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if e.use_stderr() => {
+            say(&e.render().to_string());
+            std::process::exit(e.exit_code());
+        }
+        Err(e) => {
+            out(&e.render().to_string());
+            std::process::exit(e.exit_code());
         }
     }
+}
+
+/// Reports a file's diagnostics and how many errors there were; exit status 1.
+fn failed(loader: &tdgen::Loader, file: &std::path::Path, diags: &[tdgen::Diagnostic]) -> ExitCode {
+    say(&loader.render(diags));
+    say(&summary(file, diags, loader.errors_not_shown()));
+    ExitCode::FAILURE
+}
+
+/// `error: FILE found N errors`, and how many more followed from them
+/// (`; 3 more follow from it and are not shown`).
+fn summary(file: &std::path::Path, diags: &[tdgen::Diagnostic], not_shown: usize) -> String {
+    let n = diags.iter().filter(|d| d.is_error()).count();
+    let mut s = format!(
+        "error: {} found {n} error{}",
+        file.display(),
+        if n == 1 { "" } else { "s" }
+    );
+    if not_shown > 0 {
+        s.push_str(&format!(
+            "; {not_shown} more {} from {} and {} not shown",
+            if not_shown == 1 { "follows" } else { "follow" },
+            if n == 1 { "it" } else { "them" },
+            if not_shown == 1 { "is" } else { "are" },
+        ));
+    }
+    s.push('\n');
+    s
 }
 
 fn regs(input: &Input, json: bool) -> ExitCode {
@@ -173,31 +228,58 @@ fn regs(input: &Input, json: bool) -> ExitCode {
             }
             ExitCode::SUCCESS
         }
-        Err(diags) => {
-            eprint!("{}", loader.render(&diags));
-            let n = diags.iter().filter(|d| d.is_error()).count();
-            eprintln!(
-                "error: {} found {n} error{}",
-                input.file.display(),
-                if n == 1 { "" } else { "s" }
-            );
-            ExitCode::FAILURE
-        }
+        Err(diags) => failed(&loader, &input.file, &diags),
     }
 }
 
-/// Writes to stdout; a closed pipe (`tdgen ... | head`) ends the output quietly.
+/// Writes to standard output. A closed pipe ends the process quietly with
+/// status 141; any other failure (a full disk) is said on standard error,
+/// status 1.
 fn out(text: &str) {
-    use std::io::Write;
     let mut stdout = std::io::stdout().lock();
     if let Err(e) = stdout
         .write_all(text.as_bytes())
         .and_then(|()| stdout.flush())
-        && e.kind() != std::io::ErrorKind::BrokenPipe
     {
-        eprintln!("error: writing the output failed: {e}");
+        if e.kind() == ErrorKind::BrokenPipe {
+            std::process::exit(EXIT_CLOSED_PIPE);
+        }
+        say(&format!("error: cannot write to standard output: {e}\n"));
         std::process::exit(1);
     }
+}
+
+/// Writes diagnostics to standard error. A closed pipe ends the process
+/// with status 141; a standard error that cannot be written at all (closed
+/// with `2>&-`) leaves nowhere to say anything: status 1.
+fn say(text: &str) {
+    if let Err(e) = write_stderr(text) {
+        std::process::exit(if e.kind() == ErrorKind::BrokenPipe {
+            EXIT_CLOSED_PIPE
+        } else {
+            1
+        });
+    }
+}
+
+/// Like [`say`], for text whose loss does not change the outcome (notes
+/// and warnings of a successful run): only a closed pipe ends the process.
+fn say_if_possible(text: &str) {
+    if let Err(e) = write_stderr(text)
+        && e.kind() == ErrorKind::BrokenPipe
+    {
+        std::process::exit(EXIT_CLOSED_PIPE);
+    }
+}
+
+fn write_stderr(text: &str) -> std::io::Result<()> {
+    if text.is_empty() {
+        return Ok(());
+    }
+    let mut stderr = std::io::stderr().lock();
+    stderr
+        .write_all(text.as_bytes())
+        .and_then(|()| stderr.flush())
 }
 
 fn emit(input: &Input, output: Option<&std::path::Path>, krate: &str) -> ExitCode {
@@ -206,13 +288,8 @@ fn emit(input: &Input, output: Option<&std::path::Path>, krate: &str) -> ExitCod
     let compiled = match tdgen::emit::compile(&input.file, &input.include, base.as_deref()) {
         Ok(c) => c,
         Err(f) => {
-            eprint!("{}", f.rendered);
-            let n = f.diagnostics.iter().filter(|d| d.is_error()).count();
-            eprintln!(
-                "error: {} found {n} error{}",
-                input.file.display(),
-                if n == 1 { "" } else { "s" }
-            );
+            say(&f.rendered);
+            say(&summary(&input.file, &f.diagnostics, f.not_shown));
             return ExitCode::FAILURE;
         }
     };
@@ -223,26 +300,18 @@ fn emit(input: &Input, output: Option<&std::path::Path>, krate: &str) -> ExitCod
     let text = match tdgen::emit::to_source(&compiled.tables, &opts) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("error: {e}");
+            say(&format!("error: {e}\n"));
             return ExitCode::FAILURE;
         }
     };
-    let written = match output {
+    match output {
         Some(p) => {
-            std::fs::write(p, &text).map_err(|e| format!("could not write '{}': {e}", p.display()))
+            if let Err(e) = std::fs::write(p, &text) {
+                say(&format!("error: cannot write '{}': {e}\n", p.display()));
+                return ExitCode::FAILURE;
+            }
         }
-        None => {
-            use std::io::Write as _;
-            std::io::stdout()
-                .write_all(text.as_bytes())
-                .map_err(|e| e.to_string())
-        }
-    };
-    match written {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::FAILURE
-        }
+        None => out(&text),
     }
+    ExitCode::SUCCESS
 }

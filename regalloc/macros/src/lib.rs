@@ -90,6 +90,32 @@ fn message(rendered: &str) -> String {
     text.strip_prefix("error: ").unwrap_or(text).to_string()
 }
 
+/// The last error's text when some were left out: those past [`MAX_ERRORS`]
+/// and those that only follow from the errors shown (references to a def
+/// whose definition failed), with where to see them all.
+fn more_errors(past_cap: usize, following: usize, path: &str) -> Option<String> {
+    let plural = |n: usize| if n == 1 { "error" } else { "errors" };
+    match (past_cap, following) {
+        (0, 0) => None,
+        (0, 1) => Some(format!(
+            "1 more error in '{path}' follows from the errors above and is not shown"
+        )),
+        (0, f) => Some(format!(
+            "{f} more errors in '{path}' follow from the errors above and are not shown"
+        )),
+        (n, 0) => Some(format!(
+            "and {n} more {} in '{path}' (`tdgen check` lists them all)",
+            plural(n)
+        )),
+        (n, f) => Some(format!(
+            "and {n} more {} in '{path}' (`tdgen check` lists them all); {f} more {} from these and {} not shown",
+            plural(n),
+            if f == 1 { "follows" } else { "follow" },
+            if f == 1 { "is" } else { "are" },
+        )),
+    }
+}
+
 /// Compiles a `.td` target description into static tables and typed constants.
 ///
 /// ```ignore
@@ -138,7 +164,53 @@ pub fn regalloc(input: TokenStream) -> TokenStream {
                 .iter()
                 .take(MAX_ERRORS)
                 .map(|r| syn::Error::new(span, message(r)).to_compile_error());
-            quote!(#tracked #(#errors)*).into()
+            let more = more_errors(
+                f.rendered_each.len().saturating_sub(MAX_ERRORS),
+                f.not_shown,
+                &args.path.value(),
+            )
+            .map(|m| syn::Error::new(span, m).to_compile_error());
+            quote!(#tracked #(#errors)* #more).into()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::more_errors;
+
+    #[test]
+    fn nothing_is_added_when_every_error_was_shown() {
+        assert_eq!(more_errors(0, 0, "t.td"), None);
+    }
+
+    #[test]
+    fn errors_past_the_cap_are_counted() {
+        assert_eq!(
+            more_errors(13, 0, "t.td").as_deref(),
+            Some("and 13 more errors in 't.td' (`tdgen check` lists them all)")
+        );
+        assert_eq!(
+            more_errors(1, 0, "t.td").as_deref(),
+            Some("and 1 more error in 't.td' (`tdgen check` lists them all)")
+        );
+    }
+
+    #[test]
+    fn errors_that_follow_from_those_shown_are_counted() {
+        assert_eq!(
+            more_errors(0, 1, "t.td").as_deref(),
+            Some("1 more error in 't.td' follows from the errors above and is not shown")
+        );
+        assert_eq!(
+            more_errors(0, 23, "x86/x86.td").as_deref(),
+            Some("23 more errors in 'x86/x86.td' follow from the errors above and are not shown")
+        );
+        assert_eq!(
+            more_errors(2, 5, "t.td").as_deref(),
+            Some(
+                "and 2 more errors in 't.td' (`tdgen check` lists them all); 5 more follow from these and are not shown"
+            )
+        );
     }
 }

@@ -1,5 +1,9 @@
 //! `tdgen::Builder`: compiles `.td` files into Rust source from a build script, into `OUT_DIR`.
 //!
+//! A build script needs the library alone: `[build-dependencies] tdgen =
+//! { ..., default-features = false }` leaves out the `tdgen` command's
+//! dependencies (clap, serde_json, mimalloc's C build).
+//!
 //! ```no_run
 //! // build.rs, in `fn main()`:
 //! if let Err(e) = tdgen::Builder::new("src/bpf.td").out_file("bpf.rs").build() {

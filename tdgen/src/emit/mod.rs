@@ -61,6 +61,9 @@ pub struct Failure {
     pub diagnostics: Vec<Diagnostic>,
     /// Every file read before the failure (for rebuild tracking).
     pub files_read: Vec<PathBuf>,
+    /// Errors left out of `diagnostics` because they follow from those shown
+    /// (see [`Loader::errors_not_shown`]).
+    pub not_shown: usize,
 }
 
 /// A compiled `.td` file.
@@ -99,6 +102,7 @@ pub fn compile(
                 .collect(),
             diagnostics,
             files_read,
+            not_shown: loader.errors_not_shown(),
         }),
     }
 }

@@ -6,7 +6,7 @@
 //! unresolved variables are substituted per iteration or per `defm`.
 
 use super::RecId;
-use super::expr::{Mode, expand_ranges};
+use super::expr::{Mode, RangeUse, expand_ranges};
 use super::inherit::{add_superclass, add_value, implicit_name_mc, resolve_record, set_value};
 use super::print;
 use super::record::{Assertion, Record, RecordKeeper, RecordKind, RecordVal};
@@ -111,6 +111,14 @@ pub struct Evaluator<'a> {
     /// Current expression nesting depth.
     pub depth: usize,
     include_depth: usize,
+    /// Errors reported (in `diags` and the keeper's) when the current
+    /// top-level statement began: an initializer that cannot be resolved
+    /// after an error in the same statement follows from that error.
+    stmt_errors_mark: (usize, usize),
+    /// Errors shown so far (those that do not follow from others).
+    shown_errors: usize,
+    /// The bang operator being evaluated, where its folding errors go.
+    pub(crate) fold_at: Option<Span>,
 }
 
 type R<T> = Result<T, Diagnostic>;
@@ -131,6 +139,9 @@ impl<'a> Evaluator<'a> {
             defsets: Vec::new(),
             depth: 0,
             include_depth: 0,
+            stmt_errors_mark: (0, 0),
+            shown_errors: 0,
+            fold_at: None,
         }
     }
 
@@ -145,16 +156,148 @@ impl<'a> Evaluator<'a> {
 
     fn stmts(&mut self, stmts: &[Stmt]) {
         for s in stmts {
-            if self.aborted {
+            if self.aborted || self.rk.budget.exceeded {
                 return;
             }
-            if let Err(d) = self.stmt(s) {
-                self.diags.push(d);
+            if self.scopes.is_empty() && self.loops.is_empty() && self.cur_multiclass.is_none() {
+                self.stmt_errors_mark = (self.diags.len(), self.rk.diags.len());
             }
-            if self.diags.len() > super::limits::MAX_ERRORS {
+            if let Err(d) = self.stmt(s) {
+                self.poison_statement(s, &mut Vec::new(), false);
+                if let Some(mc) = &self.cur_multiclass {
+                    let name = self
+                        .rk
+                        .interner
+                        .intern(&print::to_unquoted(&mc.rec.name, self.rk));
+                    self.rk.poison.multiclasses.insert(name);
+                }
+                self.report(d);
+            }
+            // Many errors bury the first; many more that only follow from
+            // it cost time for nothing.
+            if self.shown_errors > super::limits::MAX_ERRORS
+                || self.diags.len() > 10 * super::limits::MAX_ERRORS
+            {
                 return;
             }
         }
+    }
+
+    /// Keeps an error, counting those shown.
+    fn report(&mut self, d: Diagnostic) {
+        if d.is_error() && !d.follows_from_earlier() {
+            self.shown_errors += 1;
+        }
+        self.diags.push(d);
+    }
+
+    /// Whether an error was reported (by the evaluator or while folding)
+    /// since the current top-level statement began.
+    fn error_in_statement(&self) -> bool {
+        let (ours, folds) = self.stmt_errors_mark;
+        self.diags
+            .get(ours..)
+            .is_some_and(|d| d.iter().any(Diagnostic::is_error))
+            || self
+                .rk
+                .diags
+                .get(folds..)
+                .is_some_and(|d| d.iter().any(Diagnostic::is_error))
+    }
+
+    /// Marks the names a failed statement would have defined (its own, or
+    /// those of the statements in its body), so that references to them
+    /// are known to follow from its error.
+    /// `bound` holds the iterators and `defvar`s of the enclosing bodies.
+    /// `nested`: `s` is in the body of the failed statement.
+    fn poison_statement(&mut self, s: &Stmt, bound: &mut Vec<Sym>, nested: bool) {
+        match s {
+            Stmt::Def {
+                name: Some(name), ..
+            } => self.poison_name_expr(name, bound, false),
+            // The records a `defm` makes are named after it.
+            Stmt::Defm {
+                name: Some(name), ..
+            } => self.poison_name_expr(name, bound, true),
+            Stmt::Class { name, .. } => {
+                self.rk.poison.classes.insert(name.sym);
+            }
+            Stmt::MultiClass { name, .. } => {
+                self.rk.poison.multiclasses.insert(name.sym);
+            }
+            Stmt::Defset { name, .. } | Stmt::Deftype { name, .. } => {
+                let text = self.rk.interner.rc(name.sym);
+                self.rk.poison.name(&text);
+            }
+            Stmt::Defvar(d) => {
+                if !nested {
+                    let text = self.rk.interner.rc(d.name.sym);
+                    self.rk.poison.name(&text);
+                }
+                bound.push(d.name.sym);
+            }
+            Stmt::Foreach { var, body, .. } => {
+                let depth = bound.len();
+                bound.push(var.sym);
+                for s in body {
+                    self.poison_statement(s, bound, true);
+                }
+                bound.truncate(depth);
+            }
+            Stmt::Let { body, .. } => {
+                let depth = bound.len();
+                for s in body {
+                    self.poison_statement(s, bound, true);
+                }
+                bound.truncate(depth);
+            }
+            Stmt::If {
+                then, otherwise, ..
+            } => {
+                let depth = bound.len();
+                for s in then.iter().chain(otherwise) {
+                    self.poison_statement(s, bound, true);
+                }
+                bound.truncate(depth);
+            }
+            _ => {}
+        }
+    }
+
+    /// Poisons a record name written as an expression: the name itself
+    /// when it is literal, the literal text it starts with when it is a
+    /// paste (`R#i`), every name when it starts with a variable (`c.name#rr`):
+    /// what the failed statement would have defined is then unknown.
+    fn poison_name_expr(&mut self, e: &ast::Expr, bound: &[Sym], as_prefix: bool) {
+        let mut leftmost = e;
+        let mut pasted = false;
+        while let ast::ExprKind::Paste(lhs, _) = &leftmost.kind {
+            leftmost = lhs;
+            pasted = true;
+        }
+        let text: Rc<str> = match &leftmost.kind {
+            ast::ExprKind::Id(id) if !bound.contains(&id.sym) && !self.is_variable(id.sym) => {
+                self.rk.interner.rc(id.sym)
+            }
+            ast::ExprKind::Str(s) => Rc::from(&**s),
+            _ => {
+                self.rk.poison.every_name();
+                return;
+            }
+        };
+        if pasted || as_prefix {
+            self.rk.poison.prefix(&text);
+        } else {
+            self.rk.poison.name(&text);
+        }
+    }
+
+    /// Whether `sym` names a variable in scope (a loop iterator or `defvar`),
+    /// whose value, not its text, a record name would use.
+    fn is_variable(&self, sym: Sym) -> bool {
+        self.scopes.iter().any(|s| {
+            s.vars.contains_key(&sym) || matches!(s.kind, ScopeKind::Loop(v, _) if v == sym)
+        }) || self.rk.globals.contains_key(&sym)
     }
 
     pub(crate) fn push_scope(&mut self, kind: ScopeKind) {
@@ -383,7 +526,7 @@ impl<'a> Evaluator<'a> {
                                 "default value for template argument '{}' of type '{}' is incompatible: '{}'",
                                 self.rk.interner.name(a.name.sym),
                                 type_string(&ty, self.rk),
-                                print::to_string(&v, self.rk)
+                                print::to_string_for_message(&v, self.rk)
                             );
                             return Err(Diagnostic::error(Kind::Type, d.span, m));
                         }
@@ -398,6 +541,7 @@ impl<'a> Evaluator<'a> {
                 is_field: false,
                 is_template_arg: true,
                 loc: a.name.span,
+                let_at: super::record::NOT_SET_BY_LET,
             });
             rec.template_args.push(q);
         }
@@ -405,17 +549,28 @@ impl<'a> Evaluator<'a> {
     }
 
     /// Parents, then the `let`s in force, then the body (llvm-tblgen's `ParseObjectBody`).
+    ///
+    /// A record that inherits a class whose definition failed lacks what
+    /// that class would have given it: its errors follow from the class's,
+    /// and a class so made is itself marked as failed.
     fn object_body(&mut self, rec: &mut Record, body: &ObjectBody) -> R<()> {
+        let tainted = body
+            .parents
+            .iter()
+            .any(|p| self.rk.poison.classes.contains(&p.name.sym));
+        let r = self.object_body_in_order(rec, body);
+        if tainted && rec.is_class() {
+            let name = print::to_unquoted(&rec.name, self.rk);
+            let sym = self.rk.interner.intern(&name);
+            self.rk.poison.classes.insert(sym);
+        }
+        r.map_err(|d| if tainted { d.following() } else { d })
+    }
+
+    fn object_body_in_order(&mut self, rec: &mut Record, body: &ObjectBody) -> R<()> {
         for p in &body.parents {
             let Some(&cid) = self.rk.classes.get(&p.name.sym) else {
-                return Err(Diagnostic::error(
-                    Kind::Undefined,
-                    p.name.span,
-                    format!(
-                        "couldn't find class '{}'",
-                        self.rk.interner.name(p.name.sym)
-                    ),
-                ));
+                return Err(self.class_not_found(p.name, "couldn't find class"));
             };
             let vals = self.template_arg_values(cid, &p.args, Some(rec), p.span)?;
             add_superclass(rec, cid, &vals, p.span, self.rk)?;
@@ -433,6 +588,7 @@ impl<'a> Evaluator<'a> {
                 let l = &self.lets[i][j];
                 let (name, bits, value, loc) = (l.name, l.bits.clone(), l.value.clone(), l.loc);
                 set_value(rec, name, bits.as_deref(), value, loc, self.rk)?;
+                set_by_let(rec, name, loc);
             }
         }
         Ok(())
@@ -467,6 +623,7 @@ impl<'a> Evaluator<'a> {
                     is_field: *is_field,
                     is_template_arg: false,
                     loc: name.span,
+                    let_at: super::record::NOT_SET_BY_LET,
                 };
                 add_value(rec, rv, *span, self.rk)?;
                 if let Some(v) = value {
@@ -478,25 +635,30 @@ impl<'a> Evaluator<'a> {
             }
             BodyItem::Let(l) => {
                 let Some(f) = rec.value(l.name.sym) else {
-                    return Err(Diagnostic::error(
-                        Kind::Undefined,
+                    return Err(super::inherit::unknown_field(
+                        rec,
+                        l.name.sym,
                         l.name.span,
-                        format!("value '{}' unknown", self.rk.interner.name(l.name.sym)),
-                    )
-                    .with_help("declare the field in the record or one of its classes before assigning it with `let`"));
+                        self.rk,
+                    ));
                 };
                 let fty = f.ty.clone();
-                let bits = l.bits.as_ref().map(|b| {
-                    let mut v = expand_ranges(b);
-                    v.reverse();
-                    v
-                });
+                let bits = match &l.bits {
+                    Some(b) => {
+                        let mut v = expand_ranges(b, RangeUse::Unsigned, self.rk)?;
+                        v.reverse();
+                        Some(v)
+                    }
+                    None => None,
+                };
                 let expect = match &bits {
                     Some(b) => Ty::Bits(b.len() as u32),
                     None => fty,
                 };
                 let v = self.value(&l.value, Some(rec), Some(&expect), Mode::Value)?;
-                set_value(rec, l.name.sym, bits.as_deref(), v, l.span, self.rk)
+                set_value(rec, l.name.sym, bits.as_deref(), v, l.span, self.rk)?;
+                set_by_let(rec, l.name.sym, l.span);
+                Ok(())
             }
             BodyItem::Defvar(d) => self.defvar(d, Some(rec)),
             BodyItem::Assert(a) => {
@@ -530,7 +692,7 @@ impl<'a> Evaluator<'a> {
                 None => {
                     let m = format!(
                         "record name '{}' is not a string",
-                        print::to_string(&v, self.rk)
+                        print::to_string_for_message(&v, self.rk)
                     );
                     return Err(Diagnostic::error(Kind::Type, e.span, m));
                 }
@@ -628,7 +790,7 @@ impl<'a> Evaluator<'a> {
             _ => {
                 let m = format!(
                     "assert condition must be of type bit, bits, or int: {}",
-                    print::to_string(&c, self.rk)
+                    print::to_string_for_message(&c, self.rk)
                 );
                 self.diags.push(Diagnostic::error(Kind::Assert, a.loc, m));
             }
@@ -639,6 +801,7 @@ impl<'a> Evaluator<'a> {
     fn add_def(&mut self, mut rec: Record) -> R<()> {
         let loc = rec.locs[0];
         self.rk.cur_loc = loc;
+        self.count_record(loc)?;
         if let Init::Str(n, _) = &rec.name
             && let Some(prev) = self.rk.def(n)
         {
@@ -656,22 +819,28 @@ impl<'a> Evaluator<'a> {
         let id = self.rk.push(rec);
         let mut rr = RecordResolver::new(id, self.rk);
         let mut rec = self.rk.get(id).clone();
+        let before = self.rk.diags.len();
         resolve_record(&mut rec, &mut rr, self.rk);
+        self.mark_repeated_fold_errors(before);
         let Init::Str(name, _) = rec.name.clone() else {
             *self.rk.get_mut(id) = rec.clone();
             let m = format!(
                 "record name '{}' could not be fully resolved",
-                print::to_string(&rec.name, self.rk)
+                print::to_string_for_message(&rec.name, self.rk)
             );
             return Err(Diagnostic::error(Kind::Eval, loc, m));
         };
         let mut errs = Vec::new();
+        // An error earlier in this statement (an operator that failed, a
+        // reference to a def that failed) leaves values unresolved: saying
+        // so again adds nothing.
+        let mut after_error = None;
         for v in &rec.values {
             if v.is_field {
                 continue;
             }
             if !v.value.is_concrete() {
-                errs.push(Diagnostic::error(
+                let d = Diagnostic::error(
                     Kind::Eval,
                     loc,
                     format!(
@@ -680,7 +849,13 @@ impl<'a> Evaluator<'a> {
                         name,
                         print::to_string_short(&v.value, self.rk, 300)
                     ),
-                ));
+                );
+                let after_error = *after_error.get_or_insert_with(|| self.error_in_statement());
+                errs.push(if after_error || self.mentions_poisoned(&v.value) {
+                    d.following()
+                } else {
+                    d
+                });
             }
         }
         if let Some(prev) = self.rk.def(&name) {
@@ -720,6 +895,49 @@ impl<'a> Evaluator<'a> {
         Ok(())
     }
 
+    /// Marks the errors reported while resolving a def (from `before` on)
+    /// that repeat one reported earlier in the statement: an operator that
+    /// failed when it was written fails again when the def is resolved.
+    fn mark_repeated_fold_errors(&mut self, before: usize) {
+        let (ours, folds) = self.stmt_errors_mark;
+        let (ours, folds) = (ours.min(self.diags.len()), folds.min(before));
+        for i in before..self.rk.diags.len() {
+            let message = &self.rk.diags[i].message;
+            let repeated = self.rk.diags[folds..before]
+                .iter()
+                .chain(&self.diags[ours..])
+                .any(|d| d.is_error() && d.message == *message);
+            if repeated {
+                self.rk.diags[i].follows = true;
+            }
+        }
+    }
+
+    /// Counts a record made against [`super::limits::MAX_RECORDS`].
+    fn count_record(&mut self, loc: Span) -> R<()> {
+        self.rk.budget.records += 1;
+        if self.rk.budget.records > super::limits::MAX_RECORDS {
+            return Err(self.rk.limit_error(
+                loc,
+                format!(
+                    "more than {} records made (records::limits::MAX_RECORDS)",
+                    super::limits::MAX_RECORDS
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Whether a value casts the name of a record whose definition failed
+    /// (`!cast<Instruction>("MOV8rr")` after `MOV8rr`'s error).
+    fn mentions_poisoned(&self, v: &Init) -> bool {
+        if self.rk.poison.is_empty() {
+            return false;
+        }
+        let mut budget = 10_000usize;
+        mentions_poisoned(v, self.rk, &mut budget)
+    }
+
     // ------------------------------------------------------------ loops
 
     fn resolve_loop(
@@ -754,7 +972,7 @@ impl<'a> Evaluator<'a> {
             if matches!(folded, Init::Op(_)) {
                 let m = format!(
                     "unable to resolve if condition '{}' at end of containing scope",
-                    print::to_string(&c, self.rk)
+                    print::to_string_for_message(&c, self.rk)
                 );
                 return Err(Diagnostic::error(Kind::Eval, l.loc, m));
             }
@@ -774,13 +992,27 @@ impl<'a> Evaluator<'a> {
             }
             let m = format!(
                 "attempting to loop over '{}', expected a list",
-                print::to_string(&list, self.rk)
+                print::to_string_for_message(&list, self.rk)
             );
             return Err(Diagnostic::error(Kind::Type, l.loc, m));
         };
         let items = items.clone();
         let mut dest = dest;
         for it in items.iter() {
+            if self.rk.budget.exceeded {
+                // Reported where it happened; the statement stops here.
+                return Ok(());
+            }
+            self.rk.budget.iterations += 1;
+            if self.rk.budget.iterations > super::limits::MAX_ITERATIONS {
+                return Err(self.rk.limit_error(
+                    l.loc,
+                    format!(
+                        "more than {} loop iterations (records::limits::MAX_ITERATIONS)",
+                        super::limits::MAX_ITERATIONS
+                    ),
+                ));
+            }
             if let Some(v) = l.iter {
                 subst.push((v, it.clone()));
             }
@@ -837,6 +1069,11 @@ impl<'a> Evaluator<'a> {
                     }
                 }
                 Entry::Rec(rec) => {
+                    if dest.is_some() {
+                        // A copy kept for later: counted here, as the def it
+                        // becomes is counted when added.
+                        self.count_record(rec.locs[0])?;
+                    }
                     let mut rec = (**rec).clone();
                     if let Some(l) = loc {
                         rec.locs.push(l);
@@ -860,14 +1097,7 @@ impl<'a> Evaluator<'a> {
     fn foreach(&mut self, var: Ident, iter: &ForeachIter, body: &[Stmt], span: Span) -> R<()> {
         let (list, ity) = match iter {
             ForeachIter::Ranges(r) => {
-                let xs = expand_ranges(r);
-                if xs.len() > super::limits::MAX_LIST {
-                    return Err(Diagnostic::error(
-                        Kind::Limit,
-                        span,
-                        "foreach range too large",
-                    ));
-                }
+                let xs = expand_ranges(r, RangeUse::Unsigned, self.rk)?;
                 (
                     Init::List(xs.into_iter().map(Init::Int).collect(), Rc::new(Ty::Int)),
                     Ty::Int,
@@ -884,7 +1114,7 @@ impl<'a> Evaluator<'a> {
                     _ => {
                         let m = format!(
                             "foreach over '{}': expected a list",
-                            print::to_string(&v, self.rk)
+                            print::to_string_for_message(&v, self.rk)
                         );
                         return Err(Diagnostic::error(Kind::Type, e.span, m));
                     }
@@ -961,11 +1191,14 @@ impl<'a> Evaluator<'a> {
     fn let_stmt(&mut self, items: &[LetItem], body: &[Stmt], _span: Span) -> R<()> {
         let mut group = Vec::new();
         for it in items {
-            let bits = it.bits.as_ref().map(|b| {
-                let mut v = expand_ranges(b);
-                v.reverse();
-                v
-            });
+            let bits = match &it.bits {
+                Some(b) => {
+                    let mut v = expand_ranges(b, RangeUse::Unsigned, self.rk)?;
+                    v.reverse();
+                    Some(v)
+                }
+                None => None,
+            };
             let v = self.value(&it.value, None, None, Mode::Value)?;
             group.push(LetRecord {
                 name: it.name.sym,
@@ -1089,14 +1322,7 @@ impl<'a> Evaluator<'a> {
 
     fn inherit_multiclass(&mut self, p: &ParentRef, mcname: &str) -> R<()> {
         let Some(sub) = self.multiclasses.get(&p.name.sym).cloned() else {
-            return Err(Diagnostic::error(
-                Kind::Undefined,
-                p.name.span,
-                format!(
-                    "couldn't find multiclass '{}'",
-                    self.rk.interner.name(p.name.sym)
-                ),
-            ));
+            return Err(self.multiclass_not_found(p.name));
         };
         let mut subst = self.multiclass_args(&sub, &p.args, p.span)?;
         let me = implicit_name_mc(self.rk, mcname);
@@ -1113,6 +1339,26 @@ impl<'a> Evaluator<'a> {
         self.resolve_entries(&sub.entries, &mut subst, false, Some(&mut dest), None)?;
         self.cur_multiclass.as_mut().unwrap().entries.extend(dest);
         Ok(())
+    }
+
+    /// `couldn't find multiclass`: an error that follows from an earlier
+    /// one when the multiclass's definition failed.
+    fn multiclass_not_found(&mut self, name: Ident) -> Diagnostic {
+        let text = self.rk.interner.name(name.sym);
+        let d = Diagnostic::error(
+            Kind::Undefined,
+            name.span,
+            format!("couldn't find multiclass '{text}'"),
+        );
+        // Reported once: later uses of the same name follow from this error.
+        if !self.rk.poison.multiclasses.insert(name.sym) {
+            return d.following();
+        }
+        let known = self.multiclasses.keys().map(|&m| self.rk.interner.name(m));
+        match crate::suggest::closest(text, known) {
+            Some(c) => d.with_help(format!("did you mean '{c}'?")),
+            None => d,
+        }
     }
 
     fn multiclass_args(
@@ -1136,7 +1382,33 @@ impl<'a> Evaluator<'a> {
         Ok(out)
     }
 
+    /// A `defm` of a multiclass whose body had an error makes fewer records
+    /// than written: its errors follow from that one, and its name (the
+    /// prefix of what it makes) is marked as failed.
     fn defm(&mut self, name: Option<&ast::Expr>, parents: &[ParentRef], span: Span) -> R<()> {
+        let tainted = parents
+            .iter()
+            .any(|p| self.rk.poison.multiclasses.contains(&p.name.sym));
+        let r = self.defm_in_order(name, parents, span);
+        if tainted {
+            if let Some(name) = name {
+                self.poison_name_expr(name, &[], true);
+            }
+            if let Some(mc) = &self.cur_multiclass {
+                let mcname = print::to_unquoted(&mc.rec.name, self.rk);
+                let sym = self.rk.interner.intern(&mcname);
+                self.rk.poison.multiclasses.insert(sym);
+            }
+        }
+        r.map_err(|d| if tainted { d.following() } else { d })
+    }
+
+    fn defm_in_order(
+        &mut self,
+        name: Option<&ast::Expr>,
+        parents: &[ParentRef],
+        span: Span,
+    ) -> R<()> {
         let defm_name = match self.object_name(name)? {
             Some(n) => n,
             None => {
@@ -1163,14 +1435,7 @@ impl<'a> Evaluator<'a> {
                 break;
             }
             let Some(mc) = self.multiclasses.get(&p.name.sym).cloned() else {
-                return Err(Diagnostic::error(
-                    Kind::Undefined,
-                    p.name.span,
-                    format!(
-                        "couldn't find multiclass '{}'",
-                        self.rk.interner.name(p.name.sym)
-                    ),
-                ));
+                return Err(self.multiclass_not_found(p.name));
             };
             let mut subst = self.multiclass_args(&mc, &p.args, p.span)?;
             let mcname = print::to_unquoted(&mc.rec.name, self.rk);
@@ -1188,14 +1453,7 @@ impl<'a> Evaluator<'a> {
         }
         for p in &parents[k..] {
             let Some(&cid) = self.rk.classes.get(&p.name.sym) else {
-                return Err(Diagnostic::error(
-                    Kind::Undefined,
-                    p.name.span,
-                    format!(
-                        "couldn't find class '{}'",
-                        self.rk.interner.name(p.name.sym)
-                    ),
-                ));
+                return Err(self.class_not_found(p.name, "couldn't find class"));
             };
             let vals = self.template_arg_values(cid, &p.args, None, p.span)?;
             for e in new_entries.iter_mut() {
@@ -1243,6 +1501,45 @@ fn add_superclass_entry(
     }
 }
 
+/// [`Evaluator::mentions_poisoned`], walking at most `budget` nodes.
+fn mentions_poisoned(v: &Init, rk: &RecordKeeper, budget: &mut usize) -> bool {
+    if *budget == 0 {
+        return false;
+    }
+    *budget -= 1;
+    let any = |xs: &mut dyn Iterator<Item = &Init>, budget: &mut usize| {
+        for x in xs {
+            if mentions_poisoned(x, rk, budget) {
+                return true;
+            }
+        }
+        false
+    };
+    match v {
+        Init::Op(o) if o.op == Op::Cast => match &o.args[0] {
+            Init::Str(name, _) => rk.poison.covers(name),
+            other => mentions_poisoned(other, rk, budget),
+        },
+        Init::Op(o) => any(&mut o.args.iter(), budget),
+        Init::List(es, _) => any(&mut es.iter(), budget),
+        Init::Bits(bs) => any(&mut bs.iter(), budget),
+        Init::Dag(d) => {
+            mentions_poisoned(&d.op, rk, budget) || any(&mut d.args.iter().map(|(a, _)| a), budget)
+        }
+        Init::VarBit(x, _) => mentions_poisoned(x, rk, budget),
+        Init::Field(f) => mentions_poisoned(&f.rec, rk, budget),
+        Init::AnonClass(a) => any(&mut a.args.iter().map(|(_, x)| x), budget),
+        _ => false,
+    }
+}
+
+/// Records that a `let` at `at` set field `name` of `rec`.
+fn set_by_let(rec: &mut Record, name: Sym, at: Span) {
+    if let Some(v) = rec.value_mut(name) {
+        v.let_at = at;
+    }
+}
+
 /// Whether a value refers to the variable `q`.
 fn mentions(v: &Init, q: Sym) -> bool {
     match v {
@@ -1284,7 +1581,7 @@ pub fn check_assertions(id: RecId, rk: &mut RecordKeeper) {
             _ => {
                 let m = format!(
                     "assert condition must be of type bit, bits, or int: {}",
-                    print::to_string(&c, rk)
+                    print::to_string_for_message(&c, rk)
                 );
                 rk.diags.push(Diagnostic::error(Kind::Assert, a.loc, m));
             }

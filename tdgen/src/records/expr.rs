@@ -49,14 +49,26 @@ impl Evaluator<'_> {
                     self.rk.type_aliases[&c.sym].clone()
                 }
                 None => {
-                    return Err(Diagnostic::error(
-                        Kind::Undefined,
-                        c.span,
-                        format!("couldn't find class '{}'", self.rk.interner.name(c.sym)),
-                    ));
+                    return Err(self.class_not_found(*c, "couldn't find class"));
                 }
             },
         })
+    }
+
+    /// `{what} '{name}'` for a class name that names no class: an error
+    /// that follows from an earlier one when the class's definition failed.
+    pub(crate) fn class_not_found(&mut self, name: Ident, what: &str) -> Diagnostic {
+        let text = self.rk.interner.name(name.sym);
+        let d = Diagnostic::error(Kind::Undefined, name.span, format!("{what} '{text}'"));
+        // Reported once: later uses of the same name follow from this error.
+        if !self.rk.poison.classes.insert(name.sym) {
+            return d.following();
+        }
+        let classes = self.rk.classes.keys().map(|&c| self.rk.interner.name(c));
+        match crate::suggest::closest(text, classes) {
+            Some(c) => d.with_help(format!("did you mean '{c}'?")),
+            None => d,
+        }
     }
 
     fn err_type(&mut self, span: Span, msg: String) -> Diagnostic {
@@ -68,7 +80,7 @@ impl Evaluator<'_> {
     }
 
     fn vs(&self, v: &Init) -> String {
-        print::to_string(v, self.rk)
+        print::to_string_for_message(v, self.rk)
     }
 
     /// Looks up an identifier (llvm-tblgen's `ParseIDValue`).
@@ -170,11 +182,42 @@ impl Evaluator<'_> {
                 ty,
             })));
         }
-        Err(Diagnostic::error(
+        let d = Diagnostic::error(
             Kind::Undefined,
             id.span,
             format!("variable not defined: '{text}'"),
-        ))
+        );
+        // Reported once: later uses of the same name follow from this error.
+        if self.rk.poison.covers(&text) {
+            return Err(d.following());
+        }
+        self.rk.poison.name(&text);
+        let locals = self.names_in_scope(cur);
+        let help = crate::suggest::for_record_name(&text, self.rk, locals.iter().map(|s| &**s));
+        Err(match help {
+            Some(h) => d.with_help(h),
+            None => d,
+        })
+    }
+
+    /// The variables, fields and template arguments a name could mean here.
+    fn names_in_scope(&self, cur: Option<&Record>) -> Vec<Rc<str>> {
+        let mut names: Vec<Rc<str>> = Vec::new();
+        for s in &self.scopes {
+            names.extend(s.vars.keys().map(|&v| self.rk.interner.rc(v)));
+            if let ScopeKind::Loop(v, _) = &s.kind {
+                names.push(self.rk.interner.rc(*v));
+            }
+        }
+        if let Some(rec) = cur {
+            for v in &rec.values {
+                let n = self.rk.interner.name(v.name);
+                // Template arguments are stored as `Class:arg`; written as `arg`.
+                let n = n.rsplit([':']).next().unwrap_or(n);
+                names.push(Rc::from(n));
+            }
+        }
+        names
     }
 
     /// Evaluates an expression; `expected` guides untyped literals (`[]`, `?`).
@@ -194,7 +237,13 @@ impl Evaluator<'_> {
                 "expression nested too deeply",
             ));
         }
+        // A bang operator's own folding errors are placed at the operator.
+        let outer = self.fold_at.replace(e.span);
+        if !matches!(e.kind, ExprKind::Bang { .. }) {
+            self.fold_at = None;
+        }
         let r = self.value_inner(e, cur, expected, mode);
+        self.fold_at = outer;
         self.depth -= 1;
         r
     }
@@ -248,7 +297,8 @@ impl Evaluator<'_> {
                 Init::Bits(bits.into())
             }
             ExprKind::List(items, given) => {
-                self.list(e.span, items, given.as_ref(), cur, expected)?
+                let v = self.list(e.span, items, given.as_ref(), cur, expected)?;
+                self.within_value_depth(v, e.span)?
             }
             ExprKind::Dag { op, op_name, args } => {
                 let opv = self.value(op, cur, None, Mode::Value)?;
@@ -261,22 +311,16 @@ impl Evaluator<'_> {
                     };
                     out.push((val, n.map(|n| self.rk.interner.rc(n.sym))));
                 }
-                Init::Dag(Rc::new(Dag {
+                let v = Init::Dag(Rc::new(Dag {
                     op: opv,
                     op_name,
                     args: out,
-                }))
+                }));
+                self.within_value_depth(v, e.span)?
             }
             ExprKind::ClassInst { class, args } => {
                 let Some(&cid) = self.rk.classes.get(&class.sym) else {
-                    return Err(Diagnostic::error(
-                        Kind::Undefined,
-                        class.span,
-                        format!(
-                            "expected a class name, got '{}'",
-                            self.rk.interner.name(class.sym)
-                        ),
-                    ));
+                    return Err(self.class_not_found(*class, "expected a class name, got"));
                 };
                 let vals = self.template_arg_values(cid, args, cur, class.span)?;
                 self.check_all_args(cid, &vals, class.span)?;
@@ -287,7 +331,7 @@ impl Evaluator<'_> {
             }
             ExprKind::BitSlice(base, ranges) => {
                 let v = self.value(base, cur, None, Mode::Value)?;
-                let mut idx = expand_ranges(ranges);
+                let mut idx = expand_ranges(ranges, RangeUse::Unsigned, self.rk)?;
                 idx.reverse();
                 self.bit_range(&v, &idx).ok_or_else(|| {
                     Diagnostic::error(Kind::Type, e.span, "invalid bit range for value")
@@ -334,6 +378,11 @@ impl Evaluator<'_> {
                         self.string_value_of(rv, r.span)?
                     }
                 };
+                if let (Init::Str(x, _), Init::Str(y, _)) = (&l, &r)
+                    && let Some(msg) = self.rk.string_over_limit("`#`", x.len() + y.len())
+                {
+                    return Err(self.rk.limit_error(e.span, msg));
+                }
                 match concat_strings(&l, &r) {
                     Some(s) => s,
                     None => Init::Op(Rc::new(OpInit {
@@ -344,6 +393,23 @@ impl Evaluator<'_> {
                 }
             }
         })
+    }
+
+    /// A list or dag literal, unless it nests deeper than
+    /// [`super::limits::MAX_VALUE_DEPTH`] (a chain of `defvar`s each
+    /// wrapping the last): printing, comparing and dropping it recurse once
+    /// per level.
+    fn within_value_depth(&mut self, v: Init, span: Span) -> R<Init> {
+        if super::fold::spine_depth(&v) > super::limits::MAX_VALUE_DEPTH {
+            return Err(self.rk.limit_error(
+                span,
+                format!(
+                    "this value nests more than {} lists or dags deep (records::limits::MAX_VALUE_DEPTH)",
+                    super::limits::MAX_VALUE_DEPTH
+                ),
+            ));
+        }
+        Ok(v)
     }
 
     fn string_value_of(&mut self, v: Init, span: Span) -> R<Init> {
@@ -373,6 +439,9 @@ impl Evaluator<'_> {
 
     /// Folds an operator with the current record unknown (parse-time folding).
     pub fn fold(&mut self, op: Op, args: Vec<Init>, ty: Ty) -> Init {
+        if let Some(at) = self.fold_at {
+            self.rk.cur_loc = at;
+        }
         fold(OpInit { op, args, ty }, None, false, self.rk)
     }
 
@@ -523,10 +592,11 @@ impl Evaluator<'_> {
         for it in items {
             match it {
                 SliceItem::Range(r) => {
-                    let xs: Vec<Init> = expand_ranges(std::slice::from_ref(r))
-                        .into_iter()
-                        .map(Init::Int)
-                        .collect();
+                    let xs: Vec<Init> =
+                        expand_ranges(std::slice::from_ref(r), RangeUse::Slice, self.rk)?
+                            .into_iter()
+                            .map(Init::Int)
+                            .collect();
                     parts.push(Init::List(xs.into(), Rc::new(Ty::Int)));
                 }
                 SliceItem::Value(v) => {
@@ -1278,23 +1348,70 @@ fn type_is_convertible_for_cast(v: &Init, ev: &mut Evaluator<'_>) -> bool {
     }
 }
 
-/// Expands range pieces to the integers they denote, in order.
-pub fn expand_ranges(ranges: &[RangePiece]) -> Vec<i64> {
-    let mut out = Vec::new();
+/// How a range list is read.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum RangeUse {
+    /// `foreach i = 0-7` and bit ranges `x{7-0}`: llvm-tblgen reads these
+    /// into C++ `unsigned`, so a negative bound is an error and every value
+    /// is taken modulo 2^32.
+    Unsigned,
+    /// List slices `l[0...3]`: 64-bit ints, as written.
+    Slice,
+}
+
+/// Expands range pieces to the integers they denote, in order; a range
+/// longer than [`super::limits::MAX_LIST`] is an error at the range, found
+/// before anything is allocated.
+pub fn expand_ranges(
+    ranges: &[RangePiece],
+    range_use: RangeUse,
+    rk: &mut super::record::RecordKeeper,
+) -> Result<Vec<i64>, Diagnostic> {
+    let mut total: i128 = 0;
     for r in ranges {
-        match r.end {
-            None => out.push(r.start),
-            Some(e) => {
-                if r.start <= e {
-                    out.extend(r.start..=e);
-                } else {
-                    out.extend((e..=r.start).rev());
-                }
-            }
+        let end = r.end.unwrap_or(r.start);
+        if range_use == RangeUse::Unsigned && (r.start < 0 || end < 0) {
+            return Err(Diagnostic::error(
+                Kind::Syntax,
+                r.span,
+                "invalid range, cannot be negative",
+            ));
         }
-        if out.len() > super::limits::MAX_LIST {
-            break;
+        let count = (end as i128 - r.start as i128).abs() + 1;
+        total += count;
+        if total > super::limits::MAX_LIST as i128 {
+            let what = match r.end {
+                Some(e) => format!("range {}-{e} has {count} elements", r.start),
+                None => format!(
+                    "the ranges have more than {} elements",
+                    super::limits::MAX_LIST
+                ),
+            };
+            return Err(rk.limit_error(
+                r.span,
+                format!(
+                    "{what}; the limit is {} (records::limits::MAX_LIST)",
+                    super::limits::MAX_LIST
+                ),
+            ));
         }
     }
-    out
+    if let Some(msg) = rk.spend_built_or_say("a range", (total as usize).saturating_mul(16))
+        && let Some(first) = ranges.first()
+    {
+        return Err(rk.limit_error(first.span, msg));
+    }
+    let wrap = |v: i64| match range_use {
+        RangeUse::Unsigned => v as u32 as i64,
+        RangeUse::Slice => v,
+    };
+    let mut out = Vec::with_capacity(total as usize);
+    for r in ranges {
+        match r.end {
+            None => out.push(wrap(r.start)),
+            Some(e) if r.start <= e => out.extend((r.start..=e).map(wrap)),
+            Some(e) => out.extend((e..=r.start).rev().map(wrap)),
+        }
+    }
+    Ok(out)
 }

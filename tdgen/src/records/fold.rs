@@ -1,6 +1,7 @@
 //! Folding bang operators once their operands are known, with llvm-tblgen's rules for each.
 
 use super::RecId;
+use super::limits::MAX_EXPANDED_VALUE as MAX_EXPANDED;
 use super::print;
 use super::record::RecordKeeper;
 use super::resolve::{MapResolver, bound_var, concat_strings, convert, resolve, type_of};
@@ -112,7 +113,10 @@ pub fn fold(o: OpInit, cur: Option<(RecId, Init)>, fin: bool, rk: &mut RecordKee
                         }
                         let Some(d) = d else {
                             if fin {
-                                rk.error(format!("undefined reference to record: '{name}'"));
+                                rk.error_about(
+                                    name,
+                                    format!("undefined reference to record: '{name}'"),
+                                );
                             }
                             return unfolded(o);
                         };
@@ -211,7 +215,12 @@ pub fn fold(o: OpInit, cur: Option<(RecId, Init)>, fin: bool, rk: &mut RecordKee
                 return Init::str(&print::record_text(*id, rk));
             }
             if a[0].is_concrete() {
-                return Init::str(&print::to_string(&a[0], rk));
+                let max = super::limits::MAX_STRING;
+                let text = print::to_string_bounded(&a[0], rk, max + 1);
+                if !rk.may_build_string("!repr", text.len()) {
+                    return unfolded(o);
+                }
+                return Init::str(&text);
             }
         }
         Op::Initialized => {
@@ -226,11 +235,20 @@ pub fn fold(o: OpInit, cur: Option<(RecId, Init)>, fin: bool, rk: &mut RecordKee
             if let Init::List(es, _) = &a[0]
                 && let Some(Ty::List(inner)) = o.ty.element().cloned().map(|t| Ty::List(Rc::new(t)))
             {
-                let mut out = Vec::new();
+                let mut len = 0usize;
                 for e in es.iter() {
                     match e {
-                        Init::List(xs, _) => out.extend(xs.iter().cloned()),
+                        Init::List(xs, _) => len = len.saturating_add(xs.len()),
                         _ => return unfolded(o),
+                    }
+                }
+                if !rk.may_build_list("!listflatten", len) {
+                    return unfolded(o);
+                }
+                let mut out = Vec::with_capacity(len);
+                for e in es.iter() {
+                    if let Init::List(xs, _) = e {
+                        out.extend(xs.iter().cloned());
                     }
                 }
                 return Init::List(out.into(), inner);
@@ -247,10 +265,35 @@ pub fn fold(o: OpInit, cur: Option<(RecId, Init)>, fin: bool, rk: &mut RecordKee
         | Op::Srl
         | Op::Sra => {
             if let (Some(x), Some(y)) = (as_int(&a[0], rk), as_int(&a[1], rk)) {
+                // llvm-tblgen computes these in C++'s int64_t, where an
+                // overflow, and a shift by a negative amount or by 64 or
+                // more, is undefined behaviour: an error here. A left shift
+                // is of the unsigned value, so bits shifted out are lost
+                // (defined), as there.
+                let overflow = match o.op {
+                    Op::Add => x.checked_add(y).is_none(),
+                    Op::Sub => x.checked_sub(y).is_none(),
+                    Op::Mul => x.checked_mul(y).is_none(),
+                    _ => false,
+                };
+                if overflow {
+                    rk.error(format!(
+                        "illegal operation: !{}({x}, {y}) overflows a 64-bit int",
+                        o.op.name()
+                    ));
+                    return unfolded(o);
+                }
+                if matches!(o.op, Op::Shl | Op::Srl | Op::Sra) && !(0..64).contains(&y) {
+                    rk.error(format!(
+                        "illegal operation: !{}({x}, {y}): the shift amount must be 0 to 63",
+                        o.op.name()
+                    ));
+                    return unfolded(o);
+                }
                 let r = match o.op {
-                    Op::Add => x.wrapping_add(y),
-                    Op::Sub => x.wrapping_sub(y),
-                    Op::Mul => x.wrapping_mul(y),
+                    Op::Add => x + y,
+                    Op::Sub => x - y,
+                    Op::Mul => x * y,
                     Op::Div => {
                         if y == 0 {
                             rk.error("illegal operation: division by zero");
@@ -265,9 +308,9 @@ pub fn fold(o: OpInit, cur: Option<(RecId, Init)>, fin: bool, rk: &mut RecordKee
                     Op::And => x & y,
                     Op::Or => x | y,
                     Op::Xor => x ^ y,
-                    Op::Shl => ((x as u64).wrapping_shl(y as u32)) as i64,
-                    Op::Sra => x.wrapping_shr(y as u32),
-                    _ => ((x as u64).wrapping_shr(y as u32)) as i64,
+                    Op::Shl => ((x as u64) << y) as i64,
+                    Op::Sra => x >> y,
+                    _ => ((x as u64) >> y) as i64,
                 };
                 return Init::Int(r);
             }
@@ -279,9 +322,8 @@ pub fn fold(o: OpInit, cur: Option<(RecId, Init)>, fin: bool, rk: &mut RecordKee
         }
         Op::StrConcat => {
             if let (Init::Str(x, _), Init::Str(y, _)) = (&a[0], &a[1])
-                && x.len() + y.len() > super::limits::MAX_STRING
+                && !rk.may_build_string("!strconcat", x.len() + y.len())
             {
-                rk.error("!strconcat builds a string longer than 64 MiB");
                 return unfolded(o);
             }
             if let Some(s) = concat_strings(&a[0], &a[1]) {
@@ -290,8 +332,9 @@ pub fn fold(o: OpInit, cur: Option<(RecId, Init)>, fin: bool, rk: &mut RecordKee
         }
         Op::ListConcat => {
             if let (Init::List(x, t), Init::List(y, _)) = (&a[0], &a[1]) {
-                if x.len() + y.len() > super::limits::MAX_LIST {
-                    rk.error("!listconcat builds a list longer than the limit");
+                if !rk.may_build_list("!listconcat", x.len() + y.len())
+                    || !shares_within_limit("!listconcat", x.iter().chain(y.iter()), rk)
+                {
                     return unfolded(o);
                 }
                 let v: Vec<Init> = x.iter().chain(y.iter()).cloned().collect();
@@ -300,8 +343,14 @@ pub fn fold(o: OpInit, cur: Option<(RecId, Init)>, fin: bool, rk: &mut RecordKee
         }
         Op::ListSplat => {
             if let Init::Int(n) = &a[1] {
-                if *n > super::limits::MAX_LIST as i64 {
-                    rk.error("!listsplat builds a list longer than the limit");
+                let len = (*n).max(0) as u64;
+                if !rk.may_build_list("!listsplat", len.min(usize::MAX as u64) as usize)
+                    || !shares_within_limit(
+                        "!listsplat",
+                        std::iter::repeat_n(&a[0], len as usize),
+                        rk,
+                    )
+                {
                     return unfolded(o);
                 }
                 if !a[0].is_unset()
@@ -334,6 +383,17 @@ pub fn fold(o: OpInit, cur: Option<(RecId, Init)>, fin: bool, rk: &mut RecordKee
             if let (Init::List(es, t), Init::Str(delim, _)) = (&a[0], &a[1]) {
                 if es.is_empty() {
                     return Init::str("");
+                }
+                let pieces: usize = es
+                    .iter()
+                    .map(|e| match e {
+                        Init::Str(x, _) => x.len(),
+                        _ => 20,
+                    })
+                    .fold(0usize, usize::saturating_add);
+                let len = pieces.saturating_add(delim.len().saturating_mul(es.len() - 1));
+                if !rk.may_build_string("!interleave", len) {
+                    return unfolded(o);
                 }
                 // llvm-tblgen: the result is code if any element after the first is.
                 let mut s = String::new();
@@ -372,10 +432,13 @@ pub fn fold(o: OpInit, cur: Option<(RecId, Init)>, fin: bool, rk: &mut RecordKee
                     {
                         let msg = format!(
                             "concatenated Dag operators do not match: '{}' vs. '{}'",
-                            print::to_string(&a[0], rk),
-                            print::to_string(&a[1], rk)
+                            print::to_string_for_message(&a[0], rk),
+                            print::to_string_for_message(&a[1], rk)
                         );
                         rk.error(msg);
+                        return unfolded(o);
+                    }
+                    if !rk.may_build_list("!con", x.args.len() + y.args.len()) {
                         return unfolded(o);
                     }
                     let op = if lop.is_unset() {
@@ -484,24 +547,21 @@ pub fn fold(o: OpInit, cur: Option<(RecId, Init)>, fin: bool, rk: &mut RecordKee
                     rk.error("step of !range can't be 0");
                     return unfolded(o);
                 }
-                let mut out = Vec::new();
-                if s < e && st > 0 {
-                    let mut i = s;
-                    while i < e {
-                        out.push(Init::Int(i));
-                        i += st;
-                    }
-                } else if s > e && st < 0 {
-                    let mut i = s;
-                    while i > e {
-                        out.push(Init::Int(i));
-                        i += st;
-                    }
-                }
-                if out.len() > super::limits::MAX_LIST {
-                    rk.error("!range produces too many elements");
+                // The count first, in 128 bits: neither the list nor the
+                // last step may exceed what is allowed.
+                let (s128, e128, st128) = (s as i128, e as i128, st as i128);
+                let count = if (s < e && st > 0) || (s > e && st < 0) {
+                    ((e128 - s128).abs() + st128.abs() - 1) / st128.abs()
+                } else {
+                    0
+                };
+                let count = count.min(usize::MAX as i128) as usize;
+                if !rk.may_build_list("!range", count) {
                     return unfolded(o);
                 }
+                let out: Vec<Init> = (0..count as i128)
+                    .map(|k| Init::Int((s128 + k * st128) as i64))
+                    .collect();
                 return Init::List(out.into(), Rc::new(Ty::Int));
             }
         }
@@ -514,11 +574,17 @@ pub fn fold(o: OpInit, cur: Option<(RecId, Init)>, fin: bool, rk: &mut RecordKee
             let elem_ty = o.ty.element().cloned();
             match &a[1] {
                 Init::List(es, _) => {
+                    if !rk.may_build_list("!foreach", es.len()) {
+                        return unfolded(o);
+                    }
                     let var = bound_var(&a[0], rk);
                     let mut r = MapResolver::with_current(cur.clone());
                     let mut out = Vec::with_capacity(es.len());
                     for e in es.iter() {
                         out.push(apply(&mut r, var, e, &a[2], rk));
+                    }
+                    if !shares_within_limit("!foreach", out.iter(), rk) {
+                        return unfolded(o);
                     }
                     let t = elem_ty.unwrap_or(Ty::Int);
                     return Init::List(out.into(), Rc::new(t));
@@ -588,16 +654,17 @@ pub fn fold(o: OpInit, cur: Option<(RecId, Init)>, fin: bool, rk: &mut RecordKee
                 };
             }
             (Init::Str(l, _), Init::Str(m, _), Init::Str(r, _)) => {
-                let mut val = r.to_string();
-                if !l.is_empty() {
-                    let mut idx = 0;
-                    while let Some(found) = val[idx..].find(&**l) {
-                        let at = idx + found;
-                        val.replace_range(at..at + l.len(), m);
-                        idx = at + m.len();
-                    }
+                if l.is_empty() {
+                    return Init::str(r);
                 }
-                return Init::str(&val);
+                // llvm-tblgen searches on after each replacement: the
+                // occurrences that do not overlap, left to right.
+                let n = r.matches(&**l).count();
+                let len = (r.len() - n * l.len()).saturating_add(n.saturating_mul(m.len()));
+                if !rk.may_build_string("!subst", len) {
+                    return unfolded(o);
+                }
+                return Init::str(&r.replace(&**l, m));
             }
             _ => {}
         },
@@ -740,7 +807,7 @@ pub fn fold(o: OpInit, cur: Option<(RecId, Init)>, fin: bool, rk: &mut RecordKee
 
 /// Depth along the first and last children: how deep an accumulator built one
 /// level per step has grown, in time proportional to that depth.
-fn spine_depth(v: &Init) -> usize {
+pub(crate) fn spine_depth(v: &Init) -> usize {
     let mut depth = 0;
     let mut first = Some(v);
     let mut last = Some(v);
@@ -779,5 +846,59 @@ fn value_too_big(v: &Init) -> bool {
         Init::Str(s, _) => s.len() > super::limits::MAX_STRING,
         Init::List(es, _) => es.len() > super::limits::MAX_LIST,
         _ => false,
+    }
+}
+
+/// Whether the values of a list being built by `what` (which may refer
+/// to the same value many times) stay within [`MAX_EXPANDED`] leaves when
+/// expanded; reports the limit error when not. Only lists and dags are
+/// walked, so a list of scalars or records costs nothing.
+fn shares_within_limit<'v>(
+    what: &str,
+    elements: impl Iterator<Item = &'v Init>,
+    rk: &mut RecordKeeper,
+) -> bool {
+    let mut leaves = 0usize;
+    for e in elements {
+        leaves = leaves.saturating_add(expanded_leaves(e, MAX_EXPANDED));
+        if leaves > MAX_EXPANDED {
+            rk.over_limit(format!(
+                "{what} builds a value of more than {MAX_EXPANDED} elements when expanded (records::limits::MAX_EXPANDED_VALUE): a list of lists refers to one list many times"
+            ));
+            return false;
+        }
+    }
+    true
+}
+
+/// Leaves of `v` when expanded, counting stopped past `cap`.
+fn expanded_leaves(v: &Init, cap: usize) -> usize {
+    match v {
+        Init::List(es, _)
+            if es
+                .iter()
+                .any(|e| matches!(e, Init::List(..) | Init::Dag(_))) =>
+        {
+            let mut n = 0usize;
+            for e in es.iter() {
+                n = n.saturating_add(expanded_leaves(e, cap));
+                if n > cap {
+                    break;
+                }
+            }
+            n
+        }
+        Init::List(es, _) => es.len().max(1),
+        Init::Dag(d) => {
+            let mut n = 1usize;
+            for (e, _) in &d.args {
+                n = n.saturating_add(expanded_leaves(e, cap));
+                if n > cap {
+                    break;
+                }
+            }
+            n
+        }
+        _ => 1,
     }
 }

@@ -37,7 +37,7 @@ pub fn resolve_record(rec: &mut Record, r: &mut dyn Resolver, rk: &mut RecordKee
             None => {
                 let msg = format!(
                     "invalid value '{}' found when setting field '{}' of type '{}' after resolving references",
-                    print::to_string(&nv, rk),
+                    print::to_string_for_message(&nv, rk),
                     rk.interner.name(rec.values[i].name),
                     type_string(&ty, rk)
                 );
@@ -64,7 +64,10 @@ pub fn add_value(
     if let Some(i) = rec.values.iter().position(|x| x.name == v.name) {
         let ty = rec.values[i].ty.clone();
         match value_for_field(&v.value, &ty, rk) {
-            Some(c) => rec.values[i].value = c,
+            Some(c) => {
+                rec.values[i].value = c;
+                rec.values[i].let_at = v.let_at;
+            }
             None => {
                 return Err(Diagnostic::error(
                     Kind::Type,
@@ -93,6 +96,19 @@ pub fn add_superclass(
     span: Span,
     rk: &mut RecordKeeper,
 ) -> Result<(), Diagnostic> {
+    // Each record lists every superclass, so a long chain of classes costs
+    // its length squared in memory (and cubed in the checks below).
+    let count = rec.superclasses.len() + rk.get(class).superclasses.len() + 1;
+    if count > super::limits::MAX_SUPERCLASSES {
+        return Err(rk.limit_error(
+            span,
+            format!(
+                "'{}' would have {count} superclasses; the limit is {} (records::limits::MAX_SUPERCLASSES)",
+                print::to_unquoted(&rec.name, rk),
+                super::limits::MAX_SUPERCLASSES
+            ),
+        ));
+    }
     // The class's fields are copied once, not the whole class record.
     let fields: Vec<RecordVal> = rk
         .get(class)
@@ -312,6 +328,25 @@ fn has_var(v: &Init) -> bool {
     }
 }
 
+/// `value 'X' unknown`: a `let` of a field the record does not have; the
+/// help names the record's closest field when one is close.
+pub(crate) fn unknown_field(rec: &Record, name: Sym, loc: Span, rk: &RecordKeeper) -> Diagnostic {
+    let text = rk.interner.name(name);
+    let fields = rec
+        .values
+        .iter()
+        .filter(|v| !v.is_template_arg)
+        .map(|v| rk.interner.name(v.name));
+    let help = match crate::suggest::closest(text, fields) {
+        Some(f) => format!("did you mean '{f}'?"),
+        None => {
+            "declare the field in the record or one of its classes before assigning it with `let`"
+                .to_string()
+        }
+    };
+    Diagnostic::error(Kind::Undefined, loc, format!("value '{text}' unknown")).with_help(help)
+}
+
 /// `let name{bits} = v`: assigns a field of `rec` (bits in assignment order, bit 0 of `v` first).
 pub fn set_value(
     rec: &mut Record,
@@ -322,14 +357,7 @@ pub fn set_value(
     rk: &mut RecordKeeper,
 ) -> Result<(), Diagnostic> {
     let Some(i) = rec.values.iter().position(|x| x.name == name) else {
-        return Err(Diagnostic::error(
-            Kind::Undefined,
-            loc,
-            format!("value '{}' unknown", rk.interner.name(name)),
-        )
-        .with_help(
-            "declare the field in the record or one of its classes before assigning it with `let`",
-        ));
+        return Err(unknown_field(rec, name, loc, rk));
     };
     if bits.is_none()
         && let Init::Var(var) = &v
@@ -408,7 +436,7 @@ pub fn set_value(
                     "field '{}' of type '{}' is incompatible with value '{}{}'",
                     rk.interner.name(name),
                     type_string(&ty, rk),
-                    print::to_string(&v, rk),
+                    print::to_string_for_message(&v, rk),
                     vt
                 ),
             ))

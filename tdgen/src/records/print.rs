@@ -18,9 +18,13 @@ pub fn to_string(v: &Init, rk: &RecordKeeper) -> String {
     s
 }
 
+/// The longest text printed for a message: a value that refers to one
+/// large value many times can print to far more text than it takes memory.
+const MESSAGE_CAP: usize = 1 << 20;
+
 /// [`to_string`] cut to about `max` characters, for messages.
 pub fn to_string_short(v: &Init, rk: &RecordKeeper, max: usize) -> String {
-    let s = to_string(v, rk);
+    let s = to_string_bounded(v, rk, MESSAGE_CAP.max(max + 1));
     if s.len() <= max {
         return s;
     }
@@ -28,7 +32,24 @@ pub fn to_string_short(v: &Init, rk: &RecordKeeper, max: usize) -> String {
     while !s.is_char_boundary(cut) {
         cut -= 1;
     }
-    format!("{} ... ({} characters in all)", &s[..cut], s.len())
+    if s.len() > MESSAGE_CAP {
+        format!("{} ... (more than {MESSAGE_CAP} characters)", &s[..cut])
+    } else {
+        format!("{} ... ({} characters in all)", &s[..cut], s.len())
+    }
+}
+
+/// [`to_string`] for a message: whole up to 1 MiB, cut beyond.
+pub fn to_string_for_message(v: &Init, rk: &RecordKeeper) -> String {
+    to_string_short(v, rk, MESSAGE_CAP)
+}
+
+/// [`to_string`], stopped soon after the text passes `cap` bytes (the
+/// caller sees the length and knows the value was cut).
+pub(crate) fn to_string_bounded(v: &Init, rk: &RecordKeeper, cap: usize) -> String {
+    let mut s = String::new();
+    write_capped(&mut s, v, rk, false, cap);
+    s
 }
 
 /// Like [`to_string`], but strings without quotes (`getAsUnquotedString`).
@@ -40,12 +61,26 @@ pub fn to_unquoted(v: &Init, rk: &RecordKeeper) -> String {
 
 /// Appends the value as [`to_string`] prints it (or unquoted) to `s`.
 pub(crate) fn write(s: &mut String, v: &Init, rk: &RecordKeeper, unquoted: bool) {
+    write_capped(s, v, rk, unquoted, usize::MAX);
+}
+
+/// [`write`], giving up once `s` is longer than `cap`.
+fn write_capped(s: &mut String, v: &Init, rk: &RecordKeeper, unquoted: bool, cap: usize) {
+    if s.len() > cap {
+        return;
+    }
+    let write = |s: &mut String, v: &Init, rk: &RecordKeeper, unquoted: bool| {
+        write_capped(s, v, rk, unquoted, cap)
+    };
     match v {
         Init::Unset => s.push('?'),
         Init::Bit(b) => s.push(if *b { '1' } else { '0' }),
         Init::Bits(bs) => {
             s.push_str("{ ");
             for (i, b) in bs.iter().rev().enumerate() {
+                if s.len() > cap {
+                    return;
+                }
                 if i > 0 {
                     s.push_str(", ");
                 }
@@ -70,6 +105,9 @@ pub(crate) fn write(s: &mut String, v: &Init, rk: &RecordKeeper, unquoted: bool)
         Init::List(es, _) => {
             s.push('[');
             for (i, e) in es.iter().enumerate() {
+                if s.len() > cap {
+                    return;
+                }
                 if i > 0 {
                     s.push_str(", ");
                 }
@@ -90,6 +128,9 @@ pub(crate) fn write(s: &mut String, v: &Init, rk: &RecordKeeper, unquoted: bool)
                 s.push_str(n);
             }
             for (i, (a, n)) in d.args.iter().enumerate() {
+                if s.len() > cap {
+                    return;
+                }
                 s.push_str(if i == 0 { " " } else { ", " });
                 write(s, a, rk, false);
                 if let Some(n) = n {
@@ -113,6 +154,9 @@ pub(crate) fn write(s: &mut String, v: &Init, rk: &RecordKeeper, unquoted: bool)
             s.push_str(&rk.name_of(a.class));
             s.push('<');
             for (i, (_, v)) in a.args.iter().enumerate() {
+                if s.len() > cap {
+                    return;
+                }
                 if i > 0 {
                     s.push_str(", ");
                 }
@@ -142,6 +186,9 @@ pub(crate) fn write(s: &mut String, v: &Init, rk: &RecordKeeper, unquoted: bool)
                 Op::Cond => {
                     s.push_str("!cond(");
                     for (i, pair) in a.chunks(2).enumerate() {
+                        if s.len() > cap {
+                            return;
+                        }
                         if i > 0 {
                             s.push_str(", ");
                         }
@@ -163,6 +210,9 @@ pub(crate) fn write(s: &mut String, v: &Init, rk: &RecordKeeper, unquoted: bool)
                         _ => false,
                     };
                     for (i, x) in a.iter().enumerate() {
+                        if s.len() > cap {
+                            return;
+                        }
                         if i > 0 {
                             s.push_str(", ");
                         }

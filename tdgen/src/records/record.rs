@@ -23,7 +23,18 @@ pub struct RecordVal {
     pub is_template_arg: bool,
     /// Where it was declared.
     pub loc: Span,
+    /// The `let` that set the current value, in the record or in a class
+    /// it inherits (file [`crate::FileId::NONE`] when no `let` did): errors
+    /// about the value point there.
+    pub let_at: Span,
 }
+
+/// The `let_at` of a value no `let` set.
+pub(crate) const NOT_SET_BY_LET: Span = Span {
+    file: crate::diag::FileId::NONE,
+    start: 0,
+    end: 0,
+};
 
 /// What a record is.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -151,6 +162,78 @@ pub struct RecordKeeper {
     pub sources: crate::diag::SourceMap,
     /// The location errors found while folding are reported at.
     pub(crate) cur_loc: Span,
+    /// What this run has spent of [`super::limits`]' budgets.
+    pub(crate) budget: Budget,
+    /// Names whose definition failed (see [`Poison`]).
+    pub(crate) poison: Poison,
+}
+
+/// Work and memory spent, counted against [`super::limits`].
+#[derive(Default)]
+pub(crate) struct Budget {
+    /// Records made (defs, anonymous records, loop and multiclass copies).
+    pub(crate) records: usize,
+    /// Loop iterations expanded.
+    pub(crate) iterations: usize,
+    /// String bytes and list elements (16 bytes each) built by operators.
+    pub(crate) built_bytes: usize,
+    /// A limit was exceeded: evaluation stops.
+    pub(crate) exceeded: bool,
+}
+
+/// What the help of every limit error says.
+const LIMIT_HELP: &str = "tdgen's limits (tdgen::records::limits) are far above what real targets \
+    use: a value or loop this large is almost always a mistake (a wrong range bound, a value \
+    doubled in a loop)";
+
+/// Records, classes, multiclasses and variables whose definition failed.
+///
+/// A later reference to one of them is an error that follows from the
+/// first: it is marked so ([`Diagnostic::follows_from_earlier`]) and the
+/// loader shows the first error alone. A def whose name is computed
+/// (`R#i` in a loop) poisons the literal prefix of the name.
+#[derive(Default)]
+pub(crate) struct Poison {
+    names: rustc_hash::FxHashSet<Rc<str>>,
+    prefixes: Vec<Rc<str>>,
+    /// Classes whose definition failed (registered, but missing what
+    /// followed the error): errors in records that inherit them follow.
+    pub(crate) classes: rustc_hash::FxHashSet<Sym>,
+    /// Multiclasses whose body had an error: a `defm` of one makes fewer
+    /// records than written, so the `defm`'s name prefix is poisoned.
+    pub(crate) multiclasses: rustc_hash::FxHashSet<Sym>,
+}
+
+impl Poison {
+    /// Marks a name whose definition failed.
+    pub(crate) fn name(&mut self, name: &str) {
+        if !self.names.contains(name) {
+            self.names.insert(Rc::from(name));
+        }
+    }
+
+    /// Marks every name: a failed statement defined records whose names are unknown.
+    pub(crate) fn every_name(&mut self) {
+        self.prefixes.clear();
+        self.prefixes.push(Rc::from(""));
+    }
+
+    /// Marks every name starting with `prefix` (a def named by an expression that starts with it).
+    pub(crate) fn prefix(&mut self, prefix: &str) {
+        if !self.prefixes.iter().any(|p| prefix.starts_with(&**p)) {
+            self.prefixes.push(Rc::from(prefix));
+        }
+    }
+
+    /// Whether a reference to `name` follows from a failed definition.
+    pub(crate) fn covers(&self, name: &str) -> bool {
+        self.names.contains(name) || self.prefixes.iter().any(|p| name.starts_with(&**p))
+    }
+
+    /// Whether no record or variable name is poisoned.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.names.is_empty() && self.prefixes.is_empty()
+    }
 }
 
 impl RecordKeeper {
@@ -212,6 +295,102 @@ impl RecordKeeper {
             self.cur_loc,
             msg,
         ));
+    }
+
+    /// Reports a reference to `name` that failed: an error that follows
+    /// from an earlier one when `name`'s own definition failed.
+    pub(crate) fn error_about(&mut self, name: &str, msg: impl Into<String>) {
+        let d = Diagnostic::error(crate::diag::Kind::Undefined, self.cur_loc, msg);
+        // Reported once: later uses of the same name follow from this error.
+        let d = if self.poison.covers(name) {
+            d.following()
+        } else {
+            self.poison.name(name);
+            match crate::suggest::for_record_name(name, self, []) {
+                Some(h) => d.with_help(h),
+                None => d,
+            }
+        };
+        self.diags.push(d);
+    }
+
+    /// An error for an exceeded limit at `span`; evaluation stops after it
+    /// (and a limit exceeded again before it has stopped follows from the first).
+    pub(crate) fn limit_error(&mut self, span: Span, msg: impl Into<String>) -> Diagnostic {
+        let d = Diagnostic::error(crate::diag::Kind::Limit, span, msg).with_help(LIMIT_HELP);
+        if std::mem::replace(&mut self.budget.exceeded, true) {
+            d.following()
+        } else {
+            d
+        }
+    }
+
+    /// Reports an exceeded limit at the current location; evaluation stops after it.
+    pub(crate) fn over_limit(&mut self, msg: impl Into<String>) {
+        let d = self.limit_error(self.cur_loc, msg);
+        self.diags.push(d);
+    }
+
+    /// Counts `bytes` built by an operator (a string's length, or 16 per
+    /// list element) against [`super::limits::MAX_BUILT_BYTES`]; false, with
+    /// the error reported, once the budget is spent.
+    pub(crate) fn spend_built(&mut self, what: &str, bytes: usize) -> bool {
+        match self.spend_built_or_say(what, bytes) {
+            None => true,
+            Some(msg) => {
+                self.over_limit(msg);
+                false
+            }
+        }
+    }
+
+    /// Counts `bytes` as [`RecordKeeper::spend_built`] does; the error
+    /// message, for the caller to place, once the budget is spent.
+    pub(crate) fn spend_built_or_say(&mut self, what: &str, bytes: usize) -> Option<String> {
+        self.budget.built_bytes = self.budget.built_bytes.saturating_add(bytes);
+        (self.budget.built_bytes > super::limits::MAX_BUILT_BYTES).then(|| {
+            format!(
+                "{what}: the strings and lists built so far pass {} MiB (records::limits::MAX_BUILT_BYTES)",
+                super::limits::MAX_BUILT_BYTES >> 20
+            )
+        })
+    }
+
+    /// Whether a string of `len` bytes may be built by `what`; reports the
+    /// error when not (longer than [`super::limits::MAX_STRING`], or past the
+    /// budget of [`super::limits::MAX_BUILT_BYTES`]).
+    pub(crate) fn may_build_string(&mut self, what: &str, len: usize) -> bool {
+        match self.string_over_limit(what, len) {
+            None => true,
+            Some(msg) => {
+                self.over_limit(msg);
+                false
+            }
+        }
+    }
+
+    /// The check of [`RecordKeeper::may_build_string`]: the error message,
+    /// for the caller to place, when the string may not be built.
+    pub(crate) fn string_over_limit(&mut self, what: &str, len: usize) -> Option<String> {
+        if len > super::limits::MAX_STRING {
+            return Some(format!(
+                "{what} builds a string of {len} bytes; the limit is {} MiB (records::limits::MAX_STRING)",
+                super::limits::MAX_STRING >> 20
+            ));
+        }
+        self.spend_built_or_say(what, len)
+    }
+
+    /// Whether a list of `len` elements may be built by `what` (see [`RecordKeeper::may_build_string`]).
+    pub(crate) fn may_build_list(&mut self, what: &str, len: usize) -> bool {
+        if len > super::limits::MAX_LIST {
+            self.over_limit(format!(
+                "{what} builds a list of {len} elements; the limit is {} (records::limits::MAX_LIST)",
+                super::limits::MAX_LIST
+            ));
+            return false;
+        }
+        self.spend_built(what, len.saturating_mul(16))
     }
 
     /// The next `anonymous_N` name.

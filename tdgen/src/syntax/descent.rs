@@ -24,15 +24,22 @@ use super::ast::*;
 use crate::diag::{FileId, Span};
 use rustc_hash::FxHashMap as HashMap;
 
+/// Why [`parse`] gave a file up.
+pub(super) enum GaveUp {
+    /// The pest parser must decide (a syntax error, or a literal the tree builder rejects).
+    ToPest,
+    /// Statements and values nest deeper than [`MAX_DEPTH`] at this offset.
+    TooDeep(usize),
+}
+
 /// Parses one preprocessed file (already checked by `check_nesting`), or
-/// `None` when the pest parser must decide (a syntax error, or a literal the
-/// tree builder rejects). On `None` the interner is as it was on entry.
+/// says why not. On failure the interner is as it was on entry.
 pub(super) fn parse(
     file: FileId,
     text: &str,
     includes: &HashMap<u32, Option<FileId>>,
     interner: &mut Interner,
-) -> Option<File> {
+) -> Result<File, GaveUp> {
     let mark = interner.mark();
     let mut p = Descent {
         file,
@@ -43,13 +50,14 @@ pub(super) fn parse(
         includes,
         abort: false,
         depth: 0,
+        too_deep: None,
     };
     let stmts = p.file_stmts();
     match stmts {
-        Some(stmts) if !p.abort => Some(File { id: file, stmts }),
+        Some(stmts) if !p.abort => Ok(File { id: file, stmts }),
         _ => {
             p.interner.rollback(mark);
-            None
+            Err(p.too_deep.map_or(GaveUp::ToPest, GaveUp::TooDeep))
         }
     }
 }
@@ -111,14 +119,16 @@ struct Descent<'a> {
     abort: bool,
     /// Values and statements being parsed, one inside the other.
     depth: u32,
+    /// Where nesting first went past [`MAX_DEPTH`].
+    too_deep: Option<usize>,
 }
 
 /// How deep values and statements may nest (pastes and `let ... in`
-/// chains nest without brackets) before the parser leaves the file to
-/// pest, whose stack guard turns runaway recursion into an error. Real
-/// files stay far below it; a few kilobytes of stack per level keep the
-/// deepest parse within the loader's threads' stacks by a wide margin.
-const MAX_DEPTH: u32 = 1024;
+/// chains nest without brackets): deeper is an error (pest, recursing
+/// without a bound, would run out of stack). Real files stay far below it;
+/// a few kilobytes of stack per level keep the deepest parse, and the
+/// evaluation of what it parsed, within the loader's stacks by a wide margin.
+pub(super) const MAX_DEPTH: u32 = 1024;
 
 /// What follows a value: `{bits}`, `[slice]` or `.field`.
 enum Suffix {
@@ -518,6 +528,7 @@ impl Descent<'_> {
     fn enter(&mut self) -> bool {
         if self.depth >= MAX_DEPTH {
             self.abort = true;
+            self.too_deep.get_or_insert(self.pos);
             return false;
         }
         self.depth += 1;

@@ -24,10 +24,26 @@ pub fn parse_file(
     interner: &mut Interner,
 ) -> Result<File, Diagnostic> {
     check_nesting(file, text)?;
-    if let Some(f) = super::descent::parse(file, text, includes, interner) {
-        return Ok(f);
+    match super::descent::parse(file, text, includes, interner) {
+        Ok(f) => Ok(f),
+        Err(super::descent::GaveUp::ToPest) => parse_file_pest(file, text, includes, interner),
+        Err(super::descent::GaveUp::TooDeep(at)) => {
+            let end = text[at..].chars().next().map_or(at, |c| at + c.len_utf8());
+            Err(Diagnostic::error(
+                Kind::Limit,
+                Span::new(file, at, end),
+                format!(
+                    "statements and values nest deeper than {} levels",
+                    super::descent::MAX_DEPTH
+                ),
+            )
+            .with_label("the parser stops here")
+            .with_help(
+                "real descriptions nest a few levels deep; build a long `let ... in`, \
+                 `foreach ... in` or `#` chain from `defvar`s or a loop instead",
+            ))
+        }
     }
-    parse_file_pest(file, text, includes, interner)
 }
 
 /// Parses one preprocessed file with the recursive-descent parser alone
@@ -40,7 +56,7 @@ pub fn parse_file_descent(
     interner: &mut Interner,
 ) -> Option<File> {
     check_nesting(file, text).ok()?;
-    super::descent::parse(file, text, includes, interner)
+    super::descent::parse(file, text, includes, interner).ok()
 }
 
 /// Parses one preprocessed file (already checked by `check_nesting`) with
@@ -53,7 +69,8 @@ pub fn parse_file_pest(
     includes: &HashMap<u32, Option<FileId>>,
     interner: &mut Interner,
 ) -> Result<File, Diagnostic> {
-    let pairs = TdParser::parse(Rule::file, text).map_err(|e| syntax_error(file, text, e))?;
+    let pairs = TdParser::parse(Rule::file, text)
+        .map_err(|e| at_unclosed_brace(text, syntax_error(file, text, e)))?;
     let mut b = Builder {
         file,
         interner,
@@ -206,6 +223,114 @@ fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diagno
         )
     };
     Diagnostic::error(Kind::Syntax, Span::new(file, pos, end), msg).with_label("unexpected here")
+}
+
+/// A syntax error the parser found after a `{` that is never closed is
+/// that brace's fault: the error becomes "unclosed `{`" at the brace, with
+/// the parser's complaint as a second label where it gave up. Otherwise the
+/// error is returned as it is.
+fn at_unclosed_brace(text: &str, error: Diagnostic) -> Diagnostic {
+    let Some(open) = unclosed_brace(text) else {
+        return error;
+    };
+    if open >= error.primary.start as usize {
+        return error;
+    }
+    let file = error.primary.file;
+    let complaint = error
+        .message
+        .strip_prefix("syntax error: ")
+        .unwrap_or(&error.message);
+    Diagnostic::error(
+        Kind::Syntax,
+        Span::new(file, open, open + 1),
+        "syntax error: unclosed `{`",
+    )
+    .with_label("this `{` is never closed")
+    .with_secondary(
+        error.primary,
+        format!("the parser gave up here: {complaint}"),
+    )
+    .with_help("add the `}` that ends this body or block")
+}
+
+/// The offset of the `{` most likely left unclosed, if the braces of the
+/// text (strings and `[{ }]` fragments aside) do not balance.
+///
+/// Braces pair up innermost first, except where indentation says better:
+/// a `}` that starts its line at the indentation of an outer open brace's
+/// line, and left of the innermost one's, closes the outer brace, and the
+/// inner one is the culprit (an unclosed class body inside a `let` block).
+/// Without such a hint, the innermost brace still open at the end is.
+fn unclosed_brace(text: &str) -> Option<usize> {
+    let b = text.as_bytes();
+    // Open braces: offset and the indentation of their line.
+    let mut open: Vec<(usize, usize)> = Vec::new();
+    let mut culprit = None;
+    // Opens minus closes: the hint applies only when the text is short of `}`.
+    let mut balance = 0i64;
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'"' => {
+                i += 1;
+                while i < b.len() && b[i] != b'"' && b[i] != b'\n' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+                if b.get(i) != Some(&b'"') {
+                    // An unterminated string: the braces after it are not
+                    // what went wrong.
+                    return None;
+                }
+            }
+            b'[' if b.get(i + 1) == Some(&b'{') => {
+                i += 2;
+                while i + 1 < b.len() && !(b[i] == b'}' && b[i + 1] == b']') {
+                    i += 1;
+                }
+                i += 1;
+            }
+            b'{' => {
+                balance += 1;
+                open.push((i, indentation(b, i).0));
+            }
+            b'}' => {
+                balance -= 1;
+                let (indent, first_on_line) = indentation(b, i);
+                let inner = open.last().map(|&(_, ind)| ind);
+                let outer = open.iter().rposition(|&(_, ind)| ind == indent);
+                match (inner, outer) {
+                    (Some(inner), Some(k)) if first_on_line && indent < inner => {
+                        culprit = culprit.or(Some(open[k + 1].0));
+                        open.truncate(k);
+                    }
+                    _ => {
+                        open.pop();
+                    }
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    if balance <= 0 {
+        return None;
+    }
+    culprit.or(open.last().map(|&(at, _)| at))
+}
+
+/// The indentation (in bytes) of the line holding offset `at`, and whether
+/// only blanks precede `at` on it.
+fn indentation(b: &[u8], at: usize) -> (usize, bool) {
+    let start = b[..at]
+        .iter()
+        .rposition(|&c| c == b'\n')
+        .map_or(0, |p| p + 1);
+    let indent = b[start..at]
+        .iter()
+        .take_while(|&&c| c == b' ' || c == b'\t')
+        .count();
+    (indent, start + indent == at)
 }
 
 fn join_or(items: &[&str]) -> String {

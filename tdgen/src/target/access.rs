@@ -16,6 +16,26 @@ impl<'a> Fields<'a> {
         self.rk.get(id).locs.first().copied().unwrap_or_default()
     }
 
+    /// The `let` that set a field of the record (in it or in a class it
+    /// inherits), if a `let` did.
+    pub fn let_span(&self, id: RecId, field: &str) -> Option<Span> {
+        let sym = self.rk.interner.get(field)?;
+        let at = self.rk.get(id).value(sym)?.let_at;
+        (at.file != crate::diag::FileId::NONE).then_some(at)
+    }
+
+    /// An error about the value of one of `fields` of a record: at the
+    /// `let` that set the first of them a `let` set, with the record as a
+    /// second place; at the record when no `let` set any.
+    pub fn error_at_let(&self, id: RecId, fields: &[&str], msg: String) -> Diagnostic {
+        match fields.iter().find_map(|f| self.let_span(id, f)) {
+            Some(at) => Diagnostic::error(Kind::Semantic, at, msg)
+                .with_label("set here")
+                .with_secondary(self.loc(id), format!("in '{}'", self.name(id))),
+            None => Diagnostic::error(Kind::Semantic, self.loc(id), msg),
+        }
+    }
+
     /// The record's name.
     pub fn name(&self, id: RecId) -> String {
         self.rk.name_of(id)

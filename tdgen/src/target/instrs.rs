@@ -251,6 +251,12 @@ impl Builder<'_> {
             .push(Diagnostic::error(Kind::Semantic, span, msg));
     }
 
+    /// An error in an instruction's `Constraints`: at the `let` that set them.
+    fn err_constraint(&mut self, d: RecId, msg: String) {
+        let e = self.f.error_at_let(d, &["Constraints"], msg);
+        self.diags.push(e);
+    }
+
     /// The machine operand(s) of one dag argument.
     // The argument, its name and role, and the two lists it extends: a
     // struct for them would exist for this one call.
@@ -488,8 +494,8 @@ impl Builder<'_> {
                 match lookup(&names, rest) {
                     Ok(i) => operands[i].early_clobber = true,
                     Err(e) => {
-                        self.err(
-                            span,
+                        self.err_constraint(
+                            d,
                             format!("bad constraint '{c}' in Constraints of '{name}': {e}"),
                         );
                         bad = true;
@@ -498,8 +504,8 @@ impl Builder<'_> {
                 continue;
             }
             let Some((l, r)) = c.split_once('=') else {
-                self.err(
-                    span,
+                self.err_constraint(
+                    d,
                     format!(
                         "bad constraint '{c}' in Constraints of '{name}': expected '$a = $b' or '@earlyclobber $a'"
                     ),
@@ -510,8 +516,8 @@ impl Builder<'_> {
             let (a, b) = match (lookup(&names, l), lookup(&names, r)) {
                 (Ok(a), Ok(b)) => (a, b),
                 (Err(e), _) | (_, Err(e)) => {
-                    self.err(
-                        span,
+                    self.err_constraint(
+                        d,
                         format!("bad constraint '{c}' in Constraints of '{name}': {e}"),
                     );
                     bad = true;
@@ -520,8 +526,8 @@ impl Builder<'_> {
             };
             let (dst, src) = if a < b { (a, b) } else { (b, a) };
             if !operands[dst].is_def {
-                self.err(
-                    span,
+                self.err_constraint(
+                    d,
                     format!(
                         "bad constraint '{c}' in Constraints of '{name}': input operands '${}' and '${}' cannot be tied; a tie joins a use to a definition",
                         operands[dst].name, operands[src].name
@@ -531,8 +537,8 @@ impl Builder<'_> {
                 continue;
             }
             if operands[src].is_def {
-                self.err(
-                    span,
+                self.err_constraint(
+                    d,
                     format!(
                         "bad constraint '{c}' in Constraints of '{name}': output operands '${}' and '${}' cannot be tied; a tie joins a use to a definition",
                         operands[dst].name, operands[src].name
@@ -542,8 +548,8 @@ impl Builder<'_> {
                 continue;
             }
             if operands[src].tied_to.is_some() {
-                self.err(
-                    span,
+                self.err_constraint(
+                    d,
                     format!(
                         "bad constraint '{c}' in Constraints of '{name}': operand '${}' cannot have multiple constraints",
                         operands[src].name

@@ -8,6 +8,7 @@
 pub mod access;
 pub mod classes;
 pub mod csr;
+#[cfg(feature = "json")]
 pub mod facts;
 pub mod features;
 pub mod folds;

@@ -544,25 +544,24 @@ impl RegBank {
                     }
                     _ => unreachable!(),
                 };
+            // Errors in a register's sub-registers point at the `let` that set them.
+            let at_let = |msg: String| match d.def {
+                Some(id) => f.error_at_let(id, &["SubRegIndices", "SubRegs"], msg),
+                None => Diagnostic::error(Kind::Semantic, loc, msg),
+            };
             if sub_elems.len() != idx_defs.len() {
-                self.error(
-                    loc,
-                    format!(
-                        "register '{}': SubRegs and SubRegIndices must have the same size",
-                        d.name
-                    ),
-                );
+                self.diags.push(at_let(format!(
+                    "register '{}': SubRegs and SubRegIndices must have the same size",
+                    d.name
+                )));
                 continue;
             }
             for (e, i) in sub_elems.iter().zip(idx_defs.iter()) {
                 let (Some(sr), Some(&ix)) = (self.reg_of(*e), self.index_of_def.get(i)) else {
-                    self.error(
-                        loc,
-                        format!(
-                            "register '{}' has a sub-register or index that is not defined as one",
-                            d.name
-                        ),
-                    );
+                    self.diags.push(at_let(format!(
+                        "register '{}' has a sub-register or index that is not defined as one",
+                        d.name
+                    )));
                     continue;
                 };
                 self.regs[r].explicit_subregs.push(sr);

@@ -1,0 +1,3 @@
+// A foreach body is never closed.
+foreach i = [1, 2] in {
+  def R#i;
