@@ -34,7 +34,6 @@
 pub mod alloc;
 pub mod analysis;
 pub mod check;
-pub mod context;
 pub mod error;
 pub mod ir;
 pub mod mir;
@@ -45,7 +44,7 @@ pub mod stats;
 pub mod target;
 pub mod timing;
 
-pub use context::{AllocContext, TargetContext};
+pub use alloc::context::{AllocContext, TargetContext};
 pub use error::{AllocError, AllocErrorKind};
 pub use pipeline::{
     Allocator, Options, allocate, allocate_recorded, allocate_recorded_with_context,

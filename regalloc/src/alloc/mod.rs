@@ -9,6 +9,7 @@
 //!
 //! The entry point is [`crate::allocate`] (the pipeline).
 
+pub mod context;
 pub mod hoist_spills;
 pub mod inflate;
 pub mod matrix;

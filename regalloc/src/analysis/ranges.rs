@@ -188,7 +188,7 @@ impl RangeBuilder {
     }
 
     /// Makes room for a function of `n` blocks (a builder kept from one
-    /// function to the next, in an [`crate::context::AllocContext`], needs
+    /// function to the next, in an [`crate::alloc::context::AllocContext`], needs
     /// no clearing: its facts are stamped per key).
     pub fn reserve_blocks(&mut self, n: usize) {
         if self.facts.len() < n {

@@ -21,7 +21,7 @@ use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 use crate::analysis::Analyses;
-use crate::context::AllocContext;
+use crate::alloc::context::AllocContext;
 use crate::ir::{MachineFunction, VReg};
 use crate::target::TargetInfo;
 use crate::timing::Pass;

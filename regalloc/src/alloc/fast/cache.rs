@@ -9,10 +9,10 @@
 //! computed once per combination and looked up after.
 //!
 //! The caller keeps them: [`TargetTables`] in the target's
-//! [`crate::context::TargetContext`] (one for every thread; what depends on
+//! [`crate::alloc::context::TargetContext`] (one for every thread; what depends on
 //! a combination of function facts is made on its first need, under a
 //! lock, and never changes after), [`Buffers`] in each thread's
-//! [`crate::context::AllocContext`].
+//! [`crate::alloc::context::AllocContext`].
 
 use std::sync::{Arc, OnceLock, RwLock};
 
@@ -42,7 +42,7 @@ pub(super) struct RegUnits {
 }
 
 /// The fast allocator's facts of one target, as a
-/// [`crate::context::TargetContext`] keeps them.
+/// [`crate::alloc::context::TargetContext`] keeps them.
 pub(crate) struct TargetTables(pub(super) Tables);
 
 impl TargetTables {
@@ -53,7 +53,7 @@ impl TargetTables {
     }
 }
 
-/// The fast allocator's buffers, as a [`crate::context::AllocContext`]
+/// The fast allocator's buffers, as a [`crate::alloc::context::AllocContext`]
 /// keeps them between functions (`None` while a function has them, or
 /// after an error dropped them). Boxed, so that they move as one pointer:
 /// they are some fifty vectors, and moving them by value, and dropping the

@@ -32,7 +32,7 @@ mod emit;
 mod liveness;
 mod prepare;
 
-use crate::context::{AllocContext, TargetContext};
+use crate::alloc::context::{AllocContext, TargetContext};
 use crate::ir::MachineFunction;
 use crate::target::TargetInfo;
 use crate::timing::Pass;

@@ -50,7 +50,7 @@ mod region_plan;
 mod split;
 
 use crate::analysis::Analyses;
-use crate::context::AllocContext;
+use crate::alloc::context::AllocContext;
 use crate::ir::{Inst, MachineFunction, Operand, RegRef, VReg};
 use crate::target::{Reg, TargetInfo};
 use crate::timing::Pass;

@@ -12,7 +12,7 @@
 //!
 //! ```
 //! use regalloc::{Allocator, Options, allocate_with_context};
-//! use regalloc::context::{AllocContext, TargetContext};
+//! use regalloc::{AllocContext, TargetContext};
 //! # fn functions() -> Vec<regalloc::ir::MachineFunction> { Vec::new() }
 //! # fn demo(target: &regalloc::target::TargetInfo<'_>) {
 //! let target = TargetContext::new(target); // once per target, shareable
