@@ -47,9 +47,9 @@
 
 pub mod input;
 
+use crate::alloc::context::{AllocContext, TargetContext};
 use crate::alloc::{Decisions, basic, fast, greedy};
 use crate::analysis::{Analyses, FlowAnalyses, LiveIntervals, weights};
-use crate::alloc::context::{AllocContext, TargetContext};
 use crate::error::{AllocError, AllocErrorKind};
 use crate::ir::MachineFunction;
 use crate::post::{reload_reuse, rewrite};

@@ -20,8 +20,8 @@
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
-use crate::analysis::Analyses;
 use crate::alloc::context::AllocContext;
+use crate::analysis::Analyses;
 use crate::ir::{MachineFunction, VReg};
 use crate::target::TargetInfo;
 use crate::timing::Pass;

@@ -49,8 +49,8 @@ mod region;
 mod region_plan;
 mod split;
 
-use crate::analysis::Analyses;
 use crate::alloc::context::AllocContext;
+use crate::analysis::Analyses;
 use crate::ir::{Inst, MachineFunction, Operand, RegRef, VReg};
 use crate::target::{Reg, TargetInfo};
 use crate::timing::Pass;
