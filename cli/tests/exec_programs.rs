@@ -16,7 +16,8 @@
 //! the same split pipeline (`regalloc cc --control`, which tells pipeline
 //! artifacts from allocator bugs), `-march=x86-64-v3`, and AArch64 under
 //! qemu-user when `qemu-aarch64` and Debian's arm64 cross libc
-//! (`gcc-aarch64-linux-gnu`, `libc6-dev-arm64-cross`) are installed. It
+//! (`gcc-aarch64-linux-gnu`, `libc6-dev-arm64-cross`) are installed;
+//! `REGALLOC_EXEC_TARGETS=aarch64` (or `x86`) runs one target only. It
 //! skips with a notice when LLVM 19 or the vendored sources are missing.
 
 use std::path::{Path, PathBuf};
@@ -268,7 +269,9 @@ fn full() -> bool {
 }
 
 /// The targets to build for: x86-64 always; AArch64 in the full matrix when
-/// qemu-user and the cross libc are there.
+/// qemu-user and the cross libc are there. `REGALLOC_EXEC_TARGETS` (a
+/// comma-separated list of `x86`, `aarch64`) runs only those, so the two
+/// halves of the full matrix, an hour or more each, can run apart.
 fn targets() -> Vec<Target> {
     let mut t = vec![X86];
     if full() {
@@ -279,6 +282,16 @@ fn targets() -> Vec<Target> {
                 "AArch64 not run: needs qemu-user, gcc-aarch64-linux-gnu and libc6-dev-arm64-cross"
             );
         }
+    }
+    if let Ok(wanted) = std::env::var("REGALLOC_EXEC_TARGETS") {
+        let wanted: Vec<&str> = wanted.split(',').map(str::trim).collect();
+        for name in &wanted {
+            assert!(
+                [X86.name, AARCH64.name].contains(name),
+                "REGALLOC_EXEC_TARGETS: unknown target `{name}` (expected x86 or aarch64)"
+            );
+        }
+        t.retain(|target| wanted.contains(&target.name));
     }
     t
 }
