@@ -22,7 +22,11 @@
 //! GlobalISel prints `SCVTFUWDri` without its `implicit $fpcr`
 //! (`-global-isel=0`). One limitation has no flag: AArch64 -O2 frames that
 //! use a local stack block (LocalStackSlotAllocation) get wrong offsets
-//! after the round trip, with LLVM's own allocator too.
+//! after the round trip, with LLVM's own allocator too. Two things llc
+//! prints but its parser refuses are rewritten in the files llc writes
+//! (`repair_round_trip`): zero constant vectors, and accesses wider than
+//! 65,535 bits (Lua's `luaL_loadfilex` copies an 8 KiB buffer at AArch64
+//! -O0), which our own writer prints as a byte count.
 //!
 //! Every step that fails stops the command with the step's command line
 //! and output; intermediate files are kept when a step fails (or always,
@@ -257,7 +261,30 @@ fn allocate_mir(
 
 #[cfg(test)]
 mod tests {
-    use super::spell_out_line;
+    use super::{spell_out_line, wide_accesses_in_bytes};
+
+    #[test]
+    fn wide_accesses_are_written_in_bytes() {
+        assert_eq!(
+            wide_accesses_in_bytes(
+                "    STRXui %41, %stack.4, 1 :: (store (s65664) into %stack.4 + 1, align 1, basealign 8)"
+            )
+            .as_deref(),
+            Some("    STRXui %41, %stack.4, 1 :: (store 8208 into %stack.4 + 1, align 1, basealign 8)")
+        );
+        assert_eq!(
+            wide_accesses_in_bytes("    %1:gpr64 = LDRXui %0, 0 :: (load (s64) from %ir.p)"),
+            None
+        );
+        assert_eq!(
+            wide_accesses_in_bytes(
+                "    MEMCPY :: (store (s70000) into %ir.a), (load (s65536) from %ir.b)"
+            )
+            .as_deref(),
+            Some("    MEMCPY :: (store 8750 into %ir.a), (load 8192 from %ir.b)")
+        );
+        assert_eq!(wide_accesses_in_bytes("    %0:gr64 = COPY $rdi"), None);
+    }
 
     #[test]
     fn zero_vectors_are_spelled_out() {
@@ -406,7 +433,9 @@ fn lower_to_mir(plan: &Plan<'_>) -> Result<Duration, String> {
     }
     lower.arg(format!("-stop-before={stop}"));
     lower.arg(&plan.ll).arg("-o").arg(&plan.in_mir);
-    run_step("llc (to the allocator's input)", &mut lower)
+    let took = run_step("llc (to the allocator's input)", &mut lower)?;
+    repair_round_trip(&plan.in_mir)?;
+    Ok(took)
 }
 
 /// Step 3, ours: allocate and check every function; any failure stops the
@@ -452,30 +481,74 @@ fn allocate_with_llvm(plan: &Plan<'_>) -> Result<Duration, String> {
     }
     alloc.arg(&plan.in_mir).arg("-o").arg(&plan.out_mir);
     let took = run_step("llc (LLVM's own allocation, the control)", &mut alloc)?;
-    spell_out_zero_vectors(&plan.out_mir)?;
+    repair_round_trip(&plan.out_mir)?;
     Ok(took)
 }
 
-/// LLVM 19's greedy and basic allocators can add a constant-pool entry
-/// whose value prints as `<4 x i32> zeroinitializer`, which LLVM's own MIR
-/// parser then rejects ("expected a constant value"). The control's output
-/// gets each such vector spelled out element by element, which the parser
-/// accepts and which means the same constant.
-fn spell_out_zero_vectors(mir: &Path) -> Result<(), String> {
+/// Rewrites what LLVM 19 prints into MIR but its own parser refuses, in a
+/// file llc wrote, into spellings the parser reads as the same thing:
+/// - LLVM's greedy and basic allocators can add a constant-pool entry
+///   whose value prints as `<4 x i32> zeroinitializer` ("expected a
+///   constant value"): the vector is spelled out element by element;
+/// - an access wider than 65,535 bits (an 8 KiB aggregate copied through
+///   the stack) prints as `(s65664)` ("invalid size for scalar type"):
+///   it is written as its byte count, `8208`, the form our own writer uses.
+fn repair_round_trip(mir: &Path) -> Result<(), String> {
     let text =
         std::fs::read_to_string(mir).map_err(|e| format!("cannot read {}: {e}", mir.display()))?;
-    if !text.contains("zeroinitializer'") {
+    if !text.contains("zeroinitializer'") && !has_wide_access(&text) {
         return Ok(());
     }
     let fixed: Vec<String> = text
         .lines()
-        .map(|line| spell_out_line(line).unwrap_or_else(|| line.to_string()))
+        .map(|line| {
+            let line = spell_out_line(line).unwrap_or_else(|| line.to_string());
+            wide_accesses_in_bytes(&line).unwrap_or(line)
+        })
         .collect();
     let mut out = fixed.join("\n");
     if text.ends_with('\n') {
         out.push('\n');
     }
     std::fs::write(mir, out).map_err(|e| format!("cannot write {}: {e}", mir.display()))
+}
+
+/// The widest scalar `(sN)` LLVM 19's MIR parser accepts.
+const WIDEST_PARSED_SCALAR: u64 = 65_535;
+
+/// The memory-operand sizes `(sN)` in `text`, as (start, end, bits) of
+/// each `(sN)` token.
+fn scalar_sizes(text: &str) -> impl Iterator<Item = (usize, usize, u64)> + '_ {
+    text.match_indices("(s").filter_map(move |(at, _)| {
+        let digits = &text[at + 2..];
+        let len = digits.bytes().take_while(u8::is_ascii_digit).count();
+        if len == 0 || !digits[len..].starts_with(')') {
+            return None;
+        }
+        let bits = digits[..len].parse().ok()?;
+        Some((at, at + 2 + len + 1, bits))
+    })
+}
+
+fn has_wide_access(text: &str) -> bool {
+    scalar_sizes(text).any(|(_, _, bits)| bits > WIDEST_PARSED_SCALAR && bits % 8 == 0)
+}
+
+/// `line` with each memory operand's `(sN)` wider than the parser accepts
+/// written as its byte count, or `None` when there is none.
+fn wide_accesses_in_bytes(line: &str) -> Option<String> {
+    let operands = line.find(" :: ")?;
+    let mut out = String::with_capacity(line.len());
+    let mut copied = 0;
+    for (start, end, bits) in scalar_sizes(&line[operands..]) {
+        if bits <= WIDEST_PARSED_SCALAR || bits % 8 != 0 {
+            continue;
+        }
+        out.push_str(&line[copied..operands + start]);
+        out.push_str(&(bits / 8).to_string());
+        copied = operands + end;
+    }
+    (copied > 0).then(|| out + &line[copied..])
 }
 
 /// `    value: '<4 x i32> zeroinitializer'` with the vector spelled out, or

@@ -17,7 +17,8 @@
 //! artifacts from allocator bugs), `-march=x86-64-v3`, and AArch64 under
 //! qemu-user when `qemu-aarch64` and Debian's arm64 cross libc
 //! (`gcc-aarch64-linux-gnu`, `libc6-dev-arm64-cross`) are installed;
-//! `REGALLOC_EXEC_TARGETS=aarch64` (or `x86`) runs one target only. It
+//! `REGALLOC_EXEC_TARGETS=aarch64` (or `x86`) runs one target only and
+//! `REGALLOC_EXEC_PROGRAMS=lua,sqlite` some programs only. It
 //! skips with a notice when LLVM 19 or the vendored sources are missing.
 
 use std::path::{Path, PathBuf};
@@ -526,6 +527,17 @@ fn programs_built_through_our_allocators_run_as_clangs_build() {
     let mut programs = vec![zlib(), bzip2(), lz4(), lua()];
     if full() {
         programs.extend(sqlite());
+    }
+    if let Ok(wanted) = std::env::var("REGALLOC_EXEC_PROGRAMS") {
+        let wanted: Vec<&str> = wanted.split(',').map(str::trim).collect();
+        for name in &wanted {
+            assert!(
+                programs.iter().any(|p| p.name == *name),
+                "REGALLOC_EXEC_PROGRAMS: unknown program `{name}` (expected one of zlib, bzip2, lz4, lua{})",
+                if full() { ", sqlite" } else { "" }
+            );
+        }
+        programs.retain(|p| wanted.contains(&p.name));
     }
     let mut failures = Failures::default();
     for target in targets() {

@@ -87,6 +87,12 @@ pub(crate) fn write(out: &mut String, func: &MachineFunction, m: &MemOperand) {
         }
     }
     match m.ty {
+        // LLVM prints such a size as `(sN)`, which its own parser refuses
+        // ("invalid size for scalar type"); the byte count reads back as
+        // the same type.
+        Some(LowLevelType::Scalar(bits)) if bits > MAX_SCALAR_BITS && bits % 8 == 0 => {
+            let _ = write!(out, "{}", bits / 8);
+        }
         Some(t) => {
             out.push('(');
             write_type(out, t);
@@ -495,15 +501,18 @@ impl<'a> Parser<'a, '_> {
     }
 
     /// `(TYPE)`, `unknown-size`, or a byte count (an older form, read as a
-    /// scalar of that many bytes).
+    /// scalar of that many bytes). Unlike `(sN)`, LLVM's parser does not
+    /// hold the byte count to 16 bits of size, so it is the one spelling of
+    /// a wide access (an 8 KiB aggregate copied through the stack) that
+    /// reads back; sizes beyond 32 bits of bits are refused rather than
+    /// truncated as LLVM does.
     fn size(&mut self) -> Result<Option<LowLevelType>, MemError> {
         match self.tok() {
             Tok::Int(n) if !n.starts_with('-') => {
                 let bits = n
                     .parse::<u32>()
                     .ok()
-                    .and_then(|b| b.checked_mul(8))
-                    .filter(|&b| b <= MAX_SCALAR_BITS);
+                    .and_then(|b| b.checked_mul(8));
                 let Some(bits) = bits else {
                     return self.error("invalid size for scalar type");
                 };

@@ -157,6 +157,24 @@ fn other_spellings_print_as_llvm_prints_them() {
     }
 }
 
+/// An access wider than `(sN)` can say (LLVM prints `(s65664)` for an 8 KiB
+/// aggregate copy and then refuses to read it back) reads and prints as its
+/// byte count, which llc-19 reads back as the same type.
+#[test]
+fn wide_accesses_print_as_byte_counts() {
+    assert_eq!(
+        round_trip("(store 8208 into %stack.4 + 1, align 1, basealign 8)").as_deref(),
+        Ok("(store 8208 into %stack.4 + 1, align 1, basealign 8)")
+    );
+    let wide = read("(load 8208 from %ir.p)").expect("a byte count reads");
+    assert_eq!(wide.ty, Some(LowLevelType::Scalar(65664)));
+    assert_eq!(
+        round_trip("(load 8191 from %ir.p)").as_deref(),
+        Ok("(load (s65528) from %ir.p)")
+    );
+    assert!(read("(load 536870912 from %ir.p)").is_err());
+}
+
 /// Each malformed operand is refused with LLVM 19's message, at the
 /// token LLVM's parser reports it at (each checked with llc-19), given by
 /// the text from there.
