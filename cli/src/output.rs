@@ -12,7 +12,7 @@
 //! later step could take for a result.
 
 use std::io::{ErrorKind, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The exit status when a reader closed one of our output streams early:
 /// 128 + SIGPIPE, what a shell reports for a command that signal ended.
@@ -68,36 +68,47 @@ pub(crate) fn say_line(line: &str) {
 /// then renamed over `path`. On any failure the temporary file is removed
 /// and `path` is left as it was.
 pub(crate) fn write_file(path: &Path, contents: &[u8]) -> Result<(), String> {
-    let cannot = |e: &dyn std::fmt::Display| format!("cannot write {}: {e}", path.display());
+    let cannot = |e: std::io::Error| format!("cannot write {}: {e}", path.display());
     if is_device(path) {
         // `-o /dev/null` or `-o /dev/stdout`: a device is written in
         // place; renaming over it would replace it with a plain file.
-        return std::fs::write(path, contents).map_err(|e| cannot(&e));
+        return std::fs::write(path, contents).map_err(cannot);
     }
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
+    let (partial, mut file) = create_partial(path).map_err(cannot)?;
+    let written = file
+        .write_all(contents)
+        .and_then(|()| file.sync_data())
+        .and_then(|()| std::fs::rename(&partial, path));
+    if let Err(e) = written {
+        drop(file);
+        let _ = std::fs::remove_file(&partial);
+        return Err(cannot(e));
+    }
+    Ok(())
+}
+
+/// A new file beside `path` to write it under first: `.NAME.PID.N.partial`,
+/// created with the permissions any new file gets (0666 less the umask).
+/// The name is never one that exists (`create_new`), so two runs writing
+/// the same output cannot write into each other's file.
+fn create_partial(path: &Path) -> std::io::Result<(PathBuf, std::fs::File)> {
     let name = path
         .file_name()
         .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
-    let prefix = format!(".{name}.");
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(&prefix).suffix(".partial");
-    // A file the user asked for gets the permissions any new file gets
-    // (0666 less the umask), not a temporary file's owner-only 0600.
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    let pid = std::process::id();
+    let mut attempt = 0;
+    loop {
+        let partial = path.with_file_name(format!(".{name}.{pid}.{attempt}.partial"));
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&partial)
+        {
+            Ok(file) => return Ok((partial, file)),
+            Err(e) if e.kind() == ErrorKind::AlreadyExists && attempt < 100 => attempt += 1,
+            Err(e) => return Err(e),
+        }
     }
-    let mut partial = builder.tempfile_in(dir).map_err(|e| cannot(&e))?;
-    partial
-        .write_all(contents)
-        .and_then(|()| partial.as_file().sync_data())
-        .map_err(|e| cannot(&e))?;
-    partial.persist(path).map_err(|e| cannot(&e.error))?;
-    Ok(())
 }
 
 /// Whether `path` names something other than a regular file or nothing
