@@ -73,14 +73,10 @@ fn many_functions(count: usize) -> String {
     (0..count).map(|k| pressure(&format!("f{k}"), 8)).collect()
 }
 
-/// The message of the allocation failure of [`undefined_use`] named `name`.
-fn undefined_use_error(name: &str) -> String {
-    format!(
-        "invalid input: {name}, bb.0, instruction 0: %0 is read before any definition: operand 1 \
-         of COPY reads it where some path from the function's entry has not defined it (a use \
-         whose value does not matter is marked `undef`)"
-    )
-}
+/// What the allocation failure of [`undefined_use`] says, whatever else
+/// its message holds (its wording and location belong to the allocator's
+/// errors, tested with them; here the command's framing is tested).
+const UNDEFINED_USE: &str = "%0 is read before any definition";
 
 /// A temporary directory holding `input.mir` with `mir`.
 fn case(mir: &str) -> tempfile::TempDir {
@@ -208,10 +204,9 @@ fn a_failing_alloc_writes_no_output_file_and_leaves_an_existing_one_alone() {
         &["alloc", "--target", "bpf", "input.mir", "-o", "out.mir"],
     );
     assert_eq!(o.status.code(), Some(1));
-    assert_eq!(
-        text(&o.stderr),
-        format!("bad: {}\n", undefined_use_error("bad"))
-    );
+    let stderr = text(&o.stderr);
+    assert_eq!(stderr.lines().count(), 1, "one error, said once: {stderr}");
+    assert!(stderr.contains(UNDEFINED_USE), "{stderr}");
     assert_eq!(
         listing(dir.path()),
         ["input.mir"],
@@ -253,9 +248,8 @@ fn a_function_the_reader_rejects_fails_the_run_and_writes_no_file() {
         assert_eq!(o.status.code(), Some(1), "{args:?}");
         let stderr = text(&o.stderr);
         assert!(
-            stderr.starts_with(&format!(
-                "input.mir:{line}:9: error: in function 'broken': virtual register '%0' has no register class\n"
-            )),
+            stderr.starts_with(&format!("input.mir:{line}:"))
+                && stderr.contains("virtual register '%0' has no register class"),
             "{args:?}: {stderr}"
         );
         assert_eq!(listing(dir.path()), ["input.mir"], "{args:?}");
@@ -523,22 +517,22 @@ fn json_statistics_have_a_record_for_a_failed_function_and_a_total() {
     assert_eq!(records.len(), 3, "{stdout}");
     assert_eq!(records[0]["function"], "p");
     assert!(records[0].get("failed").is_none());
+    let error = records[1]["errors"][0].as_str().expect("an error message");
+    assert!(error.contains(UNDEFINED_USE), "{error}");
     assert_eq!(
         records[1],
-        serde_json::json!({
-            "function": "bad",
-            "failed": true,
-            "errors": [undefined_use_error("bad")],
-        })
+        serde_json::json!({"function": "bad", "failed": true, "errors": [error]})
     );
     assert_eq!(records[2]["total"], true);
     assert_eq!(records[2]["functions"], 2);
     assert_eq!(records[2]["failed"], 1);
     assert_eq!(records[2]["spills"], records[0]["spills"]);
-    assert_eq!(
-        text(&o.stderr),
-        format!("bad: {}\nchecked: 1 function\n", undefined_use_error("bad"))
-    );
+    // The error the record holds, said on standard error, then the count.
+    let stderr = text(&o.stderr);
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "{stderr}");
+    assert!(lines[0].ends_with(error), "{stderr}");
+    assert_eq!(lines[1], "checked: 1 function");
     assert_eq!(listing(dir.path()), ["input.mir"]);
 }
 
