@@ -193,6 +193,26 @@ fn a_reader_that_closes_standard_error_early_ends_regalloc_with_141() {
     assert_eq!(code, Some(141));
 }
 
+#[test]
+fn a_closed_standard_error_is_no_panic() {
+    let mir: String = (0..100)
+        .map(|k| undefined_use(&format!("bad{k}")))
+        .collect();
+    let dir = case(&mir);
+    let o = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "exec '{}' alloc --target bpf input.mir -o out.mir 2>&-",
+            regalloc_bin().display()
+        ))
+        .current_dir(dir.path())
+        .output()
+        .expect("sh runs");
+    // Nothing can be said; the status still says the run failed.
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(listing(dir.path()), ["input.mir"]);
+}
+
 // ---- 2. A failing run leaves no -o file ----
 
 #[test]
