@@ -37,6 +37,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use crate::output::{say, say_line};
+use crate::progress::Progress;
 use crate::{AllocatorName, Outcome, Target, allocate_file, stats_text, target_info};
 
 /// Arguments of `regalloc cc`.
@@ -244,7 +246,8 @@ fn allocate_mir(
     input: &Path,
     output: &Path,
 ) -> Result<(Vec<Outcome>, Duration), String> {
-    let target = target_info(args.target)?;
+    let target = target_info(args.target)
+        .map_err(|f| f.text.trim_end().trim_start_matches("error: ").to_string())?;
     let text = std::fs::read_to_string(input)
         .map_err(|e| format!("cannot read {}: {e}", input.display()))?;
     let start = Instant::now();
@@ -252,7 +255,15 @@ fn allocate_mir(
     if let Some(e) = file.errors().next() {
         return Err(format!("reading llc's MIR: {e}"));
     }
-    let (outcomes, _) = allocate_file(target, &mut file, args.allocator, !args.no_check, false, 1);
+    let (outcomes, _) = allocate_file(
+        target,
+        &mut file,
+        args.allocator,
+        !args.no_check,
+        false,
+        1,
+        &Progress::none(),
+    );
     let out = regalloc::mir::write(target, &file);
     let took = start.elapsed();
     std::fs::write(output, out).map_err(|e| format!("cannot write {}: {e}", output.display()))?;
@@ -324,7 +335,10 @@ pub(crate) fn cc(args: &CcArgs) -> Result<bool, String> {
     match result {
         Ok(ok) => {
             if work.keep {
-                eprintln!("intermediate files kept in {}", work.path.display());
+                say_line(&format!(
+                    "intermediate files kept in {}",
+                    work.path.display()
+                ));
             }
             Ok(ok)
         }
@@ -613,7 +627,7 @@ fn report(plan: &Plan<'_>, outcomes: &[Outcome], times: [Duration; 4]) {
     let [c, l, a, e] = times.map(|t| t.as_secs_f64());
     let target_kind = if args.assembly { "assembly" } else { "object" };
     if args.control {
-        eprintln!(
+        say_line(&format!(
             "{}: allocated by LLVM's {} (the control) -> {}",
             args.input.display(),
             if plan.o0 {
@@ -622,17 +636,17 @@ fn report(plan: &Plan<'_>, outcomes: &[Outcome], times: [Duration; 4]) {
                 args.allocator.allocator().name()
             },
             output.display()
-        );
-        eprintln!(
+        ));
+        say_line(&format!(
             "time: clang {c:.3} s, llc to MIR {l:.3} s, llc allocation {a:.3} s (read, allocate, write), llc to {target_kind} {e:.3} s"
-        );
+        ));
         return;
     }
     let mut total = regalloc::Stats::default();
     for st in outcomes.iter().filter_map(|o| o.stats.as_ref()) {
         total.add(st);
     }
-    eprintln!(
+    say_line(&format!(
         "{}: {} functions allocated by {}{}; {} spills, {} reloads, {} folded reloads, {} remats, {} copies left -> {}",
         args.input.display(),
         outcomes.len(),
@@ -644,11 +658,11 @@ fn report(plan: &Plan<'_>, outcomes: &[Outcome], times: [Duration; 4]) {
         total.remats,
         total.copies,
         output.display()
-    );
+    ));
     if args.stats {
-        eprint!("{}", stats_text(outcomes, crate::StatsFormat::Text));
+        say(&stats_text(outcomes, crate::StatsFormat::Text));
     }
-    eprintln!(
+    say_line(&format!(
         "time: clang {c:.3} s, llc to MIR {l:.3} s, regalloc {a:.3} s (read, allocate, check, write), llc to {target_kind} {e:.3} s"
-    );
+    ));
 }

@@ -1,14 +1,33 @@
 //! The `regalloc` command: read, allocate, check and write LLVM MIR.
+//!
+//! Exit statuses: 0 success; 1 a function could not be read, allocated or
+//! checked, or output could not be written (`> /dev/full`, said on standard
+//! error); 2 the command could not run (a usage error, an input or a
+//! description that cannot be read, a failed `cc` step); 141 a reader
+//! closed standard output or standard error early (`regalloc alloc big.mir
+//! | head`), quietly, as a command SIGPIPE ended. Output files are written
+//! only by runs that succeed (see `output.rs`).
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
 mod cc;
+mod output;
+mod progress;
+
+use output::{out, say, say_line, write_file};
+use progress::Progress;
+
+/// What `--help` says of the exit statuses (the module documentation's list).
+const EXIT_STATUS_HELP: &str = "Exit status: 0 success; 1 a function could not be read, \
+     allocated or checked, or output could not be written (no -o file is left behind); \
+     2 the command could not run (usage, an unreadable input or description, a failed cc \
+     step); 141 a reader closed standard output or standard error early.";
 
 /// Read, allocate, check and write LLVM machine IR.
 #[derive(Parser)]
-#[command(name = "regalloc", version, about)]
+#[command(name = "regalloc", version, about, after_help = EXIT_STATUS_HELP)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -25,18 +44,28 @@ enum Command {
     /// with per-function spill statistics.
     Alloc(AllocArgs),
     /// Allocate every function, then run the symbolic checker on each
-    /// result: prints `ok` or the checker's errors per function.
-    Check(AllocArgs),
+    /// result: prints `ok` or the checker's errors per function (and writes
+    /// no MIR: `alloc --check -o OUT.mir` keeps the allocated MIR).
+    Check(CheckArgs),
     /// Compile a C file to an object with clang-19 and llc-19, allocating
     /// every function with our allocator in between (and checking it).
     Cc(cc::CcArgs),
 }
 
+/// `--target`, shared by every subcommand that reads MIR.
+#[derive(clap::Args)]
+struct TargetArg {
+    /// The target whose tables to use: `bpf`, `x86` (or `x86-64`,
+    /// `x86_64`), `aarch64` (or `arm64`), `hexagon`, or the path of a `.td`
+    /// description (`--target mytarget.td`), compiled at run time.
+    #[arg(long, alias = "td", value_name = "NAME|FILE.td")]
+    target: Target,
+}
+
 #[derive(clap::Args)]
 struct IntervalsArgs {
-    /// The target whose register and instruction names the file uses.
-    #[arg(long)]
-    target: Target,
+    #[command(flatten)]
+    target: TargetArg,
     /// The .mir file to read.
     input: PathBuf,
     /// Only this function (all functions when absent).
@@ -76,61 +105,123 @@ impl std::str::FromStr for Target {
 
 #[derive(clap::Args)]
 struct MirArgs {
-    /// The target whose register and instruction names the file uses.
-    #[arg(long)]
-    target: Target,
+    #[command(flatten)]
+    target: TargetArg,
     /// The .mir file to read.
     input: PathBuf,
-    /// Where to write the result (standard output when absent).
+    /// Where to write the result (standard output when absent); written
+    /// only when every function was read.
     #[arg(short, long)]
     output: Option<PathBuf>,
 }
 
+/// Why a command stopped: the text to say on standard error (ending in a
+/// line end) and the exit status.
+pub(crate) struct Failure {
+    text: String,
+    status: u8,
+}
+
+impl Failure {
+    /// Output that could not be written: status 1.
+    fn output(message: String) -> Failure {
+        Failure {
+            text: format!("error: {message}\n"),
+            status: 1,
+        }
+    }
+
+    /// Diagnostics already rendered (`error: ...`, location, snippet),
+    /// said as they are: status 2.
+    fn rendered(text: String) -> Failure {
+        Failure { text, status: 2 }
+    }
+}
+
+impl From<String> for Failure {
+    /// A message of one line, said after `error: `: status 2.
+    fn from(message: String) -> Failure {
+        Failure {
+            text: format!("error: {message}\n"),
+            status: 2,
+        }
+    }
+}
+
 /// The tables for `t`: the `regalloc!`-generated ones of the targets crate,
-/// or, for a `.td` file, tables built at run time by `regalloc_td::load`.
-fn target_info(t: Target) -> Result<&'static regalloc::target::TargetInfo<'static>, String> {
+/// or, for a `.td` file, tables built at run time (`regalloc_td`).
+fn target_info(t: Target) -> Result<&'static regalloc::target::TargetInfo<'static>, Failure> {
     Ok(match t {
         Target::Bpf => &regalloc_targets::bpf::TARGET,
         Target::X86 => &regalloc_targets::x86::TARGET,
         Target::Aarch64 => &regalloc_targets::aarch64::TARGET,
         Target::Hexagon => &regalloc_targets::hexagon::TARGET,
-        Target::Td(path) => {
-            let info = regalloc_td::load(path, &[])?;
-            info.validate()
-                .map_err(|e| format!("{}: inconsistent tables: {e}", path.display()))?;
-            Box::leak(Box::new(info))
-        }
+        Target::Td(path) => Box::leak(Box::new(description(path)?)),
     })
 }
 
-fn mir(args: &MirArgs) -> Result<bool, String> {
-    let target = target_info(args.target)?;
-    let text = std::fs::read_to_string(&args.input)
-        .map_err(|e| format!("cannot read {}: {e}", args.input.display()))?;
-    let file = regalloc::mir::read(target, &args.input.display().to_string(), &text);
-    let out = regalloc::mir::write(target, &file);
-    match &args.output {
-        Some(p) => {
-            std::fs::write(p, out).map_err(|e| format!("cannot write {}: {e}", p.display()))?
-        }
-        None => print!("{out}"),
+/// Compiles the `.td` description at `path` into tables. Its diagnostics
+/// are said once, as tdgen says them (each rendered with its location and
+/// source line, then `error: FILE found N errors`).
+fn description(path: &Path) -> Result<regalloc::target::TargetInfo<'static>, Failure> {
+    let base = std::env::current_dir().ok();
+    let compiled = tdgen::emit::compile(path, &[], base.as_deref()).map_err(|f| {
+        let errors = f.diagnostics.iter().filter(|d| d.is_error()).count();
+        Failure::rendered(format!(
+            "{}{}",
+            f.rendered,
+            description_summary(path, errors, f.not_shown)
+        ))
+    })?;
+    let info = regalloc_td::from_tables(&compiled.tables)?;
+    info.validate()
+        .map_err(|e| format!("{}: inconsistent tables: {e}", path.display()))?;
+    Ok(info)
+}
+
+/// `error: FILE found N errors`, and how many more follow from them and
+/// are not shown (tdgen's summary line).
+fn description_summary(path: &Path, errors: usize, not_shown: usize) -> String {
+    let mut s = format!(
+        "error: {} found {errors} error{}",
+        path.display(),
+        if errors == 1 { "" } else { "s" }
+    );
+    if not_shown > 0 {
+        s.push_str(&format!(
+            "; {not_shown} more {} from {} and {} not shown",
+            if not_shown == 1 { "follows" } else { "follow" },
+            if errors == 1 { "it" } else { "them" },
+            if not_shown == 1 { "is" } else { "are" },
+        ));
     }
+    s.push('\n');
+    s
+}
+
+fn mir(args: &MirArgs) -> Result<bool, Failure> {
+    let target = target_info(args.target.target)?;
+    let file = read_input(target, &args.input)?;
+    let written = regalloc::mir::write(target, &file);
     let mut failed = 0;
     for e in file.errors() {
-        eprintln!("{e}");
+        say_line(&e.to_string());
         failed += 1;
     }
+    match &args.output {
+        Some(p) if failed == 0 => write_file(p, written.as_bytes()).map_err(Failure::output)?,
+        Some(_) => {}
+        None => out(&written),
+    }
     let total = file.functions.len();
-    eprintln!("{}/{total} functions read", total - failed);
+    say_line(&format!("{}/{total} functions read", total - failed));
     Ok(failed == 0)
 }
 
-fn intervals(args: &IntervalsArgs) -> Result<bool, String> {
+fn intervals(args: &IntervalsArgs) -> Result<bool, Failure> {
     use regalloc::analysis::{Analyses, print};
-    let target = target_info(args.target)?;
-    let text = std::fs::read_to_string(&args.input)
-        .map_err(|e| format!("cannot read {}: {e}", args.input.display()))?;
-    let file = regalloc::mir::read(target, &args.input.display().to_string(), &text);
+    let target = target_info(args.target.target)?;
+    let file = read_input(target, &args.input)?;
     let mut found = false;
     for f in file.read_functions() {
         if args.function.as_ref().is_some_and(|n| *n != f.name) {
@@ -138,29 +229,35 @@ fn intervals(args: &IntervalsArgs) -> Result<bool, String> {
         }
         found = true;
         let a = Analyses::new(target, f);
-        println!("# Machine code for function {}", f.name);
-        print!("{}", print::intervals_to_string(target, &a.intervals));
-        print!("{}", print::freqs_to_string(f, &a.flow));
-        println!();
+        out(&format!(
+            "# Machine code for function {}\n{}{}\n",
+            f.name,
+            print::intervals_to_string(target, &a.intervals),
+            print::freqs_to_string(f, &a.flow)
+        ));
     }
     let mut ok = true;
     for e in file.errors() {
-        eprintln!("{e}");
+        say_line(&e.to_string());
         ok = false;
     }
     if let Some(n) = &args.function
         && !found
     {
-        return Err(format!("no function named '{n}' was read"));
+        return Err(format!("no function named '{n}' was read").into());
     }
     Ok(ok)
 }
 
-/// The allocators, by their command-line names.
+/// The allocators, by their command-line names (these three are all
+/// there are).
 #[derive(Copy, Clone, Debug, clap::ValueEnum)]
 enum AllocatorName {
+    /// One pass over each block, as LLVM's `regallocfast` (for -O0 code).
     Fast,
+    /// Whole live ranges by spill weight, as LLVM's `basic`.
     Basic,
+    /// Eviction and live-range splitting, as LLVM's `greedy` (LLVM's default).
     Greedy,
 }
 
@@ -178,36 +275,25 @@ impl AllocatorName {
 /// How `alloc` prints per-function statistics.
 #[derive(Copy, Clone, Debug, clap::ValueEnum)]
 enum StatsFormat {
-    /// An aligned table, one row per function and a total.
+    /// An aligned table, one row per function (a failed one says so) and a
+    /// total.
     Text,
-    /// One JSON object per function per line.
+    /// One JSON object per line: one per function (`"failed":true` and its
+    /// `"errors"` for one that failed), then `{"total":true,...}`.
     Json,
 }
 
+/// What `alloc` and `check` share: the target, the allocator, the input
+/// and how to run.
 #[derive(clap::Args)]
-struct AllocArgs {
-    /// The target whose tables to allocate with.
-    #[arg(long)]
-    target: Target,
-    /// Build the tables from this .td file at run time instead.
-    #[arg(long)]
-    td: Option<PathBuf>,
+struct AllocationArgs {
+    #[command(flatten)]
+    target: TargetArg,
     /// Which allocator to run.
     #[arg(long, value_enum, default_value = "greedy")]
     allocator: AllocatorName,
     /// The .mir file to read.
     input: PathBuf,
-    /// Where to write the allocated MIR (standard output when absent).
-    #[arg(short, long)]
-    output: Option<PathBuf>,
-    /// Statistics format. Statistics go to standard output when the MIR goes
-    /// to a file (`-o`), else to standard error, so that they never mix
-    /// with the MIR text.
-    #[arg(long, value_enum, default_value = "text")]
-    stats: StatsFormat,
-    /// Also run the symbolic checker on every allocated function.
-    #[arg(long)]
-    check: bool,
     /// Print the wall time of each allocation pass, summed over the
     /// file's functions (and over the threads, with `-j`), to standard
     /// error (as `llc -time-passes` does).
@@ -221,18 +307,67 @@ struct AllocArgs {
     jobs: u32,
 }
 
+#[derive(clap::Args)]
+struct AllocArgs {
+    #[command(flatten)]
+    run: AllocationArgs,
+    /// Where to write the allocated MIR (standard output when absent). The
+    /// file is written only when every function was read, allocated (and
+    /// checked, with `--check`); a failing run leaves no file.
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+    /// Statistics format. Statistics go to standard output when the MIR goes
+    /// to a file (`-o`), else to standard error, so that they never mix
+    /// with the MIR text.
+    #[arg(long, value_enum, default_value = "text")]
+    stats: StatsFormat,
+    /// Also run the symbolic checker on every allocated function (and say
+    /// `checked: N functions` on standard error).
+    #[arg(long)]
+    check: bool,
+}
+
+#[derive(clap::Args)]
+struct CheckArgs {
+    #[command(flatten)]
+    run: AllocationArgs,
+    /// Not taken: `check` writes no MIR (refused with the command that does).
+    #[arg(short, long, hide = true, value_parser = refuse_check_output)]
+    output: Option<String>,
+    /// Not taken: `check` prints no statistics (refused with the command
+    /// that does).
+    #[arg(long, hide = true, value_parser = refuse_check_stats)]
+    stats: Option<String>,
+}
+
+/// `check -o`: refused at parse time, saying which command writes MIR.
+fn refuse_check_output(_: &str) -> Result<String, String> {
+    Err("`regalloc check` writes no MIR; `regalloc alloc --check -o OUT.mir` allocates, checks and writes it".into())
+}
+
+/// `check --stats`: refused at parse time, saying which command prints them.
+fn refuse_check_stats(_: &str) -> Result<String, String> {
+    Err(
+        "`regalloc check` prints no statistics; `regalloc alloc --check --stats FORMAT` does"
+            .into(),
+    )
+}
+
 /// One allocated function's outcome.
 struct Outcome {
     name: String,
     stats: Option<regalloc::Stats>,
-    /// Allocation or checker errors, as lines for a person.
+    /// Allocation or checker errors (or the reader's), as lines for a person.
     errors: Vec<String>,
+    /// The reader rejected the function: it was neither allocated nor checked.
+    unread: bool,
 }
 
 /// Allocates every read function of the file in place on `jobs` threads;
 /// a function that fails is put back as it was read. Checks each result
 /// when `check`. Returns the outcomes in file order and, when
-/// `time_passes`, the pass times summed over the threads.
+/// `time_passes`, the pass times summed over the threads. `progress`
+/// counts each function's instructions as it is done.
 fn allocate_file(
     target: &regalloc::target::TargetInfo<'_>,
     file: &mut regalloc::mir::MirFile,
@@ -240,6 +375,7 @@ fn allocate_file(
     check: bool,
     time_passes: bool,
     jobs: usize,
+    progress: &Progress,
 ) -> (Vec<Outcome>, regalloc::timing::PassTimes) {
     use regalloc::mir::FunctionDoc;
     use regalloc::{AllocContext, Options, TargetContext};
@@ -266,7 +402,9 @@ fn allocate_file(
         ctx.set_time_passes(time_passes);
         let mut done = Vec::new();
         while let Some((k, f)) = next() {
+            let instructions = instruction_count(f);
             done.push((k, allocate_function(&target, &mut ctx, f, &options, check)));
+            progress.advance(instructions);
         }
         (done, ctx.take_pass_times())
     };
@@ -295,6 +433,11 @@ fn allocate_file(
     (outcomes.into_iter().flatten().collect(), times)
 }
 
+/// How many instructions `f` has: the measure of the progress bar.
+fn instruction_count(f: &regalloc::ir::MachineFunction) -> u64 {
+    f.inst_ids().count() as u64
+}
+
 /// Allocates one function in place (put back as it was read when it
 /// fails), checking the result when `check`.
 fn allocate_function(
@@ -309,6 +452,7 @@ fn allocate_function(
         name: f.name.clone(),
         stats: None,
         errors: Vec::new(),
+        unread: false,
     };
     match regalloc::allocate_recorded_with_context(target, ctx, f, options) {
         Ok((stats, record)) => {
@@ -341,91 +485,123 @@ fn json_string(s: &str) -> String {
     o
 }
 
+/// The statistics of `outcomes`, in file order: a row or JSON record per
+/// function (a function that failed says so, with its errors in JSON) and
+/// a total over the functions allocated.
 fn stats_text(outcomes: &[Outcome], format: StatsFormat) -> String {
-    use std::fmt::Write as _;
-    let row = |s: &mut String, name: &str, st: &regalloc::Stats| {
-        let _ = writeln!(
-            s,
-            "{:<32} {:>7} {:>7} {:>7} {:>7} {:>7} {:>9} {:>11.2} {:>11.2} {:>11.2} {:>10.2} {:>10.2}",
-            name,
-            st.spills,
-            st.reloads,
-            st.folded_reloads,
-            st.remats,
-            st.copies,
-            st.inserted_copies,
-            st.spill_cost,
-            st.reload_cost,
-            st.folded_reload_cost,
-            st.remat_cost,
-            st.copy_cost
-        );
-    };
     let mut s = String::new();
     let mut total = regalloc::Stats::default();
     if let StatsFormat::Text = format {
-        let _ = writeln!(
-            s,
-            "{:<32} {:>7} {:>7} {:>7} {:>7} {:>7} {:>9} {:>11} {:>11} {:>11} {:>10} {:>10}",
-            "function",
-            "spills",
-            "reloads",
-            "folded",
-            "remats",
-            "copies",
-            "inserted",
-            "spill-cost",
-            "reload-cost",
-            "folded-cost",
-            "remat-cost",
-            "copy-cost"
-        );
+        s.push_str(&stats_header());
     }
     for o in outcomes {
-        let Some(st) = &o.stats else { continue };
-        total.add(st);
-        match format {
-            StatsFormat::Text => row(&mut s, &o.name, st),
-            StatsFormat::Json => {
-                let _ = writeln!(
-                    s,
-                    "{{\"function\":{},\"spills\":{},\"reloads\":{},\"folded_reloads\":{},\"remats\":{},\"copies\":{},\"inserted_copies\":{},\"spill_cost\":{},\"reload_cost\":{},\"folded_reload_cost\":{},\"remat_cost\":{},\"copy_cost\":{}}}",
-                    json_string(&o.name),
-                    st.spills,
-                    st.reloads,
-                    st.folded_reloads,
-                    st.remats,
-                    st.copies,
-                    st.inserted_copies,
-                    st.spill_cost,
-                    st.reload_cost,
-                    st.folded_reload_cost,
-                    st.remat_cost,
-                    st.copy_cost
-                );
-            }
+        if let Some(st) = &o.stats {
+            total.add(st);
         }
+        s.push_str(&match format {
+            StatsFormat::Text => stats_row(o),
+            StatsFormat::Json => stats_record(o),
+        });
     }
-    if let StatsFormat::Text = format {
-        row(&mut s, "total", &total);
-    }
+    let failed = outcomes.iter().filter(|o| !o.errors.is_empty()).count();
+    s.push_str(&match format {
+        StatsFormat::Text => stats_columns("total", &total),
+        StatsFormat::Json => format!(
+            "{{\"total\":true,\"functions\":{},\"failed\":{failed},{}}}\n",
+            outcomes.len(),
+            stats_fields(&total)
+        ),
+    });
     s
 }
 
-/// The tables for an `alloc`/`check` run: `--td` wins over `--target`.
-fn alloc_target(
-    args: &AllocArgs,
-) -> Result<&'static regalloc::target::TargetInfo<'static>, String> {
-    match &args.td {
-        Some(p) => target_info(Target::Td(Box::leak(p.clone().into_boxed_path()))),
-        None => target_info(args.target),
+/// The text table's column titles.
+fn stats_header() -> String {
+    format!(
+        "{:<32} {:>7} {:>7} {:>7} {:>7} {:>7} {:>9} {:>11} {:>11} {:>11} {:>10} {:>10}\n",
+        "function",
+        "spills",
+        "reloads",
+        "folded",
+        "remats",
+        "copies",
+        "inserted",
+        "spill-cost",
+        "reload-cost",
+        "folded-cost",
+        "remat-cost",
+        "copy-cost"
+    )
+}
+
+/// One function's text row: its figures, or that it failed.
+fn stats_row(o: &Outcome) -> String {
+    match (&o.stats, o.errors.len()) {
+        (Some(st), 0) => stats_columns(&o.name, st),
+        (_, n) => format!(
+            "{:<32} failed ({n} error{})\n",
+            o.name,
+            if n == 1 { "" } else { "s" }
+        ),
     }
 }
 
+/// A text row of figures under `label`.
+fn stats_columns(label: &str, st: &regalloc::Stats) -> String {
+    format!(
+        "{:<32} {:>7} {:>7} {:>7} {:>7} {:>7} {:>9} {:>11.2} {:>11.2} {:>11.2} {:>10.2} {:>10.2}\n",
+        label,
+        st.spills,
+        st.reloads,
+        st.folded_reloads,
+        st.remats,
+        st.copies,
+        st.inserted_copies,
+        st.spill_cost,
+        st.reload_cost,
+        st.folded_reload_cost,
+        st.remat_cost,
+        st.copy_cost
+    )
+}
+
+/// One function's JSON record: its figures when it was allocated, and
+/// `"failed":true` with its errors when it failed.
+fn stats_record(o: &Outcome) -> String {
+    let mut fields = vec![format!("\"function\":{}", json_string(&o.name))];
+    if !o.errors.is_empty() {
+        let errors: Vec<String> = o.errors.iter().map(|e| json_string(e)).collect();
+        fields.push(format!("\"failed\":true,\"errors\":[{}]", errors.join(",")));
+    }
+    if let Some(st) = &o.stats {
+        fields.push(stats_fields(st));
+    }
+    format!("{{{}}}\n", fields.join(","))
+}
+
+/// The figures of `st` as JSON fields (without braces).
+fn stats_fields(st: &regalloc::Stats) -> String {
+    format!(
+        "\"spills\":{},\"reloads\":{},\"folded_reloads\":{},\"remats\":{},\"copies\":{},\"inserted_copies\":{},\"spill_cost\":{},\"reload_cost\":{},\"folded_reload_cost\":{},\"remat_cost\":{},\"copy_cost\":{}",
+        st.spills,
+        st.reloads,
+        st.folded_reloads,
+        st.remats,
+        st.copies,
+        st.inserted_copies,
+        st.spill_cost,
+        st.reload_cost,
+        st.folded_reload_cost,
+        st.remat_cost,
+        st.copy_cost
+    )
+}
+
+/// Reads the .mir file `input` for `target`.
 fn read_input(
     target: &regalloc::target::TargetInfo<'_>,
-    input: &std::path::Path,
-) -> Result<regalloc::mir::MirFile, String> {
+    input: &Path,
+) -> Result<regalloc::mir::MirFile, Failure> {
     let text = std::fs::read_to_string(input)
         .map_err(|e| format!("cannot read {}: {e}", input.display()))?;
     Ok(regalloc::mir::read(
@@ -449,95 +625,156 @@ fn warn_unknown_opcodes(input: &Path, file: &regalloc::mir::MirFile) {
         }
     }
     for (op, f) in seen {
-        eprintln!(
+        say_line(&format!(
             "warning: {}: opcode '{op}' (first in function '{f}') is not in the target's description; allocated by what its operands say",
             input.display()
-        );
+        ));
     }
 }
 
-/// With `--time-passes`, the pass timing table of the functions just
-/// allocated, on standard error.
-fn print_pass_times(args: &AllocArgs, times: &regalloc::timing::PassTimes) {
-    if args.time_passes {
-        eprintln!("{times}");
-    }
+/// What `alloc` and `check` have done before they report: the file as
+/// allocated, an outcome per function in file order (those the reader
+/// rejected included), and whether every function was read.
+struct Allocated {
+    file: regalloc::mir::MirFile,
+    outcomes: Vec<Outcome>,
+    all_read: bool,
 }
 
-fn alloc(args: &AllocArgs) -> Result<bool, String> {
-    let target = alloc_target(args)?;
+/// Reads, warns of, and allocates (checking each result when `check`)
+/// the file of `args`, saying the reader's errors and, with
+/// `--time-passes`, the pass table on standard error.
+fn allocate_input(
+    target: &regalloc::target::TargetInfo<'_>,
+    args: &AllocationArgs,
+    check: bool,
+) -> Result<Allocated, Failure> {
     let mut file = read_input(target, &args.input)?;
     warn_unknown_opcodes(&args.input, &file);
-    let mut ok = true;
+    let mut all_read = true;
     for e in file.errors() {
-        eprintln!("{e}");
-        ok = false;
+        say_line(&e.to_string());
+        all_read = false;
     }
-    let (outcomes, times) = allocate_file(
+    let instructions: u64 = file.read_functions().map(instruction_count).sum();
+    let progress = Progress::for_file(file.read_functions().count(), instructions);
+    let (allocated, times) = allocate_file(
         target,
         &mut file,
         args.allocator,
-        args.check,
+        check,
         args.time_passes,
         args.jobs as usize,
+        &progress,
     );
-    print_pass_times(args, &times);
-    for o in &outcomes {
+    progress.finish();
+    if args.time_passes {
+        say_line(&times.to_string());
+    }
+    let outcomes = with_read_failures(&file, allocated);
+    Ok(Allocated {
+        file,
+        outcomes,
+        all_read,
+    })
+}
+
+/// The outcomes of the read functions (`allocated`, in file order) with
+/// one for each function the reader rejected, in its place in the file.
+fn with_read_failures(file: &regalloc::mir::MirFile, allocated: Vec<Outcome>) -> Vec<Outcome> {
+    use regalloc::mir::FunctionDoc;
+    let mut allocated = allocated.into_iter();
+    file.functions
+        .iter()
+        .filter_map(|doc| match doc {
+            FunctionDoc::Read(_) => allocated.next(),
+            FunctionDoc::Failed { name, error, .. } => Some(Outcome {
+                name: name.clone().unwrap_or_default(),
+                stats: None,
+                errors: vec![error.to_string()],
+                unread: true,
+            }),
+        })
+        .collect()
+}
+
+/// `checked: N functions` (`, M rejected` when the checker rejected some):
+/// the functions allocated and given to the checker.
+fn checked_line(outcomes: &[Outcome]) -> String {
+    let allocated = outcomes.iter().filter(|o| o.stats.is_some());
+    let checked = allocated.clone().count();
+    let rejected = allocated.filter(|o| !o.errors.is_empty()).count();
+    let mut s = format!(
+        "checked: {checked} function{}",
+        if checked == 1 { "" } else { "s" }
+    );
+    if rejected > 0 {
+        s.push_str(&format!(", {rejected} rejected"));
+    }
+    s
+}
+
+fn alloc(args: &AllocArgs) -> Result<bool, Failure> {
+    let target = target_info(args.run.target.target)?;
+    let Allocated {
+        file,
+        outcomes,
+        all_read,
+    } = allocate_input(target, &args.run, args.check)?;
+    let mut ok = all_read;
+    // The reader's errors were said as it found them.
+    for o in outcomes.iter().filter(|o| !o.unread) {
         for e in &o.errors {
-            eprintln!("{}: {e}", o.name);
+            say_line(&format!("{}: {e}", o.name));
             ok = false;
         }
     }
-    let out = regalloc::mir::write(target, &file);
+    let written = regalloc::mir::write(target, &file);
     let stats = stats_text(&outcomes, args.stats);
     match &args.output {
         Some(p) => {
-            std::fs::write(p, out).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
-            print!("{stats}");
+            if ok {
+                write_file(p, written.as_bytes()).map_err(Failure::output)?;
+            }
+            out(&stats);
         }
         None => {
-            print!("{out}");
-            eprint!("{stats}");
+            out(&written);
+            say(&stats);
         }
+    }
+    if args.check {
+        say_line(&checked_line(&outcomes));
     }
     Ok(ok)
 }
 
-fn check(args: &AllocArgs) -> Result<bool, String> {
-    let target = alloc_target(args)?;
-    let mut file = read_input(target, &args.input)?;
-    warn_unknown_opcodes(&args.input, &file);
-    let mut ok = true;
-    for e in file.errors() {
-        eprintln!("{e}");
-        ok = false;
-    }
-    let (outcomes, times) = allocate_file(
-        target,
-        &mut file,
-        args.allocator,
-        true,
-        args.time_passes,
-        args.jobs as usize,
-    );
-    print_pass_times(args, &times);
+fn check(args: &CheckArgs) -> Result<bool, Failure> {
+    let target = target_info(args.run.target.target)?;
+    let Allocated {
+        outcomes, all_read, ..
+    } = allocate_input(target, &args.run, true)?;
+    let mut ok = all_read;
     let mut passed = 0;
-    for o in &outcomes {
+    let mut verdicts = String::new();
+    let allocated: Vec<&Outcome> = outcomes.iter().filter(|o| !o.unread).collect();
+    for o in &allocated {
         if o.errors.is_empty() {
-            println!("{}: ok", o.name);
+            verdicts.push_str(&format!("{}: ok\n", o.name));
             passed += 1;
         } else {
-            println!("{}: {} error(s)", o.name, o.errors.len());
+            verdicts.push_str(&format!("{}: {} error(s)\n", o.name, o.errors.len()));
             for e in &o.errors {
-                println!("  {e}");
+                verdicts.push_str(&format!("  {e}\n"));
             }
             ok = false;
         }
     }
-    println!(
-        "{passed}/{} functions allocated and checked",
-        outcomes.len()
-    );
+    verdicts.push_str(&format!(
+        "{passed}/{} functions allocated and checked\n",
+        allocated.len()
+    ));
+    out(&verdicts);
     Ok(ok)
 }
 
@@ -551,20 +788,37 @@ fn main() -> ExitCode {
             .without_time()
             .init();
     }
-    let cli = Cli::parse();
+    let cli = parse_arguments();
     let result = match &cli.command {
         Command::Mir(args) => mir(args),
         Command::Intervals(args) => intervals(args),
         Command::Alloc(args) => alloc(args),
         Command::Check(args) => check(args),
-        Command::Cc(args) => cc::cc(args),
+        Command::Cc(args) => cc::cc(args).map_err(Failure::from),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::from(1),
+        Err(failure) => {
+            say(&failure.text);
+            ExitCode::from(failure.status)
+        }
+    }
+}
+
+/// The command line, or the exit clap's usage error or `--help` asks for;
+/// help and version text go through [`out`], so that `--help > /dev/full`
+/// fails as any other output would.
+fn parse_arguments() -> Cli {
+    match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if e.use_stderr() => {
+            say(&e.render().to_string());
+            std::process::exit(e.exit_code());
+        }
         Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::from(2)
+            out(&e.render().to_string());
+            std::process::exit(e.exit_code());
         }
     }
 }

@@ -131,9 +131,27 @@ fn generated_file_allocates_alike_on_any_number_of_threads() {
             .filter_map(|l| l.strip_prefix("{\"function\":\""))
             .map(|l| l[..l.find('"').expect("a name")].to_string())
             .collect();
+        // A function that failed has its record too, in its place.
         let mut expected = vec!["LZ4_attach_dictionary".to_string()];
-        expected.extend((0..8).map(|k| format!("p{k}")));
+        for k in 0..8 {
+            expected.push(format!("p{k}"));
+            if k == 2 {
+                expected.push("bad_first".into());
+            }
+            if k == 5 {
+                expected.push("bad_second".into());
+            }
+        }
         assert_eq!(rows, expected, "{stderr}");
+        let failed_records = stderr
+            .lines()
+            .filter(|l| l.contains("\"failed\":true,\"errors\":[\""))
+            .count();
+        assert_eq!(failed_records, 2, "{stderr}");
+        assert!(
+            stderr.contains("{\"total\":true,\"functions\":11,\"failed\":2,"),
+            "{stderr}"
+        );
         let spilled = stderr
             .lines()
             .filter(|l| l.contains("\"function\":\"p6\""))

@@ -168,3 +168,62 @@ fn a_tie_between_two_registers_is_refused_as_the_tutorial_shows() {
         "regalloc says:\n{err}\nthe tutorial shows:\n{shown}"
     );
 }
+
+/// Section 7: the build script's `tdgen::Builder` call, as the tutorial
+/// writes it, produces `<stem>.rs` with the items its comments name; and
+/// a broken description fails with the rendered diagnostic the script
+/// prints.
+#[test]
+fn the_build_script_of_section_7_writes_the_items_the_tutorial_names() {
+    let doc = tutorial();
+    let script = block_after(&doc, "`build.rs`:");
+    assert!(
+        script.contains(r#"tdgen::Builder::new("src/toy.td").build()"#),
+        "{script}"
+    );
+    let lib = block_after(&doc, "`src/lib.rs`:");
+    assert!(
+        lib.contains(r#"include!(concat!(env!("OUT_DIR"), "/toy.rs"));"#),
+        "{lib}"
+    );
+    // A package whose src/ holds toy.td; the build script runs in the
+    // package root, which `Builder` resolves relative paths against (here
+    // given as the absolute path, since a test cannot change directory).
+    let package = tempfile::tempdir().expect("a temporary directory");
+    let out_dir = package.path().join("out");
+    std::fs::create_dir_all(package.path().join("src")).expect("src/");
+    std::fs::create_dir_all(&out_dir).expect("out/");
+    let toy = package.path().join("src/toy.td");
+    std::fs::write(&toy, toy_td()).expect("src/toy.td");
+    let written = tdgen::Builder::new(&toy)
+        .out_dir(&out_dir)
+        .cargo_directives(false)
+        .build()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(written, out_dir.join("toy.rs"));
+    let source = std::fs::read_to_string(&written).expect("toy.rs");
+    for item in [
+        "pub use self::tables::TARGET;",
+        "pub const W0: Reg",
+        "pub const GPR: RegClass",
+        "pub const CSR_Toy: CalleeSavedSet",
+    ] {
+        assert!(source.contains(item), "{item} in toy.rs");
+    }
+    let broken = toy_td().replace(
+        r#"let Constraints = "$dst = $a";"#,
+        r#"let Constraints = "$dst = $c";"#,
+    );
+    std::fs::write(&toy, broken).expect("src/toy.td");
+    let err = tdgen::Builder::new(&toy)
+        .out_dir(&out_dir)
+        .cargo_directives(false)
+        .build()
+        .expect_err("the broken description fails the build script");
+    assert!(
+        err.starts_with(
+            "error: bad constraint '$dst = $c' in Constraints of 'ADDrr': no operand named '$c'"
+        ),
+        "{err}"
+    );
+}

@@ -118,11 +118,96 @@ fn more_errors(past_cap: usize, following: usize, path: &str) -> Option<String> 
 
 /// Compiles a `.td` target description into static tables and typed constants.
 ///
-/// ```ignore
-/// mod bpf { regalloc::regalloc!("bpf/bpf.td"); }
-/// let gpr = bpf::classes::GPR;
-/// assert!(bpf::TARGET.class_contains(gpr, bpf::regs::R1));
+/// ```text
+/// regalloc::regalloc!("PATH.td");
+/// regalloc::regalloc!("PATH.td", include = ["DIR", ...]);
 /// ```
+///
+/// # Paths
+///
+/// `PATH` and every `include` directory are relative to the directory of
+/// the crate that calls the macro: its `Cargo.toml`'s directory, which
+/// cargo passes as `CARGO_MANIFEST_DIR` (not the source file's directory,
+/// as `include_str!` would use). A path that names no file is a compile
+/// error saying so.
+///
+/// `include = ["dir", ...]` adds directories for `include "x.td"` lines,
+/// searched after the including file's own directory and before tdgen's
+/// prelude (`regalloc.td`, which every description can include without
+/// naming a directory). LLVM's own `.td` files are reached this way, as
+/// `include = ["/usr/lib/llvm-19/include"]`.
+///
+/// # What it generates
+///
+/// The items `tdgen emit FILE.td` prints, in the module where the macro is
+/// called (so give it a module of its own):
+///
+/// - `TARGET`: a `regalloc::target::TargetInfo<'static>`, the tables every
+///   entry point of `regalloc` takes (registers, units, sub-register
+///   indices, classes and their allocation orders, callee-saved sets,
+///   reserved registers, instructions, spill templates, memory folds);
+/// - `regs`: a `Reg` constant per register (`regs::W0`);
+/// - `classes`: a `RegClass` per register class, including those tdgen
+///   infers (`classes::GPR`);
+/// - `sub_regs`: a `SubRegIndex` per sub-register index (`sub_regs::lo`);
+/// - `callee_saved`: a `CalleeSavedSet` per callee-saved set
+///   (`callee_saved::CSR_Toy`);
+/// - `opcodes`: an `Opcode` per instruction (`opcodes::ADDrr`);
+/// - `tables`: the raw static rows behind `TARGET`.
+///
+/// The generated code names the table types through `::regalloc`, so the
+/// calling crate depends on `regalloc` (which re-exports this macro as
+/// `regalloc::regalloc!`). Every file read is tracked with
+/// `include_bytes!`, so cargo rebuilds when the description or one of its
+/// includes changes.
+///
+/// # Errors
+///
+/// A description with errors does not compile: each error (up to 10, then
+/// a count of the rest) is a `compile_error!` on the path literal whose
+/// text is tdgen's diagnostic, with the `.td` file, line, column, source
+/// line and hint (`tdgen check FILE.td` lists them all).
+///
+/// # Example
+///
+/// The toy machine of `docs/new-target.md`, from this crate's directory
+/// (`regalloc/macros`, hence the `../../`), used to allocate the
+/// tutorial's function:
+///
+/// ```
+/// mod toy {
+///     regalloc::regalloc!("../../docs/toy/toy.td");
+/// }
+///
+/// // The typed constants name what the description defines.
+/// let t = &toy::TARGET;
+/// assert_eq!(t.name, "toy");
+/// assert!(t.class_contains(toy::classes::GPR, toy::regs::W0));
+/// assert!(!t.class_contains(toy::classes::GPR, toy::regs::L0));
+/// assert!(t.is_callee_saved(toy::callee_saved::CSR_Toy, toy::regs::W3));
+///
+/// // The tables allocate MIR written for that machine.
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/toy/sum.mir");
+/// let text = std::fs::read_to_string(path).expect("the tutorial's function");
+/// let mut file = regalloc::mir::read(t, "sum.mir", &text);
+/// assert_eq!(file.errors().count(), 0);
+/// let options = regalloc::Options {
+///     allocator: regalloc::Allocator::Basic,
+///     check: true,
+/// };
+/// for doc in &mut file.functions {
+///     if let regalloc::mir::FunctionDoc::Read(f) = doc {
+///         let stats = regalloc::allocate(t, f, &options).expect("allocated and checked");
+///         assert_eq!(stats.spills, 1);
+///     }
+/// }
+/// let allocated = regalloc::mir::write(t, &file);
+/// assert!(allocated.contains("STW $w1, %stack.0, 0"));
+/// ```
+///
+/// A build script can generate the same items into `OUT_DIR` instead
+/// (`tdgen::Builder`, see `docs/new-target.md`), and `regalloc_td::load`
+/// builds a `TargetInfo` from a `.td` file at run time.
 #[proc_macro]
 pub fn regalloc(input: TokenStream) -> TokenStream {
     let args: Args = match syn::parse(input) {
