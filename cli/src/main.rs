@@ -219,6 +219,11 @@ struct AllocArgs {
     /// errors reported, in file order.
     #[arg(short = 'j', long = "jobs", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     jobs: u32,
+    /// Subtarget features to turn on (`+c`) or off (`-m`), applied in
+    /// order after each function's IR `"target-features"` (later entries
+    /// win), as `llc -mattr=` does.
+    #[arg(long)]
+    mattr: Option<String>,
 }
 
 /// One allocated function's outcome.
@@ -464,9 +469,29 @@ fn print_pass_times(args: &AllocArgs, times: &regalloc::timing::PassTimes) {
     }
 }
 
+/// Applies `--mattr` to every read function's features.
+fn apply_mattr(
+    args: &AllocArgs,
+    target: &regalloc::target::TargetInfo<'_>,
+    file: &mut regalloc::mir::MirFile,
+) -> Result<(), String> {
+    let Some(mattr) = &args.mattr else {
+        return Ok(());
+    };
+    for doc in &mut file.functions {
+        if let regalloc::mir::FunctionDoc::Read(f) = doc {
+            f.features = target
+                .apply_feature_string(f.features, mattr)
+                .map_err(|e| format!("--mattr: {e}"))?;
+        }
+    }
+    Ok(())
+}
+
 fn alloc(args: &AllocArgs) -> Result<bool, String> {
     let target = alloc_target(args)?;
     let mut file = read_input(target, &args.input)?;
+    apply_mattr(args, target, &mut file)?;
     warn_unknown_opcodes(&args.input, &file);
     let mut ok = true;
     for e in file.errors() {
@@ -506,6 +531,7 @@ fn alloc(args: &AllocArgs) -> Result<bool, String> {
 fn check(args: &AllocArgs) -> Result<bool, String> {
     let target = alloc_target(args)?;
     let mut file = read_input(target, &args.input)?;
+    apply_mattr(args, target, &mut file)?;
     warn_unknown_opcodes(&args.input, &file);
     let mut ok = true;
     for e in file.errors() {
