@@ -385,9 +385,13 @@ impl Block {
     /// The block as Rust statements over `func: &FunctionInfo`; a
     /// feature's test is `feature(name)` (the target's bit for it).
     pub fn to_rust(&self, feature: &dyn Fn(&str) -> TokenStream) -> TokenStream {
+        // Block-like statements (`if`, `{ }`) take no `;` in Rust.
         let stmts = self.stmts.iter().map(|s| {
-            let s = s.to_rust(feature);
-            quote!(#s;)
+            let code = s.to_rust(feature);
+            match s {
+                Expr::If(..) | Expr::Block(_) => code,
+                _ => quote!(#code;),
+            }
         });
         let tail = self.tail.as_ref().map(|t| t.to_rust(feature));
         quote!(#(#stmts)* #tail)
