@@ -214,7 +214,13 @@ fn llc_verifies(mir: &str, name: &str) -> Option<Result<(), String>> {
     let path = std::env::temp_dir().join(format!("{name}-{}.mir", std::process::id()));
     std::fs::write(&path, mir).expect("write the allocated MIR");
     let o = Command::new("llc-19")
-        .args(["-mtriple=riscv64", "-run-pass=none", "-verify-machineinstrs", "-o", "/dev/null"])
+        .args([
+            "-mtriple=riscv64",
+            "-run-pass=none",
+            "-verify-machineinstrs",
+            "-o",
+            "/dev/null",
+        ])
         .arg(&path)
         .output()
         .ok();

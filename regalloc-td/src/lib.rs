@@ -16,10 +16,10 @@ use regalloc::target::{
     TemplateChoice, TemplateOperand,
 };
 use std::borrow::Cow;
-use std::sync::Arc;
-use tdgen::emit::select::{Block, Fact};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use tdgen::emit::Tables;
+use tdgen::emit::select::{Block, Fact};
 use tdgen::emit::tables::{ChoiceRow, TemplateRow};
 use tdgen::target::instrs::{OperandKind as TdKind, TplOp};
 
@@ -303,11 +303,35 @@ mod tests {
     use super::*;
 
     #[test]
-    fn selectors_pick_their_index() {
-        let f = FunctionInfo::default();
-        for (k, s) in SELECT.iter().enumerate() {
-            assert_eq!(s(&f), k);
-        }
+    fn an_interpreted_selector_asks_for_features_by_bit() {
+        use tdgen::emit::select::Expr;
+        let value = |n| Block {
+            stmts: Vec::new(),
+            tail: Some(Box::new(Expr::Int(n))),
+        };
+        // if func.has_feature("c") && !func.has_calls() { 1 } else { 0 }
+        let tree = Block {
+            stmts: Vec::new(),
+            tail: Some(Box::new(Expr::If(
+                Box::new(Expr::Binary(
+                    tdgen::emit::select::BinOp::And,
+                    Box::new(Expr::Feature("c".into())),
+                    Box::new(Expr::Not(Box::new(Expr::Fact(Fact::Calls)))),
+                )),
+                value(1),
+                Some(Box::new(Expr::Block(value(0)))),
+            ))),
+        };
+        let features = [("m".to_string(), 1), ("c".to_string(), 2)];
+        let s = interpreted(&tree, &features);
+        let f = |bits, has_calls| FunctionInfo {
+            features: FeatureSet(bits),
+            has_calls,
+            ..FunctionInfo::default()
+        };
+        assert_eq!(s.select(&f(0b10, false)), 1);
+        assert_eq!(s.select(&f(0b01, false)), 0);
+        assert_eq!(s.select(&f(0b10, true)), 0);
     }
 
     #[test]

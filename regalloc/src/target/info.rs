@@ -245,7 +245,11 @@ impl<'a> TargetInfo<'a> {
                 return Err(format!(
                     "target '{}' has no feature '{name}' (it has: {})",
                     self.name,
-                    if known.is_empty() { "none".to_string() } else { known.join(", ") }
+                    if known.is_empty() {
+                        "none".to_string()
+                    } else {
+                        known.join(", ")
+                    }
                 ));
             };
             set = self.with_feature(set, k, on);

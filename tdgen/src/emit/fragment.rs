@@ -7,9 +7,9 @@
 //! defs), so its place is found by searching the sources for the literal
 //! `[{...}]`, preferring the file of the def that uses it.
 
+use super::select::{self, Block};
 use crate::diag::{Diagnostic, FileId, Kind, Span};
 use crate::records::{RecId, RecordKeeper};
-use super::select::{self, Block};
 use crate::target::features::Features;
 
 /// The name the fragment's code sees for the function being allocated.

@@ -264,7 +264,9 @@ fn expr(e: &syn::Expr) -> Result<Expr, LanguageError> {
         syn::Expr::Field(f) if is_func(&f.base) => error(
             f.member.span(),
             match &f.member {
-                syn::Member::Named(n) => format!("`func.{n}` is not a fact: ask with a method call, `func.{n}()`"),
+                syn::Member::Named(n) => {
+                    format!("`func.{n}` is not a fact: ask with a method call, `func.{n}()`")
+                }
                 syn::Member::Unnamed(_) => "`func` has no numbered fields".to_string(),
             },
         ),
@@ -298,10 +300,12 @@ fn method_call(m: &syn::ExprMethodCall) -> Result<Expr, LanguageError> {
     let args: Vec<&syn::Expr> = m.args.iter().collect();
     if name == "has_feature" {
         return match args.as_slice() {
-            [syn::Expr::Lit(syn::ExprLit {
-                lit: syn::Lit::Str(s),
-                ..
-            })] => Ok(Expr::Feature(s.value())),
+            [
+                syn::Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Str(s),
+                    ..
+                }),
+            ] => Ok(Expr::Feature(s.value())),
             _ => error(
                 m.span(),
                 "`has_feature` takes one string literal, a feature's name: `func.has_feature(\"c\")`",
@@ -332,7 +336,10 @@ impl Block {
             if !matches!(last, Type::Unit | Type::Never) {
                 return error(
                     at,
-                    format!("a statement here has {}, which would be unused", last.name()),
+                    format!(
+                        "a statement here has {}, which would be unused",
+                        last.name()
+                    ),
                 );
             }
         }
