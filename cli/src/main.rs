@@ -305,6 +305,11 @@ struct AllocationArgs {
     /// errors reported, in file order.
     #[arg(short = 'j', long = "jobs", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     jobs: u32,
+    /// Subtarget features to turn on (`+c`) or off (`-m`), applied in
+    /// order after each function's IR `"target-features"` (later entries
+    /// win), as `llc -mattr=` does.
+    #[arg(long)]
+    mattr: Option<String>,
 }
 
 #[derive(clap::Args)]
@@ -641,6 +646,25 @@ struct Allocated {
     all_read: bool,
 }
 
+/// Applies `--mattr` to every read function's features.
+fn apply_mattr(
+    args: &AllocationArgs,
+    target: &regalloc::target::TargetInfo<'_>,
+    file: &mut regalloc::mir::MirFile,
+) -> Result<(), String> {
+    let Some(mattr) = &args.mattr else {
+        return Ok(());
+    };
+    for doc in &mut file.functions {
+        if let regalloc::mir::FunctionDoc::Read(f) = doc {
+            f.features = target
+                .apply_feature_string(f.features, mattr)
+                .map_err(|e| format!("--mattr: {e}"))?;
+        }
+    }
+    Ok(())
+}
+
 /// Reads, warns of, and allocates (checking each result when `check`)
 /// the file of `args`, saying the reader's errors and, with
 /// `--time-passes`, the pass table on standard error.
@@ -650,6 +674,7 @@ fn allocate_input(
     check: bool,
 ) -> Result<Allocated, Failure> {
     let mut file = read_input(target, &args.input)?;
+    apply_mattr(args, target, &mut file)?;
     warn_unknown_opcodes(&args.input, &file);
     let mut all_read = true;
     for e in file.errors() {

@@ -227,3 +227,123 @@ fn the_build_script_of_section_7_writes_the_items_the_tutorial_names() {
         "{err}"
     );
 }
+
+/// The `$xN` registers a MIR text names, in its function bodies.
+fn registers_named(mir: &str) -> std::collections::BTreeSet<u32> {
+    mir.split("\nbody:")
+        .skip(1)
+        .flat_map(|body| body.split("$x").skip(1))
+        .filter_map(|rest| {
+            let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            digits.parse().ok()
+        })
+        .collect()
+}
+
+/// `regalloc alloc --target docs/toy/rvc.td --check` with `extra`
+/// arguments and allocator `allocator`: the allocated MIR, and the
+/// registers it names that the input did not.
+fn allocate_rvc(allocator: &str, extra: &[&str]) -> (String, Vec<u32>) {
+    let mut args = vec![
+        "alloc",
+        "--target",
+        "docs/toy/rvc.td",
+        "--allocator",
+        allocator,
+        "--check",
+    ];
+    args.extend_from_slice(extra);
+    args.push("docs/toy/rvc.mir");
+    let o = regalloc(&args);
+    assert!(
+        o.status.success(),
+        "regalloc {args:?} failed:\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let mir = String::from_utf8_lossy(&o.stdout).into_owned();
+    let input = std::fs::read_to_string(root().join("docs/toy/rvc.mir")).expect("rvc.mir");
+    let before = registers_named(&input);
+    let added = registers_named(&mir).difference(&before).copied().collect();
+    (mir, added)
+}
+
+/// Whether llc-19 accepts `mir` as riscv64 MIR with the machine verifier
+/// on (`None` when llc-19 is not installed).
+fn llc_verifies(mir: &str, name: &str) -> Option<Result<(), String>> {
+    let path = std::env::temp_dir().join(format!("{name}-{}.mir", std::process::id()));
+    std::fs::write(&path, mir).expect("write the allocated MIR");
+    let o = Command::new("llc-19")
+        .args([
+            "-mtriple=riscv64",
+            "-run-pass=none",
+            "-verify-machineinstrs",
+            "-o",
+            "/dev/null",
+        ])
+        .arg(&path)
+        .output()
+        .ok();
+    let _ = std::fs::remove_file(&path);
+    let o = o?;
+    Some(if o.status.success() {
+        Ok(())
+    } else {
+        Err(String::from_utf8_lossy(&o.stderr).into_owned())
+    })
+}
+
+#[test]
+fn the_compressed_order_applies_with_c_and_the_full_order_without() {
+    let compressed: Vec<u32> = (8..=15).collect();
+    for allocator in ["greedy", "basic", "fast"] {
+        let (with_c, added) = allocate_rvc(allocator, &[]);
+        assert!(
+            added.iter().all(|r| compressed.contains(r)),
+            "{allocator}: with +c the allocation adds only x8-x15, not {added:?}"
+        );
+        let (without_c, added) = allocate_rvc(allocator, &["--mattr=-c"]);
+        assert!(
+            added.iter().any(|r| !compressed.contains(r)),
+            "{allocator}: with -c the full order is used, but only {added:?} were added"
+        );
+        if allocator == "greedy" {
+            // What the tutorial says of the default allocator.
+            for r in [16, 17, 5, 6, 7, 28, 29] {
+                assert!(added.contains(&r), "greedy -c takes x{r}: {added:?}");
+            }
+        }
+        for (mir, name) in [(with_c, "with-c"), (without_c, "without-c")] {
+            if let Some(Err(e)) = llc_verifies(&mir, &format!("rvc-{allocator}-{name}")) {
+                panic!("llc-19 rejects the {allocator} {name} allocation:\n{e}");
+            }
+        }
+    }
+}
+
+#[test]
+fn an_order_index_out_of_range_gives_the_error_the_tutorial_shows() {
+    let doc = tutorial();
+    let td = std::fs::read_to_string(root().join("docs/toy/rvc.td")).expect("rvc.td");
+    let broken = td.replace(
+        r#"if func.has_feature("c") { 1 } else { 0 }"#,
+        r#"if func.has_feature("c") { 2 } else { 0 }"#,
+    );
+    assert_ne!(broken, td, "the tutorial's fragment is in rvc.td");
+    let path = std::env::temp_dir().join(format!("rvc-broken-{}.td", std::process::id()));
+    std::fs::write(&path, broken).expect("write the broken description");
+    let o = Command::new(env!("CARGO_BIN_EXE_regalloc"))
+        .args(["alloc", "--target"])
+        .arg(&path)
+        .arg("docs/toy/rvc.mir")
+        .current_dir(root())
+        .output()
+        .expect("regalloc runs");
+    let _ = std::fs::remove_file(&path);
+    assert!(!o.status.success(), "the description is refused");
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    let shown = block_after(&doc, "and `tdgen check` says:");
+    assert!(
+        err.contains(shown.trim()),
+        "regalloc says:\n{err}\nthe tutorial shows:\n{shown}"
+    );
+}

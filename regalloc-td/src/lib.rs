@@ -3,9 +3,9 @@
 //! The third way in, beside the `regalloc!` macro and `tdgen::Builder`: for
 //! the CLI's `--td` option and for trying a description without recompiling.
 //! It starts from the same [`tdgen::emit::Tables`] the emitter prints, so a
-//! loaded target equals the generated one field by field. The one thing it
-//! cannot do is run code: an `AltOrderSelect` fragment must be a constant
-//! (`[{ return 1; }]`); anything else is an error saying so.
+//! loaded target equals the generated one field by field. An
+//! `AltOrderSelect` fragment's syntax tree is interpreted where the
+//! generated tables call the Rust compiled from it.
 #![deny(missing_docs)]
 
 use regalloc::target::{
@@ -17,19 +17,48 @@ use regalloc::target::{
 };
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use tdgen::emit::Tables;
+use tdgen::emit::select::{Block, Fact};
 use tdgen::emit::tables::{ChoiceRow, TemplateRow};
 use tdgen::target::instrs::{OperandKind as TdKind, TplOp};
 
-/// Selectors for constant fragments: `SELECT[k]` always picks order `k`.
-/// A function pointer cannot capture a value, so there is one per order
-/// index; classes with more alternative orders than this are rejected.
-const SELECT: [OrderSelector; 16] = {
-    macro_rules! sel {
-        ($($k:literal)*) => { [$({ fn f(_: &FunctionInfo) -> usize { $k } f }),*] };
+/// A function as the AltOrderSelect interpreter asks about it: its facts,
+/// and its features by name through the target's feature list.
+struct Asked<'f> {
+    info: &'f FunctionInfo,
+    features: &'f [(String, u64)],
+}
+
+impl tdgen::emit::select::Function for Asked<'_> {
+    fn has_feature(&self, name: &str) -> bool {
+        self.features
+            .iter()
+            .position(|(n, _)| n == name)
+            .is_some_and(|b| self.info.features.0 >> b & 1 == 1)
     }
-    sel!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15)
-};
+
+    fn fact(&self, fact: Fact) -> bool {
+        match fact {
+            Fact::Calls => self.info.has_calls,
+            Fact::FramePointer => self.info.has_frame_pointer,
+            Fact::BasePointer => self.info.has_base_pointer,
+        }
+    }
+}
+
+/// The selector that interprets `tree`, the fragment the emitter would
+/// compile.
+fn interpreted(tree: &Block, features: &[(String, u64)]) -> OrderSelector {
+    let (tree, features) = (tree.clone(), features.to_vec());
+    OrderSelector::Interpreted(Arc::new(move |info: &FunctionInfo| {
+        let asked = Asked {
+            info,
+            features: &features,
+        };
+        tree.select(&asked) as usize
+    }))
+}
 
 /// Reads `path` (with `include_dirs`, then tdgen's prelude) and builds its tables.
 /// Errors are the rendered diagnostics (file:line:col, source line, hint).
@@ -86,26 +115,10 @@ fn choices(v: &[ChoiceRow]) -> Cow<'static, [TemplateChoice<'static>]> {
 pub fn from_tables(t: &Tables) -> Result<TargetInfo<'static>, String> {
     let mut classes = Vec::with_capacity(t.classes.len());
     for c in &t.classes {
-        let order_select = match &c.order_select {
-            None => None,
-            Some(f) => match f.constant {
-                Some(k) if k < SELECT.len() => Some(SELECT[k]),
-                Some(k) => {
-                    return Err(format!(
-                        "{}: AltOrderSelect of class '{}' picks order {k}; the run-time path supports orders 0 to {}",
-                        f.position,
-                        c.name,
-                        SELECT.len() - 1
-                    ));
-                }
-                None => {
-                    return Err(format!(
-                        "{}: AltOrderSelect of class '{}' is code, not a constant; the run-time path only runs constant fragments such as [{{ return 1; }}] (the regalloc! macro and tdgen::Builder compile any Rust)",
-                        f.position, c.name
-                    ));
-                }
-            },
-        };
+        let order_select = c
+            .order_select
+            .as_ref()
+            .map(|f| interpreted(&f.tree, &t.features));
         classes.push(RegClassDesc {
             name: Cow::Owned(c.name.clone()),
             members: regs(&c.members),
@@ -290,11 +303,35 @@ mod tests {
     use super::*;
 
     #[test]
-    fn selectors_pick_their_index() {
-        let f = FunctionInfo::default();
-        for (k, s) in SELECT.iter().enumerate() {
-            assert_eq!(s(&f), k);
-        }
+    fn an_interpreted_selector_asks_for_features_by_bit() {
+        use tdgen::emit::select::Expr;
+        let value = |n| Block {
+            stmts: Vec::new(),
+            tail: Some(Box::new(Expr::Int(n))),
+        };
+        // if func.has_feature("c") && !func.has_calls() { 1 } else { 0 }
+        let tree = Block {
+            stmts: Vec::new(),
+            tail: Some(Box::new(Expr::If(
+                Box::new(Expr::Binary(
+                    tdgen::emit::select::BinOp::And,
+                    Box::new(Expr::Feature("c".into())),
+                    Box::new(Expr::Not(Box::new(Expr::Fact(Fact::Calls)))),
+                )),
+                value(1),
+                Some(Box::new(Expr::Block(value(0)))),
+            ))),
+        };
+        let features = [("m".to_string(), 1), ("c".to_string(), 2)];
+        let s = interpreted(&tree, &features);
+        let f = |bits, has_calls| FunctionInfo {
+            features: FeatureSet(bits),
+            has_calls,
+            ..FunctionInfo::default()
+        };
+        assert_eq!(s.select(&f(0b10, false)), 1);
+        assert_eq!(s.select(&f(0b01, false)), 0);
+        assert_eq!(s.select(&f(0b10, true)), 0);
     }
 
     #[test]

@@ -29,8 +29,8 @@
 //     PointerRegClass: the class of a pointer-like operand.
 // Everything else means exactly what it means to llvm-tblgen 19.
 //
-// Code fragments ([{ ... }], e.g. AltOrderSelect) hold Rust for tdgen, where
-// LLVM expects C++.
+// Code fragments ([{ ... }], e.g. AltOrderSelect) hold a small language of
+// tdgen's, where LLVM expects C++ (see AltOrderSelect under RegisterClass).
 //===----------------------------------------------------------------------===//
 
 //===----------------------------------------------------------------------===//
@@ -199,9 +199,13 @@ class Predicate<string cond> {
 }
 
 // A subtarget feature (`-mattr=+Name`, IR's "target-features"): Implies
-// lists the features it turns on with it. tdgen reads Name and Implies (to
-// select spill templates and HW modes per function); FieldName and Value
-// say, as in LLVM, which subtarget field the feature sets.
+// lists the features it turns on with it. tdgen reads Name and Implies,
+// numbers the features (at most 64) and closes each over Implies; a
+// function's features, from its IR "target-features" string (entries in
+// order, later ones winning) and `regalloc alloc --mattr`, select its spill
+// templates, its HW mode and, through func.has_feature("Name") in an
+// AltOrderSelect, its allocation orders. FieldName and Value say, as in
+// LLVM, which subtarget field the feature sets.
 class SubtargetFeature<string n, string f, string v, string d,
                        list<SubtargetFeature> i = []> {
   string Name = n;
@@ -372,7 +376,31 @@ class DAGOperand {
 //   AltOrders            further allocation orders, each a set expression
 //                        whose members must all be in the class.
 //   AltOrderSelect       code returning which order to use for a function:
-//                        0 for MemberList, i for AltOrders[i-1].
+//                        0 for MemberList, i for AltOrders[i-1]. Not C++
+//                        as in LLVM: the body of a function of `func`, the
+//                        function being allocated, in this language (the
+//                        same for the regalloc! macro, which compiles it,
+//                        and for run-time tables, which interpret it):
+//                          integer literals (order indices), true, false;
+//                          func.has_feature("c")    the function's subtarget
+//                                                   has feature Name "c" (or
+//                                                   one implying it);
+//                          func.has_calls(), func.has_frame_pointer(),
+//                          func.has_base_pointer();
+//                          !, &&, ||, ==, !=, <, <=, >, >=, ( );
+//                          if c { .. } else if d { .. } else { .. };
+//                          return N;
+//                        its value is its last expression or a return.
+//                        Checked when the description is read: anything
+//                        else is an error at its place; so are a feature
+//                        no SubtargetFeature declares, an AltOrderSelect
+//                        without AltOrders, and an index of an order the
+//                        class does not have for some combination of the
+//                        facts and features the code asks for. Example
+//                        (RISC-V's compressed registers, docs/new-target.md):
+//                          let AltOrders = [(sequence "X%u", 8, 15)];
+//                          let AltOrderSelect =
+//                            [{ if func.has_feature("c") { 1 } else { 0 } }];
 //   AllocationPriority   0..31; greedy assigns higher priorities first.
 //   GlobalPriority       always use greedy's global priority heuristic.
 //   GeneratePressureSet  make a register-pressure set for the class.

@@ -138,13 +138,18 @@ fn main() -> ExitCode {
     // `check` also checks what the records describe: a file with registers
     // gets the whole target model (classes, callee-saved sets, reserved
     // registers, instructions and their constraints, spill templates) built
-    // and its diagnostics reported.
+    // and its diagnostics reported, and the tables laid out, which checks
+    // the AltOrderSelect fragments (the language, the features they name,
+    // the orders they can pick) and what must fit the tables.
     if !print
         && let Ok(rk) = &result
         && !rk.derived_defs("Register").is_empty()
-        && let Err(diags) = tdgen::target::TargetModel::build(rk)
     {
-        result = Err(diags);
+        let checked = tdgen::target::TargetModel::build(rk)
+            .and_then(|m| tdgen::emit::Tables::from_model(rk, &m, None).map(|_| ()));
+        if let Err(diags) = checked {
+            result = Err(diags);
+        }
     }
     match result {
         Ok(rk) => {

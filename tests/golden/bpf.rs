@@ -476,9 +476,9 @@ pub mod tables {
     use ::regalloc::target::{
         AllocOrderPolicy, CalleeSavedDesc, ClassSizes, FeatureDesc, FeatureSet,
         FunctionInfo, HwModeDesc, InstrDesc, InstrFlags, InstrTemplate, LaneMask,
-        MemoryFoldDesc, Opcode, OperandDesc, OperandKind, Reg, RegClass, RegClassDesc,
-        RegFlags, RegUnit, RegUnitDesc, RegisterDesc, ReservedWithout, SubRegIndex,
-        SubRegIndexDesc, TargetInfo, TemplateChoice, TemplateOperand,
+        MemoryFoldDesc, Opcode, OperandDesc, OperandKind, OrderSelector, Reg, RegClass,
+        RegClassDesc, RegFlags, RegUnit, RegUnitDesc, RegisterDesc, ReservedWithout,
+        SubRegIndex, SubRegIndexDesc, TargetInfo, TemplateChoice, TemplateOperand,
     };
     use ::std::borrow::Cow;
     /// The `bpf` target's tables, compiled by tdgen from `bpf/bpf.td`.

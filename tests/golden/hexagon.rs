@@ -4370,9 +4370,9 @@ pub mod tables {
     use ::regalloc::target::{
         AllocOrderPolicy, CalleeSavedDesc, ClassSizes, FeatureDesc, FeatureSet,
         FunctionInfo, HwModeDesc, InstrDesc, InstrFlags, InstrTemplate, LaneMask,
-        MemoryFoldDesc, Opcode, OperandDesc, OperandKind, Reg, RegClass, RegClassDesc,
-        RegFlags, RegUnit, RegUnitDesc, RegisterDesc, ReservedWithout, SubRegIndex,
-        SubRegIndexDesc, TargetInfo, TemplateChoice, TemplateOperand,
+        MemoryFoldDesc, Opcode, OperandDesc, OperandKind, OrderSelector, Reg, RegClass,
+        RegClassDesc, RegFlags, RegUnit, RegUnitDesc, RegisterDesc, ReservedWithout,
+        SubRegIndex, SubRegIndexDesc, TargetInfo, TemplateChoice, TemplateOperand,
     };
     use ::std::borrow::Cow;
     /// The `hexagon` target's tables, compiled by tdgen from `hexagon/hexagon.td`.

@@ -2930,9 +2930,9 @@ pub mod tables {
     use ::regalloc::target::{
         AllocOrderPolicy, CalleeSavedDesc, ClassSizes, FeatureDesc, FeatureSet,
         FunctionInfo, HwModeDesc, InstrDesc, InstrFlags, InstrTemplate, LaneMask,
-        MemoryFoldDesc, Opcode, OperandDesc, OperandKind, Reg, RegClass, RegClassDesc,
-        RegFlags, RegUnit, RegUnitDesc, RegisterDesc, ReservedWithout, SubRegIndex,
-        SubRegIndexDesc, TargetInfo, TemplateChoice, TemplateOperand,
+        MemoryFoldDesc, Opcode, OperandDesc, OperandKind, OrderSelector, Reg, RegClass,
+        RegClassDesc, RegFlags, RegUnit, RegUnitDesc, RegisterDesc, ReservedWithout,
+        SubRegIndex, SubRegIndexDesc, TargetInfo, TemplateChoice, TemplateOperand,
     };
     use ::std::borrow::Cow;
     /// The `x86` target's tables, compiled by tdgen from `x86/x86.td`.
@@ -11008,7 +11008,7 @@ pub mod tables {
                     ),
                 ],
             ),
-            order_select: Some(alt_order_select_0),
+            order_select: Some(OrderSelector::Compiled(alt_order_select_0)),
             order_policy: AllocOrderPolicy::CalleeSavedLast,
             reg_size: 8,
             spill_size: 1,
@@ -11346,7 +11346,7 @@ pub mod tables {
                     ),
                 ],
             ),
-            order_select: Some(alt_order_select_2),
+            order_select: Some(OrderSelector::Compiled(alt_order_select_2)),
             order_policy: AllocOrderPolicy::CalleeSavedLast,
             reg_size: 8,
             spill_size: 1,
@@ -11527,7 +11527,7 @@ pub mod tables {
                     Cow::Borrowed(&[Reg(1), Reg(10), Reg(18), Reg(4)]),
                 ],
             ),
-            order_select: Some(alt_order_select_3),
+            order_select: Some(OrderSelector::Compiled(alt_order_select_3)),
             order_policy: AllocOrderPolicy::CalleeSavedLast,
             reg_size: 8,
             spill_size: 1,
@@ -34632,17 +34632,17 @@ pub mod tables {
         },
     ];
     /// `AltOrderSelect` of `GR8` (x86/registers.td:234).
-    #[allow(unused_variables, clippy::needless_return)]
+    #[allow(unused_variables, unused_parens, clippy::needless_return)]
     fn alt_order_select_0(func: &FunctionInfo) -> usize {
         return 1;
     }
     /// `AltOrderSelect` of `GR8_NOREX2` (x86/registers.td:238).
-    #[allow(unused_variables, clippy::needless_return)]
+    #[allow(unused_variables, unused_parens, clippy::needless_return)]
     fn alt_order_select_2(func: &FunctionInfo) -> usize {
         return 1;
     }
     /// `AltOrderSelect` of `GR8_NOREX` (x86/registers.td:236).
-    #[allow(unused_variables, clippy::needless_return)]
+    #[allow(unused_variables, unused_parens, clippy::needless_return)]
     fn alt_order_select_3(func: &FunctionInfo) -> usize {
         return 1;
     }

@@ -8,7 +8,7 @@ let Namespace = "T" in {
 def LOW : RegisterClass<"T", [i16], 16, (sequence "L%u", 0, 7)>;
 def GPR : RegisterClass<"T", [i32], 32, (sequence "R%u", 0, 7)> {
   let AltOrders = [(rotl GPR, 4), (add R7, R1, R5)];
-  let AltOrderSelect = [{ if fn.is_leaf() { 1 } else { 2 } }];
+  let AltOrderSelect = [{ if !func.has_calls() { 1 } else { 2 } }];
 }
 def GPRHI : RegisterClass<"T", [i32], 32, (add R6, R2, R4, R7)> {
   let AltOrders = [(sub GPRHI, R6)];

@@ -1027,7 +1027,7 @@ impl Gen {
                     let sel = if alts.len() == 1 {
                         "[{ 1 }]".to_string()
                     } else {
-                        "[{ if mf.is_leaf() { 1 } else { 2 } }]".to_string()
+                        "[{ if !func.has_calls() { 1 } else { 2 } }]".to_string()
                     };
                     body.push(format!("let AltOrderSelect = {sel};"));
                 }

@@ -26,9 +26,40 @@ pub struct FunctionInfo {
     pub spill_realign: bool,
 }
 
-/// An allocation-order selector: returns the index of the order in
-/// [`RegClassDesc::orders`] to use for a function.
-pub type OrderSelector = fn(&FunctionInfo) -> usize;
+/// An allocation-order selector (`AltOrderSelect`): returns the index of
+/// the order in [`RegClassDesc::orders`] to use for a function.
+///
+/// Both kinds run one fragment of the AltOrderSelect language (tdgen's
+/// `emit::select`): compiled to Rust by the `regalloc!` macro and build
+/// scripts, or its syntax tree interpreted, for tables built at run time
+/// (`regalloc-td`). tdgen has checked at description time that every
+/// index it returns names an order.
+#[derive(Clone)]
+pub enum OrderSelector {
+    /// The fragment compiled to a function.
+    Compiled(fn(&FunctionInfo) -> usize),
+    /// The fragment's tree and an interpreter for it.
+    Interpreted(std::sync::Arc<dyn Fn(&FunctionInfo) -> usize + Send + Sync>),
+}
+
+impl OrderSelector {
+    /// The order index for a function with facts `f`.
+    pub fn select(&self, f: &FunctionInfo) -> usize {
+        match self {
+            OrderSelector::Compiled(sel) => sel(f),
+            OrderSelector::Interpreted(sel) => sel(f),
+        }
+    }
+}
+
+impl std::fmt::Debug for OrderSelector {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            OrderSelector::Compiled(_) => "OrderSelector::Compiled",
+            OrderSelector::Interpreted(_) => "OrderSelector::Interpreted",
+        })
+    }
+}
 
 /// Where callee-saved registers go in an allocation order.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]

@@ -219,6 +219,44 @@ impl<'a> TargetInfo<'a> {
         self.features.iter().position(|f| f.name == name)
     }
 
+    /// `set` with the changes of a feature string applied in order
+    /// (`"+c,-m"`, as `llc -mattr=` takes it: `+name` turns a feature on
+    /// with what it implies, `-name` off with what implies it; later
+    /// entries win). A library caller overrides a function's features
+    /// with it (`func.features = t.apply_feature_string(func.features,
+    /// "+c")?`) before allocating; `regalloc alloc --mattr` does the same.
+    ///
+    /// Errors: an entry without its sign, or a name the target does not
+    /// describe.
+    pub fn apply_feature_string(&self, set: FeatureSet, text: &str) -> Result<FeatureSet, String> {
+        let mut set = set;
+        for entry in text.split(',').map(str::trim).filter(|e| !e.is_empty()) {
+            let (on, name) = match entry.split_at_checked(1) {
+                Some(("+", name)) => (true, name),
+                Some(("-", name)) => (false, name),
+                _ => {
+                    return Err(format!(
+                        "feature '{entry}' must start with '+' (turn on) or '-' (turn off)"
+                    ));
+                }
+            };
+            let Some(k) = self.find_feature(name) else {
+                let known: Vec<&str> = self.features.iter().map(|f| &*f.name).collect();
+                return Err(format!(
+                    "target '{}' has no feature '{name}' (it has: {})",
+                    self.name,
+                    if known.is_empty() {
+                        "none".to_string()
+                    } else {
+                        known.join(", ")
+                    }
+                ));
+            };
+            set = self.with_feature(set, k, on);
+        }
+        Ok(set)
+    }
+
     /// `set` with feature `k` turned on, with everything it implies, or
     /// off, with everything that implies it (as LLVM applies `+k` and
     /// `-k` in a feature string).
@@ -299,7 +337,7 @@ impl<'a> TargetInfo<'a> {
     /// reserved registers on top of this.
     pub fn alloc_order(&self, c: RegClass, f: &FunctionInfo) -> &[Reg] {
         let d = &self.classes[c.index()];
-        let k = d.order_select.map_or(0, |sel| sel(f));
+        let k = d.order_select.as_ref().map_or(0, |sel| sel.select(f));
         d.orders
             .get(k)
             .or_else(|| d.orders.first())

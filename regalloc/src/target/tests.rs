@@ -108,7 +108,7 @@ static TINY: TargetInfo<'static> = TargetInfo {
             members: B(&[AL, AH, BL, BH]),
             member_bits: B(&[0b011011]),
             orders: B(&[B(&[AL, AH, BL, BH]), B(&[BL, BH])]),
-            order_select: Some(pick_second),
+            order_select: Some(OrderSelector::Compiled(pick_second)),
             order_policy: AllocOrderPolicy::CalleeSavedLast,
             reg_size: 8,
             spill_size: 1,

@@ -12,6 +12,7 @@
 
 pub mod builder;
 pub mod fragment;
+pub mod select;
 pub mod tables;
 mod tokens;
 

@@ -308,6 +308,45 @@ fn narrow<T: TryFrom<i64>>(
     }
 }
 
+/// The checked `AltOrderSelect` of class `c`, when it has one: its code
+/// is in the language, names the target's features and picks only orders
+/// the class has. A fragment without `AltOrders` is an error (it could
+/// only pick order 0). Classes tdgen infers inherit their super-class's
+/// fragment and orders, so only defs are checked, once.
+fn order_select(
+    rk: &RecordKeeper,
+    m: &TargetModel,
+    c: &crate::target::classes::RegClass,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Fragment> {
+    if c.alt_order_select.trim().is_empty() {
+        return None;
+    }
+    let checked = fragment::check(rk, c.def, c.loc, &c.alt_order_select).and_then(|f| {
+        if c.def.is_some() && c.orders.len() < 2 {
+            return Err(Diagnostic::error(
+                Kind::Semantic,
+                f.span,
+                format!("class '{}' has an AltOrderSelect but no AltOrders", c.name),
+            )
+            .with_label("this code picks among orders the class does not have")
+            .with_help("add `let AltOrders = [...]` to the class, or remove the AltOrderSelect"));
+        }
+        fragment::check_orders(&f, &c.name, c.orders.len(), &m.features)?;
+        Ok(f)
+    });
+    match checked {
+        // A class with one order needs no selector.
+        Ok(f) => (c.orders.len() > 1).then_some(f),
+        Err(d) => {
+            if c.def.is_some() {
+                diags.push(d);
+            }
+            None
+        }
+    }
+}
+
 fn u32s(v: impl IntoIterator<Item = usize>) -> Vec<u32> {
     v.into_iter().map(|x| x as u32).collect()
 }
@@ -472,17 +511,7 @@ impl Tables {
         let mut classes = Vec::with_capacity(nc);
         for (id, c) in m.classes.list.iter().enumerate() {
             let (rs, ss, sa) = c.sizes.first().copied().unwrap_or((0, 0, 0));
-            let order_select = if c.orders.len() > 1 && !c.alt_order_select.trim().is_empty() {
-                match fragment::check(rk, c.def, c.loc, &c.alt_order_select) {
-                    Ok(f) => Some(f),
-                    Err(d) => {
-                        diags.push(d);
-                        None
-                    }
-                }
-            } else {
-                None
-            };
+            let order_select = order_select(rk, m, c, &mut diags);
             let mut lane_mask = c
                 .sub_class_with_subreg
                 .keys()

@@ -89,7 +89,7 @@ fn class_row(c: &ClassRow, select: Option<&Ident>) -> TokenStream {
     let member_bits = words(&c.member_bits);
     let orders = c.orders.iter().map(|o| regs_list(o));
     let order_select = match select {
-        Some(f) => quote!(Some(#f)),
+        Some(f) => quote!(Some(OrderSelector::Compiled(#f))),
         None => quote!(None),
     };
     let policy = if c.as_written {
@@ -434,19 +434,23 @@ pub fn tokens(t: &Tables, krate: &TokenStream) -> Result<TokenStream, String> {
     });
     let mut select_fns = Vec::new();
     let mut classes = Vec::new();
+    let param = format_ident!("{}", PARAM);
     for (k, c) in t.classes.iter().enumerate() {
         let f = match &c.order_select {
             Some(fr) => {
-                let body: TokenStream = fr
-                    .code
-                    .parse()
-                    .map_err(|e| format!("AltOrderSelect of '{}' does not lex: {e}", c.name))?;
+                // The fragment's tree as Rust: a feature by its bit (the
+                // description-time checks made sure the target has it).
+                let feature = |name: &str| {
+                    let bit = t.features.iter().position(|(n, _)| n == name).unwrap_or(0);
+                    let bit = proc_macro2::Literal::u64_unsuffixed(1u64 << bit);
+                    quote!(#param.features.contains(FeatureSet(#bit)))
+                };
+                let body = fr.tree.to_rust(&feature);
                 let f = format_ident!("alt_order_select_{}", k);
-                let param = format_ident!("{}", PARAM);
                 let d = doc(format!("`AltOrderSelect` of `{}` ({}).", c.name, c.loc));
                 select_fns.push(quote! {
                     #d
-                    #[allow(unused_variables, clippy::needless_return)]
+                    #[allow(unused_variables, unused_parens, clippy::needless_return)]
                     fn #f(#param: &FunctionInfo) -> usize { #body }
                 });
                 Some(f)
@@ -565,7 +569,7 @@ pub fn tokens(t: &Tables, krate: &TokenStream) -> Result<TokenStream, String> {
             use #krate::target::{
                 AllocOrderPolicy, CalleeSavedDesc, ClassSizes, FeatureDesc, FeatureSet, FunctionInfo,
                 HwModeDesc, InstrDesc, InstrFlags, InstrTemplate, LaneMask, MemoryFoldDesc, Opcode,
-                OperandDesc, OperandKind, Reg, RegClass, RegClassDesc, RegFlags, RegUnit, RegUnitDesc,
+                OperandDesc, OperandKind, OrderSelector, Reg, RegClass, RegClassDesc, RegFlags, RegUnit, RegUnitDesc,
                 RegisterDesc, ReservedWithout, SubRegIndex, SubRegIndexDesc, TargetInfo,
                 TemplateChoice, TemplateOperand,
             };

@@ -17,7 +17,7 @@ def GPR32 : RegisterClass<"Tiny", [i32], 32, (add W0, W1, W2)>;
 def GPR : RegisterClass<"Tiny", [i64], 64, (add X0, X1, X2)> {
   let AltOrders = [(add X2, X1, X0)];
   let AltOrderSelect = [{
-    if func.has_calls { 1 } else { 0 }
+    if func.has_calls() { 1 } else { 0 }
   }];
 }
 def CSR : CalleeSavedRegs<(add X2)>;

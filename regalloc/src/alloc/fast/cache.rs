@@ -17,7 +17,7 @@
 use std::sync::{Arc, OnceLock, RwLock};
 
 use crate::target::{
-    AllocOrderPolicy, CalleeSavedSet, FunctionInfo, InstrFlags, Opcode, Reg, RegClass,
+    AllocOrderPolicy, CalleeSavedSet, FeatureSet, FunctionInfo, InstrFlags, Opcode, Reg, RegClass,
     RegFlags as PhysFlags, RegUnit, TargetInfo,
 };
 
@@ -160,6 +160,8 @@ pub(super) struct Variant {
     bp: bool,
     /// The feature groups reserving registers.
     groups: u64,
+    /// The function's features, which `AltOrderSelect` may ask for.
+    features: FeatureSet,
     csr: Option<CalleeSavedSet>,
     /// The position in `Tables::reserving` of its reserved registers.
     reserving: usize,
@@ -234,11 +236,13 @@ impl Tables {
     ) -> usize {
         let (has_calls, fp, bp) = (fi.has_calls, fi.has_frame_pointer, fi.has_base_pointer);
         let groups = t.reserved_groups(fi.features);
+        let features = fi.features;
         let same = |v: &Arc<Variant>| {
             v.has_calls == has_calls
                 && v.fp == fp
                 && v.bp == bp
                 && v.groups == groups
+                && v.features == features
                 && v.csr == csr
         };
         if let Some(k) = read(&self.variants).iter().position(same) {
@@ -255,6 +259,7 @@ impl Tables {
             fp,
             bp,
             groups,
+            features,
             csr,
             reserving,
             reserved,
@@ -322,6 +327,7 @@ impl Tables {
             has_frame_pointer: v.fp,
             has_base_pointer: v.bp,
             has_calls: v.has_calls,
+            features: v.features,
             ..FunctionInfo::default()
         };
         let no_units: &[bool] = &[];
