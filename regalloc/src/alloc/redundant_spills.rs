@@ -28,7 +28,7 @@
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::analysis::{Analyses, Cfg, SlotIndex};
-use crate::ir::{Block, Inst, MachineFunction, Operand, RegRef, VReg};
+use crate::ir::{Block, IndexVec, Inst, MachineFunction, Operand, RegRef, VReg};
 
 use super::spiller::{SpillCode, SpillKind};
 
@@ -78,7 +78,7 @@ struct Events {
 /// round.
 struct BlockEvents {
     /// Phi values at each block's start: (state column, value).
-    phis: Vec<Vec<(u32, u32)>>,
+    phis: IndexVec<Block, Vec<(u32, u32)>>,
     /// Every block's events in execution order, block after block.
     events: Vec<Event>,
     /// `starts[b]..starts[b + 1]` are block `b`'s part of `events`.
@@ -89,9 +89,9 @@ impl BlockEvents {
     /// Lays out `events` by the blocks of `func`.
     fn new(func: &MachineFunction, events: Events) -> BlockEvents {
         let nb = func.blocks.len();
-        let mut phis = vec![Vec::new(); nb];
+        let mut phis = IndexVec::from_elem(Vec::new(), nb);
         for (b, list) in events.phis {
-            if let Some(x) = phis.get_mut(b.index()) {
+            if let Some(x) = phis.get_mut(b) {
                 *x = list;
             }
         }
@@ -563,7 +563,8 @@ impl Flow<'_> {
         let width = self.width;
         let mut out: Vec<u32> = vec![TOP; width * func.blocks.len()];
         let mut state = vec![UNKNOWN; width];
-        let mut found: Vec<Vec<Event>> = vec![Vec::new(); func.blocks.len()];
+        let mut found: IndexVec<Block, Vec<Event>> =
+            IndexVec::from_elem(Vec::new(), func.blocks.len());
         let mut queued = vec![true; cfg.rpo.len()];
         let mut pending = true;
         let mut sweeps = 0;
@@ -579,7 +580,7 @@ impl Flow<'_> {
                 if !std::mem::take(&mut queued[k]) {
                     continue;
                 }
-                self.run_block(b, &out, &mut state, &mut found[b.index()]);
+                self.run_block(b, &out, &mut state, &mut found[b]);
                 let exit = &mut out[b.index() * width..(b.index() + 1) * width];
                 if *exit != *state {
                     exit.copy_from_slice(&state);
@@ -589,7 +590,7 @@ impl Flow<'_> {
         }
         cfg.rpo
             .iter()
-            .flat_map(|b| std::mem::take(&mut found[b.index()]))
+            .flat_map(|&b| std::mem::take(&mut found[b]))
             .collect()
     }
 
@@ -628,7 +629,7 @@ impl Flow<'_> {
                 }
             }
         }
-        for &(column, value) in &self.events.phis[b.index()] {
+        for &(column, value) in &self.events.phis[b] {
             let c = column as usize;
             let range = &self.code.slots[self.slot_of[c] as usize].range;
             let slots = &self.an.intervals.slots;

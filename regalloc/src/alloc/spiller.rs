@@ -43,7 +43,9 @@
 //! (its weight is infinite).
 
 use crate::analysis::{LiveInterval, LiveIntervals, LiveRange, Segment, Slot, SlotIndex, ValNo};
-use crate::ir::{Inst, InstData, MachineFunction, Op, Operand, RegFlags, RegOperand, RegRef, VReg};
+use crate::ir::{
+    IndexVec, Inst, InstData, MachineFunction, Op, Operand, RegFlags, RegOperand, RegRef, VReg,
+};
 use crate::target::{
     FeatureSet, FunctionInfo, InstrTemplate, MemoryFoldDesc, Reg, RegClass, TargetInfo,
     TemplateOperand,
@@ -180,7 +182,7 @@ pub struct Spiller {
     input_users: Vec<Inst>,
     /// The lists [`Spiller::set_users`] gave, by register (registers made
     /// by splitting; registers the spiller creates are never spilled).
-    later_users: Vec<Option<Vec<Inst>>>,
+    later_users: IndexVec<VReg, Option<Vec<Inst>>>,
     /// Physical registers some instruction of the function defines: a
     /// reserved register that overlaps none of them is a constant for
     /// rematerialization (LLVM's `isConstantPhysReg`), such as x86's `$rip`.
@@ -201,7 +203,7 @@ impl Spiller {
         // Each (register, instruction) pair once, in layout order, then
         // placed by a counting sort on the register (stable: layout order
         // within each register's run).
-        let mut last: Vec<Option<Inst>> = vec![None; n];
+        let mut last: IndexVec<VReg, Option<Inst>> = IndexVec::from_elem(None, n);
         let mut count: Vec<u32> = vec![0; n + 1];
         let mut pairs: Vec<(u32, Inst)> = Vec::with_capacity(2 * func.insts.len());
         let mut phys_defs = Vec::new();
@@ -210,7 +212,7 @@ impl Spiller {
                 let Operand::Reg(r) = o else { continue };
                 match r.reg {
                     RegRef::Virt(v) => {
-                        if let Some(l) = last.get_mut(v.index())
+                        if let Some(l) = last.get_mut(v)
                             && *l != Some(i)
                         {
                             *l = Some(i);
@@ -239,7 +241,7 @@ impl Spiller {
         Spiller {
             input_start,
             input_users,
-            later_users: Vec::new(),
+            later_users: IndexVec::new(),
             phys_defs,
             slot_of: Default::default(),
             info: None,
@@ -249,7 +251,7 @@ impl Spiller {
 
     /// The instructions touching `v`, in layout order.
     pub fn users(&self, v: VReg) -> &[Inst] {
-        if let Some(Some(u)) = self.later_users.get(v.index()) {
+        if let Some(Some(u)) = self.later_users.get(v) {
             return u;
         }
         match (
@@ -268,7 +270,7 @@ impl Spiller {
         if self.later_users.len() <= v.index() {
             self.later_users.resize(v.index() + 1, None);
         }
-        self.later_users[v.index()] = Some(users);
+        self.later_users[v] = Some(users);
     }
 
     /// Whether spilling `v` would recompute every one of its values at its

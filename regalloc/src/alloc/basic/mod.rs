@@ -22,7 +22,7 @@ use std::collections::BinaryHeap;
 
 use crate::alloc::context::AllocContext;
 use crate::analysis::{Analyses, LiveInterval, LiveRange};
-use crate::ir::{MachineFunction, VReg};
+use crate::ir::{IndexVec, MachineFunction, VReg};
 use crate::target::{Reg, RegClass, TargetInfo};
 use crate::timing::Pass;
 
@@ -118,9 +118,9 @@ struct Basic {
     /// The registers left to allocate, heaviest first.
     queue: BinaryHeap<Entry>,
     /// Per register, how many times it was evicted.
-    evictions: Vec<u32>,
+    evictions: IndexVec<VReg, u32>,
     /// Registers already spilled (stale queue entries of them are skipped).
-    spilled: Vec<bool>,
+    spilled: IndexVec<VReg, bool>,
 }
 
 impl Basic {
@@ -153,8 +153,8 @@ impl Basic {
             orders,
             spiller,
             queue,
-            evictions: vec![0; func.vregs.len()],
-            spilled: vec![false; func.vregs.len()],
+            evictions: IndexVec::from_elem(0, func.vregs.len()),
+            spilled: IndexVec::from_elem(false, func.vregs.len()),
         }
     }
 
@@ -167,7 +167,7 @@ impl Basic {
         an: &mut Analyses,
         v: VReg,
     ) -> Result<(), AllocError> {
-        if self.vrm.phys(v).is_some() || self.spilled.get(v.index()).copied().unwrap_or(false) {
+        if self.vrm.phys(v).is_some() || self.spilled.get(v).copied().unwrap_or(false) {
             return Ok(());
         }
         let Some(iv) = an.intervals.vreg(v) else {
@@ -317,8 +317,8 @@ impl Basic {
             if self.evictions.len() <= x.index() {
                 self.evictions.resize(x.index() + 1, 0);
             }
-            self.evictions[x.index()] += 1;
-            if self.opts.evict == EvictPolicy::Spill || self.evictions[x.index()] > MAX_EVICTIONS {
+            self.evictions[x] += 1;
+            if self.opts.evict == EvictPolicy::Spill || self.evictions[x] > MAX_EVICTIONS {
                 self.spill(t, func, an, x)?;
             } else {
                 self.queue.push(Entry {
@@ -338,7 +338,7 @@ impl Basic {
         an: &mut Analyses,
         v: VReg,
     ) -> Result<(), AllocError> {
-        if let Some(s) = self.spilled.get_mut(v.index()) {
+        if let Some(s) = self.spilled.get_mut(v) {
             *s = true;
         }
         let new = self

@@ -43,7 +43,8 @@ use crate::analysis::ranges::RangeBuilder;
 use crate::analysis::weights::{reads_writes, vreg_weight};
 use crate::analysis::{Analyses, LiveInterval, LiveRange, Slot, SlotIndex, SlotIndexes};
 use crate::ir::{
-    Block, Generic, Inst, InstData, MachineFunction, Op, Operand, RegOperand, RegRef, VReg,
+    Block, Generic, IndexVec, Inst, InstData, MachineFunction, Op, Operand, RegOperand, RegRef,
+    VReg,
 };
 use crate::target::{InstrFlags, RegClass, TargetInfo};
 
@@ -137,16 +138,16 @@ pub struct SplitKit {
     /// the register being split (the value of `split`): walking a block
     /// then costs a lookup per instruction instead of a pass over its
     /// operands.
-    user_mark: Vec<u32>,
+    user_mark: IndexVec<Inst, u32>,
     /// Splits so far, numbering `user_mark`.
     split: u32,
     /// Per block, the split that last listed it among the blocks it
     /// walks and its place in that list: the edge check looks up every
     /// successor of every block of the range.
-    block_at: Vec<(u32, u32)>,
+    block_at: IndexVec<Block, (u32, u32)>,
     /// Per block, the split that last had a user in it: a block without
     /// one that stays in one interval needs no walk.
-    user_block: Vec<u32>,
+    user_block: IndexVec<Block, u32>,
 }
 
 /// One copy to insert: in `block`, before position `pos` of the block's
@@ -263,7 +264,7 @@ impl SplitKit {
             match slots.inst(i).and_then(|at| slots.block_of(at)) {
                 Some(b) => {
                     blocks.push(b);
-                    self.user_block[b.index()] = mark;
+                    self.user_block[b] = mark;
                 }
                 None => users_placed = false,
             }
@@ -278,7 +279,7 @@ impl SplitKit {
             self.user_mark.resize(func.insts.len(), 0);
         }
         for &i in users {
-            self.user_mark[i.index()] = mark;
+            self.user_mark[i] = mark;
         }
         Subject {
             v,
@@ -290,7 +291,7 @@ impl SplitKit {
 
     /// Whether instruction `i` is a user of the register being split.
     fn is_user(&self, func: &MachineFunction, s: &Subject<'_>, i: Inst) -> bool {
-        self.user_mark.get(i.index()) == Some(&s.mark) && touches(func.inst(i), s.v)
+        self.user_mark.get(i) == Some(&s.mark) && touches(func.inst(i), s.v)
     }
 
     /// Step 1: walks `blocks` with their plans, collecting the copies and
@@ -342,7 +343,7 @@ impl SplitKit {
         k: u32,
         walk: &mut Walk,
     ) -> u32 {
-        if s.users_placed && self.user_block[b.index()] != s.mark && !cfg!(debug_assertions) {
+        if s.users_placed && self.user_block[b] != s.mark && !cfg!(debug_assertions) {
             return k;
         }
         for (pos, &i) in func.block(b).insts.iter().enumerate() {
@@ -350,7 +351,7 @@ impl SplitKit {
                 walk.rename(i, k, b, pos);
             }
             debug_assert!(
-                self.user_mark.get(i.index()) == Some(&s.mark) || !touches(func.inst(i), s.v),
+                self.user_mark.get(i) == Some(&s.mark) || !touches(func.inst(i), s.v),
                 "a user of %{} is missing from its list",
                 s.v.0
             );
@@ -399,7 +400,7 @@ impl SplitKit {
                 walk.rename(i, cur, b, pos);
             }
             debug_assert!(insts.get(pos).is_none_or(|&i| {
-                self.user_mark.get(i.index()) == Some(&s.mark) || !touches(func.inst(i), s.v)
+                self.user_mark.get(i) == Some(&s.mark) || !touches(func.inst(i), s.v)
             }));
         }
         cur
@@ -419,11 +420,11 @@ impl SplitKit {
             self.block_at.resize(func.blocks.len(), (0, 0));
         }
         for (k, &b) in blocks.iter().enumerate() {
-            self.block_at[b.index()] = (s.mark, k as u32);
+            self.block_at[b] = (s.mark, k as u32);
         }
         for (&b, &exit) in blocks.iter().zip(&walk.exits) {
             for succ in &func.block(b).succs {
-                if let Some(&(m, k)) = self.block_at.get(succ.block.index())
+                if let Some(&(m, k)) = self.block_at.get(succ.block)
                     && m == s.mark
                     && walk.entries[k as usize] != exit
                     && s.range.live_at(an.intervals.slots.block_start(succ.block))
@@ -861,7 +862,7 @@ fn rename_further_pieces(
     origin: Origin,
     n: VReg,
     by_piece: Vec<Vec<(Inst, Block)>>,
-) -> (Vec<(Inst, Block)>, Vec<(VReg, Vec<(Inst, Block)>)>) {
+) -> (Users, Vec<(VReg, Users)>) {
     let mut rest = by_piece.into_iter();
     let first = rest.next().unwrap_or_default();
     let mut further = Vec::new();
@@ -917,9 +918,12 @@ fn weigh(
     }
 }
 
+/// The instructions using a register, each with its block.
+type Users = Vec<(Inst, Block)>;
+
 /// A further connected piece of a split interval: its register, the
 /// interval, and the instructions using it with their blocks.
-type Piece = (VReg, u32, Vec<(Inst, Block)>);
+type Piece = (VReg, u32, Users);
 
 /// Renames every operand of `from` in `inst` to `to`, dropping kill and
 /// dead flags (the rewriter recomputes them).
