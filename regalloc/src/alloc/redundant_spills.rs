@@ -27,8 +27,8 @@
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
-use crate::analysis::{Analyses, SlotIndex};
-use crate::ir::{Block, Inst, MachineFunction, Operand, RegRef, VReg};
+use crate::analysis::{Analyses, Cfg, SlotIndex};
+use crate::ir::{Block, IndexVec, Inst, MachineFunction, Operand, RegRef, VReg};
 
 use super::spiller::{SpillCode, SpillKind};
 
@@ -78,7 +78,7 @@ struct Events {
 /// round.
 struct BlockEvents {
     /// Phi values at each block's start: (state column, value).
-    phis: Vec<Vec<(u32, u32)>>,
+    phis: IndexVec<Block, Vec<(u32, u32)>>,
     /// Every block's events in execution order, block after block.
     events: Vec<Event>,
     /// `starts[b]..starts[b + 1]` are block `b`'s part of `events`.
@@ -89,9 +89,9 @@ impl BlockEvents {
     /// Lays out `events` by the blocks of `func`.
     fn new(func: &MachineFunction, events: Events) -> BlockEvents {
         let nb = func.blocks.len();
-        let mut phis = vec![Vec::new(); nb];
+        let mut phis = IndexVec::from_elem(Vec::new(), nb);
         for (b, list) in events.phis {
-            if let Some(x) = phis.get_mut(b.index()) {
+            if let Some(x) = phis.get_mut(b) {
                 *x = list;
             }
         }
@@ -139,7 +139,6 @@ impl BlockEvents {
 /// Removes the redundant stores from `code` (and the instructions that
 /// only fed them); returns how many stores went.
 pub fn eliminate(code: &mut SpillCode, func: &MachineFunction, an: &Analyses) -> usize {
-    let slots = &an.intervals.slots;
     let nslots = code.slots.len();
     if nslots == 0 {
         return 0;
@@ -155,6 +154,30 @@ pub fn eliminate(code: &mut SpillCode, func: &MachineFunction, an: &Analyses) ->
     // Phase order at one instruction: reloads before it, folded reloads,
     // the instruction's new values, folded stores, stores after it.
     let mut phased: Vec<(u8, Inst, Event)> = Vec::new();
+    value_definitions(code, an, &mut usable, &mut events, &mut phased);
+    spill_code_events(code, &mut usable, &mut has_store, &mut phased);
+    let tracked: Vec<bool> = (0..nslots).map(|s| usable[s] && has_store[s]).collect();
+    let mut redundant = if tracked.iter().any(|&t| t) {
+        redundant_stores(func, an, code, events, phased, &tracked)
+    } else {
+        Vec::new()
+    };
+    add_unread_stores(code, &mut redundant);
+    remove(code, func, &redundant);
+    redundant.len()
+}
+
+/// The events of the originals' value definitions: a phi value at its
+/// block's start, a new value at its defining instruction. A slot with a
+/// definition that cannot be placed is not `usable`.
+fn value_definitions(
+    code: &SpillCode,
+    an: &Analyses,
+    usable: &mut [bool],
+    events: &mut Events,
+    phased: &mut Vec<(u8, Inst, Event)>,
+) {
+    let slots = &an.intervals.slots;
     for (s, slot) in code.slots.iter().enumerate() {
         for (value, vn) in slot.range.valnos.iter().enumerate() {
             let ev = Event::Kill {
@@ -178,8 +201,48 @@ pub fn eliminate(code: &mut SpillCode, func: &MachineFunction, an: &Analyses) ->
             }
         }
     }
-    let spill_code = code
-        .insertions
+}
+
+/// The events of the spill code: stores (marking their slot in
+/// `has_store`) and loads, each with its phase at its instruction. A slot
+/// with an access whose value is unknown is not `usable`.
+fn spill_code_events(
+    code: &SpillCode,
+    usable: &mut [bool],
+    has_store: &mut [bool],
+    phased: &mut Vec<(u8, Inst, Event)>,
+) {
+    for (inst, kind, value, insertion, phase) in spill_code_sites(code) {
+        let (slot, is_store) = match kind {
+            SpillKind::Spill { slot } => (slot, true),
+            SpillKind::Reload { slot } => (slot, false),
+            SpillKind::Remat { .. } => continue,
+        };
+        let Some(value) = value else {
+            usable[slot as usize] = false;
+            continue;
+        };
+        let ev = if is_store {
+            has_store[slot as usize] = true;
+            Event::Store {
+                slot,
+                value,
+                inst,
+                insertion,
+            }
+        } else {
+            Event::Load { slot, value }
+        };
+        phased.push((phase, inst, ev));
+    }
+}
+
+/// Every spill code access: (instruction, kind, value, insertion, phase),
+/// inserted ones, then folded copies, then folded memory operands.
+fn spill_code_sites(
+    code: &SpillCode,
+) -> impl Iterator<Item = (Inst, SpillKind, Option<u32>, Option<usize>, u8)> + '_ {
+    code.insertions
         .iter()
         .enumerate()
         .map(|(k, x)| (x.at, x.kind, x.value, Some(k), if x.after { 4 } else { 0 }))
@@ -203,36 +266,11 @@ pub fn eliminate(code: &mut SpillCode, func: &MachineFunction, an: &Analyses) ->
             let read = f.read.map(|value| (f.inst, reload, value, None, 1));
             let written = f.written.map(|value| (f.inst, reload, value, None, 3));
             read.into_iter().chain(written)
-        }));
-    for (inst, kind, value, insertion, phase) in spill_code {
-        let (slot, is_store) = match kind {
-            SpillKind::Spill { slot } => (slot, true),
-            SpillKind::Reload { slot } => (slot, false),
-            SpillKind::Remat { .. } => continue,
-        };
-        let Some(value) = value else {
-            usable[slot as usize] = false;
-            continue;
-        };
-        let ev = if is_store {
-            has_store[slot as usize] = true;
-            Event::Store {
-                slot,
-                value,
-                inst,
-                insertion,
-            }
-        } else {
-            Event::Load { slot, value }
-        };
-        phased.push((phase, inst, ev));
-    }
-    let tracked: Vec<bool> = (0..nslots).map(|s| usable[s] && has_store[s]).collect();
-    let mut redundant = if tracked.iter().any(|&t| t) {
-        redundant_stores(func, an, code, events, phased, &tracked)
-    } else {
-        Vec::new()
-    };
+        }))
+}
+
+/// Adds to `redundant` the stores nothing reads that it does not list yet.
+fn add_unread_stores(code: &SpillCode, redundant: &mut Vec<Event>) {
     let site = |e: &Event| match *e {
         Event::Store {
             inst, insertion, ..
@@ -246,8 +284,6 @@ pub fn eliminate(code: &mut SpillCode, func: &MachineFunction, an: &Analyses) ->
             .into_iter()
             .filter(|e| site(e).is_none_or(|s| !seen.contains(&s))),
     );
-    remove(code, func, &redundant);
-    redundant.len()
 }
 
 /// The stores the dataflow proves redundant, in the tracked slots.
@@ -255,8 +291,8 @@ fn redundant_stores(
     func: &MachineFunction,
     an: &Analyses,
     code: &SpillCode,
-    mut events: Events,
-    mut phased: Vec<(u8, Inst, Event)>,
+    events: Events,
+    phased: Vec<(u8, Inst, Event)>,
     tracked: &[bool],
 ) -> Vec<Event> {
     // The dataflow's state has one column per tracked slot only: most
@@ -264,13 +300,34 @@ fn redundant_stores(
     // every block's state is copied and met in every round. Events and
     // phis name columns from here on (the events reported keep what
     // `remove` needs: the instruction and the insertion).
+    let (column, slot_of) = columns(tracked);
+    let events = BlockEvents::new(func, by_column(events, phased, &column));
+    let flow = Flow {
+        an,
+        code,
+        events: &events,
+        slot_of: &slot_of,
+        width: slot_of.len(),
+    };
+    flow.redundant_stores(func)
+}
+
+/// The state column of each tracked slot (`u32::MAX` for the others), and
+/// the slot of each column.
+fn columns(tracked: &[bool]) -> (Vec<u32>, Vec<u32>) {
     let mut column = vec![u32::MAX; tracked.len()];
     let mut slot_of: Vec<u32> = Vec::new();
     for (s, _) in tracked.iter().enumerate().filter(|x| *x.1) {
         column[s] = slot_of.len() as u32;
         slot_of.push(s as u32);
     }
-    let width = slot_of.len();
+    (column, slot_of)
+}
+
+/// `events` with the `phased` events added in phase order at their
+/// instructions, every event of a tracked slot naming its column, the
+/// others dropped.
+fn by_column(mut events: Events, mut phased: Vec<(u8, Inst, Event)>, column: &[u32]) -> Events {
     // Stable: events of one phase keep their creation order.
     phased.sort_by_key(|x| x.0);
     for (_, i, mut e) in phased {
@@ -290,67 +347,7 @@ fn redundant_stores(
         });
         !phis.is_empty()
     });
-
-    // Forward dataflow, all tracked slots at once, optimistic: the state
-    // at each block exit (`width` entries per block), `TOP` until the
-    // block is first run. Sweeps in reverse post-order run only the
-    // blocks a predecessor's exit state changed for since they last ran;
-    // each block keeps the redundant stores of its last run, which ran on
-    // the fixed point once nothing is left to run.
-    let cfg = &an.flow.cfg;
-    let mut out: Vec<u32> = vec![TOP; width * func.blocks.len()];
-    let mut state = vec![UNKNOWN; width];
-    let events = BlockEvents::new(func, events);
-    let flow = Flow {
-        an,
-        code,
-        events: &events,
-        slot_of: &slot_of,
-        width,
-    };
-    let mut found: Vec<Vec<Event>> = vec![Vec::new(); func.blocks.len()];
-    let mut queued = vec![true; cfg.rpo.len()];
-    let mut pending = true;
-    let mut sweeps = 0;
-    while pending {
-        pending = false;
-        sweeps += 1;
-        if sweeps > MAX_ROUNDS {
-            // Not settled (the phi rule is not monotone in general): no
-            // store is provably redundant.
-            return Vec::new();
-        }
-        for (k, &b) in cfg.rpo.iter().enumerate() {
-            if !std::mem::take(&mut queued[k]) {
-                continue;
-            }
-            flow.enter(b, &out, &mut state);
-            let here = &mut found[b.index()];
-            here.clear();
-            events.run(b, &mut state, |e, r| {
-                if r {
-                    here.push(e);
-                }
-            });
-            let exit = &mut out[b.index() * width..(b.index() + 1) * width];
-            if *exit != *state {
-                exit.copy_from_slice(&state);
-                for s in &cfg.succs[b.index()] {
-                    if let Some(j) = cfg.rpo_index[s.index()] {
-                        let j = j as usize;
-                        queued[j] = true;
-                        // A successor later in the order runs in this
-                        // sweep; an earlier one (a loop header) in the next.
-                        pending |= j <= k;
-                    }
-                }
-            }
-        }
-    }
-    cfg.rpo
-        .iter()
-        .flat_map(|b| std::mem::take(&mut found[b.index()]))
-        .collect()
+    events
 }
 
 /// Every store to a slot nothing reads (all uses of its values were
@@ -554,6 +551,62 @@ struct Flow<'a> {
 }
 
 impl Flow<'_> {
+    /// Forward dataflow, all tracked slots at once, optimistic: the state
+    /// at each block exit (`width` entries per block), `TOP` until the
+    /// block is first run. Sweeps in reverse post-order run only the
+    /// blocks a predecessor's exit state changed for since they last ran;
+    /// each block keeps the redundant stores of its last run, which ran on
+    /// the fixed point once nothing is left to run. The stores found, in
+    /// reverse post-order; none when the flow does not settle.
+    fn redundant_stores(&self, func: &MachineFunction) -> Vec<Event> {
+        let cfg = &self.an.flow.cfg;
+        let width = self.width;
+        let mut out: Vec<u32> = vec![TOP; width * func.blocks.len()];
+        let mut state = vec![UNKNOWN; width];
+        let mut found: IndexVec<Block, Vec<Event>> =
+            IndexVec::from_elem(Vec::new(), func.blocks.len());
+        let mut queued = vec![true; cfg.rpo.len()];
+        let mut pending = true;
+        let mut sweeps = 0;
+        while pending {
+            pending = false;
+            sweeps += 1;
+            if sweeps > MAX_ROUNDS {
+                // Not settled (the phi rule is not monotone in general): no
+                // store is provably redundant.
+                return Vec::new();
+            }
+            for (k, &b) in cfg.rpo.iter().enumerate() {
+                if !std::mem::take(&mut queued[k]) {
+                    continue;
+                }
+                self.run_block(b, &out, &mut state, &mut found[b]);
+                let exit = &mut out[b.index() * width..(b.index() + 1) * width];
+                if *exit != *state {
+                    exit.copy_from_slice(&state);
+                    pending |= queue_successors(cfg, b, k, &mut queued);
+                }
+            }
+        }
+        cfg.rpo
+            .iter()
+            .flat_map(|&b| std::mem::take(&mut found[b]))
+            .collect()
+    }
+
+    /// Runs block `b` from its entry state (from the exit states `out`),
+    /// leaving its exit state in `state` and its redundant stores in
+    /// `found`.
+    fn run_block(&self, b: Block, out: &[u32], state: &mut [u32], found: &mut Vec<Event>) {
+        self.enter(b, out, state);
+        found.clear();
+        self.events.run(b, state, |e, r| {
+            if r {
+                found.push(e);
+            }
+        });
+    }
+
     /// Sets `state` to block `b`'s entry state from its predecessors'
     /// exit states `out`: their meet, then the block's phi-defs.
     fn enter(&self, b: Block, out: &[u32], state: &mut [u32]) {
@@ -576,7 +629,7 @@ impl Flow<'_> {
                 }
             }
         }
-        for &(column, value) in &self.events.phis[b.index()] {
+        for &(column, value) in &self.events.phis[b] {
             let c = column as usize;
             let range = &self.code.slots[self.slot_of[c] as usize].range;
             let slots = &self.an.intervals.slots;
@@ -602,6 +655,21 @@ impl Flow<'_> {
             }
         }
     }
+}
+
+/// Queues block `b`'s successors (`b` is at `k` in reverse post-order)
+/// to run again; whether one of them comes at or before `k`, in the next
+/// sweep (a loop header), rather than later in this one.
+fn queue_successors(cfg: &Cfg, b: Block, k: usize, queued: &mut [bool]) -> bool {
+    let mut again = false;
+    for s in &cfg.succs[b.index()] {
+        if let Some(j) = cfg.rpo_index[s.index()] {
+            let j = j as usize;
+            queued[j] = true;
+            again |= j <= k;
+        }
+    }
+    again
 }
 
 /// The virtual registers `operands` name.

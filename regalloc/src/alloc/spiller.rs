@@ -43,7 +43,9 @@
 //! (its weight is infinite).
 
 use crate::analysis::{LiveInterval, LiveIntervals, LiveRange, Segment, Slot, SlotIndex, ValNo};
-use crate::ir::{Inst, InstData, MachineFunction, Op, Operand, RegFlags, RegOperand, RegRef, VReg};
+use crate::ir::{
+    IndexVec, Inst, InstData, MachineFunction, Op, Operand, RegFlags, RegOperand, RegRef, VReg,
+};
 use crate::target::{
     FeatureSet, FunctionInfo, InstrTemplate, MemoryFoldDesc, Reg, RegClass, TargetInfo,
     TemplateOperand,
@@ -180,7 +182,7 @@ pub struct Spiller {
     input_users: Vec<Inst>,
     /// The lists [`Spiller::set_users`] gave, by register (registers made
     /// by splitting; registers the spiller creates are never spilled).
-    later_users: Vec<Option<Vec<Inst>>>,
+    later_users: IndexVec<VReg, Option<Vec<Inst>>>,
     /// Physical registers some instruction of the function defines: a
     /// reserved register that overlaps none of them is a constant for
     /// rematerialization (LLVM's `isConstantPhysReg`), such as x86's `$rip`.
@@ -201,7 +203,7 @@ impl Spiller {
         // Each (register, instruction) pair once, in layout order, then
         // placed by a counting sort on the register (stable: layout order
         // within each register's run).
-        let mut last: Vec<Option<Inst>> = vec![None; n];
+        let mut last: IndexVec<VReg, Option<Inst>> = IndexVec::from_elem(None, n);
         let mut count: Vec<u32> = vec![0; n + 1];
         let mut pairs: Vec<(u32, Inst)> = Vec::with_capacity(2 * func.insts.len());
         let mut phys_defs = Vec::new();
@@ -210,7 +212,7 @@ impl Spiller {
                 let Operand::Reg(r) = o else { continue };
                 match r.reg {
                     RegRef::Virt(v) => {
-                        if let Some(l) = last.get_mut(v.index())
+                        if let Some(l) = last.get_mut(v)
                             && *l != Some(i)
                         {
                             *l = Some(i);
@@ -239,7 +241,7 @@ impl Spiller {
         Spiller {
             input_start,
             input_users,
-            later_users: Vec::new(),
+            later_users: IndexVec::new(),
             phys_defs,
             slot_of: Default::default(),
             info: None,
@@ -249,7 +251,7 @@ impl Spiller {
 
     /// The instructions touching `v`, in layout order.
     pub fn users(&self, v: VReg) -> &[Inst] {
-        if let Some(Some(u)) = self.later_users.get(v.index()) {
+        if let Some(Some(u)) = self.later_users.get(v) {
             return u;
         }
         match (
@@ -268,7 +270,7 @@ impl Spiller {
         if self.later_users.len() <= v.index() {
             self.later_users.resize(v.index() + 1, None);
         }
-        self.later_users[v.index()] = Some(users);
+        self.later_users[v] = Some(users);
     }
 
     /// Whether spilling `v` would recompute every one of its values at its
@@ -298,6 +300,48 @@ impl Spiller {
         vrm: &mut VirtRegMap,
         v: VReg,
     ) -> Result<Vec<VReg>, AllocError> {
+        let users = self.users(v).to_vec();
+        let mut task = self.begin(t, func, li, vrm, v, &users)?;
+        let mut new_regs = Vec::new();
+        for i in users {
+            let Some(at) = li.slots.inst(i) else {
+                // Debug instructions lose the location.
+                drop_location(func, i, v);
+                continue;
+            };
+            let user = User { i, at };
+            if task.defines_only_rematerialized(i) {
+                // Every use of this value is recomputed (without phi values
+                // each use sees exactly one definition): the definition is
+                // dead.
+                self.code.removed.push(i);
+                continue;
+            }
+            if self.fold_copy_into_slot(t, func, &mut task, user)
+                || self.fold_into_memory_operand(t, func, &mut task, user)
+            {
+                continue;
+            }
+            new_regs.push(self.spill_around(t, func, li, vrm, &mut task, user));
+        }
+        if let Some(s) = task.slot_index {
+            vrm.set_slot(v, s);
+        }
+        Ok(new_regs)
+    }
+
+    /// What spilling `v`, touched by `users`, needs to know: its class and
+    /// slot layout, and which of its values are recomputed; or why it
+    /// cannot be spilled.
+    fn begin<'t, 'a>(
+        &mut self,
+        t: &'t TargetInfo<'a>,
+        func: &MachineFunction,
+        li: &LiveIntervals,
+        vrm: &VirtRegMap,
+        v: VReg,
+        users: &[Inst],
+    ) -> Result<SpillTask<'t, 'a>, AllocError> {
         let err = |kind, msg: String| AllocError::new(kind, &func.name, msg);
         let Some(iv) = li.vreg(v).cloned() else {
             return Err(err(
@@ -320,36 +364,12 @@ impl Spiller {
                 format!("%{} must be spilled but {why}", v.0),
             )
         })?;
-        let (store, load) = (layout.store.clone(), layout.load.clone());
-        // The slot is created when the first store or reload needs it: a
-        // register whose values are all rematerialized needs none. Every
-        // piece of one original shares its slot.
         let original = vrm.original(v);
         let orig_range = li.original(original).unwrap_or(&iv.range).clone();
-        let value_at = |idx: SlotIndex| orig_range.segment_at(idx).map(|seg| seg.valno);
-        let mut slot_index: Option<u32> = None;
-        let users = self.users(v).to_vec();
-        let slots = &mut self.code.slots;
-        let slot_of = &mut self.slot_of;
-        let mut slot = || {
-            *slot_index.get_or_insert_with(|| {
-                *slot_of.entry(original).or_insert_with(|| {
-                    slots.push(SpillSlot {
-                        vreg: original,
-                        size: layout.size,
-                        align: layout.align,
-                        stack_id: layout.stack_id.into(),
-                        range: orig_range.clone(),
-                        weight: iv.weight,
-                    });
-                    slots.len() as u32 - 1
-                })
-            })
-        };
 
         // Which values can be recomputed instead of reloaded.
         let constant = |p: Reg| is_constant(t, &self.phys_defs, p);
-        let remat_of = remat_values(t, func, li, vrm, v, &users, &constant);
+        let remat_of = remat_values(t, func, li, vrm, v, users, &constant);
         // The instruction defining each value (a rematerializable one, or
         // the copy from a sibling that brought it): dead when every use of
         // the value is recomputed.
@@ -360,260 +380,459 @@ impl Spiller {
             .map(|vn| (!vn.is_phi()).then(|| li.slots.inst_at(vn.def)).flatten())
             .collect();
         let has_phi = iv.range.valnos.iter().any(|vn| vn.is_phi());
-        // The defining instructions as they are now: the loop below
-        // rewrites a kept definition before later uses copy it.
+        // The defining instructions as they are now: the walk over the
+        // users rewrites a kept definition before later uses copy it.
         let remat_src: Vec<(Inst, InstData)> = remat_of
             .iter()
             .flatten()
             .map(|&d| (d, func.inst(d).clone()))
             .collect();
+        // Where the store or load template names the register by its
+        // pieces, a COPY is not folded: the folded copy's record names one
+        // operand's register, which would be a piece.
+        let piecewise = [layout.store, layout.load].iter().any(|tpl| {
+            tpl.operands
+                .iter()
+                .any(|o| matches!(o, TemplateOperand::RegSub(_)))
+        });
+        Ok(SpillTask {
+            v,
+            class,
+            iv,
+            original,
+            orig_range,
+            layout,
+            remat_of,
+            def_of,
+            has_phi,
+            remat_src,
+            piecewise,
+            slot_index: None,
+        })
+    }
 
-        let mut new_regs = Vec::new();
-        for i in users {
-            let Some(at) = li.slots.inst(i) else {
-                // Debug instructions lose the location.
-                for o in &mut func.inst_mut(i).operands {
-                    if let Operand::Reg(r) = o
-                        && r.reg == RegRef::Virt(v)
-                    {
-                        r.reg = RegRef::NoReg;
-                        r.sub = None;
-                    }
-                }
-                continue;
-            };
-            if !has_phi
-                && def_of
-                    .iter()
-                    .zip(&remat_of)
-                    .any(|(d, r)| *d == Some(i) && r.is_some())
-            {
-                // Every use of this value is recomputed (without phi values
-                // each use sees exactly one definition): the definition is
-                // dead.
-                self.code.removed.push(i);
-                continue;
+    /// The slot of the register being spilled, created when the first
+    /// store or reload needs it: a register whose values are all
+    /// rematerialized needs none. Every piece of one original shares its
+    /// slot.
+    fn slot(&mut self, task: &mut SpillTask<'_, '_>) -> u32 {
+        let slots = &mut self.code.slots;
+        *task.slot_index.get_or_insert_with(|| {
+            *self.slot_of.entry(task.original).or_insert_with(|| {
+                slots.push(SpillSlot {
+                    vreg: task.original,
+                    size: task.layout.size,
+                    align: task.layout.align,
+                    stack_id: task.layout.stack_id.into(),
+                    range: task.orig_range.clone(),
+                    weight: task.iv.weight,
+                });
+                slots.len() as u32 - 1
+            })
+        })
+    }
+
+    /// Folds a full COPY to or from the spilled register into the reload
+    /// or the store itself (LLVM folds the memory operand into the COPY);
+    /// `false` when `user` is no such copy. A rematerializable value is
+    /// recomputed instead, as LLVM tries that first.
+    fn fold_copy_into_slot(
+        &mut self,
+        t: &TargetInfo<'_>,
+        func: &mut MachineFunction,
+        task: &mut SpillTask<'_, '_>,
+        user: User,
+    ) -> bool {
+        let User { i, at } = user;
+        if task.piecewise {
+            return false;
+        }
+        let Some((inst, kind)) = fold_copy(t, func, &task.iv.range, i, at, task.v, task.class)
+        else {
+            return false;
+        };
+        let fold = match kind {
+            FoldKind::Reload => {
+                let vn = task
+                    .iv
+                    .range
+                    .segment_at(at.with(Slot::Block))
+                    .map(|s| s.valno as usize);
+                vn.is_some_and(|vn| task.remat_of.get(vn).copied().flatten().is_none())
             }
-            // A full COPY to or from the spilled register becomes the
-            // reload or the store itself (LLVM folds the memory operand
-            // into the COPY). A rematerializable value is recomputed
-            // instead, as LLVM tries that first. Not where the template
-            // names the register by its pieces: the folded copy's record
-            // names one operand's register, which would be a piece.
-            let piecewise = [&store, &load].iter().any(|tpl| {
-                tpl.operands
-                    .iter()
-                    .any(|o| matches!(o, TemplateOperand::RegSub(_)))
+            FoldKind::Spill => true,
+        };
+        if !fold {
+            return false;
+        }
+        let slot = self.slot(task);
+        let (data, reg_at) = match kind {
+            FoldKind::Reload => from_template(t, task.layout.load, inst, slot, false),
+            FoldKind::Spill => from_template(t, task.layout.store, inst, slot, true),
+        };
+        let mut data = data;
+        data.flags = func.inst(i).flags;
+        data.attrs = func.inst(i).attrs.clone();
+        *func.inst_mut(i) = data;
+        let (kind, value) = match kind {
+            FoldKind::Reload => (
+                SpillKind::Reload { slot },
+                task.value_at(at.with(Slot::Block)),
+            ),
+            FoldKind::Spill => (
+                SpillKind::Spill { slot },
+                task.value_at(at.with(Slot::Register)),
+            ),
+        };
+        self.code.folded.push(FoldedCopy {
+            inst: i,
+            kind,
+            operand: reg_at,
+            value,
+        });
+        true
+    }
+
+    /// Makes an instruction that can access the slot directly do so;
+    /// `false` when `user` cannot. It reads a value there unless the value
+    /// can be recomputed (LLVM tries rematerialization first too), and
+    /// writes one there only if it is read later.
+    fn fold_into_memory_operand(
+        &mut self,
+        t: &TargetInfo<'_>,
+        func: &mut MachineFunction,
+        task: &mut SpillTask<'_, '_>,
+        user: User,
+    ) -> bool {
+        let User { i, at } = user;
+        let Some((operand, fold, bits)) = memory_fold(t, func, i, task.v, task.class) else {
+            return false;
+        };
+        let (before, def) = (at.with(Slot::Block), at.with(Slot::Register));
+        // A definition's `also` is its tied use, which reads.
+        let stores = is_def_operand(func, i, operand);
+        let loads = !stores || fold.also.is_some();
+        let read_ok = !loads
+            || task.iv.range.segment_at(before).is_some_and(|seg| {
+                task.remat_of
+                    .get(seg.valno as usize)
+                    .copied()
+                    .flatten()
+                    .is_none()
             });
-            if let Some((inst, kind)) =
-                fold_copy(t, func, &iv.range, i, at, v, class).filter(|_| !piecewise)
-            {
-                let fold = match kind {
-                    FoldKind::Reload => {
-                        let vn = iv
-                            .range
-                            .segment_at(at.with(Slot::Block))
-                            .map(|s| s.valno as usize);
-                        vn.is_some_and(|vn| remat_of.get(vn).copied().flatten().is_none())
-                    }
-                    FoldKind::Spill => true,
-                };
-                if fold {
-                    let slot = slot();
-                    let (data, reg_at) = match kind {
-                        FoldKind::Reload => from_template(t, &load, inst, slot, false),
-                        FoldKind::Spill => from_template(t, &store, inst, slot, true),
-                    };
-                    let mut data = data;
-                    data.flags = func.inst(i).flags;
-                    data.attrs = func.inst(i).attrs.clone();
-                    *func.inst_mut(i) = data;
-                    let (kind, value) = match kind {
-                        FoldKind::Reload => {
-                            (SpillKind::Reload { slot }, value_at(at.with(Slot::Block)))
-                        }
-                        FoldKind::Spill => {
-                            (SpillKind::Spill { slot }, value_at(at.with(Slot::Register)))
-                        }
-                    };
-                    self.code.folded.push(FoldedCopy {
-                        inst: i,
-                        kind,
-                        operand: reg_at,
-                        value,
-                    });
-                    continue;
-                }
-            }
-            // An instruction that can access the slot directly does: it
-            // reads a value there unless the value can be recomputed (LLVM
-            // tries rematerialization first too), and writes one there
-            // only if it is read later.
-            if let Some((operand, fold, bits)) = memory_fold(t, func, i, v, class) {
-                let (before, def) = (at.with(Slot::Block), at.with(Slot::Register));
-                // A definition's `also` is its tied use, which reads.
-                let stores = is_def_operand(func, i, operand);
-                let loads = !stores || fold.also.is_some();
-                let read_ok = !loads
-                    || iv.range.segment_at(before).is_some_and(|seg| {
-                        remat_of
-                            .get(seg.valno as usize)
-                            .copied()
-                            .flatten()
-                            .is_none()
-                    });
-                let write_ok = !stores || live_after(&iv.range, at);
-                if read_ok && write_ok {
-                    let slot = slot();
-                    let frame = func.inst_mut(i).fold_memory_operand(fold, operand, slot);
-                    self.code.memory_folds.push(FoldedOperand {
-                        inst: i,
-                        operand,
-                        frame,
-                        slot,
-                        bits,
-                        read: if loads { Some(value_at(before)) } else { None },
-                        written: if stores { Some(value_at(def)) } else { None },
-                    });
-                    continue;
-                }
-            }
-            let mut reads = false;
-            let mut any_use = false;
-            let mut writes = false;
-            let mut ec = false;
-            for o in &func.inst(i).operands {
-                if let Operand::Reg(r) = o
-                    && r.reg == RegRef::Virt(v)
-                {
-                    if r.is_def() {
-                        writes = true;
-                        ec |= r.flags.has(RegFlags::EARLY_CLOBBER);
-                        reads |= r.sub.is_some() && !r.flags.has(RegFlags::UNDEF);
-                    } else {
-                        any_use = true;
-                        reads |= !r.flags.has(RegFlags::UNDEF);
-                    }
-                }
-            }
-            let n = func.new_vreg(Some(class));
-            vrm.set_original(n, v);
-            let mut start = None;
-            if reads {
-                // The value live just before `I` (its `B` slot).
-                let before = at.with(Slot::Block);
-                if let Some(seg) = iv.range.segment_at(before) {
-                    let vn = seg.valno as usize;
-                    let (inst, kind) = match remat_of.get(vn).copied().flatten() {
-                        Some(def) => (
-                            remat_copy(
-                                remat_src
-                                    .iter()
-                                    .find(|x| x.0 == def)
-                                    .map_or(func.inst(def), |x| &x.1),
-                                n,
-                            ),
-                            // The checker knows values by their original
-                            // register (`v` may be a split product).
-                            SpillKind::Remat {
-                                vreg: vrm.original(v),
-                                of: def,
-                            },
-                        ),
-                        None => {
-                            let slot = slot();
-                            (
-                                from_template(t, &load, RegOperand::use_of(n), slot, false).0,
-                                SpillKind::Reload { slot },
-                            )
-                        }
-                    };
-                    let value = match kind {
-                        SpillKind::Reload { .. } => value_at(before),
-                        _ => None,
-                    };
-                    self.code.insertions.push(Insertion {
-                        at: i,
-                        after: false,
-                        inst,
-                        vreg: n,
-                        kind,
-                        value,
-                    });
-                }
-            }
-            if reads || any_use {
-                start = Some(SlotIndex::new(at.base().saturating_sub(4), Slot::Register));
-            }
-            let mut end = if reads || any_use {
-                at.with(Slot::Register)
+        let write_ok = !stores || live_after(&task.iv.range, at);
+        if !(read_ok && write_ok) {
+            return false;
+        }
+        let slot = self.slot(task);
+        let frame = func.inst_mut(i).fold_memory_operand(fold, operand, slot);
+        self.code.memory_folds.push(FoldedOperand {
+            inst: i,
+            operand,
+            frame,
+            slot,
+            bits,
+            read: if loads {
+                Some(task.value_at(before))
             } else {
-                at.reg_slot(ec)
-            };
-            if writes {
-                end = at.dead_slot();
-                let def = at.reg_slot(ec);
-                start.get_or_insert(def);
-                if let Some(seg) = iv.range.segment_at(def) {
-                    let vn = seg.valno as usize;
-                    let dead = seg.end <= at.dead_slot()
-                        && !iv
-                            .range
-                            .segments
-                            .iter()
-                            .any(|s| s.valno == seg.valno && s.start > def);
-                    let never_reloaded = !has_phi && remat_of.get(vn).copied().flatten().is_some();
-                    if !dead && !never_reloaded {
-                        let slot = slot();
-                        self.code.insertions.push(Insertion {
-                            at: i,
-                            after: true,
-                            inst: from_template(t, &store, RegOperand::use_of(n), slot, true).0,
-                            vreg: n,
-                            kind: SpillKind::Spill { slot },
-                            value: value_at(def),
-                        });
-                        end = SlotIndex::new(at.base() + 4, Slot::Register);
-                    }
-                }
-            }
-            let start = start.unwrap_or(at.with(Slot::Register));
-            let mut has_sub_operands = false;
-            for o in &mut func.inst_mut(i).operands {
-                if let Operand::Reg(r) = o
-                    && r.reg == RegRef::Virt(v)
-                {
-                    r.reg = RegRef::Virt(n);
-                    r.flags.set(RegFlags::KILLED, false);
-                    has_sub_operands |= r.sub.is_some();
-                }
-            }
-            let range = LiveRange {
-                segments: vec![Segment {
-                    start,
-                    end: end.max(SlotIndex(start.0 + 1)),
-                    valno: 0,
-                }],
-                valnos: vec![ValNo { def: start }],
-            };
-            li.set_vreg(
-                n,
-                LiveInterval {
-                    vreg: n,
-                    range,
-                    subranges: Vec::new(),
-                    has_sub_operands,
-                    weight: f32::INFINITY,
-                    live_in_blocks: Vec::new(),
-                    generation: 0,
+                None
+            },
+            written: if stores {
+                Some(task.value_at(def))
+            } else {
+                None
+            },
+        });
+        true
+    }
+
+    /// Gives `user` a new register of its own: reloaded or recomputed
+    /// before it when it reads the value, stored after it when it writes
+    /// one read later, its interval spanning just the instruction. Returns
+    /// the new register.
+    fn spill_around(
+        &mut self,
+        t: &TargetInfo<'_>,
+        func: &mut MachineFunction,
+        li: &mut LiveIntervals,
+        vrm: &mut VirtRegMap,
+        task: &mut SpillTask<'_, '_>,
+        user: User,
+    ) -> VReg {
+        let access = Access::of(func.inst(user.i), task.v);
+        let n = func.new_vreg(Some(task.class));
+        vrm.set_original(n, task.v);
+        if access.reads {
+            self.reload_before(t, func, task, user, n);
+        }
+        let stored = access.writes && self.store_after(t, task, user, n, access.early_clobber);
+        let (start, end) = access.stub_bounds(user.at, stored);
+        let has_sub_operands = rename_operands(func, user.i, task.v, n);
+        li.set_vreg(n, stub_interval(n, start, end, has_sub_operands));
+        n
+    }
+
+    /// Inserts, before `user`, the reload of the value live there into
+    /// `n`, or its recomputation.
+    fn reload_before(
+        &mut self,
+        t: &TargetInfo<'_>,
+        func: &MachineFunction,
+        task: &mut SpillTask<'_, '_>,
+        user: User,
+        n: VReg,
+    ) {
+        // The value live just before `I` (its `B` slot).
+        let before = user.at.with(Slot::Block);
+        let Some(seg) = task.iv.range.segment_at(before) else {
+            return;
+        };
+        let vn = seg.valno as usize;
+        let (inst, kind) = match task.remat_of.get(vn).copied().flatten() {
+            Some(def) => (
+                remat_copy(
+                    task.remat_src
+                        .iter()
+                        .find(|x| x.0 == def)
+                        .map_or(func.inst(def), |x| &x.1),
+                    n,
+                ),
+                // The checker knows values by their original
+                // register (`v` may be a split product).
+                SpillKind::Remat {
+                    vreg: task.original,
+                    of: def,
                 },
-            );
-            new_regs.push(n);
+            ),
+            None => {
+                let slot = self.slot(task);
+                (
+                    from_template(t, task.layout.load, RegOperand::use_of(n), slot, false).0,
+                    SpillKind::Reload { slot },
+                )
+            }
+        };
+        let value = match kind {
+            SpillKind::Reload { .. } => task.value_at(before),
+            _ => None,
+        };
+        self.code.insertions.push(Insertion {
+            at: user.i,
+            after: false,
+            inst,
+            vreg: n,
+            kind,
+            value,
+        });
+    }
+
+    /// Inserts, after `user`, the store of the value it writes into `n`,
+    /// unless the value is dead there or never reloaded (every use
+    /// recomputes it); whether it did.
+    fn store_after(
+        &mut self,
+        t: &TargetInfo<'_>,
+        task: &mut SpillTask<'_, '_>,
+        user: User,
+        n: VReg,
+        early_clobber: bool,
+    ) -> bool {
+        let at = user.at;
+        let def = at.reg_slot(early_clobber);
+        let Some(seg) = task.iv.range.segment_at(def) else {
+            return false;
+        };
+        let vn = seg.valno as usize;
+        let dead = seg.end <= at.dead_slot()
+            && !task
+                .iv
+                .range
+                .segments
+                .iter()
+                .any(|s| s.valno == seg.valno && s.start > def);
+        let never_reloaded = !task.has_phi && task.remat_of.get(vn).copied().flatten().is_some();
+        if dead || never_reloaded {
+            return false;
         }
-        if let Some(s) = slot_index {
-            vrm.set_slot(v, s);
+        let slot = self.slot(task);
+        self.code.insertions.push(Insertion {
+            at: user.i,
+            after: true,
+            inst: from_template(t, task.layout.store, RegOperand::use_of(n), slot, true).0,
+            vreg: n,
+            kind: SpillKind::Spill { slot },
+            value: task.value_at(def),
+        });
+        true
+    }
+}
+
+/// One register being spilled, and what its spill needs to know.
+struct SpillTask<'t, 'a> {
+    v: VReg,
+    class: RegClass,
+    /// Its interval before the spill.
+    iv: LiveInterval,
+    /// The original register, whose slot every piece shares.
+    original: VReg,
+    /// The original's range before its first split: its values name what
+    /// the slot holds.
+    orig_range: LiveRange,
+    layout: SpillLayout<'t, 'a>,
+    /// Per value, the instruction that recomputes it, if any.
+    remat_of: Vec<Option<Inst>>,
+    /// Per value, its defining instruction (`None` for a phi value).
+    def_of: Vec<Option<Inst>>,
+    /// Whether any value is a phi value.
+    has_phi: bool,
+    /// The rematerialized definitions as they were before the spill.
+    remat_src: Vec<(Inst, InstData)>,
+    /// Whether the store or load template names the register by pieces.
+    piecewise: bool,
+    /// The slot, once a store or reload needed it.
+    slot_index: Option<u32>,
+}
+
+impl SpillTask<'_, '_> {
+    /// The original's value at `idx`.
+    fn value_at(&self, idx: SlotIndex) -> Option<u32> {
+        self.orig_range.segment_at(idx).map(|seg| seg.valno)
+    }
+
+    /// Whether `i` defines a value every use of which is recomputed.
+    fn defines_only_rematerialized(&self, i: Inst) -> bool {
+        !self.has_phi
+            && self
+                .def_of
+                .iter()
+                .zip(&self.remat_of)
+                .any(|(d, r)| *d == Some(i) && r.is_some())
+    }
+}
+
+/// An instruction touching the register being spilled, with its index.
+#[derive(Copy, Clone)]
+struct User {
+    i: Inst,
+    at: SlotIndex,
+}
+
+/// How an instruction accesses the register being spilled.
+#[derive(Copy, Clone)]
+struct Access {
+    /// It reads the value before it (a use, or a partial definition).
+    reads: bool,
+    /// It has a use operand (perhaps `undef`).
+    any_use: bool,
+    /// It has a definition operand.
+    writes: bool,
+    /// A definition is early-clobber.
+    early_clobber: bool,
+}
+
+impl Access {
+    /// How `inst` accesses `v`.
+    fn of(inst: &InstData, v: VReg) -> Access {
+        let mut access = Access {
+            reads: false,
+            any_use: false,
+            writes: false,
+            early_clobber: false,
+        };
+        for o in &inst.operands {
+            if let Operand::Reg(r) = o
+                && r.reg == RegRef::Virt(v)
+            {
+                if r.is_def() {
+                    access.writes = true;
+                    access.early_clobber |= r.flags.has(RegFlags::EARLY_CLOBBER);
+                    access.reads |= r.sub.is_some() && !r.flags.has(RegFlags::UNDEF);
+                } else {
+                    access.any_use = true;
+                    access.reads |= !r.flags.has(RegFlags::UNDEF);
+                }
+            }
         }
-        Ok(new_regs)
+        access
+    }
+
+    /// The start and end of the new register's interval around the
+    /// instruction at `at`: from its reload (or its definition) to its
+    /// store (or its last access); `stored` when a store follows.
+    fn stub_bounds(self, at: SlotIndex, stored: bool) -> (SlotIndex, SlotIndex) {
+        let used = self.reads || self.any_use;
+        let mut start = None;
+        if used {
+            start = Some(SlotIndex::new(at.base().saturating_sub(4), Slot::Register));
+        }
+        let mut end = if used {
+            at.with(Slot::Register)
+        } else {
+            at.reg_slot(self.early_clobber)
+        };
+        if self.writes {
+            end = at.dead_slot();
+            start.get_or_insert(at.reg_slot(self.early_clobber));
+            if stored {
+                end = SlotIndex::new(at.base() + 4, Slot::Register);
+            }
+        }
+        (start.unwrap_or(at.with(Slot::Register)), end)
+    }
+}
+
+/// Makes the debug instruction `i` lose its location in `v`.
+fn drop_location(func: &mut MachineFunction, i: Inst, v: VReg) {
+    for o in &mut func.inst_mut(i).operands {
+        if let Operand::Reg(r) = o
+            && r.reg == RegRef::Virt(v)
+        {
+            r.reg = RegRef::NoReg;
+            r.sub = None;
+        }
+    }
+}
+
+/// Renames `i`'s operands of `v` to `n`, dropping kill flags; whether any
+/// names a sub-register.
+fn rename_operands(func: &mut MachineFunction, i: Inst, v: VReg, n: VReg) -> bool {
+    let mut has_sub_operands = false;
+    for o in &mut func.inst_mut(i).operands {
+        if let Operand::Reg(r) = o
+            && r.reg == RegRef::Virt(v)
+        {
+            r.reg = RegRef::Virt(n);
+            r.flags.set(RegFlags::KILLED, false);
+            has_sub_operands |= r.sub.is_some();
+        }
+    }
+    has_sub_operands
+}
+
+/// The interval of a spiller-made register `n`: one value from `start`
+/// to `end` (at least one slot), never spilled again.
+fn stub_interval(
+    n: VReg,
+    start: SlotIndex,
+    end: SlotIndex,
+    has_sub_operands: bool,
+) -> LiveInterval {
+    let range = LiveRange {
+        segments: vec![Segment {
+            start,
+            end: end.max(SlotIndex(start.0 + 1)),
+            valno: 0,
+        }],
+        valnos: vec![ValNo { def: start }],
+    };
+    LiveInterval {
+        vreg: n,
+        range,
+        subranges: Vec::new(),
+        has_sub_operands,
+        weight: f32::INFINITY,
+        live_in_blocks: Vec::new(),
+        generation: 0,
     }
 }
 

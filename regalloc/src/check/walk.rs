@@ -216,22 +216,46 @@ impl<'c, 't> Checker<'c, 't> {
     /// anchors). Returns false when the functions cannot be compared at all.
     fn structure_matches(&mut self) -> bool {
         self.report = true;
-        let name = &self.orig.name;
-        if self.orig.blocks.len() != self.alloc.blocks.len() {
-            let e = CheckError::new(
-                K::Structure,
-                name,
-                format!("{} blocks", self.orig.blocks.len()),
-                format!("{}", self.alloc.blocks.len()),
-            );
-            self.errors.push(e);
+        if !self.same_block_count() {
             return false;
         }
-        let ninsts = self.alloc.insts.len();
         // Tables that differ are reported; the walk can still compare the
         // rest.
         let tables = super::jump_tables::compare(self.orig, self.alloc);
         self.errors.extend(tables);
+        let successors_ok = self.successors_match();
+        if !(self.removed_are_original() && successors_ok) {
+            return false;
+        }
+        let mut placed: HashSet<Inst> = HashSet::new();
+        for b in self.alloc.block_ids() {
+            let items = self.items(b);
+            self.check_original_order(b, &items);
+            self.check_each_once(b, &items, &mut placed);
+        }
+        self.report = false;
+        true
+    }
+
+    /// Whether both functions have as many blocks (reported when not).
+    fn same_block_count(&mut self) -> bool {
+        if self.orig.blocks.len() == self.alloc.blocks.len() {
+            return true;
+        }
+        let e = CheckError::new(
+            K::Structure,
+            &self.orig.name,
+            format!("{} blocks", self.orig.blocks.len()),
+            format!("{}", self.alloc.blocks.len()),
+        );
+        self.errors.push(e);
+        false
+    }
+
+    /// Whether every block has its original successors and only
+    /// instructions that exist (reported per block when not).
+    fn successors_match(&mut self) -> bool {
+        let ninsts = self.alloc.insts.len();
         let mut ok = true;
         for b in self.alloc.block_ids() {
             let (ob, ab) = (self.orig.block(b), self.alloc.block(b));
@@ -240,7 +264,7 @@ impl<'c, 't> Checker<'c, 't> {
             if targets(ob) != targets(ab) || ab.insts.iter().any(|i| i.index() >= ninsts) {
                 let mut e = CheckError::new(
                     K::Structure,
-                    name,
+                    &self.orig.name,
                     format!(
                         "successors {:?}",
                         targets(ob).iter().map(|b| b.0).collect::<Vec<_>>()
@@ -252,6 +276,14 @@ impl<'c, 't> Checker<'c, 't> {
                 ok = false;
             }
         }
+        ok
+    }
+
+    /// Whether every removed instruction the record lists is an original
+    /// one of an existing block (reported per entry when not).
+    fn removed_are_original(&mut self) -> bool {
+        let ninsts = self.alloc.insts.len();
+        let mut ok = true;
         for r in &self.rec.removed {
             if !self.rec.is_original(r.inst)
                 || r.block.index() >= self.alloc.blocks.len()
@@ -259,7 +291,7 @@ impl<'c, 't> Checker<'c, 't> {
             {
                 let mut e = CheckError::new(
                     K::Structure,
-                    name,
+                    &self.orig.name,
                     "removed instructions to be original ones of an existing block",
                     format!("instruction {} in bb.{}", r.inst.index(), r.block.index()),
                 );
@@ -268,62 +300,70 @@ impl<'c, 't> Checker<'c, 't> {
                 ok = false;
             }
         }
-        if !ok {
-            return false;
+        ok
+    }
+
+    /// Block `b`'s original instructions, kept or removed (`items`), stand
+    /// in their original order (the first difference reported).
+    fn check_original_order(&mut self, b: Block, items: &[(usize, Inst, bool)]) {
+        let seq: Vec<Inst> = items
+            .iter()
+            .map(|&(_, i, _)| i)
+            .filter(|&i| self.rec.is_original(i))
+            .collect();
+        let want = &self.orig.block(b).insts;
+        if &seq == want {
+            return;
         }
-        let mut placed: HashSet<Inst> = HashSet::new();
-        for b in self.alloc.block_ids() {
-            let items = self.items(b);
-            let seq: Vec<Inst> = items
-                .iter()
-                .map(|&(_, i, _)| i)
-                .filter(|&i| self.rec.is_original(i))
-                .collect();
-            let want = &self.orig.block(b).insts;
-            if &seq != want {
-                let k = seq.iter().zip(want).take_while(|(a, b)| a == b).count();
-                let (inst, pos) = match items
-                    .iter()
-                    .filter(|(_, i, _)| self.rec.is_original(*i))
-                    .nth(k)
-                {
-                    Some(&(p, i, _)) => (Some(i), Some(p)),
-                    None => (None, None),
-                };
+        let k = seq.iter().zip(want).take_while(|(a, b)| a == b).count();
+        let (inst, pos) = match items
+            .iter()
+            .filter(|(_, i, _)| self.rec.is_original(*i))
+            .nth(k)
+        {
+            Some(&(p, i, _)) => (Some(i), Some(p)),
+            None => (None, None),
+        };
+        let mut e = CheckError::new(
+            K::Structure,
+            &self.orig.name,
+            match want.get(k) {
+                Some(i) => format!("original instruction {} here", i.index()),
+                None => "no further original instruction".into(),
+            },
+            match seq.get(k) {
+                Some(i) => format!("instruction {}", i.index()),
+                None => "the end of the block".into(),
+            },
+        );
+        e.block = Some(b);
+        e.inst = inst;
+        e.position = pos;
+        e.inst_text = inst.and_then(|i| crate::mir::inst_text(self.t, self.alloc, i));
+        self.errors.push(e);
+    }
+
+    /// Each of block `b`'s `items` appears once in the function (`placed`
+    /// holds those seen in earlier blocks).
+    fn check_each_once(
+        &mut self,
+        b: Block,
+        items: &[(usize, Inst, bool)],
+        placed: &mut HashSet<Inst>,
+    ) {
+        for &(_, i, _) in items {
+            if !placed.insert(i) {
                 let mut e = CheckError::new(
                     K::Structure,
-                    name,
-                    match want.get(k) {
-                        Some(i) => format!("original instruction {} here", i.index()),
-                        None => "no further original instruction".into(),
-                    },
-                    match seq.get(k) {
-                        Some(i) => format!("instruction {}", i.index()),
-                        None => "the end of the block".into(),
-                    },
+                    &self.orig.name,
+                    "each instruction once",
+                    format!("instruction {} twice", i.index()),
                 );
                 e.block = Some(b);
-                e.inst = inst;
-                e.position = pos;
-                e.inst_text = inst.and_then(|i| crate::mir::inst_text(self.t, self.alloc, i));
+                e.inst = Some(i);
                 self.errors.push(e);
             }
-            for (_, i, _) in items {
-                if !placed.insert(i) {
-                    let mut e = CheckError::new(
-                        K::Structure,
-                        name,
-                        "each instruction once",
-                        format!("instruction {} twice", i.index()),
-                    );
-                    e.block = Some(b);
-                    e.inst = Some(i);
-                    self.errors.push(e);
-                }
-            }
         }
-        self.report = false;
-        true
     }
 
     /// The block's walk order: (position, instruction, removed?).

@@ -22,6 +22,18 @@ macro_rules! index_type {
                 Self(i as u32)
             }
         }
+
+        impl super::index_vec::Id for $name {
+            #[inline]
+            fn index(self) -> usize {
+                self.0 as usize
+            }
+
+            #[inline]
+            fn new(i: usize) -> Self {
+                Self(i as u32)
+            }
+        }
     };
 }
 

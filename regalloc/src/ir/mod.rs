@@ -9,6 +9,7 @@
 mod builder;
 mod function;
 mod ids;
+mod index_vec;
 mod jump_table;
 mod memory;
 mod opcode;
@@ -21,6 +22,7 @@ pub use function::{
     VRegData,
 };
 pub use ids::{Block, Inst, VReg};
+pub(crate) use index_vec::IndexVec;
 pub use jump_table::{JumpTable, JumpTableKind, JumpTables};
 pub use memory::{
     AtomicOrdering, LaneType, LowLevelType, MemFlags, MemOperand, MemValue, MetadataId,

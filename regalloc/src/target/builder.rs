@@ -138,9 +138,44 @@ impl TargetBuilder {
     /// Derives units, super-registers, lane masks, compositions, class sets
     /// and masks, and returns the tables.
     pub fn build(self) -> TargetInfo<'static> {
+        let layout = self.register_layout();
+        let regs = self.register_descs(&layout);
+        let classes = self.class_descs(&layout);
+        let callee_saved = self.callee_saved_descs(&layout);
+        let sub_reg_indices = self.sub_reg_index_descs();
+        let reserved = overlapping(&regs, &self.reserved);
+        let frame_pointer = overlapping(&regs, &self.frame_pointer);
+        let base_pointer = overlapping(&regs, &self.base_pointer);
+        let mut memory_folds = self.memory_folds;
+        memory_folds.sort_by_key(|f| (f.reg_form, f.operand, f.also));
+        TargetInfo {
+            name: Cow::Owned(self.name),
+            regs: Cow::Owned(regs),
+            units: Cow::Owned(layout.unit_roots),
+            sub_reg_indices: Cow::Owned(sub_reg_indices),
+            sub_reg_compose: Cow::Owned(layout.compose),
+            classes: Cow::Owned(classes),
+            callee_saved: Cow::Owned(callee_saved),
+            reserved,
+            frame_pointer,
+            frame_pointer_in_non_leaf: self.frame_pointer_in_non_leaf,
+            stack_alignment: self.stack_alignment,
+            base_pointer,
+            base_pointer_frame_size: self.base_pointer_frame_size,
+            spill_realign_needs_frame_pointer: false,
+            reserved_without: Cow::Borrowed(&[]),
+            features: Cow::Borrowed(&[]),
+            hw_modes: Cow::Borrowed(&[]),
+            instrs: Cow::Owned(self.instrs),
+            memory_folds: Cow::Owned(memory_folds),
+        }
+    }
+
+    /// Each register's sub-registers and units, the units' roots, and the
+    /// composition of sub-register indices.
+    fn register_layout(&self) -> RegisterLayout {
         let nr = self.regs.len();
         let ni = self.sub_regs.len();
-        let nc = self.classes.len();
         // Registers are added after their sub-registers, so one pass in order
         // sees every sub-register's units complete. A register's sub-register
         // list is what was declared: list indirect ones too (with their
@@ -178,16 +213,25 @@ impl TargetBuilder {
             subs.push(all);
             units.push(u);
         }
-        // Lane masks: one lane per sub-register index, in index order.
-        let lane = |i: SubRegIndex| LaneMask(1u64 << (i.index() % 64));
-        let mut supers: Vec<Vec<Reg>> = vec![Vec::new(); nr];
+        RegisterLayout {
+            subs,
+            units,
+            unit_roots,
+            compose,
+        }
+    }
+
+    /// The registers' descriptions: sub- and super-registers, units and
+    /// the lanes of each unit.
+    fn register_descs(&self, layout: &RegisterLayout) -> Vec<RegisterDesc<'static>> {
+        let RegisterLayout { subs, units, .. } = layout;
+        let mut supers: Vec<Vec<Reg>> = vec![Vec::new(); self.regs.len()];
         for (k, s) in subs.iter().enumerate() {
             for &(_, r) in s {
                 supers[r.index()].push(Reg::new(k));
             }
         }
-        let regs: Vec<RegisterDesc<'static>> = self
-            .regs
+        self.regs
             .iter()
             .enumerate()
             .map(|(k, (name, enc, _))| {
@@ -218,64 +262,31 @@ impl TargetBuilder {
                     flags: RegFlags::NONE,
                 }
             })
-            .collect();
-        let sub_reg_of = |r: Reg, i: SubRegIndex| {
-            subs[r.index()]
-                .iter()
-                .find(|&&(j, _)| j == i)
-                .map(|&(_, s)| s)
-        };
+            .collect()
+    }
+
+    /// The classes' descriptions: members, sub- and super-classes, the
+    /// classes reached through sub-register indices, lane masks.
+    fn class_descs(&self, layout: &RegisterLayout) -> Vec<RegClassDesc<'static>> {
+        let nr = self.regs.len();
         let member_bits: Vec<Vec<u32>> = self
             .classes
             .iter()
             .map(|c| bits::from_indices(nr, c.members.iter().map(|r| r.index())))
             .collect();
-        let is_sub = |a: usize, b: usize| {
-            self.classes[a]
-                .members
-                .iter()
-                .all(|r| bits::test(&member_bits[b], r.index()))
+        let relations = ClassRelations {
+            classes: &self.classes,
+            member_bits: &member_bits,
+            subs: &layout.subs,
+            sub_reg_count: self.sub_regs.len(),
         };
-        let classes = (0..nc)
+        (0..self.classes.len())
             .map(|c| {
                 let spec = &self.classes[c];
-                let sub_classes = bits::from_indices(nc, (0..nc).filter(|&a| is_sub(a, c)));
-                let super_classes = bits::from_indices(nc, (0..nc).filter(|&b| is_sub(c, b)));
-                let sub_class_with_sub_reg = (0..ni)
-                    .map(|i| {
-                        let i = SubRegIndex::new(i);
-                        (0..nc)
-                            .filter(|&a| is_sub(a, c) && !self.classes[a].members.is_empty())
-                            .filter(|&a| {
-                                self.classes[a]
-                                    .members
-                                    .iter()
-                                    .all(|&r| sub_reg_of(r, i).is_some())
-                            })
-                            .max_by_key(|&a| (self.classes[a].members.len(), std::cmp::Reverse(a)))
-                            .map(RegClass::new)
-                    })
-                    .collect::<Vec<_>>();
-                let mut super_reg_classes = Vec::new();
-                for i in 0..ni {
-                    let i = SubRegIndex::new(i);
-                    super_reg_classes.extend(
-                        (0..nc)
-                            .filter(|&d| {
-                                let m = &self.classes[d].members;
-                                !m.is_empty()
-                                    && m.iter().all(|&r| {
-                                        sub_reg_of(r, i)
-                                            .is_some_and(|s| bits::test(&member_bits[c], s.index()))
-                                    })
-                            })
-                            .map(|d| (i, RegClass::new(d))),
-                    );
-                }
                 let lane_mask = spec
                     .members
                     .iter()
-                    .flat_map(|r| subs[r.index()].iter().map(|&(i, _)| lane(i)))
+                    .flat_map(|r| layout.subs[r.index()].iter().map(|&(i, _)| lane(i)))
                     .fold(LaneMask::NONE, |m, l| LaneMask(m.0 | l.0));
                 RegClassDesc {
                     name: Cow::Owned(spec.name.clone()),
@@ -295,10 +306,10 @@ impl TargetBuilder {
                     } else {
                         lane_mask
                     },
-                    sub_classes: Cow::Owned(sub_classes),
-                    super_classes: Cow::Owned(super_classes),
-                    sub_class_with_sub_reg: Cow::Owned(sub_class_with_sub_reg),
-                    super_reg_classes: Cow::Owned(super_reg_classes),
+                    sub_classes: Cow::Owned(relations.sub_classes(c)),
+                    super_classes: Cow::Owned(relations.super_classes(c)),
+                    sub_class_with_sub_reg: Cow::Owned(relations.sub_class_with_sub_reg(c)),
+                    super_reg_classes: Cow::Owned(relations.super_reg_classes(c)),
                     mode_sizes: Cow::Borrowed(&[]),
                     spill: any_subtarget(&spec.spill),
                     reload: any_subtarget(&spec.reload),
@@ -307,13 +318,18 @@ impl TargetBuilder {
                     cannot_spill: None,
                 }
             })
-            .collect::<Vec<_>>();
-        let callee_saved = self
-            .callee_saved
+            .collect()
+    }
+
+    /// The callee-saved sets, each with the mask of the registers it
+    /// preserves (sub-registers of saved ones included).
+    fn callee_saved_descs(&self, layout: &RegisterLayout) -> Vec<CalleeSavedDesc<'static>> {
+        let nr = self.regs.len();
+        self.callee_saved
             .iter()
             .map(|(name, saves)| {
                 let preserved = saves.iter().flat_map(|&r| {
-                    std::iter::once(r).chain(subs[r.index()].iter().map(|&(_, s)| s))
+                    std::iter::once(r).chain(layout.subs[r.index()].iter().map(|&(_, s)| s))
                 });
                 CalleeSavedDesc {
                     name: Cow::Owned(name.clone()),
@@ -321,9 +337,12 @@ impl TargetBuilder {
                     mask: Cow::Owned(bits::from_indices(nr, preserved.map(|r| r.index()))),
                 }
             })
-            .collect::<Vec<_>>();
-        let sub_reg_indices = self
-            .sub_regs
+            .collect()
+    }
+
+    /// The sub-register indices' descriptions, one lane each.
+    fn sub_reg_index_descs(&self) -> Vec<SubRegIndexDesc<'static>> {
+        self.sub_regs
             .iter()
             .enumerate()
             .map(|(i, (name, size, offset))| SubRegIndexDesc {
@@ -332,43 +351,121 @@ impl TargetBuilder {
                 offset: Some(*offset),
                 lane_mask: lane(SubRegIndex::new(i)),
             })
-            .collect::<Vec<_>>();
-        // Reserving a register reserves everything overlapping it.
-        let overlapping = |set: &[Reg]| {
-            let hit: std::collections::BTreeSet<RegUnit> = set
-                .iter()
-                .flat_map(|r| regs[r.index()].units.iter().copied())
-                .collect();
-            let members = (0..nr).filter(|&k| regs[k].units.iter().any(|u| hit.contains(u)));
-            Cow::Owned(bits::from_indices(nr, members))
-        };
-        let reserved = overlapping(&self.reserved);
-        let frame_pointer = overlapping(&self.frame_pointer);
-        let base_pointer = overlapping(&self.base_pointer);
-        let mut memory_folds = self.memory_folds;
-        memory_folds.sort_by_key(|f| (f.reg_form, f.operand, f.also));
-        TargetInfo {
-            name: Cow::Owned(self.name),
-            regs: Cow::Owned(regs),
-            units: Cow::Owned(unit_roots),
-            sub_reg_indices: Cow::Owned(sub_reg_indices),
-            sub_reg_compose: Cow::Owned(compose),
-            classes: Cow::Owned(classes),
-            callee_saved: Cow::Owned(callee_saved),
-            reserved,
-            frame_pointer,
-            frame_pointer_in_non_leaf: self.frame_pointer_in_non_leaf,
-            stack_alignment: self.stack_alignment,
-            base_pointer,
-            base_pointer_frame_size: self.base_pointer_frame_size,
-            spill_realign_needs_frame_pointer: false,
-            reserved_without: Cow::Borrowed(&[]),
-            features: Cow::Borrowed(&[]),
-            hw_modes: Cow::Borrowed(&[]),
-            instrs: Cow::Owned(self.instrs),
-            memory_folds: Cow::Owned(memory_folds),
-        }
+            .collect()
     }
+}
+
+/// What [`TargetBuilder::build`] derives about the registers first.
+struct RegisterLayout {
+    /// Per register, its sub-registers (indirect ones included).
+    subs: Vec<Vec<(SubRegIndex, Reg)>>,
+    /// Per register, its units, sorted.
+    units: Vec<Vec<RegUnit>>,
+    /// Per unit, its root register.
+    unit_roots: Vec<RegUnitDesc>,
+    /// Per pair of sub-register indices, their composition.
+    compose: Vec<Option<SubRegIndex>>,
+}
+
+/// The lane of sub-register index `i`: one lane per index, in index order.
+fn lane(i: SubRegIndex) -> LaneMask {
+    LaneMask(1u64 << (i.index() % 64))
+}
+
+/// How the classes relate: by members, and through sub-registers.
+struct ClassRelations<'b> {
+    classes: &'b [ClassSpec],
+    /// Per class, its members as a bit set.
+    member_bits: &'b [Vec<u32>],
+    /// Per register, its sub-registers.
+    subs: &'b [Vec<(SubRegIndex, Reg)>],
+    sub_reg_count: usize,
+}
+
+impl ClassRelations<'_> {
+    /// Sub-register `i` of `r`.
+    fn sub_reg_of(&self, r: Reg, i: SubRegIndex) -> Option<Reg> {
+        self.subs[r.index()]
+            .iter()
+            .find(|&&(j, _)| j == i)
+            .map(|&(_, s)| s)
+    }
+
+    /// Whether every member of class `a` is a member of class `b`.
+    fn is_sub(&self, a: usize, b: usize) -> bool {
+        self.classes[a]
+            .members
+            .iter()
+            .all(|r| bits::test(&self.member_bits[b], r.index()))
+    }
+
+    /// The classes contained in class `c`, as a bit set.
+    fn sub_classes(&self, c: usize) -> Vec<u32> {
+        let nc = self.classes.len();
+        bits::from_indices(nc, (0..nc).filter(|&a| self.is_sub(a, c)))
+    }
+
+    /// The classes containing class `c`, as a bit set.
+    fn super_classes(&self, c: usize) -> Vec<u32> {
+        let nc = self.classes.len();
+        bits::from_indices(nc, (0..nc).filter(|&b| self.is_sub(c, b)))
+    }
+
+    /// Per sub-register index, the largest non-empty sub-class of `c`
+    /// whose members all have that sub-register.
+    fn sub_class_with_sub_reg(&self, c: usize) -> Vec<Option<RegClass>> {
+        let nc = self.classes.len();
+        (0..self.sub_reg_count)
+            .map(|i| {
+                let i = SubRegIndex::new(i);
+                (0..nc)
+                    .filter(|&a| self.is_sub(a, c) && !self.classes[a].members.is_empty())
+                    .filter(|&a| {
+                        self.classes[a]
+                            .members
+                            .iter()
+                            .all(|&r| self.sub_reg_of(r, i).is_some())
+                    })
+                    .max_by_key(|&a| (self.classes[a].members.len(), std::cmp::Reverse(a)))
+                    .map(RegClass::new)
+            })
+            .collect()
+    }
+
+    /// Every (index, class) whose members' sub-registers at that index all
+    /// lie in class `c`.
+    fn super_reg_classes(&self, c: usize) -> Vec<(SubRegIndex, RegClass)> {
+        let nc = self.classes.len();
+        let mut out = Vec::new();
+        for i in 0..self.sub_reg_count {
+            let i = SubRegIndex::new(i);
+            out.extend(
+                (0..nc)
+                    .filter(|&d| {
+                        let m = &self.classes[d].members;
+                        !m.is_empty()
+                            && m.iter().all(|&r| {
+                                self.sub_reg_of(r, i)
+                                    .is_some_and(|s| bits::test(&self.member_bits[c], s.index()))
+                            })
+                    })
+                    .map(|d| (i, RegClass::new(d))),
+            );
+        }
+        out
+    }
+}
+
+/// The registers overlapping any of `set`, as a bit set: reserving a
+/// register reserves everything overlapping it.
+fn overlapping(regs: &[RegisterDesc<'static>], set: &[Reg]) -> Cow<'static, [u32]> {
+    let nr = regs.len();
+    let hit: std::collections::BTreeSet<RegUnit> = set
+        .iter()
+        .flat_map(|r| regs[r.index()].units.iter().copied())
+        .collect();
+    let members = (0..nr).filter(|&k| regs[k].units.iter().any(|u| hit.contains(u)));
+    Cow::Owned(bits::from_indices(nr, members))
 }
 
 /// A template as the one choice of its kind, for every subtarget.

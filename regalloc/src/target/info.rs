@@ -465,20 +465,28 @@ impl<'a> TargetInfo<'a> {
     /// tables have matching lengths. Generated tables are correct by
     /// construction; tables built at run time should be checked once.
     pub fn validate(&self) -> Result<(), String> {
-        let (nr, nu, nc, ni, no) = (
-            self.regs.len(),
-            self.units.len(),
-            self.classes.len(),
-            self.sub_reg_indices.len(),
-            self.instrs.len(),
-        );
-        let reg_ok = |r: Reg, what: &str| -> Result<(), String> {
-            if r.index() < nr {
-                Ok(())
-            } else {
-                Err(format!("{what}: register {} out of range", r.0))
-            }
-        };
+        self.validate_sub_reg_compose()?;
+        self.validate_regs()?;
+        self.validate_units()?;
+        for c in self.classes.iter() {
+            self.validate_class(c)?;
+        }
+        self.validate_instrs()?;
+        self.validate_memory_folds()
+    }
+
+    /// `Err` naming `what` when `r` is not a register of the target.
+    fn reg_in_range(&self, r: Reg, what: &str) -> Result<(), String> {
+        if r.index() < self.regs.len() {
+            Ok(())
+        } else {
+            Err(format!("{what}: register {} out of range", r.0))
+        }
+    }
+
+    /// The composition table has an entry per pair of indices.
+    fn validate_sub_reg_compose(&self) -> Result<(), String> {
+        let ni = self.sub_reg_indices.len();
         if self.sub_reg_compose.len() != ni * ni {
             return Err(format!(
                 "sub_reg_compose has {} entries, expected {}",
@@ -486,6 +494,13 @@ impl<'a> TargetInfo<'a> {
                 ni * ni
             ));
         }
+        Ok(())
+    }
+
+    /// Each register's units (sorted, with a lane mask each) and sub- and
+    /// super-registers are in range; no register is its own sub-register.
+    fn validate_regs(&self) -> Result<(), String> {
+        let (nu, ni) = (self.units.len(), self.sub_reg_indices.len());
         for (k, r) in self.regs.iter().enumerate() {
             let what = format!("register {}", r.name);
             if r.units.len() != r.unit_lanes.len() {
@@ -498,7 +513,7 @@ impl<'a> TargetInfo<'a> {
                 return Err(format!("{what}: sub_regs not sorted by index"));
             }
             for &(i, s) in r.sub_regs.iter() {
-                reg_ok(s, &what)?;
+                self.reg_in_range(s, &what)?;
                 if i.index() >= ni {
                     return Err(format!("{what}: sub-register index {} out of range", i.0));
                 }
@@ -507,79 +522,103 @@ impl<'a> TargetInfo<'a> {
                 }
             }
             for &s in r.super_regs.iter() {
-                reg_ok(s, &what)?;
+                self.reg_in_range(s, &what)?;
             }
         }
+        Ok(())
+    }
+
+    /// Each unit's roots are registers.
+    fn validate_units(&self) -> Result<(), String> {
         for u in self.units.iter() {
-            reg_ok(u.root, "unit root")?;
+            self.reg_in_range(u.root, "unit root")?;
             if let Some(r) = u.root2 {
-                reg_ok(r, "unit root")?;
+                self.reg_in_range(r, "unit root")?;
             }
         }
-        for c in self.classes.iter() {
-            let what = format!("class {}", c.name);
-            for &r in c
-                .members
-                .iter()
-                .chain(c.orders.iter().flat_map(|o| o.iter()))
-            {
-                reg_ok(r, &what)?;
-                if !bits::test(&c.member_bits, r.index()) {
-                    return Err(format!(
-                        "{what}: {} is in an order or member list but not in member_bits",
-                        self.regs[r.index()].name
-                    ));
-                }
-            }
-            if c.sub_class_with_sub_reg.len() != ni && !c.sub_class_with_sub_reg.is_empty() {
+        Ok(())
+    }
+
+    /// Class `c`'s members and orders lie in its member bits, its
+    /// sub-register classes and templates are in range, and it has a size
+    /// per HW mode if any.
+    fn validate_class(&self, c: &RegClassDesc<'_>) -> Result<(), String> {
+        let (nc, ni) = (self.classes.len(), self.sub_reg_indices.len());
+        let what = format!("class {}", c.name);
+        for &r in c
+            .members
+            .iter()
+            .chain(c.orders.iter().flat_map(|o| o.iter()))
+        {
+            self.reg_in_range(r, &what)?;
+            if !bits::test(&c.member_bits, r.index()) {
                 return Err(format!(
-                    "{what}: sub_class_with_sub_reg has {} entries, expected {ni}",
-                    c.sub_class_with_sub_reg.len()
-                ));
-            }
-            if c.sub_class_with_sub_reg
-                .iter()
-                .flatten()
-                .any(|s| s.index() >= nc)
-            {
-                return Err(format!(
-                    "{what}: sub_class_with_sub_reg names a class out of range"
-                ));
-            }
-            let templates = [&c.spill, &c.reload, &c.copy]
-                .into_iter()
-                .flat_map(|k| k.iter())
-                .flat_map(|ch| std::iter::once(&ch.template).chain(&ch.unaligned));
-            for t in templates {
-                if t.opcode.index() >= no {
-                    return Err(format!(
-                        "{what}: template opcode {} out of range",
-                        t.opcode.0
-                    ));
-                }
-                for &o in t.operands.iter() {
-                    match o {
-                        TemplateOperand::Fixed(x) => reg_ok(x, &what)?,
-                        TemplateOperand::RegSub(i) | TemplateOperand::SrcSub(i)
-                            if i.index() >= ni =>
-                        {
-                            return Err(format!(
-                                "{what}: template sub-register index {} out of range",
-                                i.0
-                            ));
-                        }
-                        _ => {}
-                    }
-                }
-            }
-            if !c.mode_sizes.is_empty() && c.mode_sizes.len() != self.hw_modes.len() {
-                return Err(format!(
-                    "{what}: {} mode sizes for {} HW modes",
-                    c.mode_sizes.len(),
-                    self.hw_modes.len()
+                    "{what}: {} is in an order or member list but not in member_bits",
+                    self.regs[r.index()].name
                 ));
             }
         }
+        if c.sub_class_with_sub_reg.len() != ni && !c.sub_class_with_sub_reg.is_empty() {
+            return Err(format!(
+                "{what}: sub_class_with_sub_reg has {} entries, expected {ni}",
+                c.sub_class_with_sub_reg.len()
+            ));
+        }
+        if c.sub_class_with_sub_reg
+            .iter()
+            .flatten()
+            .any(|s| s.index() >= nc)
+        {
+            return Err(format!(
+                "{what}: sub_class_with_sub_reg names a class out of range"
+            ));
+        }
+        let templates = [&c.spill, &c.reload, &c.copy]
+            .into_iter()
+            .flat_map(|k| k.iter())
+            .flat_map(|ch| std::iter::once(&ch.template).chain(&ch.unaligned));
+        for t in templates {
+            self.validate_template(t, &what)?;
+        }
+        if !c.mode_sizes.is_empty() && c.mode_sizes.len() != self.hw_modes.len() {
+            return Err(format!(
+                "{what}: {} mode sizes for {} HW modes",
+                c.mode_sizes.len(),
+                self.hw_modes.len()
+            ));
+        }
+        Ok(())
+    }
+
+    /// A spill, reload or copy template's opcode, fixed registers and
+    /// sub-register indices are in range.
+    fn validate_template(&self, t: &InstrTemplate<'_>, what: &str) -> Result<(), String> {
+        let ni = self.sub_reg_indices.len();
+        if t.opcode.index() >= self.instrs.len() {
+            return Err(format!(
+                "{what}: template opcode {} out of range",
+                t.opcode.0
+            ));
+        }
+        for &o in t.operands.iter() {
+            match o {
+                TemplateOperand::Fixed(x) => self.reg_in_range(x, what)?,
+                TemplateOperand::RegSub(i) | TemplateOperand::SrcSub(i) if i.index() >= ni => {
+                    return Err(format!(
+                        "{what}: template sub-register index {} out of range",
+                        i.0
+                    ));
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// Each instruction's definitions, ties, operand classes and implicit
+    /// registers are consistent and in range.
+    fn validate_instrs(&self) -> Result<(), String> {
+        let nc = self.classes.len();
         for i in self.instrs.iter() {
             let what = format!("instruction {}", i.name);
             if usize::from(i.num_defs) > i.operands.len() {
@@ -603,9 +642,15 @@ impl<'a> TargetInfo<'a> {
                 }
             }
             for &r in i.implicit_defs.iter().chain(i.implicit_uses.iter()) {
-                reg_ok(r, &what)?;
+                self.reg_in_range(r, &what)?;
             }
         }
+        Ok(())
+    }
+
+    /// The memory folds are sorted, and each one's opcodes, operands and
+    /// address fit.
+    fn validate_memory_folds(&self) -> Result<(), String> {
         if self.memory_folds.windows(2).any(|w| {
             (w[0].reg_form, w[0].operand, w[0].also) >= (w[1].reg_form, w[1].operand, w[1].also)
         }) {
@@ -642,7 +687,7 @@ impl<'a> TargetInfo<'a> {
             }
             for &a in f.address.iter() {
                 if let TemplateOperand::Fixed(x) = a {
-                    reg_ok(x, &what)?;
+                    self.reg_in_range(x, &what)?;
                 }
             }
         }

@@ -21,9 +21,9 @@ use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 use crate::alloc::context::AllocContext;
-use crate::analysis::Analyses;
-use crate::ir::{MachineFunction, VReg};
-use crate::target::TargetInfo;
+use crate::analysis::{Analyses, LiveInterval, LiveRange};
+use crate::ir::{IndexVec, MachineFunction, VReg};
+use crate::target::{Reg, RegClass, TargetInfo};
 use crate::timing::Pass;
 
 use super::matrix::{Interference, LiveRegMatrix};
@@ -91,33 +91,133 @@ pub(crate) fn allocate(
 ) -> Result<Decisions, AllocError> {
     let original_insts = func.insts.len();
     let allocating = ctx.timer.scope(Pass::Allocate);
-    let mut vrm = VirtRegMap::new(func.vregs.len());
     let lanes = tracks_sub_reg_liveness(t);
-    let mut matrix = LiveRegMatrix::new(t, &an.intervals, lanes);
-    let mut orders = ClassOrders::new(t, func);
-    let mut spiller = Spiller::new(func);
-    let mut queue = BinaryHeap::new();
-    for (v, iv) in an.intervals.vregs.iter().enumerate() {
-        if let Some(iv) = iv {
-            queue.push(Entry {
-                weight: iv.weight,
-                vreg: VReg::new(v),
-            });
+    let mut basic = Basic::new(t, func, &an, lanes, opts);
+    while let Some(Entry { vreg: v, .. }) = basic.queue.pop() {
+        basic.allocate_one(t, func, &mut an, v)?;
+    }
+    drop(allocating);
+    Ok(Decisions {
+        original_insts,
+        reserved: basic.orders.reserved().to_vec(),
+        analyses: an,
+        assignment: basic.vrm,
+        spill_code: basic.spiller.code,
+        split_copies: Vec::new(),
+        lanes,
+    })
+}
+
+/// The basic allocator's state for one function.
+struct Basic {
+    opts: BasicOptions,
+    vrm: VirtRegMap,
+    matrix: LiveRegMatrix,
+    orders: ClassOrders,
+    spiller: Spiller,
+    /// The registers left to allocate, heaviest first.
+    queue: BinaryHeap<Entry>,
+    /// Per register, how many times it was evicted.
+    evictions: IndexVec<VReg, u32>,
+    /// Registers already spilled (stale queue entries of them are skipped).
+    spilled: IndexVec<VReg, bool>,
+}
+
+impl Basic {
+    /// The state before allocating `func`: every register with an
+    /// interval queued.
+    fn new(
+        t: &TargetInfo<'_>,
+        func: &MachineFunction,
+        an: &Analyses,
+        lanes: bool,
+        opts: BasicOptions,
+    ) -> Basic {
+        let vrm = VirtRegMap::new(func.vregs.len());
+        let matrix = LiveRegMatrix::new(t, &an.intervals, lanes);
+        let orders = ClassOrders::new(t, func);
+        let spiller = Spiller::new(func);
+        let mut queue = BinaryHeap::new();
+        for (v, iv) in an.intervals.vregs.iter().enumerate() {
+            if let Some(iv) = iv {
+                queue.push(Entry {
+                    weight: iv.weight,
+                    vreg: VReg::new(v),
+                });
+            }
+        }
+        Basic {
+            opts,
+            vrm,
+            matrix,
+            orders,
+            spiller,
+            queue,
+            evictions: IndexVec::from_elem(0, func.vregs.len()),
+            spilled: IndexVec::from_elem(false, func.vregs.len()),
         }
     }
-    let mut evictions: Vec<u32> = vec![0; func.vregs.len()];
-    // Registers already spilled (stale queue entries of them are skipped).
-    let mut spilled: Vec<bool> = vec![false; func.vregs.len()];
-    while let Some(Entry { vreg: v, .. }) = queue.pop() {
-        if vrm.phys(v).is_some() || spilled.get(v.index()).copied().unwrap_or(false) {
-            continue;
+
+    /// Allocates `v`, taken from the queue: a free register, else the
+    /// cheapest lighter interference evicted, else a spill.
+    fn allocate_one(
+        &mut self,
+        t: &TargetInfo<'_>,
+        func: &mut MachineFunction,
+        an: &mut Analyses,
+        v: VReg,
+    ) -> Result<(), AllocError> {
+        if self.vrm.phys(v).is_some() || self.spilled.get(v).copied().unwrap_or(false) {
+            return Ok(());
         }
         let Some(iv) = an.intervals.vreg(v) else {
-            continue;
+            return Ok(());
         };
         let weight = iv.weight;
         let iv = iv.clone();
-        let range = iv.range.clone();
+        let (class, order) = self.class_and_order(t, func, an, v, &iv.range)?;
+        // 1. A free register.
+        let candidates = match self.free_register(t, &iv, &order) {
+            Ok(p) => {
+                self.matrix.assign(t, &iv, p);
+                self.vrm.assign(v, p);
+                return Ok(());
+            }
+            Err(candidates) => candidates,
+        };
+        // 2. Evict lighter interference: the cheapest register to free.
+        if let Some((p, intf)) = self.cheapest_eviction(t, an, &iv, weight, &candidates) {
+            self.evict(t, func, an, intf)?;
+            self.matrix.assign(t, &iv, p);
+            self.vrm.assign(v, p);
+            return Ok(());
+        }
+        // 3. Spill.
+        if !weight.is_finite() {
+            let original = self.vrm.original(v);
+            return Err(unspillable(
+                t,
+                func,
+                an,
+                original,
+                class,
+                order.regs.len(),
+                &iv.range,
+            ));
+        }
+        self.spill(t, func, an, v)
+    }
+
+    /// `v`'s class and allocation order; an error when it has no class or
+    /// the class no allocatable register.
+    fn class_and_order(
+        &mut self,
+        t: &TargetInfo<'_>,
+        func: &MachineFunction,
+        an: &Analyses,
+        v: VReg,
+        range: &LiveRange,
+    ) -> Result<(RegClass, AllocationOrder), AllocError> {
         let Some(class) = func.vreg_class(v).filter(|c| c.index() < t.classes.len()) else {
             return Err(place_error(
                 AllocError::new(
@@ -125,11 +225,12 @@ pub(crate) fn allocate(
                     &func.name,
                     format!("%{} has no register class", v.0),
                 ),
-                &an,
-                &range,
+                an,
+                range,
             ));
         };
-        let order = AllocationOrder::new(t, &mut orders, class, v, &an, |x| vrm.phys(x));
+        let vrm = &self.vrm;
+        let order = AllocationOrder::new(t, &mut self.orders, class, v, an, |x| vrm.phys(x));
         if order.regs.is_empty() {
             return Err(place_error(
                 AllocError::new(
@@ -141,36 +242,50 @@ pub(crate) fn allocate(
                         v.0
                     ),
                 ),
-                &an,
-                &range,
+                an,
+                range,
             ));
         }
-        // 1. A free register.
+        Ok((class, order))
+    }
+
+    /// The first register of `order` with no interference at all, or else
+    /// the registers where only virtual registers interfere.
+    fn free_register(
+        &self,
+        t: &TargetInfo<'_>,
+        iv: &LiveInterval,
+        order: &AllocationOrder,
+    ) -> Result<Reg, Vec<Reg>> {
         let mut candidates = Vec::new();
-        let mut free = None;
         for &p in &order.regs {
-            match matrix.check(t, &iv, p) {
-                Interference::Free => {
-                    free = Some(p);
-                    break;
-                }
+            match self.matrix.check(t, iv, p) {
+                Interference::Free => return Ok(p),
                 Interference::Virt => candidates.push(p),
                 Interference::RegUnit | Interference::RegMask => {}
             }
         }
-        if let Some(p) = free {
-            matrix.assign(t, &iv, p);
-            vrm.assign(v, p);
-            continue;
-        }
-        // 2. Evict lighter interference: the cheapest register to free.
-        let mut best: Option<(f32, crate::target::Reg, Vec<VReg>)> = None;
-        for &p in &candidates {
-            let intf = matrix.interfering_vregs(t, &iv, p);
+        Err(candidates)
+    }
+
+    /// Among `candidates`, the register whose interference is all
+    /// spillable and strictly lighter than `weight` and weighs least in
+    /// total, with that interference.
+    fn cheapest_eviction(
+        &self,
+        t: &TargetInfo<'_>,
+        an: &Analyses,
+        iv: &LiveInterval,
+        weight: f32,
+        candidates: &[Reg],
+    ) -> Option<(Reg, Vec<VReg>)> {
+        let mut best: Option<(f32, Reg, Vec<VReg>)> = None;
+        for &p in candidates {
+            let intf = self.matrix.interfering_vregs(t, iv, p);
             let mut total = 0f32;
             let mut ok = true;
             for &x in &intf {
-                let w = weight_of(&an, x);
+                let w = weight_of(an, x);
                 if !w.is_finite() || w >= weight {
                     ok = false;
                     break;
@@ -181,67 +296,83 @@ pub(crate) fn allocate(
                 best = Some((total, p, intf));
             }
         }
-        if let Some((_, p, intf)) = best {
-            for x in intf {
-                let Some(xi) = an.intervals.vreg(x).cloned() else {
-                    continue;
-                };
-                matrix.unassign(t, &xi);
-                vrm.unassign(x);
-                if evictions.len() <= x.index() {
-                    evictions.resize(x.index() + 1, 0);
-                }
-                evictions[x.index()] += 1;
-                if opts.evict == EvictPolicy::Spill || evictions[x.index()] > MAX_EVICTIONS {
-                    if let Some(s) = spilled.get_mut(x.index()) {
-                        *s = true;
-                    }
-                    let new = spiller.spill(t, func, &mut an.intervals, &mut vrm, x)?;
-                    queue_new(&mut queue, &an, new);
-                } else {
-                    queue.push(Entry {
-                        weight: weight_of(&an, x),
-                        vreg: x,
-                    });
-                }
+        best.map(|(_, p, intf)| (p, intf))
+    }
+
+    /// Evicts the registers `intf`: each goes back to the queue, or is
+    /// spilled once evicted too often or when the policy says so.
+    fn evict(
+        &mut self,
+        t: &TargetInfo<'_>,
+        func: &mut MachineFunction,
+        an: &mut Analyses,
+        intf: Vec<VReg>,
+    ) -> Result<(), AllocError> {
+        for x in intf {
+            let Some(xi) = an.intervals.vreg(x).cloned() else {
+                continue;
+            };
+            self.matrix.unassign(t, &xi);
+            self.vrm.unassign(x);
+            if self.evictions.len() <= x.index() {
+                self.evictions.resize(x.index() + 1, 0);
             }
-            matrix.assign(t, &iv, p);
-            vrm.assign(v, p);
-            continue;
+            self.evictions[x] += 1;
+            if self.opts.evict == EvictPolicy::Spill || self.evictions[x] > MAX_EVICTIONS {
+                self.spill(t, func, an, x)?;
+            } else {
+                self.queue.push(Entry {
+                    weight: weight_of(an, x),
+                    vreg: x,
+                });
+            }
         }
-        // 3. Spill.
-        if !weight.is_finite() {
-            let class_name = &t.class(class).name;
-            return Err(place_error(
-                AllocError::new(
-                    AllocErrorKind::OutOfRegisters,
-                    &func.name,
-                    format!(
-                        "no register of class {class_name} is free for unspillable %{} ({} candidates, all taken by fixed registers, call clobbers or other unspillable registers)",
-                        vrm.original(v).0,
-                        order.regs.len()
-                    ),
-                ),
-                &an,
-                &range,
-            ));
-        }
-        if let Some(s) = spilled.get_mut(v.index()) {
+        Ok(())
+    }
+
+    /// Spills `v` and queues the registers the spiller creates.
+    fn spill(
+        &mut self,
+        t: &TargetInfo<'_>,
+        func: &mut MachineFunction,
+        an: &mut Analyses,
+        v: VReg,
+    ) -> Result<(), AllocError> {
+        if let Some(s) = self.spilled.get_mut(v) {
             *s = true;
         }
-        let new = spiller.spill(t, func, &mut an.intervals, &mut vrm, v)?;
-        queue_new(&mut queue, &an, new);
+        let new = self
+            .spiller
+            .spill(t, func, &mut an.intervals, &mut self.vrm, v)?;
+        queue_new(&mut self.queue, an, new);
+        Ok(())
     }
-    drop(allocating);
-    Ok(Decisions {
-        original_insts,
-        reserved: orders.reserved().to_vec(),
-        analyses: an,
-        assignment: vrm,
-        spill_code: spiller.code,
-        split_copies: Vec::new(),
-        lanes,
-    })
+}
+
+/// The error for an unspillable register (`original`'s) of class `class`
+/// whose `candidates` registers are all taken by what cannot move.
+fn unspillable(
+    t: &TargetInfo<'_>,
+    func: &MachineFunction,
+    an: &Analyses,
+    original: VReg,
+    class: RegClass,
+    candidates: usize,
+    range: &LiveRange,
+) -> AllocError {
+    let class_name = &t.class(class).name;
+    place_error(
+        AllocError::new(
+            AllocErrorKind::OutOfRegisters,
+            &func.name,
+            format!(
+                "no register of class {class_name} is free for unspillable %{} ({candidates} candidates, all taken by fixed registers, call clobbers or other unspillable registers)",
+                original.0,
+            ),
+        ),
+        an,
+        range,
+    )
 }
 
 /// The spill weight of `x` (infinite when it has no interval).

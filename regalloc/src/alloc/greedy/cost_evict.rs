@@ -73,10 +73,22 @@ pub fn try_evict_by_cost(
     if own <= 0.0 {
         return None;
     }
-    // Candidates by the summed spill cost of the interference that must
-    // be evicted: a range in the way that finds another register free for
-    // it moves there at no cost; one that cannot be evicted (a spill
-    // product, an unspillable range) must move.
+    let best = cheapest_candidate(g, v, order, own)?;
+    Some(evict_for(g, v, own, best))
+}
+
+/// The register of `order` whose interference costs least to spill, less
+/// than `own`, `v`'s own spill cost. Candidates are ranked by the summed
+/// spill cost of the interference that must be evicted: a range in the
+/// way that finds another register free for it moves there at no cost;
+/// one that cannot be evicted (a spill product, an unspillable range)
+/// must move.
+fn cheapest_candidate(
+    g: &mut Greedy<'_, '_, '_>,
+    v: VReg,
+    order: &AllocationOrder,
+    own: f32,
+) -> Option<Candidate> {
     let mut best: Option<Candidate> = None;
     let mut picks: Vec<(VReg, Reg)> = Vec::new();
     let mut stuck: Vec<VReg> = Vec::new();
@@ -95,36 +107,13 @@ pub fn try_evict_by_cost(
             continue;
         }
         let limit = best.as_ref().map_or(own, |b| b.cost.min(own));
-        let mut sum = 0.0;
-        let mut evicted = 0;
-        stuck.clear();
-        let mut ok = true;
-        for &x in &intf {
-            if g.stage(x) == Stage::Done || !g.weight(x).is_finite() {
-                stuck.push(x);
-                continue;
-            }
-            evicted += 1;
-            sum += spill_cost(g, x);
-            if sum >= limit {
-                ok = false;
-                break;
-            }
-        }
+        let (sum, evicted, mut ok) = price_eviction(g, &intf, limit, &mut stuck);
         // The ranges that cannot be evicted must find a register free for
         // them; asked last, and only of a register worth freeing, since
         // each question is a walk over the order.
         picks.clear();
         if ok && evicted > 0 {
-            for &x in &stuck {
-                match free_elsewhere(g, x, p, &picks) {
-                    Some(q) => picks.push((x, q)),
-                    None => {
-                        ok = false;
-                        break;
-                    }
-                }
-            }
+            ok = move_aside(g, p, &stuck, &mut picks);
         }
         tracing::trace!(vreg = v.0, reg = %g.t.reg(p).name, n = intf.len(), sum, ok, own, moved = picks.len(), "cost evict candidate");
         if ok && evicted > 0 && best.as_ref().is_none_or(|b| sum < b.cost) {
@@ -136,32 +125,80 @@ pub fn try_evict_by_cost(
             });
         }
     }
-    if let Some(Candidate {
+    best
+}
+
+/// The summed spill cost of evicting `intf` and how many ranges that
+/// evicts, listing in `stuck` those that cannot be evicted; the sum is
+/// worth it (`true`) while it stays below `limit`.
+fn price_eviction(
+    g: &mut Greedy<'_, '_, '_>,
+    intf: &[VReg],
+    limit: f32,
+    stuck: &mut Vec<VReg>,
+) -> (f32, usize, bool) {
+    let mut sum = 0.0;
+    let mut evicted = 0;
+    stuck.clear();
+    for &x in intf {
+        if g.stage(x) == Stage::Done || !g.weight(x).is_finite() {
+            stuck.push(x);
+            continue;
+        }
+        evicted += 1;
+        sum += spill_cost(g, x);
+        if sum >= limit {
+            return (sum, evicted, false);
+        }
+    }
+    (sum, evicted, true)
+}
+
+/// Finds, for each of `stuck`, a register other than `p` free for it
+/// (and for the ones placed before it), listed in `picks`; `false` when
+/// one has none.
+fn move_aside(
+    g: &mut Greedy<'_, '_, '_>,
+    p: Reg,
+    stuck: &[VReg],
+    picks: &mut Vec<(VReg, Reg)>,
+) -> bool {
+    for &x in stuck {
+        match free_elsewhere(g, x, p, picks) {
+            Some(q) => picks.push((x, q)),
+            None => return false,
+        }
+    }
+    true
+}
+
+/// Carries out `candidate` for `v` (whose spill cost is `own`): the stuck
+/// ranges move aside, the rest of the interference is evicted under a
+/// fresh cascade. Returns the register freed.
+fn evict_for(g: &mut Greedy<'_, '_, '_>, v: VReg, own: f32, candidate: Candidate) -> Reg {
+    let Candidate {
         cost: sum,
         reg: p,
         moves: picks,
         evicted,
-    }) = best
-    {
-        for &(c, q) in &picks {
-            tracing::debug!(vreg = c.0, from = %g.t.reg(p).name, to = %g.t.reg(q).name, "move aside");
-            g.unassign(c);
-            g.assign(c, q);
-        }
-        let moved = picks.len();
-        tracing::debug!(vreg = v.0, reg = %g.t.reg(p).name, own, evicted_cost = sum, moved, evicted, "evict by spill cost");
-        set_per_vreg(&mut g.cost_evicted, v, true, false);
-        if evicted > 0 {
-            // A fresh cascade: the evicted ranges, and every range of an
-            // older cascade, cannot evict `v` back by weight.
-            let c = g.next_cascade;
-            g.next_cascade += 1;
-            g.set_cascade(v, c);
-            evict_interference(g, v, p);
-        }
-        return Some(p);
+    } = candidate;
+    for &(c, q) in &picks {
+        tracing::debug!(vreg = c.0, from = %g.t.reg(p).name, to = %g.t.reg(q).name, "move aside");
+        g.unassign(c);
+        g.assign(c, q);
     }
-    None
+    let moved = picks.len();
+    tracing::debug!(vreg = v.0, reg = %g.t.reg(p).name, own, evicted_cost = sum, moved, evicted, "evict by spill cost");
+    set_per_vreg(&mut g.cost_evicted, v, true, false);
+    if evicted > 0 {
+        // A fresh cascade: the evicted ranges, and every range of an
+        // older cascade, cannot evict `v` back by weight.
+        let c = g.next_cascade;
+        g.next_cascade += 1;
+        g.set_cascade(v, c);
+        evict_interference(g, v, p);
+    }
+    p
 }
 
 /// What spilling `v` would cost, in entry-block frequency: a store after

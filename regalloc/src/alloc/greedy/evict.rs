@@ -23,10 +23,10 @@
 //! register unit.
 
 use crate::ir::VReg;
-use crate::target::Reg;
+use crate::target::{Reg, RegClass, TargetInfo};
 
 use super::super::matrix::Interference;
-use super::super::order::AllocationOrder;
+use super::super::order::{AllocationOrder, ClassOrders};
 use super::{Greedy, Stage};
 
 /// With this many interfering ranges on one unit, one of them is almost
@@ -77,21 +77,14 @@ pub fn can_evict_interference(
     let Some(iv) = g.an.intervals.vreg(v) else {
         return false;
     };
-    let mut any_virt = false;
-    let is_local = g.is_local(v);
-    // Cascade of `v`, or the one it would get.
-    let cascade = match g.cascade(v) {
-        0 => g.next_cascade,
-        c => c,
-    };
-    let spillable = g.weight(v).is_finite();
-    let class = g.func.vreg_class(v);
+    let evictor = Evictor::of(g, v, is_hint);
     let mut cost = EvictionCost {
         broken_hints: 0,
         max_weight: 0.0,
     };
     // Interference that took its register by spill cost.
     let mut protected: Vec<VReg> = Vec::new();
+    let mut any_virt = false;
     for (u, range) in g.matrix.unit_ranges(t, iv, p) {
         let intf = g
             .matrix
@@ -104,65 +97,123 @@ pub fn can_evict_interference(
             if g.stage(x) == Stage::Done {
                 return false;
             }
-            let xw = g.weight(x);
-            let x_class = g.func.vreg_class(x);
-            let urgent = !spillable
-                && (xw.is_finite()
-                    || match (class, x_class) {
-                        (Some(a), Some(b)) => {
-                            g.orders.num_allocatable(t, a) < g.orders.num_allocatable(t, b)
-                        }
-                        _ => false,
-                    });
-            let xc = g.cascade(x);
-            if cascade == xc {
-                return false;
-            }
-            if cascade < xc {
-                if !urgent {
-                    return false;
-                }
-                cost.broken_hints += 10;
-            }
-            let breaks_hint = has_preferred_phys(g, x);
-            cost.broken_hints += u32::from(breaks_hint);
-            cost.max_weight = cost.max_weight.max(xw);
-            if !cost.less(max_cost) {
-                return false;
-            }
-            if urgent {
-                continue;
-            }
-            if !should_evict(g, v, is_hint, x, breaks_hint) {
-                return false;
-            }
-            if g.cost_evicted.get(x.index()).copied().unwrap_or(false) {
-                protected.push(x);
-            }
-            // Looking only for a cheap register: do not disturb another
-            // local range, whose colouring in instruction order is good.
-            if *max_cost != EvictionCost::MAX && is_local && g.is_local(x) {
+            let urgent = !evictor.spillable
+                && (g.weight(x).is_finite()
+                    || more_constrained(&mut g.orders, t, evictor.class, g.func.vreg_class(x)));
+            if !evictor.may_evict(g, x, urgent, max_cost, &mut cost, &mut protected) {
                 return false;
             }
         }
     }
-    if !any_virt {
-        return false;
-    }
-    // A range that took its register by spill cost keeps it against a
-    // spillable range unless that costs more to spill: the weights that
-    // would evict it are what the cost eviction overruled, and a split
-    // piece of the range it evicted (a new range, of a newer cascade)
-    // would otherwise take the register straight back.
-    if spillable
-        && protected
-            .iter()
-            .any(|&x| super::cost_evict::spill_cost(g, v) <= super::cost_evict::spill_cost(g, x))
-    {
+    if !any_virt || evictor.protected_from(g, &protected) {
         return false;
     }
     *max_cost = cost;
     true
+}
+
+/// What deciding whether `v` may evict its interference needs to know
+/// about `v`.
+struct Evictor {
+    v: VReg,
+    /// Whether `v` is an assignment's hint register being tried.
+    is_hint: bool,
+    /// Whether `v` lives in one block.
+    is_local: bool,
+    /// Cascade of `v`, or the one it would get.
+    cascade: u32,
+    /// Whether `v` can be spilled.
+    spillable: bool,
+    class: Option<RegClass>,
+}
+
+impl Evictor {
+    /// The facts about `v`.
+    #[inline]
+    fn of(g: &Greedy<'_, '_, '_>, v: VReg, is_hint: bool) -> Evictor {
+        Evictor {
+            v,
+            is_hint,
+            is_local: g.is_local(v),
+            cascade: match g.cascade(v) {
+                0 => g.next_cascade,
+                c => c,
+            },
+            spillable: g.weight(v).is_finite(),
+            class: g.func.vreg_class(v),
+        }
+    }
+
+    /// Whether interfering `x` (not done) may be evicted, `urgent` when
+    /// `v` cannot be spilled and `x` can or is more constrained, adding
+    /// its cost to `cost` (which must stay below `max_cost`) and listing it
+    /// in `protected` when it took its register by spill cost.
+    #[inline]
+    fn may_evict(
+        &self,
+        g: &Greedy<'_, '_, '_>,
+        x: VReg,
+        urgent: bool,
+        max_cost: &EvictionCost,
+        cost: &mut EvictionCost,
+        protected: &mut Vec<VReg>,
+    ) -> bool {
+        let xw = g.weight(x);
+        let xc = g.cascade(x);
+        if self.cascade == xc {
+            return false;
+        }
+        if self.cascade < xc {
+            if !urgent {
+                return false;
+            }
+            cost.broken_hints += 10;
+        }
+        let breaks_hint = has_preferred_phys(g, x);
+        cost.broken_hints += u32::from(breaks_hint);
+        cost.max_weight = cost.max_weight.max(xw);
+        if !cost.less(max_cost) {
+            return false;
+        }
+        if urgent {
+            return true;
+        }
+        if !should_evict(g, self.v, self.is_hint, x, breaks_hint) {
+            return false;
+        }
+        if g.cost_evicted.get(x.index()).copied().unwrap_or(false) {
+            protected.push(x);
+        }
+        // Looking only for a cheap register: do not disturb another
+        // local range, whose colouring in instruction order is good.
+        !(*max_cost != EvictionCost::MAX && self.is_local && g.is_local(x))
+    }
+
+    /// A range that took its register by spill cost keeps it against a
+    /// spillable range unless that costs more to spill: the weights that
+    /// would evict it are what the cost eviction overruled, and a split
+    /// piece of the range it evicted (a new range, of a newer cascade)
+    /// would otherwise take the register straight back.
+    fn protected_from(&self, g: &mut Greedy<'_, '_, '_>, protected: &[VReg]) -> bool {
+        self.spillable
+            && protected.iter().any(|&x| {
+                super::cost_evict::spill_cost(g, self.v) <= super::cost_evict::spill_cost(g, x)
+            })
+    }
+}
+
+/// Whether class `a` has fewer allocatable registers than class `b`.
+#[inline]
+fn more_constrained(
+    orders: &mut ClassOrders,
+    t: &TargetInfo<'_>,
+    a: Option<RegClass>,
+    b: Option<RegClass>,
+) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => orders.num_allocatable(t, a) < orders.num_allocatable(t, b),
+        _ => false,
+    }
 }
 
 /// LLVM's `shouldEvict`: a hint is worth evicting a range that can still

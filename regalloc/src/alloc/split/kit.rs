@@ -41,11 +41,12 @@ use std::collections::BTreeMap;
 
 use crate::analysis::ranges::RangeBuilder;
 use crate::analysis::weights::{reads_writes, vreg_weight};
-use crate::analysis::{Analyses, Slot, SlotIndex};
+use crate::analysis::{Analyses, LiveInterval, LiveRange, Slot, SlotIndex, SlotIndexes};
 use crate::ir::{
-    Block, Generic, Inst, InstData, MachineFunction, Op, Operand, RegOperand, RegRef, VReg,
+    Block, Generic, IndexVec, Inst, InstData, MachineFunction, Op, Operand, RegOperand, RegRef,
+    VReg,
 };
-use crate::target::{InstrFlags, TargetInfo};
+use crate::target::{InstrFlags, RegClass, TargetInfo};
 
 use super::super::inflate::{constrained_class, largest_legal_super_class};
 use super::super::virtmap::VirtRegMap;
@@ -137,16 +138,16 @@ pub struct SplitKit {
     /// the register being split (the value of `split`): walking a block
     /// then costs a lookup per instruction instead of a pass over its
     /// operands.
-    user_mark: Vec<u32>,
+    user_mark: IndexVec<Inst, u32>,
     /// Splits so far, numbering `user_mark`.
     split: u32,
     /// Per block, the split that last listed it among the blocks it
     /// walks and its place in that list: the edge check looks up every
     /// successor of every block of the range.
-    block_at: Vec<(u32, u32)>,
+    block_at: IndexVec<Block, (u32, u32)>,
     /// Per block, the split that last had a user in it: a block without
     /// one that stays in one interval needs no walk.
-    user_block: Vec<u32>,
+    user_block: IndexVec<Block, u32>,
 }
 
 /// One copy to insert: in `block`, before position `pos` of the block's
@@ -185,6 +186,72 @@ impl SplitKit {
         let class = func.vreg_class(v);
         // The range's blocks, and those of reads outside it (`undef` ones).
         let mut blocks = live_blocks(an, &iv.range, func);
+        let subject = self.mark_users(func, an, v, &iv.range, users, &mut blocks);
+
+        // 1. Walk each block: where copies go, and which interval each
+        // instruction's operands of `v` belong to (with the block and
+        // position of the instruction, which give the new registers'
+        // users in layout order once the copies are in).
+        let mut walk = self.walk_blocks(t, func, an, &subject, plan, &blocks);
+        hoist_to_dominating_block(t, func, &iv.range, plan, &blocks, &mut walk);
+        hoist_after_definition(t, func, an, &iv.range, plan, &mut walk);
+        if !self.edges_agree(func, an, &subject, &blocks, &walk) {
+            return None;
+        }
+
+        // 2. Room for every copy, simulated gap by gap before anything
+        // changes.
+        if !room_for(an, func, &walk.copies) {
+            tracing::debug!(vreg = v.0, "split refused: no room");
+            return None;
+        }
+
+        // 3. New registers, one per interval used.
+        let origin = Origin { v, class };
+        let regs = new_registers(func, vrm, origin, &walk.used);
+
+        // 4. Rename operands.
+        for &(i, k) in &walk.renames {
+            rename(func.inst_mut(i), v, interval_reg(&regs, k));
+        }
+
+        // 5. Insert copies, and give them slot indexes.
+        let (inserted, copy_id) = insert_copies(func, &walk.copies, &regs);
+        self.index_copies(func, an, &inserted);
+
+        // 6. Intervals and weights of the new registers.
+        retire_interval(func, an, vrm, v, &iv.range);
+        let new = NewRegs {
+            interval: (0..regs.len() as u32).collect(),
+            users: users_by_interval(&walk, &copy_id, regs.len()),
+            regs,
+        };
+        let new = self.compute_intervals(t, func, an, vrm, origin, new);
+        widen_classes(t, func, class, &new);
+        Some(SplitResult {
+            regs: new.regs,
+            interval: new.interval,
+            copies: walk.copies.len(),
+            users: new
+                .users
+                .into_iter()
+                .map(|u| u.into_iter().map(|x| x.0).collect())
+                .collect(),
+        })
+    }
+
+    /// Numbers this split and marks its users, per instruction in
+    /// `user_mark` and per block in `user_block`; adds the users' blocks
+    /// to `blocks`, which ends sorted and without repeats.
+    fn mark_users<'r>(
+        &mut self,
+        func: &MachineFunction,
+        an: &Analyses,
+        v: VReg,
+        range: &'r LiveRange,
+        users: &[Inst],
+        blocks: &mut Vec<Block>,
+    ) -> Subject<'r> {
         let slots = &an.intervals.slots;
         self.split += 1;
         let mark = self.split;
@@ -197,7 +264,7 @@ impl SplitKit {
             match slots.inst(i).and_then(|at| slots.block_of(at)) {
                 Some(b) => {
                     blocks.push(b);
-                    self.user_block[b.index()] = mark;
+                    self.user_block[b] = mark;
                 }
                 None => users_placed = false,
             }
@@ -212,234 +279,178 @@ impl SplitKit {
             self.user_mark.resize(func.insts.len(), 0);
         }
         for &i in users {
-            self.user_mark[i.index()] = mark;
+            self.user_mark[i] = mark;
         }
+        Subject {
+            v,
+            range,
+            mark,
+            users_placed,
+        }
+    }
 
-        // 1. Walk each block: where copies go, and which interval each
-        // instruction's operands of `v` belong to (with the block and
-        // position of the instruction, which give the new registers'
-        // users in layout order once the copies are in).
-        let mut copies: Vec<PlannedCopy> = Vec::new();
-        let mut renames: Vec<(Inst, u32)> = Vec::new();
-        let mut rename_at: Vec<(Block, usize)> = Vec::new();
-        let mut used = vec![false; plan.intervals as usize];
-        // The interval on entry to and exit from each of `blocks`.
-        let mut entries: Vec<u32> = Vec::with_capacity(blocks.len());
-        let mut exits: Vec<u32> = Vec::with_capacity(blocks.len());
+    /// Whether instruction `i` is a user of the register being split.
+    fn is_user(&self, func: &MachineFunction, s: &Subject<'_>, i: Inst) -> bool {
+        self.user_mark.get(i) == Some(&s.mark) && touches(func.inst(i), s.v)
+    }
+
+    /// Step 1: walks `blocks` with their plans, collecting the copies and
+    /// renames and each block's entry and exit interval.
+    fn walk_blocks(
+        &self,
+        t: &TargetInfo<'_>,
+        func: &MachineFunction,
+        an: &Analyses,
+        s: &Subject<'_>,
+        plan: &SplitPlan,
+        blocks: &[Block],
+    ) -> Walk {
+        let mut walk = Walk {
+            copies: Vec::new(),
+            renames: Vec::new(),
+            rename_at: Vec::new(),
+            used: vec![false; plan.intervals as usize],
+            entries: Vec::with_capacity(blocks.len()),
+            exits: Vec::with_capacity(blocks.len()),
+        };
         let default_plan = BlockPlan::whole(plan.default);
         // `blocks` and the plan are both sorted: walk them together.
         let mut planned = plan.blocks.iter().peekable();
-        for &b in &blocks {
+        for &b in blocks {
             while planned.next_if(|x| *x.0 < b).is_some() {}
             let bp = planned
                 .next_if(|x| *x.0 == b)
                 .map_or(&default_plan, |(_, bp)| bp);
-            let insts = &func.block(b).insts;
-            let mut cur = bp.entry;
-            entries.push(cur);
-            if bp.switches.is_empty() {
-                // One interval throughout: only the users matter, and a
-                // block without one has nothing to rename (debug builds
-                // walk it anyway, to check that no user is missing).
-                if users_placed && self.user_block[b.index()] != mark && !cfg!(debug_assertions) {
-                    exits.push(cur);
-                    continue;
-                }
-                for (pos, &i) in insts.iter().enumerate() {
-                    if self.user_mark.get(i.index()) == Some(&mark) && touches(func.inst(i), v) {
-                        used[cur as usize] = true;
-                        renames.push((i, cur));
-                        rename_at.push((b, pos));
-                    }
-                    debug_assert!(
-                        self.user_mark.get(i.index()) == Some(&mark) || !touches(func.inst(i), v),
-                        "a user of %{} is missing from its list",
-                        v.0
-                    );
-                }
-                exits.push(cur);
-                continue;
-            }
-            let end_pos = insts
-                .iter()
-                .position(|&i| is_terminator(t, func.inst(i)))
-                .unwrap_or(insts.len());
-            let mut at_pos: Vec<(usize, u32)> = bp
-                .switches
-                .iter()
-                .filter_map(|&(g, k)| {
-                    let pos = match g {
-                        Gap::Start => 0,
-                        Gap::End => end_pos,
-                        Gap::Before(i) => insts.iter().position(|&x| x == i)?,
-                        Gap::After(i) => insts.iter().position(|&x| x == i)? + 1,
-                    };
-                    // Nothing goes after the first terminator: a switch
-                    // there happens right before it.
-                    Some((pos.min(end_pos), k))
-                })
-                .collect();
-            // Stable: switches at one point keep their order.
-            at_pos.sort_by_key(|x| x.0);
-            let mut sw = 0;
-            for pos in 0..=insts.len() {
-                while sw < at_pos.len() && at_pos[sw].0 == pos {
-                    let k = at_pos[sw].1;
-                    if k != cur && live_at_gap(an, &iv.range, func, b, pos) {
-                        used[cur as usize] = true;
-                        used[k as usize] = true;
-                        copies.push(PlannedCopy {
-                            block: b,
-                            pos,
-                            from: cur,
-                            to: k,
-                        });
-                    }
-                    cur = k;
-                    sw += 1;
-                }
-                if let Some(&i) = insts.get(pos)
-                    && self.user_mark.get(i.index()) == Some(&mark)
-                    && touches(func.inst(i), v)
-                {
-                    used[cur as usize] = true;
-                    renames.push((i, cur));
-                    rename_at.push((b, pos));
-                }
-                debug_assert!(insts.get(pos).is_none_or(|&i| {
-                    self.user_mark.get(i.index()) == Some(&mark) || !touches(func.inst(i), v)
-                }));
-            }
-            exits.push(cur);
+            walk.entries.push(bp.entry);
+            let exit = if bp.switches.is_empty() {
+                self.walk_one_interval(func, s, b, bp.entry, &mut walk)
+            } else {
+                self.walk_switches(t, func, an, s, b, bp, &mut walk)
+            };
+            walk.exits.push(exit);
         }
+        walk
+    }
 
-        // Back-copies into the hoisted interval become one copy at the end
-        // of a block that dominates them all.
-        if let Some(k) = plan.hoist
-            && let Some(h) = plan.hoist_at
-            && iv.range.valnos.len() == 1
-            && copies.iter().any(|c| c.to == k)
-            && copies.iter().all(|c| c.to != k || c.block != h)
-            && let Ok(hk) = blocks.binary_search(&h)
-            && exits[hk] != k
-        {
-            let insts = &func.block(h).insts;
-            let end_pos = insts
-                .iter()
-                .position(|&i| is_terminator(t, func.inst(i)))
-                .unwrap_or(insts.len());
-            copies.retain(|c| c.to != k);
-            copies.push(PlannedCopy {
-                block: h,
-                pos: end_pos,
-                from: exits[hk],
-                to: k,
-            });
+    /// Walks block `b`, held by interval `k` throughout: only the users
+    /// matter, and a block without one has nothing to rename (debug builds
+    /// walk it anyway, to check that no user is missing). Returns `k`.
+    fn walk_one_interval(
+        &self,
+        func: &MachineFunction,
+        s: &Subject<'_>,
+        b: Block,
+        k: u32,
+        walk: &mut Walk,
+    ) -> u32 {
+        if s.users_placed && self.user_block[b] != s.mark && !cfg!(debug_assertions) {
+            return k;
         }
-        // Or one copy after the only definition, which dominates every
-        // point of the range.
-        if let Some(k) = plan.hoist
-            && plan.hoist_at.is_none()
-            && iv.range.valnos.len() == 1
-            && !iv.range.valnos[0].is_phi()
-            && copies.iter().any(|c| c.to == k)
-            && let Some(def) = an.intervals.slots.inst_at(iv.range.valnos[0].def)
-            && !is_terminator(t, func.inst(def))
-            && let Some(&(_, def_k)) = renames.iter().find(|r| r.0 == def)
-            && def_k != k
-            && let Some(b) = an.intervals.slots.block_of(iv.range.valnos[0].def)
-            && let Some(pos) = func.block(b).insts.iter().position(|&x| x == def)
-        {
-            copies.retain(|c| c.to != k);
-            copies.push(PlannedCopy {
-                block: b,
-                pos: pos + 1,
-                from: def_k,
-                to: k,
-            });
+        for (pos, &i) in func.block(b).insts.iter().enumerate() {
+            if self.is_user(func, s, i) {
+                walk.rename(i, k, b, pos);
+            }
+            debug_assert!(
+                self.user_mark.get(i) == Some(&s.mark) || !touches(func.inst(i), s.v),
+                "a user of %{} is missing from its list",
+                s.v.0
+            );
         }
+        k
+    }
 
-        // Every edge the value crosses must leave and enter in the same
-        // interval (plans built on edge bundles always do).
+    /// Walks block `b`, where the plan `bp` switches intervals: a copy at
+    /// every switch where the value is live, each user renamed to the
+    /// interval current at it. Returns the interval on exit.
+    // The walk's inputs are separate values of the split.
+    #[allow(clippy::too_many_arguments)]
+    fn walk_switches(
+        &self,
+        t: &TargetInfo<'_>,
+        func: &MachineFunction,
+        an: &Analyses,
+        s: &Subject<'_>,
+        b: Block,
+        bp: &BlockPlan,
+        walk: &mut Walk,
+    ) -> u32 {
+        let insts = &func.block(b).insts;
+        let at_pos = switch_positions(t, func, b, bp);
+        let mut cur = bp.entry;
+        let mut sw = 0;
+        for pos in 0..=insts.len() {
+            while sw < at_pos.len() && at_pos[sw].0 == pos {
+                let k = at_pos[sw].1;
+                if k != cur && live_at_gap(an, s.range, func, b, pos) {
+                    walk.used[cur as usize] = true;
+                    walk.used[k as usize] = true;
+                    walk.copies.push(PlannedCopy {
+                        block: b,
+                        pos,
+                        from: cur,
+                        to: k,
+                    });
+                }
+                cur = k;
+                sw += 1;
+            }
+            if let Some(&i) = insts.get(pos)
+                && self.is_user(func, s, i)
+            {
+                walk.rename(i, cur, b, pos);
+            }
+            debug_assert!(insts.get(pos).is_none_or(|&i| {
+                self.user_mark.get(i) == Some(&s.mark) || !touches(func.inst(i), s.v)
+            }));
+        }
+        cur
+    }
+
+    /// Whether every edge the value crosses leaves and enters in the same
+    /// interval (plans built on edge bundles always do).
+    fn edges_agree(
+        &mut self,
+        func: &MachineFunction,
+        an: &Analyses,
+        s: &Subject<'_>,
+        blocks: &[Block],
+        walk: &Walk,
+    ) -> bool {
         if self.block_at.len() < func.blocks.len() {
             self.block_at.resize(func.blocks.len(), (0, 0));
         }
         for (k, &b) in blocks.iter().enumerate() {
-            self.block_at[b.index()] = (mark, k as u32);
+            self.block_at[b] = (s.mark, k as u32);
         }
-        for (&b, &exit) in blocks.iter().zip(&exits) {
-            for s in &func.block(b).succs {
-                if let Some(&(m, k)) = self.block_at.get(s.block.index())
-                    && m == mark
-                    && entries[k as usize] != exit
-                    && iv.range.live_at(an.intervals.slots.block_start(s.block))
+        for (&b, &exit) in blocks.iter().zip(&walk.exits) {
+            for succ in &func.block(b).succs {
+                if let Some(&(m, k)) = self.block_at.get(succ.block)
+                    && m == s.mark
+                    && walk.entries[k as usize] != exit
+                    && s.range.live_at(an.intervals.slots.block_start(succ.block))
                 {
                     tracing::debug!(
-                        vreg = v.0,
+                        vreg = s.v.0,
                         from = b.index(),
-                        to = s.block.index(),
+                        to = succ.block.index(),
                         "split refused: edge disagrees"
                     );
-                    return None;
+                    return false;
                 }
             }
         }
+        true
+    }
 
-        // 2. Room for every copy, simulated gap by gap before anything
-        // changes.
-        if !room_for(an, func, &copies) {
-            tracing::debug!(vreg = v.0, "split refused: no room");
-            return None;
-        }
-
-        // 3. New registers, one per interval used.
-        let regs: Vec<Option<VReg>> = used
-            .iter()
-            .map(|&u| {
-                u.then(|| {
-                    let n = func.new_vreg(class);
-                    vrm.set_original(n, v);
-                    n
-                })
-            })
-            .collect();
-        let reg = |k: u32| regs[k as usize].expect("a used interval has a register");
-
-        // 4. Rename operands.
-        for &(i, k) in &renames {
-            rename(func.inst_mut(i), v, reg(k));
-        }
-
-        // 5. Insert copies, last position first within each block so that
-        // earlier positions stay valid.
-        let mut order: Vec<usize> = (0..copies.len()).collect();
-        order.sort_by(|&a, &b| {
-            let (x, y) = (&copies[a], &copies[b]);
-            x.block
-                .cmp(&y.block)
-                .then(y.pos.cmp(&x.pos))
-                .then(b.cmp(&a))
-        });
-        // Copies at one position are inserted in reverse, each before the
-        // ones already there, so they end up in plan order; their indexes
-        // are assigned afterwards in list order.
-        let mut inserted: Vec<(Block, Inst)> = Vec::with_capacity(copies.len());
-        let mut copy_id: Vec<Inst> = vec![Inst::new(0); copies.len()];
-        for k in order {
-            let c = &copies[k];
-            let mut data = InstData::new(Op::Generic(Generic::Copy));
-            data.operands
-                .push(Operand::Reg(RegOperand::def_of(reg(c.to))));
-            data.operands
-                .push(Operand::Reg(RegOperand::use_of(reg(c.from))));
-            let id = Inst::new(func.insts.len());
-            func.insts.push(data);
-            func.blocks[c.block.index()].insts.insert(c.pos, id);
-            inserted.push((c.block, id));
-            copy_id[k] = id;
-        }
-        // Indexes in layout order, each copy after the one before it, as
-        // `room_for` counted.
+    /// Gives the inserted copies slot indexes in layout order, each copy
+    /// after the one before it, as `room_for` counted, and lists them in
+    /// `copies`.
+    fn index_copies(
+        &mut self,
+        func: &MachineFunction,
+        an: &mut Analyses,
+        inserted: &[(Block, Inst)],
+    ) {
         let first_new = inserted.iter().map(|x| x.1.index()).min().unwrap_or(0);
         let mut blocks_with_copies: Vec<Block> = inserted.iter().map(|x| x.0).collect();
         blocks_with_copies.dedup();
@@ -468,134 +479,54 @@ impl SplitKit {
             }
         }
         an.intervals.slots.insert_indexed(&mut run);
+    }
 
-        // 6. Intervals and weights of the new registers.
-        if vrm.original(v) == v {
-            an.intervals.keep_original(v, &iv.range);
-        }
-        an.intervals.vregs[v.index()] = None;
-        let n_vregs = func.vregs.len();
-        if an.intervals.vregs.len() < n_vregs {
-            an.intervals.vregs.resize(n_vregs, None);
-        }
-        if an.hints.len() < n_vregs {
-            an.hints.resize(n_vregs, Vec::new());
-        }
-        // The instructions touching the new registers are the renamed
-        // ones and the copies; in layout order, the copies at a position
-        // come before the instruction that was there, in plan order.
-        let mut events: Vec<(Block, usize, u32, usize)> =
-            Vec::with_capacity(renames.len() + copies.len());
-        events.extend(
-            rename_at
-                .iter()
-                .enumerate()
-                .map(|(k, &(b, pos))| (b, pos, 1, k)),
-        );
-        events.extend(
-            copies
-                .iter()
-                .enumerate()
-                .map(|(k, c)| (c.block, c.pos, 0, k)),
-        );
-        if !events.is_sorted() {
-            events.sort_unstable();
-        }
-        let mut users: Vec<Vec<(Inst, Block)>> = vec![Vec::new(); regs.len()];
-        for &(b, _, kind, k) in &events {
-            if kind == 1 {
-                let (i, r) = renames[k];
-                users[r as usize].push((i, b));
-            } else {
-                // The copy's operands: the definition, then the use.
-                let c = &copies[k];
-                users[c.to as usize].push((copy_id[k], b));
-                users[c.from as usize].push((copy_id[k], b));
-            }
-        }
-        let mut result_regs = regs.clone();
-        let mut interval: Vec<u32> = (0..regs.len() as u32).collect();
-        let mut result_users: Vec<Vec<(Inst, Block)>> = Vec::with_capacity(regs.len());
+    /// Computes the interval and weight of each new register from its
+    /// users; an interval in pieces that never meet gets a register per
+    /// further piece, listed after the plan's intervals.
+    fn compute_intervals(
+        &mut self,
+        t: &TargetInfo<'_>,
+        func: &mut MachineFunction,
+        an: &mut Analyses,
+        vrm: &mut VirtRegMap,
+        origin: Origin,
+        mut new: NewRegs,
+    ) -> NewRegs {
         // Further pieces of an interval: their register, interval, users.
         let mut extra: Vec<Piece> = Vec::new();
-        for (k, (r, mut mine)) in regs.iter().zip(users).enumerate() {
-            let Some(n) = *r else {
-                result_users.push(mine);
+        for k in 0..new.regs.len() {
+            let Some(n) = new.regs[k] else {
                 continue;
             };
+            let mut mine = std::mem::take(&mut new.users[k]);
             let Some(niv) =
                 an.intervals
                     .compute_vreg_from(t, func, &an.flow.cfg, n, &mine, &mut self.ranges)
             else {
-                result_regs[k] = None;
-                result_users.push(Vec::new());
+                new.regs[k] = None;
                 continue;
             };
             let pieces = Components::of(&niv.range, &an.intervals.slots, &an.flow.cfg);
             if pieces.count > 1 && !niv.has_sub_operands {
-                // Each further piece is renamed to a register of its own;
-                // the first keeps `n`.
-                let mut by_piece: Vec<Vec<(Inst, Block)>> = vec![Vec::new(); pieces.count as usize];
-                for &(i, b) in &mine {
-                    let piece = an
-                        .intervals
-                        .slots
-                        .inst(i)
-                        .and_then(|at| {
-                            pieces.class_at(&niv.range, at, reads_writes(func.inst(i), n).1)
-                        })
-                        .unwrap_or(0);
-                    by_piece[piece as usize].push((i, b));
-                }
-                let mut rest = by_piece.into_iter();
-                mine = rest.next().unwrap_or_default();
-                for piece_users in rest {
-                    if piece_users.is_empty() {
-                        continue;
-                    }
-                    let m = func.new_vreg(class);
-                    vrm.set_original(m, v);
-                    for &(i, _) in &piece_users {
-                        rename(func.inst_mut(i), n, m);
-                    }
-                    extra.push((m, k as u32, piece_users));
-                }
+                let by_piece = users_by_piece(func, &an.intervals.slots, n, &niv, &pieces, mine);
+                let further;
+                (mine, further) = rename_further_pieces(func, vrm, origin, n, by_piece);
+                extra.extend(further.into_iter().map(|(m, users)| (m, k as u32, users)));
                 self.store_interval(t, func, an, n, &mine);
             } else {
                 an.intervals.set_vreg(n, niv);
                 weigh(t, func, an, n, &mine);
             }
-            result_users.push(mine);
+            new.users[k] = mine;
         }
         for (m, k, piece_users) in extra {
             let stored = self.store_interval(t, func, an, m, &piece_users);
-            result_regs.push(stored.then_some(m));
-            interval.push(k);
-            result_users.push(piece_users);
+            new.regs.push(stored.then_some(m));
+            new.interval.push(k);
+            new.users.push(piece_users);
         }
-        // Each new register takes the largest class its own instructions
-        // accept (LLVM's `LiveRangeEdit::calculateRegClassAndHint`).
-        if let Some(c) = class {
-            let wide = largest_legal_super_class(t, c);
-            if wide != c {
-                for (r, users) in result_regs.iter().zip(&result_users) {
-                    let Some(n) = *r else { continue };
-                    let insts: Vec<Inst> = users.iter().map(|x| x.0).collect();
-                    if let Some(k) = constrained_class(t, func, n, &insts, wide) {
-                        func.vregs[n.index()].class = Some(k);
-                    }
-                }
-            }
-        }
-        Some(SplitResult {
-            regs: result_regs,
-            interval,
-            copies: copies.len(),
-            users: result_users
-                .into_iter()
-                .map(|u| u.into_iter().map(|x| x.0).collect())
-                .collect(),
-        })
+        new
     }
 
     /// Computes, stores and weighs the interval of new register `n` from
@@ -627,6 +558,350 @@ impl SplitKit {
     }
 }
 
+/// The register being split, with the marks of this split's users.
+struct Subject<'r> {
+    v: VReg,
+    /// Its live range before the split.
+    range: &'r LiveRange,
+    /// This split's number in `user_mark`, `user_block` and `block_at`.
+    mark: u32,
+    /// Whether every user's block is known (and marked in `user_block`).
+    users_placed: bool,
+}
+
+/// The register being split as the new registers inherit it: their
+/// original and their class.
+#[derive(Copy, Clone)]
+struct Origin {
+    v: VReg,
+    class: Option<RegClass>,
+}
+
+/// What walking the split's blocks found (step 1).
+struct Walk {
+    /// The copies to insert.
+    copies: Vec<PlannedCopy>,
+    /// Each user with the interval its operands of the register go to.
+    renames: Vec<(Inst, u32)>,
+    /// Where each of `renames` stands: its block and position.
+    rename_at: Vec<(Block, usize)>,
+    /// Per interval, whether any instruction or copy uses it.
+    used: Vec<bool>,
+    /// The interval on entry to each of the split's blocks.
+    entries: Vec<u32>,
+    /// The interval on exit from each of the split's blocks.
+    exits: Vec<u32>,
+}
+
+impl Walk {
+    /// Records that user `i`, at position `pos` of block `b`, goes to
+    /// interval `k`.
+    fn rename(&mut self, i: Inst, k: u32, b: Block, pos: usize) {
+        self.used[k as usize] = true;
+        self.renames.push((i, k));
+        self.rename_at.push((b, pos));
+    }
+}
+
+/// The new registers, as [`SplitResult`] lists them, with their users and
+/// blocks.
+struct NewRegs {
+    regs: Vec<Option<VReg>>,
+    interval: Vec<u32>,
+    users: Vec<Vec<(Inst, Block)>>,
+}
+
+/// The positions in block `b`'s instruction list of the plan's switches,
+/// in order (switches at one point keep theirs), with the interval each
+/// switches to.
+fn switch_positions(
+    t: &TargetInfo<'_>,
+    func: &MachineFunction,
+    b: Block,
+    bp: &BlockPlan,
+) -> Vec<(usize, u32)> {
+    let insts = &func.block(b).insts;
+    let end_pos = first_terminator(t, func, b);
+    let mut at_pos: Vec<(usize, u32)> = bp
+        .switches
+        .iter()
+        .filter_map(|&(g, k)| {
+            let pos = match g {
+                Gap::Start => 0,
+                Gap::End => end_pos,
+                Gap::Before(i) => insts.iter().position(|&x| x == i)?,
+                Gap::After(i) => insts.iter().position(|&x| x == i)? + 1,
+            };
+            // Nothing goes after the first terminator: a switch
+            // there happens right before it.
+            Some((pos.min(end_pos), k))
+        })
+        .collect();
+    // Stable: switches at one point keep their order.
+    at_pos.sort_by_key(|x| x.0);
+    at_pos
+}
+
+/// The position of block `b`'s first terminator (its length when it has
+/// none).
+fn first_terminator(t: &TargetInfo<'_>, func: &MachineFunction, b: Block) -> usize {
+    let insts = &func.block(b).insts;
+    insts
+        .iter()
+        .position(|&i| is_terminator(t, func.inst(i)))
+        .unwrap_or(insts.len())
+}
+
+/// Back-copies into the hoisted interval become one copy at the end of a
+/// block that dominates them all.
+fn hoist_to_dominating_block(
+    t: &TargetInfo<'_>,
+    func: &MachineFunction,
+    range: &LiveRange,
+    plan: &SplitPlan,
+    blocks: &[Block],
+    walk: &mut Walk,
+) {
+    if let Some(k) = plan.hoist
+        && let Some(h) = plan.hoist_at
+        && range.valnos.len() == 1
+        && walk.copies.iter().any(|c| c.to == k)
+        && walk.copies.iter().all(|c| c.to != k || c.block != h)
+        && let Ok(hk) = blocks.binary_search(&h)
+        && walk.exits[hk] != k
+    {
+        let end_pos = first_terminator(t, func, h);
+        walk.copies.retain(|c| c.to != k);
+        walk.copies.push(PlannedCopy {
+            block: h,
+            pos: end_pos,
+            from: walk.exits[hk],
+            to: k,
+        });
+    }
+}
+
+/// Or back-copies into the hoisted interval become one copy after the
+/// only definition, which dominates every point of the range.
+fn hoist_after_definition(
+    t: &TargetInfo<'_>,
+    func: &MachineFunction,
+    an: &Analyses,
+    range: &LiveRange,
+    plan: &SplitPlan,
+    walk: &mut Walk,
+) {
+    if let Some(k) = plan.hoist
+        && plan.hoist_at.is_none()
+        && range.valnos.len() == 1
+        && !range.valnos[0].is_phi()
+        && walk.copies.iter().any(|c| c.to == k)
+        && let Some(def) = an.intervals.slots.inst_at(range.valnos[0].def)
+        && !is_terminator(t, func.inst(def))
+        && let Some(&(_, def_k)) = walk.renames.iter().find(|r| r.0 == def)
+        && def_k != k
+        && let Some(b) = an.intervals.slots.block_of(range.valnos[0].def)
+        && let Some(pos) = func.block(b).insts.iter().position(|&x| x == def)
+    {
+        walk.copies.retain(|c| c.to != k);
+        walk.copies.push(PlannedCopy {
+            block: b,
+            pos: pos + 1,
+            from: def_k,
+            to: k,
+        });
+    }
+}
+
+/// Step 3: a new register per interval used (`None` for the others).
+fn new_registers(
+    func: &mut MachineFunction,
+    vrm: &mut VirtRegMap,
+    origin: Origin,
+    used: &[bool],
+) -> Vec<Option<VReg>> {
+    used.iter()
+        .map(|&u| {
+            u.then(|| {
+                let n = func.new_vreg(origin.class);
+                vrm.set_original(n, origin.v);
+                n
+            })
+        })
+        .collect()
+}
+
+/// The register of interval `k`, which is used.
+fn interval_reg(regs: &[Option<VReg>], k: u32) -> VReg {
+    regs[k as usize].expect("a used interval has a register")
+}
+
+/// Step 5: inserts the copies, last position first within each block so
+/// that earlier positions stay valid. Returns each inserted copy with its
+/// block, in insertion order, and each planned copy's instruction.
+fn insert_copies(
+    func: &mut MachineFunction,
+    copies: &[PlannedCopy],
+    regs: &[Option<VReg>],
+) -> (Vec<(Block, Inst)>, Vec<Inst>) {
+    let mut order: Vec<usize> = (0..copies.len()).collect();
+    order.sort_by(|&a, &b| {
+        let (x, y) = (&copies[a], &copies[b]);
+        x.block
+            .cmp(&y.block)
+            .then(y.pos.cmp(&x.pos))
+            .then(b.cmp(&a))
+    });
+    // Copies at one position are inserted in reverse, each before the
+    // ones already there, so they end up in plan order; their indexes
+    // are assigned afterwards in list order.
+    let mut inserted: Vec<(Block, Inst)> = Vec::with_capacity(copies.len());
+    let mut copy_id: Vec<Inst> = vec![Inst::new(0); copies.len()];
+    for k in order {
+        let c = &copies[k];
+        let mut data = InstData::new(Op::Generic(Generic::Copy));
+        data.operands
+            .push(Operand::Reg(RegOperand::def_of(interval_reg(regs, c.to))));
+        data.operands
+            .push(Operand::Reg(RegOperand::use_of(interval_reg(regs, c.from))));
+        let id = Inst::new(func.insts.len());
+        func.insts.push(data);
+        func.blocks[c.block.index()].insts.insert(c.pos, id);
+        inserted.push((c.block, id));
+        copy_id[k] = id;
+    }
+    (inserted, copy_id)
+}
+
+/// Removes the split register's interval (keeping an original's range
+/// for its split products) and makes room for the new registers in the
+/// per-register tables.
+fn retire_interval(
+    func: &MachineFunction,
+    an: &mut Analyses,
+    vrm: &VirtRegMap,
+    v: VReg,
+    range: &LiveRange,
+) {
+    if vrm.original(v) == v {
+        an.intervals.keep_original(v, range);
+    }
+    an.intervals.vregs[v.index()] = None;
+    let n_vregs = func.vregs.len();
+    if an.intervals.vregs.len() < n_vregs {
+        an.intervals.vregs.resize(n_vregs, None);
+    }
+    if an.hints.len() < n_vregs {
+        an.hints.resize(n_vregs, Vec::new());
+    }
+}
+
+/// The instructions touching each interval's register: the renamed ones
+/// and the copies, in layout order (the copies at a position come before
+/// the instruction that was there, in plan order).
+fn users_by_interval(walk: &Walk, copy_id: &[Inst], intervals: usize) -> Vec<Vec<(Inst, Block)>> {
+    let mut events: Vec<(Block, usize, u32, usize)> =
+        Vec::with_capacity(walk.renames.len() + walk.copies.len());
+    events.extend(
+        walk.rename_at
+            .iter()
+            .enumerate()
+            .map(|(k, &(b, pos))| (b, pos, 1, k)),
+    );
+    events.extend(
+        walk.copies
+            .iter()
+            .enumerate()
+            .map(|(k, c)| (c.block, c.pos, 0, k)),
+    );
+    if !events.is_sorted() {
+        events.sort_unstable();
+    }
+    let mut users: Vec<Vec<(Inst, Block)>> = vec![Vec::new(); intervals];
+    for &(b, _, kind, k) in &events {
+        if kind == 1 {
+            let (i, r) = walk.renames[k];
+            users[r as usize].push((i, b));
+        } else {
+            // The copy's operands: the definition, then the use.
+            let c = &walk.copies[k];
+            users[c.to as usize].push((copy_id[k], b));
+            users[c.from as usize].push((copy_id[k], b));
+        }
+    }
+    users
+}
+
+/// The users of new register `n` grouped by the connected piece of its
+/// interval `niv` they touch.
+fn users_by_piece(
+    func: &MachineFunction,
+    slots: &SlotIndexes,
+    n: VReg,
+    niv: &LiveInterval,
+    pieces: &Components,
+    mine: Vec<(Inst, Block)>,
+) -> Vec<Vec<(Inst, Block)>> {
+    let mut by_piece: Vec<Vec<(Inst, Block)>> = vec![Vec::new(); pieces.count as usize];
+    for (i, b) in mine {
+        let piece = slots
+            .inst(i)
+            .and_then(|at| pieces.class_at(&niv.range, at, reads_writes(func.inst(i), n).1))
+            .unwrap_or(0);
+        by_piece[piece as usize].push((i, b));
+    }
+    by_piece
+}
+
+/// Renames each further piece of `n` (every one after the first, which
+/// keeps `n`) to a register of its own. Returns the first piece's users
+/// and each further piece's register and users.
+fn rename_further_pieces(
+    func: &mut MachineFunction,
+    vrm: &mut VirtRegMap,
+    origin: Origin,
+    n: VReg,
+    by_piece: Vec<Vec<(Inst, Block)>>,
+) -> (Users, Vec<(VReg, Users)>) {
+    let mut rest = by_piece.into_iter();
+    let first = rest.next().unwrap_or_default();
+    let mut further = Vec::new();
+    for piece_users in rest {
+        if piece_users.is_empty() {
+            continue;
+        }
+        let m = func.new_vreg(origin.class);
+        vrm.set_original(m, origin.v);
+        for &(i, _) in &piece_users {
+            rename(func.inst_mut(i), n, m);
+        }
+        further.push((m, piece_users));
+    }
+    (first, further)
+}
+
+/// Gives each new register the largest class its own instructions accept
+/// (LLVM's `LiveRangeEdit::calculateRegClassAndHint`).
+fn widen_classes(
+    t: &TargetInfo<'_>,
+    func: &mut MachineFunction,
+    class: Option<RegClass>,
+    new: &NewRegs,
+) {
+    let Some(c) = class else { return };
+    let wide = largest_legal_super_class(t, c);
+    if wide == c {
+        return;
+    }
+    for (r, users) in new.regs.iter().zip(&new.users) {
+        let Some(n) = *r else { continue };
+        let insts: Vec<Inst> = users.iter().map(|x| x.0).collect();
+        if let Some(k) = constrained_class(t, func, n, &insts, wide) {
+            func.vregs[n.index()].class = Some(k);
+        }
+    }
+}
+
 /// Sets the spill weight and copy hints of `n`, whose interval is stored.
 fn weigh(
     t: &TargetInfo<'_>,
@@ -643,9 +918,12 @@ fn weigh(
     }
 }
 
+/// The instructions using a register, each with its block.
+type Users = Vec<(Inst, Block)>;
+
 /// A further connected piece of a split interval: its register, the
 /// interval, and the instructions using it with their blocks.
-type Piece = (VReg, u32, Vec<(Inst, Block)>);
+type Piece = (VReg, u32, Users);
 
 /// Renames every operand of `from` in `inst` to `to`, dropping kill and
 /// dead flags (the rewriter recomputes them).

@@ -2,7 +2,7 @@
 
 use crate::ir::{Inst, InstData, Operand, RegFlags, RegOperand, RegRef};
 use crate::record::Edit;
-use crate::target::RegUnit;
+use crate::target::{Reg, RegUnit};
 
 use super::super::state::{State, Value, ValueSet};
 use super::{Checker, Here, Loc};
@@ -21,104 +21,31 @@ impl<'c, 't> Checker<'c, 't> {
         edit: Option<Edit>,
         removed: bool,
     ) {
-        let (Some(Operand::Reg(od)), Some(Operand::Reg(os))) =
-            (o.operands.first(), o.operands.get(1))
-        else {
-            self.err(
-                K::InstructionChanged,
-                here,
-                None,
-                |_: &Self| "a COPY with a destination and a source".into(),
-                |_: &Self| "something else".into(),
-            );
+        let Some((od, os)) = self.copy_operands(here, o) else {
             return;
         };
         let Some(a) = self.alloc.insts.get(here.inst.index()) else {
             return;
         };
-        let locs = match edit {
-            Some(Edit::Spill { from, slot }) => Some((Loc::Slot(slot), Loc::Reg(from))),
-            Some(Edit::Reload { slot, to }) => Some((Loc::Reg(to), Loc::Slot(slot))),
-            Some(Edit::Copy { from, to }) => Some((Loc::Reg(to), Loc::Reg(from))),
-            Some(Edit::Remat { .. }) => {
-                self.err(
-                    K::BadEdit,
-                    here,
-                    None,
-                    |_: &Self| "a spill, reload or copy for an original COPY".into(),
-                    |_: &Self| "a rematerialization".into(),
-                );
-                return;
-            }
-            None => None,
-        };
+        if let Some(Edit::Remat { .. }) = edit {
+            self.err(
+                K::BadEdit,
+                here,
+                None,
+                |_: &Self| "a spill, reload or copy for an original COPY".into(),
+                |_: &Self| "a rematerialization".into(),
+            );
+            return;
+        }
         if let (Some(e), false) = (edit, removed) {
             self.verify_edit(here, a, &e);
         }
-        let locs = match locs {
+        let locs = match edit.and_then(edit_locations) {
             Some(l) => l,
-            None => {
-                if !removed && a.op != o.op {
-                    let n = self.op_name(a.op);
-                    self.err(
-                        K::InstructionChanged,
-                        here,
-                        None,
-                        |_: &Self| "COPY".into(),
-                        |_: &Self| n,
-                    );
-                    return;
-                }
-                let (Some(Operand::Reg(ad)), Some(Operand::Reg(as_))) =
-                    (a.operands.first(), a.operands.get(1))
-                else {
-                    return;
-                };
-                match (self.phys_of(ad), self.phys_of(as_)) {
-                    (Ok(Some(d)), Ok(Some(s))) => {
-                        for (k, (or, ar, p)) in [(od, ad, d), (os, as_, s)].into_iter().enumerate()
-                        {
-                            match or.reg {
-                                RegRef::Virt(v) => self.check_class(here, o, k, v, ar, p),
-                                RegRef::Phys(q) => {
-                                    let want = match or.sub {
-                                        Some(i) => self.sub_reg(q, i),
-                                        None => Some(q),
-                                    };
-                                    if want != Some(p) {
-                                        let w = want.map_or("$noreg".into(), |r| self.reg_name(r));
-                                        let f = self.reg_name(p);
-                                        self.err(
-                                            K::FixedRegisterChanged,
-                                            here,
-                                            Some(k),
-                                            |_: &Self| w,
-                                            |_: &Self| f,
-                                        );
-                                    }
-                                }
-                                RegRef::NoReg => {}
-                            }
-                        }
-                        (Loc::Reg(d), Loc::Reg(s))
-                    }
-                    (Err(w), _) | (_, Err(w)) if !removed => {
-                        self.err(
-                            K::VirtualRegisterLeft,
-                            here,
-                            None,
-                            |_: &Self| "physical registers".into(),
-                            |_: &Self| w,
-                        );
-                        return;
-                    }
-                    _ if removed => {
-                        self.removed_virtual_copy(state, od, os, here.inst);
-                        return;
-                    }
-                    _ => return,
-                }
-            }
+            None => match self.unedited_locations(here, state, o, a, removed) {
+                Some(l) => l,
+                None => return,
+            },
         };
         let (dst, src) = locs;
         // The source must hold the copied value.
@@ -136,101 +63,13 @@ impl<'c, 't> Checker<'c, 't> {
                 .collect(),
             Loc::Slot(s) => vec![state.slot(s)],
         };
-        let meet_all = || {
-            let mut it = src_sets.iter();
-            let mut acc = it.next().cloned().unwrap_or_default();
-            for s in it {
-                acc.intersect(s);
-            }
-            acc
-        };
         // Implicit definitions appended to a kept COPY (a super-register
-        // the rewriter marks defined) also clobber, except the lanes a
-        // partial copy keeps.
-        let clobber_extra = |c: &Self, state: &mut State, keep: &[RegUnit]| {
-            if edit.is_none() && !removed && a.operands.len() > 2 {
-                let extra = InstData {
-                    operands: a.operands[2..].to_vec(),
-                    ..InstData::new(a.op)
-                };
-                let saved: Vec<(RegUnit, ValueSet)> =
-                    keep.iter().map(|&u| (u, state.unit(u).clone())).collect();
-                c.clobber(&extra, state);
-                for (u, set) in saved {
-                    state.set_unit(u, set);
-                }
-            }
-        };
+        // the rewriter marks defined) also clobber.
+        let appended = (edit.is_none() && !removed && a.operands.len() > 2).then_some(a);
         match dst {
-            Loc::Reg(pd) => {
-                let ud = self.units(pd);
-                let full_keep: Vec<RegUnit> = match (od.reg, od.sub) {
-                    (RegRef::Virt(v), Some(idx)) => {
-                        let ad = a
-                            .operands
-                            .first()
-                            .and_then(Operand::as_reg)
-                            .cloned()
-                            .unwrap_or(RegOperand::def_of(pd));
-                        self.full_reg(v, idx, &ad, pd)
-                            .map(|f| {
-                                self.units(f)
-                                    .iter()
-                                    .copied()
-                                    .filter(|u| !ud.contains(u))
-                                    .collect()
-                            })
-                            .unwrap_or_default()
-                    }
-                    _ => Vec::new(),
-                };
-                // As for other partial definitions, the kept lanes are
-                // checked where they are read.
-                let undef = od.flags.has(RegFlags::UNDEF);
-                clobber_extra(self, state, if undef { &[] } else { &full_keep });
-                let partial = od.sub.is_some() && !undef;
-                let value_of = |u: RegUnit| match od.reg {
-                    RegRef::Virt(v) => Some(self.values.vreg(v)),
-                    RegRef::Phys(_) => Some(self.values.unit(u)),
-                    RegRef::NoReg => None,
-                };
-                // The old copies of the defined value die once, before any
-                // unit of the destination receives it: forgetting per unit
-                // would drop it from the units written just before.
-                if let RegRef::Virt(v) = od.reg {
-                    let x = self.values.vreg(v);
-                    if partial {
-                        let keep: Vec<RegUnit> =
-                            full_keep.iter().chain(ud.iter()).copied().collect();
-                        self.define(state, x, &[], &keep);
-                    } else {
-                        state.forget(x);
-                    }
-                } else {
-                    for &u in ud.iter() {
-                        if let Some(x) = value_of(u) {
-                            state.forget(x);
-                        }
-                    }
-                }
-                for (k, &u) in ud.iter().enumerate() {
-                    let Some(x) = value_of(u) else { continue };
-                    let mut from = if src_sets.len() == ud.len() {
-                        src_sets[k].clone()
-                    } else {
-                        meet_all()
-                    };
-                    from.remove(x);
-                    self.copy_value(state, x, &from, Loc::Reg(pd), u);
-                }
-                if undef && let RegRef::Virt(v) = od.reg {
-                    for &u in &full_keep {
-                        state.add_to_unit(u, self.values.vreg(v));
-                    }
-                }
-            }
+            Loc::Reg(pd) => self.copy_to_register(state, od, a, pd, &src_sets, appended),
             Loc::Slot(s) => {
-                clobber_extra(self, state, &[]);
+                self.clobber_appended(state, appended, &[]);
                 let RegRef::Virt(v) = od.reg else {
                     self.err(
                         K::BadEdit,
@@ -242,7 +81,7 @@ impl<'c, 't> Checker<'c, 't> {
                     return;
                 };
                 let x = self.values.vreg(v);
-                let mut from = meet_all();
+                let mut from = meet_all(&src_sets);
                 from.remove(x);
                 state.forget(x);
                 self.copy_value(state, x, &from, Loc::Slot(s), RegUnit(0));
@@ -251,6 +90,222 @@ impl<'c, 't> Checker<'c, 't> {
         if let RegRef::Virt(v) = od.reg {
             self.note_def(state, v, here.inst);
         }
+    }
+
+    /// The destination and source operands of the original COPY `o`
+    /// (reported when it lacks them).
+    fn copy_operands<'o>(
+        &mut self,
+        here: Here,
+        o: &'o InstData,
+    ) -> Option<(&'o RegOperand, &'o RegOperand)> {
+        if let (Some(Operand::Reg(od)), Some(Operand::Reg(os))) =
+            (o.operands.first(), o.operands.get(1))
+        {
+            return Some((od, os));
+        }
+        self.err(
+            K::InstructionChanged,
+            here,
+            None,
+            |_: &Self| "a COPY with a destination and a source".into(),
+            |_: &Self| "something else".into(),
+        );
+        None
+    }
+
+    /// The destination and source of an original COPY without an edit:
+    /// the registers of the allocated COPY `a`, checked against the
+    /// original's. `None` when there is nothing more to check: a changed
+    /// instruction or a virtual register left (both reported), or a
+    /// removed COPY of registers never rewritten (its values moved here).
+    fn unedited_locations(
+        &mut self,
+        here: Here,
+        state: &mut State,
+        o: &InstData,
+        a: &InstData,
+        removed: bool,
+    ) -> Option<(Loc, Loc)> {
+        if !removed && a.op != o.op {
+            let n = self.op_name(a.op);
+            self.err(
+                K::InstructionChanged,
+                here,
+                None,
+                |_: &Self| "COPY".into(),
+                |_: &Self| n,
+            );
+            return None;
+        }
+        let (Some(Operand::Reg(od)), Some(Operand::Reg(os))) =
+            (o.operands.first(), o.operands.get(1))
+        else {
+            return None;
+        };
+        let (Some(Operand::Reg(ad)), Some(Operand::Reg(as_))) =
+            (a.operands.first(), a.operands.get(1))
+        else {
+            return None;
+        };
+        match (self.phys_of(ad), self.phys_of(as_)) {
+            (Ok(Some(d)), Ok(Some(s))) => {
+                for (k, (or, ar, p)) in [(od, ad, d), (os, as_, s)].into_iter().enumerate() {
+                    self.check_copy_register(here, o, k, or, ar, p);
+                }
+                Some((Loc::Reg(d), Loc::Reg(s)))
+            }
+            (Err(w), _) | (_, Err(w)) if !removed => {
+                self.err(
+                    K::VirtualRegisterLeft,
+                    here,
+                    None,
+                    |_: &Self| "physical registers".into(),
+                    |_: &Self| w,
+                );
+                None
+            }
+            _ if removed => {
+                self.removed_virtual_copy(state, od, os, here.inst);
+                None
+            }
+            _ => None,
+        }
+    }
+
+    /// Operand `k` of a kept COPY, `or` in the original and `ar` in `p`
+    /// after allocation: a virtual register's class, or the fixed register
+    /// unchanged.
+    fn check_copy_register(
+        &mut self,
+        here: Here,
+        o: &InstData,
+        k: usize,
+        or: &RegOperand,
+        ar: &RegOperand,
+        p: Reg,
+    ) {
+        match or.reg {
+            RegRef::Virt(v) => self.check_class(here, o, k, v, ar, p),
+            RegRef::Phys(q) => {
+                let want = match or.sub {
+                    Some(i) => self.sub_reg(q, i),
+                    None => Some(q),
+                };
+                if want != Some(p) {
+                    let w = want.map_or("$noreg".into(), |r| self.reg_name(r));
+                    let f = self.reg_name(p);
+                    self.err(
+                        K::FixedRegisterChanged,
+                        here,
+                        Some(k),
+                        |_: &Self| w,
+                        |_: &Self| f,
+                    );
+                }
+            }
+            RegRef::NoReg => {}
+        }
+    }
+
+    /// Clobbers the implicit definitions appended to a kept COPY (`a`,
+    /// when it has any), except the lanes a partial copy keeps.
+    fn clobber_appended(&self, state: &mut State, appended: Option<&InstData>, keep: &[RegUnit]) {
+        let Some(a) = appended else { return };
+        let extra = InstData {
+            operands: a.operands[2..].to_vec(),
+            ..InstData::new(a.op)
+        };
+        let saved: Vec<(RegUnit, ValueSet)> =
+            keep.iter().map(|&u| (u, state.unit(u).clone())).collect();
+        self.clobber(&extra, state);
+        for (u, set) in saved {
+            state.set_unit(u, set);
+        }
+    }
+
+    /// A COPY's destination `od`, allocated to `pd`, receives per unit the
+    /// value the source held there (`src_sets`, per unit of the source, or
+    /// one set for a slot).
+    fn copy_to_register(
+        &self,
+        state: &mut State,
+        od: &RegOperand,
+        a: &InstData,
+        pd: Reg,
+        src_sets: &[ValueSet],
+        appended: Option<&InstData>,
+    ) {
+        let ud = self.units(pd);
+        let full_keep = self.copy_kept_lanes(od, a, pd);
+        // As for other partial definitions, the kept lanes are
+        // checked where they are read.
+        let undef = od.flags.has(RegFlags::UNDEF);
+        self.clobber_appended(state, appended, if undef { &[] } else { &full_keep });
+        let partial = od.sub.is_some() && !undef;
+        let value_of = |u: RegUnit| match od.reg {
+            RegRef::Virt(v) => Some(self.values.vreg(v)),
+            RegRef::Phys(_) => Some(self.values.unit(u)),
+            RegRef::NoReg => None,
+        };
+        // The old copies of the defined value die once, before any
+        // unit of the destination receives it: forgetting per unit
+        // would drop it from the units written just before.
+        if let RegRef::Virt(v) = od.reg {
+            let x = self.values.vreg(v);
+            if partial {
+                let keep: Vec<RegUnit> = full_keep.iter().chain(ud.iter()).copied().collect();
+                self.define(state, x, &[], &keep);
+            } else {
+                state.forget(x);
+            }
+        } else {
+            for &u in ud.iter() {
+                if let Some(x) = value_of(u) {
+                    state.forget(x);
+                }
+            }
+        }
+        for (k, &u) in ud.iter().enumerate() {
+            let Some(x) = value_of(u) else { continue };
+            let mut from = if src_sets.len() == ud.len() {
+                src_sets[k].clone()
+            } else {
+                meet_all(src_sets)
+            };
+            from.remove(x);
+            self.copy_value(state, x, &from, Loc::Reg(pd), u);
+        }
+        if undef && let RegRef::Virt(v) = od.reg {
+            for &u in &full_keep {
+                state.add_to_unit(u, self.values.vreg(v));
+            }
+        }
+    }
+
+    /// The units of the full register a sub-register COPY destination `od`
+    /// (allocated to `pd`) lies in, other than `pd`'s own: the lanes the
+    /// copy keeps.
+    fn copy_kept_lanes(&self, od: &RegOperand, a: &InstData, pd: Reg) -> Vec<RegUnit> {
+        let (RegRef::Virt(v), Some(idx)) = (od.reg, od.sub) else {
+            return Vec::new();
+        };
+        let ud = self.units(pd);
+        let ad = a
+            .operands
+            .first()
+            .and_then(Operand::as_reg)
+            .cloned()
+            .unwrap_or(RegOperand::def_of(pd));
+        self.full_reg(v, idx, &ad, pd)
+            .map(|f| {
+                self.units(f)
+                    .iter()
+                    .copied()
+                    .filter(|u| !ud.contains(u))
+                    .collect()
+            })
+            .unwrap_or_default()
     }
 
     /// `x` := the value a location holding `from` holds, placed in unit `u`
@@ -311,4 +366,25 @@ impl<'c, 't> Checker<'c, 't> {
         }
         self.note_def(state, a, i);
     }
+}
+
+/// The destination and source an edit on an original COPY says it became
+/// (`None` for a rematerialization, which it cannot be).
+fn edit_locations(edit: Edit) -> Option<(Loc, Loc)> {
+    match edit {
+        Edit::Spill { from, slot } => Some((Loc::Slot(slot), Loc::Reg(from))),
+        Edit::Reload { slot, to } => Some((Loc::Reg(to), Loc::Slot(slot))),
+        Edit::Copy { from, to } => Some((Loc::Reg(to), Loc::Reg(from))),
+        Edit::Remat { .. } => None,
+    }
+}
+
+/// The values every one of `sets` holds (none when there are no sets).
+fn meet_all(sets: &[ValueSet]) -> ValueSet {
+    let mut it = sets.iter();
+    let mut acc = it.next().cloned().unwrap_or_default();
+    for s in it {
+        acc.intersect(s);
+    }
+    acc
 }

@@ -2,7 +2,7 @@
 
 use crate::ir::{Generic, Inst, InstData, Op, Operand, RegFlags, RegOperand, RegRef, VReg};
 use crate::record::FoldedAccess;
-use crate::target::{InstrFlags, Reg, RegUnit, SubRegIndex};
+use crate::target::{InstrDesc, InstrFlags, Reg, RegUnit, SubRegIndex};
 
 use super::super::state::{State, Value, ValueSet};
 use super::{Checker, Here};
@@ -234,16 +234,7 @@ impl<'c, 't> Checker<'c, 't> {
         let Some(a) = self.alloc.insts.get(here.inst.index()) else {
             return;
         };
-        if a.op != o.op || a.operands.len() < o.operands.len() {
-            let (on, an) = (self.op_name(o.op), self.op_name(a.op));
-            let (ol, al) = (o.operands.len(), a.operands.len());
-            self.err(
-                K::InstructionChanged,
-                here,
-                None,
-                |_: &Self| format!("{on} with {ol} operands"),
-                |_: &Self| format!("{an} with {al}"),
-            );
+        if !self.same_shape(here, o, a) {
             return;
         }
         // An unknown opcode has no operand classes to check: its virtual
@@ -252,75 +243,42 @@ impl<'c, 't> Checker<'c, 't> {
             Op::Target(op) => self.t.instrs.get(op.index()),
             Op::Generic(_) | Op::Unknown(_) => None,
         };
-        // Which physical register each allocated operand names.
+        let phys = self.allocated_registers(here, o, a);
+        self.check_ties(here, o, desc, &phys);
+        self.check_early_clobbers(here, o, a, desc, &phys);
+        self.check_uses(here, state, o, &phys);
+        self.check_implicit_uses(here, state, o, desc);
+        let mut partial = self.kept_lanes(o, a, &phys);
+        self.clobber_keeping(state, o, a, &partial);
+        self.record_defs(here, state, o, &phys, &mut partial);
+    }
+
+    /// Whether the allocated instruction `a` has the original `o`'s opcode
+    /// and at least its operands (reported when not).
+    fn same_shape(&mut self, here: Here, o: &InstData, a: &InstData) -> bool {
+        if a.op == o.op && a.operands.len() >= o.operands.len() {
+            return true;
+        }
+        let (on, an) = (self.op_name(o.op), self.op_name(a.op));
+        let (ol, al) = (o.operands.len(), a.operands.len());
+        self.err(
+            K::InstructionChanged,
+            here,
+            None,
+            |_: &Self| format!("{on} with {ol} operands"),
+            |_: &Self| format!("{an} with {al}"),
+        );
+        false
+    }
+
+    /// Which physical register each allocated operand names, each operand
+    /// checked against the original's on the way.
+    fn allocated_registers(&mut self, here: Here, o: &InstData, a: &InstData) -> Vec<Option<Reg>> {
         let mut phys: Vec<Option<Reg>> = vec![None; a.operands.len()];
         for (k, aop) in a.operands.iter().enumerate() {
             match (o.operands.get(k), aop) {
                 (Some(Operand::Reg(or)), Operand::Reg(ar)) => {
-                    if or.is_def() != ar.is_def() {
-                        self.err(
-                            K::InstructionChanged,
-                            here,
-                            Some(k),
-                            |_: &Self| {
-                                if or.is_def() {
-                                    "a definition".into()
-                                } else {
-                                    "a use".into()
-                                }
-                            },
-                            |_: &Self| {
-                                if ar.is_def() {
-                                    "a definition".into()
-                                } else {
-                                    "a use".into()
-                                }
-                            },
-                        );
-                        continue;
-                    }
-                    let p = match self.phys_of(ar) {
-                        Ok(p) => p,
-                        Err(what) => {
-                            self.err(
-                                K::VirtualRegisterLeft,
-                                here,
-                                Some(k),
-                                |_: &Self| "a physical register".into(),
-                                |_: &Self| what,
-                            );
-                            continue;
-                        }
-                    };
-                    phys[k] = p;
-                    match (or.reg, p) {
-                        (RegRef::Phys(q), _) => {
-                            let want = match or.sub {
-                                Some(i) => self.sub_reg(q, i),
-                                None => Some(q),
-                            };
-                            if want != p {
-                                let w = want.map_or("$noreg".into(), |r| self.reg_name(r));
-                                let f = p.map_or("$noreg".into(), |r| self.reg_name(r));
-                                self.err(
-                                    K::FixedRegisterChanged,
-                                    here,
-                                    Some(k),
-                                    |_: &Self| w,
-                                    |_: &Self| f,
-                                );
-                            }
-                        }
-                        (RegRef::Virt(v), Some(p)) => self.check_class(here, o, k, v, ar, p),
-                        (RegRef::Virt(v), None) => self.err(
-                            K::WrongClass,
-                            here,
-                            Some(k),
-                            |_: &Self| format!("a register for %{}", v.0),
-                            |_: &Self| "$noreg".into(),
-                        ),
-                        (RegRef::NoReg, _) => {}
-                    }
+                    phys[k] = self.allocated_register(here, o, k, or, ar);
                 }
                 (Some(oo), ao) => {
                     if oo != ao {
@@ -356,35 +314,94 @@ impl<'c, 't> Checker<'c, 't> {
                 }
             }
         }
-        let reg_of = |k: usize| o.operands.get(k).and_then(Operand::as_reg);
-        // The definition use `k` is tied to: by the MIR, the description,
-        // or, for an opcode the description lacks, by naming the register
-        // (and sub-register) a definition names (`UnknownOp`: LLVM prints
-        // only the ties its description cannot imply, so such a tie is
-        // invisible; one virtual register is one register there).
-        let tie_of = |k: usize| {
-            let r = reg_of(k)?;
-            if r.is_def() {
+        phys
+    }
+
+    /// The physical register the allocated register operand `k`, `ar`,
+    /// names, checked against the original's `or`: the same direction, no
+    /// virtual register left, a fixed register kept, an allocated one of
+    /// the right class. `None` when it names none or a check failed.
+    fn allocated_register(
+        &mut self,
+        here: Here,
+        o: &InstData,
+        k: usize,
+        or: &RegOperand,
+        ar: &RegOperand,
+    ) -> Option<Reg> {
+        if or.is_def() != ar.is_def() {
+            let direction = |r: &RegOperand| -> String {
+                if r.is_def() {
+                    "a definition".into()
+                } else {
+                    "a use".into()
+                }
+            };
+            self.err(
+                K::InstructionChanged,
+                here,
+                Some(k),
+                |_: &Self| direction(or),
+                |_: &Self| direction(ar),
+            );
+            return None;
+        }
+        let p = match self.phys_of(ar) {
+            Ok(p) => p,
+            Err(what) => {
+                self.err(
+                    K::VirtualRegisterLeft,
+                    here,
+                    Some(k),
+                    |_: &Self| "a physical register".into(),
+                    |_: &Self| what,
+                );
                 return None;
             }
-            r.tied_to.map(usize::from).or_else(|| {
-                if r.is_implicit() {
-                    None
-                } else if let Op::Unknown(_) = o.op {
-                    let v @ RegRef::Virt(_) = r.reg else {
-                        return None;
-                    };
-                    (0..o.operands.len()).find(|&d| {
-                        reg_of(d).is_some_and(|x| x.is_def() && x.reg == v && x.sub == r.sub)
-                    })
-                } else {
-                    desc.and_then(|d| d.tied_to(k))
-                }
-            })
         };
-        // Tied operands: the use and its definition in one register.
+        match (or.reg, p) {
+            (RegRef::Phys(q), _) => {
+                let want = match or.sub {
+                    Some(i) => self.sub_reg(q, i),
+                    None => Some(q),
+                };
+                if want != p {
+                    let w = want.map_or("$noreg".into(), |r| self.reg_name(r));
+                    let f = p.map_or("$noreg".into(), |r| self.reg_name(r));
+                    self.err(
+                        K::FixedRegisterChanged,
+                        here,
+                        Some(k),
+                        |_: &Self| w,
+                        |_: &Self| f,
+                    );
+                }
+            }
+            (RegRef::Virt(v), Some(p)) => self.check_class(here, o, k, v, ar, p),
+            (RegRef::Virt(v), None) => self.err(
+                K::WrongClass,
+                here,
+                Some(k),
+                |_: &Self| format!("a register for %{}", v.0),
+                |_: &Self| "$noreg".into(),
+            ),
+            (RegRef::NoReg, _) => {}
+        }
+        p
+    }
+
+    /// Tied operands: the use and its definition in one register.
+    fn check_ties(
+        &mut self,
+        here: Here,
+        o: &InstData,
+        desc: Option<&InstrDesc<'_>>,
+        phys: &[Option<Reg>],
+    ) {
         for k in 0..o.operands.len() {
-            let Some(d) = tie_of(k) else { continue };
+            let Some(d) = tie_of(o, desc, k) else {
+                continue;
+            };
             if let (Some(Some(pu)), Some(Some(pd))) = (phys.get(k), phys.get(d))
                 && pu != pd
             {
@@ -397,11 +414,21 @@ impl<'c, 't> Checker<'c, 't> {
                 self.err(K::TiedMismatch, here, Some(d), |_: &Self| w, |_: &Self| f);
             }
         }
-        // Early-clobber definitions share no unit with any use.
+    }
+
+    /// Early-clobber definitions share no unit with any use.
+    fn check_early_clobbers(
+        &mut self,
+        here: Here,
+        o: &InstData,
+        a: &InstData,
+        desc: Option<&InstrDesc<'_>>,
+        phys: &[Option<Reg>],
+    ) {
         for (d, op) in a.operands.iter().enumerate() {
             let Some(r) = op.as_reg() else { continue };
             let early = r.flags.has(RegFlags::EARLY_CLOBBER)
-                || reg_of(d).is_some_and(|o| o.flags.has(RegFlags::EARLY_CLOBBER))
+                || original_reg(o, d).is_some_and(|o| o.flags.has(RegFlags::EARLY_CLOBBER))
                 || (!r.is_implicit()
                     && desc
                         .and_then(|x| x.operands.get(d))
@@ -414,7 +441,7 @@ impl<'c, 't> Checker<'c, 't> {
             };
             for (k, uop) in a.operands.iter().enumerate() {
                 let Some(u) = uop.as_reg() else { continue };
-                let tied = tie_of(k) == Some(d);
+                let tied = tie_of(o, desc, k) == Some(d);
                 if u.is_def() || tied {
                     continue;
                 }
@@ -438,7 +465,10 @@ impl<'c, 't> Checker<'c, 't> {
                 }
             }
         }
-        // Uses read what the original read.
+    }
+
+    /// Uses read what the original read.
+    fn check_uses(&mut self, here: Here, state: &State, o: &InstData, phys: &[Option<Reg>]) {
         for (k, op) in o.operands.iter().enumerate() {
             let Some(r) = op.as_reg() else { continue };
             if r.is_def()
@@ -452,9 +482,18 @@ impl<'c, 't> Checker<'c, 't> {
                 self.check_reads(here, Some(k), r.reg, p, state);
             }
         }
-        // The description's implicit uses read their registers whether the
-        // operands name them or not (a call's may be left out): each must
-        // hold what the original held there.
+    }
+
+    /// The description's implicit uses read their registers whether the
+    /// operands name them or not (a call's may be left out): each must
+    /// hold what the original held there.
+    fn check_implicit_uses(
+        &mut self,
+        here: Here,
+        state: &State,
+        o: &InstData,
+        desc: Option<&InstrDesc<'_>>,
+    ) {
         for &r in desc.map_or(&[][..], |d| &d.implicit_uses[..]) {
             let named = o
                 .operands
@@ -465,10 +504,14 @@ impl<'c, 't> Checker<'c, 't> {
                 self.check_reads(here, None, RegRef::Phys(r), r, state);
             }
         }
-        // A sub-register definition without `undef` keeps the other lanes.
-        // Whether they hold the register's value is checked where a lane is
-        // read, not here: with sub-register liveness a lane that is dead at
-        // this point may legitimately hold another register's value.
+    }
+
+    /// Per operand, the units a sub-register definition without `undef`
+    /// keeps: the other lanes of the full register. Whether they hold the
+    /// register's value is checked where a lane is read, not here: with
+    /// sub-register liveness a lane that is dead at this point may
+    /// legitimately hold another register's value.
+    fn kept_lanes(&self, o: &InstData, a: &InstData, phys: &[Option<Reg>]) -> Vec<Vec<RegUnit>> {
         let mut partial: Vec<Vec<RegUnit>> = vec![Vec::new(); o.operands.len()];
         for (k, op) in o.operands.iter().enumerate() {
             let (Some(r), Some(Some(p)), Some(Operand::Reg(ar))) =
@@ -493,14 +536,23 @@ impl<'c, 't> Checker<'c, 't> {
                 .collect();
             partial[k] = others;
         }
-        // Definitions: clobber everything written, then record the values.
-        // The kept lanes of a partial definition survive the clobber: the
-        // rewriter marks the whole register `implicit-def` (as LLVM's does),
-        // but those lanes are not written.
+        partial
+    }
+
+    /// Clobbers everything `a` writes, except the kept lanes of a partial
+    /// definition: the rewriter marks the whole register `implicit-def`
+    /// (as LLVM's does), but those lanes are not written.
+    fn clobber_keeping(
+        &self,
+        state: &mut State,
+        o: &InstData,
+        a: &InstData,
+        partial: &[Vec<RegUnit>],
+    ) {
         let kept: Vec<(RegUnit, ValueSet)> = o
             .operands
             .iter()
-            .zip(&partial)
+            .zip(partial)
             .filter(|(op, _)| op.as_reg().is_some_and(|r| !r.flags.has(RegFlags::UNDEF)))
             .flat_map(|(_, units)| units.iter().map(|&u| (u, state.unit(u).clone())))
             .collect();
@@ -508,6 +560,18 @@ impl<'c, 't> Checker<'c, 't> {
         for (u, set) in kept {
             state.set_unit(u, set);
         }
+    }
+
+    /// Records the values the definitions write, the lanes a partial
+    /// definition keeps (`partial`, taken) included.
+    fn record_defs(
+        &self,
+        here: Here,
+        state: &mut State,
+        o: &InstData,
+        phys: &[Option<Reg>],
+        partial: &mut [Vec<RegUnit>],
+    ) {
         for (k, op) in o.operands.iter().enumerate() {
             let Some(r) = op.as_reg() else { continue };
             if !r.is_def() {
@@ -602,4 +666,35 @@ impl<'c, 't> Checker<'c, 't> {
             }
         }
     }
+}
+
+/// Operand `k` of the original instruction `o`, when it is a register.
+fn original_reg(o: &InstData, k: usize) -> Option<&RegOperand> {
+    o.operands.get(k).and_then(Operand::as_reg)
+}
+
+/// The definition use `k` of `o` is tied to: by the MIR, the description,
+/// or, for an opcode the description lacks, by naming the register (and
+/// sub-register) a definition names (`UnknownOp`: LLVM prints only the
+/// ties its description cannot imply, so such a tie is invisible; one
+/// virtual register is one register there).
+fn tie_of(o: &InstData, desc: Option<&InstrDesc<'_>>, k: usize) -> Option<usize> {
+    let r = original_reg(o, k)?;
+    if r.is_def() {
+        return None;
+    }
+    r.tied_to.map(usize::from).or_else(|| {
+        if r.is_implicit() {
+            None
+        } else if let Op::Unknown(_) = o.op {
+            let v @ RegRef::Virt(_) = r.reg else {
+                return None;
+            };
+            (0..o.operands.len()).find(|&d| {
+                original_reg(o, d).is_some_and(|x| x.is_def() && x.reg == v && x.sub == r.sub)
+            })
+        } else {
+            desc.and_then(|d| d.tied_to(k))
+        }
+    })
 }

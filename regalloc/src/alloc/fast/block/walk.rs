@@ -2,7 +2,7 @@
 
 use crate::AllocError;
 
-use crate::ir::{Block, Generic, MachineFunction, Op};
+use crate::ir::{Block, Generic, Inst, MachineFunction, Op};
 use crate::record::Removed;
 use crate::target::Reg;
 
@@ -16,12 +16,38 @@ impl Fast<'_, '_> {
         func: &mut MachineFunction,
         b: Block,
     ) -> Result<(), AllocError> {
+        self.enter_block(func, b);
+        let insts = std::mem::take(&mut func.blocks[b.index()].insts);
+        let mut rev = std::mem::take(&mut self.rev);
+        rev.clear();
+        let walked = self
+            .walk_instructions(func, &insts, &mut rev)
+            .and_then(|any_removed| Ok((self.reload_live_at_top(func)?, any_removed)));
+        let insts = match walked {
+            Ok((begin, any_removed)) => {
+                let insts = self.new_list(func, b, insts, &rev, &begin, any_removed);
+                self.lists.begin = begin;
+                insts
+            }
+            Err(e) => {
+                func.blocks[b.index()].insts = insts;
+                self.rev = rev;
+                return Err(e);
+            }
+        };
+        func.blocks[b.index()].insts = insts;
+        self.rev = rev;
+        Ok(())
+    }
+
+    /// Starts block `b`: every unit free but the physical registers live
+    /// into a successor, which stay untouched here.
+    fn enter_block(&mut self, func: &MachineFunction, b: Block) {
         self.block = b;
         self.unit_state.fill(FREE);
         self.epoch += 1;
         self.lists.live_list.clear();
         self.has_succs = !func.block(b).succs.is_empty();
-        // Physical registers live into a successor stay untouched here.
         for s in 0..func.block(b).succs.len() {
             let sb = func.block(b).succs[s].block;
             for l in 0..func.block(sb).live_ins.len() {
@@ -31,22 +57,24 @@ impl Fast<'_, '_> {
                 }
             }
         }
-        let mut insts = std::mem::take(&mut func.blocks[b.index()].insts);
-        let mut rev = std::mem::take(&mut self.rev);
-        rev.clear();
+    }
+
+    /// Allocates the block's instructions `insts` from the bottom up,
+    /// listing in `rev`, bottom first, each one with the code inserted
+    /// around it. Whether any is an identity copy to take out (marked in
+    /// `removing`).
+    fn walk_instructions(
+        &mut self,
+        func: &mut MachineFunction,
+        insts: &[Inst],
+        rev: &mut Vec<Inst>,
+    ) -> Result<bool, AllocError> {
         let mut any_removed = false;
         for &mi in insts.iter().rev() {
             self.inst = mi;
             self.lists.after.clear();
             self.lists.before.clear();
-            let identity = match self.allocate_inst(func, mi) {
-                Ok(x) => x,
-                Err(e) => {
-                    func.blocks[b.index()].insts = insts;
-                    self.rev = rev;
-                    return Err(e);
-                }
-            };
+            let identity = self.allocate_inst(func, mi)?;
             // Most instructions get nothing around them: skip the two
             // extends (each a capacity check) then.
             if !self.lists.after.is_empty() {
@@ -61,27 +89,38 @@ impl Fast<'_, '_> {
                 any_removed = true;
             }
         }
-        // Values still wanted at the top come from their slots.
+        Ok(any_removed)
+    }
+
+    /// The reloads of the values still wanted at the top, which come from
+    /// their slots.
+    fn reload_live_at_top(&mut self, func: &mut MachineFunction) -> Result<Vec<Inst>, AllocError> {
         let mut begin = std::mem::take(&mut self.lists.begin);
         begin.clear();
         for i in 0..self.lists.live_list.len() {
             let v = self.lists.live_list[i];
             let p = self.v[v as usize].phys;
             if p != NO_REG {
-                match self.slot_access(func, v, Reg(p), Kind::Reload) {
-                    Ok(id) => begin.push(id),
-                    Err(e) => {
-                        func.blocks[b.index()].insts = insts;
-                        self.rev = rev;
-                        return Err(e);
-                    }
-                }
+                begin.push(self.slot_access(func, v, Reg(p), Kind::Reload)?);
             }
         }
-        // The new list goes into the block's own vector, in layout order:
-        // labels, the reloads for the top, the rest. It has room unless
-        // something was inserted; then it is replaced rather than grown
-        // (growing would copy the old entries, all of them stale).
+        Ok(begin)
+    }
+
+    /// The block's new instruction list, in layout order, in the block's
+    /// own vector `insts`: labels, the reloads for the top (`begin`), the
+    /// rest of `rev` (identity copies taken out when `any_removed`). It
+    /// has room unless something was inserted; then it is replaced rather
+    /// than grown (growing would copy the old entries, all of them stale).
+    fn new_list(
+        &mut self,
+        func: &MachineFunction,
+        b: Block,
+        mut insts: Vec<Inst>,
+        rev: &[Inst],
+        begin: &[Inst],
+        any_removed: bool,
+    ) -> Vec<Inst> {
         let n = rev.len() + begin.len();
         insts.clear();
         if insts.capacity() < n {
@@ -99,36 +138,39 @@ impl Fast<'_, '_> {
             .count();
         let (rest, labels) = rev.split_at(rev.len() - at);
         insts.extend(labels.iter().rev());
-        insts.extend_from_slice(&begin);
-        self.lists.begin = begin;
+        insts.extend_from_slice(begin);
         if any_removed {
-            // Identity copies are taken out while the rest is copied in
-            // (one pass, not a copy and then a filtering pass). Labels and
-            // the reloads for the top are never taken out and come first,
-            // so only the rest has removed entries. Removed entries from
-            // `pending` on wait for the next kept instruction; those after
-            // the last one stay `None` (at the end).
-            let mut pending = self.record.removed.len();
-            for &i in rest.iter().rev() {
-                if i.index() < self.removing.len() && self.removing[i.index()] {
-                    self.record.removed.push(Removed {
-                        inst: i,
-                        block: b,
-                        before: None,
-                    });
-                } else {
-                    for r in &mut self.record.removed[pending..] {
-                        r.before = Some(i);
-                    }
-                    pending = self.record.removed.len();
-                    insts.push(i);
-                }
-            }
+            self.take_out_identity_copies(b, rest, &mut insts);
         } else {
             insts.extend(rest.iter().rev());
         }
-        func.blocks[b.index()].insts = insts;
-        self.rev = rev;
-        Ok(())
+        insts
+    }
+
+    /// Copies `rest` (bottom first) into `insts` in layout order, taking
+    /// out the identity copies and recording where each stood.
+    fn take_out_identity_copies(&mut self, b: Block, rest: &[Inst], insts: &mut Vec<Inst>) {
+        // Identity copies are taken out while the rest is copied in
+        // (one pass, not a copy and then a filtering pass). Labels and
+        // the reloads for the top are never taken out and come first,
+        // so only the rest has removed entries. Removed entries from
+        // `pending` on wait for the next kept instruction; those after
+        // the last one stay `None` (at the end).
+        let mut pending = self.record.removed.len();
+        for &i in rest.iter().rev() {
+            if i.index() < self.removing.len() && self.removing[i.index()] {
+                self.record.removed.push(Removed {
+                    inst: i,
+                    block: b,
+                    before: None,
+                });
+            } else {
+                for r in &mut self.record.removed[pending..] {
+                    r.before = Some(i);
+                }
+                pending = self.record.removed.len();
+                insts.push(i);
+            }
+        }
     }
 }
