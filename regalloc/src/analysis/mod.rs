@@ -9,10 +9,12 @@
 mod bitset;
 pub mod bundles;
 pub mod cfg;
+pub(crate) mod dataflow;
 pub mod dom;
 pub mod freq;
 pub mod intervals;
 pub mod loops;
+pub(crate) mod phys_liveness;
 pub mod print;
 pub mod ranges;
 pub mod slots;

@@ -9,6 +9,7 @@
 //! definition gets LLVM's `[def, dead)` segment.
 
 use super::cfg::Cfg;
+use super::dataflow;
 use super::slots::{Slot, SlotIndex, SlotIndexes};
 use crate::ir::Block;
 
@@ -407,43 +408,22 @@ impl RangeBuilder {
             }
             if multi { PHI_BIT | b.0 } else { seen }
         };
-        // Rounds in RPO until nothing changes. In every round after the
-        // first, the first block to change can only be one with a back
-        // edge into it: every other block saw, when last computed, the
-        // values its predecessors (all earlier in RPO) still have. So a
-        // round first recomputes those blocks alone, in order, up to the
-        // first that changes, and computes the whole rest of the round
-        // only from there: the same steps as full rounds, minus
-        // recomputations that change nothing.
-        let limit = 2 * live_blocks.len() + 2;
-        let mut changed = !single_value;
-        let mut rounds = 0;
-        while changed && rounds <= limit {
-            changed = false;
-            rounds += 1;
-            let mut from = 0;
-            if rounds > 1 {
-                from = live_blocks.len();
-                for (k, &b) in live_blocks.iter().enumerate() {
-                    if !cfg.back_pred[b.index()] {
-                        continue;
-                    }
+        // Rounds in RPO until nothing changes, each after the first from
+        // the first loop entry that changes (see `forward_rounds`).
+        if !single_value {
+            dataflow::forward_rounds(
+                &live_blocks,
+                2 * live_blocks.len() + 3,
+                |b| cfg.back_pred[b.index()],
+                |b| {
                     let new = entry_value(facts, b);
-                    if new != facts[b.index()].in_val {
+                    let changed = new != facts[b.index()].in_val;
+                    if changed {
                         facts[b.index()].in_val = new;
-                        changed = true;
-                        from = k + 1;
-                        break;
                     }
-                }
-            }
-            for &b in &live_blocks[from..] {
-                let new = entry_value(facts, b);
-                if new != facts[b.index()].in_val {
-                    facts[b.index()].in_val = new;
-                    changed = true;
-                }
-            }
+                    changed
+                },
+            );
         }
         // The blocks the range enters, in layout order, and (as
         // `seg_blocks`) those together with the touched ones, where

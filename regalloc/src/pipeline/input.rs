@@ -19,6 +19,7 @@
 //! fix, instead of being allocated wrongly.
 
 use super::Allocator;
+use crate::analysis::dataflow::{self, BlockPreds};
 use crate::error::{AllocError, AllocErrorKind};
 use crate::ir::{Block, Generic, Inst, MachineFunction, Op, Operand, RegFlags, RegRef, VReg};
 use crate::target::{TargetInfo, bits};
@@ -189,43 +190,36 @@ fn defined_on_entry(
     words: usize,
 ) -> Vec<Option<Vec<u32>>> {
     let n = func.blocks.len();
-    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (b, d) in func.blocks.iter().enumerate() {
-        for s in &d.succs {
-            if s.block.index() < n {
-                preds[s.block.index()].push(b);
-            }
-        }
-    }
+    let preds = BlockPreds::new(func);
     let order = reverse_post_order(func);
     // Block ends; until a block is visited its end counts as "everything
     // defined", the neutral element of the meet.
     let mut out = vec![u32::MAX; n * words];
     let mut start = vec![0u32; words];
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for &b in &order {
-            start.fill(if b == 0 { 0 } else { u32::MAX });
-            for &p in &preds[b] {
-                let end = &out[p * words..(p + 1) * words];
-                start.iter_mut().zip(end).for_each(|(w, x)| *w &= x);
-            }
-            let defs = &block_defs[b * words..(b + 1) * words];
-            for (k, (w, d)) in start.iter().zip(defs).enumerate() {
-                let e = &mut out[b * words + k];
-                if *e != w | d {
-                    *e = w | d;
-                    changed = true;
-                }
+    dataflow::rounds(&order, usize::MAX, |b| {
+        start.fill(if b == 0 { 0 } else { u32::MAX });
+        for &p in preds.of(b) {
+            let p = p as usize;
+            let end = &out[p * words..(p + 1) * words];
+            start.iter_mut().zip(end).for_each(|(w, x)| *w &= x);
+        }
+        let defs = &block_defs[b * words..(b + 1) * words];
+        let mut changed = false;
+        for (k, (w, d)) in start.iter().zip(defs).enumerate() {
+            let e = &mut out[b * words + k];
+            if *e != w | d {
+                *e = w | d;
+                changed = true;
             }
         }
-    }
+        changed
+    });
     // The starts, once more from the settled ends.
     let mut ins = vec![None; n];
     for &b in &order {
         start.fill(if b == 0 { 0 } else { u32::MAX });
-        for &p in &preds[b] {
+        for &p in preds.of(b) {
+            let p = p as usize;
             let end = &out[p * words..(p + 1) * words];
             start.iter_mut().zip(end).for_each(|(w, x)| *w &= x);
         }

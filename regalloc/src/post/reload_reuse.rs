@@ -22,7 +22,7 @@
 //! recorded as a copy, which the checker follows like any other (the
 //! source must hold the value the reload would have read).
 
-use crate::analysis::Cfg;
+use crate::analysis::{Cfg, dataflow};
 use crate::ir::{
     Block, Generic, Inst, InstData, MachineFunction, Op, Operand, RegFlags, RegMask, RegOperand,
     RegRef,
@@ -145,42 +145,37 @@ pub fn reuse_reloads(
     // Exit states; `None` until the block first runs (optimistic: a loop's
     // back edge does not empty the header's state before it is known).
     let mut out: Vec<Option<Holders>> = vec![None; nb];
-    let mut changed = true;
-    let mut rounds = 0;
     // The state along a block, one buffer for every block of every round:
     // an exit state is copied out only where it changed.
     let mut state: Holders = Vec::new();
-    while changed {
-        changed = false;
-        rounds += 1;
-        if rounds > 64 {
-            // Not settled: change nothing.
-            return 0;
+    let settled = dataflow::rounds(&cfg.rpo, 64, |b| {
+        entry(&cfg, &out, b, &mut state);
+        for e in events_of(b) {
+            step(
+                t,
+                func,
+                &overlaps,
+                e,
+                &mut classes,
+                &mut state,
+                &mut |_, _| {},
+            );
         }
-        for &b in &cfg.rpo {
-            entry(&cfg, &out, b, &mut state);
-            for e in events_of(b) {
-                step(
-                    t,
-                    func,
-                    &overlaps,
-                    e,
-                    &mut classes,
-                    &mut state,
-                    &mut |_, _| {},
-                );
-            }
-            if out[b.index()].as_ref() != Some(&state) {
-                match &mut out[b.index()] {
-                    Some(o) => {
-                        o.clear();
-                        o.extend_from_slice(&state);
-                    }
-                    o => *o = Some(state.clone()),
-                }
-                changed = true;
-            }
+        if out[b.index()].as_ref() == Some(&state) {
+            return false;
         }
+        match &mut out[b.index()] {
+            Some(o) => {
+                o.clear();
+                o.extend_from_slice(&state);
+            }
+            o => *o = Some(state.clone()),
+        }
+        true
+    });
+    if settled.is_none() {
+        // Not settled: change nothing.
+        return 0;
     }
     // The reloads a register can serve, from the settled states.
     let mut served: Vec<(Inst, Reg, Reg)> = Vec::new();
