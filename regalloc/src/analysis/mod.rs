@@ -18,6 +18,7 @@ pub(crate) mod phys_liveness;
 pub mod print;
 pub mod ranges;
 pub mod slots;
+pub(crate) mod stamp;
 pub mod weights;
 
 pub use bitset::BitSet;

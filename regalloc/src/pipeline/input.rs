@@ -20,6 +20,7 @@
 
 use super::Allocator;
 use crate::analysis::dataflow::{self, BlockPreds};
+use crate::analysis::stamp::StampSet;
 use crate::error::{AllocError, AllocErrorKind};
 use crate::ir::{Block, Generic, Inst, MachineFunction, Op, Operand, RegFlags, RegRef, VReg};
 use crate::target::{TargetInfo, bits};
@@ -134,13 +135,13 @@ pub fn check_defined_before_use(
 /// Every read of a virtual register before its block defines it (in
 /// layout order), and every (block, register) definition.
 fn exposed_reads(func: &MachineFunction) -> (Vec<ExposedRead>, Vec<(Block, VReg)>) {
-    // The block (plus one) that last defined each register, so that a read
+    // The registers the current block has defined so far, so that a read
     // after a definition in the same block is not exposed.
-    let mut defined_by: Vec<u32> = vec![0; func.vregs.len()];
+    let mut defined = StampSet::new(func.vregs.len());
     let mut exposed = Vec::new();
     let mut defs = Vec::new();
     for b in func.block_ids() {
-        let stamp = b.0 + 1;
+        defined.clear();
         for &i in &func.block(b).insts {
             let inst = func.inst(i);
             if crate::analysis::slots::is_debug_or_probe(inst.op) {
@@ -153,7 +154,7 @@ fn exposed_reads(func: &MachineFunction) -> (Vec<ExposedRead>, Vec<(Block, VReg)
                     && !r.flags.has(RegFlags::INTERNAL)
                     && !r.flags.has(RegFlags::DEBUG_USE)
                     && (!r.is_def() || r.sub.is_some());
-                if reads && defined_by.get(v.index()).is_some_and(|&s| s != stamp) {
+                if reads && v.index() < defined.len() && !defined.contains(v.index()) {
                     exposed.push(ExposedRead {
                         block: b,
                         inst: i,
@@ -166,12 +167,9 @@ fn exposed_reads(func: &MachineFunction) -> (Vec<ExposedRead>, Vec<(Block, VReg)
                 if let Operand::Reg(r) = o
                     && let RegRef::Virt(v) = r.reg
                     && r.is_def()
-                    && let Some(s) = defined_by.get_mut(v.index())
+                    && defined.insert(v.index())
                 {
-                    if *s != stamp {
-                        defs.push((b, v));
-                    }
-                    *s = stamp;
+                    defs.push((b, v));
                 }
             }
         }
