@@ -2,7 +2,7 @@
 
 use regalloc::alloc::order::function_reserved;
 use regalloc::ir::MachineFunction;
-use regalloc::post::rewrite::update_live_ins;
+use regalloc::analysis::phys_liveness::update_live_ins;
 use regalloc::target::TargetInfo;
 
 fn x86() -> &'static TargetInfo<'static> {

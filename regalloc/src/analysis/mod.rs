@@ -14,7 +14,7 @@ pub mod dom;
 pub mod freq;
 pub mod intervals;
 pub mod loops;
-pub(crate) mod phys_liveness;
+pub mod phys_liveness;
 pub mod print;
 pub mod ranges;
 pub mod slots;

@@ -2,13 +2,13 @@
 //!
 //! Both users solve the same problem: the units live into each block,
 //! reserved and constant registers left out (LLVM does not track them), by
-//! a backward dataflow over the successor edges ([`solve_live_ins`], on
-//! the worklist of [`super::dataflow`]). They differ in the block transfer
+//! a backward dataflow over the successor edges (`solve_live_ins`, on
+//! the worklist of `analysis::dataflow`). They differ in the block transfer
 //! and in the names:
 //! - the Fast allocator walks each block's code from its live-out, setting
 //!   kill and dead flags on the way (a block walked again sets them again,
 //!   from the final live-outs in the end), and names a set by the largest
-//!   registers wholly in it ([`cover_widest`]), as LLVM's RegAllocFast
+//!   registers wholly in it (`cover_widest`), as LLVM's RegAllocFast
 //!   leaves them (`fast/liveness.rs`);
 //! - after the other allocators, [`update_live_ins`] sums each block up
 //!   once as read-before-written and written units, solves on those, and
@@ -182,7 +182,7 @@ pub(crate) fn cover_widest(
 /// its code and its successors read (reserved registers (`reserved`, by
 /// register, on top of the table's) and constant registers are not
 /// tracked), naming each live unit as the code names it.
-pub(crate) fn update_live_ins(t: &TargetInfo<'_>, func: &mut MachineFunction, reserved: &[bool]) {
+pub fn update_live_ins(t: &TargetInfo<'_>, func: &mut MachineFunction, reserved: &[bool]) {
     let nu = t.units.len();
     let nb = func.blocks.len();
     let words = nu.div_ceil(64);
