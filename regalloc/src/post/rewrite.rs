@@ -28,16 +28,16 @@
 //! runs once the code no longer changes (after reload reuse).
 
 use crate::alloc::Decisions;
-use crate::alloc::spiller::SpillKind;
+use crate::alloc::spiller::{SpillCode, SpillKind};
 use crate::alloc::virtmap::VirtRegMap;
-use crate::analysis::{Analyses, Slot};
+use crate::analysis::{Analyses, Slot, SlotIndex};
 use crate::error::{AllocError, AllocErrorKind};
 use crate::ir::{
     Block, FrameRef, Inst, MachineFunction, MemFlags, MemOperand, Operand, RegFlags, RegOperand,
-    RegRef,
+    RegRef, VReg,
 };
 use crate::record::{AllocRecord, Edit, FoldedAccess, Removed};
-use crate::target::{Reg, TargetInfo};
+use crate::target::{Reg, SubRegIndex, TargetInfo};
 
 use super::slots;
 
@@ -71,25 +71,71 @@ pub(crate) fn rewrite_code(
         lanes: track_lanes,
         ..
     } = decisions;
-    let track_lanes = *track_lanes;
     // 1. Slots.
-    let (colour_of, colours) = slots::colour(&code.slots);
-    let ids = slots::add_objects(func, &colours);
-    let slot_id = |s: u32| {
-        colour_of
+    let slot_ids = SlotIds::new(func, code);
+    // 2. Spill code.
+    place_spill_code(func, vrm, code, &slot_ids, record)?;
+    // Instruction sets as bits of one flag byte by instruction (every
+    // instruction is looked up in them): `DEAD`, `IDENTITY`, `DROPPED`.
+    let mut flags = vec![0u8; func.insts.len()];
+    for &i in &code.removed {
+        flags[i.index()] |= DEAD;
+    }
+    // 3. Operands, and what the record says of the instructions the
+    // allocator changed.
+    rewrite_operands(t, func, an, vrm, *track_lanes, &mut flags)?;
+    record_folded_copies(func, code, &slot_ids, &flags, record)?;
+    record_memory_folds(func, code, &slot_ids, record);
+    record_split_copies(func, split_copies, &mut flags, record)?;
+    // 4. Removed instructions.
+    take_out_removed(func, &flags, record);
+    Ok(())
+}
+
+/// Step 1 of [`rewrite_code`]: the spill slots coloured and added as
+/// stack objects, and the final id of each spiller slot.
+struct SlotIds {
+    /// Per spiller slot, its colour.
+    colour_of: Vec<usize>,
+    /// Per colour, the id of its stack object.
+    ids: Vec<u32>,
+}
+
+impl SlotIds {
+    fn new(func: &mut MachineFunction, code: &SpillCode) -> SlotIds {
+        let (colour_of, colours) = slots::colour(&code.slots);
+        let ids = slots::add_objects(func, &colours);
+        SlotIds { colour_of, ids }
+    }
+
+    /// The stack object of spiller slot `s`.
+    fn id(&self, s: u32) -> u32 {
+        self.colour_of
             .get(s as usize)
-            .and_then(|&c| ids.get(c))
+            .and_then(|&c| self.ids.get(c))
             .copied()
             .unwrap_or(0)
-    };
+    }
+}
 
-    // 2. Spill code.
+/// Step 2 of [`rewrite_code`]: spill, reload and remat instructions get
+/// new ids and an [`Edit`] in the record, and are placed before or after
+/// their original instruction.
+fn place_spill_code(
+    func: &mut MachineFunction,
+    vrm: &VirtRegMap,
+    code: &SpillCode,
+    slot_ids: &SlotIds,
+    record: &mut AllocRecord,
+) -> Result<(), AllocError> {
+    // Without spill code (most small functions) the blocks are left alone.
+    if code.insertions.is_empty() {
+        return Ok(());
+    }
     // Per original instruction, the spill code to place before and after
     // it; indexed by instruction rather than hashed (every instruction of
-    // the function is looked up). Without spill code (most small
-    // functions) the tables stay empty and the blocks are left alone.
-    let spill_code = !code.insertions.is_empty();
-    let table = if spill_code { func.insts.len() } else { 0 };
+    // the function is looked up).
+    let table = func.insts.len();
     let mut before: Vec<Vec<Inst>> = vec![Vec::new(); table];
     let mut after: Vec<Vec<Inst>> = vec![Vec::new(); table];
     for ins in &code.insertions {
@@ -103,7 +149,7 @@ pub(crate) fn rewrite_code(
         let mut data = ins.inst.clone();
         let edit = match ins.kind {
             SpillKind::Spill { slot } | SpillKind::Reload { slot } => {
-                let id = slot_id(slot);
+                let id = slot_ids.id(slot);
                 for o in &mut data.operands {
                     if let Operand::Frame(f, _) = o
                         && !f.fixed
@@ -129,43 +175,49 @@ pub(crate) fn rewrite_code(
         let side = if ins.after { &mut after } else { &mut before };
         side[ins.at.index()].push(id);
     }
-    // Instruction sets as bits of one flag byte by instruction (every
-    // instruction is looked up in them): `DEAD`, `IDENTITY`, `DROPPED`.
-    let n = func.insts.len();
-    let mut flags = vec![0u8; n];
-    let dead = |flags: &[u8], i: Inst| flags[i.index()] & DEAD != 0;
-    for &i in &code.removed {
-        flags[i.index()] |= DEAD;
-    }
-    if spill_code {
-        for bd in &mut func.blocks {
-            // A block without spill code keeps its list.
-            if !bd.insts.iter().any(|i| {
-                [&before, &after]
-                    .iter()
-                    .any(|side| side.get(i.index()).is_some_and(|x| !x.is_empty()))
-            }) {
-                continue;
-            }
-            let mut list = Vec::with_capacity(bd.insts.len());
-            for &i in &bd.insts {
-                if let Some(b) = before.get(i.index()) {
-                    list.extend_from_slice(b);
-                }
-                list.push(i);
-                if let Some(a) = after.get(i.index()) {
-                    list.extend_from_slice(a);
-                }
-            }
-            bd.insts = list;
+    for bd in &mut func.blocks {
+        // A block without spill code keeps its list.
+        if !bd.insts.iter().any(|i| {
+            [&before, &after]
+                .iter()
+                .any(|side| side.get(i.index()).is_some_and(|x| !x.is_empty()))
+        }) {
+            continue;
         }
+        let mut list = Vec::with_capacity(bd.insts.len());
+        for &i in &bd.insts {
+            if let Some(b) = before.get(i.index()) {
+                list.extend_from_slice(b);
+            }
+            list.push(i);
+            if let Some(a) = after.get(i.index()) {
+                list.extend_from_slice(a);
+            }
+        }
+        bd.insts = list;
     }
+    Ok(())
+}
 
-    // 3. Operands.
+/// Whether `flags` marks `i` as taken out by the spiller.
+fn dead(flags: &[u8], i: Inst) -> bool {
+    flags[i.index()] & DEAD != 0
+}
+
+/// Step 3 of [`rewrite_code`]: every operand of the instructions kept
+/// rewritten ([`rewrite_inst`]); identity copies marked in `flags`.
+fn rewrite_operands(
+    t: &TargetInfo<'_>,
+    func: &mut MachineFunction,
+    an: &Analyses,
+    vrm: &VirtRegMap,
+    track_lanes: bool,
+    flags: &mut [u8],
+) -> Result<(), AllocError> {
     for b in 0..func.blocks.len() {
         for k in 0..func.blocks[b].insts.len() {
             let i = func.blocks[b].insts[k];
-            if dead(&flags, i) {
+            if dead(flags, i) {
                 continue;
             }
             rewrite_inst(t, func, an, vrm, track_lanes, i).map_err(|e| e.at(Block::new(b), i))?;
@@ -174,12 +226,21 @@ pub(crate) fn rewrite_code(
             }
         }
     }
+    Ok(())
+}
 
-    // Original COPYs folded into a reload or a store: their slot gets its
-    // final id, and their meaning goes into the record.
+/// Original COPYs folded into a reload or a store: their slot gets its
+/// final id, and their meaning goes into the record.
+fn record_folded_copies(
+    func: &mut MachineFunction,
+    code: &SpillCode,
+    slot_ids: &SlotIds,
+    flags: &[u8],
+    record: &mut AllocRecord,
+) -> Result<(), AllocError> {
     for f in &code.folded {
         let (i, kind, k) = (f.inst, f.kind, f.operand);
-        if dead(&flags, i) {
+        if dead(flags, i) {
             // Taken out as redundant: the checker reads it as the original
             // COPY.
             continue;
@@ -187,7 +248,7 @@ pub(crate) fn rewrite_code(
         let (SpillKind::Spill { slot } | SpillKind::Reload { slot }) = kind else {
             continue;
         };
-        let id = slot_id(slot);
+        let id = slot_ids.id(slot);
         let inst = &mut func.insts[i.index()];
         for o in &mut inst.operands {
             if let Operand::Frame(f, _) = o
@@ -214,13 +275,21 @@ pub(crate) fn rewrite_code(
         };
         record.edits.insert(i, edit);
     }
+    Ok(())
+}
 
-    // Instructions accessing a slot through a memory operand: the slot
-    // gets its final id (at the fold's frame operand only: the instruction
-    // may name other frame objects), memory operands say what is accessed,
-    // and the record says which operand the address replaced.
+/// Instructions accessing a slot through a memory operand: the slot gets
+/// its final id (at the fold's frame operand only: the instruction may
+/// name other frame objects), memory operands say what is accessed, and
+/// the record says which operand the address replaced.
+fn record_memory_folds(
+    func: &mut MachineFunction,
+    code: &SpillCode,
+    slot_ids: &SlotIds,
+    record: &mut AllocRecord,
+) {
     for f in &code.memory_folds {
-        let id = slot_id(f.slot);
+        let id = slot_ids.id(f.slot);
         let inst = &mut func.insts[f.inst.index()];
         if let Some(Operand::Frame(fr, _)) = inst.operands.get_mut(f.frame) {
             fr.id = id;
@@ -242,8 +311,16 @@ pub(crate) fn rewrite_code(
             },
         );
     }
+}
 
-    // Copies from live-range splitting: their meaning, unless folded.
+/// Copies from live-range splitting: their meaning, unless folded; those
+/// left without one are marked `DROPPED` in `flags`.
+fn record_split_copies(
+    func: &MachineFunction,
+    split_copies: &[Inst],
+    flags: &mut [u8],
+    record: &mut AllocRecord,
+) -> Result<(), AllocError> {
     for &i in split_copies {
         // A split copy whose value the spiller rematerializes at every use
         // is dead; like an identity copy it has no meaning to record.
@@ -283,8 +360,12 @@ pub(crate) fn rewrite_code(
             }
         }
     }
+    Ok(())
+}
 
-    // 4. Removed instructions, with the instruction each came before.
+/// Step 4 of [`rewrite_code`]: the instructions `flags` marks taken out of
+/// their blocks, each recorded with the instruction it came before.
+fn take_out_removed(func: &mut MachineFunction, flags: &[u8], record: &mut AllocRecord) {
     for b in 0..func.blocks.len() {
         // Most blocks lose nothing: they keep their list as it is.
         if !func.blocks[b].insts.iter().any(|i| flags[i.index()] != 0) {
@@ -319,7 +400,6 @@ pub(crate) fn rewrite_code(
         }
         func.blocks[b].insts = kept;
     }
-    Ok(())
 }
 
 /// Rewrites the virtual register operands of `i`.
@@ -335,8 +415,7 @@ fn rewrite_inst(
     // needs it, and copying it for every instruction showed in profiles.
     let name = func.name.as_str();
     let at = an.intervals.slots.inst(i);
-    let mut super_defs: Vec<(Reg, bool)> = Vec::new();
-    let mut super_uses: Vec<Reg> = Vec::new();
+    let mut whole = WholeRegister::default();
     let inst = &mut func.insts[i.index()];
     for o in &mut inst.operands {
         let Operand::Reg(r) = o else { continue };
@@ -353,88 +432,123 @@ fn rewrite_inst(
                 format!("%{} was given no register", v.0),
             ));
         };
-        let mut reg = p;
-        if let Some(s) = r.sub {
-            let Some(sr) = t.sub_reg(p, s) else {
-                return Err(AllocError::new(
-                    AllocErrorKind::OverConstrained,
-                    name,
-                    format!(
-                        "%{} was given {}, which has no sub-register {}",
-                        v.0,
-                        t.reg(p).name,
-                        t.sub_reg_index(s).name
-                    ),
-                ));
-            };
-            reg = sr;
-            let lanes = if track_lanes {
-                an.intervals.vreg(v).filter(|iv| !iv.subranges.is_empty())
-            } else {
-                None
-            };
-            if let Some(iv) = lanes {
-                // Sub-register liveness (LLVM's rewriter does the same):
-                // no implicit operands for the whole register, and a use
-                // of lanes that hold no value reads `undef`.
-                if !r.is_def() {
-                    let m = t.sub_reg_index(s).lane_mask;
-                    let live = at.is_some_and(|at| {
-                        iv.subranges.iter().any(|sr| {
-                            sr.lanes.overlaps(m) && sr.range.live_at(at.with(Slot::Block))
-                        })
-                    });
-                    if !live {
-                        r.flags.set(RegFlags::UNDEF, true);
-                    }
-                }
-                r.flags
-                    .set(RegFlags::UNDEF, !r.is_def() && r.flags.has(RegFlags::UNDEF));
-            } else if r.is_def() {
-                super_defs.push((p, r.flags.has(RegFlags::DEAD)));
-                // A partial definition keeps the other lanes of a live
-                // value: LLVM records the read with an implicit use.
-                let keeps = !r.flags.has(RegFlags::UNDEF)
-                    && at.is_some_and(|at| {
-                        an.intervals
-                            .vreg(v)
-                            .is_some_and(|iv| iv.range.live_at(at.with(Slot::Block)))
-                    });
-                if keeps {
-                    super_uses.push(p);
-                }
-                r.flags.set(RegFlags::UNDEF, false);
-            }
-        }
+        let reg = match r.sub {
+            Some(s) => rewrite_sub_operand(t, an, track_lanes, name, at, r, v, p, s, &mut whole)?,
+            None => p,
+        };
         r.reg = RegRef::Phys(reg);
         r.sub = None;
         r.flags.set(RegFlags::KILLED, false);
         r.flags.set(RegFlags::RENAMABLE, true);
     }
-    for p in super_uses {
-        let present = inst
-            .operands
-            .iter()
-            .any(|o| matches!(o, Operand::Reg(r) if !r.is_def() && r.reg == RegRef::Phys(p)));
-        if !present {
-            let mut op = RegOperand::use_of(p);
-            op.flags = RegFlags::IMPLICIT;
-            inst.operands.push(Operand::Reg(op));
-        }
-    }
-    for (p, dead) in super_defs {
-        let present = inst
-            .operands
-            .iter()
-            .any(|o| matches!(o, Operand::Reg(r) if r.is_def() && r.reg == RegRef::Phys(p)));
-        if !present {
-            let mut op = RegOperand::def_of(p);
-            op.flags = RegFlags::DEF | RegFlags::IMPLICIT;
-            op.flags.set(RegFlags::DEAD, dead);
-            inst.operands.push(Operand::Reg(op));
-        }
-    }
+    whole.add_to(&mut inst.operands);
     Ok(())
+}
+
+/// The implicit operands of whole registers a sub-register rewrite adds
+/// (without sub-register liveness): a definition of the whole register
+/// (`dead` if the sub-register definition is), and a use of it where a
+/// partial definition keeps the other lanes of a live value.
+#[derive(Default)]
+struct WholeRegister {
+    defs: Vec<(Reg, bool)>,
+    uses: Vec<Reg>,
+}
+
+impl WholeRegister {
+    /// Appends the operands to `operands`, each unless it is there.
+    fn add_to(self, operands: &mut Vec<Operand>) {
+        for p in self.uses {
+            let present = operands
+                .iter()
+                .any(|o| matches!(o, Operand::Reg(r) if !r.is_def() && r.reg == RegRef::Phys(p)));
+            if !present {
+                let mut op = RegOperand::use_of(p);
+                op.flags = RegFlags::IMPLICIT;
+                operands.push(Operand::Reg(op));
+            }
+        }
+        for (p, dead) in self.defs {
+            let present = operands
+                .iter()
+                .any(|o| matches!(o, Operand::Reg(r) if r.is_def() && r.reg == RegRef::Phys(p)));
+            if !present {
+                let mut op = RegOperand::def_of(p);
+                op.flags = RegFlags::DEF | RegFlags::IMPLICIT;
+                op.flags.set(RegFlags::DEAD, dead);
+                operands.push(Operand::Reg(op));
+            }
+        }
+    }
+}
+
+/// The register operand `r` of virtual register `v` (assigned `p`) with
+/// sub-register index `s` becomes: `p`'s sub-register. Sets its `undef`
+/// flag as LLVM's rewriter does and notes the whole-register operands it
+/// needs in `whole`.
+#[allow(clippy::too_many_arguments)]
+fn rewrite_sub_operand(
+    t: &TargetInfo<'_>,
+    an: &Analyses,
+    track_lanes: bool,
+    name: &str,
+    at: Option<SlotIndex>,
+    r: &mut RegOperand,
+    v: VReg,
+    p: Reg,
+    s: SubRegIndex,
+    whole: &mut WholeRegister,
+) -> Result<Reg, AllocError> {
+    let Some(sr) = t.sub_reg(p, s) else {
+        return Err(AllocError::new(
+            AllocErrorKind::OverConstrained,
+            name,
+            format!(
+                "%{} was given {}, which has no sub-register {}",
+                v.0,
+                t.reg(p).name,
+                t.sub_reg_index(s).name
+            ),
+        ));
+    };
+    let lanes = if track_lanes {
+        an.intervals.vreg(v).filter(|iv| !iv.subranges.is_empty())
+    } else {
+        None
+    };
+    if let Some(iv) = lanes {
+        // Sub-register liveness (LLVM's rewriter does the same):
+        // no implicit operands for the whole register, and a use
+        // of lanes that hold no value reads `undef`.
+        if !r.is_def() {
+            let m = t.sub_reg_index(s).lane_mask;
+            let live = at.is_some_and(|at| {
+                iv.subranges
+                    .iter()
+                    .any(|sr| sr.lanes.overlaps(m) && sr.range.live_at(at.with(Slot::Block)))
+            });
+            if !live {
+                r.flags.set(RegFlags::UNDEF, true);
+            }
+        }
+        r.flags
+            .set(RegFlags::UNDEF, !r.is_def() && r.flags.has(RegFlags::UNDEF));
+    } else if r.is_def() {
+        whole.defs.push((p, r.flags.has(RegFlags::DEAD)));
+        // A partial definition keeps the other lanes of a live
+        // value: LLVM records the read with an implicit use.
+        let keeps = !r.flags.has(RegFlags::UNDEF)
+            && at.is_some_and(|at| {
+                an.intervals
+                    .vreg(v)
+                    .is_some_and(|iv| iv.range.live_at(at.with(Slot::Block)))
+            });
+        if keeps {
+            whole.uses.push(p);
+        }
+        r.flags.set(RegFlags::UNDEF, false);
+    }
+    Ok(sr)
 }
 
 /// Whether `i` is a COPY whose source and destination are the same
