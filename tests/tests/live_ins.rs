@@ -1,8 +1,8 @@
 //! Block live-in lists after allocation name registers as the code does (LLVM's rewriter lists the registers it assigned): `$xmm0`, not `$zmm0`, whose register units are the same; `$d8, $d9`, not the tuple `$z8_z9`; and the widest name the code uses when it uses several.
 
 use regalloc::alloc::order::function_reserved;
+use regalloc::analysis::phys_liveness::update_live_ins;
 use regalloc::ir::MachineFunction;
-use regalloc::post::rewrite::update_live_ins;
 use regalloc::target::TargetInfo;
 
 fn x86() -> &'static TargetInfo<'static> {

@@ -26,38 +26,38 @@ impl DomTree {
             idom[0] = Some(0);
         }
         let num = |b: Block| cfg.rpo_index[b.index()];
-        let mut changed = true;
-        while changed {
-            changed = false;
-            for (i, &b) in cfg.rpo.iter().enumerate().skip(1) {
-                let mut new: Option<u32> = None;
-                for &p in &cfg.preds[b.index()] {
-                    let Some(pi) = num(p) else { continue };
-                    if idom[pi as usize].is_none() {
-                        continue;
-                    }
-                    new = Some(match new {
-                        None => pi,
-                        Some(mut a) => {
-                            let mut c = pi;
-                            while a != c {
-                                while a > c {
-                                    a = idom[a as usize].unwrap_or(0);
-                                }
-                                while c > a {
-                                    c = idom[c as usize].unwrap_or(0);
-                                }
+        // Blocks after the entry, in RPO; a block's number is its place.
+        let order: Vec<u32> = (1..cfg.rpo.len() as u32).collect();
+        super::dataflow::rounds(&order, usize::MAX, |i| {
+            let b = cfg.rpo[i as usize];
+            let mut new: Option<u32> = None;
+            for &p in &cfg.preds[b.index()] {
+                let Some(pi) = num(p) else { continue };
+                if idom[pi as usize].is_none() {
+                    continue;
+                }
+                new = Some(match new {
+                    None => pi,
+                    Some(mut a) => {
+                        let mut c = pi;
+                        while a != c {
+                            while a > c {
+                                a = idom[a as usize].unwrap_or(0);
                             }
-                            a
+                            while c > a {
+                                c = idom[c as usize].unwrap_or(0);
+                            }
                         }
-                    });
-                }
-                if new.is_some() && idom[i] != new {
-                    idom[i] = new;
-                    changed = true;
-                }
+                        a
+                    }
+                });
             }
-        }
+            let changed = new.is_some() && idom[i as usize] != new;
+            if changed {
+                idom[i as usize] = new;
+            }
+            changed
+        });
         let mut out = vec![None; n];
         let mut depth = vec![0u32; n];
         let mut children = vec![Vec::new(); n];

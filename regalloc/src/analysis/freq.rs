@@ -583,6 +583,34 @@ impl<'a> State<'a> {
     /// with several headers, computes their mass, and inserts them into the
     /// loop list at `insert`.
     fn compute_irreducible_mass(&mut self, outer: Option<usize>, mut insert: usize) {
+        let (nodes, succs, preds) = self.irreducible_graph(outer);
+        let mut created = Vec::new();
+        for scc in tarjan(&succs, 0) {
+            if scc.len() < 2 {
+                continue;
+            }
+            let (headers, others) = scc_headers(&scc, &nodes, &preds);
+            let id = self.add_irreducible_loop(outer, insert, headers, others);
+            insert += 1;
+            created.push(id);
+        }
+        for l in created {
+            self.compute_mass_in_loop(l);
+        }
+        if let Some(o) = outer {
+            self.forget_packaged(o);
+        }
+    }
+
+    /// The graph [`Self::compute_irreducible_mass`] looks for SCCs in: the
+    /// nodes of `outer` (or of the function) not packaged into a loop,
+    /// their masses reset, with successor and predecessor lists by
+    /// position in the node list (edges into `outer`'s headers left out).
+    #[allow(clippy::type_complexity)]
+    fn irreducible_graph(
+        &mut self,
+        outer: Option<usize>,
+    ) -> (Vec<u32>, Vec<Vec<usize>>, Vec<Vec<usize>>) {
         let nodes: Vec<u32> = match outer {
             Some(o) => self.loops[o].nodes.clone(),
             None => (0..self.mass.len() as u32)
@@ -617,81 +645,59 @@ impl<'a> State<'a> {
                 }
             }
         }
-        let mut created = Vec::new();
-        for scc in tarjan(&succs, 0) {
-            if scc.len() < 2 {
-                continue;
-            }
-            let mut in_scc = std::collections::HashMap::new();
-            for &x in &scc {
-                in_scc.insert(x, false);
-            }
-            let mut headers = Vec::new();
-            for &x in &scc {
-                if preds[x].iter().any(|p| !in_scc.contains_key(p)) {
-                    in_scc.insert(x, true);
-                    headers.push(nodes[x]);
+        (nodes, succs, preds)
+    }
+
+    /// Adds the irreducible loop of `headers` and `others` (nodes, sorted)
+    /// inside `outer` at `insert` in the loop order, taking its members'
+    /// loops (or the members) in; returns its id.
+    fn add_irreducible_loop(
+        &mut self,
+        outer: Option<usize>,
+        insert: usize,
+        headers: Vec<u32>,
+        others: Vec<u32>,
+    ) -> usize {
+        let nh = headers.len();
+        let id = self.loops.len();
+        let mut members = headers;
+        members.extend(others);
+        self.loops.push(LoopData {
+            parent: outer,
+            packaged: false,
+            num_headers: nh,
+            nodes: members.clone(),
+            backedge: vec![0; nh],
+            exits: Vec::new(),
+            scale: 0.0,
+            mass: 0,
+        });
+        self.order.insert(insert, id);
+        for n in members {
+            if self.is_loop_header(n) {
+                if let Some(l) = self.node_loop[n as usize] {
+                    self.loops[l].parent = Some(id);
                 }
+            } else {
+                self.node_loop[n as usize] = Some(id);
             }
-            let mut others = Vec::new();
-            if headers.len() != scc.len() {
-                for &x in &scc {
-                    if in_scc[&x] {
-                        continue;
-                    }
-                    let extra = preds[x].iter().any(|&p| {
-                        nodes[p] >= nodes[x] && !in_scc.get(&p).copied().unwrap_or(false)
-                    });
-                    if extra {
-                        headers.push(nodes[x]);
-                    } else {
-                        others.push(nodes[x]);
-                    }
-                }
-            }
-            headers.sort_unstable();
-            others.sort_unstable();
-            let nh = headers.len();
-            let id = self.loops.len();
-            let mut members = headers;
-            members.extend(others);
-            self.loops.push(LoopData {
-                parent: outer,
-                packaged: false,
-                num_headers: nh,
-                nodes: members.clone(),
-                backedge: vec![0; nh],
-                exits: Vec::new(),
-                scale: 0.0,
-                mass: 0,
-            });
-            self.order.insert(insert, id);
-            insert += 1;
-            for n in members {
-                if self.is_loop_header(n) {
-                    if let Some(l) = self.node_loop[n as usize] {
-                        self.loops[l].parent = Some(id);
-                    }
-                } else {
-                    self.node_loop[n as usize] = Some(id);
-                }
-            }
-            created.push(id);
         }
-        for l in created {
-            self.compute_mass_in_loop(l);
-        }
-        if let Some(o) = outer {
-            self.loops[o].exits.clear();
-            self.loops[o].backedge.iter_mut().for_each(|b| *b = 0);
-            let head = self.loops[o].nodes[0];
-            let rest: Vec<u32> = self.loops[o].nodes[1..]
-                .iter()
-                .copied()
-                .filter(|&n| !self.is_packaged(n))
-                .collect();
-            self.loops[o].nodes = std::iter::once(head).chain(rest).collect();
-        }
+        id
+    }
+
+    /// Loop `o` after its irreducible parts were packaged: no exits or
+    /// back-edge masses yet, and its nodes its header and those not
+    /// packaged.
+    fn forget_packaged(&mut self, o: usize) {
+        self.loops[o].exits.clear();
+        self.loops[o].backedge.iter_mut().for_each(|b| *b = 0);
+        let head = self.loops[o].nodes[0];
+        let rest: Vec<u32> = self.loops[o].nodes[1..]
+            .iter()
+            .copied()
+            .filter(|&n| !self.is_packaged(n))
+            .collect();
+        self.loops[o].nodes = std::iter::once(head).chain(rest).collect();
     }
 
     /// Frequencies per RPO node: each node's local mass times the scales
@@ -716,6 +722,43 @@ impl<'a> State<'a> {
         }
         freqs
     }
+}
+
+/// The headers of irreducible SCC `scc` (positions in `nodes`), as LLVM
+/// picks them: members entered from outside the SCC, and, unless every
+/// member is one, members entered from a later or equal node that is not
+/// such a header; and the other members. Both as nodes, sorted.
+fn scc_headers(scc: &[usize], nodes: &[u32], preds: &[Vec<usize>]) -> (Vec<u32>, Vec<u32>) {
+    let mut in_scc = std::collections::HashMap::new();
+    for &x in scc {
+        in_scc.insert(x, false);
+    }
+    let mut headers = Vec::new();
+    for &x in scc {
+        if preds[x].iter().any(|p| !in_scc.contains_key(p)) {
+            in_scc.insert(x, true);
+            headers.push(nodes[x]);
+        }
+    }
+    let mut others = Vec::new();
+    if headers.len() != scc.len() {
+        for &x in scc {
+            if in_scc[&x] {
+                continue;
+            }
+            let extra = preds[x]
+                .iter()
+                .any(|&p| nodes[p] >= nodes[x] && !in_scc.get(&p).copied().unwrap_or(false));
+            if extra {
+                headers.push(nodes[x]);
+            } else {
+                others.push(nodes[x]);
+            }
+        }
+    }
+    headers.sort_unstable();
+    others.sort_unstable();
+    (headers, others)
 }
 
 /// Strongly connected components reachable from `start`, in the order

@@ -9,13 +9,16 @@
 mod bitset;
 pub mod bundles;
 pub mod cfg;
+pub(crate) mod dataflow;
 pub mod dom;
 pub mod freq;
 pub mod intervals;
 pub mod loops;
+pub mod phys_liveness;
 pub mod print;
 pub mod ranges;
 pub mod slots;
+pub(crate) mod stamp;
 pub mod weights;
 
 pub use bitset::BitSet;

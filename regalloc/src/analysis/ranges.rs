@@ -9,6 +9,7 @@
 //! definition gets LLVM's `[def, dead)` segment.
 
 use super::cfg::Cfg;
+use super::dataflow;
 use super::slots::{Slot, SlotIndex, SlotIndexes};
 use crate::ir::Block;
 
@@ -215,33 +216,106 @@ impl RangeBuilder {
             self.epoch = 0;
         }
         self.epoch += 1;
-        let e = self.epoch;
-        // Whether fact `x` of block `b` holds for this key.
-        macro_rules! on {
-            ($s:expr, $x:ident, $b:expr) => {
-                $s[$b.index()].$x == e
-            };
+        let mut s = std::mem::take(&mut self.scratch);
+        let mut key = Key {
+            cfg,
+            slots,
+            accesses,
+            start_defs,
+            // The facts apart from `self`, so that the slice's bounds stay
+            // in registers across the stores into it.
+            facts: &mut self.facts,
+            e: self.epoch,
+        };
+        // 1. Where the key is accessed, and where it is live and defined.
+        let writes = key.mark_accesses();
+        key.mark_live(&mut s.work, &mut s.marked_in);
+        key.mark_defined(&mut s.defs, &mut s.work);
+        key.touched_blocks(&mut s.touched);
+        // 2. Values: one per definition, then the value entering each
+        // block, then one per block where values meet.
+        // Room for the definitions and a phi or two, so that the value
+        // list is allocated once.
+        let mut valnos = Vec::with_capacity(writes + start_defs.len() + 2);
+        key.number_definitions(&s.touched, &mut valnos, &mut s.acc_val);
+        let single_value = valnos.len() == 1;
+        key.entry_values(single_value, &s.marked_in, &mut s.live_blocks);
+        let live_sorted = key.live_blocks_in_layout(
+            single_value,
+            &s.marked_in,
+            &s.live_blocks,
+            &s.touched,
+            &mut s.seg_blocks,
+        );
+        if !single_value {
+            key.number_phis(&live_sorted, &mut valnos);
         }
-        let Scratch {
-            mut work,
-            mut marked_in,
-            mut defs,
-            mut touched,
-            mut acc_val,
-            mut live_blocks,
-            mut seg_blocks,
-            mut segs,
-        } = std::mem::take(&mut self.scratch);
-        // The facts apart from `self`, so that the slice's bounds stay in
-        // registers across the stores into it.
-        let facts: &mut [Facts] = &mut self.facts;
-        for &b in start_defs {
+        // 3. Segments.
+        key.segments(&s.seg_blocks, &valnos, &s.acc_val, &mut s.segs);
+        let merged = sorted_and_merged(&mut s.segs);
+        s.clear();
+        self.scratch = s;
+        (
+            LiveRange {
+                segments: merged,
+                valnos,
+            },
+            live_sorted,
+        )
+    }
+}
+
+impl Scratch {
+    /// Empties every list, keeping its room.
+    fn clear(&mut self) {
+        for v in [
+            &mut self.work,
+            &mut self.marked_in,
+            &mut self.defs,
+            &mut self.touched,
+            &mut self.live_blocks,
+            &mut self.seg_blocks,
+        ] {
+            v.clear();
+        }
+        self.acc_val.clear();
+        self.segs.clear();
+    }
+}
+
+/// Whether fact `x` of block `b` holds for the key of epoch `e`.
+macro_rules! on {
+    ($s:expr, $x:ident, $b:expr, $e:expr) => {
+        $s[$b.index()].$x == $e
+    };
+}
+
+/// One key's build in [`RangeBuilder::build`]: its inputs and the
+/// per-block facts, valid where stamped with its epoch `e`. Each method is
+/// one step, in the order `build` calls them.
+struct Key<'k> {
+    cfg: &'k Cfg,
+    slots: &'k SlotIndexes,
+    accesses: &'k [Access],
+    start_defs: &'k [Block],
+    facts: &'k mut [Facts],
+    e: u32,
+}
+
+impl Key<'_> {
+    /// Marks the blocks with an access or a start definition, those that
+    /// define the key and those that read it before any definition
+    /// (upward exposed). Returns the number of writes.
+    #[inline]
+    fn mark_accesses(&mut self) -> usize {
+        let (facts, e) = (&mut *self.facts, self.e);
+        for &b in self.start_defs {
             facts[b.index()].start_def = e;
             facts[b.index()].kill = e;
             facts[b.index()].touched = e;
         }
         let mut writes = 0;
-        for a in accesses {
+        for a in self.accesses {
             let b = a.block.index();
             facts[b].touched = e;
             if a.reads && facts[b].kill != e {
@@ -252,84 +326,115 @@ impl RangeBuilder {
                 writes += 1;
             }
         }
-        // Backward liveness from the upward-exposed reads. Every block
-        // marked live-in is also listed, so that the later passes visit
-        // the live region instead of every block.
-        for a in accesses {
-            if on!(facts, ue, a.block) && !on!(facts, live_in, a.block) {
+        writes
+    }
+
+    /// Backward liveness from the upward-exposed reads. Every block
+    /// marked live-in is also listed (`marked_in`), so that the later
+    /// steps visit the live region instead of every block.
+    #[inline]
+    fn mark_live(&mut self, work: &mut Vec<Block>, marked_in: &mut Vec<Block>) {
+        let (facts, e) = (&mut *self.facts, self.e);
+        for a in self.accesses {
+            if on!(facts, ue, a.block, e) && !on!(facts, live_in, a.block, e) {
                 facts[a.block.index()].live_in = e;
                 work.push(a.block);
                 marked_in.push(a.block);
             }
         }
         while let Some(b) = work.pop() {
-            for &p in cfg.reachable_preds(b) {
-                if on!(facts, live_out, p) {
+            for &p in self.cfg.reachable_preds(b) {
+                if on!(facts, live_out, p, e) {
                     continue;
                 }
                 facts[p.index()].live_out = e;
-                if !on!(facts, kill, p) && !on!(facts, live_in, p) {
+                if !on!(facts, kill, p, e) && !on!(facts, live_in, p, e) {
                     facts[p.index()].live_in = e;
                     work.push(p);
                     marked_in.push(p);
                 }
             }
         }
-        // Forward "defined" within the live region: only blocks whose
-        // live-out matters can pass a definition on.
+    }
+
+    /// Forward "defined" within the live region: only blocks whose
+    /// live-out matters can pass a definition on.
+    #[inline]
+    fn mark_defined(&mut self, defs: &mut Vec<Block>, work: &mut Vec<Block>) {
+        let (facts, e) = (&mut *self.facts, self.e);
         defs.extend(
-            accesses
+            self.accesses
                 .iter()
                 .filter(|a| a.writes)
                 .map(|a| a.block)
-                .chain(start_defs.iter().copied()),
+                .chain(self.start_defs.iter().copied()),
         );
         defs.dedup();
-        for &b in &defs {
-            if !on!(facts, def_out, b) && on!(facts, live_out, b) {
+        for &b in defs.iter() {
+            if !on!(facts, def_out, b, e) && on!(facts, live_out, b, e) {
                 facts[b.index()].def_out = e;
                 work.push(b);
             }
         }
         while let Some(b) = work.pop() {
-            for &s in &cfg.succs[b.index()] {
-                if on!(facts, live_in, s) && !on!(facts, def_in, s) {
+            for &s in &self.cfg.succs[b.index()] {
+                if on!(facts, live_in, s, e) && !on!(facts, def_in, s, e) {
                     facts[s.index()].def_in = e;
-                    if !on!(facts, def_out, s) && on!(facts, live_out, s) {
+                    if !on!(facts, def_out, s, e) && on!(facts, live_out, s, e) {
                         facts[s.index()].def_out = e;
                         work.push(s);
                     }
                 }
             }
         }
-        let range_in = |s: &[Facts], b: Block| on!(s, live_in, b) && on!(s, def_in, b);
-        let range_out = |s: &[Facts], b: Block| on!(s, live_out, b) && on!(s, def_out, b);
+    }
 
-        // The blocks with a definition or a read, in layout order
-        // (accesses come in layout order; start definitions may not, and
-        // only register units have them).
-        for a in accesses {
+    /// Whether the range enters block `b` (live and defined on entry).
+    #[inline]
+    fn range_in(&self, b: Block) -> bool {
+        on!(self.facts, live_in, b, self.e) && on!(self.facts, def_in, b, self.e)
+    }
+
+    /// Whether the range leaves block `b` (live and defined on exit).
+    #[inline]
+    fn range_out(&self, b: Block) -> bool {
+        on!(self.facts, live_out, b, self.e) && on!(self.facts, def_out, b, self.e)
+    }
+
+    /// The blocks with a definition or a read, in layout order (accesses
+    /// come in layout order; start definitions may not, and only register
+    /// units have them).
+    #[inline]
+    fn touched_blocks(&self, touched: &mut Vec<Block>) {
+        for a in self.accesses {
             if touched.last() != Some(&a.block) {
                 touched.push(a.block);
             }
         }
-        if !start_defs.is_empty() {
-            touched.extend_from_slice(start_defs);
+        if !self.start_defs.is_empty() {
+            touched.extend_from_slice(self.start_defs);
             touched.sort_unstable();
             touched.dedup();
         }
+    }
 
-        // Value numbers of definitions, in layout order; a block live-in
-        // definition comes before the block's instructions.
-        // Room for the definitions and a phi or two, so that the value
-        // list is allocated once.
-        let mut valnos = Vec::with_capacity(writes + start_defs.len() + 2);
+    /// Value numbers of definitions, in layout order; a block live-in
+    /// definition comes before the block's instructions. `acc_val` gets,
+    /// per access, the value it defines (`UNKNOWN` for a read).
+    #[inline]
+    fn number_definitions(
+        &mut self,
+        touched: &[Block],
+        valnos: &mut Vec<ValNo>,
+        acc_val: &mut Vec<u32>,
+    ) {
+        let (facts, e, accesses) = (&mut *self.facts, self.e, self.accesses);
         let mut k = 0;
-        for &bb in &touched {
+        for &bb in touched {
             let b = bb.index();
-            if on!(facts, start_def, bb) {
+            if on!(facts, start_def, bb, e) {
                 valnos.push(ValNo {
-                    def: slots.block_start(bb),
+                    def: self.slots.block_start(bb),
                 });
                 facts[b].last_def = valnos.len() as u32 - 1;
                 facts[b].last_def_at = e;
@@ -349,34 +454,47 @@ impl RangeBuilder {
                 k += 1;
             }
         }
-        // Values at block entries: optimistic iteration in RPO; a block
-        // where two different values meet gets a phi-def and keeps it.
-        // The reachable blocks the range is live into, in RPO.
-        // A region covering much of the function is read off the RPO
-        // rather than sorted into it.
-        //
-        // With a single value there is nothing to merge: every block the
-        // range enters receives that value (the iteration would settle on
-        // it, since a defined live-in block is reached from the only
-        // definition), and no block needs a phi.
-        let single_value = valnos.len() == 1;
+    }
+
+    /// Values at block entries: optimistic iteration in RPO over the
+    /// reachable blocks the range is live into (`live_blocks`, filled in
+    /// RPO); a block where two different values meet gets a phi-def and
+    /// keeps it. A region covering much of the function is read off the
+    /// RPO rather than sorted into it.
+    ///
+    /// With a single value there is nothing to merge: every block the
+    /// range enters receives that value (the iteration would settle on
+    /// it, since a defined live-in block is reached from the only
+    /// definition), and no block needs a phi.
+    #[inline]
+    fn entry_values(
+        &mut self,
+        single_value: bool,
+        marked_in: &[Block],
+        live_blocks: &mut Vec<Block>,
+    ) {
         if single_value {
-            // Only the layout-order list below is needed.
-        } else if covers_much(marked_in.len(), cfg.num_blocks()) {
-            live_blocks.extend(cfg.rpo.iter().copied().filter(|&b| range_in(facts, b)));
+            // Only the layout-order list of the next step is needed.
+            return;
+        }
+        let (cfg, e) = (self.cfg, self.e);
+        if covers_much(marked_in.len(), cfg.num_blocks()) {
+            live_blocks.extend(cfg.rpo.iter().copied().filter(|&b| self.range_in(b)));
         } else {
             live_blocks.extend(
                 marked_in
                     .iter()
                     .copied()
-                    .filter(|&b| range_in(facts, b) && cfg.is_reachable(b)),
+                    .filter(|&b| self.range_in(b) && cfg.is_reachable(b)),
             );
             live_blocks.sort_unstable_by_key(|b| cfg.rpo_index[b.index()]);
         }
-        for &b in &live_blocks {
+        let facts = &mut *self.facts;
+        for &b in live_blocks.iter() {
             facts[b.index()].in_val = UNKNOWN;
             facts[b.index()].in_val_at = e;
         }
+        let range_out = |s: &[Facts], b: Block| on!(s, live_out, b, e) && on!(s, def_out, b, e);
         let out_val = |s: &[Facts], p: Block| {
             if s[p.index()].last_def_at == e {
                 s[p.index()].last_def
@@ -407,58 +525,48 @@ impl RangeBuilder {
             }
             if multi { PHI_BIT | b.0 } else { seen }
         };
-        // Rounds in RPO until nothing changes. In every round after the
-        // first, the first block to change can only be one with a back
-        // edge into it: every other block saw, when last computed, the
-        // values its predecessors (all earlier in RPO) still have. So a
-        // round first recomputes those blocks alone, in order, up to the
-        // first that changes, and computes the whole rest of the round
-        // only from there: the same steps as full rounds, minus
-        // recomputations that change nothing.
-        let limit = 2 * live_blocks.len() + 2;
-        let mut changed = !single_value;
-        let mut rounds = 0;
-        while changed && rounds <= limit {
-            changed = false;
-            rounds += 1;
-            let mut from = 0;
-            if rounds > 1 {
-                from = live_blocks.len();
-                for (k, &b) in live_blocks.iter().enumerate() {
-                    if !cfg.back_pred[b.index()] {
-                        continue;
-                    }
-                    let new = entry_value(facts, b);
-                    if new != facts[b.index()].in_val {
-                        facts[b.index()].in_val = new;
-                        changed = true;
-                        from = k + 1;
-                        break;
-                    }
-                }
-            }
-            for &b in &live_blocks[from..] {
+        // Rounds in RPO until nothing changes, each after the first from
+        // the first loop entry that changes (see `forward_rounds`).
+        dataflow::forward_rounds(
+            live_blocks,
+            2 * live_blocks.len() + 3,
+            |b| cfg.back_pred[b.index()],
+            |b| {
                 let new = entry_value(facts, b);
-                if new != facts[b.index()].in_val {
+                let changed = new != facts[b.index()].in_val;
+                if changed {
                     facts[b.index()].in_val = new;
-                    changed = true;
                 }
-            }
-        }
-        // The blocks the range enters, in layout order, and (as
-        // `seg_blocks`) those together with the touched ones, where
-        // segments can start: a region covering much of the function is
-        // read off one scan of all blocks rather than sorted and merged.
+                changed
+            },
+        );
+    }
+
+    /// The blocks the range enters, in layout order (returned), and (as
+    /// `seg_blocks`) those together with the touched ones, where segments
+    /// can start: a region covering much of the function is read off one
+    /// scan of all blocks rather than sorted and merged. With a single
+    /// value, every block entered receives it.
+    #[inline]
+    fn live_blocks_in_layout(
+        &mut self,
+        single_value: bool,
+        marked_in: &[Block],
+        live_blocks: &[Block],
+        touched: &[Block],
+        seg_blocks: &mut Vec<Block>,
+    ) -> Vec<Block> {
+        let (cfg, e) = (self.cfg, self.e);
         let wide = covers_much(marked_in.len(), cfg.num_blocks());
         // At most the blocks marked live-in: one allocation.
         let mut live_sorted: Vec<Block> = Vec::with_capacity(marked_in.len());
         if wide {
             for b in (0..cfg.num_blocks()).map(Block::new) {
-                let live = range_in(facts, b) && cfg.is_reachable(b);
+                let live = self.range_in(b) && cfg.is_reachable(b);
                 if live {
                     live_sorted.push(b);
                 }
-                if live || on!(facts, touched, b) {
+                if live || on!(self.facts, touched, b, e) {
                     seg_blocks.push(b);
                 }
             }
@@ -468,31 +576,51 @@ impl RangeBuilder {
                     marked_in
                         .iter()
                         .copied()
-                        .filter(|&b| range_in(facts, b) && cfg.is_reachable(b)),
+                        .filter(|&b| self.range_in(b) && cfg.is_reachable(b)),
                 );
             } else {
-                live_sorted.extend_from_slice(&live_blocks);
+                live_sorted.extend_from_slice(live_blocks);
             }
             live_sorted.sort_unstable();
-            merge_sorted(&touched, &live_sorted, &mut seg_blocks);
+            merge_sorted(touched, &live_sorted, seg_blocks);
         }
         if single_value {
             for &b in &live_sorted {
-                facts[b.index()].in_val = 0;
-                facts[b.index()].in_val_at = e;
+                self.facts[b.index()].in_val = 0;
+                self.facts[b.index()].in_val_at = e;
             }
         }
-        // Phi values get numbers after the definitions, in layout order.
-        // A single value never meets another: no phis to look for.
-        for &b in live_sorted.iter().filter(|_| !single_value) {
-            if facts[b.index()].in_val == (PHI_BIT | b.0) {
+        live_sorted
+    }
+
+    /// Phi values get numbers after the definitions, in layout order (a
+    /// single value never meets another: no phis to look for).
+    #[inline]
+    fn number_phis(&mut self, live_sorted: &[Block], valnos: &mut Vec<ValNo>) {
+        let e = self.e;
+        for &b in live_sorted {
+            if self.facts[b.index()].in_val == (PHI_BIT | b.0) {
                 valnos.push(ValNo {
-                    def: slots.block_start(b),
+                    def: self.slots.block_start(b),
                 });
-                facts[b.index()].phi = valnos.len() as u32 - 1;
-                facts[b.index()].phi_at = e;
+                self.facts[b.index()].phi = valnos.len() as u32 - 1;
+                self.facts[b.index()].phi_at = e;
             }
         }
+    }
+
+    /// Segments, block by block, into `segs`: only blocks the value
+    /// enters or is touched in (`seg_blocks`, in layout order) can hold
+    /// one. Segments of one value that meet are merged as they come.
+    #[inline]
+    fn segments(
+        &self,
+        seg_blocks: &[Block],
+        valnos: &[ValNo],
+        acc_val: &[u32],
+        segs: &mut Vec<Segment>,
+    ) {
+        let (facts, e, accesses) = (&*self.facts, self.e, self.accesses);
         let resolve = |s: &[Facts], v: u32| {
             if v != UNKNOWN && v & PHI_BIT != 0 {
                 let b = (v & !PHI_BIT) as usize;
@@ -501,20 +629,18 @@ impl RangeBuilder {
                 v
             }
         };
-        // Segments, block by block: only blocks the value enters or is
-        // touched in can hold one.
         let mut k = 0;
-        for &bb in &seg_blocks {
+        for &bb in seg_blocks {
             let b = bb.index();
-            let start = slots.block_start(bb);
+            let start = self.slots.block_start(bb);
             let mut cur: Option<(SlotIndex, u32, Option<SlotIndex>)> = None;
-            if range_in(facts, bb) && in_val(facts, bb, e) != UNKNOWN {
+            if self.range_in(bb) && in_val(facts, bb, e) != UNKNOWN {
                 cur = Some((start, resolve(facts, in_val(facts, bb, e)), None));
             }
-            if on!(facts, start_def, bb) {
+            if on!(facts, start_def, bb, e) {
                 cur = Some((
                     start,
-                    last_def_at_start(&valnos, start),
+                    last_def_at_start(valnos, start),
                     Some(start.with(Slot::Dead)),
                 ));
             }
@@ -533,7 +659,7 @@ impl RangeBuilder {
                 if a.writes {
                     if let Some((s, v, Some(l))) = cur {
                         push_merged(
-                            &mut segs,
+                            segs,
                             Segment {
                                 start: s,
                                 end: l,
@@ -550,18 +676,18 @@ impl RangeBuilder {
                 k += 1;
             }
             if let Some((s, v, l)) = cur {
-                if range_out(facts, bb) {
+                if self.range_out(bb) {
                     push_merged(
-                        &mut segs,
+                        segs,
                         Segment {
                             start: s,
-                            end: slots.block_end(bb),
+                            end: self.slots.block_end(bb),
                             valno: v,
                         },
                     );
                 } else if let Some(l) = l {
                     push_merged(
-                        &mut segs,
+                        segs,
                         Segment {
                             start: s,
                             end: l,
@@ -571,51 +697,24 @@ impl RangeBuilder {
                 }
             }
         }
-        // Blocks come in layout order, so the segments usually do too, and
-        // then they were merged as they came. Otherwise they are sorted
-        // (starts are distinct, so an unstable sort orders them the same)
-        // and merged again: two merged as they came were adjacent, so are
-        // neighbours in order too.
-        let merged = if segs.is_sorted_by_key(|s| s.start) {
-            segs.clone()
-        } else {
-            segs.sort_unstable_by_key(|s| s.start);
-            let mut merged: Vec<Segment> = Vec::with_capacity(segs.len());
-            for &s in &segs {
-                push_merged(&mut merged, s);
-            }
-            merged
-        };
-        for v in [
-            &mut work,
-            &mut marked_in,
-            &mut defs,
-            &mut touched,
-            &mut live_blocks,
-            &mut seg_blocks,
-        ] {
-            v.clear();
-        }
-        acc_val.clear();
-        segs.clear();
-        self.scratch = Scratch {
-            work,
-            marked_in,
-            defs,
-            touched,
-            acc_val,
-            live_blocks,
-            seg_blocks,
-            segs,
-        };
-        (
-            LiveRange {
-                segments: merged,
-                valnos,
-            },
-            live_sorted,
-        )
     }
+}
+
+/// The segments `segs` holds, sorted and merged. Blocks come in layout
+/// order, so the segments usually do too, and then they were merged as
+/// they came. Otherwise they are sorted (starts are distinct, so an
+/// unstable sort orders them the same) and merged again: two merged as
+/// they came were adjacent, so are neighbours in order too.
+fn sorted_and_merged(segs: &mut [Segment]) -> Vec<Segment> {
+    if segs.is_sorted_by_key(|s| s.start) {
+        return segs.to_vec();
+    }
+    segs.sort_unstable_by_key(|s| s.start);
+    let mut merged: Vec<Segment> = Vec::with_capacity(segs.len());
+    for &s in segs.iter() {
+        push_merged(&mut merged, s);
+    }
+    merged
 }
 
 /// Appends `s` to `segs`, or extends the last segment when `s` continues

@@ -19,6 +19,8 @@
 //! fix, instead of being allocated wrongly.
 
 use super::Allocator;
+use crate::analysis::dataflow::{self, BlockPreds};
+use crate::analysis::stamp::StampSet;
 use crate::error::{AllocError, AllocErrorKind};
 use crate::ir::{Block, Generic, Inst, MachineFunction, Op, Operand, RegFlags, RegRef, VReg};
 use crate::target::{TargetInfo, bits};
@@ -133,13 +135,13 @@ pub fn check_defined_before_use(
 /// Every read of a virtual register before its block defines it (in
 /// layout order), and every (block, register) definition.
 fn exposed_reads(func: &MachineFunction) -> (Vec<ExposedRead>, Vec<(Block, VReg)>) {
-    // The block (plus one) that last defined each register, so that a read
+    // The registers the current block has defined so far, so that a read
     // after a definition in the same block is not exposed.
-    let mut defined_by: Vec<u32> = vec![0; func.vregs.len()];
+    let mut defined = StampSet::new(func.vregs.len());
     let mut exposed = Vec::new();
     let mut defs = Vec::new();
     for b in func.block_ids() {
-        let stamp = b.0 + 1;
+        defined.clear();
         for &i in &func.block(b).insts {
             let inst = func.inst(i);
             if crate::analysis::slots::is_debug_or_probe(inst.op) {
@@ -152,7 +154,7 @@ fn exposed_reads(func: &MachineFunction) -> (Vec<ExposedRead>, Vec<(Block, VReg)
                     && !r.flags.has(RegFlags::INTERNAL)
                     && !r.flags.has(RegFlags::DEBUG_USE)
                     && (!r.is_def() || r.sub.is_some());
-                if reads && defined_by.get(v.index()).is_some_and(|&s| s != stamp) {
+                if reads && v.index() < defined.len() && !defined.contains(v.index()) {
                     exposed.push(ExposedRead {
                         block: b,
                         inst: i,
@@ -165,12 +167,9 @@ fn exposed_reads(func: &MachineFunction) -> (Vec<ExposedRead>, Vec<(Block, VReg)
                 if let Operand::Reg(r) = o
                     && let RegRef::Virt(v) = r.reg
                     && r.is_def()
-                    && let Some(s) = defined_by.get_mut(v.index())
+                    && defined.insert(v.index())
                 {
-                    if *s != stamp {
-                        defs.push((b, v));
-                    }
-                    *s = stamp;
+                    defs.push((b, v));
                 }
             }
         }
@@ -189,43 +188,36 @@ fn defined_on_entry(
     words: usize,
 ) -> Vec<Option<Vec<u32>>> {
     let n = func.blocks.len();
-    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (b, d) in func.blocks.iter().enumerate() {
-        for s in &d.succs {
-            if s.block.index() < n {
-                preds[s.block.index()].push(b);
-            }
-        }
-    }
+    let preds = BlockPreds::new(func);
     let order = reverse_post_order(func);
     // Block ends; until a block is visited its end counts as "everything
     // defined", the neutral element of the meet.
     let mut out = vec![u32::MAX; n * words];
     let mut start = vec![0u32; words];
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for &b in &order {
-            start.fill(if b == 0 { 0 } else { u32::MAX });
-            for &p in &preds[b] {
-                let end = &out[p * words..(p + 1) * words];
-                start.iter_mut().zip(end).for_each(|(w, x)| *w &= x);
-            }
-            let defs = &block_defs[b * words..(b + 1) * words];
-            for (k, (w, d)) in start.iter().zip(defs).enumerate() {
-                let e = &mut out[b * words + k];
-                if *e != w | d {
-                    *e = w | d;
-                    changed = true;
-                }
+    dataflow::rounds(&order, usize::MAX, |b| {
+        start.fill(if b == 0 { 0 } else { u32::MAX });
+        for &p in preds.of(b) {
+            let p = p as usize;
+            let end = &out[p * words..(p + 1) * words];
+            start.iter_mut().zip(end).for_each(|(w, x)| *w &= x);
+        }
+        let defs = &block_defs[b * words..(b + 1) * words];
+        let mut changed = false;
+        for (k, (w, d)) in start.iter().zip(defs).enumerate() {
+            let e = &mut out[b * words + k];
+            if *e != w | d {
+                *e = w | d;
+                changed = true;
             }
         }
-    }
+        changed
+    });
     // The starts, once more from the settled ends.
     let mut ins = vec![None; n];
     for &b in &order {
         start.fill(if b == 0 { 0 } else { u32::MAX });
-        for &p in &preds[b] {
+        for &p in preds.of(b) {
+            let p = p as usize;
             let end = &out[p * words..(p + 1) * words];
             start.iter_mut().zip(end).for_each(|(w, x)| *w &= x);
         }

@@ -308,7 +308,7 @@ fn apply(
         tracing::debug!(reused, "reloads served by registers");
     }
     timer.time(Pass::Rewrite, || {
-        rewrite::update_live_ins(target, func, &decisions.reserved)
+        crate::analysis::phys_liveness::update_live_ins(target, func, &decisions.reserved)
     });
     Ok(record)
 }

@@ -22,7 +22,7 @@
 //! recorded as a copy, which the checker follows like any other (the
 //! source must hold the value the reload would have read).
 
-use crate::analysis::Cfg;
+use crate::analysis::{Cfg, dataflow};
 use crate::ir::{
     Block, Generic, Inst, InstData, MachineFunction, Op, Operand, RegFlags, RegMask, RegOperand,
     RegRef,
@@ -67,7 +67,55 @@ pub fn reuse_reloads(
     func: &mut MachineFunction,
     record: &mut AllocRecord,
 ) -> usize {
-    // The registers that can hold a slot, by register unit.
+    // 1. The registers that can hold a slot, by register unit.
+    let Some(holder_unit) = holder_units(t, record) else {
+        return 0;
+    };
+    let relevant = |r: Reg| {
+        t.units(r)
+            .iter()
+            .any(|u| holder_unit.get(u.index()).copied().unwrap_or(false))
+    };
+    // 2. What each block does to the holders.
+    let mut classes = ClassSets::default();
+    let cfg = Cfg::new(func);
+    let events = Events::new(t, func, record, &cfg, &relevant, &mut classes);
+    let overlaps = Overlaps::new(t, &events.list);
+    // 3. The holders at each block's end, settled.
+    let Some(out) = settle(t, func, &cfg, &events, &overlaps, &mut classes) else {
+        // Not settled: change nothing.
+        return 0;
+    };
+    // 4. The reloads a register can serve, from the settled states.
+    let mut served: Vec<(Inst, Reg, Reg)> = Vec::new();
+    let mut state: Holders = Vec::new();
+    for &b in &cfg.rpo {
+        entry(&cfg, &out, b, &mut state);
+        for e in events.of(b) {
+            step(
+                t,
+                func,
+                &overlaps,
+                e,
+                &mut classes,
+                &mut state,
+                &mut |i, from| {
+                    if let Event::Reload { to, .. } = e {
+                        served.push((i, from, *to));
+                    }
+                },
+            );
+        }
+    }
+    // 5. Those reloads become copies, or go.
+    serve_reloads(func, record, &served);
+    served.len()
+}
+
+/// Step 1 of [`reuse_reloads`]: per register unit, whether a register
+/// with it can hold a slot (inserted spill code or copies name it);
+/// `None` when the record has no reload.
+fn holder_units(t: &TargetInfo<'_>, record: &AllocRecord) -> Option<Vec<bool>> {
     let mut holder_unit = vec![false; t.units.len()];
     let mut mark = |r: Reg| {
         for u in t.units(r) {
@@ -94,116 +142,107 @@ pub fn reuse_reloads(
             Edit::Remat { .. } => {}
         }
     }
-    if reloads == 0 {
-        return 0;
-    }
-    let relevant = |r: Reg| {
-        t.units(r)
-            .iter()
-            .any(|u| holder_unit.get(u.index()).copied().unwrap_or(false))
-    };
-    let mut classes = ClassSets::default();
-    let cfg = Cfg::new(func);
-    let nb = func.blocks.len();
-    // By instruction: whether the record has an edit (bit 0) or a folded
-    // access (bit 1) for it, so that the many instructions with neither
-    // cost no map look-up.
-    let mut noted = vec![0u8; func.insts.len()];
-    for (bit, i) in record
-        .edits
-        .keys()
-        .map(|&i| (1, i))
-        .chain(record.memory_folds.keys().map(|&i| (2, i)))
-    {
-        if let Some(x) = noted.get_mut(i.index()) {
-            *x |= bit;
+    (reloads > 0).then_some(holder_unit)
+}
+
+/// The events of every block, one list for the function.
+struct Events {
+    list: Vec<Event>,
+    /// Those of block `b` are `list[span[b].0..span[b].1]`.
+    span: Vec<(usize, usize)>,
+}
+
+impl Events {
+    /// Step 2 of [`reuse_reloads`]: the events of every block reached
+    /// from the entry (in `cfg`'s reverse post-order).
+    fn new(
+        t: &TargetInfo<'_>,
+        func: &MachineFunction,
+        record: &AllocRecord,
+        cfg: &Cfg,
+        relevant: &dyn Fn(Reg) -> bool,
+        classes: &mut ClassSets,
+    ) -> Events {
+        // By instruction: whether the record has an edit (bit 0) or a
+        // folded access (bit 1) for it, so that the many instructions with
+        // neither cost no map look-up.
+        let mut noted = vec![0u8; func.insts.len()];
+        for (bit, i) in record
+            .edits
+            .keys()
+            .map(|&i| (1, i))
+            .chain(record.memory_folds.keys().map(|&i| (2, i)))
+        {
+            if let Some(x) = noted.get_mut(i.index()) {
+                *x |= bit;
+            }
         }
-    }
-    // The events of every block, one list for the function: those of
-    // block `b` are `events[span[b].0..span[b].1]`.
-    let mut events: Vec<Event> = Vec::new();
-    let mut span = vec![(0usize, 0usize); nb];
-    for &b in &cfg.rpo {
-        let start = events.len();
-        for &i in &func.block(b).insts {
-            let noted = noted.get(i.index()).copied().unwrap_or(0);
-            block_events(
-                t,
-                func,
-                record,
-                noted,
-                i,
-                &relevant,
-                &mut classes,
-                &mut events,
-            );
+        let mut list: Vec<Event> = Vec::new();
+        let mut span = vec![(0usize, 0usize); func.blocks.len()];
+        for &b in &cfg.rpo {
+            let start = list.len();
+            for &i in &func.block(b).insts {
+                let noted = noted.get(i.index()).copied().unwrap_or(0);
+                block_events(t, func, record, noted, i, relevant, classes, &mut list);
+            }
+            span[b.index()] = (start, list.len());
         }
-        span[b.index()] = (start, events.len());
+        Events { list, span }
     }
-    let events_of = |b: Block| &events[span[b.index()].0..span[b.index()].1];
-    let overlaps = Overlaps::new(t, &events);
-    // Exit states; `None` until the block first runs (optimistic: a loop's
-    // back edge does not empty the header's state before it is known).
-    let mut out: Vec<Option<Holders>> = vec![None; nb];
-    let mut changed = true;
-    let mut rounds = 0;
+
+    /// The events of block `b`.
+    fn of(&self, b: Block) -> &[Event] {
+        &self.list[self.span[b.index()].0..self.span[b.index()].1]
+    }
+}
+
+/// Step 3 of [`reuse_reloads`]: the holders at every block's end, by
+/// rounds over the reverse post-order (at most 64); `None` when they do
+/// not settle. An exit state is `None` until the block first runs
+/// (optimistic: a loop's back edge does not empty the header's state
+/// before it is known).
+fn settle(
+    t: &TargetInfo<'_>,
+    func: &MachineFunction,
+    cfg: &Cfg,
+    events: &Events,
+    overlaps: &Overlaps,
+    classes: &mut ClassSets,
+) -> Option<Vec<Option<Holders>>> {
+    let mut out: Vec<Option<Holders>> = vec![None; func.blocks.len()];
     // The state along a block, one buffer for every block of every round:
     // an exit state is copied out only where it changed.
     let mut state: Holders = Vec::new();
-    while changed {
-        changed = false;
-        rounds += 1;
-        if rounds > 64 {
-            // Not settled: change nothing.
-            return 0;
+    dataflow::rounds(&cfg.rpo, 64, |b| {
+        entry(cfg, &out, b, &mut state);
+        for e in events.of(b) {
+            step(t, func, overlaps, e, classes, &mut state, &mut |_, _| {});
         }
-        for &b in &cfg.rpo {
-            entry(&cfg, &out, b, &mut state);
-            for e in events_of(b) {
-                step(
-                    t,
-                    func,
-                    &overlaps,
-                    e,
-                    &mut classes,
-                    &mut state,
-                    &mut |_, _| {},
-                );
+        if out[b.index()].as_ref() == Some(&state) {
+            return false;
+        }
+        match &mut out[b.index()] {
+            Some(o) => {
+                o.clear();
+                o.extend_from_slice(&state);
             }
-            if out[b.index()].as_ref() != Some(&state) {
-                match &mut out[b.index()] {
-                    Some(o) => {
-                        o.clear();
-                        o.extend_from_slice(&state);
-                    }
-                    o => *o = Some(state.clone()),
-                }
-                changed = true;
-            }
+            o => *o = Some(state.clone()),
         }
-    }
-    // The reloads a register can serve, from the settled states.
-    let mut served: Vec<(Inst, Reg, Reg)> = Vec::new();
-    for &b in &cfg.rpo {
-        entry(&cfg, &out, b, &mut state);
-        for e in events_of(b) {
-            step(
-                t,
-                func,
-                &overlaps,
-                e,
-                &mut classes,
-                &mut state,
-                &mut |i, from| {
-                    if let Event::Reload { to, .. } = e {
-                        served.push((i, from, *to));
-                    }
-                },
-            );
-        }
-    }
+        true
+    })?;
+    Some(out)
+}
+
+/// Step 5 of [`reuse_reloads`]: each served reload (instruction, holder,
+/// reloaded register) becomes a copy from its holder, or goes where the
+/// reloaded register holds the slot itself; the record follows.
+fn serve_reloads(
+    func: &mut MachineFunction,
+    record: &mut AllocRecord,
+    served: &[(Inst, Reg, Reg)],
+) {
     let mut gone = Vec::new();
-    for &(i, from, to) in &served {
+    for &(i, from, to) in served {
         if from == to {
             record.edits.remove(&i);
             gone.push(i);
@@ -218,26 +257,26 @@ pub fn reuse_reloads(
             record.edits.insert(i, Edit::Copy { from, to });
         }
     }
-    if !gone.is_empty() {
-        gone.sort_unstable();
-        let is_gone = |i: &Inst| gone.binary_search(i).is_ok();
-        // Originals taken out before a reload that goes are now before
-        // what follows it.
-        for r in &mut record.removed {
-            let Some(anchor) = r.before.filter(is_gone) else {
-                continue;
-            };
-            let insts = &func.block(r.block).insts;
-            r.before = insts
-                .iter()
-                .position(|&x| x == anchor)
-                .and_then(|k| insts[k + 1..].iter().copied().find(|x| !is_gone(x)));
-        }
-        for bd in &mut func.blocks {
-            bd.insts.retain(|i| !is_gone(i));
-        }
+    if gone.is_empty() {
+        return;
     }
-    served.len()
+    gone.sort_unstable();
+    let is_gone = |i: &Inst| gone.binary_search(i).is_ok();
+    // Originals taken out before a reload that goes are now before what
+    // follows it.
+    for r in &mut record.removed {
+        let Some(anchor) = r.before.filter(is_gone) else {
+            continue;
+        };
+        let insts = &func.block(r.block).insts;
+        r.before = insts
+            .iter()
+            .position(|&x| x == anchor)
+            .and_then(|k| insts[k + 1..].iter().copied().find(|x| !is_gone(x)));
+    }
+    for bd in &mut func.blocks {
+        bd.insts.retain(|i| !is_gone(i));
+    }
 }
 
 /// Which registers a slot can be held in each register overlaps, as bit

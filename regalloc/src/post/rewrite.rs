@@ -23,22 +23,21 @@
 //!    the allocated code (register units, reserved registers left out),
 //!    listing the largest registers whose units are all live.
 //!
-//! [`rewrite_code`] does the first four; [`update_live_ins`] the fifth, which
-//! the pipeline runs once the code no longer changes (after reload reuse).
-
-use rustc_hash::FxHashMap as HashMap;
+//! [`rewrite_code`] does the first four; the fifth is
+//! `analysis::phys_liveness::update_live_ins`, which the pipeline
+//! runs once the code no longer changes (after reload reuse).
 
 use crate::alloc::Decisions;
-use crate::alloc::spiller::SpillKind;
+use crate::alloc::spiller::{SpillCode, SpillKind};
 use crate::alloc::virtmap::VirtRegMap;
-use crate::analysis::{Analyses, Slot};
+use crate::analysis::{Analyses, Slot, SlotIndex};
 use crate::error::{AllocError, AllocErrorKind};
 use crate::ir::{
-    Block, BlockLiveIn, FrameRef, Inst, MachineFunction, MemFlags, MemOperand, Operand, RegFlags,
-    RegMask, RegOperand, RegRef,
+    Block, FrameRef, Inst, MachineFunction, MemFlags, MemOperand, Operand, RegFlags, RegOperand,
+    RegRef, VReg,
 };
 use crate::record::{AllocRecord, Edit, FoldedAccess, Removed};
-use crate::target::{Reg, RegFlags as PhysFlags, TargetInfo};
+use crate::target::{Reg, SubRegIndex, TargetInfo};
 
 use super::slots;
 
@@ -55,7 +54,8 @@ const DROPPED: u8 = 4;
 /// become [`Edit::Copy`]s (or the spill or reload each was folded into);
 /// those between one register and itself are dropped. Lane tracking
 /// selects LLVM's sub-register-liveness rewriting. The block live-ins are
-/// the caller's to recompute ([`update_live_ins`]) once it has changed the
+/// the caller's to recompute
+/// (`analysis::phys_liveness::update_live_ins`) once it has changed the
 /// code no further.
 pub(crate) fn rewrite_code(
     t: &TargetInfo<'_>,
@@ -71,25 +71,71 @@ pub(crate) fn rewrite_code(
         lanes: track_lanes,
         ..
     } = decisions;
-    let track_lanes = *track_lanes;
     // 1. Slots.
-    let (colour_of, colours) = slots::colour(&code.slots);
-    let ids = slots::add_objects(func, &colours);
-    let slot_id = |s: u32| {
-        colour_of
+    let slot_ids = SlotIds::new(func, code);
+    // 2. Spill code.
+    place_spill_code(func, vrm, code, &slot_ids, record)?;
+    // Instruction sets as bits of one flag byte by instruction (every
+    // instruction is looked up in them): `DEAD`, `IDENTITY`, `DROPPED`.
+    let mut flags = vec![0u8; func.insts.len()];
+    for &i in &code.removed {
+        flags[i.index()] |= DEAD;
+    }
+    // 3. Operands, and what the record says of the instructions the
+    // allocator changed.
+    rewrite_operands(t, func, an, vrm, *track_lanes, &mut flags)?;
+    record_folded_copies(func, code, &slot_ids, &flags, record)?;
+    record_memory_folds(func, code, &slot_ids, record);
+    record_split_copies(func, split_copies, &mut flags, record)?;
+    // 4. Removed instructions.
+    take_out_removed(func, &flags, record);
+    Ok(())
+}
+
+/// Step 1 of [`rewrite_code`]: the spill slots coloured and added as
+/// stack objects, and the final id of each spiller slot.
+struct SlotIds {
+    /// Per spiller slot, its colour.
+    colour_of: Vec<usize>,
+    /// Per colour, the id of its stack object.
+    ids: Vec<u32>,
+}
+
+impl SlotIds {
+    fn new(func: &mut MachineFunction, code: &SpillCode) -> SlotIds {
+        let (colour_of, colours) = slots::colour(&code.slots);
+        let ids = slots::add_objects(func, &colours);
+        SlotIds { colour_of, ids }
+    }
+
+    /// The stack object of spiller slot `s`.
+    fn id(&self, s: u32) -> u32 {
+        self.colour_of
             .get(s as usize)
-            .and_then(|&c| ids.get(c))
+            .and_then(|&c| self.ids.get(c))
             .copied()
             .unwrap_or(0)
-    };
+    }
+}
 
-    // 2. Spill code.
+/// Step 2 of [`rewrite_code`]: spill, reload and remat instructions get
+/// new ids and an [`Edit`] in the record, and are placed before or after
+/// their original instruction.
+fn place_spill_code(
+    func: &mut MachineFunction,
+    vrm: &VirtRegMap,
+    code: &SpillCode,
+    slot_ids: &SlotIds,
+    record: &mut AllocRecord,
+) -> Result<(), AllocError> {
+    // Without spill code (most small functions) the blocks are left alone.
+    if code.insertions.is_empty() {
+        return Ok(());
+    }
     // Per original instruction, the spill code to place before and after
     // it; indexed by instruction rather than hashed (every instruction of
-    // the function is looked up). Without spill code (most small
-    // functions) the tables stay empty and the blocks are left alone.
-    let spill_code = !code.insertions.is_empty();
-    let table = if spill_code { func.insts.len() } else { 0 };
+    // the function is looked up).
+    let table = func.insts.len();
     let mut before: Vec<Vec<Inst>> = vec![Vec::new(); table];
     let mut after: Vec<Vec<Inst>> = vec![Vec::new(); table];
     for ins in &code.insertions {
@@ -103,7 +149,7 @@ pub(crate) fn rewrite_code(
         let mut data = ins.inst.clone();
         let edit = match ins.kind {
             SpillKind::Spill { slot } | SpillKind::Reload { slot } => {
-                let id = slot_id(slot);
+                let id = slot_ids.id(slot);
                 for o in &mut data.operands {
                     if let Operand::Frame(f, _) = o
                         && !f.fixed
@@ -129,43 +175,49 @@ pub(crate) fn rewrite_code(
         let side = if ins.after { &mut after } else { &mut before };
         side[ins.at.index()].push(id);
     }
-    // Instruction sets as bits of one flag byte by instruction (every
-    // instruction is looked up in them): `DEAD`, `IDENTITY`, `DROPPED`.
-    let n = func.insts.len();
-    let mut flags = vec![0u8; n];
-    let dead = |flags: &[u8], i: Inst| flags[i.index()] & DEAD != 0;
-    for &i in &code.removed {
-        flags[i.index()] |= DEAD;
-    }
-    if spill_code {
-        for bd in &mut func.blocks {
-            // A block without spill code keeps its list.
-            if !bd.insts.iter().any(|i| {
-                [&before, &after]
-                    .iter()
-                    .any(|side| side.get(i.index()).is_some_and(|x| !x.is_empty()))
-            }) {
-                continue;
-            }
-            let mut list = Vec::with_capacity(bd.insts.len());
-            for &i in &bd.insts {
-                if let Some(b) = before.get(i.index()) {
-                    list.extend_from_slice(b);
-                }
-                list.push(i);
-                if let Some(a) = after.get(i.index()) {
-                    list.extend_from_slice(a);
-                }
-            }
-            bd.insts = list;
+    for bd in &mut func.blocks {
+        // A block without spill code keeps its list.
+        if !bd.insts.iter().any(|i| {
+            [&before, &after]
+                .iter()
+                .any(|side| side.get(i.index()).is_some_and(|x| !x.is_empty()))
+        }) {
+            continue;
         }
+        let mut list = Vec::with_capacity(bd.insts.len());
+        for &i in &bd.insts {
+            if let Some(b) = before.get(i.index()) {
+                list.extend_from_slice(b);
+            }
+            list.push(i);
+            if let Some(a) = after.get(i.index()) {
+                list.extend_from_slice(a);
+            }
+        }
+        bd.insts = list;
     }
+    Ok(())
+}
 
-    // 3. Operands.
+/// Whether `flags` marks `i` as taken out by the spiller.
+fn dead(flags: &[u8], i: Inst) -> bool {
+    flags[i.index()] & DEAD != 0
+}
+
+/// Step 3 of [`rewrite_code`]: every operand of the instructions kept
+/// rewritten ([`rewrite_inst`]); identity copies marked in `flags`.
+fn rewrite_operands(
+    t: &TargetInfo<'_>,
+    func: &mut MachineFunction,
+    an: &Analyses,
+    vrm: &VirtRegMap,
+    track_lanes: bool,
+    flags: &mut [u8],
+) -> Result<(), AllocError> {
     for b in 0..func.blocks.len() {
         for k in 0..func.blocks[b].insts.len() {
             let i = func.blocks[b].insts[k];
-            if dead(&flags, i) {
+            if dead(flags, i) {
                 continue;
             }
             rewrite_inst(t, func, an, vrm, track_lanes, i).map_err(|e| e.at(Block::new(b), i))?;
@@ -174,12 +226,21 @@ pub(crate) fn rewrite_code(
             }
         }
     }
+    Ok(())
+}
 
-    // Original COPYs folded into a reload or a store: their slot gets its
-    // final id, and their meaning goes into the record.
+/// Original COPYs folded into a reload or a store: their slot gets its
+/// final id, and their meaning goes into the record.
+fn record_folded_copies(
+    func: &mut MachineFunction,
+    code: &SpillCode,
+    slot_ids: &SlotIds,
+    flags: &[u8],
+    record: &mut AllocRecord,
+) -> Result<(), AllocError> {
     for f in &code.folded {
         let (i, kind, k) = (f.inst, f.kind, f.operand);
-        if dead(&flags, i) {
+        if dead(flags, i) {
             // Taken out as redundant: the checker reads it as the original
             // COPY.
             continue;
@@ -187,7 +248,7 @@ pub(crate) fn rewrite_code(
         let (SpillKind::Spill { slot } | SpillKind::Reload { slot }) = kind else {
             continue;
         };
-        let id = slot_id(slot);
+        let id = slot_ids.id(slot);
         let inst = &mut func.insts[i.index()];
         for o in &mut inst.operands {
             if let Operand::Frame(f, _) = o
@@ -214,13 +275,21 @@ pub(crate) fn rewrite_code(
         };
         record.edits.insert(i, edit);
     }
+    Ok(())
+}
 
-    // Instructions accessing a slot through a memory operand: the slot
-    // gets its final id (at the fold's frame operand only: the instruction
-    // may name other frame objects), memory operands say what is accessed,
-    // and the record says which operand the address replaced.
+/// Instructions accessing a slot through a memory operand: the slot gets
+/// its final id (at the fold's frame operand only: the instruction may
+/// name other frame objects), memory operands say what is accessed, and
+/// the record says which operand the address replaced.
+fn record_memory_folds(
+    func: &mut MachineFunction,
+    code: &SpillCode,
+    slot_ids: &SlotIds,
+    record: &mut AllocRecord,
+) {
     for f in &code.memory_folds {
-        let id = slot_id(f.slot);
+        let id = slot_ids.id(f.slot);
         let inst = &mut func.insts[f.inst.index()];
         if let Some(Operand::Frame(fr, _)) = inst.operands.get_mut(f.frame) {
             fr.id = id;
@@ -242,8 +311,16 @@ pub(crate) fn rewrite_code(
             },
         );
     }
+}
 
-    // Copies from live-range splitting: their meaning, unless folded.
+/// Copies from live-range splitting: their meaning, unless folded; those
+/// left without one are marked `DROPPED` in `flags`.
+fn record_split_copies(
+    func: &MachineFunction,
+    split_copies: &[Inst],
+    flags: &mut [u8],
+    record: &mut AllocRecord,
+) -> Result<(), AllocError> {
     for &i in split_copies {
         // A split copy whose value the spiller rematerializes at every use
         // is dead; like an identity copy it has no meaning to record.
@@ -283,8 +360,12 @@ pub(crate) fn rewrite_code(
             }
         }
     }
+    Ok(())
+}
 
-    // 4. Removed instructions, with the instruction each came before.
+/// Step 4 of [`rewrite_code`]: the instructions `flags` marks taken out of
+/// their blocks, each recorded with the instruction it came before.
+fn take_out_removed(func: &mut MachineFunction, flags: &[u8], record: &mut AllocRecord) {
     for b in 0..func.blocks.len() {
         // Most blocks lose nothing: they keep their list as it is.
         if !func.blocks[b].insts.iter().any(|i| flags[i.index()] != 0) {
@@ -319,7 +400,6 @@ pub(crate) fn rewrite_code(
         }
         func.blocks[b].insts = kept;
     }
-    Ok(())
 }
 
 /// Rewrites the virtual register operands of `i`.
@@ -335,8 +415,7 @@ fn rewrite_inst(
     // needs it, and copying it for every instruction showed in profiles.
     let name = func.name.as_str();
     let at = an.intervals.slots.inst(i);
-    let mut super_defs: Vec<(Reg, bool)> = Vec::new();
-    let mut super_uses: Vec<Reg> = Vec::new();
+    let mut whole = WholeRegister::default();
     let inst = &mut func.insts[i.index()];
     for o in &mut inst.operands {
         let Operand::Reg(r) = o else { continue };
@@ -353,88 +432,123 @@ fn rewrite_inst(
                 format!("%{} was given no register", v.0),
             ));
         };
-        let mut reg = p;
-        if let Some(s) = r.sub {
-            let Some(sr) = t.sub_reg(p, s) else {
-                return Err(AllocError::new(
-                    AllocErrorKind::OverConstrained,
-                    name,
-                    format!(
-                        "%{} was given {}, which has no sub-register {}",
-                        v.0,
-                        t.reg(p).name,
-                        t.sub_reg_index(s).name
-                    ),
-                ));
-            };
-            reg = sr;
-            let lanes = if track_lanes {
-                an.intervals.vreg(v).filter(|iv| !iv.subranges.is_empty())
-            } else {
-                None
-            };
-            if let Some(iv) = lanes {
-                // Sub-register liveness (LLVM's rewriter does the same):
-                // no implicit operands for the whole register, and a use
-                // of lanes that hold no value reads `undef`.
-                if !r.is_def() {
-                    let m = t.sub_reg_index(s).lane_mask;
-                    let live = at.is_some_and(|at| {
-                        iv.subranges.iter().any(|sr| {
-                            sr.lanes.overlaps(m) && sr.range.live_at(at.with(Slot::Block))
-                        })
-                    });
-                    if !live {
-                        r.flags.set(RegFlags::UNDEF, true);
-                    }
-                }
-                r.flags
-                    .set(RegFlags::UNDEF, !r.is_def() && r.flags.has(RegFlags::UNDEF));
-            } else if r.is_def() {
-                super_defs.push((p, r.flags.has(RegFlags::DEAD)));
-                // A partial definition keeps the other lanes of a live
-                // value: LLVM records the read with an implicit use.
-                let keeps = !r.flags.has(RegFlags::UNDEF)
-                    && at.is_some_and(|at| {
-                        an.intervals
-                            .vreg(v)
-                            .is_some_and(|iv| iv.range.live_at(at.with(Slot::Block)))
-                    });
-                if keeps {
-                    super_uses.push(p);
-                }
-                r.flags.set(RegFlags::UNDEF, false);
-            }
-        }
+        let reg = match r.sub {
+            Some(s) => rewrite_sub_operand(t, an, track_lanes, name, at, r, v, p, s, &mut whole)?,
+            None => p,
+        };
         r.reg = RegRef::Phys(reg);
         r.sub = None;
         r.flags.set(RegFlags::KILLED, false);
         r.flags.set(RegFlags::RENAMABLE, true);
     }
-    for p in super_uses {
-        let present = inst
-            .operands
-            .iter()
-            .any(|o| matches!(o, Operand::Reg(r) if !r.is_def() && r.reg == RegRef::Phys(p)));
-        if !present {
-            let mut op = RegOperand::use_of(p);
-            op.flags = RegFlags::IMPLICIT;
-            inst.operands.push(Operand::Reg(op));
-        }
-    }
-    for (p, dead) in super_defs {
-        let present = inst
-            .operands
-            .iter()
-            .any(|o| matches!(o, Operand::Reg(r) if r.is_def() && r.reg == RegRef::Phys(p)));
-        if !present {
-            let mut op = RegOperand::def_of(p);
-            op.flags = RegFlags::DEF | RegFlags::IMPLICIT;
-            op.flags.set(RegFlags::DEAD, dead);
-            inst.operands.push(Operand::Reg(op));
-        }
-    }
+    whole.add_to(&mut inst.operands);
     Ok(())
+}
+
+/// The implicit operands of whole registers a sub-register rewrite adds
+/// (without sub-register liveness): a definition of the whole register
+/// (`dead` if the sub-register definition is), and a use of it where a
+/// partial definition keeps the other lanes of a live value.
+#[derive(Default)]
+struct WholeRegister {
+    defs: Vec<(Reg, bool)>,
+    uses: Vec<Reg>,
+}
+
+impl WholeRegister {
+    /// Appends the operands to `operands`, each unless it is there.
+    fn add_to(self, operands: &mut Vec<Operand>) {
+        for p in self.uses {
+            let present = operands
+                .iter()
+                .any(|o| matches!(o, Operand::Reg(r) if !r.is_def() && r.reg == RegRef::Phys(p)));
+            if !present {
+                let mut op = RegOperand::use_of(p);
+                op.flags = RegFlags::IMPLICIT;
+                operands.push(Operand::Reg(op));
+            }
+        }
+        for (p, dead) in self.defs {
+            let present = operands
+                .iter()
+                .any(|o| matches!(o, Operand::Reg(r) if r.is_def() && r.reg == RegRef::Phys(p)));
+            if !present {
+                let mut op = RegOperand::def_of(p);
+                op.flags = RegFlags::DEF | RegFlags::IMPLICIT;
+                op.flags.set(RegFlags::DEAD, dead);
+                operands.push(Operand::Reg(op));
+            }
+        }
+    }
+}
+
+/// The register operand `r` of virtual register `v` (assigned `p`) with
+/// sub-register index `s` becomes: `p`'s sub-register. Sets its `undef`
+/// flag as LLVM's rewriter does and notes the whole-register operands it
+/// needs in `whole`.
+#[allow(clippy::too_many_arguments)]
+fn rewrite_sub_operand(
+    t: &TargetInfo<'_>,
+    an: &Analyses,
+    track_lanes: bool,
+    name: &str,
+    at: Option<SlotIndex>,
+    r: &mut RegOperand,
+    v: VReg,
+    p: Reg,
+    s: SubRegIndex,
+    whole: &mut WholeRegister,
+) -> Result<Reg, AllocError> {
+    let Some(sr) = t.sub_reg(p, s) else {
+        return Err(AllocError::new(
+            AllocErrorKind::OverConstrained,
+            name,
+            format!(
+                "%{} was given {}, which has no sub-register {}",
+                v.0,
+                t.reg(p).name,
+                t.sub_reg_index(s).name
+            ),
+        ));
+    };
+    let lanes = if track_lanes {
+        an.intervals.vreg(v).filter(|iv| !iv.subranges.is_empty())
+    } else {
+        None
+    };
+    if let Some(iv) = lanes {
+        // Sub-register liveness (LLVM's rewriter does the same):
+        // no implicit operands for the whole register, and a use
+        // of lanes that hold no value reads `undef`.
+        if !r.is_def() {
+            let m = t.sub_reg_index(s).lane_mask;
+            let live = at.is_some_and(|at| {
+                iv.subranges
+                    .iter()
+                    .any(|sr| sr.lanes.overlaps(m) && sr.range.live_at(at.with(Slot::Block)))
+            });
+            if !live {
+                r.flags.set(RegFlags::UNDEF, true);
+            }
+        }
+        r.flags
+            .set(RegFlags::UNDEF, !r.is_def() && r.flags.has(RegFlags::UNDEF));
+    } else if r.is_def() {
+        whole.defs.push((p, r.flags.has(RegFlags::DEAD)));
+        // A partial definition keeps the other lanes of a live
+        // value: LLVM records the read with an implicit use.
+        let keeps = !r.flags.has(RegFlags::UNDEF)
+            && at.is_some_and(|at| {
+                an.intervals
+                    .vreg(v)
+                    .is_some_and(|iv| iv.range.live_at(at.with(Slot::Block)))
+            });
+        if keeps {
+            whole.uses.push(p);
+        }
+        r.flags.set(RegFlags::UNDEF, false);
+    }
+    Ok(sr)
 }
 
 /// Whether `i` is a COPY whose source and destination are the same
@@ -449,376 +563,5 @@ fn is_identity_copy(func: &MachineFunction, i: Inst) -> bool {
             matches!(d.reg, RegRef::Phys(_)) && d.reg == s.reg && d.sub == s.sub
         }
         _ => false,
-    }
-}
-
-/// A bit set over register units.
-#[derive(Clone, PartialEq, Eq)]
-struct Units(Vec<u64>);
-
-impl Units {
-    fn new(n: usize) -> Units {
-        Units(vec![0; n.div_ceil(64)])
-    }
-    fn set(&mut self, u: usize, on: bool) {
-        if let Some(w) = self.0.get_mut(u / 64) {
-            if on {
-                *w |= 1 << (u % 64);
-            } else {
-                *w &= !(1 << (u % 64));
-            }
-        }
-    }
-    /// Takes unit `u` out of the set and puts it into `other`: what a
-    /// definition does to the live and the killed units, one word reached
-    /// once. `u` must be below the size the sets were made for.
-    fn move_to(&mut self, other: &mut Units, u: usize) {
-        let bit = 1u64 << (u % 64);
-        self.0[u / 64] &= !bit;
-        other.0[u / 64] |= bit;
-    }
-    /// Puts unit `u` (below the size the set was made for) into the set.
-    fn insert(&mut self, u: usize) {
-        self.0[u / 64] |= 1 << (u % 64);
-    }
-    fn get(&self, u: usize) -> bool {
-        self.0.get(u / 64).is_some_and(|w| w & (1 << (u % 64)) != 0)
-    }
-    /// The units in the set, in increasing order.
-    fn iter(&self) -> impl Iterator<Item = usize> + '_ {
-        self.0.iter().enumerate().flat_map(|(k, &w)| {
-            let mut w = w;
-            std::iter::from_fn(move || {
-                (w != 0).then(|| {
-                    let bit = w.trailing_zeros() as usize;
-                    w &= w - 1;
-                    k * 64 + bit
-                })
-            })
-        })
-    }
-}
-
-/// Recomputes every block's live-in registers from the physical registers
-/// its code and its successors read (a backward dataflow over register
-/// units; reserved registers (`reserved`, by register, on top of the
-/// table's) and constant registers are not tracked).
-pub fn update_live_ins(t: &TargetInfo<'_>, func: &mut MachineFunction, reserved: &[bool]) {
-    let nu = t.units.len();
-    let is_reserved =
-        |r: Reg| t.is_reserved(r) || reserved.get(r.index()).copied().unwrap_or(false);
-    let mut tracked = Tracked {
-        reserved,
-        known: vec![0; nu],
-        named: vec![None; nu],
-    };
-    let nb = func.blocks.len();
-    let words = nu.div_ceil(64);
-    // Per block, `words` words each: units read before written (gen),
-    // units written (kill), and live on entry; one flat vector for the
-    // three, so the dataflow below allocates nothing per block or per
-    // round.
-    let mut sets = vec![0u64; 3 * nb * words];
-    let (gen_, rest) = sets.split_at_mut(nb * words);
-    let (kill, live_in) = rest.split_at_mut(nb * words);
-    let mut clobbers = MaskUnits::default();
-    let mut live = Units::new(nu);
-    let mut killed = Units::new(nu);
-    for b in 0..nb {
-        live.0.fill(0);
-        killed.0.fill(0);
-        for &i in func.blocks[b].insts.iter().rev() {
-            step_back(
-                t,
-                func,
-                i,
-                &mut tracked,
-                &mut clobbers,
-                &mut live,
-                &mut killed,
-            );
-        }
-        gen_[b * words..(b + 1) * words].copy_from_slice(&live.0);
-        kill[b * words..(b + 1) * words].copy_from_slice(&killed.0);
-    }
-    live_in.copy_from_slice(gen_);
-    let mut out = vec![0u64; words];
-    // The predecessors of every block, block after block, from the
-    // successor lists (those of the IR may be stale).
-    // Counted into `pred_at[k]`, summed into where each list ends, and
-    // filled from the ends backwards, which leaves `pred_at[k]` where the
-    // list of `k` starts: no second vector of positions.
-    let mut pred_at = vec![0usize; nb + 1];
-    for bd in &func.blocks {
-        for s in &bd.succs {
-            if s.block.index() < nb {
-                pred_at[s.block.index()] += 1;
-            }
-        }
-    }
-    for b in 1..=nb {
-        pred_at[b] += pred_at[b - 1];
-    }
-    let mut preds = vec![0usize; pred_at[nb]];
-    for (b, bd) in func.blocks.iter().enumerate().rev() {
-        for s in bd.succs.iter().rev() {
-            let k = s.block.index();
-            if k < nb {
-                pred_at[k] -= 1;
-                preds[pred_at[k]] = b;
-            }
-        }
-    }
-    // A worklist, every block in reverse layout order first, then the
-    // predecessors of each block whose set grew: the sets only grow from
-    // `gen_`, so this reaches the same least fixed point as rounds over
-    // every block, without a last round that changes nothing.
-    let mut work: Vec<usize> = (0..nb).collect();
-    let mut queued = vec![true; nb];
-    while let Some(b) = work.pop() {
-        queued[b] = false;
-        out.fill(0);
-        for s in &func.blocks[b].succs {
-            let k = s.block.index();
-            if k < nb {
-                for (w, x) in out.iter_mut().zip(&live_in[k * words..(k + 1) * words]) {
-                    *w |= x;
-                }
-            }
-        }
-        let r = b * words..(b + 1) * words;
-        let mut changed = false;
-        for (((w, g), o), k) in live_in[r.clone()]
-            .iter_mut()
-            .zip(&gen_[r.clone()])
-            .zip(&out)
-            .zip(&kill[r])
-        {
-            let inn = g | (o & !k);
-            if inn != *w {
-                *w = inn;
-                changed = true;
-            }
-        }
-        if changed {
-            for &p in &preds[pred_at[b]..pred_at[b + 1]] {
-                if !queued[p] {
-                    queued[p] = true;
-                    work.push(p);
-                }
-            }
-        }
-    }
-    // Per register, the last block (plus one) it was a candidate of and
-    // found fully live in: stamps instead of a sort and a search per
-    // block.
-    // Per unit, the registers that may be listed (neither reserved,
-    // artificial nor constant, and with units) among its roots and their
-    // super-registers, found when a block first needs them:
-    // `cands[cand_at[u].0..cand_at[u].1]`, the pair `(1, 0)` while not
-    // yet found. A unit is live into many blocks.
-    let mut cand_at = vec![(1u32, 0u32); nu];
-    // Room for a few registers a unit, so that the list is allocated once.
-    let mut cands: Vec<Reg> = Vec::with_capacity(4 * nu);
-    let listable = |r: Reg| {
-        let d = t.reg(r);
-        !is_reserved(r)
-            && !d.flags.contains(PhysFlags::ARTIFICIAL)
-            && !d.flags.contains(PhysFlags::CONSTANT)
-            && !d.units.is_empty()
-    };
-    // The first block with each live unit set: blocks with the same set
-    // get the same list (common after allocation, where values stay in
-    // the same registers across many blocks).
-    let mut first_with: HashMap<&[u64], usize> = HashMap::default();
-    for b in 0..nb {
-        let set = &live_in[b * words..(b + 1) * words];
-        if let Some(&a) = first_with.get(set) {
-            func.blocks[b].live_ins = func.blocks[a].live_ins.clone();
-            continue;
-        }
-        first_with.insert(set, b);
-        live.0.clear();
-        live.0.extend_from_slice(set);
-        // Each live unit under the name the code uses for it, when that
-        // register is wholly live (`$xmm0` and `$d8`, as LLVM's rewriter
-        // lists the registers it assigned, rather than `$zmm0` or the
-        // tuple `$z8_z9`, whose units are the same); a unit without one,
-        // under the largest wholly live register holding it.
-        killed.0.fill(0);
-        let mut list: Vec<BlockLiveIn> = Vec::new();
-        for u in live.iter() {
-            if killed.get(u) {
-                continue;
-            }
-            let wholly_live = |r: Reg| t.units(r).iter().all(|v| live.get(v.index()));
-            let named = tracked.named[u].filter(|&n| listable(n) && wholly_live(n));
-            let pick = named.or_else(|| {
-                if cand_at[u].0 > cand_at[u].1 {
-                    let start = cands.len();
-                    for root in t.unit_roots(crate::target::RegUnit::new(u)) {
-                        for r in std::iter::once(root).chain(t.super_regs(root).iter().copied()) {
-                            if listable(r) && !cands[start..].contains(&r) {
-                                cands.push(r);
-                            }
-                        }
-                    }
-                    cand_at[u] = (start as u32, cands.len() as u32);
-                }
-                let (from, to) = cand_at[u];
-                cands[from as usize..to as usize]
-                    .iter()
-                    .copied()
-                    .find(|&r| {
-                        wholly_live(r)
-                            && !t
-                                .super_regs(r)
-                                .iter()
-                                .any(|&s| listable(s) && wholly_live(s))
-                    })
-            });
-            if let Some(reg) = pick {
-                for &v in t.units(reg) {
-                    killed.insert(v.index());
-                }
-                list.push(BlockLiveIn { reg, lanes: None });
-            }
-        }
-        list.sort_unstable_by_key(|l| l.reg);
-        list.dedup_by_key(|l| l.reg);
-        func.blocks[b].live_ins = list;
-    }
-}
-
-/// The units each distinct call mask of a function clobbers (among the
-/// tracked ones), computed on its first call: a function with many calls
-/// of one convention tests every unit against the mask once, not once
-/// per call.
-#[derive(Default)]
-struct MaskUnits(Vec<(RegMask, Units)>);
-
-/// What the scan learns of each unit over the whole function: whether it
-/// is tracked (not untracked by the target, nor a unit of a register the
-/// function reserves), found when first asked, since a function without
-/// calls asks about few of a target's units; and the name the code uses
-/// for it ([`note_name`]).
-struct Tracked<'r> {
-    /// The function's reserved registers, by register.
-    reserved: &'r [bool],
-    /// By unit: 0 not yet asked, 1 untracked, 2 tracked.
-    known: Vec<u8>,
-    /// By unit: the widest register an operand names with the unit first.
-    named: Vec<Option<Reg>>,
-}
-
-impl Tracked<'_> {
-    /// Whether unit `u` (of the target) is tracked.
-    fn get(&mut self, t: &TargetInfo<'_>, u: usize) -> bool {
-        match self.known[u] {
-            0 => {
-                let tracked = !crate::analysis::intervals::unit_untracked_in(t, self.reserved, u);
-                self.known[u] = 1 + u8::from(tracked);
-                tracked
-            }
-            k => k == 2,
-        }
-    }
-}
-
-impl MaskUnits {
-    /// The tracked units `m` clobbers.
-    fn get(&mut self, t: &TargetInfo<'_>, tracked: &mut Tracked<'_>, m: &RegMask) -> &Units {
-        if let Some(k) = self.0.iter().position(|(x, _)| x == m) {
-            return &self.0[k].1;
-        }
-        let nu = t.units.len();
-        let mut units = Units::new(nu);
-        for u in 0..nu {
-            if !tracked.get(t, u) {
-                continue;
-            }
-            let clobbered = t
-                .unit_roots(crate::target::RegUnit::new(u))
-                .any(|r| match m {
-                    RegMask::Named(s) => {
-                        s.index() >= t.callee_saved.len() || !t.mask_preserves(*s, r)
-                    }
-                    RegMask::Custom(list) => !list.contains(&r),
-                });
-            if clobbered {
-                units.set(u, true);
-            }
-        }
-        self.0.push((m.clone(), units));
-        &self.0.last().expect("just pushed").1
-    }
-}
-
-/// Liveness across instruction `i`, backwards: its definitions end
-/// liveness (and are recorded in `killed`), its reads start it.
-/// Records `p`, named by an operand, as the name of its first register
-/// unit unless a wider register was named there: the name the live-in
-/// lists use for a register whose super-registers share its units.
-fn note_name(t: &TargetInfo<'_>, named: &mut [Option<Reg>], p: Reg) {
-    let Some(u) = t.units(p).first() else {
-        return;
-    };
-    let slot = &mut named[u.index()];
-    match *slot {
-        Some(n) if n == p => {}
-        Some(n) if !t.super_regs(n).contains(&p) => {}
-        _ => *slot = Some(p),
-    }
-}
-
-fn step_back(
-    t: &TargetInfo<'_>,
-    func: &MachineFunction,
-    i: Inst,
-    tracked: &mut Tracked<'_>,
-    clobbers: &mut MaskUnits,
-    live: &mut Units,
-    killed: &mut Units,
-) {
-    let inst = func.inst(i);
-    for o in &inst.operands {
-        match o {
-            Operand::Reg(r) if r.is_def() => {
-                if let RegRef::Phys(p) = r.reg
-                    && p.index() < t.regs.len()
-                {
-                    let p = crate::analysis::intervals::phys_operand_reg(t, p, r.sub);
-                    note_name(t, &mut tracked.named, p);
-                    for &u in t.units(p) {
-                        live.move_to(killed, u.index());
-                    }
-                }
-            }
-            Operand::RegMask(m) => {
-                let c = clobbers.get(t, tracked, m);
-                for ((l, k), x) in live.0.iter_mut().zip(killed.0.iter_mut()).zip(&c.0) {
-                    *l &= !x;
-                    *k |= x;
-                }
-            }
-            _ => {}
-        }
-    }
-    for o in &inst.operands {
-        if let Operand::Reg(r) = o
-            && !r.is_def()
-            && !r.flags.has(RegFlags::UNDEF)
-            && !r.flags.has(RegFlags::DEBUG_USE)
-            && let RegRef::Phys(p) = r.reg
-            && p.index() < t.regs.len()
-        {
-            let p = crate::analysis::intervals::phys_operand_reg(t, p, r.sub);
-            note_name(t, &mut tracked.named, p);
-            for &u in t.units(p) {
-                if tracked.get(t, u.index()) {
-                    live.insert(u.index());
-                }
-            }
-        }
     }
 }

@@ -9,13 +9,19 @@
 //! after it is allocated, while its operands are in the cache, walks most
 //! blocks twice: registers such as `$mxcsr` are read and never written, so
 //! they are live into nearly every block, and a block's successors mostly
-//! come after it.)
+//! come after it.) The solve, the unit sets and the naming of live-ins are
+//! the shared ones of `analysis::phys_liveness`; this file is Fast's block
+//! transfer, which sets the flags.
 
 use std::sync::OnceLock;
 
 use super::cache::{FpTables, Scratch};
-use crate::ir::{BlockLiveIn, MachineFunction, Operand, RegFlags, RegMask, RegRef};
-use crate::target::{Reg, RegFlags as PhysFlags, RegUnit, TargetInfo};
+use crate::analysis::dataflow::{BlockPreds, Worklist};
+/// The unit sets of `cache::FpTables`'s clobber tables are the shared ones.
+pub(super) use crate::analysis::phys_liveness::UnitSet as Units;
+use crate::analysis::phys_liveness::{cover_widest, solve_live_ins};
+use crate::ir::{MachineFunction, Operand, RegFlags, RegMask, RegRef};
+use crate::target::{Reg, RegUnit, TargetInfo};
 
 /// Where the units of one register sit in a [`Units`] set: all in word
 /// `word`, at `bits`; or spread over several words (`SPREAD`); or the
@@ -51,31 +57,6 @@ impl RegBits {
             word: word as u32,
             bits,
         }
-    }
-}
-
-/// A set of register units.
-#[derive(Clone, PartialEq, Eq)]
-pub(super) struct Units(Vec<u64>);
-
-impl Units {
-    fn new(n: usize) -> Units {
-        Units(vec![0; n.div_ceil(64)])
-    }
-    #[inline]
-    fn has(&self, u: RegUnit) -> bool {
-        self.0[u.index() / 64] >> (u.index() % 64) & 1 != 0
-    }
-    #[inline]
-    fn add(&mut self, u: RegUnit) {
-        self.0[u.index() / 64] |= 1 << (u.index() % 64);
-    }
-    #[inline]
-    fn remove(&mut self, u: RegUnit) {
-        self.0[u.index() / 64] &= !(1 << (u.index() % 64));
-    }
-    fn clear(&mut self) {
-        self.0.fill(0);
     }
 }
 
@@ -261,63 +242,6 @@ impl Ctx<'_, '_> {
             w => live.0[w as usize] &= !b.bits,
         }
     }
-
-    /// Registers naming the units of `set`, pushed onto `out`: for each
-    /// unit, the largest register whose units are all in the set. With
-    /// `keep`, what `out` already names stays and is not named again;
-    /// without, `out` is emptied first (its room is kept: most blocks of
-    /// the allocated code need none, and those that do mostly had as many
-    /// in the input). `covered` is scratch space.
-    fn cover(&self, set: &[u64], out: &mut Vec<BlockLiveIn>, keep: bool, covered: &mut Units) {
-        let t = self.t;
-        if !keep {
-            out.clear();
-        }
-        if set.iter().all(|&w| w == 0) {
-            return;
-        }
-        covered.clear();
-        for l in out.iter() {
-            for &u in t.units(l.reg) {
-                covered.add(u);
-            }
-        }
-        // Only the set's units matter: visit its bits word by word, in
-        // increasing unit order (the order the registers are listed in).
-        for wi in 0..set.len() {
-            while let Some(bit) = {
-                let w = set[wi] & !covered.0[wi];
-                (w != 0).then(|| w.trailing_zeros() as usize)
-            } {
-                let u = RegUnit::new(wi * 64 + bit);
-                if self.untracked[u.index()] {
-                    // Never named; leave it out of later visits.
-                    covered.add(u);
-                    continue;
-                }
-                let root = t.units[u.index()].root;
-                let best = std::iter::once(root)
-                    .chain(t.super_regs(root).iter().copied())
-                    .filter(|&r| {
-                        !t.reg(r).flags.contains(PhysFlags::ARTIFICIAL)
-                            && t.units(r)
-                                .iter()
-                                .all(|&x| set[x.index() / 64] >> (x.index() % 64) & 1 != 0)
-                    })
-                    .max_by_key(|&r| t.units(r).len())
-                    .unwrap_or(root);
-                for &x in t.units(best) {
-                    covered.add(x);
-                }
-                // `best` contains `u` (it is `root` or one of its supers).
-                covered.add(u);
-                out.push(BlockLiveIn {
-                    reg: best,
-                    lanes: None,
-                });
-            }
-        }
-    }
 }
 
 /// Kill/dead flags and block live-ins of `func` (physical registers only),
@@ -326,16 +250,12 @@ impl Ctx<'_, '_> {
 /// register read before being written.
 pub(super) struct Liveness<'t, 'a> {
     cx: Ctx<'t, 'a>,
-    /// Predecessors as compressed rows (the reader does not fill `preds`).
-    pred_start: Vec<u32>,
-    preds: Vec<u32>,
+    /// Predecessors (the reader does not fill `preds`).
+    preds: BlockPreds,
     /// Live-ins of all blocks in one flat array (`words` per block): one
     /// allocation instead of one per block.
     live_in: Vec<u64>,
-    words: usize,
-    /// Per block: in `work`, to be walked again.
-    queued: Vec<bool>,
-    work: Vec<usize>,
+    worklist: Worklist,
     live: Units,
 }
 
@@ -350,132 +270,86 @@ impl<'t, 'a> Liveness<'t, 'a> {
         tables: &'t FpTables,
         scratch: &mut Scratch,
     ) -> Self {
-        let nu = t.units.len();
         let cx = Ctx {
             t,
             untracked: &tables.untracked,
             bits: &tables.bits,
             named_masks: &tables.clobbers,
         };
-        let nb = func.blocks.len();
-        let mut pred_start = std::mem::take(&mut scratch.pred_start);
-        pred_start.clear();
-        pred_start.resize(nb + 1, 0);
-        for b in &func.blocks {
-            for s in &b.succs {
-                pred_start[s.block.index() + 1] += 1;
-            }
-        }
-        for b in 0..nb {
-            pred_start[b + 1] += pred_start[b];
-        }
-        // Each row is filled from its end backwards (so in increasing
-        // block order), with `work`'s buffer as the cursors: it is not
-        // needed before `finish`.
-        let mut preds = std::mem::take(&mut scratch.preds);
-        preds.clear();
-        preds.resize(pred_start[nb] as usize, 0);
-        let mut fill = std::mem::take(&mut scratch.work);
-        fill.clear();
-        fill.extend(pred_start[1..].iter().map(|&x| x as usize));
-        for (b, data) in func.blocks.iter().enumerate().rev() {
-            for s in data.succs.iter().rev() {
-                let k = &mut fill[s.block.index()];
-                *k -= 1;
-                preds[*k] = b as u32;
-            }
-        }
-        fill.clear();
-        let words = nu.div_ceil(64);
+        let mut preds = BlockPreds::from_parts(
+            std::mem::take(&mut scratch.pred_start),
+            std::mem::take(&mut scratch.preds),
+        );
+        preds.compute(func);
+        let words = t.units.len().div_ceil(64);
         let mut live_in = std::mem::take(&mut scratch.live_in);
         live_in.clear();
-        live_in.resize(nb * words, 0);
-        let mut queued = std::mem::take(&mut scratch.queued);
-        queued.clear();
-        queued.resize(nb, false);
+        live_in.resize(func.blocks.len() * words, 0);
+        let mut live = std::mem::take(&mut scratch.live_units);
+        live.clear();
+        live.resize(words, 0);
         Liveness {
             cx,
-            pred_start,
             preds,
             live_in,
-            words,
-            queued,
-            work: fill,
-            live: {
-                let mut l = std::mem::take(&mut scratch.live_units);
-                l.clear();
-                l.resize(words, 0);
-                Units(l)
-            },
+            worklist: Worklist::from_parts(
+                std::mem::take(&mut scratch.queued),
+                std::mem::take(&mut scratch.work),
+            ),
+            live: Units(live),
         }
     }
 
-    /// Walks block `b` backwards from the live-ins its successors have now,
-    /// setting its flags and its live-in. A block is walked again only when
-    /// the live-in of a successor grows after its walk, so the flags always
-    /// end up computed from the final (least fixed point) live-outs.
-    fn walk(&mut self, func: &mut MachineFunction, b: usize) {
-        let words = self.words;
-        self.queued[b] = false;
-        self.live.clear();
-        for s in &func.blocks[b].succs {
-            let si = s.block.index() * words;
-            for (a, &x) in self.live.0.iter_mut().zip(&self.live_in[si..si + words]) {
-                *a |= x;
-            }
-        }
-        let insts = std::mem::take(&mut func.blocks[b].insts);
-        for &i in insts.iter().rev() {
-            self.cx
-                .step(&mut func.insts[i.index()].operands, &mut self.live);
-        }
-        func.blocks[b].insts = insts;
-        // Live-ins only grow (the transfer is monotone), so inequality
-        // means new units.
-        let mine = &mut self.live_in[b * words..(b + 1) * words];
-        if self.live.0[..] != mine[..] {
-            mine.copy_from_slice(&self.live.0);
-            for &p in &self.preds[self.pred_start[b] as usize..self.pred_start[b + 1] as usize] {
-                let p = p as usize;
-                if !self.queued[p] {
-                    self.queued[p] = true;
-                    self.work.push(p);
+    /// Walks every block backwards from the live-ins its successors have
+    /// then, setting its flags and its live-in, and again those whose
+    /// successors' live-ins grew since, until nothing changes (so the
+    /// flags end up computed from the final, least fixed point,
+    /// live-outs); then writes the live-in lists. Most blocks of allocated
+    /// code have nothing live across their edges, so nearly every block is
+    /// walked once; separate gen/kill sets and a second flag pass would
+    /// cost two walks per block.
+    pub fn finish(self, func: &mut MachineFunction, scratch: &mut Scratch) {
+        let Liveness {
+            mut cx,
+            preds,
+            mut live_in,
+            mut worklist,
+            mut live,
+        } = self;
+        solve_live_ins(
+            func,
+            &preds,
+            &mut worklist,
+            &mut live_in,
+            &mut live,
+            |func, b, live| {
+                let insts = std::mem::take(&mut func.blocks[b].insts);
+                for &i in insts.iter().rev() {
+                    cx.step(&mut func.insts[i.index()].operands, live);
                 }
-            }
-        }
-    }
-
-    /// Walks every block, and again those whose successors' live-ins grew
-    /// since, until nothing changes; then writes the live-in lists. Most
-    /// blocks of allocated code have nothing live across their edges, so
-    /// nearly every block is walked once; separate gen/kill sets and a
-    /// second flag pass would cost two walks per block.
-    pub fn finish(mut self, func: &mut MachineFunction, scratch: &mut Scratch) {
-        let nb = func.blocks.len();
-        // Blocks are taken from the end of the layout first (successors
-        // tend to come later), and re-queued ones next.
-        self.work.extend(0..nb);
-        self.queued.fill(true);
-        while let Some(b) = self.work.pop() {
-            self.walk(func, b);
-        }
-
-        let words = self.words;
-        let cx = &self.cx;
+                func.blocks[b].insts = insts;
+            },
+        );
+        let words = live.0.len();
         let mut covered = Units(std::mem::take(&mut scratch.covered));
         covered.0.clear();
         covered.0.resize(words, 0);
-        for b in 0..nb {
-            let live_b = &self.live_in[b * words..(b + 1) * words];
+        for b in 0..func.blocks.len() {
+            let live_b = &live_in[b * words..(b + 1) * words];
             // The entry block keeps its live-ins and gains the others.
-            cx.cover(live_b, &mut func.blocks[b].live_ins, b == 0, &mut covered);
+            cover_widest(
+                cx.t,
+                cx.untracked,
+                live_b,
+                &mut func.blocks[b].live_ins,
+                b == 0,
+                &mut covered,
+            );
         }
         scratch.covered = covered.0;
-        scratch.live_units = self.live.0;
-        scratch.pred_start = self.pred_start;
-        scratch.preds = self.preds;
-        scratch.live_in = self.live_in;
-        scratch.queued = self.queued;
-        scratch.work = self.work;
+        scratch.live_units = live.0;
+        (scratch.pred_start, scratch.preds) = preds.into_parts();
+        scratch.live_in = live_in;
+        (scratch.queued, scratch.work) = worklist.into_parts();
     }
 }

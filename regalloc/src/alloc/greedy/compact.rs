@@ -20,18 +20,14 @@ use super::region::{Candidate, Region, newly_reached, wish};
 use super::split::SplitAnalysis;
 
 /// The compact region of the range `sa` describes, whose live-through
-/// blocks carry the stamp `through` in `region`; `None` when the range
+/// blocks are `region.through`; `None` when the range
 /// lives through no block (it is compact already) or no bundle wants a
 /// register.
-pub(super) fn compact_region(
-    region: &mut Region,
-    sa: &SplitAnalysis,
-    through: u32,
-) -> Option<Candidate> {
+pub(super) fn compact_region(region: &mut Region, sa: &SplitAnalysis) -> Option<Candidate> {
     if sa.through.is_empty() {
         return None;
     }
-    let seen = region.next_stamp();
+    region.seen.clear();
     let placer = &mut region.placer;
     placer.prepare();
     let constraints: Vec<BlockConstraint> = sa.use_blocks.iter().map(wish).collect();
@@ -46,7 +42,6 @@ pub(super) fn compact_region(
             &region.bundles,
             &region.through,
             &mut region.seen,
-            (through, seen),
             &mut added,
         );
         if added.is_empty() {
@@ -125,8 +120,8 @@ body: |
         let sa = analyze(&g, VReg(0));
         assert_eq!(sa.through.len(), 2, "bb.1 and bb.3 are live-through");
         let mut region = Region::new(&g);
-        let through = stamp_through(&mut region, &sa);
-        assert!(compact_region(&mut region, &sa, through).is_none());
+        mark_through(&mut region, &sa);
+        assert!(compact_region(&mut region, &sa).is_none());
     }
 
     /// `%0` is defined in bb.0 and read on the hot side of a branch (bb.2,
@@ -173,8 +168,8 @@ body: |
         let sa = analyze(&g, VReg(0));
         assert_eq!(sa.through, vec![Block::new(1)]);
         let mut region = Region::new(&g);
-        let through = stamp_through(&mut region, &sa);
-        let c = compact_region(&mut region, &sa, through).expect("a compact region");
+        mark_through(&mut region, &sa);
+        let c = compact_region(&mut region, &sa).expect("a compact region");
         assert_eq!(c.reg, None);
         let bundle = |b: usize, out: bool| region.bundles.bundle(Block::new(b), out);
         let mut want = vec![bundle(0, true), bundle(2, true)];
@@ -184,12 +179,11 @@ body: |
         assert_eq!(bundle(1, true), bundle(2, true));
     }
 
-    fn stamp_through(region: &mut Region, sa: &SplitAnalysis) -> u32 {
-        let through = region.next_stamp();
+    fn mark_through(region: &mut Region, sa: &SplitAnalysis) {
+        region.through.clear();
         for &b in &sa.through {
-            region.through[b.index()] = through;
+            region.through.insert(b.index());
         }
-        through
     }
 
     #[test]
@@ -199,7 +193,7 @@ body: |
         // `%2` lives in bb.2 only.
         let sa = analyze(&g, VReg(2));
         let mut region = Region::new(&g);
-        let through = region.next_stamp();
-        assert!(compact_region(&mut region, &sa, through).is_none());
+        region.through.clear();
+        assert!(compact_region(&mut region, &sa).is_none());
     }
 }

@@ -15,6 +15,7 @@
 //! that is fewer than before. Moving a range never changes spill code:
 //! each keeps a register.
 
+use crate::analysis::stamp::StampSet;
 use crate::ir::{Operand, RegRef, VReg};
 use crate::target::Reg;
 
@@ -169,8 +170,7 @@ pub fn recolor_broken_hints(g: &mut Greedy<'_, '_, '_>) -> usize {
     start.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
     let mut moved_total = 0;
     let mut walk = Walk {
-        visited: vec![0; g.func.vregs.len()],
-        stamp: 0,
+        visited: StampSet::new(g.func.vregs.len()),
         moves: Vec::new(),
         touched: Vec::new(),
         stack: Vec::new(),
@@ -221,9 +221,8 @@ pub fn recolor_broken_hints(g: &mut Greedy<'_, '_, '_>) -> usize {
 
 /// The walk over copy-related ranges from one range, with its scratch.
 struct Walk {
-    /// Per virtual register, the stamp of the last walk that reached it.
-    visited: Vec<u32>,
-    stamp: u32,
+    /// The virtual registers the current walk reached.
+    visited: StampSet,
     /// The ranges the last walk moved, with their registers before.
     moves: Vec<(VReg, Reg)>,
     /// The copies it touched.
@@ -246,12 +245,12 @@ impl Walk {
         v: VReg,
         p: Reg,
     ) -> f32 {
-        self.stamp += 1;
+        self.visited.clear();
         self.moves.clear();
         self.touched.clear();
         self.stack.clear();
         self.stack.push(v);
-        self.visited[v.index()] = self.stamp;
+        self.visited.insert(v.index());
         while let Some(x) = self.stack.pop() {
             let Some(cur) = g.vrm.phys(x) else { continue };
             if cur != p {
@@ -275,9 +274,8 @@ impl Walk {
                 let c = &copies[k as usize];
                 for s in [c.a, c.b] {
                     if let Side::Virt(y) = s
-                        && self.visited[y.index()] != self.stamp
+                        && self.visited.insert(y.index())
                     {
-                        self.visited[y.index()] = self.stamp;
                         self.stack.push(y);
                     }
                 }

@@ -23,6 +23,7 @@
 //! interference overlaps in a block the value enters or leaves in `P`, get
 //! local intervals of their own, as LLVM does.
 
+use crate::analysis::stamp::{StampMap, StampSet};
 use crate::analysis::{Bundle, EdgeBundles, SlotIndex};
 use crate::ir::{Block, VReg};
 use crate::target::Reg;
@@ -41,18 +42,16 @@ pub struct Region {
     pub(super) placer: SpillPlacement,
     /// Block interference of the candidate registers, kept across splits.
     pub(super) intf: InterferenceCache,
-    /// Per block: the stamp of the last split the block was a live-through
-    /// block of (`through`), and of the last candidate the region grew
-    /// into it (`seen`); stamps instead of flags so that no pass clears a
-    /// function-sized vector per split or per candidate.
-    pub(super) through: Vec<u32>,
-    pub(super) seen: Vec<u32>,
-    stamp: u32,
-    /// Per bundle: the stamp of the last region split carried out that
-    /// claimed it for an interval, with that interval
-    /// ([`super::region_plan`]): a lookup per bundle, where searching the
-    /// candidates' bundle lists showed.
-    pub(super) claimed: Vec<(u32, u32)>,
+    /// The live-through blocks of the range being split (`through`), and
+    /// those the current candidate's region grew into (`seen`); stamped so
+    /// that no pass clears a function-sized vector per split or per
+    /// candidate.
+    pub(super) through: StampSet,
+    pub(super) seen: StampSet,
+    /// Per bundle: the interval the region split being carried out
+    /// claimed it for ([`super::region_plan`]): a lookup per bundle, where
+    /// searching the candidates' bundle lists showed.
+    pub(super) claimed: StampMap<u32>,
     /// Per block, its last split point once asked for (see [`last_split`]).
     last_split: Vec<Option<SlotIndex>>,
     /// Scratch vectors of [`evaluate`], kept so that a candidate allocates
@@ -79,7 +78,7 @@ struct Scratch {
     memos: Vec<Memo>,
     /// Evaluations of an earlier range, kept for their vectors.
     spare: Vec<Memo>,
-    /// The `through` stamp of the range `memos` belong to.
+    /// The `through` generation of the range `memos` belong to.
     memo_range: u32,
 }
 
@@ -105,28 +104,19 @@ struct Memo {
 }
 
 impl Region {
-    /// A stamp no block carries yet.
-    pub(super) fn next_stamp(&mut self) -> u32 {
-        self.stamp += 1;
-        self.stamp
-    }
-}
-
-impl Region {
     pub(super) fn new(g: &Greedy<'_, '_, '_>) -> Region {
         let bundles = EdgeBundles::new(&g.an.flow.cfg);
         let freqs: Vec<f64> = (0..g.func.blocks.len())
             .map(|b| f64::from(g.an.flow.freq.relative(Block::new(b))))
             .collect();
         let placer = SpillPlacement::new(&bundles, &freqs);
-        let claimed = vec![(0, 0); bundles.num_bundles()];
+        let claimed = StampMap::new(bundles.num_bundles());
         Region {
             bundles,
             placer,
             intf: InterferenceCache::default(),
-            through: vec![0; g.func.blocks.len()],
-            seen: vec![0; g.func.blocks.len()],
-            stamp: 0,
+            through: StampSet::new(g.func.blocks.len()),
+            seen: StampSet::new(g.func.blocks.len()),
             claimed,
             last_split: vec![None; g.func.blocks.len()],
             scratch: Scratch::default(),
@@ -178,12 +168,13 @@ pub fn try_region_split(
         Some(r) => r,
         None => Region::new(g),
     };
-    let through = region.next_stamp();
+    region.through.clear();
     for &b in &sa.through {
-        region.through[b.index()] = through;
+        region.through.insert(b.index());
     }
+    let through = region.through.generation();
     let mut best: Option<Candidate> = None;
-    let compact = super::compact::compact_region(&mut region, sa, through);
+    let compact = super::compact::compact_region(&mut region, sa);
     let mut best_cost = if compact.is_some() {
         f32::INFINITY
     } else {
@@ -244,23 +235,21 @@ pub(super) fn wish(u: &UseBlock) -> BlockConstraint {
     }
 }
 
-/// Into `added`: the live-through blocks of the range being split (those
-/// whose `through` stamp is `stamps.0`) next to a bundle that just turned
-/// positive, which the current candidate has not grown into yet (`seen`
-/// stamp other than `stamps.1`); each is stamped as seen.
+/// Into `added`: the live-through blocks of the range being split (in
+/// `through`) next to a bundle that just turned positive, which the
+/// current candidate has not grown into yet (not in `seen`); each is added
+/// to `seen`.
 pub(super) fn newly_reached(
     placer: &SpillPlacement,
     bundles: &EdgeBundles,
-    through: &[u32],
-    seen: &mut [u32],
-    stamps: (u32, u32),
+    through: &StampSet,
+    seen: &mut StampSet,
     added: &mut Vec<Block>,
 ) {
     added.clear();
     for &bu in placer.recent_positive() {
         for &b in bundles.blocks(bu) {
-            if through[b.index()] == stamps.0 && seen[b.index()] != stamps.1 {
-                seen[b.index()] = stamps.1;
+            if through.contains(b.index()) && seen.insert(b.index()) {
                 added.push(b);
             }
         }
@@ -278,7 +267,7 @@ fn evaluate(
     p: Reg,
     limit: f32,
 ) -> Option<f32> {
-    let seen = region.next_stamp();
+    region.seen.clear();
     let Scratch {
         constraints,
         visited,
@@ -391,7 +380,6 @@ fn evaluate(
             &region.bundles,
             &region.through,
             &mut region.seen,
-            (through, seen),
             added,
         );
         if added.is_empty() {

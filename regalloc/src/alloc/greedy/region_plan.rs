@@ -11,6 +11,7 @@
 //! in a register, get local intervals of their own.
 
 use crate::analysis::SlotIndex;
+use crate::analysis::stamp::StampMap;
 use crate::ir::{Block, VReg};
 
 use super::super::split::kit::{is_terminator, live_blocks};
@@ -70,21 +71,15 @@ fn gap_after(g: &Greedy<'_, '_, '_>, b: Block, s: SlotIndex) -> Gap {
 struct Claims<'c, 'r> {
     /// The register candidate's interval, with its interference.
     reg: Option<(u32, RegInterference<'r>)>,
-    /// Per bundle: the interval claiming it, where the stamp is `stamp`
-    /// (see [`Region::claimed`]).
-    claimed: &'c [(u32, u32)],
-    /// The stamp of this split's claims.
-    stamp: u32,
+    /// Per bundle: the interval claiming it (see [`Region::claimed`]).
+    claimed: &'c StampMap<u32>,
 }
 
 impl Claims<'_, '_> {
     /// The interval of bundle `bu`: the register's when it wants it, else
     /// the compact region's when it wants it, else the remainder.
     fn interval(&self, bu: crate::analysis::Bundle) -> u32 {
-        match self.claimed[bu.index()] {
-            (stamp, k) if stamp == self.stamp => k,
-            _ => REMAINDER,
-        }
+        self.claimed.get(bu.index()).unwrap_or(REMAINDER)
     }
 
     /// The first and last interference of interval `k`'s register in `b`.
@@ -129,11 +124,11 @@ pub(super) fn split_around_region(
     let compact_k = compact.map(|_| next());
     // Each candidate's bundles marked with its interval, the register's
     // last: a bundle both want goes to the register.
-    let stamp = region.next_stamp();
+    region.claimed.clear();
     for (c, k) in [(compact, compact_k), (reg, reg_k)] {
         if let (Some(c), Some(k)) = (c, k) {
             for &bu in &c.positive {
-                region.claimed[bu.index()] = (stamp, k);
+                region.claimed.insert(bu.index(), k);
             }
         }
     }
@@ -151,7 +146,6 @@ pub(super) fn split_around_region(
     let mut claims = Claims {
         reg: reg_claim,
         claimed: &region.claimed,
-        stamp,
     };
     let bundles = &region.bundles;
     let mut plan = SplitPlan {

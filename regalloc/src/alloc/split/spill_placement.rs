@@ -36,6 +36,7 @@
 //! uses saturating 64-bit integers; every threshold is stated as a fraction
 //! of the entry frequency so that both scales give the same decisions.
 
+use crate::analysis::stamp::StampSet;
 use crate::analysis::{BitSet, Bundle, EdgeBundles};
 use crate::ir::Block;
 
@@ -197,13 +198,11 @@ pub struct SpillPlacement {
     blocks: Vec<BlockInfo>,
     /// Bundles with more than [`LARGE_BUNDLE_BLOCKS`] blocks.
     large: BitSet,
-    /// Per block: the query that last linked its bundles. A block that
-    /// shares its bundles with no other block and is linked for the first
-    /// time in a query adds a link that cannot exist yet: no search of
-    /// its bundles' links.
-    linked_at: Vec<u32>,
-    /// The current query, numbering `linked_at` and `active_at`.
-    query: u32,
+    /// The blocks this query linked the bundles of. A block that shares
+    /// its bundles with no other block and is linked for the first time in
+    /// a query adds a link that cannot exist yet: no search of its
+    /// bundles' links.
+    linked: StampSet,
     /// The entry frequency the fractions are taken of.
     entry_freq: f64,
     /// [`THRESHOLD_FRACTION`] of the entry frequency.
@@ -216,11 +215,11 @@ pub struct SpillPlacement {
     /// Apart from the nodes because an update reads its neighbours'
     /// values only: a byte each keeps them in few cache lines.
     values: Vec<i8>,
-    /// Per bundle: the query that last touched it; the bundles whose
-    /// stamp is `query` are the active ones (LLVM's `ActiveNodes`). A
-    /// stamp rather than a bit set: activating a bundle is one compare
-    /// and one store, and a new query forgets them all by counting on.
-    active_at: Vec<u32>,
+    /// The bundles this query touched, the active ones (LLVM's
+    /// `ActiveNodes`). Stamped rather than a bit set: activating a bundle
+    /// is one compare and one store, and a new query forgets them all by
+    /// counting on.
+    active: StampSet,
     /// The active bundles in activation order.
     active_list: Vec<Bundle>,
     /// Nodes to update (LLVM's `TodoList`), each at most once.
@@ -285,15 +284,12 @@ impl SpillPlacement {
         SpillPlacement {
             blocks,
             large,
-            linked_at: vec![0; nb],
-            // Above the stamps' initial 0, so that nothing is active
-            // before the first query.
-            query: 1,
+            linked: StampSet::new(nb),
             entry_freq,
             threshold: entry_freq * THRESHOLD_FRACTION,
             nodes: vec![Node::default(); n],
             values: vec![0; n],
-            active_at: vec![0; n],
+            active: StampSet::new(n),
             active_list: Vec::new(),
             todo: Vec::new(),
             in_todo: vec![false; n],
@@ -305,7 +301,8 @@ impl SpillPlacement {
     /// when a later call activates them again, so this costs only the size
     /// of the previous query.
     pub fn prepare(&mut self) {
-        self.query += 1;
+        self.active.clear();
+        self.linked.clear();
         // Inactive bundles keep the value 0, so that reading a value needs
         // no activity test.
         for &b in &self.active_list {
@@ -325,7 +322,6 @@ impl SpillPlacement {
     /// change state link their bundles (see
     /// [`BlockConstraint::change_state`]).
     pub fn add_constraints(&mut self, constraints: &[BlockConstraint]) {
-        let query = self.query;
         let (blocks, mut net) = self.net();
         for c in constraints {
             let BlockInfo {
@@ -345,9 +341,7 @@ impl SpillPlacement {
                 && c.entry != BorderConstraint::DontCare
                 && c.exit != BorderConstraint::DontCare
             {
-                if let Some(at) = net.linked_at.get_mut(c.block.index()) {
-                    *at = query;
-                }
+                net.linked.insert(c.block.index());
                 net.link(ib, ob, f);
             }
         }
@@ -383,7 +377,6 @@ impl SpillPlacement {
     /// block frequency. A block whose borders are in one bundle has
     /// nothing to link and is skipped.
     pub fn add_links(&mut self, blocks: &[Block]) {
-        let query = self.query;
         let (info, mut net) = self.net();
         for &b in blocks {
             let BlockInfo {
@@ -391,8 +384,7 @@ impl SpillPlacement {
                 freq: f,
                 pair_shared,
             } = info[b.index()];
-            let fresh =
-                !pair_shared && std::mem::replace(&mut net.linked_at[b.index()], query) != query;
+            let fresh = !pair_shared && net.linked.insert(b.index());
             if fresh {
                 net.link_new(ib, ob, f);
             } else {
@@ -565,12 +557,11 @@ impl SpillPlacement {
                 values: &mut self.values,
                 in_todo: &mut self.in_todo,
                 todo: &mut self.todo,
-                active_at: &mut self.active_at,
-                query: self.query,
+                active: &mut self.active,
                 active_list: &mut self.active_list,
                 large: &self.large,
                 large_bias: self.entry_freq * LARGE_BUNDLE_BIAS_FRACTION,
-                linked_at: &mut self.linked_at,
+                linked: &mut self.linked,
             },
         )
     }
@@ -597,14 +588,12 @@ struct Net<'a> {
     values: &'a mut [i8],
     in_todo: &'a mut [bool],
     todo: &'a mut Vec<Bundle>,
-    active_at: &'a mut [u32],
-    /// The current query: the stamp of the active bundles.
-    query: u32,
+    active: &'a mut StampSet,
     active_list: &'a mut Vec<Bundle>,
     large: &'a BitSet,
     /// The negative bias a large bundle starts with.
     large_bias: f64,
-    linked_at: &'a mut [u32],
+    linked: &'a mut StampSet,
 }
 
 impl Net<'_> {
@@ -617,7 +606,7 @@ impl Net<'_> {
         if !std::mem::replace(&mut self.in_todo[b.index()], true) {
             self.todo.push(b);
         }
-        if std::mem::replace(&mut self.active_at[b.index()], self.query) == self.query {
+        if !self.active.insert(b.index()) {
             return;
         }
         self.active_list.push(b);
