@@ -162,6 +162,7 @@ enum AllocatorName {
     Fast,
     Basic,
     Greedy,
+    Pbqp,
 }
 
 impl AllocatorName {
@@ -171,6 +172,7 @@ impl AllocatorName {
             AllocatorName::Fast => Allocator::Fast,
             AllocatorName::Basic => Allocator::Basic,
             AllocatorName::Greedy => Allocator::Greedy,
+            AllocatorName::Pbqp => Allocator::Pbqp,
         }
     }
 }

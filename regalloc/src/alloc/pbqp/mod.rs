@@ -51,7 +51,9 @@ use super::order::ClassOrders;
 use super::spiller::Spiller;
 use super::virtmap::VirtRegMap;
 use super::{AllocError, Decisions, place_error, tracks_sub_reg_liveness};
-use solver::{Cost, Graph, Matrix};
+use std::rc::Rc;
+
+use solver::{Cost, EdgeCosts, Graph, Matrix};
 
 /// Options of the PBQP allocator.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
@@ -109,7 +111,7 @@ pub(crate) fn allocate(
         for &v in &to_alloc {
             vrm.unassign(v);
         }
-        let problem = Problem::build(
+        let mut problem = Problem::build(
             t,
             func,
             &mut an,
@@ -121,14 +123,16 @@ pub(crate) fn allocate(
             &mut to_alloc,
             opts,
         )?;
-        let selection = problem.graph.clone().solve();
+        let selection = std::mem::take(&mut problem.graph).solve();
         let spills = problem.apply(&selection, &mut vrm, t);
         let spills = resolve_unspillable(t, func, &an, &problem, spills, &mut vrm)?;
         if spills.is_empty() {
             break;
         }
+        let mut gone = spills.clone();
+        gone.sort();
+        to_alloc.retain(|x| gone.binary_search(x).is_err());
         for v in spills {
-            to_alloc.retain(|&x| x != v);
             let new = spiller.spill(t, func, &mut an.intervals, &mut vrm, v)?;
             to_alloc.extend(new);
         }
@@ -279,7 +283,8 @@ impl Problem {
             nodes.push((v, id));
         }
         if !removed.is_empty() {
-            to_alloc.retain(|v| !removed.contains(v));
+            removed.sort();
+            to_alloc.retain(|v| removed.binary_search(v).is_err());
         }
         to_alloc.sort();
         // Nodes in register order, as LLVM's map of allowed sets is.
@@ -350,15 +355,18 @@ impl Problem {
         }
         pairs.sort_unstable();
         pairs.dedup();
-        let mut cache: FxHashMap<(usize, usize), Option<Matrix>> = FxHashMap::default();
+        let mut cache: FxHashMap<(usize, usize), Option<Rc<EdgeCosts>>> = FxHashMap::default();
         for (a, b) in pairs {
             let (a, b) = (a as usize, b as usize);
             let key = (self.allowed[a], self.allowed[b]);
             let m = cache
                 .entry(key)
-                .or_insert_with(|| interference_matrix(t, &self.sets[key.0], &self.sets[key.1]));
+                .or_insert_with(|| {
+                    interference_matrix(t, &self.sets[key.0], &self.sets[key.1])
+                        .map(EdgeCosts::new)
+                });
             if let Some(m) = m {
-                self.graph.add_edge_costs(a, b, m.clone());
+                self.graph.add_edge_shared(a, b, m.clone());
             }
         }
     }

@@ -33,6 +33,7 @@
 //! options, and the conservative-allocatability test counts them.
 
 use std::collections::BTreeSet;
+use std::rc::Rc;
 
 /// A cost (LLVM's `PBQPNum`): infinite forbids.
 pub(crate) type Cost = f32;
@@ -154,13 +155,29 @@ impl Denials {
     }
 }
 
-/// An edge: its two nodes and its matrix (rows: `n1`'s options).
+/// An edge's matrix with its denials counted, shared between the edges
+/// that have the same one (LLVM pools them likewise: most interference
+/// matrices are one of a few, by the pair of allowed sets).
+#[derive(Clone, Debug)]
+pub(crate) struct EdgeCosts {
+    matrix: Matrix,
+    denials: Denials,
+}
+
+impl EdgeCosts {
+    /// `matrix` with its denials counted, to share.
+    pub(crate) fn new(matrix: Matrix) -> Rc<EdgeCosts> {
+        let denials = Denials::of(&matrix);
+        Rc::new(EdgeCosts { matrix, denials })
+    }
+}
+
+/// An edge: its two nodes and its costs (rows: `n1`'s options).
 #[derive(Clone, Debug)]
 struct Edge {
     n1: usize,
     n2: usize,
-    costs: Matrix,
-    denials: Denials,
+    costs: Rc<EdgeCosts>,
 }
 
 /// Which worklist a node is on while the graph is reduced.
@@ -254,11 +271,13 @@ impl Graph {
         self.nodes.len() - 1
     }
 
+    #[cfg(test)]
     /// The number of nodes.
     pub(crate) fn len(&self) -> usize {
         self.nodes.len()
     }
 
+    #[cfg(test)]
     /// Node `n`'s cost vector.
     pub(crate) fn costs(&self, n: usize) -> &[Cost] {
         &self.nodes[n].costs
@@ -286,13 +305,29 @@ impl Graph {
     /// Adds `costs` (rows: `a`'s options, columns: `b`'s) to the edge
     /// between `a` and `b`, making it if there is none.
     pub(crate) fn add_edge_costs(&mut self, a: usize, b: usize, costs: Matrix) {
+        match self.find_edge(a, b) {
+            Some(_) => self.add_edge_shared(a, b, Rc::new(EdgeCosts {
+                matrix: costs,
+                denials: Denials::default(),
+            })),
+            None => self.add_edge_shared(a, b, EdgeCosts::new(costs)),
+        }
+    }
+
+    /// [`Graph::add_edge_costs`] with costs that other edges may share
+    /// (a new edge takes them as they are).
+    pub(crate) fn add_edge_shared(&mut self, a: usize, b: usize, costs: Rc<EdgeCosts>) {
         debug_assert!(a != b);
-        debug_assert_eq!(costs.rows(), self.nodes[a].costs.len());
-        debug_assert_eq!(costs.cols(), self.nodes[b].costs.len());
+        debug_assert_eq!(costs.matrix.rows(), self.nodes[a].costs.len());
+        debug_assert_eq!(costs.matrix.cols(), self.nodes[b].costs.len());
         match self.find_edge(a, b) {
             Some((e, a_first)) => {
-                let add = if a_first { costs } else { costs.transpose() };
-                let mut new = self.edges[e].costs.clone();
+                let add = if a_first {
+                    costs.matrix.clone()
+                } else {
+                    costs.matrix.transpose()
+                };
+                let mut new = self.edges[e].costs.matrix.clone();
                 new.add(&add);
                 self.update_edge_costs(e, new);
             }
@@ -303,17 +338,11 @@ impl Graph {
     }
 
     /// Makes an edge and attaches it to both nodes, counting its denials.
-    fn connect_new_edge(&mut self, a: usize, b: usize, costs: Matrix) -> usize {
-        let denials = Denials::of(&costs);
+    fn connect_new_edge(&mut self, a: usize, b: usize, costs: Rc<EdgeCosts>) -> usize {
         let e = self.edges.len();
-        self.nodes[a].account(&denials, false, true);
-        self.nodes[b].account(&denials, true, true);
-        self.edges.push(Edge {
-            n1: a,
-            n2: b,
-            costs,
-            denials,
-        });
+        self.nodes[a].account(&costs.denials, false, true);
+        self.nodes[b].account(&costs.denials, true, true);
+        self.edges.push(Edge { n1: a, n2: b, costs });
         self.nodes[a].edges.push(e);
         self.nodes[b].edges.push(e);
         e
@@ -322,19 +351,18 @@ impl Graph {
     /// Replaces edge `e`'s matrix, recounting its denials on both nodes
     /// (LLVM's `handleUpdateCosts`, which may promote them).
     fn update_edge_costs(&mut self, e: usize, costs: Matrix) {
-        let denials = Denials::of(&costs);
+        let new = EdgeCosts::new(costs);
         let (n1, n2) = (self.edges[e].n1, self.edges[e].n2);
-        let old = std::mem::replace(&mut self.edges[e].denials, denials);
-        self.edges[e].costs = costs;
-        self.nodes[n1].account(&old, false, false);
-        self.nodes[n2].account(&old, true, false);
-        let new = self.edges[e].denials.clone();
-        self.nodes[n1].account(&new, false, true);
-        self.nodes[n2].account(&new, true, true);
+        let old = std::mem::replace(&mut self.edges[e].costs, new.clone());
+        self.nodes[n1].account(&old.denials, false, false);
+        self.nodes[n2].account(&old.denials, true, false);
+        self.nodes[n1].account(&new.denials, false, true);
+        self.nodes[n2].account(&new.denials, true, true);
         self.promote(n1);
         self.promote(n2);
     }
 
+    #[cfg(test)]
     /// The number of edges attached to `n`.
     pub(crate) fn degree(&self, n: usize) -> usize {
         self.nodes[n].edges.len()
@@ -344,8 +372,8 @@ impl Graph {
     /// recounting `n`'s denials (LLVM's `disconnectEdge`).
     fn disconnect(&mut self, e: usize, n: usize) {
         let transposed = self.edges[e].n2 == n;
-        let denials = self.edges[e].denials.clone();
-        self.nodes[n].account(&denials, transposed, false);
+        let costs = self.edges[e].costs.clone();
+        self.nodes[n].account(&costs.denials, transposed, false);
         // Promotion looks at the degree before the edge goes.
         self.promote(n);
         let edges = &mut self.nodes[n].edges;
@@ -451,7 +479,7 @@ impl Graph {
         let e = self.nodes[x].edges[0];
         let y = self.other(e, x);
         let x_first = self.edges[e].n1 == x;
-        let m = &self.edges[e].costs;
+        let m = &self.edges[e].costs.matrix;
         let xc = &self.nodes[x].costs;
         let ylen = self.nodes[y].costs.len();
         let mut fold = vec![0.0; ylen];
@@ -519,12 +547,12 @@ impl Graph {
                 if ed.n1 == n {
                     let s = selection[ed.n2];
                     for (i, c) in v.iter_mut().enumerate() {
-                        *c += ed.costs.get(i, s);
+                        *c += ed.costs.matrix.get(i, s);
                     }
                 } else {
                     let s = selection[ed.n1];
                     for (j, c) in v.iter_mut().enumerate() {
-                        *c += ed.costs.get(s, j);
+                        *c += ed.costs.matrix.get(s, j);
                     }
                 }
             }
@@ -533,6 +561,7 @@ impl Graph {
         selection
     }
 
+    #[cfg(test)]
     /// The total cost of `selection` (one option per node): node costs
     /// plus every edge's entry.
     pub(crate) fn cost_of(&self, selection: &[usize]) -> Cost {
@@ -545,7 +574,7 @@ impl Graph {
         let edges: Cost = self
             .edges
             .iter()
-            .map(|e| e.costs.get(selection[e.n1], selection[e.n2]))
+            .map(|e| e.costs.matrix.get(selection[e.n1], selection[e.n2]))
             .sum();
         nodes + edges
     }
@@ -554,9 +583,9 @@ impl Graph {
 /// Edge `e`'s matrix with `first`'s options as rows.
 fn oriented(e: &Edge, first: usize) -> Matrix {
     if e.n1 == first {
-        e.costs.clone()
+        e.costs.matrix.clone()
     } else {
-        e.costs.transpose()
+        e.costs.matrix.transpose()
     }
 }
 

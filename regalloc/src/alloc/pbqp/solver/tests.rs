@@ -73,7 +73,7 @@ fn r2_folds_a_node_into_the_edge_between_its_neighbours() {
     let (e, y_first) = g.find_edge(y, z).expect("R2 makes the y-z edge");
     assert!(y_first);
     assert_eq!(
-        g.edges[e].costs,
+        g.edges[e].costs.matrix,
         Matrix::from_rows(&[&[5.0, 4.0], &[4.0, 3.0]])
     );
     assert_eq!((g.degree(y), g.degree(z)), (1, 1));
@@ -93,9 +93,9 @@ fn r2_adds_to_an_existing_edge() {
     g.reduce_r2(x);
     let (e, y_first) = g.find_edge(y, z).unwrap();
     let m = if y_first {
-        g.edges[e].costs.clone()
+        g.edges[e].costs.matrix.clone()
     } else {
-        g.edges[e].costs.transpose()
+        g.edges[e].costs.matrix.transpose()
     };
     assert_eq!(m, Matrix::from_rows(&[&[15.0, 34.0], &[24.0, 43.0]]));
     // The solution: min over (i, j) of D + existing = 15 at (0, 0); x
