@@ -177,9 +177,7 @@ pub fn allocate_without_stats_with_context(
                 Allocator::Basic => {
                     basic::allocate(target, func, analyses, Default::default(), ctx)?
                 }
-                Allocator::Pbqp => {
-                    pbqp::allocate(target, func, analyses, Default::default(), ctx)?
-                }
+                Allocator::Pbqp => pbqp::allocate(target, func, analyses, Default::default(), ctx)?,
                 _ => greedy::allocate(target, func, analyses, Default::default(), ctx)?,
             };
             apply(target, func, decisions, Cleanup::of(allocator), ctx)?

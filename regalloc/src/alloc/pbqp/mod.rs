@@ -359,12 +359,9 @@ impl Problem {
         for (a, b) in pairs {
             let (a, b) = (a as usize, b as usize);
             let key = (self.allowed[a], self.allowed[b]);
-            let m = cache
-                .entry(key)
-                .or_insert_with(|| {
-                    interference_matrix(t, &self.sets[key.0], &self.sets[key.1])
-                        .map(EdgeCosts::new)
-                });
+            let m = cache.entry(key).or_insert_with(|| {
+                interference_matrix(t, &self.sets[key.0], &self.sets[key.1]).map(EdgeCosts::new)
+            });
             if let Some(m) = m {
                 self.graph.add_edge_shared(a, b, m.clone());
             }
@@ -401,7 +398,8 @@ impl Problem {
                         let (Some(&nd), Some(&ns)) = (node_of.get(&d), node_of.get(&s)) else {
                             continue;
                         };
-                        let (ad, as_) = (&self.sets[self.allowed[nd]], &self.sets[self.allowed[ns]]);
+                        let (ad, as_) =
+                            (&self.sets[self.allowed[nd]], &self.sets[self.allowed[ns]]);
                         let mut m = Matrix::filled(ad.len() + 1, as_.len() + 1, 0.0);
                         for (i, p) in ad.iter().enumerate() {
                             if let Some(j) = as_.iter().position(|q| q == p) {

@@ -306,10 +306,14 @@ impl Graph {
     /// between `a` and `b`, making it if there is none.
     pub(crate) fn add_edge_costs(&mut self, a: usize, b: usize, costs: Matrix) {
         match self.find_edge(a, b) {
-            Some(_) => self.add_edge_shared(a, b, Rc::new(EdgeCosts {
-                matrix: costs,
-                denials: Denials::default(),
-            })),
+            Some(_) => self.add_edge_shared(
+                a,
+                b,
+                Rc::new(EdgeCosts {
+                    matrix: costs,
+                    denials: Denials::default(),
+                }),
+            ),
             None => self.add_edge_shared(a, b, EdgeCosts::new(costs)),
         }
     }
@@ -342,7 +346,11 @@ impl Graph {
         let e = self.edges.len();
         self.nodes[a].account(&costs.denials, false, true);
         self.nodes[b].account(&costs.denials, true, true);
-        self.edges.push(Edge { n1: a, n2: b, costs });
+        self.edges.push(Edge {
+            n1: a,
+            n2: b,
+            costs,
+        });
         self.nodes[a].edges.push(e);
         self.nodes[b].edges.push(e);
         e
@@ -392,8 +400,7 @@ impl Graph {
         }
         if node.edges.len() == 3 {
             self.nodes[n].state = State::OptimallyReducible;
-        } else if node.state == State::NotProvablyAllocatable && node.conservatively_allocatable()
-        {
+        } else if node.state == State::NotProvablyAllocatable && node.conservatively_allocatable() {
             self.nodes[n].state = State::ConservativelyAllocatable;
         }
     }

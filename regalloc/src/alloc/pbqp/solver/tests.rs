@@ -120,7 +120,10 @@ fn rn_takes_the_cheapest_spill_when_nothing_is_provably_allocatable() {
     // deny one option, so none is conservatively allocatable.
     let mut g = Graph::new();
     let spill = [5.0, 3.0, 4.0, 6.0];
-    let n: Vec<usize> = spill.iter().map(|&s| g.add_node(vec![s, 0.0, 0.0])).collect();
+    let n: Vec<usize> = spill
+        .iter()
+        .map(|&s| g.add_node(vec![s, 0.0, 0.0]))
+        .collect();
     for a in 0..4 {
         for b in a + 1..4 {
             g.add_edge_costs(n[a], n[b], two_register_interference());
@@ -299,7 +302,10 @@ fn reductions_alone_find_the_optimum_of_random_graphs() {
         }
     }
     // The generator must exercise both paths.
-    assert!(exact > 5_000 && heuristic > 500, "{exact} exact, {heuristic} heuristic");
+    assert!(
+        exact > 5_000 && heuristic > 500,
+        "{exact} exact, {heuristic} heuristic"
+    );
 }
 
 #[test]
