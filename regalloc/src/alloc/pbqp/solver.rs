@@ -140,10 +140,10 @@ impl Denials {
         let mut col_counts = vec![0u32; cols];
         for i in 0..rows {
             let mut row_count = 0;
-            for j in 0..cols {
+            for (j, count) in col_counts.iter_mut().enumerate() {
                 if m.get(i + 1, j + 1) == Cost::INFINITY {
                     row_count += 1;
-                    col_counts[j] += 1;
+                    *count += 1;
                     d.unsafe_rows[i] = true;
                     d.unsafe_cols[j] = true;
                 }
@@ -444,10 +444,7 @@ impl Graph {
             lists.file(n, self.nodes[n].state);
         }
         let mut stack = Vec::with_capacity(self.nodes.len());
-        loop {
-            let Some(n) = lists.next(&self.nodes) else {
-                break;
-            };
+        while let Some(n) = lists.next(&self.nodes) {
             let state = self.nodes[n].state;
             self.nodes[n].state = State::None;
             stack.push(n);
