@@ -249,8 +249,9 @@ fn intervals(args: &IntervalsArgs) -> Result<bool, Failure> {
     Ok(ok)
 }
 
-/// The allocators, by their command-line names (these three are all
-/// there are).
+/// The allocators, by their command-line names (every one that allocates
+/// the corpus and held-out sets, checked and verified; nothing else is
+/// offered).
 #[derive(Copy, Clone, Debug, clap::ValueEnum)]
 enum AllocatorName {
     /// One pass over each block, as LLVM's `regallocfast` (for -O0 code).
@@ -259,6 +260,8 @@ enum AllocatorName {
     Basic,
     /// Eviction and live-range splitting, as LLVM's `greedy` (LLVM's default).
     Greedy,
+    /// Partitioned boolean quadratic programming, as LLVM's `pbqp`.
+    Pbqp,
 }
 
 impl AllocatorName {
@@ -268,6 +271,7 @@ impl AllocatorName {
             AllocatorName::Fast => Allocator::Fast,
             AllocatorName::Basic => Allocator::Basic,
             AllocatorName::Greedy => Allocator::Greedy,
+            AllocatorName::Pbqp => Allocator::Pbqp,
         }
     }
 }

@@ -1,8 +1,8 @@
-//! The three allocators on held-out libraries (mimalloc and zstd, `bench/out/heldout`): code no tuning has looked at, with what the corpus lacks (atomics, thread-local storage, opcodes the target descriptions do not have), allocated, checked and verified by `llc-19` function by function.
+//! The four allocators on held-out libraries (mimalloc and zstd, `bench/out/heldout`): code no tuning has looked at, with what the corpus lacks (atomics, thread-local storage, opcodes the target descriptions do not have), allocated, checked and verified by `llc-19` function by function.
 //!
 //! `bench/corpus/build --held-out` makes the set (mimalloc for x86-64,
 //! AArch64 and Hexagon, zstd for those and BPF; `.ci/run` builds it).
-//! Greedy and Basic allocate its -O2 form,
+//! Greedy, Basic and PBQP allocate its -O2 form,
 //! Fast its -O0 form. Prints, per target and allocator:
 //!
 //! ```text
@@ -53,6 +53,11 @@ fn greedy_allocates_the_held_out_library() {
 #[test]
 fn basic_allocates_the_held_out_library() {
     every_function_allocates(Allocator::Basic, "O2");
+}
+
+#[test]
+fn pbqp_allocates_the_held_out_library() {
+    every_function_allocates(Allocator::Pbqp, "O2");
 }
 
 #[test]

@@ -1,4 +1,4 @@
-//! The allocators (fast, basic, greedy) and their shared machinery: live register matrix, allocation order, virtual register map, spiller, split kit.
+//! The allocators (fast, basic, greedy, PBQP) and their shared machinery: live register matrix, allocation order, virtual register map, spiller, split kit.
 //!
 //! Basic and Greedy return their [`Decisions`] (each virtual register's
 //! register, the spill code, the split copies) and change no instruction;
@@ -84,3 +84,4 @@ pub(crate) fn place_error(e: AllocError, an: &Analyses, range: &LiveRange) -> Al
 pub mod basic;
 pub mod fast;
 pub mod greedy;
+pub mod pbqp;

@@ -9,7 +9,7 @@
 //!    frequencies ([`FlowAnalyses`]);
 //! 3. **slot indexes and live intervals** ([`LiveIntervals`]);
 //! 4. **spill weights and copy hints** ([`weights`]);
-//! 5. **the allocator**: Basic or Greedy, which return their
+//! 5. **the allocator**: Basic, Greedy or PBQP, which return their
 //!    [`Decisions`] (each virtual register's register or stack slot, the
 //!    spill and reload code, the split copies) and change no instruction;
 //!    Greedy's last step is its hint recoloring, as in LLVM's
@@ -48,7 +48,7 @@
 pub mod input;
 
 use crate::alloc::context::{AllocContext, TargetContext};
-use crate::alloc::{Decisions, basic, fast, greedy};
+use crate::alloc::{Decisions, basic, fast, greedy, pbqp};
 use crate::analysis::{Analyses, FlowAnalyses, LiveIntervals, weights};
 use crate::error::{AllocError, AllocErrorKind};
 use crate::ir::MachineFunction;
@@ -68,15 +68,19 @@ pub enum Allocator {
     /// LLVM's RegAllocGreedy: eviction, splitting, spill placement.
     #[default]
     Greedy,
+    /// LLVM's RegAllocPBQP: the whole function as one partitioned boolean
+    /// quadratic problem, spill and solve again until nothing spills.
+    Pbqp,
 }
 
 impl Allocator {
-    /// The name used on command lines (`fast`, `basic`, `greedy`).
+    /// The name used on command lines (`fast`, `basic`, `greedy`, `pbqp`).
     pub fn name(self) -> &'static str {
         match self {
             Allocator::Fast => "fast",
             Allocator::Basic => "basic",
             Allocator::Greedy => "greedy",
+            Allocator::Pbqp => "pbqp",
         }
     }
 }
@@ -173,6 +177,7 @@ pub fn allocate_without_stats_with_context(
                 Allocator::Basic => {
                     basic::allocate(target, func, analyses, Default::default(), ctx)?
                 }
+                Allocator::Pbqp => pbqp::allocate(target, func, analyses, Default::default(), ctx)?,
                 _ => greedy::allocate(target, func, analyses, Default::default(), ctx)?,
             };
             apply(target, func, decisions, Cleanup::of(allocator), ctx)?
@@ -249,13 +254,16 @@ struct Cleanup {
 }
 
 impl Cleanup {
-    /// Greedy's decisions go through all of them. Basic's go through none:
+    /// Greedy's and PBQP's decisions go through all of them (LLVM's PBQP
+    /// allocator spills through the same inline spiller as its greedy one,
+    /// whose post-optimization hoists and drops redundant spills). Basic's
+    /// go through none:
     /// it stays the simple baseline it was measured as (LLVM's basic
     /// allocator does hoist, through its spiller's post-optimization;
     /// giving ours the same is a change of output to measure, not a step
     /// of the pipeline).
     fn of(allocator: Allocator) -> Cleanup {
-        let all = allocator == Allocator::Greedy;
+        let all = matches!(allocator, Allocator::Greedy | Allocator::Pbqp);
         Cleanup {
             hoist_spills: all,
             redundant_spills: all,
