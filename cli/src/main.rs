@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod cc;
+mod passes;
 
 /// Read, allocate, check and write LLVM machine IR.
 #[derive(Parser)]
@@ -30,6 +31,9 @@ enum Command {
     /// Compile a C file to an object with clang-19 and llc-19, allocating
     /// every function with our allocator in between (and checking it).
     Cc(cc::CcArgs),
+    /// Run LLVM's pre-allocation passes on SSA MIR up to one of them and
+    /// write the intermediate MIR (to diff with llc's -stop-after).
+    Passes(passes::PassesArgs),
 }
 
 #[derive(clap::Args)]
@@ -558,6 +562,7 @@ fn main() -> ExitCode {
         Command::Alloc(args) => alloc(args),
         Command::Check(args) => check(args),
         Command::Cc(args) => cc::cc(args),
+        Command::Passes(args) => passes::passes(args),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,
