@@ -76,6 +76,14 @@ struct Count {
     functions: usize,
     alone: usize,
     chained: usize,
+    /// Refused because LLVM splits a critical edge there.
+    splits: usize,
+}
+
+/// Whether PHI elimination refused the function for an edge it would
+/// have to split (not done yet: it needs the target's branch analysis).
+fn splits(e: &regalloc::AllocError) -> bool {
+    e.message.contains("splits the critical edge")
 }
 
 /// Every function through every pass, alone and chained, beside llc's.
@@ -102,13 +110,23 @@ fn passes_match_llc_on_the_corpus() {
                     c.functions += 1;
                     let want = regalloc::mir::write_function(t, want);
                     let mut alone = previous[name].clone();
-                    match passes::run(t, &mut alone, pass, &mut PassState::default()) {
+                    let mut state = PassState::default();
+                    // PHI elimination uses what `livevars` found (which
+                    // changes nothing on its own output).
+                    if pass == Pass::PhiElimination
+                        && let Err(e) = passes::run(t, &mut alone, Pass::LiveVariables, &mut state)
+                    {
+                        refused.push(format!("{}: {e}", ssa.display()));
+                    }
+                    match passes::run(t, &mut alone, pass, &mut state) {
                         Ok(()) => c.alone += usize::from(regalloc::mir::write_function(t, &alone) == want),
+                        Err(e) if splits(&e) => c.splits += 1,
                         Err(e) => refused.push(format!("{}: {e}", ssa.display())),
                     }
                     let mut chained = input[name].clone();
                     match passes::run_until(t, &mut chained, pass) {
                         Ok(_) => c.chained += usize::from(regalloc::mir::write_function(t, &chained) == want),
+                        Err(e) if splits(&e) => {}
                         Err(e) => refused.push(format!("{}: {e}", ssa.display())),
                     }
                 }
@@ -117,13 +135,14 @@ fn passes_match_llc_on_the_corpus() {
         }
         for (pass, c) in Pass::ALL.iter().zip(&counts) {
             report.push_str(&format!(
-                "{dir:8} {:28} {:5} functions: alone {:5} ({:.1}%), chained {:5} ({:.1}%)\n",
+                "{dir:8} {:28} {:5} functions: alone {:5} ({:.1}%), chained {:5} ({:.1}%), refused for a split {}\n",
                 pass.name(),
                 c.functions,
                 c.alone,
                 100.0 * c.alone as f64 / c.functions.max(1) as f64,
                 c.chained,
                 100.0 * c.chained as f64 / c.functions.max(1) as f64,
+                c.splits,
             ));
         }
     }

@@ -1,6 +1,7 @@
 //! Small edits and questions the passes share: reads as LLVM counts them, debug instructions, inserting and removing instructions, renaming blocks.
 
 use crate::ir::{Block, Generic, Inst, InstData, MachineFunction, Op, Operand, RegFlags, RegOperand};
+use crate::target::{InstrFlags, TargetInfo};
 
 /// Whether the operand reads its register as LLVM's `readsReg` counts
 /// reads: not `undef`, not `internal`, and a use or a sub-register
@@ -66,4 +67,36 @@ pub(crate) fn rename_blocks(func: &mut MachineFunction, new_of: &[Block]) {
             }
         }
     }
+}
+
+/// Whether `op` is a label or a CFI instruction (LLVM's `isPosition`),
+/// which code placed at a block's top goes after.
+pub(crate) fn is_position(op: Op) -> bool {
+    matches!(
+        op,
+        Op::Generic(
+            Generic::EhLabel | Generic::GcLabel | Generic::AnnotationLabel | Generic::CfiInstruction
+        )
+    )
+}
+
+/// Whether `inst` is a terminator.
+pub(crate) fn is_terminator(t: &TargetInfo<'_>, inst: &InstData) -> bool {
+    match inst.op {
+        Op::Target(o) => t
+            .instrs
+            .get(o.index())
+            .is_some_and(|d| d.is(InstrFlags::TERMINATOR)),
+        Op::Generic(_) => false,
+        Op::Unknown(u) => u.terminator,
+    }
+}
+
+/// Position of the first terminator of `b` (its length when it has none).
+pub(crate) fn first_terminator(t: &TargetInfo<'_>, func: &MachineFunction, b: Block) -> usize {
+    let insts = &func.block(b).insts;
+    insts
+        .iter()
+        .position(|&i| is_terminator(t, func.inst(i)))
+        .unwrap_or(insts.len())
 }

@@ -18,13 +18,17 @@
 //! - [`live_variables`] (`livevars`): kill and dead flags recomputed for
 //!   virtual and physical registers, and the per-register facts
 //!   ([`LiveVariables`]) PHI elimination keeps up to date;
+//! - [`phi_elimination`] (`phi-node-elimination`): PHIs lowered to copies
+//!   at the ends of the predecessors; a function in which LLVM would
+//!   split a critical edge is refused (splitting needs the target's branch
+//!   analysis, which the descriptions do not have yet).
 //!
 //! Not here yet, and so not offered (the allocators refuse SSA input until
 //! the whole path exists): `detect-dead-lanes` and `init-undef` (both
 //! change nothing on most functions of the corpus: the corpus test counts
 //! the functions they do change), two-address lowering and the register
-//! coalescer with `rename-independent-subregs`, and PHI elimination (`phi-node-elimination`,
-//! which needs the target's branch analysis to split critical edges). They are the next steps of
+//! coalescer with `rename-independent-subregs`, and the critical-edge splitting of PHI
+//! elimination. They are the next steps of
 //! the pre-allocation path; [`Pass`] lists what can run.
 //!
 //! Which passes a function still needs is read from the code itself
@@ -36,6 +40,7 @@
 //! code, so running them from the first on any SSA function is safe.
 
 pub mod live_variables;
+pub mod phi_elimination;
 pub mod process_implicit_defs;
 pub mod unreachable_block_elim;
 
@@ -56,14 +61,17 @@ pub enum Pass {
     UnreachableBlockElim,
     /// `livevars`.
     LiveVariables,
+    /// `phi-node-elimination`.
+    PhiElimination,
 }
 
 impl Pass {
     /// Every pass, in the order they run.
-    pub const ALL: [Pass; 3] = [
+    pub const ALL: [Pass; 4] = [
         Pass::ProcessImplicitDefs,
         Pass::UnreachableBlockElim,
         Pass::LiveVariables,
+        Pass::PhiElimination,
     ];
 
     /// The name LLVM registers the pass under (`-stop-after=NAME`).
@@ -72,6 +80,7 @@ impl Pass {
             Pass::ProcessImplicitDefs => "processimpdefs",
             Pass::UnreachableBlockElim => "unreachable-mbb-elimination",
             Pass::LiveVariables => "livevars",
+            Pass::PhiElimination => "phi-node-elimination",
         }
     }
 
@@ -161,6 +170,9 @@ pub fn run(
         }
         Pass::LiveVariables => {
             state.live_variables = Some(live_variables::run(target, func)?);
+        }
+        Pass::PhiElimination => {
+            phi_elimination::run(target, func, state.live_variables.as_mut())?
         }
     }
     Ok(())
