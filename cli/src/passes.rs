@@ -35,7 +35,10 @@ pub(crate) struct PassesArgs {
 fn parse_pass(name: &str) -> Result<Pass, String> {
     Pass::from_name(name).ok_or_else(|| {
         let names: Vec<&str> = Pass::ALL.iter().map(|p| p.name()).collect();
-        format!("unknown pass '{name}': expected one of {}", names.join(", "))
+        format!(
+            "unknown pass '{name}': expected one of {}",
+            names.join(", ")
+        )
     })
 }
 

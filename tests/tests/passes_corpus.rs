@@ -15,8 +15,10 @@
 //! text), and compared as whole function documents: the same
 //! instructions, operands, flags, registers, blocks and block order.
 //! Prints the counts per target and pass; fails when a pass refuses a
-//! function or when the `alone` figure of a pass falls below what it
-//! reaches today.
+//! function (other than PHI elimination for an edge LLVM splits), or when
+//! a pass that matches llc on every function today stops doing so:
+//! `processimpdefs` and `unreachable-mbb-elimination` on all four
+//! targets, `livevars` on x86-64 and BPF.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -46,7 +48,11 @@ fn ssa_files(dir: &Path) -> Vec<PathBuf> {
         };
         for f in files.flatten() {
             let p = f.path();
-            let name = p.file_name().unwrap_or_default().to_string_lossy().into_owned();
+            let name = p
+                .file_name()
+                .unwrap_or_default()
+                .to_string_lossy()
+                .into_owned();
             if name.ends_with(".mir") && name.matches('.').count() == 1 {
                 out.push(p);
             }
@@ -65,7 +71,12 @@ fn after(ssa: &Path, pass: &str) -> PathBuf {
 fn functions(t: &TargetInfo<'_>, path: &Path) -> HashMap<String, MachineFunction> {
     let text = std::fs::read_to_string(path).expect("a cached MIR file");
     let file = regalloc::mir::read(t, &path.display().to_string(), &text);
-    assert_eq!(file.errors().count(), 0, "{}: unreadable functions", path.display());
+    assert_eq!(
+        file.errors().count(),
+        0,
+        "{}: unreadable functions",
+        path.display()
+    );
     file.read_functions()
         .map(|f| (f.name.clone(), f.clone()))
         .collect()
@@ -92,6 +103,7 @@ fn passes_match_llc_on_the_corpus() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../bench/out/ssa");
     let mut any = false;
     let mut refused = Vec::new();
+    let mut mismatched = Vec::new();
     let mut report = String::new();
     for (dir, t) in targets() {
         let files = ssa_files(&root.join(dir));
@@ -119,13 +131,18 @@ fn passes_match_llc_on_the_corpus() {
                         refused.push(format!("{}: {e}", ssa.display()));
                     }
                     match passes::run(t, &mut alone, pass, &mut state) {
-                        Ok(()) => c.alone += usize::from(regalloc::mir::write_function(t, &alone) == want),
+                        Ok(()) => {
+                            c.alone += usize::from(regalloc::mir::write_function(t, &alone) == want)
+                        }
                         Err(e) if splits(&e) => c.splits += 1,
                         Err(e) => refused.push(format!("{}: {e}", ssa.display())),
                     }
                     let mut chained = input[name].clone();
                     match passes::run_until(t, &mut chained, pass) {
-                        Ok(_) => c.chained += usize::from(regalloc::mir::write_function(t, &chained) == want),
+                        Ok(_) => {
+                            c.chained +=
+                                usize::from(regalloc::mir::write_function(t, &chained) == want)
+                        }
                         Err(e) if splits(&e) => {}
                         Err(e) => refused.push(format!("{}: {e}", ssa.display())),
                     }
@@ -134,6 +151,16 @@ fn passes_match_llc_on_the_corpus() {
             }
         }
         for (pass, c) in Pass::ALL.iter().zip(&counts) {
+            let exact = matches!(pass, Pass::ProcessImplicitDefs | Pass::UnreachableBlockElim)
+                || (*pass == Pass::LiveVariables && matches!(dir, "x86_64" | "bpf"));
+            if exact && c.alone != c.functions {
+                mismatched.push(format!(
+                    "{dir} {}: {}/{}",
+                    pass.name(),
+                    c.alone,
+                    c.functions
+                ));
+            }
             report.push_str(&format!(
                 "{dir:8} {:28} {:5} functions: alone {:5} ({:.1}%), chained {:5} ({:.1}%), refused for a split {}\n",
                 pass.name(),
@@ -152,4 +179,8 @@ fn passes_match_llc_on_the_corpus() {
     }
     print!("{report}");
     assert!(refused.is_empty(), "refused:\n{}", refused.join("\n"));
+    assert!(
+        mismatched.is_empty(),
+        "no longer llc's everywhere: {mismatched:?}"
+    );
 }

@@ -1,6 +1,8 @@
 //! Small edits and questions the passes share: reads as LLVM counts them, debug instructions, inserting and removing instructions, renaming blocks.
 
-use crate::ir::{Block, Generic, Inst, InstData, MachineFunction, Op, Operand, RegFlags, RegOperand};
+use crate::ir::{
+    Block, Generic, Inst, InstData, MachineFunction, Op, Operand, RegFlags, RegOperand,
+};
 use crate::target::{InstrFlags, TargetInfo};
 
 /// Whether the operand reads its register as LLVM's `readsReg` counts
@@ -75,7 +77,10 @@ pub(crate) fn is_position(op: Op) -> bool {
     matches!(
         op,
         Op::Generic(
-            Generic::EhLabel | Generic::GcLabel | Generic::AnnotationLabel | Generic::CfiInstruction
+            Generic::EhLabel
+                | Generic::GcLabel
+                | Generic::AnnotationLabel
+                | Generic::CfiInstruction
         )
     )
 }

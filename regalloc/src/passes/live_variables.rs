@@ -13,7 +13,10 @@
 
 use crate::alloc::order::function_reserved;
 use crate::error::AllocError;
-use crate::ir::{Block, Generic, Inst, InstData, MachineFunction, Op, Operand, RegFlags, RegMask, RegOperand, RegRef, VReg};
+use crate::ir::{
+    Block, Generic, Inst, InstData, MachineFunction, Op, Operand, RegFlags, RegMask, RegOperand,
+    RegRef, VReg,
+};
 use crate::target::{Reg, TargetInfo};
 
 use super::edit::is_debug;
@@ -96,11 +99,15 @@ impl LiveVariables {
     /// through a successor or killed in one).
     pub fn is_live_out(&mut self, func: &MachineFunction, v: VReg, b: Block) -> bool {
         self.var(v);
-        let kill_blocks: Vec<Option<Block>> =
-            self.vars[v.index()].kills.iter().map(|&k| self.block(k)).collect();
-        func.block(b).succs.iter().any(|s| {
-            self.vars[v.index()].alive_in(s.block) || kill_blocks.contains(&Some(s.block))
-        })
+        let kill_blocks: Vec<Option<Block>> = self.vars[v.index()]
+            .kills
+            .iter()
+            .map(|&k| self.block(k))
+            .collect();
+        func.block(b)
+            .succs
+            .iter()
+            .any(|s| self.vars[v.index()].alive_in(s.block) || kill_blocks.contains(&Some(s.block)))
     }
 
     /// Whether `v` is live into block `b` (LLVM's `isLiveIn`).
@@ -108,7 +115,12 @@ impl LiveVariables {
         if self.var(v).alive_in(b) {
             return true;
         }
-        let def_block = self.def_of.get(v.index()).copied().flatten().and_then(|d| self.block(d));
+        let def_block = self
+            .def_of
+            .get(v.index())
+            .copied()
+            .flatten()
+            .and_then(|d| self.block(d));
         if def_block == Some(b) {
             return false;
         }
@@ -178,7 +190,10 @@ impl LiveVariables {
 }
 
 /// Runs the pass on `func`: sets its flags and returns the facts.
-pub fn run(target: &TargetInfo<'_>, func: &mut MachineFunction) -> Result<LiveVariables, AllocError> {
+pub fn run(
+    target: &TargetInfo<'_>,
+    func: &mut MachineFunction,
+) -> Result<LiveVariables, AllocError> {
     let mut lv = LiveVariables {
         vars: vec![VarInfo::default(); func.vregs.len()],
         block_of: super::process_implicit_defs::block_of_insts(func),
@@ -187,7 +202,7 @@ pub fn run(target: &TargetInfo<'_>, func: &mut MachineFunction) -> Result<LiveVa
     func.compute_preds();
     let mut pass = Pass {
         t: target,
-        reserved: function_reserved(target, func),
+        reserved: reserved_regs(target, func),
         allocatable: allocatable_regs(target),
         phys_def: vec![None; target.num_regs()],
         phys_use: vec![None; target.num_regs()],
@@ -229,6 +244,20 @@ fn defs_of(func: &MachineFunction) -> Vec<Option<Inst>> {
         }
     }
     def
+}
+
+/// The registers reserved in `func`, constant registers (AArch64's `WZR`
+/// and `XZR`) among them: LLVM's targets reserve those too, and a reserved
+/// register is never killed.
+fn reserved_regs(t: &TargetInfo<'_>, func: &MachineFunction) -> Vec<bool> {
+    let mut reserved = function_reserved(t, func);
+    for (r, is) in reserved.iter_mut().enumerate() {
+        *is |= t
+            .reg(Reg::new(r))
+            .flags
+            .contains(crate::target::RegFlags::CONSTANT);
+    }
+    reserved
 }
 
 /// The registers some allocatable class holds.
@@ -329,7 +358,11 @@ impl Pass<'_, '_> {
         let mut live_outs = Vec::new();
         for s in &func.block(b).succs {
             let sb = func.block(s.block);
-            if sb.attrs.iter().any(|a| &**a == "landing-pad" || &**a == "ehpad") {
+            if sb
+                .attrs
+                .iter()
+                .any(|a| &**a == "landing-pad" || &**a == "ehpad")
+            {
                 continue;
             }
             for l in &sb.live_ins {
@@ -340,7 +373,9 @@ impl Pass<'_, '_> {
         }
         for r in 0..self.t.num_regs() {
             let reg = Reg::new(r);
-            if (self.phys_def[r].is_some() || self.phys_use[r].is_some()) && !live_outs.contains(&reg) {
+            if (self.phys_def[r].is_some() || self.phys_use[r].is_some())
+                && !live_outs.contains(&reg)
+            {
                 self.phys_def_at(func, reg, None, &mut defs);
             }
         }
@@ -435,10 +470,17 @@ impl Pass<'_, '_> {
     }
 
     /// LLVM's `FindLastPartialDef`.
-    fn last_partial_def(&self, func: &MachineFunction, r: Reg, part_defs: &mut Vec<Reg>) -> Option<Inst> {
+    fn last_partial_def(
+        &self,
+        func: &MachineFunction,
+        r: Reg,
+        part_defs: &mut Vec<Reg>,
+    ) -> Option<Inst> {
         let mut last: Option<(Reg, Inst, u32)> = None;
         for s in self.subregs(r) {
-            let Some(d) = self.phys_def[s.index()] else { continue };
+            let Some(d) = self.phys_def[s.index()] else {
+                continue;
+            };
             let dist = self.dist(d);
             if last.is_none_or(|(_, _, ld)| dist > ld) {
                 last = Some((s, d, dist));
@@ -550,7 +592,9 @@ impl Pass<'_, '_> {
                     continue;
                 }
                 let mut need_def = true;
-                if self.phys_def[r.index()] == self.phys_def[s.index()] && has_def_of(func.inst(def), s) {
+                if self.phys_def[r.index()] == self.phys_def[s.index()]
+                    && has_def_of(func.inst(def), s)
+                {
                     need_def = false;
                 }
                 if need_def {
@@ -619,7 +663,9 @@ impl Pass<'_, '_> {
             }
             let mut sup = reg;
             for &s in self.t.super_regs(reg) {
-                if (self.phys_def[s.index()].is_some() || self.phys_use[s.index()].is_some()) && clobbers(s) {
+                if (self.phys_def[s.index()].is_some() || self.phys_use[s.index()].is_some())
+                    && clobbers(s)
+                {
                     sup = s;
                 }
             }
@@ -628,7 +674,13 @@ impl Pass<'_, '_> {
     }
 
     /// LLVM's `HandlePhysRegDef`.
-    fn phys_def_at(&mut self, func: &mut MachineFunction, r: Reg, at: Option<Inst>, defs: &mut Vec<Reg>) {
+    fn phys_def_at(
+        &mut self,
+        func: &mut MachineFunction,
+        r: Reg,
+        at: Option<Inst>,
+        defs: &mut Vec<Reg>,
+    ) {
         let mut live: Vec<Reg> = Vec::new();
         if self.phys_def[r.index()].is_some() || self.phys_use[r.index()].is_some() {
             live.extend(self.subregs_inclusive(r));
@@ -686,7 +738,10 @@ fn mark_alive_in_block(
     let mut work = vec![b];
     while let Some(b) = work.pop() {
         let kills = &lv.vars[v.index()].kills;
-        if let Some(p) = kills.iter().position(|&k| lv.block_of.get(k.index()).copied().flatten() == Some(b)) {
+        if let Some(p) = kills
+            .iter()
+            .position(|&k| lv.block_of.get(k.index()).copied().flatten() == Some(b))
+        {
             lv.vars[v.index()].kills.remove(p);
         }
         if Some(b) == def_block {
@@ -703,15 +758,20 @@ fn mark_alive_in_block(
 
 /// Whether `inst` has a definition operand of exactly `r`.
 fn has_def_of(inst: &InstData, r: Reg) -> bool {
-    inst.operands
-        .iter()
-        .any(|o| o.as_reg().is_some_and(|op| op.is_def() && op.reg == RegRef::Phys(r)))
+    inst.operands.iter().any(|o| {
+        o.as_reg()
+            .is_some_and(|op| op.is_def() && op.reg == RegRef::Phys(r))
+    })
 }
 
 /// Appends an implicit operand of `r` (LLVM's `addOperand` of an
 /// implicit register, which goes after every other operand).
 fn add_implicit(inst: &mut InstData, r: Reg, def: bool, killed: bool) {
-    let mut op = if def { RegOperand::def_of(r) } else { RegOperand::use_of(r) };
+    let mut op = if def {
+        RegOperand::def_of(r)
+    } else {
+        RegOperand::use_of(r)
+    };
     op.flags.set(RegFlags::IMPLICIT, true);
     op.flags.set(RegFlags::KILLED, killed);
     inst.operands.push(Operand::Reg(op));
@@ -742,7 +802,12 @@ fn has_aliases(t: &TargetInfo<'_>, r: Reg) -> bool {
 /// `reg` killed, dropping kills of its sub-registers made redundant;
 /// adds an implicit killed use when `add_if_not_found` and there is no
 /// read. Whether the register is now killed here.
-pub(crate) fn add_register_killed(t: &TargetInfo<'_>, inst: &mut InstData, reg: RegRef, add_if_not_found: bool) -> bool {
+pub(crate) fn add_register_killed(
+    t: &TargetInfo<'_>,
+    inst: &mut InstData,
+    reg: RegRef,
+    add_if_not_found: bool,
+) -> bool {
     let phys = match reg {
         RegRef::Phys(p) => Some(p),
         _ => None,
@@ -751,8 +816,14 @@ pub(crate) fn add_register_killed(t: &TargetInfo<'_>, inst: &mut InstData, reg: 
     let mut found = false;
     let mut dead_ops = Vec::new();
     for k in 0..inst.operands.len() {
-        let Operand::Reg(r) = &inst.operands[k] else { continue };
-        if r.is_def() || r.flags.has(RegFlags::UNDEF) || r.flags.has(RegFlags::DEBUG_USE) || r.reg == RegRef::NoReg {
+        let Operand::Reg(r) = &inst.operands[k] else {
+            continue;
+        };
+        if r.is_def()
+            || r.flags.has(RegFlags::UNDEF)
+            || r.flags.has(RegFlags::DEBUG_USE)
+            || r.reg == RegRef::NoReg
+        {
             continue;
         }
         if r.reg == reg {
@@ -793,7 +864,12 @@ pub(crate) fn add_register_killed(t: &TargetInfo<'_>, inst: &mut InstData, reg: 
 /// LLVM's `MachineInstr::addRegisterDead`: marks every definition of
 /// `reg` dead, dropping dead sub-register definitions it covers; adds an
 /// implicit dead definition when `add_if_not_found` and there is none.
-pub(crate) fn add_register_dead(t: &TargetInfo<'_>, inst: &mut InstData, reg: RegRef, add_if_not_found: bool) -> bool {
+pub(crate) fn add_register_dead(
+    t: &TargetInfo<'_>,
+    inst: &mut InstData,
+    reg: RegRef,
+    add_if_not_found: bool,
+) -> bool {
     let phys = match reg {
         RegRef::Phys(p) => Some(p),
         _ => None,
@@ -802,7 +878,9 @@ pub(crate) fn add_register_dead(t: &TargetInfo<'_>, inst: &mut InstData, reg: Re
     let mut found = false;
     let mut dead_ops = Vec::new();
     for k in 0..inst.operands.len() {
-        let Operand::Reg(r) = &mut inst.operands[k] else { continue };
+        let Operand::Reg(r) = &mut inst.operands[k] else {
+            continue;
+        };
         if !r.is_def() || r.reg == RegRef::NoReg {
             continue;
         }
@@ -836,9 +914,14 @@ pub(crate) fn add_register_dead(t: &TargetInfo<'_>, inst: &mut InstData, reg: Re
 /// Removes the implicit operands of `ops` and clears `flag` on the
 /// explicit ones (last first, as LLVM trims).
 fn trim(inst: &mut InstData, mut ops: Vec<usize>, flag: RegFlags) {
-    let inline_asm = matches!(inst.op, Op::Generic(Generic::InlineAsm | Generic::InlineAsmBr));
+    let inline_asm = matches!(
+        inst.op,
+        Op::Generic(Generic::InlineAsm | Generic::InlineAsmBr)
+    );
     while let Some(k) = ops.pop() {
-        let implicit = inst.operands[k].as_reg().is_some_and(RegOperand::is_implicit);
+        let implicit = inst.operands[k]
+            .as_reg()
+            .is_some_and(RegOperand::is_implicit);
         if implicit && !inline_asm {
             remove_operand(inst, k);
         } else if let Operand::Reg(r) = &mut inst.operands[k] {

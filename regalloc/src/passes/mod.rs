@@ -171,9 +171,7 @@ pub fn run(
         Pass::LiveVariables => {
             state.live_variables = Some(live_variables::run(target, func)?);
         }
-        Pass::PhiElimination => {
-            phi_elimination::run(target, func, state.live_variables.as_mut())?
-        }
+        Pass::PhiElimination => phi_elimination::run(target, func, state.live_variables.as_mut())?,
     }
     Ok(())
 }

@@ -32,8 +32,8 @@ use crate::analysis::dom::DomTree;
 use crate::analysis::loops::LoopInfo;
 use crate::error::{AllocError, AllocErrorKind};
 use crate::ir::{
-    Block, Generic, Inst, InstAttrs, InstData, MachineFunction, Op, Operand, RegFlags,
-    RegOperand, RegRef, VReg,
+    Block, Generic, Inst, InstAttrs, InstData, MachineFunction, Op, Operand, RegFlags, RegOperand,
+    RegRef, VReg,
 };
 use crate::target::{SubRegIndex, TargetInfo};
 
@@ -102,7 +102,9 @@ fn edge_to_split(
     let insts = func.block(b).insts.clone();
     for i in insts.into_iter().take_while(|&i| func.inst(i).op == PHI) {
         for pair in func.inst(i).operands[1..].chunks(2) {
-            let [Operand::Reg(r), Operand::Block(pred)] = pair else { continue };
+            let [Operand::Reg(r), Operand::Block(pred)] = pair else {
+                continue;
+            };
             let RegRef::Virt(v) = r.reg else { continue };
             let pred = *pred;
             if func.block(pred).succs.len() == 1 || pred == b {
@@ -189,13 +191,10 @@ impl Lowering<'_, '_> {
         }
         // The copies go before the first instruction after the PHIs and
         // labels (or at the end).
-        let after = insts
-            .iter()
-            .copied()
-            .find(|&i| {
-                let op = func.inst(i).op;
-                op != PHI && !is_position(op)
-            });
+        let after = insts.iter().copied().find(|&i| {
+            let op = func.inst(i).op;
+            op != PHI && !is_position(op)
+        });
         let preds = &func.block(b).preds;
         let all_critical =
             preds.len() >= 2 && preds.iter().all(|p| func.block(*p).succs.len() >= 2);
@@ -233,7 +232,11 @@ impl Lowering<'_, '_> {
                 .and_then(|a| func.block(b).insts.iter().position(|&x| x == a))
                 .unwrap_or(func.block(b).insts.len())
         };
-        let location = func.inst(phi).attrs.as_ref().and_then(|a| a.debug_location.clone());
+        let location = func
+            .inst(phi)
+            .attrs
+            .as_ref()
+            .and_then(|a| a.debug_location.clone());
         let mut incoming = None;
         let mut reused = false;
         let top_copy;
@@ -263,7 +266,9 @@ impl Lowering<'_, '_> {
         }
         if let Some(lv) = lv.as_deref_mut() {
             lv.placed(top_copy, Some(b));
-            self.move_flags_to_copy(func, lv, b, phi, top_copy, incoming, reused, dest, dest_dead);
+            self.move_flags_to_copy(
+                func, lv, b, phi, top_copy, incoming, reused, dest, dest_dead,
+            );
         }
         let ops = func.inst(phi).operands.clone();
         for pair in ops[1..].chunks(2) {
@@ -277,19 +282,31 @@ impl Lowering<'_, '_> {
         }
         let mut inserted_into: Vec<Block> = Vec::new();
         for pair in ops[1..].chunks(2).rev() {
-            let [Operand::Reg(src), Operand::Block(pred)] = pair else { continue };
-            let RegRef::Virt(src_reg) = src.reg else { continue };
+            let [Operand::Reg(src), Operand::Block(pred)] = pair else {
+                continue;
+            };
+            let RegRef::Virt(src_reg) = src.reg else {
+                continue;
+            };
             let pred = *pred;
             if inserted_into.contains(&pred) {
                 continue;
             }
             inserted_into.push(pred);
             let undef = src.flags.has(RegFlags::UNDEF) || implicitly_defined(func, src_reg);
-            if func.block(b).attrs.iter().any(|a| &**a == "landing-pad" || &**a == "ehpad") {
+            if func
+                .block(b)
+                .attrs
+                .iter()
+                .any(|a| &**a == "landing-pad" || &**a == "ehpad")
+            {
                 return Err(AllocError::new(
                     AllocErrorKind::Unsupported,
                     &func.name,
-                    format!("PHI elimination into the landing pad bb.{} is not supported", b.0),
+                    format!(
+                        "PHI elimination into the landing pad bb.{} is not supported",
+                        b.0
+                    ),
                 ));
             }
             let at = first_terminator(self.t, func, pred);
@@ -309,7 +326,9 @@ impl Lowering<'_, '_> {
                 }
                 new_src = Some(i);
             }
-            let Some(lv) = lv.as_deref_mut() else { continue };
+            let Some(lv) = lv.as_deref_mut() else {
+                continue;
+            };
             if undef
                 || self.phi_uses.get(&(pred, src_reg)).copied().unwrap_or(0) != 0
                 || lv.is_live_out(func, src_reg, pred)
@@ -387,7 +406,11 @@ impl Lowering<'_, '_> {
     ) -> Option<Inst> {
         let insts = &func.block(pred).insts;
         let term = first_terminator(self.t, func, pred);
-        if let Some(&k) = insts[term..].iter().rev().find(|&&i| reads(func.inst(i), src)) {
+        if let Some(&k) = insts[term..]
+            .iter()
+            .rev()
+            .find(|&&i| reads(func.inst(i), src))
+        {
             return Some(k);
         }
         if let Some(c) = new_src {
@@ -401,12 +424,17 @@ impl Lowering<'_, '_> {
     }
 
     /// Removes the `IMPLICIT_DEF`s of `undef` inputs nothing reads now.
-    fn remove_unused_implicit_defs(&self, func: &mut MachineFunction, mut lv: Option<&mut LiveVariables>) {
+    fn remove_unused_implicit_defs(
+        &self,
+        func: &mut MachineFunction,
+        mut lv: Option<&mut LiveVariables>,
+    ) {
         for &(b, i, v) in &self.implicit_defs {
             let used = func.inst_ids().any(|u| {
                 !is_debug(func.inst(u).op)
                     && func.inst(u).operands.iter().any(|o| {
-                        o.as_reg().is_some_and(|r| !r.is_def() && r.reg == RegRef::Virt(v))
+                        o.as_reg()
+                            .is_some_and(|r| !r.is_def() && r.reg == RegRef::Virt(v))
                     })
             });
             if !used {
@@ -422,9 +450,10 @@ impl Lowering<'_, '_> {
 /// Whether `inst` has a use operand of `v` (LLVM's `readsRegister`, which
 /// counts `undef` uses too).
 fn reads(inst: &InstData, v: VReg) -> bool {
-    inst.operands
-        .iter()
-        .any(|o| o.as_reg().is_some_and(|r| !r.is_def() && r.reg == RegRef::Virt(v)))
+    inst.operands.iter().any(|o| {
+        o.as_reg()
+            .is_some_and(|r| !r.is_def() && r.reg == RegRef::Virt(v))
+    })
 }
 
 /// Whether every definition of `v` is an `IMPLICIT_DEF` (true when it has
@@ -433,10 +462,10 @@ fn implicitly_defined(func: &MachineFunction, v: VReg) -> bool {
     func.inst_ids().all(|i| {
         let inst = func.inst(i);
         inst.op == IMPLICIT_DEF
-            || !inst
-                .operands
-                .iter()
-                .any(|o| o.as_reg().is_some_and(|r| r.is_def() && r.reg == RegRef::Virt(v)))
+            || !inst.operands.iter().any(|o| {
+                o.as_reg()
+                    .is_some_and(|r| r.is_def() && r.reg == RegRef::Virt(v))
+            })
     })
 }
 
@@ -447,7 +476,8 @@ fn single_implicit_def(func: &MachineFunction, v: VReg) -> Option<(Block, Inst, 
         for &i in &func.block(b).insts {
             let inst = func.inst(i);
             if inst.operands.iter().any(|o| {
-                o.as_reg().is_some_and(|r| r.is_def() && r.reg == RegRef::Virt(v))
+                o.as_reg()
+                    .is_some_and(|r| r.is_def() && r.reg == RegRef::Virt(v))
             }) {
                 return (inst.op == IMPLICIT_DEF).then_some((b, i, v));
             }
@@ -458,13 +488,15 @@ fn single_implicit_def(func: &MachineFunction, v: VReg) -> Option<(Block, Inst, 
 
 /// Whether every input of the PHI is `undef` or implicitly defined.
 fn all_inputs_undefined(func: &MachineFunction, phi: Inst) -> bool {
-    func.inst(phi).operands[1..].chunks(2).all(|pair| match &pair[0] {
-        Operand::Reg(r) => {
-            r.flags.has(RegFlags::UNDEF)
-                || matches!(r.reg, RegRef::Virt(v) if implicitly_defined(func, v))
-        }
-        _ => true,
-    })
+    func.inst(phi).operands[1..]
+        .chunks(2)
+        .all(|pair| match &pair[0] {
+            Operand::Reg(r) => {
+                r.flags.has(RegFlags::UNDEF)
+                    || matches!(r.reg, RegRef::Virt(v) if implicitly_defined(func, v))
+            }
+            _ => true,
+        })
 }
 
 /// A use of `v` (sub-register `sub`).

@@ -7,7 +7,9 @@
 //! renumbered, as LLVM's `RenumberBlocks` does.
 
 use crate::error::{AllocError, AllocErrorKind};
-use crate::ir::{Block, Generic, InstData, MachineFunction, Op, Operand, RegFlags, RegOperand, RegRef};
+use crate::ir::{
+    Block, Generic, InstData, MachineFunction, Op, Operand, RegFlags, RegOperand, RegRef,
+};
 use crate::target::TargetInfo;
 
 use super::edit::{erase, insert, rename_blocks};
