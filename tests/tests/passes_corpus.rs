@@ -18,7 +18,8 @@
 //! function (other than PHI elimination for an edge LLVM splits), or when
 //! a pass that matches llc on every function today stops doing so:
 //! `processimpdefs` and `unreachable-mbb-elimination` on all four
-//! targets, `livevars` on x86-64 and BPF.
+//! targets, `livevars` on all but Hexagon (whose hardware-loop registers
+//! LLVM reserves and our description does not).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -152,7 +153,7 @@ fn passes_match_llc_on_the_corpus() {
         }
         for (pass, c) in Pass::ALL.iter().zip(&counts) {
             let exact = matches!(pass, Pass::ProcessImplicitDefs | Pass::UnreachableBlockElim)
-                || (*pass == Pass::LiveVariables && matches!(dir, "x86_64" | "bpf"));
+                || (*pass == Pass::LiveVariables && dir != "hexagon");
             if exact && c.alone != c.functions {
                 mismatched.push(format!(
                     "{dir} {}: {}/{}",
