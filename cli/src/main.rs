@@ -14,6 +14,7 @@ use clap::{Parser, Subcommand};
 
 mod cc;
 mod output;
+mod passes;
 mod progress;
 
 use output::{out, say, say_line, write_file};
@@ -50,6 +51,9 @@ enum Command {
     /// Compile a C file to an object with clang-19 and llc-19, allocating
     /// every function with our allocator in between (and checking it).
     Cc(cc::CcArgs),
+    /// Run LLVM's pre-allocation passes on SSA MIR up to one of them and
+    /// write the intermediate MIR (to diff with llc's -stop-after).
+    Passes(passes::PassesArgs),
 }
 
 /// `--target`, shared by every subcommand that reads MIR.
@@ -824,6 +828,7 @@ fn main() -> ExitCode {
         Command::Alloc(args) => alloc(args),
         Command::Check(args) => check(args),
         Command::Cc(args) => cc::cc(args).map_err(Failure::from),
+        Command::Passes(args) => passes::passes(args),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

@@ -431,7 +431,14 @@ fn an_unknown_target_lists_the_values() {
 fn only_the_allocators_that_exist_are_offered() {
     let o = run_in(
         &workspace(),
-        &["alloc", "--allocator", "linearscan", "--target", "bpf", "x.mir"],
+        &[
+            "alloc",
+            "--allocator",
+            "linearscan",
+            "--target",
+            "bpf",
+            "x.mir",
+        ],
     );
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(

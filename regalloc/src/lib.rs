@@ -37,6 +37,7 @@ pub mod check;
 pub mod error;
 pub mod ir;
 pub mod mir;
+pub mod passes;
 pub mod pipeline;
 pub mod post;
 pub mod record;

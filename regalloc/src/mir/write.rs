@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use crate::ir::{
     BlockData, FrameObject, InstData, IrBlockRef, MachineFunction, Op, Operand, RegFlags, RegMask,
-    RegOperand, RegRef, SourceKey, Symbol,
+    RegOperand, RegRef, SourceKey, Symbol, VReg,
 };
 use crate::target::TargetInfo;
 
@@ -169,12 +169,13 @@ fn modelled(t: &TargetInfo<'_>, f: &MachineFunction, name: &str, out: &mut Strin
         "jumpTable" => super::jump_tables::write(out, f.jump_tables.as_ref()),
         _ => {
             out.push_str("body:             |\n");
+            let undefined = undefined_vregs(f);
             for (k, b) in f.blocks.iter().enumerate() {
                 if k > 0 {
                     // LLVM indents blank lines of the block scalar too.
                     out.push_str("  \n");
                 }
-                block(t, f, k, b, out);
+                block(t, f, k, b, &undefined, out);
             }
         }
     }
@@ -204,7 +205,14 @@ fn frame_object(o: &FrameObject, named: bool) -> String {
     s
 }
 
-fn block(t: &TargetInfo<'_>, f: &MachineFunction, k: usize, b: &BlockData, out: &mut String) {
+fn block(
+    t: &TargetInfo<'_>,
+    f: &MachineFunction,
+    k: usize,
+    b: &BlockData,
+    undefined: &[bool],
+    out: &mut String,
+) {
     let _ = write!(out, "  bb.{k}");
     if let Some(IrBlockRef::Named(n)) = &b.ir_block {
         let _ = write!(out, ".{n}");
@@ -254,7 +262,7 @@ fn block(t: &TargetInfo<'_>, f: &MachineFunction, k: usize, b: &BlockData, out: 
         out.push_str("  \n");
     }
     for &i in &b.insts {
-        let _ = writeln!(out, "    {}", inst(t, f, f.inst(i)));
+        let _ = writeln!(out, "    {}", inst_with(t, f, f.inst(i), Some(undefined)));
     }
 }
 
@@ -276,6 +284,35 @@ fn complex_ties(t: &TargetInfo<'_>, i: &InstData) -> bool {
 
 /// Prints one instruction (without indentation or newline).
 pub(crate) fn inst(t: &TargetInfo<'_>, f: &MachineFunction, i: &InstData) -> String {
+    inst_with(t, f, i, None)
+}
+
+/// Which virtual registers no instruction of `f` defines: LLVM prints
+/// the class of such a register at its uses too (an `undef` read left
+/// by `processimpdefs`), since no definition shows it.
+pub(crate) fn undefined_vregs(f: &MachineFunction) -> Vec<bool> {
+    let mut undefined = vec![true; f.vregs.len()];
+    for i in f.inst_ids() {
+        for o in &f.inst(i).operands {
+            if let Some(r) = o.as_reg()
+                && let RegRef::Virt(v) = r.reg
+                && r.is_def()
+            {
+                undefined[v.index()] = false;
+            }
+        }
+    }
+    undefined
+}
+
+/// [`inst`], printing the class at uses of the registers `undefined`
+/// marks (all of them defined when `None`).
+fn inst_with(
+    t: &TargetInfo<'_>,
+    f: &MachineFunction,
+    i: &InstData,
+    undefined: Option<&[bool]>,
+) -> String {
     let ties = complex_ties(t, i);
     let ndefs = i
         .operands
@@ -286,7 +323,7 @@ pub(crate) fn inst(t: &TargetInfo<'_>, f: &MachineFunction, i: &InstData) -> Str
     if ndefs > 0 {
         let defs: Vec<String> = i.operands[..ndefs]
             .iter()
-            .map(|o| operand(t, f, o, false, ties))
+            .map(|o| operand(t, f, o, false, ties, undefined))
             .collect();
         let _ = write!(s, "{} = ", defs.join(", "));
     }
@@ -296,7 +333,7 @@ pub(crate) fn inst(t: &TargetInfo<'_>, f: &MachineFunction, i: &InstData) -> Str
     s.push_str(i.op.name(t));
     let mut rest: Vec<String> = i.operands[ndefs..]
         .iter()
-        .map(|o| operand(t, f, o, true, ties))
+        .map(|o| operand(t, f, o, true, ties, undefined))
         .collect();
     if let Some(a) = &i.attrs {
         super::inst_attrs::write(&mut rest, a);
@@ -314,7 +351,7 @@ pub(crate) fn inst(t: &TargetInfo<'_>, f: &MachineFunction, i: &InstData) -> Str
 /// One operand as MIR prints it, without definition flags or ties (for
 /// messages).
 pub(crate) fn operand_text(t: &TargetInfo<'_>, f: &MachineFunction, o: &Operand) -> String {
-    operand(t, f, o, false, false)
+    operand(t, f, o, false, false, None)
 }
 
 fn offset(off: i64) -> String {
@@ -331,9 +368,10 @@ fn operand(
     o: &Operand,
     print_def: bool,
     ties: bool,
+    undefined: Option<&[bool]>,
 ) -> String {
     match o {
-        Operand::Reg(r) => reg_operand(t, f, r, print_def, ties),
+        Operand::Reg(r) => reg_operand(t, f, r, print_def, ties, undefined),
         Operand::Imm(v) => v.to_string(),
         Operand::Block(b) => format!("%bb.{}", b.0),
         Operand::Frame(fr, off) => {
@@ -381,6 +419,7 @@ fn reg_operand(
     r: &RegOperand,
     print_def: bool,
     ties: bool,
+    undefined: Option<&[bool]>,
 ) -> String {
     let mut s = String::new();
     let fl = r.flags;
@@ -423,7 +462,10 @@ fn reg_operand(
     if let Some(i) = r.sub {
         let _ = write!(s, ".{}", t.sub_reg_index(i).name);
     }
-    if let (RegRef::Virt(v), true) = (r.reg, r.is_def()) {
+    let class_shown = |v: VReg| r.is_def() || undefined.is_some_and(|u| u[v.index()]);
+    if let RegRef::Virt(v) = r.reg
+        && class_shown(v)
+    {
         let class = f.vregs.get(v.index()).and_then(|d| d.class);
         let _ = write!(
             s,

@@ -39,6 +39,13 @@
 //! Not every allocator's decisions go through every clean-up stage:
 //! [`Cleanup::of`] says which, and why.
 //!
+//! Before stage 1, SSA input needs LLVM's pre-allocation passes
+//! ([`crate::passes`]); [`prepare`] runs those a function still needs, as
+//! far as they exist. Until the whole path (PHI elimination, two-address
+//! lowering, the coalescer) exists, [`allocate`] does not run them: SSA
+//! input is refused by stage 1, and `regalloc passes` writes the
+//! intermediate MIR.
+//!
 //! [`weights`]: crate::analysis::weights
 //! [`hoist_spills`]: crate::alloc::hoist_spills
 //! [`redundant_spills`]: crate::alloc::redundant_spills
@@ -187,6 +194,18 @@ pub fn allocate_without_stats_with_context(
         check(target, &original, func, &record, ctx)?;
     }
     Ok(record)
+}
+
+/// The pre-allocation passes `func` still needs, decided from its code
+/// ([`crate::passes::first_needed`]), run up to and including
+/// `stop_after`; returns the passes run (none for a function already past
+/// them, such as MIR stopped before an allocator).
+pub fn prepare(
+    target: &TargetInfo<'_>,
+    func: &mut MachineFunction,
+    stop_after: crate::passes::Pass,
+) -> Result<Vec<crate::passes::Pass>, AllocError> {
+    crate::passes::run_until(target, func, stop_after)
 }
 
 /// Stage 1: refuses input no allocator can take.

@@ -1,0 +1,177 @@
+//! LLVM's pre-allocation passes: from SSA machine code with PHIs to the form the allocators take.
+//!
+//! LLVM 19 runs, between instruction selection's SSA output
+//! (`llc -stop-before=detect-dead-lanes`) and the allocator:
+//! `detect-dead-lanes`, `init-undef`, `processimpdefs`,
+//! `unreachable-mbb-elimination`, `livevars`, `phi-node-elimination`,
+//! `twoaddressinstruction`, live intervals, `register-coalescer`,
+//! `rename-independent-subregs` and the machine scheduler. This module
+//! holds the ones that exist here, one file each, named as LLVM's source
+//! file, each doing what LLVM's does so that its output can be diffed
+//! against `llc -stop-after=NAME` on the same input:
+//!
+//! - [`process_implicit_defs`] (`processimpdefs`): `IMPLICIT_DEF`s of
+//!   virtual registers removed, their readers marked `undef`;
+//! - [`unreachable_block_elim`] (`unreachable-mbb-elimination`): blocks the
+//!   entry cannot reach removed, PHIs pruned to the remaining
+//!   predecessors, single-input PHIs replaced;
+//! - [`live_variables`] (`livevars`): kill and dead flags recomputed for
+//!   virtual and physical registers, and the per-register facts
+//!   ([`LiveVariables`]) PHI elimination keeps up to date;
+//! - [`phi_elimination`] (`phi-node-elimination`): PHIs lowered to copies
+//!   at the ends of the predecessors; a function in which LLVM would
+//!   split a critical edge is refused (splitting needs the target's branch
+//!   analysis, which the descriptions do not have yet).
+//!
+//! Not here yet, and so not offered (the allocators refuse SSA input until
+//! the whole path exists): `detect-dead-lanes` and `init-undef` (both
+//! change nothing on most functions of the corpus: the corpus test counts
+//! the functions they do change), two-address lowering and the register
+//! coalescer with `rename-independent-subregs`, and the critical-edge splitting of PHI
+//! elimination. They are the next steps of
+//! the pre-allocation path; [`Pass`] lists what can run.
+//!
+//! Which passes a function still needs is read from the code itself
+//! ([`first_needed`]): MIR does not print LLVM 19's function properties
+//! (`NoPHIs`, `IsSSA`), and `tracksRegLiveness` is already true in SSA
+//! MIR, so the facts are the ones LLVM's MIR parser recomputes: PHIs
+//! present, and every virtual register defined at most once and never by
+//! a sub-register definition (SSA). All passes here are idempotent on SSA
+//! code, so running them from the first on any SSA function is safe.
+
+pub mod live_variables;
+pub mod phi_elimination;
+pub mod process_implicit_defs;
+pub mod unreachable_block_elim;
+
+pub(crate) mod edit;
+
+pub use live_variables::LiveVariables;
+
+use crate::error::AllocError;
+use crate::ir::{Generic, MachineFunction, Op, RegRef};
+use crate::target::TargetInfo;
+
+/// One pre-allocation pass, in LLVM 19's order.
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub enum Pass {
+    /// `processimpdefs`.
+    ProcessImplicitDefs,
+    /// `unreachable-mbb-elimination`.
+    UnreachableBlockElim,
+    /// `livevars`.
+    LiveVariables,
+    /// `phi-node-elimination`.
+    PhiElimination,
+}
+
+impl Pass {
+    /// Every pass, in the order they run.
+    pub const ALL: [Pass; 4] = [
+        Pass::ProcessImplicitDefs,
+        Pass::UnreachableBlockElim,
+        Pass::LiveVariables,
+        Pass::PhiElimination,
+    ];
+
+    /// The name LLVM registers the pass under (`-stop-after=NAME`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Pass::ProcessImplicitDefs => "processimpdefs",
+            Pass::UnreachableBlockElim => "unreachable-mbb-elimination",
+            Pass::LiveVariables => "livevars",
+            Pass::PhiElimination => "phi-node-elimination",
+        }
+    }
+
+    /// The pass LLVM registers as `name`, if it is one of ours.
+    pub fn from_name(name: &str) -> Option<Pass> {
+        Pass::ALL.into_iter().find(|p| p.name() == name)
+    }
+}
+
+/// Facts one pass leaves for the next: LLVM keeps analyses alive between
+/// passes the same way (PHI elimination updates the live variables the
+/// `livevars` pass computed).
+#[derive(Default)]
+pub struct PassState {
+    /// The result of `livevars`, kept up to date by the passes after it.
+    pub live_variables: Option<LiveVariables>,
+}
+
+/// The first pass `func` still needs, decided from its code: `None` when
+/// it is past all of them (not SSA and without PHIs: two-address lowering
+/// has run, as in MIR stopped before an allocator).
+pub fn first_needed(func: &MachineFunction) -> Option<Pass> {
+    (has_phis(func) || is_ssa(func)).then_some(Pass::ProcessImplicitDefs)
+}
+
+/// Whether some block holds a PHI.
+pub fn has_phis(func: &MachineFunction) -> bool {
+    func.inst_ids()
+        .any(|i| func.inst(i).op == Op::Generic(Generic::Phi))
+}
+
+/// Whether `func` is in SSA form as LLVM's MIR parser decides it: every
+/// virtual register has at most one definition, and none is a
+/// sub-register definition.
+pub fn is_ssa(func: &MachineFunction) -> bool {
+    let mut defined = vec![false; func.vregs.len()];
+    for i in func.inst_ids() {
+        for o in &func.inst(i).operands {
+            let Some(r) = o.as_reg() else { continue };
+            let RegRef::Virt(v) = r.reg else { continue };
+            if !r.is_def() {
+                continue;
+            }
+            if r.sub.is_some() || std::mem::replace(&mut defined[v.index()], true) {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// Runs on `func` the passes it still needs ([`first_needed`]) up to and
+/// including `stop_after`, in LLVM's order; returns the passes run.
+pub fn run_until(
+    target: &TargetInfo<'_>,
+    func: &mut MachineFunction,
+    stop_after: Pass,
+) -> Result<Vec<Pass>, AllocError> {
+    let Some(first) = first_needed(func) else {
+        return Ok(Vec::new());
+    };
+    let mut state = PassState::default();
+    let mut ran = Vec::new();
+    for pass in Pass::ALL
+        .into_iter()
+        .filter(|&p| p >= first && p <= stop_after)
+    {
+        run(target, func, pass, &mut state)?;
+        ran.push(pass);
+    }
+    Ok(ran)
+}
+
+/// Runs one pass.
+pub fn run(
+    target: &TargetInfo<'_>,
+    func: &mut MachineFunction,
+    pass: Pass,
+    state: &mut PassState,
+) -> Result<(), AllocError> {
+    match pass {
+        Pass::ProcessImplicitDefs => process_implicit_defs::run(target, func)?,
+        Pass::UnreachableBlockElim => {
+            unreachable_block_elim::run(target, func)?;
+            // Block numbers changed: facts by block are stale.
+            state.live_variables = None;
+        }
+        Pass::LiveVariables => {
+            state.live_variables = Some(live_variables::run(target, func)?);
+        }
+        Pass::PhiElimination => phi_elimination::run(target, func, state.live_variables.as_mut())?,
+    }
+    Ok(())
+}

@@ -1,0 +1,526 @@
+//! `phi-node-elimination`: LLVM's PHIElimination. Each PHI becomes a copy from a new register at the top of its block, and a copy into that register at the end of each predecessor, before its terminators.
+//!
+//! As LLVM's, with the facts of `livevars` ([`LiveVariables`]) at hand:
+//!
+//! - the copy at the top goes after the block's PHIs and labels, the
+//!   copies into the new register before the first terminator of each
+//!   predecessor (once per predecessor, however many entries name it);
+//! - a PHI whose inputs are all `undef` becomes an `IMPLICIT_DEF`, and an
+//!   `undef` input an `IMPLICIT_DEF` of the new register;
+//! - when every edge into the block is critical, an identical PHI lowered
+//!   before (same inputs from the same blocks) lends its register, so the
+//!   predecessors are not given a second copy of the same value;
+//! - kill and dead flags move to the copies, and the predecessor's copy
+//!   kills its source when no other PHI of that edge and no successor
+//!   needs it.
+//!
+//! Critical edges: LLVM splits the edge from a predecessor with several
+//! successors when the input is live out of the predecessor past the PHI
+//! and not live into the block, or when the edge leaves a loop (not
+//! entering it from an outer one); never a loop's back edge. The decision
+//! is made here as LLVM makes it; carrying it out needs the target's
+//! branch analysis (which branch to redirect, how to invert a condition),
+//! which the descriptions do not have yet, so a function that needs a
+//! split is refused with the edge named. Without the `livevars` facts
+//! (the pass run alone), LLVM neither splits nor updates flags, and
+//! neither does this.
+
+use std::collections::HashMap;
+
+use crate::analysis::cfg::Cfg;
+use crate::analysis::dom::DomTree;
+use crate::analysis::loops::LoopInfo;
+use crate::error::{AllocError, AllocErrorKind};
+use crate::ir::{
+    Block, Generic, Inst, InstAttrs, InstData, MachineFunction, Op, Operand, RegFlags, RegOperand,
+    RegRef, VReg,
+};
+use crate::target::{SubRegIndex, TargetInfo};
+
+use super::LiveVariables;
+use super::edit::{first_terminator, insert, is_debug, is_position};
+
+const PHI: Op = Op::Generic(Generic::Phi);
+const COPY: Op = Op::Generic(Generic::Copy);
+const IMPLICIT_DEF: Op = Op::Generic(Generic::ImplicitDef);
+
+/// Runs the pass on `func`, updating `lv` when given.
+pub fn run(
+    target: &TargetInfo<'_>,
+    func: &mut MachineFunction,
+    mut lv: Option<&mut LiveVariables>,
+) -> Result<(), AllocError> {
+    func.compute_preds();
+    if let Some(lv) = lv.as_deref_mut() {
+        refuse_needed_splits(func, lv)?;
+    }
+    let mut pass = Lowering {
+        t: target,
+        phi_uses: phi_use_counts(func),
+        lowered: HashMap::new(),
+        implicit_defs: Vec::new(),
+    };
+    for b in func.block_ids() {
+        pass.block(func, b, lv.as_deref_mut())?;
+    }
+    pass.remove_unused_implicit_defs(func, lv);
+    Ok(())
+}
+
+/// Refuses the function when LLVM would split a critical edge into a
+/// block with PHIs (LLVM's `SplitPHIEdges` policy), naming the first.
+fn refuse_needed_splits(func: &MachineFunction, lv: &mut LiveVariables) -> Result<(), AllocError> {
+    let cfg = Cfg::new(func);
+    let dom = DomTree::new(&cfg);
+    let loops = LoopInfo::new(&cfg, &dom);
+    for b in func.block_ids() {
+        if let Some(pred) = edge_to_split(func, lv, &loops, b) {
+            return Err(AllocError::new(
+                AllocErrorKind::Unsupported,
+                &func.name,
+                format!(
+                    "PHI elimination splits the critical edge bb.{} -> bb.{}, \
+                     which needs the target's branch analysis (not described yet)",
+                    pred.0, b.0
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The first predecessor of `b` whose edge LLVM would split for `b`'s
+/// PHIs, if any.
+fn edge_to_split(
+    func: &MachineFunction,
+    lv: &mut LiveVariables,
+    loops: &LoopInfo,
+    b: Block,
+) -> Option<Block> {
+    let cur_loop = loops.loop_for(b);
+    let is_header = cur_loop.is_some_and(|l| loops.get(l).header == b);
+    let insts = func.block(b).insts.clone();
+    for i in insts.into_iter().take_while(|&i| func.inst(i).op == PHI) {
+        for pair in func.inst(i).operands[1..].chunks(2) {
+            let [Operand::Reg(r), Operand::Block(pred)] = pair else {
+                continue;
+            };
+            let RegRef::Virt(v) = r.reg else { continue };
+            let pred = *pred;
+            if func.block(pred).succs.len() == 1 || pred == b {
+                continue;
+            }
+            let pred_loop = loops.loop_for(pred);
+            if is_header && pred_loop == cur_loop {
+                continue;
+            }
+            if !lv.is_live_out(func, v, pred) {
+                continue;
+            }
+            let mut split = !lv.is_live_in(v, b);
+            if !split && cur_loop != pred_loop {
+                split = pred_loop.is_some_and(|pl| {
+                    !cur_loop.is_some_and(|cl| loops.contains(pl, loops.get(cl).header))
+                });
+            }
+            if split {
+                return Some(pred);
+            }
+        }
+    }
+    None
+}
+
+/// How many PHIs read each (predecessor, register) pair (LLVM's
+/// `VRegPHIUseCount`); `undef` inputs are not counted.
+fn phi_use_counts(func: &MachineFunction) -> HashMap<(Block, VReg), usize> {
+    let mut counts = HashMap::new();
+    for i in func.inst_ids() {
+        let inst = func.inst(i);
+        if inst.op != PHI {
+            continue;
+        }
+        for pair in inst.operands[1..].chunks(2) {
+            if let [Operand::Reg(r), Operand::Block(p)] = pair
+                && let RegRef::Virt(v) = r.reg
+                && !r.flags.has(RegFlags::UNDEF)
+            {
+                *counts.entry((*p, v)).or_insert(0) += 1;
+            }
+        }
+    }
+    counts
+}
+
+/// A PHI's inputs as LLVM compares PHIs for identity: registers,
+/// sub-registers and blocks, flags left out.
+type PhiKey = Vec<(RegRef, Option<SubRegIndex>, Option<Block>)>;
+
+fn phi_key(inst: &InstData) -> PhiKey {
+    inst.operands[1..]
+        .iter()
+        .map(|o| match o {
+            Operand::Reg(r) => (r.reg, r.sub, None),
+            Operand::Block(b) => (RegRef::NoReg, None, Some(*b)),
+            _ => (RegRef::NoReg, None, None),
+        })
+        .collect()
+}
+
+struct Lowering<'a, 't> {
+    t: &'a TargetInfo<'t>,
+    phi_uses: HashMap<(Block, VReg), usize>,
+    /// The register each PHI lowered so far (into a block whose edges are
+    /// all critical) copies its inputs into.
+    lowered: HashMap<PhiKey, VReg>,
+    /// `IMPLICIT_DEF`s whose registers fed an `undef` input: removed at
+    /// the end if nothing reads them any more.
+    implicit_defs: Vec<(Block, Inst, VReg)>,
+}
+
+impl Lowering<'_, '_> {
+    fn block(
+        &mut self,
+        func: &mut MachineFunction,
+        b: Block,
+        mut lv: Option<&mut LiveVariables>,
+    ) -> Result<(), AllocError> {
+        let insts = &func.block(b).insts;
+        if insts.first().is_none_or(|&i| func.inst(i).op != PHI) {
+            return Ok(());
+        }
+        // The copies go before the first instruction after the PHIs and
+        // labels (or at the end).
+        let after = insts.iter().copied().find(|&i| {
+            let op = func.inst(i).op;
+            op != PHI && !is_position(op)
+        });
+        let preds = &func.block(b).preds;
+        let all_critical =
+            preds.len() >= 2 && preds.iter().all(|p| func.block(*p).succs.len() >= 2);
+        while let Some(&phi) = func.block(b).insts.first()
+            && func.inst(phi).op == PHI
+        {
+            func.blocks[b.index()].insts.remove(0);
+            if let Some(lv) = lv.as_deref_mut() {
+                lv.placed(phi, None);
+            }
+            self.lower(func, b, phi, after, all_critical, lv.as_deref_mut())?;
+        }
+        Ok(())
+    }
+
+    /// LLVM's `LowerPHINode`.
+    fn lower(
+        &mut self,
+        func: &mut MachineFunction,
+        b: Block,
+        phi: Inst,
+        after: Option<Inst>,
+        all_critical: bool,
+        mut lv: Option<&mut LiveVariables>,
+    ) -> Result<(), AllocError> {
+        let Some(Operand::Reg(dest_op)) = func.inst(phi).operands.first().cloned() else {
+            return Ok(());
+        };
+        let RegRef::Virt(dest) = dest_op.reg else {
+            return Ok(());
+        };
+        let dest_dead = dest_op.flags.has(RegFlags::DEAD);
+        let at_top = |func: &MachineFunction| {
+            after
+                .and_then(|a| func.block(b).insts.iter().position(|&x| x == a))
+                .unwrap_or(func.block(b).insts.len())
+        };
+        let location = func
+            .inst(phi)
+            .attrs
+            .as_ref()
+            .and_then(|a| a.debug_location.clone());
+        let mut incoming = None;
+        let mut reused = false;
+        let top_copy;
+        if all_inputs_undefined(func, phi) {
+            let data = def_inst(IMPLICIT_DEF, dest, None, location.clone());
+            let at = at_top(func);
+            top_copy = insert(func, b, at, data);
+        } else {
+            let key = all_critical.then(|| phi_key(func.inst(phi)));
+            let reg = match key.as_ref().and_then(|k| self.lowered.get(k)) {
+                Some(&r) => {
+                    reused = true;
+                    r
+                }
+                None => {
+                    let r = func.new_vreg(func.vreg_class(dest));
+                    if let Some(k) = key {
+                        self.lowered.insert(k, r);
+                    }
+                    r
+                }
+            };
+            incoming = Some(reg);
+            let data = def_inst(COPY, dest, Some(reg_use(reg, None)), location.clone());
+            let at = at_top(func);
+            top_copy = insert(func, b, at, data);
+        }
+        if let Some(lv) = lv.as_deref_mut() {
+            lv.placed(top_copy, Some(b));
+            self.move_flags_to_copy(
+                func, lv, b, phi, top_copy, incoming, reused, dest, dest_dead,
+            );
+        }
+        let ops = func.inst(phi).operands.clone();
+        for pair in ops[1..].chunks(2) {
+            if let [Operand::Reg(r), Operand::Block(p)] = pair
+                && let RegRef::Virt(v) = r.reg
+                && !r.flags.has(RegFlags::UNDEF)
+                && let Some(n) = self.phi_uses.get_mut(&(*p, v))
+            {
+                *n = n.saturating_sub(1);
+            }
+        }
+        let mut inserted_into: Vec<Block> = Vec::new();
+        for pair in ops[1..].chunks(2).rev() {
+            let [Operand::Reg(src), Operand::Block(pred)] = pair else {
+                continue;
+            };
+            let RegRef::Virt(src_reg) = src.reg else {
+                continue;
+            };
+            let pred = *pred;
+            if inserted_into.contains(&pred) {
+                continue;
+            }
+            inserted_into.push(pred);
+            let undef = src.flags.has(RegFlags::UNDEF) || implicitly_defined(func, src_reg);
+            if func
+                .block(b)
+                .attrs
+                .iter()
+                .any(|a| &**a == "landing-pad" || &**a == "ehpad")
+            {
+                return Err(AllocError::new(
+                    AllocErrorKind::Unsupported,
+                    &func.name,
+                    format!(
+                        "PHI elimination into the landing pad bb.{} is not supported",
+                        b.0
+                    ),
+                ));
+            }
+            let at = first_terminator(self.t, func, pred);
+            let mut new_src = None;
+            if let (Some(reg), false) = (incoming, reused) {
+                let data = if undef {
+                    if let Some(d) = single_implicit_def(func, src_reg) {
+                        self.implicit_defs.push(d);
+                    }
+                    def_inst(IMPLICIT_DEF, reg, None, None)
+                } else {
+                    def_inst(COPY, reg, Some(reg_use(src_reg, src.sub)), None)
+                };
+                let i = insert(func, pred, at, data);
+                if let Some(lv) = lv.as_deref_mut() {
+                    lv.placed(i, Some(pred));
+                }
+                new_src = Some(i);
+            }
+            let Some(lv) = lv.as_deref_mut() else {
+                continue;
+            };
+            if undef
+                || self.phi_uses.get(&(pred, src_reg)).copied().unwrap_or(0) != 0
+                || lv.is_live_out(func, src_reg, pred)
+            {
+                continue;
+            }
+            let kill = self.kill_point(func, pred, src_reg, new_src);
+            if let Some(k) = kill {
+                lv.add_killed(self.t, func, src_reg, k);
+            }
+            lv.var(src_reg).set_alive(pred, false);
+        }
+        Ok(())
+    }
+
+    /// Moves the PHI's kill and dead facts to the copy at the top.
+    #[allow(clippy::too_many_arguments)]
+    fn move_flags_to_copy(
+        &self,
+        func: &mut MachineFunction,
+        lv: &mut LiveVariables,
+        b: Block,
+        phi: Inst,
+        top_copy: Inst,
+        incoming: Option<VReg>,
+        reused: bool,
+        dest: VReg,
+        dest_dead: bool,
+    ) {
+        if let Some(reg) = incoming {
+            let old_kill = if reused {
+                lv.var(reg)
+                    .kills
+                    .clone()
+                    .into_iter()
+                    .find(|&k| lv.block_of.get(k.index()).copied().flatten() == Some(b))
+            } else {
+                None
+            };
+            let mut copy_after_old_kill = false;
+            if let Some(old) = old_kill {
+                for &i in &func.block(b).insts {
+                    if i == top_copy {
+                        break;
+                    }
+                    if i == old {
+                        copy_after_old_kill = true;
+                        break;
+                    }
+                }
+                if copy_after_old_kill {
+                    lv.remove_killed(func, reg, old);
+                }
+            }
+            if old_kill.is_none() || copy_after_old_kill {
+                lv.add_killed(self.t, func, reg, top_copy);
+            }
+        }
+        lv.remove_all_killed(func, phi);
+        if dest_dead {
+            lv.add_dead(self.t, func, dest, top_copy);
+            lv.remove_dead(func, dest, phi);
+        }
+    }
+
+    /// Which instruction of `pred` kills `src` once its PHI copy is in:
+    /// the last terminator reading it, else the copy just inserted, else
+    /// (no copy this time) the last reader before the terminators.
+    fn kill_point(
+        &self,
+        func: &MachineFunction,
+        pred: Block,
+        src: VReg,
+        new_src: Option<Inst>,
+    ) -> Option<Inst> {
+        let insts = &func.block(pred).insts;
+        let term = first_terminator(self.t, func, pred);
+        if let Some(&k) = insts[term..]
+            .iter()
+            .rev()
+            .find(|&&i| reads(func.inst(i), src))
+        {
+            return Some(k);
+        }
+        if let Some(c) = new_src {
+            return Some(c);
+        }
+        insts[..term]
+            .iter()
+            .rev()
+            .find(|&&i| !is_debug(func.inst(i).op) && reads(func.inst(i), src))
+            .copied()
+    }
+
+    /// Removes the `IMPLICIT_DEF`s of `undef` inputs nothing reads now.
+    fn remove_unused_implicit_defs(
+        &self,
+        func: &mut MachineFunction,
+        mut lv: Option<&mut LiveVariables>,
+    ) {
+        for &(b, i, v) in &self.implicit_defs {
+            let used = func.inst_ids().any(|u| {
+                !is_debug(func.inst(u).op)
+                    && func.inst(u).operands.iter().any(|o| {
+                        o.as_reg()
+                            .is_some_and(|r| !r.is_def() && r.reg == RegRef::Virt(v))
+                    })
+            });
+            if !used {
+                func.blocks[b.index()].insts.retain(|&x| x != i);
+                if let Some(lv) = lv.as_deref_mut() {
+                    lv.placed(i, None);
+                }
+            }
+        }
+    }
+}
+
+/// Whether `inst` has a use operand of `v` (LLVM's `readsRegister`, which
+/// counts `undef` uses too).
+fn reads(inst: &InstData, v: VReg) -> bool {
+    inst.operands.iter().any(|o| {
+        o.as_reg()
+            .is_some_and(|r| !r.is_def() && r.reg == RegRef::Virt(v))
+    })
+}
+
+/// Whether every definition of `v` is an `IMPLICIT_DEF` (true when it has
+/// none).
+fn implicitly_defined(func: &MachineFunction, v: VReg) -> bool {
+    func.inst_ids().all(|i| {
+        let inst = func.inst(i);
+        inst.op == IMPLICIT_DEF
+            || !inst.operands.iter().any(|o| {
+                o.as_reg()
+                    .is_some_and(|r| r.is_def() && r.reg == RegRef::Virt(v))
+            })
+    })
+}
+
+/// The `IMPLICIT_DEF` defining `v`, with its block, if that is its
+/// definition.
+fn single_implicit_def(func: &MachineFunction, v: VReg) -> Option<(Block, Inst, VReg)> {
+    for b in func.block_ids() {
+        for &i in &func.block(b).insts {
+            let inst = func.inst(i);
+            if inst.operands.iter().any(|o| {
+                o.as_reg()
+                    .is_some_and(|r| r.is_def() && r.reg == RegRef::Virt(v))
+            }) {
+                return (inst.op == IMPLICIT_DEF).then_some((b, i, v));
+            }
+        }
+    }
+    None
+}
+
+/// Whether every input of the PHI is `undef` or implicitly defined.
+fn all_inputs_undefined(func: &MachineFunction, phi: Inst) -> bool {
+    func.inst(phi).operands[1..]
+        .chunks(2)
+        .all(|pair| match &pair[0] {
+            Operand::Reg(r) => {
+                r.flags.has(RegFlags::UNDEF)
+                    || matches!(r.reg, RegRef::Virt(v) if implicitly_defined(func, v))
+            }
+            _ => true,
+        })
+}
+
+/// A use of `v` (sub-register `sub`).
+fn reg_use(v: VReg, sub: Option<SubRegIndex>) -> Operand {
+    let mut r = RegOperand::use_of(v);
+    r.sub = sub;
+    Operand::Reg(r)
+}
+
+/// `dest = op [src]`, at `location`.
+fn def_inst(
+    op: Op,
+    dest: VReg,
+    src: Option<Operand>,
+    location: Option<crate::ir::DebugLocation>,
+) -> InstData {
+    let mut data = InstData::new(op);
+    data.operands.push(Operand::Reg(RegOperand::def_of(dest)));
+    data.operands.extend(src);
+    if let Some(l) = location {
+        data.attrs = Some(Box::new(InstAttrs {
+            debug_location: Some(l),
+            ..Default::default()
+        }));
+    }
+    data
+}
