@@ -105,9 +105,9 @@ fn target_info(t: Target) -> Result<&'static regalloc::target::TargetInfo<'stati
 
 fn mir(args: &MirArgs) -> Result<bool, String> {
     let target = target_info(args.target)?;
-    let text = std::fs::read_to_string(&args.input)
-        .map_err(|e| format!("cannot read {}: {e}", args.input.display()))?;
-    let file = regalloc::mir::read(target, &args.input.display().to_string(), &text);
+    let Some(file) = read_input(target, &args.input)? else {
+        return Ok(false);
+    };
     let out = regalloc::mir::write(target, &file);
     match &args.output {
         Some(p) => {
@@ -128,9 +128,9 @@ fn mir(args: &MirArgs) -> Result<bool, String> {
 fn intervals(args: &IntervalsArgs) -> Result<bool, String> {
     use regalloc::analysis::{Analyses, print};
     let target = target_info(args.target)?;
-    let text = std::fs::read_to_string(&args.input)
-        .map_err(|e| format!("cannot read {}: {e}", args.input.display()))?;
-    let file = regalloc::mir::read(target, &args.input.display().to_string(), &text);
+    let Some(file) = read_input(target, &args.input)? else {
+        return Ok(false);
+    };
     let mut found = false;
     for f in file.read_functions() {
         if args.function.as_ref().is_some_and(|n| *n != f.name) {
@@ -422,17 +422,21 @@ fn alloc_target(
     }
 }
 
+/// Reads the input file; `None` (after printing why) when it is not MIR
+/// for `target` as a whole.
 fn read_input(
     target: &regalloc::target::TargetInfo<'_>,
     input: &std::path::Path,
-) -> Result<regalloc::mir::MirFile, String> {
-    let text = std::fs::read_to_string(input)
-        .map_err(|e| format!("cannot read {}: {e}", input.display()))?;
-    Ok(regalloc::mir::read(
-        target,
-        &input.display().to_string(),
-        &text,
-    ))
+) -> Result<Option<regalloc::mir::MirFile>, String> {
+    let bytes =
+        std::fs::read(input).map_err(|e| format!("cannot read {}: {e}", input.display()))?;
+    match regalloc::mir::read_bytes(target, &input.display().to_string(), &bytes) {
+        Ok(file) => Ok(Some(file)),
+        Err(e) => {
+            eprintln!("{e}");
+            Ok(None)
+        }
+    }
 }
 
 /// Warns, once per opcode and file, of opcodes the target's description
@@ -466,7 +470,9 @@ fn print_pass_times(args: &AllocArgs, times: &regalloc::timing::PassTimes) {
 
 fn alloc(args: &AllocArgs) -> Result<bool, String> {
     let target = alloc_target(args)?;
-    let mut file = read_input(target, &args.input)?;
+    let Some(mut file) = read_input(target, &args.input)? else {
+        return Ok(false);
+    };
     warn_unknown_opcodes(&args.input, &file);
     let mut ok = true;
     for e in file.errors() {
@@ -484,7 +490,7 @@ fn alloc(args: &AllocArgs) -> Result<bool, String> {
     print_pass_times(args, &times);
     for o in &outcomes {
         for e in &o.errors {
-            eprintln!("{}: {e}", o.name);
+            eprintln!("{e}");
             ok = false;
         }
     }
@@ -505,7 +511,9 @@ fn alloc(args: &AllocArgs) -> Result<bool, String> {
 
 fn check(args: &AllocArgs) -> Result<bool, String> {
     let target = alloc_target(args)?;
-    let mut file = read_input(target, &args.input)?;
+    let Some(mut file) = read_input(target, &args.input)? else {
+        return Ok(false);
+    };
     warn_unknown_opcodes(&args.input, &file);
     let mut ok = true;
     for e in file.errors() {

@@ -31,7 +31,9 @@ mod ir_attrs;
 mod jump_tables;
 mod mem_operand;
 mod read;
+mod source;
 mod verify;
+mod vregs;
 pub(crate) mod write;
 mod yaml;
 
@@ -41,6 +43,7 @@ mod tests;
 pub use error::MirError;
 pub use inst_text::inst_text;
 pub use read::read;
+pub use source::read_bytes;
 pub use write::{write, write_function};
 
 use crate::ir::MachineFunction;

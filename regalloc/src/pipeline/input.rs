@@ -284,7 +284,7 @@ pub fn check_two_address(t: &TargetInfo<'_>, func: &MachineFunction) -> Result<(
                 let virt = matches!(def.reg, RegRef::Virt(_)) || matches!(u.reg, RegRef::Virt(_));
                 if virt && (def.reg != u.reg || def.sub != u.sub) {
                     let name = |r: &crate::ir::RegOperand| match r.reg {
-                        RegRef::Virt(v) => format!("%{}", v.0),
+                        RegRef::Virt(v) => func.vreg_text(v),
                         RegRef::Phys(p) => format!("${}", t.reg(p).name.to_ascii_lowercase()),
                         RegRef::NoReg => "$noreg".into(),
                     };

@@ -123,7 +123,7 @@ pub(crate) fn allocate(
                 AllocError::new(
                     AllocErrorKind::Unsupported,
                     &func.name,
-                    format!("%{} has no register class", v.0),
+                    format!("{} has no register class", func.vreg_text(v)),
                 ),
                 &an,
                 &range,
@@ -136,9 +136,9 @@ pub(crate) fn allocate(
                     AllocErrorKind::OutOfRegisters,
                     &func.name,
                     format!(
-                        "class {} of %{} has no allocatable register",
+                        "class {} of {} has no allocatable register",
                         t.class(class).name,
-                        v.0
+                        func.vreg_text(v)
                     ),
                 ),
                 &an,
@@ -217,8 +217,8 @@ pub(crate) fn allocate(
                     AllocErrorKind::OutOfRegisters,
                     &func.name,
                     format!(
-                        "no register of class {class_name} is free for unspillable %{} ({} candidates, all taken by fixed registers, call clobbers or other unspillable registers)",
-                        vrm.original(v).0,
+                        "no register of class {class_name} is free for unspillable {} ({} candidates, all taken by fixed registers, call clobbers or other unspillable registers)",
+                        func.vreg_text(vrm.original(v)),
                         order.regs.len()
                     ),
                 ),

@@ -235,7 +235,7 @@ impl Facts {
                                 return Err(AllocError::new(
                                     AllocErrorKind::Unsupported,
                                     &func.name,
-                                    format!("operand {k} names %{} which is not declared", vr.0),
+                                    format!("operand {k} names %{} which is not declared", func.vreg_number(vr)),
                                 )
                                 .at(b, i));
                             }
@@ -261,7 +261,7 @@ impl Facts {
                                 return Err(AllocError::new(
                                     AllocErrorKind::Unsupported,
                                     &func.name,
-                                    format!("operand {k}: %{} has no register class", vr.0),
+                                    format!("operand {k}: {} has no register class", func.vreg_text(vr)),
                                 )
                                 .at(b, i));
                             }
@@ -269,7 +269,7 @@ impl Facts {
                                 return Err(AllocError::new(
                                     AllocErrorKind::Unsupported,
                                     &func.name,
-                                    format!("operand {k}: %{} has an unknown class", vr.0),
+                                    format!("operand {k}: {} has an unknown class", func.vreg_text(vr)),
                                 )
                                 .at(b, i));
                             }
