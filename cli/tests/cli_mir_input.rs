@@ -53,7 +53,7 @@ body:             |
 fn llc_reads(path: &Path) -> Option<bool> {
     let o = Command::new("llc-19")
         .args(["-mtriple=bpf", "-mcpu=v3", "-run-pass=none", "-verify-machineinstrs", "-o"])
-        .arg(std::env::null_device())
+        .arg("/dev/null")
         .arg(path)
         .output()
         .ok()?;

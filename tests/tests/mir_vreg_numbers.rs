@@ -204,3 +204,48 @@ fn a_number_beyond_what_llc_reads_is_a_located_error() {
     let out = allocate(text, Allocator::Greedy);
     assert!(out.contains("- { id: 4294967294, class: gpr"), "{out}");
 }
+
+/// Checker errors name the `.mir` line of their instruction, read ones
+/// by their own position, inserted ones by the read one they stand before.
+#[test]
+fn checker_errors_name_the_instruction_line() {
+    use regalloc::ir::{Operand, RegRef};
+    let text = "---
+name:            f
+tracksRegLiveness: true
+body:             |
+  bb.0:
+    liveins: $r1
+  
+    %0:gpr = COPY $r1
+    %1:gpr = COPY %0
+    %1:gpr = ADD_ri %1, 1
+    $r0 = COPY %1
+    RET implicit $r0
+...
+";
+    let original = read_one(text);
+    let mut allocated = original.clone();
+    let options = Options {
+        allocator: Allocator::Greedy,
+        check: false,
+    };
+    let (_, record) =
+        regalloc::allocate_recorded(bpf(), &mut allocated, &options).expect("allocates");
+    // The ADD_ri (line 10) reads a register nothing wrote.
+    let add = original.blocks[0].insts[2];
+    let Operand::Reg(r) = &mut allocated.insts[add.index()].operands[1] else {
+        panic!("a register operand");
+    };
+    r.reg = RegRef::Phys(regalloc::target::Reg(
+        (0..bpf().regs.len() as u32)
+            .find(|&k| bpf().regs[k as usize].name == "R7")
+            .expect("R7"),
+    ));
+    let errors = regalloc::check::check(bpf(), &original, &allocated, &record).unwrap_err();
+    let first = &errors[0];
+    assert_eq!(first.inst, Some(add));
+    let mut unlocated = first.clone();
+    unlocated.source = None;
+    assert_eq!(first.to_string(), format!("t.mir:10:5: error: {unlocated}"));
+}
