@@ -386,7 +386,7 @@ body: |
             assert_eq!(
                 error_of(&text, allocator),
                 format!(
-                    "unsupported: f, bb.3, instruction 5: PHI instructions must be eliminated before the {} allocator runs",
+                    "t.mir:25:5: error: unsupported: f, bb.3, instruction 5: PHI instructions must be eliminated before the {} allocator runs",
                     allocator.name()
                 )
             );
@@ -399,7 +399,7 @@ body: |
         for allocator in [Allocator::Fast, Allocator::Basic, Allocator::Greedy] {
             assert_eq!(
                 error_of(&text, allocator),
-                "invalid input: f, bb.3, instruction 4: %1 is read before any definition: operand 1 of COPY reads it where some path from the function's entry has not defined it (a use whose value does not matter is marked `undef`)"
+                "t.mir:22:5: error: invalid input: f, bb.3, instruction 4: %1 is read before any definition: operand 1 of COPY reads it where some path from the function's entry has not defined it (a use whose value does not matter is marked `undef`)"
             );
         }
     }
@@ -419,7 +419,7 @@ body: |
         );
         assert_eq!(
             error_of(&text, Allocator::Greedy),
-            "invalid input: f, bb.2, instruction 4: %1 is read before any definition: operand 1 of ADD_ri reads it where some path from the function's entry has not defined it (a use whose value does not matter is marked `undef`)"
+            "t.mir:21:5: error: invalid input: f, bb.2, instruction 4: %1 is read before any definition: operand 1 of ADD_ri reads it where some path from the function's entry has not defined it (a use whose value does not matter is marked `undef`)"
         );
     }
 
@@ -449,7 +449,7 @@ body: |
         );
         assert_eq!(
             error_of(&looped, Allocator::Basic),
-            "invalid input: f, bb.1, instruction 1: %1 is read before any definition: operand 1 of COPY reads it where some path from the function's entry has not defined it (a use whose value does not matter is marked `undef`)"
+            "t.mir:9:5: error: invalid input: f, bb.1, instruction 1: %1 is read before any definition: operand 1 of COPY reads it where some path from the function's entry has not defined it (a use whose value does not matter is marked `undef`)"
         );
     }
 
@@ -467,7 +467,7 @@ body: |
 ";
         assert_eq!(
             error_of(text, Allocator::Greedy),
-            "invalid input: f, bb.0, instruction 0: %1 is read before any definition: operand 0 of MOV_ri_32 reads it where some path from the function's entry has not defined it (a use whose value does not matter is marked `undef`)"
+            "t.mir:6:5: error: invalid input: f, bb.0, instruction 0: %1 is read before any definition: operand 0 of MOV_ri_32 reads it where some path from the function's entry has not defined it (a use whose value does not matter is marked `undef`)"
         );
         allocates(&text.replace("    %1.sub_32", "    undef %1.sub_32"));
     }
