@@ -52,7 +52,13 @@ body:             |
 /// `None` when llc-19 is not installed.
 fn llc_reads(path: &Path) -> Option<bool> {
     let o = Command::new("llc-19")
-        .args(["-mtriple=bpf", "-mcpu=v3", "-run-pass=none", "-verify-machineinstrs", "-o"])
+        .args([
+            "-mtriple=bpf",
+            "-mcpu=v3",
+            "-run-pass=none",
+            "-verify-machineinstrs",
+            "-o",
+        ])
         .arg("/dev/null")
         .arg(path)
         .output()
@@ -70,7 +76,10 @@ fn huge_register_numbers_allocate_as_small_ones() {
     let mut outs = Vec::new();
     for input in [&small, &huge] {
         let out = input.with_extension("out.mir");
-        let o = alloc(&["--target", "bpf", "--check", "-o", out.to_str().unwrap()], input);
+        let o = alloc(
+            &["--target", "bpf", "--check", "-o", out.to_str().unwrap()],
+            input,
+        );
         assert!(o.status.success(), "{}", text(&o.stderr));
         outs.push(std::fs::read_to_string(&out).unwrap());
     }
@@ -158,7 +167,10 @@ fn plain_text_is_refused() {
 fn an_empty_file_is_a_module_without_functions() {
     let dir = scratch("empty");
     let out = dir.join("out.mir");
-    let o = alloc(&["--target", "bpf", "-o", out.to_str().unwrap()], Path::new("/dev/null"));
+    let o = alloc(
+        &["--target", "bpf", "-o", out.to_str().unwrap()],
+        Path::new("/dev/null"),
+    );
     assert!(o.status.success(), "{}", text(&o.stderr));
     assert_eq!(std::fs::read_to_string(&out).unwrap(), "");
     let _ = std::fs::remove_dir_all(&dir);
@@ -166,7 +178,8 @@ fn an_empty_file_is_a_module_without_functions() {
 
 #[test]
 fn a_file_for_another_target_is_refused_naming_both() {
-    let file = "--- |\n  target triple = \"bpf\"\n\n  define void @f() {\n    ret void\n  }\n...\n".to_string()
+    let file = "--- |\n  target triple = \"bpf\"\n\n  define void @f() {\n    ret void\n  }\n...\n"
+        .to_string()
         + &function("0", "1");
     assert_eq!(
         rejected("triple", "x86", file.as_bytes()),
@@ -186,7 +199,10 @@ fn bytes_that_are_not_utf8_are_located() {
         rejected("utf8", "bpf", &bytes),
         (
             Some(1),
-            format!("IN:17:6: error: invalid UTF-8 at byte offset {} (byte 0xff): a MIR file is UTF-8 text\n", at + 1)
+            format!(
+                "IN:17:6: error: invalid UTF-8 at byte offset {} (byte 0xff): a MIR file is UTF-8 text\n",
+                at + 1
+            )
         )
     );
 }

@@ -1209,7 +1209,9 @@ fn invalid_utf8_is_located_by_byte_offset_and_line() {
     bytes.splice(at..at + 2, [0xe9]);
     assert_eq!(
         file_error(fixtures::bpf(), &bytes),
-        format!("t.mir:19:27: error: invalid UTF-8 at byte offset {at} (byte 0xe9): a MIR file is UTF-8 text")
+        format!(
+            "t.mir:19:27: error: invalid UTF-8 at byte offset {at} (byte 0xe9): a MIR file is UTF-8 text"
+        )
     );
 }
 
@@ -1231,7 +1233,11 @@ fn a_file_for_another_target_says_which() {
 /// written with the body on a line of its own (llc-19 reads the result).
 #[test]
 fn a_last_key_without_newline_keeps_its_line() {
-    let file = mir::read(fixtures::bpf(), "t.mir", "---\nname: f\ntracksRegLiveness: true");
+    let file = mir::read(
+        fixtures::bpf(),
+        "t.mir",
+        "---\nname: f\ntracksRegLiveness: true",
+    );
     assert_eq!(file.errors().count(), 0);
     assert_eq!(
         mir::write(fixtures::bpf(), &file),

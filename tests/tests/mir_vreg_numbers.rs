@@ -68,7 +68,12 @@ fn spread(n: u64) -> u64 {
 
 fn read_one(text: &str) -> MachineFunction {
     let file = mir::read(bpf(), "t.mir", text);
-    assert_eq!(file.errors().count(), 0, "{:?}", file.errors().collect::<Vec<_>>());
+    assert_eq!(
+        file.errors().count(),
+        0,
+        "{:?}",
+        file.errors().collect::<Vec<_>>()
+    );
     file.read_functions().next().expect("a function").clone()
 }
 
@@ -119,7 +124,7 @@ fn allocation_is_the_same_under_an_order_keeping_renaming() {
     // (IR values in the module text, `%N` too, are spread and brought
     // back alike.)
     let back = |n: u64| {
-        if (n - 20_000_000) % 1000 == 0 {
+        if (n - 20_000_000).is_multiple_of(1000) {
             (n - 20_000_000) / 1000
         } else {
             n - highest - 1 + dense_count
@@ -128,7 +133,10 @@ fn allocation_is_the_same_under_an_order_keeping_renaming() {
     for allocator in [Allocator::Greedy, Allocator::Basic, Allocator::Fast] {
         let dense = allocate(&text, allocator);
         let sparse = allocate(&sparse_text, allocator);
-        assert_ne!(dense, sparse, "{allocator:?}: the numbers are printed as written");
+        assert_ne!(
+            dense, sparse,
+            "{allocator:?}: the numbers are printed as written"
+        );
         assert_eq!(renumber(&sparse, back), dense, "{allocator:?}");
     }
 }
@@ -159,7 +167,10 @@ body:             |
     assert_eq!(f.live_ins[0].vreg, Some(VReg(1)));
     // The output names them as written.
     let out = mir::write(bpf(), &mir::read(bpf(), "t.mir", text));
-    assert!(out.contains("    %9:gpr = COPY $r1\n    %foo:gpr = COPY %9\n    %3:gpr = COPY %foo\n"), "{out}");
+    assert!(
+        out.contains("    %9:gpr = COPY $r1\n    %foo:gpr = COPY %9\n    %3:gpr = COPY %foo\n"),
+        "{out}"
+    );
     assert!(out.contains("  - { id: 3, class: gpr, preferred-register: '' }\n  - { id: 9, class: gpr, preferred-register: '' }\n"), "{out}");
 }
 

@@ -17,8 +17,8 @@ mod operand;
 pub use builder::{Builder, InstBuilder};
 pub use function::{
     BlockData, BlockLiveIn, DebugLocation, FnLiveIn, FrameInfo, FrameObject, FramePointerKind,
-    InstAttrs, InstData, IrBlockRef, MachineFunction, MiFlags, SourceKey, SourceLocation, SourcePositions,
-    StackObjectKind, Succ, VRegData, VRegNumbers,
+    InstAttrs, InstData, IrBlockRef, MachineFunction, MiFlags, SourceKey, SourceLocation,
+    SourcePositions, StackObjectKind, Succ, VRegData, VRegNumbers,
 };
 pub use ids::{Block, Inst, VReg};
 pub use jump_table::{JumpTable, JumpTableKind, JumpTables};

@@ -235,7 +235,10 @@ impl Facts {
                                 return Err(AllocError::new(
                                     AllocErrorKind::Unsupported,
                                     &func.name,
-                                    format!("operand {k} names %{} which is not declared", func.vreg_number(vr)),
+                                    format!(
+                                        "operand {k} names %{} which is not declared",
+                                        func.vreg_number(vr)
+                                    ),
                                 )
                                 .at(b, i));
                             }
@@ -261,7 +264,10 @@ impl Facts {
                                 return Err(AllocError::new(
                                     AllocErrorKind::Unsupported,
                                     &func.name,
-                                    format!("operand {k}: {} has no register class", func.vreg_text(vr)),
+                                    format!(
+                                        "operand {k}: {} has no register class",
+                                        func.vreg_text(vr)
+                                    ),
                                 )
                                 .at(b, i));
                             }
@@ -269,7 +275,10 @@ impl Facts {
                                 return Err(AllocError::new(
                                     AllocErrorKind::Unsupported,
                                     &func.name,
-                                    format!("operand {k}: {} has an unknown class", func.vreg_text(vr)),
+                                    format!(
+                                        "operand {k}: {} has an unknown class",
+                                        func.vreg_text(vr)
+                                    ),
                                 )
                                 .at(b, i));
                             }

@@ -199,7 +199,12 @@ impl<'c, 't> Checker<'c, 't> {
                 K::WrongClass,
                 here,
                 Some(k),
-                |s: &Self| format!("a sub-register of a {cname} register for {}", s.orig.vreg_text(v)),
+                |s: &Self| {
+                    format!(
+                        "a sub-register of a {cname} register for {}",
+                        s.orig.vreg_text(v)
+                    )
+                },
                 |c: &Self| format!("{}, which is not one", c.reg_name(p)),
             ),
             Some(s) if own_class_only && !self.t.class_contains(c, s) => self.err(
@@ -228,7 +233,12 @@ impl<'c, 't> Checker<'c, 't> {
                     K::WrongClass,
                     here,
                     Some(k),
-                    |s: &Self| format!("an allocatable, unreserved {cname} register for {}", s.orig.vreg_text(v)),
+                    |s: &Self| {
+                        format!(
+                            "an allocatable, unreserved {cname} register for {}",
+                            s.orig.vreg_text(v)
+                        )
+                    },
                     |c: &Self| format!("{}, which is reserved or not allocatable", c.reg_name(s)),
                 )
             }
