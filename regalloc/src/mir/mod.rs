@@ -21,6 +21,11 @@
 //!
 //! A file's functions are independent: an error in one is reported with its
 //! name and location, and the others are still read.
+//!
+//! [`read_bytes`] first refuses a file as a whole when it is not UTF-8,
+//! not MIR, or MIR for another target (`source.rs`). Virtual registers are
+//! numbered densely in the order of their written numbers (`vregs.rs`);
+//! the writer prints the written numbers back.
 
 mod body;
 mod error;
