@@ -610,18 +610,19 @@ fn stats_fields(st: &regalloc::Stats) -> String {
     )
 }
 
-/// Reads the .mir file `input` for `target`.
+/// Reads the .mir file `input` for `target`. A file that is not MIR for
+/// `target` as a whole (not MIR at all, not UTF-8, another target's) is a
+/// failure with status 1, said once.
 fn read_input(
     target: &regalloc::target::TargetInfo<'_>,
     input: &Path,
 ) -> Result<regalloc::mir::MirFile, Failure> {
-    let text = std::fs::read_to_string(input)
-        .map_err(|e| format!("cannot read {}: {e}", input.display()))?;
-    Ok(regalloc::mir::read(
-        target,
-        &input.display().to_string(),
-        &text,
-    ))
+    let bytes =
+        std::fs::read(input).map_err(|e| format!("cannot read {}: {e}", input.display()))?;
+    regalloc::mir::read_bytes(target, &input.display().to_string(), &bytes).map_err(|e| Failure {
+        text: format!("{e}\n"),
+        status: 1,
+    })
 }
 
 /// Warns, once per opcode and file, of opcodes the target's description
@@ -758,7 +759,8 @@ fn alloc(args: &AllocArgs) -> Result<bool, Failure> {
     // The reader's errors were said as it found them.
     for o in outcomes.iter().filter(|o| !o.unread) {
         for e in &o.errors {
-            say_line(&format!("{}: {e}", o.name));
+            // The error names the function (and its place in the file).
+            say_line(e);
             ok = false;
         }
     }

@@ -48,9 +48,7 @@ fn parse_pass(name: &str) -> Result<Pass, String> {
 /// is written (as `alloc` does, no `-o` file is left behind).
 pub(crate) fn passes(args: &PassesArgs) -> Result<bool, Failure> {
     let target = target_info(args.target)?;
-    let text = std::fs::read_to_string(&args.input)
-        .map_err(|e| format!("cannot read {}: {e}", args.input.display()))?;
-    let mut file = regalloc::mir::read(target, &args.input.display().to_string(), &text);
+    let mut file = crate::read_input(target, &args.input)?;
     let mut ok = true;
     for e in file.errors() {
         say_line(&e.to_string());

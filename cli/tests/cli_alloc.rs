@@ -126,7 +126,8 @@ fn failures_name_the_function_and_exit_with_1() {
     assert_eq!(o.status.code(), Some(1));
     let stderr = text(&o.stderr);
     assert!(
-        stderr.contains("with_phi: ") && stderr.contains("PHI instructions must be eliminated"),
+        stderr.contains(&format!("{}:", path.display()))
+            && stderr.contains(": error: unsupported: with_phi, bb.1, instruction 1: PHI instructions must be eliminated before the fast allocator runs"),
         "{stderr}"
     );
     assert!(!stderr.contains("LZ4_attach_dictionary:"), "{stderr}");

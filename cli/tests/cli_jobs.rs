@@ -122,7 +122,10 @@ fn generated_file_allocates_alike_on_any_number_of_threads() {
         let stderr = text(&one.stderr);
         let failed: Vec<&str> = stderr
             .lines()
-            .filter_map(|l| l.split_once(": ").map(|(f, _)| f))
+            // `FILE:LINE:COL: error: KIND: FUNCTION, bb.N, ...`
+            .filter_map(|l| l.split_once(": error: "))
+            .filter_map(|(_, rest)| rest.split_once(": "))
+            .filter_map(|(_, rest)| rest.split(',').next())
             .filter(|f| f.starts_with("bad_"))
             .collect();
         assert_eq!(failed, ["bad_first", "bad_second"], "{stderr}");

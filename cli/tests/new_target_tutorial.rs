@@ -149,7 +149,9 @@ fn a_tie_between_two_registers_is_refused_as_the_tutorial_shows() {
         "    %5:gpr = ADDrr %0, %1\n",
     );
     assert_ne!(bad, mir, "the tutorial's function has the two-address pair");
-    let path = std::env::temp_dir().join(format!("toy-sum-{}.mir", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("toy-sum-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    let path = dir.join("sum.mir");
     std::fs::write(&path, bad).expect("write the broken function");
     let o = regalloc(&[
         "alloc",
@@ -159,7 +161,7 @@ fn a_tie_between_two_registers_is_refused_as_the_tutorial_shows() {
         "basic",
         path.to_str().expect("utf-8 path"),
     ]);
-    let _ = std::fs::remove_file(&path);
+    let _ = std::fs::remove_dir_all(&dir);
     assert!(!o.status.success(), "the function is refused");
     let err = String::from_utf8_lossy(&o.stderr).into_owned();
     let shown = block_after(&doc, "copies `%0` into `%5`'s register");

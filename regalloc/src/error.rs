@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::ir::{Block, Inst};
+use crate::ir::{Block, Inst, MachineFunction, SourceLocation};
 
 /// What went wrong.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
@@ -50,6 +50,9 @@ pub struct AllocError {
     pub inst: Option<Inst>,
     /// What happened, for a person (names registers, classes, operands).
     pub message: String,
+    /// Where the instruction stands in the `.mir` file the function was
+    /// read from, when it is at one that was read.
+    pub source: Option<SourceLocation>,
 }
 
 impl AllocError {
@@ -61,6 +64,7 @@ impl AllocError {
             block: None,
             inst: None,
             message: message.into(),
+            source: None,
         }
     }
 
@@ -70,10 +74,22 @@ impl AllocError {
         self.inst = Some(inst);
         self
     }
+
+    /// The same error with the source location of its instruction in
+    /// `f`, when `f` was read from a file.
+    pub fn located_in(mut self, f: &MachineFunction) -> AllocError {
+        if self.source.is_none() {
+            self.source = self.inst.and_then(|i| f.source.location(i));
+        }
+        self
+    }
 }
 
 impl fmt::Display for AllocError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(at) = &self.source {
+            write!(f, "{at}: error: ")?;
+        }
         write!(f, "{}: {}", self.kind.name(), self.function)?;
         if let Some(b) = self.block {
             write!(f, ", bb.{}", b.index())?;

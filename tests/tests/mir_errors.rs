@@ -90,6 +90,22 @@ fn truncated_file() {
     );
 }
 
+/// Text after a document's `...` (found by the CLI fuzz target: it used
+/// to panic), at the line and column llc-19 reports ("missing required
+/// key 'name'" there: it starts a document).
+#[test]
+fn text_after_the_document_end() {
+    let text = format!("{F}  hasVAStart:      false\n");
+    let file = mir::read(fixtures::bpf(), "t.mir", &text);
+    let errors: Vec<String> = file.errors().map(|e| e.to_string()).collect();
+    assert_eq!(
+        errors,
+        [
+            "t.mir:21:3: error: in function 'f': text after the document's end '...' (a function document starts with '---')"
+        ]
+    );
+}
+
 #[test]
 fn truncated_yaml() {
     let cut = F.find("preferred-register: '' }").unwrap();
@@ -1149,4 +1165,108 @@ mod frame_info {
             ["t.mir:8:20: error: in function 'f': expected a number of bytes"]
         );
     }
+}
+
+/// [`mir::read_bytes`]'s error for a whole file, as text.
+fn file_error(target: &regalloc::target::TargetInfo<'_>, bytes: &[u8]) -> String {
+    match mir::read_bytes(target, "t.mir", bytes) {
+        Ok(file) => panic!("read: {} functions", file.functions.len()),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn llvm_ir_is_not_mir() {
+    assert_eq!(
+        file_error(
+            fixtures::bpf(),
+            b"; ModuleID = 'x.c'\nsource_filename = \"x.c\"\n\ndefine void @f() {\n  ret void\n}\n"
+        ),
+        "t.mir:1:1: error: expected a MIR document ('--- |' and an LLVM IR module, or '---' and a machine function); found LLVM IR '; ModuleID = 'x.c'' (llc -stop-before=<pass> writes MIR)"
+    );
+}
+
+#[test]
+fn plain_text_is_not_mir() {
+    assert_eq!(
+        file_error(fixtures::bpf(), b"\n# a comment\nhello, world\n"),
+        "t.mir:3:1: error: expected a MIR document ('--- |' and an LLVM IR module, or '---' and a machine function); found 'hello, world'"
+    );
+}
+
+#[test]
+fn text_after_the_ir_module_is_not_mir() {
+    assert_eq!(
+        file_error(
+            fixtures::bpf(),
+            b"--- |\n  define void @f() {\n    ret void\n  }\nhello\n---\nname: f\n"
+        ),
+        "t.mir:5:1: error: expected the IR module's indented text, its end '...' or a function document '---'; found 'hello'"
+    );
+}
+
+/// llc-19 reads an empty file (or blank lines and comments) as a module
+/// without functions; so does the reader.
+#[test]
+fn an_empty_file_is_a_module_without_functions() {
+    for text in ["", "\n\n", "# nothing here\n"] {
+        let file = mir::read_bytes(fixtures::bpf(), "t.mir", text.as_bytes()).expect("MIR");
+        assert!(file.functions.is_empty());
+        assert_eq!(mir::write(fixtures::bpf(), &file), text);
+    }
+}
+
+#[test]
+fn invalid_utf8_is_located_by_byte_offset_and_line() {
+    let text = F.replacen("RET implicit $r0", "RET implicit $r0 ; caf\u{e9}", 1);
+    let mut bytes = text.into_bytes();
+    // The é of "café" as Latin-1: one byte that is not UTF-8.
+    let at = bytes.windows(2).position(|w| w == "é".as_bytes()).unwrap();
+    bytes.splice(at..at + 2, [0xe9]);
+    assert_eq!(
+        file_error(fixtures::bpf(), &bytes),
+        format!(
+            "t.mir:19:27: error: invalid UTF-8 at byte offset {at} (byte 0xe9): a MIR file is UTF-8 text"
+        )
+    );
+}
+
+#[test]
+fn a_file_for_another_target_says_which() {
+    let text = "--- |\n  target datalayout = \"e-m:e-p:64:64-i64:64-i128:128-n32:64-S128\"\n  target triple = \"bpf\"\n...\n"
+        .to_string()
+        + F;
+    assert_eq!(
+        file_error(&regalloc_targets::x86::TARGET, text.as_bytes()),
+        "t.mir:3:3: error: the file is for target 'bpf' (target triple \"bpf\"), but target 'x86' was asked for"
+    );
+    // The same file for its own target reads.
+    let file = mir::read_bytes(fixtures::bpf(), "t.mir", text.as_bytes()).expect("MIR");
+    assert_eq!(file.errors().count(), 0);
+}
+
+/// A function document without a body and without a final newline is
+/// written with the body on a line of its own (llc-19 reads the result).
+#[test]
+fn a_last_key_without_newline_keeps_its_line() {
+    let file = mir::read(
+        fixtures::bpf(),
+        "t.mir",
+        "---\nname: f\ntracksRegLiveness: true",
+    );
+    assert_eq!(file.errors().count(), 0);
+    assert_eq!(
+        mir::write(fixtures::bpf(), &file),
+        "---\nname:            f\ntracksRegLiveness: true\nbody:             |\n...\n"
+    );
+}
+
+#[test]
+fn instructions_keep_their_file_positions() {
+    let file = mir::read(fixtures::bpf(), "t.mir", &(F.to_string() + G));
+    let f = file.read_functions().next().unwrap();
+    let at = |b: usize, k: usize| f.source.location(f.blocks[b].insts[k]).unwrap().to_string();
+    assert_eq!(at(0, 0), "t.mir:14:5");
+    assert_eq!(at(0, 1), "t.mir:15:5");
+    assert_eq!(at(1, 1), "t.mir:19:5");
 }

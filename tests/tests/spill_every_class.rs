@@ -696,7 +696,7 @@ fn an_unspillable_class_is_refused_with_its_reason() {
         (
             Allocator::Fast,
             format!(
-                "unsupported: t_TILE, bb.0, instruction 1: %0: class TILE cannot be spilled: {why}"
+                "tile.mir:13:5: error: unsupported: t_TILE, bb.0, instruction 1: %0: class TILE cannot be spilled: {why}"
             ),
         ),
     ] {

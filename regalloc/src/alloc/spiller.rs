@@ -346,13 +346,13 @@ impl Spiller {
         let Some(iv) = li.vreg(v).cloned() else {
             return Err(err(
                 AllocErrorKind::Unsupported,
-                format!("%{} has no live interval to spill", v.0),
+                format!("{} has no live interval to spill", func.vreg_text(v)),
             ));
         };
         let Some(class) = func.vreg_class(v).filter(|c| c.index() < t.classes.len()) else {
             return Err(err(
                 AllocErrorKind::Unsupported,
-                format!("%{} has no register class", v.0),
+                format!("{} has no register class", func.vreg_text(v)),
             ));
         };
         let info = *self
@@ -361,7 +361,7 @@ impl Spiller {
         let layout = spill_layout(t, class, &info).map_err(|why| {
             err(
                 AllocErrorKind::Unsupported,
-                format!("%{} must be spilled but {why}", v.0),
+                format!("{} must be spilled but {why}", func.vreg_text(v)),
             )
         })?;
         let original = vrm.original(v);

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::ir::{Block, Inst};
+use crate::ir::{Block, Inst, SourceLocation};
 
 /// What kind of mistake the checker found.
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
@@ -86,6 +86,10 @@ pub struct CheckError {
     pub expected: String,
     /// What the allocated program has.
     pub found: String,
+    /// Where the instruction stands in the `.mir` file the function was
+    /// read from (for an inserted instruction, the read one it stands
+    /// before), when it was read from one.
+    pub source: Option<SourceLocation>,
 }
 
 impl CheckError {
@@ -107,6 +111,7 @@ impl CheckError {
             inst_text: None,
             expected: expected.into(),
             found: found.into(),
+            source: None,
         }
     }
 
@@ -119,6 +124,9 @@ impl CheckError {
 
 impl fmt::Display for CheckError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(at) = &self.source {
+            write!(f, "{at}: error: ")?;
+        }
         write!(f, "{} in {}", self.kind.name(), self.function)?;
         if let Some(b) = self.block {
             write!(f, ", bb.{}", b.index())?;

@@ -57,7 +57,32 @@ pub fn check(
     allocated: &MachineFunction,
     record: &AllocRecord,
 ) -> Result<(), Vec<CheckError>> {
-    walk::Checker::new(target, original, allocated, record).run()
+    walk::Checker::new(target, original, allocated, record)
+        .run()
+        .map_err(|mut errors| {
+            for e in &mut errors {
+                e.source = source_location(original, allocated, e);
+            }
+            errors
+        })
+}
+
+/// Where an error's instruction stands in the file `original` was read
+/// from: a read instruction keeps its id through allocation; for one the
+/// allocation inserted, the first read instruction at or after its
+/// position in the allocated block.
+fn source_location(
+    original: &MachineFunction,
+    allocated: &MachineFunction,
+    e: &CheckError,
+) -> Option<crate::ir::SourceLocation> {
+    original.source.location(e.inst?).or_else(|| {
+        let insts = &allocated.blocks.get(e.block?.index())?.insts;
+        insts
+            .get(e.position?..)?
+            .iter()
+            .find_map(|&i| original.source.location(i))
+    })
 }
 
 #[cfg(test)]

@@ -263,6 +263,123 @@ pub struct VRegData {
     pub extra: Vec<(Box<str>, Box<str>)>,
 }
 
+/// The numbers a function's virtual registers are written with (`%N`).
+///
+/// A [`VReg`] indexes [`MachineFunction::vregs`] densely, so that the
+/// tables of every stage follow the registers a function uses, not the
+/// largest number written in its file. The MIR reader gives the indices in
+/// increasing order of the written numbers, so that every order by
+/// register (tie-breaks included) is the written one; this table gives
+/// the written numbers back for output and messages. Registers added
+/// later (splits, spills) and named registers (`%foo`) are numbered after
+/// the highest written number, as LLVM numbers the registers it creates.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct VRegNumbers {
+    /// The written number of register `i`, increasing, for the first
+    /// `written.len()` registers; empty when every register's number is
+    /// its index.
+    written: Vec<u32>,
+}
+
+impl VRegNumbers {
+    /// The table for registers `0..written.len()` written as `written`,
+    /// which must be strictly increasing.
+    pub fn new(written: Vec<u32>) -> VRegNumbers {
+        debug_assert!(written.windows(2).all(|w| w[0] < w[1]));
+        let identity = written.iter().enumerate().all(|(i, &n)| n as usize == i);
+        VRegNumbers {
+            written: if identity { Vec::new() } else { written },
+        }
+    }
+
+    /// The largest number LLVM's MIR parser takes for a virtual register.
+    pub const LARGEST: u64 = u32::MAX as u64 - 1;
+
+    /// The number `v` is written with. Registers made after reading are
+    /// numbered after the highest written number, as LLVM numbers them;
+    /// past [`VRegNumbers::LARGEST`], in the unused numbers below it.
+    pub fn number(&self, v: VReg) -> u64 {
+        if let Some(&n) = self.written.get(v.index()) {
+            return u64::from(n);
+        }
+        let next = self.written.last().map_or(0, |&n| u64::from(n) + 1);
+        let made = (v.index() - self.written.len()) as u64;
+        let above = Self::LARGEST + 1 - next.min(Self::LARGEST + 1);
+        if made < above {
+            next + made
+        } else {
+            self.unused_below_highest(made - above)
+        }
+    }
+
+    /// The `k`-th (from 0) number below the highest written one that no
+    /// written register has.
+    fn unused_below_highest(&self, mut k: u64) -> u64 {
+        let mut from = 0u64;
+        for &n in &self.written {
+            let gap = u64::from(n) - from;
+            if k < gap {
+                return from + k;
+            }
+            k -= gap;
+            from = u64::from(n) + 1;
+        }
+        from + k
+    }
+}
+
+/// Where the instructions read from a `.mir` file stand in it: the file
+/// name and, by instruction ([`Inst`]), the 1-based line and column of
+/// its first token. Instructions added later have no position.
+///
+/// Positions are about the text, not the function: two functions that
+/// differ only in where they were read from are equal.
+#[derive(Clone, Debug, Default)]
+pub struct SourcePositions {
+    /// The file name given to the reader.
+    pub file: std::sync::Arc<str>,
+    /// (line, column) by instruction index.
+    pub insts: Vec<(u32, u32)>,
+}
+
+impl SourcePositions {
+    /// Where instruction `i` stands in the file, when it was read from one.
+    pub fn location(&self, i: Inst) -> Option<SourceLocation> {
+        let &(line, col) = self.insts.get(i.index())?;
+        Some(SourceLocation {
+            file: self.file.clone(),
+            line,
+            col,
+        })
+    }
+}
+
+/// A place in a `.mir` file, printed `file:line:col` as compilers print
+/// places, so that editors can jump to it.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct SourceLocation {
+    /// The file name given to the reader.
+    pub file: std::sync::Arc<str>,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column.
+    pub col: u32,
+}
+
+impl std::fmt::Display for SourceLocation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}:{}", self.file, self.line, self.col)
+    }
+}
+
+impl PartialEq for SourcePositions {
+    fn eq(&self, _: &SourcePositions) -> bool {
+        true
+    }
+}
+
+impl Eq for SourcePositions {}
+
 /// A register live into the function, and the virtual register its value
 /// is copied to.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
@@ -372,8 +489,13 @@ pub struct MachineFunction {
     /// Every instruction ever created; a block's `insts` gives which are
     /// in the function and where.
     pub insts: Vec<InstData>,
-    /// Virtual registers by number.
+    /// Virtual registers, numbered densely (see [`VRegNumbers`]).
     pub vregs: Vec<VRegData>,
+    /// The numbers the virtual registers were written with in MIR.
+    pub vreg_numbers: VRegNumbers,
+    /// Where each instruction read from a `.mir` file stands in it, for
+    /// messages; empty for built functions.
+    pub source: SourcePositions,
     /// Function live-ins (argument registers).
     pub live_ins: Vec<FnLiveIn>,
     /// Fixed stack objects (`fixedStack:`).
@@ -471,6 +593,19 @@ impl MachineFunction {
         self.vregs[v.index()].class
     }
 
+    /// The number `v` is written with in MIR (`%N`).
+    pub fn vreg_number(&self, v: VReg) -> u64 {
+        self.vreg_numbers.number(v)
+    }
+
+    /// How `v` is written in MIR: `%N`, or `%name` for a named register.
+    pub fn vreg_text(&self, v: VReg) -> String {
+        match self.vregs.get(v.index()).and_then(|d| d.name.as_deref()) {
+            Some(name) => format!("%{name}"),
+            None => format!("%{}", self.vreg_number(v)),
+        }
+    }
+
     /// Adds a virtual register of class `class`.
     pub fn new_vreg(&mut self, class: Option<RegClass>) -> VReg {
         self.vregs.push(VRegData {
@@ -505,5 +640,25 @@ impl MachineFunction {
     /// The instructions of the function in layout order.
     pub fn inst_ids(&self) -> impl Iterator<Item = Inst> + '_ {
         self.blocks.iter().flat_map(|b| b.insts.iter().copied())
+    }
+}
+
+#[cfg(test)]
+mod vreg_number_tests {
+    use super::{VReg, VRegNumbers};
+
+    /// Registers made after reading take the numbers after the highest
+    /// written one while LLVM's parser takes them, then the unused ones
+    /// below it (found by the CLI fuzz target: a file naming
+    /// %4294967294 was written back with %4294967296, which llc refuses).
+    #[test]
+    fn made_registers_stay_within_what_llvm_reads() {
+        let numbers = VRegNumbers::new(vec![1, 3, 4_294_967_293]);
+        let of = |i: u32| numbers.number(VReg(i));
+        assert_eq!([of(0), of(1), of(2)], [1, 3, 4_294_967_293]);
+        assert_eq!(of(3), VRegNumbers::LARGEST);
+        assert_eq!([of(4), of(5), of(6), of(7)], [0, 2, 4, 5]);
+        let identity = VRegNumbers::new(vec![0, 1, 2]);
+        assert_eq!(identity.number(VReg(5)), 5);
     }
 }

@@ -18,8 +18,8 @@ mod operand;
 pub use builder::{Builder, InstBuilder};
 pub use function::{
     BlockData, BlockLiveIn, DebugLocation, FnLiveIn, FrameInfo, FrameObject, FramePointerKind,
-    InstAttrs, InstData, IrBlockRef, MachineFunction, MiFlags, SourceKey, StackObjectKind, Succ,
-    VRegData,
+    InstAttrs, InstData, IrBlockRef, MachineFunction, MiFlags, SourceKey, SourceLocation,
+    SourcePositions, StackObjectKind, Succ, VRegData, VRegNumbers,
 };
 pub use ids::{Block, Inst, VReg};
 pub(crate) use index_vec::IndexVec;

@@ -18,6 +18,7 @@ use crate::target::{InstrFlags, LaneMask, NameIndex, TargetInfo};
 
 use super::error::Located;
 use super::verify::{self, Place, Problem};
+use super::vregs::{self, VRegTable};
 use super::{inst_attrs, mem_operand};
 
 #[derive(pest_derive::Parser)]
@@ -29,8 +30,10 @@ pub(crate) struct BodyReader<'a, 't> {
     pub target: &'a TargetInfo<'t>,
     pub names: &'a NameIndex,
     pub func: &'a mut MachineFunction,
-    /// Named virtual registers (`%foo`) seen so far.
-    pub named_vregs: HashMap<String, VReg>,
+    /// The virtual registers seen so far, by how they are written.
+    pub vregs: &'a mut VRegTable,
+    /// By instruction, the body line and column where it starts.
+    pub positions: Vec<(usize, usize)>,
     /// Where each virtual register first appeared, to report one that never
     /// gets a class.
     pub first_seen: HashMap<VReg, (usize, usize)>,
@@ -60,12 +63,14 @@ impl<'a, 't> BodyReader<'a, 't> {
         target: &'a TargetInfo<'t>,
         names: &'a NameIndex,
         func: &'a mut MachineFunction,
+        vregs: &'a mut VRegTable,
     ) -> Self {
         BodyReader {
             target,
             names,
             func,
-            named_vregs: HashMap::new(),
+            vregs,
+            positions: Vec::new(),
             first_seen: HashMap::new(),
             numbers: HashMap::new(),
             jump_table_ids: HashMap::new(),
@@ -155,7 +160,8 @@ impl<'a, 't> BodyReader<'a, 't> {
                 continue;
             };
             if let Some(c) = self.func.vregs[v.index()].class {
-                verify::operand_class(self.target, data, k, c)
+                let spell = |v| self.vregs.text(self.func, v);
+                verify::operand_class(self.target, data, k, c, &spell)
                     .map_err(|p| located_at(text, offset, p.message))?;
             }
         }
@@ -223,6 +229,7 @@ impl<'a, 't> BodyReader<'a, 't> {
                     }
                 }
                 Rule::inst => {
+                    self.positions.push(p.line_col());
                     let data = self.inst(p)?;
                     self.func.insts.push(data);
                     let i = crate::ir::Inst::new(self.func.insts.len() - 1);
@@ -389,12 +396,14 @@ impl<'a, 't> BodyReader<'a, 't> {
     fn verify(&mut self, pair: &Pair<'_, Rule>, data: &InstData) -> Result<(), Located> {
         verify::instruction(self.target, data).map_err(|p| problem_at(pair, p))?;
         let id = crate::ir::Inst::new(self.func.insts.len());
-        let vregs = &self.func.vregs;
+        let func = &*self.func;
+        let table = &*self.vregs;
         let unclassed = &mut self.unclassed_operands;
         verify::operand_classes(
             self.target,
             data,
-            |v| vregs.get(v.index()).and_then(|d| d.class),
+            |v| func.vregs.get(v.index()).and_then(|d| d.class),
+            &|v| table.text(func, v),
             |k| {
                 let offset = operand_spans(pair)
                     .nth(k)
@@ -551,7 +560,7 @@ impl<'a, 't> BodyReader<'a, 't> {
                     o.flags = o.flags | f;
                 }
                 Rule::phys_reg => o.reg = self.phys(&p)?,
-                Rule::vreg => o.reg = RegRef::Virt(self.vreg(&p)),
+                Rule::vreg => o.reg = RegRef::Virt(self.vreg(&p)?),
                 Rule::subreg_name => o.sub = Some(self.sub_reg(&p)?),
                 Rule::class_name => class_pair = Some(p),
                 Rule::tied_index => {
@@ -583,8 +592,8 @@ impl<'a, 't> BodyReader<'a, 't> {
                         return Err(loc(
                             &p,
                             format!(
-                                "conflicting register classes for '%{}': '{}' and '{}'",
-                                v.0,
+                                "conflicting register classes for '{}': '{}' and '{}'",
+                                self.vregs.text(self.func, v),
                                 self.target.class(old).name.to_ascii_lowercase(),
                                 p.as_str()
                             ),
@@ -608,28 +617,16 @@ impl<'a, 't> BodyReader<'a, 't> {
             .ok_or_else(|| loc(p, format!("unknown physical register '${name}'")))
     }
 
-    fn vreg(&mut self, p: &Pair<'_, Rule>) -> VReg {
+    fn vreg(&mut self, p: &Pair<'_, Rule>) -> Result<VReg, Located> {
         let text = &p.as_str()[1..];
-        let v = match text.parse::<u32>() {
-            Ok(n) => {
-                let v = VReg(n);
-                if self.func.vregs.len() <= v.index() {
-                    self.func.vregs.resize(v.index() + 1, Default::default());
-                }
-                v
-            }
-            Err(_) => match self.named_vregs.get(text) {
-                Some(&v) => v,
-                None => {
-                    let v = self.func.new_vreg(None);
-                    self.func.vregs[v.index()].name = Some(text.into());
-                    self.named_vregs.insert(text.to_string(), v);
-                    v
-                }
-            },
+        let v = if text.starts_with(|c: char| c.is_ascii_digit()) {
+            let n = vregs::parse_number(text).map_err(|m| loc(p, m))?;
+            self.vregs.numbered(self.func, n)
+        } else {
+            self.vregs.named(self.func, text)
         };
         self.first_seen.entry(v).or_insert_with(|| p.line_col());
-        v
+        Ok(v)
     }
 
     fn sub_reg(&self, p: &Pair<'_, Rule>) -> Result<crate::target::SubRegIndex, Located> {

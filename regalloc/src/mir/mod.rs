@@ -21,6 +21,11 @@
 //!
 //! A file's functions are independent: an error in one is reported with its
 //! name and location, and the others are still read.
+//!
+//! [`read_bytes`] first refuses a file as a whole when it is not UTF-8,
+//! not MIR, or MIR for another target (`source.rs`). Virtual registers are
+//! numbered densely in the order of their written numbers (`vregs.rs`);
+//! the writer prints the written numbers back.
 
 mod body;
 mod error;
@@ -31,7 +36,9 @@ mod ir_attrs;
 mod jump_tables;
 mod mem_operand;
 mod read;
+mod source;
 mod verify;
+mod vregs;
 pub(crate) mod write;
 mod yaml;
 
@@ -41,6 +48,7 @@ mod tests;
 pub use error::MirError;
 pub use inst_text::inst_text;
 pub use read::read;
+pub use source::read_bytes;
 pub use write::{write, write_function};
 
 use crate::ir::MachineFunction;

@@ -2,14 +2,13 @@
 
 use std::collections::HashSet;
 
-use crate::ir::{
-    FnLiveIn, FrameObject, MachineFunction, SourceKey, StackObjectKind, VReg, VRegData,
-};
+use crate::ir::{FnLiveIn, FrameObject, MachineFunction, SourceKey, StackObjectKind, VReg};
 use crate::target::{NameIndex, TargetInfo};
 
 use super::body::BodyReader;
 use super::error::{Located, MirError};
 use super::jump_tables::RawJumpTables;
+use super::vregs::{self, VRegTable};
 use super::yaml::{self, YNode, YValue};
 use super::{FunctionDoc, MirFile};
 
@@ -163,10 +162,19 @@ impl FunctionReader<'_, '_> {
             .iter()
             .rposition(|l| l.trim_end() == "...")
             .map_or(lines.len() + 1, |i| i + 1);
+        if let Some(k) = (end_line..lines.len()).find(|&k| !lines[k].trim().is_empty()) {
+            let col = lines[k].len() - lines[k].trim_start().len() + 1;
+            return Err(self.err(
+                k + 1,
+                col,
+                "text after the document's end '...' (a function document starts with '---')",
+            ));
+        }
         let mut f = MachineFunction::default();
         let mut body = None;
         let mut jump_tables = None;
         let mut generic_vregs = HashSet::new();
+        let mut vregs = VRegTable::default();
         for (k, (key, value)) in entries.iter().enumerate() {
             let Some(name) = key.as_str() else {
                 return Err(self.at(key, "expected a key"));
@@ -180,11 +188,11 @@ impl FunctionReader<'_, '_> {
                     "name"
                 }
                 "registers" => {
-                    self.registers(value, &mut f, &mut generic_vregs)?;
+                    self.registers(value, &mut f, &mut vregs, &mut generic_vregs)?;
                     "registers"
                 }
                 "liveins" => {
-                    self.live_ins(value, &mut f)?;
+                    self.live_ins(value, &mut f, &mut vregs)?;
                     "liveins"
                 }
                 "fixedStack" => {
@@ -223,9 +231,14 @@ impl FunctionReader<'_, '_> {
             return Err(self.err(1, 1, "function has no 'name'"));
         }
         match body {
-            Some((key, value)) => {
-                self.body(key, value, &mut f, &generic_vregs, jump_tables.as_ref())?
-            }
+            Some((key, value)) => self.body(
+                key,
+                value,
+                &mut f,
+                &mut vregs,
+                &generic_vregs,
+                jump_tables.as_ref(),
+            )?,
             // No blocks: a table can only name undefined ones.
             None => {
                 if let Some(raw) = &jump_tables {
@@ -233,6 +246,7 @@ impl FunctionReader<'_, '_> {
                 }
             }
         }
+        vregs.finish(&mut f);
         Ok(f)
     }
 
@@ -254,6 +268,7 @@ impl FunctionReader<'_, '_> {
         &self,
         n: &YNode,
         f: &mut MachineFunction,
+        vregs: &mut VRegTable,
         generic: &mut HashSet<VReg>,
     ) -> Result<(), MirError> {
         let mut seen = HashSet::new();
@@ -264,14 +279,15 @@ impl FunctionReader<'_, '_> {
             let id_node = item
                 .get("id")
                 .ok_or_else(|| self.at(item, "virtual register entry has no 'id'"))?;
-            let id: u32 = self.int(id_node, "a virtual register number")?;
+            let digits = id_node
+                .as_str()
+                .filter(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
+                .ok_or_else(|| self.at(id_node, "expected a virtual register number"))?;
+            let id = vregs::parse_number(digits).map_err(|m| self.at(id_node, m))?;
             if !seen.insert(id) {
                 return Err(self.at(id_node, format!("redefinition of virtual register '%{id}'")));
             }
-            let v = VReg(id);
-            if f.vregs.len() <= v.index() {
-                f.vregs.resize(v.index() + 1, VRegData::default());
-            }
+            let v = vregs.numbered(f, id);
             let data = &mut f.vregs[v.index()];
             for (k, val) in entries {
                 match k.as_str().unwrap_or("") {
@@ -302,7 +318,12 @@ impl FunctionReader<'_, '_> {
         Ok(())
     }
 
-    fn live_ins(&self, n: &YNode, f: &mut MachineFunction) -> Result<(), MirError> {
+    fn live_ins(
+        &self,
+        n: &YNode,
+        f: &mut MachineFunction,
+        vregs: &mut VRegTable,
+    ) -> Result<(), MirError> {
         for item in self.seq(n, "live-in registers")? {
             let reg_node = item
                 .get("reg")
@@ -318,14 +339,19 @@ impl FunctionReader<'_, '_> {
             {
                 Some((_, "")) | None => None,
                 Some((node, s)) => {
-                    let id = s.strip_prefix('%').and_then(|n| n.parse::<u32>().ok());
-                    let id = id.ok_or_else(|| {
-                        self.at(node, format!("expected a virtual register, found '{s}'"))
-                    })?;
-                    if f.vregs.len() <= id as usize {
-                        f.vregs.resize(id as usize + 1, VRegData::default());
+                    let expected =
+                        || self.at(node, format!("expected a virtual register, found '{s}'"));
+                    let text = s.strip_prefix('%').ok_or_else(expected)?;
+                    if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
+                        let id = vregs::parse_number(text).map_err(|m| self.at(node, m))?;
+                        Some(vregs.numbered(f, id))
+                    } else if text.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+                        && text.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                    {
+                        Some(vregs.named(f, text))
+                    } else {
+                        return Err(expected());
                     }
-                    Some(VReg(id))
                 }
             };
             f.live_ins.push(FnLiveIn { reg, vreg });
@@ -378,6 +404,7 @@ impl FunctionReader<'_, '_> {
         key: &YNode,
         value: &YNode,
         f: &mut MachineFunction,
+        vregs: &mut VRegTable,
         generic: &HashSet<VReg>,
         jump_tables: Option<&RawJumpTables<'_>>,
     ) -> Result<(), MirError> {
@@ -395,7 +422,7 @@ impl FunctionReader<'_, '_> {
             .find(|l| !l.trim().is_empty())
             .map_or(0, |l| l.len() - l.trim_start_matches(' ').len());
         let place = |e: Located| self.err(key.line + e.line, e.col + indent, e.message);
-        let mut reader = BodyReader::new(self.target, self.names, f);
+        let mut reader = BodyReader::new(self.target, self.names, f, vregs);
         if let Some(raw) = jump_tables {
             reader.jump_table_ids = raw.ids().clone();
         }
@@ -412,16 +439,24 @@ impl FunctionReader<'_, '_> {
             .collect();
         unclassed.sort();
         if let Some(&(&(line, col), v)) = unclassed.first() {
-            let name = reader.func.vregs[v.index()]
-                .name
-                .clone()
-                .map_or(v.0.to_string(), |n| n.to_string());
+            let name = reader.vregs.text(reader.func, *v);
             return Err(place(Located {
                 line,
                 col,
-                message: format!("virtual register '%{name}' has no register class"),
+                message: format!("virtual register '{name}' has no register class"),
             }));
         }
+        // Instruction positions in the file, by the same two offsets.
+        let first_line = self.doc.first_line + key.line - 1;
+        let positions = reader
+            .positions
+            .iter()
+            .map(|&(line, col)| ((first_line + line) as u32, (col + indent) as u32))
+            .collect();
+        reader.func.source = crate::ir::SourcePositions {
+            file: self.file.into(),
+            insts: positions,
+        };
         Ok(())
     }
 }

@@ -210,6 +210,7 @@ pub(crate) fn operand_classes(
     t: &TargetInfo<'_>,
     data: &InstData,
     class_of: impl Fn(VReg) -> Option<RegClass>,
+    text: &dyn Fn(VReg) -> String,
     mut unknown: impl FnMut(usize),
 ) -> Result<(), Problem> {
     let desc = match data.op {
@@ -226,7 +227,7 @@ pub(crate) fn operand_classes(
             continue;
         };
         match class_of(v) {
-            Some(class) => check_operand(t, data, desc, k, e, class)?,
+            Some(class) => check_operand(t, data, desc, k, e, class, text)?,
             None => unknown(k),
         }
     }
@@ -240,6 +241,7 @@ pub(crate) fn operand_class(
     data: &InstData,
     k: usize,
     class: RegClass,
+    text: &dyn Fn(VReg) -> String,
 ) -> Result<(), Problem> {
     let desc = match data.op {
         Op::Target(op) => t.instrs.get(op.index()),
@@ -250,7 +252,7 @@ pub(crate) fn operand_class(
         .get(k)
         .filter(|o| is_explicit(o))
         .map(|_| data.operands[..k].iter().filter(|o| is_explicit(o)).count());
-    check_operand(t, data, desc, k, e, class)
+    check_operand(t, data, desc, k, e, class, text)
 }
 
 /// [`operand_class`] for operand `k`, explicit operand `e` (if explicit)
@@ -262,6 +264,7 @@ fn check_operand(
     k: usize,
     e: Option<usize>,
     class: RegClass,
+    text: &dyn Fn(VReg) -> String,
 ) -> Result<(), Problem> {
     let Some(Operand::Reg(r)) = data.operands.get(k) else {
         return Ok(());
@@ -273,6 +276,7 @@ fn check_operand(
         return Ok(());
     }
     let cname = || class_name(t, class);
+    let v = text(v);
     if let Some(idx) = r.sub {
         let iname = &t.sub_reg_index(idx).name;
         match t.sub_class_with_sub_reg(class, idx) {
@@ -281,8 +285,7 @@ fn check_operand(
                 return Err(Problem::at(
                     Place::Operand(k),
                     format!(
-                        "invalid register class for sub-register index: %{}.{iname}, but only the {} registers of class {} have {iname}",
-                        v.0,
+                        "invalid register class for sub-register index: {v}.{iname}, but only the {} registers of class {} have {iname}",
                         class_name(t, c),
                         cname()
                     ),
@@ -292,8 +295,7 @@ fn check_operand(
                 return Err(Problem::at(
                     Place::Operand(k),
                     format!(
-                        "invalid sub-register index for virtual register: %{}.{iname}, but no register of class {} has {iname}",
-                        v.0,
+                        "invalid sub-register index for virtual register: {v}.{iname}, but no register of class {} has {iname}",
                         cname()
                     ),
                 ));
@@ -315,9 +317,8 @@ fn check_operand(
         None => Err(Problem::at(
             Place::Operand(k),
             format!(
-                "illegal virtual register for instruction: operand {e} of {} takes a {wname} register, %{} is {}",
+                "illegal virtual register for instruction: operand {e} of {} takes a {wname} register, {v} is {}",
                 desc.name,
-                v.0,
                 cname()
             ),
         )),
@@ -326,11 +327,9 @@ fn check_operand(
             Some(member) => Err(Problem::at(
                 Place::Operand(k),
                 format!(
-                    "illegal virtual register for instruction: operand {e} of {} takes a {wname} register, %{}.{} is not one when %{} ({}) is ${}",
+                    "illegal virtual register for instruction: operand {e} of {} takes a {wname} register, {v}.{} is not one when {v} ({}) is ${}",
                     desc.name,
-                    v.0,
                     t.sub_reg_index(idx).name,
-                    v.0,
                     cname(),
                     reg_name(t, member)
                 ),

@@ -58,7 +58,13 @@ pub fn write_function(target: &TargetInfo<'_>, f: &MachineFunction) -> String {
     let mut written: Vec<&str> = Vec::new();
     for k in &keys {
         match k {
-            SourceKey::Verbatim { text, .. } => out.push_str(text),
+            SourceKey::Verbatim { text, .. } => {
+                out.push_str(text);
+                // The last key of a document without a final newline.
+                if !text.ends_with('\n') {
+                    out.push('\n');
+                }
+            }
             SourceKey::Modelled(name) => {
                 if *name == "body" {
                     // Keys the source lacked (a -simplify-mir file) but
@@ -128,7 +134,8 @@ fn modelled(t: &TargetInfo<'_>, f: &MachineFunction, name: &str, out: &mut Strin
                         (None, None) => "_".to_string(),
                     };
                     let mut s = format!(
-                        "id: {i}, class: {class}, preferred-register: '{}'",
+                        "id: {}, class: {class}, preferred-register: '{}'",
+                        f.vreg_number(VReg::new(i)),
                         v.preferred.replace('\'', "''")
                     );
                     for (k, val) in v.extra.iter().filter(|(k, _)| &**k != "class") {
@@ -144,7 +151,7 @@ fn modelled(t: &TargetInfo<'_>, f: &MachineFunction, name: &str, out: &mut Strin
                 .live_ins
                 .iter()
                 .map(|l| {
-                    let v = l.vreg.map_or(String::new(), |v| format!("%{}", v.0));
+                    let v = l.vreg.map_or(String::new(), |v| f.vreg_text(v));
                     format!(
                         "reg: '${}', virtual-reg: '{v}'",
                         t.reg(l.reg).name.to_ascii_lowercase()
@@ -451,7 +458,7 @@ fn reg_operand(
                 let _ = write!(s, "%{n}");
             }
             None => {
-                let _ = write!(s, "%{}", v.0);
+                let _ = write!(s, "%{}", f.vreg_number(v));
             }
         },
         RegRef::Phys(p) => {

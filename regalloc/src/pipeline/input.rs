@@ -276,7 +276,7 @@ pub fn check_two_address(t: &TargetInfo<'_>, func: &MachineFunction) -> Result<(
                 let virt = matches!(def.reg, RegRef::Virt(_)) || matches!(u.reg, RegRef::Virt(_));
                 if virt && (def.reg != u.reg || def.sub != u.sub) {
                     let name = |r: &crate::ir::RegOperand| match r.reg {
-                        RegRef::Virt(v) => format!("%{}", v.0),
+                        RegRef::Virt(v) => func.vreg_text(v),
                         RegRef::Phys(p) => format!("${}", t.reg(p).name.to_ascii_lowercase()),
                         RegRef::NoReg => "$noreg".into(),
                     };
@@ -378,7 +378,7 @@ body: |
             assert_eq!(
                 error_of(&text, allocator),
                 format!(
-                    "unsupported: f, bb.3, instruction 5: PHI instructions must be eliminated before the {} allocator runs",
+                    "t.mir:25:5: error: unsupported: f, bb.3, instruction 5: PHI instructions must be eliminated before the {} allocator runs",
                     allocator.name()
                 )
             );
@@ -391,7 +391,7 @@ body: |
         for allocator in [Allocator::Fast, Allocator::Basic, Allocator::Greedy] {
             assert_eq!(
                 error_of(&text, allocator),
-                "invalid input: f, bb.3, instruction 4: %1 is read before any definition: operand 1 of COPY reads it where some path from the function's entry has not defined it (a use whose value does not matter is marked `undef`)"
+                "t.mir:22:5: error: invalid input: f, bb.3, instruction 4: %1 is read before any definition: operand 1 of COPY reads it where some path from the function's entry has not defined it (a use whose value does not matter is marked `undef`)"
             );
         }
     }
@@ -411,7 +411,7 @@ body: |
         );
         assert_eq!(
             error_of(&text, Allocator::Greedy),
-            "invalid input: f, bb.2, instruction 4: %1 is read before any definition: operand 1 of ADD_ri reads it where some path from the function's entry has not defined it (a use whose value does not matter is marked `undef`)"
+            "t.mir:21:5: error: invalid input: f, bb.2, instruction 4: %1 is read before any definition: operand 1 of ADD_ri reads it where some path from the function's entry has not defined it (a use whose value does not matter is marked `undef`)"
         );
     }
 
@@ -441,7 +441,7 @@ body: |
         );
         assert_eq!(
             error_of(&looped, Allocator::Basic),
-            "invalid input: f, bb.1, instruction 1: %1 is read before any definition: operand 1 of COPY reads it where some path from the function's entry has not defined it (a use whose value does not matter is marked `undef`)"
+            "t.mir:9:5: error: invalid input: f, bb.1, instruction 1: %1 is read before any definition: operand 1 of COPY reads it where some path from the function's entry has not defined it (a use whose value does not matter is marked `undef`)"
         );
     }
 
@@ -459,7 +459,7 @@ body: |
 ";
         assert_eq!(
             error_of(text, Allocator::Greedy),
-            "invalid input: f, bb.0, instruction 0: %1 is read before any definition: operand 0 of MOV_ri_32 reads it where some path from the function's entry has not defined it (a use whose value does not matter is marked `undef`)"
+            "t.mir:6:5: error: invalid input: f, bb.0, instruction 0: %1 is read before any definition: operand 0 of MOV_ri_32 reads it where some path from the function's entry has not defined it (a use whose value does not matter is marked `undef`)"
         );
         allocates(&text.replace("    %1.sub_32", "    undef %1.sub_32"));
     }

@@ -166,7 +166,18 @@ pub fn allocate_recorded_with_context(
 }
 
 /// [`allocate_without_stats`] with the caller's contexts: stages 1-11.
+/// An error at an instruction read from a file carries its place in it.
 pub fn allocate_without_stats_with_context(
+    target_context: &TargetContext<'_, '_>,
+    ctx: &mut AllocContext,
+    func: &mut MachineFunction,
+    options: &Options,
+) -> Result<AllocRecord, AllocError> {
+    stages(target_context, ctx, func, options).map_err(|e| e.located_in(func))
+}
+
+/// Stages 1-11 (see [`allocate_without_stats_with_context`]).
+fn stages(
     target_context: &TargetContext<'_, '_>,
     ctx: &mut AllocContext,
     func: &mut MachineFunction,

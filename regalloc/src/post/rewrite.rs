@@ -143,7 +143,10 @@ fn place_spill_code(
             return Err(AllocError::new(
                 AllocErrorKind::OutOfRegisters,
                 &func.name,
-                format!("spill register %{} was not assigned", ins.vreg.0),
+                format!(
+                    "spill register {} was not assigned",
+                    func.vreg_text(ins.vreg)
+                ),
             ));
         };
         let mut data = ins.inst.clone();

@@ -266,13 +266,49 @@ fn instr(
 }
 
 /// The first function of BPF MIR `text`, which must read without errors
-/// (unit tests' hand-written functions).
+/// (unit tests' hand-written functions). Unit tests name registers by
+/// their written numbers (`VReg(2)` for `%2`, with `%0` unwritten), so
+/// each register is given its written number as its index, the numbers
+/// between left as unused registers without a class.
 #[cfg(test)]
 pub fn read_bpf_function(text: &str) -> crate::ir::MachineFunction {
     let file = crate::mir::read(bpf(), "t.mir", text);
     let errors: Vec<_> = file.errors().collect();
     assert!(errors.is_empty(), "{errors:?}");
-    file.read_functions().next().expect("function read").clone()
+    let mut f = file.read_functions().next().expect("function read").clone();
+    index_by_written_number(&mut f);
+    f
+}
+
+/// Gives every register of `f` its written number as index.
+#[cfg(test)]
+fn index_by_written_number(f: &mut crate::ir::MachineFunction) {
+    use crate::ir::{RegRef, VReg, VRegData, VRegNumbers};
+    let number = |v: VReg| f.vreg_number(v) as usize;
+    let new_of_old: Vec<VReg> = (0..f.vregs.len())
+        .map(|i| VReg::new(number(VReg::new(i))))
+        .collect();
+    let len = new_of_old.last().map_or(0, |v| v.index() + 1);
+    let mut vregs = vec![VRegData::default(); len];
+    for (old, data) in std::mem::take(&mut f.vregs).into_iter().enumerate() {
+        vregs[new_of_old[old].index()] = data;
+    }
+    f.vregs = vregs;
+    for inst in &mut f.insts {
+        for o in &mut inst.operands {
+            if let Some(r) = o.as_reg_mut()
+                && let RegRef::Virt(v) = &mut r.reg
+            {
+                *v = new_of_old[v.index()];
+            }
+        }
+    }
+    for l in &mut f.live_ins {
+        if let Some(v) = &mut l.vreg {
+            *v = new_of_old[v.index()];
+        }
+    }
+    f.vreg_numbers = VRegNumbers::default();
 }
 
 #[cfg(test)]

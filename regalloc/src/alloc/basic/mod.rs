@@ -223,7 +223,7 @@ impl Basic {
                 AllocError::new(
                     AllocErrorKind::Unsupported,
                     &func.name,
-                    format!("%{} has no register class", v.0),
+                    format!("{} has no register class", func.vreg_text(v)),
                 ),
                 an,
                 range,
@@ -237,9 +237,9 @@ impl Basic {
                     AllocErrorKind::OutOfRegisters,
                     &func.name,
                     format!(
-                        "class {} of %{} has no allocatable register",
+                        "class {} of {} has no allocatable register",
                         t.class(class).name,
-                        v.0
+                        func.vreg_text(v)
                     ),
                 ),
                 an,
@@ -366,8 +366,8 @@ fn unspillable(
             AllocErrorKind::OutOfRegisters,
             &func.name,
             format!(
-                "no register of class {class_name} is free for unspillable %{} ({candidates} candidates, all taken by fixed registers, call clobbers or other unspillable registers)",
-                original.0,
+                "no register of class {class_name} is free for unspillable {} ({candidates} candidates, all taken by fixed registers, call clobbers or other unspillable registers)",
+                func.vreg_text(original),
             ),
         ),
         an,

@@ -353,7 +353,10 @@ impl Gathering {
             return Err(AllocError::new(
                 AllocErrorKind::Unsupported,
                 &func.name,
-                format!("operand {k} names %{} which is not declared", vr.0),
+                format!(
+                    "operand {k} names %{} which is not declared",
+                    func.vreg_number(vr)
+                ),
             )
             .at(b, i));
         }
@@ -373,7 +376,7 @@ impl Gathering {
             return Err(AllocError::new(
                 AllocErrorKind::Unsupported,
                 &func.name,
-                format!("operand {k}: %{} has no register class", vr.0),
+                format!("operand {k}: {} has no register class", func.vreg_text(vr)),
             )
             .at(b, i));
         }
@@ -381,7 +384,7 @@ impl Gathering {
             return Err(AllocError::new(
                 AllocErrorKind::Unsupported,
                 &func.name,
-                format!("operand {k}: %{} has an unknown class", vr.0),
+                format!("operand {k}: {} has an unknown class", func.vreg_text(vr)),
             )
             .at(b, i));
         }

@@ -331,7 +331,7 @@ impl Greedy<'_, '_, '_> {
             return Err(self.error(
                 v,
                 AllocErrorKind::Unsupported,
-                format!("%{} has no register class", v.0),
+                format!("{} has no register class", self.func.vreg_text(v)),
             ));
         };
         let vrm = &self.vrm;
@@ -343,9 +343,9 @@ impl Greedy<'_, '_, '_> {
                 v,
                 AllocErrorKind::OutOfRegisters,
                 format!(
-                    "class {} of %{} has no allocatable register",
+                    "class {} of {} has no allocatable register",
                     self.t.class(class).name,
-                    self.vrm.original(v).0
+                    self.func.vreg_text(self.vrm.original(v))
                 ),
             ));
         }
@@ -499,8 +499,8 @@ impl Greedy<'_, '_, '_> {
                 v,
                 AllocErrorKind::OutOfRegisters,
                 format!(
-                    "no register of class {name} is free for unspillable %{} ({} candidates, all taken by fixed registers, call clobbers or other unspillable registers)",
-                    self.vrm.original(v).0,
+                    "no register of class {name} is free for unspillable {} ({} candidates, all taken by fixed registers, call clobbers or other unspillable registers)",
+                    self.func.vreg_text(self.vrm.original(v)),
                     order.regs.len()
                 ),
             ));

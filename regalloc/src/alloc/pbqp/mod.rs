@@ -220,7 +220,7 @@ impl Problem {
                         AllocError::new(
                             AllocErrorKind::Unsupported,
                             &func.name,
-                            format!("%{} has no register class", v.0),
+                            format!("{} has no register class", func.vreg_text(v)),
                         ),
                         an,
                         &iv.range,
@@ -233,9 +233,9 @@ impl Problem {
                         AllocErrorKind::OutOfRegisters,
                         &func.name,
                         format!(
-                            "class {} of %{} has no allocatable register",
+                            "class {} of {} has no allocatable register",
                             t.class(class).name,
-                            v.0
+                            func.vreg_text(v)
                         ),
                     ),
                     an,
@@ -259,9 +259,9 @@ impl Problem {
                             AllocErrorKind::OutOfRegisters,
                             &func.name,
                             format!(
-                                "no register of class {} is free for unspillable %{} ({} candidates, all taken by fixed registers or call clobbers)",
+                                "no register of class {} is free for unspillable {} ({} candidates, all taken by fixed registers or call clobbers)",
                                 t.class(class).name,
-                                vrm.original(v).0,
+                                func.vreg_text(vrm.original(v)),
                                 base.len()
                             ),
                         ),
@@ -559,8 +559,8 @@ fn resolve_unspillable(
                     AllocErrorKind::OutOfRegisters,
                     &func.name,
                     format!(
-                        "no register is left for unspillable %{}: every one is held by another unspillable register",
-                        vrm.original(v).0
+                        "no register is left for unspillable {}: every one is held by another unspillable register",
+                        func.vreg_text(vrm.original(v))
                     ),
                 ),
                 an,

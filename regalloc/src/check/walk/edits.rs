@@ -62,7 +62,7 @@ impl<'c, 't> Checker<'c, 't> {
                     here,
                     Some(k),
                     |_: &Self| "a physical register".into(),
-                    |_: &Self| format!("%{}", v.0),
+                    |s: &Self| s.orig.vreg_text(v),
                 );
             }
         }
@@ -237,11 +237,11 @@ impl<'c, 't> Checker<'c, 't> {
                 K::BadRemat,
                 here,
                 None,
-                |_: &Self| {
+                |s: &Self| {
                     format!(
-                        "a copy of rematerializable instruction {} defining %{}",
+                        "a copy of rematerializable instruction {} defining {}",
                         of.index(),
-                        vreg.0
+                        s.orig.vreg_text(vreg)
                     )
                 },
                 |_: &Self| n,
@@ -253,11 +253,11 @@ impl<'c, 't> Checker<'c, 't> {
                     K::BadRemat,
                     here,
                     None,
-                    |_: &Self| {
+                    |s: &Self| {
                         format!(
-                            "instruction {} to be the only definition of %{} reaching here",
+                            "instruction {} to be the only definition of {} reaching here",
                             of.index(),
-                            vreg.0
+                            s.orig.vreg_text(vreg)
                         )
                     },
                     |_: &Self| {

@@ -25,7 +25,7 @@ impl<'c, 't> Checker<'c, 't> {
     /// sub-register applied), `Ok(None)` for `$noreg`.
     pub(super) fn phys_of(&self, r: &RegOperand) -> Result<Option<Reg>, String> {
         match r.reg {
-            RegRef::Virt(v) => Err(format!("%{}", v.0)),
+            RegRef::Virt(v) => Err(self.orig.vreg_text(v)),
             RegRef::NoReg => Ok(None),
             RegRef::Phys(p) if p.index() >= self.t.regs.len() => Err(self.reg_name(p)),
             RegRef::Phys(p) => match r.sub {
@@ -199,24 +199,29 @@ impl<'c, 't> Checker<'c, 't> {
                 K::WrongClass,
                 here,
                 Some(k),
-                |_: &Self| format!("a sub-register of a {cname} register for %{}", v.0),
+                |s: &Self| {
+                    format!(
+                        "a sub-register of a {cname} register for {}",
+                        s.orig.vreg_text(v)
+                    )
+                },
                 |c: &Self| format!("{}, which is not one", c.reg_name(p)),
             ),
             Some(s) if own_class_only && !self.t.class_contains(c, s) => self.err(
                 K::WrongClass,
                 here,
                 Some(k),
-                |_: &Self| format!("a {cname} register for %{}", v.0),
+                |s: &Self| format!("a {cname} register for {}", s.orig.vreg_text(v)),
                 |c: &Self| c.reg_name(s),
             ),
             Some(s) if !own_class_only && !self.homes.holds(self.t, c, s) => self.err(
                 K::WrongClass,
                 here,
                 Some(k),
-                |_: &Self| {
+                |s: &Self| {
                     format!(
-                        "a register of an allocatable class storing {cname} values for %{}",
-                        v.0
+                        "a register of an allocatable class storing {cname} values for {}",
+                        s.orig.vreg_text(v)
                     )
                 },
                 |c: &Self| c.reg_name(s),
@@ -228,7 +233,12 @@ impl<'c, 't> Checker<'c, 't> {
                     K::WrongClass,
                     here,
                     Some(k),
-                    |_: &Self| format!("an allocatable, unreserved {cname} register for %{}", v.0),
+                    |s: &Self| {
+                        format!(
+                            "an allocatable, unreserved {cname} register for {}",
+                            s.orig.vreg_text(v)
+                        )
+                    },
                     |c: &Self| format!("{}, which is reserved or not allocatable", c.reg_name(s)),
                 )
             }

@@ -43,7 +43,7 @@ impl<'c, 't> Checker<'c, 't> {
             Operand::Reg(r) => {
                 let mut s = match r.reg {
                     RegRef::Phys(p) => self.reg_name(p),
-                    RegRef::Virt(v) => format!("%{}", v.0),
+                    RegRef::Virt(v) => self.orig.vreg_text(v),
                     RegRef::NoReg => "$noreg".into(),
                 };
                 if let Some(i) = r.sub.and_then(|i| self.t.sub_reg_indices.get(i.index())) {
@@ -65,7 +65,7 @@ impl<'c, 't> Checker<'c, 't> {
 
     pub(super) fn value_name(&self, x: Value) -> String {
         if let Some(v) = self.values.as_vreg(x) {
-            return format!("%{}", v.0);
+            return self.orig.vreg_text(v);
         }
         match self
             .values

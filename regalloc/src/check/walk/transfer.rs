@@ -382,7 +382,7 @@ impl<'c, 't> Checker<'c, 't> {
                 K::WrongClass,
                 here,
                 Some(k),
-                |_: &Self| format!("a register for %{}", v.0),
+                |s: &Self| format!("a register for {}", s.orig.vreg_text(v)),
                 |_: &Self| "$noreg".into(),
             ),
             (RegRef::NoReg, _) => {}

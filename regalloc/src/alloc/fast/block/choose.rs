@@ -133,8 +133,9 @@ impl Fast<'_, '_> {
                     AllocErrorKind::OverConstrained
                 },
                 format!(
-                    "no register of class {} left for %{v}: all {n} allocatable registers are used by this instruction or fixed by the code here",
-                    self.class_name(func, v)
+                    "no register of class {} left for {}: all {n} allocatable registers are used by this instruction or fixed by the code here",
+                    self.class_name(func, v),
+                    func.vreg_text(crate::ir::VReg(v))
                 ),
             ));
         };

@@ -343,9 +343,9 @@ impl Fast<'_, '_> {
                     Some(&r) => r,
                     None => {
                         let msg = format!(
-                            "operand {k}: class {} of %{} has no allocatable register",
+                            "operand {k}: class {} of {} has no allocatable register",
                             self.class_name(func, v.0),
-                            v.0
+                            func.vreg_text(v)
                         );
                         return Err(self.err(AllocErrorKind::OutOfRegisters, msg));
                     }

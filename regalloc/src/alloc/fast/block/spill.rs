@@ -36,8 +36,10 @@ impl Fast<'_, '_> {
     ) -> Result<Inst, AllocError> {
         let slot = self.slot_of(func, v);
         let class = self.class_of(v);
-        let data = emit::slot_access(self.t, class, r, slot, kind, &self.f.info)
-            .map_err(|m| self.err(AllocErrorKind::Unsupported, format!("%{v}: {m}")))?;
+        let data = emit::slot_access(self.t, class, r, slot, kind, &self.f.info).map_err(|m| {
+            let text = func.vreg_text(crate::ir::VReg(v));
+            self.err(AllocErrorKind::Unsupported, format!("{text}: {m}"))
+        })?;
         let id = self.push_inst(func, data);
         let edit = match kind {
             Kind::Spill => Edit::Spill { from: r, slot },
