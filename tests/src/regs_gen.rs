@@ -116,7 +116,7 @@ pub enum SetExpr {
     Decimate(Box<SetExpr>, u32),
     /// `(interleave a, b, ...)`: members taken from each operand in turn.
     Interleave(Vec<SetExpr>),
-    /// `(sequence "P%u", from, to[, step])`: P<from> ... P<to>, counting down if from > to.
+    /// `(sequence "P%u", from, to[, step])`: `P<from>` ... `P<to>`, counting down if from > to.
     Sequence {
         /// The name prefix (the format is `prefix%u`).
         prefix: String,

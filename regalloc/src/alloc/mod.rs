@@ -1,10 +1,10 @@
 //! The allocators (fast, basic, greedy, PBQP) and their shared machinery: live register matrix, allocation order, virtual register map, spiller, split kit.
 //!
-//! Basic and Greedy return their [`Decisions`] (each virtual register's
+//! Basic and Greedy return their `Decisions` (each virtual register's
 //! register, the spill code, the split copies) and change no instruction;
 //! [`crate::pipeline`] applies them, and from the rewriter's
-//! [`AllocRecord`] the symbolic checker ([`crate::check`]) reads the
-//! allocated code and [`Stats`] are counted. Fast, as LLVM's, rewrites each
+//! [`AllocRecord`](crate::AllocRecord) the symbolic checker ([`crate::check`]) reads the
+//! allocated code and [`Stats`](crate::Stats) are counted. Fast, as LLVM's, rewrites each
 //! instruction as it allocates it and returns the record itself.
 //!
 //! The entry point is [`crate::allocate`] (the pipeline).

@@ -4,7 +4,7 @@
 //! the ones before it); the allocation pipeline runs them in LLVM's order.
 //! Numbering follows LLVM so that output can be compared with `llc`'s
 //! debug dumps: slot indexes ([`slots`]), block frequencies ([`freq`]) and
-//! the interval printer ([`print`]).
+//! the interval printer ([`print`](mod@print)).
 
 mod bitset;
 pub mod bundles;

@@ -10,7 +10,7 @@
 //! 3. **slot indexes and live intervals** ([`LiveIntervals`]);
 //! 4. **spill weights and copy hints** ([`weights`]);
 //! 5. **the allocator**: Basic, Greedy or PBQP, which return their
-//!    [`Decisions`] (each virtual register's register or stack slot, the
+//!    `Decisions` (each virtual register's register or stack slot, the
 //!    spill and reload code, the split copies) and change no instruction;
 //!    Greedy's last step is its hint recoloring, as in LLVM's
 //!    `RAGreedy`, because it moves assignments within the allocator's
@@ -37,7 +37,7 @@
 //! input checks, checker and statistics.
 //!
 //! Not every allocator's decisions go through every clean-up stage:
-//! [`Cleanup::of`] says which, and why.
+//! `Cleanup::of` says which, and why.
 //!
 //! Before stage 1, SSA input needs LLVM's pre-allocation passes
 //! ([`crate::passes`]); [`prepare`] runs those a function still needs, as

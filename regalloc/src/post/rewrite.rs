@@ -23,7 +23,7 @@
 //!    the allocated code (register units, reserved registers left out),
 //!    listing the largest registers whose units are all live.
 //!
-//! [`rewrite_code`] does the first four; the fifth is
+//! `rewrite_code` does the first four; the fifth is
 //! `analysis::phys_liveness::update_live_ins`, which the pipeline
 //! runs once the code no longer changes (after reload reuse).
 

@@ -19,11 +19,11 @@
 //! test (including its limit of 8 uses), allocation orders with
 //! callee-saved registers last.
 //!
-//! Files: [`cache`] (facts derived from the target's tables alone, kept
-//! in the caller's contexts from function to function), [`prepare`] (function-wide facts gathered before allocation),
-//! [`block`] (the per-block walk and the per-instruction steps),
-//! [`emit`] (spill, reload and copy instructions from the target's
-//! templates) and [`liveness`] (kill and dead flags and block live-ins,
+//! Files: `cache` (facts derived from the target's tables alone, kept
+//! in the caller's contexts from function to function), `prepare` (function-wide facts gathered before allocation),
+//! `block` (the per-block walk and the per-instruction steps),
+//! `emit` (spill, reload and copy instructions from the target's
+//! templates) and `liveness` (kill and dead flags and block live-ins,
 //! recomputed over the allocated code).
 
 mod block;

@@ -1,28 +1,28 @@
 //! LLVM's RegAllocGreedy: a priority queue of live ranges, each through the stages assign, evict, split and spill, with cascade-guarded eviction and live-range splitting.
 //!
-//! The loop takes the live range of highest priority ([`queue`]) and asks,
+//! The loop takes the live range of highest priority (`queue`) and asks,
 //! in LLVM's order (`selectOrSplit`):
 //!
 //! 1. **assign**: the first register of its [`AllocationOrder`] (hints
 //!    first) with no interference; when that is not the preferred physical
 //!    hint, the hint's interference is evicted if that is cheap;
-//! 2. **evict** ([`evict`]): a register whose interference is all virtual,
+//! 2. **evict** (`evict`): a register whose interference is all virtual,
 //!    lighter, and of an older eviction cascade; the evicted ranges go back
 //!    to the queue with the evictor's cascade number, so that no two ranges
 //!    can evict each other forever;
 //! 3. the first time a range gets here it is only marked `Split` and
 //!    queued again (with a low priority): splitting waits until everything
 //!    easier is allocated and the interference is known;
-//! 4. **move aside** ([`reassign`], not in LLVM): a register whose one or
+//! 4. **move aside** (`reassign`, not in LLVM): a register whose one or
 //!    two interfering ranges can each move to a register free for them;
-//!    else **split** ([`split`]): around the region where a register is
+//!    else **split** (`split`): around the region where a register is
 //!    free (region split, placed by the Hopfield network of
 //!    [`super::split::spill_placement`] when available), or per block of
 //!    uses (block split); the new ranges are queued;
-//! 5. **evict by spill cost** ([`cost_evict`], not in LLVM), for a range
+//! 5. **evict by spill cost** (`cost_evict`, not in LLVM), for a range
 //!    about to be spilled: a register whose interference would cost less
 //!    to spill (frequency of its stores and reloads) than the range is
-//!    freed for it; **recolor** ([`recolor`]), for a range that cannot be spilled: move
+//!    freed for it; **recolor** (`recolor`), for a range that cannot be spilled: move
 //!    the ranges in one register's way to other registers, recursively
 //!    (a range that can be spilled first tries moving ranges aside);
 //! 6. **spill** through the shared inline spiller; its tiny ranges are
@@ -33,7 +33,7 @@
 //! loop terminate: a range is split at most while its stage allows, the
 //! remainder of a split goes to `Spill`, and spill products are never
 //! evicted (eviction by spill cost ignores cascades but happens at most
-//! once per range, for strictly cheaper ranges: see [`cost_evict`]).
+//! once per range, for strictly cheaper ranges: see `cost_evict`).
 
 mod compact;
 mod cost_evict;

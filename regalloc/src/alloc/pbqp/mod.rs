@@ -1,4 +1,4 @@
-//! LLVM's RegAllocPBQP: register allocation as a partitioned boolean quadratic problem, solved by [`solver`], spilling what the solution spills and solving again until nothing more spills.
+//! LLVM's RegAllocPBQP: register allocation as a partitioned boolean quadratic problem, solved by `solver`, spilling what the solution spills and solving again until nothing more spills.
 //!
 //! One round, over every virtual register still to allocate (LLVM's
 //! `initializeGraph` and its constraints `SpillCosts`, `Interference`,
@@ -10,7 +10,7 @@
 //!    with none is spilled at once and its pieces join the round;
 //! 2. **nodes**: option 0 is spilling, costing the spill weight plus 10
 //!    (the weight as LLVM's PBQP weighs it: the usual weight times the
-//!    number of operands, [`pbqp_weight`]); option `1 + i` is the `i`-th
+//!    number of operands, `pbqp_weight`); option `1 + i` is the `i`-th
 //!    allowed register, costing 1 when it overlaps a callee-saved
 //!    register (its first use means a save and a restore);
 //! 3. **interference edges**: between every two registers whose live

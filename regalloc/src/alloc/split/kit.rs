@@ -22,7 +22,7 @@
 //!   instruction (a read-modify-write instruction stays in two-address form:
 //!   both operands are renamed alike);
 //! - each new register's interval is computed from its accesses
-//!   ([`LiveIntervals::compute_vreg`], phi values included); an interval
+//!   ([`LiveIntervals::compute_vreg`](crate::analysis::LiveIntervals::compute_vreg), phi values included); an interval
 //!   whose values fall into pieces that never meet ([`super::components`])
 //!   gets one register per piece, as LLVM's `SplitEditor` does, so that a
 //!   cold piece and a hot one are weighed, allocated and spilled apart;
@@ -34,7 +34,7 @@
 //!
 //! Copies are ordinary instructions of the function from then on: the
 //! spiller may fold them into a spill or a reload, and the rewriter records
-//! the ones left as [`crate::alloc::Edit::Copy`] (or removes them when both
+//! the ones left as [`crate::record::Edit::Copy`] (or removes them when both
 //! sides got the same register).
 
 use std::collections::BTreeMap;
