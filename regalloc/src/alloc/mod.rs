@@ -26,9 +26,9 @@ pub use spiller::{SpillCode, Spiller};
 pub use virtmap::VirtRegMap;
 
 use crate::analysis::{Analyses, LiveRange};
-use crate::error::AllocError;
-use crate::ir::Inst;
-use crate::target::TargetInfo;
+use crate::error::{AllocError, AllocErrorKind};
+use crate::ir::{Inst, MachineFunction, VReg};
+use crate::target::{RegClass, TargetInfo};
 
 /// What Basic and Greedy decide, for the pipeline's later stages to apply:
 /// the allocators themselves change no instruction.
@@ -79,6 +79,49 @@ pub(crate) fn place_error(e: AllocError, an: &Analyses, range: &LiveRange) -> Al
         }
         _ => e,
     }
+}
+
+/// The class of `v`, or an error placed at `range` when it has none the
+/// target knows.
+pub(crate) fn class_of(
+    t: &TargetInfo<'_>,
+    func: &MachineFunction,
+    an: &Analyses,
+    v: VReg,
+    range: &LiveRange,
+) -> Result<RegClass, AllocError> {
+    func.vreg_class(v)
+        .filter(|c| c.index() < t.classes.len())
+        .ok_or_else(|| {
+            let message = format!("{} has no register class", func.vreg_text(v));
+            place_error(
+                AllocError::new(AllocErrorKind::Unsupported, &func.name, message),
+                an,
+                range,
+            )
+        })
+}
+
+/// The error for `v`, of `class`, whose allocation order is empty,
+/// placed at `range`.
+pub(crate) fn no_allocatable_register(
+    t: &TargetInfo<'_>,
+    func: &MachineFunction,
+    an: &Analyses,
+    v: VReg,
+    class: RegClass,
+    range: &LiveRange,
+) -> AllocError {
+    let message = format!(
+        "class {} of {} has no allocatable register",
+        t.class(class).name,
+        func.vreg_text(v)
+    );
+    place_error(
+        AllocError::new(AllocErrorKind::OutOfRegisters, &func.name, message),
+        an,
+        range,
+    )
 }
 
 pub mod basic;

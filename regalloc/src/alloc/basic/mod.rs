@@ -30,7 +30,9 @@ use super::matrix::{Interference, LiveRegMatrix};
 use super::order::{AllocationOrder, ClassOrders};
 use super::spiller::Spiller;
 use super::virtmap::VirtRegMap;
-use super::{AllocError, Decisions, place_error, tracks_sub_reg_liveness};
+use super::{
+    AllocError, Decisions, class_of, no_allocatable_register, place_error, tracks_sub_reg_liveness,
+};
 use crate::error::AllocErrorKind;
 
 /// How many times one register may be evicted and requeued before it is
@@ -218,33 +220,11 @@ impl Basic {
         v: VReg,
         range: &LiveRange,
     ) -> Result<(RegClass, AllocationOrder), AllocError> {
-        let Some(class) = func.vreg_class(v).filter(|c| c.index() < t.classes.len()) else {
-            return Err(place_error(
-                AllocError::new(
-                    AllocErrorKind::Unsupported,
-                    &func.name,
-                    format!("{} has no register class", func.vreg_text(v)),
-                ),
-                an,
-                range,
-            ));
-        };
+        let class = class_of(t, func, an, v, range)?;
         let vrm = &self.vrm;
         let order = AllocationOrder::new(t, &mut self.orders, class, v, an, |x| vrm.phys(x));
         if order.regs.is_empty() {
-            return Err(place_error(
-                AllocError::new(
-                    AllocErrorKind::OutOfRegisters,
-                    &func.name,
-                    format!(
-                        "class {} of {} has no allocatable register",
-                        t.class(class).name,
-                        func.vreg_text(v)
-                    ),
-                ),
-                an,
-                range,
-            ));
+            return Err(no_allocatable_register(t, func, an, v, class, range));
         }
         Ok((class, order))
     }

@@ -50,7 +50,9 @@ use super::matrix::{Interference, LiveRegMatrix};
 use super::order::ClassOrders;
 use super::spiller::Spiller;
 use super::virtmap::VirtRegMap;
-use super::{AllocError, Decisions, place_error, tracks_sub_reg_liveness};
+use super::{
+    AllocError, Decisions, class_of, no_allocatable_register, place_error, tracks_sub_reg_liveness,
+};
 use std::rc::Rc;
 
 use solver::{Cost, EdgeCosts, Graph, Matrix};
@@ -212,35 +214,10 @@ impl Problem {
             let Some(iv) = an.intervals.vreg(v) else {
                 continue;
             };
-            let class = func
-                .vreg_class(v)
-                .filter(|c| c.index() < t.classes.len())
-                .ok_or_else(|| {
-                    place_error(
-                        AllocError::new(
-                            AllocErrorKind::Unsupported,
-                            &func.name,
-                            format!("{} has no register class", func.vreg_text(v)),
-                        ),
-                        an,
-                        &iv.range,
-                    )
-                })?;
+            let class = class_of(t, func, an, v, &iv.range)?;
             let base = orders.base(t, class);
             if base.is_empty() {
-                return Err(place_error(
-                    AllocError::new(
-                        AllocErrorKind::OutOfRegisters,
-                        &func.name,
-                        format!(
-                            "class {} of {} has no allocatable register",
-                            t.class(class).name,
-                            func.vreg_text(v)
-                        ),
-                    ),
-                    an,
-                    &iv.range,
-                ));
+                return Err(no_allocatable_register(t, func, an, v, class, &iv.range));
             }
             if iv.range.is_empty() {
                 vrm.assign(v, base[0]);
