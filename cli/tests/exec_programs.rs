@@ -11,14 +11,15 @@
 //! SQLite (its amalgamation from `libsqlite3-sys`, with a driver of ours)
 //! is in the full matrix only.
 //!
-//! The default run is CI's subset: x86-64, Greedy, Basic and Fast at -O2
-//! and Fast at -O0. `REGALLOC_EXEC=full` adds LLVM's own allocation through
+//! The default run is CI's subset: x86-64, Greedy, Basic, PBQP and Fast
+//! at -O2 and Fast at -O0. `REGALLOC_EXEC=full` adds LLVM's own allocation through
 //! the same split pipeline (`regalloc cc --control`, which tells pipeline
 //! artifacts from allocator bugs), `-march=x86-64-v3`, and AArch64 under
 //! qemu-user when `qemu-aarch64` and Debian's arm64 cross libc
 //! (`gcc-aarch64-linux-gnu`, `libc6-dev-arm64-cross`) are installed;
-//! `REGALLOC_EXEC_TARGETS=aarch64` (or `x86`) runs one target only and
-//! `REGALLOC_EXEC_PROGRAMS=lua,sqlite` some programs only. It
+//! `REGALLOC_EXEC_TARGETS=aarch64` (or `x86`) runs one target only,
+//! `REGALLOC_EXEC_PROGRAMS=lua,sqlite` some programs only and
+//! `REGALLOC_EXEC_ALLOCATORS=pbqp` some allocators only. It
 //! skips with a notice when LLVM 19 or the vendored sources are missing.
 
 use std::path::{Path, PathBuf};
@@ -308,6 +309,7 @@ fn configs(target: Target) -> Vec<Config> {
     let mut c = vec![
         ours("greedy", "-O2"),
         ours("basic", "-O2"),
+        ours("pbqp", "-O2"),
         ours("fast", "-O2"),
         ours("fast", "-O0"),
     ];
@@ -318,7 +320,7 @@ fn configs(target: Target) -> Vec<Config> {
                 ..base
             });
         }
-        for allocator in ["greedy", "basic", "fast"] {
+        for allocator in ["greedy", "basic", "pbqp", "fast"] {
             for control in [false, true] {
                 if target.name != "x86" {
                     continue;
@@ -332,6 +334,10 @@ fn configs(target: Target) -> Vec<Config> {
                 });
             }
         }
+    }
+    if let Ok(wanted) = std::env::var("REGALLOC_EXEC_ALLOCATORS") {
+        let wanted: Vec<&str> = wanted.split(',').map(str::trim).collect();
+        c.retain(|cfg| wanted.contains(&cfg.allocator));
     }
     c
 }
