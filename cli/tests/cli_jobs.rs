@@ -122,7 +122,9 @@ fn generated_file_allocates_alike_on_any_number_of_threads() {
         let stderr = text(&one.stderr);
         let failed: Vec<&str> = stderr
             .lines()
-            // `FILE:LINE:COL: error: KIND: FUNCTION, bb.N, ...`
+            // `FILE:LINE:COL: error: KIND: FUNCTION, bb.N, ...` (not the
+            // JSON statistics records, which quote the same errors)
+            .filter(|l| !l.starts_with('{'))
             .filter_map(|l| l.split_once(": error: "))
             .filter_map(|(_, rest)| rest.split_once(": "))
             .filter_map(|(_, rest)| rest.split(',').next())
