@@ -174,33 +174,13 @@ fn description(path: &Path) -> Result<regalloc::target::TargetInfo<'static>, Fai
         Failure::rendered(format!(
             "{}{}",
             f.rendered,
-            description_summary(path, errors, f.not_shown)
+            tdgen::diag::summary_line(path, errors, f.not_shown)
         ))
     })?;
     let info = regalloc_td::from_tables(&compiled.tables)?;
     info.validate()
         .map_err(|e| format!("{}: inconsistent tables: {e}", path.display()))?;
     Ok(info)
-}
-
-/// `error: FILE found N errors`, and how many more follow from them and
-/// are not shown (tdgen's summary line).
-fn description_summary(path: &Path, errors: usize, not_shown: usize) -> String {
-    let mut s = format!(
-        "error: {} found {errors} error{}",
-        path.display(),
-        if errors == 1 { "" } else { "s" }
-    );
-    if not_shown > 0 {
-        s.push_str(&format!(
-            "; {not_shown} more {} from {} and {} not shown",
-            if not_shown == 1 { "follows" } else { "follow" },
-            if errors == 1 { "it" } else { "them" },
-            if not_shown == 1 { "is" } else { "are" },
-        ));
-    }
-    s.push('\n');
-    s
 }
 
 fn mir(args: &MirArgs) -> Result<bool, Failure> {

@@ -421,3 +421,25 @@ impl fmt::Display for Diagnostics {
 }
 
 impl std::error::Error for Diagnostics {}
+
+/// The summary line after a file's rendered diagnostics, as tdgen and
+/// regalloc print it: `error: FILE found N errors`, and how many more
+/// follow from them and are not shown (`; 3 more follow from them and
+/// are not shown`), with a final newline.
+pub fn summary_line(file: &std::path::Path, errors: usize, not_shown: usize) -> String {
+    let mut s = format!(
+        "error: {} found {errors} error{}",
+        file.display(),
+        if errors == 1 { "" } else { "s" }
+    );
+    if not_shown > 0 {
+        s.push_str(&format!(
+            "; {not_shown} more {} from {} and {} not shown",
+            if not_shown == 1 { "follows" } else { "follow" },
+            if errors == 1 { "it" } else { "them" },
+            if not_shown == 1 { "is" } else { "are" },
+        ));
+    }
+    s.push('\n');
+    s
+}

@@ -199,22 +199,8 @@ fn failed(loader: &tdgen::Loader, file: &std::path::Path, diags: &[tdgen::Diagno
 /// `error: FILE found N errors`, and how many more followed from them
 /// (`; 3 more follow from it and are not shown`).
 fn summary(file: &std::path::Path, diags: &[tdgen::Diagnostic], not_shown: usize) -> String {
-    let n = diags.iter().filter(|d| d.is_error()).count();
-    let mut s = format!(
-        "error: {} found {n} error{}",
-        file.display(),
-        if n == 1 { "" } else { "s" }
-    );
-    if not_shown > 0 {
-        s.push_str(&format!(
-            "; {not_shown} more {} from {} and {} not shown",
-            if not_shown == 1 { "follows" } else { "follow" },
-            if n == 1 { "it" } else { "them" },
-            if not_shown == 1 { "is" } else { "are" },
-        ));
-    }
-    s.push('\n');
-    s
+    let errors = diags.iter().filter(|d| d.is_error()).count();
+    tdgen::diag::summary_line(file, errors, not_shown)
 }
 
 fn regs(input: &Input, json: bool) -> ExitCode {
