@@ -38,5 +38,6 @@ pub fn keep_freed_memory() {
 pub mod alloc_bench;
 pub mod corpus;
 pub mod csv;
+pub mod curve;
 pub mod plot;
 pub mod ra2;

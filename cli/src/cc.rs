@@ -324,6 +324,14 @@ fn default_output(input: &Path, assembly: bool) -> PathBuf {
 /// checker failed on some function (the object is then not written).
 pub(crate) fn cc(args: &CcArgs) -> Result<bool, String> {
     let tr = triple(args.target)?;
+    if args.control && args.opt_level != "0" && matches!(args.allocator, AllocatorName::LinearScan)
+    {
+        // LLVM removed its linear scan in LLVM 3.0: there is no control.
+        return Err(
+            "--control: LLVM 19 has no linear-scan allocator (its -regalloc offers fast, basic, greedy and pbqp)"
+                .into(),
+        );
+    }
     if !args.input.is_file() {
         return Err(format!(
             "cannot read {}: no such file",

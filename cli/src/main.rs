@@ -246,6 +246,9 @@ enum AllocatorName {
     Greedy,
     /// Partitioned boolean quadratic programming, as LLVM's `pbqp`.
     Pbqp,
+    /// Poletto-Sarkar linear scan: spill the interval ending furthest (a baseline; LLVM has none).
+    #[value(name = "linearscan")]
+    LinearScan,
 }
 
 impl AllocatorName {
@@ -256,6 +259,7 @@ impl AllocatorName {
             AllocatorName::Basic => Allocator::Basic,
             AllocatorName::Greedy => Allocator::Greedy,
             AllocatorName::Pbqp => Allocator::Pbqp,
+            AllocatorName::LinearScan => Allocator::LinearScan,
         }
     }
 }

@@ -431,29 +431,23 @@ fn an_unknown_target_lists_the_values() {
 fn only_the_allocators_that_exist_are_offered() {
     let o = run_in(
         &workspace(),
-        &[
-            "alloc",
-            "--allocator",
-            "linearscan",
-            "--target",
-            "bpf",
-            "x.mir",
-        ],
+        &["alloc", "--allocator", "ion", "--target", "bpf", "x.mir"],
     );
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(
         text(&o.stderr),
-        "error: invalid value 'linearscan' for '--allocator <ALLOCATOR>'\n  \
-         [possible values: fast, basic, greedy, pbqp]\n\n\
+        "error: invalid value 'ion' for '--allocator <ALLOCATOR>'\n  \
+         [possible values: fast, basic, greedy, pbqp, linearscan]\n\n\
          For more information, try '--help'.\n"
     );
     let help = text(&run_in(&workspace(), &["alloc", "--help"]).stdout);
     assert!(
         help.contains(
-            "          - fast:   One pass over each block, as LLVM's `regallocfast` (for -O0 code)\n\
-             \x20         - basic:  Whole live ranges by spill weight, as LLVM's `basic`\n\
-             \x20         - greedy: Eviction and live-range splitting, as LLVM's `greedy` (LLVM's default)\n\
-             \x20         - pbqp:   Partitioned boolean quadratic programming, as LLVM's `pbqp`\n"
+            "          - fast:       One pass over each block, as LLVM's `regallocfast` (for -O0 code)\n\
+             \x20         - basic:      Whole live ranges by spill weight, as LLVM's `basic`\n\
+             \x20         - greedy:     Eviction and live-range splitting, as LLVM's `greedy` (LLVM's default)\n\
+             \x20         - pbqp:       Partitioned boolean quadratic programming, as LLVM's `pbqp`\n\
+             \x20         - linearscan: Poletto-Sarkar linear scan: spill the interval ending furthest (a baseline; LLVM has none)\n"
         ),
         "{help}"
     );

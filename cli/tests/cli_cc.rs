@@ -78,6 +78,7 @@ fn programs_built_through_every_allocator_run_as_clangs_build() {
     for (allocator, level) in [
         ("greedy", "-O2"),
         ("basic", "-O2"),
+        ("linearscan", "-O2"),
         ("fast", "-O2"),
         ("fast", "-O0"),
         ("greedy", "-O0"),
@@ -171,6 +172,26 @@ fn targets_without_a_checked_pipeline_are_refused() {
         text(&o.stderr),
         "error: regalloc cc compiles for x86 and aarch64, not hexagon: those are the targets \
          whose split pipeline has been checked against LLVM's own allocation\n"
+    );
+}
+
+#[test]
+fn linear_scan_has_no_control() {
+    let o = run(Command::new(regalloc_bin()).args([
+        "cc",
+        "--target",
+        "x86",
+        "--allocator",
+        "linearscan",
+        "--control",
+        "-O2",
+        "x.c",
+    ]));
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        text(&o.stderr),
+        "error: --control: LLVM 19 has no linear-scan allocator (its -regalloc offers fast, \
+         basic, greedy and pbqp)\n"
     );
 }
 

@@ -11,10 +11,11 @@
 //! SQLite (its amalgamation from `libsqlite3-sys`, with a driver of ours)
 //! is in the full matrix only.
 //!
-//! The default run is CI's subset: x86-64, Greedy, Basic, PBQP and Fast
-//! at -O2 and Fast at -O0. `REGALLOC_EXEC=full` adds LLVM's own allocation through
+//! The default run is CI's subset: x86-64, Greedy, Basic, PBQP, linear
+//! scan and Fast at -O2 and Fast at -O0. `REGALLOC_EXEC=full` adds LLVM's own allocation through
 //! the same split pipeline (`regalloc cc --control`, which tells pipeline
-//! artifacts from allocator bugs), `-march=x86-64-v3`, and AArch64 under
+//! artifacts from allocator bugs; LLVM 19 has no linear scan, so that
+//! one has none), `-march=x86-64-v3`, and AArch64 under
 //! qemu-user when `qemu-aarch64` and Debian's arm64 cross libc
 //! (`gcc-aarch64-linux-gnu`, `libc6-dev-arm64-cross`) are installed;
 //! `REGALLOC_EXEC_TARGETS=aarch64` (or `x86`) runs one target only,
@@ -310,18 +311,27 @@ fn configs(target: Target) -> Vec<Config> {
         ours("greedy", "-O2"),
         ours("basic", "-O2"),
         ours("pbqp", "-O2"),
+        ours("linearscan", "-O2"),
         ours("fast", "-O2"),
         ours("fast", "-O0"),
     ];
     if full() {
-        for base in c.clone() {
+        // LLVM 19 has no linear scan to be the control.
+        for base in c
+            .clone()
+            .into_iter()
+            .filter(|b| b.allocator != "linearscan")
+        {
             c.push(Config {
                 control: true,
                 ..base
             });
         }
-        for allocator in ["greedy", "basic", "pbqp", "fast"] {
+        for allocator in ["greedy", "basic", "pbqp", "linearscan", "fast"] {
             for control in [false, true] {
+                if control && allocator == "linearscan" {
+                    continue;
+                }
                 if target.name != "x86" {
                     continue;
                 }

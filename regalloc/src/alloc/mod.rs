@@ -1,4 +1,4 @@
-//! The allocators (fast, basic, greedy, PBQP) and their shared machinery: live register matrix, allocation order, virtual register map, spiller, split kit.
+//! The allocators (fast, basic, greedy, PBQP, linear scan) and their shared machinery: live register matrix, allocation order, virtual register map, spiller, split kit.
 //!
 //! Basic and Greedy return their `Decisions` (each virtual register's
 //! register, the spill code, the split copies) and change no instruction;
@@ -127,4 +127,5 @@ pub(crate) fn no_allocatable_register(
 pub mod basic;
 pub mod fast;
 pub mod greedy;
+pub mod linear_scan;
 pub mod pbqp;

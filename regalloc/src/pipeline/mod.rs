@@ -9,7 +9,7 @@
 //!    frequencies ([`FlowAnalyses`]);
 //! 3. **slot indexes and live intervals** ([`LiveIntervals`]);
 //! 4. **spill weights and copy hints** ([`weights`]);
-//! 5. **the allocator**: Basic, Greedy or PBQP, which return their
+//! 5. **the allocator**: Basic, Greedy, PBQP or linear scan, which return their
 //!    `Decisions` (each virtual register's register or stack slot, the
 //!    spill and reload code, the split copies) and change no instruction;
 //!    Greedy's last step is its hint recoloring, as in LLVM's
@@ -55,7 +55,7 @@
 pub mod input;
 
 use crate::alloc::context::{AllocContext, TargetContext};
-use crate::alloc::{Decisions, basic, fast, greedy, pbqp};
+use crate::alloc::{Decisions, basic, fast, greedy, linear_scan, pbqp};
 use crate::analysis::{Analyses, FlowAnalyses, LiveIntervals, weights};
 use crate::error::{AllocError, AllocErrorKind};
 use crate::ir::MachineFunction;
@@ -78,16 +78,21 @@ pub enum Allocator {
     /// LLVM's RegAllocPBQP: the whole function as one partitioned boolean
     /// quadratic problem, spill and solve again until nothing spills.
     Pbqp,
+    /// Poletto and Sarkar's linear scan: intervals by start, spill the
+    /// one whose end is furthest (the baseline LLVM replaced).
+    LinearScan,
 }
 
 impl Allocator {
-    /// The name used on command lines (`fast`, `basic`, `greedy`, `pbqp`).
+    /// The name used on command lines (`fast`, `basic`, `greedy`, `pbqp`,
+    /// `linearscan`).
     pub fn name(self) -> &'static str {
         match self {
             Allocator::Fast => "fast",
             Allocator::Basic => "basic",
             Allocator::Greedy => "greedy",
             Allocator::Pbqp => "pbqp",
+            Allocator::LinearScan => "linearscan",
         }
     }
 }
@@ -196,6 +201,7 @@ fn stages(
                     basic::allocate(target, func, analyses, Default::default(), ctx)?
                 }
                 Allocator::Pbqp => pbqp::allocate(target, func, analyses, Default::default(), ctx)?,
+                Allocator::LinearScan => linear_scan::allocate(target, func, analyses, ctx)?,
                 _ => greedy::allocate(target, func, analyses, Default::default(), ctx)?,
             };
             apply(target, func, decisions, Cleanup::of(allocator), ctx)?
@@ -291,7 +297,8 @@ impl Cleanup {
     /// it stays the simple baseline it was measured as (LLVM's basic
     /// allocator does hoist, through its spiller's post-optimization;
     /// giving ours the same is a change of output to measure, not a step
-    /// of the pipeline).
+    /// of the pipeline). Linear scan's go through none either: a baseline
+    /// measures the algorithm.
     fn of(allocator: Allocator) -> Cleanup {
         let all = matches!(allocator, Allocator::Greedy | Allocator::Pbqp);
         Cleanup {
