@@ -77,17 +77,28 @@ pub enum Allocator {
     Greedy,
     /// LLVM's RegAllocPBQP: the whole function as one partitioned boolean
     /// quadratic problem, spill and solve again until nothing spills.
-    Pbqp,
+    Pbqp,    /// [`Allocator::Pbqp`] with each round's problem solved to its
+    /// optimum by branch and bound over what the reductions leave
+    /// (`alloc::pbqp::solver::exact`), exploring at most `node_limit`
+    /// search nodes per round; a round that reaches the limit keeps the
+    /// heuristic's solution, and
+    /// [`AllocContext::take_pbqp_exact_rounds`] says which did.
+    PbqpExact {
+        /// Search nodes per round.
+        node_limit: u64,
+    },
 }
 
 impl Allocator {
-    /// The name used on command lines (`fast`, `basic`, `greedy`, `pbqp`).
+    /// The name used on command lines (`fast`, `basic`, `greedy`, `pbqp`;
+    /// `pbqp-exact` for `--allocator pbqp --exact`).
     pub fn name(self) -> &'static str {
         match self {
             Allocator::Fast => "fast",
             Allocator::Basic => "basic",
             Allocator::Greedy => "greedy",
             Allocator::Pbqp => "pbqp",
+            Allocator::PbqpExact { .. } => "pbqp-exact",
         }
     }
 }
@@ -196,6 +207,13 @@ fn stages(
                     basic::allocate(target, func, analyses, Default::default(), ctx)?
                 }
                 Allocator::Pbqp => pbqp::allocate(target, func, analyses, Default::default(), ctx)?,
+                Allocator::PbqpExact { node_limit } => {
+                    let opts = pbqp::PbqpOptions {
+                        exact: Some(node_limit),
+                        ..Default::default()
+                    };
+                    pbqp::allocate(target, func, analyses, opts, ctx)?
+                }
                 _ => greedy::allocate(target, func, analyses, Default::default(), ctx)?,
             };
             apply(target, func, decisions, Cleanup::of(allocator), ctx)?
@@ -293,7 +311,10 @@ impl Cleanup {
     /// giving ours the same is a change of output to measure, not a step
     /// of the pipeline).
     fn of(allocator: Allocator) -> Cleanup {
-        let all = matches!(allocator, Allocator::Greedy | Allocator::Pbqp);
+        let all = matches!(
+            allocator,
+            Allocator::Greedy | Allocator::Pbqp | Allocator::PbqpExact { .. }
+        );
         Cleanup {
             hoist_spills: all,
             redundant_spills: all,
