@@ -80,7 +80,7 @@ impl Default for PbqpOptions {
 pub use solver::exact::ExactRound;
 
 /// The default limit of the exact mode, in search nodes per round.
-pub const DEFAULT_EXACT_LIMIT: u64 = 100_000;
+pub const DEFAULT_EXACT_LIMIT: u64 = 10_000;
 
 /// The least cost of spilling a register with a non-zero weight, so that
 /// the callee-saved cost (1) stays below any spill (LLVM's `MinSpillCost`).
