@@ -252,8 +252,7 @@ fn greedy_and_llvm_greedy_beside_the_pbqp_optimum() {
             let file_name = flat_name(&root, path);
             let text = std::fs::read_to_string(path).unwrap();
             let solved = solve_file(t, &file_name, &text, limit, &mut r);
-            let Some(theirs) =
-                llvm_greedy(&llc, path, &cache.join(&file_name), flags, start_after)
+            let Some(theirs) = llvm_greedy(&llc, path, &cache.join(&file_name), flags, start_after)
             else {
                 println!("notice: llc -regalloc=greedy failed on {}", path.display());
                 continue;

@@ -77,7 +77,8 @@ pub enum Allocator {
     Greedy,
     /// LLVM's RegAllocPBQP: the whole function as one partitioned boolean
     /// quadratic problem, spill and solve again until nothing spills.
-    Pbqp,    /// [`Allocator::Pbqp`] with each round's problem solved to its
+    Pbqp,
+    /// [`Allocator::Pbqp`] with each round's problem solved to its
     /// optimum by branch and bound over what the reductions leave
     /// (`alloc::pbqp::solver::exact`), exploring at most `node_limit`
     /// search nodes per round; a round that reaches the limit keeps the

@@ -244,7 +244,9 @@ impl<'g> Core<'g> {
             effective: self.costs.clone(),
             bounds: Vec::new(),
         };
-        state.bounds = (0..n).map(|p| self.node_bound(&state.effective, p)).collect();
+        state.bounds = (0..n)
+            .map(|p| self.node_bound(&state.effective, p))
+            .collect();
         let mut chosen = vec![0usize; n];
         let mut explored = 0u64;
         let mut frames = vec![Frame::new(self, &state, 0, 0.0, best_cost)];

@@ -17,7 +17,10 @@ fn solve_and_check(g: &Graph, limit: u64) -> (f64, Option<f64>, Vec<usize>) {
             assert_eq!(opt, g.total_cost(&solved.selection));
             assert!(opt <= r.heuristic_cost, "the optimum is never dearer");
         }
-        None => assert_eq!(solved.selection, heuristic, "the limit keeps the heuristic's"),
+        None => assert_eq!(
+            solved.selection, heuristic,
+            "the limit keeps the heuristic's"
+        ),
     }
     (r.heuristic_cost, r.optimum, solved.selection)
 }
