@@ -62,7 +62,7 @@ use solver::{Cost, EdgeCosts, Graph, Matrix};
 pub struct PbqpOptions {
     /// Add coalescing costs for copies (LLVM's `-pbqp-coalescing`).
     pub coalescing: bool,
-    /// Solve each round exactly ([`solver::exact`]), exploring at most
+    /// Solve each round exactly (`solver/exact.rs`), exploring at most
     /// this many search nodes; a round that reaches the limit keeps the
     /// heuristic's solution. `None`: the heuristic alone, as LLVM.
     pub exact: Option<u64>,
