@@ -258,7 +258,7 @@ fn allocate_mir(
     let (outcomes, _) = allocate_file(
         target,
         &mut file,
-        args.allocator,
+        args.allocator.allocator(),
         !args.no_check,
         false,
         1,

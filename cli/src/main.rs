@@ -284,6 +284,18 @@ struct AllocationArgs {
     /// Which allocator to run.
     #[arg(long, value_enum, default_value = "greedy")]
     allocator: AllocatorName,
+    /// With `--allocator pbqp`: solve each round's problem to the optimum
+    /// of the PBQP cost model (branch and bound over what the reductions
+    /// R0, R1, R2 leave). A round whose search reaches `--exact-limit`
+    /// keeps the heuristic's solution; standard error says which
+    /// functions were solved exactly in every round.
+    #[arg(long)]
+    exact: bool,
+    /// With `--exact`: the search nodes (options tried) each round may
+    /// explore. A count, not a time, so that the output never depends on
+    /// the machine's speed.
+    #[arg(long, value_name = "N", requires = "exact")]
+    exact_limit: Option<u64>,
     /// The .mir file to read.
     input: PathBuf,
     /// Print the wall time of each allocation pass, summed over the
@@ -302,6 +314,36 @@ struct AllocationArgs {
     /// win), as `llc -mattr=` does.
     #[arg(long)]
     mattr: Option<String>,
+}
+
+impl AllocationArgs {
+    /// The allocator the arguments ask for.
+    fn allocator(&self) -> regalloc::Allocator {
+        match (self.allocator, self.exact) {
+            (AllocatorName::Pbqp, true) => regalloc::Allocator::PbqpExact {
+                node_limit: self
+                    .exact_limit
+                    .unwrap_or(regalloc::alloc::pbqp::DEFAULT_EXACT_LIMIT),
+            },
+            (name, _) => name.allocator(),
+        }
+    }
+
+    /// `--exact` with another allocator than PBQP: the usage error.
+    fn usage_error(&self) -> Option<clap::Error> {
+        use clap::CommandFactory;
+        match self.allocator {
+            AllocatorName::Pbqp => None,
+            other if self.exact => Some(Cli::command().error(
+                clap::error::ErrorKind::ArgumentConflict,
+                format!(
+                    "`--exact` solves PBQP problems exactly: it needs `--allocator pbqp` (the allocator is {})",
+                    other.allocator().name()
+                ),
+            )),
+            _ => None,
+        }
+    }
 }
 
 #[derive(clap::Args)]
@@ -354,6 +396,9 @@ fn refuse_check_stats(_: &str) -> Result<String, String> {
 struct Outcome {
     name: String,
     stats: Option<regalloc::Stats>,
+    /// With `--exact`: whether every round of the function was solved to
+    /// its optimum within the limit.
+    exact: Option<bool>,
     /// Allocation or checker errors (or the reader's), as lines for a person.
     errors: Vec<String>,
     /// The reader rejected the function: it was neither allocated nor checked.
@@ -368,7 +413,7 @@ struct Outcome {
 fn allocate_file(
     target: &regalloc::target::TargetInfo<'_>,
     file: &mut regalloc::mir::MirFile,
-    allocator: AllocatorName,
+    allocator: regalloc::Allocator,
     check: bool,
     time_passes: bool,
     jobs: usize,
@@ -377,7 +422,7 @@ fn allocate_file(
     use regalloc::mir::FunctionDoc;
     use regalloc::{AllocContext, Options, TargetContext};
     let options = Options {
-        allocator: allocator.allocator(),
+        allocator,
         check: false,
     };
     let target = TargetContext::new(target);
@@ -448,12 +493,17 @@ fn allocate_function(
     let mut outcome = Outcome {
         name: f.name.clone(),
         stats: None,
+        exact: None,
         errors: Vec::new(),
         unread: false,
     };
     match regalloc::allocate_recorded_with_context(target, ctx, f, options) {
         Ok((stats, record)) => {
             outcome.stats = Some(stats);
+            if let regalloc::Allocator::PbqpExact { .. } = options.allocator {
+                let rounds = ctx.take_pbqp_exact_rounds();
+                outcome.exact = Some(rounds.iter().all(|r| r.optimum.is_some()));
+            }
             if check
                 && let Err(errors) = regalloc::check::check(target.target(), &original, f, &record)
             {
@@ -573,6 +623,9 @@ fn stats_record(o: &Outcome) -> String {
     if let Some(st) = &o.stats {
         fields.push(stats_fields(st));
     }
+    if let Some(solved) = o.exact {
+        fields.push(format!("\"exact\":{solved}"));
+    }
     format!("{{{}}}\n", fields.join(","))
 }
 
@@ -679,7 +732,7 @@ fn allocate_input(
     let (allocated, times) = allocate_file(
         target,
         &mut file,
-        args.allocator,
+        args.allocator(),
         check,
         args.time_passes,
         args.jobs as usize,
@@ -709,6 +762,7 @@ fn with_read_failures(file: &regalloc::mir::MirFile, allocated: Vec<Outcome>) ->
             FunctionDoc::Failed { name, error, .. } => Some(Outcome {
                 name: name.clone().unwrap_or_default(),
                 stats: None,
+                exact: None,
                 errors: vec![error.to_string()],
                 unread: true,
             }),
@@ -730,6 +784,33 @@ fn checked_line(outcomes: &[Outcome]) -> String {
         s.push_str(&format!(", {rejected} rejected"));
     }
     s
+}
+
+/// With `--exact`: how many allocated functions were solved to the
+/// optimum in every round, and which were not (their rounds that reached
+/// the limit kept the heuristic's solution).
+fn exact_line(outcomes: &[Outcome], allocator: regalloc::Allocator) -> Option<String> {
+    let regalloc::Allocator::PbqpExact { node_limit } = allocator else {
+        return None;
+    };
+    let solved: Vec<bool> = outcomes.iter().filter_map(|o| o.exact).collect();
+    let exact = solved.iter().filter(|&&s| s).count();
+    let mut line = format!(
+        "pbqp --exact: {exact}/{} functions solved exactly (every round within {node_limit} search nodes)",
+        solved.len()
+    );
+    let limited: Vec<&str> = outcomes
+        .iter()
+        .filter(|o| o.exact == Some(false))
+        .map(|o| o.name.as_str())
+        .collect();
+    if !limited.is_empty() {
+        line.push_str(&format!(
+            "; the limit was reached, and the heuristic's solution kept, in: {}",
+            limited.join(", ")
+        ));
+    }
+    Some(line)
 }
 
 fn alloc(args: &AllocArgs) -> Result<bool, Failure> {
@@ -765,6 +846,9 @@ fn alloc(args: &AllocArgs) -> Result<bool, Failure> {
     if args.check {
         say_line(&checked_line(&outcomes));
     }
+    if let Some(line) = exact_line(&outcomes, args.run.allocator()) {
+        say_line(&line);
+    }
     Ok(ok)
 }
 
@@ -794,6 +878,9 @@ fn check(args: &CheckArgs) -> Result<bool, Failure> {
         allocated.len()
     ));
     out(&verdicts);
+    if let Some(line) = exact_line(&outcomes, args.run.allocator()) {
+        say_line(&line);
+    }
     Ok(ok)
 }
 
@@ -826,11 +913,24 @@ fn main() -> ExitCode {
     }
 }
 
+/// A usage error clap's declarations cannot express: an option that only
+/// one allocator takes, given with another.
+fn usage_error(cli: &Cli) -> Option<clap::Error> {
+    match &cli.command {
+        Command::Alloc(args) => args.run.usage_error(),
+        Command::Check(args) => args.run.usage_error(),
+        _ => None,
+    }
+}
+
 /// The command line, or the exit clap's usage error or `--help` asks for;
 /// help and version text go through [`out`], so that `--help > /dev/full`
 /// fails as any other output would.
 fn parse_arguments() -> Cli {
-    match Cli::try_parse() {
+    match Cli::try_parse().and_then(|cli| match usage_error(&cli) {
+        Some(e) => Err(e),
+        None => Ok(cli),
+    }) {
         Ok(cli) => cli,
         Err(e) if e.use_stderr() => {
             say(&e.render().to_string());

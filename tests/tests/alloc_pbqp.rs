@@ -1,5 +1,8 @@
 //! The PBQP allocator on the developers' corpus: every function allocated, the result accepted by `llc-19 -verify-machineinstrs` and by the checker, spill code counted beside LLVM's own `-regalloc=pbqp`.
 //!
+//! The exact mode (`Allocator::PbqpExact`) goes through the same checker
+//! and verifier.
+//!
 //! Corpora: BPF, x86-64, AArch64 and Hexagon (`bench/out/corpus/<t>/O2`),
 //! each with the tables `regalloc_targets` generates from `targets/<t>/<t>.td`.
 //! Without `llc-19` the verifier and the LLVM comparison are skipped with a
@@ -13,6 +16,17 @@ use regalloc_tests::corpus_alloc::{assert_every_function_allocates, compare_ever
 #[test]
 fn pbqp_on_the_corpora() {
     assert_every_function_allocates(Allocator::Pbqp);
+}
+
+/// The exact mode (each round's problem solved to the optimum where the
+/// search ends within the default limit) through the same checker and
+/// verifier: its solutions differ from the heuristic's, and whatever they
+/// are, the spill rounds and clean-up stages must make correct code.
+#[test]
+fn exact_pbqp_on_the_corpora() {
+    assert_every_function_allocates(Allocator::PbqpExact {
+        node_limit: regalloc::alloc::pbqp::DEFAULT_EXACT_LIMIT,
+    });
 }
 
 /// LLVM's `-regalloc=pbqp` on the same files, counted the same way, and

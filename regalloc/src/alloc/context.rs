@@ -33,6 +33,7 @@
 use std::sync::OnceLock;
 
 use crate::alloc::fast;
+use crate::alloc::pbqp::ExactRound;
 use crate::analysis::ranges::RangeBuilder;
 use crate::target::TargetInfo;
 use crate::timing::{PassTimer, PassTimes};
@@ -92,6 +93,8 @@ pub struct AllocContext {
     pub(crate) fast: fast::Buffers,
     /// Wall time per pass, when on.
     pub(crate) timer: PassTimer,
+    /// The rounds of the last function allocated by exact PBQP.
+    pub(crate) pbqp_exact_rounds: Vec<ExactRound>,
 }
 
 impl AllocContext {
@@ -120,6 +123,15 @@ impl AllocContext {
     /// empty.
     pub fn take_pass_times(&mut self) -> PassTimes {
         self.timer.take()
+    }
+
+    /// The rounds of the last function allocated with
+    /// [`Allocator::PbqpExact`](crate::Allocator::PbqpExact) on this
+    /// context (one per solve: whether it was proven optimal, and the
+    /// model's cost of the heuristic's solution and of the optimum),
+    /// leaving none. Observed, never read by an allocator.
+    pub fn take_pbqp_exact_rounds(&mut self) -> Vec<ExactRound> {
+        std::mem::take(&mut self.pbqp_exact_rounds)
     }
 }
 

@@ -81,11 +81,21 @@ pub enum Allocator {
     /// Poletto and Sarkar's linear scan: intervals by start, spill the
     /// one whose end is furthest (the baseline LLVM replaced).
     LinearScan,
+    /// [`Allocator::Pbqp`] with each round's problem solved to its
+    /// optimum by branch and bound over what the reductions leave
+    /// (`alloc::pbqp::solver::exact`), exploring at most `node_limit`
+    /// search nodes per round; a round that reaches the limit keeps the
+    /// heuristic's solution, and
+    /// [`AllocContext::take_pbqp_exact_rounds`] says which did.
+    PbqpExact {
+        /// Search nodes per round.
+        node_limit: u64,
+    },
 }
 
 impl Allocator {
     /// The name used on command lines (`fast`, `basic`, `greedy`, `pbqp`,
-    /// `linearscan`).
+    /// `linearscan`; `pbqp-exact` for `--allocator pbqp --exact`).
     pub fn name(self) -> &'static str {
         match self {
             Allocator::Fast => "fast",
@@ -93,6 +103,7 @@ impl Allocator {
             Allocator::Greedy => "greedy",
             Allocator::Pbqp => "pbqp",
             Allocator::LinearScan => "linearscan",
+            Allocator::PbqpExact { .. } => "pbqp-exact",
         }
     }
 }
@@ -202,6 +213,13 @@ fn stages(
                 }
                 Allocator::Pbqp => pbqp::allocate(target, func, analyses, Default::default(), ctx)?,
                 Allocator::LinearScan => linear_scan::allocate(target, func, analyses, ctx)?,
+                Allocator::PbqpExact { node_limit } => {
+                    let opts = pbqp::PbqpOptions {
+                        exact: Some(node_limit),
+                        ..Default::default()
+                    };
+                    pbqp::allocate(target, func, analyses, opts, ctx)?
+                }
                 _ => greedy::allocate(target, func, analyses, Default::default(), ctx)?,
             };
             apply(target, func, decisions, Cleanup::of(allocator), ctx)?
@@ -300,7 +318,10 @@ impl Cleanup {
     /// of the pipeline). Linear scan's go through none either: a baseline
     /// measures the algorithm.
     fn of(allocator: Allocator) -> Cleanup {
-        let all = matches!(allocator, Allocator::Greedy | Allocator::Pbqp);
+        let all = matches!(
+            allocator,
+            Allocator::Greedy | Allocator::Pbqp | Allocator::PbqpExact { .. }
+        );
         Cleanup {
             hoist_spills: all,
             redundant_spills: all,

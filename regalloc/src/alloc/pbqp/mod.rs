@@ -62,13 +62,25 @@ use solver::{Cost, EdgeCosts, Graph, Matrix};
 pub struct PbqpOptions {
     /// Add coalescing costs for copies (LLVM's `-pbqp-coalescing`).
     pub coalescing: bool,
+    /// Solve each round exactly (`solver/exact.rs`), exploring at most
+    /// this many search nodes; a round that reaches the limit keeps the
+    /// heuristic's solution. `None`: the heuristic alone, as LLVM.
+    pub exact: Option<u64>,
 }
 
 impl Default for PbqpOptions {
     fn default() -> Self {
-        PbqpOptions { coalescing: true }
+        PbqpOptions {
+            coalescing: true,
+            exact: None,
+        }
     }
 }
+
+pub use solver::exact::ExactRound;
+
+/// The default limit of the exact mode, in search nodes per round.
+pub const DEFAULT_EXACT_LIMIT: u64 = 10_000;
 
 /// The least cost of spilling a register with a non-zero weight, so that
 /// the callee-saved cost (1) stays below any spill (LLVM's `MinSpillCost`).
@@ -98,6 +110,7 @@ pub(crate) fn allocate(
     let mut orders = ClassOrders::new(t, func);
     let callee_saved = callee_saved_regs(t, &orders);
     let mut spiller = Spiller::new(func);
+    ctx.pbqp_exact_rounds.clear();
     let mut to_alloc: Vec<VReg> = (0..an.intervals.vregs.len())
         .map(VReg::new)
         .filter(|&v| an.intervals.vreg(v).is_some())
@@ -125,7 +138,15 @@ pub(crate) fn allocate(
             &mut to_alloc,
             opts,
         )?;
-        let selection = std::mem::take(&mut problem.graph).solve();
+        let graph = std::mem::take(&mut problem.graph);
+        let selection = match opts.exact {
+            Some(limit) => {
+                let solved = graph.solve_exact(limit);
+                ctx.pbqp_exact_rounds.push(solved.round);
+                solved.selection
+            }
+            None => graph.solve(),
+        };
         let spills = problem.apply(&selection, &mut vrm, t);
         let spills = resolve_unspillable(t, func, &an, &problem, spills, &mut vrm)?;
         if spills.is_empty() {

@@ -32,6 +32,8 @@
 //! Costs are `f32` (LLVM's `PBQPNum`); an infinite entry forbids a pair of
 //! options, and the conservative-allocatability test counts them.
 
+pub(crate) mod exact;
+
 use std::collections::BTreeSet;
 use std::rc::Rc;
 
@@ -426,6 +428,20 @@ impl Graph {
 
     /// Reduces every node onto a stack (LLVM's `reduce`).
     fn reduce(&mut self) -> Vec<usize> {
+        self.reduce_until(true)
+    }
+
+    /// Reduces by R0, R1 and R2 alone, onto a stack, until every node
+    /// left has three edges or more: the core, which [`exact`] solves.
+    /// The nodes not on the stack are the core's; their edges join core
+    /// nodes only (a reduced node's edges were taken from its neighbours).
+    pub(crate) fn reduce_optimally(&mut self) -> Vec<usize> {
+        self.reduce_until(false)
+    }
+
+    /// Reduces nodes onto a stack: every node when `heuristic` (taking
+    /// RN when nothing else applies), else only by R0, R1 and R2.
+    fn reduce_until(&mut self, heuristic: bool) -> Vec<usize> {
         for n in 0..self.nodes.len() {
             let node = &self.nodes[n];
             self.nodes[n].state = if node.edges.len() < 3 {
@@ -444,7 +460,7 @@ impl Graph {
             lists.file(n, self.nodes[n].state);
         }
         let mut stack = Vec::with_capacity(self.nodes.len());
-        while let Some(n) = lists.next(&self.nodes) {
+        while let Some(n) = lists.next(&self.nodes, heuristic) {
             let state = self.nodes[n].state;
             self.nodes[n].state = State::None;
             stack.push(n);
@@ -542,8 +558,17 @@ impl Graph {
 
     /// Pops the stack, each node taking its cheapest option given its
     /// solved neighbours (LLVM's `backpropagate`).
-    fn back_propagate(&self, mut stack: Vec<usize>) -> Vec<usize> {
-        let mut selection = vec![usize::MAX; self.nodes.len()];
+    fn back_propagate(&self, stack: Vec<usize>) -> Vec<usize> {
+        self.back_propagate_onto(stack, vec![usize::MAX; self.nodes.len()])
+    }
+
+    /// [`Graph::back_propagate`] onto `selection`, where the nodes not on
+    /// the stack already have their options.
+    pub(crate) fn back_propagate_onto(
+        &self,
+        mut stack: Vec<usize>,
+        mut selection: Vec<usize>,
+    ) -> Vec<usize> {
         while let Some(n) = stack.pop() {
             let mut v = self.nodes[n].costs.clone();
             for &e in &self.nodes[n].edges {
@@ -563,6 +588,23 @@ impl Graph {
             selection[n] = min_index(&v);
         }
         selection
+    }
+
+    /// The total cost of `selection` (one option per node), summed in
+    /// `f64` so that two selections compare without `f32` rounding.
+    pub(crate) fn total_cost(&self, selection: &[usize]) -> f64 {
+        let nodes: f64 = self
+            .nodes
+            .iter()
+            .zip(selection)
+            .map(|(n, &s)| f64::from(n.costs[s]))
+            .sum();
+        let edges: f64 = self
+            .edges
+            .iter()
+            .map(|e| f64::from(e.costs.matrix.get(selection[e.n1], selection[e.n2])))
+            .sum();
+        nodes + edges
     }
 
     #[cfg(test)]
@@ -639,9 +681,13 @@ impl Worklists {
     /// reducible one, else a conservatively allocatable one (the
     /// smallest-numbered of either), else the one of least option-0
     /// cost, fewer edges first on ties (LLVM's `SpillCostComparator`).
-    fn next(&mut self, nodes: &[Node]) -> Option<usize> {
+    /// Without `heuristic`, only optimally reducible nodes are taken.
+    fn next(&mut self, nodes: &[Node], heuristic: bool) -> Option<usize> {
         if let Some(n) = self.optimal.pop_first() {
             return Some(n);
+        }
+        if !heuristic {
+            return None;
         }
         if let Some(n) = self.conservative.pop_first() {
             return Some(n);

@@ -2,7 +2,7 @@
 
 use super::*;
 
-const INF: Cost = Cost::INFINITY;
+pub(super) const INF: Cost = Cost::INFINITY;
 
 /// A two-register interference matrix between nodes of options
 /// `[spill, r0, r1]`: the same register twice is forbidden.
@@ -11,7 +11,7 @@ fn two_register_interference() -> Matrix {
 }
 
 /// `k` registers: the same register twice is forbidden.
-fn interference(k: usize) -> Matrix {
+pub(super) fn interference(k: usize) -> Matrix {
     let mut m = Matrix::filled(k + 1, k + 1, 0.0);
     for i in 1..=k {
         m.set(i, i, INF);
@@ -209,22 +209,22 @@ fn two_register_triangle_spills_the_cheapest() {
 }
 
 /// A small deterministic generator (xorshift64*), so that failures repeat.
-struct Rng(u64);
+pub(super) struct Rng(pub(super) u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub(super) fn next(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
         self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
     }
 
-    fn below(&mut self, n: u64) -> u64 {
+    pub(super) fn below(&mut self, n: u64) -> u64 {
         self.next() % n
     }
 
     /// A small integer cost (sums stay exact in `f32`), sometimes infinite.
-    fn cost(&mut self, inf_one_in: u64) -> Cost {
+    pub(super) fn cost(&mut self, inf_one_in: u64) -> Cost {
         if self.below(inf_one_in) == 0 {
             INF
         } else {
@@ -234,7 +234,7 @@ impl Rng {
 }
 
 /// The least total cost over every selection.
-fn brute_force(g: &Graph) -> Cost {
+pub(super) fn brute_force(g: &Graph) -> Cost {
     let lens: Vec<usize> = (0..g.len()).map(|n| g.costs(n).len()).collect();
     let mut sel = vec![0; g.len()];
     let mut best = INF;
@@ -255,7 +255,7 @@ fn brute_force(g: &Graph) -> Cost {
     }
 }
 
-fn random_graph(rng: &mut Rng) -> Graph {
+pub(super) fn random_graph(rng: &mut Rng) -> Graph {
     let mut g = Graph::new();
     let nodes = 1 + rng.below(7) as usize;
     for _ in 0..nodes {
