@@ -193,10 +193,12 @@ fn stages(
             let analyses = analyse(target, func, sub_ranges(target, allocator), ctx);
             let decisions = match allocator {
                 Allocator::Basic => {
-                    basic::allocate(target, func, analyses, Default::default(), ctx)?
+                    basic::allocate(target_context, func, analyses, Default::default(), ctx)?
                 }
-                Allocator::Pbqp => pbqp::allocate(target, func, analyses, Default::default(), ctx)?,
-                _ => greedy::allocate(target, func, analyses, Default::default(), ctx)?,
+                Allocator::Pbqp => {
+                    pbqp::allocate(target_context, func, analyses, Default::default(), ctx)?
+                }
+                _ => greedy::allocate(target_context, func, analyses, Default::default(), ctx)?,
             };
             apply(target, func, decisions, Cleanup::of(allocator), ctx)?
         }

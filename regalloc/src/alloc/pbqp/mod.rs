@@ -38,7 +38,7 @@ pub(crate) mod solver;
 
 use rustc_hash::FxHashMap;
 
-use crate::alloc::context::AllocContext;
+use crate::alloc::context::{AllocContext, TargetContext};
 use crate::analysis::Analyses;
 use crate::analysis::slots::is_debug_or_probe;
 use crate::error::AllocErrorKind;
@@ -82,12 +82,13 @@ const MAX_ROUNDS: usize = 10_000;
 /// Allocates `func`, whose analyses `an` the pipeline made, with the PBQP
 /// allocator: the decisions, for the pipeline to apply.
 pub(crate) fn allocate(
-    t: &TargetInfo<'_>,
+    target: &TargetContext<'_, '_>,
     func: &mut MachineFunction,
     mut an: Analyses,
     opts: PbqpOptions,
     ctx: &mut AllocContext,
 ) -> Result<Decisions, AllocError> {
+    let t = target.target();
     let original_insts = func.insts.len();
     let allocating = ctx.timer.scope(Pass::Allocate);
     let lanes = tracks_sub_reg_liveness(t);
@@ -95,7 +96,7 @@ pub(crate) fn allocate(
     // Only fixed ranges and call masks are asked of it: virtual registers
     // are never put in.
     let fixed = LiveRegMatrix::new(t, &an.intervals, lanes);
-    let mut orders = ClassOrders::new(t, func);
+    let mut orders = ClassOrders::new(t, target.orders(), func);
     let callee_saved = callee_saved_regs(t, &orders);
     let mut spiller = Spiller::new(func);
     let mut to_alloc: Vec<VReg> = (0..an.intervals.vregs.len())
