@@ -267,10 +267,36 @@ impl Problem {
         to_alloc.sort();
         // Nodes in register order, as LLVM's map of allowed sets is.
         nodes.sort_by_key(|n| n.0);
+        let (graph, spillable) = Problem::nodes(func, an, &nodes, &sets, callee_saved);
+        let mut problem = Problem {
+            graph,
+            vregs: nodes.iter().map(|n| n.0).collect(),
+            allowed: nodes.iter().map(|n| n.1).collect(),
+            sets,
+            spillable,
+        };
+        problem.add_interference(t, an);
+        if opts.coalescing {
+            problem.add_coalescing(func, an);
+        }
+        Ok(problem)
+    }
+
+    /// The graph's nodes, one per `(register, allowed set)` of `nodes`
+    /// (indexes into `sets`), each with its costs (spilling first, then
+    /// each allowed register, a callee-saved one costing 1), and whether
+    /// each may be spilled.
+    fn nodes(
+        func: &MachineFunction,
+        an: &Analyses,
+        nodes: &[(VReg, usize)],
+        sets: &[Vec<Reg>],
+        callee_saved: &[bool],
+    ) -> (Graph, Vec<bool>) {
         let operands = operand_counts(func);
         let mut graph = Graph::new();
         let mut spillable = Vec::with_capacity(nodes.len());
-        for &(v, set) in &nodes {
+        for &(v, set) in nodes {
             let weight = an.intervals.vreg(v).map_or(Cost::INFINITY, |iv| iv.weight);
             let weight = pbqp_weight(weight, operands.get(v.index()).copied().unwrap_or(0));
             let spill = if weight == 0.0 {
@@ -290,18 +316,7 @@ impl Problem {
             graph.add_node(costs);
             spillable.push(weight.is_finite());
         }
-        let mut problem = Problem {
-            graph,
-            vregs: nodes.iter().map(|n| n.0).collect(),
-            allowed: nodes.iter().map(|n| n.1).collect(),
-            sets,
-            spillable,
-        };
-        problem.add_interference(t, an);
-        if opts.coalescing {
-            problem.add_coalescing(func, an);
-        }
-        Ok(problem)
+        (graph, spillable)
     }
 
     /// Interference edges between every two nodes whose live ranges
