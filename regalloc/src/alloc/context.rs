@@ -34,6 +34,7 @@ use std::sync::OnceLock;
 
 use crate::alloc::fast;
 use crate::alloc::pbqp::ExactRound;
+use crate::alloc::order::TargetOrders;
 use crate::analysis::ranges::RangeBuilder;
 use crate::target::TargetInfo;
 use crate::timing::{PassTimer, PassTimes};
@@ -44,9 +45,13 @@ use crate::timing::{PassTimer, PassTimes};
 /// reference, or in an `Arc`).
 pub struct TargetContext<'a, 't> {
     target: &'a TargetInfo<'t>,
+    /// Every allocator's base allocation orders, per combination of the
+    /// function facts they depend on (`order.rs`), made when first asked
+    /// for.
+    orders: OnceLock<TargetOrders>,
     /// The fast allocator's tables (register units, call opcodes, reserved
-    /// registers and allocation orders per combination of function facts),
-    /// made when the fast allocator first runs.
+    /// registers per combination of function facts), made when the fast
+    /// allocator first runs.
     fast: OnceLock<fast::TargetTables>,
 }
 
@@ -56,6 +61,7 @@ impl<'a, 't> TargetContext<'a, 't> {
     pub fn new(target: &'a TargetInfo<'t>) -> TargetContext<'a, 't> {
         TargetContext {
             target,
+            orders: OnceLock::new(),
             fast: OnceLock::new(),
         }
     }
@@ -63,6 +69,11 @@ impl<'a, 't> TargetContext<'a, 't> {
     /// The target's tables.
     pub fn target(&self) -> &'a TargetInfo<'t> {
         self.target
+    }
+
+    /// The base allocation orders, made on the first call.
+    pub(crate) fn orders(&self) -> &TargetOrders {
+        self.orders.get_or_init(|| TargetOrders::new(self.target))
     }
 
     /// The fast allocator's tables, made on the first call.
@@ -76,6 +87,7 @@ impl std::fmt::Debug for TargetContext<'_, '_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TargetContext")
             .field("target", &self.target.name)
+            .field("orders_made", &self.orders.get().is_some())
             .field("fast_tables_made", &self.fast.get().is_some())
             .finish()
     }

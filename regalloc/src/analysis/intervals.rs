@@ -3,7 +3,9 @@
 use super::cfg::Cfg;
 use super::ranges::{Access, LiveRange, RangeBuilder};
 use super::slots::{SlotIndex, SlotIndexes, is_debug_or_probe};
-use crate::ir::{Block, Inst, MachineFunction, Operand, RegFlags, RegMask, RegRef, VReg};
+use crate::ir::{
+    Block, Inst, MachineFunction, Operand, RegFlags, RegMask, RegOperand, RegRef, VReg,
+};
 use crate::target::{LaneMask, Reg, RegUnit, TargetInfo};
 
 /// The live range of the lanes `lanes` of a virtual register.
@@ -146,6 +148,280 @@ impl VAccess {
             self.use_lanes |= lanes;
         }
     }
+}
+
+/// What step 1 of [`LiveIntervals::with_users`] finds in the code, in
+/// layout order: per instruction, each virtual register once (its
+/// operands there folded into one access), each register unit read or
+/// written once, and each register mask.
+struct CodeAccesses {
+    /// (register, instruction, block, slot, access). One vector for the
+    /// function instead of one per register (tens of thousands of small
+    /// vectors growing one push at a time).
+    vregs: Vec<(VReg, Inst, Block, SlotIndex, VAccess)>,
+    /// Register unit accesses the same way.
+    units: Vec<(RegUnit, Access)>,
+    /// Per virtual register: some operand names a sub-register of it.
+    has_sub: Vec<bool>,
+    /// Register masks of calls, in order.
+    regmasks: Vec<RegMaskSlot>,
+}
+
+/// Step 1 of [`LiveIntervals::with_users`]: every access of `f`'s code
+/// (debug instructions and debug uses aside); `untracked` is the per-unit
+/// cache of [`untracked_cached`].
+fn gather_accesses(
+    t: &TargetInfo<'_>,
+    f: &MachineFunction,
+    slots: &SlotIndexes,
+    untracked: &mut [u8],
+) -> CodeAccesses {
+    let nv = f.vregs.len();
+    // Room for two accesses an instruction, so that it rarely grows.
+    let mut vflat: Vec<(VReg, Inst, Block, SlotIndex, VAccess)> =
+        Vec::with_capacity(2 * f.insts.len());
+    let mut uflat: Vec<(RegUnit, Access)> = Vec::with_capacity(f.insts.len());
+    let mut has_sub = vec![false; nv];
+    let mut regmasks = Vec::new();
+    let mut per_inst_v: Vec<(VReg, VAccess)> = Vec::new();
+    let mut per_inst_u: Vec<(RegUnit, Access)> = Vec::new();
+    for (b, bd) in f.blocks.iter().enumerate() {
+        let block = Block::new(b);
+        for &i in &bd.insts {
+            let Some(inst) = f.insts.get(i.index()) else {
+                continue;
+            };
+            if is_debug_or_probe(inst.op) {
+                continue;
+            }
+            let Some(at) = slots.inst(i) else { continue };
+            per_inst_v.clear();
+            per_inst_u.clear();
+            for o in &inst.operands {
+                match o {
+                    Operand::RegMask(m) => regmasks.push(RegMaskSlot {
+                        at: at.reg_slot(false),
+                        mask: m.clone(),
+                    }),
+                    Operand::Reg(r) if !r.flags.has(RegFlags::DEBUG_USE) => match r.reg {
+                        RegRef::Virt(v) if v.index() < nv => {
+                            if r.sub.is_some() {
+                                has_sub[v.index()] = true;
+                            }
+                            note_vreg_access(t, f, &mut per_inst_v, v, r);
+                        }
+                        RegRef::Phys(p) if p.index() < t.regs.len() => {
+                            let p = phys_operand_reg(t, p, r.sub);
+                            note_unit_accesses(t, &mut per_inst_u, untracked, p, r, block, at);
+                        }
+                        _ => {}
+                    },
+                    _ => {}
+                }
+            }
+            for &(v, a) in &per_inst_v {
+                vflat.push((v, i, block, at, a));
+            }
+            uflat.extend(per_inst_u.iter().filter(|(_, a)| a.reads || a.writes));
+        }
+    }
+    CodeAccesses {
+        vregs: vflat,
+        units: uflat,
+        has_sub,
+        regmasks,
+    }
+}
+
+/// Folds operand `r` of virtual register `v` into the instruction's
+/// access of `v` in `per_inst` (added when it is the first).
+fn note_vreg_access(
+    t: &TargetInfo<'_>,
+    f: &MachineFunction,
+    per_inst: &mut Vec<(VReg, VAccess)>,
+    v: VReg,
+    r: &RegOperand,
+) {
+    let k = match per_inst.iter().position(|e| e.0 == v) {
+        Some(k) => k,
+        None => {
+            per_inst.push((v, VAccess::default()));
+            per_inst.len() - 1
+        }
+    };
+    per_inst[k].1.add(t, vreg_lanes(t, f, v), r);
+}
+
+/// Folds operand `r`, naming physical register `p`, into the
+/// instruction's access of each unit of `p` in `per_inst` (added when it
+/// is the first): a definition writes, a use reads unless it is `undef`
+/// or the unit is untracked (`untracked`, see [`untracked_cached`]).
+fn note_unit_accesses(
+    t: &TargetInfo<'_>,
+    per_inst: &mut Vec<(RegUnit, Access)>,
+    untracked: &mut [u8],
+    p: Reg,
+    r: &RegOperand,
+    block: Block,
+    at: SlotIndex,
+) {
+    let def = r.is_def();
+    let undef = r.flags.has(RegFlags::UNDEF);
+    let ec = r.flags.has(RegFlags::EARLY_CLOBBER);
+    for &u in t.units(p) {
+        let k = match per_inst.iter().position(|e| e.0 == u) {
+            Some(k) => k,
+            None => {
+                per_inst.push((
+                    u,
+                    Access {
+                        block,
+                        at,
+                        reads: false,
+                        writes: false,
+                        early_clobber: false,
+                    },
+                ));
+                per_inst.len() - 1
+            }
+        };
+        let a = &mut per_inst[k].1;
+        if def {
+            a.writes = true;
+            a.early_clobber |= ec;
+        } else if !undef && !untracked_cached(t, untracked, u) {
+            a.reads = true;
+        }
+    }
+}
+
+/// Step 2 of [`LiveIntervals::with_users`]: each virtual register's
+/// interval from its accesses `vflat` (see [`CodeAccesses`]), and the
+/// instructions accessing it.
+// The same separate inputs as `build_interval`'s, and the accesses.
+#[allow(clippy::too_many_arguments)]
+fn vreg_intervals(
+    t: &TargetInfo<'_>,
+    f: &MachineFunction,
+    cfg: &Cfg,
+    slots: &SlotIndexes,
+    vflat: Vec<(VReg, Inst, Block, SlotIndex, VAccess)>,
+    has_sub: &[bool],
+    sub_ranges: bool,
+    rb: &mut RangeBuilder,
+) -> (Vec<Option<LiveInterval>>, Users) {
+    let nv = f.vregs.len();
+    let mut vregs = Vec::with_capacity(nv);
+    // The builder's list of accesses: grown once, not once a function.
+    let mut acc = rb.take_accesses();
+    // A counting sort by register, stable: each register's accesses stay
+    // in layout order.
+    let mut vstart = vec![0usize; nv + 1];
+    for a in &vflat {
+        vstart[a.0.index() + 1] += 1;
+    }
+    for v in 0..nv {
+        vstart[v + 1] += vstart[v];
+    }
+    let mut vacc: Vec<(Block, SlotIndex, VAccess)> =
+        vec![(Block::new(0), SlotIndex(0), VAccess::default()); vflat.len()];
+    // The same order for the spill weights: each register's
+    // instructions with their blocks.
+    let mut users: Vec<(Inst, Block)> = vec![(Inst::new(0), Block::new(0)); vflat.len()];
+    let mut next = vstart.clone();
+    for &(v, i, block, at, a) in &vflat {
+        vacc[next[v.index()]] = (block, at, a);
+        users[next[v.index()]] = (i, block);
+        next[v.index()] += 1;
+    }
+    drop(vflat);
+    for v in 0..nv {
+        let list = &vacc[vstart[v]..vstart[v + 1]];
+        if list.is_empty() {
+            vregs.push(None);
+            continue;
+        }
+        let vr = VReg::new(v);
+        let all = vreg_lanes(t, f, vr);
+        vregs.push(Some(build_interval(
+            rb, cfg, slots, vr, all, list, has_sub[v], sub_ranges, &mut acc,
+        )));
+    }
+    rb.keep_accesses(acc);
+    (
+        vregs,
+        Users {
+            start: vstart,
+            list: users,
+        },
+    )
+}
+
+/// Per register unit of `f`'s target, the blocks it is live into (each
+/// once, in block order), untracked units aside (`untracked`, see
+/// [`untracked_cached`]).
+fn unit_live_in_starts(
+    t: &TargetInfo<'_>,
+    f: &MachineFunction,
+    untracked: &mut [u8],
+) -> Vec<Vec<Block>> {
+    let mut unit_starts: Vec<Vec<Block>> = vec![Vec::new(); t.units.len()];
+    for (b, bd) in f.blocks.iter().enumerate() {
+        for li in &bd.live_ins {
+            if li.reg.index() >= t.regs.len() {
+                continue;
+            }
+            for &u in t.units(li.reg) {
+                if !untracked_cached(t, untracked, u)
+                    && unit_starts[u.index()].last() != Some(&Block::new(b))
+                {
+                    unit_starts[u.index()].push(Block::new(b));
+                }
+            }
+        }
+    }
+    unit_starts
+}
+
+/// Step 3 of [`LiveIntervals::with_users`]: each register unit's range
+/// from its accesses `uflat` (see [`CodeAccesses`]) and the blocks it is
+/// live into (`unit_starts`, by unit).
+fn unit_ranges(
+    cfg: &Cfg,
+    slots: &SlotIndexes,
+    uflat: &[(RegUnit, Access)],
+    unit_starts: &[Vec<Block>],
+    rb: &mut RangeBuilder,
+) -> Vec<(LiveRange, Vec<Block>)> {
+    let nu = unit_starts.len();
+    // The unit accesses by unit, stable (a counting sort, as for the
+    // virtual registers).
+    let mut ustart = vec![0usize; nu + 1];
+    for a in uflat {
+        ustart[a.0.index() + 1] += 1;
+    }
+    for u in 0..nu {
+        ustart[u + 1] += ustart[u];
+    }
+    let mut uacc: Vec<Access> = Vec::with_capacity(uflat.len());
+    if let Some(&(_, first)) = uflat.first() {
+        uacc.resize(uflat.len(), first);
+    }
+    let mut next = ustart.clone();
+    for &(u, a) in uflat {
+        uacc[next[u.index()]] = a;
+        next[u.index()] += 1;
+    }
+    (0..nu)
+        .map(|u| {
+            let list = &uacc[ustart[u]..ustart[u + 1]];
+            if list.is_empty() && unit_starts[u].is_empty() {
+                (LiveRange::default(), Vec::new())
+            } else {
+                rb.build(cfg, slots, list, &unit_starts[u])
+            }
+        })
+        .collect()
 }
 
 /// The interval of `v` from its accesses (in layout order, several
@@ -314,185 +590,23 @@ impl LiveIntervals {
         rb: &mut RangeBuilder,
     ) -> (LiveIntervals, Users) {
         let slots = SlotIndexes::new(f);
-        let nv = f.vregs.len();
-        let nu = t.units.len();
-        // Every virtual register access in layout order, sorted by register
-        // below: one vector for the function instead of one per register
-        // (tens of thousands of small vectors growing one push at a time).
-        // Room for two accesses an instruction, so that it rarely grows.
-        let mut vflat: Vec<(VReg, Inst, Block, SlotIndex, VAccess)> =
-            Vec::with_capacity(2 * f.insts.len());
-        // Register unit accesses the same way, sorted by unit below.
-        let mut uflat: Vec<(RegUnit, Access)> = Vec::with_capacity(f.insts.len());
-        let mut has_sub = vec![false; nv];
-        let mut regmasks = Vec::new();
-        let mut per_inst_v: Vec<(VReg, VAccess)> = Vec::new();
-        let mut per_inst_u: Vec<(RegUnit, Access)> = Vec::new();
-        // Per unit, once: asked for every unit of every physical operand.
         // Per unit, whether it is untracked, found when first asked: a
         // function names few of a target's units.
-        let mut untracked = vec![0u8; nu];
-        for (b, bd) in f.blocks.iter().enumerate() {
-            let block = Block::new(b);
-            for &i in &bd.insts {
-                let Some(inst) = f.insts.get(i.index()) else {
-                    continue;
-                };
-                if is_debug_or_probe(inst.op) {
-                    continue;
-                }
-                let Some(at) = slots.inst(i) else { continue };
-                per_inst_v.clear();
-                per_inst_u.clear();
-                for o in &inst.operands {
-                    match o {
-                        Operand::RegMask(m) => regmasks.push(RegMaskSlot {
-                            at: at.reg_slot(false),
-                            mask: m.clone(),
-                        }),
-                        Operand::Reg(r) => {
-                            if r.flags.has(RegFlags::DEBUG_USE) {
-                                continue;
-                            }
-                            let def = r.is_def();
-                            let undef = r.flags.has(RegFlags::UNDEF);
-                            let ec = r.flags.has(RegFlags::EARLY_CLOBBER);
-                            match r.reg {
-                                RegRef::Virt(v) if v.index() < nv => {
-                                    if r.sub.is_some() {
-                                        has_sub[v.index()] = true;
-                                    }
-                                    let k = match per_inst_v.iter().position(|e| e.0 == v) {
-                                        Some(k) => k,
-                                        None => {
-                                            per_inst_v.push((v, VAccess::default()));
-                                            per_inst_v.len() - 1
-                                        }
-                                    };
-                                    per_inst_v[k].1.add(t, vreg_lanes(t, f, v), r);
-                                }
-                                RegRef::Phys(p) if p.index() < t.regs.len() => {
-                                    let p = phys_operand_reg(t, p, r.sub);
-                                    for &u in t.units(p) {
-                                        let k = match per_inst_u.iter().position(|e| e.0 == u) {
-                                            Some(k) => k,
-                                            None => {
-                                                per_inst_u.push((
-                                                    u,
-                                                    Access {
-                                                        block,
-                                                        at,
-                                                        reads: false,
-                                                        writes: false,
-                                                        early_clobber: false,
-                                                    },
-                                                ));
-                                                per_inst_u.len() - 1
-                                            }
-                                        };
-                                        let a = &mut per_inst_u[k].1;
-                                        if def {
-                                            a.writes = true;
-                                            a.early_clobber |= ec;
-                                        } else if !undef && !untracked_cached(t, &mut untracked, u)
-                                        {
-                                            a.reads = true;
-                                        }
-                                    }
-                                }
-                                _ => {}
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-                for &(v, a) in &per_inst_v {
-                    vflat.push((v, i, block, at, a));
-                }
-                uflat.extend(per_inst_u.iter().filter(|(_, a)| a.reads || a.writes));
-            }
-        }
+        let mut untracked = vec![0u8; t.units.len()];
+        // 1. Every access of the code, in layout order.
+        let CodeAccesses {
+            vregs: vflat,
+            units: uflat,
+            has_sub,
+            regmasks,
+        } = gather_accesses(t, f, &slots, &mut untracked);
         rb.reserve_blocks(cfg.num_blocks());
-        let mut vregs = Vec::with_capacity(nv);
-        // The builder's list of accesses: grown once, not once a function.
-        let mut acc = rb.take_accesses();
-        // A counting sort by register, stable: each register's accesses stay
-        // in layout order.
-        let mut vstart = vec![0usize; nv + 1];
-        for a in &vflat {
-            vstart[a.0.index() + 1] += 1;
-        }
-        for v in 0..nv {
-            vstart[v + 1] += vstart[v];
-        }
-        let mut vacc: Vec<(Block, SlotIndex, VAccess)> =
-            vec![(Block::new(0), SlotIndex(0), VAccess::default()); vflat.len()];
-        // The same order for the spill weights: each register's
-        // instructions with their blocks.
-        let mut users: Vec<(Inst, Block)> = vec![(Inst::new(0), Block::new(0)); vflat.len()];
-        let mut next = vstart.clone();
-        for &(v, i, block, at, a) in &vflat {
-            vacc[next[v.index()]] = (block, at, a);
-            users[next[v.index()]] = (i, block);
-            next[v.index()] += 1;
-        }
-        drop(vflat);
-        for v in 0..nv {
-            let list = &vacc[vstart[v]..vstart[v + 1]];
-            if list.is_empty() {
-                vregs.push(None);
-                continue;
-            }
-            let vr = VReg::new(v);
-            let all = vreg_lanes(t, f, vr);
-            vregs.push(Some(build_interval(
-                rb, cfg, &slots, vr, all, list, has_sub[v], sub_ranges, &mut acc,
-            )));
-        }
-        rb.keep_accesses(acc);
-        let mut unit_starts: Vec<Vec<Block>> = vec![Vec::new(); nu];
-        for (b, bd) in f.blocks.iter().enumerate() {
-            for li in &bd.live_ins {
-                if li.reg.index() >= t.regs.len() {
-                    continue;
-                }
-                for &u in t.units(li.reg) {
-                    if !untracked_cached(t, &mut untracked, u)
-                        && unit_starts[u.index()].last() != Some(&Block::new(b))
-                    {
-                        unit_starts[u.index()].push(Block::new(b));
-                    }
-                }
-            }
-        }
-        // The unit accesses by unit, stable (a counting sort, as for the
-        // virtual registers above).
-        let mut ustart = vec![0usize; nu + 1];
-        for a in &uflat {
-            ustart[a.0.index() + 1] += 1;
-        }
-        for u in 0..nu {
-            ustart[u + 1] += ustart[u];
-        }
-        let mut uacc: Vec<Access> = Vec::with_capacity(uflat.len());
-        if let Some(&(_, first)) = uflat.first() {
-            uacc.resize(uflat.len(), first);
-        }
-        let mut next = ustart.clone();
-        for &(u, a) in &uflat {
-            uacc[next[u.index()]] = a;
-            next[u.index()] += 1;
-        }
-        let units = (0..nu)
-            .map(|u| {
-                let list = &uacc[ustart[u]..ustart[u + 1]];
-                if list.is_empty() && unit_starts[u].is_empty() {
-                    (LiveRange::default(), Vec::new())
-                } else {
-                    rb.build(cfg, &slots, list, &unit_starts[u])
-                }
-            })
-            .collect();
+        // 2. The virtual registers' intervals, and their users.
+        let (vregs, users) = vreg_intervals(t, f, cfg, &slots, vflat, &has_sub, sub_ranges, rb);
+        // 3. The register units' ranges, from their accesses and the
+        // blocks' live-ins.
+        let unit_starts = unit_live_in_starts(t, f, &mut untracked);
+        let units = unit_ranges(cfg, &slots, &uflat, &unit_starts, rb);
         (
             LiveIntervals::stamped(LiveIntervals {
                 slots,
@@ -503,10 +617,7 @@ impl LiveIntervals {
                 sub_ranges,
                 last_generation: 0,
             }),
-            Users {
-                start: vstart,
-                list: users,
-            },
+            users,
         )
     }
 

@@ -286,23 +286,7 @@ impl<'a, 't> BodyReader<'a, 't> {
                         .expect("grammar lists only known flags")
                         .0
                 }
-                Rule::opcode => {
-                    let name = p.as_str();
-                    data.op = match self.names.opcode(name) {
-                        Some(o) => Op::Target(o),
-                        None => match Generic::from_name(name) {
-                            Some(g) => Op::Generic(g),
-                            None => {
-                                tracing::debug!(
-                                    function = %self.func.name,
-                                    opcode = name,
-                                    "opcode not in the target's description: allocated by its operands"
-                                );
-                                Op::Unknown(UnknownOp::new(name))
-                            }
-                        },
-                    };
-                }
+                Rule::opcode => data.op = self.opcode(p.as_str()),
                 Rule::inst_attr => {
                     let mut it = p.into_inner();
                     let name_pair = it.next().expect("attribute name");
@@ -351,8 +335,40 @@ impl<'a, 't> BodyReader<'a, 't> {
         if !attrs.is_empty() {
             data.attrs = Some(Box::new(attrs));
         }
-        // Ties from the description first (MIR does not print them), then
-        // explicit `(tied-def N)` ones, as LLVM's parser does.
+        self.tie_operands(&mut data, explicit_ties)?;
+        self.verify(&pair, &data)?;
+        Ok(data)
+    }
+
+    /// The operation named `name`: the target's opcode, else a generic
+    /// one, else an opcode the description lacks (allocated by its
+    /// operands).
+    fn opcode(&self, name: &str) -> Op {
+        match self.names.opcode(name) {
+            Some(o) => Op::Target(o),
+            None => match Generic::from_name(name) {
+                Some(g) => Op::Generic(g),
+                None => {
+                    tracing::debug!(
+                        function = %self.func.name,
+                        opcode = name,
+                        "opcode not in the target's description: allocated by its operands"
+                    );
+                    Op::Unknown(UnknownOp::new(name))
+                }
+            },
+        }
+    }
+
+    /// Ties `data`'s operands: those its description ties first (MIR does
+    /// not print them), then the explicit `(tied-def N)` ones
+    /// (`explicit_ties`: operand, the definition it names, where it was
+    /// written), as LLVM's parser does.
+    fn tie_operands(
+        &self,
+        data: &mut InstData,
+        explicit_ties: Vec<(usize, usize, Pair<'_, Rule>)>,
+    ) -> Result<(), Located> {
         if let Op::Target(o) = data.op {
             let desc = self.target.instr(o);
             let explicit_count = data
@@ -385,8 +401,7 @@ impl<'a, 't> BodyReader<'a, 't> {
             }
             tie(&mut data.operands, d, k);
         }
-        self.verify(&pair, &data)?;
-        Ok(data)
+        Ok(())
     }
 
     /// Holds the instruction just read (the next to be added to the
@@ -412,6 +427,22 @@ impl<'a, 't> BodyReader<'a, 't> {
             },
         )
         .map_err(|p| problem_at(pair, p))
+    }
+
+    /// A `<regmask $r ...>` operand: the registers it lists.
+    fn custom_mask(&self, p: &Pair<'_, Rule>) -> Result<Operand, Located> {
+        let inner = &p.as_str()["<regmask".len()..p.as_str().len() - 1];
+        let mut regs = Vec::new();
+        for name in inner.split_whitespace() {
+            let Some(reg) = name.strip_prefix('$').and_then(|n| self.names.reg(n)) else {
+                return Err(loc(
+                    p,
+                    format!("unknown physical register '{name}' in register mask"),
+                ));
+            };
+            regs.push(reg);
+        }
+        Ok(Operand::RegMask(RegMask::Custom(regs)))
     }
 
     /// Reads an operand; returns it and the `tied-def` index it names, if any.
@@ -460,14 +491,7 @@ impl<'a, 't> BodyReader<'a, 't> {
                             loc(&p, format!("use of undefined jump table '%jump-table.{n}'"))
                         })?)
                     };
-                    result = Some((
-                        Operand::Symbol(SymbolOperand {
-                            sym,
-                            offset: 0,
-                            target_flags: None,
-                        }),
-                        None,
-                    ));
+                    result = Some((symbol_operand(sym), None));
                 }
                 Rule::global | Rule::external => {
                     let name: Box<str> = p.as_str()[1..].into();
@@ -476,14 +500,7 @@ impl<'a, 't> BodyReader<'a, 't> {
                     } else {
                         Symbol::External(name)
                     };
-                    result = Some((
-                        Operand::Symbol(SymbolOperand {
-                            sym,
-                            offset: 0,
-                            target_flags: None,
-                        }),
-                        None,
-                    ));
+                    result = Some((symbol_operand(sym), None));
                 }
                 Rule::subreg_imm => {
                     let n = p.clone().into_inner().next().expect("sub-register name");
@@ -496,21 +513,7 @@ impl<'a, 't> BodyReader<'a, 't> {
                         .map_err(|_| loc(&p, "integer literal out of range"))?;
                     result = Some((Operand::Imm(v), None));
                 }
-                Rule::custom_mask => {
-                    let inner = &p.as_str()["<regmask".len()..p.as_str().len() - 1];
-                    let mut regs = Vec::new();
-                    for name in inner.split_whitespace() {
-                        let Some(reg) = name.strip_prefix('$').and_then(|n| self.names.reg(n))
-                        else {
-                            return Err(loc(
-                                &p,
-                                format!("unknown physical register '{name}' in register mask"),
-                            ));
-                        };
-                        regs.push(reg);
-                    }
-                    result = Some((Operand::RegMask(RegMask::Custom(regs)), None));
-                }
+                Rule::custom_mask => result = Some((self.custom_mask(&p)?, None)),
                 Rule::named_mask => match self.names.callee_saved(p.as_str()) {
                     Some(s) => result = Some((Operand::RegMask(RegMask::Named(s)), None)),
                     None => {
@@ -844,5 +847,15 @@ fn describe(r: &Rule) -> Option<&'static str> {
         Rule::EOI => "end of body",
         Rule::eol | Rule::eob => "end of line",
         _ => return None,
+    })
+}
+
+/// An operand naming `sym`, without offset or target flags (an offset and
+/// flags written after it are set on it later).
+fn symbol_operand(sym: Symbol) -> Operand {
+    Operand::Symbol(SymbolOperand {
+        sym,
+        offset: 0,
+        target_flags: None,
     })
 }

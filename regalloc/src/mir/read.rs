@@ -158,18 +158,7 @@ impl FunctionReader<'_, '_> {
         };
         let lines: Vec<&str> = self.doc.text.split_inclusive('\n').collect();
         // The last key's verbatim text stops at the document end marker.
-        let end_line = lines
-            .iter()
-            .rposition(|l| l.trim_end() == "...")
-            .map_or(lines.len() + 1, |i| i + 1);
-        if let Some(k) = (end_line..lines.len()).find(|&k| !lines[k].trim().is_empty()) {
-            let col = lines[k].len() - lines[k].trim_start().len() + 1;
-            return Err(self.err(
-                k + 1,
-                col,
-                "text after the document's end '...' (a function document starts with '---')",
-            ));
-        }
+        let end_line = self.end_line(&lines)?;
         let mut f = MachineFunction::default();
         let mut body = None;
         let mut jump_tables = None;
@@ -248,6 +237,25 @@ impl FunctionReader<'_, '_> {
         }
         vregs.finish(&mut f);
         Ok(f)
+    }
+
+    /// The line (1-based) of the document's end marker `...` among
+    /// `lines` (one past the last line without one); text after it is an
+    /// error.
+    fn end_line(&self, lines: &[&str]) -> Result<usize, MirError> {
+        let end_line = lines
+            .iter()
+            .rposition(|l| l.trim_end() == "...")
+            .map_or(lines.len() + 1, |i| i + 1);
+        if let Some(k) = (end_line..lines.len()).find(|&k| !lines[k].trim().is_empty()) {
+            let col = lines[k].len() - lines[k].trim_start().len() + 1;
+            return Err(self.err(
+                k + 1,
+                col,
+                "text after the document's end '...' (a function document starts with '---')",
+            ));
+        }
+        Ok(end_line)
     }
 
     fn seq<'n>(&self, n: &'n YNode, what: &str) -> Result<&'n [YNode], MirError> {

@@ -209,18 +209,20 @@ fn stages(
             let analyses = analyse(target, func, sub_ranges(target, allocator), ctx);
             let decisions = match allocator {
                 Allocator::Basic => {
-                    basic::allocate(target, func, analyses, Default::default(), ctx)?
+                    basic::allocate(target_context, func, analyses, Default::default(), ctx)?
                 }
-                Allocator::Pbqp => pbqp::allocate(target, func, analyses, Default::default(), ctx)?,
-                Allocator::LinearScan => linear_scan::allocate(target, func, analyses, ctx)?,
+                Allocator::Pbqp => {
+                    pbqp::allocate(target_context, func, analyses, Default::default(), ctx)?
+                }
+                Allocator::LinearScan => linear_scan::allocate(target_context, func, analyses, ctx)?,
                 Allocator::PbqpExact { node_limit } => {
                     let opts = pbqp::PbqpOptions {
                         exact: Some(node_limit),
                         ..Default::default()
                     };
-                    pbqp::allocate(target, func, analyses, opts, ctx)?
+                    pbqp::allocate(target_context, func, analyses, opts, ctx)?
                 }
-                _ => greedy::allocate(target, func, analyses, Default::default(), ctx)?,
+                _ => greedy::allocate(target_context, func, analyses, Default::default(), ctx)?,
             };
             apply(target, func, decisions, Cleanup::of(allocator), ctx)?
         }

@@ -20,7 +20,7 @@
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
-use crate::alloc::context::AllocContext;
+use crate::alloc::context::{AllocContext, TargetContext};
 use crate::analysis::{Analyses, LiveInterval, LiveRange};
 use crate::ir::{IndexVec, MachineFunction, VReg};
 use crate::target::{Reg, RegClass, TargetInfo};
@@ -85,16 +85,18 @@ impl Ord for Entry {
 /// Allocates `func`, whose analyses `an` the pipeline made, with the
 /// basic allocator: the decisions, for the pipeline to apply.
 pub(crate) fn allocate(
-    t: &TargetInfo<'_>,
+    target: &TargetContext<'_, '_>,
     func: &mut MachineFunction,
     mut an: Analyses,
     opts: BasicOptions,
     ctx: &mut AllocContext,
 ) -> Result<Decisions, AllocError> {
+    let t = target.target();
     let original_insts = func.insts.len();
     let allocating = ctx.timer.scope(Pass::Allocate);
     let lanes = tracks_sub_reg_liveness(t);
-    let mut basic = Basic::new(t, func, &an, lanes, opts);
+    let orders = ClassOrders::new(t, target.orders(), func);
+    let mut basic = Basic::new(t, func, &an, orders, lanes, opts);
     while let Some(Entry { vreg: v, .. }) = basic.queue.pop() {
         basic.allocate_one(t, func, &mut an, v)?;
     }
@@ -126,18 +128,18 @@ struct Basic {
 }
 
 impl Basic {
-    /// The state before allocating `func`: every register with an
-    /// interval queued.
+    /// The state before allocating `func` with base orders `orders`:
+    /// every register with an interval queued.
     fn new(
         t: &TargetInfo<'_>,
         func: &MachineFunction,
         an: &Analyses,
+        orders: ClassOrders,
         lanes: bool,
         opts: BasicOptions,
     ) -> Basic {
         let vrm = VirtRegMap::new(func.vregs.len());
         let matrix = LiveRegMatrix::new(t, &an.intervals, lanes);
-        let orders = ClassOrders::new(t, func);
         let spiller = Spiller::new(func);
         let mut queue = BinaryHeap::new();
         for (v, iv) in an.intervals.vregs.iter().enumerate() {

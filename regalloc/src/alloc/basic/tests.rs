@@ -116,7 +116,7 @@ body: |
 fn callee_saved_registers_come_last_and_reserved_never() {
     let t = bpf();
     let f = read(&pressure(1, "%{}:gpr = MOV_ri {c}", 1));
-    let mut orders = ClassOrders::new(t, &f);
+    let orders = ClassOrders::new(t, &crate::alloc::order::TargetOrders::new(t), &f);
     let gpr = t.find_class("gpr").unwrap();
     let names: Vec<String> = orders
         .base(t, gpr)

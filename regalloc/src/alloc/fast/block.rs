@@ -19,8 +19,9 @@ mod inst;
 mod operands;
 mod spill;
 mod walk;
-use super::cache::{FpTables, INLINE_UNITS, RegUnits, Scratch, Tables, Variant};
+use super::cache::{FpTables, INLINE_UNITS, RegUnits, Scratch, Tables};
 use super::prepare::{Facts, VState};
+use crate::alloc::order::OrderVariant;
 
 /// Unit state: nothing lives here.
 const FREE: u32 = u32::MAX;
@@ -173,12 +174,12 @@ impl<'t, 'a> Fast<'t, 'a> {
         mut f: Facts,
         tables: &'t Tables,
         reserving: &'t FpTables,
-        variant: &'t Variant,
+        variant: &'t OrderVariant,
         scratch: &mut Scratch,
     ) -> Self {
         let v = std::mem::take(&mut f.v);
         let reserved = &reserving.reserved;
-        let orders = &variant.orders;
+        let orders = variant.orders();
         let ni = func.insts.len();
         let nu = t.units.len();
         // `unit_state` is reset at every block's start; `used` keeps its

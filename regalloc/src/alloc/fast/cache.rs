@@ -1,8 +1,9 @@
-//! What the fast allocator derives from a target's tables alone (reserved and constant registers, allocation orders, the units each call mask clobbers), made once per target and shared by every thread, and the buffers one function's allocation leaves for the next.
+//! What the fast allocator derives from a target's tables alone (reserved and constant registers, the units each call mask clobbers), made once per target and shared by every thread, and the buffers one function's allocation leaves for the next.
 //!
 //! Every function used to work these out again: a loop over every register
-//! for the constant ones, one over every class for the orders, one over
-//! every unit for a call's clobbers. For a function of twenty instructions
+//! for the constant ones, one over every unit for a call's clobbers. (The
+//! allocation orders, which the other allocators read too, are built and
+//! kept by `order.rs`'s `TargetOrders`.) For a function of twenty instructions
 //! that was most of its time. They depend only on the target and on a few
 //! facts about the function (whether it keeps a frame pointer, needs a base
 //! pointer, makes calls, which callee-saved set it follows), so they are
@@ -16,10 +17,7 @@
 
 use std::sync::{Arc, OnceLock, RwLock};
 
-use crate::target::{
-    AllocOrderPolicy, CalleeSavedSet, FeatureSet, FunctionInfo, InstrFlags, Opcode, Reg, RegClass,
-    RegFlags as PhysFlags, RegUnit, TargetInfo,
-};
+use crate::target::{InstrFlags, Opcode, Reg, RegFlags as PhysFlags, TargetInfo};
 
 use super::block::Lists;
 use super::liveness::{RegBits, Units};
@@ -66,23 +64,14 @@ pub(super) struct Tables {
     /// The facts that depend on which of the target's frame-pointer and
     /// base-pointer registers a function reserves and on the feature
     /// groups that reserve registers ([`TargetInfo::reserved_groups`]),
-    /// one entry per combination met (see [`Tables::variant`]), with its
-    /// key. Without and with a frame pointer, for a function without
+    /// one entry per combination met (see [`Tables::reserving_index`]),
+    /// with its key. Without and with a frame pointer, for a function without
     /// features, are made up front; the others on first need.
     reserving: RwLock<Vec<Reserving>>,
     /// The target names base-pointer registers. Without them a function
     /// that needs a base pointer reserves nothing more, so it shares the
     /// facts of one that does not.
     has_base_pointer_regs: bool,
-    /// The callee-saved set a function without calls follows (see
-    /// `prepare::function_csr`).
-    pub default_csr: Option<CalleeSavedSet>,
-    /// Per callee-saved set: which units its saved registers cover
-    /// (computed on first use).
-    csr_units: Box<[OnceLock<Box<[bool]>>]>,
-    /// Allocation orders, per combination of the facts they depend on
-    /// (see [`Tables::variant`]).
-    variants: RwLock<Vec<Arc<Variant>>>,
     /// Per register, its units (see [`RegUnits`]). The allocator reads a
     /// register's units for nearly every operand; through the target's
     /// own lists that is a 128-byte register record and two `Cow`s per
@@ -153,24 +142,6 @@ pub(super) struct FpTables {
     pub clobbers: Box<[OnceLock<Units>]>,
 }
 
-/// Allocation orders for one combination of function facts.
-pub(super) struct Variant {
-    has_calls: bool,
-    fp: bool,
-    bp: bool,
-    /// The feature groups reserving registers.
-    groups: u64,
-    /// The function's features, which `AltOrderSelect` may ask for.
-    features: FeatureSet,
-    csr: Option<CalleeSavedSet>,
-    /// The position in `Tables::reserving` of its reserved registers.
-    reserving: usize,
-    /// Those reserved registers' facts.
-    reserved: Arc<FpTables>,
-    /// Per class (computed on first use).
-    pub orders: Box<[OnceLock<Box<[Reg]>>]>,
-}
-
 impl Tables {
     fn new(t: &TargetInfo<'_>) -> Tables {
         // What a function without subtarget features reserves.
@@ -210,9 +181,6 @@ impl Tables {
                 ),
             ]),
             has_base_pointer_regs: t.base_pointer.iter().any(|&w| w != 0),
-            default_csr: default_csr(t),
-            csr_units: (0..t.callee_saved.len()).map(|_| OnceLock::new()).collect(),
-            variants: RwLock::new(Vec::new()),
             calls: call_bits(t),
             reg_units,
             unit_list,
@@ -227,67 +195,17 @@ impl Tables {
             .is_some_and(|w| w >> (o.index() % 64) & 1 != 0)
     }
 
-    /// The index of the order variant for these facts (made when new).
-    pub fn variant(
-        &self,
-        t: &TargetInfo<'_>,
-        fi: &FunctionInfo,
-        csr: Option<CalleeSavedSet>,
-    ) -> usize {
-        let (has_calls, fp, bp) = (fi.has_calls, fi.has_frame_pointer, fi.has_base_pointer);
-        let groups = t.reserved_groups(fi.features);
-        let features = fi.features;
-        let same = |v: &Arc<Variant>| {
-            v.has_calls == has_calls
-                && v.fp == fp
-                && v.bp == bp
-                && v.groups == groups
-                && v.features == features
-                && v.csr == csr
-        };
-        if let Some(k) = read(&self.variants).iter().position(same) {
-            return k;
-        }
-        let (reserving, reserved) = self.reserving_index(t, fp, bp, groups);
-        let mut variants = write(&self.variants);
-        // Another thread may have made it since the look-up above.
-        if let Some(k) = variants.iter().position(same) {
-            return k;
-        }
-        variants.push(Arc::new(Variant {
-            has_calls,
-            fp,
-            bp,
-            groups,
-            features,
-            csr,
-            reserving,
-            reserved,
-            orders: (0..t.classes.len()).map(|_| OnceLock::new()).collect(),
-        }));
-        variants.len() - 1
-    }
-
-    /// Variant `k` (see [`Tables::variant`]), held for one function.
-    pub fn variant_at(&self, k: usize) -> Arc<Variant> {
-        Arc::clone(&read(&self.variants)[k])
-    }
-
-    /// The position in `Tables::reserving` of the facts of variant `k`.
-    pub fn variant_reserving(&self, k: usize) -> usize {
-        read(&self.variants)[k].reserving
-    }
-
     /// The facts at position `k` of `Tables::reserving` (see
-    /// [`Tables::variant_reserving`]), held for one function.
+    /// [`Tables::reserving_index`]), held for one function.
     pub fn reserving_at(&self, k: usize) -> Arc<FpTables> {
         Arc::clone(&read(&self.reserving)[k].1)
     }
 
     /// The position in `Tables::reserving`, and the facts, of a function
     /// that keeps a frame pointer when `fp` and needs a base pointer when
-    /// `bp` (made when new).
-    fn reserving_index(
+    /// `bp`, and whose features leave the feature `groups` reserving (made
+    /// when new).
+    pub fn reserving_index(
         &self,
         t: &TargetInfo<'_>,
         fp: bool,
@@ -312,62 +230,6 @@ impl Tables {
         list.push((key, Arc::clone(&made)));
         (list.len() - 1, made)
     }
-
-    /// Makes sure variant `k` has the order of class `c`: usable registers
-    /// in the class's order, callee-saved ones last unless the class says
-    /// otherwise.
-    pub fn fill_order(&self, t: &TargetInfo<'_>, k: usize, c: usize) {
-        let v = self.variant_at(k);
-        v.orders[c].get_or_init(|| self.order(t, &v, c));
-    }
-
-    /// The order of class `c` in variant `v`.
-    fn order(&self, t: &TargetInfo<'_>, v: &Variant, c: usize) -> Box<[Reg]> {
-        let fi = FunctionInfo {
-            has_frame_pointer: v.fp,
-            has_base_pointer: v.bp,
-            has_calls: v.has_calls,
-            features: v.features,
-            ..FunctionInfo::default()
-        };
-        let no_units: &[bool] = &[];
-        let csr_unit = match v.csr {
-            Some(s) => self.csr_units[s.index()].get_or_init(|| csr_units(t, s)),
-            None => no_units,
-        };
-        let is_csr = |u: &RegUnit| csr_unit.get(u.index()).copied().unwrap_or(false);
-        let reserved = &v.reserved.reserved;
-        let class = RegClass::new(c);
-        let csr_last = matches!(
-            t.class(class).order_policy,
-            AllocOrderPolicy::CalleeSavedLast
-        );
-        let mut head: Vec<Reg> = Vec::new();
-        let mut tail: Vec<Reg> = Vec::new();
-        for &r in t.alloc_order(class, &fi) {
-            if reserved[r.index()] || t.reg(r).flags.contains(PhysFlags::ARTIFICIAL) {
-                continue;
-            }
-            if csr_last && t.units(r).iter().any(is_csr) {
-                tail.push(r);
-            } else {
-                head.push(r);
-            }
-        }
-        head.extend_from_slice(&tail);
-        head.into()
-    }
-}
-
-/// Per unit of `t`: covered by a register callee-saved set `s` saves.
-fn csr_units(t: &TargetInfo<'_>, s: CalleeSavedSet) -> Box<[bool]> {
-    let mut units = vec![false; t.units.len()];
-    for &r in t.callee_saved_set(s).saves.iter() {
-        for &u in t.units(r) {
-            units[u.index()] = true;
-        }
-    }
-    units.into()
 }
 
 /// The list behind `lock`, to read. A thread that panicked while holding
@@ -448,17 +310,4 @@ fn reserved_or_constant(
         }
     }
     (out, list)
-}
-
-/// The callee-saved set of a function without calls, which decides which
-/// registers go last in allocation orders. The tables do not say which
-/// convention a function follows; it is looked up by the names the four
-/// targets give their C convention.
-fn default_csr(t: &TargetInfo<'_>) -> Option<CalleeSavedSet> {
-    for name in ["CSR_64", "CSR_AArch64_AAPCS", "HexagonCSR", "CSR"] {
-        if let Some(s) = t.find_callee_saved(name) {
-            return Some(s);
-        }
-    }
-    (t.callee_saved.len() == 1).then(|| CalleeSavedSet::new(0))
 }

@@ -33,6 +33,7 @@ mod liveness;
 mod prepare;
 
 use crate::alloc::context::{AllocContext, TargetContext};
+use crate::alloc::order::TargetOrders;
 use crate::ir::MachineFunction;
 use crate::target::TargetInfo;
 use crate::timing::Pass;
@@ -62,7 +63,7 @@ pub fn run_in(
     let _allocating = ctx.timer.scope(Pass::Allocate);
     let tables = &target.fast_tables().0;
     let mut scratch = ctx.fast.0.take().unwrap_or_default();
-    let result = run_with(target.target(), func, tables, &mut scratch);
+    let result = run_with(target.target(), func, tables, target.orders(), &mut scratch);
     // After an error the buffers may hold marks the next function must not
     // see: they are dropped then.
     if result.is_ok() {
@@ -76,13 +77,14 @@ fn run_with(
     target: &TargetInfo<'_>,
     func: &mut MachineFunction,
     tables: &cache::Tables,
+    orders: &TargetOrders,
     scratch: &mut cache::Scratch,
 ) -> Result<AllocRecord, AllocError> {
-    let facts = prepare::Facts::gather(target, func, tables, scratch)?;
+    let facts = prepare::Facts::gather(target, func, tables, orders, scratch)?;
     // Held for the function: the tables' lists may grow meanwhile (on
     // other threads), these entries never change.
     let reserving = tables.reserving_at(facts.reserving);
-    let variant = tables.variant_at(facts.variant);
+    let variant = orders.variant_at(facts.variant);
     let live = liveness::Liveness::new(target, func, &reserving, scratch);
     let mut alloc = block::Fast::new(target, func, facts, tables, &reserving, &variant, scratch);
     for b in func.block_ids() {

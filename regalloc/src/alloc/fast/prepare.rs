@@ -2,11 +2,12 @@
 
 use super::block::{NO_REG, NO_SLOT};
 use super::cache::{Scratch, Tables};
+use crate::alloc::order::{CsrFallback, TargetOrders};
 use crate::ir::{
     Block, Generic, Inst, InstData, MachineFunction, Op, Operand, RegFlags, RegMask, RegOperand,
     RegRef, VReg,
 };
-use crate::target::{CalleeSavedSet, TargetInfo};
+use crate::target::{CalleeSavedSet, RegClass, TargetInfo};
 use crate::{AllocError, AllocErrorKind};
 
 /// "No block" / "several blocks" markers for the per-register block summary.
@@ -117,8 +118,8 @@ pub(super) struct Facts {
     /// Which of `Tables::reserving` applies (the function's frame-pointer
     /// and base-pointer registers).
     pub reserving: usize,
-    /// The allocation orders of this function: `Tables::orders(variant)`,
-    /// filled for every class a virtual register uses.
+    /// The allocation orders of this function: `TargetOrders::variant_at`
+    /// of it, filled for every class a virtual register uses.
     pub variant: usize,
     /// The id the next spill slot gets (`%stack.N`).
     pub next_slot: u32,
@@ -133,11 +134,18 @@ impl Facts {
         t: &TargetInfo<'_>,
         func: &MachineFunction,
         tables: &Tables,
+        orders: &TargetOrders,
         scratch: &mut Scratch,
     ) -> Result<Facts, AllocError> {
         let mut walk = Gathering::start(func, t.classes.len(), scratch);
         let facts = match walk.walk(func, tables) {
-            Ok(()) => Ok(walk.facts(t, func, tables, std::mem::take(&mut scratch.def_list))),
+            Ok(()) => Ok(walk.facts(
+                t,
+                func,
+                tables,
+                orders,
+                std::mem::take(&mut scratch.def_list),
+            )),
             Err(e) => Err(e),
         };
         walk.give_back(scratch);
@@ -427,23 +435,31 @@ impl Gathering {
         t: &TargetInfo<'_>,
         func: &MachineFunction,
         tables: &Tables,
+        orders: &TargetOrders,
         def_list: Vec<Def>,
     ) -> Facts {
         let def_list = self.place_definitions(def_list);
         let fi = crate::alloc::order::function_info_with(t, func, self.has_calls);
         // The mask the function's calls carry is the C convention of the
-        // target; without calls, the one the tables name as such.
-        let csr = self.mask_set.or(tables.default_csr);
-        let variant = tables.variant(t, &fi, csr);
+        // target; without calls, the one the tables name as such (and no
+        // guess between several sets).
+        let csr = orders.function_csr(t, self.mask_set, CsrFallback::OnlySet);
+        let variant = orders.variant(t, &fi, csr);
         for &c in &self.classes {
-            tables.fill_order(t, variant, c as usize);
+            orders.fill(t, variant, RegClass::new(c as usize));
             self.used_class[c as usize] = false;
         }
+        let (reserving, _) = tables.reserving_index(
+            t,
+            fi.has_frame_pointer,
+            fi.has_base_pointer,
+            t.reserved_groups(fi.features),
+        );
         let next_slot = func.stack.iter().map(|o| o.id + 1).max().unwrap_or(0);
         Facts {
             v: std::mem::take(&mut self.v),
             def_list,
-            reserving: tables.variant_reserving(variant),
+            reserving,
             variant,
             next_slot,
             info: fi,

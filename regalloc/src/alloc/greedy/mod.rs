@@ -49,7 +49,7 @@ mod region;
 mod region_plan;
 mod split;
 
-use crate::alloc::context::AllocContext;
+use crate::alloc::context::{AllocContext, TargetContext};
 use crate::analysis::Analyses;
 use crate::ir::{Inst, MachineFunction, Operand, RegRef, VReg};
 use crate::target::{Reg, TargetInfo};
@@ -158,7 +158,7 @@ pub(crate) struct Greedy<'f, 'a, 't> {
 /// sub-ranges where [`tracks_sub_reg_liveness`]), with Greedy: the
 /// decisions, for the pipeline to apply.
 pub(crate) fn allocate(
-    t: &TargetInfo<'_>,
+    target: &TargetContext<'_, '_>,
     func: &mut MachineFunction,
     an: Analyses,
     opts: GreedyOptions,
@@ -166,10 +166,12 @@ pub(crate) fn allocate(
 ) -> Result<Decisions, AllocError> {
     let _span = tracing::debug_span!("greedy", function = %func.name).entered();
     tracing::debug!("allocating");
+    let t = target.target();
     let lanes = tracks_sub_reg_liveness(t);
     let timer = &mut ctx.timer;
     let mut g = timer.time(Pass::Allocate, move || {
-        Greedy::seeded(t, func, opts, an, lanes)
+        let orders = ClassOrders::new(t, target.orders(), func);
+        Greedy::seeded(t, func, opts, an, orders, lanes)
     });
     timer.time(Pass::Allocate, || g.allocate())?;
     // Last, as LLVM's RAGreedy does it (`tryHintsRecoloring`): it moves
@@ -192,21 +194,22 @@ impl<'f, 'a, 't> Greedy<'f, 'a, 't> {
         func.compute_preds();
         let lanes = tracks_sub_reg_liveness(t);
         let an = crate::pipeline::analyse(t, func, lanes, &mut AllocContext::new());
-        Greedy::seeded(t, func, opts, an, lanes)
+        let orders = ClassOrders::new(t, &super::order::TargetOrders::new(t), func);
+        Greedy::seeded(t, func, opts, an, orders, lanes)
     }
 
-    /// The state before allocation from the analyses: the interference
-    /// matrix and allocation orders made, every range queued.
+    /// The state before allocation from the analyses and the function's
+    /// base orders: the interference matrix made, every range queued.
     fn seeded(
         t: &'a TargetInfo<'t>,
         func: &'f mut MachineFunction,
         opts: GreedyOptions,
         mut an: Analyses,
+        orders: ClassOrders,
         lanes: bool,
     ) -> Self {
         // Only the matrix reads the fixed unit ranges: moved, not copied.
         let matrix = LiveRegMatrix::taking_fixed(t, &mut an.intervals, lanes);
-        let orders = ClassOrders::new(t, func);
         let spiller = Spiller::new(func);
         let n = func.vregs.len();
         let mut g = Greedy {

@@ -10,11 +10,11 @@
 //! register's interference overlaps in a block the value enters or leaves
 //! in a register, get local intervals of their own.
 
-use crate::analysis::SlotIndex;
 use crate::analysis::stamp::StampMap;
+use crate::analysis::{EdgeBundles, SlotIndex};
 use crate::ir::{Block, VReg};
 
-use super::super::split::kit::{is_terminator, live_blocks};
+use super::super::split::kit::{SplitResult, is_terminator, live_blocks};
 use super::super::split::{BlockPlan, Gap, SplitPlan};
 use super::intf_cache::RegInterference;
 use super::region::{Candidate, Region, intf};
@@ -112,9 +112,10 @@ pub(super) fn split_around_region(
     reg: Option<&Candidate>,
     compact: Option<&Candidate>,
 ) -> bool {
-    let Some(iv) = g.an.intervals.vreg(v) else {
+    if g.an.intervals.vreg(v).is_none() {
         return false;
-    };
+    }
+    // 1. The candidates' intervals and the bundles each claims.
     let mut globals = 1;
     let mut next = || {
         globals += 1;
@@ -122,16 +123,7 @@ pub(super) fn split_around_region(
     };
     let reg_k = reg.map(|_| next());
     let compact_k = compact.map(|_| next());
-    // Each candidate's bundles marked with its interval, the register's
-    // last: a bundle both want goes to the register.
-    region.claimed.clear();
-    for (c, k) in [(compact, compact_k), (reg, reg_k)] {
-        if let (Some(c), Some(k)) = (c, k) {
-            for &bu in &c.positive {
-                region.claimed.insert(bu.index(), k);
-            }
-        }
-    }
+    claim_bundles(region, (reg, reg_k), (compact, compact_k));
     let reg_claim = reg.zip(reg_k).map(|(c, k)| {
         let p = c.reg.expect("a register candidate has a register");
         let p_intf = region.intf.reg(
@@ -155,118 +147,189 @@ pub(super) fn split_around_region(
         hoist: None,
         hoist_at: None,
     };
-    let slots = &g.an.intervals.slots;
     // The block plans, gathered in two runs in layout order (live-through
     // blocks, then blocks with uses) and made into the plan's map at once:
     // cheaper than inserting them one by one.
     let mut planned: Vec<(Block, BlockPlan)> =
         Vec::with_capacity(sa.through.len() + sa.use_blocks.len());
-    // Live-through blocks without uses: the analysis of `v` (unchanged
+    // 2. Live-through blocks without uses: the analysis of `v` (unchanged
     // since) lists only blocks it is live into and out of.
     for &b in &sa.through {
-        let k_in = claims.interval(bundles.bundle(b, false));
-        let k_out = claims.interval(bundles.bundle(b, true));
-        if k_in == REMAINDER && k_out == REMAINDER {
-            continue;
+        if let Some(bp) = through_block_plan(g, &mut claims, bundles, b) {
+            planned.push((b, bp));
         }
-        let i_in = claims.intf(g, k_in, b);
-        let i_out = claims.intf(g, k_out, b);
-        let bp = if k_in == k_out {
-            match i_in {
-                None => BlockPlan::whole(k_in),
-                Some((f, l)) => BlockPlan {
-                    entry: k_in,
-                    switches: vec![(gap_before(g, b, f), REMAINDER), (gap_after(g, b, l), k_in)],
-                },
-            }
-        } else if k_out == REMAINDER {
-            BlockPlan {
-                entry: k_in,
-                switches: vec![(
-                    i_in.map_or(Gap::End, |(f, _)| gap_before(g, b, f)),
-                    REMAINDER,
-                )],
-            }
-        } else if k_in == REMAINDER {
-            BlockPlan {
-                entry: REMAINDER,
-                switches: vec![(i_out.map_or(Gap::Start, |(_, l)| gap_after(g, b, l)), k_out)],
-            }
-        } else if straight(i_in.map(|i| i.0), i_out.map(|i| i.1)) {
-            // From one register's interval to the other's by one copy.
-            BlockPlan {
-                entry: k_in,
-                switches: vec![(i_in.map_or(Gap::End, |(f, _)| gap_before(g, b, f)), k_out)],
-            }
-        } else {
-            let ((f, _), (_, l)) = (i_in.unwrap(), i_out.unwrap());
-            BlockPlan {
-                entry: k_in,
-                switches: vec![
-                    (gap_before(g, b, f), REMAINDER),
-                    (gap_after(g, b, l), k_out),
-                ],
-            }
-        };
-        planned.push((b, bp));
     }
-    // Blocks with uses.
+    // 3. Blocks with uses; an interval local to one block is numbered
+    // after the global ones.
+    let first_local = plan.intervals;
     let mut locals = 0;
+    let mut local = || {
+        let k = first_local + locals;
+        locals += 1;
+        k
+    };
     for u in &sa.use_blocks {
-        let b = u.block;
-        let k_in = if u.live_in {
-            claims.interval(bundles.bundle(b, false))
-        } else {
-            REMAINDER
-        };
-        let k_out = if u.live_out {
-            claims.interval(bundles.bundle(b, true))
-        } else {
-            REMAINDER
-        };
-        let mut local = || {
-            let k = plan.intervals + locals;
-            locals += 1;
-            k
-        };
-        let bp = if k_in == REMAINDER && k_out == REMAINDER {
-            // On the stack side: several uses get an interval of their own.
-            if u.uses < 2 || u.starts_at_terminator(g) {
-                continue;
-            }
-            let mut switches = vec![(Gap::Before(u.first), local())];
-            if u.live_out {
-                switches.push((u.after_last(), REMAINDER));
-            }
-            BlockPlan {
-                entry: REMAINDER,
-                switches,
-            }
-        } else if k_in != REMAINDER && k_out != REMAINDER && k_in != k_out {
-            let i_in = claims.intf(g, k_in, b);
-            let i_out = claims.intf(g, k_out, b);
-            two_intervals(g, u, (k_in, i_in), (k_out, i_out), &mut local)
-        } else {
-            let k = k_in.max(k_out);
-            let i = claims.intf(g, k, b);
-            one_interval(
-                g,
-                u,
-                k,
-                k_in != REMAINDER,
-                k_out != REMAINDER,
-                i,
-                &mut local,
-            )
-        };
-        planned.push((b, bp));
+        if let Some(bp) = use_block_plan(g, &mut claims, bundles, u, &mut local) {
+            planned.push((u.block, bp));
+        }
     }
     plan.intervals += locals;
     plan.blocks = planned.into_iter().collect();
-    // Hoist the back-copies into the remainder to one copy where that runs
-    // less often than they would (LLVM's `hoistCopies` in its `SM_Speed`
-    // mode): right after the definition, or at the end of the least loopy
-    // block that dominates them all.
+    // 4. Where the copies back into the remainder go.
+    choose_hoist(g, v, &mut plan);
+    // 5. The plan carried out.
+    let orig_blocks = sa.blocks.len();
+    let users = g.spiller.users(v).to_vec();
+    let Some(res) = g
+        .kit
+        .apply(g.t, g.func, &mut g.an, &mut g.vrm, v, &users, &plan)
+    else {
+        return false;
+    };
+    tracing::debug!(
+        vreg = v.0,
+        reg = reg.and_then(|c| c.reg).map_or("", |p| &*g.t.reg(p).name),
+        compact = compact.is_some(),
+        cost = reg.map_or(0.0, |c| c.cost),
+        copies = res.copies,
+        "region split"
+    );
+    // 6. The pieces queued, each at the stage its kind starts in.
+    requeue_pieces(g, res, globals, orig_blocks);
+    true
+}
+
+/// Marks each candidate's bundles in [`Region::claimed`] with its
+/// interval (`reg` and `compact`, each with the interval it gets), the
+/// register's last: a bundle both want goes to the register.
+fn claim_bundles(
+    region: &mut Region,
+    reg: (Option<&Candidate>, Option<u32>),
+    compact: (Option<&Candidate>, Option<u32>),
+) {
+    region.claimed.clear();
+    for (c, k) in [compact, reg] {
+        if let (Some(c), Some(k)) = (c, k) {
+            for &bu in &c.positive {
+                region.claimed.insert(bu.index(), k);
+            }
+        }
+    }
+}
+
+/// The plan of live-through block `b` (one without uses) from the
+/// intervals claiming its entry and exit bundles; `None` when both are the
+/// remainder's (the block stays as it is).
+fn through_block_plan(
+    g: &Greedy<'_, '_, '_>,
+    claims: &mut Claims<'_, '_>,
+    bundles: &EdgeBundles,
+    b: Block,
+) -> Option<BlockPlan> {
+    let k_in = claims.interval(bundles.bundle(b, false));
+    let k_out = claims.interval(bundles.bundle(b, true));
+    if k_in == REMAINDER && k_out == REMAINDER {
+        return None;
+    }
+    let i_in = claims.intf(g, k_in, b);
+    let i_out = claims.intf(g, k_out, b);
+    let bp = if k_in == k_out {
+        match i_in {
+            None => BlockPlan::whole(k_in),
+            Some((f, l)) => BlockPlan {
+                entry: k_in,
+                switches: vec![(gap_before(g, b, f), REMAINDER), (gap_after(g, b, l), k_in)],
+            },
+        }
+    } else if k_out == REMAINDER {
+        BlockPlan {
+            entry: k_in,
+            switches: vec![(
+                i_in.map_or(Gap::End, |(f, _)| gap_before(g, b, f)),
+                REMAINDER,
+            )],
+        }
+    } else if k_in == REMAINDER {
+        BlockPlan {
+            entry: REMAINDER,
+            switches: vec![(i_out.map_or(Gap::Start, |(_, l)| gap_after(g, b, l)), k_out)],
+        }
+    } else if straight(i_in.map(|i| i.0), i_out.map(|i| i.1)) {
+        // From one register's interval to the other's by one copy.
+        BlockPlan {
+            entry: k_in,
+            switches: vec![(i_in.map_or(Gap::End, |(f, _)| gap_before(g, b, f)), k_out)],
+        }
+    } else {
+        let ((f, _), (_, l)) = (i_in.unwrap(), i_out.unwrap());
+        BlockPlan {
+            entry: k_in,
+            switches: vec![
+                (gap_before(g, b, f), REMAINDER),
+                (gap_after(g, b, l), k_out),
+            ],
+        }
+    };
+    Some(bp)
+}
+
+/// The plan of use block `u` from the intervals claiming its entry and
+/// exit bundles (where the value is live in and out); `local` numbers an
+/// interval of the block's own. `None` when the block stays in the
+/// remainder.
+fn use_block_plan(
+    g: &Greedy<'_, '_, '_>,
+    claims: &mut Claims<'_, '_>,
+    bundles: &EdgeBundles,
+    u: &UseBlock,
+    local: &mut impl FnMut() -> u32,
+) -> Option<BlockPlan> {
+    let b = u.block;
+    let k_in = if u.live_in {
+        claims.interval(bundles.bundle(b, false))
+    } else {
+        REMAINDER
+    };
+    let k_out = if u.live_out {
+        claims.interval(bundles.bundle(b, true))
+    } else {
+        REMAINDER
+    };
+    let bp = if k_in == REMAINDER && k_out == REMAINDER {
+        // On the stack side: several uses get an interval of their own.
+        if u.uses < 2 || u.starts_at_terminator(g) {
+            return None;
+        }
+        let mut switches = vec![(Gap::Before(u.first), local())];
+        if u.live_out {
+            switches.push((u.after_last(), REMAINDER));
+        }
+        BlockPlan {
+            entry: REMAINDER,
+            switches,
+        }
+    } else if k_in != REMAINDER && k_out != REMAINDER && k_in != k_out {
+        let i_in = claims.intf(g, k_in, b);
+        let i_out = claims.intf(g, k_out, b);
+        two_intervals(g, u, (k_in, i_in), (k_out, i_out), local)
+    } else {
+        let k = k_in.max(k_out);
+        let i = claims.intf(g, k, b);
+        one_interval(g, u, k, k_in != REMAINDER, k_out != REMAINDER, i, local)
+    };
+    Some(bp)
+}
+
+/// Step 4 of [`split_around_region`]: hoists the back-copies into the
+/// remainder to one copy where that runs less often than they would
+/// (LLVM's `hoistCopies` in its `SM_Speed` mode): right after the
+/// definition, or at the end of the least loopy block that dominates them
+/// all. Only for a register of one value.
+fn choose_hoist(g: &Greedy<'_, '_, '_>, v: VReg, plan: &mut SplitPlan) {
+    let Some(iv) = g.an.intervals.vreg(v) else {
+        return;
+    };
+    let slots = &g.an.intervals.slots;
     if iv.range.valnos.len() == 1
         && let Some(db) = slots.block_of(iv.range.valnos[0].def)
     {
@@ -289,22 +352,14 @@ pub(super) fn split_around_region(
             _ => {}
         }
     }
-    let orig_blocks = sa.blocks.len();
-    let users = g.spiller.users(v).to_vec();
-    let Some(res) = g
-        .kit
-        .apply(g.t, g.func, &mut g.an, &mut g.vrm, v, &users, &plan)
-    else {
-        return false;
-    };
-    tracing::debug!(
-        vreg = v.0,
-        reg = reg.and_then(|c| c.reg).map_or("", |p| &*g.t.reg(p).name),
-        compact = compact.is_some(),
-        cost = reg.map_or(0.0, |c| c.cost),
-        copies = res.copies,
-        "region split"
-    );
+}
+
+/// Step 6 of [`split_around_region`]: each new register of the split
+/// `res` queued, with its users known to the spiller: the remainder's
+/// pieces at the spill stage, a global interval (one of the first
+/// `globals`) at the second split stage when it covers as many blocks as
+/// its parent did (`orig_blocks`), every other at the start.
+fn requeue_pieces(g: &mut Greedy<'_, '_, '_>, res: SplitResult, globals: u32, orig_blocks: usize) {
     for (k, (r, users)) in res.regs.iter().zip(res.users).enumerate() {
         let Some(n) = *r else { continue };
         g.spiller.set_users(n, users);
@@ -330,7 +385,6 @@ pub(super) fn split_around_region(
         g.set_cascade(n, 0);
         g.enqueue(n);
     }
-    true
 }
 
 /// The plan of use block `u` where the value enters in interval `k`

@@ -46,7 +46,7 @@
 //! clean-up stages (hoisting, redundant spill removal, reload reuse): a
 //! baseline measures the algorithm.
 
-use crate::alloc::context::AllocContext;
+use crate::alloc::context::{AllocContext, TargetContext};
 use crate::analysis::slots::SlotIndex;
 use crate::analysis::{Analyses, LiveInterval, LiveRange};
 use crate::error::AllocErrorKind;
@@ -65,11 +65,12 @@ use super::{
 /// Allocates `func`, whose analyses `an` the pipeline made, by linear
 /// scan: the decisions, for the pipeline to apply.
 pub(crate) fn allocate(
-    t: &TargetInfo<'_>,
+    target: &TargetContext<'_, '_>,
     func: &mut MachineFunction,
     mut an: Analyses,
     ctx: &mut AllocContext,
 ) -> Result<Decisions, AllocError> {
+    let t = target.target();
     let original_insts = func.insts.len();
     let allocating = ctx.timer.scope(Pass::Allocate);
     let lanes = tracks_sub_reg_liveness(t);
@@ -77,7 +78,7 @@ pub(crate) fn allocate(
     // Only fixed ranges and call masks are asked of it: the active list
     // and the unit owners stand for the virtual registers.
     let fixed = LiveRegMatrix::new(t, &an.intervals, lanes);
-    let mut orders = ClassOrders::new(t, func);
+    let mut orders = ClassOrders::new(t, target.orders(), func);
     let mut spiller = Spiller::new(func);
     let mut to_alloc: Vec<VReg> = (0..an.intervals.vregs.len())
         .map(VReg::new)

@@ -42,7 +42,7 @@ fn first_scan(text: &str) -> (Vec<VReg>, VirtRegMap) {
     f.compute_preds();
     let an = crate::pipeline::analyse(t, &f, false, &mut AllocContext::new());
     let fixed = LiveRegMatrix::new(t, &an.intervals, false);
-    let mut orders = ClassOrders::new(t, &f);
+    let mut orders = ClassOrders::for_function(t, &f);
     let mut vrm = VirtRegMap::new(f.vregs.len());
     let all: Vec<VReg> = (0..f.vregs.len()).map(VReg::new).collect();
     let spilled = scan(t, &f, &an, &fixed, &mut orders, &mut vrm, &all).unwrap();

@@ -38,7 +38,7 @@ pub(crate) mod solver;
 
 use rustc_hash::FxHashMap;
 
-use crate::alloc::context::AllocContext;
+use crate::alloc::context::{AllocContext, TargetContext};
 use crate::analysis::Analyses;
 use crate::analysis::slots::is_debug_or_probe;
 use crate::error::AllocErrorKind;
@@ -94,12 +94,13 @@ const MAX_ROUNDS: usize = 10_000;
 /// Allocates `func`, whose analyses `an` the pipeline made, with the PBQP
 /// allocator: the decisions, for the pipeline to apply.
 pub(crate) fn allocate(
-    t: &TargetInfo<'_>,
+    target: &TargetContext<'_, '_>,
     func: &mut MachineFunction,
     mut an: Analyses,
     opts: PbqpOptions,
     ctx: &mut AllocContext,
 ) -> Result<Decisions, AllocError> {
+    let t = target.target();
     let original_insts = func.insts.len();
     let allocating = ctx.timer.scope(Pass::Allocate);
     let lanes = tracks_sub_reg_liveness(t);
@@ -107,7 +108,7 @@ pub(crate) fn allocate(
     // Only fixed ranges and call masks are asked of it: virtual registers
     // are never put in.
     let fixed = LiveRegMatrix::new(t, &an.intervals, lanes);
-    let mut orders = ClassOrders::new(t, func);
+    let mut orders = ClassOrders::new(t, target.orders(), func);
     let callee_saved = callee_saved_regs(t, &orders);
     let mut spiller = Spiller::new(func);
     ctx.pbqp_exact_rounds.clear();
@@ -287,10 +288,36 @@ impl Problem {
         to_alloc.sort();
         // Nodes in register order, as LLVM's map of allowed sets is.
         nodes.sort_by_key(|n| n.0);
+        let (graph, spillable) = Problem::nodes(func, an, &nodes, &sets, callee_saved);
+        let mut problem = Problem {
+            graph,
+            vregs: nodes.iter().map(|n| n.0).collect(),
+            allowed: nodes.iter().map(|n| n.1).collect(),
+            sets,
+            spillable,
+        };
+        problem.add_interference(t, an);
+        if opts.coalescing {
+            problem.add_coalescing(func, an);
+        }
+        Ok(problem)
+    }
+
+    /// The graph's nodes, one per `(register, allowed set)` of `nodes`
+    /// (indexes into `sets`), each with its costs (spilling first, then
+    /// each allowed register, a callee-saved one costing 1), and whether
+    /// each may be spilled.
+    fn nodes(
+        func: &MachineFunction,
+        an: &Analyses,
+        nodes: &[(VReg, usize)],
+        sets: &[Vec<Reg>],
+        callee_saved: &[bool],
+    ) -> (Graph, Vec<bool>) {
         let operands = operand_counts(func);
         let mut graph = Graph::new();
         let mut spillable = Vec::with_capacity(nodes.len());
-        for &(v, set) in &nodes {
+        for &(v, set) in nodes {
             let weight = an.intervals.vreg(v).map_or(Cost::INFINITY, |iv| iv.weight);
             let weight = pbqp_weight(weight, operands.get(v.index()).copied().unwrap_or(0));
             let spill = if weight == 0.0 {
@@ -310,18 +337,7 @@ impl Problem {
             graph.add_node(costs);
             spillable.push(weight.is_finite());
         }
-        let mut problem = Problem {
-            graph,
-            vregs: nodes.iter().map(|n| n.0).collect(),
-            allowed: nodes.iter().map(|n| n.1).collect(),
-            sets,
-            spillable,
-        };
-        problem.add_interference(t, an);
-        if opts.coalescing {
-            problem.add_coalescing(func, an);
-        }
-        Ok(problem)
+        (graph, spillable)
     }
 
     /// Interference edges between every two nodes whose live ranges

@@ -7,10 +7,28 @@ use crate::{AllocError, AllocErrorKind};
 use super::super::prepare::is_debug;
 use super::{FIXED, Fast, Mask, NO_REG, RegInfo};
 
+/// What the operand scan of one instruction found, for the passes after
+/// it.
+#[derive(Copy, Clone, Default)]
+struct Scan {
+    /// Some virtual definition stays live through the instruction
+    /// (early-clobber, tied to a use, a partial definition, or read by an
+    /// instruction of unknown description).
+    live_through: bool,
+    /// Some fixed-register use of a register not reserved.
+    has_fixed_use: bool,
+    /// Some early-clobber definition, virtual or physical.
+    has_early: bool,
+    /// Some `undef` use of a virtual register.
+    has_undef_use: bool,
+    /// How many operands the instruction had before allocation.
+    operands: usize,
+}
+
 impl Fast<'_, '_> {
     /// Allocates the operands of `mi`; returns whether it became an
     /// identity copy to take out. (Inlined into the block walk, its only
-    /// caller.)
+    /// caller; each step below is inlined into it.)
     #[inline(always)]
     pub(super) fn allocate_inst(
         &mut self,
@@ -27,6 +45,62 @@ impl Fast<'_, '_> {
             self.rewrite_debug(func, mi);
             return Ok(false);
         }
+        // 1. Scan the operands once.
+        let scan = self.scan_operands(func, mi);
+        // 2. Fixed-register definitions take their registers now, in
+        // operand order (the scan read no register state).
+        for i in 0..self.lists.pdefs.len() {
+            let (p, _) = self.lists.pdefs[i];
+            self.displace(func, p)?;
+            self.set_state(p, FIXED);
+            self.mark_used(p);
+        }
+        // 3. Virtual register definitions.
+        self.define_vregs(func, mi, scan.live_through)?;
+        // 4. Definitions end their values here (going up): free their
+        // registers.
+        self.free_defined();
+        // 5. A call's register mask clobbers what lives in the registers it
+        // does not preserve: those values are reloaded after the call.
+        if !self.lists.masks.is_empty() {
+            self.displace_clobbered(func)?;
+        }
+        // 6. Fixed-register uses: live from their definition above down to
+        // here.
+        if scan.has_fixed_use {
+            self.use_fixed_regs(func)?;
+        }
+        // 7. Virtual register uses.
+        self.use_vregs(func, mi)?;
+        // 8. `undef` uses.
+        if scan.has_undef_use {
+            self.use_undefs(func, mi, scan.operands)?;
+        }
+        // 9. Early-clobbers and definitions tied to other registers end
+        // here.
+        self.free_late(func, mi, scan.has_early);
+        for i in 0..self.lists.implicit_defs.len() {
+            let r = self.lists.implicit_defs[i];
+            func.insts[mi.index()]
+                .operands
+                .push(Operand::Reg(RegOperand {
+                    flags: RegFlags::DEF | RegFlags::IMPLICIT,
+                    ..RegOperand::use_of(r)
+                }));
+        }
+        self.done[mi.index()] = true;
+        Ok(is_identity_copy(func, mi))
+    }
+
+    /// Step 1 of [`Fast::allocate_inst`]: scans the operands once,
+    /// borrowing them (nothing is taken or inserted meanwhile), and lists
+    /// what the steps after visit: register masks, virtual definitions,
+    /// virtual uses, physical registers read and defined, each in operand
+    /// order. The steps then visit only their own operands instead of
+    /// every operand again; they index the lists rather than take them out
+    /// and put them back (two moves and a drop per list and instruction).
+    #[inline(always)]
+    fn scan_operands(&mut self, func: &MachineFunction, mi: Inst) -> Scan {
         self.lists.masks.clear();
         self.lists.vdefs.clear();
         self.lists.pdefs.clear();
@@ -36,33 +110,26 @@ impl Fast<'_, '_> {
         self.lists.uses.clear();
         self.lists.fixed_uses.clear();
         let ops = &func.insts[mi.index()].operands;
-        let n = ops.len();
         let unknown_op = matches!(func.insts[mi.index()].op, Op::Unknown(_));
-
-        // Scan the operands once, borrowing them (nothing is taken or
-        // inserted meanwhile), and list what the passes below visit:
-        // register masks, virtual definitions, virtual uses, physical
-        // registers read and defined, each in operand order. The passes
-        // then visit only their own operands instead of every operand
-        // again; they index the lists rather than take them out and put
-        // them back (two moves and a drop per list and instruction).
-        let (mut live_through, mut has_fixed_use, mut has_early, mut has_undef_use) =
-            (false, false, false, false);
+        let mut scan = Scan {
+            operands: ops.len(),
+            ..Scan::default()
+        };
         let reserved = self.reserved;
         let lists = &mut self.lists;
         for (k, o) in ops.iter().enumerate() {
             match o {
                 Operand::Reg(r) => match r.reg {
                     RegRef::Virt(v) if r.is_def() => {
-                        has_early |= r.flags.has(RegFlags::EARLY_CLOBBER);
+                        scan.has_early |= r.flags.has(RegFlags::EARLY_CLOBBER);
                         let lt = r.flags.has(RegFlags::EARLY_CLOBBER)
                             || tied_to_read(ops, k)
                             || (unknown_op && reads_vreg(ops, v))
                             || (r.sub.is_some() && !r.flags.has(RegFlags::UNDEF));
-                        live_through |= lt;
+                        scan.live_through |= lt;
                         lists.def_order.push((k, v.0, lt, r.flags));
                     }
-                    RegRef::Virt(_) if r.flags.has(RegFlags::UNDEF) => has_undef_use = true,
+                    RegRef::Virt(_) if r.flags.has(RegFlags::UNDEF) => scan.has_undef_use = true,
                     RegRef::Virt(_) => lists.uses.push((
                         k,
                         RegInfo {
@@ -77,13 +144,13 @@ impl Fast<'_, '_> {
                         if r.is_def() {
                             if !is_reserved {
                                 let early = r.flags.has(RegFlags::EARLY_CLOBBER);
-                                has_early |= early;
+                                scan.has_early |= early;
                                 let keep = early || tied_to_read(ops, k);
                                 lists.pdefs.push((p, keep));
                             }
                         } else if !r.flags.has(RegFlags::UNDEF) {
                             lists.fixed_uses.push((p, is_reserved));
-                            has_fixed_use |= !is_reserved;
+                            scan.has_fixed_use |= !is_reserved;
                         }
                     }
                     _ => {}
@@ -93,36 +160,45 @@ impl Fast<'_, '_> {
                 _ => {}
             }
         }
-        // Fixed-register definitions take their registers now, in operand
-        // order (the scan above reads no register state).
-        for i in 0..self.lists.pdefs.len() {
-            let (p, _) = self.lists.pdefs[i];
-            self.displace(func, p)?;
-            self.set_state(p, FIXED);
-            self.mark_used(p);
-        }
+        scan
+    }
 
-        // Virtual register definitions.
-        if !self.lists.def_order.is_empty() {
-            if live_through {
-                // Registers that stay live through the instruction must
-                // avoid the fixed registers it reads.
-                for i in 0..self.lists.fixed_uses.len() {
-                    self.mark_fixed_use(self.lists.fixed_uses[i].0);
-                }
-                self.lists.def_order.sort_by_key(|&(k, _, lt, _)| (!lt, k));
+    /// Step 3 of [`Fast::allocate_inst`]: the virtual definitions get
+    /// registers, those live through the instruction first (when
+    /// `live_through`), avoiding the fixed registers it reads.
+    #[inline(always)]
+    fn define_vregs(
+        &mut self,
+        func: &mut MachineFunction,
+        mi: Inst,
+        live_through: bool,
+    ) -> Result<(), AllocError> {
+        if self.lists.def_order.is_empty() {
+            return Ok(());
+        }
+        if live_through {
+            // Registers that stay live through the instruction must
+            // avoid the fixed registers it reads.
+            for i in 0..self.lists.fixed_uses.len() {
+                self.mark_fixed_use(self.lists.fixed_uses[i].0);
             }
-            for i in 0..self.lists.def_order.len() {
-                let (k, v, lt, flags) = self.lists.def_order[i];
-                if lt {
-                    self.define_live_through(func, mi, k, v, flags)?;
-                } else {
-                    self.define_vreg(func, mi, k, v, false, flags)?;
-                }
+            self.lists.def_order.sort_by_key(|&(k, _, lt, _)| (!lt, k));
+        }
+        for i in 0..self.lists.def_order.len() {
+            let (k, v, lt, flags) = self.lists.def_order[i];
+            if lt {
+                self.define_live_through(func, mi, k, v, flags)?;
+            } else {
+                self.define_vreg(func, mi, k, v, false, flags)?;
             }
         }
+        Ok(())
+    }
 
-        // Definitions end their values here (going up): free their registers.
+    /// Step 4 of [`Fast::allocate_inst`]: the registers of the
+    /// definitions not kept to the instruction's end are free above it.
+    #[inline(always)]
+    fn free_defined(&mut self) {
         for i in (0..self.lists.pdefs.len()).rev() {
             let (p, keep) = self.lists.pdefs[i];
             if !keep {
@@ -140,34 +216,42 @@ impl Fast<'_, '_> {
             }
             self.unmark(d.reg);
         }
+    }
 
-        // A call's register mask clobbers what lives in the registers it
-        // does not preserve: those values are reloaded after the call.
-        if !self.lists.masks.is_empty() {
-            for i in 0..self.lists.live_list.len() {
-                let v = self.lists.live_list[i];
-                let p = self.v[v as usize].phys;
-                if p != NO_REG && self.clobbered(Reg(p)) {
-                    self.displace(func, Reg(p))?;
-                }
+    /// Step 5 of [`Fast::allocate_inst`]: the live values in registers the
+    /// instruction's masks clobber are moved out of them.
+    #[inline(always)]
+    fn displace_clobbered(&mut self, func: &mut MachineFunction) -> Result<(), AllocError> {
+        for i in 0..self.lists.live_list.len() {
+            let v = self.lists.live_list[i];
+            let p = self.v[v as usize].phys;
+            if p != NO_REG && self.clobbered(Reg(p)) {
+                self.displace(func, Reg(p))?;
             }
         }
+        Ok(())
+    }
 
-        // Fixed-register uses: live from their definition above down to here.
-        if has_fixed_use {
-            for i in 0..self.lists.fixed_uses.len() {
-                let (p, reserved) = self.lists.fixed_uses[i];
-                if !reserved {
-                    self.displace(func, p)?;
-                    self.set_state(p, FIXED);
-                    self.mark_fixed_use(p);
-                }
+    /// Step 6 of [`Fast::allocate_inst`]: each fixed register read and not
+    /// reserved is taken for the value it holds.
+    #[inline(always)]
+    fn use_fixed_regs(&mut self, func: &mut MachineFunction) -> Result<(), AllocError> {
+        for i in 0..self.lists.fixed_uses.len() {
+            let (p, reserved) = self.lists.fixed_uses[i];
+            if !reserved {
+                self.displace(func, p)?;
+                self.set_state(p, FIXED);
+                self.mark_fixed_use(p);
             }
         }
+        Ok(())
+    }
 
-        // Virtual register uses, as the scan listed them (operand `k` is
-        // rewritten only when its turn comes, so what the scan read still
-        // holds).
+    /// Step 7 of [`Fast::allocate_inst`]: the virtual register uses, as the
+    /// scan listed them (operand `k` is rewritten only when its turn comes,
+    /// so what the scan read still holds).
+    #[inline(always)]
+    fn use_vregs(&mut self, func: &mut MachineFunction, mi: Inst) -> Result<(), AllocError> {
         for j in 0..self.lists.uses.len() {
             let (k, info) = self.lists.uses[j];
             let RegRef::Virt(v) = info.reg else { continue };
@@ -187,22 +271,38 @@ impl Fast<'_, '_> {
                 self.tie_to_def(func, mi, k, d, r)?;
             }
         }
+        Ok(())
+    }
 
-        if has_undef_use {
-            for k in 0..n {
-                let Some(info) = Self::reg_info(func, mi, k) else {
-                    continue;
-                };
-                let RegRef::Virt(v) = info.reg else { continue };
-                if info.is_def() || !info.undef() {
-                    continue;
-                }
-                self.use_undef(func, mi, k, v)?;
+    /// Step 8 of [`Fast::allocate_inst`]: each `undef` use of a virtual
+    /// register among the instruction's first `n` operands (those it had
+    /// before allocation), in operand order.
+    #[inline(always)]
+    fn use_undefs(
+        &mut self,
+        func: &mut MachineFunction,
+        mi: Inst,
+        n: usize,
+    ) -> Result<(), AllocError> {
+        for k in 0..n {
+            let Some(info) = Self::reg_info(func, mi, k) else {
+                continue;
+            };
+            let RegRef::Virt(v) = info.reg else { continue };
+            if info.is_def() || !info.undef() {
+                continue;
             }
+            self.use_undef(func, mi, k, v)?;
         }
+        Ok(())
+    }
 
-        // Early-clobbers and defs tied to other registers end here.
-        // (`has_early` counts virtual and physical early-clobbers.)
+    /// Step 9 of [`Fast::allocate_inst`]: the registers of early-clobber
+    /// definitions (when `has_early`, which counts virtual and physical
+    /// ones) and of definitions kept to the end are freed, unless the
+    /// instruction reads them; then those listed to be freed late.
+    #[inline(always)]
+    fn free_late(&mut self, func: &MachineFunction, mi: Inst, has_early: bool) {
         if has_early {
             for i in 0..self.lists.vdefs.len() {
                 let d = self.lists.vdefs[i];
@@ -234,28 +334,6 @@ impl Fast<'_, '_> {
                 self.free_reg(p);
             }
         }
-
-        for i in 0..self.lists.implicit_defs.len() {
-            let r = self.lists.implicit_defs[i];
-            func.insts[mi.index()]
-                .operands
-                .push(Operand::Reg(RegOperand {
-                    flags: RegFlags::DEF | RegFlags::IMPLICIT,
-                    ..RegOperand::use_of(r)
-                }));
-        }
-        self.done[mi.index()] = true;
-
-        let d = func.inst(mi);
-        let identity = d.op.is_copy()
-            && d.operands.len() == 2
-            && match (&d.operands[0], &d.operands[1]) {
-                (Operand::Reg(a), Operand::Reg(b)) => {
-                    a.reg == b.reg && matches!(a.reg, RegRef::Phys(_))
-                }
-                _ => false,
-            };
-        Ok(identity)
     }
 
     #[inline]
@@ -371,6 +449,20 @@ fn reads_vreg(ops: &[Operand], v: VReg) -> bool {
             !r.is_def() && !r.flags.has(RegFlags::UNDEF) && r.reg == RegRef::Virt(v)
         })
     })
+}
+
+/// Whether `mi` is now a copy of a physical register to itself.
+#[inline(always)]
+fn is_identity_copy(func: &MachineFunction, mi: Inst) -> bool {
+    let d = func.inst(mi);
+    d.op.is_copy()
+        && d.operands.len() == 2
+        && match (&d.operands[0], &d.operands[1]) {
+            (Operand::Reg(a), Operand::Reg(b)) => {
+                a.reg == b.reg && matches!(a.reg, RegRef::Phys(_))
+            }
+            _ => false,
+        }
 }
 
 /// Whether operand `k` of `ops` (a definition) is tied to a use that reads
