@@ -208,7 +208,7 @@ impl fmt::Display for PassTimes {
 /// Pass timing for the allocations made with one context: off, or on and
 /// adding each pass's wall time to a table.
 #[derive(Clone, Default, Debug)]
-pub struct PassTimer {
+pub(crate) struct PassTimer {
     on: bool,
     times: PassTimes,
 }

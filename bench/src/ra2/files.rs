@@ -19,7 +19,7 @@
 
 use std::collections::HashMap;
 
-use regalloc::alloc::ClassOrders;
+use regalloc::orders::ClassOrders;
 use regalloc::ir::{MachineFunction, Operand, RegMask};
 use regalloc::target::{CalleeSavedSet, Reg, RegClass, TargetInfo};
 use regalloc2::{MachineEnv, PReg, PRegSet, RegClass as Ra2Class};

@@ -52,7 +52,7 @@
 //! [`rewrite`]: crate::post::rewrite
 //! [`reload_reuse`]: crate::post::reload_reuse
 
-pub mod input;
+pub(crate) mod input;
 
 use crate::alloc::context::{AllocContext, TargetContext};
 use crate::alloc::{Decisions, basic, fast, greedy, pbqp};
