@@ -141,12 +141,19 @@ pub use stats::Stats;
 /// `bench/src/ra2/`) and for tests of the allocators' reading of a
 /// function's frame.
 pub mod orders {
+    use crate::ir::MachineFunction;
+    use crate::target::TargetInfo;
+
     pub use crate::alloc::order::ClassOrders;
+
     /// The registers the allocators keep out of `func`, by register
-    /// number: the target's reserved registers, those its subtarget lacks,
-    /// and the frame pointer when the function keeps one. The checker
-    /// reads the same facts on its own ([`crate::check::reserved_registers`]).
-    pub use crate::alloc::order::function_reserved as reserved_registers;
+    /// number: the target's reserved registers, and the frame-pointer or
+    /// base-pointer registers when the function keeps one. The checker
+    /// reads the same facts on its own ([`crate::check::reserved_registers`]);
+    /// `tests/tests/check_independent.rs` compares the two.
+    pub fn reserved_registers(target: &TargetInfo<'_>, func: &MachineFunction) -> Vec<bool> {
+        crate::alloc::order::function_reserved(target, func)
+    }
 }
 
 /// The analyses the allocators run (stages 2-4 of [`pipeline`]), for tools

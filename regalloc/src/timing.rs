@@ -1,4 +1,4 @@
-//! Wall time per pass of the allocation pipeline, as LLVM's `-time-passes` reports it: off unless the caller turns it on in its [`crate::alloc::context::AllocContext`], then every pass adds its time to that context's table.
+//! Wall time per pass of the allocation pipeline, as LLVM's `-time-passes` reports it: off unless the caller turns it on in its [`AllocContext`](crate::AllocContext), then every pass adds its time to that context's table.
 //!
 //! LLVM splits register allocation into separate passes: the analyses
 //! (slot indexes, live intervals, loops, block frequencies, edge bundles),

@@ -13,7 +13,9 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
-use regalloc::inspect::{Analyses, Cfg, INSTR_DIST, LiveIntervals, LiveRange, SlotIndex, vreg_lanes};
+use regalloc::inspect::{
+    Analyses, Cfg, INSTR_DIST, LiveIntervals, LiveRange, SlotIndex, vreg_lanes,
+};
 use regalloc::ir::{Block, Builder, Generic, MachineFunction, Op, Operand, RegFlags, RegRef, VReg};
 use regalloc::mir;
 use regalloc::target::{RegUnit, TargetInfo, fixtures};

@@ -9,9 +9,9 @@
 
 use std::path::{Path, PathBuf};
 
-use regalloc::orders;
 use regalloc::check::{CheckErrorKind, check, reserved_registers};
 use regalloc::ir::{FramePointerKind, MachineFunction, Operand, RegRef};
+use regalloc::orders;
 use regalloc::target::TargetInfo;
 use regalloc::{AllocRecord, Allocator, Options, allocate_recorded};
 

@@ -1,7 +1,7 @@
 //! The frame pointer is reserved as the IR function's `"frame-pointer"` attribute says (LLVM's `DisableFramePointerElim`): `"all"` in every function, `"non-leaf"` in functions that call, `"none"` only when the frame needs one (variable-sized objects, a taken frame address, a realigned stack: `maxAlignment` above the target's stack alignment); without the attribute, the target's default. The base pointer (x86 RBX, AArch64 X19) is reserved when variable-sized objects keep the stack pointer from addressing locals and the frame pointer cannot either (a realigned stack; on AArch64 also a local frame of 256 bytes or more). Every allocator keeps out of a reserved frame or base pointer even when it runs out of other registers.
 
-use regalloc::orders::reserved_registers;
 use regalloc::ir::{FramePointerKind, MachineFunction};
+use regalloc::orders::reserved_registers;
 use regalloc::target::TargetInfo;
 use regalloc::{Allocator, Options, allocate_recorded};
 

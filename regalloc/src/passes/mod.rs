@@ -39,10 +39,10 @@
 //! a sub-register definition (SSA). All passes here are idempotent on SSA
 //! code, so running them from the first on any SSA function is safe.
 
-pub(crate) mod live_variables;
-pub(crate) mod phi_elimination;
-pub(crate) mod process_implicit_defs;
-pub(crate) mod unreachable_block_elim;
+pub mod live_variables;
+pub mod phi_elimination;
+pub mod process_implicit_defs;
+pub mod unreachable_block_elim;
 
 pub(crate) mod edit;
 
