@@ -573,7 +573,10 @@ fn the_checker_depends_on_nothing_it_checks() {
     let later = |m: &String| {
         m.starts_with("alloc") || ["post", "pipeline", "passes", "stats"].contains(&m.as_str())
     };
-    let checked: Vec<String> = reachable(&graph, "check").into_iter().filter(later).collect();
+    let checked: Vec<String> = reachable(&graph, "check")
+        .into_iter()
+        .filter(later)
+        .collect();
     assert!(checked.is_empty(), "the checker reaches {checked:?}");
     // The analyses are reached only through the MIR module, whose reader
     // asks `analysis::slots` which instructions are debug ones; the
@@ -609,7 +612,12 @@ fn without(graph: &Graph, node: &str) -> Graph {
     graph
         .iter()
         .filter(|(from, _)| *from != node)
-        .map(|(from, to)| (from.clone(), to.iter().filter(|m| *m != node).cloned().collect()))
+        .map(|(from, to)| {
+            (
+                from.clone(),
+                to.iter().filter(|m| *m != node).cloned().collect(),
+            )
+        })
         .collect()
 }
 
