@@ -203,7 +203,7 @@ fn mir(args: &MirArgs) -> Result<bool, Failure> {
 }
 
 fn intervals(args: &IntervalsArgs) -> Result<bool, Failure> {
-    use regalloc::analysis::{Analyses, print};
+    use regalloc::inspect::{Analyses, freqs_to_string, intervals_to_string};
     let target = target_info(args.target.target)?;
     let file = read_input(target, &args.input)?;
     let mut found = false;
@@ -216,8 +216,8 @@ fn intervals(args: &IntervalsArgs) -> Result<bool, Failure> {
         out(&format!(
             "# Machine code for function {}\n{}{}\n",
             f.name,
-            print::intervals_to_string(target, &a.intervals),
-            print::freqs_to_string(f, &a.flow)
+            intervals_to_string(target, &a.intervals),
+            freqs_to_string(f, &a.flow)
         ));
     }
     let mut ok = true;
@@ -323,7 +323,7 @@ impl AllocationArgs {
             (AllocatorName::Pbqp, true) => regalloc::Allocator::PbqpExact {
                 node_limit: self
                     .exact_limit
-                    .unwrap_or(regalloc::alloc::pbqp::DEFAULT_EXACT_LIMIT),
+                    .unwrap_or(regalloc::DEFAULT_PBQP_EXACT_LIMIT),
             },
             (name, _) => name.allocator(),
         }

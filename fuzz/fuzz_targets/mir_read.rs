@@ -50,7 +50,7 @@ fuzz_target!(|data: &[u8]| {
     std::hint::black_box(again.errors().count());
     for doc in &file.functions {
         let FunctionDoc::Read(f) = doc else { continue };
-        std::hint::black_box(regalloc::analysis::Analyses::new(t, f));
+        std::hint::black_box(regalloc::inspect::Analyses::new(t, f));
         for allocator in [Allocator::Fast, Allocator::Basic, Allocator::Greedy] {
             let mut g = f.clone();
             let options = Options {

@@ -1,4 +1,4 @@
-//! Wall time per pass of the allocation pipeline, as LLVM's `-time-passes` reports it: off unless the caller turns it on in its [`crate::alloc::context::AllocContext`], then every pass adds its time to that context's table.
+//! Wall time per pass of the allocation pipeline, as LLVM's `-time-passes` reports it: off unless the caller turns it on in its [`AllocContext`](crate::AllocContext), then every pass adds its time to that context's table.
 //!
 //! LLVM splits register allocation into separate passes: the analyses
 //! (slot indexes, live intervals, loops, block frequencies, edge bundles),
@@ -208,7 +208,7 @@ impl fmt::Display for PassTimes {
 /// Pass timing for the allocations made with one context: off, or on and
 /// adding each pass's wall time to a table.
 #[derive(Clone, Default, Debug)]
-pub struct PassTimer {
+pub(crate) struct PassTimer {
     on: bool,
     times: PassTimes,
 }

@@ -4,7 +4,7 @@ use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use regalloc::analysis::FlowAnalyses;
+use regalloc::inspect::FlowAnalyses;
 use regalloc::ir::{Op, Operand};
 use regalloc::mir::{self, FunctionDoc};
 use regalloc::target::{InstrFlags, TargetInfo};

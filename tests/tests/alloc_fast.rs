@@ -27,7 +27,7 @@ use regalloc::mir::{self, FunctionDoc, MirFile};
 use regalloc::target::TargetInfo;
 use regalloc::{
     AllocContext, AllocRecord, Allocator, Options, Stats, TargetContext,
-    allocate_recorded_with_context,
+    allocate_recorded_with_context, allocate_without_stats_with_context,
 };
 
 /// A target to run: its name, corpus directory, table and llc flags.
@@ -279,11 +279,20 @@ fn run_file(
         local.functions += 1;
         let mut a = f.clone();
         let n = f.blocks.iter().map(|b| b.insts.len()).sum::<usize>();
-        // The allocator alone is timed, on a copy (`allocate_recorded` also
-        // counts statistics, which builds block frequencies).
+        // The allocation is timed without the statistics, on a copy
+        // (`allocate_recorded` also counts them, which builds block
+        // frequencies).
         let mut timed = f.clone();
         let start = Instant::now();
-        let _ = regalloc::alloc::fast::run_in(target, ctx, &mut timed);
+        let _ = allocate_without_stats_with_context(
+            target,
+            ctx,
+            &mut timed,
+            &Options {
+                allocator: Allocator::Fast,
+                check: false,
+            },
+        );
         local.time += start.elapsed();
         let res = allocate_recorded_with_context(
             target,

@@ -25,7 +25,7 @@ fn pbqp_on_the_corpora() {
 #[test]
 fn exact_pbqp_on_the_corpora() {
     assert_every_function_allocates(Allocator::PbqpExact {
-        node_limit: regalloc::alloc::pbqp::DEFAULT_EXACT_LIMIT,
+        node_limit: regalloc::DEFAULT_PBQP_EXACT_LIMIT,
     });
 }
 

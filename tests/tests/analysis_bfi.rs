@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use regalloc::analysis::FlowAnalyses;
+use regalloc::inspect::FlowAnalyses;
 use regalloc::mir;
 use regalloc::target::TargetInfo;
 

@@ -13,7 +13,9 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
-use regalloc::analysis::{Analyses, Cfg, LiveIntervals, LiveRange, SlotIndex};
+use regalloc::inspect::{
+    Analyses, Cfg, INSTR_DIST, LiveIntervals, LiveRange, SlotIndex, vreg_lanes,
+};
 use regalloc::ir::{Block, Builder, Generic, MachineFunction, Op, Operand, RegFlags, RegRef, VReg};
 use regalloc::mir;
 use regalloc::target::{RegUnit, TargetInfo, fixtures};
@@ -63,7 +65,7 @@ fn graph(f: &MachineFunction, cfg: &Cfg) -> Graph {
             if is_debug(f.inst(i).op) {
                 continue;
             }
-            index += regalloc::analysis::slots::INSTR_DIST;
+            index += INSTR_DIST;
             let base = g.slot.len();
             g.insts.push((b, base, i));
             for k in 0..4 {
@@ -73,7 +75,7 @@ fn graph(f: &MachineFunction, cfg: &Cfg) -> Graph {
                 prev = base + k as usize;
             }
         }
-        index += regalloc::analysis::slots::INSTR_DIST;
+        index += INSTR_DIST;
         last_of_block.push(prev);
     }
     for (b, &last) in last_of_block.iter().enumerate() {
@@ -239,7 +241,7 @@ fn check_function(t: &TargetInfo<'_>, f: &MachineFunction) -> Result<usize, Stri
             let undef = r.flags.has(RegFlags::UNDEF);
             match r.reg {
                 RegRef::Virt(v) => {
-                    let all = regalloc::analysis::intervals::vreg_lanes(t, f, v).0;
+                    let all = vreg_lanes(t, f, v).0;
                     let lanes = r.sub.map_or(all, |s| t.sub_reg_index(s).lane_mask.0 & all);
                     let use_node = base + if ec_def(v) { 1 } else { 2 };
                     let def_node = base

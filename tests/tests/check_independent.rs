@@ -9,9 +9,9 @@
 
 use std::path::{Path, PathBuf};
 
-use regalloc::alloc::order::function_reserved;
 use regalloc::check::{CheckErrorKind, check, reserved_registers};
 use regalloc::ir::{FramePointerKind, MachineFunction, Operand, RegRef};
+use regalloc::orders;
 use regalloc::target::TargetInfo;
 use regalloc::{AllocRecord, Allocator, Options, allocate_recorded};
 
@@ -92,7 +92,7 @@ fn reserved_registers_agree_with_the_allocators_in_every_frame() {
     ] {
         for k in 0..FRAME_COMBINATIONS {
             let f = read(t, &framed(body, k));
-            let (ours, theirs) = (reserved_registers(t, &f), function_reserved(t, &f));
+            let (ours, theirs) = (reserved_registers(t, &f), orders::reserved_registers(t, &f));
             if ours != theirs {
                 differ.push(format!("{} frame {k}", t.name));
             }
@@ -146,7 +146,7 @@ fn reserved_registers_agree_with_the_allocators_on_the_corpus() {
                     let file = regalloc::mir::read(t, &p.display().to_string(), &text);
                     for f in file.read_functions() {
                         compared += 1;
-                        if reserved_registers(t, f) != function_reserved(t, f) {
+                        if reserved_registers(t, f) != orders::reserved_registers(t, f) {
                             differ.push(format!("{}: {}", p.display(), f.name));
                         }
                     }

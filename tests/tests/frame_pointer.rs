@@ -1,7 +1,7 @@
 //! The frame pointer is reserved as the IR function's `"frame-pointer"` attribute says (LLVM's `DisableFramePointerElim`): `"all"` in every function, `"non-leaf"` in functions that call, `"none"` only when the frame needs one (variable-sized objects, a taken frame address, a realigned stack: `maxAlignment` above the target's stack alignment); without the attribute, the target's default. The base pointer (x86 RBX, AArch64 X19) is reserved when variable-sized objects keep the stack pointer from addressing locals and the frame pointer cannot either (a realigned stack; on AArch64 also a local frame of 256 bytes or more). Every allocator keeps out of a reserved frame or base pointer even when it runs out of other registers.
 
-use regalloc::alloc::order::function_reserved;
 use regalloc::ir::{FramePointerKind, MachineFunction};
+use regalloc::orders::reserved_registers;
 use regalloc::target::TargetInfo;
 use regalloc::{Allocator, Options, allocate_recorded};
 
@@ -63,7 +63,7 @@ fn read(t: &TargetInfo<'_>, text: &str) -> Vec<MachineFunction> {
 
 fn rbp_reserved(f: &MachineFunction) -> bool {
     let rbp = x86().find_reg("RBP").unwrap();
-    function_reserved(x86(), f)[rbp.index()]
+    reserved_registers(x86(), f)[rbp.index()]
 }
 
 #[test]
@@ -120,7 +120,7 @@ fn the_attribute_overrides_the_targets_default() {
     let fp = aarch64().find_reg("FP").unwrap();
     let reserved: Vec<bool> = fs
         .iter()
-        .map(|f| function_reserved(aarch64(), f)[fp.index()])
+        .map(|f| reserved_registers(aarch64(), f)[fp.index()])
         .collect();
     assert_eq!(reserved, [true, false]);
 }
@@ -209,7 +209,7 @@ fn stack(variable_sized: bool) -> &'static str {
 /// Whether register `name` of `t` is reserved in `f`.
 fn reserved(t: &TargetInfo<'_>, f: &MachineFunction, name: &str) -> bool {
     let r = t.find_reg(name).unwrap();
-    function_reserved(t, f)[r.index()]
+    reserved_registers(t, f)[r.index()]
 }
 
 /// Per function: whether RBP, RBX and EBX are reserved.

@@ -1,12 +1,34 @@
-//! Stages one way: the `regalloc` crate's top-level modules depend on each other without a cycle, and the checker on nothing it checks.
+//! Stages one way: the `regalloc` crate's modules depend on each other without a cycle between the allocators, the post passes and the checker, and the checker on nothing it checks.
 //!
-//! Read from the source text: a module depends on another when a line of
-//! its code (comments and `#[cfg(test)]` code left out) names
-//! `crate::other`. The rules are the ones `docs/DESIGN.md` ("Module
-//! dependencies") states.
+//! Read from the source text of `regalloc/src`: a module depends on another
+//! when its code (comments, string literals and `#[cfg(test)]` items left
+//! out) names it, by a `use` tree or by a path (`crate::`, `super::`,
+//! `self::`, a child module's name in a `use`, or a name the crate root
+//! re-exports). The nodes are the top-level modules, with the allocators
+//! (`alloc::fast`, `basic`, `greedy`, `pbqp`), the split kit
+//! (`alloc::split`) and the caller-owned state (`alloc::context`) apart
+//! from the rest of `alloc` (the machinery the allocators share).
+//!
+//! `cargo test -p regalloc-tests --test module_graph -- --nocapture`
+//! prints the graph; `docs/DESIGN.md` ("Module graph") shows it. The
+//! rules are the ones that section and "Module dependencies" state.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+
+/// The `alloc` submodules that are nodes of their own.
+const ALLOC_NODES: [&str; 6] = ["fast", "basic", "greedy", "pbqp", "split", "context"];
+
+/// The allocators.
+const ALLOCATORS: [&str; 4] = [
+    "alloc::fast",
+    "alloc::basic",
+    "alloc::greedy",
+    "alloc::pbqp",
+];
+
+/// Module name -> the modules its code names.
+type Graph = BTreeMap<String, BTreeSet<String>>;
 
 fn source_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../regalloc/src")
@@ -27,108 +49,520 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The top-level module a file belongs to (`alloc/greedy/mod.rs` -> `alloc`).
-fn top_module(root: &Path, file: &Path) -> String {
+/// The module path of a file: `lib.rs` -> `[]`, `alloc/mod.rs` ->
+/// `[alloc]`, `alloc/greedy/region.rs` -> `[alloc, greedy, region]`.
+fn module_path(root: &Path, file: &Path) -> Vec<String> {
     let relative = file.strip_prefix(root).expect("a file under the root");
-    let first = relative
+    let mut path: Vec<String> = relative
         .components()
-        .next()
-        .expect("a path")
-        .as_os_str()
-        .to_string_lossy()
-        .into_owned();
-    first.trim_end_matches(".rs").to_string()
-}
-
-/// The modules named as `crate::NAME` in the code of `text`, test code and
-/// comments left out.
-fn named_modules(text: &str) -> BTreeSet<String> {
-    let code = text.split("#[cfg(test)]").next().unwrap_or("");
-    let mut found = BTreeSet::new();
-    for line in code.lines() {
-        let line = line.trim_start();
-        if line.starts_with("//") {
-            continue;
-        }
-        let mut rest = line;
-        while let Some(at) = rest.find("crate::") {
-            rest = &rest[at + "crate::".len()..];
-            let name: String = rest
-                .chars()
-                .take_while(|c| c.is_ascii_lowercase() || *c == '_')
-                .collect();
-            if !name.is_empty() {
-                found.insert(name);
-            }
-        }
-    }
-    found
-}
-
-fn dependencies() -> BTreeMap<String, BTreeSet<String>> {
-    let root = source_root();
-    let mut files = Vec::new();
-    rust_files(&root, &mut files);
-    let modules: BTreeSet<String> = files
-        .iter()
-        .map(|f| top_module(&root, f))
-        .filter(|m| m != "lib")
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
         .collect();
-    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for file in &files {
-        let from = top_module(&root, file);
-        if from == "lib" {
-            continue;
-        }
-        let text = std::fs::read_to_string(file).expect("a readable source file");
-        let entry = graph.entry(from.clone()).or_default();
-        for to in named_modules(&text) {
-            if to != from && modules.contains(&to) {
-                entry.insert(to);
-            }
-        }
+    let last = path.pop().expect("a file name");
+    let stem = last.trim_end_matches(".rs");
+    if stem != "mod" && stem != "lib" {
+        path.push(stem.to_string());
     }
-    graph
+    path
 }
 
-/// A path from `from` back to itself, if there is one.
-fn cycle_through(graph: &BTreeMap<String, BTreeSet<String>>, from: &str) -> Option<Vec<String>> {
-    let mut stack = vec![(from.to_string(), vec![from.to_string()])];
-    let mut seen = BTreeSet::new();
-    while let Some((at, path)) = stack.pop() {
-        for next in graph.get(&at).into_iter().flatten() {
-            if next == from {
-                let mut cycle = path.clone();
-                cycle.push(next.clone());
-                return Some(cycle);
-            }
-            if seen.insert(next.clone()) {
-                let mut longer = path.clone();
-                longer.push(next.clone());
-                stack.push((next.clone(), longer));
+/// `text` with comments, string and character literals blanked (same
+/// length, so positions still match), and `pub(in ...)` visibilities,
+/// which name modules without depending on them.
+fn code_only(text: &str) -> Vec<u8> {
+    let b = text.as_bytes();
+    let mut out = b.to_vec();
+    let mut i = 0;
+    let blank = |out: &mut Vec<u8>, from: usize, to: usize| {
+        for c in &mut out[from..to] {
+            if *c != b'\n' {
+                *c = b' ';
             }
         }
+    };
+    while i < b.len() {
+        let rest = &b[i..];
+        if rest.starts_with(b"//") {
+            let end = rest
+                .iter()
+                .position(|&c| c == b'\n')
+                .map_or(b.len(), |n| i + n);
+            blank(&mut out, i, end);
+            i = end;
+        } else if rest.starts_with(b"/*") {
+            let end = find(b, i + 2, b"*/").map_or(b.len(), |n| n + 2);
+            blank(&mut out, i, end);
+            i = end;
+        } else if rest.starts_with(b"r#\"") || rest.starts_with(b"r\"") {
+            let hashes = rest[1..].iter().take_while(|&&c| c == b'#').count();
+            let mut close = vec![b'"'];
+            close.extend(std::iter::repeat_n(b'#', hashes));
+            let end = find(b, i + 2 + hashes, &close).map_or(b.len(), |n| n + close.len());
+            blank(&mut out, i, end);
+            i = end;
+        } else if rest[0] == b'"' && (i == 0 || !b[i - 1].is_ascii_alphanumeric()) {
+            let mut j = i + 1;
+            while j < b.len() && b[j] != b'"' {
+                j += if b[j] == b'\\' { 2 } else { 1 };
+            }
+            blank(&mut out, i, (j + 1).min(b.len()));
+            i = j + 1;
+        } else if rest[0] == b'\'' {
+            // A character literal ('x', '\n', '\u{..}'); a lifetime has no
+            // closing quote.
+            let len = if rest.get(1) == Some(&b'\\') {
+                rest.iter().skip(2).position(|&c| c == b'\'').map(|n| n + 3)
+            } else {
+                let ch = text[i + 1..].chars().next().map_or(1, char::len_utf8);
+                (rest.get(1 + ch) == Some(&b'\'')).then_some(ch + 2)
+            };
+            let len = len.unwrap_or(1);
+            if len > 1 {
+                blank(&mut out, i, i + len);
+            }
+            i += len;
+        } else if rest.starts_with(b"pub(in ") {
+            let end = rest
+                .iter()
+                .position(|&c| c == b')')
+                .map_or(b.len(), |n| i + n + 1);
+            blank(&mut out, i, end);
+            i = end;
+        } else {
+            i += 1;
+        }
     }
-    None
+    out
+}
+
+fn find(b: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
+    (from..b.len().saturating_sub(needle.len() - 1)).find(|&k| b[k..].starts_with(needle))
+}
+
+fn is_ident(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_'
+}
+
+/// Whether `word` stands at `i` as a whole word.
+fn word_at(code: &[u8], i: usize, word: &[u8]) -> bool {
+    code[i..].starts_with(word)
+        && (i == 0 || !is_ident(code[i - 1]))
+        && code.get(i + word.len()).is_none_or(|&c| !is_ident(c))
+}
+
+/// Whether the word at `at` begins an item: only whitespace, a
+/// visibility (`pub`, `pub(crate)`) or an attribute stands between it and
+/// the end of the previous item or the start of a block.
+fn starts_item(code: &[u8], at: usize) -> bool {
+    let mut k = at;
+    loop {
+        while k > 0 && code[k - 1].is_ascii_whitespace() {
+            k -= 1;
+        }
+        if k >= 3 && &code[k - 3..k] == b"pub" && (k == 3 || !is_ident(code[k - 4])) {
+            k -= 3;
+        } else if k > 0 && code[k - 1] == b')' {
+            let Some(open) = code[..k].iter().rposition(|&c| c == b'(') else {
+                return false;
+            };
+            if !code[..open].ends_with(b"pub") {
+                return false;
+            }
+            k = open;
+        } else {
+            return k == 0 || matches!(code[k - 1], b';' | b'{' | b'}' | b']');
+        }
+    }
+}
+
+/// The position just past the bracket matching the one at `open`.
+fn matching(code: &[u8], open: usize) -> usize {
+    let mut depth = 0i32;
+    for (k, &c) in code.iter().enumerate().skip(open) {
+        match c {
+            b'{' | b'(' | b'[' => depth += 1,
+            b'}' | b')' | b']' => {
+                depth -= 1;
+                if depth == 0 {
+                    return k + 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    code.len()
+}
+
+/// The end of the item starting at `start`: its `;` (outside brackets)
+/// or its closing brace, after any attributes.
+fn item_end(code: &[u8], mut start: usize) -> usize {
+    loop {
+        while start < code.len() && code[start].is_ascii_whitespace() {
+            start += 1;
+        }
+        if code[start..].starts_with(b"#[") {
+            start = matching(code, start + 1);
+        } else {
+            break;
+        }
+    }
+    let mut k = start;
+    while k < code.len() {
+        match code[k] {
+            b';' => return k + 1,
+            b'{' => return matching(code, k),
+            b'(' | b'[' => k = matching(code, k),
+            _ => k += 1,
+        }
+    }
+    code.len()
+}
+
+/// One file's code: the ranges left out (`#[cfg(test)]` items) and the
+/// inline modules (`mod name { ... }`) with their ranges.
+struct FileCode {
+    module: Vec<String>,
+    code: Vec<u8>,
+    test_items: Vec<(usize, usize)>,
+    inline_modules: Vec<(usize, usize, String)>,
+}
+
+impl FileCode {
+    fn new(module: Vec<String>, text: &str) -> FileCode {
+        let code = code_only(text);
+        let mut test_items = Vec::new();
+        let mut inline_modules = Vec::new();
+        let mut i = 0;
+        while i < code.len() {
+            if code[i..].starts_with(b"#[cfg(test)]") {
+                let end = item_end(&code, i + b"#[cfg(test)]".len());
+                test_items.push((i, end));
+                i = end;
+            } else if word_at(&code, i, b"mod") {
+                let name: String = code[i + 3..]
+                    .iter()
+                    .skip_while(|c| c.is_ascii_whitespace())
+                    .take_while(|&&c| is_ident(c))
+                    .map(|&c| c as char)
+                    .collect();
+                let after = i
+                    + 3
+                    + code[i + 3..]
+                        .iter()
+                        .position(|&c| c == b';' || c == b'{')
+                        .unwrap_or(0);
+                if code.get(after) == Some(&b'{') {
+                    inline_modules.push((after, matching(&code, after), name));
+                }
+                i += 3;
+            } else {
+                i += 1;
+            }
+        }
+        FileCode {
+            module,
+            code,
+            test_items,
+            inline_modules,
+        }
+    }
+
+    fn in_test(&self, at: usize) -> bool {
+        self.test_items.iter().any(|&(s, e)| s <= at && at < e)
+    }
+
+    /// The module path at `at`, inline modules included.
+    fn module_at(&self, at: usize) -> Vec<String> {
+        let mut path = self.module.clone();
+        for (s, e, name) in &self.inline_modules {
+            if *s <= at && at < *e {
+                path.push(name.clone());
+            }
+        }
+        path
+    }
+
+    /// Every path the code names, with where it stands: each `use` tree
+    /// expanded, and each `crate::`, `super::` or `self::` path elsewhere.
+    fn paths(&self) -> Vec<(usize, Vec<String>, bool)> {
+        let code = &self.code;
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < code.len() {
+            if word_at(code, i, b"use") && starts_item(code, i) && !self.in_test(i) {
+                let end = i + code[i..]
+                    .iter()
+                    .position(|&c| c == b';')
+                    .unwrap_or(code.len() - i);
+                let tree = String::from_utf8_lossy(&code[i + 3..end]).into_owned();
+                for path in expand_use(&tree) {
+                    out.push((i, path, true));
+                }
+                i = end;
+                continue;
+            }
+            let starts_path = (i == 0 || !(is_ident(code[i - 1]) || code[i - 1] == b':'))
+                && [&b"crate::"[..], b"super::", b"self::"]
+                    .iter()
+                    .any(|w| code[i..].starts_with(w));
+            if starts_path && !self.in_test(i) {
+                let len = code[i..]
+                    .iter()
+                    .position(|&c| !(is_ident(c) || c == b':'))
+                    .unwrap_or(code.len() - i);
+                let text = String::from_utf8_lossy(&code[i..i + len]).into_owned();
+                let segments = text
+                    .split("::")
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_string)
+                    .collect();
+                out.push((i, segments, false));
+                i += len;
+                continue;
+            }
+            i += 1;
+        }
+        out
+    }
+}
+
+/// The paths of a `use` tree (`a::{b, c::{d, e as f}}` -> `a::b`,
+/// `a::c::d`, `a::c::e`).
+fn expand_use(tree: &str) -> Vec<Vec<String>> {
+    let tree: String = tree
+        .chars()
+        .filter(|c| !c.is_whitespace() || *c == ' ')
+        .collect();
+    let mut out = Vec::new();
+    expand_into(&[], tree.trim(), &mut out);
+    out
+}
+
+fn expand_into(prefix: &[String], tree: &str, out: &mut Vec<Vec<String>>) {
+    let tree = tree.trim().trim_start_matches("::");
+    if let Some(open) = tree.find('{')
+        && tree.rfind('}').is_some_and(|close| close > open)
+    {
+        let mut base = prefix.to_vec();
+        base.extend(
+            tree[..open]
+                .split("::")
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_string),
+        );
+        let inner = &tree[open + 1..tree.rfind('}').expect("a closing brace")];
+        let mut depth = 0;
+        let mut from = 0;
+        for (k, c) in inner.char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => depth -= 1,
+                ',' if depth == 0 => {
+                    expand_into(&base, &inner[from..k], out);
+                    from = k + 1;
+                }
+                _ => {}
+            }
+        }
+        expand_into(&base, &inner[from..], out);
+    } else {
+        let path = tree.split(" as ").next().unwrap_or("").trim();
+        if path.is_empty() {
+            return;
+        }
+        let mut full = prefix.to_vec();
+        full.extend(
+            path.split("::")
+                .map(str::trim)
+                .filter(|s| !s.is_empty() && *s != "*")
+                .map(str::to_string),
+        );
+        if full.last().is_some_and(|s| s == "self") {
+            full.pop();
+        }
+        out.push(full);
+    }
+}
+
+/// The crate's modules and the names its root re-exports.
+struct Crate {
+    files: Vec<FileCode>,
+    modules: BTreeSet<Vec<String>>,
+    root_names: BTreeMap<String, Vec<String>>,
+}
+
+impl Crate {
+    fn read() -> Crate {
+        let root = source_root();
+        let mut paths = Vec::new();
+        rust_files(&root, &mut paths);
+        paths.sort();
+        let files: Vec<FileCode> = paths
+            .iter()
+            .map(|p| {
+                let text = std::fs::read_to_string(p).expect("a readable source file");
+                FileCode::new(module_path(&root, p), &text)
+            })
+            .collect();
+        let mut modules: BTreeSet<Vec<String>> = files.iter().map(|f| f.module.clone()).collect();
+        for f in &files {
+            for (s, _, name) in &f.inline_modules {
+                let mut m = f.module_at(*s);
+                m.push(name.clone());
+                modules.insert(m);
+            }
+        }
+        let mut krate = Crate {
+            files,
+            modules,
+            root_names: BTreeMap::new(),
+        };
+        let lib = krate
+            .files
+            .iter()
+            .position(|f| f.module.is_empty())
+            .expect("lib.rs");
+        let mut names = BTreeMap::new();
+        for (at, path, is_use) in krate.files[lib].paths() {
+            if is_use && let Some(target) = krate.resolve(&krate.files[lib], at, &path) {
+                names.insert(path.last().expect("a name").clone(), target);
+            }
+        }
+        krate.root_names = names;
+        krate
+    }
+
+    /// The absolute path `path` (written at `at` in `file`) names, if it
+    /// is in this crate.
+    fn resolve(&self, file: &FileCode, at: usize, path: &[String]) -> Option<Vec<String>> {
+        let here = file.module_at(at);
+        let first = path.first()?;
+        let absolute = match first.as_str() {
+            "crate" => path[1..].to_vec(),
+            "self" => [here.as_slice(), &path[1..]].concat(),
+            "super" => {
+                let ups = path.iter().take_while(|s| *s == "super").count();
+                let base = here.get(..here.len().checked_sub(ups)?)?;
+                [base, &path[ups..]].concat()
+            }
+            _ => {
+                let mut child = here.clone();
+                child.push(first.clone());
+                if !self.modules.contains(&child) {
+                    return None;
+                }
+                [here.as_slice(), path].concat()
+            }
+        };
+        match absolute.first() {
+            Some(top) if self.modules.contains(&vec![top.clone()]) => Some(absolute),
+            Some(name) => self.root_names.get(name).cloned(),
+            None => None,
+        }
+    }
+
+    /// The graph at the node granularity `node`.
+    fn graph(&self, node: impl Fn(&[String]) -> Option<String>) -> Graph {
+        let mut graph = Graph::new();
+        for file in &self.files {
+            if file.module.is_empty() {
+                continue;
+            }
+            for (at, path, _) in file.paths() {
+                let Some(from) = node(&file.module_at(at)) else {
+                    continue;
+                };
+                let entry = graph.entry(from.clone()).or_default();
+                if let Some(to) = self.resolve(file, at, &path).and_then(|p| node(&p))
+                    && to != from
+                {
+                    entry.insert(to);
+                }
+            }
+        }
+        graph
+    }
+}
+
+/// Top-level modules, with the allocators, the split kit and the contexts
+/// apart from the rest of `alloc`.
+fn fine_node(path: &[String]) -> Option<String> {
+    let top = path.first()?;
+    match path.get(1) {
+        Some(sub) if top == "alloc" && ALLOC_NODES.contains(&sub.as_str()) => {
+            Some(format!("alloc::{sub}"))
+        }
+        _ => Some(top.clone()),
+    }
+}
+
+fn top_node(path: &[String]) -> Option<String> {
+    path.first().cloned()
+}
+
+/// Every node `from` reaches, itself left out unless on a cycle.
+fn reachable(graph: &Graph, from: &str) -> BTreeSet<String> {
+    let mut seen = BTreeSet::new();
+    let mut stack: Vec<&String> = graph.get(from).into_iter().flatten().collect();
+    while let Some(at) = stack.pop() {
+        if seen.insert(at.clone()) {
+            stack.extend(graph.get(at).into_iter().flatten());
+        }
+    }
+    seen
+}
+
+/// The graph as text, one module a line.
+fn render(graph: &Graph) -> String {
+    let width = graph.keys().map(String::len).max().unwrap_or(0);
+    graph
+        .iter()
+        .map(|(from, to)| {
+            let to: Vec<&str> = to.iter().map(String::as_str).collect();
+            format!("{from:width$} -> {}\n", to.join(", "))
+        })
+        .collect()
+}
+
+/// The modules that reach each other (strongly connected, two or more).
+fn cycles(graph: &Graph) -> Vec<BTreeSet<String>> {
+    let mut out: Vec<BTreeSet<String>> = Vec::new();
+    for node in graph.keys() {
+        let from_here = reachable(graph, node);
+        if !from_here.contains(node) || out.iter().any(|c| c.contains(node)) {
+            continue;
+        }
+        let component: BTreeSet<String> = from_here
+            .iter()
+            .filter(|m| reachable(graph, m).contains(node))
+            .cloned()
+            .collect();
+        out.push(component);
+    }
+    out
 }
 
 #[test]
-fn the_modules_depend_on_each_other_without_a_cycle() {
-    let graph = dependencies();
-    assert!(graph.contains_key("pipeline") && graph.contains_key("alloc"));
-    for module in graph.keys() {
-        if let Some(cycle) = cycle_through(&graph, module) {
-            panic!("a cycle: {}", cycle.join(" -> "));
-        }
+fn the_module_graph_is_printed() {
+    let graph = Crate::read().graph(fine_node);
+    print!("{}", render(&graph));
+    for component in cycles(&graph) {
+        let names: Vec<&str> = component.iter().map(String::as_str).collect();
+        println!("cycle: {}", names.join(" <-> "));
+    }
+    for node in ALLOCATORS
+        .iter()
+        .chain(&["post", "check", "pipeline", "alloc"])
+    {
+        assert!(graph.contains_key(*node), "no module {node} found");
     }
 }
 
 #[test]
 fn the_checker_depends_on_nothing_it_checks() {
-    let graph = dependencies();
+    let graph = Crate::read().graph(fine_node);
     let allowed: BTreeSet<&str> = ["ir", "target", "record", "mir"].into();
-    let check = &graph["check"];
-    let extra: Vec<&String> = check
+    let extra: Vec<&String> = graph["check"]
         .iter()
         .filter(|m| !allowed.contains(m.as_str()))
         .collect();
@@ -136,15 +570,128 @@ fn the_checker_depends_on_nothing_it_checks() {
         extra.is_empty(),
         "the checker names {extra:?}; it may read only the IR, the target, the record and the MIR printer"
     );
+    let later = |m: &String| {
+        m.starts_with("alloc") || ["post", "pipeline", "passes", "stats"].contains(&m.as_str())
+    };
+    let checked: Vec<String> = reachable(&graph, "check")
+        .into_iter()
+        .filter(later)
+        .collect();
+    assert!(checked.is_empty(), "the checker reaches {checked:?}");
+    // The analyses are reached only through the MIR module, whose reader
+    // asks `analysis::slots` which instructions are debug ones; the
+    // checker uses only the printer.
+    let without_mir = without(&graph, "mir");
+    assert!(
+        !reachable(&without_mir, "check").contains("analysis"),
+        "the checker reaches the analyses other than through the MIR module"
+    );
+}
+
+#[test]
+fn no_cycle_between_the_allocators_the_post_passes_and_the_checker() {
+    let graph = Crate::read().graph(fine_node);
+    let stages: Vec<&str> = ALLOCATORS
+        .iter()
+        .copied()
+        .chain(["post", "check"])
+        .collect();
+    for a in &stages {
+        let from_a = reachable(&graph, a);
+        for b in &stages {
+            assert!(
+                a == b || !(from_a.contains(*b) && reachable(&graph, b).contains(*a)),
+                "{a} and {b} depend on each other"
+            );
+        }
+    }
+}
+
+/// `graph` without `node` (and the edges to it).
+fn without(graph: &Graph, node: &str) -> Graph {
+    graph
+        .iter()
+        .filter(|(from, _)| *from != node)
+        .map(|(from, to)| {
+            (
+                from.clone(),
+                to.iter().filter(|m| *m != node).cloned().collect(),
+            )
+        })
+        .collect()
+}
+
+/// The allocators share `alloc`'s machinery, not each other's code; the
+/// contexts they all take hold each one's buffers, so paths through
+/// `alloc::context` do not count.
+#[test]
+fn the_allocators_do_not_depend_on_each_other() {
+    let graph = without(&Crate::read().graph(fine_node), "alloc::context");
+    for a in ALLOCATORS {
+        let others: Vec<&str> = ALLOCATORS
+            .iter()
+            .copied()
+            .filter(|b| *b != a && reachable(&graph, a).contains(*b))
+            .collect();
+        assert!(others.is_empty(), "{a} reaches {others:?}");
+    }
+}
+
+#[test]
+fn the_top_level_modules_depend_on_each_other_without_a_cycle() {
+    let graph = Crate::read().graph(top_node);
+    assert!(graph.contains_key("pipeline") && graph.contains_key("alloc"));
+    let found = cycles(&graph);
+    assert!(found.is_empty(), "cycles: {found:?}");
 }
 
 #[test]
 fn no_allocator_machinery_calls_a_later_stage() {
-    let graph = dependencies();
+    let graph = Crate::read().graph(top_node);
     for later in ["pipeline", "post", "check", "stats"] {
         assert!(
             !graph["alloc"].contains(later),
             "alloc names {later}: allocators return decisions and the pipeline applies them"
         );
     }
+}
+
+#[test]
+fn the_reader_sees_paths_as_the_compiler_does() {
+    // A fixture of the forms the graph is read from.
+    let text = r#"
+use crate::ir::{Block, inst::{Inst as I}};
+use super::sibling::Thing;
+use child::Item; // a comment naming crate::stats
+mod child { use super::super::up::X; }
+fn f() -> &'static str { let _ = crate::timing::Pass::Allocate; "crate::error" }
+#[cfg(test)]
+fn g() { crate::check::check(); }
+pub(in crate::alloc) fn h() {}
+"#;
+    let file = FileCode::new(vec!["alloc".into(), "here".into()], text);
+    let named: BTreeSet<(Vec<String>, Vec<String>)> = file
+        .paths()
+        .into_iter()
+        .map(|(at, path, _)| (file.module_at(at), path))
+        .collect();
+    let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let want: BTreeSet<(Vec<String>, Vec<String>)> = [
+        (vec!["alloc", "here"], vec!["crate", "ir", "Block"]),
+        (vec!["alloc", "here"], vec!["crate", "ir", "inst", "Inst"]),
+        (vec!["alloc", "here"], vec!["super", "sibling", "Thing"]),
+        (vec!["alloc", "here"], vec!["child", "Item"]),
+        (
+            vec!["alloc", "here", "child"],
+            vec!["super", "super", "up", "X"],
+        ),
+        (
+            vec!["alloc", "here"],
+            vec!["crate", "timing", "Pass", "Allocate"],
+        ),
+    ]
+    .iter()
+    .map(|(m, p)| (strings(m), strings(p)))
+    .collect();
+    assert_eq!(named, want);
 }

@@ -235,7 +235,7 @@ fn greedy_and_llvm_greedy_beside_the_pbqp_optimum() {
     let limit = std::env::var("PBQP_EXACT_LIMIT")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(regalloc::alloc::pbqp::DEFAULT_EXACT_LIMIT);
+        .unwrap_or(regalloc::DEFAULT_PBQP_EXACT_LIMIT);
     let mut rows = Vec::new();
     for (name, dir, t, flags, start_after) in targets() {
         let root = corpus(dir);

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use regalloc::analysis::{Analyses, FlowAnalyses};
+use regalloc::inspect::{Analyses, FlowAnalyses};
 use regalloc::mir::{self, FunctionDoc};
 use regalloc::target::TargetInfo;
 

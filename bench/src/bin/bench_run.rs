@@ -20,7 +20,7 @@ use std::time::Instant;
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
-use regalloc::analysis::FlowAnalyses;
+use regalloc::inspect::FlowAnalyses;
 use regalloc::ir::{MachineFunction, Op, Operand};
 use regalloc::mir::{self, FunctionDoc};
 use regalloc::target::TargetInfo;

@@ -16,7 +16,7 @@
 
 use std::collections::HashMap;
 
-use regalloc::analysis::FlowAnalyses;
+use regalloc::inspect::FlowAnalyses;
 use regalloc::ir::{
     self, Generic, MachineFunction, Op, Operand as MOperand, RegFlags, RegOperand, RegRef,
 };

@@ -19,8 +19,8 @@
 
 use std::collections::HashMap;
 
-use regalloc::alloc::ClassOrders;
 use regalloc::ir::{MachineFunction, Operand, RegMask};
+use regalloc::orders::ClassOrders;
 use regalloc::target::{CalleeSavedSet, Reg, RegClass, TargetInfo};
 use regalloc2::{MachineEnv, PReg, PRegSet, RegClass as Ra2Class};
 

@@ -406,26 +406,14 @@ impl LiveRegMatrix {
         Some(out)
     }
 
-    /// Where `p` is taken inside `[start, end)` (one block), by anything:
-    /// a virtual register assigned to an overlapping register, a fixed
-    /// register, or a call clobbering it. The first and last points, each
-    /// clamped to the block (LLVM's `InterferenceCache` entry for a block).
-    pub fn block_interference(
-        &self,
-        t: &TargetInfo<'_>,
-        p: Reg,
-        start: SlotIndex,
-        end: SlotIndex,
-    ) -> Option<(SlotIndex, SlotIndex)> {
-        join_interference(
-            self.block_virt_interference(t, p, start, end),
-            self.block_fixed_interference(t, p, start, end),
-        )
-    }
-
-    /// The part of [`LiveRegMatrix::block_interference`] from virtual
-    /// registers: it changes only when a change of one of `p`'s units
-    /// overlaps the block ([`LiveRegMatrix::unit_changes_since`]).
+    /// Where `p` is taken inside `[start, end)` (one block) by a virtual
+    /// register assigned to an overlapping register: the first and last
+    /// points, each clamped to the block. Joined
+    /// ([`join_interference`]) with
+    /// [`LiveRegMatrix::block_fixed_interference_with`], it is LLVM's
+    /// `InterferenceCache` entry for a block. It changes only when a
+    /// change of one of `p`'s units overlaps the block
+    /// ([`LiveRegMatrix::unit_changes_since`]).
     pub fn block_virt_interference(
         &self,
         t: &TargetInfo<'_>,
@@ -444,19 +432,6 @@ impl LiveRegMatrix {
         span.get()
     }
 
-    /// The part of [`LiveRegMatrix::block_interference`] from fixed
-    /// registers and call clobbers, which never changes during allocation.
-    pub fn block_fixed_interference(
-        &self,
-        t: &TargetInfo<'_>,
-        p: Reg,
-        start: SlotIndex,
-        end: SlotIndex,
-    ) -> Option<(SlotIndex, SlotIndex)> {
-        let masks = self.masks_between(start, end);
-        self.block_fixed_interference_with(t, p, start, end, masks)
-    }
-
     /// The call masks inside `[start, end)`, as a range of indexes for
     /// [`LiveRegMatrix::block_fixed_interference_with`]: the same for
     /// every register asked about the block.
@@ -465,9 +440,10 @@ impl LiveRegMatrix {
         k..k + self.regmasks[k..].partition_point(|m| m.at < end)
     }
 
-    /// [`LiveRegMatrix::block_fixed_interference`] with the call masks
-    /// inside the block already found (`masks` is
-    /// [`LiveRegMatrix::masks_between`] of it).
+    /// Where `p` is taken inside `[start, end)` (one block) by a fixed
+    /// register or a call clobbering it, which never changes during
+    /// allocation; the call masks inside the block already found (`masks`
+    /// is [`LiveRegMatrix::masks_between`] of it).
     pub fn block_fixed_interference_with(
         &self,
         t: &TargetInfo<'_>,

@@ -20,9 +20,7 @@ pub mod spiller;
 pub mod split;
 pub mod virtmap;
 
-pub use matrix::{Interference, LiveRegMatrix};
-pub use order::{AllocationOrder, ClassOrders};
-pub use spiller::{SpillCode, Spiller};
+pub use spiller::SpillCode;
 pub use virtmap::VirtRegMap;
 
 use crate::analysis::{Analyses, LiveRange};

@@ -324,9 +324,6 @@ impl Spiller {
             }
             new_regs.push(self.spill_around(t, func, li, vrm, &mut task, user));
         }
-        if let Some(s) = task.slot_index {
-            vrm.set_slot(v, s);
-        }
         Ok(new_regs)
     }
 

@@ -1,4 +1,4 @@
-//! `VirtRegMap`: where each virtual register lives after allocation: a physical register or a stack slot.
+//! `VirtRegMap`: the physical register each virtual register is given (the spiller keeps its own slots).
 //!
 //! Besides the assignment it remembers, for registers the spiller created,
 //! the original virtual register whose value they carry (LLVM's
@@ -11,7 +11,6 @@ use crate::target::Reg;
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
 pub struct VirtRegMap {
     phys: Vec<Option<Reg>>,
-    slot: Vec<Option<u32>>,
     original: Vec<Option<VReg>>,
 }
 
@@ -21,7 +20,6 @@ impl VirtRegMap {
     pub fn new(n: usize) -> VirtRegMap {
         VirtRegMap {
             phys: vec![None; n],
-            slot: vec![None; n],
             original: vec![None; n],
         }
     }
@@ -30,7 +28,6 @@ impl VirtRegMap {
         if self.phys.len() <= v.index() {
             let n = v.index() + 1;
             self.phys.resize(n, None);
-            self.slot.resize(n, None);
             self.original.resize(n, None);
         }
     }
@@ -52,19 +49,6 @@ impl VirtRegMap {
         if let Some(p) = self.phys.get_mut(v.index()) {
             *p = None;
         }
-    }
-
-    /// The spill slot (an index of the spiller's, not yet a `%stack.N` id)
-    /// of `v`, if it was spilled.
-    #[inline]
-    pub fn slot(&self, v: VReg) -> Option<u32> {
-        self.slot.get(v.index()).copied().flatten()
-    }
-
-    /// Records that `v` lives in spill slot `s`.
-    pub fn set_slot(&mut self, v: VReg, s: u32) {
-        self.grow(v);
-        self.slot[v.index()] = Some(s);
     }
 
     /// The original register whose value `v` carries (`v` itself for

@@ -530,17 +530,9 @@ fn untracked_cached(t: &TargetInfo<'_>, known: &mut [u8], u: RegUnit) -> bool {
     }
 }
 
-/// [`unit_untracked`] of every unit, by unit, plus (when `reserved`
-/// says so, by register) the units of the function's reserved registers.
-/// One plain pass over the unit table: asked once a function, over every
-/// unit of the target.
-pub fn untracked_units(t: &TargetInfo<'_>, reserved: &[bool]) -> Vec<bool> {
-    (0..t.units.len())
-        .map(|u| unit_untracked_in(t, reserved, u))
-        .collect()
-}
-
-/// [`untracked_units`] of unit `u` alone.
+/// [`unit_untracked`] of unit `u`, plus (when `reserved` says so, by
+/// register) whether it is a unit of one of the function's reserved
+/// registers.
 pub fn unit_untracked_in(t: &TargetInfo<'_>, reserved: &[bool], u: usize) -> bool {
     let untracked = |r: Reg| {
         t.is_reserved(r)

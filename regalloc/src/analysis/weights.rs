@@ -27,72 +27,10 @@ pub enum Hint {
 }
 
 /// Computes every interval's weight; returns each register's copy hints,
-/// physical ones first, each kind heaviest first (LLVM's order).
-pub fn compute_weights(
-    t: &TargetInfo<'_>,
-    f: &MachineFunction,
-    flow: &FlowAnalyses,
-    li: &mut LiveIntervals,
-) -> Vec<Vec<(Hint, f32)>> {
-    // Every (register, instruction) pair in layout order, then
-    // counting-sorted by register: one vector for the function instead of
-    // one growing vector per register.
-    let nv = f.vregs.len();
-    let mut pairs: Vec<(VReg, crate::ir::Inst, crate::ir::Block)> =
-        Vec::with_capacity(f.insts.len());
-    // Per register, the last instruction listed (plus one), so that an
-    // instruction with several operands of it is listed once.
-    let mut last = vec![0usize; nv];
-    for (b, bd) in f.blocks.iter().enumerate() {
-        for &i in &bd.insts {
-            let Some(inst) = f.insts.get(i.index()) else {
-                continue;
-            };
-            if super::slots::is_debug_or_probe(inst.op) {
-                continue;
-            }
-            for o in &inst.operands {
-                if let Operand::Reg(r) = o
-                    && let RegRef::Virt(v) = r.reg
-                    && !r.flags.has(RegFlags::DEBUG_USE)
-                    && let Some(l) = last.get_mut(v.index())
-                    && *l != i.index() + 1
-                {
-                    *l = i.index() + 1;
-                    pairs.push((v, i, crate::ir::Block::new(b)));
-                }
-            }
-        }
-    }
-    let mut start = vec![0usize; nv + 1];
-    for p in &pairs {
-        start[p.0.index() + 1] += 1;
-    }
-    for v in 0..nv {
-        start[v + 1] += start[v];
-    }
-    let mut placed = vec![(crate::ir::Inst::new(0), crate::ir::Block::new(0)); pairs.len()];
-    let mut next = start.clone();
-    for &(v, i, b) in &pairs {
-        placed[next[v.index()]] = (i, b);
-        next[v.index()] += 1;
-    }
-    drop(pairs);
-    compute_weights_of(
-        t,
-        f,
-        flow,
-        li,
-        &Users {
-            start,
-            list: placed,
-        },
-    )
-}
-
-/// [`compute_weights`] from the instructions accessing each register,
-/// as the intervals found them ([`LiveIntervals::with_users`]): the same
-/// lists, without walking the function again.
+/// physical ones first, each kind heaviest first (LLVM's order). The
+/// instructions accessing each register are `users`, as the intervals
+/// found them ([`LiveIntervals::with_users`]), so the function is not
+/// walked again.
 pub(crate) fn compute_weights_of(
     t: &TargetInfo<'_>,
     f: &MachineFunction,

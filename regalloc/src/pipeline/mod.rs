@@ -2,26 +2,26 @@
 //!
 //! [`allocate`] is the whole of it, one named call per stage:
 //!
-//! 1. **input checks** ([`input`]): no PHIs, every read defined before,
+//! 1. **input checks** (`pipeline/input.rs`): no PHIs, every read defined before,
 //!    tied operands in two-address form (not for Fast, which makes that
 //!    form itself), a function small enough to number;
 //! 2. **flow analyses**: predecessors, CFG, dominators, loops, block
 //!    frequencies ([`FlowAnalyses`]);
 //! 3. **slot indexes and live intervals** ([`LiveIntervals`]);
-//! 4. **spill weights and copy hints** ([`weights`]);
+//! 4. **spill weights and copy hints** (`analysis/weights.rs`);
 //! 5. **the allocator**: Basic, Greedy, PBQP or linear scan, which return their
 //!    `Decisions` (each virtual register's register or stack slot, the
 //!    spill and reload code, the split copies) and change no instruction;
 //!    Greedy's last step is its hint recoloring, as in LLVM's
 //!    `RAGreedy`, because it moves assignments within the allocator's
 //!    interference matrix;
-//! 6. **spill hoisting** ([`hoist_spills`]) and 7. **redundant spill
-//!    removal** ([`redundant_spills`]), which improve the spill code
+//! 6. **spill hoisting** (`alloc/hoist_spills.rs`) and 7. **redundant
+//!    spill removal** (`alloc/redundant_spills.rs`), which improve the spill code
 //!    before it is placed;
-//! 8. **rewrite** ([`rewrite`]): virtual to physical registers, spill
+//! 8. **rewrite** (`post/rewrite.rs`): virtual to physical registers, spill
 //!    code and stack slots placed, identity copies dropped, the
 //!    [`AllocRecord`] written;
-//! 9. **reload reuse** ([`reload_reuse`]): reloads served by a register
+//! 9. **reload reuse** (`post/reload_reuse.rs`): reloads served by a register
 //!    that still holds the slot;
 //! 10. **live-ins**: each block's live-in list, once the code no longer
 //!     changes;
@@ -45,14 +45,8 @@
 //! lowering, the coalescer) exists, [`allocate`] does not run them: SSA
 //! input is refused by stage 1, and `regalloc passes` writes the
 //! intermediate MIR.
-//!
-//! [`weights`]: crate::analysis::weights
-//! [`hoist_spills`]: crate::alloc::hoist_spills
-//! [`redundant_spills`]: crate::alloc::redundant_spills
-//! [`rewrite`]: crate::post::rewrite
-//! [`reload_reuse`]: crate::post::reload_reuse
 
-pub mod input;
+pub(crate) mod input;
 
 use crate::alloc::context::{AllocContext, TargetContext};
 use crate::alloc::{Decisions, basic, fast, greedy, linear_scan, pbqp};

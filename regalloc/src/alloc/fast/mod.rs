@@ -43,18 +43,13 @@ use crate::record::AllocRecord;
 
 pub(crate) use cache::{Buffers, TargetTables};
 
-/// Allocates `func` with the fast allocator.
+/// Allocates `func` with the fast allocator, with the target's derived
+/// tables from `target` and reusable buffers from `ctx` (the whole
+/// allocation timed there as [`Pass::Allocate`]).
 ///
 /// Every virtual register is replaced by a physical one; spill slots are
 /// added as `spill-slot` stack objects; block live-ins and kill/dead flags
 /// are recomputed. On error the function may be partly rewritten.
-pub fn run(target: &TargetInfo<'_>, func: &mut MachineFunction) -> Result<AllocRecord, AllocError> {
-    run_in(&TargetContext::new(target), &mut AllocContext::new(), func)
-}
-
-/// [`run`] with the target's derived tables from `target` and reusable
-/// buffers from `ctx` (the whole allocation timed there as
-/// [`Pass::Allocate`]).
 pub fn run_in(
     target: &TargetContext<'_, '_>,
     ctx: &mut AllocContext,
@@ -72,7 +67,7 @@ pub fn run_in(
     result
 }
 
-/// [`run`] with the target's derived tables and reusable buffers.
+/// [`run_in`] with the target's derived tables and reusable buffers.
 fn run_with(
     target: &TargetInfo<'_>,
     func: &mut MachineFunction,

@@ -2,7 +2,7 @@
 //!
 //! Region split asks, for every candidate register and every block a
 //! range lives in, where the register is first and last taken in the
-//! block ([`LiveRegMatrix::block_interference`]). Consecutive splits of a
+//! block (virtual and fixed interference joined: [`join_interference`]). Consecutive splits of a
 //! function ask about the same registers and largely the same blocks,
 //! while between them only the segments of the ranges just assigned or
 //! evicted change. So the answers are kept per register and block; when a
@@ -256,7 +256,7 @@ pub struct RegInterference<'c> {
 
 impl RegInterference<'_> {
     /// Where the register is taken inside block `b`, as
-    /// [`LiveRegMatrix::block_interference`] says now.
+    /// the matrix says now.
     #[inline]
     pub fn get(
         &mut self,

@@ -9,5 +9,5 @@ pub mod components;
 pub mod kit;
 pub mod spill_placement;
 
-pub use kit::{BlockPlan, Gap, SplitKit, SplitPlan, SplitResult};
+pub use kit::{BlockPlan, Gap, SplitKit, SplitPlan};
 pub use spill_placement::{BlockConstraint, BorderConstraint, SpillPlacement};

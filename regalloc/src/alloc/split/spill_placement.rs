@@ -90,7 +90,9 @@ pub enum BorderConstraint {
     PrefSpill,
     /// The value is live across the border and either location is as good
     /// (the block will be split around its uses anyway): takes part in the
-    /// network without a bias.
+    /// network without a bias. Region split never says this; the tests
+    /// use it to activate a bundle without biasing it.
+    #[cfg(test)]
     PrefBoth,
     /// The value cannot be in the register here (the register is clobbered
     /// across the border): the bundle is forced to the stack.
@@ -142,7 +144,9 @@ impl Node {
     #[inline]
     fn add_bias(&mut self, freq: f64, c: BorderConstraint) {
         match c {
-            BorderConstraint::DontCare | BorderConstraint::PrefBoth => {}
+            BorderConstraint::DontCare => {}
+            #[cfg(test)]
+            BorderConstraint::PrefBoth => {}
             BorderConstraint::PrefReg => self.bias_p += freq,
             BorderConstraint::PrefSpill => self.bias_n += freq,
             BorderConstraint::MustSpill => self.bias_n = MUST_SPILL_BIAS,
@@ -463,6 +467,7 @@ impl SpillPlacement {
 
     /// Whether `bundle` wants the register: it is active in this query and
     /// its value is `+1`.
+    #[cfg(test)]
     pub fn is_positive(&self, bundle: Bundle) -> bool {
         self.values[bundle.index()] > 0
     }
@@ -479,6 +484,7 @@ impl SpillPlacement {
 
     /// The value of `bundle`: `+1` register, `-1` stack, `0` undecided or
     /// not active in this query.
+    #[cfg(test)]
     pub fn value(&self, bundle: Bundle) -> i8 {
         self.values[bundle.index()]
     }
@@ -516,6 +522,7 @@ impl SpillPlacement {
     }
 
     /// The bundles touched by this query, in increasing order.
+    #[cfg(test)]
     pub fn active_bundles(&self) -> Vec<Bundle> {
         let mut out = self.active_list.clone();
         out.sort_unstable();
@@ -532,16 +539,19 @@ impl SpillPlacement {
 
     /// The frequency of `block` the network weighs it with (0 for blocks
     /// out of range).
+    #[cfg(test)]
     pub fn get_block_frequency(&self, block: Block) -> f64 {
         self.blocks.get(block.index()).map_or(0.0, |i| i.freq)
     }
 
     /// The decision threshold: [`THRESHOLD_FRACTION`] of the entry frequency.
+    #[cfg(test)]
     pub fn threshold(&self) -> f64 {
         self.threshold
     }
 
     /// Number of bundles (nodes) of the network.
+    #[cfg(test)]
     pub fn num_bundles(&self) -> usize {
         self.nodes.len()
     }
