@@ -40,6 +40,7 @@ pub mod mir;
 pub mod passes;
 pub mod pipeline;
 pub mod post;
+pub mod rdf;
 pub mod record;
 pub mod stats;
 pub mod target;
