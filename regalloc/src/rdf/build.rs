@@ -376,9 +376,17 @@ impl<'f, 't, 'a> DataFlowGraph<'f, 't, 'a> {
             let is_stmt = self.kind(ia) == Attrs::STMT;
             if is_stmt {
                 let refs = self.arena.members(ia);
-                let uses: Vec<NodeId> = refs.iter().copied().filter(|&r| self.kind(r) == Attrs::USE).collect();
+                let uses: Vec<NodeId> = refs
+                    .iter()
+                    .copied()
+                    .filter(|&r| self.kind(r) == Attrs::USE)
+                    .collect();
                 self.link_refs(stacks, ia, &uses);
-                let clobbers: Vec<NodeId> = refs.iter().copied().filter(|&r| self.is_clobber(r)).collect();
+                let clobbers: Vec<NodeId> = refs
+                    .iter()
+                    .copied()
+                    .filter(|&r| self.is_clobber(r))
+                    .collect();
                 self.link_refs(stacks, ia, &clobbers);
             }
             self.push_defs(ia, stacks, true);
@@ -396,7 +404,11 @@ impl<'f, 't, 'a> DataFlowGraph<'f, 't, 'a> {
         for &c in &dom.children[b] {
             self.link_block(dom, stacks, c);
         }
-        let succs: Vec<usize> = self.f.blocks[b].succs.iter().map(|s| s.block.index()).collect();
+        let succs: Vec<usize> = self.f.blocks[b]
+            .succs
+            .iter()
+            .map(|s| s.block.index())
+            .collect();
         for sb in succs {
             let sbn = self.block_nodes[sb];
             for ia in self.arena.members(sbn) {

@@ -58,7 +58,10 @@ impl Attrs {
 
     /// Whether this is a code node (function, block, statement, phi).
     pub fn is_code(self) -> bool {
-        matches!(self.kind(), Attrs::FUNC | Attrs::BLOCK | Attrs::STMT | Attrs::PHI)
+        matches!(
+            self.kind(),
+            Attrs::FUNC | Attrs::BLOCK | Attrs::STMT | Attrs::PHI
+        )
     }
 }
 

@@ -136,15 +136,17 @@ impl DataFlowGraph<'_, '_, '_> {
     /// One reference: header, links, sibling.
     pub fn ref_text(&self, r: NodeId) -> String {
         let n = self.arena.node(r);
-        let mut s = format!(
-            "{}<{}>",
-            self.id_text(r),
-            self.regs.print(self.ref_reg(r))
-        );
+        let mut s = format!("{}<{}>", self.id_text(r), self.regs.print(self.ref_reg(r)));
         if n.attrs.has(Attrs::FIXED) {
             s.push('!');
         }
-        let opt = |id: NodeId| if id == 0 { String::new() } else { self.id_text(id) };
+        let opt = |id: NodeId| {
+            if id == 0 {
+                String::new()
+            } else {
+                self.id_text(id)
+            }
+        };
         s.push('(');
         s.push_str(&opt(self.arena.reaching_def(r)));
         if n.attrs.kind() == Attrs::DEF {
