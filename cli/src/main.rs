@@ -16,6 +16,7 @@ mod cc;
 mod output;
 mod passes;
 mod progress;
+mod rdf;
 
 use output::{out, say, say_line, write_file};
 use progress::Progress;
@@ -54,6 +55,9 @@ enum Command {
     /// Run LLVM's pre-allocation passes on SSA MIR up to one of them and
     /// write the intermediate MIR (to diff with llc's -stop-after).
     Passes(passes::PassesArgs),
+    /// Print the register data-flow graph of each allocated function, as
+    /// llc's `-hexagon-rdf-dump` prints it before copy propagation.
+    Rdf(rdf::RdfArgs),
 }
 
 /// `--target`, shared by every subcommand that reads MIR.
@@ -902,6 +906,7 @@ fn main() -> ExitCode {
         Command::Check(args) => check(args),
         Command::Cc(args) => cc::cc(args).map_err(Failure::from),
         Command::Passes(args) => passes::passes(args),
+        Command::Rdf(args) => rdf::rdf(args),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

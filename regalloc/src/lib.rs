@@ -116,6 +116,7 @@ pub mod ir;
 pub mod mir;
 pub mod passes;
 pub mod pipeline;
+pub mod rdf;
 pub mod record;
 pub mod target;
 pub mod timing;

@@ -35,6 +35,9 @@ def h_target : Operand<OtherVT>;
 //===-- Base classes ----------------------------------------------------===//
 
 class H<dag outs, dag ins> : Instruction {
+  // Hexagon's TSFlags bit: the instruction executes under a predicate
+  // (`if (p0) ...`), so a definition may leave its register unchanged.
+  bit isPredicated = false;
   let Namespace = "Hexagon";
   let OutOperandList = outs;
   let InOperandList = ins;
@@ -562,6 +565,7 @@ def PS_pselect : H<(outs D:$d), (ins P:$u, D:$s, D:$t)>;
 
 // if ([!]Pu[.new]) Rd = ...  The four predicate senses.
 defvar Senses = ["t", "f", "tnew", "fnew"];
+let isPredicated = true in
 foreach s = Senses in {
   foreach op = ["add", "sub", "and", "or", "xor"] in
     def A2_p # op # s : H<(outs R:$d), (ins P:$u, R:$s, R:$t)>;
@@ -573,9 +577,11 @@ foreach s = Senses in {
     def A2_tfrp # s : H<(outs D:$d), (ins P:$u, D:$s)>;
   }
 }
+let isPredicated = true in
 foreach s = ["wt", "wf", "wnewt", "wnewf"] in
   def C2_ccombine # s : H<(outs D:$d), (ins P:$u, R:$s, R:$t)>;
 let isMoveImm = true in
+let isPredicated = true in
 foreach s = ["it", "if", "newit", "newif"] in
   def C2_cmove # s : H<(outs R:$d), (ins P:$u, h_imm:$i)>;
 
@@ -630,6 +636,7 @@ let mayLoad = true in {
       def L2_load # w.s # gp : H<(outs w.r:$d), (ins h_imm:$a)>;
       def PS_load # w.s # abs : H<(outs w.r:$d), (ins h_imm:$a)>;
     }
+    let isPredicated = true in
     foreach s = Senses in {
       def L2_pload # w.s # s # _io : H<(outs w.r:$d), (ins P:$u, R:$b, h_imm:$o)>;
       let Constraints = "$b = $wb" in
@@ -711,6 +718,7 @@ let mayStore = true in {
     def S4_store # w.s # _ap : H<(outs R:$e), (ins h_imm:$a, w.r:$v)>;
     def S4_store # w.s # _ur : H<(outs), (ins R:$x, h_imm:$u, h_imm:$a, w.r:$v)>;
 
+    let isPredicated = true in
     foreach s = Senses in {
       defvar io = !if(!or(!eq(s, "t"), !eq(s, "f")), "S2_pstore", "S4_pstore");
       def io # w.s # s # _io : H<(outs), (ins P:$u, R:$b, h_imm:$o, w.r:$v)>;
@@ -731,6 +739,7 @@ let mayStore = true in {
   foreach w = ["b", "h", "i"] in {
     let isPredicable = true in
     def S4_storeir # w # _io : H<(outs), (ins R:$b, h_imm:$o, h_imm:$v)>;
+    let isPredicated = true in
     foreach s = Senses in
       def S4_storeir # w # s # _io : H<(outs), (ins P:$u, R:$b, h_imm:$o, h_imm:$v)>;
   }
@@ -791,12 +800,14 @@ let isPseudo = true in {
 let isBranch = true, isTerminator = true, Defs = [PC] in {
   let isBarrier = true, isPredicable = true in
   def J2_jump : H<(outs), (ins h_target:$dst)>;
+  let isPredicated = true in
   foreach s = ["t", "f", "tpt", "fpt", "tnew", "fnew", "tnewpt", "fnewpt"] in
     def J2_jump # s : H<(outs), (ins P:$u, h_target:$dst)>;
   let isIndirectBranch = true in {
     let isBarrier = true, isPredicable = true in
     def J2_jumpr : H<(outs), (ins R:$s)>;
     def J2_jumprh : H<(outs), (ins R:$s)>;
+    let isPredicated = true in
     foreach s = ["t", "f", "tpt", "fpt", "tnew", "fnew", "tnewpt", "fnewpt"] in
       def J2_jumpr # s : H<(outs), (ins P:$u, R:$s)>;
   }
@@ -878,6 +889,7 @@ let isCall = true, hasSideEffects = true, Defs = [PC, R31], Uses = [R29] in {
   let isPredicable = true in
   def J2_call : H<(outs), (ins h_target:$fn)>;
   def J2_callr : H<(outs), (ins R:$fn)>;
+  let isPredicated = true in
   foreach s = ["t", "f"] in {
     def J2_call # s : H<(outs), (ins P:$u, h_target:$fn)>;
     def J2_callr # s : H<(outs), (ins P:$u, R:$fn)>;
@@ -904,6 +916,7 @@ let isReturn = true, isBarrier = true, isBranch = true, isTerminator = true,
     isIndirectBranch = true, Defs = [PC] in {
   let isPredicable = true in
   def PS_jmpret : H<(outs), (ins R:$lr)>;
+  let isPredicated = true in
   foreach s = ["t", "f", "tnew", "fnew", "tnewpt", "fnewpt"] in
     def PS_jmpret # s : H<(outs), (ins P:$u, R:$lr)>;
 }
@@ -912,6 +925,7 @@ let isReturn = true, isTerminator = true, isIndirectBranch = true, mayLoad = tru
     Defs = [PC, R29], Uses = [FRAMEKEY] in {
   let isBarrier = true, isPredicable = true in
   def L4_return : H<(outs D:$d), (ins R:$fp)>;
+  let isPredicated = true in
   foreach s = ["t", "f", "tnew_pnt", "fnew_pnt", "tnew_pt", "fnew_pt"] in
     def L4_return_ # s : H<(outs D:$d), (ins P:$u, R:$fp)>;
 }

@@ -84,6 +84,10 @@ flag_consts! {
     VARIADIC = 15;
     /// `hasSideEffects`.
     SIDE_EFFECTS = 16;
+    /// `isPredicated` (a target's own `Instruction` field, Hexagon's
+    /// TSFlags bit): executes under a predicate, so a definition may leave
+    /// its register as it was (LLVM's `TII.isPredicated`).
+    PREDICATED = 17;
 }
 
 impl InstrFlags {

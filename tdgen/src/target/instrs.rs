@@ -62,6 +62,9 @@ pub mod flags {
     pub const VARIADIC: u32 = 1 << 15;
     /// `hasSideEffects`.
     pub const SIDE_EFFECTS: u32 = 1 << 16;
+    /// `isPredicated` (a target's own field, Hexagon's TSFlags bit):
+    /// executes under a predicate, so its definitions may keep the old value.
+    pub const PREDICATED: u32 = 1 << 17;
 
     /// The `Instruction` bit fields and their flags, in bit order.
     pub const FIELDS: &[(&str, u32)] = &[
@@ -81,6 +84,7 @@ pub mod flags {
         ("isMoveReg", MOVE_REG),
         ("isPseudo", PSEUDO),
         ("hasSideEffects", SIDE_EFFECTS),
+        ("isPredicated", PREDICATED),
     ];
 }
 
