@@ -227,7 +227,7 @@ impl Lowering<'_, '_> {
         }
         // The copies go before the first instruction after the PHIs and
         // labels (or at the end).
-        let after = insts.iter().copied().find(|&i| {
+        let mut after = insts.iter().copied().find(|&i| {
             let op = func.inst(i).op;
             op != PHI && !is_position(op)
         });
@@ -241,7 +241,11 @@ impl Lowering<'_, '_> {
             if let Some(lv) = lv.as_deref_mut() {
                 lv.placed(phi, None);
             }
-            self.lower(func, b, phi, after, all_critical, lv.as_deref_mut())?;
+            // LLVM inserts each copy right after the last PHI, so each goes
+            // before the one of the PHI lowered before it.
+            if let Some(top) = self.lower(func, b, phi, after, all_critical, lv.as_deref_mut())? {
+                after = Some(top);
+            }
         }
         Ok(())
     }
@@ -255,12 +259,12 @@ impl Lowering<'_, '_> {
         after: Option<Inst>,
         all_critical: bool,
         mut lv: Option<&mut LiveVariables>,
-    ) -> Result<(), AllocError> {
+    ) -> Result<Option<Inst>, AllocError> {
         let Some(Operand::Reg(dest_op)) = func.inst(phi).operands.first().cloned() else {
-            return Ok(());
+            return Ok(None);
         };
         let RegRef::Virt(dest) = dest_op.reg else {
-            return Ok(());
+            return Ok(None);
         };
         let dest_dead = dest_op.flags.has(RegFlags::DEAD);
         let at_top = |func: &MachineFunction| {
@@ -377,7 +381,7 @@ impl Lowering<'_, '_> {
             }
             lv.var(src_reg).set_alive(pred, false);
         }
-        Ok(())
+        Ok(Some(top_copy))
     }
 
     /// Moves the PHI's kill and dead facts to the copy at the top.
