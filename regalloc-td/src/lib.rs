@@ -9,11 +9,11 @@
 #![deny(missing_docs)]
 
 use regalloc::target::{
-    AllocOrderPolicy, CalleeSavedDesc, ClassSizes, FeatureDesc, FeatureSet, FunctionInfo,
-    HwModeDesc, InstrDesc, InstrFlags, InstrTemplate, LaneMask, MemoryFoldDesc, Opcode,
-    OperandDesc, OperandKind, OrderSelector, Reg, RegClass, RegClassDesc, RegFlags, RegUnit,
-    RegUnitDesc, RegisterDesc, ReservedWithout, SubRegIndex, SubRegIndexDesc, TargetInfo,
-    TemplateChoice, TemplateOperand,
+    AllocOrderPolicy, BranchReversal, CalleeSavedDesc, ClassSizes, ConditionalBranchDesc,
+    FeatureDesc, FeatureSet, FunctionInfo, HwModeDesc, InstrDesc, InstrFlags, InstrTemplate,
+    LaneMask, MemoryFoldDesc, Opcode, OperandDesc, OperandKind, OrderSelector, Reg, RegClass,
+    RegClassDesc, RegFlags, RegUnit, RegUnitDesc, RegisterDesc, ReservedWithout, SubRegIndex,
+    SubRegIndexDesc, TargetInfo, TemplateChoice, TemplateOperand,
 };
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
@@ -293,6 +293,18 @@ pub fn from_tables(t: &Tables) -> Result<TargetInfo<'static>, String> {
                 mem_form: Opcode(f.mem_form),
                 address: template_operands(&f.address),
                 little_endian: f.little_endian,
+            })
+            .collect(),
+        unconditional_branch: t.unconditional_branch.map(Opcode),
+        conditional_branches: t
+            .conditional_branches
+            .iter()
+            .map(|b| ConditionalBranchDesc {
+                branch: Opcode(b.branch),
+                reverse: b.reverse.map(|(inverse, condition)| BranchReversal {
+                    inverse: Opcode(inverse),
+                    condition,
+                }),
             })
             .collect(),
     })

@@ -144,3 +144,19 @@ def AArch64Reserved : ReservedRegisters {
   let BasePointer = (add X19);
   let BasePointerFrameSize = 256;
 }
+
+// Branch facts for splitting a critical edge (AArch64InstrInfo's
+// analyzeBranch, insertBranch and reverseBranchCondition): a new block
+// jumps with B; Bcc's condition ($cc) is reversed by flipping its lowest
+// bit (EQ 0 / NE 1, HS 2 / LO 3, ...); compare-and-branch and
+// test-and-branch swap with their opposites.
+def : UnconditionalBranch<B>;
+def : ConditionalBranch<Bcc> {
+  let Inverse = Bcc;
+  let ConditionOperand = "cc";
+  let ConditionXor = 1;
+}
+foreach pair = [["CBZW", "CBNZW"], ["CBZX", "CBNZX"], ["TBZW", "TBNZW"], ["TBZX", "TBNZX"]] in {
+  def : ConditionalBranch<!cast<Instruction>(pair[0])> { let Inverse = !cast<Instruction>(pair[1]); }
+  def : ConditionalBranch<!cast<Instruction>(pair[1])> { let Inverse = !cast<Instruction>(pair[0]); }
+}

@@ -26,3 +26,9 @@ def GPR32Templates : SpillTemplates<GPR32> {
 def BPFReserved : ReservedRegisters {
   let Always = (add R10, R11);
 }
+
+// Branch facts for splitting a critical edge: a new block jumps with JMP.
+// BPFInstrInfo::analyzeBranch understands no conditional branch, so no
+// ConditionalBranch is given and LLVM (and the allocator) never split an
+// edge out of a block that ends in one.
+def : UnconditionalBranch<JMP>;

@@ -71,9 +71,43 @@ def : CannotSpill<HvxVQR,
 // liveness is not tracked and calls do not clobber them. VTMP, the HVX
 // temporary that only a packet's .tmp loads may write, is in HvxVR's
 // members but LLVM 19 reserves it (HexagonRegisterInfo::getReservedRegs):
-// an allocated value there fails llc's verifier.
+// an allocated value there fails llc's verifier. The hardware-loop
+// registers (start addresses SA0/SA1, counts LC0/LC1, with their pairs
+// C1_0 and C3_2) are reserved too, as LLVM reserves them: only the loop
+// set-up and loop-end instructions write and read them, implicitly, so
+// LLVM's live variables leave their operands without kill or dead flags.
+// (LLVM also reserves P3_0, the four predicates seen as one control
+// register, marking only its super-registers; reserving it here would
+// reserve P0-P3 with it, which LLVM allocates, so it is left out.)
 def HexagonReserved : ReservedRegisters {
   let Always = (add R29, R30, R31, USR, PC, UGP, GP, CS0, CS1, UPCYCLELO,
                     UPCYCLEHI, FRAMELIMIT, FRAMEKEY, PKTCOUNTLO, PKTCOUNTHI,
-                    UTIMERLO, UTIMERHI, VTMP);
+                    UTIMERLO, UTIMERHI, VTMP, SA0, LC0, SA1, LC1);
 }
+
+// Branch facts for splitting a critical edge (HexagonInstrInfo's
+// analyzeBranch, insertBranch and reverseBranchCondition): a new block
+// jumps with J2_jump; a jump on a predicate and a new-value compare-and-jump
+// with two compared operands swap with the form taken on the opposite
+// predicate; the hardware-loop ends are understood but cannot be reversed.
+def : UnconditionalBranch<J2_jump>;
+foreach s = ["", "pt", "new", "newpt"] in {
+  def : ConditionalBranch<!cast<Instruction>("J2_jumpt" # s)> {
+    let Inverse = !cast<Instruction>("J2_jumpf" # s);
+  }
+  def : ConditionalBranch<!cast<Instruction>("J2_jumpf" # s)> {
+    let Inverse = !cast<Instruction>("J2_jumpt" # s);
+  }
+}
+foreach c = ["eq", "gt", "gtu", "lt", "ltu", "eqi", "gti", "gtui", "eqn1", "gtn1"] in
+  foreach h = ["t", "nt"] in {
+    def : ConditionalBranch<!cast<Instruction>("J4_cmp" # c # "_t_jumpnv_" # h)> {
+      let Inverse = !cast<Instruction>("J4_cmp" # c # "_f_jumpnv_" # h);
+    }
+    def : ConditionalBranch<!cast<Instruction>("J4_cmp" # c # "_f_jumpnv_" # h)> {
+      let Inverse = !cast<Instruction>("J4_cmp" # c # "_t_jumpnv_" # h);
+    }
+  }
+def : ConditionalBranch<ENDLOOP0>;
+def : ConditionalBranch<ENDLOOP1>;
+def : ConditionalBranch<ENDLOOP01>;

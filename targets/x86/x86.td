@@ -198,3 +198,14 @@ def X86Reserved : ReservedRegisters {
   let BasePointer = (add RBX);
   let SpillRealignNeedsFramePointer = true;
 }
+
+// Branch facts for splitting a critical edge (X86InstrInfo's analyzeBranch,
+// insertBranch and reverseBranchCondition): a new block jumps with JMP_1;
+// JCC_1's condition code ($cc) is reversed by flipping its lowest bit (E and
+// NE are 4 and 5, B and AE 2 and 3, ...).
+def : UnconditionalBranch<JMP_1>;
+def : ConditionalBranch<JCC_1> {
+  let Inverse = JCC_1;
+  let ConditionOperand = "cc";
+  let ConditionXor = 1;
+}

@@ -27,6 +27,9 @@
 //     register class (per subtarget and frame where it differs), or why a
 //     class cannot be spilled; MemoryFold: memory-operand folds;
 //     PointerRegClass: the class of a pointer-like operand.
+//   * UnconditionalBranch and ConditionalBranch: the branch facts that
+//     splitting a critical edge needs (LLVM's insertBranch and
+//     reverseBranchCondition, in C++ there).
 // Everything else means exactly what it means to llvm-tblgen 19.
 //
 // Code fragments ([{ ... }], e.g. AltOrderSelect) hold a small language of
@@ -952,6 +955,46 @@ class MemoryFold<Instruction reg, int operand, Instruction mem, dag address> {
   dag Address = address;
   int AlsoOperand = -1;
   bit LittleEndian = false;
+}
+
+//===----------------------------------------------------------------------===//
+// EXTENSION (not in LLVM): branch facts for splitting critical edges
+//
+// LLVM's targets read and rewrite a block's branches in C++ (analyzeBranch,
+// insertBranch, reverseBranchCondition); the allocator's PHI elimination
+// needs them to split a critical edge as LLVM does. The reading is generic
+// (a block ends in at most one conditional and one unconditional direct
+// branch, told apart by isBranch, isBarrier and isIndirectBranch, each
+// naming its target block); a target states the rest:
+//   UnconditionalBranch<B>   the direct branch to a block (isBranch,
+//                            isBarrier, not isIndirectBranch) a new block
+//                            jumps with; at most one per target.
+//   ConditionalBranch<B>     a conditional branch (isBranch, neither
+//                            isBarrier nor isIndirectBranch) the target's
+//                            branch analysis understands, with
+//     Inverse                the branch taken exactly when B is not (unset:
+//                            B cannot be reversed, as Hexagon's loop ends);
+//     ConditionOperand       when Inverse changes a condition-code operand
+//                            (required when Inverse is B itself): its name,
+//     ConditionXor           and the value XORed into it.
+// A conditional branch without a ConditionalBranch def is one the analysis
+// gives up on (as BPF's does on all of them): a block ending in it is never
+// split. Example (x86):
+//     def : UnconditionalBranch<JMP_1>;
+//     def : ConditionalBranch<JCC_1> {
+//       let Inverse = JCC_1; let ConditionOperand = "cc"; let ConditionXor = 1;
+//     }
+//===----------------------------------------------------------------------===//
+
+class UnconditionalBranch<Instruction branch> {
+  Instruction Branch = branch;
+}
+
+class ConditionalBranch<Instruction branch> {
+  Instruction Branch = branch;
+  Instruction Inverse = ?;
+  string ConditionOperand = "";
+  int ConditionXor = 0;
 }
 
 // Target-wide instruction settings; one instance per target.

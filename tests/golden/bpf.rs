@@ -474,11 +474,12 @@ pub mod opcodes {
 pub mod tables {
     #[allow(unused_imports)]
     use ::regalloc::target::{
-        AllocOrderPolicy, CalleeSavedDesc, ClassSizes, FeatureDesc, FeatureSet,
-        FunctionInfo, HwModeDesc, InstrDesc, InstrFlags, InstrTemplate, LaneMask,
-        MemoryFoldDesc, Opcode, OperandDesc, OperandKind, OrderSelector, Reg, RegClass,
-        RegClassDesc, RegFlags, RegUnit, RegUnitDesc, RegisterDesc, ReservedWithout,
-        SubRegIndex, SubRegIndexDesc, TargetInfo, TemplateChoice, TemplateOperand,
+        AllocOrderPolicy, BranchReversal, CalleeSavedDesc, ClassSizes,
+        ConditionalBranchDesc, FeatureDesc, FeatureSet, FunctionInfo, HwModeDesc,
+        InstrDesc, InstrFlags, InstrTemplate, LaneMask, MemoryFoldDesc, Opcode,
+        OperandDesc, OperandKind, OrderSelector, Reg, RegClass, RegClassDesc, RegFlags,
+        RegUnit, RegUnitDesc, RegisterDesc, ReservedWithout, SubRegIndex,
+        SubRegIndexDesc, TargetInfo, TemplateChoice, TemplateOperand,
     };
     use ::std::borrow::Cow;
     /// The `bpf` target's tables, compiled by tdgen from `bpf/bpf.td`.
@@ -502,6 +503,8 @@ pub mod tables {
         hw_modes: Cow::Borrowed(&[]),
         instrs: Cow::Borrowed(&INSTRS),
         memory_folds: Cow::Borrowed(&MEMORY_FOLDS),
+        unconditional_branch: Some(Opcode(35)),
+        conditional_branches: Cow::Borrowed(&CONDITIONAL_BRANCHES),
     };
     /// A `super_reg_classes` entry (keeps the tables short).
     const fn src(i: u32, c: u32) -> (SubRegIndex, RegClass) {
@@ -1567,4 +1570,6 @@ pub mod tables {
     ];
     /// Memory-operand folds, sorted by register form and operand.
     pub static MEMORY_FOLDS: [MemoryFoldDesc<'static>; 0usize] = [];
+    /// Conditional branches the branch analysis understands, by opcode.
+    pub static CONDITIONAL_BRANCHES: [ConditionalBranchDesc; 0usize] = [];
 }

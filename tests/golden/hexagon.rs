@@ -4368,11 +4368,12 @@ pub mod opcodes {
 pub mod tables {
     #[allow(unused_imports)]
     use ::regalloc::target::{
-        AllocOrderPolicy, CalleeSavedDesc, ClassSizes, FeatureDesc, FeatureSet,
-        FunctionInfo, HwModeDesc, InstrDesc, InstrFlags, InstrTemplate, LaneMask,
-        MemoryFoldDesc, Opcode, OperandDesc, OperandKind, OrderSelector, Reg, RegClass,
-        RegClassDesc, RegFlags, RegUnit, RegUnitDesc, RegisterDesc, ReservedWithout,
-        SubRegIndex, SubRegIndexDesc, TargetInfo, TemplateChoice, TemplateOperand,
+        AllocOrderPolicy, BranchReversal, CalleeSavedDesc, ClassSizes,
+        ConditionalBranchDesc, FeatureDesc, FeatureSet, FunctionInfo, HwModeDesc,
+        InstrDesc, InstrFlags, InstrTemplate, LaneMask, MemoryFoldDesc, Opcode,
+        OperandDesc, OperandKind, OrderSelector, Reg, RegClass, RegClassDesc, RegFlags,
+        RegUnit, RegUnitDesc, RegisterDesc, ReservedWithout, SubRegIndex,
+        SubRegIndexDesc, TargetInfo, TemplateChoice, TemplateOperand,
     };
     use ::std::borrow::Cow;
     /// The `hexagon` target's tables, compiled by tdgen from `hexagon/hexagon.td`.
@@ -4386,8 +4387,8 @@ pub mod tables {
         callee_saved: Cow::Borrowed(&CALLEE_SAVED),
         reserved: Cow::Borrowed(
             &[
-                0x1C800988, 0xE02FF8, 0xC0, 0x0, 0x1C0000, 0x0, 0x0, 0x0, 0x0, 0x0,
-                0xE0000, 0x0, 0x0,
+                0x1C800988, 0xE02FF8, 0xC0, 0x60, 0x1C0000, 0x0, 0x6, 0x0, 0x0, 0x0,
+                0xE6000, 0x0, 0x0,
             ],
         ),
         frame_pointer: Cow::Borrowed(
@@ -4434,6 +4435,8 @@ pub mod tables {
         ),
         instrs: Cow::Borrowed(&INSTRS),
         memory_folds: Cow::Borrowed(&MEMORY_FOLDS),
+        unconditional_branch: Some(Opcode(427)),
+        conditional_branches: Cow::Borrowed(&CONDITIONAL_BRANCHES),
     };
     /// A `super_reg_classes` entry (keeps the tables short).
     const fn src(i: u32, c: u32) -> (SubRegIndex, RegClass) {
@@ -16929,4 +16932,355 @@ pub mod tables {
     ];
     /// Memory-operand folds, sorted by register form and operand.
     pub static MEMORY_FOLDS: [MemoryFoldDesc<'static>; 0usize] = [];
+    /// Conditional branches the branch analysis understands, by opcode.
+    pub static CONDITIONAL_BRANCHES: [ConditionalBranchDesc; 51usize] = [
+        ConditionalBranchDesc {
+            branch: Opcode(351),
+            reverse: None,
+        },
+        ConditionalBranchDesc {
+            branch: Opcode(352),
+            reverse: None,
+        },
+        ConditionalBranchDesc {
+            branch: Opcode(353),
+            reverse: None,
+        },
+        ConditionalBranchDesc {
+            branch: Opcode(428),
+            reverse: Some(BranchReversal {
+                inverse: Opcode(450),
+                condition: None,
+            }),
+        },
+        ConditionalBranchDesc {
+            branch: Opcode(429),
+            reverse: Some(BranchReversal {
+                inverse: Opcode(451),
+                condition: None,
+            }),
+        },
+        ConditionalBranchDesc {
+            branch: Opcode(430),
+            reverse: Some(BranchReversal {
+                inverse: Opcode(452),
+                condition: None,
+            }),
+        },
+        ConditionalBranchDesc {
+            branch: Opcode(431),
+            reverse: Some(BranchReversal {
+                inverse: Opcode(453),
+                condition: None,
+            }),
+        },
+        ConditionalBranchDesc {
+            branch: Opcode(450),
+            reverse: Some(BranchReversal {
+                inverse: Opcode(428),
+                condition: None,
+            }),
+        },
+        ConditionalBranchDesc {
+            branch: Opcode(451),
+            reverse: Some(BranchReversal {
+                inverse: Opcode(429),
+                condition: None,
+            }),
+        },
+        ConditionalBranchDesc {
+            branch: Opcode(452),
+            reverse: Some(BranchReversal {
+                inverse: Opcode(430),
+                condition: None,
+            }),
+        },
+        ConditionalBranchDesc {
+            branch: Opcode(453),
+            reverse: Some(BranchReversal {
+                inverse: Opcode(431),
+                condition: None,
+            }),
+        },
+        ConditionalBranchDesc {
+            branch: Opcode(469),
+            reverse: Some(BranchReversal {
+                inverse: Opcode(475),
+                condition: None,
+            }),
+        },
+        ConditionalBranchDesc {
+            branch: Opcode(470),
+            reverse: Some(BranchReversal {
+                inverse: Opcode(476),
+                condition: None,
+            }),
+        },
+        ConditionalBranchDesc {
+            branch: Opcode(475),
+            reverse: Some(BranchReversal {
+                inverse: Opcode(469),
+                condition: None,
+            }),
+        },
+        ConditionalBranchDesc {
+            branch: Opcode(476),
+            reverse: Some(BranchReversal {
+                inverse: Opcode(470),
+                condition: None,
+            }),
+        },
+        ConditionalBranchDesc {
+            branch: Opcode(481),
+            reverse: Some(BranchReversal {
+                inverse: Opcode(487),
+                condition: None,
+            }),
+        },
+        ConditionalBranchDesc {
+            branch: Opcode(482),
+            reverse: Some(BranchReversal {
+                inverse: Opcode(488),
+                condition: None,
+            }),
+        },
+        ConditionalBranchDesc {
+            branch: Opcode(487),
+            reverse: Some(BranchReversal {
+                inverse: Opcode(481),
+                condition: None,
+            }),
+        },
+        ConditionalBranchDesc {
+            branch: Opcode(488),
+            reverse: Some(BranchReversal {
+                inverse: Opcode(482),
+                condition: None,
+            }),
+        },
+        ConditionalBranchDesc {
+            branch: Opcode(493),
+            reverse: Some(BranchReversal {
+                inverse: Opcode(499),
+                condition: None,
+            }),
+        },
+        ConditionalBranchDesc {
+            branch: Opcode(494),
+            reverse: Some(BranchReversal {
+                inverse: Opcode(500),
+                condition: None,
+            }),
+        },
+        ConditionalBranchDesc {
+            branch: Opcode(499),
+            reverse: Some(BranchReversal {
+                inverse: Opcode(493),
+                condition: None,
+            }),
+        },
+        ConditionalBranchDesc {
+            branch: Opcode(500),
+            reverse: Some(BranchReversal {
+                inverse: Opcode(494),
+                condition: None,
+            }),
+        },
+        ConditionalBranchDesc {
+            branch: Opcode(505),
+            reverse: Some(BranchReversal {
+                inverse: Opcode(511),
+                condition: None,
+            }),
+        },
+        ConditionalBranchDesc {
+            branch: Opcode(506),
+            reverse: Some(BranchReversal {
+                inverse: Opcode(512),
+                condition: None,
+            }),
+        },
+        ConditionalBranchDesc {
+            branch: Opcode(511),
+            reverse: Some(BranchReversal {
+                inverse: Opcode(505),
+                condition: None,
+            }),
+        },
+        ConditionalBranchDesc {
+            branch: Opcode(512),
+            reverse: Some(BranchReversal {
+                inverse: Opcode(506),
+                condition: None,
+            }),
+        },
+        ConditionalBranchDesc {
+            branch: Opcode(517),
+            reverse: Some(BranchReversal {
+                inverse: Opcode(523),
+                condition: None,
+            }),
+        },
+        ConditionalBranchDesc {
+            branch: Opcode(518),
+            reverse: Some(BranchReversal {
+                inverse: Opcode(524),
+                condition: None,
+            }),
+        },
+        ConditionalBranchDesc {
+            branch: Opcode(523),
+            reverse: Some(BranchReversal {
+                inverse: Opcode(517),
+                condition: None,
+            }),
+        },
+        ConditionalBranchDesc {
+            branch: Opcode(524),
+            reverse: Some(BranchReversal {
+                inverse: Opcode(518),
+                condition: None,
+            }),
+        },
+        ConditionalBranchDesc {
+            branch: Opcode(529),
+            reverse: Some(BranchReversal {
+                inverse: Opcode(535),
+                condition: None,
+            }),
+        },
+        ConditionalBranchDesc {
+            branch: Opcode(530),
+            reverse: Some(BranchReversal {
+                inverse: Opcode(536),
+                condition: None,
+            }),
+        },
+        ConditionalBranchDesc {
+            branch: Opcode(535),
+            reverse: Some(BranchReversal {
+                inverse: Opcode(529),
+                condition: None,
+            }),
+        },
+        ConditionalBranchDesc {
+            branch: Opcode(536),
+            reverse: Some(BranchReversal {
+                inverse: Opcode(530),
+                condition: None,
+            }),
+        },
+        ConditionalBranchDesc {
+            branch: Opcode(541),
+            reverse: Some(BranchReversal {
+                inverse: Opcode(547),
+                condition: None,
+            }),
+        },
+        ConditionalBranchDesc {
+            branch: Opcode(542),
+            reverse: Some(BranchReversal {
+                inverse: Opcode(548),
+                condition: None,
+            }),
+        },
+        ConditionalBranchDesc {
+            branch: Opcode(547),
+            reverse: Some(BranchReversal {
+                inverse: Opcode(541),
+                condition: None,
+            }),
+        },
+        ConditionalBranchDesc {
+            branch: Opcode(548),
+            reverse: Some(BranchReversal {
+                inverse: Opcode(542),
+                condition: None,
+            }),
+        },
+        ConditionalBranchDesc {
+            branch: Opcode(553),
+            reverse: Some(BranchReversal {
+                inverse: Opcode(559),
+                condition: None,
+            }),
+        },
+        ConditionalBranchDesc {
+            branch: Opcode(554),
+            reverse: Some(BranchReversal {
+                inverse: Opcode(560),
+                condition: None,
+            }),
+        },
+        ConditionalBranchDesc {
+            branch: Opcode(559),
+            reverse: Some(BranchReversal {
+                inverse: Opcode(553),
+                condition: None,
+            }),
+        },
+        ConditionalBranchDesc {
+            branch: Opcode(560),
+            reverse: Some(BranchReversal {
+                inverse: Opcode(554),
+                condition: None,
+            }),
+        },
+        ConditionalBranchDesc {
+            branch: Opcode(565),
+            reverse: Some(BranchReversal {
+                inverse: Opcode(567),
+                condition: None,
+            }),
+        },
+        ConditionalBranchDesc {
+            branch: Opcode(566),
+            reverse: Some(BranchReversal {
+                inverse: Opcode(568),
+                condition: None,
+            }),
+        },
+        ConditionalBranchDesc {
+            branch: Opcode(567),
+            reverse: Some(BranchReversal {
+                inverse: Opcode(565),
+                condition: None,
+            }),
+        },
+        ConditionalBranchDesc {
+            branch: Opcode(568),
+            reverse: Some(BranchReversal {
+                inverse: Opcode(566),
+                condition: None,
+            }),
+        },
+        ConditionalBranchDesc {
+            branch: Opcode(569),
+            reverse: Some(BranchReversal {
+                inverse: Opcode(571),
+                condition: None,
+            }),
+        },
+        ConditionalBranchDesc {
+            branch: Opcode(570),
+            reverse: Some(BranchReversal {
+                inverse: Opcode(572),
+                condition: None,
+            }),
+        },
+        ConditionalBranchDesc {
+            branch: Opcode(571),
+            reverse: Some(BranchReversal {
+                inverse: Opcode(569),
+                condition: None,
+            }),
+        },
+        ConditionalBranchDesc {
+            branch: Opcode(572),
+            reverse: Some(BranchReversal {
+                inverse: Opcode(570),
+                condition: None,
+            }),
+        },
+    ];
 }

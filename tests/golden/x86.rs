@@ -2928,11 +2928,12 @@ pub mod opcodes {
 pub mod tables {
     #[allow(unused_imports)]
     use ::regalloc::target::{
-        AllocOrderPolicy, CalleeSavedDesc, ClassSizes, FeatureDesc, FeatureSet,
-        FunctionInfo, HwModeDesc, InstrDesc, InstrFlags, InstrTemplate, LaneMask,
-        MemoryFoldDesc, Opcode, OperandDesc, OperandKind, OrderSelector, Reg, RegClass,
-        RegClassDesc, RegFlags, RegUnit, RegUnitDesc, RegisterDesc, ReservedWithout,
-        SubRegIndex, SubRegIndexDesc, TargetInfo, TemplateChoice, TemplateOperand,
+        AllocOrderPolicy, BranchReversal, CalleeSavedDesc, ClassSizes,
+        ConditionalBranchDesc, FeatureDesc, FeatureSet, FunctionInfo, HwModeDesc,
+        InstrDesc, InstrFlags, InstrTemplate, LaneMask, MemoryFoldDesc, Opcode,
+        OperandDesc, OperandKind, OrderSelector, Reg, RegClass, RegClassDesc, RegFlags,
+        RegUnit, RegUnitDesc, RegisterDesc, ReservedWithout, SubRegIndex,
+        SubRegIndexDesc, TargetInfo, TemplateChoice, TemplateOperand,
     };
     use ::std::borrow::Cow;
     /// The `x86` target's tables, compiled by tdgen from `x86/x86.td`.
@@ -3008,6 +3009,8 @@ pub mod tables {
         hw_modes: Cow::Borrowed(&[]),
         instrs: Cow::Borrowed(&INSTRS),
         memory_folds: Cow::Borrowed(&MEMORY_FOLDS),
+        unconditional_branch: Some(Opcode(282)),
+        conditional_branches: Cow::Borrowed(&CONDITIONAL_BRANCHES),
     };
     /// A `super_reg_classes` entry (keeps the tables short).
     const fn src(i: u32, c: u32) -> (SubRegIndex, RegClass) {
@@ -34629,6 +34632,16 @@ pub mod tables {
                 ],
             ),
             little_endian: true,
+        },
+    ];
+    /// Conditional branches the branch analysis understands, by opcode.
+    pub static CONDITIONAL_BRANCHES: [ConditionalBranchDesc; 1usize] = [
+        ConditionalBranchDesc {
+            branch: Opcode(279),
+            reverse: Some(BranchReversal {
+                inverse: Opcode(279),
+                condition: Some((1, 1)),
+            }),
         },
     ];
     /// `AltOrderSelect` of `GR8` (x86/registers.td:234).

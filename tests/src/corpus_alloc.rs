@@ -60,7 +60,7 @@ pub fn flat_name(root: &Path, p: &Path) -> String {
 /// instruction where there is one), or `Err` with llc's
 /// first lines when llc failed without naming functions (parse errors), or
 /// could not be run.
-fn llc_bad_functions(
+pub fn llc_bad_functions(
     llc: &Path,
     flags: &[&str],
     file: &Path,

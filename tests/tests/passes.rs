@@ -318,14 +318,46 @@ fn phi_elimination_copies_at_the_ends_of_the_predecessors() {
     );
 }
 
+/// The diamond's edge bb.0 -> bb.2 is critical and %0 is live out of
+/// bb.0 past the PHIs: LLVM splits it. The new block goes after bb.0
+/// (numbered in layout order), takes the edge's place and probability in
+/// bb.0's successors and jumps to the join; bb.0's branch, which went to
+/// the join, is reversed (JE 4 becomes JNE 5) to reach bb.1, and the new
+/// block is its fall-through.
 #[test]
-fn phi_elimination_refuses_a_function_that_needs_a_split() {
-    let file = regalloc::mir::read(x86(), "test.mir", DIAMOND);
-    let mut f = file.read_functions().next().expect("a function").clone();
-    let e = passes::run_until(x86(), &mut f, Pass::PhiElimination).expect_err("a split");
-    assert_eq!(
-        e.to_string(),
-        "unsupported: f: PHI elimination splits the critical edge bb.0 -> bb.2, \
-         which needs the target's branch analysis (not described yet)"
+fn phi_elimination_splits_a_critical_edge_as_llvm_does() {
+    check(
+        DIAMOND,
+        &Pass::ALL,
+        "body:             |
+  bb.0:
+    successors: %bb.2(0x40000000), %bb.1(0x40000000)
+    liveins: $edi
+  
+    %0:gr32 = COPY killed $edi
+    TEST32rr %0, %0, implicit-def $eflags
+    JCC_1 %bb.2, 5, implicit killed $eflags
+  
+  bb.1:
+    successors: %bb.3(0x80000000)
+  
+    %6:gr32 = IMPLICIT_DEF
+    %7:gr32 = COPY killed %0
+    JMP_1 %bb.3
+  
+  bb.2:
+    successors: %bb.3(0x80000000)
+  
+    %2:gr32 = ADD32rr %0, %0, implicit-def dead $eflags
+    %6:gr32 = COPY killed %2
+    %7:gr32 = COPY killed %0
+    JMP_1 %bb.3
+  
+  bb.3:
+    %5:gr32 = COPY killed %7
+    %3:gr32 = COPY killed %6
+    $eax = COPY killed %3
+    $edi = COPY killed %5
+    RET 0, implicit killed $eax, implicit killed $edi",
     );
 }

@@ -18,17 +18,16 @@
 //! - [`live_variables`] (`livevars`): kill and dead flags recomputed for
 //!   virtual and physical registers, and the per-register facts
 //!   ([`LiveVariables`]) PHI elimination keeps up to date;
-//! - [`phi_elimination`] (`phi-node-elimination`): PHIs lowered to copies
-//!   at the ends of the predecessors; a function in which LLVM would
-//!   split a critical edge is refused (splitting needs the target's branch
-//!   analysis, which the descriptions do not have yet).
+//! - [`phi_elimination`] (`phi-node-elimination`): critical edges split
+//!   where LLVM splits them (from the branch facts of the target
+//!   description), then PHIs lowered to copies at the ends of the
+//!   predecessors.
 //!
 //! Not here yet, and so not offered (the allocators refuse SSA input until
 //! the whole path exists): `detect-dead-lanes` and `init-undef` (both
 //! change nothing on most functions of the corpus: the corpus test counts
 //! the functions they do change), two-address lowering and the register
-//! coalescer with `rename-independent-subregs`, and the critical-edge splitting of PHI
-//! elimination. They are the next steps of
+//! coalescer with `rename-independent-subregs`. They are the next steps of
 //! the pre-allocation path; [`Pass`] lists what can run.
 //!
 //! Which passes a function still needs is read from the code itself
@@ -44,7 +43,9 @@ pub mod phi_elimination;
 pub mod process_implicit_defs;
 pub mod unreachable_block_elim;
 
+pub(crate) mod branch;
 pub(crate) mod edit;
+pub(crate) mod split_critical_edge;
 
 pub use live_variables::LiveVariables;
 

@@ -14,17 +14,18 @@
 //!   kills its source when no other PHI of that edge and no successor
 //!   needs it.
 //!
-//! Critical edges: LLVM splits the edge from a predecessor with several
-//! successors when the input is live out of the predecessor past the PHI
-//! and not live into the block, or when the edge leaves a loop (not
-//! entering it from an outer one); never a loop's back edge. The decision
-//! is made here as LLVM makes it; carrying it out needs the target's
-//! branch analysis (which branch to redirect, how to invert a condition),
-//! which the descriptions do not have yet, so a function that needs a
-//! split is refused with the edge named. Without the `livevars` facts
-//! (the pass run alone), LLVM neither splits nor updates flags, and
-//! neither does this.
-
+//! Critical edges: first, as LLVM's `SplitPHIEdges`, the edge from a
+//! predecessor with several successors is split when the input is live
+//! out of the predecessor past the PHI and not live into the block, or
+//! when the edge leaves a loop (not entering it from an outer one); never
+//! a loop's back edge. The split itself
+//! ([`split_critical_edge`](super::split_critical_edge)) rewrites the
+//! predecessor's branches from the target's branch facts; an edge LLVM
+//! cannot split (a branch its analysis does not understand) is left, and
+//! one it splits by rewriting a jump table is refused with the edge
+//! named. New blocks are numbered in layout order at the end. Without the
+//! `livevars` facts (the pass run alone), LLVM neither splits nor updates
+//! flags, and neither does this.
 use std::collections::HashMap;
 
 use crate::analysis::cfg::Cfg;
@@ -39,6 +40,7 @@ use crate::target::{SubRegIndex, TargetInfo};
 
 use super::LiveVariables;
 use super::edit::{first_terminator, insert, is_debug, is_position};
+use super::split_critical_edge::{Layout, live_in_sets, split};
 
 const PHI: Op = Op::Generic(Generic::Phi);
 const COPY: Op = Op::Generic(Generic::Copy);
@@ -51,8 +53,10 @@ pub fn run(
     mut lv: Option<&mut LiveVariables>,
 ) -> Result<(), AllocError> {
     func.compute_preds();
+    let mut layout = Layout::of(func);
     if let Some(lv) = lv.as_deref_mut() {
-        refuse_needed_splits(func, lv)?;
+        split_phi_edges(target, func, &mut layout, lv)?;
+        func.compute_preds();
     }
     let mut pass = Lowering {
         t: target,
@@ -63,72 +67,104 @@ pub fn run(
     for b in func.block_ids() {
         pass.block(func, b, lv.as_deref_mut())?;
     }
-    pass.remove_unused_implicit_defs(func, lv);
+    pass.remove_unused_implicit_defs(func, lv.as_deref_mut());
+    layout.apply(func, lv);
+    func.compute_preds();
     Ok(())
 }
 
-/// Refuses the function when LLVM would split a critical edge into a
-/// block with PHIs (LLVM's `SplitPHIEdges` policy), naming the first.
-fn refuse_needed_splits(func: &MachineFunction, lv: &mut LiveVariables) -> Result<(), AllocError> {
+/// Splits the critical edges into blocks with PHIs where LLVM's
+/// `SplitPHIEdges` would, block by block in layout order (the facts of
+/// `lv` kept up to date as edges are split).
+fn split_phi_edges(
+    t: &TargetInfo<'_>,
+    func: &mut MachineFunction,
+    layout: &mut Layout,
+    lv: &mut LiveVariables,
+) -> Result<(), AllocError> {
     let cfg = Cfg::new(func);
     let dom = DomTree::new(&cfg);
     let loops = LoopInfo::new(&cfg, &dom);
+    let live_ins = live_in_sets(func, lv);
     for b in func.block_ids() {
-        if let Some(pred) = edge_to_split(func, lv, &loops, b) {
-            return Err(AllocError::new(
-                AllocErrorKind::Unsupported,
-                &func.name,
-                format!(
-                    "PHI elimination splits the critical edge bb.{} -> bb.{}, \
-                     which needs the target's branch analysis (not described yet)",
-                    pred.0, b.0
-                ),
-            ));
+        if func
+            .block(b)
+            .attrs
+            .iter()
+            .any(|a| &**a == "landing-pad" || &**a == "ehpad")
+        {
+            continue;
         }
+        split_edges_into(t, func, layout, lv, &loops, &live_ins, b)?;
     }
     Ok(())
 }
 
-/// The first predecessor of `b` whose edge LLVM would split for `b`'s
-/// PHIs, if any.
-fn edge_to_split(
+/// Splits, PHI by PHI and input by input (the inputs read again after
+/// each split, which renames the predecessor), the edges into `b` that
+/// LLVM would split. An edge that cannot be split is left, as LLVM
+/// leaves it.
+fn split_edges_into(
+    t: &TargetInfo<'_>,
+    func: &mut MachineFunction,
+    layout: &mut Layout,
+    lv: &mut LiveVariables,
+    loops: &LoopInfo,
+    live_ins: &[Vec<VReg>],
+    b: Block,
+) -> Result<(), AllocError> {
+    let mut k = 0;
+    while let Some(&phi) = func.block(b).insts.get(k)
+        && func.inst(phi).op == PHI
+    {
+        let mut j = 1;
+        while j + 1 < func.inst(phi).operands.len() {
+            let ops = &func.inst(phi).operands;
+            if let (Operand::Reg(r), Operand::Block(pred)) = (&ops[j], &ops[j + 1])
+                && let RegRef::Virt(v) = r.reg
+            {
+                let pred = *pred;
+                if should_split(func, lv, loops, b, v, pred) {
+                    split(t, func, layout, lv, live_ins, pred, b)?;
+                }
+            }
+            j += 2;
+        }
+        k += 1;
+    }
+    Ok(())
+}
+
+/// Whether LLVM's `SplitPHIEdges` splits `pred -> b` for the input `v`:
+/// the edge is critical, not a loop's back edge, and `v` is live out of
+/// `pred` past the PHI and either not live into `b` or leaving a loop
+/// (other than by entering `b`'s loop from an outer one).
+fn should_split(
     func: &MachineFunction,
     lv: &mut LiveVariables,
     loops: &LoopInfo,
     b: Block,
-) -> Option<Block> {
+    v: VReg,
+    pred: Block,
+) -> bool {
+    if func.block(pred).succs.len() == 1 || pred == b {
+        return false;
+    }
     let cur_loop = loops.loop_for(b);
     let is_header = cur_loop.is_some_and(|l| loops.get(l).header == b);
-    let insts = func.block(b).insts.clone();
-    for i in insts.into_iter().take_while(|&i| func.inst(i).op == PHI) {
-        for pair in func.inst(i).operands[1..].chunks(2) {
-            let [Operand::Reg(r), Operand::Block(pred)] = pair else {
-                continue;
-            };
-            let RegRef::Virt(v) = r.reg else { continue };
-            let pred = *pred;
-            if func.block(pred).succs.len() == 1 || pred == b {
-                continue;
-            }
-            let pred_loop = loops.loop_for(pred);
-            if is_header && pred_loop == cur_loop {
-                continue;
-            }
-            if !lv.is_live_out(func, v, pred) {
-                continue;
-            }
-            let mut split = !lv.is_live_in(v, b);
-            if !split && cur_loop != pred_loop {
-                split = pred_loop.is_some_and(|pl| {
-                    !cur_loop.is_some_and(|cl| loops.contains(pl, loops.get(cl).header))
-                });
-            }
-            if split {
-                return Some(pred);
-            }
-        }
+    let pred_loop = loops.loop_for(pred);
+    if is_header && pred_loop == cur_loop {
+        return false;
     }
-    None
+    if !lv.is_live_out(func, v, pred) {
+        return false;
+    }
+    if !lv.is_live_in(v, b) {
+        return true;
+    }
+    cur_loop != pred_loop
+        && pred_loop
+            .is_some_and(|pl| !cur_loop.is_some_and(|cl| loops.contains(pl, loops.get(cl).header)))
 }
 
 /// How many PHIs read each (predecessor, register) pair (LLVM's
@@ -191,7 +227,7 @@ impl Lowering<'_, '_> {
         }
         // The copies go before the first instruction after the PHIs and
         // labels (or at the end).
-        let after = insts.iter().copied().find(|&i| {
+        let mut after = insts.iter().copied().find(|&i| {
             let op = func.inst(i).op;
             op != PHI && !is_position(op)
         });
@@ -205,7 +241,11 @@ impl Lowering<'_, '_> {
             if let Some(lv) = lv.as_deref_mut() {
                 lv.placed(phi, None);
             }
-            self.lower(func, b, phi, after, all_critical, lv.as_deref_mut())?;
+            // LLVM inserts each copy right after the last PHI, so each goes
+            // before the one of the PHI lowered before it.
+            if let Some(top) = self.lower(func, b, phi, after, all_critical, lv.as_deref_mut())? {
+                after = Some(top);
+            }
         }
         Ok(())
     }
@@ -219,12 +259,12 @@ impl Lowering<'_, '_> {
         after: Option<Inst>,
         all_critical: bool,
         mut lv: Option<&mut LiveVariables>,
-    ) -> Result<(), AllocError> {
+    ) -> Result<Option<Inst>, AllocError> {
         let Some(Operand::Reg(dest_op)) = func.inst(phi).operands.first().cloned() else {
-            return Ok(());
+            return Ok(None);
         };
         let RegRef::Virt(dest) = dest_op.reg else {
-            return Ok(());
+            return Ok(None);
         };
         let dest_dead = dest_op.flags.has(RegFlags::DEAD);
         let at_top = |func: &MachineFunction| {
@@ -341,7 +381,7 @@ impl Lowering<'_, '_> {
             }
             lv.var(src_reg).set_alive(pred, false);
         }
-        Ok(())
+        Ok(Some(top_copy))
     }
 
     /// Moves the PHI's kill and dead facts to the copy at the top.

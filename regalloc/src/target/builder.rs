@@ -9,6 +9,7 @@
 use std::borrow::Cow;
 
 use super::bits;
+use super::branches::ConditionalBranchDesc;
 use super::classes::{AllocOrderPolicy, CalleeSavedDesc, RegClassDesc};
 use super::ids::{
     CalleeSavedSet, FeatureSet, LaneMask, Opcode, Reg, RegClass, RegUnit, SubRegIndex,
@@ -57,6 +58,8 @@ pub struct TargetBuilder {
     base_pointer_frame_size: u32,
     instrs: Vec<InstrDesc<'static>>,
     memory_folds: Vec<MemoryFoldDesc<'static>>,
+    unconditional_branch: Option<Opcode>,
+    conditional_branches: Vec<ConditionalBranchDesc>,
 }
 
 impl TargetBuilder {
@@ -92,6 +95,16 @@ impl TargetBuilder {
     pub fn callee_saved(&mut self, name: &str, saves: &[Reg]) -> CalleeSavedSet {
         self.callee_saved.push((name.to_string(), saves.to_vec()));
         CalleeSavedSet::new(self.callee_saved.len() - 1)
+    }
+
+    /// Names the direct unconditional branch (an instruction added before).
+    pub fn unconditional_branch(&mut self, op: Opcode) {
+        self.unconditional_branch = Some(op);
+    }
+
+    /// Adds a conditional branch the branch analysis understands.
+    pub fn conditional_branch(&mut self, branch: ConditionalBranchDesc) {
+        self.conditional_branches.push(branch);
     }
 
     /// Reserves `r` in every function. Like the `.td` description, the
@@ -148,6 +161,8 @@ impl TargetBuilder {
         let base_pointer = overlapping(&regs, &self.base_pointer);
         let mut memory_folds = self.memory_folds;
         memory_folds.sort_by_key(|f| (f.reg_form, f.operand, f.also));
+        let mut conditional_branches = self.conditional_branches;
+        conditional_branches.sort_by_key(|c| c.branch);
         TargetInfo {
             name: Cow::Owned(self.name),
             regs: Cow::Owned(regs),
@@ -168,6 +183,8 @@ impl TargetBuilder {
             hw_modes: Cow::Borrowed(&[]),
             instrs: Cow::Owned(self.instrs),
             memory_folds: Cow::Owned(memory_folds),
+            unconditional_branch: self.unconditional_branch,
+            conditional_branches: Cow::Owned(conditional_branches),
         }
     }
 

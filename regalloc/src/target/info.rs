@@ -3,6 +3,7 @@
 use std::borrow::Cow;
 
 use super::bits;
+use super::branches::ConditionalBranchDesc;
 use super::classes::{CalleeSavedDesc, ClassSizes, FunctionInfo, RegClassDesc, ReservedWithout};
 use super::ids::{CalleeSavedSet, FeatureSet, Opcode, Reg, RegClass, RegUnit, SubRegIndex};
 use super::instrs::{
@@ -72,6 +73,13 @@ pub struct TargetInfo<'a> {
     /// Memory-operand folds, sorted by register form, operand and second
     /// operand.
     pub memory_folds: Cow<'a, [MemoryFoldDesc<'a>]>,
+    /// The direct unconditional branch to a block (`JMP_1`, `B`), which a
+    /// block made by splitting an edge ends with; `None` when the target
+    /// names none (no edge is then split).
+    pub unconditional_branch: Option<Opcode>,
+    /// The conditional branches the target's branch analysis understands,
+    /// sorted by opcode (see [`branches`](super::branches)).
+    pub conditional_branches: Cow<'a, [ConditionalBranchDesc]>,
 }
 
 impl<'a> TargetInfo<'a> {
@@ -461,6 +469,15 @@ impl<'a> TargetInfo<'a> {
         &self.memory_folds[start..end]
     }
 
+    /// What the branch analysis knows of conditional branch `op`; `None`
+    /// when it is not one it understands.
+    pub fn conditional_branch(&self, op: Opcode) -> Option<&ConditionalBranchDesc> {
+        self.conditional_branches
+            .binary_search_by_key(&op, |c| c.branch)
+            .ok()
+            .map(|k| &self.conditional_branches[k])
+    }
+
     /// Checks that every index in the tables is in range and that parallel
     /// tables have matching lengths. Generated tables are correct by
     /// construction; tables built at run time should be checked once.
@@ -472,7 +489,46 @@ impl<'a> TargetInfo<'a> {
             self.validate_class(c)?;
         }
         self.validate_instrs()?;
-        self.validate_memory_folds()
+        self.validate_memory_folds()?;
+        self.validate_branches()
+    }
+
+    /// The branch facts name instructions of the target, once each, in
+    /// opcode order, and condition operands they have.
+    fn validate_branches(&self) -> Result<(), String> {
+        let n = self.instrs.len();
+        if self.unconditional_branch.is_some_and(|b| b.index() >= n) {
+            return Err("unconditional branch: opcode out of range".into());
+        }
+        if self
+            .conditional_branches
+            .windows(2)
+            .any(|w| w[0].branch >= w[1].branch)
+        {
+            return Err("conditional_branches not sorted by opcode, or one given twice".into());
+        }
+        for c in self.conditional_branches.iter() {
+            let Some(desc) = self.instrs.get(c.branch.index()) else {
+                return Err(format!(
+                    "conditional branch: opcode {} out of range",
+                    c.branch.0
+                ));
+            };
+            let Some(r) = c.reverse else { continue };
+            let Some(inverse) = self.instrs.get(r.inverse.index()) else {
+                return Err(format!("reverse of {}: opcode out of range", desc.name));
+            };
+            if let Some((k, _)) = r.condition
+                && (usize::from(k) >= desc.operands.len()
+                    || usize::from(k) >= inverse.operands.len())
+            {
+                return Err(format!(
+                    "reverse of {}: condition operand {k} out of range",
+                    desc.name
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// `Err` naming `what` when `r` is not a register of the target.

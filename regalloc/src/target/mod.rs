@@ -7,6 +7,7 @@
 //! Interference is decided on register units throughout.
 
 pub mod bits;
+mod branches;
 mod builder;
 mod classes;
 #[cfg(any(test, feature = "fixtures"))]
@@ -19,6 +20,7 @@ mod regs;
 #[cfg(test)]
 mod tests;
 
+pub use branches::{BranchReversal, ConditionalBranchDesc};
 pub use builder::{ClassSpec, TargetBuilder};
 pub use classes::{
     AllocOrderPolicy, CalleeSavedDesc, ClassSizes, FunctionInfo, OrderSelector, RegClassDesc,

@@ -262,6 +262,8 @@ static TINY: TargetInfo<'static> = TargetInfo {
         },
     ]),
     memory_folds: B(&[]),
+    unconditional_branch: None,
+    conditional_branches: B(&[]),
 };
 
 #[test]

@@ -263,6 +263,20 @@ pub struct Tables {
     pub instrs: Vec<InstrRow>,
     /// Memory-operand folds, sorted by register form and operand.
     pub folds: Vec<FoldRow>,
+    /// The direct unconditional branch's opcode, if named.
+    pub unconditional_branch: Option<u32>,
+    /// Conditional branches, in opcode order.
+    pub conditional_branches: Vec<BranchRow>,
+}
+
+/// One row of the conditional-branch table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BranchRow {
+    /// The branch's opcode.
+    pub branch: u32,
+    /// The opposite branch's opcode and the condition operand (index,
+    /// XOR), or `None` when the branch cannot be reversed.
+    pub reverse: Option<(u32, Option<(u8, i64)>)>,
 }
 
 /// Shows `file:line` for a span, the file relative to `base` when it lies under it, else its file name.
@@ -665,6 +679,23 @@ impl Tables {
                     mem_form: f.mem_form as u32,
                     address: f.address.clone(),
                     little_endian: f.little_endian,
+                })
+                .collect(),
+            unconditional_branch: m.branches.unconditional.map(|b| b as u32),
+            conditional_branches: m
+                .branches
+                .conditional
+                .iter()
+                .map(|c| BranchRow {
+                    branch: c.branch as u32,
+                    reverse: c.reverse.as_ref().map(|r| {
+                        (
+                            r.inverse as u32,
+                            // Instructions with more than 255 operands were refused above.
+                            r.condition
+                                .map(|(k, x)| (u8::try_from(k).unwrap_or(u8::MAX), x)),
+                        )
+                    }),
                 })
                 .collect(),
         })

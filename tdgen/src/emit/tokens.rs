@@ -5,7 +5,9 @@
 //! (where the user's crate names `regalloc`) and build scripts.
 
 use super::fragment::PARAM;
-use super::tables::{ChoiceRow, ClassRow, FoldRow, InstrRow, OperandRow, Tables, TemplateRow};
+use super::tables::{
+    BranchRow, ChoiceRow, ClassRow, FoldRow, InstrRow, OperandRow, Tables, TemplateRow,
+};
 use crate::target::instrs::{OperandKind, TplOp};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote};
@@ -231,6 +233,26 @@ fn fold_row(f: &FoldRow) -> TokenStream {
         address: #address,
         little_endian: #little_endian,
     })
+}
+
+fn branch_row(b: &BranchRow) -> TokenStream {
+    let branch = n(b.branch);
+    let reverse = match b.reverse {
+        None => quote!(None),
+        Some((inverse, condition)) => {
+            let inverse = n(inverse);
+            let condition = match condition {
+                None => quote!(None),
+                Some((k, x)) => {
+                    let k = Literal::u8_unsuffixed(k);
+                    let x = Literal::i64_unsuffixed(x);
+                    quote!(Some((#k, #x)))
+                }
+            };
+            quote!(Some(BranchReversal { inverse: Opcode(#inverse), condition: #condition }))
+        }
+    };
+    quote!(ConditionalBranchDesc { branch: Opcode(#branch), reverse: #reverse })
 }
 
 fn operand_row(o: &OperandRow) -> TokenStream {
@@ -467,6 +489,15 @@ pub fn tokens(t: &Tables, krate: &TokenStream) -> Result<TokenStream, String> {
     });
     let folds = t.folds.iter().map(fold_row);
     let nfolds = t.folds.len();
+    let branches = t.conditional_branches.iter().map(branch_row);
+    let nbranches = t.conditional_branches.len();
+    let unconditional_branch = match t.unconditional_branch {
+        Some(b) => {
+            let b = n(b);
+            quote!(Some(Opcode(#b)))
+        }
+        None => quote!(None),
+    };
     let reserved = words(&t.reserved);
     let frame_pointer = words(&t.frame_pointer);
     let frame_pointer_in_non_leaf = t.frame_pointer_in_non_leaf;
@@ -567,7 +598,7 @@ pub fn tokens(t: &Tables, krate: &TokenStream) -> Result<TokenStream, String> {
         pub mod tables {
             #[allow(unused_imports)]
             use #krate::target::{
-                AllocOrderPolicy, CalleeSavedDesc, ClassSizes, FeatureDesc, FeatureSet, FunctionInfo,
+                AllocOrderPolicy, BranchReversal, CalleeSavedDesc, ClassSizes, ConditionalBranchDesc, FeatureDesc, FeatureSet, FunctionInfo,
                 HwModeDesc, InstrDesc, InstrFlags, InstrTemplate, LaneMask, MemoryFoldDesc, Opcode,
                 OperandDesc, OperandKind, OrderSelector, Reg, RegClass, RegClassDesc, RegFlags, RegUnit, RegUnitDesc,
                 RegisterDesc, ReservedWithout, SubRegIndex, SubRegIndexDesc, TargetInfo,
@@ -596,6 +627,8 @@ pub fn tokens(t: &Tables, krate: &TokenStream) -> Result<TokenStream, String> {
                 hw_modes: Cow::Borrowed(&[#(#hw_modes),*]),
                 instrs: Cow::Borrowed(&INSTRS),
                 memory_folds: Cow::Borrowed(&MEMORY_FOLDS),
+                unconditional_branch: #unconditional_branch,
+                conditional_branches: Cow::Borrowed(&CONDITIONAL_BRANCHES),
             };
 
             /// A `super_reg_classes` entry (keeps the tables short).
@@ -652,6 +685,8 @@ pub fn tokens(t: &Tables, krate: &TokenStream) -> Result<TokenStream, String> {
             pub static CALLEE_SAVED: [CalleeSavedDesc<'static>; #ncs] = [#(#csrs),*];
             /// Memory-operand folds, sorted by register form and operand.
             pub static MEMORY_FOLDS: [MemoryFoldDesc<'static>; #nfolds] = [#(#folds),*];
+            /// Conditional branches the branch analysis understands, by opcode.
+            pub static CONDITIONAL_BRANCHES: [ConditionalBranchDesc; #nbranches] = [#(#branches),*];
 
             #(#select_fns)*
         }

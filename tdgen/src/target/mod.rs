@@ -6,6 +6,7 @@
 //! from `llvm-tblgen -gen-register-info` on the same description.
 
 pub mod access;
+pub mod branches;
 pub mod classes;
 pub mod csr;
 #[cfg(feature = "json")]
@@ -48,6 +49,8 @@ pub struct TargetModel {
     pub templates: templates::Templates,
     /// Memory-operand folds (our extension), by register form and operand.
     pub folds: Vec<folds::MemoryFold>,
+    /// Branch facts for splitting edges (our extension).
+    pub branches: branches::Branches,
 }
 
 impl TargetModel {
@@ -89,6 +92,7 @@ impl TargetModel {
         let instrs = instrs::Instrs::build(rk, &bank, &classes)?;
         let templates = templates::build(&f, &bank, &classes, &instrs, &features, &reserved)?;
         let folds = folds::read(&f, &bank, &instrs)?;
+        let branches = branches::read(&f, &instrs)?;
         let target = rk
             .derived_defs("Target")
             .first()
@@ -112,6 +116,7 @@ impl TargetModel {
             features,
             templates,
             folds,
+            branches,
         })
     }
 }
