@@ -15,7 +15,7 @@ fn build(text: &str) -> Result<TargetModel, String> {
 #[test]
 fn an_empty_allocatable_class_is_kept() {
     let model = build(
-        r#"
+        r##"
 include "regalloc.td"
 let Namespace = "T" in {
   foreach i = 0-3 in def R#i : Register<"r"#i>;
@@ -23,7 +23,7 @@ let Namespace = "T" in {
 def GPR : RegisterClass<"T", [i32], 32, (add R0, R1, R2, R3)>;
 def NONE : RegisterClass<"T", [i32], 32, (sub GPR, R0, R1, R2, R3)>;
 def T : Target;
-"#,
+"##,
     )
     .unwrap_or_else(|e| panic!("the description is accepted:\n{e}"));
     let none = model
@@ -35,5 +35,9 @@ def T : Target;
     assert!(none.members.is_empty());
     assert!(none.allocatable);
     let names: Vec<&str> = model.classes.list.iter().map(|c| c.name.as_str()).collect();
-    assert_eq!(names, ["GPR", "NONE"], "class order: size, then members, then name");
+    assert_eq!(
+        names,
+        ["GPR", "NONE"],
+        "class order: size, then members, then name"
+    );
 }
