@@ -427,6 +427,18 @@ impl std::error::Error for Diagnostics {}
 /// follow from them and are not shown (`; 3 more follow from them and
 /// are not shown`), with a final newline.
 pub fn summary_line(file: &std::path::Path, errors: usize, not_shown: usize) -> String {
+    summary_line_with_limit(file, errors, not_shown, 0)
+}
+
+/// [`summary_line`] for a run whose errors past the first ones shown were
+/// left out (`beyond_limit` of the `errors`, see
+/// [`crate::Loader::errors_beyond_limit`]): `; only the first 100 are shown`.
+pub fn summary_line_with_limit(
+    file: &std::path::Path,
+    errors: usize,
+    not_shown: usize,
+    beyond_limit: usize,
+) -> String {
     let mut s = format!(
         "error: {} found {errors} error{}",
         file.display(),
@@ -438,6 +450,12 @@ pub fn summary_line(file: &std::path::Path, errors: usize, not_shown: usize) -> 
             if not_shown == 1 { "follows" } else { "follow" },
             if errors == 1 { "it" } else { "them" },
             if not_shown == 1 { "is" } else { "are" },
+        ));
+    }
+    if beyond_limit > 0 {
+        s.push_str(&format!(
+            "; only the first {} are shown",
+            errors.saturating_sub(beyond_limit)
         ));
     }
     s.push('\n');

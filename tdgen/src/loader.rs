@@ -24,6 +24,9 @@ pub struct Loader {
     diags: Vec<Diagnostic>,
     /// Errors of the last run that followed from the errors it returned.
     not_shown: usize,
+    /// Errors of the last run past the first [`MAX_ERRORS`](crate::records::limits::MAX_ERRORS),
+    /// left out of those it returned.
+    beyond_limit: usize,
 }
 
 impl Loader {
@@ -61,6 +64,13 @@ impl Loader {
     /// failed) and were left out of them.
     pub fn errors_not_shown(&self) -> usize {
         self.not_shown
+    }
+
+    /// How many errors of the last failed run came after the first
+    /// [`MAX_ERRORS`](crate::records::limits::MAX_ERRORS) (in file order)
+    /// and were left out of those it returned: many errors bury the first.
+    pub fn errors_beyond_limit(&self) -> usize {
+        self.beyond_limit
     }
 
     /// Renders diagnostics as plain rustc-style text.
@@ -160,6 +170,7 @@ impl Loader {
         // The record keeper keeps a copy of the sources for `!locs` and rendering.
         rk.sources = self.sources.clone();
         self.not_shown = 0;
+        self.beyond_limit = 0;
         if diags.iter().any(Diagnostic::is_error) {
             diags.retain(|d| d.is_error() || d.severity == crate::diag::Severity::Warning);
             // An error that only follows from another (a reference to a def
@@ -174,6 +185,7 @@ impl Loader {
             }
             diags.sort_by_key(|d| (d.primary.file, d.primary.start));
             diags.dedup();
+            self.beyond_limit = keep_first_errors(&mut diags, crate::records::limits::MAX_ERRORS);
             Err(diags)
         } else {
             rk.diags = diags;
@@ -314,4 +326,21 @@ fn insert_parse_errors(diags: &mut Vec<Diagnostic>, mut errors: Vec<(usize, usiz
         diags.push(d);
     }
     diags.extend(errors.map(|(_, _, e)| e));
+}
+
+/// Keeps the first `limit` errors of `diags` (and the warnings among them);
+/// returns how many errors were dropped.
+fn keep_first_errors(diags: &mut Vec<Diagnostic>, limit: usize) -> usize {
+    let Some(cut) = diags
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| d.is_error())
+        .nth(limit)
+        .map(|(i, _)| i)
+    else {
+        return 0;
+    };
+    let dropped = diags[cut..].iter().filter(|d| d.is_error()).count();
+    diags.truncate(cut);
+    dropped
 }

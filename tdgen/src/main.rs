@@ -74,6 +74,10 @@ enum Command {
         /// Print JSON in the shape of `llvm-tblgen -dump-json`.
         #[arg(long)]
         json: bool,
+        /// With --json: print it as llvm-tblgen does, on one line with every
+        /// object's keys sorted, so that the two outputs compare byte for byte.
+        #[arg(long, requires = "json")]
+        canonical: bool,
     },
     /// Print the register facts: registers, units, sub-register indices, classes, callee-saved sets.
     Regs {
@@ -125,9 +129,13 @@ fn main() -> ExitCode {
     keep_freed_memory();
     let cli = parse_arguments();
     let (input, json, print) = match &cli.command {
-        Command::Records { input, json } => (input, *json, true),
+        Command::Records {
+            input,
+            json,
+            canonical,
+        } => (input, json.then_some(*canonical), true),
         Command::Regs { input, json } => return regs(input, *json),
-        Command::Check { input } => (input, false, false),
+        Command::Check { input } => (input, None, false),
         Command::Emit {
             input,
             output,
@@ -156,12 +164,8 @@ fn main() -> ExitCode {
             // Notes and warnings: worth showing, not worth failing for.
             say_if_possible(&loader.render(&rk.diags));
             if print {
-                if json {
-                    let v = tdgen::records::to_json(&rk);
-                    out(&format!(
-                        "{}\n",
-                        serde_json::to_string_pretty(&v).expect("JSON values always serialize")
-                    ));
+                if let Some(canonical) = json {
+                    out(&records_json_text(&rk, canonical));
                 } else {
                     out(&tdgen::records::print::records_text(&rk));
                 }
@@ -169,6 +173,33 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(diags) => failed(&loader, &input.file, &diags),
+    }
+}
+
+/// The records as JSON: pretty, or (`canonical`) in llvm-tblgen's own layout:
+/// compact, keys sorted byte-wise (llvm::json prints objects sorted).
+fn records_json_text(rk: &tdgen::RecordKeeper, canonical: bool) -> String {
+    let mut v = tdgen::records::to_json(rk);
+    let mut text = if canonical {
+        sort_keys(&mut v);
+        serde_json::to_string(&v)
+    } else {
+        serde_json::to_string_pretty(&v)
+    }
+    .expect("JSON values always serialize");
+    text.push('\n');
+    text
+}
+
+/// Sorts every object's keys, recursively.
+fn sort_keys(v: &mut serde_json::Value) {
+    match v {
+        serde_json::Value::Object(map) => {
+            map.sort_keys();
+            map.values_mut().for_each(sort_keys);
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(sort_keys),
+        _ => {}
     }
 }
 
@@ -192,15 +223,26 @@ fn parse_arguments() -> Cli {
 /// Reports a file's diagnostics and how many errors there were; exit status 1.
 fn failed(loader: &tdgen::Loader, file: &std::path::Path, diags: &[tdgen::Diagnostic]) -> ExitCode {
     say(&loader.render(diags));
-    say(&summary(file, diags, loader.errors_not_shown()));
+    say(&summary(
+        file,
+        diags,
+        loader.errors_not_shown(),
+        loader.errors_beyond_limit(),
+    ));
     ExitCode::FAILURE
 }
 
-/// `error: FILE found N errors`, and how many more followed from them
-/// (`; 3 more follow from it and are not shown`).
-fn summary(file: &std::path::Path, diags: &[tdgen::Diagnostic], not_shown: usize) -> String {
-    let errors = diags.iter().filter(|d| d.is_error()).count();
-    tdgen::diag::summary_line(file, errors, not_shown)
+/// `error: FILE found N errors`, how many more followed from them
+/// (`; 3 more follow from it and are not shown`), and whether only the
+/// first ones are shown.
+fn summary(
+    file: &std::path::Path,
+    diags: &[tdgen::Diagnostic],
+    not_shown: usize,
+    beyond_limit: usize,
+) -> String {
+    let errors = diags.iter().filter(|d| d.is_error()).count() + beyond_limit;
+    tdgen::diag::summary_line_with_limit(file, errors, not_shown, beyond_limit)
 }
 
 fn regs(input: &Input, json: bool) -> ExitCode {
@@ -280,7 +322,8 @@ fn emit(input: &Input, output: Option<&std::path::Path>, krate: &str) -> ExitCod
         Ok(c) => c,
         Err(f) => {
             say(&f.rendered);
-            say(&summary(&input.file, &f.diagnostics, f.not_shown));
+            // emit's failure does not carry the count past the limit.
+            say(&summary(&input.file, &f.diagnostics, f.not_shown, 0));
             return ExitCode::FAILURE;
         }
     };

@@ -413,3 +413,26 @@ fn a_full_disk_is_an_error_with_status_1() {
         assert_eq!(o.status.code(), Some(1), "{args:?}");
     }
 }
+
+#[test]
+fn errors_past_the_first_hundred_are_counted_and_said() {
+    let text: String = (0..150)
+        .map(|i| format!("def R{i} : Missing{i};\n"))
+        .collect();
+    let (err, code) = Case::new("past_hundred", &text).records();
+    assert_eq!(code, Some(1));
+    assert_eq!(
+        err.matches("error: couldn't find class").count(),
+        100,
+        "the first 100 errors are rendered"
+    );
+    assert!(
+        err.contains("error: couldn't find class 'Missing99'") && !err.contains("'Missing100'"),
+        "the first in file order are the ones shown"
+    );
+    assert!(
+        err.ends_with("error: t.td found 150 errors; only the first 100 are shown\n"),
+        "the summary counts every error: {}",
+        &err[err.len().saturating_sub(200)..]
+    );
+}

@@ -115,8 +115,6 @@ pub struct Evaluator<'a> {
     /// top-level statement began: an initializer that cannot be resolved
     /// after an error in the same statement follows from that error.
     stmt_errors_mark: (usize, usize),
-    /// Errors shown so far (those that do not follow from others).
-    shown_errors: usize,
     /// The bang operator being evaluated, where its folding errors go.
     pub(crate) fold_at: Option<Span>,
 }
@@ -140,7 +138,6 @@ impl<'a> Evaluator<'a> {
             depth: 0,
             include_depth: 0,
             stmt_errors_mark: (0, 0),
-            shown_errors: 0,
             fold_at: None,
         }
     }
@@ -173,21 +170,28 @@ impl<'a> Evaluator<'a> {
                 }
                 self.report(d);
             }
-            // Many errors bury the first; many more that only follow from
-            // it cost time for nothing.
-            if self.shown_errors > super::limits::MAX_ERRORS
-                || self.diags.len() > 10 * super::limits::MAX_ERRORS
-            {
+            // The whole file is evaluated, so that the summary can say how
+            // many errors there were (the loader shows the first
+            // MAX_ERRORS); only a runaway count stops it, and says so.
+            if self.diags.len() > super::limits::MAX_DIAGNOSTICS {
+                if !self.aborted {
+                    self.aborted = true;
+                    self.diags.push(Diagnostic::error(
+                        Kind::Limit,
+                        self.rk.cur_loc,
+                        format!(
+                            "evaluation stopped near here after {} errors",
+                            super::limits::MAX_DIAGNOSTICS
+                        ),
+                    ));
+                }
                 return;
             }
         }
     }
 
-    /// Keeps an error, counting those shown.
+    /// Keeps an error.
     fn report(&mut self, d: Diagnostic) {
-        if d.is_error() && !d.follows_from_earlier() {
-            self.shown_errors += 1;
-        }
         self.diags.push(d);
     }
 
@@ -572,7 +576,7 @@ impl<'a> Evaluator<'a> {
             let Some(&cid) = self.rk.classes.get(&p.name.sym) else {
                 return Err(self.class_not_found(p.name, "couldn't find class"));
             };
-            let vals = self.template_arg_values(cid, &p.args, Some(rec), p.span)?;
+            let vals = self.template_arg_values(cid, &p.args, Some(rec), p.span, true)?;
             add_superclass(rec, cid, &vals, p.span, self.rk)?;
         }
         self.apply_lets(rec)?;
@@ -839,7 +843,7 @@ impl<'a> Evaluator<'a> {
             if v.is_field {
                 continue;
             }
-            if !v.value.is_concrete() {
+            if !value_concrete(&v.value, &rec) {
                 let d = Diagnostic::error(
                     Kind::Eval,
                     loc,
@@ -1324,7 +1328,7 @@ impl<'a> Evaluator<'a> {
         let Some(sub) = self.multiclasses.get(&p.name.sym).cloned() else {
             return Err(self.multiclass_not_found(p.name));
         };
-        let mut subst = self.multiclass_args(&sub, &p.args, p.span)?;
+        let mut subst = self.multiclass_args(&sub, &p.args, p.span, false)?;
         let me = implicit_name_mc(self.rk, mcname);
         let sub_name = print::to_unquoted(&sub.rec.name, self.rk);
         let q = implicit_name_mc(self.rk, &sub_name);
@@ -1361,15 +1365,19 @@ impl<'a> Evaluator<'a> {
         }
     }
 
+    /// The substitutions of a multiclass's template arguments: the values
+    /// given (cast to the declared types when `typed`, for a `defm`), then
+    /// the defaults.
     fn multiclass_args(
         &mut self,
         mc: &MultiClass,
         args: &[ast::Arg],
         span: Span,
+        typed: bool,
     ) -> R<Vec<(Sym, Init)>> {
         // Template-argument values are read in the current scope, as for classes.
         let id = self.rk.push(mc.rec.clone());
-        let vals = self.template_arg_values(id, args, None, span);
+        let vals = self.template_arg_values(id, args, None, span, typed);
         let vals = vals?;
         self.check_all_args(id, &vals, span)?;
         let mut out = Vec::new();
@@ -1437,7 +1445,7 @@ impl<'a> Evaluator<'a> {
             let Some(mc) = self.multiclasses.get(&p.name.sym).cloned() else {
                 return Err(self.multiclass_not_found(p.name));
             };
-            let mut subst = self.multiclass_args(&mc, &p.args, p.span)?;
+            let mut subst = self.multiclass_args(&mc, &p.args, p.span, true)?;
             let mcname = print::to_unquoted(&mc.rec.name, self.rk);
             let q = implicit_name_mc(self.rk, &mcname);
             subst.push((q, defm_name.clone()));
@@ -1455,7 +1463,7 @@ impl<'a> Evaluator<'a> {
             let Some(&cid) = self.rk.classes.get(&p.name.sym) else {
                 return Err(self.class_not_found(p.name, "couldn't find class"));
             };
-            let vals = self.template_arg_values(cid, &p.args, None, p.span)?;
+            let vals = self.template_arg_values(cid, &p.args, None, p.span, true)?;
             for e in new_entries.iter_mut() {
                 add_superclass_entry(e, cid, &vals, p.span, self.rk)?;
             }
@@ -1598,4 +1606,30 @@ pub fn check_assertions(id: RecId, rk: &mut RecordKeeper) {
         args: vec![],
         ty: Ty::Int,
     };
+}
+
+/// Whether a def's field value counts as resolved (llvm-tblgen's
+/// `checkConcrete`): concrete, or a `bits` value whose unresolved bits are
+/// references to the def's own fields (`let P = src{17}` with `src` left
+/// `?`), which llvm-tblgen keeps as var-bits for the code emitter to fill in.
+fn value_concrete(value: &Init, rec: &Record) -> bool {
+    match value {
+        Init::Bits(bits) => bits
+            .iter()
+            .all(|bit| bit.is_concrete() || refers_to_own_field(bit, rec)),
+        _ => value.is_concrete(),
+    }
+}
+
+/// A bit that is `field{i}` or `field` for a field of `rec` (llvm-tblgen's
+/// `checkBitsConcrete`).
+fn refers_to_own_field(bit: &Init, rec: &Record) -> bool {
+    match bit {
+        Init::VarBit(inner, _) => match &**inner {
+            Init::Var(var) => rec.values.iter().any(|v| v.name == var.name),
+            _ => false,
+        },
+        Init::Var(_) => true,
+        _ => false,
+    }
 }

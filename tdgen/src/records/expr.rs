@@ -9,7 +9,7 @@ use super::types::{Ty, record_ty, resolve_types, type_is_a, type_is_convertible,
 use super::value::{Dag, Field, Init, Op, OpInit, StrFormat, Var};
 use crate::diag::{Diagnostic, Kind, Span};
 use crate::syntax::ast::{
-    Arg, Expr, ExprKind, Ident, RangePiece, SliceItem, Sym, TypeExpr, TypeKind,
+    Arg, BitIndex, Expr, ExprKind, Ident, RangePiece, SliceItem, Sym, TypeExpr, TypeKind,
 };
 use std::rc::Rc;
 
@@ -147,8 +147,13 @@ impl Evaluator<'_> {
                             ty: f.ty.clone(),
                         })));
                     }
-                    if let Some(m) = &self.cur_multiclass
-                        && let Some(f) = m.rec.value(q)
+                    // While its template arguments are read, the multiclass
+                    // is `cur`: a default may use an earlier argument
+                    // (`multiclass M<int a, list<int> b = [a]>`).
+                    let declaring = cur.filter(|r| r.kind == super::RecordKind::MultiClass);
+                    if let Some(f) = declaring
+                        .and_then(|r| r.value(q))
+                        .or_else(|| self.cur_multiclass.as_ref().and_then(|m| m.rec.value(q)))
                     {
                         return Ok(Init::Var(Rc::new(Var {
                             name: q,
@@ -322,7 +327,7 @@ impl Evaluator<'_> {
                 let Some(&cid) = self.rk.classes.get(&class.sym) else {
                     return Err(self.class_not_found(*class, "expected a class name, got"));
                 };
-                let vals = self.template_arg_values(cid, args, cur, class.span)?;
+                let vals = self.template_arg_values(cid, args, cur, class.span, true)?;
                 self.check_all_args(cid, &vals, class.span)?;
                 super::inherit::fold_anon_class(cid, vals, self.rk)
             }
@@ -332,6 +337,16 @@ impl Evaluator<'_> {
             ExprKind::BitSlice(base, ranges) => {
                 let v = self.value(base, cur, None, Mode::Value)?;
                 let mut idx = expand_ranges(ranges, RangeUse::Unsigned, self.rk)?;
+                idx.reverse();
+                self.bit_range(&v, &idx).ok_or_else(|| {
+                    Diagnostic::error(Kind::Type, e.span, "invalid bit range for value")
+                        .with_label("this value has no such bits")
+                })?
+            }
+            ExprKind::BitIndexSlice(base, indices) => {
+                let ranges = self.bit_index_ranges(indices)?;
+                let v = self.value(base, cur, None, Mode::Value)?;
+                let mut idx = expand_ranges(&ranges, RangeUse::Unsigned, self.rk)?;
                 idx.reverse();
                 self.bit_range(&v, &idx).ok_or_else(|| {
                     Diagnostic::error(Kind::Type, e.span, "invalid bit range for value")
@@ -622,13 +637,49 @@ impl Evaluator<'_> {
         Ok(self.fold(Op::ListSlice, vec![l, idx], Ty::List(lt)))
     }
 
-    /// Evaluates `Class<args>` arguments: positional then named, each cast to the argument's type.
+    /// The integer ranges of bit indices written as values (`x{C.F}`):
+    /// each value is read without the current record, as llvm-tblgen's
+    /// `ParseRangePiece` reads it, and must fold to an int.
+    fn bit_index_ranges(&mut self, indices: &[BitIndex]) -> R<Vec<RangePiece>> {
+        let mut ranges = Vec::with_capacity(indices.len());
+        for i in indices {
+            let start = self.bit_index_int(&i.start, "expected integer or bitrange")?;
+            let end = match &i.end {
+                Some(e) => Some(self.bit_index_int(e, "expected integer value as end of range")?),
+                None => None,
+            };
+            ranges.push(RangePiece {
+                start,
+                end,
+                span: i.span,
+            });
+        }
+        Ok(ranges)
+    }
+
+    fn bit_index_int(&mut self, e: &Expr, message: &str) -> R<i64> {
+        match self.value(e, None, Some(&Ty::Int), Mode::Value)? {
+            Init::Int(v) => Ok(v),
+            other => Err(Diagnostic::error(
+                Kind::Type,
+                e.span,
+                format!("{message}: {}", self.vs(&other)),
+            )),
+        }
+    }
+
+    /// Evaluates `Class<args>` arguments: positional then named, each cast to
+    /// the argument's type when `typed`. A multiclass's parent multiclass
+    /// takes its arguments untyped, as llvm-tblgen 19 does
+    /// (`ParseSubMultiClassReference` has no `CheckTemplateArgValues`):
+    /// ARM passes `null_frag` where `SDNode` is declared.
     pub fn template_arg_values(
         &mut self,
         class: super::RecId,
         args: &[Arg],
         cur: Option<&Record>,
         span: Span,
+        typed: bool,
     ) -> R<Vec<(Sym, Init)>> {
         let targs = self.rk.get(class).template_args.clone();
         let cname = self.rk.name_of(class);
@@ -695,6 +746,7 @@ impl Evaluator<'_> {
                 .unwrap_or(Ty::Int);
             let v = self.value(expr, cur, Some(&aty), Mode::Value)?;
             let v = match cast_to(&v, &aty, self.rk) {
+                _ if !typed => v,
                 Some(c) => c,
                 None => {
                     let vt = type_of(&v, self.rk)

@@ -71,6 +71,9 @@ pub mod limits {
     /// Superclasses of one record (1,024): each record holds all of its
     /// superclasses, so a chain of classes costs its length squared.
     pub const MAX_SUPERCLASSES: usize = 1 << 10;
-    /// Errors collected before giving up.
+    /// Errors returned (the first ones in file order); the rest are counted
+    /// ([`crate::Loader::errors_beyond_limit`]).
     pub const MAX_ERRORS: usize = 100;
+    /// Diagnostics collected before evaluation stops (a runaway file).
+    pub const MAX_DIAGNOSTICS: usize = 100_000;
 }

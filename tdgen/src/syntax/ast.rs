@@ -120,6 +120,18 @@ pub struct RangePiece {
     pub span: Span,
 }
 
+/// A bit index (or `a-b`, `a...b` range) written as values rather than
+/// integers: `cpol{CPolBit.GLC}` (AMDGPU). Each value must fold to an int.
+#[derive(Clone, Debug)]
+pub struct BitIndex {
+    /// First bit.
+    pub start: Expr,
+    /// Last bit (inclusive), if this is a range.
+    pub end: Option<Expr>,
+    /// Where it is written.
+    pub span: Span,
+}
+
 /// One element of a list slice `[...]`.
 #[derive(Clone, Debug)]
 pub enum SliceItem {
@@ -196,6 +208,8 @@ pub enum ExprKind {
     },
     /// `v{7-0}`
     BitSlice(Box<Expr>, Vec<RangePiece>),
+    /// `v{C.F}`: bits indexed by values that fold to ints.
+    BitIndexSlice(Box<Expr>, Vec<BitIndex>),
     /// `v[0, 2-4]`; the flag says whether a trailing comma forced a list.
     ListSlice(Box<Expr>, Vec<SliceItem>, bool),
     /// `v.field`

@@ -133,6 +133,7 @@ pub(super) const MAX_DEPTH: u32 = 1024;
 /// What follows a value: `{bits}`, `[slice]` or `.field`.
 enum Suffix {
     Bits(Vec<RangePiece>),
+    BitIndices(Vec<BitIndex>),
     Slice(Vec<SliceItem>, bool),
     Field(Ident),
 }
@@ -512,6 +513,47 @@ impl Descent<'_> {
         r
     }
 
+    /// `"{" ~ bit_index_list ~ "}"`, restoring on failure.
+    fn bracketed_bit_indices(&mut self) -> R<Vec<BitIndex>> {
+        let m = self.save();
+        let r = (|| {
+            if !self.byte(b'{') {
+                return None;
+            }
+            self.ws();
+            let r = self.comma_list(Self::bit_index)?;
+            self.ws();
+            self.byte(b'}').then_some(r)
+        })();
+        if r.is_none() {
+            self.restore(m);
+        }
+        r
+    }
+
+    /// `bit_index`: a value and an optional `-`/`...` value.
+    fn bit_index(&mut self) -> R<BitIndex> {
+        let start = self.pos;
+        let first = self.value()?;
+        self.ws();
+        let m = self.save();
+        let end = (|| {
+            if !(self.lit(b"...") || self.byte(b'-')) {
+                return None;
+            }
+            self.ws();
+            self.value()
+        })();
+        if end.is_none() {
+            self.restore(m);
+        }
+        Some(BitIndex {
+            start: first,
+            end,
+            span: self.span(start, self.pos),
+        })
+    }
+
     // ------------------------------------------------------------ values
 
     /// `value`: a simple value, suffixes and an optional paste.
@@ -552,6 +594,7 @@ impl Descent<'_> {
             first = false;
             let kind = match sfx {
                 Suffix::Bits(r) => ExprKind::BitSlice(Box::new(e), r),
+                Suffix::BitIndices(r) => ExprKind::BitIndexSlice(Box::new(e), r),
                 Suffix::Slice(items, trailing) => ExprKind::ListSlice(Box::new(e), items, trailing),
                 Suffix::Field(f) => ExprKind::Field(Box::new(e), f),
             };
@@ -582,7 +625,10 @@ impl Descent<'_> {
 
     fn suffix(&mut self) -> R<Suffix> {
         match self.peek() {
-            b'{' => self.bracketed_ranges(b'{', b'}').map(Suffix::Bits),
+            b'{' => self
+                .bracketed_ranges(b'{', b'}')
+                .map(Suffix::Bits)
+                .or_else(|| self.bracketed_bit_indices().map(Suffix::BitIndices)),
             b'[' => {
                 self.pos += 1;
                 self.ws();

@@ -652,6 +652,18 @@ impl Builder<'_> {
         p.into_inner().map(|q| self.range_piece(q)).collect()
     }
 
+    fn bit_indices(&mut self, p: Pair<Rule>) -> PResult<Vec<BitIndex>> {
+        p.into_inner()
+            .map(|q| {
+                let span = self.span(&q);
+                let mut it = q.into_inner();
+                let start = self.value(it.next().unwrap())?;
+                let end = it.next().map(|v| self.value(v)).transpose()?;
+                Ok(BitIndex { start, end, span })
+            })
+            .collect()
+    }
+
     fn range_piece(&mut self, p: Pair<Rule>) -> PResult<RangePiece> {
         let span = self.span(&p);
         let mut it = p.into_inner();
@@ -710,10 +722,14 @@ impl Builder<'_> {
                 Rule::suffix => {
                     let s = q.into_inner().next().unwrap();
                     let kind = match s.as_rule() {
-                        Rule::bit_suffix => ExprKind::BitSlice(
-                            Box::new(e),
-                            self.range_list(s.into_inner().next().unwrap())?,
-                        ),
+                        Rule::bit_suffix => {
+                            let list = s.into_inner().next().unwrap();
+                            if list.as_rule() == Rule::range_list {
+                                ExprKind::BitSlice(Box::new(e), self.range_list(list)?)
+                            } else {
+                                ExprKind::BitIndexSlice(Box::new(e), self.bit_indices(list)?)
+                            }
+                        }
                         Rule::list_suffix => {
                             let list = s.into_inner().next().unwrap();
                             let mut items = Vec::new();

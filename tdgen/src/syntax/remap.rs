@@ -233,6 +233,15 @@ impl Map<'_> {
                 }
             }
             ExprKind::BitSlice(x, _) => self.expr(x),
+            ExprKind::BitIndexSlice(x, indices) => {
+                self.expr(x);
+                for i in indices {
+                    self.expr(&mut i.start);
+                    if let Some(e) = &mut i.end {
+                        self.expr(e);
+                    }
+                }
+            }
             ExprKind::ListSlice(x, items, _) => {
                 self.expr(x);
                 for i in items {

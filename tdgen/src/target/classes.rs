@@ -77,9 +77,42 @@ pub struct Classes {
 }
 
 /// The machine value type's name: `LLVMName` where the value type sets one (`untyped` is `Untyped`).
-fn vt_name(f: &Fields<'_>, t: RecId) -> String {
-    let n = f.string(t, "LLVMName");
-    if n.is_empty() { f.name(t) } else { n }
+/// Value types as generated tables name them: by their `Value` number, as
+/// llvm-tblgen's `getEnumName` does, so that a target's own type with the
+/// number of a standard one is that one (SPIR-V's `p32 : PtrValueType<i32,
+/// 0>` is `i32`). The first def with a number names it: LLVM's
+/// ValueTypes.td (or our prelude) is read before any target's types.
+pub(crate) struct ValueTypeNames {
+    by_value: HashMap<i64, RecId>,
+}
+
+impl ValueTypeNames {
+    pub(crate) fn new(f: &Fields<'_>) -> ValueTypeNames {
+        let mut by_value = HashMap::default();
+        for &d in &f.rk.def_order {
+            if f.is_a(d, "ValueType")
+                && let Some(v) = f.opt_int(d, "Value")
+            {
+                by_value.entry(v).or_insert(d);
+            }
+        }
+        ValueTypeNames { by_value }
+    }
+
+    /// The first value type with the number of `t` (`t` if it has none).
+    pub(crate) fn canonical(&self, f: &Fields<'_>, t: RecId) -> RecId {
+        f.opt_int(t, "Value")
+            .and_then(|v| self.by_value.get(&v).copied())
+            .unwrap_or(t)
+    }
+
+    /// The name of value type `t`: `LLVMName` (else the def's name) of the
+    /// first value type with its number.
+    pub(crate) fn name(&self, f: &Fields<'_>, t: RecId) -> String {
+        let canonical = self.canonical(f, t);
+        let n = f.string(canonical, "LLVMName");
+        if n.is_empty() { f.name(canonical) } else { n }
+    }
 }
 
 fn is_sub_size(a: SizeInfo, b: SizeInfo) -> bool {
@@ -108,8 +141,9 @@ impl Classes {
             ));
             return c;
         }
+        let vt_names = ValueTypeNames::new(f);
         for d in defs {
-            if let Some(rc) = c.read_class(f, sets, bank, d) {
+            if let Some(rc) = c.read_class(f, sets, bank, &vt_names, d) {
                 let artificial = rc.artificial;
                 let key = (rc.members.clone(), rc.sizes[0]);
                 c.list.push(rc);
@@ -131,6 +165,7 @@ impl Classes {
         f: &Fields<'_>,
         sets: &mut Sets<'_>,
         bank: &RegBank,
+        vt_names: &ValueTypeNames,
         d: RecId,
     ) -> Option<RegClass> {
         let loc = f.loc(d);
@@ -197,23 +232,26 @@ impl Classes {
                     .iter()
                     .zip(ts.iter())
                     .find(|(m, _)| f.name(**m) == "DefaultMode")
-                    .map(|(_, t)| f.name(*t));
+                    .map(|(_, t)| vt_names.name(f, *t));
                 for (m, vts) in value_types.iter_mut().enumerate() {
                     let here = ms.iter().zip(ts.iter()).find(|(md, _)| {
                         bank.mode_of(**md) == Some(m) || (m == 0 && f.name(**md) == "DefaultMode")
                     });
+                    // A mode without an entry or a default is left out
+                    // of that mode's list, as llvm-tblgen's VTLists do.
                     match (here, &default) {
-                        (Some((_, t)), _) => vts.push(vt_name(f, *t)),
+                        (Some((_, t)), _) => vts.push(vt_names.name(f, *t)),
                         (None, Some(dn)) => vts.push(dn.clone()),
-                        (None, None) => vts.push("Other".into()),
+                        (None, None) => {}
                     }
                 }
             } else {
                 if k == 0 {
-                    first_simple_size = f.opt_int(t, "Size");
+                    // The size of the type the number names (LLVM's MVT).
+                    first_simple_size = f.opt_int(vt_names.canonical(f, t), "Size");
                 }
                 for vts in value_types.iter_mut() {
-                    vts.push(vt_name(f, t));
+                    vts.push(vt_names.name(f, t));
                 }
             }
         }
@@ -293,17 +331,9 @@ impl Classes {
                 format!("class '{name}': AllocationPriority out of range [0,31]"),
             ));
         }
+        // An allocatable class may be empty (AMDGPU's `VReg_1`): llvm-tblgen
+        // emits it, and an allocator finds no register in it.
         let allocatable = f.bit(d, "isAllocatable") || f.value(d, "isAllocatable").is_none();
-        if allocatable && members.is_empty() {
-            self.diags.push(
-                Diagnostic::error(
-                    Kind::Semantic,
-                    loc,
-                    format!("allocatable register class '{name}' has no members"),
-                )
-                .with_help("give it registers, or set `let isAllocatable = 0`"),
-            );
-        }
         let artificial = members.iter().all(|&r| bank.regs[r].artificial);
         Some(RegClass {
             name,

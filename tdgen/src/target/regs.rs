@@ -424,8 +424,10 @@ impl RegBank {
                     pos: f.opt_int(d, "PositionOrder").unwrap_or(0),
                 })
                 .collect();
+        // In llvm-tblgen's record order: names compared with embedded
+        // numbers by value (`AGPR_64` before `AGPR_1024`).
         let mut tuple_defs = f.rk.derived_defs("RegisterTuples");
-        tuple_defs.sort_by_key(|&d| f.name(d));
+        tuple_defs.sort_by(|&a, &b| super::access::compare_numeric(&f.name(a), &f.name(b)));
         let x86 = descs
             .first()
             .is_some_and(|d| d.def.is_some_and(|id| f.is_a(id, "X86Reg")));

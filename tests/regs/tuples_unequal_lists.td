@@ -1,5 +1,4 @@
-// Error: the register lists zipped into tuples have different lengths.
-// llvm-tblgen-19 accepts this (it zips only as far as the shortest list; tdgen is stricter).
+// RegisterTuples whose register lists differ in length: zipped as far as the shortest (ARM's Tuples2DSpc).
 let Namespace = "T" in {
   def s0 : SubRegIndex<32>;
   def s1 : SubRegIndex<32, 32>;
