@@ -906,3461 +906,3461 @@ pub mod callee_saved {
 pub mod opcodes {
     #[allow(unused_imports)]
     use ::regalloc::target::Opcode;
-    /// `A2_abs`, defined at hexagon/instrs.td:82.
+    /// `A2_abs`, defined at hexagon/instrs.td:85.
     pub const A2_abs: Opcode = Opcode(0);
-    /// `A2_absp`, defined at hexagon/instrs.td:82.
+    /// `A2_absp`, defined at hexagon/instrs.td:85.
     pub const A2_absp: Opcode = Opcode(1);
-    /// `A2_abssat`, defined at hexagon/instrs.td:82.
+    /// `A2_abssat`, defined at hexagon/instrs.td:85.
     pub const A2_abssat: Opcode = Opcode(2);
-    /// `A2_add`, defined at hexagon/instrs.td:82.
+    /// `A2_add`, defined at hexagon/instrs.td:85.
     pub const A2_add: Opcode = Opcode(3);
-    /// `A2_addh_h16_hh`, defined at hexagon/instrs.td:82.
+    /// `A2_addh_h16_hh`, defined at hexagon/instrs.td:85.
     pub const A2_addh_h16_hh: Opcode = Opcode(4);
-    /// `A2_addh_h16_hl`, defined at hexagon/instrs.td:82.
+    /// `A2_addh_h16_hl`, defined at hexagon/instrs.td:85.
     pub const A2_addh_h16_hl: Opcode = Opcode(5);
-    /// `A2_addh_h16_lh`, defined at hexagon/instrs.td:82.
+    /// `A2_addh_h16_lh`, defined at hexagon/instrs.td:85.
     pub const A2_addh_h16_lh: Opcode = Opcode(6);
-    /// `A2_addh_h16_ll`, defined at hexagon/instrs.td:82.
+    /// `A2_addh_h16_ll`, defined at hexagon/instrs.td:85.
     pub const A2_addh_h16_ll: Opcode = Opcode(7);
-    /// `A2_addh_h16_sat_hh`, defined at hexagon/instrs.td:82.
+    /// `A2_addh_h16_sat_hh`, defined at hexagon/instrs.td:85.
     pub const A2_addh_h16_sat_hh: Opcode = Opcode(8);
-    /// `A2_addh_h16_sat_hl`, defined at hexagon/instrs.td:82.
+    /// `A2_addh_h16_sat_hl`, defined at hexagon/instrs.td:85.
     pub const A2_addh_h16_sat_hl: Opcode = Opcode(9);
-    /// `A2_addh_h16_sat_lh`, defined at hexagon/instrs.td:82.
+    /// `A2_addh_h16_sat_lh`, defined at hexagon/instrs.td:85.
     pub const A2_addh_h16_sat_lh: Opcode = Opcode(10);
-    /// `A2_addh_h16_sat_ll`, defined at hexagon/instrs.td:82.
+    /// `A2_addh_h16_sat_ll`, defined at hexagon/instrs.td:85.
     pub const A2_addh_h16_sat_ll: Opcode = Opcode(11);
-    /// `A2_addh_l16_hl`, defined at hexagon/instrs.td:82.
+    /// `A2_addh_l16_hl`, defined at hexagon/instrs.td:85.
     pub const A2_addh_l16_hl: Opcode = Opcode(12);
-    /// `A2_addh_l16_ll`, defined at hexagon/instrs.td:82.
+    /// `A2_addh_l16_ll`, defined at hexagon/instrs.td:85.
     pub const A2_addh_l16_ll: Opcode = Opcode(13);
-    /// `A2_addh_l16_sat_hl`, defined at hexagon/instrs.td:82.
+    /// `A2_addh_l16_sat_hl`, defined at hexagon/instrs.td:85.
     pub const A2_addh_l16_sat_hl: Opcode = Opcode(14);
-    /// `A2_addh_l16_sat_ll`, defined at hexagon/instrs.td:82.
+    /// `A2_addh_l16_sat_ll`, defined at hexagon/instrs.td:85.
     pub const A2_addh_l16_sat_ll: Opcode = Opcode(15);
-    /// `A2_addi`, defined at hexagon/instrs.td:188.
+    /// `A2_addi`, defined at hexagon/instrs.td:191.
     pub const A2_addi: Opcode = Opcode(16);
-    /// `A2_addp`, defined at hexagon/instrs.td:82.
+    /// `A2_addp`, defined at hexagon/instrs.td:85.
     pub const A2_addp: Opcode = Opcode(17);
-    /// `A2_addpsat`, defined at hexagon/instrs.td:82.
+    /// `A2_addpsat`, defined at hexagon/instrs.td:85.
     pub const A2_addpsat: Opcode = Opcode(18);
-    /// `A2_addsat`, defined at hexagon/instrs.td:82.
+    /// `A2_addsat`, defined at hexagon/instrs.td:85.
     pub const A2_addsat: Opcode = Opcode(19);
-    /// `A2_addsp`, defined at hexagon/instrs.td:375.
+    /// `A2_addsp`, defined at hexagon/instrs.td:378.
     pub const A2_addsp: Opcode = Opcode(20);
-    /// `A2_addsph`, defined at hexagon/instrs.td:82.
+    /// `A2_addsph`, defined at hexagon/instrs.td:85.
     pub const A2_addsph: Opcode = Opcode(21);
-    /// `A2_addspl`, defined at hexagon/instrs.td:82.
+    /// `A2_addspl`, defined at hexagon/instrs.td:85.
     pub const A2_addspl: Opcode = Opcode(22);
-    /// `A2_and`, defined at hexagon/instrs.td:82.
+    /// `A2_and`, defined at hexagon/instrs.td:85.
     pub const A2_and: Opcode = Opcode(23);
-    /// `A2_andir`, defined at hexagon/instrs.td:82.
+    /// `A2_andir`, defined at hexagon/instrs.td:85.
     pub const A2_andir: Opcode = Opcode(24);
-    /// `A2_andp`, defined at hexagon/instrs.td:82.
+    /// `A2_andp`, defined at hexagon/instrs.td:85.
     pub const A2_andp: Opcode = Opcode(25);
-    /// `A2_aslh`, defined at hexagon/instrs.td:82.
+    /// `A2_aslh`, defined at hexagon/instrs.td:85.
     pub const A2_aslh: Opcode = Opcode(26);
-    /// `A2_asrh`, defined at hexagon/instrs.td:82.
+    /// `A2_asrh`, defined at hexagon/instrs.td:85.
     pub const A2_asrh: Opcode = Opcode(27);
-    /// `A2_combine_hh`, defined at hexagon/instrs.td:82.
+    /// `A2_combine_hh`, defined at hexagon/instrs.td:85.
     pub const A2_combine_hh: Opcode = Opcode(28);
-    /// `A2_combine_hl`, defined at hexagon/instrs.td:82.
+    /// `A2_combine_hl`, defined at hexagon/instrs.td:85.
     pub const A2_combine_hl: Opcode = Opcode(29);
-    /// `A2_combine_lh`, defined at hexagon/instrs.td:82.
+    /// `A2_combine_lh`, defined at hexagon/instrs.td:85.
     pub const A2_combine_lh: Opcode = Opcode(30);
-    /// `A2_combine_ll`, defined at hexagon/instrs.td:82.
+    /// `A2_combine_ll`, defined at hexagon/instrs.td:85.
     pub const A2_combine_ll: Opcode = Opcode(31);
-    /// `A2_combineii`, defined at hexagon/instrs.td:431.
+    /// `A2_combineii`, defined at hexagon/instrs.td:434.
     pub const A2_combineii: Opcode = Opcode(32);
-    /// `A2_combinew`, defined at hexagon/instrs.td:82.
+    /// `A2_combinew`, defined at hexagon/instrs.td:85.
     pub const A2_combinew: Opcode = Opcode(33);
-    /// `A2_iconst`, defined at hexagon/instrs.td:449.
+    /// `A2_iconst`, defined at hexagon/instrs.td:452.
     pub const A2_iconst: Opcode = Opcode(34);
-    /// `A2_max`, defined at hexagon/instrs.td:82.
+    /// `A2_max`, defined at hexagon/instrs.td:85.
     pub const A2_max: Opcode = Opcode(35);
-    /// `A2_maxp`, defined at hexagon/instrs.td:82.
+    /// `A2_maxp`, defined at hexagon/instrs.td:85.
     pub const A2_maxp: Opcode = Opcode(36);
-    /// `A2_maxu`, defined at hexagon/instrs.td:82.
+    /// `A2_maxu`, defined at hexagon/instrs.td:85.
     pub const A2_maxu: Opcode = Opcode(37);
-    /// `A2_maxup`, defined at hexagon/instrs.td:82.
+    /// `A2_maxup`, defined at hexagon/instrs.td:85.
     pub const A2_maxup: Opcode = Opcode(38);
-    /// `A2_min`, defined at hexagon/instrs.td:82.
+    /// `A2_min`, defined at hexagon/instrs.td:85.
     pub const A2_min: Opcode = Opcode(39);
-    /// `A2_minp`, defined at hexagon/instrs.td:82.
+    /// `A2_minp`, defined at hexagon/instrs.td:85.
     pub const A2_minp: Opcode = Opcode(40);
-    /// `A2_minu`, defined at hexagon/instrs.td:82.
+    /// `A2_minu`, defined at hexagon/instrs.td:85.
     pub const A2_minu: Opcode = Opcode(41);
-    /// `A2_minup`, defined at hexagon/instrs.td:82.
+    /// `A2_minup`, defined at hexagon/instrs.td:85.
     pub const A2_minup: Opcode = Opcode(42);
-    /// `A2_neg`, defined at hexagon/instrs.td:82.
+    /// `A2_neg`, defined at hexagon/instrs.td:85.
     pub const A2_neg: Opcode = Opcode(43);
-    /// `A2_negp`, defined at hexagon/instrs.td:82.
+    /// `A2_negp`, defined at hexagon/instrs.td:85.
     pub const A2_negp: Opcode = Opcode(44);
-    /// `A2_negsat`, defined at hexagon/instrs.td:82.
+    /// `A2_negsat`, defined at hexagon/instrs.td:85.
     pub const A2_negsat: Opcode = Opcode(45);
-    /// `A2_nop`, defined at hexagon/instrs.td:947.
+    /// `A2_nop`, defined at hexagon/instrs.td:961.
     pub const A2_nop: Opcode = Opcode(46);
-    /// `A2_not`, defined at hexagon/instrs.td:82.
+    /// `A2_not`, defined at hexagon/instrs.td:85.
     pub const A2_not: Opcode = Opcode(47);
-    /// `A2_notp`, defined at hexagon/instrs.td:82.
+    /// `A2_notp`, defined at hexagon/instrs.td:85.
     pub const A2_notp: Opcode = Opcode(48);
-    /// `A2_or`, defined at hexagon/instrs.td:82.
+    /// `A2_or`, defined at hexagon/instrs.td:85.
     pub const A2_or: Opcode = Opcode(49);
-    /// `A2_orir`, defined at hexagon/instrs.td:82.
+    /// `A2_orir`, defined at hexagon/instrs.td:85.
     pub const A2_orir: Opcode = Opcode(50);
-    /// `A2_orp`, defined at hexagon/instrs.td:82.
+    /// `A2_orp`, defined at hexagon/instrs.td:85.
     pub const A2_orp: Opcode = Opcode(51);
-    /// `A2_paddf`, defined at hexagon/instrs.td:567.
+    /// `A2_paddf`, defined at hexagon/instrs.td:571.
     pub const A2_paddf: Opcode = Opcode(52);
-    /// `A2_paddfnew`, defined at hexagon/instrs.td:567.
+    /// `A2_paddfnew`, defined at hexagon/instrs.td:571.
     pub const A2_paddfnew: Opcode = Opcode(53);
-    /// `A2_paddif`, defined at hexagon/instrs.td:568.
+    /// `A2_paddif`, defined at hexagon/instrs.td:572.
     pub const A2_paddif: Opcode = Opcode(54);
-    /// `A2_paddifnew`, defined at hexagon/instrs.td:568.
+    /// `A2_paddifnew`, defined at hexagon/instrs.td:572.
     pub const A2_paddifnew: Opcode = Opcode(55);
-    /// `A2_paddit`, defined at hexagon/instrs.td:568.
+    /// `A2_paddit`, defined at hexagon/instrs.td:572.
     pub const A2_paddit: Opcode = Opcode(56);
-    /// `A2_padditnew`, defined at hexagon/instrs.td:568.
+    /// `A2_padditnew`, defined at hexagon/instrs.td:572.
     pub const A2_padditnew: Opcode = Opcode(57);
-    /// `A2_paddt`, defined at hexagon/instrs.td:567.
+    /// `A2_paddt`, defined at hexagon/instrs.td:571.
     pub const A2_paddt: Opcode = Opcode(58);
-    /// `A2_paddtnew`, defined at hexagon/instrs.td:567.
+    /// `A2_paddtnew`, defined at hexagon/instrs.td:571.
     pub const A2_paddtnew: Opcode = Opcode(59);
-    /// `A2_pandf`, defined at hexagon/instrs.td:567.
+    /// `A2_pandf`, defined at hexagon/instrs.td:571.
     pub const A2_pandf: Opcode = Opcode(60);
-    /// `A2_pandfnew`, defined at hexagon/instrs.td:567.
+    /// `A2_pandfnew`, defined at hexagon/instrs.td:571.
     pub const A2_pandfnew: Opcode = Opcode(61);
-    /// `A2_pandt`, defined at hexagon/instrs.td:567.
+    /// `A2_pandt`, defined at hexagon/instrs.td:571.
     pub const A2_pandt: Opcode = Opcode(62);
-    /// `A2_pandtnew`, defined at hexagon/instrs.td:567.
+    /// `A2_pandtnew`, defined at hexagon/instrs.td:571.
     pub const A2_pandtnew: Opcode = Opcode(63);
-    /// `A2_porf`, defined at hexagon/instrs.td:567.
+    /// `A2_porf`, defined at hexagon/instrs.td:571.
     pub const A2_porf: Opcode = Opcode(64);
-    /// `A2_porfnew`, defined at hexagon/instrs.td:567.
+    /// `A2_porfnew`, defined at hexagon/instrs.td:571.
     pub const A2_porfnew: Opcode = Opcode(65);
-    /// `A2_port`, defined at hexagon/instrs.td:567.
+    /// `A2_port`, defined at hexagon/instrs.td:571.
     pub const A2_port: Opcode = Opcode(66);
-    /// `A2_portnew`, defined at hexagon/instrs.td:567.
+    /// `A2_portnew`, defined at hexagon/instrs.td:571.
     pub const A2_portnew: Opcode = Opcode(67);
-    /// `A2_psubf`, defined at hexagon/instrs.td:567.
+    /// `A2_psubf`, defined at hexagon/instrs.td:571.
     pub const A2_psubf: Opcode = Opcode(68);
-    /// `A2_psubfnew`, defined at hexagon/instrs.td:567.
+    /// `A2_psubfnew`, defined at hexagon/instrs.td:571.
     pub const A2_psubfnew: Opcode = Opcode(69);
-    /// `A2_psubt`, defined at hexagon/instrs.td:567.
+    /// `A2_psubt`, defined at hexagon/instrs.td:571.
     pub const A2_psubt: Opcode = Opcode(70);
-    /// `A2_psubtnew`, defined at hexagon/instrs.td:567.
+    /// `A2_psubtnew`, defined at hexagon/instrs.td:571.
     pub const A2_psubtnew: Opcode = Opcode(71);
-    /// `A2_pxorf`, defined at hexagon/instrs.td:567.
+    /// `A2_pxorf`, defined at hexagon/instrs.td:571.
     pub const A2_pxorf: Opcode = Opcode(72);
-    /// `A2_pxorfnew`, defined at hexagon/instrs.td:567.
+    /// `A2_pxorfnew`, defined at hexagon/instrs.td:571.
     pub const A2_pxorfnew: Opcode = Opcode(73);
-    /// `A2_pxort`, defined at hexagon/instrs.td:567.
+    /// `A2_pxort`, defined at hexagon/instrs.td:571.
     pub const A2_pxort: Opcode = Opcode(74);
-    /// `A2_pxortnew`, defined at hexagon/instrs.td:567.
+    /// `A2_pxortnew`, defined at hexagon/instrs.td:571.
     pub const A2_pxortnew: Opcode = Opcode(75);
-    /// `A2_roundsat`, defined at hexagon/instrs.td:82.
+    /// `A2_roundsat`, defined at hexagon/instrs.td:85.
     pub const A2_roundsat: Opcode = Opcode(76);
-    /// `A2_sat`, defined at hexagon/instrs.td:82.
+    /// `A2_sat`, defined at hexagon/instrs.td:85.
     pub const A2_sat: Opcode = Opcode(77);
-    /// `A2_satb`, defined at hexagon/instrs.td:82.
+    /// `A2_satb`, defined at hexagon/instrs.td:85.
     pub const A2_satb: Opcode = Opcode(78);
-    /// `A2_sath`, defined at hexagon/instrs.td:82.
+    /// `A2_sath`, defined at hexagon/instrs.td:85.
     pub const A2_sath: Opcode = Opcode(79);
-    /// `A2_satub`, defined at hexagon/instrs.td:82.
+    /// `A2_satub`, defined at hexagon/instrs.td:85.
     pub const A2_satub: Opcode = Opcode(80);
-    /// `A2_satuh`, defined at hexagon/instrs.td:82.
+    /// `A2_satuh`, defined at hexagon/instrs.td:85.
     pub const A2_satuh: Opcode = Opcode(81);
-    /// `A2_sub`, defined at hexagon/instrs.td:82.
+    /// `A2_sub`, defined at hexagon/instrs.td:85.
     pub const A2_sub: Opcode = Opcode(82);
-    /// `A2_subh_h16_hh`, defined at hexagon/instrs.td:82.
+    /// `A2_subh_h16_hh`, defined at hexagon/instrs.td:85.
     pub const A2_subh_h16_hh: Opcode = Opcode(83);
-    /// `A2_subh_h16_hl`, defined at hexagon/instrs.td:82.
+    /// `A2_subh_h16_hl`, defined at hexagon/instrs.td:85.
     pub const A2_subh_h16_hl: Opcode = Opcode(84);
-    /// `A2_subh_h16_lh`, defined at hexagon/instrs.td:82.
+    /// `A2_subh_h16_lh`, defined at hexagon/instrs.td:85.
     pub const A2_subh_h16_lh: Opcode = Opcode(85);
-    /// `A2_subh_h16_ll`, defined at hexagon/instrs.td:82.
+    /// `A2_subh_h16_ll`, defined at hexagon/instrs.td:85.
     pub const A2_subh_h16_ll: Opcode = Opcode(86);
-    /// `A2_subh_h16_sat_hh`, defined at hexagon/instrs.td:82.
+    /// `A2_subh_h16_sat_hh`, defined at hexagon/instrs.td:85.
     pub const A2_subh_h16_sat_hh: Opcode = Opcode(87);
-    /// `A2_subh_h16_sat_hl`, defined at hexagon/instrs.td:82.
+    /// `A2_subh_h16_sat_hl`, defined at hexagon/instrs.td:85.
     pub const A2_subh_h16_sat_hl: Opcode = Opcode(88);
-    /// `A2_subh_h16_sat_lh`, defined at hexagon/instrs.td:82.
+    /// `A2_subh_h16_sat_lh`, defined at hexagon/instrs.td:85.
     pub const A2_subh_h16_sat_lh: Opcode = Opcode(89);
-    /// `A2_subh_h16_sat_ll`, defined at hexagon/instrs.td:82.
+    /// `A2_subh_h16_sat_ll`, defined at hexagon/instrs.td:85.
     pub const A2_subh_h16_sat_ll: Opcode = Opcode(90);
-    /// `A2_subh_l16_hl`, defined at hexagon/instrs.td:82.
+    /// `A2_subh_l16_hl`, defined at hexagon/instrs.td:85.
     pub const A2_subh_l16_hl: Opcode = Opcode(91);
-    /// `A2_subh_l16_ll`, defined at hexagon/instrs.td:82.
+    /// `A2_subh_l16_ll`, defined at hexagon/instrs.td:85.
     pub const A2_subh_l16_ll: Opcode = Opcode(92);
-    /// `A2_subh_l16_sat_hl`, defined at hexagon/instrs.td:82.
+    /// `A2_subh_l16_sat_hl`, defined at hexagon/instrs.td:85.
     pub const A2_subh_l16_sat_hl: Opcode = Opcode(93);
-    /// `A2_subh_l16_sat_ll`, defined at hexagon/instrs.td:82.
+    /// `A2_subh_l16_sat_ll`, defined at hexagon/instrs.td:85.
     pub const A2_subh_l16_sat_ll: Opcode = Opcode(94);
-    /// `A2_subp`, defined at hexagon/instrs.td:82.
+    /// `A2_subp`, defined at hexagon/instrs.td:85.
     pub const A2_subp: Opcode = Opcode(95);
-    /// `A2_subri`, defined at hexagon/instrs.td:372.
+    /// `A2_subri`, defined at hexagon/instrs.td:375.
     pub const A2_subri: Opcode = Opcode(96);
-    /// `A2_subsat`, defined at hexagon/instrs.td:82.
+    /// `A2_subsat`, defined at hexagon/instrs.td:85.
     pub const A2_subsat: Opcode = Opcode(97);
-    /// `A2_svaddh`, defined at hexagon/instrs.td:82.
+    /// `A2_svaddh`, defined at hexagon/instrs.td:85.
     pub const A2_svaddh: Opcode = Opcode(98);
-    /// `A2_svaddhs`, defined at hexagon/instrs.td:82.
+    /// `A2_svaddhs`, defined at hexagon/instrs.td:85.
     pub const A2_svaddhs: Opcode = Opcode(99);
-    /// `A2_svadduhs`, defined at hexagon/instrs.td:82.
+    /// `A2_svadduhs`, defined at hexagon/instrs.td:85.
     pub const A2_svadduhs: Opcode = Opcode(100);
-    /// `A2_svavgh`, defined at hexagon/instrs.td:82.
+    /// `A2_svavgh`, defined at hexagon/instrs.td:85.
     pub const A2_svavgh: Opcode = Opcode(101);
-    /// `A2_svavghs`, defined at hexagon/instrs.td:82.
+    /// `A2_svavghs`, defined at hexagon/instrs.td:85.
     pub const A2_svavghs: Opcode = Opcode(102);
-    /// `A2_svnavgh`, defined at hexagon/instrs.td:82.
+    /// `A2_svnavgh`, defined at hexagon/instrs.td:85.
     pub const A2_svnavgh: Opcode = Opcode(103);
-    /// `A2_svsubh`, defined at hexagon/instrs.td:82.
+    /// `A2_svsubh`, defined at hexagon/instrs.td:85.
     pub const A2_svsubh: Opcode = Opcode(104);
-    /// `A2_svsubhs`, defined at hexagon/instrs.td:82.
+    /// `A2_svsubhs`, defined at hexagon/instrs.td:85.
     pub const A2_svsubhs: Opcode = Opcode(105);
-    /// `A2_svsubuhs`, defined at hexagon/instrs.td:82.
+    /// `A2_svsubuhs`, defined at hexagon/instrs.td:85.
     pub const A2_svsubuhs: Opcode = Opcode(106);
-    /// `A2_swiz`, defined at hexagon/instrs.td:82.
+    /// `A2_swiz`, defined at hexagon/instrs.td:85.
     pub const A2_swiz: Opcode = Opcode(107);
-    /// `A2_sxtb`, defined at hexagon/instrs.td:82.
+    /// `A2_sxtb`, defined at hexagon/instrs.td:85.
     pub const A2_sxtb: Opcode = Opcode(108);
-    /// `A2_sxth`, defined at hexagon/instrs.td:82.
+    /// `A2_sxth`, defined at hexagon/instrs.td:85.
     pub const A2_sxth: Opcode = Opcode(109);
-    /// `A2_sxtw`, defined at hexagon/instrs.td:82.
+    /// `A2_sxtw`, defined at hexagon/instrs.td:85.
     pub const A2_sxtw: Opcode = Opcode(110);
-    /// `A2_tfr`, defined at hexagon/instrs.td:157.
+    /// `A2_tfr`, defined at hexagon/instrs.td:160.
     pub const A2_tfr: Opcode = Opcode(111);
-    /// `A2_tfrcrr`, defined at hexagon/instrs.td:584.
+    /// `A2_tfrcrr`, defined at hexagon/instrs.td:590.
     pub const A2_tfrcrr: Opcode = Opcode(112);
-    /// `A2_tfrf`, defined at hexagon/instrs.td:572.
+    /// `A2_tfrf`, defined at hexagon/instrs.td:576.
     pub const A2_tfrf: Opcode = Opcode(113);
-    /// `A2_tfrfnew`, defined at hexagon/instrs.td:572.
+    /// `A2_tfrfnew`, defined at hexagon/instrs.td:576.
     pub const A2_tfrfnew: Opcode = Opcode(114);
-    /// `A2_tfrih`, defined at hexagon/instrs.td:414.
+    /// `A2_tfrih`, defined at hexagon/instrs.td:417.
     pub const A2_tfrih: Opcode = Opcode(115);
-    /// `A2_tfril`, defined at hexagon/instrs.td:415.
+    /// `A2_tfril`, defined at hexagon/instrs.td:418.
     pub const A2_tfril: Opcode = Opcode(116);
-    /// `A2_tfrp`, defined at hexagon/instrs.td:159.
+    /// `A2_tfrp`, defined at hexagon/instrs.td:162.
     pub const A2_tfrp: Opcode = Opcode(117);
-    /// `A2_tfrpf`, defined at hexagon/instrs.td:573.
+    /// `A2_tfrpf`, defined at hexagon/instrs.td:577.
     pub const A2_tfrpf: Opcode = Opcode(118);
-    /// `A2_tfrpfnew`, defined at hexagon/instrs.td:573.
+    /// `A2_tfrpfnew`, defined at hexagon/instrs.td:577.
     pub const A2_tfrpfnew: Opcode = Opcode(119);
-    /// `A2_tfrpi`, defined at hexagon/instrs.td:430.
+    /// `A2_tfrpi`, defined at hexagon/instrs.td:433.
     pub const A2_tfrpi: Opcode = Opcode(120);
-    /// `A2_tfrpt`, defined at hexagon/instrs.td:573.
+    /// `A2_tfrpt`, defined at hexagon/instrs.td:577.
     pub const A2_tfrpt: Opcode = Opcode(121);
-    /// `A2_tfrptnew`, defined at hexagon/instrs.td:573.
+    /// `A2_tfrptnew`, defined at hexagon/instrs.td:577.
     pub const A2_tfrptnew: Opcode = Opcode(122);
-    /// `A2_tfrrcr`, defined at hexagon/instrs.td:585.
+    /// `A2_tfrrcr`, defined at hexagon/instrs.td:591.
     pub const A2_tfrrcr: Opcode = Opcode(123);
-    /// `A2_tfrsi`, defined at hexagon/instrs.td:428.
+    /// `A2_tfrsi`, defined at hexagon/instrs.td:431.
     pub const A2_tfrsi: Opcode = Opcode(124);
-    /// `A2_tfrt`, defined at hexagon/instrs.td:572.
+    /// `A2_tfrt`, defined at hexagon/instrs.td:576.
     pub const A2_tfrt: Opcode = Opcode(125);
-    /// `A2_tfrtnew`, defined at hexagon/instrs.td:572.
+    /// `A2_tfrtnew`, defined at hexagon/instrs.td:576.
     pub const A2_tfrtnew: Opcode = Opcode(126);
-    /// `A2_vabsh`, defined at hexagon/instrs.td:82.
+    /// `A2_vabsh`, defined at hexagon/instrs.td:85.
     pub const A2_vabsh: Opcode = Opcode(127);
-    /// `A2_vabshsat`, defined at hexagon/instrs.td:82.
+    /// `A2_vabshsat`, defined at hexagon/instrs.td:85.
     pub const A2_vabshsat: Opcode = Opcode(128);
-    /// `A2_vabsw`, defined at hexagon/instrs.td:82.
+    /// `A2_vabsw`, defined at hexagon/instrs.td:85.
     pub const A2_vabsw: Opcode = Opcode(129);
-    /// `A2_vabswsat`, defined at hexagon/instrs.td:82.
+    /// `A2_vabswsat`, defined at hexagon/instrs.td:85.
     pub const A2_vabswsat: Opcode = Opcode(130);
-    /// `A2_vaddb_map`, defined at hexagon/instrs.td:82.
+    /// `A2_vaddb_map`, defined at hexagon/instrs.td:85.
     pub const A2_vaddb_map: Opcode = Opcode(131);
-    /// `A2_vaddh`, defined at hexagon/instrs.td:82.
+    /// `A2_vaddh`, defined at hexagon/instrs.td:85.
     pub const A2_vaddh: Opcode = Opcode(132);
-    /// `A2_vaddhs`, defined at hexagon/instrs.td:82.
+    /// `A2_vaddhs`, defined at hexagon/instrs.td:85.
     pub const A2_vaddhs: Opcode = Opcode(133);
-    /// `A2_vaddub`, defined at hexagon/instrs.td:82.
+    /// `A2_vaddub`, defined at hexagon/instrs.td:85.
     pub const A2_vaddub: Opcode = Opcode(134);
-    /// `A2_vaddubs`, defined at hexagon/instrs.td:82.
+    /// `A2_vaddubs`, defined at hexagon/instrs.td:85.
     pub const A2_vaddubs: Opcode = Opcode(135);
-    /// `A2_vadduhs`, defined at hexagon/instrs.td:82.
+    /// `A2_vadduhs`, defined at hexagon/instrs.td:85.
     pub const A2_vadduhs: Opcode = Opcode(136);
-    /// `A2_vaddw`, defined at hexagon/instrs.td:82.
+    /// `A2_vaddw`, defined at hexagon/instrs.td:85.
     pub const A2_vaddw: Opcode = Opcode(137);
-    /// `A2_vaddws`, defined at hexagon/instrs.td:82.
+    /// `A2_vaddws`, defined at hexagon/instrs.td:85.
     pub const A2_vaddws: Opcode = Opcode(138);
-    /// `A2_vavgh`, defined at hexagon/instrs.td:82.
+    /// `A2_vavgh`, defined at hexagon/instrs.td:85.
     pub const A2_vavgh: Opcode = Opcode(139);
-    /// `A2_vavghcr`, defined at hexagon/instrs.td:82.
+    /// `A2_vavghcr`, defined at hexagon/instrs.td:85.
     pub const A2_vavghcr: Opcode = Opcode(140);
-    /// `A2_vavghr`, defined at hexagon/instrs.td:82.
+    /// `A2_vavghr`, defined at hexagon/instrs.td:85.
     pub const A2_vavghr: Opcode = Opcode(141);
-    /// `A2_vavgub`, defined at hexagon/instrs.td:82.
+    /// `A2_vavgub`, defined at hexagon/instrs.td:85.
     pub const A2_vavgub: Opcode = Opcode(142);
-    /// `A2_vavgubr`, defined at hexagon/instrs.td:82.
+    /// `A2_vavgubr`, defined at hexagon/instrs.td:85.
     pub const A2_vavgubr: Opcode = Opcode(143);
-    /// `A2_vavguh`, defined at hexagon/instrs.td:82.
+    /// `A2_vavguh`, defined at hexagon/instrs.td:85.
     pub const A2_vavguh: Opcode = Opcode(144);
-    /// `A2_vavguhr`, defined at hexagon/instrs.td:82.
+    /// `A2_vavguhr`, defined at hexagon/instrs.td:85.
     pub const A2_vavguhr: Opcode = Opcode(145);
-    /// `A2_vavguw`, defined at hexagon/instrs.td:82.
+    /// `A2_vavguw`, defined at hexagon/instrs.td:85.
     pub const A2_vavguw: Opcode = Opcode(146);
-    /// `A2_vavguwr`, defined at hexagon/instrs.td:82.
+    /// `A2_vavguwr`, defined at hexagon/instrs.td:85.
     pub const A2_vavguwr: Opcode = Opcode(147);
-    /// `A2_vavgw`, defined at hexagon/instrs.td:82.
+    /// `A2_vavgw`, defined at hexagon/instrs.td:85.
     pub const A2_vavgw: Opcode = Opcode(148);
-    /// `A2_vavgwcr`, defined at hexagon/instrs.td:82.
+    /// `A2_vavgwcr`, defined at hexagon/instrs.td:85.
     pub const A2_vavgwcr: Opcode = Opcode(149);
-    /// `A2_vavgwr`, defined at hexagon/instrs.td:82.
+    /// `A2_vavgwr`, defined at hexagon/instrs.td:85.
     pub const A2_vavgwr: Opcode = Opcode(150);
-    /// `A2_vcmpbeq`, defined at hexagon/instrs.td:82.
+    /// `A2_vcmpbeq`, defined at hexagon/instrs.td:85.
     pub const A2_vcmpbeq: Opcode = Opcode(151);
-    /// `A2_vcmpbgtu`, defined at hexagon/instrs.td:82.
+    /// `A2_vcmpbgtu`, defined at hexagon/instrs.td:85.
     pub const A2_vcmpbgtu: Opcode = Opcode(152);
-    /// `A2_vcmpheq`, defined at hexagon/instrs.td:82.
+    /// `A2_vcmpheq`, defined at hexagon/instrs.td:85.
     pub const A2_vcmpheq: Opcode = Opcode(153);
-    /// `A2_vcmphgt`, defined at hexagon/instrs.td:82.
+    /// `A2_vcmphgt`, defined at hexagon/instrs.td:85.
     pub const A2_vcmphgt: Opcode = Opcode(154);
-    /// `A2_vcmphgtu`, defined at hexagon/instrs.td:82.
+    /// `A2_vcmphgtu`, defined at hexagon/instrs.td:85.
     pub const A2_vcmphgtu: Opcode = Opcode(155);
-    /// `A2_vcmpweq`, defined at hexagon/instrs.td:82.
+    /// `A2_vcmpweq`, defined at hexagon/instrs.td:85.
     pub const A2_vcmpweq: Opcode = Opcode(156);
-    /// `A2_vcmpwgt`, defined at hexagon/instrs.td:82.
+    /// `A2_vcmpwgt`, defined at hexagon/instrs.td:85.
     pub const A2_vcmpwgt: Opcode = Opcode(157);
-    /// `A2_vcmpwgtu`, defined at hexagon/instrs.td:82.
+    /// `A2_vcmpwgtu`, defined at hexagon/instrs.td:85.
     pub const A2_vcmpwgtu: Opcode = Opcode(158);
-    /// `A2_vconj`, defined at hexagon/instrs.td:82.
+    /// `A2_vconj`, defined at hexagon/instrs.td:85.
     pub const A2_vconj: Opcode = Opcode(159);
-    /// `A2_vmaxb`, defined at hexagon/instrs.td:82.
+    /// `A2_vmaxb`, defined at hexagon/instrs.td:85.
     pub const A2_vmaxb: Opcode = Opcode(160);
-    /// `A2_vmaxh`, defined at hexagon/instrs.td:82.
+    /// `A2_vmaxh`, defined at hexagon/instrs.td:85.
     pub const A2_vmaxh: Opcode = Opcode(161);
-    /// `A2_vmaxub`, defined at hexagon/instrs.td:82.
+    /// `A2_vmaxub`, defined at hexagon/instrs.td:85.
     pub const A2_vmaxub: Opcode = Opcode(162);
-    /// `A2_vmaxuh`, defined at hexagon/instrs.td:82.
+    /// `A2_vmaxuh`, defined at hexagon/instrs.td:85.
     pub const A2_vmaxuh: Opcode = Opcode(163);
-    /// `A2_vmaxuw`, defined at hexagon/instrs.td:82.
+    /// `A2_vmaxuw`, defined at hexagon/instrs.td:85.
     pub const A2_vmaxuw: Opcode = Opcode(164);
-    /// `A2_vmaxw`, defined at hexagon/instrs.td:82.
+    /// `A2_vmaxw`, defined at hexagon/instrs.td:85.
     pub const A2_vmaxw: Opcode = Opcode(165);
-    /// `A2_vminb`, defined at hexagon/instrs.td:82.
+    /// `A2_vminb`, defined at hexagon/instrs.td:85.
     pub const A2_vminb: Opcode = Opcode(166);
-    /// `A2_vminh`, defined at hexagon/instrs.td:82.
+    /// `A2_vminh`, defined at hexagon/instrs.td:85.
     pub const A2_vminh: Opcode = Opcode(167);
-    /// `A2_vminub`, defined at hexagon/instrs.td:82.
+    /// `A2_vminub`, defined at hexagon/instrs.td:85.
     pub const A2_vminub: Opcode = Opcode(168);
-    /// `A2_vminuh`, defined at hexagon/instrs.td:82.
+    /// `A2_vminuh`, defined at hexagon/instrs.td:85.
     pub const A2_vminuh: Opcode = Opcode(169);
-    /// `A2_vminuw`, defined at hexagon/instrs.td:82.
+    /// `A2_vminuw`, defined at hexagon/instrs.td:85.
     pub const A2_vminuw: Opcode = Opcode(170);
-    /// `A2_vminw`, defined at hexagon/instrs.td:82.
+    /// `A2_vminw`, defined at hexagon/instrs.td:85.
     pub const A2_vminw: Opcode = Opcode(171);
-    /// `A2_vnavgh`, defined at hexagon/instrs.td:82.
+    /// `A2_vnavgh`, defined at hexagon/instrs.td:85.
     pub const A2_vnavgh: Opcode = Opcode(172);
-    /// `A2_vnavghcr`, defined at hexagon/instrs.td:82.
+    /// `A2_vnavghcr`, defined at hexagon/instrs.td:85.
     pub const A2_vnavghcr: Opcode = Opcode(173);
-    /// `A2_vnavghr`, defined at hexagon/instrs.td:82.
+    /// `A2_vnavghr`, defined at hexagon/instrs.td:85.
     pub const A2_vnavghr: Opcode = Opcode(174);
-    /// `A2_vnavgw`, defined at hexagon/instrs.td:82.
+    /// `A2_vnavgw`, defined at hexagon/instrs.td:85.
     pub const A2_vnavgw: Opcode = Opcode(175);
-    /// `A2_vnavgwcr`, defined at hexagon/instrs.td:82.
+    /// `A2_vnavgwcr`, defined at hexagon/instrs.td:85.
     pub const A2_vnavgwcr: Opcode = Opcode(176);
-    /// `A2_vnavgwr`, defined at hexagon/instrs.td:82.
+    /// `A2_vnavgwr`, defined at hexagon/instrs.td:85.
     pub const A2_vnavgwr: Opcode = Opcode(177);
-    /// `A2_vraddub`, defined at hexagon/instrs.td:82.
+    /// `A2_vraddub`, defined at hexagon/instrs.td:85.
     pub const A2_vraddub: Opcode = Opcode(178);
-    /// `A2_vraddub_acc`, defined at hexagon/instrs.td:280.
+    /// `A2_vraddub_acc`, defined at hexagon/instrs.td:283.
     pub const A2_vraddub_acc: Opcode = Opcode(179);
-    /// `A2_vrsadub`, defined at hexagon/instrs.td:82.
+    /// `A2_vrsadub`, defined at hexagon/instrs.td:85.
     pub const A2_vrsadub: Opcode = Opcode(180);
-    /// `A2_vrsadub_acc`, defined at hexagon/instrs.td:280.
+    /// `A2_vrsadub_acc`, defined at hexagon/instrs.td:283.
     pub const A2_vrsadub_acc: Opcode = Opcode(181);
-    /// `A2_vsubb_map`, defined at hexagon/instrs.td:82.
+    /// `A2_vsubb_map`, defined at hexagon/instrs.td:85.
     pub const A2_vsubb_map: Opcode = Opcode(182);
-    /// `A2_vsubh`, defined at hexagon/instrs.td:82.
+    /// `A2_vsubh`, defined at hexagon/instrs.td:85.
     pub const A2_vsubh: Opcode = Opcode(183);
-    /// `A2_vsubhs`, defined at hexagon/instrs.td:82.
+    /// `A2_vsubhs`, defined at hexagon/instrs.td:85.
     pub const A2_vsubhs: Opcode = Opcode(184);
-    /// `A2_vsubub`, defined at hexagon/instrs.td:82.
+    /// `A2_vsubub`, defined at hexagon/instrs.td:85.
     pub const A2_vsubub: Opcode = Opcode(185);
-    /// `A2_vsububs`, defined at hexagon/instrs.td:82.
+    /// `A2_vsububs`, defined at hexagon/instrs.td:85.
     pub const A2_vsububs: Opcode = Opcode(186);
-    /// `A2_vsubuhs`, defined at hexagon/instrs.td:82.
+    /// `A2_vsubuhs`, defined at hexagon/instrs.td:85.
     pub const A2_vsubuhs: Opcode = Opcode(187);
-    /// `A2_vsubw`, defined at hexagon/instrs.td:82.
+    /// `A2_vsubw`, defined at hexagon/instrs.td:85.
     pub const A2_vsubw: Opcode = Opcode(188);
-    /// `A2_vsubws`, defined at hexagon/instrs.td:82.
+    /// `A2_vsubws`, defined at hexagon/instrs.td:85.
     pub const A2_vsubws: Opcode = Opcode(189);
-    /// `A2_xor`, defined at hexagon/instrs.td:82.
+    /// `A2_xor`, defined at hexagon/instrs.td:85.
     pub const A2_xor: Opcode = Opcode(190);
-    /// `A2_xorp`, defined at hexagon/instrs.td:82.
+    /// `A2_xorp`, defined at hexagon/instrs.td:85.
     pub const A2_xorp: Opcode = Opcode(191);
-    /// `A2_zxtb`, defined at hexagon/instrs.td:82.
+    /// `A2_zxtb`, defined at hexagon/instrs.td:85.
     pub const A2_zxtb: Opcode = Opcode(192);
-    /// `A2_zxth`, defined at hexagon/instrs.td:82.
+    /// `A2_zxth`, defined at hexagon/instrs.td:85.
     pub const A2_zxth: Opcode = Opcode(193);
-    /// `A4_addp_c`, defined at hexagon/instrs.td:548.
+    /// `A4_addp_c`, defined at hexagon/instrs.td:551.
     pub const A4_addp_c: Opcode = Opcode(194);
-    /// `A4_andn`, defined at hexagon/instrs.td:82.
+    /// `A4_andn`, defined at hexagon/instrs.td:85.
     pub const A4_andn: Opcode = Opcode(195);
-    /// `A4_andnp`, defined at hexagon/instrs.td:82.
+    /// `A4_andnp`, defined at hexagon/instrs.td:85.
     pub const A4_andnp: Opcode = Opcode(196);
-    /// `A4_bitsplit`, defined at hexagon/instrs.td:82.
+    /// `A4_bitsplit`, defined at hexagon/instrs.td:85.
     pub const A4_bitsplit: Opcode = Opcode(197);
-    /// `A4_bitspliti`, defined at hexagon/instrs.td:417.
+    /// `A4_bitspliti`, defined at hexagon/instrs.td:420.
     pub const A4_bitspliti: Opcode = Opcode(198);
-    /// `A4_boundscheck`, defined at hexagon/instrs.td:521.
+    /// `A4_boundscheck`, defined at hexagon/instrs.td:524.
     pub const A4_boundscheck: Opcode = Opcode(199);
-    /// `A4_boundscheck_hi`, defined at hexagon/instrs.td:82.
+    /// `A4_boundscheck_hi`, defined at hexagon/instrs.td:85.
     pub const A4_boundscheck_hi: Opcode = Opcode(200);
-    /// `A4_boundscheck_lo`, defined at hexagon/instrs.td:82.
+    /// `A4_boundscheck_lo`, defined at hexagon/instrs.td:85.
     pub const A4_boundscheck_lo: Opcode = Opcode(201);
-    /// `A4_cmpbeq`, defined at hexagon/instrs.td:82.
+    /// `A4_cmpbeq`, defined at hexagon/instrs.td:85.
     pub const A4_cmpbeq: Opcode = Opcode(202);
-    /// `A4_cmpbeqi`, defined at hexagon/instrs.td:82.
+    /// `A4_cmpbeqi`, defined at hexagon/instrs.td:85.
     pub const A4_cmpbeqi: Opcode = Opcode(203);
-    /// `A4_cmpbgt`, defined at hexagon/instrs.td:82.
+    /// `A4_cmpbgt`, defined at hexagon/instrs.td:85.
     pub const A4_cmpbgt: Opcode = Opcode(204);
-    /// `A4_cmpbgti`, defined at hexagon/instrs.td:82.
+    /// `A4_cmpbgti`, defined at hexagon/instrs.td:85.
     pub const A4_cmpbgti: Opcode = Opcode(205);
-    /// `A4_cmpbgtu`, defined at hexagon/instrs.td:82.
+    /// `A4_cmpbgtu`, defined at hexagon/instrs.td:85.
     pub const A4_cmpbgtu: Opcode = Opcode(206);
-    /// `A4_cmpbgtui`, defined at hexagon/instrs.td:82.
+    /// `A4_cmpbgtui`, defined at hexagon/instrs.td:85.
     pub const A4_cmpbgtui: Opcode = Opcode(207);
-    /// `A4_cmpheq`, defined at hexagon/instrs.td:82.
+    /// `A4_cmpheq`, defined at hexagon/instrs.td:85.
     pub const A4_cmpheq: Opcode = Opcode(208);
-    /// `A4_cmpheqi`, defined at hexagon/instrs.td:82.
+    /// `A4_cmpheqi`, defined at hexagon/instrs.td:85.
     pub const A4_cmpheqi: Opcode = Opcode(209);
-    /// `A4_cmphgt`, defined at hexagon/instrs.td:82.
+    /// `A4_cmphgt`, defined at hexagon/instrs.td:85.
     pub const A4_cmphgt: Opcode = Opcode(210);
-    /// `A4_cmphgti`, defined at hexagon/instrs.td:82.
+    /// `A4_cmphgti`, defined at hexagon/instrs.td:85.
     pub const A4_cmphgti: Opcode = Opcode(211);
-    /// `A4_cmphgtu`, defined at hexagon/instrs.td:82.
+    /// `A4_cmphgtu`, defined at hexagon/instrs.td:85.
     pub const A4_cmphgtu: Opcode = Opcode(212);
-    /// `A4_cmphgtui`, defined at hexagon/instrs.td:82.
+    /// `A4_cmphgtui`, defined at hexagon/instrs.td:85.
     pub const A4_cmphgtui: Opcode = Opcode(213);
-    /// `A4_combineii`, defined at hexagon/instrs.td:443.
+    /// `A4_combineii`, defined at hexagon/instrs.td:446.
     pub const A4_combineii: Opcode = Opcode(214);
-    /// `A4_combineir`, defined at hexagon/instrs.td:444.
+    /// `A4_combineir`, defined at hexagon/instrs.td:447.
     pub const A4_combineir: Opcode = Opcode(215);
-    /// `A4_combineri`, defined at hexagon/instrs.td:445.
+    /// `A4_combineri`, defined at hexagon/instrs.td:448.
     pub const A4_combineri: Opcode = Opcode(216);
-    /// `A4_cround_ri`, defined at hexagon/instrs.td:82.
+    /// `A4_cround_ri`, defined at hexagon/instrs.td:85.
     pub const A4_cround_ri: Opcode = Opcode(217);
-    /// `A4_cround_rr`, defined at hexagon/instrs.td:82.
+    /// `A4_cround_rr`, defined at hexagon/instrs.td:85.
     pub const A4_cround_rr: Opcode = Opcode(218);
-    /// `A4_modwrapu`, defined at hexagon/instrs.td:82.
+    /// `A4_modwrapu`, defined at hexagon/instrs.td:85.
     pub const A4_modwrapu: Opcode = Opcode(219);
-    /// `A4_orn`, defined at hexagon/instrs.td:82.
+    /// `A4_orn`, defined at hexagon/instrs.td:85.
     pub const A4_orn: Opcode = Opcode(220);
-    /// `A4_ornp`, defined at hexagon/instrs.td:82.
+    /// `A4_ornp`, defined at hexagon/instrs.td:85.
     pub const A4_ornp: Opcode = Opcode(221);
-    /// `A4_paslhf`, defined at hexagon/instrs.td:570.
+    /// `A4_paslhf`, defined at hexagon/instrs.td:574.
     pub const A4_paslhf: Opcode = Opcode(222);
-    /// `A4_paslhfnew`, defined at hexagon/instrs.td:570.
+    /// `A4_paslhfnew`, defined at hexagon/instrs.td:574.
     pub const A4_paslhfnew: Opcode = Opcode(223);
-    /// `A4_paslht`, defined at hexagon/instrs.td:570.
+    /// `A4_paslht`, defined at hexagon/instrs.td:574.
     pub const A4_paslht: Opcode = Opcode(224);
-    /// `A4_paslhtnew`, defined at hexagon/instrs.td:570.
+    /// `A4_paslhtnew`, defined at hexagon/instrs.td:574.
     pub const A4_paslhtnew: Opcode = Opcode(225);
-    /// `A4_pasrhf`, defined at hexagon/instrs.td:570.
+    /// `A4_pasrhf`, defined at hexagon/instrs.td:574.
     pub const A4_pasrhf: Opcode = Opcode(226);
-    /// `A4_pasrhfnew`, defined at hexagon/instrs.td:570.
+    /// `A4_pasrhfnew`, defined at hexagon/instrs.td:574.
     pub const A4_pasrhfnew: Opcode = Opcode(227);
-    /// `A4_pasrht`, defined at hexagon/instrs.td:570.
+    /// `A4_pasrht`, defined at hexagon/instrs.td:574.
     pub const A4_pasrht: Opcode = Opcode(228);
-    /// `A4_pasrhtnew`, defined at hexagon/instrs.td:570.
+    /// `A4_pasrhtnew`, defined at hexagon/instrs.td:574.
     pub const A4_pasrhtnew: Opcode = Opcode(229);
-    /// `A4_psxtbf`, defined at hexagon/instrs.td:570.
+    /// `A4_psxtbf`, defined at hexagon/instrs.td:574.
     pub const A4_psxtbf: Opcode = Opcode(230);
-    /// `A4_psxtbfnew`, defined at hexagon/instrs.td:570.
+    /// `A4_psxtbfnew`, defined at hexagon/instrs.td:574.
     pub const A4_psxtbfnew: Opcode = Opcode(231);
-    /// `A4_psxtbt`, defined at hexagon/instrs.td:570.
+    /// `A4_psxtbt`, defined at hexagon/instrs.td:574.
     pub const A4_psxtbt: Opcode = Opcode(232);
-    /// `A4_psxtbtnew`, defined at hexagon/instrs.td:570.
+    /// `A4_psxtbtnew`, defined at hexagon/instrs.td:574.
     pub const A4_psxtbtnew: Opcode = Opcode(233);
-    /// `A4_psxthf`, defined at hexagon/instrs.td:570.
+    /// `A4_psxthf`, defined at hexagon/instrs.td:574.
     pub const A4_psxthf: Opcode = Opcode(234);
-    /// `A4_psxthfnew`, defined at hexagon/instrs.td:570.
+    /// `A4_psxthfnew`, defined at hexagon/instrs.td:574.
     pub const A4_psxthfnew: Opcode = Opcode(235);
-    /// `A4_psxtht`, defined at hexagon/instrs.td:570.
+    /// `A4_psxtht`, defined at hexagon/instrs.td:574.
     pub const A4_psxtht: Opcode = Opcode(236);
-    /// `A4_psxthtnew`, defined at hexagon/instrs.td:570.
+    /// `A4_psxthtnew`, defined at hexagon/instrs.td:574.
     pub const A4_psxthtnew: Opcode = Opcode(237);
-    /// `A4_pzxtbf`, defined at hexagon/instrs.td:570.
+    /// `A4_pzxtbf`, defined at hexagon/instrs.td:574.
     pub const A4_pzxtbf: Opcode = Opcode(238);
-    /// `A4_pzxtbfnew`, defined at hexagon/instrs.td:570.
+    /// `A4_pzxtbfnew`, defined at hexagon/instrs.td:574.
     pub const A4_pzxtbfnew: Opcode = Opcode(239);
-    /// `A4_pzxtbt`, defined at hexagon/instrs.td:570.
+    /// `A4_pzxtbt`, defined at hexagon/instrs.td:574.
     pub const A4_pzxtbt: Opcode = Opcode(240);
-    /// `A4_pzxtbtnew`, defined at hexagon/instrs.td:570.
+    /// `A4_pzxtbtnew`, defined at hexagon/instrs.td:574.
     pub const A4_pzxtbtnew: Opcode = Opcode(241);
-    /// `A4_pzxthf`, defined at hexagon/instrs.td:570.
+    /// `A4_pzxthf`, defined at hexagon/instrs.td:574.
     pub const A4_pzxthf: Opcode = Opcode(242);
-    /// `A4_pzxthfnew`, defined at hexagon/instrs.td:570.
+    /// `A4_pzxthfnew`, defined at hexagon/instrs.td:574.
     pub const A4_pzxthfnew: Opcode = Opcode(243);
-    /// `A4_pzxtht`, defined at hexagon/instrs.td:570.
+    /// `A4_pzxtht`, defined at hexagon/instrs.td:574.
     pub const A4_pzxtht: Opcode = Opcode(244);
-    /// `A4_pzxthtnew`, defined at hexagon/instrs.td:570.
+    /// `A4_pzxthtnew`, defined at hexagon/instrs.td:574.
     pub const A4_pzxthtnew: Opcode = Opcode(245);
-    /// `A4_rcmpeq`, defined at hexagon/instrs.td:82.
+    /// `A4_rcmpeq`, defined at hexagon/instrs.td:85.
     pub const A4_rcmpeq: Opcode = Opcode(246);
-    /// `A4_rcmpeqi`, defined at hexagon/instrs.td:82.
+    /// `A4_rcmpeqi`, defined at hexagon/instrs.td:85.
     pub const A4_rcmpeqi: Opcode = Opcode(247);
-    /// `A4_rcmpneq`, defined at hexagon/instrs.td:82.
+    /// `A4_rcmpneq`, defined at hexagon/instrs.td:85.
     pub const A4_rcmpneq: Opcode = Opcode(248);
-    /// `A4_rcmpneqi`, defined at hexagon/instrs.td:82.
+    /// `A4_rcmpneqi`, defined at hexagon/instrs.td:85.
     pub const A4_rcmpneqi: Opcode = Opcode(249);
-    /// `A4_round_ri`, defined at hexagon/instrs.td:82.
+    /// `A4_round_ri`, defined at hexagon/instrs.td:85.
     pub const A4_round_ri: Opcode = Opcode(250);
-    /// `A4_round_ri_sat`, defined at hexagon/instrs.td:82.
+    /// `A4_round_ri_sat`, defined at hexagon/instrs.td:85.
     pub const A4_round_ri_sat: Opcode = Opcode(251);
-    /// `A4_round_rr`, defined at hexagon/instrs.td:82.
+    /// `A4_round_rr`, defined at hexagon/instrs.td:85.
     pub const A4_round_rr: Opcode = Opcode(252);
-    /// `A4_round_rr_sat`, defined at hexagon/instrs.td:82.
+    /// `A4_round_rr_sat`, defined at hexagon/instrs.td:85.
     pub const A4_round_rr_sat: Opcode = Opcode(253);
-    /// `A4_subp_c`, defined at hexagon/instrs.td:548.
+    /// `A4_subp_c`, defined at hexagon/instrs.td:551.
     pub const A4_subp_c: Opcode = Opcode(254);
-    /// `A4_tfrcpp`, defined at hexagon/instrs.td:586.
+    /// `A4_tfrcpp`, defined at hexagon/instrs.td:592.
     pub const A4_tfrcpp: Opcode = Opcode(255);
-    /// `A4_tfrpcp`, defined at hexagon/instrs.td:587.
+    /// `A4_tfrpcp`, defined at hexagon/instrs.td:593.
     pub const A4_tfrpcp: Opcode = Opcode(256);
-    /// `A4_tlbmatch`, defined at hexagon/instrs.td:522.
+    /// `A4_tlbmatch`, defined at hexagon/instrs.td:525.
     pub const A4_tlbmatch: Opcode = Opcode(257);
-    /// `A4_vcmpbeq_any`, defined at hexagon/instrs.td:82.
+    /// `A4_vcmpbeq_any`, defined at hexagon/instrs.td:85.
     pub const A4_vcmpbeq_any: Opcode = Opcode(258);
-    /// `A4_vcmpbeqi`, defined at hexagon/instrs.td:519.
+    /// `A4_vcmpbeqi`, defined at hexagon/instrs.td:522.
     pub const A4_vcmpbeqi: Opcode = Opcode(259);
-    /// `A4_vcmpbgt`, defined at hexagon/instrs.td:82.
+    /// `A4_vcmpbgt`, defined at hexagon/instrs.td:85.
     pub const A4_vcmpbgt: Opcode = Opcode(260);
-    /// `A4_vcmpbgti`, defined at hexagon/instrs.td:519.
+    /// `A4_vcmpbgti`, defined at hexagon/instrs.td:522.
     pub const A4_vcmpbgti: Opcode = Opcode(261);
-    /// `A4_vcmpbgtui`, defined at hexagon/instrs.td:519.
+    /// `A4_vcmpbgtui`, defined at hexagon/instrs.td:522.
     pub const A4_vcmpbgtui: Opcode = Opcode(262);
-    /// `A4_vcmpheqi`, defined at hexagon/instrs.td:519.
+    /// `A4_vcmpheqi`, defined at hexagon/instrs.td:522.
     pub const A4_vcmpheqi: Opcode = Opcode(263);
-    /// `A4_vcmphgti`, defined at hexagon/instrs.td:519.
+    /// `A4_vcmphgti`, defined at hexagon/instrs.td:522.
     pub const A4_vcmphgti: Opcode = Opcode(264);
-    /// `A4_vcmphgtui`, defined at hexagon/instrs.td:519.
+    /// `A4_vcmphgtui`, defined at hexagon/instrs.td:522.
     pub const A4_vcmphgtui: Opcode = Opcode(265);
-    /// `A4_vcmpweqi`, defined at hexagon/instrs.td:519.
+    /// `A4_vcmpweqi`, defined at hexagon/instrs.td:522.
     pub const A4_vcmpweqi: Opcode = Opcode(266);
-    /// `A4_vcmpwgti`, defined at hexagon/instrs.td:519.
+    /// `A4_vcmpwgti`, defined at hexagon/instrs.td:522.
     pub const A4_vcmpwgti: Opcode = Opcode(267);
-    /// `A4_vcmpwgtui`, defined at hexagon/instrs.td:519.
+    /// `A4_vcmpwgtui`, defined at hexagon/instrs.td:522.
     pub const A4_vcmpwgtui: Opcode = Opcode(268);
-    /// `A4_vrmaxh`, defined at hexagon/instrs.td:291.
+    /// `A4_vrmaxh`, defined at hexagon/instrs.td:294.
     pub const A4_vrmaxh: Opcode = Opcode(269);
-    /// `A4_vrmaxuh`, defined at hexagon/instrs.td:291.
+    /// `A4_vrmaxuh`, defined at hexagon/instrs.td:294.
     pub const A4_vrmaxuh: Opcode = Opcode(270);
-    /// `A4_vrmaxuw`, defined at hexagon/instrs.td:291.
+    /// `A4_vrmaxuw`, defined at hexagon/instrs.td:294.
     pub const A4_vrmaxuw: Opcode = Opcode(271);
-    /// `A4_vrmaxw`, defined at hexagon/instrs.td:291.
+    /// `A4_vrmaxw`, defined at hexagon/instrs.td:294.
     pub const A4_vrmaxw: Opcode = Opcode(272);
-    /// `A4_vrminh`, defined at hexagon/instrs.td:291.
+    /// `A4_vrminh`, defined at hexagon/instrs.td:294.
     pub const A4_vrminh: Opcode = Opcode(273);
-    /// `A4_vrminuh`, defined at hexagon/instrs.td:291.
+    /// `A4_vrminuh`, defined at hexagon/instrs.td:294.
     pub const A4_vrminuh: Opcode = Opcode(274);
-    /// `A4_vrminuw`, defined at hexagon/instrs.td:291.
+    /// `A4_vrminuw`, defined at hexagon/instrs.td:294.
     pub const A4_vrminuw: Opcode = Opcode(275);
-    /// `A4_vrminw`, defined at hexagon/instrs.td:291.
+    /// `A4_vrminw`, defined at hexagon/instrs.td:294.
     pub const A4_vrminw: Opcode = Opcode(276);
-    /// `A5_ACS`, defined at hexagon/instrs.td:550.
+    /// `A5_ACS`, defined at hexagon/instrs.td:553.
     pub const A5_ACS: Opcode = Opcode(277);
-    /// `A5_vaddhubs`, defined at hexagon/instrs.td:82.
+    /// `A5_vaddhubs`, defined at hexagon/instrs.td:85.
     pub const A5_vaddhubs: Opcode = Opcode(278);
-    /// `A6_vcmpbeq_notany`, defined at hexagon/instrs.td:82.
+    /// `A6_vcmpbeq_notany`, defined at hexagon/instrs.td:85.
     pub const A6_vcmpbeq_notany: Opcode = Opcode(279);
-    /// `A6_vminub_RdP`, defined at hexagon/instrs.td:551.
+    /// `A6_vminub_RdP`, defined at hexagon/instrs.td:554.
     pub const A6_vminub_RdP: Opcode = Opcode(280);
-    /// `A7_clip`, defined at hexagon/instrs.td:82.
+    /// `A7_clip`, defined at hexagon/instrs.td:85.
     pub const A7_clip: Opcode = Opcode(281);
-    /// `A7_croundd_ri`, defined at hexagon/instrs.td:82.
+    /// `A7_croundd_ri`, defined at hexagon/instrs.td:85.
     pub const A7_croundd_ri: Opcode = Opcode(282);
-    /// `A7_croundd_rr`, defined at hexagon/instrs.td:82.
+    /// `A7_croundd_rr`, defined at hexagon/instrs.td:85.
     pub const A7_croundd_rr: Opcode = Opcode(283);
-    /// `A7_vclip`, defined at hexagon/instrs.td:82.
+    /// `A7_vclip`, defined at hexagon/instrs.td:85.
     pub const A7_vclip: Opcode = Opcode(284);
-    /// `ADJCALLSTACKDOWN`, defined at hexagon/instrs.td:778.
+    /// `ADJCALLSTACKDOWN`, defined at hexagon/instrs.td:787.
     pub const ADJCALLSTACKDOWN: Opcode = Opcode(285);
-    /// `ADJCALLSTACKUP`, defined at hexagon/instrs.td:780.
+    /// `ADJCALLSTACKUP`, defined at hexagon/instrs.td:789.
     pub const ADJCALLSTACKUP: Opcode = Opcode(286);
-    /// `C2_all8`, defined at hexagon/instrs.td:529.
+    /// `C2_all8`, defined at hexagon/instrs.td:532.
     pub const C2_all8: Opcode = Opcode(287);
-    /// `C2_and`, defined at hexagon/instrs.td:527.
+    /// `C2_and`, defined at hexagon/instrs.td:530.
     pub const C2_and: Opcode = Opcode(288);
-    /// `C2_andn`, defined at hexagon/instrs.td:527.
+    /// `C2_andn`, defined at hexagon/instrs.td:530.
     pub const C2_andn: Opcode = Opcode(289);
-    /// `C2_any8`, defined at hexagon/instrs.td:529.
+    /// `C2_any8`, defined at hexagon/instrs.td:532.
     pub const C2_any8: Opcode = Opcode(290);
-    /// `C2_bitsclr`, defined at hexagon/instrs.td:82.
+    /// `C2_bitsclr`, defined at hexagon/instrs.td:85.
     pub const C2_bitsclr: Opcode = Opcode(291);
-    /// `C2_bitsclri`, defined at hexagon/instrs.td:82.
+    /// `C2_bitsclri`, defined at hexagon/instrs.td:85.
     pub const C2_bitsclri: Opcode = Opcode(292);
-    /// `C2_bitsset`, defined at hexagon/instrs.td:82.
+    /// `C2_bitsset`, defined at hexagon/instrs.td:85.
     pub const C2_bitsset: Opcode = Opcode(293);
-    /// `C2_ccombinewf`, defined at hexagon/instrs.td:577.
+    /// `C2_ccombinewf`, defined at hexagon/instrs.td:582.
     pub const C2_ccombinewf: Opcode = Opcode(294);
-    /// `C2_ccombinewnewf`, defined at hexagon/instrs.td:577.
+    /// `C2_ccombinewnewf`, defined at hexagon/instrs.td:582.
     pub const C2_ccombinewnewf: Opcode = Opcode(295);
-    /// `C2_ccombinewnewt`, defined at hexagon/instrs.td:577.
+    /// `C2_ccombinewnewt`, defined at hexagon/instrs.td:582.
     pub const C2_ccombinewnewt: Opcode = Opcode(296);
-    /// `C2_ccombinewt`, defined at hexagon/instrs.td:577.
+    /// `C2_ccombinewt`, defined at hexagon/instrs.td:582.
     pub const C2_ccombinewt: Opcode = Opcode(297);
-    /// `C2_cmoveif`, defined at hexagon/instrs.td:580.
+    /// `C2_cmoveif`, defined at hexagon/instrs.td:586.
     pub const C2_cmoveif: Opcode = Opcode(298);
-    /// `C2_cmoveit`, defined at hexagon/instrs.td:580.
+    /// `C2_cmoveit`, defined at hexagon/instrs.td:586.
     pub const C2_cmoveit: Opcode = Opcode(299);
-    /// `C2_cmovenewif`, defined at hexagon/instrs.td:580.
+    /// `C2_cmovenewif`, defined at hexagon/instrs.td:586.
     pub const C2_cmovenewif: Opcode = Opcode(300);
-    /// `C2_cmovenewit`, defined at hexagon/instrs.td:580.
+    /// `C2_cmovenewit`, defined at hexagon/instrs.td:586.
     pub const C2_cmovenewit: Opcode = Opcode(301);
-    /// `C2_cmpeq`, defined at hexagon/instrs.td:82.
+    /// `C2_cmpeq`, defined at hexagon/instrs.td:85.
     pub const C2_cmpeq: Opcode = Opcode(302);
-    /// `C2_cmpeqi`, defined at hexagon/instrs.td:82.
+    /// `C2_cmpeqi`, defined at hexagon/instrs.td:85.
     pub const C2_cmpeqi: Opcode = Opcode(303);
-    /// `C2_cmpeqp`, defined at hexagon/instrs.td:82.
+    /// `C2_cmpeqp`, defined at hexagon/instrs.td:85.
     pub const C2_cmpeqp: Opcode = Opcode(304);
-    /// `C2_cmpgei`, defined at hexagon/instrs.td:82.
+    /// `C2_cmpgei`, defined at hexagon/instrs.td:85.
     pub const C2_cmpgei: Opcode = Opcode(305);
-    /// `C2_cmpgeui`, defined at hexagon/instrs.td:82.
+    /// `C2_cmpgeui`, defined at hexagon/instrs.td:85.
     pub const C2_cmpgeui: Opcode = Opcode(306);
-    /// `C2_cmpgt`, defined at hexagon/instrs.td:82.
+    /// `C2_cmpgt`, defined at hexagon/instrs.td:85.
     pub const C2_cmpgt: Opcode = Opcode(307);
-    /// `C2_cmpgti`, defined at hexagon/instrs.td:82.
+    /// `C2_cmpgti`, defined at hexagon/instrs.td:85.
     pub const C2_cmpgti: Opcode = Opcode(308);
-    /// `C2_cmpgtp`, defined at hexagon/instrs.td:82.
+    /// `C2_cmpgtp`, defined at hexagon/instrs.td:85.
     pub const C2_cmpgtp: Opcode = Opcode(309);
-    /// `C2_cmpgtu`, defined at hexagon/instrs.td:82.
+    /// `C2_cmpgtu`, defined at hexagon/instrs.td:85.
     pub const C2_cmpgtu: Opcode = Opcode(310);
-    /// `C2_cmpgtui`, defined at hexagon/instrs.td:82.
+    /// `C2_cmpgtui`, defined at hexagon/instrs.td:85.
     pub const C2_cmpgtui: Opcode = Opcode(311);
-    /// `C2_cmpgtup`, defined at hexagon/instrs.td:82.
+    /// `C2_cmpgtup`, defined at hexagon/instrs.td:85.
     pub const C2_cmpgtup: Opcode = Opcode(312);
-    /// `C2_cmplt`, defined at hexagon/instrs.td:82.
+    /// `C2_cmplt`, defined at hexagon/instrs.td:85.
     pub const C2_cmplt: Opcode = Opcode(313);
-    /// `C2_cmpltu`, defined at hexagon/instrs.td:82.
+    /// `C2_cmpltu`, defined at hexagon/instrs.td:85.
     pub const C2_cmpltu: Opcode = Opcode(314);
-    /// `C2_mask`, defined at hexagon/instrs.td:538.
+    /// `C2_mask`, defined at hexagon/instrs.td:541.
     pub const C2_mask: Opcode = Opcode(315);
-    /// `C2_mux`, defined at hexagon/instrs.td:555.
+    /// `C2_mux`, defined at hexagon/instrs.td:558.
     pub const C2_mux: Opcode = Opcode(316);
-    /// `C2_muxii`, defined at hexagon/instrs.td:556.
+    /// `C2_muxii`, defined at hexagon/instrs.td:559.
     pub const C2_muxii: Opcode = Opcode(317);
-    /// `C2_muxir`, defined at hexagon/instrs.td:557.
+    /// `C2_muxir`, defined at hexagon/instrs.td:560.
     pub const C2_muxir: Opcode = Opcode(318);
-    /// `C2_muxri`, defined at hexagon/instrs.td:558.
+    /// `C2_muxri`, defined at hexagon/instrs.td:561.
     pub const C2_muxri: Opcode = Opcode(319);
-    /// `C2_not`, defined at hexagon/instrs.td:529.
+    /// `C2_not`, defined at hexagon/instrs.td:532.
     pub const C2_not: Opcode = Opcode(320);
-    /// `C2_or`, defined at hexagon/instrs.td:527.
+    /// `C2_or`, defined at hexagon/instrs.td:530.
     pub const C2_or: Opcode = Opcode(321);
-    /// `C2_orn`, defined at hexagon/instrs.td:527.
+    /// `C2_orn`, defined at hexagon/instrs.td:530.
     pub const C2_orn: Opcode = Opcode(322);
-    /// `C2_pxfer_map`, defined at hexagon/instrs.td:531.
+    /// `C2_pxfer_map`, defined at hexagon/instrs.td:534.
     pub const C2_pxfer_map: Opcode = Opcode(323);
-    /// `C2_tfrpr`, defined at hexagon/instrs.td:536.
+    /// `C2_tfrpr`, defined at hexagon/instrs.td:539.
     pub const C2_tfrpr: Opcode = Opcode(324);
-    /// `C2_tfrrp`, defined at hexagon/instrs.td:537.
+    /// `C2_tfrrp`, defined at hexagon/instrs.td:540.
     pub const C2_tfrrp: Opcode = Opcode(325);
-    /// `C2_vitpack`, defined at hexagon/instrs.td:539.
+    /// `C2_vitpack`, defined at hexagon/instrs.td:542.
     pub const C2_vitpack: Opcode = Opcode(326);
-    /// `C2_vmux`, defined at hexagon/instrs.td:559.
+    /// `C2_vmux`, defined at hexagon/instrs.td:562.
     pub const C2_vmux: Opcode = Opcode(327);
-    /// `C2_xor`, defined at hexagon/instrs.td:527.
+    /// `C2_xor`, defined at hexagon/instrs.td:530.
     pub const C2_xor: Opcode = Opcode(328);
-    /// `C4_addipc`, defined at hexagon/instrs.td:454.
+    /// `C4_addipc`, defined at hexagon/instrs.td:457.
     pub const C4_addipc: Opcode = Opcode(329);
-    /// `C4_and_and`, defined at hexagon/instrs.td:534.
+    /// `C4_and_and`, defined at hexagon/instrs.td:537.
     pub const C4_and_and: Opcode = Opcode(330);
-    /// `C4_and_andn`, defined at hexagon/instrs.td:534.
+    /// `C4_and_andn`, defined at hexagon/instrs.td:537.
     pub const C4_and_andn: Opcode = Opcode(331);
-    /// `C4_and_or`, defined at hexagon/instrs.td:534.
+    /// `C4_and_or`, defined at hexagon/instrs.td:537.
     pub const C4_and_or: Opcode = Opcode(332);
-    /// `C4_and_orn`, defined at hexagon/instrs.td:534.
+    /// `C4_and_orn`, defined at hexagon/instrs.td:537.
     pub const C4_and_orn: Opcode = Opcode(333);
-    /// `C4_cmplte`, defined at hexagon/instrs.td:82.
+    /// `C4_cmplte`, defined at hexagon/instrs.td:85.
     pub const C4_cmplte: Opcode = Opcode(334);
-    /// `C4_cmpltei`, defined at hexagon/instrs.td:82.
+    /// `C4_cmpltei`, defined at hexagon/instrs.td:85.
     pub const C4_cmpltei: Opcode = Opcode(335);
-    /// `C4_cmplteu`, defined at hexagon/instrs.td:82.
+    /// `C4_cmplteu`, defined at hexagon/instrs.td:85.
     pub const C4_cmplteu: Opcode = Opcode(336);
-    /// `C4_cmplteui`, defined at hexagon/instrs.td:82.
+    /// `C4_cmplteui`, defined at hexagon/instrs.td:85.
     pub const C4_cmplteui: Opcode = Opcode(337);
-    /// `C4_cmpneq`, defined at hexagon/instrs.td:82.
+    /// `C4_cmpneq`, defined at hexagon/instrs.td:85.
     pub const C4_cmpneq: Opcode = Opcode(338);
-    /// `C4_cmpneqi`, defined at hexagon/instrs.td:82.
+    /// `C4_cmpneqi`, defined at hexagon/instrs.td:85.
     pub const C4_cmpneqi: Opcode = Opcode(339);
-    /// `C4_fastcorner9`, defined at hexagon/instrs.td:527.
+    /// `C4_fastcorner9`, defined at hexagon/instrs.td:530.
     pub const C4_fastcorner9: Opcode = Opcode(340);
-    /// `C4_fastcorner9_not`, defined at hexagon/instrs.td:527.
+    /// `C4_fastcorner9_not`, defined at hexagon/instrs.td:530.
     pub const C4_fastcorner9_not: Opcode = Opcode(341);
-    /// `C4_nbitsclr`, defined at hexagon/instrs.td:82.
+    /// `C4_nbitsclr`, defined at hexagon/instrs.td:85.
     pub const C4_nbitsclr: Opcode = Opcode(342);
-    /// `C4_nbitsclri`, defined at hexagon/instrs.td:82.
+    /// `C4_nbitsclri`, defined at hexagon/instrs.td:85.
     pub const C4_nbitsclri: Opcode = Opcode(343);
-    /// `C4_nbitsset`, defined at hexagon/instrs.td:82.
+    /// `C4_nbitsset`, defined at hexagon/instrs.td:85.
     pub const C4_nbitsset: Opcode = Opcode(344);
-    /// `C4_or_and`, defined at hexagon/instrs.td:534.
+    /// `C4_or_and`, defined at hexagon/instrs.td:537.
     pub const C4_or_and: Opcode = Opcode(345);
-    /// `C4_or_andn`, defined at hexagon/instrs.td:534.
+    /// `C4_or_andn`, defined at hexagon/instrs.td:537.
     pub const C4_or_andn: Opcode = Opcode(346);
-    /// `C4_or_or`, defined at hexagon/instrs.td:534.
+    /// `C4_or_or`, defined at hexagon/instrs.td:537.
     pub const C4_or_or: Opcode = Opcode(347);
-    /// `C4_or_orn`, defined at hexagon/instrs.td:534.
+    /// `C4_or_orn`, defined at hexagon/instrs.td:537.
     pub const C4_or_orn: Opcode = Opcode(348);
-    /// `CONST32`, defined at hexagon/instrs.td:440.
+    /// `CONST32`, defined at hexagon/instrs.td:443.
     pub const CONST32: Opcode = Opcode(349);
-    /// `CONST64`, defined at hexagon/instrs.td:441.
+    /// `CONST64`, defined at hexagon/instrs.td:444.
     pub const CONST64: Opcode = Opcode(350);
-    /// `ENDLOOP0`, defined at hexagon/instrs.td:860.
+    /// `ENDLOOP0`, defined at hexagon/instrs.td:871.
     pub const ENDLOOP0: Opcode = Opcode(351);
-    /// `ENDLOOP01`, defined at hexagon/instrs.td:864.
+    /// `ENDLOOP01`, defined at hexagon/instrs.td:875.
     pub const ENDLOOP01: Opcode = Opcode(352);
-    /// `ENDLOOP1`, defined at hexagon/instrs.td:862.
+    /// `ENDLOOP1`, defined at hexagon/instrs.td:873.
     pub const ENDLOOP1: Opcode = Opcode(353);
-    /// `F2_conv_d2df`, defined at hexagon/instrs.td:474.
+    /// `F2_conv_d2df`, defined at hexagon/instrs.td:477.
     pub const F2_conv_d2df: Opcode = Opcode(354);
-    /// `F2_conv_d2sf`, defined at hexagon/instrs.td:474.
+    /// `F2_conv_d2sf`, defined at hexagon/instrs.td:477.
     pub const F2_conv_d2sf: Opcode = Opcode(355);
-    /// `F2_conv_df2d`, defined at hexagon/instrs.td:474.
+    /// `F2_conv_df2d`, defined at hexagon/instrs.td:477.
     pub const F2_conv_df2d: Opcode = Opcode(356);
-    /// `F2_conv_df2d_chop`, defined at hexagon/instrs.td:474.
+    /// `F2_conv_df2d_chop`, defined at hexagon/instrs.td:477.
     pub const F2_conv_df2d_chop: Opcode = Opcode(357);
-    /// `F2_conv_df2sf`, defined at hexagon/instrs.td:474.
+    /// `F2_conv_df2sf`, defined at hexagon/instrs.td:477.
     pub const F2_conv_df2sf: Opcode = Opcode(358);
-    /// `F2_conv_df2ud`, defined at hexagon/instrs.td:474.
+    /// `F2_conv_df2ud`, defined at hexagon/instrs.td:477.
     pub const F2_conv_df2ud: Opcode = Opcode(359);
-    /// `F2_conv_df2ud_chop`, defined at hexagon/instrs.td:474.
+    /// `F2_conv_df2ud_chop`, defined at hexagon/instrs.td:477.
     pub const F2_conv_df2ud_chop: Opcode = Opcode(360);
-    /// `F2_conv_df2uw`, defined at hexagon/instrs.td:474.
+    /// `F2_conv_df2uw`, defined at hexagon/instrs.td:477.
     pub const F2_conv_df2uw: Opcode = Opcode(361);
-    /// `F2_conv_df2uw_chop`, defined at hexagon/instrs.td:474.
+    /// `F2_conv_df2uw_chop`, defined at hexagon/instrs.td:477.
     pub const F2_conv_df2uw_chop: Opcode = Opcode(362);
-    /// `F2_conv_df2w`, defined at hexagon/instrs.td:474.
+    /// `F2_conv_df2w`, defined at hexagon/instrs.td:477.
     pub const F2_conv_df2w: Opcode = Opcode(363);
-    /// `F2_conv_df2w_chop`, defined at hexagon/instrs.td:474.
+    /// `F2_conv_df2w_chop`, defined at hexagon/instrs.td:477.
     pub const F2_conv_df2w_chop: Opcode = Opcode(364);
-    /// `F2_conv_sf2d`, defined at hexagon/instrs.td:474.
+    /// `F2_conv_sf2d`, defined at hexagon/instrs.td:477.
     pub const F2_conv_sf2d: Opcode = Opcode(365);
-    /// `F2_conv_sf2d_chop`, defined at hexagon/instrs.td:474.
+    /// `F2_conv_sf2d_chop`, defined at hexagon/instrs.td:477.
     pub const F2_conv_sf2d_chop: Opcode = Opcode(366);
-    /// `F2_conv_sf2df`, defined at hexagon/instrs.td:474.
+    /// `F2_conv_sf2df`, defined at hexagon/instrs.td:477.
     pub const F2_conv_sf2df: Opcode = Opcode(367);
-    /// `F2_conv_sf2ud`, defined at hexagon/instrs.td:474.
+    /// `F2_conv_sf2ud`, defined at hexagon/instrs.td:477.
     pub const F2_conv_sf2ud: Opcode = Opcode(368);
-    /// `F2_conv_sf2ud_chop`, defined at hexagon/instrs.td:474.
+    /// `F2_conv_sf2ud_chop`, defined at hexagon/instrs.td:477.
     pub const F2_conv_sf2ud_chop: Opcode = Opcode(369);
-    /// `F2_conv_sf2uw`, defined at hexagon/instrs.td:474.
+    /// `F2_conv_sf2uw`, defined at hexagon/instrs.td:477.
     pub const F2_conv_sf2uw: Opcode = Opcode(370);
-    /// `F2_conv_sf2uw_chop`, defined at hexagon/instrs.td:474.
+    /// `F2_conv_sf2uw_chop`, defined at hexagon/instrs.td:477.
     pub const F2_conv_sf2uw_chop: Opcode = Opcode(371);
-    /// `F2_conv_sf2w`, defined at hexagon/instrs.td:474.
+    /// `F2_conv_sf2w`, defined at hexagon/instrs.td:477.
     pub const F2_conv_sf2w: Opcode = Opcode(372);
-    /// `F2_conv_sf2w_chop`, defined at hexagon/instrs.td:474.
+    /// `F2_conv_sf2w_chop`, defined at hexagon/instrs.td:477.
     pub const F2_conv_sf2w_chop: Opcode = Opcode(373);
-    /// `F2_conv_ud2df`, defined at hexagon/instrs.td:474.
+    /// `F2_conv_ud2df`, defined at hexagon/instrs.td:477.
     pub const F2_conv_ud2df: Opcode = Opcode(374);
-    /// `F2_conv_ud2sf`, defined at hexagon/instrs.td:474.
+    /// `F2_conv_ud2sf`, defined at hexagon/instrs.td:477.
     pub const F2_conv_ud2sf: Opcode = Opcode(375);
-    /// `F2_conv_uw2df`, defined at hexagon/instrs.td:474.
+    /// `F2_conv_uw2df`, defined at hexagon/instrs.td:477.
     pub const F2_conv_uw2df: Opcode = Opcode(376);
-    /// `F2_conv_uw2sf`, defined at hexagon/instrs.td:474.
+    /// `F2_conv_uw2sf`, defined at hexagon/instrs.td:477.
     pub const F2_conv_uw2sf: Opcode = Opcode(377);
-    /// `F2_conv_w2df`, defined at hexagon/instrs.td:474.
+    /// `F2_conv_w2df`, defined at hexagon/instrs.td:477.
     pub const F2_conv_w2df: Opcode = Opcode(378);
-    /// `F2_conv_w2sf`, defined at hexagon/instrs.td:474.
+    /// `F2_conv_w2sf`, defined at hexagon/instrs.td:477.
     pub const F2_conv_w2sf: Opcode = Opcode(379);
-    /// `F2_dfadd`, defined at hexagon/instrs.td:82.
+    /// `F2_dfadd`, defined at hexagon/instrs.td:85.
     pub const F2_dfadd: Opcode = Opcode(380);
-    /// `F2_dfclass`, defined at hexagon/instrs.td:480.
+    /// `F2_dfclass`, defined at hexagon/instrs.td:483.
     pub const F2_dfclass: Opcode = Opcode(381);
-    /// `F2_dfcmpeq`, defined at hexagon/instrs.td:477.
+    /// `F2_dfcmpeq`, defined at hexagon/instrs.td:480.
     pub const F2_dfcmpeq: Opcode = Opcode(382);
-    /// `F2_dfcmpge`, defined at hexagon/instrs.td:477.
+    /// `F2_dfcmpge`, defined at hexagon/instrs.td:480.
     pub const F2_dfcmpge: Opcode = Opcode(383);
-    /// `F2_dfcmpgt`, defined at hexagon/instrs.td:477.
+    /// `F2_dfcmpgt`, defined at hexagon/instrs.td:480.
     pub const F2_dfcmpgt: Opcode = Opcode(384);
-    /// `F2_dfcmpuo`, defined at hexagon/instrs.td:477.
+    /// `F2_dfcmpuo`, defined at hexagon/instrs.td:480.
     pub const F2_dfcmpuo: Opcode = Opcode(385);
-    /// `F2_dfimm_n`, defined at hexagon/instrs.td:452.
+    /// `F2_dfimm_n`, defined at hexagon/instrs.td:455.
     pub const F2_dfimm_n: Opcode = Opcode(386);
-    /// `F2_dfimm_p`, defined at hexagon/instrs.td:452.
+    /// `F2_dfimm_p`, defined at hexagon/instrs.td:455.
     pub const F2_dfimm_p: Opcode = Opcode(387);
-    /// `F2_dfmax`, defined at hexagon/instrs.td:82.
+    /// `F2_dfmax`, defined at hexagon/instrs.td:85.
     pub const F2_dfmax: Opcode = Opcode(388);
-    /// `F2_dfmin`, defined at hexagon/instrs.td:82.
+    /// `F2_dfmin`, defined at hexagon/instrs.td:85.
     pub const F2_dfmin: Opcode = Opcode(389);
-    /// `F2_dfmpyfix`, defined at hexagon/instrs.td:82.
+    /// `F2_dfmpyfix`, defined at hexagon/instrs.td:85.
     pub const F2_dfmpyfix: Opcode = Opcode(390);
-    /// `F2_dfmpyhh`, defined at hexagon/instrs.td:285.
+    /// `F2_dfmpyhh`, defined at hexagon/instrs.td:288.
     pub const F2_dfmpyhh: Opcode = Opcode(391);
-    /// `F2_dfmpylh`, defined at hexagon/instrs.td:280.
+    /// `F2_dfmpylh`, defined at hexagon/instrs.td:283.
     pub const F2_dfmpylh: Opcode = Opcode(392);
-    /// `F2_dfmpyll`, defined at hexagon/instrs.td:82.
+    /// `F2_dfmpyll`, defined at hexagon/instrs.td:85.
     pub const F2_dfmpyll: Opcode = Opcode(393);
-    /// `F2_dfsub`, defined at hexagon/instrs.td:82.
+    /// `F2_dfsub`, defined at hexagon/instrs.td:85.
     pub const F2_dfsub: Opcode = Opcode(394);
-    /// `F2_sfadd`, defined at hexagon/instrs.td:82.
+    /// `F2_sfadd`, defined at hexagon/instrs.td:85.
     pub const F2_sfadd: Opcode = Opcode(395);
-    /// `F2_sfclass`, defined at hexagon/instrs.td:481.
+    /// `F2_sfclass`, defined at hexagon/instrs.td:484.
     pub const F2_sfclass: Opcode = Opcode(396);
-    /// `F2_sfcmpeq`, defined at hexagon/instrs.td:478.
+    /// `F2_sfcmpeq`, defined at hexagon/instrs.td:481.
     pub const F2_sfcmpeq: Opcode = Opcode(397);
-    /// `F2_sfcmpge`, defined at hexagon/instrs.td:478.
+    /// `F2_sfcmpge`, defined at hexagon/instrs.td:481.
     pub const F2_sfcmpge: Opcode = Opcode(398);
-    /// `F2_sfcmpgt`, defined at hexagon/instrs.td:478.
+    /// `F2_sfcmpgt`, defined at hexagon/instrs.td:481.
     pub const F2_sfcmpgt: Opcode = Opcode(399);
-    /// `F2_sfcmpuo`, defined at hexagon/instrs.td:478.
+    /// `F2_sfcmpuo`, defined at hexagon/instrs.td:481.
     pub const F2_sfcmpuo: Opcode = Opcode(400);
-    /// `F2_sffixupd`, defined at hexagon/instrs.td:82.
+    /// `F2_sffixupd`, defined at hexagon/instrs.td:85.
     pub const F2_sffixupd: Opcode = Opcode(401);
-    /// `F2_sffixupn`, defined at hexagon/instrs.td:82.
+    /// `F2_sffixupn`, defined at hexagon/instrs.td:85.
     pub const F2_sffixupn: Opcode = Opcode(402);
-    /// `F2_sffixupr`, defined at hexagon/instrs.td:82.
+    /// `F2_sffixupr`, defined at hexagon/instrs.td:85.
     pub const F2_sffixupr: Opcode = Opcode(403);
-    /// `F2_sffma`, defined at hexagon/instrs.td:299.
+    /// `F2_sffma`, defined at hexagon/instrs.td:302.
     pub const F2_sffma: Opcode = Opcode(404);
-    /// `F2_sffma_lib`, defined at hexagon/instrs.td:299.
+    /// `F2_sffma_lib`, defined at hexagon/instrs.td:302.
     pub const F2_sffma_lib: Opcode = Opcode(405);
-    /// `F2_sffma_sc`, defined at hexagon/instrs.td:301.
+    /// `F2_sffma_sc`, defined at hexagon/instrs.td:304.
     pub const F2_sffma_sc: Opcode = Opcode(406);
-    /// `F2_sffms`, defined at hexagon/instrs.td:299.
+    /// `F2_sffms`, defined at hexagon/instrs.td:302.
     pub const F2_sffms: Opcode = Opcode(407);
-    /// `F2_sffms_lib`, defined at hexagon/instrs.td:299.
+    /// `F2_sffms_lib`, defined at hexagon/instrs.td:302.
     pub const F2_sffms_lib: Opcode = Opcode(408);
-    /// `F2_sfimm_n`, defined at hexagon/instrs.td:451.
+    /// `F2_sfimm_n`, defined at hexagon/instrs.td:454.
     pub const F2_sfimm_n: Opcode = Opcode(409);
-    /// `F2_sfimm_p`, defined at hexagon/instrs.td:451.
+    /// `F2_sfimm_p`, defined at hexagon/instrs.td:454.
     pub const F2_sfimm_p: Opcode = Opcode(410);
-    /// `F2_sfinvsqrta`, defined at hexagon/instrs.td:485.
+    /// `F2_sfinvsqrta`, defined at hexagon/instrs.td:488.
     pub const F2_sfinvsqrta: Opcode = Opcode(411);
-    /// `F2_sfmax`, defined at hexagon/instrs.td:82.
+    /// `F2_sfmax`, defined at hexagon/instrs.td:85.
     pub const F2_sfmax: Opcode = Opcode(412);
-    /// `F2_sfmin`, defined at hexagon/instrs.td:82.
+    /// `F2_sfmin`, defined at hexagon/instrs.td:85.
     pub const F2_sfmin: Opcode = Opcode(413);
-    /// `F2_sfmpy`, defined at hexagon/instrs.td:82.
+    /// `F2_sfmpy`, defined at hexagon/instrs.td:85.
     pub const F2_sfmpy: Opcode = Opcode(414);
-    /// `F2_sfrecipa`, defined at hexagon/instrs.td:484.
+    /// `F2_sfrecipa`, defined at hexagon/instrs.td:487.
     pub const F2_sfrecipa: Opcode = Opcode(415);
-    /// `F2_sfsub`, defined at hexagon/instrs.td:82.
+    /// `F2_sfsub`, defined at hexagon/instrs.td:85.
     pub const F2_sfsub: Opcode = Opcode(416);
-    /// `J2_call`, defined at hexagon/instrs.td:879.
+    /// `J2_call`, defined at hexagon/instrs.td:890.
     pub const J2_call: Opcode = Opcode(417);
-    /// `J2_callf`, defined at hexagon/instrs.td:882.
+    /// `J2_callf`, defined at hexagon/instrs.td:894.
     pub const J2_callf: Opcode = Opcode(418);
-    /// `J2_callr`, defined at hexagon/instrs.td:880.
+    /// `J2_callr`, defined at hexagon/instrs.td:891.
     pub const J2_callr: Opcode = Opcode(419);
-    /// `J2_callrf`, defined at hexagon/instrs.td:883.
+    /// `J2_callrf`, defined at hexagon/instrs.td:895.
     pub const J2_callrf: Opcode = Opcode(420);
-    /// `J2_callrh`, defined at hexagon/instrs.td:887.
+    /// `J2_callrh`, defined at hexagon/instrs.td:899.
     pub const J2_callrh: Opcode = Opcode(421);
-    /// `J2_callrt`, defined at hexagon/instrs.td:883.
+    /// `J2_callrt`, defined at hexagon/instrs.td:895.
     pub const J2_callrt: Opcode = Opcode(422);
-    /// `J2_callt`, defined at hexagon/instrs.td:882.
+    /// `J2_callt`, defined at hexagon/instrs.td:894.
     pub const J2_callt: Opcode = Opcode(423);
-    /// `J2_endloop0`, defined at hexagon/instrs.td:866.
+    /// `J2_endloop0`, defined at hexagon/instrs.td:877.
     pub const J2_endloop0: Opcode = Opcode(424);
-    /// `J2_endloop01`, defined at hexagon/instrs.td:871.
+    /// `J2_endloop01`, defined at hexagon/instrs.td:882.
     pub const J2_endloop01: Opcode = Opcode(425);
-    /// `J2_endloop1`, defined at hexagon/instrs.td:868.
+    /// `J2_endloop1`, defined at hexagon/instrs.td:879.
     pub const J2_endloop1: Opcode = Opcode(426);
-    /// `J2_jump`, defined at hexagon/instrs.td:793.
+    /// `J2_jump`, defined at hexagon/instrs.td:802.
     pub const J2_jump: Opcode = Opcode(427);
-    /// `J2_jumpf`, defined at hexagon/instrs.td:795.
+    /// `J2_jumpf`, defined at hexagon/instrs.td:805.
     pub const J2_jumpf: Opcode = Opcode(428);
-    /// `J2_jumpfnew`, defined at hexagon/instrs.td:795.
+    /// `J2_jumpfnew`, defined at hexagon/instrs.td:805.
     pub const J2_jumpfnew: Opcode = Opcode(429);
-    /// `J2_jumpfnewpt`, defined at hexagon/instrs.td:795.
+    /// `J2_jumpfnewpt`, defined at hexagon/instrs.td:805.
     pub const J2_jumpfnewpt: Opcode = Opcode(430);
-    /// `J2_jumpfpt`, defined at hexagon/instrs.td:795.
+    /// `J2_jumpfpt`, defined at hexagon/instrs.td:805.
     pub const J2_jumpfpt: Opcode = Opcode(431);
-    /// `J2_jumpr`, defined at hexagon/instrs.td:798.
+    /// `J2_jumpr`, defined at hexagon/instrs.td:808.
     pub const J2_jumpr: Opcode = Opcode(432);
-    /// `J2_jumprf`, defined at hexagon/instrs.td:801.
+    /// `J2_jumprf`, defined at hexagon/instrs.td:812.
     pub const J2_jumprf: Opcode = Opcode(433);
-    /// `J2_jumprfnew`, defined at hexagon/instrs.td:801.
+    /// `J2_jumprfnew`, defined at hexagon/instrs.td:812.
     pub const J2_jumprfnew: Opcode = Opcode(434);
-    /// `J2_jumprfnewpt`, defined at hexagon/instrs.td:801.
+    /// `J2_jumprfnewpt`, defined at hexagon/instrs.td:812.
     pub const J2_jumprfnewpt: Opcode = Opcode(435);
-    /// `J2_jumprfpt`, defined at hexagon/instrs.td:801.
+    /// `J2_jumprfpt`, defined at hexagon/instrs.td:812.
     pub const J2_jumprfpt: Opcode = Opcode(436);
-    /// `J2_jumprgtez`, defined at hexagon/instrs.td:806.
+    /// `J2_jumprgtez`, defined at hexagon/instrs.td:817.
     pub const J2_jumprgtez: Opcode = Opcode(437);
-    /// `J2_jumprgtezpt`, defined at hexagon/instrs.td:806.
+    /// `J2_jumprgtezpt`, defined at hexagon/instrs.td:817.
     pub const J2_jumprgtezpt: Opcode = Opcode(438);
-    /// `J2_jumprh`, defined at hexagon/instrs.td:799.
+    /// `J2_jumprh`, defined at hexagon/instrs.td:809.
     pub const J2_jumprh: Opcode = Opcode(439);
-    /// `J2_jumprltez`, defined at hexagon/instrs.td:806.
+    /// `J2_jumprltez`, defined at hexagon/instrs.td:817.
     pub const J2_jumprltez: Opcode = Opcode(440);
-    /// `J2_jumprltezpt`, defined at hexagon/instrs.td:806.
+    /// `J2_jumprltezpt`, defined at hexagon/instrs.td:817.
     pub const J2_jumprltezpt: Opcode = Opcode(441);
-    /// `J2_jumprnz`, defined at hexagon/instrs.td:806.
+    /// `J2_jumprnz`, defined at hexagon/instrs.td:817.
     pub const J2_jumprnz: Opcode = Opcode(442);
-    /// `J2_jumprnzpt`, defined at hexagon/instrs.td:806.
+    /// `J2_jumprnzpt`, defined at hexagon/instrs.td:817.
     pub const J2_jumprnzpt: Opcode = Opcode(443);
-    /// `J2_jumprt`, defined at hexagon/instrs.td:801.
+    /// `J2_jumprt`, defined at hexagon/instrs.td:812.
     pub const J2_jumprt: Opcode = Opcode(444);
-    /// `J2_jumprtnew`, defined at hexagon/instrs.td:801.
+    /// `J2_jumprtnew`, defined at hexagon/instrs.td:812.
     pub const J2_jumprtnew: Opcode = Opcode(445);
-    /// `J2_jumprtnewpt`, defined at hexagon/instrs.td:801.
+    /// `J2_jumprtnewpt`, defined at hexagon/instrs.td:812.
     pub const J2_jumprtnewpt: Opcode = Opcode(446);
-    /// `J2_jumprtpt`, defined at hexagon/instrs.td:801.
+    /// `J2_jumprtpt`, defined at hexagon/instrs.td:812.
     pub const J2_jumprtpt: Opcode = Opcode(447);
-    /// `J2_jumprz`, defined at hexagon/instrs.td:806.
+    /// `J2_jumprz`, defined at hexagon/instrs.td:817.
     pub const J2_jumprz: Opcode = Opcode(448);
-    /// `J2_jumprzpt`, defined at hexagon/instrs.td:806.
+    /// `J2_jumprzpt`, defined at hexagon/instrs.td:817.
     pub const J2_jumprzpt: Opcode = Opcode(449);
-    /// `J2_jumpt`, defined at hexagon/instrs.td:795.
+    /// `J2_jumpt`, defined at hexagon/instrs.td:805.
     pub const J2_jumpt: Opcode = Opcode(450);
-    /// `J2_jumptnew`, defined at hexagon/instrs.td:795.
+    /// `J2_jumptnew`, defined at hexagon/instrs.td:805.
     pub const J2_jumptnew: Opcode = Opcode(451);
-    /// `J2_jumptnewpt`, defined at hexagon/instrs.td:795.
+    /// `J2_jumptnewpt`, defined at hexagon/instrs.td:805.
     pub const J2_jumptnewpt: Opcode = Opcode(452);
-    /// `J2_jumptpt`, defined at hexagon/instrs.td:795.
+    /// `J2_jumptpt`, defined at hexagon/instrs.td:805.
     pub const J2_jumptpt: Opcode = Opcode(453);
-    /// `J2_loop0i`, defined at hexagon/instrs.td:843.
+    /// `J2_loop0i`, defined at hexagon/instrs.td:854.
     pub const J2_loop0i: Opcode = Opcode(454);
-    /// `J2_loop0iext`, defined at hexagon/instrs.td:848.
+    /// `J2_loop0iext`, defined at hexagon/instrs.td:859.
     pub const J2_loop0iext: Opcode = Opcode(455);
-    /// `J2_loop0r`, defined at hexagon/instrs.td:844.
+    /// `J2_loop0r`, defined at hexagon/instrs.td:855.
     pub const J2_loop0r: Opcode = Opcode(456);
-    /// `J2_loop0rext`, defined at hexagon/instrs.td:850.
+    /// `J2_loop0rext`, defined at hexagon/instrs.td:861.
     pub const J2_loop0rext: Opcode = Opcode(457);
-    /// `J2_loop1i`, defined at hexagon/instrs.td:845.
+    /// `J2_loop1i`, defined at hexagon/instrs.td:856.
     pub const J2_loop1i: Opcode = Opcode(458);
-    /// `J2_loop1iext`, defined at hexagon/instrs.td:849.
+    /// `J2_loop1iext`, defined at hexagon/instrs.td:860.
     pub const J2_loop1iext: Opcode = Opcode(459);
-    /// `J2_loop1r`, defined at hexagon/instrs.td:846.
+    /// `J2_loop1r`, defined at hexagon/instrs.td:857.
     pub const J2_loop1r: Opcode = Opcode(460);
-    /// `J2_loop1rext`, defined at hexagon/instrs.td:851.
+    /// `J2_loop1rext`, defined at hexagon/instrs.td:862.
     pub const J2_loop1rext: Opcode = Opcode(461);
-    /// `J2_ploop1si`, defined at hexagon/instrs.td:854.
+    /// `J2_ploop1si`, defined at hexagon/instrs.td:865.
     pub const J2_ploop1si: Opcode = Opcode(462);
-    /// `J2_ploop1sr`, defined at hexagon/instrs.td:855.
+    /// `J2_ploop1sr`, defined at hexagon/instrs.td:866.
     pub const J2_ploop1sr: Opcode = Opcode(463);
-    /// `J2_ploop2si`, defined at hexagon/instrs.td:854.
+    /// `J2_ploop2si`, defined at hexagon/instrs.td:865.
     pub const J2_ploop2si: Opcode = Opcode(464);
-    /// `J2_ploop2sr`, defined at hexagon/instrs.td:855.
+    /// `J2_ploop2sr`, defined at hexagon/instrs.td:866.
     pub const J2_ploop2sr: Opcode = Opcode(465);
-    /// `J2_ploop3si`, defined at hexagon/instrs.td:854.
+    /// `J2_ploop3si`, defined at hexagon/instrs.td:865.
     pub const J2_ploop3si: Opcode = Opcode(466);
-    /// `J2_ploop3sr`, defined at hexagon/instrs.td:855.
+    /// `J2_ploop3sr`, defined at hexagon/instrs.td:866.
     pub const J2_ploop3sr: Opcode = Opcode(467);
-    /// `J2_trap0`, defined at hexagon/instrs.td:949.
+    /// `J2_trap0`, defined at hexagon/instrs.td:963.
     pub const J2_trap0: Opcode = Opcode(468);
-    /// `J4_cmpeq_f_jumpnv_nt`, defined at hexagon/instrs.td:813.
+    /// `J4_cmpeq_f_jumpnv_nt`, defined at hexagon/instrs.td:824.
     pub const J4_cmpeq_f_jumpnv_nt: Opcode = Opcode(469);
-    /// `J4_cmpeq_f_jumpnv_t`, defined at hexagon/instrs.td:813.
+    /// `J4_cmpeq_f_jumpnv_t`, defined at hexagon/instrs.td:824.
     pub const J4_cmpeq_f_jumpnv_t: Opcode = Opcode(470);
-    /// `J4_cmpeq_fp0_jump_nt`, defined at hexagon/instrs.td:821.
+    /// `J4_cmpeq_fp0_jump_nt`, defined at hexagon/instrs.td:832.
     pub const J4_cmpeq_fp0_jump_nt: Opcode = Opcode(471);
-    /// `J4_cmpeq_fp0_jump_t`, defined at hexagon/instrs.td:821.
+    /// `J4_cmpeq_fp0_jump_t`, defined at hexagon/instrs.td:832.
     pub const J4_cmpeq_fp0_jump_t: Opcode = Opcode(472);
-    /// `J4_cmpeq_fp1_jump_nt`, defined at hexagon/instrs.td:821.
+    /// `J4_cmpeq_fp1_jump_nt`, defined at hexagon/instrs.td:832.
     pub const J4_cmpeq_fp1_jump_nt: Opcode = Opcode(473);
-    /// `J4_cmpeq_fp1_jump_t`, defined at hexagon/instrs.td:821.
+    /// `J4_cmpeq_fp1_jump_t`, defined at hexagon/instrs.td:832.
     pub const J4_cmpeq_fp1_jump_t: Opcode = Opcode(474);
-    /// `J4_cmpeq_t_jumpnv_nt`, defined at hexagon/instrs.td:813.
+    /// `J4_cmpeq_t_jumpnv_nt`, defined at hexagon/instrs.td:824.
     pub const J4_cmpeq_t_jumpnv_nt: Opcode = Opcode(475);
-    /// `J4_cmpeq_t_jumpnv_t`, defined at hexagon/instrs.td:813.
+    /// `J4_cmpeq_t_jumpnv_t`, defined at hexagon/instrs.td:824.
     pub const J4_cmpeq_t_jumpnv_t: Opcode = Opcode(476);
-    /// `J4_cmpeq_tp0_jump_nt`, defined at hexagon/instrs.td:821.
+    /// `J4_cmpeq_tp0_jump_nt`, defined at hexagon/instrs.td:832.
     pub const J4_cmpeq_tp0_jump_nt: Opcode = Opcode(477);
-    /// `J4_cmpeq_tp0_jump_t`, defined at hexagon/instrs.td:821.
+    /// `J4_cmpeq_tp0_jump_t`, defined at hexagon/instrs.td:832.
     pub const J4_cmpeq_tp0_jump_t: Opcode = Opcode(478);
-    /// `J4_cmpeq_tp1_jump_nt`, defined at hexagon/instrs.td:821.
+    /// `J4_cmpeq_tp1_jump_nt`, defined at hexagon/instrs.td:832.
     pub const J4_cmpeq_tp1_jump_nt: Opcode = Opcode(479);
-    /// `J4_cmpeq_tp1_jump_t`, defined at hexagon/instrs.td:821.
+    /// `J4_cmpeq_tp1_jump_t`, defined at hexagon/instrs.td:832.
     pub const J4_cmpeq_tp1_jump_t: Opcode = Opcode(480);
-    /// `J4_cmpeqi_f_jumpnv_nt`, defined at hexagon/instrs.td:815.
+    /// `J4_cmpeqi_f_jumpnv_nt`, defined at hexagon/instrs.td:826.
     pub const J4_cmpeqi_f_jumpnv_nt: Opcode = Opcode(481);
-    /// `J4_cmpeqi_f_jumpnv_t`, defined at hexagon/instrs.td:815.
+    /// `J4_cmpeqi_f_jumpnv_t`, defined at hexagon/instrs.td:826.
     pub const J4_cmpeqi_f_jumpnv_t: Opcode = Opcode(482);
-    /// `J4_cmpeqi_fp0_jump_nt`, defined at hexagon/instrs.td:824.
+    /// `J4_cmpeqi_fp0_jump_nt`, defined at hexagon/instrs.td:835.
     pub const J4_cmpeqi_fp0_jump_nt: Opcode = Opcode(483);
-    /// `J4_cmpeqi_fp0_jump_t`, defined at hexagon/instrs.td:824.
+    /// `J4_cmpeqi_fp0_jump_t`, defined at hexagon/instrs.td:835.
     pub const J4_cmpeqi_fp0_jump_t: Opcode = Opcode(484);
-    /// `J4_cmpeqi_fp1_jump_nt`, defined at hexagon/instrs.td:824.
+    /// `J4_cmpeqi_fp1_jump_nt`, defined at hexagon/instrs.td:835.
     pub const J4_cmpeqi_fp1_jump_nt: Opcode = Opcode(485);
-    /// `J4_cmpeqi_fp1_jump_t`, defined at hexagon/instrs.td:824.
+    /// `J4_cmpeqi_fp1_jump_t`, defined at hexagon/instrs.td:835.
     pub const J4_cmpeqi_fp1_jump_t: Opcode = Opcode(486);
-    /// `J4_cmpeqi_t_jumpnv_nt`, defined at hexagon/instrs.td:815.
+    /// `J4_cmpeqi_t_jumpnv_nt`, defined at hexagon/instrs.td:826.
     pub const J4_cmpeqi_t_jumpnv_nt: Opcode = Opcode(487);
-    /// `J4_cmpeqi_t_jumpnv_t`, defined at hexagon/instrs.td:815.
+    /// `J4_cmpeqi_t_jumpnv_t`, defined at hexagon/instrs.td:826.
     pub const J4_cmpeqi_t_jumpnv_t: Opcode = Opcode(488);
-    /// `J4_cmpeqi_tp0_jump_nt`, defined at hexagon/instrs.td:824.
+    /// `J4_cmpeqi_tp0_jump_nt`, defined at hexagon/instrs.td:835.
     pub const J4_cmpeqi_tp0_jump_nt: Opcode = Opcode(489);
-    /// `J4_cmpeqi_tp0_jump_t`, defined at hexagon/instrs.td:824.
+    /// `J4_cmpeqi_tp0_jump_t`, defined at hexagon/instrs.td:835.
     pub const J4_cmpeqi_tp0_jump_t: Opcode = Opcode(490);
-    /// `J4_cmpeqi_tp1_jump_nt`, defined at hexagon/instrs.td:824.
+    /// `J4_cmpeqi_tp1_jump_nt`, defined at hexagon/instrs.td:835.
     pub const J4_cmpeqi_tp1_jump_nt: Opcode = Opcode(491);
-    /// `J4_cmpeqi_tp1_jump_t`, defined at hexagon/instrs.td:824.
+    /// `J4_cmpeqi_tp1_jump_t`, defined at hexagon/instrs.td:835.
     pub const J4_cmpeqi_tp1_jump_t: Opcode = Opcode(492);
-    /// `J4_cmpeqn1_f_jumpnv_nt`, defined at hexagon/instrs.td:815.
+    /// `J4_cmpeqn1_f_jumpnv_nt`, defined at hexagon/instrs.td:826.
     pub const J4_cmpeqn1_f_jumpnv_nt: Opcode = Opcode(493);
-    /// `J4_cmpeqn1_f_jumpnv_t`, defined at hexagon/instrs.td:815.
+    /// `J4_cmpeqn1_f_jumpnv_t`, defined at hexagon/instrs.td:826.
     pub const J4_cmpeqn1_f_jumpnv_t: Opcode = Opcode(494);
-    /// `J4_cmpeqn1_fp0_jump_nt`, defined at hexagon/instrs.td:824.
+    /// `J4_cmpeqn1_fp0_jump_nt`, defined at hexagon/instrs.td:835.
     pub const J4_cmpeqn1_fp0_jump_nt: Opcode = Opcode(495);
-    /// `J4_cmpeqn1_fp0_jump_t`, defined at hexagon/instrs.td:824.
+    /// `J4_cmpeqn1_fp0_jump_t`, defined at hexagon/instrs.td:835.
     pub const J4_cmpeqn1_fp0_jump_t: Opcode = Opcode(496);
-    /// `J4_cmpeqn1_fp1_jump_nt`, defined at hexagon/instrs.td:824.
+    /// `J4_cmpeqn1_fp1_jump_nt`, defined at hexagon/instrs.td:835.
     pub const J4_cmpeqn1_fp1_jump_nt: Opcode = Opcode(497);
-    /// `J4_cmpeqn1_fp1_jump_t`, defined at hexagon/instrs.td:824.
+    /// `J4_cmpeqn1_fp1_jump_t`, defined at hexagon/instrs.td:835.
     pub const J4_cmpeqn1_fp1_jump_t: Opcode = Opcode(498);
-    /// `J4_cmpeqn1_t_jumpnv_nt`, defined at hexagon/instrs.td:815.
+    /// `J4_cmpeqn1_t_jumpnv_nt`, defined at hexagon/instrs.td:826.
     pub const J4_cmpeqn1_t_jumpnv_nt: Opcode = Opcode(499);
-    /// `J4_cmpeqn1_t_jumpnv_t`, defined at hexagon/instrs.td:815.
+    /// `J4_cmpeqn1_t_jumpnv_t`, defined at hexagon/instrs.td:826.
     pub const J4_cmpeqn1_t_jumpnv_t: Opcode = Opcode(500);
-    /// `J4_cmpeqn1_tp0_jump_nt`, defined at hexagon/instrs.td:824.
+    /// `J4_cmpeqn1_tp0_jump_nt`, defined at hexagon/instrs.td:835.
     pub const J4_cmpeqn1_tp0_jump_nt: Opcode = Opcode(501);
-    /// `J4_cmpeqn1_tp0_jump_t`, defined at hexagon/instrs.td:824.
+    /// `J4_cmpeqn1_tp0_jump_t`, defined at hexagon/instrs.td:835.
     pub const J4_cmpeqn1_tp0_jump_t: Opcode = Opcode(502);
-    /// `J4_cmpeqn1_tp1_jump_nt`, defined at hexagon/instrs.td:824.
+    /// `J4_cmpeqn1_tp1_jump_nt`, defined at hexagon/instrs.td:835.
     pub const J4_cmpeqn1_tp1_jump_nt: Opcode = Opcode(503);
-    /// `J4_cmpeqn1_tp1_jump_t`, defined at hexagon/instrs.td:824.
+    /// `J4_cmpeqn1_tp1_jump_t`, defined at hexagon/instrs.td:835.
     pub const J4_cmpeqn1_tp1_jump_t: Opcode = Opcode(504);
-    /// `J4_cmpgt_f_jumpnv_nt`, defined at hexagon/instrs.td:813.
+    /// `J4_cmpgt_f_jumpnv_nt`, defined at hexagon/instrs.td:824.
     pub const J4_cmpgt_f_jumpnv_nt: Opcode = Opcode(505);
-    /// `J4_cmpgt_f_jumpnv_t`, defined at hexagon/instrs.td:813.
+    /// `J4_cmpgt_f_jumpnv_t`, defined at hexagon/instrs.td:824.
     pub const J4_cmpgt_f_jumpnv_t: Opcode = Opcode(506);
-    /// `J4_cmpgt_fp0_jump_nt`, defined at hexagon/instrs.td:821.
+    /// `J4_cmpgt_fp0_jump_nt`, defined at hexagon/instrs.td:832.
     pub const J4_cmpgt_fp0_jump_nt: Opcode = Opcode(507);
-    /// `J4_cmpgt_fp0_jump_t`, defined at hexagon/instrs.td:821.
+    /// `J4_cmpgt_fp0_jump_t`, defined at hexagon/instrs.td:832.
     pub const J4_cmpgt_fp0_jump_t: Opcode = Opcode(508);
-    /// `J4_cmpgt_fp1_jump_nt`, defined at hexagon/instrs.td:821.
+    /// `J4_cmpgt_fp1_jump_nt`, defined at hexagon/instrs.td:832.
     pub const J4_cmpgt_fp1_jump_nt: Opcode = Opcode(509);
-    /// `J4_cmpgt_fp1_jump_t`, defined at hexagon/instrs.td:821.
+    /// `J4_cmpgt_fp1_jump_t`, defined at hexagon/instrs.td:832.
     pub const J4_cmpgt_fp1_jump_t: Opcode = Opcode(510);
-    /// `J4_cmpgt_t_jumpnv_nt`, defined at hexagon/instrs.td:813.
+    /// `J4_cmpgt_t_jumpnv_nt`, defined at hexagon/instrs.td:824.
     pub const J4_cmpgt_t_jumpnv_nt: Opcode = Opcode(511);
-    /// `J4_cmpgt_t_jumpnv_t`, defined at hexagon/instrs.td:813.
+    /// `J4_cmpgt_t_jumpnv_t`, defined at hexagon/instrs.td:824.
     pub const J4_cmpgt_t_jumpnv_t: Opcode = Opcode(512);
-    /// `J4_cmpgt_tp0_jump_nt`, defined at hexagon/instrs.td:821.
+    /// `J4_cmpgt_tp0_jump_nt`, defined at hexagon/instrs.td:832.
     pub const J4_cmpgt_tp0_jump_nt: Opcode = Opcode(513);
-    /// `J4_cmpgt_tp0_jump_t`, defined at hexagon/instrs.td:821.
+    /// `J4_cmpgt_tp0_jump_t`, defined at hexagon/instrs.td:832.
     pub const J4_cmpgt_tp0_jump_t: Opcode = Opcode(514);
-    /// `J4_cmpgt_tp1_jump_nt`, defined at hexagon/instrs.td:821.
+    /// `J4_cmpgt_tp1_jump_nt`, defined at hexagon/instrs.td:832.
     pub const J4_cmpgt_tp1_jump_nt: Opcode = Opcode(515);
-    /// `J4_cmpgt_tp1_jump_t`, defined at hexagon/instrs.td:821.
+    /// `J4_cmpgt_tp1_jump_t`, defined at hexagon/instrs.td:832.
     pub const J4_cmpgt_tp1_jump_t: Opcode = Opcode(516);
-    /// `J4_cmpgti_f_jumpnv_nt`, defined at hexagon/instrs.td:815.
+    /// `J4_cmpgti_f_jumpnv_nt`, defined at hexagon/instrs.td:826.
     pub const J4_cmpgti_f_jumpnv_nt: Opcode = Opcode(517);
-    /// `J4_cmpgti_f_jumpnv_t`, defined at hexagon/instrs.td:815.
+    /// `J4_cmpgti_f_jumpnv_t`, defined at hexagon/instrs.td:826.
     pub const J4_cmpgti_f_jumpnv_t: Opcode = Opcode(518);
-    /// `J4_cmpgti_fp0_jump_nt`, defined at hexagon/instrs.td:824.
+    /// `J4_cmpgti_fp0_jump_nt`, defined at hexagon/instrs.td:835.
     pub const J4_cmpgti_fp0_jump_nt: Opcode = Opcode(519);
-    /// `J4_cmpgti_fp0_jump_t`, defined at hexagon/instrs.td:824.
+    /// `J4_cmpgti_fp0_jump_t`, defined at hexagon/instrs.td:835.
     pub const J4_cmpgti_fp0_jump_t: Opcode = Opcode(520);
-    /// `J4_cmpgti_fp1_jump_nt`, defined at hexagon/instrs.td:824.
+    /// `J4_cmpgti_fp1_jump_nt`, defined at hexagon/instrs.td:835.
     pub const J4_cmpgti_fp1_jump_nt: Opcode = Opcode(521);
-    /// `J4_cmpgti_fp1_jump_t`, defined at hexagon/instrs.td:824.
+    /// `J4_cmpgti_fp1_jump_t`, defined at hexagon/instrs.td:835.
     pub const J4_cmpgti_fp1_jump_t: Opcode = Opcode(522);
-    /// `J4_cmpgti_t_jumpnv_nt`, defined at hexagon/instrs.td:815.
+    /// `J4_cmpgti_t_jumpnv_nt`, defined at hexagon/instrs.td:826.
     pub const J4_cmpgti_t_jumpnv_nt: Opcode = Opcode(523);
-    /// `J4_cmpgti_t_jumpnv_t`, defined at hexagon/instrs.td:815.
+    /// `J4_cmpgti_t_jumpnv_t`, defined at hexagon/instrs.td:826.
     pub const J4_cmpgti_t_jumpnv_t: Opcode = Opcode(524);
-    /// `J4_cmpgti_tp0_jump_nt`, defined at hexagon/instrs.td:824.
+    /// `J4_cmpgti_tp0_jump_nt`, defined at hexagon/instrs.td:835.
     pub const J4_cmpgti_tp0_jump_nt: Opcode = Opcode(525);
-    /// `J4_cmpgti_tp0_jump_t`, defined at hexagon/instrs.td:824.
+    /// `J4_cmpgti_tp0_jump_t`, defined at hexagon/instrs.td:835.
     pub const J4_cmpgti_tp0_jump_t: Opcode = Opcode(526);
-    /// `J4_cmpgti_tp1_jump_nt`, defined at hexagon/instrs.td:824.
+    /// `J4_cmpgti_tp1_jump_nt`, defined at hexagon/instrs.td:835.
     pub const J4_cmpgti_tp1_jump_nt: Opcode = Opcode(527);
-    /// `J4_cmpgti_tp1_jump_t`, defined at hexagon/instrs.td:824.
+    /// `J4_cmpgti_tp1_jump_t`, defined at hexagon/instrs.td:835.
     pub const J4_cmpgti_tp1_jump_t: Opcode = Opcode(528);
-    /// `J4_cmpgtn1_f_jumpnv_nt`, defined at hexagon/instrs.td:815.
+    /// `J4_cmpgtn1_f_jumpnv_nt`, defined at hexagon/instrs.td:826.
     pub const J4_cmpgtn1_f_jumpnv_nt: Opcode = Opcode(529);
-    /// `J4_cmpgtn1_f_jumpnv_t`, defined at hexagon/instrs.td:815.
+    /// `J4_cmpgtn1_f_jumpnv_t`, defined at hexagon/instrs.td:826.
     pub const J4_cmpgtn1_f_jumpnv_t: Opcode = Opcode(530);
-    /// `J4_cmpgtn1_fp0_jump_nt`, defined at hexagon/instrs.td:824.
+    /// `J4_cmpgtn1_fp0_jump_nt`, defined at hexagon/instrs.td:835.
     pub const J4_cmpgtn1_fp0_jump_nt: Opcode = Opcode(531);
-    /// `J4_cmpgtn1_fp0_jump_t`, defined at hexagon/instrs.td:824.
+    /// `J4_cmpgtn1_fp0_jump_t`, defined at hexagon/instrs.td:835.
     pub const J4_cmpgtn1_fp0_jump_t: Opcode = Opcode(532);
-    /// `J4_cmpgtn1_fp1_jump_nt`, defined at hexagon/instrs.td:824.
+    /// `J4_cmpgtn1_fp1_jump_nt`, defined at hexagon/instrs.td:835.
     pub const J4_cmpgtn1_fp1_jump_nt: Opcode = Opcode(533);
-    /// `J4_cmpgtn1_fp1_jump_t`, defined at hexagon/instrs.td:824.
+    /// `J4_cmpgtn1_fp1_jump_t`, defined at hexagon/instrs.td:835.
     pub const J4_cmpgtn1_fp1_jump_t: Opcode = Opcode(534);
-    /// `J4_cmpgtn1_t_jumpnv_nt`, defined at hexagon/instrs.td:815.
+    /// `J4_cmpgtn1_t_jumpnv_nt`, defined at hexagon/instrs.td:826.
     pub const J4_cmpgtn1_t_jumpnv_nt: Opcode = Opcode(535);
-    /// `J4_cmpgtn1_t_jumpnv_t`, defined at hexagon/instrs.td:815.
+    /// `J4_cmpgtn1_t_jumpnv_t`, defined at hexagon/instrs.td:826.
     pub const J4_cmpgtn1_t_jumpnv_t: Opcode = Opcode(536);
-    /// `J4_cmpgtn1_tp0_jump_nt`, defined at hexagon/instrs.td:824.
+    /// `J4_cmpgtn1_tp0_jump_nt`, defined at hexagon/instrs.td:835.
     pub const J4_cmpgtn1_tp0_jump_nt: Opcode = Opcode(537);
-    /// `J4_cmpgtn1_tp0_jump_t`, defined at hexagon/instrs.td:824.
+    /// `J4_cmpgtn1_tp0_jump_t`, defined at hexagon/instrs.td:835.
     pub const J4_cmpgtn1_tp0_jump_t: Opcode = Opcode(538);
-    /// `J4_cmpgtn1_tp1_jump_nt`, defined at hexagon/instrs.td:824.
+    /// `J4_cmpgtn1_tp1_jump_nt`, defined at hexagon/instrs.td:835.
     pub const J4_cmpgtn1_tp1_jump_nt: Opcode = Opcode(539);
-    /// `J4_cmpgtn1_tp1_jump_t`, defined at hexagon/instrs.td:824.
+    /// `J4_cmpgtn1_tp1_jump_t`, defined at hexagon/instrs.td:835.
     pub const J4_cmpgtn1_tp1_jump_t: Opcode = Opcode(540);
-    /// `J4_cmpgtu_f_jumpnv_nt`, defined at hexagon/instrs.td:813.
+    /// `J4_cmpgtu_f_jumpnv_nt`, defined at hexagon/instrs.td:824.
     pub const J4_cmpgtu_f_jumpnv_nt: Opcode = Opcode(541);
-    /// `J4_cmpgtu_f_jumpnv_t`, defined at hexagon/instrs.td:813.
+    /// `J4_cmpgtu_f_jumpnv_t`, defined at hexagon/instrs.td:824.
     pub const J4_cmpgtu_f_jumpnv_t: Opcode = Opcode(542);
-    /// `J4_cmpgtu_fp0_jump_nt`, defined at hexagon/instrs.td:821.
+    /// `J4_cmpgtu_fp0_jump_nt`, defined at hexagon/instrs.td:832.
     pub const J4_cmpgtu_fp0_jump_nt: Opcode = Opcode(543);
-    /// `J4_cmpgtu_fp0_jump_t`, defined at hexagon/instrs.td:821.
+    /// `J4_cmpgtu_fp0_jump_t`, defined at hexagon/instrs.td:832.
     pub const J4_cmpgtu_fp0_jump_t: Opcode = Opcode(544);
-    /// `J4_cmpgtu_fp1_jump_nt`, defined at hexagon/instrs.td:821.
+    /// `J4_cmpgtu_fp1_jump_nt`, defined at hexagon/instrs.td:832.
     pub const J4_cmpgtu_fp1_jump_nt: Opcode = Opcode(545);
-    /// `J4_cmpgtu_fp1_jump_t`, defined at hexagon/instrs.td:821.
+    /// `J4_cmpgtu_fp1_jump_t`, defined at hexagon/instrs.td:832.
     pub const J4_cmpgtu_fp1_jump_t: Opcode = Opcode(546);
-    /// `J4_cmpgtu_t_jumpnv_nt`, defined at hexagon/instrs.td:813.
+    /// `J4_cmpgtu_t_jumpnv_nt`, defined at hexagon/instrs.td:824.
     pub const J4_cmpgtu_t_jumpnv_nt: Opcode = Opcode(547);
-    /// `J4_cmpgtu_t_jumpnv_t`, defined at hexagon/instrs.td:813.
+    /// `J4_cmpgtu_t_jumpnv_t`, defined at hexagon/instrs.td:824.
     pub const J4_cmpgtu_t_jumpnv_t: Opcode = Opcode(548);
-    /// `J4_cmpgtu_tp0_jump_nt`, defined at hexagon/instrs.td:821.
+    /// `J4_cmpgtu_tp0_jump_nt`, defined at hexagon/instrs.td:832.
     pub const J4_cmpgtu_tp0_jump_nt: Opcode = Opcode(549);
-    /// `J4_cmpgtu_tp0_jump_t`, defined at hexagon/instrs.td:821.
+    /// `J4_cmpgtu_tp0_jump_t`, defined at hexagon/instrs.td:832.
     pub const J4_cmpgtu_tp0_jump_t: Opcode = Opcode(550);
-    /// `J4_cmpgtu_tp1_jump_nt`, defined at hexagon/instrs.td:821.
+    /// `J4_cmpgtu_tp1_jump_nt`, defined at hexagon/instrs.td:832.
     pub const J4_cmpgtu_tp1_jump_nt: Opcode = Opcode(551);
-    /// `J4_cmpgtu_tp1_jump_t`, defined at hexagon/instrs.td:821.
+    /// `J4_cmpgtu_tp1_jump_t`, defined at hexagon/instrs.td:832.
     pub const J4_cmpgtu_tp1_jump_t: Opcode = Opcode(552);
-    /// `J4_cmpgtui_f_jumpnv_nt`, defined at hexagon/instrs.td:815.
+    /// `J4_cmpgtui_f_jumpnv_nt`, defined at hexagon/instrs.td:826.
     pub const J4_cmpgtui_f_jumpnv_nt: Opcode = Opcode(553);
-    /// `J4_cmpgtui_f_jumpnv_t`, defined at hexagon/instrs.td:815.
+    /// `J4_cmpgtui_f_jumpnv_t`, defined at hexagon/instrs.td:826.
     pub const J4_cmpgtui_f_jumpnv_t: Opcode = Opcode(554);
-    /// `J4_cmpgtui_fp0_jump_nt`, defined at hexagon/instrs.td:824.
+    /// `J4_cmpgtui_fp0_jump_nt`, defined at hexagon/instrs.td:835.
     pub const J4_cmpgtui_fp0_jump_nt: Opcode = Opcode(555);
-    /// `J4_cmpgtui_fp0_jump_t`, defined at hexagon/instrs.td:824.
+    /// `J4_cmpgtui_fp0_jump_t`, defined at hexagon/instrs.td:835.
     pub const J4_cmpgtui_fp0_jump_t: Opcode = Opcode(556);
-    /// `J4_cmpgtui_fp1_jump_nt`, defined at hexagon/instrs.td:824.
+    /// `J4_cmpgtui_fp1_jump_nt`, defined at hexagon/instrs.td:835.
     pub const J4_cmpgtui_fp1_jump_nt: Opcode = Opcode(557);
-    /// `J4_cmpgtui_fp1_jump_t`, defined at hexagon/instrs.td:824.
+    /// `J4_cmpgtui_fp1_jump_t`, defined at hexagon/instrs.td:835.
     pub const J4_cmpgtui_fp1_jump_t: Opcode = Opcode(558);
-    /// `J4_cmpgtui_t_jumpnv_nt`, defined at hexagon/instrs.td:815.
+    /// `J4_cmpgtui_t_jumpnv_nt`, defined at hexagon/instrs.td:826.
     pub const J4_cmpgtui_t_jumpnv_nt: Opcode = Opcode(559);
-    /// `J4_cmpgtui_t_jumpnv_t`, defined at hexagon/instrs.td:815.
+    /// `J4_cmpgtui_t_jumpnv_t`, defined at hexagon/instrs.td:826.
     pub const J4_cmpgtui_t_jumpnv_t: Opcode = Opcode(560);
-    /// `J4_cmpgtui_tp0_jump_nt`, defined at hexagon/instrs.td:824.
+    /// `J4_cmpgtui_tp0_jump_nt`, defined at hexagon/instrs.td:835.
     pub const J4_cmpgtui_tp0_jump_nt: Opcode = Opcode(561);
-    /// `J4_cmpgtui_tp0_jump_t`, defined at hexagon/instrs.td:824.
+    /// `J4_cmpgtui_tp0_jump_t`, defined at hexagon/instrs.td:835.
     pub const J4_cmpgtui_tp0_jump_t: Opcode = Opcode(562);
-    /// `J4_cmpgtui_tp1_jump_nt`, defined at hexagon/instrs.td:824.
+    /// `J4_cmpgtui_tp1_jump_nt`, defined at hexagon/instrs.td:835.
     pub const J4_cmpgtui_tp1_jump_nt: Opcode = Opcode(563);
-    /// `J4_cmpgtui_tp1_jump_t`, defined at hexagon/instrs.td:824.
+    /// `J4_cmpgtui_tp1_jump_t`, defined at hexagon/instrs.td:835.
     pub const J4_cmpgtui_tp1_jump_t: Opcode = Opcode(564);
-    /// `J4_cmplt_f_jumpnv_nt`, defined at hexagon/instrs.td:813.
+    /// `J4_cmplt_f_jumpnv_nt`, defined at hexagon/instrs.td:824.
     pub const J4_cmplt_f_jumpnv_nt: Opcode = Opcode(565);
-    /// `J4_cmplt_f_jumpnv_t`, defined at hexagon/instrs.td:813.
+    /// `J4_cmplt_f_jumpnv_t`, defined at hexagon/instrs.td:824.
     pub const J4_cmplt_f_jumpnv_t: Opcode = Opcode(566);
-    /// `J4_cmplt_t_jumpnv_nt`, defined at hexagon/instrs.td:813.
+    /// `J4_cmplt_t_jumpnv_nt`, defined at hexagon/instrs.td:824.
     pub const J4_cmplt_t_jumpnv_nt: Opcode = Opcode(567);
-    /// `J4_cmplt_t_jumpnv_t`, defined at hexagon/instrs.td:813.
+    /// `J4_cmplt_t_jumpnv_t`, defined at hexagon/instrs.td:824.
     pub const J4_cmplt_t_jumpnv_t: Opcode = Opcode(568);
-    /// `J4_cmpltu_f_jumpnv_nt`, defined at hexagon/instrs.td:813.
+    /// `J4_cmpltu_f_jumpnv_nt`, defined at hexagon/instrs.td:824.
     pub const J4_cmpltu_f_jumpnv_nt: Opcode = Opcode(569);
-    /// `J4_cmpltu_f_jumpnv_t`, defined at hexagon/instrs.td:813.
+    /// `J4_cmpltu_f_jumpnv_t`, defined at hexagon/instrs.td:824.
     pub const J4_cmpltu_f_jumpnv_t: Opcode = Opcode(570);
-    /// `J4_cmpltu_t_jumpnv_nt`, defined at hexagon/instrs.td:813.
+    /// `J4_cmpltu_t_jumpnv_nt`, defined at hexagon/instrs.td:824.
     pub const J4_cmpltu_t_jumpnv_nt: Opcode = Opcode(571);
-    /// `J4_cmpltu_t_jumpnv_t`, defined at hexagon/instrs.td:813.
+    /// `J4_cmpltu_t_jumpnv_t`, defined at hexagon/instrs.td:824.
     pub const J4_cmpltu_t_jumpnv_t: Opcode = Opcode(572);
-    /// `J4_hintjumpr`, defined at hexagon/instrs.td:835.
+    /// `J4_hintjumpr`, defined at hexagon/instrs.td:846.
     pub const J4_hintjumpr: Opcode = Opcode(573);
-    /// `J4_jumpseti`, defined at hexagon/instrs.td:831.
+    /// `J4_jumpseti`, defined at hexagon/instrs.td:842.
     pub const J4_jumpseti: Opcode = Opcode(574);
-    /// `J4_jumpsetr`, defined at hexagon/instrs.td:832.
+    /// `J4_jumpsetr`, defined at hexagon/instrs.td:843.
     pub const J4_jumpsetr: Opcode = Opcode(575);
-    /// `J4_tstbit0_f_jumpnv_nt`, defined at hexagon/instrs.td:816.
+    /// `J4_tstbit0_f_jumpnv_nt`, defined at hexagon/instrs.td:827.
     pub const J4_tstbit0_f_jumpnv_nt: Opcode = Opcode(576);
-    /// `J4_tstbit0_f_jumpnv_t`, defined at hexagon/instrs.td:816.
+    /// `J4_tstbit0_f_jumpnv_t`, defined at hexagon/instrs.td:827.
     pub const J4_tstbit0_f_jumpnv_t: Opcode = Opcode(577);
-    /// `J4_tstbit0_fp0_jump_nt`, defined at hexagon/instrs.td:826.
+    /// `J4_tstbit0_fp0_jump_nt`, defined at hexagon/instrs.td:837.
     pub const J4_tstbit0_fp0_jump_nt: Opcode = Opcode(578);
-    /// `J4_tstbit0_fp0_jump_t`, defined at hexagon/instrs.td:826.
+    /// `J4_tstbit0_fp0_jump_t`, defined at hexagon/instrs.td:837.
     pub const J4_tstbit0_fp0_jump_t: Opcode = Opcode(579);
-    /// `J4_tstbit0_fp1_jump_nt`, defined at hexagon/instrs.td:826.
+    /// `J4_tstbit0_fp1_jump_nt`, defined at hexagon/instrs.td:837.
     pub const J4_tstbit0_fp1_jump_nt: Opcode = Opcode(580);
-    /// `J4_tstbit0_fp1_jump_t`, defined at hexagon/instrs.td:826.
+    /// `J4_tstbit0_fp1_jump_t`, defined at hexagon/instrs.td:837.
     pub const J4_tstbit0_fp1_jump_t: Opcode = Opcode(581);
-    /// `J4_tstbit0_t_jumpnv_nt`, defined at hexagon/instrs.td:816.
+    /// `J4_tstbit0_t_jumpnv_nt`, defined at hexagon/instrs.td:827.
     pub const J4_tstbit0_t_jumpnv_nt: Opcode = Opcode(582);
-    /// `J4_tstbit0_t_jumpnv_t`, defined at hexagon/instrs.td:816.
+    /// `J4_tstbit0_t_jumpnv_t`, defined at hexagon/instrs.td:827.
     pub const J4_tstbit0_t_jumpnv_t: Opcode = Opcode(583);
-    /// `J4_tstbit0_tp0_jump_nt`, defined at hexagon/instrs.td:826.
+    /// `J4_tstbit0_tp0_jump_nt`, defined at hexagon/instrs.td:837.
     pub const J4_tstbit0_tp0_jump_nt: Opcode = Opcode(584);
-    /// `J4_tstbit0_tp0_jump_t`, defined at hexagon/instrs.td:826.
+    /// `J4_tstbit0_tp0_jump_t`, defined at hexagon/instrs.td:837.
     pub const J4_tstbit0_tp0_jump_t: Opcode = Opcode(585);
-    /// `J4_tstbit0_tp1_jump_nt`, defined at hexagon/instrs.td:826.
+    /// `J4_tstbit0_tp1_jump_nt`, defined at hexagon/instrs.td:837.
     pub const J4_tstbit0_tp1_jump_nt: Opcode = Opcode(586);
-    /// `J4_tstbit0_tp1_jump_t`, defined at hexagon/instrs.td:826.
+    /// `J4_tstbit0_tp1_jump_t`, defined at hexagon/instrs.td:837.
     pub const J4_tstbit0_tp1_jump_t: Opcode = Opcode(587);
-    /// `L2_deallocframe`, defined at hexagon/instrs.td:773.
+    /// `L2_deallocframe`, defined at hexagon/instrs.td:782.
     pub const L2_deallocframe: Opcode = Opcode(588);
-    /// `L2_loadalignb_io`, defined at hexagon/instrs.td:653.
+    /// `L2_loadalignb_io`, defined at hexagon/instrs.td:660.
     pub const L2_loadalignb_io: Opcode = Opcode(589);
-    /// `L2_loadalignb_pbr`, defined at hexagon/instrs.td:659.
+    /// `L2_loadalignb_pbr`, defined at hexagon/instrs.td:666.
     pub const L2_loadalignb_pbr: Opcode = Opcode(590);
-    /// `L2_loadalignb_pci`, defined at hexagon/instrs.td:661.
+    /// `L2_loadalignb_pci`, defined at hexagon/instrs.td:668.
     pub const L2_loadalignb_pci: Opcode = Opcode(591);
-    /// `L2_loadalignb_pcr`, defined at hexagon/instrs.td:662.
+    /// `L2_loadalignb_pcr`, defined at hexagon/instrs.td:669.
     pub const L2_loadalignb_pcr: Opcode = Opcode(592);
-    /// `L2_loadalignb_pi`, defined at hexagon/instrs.td:657.
+    /// `L2_loadalignb_pi`, defined at hexagon/instrs.td:664.
     pub const L2_loadalignb_pi: Opcode = Opcode(593);
-    /// `L2_loadalignb_pr`, defined at hexagon/instrs.td:658.
+    /// `L2_loadalignb_pr`, defined at hexagon/instrs.td:665.
     pub const L2_loadalignb_pr: Opcode = Opcode(594);
-    /// `L2_loadalignh_io`, defined at hexagon/instrs.td:653.
+    /// `L2_loadalignh_io`, defined at hexagon/instrs.td:660.
     pub const L2_loadalignh_io: Opcode = Opcode(595);
-    /// `L2_loadalignh_pbr`, defined at hexagon/instrs.td:659.
+    /// `L2_loadalignh_pbr`, defined at hexagon/instrs.td:666.
     pub const L2_loadalignh_pbr: Opcode = Opcode(596);
-    /// `L2_loadalignh_pci`, defined at hexagon/instrs.td:661.
+    /// `L2_loadalignh_pci`, defined at hexagon/instrs.td:668.
     pub const L2_loadalignh_pci: Opcode = Opcode(597);
-    /// `L2_loadalignh_pcr`, defined at hexagon/instrs.td:662.
+    /// `L2_loadalignh_pcr`, defined at hexagon/instrs.td:669.
     pub const L2_loadalignh_pcr: Opcode = Opcode(598);
-    /// `L2_loadalignh_pi`, defined at hexagon/instrs.td:657.
+    /// `L2_loadalignh_pi`, defined at hexagon/instrs.td:664.
     pub const L2_loadalignh_pi: Opcode = Opcode(599);
-    /// `L2_loadalignh_pr`, defined at hexagon/instrs.td:658.
+    /// `L2_loadalignh_pr`, defined at hexagon/instrs.td:665.
     pub const L2_loadalignh_pr: Opcode = Opcode(600);
-    /// `L2_loadbsw2_io`, defined at hexagon/instrs.td:608.
+    /// `L2_loadbsw2_io`, defined at hexagon/instrs.td:614.
     pub const L2_loadbsw2_io: Opcode = Opcode(601);
-    /// `L2_loadbsw2_pbr`, defined at hexagon/instrs.td:614.
+    /// `L2_loadbsw2_pbr`, defined at hexagon/instrs.td:620.
     pub const L2_loadbsw2_pbr: Opcode = Opcode(602);
-    /// `L2_loadbsw2_pci`, defined at hexagon/instrs.td:616.
+    /// `L2_loadbsw2_pci`, defined at hexagon/instrs.td:622.
     pub const L2_loadbsw2_pci: Opcode = Opcode(603);
-    /// `L2_loadbsw2_pcr`, defined at hexagon/instrs.td:617.
+    /// `L2_loadbsw2_pcr`, defined at hexagon/instrs.td:623.
     pub const L2_loadbsw2_pcr: Opcode = Opcode(604);
-    /// `L2_loadbsw2_pi`, defined at hexagon/instrs.td:610.
+    /// `L2_loadbsw2_pi`, defined at hexagon/instrs.td:616.
     pub const L2_loadbsw2_pi: Opcode = Opcode(605);
-    /// `L2_loadbsw2_pr`, defined at hexagon/instrs.td:613.
+    /// `L2_loadbsw2_pr`, defined at hexagon/instrs.td:619.
     pub const L2_loadbsw2_pr: Opcode = Opcode(606);
-    /// `L2_loadbsw4_io`, defined at hexagon/instrs.td:608.
+    /// `L2_loadbsw4_io`, defined at hexagon/instrs.td:614.
     pub const L2_loadbsw4_io: Opcode = Opcode(607);
-    /// `L2_loadbsw4_pbr`, defined at hexagon/instrs.td:614.
+    /// `L2_loadbsw4_pbr`, defined at hexagon/instrs.td:620.
     pub const L2_loadbsw4_pbr: Opcode = Opcode(608);
-    /// `L2_loadbsw4_pci`, defined at hexagon/instrs.td:616.
+    /// `L2_loadbsw4_pci`, defined at hexagon/instrs.td:622.
     pub const L2_loadbsw4_pci: Opcode = Opcode(609);
-    /// `L2_loadbsw4_pcr`, defined at hexagon/instrs.td:617.
+    /// `L2_loadbsw4_pcr`, defined at hexagon/instrs.td:623.
     pub const L2_loadbsw4_pcr: Opcode = Opcode(610);
-    /// `L2_loadbsw4_pi`, defined at hexagon/instrs.td:610.
+    /// `L2_loadbsw4_pi`, defined at hexagon/instrs.td:616.
     pub const L2_loadbsw4_pi: Opcode = Opcode(611);
-    /// `L2_loadbsw4_pr`, defined at hexagon/instrs.td:613.
+    /// `L2_loadbsw4_pr`, defined at hexagon/instrs.td:619.
     pub const L2_loadbsw4_pr: Opcode = Opcode(612);
-    /// `L2_loadbzw2_io`, defined at hexagon/instrs.td:608.
+    /// `L2_loadbzw2_io`, defined at hexagon/instrs.td:614.
     pub const L2_loadbzw2_io: Opcode = Opcode(613);
-    /// `L2_loadbzw2_pbr`, defined at hexagon/instrs.td:614.
+    /// `L2_loadbzw2_pbr`, defined at hexagon/instrs.td:620.
     pub const L2_loadbzw2_pbr: Opcode = Opcode(614);
-    /// `L2_loadbzw2_pci`, defined at hexagon/instrs.td:616.
+    /// `L2_loadbzw2_pci`, defined at hexagon/instrs.td:622.
     pub const L2_loadbzw2_pci: Opcode = Opcode(615);
-    /// `L2_loadbzw2_pcr`, defined at hexagon/instrs.td:617.
+    /// `L2_loadbzw2_pcr`, defined at hexagon/instrs.td:623.
     pub const L2_loadbzw2_pcr: Opcode = Opcode(616);
-    /// `L2_loadbzw2_pi`, defined at hexagon/instrs.td:610.
+    /// `L2_loadbzw2_pi`, defined at hexagon/instrs.td:616.
     pub const L2_loadbzw2_pi: Opcode = Opcode(617);
-    /// `L2_loadbzw2_pr`, defined at hexagon/instrs.td:613.
+    /// `L2_loadbzw2_pr`, defined at hexagon/instrs.td:619.
     pub const L2_loadbzw2_pr: Opcode = Opcode(618);
-    /// `L2_loadbzw4_io`, defined at hexagon/instrs.td:608.
+    /// `L2_loadbzw4_io`, defined at hexagon/instrs.td:614.
     pub const L2_loadbzw4_io: Opcode = Opcode(619);
-    /// `L2_loadbzw4_pbr`, defined at hexagon/instrs.td:614.
+    /// `L2_loadbzw4_pbr`, defined at hexagon/instrs.td:620.
     pub const L2_loadbzw4_pbr: Opcode = Opcode(620);
-    /// `L2_loadbzw4_pci`, defined at hexagon/instrs.td:616.
+    /// `L2_loadbzw4_pci`, defined at hexagon/instrs.td:622.
     pub const L2_loadbzw4_pci: Opcode = Opcode(621);
-    /// `L2_loadbzw4_pcr`, defined at hexagon/instrs.td:617.
+    /// `L2_loadbzw4_pcr`, defined at hexagon/instrs.td:623.
     pub const L2_loadbzw4_pcr: Opcode = Opcode(622);
-    /// `L2_loadbzw4_pi`, defined at hexagon/instrs.td:610.
+    /// `L2_loadbzw4_pi`, defined at hexagon/instrs.td:616.
     pub const L2_loadbzw4_pi: Opcode = Opcode(623);
-    /// `L2_loadbzw4_pr`, defined at hexagon/instrs.td:613.
+    /// `L2_loadbzw4_pr`, defined at hexagon/instrs.td:619.
     pub const L2_loadbzw4_pr: Opcode = Opcode(624);
-    /// `L2_loadrb_io`, defined at hexagon/instrs.td:608.
+    /// `L2_loadrb_io`, defined at hexagon/instrs.td:614.
     pub const L2_loadrb_io: Opcode = Opcode(625);
-    /// `L2_loadrb_pbr`, defined at hexagon/instrs.td:614.
+    /// `L2_loadrb_pbr`, defined at hexagon/instrs.td:620.
     pub const L2_loadrb_pbr: Opcode = Opcode(626);
-    /// `L2_loadrb_pci`, defined at hexagon/instrs.td:616.
+    /// `L2_loadrb_pci`, defined at hexagon/instrs.td:622.
     pub const L2_loadrb_pci: Opcode = Opcode(627);
-    /// `L2_loadrb_pcr`, defined at hexagon/instrs.td:617.
+    /// `L2_loadrb_pcr`, defined at hexagon/instrs.td:623.
     pub const L2_loadrb_pcr: Opcode = Opcode(628);
-    /// `L2_loadrb_pi`, defined at hexagon/instrs.td:610.
+    /// `L2_loadrb_pi`, defined at hexagon/instrs.td:616.
     pub const L2_loadrb_pi: Opcode = Opcode(629);
-    /// `L2_loadrb_pr`, defined at hexagon/instrs.td:613.
+    /// `L2_loadrb_pr`, defined at hexagon/instrs.td:619.
     pub const L2_loadrb_pr: Opcode = Opcode(630);
-    /// `L2_loadrbgp`, defined at hexagon/instrs.td:630.
+    /// `L2_loadrbgp`, defined at hexagon/instrs.td:636.
     pub const L2_loadrbgp: Opcode = Opcode(631);
-    /// `L2_loadrd_io`, defined at hexagon/instrs.td:608.
+    /// `L2_loadrd_io`, defined at hexagon/instrs.td:614.
     pub const L2_loadrd_io: Opcode = Opcode(632);
-    /// `L2_loadrd_pbr`, defined at hexagon/instrs.td:614.
+    /// `L2_loadrd_pbr`, defined at hexagon/instrs.td:620.
     pub const L2_loadrd_pbr: Opcode = Opcode(633);
-    /// `L2_loadrd_pci`, defined at hexagon/instrs.td:616.
+    /// `L2_loadrd_pci`, defined at hexagon/instrs.td:622.
     pub const L2_loadrd_pci: Opcode = Opcode(634);
-    /// `L2_loadrd_pcr`, defined at hexagon/instrs.td:617.
+    /// `L2_loadrd_pcr`, defined at hexagon/instrs.td:623.
     pub const L2_loadrd_pcr: Opcode = Opcode(635);
-    /// `L2_loadrd_pi`, defined at hexagon/instrs.td:610.
+    /// `L2_loadrd_pi`, defined at hexagon/instrs.td:616.
     pub const L2_loadrd_pi: Opcode = Opcode(636);
-    /// `L2_loadrd_pr`, defined at hexagon/instrs.td:613.
+    /// `L2_loadrd_pr`, defined at hexagon/instrs.td:619.
     pub const L2_loadrd_pr: Opcode = Opcode(637);
-    /// `L2_loadrdgp`, defined at hexagon/instrs.td:630.
+    /// `L2_loadrdgp`, defined at hexagon/instrs.td:636.
     pub const L2_loadrdgp: Opcode = Opcode(638);
-    /// `L2_loadrh_io`, defined at hexagon/instrs.td:608.
+    /// `L2_loadrh_io`, defined at hexagon/instrs.td:614.
     pub const L2_loadrh_io: Opcode = Opcode(639);
-    /// `L2_loadrh_pbr`, defined at hexagon/instrs.td:614.
+    /// `L2_loadrh_pbr`, defined at hexagon/instrs.td:620.
     pub const L2_loadrh_pbr: Opcode = Opcode(640);
-    /// `L2_loadrh_pci`, defined at hexagon/instrs.td:616.
+    /// `L2_loadrh_pci`, defined at hexagon/instrs.td:622.
     pub const L2_loadrh_pci: Opcode = Opcode(641);
-    /// `L2_loadrh_pcr`, defined at hexagon/instrs.td:617.
+    /// `L2_loadrh_pcr`, defined at hexagon/instrs.td:623.
     pub const L2_loadrh_pcr: Opcode = Opcode(642);
-    /// `L2_loadrh_pi`, defined at hexagon/instrs.td:610.
+    /// `L2_loadrh_pi`, defined at hexagon/instrs.td:616.
     pub const L2_loadrh_pi: Opcode = Opcode(643);
-    /// `L2_loadrh_pr`, defined at hexagon/instrs.td:613.
+    /// `L2_loadrh_pr`, defined at hexagon/instrs.td:619.
     pub const L2_loadrh_pr: Opcode = Opcode(644);
-    /// `L2_loadrhgp`, defined at hexagon/instrs.td:630.
+    /// `L2_loadrhgp`, defined at hexagon/instrs.td:636.
     pub const L2_loadrhgp: Opcode = Opcode(645);
-    /// `L2_loadri_io`, defined at hexagon/instrs.td:608.
+    /// `L2_loadri_io`, defined at hexagon/instrs.td:614.
     pub const L2_loadri_io: Opcode = Opcode(646);
-    /// `L2_loadri_pbr`, defined at hexagon/instrs.td:614.
+    /// `L2_loadri_pbr`, defined at hexagon/instrs.td:620.
     pub const L2_loadri_pbr: Opcode = Opcode(647);
-    /// `L2_loadri_pci`, defined at hexagon/instrs.td:616.
+    /// `L2_loadri_pci`, defined at hexagon/instrs.td:622.
     pub const L2_loadri_pci: Opcode = Opcode(648);
-    /// `L2_loadri_pcr`, defined at hexagon/instrs.td:617.
+    /// `L2_loadri_pcr`, defined at hexagon/instrs.td:623.
     pub const L2_loadri_pcr: Opcode = Opcode(649);
-    /// `L2_loadri_pi`, defined at hexagon/instrs.td:610.
+    /// `L2_loadri_pi`, defined at hexagon/instrs.td:616.
     pub const L2_loadri_pi: Opcode = Opcode(650);
-    /// `L2_loadri_pr`, defined at hexagon/instrs.td:613.
+    /// `L2_loadri_pr`, defined at hexagon/instrs.td:619.
     pub const L2_loadri_pr: Opcode = Opcode(651);
-    /// `L2_loadrigp`, defined at hexagon/instrs.td:630.
+    /// `L2_loadrigp`, defined at hexagon/instrs.td:636.
     pub const L2_loadrigp: Opcode = Opcode(652);
-    /// `L2_loadrub_io`, defined at hexagon/instrs.td:608.
+    /// `L2_loadrub_io`, defined at hexagon/instrs.td:614.
     pub const L2_loadrub_io: Opcode = Opcode(653);
-    /// `L2_loadrub_pbr`, defined at hexagon/instrs.td:614.
+    /// `L2_loadrub_pbr`, defined at hexagon/instrs.td:620.
     pub const L2_loadrub_pbr: Opcode = Opcode(654);
-    /// `L2_loadrub_pci`, defined at hexagon/instrs.td:616.
+    /// `L2_loadrub_pci`, defined at hexagon/instrs.td:622.
     pub const L2_loadrub_pci: Opcode = Opcode(655);
-    /// `L2_loadrub_pcr`, defined at hexagon/instrs.td:617.
+    /// `L2_loadrub_pcr`, defined at hexagon/instrs.td:623.
     pub const L2_loadrub_pcr: Opcode = Opcode(656);
-    /// `L2_loadrub_pi`, defined at hexagon/instrs.td:610.
+    /// `L2_loadrub_pi`, defined at hexagon/instrs.td:616.
     pub const L2_loadrub_pi: Opcode = Opcode(657);
-    /// `L2_loadrub_pr`, defined at hexagon/instrs.td:613.
+    /// `L2_loadrub_pr`, defined at hexagon/instrs.td:619.
     pub const L2_loadrub_pr: Opcode = Opcode(658);
-    /// `L2_loadrubgp`, defined at hexagon/instrs.td:630.
+    /// `L2_loadrubgp`, defined at hexagon/instrs.td:636.
     pub const L2_loadrubgp: Opcode = Opcode(659);
-    /// `L2_loadruh_io`, defined at hexagon/instrs.td:608.
+    /// `L2_loadruh_io`, defined at hexagon/instrs.td:614.
     pub const L2_loadruh_io: Opcode = Opcode(660);
-    /// `L2_loadruh_pbr`, defined at hexagon/instrs.td:614.
+    /// `L2_loadruh_pbr`, defined at hexagon/instrs.td:620.
     pub const L2_loadruh_pbr: Opcode = Opcode(661);
-    /// `L2_loadruh_pci`, defined at hexagon/instrs.td:616.
+    /// `L2_loadruh_pci`, defined at hexagon/instrs.td:622.
     pub const L2_loadruh_pci: Opcode = Opcode(662);
-    /// `L2_loadruh_pcr`, defined at hexagon/instrs.td:617.
+    /// `L2_loadruh_pcr`, defined at hexagon/instrs.td:623.
     pub const L2_loadruh_pcr: Opcode = Opcode(663);
-    /// `L2_loadruh_pi`, defined at hexagon/instrs.td:610.
+    /// `L2_loadruh_pi`, defined at hexagon/instrs.td:616.
     pub const L2_loadruh_pi: Opcode = Opcode(664);
-    /// `L2_loadruh_pr`, defined at hexagon/instrs.td:613.
+    /// `L2_loadruh_pr`, defined at hexagon/instrs.td:619.
     pub const L2_loadruh_pr: Opcode = Opcode(665);
-    /// `L2_loadruhgp`, defined at hexagon/instrs.td:630.
+    /// `L2_loadruhgp`, defined at hexagon/instrs.td:636.
     pub const L2_loadruhgp: Opcode = Opcode(666);
-    /// `L2_loadw_aq`, defined at hexagon/instrs.td:670.
+    /// `L2_loadw_aq`, defined at hexagon/instrs.td:677.
     pub const L2_loadw_aq: Opcode = Opcode(667);
-    /// `L2_loadw_locked`, defined at hexagon/instrs.td:673.
+    /// `L2_loadw_locked`, defined at hexagon/instrs.td:680.
     pub const L2_loadw_locked: Opcode = Opcode(668);
-    /// `L2_ploadrbf_io`, defined at hexagon/instrs.td:634.
+    /// `L2_ploadrbf_io`, defined at hexagon/instrs.td:641.
     pub const L2_ploadrbf_io: Opcode = Opcode(669);
-    /// `L2_ploadrbf_pi`, defined at hexagon/instrs.td:636.
+    /// `L2_ploadrbf_pi`, defined at hexagon/instrs.td:643.
     pub const L2_ploadrbf_pi: Opcode = Opcode(670);
-    /// `L2_ploadrbfnew_io`, defined at hexagon/instrs.td:634.
+    /// `L2_ploadrbfnew_io`, defined at hexagon/instrs.td:641.
     pub const L2_ploadrbfnew_io: Opcode = Opcode(671);
-    /// `L2_ploadrbfnew_pi`, defined at hexagon/instrs.td:636.
+    /// `L2_ploadrbfnew_pi`, defined at hexagon/instrs.td:643.
     pub const L2_ploadrbfnew_pi: Opcode = Opcode(672);
-    /// `L2_ploadrbt_io`, defined at hexagon/instrs.td:634.
+    /// `L2_ploadrbt_io`, defined at hexagon/instrs.td:641.
     pub const L2_ploadrbt_io: Opcode = Opcode(673);
-    /// `L2_ploadrbt_pi`, defined at hexagon/instrs.td:636.
+    /// `L2_ploadrbt_pi`, defined at hexagon/instrs.td:643.
     pub const L2_ploadrbt_pi: Opcode = Opcode(674);
-    /// `L2_ploadrbtnew_io`, defined at hexagon/instrs.td:634.
+    /// `L2_ploadrbtnew_io`, defined at hexagon/instrs.td:641.
     pub const L2_ploadrbtnew_io: Opcode = Opcode(675);
-    /// `L2_ploadrbtnew_pi`, defined at hexagon/instrs.td:636.
+    /// `L2_ploadrbtnew_pi`, defined at hexagon/instrs.td:643.
     pub const L2_ploadrbtnew_pi: Opcode = Opcode(676);
-    /// `L2_ploadrdf_io`, defined at hexagon/instrs.td:634.
+    /// `L2_ploadrdf_io`, defined at hexagon/instrs.td:641.
     pub const L2_ploadrdf_io: Opcode = Opcode(677);
-    /// `L2_ploadrdf_pi`, defined at hexagon/instrs.td:636.
+    /// `L2_ploadrdf_pi`, defined at hexagon/instrs.td:643.
     pub const L2_ploadrdf_pi: Opcode = Opcode(678);
-    /// `L2_ploadrdfnew_io`, defined at hexagon/instrs.td:634.
+    /// `L2_ploadrdfnew_io`, defined at hexagon/instrs.td:641.
     pub const L2_ploadrdfnew_io: Opcode = Opcode(679);
-    /// `L2_ploadrdfnew_pi`, defined at hexagon/instrs.td:636.
+    /// `L2_ploadrdfnew_pi`, defined at hexagon/instrs.td:643.
     pub const L2_ploadrdfnew_pi: Opcode = Opcode(680);
-    /// `L2_ploadrdt_io`, defined at hexagon/instrs.td:634.
+    /// `L2_ploadrdt_io`, defined at hexagon/instrs.td:641.
     pub const L2_ploadrdt_io: Opcode = Opcode(681);
-    /// `L2_ploadrdt_pi`, defined at hexagon/instrs.td:636.
+    /// `L2_ploadrdt_pi`, defined at hexagon/instrs.td:643.
     pub const L2_ploadrdt_pi: Opcode = Opcode(682);
-    /// `L2_ploadrdtnew_io`, defined at hexagon/instrs.td:634.
+    /// `L2_ploadrdtnew_io`, defined at hexagon/instrs.td:641.
     pub const L2_ploadrdtnew_io: Opcode = Opcode(683);
-    /// `L2_ploadrdtnew_pi`, defined at hexagon/instrs.td:636.
+    /// `L2_ploadrdtnew_pi`, defined at hexagon/instrs.td:643.
     pub const L2_ploadrdtnew_pi: Opcode = Opcode(684);
-    /// `L2_ploadrhf_io`, defined at hexagon/instrs.td:634.
+    /// `L2_ploadrhf_io`, defined at hexagon/instrs.td:641.
     pub const L2_ploadrhf_io: Opcode = Opcode(685);
-    /// `L2_ploadrhf_pi`, defined at hexagon/instrs.td:636.
+    /// `L2_ploadrhf_pi`, defined at hexagon/instrs.td:643.
     pub const L2_ploadrhf_pi: Opcode = Opcode(686);
-    /// `L2_ploadrhfnew_io`, defined at hexagon/instrs.td:634.
+    /// `L2_ploadrhfnew_io`, defined at hexagon/instrs.td:641.
     pub const L2_ploadrhfnew_io: Opcode = Opcode(687);
-    /// `L2_ploadrhfnew_pi`, defined at hexagon/instrs.td:636.
+    /// `L2_ploadrhfnew_pi`, defined at hexagon/instrs.td:643.
     pub const L2_ploadrhfnew_pi: Opcode = Opcode(688);
-    /// `L2_ploadrht_io`, defined at hexagon/instrs.td:634.
+    /// `L2_ploadrht_io`, defined at hexagon/instrs.td:641.
     pub const L2_ploadrht_io: Opcode = Opcode(689);
-    /// `L2_ploadrht_pi`, defined at hexagon/instrs.td:636.
+    /// `L2_ploadrht_pi`, defined at hexagon/instrs.td:643.
     pub const L2_ploadrht_pi: Opcode = Opcode(690);
-    /// `L2_ploadrhtnew_io`, defined at hexagon/instrs.td:634.
+    /// `L2_ploadrhtnew_io`, defined at hexagon/instrs.td:641.
     pub const L2_ploadrhtnew_io: Opcode = Opcode(691);
-    /// `L2_ploadrhtnew_pi`, defined at hexagon/instrs.td:636.
+    /// `L2_ploadrhtnew_pi`, defined at hexagon/instrs.td:643.
     pub const L2_ploadrhtnew_pi: Opcode = Opcode(692);
-    /// `L2_ploadrif_io`, defined at hexagon/instrs.td:634.
+    /// `L2_ploadrif_io`, defined at hexagon/instrs.td:641.
     pub const L2_ploadrif_io: Opcode = Opcode(693);
-    /// `L2_ploadrif_pi`, defined at hexagon/instrs.td:636.
+    /// `L2_ploadrif_pi`, defined at hexagon/instrs.td:643.
     pub const L2_ploadrif_pi: Opcode = Opcode(694);
-    /// `L2_ploadrifnew_io`, defined at hexagon/instrs.td:634.
+    /// `L2_ploadrifnew_io`, defined at hexagon/instrs.td:641.
     pub const L2_ploadrifnew_io: Opcode = Opcode(695);
-    /// `L2_ploadrifnew_pi`, defined at hexagon/instrs.td:636.
+    /// `L2_ploadrifnew_pi`, defined at hexagon/instrs.td:643.
     pub const L2_ploadrifnew_pi: Opcode = Opcode(696);
-    /// `L2_ploadrit_io`, defined at hexagon/instrs.td:634.
+    /// `L2_ploadrit_io`, defined at hexagon/instrs.td:641.
     pub const L2_ploadrit_io: Opcode = Opcode(697);
-    /// `L2_ploadrit_pi`, defined at hexagon/instrs.td:636.
+    /// `L2_ploadrit_pi`, defined at hexagon/instrs.td:643.
     pub const L2_ploadrit_pi: Opcode = Opcode(698);
-    /// `L2_ploadritnew_io`, defined at hexagon/instrs.td:634.
+    /// `L2_ploadritnew_io`, defined at hexagon/instrs.td:641.
     pub const L2_ploadritnew_io: Opcode = Opcode(699);
-    /// `L2_ploadritnew_pi`, defined at hexagon/instrs.td:636.
+    /// `L2_ploadritnew_pi`, defined at hexagon/instrs.td:643.
     pub const L2_ploadritnew_pi: Opcode = Opcode(700);
-    /// `L2_ploadrubf_io`, defined at hexagon/instrs.td:634.
+    /// `L2_ploadrubf_io`, defined at hexagon/instrs.td:641.
     pub const L2_ploadrubf_io: Opcode = Opcode(701);
-    /// `L2_ploadrubf_pi`, defined at hexagon/instrs.td:636.
+    /// `L2_ploadrubf_pi`, defined at hexagon/instrs.td:643.
     pub const L2_ploadrubf_pi: Opcode = Opcode(702);
-    /// `L2_ploadrubfnew_io`, defined at hexagon/instrs.td:634.
+    /// `L2_ploadrubfnew_io`, defined at hexagon/instrs.td:641.
     pub const L2_ploadrubfnew_io: Opcode = Opcode(703);
-    /// `L2_ploadrubfnew_pi`, defined at hexagon/instrs.td:636.
+    /// `L2_ploadrubfnew_pi`, defined at hexagon/instrs.td:643.
     pub const L2_ploadrubfnew_pi: Opcode = Opcode(704);
-    /// `L2_ploadrubt_io`, defined at hexagon/instrs.td:634.
+    /// `L2_ploadrubt_io`, defined at hexagon/instrs.td:641.
     pub const L2_ploadrubt_io: Opcode = Opcode(705);
-    /// `L2_ploadrubt_pi`, defined at hexagon/instrs.td:636.
+    /// `L2_ploadrubt_pi`, defined at hexagon/instrs.td:643.
     pub const L2_ploadrubt_pi: Opcode = Opcode(706);
-    /// `L2_ploadrubtnew_io`, defined at hexagon/instrs.td:634.
+    /// `L2_ploadrubtnew_io`, defined at hexagon/instrs.td:641.
     pub const L2_ploadrubtnew_io: Opcode = Opcode(707);
-    /// `L2_ploadrubtnew_pi`, defined at hexagon/instrs.td:636.
+    /// `L2_ploadrubtnew_pi`, defined at hexagon/instrs.td:643.
     pub const L2_ploadrubtnew_pi: Opcode = Opcode(708);
-    /// `L2_ploadruhf_io`, defined at hexagon/instrs.td:634.
+    /// `L2_ploadruhf_io`, defined at hexagon/instrs.td:641.
     pub const L2_ploadruhf_io: Opcode = Opcode(709);
-    /// `L2_ploadruhf_pi`, defined at hexagon/instrs.td:636.
+    /// `L2_ploadruhf_pi`, defined at hexagon/instrs.td:643.
     pub const L2_ploadruhf_pi: Opcode = Opcode(710);
-    /// `L2_ploadruhfnew_io`, defined at hexagon/instrs.td:634.
+    /// `L2_ploadruhfnew_io`, defined at hexagon/instrs.td:641.
     pub const L2_ploadruhfnew_io: Opcode = Opcode(711);
-    /// `L2_ploadruhfnew_pi`, defined at hexagon/instrs.td:636.
+    /// `L2_ploadruhfnew_pi`, defined at hexagon/instrs.td:643.
     pub const L2_ploadruhfnew_pi: Opcode = Opcode(712);
-    /// `L2_ploadruht_io`, defined at hexagon/instrs.td:634.
+    /// `L2_ploadruht_io`, defined at hexagon/instrs.td:641.
     pub const L2_ploadruht_io: Opcode = Opcode(713);
-    /// `L2_ploadruht_pi`, defined at hexagon/instrs.td:636.
+    /// `L2_ploadruht_pi`, defined at hexagon/instrs.td:643.
     pub const L2_ploadruht_pi: Opcode = Opcode(714);
-    /// `L2_ploadruhtnew_io`, defined at hexagon/instrs.td:634.
+    /// `L2_ploadruhtnew_io`, defined at hexagon/instrs.td:641.
     pub const L2_ploadruhtnew_io: Opcode = Opcode(715);
-    /// `L2_ploadruhtnew_pi`, defined at hexagon/instrs.td:636.
+    /// `L2_ploadruhtnew_pi`, defined at hexagon/instrs.td:643.
     pub const L2_ploadruhtnew_pi: Opcode = Opcode(716);
-    /// `L4_add_memopb_io`, defined at hexagon/instrs.td:760.
+    /// `L4_add_memopb_io`, defined at hexagon/instrs.td:769.
     pub const L4_add_memopb_io: Opcode = Opcode(717);
-    /// `L4_add_memoph_io`, defined at hexagon/instrs.td:760.
+    /// `L4_add_memoph_io`, defined at hexagon/instrs.td:769.
     pub const L4_add_memoph_io: Opcode = Opcode(718);
-    /// `L4_add_memopw_io`, defined at hexagon/instrs.td:760.
+    /// `L4_add_memopw_io`, defined at hexagon/instrs.td:769.
     pub const L4_add_memopw_io: Opcode = Opcode(719);
-    /// `L4_and_memopb_io`, defined at hexagon/instrs.td:760.
+    /// `L4_and_memopb_io`, defined at hexagon/instrs.td:769.
     pub const L4_and_memopb_io: Opcode = Opcode(720);
-    /// `L4_and_memoph_io`, defined at hexagon/instrs.td:760.
+    /// `L4_and_memoph_io`, defined at hexagon/instrs.td:769.
     pub const L4_and_memoph_io: Opcode = Opcode(721);
-    /// `L4_and_memopw_io`, defined at hexagon/instrs.td:760.
+    /// `L4_and_memopw_io`, defined at hexagon/instrs.td:769.
     pub const L4_and_memopw_io: Opcode = Opcode(722);
-    /// `L4_iadd_memopb_io`, defined at hexagon/instrs.td:762.
+    /// `L4_iadd_memopb_io`, defined at hexagon/instrs.td:771.
     pub const L4_iadd_memopb_io: Opcode = Opcode(723);
-    /// `L4_iadd_memoph_io`, defined at hexagon/instrs.td:762.
+    /// `L4_iadd_memoph_io`, defined at hexagon/instrs.td:771.
     pub const L4_iadd_memoph_io: Opcode = Opcode(724);
-    /// `L4_iadd_memopw_io`, defined at hexagon/instrs.td:762.
+    /// `L4_iadd_memopw_io`, defined at hexagon/instrs.td:771.
     pub const L4_iadd_memopw_io: Opcode = Opcode(725);
-    /// `L4_iand_memopb_io`, defined at hexagon/instrs.td:762.
+    /// `L4_iand_memopb_io`, defined at hexagon/instrs.td:771.
     pub const L4_iand_memopb_io: Opcode = Opcode(726);
-    /// `L4_iand_memoph_io`, defined at hexagon/instrs.td:762.
+    /// `L4_iand_memoph_io`, defined at hexagon/instrs.td:771.
     pub const L4_iand_memoph_io: Opcode = Opcode(727);
-    /// `L4_iand_memopw_io`, defined at hexagon/instrs.td:762.
+    /// `L4_iand_memopw_io`, defined at hexagon/instrs.td:771.
     pub const L4_iand_memopw_io: Opcode = Opcode(728);
-    /// `L4_ior_memopb_io`, defined at hexagon/instrs.td:762.
+    /// `L4_ior_memopb_io`, defined at hexagon/instrs.td:771.
     pub const L4_ior_memopb_io: Opcode = Opcode(729);
-    /// `L4_ior_memoph_io`, defined at hexagon/instrs.td:762.
+    /// `L4_ior_memoph_io`, defined at hexagon/instrs.td:771.
     pub const L4_ior_memoph_io: Opcode = Opcode(730);
-    /// `L4_ior_memopw_io`, defined at hexagon/instrs.td:762.
+    /// `L4_ior_memopw_io`, defined at hexagon/instrs.td:771.
     pub const L4_ior_memopw_io: Opcode = Opcode(731);
-    /// `L4_isub_memopb_io`, defined at hexagon/instrs.td:762.
+    /// `L4_isub_memopb_io`, defined at hexagon/instrs.td:771.
     pub const L4_isub_memopb_io: Opcode = Opcode(732);
-    /// `L4_isub_memoph_io`, defined at hexagon/instrs.td:762.
+    /// `L4_isub_memoph_io`, defined at hexagon/instrs.td:771.
     pub const L4_isub_memoph_io: Opcode = Opcode(733);
-    /// `L4_isub_memopw_io`, defined at hexagon/instrs.td:762.
+    /// `L4_isub_memopw_io`, defined at hexagon/instrs.td:771.
     pub const L4_isub_memopw_io: Opcode = Opcode(734);
-    /// `L4_loadalignb_ap`, defined at hexagon/instrs.td:666.
+    /// `L4_loadalignb_ap`, defined at hexagon/instrs.td:673.
     pub const L4_loadalignb_ap: Opcode = Opcode(735);
-    /// `L4_loadalignb_ur`, defined at hexagon/instrs.td:654.
+    /// `L4_loadalignb_ur`, defined at hexagon/instrs.td:661.
     pub const L4_loadalignb_ur: Opcode = Opcode(736);
-    /// `L4_loadalignh_ap`, defined at hexagon/instrs.td:666.
+    /// `L4_loadalignh_ap`, defined at hexagon/instrs.td:673.
     pub const L4_loadalignh_ap: Opcode = Opcode(737);
-    /// `L4_loadalignh_ur`, defined at hexagon/instrs.td:654.
+    /// `L4_loadalignh_ur`, defined at hexagon/instrs.td:661.
     pub const L4_loadalignh_ur: Opcode = Opcode(738);
-    /// `L4_loadbsw2_ap`, defined at hexagon/instrs.td:620.
+    /// `L4_loadbsw2_ap`, defined at hexagon/instrs.td:626.
     pub const L4_loadbsw2_ap: Opcode = Opcode(739);
-    /// `L4_loadbsw2_ur`, defined at hexagon/instrs.td:621.
+    /// `L4_loadbsw2_ur`, defined at hexagon/instrs.td:627.
     pub const L4_loadbsw2_ur: Opcode = Opcode(740);
-    /// `L4_loadbsw4_ap`, defined at hexagon/instrs.td:620.
+    /// `L4_loadbsw4_ap`, defined at hexagon/instrs.td:626.
     pub const L4_loadbsw4_ap: Opcode = Opcode(741);
-    /// `L4_loadbsw4_ur`, defined at hexagon/instrs.td:621.
+    /// `L4_loadbsw4_ur`, defined at hexagon/instrs.td:627.
     pub const L4_loadbsw4_ur: Opcode = Opcode(742);
-    /// `L4_loadbzw2_ap`, defined at hexagon/instrs.td:620.
+    /// `L4_loadbzw2_ap`, defined at hexagon/instrs.td:626.
     pub const L4_loadbzw2_ap: Opcode = Opcode(743);
-    /// `L4_loadbzw2_ur`, defined at hexagon/instrs.td:621.
+    /// `L4_loadbzw2_ur`, defined at hexagon/instrs.td:627.
     pub const L4_loadbzw2_ur: Opcode = Opcode(744);
-    /// `L4_loadbzw4_ap`, defined at hexagon/instrs.td:620.
+    /// `L4_loadbzw4_ap`, defined at hexagon/instrs.td:626.
     pub const L4_loadbzw4_ap: Opcode = Opcode(745);
-    /// `L4_loadbzw4_ur`, defined at hexagon/instrs.td:621.
+    /// `L4_loadbzw4_ur`, defined at hexagon/instrs.td:627.
     pub const L4_loadbzw4_ur: Opcode = Opcode(746);
-    /// `L4_loadd_aq`, defined at hexagon/instrs.td:671.
+    /// `L4_loadd_aq`, defined at hexagon/instrs.td:678.
     pub const L4_loadd_aq: Opcode = Opcode(747);
-    /// `L4_loadd_locked`, defined at hexagon/instrs.td:674.
+    /// `L4_loadd_locked`, defined at hexagon/instrs.td:681.
     pub const L4_loadd_locked: Opcode = Opcode(748);
-    /// `L4_loadrb_ap`, defined at hexagon/instrs.td:620.
+    /// `L4_loadrb_ap`, defined at hexagon/instrs.td:626.
     pub const L4_loadrb_ap: Opcode = Opcode(749);
-    /// `L4_loadrb_rr`, defined at hexagon/instrs.td:628.
+    /// `L4_loadrb_rr`, defined at hexagon/instrs.td:634.
     pub const L4_loadrb_rr: Opcode = Opcode(750);
-    /// `L4_loadrb_ur`, defined at hexagon/instrs.td:621.
+    /// `L4_loadrb_ur`, defined at hexagon/instrs.td:627.
     pub const L4_loadrb_ur: Opcode = Opcode(751);
-    /// `L4_loadrd_ap`, defined at hexagon/instrs.td:620.
+    /// `L4_loadrd_ap`, defined at hexagon/instrs.td:626.
     pub const L4_loadrd_ap: Opcode = Opcode(752);
-    /// `L4_loadrd_rr`, defined at hexagon/instrs.td:628.
+    /// `L4_loadrd_rr`, defined at hexagon/instrs.td:634.
     pub const L4_loadrd_rr: Opcode = Opcode(753);
-    /// `L4_loadrd_ur`, defined at hexagon/instrs.td:621.
+    /// `L4_loadrd_ur`, defined at hexagon/instrs.td:627.
     pub const L4_loadrd_ur: Opcode = Opcode(754);
-    /// `L4_loadrh_ap`, defined at hexagon/instrs.td:620.
+    /// `L4_loadrh_ap`, defined at hexagon/instrs.td:626.
     pub const L4_loadrh_ap: Opcode = Opcode(755);
-    /// `L4_loadrh_rr`, defined at hexagon/instrs.td:628.
+    /// `L4_loadrh_rr`, defined at hexagon/instrs.td:634.
     pub const L4_loadrh_rr: Opcode = Opcode(756);
-    /// `L4_loadrh_ur`, defined at hexagon/instrs.td:621.
+    /// `L4_loadrh_ur`, defined at hexagon/instrs.td:627.
     pub const L4_loadrh_ur: Opcode = Opcode(757);
-    /// `L4_loadri_ap`, defined at hexagon/instrs.td:620.
+    /// `L4_loadri_ap`, defined at hexagon/instrs.td:626.
     pub const L4_loadri_ap: Opcode = Opcode(758);
-    /// `L4_loadri_rr`, defined at hexagon/instrs.td:628.
+    /// `L4_loadri_rr`, defined at hexagon/instrs.td:634.
     pub const L4_loadri_rr: Opcode = Opcode(759);
-    /// `L4_loadri_ur`, defined at hexagon/instrs.td:621.
+    /// `L4_loadri_ur`, defined at hexagon/instrs.td:627.
     pub const L4_loadri_ur: Opcode = Opcode(760);
-    /// `L4_loadrub_ap`, defined at hexagon/instrs.td:620.
+    /// `L4_loadrub_ap`, defined at hexagon/instrs.td:626.
     pub const L4_loadrub_ap: Opcode = Opcode(761);
-    /// `L4_loadrub_rr`, defined at hexagon/instrs.td:628.
+    /// `L4_loadrub_rr`, defined at hexagon/instrs.td:634.
     pub const L4_loadrub_rr: Opcode = Opcode(762);
-    /// `L4_loadrub_ur`, defined at hexagon/instrs.td:621.
+    /// `L4_loadrub_ur`, defined at hexagon/instrs.td:627.
     pub const L4_loadrub_ur: Opcode = Opcode(763);
-    /// `L4_loadruh_ap`, defined at hexagon/instrs.td:620.
+    /// `L4_loadruh_ap`, defined at hexagon/instrs.td:626.
     pub const L4_loadruh_ap: Opcode = Opcode(764);
-    /// `L4_loadruh_rr`, defined at hexagon/instrs.td:628.
+    /// `L4_loadruh_rr`, defined at hexagon/instrs.td:634.
     pub const L4_loadruh_rr: Opcode = Opcode(765);
-    /// `L4_loadruh_ur`, defined at hexagon/instrs.td:621.
+    /// `L4_loadruh_ur`, defined at hexagon/instrs.td:627.
     pub const L4_loadruh_ur: Opcode = Opcode(766);
-    /// `L4_loadw_phys`, defined at hexagon/instrs.td:676.
+    /// `L4_loadw_phys`, defined at hexagon/instrs.td:683.
     pub const L4_loadw_phys: Opcode = Opcode(767);
-    /// `L4_or_memopb_io`, defined at hexagon/instrs.td:760.
+    /// `L4_or_memopb_io`, defined at hexagon/instrs.td:769.
     pub const L4_or_memopb_io: Opcode = Opcode(768);
-    /// `L4_or_memoph_io`, defined at hexagon/instrs.td:760.
+    /// `L4_or_memoph_io`, defined at hexagon/instrs.td:769.
     pub const L4_or_memoph_io: Opcode = Opcode(769);
-    /// `L4_or_memopw_io`, defined at hexagon/instrs.td:760.
+    /// `L4_or_memopw_io`, defined at hexagon/instrs.td:769.
     pub const L4_or_memopw_io: Opcode = Opcode(770);
-    /// `L4_ploadrbf_abs`, defined at hexagon/instrs.td:638.
+    /// `L4_ploadrbf_abs`, defined at hexagon/instrs.td:645.
     pub const L4_ploadrbf_abs: Opcode = Opcode(771);
-    /// `L4_ploadrbf_rr`, defined at hexagon/instrs.td:637.
+    /// `L4_ploadrbf_rr`, defined at hexagon/instrs.td:644.
     pub const L4_ploadrbf_rr: Opcode = Opcode(772);
-    /// `L4_ploadrbfnew_abs`, defined at hexagon/instrs.td:638.
+    /// `L4_ploadrbfnew_abs`, defined at hexagon/instrs.td:645.
     pub const L4_ploadrbfnew_abs: Opcode = Opcode(773);
-    /// `L4_ploadrbfnew_rr`, defined at hexagon/instrs.td:637.
+    /// `L4_ploadrbfnew_rr`, defined at hexagon/instrs.td:644.
     pub const L4_ploadrbfnew_rr: Opcode = Opcode(774);
-    /// `L4_ploadrbt_abs`, defined at hexagon/instrs.td:638.
+    /// `L4_ploadrbt_abs`, defined at hexagon/instrs.td:645.
     pub const L4_ploadrbt_abs: Opcode = Opcode(775);
-    /// `L4_ploadrbt_rr`, defined at hexagon/instrs.td:637.
+    /// `L4_ploadrbt_rr`, defined at hexagon/instrs.td:644.
     pub const L4_ploadrbt_rr: Opcode = Opcode(776);
-    /// `L4_ploadrbtnew_abs`, defined at hexagon/instrs.td:638.
+    /// `L4_ploadrbtnew_abs`, defined at hexagon/instrs.td:645.
     pub const L4_ploadrbtnew_abs: Opcode = Opcode(777);
-    /// `L4_ploadrbtnew_rr`, defined at hexagon/instrs.td:637.
+    /// `L4_ploadrbtnew_rr`, defined at hexagon/instrs.td:644.
     pub const L4_ploadrbtnew_rr: Opcode = Opcode(778);
-    /// `L4_ploadrdf_abs`, defined at hexagon/instrs.td:638.
+    /// `L4_ploadrdf_abs`, defined at hexagon/instrs.td:645.
     pub const L4_ploadrdf_abs: Opcode = Opcode(779);
-    /// `L4_ploadrdf_rr`, defined at hexagon/instrs.td:637.
+    /// `L4_ploadrdf_rr`, defined at hexagon/instrs.td:644.
     pub const L4_ploadrdf_rr: Opcode = Opcode(780);
-    /// `L4_ploadrdfnew_abs`, defined at hexagon/instrs.td:638.
+    /// `L4_ploadrdfnew_abs`, defined at hexagon/instrs.td:645.
     pub const L4_ploadrdfnew_abs: Opcode = Opcode(781);
-    /// `L4_ploadrdfnew_rr`, defined at hexagon/instrs.td:637.
+    /// `L4_ploadrdfnew_rr`, defined at hexagon/instrs.td:644.
     pub const L4_ploadrdfnew_rr: Opcode = Opcode(782);
-    /// `L4_ploadrdt_abs`, defined at hexagon/instrs.td:638.
+    /// `L4_ploadrdt_abs`, defined at hexagon/instrs.td:645.
     pub const L4_ploadrdt_abs: Opcode = Opcode(783);
-    /// `L4_ploadrdt_rr`, defined at hexagon/instrs.td:637.
+    /// `L4_ploadrdt_rr`, defined at hexagon/instrs.td:644.
     pub const L4_ploadrdt_rr: Opcode = Opcode(784);
-    /// `L4_ploadrdtnew_abs`, defined at hexagon/instrs.td:638.
+    /// `L4_ploadrdtnew_abs`, defined at hexagon/instrs.td:645.
     pub const L4_ploadrdtnew_abs: Opcode = Opcode(785);
-    /// `L4_ploadrdtnew_rr`, defined at hexagon/instrs.td:637.
+    /// `L4_ploadrdtnew_rr`, defined at hexagon/instrs.td:644.
     pub const L4_ploadrdtnew_rr: Opcode = Opcode(786);
-    /// `L4_ploadrhf_abs`, defined at hexagon/instrs.td:638.
+    /// `L4_ploadrhf_abs`, defined at hexagon/instrs.td:645.
     pub const L4_ploadrhf_abs: Opcode = Opcode(787);
-    /// `L4_ploadrhf_rr`, defined at hexagon/instrs.td:637.
+    /// `L4_ploadrhf_rr`, defined at hexagon/instrs.td:644.
     pub const L4_ploadrhf_rr: Opcode = Opcode(788);
-    /// `L4_ploadrhfnew_abs`, defined at hexagon/instrs.td:638.
+    /// `L4_ploadrhfnew_abs`, defined at hexagon/instrs.td:645.
     pub const L4_ploadrhfnew_abs: Opcode = Opcode(789);
-    /// `L4_ploadrhfnew_rr`, defined at hexagon/instrs.td:637.
+    /// `L4_ploadrhfnew_rr`, defined at hexagon/instrs.td:644.
     pub const L4_ploadrhfnew_rr: Opcode = Opcode(790);
-    /// `L4_ploadrht_abs`, defined at hexagon/instrs.td:638.
+    /// `L4_ploadrht_abs`, defined at hexagon/instrs.td:645.
     pub const L4_ploadrht_abs: Opcode = Opcode(791);
-    /// `L4_ploadrht_rr`, defined at hexagon/instrs.td:637.
+    /// `L4_ploadrht_rr`, defined at hexagon/instrs.td:644.
     pub const L4_ploadrht_rr: Opcode = Opcode(792);
-    /// `L4_ploadrhtnew_abs`, defined at hexagon/instrs.td:638.
+    /// `L4_ploadrhtnew_abs`, defined at hexagon/instrs.td:645.
     pub const L4_ploadrhtnew_abs: Opcode = Opcode(793);
-    /// `L4_ploadrhtnew_rr`, defined at hexagon/instrs.td:637.
+    /// `L4_ploadrhtnew_rr`, defined at hexagon/instrs.td:644.
     pub const L4_ploadrhtnew_rr: Opcode = Opcode(794);
-    /// `L4_ploadrif_abs`, defined at hexagon/instrs.td:638.
+    /// `L4_ploadrif_abs`, defined at hexagon/instrs.td:645.
     pub const L4_ploadrif_abs: Opcode = Opcode(795);
-    /// `L4_ploadrif_rr`, defined at hexagon/instrs.td:637.
+    /// `L4_ploadrif_rr`, defined at hexagon/instrs.td:644.
     pub const L4_ploadrif_rr: Opcode = Opcode(796);
-    /// `L4_ploadrifnew_abs`, defined at hexagon/instrs.td:638.
+    /// `L4_ploadrifnew_abs`, defined at hexagon/instrs.td:645.
     pub const L4_ploadrifnew_abs: Opcode = Opcode(797);
-    /// `L4_ploadrifnew_rr`, defined at hexagon/instrs.td:637.
+    /// `L4_ploadrifnew_rr`, defined at hexagon/instrs.td:644.
     pub const L4_ploadrifnew_rr: Opcode = Opcode(798);
-    /// `L4_ploadrit_abs`, defined at hexagon/instrs.td:638.
+    /// `L4_ploadrit_abs`, defined at hexagon/instrs.td:645.
     pub const L4_ploadrit_abs: Opcode = Opcode(799);
-    /// `L4_ploadrit_rr`, defined at hexagon/instrs.td:637.
+    /// `L4_ploadrit_rr`, defined at hexagon/instrs.td:644.
     pub const L4_ploadrit_rr: Opcode = Opcode(800);
-    /// `L4_ploadritnew_abs`, defined at hexagon/instrs.td:638.
+    /// `L4_ploadritnew_abs`, defined at hexagon/instrs.td:645.
     pub const L4_ploadritnew_abs: Opcode = Opcode(801);
-    /// `L4_ploadritnew_rr`, defined at hexagon/instrs.td:637.
+    /// `L4_ploadritnew_rr`, defined at hexagon/instrs.td:644.
     pub const L4_ploadritnew_rr: Opcode = Opcode(802);
-    /// `L4_ploadrubf_abs`, defined at hexagon/instrs.td:638.
+    /// `L4_ploadrubf_abs`, defined at hexagon/instrs.td:645.
     pub const L4_ploadrubf_abs: Opcode = Opcode(803);
-    /// `L4_ploadrubf_rr`, defined at hexagon/instrs.td:637.
+    /// `L4_ploadrubf_rr`, defined at hexagon/instrs.td:644.
     pub const L4_ploadrubf_rr: Opcode = Opcode(804);
-    /// `L4_ploadrubfnew_abs`, defined at hexagon/instrs.td:638.
+    /// `L4_ploadrubfnew_abs`, defined at hexagon/instrs.td:645.
     pub const L4_ploadrubfnew_abs: Opcode = Opcode(805);
-    /// `L4_ploadrubfnew_rr`, defined at hexagon/instrs.td:637.
+    /// `L4_ploadrubfnew_rr`, defined at hexagon/instrs.td:644.
     pub const L4_ploadrubfnew_rr: Opcode = Opcode(806);
-    /// `L4_ploadrubt_abs`, defined at hexagon/instrs.td:638.
+    /// `L4_ploadrubt_abs`, defined at hexagon/instrs.td:645.
     pub const L4_ploadrubt_abs: Opcode = Opcode(807);
-    /// `L4_ploadrubt_rr`, defined at hexagon/instrs.td:637.
+    /// `L4_ploadrubt_rr`, defined at hexagon/instrs.td:644.
     pub const L4_ploadrubt_rr: Opcode = Opcode(808);
-    /// `L4_ploadrubtnew_abs`, defined at hexagon/instrs.td:638.
+    /// `L4_ploadrubtnew_abs`, defined at hexagon/instrs.td:645.
     pub const L4_ploadrubtnew_abs: Opcode = Opcode(809);
-    /// `L4_ploadrubtnew_rr`, defined at hexagon/instrs.td:637.
+    /// `L4_ploadrubtnew_rr`, defined at hexagon/instrs.td:644.
     pub const L4_ploadrubtnew_rr: Opcode = Opcode(810);
-    /// `L4_ploadruhf_abs`, defined at hexagon/instrs.td:638.
+    /// `L4_ploadruhf_abs`, defined at hexagon/instrs.td:645.
     pub const L4_ploadruhf_abs: Opcode = Opcode(811);
-    /// `L4_ploadruhf_rr`, defined at hexagon/instrs.td:637.
+    /// `L4_ploadruhf_rr`, defined at hexagon/instrs.td:644.
     pub const L4_ploadruhf_rr: Opcode = Opcode(812);
-    /// `L4_ploadruhfnew_abs`, defined at hexagon/instrs.td:638.
+    /// `L4_ploadruhfnew_abs`, defined at hexagon/instrs.td:645.
     pub const L4_ploadruhfnew_abs: Opcode = Opcode(813);
-    /// `L4_ploadruhfnew_rr`, defined at hexagon/instrs.td:637.
+    /// `L4_ploadruhfnew_rr`, defined at hexagon/instrs.td:644.
     pub const L4_ploadruhfnew_rr: Opcode = Opcode(814);
-    /// `L4_ploadruht_abs`, defined at hexagon/instrs.td:638.
+    /// `L4_ploadruht_abs`, defined at hexagon/instrs.td:645.
     pub const L4_ploadruht_abs: Opcode = Opcode(815);
-    /// `L4_ploadruht_rr`, defined at hexagon/instrs.td:637.
+    /// `L4_ploadruht_rr`, defined at hexagon/instrs.td:644.
     pub const L4_ploadruht_rr: Opcode = Opcode(816);
-    /// `L4_ploadruhtnew_abs`, defined at hexagon/instrs.td:638.
+    /// `L4_ploadruhtnew_abs`, defined at hexagon/instrs.td:645.
     pub const L4_ploadruhtnew_abs: Opcode = Opcode(817);
-    /// `L4_ploadruhtnew_rr`, defined at hexagon/instrs.td:637.
+    /// `L4_ploadruhtnew_rr`, defined at hexagon/instrs.td:644.
     pub const L4_ploadruhtnew_rr: Opcode = Opcode(818);
-    /// `L4_return`, defined at hexagon/instrs.td:914.
+    /// `L4_return`, defined at hexagon/instrs.td:927.
     pub const L4_return: Opcode = Opcode(819);
-    /// `L4_return_f`, defined at hexagon/instrs.td:916.
+    /// `L4_return_f`, defined at hexagon/instrs.td:930.
     pub const L4_return_f: Opcode = Opcode(820);
-    /// `L4_return_fnew_pnt`, defined at hexagon/instrs.td:916.
+    /// `L4_return_fnew_pnt`, defined at hexagon/instrs.td:930.
     pub const L4_return_fnew_pnt: Opcode = Opcode(821);
-    /// `L4_return_fnew_pt`, defined at hexagon/instrs.td:916.
+    /// `L4_return_fnew_pt`, defined at hexagon/instrs.td:930.
     pub const L4_return_fnew_pt: Opcode = Opcode(822);
-    /// `L4_return_t`, defined at hexagon/instrs.td:916.
+    /// `L4_return_t`, defined at hexagon/instrs.td:930.
     pub const L4_return_t: Opcode = Opcode(823);
-    /// `L4_return_tnew_pnt`, defined at hexagon/instrs.td:916.
+    /// `L4_return_tnew_pnt`, defined at hexagon/instrs.td:930.
     pub const L4_return_tnew_pnt: Opcode = Opcode(824);
-    /// `L4_return_tnew_pt`, defined at hexagon/instrs.td:916.
+    /// `L4_return_tnew_pt`, defined at hexagon/instrs.td:930.
     pub const L4_return_tnew_pt: Opcode = Opcode(825);
-    /// `L4_sub_memopb_io`, defined at hexagon/instrs.td:760.
+    /// `L4_sub_memopb_io`, defined at hexagon/instrs.td:769.
     pub const L4_sub_memopb_io: Opcode = Opcode(826);
-    /// `L4_sub_memoph_io`, defined at hexagon/instrs.td:760.
+    /// `L4_sub_memoph_io`, defined at hexagon/instrs.td:769.
     pub const L4_sub_memoph_io: Opcode = Opcode(827);
-    /// `L4_sub_memopw_io`, defined at hexagon/instrs.td:760.
+    /// `L4_sub_memopw_io`, defined at hexagon/instrs.td:769.
     pub const L4_sub_memopw_io: Opcode = Opcode(828);
-    /// `LDriw_ctr`, defined at hexagon/instrs.td:682.
+    /// `LDriw_ctr`, defined at hexagon/instrs.td:689.
     pub const LDriw_ctr: Opcode = Opcode(829);
-    /// `LDriw_pred`, defined at hexagon/instrs.td:681.
+    /// `LDriw_pred`, defined at hexagon/instrs.td:688.
     pub const LDriw_pred: Opcode = Opcode(830);
-    /// `M2_acci`, defined at hexagon/instrs.td:261.
+    /// `M2_acci`, defined at hexagon/instrs.td:264.
     pub const M2_acci: Opcode = Opcode(831);
-    /// `M2_accii`, defined at hexagon/instrs.td:267.
+    /// `M2_accii`, defined at hexagon/instrs.td:270.
     pub const M2_accii: Opcode = Opcode(832);
-    /// `M2_cmaci_s0`, defined at hexagon/instrs.td:336.
+    /// `M2_cmaci_s0`, defined at hexagon/instrs.td:339.
     pub const M2_cmaci_s0: Opcode = Opcode(833);
-    /// `M2_cmacr_s0`, defined at hexagon/instrs.td:336.
+    /// `M2_cmacr_s0`, defined at hexagon/instrs.td:339.
     pub const M2_cmacr_s0: Opcode = Opcode(834);
-    /// `M2_cmacs_s0`, defined at hexagon/instrs.td:352.
+    /// `M2_cmacs_s0`, defined at hexagon/instrs.td:355.
     pub const M2_cmacs_s0: Opcode = Opcode(835);
-    /// `M2_cmacs_s1`, defined at hexagon/instrs.td:352.
+    /// `M2_cmacs_s1`, defined at hexagon/instrs.td:355.
     pub const M2_cmacs_s1: Opcode = Opcode(836);
-    /// `M2_cmacsc_s0`, defined at hexagon/instrs.td:352.
+    /// `M2_cmacsc_s0`, defined at hexagon/instrs.td:355.
     pub const M2_cmacsc_s0: Opcode = Opcode(837);
-    /// `M2_cmacsc_s1`, defined at hexagon/instrs.td:352.
+    /// `M2_cmacsc_s1`, defined at hexagon/instrs.td:355.
     pub const M2_cmacsc_s1: Opcode = Opcode(838);
-    /// `M2_cmpyi_s0`, defined at hexagon/instrs.td:329.
+    /// `M2_cmpyi_s0`, defined at hexagon/instrs.td:332.
     pub const M2_cmpyi_s0: Opcode = Opcode(839);
-    /// `M2_cmpyr_s0`, defined at hexagon/instrs.td:329.
+    /// `M2_cmpyr_s0`, defined at hexagon/instrs.td:332.
     pub const M2_cmpyr_s0: Opcode = Opcode(840);
-    /// `M2_cmpyrs_s0`, defined at hexagon/instrs.td:361.
+    /// `M2_cmpyrs_s0`, defined at hexagon/instrs.td:364.
     pub const M2_cmpyrs_s0: Opcode = Opcode(841);
-    /// `M2_cmpyrs_s1`, defined at hexagon/instrs.td:361.
+    /// `M2_cmpyrs_s1`, defined at hexagon/instrs.td:364.
     pub const M2_cmpyrs_s1: Opcode = Opcode(842);
-    /// `M2_cmpyrsc_s0`, defined at hexagon/instrs.td:361.
+    /// `M2_cmpyrsc_s0`, defined at hexagon/instrs.td:364.
     pub const M2_cmpyrsc_s0: Opcode = Opcode(843);
-    /// `M2_cmpyrsc_s1`, defined at hexagon/instrs.td:361.
+    /// `M2_cmpyrsc_s1`, defined at hexagon/instrs.td:364.
     pub const M2_cmpyrsc_s1: Opcode = Opcode(844);
-    /// `M2_cmpys_s0`, defined at hexagon/instrs.td:355.
+    /// `M2_cmpys_s0`, defined at hexagon/instrs.td:358.
     pub const M2_cmpys_s0: Opcode = Opcode(845);
-    /// `M2_cmpys_s1`, defined at hexagon/instrs.td:355.
+    /// `M2_cmpys_s1`, defined at hexagon/instrs.td:358.
     pub const M2_cmpys_s1: Opcode = Opcode(846);
-    /// `M2_cmpysc_s0`, defined at hexagon/instrs.td:355.
+    /// `M2_cmpysc_s0`, defined at hexagon/instrs.td:358.
     pub const M2_cmpysc_s0: Opcode = Opcode(847);
-    /// `M2_cmpysc_s1`, defined at hexagon/instrs.td:355.
+    /// `M2_cmpysc_s1`, defined at hexagon/instrs.td:358.
     pub const M2_cmpysc_s1: Opcode = Opcode(848);
-    /// `M2_cnacs_s0`, defined at hexagon/instrs.td:274.
+    /// `M2_cnacs_s0`, defined at hexagon/instrs.td:277.
     pub const M2_cnacs_s0: Opcode = Opcode(849);
-    /// `M2_cnacs_s1`, defined at hexagon/instrs.td:274.
+    /// `M2_cnacs_s1`, defined at hexagon/instrs.td:277.
     pub const M2_cnacs_s1: Opcode = Opcode(850);
-    /// `M2_cnacsc_s0`, defined at hexagon/instrs.td:274.
+    /// `M2_cnacsc_s0`, defined at hexagon/instrs.td:277.
     pub const M2_cnacsc_s0: Opcode = Opcode(851);
-    /// `M2_cnacsc_s1`, defined at hexagon/instrs.td:274.
+    /// `M2_cnacsc_s1`, defined at hexagon/instrs.td:277.
     pub const M2_cnacsc_s1: Opcode = Opcode(852);
-    /// `M2_dpmpyss_acc_s0`, defined at hexagon/instrs.td:271.
+    /// `M2_dpmpyss_acc_s0`, defined at hexagon/instrs.td:274.
     pub const M2_dpmpyss_acc_s0: Opcode = Opcode(853);
-    /// `M2_dpmpyss_nac_s0`, defined at hexagon/instrs.td:271.
+    /// `M2_dpmpyss_nac_s0`, defined at hexagon/instrs.td:274.
     pub const M2_dpmpyss_nac_s0: Opcode = Opcode(854);
-    /// `M2_dpmpyss_rnd_s0`, defined at hexagon/instrs.td:82.
+    /// `M2_dpmpyss_rnd_s0`, defined at hexagon/instrs.td:85.
     pub const M2_dpmpyss_rnd_s0: Opcode = Opcode(855);
-    /// `M2_dpmpyss_s0`, defined at hexagon/instrs.td:82.
+    /// `M2_dpmpyss_s0`, defined at hexagon/instrs.td:85.
     pub const M2_dpmpyss_s0: Opcode = Opcode(856);
-    /// `M2_dpmpyuu_acc_s0`, defined at hexagon/instrs.td:271.
+    /// `M2_dpmpyuu_acc_s0`, defined at hexagon/instrs.td:274.
     pub const M2_dpmpyuu_acc_s0: Opcode = Opcode(857);
-    /// `M2_dpmpyuu_nac_s0`, defined at hexagon/instrs.td:271.
+    /// `M2_dpmpyuu_nac_s0`, defined at hexagon/instrs.td:274.
     pub const M2_dpmpyuu_nac_s0: Opcode = Opcode(858);
-    /// `M2_dpmpyuu_s0`, defined at hexagon/instrs.td:82.
+    /// `M2_dpmpyuu_s0`, defined at hexagon/instrs.td:85.
     pub const M2_dpmpyuu_s0: Opcode = Opcode(859);
-    /// `M2_hmmpyh_rs1`, defined at hexagon/instrs.td:361.
+    /// `M2_hmmpyh_rs1`, defined at hexagon/instrs.td:364.
     pub const M2_hmmpyh_rs1: Opcode = Opcode(860);
-    /// `M2_hmmpyh_s1`, defined at hexagon/instrs.td:361.
+    /// `M2_hmmpyh_s1`, defined at hexagon/instrs.td:364.
     pub const M2_hmmpyh_s1: Opcode = Opcode(861);
-    /// `M2_hmmpyl_rs1`, defined at hexagon/instrs.td:361.
+    /// `M2_hmmpyl_rs1`, defined at hexagon/instrs.td:364.
     pub const M2_hmmpyl_rs1: Opcode = Opcode(862);
-    /// `M2_hmmpyl_s1`, defined at hexagon/instrs.td:361.
+    /// `M2_hmmpyl_s1`, defined at hexagon/instrs.td:364.
     pub const M2_hmmpyl_s1: Opcode = Opcode(863);
-    /// `M2_maci`, defined at hexagon/instrs.td:261.
+    /// `M2_maci`, defined at hexagon/instrs.td:264.
     pub const M2_maci: Opcode = Opcode(864);
-    /// `M2_macsin`, defined at hexagon/instrs.td:267.
+    /// `M2_macsin`, defined at hexagon/instrs.td:270.
     pub const M2_macsin: Opcode = Opcode(865);
-    /// `M2_macsip`, defined at hexagon/instrs.td:267.
+    /// `M2_macsip`, defined at hexagon/instrs.td:270.
     pub const M2_macsip: Opcode = Opcode(866);
-    /// `M2_mmachs_rs0`, defined at hexagon/instrs.td:341.
+    /// `M2_mmachs_rs0`, defined at hexagon/instrs.td:344.
     pub const M2_mmachs_rs0: Opcode = Opcode(867);
-    /// `M2_mmachs_rs1`, defined at hexagon/instrs.td:341.
+    /// `M2_mmachs_rs1`, defined at hexagon/instrs.td:344.
     pub const M2_mmachs_rs1: Opcode = Opcode(868);
-    /// `M2_mmachs_s0`, defined at hexagon/instrs.td:341.
+    /// `M2_mmachs_s0`, defined at hexagon/instrs.td:344.
     pub const M2_mmachs_s0: Opcode = Opcode(869);
-    /// `M2_mmachs_s1`, defined at hexagon/instrs.td:341.
+    /// `M2_mmachs_s1`, defined at hexagon/instrs.td:344.
     pub const M2_mmachs_s1: Opcode = Opcode(870);
-    /// `M2_mmacls_rs0`, defined at hexagon/instrs.td:341.
+    /// `M2_mmacls_rs0`, defined at hexagon/instrs.td:344.
     pub const M2_mmacls_rs0: Opcode = Opcode(871);
-    /// `M2_mmacls_rs1`, defined at hexagon/instrs.td:341.
+    /// `M2_mmacls_rs1`, defined at hexagon/instrs.td:344.
     pub const M2_mmacls_rs1: Opcode = Opcode(872);
-    /// `M2_mmacls_s0`, defined at hexagon/instrs.td:341.
+    /// `M2_mmacls_s0`, defined at hexagon/instrs.td:344.
     pub const M2_mmacls_s0: Opcode = Opcode(873);
-    /// `M2_mmacls_s1`, defined at hexagon/instrs.td:341.
+    /// `M2_mmacls_s1`, defined at hexagon/instrs.td:344.
     pub const M2_mmacls_s1: Opcode = Opcode(874);
-    /// `M2_mmacuhs_rs0`, defined at hexagon/instrs.td:341.
+    /// `M2_mmacuhs_rs0`, defined at hexagon/instrs.td:344.
     pub const M2_mmacuhs_rs0: Opcode = Opcode(875);
-    /// `M2_mmacuhs_rs1`, defined at hexagon/instrs.td:341.
+    /// `M2_mmacuhs_rs1`, defined at hexagon/instrs.td:344.
     pub const M2_mmacuhs_rs1: Opcode = Opcode(876);
-    /// `M2_mmacuhs_s0`, defined at hexagon/instrs.td:341.
+    /// `M2_mmacuhs_s0`, defined at hexagon/instrs.td:344.
     pub const M2_mmacuhs_s0: Opcode = Opcode(877);
-    /// `M2_mmacuhs_s1`, defined at hexagon/instrs.td:341.
+    /// `M2_mmacuhs_s1`, defined at hexagon/instrs.td:344.
     pub const M2_mmacuhs_s1: Opcode = Opcode(878);
-    /// `M2_mmaculs_rs0`, defined at hexagon/instrs.td:341.
+    /// `M2_mmaculs_rs0`, defined at hexagon/instrs.td:344.
     pub const M2_mmaculs_rs0: Opcode = Opcode(879);
-    /// `M2_mmaculs_rs1`, defined at hexagon/instrs.td:341.
+    /// `M2_mmaculs_rs1`, defined at hexagon/instrs.td:344.
     pub const M2_mmaculs_rs1: Opcode = Opcode(880);
-    /// `M2_mmaculs_s0`, defined at hexagon/instrs.td:341.
+    /// `M2_mmaculs_s0`, defined at hexagon/instrs.td:344.
     pub const M2_mmaculs_s0: Opcode = Opcode(881);
-    /// `M2_mmaculs_s1`, defined at hexagon/instrs.td:341.
+    /// `M2_mmaculs_s1`, defined at hexagon/instrs.td:344.
     pub const M2_mmaculs_s1: Opcode = Opcode(882);
-    /// `M2_mmpyh_rs0`, defined at hexagon/instrs.td:340.
+    /// `M2_mmpyh_rs0`, defined at hexagon/instrs.td:343.
     pub const M2_mmpyh_rs0: Opcode = Opcode(883);
-    /// `M2_mmpyh_rs1`, defined at hexagon/instrs.td:340.
+    /// `M2_mmpyh_rs1`, defined at hexagon/instrs.td:343.
     pub const M2_mmpyh_rs1: Opcode = Opcode(884);
-    /// `M2_mmpyh_s0`, defined at hexagon/instrs.td:340.
+    /// `M2_mmpyh_s0`, defined at hexagon/instrs.td:343.
     pub const M2_mmpyh_s0: Opcode = Opcode(885);
-    /// `M2_mmpyh_s1`, defined at hexagon/instrs.td:340.
+    /// `M2_mmpyh_s1`, defined at hexagon/instrs.td:343.
     pub const M2_mmpyh_s1: Opcode = Opcode(886);
-    /// `M2_mmpyl_rs0`, defined at hexagon/instrs.td:340.
+    /// `M2_mmpyl_rs0`, defined at hexagon/instrs.td:343.
     pub const M2_mmpyl_rs0: Opcode = Opcode(887);
-    /// `M2_mmpyl_rs1`, defined at hexagon/instrs.td:340.
+    /// `M2_mmpyl_rs1`, defined at hexagon/instrs.td:343.
     pub const M2_mmpyl_rs1: Opcode = Opcode(888);
-    /// `M2_mmpyl_s0`, defined at hexagon/instrs.td:340.
+    /// `M2_mmpyl_s0`, defined at hexagon/instrs.td:343.
     pub const M2_mmpyl_s0: Opcode = Opcode(889);
-    /// `M2_mmpyl_s1`, defined at hexagon/instrs.td:340.
+    /// `M2_mmpyl_s1`, defined at hexagon/instrs.td:343.
     pub const M2_mmpyl_s1: Opcode = Opcode(890);
-    /// `M2_mmpyuh_rs0`, defined at hexagon/instrs.td:340.
+    /// `M2_mmpyuh_rs0`, defined at hexagon/instrs.td:343.
     pub const M2_mmpyuh_rs0: Opcode = Opcode(891);
-    /// `M2_mmpyuh_rs1`, defined at hexagon/instrs.td:340.
+    /// `M2_mmpyuh_rs1`, defined at hexagon/instrs.td:343.
     pub const M2_mmpyuh_rs1: Opcode = Opcode(892);
-    /// `M2_mmpyuh_s0`, defined at hexagon/instrs.td:340.
+    /// `M2_mmpyuh_s0`, defined at hexagon/instrs.td:343.
     pub const M2_mmpyuh_s0: Opcode = Opcode(893);
-    /// `M2_mmpyuh_s1`, defined at hexagon/instrs.td:340.
+    /// `M2_mmpyuh_s1`, defined at hexagon/instrs.td:343.
     pub const M2_mmpyuh_s1: Opcode = Opcode(894);
-    /// `M2_mmpyul_rs0`, defined at hexagon/instrs.td:340.
+    /// `M2_mmpyul_rs0`, defined at hexagon/instrs.td:343.
     pub const M2_mmpyul_rs0: Opcode = Opcode(895);
-    /// `M2_mmpyul_rs1`, defined at hexagon/instrs.td:340.
+    /// `M2_mmpyul_rs1`, defined at hexagon/instrs.td:343.
     pub const M2_mmpyul_rs1: Opcode = Opcode(896);
-    /// `M2_mmpyul_s0`, defined at hexagon/instrs.td:340.
+    /// `M2_mmpyul_s0`, defined at hexagon/instrs.td:343.
     pub const M2_mmpyul_s0: Opcode = Opcode(897);
-    /// `M2_mmpyul_s1`, defined at hexagon/instrs.td:340.
+    /// `M2_mmpyul_s1`, defined at hexagon/instrs.td:343.
     pub const M2_mmpyul_s1: Opcode = Opcode(898);
-    /// `M2_mnaci`, defined at hexagon/instrs.td:261.
+    /// `M2_mnaci`, defined at hexagon/instrs.td:264.
     pub const M2_mnaci: Opcode = Opcode(899);
-    /// `M2_mpy_acc_hh_s0`, defined at hexagon/instrs.td:315.
+    /// `M2_mpy_acc_hh_s0`, defined at hexagon/instrs.td:318.
     pub const M2_mpy_acc_hh_s0: Opcode = Opcode(900);
-    /// `M2_mpy_acc_hh_s1`, defined at hexagon/instrs.td:315.
+    /// `M2_mpy_acc_hh_s1`, defined at hexagon/instrs.td:318.
     pub const M2_mpy_acc_hh_s1: Opcode = Opcode(901);
-    /// `M2_mpy_acc_hl_s0`, defined at hexagon/instrs.td:315.
+    /// `M2_mpy_acc_hl_s0`, defined at hexagon/instrs.td:318.
     pub const M2_mpy_acc_hl_s0: Opcode = Opcode(902);
-    /// `M2_mpy_acc_hl_s1`, defined at hexagon/instrs.td:315.
+    /// `M2_mpy_acc_hl_s1`, defined at hexagon/instrs.td:318.
     pub const M2_mpy_acc_hl_s1: Opcode = Opcode(903);
-    /// `M2_mpy_acc_lh_s0`, defined at hexagon/instrs.td:315.
+    /// `M2_mpy_acc_lh_s0`, defined at hexagon/instrs.td:318.
     pub const M2_mpy_acc_lh_s0: Opcode = Opcode(904);
-    /// `M2_mpy_acc_lh_s1`, defined at hexagon/instrs.td:315.
+    /// `M2_mpy_acc_lh_s1`, defined at hexagon/instrs.td:318.
     pub const M2_mpy_acc_lh_s1: Opcode = Opcode(905);
-    /// `M2_mpy_acc_ll_s0`, defined at hexagon/instrs.td:315.
+    /// `M2_mpy_acc_ll_s0`, defined at hexagon/instrs.td:318.
     pub const M2_mpy_acc_ll_s0: Opcode = Opcode(906);
-    /// `M2_mpy_acc_ll_s1`, defined at hexagon/instrs.td:315.
+    /// `M2_mpy_acc_ll_s1`, defined at hexagon/instrs.td:318.
     pub const M2_mpy_acc_ll_s1: Opcode = Opcode(907);
-    /// `M2_mpy_acc_sat_hh_s0`, defined at hexagon/instrs.td:322.
+    /// `M2_mpy_acc_sat_hh_s0`, defined at hexagon/instrs.td:325.
     pub const M2_mpy_acc_sat_hh_s0: Opcode = Opcode(908);
-    /// `M2_mpy_acc_sat_hh_s1`, defined at hexagon/instrs.td:322.
+    /// `M2_mpy_acc_sat_hh_s1`, defined at hexagon/instrs.td:325.
     pub const M2_mpy_acc_sat_hh_s1: Opcode = Opcode(909);
-    /// `M2_mpy_acc_sat_hl_s0`, defined at hexagon/instrs.td:322.
+    /// `M2_mpy_acc_sat_hl_s0`, defined at hexagon/instrs.td:325.
     pub const M2_mpy_acc_sat_hl_s0: Opcode = Opcode(910);
-    /// `M2_mpy_acc_sat_hl_s1`, defined at hexagon/instrs.td:322.
+    /// `M2_mpy_acc_sat_hl_s1`, defined at hexagon/instrs.td:325.
     pub const M2_mpy_acc_sat_hl_s1: Opcode = Opcode(911);
-    /// `M2_mpy_acc_sat_lh_s0`, defined at hexagon/instrs.td:322.
+    /// `M2_mpy_acc_sat_lh_s0`, defined at hexagon/instrs.td:325.
     pub const M2_mpy_acc_sat_lh_s0: Opcode = Opcode(912);
-    /// `M2_mpy_acc_sat_lh_s1`, defined at hexagon/instrs.td:322.
+    /// `M2_mpy_acc_sat_lh_s1`, defined at hexagon/instrs.td:325.
     pub const M2_mpy_acc_sat_lh_s1: Opcode = Opcode(913);
-    /// `M2_mpy_acc_sat_ll_s0`, defined at hexagon/instrs.td:322.
+    /// `M2_mpy_acc_sat_ll_s0`, defined at hexagon/instrs.td:325.
     pub const M2_mpy_acc_sat_ll_s0: Opcode = Opcode(914);
-    /// `M2_mpy_acc_sat_ll_s1`, defined at hexagon/instrs.td:322.
+    /// `M2_mpy_acc_sat_ll_s1`, defined at hexagon/instrs.td:325.
     pub const M2_mpy_acc_sat_ll_s1: Opcode = Opcode(915);
-    /// `M2_mpy_hh_s0`, defined at hexagon/instrs.td:311.
+    /// `M2_mpy_hh_s0`, defined at hexagon/instrs.td:314.
     pub const M2_mpy_hh_s0: Opcode = Opcode(916);
-    /// `M2_mpy_hh_s1`, defined at hexagon/instrs.td:311.
+    /// `M2_mpy_hh_s1`, defined at hexagon/instrs.td:314.
     pub const M2_mpy_hh_s1: Opcode = Opcode(917);
-    /// `M2_mpy_hl_s0`, defined at hexagon/instrs.td:311.
+    /// `M2_mpy_hl_s0`, defined at hexagon/instrs.td:314.
     pub const M2_mpy_hl_s0: Opcode = Opcode(918);
-    /// `M2_mpy_hl_s1`, defined at hexagon/instrs.td:311.
+    /// `M2_mpy_hl_s1`, defined at hexagon/instrs.td:314.
     pub const M2_mpy_hl_s1: Opcode = Opcode(919);
-    /// `M2_mpy_lh_s0`, defined at hexagon/instrs.td:311.
+    /// `M2_mpy_lh_s0`, defined at hexagon/instrs.td:314.
     pub const M2_mpy_lh_s0: Opcode = Opcode(920);
-    /// `M2_mpy_lh_s1`, defined at hexagon/instrs.td:311.
+    /// `M2_mpy_lh_s1`, defined at hexagon/instrs.td:314.
     pub const M2_mpy_lh_s1: Opcode = Opcode(921);
-    /// `M2_mpy_ll_s0`, defined at hexagon/instrs.td:311.
+    /// `M2_mpy_ll_s0`, defined at hexagon/instrs.td:314.
     pub const M2_mpy_ll_s0: Opcode = Opcode(922);
-    /// `M2_mpy_ll_s1`, defined at hexagon/instrs.td:311.
+    /// `M2_mpy_ll_s1`, defined at hexagon/instrs.td:314.
     pub const M2_mpy_ll_s1: Opcode = Opcode(923);
-    /// `M2_mpy_nac_hh_s0`, defined at hexagon/instrs.td:315.
+    /// `M2_mpy_nac_hh_s0`, defined at hexagon/instrs.td:318.
     pub const M2_mpy_nac_hh_s0: Opcode = Opcode(924);
-    /// `M2_mpy_nac_hh_s1`, defined at hexagon/instrs.td:315.
+    /// `M2_mpy_nac_hh_s1`, defined at hexagon/instrs.td:318.
     pub const M2_mpy_nac_hh_s1: Opcode = Opcode(925);
-    /// `M2_mpy_nac_hl_s0`, defined at hexagon/instrs.td:315.
+    /// `M2_mpy_nac_hl_s0`, defined at hexagon/instrs.td:318.
     pub const M2_mpy_nac_hl_s0: Opcode = Opcode(926);
-    /// `M2_mpy_nac_hl_s1`, defined at hexagon/instrs.td:315.
+    /// `M2_mpy_nac_hl_s1`, defined at hexagon/instrs.td:318.
     pub const M2_mpy_nac_hl_s1: Opcode = Opcode(927);
-    /// `M2_mpy_nac_lh_s0`, defined at hexagon/instrs.td:315.
+    /// `M2_mpy_nac_lh_s0`, defined at hexagon/instrs.td:318.
     pub const M2_mpy_nac_lh_s0: Opcode = Opcode(928);
-    /// `M2_mpy_nac_lh_s1`, defined at hexagon/instrs.td:315.
+    /// `M2_mpy_nac_lh_s1`, defined at hexagon/instrs.td:318.
     pub const M2_mpy_nac_lh_s1: Opcode = Opcode(929);
-    /// `M2_mpy_nac_ll_s0`, defined at hexagon/instrs.td:315.
+    /// `M2_mpy_nac_ll_s0`, defined at hexagon/instrs.td:318.
     pub const M2_mpy_nac_ll_s0: Opcode = Opcode(930);
-    /// `M2_mpy_nac_ll_s1`, defined at hexagon/instrs.td:315.
+    /// `M2_mpy_nac_ll_s1`, defined at hexagon/instrs.td:318.
     pub const M2_mpy_nac_ll_s1: Opcode = Opcode(931);
-    /// `M2_mpy_nac_sat_hh_s0`, defined at hexagon/instrs.td:322.
+    /// `M2_mpy_nac_sat_hh_s0`, defined at hexagon/instrs.td:325.
     pub const M2_mpy_nac_sat_hh_s0: Opcode = Opcode(932);
-    /// `M2_mpy_nac_sat_hh_s1`, defined at hexagon/instrs.td:322.
+    /// `M2_mpy_nac_sat_hh_s1`, defined at hexagon/instrs.td:325.
     pub const M2_mpy_nac_sat_hh_s1: Opcode = Opcode(933);
-    /// `M2_mpy_nac_sat_hl_s0`, defined at hexagon/instrs.td:322.
+    /// `M2_mpy_nac_sat_hl_s0`, defined at hexagon/instrs.td:325.
     pub const M2_mpy_nac_sat_hl_s0: Opcode = Opcode(934);
-    /// `M2_mpy_nac_sat_hl_s1`, defined at hexagon/instrs.td:322.
+    /// `M2_mpy_nac_sat_hl_s1`, defined at hexagon/instrs.td:325.
     pub const M2_mpy_nac_sat_hl_s1: Opcode = Opcode(935);
-    /// `M2_mpy_nac_sat_lh_s0`, defined at hexagon/instrs.td:322.
+    /// `M2_mpy_nac_sat_lh_s0`, defined at hexagon/instrs.td:325.
     pub const M2_mpy_nac_sat_lh_s0: Opcode = Opcode(936);
-    /// `M2_mpy_nac_sat_lh_s1`, defined at hexagon/instrs.td:322.
+    /// `M2_mpy_nac_sat_lh_s1`, defined at hexagon/instrs.td:325.
     pub const M2_mpy_nac_sat_lh_s1: Opcode = Opcode(937);
-    /// `M2_mpy_nac_sat_ll_s0`, defined at hexagon/instrs.td:322.
+    /// `M2_mpy_nac_sat_ll_s0`, defined at hexagon/instrs.td:325.
     pub const M2_mpy_nac_sat_ll_s0: Opcode = Opcode(938);
-    /// `M2_mpy_nac_sat_ll_s1`, defined at hexagon/instrs.td:322.
+    /// `M2_mpy_nac_sat_ll_s1`, defined at hexagon/instrs.td:325.
     pub const M2_mpy_nac_sat_ll_s1: Opcode = Opcode(939);
-    /// `M2_mpy_rnd_hh_s0`, defined at hexagon/instrs.td:311.
+    /// `M2_mpy_rnd_hh_s0`, defined at hexagon/instrs.td:314.
     pub const M2_mpy_rnd_hh_s0: Opcode = Opcode(940);
-    /// `M2_mpy_rnd_hh_s1`, defined at hexagon/instrs.td:311.
+    /// `M2_mpy_rnd_hh_s1`, defined at hexagon/instrs.td:314.
     pub const M2_mpy_rnd_hh_s1: Opcode = Opcode(941);
-    /// `M2_mpy_rnd_hl_s0`, defined at hexagon/instrs.td:311.
+    /// `M2_mpy_rnd_hl_s0`, defined at hexagon/instrs.td:314.
     pub const M2_mpy_rnd_hl_s0: Opcode = Opcode(942);
-    /// `M2_mpy_rnd_hl_s1`, defined at hexagon/instrs.td:311.
+    /// `M2_mpy_rnd_hl_s1`, defined at hexagon/instrs.td:314.
     pub const M2_mpy_rnd_hl_s1: Opcode = Opcode(943);
-    /// `M2_mpy_rnd_lh_s0`, defined at hexagon/instrs.td:311.
+    /// `M2_mpy_rnd_lh_s0`, defined at hexagon/instrs.td:314.
     pub const M2_mpy_rnd_lh_s0: Opcode = Opcode(944);
-    /// `M2_mpy_rnd_lh_s1`, defined at hexagon/instrs.td:311.
+    /// `M2_mpy_rnd_lh_s1`, defined at hexagon/instrs.td:314.
     pub const M2_mpy_rnd_lh_s1: Opcode = Opcode(945);
-    /// `M2_mpy_rnd_ll_s0`, defined at hexagon/instrs.td:311.
+    /// `M2_mpy_rnd_ll_s0`, defined at hexagon/instrs.td:314.
     pub const M2_mpy_rnd_ll_s0: Opcode = Opcode(946);
-    /// `M2_mpy_rnd_ll_s1`, defined at hexagon/instrs.td:311.
+    /// `M2_mpy_rnd_ll_s1`, defined at hexagon/instrs.td:314.
     pub const M2_mpy_rnd_ll_s1: Opcode = Opcode(947);
-    /// `M2_mpy_sat_hh_s0`, defined at hexagon/instrs.td:320.
+    /// `M2_mpy_sat_hh_s0`, defined at hexagon/instrs.td:323.
     pub const M2_mpy_sat_hh_s0: Opcode = Opcode(948);
-    /// `M2_mpy_sat_hh_s1`, defined at hexagon/instrs.td:320.
+    /// `M2_mpy_sat_hh_s1`, defined at hexagon/instrs.td:323.
     pub const M2_mpy_sat_hh_s1: Opcode = Opcode(949);
-    /// `M2_mpy_sat_hl_s0`, defined at hexagon/instrs.td:320.
+    /// `M2_mpy_sat_hl_s0`, defined at hexagon/instrs.td:323.
     pub const M2_mpy_sat_hl_s0: Opcode = Opcode(950);
-    /// `M2_mpy_sat_hl_s1`, defined at hexagon/instrs.td:320.
+    /// `M2_mpy_sat_hl_s1`, defined at hexagon/instrs.td:323.
     pub const M2_mpy_sat_hl_s1: Opcode = Opcode(951);
-    /// `M2_mpy_sat_lh_s0`, defined at hexagon/instrs.td:320.
+    /// `M2_mpy_sat_lh_s0`, defined at hexagon/instrs.td:323.
     pub const M2_mpy_sat_lh_s0: Opcode = Opcode(952);
-    /// `M2_mpy_sat_lh_s1`, defined at hexagon/instrs.td:320.
+    /// `M2_mpy_sat_lh_s1`, defined at hexagon/instrs.td:323.
     pub const M2_mpy_sat_lh_s1: Opcode = Opcode(953);
-    /// `M2_mpy_sat_ll_s0`, defined at hexagon/instrs.td:320.
+    /// `M2_mpy_sat_ll_s0`, defined at hexagon/instrs.td:323.
     pub const M2_mpy_sat_ll_s0: Opcode = Opcode(954);
-    /// `M2_mpy_sat_ll_s1`, defined at hexagon/instrs.td:320.
+    /// `M2_mpy_sat_ll_s1`, defined at hexagon/instrs.td:323.
     pub const M2_mpy_sat_ll_s1: Opcode = Opcode(955);
-    /// `M2_mpy_sat_rnd_hh_s0`, defined at hexagon/instrs.td:320.
+    /// `M2_mpy_sat_rnd_hh_s0`, defined at hexagon/instrs.td:323.
     pub const M2_mpy_sat_rnd_hh_s0: Opcode = Opcode(956);
-    /// `M2_mpy_sat_rnd_hh_s1`, defined at hexagon/instrs.td:320.
+    /// `M2_mpy_sat_rnd_hh_s1`, defined at hexagon/instrs.td:323.
     pub const M2_mpy_sat_rnd_hh_s1: Opcode = Opcode(957);
-    /// `M2_mpy_sat_rnd_hl_s0`, defined at hexagon/instrs.td:320.
+    /// `M2_mpy_sat_rnd_hl_s0`, defined at hexagon/instrs.td:323.
     pub const M2_mpy_sat_rnd_hl_s0: Opcode = Opcode(958);
-    /// `M2_mpy_sat_rnd_hl_s1`, defined at hexagon/instrs.td:320.
+    /// `M2_mpy_sat_rnd_hl_s1`, defined at hexagon/instrs.td:323.
     pub const M2_mpy_sat_rnd_hl_s1: Opcode = Opcode(959);
-    /// `M2_mpy_sat_rnd_lh_s0`, defined at hexagon/instrs.td:320.
+    /// `M2_mpy_sat_rnd_lh_s0`, defined at hexagon/instrs.td:323.
     pub const M2_mpy_sat_rnd_lh_s0: Opcode = Opcode(960);
-    /// `M2_mpy_sat_rnd_lh_s1`, defined at hexagon/instrs.td:320.
+    /// `M2_mpy_sat_rnd_lh_s1`, defined at hexagon/instrs.td:323.
     pub const M2_mpy_sat_rnd_lh_s1: Opcode = Opcode(961);
-    /// `M2_mpy_sat_rnd_ll_s0`, defined at hexagon/instrs.td:320.
+    /// `M2_mpy_sat_rnd_ll_s0`, defined at hexagon/instrs.td:323.
     pub const M2_mpy_sat_rnd_ll_s0: Opcode = Opcode(962);
-    /// `M2_mpy_sat_rnd_ll_s1`, defined at hexagon/instrs.td:320.
+    /// `M2_mpy_sat_rnd_ll_s1`, defined at hexagon/instrs.td:323.
     pub const M2_mpy_sat_rnd_ll_s1: Opcode = Opcode(963);
-    /// `M2_mpy_up`, defined at hexagon/instrs.td:82.
+    /// `M2_mpy_up`, defined at hexagon/instrs.td:85.
     pub const M2_mpy_up: Opcode = Opcode(964);
-    /// `M2_mpy_up_s1`, defined at hexagon/instrs.td:82.
+    /// `M2_mpy_up_s1`, defined at hexagon/instrs.td:85.
     pub const M2_mpy_up_s1: Opcode = Opcode(965);
-    /// `M2_mpy_up_s1_sat`, defined at hexagon/instrs.td:82.
+    /// `M2_mpy_up_s1_sat`, defined at hexagon/instrs.td:85.
     pub const M2_mpy_up_s1_sat: Opcode = Opcode(966);
-    /// `M2_mpyd_acc_hh_s0`, defined at hexagon/instrs.td:317.
+    /// `M2_mpyd_acc_hh_s0`, defined at hexagon/instrs.td:320.
     pub const M2_mpyd_acc_hh_s0: Opcode = Opcode(967);
-    /// `M2_mpyd_acc_hh_s1`, defined at hexagon/instrs.td:317.
+    /// `M2_mpyd_acc_hh_s1`, defined at hexagon/instrs.td:320.
     pub const M2_mpyd_acc_hh_s1: Opcode = Opcode(968);
-    /// `M2_mpyd_acc_hl_s0`, defined at hexagon/instrs.td:317.
+    /// `M2_mpyd_acc_hl_s0`, defined at hexagon/instrs.td:320.
     pub const M2_mpyd_acc_hl_s0: Opcode = Opcode(969);
-    /// `M2_mpyd_acc_hl_s1`, defined at hexagon/instrs.td:317.
+    /// `M2_mpyd_acc_hl_s1`, defined at hexagon/instrs.td:320.
     pub const M2_mpyd_acc_hl_s1: Opcode = Opcode(970);
-    /// `M2_mpyd_acc_lh_s0`, defined at hexagon/instrs.td:317.
+    /// `M2_mpyd_acc_lh_s0`, defined at hexagon/instrs.td:320.
     pub const M2_mpyd_acc_lh_s0: Opcode = Opcode(971);
-    /// `M2_mpyd_acc_lh_s1`, defined at hexagon/instrs.td:317.
+    /// `M2_mpyd_acc_lh_s1`, defined at hexagon/instrs.td:320.
     pub const M2_mpyd_acc_lh_s1: Opcode = Opcode(972);
-    /// `M2_mpyd_acc_ll_s0`, defined at hexagon/instrs.td:317.
+    /// `M2_mpyd_acc_ll_s0`, defined at hexagon/instrs.td:320.
     pub const M2_mpyd_acc_ll_s0: Opcode = Opcode(973);
-    /// `M2_mpyd_acc_ll_s1`, defined at hexagon/instrs.td:317.
+    /// `M2_mpyd_acc_ll_s1`, defined at hexagon/instrs.td:320.
     pub const M2_mpyd_acc_ll_s1: Opcode = Opcode(974);
-    /// `M2_mpyd_hh_s0`, defined at hexagon/instrs.td:313.
+    /// `M2_mpyd_hh_s0`, defined at hexagon/instrs.td:316.
     pub const M2_mpyd_hh_s0: Opcode = Opcode(975);
-    /// `M2_mpyd_hh_s1`, defined at hexagon/instrs.td:313.
+    /// `M2_mpyd_hh_s1`, defined at hexagon/instrs.td:316.
     pub const M2_mpyd_hh_s1: Opcode = Opcode(976);
-    /// `M2_mpyd_hl_s0`, defined at hexagon/instrs.td:313.
+    /// `M2_mpyd_hl_s0`, defined at hexagon/instrs.td:316.
     pub const M2_mpyd_hl_s0: Opcode = Opcode(977);
-    /// `M2_mpyd_hl_s1`, defined at hexagon/instrs.td:313.
+    /// `M2_mpyd_hl_s1`, defined at hexagon/instrs.td:316.
     pub const M2_mpyd_hl_s1: Opcode = Opcode(978);
-    /// `M2_mpyd_lh_s0`, defined at hexagon/instrs.td:313.
+    /// `M2_mpyd_lh_s0`, defined at hexagon/instrs.td:316.
     pub const M2_mpyd_lh_s0: Opcode = Opcode(979);
-    /// `M2_mpyd_lh_s1`, defined at hexagon/instrs.td:313.
+    /// `M2_mpyd_lh_s1`, defined at hexagon/instrs.td:316.
     pub const M2_mpyd_lh_s1: Opcode = Opcode(980);
-    /// `M2_mpyd_ll_s0`, defined at hexagon/instrs.td:313.
+    /// `M2_mpyd_ll_s0`, defined at hexagon/instrs.td:316.
     pub const M2_mpyd_ll_s0: Opcode = Opcode(981);
-    /// `M2_mpyd_ll_s1`, defined at hexagon/instrs.td:313.
+    /// `M2_mpyd_ll_s1`, defined at hexagon/instrs.td:316.
     pub const M2_mpyd_ll_s1: Opcode = Opcode(982);
-    /// `M2_mpyd_nac_hh_s0`, defined at hexagon/instrs.td:317.
+    /// `M2_mpyd_nac_hh_s0`, defined at hexagon/instrs.td:320.
     pub const M2_mpyd_nac_hh_s0: Opcode = Opcode(983);
-    /// `M2_mpyd_nac_hh_s1`, defined at hexagon/instrs.td:317.
+    /// `M2_mpyd_nac_hh_s1`, defined at hexagon/instrs.td:320.
     pub const M2_mpyd_nac_hh_s1: Opcode = Opcode(984);
-    /// `M2_mpyd_nac_hl_s0`, defined at hexagon/instrs.td:317.
+    /// `M2_mpyd_nac_hl_s0`, defined at hexagon/instrs.td:320.
     pub const M2_mpyd_nac_hl_s0: Opcode = Opcode(985);
-    /// `M2_mpyd_nac_hl_s1`, defined at hexagon/instrs.td:317.
+    /// `M2_mpyd_nac_hl_s1`, defined at hexagon/instrs.td:320.
     pub const M2_mpyd_nac_hl_s1: Opcode = Opcode(986);
-    /// `M2_mpyd_nac_lh_s0`, defined at hexagon/instrs.td:317.
+    /// `M2_mpyd_nac_lh_s0`, defined at hexagon/instrs.td:320.
     pub const M2_mpyd_nac_lh_s0: Opcode = Opcode(987);
-    /// `M2_mpyd_nac_lh_s1`, defined at hexagon/instrs.td:317.
+    /// `M2_mpyd_nac_lh_s1`, defined at hexagon/instrs.td:320.
     pub const M2_mpyd_nac_lh_s1: Opcode = Opcode(988);
-    /// `M2_mpyd_nac_ll_s0`, defined at hexagon/instrs.td:317.
+    /// `M2_mpyd_nac_ll_s0`, defined at hexagon/instrs.td:320.
     pub const M2_mpyd_nac_ll_s0: Opcode = Opcode(989);
-    /// `M2_mpyd_nac_ll_s1`, defined at hexagon/instrs.td:317.
+    /// `M2_mpyd_nac_ll_s1`, defined at hexagon/instrs.td:320.
     pub const M2_mpyd_nac_ll_s1: Opcode = Opcode(990);
-    /// `M2_mpyd_rnd_hh_s0`, defined at hexagon/instrs.td:313.
+    /// `M2_mpyd_rnd_hh_s0`, defined at hexagon/instrs.td:316.
     pub const M2_mpyd_rnd_hh_s0: Opcode = Opcode(991);
-    /// `M2_mpyd_rnd_hh_s1`, defined at hexagon/instrs.td:313.
+    /// `M2_mpyd_rnd_hh_s1`, defined at hexagon/instrs.td:316.
     pub const M2_mpyd_rnd_hh_s1: Opcode = Opcode(992);
-    /// `M2_mpyd_rnd_hl_s0`, defined at hexagon/instrs.td:313.
+    /// `M2_mpyd_rnd_hl_s0`, defined at hexagon/instrs.td:316.
     pub const M2_mpyd_rnd_hl_s0: Opcode = Opcode(993);
-    /// `M2_mpyd_rnd_hl_s1`, defined at hexagon/instrs.td:313.
+    /// `M2_mpyd_rnd_hl_s1`, defined at hexagon/instrs.td:316.
     pub const M2_mpyd_rnd_hl_s1: Opcode = Opcode(994);
-    /// `M2_mpyd_rnd_lh_s0`, defined at hexagon/instrs.td:313.
+    /// `M2_mpyd_rnd_lh_s0`, defined at hexagon/instrs.td:316.
     pub const M2_mpyd_rnd_lh_s0: Opcode = Opcode(995);
-    /// `M2_mpyd_rnd_lh_s1`, defined at hexagon/instrs.td:313.
+    /// `M2_mpyd_rnd_lh_s1`, defined at hexagon/instrs.td:316.
     pub const M2_mpyd_rnd_lh_s1: Opcode = Opcode(996);
-    /// `M2_mpyd_rnd_ll_s0`, defined at hexagon/instrs.td:313.
+    /// `M2_mpyd_rnd_ll_s0`, defined at hexagon/instrs.td:316.
     pub const M2_mpyd_rnd_ll_s0: Opcode = Opcode(997);
-    /// `M2_mpyd_rnd_ll_s1`, defined at hexagon/instrs.td:313.
+    /// `M2_mpyd_rnd_ll_s1`, defined at hexagon/instrs.td:316.
     pub const M2_mpyd_rnd_ll_s1: Opcode = Opcode(998);
-    /// `M2_mpyi`, defined at hexagon/instrs.td:82.
+    /// `M2_mpyi`, defined at hexagon/instrs.td:85.
     pub const M2_mpyi: Opcode = Opcode(999);
-    /// `M2_mpysin`, defined at hexagon/instrs.td:82.
+    /// `M2_mpysin`, defined at hexagon/instrs.td:85.
     pub const M2_mpysin: Opcode = Opcode(1000);
-    /// `M2_mpysip`, defined at hexagon/instrs.td:82.
+    /// `M2_mpysip`, defined at hexagon/instrs.td:85.
     pub const M2_mpysip: Opcode = Opcode(1001);
-    /// `M2_mpysmi`, defined at hexagon/instrs.td:82.
+    /// `M2_mpysmi`, defined at hexagon/instrs.td:85.
     pub const M2_mpysmi: Opcode = Opcode(1002);
-    /// `M2_mpysu_up`, defined at hexagon/instrs.td:82.
+    /// `M2_mpysu_up`, defined at hexagon/instrs.td:85.
     pub const M2_mpysu_up: Opcode = Opcode(1003);
-    /// `M2_mpyu_acc_hh_s0`, defined at hexagon/instrs.td:315.
+    /// `M2_mpyu_acc_hh_s0`, defined at hexagon/instrs.td:318.
     pub const M2_mpyu_acc_hh_s0: Opcode = Opcode(1004);
-    /// `M2_mpyu_acc_hh_s1`, defined at hexagon/instrs.td:315.
+    /// `M2_mpyu_acc_hh_s1`, defined at hexagon/instrs.td:318.
     pub const M2_mpyu_acc_hh_s1: Opcode = Opcode(1005);
-    /// `M2_mpyu_acc_hl_s0`, defined at hexagon/instrs.td:315.
+    /// `M2_mpyu_acc_hl_s0`, defined at hexagon/instrs.td:318.
     pub const M2_mpyu_acc_hl_s0: Opcode = Opcode(1006);
-    /// `M2_mpyu_acc_hl_s1`, defined at hexagon/instrs.td:315.
+    /// `M2_mpyu_acc_hl_s1`, defined at hexagon/instrs.td:318.
     pub const M2_mpyu_acc_hl_s1: Opcode = Opcode(1007);
-    /// `M2_mpyu_acc_lh_s0`, defined at hexagon/instrs.td:315.
+    /// `M2_mpyu_acc_lh_s0`, defined at hexagon/instrs.td:318.
     pub const M2_mpyu_acc_lh_s0: Opcode = Opcode(1008);
-    /// `M2_mpyu_acc_lh_s1`, defined at hexagon/instrs.td:315.
+    /// `M2_mpyu_acc_lh_s1`, defined at hexagon/instrs.td:318.
     pub const M2_mpyu_acc_lh_s1: Opcode = Opcode(1009);
-    /// `M2_mpyu_acc_ll_s0`, defined at hexagon/instrs.td:315.
+    /// `M2_mpyu_acc_ll_s0`, defined at hexagon/instrs.td:318.
     pub const M2_mpyu_acc_ll_s0: Opcode = Opcode(1010);
-    /// `M2_mpyu_acc_ll_s1`, defined at hexagon/instrs.td:315.
+    /// `M2_mpyu_acc_ll_s1`, defined at hexagon/instrs.td:318.
     pub const M2_mpyu_acc_ll_s1: Opcode = Opcode(1011);
-    /// `M2_mpyu_hh_s0`, defined at hexagon/instrs.td:311.
+    /// `M2_mpyu_hh_s0`, defined at hexagon/instrs.td:314.
     pub const M2_mpyu_hh_s0: Opcode = Opcode(1012);
-    /// `M2_mpyu_hh_s1`, defined at hexagon/instrs.td:311.
+    /// `M2_mpyu_hh_s1`, defined at hexagon/instrs.td:314.
     pub const M2_mpyu_hh_s1: Opcode = Opcode(1013);
-    /// `M2_mpyu_hl_s0`, defined at hexagon/instrs.td:311.
+    /// `M2_mpyu_hl_s0`, defined at hexagon/instrs.td:314.
     pub const M2_mpyu_hl_s0: Opcode = Opcode(1014);
-    /// `M2_mpyu_hl_s1`, defined at hexagon/instrs.td:311.
+    /// `M2_mpyu_hl_s1`, defined at hexagon/instrs.td:314.
     pub const M2_mpyu_hl_s1: Opcode = Opcode(1015);
-    /// `M2_mpyu_lh_s0`, defined at hexagon/instrs.td:311.
+    /// `M2_mpyu_lh_s0`, defined at hexagon/instrs.td:314.
     pub const M2_mpyu_lh_s0: Opcode = Opcode(1016);
-    /// `M2_mpyu_lh_s1`, defined at hexagon/instrs.td:311.
+    /// `M2_mpyu_lh_s1`, defined at hexagon/instrs.td:314.
     pub const M2_mpyu_lh_s1: Opcode = Opcode(1017);
-    /// `M2_mpyu_ll_s0`, defined at hexagon/instrs.td:311.
+    /// `M2_mpyu_ll_s0`, defined at hexagon/instrs.td:314.
     pub const M2_mpyu_ll_s0: Opcode = Opcode(1018);
-    /// `M2_mpyu_ll_s1`, defined at hexagon/instrs.td:311.
+    /// `M2_mpyu_ll_s1`, defined at hexagon/instrs.td:314.
     pub const M2_mpyu_ll_s1: Opcode = Opcode(1019);
-    /// `M2_mpyu_nac_hh_s0`, defined at hexagon/instrs.td:315.
+    /// `M2_mpyu_nac_hh_s0`, defined at hexagon/instrs.td:318.
     pub const M2_mpyu_nac_hh_s0: Opcode = Opcode(1020);
-    /// `M2_mpyu_nac_hh_s1`, defined at hexagon/instrs.td:315.
+    /// `M2_mpyu_nac_hh_s1`, defined at hexagon/instrs.td:318.
     pub const M2_mpyu_nac_hh_s1: Opcode = Opcode(1021);
-    /// `M2_mpyu_nac_hl_s0`, defined at hexagon/instrs.td:315.
+    /// `M2_mpyu_nac_hl_s0`, defined at hexagon/instrs.td:318.
     pub const M2_mpyu_nac_hl_s0: Opcode = Opcode(1022);
-    /// `M2_mpyu_nac_hl_s1`, defined at hexagon/instrs.td:315.
+    /// `M2_mpyu_nac_hl_s1`, defined at hexagon/instrs.td:318.
     pub const M2_mpyu_nac_hl_s1: Opcode = Opcode(1023);
-    /// `M2_mpyu_nac_lh_s0`, defined at hexagon/instrs.td:315.
+    /// `M2_mpyu_nac_lh_s0`, defined at hexagon/instrs.td:318.
     pub const M2_mpyu_nac_lh_s0: Opcode = Opcode(1024);
-    /// `M2_mpyu_nac_lh_s1`, defined at hexagon/instrs.td:315.
+    /// `M2_mpyu_nac_lh_s1`, defined at hexagon/instrs.td:318.
     pub const M2_mpyu_nac_lh_s1: Opcode = Opcode(1025);
-    /// `M2_mpyu_nac_ll_s0`, defined at hexagon/instrs.td:315.
+    /// `M2_mpyu_nac_ll_s0`, defined at hexagon/instrs.td:318.
     pub const M2_mpyu_nac_ll_s0: Opcode = Opcode(1026);
-    /// `M2_mpyu_nac_ll_s1`, defined at hexagon/instrs.td:315.
+    /// `M2_mpyu_nac_ll_s1`, defined at hexagon/instrs.td:318.
     pub const M2_mpyu_nac_ll_s1: Opcode = Opcode(1027);
-    /// `M2_mpyu_up`, defined at hexagon/instrs.td:82.
+    /// `M2_mpyu_up`, defined at hexagon/instrs.td:85.
     pub const M2_mpyu_up: Opcode = Opcode(1028);
-    /// `M2_mpyud_acc_hh_s0`, defined at hexagon/instrs.td:317.
+    /// `M2_mpyud_acc_hh_s0`, defined at hexagon/instrs.td:320.
     pub const M2_mpyud_acc_hh_s0: Opcode = Opcode(1029);
-    /// `M2_mpyud_acc_hh_s1`, defined at hexagon/instrs.td:317.
+    /// `M2_mpyud_acc_hh_s1`, defined at hexagon/instrs.td:320.
     pub const M2_mpyud_acc_hh_s1: Opcode = Opcode(1030);
-    /// `M2_mpyud_acc_hl_s0`, defined at hexagon/instrs.td:317.
+    /// `M2_mpyud_acc_hl_s0`, defined at hexagon/instrs.td:320.
     pub const M2_mpyud_acc_hl_s0: Opcode = Opcode(1031);
-    /// `M2_mpyud_acc_hl_s1`, defined at hexagon/instrs.td:317.
+    /// `M2_mpyud_acc_hl_s1`, defined at hexagon/instrs.td:320.
     pub const M2_mpyud_acc_hl_s1: Opcode = Opcode(1032);
-    /// `M2_mpyud_acc_lh_s0`, defined at hexagon/instrs.td:317.
+    /// `M2_mpyud_acc_lh_s0`, defined at hexagon/instrs.td:320.
     pub const M2_mpyud_acc_lh_s0: Opcode = Opcode(1033);
-    /// `M2_mpyud_acc_lh_s1`, defined at hexagon/instrs.td:317.
+    /// `M2_mpyud_acc_lh_s1`, defined at hexagon/instrs.td:320.
     pub const M2_mpyud_acc_lh_s1: Opcode = Opcode(1034);
-    /// `M2_mpyud_acc_ll_s0`, defined at hexagon/instrs.td:317.
+    /// `M2_mpyud_acc_ll_s0`, defined at hexagon/instrs.td:320.
     pub const M2_mpyud_acc_ll_s0: Opcode = Opcode(1035);
-    /// `M2_mpyud_acc_ll_s1`, defined at hexagon/instrs.td:317.
+    /// `M2_mpyud_acc_ll_s1`, defined at hexagon/instrs.td:320.
     pub const M2_mpyud_acc_ll_s1: Opcode = Opcode(1036);
-    /// `M2_mpyud_hh_s0`, defined at hexagon/instrs.td:313.
+    /// `M2_mpyud_hh_s0`, defined at hexagon/instrs.td:316.
     pub const M2_mpyud_hh_s0: Opcode = Opcode(1037);
-    /// `M2_mpyud_hh_s1`, defined at hexagon/instrs.td:313.
+    /// `M2_mpyud_hh_s1`, defined at hexagon/instrs.td:316.
     pub const M2_mpyud_hh_s1: Opcode = Opcode(1038);
-    /// `M2_mpyud_hl_s0`, defined at hexagon/instrs.td:313.
+    /// `M2_mpyud_hl_s0`, defined at hexagon/instrs.td:316.
     pub const M2_mpyud_hl_s0: Opcode = Opcode(1039);
-    /// `M2_mpyud_hl_s1`, defined at hexagon/instrs.td:313.
+    /// `M2_mpyud_hl_s1`, defined at hexagon/instrs.td:316.
     pub const M2_mpyud_hl_s1: Opcode = Opcode(1040);
-    /// `M2_mpyud_lh_s0`, defined at hexagon/instrs.td:313.
+    /// `M2_mpyud_lh_s0`, defined at hexagon/instrs.td:316.
     pub const M2_mpyud_lh_s0: Opcode = Opcode(1041);
-    /// `M2_mpyud_lh_s1`, defined at hexagon/instrs.td:313.
+    /// `M2_mpyud_lh_s1`, defined at hexagon/instrs.td:316.
     pub const M2_mpyud_lh_s1: Opcode = Opcode(1042);
-    /// `M2_mpyud_ll_s0`, defined at hexagon/instrs.td:313.
+    /// `M2_mpyud_ll_s0`, defined at hexagon/instrs.td:316.
     pub const M2_mpyud_ll_s0: Opcode = Opcode(1043);
-    /// `M2_mpyud_ll_s1`, defined at hexagon/instrs.td:313.
+    /// `M2_mpyud_ll_s1`, defined at hexagon/instrs.td:316.
     pub const M2_mpyud_ll_s1: Opcode = Opcode(1044);
-    /// `M2_mpyud_nac_hh_s0`, defined at hexagon/instrs.td:317.
+    /// `M2_mpyud_nac_hh_s0`, defined at hexagon/instrs.td:320.
     pub const M2_mpyud_nac_hh_s0: Opcode = Opcode(1045);
-    /// `M2_mpyud_nac_hh_s1`, defined at hexagon/instrs.td:317.
+    /// `M2_mpyud_nac_hh_s1`, defined at hexagon/instrs.td:320.
     pub const M2_mpyud_nac_hh_s1: Opcode = Opcode(1046);
-    /// `M2_mpyud_nac_hl_s0`, defined at hexagon/instrs.td:317.
+    /// `M2_mpyud_nac_hl_s0`, defined at hexagon/instrs.td:320.
     pub const M2_mpyud_nac_hl_s0: Opcode = Opcode(1047);
-    /// `M2_mpyud_nac_hl_s1`, defined at hexagon/instrs.td:317.
+    /// `M2_mpyud_nac_hl_s1`, defined at hexagon/instrs.td:320.
     pub const M2_mpyud_nac_hl_s1: Opcode = Opcode(1048);
-    /// `M2_mpyud_nac_lh_s0`, defined at hexagon/instrs.td:317.
+    /// `M2_mpyud_nac_lh_s0`, defined at hexagon/instrs.td:320.
     pub const M2_mpyud_nac_lh_s0: Opcode = Opcode(1049);
-    /// `M2_mpyud_nac_lh_s1`, defined at hexagon/instrs.td:317.
+    /// `M2_mpyud_nac_lh_s1`, defined at hexagon/instrs.td:320.
     pub const M2_mpyud_nac_lh_s1: Opcode = Opcode(1050);
-    /// `M2_mpyud_nac_ll_s0`, defined at hexagon/instrs.td:317.
+    /// `M2_mpyud_nac_ll_s0`, defined at hexagon/instrs.td:320.
     pub const M2_mpyud_nac_ll_s0: Opcode = Opcode(1051);
-    /// `M2_mpyud_nac_ll_s1`, defined at hexagon/instrs.td:317.
+    /// `M2_mpyud_nac_ll_s1`, defined at hexagon/instrs.td:320.
     pub const M2_mpyud_nac_ll_s1: Opcode = Opcode(1052);
-    /// `M2_mpyui`, defined at hexagon/instrs.td:82.
+    /// `M2_mpyui`, defined at hexagon/instrs.td:85.
     pub const M2_mpyui: Opcode = Opcode(1053);
-    /// `M2_nacci`, defined at hexagon/instrs.td:261.
+    /// `M2_nacci`, defined at hexagon/instrs.td:264.
     pub const M2_nacci: Opcode = Opcode(1054);
-    /// `M2_naccii`, defined at hexagon/instrs.td:267.
+    /// `M2_naccii`, defined at hexagon/instrs.td:270.
     pub const M2_naccii: Opcode = Opcode(1055);
-    /// `M2_subacc`, defined at hexagon/instrs.td:261.
+    /// `M2_subacc`, defined at hexagon/instrs.td:264.
     pub const M2_subacc: Opcode = Opcode(1056);
-    /// `M2_vabsdiffh`, defined at hexagon/instrs.td:82.
+    /// `M2_vabsdiffh`, defined at hexagon/instrs.td:85.
     pub const M2_vabsdiffh: Opcode = Opcode(1057);
-    /// `M2_vabsdiffw`, defined at hexagon/instrs.td:82.
+    /// `M2_vabsdiffw`, defined at hexagon/instrs.td:85.
     pub const M2_vabsdiffw: Opcode = Opcode(1058);
-    /// `M2_vcmac_s0_sat_i`, defined at hexagon/instrs.td:349.
+    /// `M2_vcmac_s0_sat_i`, defined at hexagon/instrs.td:352.
     pub const M2_vcmac_s0_sat_i: Opcode = Opcode(1059);
-    /// `M2_vcmac_s0_sat_r`, defined at hexagon/instrs.td:349.
+    /// `M2_vcmac_s0_sat_r`, defined at hexagon/instrs.td:352.
     pub const M2_vcmac_s0_sat_r: Opcode = Opcode(1060);
-    /// `M2_vcmpy_s0_sat_i`, defined at hexagon/instrs.td:346.
+    /// `M2_vcmpy_s0_sat_i`, defined at hexagon/instrs.td:349.
     pub const M2_vcmpy_s0_sat_i: Opcode = Opcode(1061);
-    /// `M2_vcmpy_s0_sat_r`, defined at hexagon/instrs.td:346.
+    /// `M2_vcmpy_s0_sat_r`, defined at hexagon/instrs.td:349.
     pub const M2_vcmpy_s0_sat_r: Opcode = Opcode(1062);
-    /// `M2_vcmpy_s1_sat_i`, defined at hexagon/instrs.td:346.
+    /// `M2_vcmpy_s1_sat_i`, defined at hexagon/instrs.td:349.
     pub const M2_vcmpy_s1_sat_i: Opcode = Opcode(1063);
-    /// `M2_vcmpy_s1_sat_r`, defined at hexagon/instrs.td:346.
+    /// `M2_vcmpy_s1_sat_r`, defined at hexagon/instrs.td:349.
     pub const M2_vcmpy_s1_sat_r: Opcode = Opcode(1064);
-    /// `M2_vdmacs_s0`, defined at hexagon/instrs.td:349.
+    /// `M2_vdmacs_s0`, defined at hexagon/instrs.td:352.
     pub const M2_vdmacs_s0: Opcode = Opcode(1065);
-    /// `M2_vdmacs_s1`, defined at hexagon/instrs.td:349.
+    /// `M2_vdmacs_s1`, defined at hexagon/instrs.td:352.
     pub const M2_vdmacs_s1: Opcode = Opcode(1066);
-    /// `M2_vdmpyrs_s0`, defined at hexagon/instrs.td:357.
+    /// `M2_vdmpyrs_s0`, defined at hexagon/instrs.td:360.
     pub const M2_vdmpyrs_s0: Opcode = Opcode(1067);
-    /// `M2_vdmpyrs_s1`, defined at hexagon/instrs.td:357.
+    /// `M2_vdmpyrs_s1`, defined at hexagon/instrs.td:360.
     pub const M2_vdmpyrs_s1: Opcode = Opcode(1068);
-    /// `M2_vdmpys_s0`, defined at hexagon/instrs.td:346.
+    /// `M2_vdmpys_s0`, defined at hexagon/instrs.td:349.
     pub const M2_vdmpys_s0: Opcode = Opcode(1069);
-    /// `M2_vdmpys_s1`, defined at hexagon/instrs.td:346.
+    /// `M2_vdmpys_s1`, defined at hexagon/instrs.td:349.
     pub const M2_vdmpys_s1: Opcode = Opcode(1070);
-    /// `M2_vmac2`, defined at hexagon/instrs.td:336.
+    /// `M2_vmac2`, defined at hexagon/instrs.td:339.
     pub const M2_vmac2: Opcode = Opcode(1071);
-    /// `M2_vmac2es`, defined at hexagon/instrs.td:334.
+    /// `M2_vmac2es`, defined at hexagon/instrs.td:337.
     pub const M2_vmac2es: Opcode = Opcode(1072);
-    /// `M2_vmac2es_s0`, defined at hexagon/instrs.td:349.
+    /// `M2_vmac2es_s0`, defined at hexagon/instrs.td:352.
     pub const M2_vmac2es_s0: Opcode = Opcode(1073);
-    /// `M2_vmac2es_s1`, defined at hexagon/instrs.td:349.
+    /// `M2_vmac2es_s1`, defined at hexagon/instrs.td:352.
     pub const M2_vmac2es_s1: Opcode = Opcode(1074);
-    /// `M2_vmac2s_s0`, defined at hexagon/instrs.td:352.
+    /// `M2_vmac2s_s0`, defined at hexagon/instrs.td:355.
     pub const M2_vmac2s_s0: Opcode = Opcode(1075);
-    /// `M2_vmac2s_s1`, defined at hexagon/instrs.td:352.
+    /// `M2_vmac2s_s1`, defined at hexagon/instrs.td:355.
     pub const M2_vmac2s_s1: Opcode = Opcode(1076);
-    /// `M2_vmac2su_s0`, defined at hexagon/instrs.td:352.
+    /// `M2_vmac2su_s0`, defined at hexagon/instrs.td:355.
     pub const M2_vmac2su_s0: Opcode = Opcode(1077);
-    /// `M2_vmac2su_s1`, defined at hexagon/instrs.td:352.
+    /// `M2_vmac2su_s1`, defined at hexagon/instrs.td:355.
     pub const M2_vmac2su_s1: Opcode = Opcode(1078);
-    /// `M2_vmpy2es_s0`, defined at hexagon/instrs.td:346.
+    /// `M2_vmpy2es_s0`, defined at hexagon/instrs.td:349.
     pub const M2_vmpy2es_s0: Opcode = Opcode(1079);
-    /// `M2_vmpy2es_s1`, defined at hexagon/instrs.td:346.
+    /// `M2_vmpy2es_s1`, defined at hexagon/instrs.td:349.
     pub const M2_vmpy2es_s1: Opcode = Opcode(1080);
-    /// `M2_vmpy2s_s0`, defined at hexagon/instrs.td:355.
+    /// `M2_vmpy2s_s0`, defined at hexagon/instrs.td:358.
     pub const M2_vmpy2s_s0: Opcode = Opcode(1081);
-    /// `M2_vmpy2s_s0pack`, defined at hexagon/instrs.td:361.
+    /// `M2_vmpy2s_s0pack`, defined at hexagon/instrs.td:364.
     pub const M2_vmpy2s_s0pack: Opcode = Opcode(1082);
-    /// `M2_vmpy2s_s1`, defined at hexagon/instrs.td:355.
+    /// `M2_vmpy2s_s1`, defined at hexagon/instrs.td:358.
     pub const M2_vmpy2s_s1: Opcode = Opcode(1083);
-    /// `M2_vmpy2s_s1pack`, defined at hexagon/instrs.td:361.
+    /// `M2_vmpy2s_s1pack`, defined at hexagon/instrs.td:364.
     pub const M2_vmpy2s_s1pack: Opcode = Opcode(1084);
-    /// `M2_vmpy2su_s0`, defined at hexagon/instrs.td:355.
+    /// `M2_vmpy2su_s0`, defined at hexagon/instrs.td:358.
     pub const M2_vmpy2su_s0: Opcode = Opcode(1085);
-    /// `M2_vmpy2su_s1`, defined at hexagon/instrs.td:355.
+    /// `M2_vmpy2su_s1`, defined at hexagon/instrs.td:358.
     pub const M2_vmpy2su_s1: Opcode = Opcode(1086);
-    /// `M2_vraddh`, defined at hexagon/instrs.td:331.
+    /// `M2_vraddh`, defined at hexagon/instrs.td:334.
     pub const M2_vraddh: Opcode = Opcode(1087);
-    /// `M2_vradduh`, defined at hexagon/instrs.td:331.
+    /// `M2_vradduh`, defined at hexagon/instrs.td:334.
     pub const M2_vradduh: Opcode = Opcode(1088);
-    /// `M2_vrcmaci_s0`, defined at hexagon/instrs.td:334.
+    /// `M2_vrcmaci_s0`, defined at hexagon/instrs.td:337.
     pub const M2_vrcmaci_s0: Opcode = Opcode(1089);
-    /// `M2_vrcmaci_s0c`, defined at hexagon/instrs.td:334.
+    /// `M2_vrcmaci_s0c`, defined at hexagon/instrs.td:337.
     pub const M2_vrcmaci_s0c: Opcode = Opcode(1090);
-    /// `M2_vrcmacr_s0`, defined at hexagon/instrs.td:334.
+    /// `M2_vrcmacr_s0`, defined at hexagon/instrs.td:337.
     pub const M2_vrcmacr_s0: Opcode = Opcode(1091);
-    /// `M2_vrcmacr_s0c`, defined at hexagon/instrs.td:334.
+    /// `M2_vrcmacr_s0c`, defined at hexagon/instrs.td:337.
     pub const M2_vrcmacr_s0c: Opcode = Opcode(1092);
-    /// `M2_vrcmpyi_s0`, defined at hexagon/instrs.td:327.
+    /// `M2_vrcmpyi_s0`, defined at hexagon/instrs.td:330.
     pub const M2_vrcmpyi_s0: Opcode = Opcode(1093);
-    /// `M2_vrcmpyi_s0c`, defined at hexagon/instrs.td:327.
+    /// `M2_vrcmpyi_s0c`, defined at hexagon/instrs.td:330.
     pub const M2_vrcmpyi_s0c: Opcode = Opcode(1094);
-    /// `M2_vrcmpyr_s0`, defined at hexagon/instrs.td:327.
+    /// `M2_vrcmpyr_s0`, defined at hexagon/instrs.td:330.
     pub const M2_vrcmpyr_s0: Opcode = Opcode(1095);
-    /// `M2_vrcmpyr_s0c`, defined at hexagon/instrs.td:327.
+    /// `M2_vrcmpyr_s0c`, defined at hexagon/instrs.td:330.
     pub const M2_vrcmpyr_s0c: Opcode = Opcode(1096);
-    /// `M2_vrcmpys_acc_s1`, defined at hexagon/instrs.td:366.
+    /// `M2_vrcmpys_acc_s1`, defined at hexagon/instrs.td:369.
     pub const M2_vrcmpys_acc_s1: Opcode = Opcode(1097);
-    /// `M2_vrcmpys_acc_s1_h`, defined at hexagon/instrs.td:349.
+    /// `M2_vrcmpys_acc_s1_h`, defined at hexagon/instrs.td:352.
     pub const M2_vrcmpys_acc_s1_h: Opcode = Opcode(1098);
-    /// `M2_vrcmpys_acc_s1_l`, defined at hexagon/instrs.td:349.
+    /// `M2_vrcmpys_acc_s1_l`, defined at hexagon/instrs.td:352.
     pub const M2_vrcmpys_acc_s1_l: Opcode = Opcode(1099);
-    /// `M2_vrcmpys_s1`, defined at hexagon/instrs.td:365.
+    /// `M2_vrcmpys_s1`, defined at hexagon/instrs.td:368.
     pub const M2_vrcmpys_s1: Opcode = Opcode(1100);
-    /// `M2_vrcmpys_s1_h`, defined at hexagon/instrs.td:346.
+    /// `M2_vrcmpys_s1_h`, defined at hexagon/instrs.td:349.
     pub const M2_vrcmpys_s1_h: Opcode = Opcode(1101);
-    /// `M2_vrcmpys_s1_l`, defined at hexagon/instrs.td:346.
+    /// `M2_vrcmpys_s1_l`, defined at hexagon/instrs.td:349.
     pub const M2_vrcmpys_s1_l: Opcode = Opcode(1102);
-    /// `M2_vrcmpys_s1rp`, defined at hexagon/instrs.td:367.
+    /// `M2_vrcmpys_s1rp`, defined at hexagon/instrs.td:370.
     pub const M2_vrcmpys_s1rp: Opcode = Opcode(1103);
-    /// `M2_vrcmpys_s1rp_h`, defined at hexagon/instrs.td:357.
+    /// `M2_vrcmpys_s1rp_h`, defined at hexagon/instrs.td:360.
     pub const M2_vrcmpys_s1rp_h: Opcode = Opcode(1104);
-    /// `M2_vrcmpys_s1rp_l`, defined at hexagon/instrs.td:357.
+    /// `M2_vrcmpys_s1rp_l`, defined at hexagon/instrs.td:360.
     pub const M2_vrcmpys_s1rp_l: Opcode = Opcode(1105);
-    /// `M2_vrmac_s0`, defined at hexagon/instrs.td:334.
+    /// `M2_vrmac_s0`, defined at hexagon/instrs.td:337.
     pub const M2_vrmac_s0: Opcode = Opcode(1106);
-    /// `M2_vrmpy_s0`, defined at hexagon/instrs.td:327.
+    /// `M2_vrmpy_s0`, defined at hexagon/instrs.td:330.
     pub const M2_vrmpy_s0: Opcode = Opcode(1107);
-    /// `M2_xor_xacc`, defined at hexagon/instrs.td:261.
+    /// `M2_xor_xacc`, defined at hexagon/instrs.td:264.
     pub const M2_xor_xacc: Opcode = Opcode(1108);
-    /// `M4_and_and`, defined at hexagon/instrs.td:261.
+    /// `M4_and_and`, defined at hexagon/instrs.td:264.
     pub const M4_and_and: Opcode = Opcode(1109);
-    /// `M4_and_andn`, defined at hexagon/instrs.td:261.
+    /// `M4_and_andn`, defined at hexagon/instrs.td:264.
     pub const M4_and_andn: Opcode = Opcode(1110);
-    /// `M4_and_or`, defined at hexagon/instrs.td:261.
+    /// `M4_and_or`, defined at hexagon/instrs.td:264.
     pub const M4_and_or: Opcode = Opcode(1111);
-    /// `M4_and_xor`, defined at hexagon/instrs.td:261.
+    /// `M4_and_xor`, defined at hexagon/instrs.td:264.
     pub const M4_and_xor: Opcode = Opcode(1112);
-    /// `M4_cmpyi_wh`, defined at hexagon/instrs.td:82.
+    /// `M4_cmpyi_wh`, defined at hexagon/instrs.td:85.
     pub const M4_cmpyi_wh: Opcode = Opcode(1113);
-    /// `M4_cmpyi_whc`, defined at hexagon/instrs.td:82.
+    /// `M4_cmpyi_whc`, defined at hexagon/instrs.td:85.
     pub const M4_cmpyi_whc: Opcode = Opcode(1114);
-    /// `M4_cmpyr_wh`, defined at hexagon/instrs.td:82.
+    /// `M4_cmpyr_wh`, defined at hexagon/instrs.td:85.
     pub const M4_cmpyr_wh: Opcode = Opcode(1115);
-    /// `M4_cmpyr_whc`, defined at hexagon/instrs.td:82.
+    /// `M4_cmpyr_whc`, defined at hexagon/instrs.td:85.
     pub const M4_cmpyr_whc: Opcode = Opcode(1116);
-    /// `M4_mac_up_s1_sat`, defined at hexagon/instrs.td:264.
+    /// `M4_mac_up_s1_sat`, defined at hexagon/instrs.td:267.
     pub const M4_mac_up_s1_sat: Opcode = Opcode(1117);
-    /// `M4_mpyri_addi`, defined at hexagon/instrs.td:390.
+    /// `M4_mpyri_addi`, defined at hexagon/instrs.td:393.
     pub const M4_mpyri_addi: Opcode = Opcode(1118);
-    /// `M4_mpyri_addr`, defined at hexagon/instrs.td:391.
+    /// `M4_mpyri_addr`, defined at hexagon/instrs.td:394.
     pub const M4_mpyri_addr: Opcode = Opcode(1119);
-    /// `M4_mpyri_addr_u2`, defined at hexagon/instrs.td:392.
+    /// `M4_mpyri_addr_u2`, defined at hexagon/instrs.td:395.
     pub const M4_mpyri_addr_u2: Opcode = Opcode(1120);
-    /// `M4_mpyrr_addi`, defined at hexagon/instrs.td:393.
+    /// `M4_mpyrr_addi`, defined at hexagon/instrs.td:396.
     pub const M4_mpyrr_addi: Opcode = Opcode(1121);
-    /// `M4_mpyrr_addr`, defined at hexagon/instrs.td:388.
+    /// `M4_mpyrr_addr`, defined at hexagon/instrs.td:391.
     pub const M4_mpyrr_addr: Opcode = Opcode(1122);
-    /// `M4_nac_up_s1_sat`, defined at hexagon/instrs.td:264.
+    /// `M4_nac_up_s1_sat`, defined at hexagon/instrs.td:267.
     pub const M4_nac_up_s1_sat: Opcode = Opcode(1123);
-    /// `M4_or_and`, defined at hexagon/instrs.td:261.
+    /// `M4_or_and`, defined at hexagon/instrs.td:264.
     pub const M4_or_and: Opcode = Opcode(1124);
-    /// `M4_or_andn`, defined at hexagon/instrs.td:261.
+    /// `M4_or_andn`, defined at hexagon/instrs.td:264.
     pub const M4_or_andn: Opcode = Opcode(1125);
-    /// `M4_or_or`, defined at hexagon/instrs.td:261.
+    /// `M4_or_or`, defined at hexagon/instrs.td:264.
     pub const M4_or_or: Opcode = Opcode(1126);
-    /// `M4_or_xor`, defined at hexagon/instrs.td:261.
+    /// `M4_or_xor`, defined at hexagon/instrs.td:264.
     pub const M4_or_xor: Opcode = Opcode(1127);
-    /// `M4_pmpyw`, defined at hexagon/instrs.td:82.
+    /// `M4_pmpyw`, defined at hexagon/instrs.td:85.
     pub const M4_pmpyw: Opcode = Opcode(1128);
-    /// `M4_pmpyw_acc`, defined at hexagon/instrs.td:271.
+    /// `M4_pmpyw_acc`, defined at hexagon/instrs.td:274.
     pub const M4_pmpyw_acc: Opcode = Opcode(1129);
-    /// `M4_vpmpyh`, defined at hexagon/instrs.td:82.
+    /// `M4_vpmpyh`, defined at hexagon/instrs.td:85.
     pub const M4_vpmpyh: Opcode = Opcode(1130);
-    /// `M4_vpmpyh_acc`, defined at hexagon/instrs.td:271.
+    /// `M4_vpmpyh_acc`, defined at hexagon/instrs.td:274.
     pub const M4_vpmpyh_acc: Opcode = Opcode(1131);
-    /// `M4_vrmpyeh_acc_s0`, defined at hexagon/instrs.td:280.
+    /// `M4_vrmpyeh_acc_s0`, defined at hexagon/instrs.td:283.
     pub const M4_vrmpyeh_acc_s0: Opcode = Opcode(1132);
-    /// `M4_vrmpyeh_acc_s1`, defined at hexagon/instrs.td:280.
+    /// `M4_vrmpyeh_acc_s1`, defined at hexagon/instrs.td:283.
     pub const M4_vrmpyeh_acc_s1: Opcode = Opcode(1133);
-    /// `M4_vrmpyeh_s0`, defined at hexagon/instrs.td:82.
+    /// `M4_vrmpyeh_s0`, defined at hexagon/instrs.td:85.
     pub const M4_vrmpyeh_s0: Opcode = Opcode(1134);
-    /// `M4_vrmpyeh_s1`, defined at hexagon/instrs.td:82.
+    /// `M4_vrmpyeh_s1`, defined at hexagon/instrs.td:85.
     pub const M4_vrmpyeh_s1: Opcode = Opcode(1135);
-    /// `M4_vrmpyoh_acc_s0`, defined at hexagon/instrs.td:280.
+    /// `M4_vrmpyoh_acc_s0`, defined at hexagon/instrs.td:283.
     pub const M4_vrmpyoh_acc_s0: Opcode = Opcode(1136);
-    /// `M4_vrmpyoh_acc_s1`, defined at hexagon/instrs.td:280.
+    /// `M4_vrmpyoh_acc_s1`, defined at hexagon/instrs.td:283.
     pub const M4_vrmpyoh_acc_s1: Opcode = Opcode(1137);
-    /// `M4_vrmpyoh_s0`, defined at hexagon/instrs.td:82.
+    /// `M4_vrmpyoh_s0`, defined at hexagon/instrs.td:85.
     pub const M4_vrmpyoh_s0: Opcode = Opcode(1138);
-    /// `M4_vrmpyoh_s1`, defined at hexagon/instrs.td:82.
+    /// `M4_vrmpyoh_s1`, defined at hexagon/instrs.td:85.
     pub const M4_vrmpyoh_s1: Opcode = Opcode(1139);
-    /// `M4_xor_and`, defined at hexagon/instrs.td:261.
+    /// `M4_xor_and`, defined at hexagon/instrs.td:264.
     pub const M4_xor_and: Opcode = Opcode(1140);
-    /// `M4_xor_andn`, defined at hexagon/instrs.td:261.
+    /// `M4_xor_andn`, defined at hexagon/instrs.td:264.
     pub const M4_xor_andn: Opcode = Opcode(1141);
-    /// `M4_xor_or`, defined at hexagon/instrs.td:261.
+    /// `M4_xor_or`, defined at hexagon/instrs.td:264.
     pub const M4_xor_or: Opcode = Opcode(1142);
-    /// `M4_xor_xacc`, defined at hexagon/instrs.td:280.
+    /// `M4_xor_xacc`, defined at hexagon/instrs.td:283.
     pub const M4_xor_xacc: Opcode = Opcode(1143);
-    /// `M5_vdmacbsu`, defined at hexagon/instrs.td:287.
+    /// `M5_vdmacbsu`, defined at hexagon/instrs.td:290.
     pub const M5_vdmacbsu: Opcode = Opcode(1144);
-    /// `M5_vdmpybsu`, defined at hexagon/instrs.td:82.
+    /// `M5_vdmpybsu`, defined at hexagon/instrs.td:85.
     pub const M5_vdmpybsu: Opcode = Opcode(1145);
-    /// `M5_vmacbsu`, defined at hexagon/instrs.td:271.
+    /// `M5_vmacbsu`, defined at hexagon/instrs.td:274.
     pub const M5_vmacbsu: Opcode = Opcode(1146);
-    /// `M5_vmacbuu`, defined at hexagon/instrs.td:271.
+    /// `M5_vmacbuu`, defined at hexagon/instrs.td:274.
     pub const M5_vmacbuu: Opcode = Opcode(1147);
-    /// `M5_vmpybsu`, defined at hexagon/instrs.td:82.
+    /// `M5_vmpybsu`, defined at hexagon/instrs.td:85.
     pub const M5_vmpybsu: Opcode = Opcode(1148);
-    /// `M5_vmpybuu`, defined at hexagon/instrs.td:82.
+    /// `M5_vmpybuu`, defined at hexagon/instrs.td:85.
     pub const M5_vmpybuu: Opcode = Opcode(1149);
-    /// `M5_vrmacbsu`, defined at hexagon/instrs.td:280.
+    /// `M5_vrmacbsu`, defined at hexagon/instrs.td:283.
     pub const M5_vrmacbsu: Opcode = Opcode(1150);
-    /// `M5_vrmacbuu`, defined at hexagon/instrs.td:280.
+    /// `M5_vrmacbuu`, defined at hexagon/instrs.td:283.
     pub const M5_vrmacbuu: Opcode = Opcode(1151);
-    /// `M5_vrmpybsu`, defined at hexagon/instrs.td:82.
+    /// `M5_vrmpybsu`, defined at hexagon/instrs.td:85.
     pub const M5_vrmpybsu: Opcode = Opcode(1152);
-    /// `M5_vrmpybuu`, defined at hexagon/instrs.td:82.
+    /// `M5_vrmpybuu`, defined at hexagon/instrs.td:85.
     pub const M5_vrmpybuu: Opcode = Opcode(1153);
-    /// `M6_vabsdiffb`, defined at hexagon/instrs.td:82.
+    /// `M6_vabsdiffb`, defined at hexagon/instrs.td:85.
     pub const M6_vabsdiffb: Opcode = Opcode(1154);
-    /// `M6_vabsdiffub`, defined at hexagon/instrs.td:82.
+    /// `M6_vabsdiffub`, defined at hexagon/instrs.td:85.
     pub const M6_vabsdiffub: Opcode = Opcode(1155);
-    /// `M7_dcmpyiw`, defined at hexagon/instrs.td:82.
+    /// `M7_dcmpyiw`, defined at hexagon/instrs.td:85.
     pub const M7_dcmpyiw: Opcode = Opcode(1156);
-    /// `M7_dcmpyiw_acc`, defined at hexagon/instrs.td:280.
+    /// `M7_dcmpyiw_acc`, defined at hexagon/instrs.td:283.
     pub const M7_dcmpyiw_acc: Opcode = Opcode(1157);
-    /// `M7_dcmpyiwc`, defined at hexagon/instrs.td:82.
+    /// `M7_dcmpyiwc`, defined at hexagon/instrs.td:85.
     pub const M7_dcmpyiwc: Opcode = Opcode(1158);
-    /// `M7_dcmpyiwc_acc`, defined at hexagon/instrs.td:280.
+    /// `M7_dcmpyiwc_acc`, defined at hexagon/instrs.td:283.
     pub const M7_dcmpyiwc_acc: Opcode = Opcode(1159);
-    /// `M7_dcmpyrw`, defined at hexagon/instrs.td:82.
+    /// `M7_dcmpyrw`, defined at hexagon/instrs.td:85.
     pub const M7_dcmpyrw: Opcode = Opcode(1160);
-    /// `M7_dcmpyrw_acc`, defined at hexagon/instrs.td:280.
+    /// `M7_dcmpyrw_acc`, defined at hexagon/instrs.td:283.
     pub const M7_dcmpyrw_acc: Opcode = Opcode(1161);
-    /// `M7_dcmpyrwc`, defined at hexagon/instrs.td:82.
+    /// `M7_dcmpyrwc`, defined at hexagon/instrs.td:85.
     pub const M7_dcmpyrwc: Opcode = Opcode(1162);
-    /// `M7_dcmpyrwc_acc`, defined at hexagon/instrs.td:280.
+    /// `M7_dcmpyrwc_acc`, defined at hexagon/instrs.td:283.
     pub const M7_dcmpyrwc_acc: Opcode = Opcode(1163);
-    /// `M7_vdmpy`, defined at hexagon/instrs.td:82.
+    /// `M7_vdmpy`, defined at hexagon/instrs.td:85.
     pub const M7_vdmpy: Opcode = Opcode(1164);
-    /// `M7_vdmpy_acc`, defined at hexagon/instrs.td:283.
+    /// `M7_vdmpy_acc`, defined at hexagon/instrs.td:286.
     pub const M7_vdmpy_acc: Opcode = Opcode(1165);
-    /// `M7_wcmpyiw`, defined at hexagon/instrs.td:82.
+    /// `M7_wcmpyiw`, defined at hexagon/instrs.td:85.
     pub const M7_wcmpyiw: Opcode = Opcode(1166);
-    /// `M7_wcmpyiw_rnd`, defined at hexagon/instrs.td:82.
+    /// `M7_wcmpyiw_rnd`, defined at hexagon/instrs.td:85.
     pub const M7_wcmpyiw_rnd: Opcode = Opcode(1167);
-    /// `M7_wcmpyiwc`, defined at hexagon/instrs.td:82.
+    /// `M7_wcmpyiwc`, defined at hexagon/instrs.td:85.
     pub const M7_wcmpyiwc: Opcode = Opcode(1168);
-    /// `M7_wcmpyiwc_rnd`, defined at hexagon/instrs.td:82.
+    /// `M7_wcmpyiwc_rnd`, defined at hexagon/instrs.td:85.
     pub const M7_wcmpyiwc_rnd: Opcode = Opcode(1169);
-    /// `M7_wcmpyrw`, defined at hexagon/instrs.td:82.
+    /// `M7_wcmpyrw`, defined at hexagon/instrs.td:85.
     pub const M7_wcmpyrw: Opcode = Opcode(1170);
-    /// `M7_wcmpyrw_rnd`, defined at hexagon/instrs.td:82.
+    /// `M7_wcmpyrw_rnd`, defined at hexagon/instrs.td:85.
     pub const M7_wcmpyrw_rnd: Opcode = Opcode(1171);
-    /// `M7_wcmpyrwc`, defined at hexagon/instrs.td:82.
+    /// `M7_wcmpyrwc`, defined at hexagon/instrs.td:85.
     pub const M7_wcmpyrwc: Opcode = Opcode(1172);
-    /// `M7_wcmpyrwc_rnd`, defined at hexagon/instrs.td:82.
+    /// `M7_wcmpyrwc_rnd`, defined at hexagon/instrs.td:85.
     pub const M7_wcmpyrwc_rnd: Opcode = Opcode(1173);
-    /// `PS_aligna`, defined at hexagon/instrs.td:786.
+    /// `PS_aligna`, defined at hexagon/instrs.td:795.
     pub const PS_aligna: Opcode = Opcode(1174);
-    /// `PS_alloca`, defined at hexagon/instrs.td:784.
+    /// `PS_alloca`, defined at hexagon/instrs.td:793.
     pub const PS_alloca: Opcode = Opcode(1175);
-    /// `PS_call_nr`, defined at hexagon/instrs.td:891.
+    /// `PS_call_nr`, defined at hexagon/instrs.td:903.
     pub const PS_call_nr: Opcode = Opcode(1176);
-    /// `PS_call_stk`, defined at hexagon/instrs.td:894.
+    /// `PS_call_stk`, defined at hexagon/instrs.td:906.
     pub const PS_call_stk: Opcode = Opcode(1177);
-    /// `PS_callr_nr`, defined at hexagon/instrs.td:892.
+    /// `PS_callr_nr`, defined at hexagon/instrs.td:904.
     pub const PS_callr_nr: Opcode = Opcode(1178);
-    /// `PS_crash`, defined at hexagon/instrs.td:951.
+    /// `PS_crash`, defined at hexagon/instrs.td:965.
     pub const PS_crash: Opcode = Opcode(1179);
-    /// `PS_false`, defined at hexagon/instrs.td:542.
+    /// `PS_false`, defined at hexagon/instrs.td:545.
     pub const PS_false: Opcode = Opcode(1180);
-    /// `PS_fi`, defined at hexagon/instrs.td:434.
+    /// `PS_fi`, defined at hexagon/instrs.td:437.
     pub const PS_fi: Opcode = Opcode(1181);
-    /// `PS_fia`, defined at hexagon/instrs.td:435.
+    /// `PS_fia`, defined at hexagon/instrs.td:438.
     pub const PS_fia: Opcode = Opcode(1182);
-    /// `PS_jmpret`, defined at hexagon/instrs.td:906.
+    /// `PS_jmpret`, defined at hexagon/instrs.td:918.
     pub const PS_jmpret: Opcode = Opcode(1183);
-    /// `PS_jmpretf`, defined at hexagon/instrs.td:908.
+    /// `PS_jmpretf`, defined at hexagon/instrs.td:921.
     pub const PS_jmpretf: Opcode = Opcode(1184);
-    /// `PS_jmpretfnew`, defined at hexagon/instrs.td:908.
+    /// `PS_jmpretfnew`, defined at hexagon/instrs.td:921.
     pub const PS_jmpretfnew: Opcode = Opcode(1185);
-    /// `PS_jmpretfnewpt`, defined at hexagon/instrs.td:908.
+    /// `PS_jmpretfnewpt`, defined at hexagon/instrs.td:921.
     pub const PS_jmpretfnewpt: Opcode = Opcode(1186);
-    /// `PS_jmprett`, defined at hexagon/instrs.td:908.
+    /// `PS_jmprett`, defined at hexagon/instrs.td:921.
     pub const PS_jmprett: Opcode = Opcode(1187);
-    /// `PS_jmprettnew`, defined at hexagon/instrs.td:908.
+    /// `PS_jmprettnew`, defined at hexagon/instrs.td:921.
     pub const PS_jmprettnew: Opcode = Opcode(1188);
-    /// `PS_jmprettnewpt`, defined at hexagon/instrs.td:908.
+    /// `PS_jmprettnewpt`, defined at hexagon/instrs.td:921.
     pub const PS_jmprettnewpt: Opcode = Opcode(1189);
-    /// `PS_loadrb_pci`, defined at hexagon/instrs.td:642.
+    /// `PS_loadrb_pci`, defined at hexagon/instrs.td:649.
     pub const PS_loadrb_pci: Opcode = Opcode(1190);
-    /// `PS_loadrb_pcr`, defined at hexagon/instrs.td:643.
+    /// `PS_loadrb_pcr`, defined at hexagon/instrs.td:650.
     pub const PS_loadrb_pcr: Opcode = Opcode(1191);
-    /// `PS_loadrbabs`, defined at hexagon/instrs.td:631.
+    /// `PS_loadrbabs`, defined at hexagon/instrs.td:637.
     pub const PS_loadrbabs: Opcode = Opcode(1192);
-    /// `PS_loadrd_pci`, defined at hexagon/instrs.td:642.
+    /// `PS_loadrd_pci`, defined at hexagon/instrs.td:649.
     pub const PS_loadrd_pci: Opcode = Opcode(1193);
-    /// `PS_loadrd_pcr`, defined at hexagon/instrs.td:643.
+    /// `PS_loadrd_pcr`, defined at hexagon/instrs.td:650.
     pub const PS_loadrd_pcr: Opcode = Opcode(1194);
-    /// `PS_loadrdabs`, defined at hexagon/instrs.td:631.
+    /// `PS_loadrdabs`, defined at hexagon/instrs.td:637.
     pub const PS_loadrdabs: Opcode = Opcode(1195);
-    /// `PS_loadrh_pci`, defined at hexagon/instrs.td:642.
+    /// `PS_loadrh_pci`, defined at hexagon/instrs.td:649.
     pub const PS_loadrh_pci: Opcode = Opcode(1196);
-    /// `PS_loadrh_pcr`, defined at hexagon/instrs.td:643.
+    /// `PS_loadrh_pcr`, defined at hexagon/instrs.td:650.
     pub const PS_loadrh_pcr: Opcode = Opcode(1197);
-    /// `PS_loadrhabs`, defined at hexagon/instrs.td:631.
+    /// `PS_loadrhabs`, defined at hexagon/instrs.td:637.
     pub const PS_loadrhabs: Opcode = Opcode(1198);
-    /// `PS_loadri_pci`, defined at hexagon/instrs.td:642.
+    /// `PS_loadri_pci`, defined at hexagon/instrs.td:649.
     pub const PS_loadri_pci: Opcode = Opcode(1199);
-    /// `PS_loadri_pcr`, defined at hexagon/instrs.td:643.
+    /// `PS_loadri_pcr`, defined at hexagon/instrs.td:650.
     pub const PS_loadri_pcr: Opcode = Opcode(1200);
-    /// `PS_loadriabs`, defined at hexagon/instrs.td:631.
+    /// `PS_loadriabs`, defined at hexagon/instrs.td:637.
     pub const PS_loadriabs: Opcode = Opcode(1201);
-    /// `PS_loadrub_pci`, defined at hexagon/instrs.td:642.
+    /// `PS_loadrub_pci`, defined at hexagon/instrs.td:649.
     pub const PS_loadrub_pci: Opcode = Opcode(1202);
-    /// `PS_loadrub_pcr`, defined at hexagon/instrs.td:643.
+    /// `PS_loadrub_pcr`, defined at hexagon/instrs.td:650.
     pub const PS_loadrub_pcr: Opcode = Opcode(1203);
-    /// `PS_loadrubabs`, defined at hexagon/instrs.td:631.
+    /// `PS_loadrubabs`, defined at hexagon/instrs.td:637.
     pub const PS_loadrubabs: Opcode = Opcode(1204);
-    /// `PS_loadruh_pci`, defined at hexagon/instrs.td:642.
+    /// `PS_loadruh_pci`, defined at hexagon/instrs.td:649.
     pub const PS_loadruh_pci: Opcode = Opcode(1205);
-    /// `PS_loadruh_pcr`, defined at hexagon/instrs.td:643.
+    /// `PS_loadruh_pcr`, defined at hexagon/instrs.td:650.
     pub const PS_loadruh_pcr: Opcode = Opcode(1206);
-    /// `PS_loadruhabs`, defined at hexagon/instrs.td:631.
+    /// `PS_loadruhabs`, defined at hexagon/instrs.td:637.
     pub const PS_loadruhabs: Opcode = Opcode(1207);
-    /// `PS_pselect`, defined at hexagon/instrs.td:561.
+    /// `PS_pselect`, defined at hexagon/instrs.td:564.
     pub const PS_pselect: Opcode = Opcode(1208);
-    /// `PS_storerb_pci`, defined at hexagon/instrs.td:726.
+    /// `PS_storerb_pci`, defined at hexagon/instrs.td:734.
     pub const PS_storerb_pci: Opcode = Opcode(1209);
-    /// `PS_storerb_pcr`, defined at hexagon/instrs.td:727.
+    /// `PS_storerb_pcr`, defined at hexagon/instrs.td:735.
     pub const PS_storerb_pcr: Opcode = Opcode(1210);
-    /// `PS_storerbabs`, defined at hexagon/instrs.td:701.
+    /// `PS_storerbabs`, defined at hexagon/instrs.td:708.
     pub const PS_storerbabs: Opcode = Opcode(1211);
-    /// `PS_storerbnewabs`, defined at hexagon/instrs.td:701.
+    /// `PS_storerbnewabs`, defined at hexagon/instrs.td:708.
     pub const PS_storerbnewabs: Opcode = Opcode(1212);
-    /// `PS_storerd_pci`, defined at hexagon/instrs.td:726.
+    /// `PS_storerd_pci`, defined at hexagon/instrs.td:734.
     pub const PS_storerd_pci: Opcode = Opcode(1213);
-    /// `PS_storerd_pcr`, defined at hexagon/instrs.td:727.
+    /// `PS_storerd_pcr`, defined at hexagon/instrs.td:735.
     pub const PS_storerd_pcr: Opcode = Opcode(1214);
-    /// `PS_storerdabs`, defined at hexagon/instrs.td:701.
+    /// `PS_storerdabs`, defined at hexagon/instrs.td:708.
     pub const PS_storerdabs: Opcode = Opcode(1215);
-    /// `PS_storerf_pci`, defined at hexagon/instrs.td:726.
+    /// `PS_storerf_pci`, defined at hexagon/instrs.td:734.
     pub const PS_storerf_pci: Opcode = Opcode(1216);
-    /// `PS_storerf_pcr`, defined at hexagon/instrs.td:727.
+    /// `PS_storerf_pcr`, defined at hexagon/instrs.td:735.
     pub const PS_storerf_pcr: Opcode = Opcode(1217);
-    /// `PS_storerfabs`, defined at hexagon/instrs.td:701.
+    /// `PS_storerfabs`, defined at hexagon/instrs.td:708.
     pub const PS_storerfabs: Opcode = Opcode(1218);
-    /// `PS_storerh_pci`, defined at hexagon/instrs.td:726.
+    /// `PS_storerh_pci`, defined at hexagon/instrs.td:734.
     pub const PS_storerh_pci: Opcode = Opcode(1219);
-    /// `PS_storerh_pcr`, defined at hexagon/instrs.td:727.
+    /// `PS_storerh_pcr`, defined at hexagon/instrs.td:735.
     pub const PS_storerh_pcr: Opcode = Opcode(1220);
-    /// `PS_storerhabs`, defined at hexagon/instrs.td:701.
+    /// `PS_storerhabs`, defined at hexagon/instrs.td:708.
     pub const PS_storerhabs: Opcode = Opcode(1221);
-    /// `PS_storerhnewabs`, defined at hexagon/instrs.td:701.
+    /// `PS_storerhnewabs`, defined at hexagon/instrs.td:708.
     pub const PS_storerhnewabs: Opcode = Opcode(1222);
-    /// `PS_storeri_pci`, defined at hexagon/instrs.td:726.
+    /// `PS_storeri_pci`, defined at hexagon/instrs.td:734.
     pub const PS_storeri_pci: Opcode = Opcode(1223);
-    /// `PS_storeri_pcr`, defined at hexagon/instrs.td:727.
+    /// `PS_storeri_pcr`, defined at hexagon/instrs.td:735.
     pub const PS_storeri_pcr: Opcode = Opcode(1224);
-    /// `PS_storeriabs`, defined at hexagon/instrs.td:701.
+    /// `PS_storeriabs`, defined at hexagon/instrs.td:708.
     pub const PS_storeriabs: Opcode = Opcode(1225);
-    /// `PS_storerinewabs`, defined at hexagon/instrs.td:701.
+    /// `PS_storerinewabs`, defined at hexagon/instrs.td:708.
     pub const PS_storerinewabs: Opcode = Opcode(1226);
-    /// `PS_tailcall_i`, defined at hexagon/instrs.td:898.
+    /// `PS_tailcall_i`, defined at hexagon/instrs.td:910.
     pub const PS_tailcall_i: Opcode = Opcode(1227);
-    /// `PS_tailcall_r`, defined at hexagon/instrs.td:900.
+    /// `PS_tailcall_r`, defined at hexagon/instrs.td:912.
     pub const PS_tailcall_r: Opcode = Opcode(1228);
-    /// `PS_true`, defined at hexagon/instrs.td:541.
+    /// `PS_true`, defined at hexagon/instrs.td:544.
     pub const PS_true: Opcode = Opcode(1229);
-    /// `PS_vloadrq_ai`, defined at hexagon/instrs.td:975.
+    /// `PS_vloadrq_ai`, defined at hexagon/instrs.td:989.
     pub const PS_vloadrq_ai: Opcode = Opcode(1230);
-    /// `PS_vloadrv_ai`, defined at hexagon/instrs.td:975.
+    /// `PS_vloadrv_ai`, defined at hexagon/instrs.td:989.
     pub const PS_vloadrv_ai: Opcode = Opcode(1231);
-    /// `PS_vloadrw_ai`, defined at hexagon/instrs.td:975.
+    /// `PS_vloadrw_ai`, defined at hexagon/instrs.td:989.
     pub const PS_vloadrw_ai: Opcode = Opcode(1232);
-    /// `PS_vmulw`, defined at hexagon/instrs.td:82.
+    /// `PS_vmulw`, defined at hexagon/instrs.td:85.
     pub const PS_vmulw: Opcode = Opcode(1233);
-    /// `PS_vmulw_acc`, defined at hexagon/instrs.td:283.
+    /// `PS_vmulw_acc`, defined at hexagon/instrs.td:286.
     pub const PS_vmulw_acc: Opcode = Opcode(1234);
-    /// `PS_vstorerq_ai`, defined at hexagon/instrs.td:973.
+    /// `PS_vstorerq_ai`, defined at hexagon/instrs.td:987.
     pub const PS_vstorerq_ai: Opcode = Opcode(1235);
-    /// `PS_vstorerv_ai`, defined at hexagon/instrs.td:973.
+    /// `PS_vstorerv_ai`, defined at hexagon/instrs.td:987.
     pub const PS_vstorerv_ai: Opcode = Opcode(1236);
-    /// `PS_vstorerw_ai`, defined at hexagon/instrs.td:973.
+    /// `PS_vstorerw_ai`, defined at hexagon/instrs.td:987.
     pub const PS_vstorerw_ai: Opcode = Opcode(1237);
-    /// `RESTORE_DEALLOC_BEFORE_TAILCALL_V4`, defined at hexagon/instrs.td:932.
+    /// `RESTORE_DEALLOC_BEFORE_TAILCALL_V4`, defined at hexagon/instrs.td:946.
     pub const RESTORE_DEALLOC_BEFORE_TAILCALL_V4: Opcode = Opcode(1238);
-    /// `RESTORE_DEALLOC_BEFORE_TAILCALL_V4_EXT`, defined at hexagon/instrs.td:932.
+    /// `RESTORE_DEALLOC_BEFORE_TAILCALL_V4_EXT`, defined at hexagon/instrs.td:946.
     pub const RESTORE_DEALLOC_BEFORE_TAILCALL_V4_EXT: Opcode = Opcode(1239);
-    /// `RESTORE_DEALLOC_BEFORE_TAILCALL_V4_EXT_PIC`, defined at hexagon/instrs.td:934.
+    /// `RESTORE_DEALLOC_BEFORE_TAILCALL_V4_EXT_PIC`, defined at hexagon/instrs.td:948.
     pub const RESTORE_DEALLOC_BEFORE_TAILCALL_V4_EXT_PIC: Opcode = Opcode(1240);
-    /// `RESTORE_DEALLOC_BEFORE_TAILCALL_V4_PIC`, defined at hexagon/instrs.td:934.
+    /// `RESTORE_DEALLOC_BEFORE_TAILCALL_V4_PIC`, defined at hexagon/instrs.td:948.
     pub const RESTORE_DEALLOC_BEFORE_TAILCALL_V4_PIC: Opcode = Opcode(1241);
-    /// `RESTORE_DEALLOC_RET_JMP_V4`, defined at hexagon/instrs.td:940.
+    /// `RESTORE_DEALLOC_RET_JMP_V4`, defined at hexagon/instrs.td:954.
     pub const RESTORE_DEALLOC_RET_JMP_V4: Opcode = Opcode(1242);
-    /// `RESTORE_DEALLOC_RET_JMP_V4_EXT`, defined at hexagon/instrs.td:940.
+    /// `RESTORE_DEALLOC_RET_JMP_V4_EXT`, defined at hexagon/instrs.td:954.
     pub const RESTORE_DEALLOC_RET_JMP_V4_EXT: Opcode = Opcode(1243);
-    /// `RESTORE_DEALLOC_RET_JMP_V4_EXT_PIC`, defined at hexagon/instrs.td:942.
+    /// `RESTORE_DEALLOC_RET_JMP_V4_EXT_PIC`, defined at hexagon/instrs.td:956.
     pub const RESTORE_DEALLOC_RET_JMP_V4_EXT_PIC: Opcode = Opcode(1244);
-    /// `RESTORE_DEALLOC_RET_JMP_V4_PIC`, defined at hexagon/instrs.td:942.
+    /// `RESTORE_DEALLOC_RET_JMP_V4_PIC`, defined at hexagon/instrs.td:956.
     pub const RESTORE_DEALLOC_RET_JMP_V4_PIC: Opcode = Opcode(1245);
-    /// `S2_addasl_rrri`, defined at hexagon/instrs.td:376.
+    /// `S2_addasl_rrri`, defined at hexagon/instrs.td:379.
     pub const S2_addasl_rrri: Opcode = Opcode(1246);
-    /// `S2_allocframe`, defined at hexagon/instrs.td:770.
+    /// `S2_allocframe`, defined at hexagon/instrs.td:779.
     pub const S2_allocframe: Opcode = Opcode(1247);
-    /// `S2_asl_i_p`, defined at hexagon/instrs.td:82.
+    /// `S2_asl_i_p`, defined at hexagon/instrs.td:85.
     pub const S2_asl_i_p: Opcode = Opcode(1248);
-    /// `S2_asl_i_p_acc`, defined at hexagon/instrs.td:241.
+    /// `S2_asl_i_p_acc`, defined at hexagon/instrs.td:244.
     pub const S2_asl_i_p_acc: Opcode = Opcode(1249);
-    /// `S2_asl_i_p_and`, defined at hexagon/instrs.td:241.
+    /// `S2_asl_i_p_and`, defined at hexagon/instrs.td:244.
     pub const S2_asl_i_p_and: Opcode = Opcode(1250);
-    /// `S2_asl_i_p_nac`, defined at hexagon/instrs.td:241.
+    /// `S2_asl_i_p_nac`, defined at hexagon/instrs.td:244.
     pub const S2_asl_i_p_nac: Opcode = Opcode(1251);
-    /// `S2_asl_i_p_or`, defined at hexagon/instrs.td:241.
+    /// `S2_asl_i_p_or`, defined at hexagon/instrs.td:244.
     pub const S2_asl_i_p_or: Opcode = Opcode(1252);
-    /// `S2_asl_i_p_xacc`, defined at hexagon/instrs.td:241.
+    /// `S2_asl_i_p_xacc`, defined at hexagon/instrs.td:244.
     pub const S2_asl_i_p_xacc: Opcode = Opcode(1253);
-    /// `S2_asl_i_r`, defined at hexagon/instrs.td:82.
+    /// `S2_asl_i_r`, defined at hexagon/instrs.td:85.
     pub const S2_asl_i_r: Opcode = Opcode(1254);
-    /// `S2_asl_i_r_acc`, defined at hexagon/instrs.td:240.
+    /// `S2_asl_i_r_acc`, defined at hexagon/instrs.td:243.
     pub const S2_asl_i_r_acc: Opcode = Opcode(1255);
-    /// `S2_asl_i_r_and`, defined at hexagon/instrs.td:240.
+    /// `S2_asl_i_r_and`, defined at hexagon/instrs.td:243.
     pub const S2_asl_i_r_and: Opcode = Opcode(1256);
-    /// `S2_asl_i_r_nac`, defined at hexagon/instrs.td:240.
+    /// `S2_asl_i_r_nac`, defined at hexagon/instrs.td:243.
     pub const S2_asl_i_r_nac: Opcode = Opcode(1257);
-    /// `S2_asl_i_r_or`, defined at hexagon/instrs.td:240.
+    /// `S2_asl_i_r_or`, defined at hexagon/instrs.td:243.
     pub const S2_asl_i_r_or: Opcode = Opcode(1258);
-    /// `S2_asl_i_r_sat`, defined at hexagon/instrs.td:82.
+    /// `S2_asl_i_r_sat`, defined at hexagon/instrs.td:85.
     pub const S2_asl_i_r_sat: Opcode = Opcode(1259);
-    /// `S2_asl_i_r_xacc`, defined at hexagon/instrs.td:240.
+    /// `S2_asl_i_r_xacc`, defined at hexagon/instrs.td:243.
     pub const S2_asl_i_r_xacc: Opcode = Opcode(1260);
-    /// `S2_asl_i_vh`, defined at hexagon/instrs.td:82.
+    /// `S2_asl_i_vh`, defined at hexagon/instrs.td:85.
     pub const S2_asl_i_vh: Opcode = Opcode(1261);
-    /// `S2_asl_i_vw`, defined at hexagon/instrs.td:82.
+    /// `S2_asl_i_vw`, defined at hexagon/instrs.td:85.
     pub const S2_asl_i_vw: Opcode = Opcode(1262);
-    /// `S2_asl_r_p`, defined at hexagon/instrs.td:82.
+    /// `S2_asl_r_p`, defined at hexagon/instrs.td:85.
     pub const S2_asl_r_p: Opcode = Opcode(1263);
-    /// `S2_asl_r_p_acc`, defined at hexagon/instrs.td:252.
+    /// `S2_asl_r_p_acc`, defined at hexagon/instrs.td:255.
     pub const S2_asl_r_p_acc: Opcode = Opcode(1264);
-    /// `S2_asl_r_p_and`, defined at hexagon/instrs.td:252.
+    /// `S2_asl_r_p_and`, defined at hexagon/instrs.td:255.
     pub const S2_asl_r_p_and: Opcode = Opcode(1265);
-    /// `S2_asl_r_p_nac`, defined at hexagon/instrs.td:252.
+    /// `S2_asl_r_p_nac`, defined at hexagon/instrs.td:255.
     pub const S2_asl_r_p_nac: Opcode = Opcode(1266);
-    /// `S2_asl_r_p_or`, defined at hexagon/instrs.td:252.
+    /// `S2_asl_r_p_or`, defined at hexagon/instrs.td:255.
     pub const S2_asl_r_p_or: Opcode = Opcode(1267);
-    /// `S2_asl_r_p_xor`, defined at hexagon/instrs.td:252.
+    /// `S2_asl_r_p_xor`, defined at hexagon/instrs.td:255.
     pub const S2_asl_r_p_xor: Opcode = Opcode(1268);
-    /// `S2_asl_r_r`, defined at hexagon/instrs.td:82.
+    /// `S2_asl_r_r`, defined at hexagon/instrs.td:85.
     pub const S2_asl_r_r: Opcode = Opcode(1269);
-    /// `S2_asl_r_r_acc`, defined at hexagon/instrs.td:250.
+    /// `S2_asl_r_r_acc`, defined at hexagon/instrs.td:253.
     pub const S2_asl_r_r_acc: Opcode = Opcode(1270);
-    /// `S2_asl_r_r_and`, defined at hexagon/instrs.td:250.
+    /// `S2_asl_r_r_and`, defined at hexagon/instrs.td:253.
     pub const S2_asl_r_r_and: Opcode = Opcode(1271);
-    /// `S2_asl_r_r_nac`, defined at hexagon/instrs.td:250.
+    /// `S2_asl_r_r_nac`, defined at hexagon/instrs.td:253.
     pub const S2_asl_r_r_nac: Opcode = Opcode(1272);
-    /// `S2_asl_r_r_or`, defined at hexagon/instrs.td:250.
+    /// `S2_asl_r_r_or`, defined at hexagon/instrs.td:253.
     pub const S2_asl_r_r_or: Opcode = Opcode(1273);
-    /// `S2_asl_r_r_sat`, defined at hexagon/instrs.td:82.
+    /// `S2_asl_r_r_sat`, defined at hexagon/instrs.td:85.
     pub const S2_asl_r_r_sat: Opcode = Opcode(1274);
-    /// `S2_asl_r_vh`, defined at hexagon/instrs.td:82.
+    /// `S2_asl_r_vh`, defined at hexagon/instrs.td:85.
     pub const S2_asl_r_vh: Opcode = Opcode(1275);
-    /// `S2_asl_r_vw`, defined at hexagon/instrs.td:82.
+    /// `S2_asl_r_vw`, defined at hexagon/instrs.td:85.
     pub const S2_asl_r_vw: Opcode = Opcode(1276);
-    /// `S2_asr_i_p`, defined at hexagon/instrs.td:82.
+    /// `S2_asr_i_p`, defined at hexagon/instrs.td:85.
     pub const S2_asr_i_p: Opcode = Opcode(1277);
-    /// `S2_asr_i_p_acc`, defined at hexagon/instrs.td:241.
+    /// `S2_asr_i_p_acc`, defined at hexagon/instrs.td:244.
     pub const S2_asr_i_p_acc: Opcode = Opcode(1278);
-    /// `S2_asr_i_p_and`, defined at hexagon/instrs.td:241.
+    /// `S2_asr_i_p_and`, defined at hexagon/instrs.td:244.
     pub const S2_asr_i_p_and: Opcode = Opcode(1279);
-    /// `S2_asr_i_p_nac`, defined at hexagon/instrs.td:241.
+    /// `S2_asr_i_p_nac`, defined at hexagon/instrs.td:244.
     pub const S2_asr_i_p_nac: Opcode = Opcode(1280);
-    /// `S2_asr_i_p_or`, defined at hexagon/instrs.td:241.
+    /// `S2_asr_i_p_or`, defined at hexagon/instrs.td:244.
     pub const S2_asr_i_p_or: Opcode = Opcode(1281);
-    /// `S2_asr_i_p_rnd`, defined at hexagon/instrs.td:82.
+    /// `S2_asr_i_p_rnd`, defined at hexagon/instrs.td:85.
     pub const S2_asr_i_p_rnd: Opcode = Opcode(1282);
-    /// `S2_asr_i_p_rnd_goodsyntax`, defined at hexagon/instrs.td:82.
+    /// `S2_asr_i_p_rnd_goodsyntax`, defined at hexagon/instrs.td:85.
     pub const S2_asr_i_p_rnd_goodsyntax: Opcode = Opcode(1283);
-    /// `S2_asr_i_r`, defined at hexagon/instrs.td:82.
+    /// `S2_asr_i_r`, defined at hexagon/instrs.td:85.
     pub const S2_asr_i_r: Opcode = Opcode(1284);
-    /// `S2_asr_i_r_acc`, defined at hexagon/instrs.td:240.
+    /// `S2_asr_i_r_acc`, defined at hexagon/instrs.td:243.
     pub const S2_asr_i_r_acc: Opcode = Opcode(1285);
-    /// `S2_asr_i_r_and`, defined at hexagon/instrs.td:240.
+    /// `S2_asr_i_r_and`, defined at hexagon/instrs.td:243.
     pub const S2_asr_i_r_and: Opcode = Opcode(1286);
-    /// `S2_asr_i_r_nac`, defined at hexagon/instrs.td:240.
+    /// `S2_asr_i_r_nac`, defined at hexagon/instrs.td:243.
     pub const S2_asr_i_r_nac: Opcode = Opcode(1287);
-    /// `S2_asr_i_r_or`, defined at hexagon/instrs.td:240.
+    /// `S2_asr_i_r_or`, defined at hexagon/instrs.td:243.
     pub const S2_asr_i_r_or: Opcode = Opcode(1288);
-    /// `S2_asr_i_r_rnd`, defined at hexagon/instrs.td:82.
+    /// `S2_asr_i_r_rnd`, defined at hexagon/instrs.td:85.
     pub const S2_asr_i_r_rnd: Opcode = Opcode(1289);
-    /// `S2_asr_i_r_rnd_goodsyntax`, defined at hexagon/instrs.td:82.
+    /// `S2_asr_i_r_rnd_goodsyntax`, defined at hexagon/instrs.td:85.
     pub const S2_asr_i_r_rnd_goodsyntax: Opcode = Opcode(1290);
-    /// `S2_asr_i_svw_trun`, defined at hexagon/instrs.td:82.
+    /// `S2_asr_i_svw_trun`, defined at hexagon/instrs.td:85.
     pub const S2_asr_i_svw_trun: Opcode = Opcode(1291);
-    /// `S2_asr_i_vh`, defined at hexagon/instrs.td:82.
+    /// `S2_asr_i_vh`, defined at hexagon/instrs.td:85.
     pub const S2_asr_i_vh: Opcode = Opcode(1292);
-    /// `S2_asr_i_vw`, defined at hexagon/instrs.td:82.
+    /// `S2_asr_i_vw`, defined at hexagon/instrs.td:85.
     pub const S2_asr_i_vw: Opcode = Opcode(1293);
-    /// `S2_asr_r_p`, defined at hexagon/instrs.td:82.
+    /// `S2_asr_r_p`, defined at hexagon/instrs.td:85.
     pub const S2_asr_r_p: Opcode = Opcode(1294);
-    /// `S2_asr_r_p_acc`, defined at hexagon/instrs.td:252.
+    /// `S2_asr_r_p_acc`, defined at hexagon/instrs.td:255.
     pub const S2_asr_r_p_acc: Opcode = Opcode(1295);
-    /// `S2_asr_r_p_and`, defined at hexagon/instrs.td:252.
+    /// `S2_asr_r_p_and`, defined at hexagon/instrs.td:255.
     pub const S2_asr_r_p_and: Opcode = Opcode(1296);
-    /// `S2_asr_r_p_nac`, defined at hexagon/instrs.td:252.
+    /// `S2_asr_r_p_nac`, defined at hexagon/instrs.td:255.
     pub const S2_asr_r_p_nac: Opcode = Opcode(1297);
-    /// `S2_asr_r_p_or`, defined at hexagon/instrs.td:252.
+    /// `S2_asr_r_p_or`, defined at hexagon/instrs.td:255.
     pub const S2_asr_r_p_or: Opcode = Opcode(1298);
-    /// `S2_asr_r_p_xor`, defined at hexagon/instrs.td:252.
+    /// `S2_asr_r_p_xor`, defined at hexagon/instrs.td:255.
     pub const S2_asr_r_p_xor: Opcode = Opcode(1299);
-    /// `S2_asr_r_r`, defined at hexagon/instrs.td:82.
+    /// `S2_asr_r_r`, defined at hexagon/instrs.td:85.
     pub const S2_asr_r_r: Opcode = Opcode(1300);
-    /// `S2_asr_r_r_acc`, defined at hexagon/instrs.td:250.
+    /// `S2_asr_r_r_acc`, defined at hexagon/instrs.td:253.
     pub const S2_asr_r_r_acc: Opcode = Opcode(1301);
-    /// `S2_asr_r_r_and`, defined at hexagon/instrs.td:250.
+    /// `S2_asr_r_r_and`, defined at hexagon/instrs.td:253.
     pub const S2_asr_r_r_and: Opcode = Opcode(1302);
-    /// `S2_asr_r_r_nac`, defined at hexagon/instrs.td:250.
+    /// `S2_asr_r_r_nac`, defined at hexagon/instrs.td:253.
     pub const S2_asr_r_r_nac: Opcode = Opcode(1303);
-    /// `S2_asr_r_r_or`, defined at hexagon/instrs.td:250.
+    /// `S2_asr_r_r_or`, defined at hexagon/instrs.td:253.
     pub const S2_asr_r_r_or: Opcode = Opcode(1304);
-    /// `S2_asr_r_r_sat`, defined at hexagon/instrs.td:82.
+    /// `S2_asr_r_r_sat`, defined at hexagon/instrs.td:85.
     pub const S2_asr_r_r_sat: Opcode = Opcode(1305);
-    /// `S2_asr_r_svw_trun`, defined at hexagon/instrs.td:217.
+    /// `S2_asr_r_svw_trun`, defined at hexagon/instrs.td:220.
     pub const S2_asr_r_svw_trun: Opcode = Opcode(1306);
-    /// `S2_asr_r_vh`, defined at hexagon/instrs.td:82.
+    /// `S2_asr_r_vh`, defined at hexagon/instrs.td:85.
     pub const S2_asr_r_vh: Opcode = Opcode(1307);
-    /// `S2_asr_r_vw`, defined at hexagon/instrs.td:82.
+    /// `S2_asr_r_vw`, defined at hexagon/instrs.td:85.
     pub const S2_asr_r_vw: Opcode = Opcode(1308);
-    /// `S2_brev`, defined at hexagon/instrs.td:82.
+    /// `S2_brev`, defined at hexagon/instrs.td:85.
     pub const S2_brev: Opcode = Opcode(1309);
-    /// `S2_brevp`, defined at hexagon/instrs.td:82.
+    /// `S2_brevp`, defined at hexagon/instrs.td:85.
     pub const S2_brevp: Opcode = Opcode(1310);
-    /// `S2_cl0`, defined at hexagon/instrs.td:82.
+    /// `S2_cl0`, defined at hexagon/instrs.td:85.
     pub const S2_cl0: Opcode = Opcode(1311);
-    /// `S2_cl0p`, defined at hexagon/instrs.td:82.
+    /// `S2_cl0p`, defined at hexagon/instrs.td:85.
     pub const S2_cl0p: Opcode = Opcode(1312);
-    /// `S2_cl1`, defined at hexagon/instrs.td:82.
+    /// `S2_cl1`, defined at hexagon/instrs.td:85.
     pub const S2_cl1: Opcode = Opcode(1313);
-    /// `S2_cl1p`, defined at hexagon/instrs.td:82.
+    /// `S2_cl1p`, defined at hexagon/instrs.td:85.
     pub const S2_cl1p: Opcode = Opcode(1314);
-    /// `S2_clb`, defined at hexagon/instrs.td:82.
+    /// `S2_clb`, defined at hexagon/instrs.td:85.
     pub const S2_clb: Opcode = Opcode(1315);
-    /// `S2_clbnorm`, defined at hexagon/instrs.td:82.
+    /// `S2_clbnorm`, defined at hexagon/instrs.td:85.
     pub const S2_clbnorm: Opcode = Opcode(1316);
-    /// `S2_clbp`, defined at hexagon/instrs.td:82.
+    /// `S2_clbp`, defined at hexagon/instrs.td:85.
     pub const S2_clbp: Opcode = Opcode(1317);
-    /// `S2_clrbit_i`, defined at hexagon/instrs.td:82.
+    /// `S2_clrbit_i`, defined at hexagon/instrs.td:85.
     pub const S2_clrbit_i: Opcode = Opcode(1318);
-    /// `S2_clrbit_r`, defined at hexagon/instrs.td:82.
+    /// `S2_clrbit_r`, defined at hexagon/instrs.td:85.
     pub const S2_clrbit_r: Opcode = Opcode(1319);
-    /// `S2_ct0`, defined at hexagon/instrs.td:82.
+    /// `S2_ct0`, defined at hexagon/instrs.td:85.
     pub const S2_ct0: Opcode = Opcode(1320);
-    /// `S2_ct0p`, defined at hexagon/instrs.td:82.
+    /// `S2_ct0p`, defined at hexagon/instrs.td:85.
     pub const S2_ct0p: Opcode = Opcode(1321);
-    /// `S2_ct1`, defined at hexagon/instrs.td:82.
+    /// `S2_ct1`, defined at hexagon/instrs.td:85.
     pub const S2_ct1: Opcode = Opcode(1322);
-    /// `S2_ct1p`, defined at hexagon/instrs.td:82.
+    /// `S2_ct1p`, defined at hexagon/instrs.td:85.
     pub const S2_ct1p: Opcode = Opcode(1323);
-    /// `S2_deinterleave`, defined at hexagon/instrs.td:82.
+    /// `S2_deinterleave`, defined at hexagon/instrs.td:85.
     pub const S2_deinterleave: Opcode = Opcode(1324);
-    /// `S2_extractu`, defined at hexagon/instrs.td:398.
+    /// `S2_extractu`, defined at hexagon/instrs.td:401.
     pub const S2_extractu: Opcode = Opcode(1325);
-    /// `S2_extractu_rp`, defined at hexagon/instrs.td:402.
+    /// `S2_extractu_rp`, defined at hexagon/instrs.td:405.
     pub const S2_extractu_rp: Opcode = Opcode(1326);
-    /// `S2_extractup`, defined at hexagon/instrs.td:400.
+    /// `S2_extractup`, defined at hexagon/instrs.td:403.
     pub const S2_extractup: Opcode = Opcode(1327);
-    /// `S2_extractup_rp`, defined at hexagon/instrs.td:82.
+    /// `S2_extractup_rp`, defined at hexagon/instrs.td:85.
     pub const S2_extractup_rp: Opcode = Opcode(1328);
-    /// `S2_insert`, defined at hexagon/instrs.td:404.
+    /// `S2_insert`, defined at hexagon/instrs.td:407.
     pub const S2_insert: Opcode = Opcode(1329);
-    /// `S2_insert_rp`, defined at hexagon/instrs.td:405.
+    /// `S2_insert_rp`, defined at hexagon/instrs.td:408.
     pub const S2_insert_rp: Opcode = Opcode(1330);
-    /// `S2_insertp`, defined at hexagon/instrs.td:406.
+    /// `S2_insertp`, defined at hexagon/instrs.td:409.
     pub const S2_insertp: Opcode = Opcode(1331);
-    /// `S2_insertp_rp`, defined at hexagon/instrs.td:407.
+    /// `S2_insertp_rp`, defined at hexagon/instrs.td:410.
     pub const S2_insertp_rp: Opcode = Opcode(1332);
-    /// `S2_interleave`, defined at hexagon/instrs.td:82.
+    /// `S2_interleave`, defined at hexagon/instrs.td:85.
     pub const S2_interleave: Opcode = Opcode(1333);
-    /// `S2_lfsp`, defined at hexagon/instrs.td:82.
+    /// `S2_lfsp`, defined at hexagon/instrs.td:85.
     pub const S2_lfsp: Opcode = Opcode(1334);
-    /// `S2_lsl_r_p`, defined at hexagon/instrs.td:82.
+    /// `S2_lsl_r_p`, defined at hexagon/instrs.td:85.
     pub const S2_lsl_r_p: Opcode = Opcode(1335);
-    /// `S2_lsl_r_p_acc`, defined at hexagon/instrs.td:252.
+    /// `S2_lsl_r_p_acc`, defined at hexagon/instrs.td:255.
     pub const S2_lsl_r_p_acc: Opcode = Opcode(1336);
-    /// `S2_lsl_r_p_and`, defined at hexagon/instrs.td:252.
+    /// `S2_lsl_r_p_and`, defined at hexagon/instrs.td:255.
     pub const S2_lsl_r_p_and: Opcode = Opcode(1337);
-    /// `S2_lsl_r_p_nac`, defined at hexagon/instrs.td:252.
+    /// `S2_lsl_r_p_nac`, defined at hexagon/instrs.td:255.
     pub const S2_lsl_r_p_nac: Opcode = Opcode(1338);
-    /// `S2_lsl_r_p_or`, defined at hexagon/instrs.td:252.
+    /// `S2_lsl_r_p_or`, defined at hexagon/instrs.td:255.
     pub const S2_lsl_r_p_or: Opcode = Opcode(1339);
-    /// `S2_lsl_r_p_xor`, defined at hexagon/instrs.td:252.
+    /// `S2_lsl_r_p_xor`, defined at hexagon/instrs.td:255.
     pub const S2_lsl_r_p_xor: Opcode = Opcode(1340);
-    /// `S2_lsl_r_r`, defined at hexagon/instrs.td:82.
+    /// `S2_lsl_r_r`, defined at hexagon/instrs.td:85.
     pub const S2_lsl_r_r: Opcode = Opcode(1341);
-    /// `S2_lsl_r_r_acc`, defined at hexagon/instrs.td:250.
+    /// `S2_lsl_r_r_acc`, defined at hexagon/instrs.td:253.
     pub const S2_lsl_r_r_acc: Opcode = Opcode(1342);
-    /// `S2_lsl_r_r_and`, defined at hexagon/instrs.td:250.
+    /// `S2_lsl_r_r_and`, defined at hexagon/instrs.td:253.
     pub const S2_lsl_r_r_and: Opcode = Opcode(1343);
-    /// `S2_lsl_r_r_nac`, defined at hexagon/instrs.td:250.
+    /// `S2_lsl_r_r_nac`, defined at hexagon/instrs.td:253.
     pub const S2_lsl_r_r_nac: Opcode = Opcode(1344);
-    /// `S2_lsl_r_r_or`, defined at hexagon/instrs.td:250.
+    /// `S2_lsl_r_r_or`, defined at hexagon/instrs.td:253.
     pub const S2_lsl_r_r_or: Opcode = Opcode(1345);
-    /// `S2_lsl_r_vh`, defined at hexagon/instrs.td:82.
+    /// `S2_lsl_r_vh`, defined at hexagon/instrs.td:85.
     pub const S2_lsl_r_vh: Opcode = Opcode(1346);
-    /// `S2_lsl_r_vw`, defined at hexagon/instrs.td:82.
+    /// `S2_lsl_r_vw`, defined at hexagon/instrs.td:85.
     pub const S2_lsl_r_vw: Opcode = Opcode(1347);
-    /// `S2_lsr_i_p`, defined at hexagon/instrs.td:82.
+    /// `S2_lsr_i_p`, defined at hexagon/instrs.td:85.
     pub const S2_lsr_i_p: Opcode = Opcode(1348);
-    /// `S2_lsr_i_p_acc`, defined at hexagon/instrs.td:241.
+    /// `S2_lsr_i_p_acc`, defined at hexagon/instrs.td:244.
     pub const S2_lsr_i_p_acc: Opcode = Opcode(1349);
-    /// `S2_lsr_i_p_and`, defined at hexagon/instrs.td:241.
+    /// `S2_lsr_i_p_and`, defined at hexagon/instrs.td:244.
     pub const S2_lsr_i_p_and: Opcode = Opcode(1350);
-    /// `S2_lsr_i_p_nac`, defined at hexagon/instrs.td:241.
+    /// `S2_lsr_i_p_nac`, defined at hexagon/instrs.td:244.
     pub const S2_lsr_i_p_nac: Opcode = Opcode(1351);
-    /// `S2_lsr_i_p_or`, defined at hexagon/instrs.td:241.
+    /// `S2_lsr_i_p_or`, defined at hexagon/instrs.td:244.
     pub const S2_lsr_i_p_or: Opcode = Opcode(1352);
-    /// `S2_lsr_i_p_xacc`, defined at hexagon/instrs.td:241.
+    /// `S2_lsr_i_p_xacc`, defined at hexagon/instrs.td:244.
     pub const S2_lsr_i_p_xacc: Opcode = Opcode(1353);
-    /// `S2_lsr_i_r`, defined at hexagon/instrs.td:82.
+    /// `S2_lsr_i_r`, defined at hexagon/instrs.td:85.
     pub const S2_lsr_i_r: Opcode = Opcode(1354);
-    /// `S2_lsr_i_r_acc`, defined at hexagon/instrs.td:240.
+    /// `S2_lsr_i_r_acc`, defined at hexagon/instrs.td:243.
     pub const S2_lsr_i_r_acc: Opcode = Opcode(1355);
-    /// `S2_lsr_i_r_and`, defined at hexagon/instrs.td:240.
+    /// `S2_lsr_i_r_and`, defined at hexagon/instrs.td:243.
     pub const S2_lsr_i_r_and: Opcode = Opcode(1356);
-    /// `S2_lsr_i_r_nac`, defined at hexagon/instrs.td:240.
+    /// `S2_lsr_i_r_nac`, defined at hexagon/instrs.td:243.
     pub const S2_lsr_i_r_nac: Opcode = Opcode(1357);
-    /// `S2_lsr_i_r_or`, defined at hexagon/instrs.td:240.
+    /// `S2_lsr_i_r_or`, defined at hexagon/instrs.td:243.
     pub const S2_lsr_i_r_or: Opcode = Opcode(1358);
-    /// `S2_lsr_i_r_xacc`, defined at hexagon/instrs.td:240.
+    /// `S2_lsr_i_r_xacc`, defined at hexagon/instrs.td:243.
     pub const S2_lsr_i_r_xacc: Opcode = Opcode(1359);
-    /// `S2_lsr_i_vh`, defined at hexagon/instrs.td:82.
+    /// `S2_lsr_i_vh`, defined at hexagon/instrs.td:85.
     pub const S2_lsr_i_vh: Opcode = Opcode(1360);
-    /// `S2_lsr_i_vw`, defined at hexagon/instrs.td:82.
+    /// `S2_lsr_i_vw`, defined at hexagon/instrs.td:85.
     pub const S2_lsr_i_vw: Opcode = Opcode(1361);
-    /// `S2_lsr_r_p`, defined at hexagon/instrs.td:82.
+    /// `S2_lsr_r_p`, defined at hexagon/instrs.td:85.
     pub const S2_lsr_r_p: Opcode = Opcode(1362);
-    /// `S2_lsr_r_p_acc`, defined at hexagon/instrs.td:252.
+    /// `S2_lsr_r_p_acc`, defined at hexagon/instrs.td:255.
     pub const S2_lsr_r_p_acc: Opcode = Opcode(1363);
-    /// `S2_lsr_r_p_and`, defined at hexagon/instrs.td:252.
+    /// `S2_lsr_r_p_and`, defined at hexagon/instrs.td:255.
     pub const S2_lsr_r_p_and: Opcode = Opcode(1364);
-    /// `S2_lsr_r_p_nac`, defined at hexagon/instrs.td:252.
+    /// `S2_lsr_r_p_nac`, defined at hexagon/instrs.td:255.
     pub const S2_lsr_r_p_nac: Opcode = Opcode(1365);
-    /// `S2_lsr_r_p_or`, defined at hexagon/instrs.td:252.
+    /// `S2_lsr_r_p_or`, defined at hexagon/instrs.td:255.
     pub const S2_lsr_r_p_or: Opcode = Opcode(1366);
-    /// `S2_lsr_r_p_xor`, defined at hexagon/instrs.td:252.
+    /// `S2_lsr_r_p_xor`, defined at hexagon/instrs.td:255.
     pub const S2_lsr_r_p_xor: Opcode = Opcode(1367);
-    /// `S2_lsr_r_r`, defined at hexagon/instrs.td:82.
+    /// `S2_lsr_r_r`, defined at hexagon/instrs.td:85.
     pub const S2_lsr_r_r: Opcode = Opcode(1368);
-    /// `S2_lsr_r_r_acc`, defined at hexagon/instrs.td:250.
+    /// `S2_lsr_r_r_acc`, defined at hexagon/instrs.td:253.
     pub const S2_lsr_r_r_acc: Opcode = Opcode(1369);
-    /// `S2_lsr_r_r_and`, defined at hexagon/instrs.td:250.
+    /// `S2_lsr_r_r_and`, defined at hexagon/instrs.td:253.
     pub const S2_lsr_r_r_and: Opcode = Opcode(1370);
-    /// `S2_lsr_r_r_nac`, defined at hexagon/instrs.td:250.
+    /// `S2_lsr_r_r_nac`, defined at hexagon/instrs.td:253.
     pub const S2_lsr_r_r_nac: Opcode = Opcode(1371);
-    /// `S2_lsr_r_r_or`, defined at hexagon/instrs.td:250.
+    /// `S2_lsr_r_r_or`, defined at hexagon/instrs.td:253.
     pub const S2_lsr_r_r_or: Opcode = Opcode(1372);
-    /// `S2_lsr_r_vh`, defined at hexagon/instrs.td:82.
+    /// `S2_lsr_r_vh`, defined at hexagon/instrs.td:85.
     pub const S2_lsr_r_vh: Opcode = Opcode(1373);
-    /// `S2_lsr_r_vw`, defined at hexagon/instrs.td:82.
+    /// `S2_lsr_r_vw`, defined at hexagon/instrs.td:85.
     pub const S2_lsr_r_vw: Opcode = Opcode(1374);
-    /// `S2_mask`, defined at hexagon/instrs.td:418.
+    /// `S2_mask`, defined at hexagon/instrs.td:421.
     pub const S2_mask: Opcode = Opcode(1375);
-    /// `S2_packhl`, defined at hexagon/instrs.td:82.
+    /// `S2_packhl`, defined at hexagon/instrs.td:85.
     pub const S2_packhl: Opcode = Opcode(1376);
-    /// `S2_parityp`, defined at hexagon/instrs.td:221.
+    /// `S2_parityp`, defined at hexagon/instrs.td:224.
     pub const S2_parityp: Opcode = Opcode(1377);
-    /// `S2_pstorerbf_io`, defined at hexagon/instrs.td:716.
+    /// `S2_pstorerbf_io`, defined at hexagon/instrs.td:724.
     pub const S2_pstorerbf_io: Opcode = Opcode(1378);
-    /// `S2_pstorerbf_pi`, defined at hexagon/instrs.td:718.
+    /// `S2_pstorerbf_pi`, defined at hexagon/instrs.td:726.
     pub const S2_pstorerbf_pi: Opcode = Opcode(1379);
-    /// `S2_pstorerbfnew_pi`, defined at hexagon/instrs.td:718.
+    /// `S2_pstorerbfnew_pi`, defined at hexagon/instrs.td:726.
     pub const S2_pstorerbfnew_pi: Opcode = Opcode(1380);
-    /// `S2_pstorerbnewf_io`, defined at hexagon/instrs.td:716.
+    /// `S2_pstorerbnewf_io`, defined at hexagon/instrs.td:724.
     pub const S2_pstorerbnewf_io: Opcode = Opcode(1381);
-    /// `S2_pstorerbnewf_pi`, defined at hexagon/instrs.td:718.
+    /// `S2_pstorerbnewf_pi`, defined at hexagon/instrs.td:726.
     pub const S2_pstorerbnewf_pi: Opcode = Opcode(1382);
-    /// `S2_pstorerbnewfnew_pi`, defined at hexagon/instrs.td:718.
+    /// `S2_pstorerbnewfnew_pi`, defined at hexagon/instrs.td:726.
     pub const S2_pstorerbnewfnew_pi: Opcode = Opcode(1383);
-    /// `S2_pstorerbnewt_io`, defined at hexagon/instrs.td:716.
+    /// `S2_pstorerbnewt_io`, defined at hexagon/instrs.td:724.
     pub const S2_pstorerbnewt_io: Opcode = Opcode(1384);
-    /// `S2_pstorerbnewt_pi`, defined at hexagon/instrs.td:718.
+    /// `S2_pstorerbnewt_pi`, defined at hexagon/instrs.td:726.
     pub const S2_pstorerbnewt_pi: Opcode = Opcode(1385);
-    /// `S2_pstorerbnewtnew_pi`, defined at hexagon/instrs.td:718.
+    /// `S2_pstorerbnewtnew_pi`, defined at hexagon/instrs.td:726.
     pub const S2_pstorerbnewtnew_pi: Opcode = Opcode(1386);
-    /// `S2_pstorerbt_io`, defined at hexagon/instrs.td:716.
+    /// `S2_pstorerbt_io`, defined at hexagon/instrs.td:724.
     pub const S2_pstorerbt_io: Opcode = Opcode(1387);
-    /// `S2_pstorerbt_pi`, defined at hexagon/instrs.td:718.
+    /// `S2_pstorerbt_pi`, defined at hexagon/instrs.td:726.
     pub const S2_pstorerbt_pi: Opcode = Opcode(1388);
-    /// `S2_pstorerbtnew_pi`, defined at hexagon/instrs.td:718.
+    /// `S2_pstorerbtnew_pi`, defined at hexagon/instrs.td:726.
     pub const S2_pstorerbtnew_pi: Opcode = Opcode(1389);
-    /// `S2_pstorerdf_io`, defined at hexagon/instrs.td:716.
+    /// `S2_pstorerdf_io`, defined at hexagon/instrs.td:724.
     pub const S2_pstorerdf_io: Opcode = Opcode(1390);
-    /// `S2_pstorerdf_pi`, defined at hexagon/instrs.td:718.
+    /// `S2_pstorerdf_pi`, defined at hexagon/instrs.td:726.
     pub const S2_pstorerdf_pi: Opcode = Opcode(1391);
-    /// `S2_pstorerdfnew_pi`, defined at hexagon/instrs.td:718.
+    /// `S2_pstorerdfnew_pi`, defined at hexagon/instrs.td:726.
     pub const S2_pstorerdfnew_pi: Opcode = Opcode(1392);
-    /// `S2_pstorerdt_io`, defined at hexagon/instrs.td:716.
+    /// `S2_pstorerdt_io`, defined at hexagon/instrs.td:724.
     pub const S2_pstorerdt_io: Opcode = Opcode(1393);
-    /// `S2_pstorerdt_pi`, defined at hexagon/instrs.td:718.
+    /// `S2_pstorerdt_pi`, defined at hexagon/instrs.td:726.
     pub const S2_pstorerdt_pi: Opcode = Opcode(1394);
-    /// `S2_pstorerdtnew_pi`, defined at hexagon/instrs.td:718.
+    /// `S2_pstorerdtnew_pi`, defined at hexagon/instrs.td:726.
     pub const S2_pstorerdtnew_pi: Opcode = Opcode(1395);
-    /// `S2_pstorerff_io`, defined at hexagon/instrs.td:716.
+    /// `S2_pstorerff_io`, defined at hexagon/instrs.td:724.
     pub const S2_pstorerff_io: Opcode = Opcode(1396);
-    /// `S2_pstorerff_pi`, defined at hexagon/instrs.td:718.
+    /// `S2_pstorerff_pi`, defined at hexagon/instrs.td:726.
     pub const S2_pstorerff_pi: Opcode = Opcode(1397);
-    /// `S2_pstorerffnew_pi`, defined at hexagon/instrs.td:718.
+    /// `S2_pstorerffnew_pi`, defined at hexagon/instrs.td:726.
     pub const S2_pstorerffnew_pi: Opcode = Opcode(1398);
-    /// `S2_pstorerft_io`, defined at hexagon/instrs.td:716.
+    /// `S2_pstorerft_io`, defined at hexagon/instrs.td:724.
     pub const S2_pstorerft_io: Opcode = Opcode(1399);
-    /// `S2_pstorerft_pi`, defined at hexagon/instrs.td:718.
+    /// `S2_pstorerft_pi`, defined at hexagon/instrs.td:726.
     pub const S2_pstorerft_pi: Opcode = Opcode(1400);
-    /// `S2_pstorerftnew_pi`, defined at hexagon/instrs.td:718.
+    /// `S2_pstorerftnew_pi`, defined at hexagon/instrs.td:726.
     pub const S2_pstorerftnew_pi: Opcode = Opcode(1401);
-    /// `S2_pstorerhf_io`, defined at hexagon/instrs.td:716.
+    /// `S2_pstorerhf_io`, defined at hexagon/instrs.td:724.
     pub const S2_pstorerhf_io: Opcode = Opcode(1402);
-    /// `S2_pstorerhf_pi`, defined at hexagon/instrs.td:718.
+    /// `S2_pstorerhf_pi`, defined at hexagon/instrs.td:726.
     pub const S2_pstorerhf_pi: Opcode = Opcode(1403);
-    /// `S2_pstorerhfnew_pi`, defined at hexagon/instrs.td:718.
+    /// `S2_pstorerhfnew_pi`, defined at hexagon/instrs.td:726.
     pub const S2_pstorerhfnew_pi: Opcode = Opcode(1404);
-    /// `S2_pstorerhnewf_io`, defined at hexagon/instrs.td:716.
+    /// `S2_pstorerhnewf_io`, defined at hexagon/instrs.td:724.
     pub const S2_pstorerhnewf_io: Opcode = Opcode(1405);
-    /// `S2_pstorerhnewf_pi`, defined at hexagon/instrs.td:718.
+    /// `S2_pstorerhnewf_pi`, defined at hexagon/instrs.td:726.
     pub const S2_pstorerhnewf_pi: Opcode = Opcode(1406);
-    /// `S2_pstorerhnewfnew_pi`, defined at hexagon/instrs.td:718.
+    /// `S2_pstorerhnewfnew_pi`, defined at hexagon/instrs.td:726.
     pub const S2_pstorerhnewfnew_pi: Opcode = Opcode(1407);
-    /// `S2_pstorerhnewt_io`, defined at hexagon/instrs.td:716.
+    /// `S2_pstorerhnewt_io`, defined at hexagon/instrs.td:724.
     pub const S2_pstorerhnewt_io: Opcode = Opcode(1408);
-    /// `S2_pstorerhnewt_pi`, defined at hexagon/instrs.td:718.
+    /// `S2_pstorerhnewt_pi`, defined at hexagon/instrs.td:726.
     pub const S2_pstorerhnewt_pi: Opcode = Opcode(1409);
-    /// `S2_pstorerhnewtnew_pi`, defined at hexagon/instrs.td:718.
+    /// `S2_pstorerhnewtnew_pi`, defined at hexagon/instrs.td:726.
     pub const S2_pstorerhnewtnew_pi: Opcode = Opcode(1410);
-    /// `S2_pstorerht_io`, defined at hexagon/instrs.td:716.
+    /// `S2_pstorerht_io`, defined at hexagon/instrs.td:724.
     pub const S2_pstorerht_io: Opcode = Opcode(1411);
-    /// `S2_pstorerht_pi`, defined at hexagon/instrs.td:718.
+    /// `S2_pstorerht_pi`, defined at hexagon/instrs.td:726.
     pub const S2_pstorerht_pi: Opcode = Opcode(1412);
-    /// `S2_pstorerhtnew_pi`, defined at hexagon/instrs.td:718.
+    /// `S2_pstorerhtnew_pi`, defined at hexagon/instrs.td:726.
     pub const S2_pstorerhtnew_pi: Opcode = Opcode(1413);
-    /// `S2_pstorerif_io`, defined at hexagon/instrs.td:716.
+    /// `S2_pstorerif_io`, defined at hexagon/instrs.td:724.
     pub const S2_pstorerif_io: Opcode = Opcode(1414);
-    /// `S2_pstorerif_pi`, defined at hexagon/instrs.td:718.
+    /// `S2_pstorerif_pi`, defined at hexagon/instrs.td:726.
     pub const S2_pstorerif_pi: Opcode = Opcode(1415);
-    /// `S2_pstorerifnew_pi`, defined at hexagon/instrs.td:718.
+    /// `S2_pstorerifnew_pi`, defined at hexagon/instrs.td:726.
     pub const S2_pstorerifnew_pi: Opcode = Opcode(1416);
-    /// `S2_pstorerinewf_io`, defined at hexagon/instrs.td:716.
+    /// `S2_pstorerinewf_io`, defined at hexagon/instrs.td:724.
     pub const S2_pstorerinewf_io: Opcode = Opcode(1417);
-    /// `S2_pstorerinewf_pi`, defined at hexagon/instrs.td:718.
+    /// `S2_pstorerinewf_pi`, defined at hexagon/instrs.td:726.
     pub const S2_pstorerinewf_pi: Opcode = Opcode(1418);
-    /// `S2_pstorerinewfnew_pi`, defined at hexagon/instrs.td:718.
+    /// `S2_pstorerinewfnew_pi`, defined at hexagon/instrs.td:726.
     pub const S2_pstorerinewfnew_pi: Opcode = Opcode(1419);
-    /// `S2_pstorerinewt_io`, defined at hexagon/instrs.td:716.
+    /// `S2_pstorerinewt_io`, defined at hexagon/instrs.td:724.
     pub const S2_pstorerinewt_io: Opcode = Opcode(1420);
-    /// `S2_pstorerinewt_pi`, defined at hexagon/instrs.td:718.
+    /// `S2_pstorerinewt_pi`, defined at hexagon/instrs.td:726.
     pub const S2_pstorerinewt_pi: Opcode = Opcode(1421);
-    /// `S2_pstorerinewtnew_pi`, defined at hexagon/instrs.td:718.
+    /// `S2_pstorerinewtnew_pi`, defined at hexagon/instrs.td:726.
     pub const S2_pstorerinewtnew_pi: Opcode = Opcode(1422);
-    /// `S2_pstorerit_io`, defined at hexagon/instrs.td:716.
+    /// `S2_pstorerit_io`, defined at hexagon/instrs.td:724.
     pub const S2_pstorerit_io: Opcode = Opcode(1423);
-    /// `S2_pstorerit_pi`, defined at hexagon/instrs.td:718.
+    /// `S2_pstorerit_pi`, defined at hexagon/instrs.td:726.
     pub const S2_pstorerit_pi: Opcode = Opcode(1424);
-    /// `S2_pstoreritnew_pi`, defined at hexagon/instrs.td:718.
+    /// `S2_pstoreritnew_pi`, defined at hexagon/instrs.td:726.
     pub const S2_pstoreritnew_pi: Opcode = Opcode(1425);
-    /// `S2_setbit_i`, defined at hexagon/instrs.td:82.
+    /// `S2_setbit_i`, defined at hexagon/instrs.td:85.
     pub const S2_setbit_i: Opcode = Opcode(1426);
-    /// `S2_setbit_r`, defined at hexagon/instrs.td:82.
+    /// `S2_setbit_r`, defined at hexagon/instrs.td:85.
     pub const S2_setbit_r: Opcode = Opcode(1427);
-    /// `S2_shuffeb`, defined at hexagon/instrs.td:82.
+    /// `S2_shuffeb`, defined at hexagon/instrs.td:85.
     pub const S2_shuffeb: Opcode = Opcode(1428);
-    /// `S2_shuffeh`, defined at hexagon/instrs.td:82.
+    /// `S2_shuffeh`, defined at hexagon/instrs.td:85.
     pub const S2_shuffeh: Opcode = Opcode(1429);
-    /// `S2_shuffob`, defined at hexagon/instrs.td:82.
+    /// `S2_shuffob`, defined at hexagon/instrs.td:85.
     pub const S2_shuffob: Opcode = Opcode(1430);
-    /// `S2_shuffoh`, defined at hexagon/instrs.td:82.
+    /// `S2_shuffoh`, defined at hexagon/instrs.td:85.
     pub const S2_shuffoh: Opcode = Opcode(1431);
-    /// `S2_storerb_io`, defined at hexagon/instrs.td:695.
+    /// `S2_storerb_io`, defined at hexagon/instrs.td:702.
     pub const S2_storerb_io: Opcode = Opcode(1432);
-    /// `S2_storerb_pbr`, defined at hexagon/instrs.td:705.
+    /// `S2_storerb_pbr`, defined at hexagon/instrs.td:712.
     pub const S2_storerb_pbr: Opcode = Opcode(1433);
-    /// `S2_storerb_pci`, defined at hexagon/instrs.td:707.
+    /// `S2_storerb_pci`, defined at hexagon/instrs.td:714.
     pub const S2_storerb_pci: Opcode = Opcode(1434);
-    /// `S2_storerb_pcr`, defined at hexagon/instrs.td:708.
+    /// `S2_storerb_pcr`, defined at hexagon/instrs.td:715.
     pub const S2_storerb_pcr: Opcode = Opcode(1435);
-    /// `S2_storerb_pi`, defined at hexagon/instrs.td:698.
+    /// `S2_storerb_pi`, defined at hexagon/instrs.td:705.
     pub const S2_storerb_pi: Opcode = Opcode(1436);
-    /// `S2_storerb_pr`, defined at hexagon/instrs.td:704.
+    /// `S2_storerb_pr`, defined at hexagon/instrs.td:711.
     pub const S2_storerb_pr: Opcode = Opcode(1437);
-    /// `S2_storerbgp`, defined at hexagon/instrs.td:700.
+    /// `S2_storerbgp`, defined at hexagon/instrs.td:707.
     pub const S2_storerbgp: Opcode = Opcode(1438);
-    /// `S2_storerbnew_io`, defined at hexagon/instrs.td:695.
+    /// `S2_storerbnew_io`, defined at hexagon/instrs.td:702.
     pub const S2_storerbnew_io: Opcode = Opcode(1439);
-    /// `S2_storerbnew_pbr`, defined at hexagon/instrs.td:705.
+    /// `S2_storerbnew_pbr`, defined at hexagon/instrs.td:712.
     pub const S2_storerbnew_pbr: Opcode = Opcode(1440);
-    /// `S2_storerbnew_pci`, defined at hexagon/instrs.td:707.
+    /// `S2_storerbnew_pci`, defined at hexagon/instrs.td:714.
     pub const S2_storerbnew_pci: Opcode = Opcode(1441);
-    /// `S2_storerbnew_pcr`, defined at hexagon/instrs.td:708.
+    /// `S2_storerbnew_pcr`, defined at hexagon/instrs.td:715.
     pub const S2_storerbnew_pcr: Opcode = Opcode(1442);
-    /// `S2_storerbnew_pi`, defined at hexagon/instrs.td:698.
+    /// `S2_storerbnew_pi`, defined at hexagon/instrs.td:705.
     pub const S2_storerbnew_pi: Opcode = Opcode(1443);
-    /// `S2_storerbnew_pr`, defined at hexagon/instrs.td:704.
+    /// `S2_storerbnew_pr`, defined at hexagon/instrs.td:711.
     pub const S2_storerbnew_pr: Opcode = Opcode(1444);
-    /// `S2_storerbnewgp`, defined at hexagon/instrs.td:700.
+    /// `S2_storerbnewgp`, defined at hexagon/instrs.td:707.
     pub const S2_storerbnewgp: Opcode = Opcode(1445);
-    /// `S2_storerd_io`, defined at hexagon/instrs.td:695.
+    /// `S2_storerd_io`, defined at hexagon/instrs.td:702.
     pub const S2_storerd_io: Opcode = Opcode(1446);
-    /// `S2_storerd_pbr`, defined at hexagon/instrs.td:705.
+    /// `S2_storerd_pbr`, defined at hexagon/instrs.td:712.
     pub const S2_storerd_pbr: Opcode = Opcode(1447);
-    /// `S2_storerd_pci`, defined at hexagon/instrs.td:707.
+    /// `S2_storerd_pci`, defined at hexagon/instrs.td:714.
     pub const S2_storerd_pci: Opcode = Opcode(1448);
-    /// `S2_storerd_pcr`, defined at hexagon/instrs.td:708.
+    /// `S2_storerd_pcr`, defined at hexagon/instrs.td:715.
     pub const S2_storerd_pcr: Opcode = Opcode(1449);
-    /// `S2_storerd_pi`, defined at hexagon/instrs.td:698.
+    /// `S2_storerd_pi`, defined at hexagon/instrs.td:705.
     pub const S2_storerd_pi: Opcode = Opcode(1450);
-    /// `S2_storerd_pr`, defined at hexagon/instrs.td:704.
+    /// `S2_storerd_pr`, defined at hexagon/instrs.td:711.
     pub const S2_storerd_pr: Opcode = Opcode(1451);
-    /// `S2_storerdgp`, defined at hexagon/instrs.td:700.
+    /// `S2_storerdgp`, defined at hexagon/instrs.td:707.
     pub const S2_storerdgp: Opcode = Opcode(1452);
-    /// `S2_storerf_io`, defined at hexagon/instrs.td:695.
+    /// `S2_storerf_io`, defined at hexagon/instrs.td:702.
     pub const S2_storerf_io: Opcode = Opcode(1453);
-    /// `S2_storerf_pbr`, defined at hexagon/instrs.td:705.
+    /// `S2_storerf_pbr`, defined at hexagon/instrs.td:712.
     pub const S2_storerf_pbr: Opcode = Opcode(1454);
-    /// `S2_storerf_pci`, defined at hexagon/instrs.td:707.
+    /// `S2_storerf_pci`, defined at hexagon/instrs.td:714.
     pub const S2_storerf_pci: Opcode = Opcode(1455);
-    /// `S2_storerf_pcr`, defined at hexagon/instrs.td:708.
+    /// `S2_storerf_pcr`, defined at hexagon/instrs.td:715.
     pub const S2_storerf_pcr: Opcode = Opcode(1456);
-    /// `S2_storerf_pi`, defined at hexagon/instrs.td:698.
+    /// `S2_storerf_pi`, defined at hexagon/instrs.td:705.
     pub const S2_storerf_pi: Opcode = Opcode(1457);
-    /// `S2_storerf_pr`, defined at hexagon/instrs.td:704.
+    /// `S2_storerf_pr`, defined at hexagon/instrs.td:711.
     pub const S2_storerf_pr: Opcode = Opcode(1458);
-    /// `S2_storerfgp`, defined at hexagon/instrs.td:700.
+    /// `S2_storerfgp`, defined at hexagon/instrs.td:707.
     pub const S2_storerfgp: Opcode = Opcode(1459);
-    /// `S2_storerh_io`, defined at hexagon/instrs.td:695.
+    /// `S2_storerh_io`, defined at hexagon/instrs.td:702.
     pub const S2_storerh_io: Opcode = Opcode(1460);
-    /// `S2_storerh_pbr`, defined at hexagon/instrs.td:705.
+    /// `S2_storerh_pbr`, defined at hexagon/instrs.td:712.
     pub const S2_storerh_pbr: Opcode = Opcode(1461);
-    /// `S2_storerh_pci`, defined at hexagon/instrs.td:707.
+    /// `S2_storerh_pci`, defined at hexagon/instrs.td:714.
     pub const S2_storerh_pci: Opcode = Opcode(1462);
-    /// `S2_storerh_pcr`, defined at hexagon/instrs.td:708.
+    /// `S2_storerh_pcr`, defined at hexagon/instrs.td:715.
     pub const S2_storerh_pcr: Opcode = Opcode(1463);
-    /// `S2_storerh_pi`, defined at hexagon/instrs.td:698.
+    /// `S2_storerh_pi`, defined at hexagon/instrs.td:705.
     pub const S2_storerh_pi: Opcode = Opcode(1464);
-    /// `S2_storerh_pr`, defined at hexagon/instrs.td:704.
+    /// `S2_storerh_pr`, defined at hexagon/instrs.td:711.
     pub const S2_storerh_pr: Opcode = Opcode(1465);
-    /// `S2_storerhgp`, defined at hexagon/instrs.td:700.
+    /// `S2_storerhgp`, defined at hexagon/instrs.td:707.
     pub const S2_storerhgp: Opcode = Opcode(1466);
-    /// `S2_storerhnew_io`, defined at hexagon/instrs.td:695.
+    /// `S2_storerhnew_io`, defined at hexagon/instrs.td:702.
     pub const S2_storerhnew_io: Opcode = Opcode(1467);
-    /// `S2_storerhnew_pbr`, defined at hexagon/instrs.td:705.
+    /// `S2_storerhnew_pbr`, defined at hexagon/instrs.td:712.
     pub const S2_storerhnew_pbr: Opcode = Opcode(1468);
-    /// `S2_storerhnew_pci`, defined at hexagon/instrs.td:707.
+    /// `S2_storerhnew_pci`, defined at hexagon/instrs.td:714.
     pub const S2_storerhnew_pci: Opcode = Opcode(1469);
-    /// `S2_storerhnew_pcr`, defined at hexagon/instrs.td:708.
+    /// `S2_storerhnew_pcr`, defined at hexagon/instrs.td:715.
     pub const S2_storerhnew_pcr: Opcode = Opcode(1470);
-    /// `S2_storerhnew_pi`, defined at hexagon/instrs.td:698.
+    /// `S2_storerhnew_pi`, defined at hexagon/instrs.td:705.
     pub const S2_storerhnew_pi: Opcode = Opcode(1471);
-    /// `S2_storerhnew_pr`, defined at hexagon/instrs.td:704.
+    /// `S2_storerhnew_pr`, defined at hexagon/instrs.td:711.
     pub const S2_storerhnew_pr: Opcode = Opcode(1472);
-    /// `S2_storerhnewgp`, defined at hexagon/instrs.td:700.
+    /// `S2_storerhnewgp`, defined at hexagon/instrs.td:707.
     pub const S2_storerhnewgp: Opcode = Opcode(1473);
-    /// `S2_storeri_io`, defined at hexagon/instrs.td:695.
+    /// `S2_storeri_io`, defined at hexagon/instrs.td:702.
     pub const S2_storeri_io: Opcode = Opcode(1474);
-    /// `S2_storeri_pbr`, defined at hexagon/instrs.td:705.
+    /// `S2_storeri_pbr`, defined at hexagon/instrs.td:712.
     pub const S2_storeri_pbr: Opcode = Opcode(1475);
-    /// `S2_storeri_pci`, defined at hexagon/instrs.td:707.
+    /// `S2_storeri_pci`, defined at hexagon/instrs.td:714.
     pub const S2_storeri_pci: Opcode = Opcode(1476);
-    /// `S2_storeri_pcr`, defined at hexagon/instrs.td:708.
+    /// `S2_storeri_pcr`, defined at hexagon/instrs.td:715.
     pub const S2_storeri_pcr: Opcode = Opcode(1477);
-    /// `S2_storeri_pi`, defined at hexagon/instrs.td:698.
+    /// `S2_storeri_pi`, defined at hexagon/instrs.td:705.
     pub const S2_storeri_pi: Opcode = Opcode(1478);
-    /// `S2_storeri_pr`, defined at hexagon/instrs.td:704.
+    /// `S2_storeri_pr`, defined at hexagon/instrs.td:711.
     pub const S2_storeri_pr: Opcode = Opcode(1479);
-    /// `S2_storerigp`, defined at hexagon/instrs.td:700.
+    /// `S2_storerigp`, defined at hexagon/instrs.td:707.
     pub const S2_storerigp: Opcode = Opcode(1480);
-    /// `S2_storerinew_io`, defined at hexagon/instrs.td:695.
+    /// `S2_storerinew_io`, defined at hexagon/instrs.td:702.
     pub const S2_storerinew_io: Opcode = Opcode(1481);
-    /// `S2_storerinew_pbr`, defined at hexagon/instrs.td:705.
+    /// `S2_storerinew_pbr`, defined at hexagon/instrs.td:712.
     pub const S2_storerinew_pbr: Opcode = Opcode(1482);
-    /// `S2_storerinew_pci`, defined at hexagon/instrs.td:707.
+    /// `S2_storerinew_pci`, defined at hexagon/instrs.td:714.
     pub const S2_storerinew_pci: Opcode = Opcode(1483);
-    /// `S2_storerinew_pcr`, defined at hexagon/instrs.td:708.
+    /// `S2_storerinew_pcr`, defined at hexagon/instrs.td:715.
     pub const S2_storerinew_pcr: Opcode = Opcode(1484);
-    /// `S2_storerinew_pi`, defined at hexagon/instrs.td:698.
+    /// `S2_storerinew_pi`, defined at hexagon/instrs.td:705.
     pub const S2_storerinew_pi: Opcode = Opcode(1485);
-    /// `S2_storerinew_pr`, defined at hexagon/instrs.td:704.
+    /// `S2_storerinew_pr`, defined at hexagon/instrs.td:711.
     pub const S2_storerinew_pr: Opcode = Opcode(1486);
-    /// `S2_storerinewgp`, defined at hexagon/instrs.td:700.
+    /// `S2_storerinewgp`, defined at hexagon/instrs.td:707.
     pub const S2_storerinewgp: Opcode = Opcode(1487);
-    /// `S2_storew_locked`, defined at hexagon/instrs.td:745.
+    /// `S2_storew_locked`, defined at hexagon/instrs.td:754.
     pub const S2_storew_locked: Opcode = Opcode(1488);
-    /// `S2_storew_rl_at_vi`, defined at hexagon/instrs.td:740.
+    /// `S2_storew_rl_at_vi`, defined at hexagon/instrs.td:749.
     pub const S2_storew_rl_at_vi: Opcode = Opcode(1489);
-    /// `S2_storew_rl_st_vi`, defined at hexagon/instrs.td:740.
+    /// `S2_storew_rl_st_vi`, defined at hexagon/instrs.td:749.
     pub const S2_storew_rl_st_vi: Opcode = Opcode(1490);
-    /// `S2_svsathb`, defined at hexagon/instrs.td:82.
+    /// `S2_svsathb`, defined at hexagon/instrs.td:85.
     pub const S2_svsathb: Opcode = Opcode(1491);
-    /// `S2_svsathub`, defined at hexagon/instrs.td:82.
+    /// `S2_svsathub`, defined at hexagon/instrs.td:85.
     pub const S2_svsathub: Opcode = Opcode(1492);
-    /// `S2_tableidxb`, defined at hexagon/instrs.td:409.
+    /// `S2_tableidxb`, defined at hexagon/instrs.td:412.
     pub const S2_tableidxb: Opcode = Opcode(1493);
-    /// `S2_tableidxb_goodsyntax`, defined at hexagon/instrs.td:411.
+    /// `S2_tableidxb_goodsyntax`, defined at hexagon/instrs.td:414.
     pub const S2_tableidxb_goodsyntax: Opcode = Opcode(1494);
-    /// `S2_tableidxd`, defined at hexagon/instrs.td:409.
+    /// `S2_tableidxd`, defined at hexagon/instrs.td:412.
     pub const S2_tableidxd: Opcode = Opcode(1495);
-    /// `S2_tableidxd_goodsyntax`, defined at hexagon/instrs.td:411.
+    /// `S2_tableidxd_goodsyntax`, defined at hexagon/instrs.td:414.
     pub const S2_tableidxd_goodsyntax: Opcode = Opcode(1496);
-    /// `S2_tableidxh`, defined at hexagon/instrs.td:409.
+    /// `S2_tableidxh`, defined at hexagon/instrs.td:412.
     pub const S2_tableidxh: Opcode = Opcode(1497);
-    /// `S2_tableidxh_goodsyntax`, defined at hexagon/instrs.td:411.
+    /// `S2_tableidxh_goodsyntax`, defined at hexagon/instrs.td:414.
     pub const S2_tableidxh_goodsyntax: Opcode = Opcode(1498);
-    /// `S2_tableidxw`, defined at hexagon/instrs.td:409.
+    /// `S2_tableidxw`, defined at hexagon/instrs.td:412.
     pub const S2_tableidxw: Opcode = Opcode(1499);
-    /// `S2_tableidxw_goodsyntax`, defined at hexagon/instrs.td:411.
+    /// `S2_tableidxw_goodsyntax`, defined at hexagon/instrs.td:414.
     pub const S2_tableidxw_goodsyntax: Opcode = Opcode(1500);
-    /// `S2_togglebit_i`, defined at hexagon/instrs.td:82.
+    /// `S2_togglebit_i`, defined at hexagon/instrs.td:85.
     pub const S2_togglebit_i: Opcode = Opcode(1501);
-    /// `S2_togglebit_r`, defined at hexagon/instrs.td:82.
+    /// `S2_togglebit_r`, defined at hexagon/instrs.td:85.
     pub const S2_togglebit_r: Opcode = Opcode(1502);
-    /// `S2_tstbit_i`, defined at hexagon/instrs.td:82.
+    /// `S2_tstbit_i`, defined at hexagon/instrs.td:85.
     pub const S2_tstbit_i: Opcode = Opcode(1503);
-    /// `S2_tstbit_r`, defined at hexagon/instrs.td:82.
+    /// `S2_tstbit_r`, defined at hexagon/instrs.td:85.
     pub const S2_tstbit_r: Opcode = Opcode(1504);
-    /// `S2_valignib`, defined at hexagon/instrs.td:419.
+    /// `S2_valignib`, defined at hexagon/instrs.td:422.
     pub const S2_valignib: Opcode = Opcode(1505);
-    /// `S2_valignrb`, defined at hexagon/instrs.td:421.
+    /// `S2_valignrb`, defined at hexagon/instrs.td:424.
     pub const S2_valignrb: Opcode = Opcode(1506);
-    /// `S2_vcnegh`, defined at hexagon/instrs.td:82.
+    /// `S2_vcnegh`, defined at hexagon/instrs.td:85.
     pub const S2_vcnegh: Opcode = Opcode(1507);
-    /// `S2_vcrotate`, defined at hexagon/instrs.td:82.
+    /// `S2_vcrotate`, defined at hexagon/instrs.td:85.
     pub const S2_vcrotate: Opcode = Opcode(1508);
-    /// `S2_vrcnegh`, defined at hexagon/instrs.td:291.
+    /// `S2_vrcnegh`, defined at hexagon/instrs.td:294.
     pub const S2_vrcnegh: Opcode = Opcode(1509);
-    /// `S2_vrndpackwh`, defined at hexagon/instrs.td:82.
+    /// `S2_vrndpackwh`, defined at hexagon/instrs.td:85.
     pub const S2_vrndpackwh: Opcode = Opcode(1510);
-    /// `S2_vrndpackwhs`, defined at hexagon/instrs.td:82.
+    /// `S2_vrndpackwhs`, defined at hexagon/instrs.td:85.
     pub const S2_vrndpackwhs: Opcode = Opcode(1511);
-    /// `S2_vsathb`, defined at hexagon/instrs.td:82.
+    /// `S2_vsathb`, defined at hexagon/instrs.td:85.
     pub const S2_vsathb: Opcode = Opcode(1512);
-    /// `S2_vsathb_nopack`, defined at hexagon/instrs.td:82.
+    /// `S2_vsathb_nopack`, defined at hexagon/instrs.td:85.
     pub const S2_vsathb_nopack: Opcode = Opcode(1513);
-    /// `S2_vsathub`, defined at hexagon/instrs.td:82.
+    /// `S2_vsathub`, defined at hexagon/instrs.td:85.
     pub const S2_vsathub: Opcode = Opcode(1514);
-    /// `S2_vsathub_nopack`, defined at hexagon/instrs.td:82.
+    /// `S2_vsathub_nopack`, defined at hexagon/instrs.td:85.
     pub const S2_vsathub_nopack: Opcode = Opcode(1515);
-    /// `S2_vsatwh`, defined at hexagon/instrs.td:82.
+    /// `S2_vsatwh`, defined at hexagon/instrs.td:85.
     pub const S2_vsatwh: Opcode = Opcode(1516);
-    /// `S2_vsatwh_nopack`, defined at hexagon/instrs.td:82.
+    /// `S2_vsatwh_nopack`, defined at hexagon/instrs.td:85.
     pub const S2_vsatwh_nopack: Opcode = Opcode(1517);
-    /// `S2_vsatwuh`, defined at hexagon/instrs.td:82.
+    /// `S2_vsatwuh`, defined at hexagon/instrs.td:85.
     pub const S2_vsatwuh: Opcode = Opcode(1518);
-    /// `S2_vsatwuh_nopack`, defined at hexagon/instrs.td:82.
+    /// `S2_vsatwuh_nopack`, defined at hexagon/instrs.td:85.
     pub const S2_vsatwuh_nopack: Opcode = Opcode(1519);
-    /// `S2_vsplatrb`, defined at hexagon/instrs.td:183.
+    /// `S2_vsplatrb`, defined at hexagon/instrs.td:186.
     pub const S2_vsplatrb: Opcode = Opcode(1520);
-    /// `S2_vsplatrh`, defined at hexagon/instrs.td:82.
+    /// `S2_vsplatrh`, defined at hexagon/instrs.td:85.
     pub const S2_vsplatrh: Opcode = Opcode(1521);
-    /// `S2_vspliceib`, defined at hexagon/instrs.td:420.
+    /// `S2_vspliceib`, defined at hexagon/instrs.td:423.
     pub const S2_vspliceib: Opcode = Opcode(1522);
-    /// `S2_vsplicerb`, defined at hexagon/instrs.td:422.
+    /// `S2_vsplicerb`, defined at hexagon/instrs.td:425.
     pub const S2_vsplicerb: Opcode = Opcode(1523);
-    /// `S2_vsxtbh`, defined at hexagon/instrs.td:82.
+    /// `S2_vsxtbh`, defined at hexagon/instrs.td:85.
     pub const S2_vsxtbh: Opcode = Opcode(1524);
-    /// `S2_vsxthw`, defined at hexagon/instrs.td:82.
+    /// `S2_vsxthw`, defined at hexagon/instrs.td:85.
     pub const S2_vsxthw: Opcode = Opcode(1525);
-    /// `S2_vtrunehb`, defined at hexagon/instrs.td:82.
+    /// `S2_vtrunehb`, defined at hexagon/instrs.td:85.
     pub const S2_vtrunehb: Opcode = Opcode(1526);
-    /// `S2_vtrunewh`, defined at hexagon/instrs.td:82.
+    /// `S2_vtrunewh`, defined at hexagon/instrs.td:85.
     pub const S2_vtrunewh: Opcode = Opcode(1527);
-    /// `S2_vtrunohb`, defined at hexagon/instrs.td:82.
+    /// `S2_vtrunohb`, defined at hexagon/instrs.td:85.
     pub const S2_vtrunohb: Opcode = Opcode(1528);
-    /// `S2_vtrunowh`, defined at hexagon/instrs.td:82.
+    /// `S2_vtrunowh`, defined at hexagon/instrs.td:85.
     pub const S2_vtrunowh: Opcode = Opcode(1529);
-    /// `S2_vzxtbh`, defined at hexagon/instrs.td:82.
+    /// `S2_vzxtbh`, defined at hexagon/instrs.td:85.
     pub const S2_vzxtbh: Opcode = Opcode(1530);
-    /// `S2_vzxthw`, defined at hexagon/instrs.td:82.
+    /// `S2_vzxthw`, defined at hexagon/instrs.td:85.
     pub const S2_vzxthw: Opcode = Opcode(1531);
-    /// `S4_addaddi`, defined at hexagon/instrs.td:377.
+    /// `S4_addaddi`, defined at hexagon/instrs.td:380.
     pub const S4_addaddi: Opcode = Opcode(1532);
-    /// `S4_addi_asl_ri`, defined at hexagon/instrs.td:383.
+    /// `S4_addi_asl_ri`, defined at hexagon/instrs.td:386.
     pub const S4_addi_asl_ri: Opcode = Opcode(1533);
-    /// `S4_addi_lsr_ri`, defined at hexagon/instrs.td:383.
+    /// `S4_addi_lsr_ri`, defined at hexagon/instrs.td:386.
     pub const S4_addi_lsr_ri: Opcode = Opcode(1534);
-    /// `S4_andi_asl_ri`, defined at hexagon/instrs.td:383.
+    /// `S4_andi_asl_ri`, defined at hexagon/instrs.td:386.
     pub const S4_andi_asl_ri: Opcode = Opcode(1535);
-    /// `S4_andi_lsr_ri`, defined at hexagon/instrs.td:383.
+    /// `S4_andi_lsr_ri`, defined at hexagon/instrs.td:386.
     pub const S4_andi_lsr_ri: Opcode = Opcode(1536);
-    /// `S4_clbaddi`, defined at hexagon/instrs.td:82.
+    /// `S4_clbaddi`, defined at hexagon/instrs.td:85.
     pub const S4_clbaddi: Opcode = Opcode(1537);
-    /// `S4_clbpaddi`, defined at hexagon/instrs.td:82.
+    /// `S4_clbpaddi`, defined at hexagon/instrs.td:85.
     pub const S4_clbpaddi: Opcode = Opcode(1538);
-    /// `S4_clbpnorm`, defined at hexagon/instrs.td:82.
+    /// `S4_clbpnorm`, defined at hexagon/instrs.td:85.
     pub const S4_clbpnorm: Opcode = Opcode(1539);
-    /// `S4_extract`, defined at hexagon/instrs.td:398.
+    /// `S4_extract`, defined at hexagon/instrs.td:401.
     pub const S4_extract: Opcode = Opcode(1540);
-    /// `S4_extract_rp`, defined at hexagon/instrs.td:402.
+    /// `S4_extract_rp`, defined at hexagon/instrs.td:405.
     pub const S4_extract_rp: Opcode = Opcode(1541);
-    /// `S4_extractp`, defined at hexagon/instrs.td:400.
+    /// `S4_extractp`, defined at hexagon/instrs.td:403.
     pub const S4_extractp: Opcode = Opcode(1542);
-    /// `S4_extractp_rp`, defined at hexagon/instrs.td:82.
+    /// `S4_extractp_rp`, defined at hexagon/instrs.td:85.
     pub const S4_extractp_rp: Opcode = Opcode(1543);
-    /// `S4_lsli`, defined at hexagon/instrs.td:373.
+    /// `S4_lsli`, defined at hexagon/instrs.td:376.
     pub const S4_lsli: Opcode = Opcode(1544);
-    /// `S4_ntstbit_i`, defined at hexagon/instrs.td:82.
+    /// `S4_ntstbit_i`, defined at hexagon/instrs.td:85.
     pub const S4_ntstbit_i: Opcode = Opcode(1545);
-    /// `S4_ntstbit_r`, defined at hexagon/instrs.td:82.
+    /// `S4_ntstbit_r`, defined at hexagon/instrs.td:85.
     pub const S4_ntstbit_r: Opcode = Opcode(1546);
-    /// `S4_or_andi`, defined at hexagon/instrs.td:386.
+    /// `S4_or_andi`, defined at hexagon/instrs.td:389.
     pub const S4_or_andi: Opcode = Opcode(1547);
-    /// `S4_or_andix`, defined at hexagon/instrs.td:385.
+    /// `S4_or_andix`, defined at hexagon/instrs.td:388.
     pub const S4_or_andix: Opcode = Opcode(1548);
-    /// `S4_or_ori`, defined at hexagon/instrs.td:387.
+    /// `S4_or_ori`, defined at hexagon/instrs.td:390.
     pub const S4_or_ori: Opcode = Opcode(1549);
-    /// `S4_ori_asl_ri`, defined at hexagon/instrs.td:383.
+    /// `S4_ori_asl_ri`, defined at hexagon/instrs.td:386.
     pub const S4_ori_asl_ri: Opcode = Opcode(1550);
-    /// `S4_ori_lsr_ri`, defined at hexagon/instrs.td:383.
+    /// `S4_ori_lsr_ri`, defined at hexagon/instrs.td:386.
     pub const S4_ori_lsr_ri: Opcode = Opcode(1551);
-    /// `S4_parity`, defined at hexagon/instrs.td:82.
+    /// `S4_parity`, defined at hexagon/instrs.td:85.
     pub const S4_parity: Opcode = Opcode(1552);
-    /// `S4_pstorerbf_abs`, defined at hexagon/instrs.td:720.
+    /// `S4_pstorerbf_abs`, defined at hexagon/instrs.td:728.
     pub const S4_pstorerbf_abs: Opcode = Opcode(1553);
-    /// `S4_pstorerbf_rr`, defined at hexagon/instrs.td:719.
+    /// `S4_pstorerbf_rr`, defined at hexagon/instrs.td:727.
     pub const S4_pstorerbf_rr: Opcode = Opcode(1554);
-    /// `S4_pstorerbfnew_abs`, defined at hexagon/instrs.td:720.
+    /// `S4_pstorerbfnew_abs`, defined at hexagon/instrs.td:728.
     pub const S4_pstorerbfnew_abs: Opcode = Opcode(1555);
-    /// `S4_pstorerbfnew_io`, defined at hexagon/instrs.td:716.
+    /// `S4_pstorerbfnew_io`, defined at hexagon/instrs.td:724.
     pub const S4_pstorerbfnew_io: Opcode = Opcode(1556);
-    /// `S4_pstorerbfnew_rr`, defined at hexagon/instrs.td:719.
+    /// `S4_pstorerbfnew_rr`, defined at hexagon/instrs.td:727.
     pub const S4_pstorerbfnew_rr: Opcode = Opcode(1557);
-    /// `S4_pstorerbnewf_abs`, defined at hexagon/instrs.td:720.
+    /// `S4_pstorerbnewf_abs`, defined at hexagon/instrs.td:728.
     pub const S4_pstorerbnewf_abs: Opcode = Opcode(1558);
-    /// `S4_pstorerbnewf_rr`, defined at hexagon/instrs.td:719.
+    /// `S4_pstorerbnewf_rr`, defined at hexagon/instrs.td:727.
     pub const S4_pstorerbnewf_rr: Opcode = Opcode(1559);
-    /// `S4_pstorerbnewfnew_abs`, defined at hexagon/instrs.td:720.
+    /// `S4_pstorerbnewfnew_abs`, defined at hexagon/instrs.td:728.
     pub const S4_pstorerbnewfnew_abs: Opcode = Opcode(1560);
-    /// `S4_pstorerbnewfnew_io`, defined at hexagon/instrs.td:716.
+    /// `S4_pstorerbnewfnew_io`, defined at hexagon/instrs.td:724.
     pub const S4_pstorerbnewfnew_io: Opcode = Opcode(1561);
-    /// `S4_pstorerbnewfnew_rr`, defined at hexagon/instrs.td:719.
+    /// `S4_pstorerbnewfnew_rr`, defined at hexagon/instrs.td:727.
     pub const S4_pstorerbnewfnew_rr: Opcode = Opcode(1562);
-    /// `S4_pstorerbnewt_abs`, defined at hexagon/instrs.td:720.
+    /// `S4_pstorerbnewt_abs`, defined at hexagon/instrs.td:728.
     pub const S4_pstorerbnewt_abs: Opcode = Opcode(1563);
-    /// `S4_pstorerbnewt_rr`, defined at hexagon/instrs.td:719.
+    /// `S4_pstorerbnewt_rr`, defined at hexagon/instrs.td:727.
     pub const S4_pstorerbnewt_rr: Opcode = Opcode(1564);
-    /// `S4_pstorerbnewtnew_abs`, defined at hexagon/instrs.td:720.
+    /// `S4_pstorerbnewtnew_abs`, defined at hexagon/instrs.td:728.
     pub const S4_pstorerbnewtnew_abs: Opcode = Opcode(1565);
-    /// `S4_pstorerbnewtnew_io`, defined at hexagon/instrs.td:716.
+    /// `S4_pstorerbnewtnew_io`, defined at hexagon/instrs.td:724.
     pub const S4_pstorerbnewtnew_io: Opcode = Opcode(1566);
-    /// `S4_pstorerbnewtnew_rr`, defined at hexagon/instrs.td:719.
+    /// `S4_pstorerbnewtnew_rr`, defined at hexagon/instrs.td:727.
     pub const S4_pstorerbnewtnew_rr: Opcode = Opcode(1567);
-    /// `S4_pstorerbt_abs`, defined at hexagon/instrs.td:720.
+    /// `S4_pstorerbt_abs`, defined at hexagon/instrs.td:728.
     pub const S4_pstorerbt_abs: Opcode = Opcode(1568);
-    /// `S4_pstorerbt_rr`, defined at hexagon/instrs.td:719.
+    /// `S4_pstorerbt_rr`, defined at hexagon/instrs.td:727.
     pub const S4_pstorerbt_rr: Opcode = Opcode(1569);
-    /// `S4_pstorerbtnew_abs`, defined at hexagon/instrs.td:720.
+    /// `S4_pstorerbtnew_abs`, defined at hexagon/instrs.td:728.
     pub const S4_pstorerbtnew_abs: Opcode = Opcode(1570);
-    /// `S4_pstorerbtnew_io`, defined at hexagon/instrs.td:716.
+    /// `S4_pstorerbtnew_io`, defined at hexagon/instrs.td:724.
     pub const S4_pstorerbtnew_io: Opcode = Opcode(1571);
-    /// `S4_pstorerbtnew_rr`, defined at hexagon/instrs.td:719.
+    /// `S4_pstorerbtnew_rr`, defined at hexagon/instrs.td:727.
     pub const S4_pstorerbtnew_rr: Opcode = Opcode(1572);
-    /// `S4_pstorerdf_abs`, defined at hexagon/instrs.td:720.
+    /// `S4_pstorerdf_abs`, defined at hexagon/instrs.td:728.
     pub const S4_pstorerdf_abs: Opcode = Opcode(1573);
-    /// `S4_pstorerdf_rr`, defined at hexagon/instrs.td:719.
+    /// `S4_pstorerdf_rr`, defined at hexagon/instrs.td:727.
     pub const S4_pstorerdf_rr: Opcode = Opcode(1574);
-    /// `S4_pstorerdfnew_abs`, defined at hexagon/instrs.td:720.
+    /// `S4_pstorerdfnew_abs`, defined at hexagon/instrs.td:728.
     pub const S4_pstorerdfnew_abs: Opcode = Opcode(1575);
-    /// `S4_pstorerdfnew_io`, defined at hexagon/instrs.td:716.
+    /// `S4_pstorerdfnew_io`, defined at hexagon/instrs.td:724.
     pub const S4_pstorerdfnew_io: Opcode = Opcode(1576);
-    /// `S4_pstorerdfnew_rr`, defined at hexagon/instrs.td:719.
+    /// `S4_pstorerdfnew_rr`, defined at hexagon/instrs.td:727.
     pub const S4_pstorerdfnew_rr: Opcode = Opcode(1577);
-    /// `S4_pstorerdt_abs`, defined at hexagon/instrs.td:720.
+    /// `S4_pstorerdt_abs`, defined at hexagon/instrs.td:728.
     pub const S4_pstorerdt_abs: Opcode = Opcode(1578);
-    /// `S4_pstorerdt_rr`, defined at hexagon/instrs.td:719.
+    /// `S4_pstorerdt_rr`, defined at hexagon/instrs.td:727.
     pub const S4_pstorerdt_rr: Opcode = Opcode(1579);
-    /// `S4_pstorerdtnew_abs`, defined at hexagon/instrs.td:720.
+    /// `S4_pstorerdtnew_abs`, defined at hexagon/instrs.td:728.
     pub const S4_pstorerdtnew_abs: Opcode = Opcode(1580);
-    /// `S4_pstorerdtnew_io`, defined at hexagon/instrs.td:716.
+    /// `S4_pstorerdtnew_io`, defined at hexagon/instrs.td:724.
     pub const S4_pstorerdtnew_io: Opcode = Opcode(1581);
-    /// `S4_pstorerdtnew_rr`, defined at hexagon/instrs.td:719.
+    /// `S4_pstorerdtnew_rr`, defined at hexagon/instrs.td:727.
     pub const S4_pstorerdtnew_rr: Opcode = Opcode(1582);
-    /// `S4_pstorerff_abs`, defined at hexagon/instrs.td:720.
+    /// `S4_pstorerff_abs`, defined at hexagon/instrs.td:728.
     pub const S4_pstorerff_abs: Opcode = Opcode(1583);
-    /// `S4_pstorerff_rr`, defined at hexagon/instrs.td:719.
+    /// `S4_pstorerff_rr`, defined at hexagon/instrs.td:727.
     pub const S4_pstorerff_rr: Opcode = Opcode(1584);
-    /// `S4_pstorerffnew_abs`, defined at hexagon/instrs.td:720.
+    /// `S4_pstorerffnew_abs`, defined at hexagon/instrs.td:728.
     pub const S4_pstorerffnew_abs: Opcode = Opcode(1585);
-    /// `S4_pstorerffnew_io`, defined at hexagon/instrs.td:716.
+    /// `S4_pstorerffnew_io`, defined at hexagon/instrs.td:724.
     pub const S4_pstorerffnew_io: Opcode = Opcode(1586);
-    /// `S4_pstorerffnew_rr`, defined at hexagon/instrs.td:719.
+    /// `S4_pstorerffnew_rr`, defined at hexagon/instrs.td:727.
     pub const S4_pstorerffnew_rr: Opcode = Opcode(1587);
-    /// `S4_pstorerft_abs`, defined at hexagon/instrs.td:720.
+    /// `S4_pstorerft_abs`, defined at hexagon/instrs.td:728.
     pub const S4_pstorerft_abs: Opcode = Opcode(1588);
-    /// `S4_pstorerft_rr`, defined at hexagon/instrs.td:719.
+    /// `S4_pstorerft_rr`, defined at hexagon/instrs.td:727.
     pub const S4_pstorerft_rr: Opcode = Opcode(1589);
-    /// `S4_pstorerftnew_abs`, defined at hexagon/instrs.td:720.
+    /// `S4_pstorerftnew_abs`, defined at hexagon/instrs.td:728.
     pub const S4_pstorerftnew_abs: Opcode = Opcode(1590);
-    /// `S4_pstorerftnew_io`, defined at hexagon/instrs.td:716.
+    /// `S4_pstorerftnew_io`, defined at hexagon/instrs.td:724.
     pub const S4_pstorerftnew_io: Opcode = Opcode(1591);
-    /// `S4_pstorerftnew_rr`, defined at hexagon/instrs.td:719.
+    /// `S4_pstorerftnew_rr`, defined at hexagon/instrs.td:727.
     pub const S4_pstorerftnew_rr: Opcode = Opcode(1592);
-    /// `S4_pstorerhf_abs`, defined at hexagon/instrs.td:720.
+    /// `S4_pstorerhf_abs`, defined at hexagon/instrs.td:728.
     pub const S4_pstorerhf_abs: Opcode = Opcode(1593);
-    /// `S4_pstorerhf_rr`, defined at hexagon/instrs.td:719.
+    /// `S4_pstorerhf_rr`, defined at hexagon/instrs.td:727.
     pub const S4_pstorerhf_rr: Opcode = Opcode(1594);
-    /// `S4_pstorerhfnew_abs`, defined at hexagon/instrs.td:720.
+    /// `S4_pstorerhfnew_abs`, defined at hexagon/instrs.td:728.
     pub const S4_pstorerhfnew_abs: Opcode = Opcode(1595);
-    /// `S4_pstorerhfnew_io`, defined at hexagon/instrs.td:716.
+    /// `S4_pstorerhfnew_io`, defined at hexagon/instrs.td:724.
     pub const S4_pstorerhfnew_io: Opcode = Opcode(1596);
-    /// `S4_pstorerhfnew_rr`, defined at hexagon/instrs.td:719.
+    /// `S4_pstorerhfnew_rr`, defined at hexagon/instrs.td:727.
     pub const S4_pstorerhfnew_rr: Opcode = Opcode(1597);
-    /// `S4_pstorerhnewf_abs`, defined at hexagon/instrs.td:720.
+    /// `S4_pstorerhnewf_abs`, defined at hexagon/instrs.td:728.
     pub const S4_pstorerhnewf_abs: Opcode = Opcode(1598);
-    /// `S4_pstorerhnewf_rr`, defined at hexagon/instrs.td:719.
+    /// `S4_pstorerhnewf_rr`, defined at hexagon/instrs.td:727.
     pub const S4_pstorerhnewf_rr: Opcode = Opcode(1599);
-    /// `S4_pstorerhnewfnew_abs`, defined at hexagon/instrs.td:720.
+    /// `S4_pstorerhnewfnew_abs`, defined at hexagon/instrs.td:728.
     pub const S4_pstorerhnewfnew_abs: Opcode = Opcode(1600);
-    /// `S4_pstorerhnewfnew_io`, defined at hexagon/instrs.td:716.
+    /// `S4_pstorerhnewfnew_io`, defined at hexagon/instrs.td:724.
     pub const S4_pstorerhnewfnew_io: Opcode = Opcode(1601);
-    /// `S4_pstorerhnewfnew_rr`, defined at hexagon/instrs.td:719.
+    /// `S4_pstorerhnewfnew_rr`, defined at hexagon/instrs.td:727.
     pub const S4_pstorerhnewfnew_rr: Opcode = Opcode(1602);
-    /// `S4_pstorerhnewt_abs`, defined at hexagon/instrs.td:720.
+    /// `S4_pstorerhnewt_abs`, defined at hexagon/instrs.td:728.
     pub const S4_pstorerhnewt_abs: Opcode = Opcode(1603);
-    /// `S4_pstorerhnewt_rr`, defined at hexagon/instrs.td:719.
+    /// `S4_pstorerhnewt_rr`, defined at hexagon/instrs.td:727.
     pub const S4_pstorerhnewt_rr: Opcode = Opcode(1604);
-    /// `S4_pstorerhnewtnew_abs`, defined at hexagon/instrs.td:720.
+    /// `S4_pstorerhnewtnew_abs`, defined at hexagon/instrs.td:728.
     pub const S4_pstorerhnewtnew_abs: Opcode = Opcode(1605);
-    /// `S4_pstorerhnewtnew_io`, defined at hexagon/instrs.td:716.
+    /// `S4_pstorerhnewtnew_io`, defined at hexagon/instrs.td:724.
     pub const S4_pstorerhnewtnew_io: Opcode = Opcode(1606);
-    /// `S4_pstorerhnewtnew_rr`, defined at hexagon/instrs.td:719.
+    /// `S4_pstorerhnewtnew_rr`, defined at hexagon/instrs.td:727.
     pub const S4_pstorerhnewtnew_rr: Opcode = Opcode(1607);
-    /// `S4_pstorerht_abs`, defined at hexagon/instrs.td:720.
+    /// `S4_pstorerht_abs`, defined at hexagon/instrs.td:728.
     pub const S4_pstorerht_abs: Opcode = Opcode(1608);
-    /// `S4_pstorerht_rr`, defined at hexagon/instrs.td:719.
+    /// `S4_pstorerht_rr`, defined at hexagon/instrs.td:727.
     pub const S4_pstorerht_rr: Opcode = Opcode(1609);
-    /// `S4_pstorerhtnew_abs`, defined at hexagon/instrs.td:720.
+    /// `S4_pstorerhtnew_abs`, defined at hexagon/instrs.td:728.
     pub const S4_pstorerhtnew_abs: Opcode = Opcode(1610);
-    /// `S4_pstorerhtnew_io`, defined at hexagon/instrs.td:716.
+    /// `S4_pstorerhtnew_io`, defined at hexagon/instrs.td:724.
     pub const S4_pstorerhtnew_io: Opcode = Opcode(1611);
-    /// `S4_pstorerhtnew_rr`, defined at hexagon/instrs.td:719.
+    /// `S4_pstorerhtnew_rr`, defined at hexagon/instrs.td:727.
     pub const S4_pstorerhtnew_rr: Opcode = Opcode(1612);
-    /// `S4_pstorerif_abs`, defined at hexagon/instrs.td:720.
+    /// `S4_pstorerif_abs`, defined at hexagon/instrs.td:728.
     pub const S4_pstorerif_abs: Opcode = Opcode(1613);
-    /// `S4_pstorerif_rr`, defined at hexagon/instrs.td:719.
+    /// `S4_pstorerif_rr`, defined at hexagon/instrs.td:727.
     pub const S4_pstorerif_rr: Opcode = Opcode(1614);
-    /// `S4_pstorerifnew_abs`, defined at hexagon/instrs.td:720.
+    /// `S4_pstorerifnew_abs`, defined at hexagon/instrs.td:728.
     pub const S4_pstorerifnew_abs: Opcode = Opcode(1615);
-    /// `S4_pstorerifnew_io`, defined at hexagon/instrs.td:716.
+    /// `S4_pstorerifnew_io`, defined at hexagon/instrs.td:724.
     pub const S4_pstorerifnew_io: Opcode = Opcode(1616);
-    /// `S4_pstorerifnew_rr`, defined at hexagon/instrs.td:719.
+    /// `S4_pstorerifnew_rr`, defined at hexagon/instrs.td:727.
     pub const S4_pstorerifnew_rr: Opcode = Opcode(1617);
-    /// `S4_pstorerinewf_abs`, defined at hexagon/instrs.td:720.
+    /// `S4_pstorerinewf_abs`, defined at hexagon/instrs.td:728.
     pub const S4_pstorerinewf_abs: Opcode = Opcode(1618);
-    /// `S4_pstorerinewf_rr`, defined at hexagon/instrs.td:719.
+    /// `S4_pstorerinewf_rr`, defined at hexagon/instrs.td:727.
     pub const S4_pstorerinewf_rr: Opcode = Opcode(1619);
-    /// `S4_pstorerinewfnew_abs`, defined at hexagon/instrs.td:720.
+    /// `S4_pstorerinewfnew_abs`, defined at hexagon/instrs.td:728.
     pub const S4_pstorerinewfnew_abs: Opcode = Opcode(1620);
-    /// `S4_pstorerinewfnew_io`, defined at hexagon/instrs.td:716.
+    /// `S4_pstorerinewfnew_io`, defined at hexagon/instrs.td:724.
     pub const S4_pstorerinewfnew_io: Opcode = Opcode(1621);
-    /// `S4_pstorerinewfnew_rr`, defined at hexagon/instrs.td:719.
+    /// `S4_pstorerinewfnew_rr`, defined at hexagon/instrs.td:727.
     pub const S4_pstorerinewfnew_rr: Opcode = Opcode(1622);
-    /// `S4_pstorerinewt_abs`, defined at hexagon/instrs.td:720.
+    /// `S4_pstorerinewt_abs`, defined at hexagon/instrs.td:728.
     pub const S4_pstorerinewt_abs: Opcode = Opcode(1623);
-    /// `S4_pstorerinewt_rr`, defined at hexagon/instrs.td:719.
+    /// `S4_pstorerinewt_rr`, defined at hexagon/instrs.td:727.
     pub const S4_pstorerinewt_rr: Opcode = Opcode(1624);
-    /// `S4_pstorerinewtnew_abs`, defined at hexagon/instrs.td:720.
+    /// `S4_pstorerinewtnew_abs`, defined at hexagon/instrs.td:728.
     pub const S4_pstorerinewtnew_abs: Opcode = Opcode(1625);
-    /// `S4_pstorerinewtnew_io`, defined at hexagon/instrs.td:716.
+    /// `S4_pstorerinewtnew_io`, defined at hexagon/instrs.td:724.
     pub const S4_pstorerinewtnew_io: Opcode = Opcode(1626);
-    /// `S4_pstorerinewtnew_rr`, defined at hexagon/instrs.td:719.
+    /// `S4_pstorerinewtnew_rr`, defined at hexagon/instrs.td:727.
     pub const S4_pstorerinewtnew_rr: Opcode = Opcode(1627);
-    /// `S4_pstorerit_abs`, defined at hexagon/instrs.td:720.
+    /// `S4_pstorerit_abs`, defined at hexagon/instrs.td:728.
     pub const S4_pstorerit_abs: Opcode = Opcode(1628);
-    /// `S4_pstorerit_rr`, defined at hexagon/instrs.td:719.
+    /// `S4_pstorerit_rr`, defined at hexagon/instrs.td:727.
     pub const S4_pstorerit_rr: Opcode = Opcode(1629);
-    /// `S4_pstoreritnew_abs`, defined at hexagon/instrs.td:720.
+    /// `S4_pstoreritnew_abs`, defined at hexagon/instrs.td:728.
     pub const S4_pstoreritnew_abs: Opcode = Opcode(1630);
-    /// `S4_pstoreritnew_io`, defined at hexagon/instrs.td:716.
+    /// `S4_pstoreritnew_io`, defined at hexagon/instrs.td:724.
     pub const S4_pstoreritnew_io: Opcode = Opcode(1631);
-    /// `S4_pstoreritnew_rr`, defined at hexagon/instrs.td:719.
+    /// `S4_pstoreritnew_rr`, defined at hexagon/instrs.td:727.
     pub const S4_pstoreritnew_rr: Opcode = Opcode(1632);
-    /// `S4_stored_locked`, defined at hexagon/instrs.td:746.
+    /// `S4_stored_locked`, defined at hexagon/instrs.td:755.
     pub const S4_stored_locked: Opcode = Opcode(1633);
-    /// `S4_stored_rl_at_vi`, defined at hexagon/instrs.td:741.
+    /// `S4_stored_rl_at_vi`, defined at hexagon/instrs.td:750.
     pub const S4_stored_rl_at_vi: Opcode = Opcode(1634);
-    /// `S4_stored_rl_st_vi`, defined at hexagon/instrs.td:741.
+    /// `S4_stored_rl_st_vi`, defined at hexagon/instrs.td:750.
     pub const S4_stored_rl_st_vi: Opcode = Opcode(1635);
-    /// `S4_storeirb_io`, defined at hexagon/instrs.td:733.
+    /// `S4_storeirb_io`, defined at hexagon/instrs.td:741.
     pub const S4_storeirb_io: Opcode = Opcode(1636);
-    /// `S4_storeirbf_io`, defined at hexagon/instrs.td:735.
+    /// `S4_storeirbf_io`, defined at hexagon/instrs.td:744.
     pub const S4_storeirbf_io: Opcode = Opcode(1637);
-    /// `S4_storeirbfnew_io`, defined at hexagon/instrs.td:735.
+    /// `S4_storeirbfnew_io`, defined at hexagon/instrs.td:744.
     pub const S4_storeirbfnew_io: Opcode = Opcode(1638);
-    /// `S4_storeirbt_io`, defined at hexagon/instrs.td:735.
+    /// `S4_storeirbt_io`, defined at hexagon/instrs.td:744.
     pub const S4_storeirbt_io: Opcode = Opcode(1639);
-    /// `S4_storeirbtnew_io`, defined at hexagon/instrs.td:735.
+    /// `S4_storeirbtnew_io`, defined at hexagon/instrs.td:744.
     pub const S4_storeirbtnew_io: Opcode = Opcode(1640);
-    /// `S4_storeirh_io`, defined at hexagon/instrs.td:733.
+    /// `S4_storeirh_io`, defined at hexagon/instrs.td:741.
     pub const S4_storeirh_io: Opcode = Opcode(1641);
-    /// `S4_storeirhf_io`, defined at hexagon/instrs.td:735.
+    /// `S4_storeirhf_io`, defined at hexagon/instrs.td:744.
     pub const S4_storeirhf_io: Opcode = Opcode(1642);
-    /// `S4_storeirhfnew_io`, defined at hexagon/instrs.td:735.
+    /// `S4_storeirhfnew_io`, defined at hexagon/instrs.td:744.
     pub const S4_storeirhfnew_io: Opcode = Opcode(1643);
-    /// `S4_storeirht_io`, defined at hexagon/instrs.td:735.
+    /// `S4_storeirht_io`, defined at hexagon/instrs.td:744.
     pub const S4_storeirht_io: Opcode = Opcode(1644);
-    /// `S4_storeirhtnew_io`, defined at hexagon/instrs.td:735.
+    /// `S4_storeirhtnew_io`, defined at hexagon/instrs.td:744.
     pub const S4_storeirhtnew_io: Opcode = Opcode(1645);
-    /// `S4_storeiri_io`, defined at hexagon/instrs.td:733.
+    /// `S4_storeiri_io`, defined at hexagon/instrs.td:741.
     pub const S4_storeiri_io: Opcode = Opcode(1646);
-    /// `S4_storeirif_io`, defined at hexagon/instrs.td:735.
+    /// `S4_storeirif_io`, defined at hexagon/instrs.td:744.
     pub const S4_storeirif_io: Opcode = Opcode(1647);
-    /// `S4_storeirifnew_io`, defined at hexagon/instrs.td:735.
+    /// `S4_storeirifnew_io`, defined at hexagon/instrs.td:744.
     pub const S4_storeirifnew_io: Opcode = Opcode(1648);
-    /// `S4_storeirit_io`, defined at hexagon/instrs.td:735.
+    /// `S4_storeirit_io`, defined at hexagon/instrs.td:744.
     pub const S4_storeirit_io: Opcode = Opcode(1649);
-    /// `S4_storeiritnew_io`, defined at hexagon/instrs.td:735.
+    /// `S4_storeiritnew_io`, defined at hexagon/instrs.td:744.
     pub const S4_storeiritnew_io: Opcode = Opcode(1650);
-    /// `S4_storerb_ap`, defined at hexagon/instrs.td:711.
+    /// `S4_storerb_ap`, defined at hexagon/instrs.td:718.
     pub const S4_storerb_ap: Opcode = Opcode(1651);
-    /// `S4_storerb_rr`, defined at hexagon/instrs.td:696.
+    /// `S4_storerb_rr`, defined at hexagon/instrs.td:703.
     pub const S4_storerb_rr: Opcode = Opcode(1652);
-    /// `S4_storerb_ur`, defined at hexagon/instrs.td:712.
+    /// `S4_storerb_ur`, defined at hexagon/instrs.td:719.
     pub const S4_storerb_ur: Opcode = Opcode(1653);
-    /// `S4_storerbnew_ap`, defined at hexagon/instrs.td:711.
+    /// `S4_storerbnew_ap`, defined at hexagon/instrs.td:718.
     pub const S4_storerbnew_ap: Opcode = Opcode(1654);
-    /// `S4_storerbnew_rr`, defined at hexagon/instrs.td:696.
+    /// `S4_storerbnew_rr`, defined at hexagon/instrs.td:703.
     pub const S4_storerbnew_rr: Opcode = Opcode(1655);
-    /// `S4_storerbnew_ur`, defined at hexagon/instrs.td:712.
+    /// `S4_storerbnew_ur`, defined at hexagon/instrs.td:719.
     pub const S4_storerbnew_ur: Opcode = Opcode(1656);
-    /// `S4_storerd_ap`, defined at hexagon/instrs.td:711.
+    /// `S4_storerd_ap`, defined at hexagon/instrs.td:718.
     pub const S4_storerd_ap: Opcode = Opcode(1657);
-    /// `S4_storerd_rr`, defined at hexagon/instrs.td:696.
+    /// `S4_storerd_rr`, defined at hexagon/instrs.td:703.
     pub const S4_storerd_rr: Opcode = Opcode(1658);
-    /// `S4_storerd_ur`, defined at hexagon/instrs.td:712.
+    /// `S4_storerd_ur`, defined at hexagon/instrs.td:719.
     pub const S4_storerd_ur: Opcode = Opcode(1659);
-    /// `S4_storerf_ap`, defined at hexagon/instrs.td:711.
+    /// `S4_storerf_ap`, defined at hexagon/instrs.td:718.
     pub const S4_storerf_ap: Opcode = Opcode(1660);
-    /// `S4_storerf_rr`, defined at hexagon/instrs.td:696.
+    /// `S4_storerf_rr`, defined at hexagon/instrs.td:703.
     pub const S4_storerf_rr: Opcode = Opcode(1661);
-    /// `S4_storerf_ur`, defined at hexagon/instrs.td:712.
+    /// `S4_storerf_ur`, defined at hexagon/instrs.td:719.
     pub const S4_storerf_ur: Opcode = Opcode(1662);
-    /// `S4_storerh_ap`, defined at hexagon/instrs.td:711.
+    /// `S4_storerh_ap`, defined at hexagon/instrs.td:718.
     pub const S4_storerh_ap: Opcode = Opcode(1663);
-    /// `S4_storerh_rr`, defined at hexagon/instrs.td:696.
+    /// `S4_storerh_rr`, defined at hexagon/instrs.td:703.
     pub const S4_storerh_rr: Opcode = Opcode(1664);
-    /// `S4_storerh_ur`, defined at hexagon/instrs.td:712.
+    /// `S4_storerh_ur`, defined at hexagon/instrs.td:719.
     pub const S4_storerh_ur: Opcode = Opcode(1665);
-    /// `S4_storerhnew_ap`, defined at hexagon/instrs.td:711.
+    /// `S4_storerhnew_ap`, defined at hexagon/instrs.td:718.
     pub const S4_storerhnew_ap: Opcode = Opcode(1666);
-    /// `S4_storerhnew_rr`, defined at hexagon/instrs.td:696.
+    /// `S4_storerhnew_rr`, defined at hexagon/instrs.td:703.
     pub const S4_storerhnew_rr: Opcode = Opcode(1667);
-    /// `S4_storerhnew_ur`, defined at hexagon/instrs.td:712.
+    /// `S4_storerhnew_ur`, defined at hexagon/instrs.td:719.
     pub const S4_storerhnew_ur: Opcode = Opcode(1668);
-    /// `S4_storeri_ap`, defined at hexagon/instrs.td:711.
+    /// `S4_storeri_ap`, defined at hexagon/instrs.td:718.
     pub const S4_storeri_ap: Opcode = Opcode(1669);
-    /// `S4_storeri_rr`, defined at hexagon/instrs.td:696.
+    /// `S4_storeri_rr`, defined at hexagon/instrs.td:703.
     pub const S4_storeri_rr: Opcode = Opcode(1670);
-    /// `S4_storeri_ur`, defined at hexagon/instrs.td:712.
+    /// `S4_storeri_ur`, defined at hexagon/instrs.td:719.
     pub const S4_storeri_ur: Opcode = Opcode(1671);
-    /// `S4_storerinew_ap`, defined at hexagon/instrs.td:711.
+    /// `S4_storerinew_ap`, defined at hexagon/instrs.td:718.
     pub const S4_storerinew_ap: Opcode = Opcode(1672);
-    /// `S4_storerinew_rr`, defined at hexagon/instrs.td:696.
+    /// `S4_storerinew_rr`, defined at hexagon/instrs.td:703.
     pub const S4_storerinew_rr: Opcode = Opcode(1673);
-    /// `S4_storerinew_ur`, defined at hexagon/instrs.td:712.
+    /// `S4_storerinew_ur`, defined at hexagon/instrs.td:719.
     pub const S4_storerinew_ur: Opcode = Opcode(1674);
-    /// `S4_subaddi`, defined at hexagon/instrs.td:378.
+    /// `S4_subaddi`, defined at hexagon/instrs.td:381.
     pub const S4_subaddi: Opcode = Opcode(1675);
-    /// `S4_subi_asl_ri`, defined at hexagon/instrs.td:383.
+    /// `S4_subi_asl_ri`, defined at hexagon/instrs.td:386.
     pub const S4_subi_asl_ri: Opcode = Opcode(1676);
-    /// `S4_subi_lsr_ri`, defined at hexagon/instrs.td:383.
+    /// `S4_subi_lsr_ri`, defined at hexagon/instrs.td:386.
     pub const S4_subi_lsr_ri: Opcode = Opcode(1677);
-    /// `S4_vrcrotate`, defined at hexagon/instrs.td:292.
+    /// `S4_vrcrotate`, defined at hexagon/instrs.td:295.
     pub const S4_vrcrotate: Opcode = Opcode(1678);
-    /// `S4_vrcrotate_acc`, defined at hexagon/instrs.td:294.
+    /// `S4_vrcrotate_acc`, defined at hexagon/instrs.td:297.
     pub const S4_vrcrotate_acc: Opcode = Opcode(1679);
-    /// `S4_vxaddsubh`, defined at hexagon/instrs.td:82.
+    /// `S4_vxaddsubh`, defined at hexagon/instrs.td:85.
     pub const S4_vxaddsubh: Opcode = Opcode(1680);
-    /// `S4_vxaddsubhr`, defined at hexagon/instrs.td:82.
+    /// `S4_vxaddsubhr`, defined at hexagon/instrs.td:85.
     pub const S4_vxaddsubhr: Opcode = Opcode(1681);
-    /// `S4_vxaddsubw`, defined at hexagon/instrs.td:82.
+    /// `S4_vxaddsubw`, defined at hexagon/instrs.td:85.
     pub const S4_vxaddsubw: Opcode = Opcode(1682);
-    /// `S4_vxsubaddh`, defined at hexagon/instrs.td:82.
+    /// `S4_vxsubaddh`, defined at hexagon/instrs.td:85.
     pub const S4_vxsubaddh: Opcode = Opcode(1683);
-    /// `S4_vxsubaddhr`, defined at hexagon/instrs.td:82.
+    /// `S4_vxsubaddhr`, defined at hexagon/instrs.td:85.
     pub const S4_vxsubaddhr: Opcode = Opcode(1684);
-    /// `S4_vxsubaddw`, defined at hexagon/instrs.td:82.
+    /// `S4_vxsubaddw`, defined at hexagon/instrs.td:85.
     pub const S4_vxsubaddw: Opcode = Opcode(1685);
-    /// `S5_asrhub_rnd_sat`, defined at hexagon/instrs.td:82.
+    /// `S5_asrhub_rnd_sat`, defined at hexagon/instrs.td:85.
     pub const S5_asrhub_rnd_sat: Opcode = Opcode(1686);
-    /// `S5_asrhub_rnd_sat_goodsyntax`, defined at hexagon/instrs.td:82.
+    /// `S5_asrhub_rnd_sat_goodsyntax`, defined at hexagon/instrs.td:85.
     pub const S5_asrhub_rnd_sat_goodsyntax: Opcode = Opcode(1687);
-    /// `S5_asrhub_sat`, defined at hexagon/instrs.td:82.
+    /// `S5_asrhub_sat`, defined at hexagon/instrs.td:85.
     pub const S5_asrhub_sat: Opcode = Opcode(1688);
-    /// `S5_popcountp`, defined at hexagon/instrs.td:82.
+    /// `S5_popcountp`, defined at hexagon/instrs.td:85.
     pub const S5_popcountp: Opcode = Opcode(1689);
-    /// `S5_vasrhrnd`, defined at hexagon/instrs.td:82.
+    /// `S5_vasrhrnd`, defined at hexagon/instrs.td:85.
     pub const S5_vasrhrnd: Opcode = Opcode(1690);
-    /// `S5_vasrhrnd_goodsyntax`, defined at hexagon/instrs.td:82.
+    /// `S5_vasrhrnd_goodsyntax`, defined at hexagon/instrs.td:85.
     pub const S5_vasrhrnd_goodsyntax: Opcode = Opcode(1691);
-    /// `S6_rol_i_p`, defined at hexagon/instrs.td:82.
+    /// `S6_rol_i_p`, defined at hexagon/instrs.td:85.
     pub const S6_rol_i_p: Opcode = Opcode(1692);
-    /// `S6_rol_i_p_acc`, defined at hexagon/instrs.td:246.
+    /// `S6_rol_i_p_acc`, defined at hexagon/instrs.td:249.
     pub const S6_rol_i_p_acc: Opcode = Opcode(1693);
-    /// `S6_rol_i_p_and`, defined at hexagon/instrs.td:246.
+    /// `S6_rol_i_p_and`, defined at hexagon/instrs.td:249.
     pub const S6_rol_i_p_and: Opcode = Opcode(1694);
-    /// `S6_rol_i_p_nac`, defined at hexagon/instrs.td:246.
+    /// `S6_rol_i_p_nac`, defined at hexagon/instrs.td:249.
     pub const S6_rol_i_p_nac: Opcode = Opcode(1695);
-    /// `S6_rol_i_p_or`, defined at hexagon/instrs.td:246.
+    /// `S6_rol_i_p_or`, defined at hexagon/instrs.td:249.
     pub const S6_rol_i_p_or: Opcode = Opcode(1696);
-    /// `S6_rol_i_p_xacc`, defined at hexagon/instrs.td:246.
+    /// `S6_rol_i_p_xacc`, defined at hexagon/instrs.td:249.
     pub const S6_rol_i_p_xacc: Opcode = Opcode(1697);
-    /// `S6_rol_i_r`, defined at hexagon/instrs.td:82.
+    /// `S6_rol_i_r`, defined at hexagon/instrs.td:85.
     pub const S6_rol_i_r: Opcode = Opcode(1698);
-    /// `S6_rol_i_r_acc`, defined at hexagon/instrs.td:245.
+    /// `S6_rol_i_r_acc`, defined at hexagon/instrs.td:248.
     pub const S6_rol_i_r_acc: Opcode = Opcode(1699);
-    /// `S6_rol_i_r_and`, defined at hexagon/instrs.td:245.
+    /// `S6_rol_i_r_and`, defined at hexagon/instrs.td:248.
     pub const S6_rol_i_r_and: Opcode = Opcode(1700);
-    /// `S6_rol_i_r_nac`, defined at hexagon/instrs.td:245.
+    /// `S6_rol_i_r_nac`, defined at hexagon/instrs.td:248.
     pub const S6_rol_i_r_nac: Opcode = Opcode(1701);
-    /// `S6_rol_i_r_or`, defined at hexagon/instrs.td:245.
+    /// `S6_rol_i_r_or`, defined at hexagon/instrs.td:248.
     pub const S6_rol_i_r_or: Opcode = Opcode(1702);
-    /// `S6_rol_i_r_xacc`, defined at hexagon/instrs.td:245.
+    /// `S6_rol_i_r_xacc`, defined at hexagon/instrs.td:248.
     pub const S6_rol_i_r_xacc: Opcode = Opcode(1703);
-    /// `S6_vsplatrbp`, defined at hexagon/instrs.td:82.
+    /// `S6_vsplatrbp`, defined at hexagon/instrs.td:85.
     pub const S6_vsplatrbp: Opcode = Opcode(1704);
-    /// `S6_vtrunehb_ppp`, defined at hexagon/instrs.td:82.
+    /// `S6_vtrunehb_ppp`, defined at hexagon/instrs.td:85.
     pub const S6_vtrunehb_ppp: Opcode = Opcode(1705);
-    /// `S6_vtrunohb_ppp`, defined at hexagon/instrs.td:82.
+    /// `S6_vtrunohb_ppp`, defined at hexagon/instrs.td:85.
     pub const S6_vtrunohb_ppp: Opcode = Opcode(1706);
-    /// `SAVE_REGISTERS_CALL_V4`, defined at hexagon/instrs.td:923.
+    /// `SAVE_REGISTERS_CALL_V4`, defined at hexagon/instrs.td:937.
     pub const SAVE_REGISTERS_CALL_V4: Opcode = Opcode(1707);
-    /// `SAVE_REGISTERS_CALL_V4STK`, defined at hexagon/instrs.td:925.
+    /// `SAVE_REGISTERS_CALL_V4STK`, defined at hexagon/instrs.td:939.
     pub const SAVE_REGISTERS_CALL_V4STK: Opcode = Opcode(1708);
-    /// `SAVE_REGISTERS_CALL_V4STK_EXT`, defined at hexagon/instrs.td:925.
+    /// `SAVE_REGISTERS_CALL_V4STK_EXT`, defined at hexagon/instrs.td:939.
     pub const SAVE_REGISTERS_CALL_V4STK_EXT: Opcode = Opcode(1709);
-    /// `SAVE_REGISTERS_CALL_V4STK_EXT_PIC`, defined at hexagon/instrs.td:929.
+    /// `SAVE_REGISTERS_CALL_V4STK_EXT_PIC`, defined at hexagon/instrs.td:943.
     pub const SAVE_REGISTERS_CALL_V4STK_EXT_PIC: Opcode = Opcode(1710);
-    /// `SAVE_REGISTERS_CALL_V4STK_PIC`, defined at hexagon/instrs.td:929.
+    /// `SAVE_REGISTERS_CALL_V4STK_PIC`, defined at hexagon/instrs.td:943.
     pub const SAVE_REGISTERS_CALL_V4STK_PIC: Opcode = Opcode(1711);
-    /// `SAVE_REGISTERS_CALL_V4_EXT`, defined at hexagon/instrs.td:923.
+    /// `SAVE_REGISTERS_CALL_V4_EXT`, defined at hexagon/instrs.td:937.
     pub const SAVE_REGISTERS_CALL_V4_EXT: Opcode = Opcode(1712);
-    /// `SAVE_REGISTERS_CALL_V4_EXT_PIC`, defined at hexagon/instrs.td:927.
+    /// `SAVE_REGISTERS_CALL_V4_EXT_PIC`, defined at hexagon/instrs.td:941.
     pub const SAVE_REGISTERS_CALL_V4_EXT_PIC: Opcode = Opcode(1713);
-    /// `SAVE_REGISTERS_CALL_V4_PIC`, defined at hexagon/instrs.td:927.
+    /// `SAVE_REGISTERS_CALL_V4_PIC`, defined at hexagon/instrs.td:941.
     pub const SAVE_REGISTERS_CALL_V4_PIC: Opcode = Opcode(1714);
-    /// `STriw_ctr`, defined at hexagon/instrs.td:751.
+    /// `STriw_ctr`, defined at hexagon/instrs.td:760.
     pub const STriw_ctr: Opcode = Opcode(1715);
-    /// `STriw_pred`, defined at hexagon/instrs.td:750.
+    /// `STriw_pred`, defined at hexagon/instrs.td:759.
     pub const STriw_pred: Opcode = Opcode(1716);
-    /// `TFRI64_V2_ext`, defined at hexagon/instrs.td:447.
+    /// `TFRI64_V2_ext`, defined at hexagon/instrs.td:450.
     pub const TFRI64_V2_ext: Opcode = Opcode(1717);
-    /// `TFRI64_V4`, defined at hexagon/instrs.td:446.
+    /// `TFRI64_V4`, defined at hexagon/instrs.td:449.
     pub const TFRI64_V4: Opcode = Opcode(1718);
-    /// `V6_pred_and`, defined at hexagon/instrs.td:983.
+    /// `V6_pred_and`, defined at hexagon/instrs.td:997.
     pub const V6_pred_and: Opcode = Opcode(1719);
-    /// `V6_vassign`, defined at hexagon/instrs.td:980.
+    /// `V6_vassign`, defined at hexagon/instrs.td:994.
     pub const V6_vassign: Opcode = Opcode(1720);
-    /// `V6_vcombine`, defined at hexagon/instrs.td:982.
+    /// `V6_vcombine`, defined at hexagon/instrs.td:996.
     pub const V6_vcombine: Opcode = Opcode(1721);
-    /// `Y2_barrier`, defined at hexagon/instrs.td:952.
+    /// `Y2_barrier`, defined at hexagon/instrs.td:966.
     pub const Y2_barrier: Opcode = Opcode(1722);
-    /// `Y2_dccleana`, defined at hexagon/instrs.td:955.
+    /// `Y2_dccleana`, defined at hexagon/instrs.td:969.
     pub const Y2_dccleana: Opcode = Opcode(1723);
-    /// `Y2_dccleaninva`, defined at hexagon/instrs.td:955.
+    /// `Y2_dccleaninva`, defined at hexagon/instrs.td:969.
     pub const Y2_dccleaninva: Opcode = Opcode(1724);
-    /// `Y2_dcfetchbo`, defined at hexagon/instrs.td:956.
+    /// `Y2_dcfetchbo`, defined at hexagon/instrs.td:970.
     pub const Y2_dcfetchbo: Opcode = Opcode(1725);
-    /// `Y2_dcinva`, defined at hexagon/instrs.td:955.
+    /// `Y2_dcinva`, defined at hexagon/instrs.td:969.
     pub const Y2_dcinva: Opcode = Opcode(1726);
-    /// `Y2_dczeroa`, defined at hexagon/instrs.td:955.
+    /// `Y2_dczeroa`, defined at hexagon/instrs.td:969.
     pub const Y2_dczeroa: Opcode = Opcode(1727);
 }
 /// The raw table rows behind [`TARGET`].
@@ -4532,30 +4532,30 @@ pub mod tables {
         ins("A2_or", &OPS_2, 1, &[], &[], 0x8),
         ins("A2_orir", &OPS_6, 1, &[], &[], 0x0),
         ins("A2_orp", &OPS_4, 1, &[], &[], 0x8),
-        ins("A2_paddf", &OPS_10, 1, &[], &[], 0x0),
-        ins("A2_paddfnew", &OPS_10, 1, &[], &[], 0x0),
-        ins("A2_paddif", &OPS_11, 1, &[], &[], 0x0),
-        ins("A2_paddifnew", &OPS_11, 1, &[], &[], 0x0),
-        ins("A2_paddit", &OPS_11, 1, &[], &[], 0x0),
-        ins("A2_padditnew", &OPS_11, 1, &[], &[], 0x0),
-        ins("A2_paddt", &OPS_10, 1, &[], &[], 0x0),
-        ins("A2_paddtnew", &OPS_10, 1, &[], &[], 0x0),
-        ins("A2_pandf", &OPS_10, 1, &[], &[], 0x0),
-        ins("A2_pandfnew", &OPS_10, 1, &[], &[], 0x0),
-        ins("A2_pandt", &OPS_10, 1, &[], &[], 0x0),
-        ins("A2_pandtnew", &OPS_10, 1, &[], &[], 0x0),
-        ins("A2_porf", &OPS_10, 1, &[], &[], 0x0),
-        ins("A2_porfnew", &OPS_10, 1, &[], &[], 0x0),
-        ins("A2_port", &OPS_10, 1, &[], &[], 0x0),
-        ins("A2_portnew", &OPS_10, 1, &[], &[], 0x0),
-        ins("A2_psubf", &OPS_10, 1, &[], &[], 0x0),
-        ins("A2_psubfnew", &OPS_10, 1, &[], &[], 0x0),
-        ins("A2_psubt", &OPS_10, 1, &[], &[], 0x0),
-        ins("A2_psubtnew", &OPS_10, 1, &[], &[], 0x0),
-        ins("A2_pxorf", &OPS_10, 1, &[], &[], 0x0),
-        ins("A2_pxorfnew", &OPS_10, 1, &[], &[], 0x0),
-        ins("A2_pxort", &OPS_10, 1, &[], &[], 0x0),
-        ins("A2_pxortnew", &OPS_10, 1, &[], &[], 0x0),
+        ins("A2_paddf", &OPS_10, 1, &[], &[], 0x20000),
+        ins("A2_paddfnew", &OPS_10, 1, &[], &[], 0x20000),
+        ins("A2_paddif", &OPS_11, 1, &[], &[], 0x20000),
+        ins("A2_paddifnew", &OPS_11, 1, &[], &[], 0x20000),
+        ins("A2_paddit", &OPS_11, 1, &[], &[], 0x20000),
+        ins("A2_padditnew", &OPS_11, 1, &[], &[], 0x20000),
+        ins("A2_paddt", &OPS_10, 1, &[], &[], 0x20000),
+        ins("A2_paddtnew", &OPS_10, 1, &[], &[], 0x20000),
+        ins("A2_pandf", &OPS_10, 1, &[], &[], 0x20000),
+        ins("A2_pandfnew", &OPS_10, 1, &[], &[], 0x20000),
+        ins("A2_pandt", &OPS_10, 1, &[], &[], 0x20000),
+        ins("A2_pandtnew", &OPS_10, 1, &[], &[], 0x20000),
+        ins("A2_porf", &OPS_10, 1, &[], &[], 0x20000),
+        ins("A2_porfnew", &OPS_10, 1, &[], &[], 0x20000),
+        ins("A2_port", &OPS_10, 1, &[], &[], 0x20000),
+        ins("A2_portnew", &OPS_10, 1, &[], &[], 0x20000),
+        ins("A2_psubf", &OPS_10, 1, &[], &[], 0x20000),
+        ins("A2_psubfnew", &OPS_10, 1, &[], &[], 0x20000),
+        ins("A2_psubt", &OPS_10, 1, &[], &[], 0x20000),
+        ins("A2_psubtnew", &OPS_10, 1, &[], &[], 0x20000),
+        ins("A2_pxorf", &OPS_10, 1, &[], &[], 0x20000),
+        ins("A2_pxorfnew", &OPS_10, 1, &[], &[], 0x20000),
+        ins("A2_pxort", &OPS_10, 1, &[], &[], 0x20000),
+        ins("A2_pxortnew", &OPS_10, 1, &[], &[], 0x20000),
         ins("A2_roundsat", &OPS_12, 1, &[Reg(40)], &[], 0x0),
         ins("A2_sat", &OPS_12, 1, &[Reg(40)], &[], 0x0),
         ins("A2_satb", &OPS_0, 1, &[Reg(40)], &[], 0x0),
@@ -4593,20 +4593,20 @@ pub mod tables {
         ins("A2_sxtw", &OPS_14, 1, &[], &[], 0x0),
         ins("A2_tfr", &OPS_15, 1, &[], &[], 0x0),
         ins("A2_tfrcrr", &OPS_16, 1, &[], &[], 0x0),
-        ins("A2_tfrf", &OPS_17, 1, &[], &[], 0x4000),
-        ins("A2_tfrfnew", &OPS_17, 1, &[], &[], 0x4000),
+        ins("A2_tfrf", &OPS_17, 1, &[], &[], 0x24000),
+        ins("A2_tfrfnew", &OPS_17, 1, &[], &[], 0x24000),
         ins("A2_tfrih", &OPS_18, 1, &[], &[], 0x0),
         ins("A2_tfril", &OPS_18, 1, &[], &[], 0x0),
         ins("A2_tfrp", &OPS_19, 1, &[], &[], 0x4000),
-        ins("A2_tfrpf", &OPS_20, 1, &[], &[], 0x4000),
-        ins("A2_tfrpfnew", &OPS_20, 1, &[], &[], 0x4000),
+        ins("A2_tfrpf", &OPS_20, 1, &[], &[], 0x24000),
+        ins("A2_tfrpfnew", &OPS_20, 1, &[], &[], 0x24000),
         ins("A2_tfrpi", &OPS_21, 1, &[], &[], 0x4007),
-        ins("A2_tfrpt", &OPS_20, 1, &[], &[], 0x4000),
-        ins("A2_tfrptnew", &OPS_20, 1, &[], &[], 0x4000),
+        ins("A2_tfrpt", &OPS_20, 1, &[], &[], 0x24000),
+        ins("A2_tfrptnew", &OPS_20, 1, &[], &[], 0x24000),
         ins("A2_tfrrcr", &OPS_22, 1, &[], &[], 0x0),
         ins("A2_tfrsi", &OPS_9, 1, &[], &[], 0x7),
-        ins("A2_tfrt", &OPS_17, 1, &[], &[], 0x4000),
-        ins("A2_tfrtnew", &OPS_17, 1, &[], &[], 0x4000),
+        ins("A2_tfrt", &OPS_17, 1, &[], &[], 0x24000),
+        ins("A2_tfrtnew", &OPS_17, 1, &[], &[], 0x24000),
         ins("A2_vabsh", &OPS_1, 1, &[], &[], 0x0),
         ins("A2_vabshsat", &OPS_1, 1, &[Reg(40)], &[], 0x0),
         ins("A2_vabsw", &OPS_1, 1, &[], &[], 0x0),
@@ -4702,30 +4702,30 @@ pub mod tables {
         ins("A4_modwrapu", &OPS_2, 1, &[], &[], 0x0),
         ins("A4_orn", &OPS_2, 1, &[], &[], 0x0),
         ins("A4_ornp", &OPS_4, 1, &[], &[], 0x0),
-        ins("A4_paslhf", &OPS_17, 1, &[], &[], 0x0),
-        ins("A4_paslhfnew", &OPS_17, 1, &[], &[], 0x0),
-        ins("A4_paslht", &OPS_17, 1, &[], &[], 0x0),
-        ins("A4_paslhtnew", &OPS_17, 1, &[], &[], 0x0),
-        ins("A4_pasrhf", &OPS_17, 1, &[], &[], 0x0),
-        ins("A4_pasrhfnew", &OPS_17, 1, &[], &[], 0x0),
-        ins("A4_pasrht", &OPS_17, 1, &[], &[], 0x0),
-        ins("A4_pasrhtnew", &OPS_17, 1, &[], &[], 0x0),
-        ins("A4_psxtbf", &OPS_17, 1, &[], &[], 0x0),
-        ins("A4_psxtbfnew", &OPS_17, 1, &[], &[], 0x0),
-        ins("A4_psxtbt", &OPS_17, 1, &[], &[], 0x0),
-        ins("A4_psxtbtnew", &OPS_17, 1, &[], &[], 0x0),
-        ins("A4_psxthf", &OPS_17, 1, &[], &[], 0x0),
-        ins("A4_psxthfnew", &OPS_17, 1, &[], &[], 0x0),
-        ins("A4_psxtht", &OPS_17, 1, &[], &[], 0x0),
-        ins("A4_psxthtnew", &OPS_17, 1, &[], &[], 0x0),
-        ins("A4_pzxtbf", &OPS_17, 1, &[], &[], 0x0),
-        ins("A4_pzxtbfnew", &OPS_17, 1, &[], &[], 0x0),
-        ins("A4_pzxtbt", &OPS_17, 1, &[], &[], 0x0),
-        ins("A4_pzxtbtnew", &OPS_17, 1, &[], &[], 0x0),
-        ins("A4_pzxthf", &OPS_17, 1, &[], &[], 0x0),
-        ins("A4_pzxthfnew", &OPS_17, 1, &[], &[], 0x0),
-        ins("A4_pzxtht", &OPS_17, 1, &[], &[], 0x0),
-        ins("A4_pzxthtnew", &OPS_17, 1, &[], &[], 0x0),
+        ins("A4_paslhf", &OPS_17, 1, &[], &[], 0x20000),
+        ins("A4_paslhfnew", &OPS_17, 1, &[], &[], 0x20000),
+        ins("A4_paslht", &OPS_17, 1, &[], &[], 0x20000),
+        ins("A4_paslhtnew", &OPS_17, 1, &[], &[], 0x20000),
+        ins("A4_pasrhf", &OPS_17, 1, &[], &[], 0x20000),
+        ins("A4_pasrhfnew", &OPS_17, 1, &[], &[], 0x20000),
+        ins("A4_pasrht", &OPS_17, 1, &[], &[], 0x20000),
+        ins("A4_pasrhtnew", &OPS_17, 1, &[], &[], 0x20000),
+        ins("A4_psxtbf", &OPS_17, 1, &[], &[], 0x20000),
+        ins("A4_psxtbfnew", &OPS_17, 1, &[], &[], 0x20000),
+        ins("A4_psxtbt", &OPS_17, 1, &[], &[], 0x20000),
+        ins("A4_psxtbtnew", &OPS_17, 1, &[], &[], 0x20000),
+        ins("A4_psxthf", &OPS_17, 1, &[], &[], 0x20000),
+        ins("A4_psxthfnew", &OPS_17, 1, &[], &[], 0x20000),
+        ins("A4_psxtht", &OPS_17, 1, &[], &[], 0x20000),
+        ins("A4_psxthtnew", &OPS_17, 1, &[], &[], 0x20000),
+        ins("A4_pzxtbf", &OPS_17, 1, &[], &[], 0x20000),
+        ins("A4_pzxtbfnew", &OPS_17, 1, &[], &[], 0x20000),
+        ins("A4_pzxtbt", &OPS_17, 1, &[], &[], 0x20000),
+        ins("A4_pzxtbtnew", &OPS_17, 1, &[], &[], 0x20000),
+        ins("A4_pzxthf", &OPS_17, 1, &[], &[], 0x20000),
+        ins("A4_pzxthfnew", &OPS_17, 1, &[], &[], 0x20000),
+        ins("A4_pzxtht", &OPS_17, 1, &[], &[], 0x20000),
+        ins("A4_pzxthtnew", &OPS_17, 1, &[], &[], 0x20000),
         ins("A4_rcmpeq", &OPS_2, 1, &[], &[], 0x8),
         ins("A4_rcmpeqi", &OPS_6, 1, &[], &[], 0x0),
         ins("A4_rcmpneq", &OPS_2, 1, &[], &[], 0x8),
@@ -4788,14 +4788,14 @@ pub mod tables {
         ins("C2_bitsclr", &OPS_28, 1, &[], &[], 0x0),
         ins("C2_bitsclri", &OPS_29, 1, &[], &[], 0x0),
         ins("C2_bitsset", &OPS_28, 1, &[], &[], 0x0),
-        ins("C2_ccombinewf", &OPS_45, 1, &[], &[], 0x0),
-        ins("C2_ccombinewnewf", &OPS_45, 1, &[], &[], 0x0),
-        ins("C2_ccombinewnewt", &OPS_45, 1, &[], &[], 0x0),
-        ins("C2_ccombinewt", &OPS_45, 1, &[], &[], 0x0),
-        ins("C2_cmoveif", &OPS_46, 1, &[], &[], 0x4),
-        ins("C2_cmoveit", &OPS_46, 1, &[], &[], 0x4),
-        ins("C2_cmovenewif", &OPS_46, 1, &[], &[], 0x4),
-        ins("C2_cmovenewit", &OPS_46, 1, &[], &[], 0x4),
+        ins("C2_ccombinewf", &OPS_45, 1, &[], &[], 0x20000),
+        ins("C2_ccombinewnewf", &OPS_45, 1, &[], &[], 0x20000),
+        ins("C2_ccombinewnewt", &OPS_45, 1, &[], &[], 0x20000),
+        ins("C2_ccombinewt", &OPS_45, 1, &[], &[], 0x20000),
+        ins("C2_cmoveif", &OPS_46, 1, &[], &[], 0x20004),
+        ins("C2_cmoveit", &OPS_46, 1, &[], &[], 0x20004),
+        ins("C2_cmovenewif", &OPS_46, 1, &[], &[], 0x20004),
+        ins("C2_cmovenewit", &OPS_46, 1, &[], &[], 0x20004),
         ins("C2_cmpeq", &OPS_28, 1, &[], &[], 0x8),
         ins("C2_cmpeqi", &OPS_29, 1, &[], &[], 0x0),
         ins("C2_cmpeqp", &OPS_23, 1, &[], &[], 0x8),
@@ -4919,12 +4919,12 @@ pub mod tables {
         ins("F2_sfrecipa", &OPS_65, 2, &[], &[], 0x0),
         ins("F2_sfsub", &OPS_2, 1, &[], &[Reg(39)], 0x0),
         ins("J2_call", &OPS_66, 0, &[Reg(23), Reg(148)], &[Reg(146)], 0x10020),
-        ins("J2_callf", &OPS_67, 0, &[Reg(23), Reg(148)], &[Reg(146)], 0x10020),
+        ins("J2_callf", &OPS_67, 0, &[Reg(23), Reg(148)], &[Reg(146)], 0x30020),
         ins("J2_callr", &OPS_68, 0, &[Reg(23), Reg(148)], &[Reg(146)], 0x10020),
-        ins("J2_callrf", &OPS_69, 0, &[Reg(23), Reg(148)], &[Reg(146)], 0x10020),
+        ins("J2_callrf", &OPS_69, 0, &[Reg(23), Reg(148)], &[Reg(146)], 0x30020),
         ins("J2_callrh", &OPS_68, 0, &[Reg(23), Reg(148)], &[], 0x20),
-        ins("J2_callrt", &OPS_69, 0, &[Reg(23), Reg(148)], &[Reg(146)], 0x10020),
-        ins("J2_callt", &OPS_67, 0, &[Reg(23), Reg(148)], &[Reg(146)], 0x10020),
+        ins("J2_callrt", &OPS_69, 0, &[Reg(23), Reg(148)], &[Reg(146)], 0x30020),
+        ins("J2_callt", &OPS_67, 0, &[Reg(23), Reg(148)], &[Reg(146)], 0x30020),
         ins(
             "J2_endloop0",
             &[],
@@ -4943,15 +4943,15 @@ pub mod tables {
         ),
         ins("J2_endloop1", &[], 0, &[Reg(102), Reg(23)], &[Reg(102), Reg(194)], 0x40C0),
         ins("J2_jump", &OPS_70, 0, &[Reg(23)], &[], 0x4C0),
-        ins("J2_jumpf", &OPS_71, 0, &[Reg(23)], &[], 0xC0),
-        ins("J2_jumpfnew", &OPS_71, 0, &[Reg(23)], &[], 0xC0),
-        ins("J2_jumpfnewpt", &OPS_71, 0, &[Reg(23)], &[], 0xC0),
-        ins("J2_jumpfpt", &OPS_71, 0, &[Reg(23)], &[], 0xC0),
+        ins("J2_jumpf", &OPS_71, 0, &[Reg(23)], &[], 0x200C0),
+        ins("J2_jumpfnew", &OPS_71, 0, &[Reg(23)], &[], 0x200C0),
+        ins("J2_jumpfnewpt", &OPS_71, 0, &[Reg(23)], &[], 0x200C0),
+        ins("J2_jumpfpt", &OPS_71, 0, &[Reg(23)], &[], 0x200C0),
         ins("J2_jumpr", &OPS_72, 0, &[Reg(23)], &[], 0x5C0),
-        ins("J2_jumprf", &OPS_73, 0, &[Reg(23)], &[], 0x1C0),
-        ins("J2_jumprfnew", &OPS_73, 0, &[Reg(23)], &[], 0x1C0),
-        ins("J2_jumprfnewpt", &OPS_73, 0, &[Reg(23)], &[], 0x1C0),
-        ins("J2_jumprfpt", &OPS_73, 0, &[Reg(23)], &[], 0x1C0),
+        ins("J2_jumprf", &OPS_73, 0, &[Reg(23)], &[], 0x201C0),
+        ins("J2_jumprfnew", &OPS_73, 0, &[Reg(23)], &[], 0x201C0),
+        ins("J2_jumprfnewpt", &OPS_73, 0, &[Reg(23)], &[], 0x201C0),
+        ins("J2_jumprfpt", &OPS_73, 0, &[Reg(23)], &[], 0x201C0),
         ins("J2_jumprgtez", &OPS_74, 0, &[Reg(23)], &[], 0xC0),
         ins("J2_jumprgtezpt", &OPS_74, 0, &[Reg(23)], &[], 0xC0),
         ins("J2_jumprh", &OPS_72, 0, &[Reg(23)], &[], 0x1C0),
@@ -4959,16 +4959,16 @@ pub mod tables {
         ins("J2_jumprltezpt", &OPS_74, 0, &[Reg(23)], &[], 0xC0),
         ins("J2_jumprnz", &OPS_74, 0, &[Reg(23)], &[], 0xC0),
         ins("J2_jumprnzpt", &OPS_74, 0, &[Reg(23)], &[], 0xC0),
-        ins("J2_jumprt", &OPS_73, 0, &[Reg(23)], &[], 0x1C0),
-        ins("J2_jumprtnew", &OPS_73, 0, &[Reg(23)], &[], 0x1C0),
-        ins("J2_jumprtnewpt", &OPS_73, 0, &[Reg(23)], &[], 0x1C0),
-        ins("J2_jumprtpt", &OPS_73, 0, &[Reg(23)], &[], 0x1C0),
+        ins("J2_jumprt", &OPS_73, 0, &[Reg(23)], &[], 0x201C0),
+        ins("J2_jumprtnew", &OPS_73, 0, &[Reg(23)], &[], 0x201C0),
+        ins("J2_jumprtnewpt", &OPS_73, 0, &[Reg(23)], &[], 0x201C0),
+        ins("J2_jumprtpt", &OPS_73, 0, &[Reg(23)], &[], 0x201C0),
         ins("J2_jumprz", &OPS_74, 0, &[Reg(23)], &[], 0xC0),
         ins("J2_jumprzpt", &OPS_74, 0, &[Reg(23)], &[], 0xC0),
-        ins("J2_jumpt", &OPS_71, 0, &[Reg(23)], &[], 0xC0),
-        ins("J2_jumptnew", &OPS_71, 0, &[Reg(23)], &[], 0xC0),
-        ins("J2_jumptnewpt", &OPS_71, 0, &[Reg(23)], &[], 0xC0),
-        ins("J2_jumptpt", &OPS_71, 0, &[Reg(23)], &[], 0xC0),
+        ins("J2_jumpt", &OPS_71, 0, &[Reg(23)], &[], 0x200C0),
+        ins("J2_jumptnew", &OPS_71, 0, &[Reg(23)], &[], 0x200C0),
+        ins("J2_jumptnewpt", &OPS_71, 0, &[Reg(23)], &[], 0x200C0),
+        ins("J2_jumptpt", &OPS_71, 0, &[Reg(23)], &[], 0x200C0),
         ins("J2_loop0i", &OPS_75, 0, &[Reg(101), Reg(193), Reg(39)], &[], 0x0),
         ins("J2_loop0iext", &OPS_75, 0, &[Reg(193), Reg(101), Reg(39)], &[], 0x0),
         ins("J2_loop0r", &OPS_76, 0, &[Reg(101), Reg(193), Reg(39)], &[], 0x0),
@@ -5534,54 +5534,54 @@ pub mod tables {
         ins("L2_loadruhgp", &OPS_98, 1, &[], &[Reg(11)], 0x800),
         ins("L2_loadw_aq", &OPS_15, 1, &[], &[], 0x800),
         ins("L2_loadw_locked", &OPS_15, 1, &[], &[], 0x1800),
-        ins("L2_ploadrbf_io", &OPS_100, 1, &[], &[], 0x800),
-        ins("L2_ploadrbf_pi", &OPS_101, 2, &[], &[], 0x800),
-        ins("L2_ploadrbfnew_io", &OPS_100, 1, &[], &[], 0x800),
-        ins("L2_ploadrbfnew_pi", &OPS_101, 2, &[], &[], 0x800),
-        ins("L2_ploadrbt_io", &OPS_100, 1, &[], &[], 0x800),
-        ins("L2_ploadrbt_pi", &OPS_101, 2, &[], &[], 0x800),
-        ins("L2_ploadrbtnew_io", &OPS_100, 1, &[], &[], 0x800),
-        ins("L2_ploadrbtnew_pi", &OPS_101, 2, &[], &[], 0x800),
-        ins("L2_ploadrdf_io", &OPS_102, 1, &[], &[], 0x800),
-        ins("L2_ploadrdf_pi", &OPS_103, 2, &[], &[], 0x800),
-        ins("L2_ploadrdfnew_io", &OPS_102, 1, &[], &[], 0x800),
-        ins("L2_ploadrdfnew_pi", &OPS_103, 2, &[], &[], 0x800),
-        ins("L2_ploadrdt_io", &OPS_102, 1, &[], &[], 0x800),
-        ins("L2_ploadrdt_pi", &OPS_103, 2, &[], &[], 0x800),
-        ins("L2_ploadrdtnew_io", &OPS_102, 1, &[], &[], 0x800),
-        ins("L2_ploadrdtnew_pi", &OPS_103, 2, &[], &[], 0x800),
-        ins("L2_ploadrhf_io", &OPS_100, 1, &[], &[], 0x800),
-        ins("L2_ploadrhf_pi", &OPS_101, 2, &[], &[], 0x800),
-        ins("L2_ploadrhfnew_io", &OPS_100, 1, &[], &[], 0x800),
-        ins("L2_ploadrhfnew_pi", &OPS_101, 2, &[], &[], 0x800),
-        ins("L2_ploadrht_io", &OPS_100, 1, &[], &[], 0x800),
-        ins("L2_ploadrht_pi", &OPS_101, 2, &[], &[], 0x800),
-        ins("L2_ploadrhtnew_io", &OPS_100, 1, &[], &[], 0x800),
-        ins("L2_ploadrhtnew_pi", &OPS_101, 2, &[], &[], 0x800),
-        ins("L2_ploadrif_io", &OPS_100, 1, &[], &[], 0x800),
-        ins("L2_ploadrif_pi", &OPS_101, 2, &[], &[], 0x800),
-        ins("L2_ploadrifnew_io", &OPS_100, 1, &[], &[], 0x800),
-        ins("L2_ploadrifnew_pi", &OPS_101, 2, &[], &[], 0x800),
-        ins("L2_ploadrit_io", &OPS_100, 1, &[], &[], 0x800),
-        ins("L2_ploadrit_pi", &OPS_101, 2, &[], &[], 0x800),
-        ins("L2_ploadritnew_io", &OPS_100, 1, &[], &[], 0x800),
-        ins("L2_ploadritnew_pi", &OPS_101, 2, &[], &[], 0x800),
-        ins("L2_ploadrubf_io", &OPS_100, 1, &[], &[], 0x800),
-        ins("L2_ploadrubf_pi", &OPS_101, 2, &[], &[], 0x800),
-        ins("L2_ploadrubfnew_io", &OPS_100, 1, &[], &[], 0x800),
-        ins("L2_ploadrubfnew_pi", &OPS_101, 2, &[], &[], 0x800),
-        ins("L2_ploadrubt_io", &OPS_100, 1, &[], &[], 0x800),
-        ins("L2_ploadrubt_pi", &OPS_101, 2, &[], &[], 0x800),
-        ins("L2_ploadrubtnew_io", &OPS_100, 1, &[], &[], 0x800),
-        ins("L2_ploadrubtnew_pi", &OPS_101, 2, &[], &[], 0x800),
-        ins("L2_ploadruhf_io", &OPS_100, 1, &[], &[], 0x800),
-        ins("L2_ploadruhf_pi", &OPS_101, 2, &[], &[], 0x800),
-        ins("L2_ploadruhfnew_io", &OPS_100, 1, &[], &[], 0x800),
-        ins("L2_ploadruhfnew_pi", &OPS_101, 2, &[], &[], 0x800),
-        ins("L2_ploadruht_io", &OPS_100, 1, &[], &[], 0x800),
-        ins("L2_ploadruht_pi", &OPS_101, 2, &[], &[], 0x800),
-        ins("L2_ploadruhtnew_io", &OPS_100, 1, &[], &[], 0x800),
-        ins("L2_ploadruhtnew_pi", &OPS_101, 2, &[], &[], 0x800),
+        ins("L2_ploadrbf_io", &OPS_100, 1, &[], &[], 0x20800),
+        ins("L2_ploadrbf_pi", &OPS_101, 2, &[], &[], 0x20800),
+        ins("L2_ploadrbfnew_io", &OPS_100, 1, &[], &[], 0x20800),
+        ins("L2_ploadrbfnew_pi", &OPS_101, 2, &[], &[], 0x20800),
+        ins("L2_ploadrbt_io", &OPS_100, 1, &[], &[], 0x20800),
+        ins("L2_ploadrbt_pi", &OPS_101, 2, &[], &[], 0x20800),
+        ins("L2_ploadrbtnew_io", &OPS_100, 1, &[], &[], 0x20800),
+        ins("L2_ploadrbtnew_pi", &OPS_101, 2, &[], &[], 0x20800),
+        ins("L2_ploadrdf_io", &OPS_102, 1, &[], &[], 0x20800),
+        ins("L2_ploadrdf_pi", &OPS_103, 2, &[], &[], 0x20800),
+        ins("L2_ploadrdfnew_io", &OPS_102, 1, &[], &[], 0x20800),
+        ins("L2_ploadrdfnew_pi", &OPS_103, 2, &[], &[], 0x20800),
+        ins("L2_ploadrdt_io", &OPS_102, 1, &[], &[], 0x20800),
+        ins("L2_ploadrdt_pi", &OPS_103, 2, &[], &[], 0x20800),
+        ins("L2_ploadrdtnew_io", &OPS_102, 1, &[], &[], 0x20800),
+        ins("L2_ploadrdtnew_pi", &OPS_103, 2, &[], &[], 0x20800),
+        ins("L2_ploadrhf_io", &OPS_100, 1, &[], &[], 0x20800),
+        ins("L2_ploadrhf_pi", &OPS_101, 2, &[], &[], 0x20800),
+        ins("L2_ploadrhfnew_io", &OPS_100, 1, &[], &[], 0x20800),
+        ins("L2_ploadrhfnew_pi", &OPS_101, 2, &[], &[], 0x20800),
+        ins("L2_ploadrht_io", &OPS_100, 1, &[], &[], 0x20800),
+        ins("L2_ploadrht_pi", &OPS_101, 2, &[], &[], 0x20800),
+        ins("L2_ploadrhtnew_io", &OPS_100, 1, &[], &[], 0x20800),
+        ins("L2_ploadrhtnew_pi", &OPS_101, 2, &[], &[], 0x20800),
+        ins("L2_ploadrif_io", &OPS_100, 1, &[], &[], 0x20800),
+        ins("L2_ploadrif_pi", &OPS_101, 2, &[], &[], 0x20800),
+        ins("L2_ploadrifnew_io", &OPS_100, 1, &[], &[], 0x20800),
+        ins("L2_ploadrifnew_pi", &OPS_101, 2, &[], &[], 0x20800),
+        ins("L2_ploadrit_io", &OPS_100, 1, &[], &[], 0x20800),
+        ins("L2_ploadrit_pi", &OPS_101, 2, &[], &[], 0x20800),
+        ins("L2_ploadritnew_io", &OPS_100, 1, &[], &[], 0x20800),
+        ins("L2_ploadritnew_pi", &OPS_101, 2, &[], &[], 0x20800),
+        ins("L2_ploadrubf_io", &OPS_100, 1, &[], &[], 0x20800),
+        ins("L2_ploadrubf_pi", &OPS_101, 2, &[], &[], 0x20800),
+        ins("L2_ploadrubfnew_io", &OPS_100, 1, &[], &[], 0x20800),
+        ins("L2_ploadrubfnew_pi", &OPS_101, 2, &[], &[], 0x20800),
+        ins("L2_ploadrubt_io", &OPS_100, 1, &[], &[], 0x20800),
+        ins("L2_ploadrubt_pi", &OPS_101, 2, &[], &[], 0x20800),
+        ins("L2_ploadrubtnew_io", &OPS_100, 1, &[], &[], 0x20800),
+        ins("L2_ploadrubtnew_pi", &OPS_101, 2, &[], &[], 0x20800),
+        ins("L2_ploadruhf_io", &OPS_100, 1, &[], &[], 0x20800),
+        ins("L2_ploadruhf_pi", &OPS_101, 2, &[], &[], 0x20800),
+        ins("L2_ploadruhfnew_io", &OPS_100, 1, &[], &[], 0x20800),
+        ins("L2_ploadruhfnew_pi", &OPS_101, 2, &[], &[], 0x20800),
+        ins("L2_ploadruht_io", &OPS_100, 1, &[], &[], 0x20800),
+        ins("L2_ploadruht_pi", &OPS_101, 2, &[], &[], 0x20800),
+        ins("L2_ploadruhtnew_io", &OPS_100, 1, &[], &[], 0x20800),
+        ins("L2_ploadruhtnew_pi", &OPS_101, 2, &[], &[], 0x20800),
         ins("L4_add_memopb_io", &OPS_104, 0, &[], &[], 0x1800),
         ins("L4_add_memoph_io", &OPS_104, 0, &[], &[], 0x1800),
         ins("L4_add_memopw_io", &OPS_104, 0, &[], &[], 0x1800),
@@ -5636,61 +5636,61 @@ pub mod tables {
         ins("L4_or_memopb_io", &OPS_104, 0, &[], &[], 0x1800),
         ins("L4_or_memoph_io", &OPS_104, 0, &[], &[], 0x1800),
         ins("L4_or_memopw_io", &OPS_104, 0, &[], &[], 0x1800),
-        ins("L4_ploadrbf_abs", &OPS_115, 1, &[], &[], 0x800),
-        ins("L4_ploadrbf_rr", &OPS_116, 1, &[], &[], 0x800),
-        ins("L4_ploadrbfnew_abs", &OPS_115, 1, &[], &[], 0x800),
-        ins("L4_ploadrbfnew_rr", &OPS_116, 1, &[], &[], 0x800),
-        ins("L4_ploadrbt_abs", &OPS_115, 1, &[], &[], 0x800),
-        ins("L4_ploadrbt_rr", &OPS_116, 1, &[], &[], 0x800),
-        ins("L4_ploadrbtnew_abs", &OPS_115, 1, &[], &[], 0x800),
-        ins("L4_ploadrbtnew_rr", &OPS_116, 1, &[], &[], 0x800),
-        ins("L4_ploadrdf_abs", &OPS_117, 1, &[], &[], 0x800),
-        ins("L4_ploadrdf_rr", &OPS_118, 1, &[], &[], 0x800),
-        ins("L4_ploadrdfnew_abs", &OPS_117, 1, &[], &[], 0x800),
-        ins("L4_ploadrdfnew_rr", &OPS_118, 1, &[], &[], 0x800),
-        ins("L4_ploadrdt_abs", &OPS_117, 1, &[], &[], 0x800),
-        ins("L4_ploadrdt_rr", &OPS_118, 1, &[], &[], 0x800),
-        ins("L4_ploadrdtnew_abs", &OPS_117, 1, &[], &[], 0x800),
-        ins("L4_ploadrdtnew_rr", &OPS_118, 1, &[], &[], 0x800),
-        ins("L4_ploadrhf_abs", &OPS_115, 1, &[], &[], 0x800),
-        ins("L4_ploadrhf_rr", &OPS_116, 1, &[], &[], 0x800),
-        ins("L4_ploadrhfnew_abs", &OPS_115, 1, &[], &[], 0x800),
-        ins("L4_ploadrhfnew_rr", &OPS_116, 1, &[], &[], 0x800),
-        ins("L4_ploadrht_abs", &OPS_115, 1, &[], &[], 0x800),
-        ins("L4_ploadrht_rr", &OPS_116, 1, &[], &[], 0x800),
-        ins("L4_ploadrhtnew_abs", &OPS_115, 1, &[], &[], 0x800),
-        ins("L4_ploadrhtnew_rr", &OPS_116, 1, &[], &[], 0x800),
-        ins("L4_ploadrif_abs", &OPS_115, 1, &[], &[], 0x800),
-        ins("L4_ploadrif_rr", &OPS_116, 1, &[], &[], 0x800),
-        ins("L4_ploadrifnew_abs", &OPS_115, 1, &[], &[], 0x800),
-        ins("L4_ploadrifnew_rr", &OPS_116, 1, &[], &[], 0x800),
-        ins("L4_ploadrit_abs", &OPS_115, 1, &[], &[], 0x800),
-        ins("L4_ploadrit_rr", &OPS_116, 1, &[], &[], 0x800),
-        ins("L4_ploadritnew_abs", &OPS_115, 1, &[], &[], 0x800),
-        ins("L4_ploadritnew_rr", &OPS_116, 1, &[], &[], 0x800),
-        ins("L4_ploadrubf_abs", &OPS_115, 1, &[], &[], 0x800),
-        ins("L4_ploadrubf_rr", &OPS_116, 1, &[], &[], 0x800),
-        ins("L4_ploadrubfnew_abs", &OPS_115, 1, &[], &[], 0x800),
-        ins("L4_ploadrubfnew_rr", &OPS_116, 1, &[], &[], 0x800),
-        ins("L4_ploadrubt_abs", &OPS_115, 1, &[], &[], 0x800),
-        ins("L4_ploadrubt_rr", &OPS_116, 1, &[], &[], 0x800),
-        ins("L4_ploadrubtnew_abs", &OPS_115, 1, &[], &[], 0x800),
-        ins("L4_ploadrubtnew_rr", &OPS_116, 1, &[], &[], 0x800),
-        ins("L4_ploadruhf_abs", &OPS_115, 1, &[], &[], 0x800),
-        ins("L4_ploadruhf_rr", &OPS_116, 1, &[], &[], 0x800),
-        ins("L4_ploadruhfnew_abs", &OPS_115, 1, &[], &[], 0x800),
-        ins("L4_ploadruhfnew_rr", &OPS_116, 1, &[], &[], 0x800),
-        ins("L4_ploadruht_abs", &OPS_115, 1, &[], &[], 0x800),
-        ins("L4_ploadruht_rr", &OPS_116, 1, &[], &[], 0x800),
-        ins("L4_ploadruhtnew_abs", &OPS_115, 1, &[], &[], 0x800),
-        ins("L4_ploadruhtnew_rr", &OPS_116, 1, &[], &[], 0x800),
+        ins("L4_ploadrbf_abs", &OPS_115, 1, &[], &[], 0x20800),
+        ins("L4_ploadrbf_rr", &OPS_116, 1, &[], &[], 0x20800),
+        ins("L4_ploadrbfnew_abs", &OPS_115, 1, &[], &[], 0x20800),
+        ins("L4_ploadrbfnew_rr", &OPS_116, 1, &[], &[], 0x20800),
+        ins("L4_ploadrbt_abs", &OPS_115, 1, &[], &[], 0x20800),
+        ins("L4_ploadrbt_rr", &OPS_116, 1, &[], &[], 0x20800),
+        ins("L4_ploadrbtnew_abs", &OPS_115, 1, &[], &[], 0x20800),
+        ins("L4_ploadrbtnew_rr", &OPS_116, 1, &[], &[], 0x20800),
+        ins("L4_ploadrdf_abs", &OPS_117, 1, &[], &[], 0x20800),
+        ins("L4_ploadrdf_rr", &OPS_118, 1, &[], &[], 0x20800),
+        ins("L4_ploadrdfnew_abs", &OPS_117, 1, &[], &[], 0x20800),
+        ins("L4_ploadrdfnew_rr", &OPS_118, 1, &[], &[], 0x20800),
+        ins("L4_ploadrdt_abs", &OPS_117, 1, &[], &[], 0x20800),
+        ins("L4_ploadrdt_rr", &OPS_118, 1, &[], &[], 0x20800),
+        ins("L4_ploadrdtnew_abs", &OPS_117, 1, &[], &[], 0x20800),
+        ins("L4_ploadrdtnew_rr", &OPS_118, 1, &[], &[], 0x20800),
+        ins("L4_ploadrhf_abs", &OPS_115, 1, &[], &[], 0x20800),
+        ins("L4_ploadrhf_rr", &OPS_116, 1, &[], &[], 0x20800),
+        ins("L4_ploadrhfnew_abs", &OPS_115, 1, &[], &[], 0x20800),
+        ins("L4_ploadrhfnew_rr", &OPS_116, 1, &[], &[], 0x20800),
+        ins("L4_ploadrht_abs", &OPS_115, 1, &[], &[], 0x20800),
+        ins("L4_ploadrht_rr", &OPS_116, 1, &[], &[], 0x20800),
+        ins("L4_ploadrhtnew_abs", &OPS_115, 1, &[], &[], 0x20800),
+        ins("L4_ploadrhtnew_rr", &OPS_116, 1, &[], &[], 0x20800),
+        ins("L4_ploadrif_abs", &OPS_115, 1, &[], &[], 0x20800),
+        ins("L4_ploadrif_rr", &OPS_116, 1, &[], &[], 0x20800),
+        ins("L4_ploadrifnew_abs", &OPS_115, 1, &[], &[], 0x20800),
+        ins("L4_ploadrifnew_rr", &OPS_116, 1, &[], &[], 0x20800),
+        ins("L4_ploadrit_abs", &OPS_115, 1, &[], &[], 0x20800),
+        ins("L4_ploadrit_rr", &OPS_116, 1, &[], &[], 0x20800),
+        ins("L4_ploadritnew_abs", &OPS_115, 1, &[], &[], 0x20800),
+        ins("L4_ploadritnew_rr", &OPS_116, 1, &[], &[], 0x20800),
+        ins("L4_ploadrubf_abs", &OPS_115, 1, &[], &[], 0x20800),
+        ins("L4_ploadrubf_rr", &OPS_116, 1, &[], &[], 0x20800),
+        ins("L4_ploadrubfnew_abs", &OPS_115, 1, &[], &[], 0x20800),
+        ins("L4_ploadrubfnew_rr", &OPS_116, 1, &[], &[], 0x20800),
+        ins("L4_ploadrubt_abs", &OPS_115, 1, &[], &[], 0x20800),
+        ins("L4_ploadrubt_rr", &OPS_116, 1, &[], &[], 0x20800),
+        ins("L4_ploadrubtnew_abs", &OPS_115, 1, &[], &[], 0x20800),
+        ins("L4_ploadrubtnew_rr", &OPS_116, 1, &[], &[], 0x20800),
+        ins("L4_ploadruhf_abs", &OPS_115, 1, &[], &[], 0x20800),
+        ins("L4_ploadruhf_rr", &OPS_116, 1, &[], &[], 0x20800),
+        ins("L4_ploadruhfnew_abs", &OPS_115, 1, &[], &[], 0x20800),
+        ins("L4_ploadruhfnew_rr", &OPS_116, 1, &[], &[], 0x20800),
+        ins("L4_ploadruht_abs", &OPS_115, 1, &[], &[], 0x20800),
+        ins("L4_ploadruht_rr", &OPS_116, 1, &[], &[], 0x20800),
+        ins("L4_ploadruhtnew_abs", &OPS_115, 1, &[], &[], 0x20800),
+        ins("L4_ploadruhtnew_rr", &OPS_116, 1, &[], &[], 0x20800),
         ins("L4_return", &OPS_85, 1, &[Reg(23), Reg(146)], &[Reg(7)], 0xF40),
-        ins("L4_return_f", &OPS_119, 1, &[Reg(23), Reg(146)], &[Reg(7)], 0xB40),
-        ins("L4_return_fnew_pnt", &OPS_119, 1, &[Reg(23), Reg(146)], &[Reg(7)], 0xB40),
-        ins("L4_return_fnew_pt", &OPS_119, 1, &[Reg(23), Reg(146)], &[Reg(7)], 0xB40),
-        ins("L4_return_t", &OPS_119, 1, &[Reg(23), Reg(146)], &[Reg(7)], 0xB40),
-        ins("L4_return_tnew_pnt", &OPS_119, 1, &[Reg(23), Reg(146)], &[Reg(7)], 0xB40),
-        ins("L4_return_tnew_pt", &OPS_119, 1, &[Reg(23), Reg(146)], &[Reg(7)], 0xB40),
+        ins("L4_return_f", &OPS_119, 1, &[Reg(23), Reg(146)], &[Reg(7)], 0x20B40),
+        ins("L4_return_fnew_pnt", &OPS_119, 1, &[Reg(23), Reg(146)], &[Reg(7)], 0x20B40),
+        ins("L4_return_fnew_pt", &OPS_119, 1, &[Reg(23), Reg(146)], &[Reg(7)], 0x20B40),
+        ins("L4_return_t", &OPS_119, 1, &[Reg(23), Reg(146)], &[Reg(7)], 0x20B40),
+        ins("L4_return_tnew_pnt", &OPS_119, 1, &[Reg(23), Reg(146)], &[Reg(7)], 0x20B40),
+        ins("L4_return_tnew_pt", &OPS_119, 1, &[Reg(23), Reg(146)], &[Reg(7)], 0x20B40),
         ins("L4_sub_memopb_io", &OPS_104, 0, &[], &[], 0x1800),
         ins("L4_sub_memoph_io", &OPS_104, 0, &[], &[], 0x1800),
         ins("L4_sub_memopw_io", &OPS_104, 0, &[], &[], 0x1800),
@@ -6056,12 +6056,12 @@ pub mod tables {
         ins("PS_fi", &OPS_138, 1, &[], &[], 0x4007),
         ins("PS_fia", &OPS_139, 1, &[], &[], 0x4007),
         ins("PS_jmpret", &OPS_140, 0, &[Reg(23)], &[], 0x7C0),
-        ins("PS_jmpretf", &OPS_141, 0, &[Reg(23)], &[], 0x7C0),
-        ins("PS_jmpretfnew", &OPS_141, 0, &[Reg(23)], &[], 0x7C0),
-        ins("PS_jmpretfnewpt", &OPS_141, 0, &[Reg(23)], &[], 0x7C0),
-        ins("PS_jmprett", &OPS_141, 0, &[Reg(23)], &[], 0x7C0),
-        ins("PS_jmprettnew", &OPS_141, 0, &[Reg(23)], &[], 0x7C0),
-        ins("PS_jmprettnewpt", &OPS_141, 0, &[Reg(23)], &[], 0x7C0),
+        ins("PS_jmpretf", &OPS_141, 0, &[Reg(23)], &[], 0x207C0),
+        ins("PS_jmpretfnew", &OPS_141, 0, &[Reg(23)], &[], 0x207C0),
+        ins("PS_jmpretfnewpt", &OPS_141, 0, &[Reg(23)], &[], 0x207C0),
+        ins("PS_jmprett", &OPS_141, 0, &[Reg(23)], &[], 0x207C0),
+        ins("PS_jmprettnew", &OPS_141, 0, &[Reg(23)], &[], 0x207C0),
+        ins("PS_jmprettnewpt", &OPS_141, 0, &[Reg(23)], &[], 0x207C0),
         ins("PS_loadrb_pci", &OPS_142, 2, &[Reg(3)], &[Reg(3)], 0x4800),
         ins("PS_loadrb_pcr", &OPS_143, 2, &[Reg(3)], &[Reg(3)], 0x4800),
         ins("PS_loadrbabs", &OPS_98, 1, &[], &[], 0x800),
@@ -6313,54 +6313,54 @@ pub mod tables {
         ins("S2_mask", &OPS_169, 1, &[], &[], 0x0),
         ins("S2_packhl", &OPS_8, 1, &[], &[], 0x0),
         ins("S2_parityp", &OPS_126, 1, &[], &[], 0x0),
-        ins("S2_pstorerbf_io", &OPS_170, 0, &[], &[], 0x1000),
-        ins("S2_pstorerbf_pi", &OPS_171, 1, &[], &[], 0x1000),
-        ins("S2_pstorerbfnew_pi", &OPS_171, 1, &[], &[], 0x1000),
-        ins("S2_pstorerbnewf_io", &OPS_170, 0, &[], &[], 0x1000),
-        ins("S2_pstorerbnewf_pi", &OPS_171, 1, &[], &[], 0x1000),
-        ins("S2_pstorerbnewfnew_pi", &OPS_171, 1, &[], &[], 0x1000),
-        ins("S2_pstorerbnewt_io", &OPS_170, 0, &[], &[], 0x1000),
-        ins("S2_pstorerbnewt_pi", &OPS_171, 1, &[], &[], 0x1000),
-        ins("S2_pstorerbnewtnew_pi", &OPS_171, 1, &[], &[], 0x1000),
-        ins("S2_pstorerbt_io", &OPS_170, 0, &[], &[], 0x1000),
-        ins("S2_pstorerbt_pi", &OPS_171, 1, &[], &[], 0x1000),
-        ins("S2_pstorerbtnew_pi", &OPS_171, 1, &[], &[], 0x1000),
-        ins("S2_pstorerdf_io", &OPS_172, 0, &[], &[], 0x1000),
-        ins("S2_pstorerdf_pi", &OPS_173, 1, &[], &[], 0x1000),
-        ins("S2_pstorerdfnew_pi", &OPS_173, 1, &[], &[], 0x1000),
-        ins("S2_pstorerdt_io", &OPS_172, 0, &[], &[], 0x1000),
-        ins("S2_pstorerdt_pi", &OPS_173, 1, &[], &[], 0x1000),
-        ins("S2_pstorerdtnew_pi", &OPS_173, 1, &[], &[], 0x1000),
-        ins("S2_pstorerff_io", &OPS_170, 0, &[], &[], 0x1000),
-        ins("S2_pstorerff_pi", &OPS_171, 1, &[], &[], 0x1000),
-        ins("S2_pstorerffnew_pi", &OPS_171, 1, &[], &[], 0x1000),
-        ins("S2_pstorerft_io", &OPS_170, 0, &[], &[], 0x1000),
-        ins("S2_pstorerft_pi", &OPS_171, 1, &[], &[], 0x1000),
-        ins("S2_pstorerftnew_pi", &OPS_171, 1, &[], &[], 0x1000),
-        ins("S2_pstorerhf_io", &OPS_170, 0, &[], &[], 0x1000),
-        ins("S2_pstorerhf_pi", &OPS_171, 1, &[], &[], 0x1000),
-        ins("S2_pstorerhfnew_pi", &OPS_171, 1, &[], &[], 0x1000),
-        ins("S2_pstorerhnewf_io", &OPS_170, 0, &[], &[], 0x1000),
-        ins("S2_pstorerhnewf_pi", &OPS_171, 1, &[], &[], 0x1000),
-        ins("S2_pstorerhnewfnew_pi", &OPS_171, 1, &[], &[], 0x1000),
-        ins("S2_pstorerhnewt_io", &OPS_170, 0, &[], &[], 0x1000),
-        ins("S2_pstorerhnewt_pi", &OPS_171, 1, &[], &[], 0x1000),
-        ins("S2_pstorerhnewtnew_pi", &OPS_171, 1, &[], &[], 0x1000),
-        ins("S2_pstorerht_io", &OPS_170, 0, &[], &[], 0x1000),
-        ins("S2_pstorerht_pi", &OPS_171, 1, &[], &[], 0x1000),
-        ins("S2_pstorerhtnew_pi", &OPS_171, 1, &[], &[], 0x1000),
-        ins("S2_pstorerif_io", &OPS_170, 0, &[], &[], 0x1000),
-        ins("S2_pstorerif_pi", &OPS_171, 1, &[], &[], 0x1000),
-        ins("S2_pstorerifnew_pi", &OPS_171, 1, &[], &[], 0x1000),
-        ins("S2_pstorerinewf_io", &OPS_170, 0, &[], &[], 0x1000),
-        ins("S2_pstorerinewf_pi", &OPS_171, 1, &[], &[], 0x1000),
-        ins("S2_pstorerinewfnew_pi", &OPS_171, 1, &[], &[], 0x1000),
-        ins("S2_pstorerinewt_io", &OPS_170, 0, &[], &[], 0x1000),
-        ins("S2_pstorerinewt_pi", &OPS_171, 1, &[], &[], 0x1000),
-        ins("S2_pstorerinewtnew_pi", &OPS_171, 1, &[], &[], 0x1000),
-        ins("S2_pstorerit_io", &OPS_170, 0, &[], &[], 0x1000),
-        ins("S2_pstorerit_pi", &OPS_171, 1, &[], &[], 0x1000),
-        ins("S2_pstoreritnew_pi", &OPS_171, 1, &[], &[], 0x1000),
+        ins("S2_pstorerbf_io", &OPS_170, 0, &[], &[], 0x21000),
+        ins("S2_pstorerbf_pi", &OPS_171, 1, &[], &[], 0x21000),
+        ins("S2_pstorerbfnew_pi", &OPS_171, 1, &[], &[], 0x21000),
+        ins("S2_pstorerbnewf_io", &OPS_170, 0, &[], &[], 0x21000),
+        ins("S2_pstorerbnewf_pi", &OPS_171, 1, &[], &[], 0x21000),
+        ins("S2_pstorerbnewfnew_pi", &OPS_171, 1, &[], &[], 0x21000),
+        ins("S2_pstorerbnewt_io", &OPS_170, 0, &[], &[], 0x21000),
+        ins("S2_pstorerbnewt_pi", &OPS_171, 1, &[], &[], 0x21000),
+        ins("S2_pstorerbnewtnew_pi", &OPS_171, 1, &[], &[], 0x21000),
+        ins("S2_pstorerbt_io", &OPS_170, 0, &[], &[], 0x21000),
+        ins("S2_pstorerbt_pi", &OPS_171, 1, &[], &[], 0x21000),
+        ins("S2_pstorerbtnew_pi", &OPS_171, 1, &[], &[], 0x21000),
+        ins("S2_pstorerdf_io", &OPS_172, 0, &[], &[], 0x21000),
+        ins("S2_pstorerdf_pi", &OPS_173, 1, &[], &[], 0x21000),
+        ins("S2_pstorerdfnew_pi", &OPS_173, 1, &[], &[], 0x21000),
+        ins("S2_pstorerdt_io", &OPS_172, 0, &[], &[], 0x21000),
+        ins("S2_pstorerdt_pi", &OPS_173, 1, &[], &[], 0x21000),
+        ins("S2_pstorerdtnew_pi", &OPS_173, 1, &[], &[], 0x21000),
+        ins("S2_pstorerff_io", &OPS_170, 0, &[], &[], 0x21000),
+        ins("S2_pstorerff_pi", &OPS_171, 1, &[], &[], 0x21000),
+        ins("S2_pstorerffnew_pi", &OPS_171, 1, &[], &[], 0x21000),
+        ins("S2_pstorerft_io", &OPS_170, 0, &[], &[], 0x21000),
+        ins("S2_pstorerft_pi", &OPS_171, 1, &[], &[], 0x21000),
+        ins("S2_pstorerftnew_pi", &OPS_171, 1, &[], &[], 0x21000),
+        ins("S2_pstorerhf_io", &OPS_170, 0, &[], &[], 0x21000),
+        ins("S2_pstorerhf_pi", &OPS_171, 1, &[], &[], 0x21000),
+        ins("S2_pstorerhfnew_pi", &OPS_171, 1, &[], &[], 0x21000),
+        ins("S2_pstorerhnewf_io", &OPS_170, 0, &[], &[], 0x21000),
+        ins("S2_pstorerhnewf_pi", &OPS_171, 1, &[], &[], 0x21000),
+        ins("S2_pstorerhnewfnew_pi", &OPS_171, 1, &[], &[], 0x21000),
+        ins("S2_pstorerhnewt_io", &OPS_170, 0, &[], &[], 0x21000),
+        ins("S2_pstorerhnewt_pi", &OPS_171, 1, &[], &[], 0x21000),
+        ins("S2_pstorerhnewtnew_pi", &OPS_171, 1, &[], &[], 0x21000),
+        ins("S2_pstorerht_io", &OPS_170, 0, &[], &[], 0x21000),
+        ins("S2_pstorerht_pi", &OPS_171, 1, &[], &[], 0x21000),
+        ins("S2_pstorerhtnew_pi", &OPS_171, 1, &[], &[], 0x21000),
+        ins("S2_pstorerif_io", &OPS_170, 0, &[], &[], 0x21000),
+        ins("S2_pstorerif_pi", &OPS_171, 1, &[], &[], 0x21000),
+        ins("S2_pstorerifnew_pi", &OPS_171, 1, &[], &[], 0x21000),
+        ins("S2_pstorerinewf_io", &OPS_170, 0, &[], &[], 0x21000),
+        ins("S2_pstorerinewf_pi", &OPS_171, 1, &[], &[], 0x21000),
+        ins("S2_pstorerinewfnew_pi", &OPS_171, 1, &[], &[], 0x21000),
+        ins("S2_pstorerinewt_io", &OPS_170, 0, &[], &[], 0x21000),
+        ins("S2_pstorerinewt_pi", &OPS_171, 1, &[], &[], 0x21000),
+        ins("S2_pstorerinewtnew_pi", &OPS_171, 1, &[], &[], 0x21000),
+        ins("S2_pstorerit_io", &OPS_170, 0, &[], &[], 0x21000),
+        ins("S2_pstorerit_pi", &OPS_171, 1, &[], &[], 0x21000),
+        ins("S2_pstoreritnew_pi", &OPS_171, 1, &[], &[], 0x21000),
         ins("S2_setbit_i", &OPS_6, 1, &[], &[], 0x0),
         ins("S2_setbit_r", &OPS_2, 1, &[], &[], 0x0),
         ins("S2_shuffeb", &OPS_4, 1, &[], &[], 0x0),
@@ -6488,104 +6488,104 @@ pub mod tables {
         ins("S4_ori_asl_ri", &OPS_186, 1, &[], &[], 0x0),
         ins("S4_ori_lsr_ri", &OPS_186, 1, &[], &[], 0x0),
         ins("S4_parity", &OPS_2, 1, &[], &[], 0x0),
-        ins("S4_pstorerbf_abs", &OPS_189, 0, &[], &[], 0x1000),
-        ins("S4_pstorerbf_rr", &OPS_190, 0, &[], &[], 0x1000),
-        ins("S4_pstorerbfnew_abs", &OPS_189, 0, &[], &[], 0x1000),
-        ins("S4_pstorerbfnew_io", &OPS_170, 0, &[], &[], 0x1000),
-        ins("S4_pstorerbfnew_rr", &OPS_190, 0, &[], &[], 0x1000),
-        ins("S4_pstorerbnewf_abs", &OPS_189, 0, &[], &[], 0x1000),
-        ins("S4_pstorerbnewf_rr", &OPS_190, 0, &[], &[], 0x1000),
-        ins("S4_pstorerbnewfnew_abs", &OPS_189, 0, &[], &[], 0x1000),
-        ins("S4_pstorerbnewfnew_io", &OPS_170, 0, &[], &[], 0x1000),
-        ins("S4_pstorerbnewfnew_rr", &OPS_190, 0, &[], &[], 0x1000),
-        ins("S4_pstorerbnewt_abs", &OPS_189, 0, &[], &[], 0x1000),
-        ins("S4_pstorerbnewt_rr", &OPS_190, 0, &[], &[], 0x1000),
-        ins("S4_pstorerbnewtnew_abs", &OPS_189, 0, &[], &[], 0x1000),
-        ins("S4_pstorerbnewtnew_io", &OPS_170, 0, &[], &[], 0x1000),
-        ins("S4_pstorerbnewtnew_rr", &OPS_190, 0, &[], &[], 0x1000),
-        ins("S4_pstorerbt_abs", &OPS_189, 0, &[], &[], 0x1000),
-        ins("S4_pstorerbt_rr", &OPS_190, 0, &[], &[], 0x1000),
-        ins("S4_pstorerbtnew_abs", &OPS_189, 0, &[], &[], 0x1000),
-        ins("S4_pstorerbtnew_io", &OPS_170, 0, &[], &[], 0x1000),
-        ins("S4_pstorerbtnew_rr", &OPS_190, 0, &[], &[], 0x1000),
-        ins("S4_pstorerdf_abs", &OPS_191, 0, &[], &[], 0x1000),
-        ins("S4_pstorerdf_rr", &OPS_192, 0, &[], &[], 0x1000),
-        ins("S4_pstorerdfnew_abs", &OPS_191, 0, &[], &[], 0x1000),
-        ins("S4_pstorerdfnew_io", &OPS_172, 0, &[], &[], 0x1000),
-        ins("S4_pstorerdfnew_rr", &OPS_192, 0, &[], &[], 0x1000),
-        ins("S4_pstorerdt_abs", &OPS_191, 0, &[], &[], 0x1000),
-        ins("S4_pstorerdt_rr", &OPS_192, 0, &[], &[], 0x1000),
-        ins("S4_pstorerdtnew_abs", &OPS_191, 0, &[], &[], 0x1000),
-        ins("S4_pstorerdtnew_io", &OPS_172, 0, &[], &[], 0x1000),
-        ins("S4_pstorerdtnew_rr", &OPS_192, 0, &[], &[], 0x1000),
-        ins("S4_pstorerff_abs", &OPS_189, 0, &[], &[], 0x1000),
-        ins("S4_pstorerff_rr", &OPS_190, 0, &[], &[], 0x1000),
-        ins("S4_pstorerffnew_abs", &OPS_189, 0, &[], &[], 0x1000),
-        ins("S4_pstorerffnew_io", &OPS_170, 0, &[], &[], 0x1000),
-        ins("S4_pstorerffnew_rr", &OPS_190, 0, &[], &[], 0x1000),
-        ins("S4_pstorerft_abs", &OPS_189, 0, &[], &[], 0x1000),
-        ins("S4_pstorerft_rr", &OPS_190, 0, &[], &[], 0x1000),
-        ins("S4_pstorerftnew_abs", &OPS_189, 0, &[], &[], 0x1000),
-        ins("S4_pstorerftnew_io", &OPS_170, 0, &[], &[], 0x1000),
-        ins("S4_pstorerftnew_rr", &OPS_190, 0, &[], &[], 0x1000),
-        ins("S4_pstorerhf_abs", &OPS_189, 0, &[], &[], 0x1000),
-        ins("S4_pstorerhf_rr", &OPS_190, 0, &[], &[], 0x1000),
-        ins("S4_pstorerhfnew_abs", &OPS_189, 0, &[], &[], 0x1000),
-        ins("S4_pstorerhfnew_io", &OPS_170, 0, &[], &[], 0x1000),
-        ins("S4_pstorerhfnew_rr", &OPS_190, 0, &[], &[], 0x1000),
-        ins("S4_pstorerhnewf_abs", &OPS_189, 0, &[], &[], 0x1000),
-        ins("S4_pstorerhnewf_rr", &OPS_190, 0, &[], &[], 0x1000),
-        ins("S4_pstorerhnewfnew_abs", &OPS_189, 0, &[], &[], 0x1000),
-        ins("S4_pstorerhnewfnew_io", &OPS_170, 0, &[], &[], 0x1000),
-        ins("S4_pstorerhnewfnew_rr", &OPS_190, 0, &[], &[], 0x1000),
-        ins("S4_pstorerhnewt_abs", &OPS_189, 0, &[], &[], 0x1000),
-        ins("S4_pstorerhnewt_rr", &OPS_190, 0, &[], &[], 0x1000),
-        ins("S4_pstorerhnewtnew_abs", &OPS_189, 0, &[], &[], 0x1000),
-        ins("S4_pstorerhnewtnew_io", &OPS_170, 0, &[], &[], 0x1000),
-        ins("S4_pstorerhnewtnew_rr", &OPS_190, 0, &[], &[], 0x1000),
-        ins("S4_pstorerht_abs", &OPS_189, 0, &[], &[], 0x1000),
-        ins("S4_pstorerht_rr", &OPS_190, 0, &[], &[], 0x1000),
-        ins("S4_pstorerhtnew_abs", &OPS_189, 0, &[], &[], 0x1000),
-        ins("S4_pstorerhtnew_io", &OPS_170, 0, &[], &[], 0x1000),
-        ins("S4_pstorerhtnew_rr", &OPS_190, 0, &[], &[], 0x1000),
-        ins("S4_pstorerif_abs", &OPS_189, 0, &[], &[], 0x1000),
-        ins("S4_pstorerif_rr", &OPS_190, 0, &[], &[], 0x1000),
-        ins("S4_pstorerifnew_abs", &OPS_189, 0, &[], &[], 0x1000),
-        ins("S4_pstorerifnew_io", &OPS_170, 0, &[], &[], 0x1000),
-        ins("S4_pstorerifnew_rr", &OPS_190, 0, &[], &[], 0x1000),
-        ins("S4_pstorerinewf_abs", &OPS_189, 0, &[], &[], 0x1000),
-        ins("S4_pstorerinewf_rr", &OPS_190, 0, &[], &[], 0x1000),
-        ins("S4_pstorerinewfnew_abs", &OPS_189, 0, &[], &[], 0x1000),
-        ins("S4_pstorerinewfnew_io", &OPS_170, 0, &[], &[], 0x1000),
-        ins("S4_pstorerinewfnew_rr", &OPS_190, 0, &[], &[], 0x1000),
-        ins("S4_pstorerinewt_abs", &OPS_189, 0, &[], &[], 0x1000),
-        ins("S4_pstorerinewt_rr", &OPS_190, 0, &[], &[], 0x1000),
-        ins("S4_pstorerinewtnew_abs", &OPS_189, 0, &[], &[], 0x1000),
-        ins("S4_pstorerinewtnew_io", &OPS_170, 0, &[], &[], 0x1000),
-        ins("S4_pstorerinewtnew_rr", &OPS_190, 0, &[], &[], 0x1000),
-        ins("S4_pstorerit_abs", &OPS_189, 0, &[], &[], 0x1000),
-        ins("S4_pstorerit_rr", &OPS_190, 0, &[], &[], 0x1000),
-        ins("S4_pstoreritnew_abs", &OPS_189, 0, &[], &[], 0x1000),
-        ins("S4_pstoreritnew_io", &OPS_170, 0, &[], &[], 0x1000),
-        ins("S4_pstoreritnew_rr", &OPS_190, 0, &[], &[], 0x1000),
+        ins("S4_pstorerbf_abs", &OPS_189, 0, &[], &[], 0x21000),
+        ins("S4_pstorerbf_rr", &OPS_190, 0, &[], &[], 0x21000),
+        ins("S4_pstorerbfnew_abs", &OPS_189, 0, &[], &[], 0x21000),
+        ins("S4_pstorerbfnew_io", &OPS_170, 0, &[], &[], 0x21000),
+        ins("S4_pstorerbfnew_rr", &OPS_190, 0, &[], &[], 0x21000),
+        ins("S4_pstorerbnewf_abs", &OPS_189, 0, &[], &[], 0x21000),
+        ins("S4_pstorerbnewf_rr", &OPS_190, 0, &[], &[], 0x21000),
+        ins("S4_pstorerbnewfnew_abs", &OPS_189, 0, &[], &[], 0x21000),
+        ins("S4_pstorerbnewfnew_io", &OPS_170, 0, &[], &[], 0x21000),
+        ins("S4_pstorerbnewfnew_rr", &OPS_190, 0, &[], &[], 0x21000),
+        ins("S4_pstorerbnewt_abs", &OPS_189, 0, &[], &[], 0x21000),
+        ins("S4_pstorerbnewt_rr", &OPS_190, 0, &[], &[], 0x21000),
+        ins("S4_pstorerbnewtnew_abs", &OPS_189, 0, &[], &[], 0x21000),
+        ins("S4_pstorerbnewtnew_io", &OPS_170, 0, &[], &[], 0x21000),
+        ins("S4_pstorerbnewtnew_rr", &OPS_190, 0, &[], &[], 0x21000),
+        ins("S4_pstorerbt_abs", &OPS_189, 0, &[], &[], 0x21000),
+        ins("S4_pstorerbt_rr", &OPS_190, 0, &[], &[], 0x21000),
+        ins("S4_pstorerbtnew_abs", &OPS_189, 0, &[], &[], 0x21000),
+        ins("S4_pstorerbtnew_io", &OPS_170, 0, &[], &[], 0x21000),
+        ins("S4_pstorerbtnew_rr", &OPS_190, 0, &[], &[], 0x21000),
+        ins("S4_pstorerdf_abs", &OPS_191, 0, &[], &[], 0x21000),
+        ins("S4_pstorerdf_rr", &OPS_192, 0, &[], &[], 0x21000),
+        ins("S4_pstorerdfnew_abs", &OPS_191, 0, &[], &[], 0x21000),
+        ins("S4_pstorerdfnew_io", &OPS_172, 0, &[], &[], 0x21000),
+        ins("S4_pstorerdfnew_rr", &OPS_192, 0, &[], &[], 0x21000),
+        ins("S4_pstorerdt_abs", &OPS_191, 0, &[], &[], 0x21000),
+        ins("S4_pstorerdt_rr", &OPS_192, 0, &[], &[], 0x21000),
+        ins("S4_pstorerdtnew_abs", &OPS_191, 0, &[], &[], 0x21000),
+        ins("S4_pstorerdtnew_io", &OPS_172, 0, &[], &[], 0x21000),
+        ins("S4_pstorerdtnew_rr", &OPS_192, 0, &[], &[], 0x21000),
+        ins("S4_pstorerff_abs", &OPS_189, 0, &[], &[], 0x21000),
+        ins("S4_pstorerff_rr", &OPS_190, 0, &[], &[], 0x21000),
+        ins("S4_pstorerffnew_abs", &OPS_189, 0, &[], &[], 0x21000),
+        ins("S4_pstorerffnew_io", &OPS_170, 0, &[], &[], 0x21000),
+        ins("S4_pstorerffnew_rr", &OPS_190, 0, &[], &[], 0x21000),
+        ins("S4_pstorerft_abs", &OPS_189, 0, &[], &[], 0x21000),
+        ins("S4_pstorerft_rr", &OPS_190, 0, &[], &[], 0x21000),
+        ins("S4_pstorerftnew_abs", &OPS_189, 0, &[], &[], 0x21000),
+        ins("S4_pstorerftnew_io", &OPS_170, 0, &[], &[], 0x21000),
+        ins("S4_pstorerftnew_rr", &OPS_190, 0, &[], &[], 0x21000),
+        ins("S4_pstorerhf_abs", &OPS_189, 0, &[], &[], 0x21000),
+        ins("S4_pstorerhf_rr", &OPS_190, 0, &[], &[], 0x21000),
+        ins("S4_pstorerhfnew_abs", &OPS_189, 0, &[], &[], 0x21000),
+        ins("S4_pstorerhfnew_io", &OPS_170, 0, &[], &[], 0x21000),
+        ins("S4_pstorerhfnew_rr", &OPS_190, 0, &[], &[], 0x21000),
+        ins("S4_pstorerhnewf_abs", &OPS_189, 0, &[], &[], 0x21000),
+        ins("S4_pstorerhnewf_rr", &OPS_190, 0, &[], &[], 0x21000),
+        ins("S4_pstorerhnewfnew_abs", &OPS_189, 0, &[], &[], 0x21000),
+        ins("S4_pstorerhnewfnew_io", &OPS_170, 0, &[], &[], 0x21000),
+        ins("S4_pstorerhnewfnew_rr", &OPS_190, 0, &[], &[], 0x21000),
+        ins("S4_pstorerhnewt_abs", &OPS_189, 0, &[], &[], 0x21000),
+        ins("S4_pstorerhnewt_rr", &OPS_190, 0, &[], &[], 0x21000),
+        ins("S4_pstorerhnewtnew_abs", &OPS_189, 0, &[], &[], 0x21000),
+        ins("S4_pstorerhnewtnew_io", &OPS_170, 0, &[], &[], 0x21000),
+        ins("S4_pstorerhnewtnew_rr", &OPS_190, 0, &[], &[], 0x21000),
+        ins("S4_pstorerht_abs", &OPS_189, 0, &[], &[], 0x21000),
+        ins("S4_pstorerht_rr", &OPS_190, 0, &[], &[], 0x21000),
+        ins("S4_pstorerhtnew_abs", &OPS_189, 0, &[], &[], 0x21000),
+        ins("S4_pstorerhtnew_io", &OPS_170, 0, &[], &[], 0x21000),
+        ins("S4_pstorerhtnew_rr", &OPS_190, 0, &[], &[], 0x21000),
+        ins("S4_pstorerif_abs", &OPS_189, 0, &[], &[], 0x21000),
+        ins("S4_pstorerif_rr", &OPS_190, 0, &[], &[], 0x21000),
+        ins("S4_pstorerifnew_abs", &OPS_189, 0, &[], &[], 0x21000),
+        ins("S4_pstorerifnew_io", &OPS_170, 0, &[], &[], 0x21000),
+        ins("S4_pstorerifnew_rr", &OPS_190, 0, &[], &[], 0x21000),
+        ins("S4_pstorerinewf_abs", &OPS_189, 0, &[], &[], 0x21000),
+        ins("S4_pstorerinewf_rr", &OPS_190, 0, &[], &[], 0x21000),
+        ins("S4_pstorerinewfnew_abs", &OPS_189, 0, &[], &[], 0x21000),
+        ins("S4_pstorerinewfnew_io", &OPS_170, 0, &[], &[], 0x21000),
+        ins("S4_pstorerinewfnew_rr", &OPS_190, 0, &[], &[], 0x21000),
+        ins("S4_pstorerinewt_abs", &OPS_189, 0, &[], &[], 0x21000),
+        ins("S4_pstorerinewt_rr", &OPS_190, 0, &[], &[], 0x21000),
+        ins("S4_pstorerinewtnew_abs", &OPS_189, 0, &[], &[], 0x21000),
+        ins("S4_pstorerinewtnew_io", &OPS_170, 0, &[], &[], 0x21000),
+        ins("S4_pstorerinewtnew_rr", &OPS_190, 0, &[], &[], 0x21000),
+        ins("S4_pstorerit_abs", &OPS_189, 0, &[], &[], 0x21000),
+        ins("S4_pstorerit_rr", &OPS_190, 0, &[], &[], 0x21000),
+        ins("S4_pstoreritnew_abs", &OPS_189, 0, &[], &[], 0x21000),
+        ins("S4_pstoreritnew_io", &OPS_170, 0, &[], &[], 0x21000),
+        ins("S4_pstoreritnew_rr", &OPS_190, 0, &[], &[], 0x21000),
         ins("S4_stored_locked", &OPS_193, 1, &[], &[], 0x1800),
         ins("S4_stored_rl_at_vi", &OPS_194, 0, &[], &[], 0x1000),
         ins("S4_stored_rl_st_vi", &OPS_194, 0, &[], &[], 0x1000),
         ins("S4_storeirb_io", &OPS_105, 0, &[], &[], 0x1000),
-        ins("S4_storeirbf_io", &OPS_195, 0, &[], &[], 0x1000),
-        ins("S4_storeirbfnew_io", &OPS_195, 0, &[], &[], 0x1000),
-        ins("S4_storeirbt_io", &OPS_195, 0, &[], &[], 0x1000),
-        ins("S4_storeirbtnew_io", &OPS_195, 0, &[], &[], 0x1000),
+        ins("S4_storeirbf_io", &OPS_195, 0, &[], &[], 0x21000),
+        ins("S4_storeirbfnew_io", &OPS_195, 0, &[], &[], 0x21000),
+        ins("S4_storeirbt_io", &OPS_195, 0, &[], &[], 0x21000),
+        ins("S4_storeirbtnew_io", &OPS_195, 0, &[], &[], 0x21000),
         ins("S4_storeirh_io", &OPS_105, 0, &[], &[], 0x1000),
-        ins("S4_storeirhf_io", &OPS_195, 0, &[], &[], 0x1000),
-        ins("S4_storeirhfnew_io", &OPS_195, 0, &[], &[], 0x1000),
-        ins("S4_storeirht_io", &OPS_195, 0, &[], &[], 0x1000),
-        ins("S4_storeirhtnew_io", &OPS_195, 0, &[], &[], 0x1000),
+        ins("S4_storeirhf_io", &OPS_195, 0, &[], &[], 0x21000),
+        ins("S4_storeirhfnew_io", &OPS_195, 0, &[], &[], 0x21000),
+        ins("S4_storeirht_io", &OPS_195, 0, &[], &[], 0x21000),
+        ins("S4_storeirhtnew_io", &OPS_195, 0, &[], &[], 0x21000),
         ins("S4_storeiri_io", &OPS_105, 0, &[], &[], 0x1000),
-        ins("S4_storeirif_io", &OPS_195, 0, &[], &[], 0x1000),
-        ins("S4_storeirifnew_io", &OPS_195, 0, &[], &[], 0x1000),
-        ins("S4_storeirit_io", &OPS_195, 0, &[], &[], 0x1000),
-        ins("S4_storeiritnew_io", &OPS_195, 0, &[], &[], 0x1000),
+        ins("S4_storeirif_io", &OPS_195, 0, &[], &[], 0x21000),
+        ins("S4_storeirifnew_io", &OPS_195, 0, &[], &[], 0x21000),
+        ins("S4_storeirit_io", &OPS_195, 0, &[], &[], 0x21000),
+        ins("S4_storeiritnew_io", &OPS_195, 0, &[], &[], 0x21000),
         ins("S4_storerb_ap", &OPS_196, 1, &[], &[], 0x1000),
         ins("S4_storerb_rr", &OPS_197, 0, &[], &[], 0x1000),
         ins("S4_storerb_ur", &OPS_198, 0, &[], &[], 0x1000),

@@ -56,7 +56,7 @@ pub fn class_index(c: Ra2Class) -> usize {
 impl RegFiles {
     /// The files of `func`: an error says why it cannot be expressed.
     pub fn new(t: &TargetInfo<'_>, func: &MachineFunction) -> Result<RegFiles, String> {
-        let mut orders = ClassOrders::for_function(t, func);
+        let orders = ClassOrders::for_function(t, func);
         // The classes the function's operands use, in class-table order.
         let mut used: Vec<RegClass> = Vec::new();
         let mut seen = vec![false; func.vregs.len()];
