@@ -137,3 +137,24 @@ impl AllocRecord {
         self.edits.get(&i)
     }
 }
+
+/// One round of the PBQP allocator solved in exact mode: the problem's
+/// size, the search, and the model's objective for the heuristic's
+/// solution and for the optimum.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PbqpExactRound {
+    /// Nodes (virtual registers) in the round's problem.
+    pub nodes: usize,
+    /// Nodes that R0, R1 and R2 left to search (0 when the heuristic
+    /// needed no RN step: its solution is then the optimum).
+    pub core_nodes: usize,
+    /// Search nodes explored (options tried by the branch and bound).
+    pub search_nodes: u64,
+    /// The PBQP objective of the heuristic solution (R0, R1, R2 and RN as
+    /// LLVM picks): node costs plus edge entries.
+    pub heuristic_cost: f64,
+    /// The optimum of the same objective, when the search finished within
+    /// the limit; `None` when the limit stopped it (the round then used
+    /// the heuristic's solution).
+    pub optimum: Option<f64>,
+}

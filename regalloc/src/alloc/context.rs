@@ -33,9 +33,9 @@
 use std::sync::OnceLock;
 
 use crate::alloc::fast;
-use crate::alloc::pbqp::ExactRound;
 use crate::alloc::order::TargetOrders;
 use crate::analysis::ranges::RangeBuilder;
+use crate::record::PbqpExactRound as ExactRound;
 use crate::target::TargetInfo;
 use crate::timing::{PassTimer, PassTimes};
 

@@ -208,7 +208,9 @@ fn stages(
                 Allocator::Pbqp => {
                     pbqp::allocate(target_context, func, analyses, Default::default(), ctx)?
                 }
-                Allocator::LinearScan => linear_scan::allocate(target_context, func, analyses, ctx)?,
+                Allocator::LinearScan => {
+                    linear_scan::allocate(target_context, func, analyses, ctx)?
+                }
                 Allocator::PbqpExact { node_limit } => {
                     let opts = pbqp::PbqpOptions {
                         exact: Some(node_limit),
