@@ -334,10 +334,7 @@ def ADDR { dag A = (ops TplSlot, 0); }
     }
 
     fn err(body: &str) -> String {
-        match model(body) {
-            Ok(_) => panic!("expected an error for {body}"),
-            Err(e) => e,
-        }
+        crate::target::model_error_of(&format!("{HEAD}{body}"))
     }
 
     fn opcode(m: &TargetModel, name: &str) -> usize {

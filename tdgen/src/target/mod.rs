@@ -208,3 +208,13 @@ pub(crate) fn model_of(text: &str) -> Result<TargetModel, String> {
     let rk = l.records_from_str("t.td", text).map_err(|d| l.render(&d))?;
     TargetModel::build(&rk).map_err(|d| l.render(&d))
 }
+
+/// The rendered diagnostics of `.td` text that must not build (unit tests
+/// of the semantic layer); panics when it builds.
+#[cfg(test)]
+pub(crate) fn model_error_of(text: &str) -> String {
+    match model_of(text) {
+        Ok(_) => panic!("expected an error for {text}"),
+        Err(e) => e,
+    }
+}

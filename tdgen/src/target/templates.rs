@@ -759,10 +759,7 @@ def FX : SubtargetFeature<"x", "HasX", "true", "other">;
     }
 
     fn err(body: &str) -> String {
-        match model(body) {
-            Ok(_) => panic!("expected an error for {body}"),
-            Err(e) => e,
-        }
+        crate::target::model_error_of(&format!("{HEAD}{body}"))
     }
 
     fn class(m: &TargetModel, name: &str) -> usize {
