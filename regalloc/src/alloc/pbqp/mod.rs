@@ -77,8 +77,6 @@ impl Default for PbqpOptions {
     }
 }
 
-pub use crate::record::PbqpExactRound as ExactRound;
-
 /// The default limit of the exact mode, in search nodes per round.
 pub const DEFAULT_EXACT_LIMIT: u64 = 10_000;
 
