@@ -224,7 +224,7 @@ impl Basic {
     ) -> Result<(RegClass, AllocationOrder), AllocError> {
         let class = class_of(t, func, an, v, range)?;
         let vrm = &self.vrm;
-        let order = AllocationOrder::new(t, &mut self.orders, class, v, an, |x| vrm.phys(x));
+        let order = AllocationOrder::new(t, &self.orders, class, v, an, |x| vrm.phys(x));
         if order.regs.is_empty() {
             return Err(no_allocatable_register(t, func, an, v, class, range));
         }

@@ -338,7 +338,7 @@ impl Greedy<'_, '_, '_> {
             ));
         };
         let vrm = &self.vrm;
-        let order = AllocationOrder::new(self.t, &mut self.orders, class, v, &self.an, |x| {
+        let order = AllocationOrder::new(self.t, &self.orders, class, v, &self.an, |x| {
             vrm.phys(x)
         });
         if order.regs.is_empty() {

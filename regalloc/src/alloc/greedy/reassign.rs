@@ -118,7 +118,7 @@ pub(super) fn free_elsewhere(
     let vrm = &g.vrm;
     let base = AllocationOrder::parts(
         g.t,
-        &mut g.orders,
+        &g.orders,
         class,
         c,
         &g.an,
