@@ -5,7 +5,7 @@
 //! out) names it, by a `use` tree or by a path (`crate::`, `super::`,
 //! `self::`, a child module's name in a `use`, or a name the crate root
 //! re-exports). The nodes are the top-level modules, with the allocators
-//! (`alloc::fast`, `basic`, `greedy`, `pbqp`), the split kit
+//! (`alloc::fast`, `basic`, `greedy`, `pbqp`, `linear_scan`), the split kit
 //! (`alloc::split`) and the caller-owned state (`alloc::context`) apart
 //! from the rest of `alloc` (the machinery the allocators share).
 //!
@@ -17,14 +17,27 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// The `alloc` submodules that are nodes of their own.
-const ALLOC_NODES: [&str; 6] = ["fast", "basic", "greedy", "pbqp", "split", "context"];
+const ALLOC_NODES: [&str; 7] = [
+    "fast",
+    "basic",
+    "greedy",
+    "pbqp",
+    "linear_scan",
+    "split",
+    "context",
+];
+
+/// The `alloc` directories that are the shared machinery's own parts,
+/// not allocators (every other directory under `alloc/` must be a node).
+const ALLOC_MACHINERY_DIRS: [&str; 1] = ["matrix"];
 
 /// The allocators.
-const ALLOCATORS: [&str; 4] = [
+const ALLOCATORS: [&str; 5] = [
     "alloc::fast",
     "alloc::basic",
     "alloc::greedy",
     "alloc::pbqp",
+    "alloc::linear_scan",
 ];
 
 /// Module name -> the modules its code names.
@@ -694,4 +707,22 @@ pub(in crate::alloc) fn h() {}
     .map(|(m, p)| (strings(m), strings(p)))
     .collect();
     assert_eq!(named, want);
+}
+
+/// A new allocator directory under `alloc/` must be a node of its own, or
+/// its dependencies would hide inside `alloc`'s and go unchecked.
+#[test]
+fn every_allocator_directory_is_a_node() {
+    let alloc = source_root().join("alloc");
+    for entry in std::fs::read_dir(&alloc).expect("regalloc/src/alloc") {
+        let path = entry.expect("a directory entry").path();
+        if !path.is_dir() {
+            continue;
+        }
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        assert!(
+            ALLOC_NODES.contains(&name.as_str()) || ALLOC_MACHINERY_DIRS.contains(&name.as_str()),
+            "alloc/{name}/ is neither a node of the module graph (ALLOC_NODES) nor listed as shared machinery"
+        );
+    }
 }

@@ -338,9 +338,7 @@ impl Greedy<'_, '_, '_> {
             ));
         };
         let vrm = &self.vrm;
-        let order = AllocationOrder::new(self.t, &self.orders, class, v, &self.an, |x| {
-            vrm.phys(x)
-        });
+        let order = AllocationOrder::new(self.t, &self.orders, class, v, &self.an, |x| vrm.phys(x));
         if order.regs.is_empty() {
             return Err(self.error(
                 v,

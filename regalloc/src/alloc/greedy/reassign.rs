@@ -116,15 +116,7 @@ pub(super) fn free_elsewhere(
     let iv = g.an.intervals.vreg(c)?;
     let mut hints = std::mem::take(&mut g.hint_scratch);
     let vrm = &g.vrm;
-    let base = AllocationOrder::parts(
-        g.t,
-        &g.orders,
-        class,
-        c,
-        &g.an,
-        |x| vrm.phys(x),
-        &mut hints,
-    );
+    let base = AllocationOrder::parts(g.t, &g.orders, class, c, &g.an, |x| vrm.phys(x), &mut hints);
     // The calls inside `c`'s range, collected once for all its registers.
     let masks = g.matrix.masks_in(&iv.range);
     let free = |q: Reg| {
