@@ -134,7 +134,7 @@ pub fn measure(targets: &[CorpusTarget], sides: [Allocator; 2], runs: usize) -> 
 }
 
 /// The exponent `b` of the least-squares fit of ln(time) on
-/// ln(instructions) over `points` of more than [`FIT_MIN_INSTS`]
+/// ln(instructions) over `points` of more than `FIT_MIN_INSTS` (50)
 /// instructions, or `None` with fewer than three.
 pub fn fit_exponent(points: impl Iterator<Item = (usize, f64)>) -> Option<f64> {
     let xy: Vec<(f64, f64)> = points

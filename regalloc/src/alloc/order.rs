@@ -329,7 +329,7 @@ fn write<T>(lock: &RwLock<T>) -> std::sync::RwLockWriteGuard<'_, T> {
 }
 
 /// The base allocation orders of every class for one function, as Basic,
-/// Greedy and PBQP read them: a view of the target's [`TargetOrders`]
+/// Greedy and PBQP read them: a view of the target's `TargetOrders`
 /// for the function's facts.
 #[derive(Clone, Debug)]
 pub struct ClassOrders {
@@ -339,7 +339,7 @@ pub struct ClassOrders {
 
 impl ClassOrders {
     /// Orders for `func` alone, for a caller without a target context
-    /// (an adapter, a test): builds the target's [`TargetOrders`] for this
+    /// (an adapter, a test): builds the target's `TargetOrders` for this
     /// one function, which the allocators share per target instead.
     pub fn for_function(t: &TargetInfo<'_>, func: &MachineFunction) -> ClassOrders {
         ClassOrders::new(t, &TargetOrders::new(t), func)

@@ -19,7 +19,7 @@
 //! out of the predecessor past the PHI and not live into the block, or
 //! when the edge leaves a loop (not entering it from an outer one); never
 //! a loop's back edge. The split itself
-//! ([`split_critical_edge`](super::split_critical_edge)) rewrites the
+//! (`split_critical_edge.rs`) rewrites the
 //! predecessor's branches from the target's branch facts; an edge LLVM
 //! cannot split (a branch its analysis does not understand) is left, and
 //! one it splits by rewriting a jump table is refused with the edge

@@ -78,7 +78,7 @@ pub struct TargetInfo<'a> {
     /// names none (no edge is then split).
     pub unconditional_branch: Option<Opcode>,
     /// The conditional branches the target's branch analysis understands,
-    /// sorted by opcode (see [`branches`](super::branches)).
+    /// sorted by opcode (see `target/branches.rs`).
     pub conditional_branches: Cow<'a, [ConditionalBranchDesc]>,
 }
 
