@@ -84,6 +84,20 @@ foreach w = [W16, W32, W64] in {
 foreach op = ["DIV", "IDIV"] in
   def : X86Fold<op # "8r", 0, op # "8m">;
 
+// Bit counts and BMI1/BMI2: the operand their memory form reads.
+foreach w = [W16, W32, W64] in
+  foreach op = ["LZCNT", "TZCNT", "POPCNT"] in
+    def : X86Fold<op # w.s # "rr", 1, op # w.s # "rm">;
+foreach w = [W32, W64] in {
+  foreach op = ["BEXTR", "BZHI", "SHLX", "SHRX", "SARX", "BLSI", "BLSMSK", "BLSR"] in
+    def : X86Fold<op # w.s # "rr", 1, op # w.s # "rm">;
+  foreach op = ["ANDN", "PDEP", "PEXT"] in
+    def : X86Fold<op # w.s # "rr", 2, op # w.s # "rm">;
+  def : X86Fold<"RORX" # w.s # "ri", 1, "RORX" # w.s # "mi">;
+  def : X86Fold<"MULX" # w.s # "Hrr", 1, "MULX" # w.s # "Hrm">;
+  def : X86Fold<"MULX" # w.s # "rr", 2, "MULX" # w.s # "rm">;
+}
+
 // Zero and sign extension.
 foreach op = ["MOVZX", "MOVSX"] in
   foreach e = ["16rr8", "32rr8", "32rr16", "64rr8", "64rr16"] in
@@ -137,7 +151,8 @@ foreach op = ["PADDB", "PADDW", "PADDD", "PADDQ", "PAND", "POR", "PXOR",
               "PSUBB", "PSUBW", "PSUBD", "PSUBQ", "PANDN", "PCMPGTB", "PCMPGTW",
               "PCMPGTD", "PSUBUSB", "PSUBUSW", "PACKSSDW", "PACKSSWB", "PACKUSWB",
               "PUNPCKLBW", "PUNPCKLWD", "PUNPCKLDQ", "PUNPCKLQDQ",
-              "PUNPCKHBW", "PUNPCKHWD", "PUNPCKHDQ", "PUNPCKHQDQ", "ANDNPS", "ANDNPD"] in
+              "PUNPCKHBW", "PUNPCKHWD", "PUNPCKHDQ", "PUNPCKHQDQ", "ANDNPS", "ANDNPD",
+              "PSLLW", "PSLLD", "PSLLQ", "PSRLW", "PSRLD", "PSRLQ", "PSRAW", "PSRAD"] in
   def : X86Fold<op # "rr", 2, op # "rm">;
 
 // Zero materialized by `xor` is stored as the immediate 0; the flags the

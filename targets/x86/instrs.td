@@ -265,6 +265,62 @@ let Constraints = "$dst = $src" in {
   def BSWAP64r : X86Op<(outs GR64:$dst), (ins GR64:$src)>;
 }
 
+// Bit counts (LZCNT, TZCNT, POPCNT) and BMI1/BMI2: three-operand forms
+// whose destination is not tied, so none needs a copy; the memory forms
+// take the operand the spiller may fold (folds.td).
+foreach w = [W16, W32, W64] in
+  let Defs = [EFLAGS] in
+  foreach op = ["LZCNT", "TZCNT", "POPCNT"] in {
+    def op # w.s # rr : X86Op<(outs w.r:$dst), (ins w.r:$src)>;
+    let mayLoad = true in
+    def op # w.s # rm : X86Op<(outs w.r:$dst), (ins x86_mem:$src)>;
+  }
+foreach w = [W32, W64] in {
+  let Defs = [EFLAGS] in {
+    // dst = ~src1 & src2: the memory form reads src2.
+    def ANDN # w.s # rr : X86Op<(outs w.r:$dst), (ins w.r:$src1, w.r:$src2)>;
+    let mayLoad = true in
+    def ANDN # w.s # rm : X86Op<(outs w.r:$dst), (ins w.r:$src1, x86_mem:$src2)>;
+    // The source is the value (memory form: from memory), src2 the control.
+    foreach op = ["BEXTR", "BZHI"] in {
+      def op # w.s # rr : X86Op<(outs w.r:$dst), (ins w.r:$src1, w.r:$src2)>;
+      let mayLoad = true in
+      def op # w.s # rm : X86Op<(outs w.r:$dst), (ins x86_mem:$src1, w.r:$src2)>;
+    }
+    foreach op = ["BLSI", "BLSMSK", "BLSR"] in {
+      def op # w.s # rr : X86Op<(outs w.r:$dst), (ins w.r:$src)>;
+      let mayLoad = true in
+      def op # w.s # rm : X86Op<(outs w.r:$dst), (ins x86_mem:$src)>;
+    }
+  }
+  // Shifts without flags: the shifted value may come from memory.
+  foreach op = ["SHLX", "SHRX", "SARX"] in {
+    def op # w.s # rr : X86Op<(outs w.r:$dst), (ins w.r:$src1, w.r:$src2)>;
+    let mayLoad = true in
+    def op # w.s # rm : X86Op<(outs w.r:$dst), (ins x86_mem:$src1, w.r:$src2)>;
+  }
+  def RORX # w.s # ri : X86Op<(outs w.r:$dst), (ins w.r:$src1, x86_imm:$src2)>;
+  let mayLoad = true in
+  def RORX # w.s # mi : X86Op<(outs w.r:$dst), (ins x86_mem:$src1, x86_imm:$src2)>;
+  // Bit deposit and extract: the mask may come from memory.
+  foreach op = ["PDEP", "PEXT"] in {
+    def op # w.s # rr : X86Op<(outs w.r:$dst), (ins w.r:$src1, w.r:$src2)>;
+    let mayLoad = true in
+    def op # w.s # rm : X86Op<(outs w.r:$dst), (ins w.r:$src1, x86_mem:$src2)>;
+  }
+}
+// Unsigned multiply by the D register without flags: both halves, or (H)
+// the high half only.
+foreach w = [W32, W64] in
+  let Uses = [!if(!eq(w.s, "32"), EDX, RDX)] in {
+    def MULX # w.s # rr : X86Op<(outs w.r:$dst1, w.r:$dst2), (ins w.r:$src)>;
+    def MULX # w.s # Hrr : X86Op<(outs w.r:$dst), (ins w.r:$src)>;
+    let mayLoad = true in {
+      def MULX # w.s # rm : X86Op<(outs w.r:$dst1, w.r:$dst2), (ins x86_mem:$src)>;
+      def MULX # w.s # Hrm : X86Op<(outs w.r:$dst), (ins x86_mem:$src)>;
+    }
+  }
+
 //===-- Moves -----------------------------------------------------------===//
 
 foreach w = AllW in {
@@ -525,6 +581,14 @@ let Constraints = "$dst = $src" in
 foreach op = ["PSLLW", "PSLLD", "PSLLQ", "PSRLW", "PSRLD", "PSRLQ", "PSRAW", "PSRAD",
               "PSLLDQ", "PSRLDQ"] in
   def op # ri : X86Op<(outs VR128:$dst), (ins VR128:$src, x86_imm:$amt)>;
+// Shifts of packed lanes by the count in the low quadword of a register or
+// of memory.
+let Constraints = "$dst = $src" in
+foreach op = ["PSLLW", "PSLLD", "PSLLQ", "PSRLW", "PSRLD", "PSRLQ", "PSRAW", "PSRAD"] in {
+  def op # rr : X86Op<(outs VR128:$dst), (ins VR128:$src, VR128:$amt)>;
+  let mayLoad = true in
+  def op # rm : X86Op<(outs VR128:$dst), (ins VR128:$src, x86_mem:$amt)>;
+}
 // Shuffles with an immediate control.
 foreach op = ["PSHUFD", "PSHUFHW", "PSHUFLW"] in
   def op # ri : X86Op<(outs VR128:$dst), (ins VR128:$src, x86_imm:$ctl)>;

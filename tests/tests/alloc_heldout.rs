@@ -71,6 +71,21 @@ fn fast_allocates_the_held_out_library() {
 #[test]
 #[ignore]
 fn greedy_beside_llvm_greedy_on_the_held_out_library() {
+    beside_llvm(Allocator::Greedy);
+}
+
+/// PBQP beside LLVM's `-regalloc=pbqp` on the held-out library, counted
+/// the same way (`alloc_pbqp`'s comparison on the corpus). Slow, cached
+/// like the Greedy comparison.
+#[test]
+#[ignore]
+fn pbqp_beside_llvm_pbqp_on_the_held_out_library() {
+    beside_llvm(Allocator::Pbqp);
+}
+
+/// `allocator` beside LLVM's allocator of the same name on the held-out
+/// -O2 set of every target, with the ratios printed per target.
+fn beside_llvm(allocator: Allocator) {
     let Some(llc) = regalloc_tests::llvm_tool("llc") else {
         println!("notice: llc-19 not found; skipping the comparison");
         return;
@@ -83,7 +98,7 @@ fn greedy_beside_llvm_greedy_on_the_held_out_library() {
             t,
             flags,
             start_after,
-            Allocator::Greedy,
+            allocator,
         );
         // The figure exists: both sides allocated the library and LLVM
         // left spill code to compare with.

@@ -6,7 +6,9 @@
 //! 1. spill slots are coloured ([`super::slots`]) and added as `spill-slot`
 //!    stack objects;
 //! 2. spill, reload and remat instructions get new ids and an [`Edit`] in
-//!    the record, and are placed before or after their original instruction;
+//!    the record, and are placed before or after their original
+//!    instruction; stores and reloads get the memory operand of their slot,
+//!    as LLVM's spiller gives them;
 //! 3. every virtual register operand becomes the physical register assigned
 //!    to it, or that register's sub-register for `%v.sub` operands, marked
 //!    `renamable`. `killed` flags of rewritten operands are cleared (the
@@ -161,7 +163,9 @@ fn place_spill_code(
                         f.id = id;
                     }
                 }
-                if matches!(ins.kind, SpillKind::Spill { .. }) {
+                let spill = matches!(ins.kind, SpillKind::Spill { .. });
+                data.mem = vec![slot_access(code, slot, id, spill)];
+                if spill {
                     Edit::Spill {
                         from: phys,
                         slot: id,
@@ -202,6 +206,23 @@ fn place_spill_code(
     Ok(())
 }
 
+/// The memory operand of a store to (`spill`) or reload from spiller slot
+/// `slot`, now stack object `id`: the whole slot, as LLVM's
+/// `storeRegToStackSlot` and `loadRegFromStackSlot` describe it. Without
+/// it, the passes after allocation must assume the instruction touches
+/// any memory (the scheduler keeps it in order with every other access,
+/// stack-slot colouring keeps its dead stores).
+fn slot_access(code: &SpillCode, slot: u32, id: u32, spill: bool) -> MemOperand {
+    let bytes = code.slots.get(slot as usize).map_or(0, |s| s.size);
+    let access = if spill {
+        MemFlags::STORE
+    } else {
+        MemFlags::LOAD
+    };
+    let frame = FrameRef { fixed: false, id };
+    MemOperand::frame_access(access, (bytes * 8) as u32, frame)
+}
+
 /// Whether `flags` marks `i` as taken out by the spiller.
 fn dead(flags: &[u8], i: Inst) -> bool {
     flags[i.index()] & DEAD != 0
@@ -233,7 +254,8 @@ fn rewrite_operands(
 }
 
 /// Original COPYs folded into a reload or a store: their slot gets its
-/// final id, and their meaning goes into the record.
+/// final id and its memory operand, and their meaning goes into the
+/// record.
 fn record_folded_copies(
     func: &mut MachineFunction,
     code: &SpillCode,
@@ -253,6 +275,8 @@ fn record_folded_copies(
         };
         let id = slot_ids.id(slot);
         let inst = &mut func.insts[i.index()];
+        let spill = matches!(kind, SpillKind::Spill { .. });
+        inst.mem = vec![slot_access(code, slot, id, spill)];
         for o in &mut inst.operands {
             if let Operand::Frame(f, _) = o
                 && !f.fixed
