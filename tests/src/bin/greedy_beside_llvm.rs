@@ -145,7 +145,17 @@ fn compare_set(
                         *n - 1
                     };
                     let Some(path) = files.get(i) else { break };
-                    let found = compare_file(llc, level, path, cache, &target, &mut ctx, t, flags, start_after);
+                    let found = compare_file(
+                        llc,
+                        level,
+                        path,
+                        cache,
+                        &target,
+                        &mut ctx,
+                        t,
+                        flags,
+                        start_after,
+                    );
                     rows.lock().unwrap().extend(found);
                 }
             });
