@@ -168,8 +168,9 @@ pub(super) fn split_around_region(
         locals += 1;
         k
     };
+    let users = g.spiller.users(v).to_vec();
     for u in &sa.use_blocks {
-        if let Some(bp) = use_block_plan(g, &mut claims, bundles, u, &mut local) {
+        if let Some(bp) = use_block_plan(g, &mut claims, bundles, u, &users, &mut local) {
             planned.push((u.block, bp));
         }
     }
@@ -177,9 +178,9 @@ pub(super) fn split_around_region(
     plan.blocks = planned.into_iter().collect();
     // 4. Where the copies back into the remainder go.
     choose_hoist(g, v, &mut plan);
+    tracing::trace!(vreg = v.0, plan = ?plan, "region split plan");
     // 5. The plan carried out.
     let orig_blocks = sa.blocks.len();
-    let users = g.spiller.users(v).to_vec();
     let Some(res) = g
         .kit
         .apply(g.t, g.func, &mut g.an, &mut g.vrm, v, &users, &plan)
@@ -282,6 +283,7 @@ fn use_block_plan(
     claims: &mut Claims<'_, '_>,
     bundles: &EdgeBundles,
     u: &UseBlock,
+    users: &[crate::ir::Inst],
     local: &mut impl FnMut() -> u32,
 ) -> Option<BlockPlan> {
     let b = u.block;
@@ -315,7 +317,17 @@ fn use_block_plan(
     } else {
         let k = k_in.max(k_out);
         let i = claims.intf(g, k, b);
-        one_interval(g, u, k, k_in != REMAINDER, k_out != REMAINDER, i, local)
+        let through = k_in != REMAINDER && k_out != REMAINDER;
+        let middle = through && i.is_some_and(|(f, l)| uses_within(g, u, users, f, l));
+        one_interval(
+            g,
+            u,
+            k,
+            (k_in != REMAINDER, k_out != REMAINDER),
+            i,
+            middle,
+            local,
+        )
     };
     Some(bp)
 }
@@ -387,16 +399,49 @@ fn requeue_pieces(g: &mut Greedy<'_, '_, '_>, res: SplitResult, globals: u32, or
     }
 }
 
+/// Whether two or more instructions of `users` in block `u` lie between
+/// the interference points `f` and `l` (inclusive): with one, the
+/// remainder costs one reload or store there, which no interval of the
+/// block's own can beat (LLVM's rule for a block of its own,
+/// `shouldSplitSingleBlock`, likewise wants several instructions).
+fn uses_within(
+    g: &Greedy<'_, '_, '_>,
+    u: &UseBlock,
+    users: &[crate::ir::Inst],
+    f: SlotIndex,
+    l: SlotIndex,
+) -> bool {
+    if u.last_at.base() < f.base() || u.first_at.base() > l.base() {
+        return false;
+    }
+    let slots = &g.an.intervals.slots;
+    // `f` and `l` lie in `u`'s block, so an index between them does too.
+    users
+        .iter()
+        .filter(|&&i| {
+            slots
+                .inst(i)
+                .is_some_and(|at| at.base() >= f.base() && at.base() <= l.base())
+        })
+        .nth(1)
+        .is_some()
+}
+
 /// The plan of use block `u` where the value enters in interval `k`
 /// (`rin`), leaves in it (`rout`), or both, and is on the stack on any
 /// other side; `i` is the interference of `k`'s register in the block.
+/// With `middle` (it enters and leaves in `k`, and uses lie between the
+/// first and last interference), those uses get an interval of the
+/// block's own between leaving `k` and entering it again: the remainder
+/// would reload before each of them and store after each definition, in
+/// a block hot enough to have been worth the register around it.
 fn one_interval(
     g: &Greedy<'_, '_, '_>,
     u: &UseBlock,
     k: u32,
-    rin: bool,
-    rout: bool,
+    (rin, rout): (bool, bool),
     i: Option<(SlotIndex, SlotIndex)>,
+    middle: bool,
     local: &mut impl FnMut() -> u32,
 ) -> BlockPlan {
     let b = u.block;
@@ -423,6 +468,8 @@ fn one_interval(
                     if u.live_out {
                         switches.push((u.after_last(), REMAINDER));
                     }
+                } else if rout && middle && leave != Gap::End {
+                    switches.push((leave, local()));
                 } else if u.live_out || u.last_at >= f {
                     switches.push((leave, REMAINDER));
                 }
