@@ -9,11 +9,11 @@
 #![deny(missing_docs)]
 
 use regalloc::target::{
-    AllocOrderPolicy, BranchReversal, CalleeSavedDesc, ClassSizes, ConditionalBranchDesc,
-    FeatureDesc, FeatureSet, FunctionInfo, HwModeDesc, InstrDesc, InstrFlags, InstrTemplate,
-    LaneMask, MemoryFoldDesc, Opcode, OperandDesc, OperandKind, OrderSelector, Reg, RegClass,
-    RegClassDesc, RegFlags, RegUnit, RegUnitDesc, RegisterDesc, ReservedWithout, SubRegIndex,
-    SubRegIndexDesc, TargetInfo, TemplateChoice, TemplateOperand,
+    AllocOrderPolicy, BranchReversal, CalleeSavedDesc, ClassSizes, CommuteRuleDesc,
+    ConditionalBranchDesc, FeatureDesc, FeatureSet, FunctionInfo, HwModeDesc, InstrDesc,
+    InstrFlags, InstrTemplate, LaneMask, MemoryFoldDesc, Opcode, OperandDesc, OperandKind,
+    OrderSelector, Reg, RegClass, RegClassDesc, RegFlags, RegUnit, RegUnitDesc, RegisterDesc,
+    ReservedWithout, SubRegIndex, SubRegIndexDesc, TargetInfo, TemplateChoice, TemplateOperand,
 };
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
@@ -305,6 +305,16 @@ pub fn from_tables(t: &Tables) -> Result<TargetInfo<'static>, String> {
                     inverse: Opcode(inverse),
                     condition,
                 }),
+            })
+            .collect(),
+        jump_table_branches: t.jump_table_branches.iter().map(|&b| Opcode(b)).collect(),
+        commute_rules: t
+            .commute_rules
+            .iter()
+            .map(|r| CommuteRuleDesc {
+                instr: Opcode(r.instr),
+                commutes: r.commutes,
+                condition: r.condition,
             })
             .collect(),
     })

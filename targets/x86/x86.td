@@ -204,8 +204,30 @@ def X86Reserved : ReservedRegisters {
 // JCC_1's condition code ($cc) is reversed by flipping its lowest bit (E and
 // NE are 4 and 5, B and AE 2 and 3, ...).
 def : UnconditionalBranch<JMP_1>;
+// A switch's dispatch (JMP64r through the jump table's entry, JMP64m
+// non-PIC) is split by rewriting the table (X86InstrInfo::getJumpTableIndex).
+def : JumpTableBranch<JMP64r>;
+def : JumpTableBranch<JMP64m>;
 def : ConditionalBranch<JCC_1> {
   let Inverse = JCC_1;
   let ConditionOperand = "cc";
   let ConditionXor = 1;
 }
+
+// Commuting facts (X86InstrInfo's findCommutedOpIndices and
+// commuteInstructionImpl): a CMOV commutes by swapping its sources and
+// reversing its condition ($cc, lowest bit flipped as for JCC_1). These
+// isCommutable instructions do not commute by swapping alone: MOVSS and
+// MOVSD become BLENDPS/SHUFPD, UNPCKHPD becomes MOVHLPS, SHLD and SHRD
+// become each other with the shift count changed, SHUFPD changes its
+// control bits, and the SSE compares commute only for the symmetric
+// predicates of their immediate.
+foreach w = ["16", "32", "64"] in
+  def : CommuteRule<!cast<Instruction>("CMOV" # w # "rr")> {
+    let ConditionOperand = "cc";
+    let ConditionXor = 1;
+  }
+foreach i = ["MOVSSrr", "MOVSDrr", "UNPCKHPDrr", "SHUFPDrri", "CMPSSrri", "CMPSDrri",
+             "CMPPSrri", "CMPPDrri", "SHLD16rri8", "SHLD32rri8", "SHLD64rri8",
+             "SHRD16rri8", "SHRD32rri8", "SHRD64rri8"] in
+  def : CommuteRule<!cast<Instruction>(i)> { let Commutes = false; }

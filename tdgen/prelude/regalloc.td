@@ -997,6 +997,39 @@ class ConditionalBranch<Instruction branch> {
   int ConditionXor = 0;
 }
 
+// A JumpTableBranch<B> def names an indirect branch through a jump table
+// whose edges the target splits by rewriting the table (LLVM's
+// getJumpTableIndex recognizes it: x86's JMP64r and JMP64m): the table's
+// entries for the successor then name the new block. An indirect branch
+// not named so is one the analysis gives up on, and its edges are never
+// split (AArch64's and Hexagon's jump-table dispatch).
+class JumpTableBranch<Instruction branch> {
+  Instruction Branch = branch;
+}
+
+//===----------------------------------------------------------------------===//
+// Commuting facts (our extension): what LLVM's targets decide in code when a
+// two-address instruction's operands are swapped (TargetInstrInfo's
+// findCommutedOpIndices and commuteInstructionImpl). An isCommutable
+// instruction without a CommuteRule swaps its first two uses and nothing
+// else. A CommuteRule<I> def says instead:
+//     Commutes               false: I does not commute by swapping alone (it
+//                            becomes another instruction, or only for some
+//                            immediates), so it is not commuted;
+//     ConditionOperand       a condition-code operand reversed by the swap:
+//                            its name,
+//     ConditionXor           and the value XORed into it.
+// Example (x86): def : CommuteRule<CMOV32rr> {
+//                  let ConditionOperand = "cc"; let ConditionXor = 1; }
+//===----------------------------------------------------------------------===//
+
+class CommuteRule<Instruction instr> {
+  Instruction Instr = instr;
+  bit Commutes = true;
+  string ConditionOperand = "";
+  int ConditionXor = 0;
+}
+
 // Target-wide instruction settings; one instance per target.
 class InstrInfo {
   bit isLittleEndianEncoding = false;

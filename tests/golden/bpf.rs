@@ -474,7 +474,7 @@ pub mod opcodes {
 pub mod tables {
     #[allow(unused_imports)]
     use ::regalloc::target::{
-        AllocOrderPolicy, BranchReversal, CalleeSavedDesc, ClassSizes,
+        AllocOrderPolicy, BranchReversal, CalleeSavedDesc, ClassSizes, CommuteRuleDesc,
         ConditionalBranchDesc, FeatureDesc, FeatureSet, FunctionInfo, HwModeDesc,
         InstrDesc, InstrFlags, InstrTemplate, LaneMask, MemoryFoldDesc, Opcode,
         OperandDesc, OperandKind, OrderSelector, Reg, RegClass, RegClassDesc, RegFlags,
@@ -505,6 +505,8 @@ pub mod tables {
         memory_folds: Cow::Borrowed(&MEMORY_FOLDS),
         unconditional_branch: Some(Opcode(35)),
         conditional_branches: Cow::Borrowed(&CONDITIONAL_BRANCHES),
+        commute_rules: Cow::Borrowed(&COMMUTE_RULES),
+        jump_table_branches: Cow::Borrowed(&JUMP_TABLE_BRANCHES),
     };
     /// A `super_reg_classes` entry (keeps the tables short).
     const fn src(i: u32, c: u32) -> (SubRegIndex, RegClass) {
@@ -1572,4 +1574,8 @@ pub mod tables {
     pub static MEMORY_FOLDS: [MemoryFoldDesc<'static>; 0usize] = [];
     /// Conditional branches the branch analysis understands, by opcode.
     pub static CONDITIONAL_BRANCHES: [ConditionalBranchDesc; 0usize] = [];
+    /// What commuting an instruction does beyond swapping two uses, by opcode.
+    pub static COMMUTE_RULES: [CommuteRuleDesc; 0usize] = [];
+    /// Jump-table branches whose edges are split by rewriting the table.
+    pub static JUMP_TABLE_BRANCHES: [Opcode; 0usize] = [];
 }

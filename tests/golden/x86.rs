@@ -2928,7 +2928,7 @@ pub mod opcodes {
 pub mod tables {
     #[allow(unused_imports)]
     use ::regalloc::target::{
-        AllocOrderPolicy, BranchReversal, CalleeSavedDesc, ClassSizes,
+        AllocOrderPolicy, BranchReversal, CalleeSavedDesc, ClassSizes, CommuteRuleDesc,
         ConditionalBranchDesc, FeatureDesc, FeatureSet, FunctionInfo, HwModeDesc,
         InstrDesc, InstrFlags, InstrTemplate, LaneMask, MemoryFoldDesc, Opcode,
         OperandDesc, OperandKind, OrderSelector, Reg, RegClass, RegClassDesc, RegFlags,
@@ -3011,6 +3011,8 @@ pub mod tables {
         memory_folds: Cow::Borrowed(&MEMORY_FOLDS),
         unconditional_branch: Some(Opcode(282)),
         conditional_branches: Cow::Borrowed(&CONDITIONAL_BRANCHES),
+        commute_rules: Cow::Borrowed(&COMMUTE_RULES),
+        jump_table_branches: Cow::Borrowed(&JUMP_TABLE_BRANCHES),
     };
     /// A `super_reg_classes` entry (keeps the tables short).
     const fn src(i: u32, c: u32) -> (SubRegIndex, RegClass) {
@@ -34644,6 +34646,96 @@ pub mod tables {
             }),
         },
     ];
+    /// What commuting an instruction does beyond swapping two uses, by opcode.
+    pub static COMMUTE_RULES: [CommuteRuleDesc; 17usize] = [
+        CommuteRuleDesc {
+            instr: Opcode(147),
+            commutes: true,
+            condition: Some((3, 1)),
+        },
+        CommuteRuleDesc {
+            instr: Opcode(149),
+            commutes: true,
+            condition: Some((3, 1)),
+        },
+        CommuteRuleDesc {
+            instr: Opcode(151),
+            commutes: true,
+            condition: Some((3, 1)),
+        },
+        CommuteRuleDesc {
+            instr: Opcode(178),
+            commutes: false,
+            condition: None,
+        },
+        CommuteRuleDesc {
+            instr: Opcode(179),
+            commutes: false,
+            condition: None,
+        },
+        CommuteRuleDesc {
+            instr: Opcode(181),
+            commutes: false,
+            condition: None,
+        },
+        CommuteRuleDesc {
+            instr: Opcode(183),
+            commutes: false,
+            condition: None,
+        },
+        CommuteRuleDesc {
+            instr: Opcode(366),
+            commutes: false,
+            condition: None,
+        },
+        CommuteRuleDesc {
+            instr: Opcode(372),
+            commutes: false,
+            condition: None,
+        },
+        CommuteRuleDesc {
+            instr: Opcode(686),
+            commutes: false,
+            condition: None,
+        },
+        CommuteRuleDesc {
+            instr: Opcode(688),
+            commutes: false,
+            condition: None,
+        },
+        CommuteRuleDesc {
+            instr: Opcode(690),
+            commutes: false,
+            condition: None,
+        },
+        CommuteRuleDesc {
+            instr: Opcode(716),
+            commutes: false,
+            condition: None,
+        },
+        CommuteRuleDesc {
+            instr: Opcode(718),
+            commutes: false,
+            condition: None,
+        },
+        CommuteRuleDesc {
+            instr: Opcode(720),
+            commutes: false,
+            condition: None,
+        },
+        CommuteRuleDesc {
+            instr: Opcode(721),
+            commutes: false,
+            condition: None,
+        },
+        CommuteRuleDesc {
+            instr: Opcode(786),
+            commutes: false,
+            condition: None,
+        },
+    ];
+    /// Jump-table branches whose edges are split by rewriting the table.
+    pub static JUMP_TABLE_BRANCHES: [Opcode; 2usize] = [Opcode(280), Opcode(281)];
     /// `AltOrderSelect` of `GR8` (x86/registers.td:234).
     #[allow(unused_variables, unused_parens, clippy::needless_return)]
     fn alt_order_select_0(func: &FunctionInfo) -> usize {

@@ -14,13 +14,15 @@
 //! back; `tests/tests/mir_roundtrip.rs` holds that round trip to llc's
 //! text), and compared as whole function documents: the same
 //! instructions, operands, flags, registers, blocks and block order.
-//! Our chained output of PHI elimination (critical edges split) is
-//! written back into its file and read by `llc-19 -run-pass=none
-//! -verify-machineinstrs`.
+//! Our chained output of PHI elimination (critical edges split) and of
+//! two-address lowering is written back into its file and read by
+//! `llc-19 -run-pass=none -verify-machineinstrs`. Two-address lowering
+//! alone starts from llc's PHI elimination with the kills its flags give
+//! (`LiveVariables::from_flags`), as LLVM's pass finds them.
 //! Prints the counts per target and pass; fails when a pass refuses a
-//! function (other than PHI elimination for an edge out of a jump-table
-//! dispatch, which LLVM splits by rewriting the table), when llc's verifier rejects one, when PHI elimination
-//! matches llc on fewer functions than [`PHI_ELIMINATION_AT_LEAST`], or
+//! function, when llc's verifier rejects one, when PHI elimination
+//! or two-address lowering matches llc on fewer functions than
+//! [`PHI_ELIMINATION_AT_LEAST`] or [`TWO_ADDRESS_AT_LEAST`], or
 //! when a pass that matches llc on every function today stops doing so:
 //! `processimpdefs`, `unreachable-mbb-elimination` and `livevars` on all
 //! four targets.
@@ -29,7 +31,7 @@ use std::path::{Path, PathBuf};
 
 use regalloc::ir::MachineFunction;
 use regalloc::mir::{FunctionDoc, MirFile};
-use regalloc::passes::{self, Pass, PassState};
+use regalloc::passes::{self, LiveVariables, Pass, PassState};
 use regalloc::target::TargetInfo;
 use regalloc_tests::corpus_alloc::llc_bad_functions;
 
@@ -79,12 +81,15 @@ const PHI_ELIMINATION_AT_LEAST: [(&str, usize); 4] = [
     ("bpf", 64),
 ];
 
-/// Whether PHI elimination refused the function for an edge out of a
-/// jump-table dispatch, which LLVM splits by rewriting the table (not
-/// done here yet).
-fn jump_table_split(e: &regalloc::AllocError) -> bool {
-    e.message.contains("out of a jump-table dispatch")
-}
+/// At least this many functions per target match llc exactly after our
+/// `twoaddressinstruction` alone (on llc's output of PHI elimination,
+/// with the kills its flags give): x86-64, AArch64, Hexagon, BPF.
+const TWO_ADDRESS_AT_LEAST: [(&str, usize); 4] = [
+    ("x86_64", 74),
+    ("aarch64", 175),
+    ("hexagon", 174),
+    ("bpf", 99),
+];
 
 /// The SSA files of a target: `<lib>/<name>.mir` without a pass suffix.
 fn ssa_files(dir: &Path) -> Vec<PathBuf> {
@@ -175,10 +180,9 @@ struct Count {
     functions: usize,
     alone: usize,
     chained: usize,
-    /// Chained output that llc's verifier accepted (PHI elimination).
+    /// Chained output that llc's verifier accepted (PHI elimination,
+    /// two-address lowering).
     verified: usize,
-    /// Refused for an edge out of a jump-table dispatch.
-    jump_tables: usize,
 }
 
 /// Every function through every pass, alone and chained, beside llc's.
@@ -219,11 +223,15 @@ fn passes_match_llc_on_the_corpus() {
                     {
                         refused.push(format!("{}: {e}", ssa.display()));
                     }
+                    // Two-address lowering uses the kills `livevars` and
+                    // PHI elimination left, which llc's flags show.
+                    if pass == Pass::TwoAddress {
+                        state.live_variables = Some(LiveVariables::from_flags(&alone));
+                    }
                     match passes::run(t, &mut alone, pass, &mut state) {
                         Ok(()) => {
                             c.alone += usize::from(regalloc::mir::write_function(t, &alone) == want)
                         }
-                        Err(e) if jump_table_split(&e) => c.jump_tables += 1,
                         Err(e) => refused.push(format!("{}: {e}", ssa.display())),
                     }
                     let mut chained = input[name].clone();
@@ -233,15 +241,14 @@ fn passes_match_llc_on_the_corpus() {
                                 usize::from(regalloc::mir::write_function(t, &chained) == want);
                             ours.insert(name.clone(), chained);
                         }
-                        Err(e) if jump_table_split(&e) => {}
                         Err(e) => refused.push(format!("{}: {e}", ssa.display())),
                     }
                 }
-                if pass == Pass::PhiElimination
+                if matches!(pass, Pass::PhiElimination | Pass::TwoAddress)
                     && let Some(llc) = &llc
                 {
                     let stem = ssa.file_stem().unwrap_or_default().to_string_lossy();
-                    let out = tmp.join(format!("{dir}-{stem}.mir"));
+                    let out = tmp.join(format!("{dir}-{stem}.{}.mir", pass.name()));
                     let (verified, bad) = verify_with_llc(llc, flags, t, read(t, ssa), &ours, &out);
                     c.verified += verified;
                     unverified.extend(bad);
@@ -262,8 +269,12 @@ fn passes_match_llc_on_the_corpus() {
                     c.functions
                 ));
             }
-            if *pass == Pass::PhiElimination
-                && let Some(&(_, least)) = PHI_ELIMINATION_AT_LEAST.iter().find(|(d, _)| *d == dir)
+            let at_least = match pass {
+                Pass::PhiElimination => PHI_ELIMINATION_AT_LEAST.iter().find(|(d, _)| *d == dir),
+                Pass::TwoAddress => TWO_ADDRESS_AT_LEAST.iter().find(|(d, _)| *d == dir),
+                _ => None,
+            };
+            if let Some(&(_, least)) = at_least
                 && c.alone < least
             {
                 mismatched.push(format!(
@@ -273,20 +284,20 @@ fn passes_match_llc_on_the_corpus() {
                     c.functions
                 ));
             }
-            let verified = if *pass == Pass::PhiElimination && llc.is_some() {
-                format!(", verified by llc {}", c.verified)
-            } else {
-                String::new()
-            };
+            let verified =
+                if matches!(pass, Pass::PhiElimination | Pass::TwoAddress) && llc.is_some() {
+                    format!(", verified by llc {}", c.verified)
+                } else {
+                    String::new()
+                };
             report.push_str(&format!(
-                "{dir:8} {:28} {:5} functions: alone {:5} ({:.1}%), chained {:5} ({:.1}%){verified}, refused for a jump-table split {}\n",
+                "{dir:8} {:28} {:5} functions: alone {:5} ({:.1}%), chained {:5} ({:.1}%){verified}\n",
                 pass.name(),
                 c.functions,
                 c.alone,
                 100.0 * c.alone as f64 / c.functions.max(1) as f64,
                 c.chained,
                 100.0 * c.chained as f64 / c.functions.max(1) as f64,
-                c.jump_tables,
             ));
         }
     }
@@ -298,7 +309,7 @@ fn passes_match_llc_on_the_corpus() {
     assert!(refused.is_empty(), "refused:\n{}", refused.join("\n"));
     assert!(
         unverified.is_empty(),
-        "llc's verifier rejects our PHI elimination's output:\n{}",
+        "llc's verifier rejects our PHI elimination's or two-address lowering's output:\n{}",
         unverified.join("\n")
     );
     assert!(

@@ -95,6 +95,48 @@ impl LiveVariables {
         self.block_of.get(i.index()).copied().flatten()
     }
 
+    /// The facts a function's `killed` and `dead` flags give: each
+    /// virtual register's kills are the instructions reading it `killed`
+    /// or defining it `dead` (LLVM keeps the two in step), and no block
+    /// is known to be live through. Enough for the passes that only ask
+    /// where a register dies (two-address lowering), on code `livevars`
+    /// already flagged.
+    pub fn from_flags(func: &MachineFunction) -> LiveVariables {
+        let mut lv = LiveVariables {
+            vars: vec![VarInfo::default(); func.vregs.len()],
+            block_of: super::process_implicit_defs::block_of_insts(func),
+            def_of: defs_of(func),
+        };
+        for b in func.block_ids() {
+            for &i in &func.block(b).insts {
+                for o in &func.inst(i).operands {
+                    let Some(r) = o.as_reg() else { continue };
+                    let RegRef::Virt(v) = r.reg else { continue };
+                    let flag = if r.is_def() {
+                        RegFlags::DEAD
+                    } else {
+                        RegFlags::KILLED
+                    };
+                    if r.flags.has(flag) && !lv.var(v).kills.contains(&i) {
+                        lv.var(v).kills.push(i);
+                    }
+                }
+            }
+        }
+        lv
+    }
+
+    /// The instruction of block `b` that kills `v` (LLVM's
+    /// `VarInfo::findKill`).
+    pub fn find_kill(&mut self, v: VReg, b: Block) -> Option<Inst> {
+        self.var(v);
+        self.vars[v.index()]
+            .kills
+            .iter()
+            .copied()
+            .find(|&k| self.block(k) == Some(b))
+    }
+
     /// Whether `v` is live out of block `b` (LLVM's `isLiveOut`: live
     /// through a successor or killed in one).
     pub fn is_live_out(&mut self, func: &MachineFunction, v: VReg, b: Block) -> bool {

@@ -21,13 +21,17 @@
 //! - [`phi_elimination`] (`phi-node-elimination`): critical edges split
 //!   where LLVM splits them (from the branch facts of the target
 //!   description), then PHIs lowered to copies at the ends of the
-//!   predecessors.
+//!   predecessors;
+//! - [`two_address`] (`twoaddressinstruction`): tied operands lowered to
+//!   copies, after commuting or moving instructions where LLVM would to
+//!   save the copy; `REG_SEQUENCE` and `INSERT_SUBREG` lowered to
+//!   sub-register copies.
 //!
 //! Not here yet, and so not offered (the allocators refuse SSA input until
 //! the whole path exists): `detect-dead-lanes` and `init-undef` (both
 //! change nothing on most functions of the corpus: the corpus test counts
-//! the functions they do change), two-address lowering and the register
-//! coalescer with `rename-independent-subregs`. They are the next steps of
+//! the functions they do change), and the register coalescer with
+//! `rename-independent-subregs`. They are the next steps of
 //! the pre-allocation path; [`Pass`] lists what can run.
 //!
 //! Which passes a function still needs is read from the code itself
@@ -41,6 +45,7 @@
 pub mod live_variables;
 pub mod phi_elimination;
 pub mod process_implicit_defs;
+pub mod two_address;
 pub mod unreachable_block_elim;
 
 pub(crate) mod branch;
@@ -64,15 +69,18 @@ pub enum Pass {
     LiveVariables,
     /// `phi-node-elimination`.
     PhiElimination,
+    /// `twoaddressinstruction`.
+    TwoAddress,
 }
 
 impl Pass {
     /// Every pass, in the order they run.
-    pub const ALL: [Pass; 4] = [
+    pub const ALL: [Pass; 5] = [
         Pass::ProcessImplicitDefs,
         Pass::UnreachableBlockElim,
         Pass::LiveVariables,
         Pass::PhiElimination,
+        Pass::TwoAddress,
     ];
 
     /// The name LLVM registers the pass under (`-stop-after=NAME`).
@@ -82,6 +90,7 @@ impl Pass {
             Pass::UnreachableBlockElim => "unreachable-mbb-elimination",
             Pass::LiveVariables => "livevars",
             Pass::PhiElimination => "phi-node-elimination",
+            Pass::TwoAddress => "twoaddressinstruction",
         }
     }
 
@@ -173,6 +182,7 @@ pub fn run(
             state.live_variables = Some(live_variables::run(target, func)?);
         }
         Pass::PhiElimination => phi_elimination::run(target, func, state.live_variables.as_mut())?,
+        Pass::TwoAddress => two_address::run(target, func, state.live_variables.as_mut())?,
     }
     Ok(())
 }

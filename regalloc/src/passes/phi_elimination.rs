@@ -20,10 +20,10 @@
 //! when the edge leaves a loop (not entering it from an outer one); never
 //! a loop's back edge. The split itself
 //! (`split_critical_edge.rs`) rewrites the
-//! predecessor's branches from the target's branch facts; an edge LLVM
-//! cannot split (a branch its analysis does not understand) is left, and
-//! one it splits by rewriting a jump table is refused with the edge
-//! named. New blocks are numbered in layout order at the end. Without the
+//! predecessor's branches from the target's branch facts, or the jump
+//! table a dispatch the description names goes through; an edge LLVM
+//! cannot split (a branch its analysis does not understand) is left.
+//! New blocks are numbered in layout order at the end. Without the
 //! `livevars` facts (the pass run alone), LLVM neither splits nor updates
 //! flags, and neither does this.
 use std::collections::HashMap;

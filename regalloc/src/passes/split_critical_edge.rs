@@ -15,19 +15,25 @@
 //! renumbers every block in layout order at the end, as the MIR printer's
 //! reader sees the function.
 //!
+//! An edge out of a jump-table dispatch that the description names
+//! ([`TargetInfo::is_jump_table_branch`], LLVM's `getJumpTableIndex`) is
+//! split by pointing the table's entries for the successor at the new
+//! block, the dispatch left as it is, when no other block dispatches
+//! through the same table.
+//!
 //! Not split, as LLVM does not split them: edges into an EH pad or an
 //! inline-assembly branch target, and out of a block whose branches the
-//! analysis does not understand ([`branch::analyze`]) or whose two
-//! branches go to the same block. An edge out of a jump-table dispatch,
-//! which LLVM splits by rewriting the table, is refused with an error.
+//! analysis does not understand ([`branch::analyze`], an indirect branch
+//! the description does not name among them) or whose two branches go
+//! to the same block.
 
 use crate::error::{AllocError, AllocErrorKind};
 use crate::ir::{Block, BlockData, Generic, MachineFunction, Op, Operand, RegFlags, RegRef, Succ};
-use crate::target::{InstrFlags, TargetInfo};
+use crate::target::TargetInfo;
 
 use super::LiveVariables;
-use super::branch::{self, Branches};
-use super::edit::{insert, is_terminator, rename_blocks};
+use super::branch;
+use super::edit::{insert, rename_blocks};
 use super::live_variables::add_register_killed;
 
 /// The probability LLVM prints for the one successor of a new block (an
@@ -138,49 +144,110 @@ pub(crate) fn live_in_sets(
     sets
 }
 
-/// Whether LLVM's `canSplitCriticalEdge` allows splitting `pred -> succ`;
-/// an error where LLVM would split and this cannot (a jump table).
+/// How an edge is split: through the block's branches, or by rewriting
+/// the jump table it dispatches through.
+enum Split {
+    Branches,
+    JumpTable(u32),
+}
+
+/// Whether LLVM's `canSplitCriticalEdge` allows splitting `pred -> succ`,
+/// and how.
 fn can_split(
     t: &TargetInfo<'_>,
     func: &MachineFunction,
     pred: Block,
     succ: Block,
-) -> Result<Option<Branches>, AllocError> {
+) -> Option<Split> {
     if func.block(succ).attrs.iter().any(|a| {
         matches!(
             &**a,
             "landing-pad" | "ehpad" | "ehfunclet-entry" | "inlineasm-br-indirect-target"
         )
     }) {
-        return Ok(None);
+        return None;
     }
-    let jump_table = func.block(pred).insts.iter().any(|&i| {
-        func.inst(i).operands.iter().any(
-            |o| matches!(o, Operand::Symbol(s) if matches!(s.sym, crate::ir::Symbol::JumpTable(_))),
-        )
-    });
-    let indirect = func.block(pred).insts.iter().any(|&i| {
-        is_terminator(t, func.inst(i))
-            && matches!(func.inst(i).op, Op::Target(o) if t.instr(o).is(InstrFlags::INDIRECT_BRANCH))
-    });
-    if jump_table && indirect && func.jump_tables.is_some() {
-        return Err(AllocError::new(
-            AllocErrorKind::Unsupported,
-            &func.name,
-            format!(
-                "PHI elimination splits the edge bb.{} -> bb.{} out of a jump-table dispatch, \
-                 which needs the table rewritten (not supported)",
-                pred.0, succ.0
-            ),
-        ));
+    if let Some(table) = jump_table_index(t, func, pred)
+        && !jump_table_has_other_uses(t, func, pred, table)
+    {
+        return Some(Split::JumpTable(table));
     }
-    let Some(branches) = branch::analyze(t, func, pred) else {
-        return Ok(None);
-    };
+    let branches = branch::analyze(t, func, pred)?;
     if branches.taken.is_some() && branches.taken == branches.otherwise {
-        return Ok(None);
+        return None;
     }
-    Ok(Some(branches))
+    Some(Split::Branches)
+}
+
+/// The jump table `b` dispatches through (LLVM's `findJumpTableIndex`):
+/// its first terminator is a jump-table branch of the description whose
+/// address is computed, within a few definitions, from a jump table.
+fn jump_table_index(t: &TargetInfo<'_>, func: &MachineFunction, b: Block) -> Option<u32> {
+    let term = *func
+        .block(b)
+        .insts
+        .get(first_terminator_position(t, func, b))?;
+    let Op::Target(op) = func.inst(term).op else {
+        return None;
+    };
+    if !t.is_jump_table_branch(op) {
+        return None;
+    }
+    let mut work = vec![(term, 0)];
+    while let Some((i, depth)) = work.pop() {
+        for o in &func.inst(i).operands {
+            match o {
+                Operand::Symbol(s) => {
+                    if let crate::ir::Symbol::JumpTable(k) = s.sym {
+                        return Some(k);
+                    }
+                }
+                Operand::Reg(r) if !r.is_def() && depth < 3 => {
+                    if let RegRef::Virt(v) = r.reg
+                        && let Some(d) = unique_def(func, v)
+                    {
+                        work.push((d, depth + 1));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    None
+}
+
+/// The one instruction defining `v`, if it has exactly one.
+fn unique_def(func: &MachineFunction, v: crate::ir::VReg) -> Option<crate::ir::Inst> {
+    let mut defs = func.inst_ids().filter(|&i| {
+        func.inst(i).operands.iter().any(|o| {
+            o.as_reg()
+                .is_some_and(|r| r.is_def() && r.reg == RegRef::Virt(v))
+        })
+    });
+    let d = defs.next()?;
+    defs.next().is_none().then_some(d)
+}
+
+/// LLVM's `jumpTableHasOtherUses`: another predecessor of the table's
+/// first block dispatches through the same table.
+fn jump_table_has_other_uses(
+    t: &TargetInfo<'_>,
+    func: &MachineFunction,
+    b: Block,
+    table: u32,
+) -> bool {
+    let Some(first) = func
+        .jump_tables
+        .as_ref()
+        .and_then(|jt| jt.tables.get(table as usize))
+        .and_then(|entry| entry.blocks.first().copied())
+    else {
+        return true;
+    };
+    func.block(first)
+        .preds
+        .iter()
+        .any(|&p| p != b && jump_table_index(t, func, p) == Some(table))
 }
 
 /// Splits `pred -> succ` if LLVM would; the new block, or `None` when the
@@ -194,9 +261,9 @@ pub(crate) fn split(
     pred: Block,
     succ: Block,
 ) -> Result<Option<Block>, AllocError> {
-    if can_split(t, func, pred, succ)?.is_none() {
+    let Some(how) = can_split(t, func, pred, succ) else {
         return Ok(None);
-    }
+    };
     let mut fallthrough = layout.next(pred);
     let new = func.new_block();
     layout.insert_after(pred, new);
@@ -221,7 +288,22 @@ pub(crate) fn split(
     if fallthrough == Some(succ) {
         fallthrough = Some(new);
     }
-    update_terminator(t, func, layout, lv, pred, fallthrough)?;
+    match how {
+        Split::JumpTable(table) => {
+            if let Some(entry) = func
+                .jump_tables
+                .as_mut()
+                .and_then(|jt| jt.tables.get_mut(table as usize))
+            {
+                for e in &mut entry.blocks {
+                    if *e == succ {
+                        *e = new;
+                    }
+                }
+            }
+        }
+        Split::Branches => update_terminator(t, func, layout, lv, pred, fallthrough)?,
+    }
     func.blocks[new.index()].succs.push(Succ {
         block: succ,
         prob: Some(CERTAIN),

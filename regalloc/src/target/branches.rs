@@ -1,4 +1,4 @@
-//! Branch facts for editing control flow: the direct unconditional branch and how each conditional branch is reversed (LLVM's `insertBranch` and `reverseBranchCondition`, given as data).
+//! Branch facts for editing control flow (the direct unconditional branch and how each conditional branch is reversed: LLVM's `insertBranch` and `reverseBranchCondition`, given as data), and the commuting facts the two-address pass edits instructions by.
 //!
 //! LLVM's targets read and rewrite a block's branches in C++
 //! (`TargetInstrInfo::analyzeBranch`, `insertBranch`, `removeBranch`,
@@ -32,5 +32,21 @@ pub struct BranchReversal {
     pub inverse: Opcode,
     /// The explicit operand holding a condition code and the value XORed
     /// into it (x86's `JCC_1` condition, AArch64's `Bcc`), if any.
+    pub condition: Option<(u8, i64)>,
+}
+
+/// What commuting one instruction does besides swapping its first two
+/// uses (LLVM's `findCommutedOpIndices` and `commuteInstructionImpl`,
+/// given as data): an `isCommutable` instruction without one swaps those
+/// two uses and nothing else.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct CommuteRuleDesc {
+    /// The instruction.
+    pub instr: Opcode,
+    /// False when swapping alone does not commute it (it becomes another
+    /// instruction, or commutes only for some immediates): not commuted.
+    pub commutes: bool,
+    /// The explicit operand holding a condition code and the value XORed
+    /// into it when the uses swap (x86's `CMOV`).
     pub condition: Option<(u8, i64)>,
 }

@@ -9,7 +9,7 @@
 use std::borrow::Cow;
 
 use super::bits;
-use super::branches::ConditionalBranchDesc;
+use super::branches::{CommuteRuleDesc, ConditionalBranchDesc};
 use super::classes::{AllocOrderPolicy, CalleeSavedDesc, RegClassDesc};
 use super::ids::{
     CalleeSavedSet, FeatureSet, LaneMask, Opcode, Reg, RegClass, RegUnit, SubRegIndex,
@@ -60,6 +60,8 @@ pub struct TargetBuilder {
     memory_folds: Vec<MemoryFoldDesc<'static>>,
     unconditional_branch: Option<Opcode>,
     conditional_branches: Vec<ConditionalBranchDesc>,
+    commute_rules: Vec<CommuteRuleDesc>,
+    jump_table_branches: Vec<Opcode>,
 }
 
 impl TargetBuilder {
@@ -100,6 +102,18 @@ impl TargetBuilder {
     /// Names the direct unconditional branch (an instruction added before).
     pub fn unconditional_branch(&mut self, op: Opcode) {
         self.unconditional_branch = Some(op);
+    }
+
+    /// Names an indirect branch through a jump table whose edges are split
+    /// by rewriting the table.
+    pub fn jump_table_branch(&mut self, op: Opcode) {
+        self.jump_table_branches.push(op);
+    }
+
+    /// Says what commuting an instruction does beyond swapping its first
+    /// two uses.
+    pub fn commute_rule(&mut self, rule: CommuteRuleDesc) {
+        self.commute_rules.push(rule);
     }
 
     /// Adds a conditional branch the branch analysis understands.
@@ -163,6 +177,11 @@ impl TargetBuilder {
         memory_folds.sort_by_key(|f| (f.reg_form, f.operand, f.also));
         let mut conditional_branches = self.conditional_branches;
         conditional_branches.sort_by_key(|c| c.branch);
+        let mut commute_rules = self.commute_rules;
+        commute_rules.sort_by_key(|c| c.instr);
+        let mut jump_table_branches = self.jump_table_branches;
+        jump_table_branches.sort_unstable();
+        jump_table_branches.dedup();
         TargetInfo {
             name: Cow::Owned(self.name),
             regs: Cow::Owned(regs),
@@ -185,6 +204,8 @@ impl TargetBuilder {
             memory_folds: Cow::Owned(memory_folds),
             unconditional_branch: self.unconditional_branch,
             conditional_branches: Cow::Owned(conditional_branches),
+            commute_rules: Cow::Owned(commute_rules),
+            jump_table_branches: Cow::Owned(jump_table_branches),
         }
     }
 

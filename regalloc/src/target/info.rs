@@ -3,7 +3,7 @@
 use std::borrow::Cow;
 
 use super::bits;
-use super::branches::ConditionalBranchDesc;
+use super::branches::{CommuteRuleDesc, ConditionalBranchDesc};
 use super::classes::{CalleeSavedDesc, ClassSizes, FunctionInfo, RegClassDesc, ReservedWithout};
 use super::ids::{CalleeSavedSet, FeatureSet, Opcode, Reg, RegClass, RegUnit, SubRegIndex};
 use super::instrs::{
@@ -80,6 +80,12 @@ pub struct TargetInfo<'a> {
     /// The conditional branches the target's branch analysis understands,
     /// sorted by opcode (see `target/branches.rs`).
     pub conditional_branches: Cow<'a, [ConditionalBranchDesc]>,
+    /// What commuting an instruction does beyond swapping its first two
+    /// uses, sorted by opcode (see `target/branches.rs`).
+    pub commute_rules: Cow<'a, [CommuteRuleDesc]>,
+    /// Indirect branches through a jump table whose edges are split by
+    /// rewriting the table, sorted (see `target/branches.rs`).
+    pub jump_table_branches: Cow<'a, [Opcode]>,
 }
 
 impl<'a> TargetInfo<'a> {
@@ -478,6 +484,21 @@ impl<'a> TargetInfo<'a> {
             .map(|k| &self.conditional_branches[k])
     }
 
+    /// Whether `op` is an indirect branch through a jump table whose
+    /// edges are split by rewriting the table.
+    pub fn is_jump_table_branch(&self, op: Opcode) -> bool {
+        self.jump_table_branches.binary_search(&op).is_ok()
+    }
+
+    /// What commuting `op` does beyond swapping its first two uses, when
+    /// the description says.
+    pub fn commute_rule(&self, op: Opcode) -> Option<&CommuteRuleDesc> {
+        self.commute_rules
+            .binary_search_by_key(&op, |c| c.instr)
+            .ok()
+            .map(|k| &self.commute_rules[k])
+    }
+
     /// Checks that every index in the tables is in range and that parallel
     /// tables have matching lengths. Generated tables are correct by
     /// construction; tables built at run time should be checked once.
@@ -490,7 +511,42 @@ impl<'a> TargetInfo<'a> {
         }
         self.validate_instrs()?;
         self.validate_memory_folds()?;
-        self.validate_branches()
+        self.validate_branches()?;
+        self.validate_commute_rules()
+    }
+
+    /// The commuting facts name instructions of the target, once each, in
+    /// opcode order, and condition operands they have.
+    fn validate_commute_rules(&self) -> Result<(), String> {
+        if self.jump_table_branches.windows(2).any(|w| w[0] >= w[1])
+            || self
+                .jump_table_branches
+                .iter()
+                .any(|b| b.index() >= self.instrs.len())
+        {
+            return Err("jump_table_branches not sorted, repeated or out of range".into());
+        }
+        if self
+            .commute_rules
+            .windows(2)
+            .any(|w| w[0].instr >= w[1].instr)
+        {
+            return Err("commute_rules not sorted by opcode, or one given twice".into());
+        }
+        for r in self.commute_rules.iter() {
+            let Some(desc) = self.instrs.get(r.instr.index()) else {
+                return Err(format!("commute rule: opcode {} out of range", r.instr.0));
+            };
+            if let Some((k, _)) = r.condition
+                && usize::from(k) >= desc.operands.len()
+            {
+                return Err(format!(
+                    "commute rule of {}: condition operand {k} out of range",
+                    desc.name
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// The branch facts name instructions of the target, once each, in

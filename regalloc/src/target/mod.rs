@@ -20,7 +20,7 @@ mod regs;
 #[cfg(test)]
 mod tests;
 
-pub use branches::{BranchReversal, ConditionalBranchDesc};
+pub use branches::{BranchReversal, CommuteRuleDesc, ConditionalBranchDesc};
 pub use builder::{ClassSpec, TargetBuilder};
 pub use classes::{
     AllocOrderPolicy, CalleeSavedDesc, ClassSizes, FunctionInfo, OrderSelector, RegClassDesc,

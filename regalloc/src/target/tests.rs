@@ -264,6 +264,8 @@ static TINY: TargetInfo<'static> = TargetInfo {
     memory_folds: B(&[]),
     unconditional_branch: None,
     conditional_branches: B(&[]),
+    commute_rules: B(&[]),
+    jump_table_branches: B(&[]),
 };
 
 #[test]

@@ -267,6 +267,22 @@ pub struct Tables {
     pub unconditional_branch: Option<u32>,
     /// Conditional branches, in opcode order.
     pub conditional_branches: Vec<BranchRow>,
+    /// Commuting rules, in opcode order.
+    pub commute_rules: Vec<CommuteRow>,
+    /// Jump-table branches whose edges are split by rewriting the table,
+    /// in opcode order.
+    pub jump_table_branches: Vec<u32>,
+}
+
+/// One row of the commuting-rule table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CommuteRow {
+    /// The instruction's opcode.
+    pub instr: u32,
+    /// Whether swapping its two uses commutes it.
+    pub commutes: bool,
+    /// The condition operand (index, XOR) the swap reverses.
+    pub condition: Option<(u8, i64)>,
 }
 
 /// One row of the conditional-branch table.
@@ -696,6 +712,19 @@ impl Tables {
                                 .map(|(k, x)| (u8::try_from(k).unwrap_or(u8::MAX), x)),
                         )
                     }),
+                })
+                .collect(),
+            jump_table_branches: m.branches.jump_table.iter().map(|&b| b as u32).collect(),
+            commute_rules: m
+                .commute_rules
+                .iter()
+                .map(|r| CommuteRow {
+                    instr: r.instr as u32,
+                    commutes: r.commutes,
+                    // Instructions with more than 255 operands were refused above.
+                    condition: r
+                        .condition
+                        .map(|(k, x)| (u8::try_from(k).unwrap_or(u8::MAX), x)),
                 })
                 .collect(),
         })

@@ -6,7 +6,7 @@
 
 use super::fragment::PARAM;
 use super::tables::{
-    BranchRow, ChoiceRow, ClassRow, FoldRow, InstrRow, OperandRow, Tables, TemplateRow,
+    BranchRow, ChoiceRow, ClassRow, CommuteRow, FoldRow, InstrRow, OperandRow, Tables, TemplateRow,
 };
 use crate::target::instrs::{OperandKind, TplOp};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
@@ -255,6 +255,20 @@ fn branch_row(b: &BranchRow) -> TokenStream {
     quote!(ConditionalBranchDesc { branch: Opcode(#branch), reverse: #reverse })
 }
 
+fn commute_row(r: &CommuteRow) -> TokenStream {
+    let instr = n(r.instr);
+    let commutes = r.commutes;
+    let condition = match r.condition {
+        None => quote!(None),
+        Some((k, x)) => {
+            let k = Literal::u8_unsuffixed(k);
+            let x = Literal::i64_unsuffixed(x);
+            quote!(Some((#k, #x)))
+        }
+    };
+    quote!(CommuteRuleDesc { instr: Opcode(#instr), commutes: #commutes, condition: #condition })
+}
+
 fn operand_row(o: &OperandRow) -> TokenStream {
     let name = &o.name;
     let kind = match o.kind {
@@ -491,6 +505,13 @@ pub fn tokens(t: &Tables, krate: &TokenStream) -> Result<TokenStream, String> {
     let nfolds = t.folds.len();
     let branches = t.conditional_branches.iter().map(branch_row);
     let nbranches = t.conditional_branches.len();
+    let commute_rules = t.commute_rules.iter().map(commute_row);
+    let ncommute_rules = t.commute_rules.len();
+    let jump_table_branches = t.jump_table_branches.iter().map(|&b| {
+        let b = n(b);
+        quote!(Opcode(#b))
+    });
+    let njump_table_branches = t.jump_table_branches.len();
     let unconditional_branch = match t.unconditional_branch {
         Some(b) => {
             let b = n(b);
@@ -598,7 +619,7 @@ pub fn tokens(t: &Tables, krate: &TokenStream) -> Result<TokenStream, String> {
         pub mod tables {
             #[allow(unused_imports)]
             use #krate::target::{
-                AllocOrderPolicy, BranchReversal, CalleeSavedDesc, ClassSizes, ConditionalBranchDesc, FeatureDesc, FeatureSet, FunctionInfo,
+                AllocOrderPolicy, BranchReversal, CalleeSavedDesc, ClassSizes, CommuteRuleDesc, ConditionalBranchDesc, FeatureDesc, FeatureSet, FunctionInfo,
                 HwModeDesc, InstrDesc, InstrFlags, InstrTemplate, LaneMask, MemoryFoldDesc, Opcode,
                 OperandDesc, OperandKind, OrderSelector, Reg, RegClass, RegClassDesc, RegFlags, RegUnit, RegUnitDesc,
                 RegisterDesc, ReservedWithout, SubRegIndex, SubRegIndexDesc, TargetInfo,
@@ -629,6 +650,8 @@ pub fn tokens(t: &Tables, krate: &TokenStream) -> Result<TokenStream, String> {
                 memory_folds: Cow::Borrowed(&MEMORY_FOLDS),
                 unconditional_branch: #unconditional_branch,
                 conditional_branches: Cow::Borrowed(&CONDITIONAL_BRANCHES),
+                commute_rules: Cow::Borrowed(&COMMUTE_RULES),
+                jump_table_branches: Cow::Borrowed(&JUMP_TABLE_BRANCHES),
             };
 
             /// A `super_reg_classes` entry (keeps the tables short).
@@ -687,6 +710,10 @@ pub fn tokens(t: &Tables, krate: &TokenStream) -> Result<TokenStream, String> {
             pub static MEMORY_FOLDS: [MemoryFoldDesc<'static>; #nfolds] = [#(#folds),*];
             /// Conditional branches the branch analysis understands, by opcode.
             pub static CONDITIONAL_BRANCHES: [ConditionalBranchDesc; #nbranches] = [#(#branches),*];
+            /// What commuting an instruction does beyond swapping two uses, by opcode.
+            pub static COMMUTE_RULES: [CommuteRuleDesc; #ncommute_rules] = [#(#commute_rules),*];
+            /// Jump-table branches whose edges are split by rewriting the table.
+            pub static JUMP_TABLE_BRANCHES: [Opcode; #njump_table_branches] = [#(#jump_table_branches),*];
 
             #(#select_fns)*
         }

@@ -40,6 +40,9 @@ pub struct Branches {
     pub unconditional: Option<usize>,
     /// Conditional branches, in opcode order.
     pub conditional: Vec<ConditionalBranch>,
+    /// Indirect branches through a jump table whose edges are split by
+    /// rewriting the table, in opcode order.
+    pub jump_table: Vec<usize>,
 }
 
 /// Reads and checks the `UnconditionalBranch` and `ConditionalBranch` defs.
@@ -83,11 +86,42 @@ pub fn read(f: &Fields<'_>, instrs: &Instrs) -> Result<Branches, Vec<Diagnostic>
             Err(msg) => diags.push(err(msg)),
         }
     }
+    for d in f.rk.derived_defs("JumpTableBranch") {
+        let err = |msg: String| Diagnostic::error(Kind::Semantic, f.loc(d), msg);
+        match jump_table_branch(f, instrs, d) {
+            Ok(b) if out.jump_table.contains(&b) => diags.push(err(format!(
+                "jump-table branch '{}' is described twice",
+                instrs.list[b].name
+            ))),
+            Ok(b) => out.jump_table.push(b),
+            Err(msg) => diags.push(err(msg)),
+        }
+    }
     if !diags.is_empty() {
         return Err(diags);
     }
     out.conditional.sort_by_key(|c| c.branch);
+    out.jump_table.sort_unstable();
     Ok(out)
+}
+
+/// The instruction a `JumpTableBranch` def names, checked to be an
+/// indirect branch.
+fn jump_table_branch(f: &Fields<'_>, instrs: &Instrs, d: RecId) -> Result<usize, String> {
+    let Some(Init::Def(x)) = f.value(d, "Branch") else {
+        return Err(format!("'{}' needs Branch to be an instruction", f.name(d)));
+    };
+    let Some(k) = instrs.opcode_of(*x) else {
+        return Err(format!("Branch: '{}' is not an instruction", f.name(*x)));
+    };
+    let i = &instrs.list[k];
+    if i.flags & flags::BRANCH == 0 || i.flags & flags::INDIRECT_BRANCH == 0 {
+        return Err(format!(
+            "Branch: '{}' is not an indirect branch (isBranch and isIndirectBranch)",
+            i.name
+        ));
+    }
+    Ok(k)
 }
 
 /// The instruction `field` of `d` names, checked to be a direct branch
@@ -213,11 +247,13 @@ def : ConditionalBranch<BZ> { let Inverse = BNZ; }
 def : ConditionalBranch<BNZ> { let Inverse = BZ; }
 def : ConditionalBranch<BCC> { let Inverse = BCC; let ConditionOperand = "cc"; let ConditionXor = 1; }
 def : ConditionalBranch<LOOPEND>;
+def : JumpTableBranch<JMPR>;
 "#,
         )
         .unwrap();
         let b = &m.branches;
         assert_eq!(b.unconditional, Some(opcode(&m, "JMP")));
+        assert_eq!(b.jump_table, vec![opcode(&m, "JMPR")]);
         let rows: Vec<(usize, Option<(usize, Option<(usize, i64)>)>)> = b
             .conditional
             .iter()
@@ -288,6 +324,14 @@ def : ConditionalBranch<LOOPEND>;
             (
                 "def : ConditionalBranch<BZ>; def : ConditionalBranch<BZ>;",
                 "conditional branch 'BZ' is described twice",
+            ),
+            (
+                "def : JumpTableBranch<JMP>;",
+                "Branch: 'JMP' is not an indirect branch (isBranch and isIndirectBranch)",
+            ),
+            (
+                "def : JumpTableBranch<JMPR>; def : JumpTableBranch<JMPR>;",
+                "jump-table branch 'JMPR' is described twice",
             ),
         ];
         for (body, want) in cases {

@@ -8,6 +8,7 @@
 pub mod access;
 pub mod branches;
 pub mod classes;
+pub mod commute;
 pub mod csr;
 #[cfg(feature = "json")]
 pub mod facts;
@@ -51,6 +52,9 @@ pub struct TargetModel {
     pub folds: Vec<folds::MemoryFold>,
     /// Branch facts for splitting edges (our extension).
     pub branches: branches::Branches,
+    /// What commuting each instruction does beyond swapping two uses
+    /// (our extension), in opcode order.
+    pub commute_rules: Vec<commute::CommuteRule>,
 }
 
 impl TargetModel {
@@ -93,6 +97,7 @@ impl TargetModel {
         let templates = templates::build(&f, &bank, &classes, &instrs, &features, &reserved)?;
         let folds = folds::read(&f, &bank, &instrs)?;
         let branches = branches::read(&f, &instrs)?;
+        let commute_rules = commute::read(&f, &instrs)?;
         let target = rk
             .derived_defs("Target")
             .first()
@@ -117,6 +122,7 @@ impl TargetModel {
             templates,
             folds,
             branches,
+            commute_rules,
         })
     }
 }
