@@ -27,7 +27,7 @@ use crate::target::{InstrFlags, TargetInfo};
 
 use super::LiveVariables;
 use super::branch::{self, Branches};
-use super::edit::{insert, is_terminator, rename_blocks};
+use super::edit::{insert, rename_blocks};
 use super::live_variables::add_register_killed;
 
 /// The probability LLVM prints for the one successor of a new block (an
@@ -160,7 +160,7 @@ fn can_split(
         )
     });
     let indirect = func.block(pred).insts.iter().any(|&i| {
-        is_terminator(t, func.inst(i))
+        func.inst(i).op.is_terminator(t)
             && matches!(func.inst(i).op, Op::Target(o) if t.instr(o).is(InstrFlags::INDIRECT_BRANCH))
     });
     if jump_table && indirect && func.jump_tables.is_some() {

@@ -40,7 +40,6 @@ use rustc_hash::FxHashMap;
 
 use crate::alloc::context::{AllocContext, TargetContext};
 use crate::analysis::Analyses;
-use crate::analysis::slots::is_debug_or_probe;
 use crate::error::AllocErrorKind;
 use crate::ir::{MachineFunction, Operand, RegRef, VReg};
 use crate::target::{Reg, TargetInfo};
@@ -473,7 +472,7 @@ fn operand_counts(func: &MachineFunction) -> Vec<u32> {
     for bd in &func.blocks {
         for &i in &bd.insts {
             let inst = func.inst(i);
-            if is_debug_or_probe(inst.op) {
+            if inst.op.is_debug_or_probe() {
                 continue;
             }
             for o in &inst.operands {
