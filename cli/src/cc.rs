@@ -270,51 +270,6 @@ fn allocate_mir(
     Ok((outcomes, took))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::{spell_out_line, wide_accesses_in_bytes};
-
-    #[test]
-    fn wide_accesses_are_written_in_bytes() {
-        assert_eq!(
-            wide_accesses_in_bytes(
-                "    STRXui %41, %stack.4, 1 :: (store (s65664) into %stack.4 + 1, align 1, basealign 8)"
-            )
-            .as_deref(),
-            Some("    STRXui %41, %stack.4, 1 :: (store 8208 into %stack.4 + 1, align 1, basealign 8)")
-        );
-        assert_eq!(
-            wide_accesses_in_bytes("    %1:gpr64 = LDRXui %0, 0 :: (load (s64) from %ir.p)"),
-            None
-        );
-        assert_eq!(
-            wide_accesses_in_bytes(
-                "    MEMCPY :: (store (s70000) into %ir.a), (load (s65536) from %ir.b)"
-            )
-            .as_deref(),
-            Some("    MEMCPY :: (store 8750 into %ir.a), (load 8192 from %ir.b)")
-        );
-        assert_eq!(wide_accesses_in_bytes("    %0:gr64 = COPY $rdi"), None);
-    }
-
-    #[test]
-    fn zero_vectors_are_spelled_out() {
-        assert_eq!(
-            spell_out_line("    value:           '<4 x i32> zeroinitializer'").as_deref(),
-            Some("    value:           '<4 x i32> <i32 0, i32 0, i32 0, i32 0>'")
-        );
-        assert_eq!(
-            spell_out_line("    value: '<2 x double> zeroinitializer'").as_deref(),
-            Some("    value: '<2 x double> <double 0.000000e+00, double 0.000000e+00>'")
-        );
-        assert_eq!(spell_out_line("    value: 'double 1.0'"), None);
-        assert_eq!(
-            spell_out_line("    value: '<2 x ptr> zeroinitializer'"),
-            None
-        );
-    }
-}
-
 fn default_output(input: &Path, assembly: bool) -> PathBuf {
     let stem = input.file_stem().unwrap_or(input.as_os_str());
     PathBuf::from(stem).with_extension(if assembly { "s" } else { "o" })
@@ -673,4 +628,49 @@ fn report(plan: &Plan<'_>, outcomes: &[Outcome], times: [Duration; 4]) {
     say_line(&format!(
         "time: clang {c:.3} s, llc to MIR {l:.3} s, regalloc {a:.3} s (read, allocate, check, write), llc to {target_kind} {e:.3} s"
     ));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{spell_out_line, wide_accesses_in_bytes};
+
+    #[test]
+    fn wide_accesses_are_written_in_bytes() {
+        assert_eq!(
+            wide_accesses_in_bytes(
+                "    STRXui %41, %stack.4, 1 :: (store (s65664) into %stack.4 + 1, align 1, basealign 8)"
+            )
+            .as_deref(),
+            Some("    STRXui %41, %stack.4, 1 :: (store 8208 into %stack.4 + 1, align 1, basealign 8)")
+        );
+        assert_eq!(
+            wide_accesses_in_bytes("    %1:gpr64 = LDRXui %0, 0 :: (load (s64) from %ir.p)"),
+            None
+        );
+        assert_eq!(
+            wide_accesses_in_bytes(
+                "    MEMCPY :: (store (s70000) into %ir.a), (load (s65536) from %ir.b)"
+            )
+            .as_deref(),
+            Some("    MEMCPY :: (store 8750 into %ir.a), (load 8192 from %ir.b)")
+        );
+        assert_eq!(wide_accesses_in_bytes("    %0:gr64 = COPY $rdi"), None);
+    }
+
+    #[test]
+    fn zero_vectors_are_spelled_out() {
+        assert_eq!(
+            spell_out_line("    value:           '<4 x i32> zeroinitializer'").as_deref(),
+            Some("    value:           '<4 x i32> <i32 0, i32 0, i32 0, i32 0>'")
+        );
+        assert_eq!(
+            spell_out_line("    value: '<2 x double> zeroinitializer'").as_deref(),
+            Some("    value: '<2 x double> <double 0.000000e+00, double 0.000000e+00>'")
+        );
+        assert_eq!(spell_out_line("    value: 'double 1.0'"), None);
+        assert_eq!(
+            spell_out_line("    value: '<2 x ptr> zeroinitializer'"),
+            None
+        );
+    }
 }

@@ -208,28 +208,45 @@ fn mir(args: &MirArgs) -> Result<bool, Failure> {
 
 fn intervals(args: &IntervalsArgs) -> Result<bool, Failure> {
     use regalloc::inspect::{Analyses, freqs_to_string, intervals_to_string};
-    let target = target_info(args.target.target)?;
-    let file = read_input(target, &args.input)?;
-    let mut found = false;
-    for f in file.read_functions() {
-        if args.function.as_ref().is_some_and(|n| *n != f.name) {
-            continue;
-        }
-        found = true;
+    let function = args.function.as_deref();
+    print_functions(args.target.target, &args.input, function, |target, f| {
         let a = Analyses::new(target, f);
-        out(&format!(
+        format!(
             "# Machine code for function {}\n{}{}\n",
             f.name,
             intervals_to_string(target, &a.intervals),
             freqs_to_string(f, &a.flow)
-        ));
+        )
+    })
+}
+
+/// What the commands that print something of each function share
+/// (`intervals`, `rdf`): reads the .mir file `input` for `target` and
+/// says `text` of each function read (only the one named `function`, when
+/// given), then the reader's errors. False when the reader met one; a
+/// failure when no function named `function` was read.
+fn print_functions(
+    target: Target,
+    input: &Path,
+    function: Option<&str>,
+    text: impl Fn(&regalloc::target::TargetInfo<'_>, &regalloc::ir::MachineFunction) -> String,
+) -> Result<bool, Failure> {
+    let target = target_info(target)?;
+    let file = read_input(target, input)?;
+    let mut found = false;
+    for f in file.read_functions() {
+        if function.is_some_and(|n| n != f.name) {
+            continue;
+        }
+        found = true;
+        out(&text(target, f));
     }
     let mut ok = true;
     for e in file.errors() {
         say_line(&e.to_string());
         ok = false;
     }
-    if let Some(n) = &args.function
+    if let Some(n) = function
         && !found
     {
         return Err(format!("no function named '{n}' was read").into());

@@ -2,8 +2,7 @@
 
 use std::path::PathBuf;
 
-use crate::output::{out, say_line};
-use crate::{Failure, TargetArg, read_input, target_info};
+use crate::{Failure, TargetArg, print_functions};
 
 #[derive(clap::Args)]
 pub(crate) struct RdfArgs {
@@ -20,27 +19,8 @@ pub(crate) struct RdfArgs {
 /// function (or LLVM's notice for a function with more blocks than
 /// `rdf-bb-limit`).
 pub(crate) fn rdf(args: &RdfArgs) -> Result<bool, Failure> {
-    let target = target_info(args.target.target)?;
-    let file = read_input(target, &args.input)?;
-    let mut found = false;
-    for f in file.read_functions() {
-        if args.function.as_ref().is_some_and(|n| *n != f.name) {
-            continue;
-        }
-        found = true;
-        out(&function_text(target, f));
-    }
-    let mut ok = true;
-    for e in file.errors() {
-        say_line(&e.to_string());
-        ok = false;
-    }
-    if let Some(n) = &args.function
-        && !found
-    {
-        return Err(format!("no function named '{n}' was read").into());
-    }
-    Ok(ok)
+    let function = args.function.as_deref();
+    print_functions(args.target.target, &args.input, function, function_text)
 }
 
 /// One function's part of the dump.

@@ -9,8 +9,12 @@
 //! (`alloc::split`) and the caller-owned state (`alloc::context`) apart
 //! from the rest of `alloc` (the machinery the allocators share).
 //!
+//! A second view splits `alloc` into each of its submodules (`alloc`
+//! itself is then `alloc/mod.rs` alone), so that a cycle between two
+//! pieces of the shared machinery shows too.
+//!
 //! `cargo test -p regalloc-tests --test module_graph -- --nocapture`
-//! prints the graph; `docs/DESIGN.md` ("Module graph") shows it. The
+//! prints both; `docs/DESIGN.md` ("Module graph") shows them. The
 //! rules are the ones that section and "Module dependencies" state.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -513,6 +517,28 @@ fn top_node(path: &[String]) -> Option<String> {
     path.first().cloned()
 }
 
+impl Crate {
+    /// Top-level modules, with each submodule of `parent` a node of its
+    /// own (`parent` itself stands for its `mod.rs` alone; a path to an
+    /// item there, not to a submodule, stays with it).
+    fn submodule_node(&self, parent: &str, path: &[String]) -> Option<String> {
+        let top = path.first()?;
+        match path.get(1) {
+            Some(sub)
+                if top == parent && self.modules.contains(&vec![top.clone(), sub.clone()]) =>
+            {
+                Some(format!("{top}::{sub}"))
+            }
+            _ => Some(top.clone()),
+        }
+    }
+
+    /// The graph with each submodule of `alloc` a node.
+    fn alloc_submodule_graph(&self) -> Graph {
+        self.graph(|path| self.submodule_node("alloc", path))
+    }
+}
+
 /// Every node `from` reaches, itself left out unless on a cycle.
 fn reachable(graph: &Graph, from: &str) -> BTreeSet<String> {
     let mut seen = BTreeSet::new();
@@ -555,14 +581,31 @@ fn cycles(graph: &Graph) -> Vec<BTreeSet<String>> {
     out
 }
 
+fn print_cycles(graph: &Graph) {
+    for component in cycles(graph) {
+        let names: Vec<&str> = component.iter().map(String::as_str).collect();
+        println!("cycle: {}", names.join(" <-> "));
+    }
+}
+
+/// Whether `node` is `alloc` or one of its parts.
+fn is_alloc(node: &str) -> bool {
+    node == "alloc" || node.starts_with("alloc::")
+}
+
 #[test]
 fn the_module_graph_is_printed() {
     let graph = Crate::read().graph(fine_node);
     print!("{}", render(&graph));
-    for component in cycles(&graph) {
-        let names: Vec<&str> = component.iter().map(String::as_str).collect();
-        println!("cycle: {}", names.join(" <-> "));
-    }
+    print_cycles(&graph);
+    println!("\nInside alloc:");
+    let inside = Crate::read().alloc_submodule_graph();
+    let alloc_only: Graph = inside
+        .into_iter()
+        .filter(|(from, _)| is_alloc(from))
+        .collect();
+    print!("{}", render(&alloc_only));
+    print_cycles(&alloc_only);
     for node in ALLOCATORS
         .iter()
         .chain(&["post", "check", "pipeline", "alloc"])
@@ -591,14 +634,46 @@ fn the_checker_depends_on_nothing_it_checks() {
         .filter(later)
         .collect();
     assert!(checked.is_empty(), "the checker reaches {checked:?}");
-    // The analyses are reached only through the MIR module, whose reader
-    // asks `analysis::slots` which instructions are debug ones; the
-    // checker uses only the printer.
-    let without_mir = without(&graph, "mir");
     assert!(
-        !reachable(&without_mir, "check").contains("analysis"),
-        "the checker reaches the analyses other than through the MIR module"
+        !reachable(&graph, "check").contains("analysis"),
+        "the checker reaches the analyses"
     );
+}
+
+/// The MIR reader and writer are the text edge: they turn text into the
+/// IR's types and back, for the target, and ask no analysis (what the
+/// reader needs to know of an opcode, such as whether it is a debug
+/// instruction, the IR answers).
+#[test]
+fn the_mir_module_depends_only_on_the_ir_and_the_target() {
+    let graph = Crate::read().graph(fine_node);
+    let allowed: BTreeSet<&str> = ["ir", "target"].into();
+    let reached: Vec<String> = reachable(&graph, "mir")
+        .into_iter()
+        .filter(|m| !allowed.contains(m.as_str()))
+        .collect();
+    assert!(
+        reached.is_empty(),
+        "mir reaches {reached:?}; it may depend only on the IR and the target"
+    );
+}
+
+/// The pieces of `alloc` depend on each other one way: the allocators on
+/// the machinery and the contexts, the contexts on the allocators whose
+/// buffers they hold (never back), the machinery's parts on each other
+/// without a cycle, and `alloc/mod.rs` on the parts it re-exports only.
+#[test]
+fn the_alloc_submodules_depend_on_each_other_without_a_cycle() {
+    let graph = Crate::read().alloc_submodule_graph();
+    assert!(
+        graph.contains_key("alloc::spiller") && graph.contains_key("alloc::greedy"),
+        "alloc's submodules are not nodes"
+    );
+    let found: Vec<BTreeSet<String>> = cycles(&graph)
+        .into_iter()
+        .filter(|c| c.iter().any(|m| is_alloc(m)))
+        .collect();
+    assert!(found.is_empty(), "cycles inside alloc: {found:?}");
 }
 
 #[test]

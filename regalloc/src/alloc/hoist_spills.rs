@@ -29,7 +29,6 @@ use crate::ir::{Block, Inst, MachineFunction, RegOperand, RegRef, VReg};
 use crate::target::TargetInfo;
 
 use super::spiller::{Insertion, SpillCode, SpillKind, store_template};
-use super::split::kit::is_terminator;
 use super::virtmap::VirtRegMap;
 
 /// How a block of the subtree stands.
@@ -284,7 +283,7 @@ fn holder_at_end(
         .iter()
         .copied()
         .filter(|&i| slots.inst(i).is_some());
-    let (at, after, idx) = match insts.clone().find(|&i| is_terminator(t, func.inst(i))) {
+    let (at, after, idx) = match insts.clone().find(|&i| func.inst(i).op.is_terminator(t)) {
         Some(term) => (term, false, slots.inst(term)?.with(Slot::Block)),
         None => (
             insts.next_back()?,

@@ -9,6 +9,7 @@
 //!
 //! The entry point is [`crate::allocate`] (the pipeline).
 
+mod base;
 pub mod context;
 pub mod hoist_spills;
 pub mod inflate;

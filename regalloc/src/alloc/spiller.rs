@@ -51,9 +51,9 @@ use crate::target::{
     TemplateOperand,
 };
 
-use super::AllocError;
 use super::remat::{all_remat_values, is_constant, remat_copy, remat_values};
 use super::virtmap::VirtRegMap;
+use crate::error::AllocError;
 use crate::error::AllocErrorKind;
 
 /// What an instruction the spiller asks for does.

@@ -2,7 +2,7 @@
 
 use super::cfg::Cfg;
 use super::ranges::{Access, LiveRange, RangeBuilder};
-use super::slots::{SlotIndex, SlotIndexes, is_debug_or_probe};
+use super::slots::{SlotIndex, SlotIndexes};
 use crate::ir::{
     Block, Inst, MachineFunction, Operand, RegFlags, RegMask, RegOperand, RegRef, VReg,
 };
@@ -191,7 +191,7 @@ fn gather_accesses(
             let Some(inst) = f.insts.get(i.index()) else {
                 continue;
             };
-            if is_debug_or_probe(inst.op) {
+            if inst.op.is_debug_or_probe() {
                 continue;
             }
             let Some(at) = slots.inst(i) else { continue };
@@ -747,7 +747,7 @@ impl LiveIntervals {
             let Some(inst) = f.insts.get(i.index()) else {
                 continue;
             };
-            if is_debug_or_probe(inst.op) {
+            if inst.op.is_debug_or_probe() {
                 continue;
             }
             let Some(at) = self.slots.inst(i) else {

@@ -10,7 +10,7 @@
 
 use std::fmt;
 
-use crate::ir::{Block, Generic, Inst, MachineFunction, Op};
+use crate::ir::{Block, Inst, MachineFunction};
 
 /// How many raw index units make one unit of LLVM's numbering.
 /// 128 leaves room for about fifty copies at one point (see
@@ -130,21 +130,6 @@ pub fn insertion_base(prev: u32, next: u32) -> Option<u32> {
     (base >= prev + MIN_GAP && base + MIN_GAP <= next).then_some(base)
 }
 
-/// Whether LLVM gives `op` no slot index (debug and pseudo-probe instructions).
-pub fn is_debug_or_probe(op: Op) -> bool {
-    matches!(
-        op,
-        Op::Generic(
-            Generic::DbgValue
-                | Generic::DbgValueList
-                | Generic::DbgInstrRef
-                | Generic::DbgPhi
-                | Generic::DbgLabel
-                | Generic::PseudoProbe
-        )
-    )
-}
-
 /// Slot indexes of a function's instructions and blocks.
 #[derive(Clone, Debug, Default)]
 pub struct SlotIndexes {
@@ -188,7 +173,7 @@ impl SlotIndexes {
             for &i in &bd.insts {
                 if f.insts
                     .get(i.index())
-                    .is_none_or(|d| is_debug_or_probe(d.op))
+                    .is_none_or(|d| d.op.is_debug_or_probe())
                 {
                     continue;
                 }

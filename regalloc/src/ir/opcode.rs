@@ -3,7 +3,7 @@
 use std::collections::HashSet;
 use std::sync::{Mutex, OnceLock};
 
-use crate::target::{Opcode, TargetInfo};
+use crate::target::{InstrFlags, Opcode, TargetInfo};
 
 /// An instruction's opcode.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
@@ -86,6 +86,39 @@ impl Op {
     #[inline]
     pub fn is_copy(self) -> bool {
         self == Op::Generic(Generic::Copy)
+    }
+
+    /// Whether an instruction of this opcode is one of its block's
+    /// terminators: a target opcode by its description's `isTerminator`,
+    /// an unknown one as the MIR reader marked it ([`UnknownOp`]), a
+    /// generic one never.
+    pub fn is_terminator(self, t: &TargetInfo<'_>) -> bool {
+        match self {
+            Op::Target(o) => t
+                .instrs
+                .get(o.index())
+                .is_some_and(|d| d.is(InstrFlags::TERMINATOR)),
+            Op::Generic(_) => false,
+            Op::Unknown(u) => u.terminator,
+        }
+    }
+
+    /// Whether LLVM gives an instruction of this opcode no slot index
+    /// (debug and pseudo-probe instructions). It is a fact about the
+    /// opcode, here so that the MIR reader (which must not depend on the
+    /// analyses) and the slot numbering ask the same question.
+    pub fn is_debug_or_probe(self) -> bool {
+        matches!(
+            self,
+            Op::Generic(
+                Generic::DbgValue
+                    | Generic::DbgValueList
+                    | Generic::DbgInstrRef
+                    | Generic::DbgPhi
+                    | Generic::DbgLabel
+                    | Generic::PseudoProbe
+            )
+        )
     }
 }
 

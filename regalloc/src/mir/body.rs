@@ -255,7 +255,7 @@ impl<'a, 't> BodyReader<'a, 't> {
                 .any(|o| o.as_reg().is_some_and(|r| r.is_def() && !r.is_implicit()));
             match &mut inst.op {
                 Op::Target(o) if self.target.instr(*o).is(InstrFlags::TERMINATOR) => {}
-                &mut op if crate::analysis::slots::is_debug_or_probe(op) => {}
+                &mut op if op.is_debug_or_probe() => {}
                 Op::Unknown(u) if !explicit_def => u.terminator = true,
                 _ => break,
             }

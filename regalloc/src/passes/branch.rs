@@ -15,7 +15,7 @@
 use crate::ir::{Block, Inst, InstData, MachineFunction, Op, Operand, RegFlags, RegOperand};
 use crate::target::{Opcode, TargetInfo};
 
-use super::edit::{is_debug, is_terminator};
+use super::edit::is_debug;
 
 /// What `analyzeBranch` finds at the end of a block.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
@@ -60,7 +60,7 @@ pub(crate) fn analyze(t: &TargetInfo<'_>, func: &MachineFunction, b: Block) -> O
         .rev()
         .copied()
         .filter(|&i| !is_debug(func.inst(i).op))
-        .take_while(|&i| is_terminator(t, func.inst(i)))
+        .take_while(|&i| func.inst(i).op.is_terminator(t))
         .collect();
     let is_unconditional =
         |i: Inst| opcode(func, i).is_some_and(|o| t.unconditional_branch == Some(o));

@@ -3,7 +3,7 @@
 use crate::ir::{
     Block, Generic, Inst, InstData, MachineFunction, Op, Operand, RegFlags, RegOperand,
 };
-use crate::target::{InstrFlags, TargetInfo};
+use crate::target::TargetInfo;
 
 /// Whether the operand reads its register as LLVM's `readsReg` counts
 /// reads: not `undef`, not `internal`, and a use or a sub-register
@@ -85,23 +85,11 @@ pub(crate) fn is_position(op: Op) -> bool {
     )
 }
 
-/// Whether `inst` is a terminator.
-pub(crate) fn is_terminator(t: &TargetInfo<'_>, inst: &InstData) -> bool {
-    match inst.op {
-        Op::Target(o) => t
-            .instrs
-            .get(o.index())
-            .is_some_and(|d| d.is(InstrFlags::TERMINATOR)),
-        Op::Generic(_) => false,
-        Op::Unknown(u) => u.terminator,
-    }
-}
-
 /// Position of the first terminator of `b` (its length when it has none).
 pub(crate) fn first_terminator(t: &TargetInfo<'_>, func: &MachineFunction, b: Block) -> usize {
     let insts = &func.block(b).insts;
     insts
         .iter()
-        .position(|&i| is_terminator(t, func.inst(i)))
+        .position(|&i| func.inst(i).op.is_terminator(t))
         .unwrap_or(insts.len())
 }

@@ -250,7 +250,11 @@ impl Lowering<'_, '_> {
         Ok(())
     }
 
-    /// LLVM's `LowerPHINode`.
+    /// LLVM's `LowerPHINode`: the copy at the top of `b` (before `after`)
+    /// takes the PHI's place and its kill and dead facts, then each
+    /// predecessor gets its copy into the PHI's register. Returns the top
+    /// copy (the next PHI's goes before it), or `None` for a PHI that
+    /// defines no virtual register.
     fn lower(
         &mut self,
         func: &mut MachineFunction,
@@ -267,50 +271,82 @@ impl Lowering<'_, '_> {
             return Ok(None);
         };
         let dest_dead = dest_op.flags.has(RegFlags::DEAD);
-        let at_top = |func: &MachineFunction| {
-            after
-                .and_then(|a| func.block(b).insts.iter().position(|&x| x == a))
-                .unwrap_or(func.block(b).insts.len())
-        };
+        let top = self.insert_top_copy(func, b, phi, (dest, dest_dead), after, all_critical);
+        if let Some(lv) = lv.as_deref_mut() {
+            lv.placed(top.inst, Some(b));
+            self.move_flags_to_copy(func, lv, b, phi, &top);
+        }
+        let ops = func.inst(phi).operands.clone();
+        self.forget_phi_uses(&ops);
+        self.lower_inputs(func, b, &ops, &top, lv)?;
+        Ok(Some(top.inst))
+    }
+
+    /// The instruction that takes the PHI's place at the top of `b`,
+    /// inserted before `after` (at the end without it): `dest = COPY` of
+    /// the register the predecessors copy into, or `dest = IMPLICIT_DEF`
+    /// when no input has a value (LLVM then inserts no predecessor copy).
+    /// It keeps the PHI's debug location.
+    fn insert_top_copy(
+        &mut self,
+        func: &mut MachineFunction,
+        b: Block,
+        phi: Inst,
+        (dest, dest_dead): (VReg, bool),
+        after: Option<Inst>,
+        all_critical: bool,
+    ) -> TopCopy {
         let location = func
             .inst(phi)
             .attrs
             .as_ref()
             .and_then(|a| a.debug_location.clone());
-        let mut incoming = None;
-        let mut reused = false;
-        let top_copy;
-        if all_inputs_undefined(func, phi) {
-            let data = def_inst(IMPLICIT_DEF, dest, None, location.clone());
-            let at = at_top(func);
-            top_copy = insert(func, b, at, data);
+        let (data, incoming, reused) = if all_inputs_undefined(func, phi) {
+            (def_inst(IMPLICIT_DEF, dest, None, location), None, false)
         } else {
-            let key = all_critical.then(|| phi_key(func.inst(phi)));
-            let reg = match key.as_ref().and_then(|k| self.lowered.get(k)) {
-                Some(&r) => {
-                    reused = true;
-                    r
-                }
-                None => {
-                    let r = func.new_vreg(func.vreg_class(dest));
-                    if let Some(k) = key {
-                        self.lowered.insert(k, r);
-                    }
-                    r
-                }
-            };
-            incoming = Some(reg);
-            let data = def_inst(COPY, dest, Some(reg_use(reg, None)), location.clone());
-            let at = at_top(func);
-            top_copy = insert(func, b, at, data);
+            let (reg, reused) = self.incoming_register(func, phi, dest, all_critical);
+            let copy = def_inst(COPY, dest, Some(reg_use(reg, None)), location);
+            (copy, Some(reg), reused)
+        };
+        let at = after
+            .and_then(|a| func.block(b).insts.iter().position(|&x| x == a))
+            .unwrap_or(func.block(b).insts.len());
+        TopCopy {
+            inst: insert(func, b, at, data),
+            dest,
+            dest_dead,
+            incoming,
+            reused,
         }
-        if let Some(lv) = lv.as_deref_mut() {
-            lv.placed(top_copy, Some(b));
-            self.move_flags_to_copy(
-                func, lv, b, phi, top_copy, incoming, reused, dest, dest_dead,
-            );
+    }
+
+    /// The register the predecessors copy the PHI's inputs into (of
+    /// `dest`'s class), and whether an earlier PHI made it: when every
+    /// edge into the block is critical, a PHI identical to one lowered
+    /// before reuses that one's register, so that no predecessor gets a
+    /// second copy of the same value.
+    fn incoming_register(
+        &mut self,
+        func: &mut MachineFunction,
+        phi: Inst,
+        dest: VReg,
+        all_critical: bool,
+    ) -> (VReg, bool) {
+        let key = all_critical.then(|| phi_key(func.inst(phi)));
+        if let Some(&reg) = key.as_ref().and_then(|k| self.lowered.get(k)) {
+            return (reg, true);
         }
-        let ops = func.inst(phi).operands.clone();
+        let reg = func.new_vreg(func.vreg_class(dest));
+        if let Some(k) = key {
+            self.lowered.insert(k, reg);
+        }
+        (reg, false)
+    }
+
+    /// Counts the PHI's inputs (`ops`, its operands) out of
+    /// [`Lowering::phi_uses`]: a source no PHI still to lower reads may
+    /// die in its predecessor.
+    fn forget_phi_uses(&mut self, ops: &[Operand]) {
         for pair in ops[1..].chunks(2) {
             if let [Operand::Reg(r), Operand::Block(p)] = pair
                 && let RegRef::Virt(v) = r.reg
@@ -320,86 +356,133 @@ impl Lowering<'_, '_> {
                 *n = n.saturating_sub(1);
             }
         }
+    }
+
+    /// Lowers the PHI's inputs (`ops`, its operands), last first as LLVM
+    /// walks them, one per predecessor: when several entries name the same
+    /// predecessor (a switch with several edges to `b`), the last one's
+    /// copy serves them all.
+    fn lower_inputs(
+        &mut self,
+        func: &mut MachineFunction,
+        b: Block,
+        ops: &[Operand],
+        top: &TopCopy,
+        mut lv: Option<&mut LiveVariables>,
+    ) -> Result<(), AllocError> {
         let mut inserted_into: Vec<Block> = Vec::new();
         for pair in ops[1..].chunks(2).rev() {
             let [Operand::Reg(src), Operand::Block(pred)] = pair else {
                 continue;
             };
-            let RegRef::Virt(src_reg) = src.reg else {
+            let RegRef::Virt(reg) = src.reg else {
                 continue;
             };
-            let pred = *pred;
-            if inserted_into.contains(&pred) {
+            if inserted_into.contains(pred) {
                 continue;
             }
-            inserted_into.push(pred);
-            let undef = src.flags.has(RegFlags::UNDEF) || implicitly_defined(func, src_reg);
-            if func
-                .block(b)
-                .attrs
-                .iter()
-                .any(|a| &**a == "landing-pad" || &**a == "ehpad")
-            {
-                return Err(AllocError::new(
-                    AllocErrorKind::Unsupported,
-                    &func.name,
-                    format!(
-                        "PHI elimination into the landing pad bb.{} is not supported",
-                        b.0
-                    ),
-                ));
-            }
-            let at = first_terminator(self.t, func, pred);
-            let mut new_src = None;
-            if let (Some(reg), false) = (incoming, reused) {
-                let data = if undef {
-                    if let Some(d) = single_implicit_def(func, src_reg) {
-                        self.implicit_defs.push(d);
-                    }
-                    def_inst(IMPLICIT_DEF, reg, None, None)
-                } else {
-                    def_inst(COPY, reg, Some(reg_use(src_reg, src.sub)), None)
-                };
-                let i = insert(func, pred, at, data);
-                if let Some(lv) = lv.as_deref_mut() {
-                    lv.placed(i, Some(pred));
-                }
-                new_src = Some(i);
-            }
-            let Some(lv) = lv.as_deref_mut() else {
-                continue;
+            inserted_into.push(*pred);
+            // Asked as each input comes: the copies inserted for the
+            // inputs before it are part of the function by then.
+            let undef = src.flags.has(RegFlags::UNDEF) || implicitly_defined(func, reg);
+            let input = Input {
+                pred: *pred,
+                reg,
+                sub: src.sub,
+                undef,
             };
-            if undef
-                || self.phi_uses.get(&(pred, src_reg)).copied().unwrap_or(0) != 0
-                || lv.is_live_out(func, src_reg, pred)
-            {
-                continue;
-            }
-            let kill = self.kill_point(func, pred, src_reg, new_src);
-            if let Some(k) = kill {
-                lv.add_killed(self.t, func, src_reg, k);
-            }
-            lv.var(src_reg).set_alive(pred, false);
+            self.lower_input(func, b, &input, top, lv.as_deref_mut())?;
         }
-        Ok(Some(top_copy))
+        Ok(())
+    }
+
+    /// One input: its copy into the PHI's register before the
+    /// predecessor's terminators, then the source's kill and liveness
+    /// facts there.
+    fn lower_input(
+        &mut self,
+        func: &mut MachineFunction,
+        b: Block,
+        input: &Input,
+        top: &TopCopy,
+        mut lv: Option<&mut LiveVariables>,
+    ) -> Result<(), AllocError> {
+        refuse_landing_pad(func, b)?;
+        let new_src = self.copy_into_incoming(func, input, top, lv.as_deref_mut());
+        if let Some(lv) = lv {
+            self.kill_source_in_pred(func, lv, input, new_src);
+        }
+        Ok(())
+    }
+
+    /// The copy of `input` into the PHI's register before its
+    /// predecessor's first terminator (an `IMPLICIT_DEF` of that register
+    /// for an undefined input, whose own `IMPLICIT_DEF` may then go); none
+    /// when the top copy is an `IMPLICIT_DEF` or reuses an earlier PHI's
+    /// register, whose copies exist already.
+    fn copy_into_incoming(
+        &mut self,
+        func: &mut MachineFunction,
+        input: &Input,
+        top: &TopCopy,
+        lv: Option<&mut LiveVariables>,
+    ) -> Option<Inst> {
+        let (Some(reg), false) = (top.incoming, top.reused) else {
+            return None;
+        };
+        let at = first_terminator(self.t, func, input.pred);
+        let data = if input.undef {
+            if let Some(d) = single_implicit_def(func, input.reg) {
+                self.implicit_defs.push(d);
+            }
+            def_inst(IMPLICIT_DEF, reg, None, None)
+        } else {
+            def_inst(COPY, reg, Some(reg_use(input.reg, input.sub)), None)
+        };
+        let i = insert(func, input.pred, at, data);
+        if let Some(lv) = lv {
+            lv.placed(i, Some(input.pred));
+        }
+        Some(i)
+    }
+
+    /// After the copy (`new_src`, if one was inserted), the source may
+    /// die in the predecessor: unless it is undefined, a PHI still to
+    /// lower reads it from there, or it is live out, its last reader
+    /// there ([`Lowering::kill_point`]) kills it and it is no longer live
+    /// through the predecessor.
+    fn kill_source_in_pred(
+        &self,
+        func: &mut MachineFunction,
+        lv: &mut LiveVariables,
+        input: &Input,
+        new_src: Option<Inst>,
+    ) {
+        let (pred, src) = (input.pred, input.reg);
+        if input.undef
+            || self.phi_uses.get(&(pred, src)).copied().unwrap_or(0) != 0
+            || lv.is_live_out(func, src, pred)
+        {
+            return;
+        }
+        if let Some(k) = self.kill_point(func, pred, src, new_src) {
+            lv.add_killed(self.t, func, src, k);
+        }
+        lv.var(src).set_alive(pred, false);
     }
 
     /// Moves the PHI's kill and dead facts to the copy at the top.
-    #[allow(clippy::too_many_arguments)]
     fn move_flags_to_copy(
         &self,
         func: &mut MachineFunction,
         lv: &mut LiveVariables,
         b: Block,
         phi: Inst,
-        top_copy: Inst,
-        incoming: Option<VReg>,
-        reused: bool,
-        dest: VReg,
-        dest_dead: bool,
+        top: &TopCopy,
     ) {
-        if let Some(reg) = incoming {
-            let old_kill = if reused {
+        let top_copy = top.inst;
+        if let Some(reg) = top.incoming {
+            let old_kill = if top.reused {
                 lv.var(reg)
                     .kills
                     .clone()
@@ -428,9 +511,9 @@ impl Lowering<'_, '_> {
             }
         }
         lv.remove_all_killed(func, phi);
-        if dest_dead {
-            lv.add_dead(self.t, func, dest, top_copy);
-            lv.remove_dead(func, dest, phi);
+        if top.dest_dead {
+            lv.add_dead(self.t, func, top.dest, top_copy);
+            lv.remove_dead(func, top.dest, phi);
         }
     }
 
@@ -485,6 +568,53 @@ impl Lowering<'_, '_> {
             }
         }
     }
+}
+
+/// The instruction that took a PHI's place at the top of its block.
+struct TopCopy {
+    inst: Inst,
+    /// The PHI's register, which it defines, and whether that definition
+    /// is dead.
+    dest: VReg,
+    dest_dead: bool,
+    /// The register it copies, which each predecessor's copy defines
+    /// (`None`: it is an `IMPLICIT_DEF`, every input was undefined).
+    incoming: Option<VReg>,
+    /// Whether `incoming` is an earlier identical PHI's register, whose
+    /// predecessor copies exist already.
+    reused: bool,
+}
+
+/// One input of a PHI: its source register `reg` (sub-register `sub`),
+/// read from block `pred`; `undef` when it carries no value (an `undef`
+/// operand, or a register only `IMPLICIT_DEF`s define).
+struct Input {
+    pred: Block,
+    reg: VReg,
+    sub: Option<SubRegIndex>,
+    undef: bool,
+}
+
+/// Refuses a PHI into a landing pad: its predecessors' copies would
+/// belong before the call that unwinds to it, not before their
+/// terminators, and this pass places them only there.
+fn refuse_landing_pad(func: &MachineFunction, b: Block) -> Result<(), AllocError> {
+    if func
+        .block(b)
+        .attrs
+        .iter()
+        .any(|a| &**a == "landing-pad" || &**a == "ehpad")
+    {
+        return Err(AllocError::new(
+            AllocErrorKind::Unsupported,
+            &func.name,
+            format!(
+                "PHI elimination into the landing pad bb.{} is not supported",
+                b.0
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// Whether `inst` has a use operand of `v` (LLVM's `readsRegister`, which

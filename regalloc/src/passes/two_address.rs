@@ -46,7 +46,7 @@ use crate::ir::{
 use crate::target::{InstrFlags, Reg, RegClass, TargetInfo};
 
 use super::LiveVariables;
-use super::edit::{insert, is_debug, is_position, is_terminator};
+use super::edit::{insert, is_debug, is_position};
 
 const COPY: Op = Op::Generic(Generic::Copy);
 
@@ -1489,7 +1489,7 @@ fn unmovable(t: &TargetInfo<'_>, inst: &InstData) -> bool {
     has_side_effects(t, inst)
         || f.contains(InstrFlags::CALL)
         || f.contains(InstrFlags::BRANCH)
-        || is_terminator(t, inst)
+        || inst.op.is_terminator(t)
         || inst
             .operands
             .iter()
@@ -1511,7 +1511,7 @@ fn safe_to_move(t: &TargetInfo<'_>, inst: &InstData) -> bool {
     }
     if is_position(inst.op)
         || is_debug(inst.op)
-        || is_terminator(t, inst)
+        || inst.op.is_terminator(t)
         || has_side_effects(t, inst)
     {
         return false;

@@ -144,7 +144,7 @@ fn exposed_reads(func: &MachineFunction) -> (Vec<ExposedRead>, Vec<(Block, VReg)
         defined.clear();
         for &i in &func.block(b).insts {
             let inst = func.inst(i);
-            if crate::analysis::slots::is_debug_or_probe(inst.op) {
+            if inst.op.is_debug_or_probe() {
                 continue;
             }
             for (k, o) in inst.operands.iter().enumerate() {

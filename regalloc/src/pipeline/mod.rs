@@ -197,7 +197,12 @@ fn stages(
     check_input(target, func, options.allocator)?;
     let original = options.check.then(|| func.clone());
     let record = match options.allocator {
-        Allocator::Fast => fast::run_in(target_context, ctx, func)?,
+        Allocator::Fast => {
+            let _allocating = ctx.timer.scope(Pass::Allocate);
+            let orders = target_context.orders();
+            let tables = target_context.fast_tables();
+            fast::run_in(target, orders, tables, &mut ctx.fast, func)?
+        }
         allocator => {
             ctx.timer.time(Pass::FlowAnalyses, || func.compute_preds());
             let analyses = analyse(target, func, sub_ranges(target, allocator), ctx);

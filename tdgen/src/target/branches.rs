@@ -254,7 +254,10 @@ def : JumpTableBranch<JMPR>;
         let b = &m.branches;
         assert_eq!(b.unconditional, Some(opcode(&m, "JMP")));
         assert_eq!(b.jump_table, vec![opcode(&m, "JMPR")]);
-        let rows: Vec<(usize, Option<(usize, Option<(usize, i64)>)>)> = b
+        // Per conditional branch: its opcode, and its inverse's opcode
+        // with the condition operand and the value it is xor-ed with.
+        type Row = (usize, Option<(usize, Option<(usize, i64)>)>);
+        let rows: Vec<Row> = b
             .conditional
             .iter()
             .map(|c| {

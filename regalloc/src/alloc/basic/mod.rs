@@ -26,13 +26,10 @@ use crate::ir::{IndexVec, MachineFunction, VReg};
 use crate::target::{Reg, RegClass, TargetInfo};
 use crate::timing::Pass;
 
-use super::matrix::{Interference, LiveRegMatrix};
-use super::order::{AllocationOrder, ClassOrders};
-use super::spiller::Spiller;
-use super::virtmap::VirtRegMap;
-use super::{
-    AllocError, Decisions, class_of, no_allocatable_register, place_error, tracks_sub_reg_liveness,
-};
+use super::base::RegAllocBase;
+use super::matrix::Interference;
+use super::order::AllocationOrder;
+use super::{AllocError, Decisions, class_of, no_allocatable_register, place_error};
 use crate::error::AllocErrorKind;
 
 /// How many times one register may be evicted and requeued before it is
@@ -92,33 +89,22 @@ pub(crate) fn allocate(
     ctx: &mut AllocContext,
 ) -> Result<Decisions, AllocError> {
     let t = target.target();
-    let original_insts = func.insts.len();
     let allocating = ctx.timer.scope(Pass::Allocate);
-    let lanes = tracks_sub_reg_liveness(t);
-    let orders = ClassOrders::new(t, target.orders(), func);
-    let mut basic = Basic::new(t, func, &an, orders, lanes, opts);
+    let base = RegAllocBase::new(t, target.orders(), func, &an);
+    let mut basic = Basic::new(func, &an, base, opts);
     while let Some(Entry { vreg: v, .. }) = basic.queue.pop() {
         basic.allocate_one(t, func, &mut an, v)?;
     }
     drop(allocating);
-    Ok(Decisions {
-        original_insts,
-        reserved: basic.orders.reserved().to_vec(),
-        analyses: an,
-        assignment: basic.vrm,
-        spill_code: basic.spiller.code,
-        split_copies: Vec::new(),
-        lanes,
-    })
+    Ok(basic.base.into_decisions(an))
 }
 
 /// The basic allocator's state for one function.
 struct Basic {
     opts: BasicOptions,
-    vrm: VirtRegMap,
-    matrix: LiveRegMatrix,
-    orders: ClassOrders,
-    spiller: Spiller,
+    /// The assignment, the interference matrix (each assigned interval
+    /// in it), the orders and the spiller.
+    base: RegAllocBase,
     /// The registers left to allocate, heaviest first.
     queue: BinaryHeap<Entry>,
     /// Per register, how many times it was evicted.
@@ -128,19 +114,9 @@ struct Basic {
 }
 
 impl Basic {
-    /// The state before allocating `func` with base orders `orders`:
-    /// every register with an interval queued.
-    fn new(
-        t: &TargetInfo<'_>,
-        func: &MachineFunction,
-        an: &Analyses,
-        orders: ClassOrders,
-        lanes: bool,
-        opts: BasicOptions,
-    ) -> Basic {
-        let vrm = VirtRegMap::new(func.vregs.len());
-        let matrix = LiveRegMatrix::new(t, &an.intervals, lanes);
-        let spiller = Spiller::new(func);
+    /// The state before allocating `func` from `base`: every register
+    /// with an interval queued.
+    fn new(func: &MachineFunction, an: &Analyses, base: RegAllocBase, opts: BasicOptions) -> Basic {
         let mut queue = BinaryHeap::new();
         for (v, iv) in an.intervals.vregs.iter().enumerate() {
             if let Some(iv) = iv {
@@ -152,10 +128,7 @@ impl Basic {
         }
         Basic {
             opts,
-            vrm,
-            matrix,
-            orders,
-            spiller,
+            base,
             queue,
             evictions: IndexVec::from_elem(0, func.vregs.len()),
             spilled: IndexVec::from_elem(false, func.vregs.len()),
@@ -171,7 +144,7 @@ impl Basic {
         an: &mut Analyses,
         v: VReg,
     ) -> Result<(), AllocError> {
-        if self.vrm.phys(v).is_some() || self.spilled.get(v).copied().unwrap_or(false) {
+        if self.base.vrm.phys(v).is_some() || self.spilled.get(v).copied().unwrap_or(false) {
             return Ok(());
         }
         let Some(iv) = an.intervals.vreg(v) else {
@@ -183,8 +156,8 @@ impl Basic {
         // 1. A free register.
         let candidates = match self.free_register(t, &iv, &order) {
             Ok(p) => {
-                self.matrix.assign(t, &iv, p);
-                self.vrm.assign(v, p);
+                self.base.matrix.assign(t, &iv, p);
+                self.base.vrm.assign(v, p);
                 return Ok(());
             }
             Err(candidates) => candidates,
@@ -192,13 +165,13 @@ impl Basic {
         // 2. Evict lighter interference: the cheapest register to free.
         if let Some((p, intf)) = self.cheapest_eviction(t, an, &iv, weight, &candidates) {
             self.evict(t, func, an, intf)?;
-            self.matrix.assign(t, &iv, p);
-            self.vrm.assign(v, p);
+            self.base.matrix.assign(t, &iv, p);
+            self.base.vrm.assign(v, p);
             return Ok(());
         }
         // 3. Spill.
         if !weight.is_finite() {
-            let original = self.vrm.original(v);
+            let original = self.base.vrm.original(v);
             return Err(unspillable(
                 t,
                 func,
@@ -223,8 +196,8 @@ impl Basic {
         range: &LiveRange,
     ) -> Result<(RegClass, AllocationOrder), AllocError> {
         let class = class_of(t, func, an, v, range)?;
-        let vrm = &self.vrm;
-        let order = AllocationOrder::new(t, &self.orders, class, v, an, |x| vrm.phys(x));
+        let vrm = &self.base.vrm;
+        let order = AllocationOrder::new(t, &self.base.orders, class, v, an, |x| vrm.phys(x));
         if order.regs.is_empty() {
             return Err(no_allocatable_register(t, func, an, v, class, range));
         }
@@ -241,7 +214,7 @@ impl Basic {
     ) -> Result<Reg, Vec<Reg>> {
         let mut candidates = Vec::new();
         for &p in &order.regs {
-            match self.matrix.check(t, iv, p) {
+            match self.base.matrix.check(t, iv, p) {
                 Interference::Free => return Ok(p),
                 Interference::Virt => candidates.push(p),
                 Interference::RegUnit | Interference::RegMask => {}
@@ -263,7 +236,7 @@ impl Basic {
     ) -> Option<(Reg, Vec<VReg>)> {
         let mut best: Option<(f32, Reg, Vec<VReg>)> = None;
         for &p in candidates {
-            let intf = self.matrix.interfering_vregs(t, iv, p);
+            let intf = self.base.matrix.interfering_vregs(t, iv, p);
             let mut total = 0f32;
             let mut ok = true;
             for &x in &intf {
@@ -294,8 +267,8 @@ impl Basic {
             let Some(xi) = an.intervals.vreg(x).cloned() else {
                 continue;
             };
-            self.matrix.unassign(t, &xi);
-            self.vrm.unassign(x);
+            self.base.matrix.unassign(t, &xi);
+            self.base.vrm.unassign(x);
             if self.evictions.len() <= x.index() {
                 self.evictions.resize(x.index() + 1, 0);
             }
@@ -323,9 +296,10 @@ impl Basic {
         if let Some(s) = self.spilled.get_mut(v) {
             *s = true;
         }
-        let new = self
+        let base = &mut self.base;
+        let new = base
             .spiller
-            .spill(t, func, &mut an.intervals, &mut self.vrm, v)?;
+            .spill(t, func, &mut an.intervals, &mut base.vrm, v)?;
         queue_new(&mut self.queue, an, new);
         Ok(())
     }

@@ -32,11 +32,9 @@ mod emit;
 mod liveness;
 mod prepare;
 
-use crate::alloc::context::{AllocContext, TargetContext};
 use crate::alloc::order::TargetOrders;
 use crate::ir::MachineFunction;
 use crate::target::TargetInfo;
-use crate::timing::Pass;
 
 use super::AllocError;
 use crate::record::AllocRecord;
@@ -44,25 +42,29 @@ use crate::record::AllocRecord;
 pub(crate) use cache::{Buffers, TargetTables};
 
 /// Allocates `func` with the fast allocator, with the target's derived
-/// tables from `target` and reusable buffers from `ctx` (the whole
-/// allocation timed there as [`Pass::Allocate`]).
+/// `orders` and `tables` and the reusable `buffers`.
+///
+/// The caller's contexts keep them (`TargetContext::orders` and
+/// `TargetContext::fast_tables`, `AllocContext::fast`); they are passed
+/// apart so that the contexts, which hold this allocator's types, are
+/// not also named by it.
 ///
 /// Every virtual register is replaced by a physical one; spill slots are
 /// added as `spill-slot` stack objects; block live-ins and kill/dead flags
 /// are recomputed. On error the function may be partly rewritten.
-pub fn run_in(
-    target: &TargetContext<'_, '_>,
-    ctx: &mut AllocContext,
+pub(crate) fn run_in(
+    target: &TargetInfo<'_>,
+    orders: &TargetOrders,
+    tables: &TargetTables,
+    buffers: &mut Buffers,
     func: &mut MachineFunction,
 ) -> Result<AllocRecord, AllocError> {
-    let _allocating = ctx.timer.scope(Pass::Allocate);
-    let tables = &target.fast_tables().0;
-    let mut scratch = ctx.fast.0.take().unwrap_or_default();
-    let result = run_with(target.target(), func, tables, target.orders(), &mut scratch);
+    let mut scratch = buffers.0.take().unwrap_or_default();
+    let result = run_with(target, func, &tables.0, orders, &mut scratch);
     // After an error the buffers may hold marks the next function must not
     // see: they are dropped then.
     if result.is_ok() {
-        ctx.fast.0 = Some(scratch);
+        buffers.0 = Some(scratch);
     }
     result
 }

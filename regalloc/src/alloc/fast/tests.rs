@@ -295,7 +295,15 @@ fn too_many_registers_at_once_is_an_error_not_a_panic() {
     let file = crate::mir::read(t, "t.mir", &text);
     let mut f = file.read_functions().next().expect("read").clone();
     let context = crate::TargetContext::new(t);
-    let e = super::run_in(&context, &mut crate::AllocContext::new(), &mut f).unwrap_err();
+    let mut buffers = super::Buffers::default();
+    let e = super::run_in(
+        t,
+        context.orders(),
+        context.fast_tables(),
+        &mut buffers,
+        &mut f,
+    )
+    .unwrap_err();
     assert_eq!(e.kind, crate::AllocErrorKind::OverConstrained);
     assert!(e.inst.is_some() && e.message.contains("gpr"), "{e}");
 }

@@ -258,7 +258,10 @@ pub(super) fn newly_reached(
 
 /// The constraints, growth and cost of candidate `p`; `None` when it
 /// cannot beat `limit` or nothing wants the register. The network keeps
-/// the candidate's decisions until the next call.
+/// the candidate's decisions until the next call. The steps are the
+/// module's: use-block constraints, growth through live-through blocks,
+/// global cost; an earlier candidate that saw the same answers instead of
+/// the network ([`Memo`]).
 fn evaluate(
     g: &Greedy<'_, '_, '_>,
     region: &mut Region,
@@ -268,173 +271,278 @@ fn evaluate(
     limit: f32,
 ) -> Option<f32> {
     region.seen.clear();
-    let Scratch {
-        constraints,
-        visited,
-        added,
-        links,
-        cs,
-        memos,
-        spare,
-        memo_range,
-    } = &mut region.scratch;
-    if *memo_range != through {
-        spare.append(memos);
-        *memo_range = through;
-    }
-    let mut p_intf = region.intf.reg(
-        g.t,
-        &g.matrix,
-        &g.an.intervals.slots,
-        g.func.blocks.len(),
-        p,
-    );
+    let scratch = &mut region.scratch;
+    scratch.start_range(through);
+    let num_blocks = g.func.blocks.len();
+    let mut blocks = CandidateBlocks {
+        intf: region
+            .intf
+            .reg(g.t, &g.matrix, &g.an.intervals.slots, num_blocks, p),
+        last_split: &mut region.last_split,
+    };
     let placer = &mut region.placer;
     placer.prepare();
-    // 1. Use blocks.
-    constraints.clear();
-    let mut static_cost = 0f32;
-    for u in &sa.use_blocks {
-        let mut c = wish(u);
-        if let Some((first, last)) = intf(g, &mut p_intf, u.block) {
-            let mut ins = 0;
-            let start = g.an.intervals.slots.block_start(u.block);
-            if u.live_in {
-                if first <= start {
-                    c.entry = BorderConstraint::MustSpill;
-                    ins += 1;
-                } else if first < u.first_at {
-                    c.entry = BorderConstraint::PrefSpill;
-                    ins += 1;
-                } else if first < u.last_at {
-                    ins += 1;
-                }
-            }
-            if u.live_out {
-                if last >= last_split(g, &mut region.last_split, u.block) {
-                    c.exit = BorderConstraint::MustSpill;
-                    ins += 1;
-                } else if last > u.last_at {
-                    c.exit = BorderConstraint::PrefSpill;
-                    ins += 1;
-                } else if last > u.first_at {
-                    ins += 1;
-                }
-            }
-            static_cost += ins as f32 * freq(g, u.block);
-            // The cost only grows from here (frequencies are not
-            // negative): a candidate already at the limit is out, before
-            // its other blocks' interference and the network are looked at.
-            if static_cost >= limit {
-                return None;
-            }
-        }
-        constraints.push(c);
+    let static_cost = blocks.constrain_use_blocks(g, sa, limit, &mut scratch.constraints)?;
+    // Only an answer that cannot be a new best is taken from a memo (the
+    // best so far is at most its cost): a new best needs the network's
+    // bundles.
+    if static_cost < limit
+        && let Some(cost) = scratch.earlier_answer(g, &mut blocks, static_cost, limit)
+    {
+        return cost;
     }
-    // An earlier candidate that saw the same: its answer, unless it would
-    // be a new best (it never is: the best so far is at most its cost),
-    // which needs the network's bundles.
-    if static_cost < limit {
-        for m in memos.iter() {
-            if m.static_cost.to_bits() == static_cost.to_bits()
-                && m.cost.is_none_or(|c| c >= limit)
-                && m.constraints == *constraints
-                && m.visited.iter().all(|&(b, c)| {
-                    let i = intf(g, &mut p_intf, b);
-                    through_constraint(g, &mut region.last_split, b, i) == c
-                })
-            {
-                return m.cost;
-            }
-        }
-    }
-    placer.add_constraints(constraints);
-    visited.clear();
-    let remember = |memos: &mut Vec<Memo>,
-                    spare: &mut Vec<Memo>,
-                    constraints: &[BlockConstraint],
-                    visited: &[(Block, Option<BlockConstraint>)],
-                    cost: Option<f32>| {
-        let mut m = spare.pop().unwrap_or_default();
-        m.constraints.clear();
-        m.constraints.extend_from_slice(constraints);
-        m.static_cost = static_cost;
-        m.visited.clear();
-        m.visited.extend_from_slice(visited);
-        m.cost = cost;
-        memos.push(m);
-    };
+    placer.add_constraints(&scratch.constraints);
+    scratch.visited.clear();
     if !placer.scan_active_bundles() {
         if static_cost < limit {
-            remember(memos, spare, constraints, visited, None);
+            scratch.remember(static_cost, None);
         }
         return None;
     }
     if static_cost >= limit {
         return None;
     }
-    // 2. Grow through live-through blocks next to positive bundles.
-    loop {
-        newly_reached(
-            placer,
-            &region.bundles,
-            &region.through,
-            &mut region.seen,
-            added,
-        );
-        if added.is_empty() {
-            break;
-        }
-        links.clear();
-        cs.clear();
-        for &b in added.iter() {
-            let i = intf(g, &mut p_intf, b);
-            let c = through_constraint(g, &mut region.last_split, b, i);
-            visited.push((b, c));
-            match c {
-                None => links.push(b),
-                Some(c) => cs.push(c),
-            }
-        }
-        placer.add_constraints(cs);
-        placer.add_links(links);
-        placer.iterate();
-    }
+    let bundles = &region.bundles;
+    let (through, seen) = (&region.through, &mut region.seen);
+    grow_region(g, &mut blocks, placer, bundles, through, seen, scratch);
     placer.finish();
     // No bundle wants the register: not a candidate.
     if !placer.any_positive() {
-        remember(memos, spare, constraints, visited, None);
+        scratch.remember(static_cost, None);
         return None;
     }
-    // 3. Global cost.
-    let placer = &region.placer;
-    let mut cost = static_cost;
-    for (u, c) in sa.use_blocks.iter().zip(constraints.iter()) {
-        let (rin, rout) = placer.positive_at(u.block);
-        let mut ins = 0;
+    let cost = global_cost(g, placer, sa, scratch, static_cost);
+    scratch.remember(static_cost, Some(cost));
+    Some(cost)
+}
+
+impl Scratch {
+    /// Drops the memos of another range (keeping their vectors for
+    /// reuse): a memo answers only for the range it was made for, whose
+    /// live-through blocks are `region.through`'s generation `through`.
+    fn start_range(&mut self, through: u32) {
+        if self.memo_range != through {
+            self.spare.append(&mut self.memos);
+            self.memo_range = through;
+        }
+    }
+
+    /// The answer of an earlier candidate of this range that saw the same
+    /// static cost and use-block constraints as the working lists hold,
+    /// and meets the same constraint in every live-through block it grew
+    /// into, unless that answer beats `limit`.
+    fn earlier_answer(
+        &self,
+        g: &Greedy<'_, '_, '_>,
+        blocks: &mut CandidateBlocks<'_>,
+        static_cost: f32,
+        limit: f32,
+    ) -> Option<Option<f32>> {
+        self.memos
+            .iter()
+            .find(|m| {
+                m.static_cost.to_bits() == static_cost.to_bits()
+                    && m.cost.is_none_or(|c| c >= limit)
+                    && m.constraints == self.constraints
+                    && m.visited
+                        .iter()
+                        .all(|&(b, c)| blocks.through_constraint(g, b) == c)
+            })
+            .map(|m| m.cost)
+    }
+
+    /// Keeps what this candidate saw (the working lists' constraints and
+    /// visited blocks, and `static_cost`) with its result `cost`, for the
+    /// next candidates of the range.
+    fn remember(&mut self, static_cost: f32, cost: Option<f32>) {
+        let mut m = self.spare.pop().unwrap_or_default();
+        m.constraints.clear();
+        m.constraints.extend_from_slice(&self.constraints);
+        m.static_cost = static_cost;
+        m.visited.clear();
+        m.visited.extend_from_slice(&self.visited);
+        m.cost = cost;
+        self.memos.push(m);
+    }
+}
+
+/// What one candidate register meets in the blocks of the range being
+/// split: its interference there (cached across candidates and splits)
+/// and each block's last split point.
+struct CandidateBlocks<'c> {
+    intf: RegInterference<'c>,
+    last_split: &'c mut [Option<SlotIndex>],
+}
+
+impl CandidateBlocks<'_> {
+    /// Step 1: the use blocks' constraints, into `constraints`, and the
+    /// static cost: the frequency of every use-block border that needs
+    /// spill code whatever the network decides. `None` as soon as that
+    /// cost reaches `limit`: it only grows (frequencies are not
+    /// negative), so the candidate is out before its other blocks'
+    /// interference and the network are looked at.
+    fn constrain_use_blocks(
+        &mut self,
+        g: &Greedy<'_, '_, '_>,
+        sa: &SplitAnalysis,
+        limit: f32,
+        constraints: &mut Vec<BlockConstraint>,
+    ) -> Option<f32> {
+        constraints.clear();
+        let mut static_cost = 0f32;
+        for u in &sa.use_blocks {
+            let c = match self.interfered_use_block(g, u) {
+                None => wish(u),
+                Some((c, spill_code)) => {
+                    static_cost += spill_code as f32 * freq(g, u.block);
+                    if static_cost >= limit {
+                        return None;
+                    }
+                    c
+                }
+            };
+            constraints.push(c);
+        }
+        Some(static_cost)
+    }
+
+    /// Use block `u`'s wish weakened by the candidate's interference in
+    /// it, and how many of its borders then need spill code; `None` when
+    /// the candidate does not interfere there (the wish stands, at no
+    /// cost). At a border the value crosses, interference before the
+    /// first use (entry) or after the last (exit) makes the border prefer
+    /// the stack, or must spill when it covers the border itself (the
+    /// block's start, its last split point); interference between the
+    /// uses leaves the border's wish, but the value still has to leave
+    /// the register inside the block.
+    fn interfered_use_block(
+        &mut self,
+        g: &Greedy<'_, '_, '_>,
+        u: &UseBlock,
+    ) -> Option<(BlockConstraint, u32)> {
+        let (first, last) = intf(g, &mut self.intf, u.block)?;
+        let mut c = wish(u);
+        let mut spill_code = 0;
         if u.live_in {
-            ins += u32::from(rin != (c.entry == BorderConstraint::PrefReg));
+            if first <= g.an.intervals.slots.block_start(u.block) {
+                c.entry = BorderConstraint::MustSpill;
+                spill_code += 1;
+            } else if first < u.first_at {
+                c.entry = BorderConstraint::PrefSpill;
+                spill_code += 1;
+            } else if first < u.last_at {
+                spill_code += 1;
+            }
         }
         if u.live_out {
-            ins += u32::from(rout != (c.exit == BorderConstraint::PrefReg));
-        }
-        cost += ins as f32 * freq(g, u.block);
-    }
-    for &(b, c) in visited.iter() {
-        let (rin, rout) = placer.positive_at(b);
-        if !rin && !rout {
-            continue;
-        }
-        if rin && rout {
-            if c.is_some() {
-                cost += 2.0 * freq(g, b);
+            if last >= last_split(g, self.last_split, u.block) {
+                c.exit = BorderConstraint::MustSpill;
+                spill_code += 1;
+            } else if last > u.last_at {
+                c.exit = BorderConstraint::PrefSpill;
+                spill_code += 1;
+            } else if last > u.first_at {
+                spill_code += 1;
             }
-            continue;
         }
-        cost += freq(g, b);
+        Some((c, spill_code))
     }
-    remember(memos, spare, constraints, visited, Some(cost));
-    Some(cost)
+
+    /// The constraint of live-through block `b` on the candidate (see
+    /// [`through_constraint`]).
+    fn through_constraint(&mut self, g: &Greedy<'_, '_, '_>, b: Block) -> Option<BlockConstraint> {
+        let i = intf(g, &mut self.intf, b);
+        through_constraint(g, self.last_split, b, i)
+    }
+}
+
+/// Step 2: grows the candidate's region from the bundles that just turned
+/// positive through the live-through blocks next to them, iterating the
+/// network after each step, until no bundle turns positive. A block
+/// without the candidate's interference links its bundles (a value that
+/// stays in the register there costs nothing); one with it prefers the
+/// stack. Each block grown into goes to `scratch.visited` with its
+/// constraint, for the global cost and the memo.
+fn grow_region(
+    g: &Greedy<'_, '_, '_>,
+    blocks: &mut CandidateBlocks<'_>,
+    placer: &mut SpillPlacement,
+    bundles: &EdgeBundles,
+    through: &StampSet,
+    seen: &mut StampSet,
+    scratch: &mut Scratch,
+) {
+    loop {
+        newly_reached(placer, bundles, through, seen, &mut scratch.added);
+        if scratch.added.is_empty() {
+            return;
+        }
+        scratch.links.clear();
+        scratch.cs.clear();
+        for &b in &scratch.added {
+            let c = blocks.through_constraint(g, b);
+            scratch.visited.push((b, c));
+            match c {
+                None => scratch.links.push(b),
+                Some(c) => scratch.cs.push(c),
+            }
+        }
+        placer.add_constraints(&scratch.cs);
+        placer.add_links(&scratch.links);
+        placer.iterate();
+    }
+}
+
+/// Step 3: the candidate's cost once the network has decided: the static
+/// cost plus the spill code the decided bundles imply in the use blocks
+/// and in the live-through blocks the region grew into.
+fn global_cost(
+    g: &Greedy<'_, '_, '_>,
+    placer: &SpillPlacement,
+    sa: &SplitAnalysis,
+    scratch: &Scratch,
+    static_cost: f32,
+) -> f32 {
+    let mut cost = static_cost;
+    for (u, c) in sa.use_blocks.iter().zip(&scratch.constraints) {
+        cost += use_block_copies(placer, u, c) as f32 * freq(g, u.block);
+    }
+    for &(b, c) in &scratch.visited {
+        let copies = through_block_copies(placer, b, c);
+        if copies > 0 {
+            cost += copies as f32 * freq(g, b);
+        }
+    }
+    cost
+}
+
+/// The copies the network's decision implies at use block `u`'s borders:
+/// one at each border the value crosses where the decided bundle
+/// (register or stack) is not what the block's constraint `c` prefers.
+fn use_block_copies(placer: &SpillPlacement, u: &UseBlock, c: &BlockConstraint) -> u32 {
+    let (reg_in, reg_out) = placer.positive_at(u.block);
+    let mut copies = 0;
+    if u.live_in {
+        copies += u32::from(reg_in != (c.entry == BorderConstraint::PrefReg));
+    }
+    if u.live_out {
+        copies += u32::from(reg_out != (c.exit == BorderConstraint::PrefReg));
+    }
+    copies
+}
+
+/// The copies the network's decision implies in live-through block `b`,
+/// whose constraint was `c` (`None`: no interference): none when the
+/// value stays on the stack, or stays in the register without
+/// interference; two when it stays in the register but must get out of
+/// the interference's way and back; one when it enters or leaves in the
+/// register.
+fn through_block_copies(placer: &SpillPlacement, b: Block, c: Option<BlockConstraint>) -> u32 {
+    match placer.positive_at(b) {
+        (false, false) => 0,
+        (true, true) => 2 * u32::from(c.is_some()),
+        _ => 1,
+    }
 }
 
 /// The constraint of live-through block `b` on a candidate whose

@@ -14,7 +14,7 @@ use crate::analysis::stamp::StampMap;
 use crate::analysis::{EdgeBundles, SlotIndex};
 use crate::ir::{Block, VReg};
 
-use super::super::split::kit::{SplitResult, is_terminator, live_blocks};
+use super::super::split::kit::{SplitResult, live_blocks};
 use super::super::split::{BlockPlan, Gap, SplitPlan};
 use super::intf_cache::RegInterference;
 use super::region::{Candidate, Region, intf};
@@ -31,7 +31,7 @@ const REMAINDER: u32 = 0;
 fn gap_before(g: &Greedy<'_, '_, '_>, b: Block, s: SlotIndex) -> Gap {
     let slots = &g.an.intervals.slots;
     for &i in &g.func.block(b).insts {
-        if is_terminator(g.t, g.func.inst(i)) {
+        if g.func.inst(i).op.is_terminator(g.t) {
             return Gap::End;
         }
         if let Some(at) = slots.inst(i)
@@ -50,7 +50,7 @@ fn gap_after(g: &Greedy<'_, '_, '_>, b: Block, s: SlotIndex) -> Gap {
     let slots = &g.an.intervals.slots;
     let mut gap = Gap::Start;
     for &i in &g.func.block(b).insts {
-        if is_terminator(g.t, g.func.inst(i)) {
+        if g.func.inst(i).op.is_terminator(g.t) {
             return if matches!(gap, Gap::Start) {
                 Gap::Start
             } else {

@@ -5,7 +5,7 @@ use crate::ir::{Block, Inst, VReg};
 
 use super::super::AllocError;
 use super::super::order::AllocationOrder;
-use super::super::split::kit::{is_terminator, live_blocks};
+use super::super::split::kit::live_blocks;
 use super::super::split::{BlockPlan, Gap, SplitPlan};
 use super::{Greedy, Stage};
 
@@ -48,7 +48,7 @@ impl UseBlock {
     /// Whether the first use is a terminator (no room before it for an
     /// interval of its own).
     pub fn starts_at_terminator(&self, g: &Greedy<'_, '_, '_>) -> bool {
-        is_terminator(g.t, g.func.inst(self.first))
+        g.func.inst(self.first).op.is_terminator(g.t)
     }
 }
 
@@ -103,7 +103,7 @@ pub fn analyze(g: &Greedy<'_, '_, '_>, v: VReg) -> SplitAnalysis {
             });
             // Terminators come last in a block: an instruction is at or
             // after the first one when it is one.
-            let at_term = is_terminator(g.t, inst);
+            let at_term = inst.op.is_terminator(g.t);
             match ub.as_mut() {
                 None => {
                     ub = Some(UseBlock {
@@ -292,7 +292,7 @@ pub fn last_split_point(g: &Greedy<'_, '_, '_>, b: Block) -> SlotIndex {
         .block(b)
         .insts
         .iter()
-        .find(|&&i| is_terminator(g.t, g.func.inst(i)))
+        .find(|&&i| g.func.inst(i).op.is_terminator(g.t))
         .and_then(|&i| slots.inst(i))
         .unwrap_or_else(|| slots.block_end(b))
         .with(Slot::Block)

@@ -54,13 +54,11 @@ use crate::ir::{MachineFunction, VReg};
 use crate::target::{Reg, RegClass, TargetInfo};
 use crate::timing::Pass;
 
+use super::base::{RegAllocBase, vregs_to_allocate};
 use super::matrix::{CallMasks, Interference, LiveRegMatrix};
 use super::order::{AllocationOrder, ClassOrders};
-use super::spiller::Spiller;
 use super::virtmap::VirtRegMap;
-use super::{
-    AllocError, Decisions, class_of, no_allocatable_register, place_error, tracks_sub_reg_liveness,
-};
+use super::{AllocError, Decisions, class_of, no_allocatable_register, place_error};
 
 /// Allocates `func`, whose analyses `an` the pipeline made, by linear
 /// scan: the decisions, for the pipeline to apply.
@@ -71,47 +69,38 @@ pub(crate) fn allocate(
     ctx: &mut AllocContext,
 ) -> Result<Decisions, AllocError> {
     let t = target.target();
-    let original_insts = func.insts.len();
     let allocating = ctx.timer.scope(Pass::Allocate);
-    let lanes = tracks_sub_reg_liveness(t);
-    let mut vrm = VirtRegMap::new(func.vregs.len());
-    // Only fixed ranges and call masks are asked of it: the active list
-    // and the unit owners stand for the virtual registers.
-    let fixed = LiveRegMatrix::new(t, &an.intervals, lanes);
-    let mut orders = ClassOrders::new(t, target.orders(), func);
-    let mut spiller = Spiller::new(func);
-    let mut to_alloc: Vec<VReg> = (0..an.intervals.vregs.len())
-        .map(VReg::new)
-        .filter(|&v| an.intervals.vreg(v).is_some())
-        .collect();
+    let mut base = RegAllocBase::new(t, target.orders(), func, &an);
+    // Only fixed ranges and call masks are asked of the matrix: the
+    // active list and the unit owners stand for the virtual registers.
+    let RegAllocBase {
+        vrm,
+        matrix: fixed,
+        orders,
+        spiller,
+        ..
+    } = &mut base;
+    let mut to_alloc = vregs_to_allocate(&an);
     let mut rounds = 0usize;
     loop {
         rounds += 1;
         for &v in &to_alloc {
             vrm.unassign(v);
         }
-        let mut spilled = scan(t, func, &an, &fixed, &mut orders, &mut vrm, &to_alloc)?;
+        let mut spilled = scan(t, func, &an, fixed, orders, vrm, &to_alloc)?;
         if spilled.is_empty() {
             break;
         }
         spilled.sort();
         to_alloc.retain(|v| spilled.binary_search(v).is_err());
         for v in spilled {
-            let pieces = spiller.spill(t, func, &mut an.intervals, &mut vrm, v)?;
+            let pieces = spiller.spill(t, func, &mut an.intervals, vrm, v)?;
             to_alloc.extend(pieces);
         }
     }
     tracing::debug!(rounds, "linear scan settled");
     drop(allocating);
-    Ok(Decisions {
-        original_insts,
-        reserved: orders.reserved().to_vec(),
-        analyses: an,
-        assignment: vrm,
-        spill_code: spiller.code,
-        split_copies: Vec::new(),
-        lanes,
-    })
+    Ok(base.into_decisions(an))
 }
 
 /// An interval in the scan: its register and its lump `[start, end)`.

@@ -40,19 +40,16 @@ use rustc_hash::FxHashMap;
 
 use crate::alloc::context::{AllocContext, TargetContext};
 use crate::analysis::Analyses;
-use crate::analysis::slots::is_debug_or_probe;
 use crate::error::AllocErrorKind;
 use crate::ir::{MachineFunction, Operand, RegRef, VReg};
 use crate::target::{Reg, TargetInfo};
 use crate::timing::Pass;
 
-use super::matrix::{Interference, LiveRegMatrix};
+use super::base::{RegAllocBase, vregs_to_allocate};
+use super::matrix::Interference;
 use super::order::ClassOrders;
-use super::spiller::Spiller;
 use super::virtmap::VirtRegMap;
-use super::{
-    AllocError, Decisions, class_of, no_allocatable_register, place_error, tracks_sub_reg_liveness,
-};
+use super::{AllocError, Decisions, class_of, no_allocatable_register, place_error};
 use std::rc::Rc;
 
 use solver::{Cost, EdgeCosts, Graph, Matrix};
@@ -99,21 +96,11 @@ pub(crate) fn allocate(
     ctx: &mut AllocContext,
 ) -> Result<Decisions, AllocError> {
     let t = target.target();
-    let original_insts = func.insts.len();
     let allocating = ctx.timer.scope(Pass::Allocate);
-    let lanes = tracks_sub_reg_liveness(t);
-    let mut vrm = VirtRegMap::new(func.vregs.len());
-    // Only fixed ranges and call masks are asked of it: virtual registers
-    // are never put in.
-    let fixed = LiveRegMatrix::new(t, &an.intervals, lanes);
-    let mut orders = ClassOrders::new(t, target.orders(), func);
-    let callee_saved = callee_saved_regs(t, &orders);
-    let mut spiller = Spiller::new(func);
+    let mut base = RegAllocBase::new(t, target.orders(), func, &an);
+    let callee_saved = callee_saved_regs(t, &base.orders);
     ctx.pbqp_exact_rounds.clear();
-    let mut to_alloc: Vec<VReg> = (0..an.intervals.vregs.len())
-        .map(VReg::new)
-        .filter(|&v| an.intervals.vreg(v).is_some())
-        .collect();
+    let mut to_alloc = vregs_to_allocate(&an);
     for round in 0.. {
         if round == MAX_ROUNDS {
             return Err(AllocError::new(
@@ -123,17 +110,14 @@ pub(crate) fn allocate(
             ));
         }
         for &v in &to_alloc {
-            vrm.unassign(v);
+            base.vrm.unassign(v);
         }
         let mut problem = Problem::build(
             t,
             func,
             &mut an,
-            &fixed,
-            &mut orders,
+            &mut base,
             &callee_saved,
-            &mut spiller,
-            &mut vrm,
             &mut to_alloc,
             opts,
         )?;
@@ -146,8 +130,8 @@ pub(crate) fn allocate(
             }
             None => graph.solve(),
         };
-        let spills = problem.apply(&selection, &mut vrm, t);
-        let spills = resolve_unspillable(t, func, &an, &problem, spills, &mut vrm)?;
+        let spills = problem.apply(&selection, &mut base.vrm, t);
+        let spills = resolve_unspillable(t, func, &an, &problem, spills, &mut base.vrm)?;
         if spills.is_empty() {
             break;
         }
@@ -155,21 +139,15 @@ pub(crate) fn allocate(
         gone.sort();
         to_alloc.retain(|x| gone.binary_search(x).is_err());
         for v in spills {
-            let new = spiller.spill(t, func, &mut an.intervals, &mut vrm, v)?;
+            let new = base
+                .spiller
+                .spill(t, func, &mut an.intervals, &mut base.vrm, v)?;
             to_alloc.extend(new);
         }
         to_alloc.sort();
     }
     drop(allocating);
-    Ok(Decisions {
-        original_insts,
-        reserved: orders.reserved().to_vec(),
-        analyses: an,
-        assignment: vrm,
-        spill_code: spiller.code,
-        split_copies: Vec::new(),
-        lanes,
-    })
+    Ok(base.into_decisions(an))
 }
 
 /// Per register: whether it overlaps a callee-saved register of the
@@ -211,20 +189,25 @@ impl Problem {
     /// Builds the round's graph over `to_alloc`, spilling at once the
     /// registers that have no allowed register (their pieces join
     /// `to_alloc`) and assigning empty intervals their class's first
-    /// register, as LLVM's `finalizeAlloc` does.
-    #[allow(clippy::too_many_arguments)]
+    /// register, as LLVM's `finalizeAlloc` does. Only fixed ranges and
+    /// call masks are asked of `ra`'s matrix: virtual registers are
+    /// never put in.
     fn build(
         t: &TargetInfo<'_>,
         func: &mut MachineFunction,
         an: &mut Analyses,
-        fixed: &LiveRegMatrix,
-        orders: &mut ClassOrders,
+        ra: &mut RegAllocBase,
         callee_saved: &[bool],
-        spiller: &mut Spiller,
-        vrm: &mut VirtRegMap,
         to_alloc: &mut Vec<VReg>,
         opts: PbqpOptions,
     ) -> Result<Problem, AllocError> {
+        let RegAllocBase {
+            vrm,
+            matrix: fixed,
+            orders,
+            spiller,
+            ..
+        } = ra;
         let mut sets: Vec<Vec<Reg>> = Vec::new();
         let mut set_ids: FxHashMap<Vec<Reg>, usize> = FxHashMap::default();
         let mut nodes: Vec<(VReg, usize)> = Vec::new();
@@ -473,7 +456,7 @@ fn operand_counts(func: &MachineFunction) -> Vec<u32> {
     for bd in &func.blocks {
         for &i in &bd.insts {
             let inst = func.inst(i);
-            if is_debug_or_probe(inst.op) {
+            if inst.op.is_debug_or_probe() {
                 continue;
             }
             for o in &inst.operands {

@@ -46,7 +46,7 @@ use crate::ir::{
     Block, Generic, IndexVec, Inst, InstData, MachineFunction, Op, Operand, RegOperand, RegRef,
     VReg,
 };
-use crate::target::{InstrFlags, RegClass, TargetInfo};
+use crate::target::{RegClass, TargetInfo};
 
 use super::super::inflate::{constrained_class, largest_legal_super_class};
 use super::super::virtmap::VirtRegMap;
@@ -648,7 +648,7 @@ fn first_terminator(t: &TargetInfo<'_>, func: &MachineFunction, b: Block) -> usi
     let insts = &func.block(b).insts;
     insts
         .iter()
-        .position(|&i| is_terminator(t, func.inst(i)))
+        .position(|&i| func.inst(i).op.is_terminator(t))
         .unwrap_or(insts.len())
 }
 
@@ -697,7 +697,7 @@ fn hoist_after_definition(
         && !range.valnos[0].is_phi()
         && walk.copies.iter().any(|c| c.to == k)
         && let Some(def) = an.intervals.slots.inst_at(range.valnos[0].def)
-        && !is_terminator(t, func.inst(def))
+        && !func.inst(def).op.is_terminator(t)
         && let Some(&(_, def_k)) = walk.renames.iter().find(|r| r.0 == def)
         && def_k != k
         && let Some(b) = an.intervals.slots.block_of(range.valnos[0].def)
@@ -944,18 +944,6 @@ pub fn touches(inst: &InstData, v: VReg) -> bool {
     inst.operands
         .iter()
         .any(|o| matches!(o, Operand::Reg(r) if r.reg == RegRef::Virt(v)))
-}
-
-/// Whether `inst` is a terminator.
-pub fn is_terminator(t: &TargetInfo<'_>, inst: &InstData) -> bool {
-    match inst.op {
-        Op::Target(o) => t
-            .instrs
-            .get(o.index())
-            .is_some_and(|d| d.is(InstrFlags::TERMINATOR)),
-        Op::Generic(_) => false,
-        Op::Unknown(u) => u.terminator,
-    }
 }
 
 /// The blocks `range` covers, sorted (a dead definition covers its own
