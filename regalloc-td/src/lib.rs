@@ -236,6 +236,7 @@ pub fn from_tables(t: &Tables) -> Result<TargetInfo<'static>, String> {
                 regs: Cow::Owned(regs.clone()),
             })
             .collect(),
+        untracked: Cow::Owned(t.untracked.clone()),
         features: t
             .features
             .iter()

@@ -76,13 +76,20 @@ def : CannotSpill<HvxVQR,
 // C1_0 and C3_2) are reserved too, as LLVM reserves them: only the loop
 // set-up and loop-end instructions write and read them, implicitly, so
 // LLVM's live variables leave their operands without kill or dead flags.
-// (LLVM also reserves P3_0, the four predicates seen as one control
-// register, marking only its super-registers; reserving it here would
-// reserve P0-P3 with it, which LLVM allocates, so it is left out.)
+// LLVM reserves more than allocation needs to know of, marking only each
+// register and its super-registers: the guest registers G0-G3 (GELR, GSR,
+// GOSP, G3), P3_0 (the four predicates seen as one control register:
+// reserving it in Always would reserve P0-P3 with it, which LLVM
+// allocates), the control-register name C8, USR's overflow bit USR_OVF, and
+// the reversed vector pairs WR0-WR15 (LLVM 19 never allocates them). Its
+// post-allocation data-flow analyses (RDF) leave them untracked, and so do
+// ours.
 def HexagonReserved : ReservedRegisters {
   let Always = (add R29, R30, R31, USR, PC, UGP, GP, CS0, CS1, UPCYCLELO,
                     UPCYCLEHI, FRAMELIMIT, FRAMEKEY, PKTCOUNTLO, PKTCOUNTHI,
                     UTIMERLO, UTIMERHI, VTMP, SA0, LC0, SA1, LC1);
+  let Untracked = (add GELR, GSR, GOSP, G3, P3_0, C8, USR_OVF,
+                       (sequence "WR%u", 0, 15));
 }
 
 // Branch facts for splitting a critical edge (HexagonInstrInfo's

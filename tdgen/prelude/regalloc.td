@@ -599,6 +599,16 @@ class AllocationOrderPolicy {
 //                          stack's alignment and the class's UnalignedSpill
 //                          and UnalignedReload templates are used. false:
 //                          a spill slot always gets its class's alignment.
+//   Untracked              registers LLVM's getReservedRegs reports reserved
+//                          that allocation need not know of (no class
+//                          allocates them, or LLVM's own allocator never
+//                          picks them): data-flow analyses after allocation
+//                          (RDF, its liveness) leave them untracked. Each
+//                          named register and the registers containing it
+//                          are untracked, not those merely overlapping it
+//                          (LLVM's markSuperRegs): naming a control register
+//                          that aliases four predicates leaves the
+//                          predicates tracked. Allocation is unchanged.
 // Reserving a register reserves every register that shares a register unit
 // with it: naming RSP reserves ESP, SP and SPL too, and naming R29 on a target
 // with register pairs reserves the pair holding it. Reserved registers are
@@ -637,6 +647,7 @@ class ReservedRegisters {
   dag BasePointer = (add);
   int BasePointerFrameSize = 0;
   bit SpillRealignNeedsFramePointer = false;
+  dag Untracked = (add);
 }
 
 //===----------------------------------------------------------------------===//

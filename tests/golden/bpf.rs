@@ -499,6 +499,7 @@ pub mod tables {
         base_pointer_frame_size: 0,
         spill_realign_needs_frame_pointer: false,
         reserved_without: Cow::Borrowed(&[]),
+        untracked: Cow::Borrowed(&[0x0]),
         features: Cow::Borrowed(&[]),
         hw_modes: Cow::Borrowed(&[]),
         instrs: Cow::Borrowed(&INSTRS),

@@ -4402,6 +4402,12 @@ pub mod tables {
         base_pointer_frame_size: 0,
         spill_realign_needs_frame_pointer: false,
         reserved_without: Cow::Borrowed(&[]),
+        untracked: Cow::Borrowed(
+            &[
+                0x4600, 0x200180, 0x100, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xE0000000,
+                0x329FFF, 0x10, 0x0,
+            ],
+        ),
         features: Cow::Borrowed(
             &[
                 FeatureDesc {

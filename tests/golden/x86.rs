@@ -2974,6 +2974,9 @@ pub mod tables {
                 },
             ],
         ),
+        untracked: Cow::Borrowed(
+            &[0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0],
+        ),
         features: Cow::Borrowed(
             &[
                 FeatureDesc {

@@ -20,7 +20,7 @@ pub struct DataFlowGraph<'f, 't, 'a> {
     /// Each block's node, by block index.
     pub(crate) block_nodes: Vec<NodeId>,
     /// The units of the registers the graph tracks.
-    tracked: UnitSet,
+    pub(crate) tracked: UnitSet,
 }
 
 /// One entry of a definition stack: a definition, or the mark where a
@@ -523,7 +523,7 @@ impl<'f, 't, 'a> DataFlowGraph<'f, 't, 'a> {
     }
 
     /// The reference `r` and the shadows after it.
-    fn related(&self, ia: NodeId, r: NodeId) -> Vec<NodeId> {
+    pub(crate) fn related(&self, ia: NodeId, r: NodeId) -> Vec<NodeId> {
         let mut out = vec![r];
         let mut at = r;
         loop {

@@ -13,15 +13,21 @@
 //! definitions) or clobbering (register masks, dead call definitions) comes
 //! from the target tables. Node ids are allocation order, as LLVM's, and
 //! [`DataFlowGraph::dump`] prints the graph as `-hexagon-rdf-dump` does.
+//!
+//! [`Liveness`] computes each block's live-in registers from the graph
+//! alone (LLVM's `Liveness::computeLiveIns`: real uses followed up their
+//! reaching definitions and through phis) and the kill flags that follow.
 
 mod build;
 mod dom;
 pub mod graph;
+mod liveness;
 mod print;
 mod regs;
 mod reserved;
 
 pub use build::DataFlowGraph;
+pub use liveness::{LiveInDifference, Liveness};
 pub use regs::{RegId, RegisterRef};
 pub use reserved::reserved_regs;
 

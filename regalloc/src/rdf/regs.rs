@@ -327,6 +327,20 @@ impl UnitSet {
         }
     }
 
+    /// Keeps only the units also in `o`.
+    pub(crate) fn intersect_with(&mut self, o: &UnitSet) {
+        for (a, b) in self.words.iter_mut().zip(&o.words) {
+            *a &= b;
+        }
+    }
+
+    /// Removes the units of `o`.
+    pub(crate) fn subtract(&mut self, o: &UnitSet) {
+        for (a, b) in self.words.iter_mut().zip(&o.words) {
+            *a &= !b;
+        }
+    }
+
     pub(crate) fn intersects(&self, o: &UnitSet) -> bool {
         self.words.iter().zip(&o.words).any(|(a, b)| a & b != 0)
     }

@@ -198,6 +198,7 @@ impl TargetBuilder {
             base_pointer_frame_size: self.base_pointer_frame_size,
             spill_realign_needs_frame_pointer: false,
             reserved_without: Cow::Borrowed(&[]),
+            untracked: Cow::Borrowed(&[]),
             features: Cow::Borrowed(&[]),
             hw_modes: Cow::Borrowed(&[]),
             instrs: Cow::Owned(self.instrs),

@@ -63,6 +63,11 @@ pub struct TargetInfo<'a> {
     /// Registers reserved in functions whose subtarget lacks some
     /// features (see [`TargetInfo::reserved_in`]).
     pub reserved_without: Cow<'a, [ReservedWithout<'a>]>,
+    /// Registers data-flow analyses after allocation (RDF) leave untracked
+    /// beyond the reserved ones, as a bit set over registers (closed under
+    /// super-registers, not overlap): registers LLVM reports reserved that
+    /// allocation need not know of. Allocation ignores this set.
+    pub untracked: Cow<'a, [u32]>,
     /// Subtarget features, by bit of [`FeatureSet`].
     pub features: Cow<'a, [FeatureDesc<'a>]>,
     /// HW modes; index 0 is the default mode. Empty when the target has
@@ -362,6 +367,13 @@ impl<'a> TargetInfo<'a> {
     #[inline]
     pub fn is_reserved(&self, r: Reg) -> bool {
         bits::test(&self.reserved, r.index())
+    }
+
+    /// Whether data-flow analyses leave `r` untracked although allocation
+    /// may treat it as free ([`TargetInfo::untracked`]; O(1)).
+    #[inline]
+    pub fn is_untracked(&self, r: Reg) -> bool {
+        bits::test(&self.untracked, r.index())
     }
 
     /// The registers reserved in every function.

@@ -199,6 +199,7 @@ static TINY: TargetInfo<'static> = TargetInfo {
     base_pointer_frame_size: 0,
     spill_realign_needs_frame_pointer: false,
     reserved_without: B(&[]),
+    untracked: B(&[0]),
     features: B(&[]),
     hw_modes: B(&[]),
     instrs: B(&[

@@ -254,6 +254,9 @@ pub struct Tables {
     /// Registers reserved in a function lacking some of a feature set, as
     /// (features, bit set over registers).
     pub reserved_without: Vec<(u64, BitSet)>,
+    /// Registers data-flow analyses leave untracked beyond the reserved
+    /// ones, as a bit set (closed under super-registers).
+    pub untracked: BitSet,
     /// Subtarget features: name and the set it turns on.
     pub features: Vec<(String, u64)>,
     /// HW modes (name, required features, excluded features), the default
@@ -668,6 +671,7 @@ impl Tables {
                 .iter()
                 .map(|(fs, regs)| (*fs, bitset(nr, regs.iter().copied())))
                 .collect(),
+            untracked: bitset(nr, m.reserved.untracked.iter().copied()),
             features: m
                 .features
                 .list

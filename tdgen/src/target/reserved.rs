@@ -1,4 +1,4 @@
-//! Reserved registers (our extension): the registers no function may allocate, the frame-pointer registers reserved in functions that keep a frame pointer, and the base-pointer registers reserved in functions that need one.
+//! Reserved registers (our extension): the registers no function may allocate, the frame-pointer registers reserved in functions that keep a frame pointer, the base-pointer registers reserved in functions that need one, and the registers only data-flow analyses treat as reserved.
 //!
 //! LLVM answers this in C++ (`TargetRegisterInfo::getReservedRegs`), out of
 //! TableGen's reach; a tdgen target says it in its `.td` file with one
@@ -54,6 +54,10 @@ pub struct Reserved {
     /// whose subtarget lacks some of the features (a feature set, closed
     /// under implication), closed under overlap.
     pub without_features: Vec<(u64, BTreeSet<usize>)>,
+    /// Registers data-flow analyses after allocation leave untracked
+    /// beyond the reserved ones, without reserving them for allocation:
+    /// the named registers and the registers containing them.
+    pub untracked: BTreeSet<usize>,
 }
 
 /// Reads the `ReservedRegisters` def (at most one).
@@ -130,6 +134,7 @@ pub fn read(
         );
     }
     out.base_pointer = overlap_closure(bank, &set(f, sets, bank, d, "BasePointer", diags));
+    out.untracked = super_closure(bank, &set(f, sets, bank, d, "Untracked", diags));
     out.stack_alignment = size(f, d, "StackAlignment", diags);
     out.base_pointer_frame_size = size(f, d, "BasePointerFrameSize", diags);
     out.spill_realign_needs_frame_pointer = f.bit(d, "SpillRealignNeedsFramePointer");
@@ -270,6 +275,17 @@ fn overlap_closure(bank: &RegBank, regs: &[usize]) -> BTreeSet<usize> {
         if r.native_units.iter().any(|u| units.contains(u)) {
             out.insert(k);
         }
+    }
+    out
+}
+
+/// `regs` and every register containing one of them (LLVM's
+/// `markSuperRegs`): unlike [`overlap_closure`], a register sharing only
+/// some units with one of `regs` is left out.
+fn super_closure(bank: &RegBank, regs: &[usize]) -> BTreeSet<usize> {
+    let mut out: BTreeSet<usize> = regs.iter().copied().collect();
+    for &r in regs {
+        out.extend(bank.regs[r].super_regs.iter().copied());
     }
     out
 }
