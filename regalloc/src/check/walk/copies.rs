@@ -12,7 +12,10 @@ use super::super::error::CheckErrorKind as K;
 impl<'c, 't> Checker<'c, 't> {
     /// An original `%a = COPY %b`, kept, turned into spill code (with an
     /// edit) or removed: the source must hold `b`; afterwards the
-    /// destination holds what the source held, and `a`.
+    /// destination holds what the source held, and `a`. A removed copy
+    /// between two registers reads and writes nothing (its destination
+    /// must hold `b` already), and a removed dead copy
+    /// ([`crate::record::AllocRecord::dead_copies`]) leaves `a` nowhere.
     pub(super) fn original_copy(
         &mut self,
         here: Here,
@@ -40,6 +43,10 @@ impl<'c, 't> Checker<'c, 't> {
         if let (Some(e), false) = (edit, removed) {
             self.verify_edit(here, a, &e);
         }
+        if removed && self.rec.dead_copies.contains(&here.inst) {
+            self.dead_copy(here, state, od, a);
+            return;
+        }
         let locs = match edit.and_then(edit_locations) {
             Some(l) => l,
             None => match self.unedited_locations(here, state, o, a, removed) {
@@ -47,7 +54,13 @@ impl<'c, 't> Checker<'c, 't> {
                 None => return,
             },
         };
-        let (dst, src) = locs;
+        let (dst, mut src) = locs;
+        // A removed copy between two registers writes nothing: its
+        // destination must already hold the value (copy propagation takes
+        // such copies out), and keeps it.
+        if removed && let (Loc::Reg(d), Loc::Reg(_)) = (dst, src) {
+            src = Loc::Reg(d);
+        }
         // The source must hold the copied value.
         if !os.flags.has(RegFlags::UNDEF) {
             match src {
@@ -89,6 +102,27 @@ impl<'c, 't> Checker<'c, 't> {
         }
         if let RegRef::Virt(v) = od.reg {
             self.note_def(state, v, here.inst);
+        }
+    }
+
+    /// An original COPY taken out because nothing read its destination:
+    /// the value it defined is in no location, and the destination keeps
+    /// what it held.
+    fn dead_copy(&self, here: Here, state: &mut State, od: &RegOperand, a: &InstData) {
+        match od.reg {
+            RegRef::Virt(v) => {
+                state.forget(self.values.vreg(v));
+                self.note_def(state, v, here.inst);
+            }
+            RegRef::Phys(_) => {
+                let dst = a.operands.first().and_then(Operand::as_reg);
+                if let Some(Ok(Some(p))) = dst.map(|d| self.phys_of(d)) {
+                    for &u in self.units(p) {
+                        state.forget(self.values.unit(u));
+                    }
+                }
+            }
+            RegRef::NoReg => {}
         }
     }
 
