@@ -456,7 +456,10 @@ fn allocate_file(
         let mut done = Vec::new();
         while let Some((k, f)) = next() {
             let instructions = instruction_count(f);
-            done.push((k, allocate_function(&target, &mut ctx, f, &options, post, check)));
+            done.push((
+                k,
+                allocate_function(&target, &mut ctx, f, &options, post, check),
+            ));
             progress.advance(instructions);
         }
         (done, ctx.take_pass_times())

@@ -22,10 +22,27 @@ impl Pass<'_, '_> {
         self.maybe_dead.clear();
         let insts = func.block(b).insts.clone();
         let masks = super::forward::mask_positions(func, &insts);
+        let removed_reads = self.removed_reads(func, record, b);
+        let removed_read = |at: Option<Inst>| removed_reads.get(&at).map_or(&[][..], |v| &v[..]);
         // The units live after the instruction being walked.
         let mut live = self.facts.live_out(func, b);
+        for &r in removed_read(None) {
+            self.tracker.invalidate(t, r);
+            for &u in t.units(r) {
+                live.add(u);
+            }
+        }
         for pos in (0..insts.len()).rev() {
             let i = insts[pos];
+            if pos + 1 < insts.len() {
+                // What was taken out before the instruction walked last.
+                for &r in removed_read(Some(insts[pos + 1])) {
+                    self.tracker.invalidate(t, r);
+                    for &u in t.units(r) {
+                        live.add(u);
+                    }
+                }
+            }
             let copy = super::copy_regs(func.inst(i)).filter(|_| func.inst(i).operands.len() == 2);
             // LLVM reads `killed` on the source; kill flags are not kept
             // after rewriting, so liveness says it.
@@ -56,7 +73,13 @@ impl Pass<'_, '_> {
                 self.tracker.invalidate(t, p);
             }
             self.propagate_defs(func, record, &insts, &masks, pos);
-            for o in func.inst(i).operands.clone().iter().filter_map(Operand::as_reg) {
+            for o in func
+                .inst(i)
+                .operands
+                .clone()
+                .iter()
+                .filter_map(Operand::as_reg)
+            {
                 let RegRef::Phys(p) = o.reg else { continue };
                 let reads = !o.is_def()
                     && !o.flags.has(RegFlags::UNDEF)
@@ -113,7 +136,9 @@ impl Pass<'_, '_> {
             let Some(r) = func.inst(i).operands[k].as_reg() else {
                 continue;
             };
-            let RegRef::Phys(defined) = r.reg else { continue };
+            let RegRef::Phys(defined) = r.reg else {
+                continue;
+            };
             if !r.is_def()
                 || r.is_implicit()
                 || r.flags.has(RegFlags::UNDEF)
@@ -177,7 +202,13 @@ impl Pass<'_, '_> {
 /// Whether another definition of instruction `i` than operand `k` is
 /// `r`, or a sub- or super-register of it (LLVM's
 /// `hasOverlappingMultipleDef`).
-fn overlapping_other_def(t: &TargetInfo<'_>, func: &MachineFunction, i: Inst, k: usize, r: Reg) -> bool {
+fn overlapping_other_def(
+    t: &TargetInfo<'_>,
+    func: &MachineFunction,
+    i: Inst,
+    k: usize,
+    r: Reg,
+) -> bool {
     func.inst(i).operands.iter().enumerate().any(|(j, o)| {
         j != k
             && o.as_reg().is_some_and(|x| {

@@ -21,7 +21,12 @@ impl Pass<'_, '_> {
         self.maybe_dead.clear();
         let insts = func.block(b).insts.clone();
         let masks = mask_positions(func, &insts);
+        let removed_reads = self.removed_reads(func, record, b);
+        let t = self.facts.t;
         for (pos, &i) in insts.iter().enumerate() {
+            for &r in removed_reads.get(&Some(i)).map_or(&[][..], |v| &v[..]) {
+                self.read(t, r);
+            }
             if let Some((dst, src)) = super::copy_regs(func.inst(i))
                 && !self.facts.t.regs_overlap(dst, src)
             {
@@ -30,9 +35,11 @@ impl Pass<'_, '_> {
             }
             self.forward_other(func, record, &insts, &masks, pos, done);
         }
+        for &r in removed_reads.get(&None).map_or(&[][..], |v| &v[..]) {
+            self.read(t, r);
+        }
         // Copies whose destination a successor reads are live.
         let live_out = self.facts.live_out(func, b);
-        let t = self.facts.t;
         for u in (0..t.units.len()).map(crate::target::RegUnit::new) {
             if live_out.has(u)
                 && let Some(c) = self.tracker.copy_for_unit(u, false)
@@ -317,8 +324,10 @@ impl Pass<'_, '_> {
                     None => continue,
                 }
             };
-            // A reserved source may change unless it is constant.
-            if self.facts.is_reserved(c.src) && !self.facts.is_constant(c.src) {
+            // LLVM forwards a reserved source when it is constant; the
+            // checker holds every use to unreserved registers of its
+            // class, so none is forwarded here.
+            if self.facts.is_reserved(c.src) {
                 continue;
             }
             if !self.forwardable_class(func, c, i, k)
@@ -370,7 +379,11 @@ impl Pass<'_, '_> {
         if !inst.op.is_copy() {
             return false;
         }
-        let defs = inst.operands.iter().filter_map(Operand::as_reg).filter(|r| r.is_def());
+        let defs = inst
+            .operands
+            .iter()
+            .filter_map(Operand::as_reg)
+            .filter(|r| r.is_def());
         let mut modifies = false;
         let mut defines = false;
         for r in defs {
@@ -415,4 +428,3 @@ fn is_nop_copy(t: &crate::target::TargetInfo<'_>, prev: Tracked, src: Reg, def: 
     };
     t.sub_reg_index_of(prev.dst, def) == Some(idx)
 }
-

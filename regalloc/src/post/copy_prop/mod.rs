@@ -98,6 +98,7 @@ pub(crate) fn propagate_copies(
         tracker: tracker::Tracker::default(),
         maybe_dead: Vec::new(),
         erased: Vec::new(),
+        earlier: record.removed.iter().map(|r| r.inst).collect(),
     };
     for b in func.block_ids() {
         pass.backward_block(func, record, b);
@@ -118,9 +119,36 @@ struct Pass<'f, 't> {
     maybe_dead: Vec<Inst>,
     /// Copies to take out of the block, and why.
     erased: Vec<(Inst, Erased)>,
+    /// The originals allocation had taken out before this pass.
+    earlier: std::collections::HashSet<Inst>,
 }
 
 impl Pass<'_, '_> {
+    /// The source registers of the COPYs allocation took out of block `b`
+    /// (identity copies), by the instruction each stands before: the
+    /// checker reads such a copy as reading its source there, so the
+    /// walks count it as a read (LLVM never sees them).
+    fn removed_reads(
+        &self,
+        func: &MachineFunction,
+        record: &AllocRecord,
+        b: Block,
+    ) -> HashMap<Option<Inst>, Vec<Reg>> {
+        let mut reads: HashMap<Option<Inst>, Vec<Reg>> = HashMap::default();
+        for r in record.removed.iter().filter(|r| r.block == b) {
+            if !self.earlier.contains(&r.inst) {
+                continue;
+            }
+            let Some(d) = func.insts.get(r.inst.index()) else {
+                continue;
+            };
+            if let Some((_, src)) = copy_regs(d) {
+                reads.entry(r.before).or_default().push(src);
+            }
+        }
+        reads
+    }
+
     /// Takes the copies the last walk of block `b` erased out of it, and
     /// the record with them.
     fn erase(
@@ -187,8 +215,11 @@ impl<'f, 't> Facts<'f, 't> {
         })
     }
 
+    /// Whether `r` is reserved: in the function's set, or constant by
+    /// description (LLVM reserves `$xzr` and the like).
     fn is_reserved(&self, r: Reg) -> bool {
         self.reserved.get(r.index()).copied().unwrap_or(false)
+            || self.t.reg(r).flags.contains(PhysFlags::CONSTANT)
     }
 
     /// LLVM's `MachineRegisterInfo::isConstantPhysReg`: constant by
@@ -362,7 +393,12 @@ fn edit_allows(record: &AllocRecord, inst: Inst, old: Reg, use_: bool, t: &Targe
 /// copy), an inserted one loses its edit, and removed originals that
 /// stood before any of them now stand before what follows, in their
 /// order.
-fn take_out(func: &mut MachineFunction, record: &mut AllocRecord, b: Block, erased: &[(Inst, Erased)]) {
+fn take_out(
+    func: &mut MachineFunction,
+    record: &mut AllocRecord,
+    b: Block,
+    erased: &[(Inst, Erased)],
+) {
     let gone: HashMap<Inst, Erased> = erased.iter().copied().collect();
     let insts = std::mem::take(&mut func.blocks[b.index()].insts);
     // The block's removed originals by the instruction they stand before.
@@ -404,7 +440,10 @@ fn take_out(func: &mut MachineFunction, record: &mut AllocRecord, b: Block, eras
             }
         }
     }
-    for mut r in pending.drain(..).chain(by_anchor.remove(&None).unwrap_or_default()) {
+    for mut r in pending
+        .drain(..)
+        .chain(by_anchor.remove(&None).unwrap_or_default())
+    {
         r.before = None;
         record.removed.push(r);
     }
