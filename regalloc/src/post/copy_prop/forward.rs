@@ -330,7 +330,8 @@ impl Pass<'_, '_> {
             if self.facts.is_reserved(c.src) {
                 continue;
             }
-            if !self.forwardable_class(func, c, i, k)
+            if !same_sub_register_positions(t, used, forwarded)
+                || !self.forwardable_class(func, c, i, k)
                 || super::has_implicit_overlap(t, func.inst(i), k, used)
                 || self.copy_partly_overwrites(func, i, c.src)
                 || !super::edit_allows(record, i, used, true, t)
@@ -427,4 +428,23 @@ fn is_nop_copy(t: &crate::target::TargetInfo<'_>, prev: Tracked, src: Reg, def: 
         return false;
     };
     t.sub_reg_index_of(prev.dst, def) == Some(idx)
+}
+
+/// Whether `b` is a sub-register under every index `a` is one under
+/// (Hexagon's `$r1` is no `isub_lo`, `$r2` is): the checker holds a
+/// sub-register use of a virtual register to that position, which LLVM
+/// does not look at.
+fn same_sub_register_positions(t: &crate::target::TargetInfo<'_>, a: Reg, b: Reg) -> bool {
+    let positions = |r: Reg| {
+        let mut v: Vec<crate::target::SubRegIndex> = t
+            .super_regs(r)
+            .iter()
+            .filter_map(|&s| t.sub_reg_index_of(s, r))
+            .collect();
+        v.sort_unstable_by_key(|i| i.index());
+        v.dedup();
+        v
+    };
+    let pb = positions(b);
+    positions(a).iter().all(|i| pb.contains(i))
 }
