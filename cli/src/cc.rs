@@ -259,6 +259,7 @@ fn allocate_mir(
         target,
         &mut file,
         args.allocator.allocator(),
+        regalloc::PostPasses::default(),
         !args.no_check,
         false,
         1,

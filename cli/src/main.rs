@@ -335,6 +335,11 @@ struct AllocationArgs {
     /// win), as `llc -mattr=` does.
     #[arg(long)]
     mattr: Option<String>,
+    /// Run machine copy propagation after allocation, as LLVM's
+    /// `machine-cp` does (uses read copies' sources, redundant and dead
+    /// copies go); the checker, with `--check`, reads the result.
+    #[arg(long)]
+    post_ra_copy_prop: bool,
 }
 
 impl AllocationArgs {
@@ -431,10 +436,12 @@ struct Outcome {
 /// when `check`. Returns the outcomes in file order and, when
 /// `time_passes`, the pass times summed over the threads. `progress`
 /// counts each function's instructions as it is done.
+#[allow(clippy::too_many_arguments)]
 fn allocate_file(
     target: &regalloc::target::TargetInfo<'_>,
     file: &mut regalloc::mir::MirFile,
     allocator: regalloc::Allocator,
+    post: regalloc::PostPasses,
     check: bool,
     time_passes: bool,
     jobs: usize,
@@ -466,7 +473,10 @@ fn allocate_file(
         let mut done = Vec::new();
         while let Some((k, f)) = next() {
             let instructions = instruction_count(f);
-            done.push((k, allocate_function(&target, &mut ctx, f, &options, check)));
+            done.push((
+                k,
+                allocate_function(&target, &mut ctx, f, &options, post, check),
+            ));
             progress.advance(instructions);
         }
         (done, ctx.take_pass_times())
@@ -508,6 +518,7 @@ fn allocate_function(
     ctx: &mut regalloc::AllocContext,
     f: &mut regalloc::ir::MachineFunction,
     options: &regalloc::Options,
+    post: regalloc::PostPasses,
     check: bool,
 ) -> Outcome {
     let original = f.clone();
@@ -518,7 +529,7 @@ fn allocate_function(
         errors: Vec::new(),
         unread: false,
     };
-    match regalloc::allocate_recorded_with_context(target, ctx, f, options) {
+    match regalloc::allocate_recorded_with_post(target, ctx, f, options, post) {
         Ok((stats, record)) => {
             outcome.stats = Some(stats);
             if let regalloc::Allocator::PbqpExact { .. } = options.allocator {
@@ -754,6 +765,9 @@ fn allocate_input(
         target,
         &mut file,
         args.allocator(),
+        regalloc::PostPasses {
+            copy_propagation: args.post_ra_copy_prop,
+        },
         check,
         args.time_passes,
         args.jobs as usize,

@@ -28,10 +28,15 @@
 //!   [`AllocRecord::removed`], with the place they were taken from, so that
 //!   the checker can apply a removed COPY's meaning (the destination value
 //!   equals the source value) at the right point.
+//! - A removed original COPY between two registers (copy propagation
+//!   after allocation takes out copies of a value the destination already
+//!   holds) writes nothing: its destination must already hold the copied
+//!   value. One whose destination nothing reads is also listed in
+//!   [`AllocRecord::dead_copies`]: the value it defined lives nowhere.
 //! - Spill slots are new `stack:` objects of kind `spill-slot`, named in the
 //!   edits by their `%stack.N` id.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::ir::{Block, Inst, VReg};
 use crate::target::Reg;
@@ -114,6 +119,9 @@ pub struct AllocRecord {
     /// Original instructions that access a spill slot through a memory
     /// operand instead of a register.
     pub memory_folds: BTreeMap<Inst, FoldedAccess>,
+    /// Original COPYs taken out (also in `removed`) because nothing read
+    /// their destination: the value each defined is in no register.
+    pub dead_copies: BTreeSet<Inst>,
 }
 
 impl AllocRecord {

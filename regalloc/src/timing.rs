@@ -47,13 +47,16 @@ pub enum Pass {
     /// Serving reloads from registers that still hold the slot (not in
     /// LLVM; it runs before the rewriter's live-in update).
     ReloadReuse,
+    /// Machine copy propagation after allocation (LLVM's `machine-cp`),
+    /// when asked for.
+    CopyPropagation,
     /// The symbolic checker, when asked for.
     Check,
 }
 
 impl Pass {
     /// Every pass, in pipeline order.
-    pub const ALL: [Pass; 10] = [
+    pub const ALL: [Pass; 11] = [
         Pass::FlowAnalyses,
         Pass::LiveIntervals,
         Pass::SpillWeights,
@@ -63,6 +66,7 @@ impl Pass {
         Pass::RedundantSpills,
         Pass::Rewrite,
         Pass::ReloadReuse,
+        Pass::CopyPropagation,
         Pass::Check,
     ];
 
@@ -78,6 +82,7 @@ impl Pass {
             Pass::RedundantSpills => "Redundant spill removal",
             Pass::Rewrite => "Virtual Register Rewriter",
             Pass::ReloadReuse => "Reload reuse",
+            Pass::CopyPropagation => "Machine Copy Propagation",
             Pass::Check => "Symbolic checker",
         }
     }

@@ -24,7 +24,11 @@
 //! 9. **reload reuse** (`post/reload_reuse.rs`): reloads served by a register
 //!    that still holds the slot;
 //! 10. **live-ins**: each block's live-in list, once the code no longer
-//!     changes;
+//!     changes (with copy propagation asked for, computed once for it and
+//!     again after it: it reads the successors' live-ins, as LLVM's does);
+//! 10b. **copy propagation** ([`PostPasses::copy_propagation`], off
+//!     unless asked for): LLVM's `machine-cp` on the allocated code
+//!     (`post/copy_prop/`), the record following;
 //! 11. **check** ([`crate::check`]), when asked: the symbolic checker
 //!     reads the original, the allocated code and the record;
 //! 12. **statistics** ([`Stats`]), counted from the allocated code and the
@@ -112,6 +116,18 @@ pub struct Options {
     pub check: bool,
 }
 
+/// Passes after allocation that change the allocated code beyond what
+/// every allocation does: each is off unless asked for (none is part of
+/// [`Options`], whose literals callers write out in full).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct PostPasses {
+    /// Machine copy propagation, as LLVM's `machine-cp` runs it after its
+    /// allocator (`regalloc alloc --post-ra-copy-prop`): uses read copies'
+    /// sources, definitions write copies' destinations, and redundant and
+    /// dead copies go. The checker follows it through the record.
+    pub copy_propagation: bool,
+}
+
 /// Allocates `func` for `target` with `options.allocator`: afterwards no
 /// virtual register is left in its instructions. Checks the result when
 /// `options.check`, and returns the statistics. On error the function may
@@ -183,25 +199,52 @@ pub fn allocate_without_stats_with_context(
     func: &mut MachineFunction,
     options: &Options,
 ) -> Result<AllocRecord, AllocError> {
-    stages(target_context, ctx, func, options).map_err(|e| e.located_in(func))
+    stages(target_context, ctx, func, options, PostPasses::default())
+        .map_err(|e| e.located_in(func))
 }
 
-/// Stages 1-11 (see [`allocate_without_stats_with_context`]).
+/// [`allocate_recorded_with_context`], with the passes after allocation
+/// `post` asks for run before the checker and the statistics.
+pub fn allocate_recorded_with_post(
+    target: &TargetContext<'_, '_>,
+    ctx: &mut AllocContext,
+    func: &mut MachineFunction,
+    options: &Options,
+    post: PostPasses,
+) -> Result<(Stats, AllocRecord), AllocError> {
+    let record = stages(target, ctx, func, options, post).map_err(|e| e.located_in(func))?;
+    let stats = Stats::count(target.target(), func, &record);
+    Ok((stats, record))
+}
+
+/// Stages 1-11 (see [`allocate_without_stats_with_context`]), with the
+/// passes after allocation `post` asks for.
 fn stages(
     target_context: &TargetContext<'_, '_>,
     ctx: &mut AllocContext,
     func: &mut MachineFunction,
     options: &Options,
+    post: PostPasses,
 ) -> Result<AllocRecord, AllocError> {
     let target = target_context.target();
     check_input(target, func, options.allocator)?;
     let original = options.check.then(|| func.clone());
     let record = match options.allocator {
         Allocator::Fast => {
-            let _allocating = ctx.timer.scope(Pass::Allocate);
-            let orders = target_context.orders();
-            let tables = target_context.fast_tables();
-            fast::run_in(target, orders, tables, &mut ctx.fast, func)?
+            let mut record = {
+                let _allocating = ctx.timer.scope(Pass::Allocate);
+                let orders = target_context.orders();
+                let tables = target_context.fast_tables();
+                fast::run_in(target, orders, tables, &mut ctx.fast, func)?
+            };
+            if post.copy_propagation {
+                // Fast's live-ins stay as it wrote them: taking copies out
+                // only leaves some registers listed that are no longer
+                // read, as LLVM's pass leaves them.
+                let reserved = crate::alloc::order::function_reserved(target, func);
+                copy_propagation(target, func, &mut record, &reserved, ctx);
+            }
+            record
         }
         allocator => {
             ctx.timer.time(Pass::FlowAnalyses, || func.compute_preds());
@@ -225,7 +268,7 @@ fn stages(
                 }
                 _ => greedy::allocate(target_context, func, analyses, Default::default(), ctx)?,
             };
-            apply(target, func, decisions, Cleanup::of(allocator), ctx)?
+            apply(target, func, decisions, Cleanup::of(allocator), post, ctx)?
         }
     };
     if let Some(original) = original {
@@ -339,6 +382,7 @@ fn apply(
     func: &mut MachineFunction,
     mut decisions: Decisions,
     cleanup: Cleanup,
+    post: PostPasses,
     ctx: &mut AllocContext,
 ) -> Result<AllocRecord, AllocError> {
     let timer = &mut ctx.timer;
@@ -379,7 +423,38 @@ fn apply(
     timer.time(Pass::Rewrite, || {
         crate::analysis::phys_liveness::update_live_ins(target, func, &decisions.reserved)
     });
+    if post.copy_propagation {
+        let reserved = &decisions.reserved;
+        let removed = copy_propagation(target, func, &mut record, reserved, ctx);
+        if removed > 0 {
+            ctx.timer.time(Pass::CopyPropagation, || {
+                crate::analysis::phys_liveness::update_live_ins(target, func, reserved)
+            });
+        }
+    }
     Ok(record)
+}
+
+/// Stage 10b: machine copy propagation on the allocated `func`, whose
+/// live-ins are up to date; returns how many copies it took out.
+fn copy_propagation(
+    target: &TargetInfo<'_>,
+    func: &mut MachineFunction,
+    record: &mut AllocRecord,
+    reserved: &[bool],
+    ctx: &mut AllocContext,
+) -> usize {
+    let done = ctx.timer.time(Pass::CopyPropagation, || {
+        crate::post::copy_prop::propagate_copies(target, func, record, reserved)
+    });
+    tracing::debug!(
+        forwarded = done.forwarded,
+        backward = done.backward,
+        redundant = done.redundant,
+        dead = done.dead,
+        "copy propagation"
+    );
+    done.removed()
 }
 
 /// Stage 11: the symbolic checker on the allocated function; its first

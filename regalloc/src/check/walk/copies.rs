@@ -12,7 +12,10 @@ use super::super::error::CheckErrorKind as K;
 impl<'c, 't> Checker<'c, 't> {
     /// An original `%a = COPY %b`, kept, turned into spill code (with an
     /// edit) or removed: the source must hold `b`; afterwards the
-    /// destination holds what the source held, and `a`.
+    /// destination holds what the source held, and `a`. A removed copy
+    /// between two registers reads and writes nothing (its destination
+    /// must hold `b` already), and a removed dead copy
+    /// ([`crate::record::AllocRecord::dead_copies`]) leaves `a` nowhere.
     pub(super) fn original_copy(
         &mut self,
         here: Here,
@@ -40,6 +43,10 @@ impl<'c, 't> Checker<'c, 't> {
         if let (Some(e), false) = (edit, removed) {
             self.verify_edit(here, a, &e);
         }
+        if removed && self.rec.dead_copies.contains(&here.inst) {
+            self.dead_copy(here, state, od, os, a);
+            return;
+        }
         let locs = match edit.and_then(edit_locations) {
             Some(l) => l,
             None => match self.unedited_locations(here, state, o, a, removed) {
@@ -47,9 +54,24 @@ impl<'c, 't> Checker<'c, 't> {
                 None => return,
             },
         };
-        let (dst, src) = locs;
+        let (dst, mut src) = locs;
+        let mut checked = false;
+        // A removed copy between two registers writes nothing: its
+        // destination must already hold the value (copy propagation takes
+        // such copies out), and keeps it.
+        if removed
+            && let (Loc::Reg(d), Loc::Reg(s)) = (dst, src)
+            && d != s
+        {
+            src = Loc::Reg(d);
+            if let (RegRef::Phys(q), None, false) = (os.reg, os.sub, os.flags.has(RegFlags::UNDEF))
+            {
+                self.check_holds_register_value(here, state, d, q);
+                checked = true;
+            }
+        }
         // The source must hold the copied value.
-        if !os.flags.has(RegFlags::UNDEF) {
+        if !checked && !os.flags.has(RegFlags::UNDEF) {
             match src {
                 Loc::Reg(p) => self.check_reads(here, Some(1), os.reg, p, state),
                 Loc::Slot(s) => self.check_slot_reads(here, Some(1), os.reg, s, state),
@@ -89,6 +111,103 @@ impl<'c, 't> Checker<'c, 't> {
         }
         if let RegRef::Virt(v) = od.reg {
             self.note_def(state, v, here.inst);
+        }
+    }
+
+    /// Register `d` holds, unit by unit, what physical register `q` holds
+    /// in the original program here (reported when not).
+    fn check_holds_register_value(&mut self, here: Here, state: &State, d: Reg, q: Reg) {
+        if !self.values_known {
+            return;
+        }
+        let (ud, uq) = (self.units(d).to_vec(), self.units(q).to_vec());
+        let holds = ud.len() == uq.len()
+            && ud
+                .iter()
+                .zip(&uq)
+                .all(|(&a, &b)| state.unit(a).contains(self.values.unit(b)));
+        if !holds {
+            let (dn, qn) = (self.reg_name(d), self.reg_name(q));
+            self.err(
+                K::WrongValue,
+                here,
+                Some(1),
+                |_: &Self| format!("{dn} to hold the value of {qn}"),
+                |_: &Self| "it does not".into(),
+            );
+        }
+    }
+
+    /// An original COPY taken out because nothing read its destination:
+    /// its destination keeps what it held; the value it defined is still
+    /// a copy of its source's (which the source must hold), so the
+    /// locations holding that hold it too, and no others.
+    fn dead_copy(
+        &mut self,
+        here: Here,
+        state: &mut State,
+        od: &RegOperand,
+        os: &RegOperand,
+        a: &InstData,
+    ) {
+        let (dreg, sreg) = {
+            let reg = |k: usize| {
+                a.operands
+                    .get(k)
+                    .and_then(Operand::as_reg)
+                    .and_then(|r| self.phys_of(r).ok().flatten())
+            };
+            (reg(0), reg(1))
+        };
+        // What the source holds is what the value is a copy of: it must
+        // be the copied value.
+        if let (Some(s), false) = (sreg, os.flags.has(RegFlags::UNDEF)) {
+            self.check_reads(here, Some(1), os.reg, s, state);
+        }
+        match od.reg {
+            RegRef::Virt(v) => {
+                let x = self.values.vreg(v);
+                // Per unit of the destination, what the source unit it
+                // would have received held (as `copy_to_register` pairs
+                // them).
+                let src_sets: Vec<ValueSet> = sreg.map_or_else(Vec::new, |s| {
+                    self.units(s)
+                        .iter()
+                        .map(|&u| state.unit(u).clone())
+                        .collect()
+                });
+                let n = dreg.map_or(0, |d| self.units(d).len());
+                let froms: Vec<ValueSet> = (0..n)
+                    .map(|k| {
+                        let mut from = if src_sets.len() == n {
+                            src_sets[k].clone()
+                        } else {
+                            meet_all(&src_sets)
+                        };
+                        from.remove(x);
+                        from
+                    })
+                    .collect();
+                state.forget(x);
+                for from in froms.iter().filter(|f| !f.is_empty()) {
+                    for s in state.units.iter_mut().chain(state.slots.values_mut()) {
+                        if s.meets(from) {
+                            s.insert(x);
+                        }
+                    }
+                }
+                self.note_def(state, v, here.inst);
+            }
+            RegRef::Phys(_) => {
+                // The copy would have given the destination's units their
+                // new values: nothing holds them now.
+                if let Some(p) = dreg {
+                    for &u in self.units(p) {
+                        state.forget(self.values.unit(u));
+                    }
+                }
+            }
+            RegRef::NoReg => {}
         }
     }
 
