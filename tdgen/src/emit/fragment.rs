@@ -10,7 +10,7 @@
 use super::select::{self, Block};
 use crate::diag::{Diagnostic, FileId, Kind, Span};
 use crate::records::{RecId, RecordKeeper};
-use crate::target::features::Features;
+use crate::target::features::{FeatureBits, Features};
 
 /// The name the fragment's code sees for the function being allocated.
 pub const PARAM: &str = "func";
@@ -147,7 +147,7 @@ const MAX_MENTIONED: usize = 12;
 /// One function a fragment is evaluated for at description time.
 struct Combination<'a> {
     features: &'a Features,
-    set: u64,
+    set: FeatureBits,
     facts: [bool; 3],
 }
 
@@ -157,7 +157,7 @@ impl select::Function for Combination<'_> {
             .list
             .iter()
             .position(|f| f.name == name)
-            .is_some_and(|b| self.set >> b & 1 == 1)
+            .is_some_and(|b| self.set.has(b))
     }
 
     fn fact(&self, fact: select::Fact) -> bool {
@@ -208,13 +208,13 @@ pub fn check_orders(
         for facts in 0u32..1 << select::Fact::ALL.len() {
             let f = Combination {
                 features,
-                set,
+                set: set.clone(),
                 facts: [facts & 1 != 0, facts & 2 != 0, facts & 4 != 0],
             };
             let picked = fragment.tree.select(&f);
             if picked >= orders as u64 {
                 let mut when: Vec<String> = features
-                    .names(set)
+                    .names(&f.set)
                     .into_iter()
                     .filter(|n| named.contains(n))
                     .map(|n| format!("+{n}"))

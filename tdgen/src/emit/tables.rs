@@ -9,6 +9,7 @@ use super::fragment::{self, Fragment};
 use crate::diag::{Diagnostic, Kind, Span};
 use crate::records::RecordKeeper;
 use crate::target::TargetModel;
+use crate::target::features::{FeatureBits, MAX_TABLE_FEATURES};
 use crate::target::instrs::{OperandKind, TplOp};
 use crate::target::regs::UNKNOWN;
 use std::path::Path;
@@ -380,6 +381,31 @@ fn order_select(
     }
 }
 
+/// The allocator's `FeatureSet` is one `u64`: a target naming more
+/// features than that is an error here, where tables are laid
+/// out for it (reading the model, `tdgen regs` and `records` have no limit).
+fn too_many_features(rk: &RecordKeeper, m: &TargetModel, diags: &mut Vec<Diagnostic>) {
+    let list = &m.features.list;
+    if list.len() <= MAX_TABLE_FEATURES {
+        return;
+    }
+    let at = list[MAX_TABLE_FEATURES]
+        .def
+        .and_then(|d| rk.get(d).locs.first().copied())
+        .unwrap_or_default();
+    diags.push(
+        Diagnostic::error(
+            Kind::Semantic,
+            at,
+            format!(
+                "the target names {} subtarget features; the allocator's tables hold {MAX_TABLE_FEATURES}",
+                list.len()
+            ),
+        )
+        .with_help("declare only the features that spill templates or HW modes depend on"),
+    );
+}
+
 fn u32s(v: impl IntoIterator<Item = usize>) -> Vec<u32> {
     v.into_iter().map(|x| x as u32).collect()
 }
@@ -400,6 +426,9 @@ impl Tables {
         let def_span =
             |d: crate::records::RecId| rk.get(d).locs.first().copied().unwrap_or_default();
         let (nr, nc, ni) = (b.regs.len(), m.classes.list.len(), b.indices.len());
+        too_many_features(rk, m, &mut diags);
+        // Past the limit every set is written empty: the error above stops the output.
+        let word = |set: &FeatureBits| set.to_u64().unwrap_or(0);
 
         let mut regs = Vec::with_capacity(nr);
         for reg in &b.regs {
@@ -499,7 +528,7 @@ impl Tables {
         let choices = |v: &[crate::target::templates::Choice]| -> Vec<ChoiceRow> {
             v.iter()
                 .map(|c| ChoiceRow {
-                    features: c.features,
+                    features: word(&c.features),
                     template: row(&c.template),
                     unaligned: c.unaligned.as_ref().map(row),
                 })
@@ -669,20 +698,20 @@ impl Tables {
                 .reserved
                 .without_features
                 .iter()
-                .map(|(fs, regs)| (*fs, bitset(nr, regs.iter().copied())))
+                .map(|(fs, regs)| (word(fs), bitset(nr, regs.iter().copied())))
                 .collect(),
             untracked: bitset(nr, m.reserved.untracked.iter().copied()),
             features: m
                 .features
                 .list
                 .iter()
-                .map(|f| (f.name.clone(), f.implies))
+                .map(|f| (f.name.clone(), word(&f.implies)))
                 .collect(),
             hw_modes: if b.modes.len() > 1 {
                 b.modes
                     .iter()
                     .zip(&m.features.modes)
-                    .map(|(n, f)| (n.clone(), f.requires, f.excludes))
+                    .map(|(n, f)| (n.clone(), word(&f.requires), word(&f.excludes)))
                     .collect()
             } else {
                 Vec::new()

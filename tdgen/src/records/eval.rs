@@ -647,14 +647,7 @@ impl<'a> Evaluator<'a> {
                     ));
                 };
                 let fty = f.ty.clone();
-                let bits = match &l.bits {
-                    Some(b) => {
-                        let mut v = expand_ranges(b, RangeUse::Unsigned, self.rk)?;
-                        v.reverse();
-                        Some(v)
-                    }
-                    None => None,
-                };
+                let bits = self.let_bits(l.bits.as_ref())?;
                 let expect = match &bits {
                     Some(b) => Ty::Bits(b.len() as u32),
                     None => fty,
@@ -1195,14 +1188,7 @@ impl<'a> Evaluator<'a> {
     fn let_stmt(&mut self, items: &[LetItem], body: &[Stmt], _span: Span) -> R<()> {
         let mut group = Vec::new();
         for it in items {
-            let bits = match &it.bits {
-                Some(b) => {
-                    let mut v = expand_ranges(b, RangeUse::Unsigned, self.rk)?;
-                    v.reverse();
-                    Some(v)
-                }
-                None => None,
-            };
+            let bits = self.let_bits(it.bits.as_ref())?;
             let v = self.value(&it.value, None, None, Mode::Value)?;
             group.push(LetRecord {
                 name: it.name.sym,

@@ -9,7 +9,7 @@ use super::types::{Ty, record_ty, resolve_types, type_is_a, type_is_convertible,
 use super::value::{Dag, Field, Init, Op, OpInit, StrFormat, Var};
 use crate::diag::{Diagnostic, Kind, Span};
 use crate::syntax::ast::{
-    Arg, BitIndex, Expr, ExprKind, Ident, RangePiece, SliceItem, Sym, TypeExpr, TypeKind,
+    Arg, BitIndex, Expr, ExprKind, Ident, LetBits, RangePiece, SliceItem, Sym, TypeExpr, TypeKind,
 };
 use std::rc::Rc;
 
@@ -329,7 +329,11 @@ impl Evaluator<'_> {
                 };
                 let vals = self.template_arg_values(cid, args, cur, class.span, true)?;
                 self.check_all_args(cid, &vals, class.span)?;
-                super::inherit::fold_anon_class(cid, vals, self.rk)
+                let positional = args
+                    .iter()
+                    .take_while(|a| matches!(a, Arg::Positional(_)))
+                    .count();
+                super::inherit::fold_anon_class(cid, vals, positional, self.rk)
             }
             ExprKind::Bang { op, ty, args } => {
                 self.bang(e.span, *op, ty.as_ref(), args, cur, expected)?
@@ -640,6 +644,19 @@ impl Evaluator<'_> {
     /// The integer ranges of bit indices written as values (`x{C.F}`):
     /// each value is read without the current record, as llvm-tblgen's
     /// `ParseRangePiece` reads it, and must fold to an int.
+    /// The bits a `let` item sets, highest first (as `set_value` takes
+    /// them); `None` for a whole field.
+    pub(crate) fn let_bits(&mut self, bits: Option<&LetBits>) -> R<Option<Vec<i64>>> {
+        let ranges = match bits {
+            None => return Ok(None),
+            Some(LetBits::Ranges(r)) => std::borrow::Cow::Borrowed(r),
+            Some(LetBits::Values(v)) => std::borrow::Cow::Owned(self.bit_index_ranges(v)?),
+        };
+        let mut v = expand_ranges(&ranges, RangeUse::Unsigned, self.rk)?;
+        v.reverse();
+        Ok(Some(v))
+    }
+
     fn bit_index_ranges(&mut self, indices: &[BitIndex]) -> R<Vec<RangePiece>> {
         let mut ranges = Vec::with_capacity(indices.len());
         for i in indices {

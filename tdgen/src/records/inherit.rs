@@ -197,9 +197,18 @@ fn bind_arguments(
 
 /// Folds `Class<args>`: instantiates it as an anonymous def once every
 /// argument is free of unresolved variables (cached per class and arguments).
-pub fn fold_anon_class(class: RecId, args: Vec<(Sym, Init)>, rk: &mut RecordKeeper) -> Init {
+pub fn fold_anon_class(
+    class: RecId,
+    args: Vec<(Sym, Init)>,
+    positional: usize,
+    rk: &mut RecordKeeper,
+) -> Init {
     if args.iter().any(|(_, v)| has_var(v)) {
-        return Init::AnonClass(Rc::new(AnonClass { class, args }));
+        return Init::AnonClass(Rc::new(AnonClass {
+            class,
+            args,
+            positional,
+        }));
     }
     // llvm-tblgen uniques values, and lists of different element types are
     // different values even when their elements print the same.
@@ -211,8 +220,16 @@ pub fn fold_anon_class(class: RecId, args: Vec<(Sym, Init)>, rk: &mut RecordKeep
     key.clear();
     print::push_int(&mut key, class.0 as i64);
     key.push('<');
-    for (n, v) in &args {
-        print::push_int(&mut key, n.0 as i64);
+    for (k, (n, v)) in args.iter().enumerate() {
+        // A positional argument is keyed by its position, a named one by
+        // its name (llvm-tblgen's ArgumentInit): the same value written
+        // both ways makes two instances.
+        if k < positional {
+            key.push('#');
+            print::push_int(&mut key, k as i64);
+        } else {
+            print::push_int(&mut key, n.0 as i64);
+        }
         key.push('=');
         cache_key(v, rk, &mut key);
         key.push(',');
@@ -234,7 +251,11 @@ pub fn fold_anon_class(class: RecId, args: Vec<(Sym, Init)>, rk: &mut RecordKeep
             super::limits::MAX_INSTANTIATION_DEPTH
         );
         rk.error(m);
-        return Init::AnonClass(Rc::new(AnonClass { class, args }));
+        return Init::AnonClass(Rc::new(AnonClass {
+            class,
+            args,
+            positional,
+        }));
     }
     rk.anon_depth += 1;
     let r = instantiate(class, args, key, rk);
@@ -310,6 +331,10 @@ fn cache_key(v: &Init, rk: &RecordKeeper, out: &mut String) {
             }
             out.push(')');
         }
+        // llvm-tblgen uniques `1` and `true` (an int and a bit) apart: a
+        // parent multiclass's arguments are not cast, so `isWidening=1`
+        // reaches a `bit` argument as an int (RISC-V's SchedSEWSet).
+        Init::Bit(b) => out.push_str(if *b { "b1" } else { "b0" }),
         other => print::write(out, other, rk, false),
     }
 }

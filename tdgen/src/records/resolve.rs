@@ -326,7 +326,7 @@ fn resolve_anon(
     if !changed {
         return v.clone();
     }
-    inherit::fold_anon_class(a.class, args, rk)
+    inherit::fold_anon_class(a.class, args, a.positional, rk)
 }
 
 #[inline(never)]

@@ -83,8 +83,13 @@ pub struct Field {
 pub struct AnonClass {
     /// The class.
     pub class: RecId,
-    /// The arguments: (qualified template-argument name, value), named ones resolved to positions.
+    /// The arguments as written: (qualified template-argument name, value).
     pub args: Vec<(Sym, Init)>,
+    /// How many of `args` were written positionally (the rest by name).
+    /// llvm-tblgen keys an instance on the arguments as written, so
+    /// `C<1, 2>`, `C<1, b=2>` and `C<1>` (with `b = 2` the default) are three
+    /// anonymous records.
+    pub positional: usize,
 }
 
 /// A bang operator with its operands and result type.
@@ -301,6 +306,7 @@ impl Init {
             (Init::AnonClass(a), Init::AnonClass(b)) => {
                 Rc::ptr_eq(a, b)
                     || (a.class == b.class
+                        && a.positional == b.positional
                         && a.args.len() == b.args.len()
                         && a.args
                             .iter()

@@ -223,12 +223,22 @@ pub enum ExprKind {
 pub struct LetItem {
     /// The field.
     pub name: Ident,
-    /// The bit ranges, for `let f{3-0} = ...`.
-    pub bits: Option<Vec<RangePiece>>,
+    /// The bits, for `let f{3-0} = ...` or `let f{C.Bit} = ...`.
+    pub bits: Option<LetBits>,
     /// The value.
     pub value: Expr,
     /// The whole item.
     pub span: Span,
+}
+
+/// The bits a `let` item sets.
+#[derive(Clone, Debug)]
+pub enum LetBits {
+    /// Integer ranges: `let f{3-0}`.
+    Ranges(Vec<RangePiece>),
+    /// Values that must fold to integers without the record (llvm-tblgen's
+    /// `ParseRangePiece` reads a value there): `let cpol{CPolBit.GLC}`.
+    Values(Vec<BitIndex>),
 }
 
 /// A template argument declaration `T name = default`.

@@ -513,17 +513,17 @@ impl Descent<'_> {
         r
     }
 
-    /// `"{" ~ bit_index_list ~ "}"`, restoring on failure.
-    fn bracketed_bit_indices(&mut self) -> R<Vec<BitIndex>> {
+    /// `open ~ bit_index_list ~ close`, restoring on failure.
+    fn bracketed_bit_indices(&mut self, open: u8, close: u8) -> R<Vec<BitIndex>> {
         let m = self.save();
         let r = (|| {
-            if !self.byte(b'{') {
+            if !self.byte(open) {
                 return None;
             }
             self.ws();
             let r = self.comma_list(Self::bit_index)?;
             self.ws();
-            self.byte(b'}').then_some(r)
+            self.byte(close).then_some(r)
         })();
         if r.is_none() {
             self.restore(m);
@@ -628,7 +628,7 @@ impl Descent<'_> {
             b'{' => self
                 .bracketed_ranges(b'{', b'}')
                 .map(Suffix::Bits)
-                .or_else(|| self.bracketed_bit_indices().map(Suffix::BitIndices)),
+                .or_else(|| self.bracketed_bit_indices(b'{', b'}').map(Suffix::BitIndices)),
             b'[' => {
                 self.pos += 1;
                 self.ws();

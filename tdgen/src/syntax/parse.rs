@@ -637,7 +637,10 @@ impl Builder<'_> {
         let mut next = it.next().unwrap();
         let mut bits = None;
         if next.as_rule() == Rule::range_list {
-            bits = Some(self.range_list(next)?);
+            bits = Some(LetBits::Ranges(self.range_list(next)?));
+            next = it.next().unwrap();
+        } else if next.as_rule() == Rule::bit_index_list {
+            bits = Some(LetBits::Values(self.bit_indices(next)?));
             next = it.next().unwrap();
         }
         Ok(LetItem {

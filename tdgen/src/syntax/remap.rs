@@ -142,6 +142,14 @@ impl Map<'_> {
 
     fn let_item(&self, l: &mut LetItem) {
         self.ident(&mut l.name);
+        if let Some(LetBits::Values(indices)) = &mut l.bits {
+            for i in indices {
+                self.expr(&mut i.start);
+                if let Some(e) = &mut i.end {
+                    self.expr(e);
+                }
+            }
+        }
         self.expr(&mut l.value);
     }
 

@@ -18,7 +18,7 @@
 //! variable-sized objects need a base pointer.
 
 use super::access::Fields;
-use super::features::Features;
+use super::features::{FeatureBits, Features};
 use super::regs::RegBank;
 use super::sets::{OrderedSet, Sets};
 use crate::diag::{Diagnostic, Kind};
@@ -53,7 +53,7 @@ pub struct Reserved {
     /// `ReservedWithoutFeatures` defs: registers reserved in a function
     /// whose subtarget lacks some of the features (a feature set, closed
     /// under implication), closed under overlap.
-    pub without_features: Vec<(u64, BTreeSet<usize>)>,
+    pub without_features: Vec<(FeatureBits, BTreeSet<usize>)>,
     /// Registers data-flow analyses after allocation leave untracked
     /// beyond the reserved ones, without reserving them for allocation:
     /// the named registers and the registers containing them.

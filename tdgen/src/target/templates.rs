@@ -18,7 +18,7 @@
 
 use super::access::Fields;
 use super::classes::Classes;
-use super::features::Features;
+use super::features::{FeatureBits, Features};
 use super::instrs::{Instrs, OperandKind, TplOp, template_operand};
 use super::regs::RegBank;
 use super::reserved::Reserved;
@@ -47,7 +47,7 @@ pub struct Template {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Choice {
     /// The features a function must have for it (closed under implication).
-    pub features: u64,
+    pub features: FeatureBits,
     /// The template.
     pub template: Template,
     /// For a spill or reload: the form for a slot with only the stack's
@@ -101,7 +101,7 @@ impl What {
 /// One `SpillTemplates` def, read.
 struct OwnDef {
     span: Span,
-    features: u64,
+    features: FeatureBits,
     spill: Option<(Template, Option<Template>)>,
     reload: Option<(Template, Option<Template>)>,
     copy: Option<Template>,
@@ -497,9 +497,10 @@ impl Reader<'_> {
         let cname = self.classes.list[c].name.clone();
         for (k, d) in own.defs.iter().enumerate() {
             for e in &own.defs[..k] {
-                let (a, b) = (d.features, e.features);
+                let (a, b) = (&d.features, &e.features);
+                let both = a.intersection(b);
                 if a == b {
-                    let what = if a == 0 {
+                    let what = if a.is_empty() {
                         String::new()
                     } else {
                         format!(" for features [{}]", self.features.names(a).join(", "))
@@ -511,7 +512,7 @@ impl Reader<'_> {
                     )
                     .with_secondary(e.span, "first given here");
                     self.diags.push(dg);
-                } else if a & b != a && a & b != b {
+                } else if both != *a && both != *b {
                     let dg = Diagnostic::error(
                         Kind::Semantic,
                         d.span,
@@ -560,13 +561,13 @@ fn choices(
         .iter()
         .filter_map(|d| {
             pick(d).map(|(template, unaligned)| Choice {
-                features: d.features,
+                features: d.features.clone(),
                 template,
                 unaligned,
             })
         })
         .collect();
-    v.sort_by_key(|c| std::cmp::Reverse(c.features.count_ones()));
+    v.sort_by_key(|c| std::cmp::Reverse(c.features.len()));
     v
 }
 
@@ -786,7 +787,7 @@ def : SpillTemplates<GPR> {
             t.spill[0].template.operands,
             [TplOp::Reg, TplOp::Slot, TplOp::Imm(0)]
         );
-        assert_eq!(t.spill[0].features, 0);
+        assert!(t.spill[0].features.is_empty());
         assert!(t.copy.len() == 1 && t.reload.len() == 1);
         assert_eq!(t.stack_id, "default");
     }
@@ -804,19 +805,18 @@ def : SpillTemplates<GPR> { let Features = [FV];
         )
         .unwrap();
         let t = &m.templates.per_class[class(&m, "GPR")];
-        let offsets: Vec<(u64, TplOp)> = t
+        let offsets: Vec<(Vec<usize>, TplOp)> = t
             .spill
             .iter()
-            .map(|c: &Choice| (c.features, c.template.operands[2]))
+            .map(|c: &Choice| (c.features.iter().collect(), c.template.operands[2]))
             .collect();
-        // w implies v: [w] is {v, w}.
-        let (v, w) = (1u64 << 0, 1u64 << 1);
+        // w implies v: [w] is {v, w} (v is bit 0, w bit 1).
         assert_eq!(
             offsets,
             [
-                (v | w, TplOp::Imm(2)),
-                (v, TplOp::Imm(1)),
-                (0, TplOp::Imm(0))
+                (vec![0, 1], TplOp::Imm(2)),
+                (vec![0], TplOp::Imm(1)),
+                (vec![], TplOp::Imm(0))
             ]
         );
     }

@@ -421,7 +421,10 @@ impl Descent<'_> {
         let start = self.pos;
         let name = self.ident()?;
         self.ws();
-        let bits = self.bracketed_ranges(open, close);
+        let bits = match self.bracketed_ranges(open, close) {
+            Some(r) => Some(LetBits::Ranges(r)),
+            None => self.bracketed_bit_indices(open, close).map(LetBits::Values),
+        };
         self.ws();
         self.byte(b'=').then_some(())?;
         self.ws();
