@@ -628,7 +628,10 @@ impl Descent<'_> {
             b'{' => self
                 .bracketed_ranges(b'{', b'}')
                 .map(Suffix::Bits)
-                .or_else(|| self.bracketed_bit_indices(b'{', b'}').map(Suffix::BitIndices)),
+                .or_else(|| {
+                    self.bracketed_bit_indices(b'{', b'}')
+                        .map(Suffix::BitIndices)
+                }),
             b'[' => {
                 self.pos += 1;
                 self.ws();

@@ -56,7 +56,9 @@ impl FeatureBits {
 
     /// Whether `bit` is in the set.
     pub fn has(&self, bit: usize) -> bool {
-        self.0.get(bit / 64).is_some_and(|w| w >> (bit % 64) & 1 == 1)
+        self.0
+            .get(bit / 64)
+            .is_some_and(|w| w >> (bit % 64) & 1 == 1)
     }
 
     /// Adds every bit of `other`.
@@ -90,10 +92,11 @@ impl FeatureBits {
 
     /// The bits, ascending.
     pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
-        self.0
-            .iter()
-            .enumerate()
-            .flat_map(|(k, &w)| (0..64).filter(move |b| w >> b & 1 == 1).map(move |b| k * 64 + b))
+        self.0.iter().enumerate().flat_map(|(k, &w)| {
+            (0..64)
+                .filter(move |b| w >> b & 1 == 1)
+                .map(move |b| k * 64 + b)
+        })
     }
 
     /// The set as one `u64` (the allocator's `FeatureSet`), or `None` when
@@ -315,7 +318,11 @@ def Wide : HwMode<"+wide,-a", []>;
         let names: Vec<&str> = fs.list.iter().map(|x| x.name.as_str()).collect();
         assert_eq!(names, ["a", "b", "c", "wide"]);
         let set = |bits: &[usize]| bits.iter().copied().collect::<FeatureBits>();
-        assert_eq!(fs.list[2].implies, set(&[0, 1, 2]), "c implies b and, through it, a");
+        assert_eq!(
+            fs.list[2].implies,
+            set(&[0, 1, 2]),
+            "c implies b and, through it, a"
+        );
         assert_eq!(
             fs.list[3].implies,
             set(&[3]),
@@ -332,7 +339,11 @@ def Wide : HwMode<"+wide,-a", []>;
     fn chain_of_200() -> String {
         let mut body = String::new();
         for k in 0..200 {
-            let implies = if k == 0 { String::new() } else { format!(", [F{:03}]", k - 1) };
+            let implies = if k == 0 {
+                String::new()
+            } else {
+                format!(", [F{:03}]", k - 1)
+            };
             body += &format!(
                 "def F{k:03} : SubtargetFeature<\"f{k:03}\", \"H\", \"1\", \"d\"{implies}>;\n"
             );
@@ -348,7 +359,11 @@ def Wide : HwMode<"+wide,-a", []>;
         // Name order: f000 is bit 0, f199 bit 199.
         assert_eq!(fs.list[199].name, "f199");
         let all: Vec<usize> = fs.list[199].implies.iter().collect();
-        assert_eq!(all, (0..200).collect::<Vec<_>>(), "f199 implies every feature");
+        assert_eq!(
+            all,
+            (0..200).collect::<Vec<_>>(),
+            "f199 implies every feature"
+        );
         let upper: Vec<usize> = fs.list[130].implies.iter().collect();
         assert_eq!(upper, (0..131).collect::<Vec<_>>());
         assert_eq!(fs.modes[1].requires.iter().collect::<Vec<_>>(), [199]);
@@ -371,7 +386,9 @@ def Wide : HwMode<"+wide,-a", []>;
         );
         let rk = loader.records_from_str("many.td", &text).unwrap();
         let m = TargetModel::build(&rk).unwrap();
-        let e = crate::emit::Tables::from_model(&rk, &m, None).err().expect("an error");
+        let e = crate::emit::Tables::from_model(&rk, &m, None)
+            .err()
+            .expect("an error");
         assert_eq!(
             loader.render(&e),
             "error: the target names 200 subtarget features; the allocator's tables hold 64\n   \
