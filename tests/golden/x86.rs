@@ -1175,7 +1175,7 @@ pub mod callee_saved {
     /// `CSR_Win64_SwiftTail`, defined at x86/registers.td:437.
     pub const CSR_Win64_SwiftTail: CalleeSavedSet = CalleeSavedSet(40);
 }
-/// Instructions of `x86` (871), as [`Opcode`] constants.
+/// Instructions of `x86` (961), as [`Opcode`] constants.
 #[allow(non_upper_case_globals, dead_code)]
 pub mod opcodes {
     #[allow(unused_imports)]
@@ -1300,25 +1300,25 @@ pub mod opcodes {
     pub const ADD8rr: Opcode = Opcode(58);
     /// `ADD8rr_DB`, defined at x86/instrs.td:117.
     pub const ADD8rr_DB: Opcode = Opcode(59);
-    /// `ADDPDrm`, defined at x86/instrs.td:509.
+    /// `ADDPDrm`, defined at x86/instrs.td:565.
     pub const ADDPDrm: Opcode = Opcode(60);
-    /// `ADDPDrr`, defined at x86/instrs.td:507.
+    /// `ADDPDrr`, defined at x86/instrs.td:563.
     pub const ADDPDrr: Opcode = Opcode(61);
-    /// `ADDPSrm`, defined at x86/instrs.td:509.
+    /// `ADDPSrm`, defined at x86/instrs.td:565.
     pub const ADDPSrm: Opcode = Opcode(62);
-    /// `ADDPSrr`, defined at x86/instrs.td:507.
+    /// `ADDPSrr`, defined at x86/instrs.td:563.
     pub const ADDPSrr: Opcode = Opcode(63);
-    /// `ADDSDrm`, defined at x86/instrs.td:411.
+    /// `ADDSDrm`, defined at x86/instrs.td:467.
     pub const ADDSDrm: Opcode = Opcode(64);
-    /// `ADDSDrr`, defined at x86/instrs.td:409.
+    /// `ADDSDrr`, defined at x86/instrs.td:465.
     pub const ADDSDrr: Opcode = Opcode(65);
-    /// `ADDSSrm`, defined at x86/instrs.td:411.
+    /// `ADDSSrm`, defined at x86/instrs.td:467.
     pub const ADDSSrm: Opcode = Opcode(66);
-    /// `ADDSSrr`, defined at x86/instrs.td:409.
+    /// `ADDSSrr`, defined at x86/instrs.td:465.
     pub const ADDSSrr: Opcode = Opcode(67);
-    /// `ADJCALLSTACKDOWN64`, defined at x86/instrs.td:377.
+    /// `ADJCALLSTACKDOWN64`, defined at x86/instrs.td:433.
     pub const ADJCALLSTACKDOWN64: Opcode = Opcode(68);
-    /// `ADJCALLSTACKUP64`, defined at x86/instrs.td:378.
+    /// `ADJCALLSTACKUP64`, defined at x86/instrs.td:434.
     pub const ADJCALLSTACKUP64: Opcode = Opcode(69);
     /// `AND16mi`, defined at x86/instrs.td:98.
     pub const AND16mi: Opcode = Opcode(70);
@@ -1372,1556 +1372,1736 @@ pub mod opcodes {
     pub const AND8rm: Opcode = Opcode(94);
     /// `AND8rr`, defined at x86/instrs.td:87.
     pub const AND8rr: Opcode = Opcode(95);
-    /// `ANDNPDrm`, defined at x86/instrs.td:509.
-    pub const ANDNPDrm: Opcode = Opcode(96);
-    /// `ANDNPDrr`, defined at x86/instrs.td:507.
-    pub const ANDNPDrr: Opcode = Opcode(97);
-    /// `ANDNPSrm`, defined at x86/instrs.td:509.
-    pub const ANDNPSrm: Opcode = Opcode(98);
-    /// `ANDNPSrr`, defined at x86/instrs.td:507.
-    pub const ANDNPSrr: Opcode = Opcode(99);
-    /// `ANDPDrm`, defined at x86/instrs.td:509.
-    pub const ANDPDrm: Opcode = Opcode(100);
-    /// `ANDPDrr`, defined at x86/instrs.td:507.
-    pub const ANDPDrr: Opcode = Opcode(101);
-    /// `ANDPSrm`, defined at x86/instrs.td:509.
-    pub const ANDPSrm: Opcode = Opcode(102);
-    /// `ANDPSrr`, defined at x86/instrs.td:507.
-    pub const ANDPSrr: Opcode = Opcode(103);
+    /// `ANDN32rm`, defined at x86/instrs.td:283.
+    pub const ANDN32rm: Opcode = Opcode(96);
+    /// `ANDN32rr`, defined at x86/instrs.td:281.
+    pub const ANDN32rr: Opcode = Opcode(97);
+    /// `ANDN64rm`, defined at x86/instrs.td:283.
+    pub const ANDN64rm: Opcode = Opcode(98);
+    /// `ANDN64rr`, defined at x86/instrs.td:281.
+    pub const ANDN64rr: Opcode = Opcode(99);
+    /// `ANDNPDrm`, defined at x86/instrs.td:565.
+    pub const ANDNPDrm: Opcode = Opcode(100);
+    /// `ANDNPDrr`, defined at x86/instrs.td:563.
+    pub const ANDNPDrr: Opcode = Opcode(101);
+    /// `ANDNPSrm`, defined at x86/instrs.td:565.
+    pub const ANDNPSrm: Opcode = Opcode(102);
+    /// `ANDNPSrr`, defined at x86/instrs.td:563.
+    pub const ANDNPSrr: Opcode = Opcode(103);
+    /// `ANDPDrm`, defined at x86/instrs.td:565.
+    pub const ANDPDrm: Opcode = Opcode(104);
+    /// `ANDPDrr`, defined at x86/instrs.td:563.
+    pub const ANDPDrr: Opcode = Opcode(105);
+    /// `ANDPSrm`, defined at x86/instrs.td:565.
+    pub const ANDPSrm: Opcode = Opcode(106);
+    /// `ANDPSrr`, defined at x86/instrs.td:563.
+    pub const ANDPSrr: Opcode = Opcode(107);
+    /// `BEXTR32rm`, defined at x86/instrs.td:288.
+    pub const BEXTR32rm: Opcode = Opcode(108);
+    /// `BEXTR32rr`, defined at x86/instrs.td:286.
+    pub const BEXTR32rr: Opcode = Opcode(109);
+    /// `BEXTR64rm`, defined at x86/instrs.td:288.
+    pub const BEXTR64rm: Opcode = Opcode(110);
+    /// `BEXTR64rr`, defined at x86/instrs.td:286.
+    pub const BEXTR64rr: Opcode = Opcode(111);
+    /// `BLSI32rm`, defined at x86/instrs.td:293.
+    pub const BLSI32rm: Opcode = Opcode(112);
+    /// `BLSI32rr`, defined at x86/instrs.td:291.
+    pub const BLSI32rr: Opcode = Opcode(113);
+    /// `BLSI64rm`, defined at x86/instrs.td:293.
+    pub const BLSI64rm: Opcode = Opcode(114);
+    /// `BLSI64rr`, defined at x86/instrs.td:291.
+    pub const BLSI64rr: Opcode = Opcode(115);
+    /// `BLSMSK32rm`, defined at x86/instrs.td:293.
+    pub const BLSMSK32rm: Opcode = Opcode(116);
+    /// `BLSMSK32rr`, defined at x86/instrs.td:291.
+    pub const BLSMSK32rr: Opcode = Opcode(117);
+    /// `BLSMSK64rm`, defined at x86/instrs.td:293.
+    pub const BLSMSK64rm: Opcode = Opcode(118);
+    /// `BLSMSK64rr`, defined at x86/instrs.td:291.
+    pub const BLSMSK64rr: Opcode = Opcode(119);
+    /// `BLSR32rm`, defined at x86/instrs.td:293.
+    pub const BLSR32rm: Opcode = Opcode(120);
+    /// `BLSR32rr`, defined at x86/instrs.td:291.
+    pub const BLSR32rr: Opcode = Opcode(121);
+    /// `BLSR64rm`, defined at x86/instrs.td:293.
+    pub const BLSR64rm: Opcode = Opcode(122);
+    /// `BLSR64rr`, defined at x86/instrs.td:291.
+    pub const BLSR64rr: Opcode = Opcode(123);
     /// `BSF16rm`, defined at x86/instrs.td:252.
-    pub const BSF16rm: Opcode = Opcode(104);
+    pub const BSF16rm: Opcode = Opcode(124);
     /// `BSF16rr`, defined at x86/instrs.td:250.
-    pub const BSF16rr: Opcode = Opcode(105);
+    pub const BSF16rr: Opcode = Opcode(125);
     /// `BSF32rm`, defined at x86/instrs.td:252.
-    pub const BSF32rm: Opcode = Opcode(106);
+    pub const BSF32rm: Opcode = Opcode(126);
     /// `BSF32rr`, defined at x86/instrs.td:250.
-    pub const BSF32rr: Opcode = Opcode(107);
+    pub const BSF32rr: Opcode = Opcode(127);
     /// `BSF64rm`, defined at x86/instrs.td:252.
-    pub const BSF64rm: Opcode = Opcode(108);
+    pub const BSF64rm: Opcode = Opcode(128);
     /// `BSF64rr`, defined at x86/instrs.td:250.
-    pub const BSF64rr: Opcode = Opcode(109);
+    pub const BSF64rr: Opcode = Opcode(129);
     /// `BSR16rm`, defined at x86/instrs.td:252.
-    pub const BSR16rm: Opcode = Opcode(110);
+    pub const BSR16rm: Opcode = Opcode(130);
     /// `BSR16rr`, defined at x86/instrs.td:250.
-    pub const BSR16rr: Opcode = Opcode(111);
+    pub const BSR16rr: Opcode = Opcode(131);
     /// `BSR32rm`, defined at x86/instrs.td:252.
-    pub const BSR32rm: Opcode = Opcode(112);
+    pub const BSR32rm: Opcode = Opcode(132);
     /// `BSR32rr`, defined at x86/instrs.td:250.
-    pub const BSR32rr: Opcode = Opcode(113);
+    pub const BSR32rr: Opcode = Opcode(133);
     /// `BSR64rm`, defined at x86/instrs.td:252.
-    pub const BSR64rm: Opcode = Opcode(114);
+    pub const BSR64rm: Opcode = Opcode(134);
     /// `BSR64rr`, defined at x86/instrs.td:250.
-    pub const BSR64rr: Opcode = Opcode(115);
+    pub const BSR64rr: Opcode = Opcode(135);
     /// `BSWAP32r`, defined at x86/instrs.td:264.
-    pub const BSWAP32r: Opcode = Opcode(116);
+    pub const BSWAP32r: Opcode = Opcode(136);
     /// `BSWAP64r`, defined at x86/instrs.td:265.
-    pub const BSWAP64r: Opcode = Opcode(117);
+    pub const BSWAP64r: Opcode = Opcode(137);
     /// `BT16ri8`, defined at x86/instrs.td:255.
-    pub const BT16ri8: Opcode = Opcode(118);
+    pub const BT16ri8: Opcode = Opcode(138);
     /// `BT16rr`, defined at x86/instrs.td:254.
-    pub const BT16rr: Opcode = Opcode(119);
+    pub const BT16rr: Opcode = Opcode(139);
     /// `BT32ri8`, defined at x86/instrs.td:255.
-    pub const BT32ri8: Opcode = Opcode(120);
+    pub const BT32ri8: Opcode = Opcode(140);
     /// `BT32rr`, defined at x86/instrs.td:254.
-    pub const BT32rr: Opcode = Opcode(121);
+    pub const BT32rr: Opcode = Opcode(141);
     /// `BT64ri8`, defined at x86/instrs.td:255.
-    pub const BT64ri8: Opcode = Opcode(122);
+    pub const BT64ri8: Opcode = Opcode(142);
     /// `BT64rr`, defined at x86/instrs.td:254.
-    pub const BT64rr: Opcode = Opcode(123);
+    pub const BT64rr: Opcode = Opcode(143);
     /// `BTC16ri8`, defined at x86/instrs.td:259.
-    pub const BTC16ri8: Opcode = Opcode(124);
+    pub const BTC16ri8: Opcode = Opcode(144);
     /// `BTC16rr`, defined at x86/instrs.td:258.
-    pub const BTC16rr: Opcode = Opcode(125);
+    pub const BTC16rr: Opcode = Opcode(145);
     /// `BTC32ri8`, defined at x86/instrs.td:259.
-    pub const BTC32ri8: Opcode = Opcode(126);
+    pub const BTC32ri8: Opcode = Opcode(146);
     /// `BTC32rr`, defined at x86/instrs.td:258.
-    pub const BTC32rr: Opcode = Opcode(127);
+    pub const BTC32rr: Opcode = Opcode(147);
     /// `BTC64ri8`, defined at x86/instrs.td:259.
-    pub const BTC64ri8: Opcode = Opcode(128);
+    pub const BTC64ri8: Opcode = Opcode(148);
     /// `BTC64rr`, defined at x86/instrs.td:258.
-    pub const BTC64rr: Opcode = Opcode(129);
+    pub const BTC64rr: Opcode = Opcode(149);
     /// `BTR16ri8`, defined at x86/instrs.td:259.
-    pub const BTR16ri8: Opcode = Opcode(130);
+    pub const BTR16ri8: Opcode = Opcode(150);
     /// `BTR16rr`, defined at x86/instrs.td:258.
-    pub const BTR16rr: Opcode = Opcode(131);
+    pub const BTR16rr: Opcode = Opcode(151);
     /// `BTR32ri8`, defined at x86/instrs.td:259.
-    pub const BTR32ri8: Opcode = Opcode(132);
+    pub const BTR32ri8: Opcode = Opcode(152);
     /// `BTR32rr`, defined at x86/instrs.td:258.
-    pub const BTR32rr: Opcode = Opcode(133);
+    pub const BTR32rr: Opcode = Opcode(153);
     /// `BTR64ri8`, defined at x86/instrs.td:259.
-    pub const BTR64ri8: Opcode = Opcode(134);
+    pub const BTR64ri8: Opcode = Opcode(154);
     /// `BTR64rr`, defined at x86/instrs.td:258.
-    pub const BTR64rr: Opcode = Opcode(135);
+    pub const BTR64rr: Opcode = Opcode(155);
     /// `BTS16ri8`, defined at x86/instrs.td:259.
-    pub const BTS16ri8: Opcode = Opcode(136);
+    pub const BTS16ri8: Opcode = Opcode(156);
     /// `BTS16rr`, defined at x86/instrs.td:258.
-    pub const BTS16rr: Opcode = Opcode(137);
+    pub const BTS16rr: Opcode = Opcode(157);
     /// `BTS32ri8`, defined at x86/instrs.td:259.
-    pub const BTS32ri8: Opcode = Opcode(138);
+    pub const BTS32ri8: Opcode = Opcode(158);
     /// `BTS32rr`, defined at x86/instrs.td:258.
-    pub const BTS32rr: Opcode = Opcode(139);
+    pub const BTS32rr: Opcode = Opcode(159);
     /// `BTS64ri8`, defined at x86/instrs.td:259.
-    pub const BTS64ri8: Opcode = Opcode(140);
+    pub const BTS64ri8: Opcode = Opcode(160);
     /// `BTS64rr`, defined at x86/instrs.td:258.
-    pub const BTS64rr: Opcode = Opcode(141);
-    /// `CALL64m`, defined at x86/instrs.td:361.
-    pub const CALL64m: Opcode = Opcode(142);
-    /// `CALL64pcrel32`, defined at x86/instrs.td:358.
-    pub const CALL64pcrel32: Opcode = Opcode(143);
-    /// `CALL64r`, defined at x86/instrs.td:359.
-    pub const CALL64r: Opcode = Opcode(144);
+    pub const BTS64rr: Opcode = Opcode(161);
+    /// `BZHI32rm`, defined at x86/instrs.td:288.
+    pub const BZHI32rm: Opcode = Opcode(162);
+    /// `BZHI32rr`, defined at x86/instrs.td:286.
+    pub const BZHI32rr: Opcode = Opcode(163);
+    /// `BZHI64rm`, defined at x86/instrs.td:288.
+    pub const BZHI64rm: Opcode = Opcode(164);
+    /// `BZHI64rr`, defined at x86/instrs.td:286.
+    pub const BZHI64rr: Opcode = Opcode(165);
+    /// `CALL64m`, defined at x86/instrs.td:417.
+    pub const CALL64m: Opcode = Opcode(166);
+    /// `CALL64pcrel32`, defined at x86/instrs.td:414.
+    pub const CALL64pcrel32: Opcode = Opcode(167);
+    /// `CALL64r`, defined at x86/instrs.td:415.
+    pub const CALL64r: Opcode = Opcode(168);
     /// `CDQ`, defined at x86/instrs.td:243.
-    pub const CDQ: Opcode = Opcode(145);
-    /// `CMOV16rm`, defined at x86/instrs.td:334.
-    pub const CMOV16rm: Opcode = Opcode(146);
-    /// `CMOV16rr`, defined at x86/instrs.td:332.
-    pub const CMOV16rr: Opcode = Opcode(147);
-    /// `CMOV32rm`, defined at x86/instrs.td:334.
-    pub const CMOV32rm: Opcode = Opcode(148);
-    /// `CMOV32rr`, defined at x86/instrs.td:332.
-    pub const CMOV32rr: Opcode = Opcode(149);
-    /// `CMOV64rm`, defined at x86/instrs.td:334.
-    pub const CMOV64rm: Opcode = Opcode(150);
-    /// `CMOV64rr`, defined at x86/instrs.td:332.
-    pub const CMOV64rr: Opcode = Opcode(151);
+    pub const CDQ: Opcode = Opcode(169);
+    /// `CMOV16rm`, defined at x86/instrs.td:390.
+    pub const CMOV16rm: Opcode = Opcode(170);
+    /// `CMOV16rr`, defined at x86/instrs.td:388.
+    pub const CMOV16rr: Opcode = Opcode(171);
+    /// `CMOV32rm`, defined at x86/instrs.td:390.
+    pub const CMOV32rm: Opcode = Opcode(172);
+    /// `CMOV32rr`, defined at x86/instrs.td:388.
+    pub const CMOV32rr: Opcode = Opcode(173);
+    /// `CMOV64rm`, defined at x86/instrs.td:390.
+    pub const CMOV64rm: Opcode = Opcode(174);
+    /// `CMOV64rr`, defined at x86/instrs.td:388.
+    pub const CMOV64rr: Opcode = Opcode(175);
     /// `CMP16mi`, defined at x86/instrs.td:129.
-    pub const CMP16mi: Opcode = Opcode(152);
+    pub const CMP16mi: Opcode = Opcode(176);
     /// `CMP16mi8`, defined at x86/instrs.td:134.
-    pub const CMP16mi8: Opcode = Opcode(153);
+    pub const CMP16mi8: Opcode = Opcode(177);
     /// `CMP16mr`, defined at x86/instrs.td:128.
-    pub const CMP16mr: Opcode = Opcode(154);
+    pub const CMP16mr: Opcode = Opcode(178);
     /// `CMP16ri`, defined at x86/instrs.td:125.
-    pub const CMP16ri: Opcode = Opcode(155);
+    pub const CMP16ri: Opcode = Opcode(179);
     /// `CMP16ri8`, defined at x86/instrs.td:132.
-    pub const CMP16ri8: Opcode = Opcode(156);
+    pub const CMP16ri8: Opcode = Opcode(180);
     /// `CMP16rm`, defined at x86/instrs.td:127.
-    pub const CMP16rm: Opcode = Opcode(157);
+    pub const CMP16rm: Opcode = Opcode(181);
     /// `CMP16rr`, defined at x86/instrs.td:124.
-    pub const CMP16rr: Opcode = Opcode(158);
+    pub const CMP16rr: Opcode = Opcode(182);
     /// `CMP32mi`, defined at x86/instrs.td:129.
-    pub const CMP32mi: Opcode = Opcode(159);
+    pub const CMP32mi: Opcode = Opcode(183);
     /// `CMP32mi8`, defined at x86/instrs.td:134.
-    pub const CMP32mi8: Opcode = Opcode(160);
+    pub const CMP32mi8: Opcode = Opcode(184);
     /// `CMP32mr`, defined at x86/instrs.td:128.
-    pub const CMP32mr: Opcode = Opcode(161);
+    pub const CMP32mr: Opcode = Opcode(185);
     /// `CMP32ri`, defined at x86/instrs.td:125.
-    pub const CMP32ri: Opcode = Opcode(162);
+    pub const CMP32ri: Opcode = Opcode(186);
     /// `CMP32ri8`, defined at x86/instrs.td:132.
-    pub const CMP32ri8: Opcode = Opcode(163);
+    pub const CMP32ri8: Opcode = Opcode(187);
     /// `CMP32rm`, defined at x86/instrs.td:127.
-    pub const CMP32rm: Opcode = Opcode(164);
+    pub const CMP32rm: Opcode = Opcode(188);
     /// `CMP32rr`, defined at x86/instrs.td:124.
-    pub const CMP32rr: Opcode = Opcode(165);
+    pub const CMP32rr: Opcode = Opcode(189);
     /// `CMP64mi32`, defined at x86/instrs.td:129.
-    pub const CMP64mi32: Opcode = Opcode(166);
+    pub const CMP64mi32: Opcode = Opcode(190);
     /// `CMP64mi8`, defined at x86/instrs.td:134.
-    pub const CMP64mi8: Opcode = Opcode(167);
+    pub const CMP64mi8: Opcode = Opcode(191);
     /// `CMP64mr`, defined at x86/instrs.td:128.
-    pub const CMP64mr: Opcode = Opcode(168);
+    pub const CMP64mr: Opcode = Opcode(192);
     /// `CMP64ri32`, defined at x86/instrs.td:125.
-    pub const CMP64ri32: Opcode = Opcode(169);
+    pub const CMP64ri32: Opcode = Opcode(193);
     /// `CMP64ri8`, defined at x86/instrs.td:132.
-    pub const CMP64ri8: Opcode = Opcode(170);
+    pub const CMP64ri8: Opcode = Opcode(194);
     /// `CMP64rm`, defined at x86/instrs.td:127.
-    pub const CMP64rm: Opcode = Opcode(171);
+    pub const CMP64rm: Opcode = Opcode(195);
     /// `CMP64rr`, defined at x86/instrs.td:124.
-    pub const CMP64rr: Opcode = Opcode(172);
+    pub const CMP64rr: Opcode = Opcode(196);
     /// `CMP8mi`, defined at x86/instrs.td:129.
-    pub const CMP8mi: Opcode = Opcode(173);
+    pub const CMP8mi: Opcode = Opcode(197);
     /// `CMP8mr`, defined at x86/instrs.td:128.
-    pub const CMP8mr: Opcode = Opcode(174);
+    pub const CMP8mr: Opcode = Opcode(198);
     /// `CMP8ri`, defined at x86/instrs.td:125.
-    pub const CMP8ri: Opcode = Opcode(175);
+    pub const CMP8ri: Opcode = Opcode(199);
     /// `CMP8rm`, defined at x86/instrs.td:127.
-    pub const CMP8rm: Opcode = Opcode(176);
+    pub const CMP8rm: Opcode = Opcode(200);
     /// `CMP8rr`, defined at x86/instrs.td:124.
-    pub const CMP8rr: Opcode = Opcode(177);
-    /// `CMPPDrri`, defined at x86/instrs.td:538.
-    pub const CMPPDrri: Opcode = Opcode(178);
-    /// `CMPPSrri`, defined at x86/instrs.td:538.
-    pub const CMPPSrri: Opcode = Opcode(179);
-    /// `CMPSDrmi`, defined at x86/instrs.td:416.
-    pub const CMPSDrmi: Opcode = Opcode(180);
-    /// `CMPSDrri`, defined at x86/instrs.td:414.
-    pub const CMPSDrri: Opcode = Opcode(181);
-    /// `CMPSSrmi`, defined at x86/instrs.td:416.
-    pub const CMPSSrmi: Opcode = Opcode(182);
-    /// `CMPSSrri`, defined at x86/instrs.td:414.
-    pub const CMPSSrri: Opcode = Opcode(183);
-    /// `COMISDrm`, defined at x86/instrs.td:424.
-    pub const COMISDrm: Opcode = Opcode(184);
-    /// `COMISDrr`, defined at x86/instrs.td:422.
-    pub const COMISDrr: Opcode = Opcode(185);
-    /// `COMISSrm`, defined at x86/instrs.td:424.
-    pub const COMISSrm: Opcode = Opcode(186);
-    /// `COMISSrr`, defined at x86/instrs.td:422.
-    pub const COMISSrr: Opcode = Opcode(187);
+    pub const CMP8rr: Opcode = Opcode(201);
+    /// `CMPPDrri`, defined at x86/instrs.td:602.
+    pub const CMPPDrri: Opcode = Opcode(202);
+    /// `CMPPSrri`, defined at x86/instrs.td:602.
+    pub const CMPPSrri: Opcode = Opcode(203);
+    /// `CMPSDrmi`, defined at x86/instrs.td:472.
+    pub const CMPSDrmi: Opcode = Opcode(204);
+    /// `CMPSDrri`, defined at x86/instrs.td:470.
+    pub const CMPSDrri: Opcode = Opcode(205);
+    /// `CMPSSrmi`, defined at x86/instrs.td:472.
+    pub const CMPSSrmi: Opcode = Opcode(206);
+    /// `CMPSSrri`, defined at x86/instrs.td:470.
+    pub const CMPSSrri: Opcode = Opcode(207);
+    /// `COMISDrm`, defined at x86/instrs.td:480.
+    pub const COMISDrm: Opcode = Opcode(208);
+    /// `COMISDrr`, defined at x86/instrs.td:478.
+    pub const COMISDrr: Opcode = Opcode(209);
+    /// `COMISSrm`, defined at x86/instrs.td:480.
+    pub const COMISSrm: Opcode = Opcode(210);
+    /// `COMISSrr`, defined at x86/instrs.td:478.
+    pub const COMISSrr: Opcode = Opcode(211);
     /// `CQO`, defined at x86/instrs.td:244.
-    pub const CQO: Opcode = Opcode(188);
-    /// `CVTSD2SSrm`, defined at x86/instrs.td:440.
-    pub const CVTSD2SSrm: Opcode = Opcode(189);
-    /// `CVTSD2SSrr`, defined at x86/instrs.td:437.
-    pub const CVTSD2SSrr: Opcode = Opcode(190);
-    /// `CVTSI2SDrm`, defined at x86/instrs.td:459.
-    pub const CVTSI2SDrm: Opcode = Opcode(191);
-    /// `CVTSI2SDrr`, defined at x86/instrs.td:457.
-    pub const CVTSI2SDrr: Opcode = Opcode(192);
-    /// `CVTSI2SSrm`, defined at x86/instrs.td:459.
-    pub const CVTSI2SSrm: Opcode = Opcode(193);
-    /// `CVTSI2SSrr`, defined at x86/instrs.td:457.
-    pub const CVTSI2SSrr: Opcode = Opcode(194);
-    /// `CVTSI642SDrm`, defined at x86/instrs.td:459.
-    pub const CVTSI642SDrm: Opcode = Opcode(195);
-    /// `CVTSI642SDrr`, defined at x86/instrs.td:457.
-    pub const CVTSI642SDrr: Opcode = Opcode(196);
-    /// `CVTSI642SSrm`, defined at x86/instrs.td:459.
-    pub const CVTSI642SSrm: Opcode = Opcode(197);
-    /// `CVTSI642SSrr`, defined at x86/instrs.td:457.
-    pub const CVTSI642SSrr: Opcode = Opcode(198);
-    /// `CVTSS2SDrm`, defined at x86/instrs.td:441.
-    pub const CVTSS2SDrm: Opcode = Opcode(199);
-    /// `CVTSS2SDrr`, defined at x86/instrs.td:438.
-    pub const CVTSS2SDrr: Opcode = Opcode(200);
-    /// `CVTTSD2SI64rm`, defined at x86/instrs.td:459.
-    pub const CVTTSD2SI64rm: Opcode = Opcode(201);
-    /// `CVTTSD2SI64rr`, defined at x86/instrs.td:457.
-    pub const CVTTSD2SI64rr: Opcode = Opcode(202);
-    /// `CVTTSD2SI64rr_Int`, defined at x86/instrs.td:554.
-    pub const CVTTSD2SI64rr_Int: Opcode = Opcode(203);
-    /// `CVTTSD2SIrm`, defined at x86/instrs.td:459.
-    pub const CVTTSD2SIrm: Opcode = Opcode(204);
-    /// `CVTTSD2SIrr`, defined at x86/instrs.td:457.
-    pub const CVTTSD2SIrr: Opcode = Opcode(205);
-    /// `CVTTSD2SIrr_Int`, defined at x86/instrs.td:553.
-    pub const CVTTSD2SIrr_Int: Opcode = Opcode(206);
-    /// `CVTTSS2SI64rm`, defined at x86/instrs.td:459.
-    pub const CVTTSS2SI64rm: Opcode = Opcode(207);
-    /// `CVTTSS2SI64rr`, defined at x86/instrs.td:457.
-    pub const CVTTSS2SI64rr: Opcode = Opcode(208);
-    /// `CVTTSS2SI64rr_Int`, defined at x86/instrs.td:554.
-    pub const CVTTSS2SI64rr_Int: Opcode = Opcode(209);
-    /// `CVTTSS2SIrm`, defined at x86/instrs.td:459.
-    pub const CVTTSS2SIrm: Opcode = Opcode(210);
-    /// `CVTTSS2SIrr`, defined at x86/instrs.td:457.
-    pub const CVTTSS2SIrr: Opcode = Opcode(211);
-    /// `CVTTSS2SIrr_Int`, defined at x86/instrs.td:553.
-    pub const CVTTSS2SIrr_Int: Opcode = Opcode(212);
+    pub const CQO: Opcode = Opcode(212);
+    /// `CVTSD2SSrm`, defined at x86/instrs.td:496.
+    pub const CVTSD2SSrm: Opcode = Opcode(213);
+    /// `CVTSD2SSrr`, defined at x86/instrs.td:493.
+    pub const CVTSD2SSrr: Opcode = Opcode(214);
+    /// `CVTSI2SDrm`, defined at x86/instrs.td:515.
+    pub const CVTSI2SDrm: Opcode = Opcode(215);
+    /// `CVTSI2SDrr`, defined at x86/instrs.td:513.
+    pub const CVTSI2SDrr: Opcode = Opcode(216);
+    /// `CVTSI2SSrm`, defined at x86/instrs.td:515.
+    pub const CVTSI2SSrm: Opcode = Opcode(217);
+    /// `CVTSI2SSrr`, defined at x86/instrs.td:513.
+    pub const CVTSI2SSrr: Opcode = Opcode(218);
+    /// `CVTSI642SDrm`, defined at x86/instrs.td:515.
+    pub const CVTSI642SDrm: Opcode = Opcode(219);
+    /// `CVTSI642SDrr`, defined at x86/instrs.td:513.
+    pub const CVTSI642SDrr: Opcode = Opcode(220);
+    /// `CVTSI642SSrm`, defined at x86/instrs.td:515.
+    pub const CVTSI642SSrm: Opcode = Opcode(221);
+    /// `CVTSI642SSrr`, defined at x86/instrs.td:513.
+    pub const CVTSI642SSrr: Opcode = Opcode(222);
+    /// `CVTSS2SDrm`, defined at x86/instrs.td:497.
+    pub const CVTSS2SDrm: Opcode = Opcode(223);
+    /// `CVTSS2SDrr`, defined at x86/instrs.td:494.
+    pub const CVTSS2SDrr: Opcode = Opcode(224);
+    /// `CVTTSD2SI64rm`, defined at x86/instrs.td:515.
+    pub const CVTTSD2SI64rm: Opcode = Opcode(225);
+    /// `CVTTSD2SI64rr`, defined at x86/instrs.td:513.
+    pub const CVTTSD2SI64rr: Opcode = Opcode(226);
+    /// `CVTTSD2SI64rr_Int`, defined at x86/instrs.td:618.
+    pub const CVTTSD2SI64rr_Int: Opcode = Opcode(227);
+    /// `CVTTSD2SIrm`, defined at x86/instrs.td:515.
+    pub const CVTTSD2SIrm: Opcode = Opcode(228);
+    /// `CVTTSD2SIrr`, defined at x86/instrs.td:513.
+    pub const CVTTSD2SIrr: Opcode = Opcode(229);
+    /// `CVTTSD2SIrr_Int`, defined at x86/instrs.td:617.
+    pub const CVTTSD2SIrr_Int: Opcode = Opcode(230);
+    /// `CVTTSS2SI64rm`, defined at x86/instrs.td:515.
+    pub const CVTTSS2SI64rm: Opcode = Opcode(231);
+    /// `CVTTSS2SI64rr`, defined at x86/instrs.td:513.
+    pub const CVTTSS2SI64rr: Opcode = Opcode(232);
+    /// `CVTTSS2SI64rr_Int`, defined at x86/instrs.td:618.
+    pub const CVTTSS2SI64rr_Int: Opcode = Opcode(233);
+    /// `CVTTSS2SIrm`, defined at x86/instrs.td:515.
+    pub const CVTTSS2SIrm: Opcode = Opcode(234);
+    /// `CVTTSS2SIrr`, defined at x86/instrs.td:513.
+    pub const CVTTSS2SIrr: Opcode = Opcode(235);
+    /// `CVTTSS2SIrr_Int`, defined at x86/instrs.td:617.
+    pub const CVTTSS2SIrr_Int: Opcode = Opcode(236);
     /// `DEC16m`, defined at x86/instrs.td:157.
-    pub const DEC16m: Opcode = Opcode(213);
+    pub const DEC16m: Opcode = Opcode(237);
     /// `DEC16r`, defined at x86/instrs.td:151.
-    pub const DEC16r: Opcode = Opcode(214);
+    pub const DEC16r: Opcode = Opcode(238);
     /// `DEC32m`, defined at x86/instrs.td:157.
-    pub const DEC32m: Opcode = Opcode(215);
+    pub const DEC32m: Opcode = Opcode(239);
     /// `DEC32r`, defined at x86/instrs.td:151.
-    pub const DEC32r: Opcode = Opcode(216);
+    pub const DEC32r: Opcode = Opcode(240);
     /// `DEC64m`, defined at x86/instrs.td:157.
-    pub const DEC64m: Opcode = Opcode(217);
+    pub const DEC64m: Opcode = Opcode(241);
     /// `DEC64r`, defined at x86/instrs.td:151.
-    pub const DEC64r: Opcode = Opcode(218);
+    pub const DEC64r: Opcode = Opcode(242);
     /// `DEC8m`, defined at x86/instrs.td:157.
-    pub const DEC8m: Opcode = Opcode(219);
+    pub const DEC8m: Opcode = Opcode(243);
     /// `DEC8r`, defined at x86/instrs.td:151.
-    pub const DEC8r: Opcode = Opcode(220);
+    pub const DEC8r: Opcode = Opcode(244);
     /// `DIV16m`, defined at x86/instrs.td:232.
-    pub const DIV16m: Opcode = Opcode(221);
+    pub const DIV16m: Opcode = Opcode(245);
     /// `DIV16r`, defined at x86/instrs.td:230.
-    pub const DIV16r: Opcode = Opcode(222);
+    pub const DIV16r: Opcode = Opcode(246);
     /// `DIV32m`, defined at x86/instrs.td:232.
-    pub const DIV32m: Opcode = Opcode(223);
+    pub const DIV32m: Opcode = Opcode(247);
     /// `DIV32r`, defined at x86/instrs.td:230.
-    pub const DIV32r: Opcode = Opcode(224);
+    pub const DIV32r: Opcode = Opcode(248);
     /// `DIV64m`, defined at x86/instrs.td:232.
-    pub const DIV64m: Opcode = Opcode(225);
+    pub const DIV64m: Opcode = Opcode(249);
     /// `DIV64r`, defined at x86/instrs.td:230.
-    pub const DIV64r: Opcode = Opcode(226);
+    pub const DIV64r: Opcode = Opcode(250);
     /// `DIV8m`, defined at x86/instrs.td:240.
-    pub const DIV8m: Opcode = Opcode(227);
+    pub const DIV8m: Opcode = Opcode(251);
     /// `DIV8r`, defined at x86/instrs.td:238.
-    pub const DIV8r: Opcode = Opcode(228);
-    /// `DIVPDrm`, defined at x86/instrs.td:509.
-    pub const DIVPDrm: Opcode = Opcode(229);
-    /// `DIVPDrr`, defined at x86/instrs.td:507.
-    pub const DIVPDrr: Opcode = Opcode(230);
-    /// `DIVPSrm`, defined at x86/instrs.td:509.
-    pub const DIVPSrm: Opcode = Opcode(231);
-    /// `DIVPSrr`, defined at x86/instrs.td:507.
-    pub const DIVPSrr: Opcode = Opcode(232);
-    /// `DIVSDrm`, defined at x86/instrs.td:411.
-    pub const DIVSDrm: Opcode = Opcode(233);
-    /// `DIVSDrr`, defined at x86/instrs.td:409.
-    pub const DIVSDrr: Opcode = Opcode(234);
-    /// `DIVSSrm`, defined at x86/instrs.td:411.
-    pub const DIVSSrm: Opcode = Opcode(235);
-    /// `DIVSSrr`, defined at x86/instrs.td:409.
-    pub const DIVSSrr: Opcode = Opcode(236);
-    /// `FsFLD0SD`, defined at x86/instrs.td:465.
-    pub const FsFLD0SD: Opcode = Opcode(237);
-    /// `FsFLD0SS`, defined at x86/instrs.td:464.
-    pub const FsFLD0SS: Opcode = Opcode(238);
+    pub const DIV8r: Opcode = Opcode(252);
+    /// `DIVPDrm`, defined at x86/instrs.td:565.
+    pub const DIVPDrm: Opcode = Opcode(253);
+    /// `DIVPDrr`, defined at x86/instrs.td:563.
+    pub const DIVPDrr: Opcode = Opcode(254);
+    /// `DIVPSrm`, defined at x86/instrs.td:565.
+    pub const DIVPSrm: Opcode = Opcode(255);
+    /// `DIVPSrr`, defined at x86/instrs.td:563.
+    pub const DIVPSrr: Opcode = Opcode(256);
+    /// `DIVSDrm`, defined at x86/instrs.td:467.
+    pub const DIVSDrm: Opcode = Opcode(257);
+    /// `DIVSDrr`, defined at x86/instrs.td:465.
+    pub const DIVSDrr: Opcode = Opcode(258);
+    /// `DIVSSrm`, defined at x86/instrs.td:467.
+    pub const DIVSSrm: Opcode = Opcode(259);
+    /// `DIVSSrr`, defined at x86/instrs.td:465.
+    pub const DIVSSrr: Opcode = Opcode(260);
+    /// `FsFLD0SD`, defined at x86/instrs.td:521.
+    pub const FsFLD0SD: Opcode = Opcode(261);
+    /// `FsFLD0SS`, defined at x86/instrs.td:520.
+    pub const FsFLD0SS: Opcode = Opcode(262);
     /// `IDIV16m`, defined at x86/instrs.td:232.
-    pub const IDIV16m: Opcode = Opcode(239);
+    pub const IDIV16m: Opcode = Opcode(263);
     /// `IDIV16r`, defined at x86/instrs.td:230.
-    pub const IDIV16r: Opcode = Opcode(240);
+    pub const IDIV16r: Opcode = Opcode(264);
     /// `IDIV32m`, defined at x86/instrs.td:232.
-    pub const IDIV32m: Opcode = Opcode(241);
+    pub const IDIV32m: Opcode = Opcode(265);
     /// `IDIV32r`, defined at x86/instrs.td:230.
-    pub const IDIV32r: Opcode = Opcode(242);
+    pub const IDIV32r: Opcode = Opcode(266);
     /// `IDIV64m`, defined at x86/instrs.td:232.
-    pub const IDIV64m: Opcode = Opcode(243);
+    pub const IDIV64m: Opcode = Opcode(267);
     /// `IDIV64r`, defined at x86/instrs.td:230.
-    pub const IDIV64r: Opcode = Opcode(244);
+    pub const IDIV64r: Opcode = Opcode(268);
     /// `IDIV8m`, defined at x86/instrs.td:240.
-    pub const IDIV8m: Opcode = Opcode(245);
+    pub const IDIV8m: Opcode = Opcode(269);
     /// `IDIV8r`, defined at x86/instrs.td:238.
-    pub const IDIV8r: Opcode = Opcode(246);
+    pub const IDIV8r: Opcode = Opcode(270);
     /// `IMUL16m`, defined at x86/instrs.td:225.
-    pub const IMUL16m: Opcode = Opcode(247);
+    pub const IMUL16m: Opcode = Opcode(271);
     /// `IMUL16r`, defined at x86/instrs.td:222.
-    pub const IMUL16r: Opcode = Opcode(248);
+    pub const IMUL16r: Opcode = Opcode(272);
     /// `IMUL16rm`, defined at x86/instrs.td:201.
-    pub const IMUL16rm: Opcode = Opcode(249);
+    pub const IMUL16rm: Opcode = Opcode(273);
     /// `IMUL16rmi`, defined at x86/instrs.td:206.
-    pub const IMUL16rmi: Opcode = Opcode(250);
+    pub const IMUL16rmi: Opcode = Opcode(274);
     /// `IMUL16rmi8`, defined at x86/instrs.td:207.
-    pub const IMUL16rmi8: Opcode = Opcode(251);
+    pub const IMUL16rmi8: Opcode = Opcode(275);
     /// `IMUL16rr`, defined at x86/instrs.td:199.
-    pub const IMUL16rr: Opcode = Opcode(252);
+    pub const IMUL16rr: Opcode = Opcode(276);
     /// `IMUL16rri`, defined at x86/instrs.td:203.
-    pub const IMUL16rri: Opcode = Opcode(253);
+    pub const IMUL16rri: Opcode = Opcode(277);
     /// `IMUL16rri8`, defined at x86/instrs.td:204.
-    pub const IMUL16rri8: Opcode = Opcode(254);
+    pub const IMUL16rri8: Opcode = Opcode(278);
     /// `IMUL32m`, defined at x86/instrs.td:225.
-    pub const IMUL32m: Opcode = Opcode(255);
+    pub const IMUL32m: Opcode = Opcode(279);
     /// `IMUL32r`, defined at x86/instrs.td:222.
-    pub const IMUL32r: Opcode = Opcode(256);
+    pub const IMUL32r: Opcode = Opcode(280);
     /// `IMUL32rm`, defined at x86/instrs.td:201.
-    pub const IMUL32rm: Opcode = Opcode(257);
+    pub const IMUL32rm: Opcode = Opcode(281);
     /// `IMUL32rmi`, defined at x86/instrs.td:206.
-    pub const IMUL32rmi: Opcode = Opcode(258);
+    pub const IMUL32rmi: Opcode = Opcode(282);
     /// `IMUL32rmi8`, defined at x86/instrs.td:207.
-    pub const IMUL32rmi8: Opcode = Opcode(259);
+    pub const IMUL32rmi8: Opcode = Opcode(283);
     /// `IMUL32rr`, defined at x86/instrs.td:199.
-    pub const IMUL32rr: Opcode = Opcode(260);
+    pub const IMUL32rr: Opcode = Opcode(284);
     /// `IMUL32rri`, defined at x86/instrs.td:203.
-    pub const IMUL32rri: Opcode = Opcode(261);
+    pub const IMUL32rri: Opcode = Opcode(285);
     /// `IMUL32rri8`, defined at x86/instrs.td:204.
-    pub const IMUL32rri8: Opcode = Opcode(262);
+    pub const IMUL32rri8: Opcode = Opcode(286);
     /// `IMUL64m`, defined at x86/instrs.td:225.
-    pub const IMUL64m: Opcode = Opcode(263);
+    pub const IMUL64m: Opcode = Opcode(287);
     /// `IMUL64r`, defined at x86/instrs.td:222.
-    pub const IMUL64r: Opcode = Opcode(264);
+    pub const IMUL64r: Opcode = Opcode(288);
     /// `IMUL64rm`, defined at x86/instrs.td:201.
-    pub const IMUL64rm: Opcode = Opcode(265);
+    pub const IMUL64rm: Opcode = Opcode(289);
     /// `IMUL64rmi32`, defined at x86/instrs.td:206.
-    pub const IMUL64rmi32: Opcode = Opcode(266);
+    pub const IMUL64rmi32: Opcode = Opcode(290);
     /// `IMUL64rmi8`, defined at x86/instrs.td:207.
-    pub const IMUL64rmi8: Opcode = Opcode(267);
+    pub const IMUL64rmi8: Opcode = Opcode(291);
     /// `IMUL64rr`, defined at x86/instrs.td:199.
-    pub const IMUL64rr: Opcode = Opcode(268);
+    pub const IMUL64rr: Opcode = Opcode(292);
     /// `IMUL64rri32`, defined at x86/instrs.td:203.
-    pub const IMUL64rri32: Opcode = Opcode(269);
+    pub const IMUL64rri32: Opcode = Opcode(293);
     /// `IMUL64rri8`, defined at x86/instrs.td:204.
-    pub const IMUL64rri8: Opcode = Opcode(270);
+    pub const IMUL64rri8: Opcode = Opcode(294);
     /// `INC16m`, defined at x86/instrs.td:157.
-    pub const INC16m: Opcode = Opcode(271);
+    pub const INC16m: Opcode = Opcode(295);
     /// `INC16r`, defined at x86/instrs.td:150.
-    pub const INC16r: Opcode = Opcode(272);
+    pub const INC16r: Opcode = Opcode(296);
     /// `INC32m`, defined at x86/instrs.td:157.
-    pub const INC32m: Opcode = Opcode(273);
+    pub const INC32m: Opcode = Opcode(297);
     /// `INC32r`, defined at x86/instrs.td:150.
-    pub const INC32r: Opcode = Opcode(274);
+    pub const INC32r: Opcode = Opcode(298);
     /// `INC64m`, defined at x86/instrs.td:157.
-    pub const INC64m: Opcode = Opcode(275);
+    pub const INC64m: Opcode = Opcode(299);
     /// `INC64r`, defined at x86/instrs.td:150.
-    pub const INC64r: Opcode = Opcode(276);
+    pub const INC64r: Opcode = Opcode(300);
     /// `INC8m`, defined at x86/instrs.td:157.
-    pub const INC8m: Opcode = Opcode(277);
+    pub const INC8m: Opcode = Opcode(301);
     /// `INC8r`, defined at x86/instrs.td:150.
-    pub const INC8r: Opcode = Opcode(278);
-    /// `JCC_1`, defined at x86/instrs.td:346.
-    pub const JCC_1: Opcode = Opcode(279);
-    /// `JMP64m`, defined at x86/instrs.td:352.
-    pub const JMP64m: Opcode = Opcode(280);
-    /// `JMP64r`, defined at x86/instrs.td:350.
-    pub const JMP64r: Opcode = Opcode(281);
-    /// `JMP_1`, defined at x86/instrs.td:348.
-    pub const JMP_1: Opcode = Opcode(282);
-    /// `KMOVDkm`, defined at x86/instrs.td:625.
-    pub const KMOVDkm: Opcode = Opcode(283);
-    /// `KMOVDmk`, defined at x86/instrs.td:627.
-    pub const KMOVDmk: Opcode = Opcode(284);
-    /// `KMOVQkk`, defined at x86/instrs.td:631.
-    pub const KMOVQkk: Opcode = Opcode(285);
-    /// `KMOVQkm`, defined at x86/instrs.td:625.
-    pub const KMOVQkm: Opcode = Opcode(286);
-    /// `KMOVQmk`, defined at x86/instrs.td:627.
-    pub const KMOVQmk: Opcode = Opcode(287);
-    /// `KMOVWkk`, defined at x86/instrs.td:630.
-    pub const KMOVWkk: Opcode = Opcode(288);
-    /// `KMOVWkm`, defined at x86/instrs.td:625.
-    pub const KMOVWkm: Opcode = Opcode(289);
-    /// `KMOVWmk`, defined at x86/instrs.td:627.
-    pub const KMOVWmk: Opcode = Opcode(290);
-    /// `LD_Fp32m`, defined at x86/instrs.td:659.
-    pub const LD_Fp32m: Opcode = Opcode(291);
-    /// `LD_Fp64m`, defined at x86/instrs.td:659.
-    pub const LD_Fp64m: Opcode = Opcode(292);
-    /// `LD_Fp80m`, defined at x86/instrs.td:659.
-    pub const LD_Fp80m: Opcode = Opcode(293);
-    /// `LEA16r`, defined at x86/instrs.td:320.
-    pub const LEA16r: Opcode = Opcode(294);
-    /// `LEA32r`, defined at x86/instrs.td:322.
-    pub const LEA32r: Opcode = Opcode(295);
-    /// `LEA64_32r`, defined at x86/instrs.td:325.
-    pub const LEA64_32r: Opcode = Opcode(296);
-    /// `LEA64r`, defined at x86/instrs.td:323.
-    pub const LEA64r: Opcode = Opcode(297);
-    /// `MASKPAIR16LOAD`, defined at x86/instrs.td:634.
-    pub const MASKPAIR16LOAD: Opcode = Opcode(298);
-    /// `MASKPAIR16STORE`, defined at x86/instrs.td:636.
-    pub const MASKPAIR16STORE: Opcode = Opcode(299);
-    /// `MAXSDrm`, defined at x86/instrs.td:411.
-    pub const MAXSDrm: Opcode = Opcode(300);
-    /// `MAXSDrr`, defined at x86/instrs.td:409.
-    pub const MAXSDrr: Opcode = Opcode(301);
-    /// `MAXSSrm`, defined at x86/instrs.td:411.
-    pub const MAXSSrm: Opcode = Opcode(302);
-    /// `MAXSSrr`, defined at x86/instrs.td:409.
-    pub const MAXSSrr: Opcode = Opcode(303);
-    /// `MFENCE`, defined at x86/instrs.td:558.
-    pub const MFENCE: Opcode = Opcode(304);
-    /// `MINSDrm`, defined at x86/instrs.td:411.
-    pub const MINSDrm: Opcode = Opcode(305);
-    /// `MINSDrr`, defined at x86/instrs.td:409.
-    pub const MINSDrr: Opcode = Opcode(306);
-    /// `MINSSrm`, defined at x86/instrs.td:411.
-    pub const MINSSrm: Opcode = Opcode(307);
-    /// `MINSSrr`, defined at x86/instrs.td:409.
-    pub const MINSSrr: Opcode = Opcode(308);
-    /// `MMX_MOVQ64mr`, defined at x86/instrs.td:642.
-    pub const MMX_MOVQ64mr: Opcode = Opcode(309);
-    /// `MMX_MOVQ64rm`, defined at x86/instrs.td:640.
-    pub const MMX_MOVQ64rm: Opcode = Opcode(310);
-    /// `MMX_MOVQ64rr`, defined at x86/instrs.td:644.
-    pub const MMX_MOVQ64rr: Opcode = Opcode(311);
-    /// `MOV16mi`, defined at x86/instrs.td:280.
-    pub const MOV16mi: Opcode = Opcode(312);
-    /// `MOV16mr`, defined at x86/instrs.td:279.
-    pub const MOV16mr: Opcode = Opcode(313);
-    /// `MOV16ri`, defined at x86/instrs.td:275.
-    pub const MOV16ri: Opcode = Opcode(314);
-    /// `MOV16rm`, defined at x86/instrs.td:277.
-    pub const MOV16rm: Opcode = Opcode(315);
-    /// `MOV16rr`, defined at x86/instrs.td:272.
-    pub const MOV16rr: Opcode = Opcode(316);
-    /// `MOV32mi`, defined at x86/instrs.td:280.
-    pub const MOV32mi: Opcode = Opcode(317);
-    /// `MOV32mr`, defined at x86/instrs.td:279.
-    pub const MOV32mr: Opcode = Opcode(318);
-    /// `MOV32r0`, defined at x86/instrs.td:288.
-    pub const MOV32r0: Opcode = Opcode(319);
-    /// `MOV32ri`, defined at x86/instrs.td:275.
-    pub const MOV32ri: Opcode = Opcode(320);
-    /// `MOV32ri64`, defined at x86/instrs.td:289.
-    pub const MOV32ri64: Opcode = Opcode(321);
-    /// `MOV32rm`, defined at x86/instrs.td:277.
-    pub const MOV32rm: Opcode = Opcode(322);
-    /// `MOV32rr`, defined at x86/instrs.td:272.
-    pub const MOV32rr: Opcode = Opcode(323);
-    /// `MOV64mi32`, defined at x86/instrs.td:280.
-    pub const MOV64mi32: Opcode = Opcode(324);
-    /// `MOV64mr`, defined at x86/instrs.td:279.
-    pub const MOV64mr: Opcode = Opcode(325);
-    /// `MOV64ri`, defined at x86/instrs.td:275.
-    pub const MOV64ri: Opcode = Opcode(326);
-    /// `MOV64ri32`, defined at x86/instrs.td:284.
-    pub const MOV64ri32: Opcode = Opcode(327);
-    /// `MOV64rm`, defined at x86/instrs.td:277.
-    pub const MOV64rm: Opcode = Opcode(328);
-    /// `MOV64rr`, defined at x86/instrs.td:272.
-    pub const MOV64rr: Opcode = Opcode(329);
-    /// `MOV64toPQIrr`, defined at x86/instrs.td:478.
-    pub const MOV64toPQIrr: Opcode = Opcode(330);
-    /// `MOV64toSDrr`, defined at x86/instrs.td:472.
-    pub const MOV64toSDrr: Opcode = Opcode(331);
-    /// `MOV8mi`, defined at x86/instrs.td:280.
-    pub const MOV8mi: Opcode = Opcode(332);
-    /// `MOV8mr`, defined at x86/instrs.td:279.
-    pub const MOV8mr: Opcode = Opcode(333);
-    /// `MOV8mr_NOREX`, defined at x86/instrs.td:297.
-    pub const MOV8mr_NOREX: Opcode = Opcode(334);
-    /// `MOV8ri`, defined at x86/instrs.td:275.
-    pub const MOV8ri: Opcode = Opcode(335);
-    /// `MOV8rm`, defined at x86/instrs.td:277.
-    pub const MOV8rm: Opcode = Opcode(336);
-    /// `MOV8rm_NOREX`, defined at x86/instrs.td:295.
-    pub const MOV8rm_NOREX: Opcode = Opcode(337);
-    /// `MOV8rr`, defined at x86/instrs.td:272.
-    pub const MOV8rr: Opcode = Opcode(338);
-    /// `MOV8rr_NOREX`, defined at x86/instrs.td:293.
-    pub const MOV8rr_NOREX: Opcode = Opcode(339);
-    /// `MOVAPDmr`, defined at x86/instrs.td:500.
-    pub const MOVAPDmr: Opcode = Opcode(340);
-    /// `MOVAPDrm`, defined at x86/instrs.td:498.
-    pub const MOVAPDrm: Opcode = Opcode(341);
-    /// `MOVAPDrr`, defined at x86/instrs.td:496.
-    pub const MOVAPDrr: Opcode = Opcode(342);
-    /// `MOVAPSmr`, defined at x86/instrs.td:500.
-    pub const MOVAPSmr: Opcode = Opcode(343);
-    /// `MOVAPSrm`, defined at x86/instrs.td:498.
-    pub const MOVAPSrm: Opcode = Opcode(344);
-    /// `MOVAPSrr`, defined at x86/instrs.td:496.
-    pub const MOVAPSrr: Opcode = Opcode(345);
-    /// `MOVDI2PDIrm`, defined at x86/instrs.td:482.
-    pub const MOVDI2PDIrm: Opcode = Opcode(346);
-    /// `MOVDI2PDIrr`, defined at x86/instrs.td:477.
-    pub const MOVDI2PDIrr: Opcode = Opcode(347);
-    /// `MOVDI2SSrr`, defined at x86/instrs.td:474.
-    pub const MOVDI2SSrr: Opcode = Opcode(348);
-    /// `MOVDQAmr`, defined at x86/instrs.td:500.
-    pub const MOVDQAmr: Opcode = Opcode(349);
-    /// `MOVDQArm`, defined at x86/instrs.td:498.
-    pub const MOVDQArm: Opcode = Opcode(350);
-    /// `MOVDQArr`, defined at x86/instrs.td:496.
-    pub const MOVDQArr: Opcode = Opcode(351);
-    /// `MOVDQUmr`, defined at x86/instrs.td:500.
-    pub const MOVDQUmr: Opcode = Opcode(352);
-    /// `MOVDQUrm`, defined at x86/instrs.td:498.
-    pub const MOVDQUrm: Opcode = Opcode(353);
-    /// `MOVDQUrr`, defined at x86/instrs.td:496.
-    pub const MOVDQUrr: Opcode = Opcode(354);
-    /// `MOVLPDmr`, defined at x86/instrs.td:488.
-    pub const MOVLPDmr: Opcode = Opcode(355);
-    /// `MOVMSKPDrr`, defined at x86/instrs.td:564.
-    pub const MOVMSKPDrr: Opcode = Opcode(356);
-    /// `MOVMSKPSrr`, defined at x86/instrs.td:563.
-    pub const MOVMSKPSrr: Opcode = Opcode(357);
-    /// `MOVPDI2DImr`, defined at x86/instrs.td:486.
-    pub const MOVPDI2DImr: Opcode = Opcode(358);
-    /// `MOVPDI2DIrr`, defined at x86/instrs.td:479.
-    pub const MOVPDI2DIrr: Opcode = Opcode(359);
-    /// `MOVPQI2QImr`, defined at x86/instrs.td:487.
-    pub const MOVPQI2QImr: Opcode = Opcode(360);
-    /// `MOVPQIto64rr`, defined at x86/instrs.td:480.
-    pub const MOVPQIto64rr: Opcode = Opcode(361);
-    /// `MOVQI2PQIrm`, defined at x86/instrs.td:483.
-    pub const MOVQI2PQIrm: Opcode = Opcode(362);
-    /// `MOVSDmr`, defined at x86/instrs.td:432.
-    pub const MOVSDmr: Opcode = Opcode(363);
-    /// `MOVSDrm`, defined at x86/instrs.td:428.
-    pub const MOVSDrm: Opcode = Opcode(364);
-    /// `MOVSDrm_alt`, defined at x86/instrs.td:429.
-    pub const MOVSDrm_alt: Opcode = Opcode(365);
-    /// `MOVSDrr`, defined at x86/instrs.td:434.
-    pub const MOVSDrr: Opcode = Opcode(366);
-    /// `MOVSDto64rr`, defined at x86/instrs.td:473.
-    pub const MOVSDto64rr: Opcode = Opcode(367);
-    /// `MOVSS2DIrr`, defined at x86/instrs.td:475.
-    pub const MOVSS2DIrr: Opcode = Opcode(368);
-    /// `MOVSSmr`, defined at x86/instrs.td:432.
-    pub const MOVSSmr: Opcode = Opcode(369);
-    /// `MOVSSrm`, defined at x86/instrs.td:428.
-    pub const MOVSSrm: Opcode = Opcode(370);
-    /// `MOVSSrm_alt`, defined at x86/instrs.td:429.
-    pub const MOVSSrm_alt: Opcode = Opcode(371);
-    /// `MOVSSrr`, defined at x86/instrs.td:434.
-    pub const MOVSSrr: Opcode = Opcode(372);
-    /// `MOVSX16rm8`, defined at x86/instrs.td:310.
-    pub const MOVSX16rm8: Opcode = Opcode(373);
-    /// `MOVSX16rr8`, defined at x86/instrs.td:308.
-    pub const MOVSX16rr8: Opcode = Opcode(374);
-    /// `MOVSX32rm16`, defined at x86/instrs.td:310.
-    pub const MOVSX32rm16: Opcode = Opcode(375);
-    /// `MOVSX32rm8`, defined at x86/instrs.td:310.
-    pub const MOVSX32rm8: Opcode = Opcode(376);
-    /// `MOVSX32rr16`, defined at x86/instrs.td:308.
-    pub const MOVSX32rr16: Opcode = Opcode(377);
-    /// `MOVSX32rr8`, defined at x86/instrs.td:308.
-    pub const MOVSX32rr8: Opcode = Opcode(378);
-    /// `MOVSX64rm16`, defined at x86/instrs.td:310.
-    pub const MOVSX64rm16: Opcode = Opcode(379);
-    /// `MOVSX64rm32`, defined at x86/instrs.td:314.
-    pub const MOVSX64rm32: Opcode = Opcode(380);
-    /// `MOVSX64rm8`, defined at x86/instrs.td:310.
-    pub const MOVSX64rm8: Opcode = Opcode(381);
-    /// `MOVSX64rr16`, defined at x86/instrs.td:308.
-    pub const MOVSX64rr16: Opcode = Opcode(382);
-    /// `MOVSX64rr32`, defined at x86/instrs.td:312.
-    pub const MOVSX64rr32: Opcode = Opcode(383);
-    /// `MOVSX64rr8`, defined at x86/instrs.td:308.
-    pub const MOVSX64rr8: Opcode = Opcode(384);
-    /// `MOVUPDmr`, defined at x86/instrs.td:500.
-    pub const MOVUPDmr: Opcode = Opcode(385);
-    /// `MOVUPDrm`, defined at x86/instrs.td:498.
-    pub const MOVUPDrm: Opcode = Opcode(386);
-    /// `MOVUPDrr`, defined at x86/instrs.td:496.
-    pub const MOVUPDrr: Opcode = Opcode(387);
-    /// `MOVUPSmr`, defined at x86/instrs.td:500.
-    pub const MOVUPSmr: Opcode = Opcode(388);
-    /// `MOVUPSrm`, defined at x86/instrs.td:498.
-    pub const MOVUPSrm: Opcode = Opcode(389);
-    /// `MOVUPSrr`, defined at x86/instrs.td:496.
-    pub const MOVUPSrr: Opcode = Opcode(390);
-    /// `MOVZX16rm8`, defined at x86/instrs.td:310.
-    pub const MOVZX16rm8: Opcode = Opcode(391);
-    /// `MOVZX16rr8`, defined at x86/instrs.td:308.
-    pub const MOVZX16rr8: Opcode = Opcode(392);
-    /// `MOVZX32rm16`, defined at x86/instrs.td:310.
-    pub const MOVZX32rm16: Opcode = Opcode(393);
-    /// `MOVZX32rm8`, defined at x86/instrs.td:310.
-    pub const MOVZX32rm8: Opcode = Opcode(394);
-    /// `MOVZX32rm8_NOREX`, defined at x86/instrs.td:317.
-    pub const MOVZX32rm8_NOREX: Opcode = Opcode(395);
-    /// `MOVZX32rr16`, defined at x86/instrs.td:308.
-    pub const MOVZX32rr16: Opcode = Opcode(396);
-    /// `MOVZX32rr8`, defined at x86/instrs.td:308.
-    pub const MOVZX32rr8: Opcode = Opcode(397);
-    /// `MOVZX32rr8_NOREX`, defined at x86/instrs.td:315.
-    pub const MOVZX32rr8_NOREX: Opcode = Opcode(398);
-    /// `MOVZX64rm16`, defined at x86/instrs.td:310.
-    pub const MOVZX64rm16: Opcode = Opcode(399);
-    /// `MOVZX64rm8`, defined at x86/instrs.td:310.
-    pub const MOVZX64rm8: Opcode = Opcode(400);
-    /// `MOVZX64rr16`, defined at x86/instrs.td:308.
-    pub const MOVZX64rr16: Opcode = Opcode(401);
-    /// `MOVZX64rr8`, defined at x86/instrs.td:308.
-    pub const MOVZX64rr8: Opcode = Opcode(402);
+    pub const INC8r: Opcode = Opcode(302);
+    /// `JCC_1`, defined at x86/instrs.td:402.
+    pub const JCC_1: Opcode = Opcode(303);
+    /// `JMP64m`, defined at x86/instrs.td:408.
+    pub const JMP64m: Opcode = Opcode(304);
+    /// `JMP64r`, defined at x86/instrs.td:406.
+    pub const JMP64r: Opcode = Opcode(305);
+    /// `JMP_1`, defined at x86/instrs.td:404.
+    pub const JMP_1: Opcode = Opcode(306);
+    /// `KMOVDkm`, defined at x86/instrs.td:689.
+    pub const KMOVDkm: Opcode = Opcode(307);
+    /// `KMOVDmk`, defined at x86/instrs.td:691.
+    pub const KMOVDmk: Opcode = Opcode(308);
+    /// `KMOVQkk`, defined at x86/instrs.td:695.
+    pub const KMOVQkk: Opcode = Opcode(309);
+    /// `KMOVQkm`, defined at x86/instrs.td:689.
+    pub const KMOVQkm: Opcode = Opcode(310);
+    /// `KMOVQmk`, defined at x86/instrs.td:691.
+    pub const KMOVQmk: Opcode = Opcode(311);
+    /// `KMOVWkk`, defined at x86/instrs.td:694.
+    pub const KMOVWkk: Opcode = Opcode(312);
+    /// `KMOVWkm`, defined at x86/instrs.td:689.
+    pub const KMOVWkm: Opcode = Opcode(313);
+    /// `KMOVWmk`, defined at x86/instrs.td:691.
+    pub const KMOVWmk: Opcode = Opcode(314);
+    /// `LD_Fp32m`, defined at x86/instrs.td:723.
+    pub const LD_Fp32m: Opcode = Opcode(315);
+    /// `LD_Fp64m`, defined at x86/instrs.td:723.
+    pub const LD_Fp64m: Opcode = Opcode(316);
+    /// `LD_Fp80m`, defined at x86/instrs.td:723.
+    pub const LD_Fp80m: Opcode = Opcode(317);
+    /// `LEA16r`, defined at x86/instrs.td:376.
+    pub const LEA16r: Opcode = Opcode(318);
+    /// `LEA32r`, defined at x86/instrs.td:378.
+    pub const LEA32r: Opcode = Opcode(319);
+    /// `LEA64_32r`, defined at x86/instrs.td:381.
+    pub const LEA64_32r: Opcode = Opcode(320);
+    /// `LEA64r`, defined at x86/instrs.td:379.
+    pub const LEA64r: Opcode = Opcode(321);
+    /// `LZCNT16rm`, defined at x86/instrs.td:276.
+    pub const LZCNT16rm: Opcode = Opcode(322);
+    /// `LZCNT16rr`, defined at x86/instrs.td:274.
+    pub const LZCNT16rr: Opcode = Opcode(323);
+    /// `LZCNT32rm`, defined at x86/instrs.td:276.
+    pub const LZCNT32rm: Opcode = Opcode(324);
+    /// `LZCNT32rr`, defined at x86/instrs.td:274.
+    pub const LZCNT32rr: Opcode = Opcode(325);
+    /// `LZCNT64rm`, defined at x86/instrs.td:276.
+    pub const LZCNT64rm: Opcode = Opcode(326);
+    /// `LZCNT64rr`, defined at x86/instrs.td:274.
+    pub const LZCNT64rr: Opcode = Opcode(327);
+    /// `MASKPAIR16LOAD`, defined at x86/instrs.td:698.
+    pub const MASKPAIR16LOAD: Opcode = Opcode(328);
+    /// `MASKPAIR16STORE`, defined at x86/instrs.td:700.
+    pub const MASKPAIR16STORE: Opcode = Opcode(329);
+    /// `MAXSDrm`, defined at x86/instrs.td:467.
+    pub const MAXSDrm: Opcode = Opcode(330);
+    /// `MAXSDrr`, defined at x86/instrs.td:465.
+    pub const MAXSDrr: Opcode = Opcode(331);
+    /// `MAXSSrm`, defined at x86/instrs.td:467.
+    pub const MAXSSrm: Opcode = Opcode(332);
+    /// `MAXSSrr`, defined at x86/instrs.td:465.
+    pub const MAXSSrr: Opcode = Opcode(333);
+    /// `MFENCE`, defined at x86/instrs.td:622.
+    pub const MFENCE: Opcode = Opcode(334);
+    /// `MINSDrm`, defined at x86/instrs.td:467.
+    pub const MINSDrm: Opcode = Opcode(335);
+    /// `MINSDrr`, defined at x86/instrs.td:465.
+    pub const MINSDrr: Opcode = Opcode(336);
+    /// `MINSSrm`, defined at x86/instrs.td:467.
+    pub const MINSSrm: Opcode = Opcode(337);
+    /// `MINSSrr`, defined at x86/instrs.td:465.
+    pub const MINSSrr: Opcode = Opcode(338);
+    /// `MMX_MOVQ64mr`, defined at x86/instrs.td:706.
+    pub const MMX_MOVQ64mr: Opcode = Opcode(339);
+    /// `MMX_MOVQ64rm`, defined at x86/instrs.td:704.
+    pub const MMX_MOVQ64rm: Opcode = Opcode(340);
+    /// `MMX_MOVQ64rr`, defined at x86/instrs.td:708.
+    pub const MMX_MOVQ64rr: Opcode = Opcode(341);
+    /// `MOV16mi`, defined at x86/instrs.td:336.
+    pub const MOV16mi: Opcode = Opcode(342);
+    /// `MOV16mr`, defined at x86/instrs.td:335.
+    pub const MOV16mr: Opcode = Opcode(343);
+    /// `MOV16ri`, defined at x86/instrs.td:331.
+    pub const MOV16ri: Opcode = Opcode(344);
+    /// `MOV16rm`, defined at x86/instrs.td:333.
+    pub const MOV16rm: Opcode = Opcode(345);
+    /// `MOV16rr`, defined at x86/instrs.td:328.
+    pub const MOV16rr: Opcode = Opcode(346);
+    /// `MOV32mi`, defined at x86/instrs.td:336.
+    pub const MOV32mi: Opcode = Opcode(347);
+    /// `MOV32mr`, defined at x86/instrs.td:335.
+    pub const MOV32mr: Opcode = Opcode(348);
+    /// `MOV32r0`, defined at x86/instrs.td:344.
+    pub const MOV32r0: Opcode = Opcode(349);
+    /// `MOV32ri`, defined at x86/instrs.td:331.
+    pub const MOV32ri: Opcode = Opcode(350);
+    /// `MOV32ri64`, defined at x86/instrs.td:345.
+    pub const MOV32ri64: Opcode = Opcode(351);
+    /// `MOV32rm`, defined at x86/instrs.td:333.
+    pub const MOV32rm: Opcode = Opcode(352);
+    /// `MOV32rr`, defined at x86/instrs.td:328.
+    pub const MOV32rr: Opcode = Opcode(353);
+    /// `MOV64mi32`, defined at x86/instrs.td:336.
+    pub const MOV64mi32: Opcode = Opcode(354);
+    /// `MOV64mr`, defined at x86/instrs.td:335.
+    pub const MOV64mr: Opcode = Opcode(355);
+    /// `MOV64ri`, defined at x86/instrs.td:331.
+    pub const MOV64ri: Opcode = Opcode(356);
+    /// `MOV64ri32`, defined at x86/instrs.td:340.
+    pub const MOV64ri32: Opcode = Opcode(357);
+    /// `MOV64rm`, defined at x86/instrs.td:333.
+    pub const MOV64rm: Opcode = Opcode(358);
+    /// `MOV64rr`, defined at x86/instrs.td:328.
+    pub const MOV64rr: Opcode = Opcode(359);
+    /// `MOV64toPQIrr`, defined at x86/instrs.td:534.
+    pub const MOV64toPQIrr: Opcode = Opcode(360);
+    /// `MOV64toSDrr`, defined at x86/instrs.td:528.
+    pub const MOV64toSDrr: Opcode = Opcode(361);
+    /// `MOV8mi`, defined at x86/instrs.td:336.
+    pub const MOV8mi: Opcode = Opcode(362);
+    /// `MOV8mr`, defined at x86/instrs.td:335.
+    pub const MOV8mr: Opcode = Opcode(363);
+    /// `MOV8mr_NOREX`, defined at x86/instrs.td:353.
+    pub const MOV8mr_NOREX: Opcode = Opcode(364);
+    /// `MOV8ri`, defined at x86/instrs.td:331.
+    pub const MOV8ri: Opcode = Opcode(365);
+    /// `MOV8rm`, defined at x86/instrs.td:333.
+    pub const MOV8rm: Opcode = Opcode(366);
+    /// `MOV8rm_NOREX`, defined at x86/instrs.td:351.
+    pub const MOV8rm_NOREX: Opcode = Opcode(367);
+    /// `MOV8rr`, defined at x86/instrs.td:328.
+    pub const MOV8rr: Opcode = Opcode(368);
+    /// `MOV8rr_NOREX`, defined at x86/instrs.td:349.
+    pub const MOV8rr_NOREX: Opcode = Opcode(369);
+    /// `MOVAPDmr`, defined at x86/instrs.td:556.
+    pub const MOVAPDmr: Opcode = Opcode(370);
+    /// `MOVAPDrm`, defined at x86/instrs.td:554.
+    pub const MOVAPDrm: Opcode = Opcode(371);
+    /// `MOVAPDrr`, defined at x86/instrs.td:552.
+    pub const MOVAPDrr: Opcode = Opcode(372);
+    /// `MOVAPSmr`, defined at x86/instrs.td:556.
+    pub const MOVAPSmr: Opcode = Opcode(373);
+    /// `MOVAPSrm`, defined at x86/instrs.td:554.
+    pub const MOVAPSrm: Opcode = Opcode(374);
+    /// `MOVAPSrr`, defined at x86/instrs.td:552.
+    pub const MOVAPSrr: Opcode = Opcode(375);
+    /// `MOVDI2PDIrm`, defined at x86/instrs.td:538.
+    pub const MOVDI2PDIrm: Opcode = Opcode(376);
+    /// `MOVDI2PDIrr`, defined at x86/instrs.td:533.
+    pub const MOVDI2PDIrr: Opcode = Opcode(377);
+    /// `MOVDI2SSrr`, defined at x86/instrs.td:530.
+    pub const MOVDI2SSrr: Opcode = Opcode(378);
+    /// `MOVDQAmr`, defined at x86/instrs.td:556.
+    pub const MOVDQAmr: Opcode = Opcode(379);
+    /// `MOVDQArm`, defined at x86/instrs.td:554.
+    pub const MOVDQArm: Opcode = Opcode(380);
+    /// `MOVDQArr`, defined at x86/instrs.td:552.
+    pub const MOVDQArr: Opcode = Opcode(381);
+    /// `MOVDQUmr`, defined at x86/instrs.td:556.
+    pub const MOVDQUmr: Opcode = Opcode(382);
+    /// `MOVDQUrm`, defined at x86/instrs.td:554.
+    pub const MOVDQUrm: Opcode = Opcode(383);
+    /// `MOVDQUrr`, defined at x86/instrs.td:552.
+    pub const MOVDQUrr: Opcode = Opcode(384);
+    /// `MOVLPDmr`, defined at x86/instrs.td:544.
+    pub const MOVLPDmr: Opcode = Opcode(385);
+    /// `MOVMSKPDrr`, defined at x86/instrs.td:628.
+    pub const MOVMSKPDrr: Opcode = Opcode(386);
+    /// `MOVMSKPSrr`, defined at x86/instrs.td:627.
+    pub const MOVMSKPSrr: Opcode = Opcode(387);
+    /// `MOVPDI2DImr`, defined at x86/instrs.td:542.
+    pub const MOVPDI2DImr: Opcode = Opcode(388);
+    /// `MOVPDI2DIrr`, defined at x86/instrs.td:535.
+    pub const MOVPDI2DIrr: Opcode = Opcode(389);
+    /// `MOVPQI2QImr`, defined at x86/instrs.td:543.
+    pub const MOVPQI2QImr: Opcode = Opcode(390);
+    /// `MOVPQIto64rr`, defined at x86/instrs.td:536.
+    pub const MOVPQIto64rr: Opcode = Opcode(391);
+    /// `MOVQI2PQIrm`, defined at x86/instrs.td:539.
+    pub const MOVQI2PQIrm: Opcode = Opcode(392);
+    /// `MOVSDmr`, defined at x86/instrs.td:488.
+    pub const MOVSDmr: Opcode = Opcode(393);
+    /// `MOVSDrm`, defined at x86/instrs.td:484.
+    pub const MOVSDrm: Opcode = Opcode(394);
+    /// `MOVSDrm_alt`, defined at x86/instrs.td:485.
+    pub const MOVSDrm_alt: Opcode = Opcode(395);
+    /// `MOVSDrr`, defined at x86/instrs.td:490.
+    pub const MOVSDrr: Opcode = Opcode(396);
+    /// `MOVSDto64rr`, defined at x86/instrs.td:529.
+    pub const MOVSDto64rr: Opcode = Opcode(397);
+    /// `MOVSS2DIrr`, defined at x86/instrs.td:531.
+    pub const MOVSS2DIrr: Opcode = Opcode(398);
+    /// `MOVSSmr`, defined at x86/instrs.td:488.
+    pub const MOVSSmr: Opcode = Opcode(399);
+    /// `MOVSSrm`, defined at x86/instrs.td:484.
+    pub const MOVSSrm: Opcode = Opcode(400);
+    /// `MOVSSrm_alt`, defined at x86/instrs.td:485.
+    pub const MOVSSrm_alt: Opcode = Opcode(401);
+    /// `MOVSSrr`, defined at x86/instrs.td:490.
+    pub const MOVSSrr: Opcode = Opcode(402);
+    /// `MOVSX16rm8`, defined at x86/instrs.td:366.
+    pub const MOVSX16rm8: Opcode = Opcode(403);
+    /// `MOVSX16rr8`, defined at x86/instrs.td:364.
+    pub const MOVSX16rr8: Opcode = Opcode(404);
+    /// `MOVSX32rm16`, defined at x86/instrs.td:366.
+    pub const MOVSX32rm16: Opcode = Opcode(405);
+    /// `MOVSX32rm8`, defined at x86/instrs.td:366.
+    pub const MOVSX32rm8: Opcode = Opcode(406);
+    /// `MOVSX32rr16`, defined at x86/instrs.td:364.
+    pub const MOVSX32rr16: Opcode = Opcode(407);
+    /// `MOVSX32rr8`, defined at x86/instrs.td:364.
+    pub const MOVSX32rr8: Opcode = Opcode(408);
+    /// `MOVSX64rm16`, defined at x86/instrs.td:366.
+    pub const MOVSX64rm16: Opcode = Opcode(409);
+    /// `MOVSX64rm32`, defined at x86/instrs.td:370.
+    pub const MOVSX64rm32: Opcode = Opcode(410);
+    /// `MOVSX64rm8`, defined at x86/instrs.td:366.
+    pub const MOVSX64rm8: Opcode = Opcode(411);
+    /// `MOVSX64rr16`, defined at x86/instrs.td:364.
+    pub const MOVSX64rr16: Opcode = Opcode(412);
+    /// `MOVSX64rr32`, defined at x86/instrs.td:368.
+    pub const MOVSX64rr32: Opcode = Opcode(413);
+    /// `MOVSX64rr8`, defined at x86/instrs.td:364.
+    pub const MOVSX64rr8: Opcode = Opcode(414);
+    /// `MOVUPDmr`, defined at x86/instrs.td:556.
+    pub const MOVUPDmr: Opcode = Opcode(415);
+    /// `MOVUPDrm`, defined at x86/instrs.td:554.
+    pub const MOVUPDrm: Opcode = Opcode(416);
+    /// `MOVUPDrr`, defined at x86/instrs.td:552.
+    pub const MOVUPDrr: Opcode = Opcode(417);
+    /// `MOVUPSmr`, defined at x86/instrs.td:556.
+    pub const MOVUPSmr: Opcode = Opcode(418);
+    /// `MOVUPSrm`, defined at x86/instrs.td:554.
+    pub const MOVUPSrm: Opcode = Opcode(419);
+    /// `MOVUPSrr`, defined at x86/instrs.td:552.
+    pub const MOVUPSrr: Opcode = Opcode(420);
+    /// `MOVZX16rm8`, defined at x86/instrs.td:366.
+    pub const MOVZX16rm8: Opcode = Opcode(421);
+    /// `MOVZX16rr8`, defined at x86/instrs.td:364.
+    pub const MOVZX16rr8: Opcode = Opcode(422);
+    /// `MOVZX32rm16`, defined at x86/instrs.td:366.
+    pub const MOVZX32rm16: Opcode = Opcode(423);
+    /// `MOVZX32rm8`, defined at x86/instrs.td:366.
+    pub const MOVZX32rm8: Opcode = Opcode(424);
+    /// `MOVZX32rm8_NOREX`, defined at x86/instrs.td:373.
+    pub const MOVZX32rm8_NOREX: Opcode = Opcode(425);
+    /// `MOVZX32rr16`, defined at x86/instrs.td:364.
+    pub const MOVZX32rr16: Opcode = Opcode(426);
+    /// `MOVZX32rr8`, defined at x86/instrs.td:364.
+    pub const MOVZX32rr8: Opcode = Opcode(427);
+    /// `MOVZX32rr8_NOREX`, defined at x86/instrs.td:371.
+    pub const MOVZX32rr8_NOREX: Opcode = Opcode(428);
+    /// `MOVZX64rm16`, defined at x86/instrs.td:366.
+    pub const MOVZX64rm16: Opcode = Opcode(429);
+    /// `MOVZX64rm8`, defined at x86/instrs.td:366.
+    pub const MOVZX64rm8: Opcode = Opcode(430);
+    /// `MOVZX64rr16`, defined at x86/instrs.td:364.
+    pub const MOVZX64rr16: Opcode = Opcode(431);
+    /// `MOVZX64rr8`, defined at x86/instrs.td:364.
+    pub const MOVZX64rr8: Opcode = Opcode(432);
     /// `MUL16m`, defined at x86/instrs.td:224.
-    pub const MUL16m: Opcode = Opcode(403);
+    pub const MUL16m: Opcode = Opcode(433);
     /// `MUL16r`, defined at x86/instrs.td:221.
-    pub const MUL16r: Opcode = Opcode(404);
+    pub const MUL16r: Opcode = Opcode(434);
     /// `MUL32m`, defined at x86/instrs.td:224.
-    pub const MUL32m: Opcode = Opcode(405);
+    pub const MUL32m: Opcode = Opcode(435);
     /// `MUL32r`, defined at x86/instrs.td:221.
-    pub const MUL32r: Opcode = Opcode(406);
+    pub const MUL32r: Opcode = Opcode(436);
     /// `MUL64m`, defined at x86/instrs.td:224.
-    pub const MUL64m: Opcode = Opcode(407);
+    pub const MUL64m: Opcode = Opcode(437);
     /// `MUL64r`, defined at x86/instrs.td:221.
-    pub const MUL64r: Opcode = Opcode(408);
-    /// `MULPDrm`, defined at x86/instrs.td:509.
-    pub const MULPDrm: Opcode = Opcode(409);
-    /// `MULPDrr`, defined at x86/instrs.td:507.
-    pub const MULPDrr: Opcode = Opcode(410);
-    /// `MULPSrm`, defined at x86/instrs.td:509.
-    pub const MULPSrm: Opcode = Opcode(411);
-    /// `MULPSrr`, defined at x86/instrs.td:507.
-    pub const MULPSrr: Opcode = Opcode(412);
-    /// `MULSDrm`, defined at x86/instrs.td:411.
-    pub const MULSDrm: Opcode = Opcode(413);
-    /// `MULSDrr`, defined at x86/instrs.td:409.
-    pub const MULSDrr: Opcode = Opcode(414);
-    /// `MULSSrm`, defined at x86/instrs.td:411.
-    pub const MULSSrm: Opcode = Opcode(415);
-    /// `MULSSrr`, defined at x86/instrs.td:409.
-    pub const MULSSrr: Opcode = Opcode(416);
+    pub const MUL64r: Opcode = Opcode(438);
+    /// `MULPDrm`, defined at x86/instrs.td:565.
+    pub const MULPDrm: Opcode = Opcode(439);
+    /// `MULPDrr`, defined at x86/instrs.td:563.
+    pub const MULPDrr: Opcode = Opcode(440);
+    /// `MULPSrm`, defined at x86/instrs.td:565.
+    pub const MULPSrm: Opcode = Opcode(441);
+    /// `MULPSrr`, defined at x86/instrs.td:563.
+    pub const MULPSrr: Opcode = Opcode(442);
+    /// `MULSDrm`, defined at x86/instrs.td:467.
+    pub const MULSDrm: Opcode = Opcode(443);
+    /// `MULSDrr`, defined at x86/instrs.td:465.
+    pub const MULSDrr: Opcode = Opcode(444);
+    /// `MULSSrm`, defined at x86/instrs.td:467.
+    pub const MULSSrm: Opcode = Opcode(445);
+    /// `MULSSrr`, defined at x86/instrs.td:465.
+    pub const MULSSrr: Opcode = Opcode(446);
+    /// `MULX32Hrm`, defined at x86/instrs.td:320.
+    pub const MULX32Hrm: Opcode = Opcode(447);
+    /// `MULX32Hrr`, defined at x86/instrs.td:317.
+    pub const MULX32Hrr: Opcode = Opcode(448);
+    /// `MULX32rm`, defined at x86/instrs.td:319.
+    pub const MULX32rm: Opcode = Opcode(449);
+    /// `MULX32rr`, defined at x86/instrs.td:316.
+    pub const MULX32rr: Opcode = Opcode(450);
+    /// `MULX64Hrm`, defined at x86/instrs.td:320.
+    pub const MULX64Hrm: Opcode = Opcode(451);
+    /// `MULX64Hrr`, defined at x86/instrs.td:317.
+    pub const MULX64Hrr: Opcode = Opcode(452);
+    /// `MULX64rm`, defined at x86/instrs.td:319.
+    pub const MULX64rm: Opcode = Opcode(453);
+    /// `MULX64rr`, defined at x86/instrs.td:316.
+    pub const MULX64rr: Opcode = Opcode(454);
     /// `NEG16m`, defined at x86/instrs.td:157.
-    pub const NEG16m: Opcode = Opcode(417);
+    pub const NEG16m: Opcode = Opcode(455);
     /// `NEG16r`, defined at x86/instrs.td:153.
-    pub const NEG16r: Opcode = Opcode(418);
+    pub const NEG16r: Opcode = Opcode(456);
     /// `NEG32m`, defined at x86/instrs.td:157.
-    pub const NEG32m: Opcode = Opcode(419);
+    pub const NEG32m: Opcode = Opcode(457);
     /// `NEG32r`, defined at x86/instrs.td:153.
-    pub const NEG32r: Opcode = Opcode(420);
+    pub const NEG32r: Opcode = Opcode(458);
     /// `NEG64m`, defined at x86/instrs.td:157.
-    pub const NEG64m: Opcode = Opcode(421);
+    pub const NEG64m: Opcode = Opcode(459);
     /// `NEG64r`, defined at x86/instrs.td:153.
-    pub const NEG64r: Opcode = Opcode(422);
+    pub const NEG64r: Opcode = Opcode(460);
     /// `NEG8m`, defined at x86/instrs.td:157.
-    pub const NEG8m: Opcode = Opcode(423);
+    pub const NEG8m: Opcode = Opcode(461);
     /// `NEG8r`, defined at x86/instrs.td:153.
-    pub const NEG8r: Opcode = Opcode(424);
+    pub const NEG8r: Opcode = Opcode(462);
     /// `NOT16m`, defined at x86/instrs.td:162.
-    pub const NOT16m: Opcode = Opcode(425);
+    pub const NOT16m: Opcode = Opcode(463);
     /// `NOT16r`, defined at x86/instrs.td:160.
-    pub const NOT16r: Opcode = Opcode(426);
+    pub const NOT16r: Opcode = Opcode(464);
     /// `NOT32m`, defined at x86/instrs.td:162.
-    pub const NOT32m: Opcode = Opcode(427);
+    pub const NOT32m: Opcode = Opcode(465);
     /// `NOT32r`, defined at x86/instrs.td:160.
-    pub const NOT32r: Opcode = Opcode(428);
+    pub const NOT32r: Opcode = Opcode(466);
     /// `NOT64m`, defined at x86/instrs.td:162.
-    pub const NOT64m: Opcode = Opcode(429);
+    pub const NOT64m: Opcode = Opcode(467);
     /// `NOT64r`, defined at x86/instrs.td:160.
-    pub const NOT64r: Opcode = Opcode(430);
+    pub const NOT64r: Opcode = Opcode(468);
     /// `NOT8m`, defined at x86/instrs.td:162.
-    pub const NOT8m: Opcode = Opcode(431);
+    pub const NOT8m: Opcode = Opcode(469);
     /// `NOT8r`, defined at x86/instrs.td:160.
-    pub const NOT8r: Opcode = Opcode(432);
+    pub const NOT8r: Opcode = Opcode(470);
     /// `OR16mi`, defined at x86/instrs.td:98.
-    pub const OR16mi: Opcode = Opcode(433);
+    pub const OR16mi: Opcode = Opcode(471);
     /// `OR16mi8`, defined at x86/instrs.td:100.
-    pub const OR16mi8: Opcode = Opcode(434);
+    pub const OR16mi8: Opcode = Opcode(472);
     /// `OR16mr`, defined at x86/instrs.td:97.
-    pub const OR16mr: Opcode = Opcode(435);
+    pub const OR16mr: Opcode = Opcode(473);
     /// `OR16ri`, defined at x86/instrs.td:89.
-    pub const OR16ri: Opcode = Opcode(436);
+    pub const OR16ri: Opcode = Opcode(474);
     /// `OR16ri8`, defined at x86/instrs.td:91.
-    pub const OR16ri8: Opcode = Opcode(437);
+    pub const OR16ri8: Opcode = Opcode(475);
     /// `OR16rm`, defined at x86/instrs.td:94.
-    pub const OR16rm: Opcode = Opcode(438);
+    pub const OR16rm: Opcode = Opcode(476);
     /// `OR16rr`, defined at x86/instrs.td:87.
-    pub const OR16rr: Opcode = Opcode(439);
+    pub const OR16rr: Opcode = Opcode(477);
     /// `OR32mi`, defined at x86/instrs.td:98.
-    pub const OR32mi: Opcode = Opcode(440);
+    pub const OR32mi: Opcode = Opcode(478);
     /// `OR32mi8`, defined at x86/instrs.td:100.
-    pub const OR32mi8: Opcode = Opcode(441);
+    pub const OR32mi8: Opcode = Opcode(479);
     /// `OR32mr`, defined at x86/instrs.td:97.
-    pub const OR32mr: Opcode = Opcode(442);
+    pub const OR32mr: Opcode = Opcode(480);
     /// `OR32ri`, defined at x86/instrs.td:89.
-    pub const OR32ri: Opcode = Opcode(443);
+    pub const OR32ri: Opcode = Opcode(481);
     /// `OR32ri8`, defined at x86/instrs.td:91.
-    pub const OR32ri8: Opcode = Opcode(444);
+    pub const OR32ri8: Opcode = Opcode(482);
     /// `OR32rm`, defined at x86/instrs.td:94.
-    pub const OR32rm: Opcode = Opcode(445);
+    pub const OR32rm: Opcode = Opcode(483);
     /// `OR32rr`, defined at x86/instrs.td:87.
-    pub const OR32rr: Opcode = Opcode(446);
+    pub const OR32rr: Opcode = Opcode(484);
     /// `OR64mi32`, defined at x86/instrs.td:98.
-    pub const OR64mi32: Opcode = Opcode(447);
+    pub const OR64mi32: Opcode = Opcode(485);
     /// `OR64mi8`, defined at x86/instrs.td:100.
-    pub const OR64mi8: Opcode = Opcode(448);
+    pub const OR64mi8: Opcode = Opcode(486);
     /// `OR64mr`, defined at x86/instrs.td:97.
-    pub const OR64mr: Opcode = Opcode(449);
+    pub const OR64mr: Opcode = Opcode(487);
     /// `OR64ri32`, defined at x86/instrs.td:89.
-    pub const OR64ri32: Opcode = Opcode(450);
+    pub const OR64ri32: Opcode = Opcode(488);
     /// `OR64ri8`, defined at x86/instrs.td:91.
-    pub const OR64ri8: Opcode = Opcode(451);
+    pub const OR64ri8: Opcode = Opcode(489);
     /// `OR64rm`, defined at x86/instrs.td:94.
-    pub const OR64rm: Opcode = Opcode(452);
+    pub const OR64rm: Opcode = Opcode(490);
     /// `OR64rr`, defined at x86/instrs.td:87.
-    pub const OR64rr: Opcode = Opcode(453);
+    pub const OR64rr: Opcode = Opcode(491);
     /// `OR8mi`, defined at x86/instrs.td:98.
-    pub const OR8mi: Opcode = Opcode(454);
+    pub const OR8mi: Opcode = Opcode(492);
     /// `OR8mr`, defined at x86/instrs.td:97.
-    pub const OR8mr: Opcode = Opcode(455);
+    pub const OR8mr: Opcode = Opcode(493);
     /// `OR8ri`, defined at x86/instrs.td:89.
-    pub const OR8ri: Opcode = Opcode(456);
+    pub const OR8ri: Opcode = Opcode(494);
     /// `OR8rm`, defined at x86/instrs.td:94.
-    pub const OR8rm: Opcode = Opcode(457);
+    pub const OR8rm: Opcode = Opcode(495);
     /// `OR8rr`, defined at x86/instrs.td:87.
-    pub const OR8rr: Opcode = Opcode(458);
-    /// `ORPDrm`, defined at x86/instrs.td:509.
-    pub const ORPDrm: Opcode = Opcode(459);
-    /// `ORPDrr`, defined at x86/instrs.td:507.
-    pub const ORPDrr: Opcode = Opcode(460);
-    /// `ORPSrm`, defined at x86/instrs.td:509.
-    pub const ORPSrm: Opcode = Opcode(461);
-    /// `ORPSrr`, defined at x86/instrs.td:507.
-    pub const ORPSrr: Opcode = Opcode(462);
-    /// `PACKSSDWrm`, defined at x86/instrs.td:509.
-    pub const PACKSSDWrm: Opcode = Opcode(463);
-    /// `PACKSSDWrr`, defined at x86/instrs.td:507.
-    pub const PACKSSDWrr: Opcode = Opcode(464);
-    /// `PACKSSWBrm`, defined at x86/instrs.td:509.
-    pub const PACKSSWBrm: Opcode = Opcode(465);
-    /// `PACKSSWBrr`, defined at x86/instrs.td:507.
-    pub const PACKSSWBrr: Opcode = Opcode(466);
-    /// `PACKUSWBrm`, defined at x86/instrs.td:509.
-    pub const PACKUSWBrm: Opcode = Opcode(467);
-    /// `PACKUSWBrr`, defined at x86/instrs.td:507.
-    pub const PACKUSWBrr: Opcode = Opcode(468);
-    /// `PADDBrm`, defined at x86/instrs.td:509.
-    pub const PADDBrm: Opcode = Opcode(469);
-    /// `PADDBrr`, defined at x86/instrs.td:507.
-    pub const PADDBrr: Opcode = Opcode(470);
-    /// `PADDDrm`, defined at x86/instrs.td:509.
-    pub const PADDDrm: Opcode = Opcode(471);
-    /// `PADDDrr`, defined at x86/instrs.td:507.
-    pub const PADDDrr: Opcode = Opcode(472);
-    /// `PADDQrm`, defined at x86/instrs.td:509.
-    pub const PADDQrm: Opcode = Opcode(473);
-    /// `PADDQrr`, defined at x86/instrs.td:507.
-    pub const PADDQrr: Opcode = Opcode(474);
-    /// `PADDUSBrm`, defined at x86/instrs.td:509.
-    pub const PADDUSBrm: Opcode = Opcode(475);
-    /// `PADDUSBrr`, defined at x86/instrs.td:507.
-    pub const PADDUSBrr: Opcode = Opcode(476);
-    /// `PADDUSWrm`, defined at x86/instrs.td:509.
-    pub const PADDUSWrm: Opcode = Opcode(477);
-    /// `PADDUSWrr`, defined at x86/instrs.td:507.
-    pub const PADDUSWrr: Opcode = Opcode(478);
-    /// `PADDWrm`, defined at x86/instrs.td:509.
-    pub const PADDWrm: Opcode = Opcode(479);
-    /// `PADDWrr`, defined at x86/instrs.td:507.
-    pub const PADDWrr: Opcode = Opcode(480);
-    /// `PANDNrm`, defined at x86/instrs.td:509.
-    pub const PANDNrm: Opcode = Opcode(481);
-    /// `PANDNrr`, defined at x86/instrs.td:507.
-    pub const PANDNrr: Opcode = Opcode(482);
-    /// `PANDrm`, defined at x86/instrs.td:509.
-    pub const PANDrm: Opcode = Opcode(483);
-    /// `PANDrr`, defined at x86/instrs.td:507.
-    pub const PANDrr: Opcode = Opcode(484);
-    /// `PAVGBrm`, defined at x86/instrs.td:509.
-    pub const PAVGBrm: Opcode = Opcode(485);
-    /// `PAVGBrr`, defined at x86/instrs.td:507.
-    pub const PAVGBrr: Opcode = Opcode(486);
-    /// `PCMPEQBrm`, defined at x86/instrs.td:509.
-    pub const PCMPEQBrm: Opcode = Opcode(487);
-    /// `PCMPEQBrr`, defined at x86/instrs.td:507.
-    pub const PCMPEQBrr: Opcode = Opcode(488);
-    /// `PCMPEQDrm`, defined at x86/instrs.td:509.
-    pub const PCMPEQDrm: Opcode = Opcode(489);
-    /// `PCMPEQDrr`, defined at x86/instrs.td:507.
-    pub const PCMPEQDrr: Opcode = Opcode(490);
-    /// `PCMPEQWrm`, defined at x86/instrs.td:509.
-    pub const PCMPEQWrm: Opcode = Opcode(491);
-    /// `PCMPEQWrr`, defined at x86/instrs.td:507.
-    pub const PCMPEQWrr: Opcode = Opcode(492);
-    /// `PCMPGTBrm`, defined at x86/instrs.td:509.
-    pub const PCMPGTBrm: Opcode = Opcode(493);
-    /// `PCMPGTBrr`, defined at x86/instrs.td:507.
-    pub const PCMPGTBrr: Opcode = Opcode(494);
-    /// `PCMPGTDrm`, defined at x86/instrs.td:509.
-    pub const PCMPGTDrm: Opcode = Opcode(495);
-    /// `PCMPGTDrr`, defined at x86/instrs.td:507.
-    pub const PCMPGTDrr: Opcode = Opcode(496);
-    /// `PCMPGTWrm`, defined at x86/instrs.td:509.
-    pub const PCMPGTWrm: Opcode = Opcode(497);
-    /// `PCMPGTWrr`, defined at x86/instrs.td:507.
-    pub const PCMPGTWrr: Opcode = Opcode(498);
-    /// `PEXTRWrr`, defined at x86/instrs.td:559.
-    pub const PEXTRWrr: Opcode = Opcode(499);
-    /// `PINSRWrr`, defined at x86/instrs.td:561.
-    pub const PINSRWrr: Opcode = Opcode(500);
-    /// `PMAXUBrm`, defined at x86/instrs.td:509.
-    pub const PMAXUBrm: Opcode = Opcode(501);
-    /// `PMAXUBrr`, defined at x86/instrs.td:507.
-    pub const PMAXUBrr: Opcode = Opcode(502);
-    /// `PMINUBrm`, defined at x86/instrs.td:509.
-    pub const PMINUBrm: Opcode = Opcode(503);
-    /// `PMINUBrr`, defined at x86/instrs.td:507.
-    pub const PMINUBrr: Opcode = Opcode(504);
-    /// `PMOVMSKBrr`, defined at x86/instrs.td:562.
-    pub const PMOVMSKBrr: Opcode = Opcode(505);
-    /// `PMULLWrm`, defined at x86/instrs.td:509.
-    pub const PMULLWrm: Opcode = Opcode(506);
-    /// `PMULLWrr`, defined at x86/instrs.td:507.
-    pub const PMULLWrr: Opcode = Opcode(507);
-    /// `PMULUDQrm`, defined at x86/instrs.td:509.
-    pub const PMULUDQrm: Opcode = Opcode(508);
-    /// `PMULUDQrr`, defined at x86/instrs.td:507.
-    pub const PMULUDQrr: Opcode = Opcode(509);
-    /// `POP64r`, defined at x86/instrs.td:389.
-    pub const POP64r: Opcode = Opcode(510);
-    /// `PORrm`, defined at x86/instrs.td:509.
-    pub const PORrm: Opcode = Opcode(511);
-    /// `PORrr`, defined at x86/instrs.td:507.
-    pub const PORrr: Opcode = Opcode(512);
-    /// `PSHUFDri`, defined at x86/instrs.td:530.
-    pub const PSHUFDri: Opcode = Opcode(513);
-    /// `PSHUFHWri`, defined at x86/instrs.td:530.
-    pub const PSHUFHWri: Opcode = Opcode(514);
-    /// `PSHUFLWri`, defined at x86/instrs.td:530.
-    pub const PSHUFLWri: Opcode = Opcode(515);
-    /// `PSLLDQri`, defined at x86/instrs.td:527.
-    pub const PSLLDQri: Opcode = Opcode(516);
-    /// `PSLLDri`, defined at x86/instrs.td:527.
-    pub const PSLLDri: Opcode = Opcode(517);
-    /// `PSLLQri`, defined at x86/instrs.td:527.
-    pub const PSLLQri: Opcode = Opcode(518);
-    /// `PSLLWri`, defined at x86/instrs.td:527.
-    pub const PSLLWri: Opcode = Opcode(519);
-    /// `PSRADri`, defined at x86/instrs.td:527.
-    pub const PSRADri: Opcode = Opcode(520);
-    /// `PSRAWri`, defined at x86/instrs.td:527.
-    pub const PSRAWri: Opcode = Opcode(521);
-    /// `PSRLDQri`, defined at x86/instrs.td:527.
-    pub const PSRLDQri: Opcode = Opcode(522);
-    /// `PSRLDri`, defined at x86/instrs.td:527.
-    pub const PSRLDri: Opcode = Opcode(523);
-    /// `PSRLQri`, defined at x86/instrs.td:527.
-    pub const PSRLQri: Opcode = Opcode(524);
-    /// `PSRLWri`, defined at x86/instrs.td:527.
-    pub const PSRLWri: Opcode = Opcode(525);
-    /// `PSUBBrm`, defined at x86/instrs.td:509.
-    pub const PSUBBrm: Opcode = Opcode(526);
-    /// `PSUBBrr`, defined at x86/instrs.td:507.
-    pub const PSUBBrr: Opcode = Opcode(527);
-    /// `PSUBDrm`, defined at x86/instrs.td:509.
-    pub const PSUBDrm: Opcode = Opcode(528);
-    /// `PSUBDrr`, defined at x86/instrs.td:507.
-    pub const PSUBDrr: Opcode = Opcode(529);
-    /// `PSUBQrm`, defined at x86/instrs.td:509.
-    pub const PSUBQrm: Opcode = Opcode(530);
-    /// `PSUBQrr`, defined at x86/instrs.td:507.
-    pub const PSUBQrr: Opcode = Opcode(531);
-    /// `PSUBUSBrm`, defined at x86/instrs.td:509.
-    pub const PSUBUSBrm: Opcode = Opcode(532);
-    /// `PSUBUSBrr`, defined at x86/instrs.td:507.
-    pub const PSUBUSBrr: Opcode = Opcode(533);
-    /// `PSUBUSWrm`, defined at x86/instrs.td:509.
-    pub const PSUBUSWrm: Opcode = Opcode(534);
-    /// `PSUBUSWrr`, defined at x86/instrs.td:507.
-    pub const PSUBUSWrr: Opcode = Opcode(535);
-    /// `PSUBWrm`, defined at x86/instrs.td:509.
-    pub const PSUBWrm: Opcode = Opcode(536);
-    /// `PSUBWrr`, defined at x86/instrs.td:507.
-    pub const PSUBWrr: Opcode = Opcode(537);
-    /// `PUNPCKHBWrm`, defined at x86/instrs.td:509.
-    pub const PUNPCKHBWrm: Opcode = Opcode(538);
-    /// `PUNPCKHBWrr`, defined at x86/instrs.td:507.
-    pub const PUNPCKHBWrr: Opcode = Opcode(539);
-    /// `PUNPCKHDQrm`, defined at x86/instrs.td:509.
-    pub const PUNPCKHDQrm: Opcode = Opcode(540);
-    /// `PUNPCKHDQrr`, defined at x86/instrs.td:507.
-    pub const PUNPCKHDQrr: Opcode = Opcode(541);
-    /// `PUNPCKHQDQrm`, defined at x86/instrs.td:509.
-    pub const PUNPCKHQDQrm: Opcode = Opcode(542);
-    /// `PUNPCKHQDQrr`, defined at x86/instrs.td:507.
-    pub const PUNPCKHQDQrr: Opcode = Opcode(543);
-    /// `PUNPCKHWDrm`, defined at x86/instrs.td:509.
-    pub const PUNPCKHWDrm: Opcode = Opcode(544);
-    /// `PUNPCKHWDrr`, defined at x86/instrs.td:507.
-    pub const PUNPCKHWDrr: Opcode = Opcode(545);
-    /// `PUNPCKLBWrm`, defined at x86/instrs.td:509.
-    pub const PUNPCKLBWrm: Opcode = Opcode(546);
-    /// `PUNPCKLBWrr`, defined at x86/instrs.td:507.
-    pub const PUNPCKLBWrr: Opcode = Opcode(547);
-    /// `PUNPCKLDQrm`, defined at x86/instrs.td:509.
-    pub const PUNPCKLDQrm: Opcode = Opcode(548);
-    /// `PUNPCKLDQrr`, defined at x86/instrs.td:507.
-    pub const PUNPCKLDQrr: Opcode = Opcode(549);
-    /// `PUNPCKLQDQrm`, defined at x86/instrs.td:509.
-    pub const PUNPCKLQDQrm: Opcode = Opcode(550);
-    /// `PUNPCKLQDQrr`, defined at x86/instrs.td:507.
-    pub const PUNPCKLQDQrr: Opcode = Opcode(551);
-    /// `PUNPCKLWDrm`, defined at x86/instrs.td:509.
-    pub const PUNPCKLWDrm: Opcode = Opcode(552);
-    /// `PUNPCKLWDrr`, defined at x86/instrs.td:507.
-    pub const PUNPCKLWDrr: Opcode = Opcode(553);
-    /// `PUSH64i32`, defined at x86/instrs.td:384.
-    pub const PUSH64i32: Opcode = Opcode(554);
-    /// `PUSH64r`, defined at x86/instrs.td:383.
-    pub const PUSH64r: Opcode = Opcode(555);
-    /// `PUSH64rmm`, defined at x86/instrs.td:386.
-    pub const PUSH64rmm: Opcode = Opcode(556);
-    /// `PXORrm`, defined at x86/instrs.td:509.
-    pub const PXORrm: Opcode = Opcode(557);
-    /// `PXORrr`, defined at x86/instrs.td:507.
-    pub const PXORrr: Opcode = Opcode(558);
-    /// `RET`, defined at x86/instrs.td:371.
-    pub const RET: Opcode = Opcode(559);
-    /// `RET64`, defined at x86/instrs.td:373.
-    pub const RET64: Opcode = Opcode(560);
+    pub const OR8rr: Opcode = Opcode(496);
+    /// `ORPDrm`, defined at x86/instrs.td:565.
+    pub const ORPDrm: Opcode = Opcode(497);
+    /// `ORPDrr`, defined at x86/instrs.td:563.
+    pub const ORPDrr: Opcode = Opcode(498);
+    /// `ORPSrm`, defined at x86/instrs.td:565.
+    pub const ORPSrm: Opcode = Opcode(499);
+    /// `ORPSrr`, defined at x86/instrs.td:563.
+    pub const ORPSrr: Opcode = Opcode(500);
+    /// `PACKSSDWrm`, defined at x86/instrs.td:565.
+    pub const PACKSSDWrm: Opcode = Opcode(501);
+    /// `PACKSSDWrr`, defined at x86/instrs.td:563.
+    pub const PACKSSDWrr: Opcode = Opcode(502);
+    /// `PACKSSWBrm`, defined at x86/instrs.td:565.
+    pub const PACKSSWBrm: Opcode = Opcode(503);
+    /// `PACKSSWBrr`, defined at x86/instrs.td:563.
+    pub const PACKSSWBrr: Opcode = Opcode(504);
+    /// `PACKUSWBrm`, defined at x86/instrs.td:565.
+    pub const PACKUSWBrm: Opcode = Opcode(505);
+    /// `PACKUSWBrr`, defined at x86/instrs.td:563.
+    pub const PACKUSWBrr: Opcode = Opcode(506);
+    /// `PADDBrm`, defined at x86/instrs.td:565.
+    pub const PADDBrm: Opcode = Opcode(507);
+    /// `PADDBrr`, defined at x86/instrs.td:563.
+    pub const PADDBrr: Opcode = Opcode(508);
+    /// `PADDDrm`, defined at x86/instrs.td:565.
+    pub const PADDDrm: Opcode = Opcode(509);
+    /// `PADDDrr`, defined at x86/instrs.td:563.
+    pub const PADDDrr: Opcode = Opcode(510);
+    /// `PADDQrm`, defined at x86/instrs.td:565.
+    pub const PADDQrm: Opcode = Opcode(511);
+    /// `PADDQrr`, defined at x86/instrs.td:563.
+    pub const PADDQrr: Opcode = Opcode(512);
+    /// `PADDUSBrm`, defined at x86/instrs.td:565.
+    pub const PADDUSBrm: Opcode = Opcode(513);
+    /// `PADDUSBrr`, defined at x86/instrs.td:563.
+    pub const PADDUSBrr: Opcode = Opcode(514);
+    /// `PADDUSWrm`, defined at x86/instrs.td:565.
+    pub const PADDUSWrm: Opcode = Opcode(515);
+    /// `PADDUSWrr`, defined at x86/instrs.td:563.
+    pub const PADDUSWrr: Opcode = Opcode(516);
+    /// `PADDWrm`, defined at x86/instrs.td:565.
+    pub const PADDWrm: Opcode = Opcode(517);
+    /// `PADDWrr`, defined at x86/instrs.td:563.
+    pub const PADDWrr: Opcode = Opcode(518);
+    /// `PANDNrm`, defined at x86/instrs.td:565.
+    pub const PANDNrm: Opcode = Opcode(519);
+    /// `PANDNrr`, defined at x86/instrs.td:563.
+    pub const PANDNrr: Opcode = Opcode(520);
+    /// `PANDrm`, defined at x86/instrs.td:565.
+    pub const PANDrm: Opcode = Opcode(521);
+    /// `PANDrr`, defined at x86/instrs.td:563.
+    pub const PANDrr: Opcode = Opcode(522);
+    /// `PAVGBrm`, defined at x86/instrs.td:565.
+    pub const PAVGBrm: Opcode = Opcode(523);
+    /// `PAVGBrr`, defined at x86/instrs.td:563.
+    pub const PAVGBrr: Opcode = Opcode(524);
+    /// `PCMPEQBrm`, defined at x86/instrs.td:565.
+    pub const PCMPEQBrm: Opcode = Opcode(525);
+    /// `PCMPEQBrr`, defined at x86/instrs.td:563.
+    pub const PCMPEQBrr: Opcode = Opcode(526);
+    /// `PCMPEQDrm`, defined at x86/instrs.td:565.
+    pub const PCMPEQDrm: Opcode = Opcode(527);
+    /// `PCMPEQDrr`, defined at x86/instrs.td:563.
+    pub const PCMPEQDrr: Opcode = Opcode(528);
+    /// `PCMPEQWrm`, defined at x86/instrs.td:565.
+    pub const PCMPEQWrm: Opcode = Opcode(529);
+    /// `PCMPEQWrr`, defined at x86/instrs.td:563.
+    pub const PCMPEQWrr: Opcode = Opcode(530);
+    /// `PCMPGTBrm`, defined at x86/instrs.td:565.
+    pub const PCMPGTBrm: Opcode = Opcode(531);
+    /// `PCMPGTBrr`, defined at x86/instrs.td:563.
+    pub const PCMPGTBrr: Opcode = Opcode(532);
+    /// `PCMPGTDrm`, defined at x86/instrs.td:565.
+    pub const PCMPGTDrm: Opcode = Opcode(533);
+    /// `PCMPGTDrr`, defined at x86/instrs.td:563.
+    pub const PCMPGTDrr: Opcode = Opcode(534);
+    /// `PCMPGTWrm`, defined at x86/instrs.td:565.
+    pub const PCMPGTWrm: Opcode = Opcode(535);
+    /// `PCMPGTWrr`, defined at x86/instrs.td:563.
+    pub const PCMPGTWrr: Opcode = Opcode(536);
+    /// `PDEP32rm`, defined at x86/instrs.td:309.
+    pub const PDEP32rm: Opcode = Opcode(537);
+    /// `PDEP32rr`, defined at x86/instrs.td:307.
+    pub const PDEP32rr: Opcode = Opcode(538);
+    /// `PDEP64rm`, defined at x86/instrs.td:309.
+    pub const PDEP64rm: Opcode = Opcode(539);
+    /// `PDEP64rr`, defined at x86/instrs.td:307.
+    pub const PDEP64rr: Opcode = Opcode(540);
+    /// `PEXT32rm`, defined at x86/instrs.td:309.
+    pub const PEXT32rm: Opcode = Opcode(541);
+    /// `PEXT32rr`, defined at x86/instrs.td:307.
+    pub const PEXT32rr: Opcode = Opcode(542);
+    /// `PEXT64rm`, defined at x86/instrs.td:309.
+    pub const PEXT64rm: Opcode = Opcode(543);
+    /// `PEXT64rr`, defined at x86/instrs.td:307.
+    pub const PEXT64rr: Opcode = Opcode(544);
+    /// `PEXTRWrr`, defined at x86/instrs.td:623.
+    pub const PEXTRWrr: Opcode = Opcode(545);
+    /// `PINSRWrr`, defined at x86/instrs.td:625.
+    pub const PINSRWrr: Opcode = Opcode(546);
+    /// `PMAXUBrm`, defined at x86/instrs.td:565.
+    pub const PMAXUBrm: Opcode = Opcode(547);
+    /// `PMAXUBrr`, defined at x86/instrs.td:563.
+    pub const PMAXUBrr: Opcode = Opcode(548);
+    /// `PMINUBrm`, defined at x86/instrs.td:565.
+    pub const PMINUBrm: Opcode = Opcode(549);
+    /// `PMINUBrr`, defined at x86/instrs.td:563.
+    pub const PMINUBrr: Opcode = Opcode(550);
+    /// `PMOVMSKBrr`, defined at x86/instrs.td:626.
+    pub const PMOVMSKBrr: Opcode = Opcode(551);
+    /// `PMULLWrm`, defined at x86/instrs.td:565.
+    pub const PMULLWrm: Opcode = Opcode(552);
+    /// `PMULLWrr`, defined at x86/instrs.td:563.
+    pub const PMULLWrr: Opcode = Opcode(553);
+    /// `PMULUDQrm`, defined at x86/instrs.td:565.
+    pub const PMULUDQrm: Opcode = Opcode(554);
+    /// `PMULUDQrr`, defined at x86/instrs.td:563.
+    pub const PMULUDQrr: Opcode = Opcode(555);
+    /// `POP64r`, defined at x86/instrs.td:445.
+    pub const POP64r: Opcode = Opcode(556);
+    /// `POPCNT16rm`, defined at x86/instrs.td:276.
+    pub const POPCNT16rm: Opcode = Opcode(557);
+    /// `POPCNT16rr`, defined at x86/instrs.td:274.
+    pub const POPCNT16rr: Opcode = Opcode(558);
+    /// `POPCNT32rm`, defined at x86/instrs.td:276.
+    pub const POPCNT32rm: Opcode = Opcode(559);
+    /// `POPCNT32rr`, defined at x86/instrs.td:274.
+    pub const POPCNT32rr: Opcode = Opcode(560);
+    /// `POPCNT64rm`, defined at x86/instrs.td:276.
+    pub const POPCNT64rm: Opcode = Opcode(561);
+    /// `POPCNT64rr`, defined at x86/instrs.td:274.
+    pub const POPCNT64rr: Opcode = Opcode(562);
+    /// `PORrm`, defined at x86/instrs.td:565.
+    pub const PORrm: Opcode = Opcode(563);
+    /// `PORrr`, defined at x86/instrs.td:563.
+    pub const PORrr: Opcode = Opcode(564);
+    /// `PSHUFDri`, defined at x86/instrs.td:594.
+    pub const PSHUFDri: Opcode = Opcode(565);
+    /// `PSHUFHWri`, defined at x86/instrs.td:594.
+    pub const PSHUFHWri: Opcode = Opcode(566);
+    /// `PSHUFLWri`, defined at x86/instrs.td:594.
+    pub const PSHUFLWri: Opcode = Opcode(567);
+    /// `PSLLDQri`, defined at x86/instrs.td:583.
+    pub const PSLLDQri: Opcode = Opcode(568);
+    /// `PSLLDri`, defined at x86/instrs.td:583.
+    pub const PSLLDri: Opcode = Opcode(569);
+    /// `PSLLDrm`, defined at x86/instrs.td:590.
+    pub const PSLLDrm: Opcode = Opcode(570);
+    /// `PSLLDrr`, defined at x86/instrs.td:588.
+    pub const PSLLDrr: Opcode = Opcode(571);
+    /// `PSLLQri`, defined at x86/instrs.td:583.
+    pub const PSLLQri: Opcode = Opcode(572);
+    /// `PSLLQrm`, defined at x86/instrs.td:590.
+    pub const PSLLQrm: Opcode = Opcode(573);
+    /// `PSLLQrr`, defined at x86/instrs.td:588.
+    pub const PSLLQrr: Opcode = Opcode(574);
+    /// `PSLLWri`, defined at x86/instrs.td:583.
+    pub const PSLLWri: Opcode = Opcode(575);
+    /// `PSLLWrm`, defined at x86/instrs.td:590.
+    pub const PSLLWrm: Opcode = Opcode(576);
+    /// `PSLLWrr`, defined at x86/instrs.td:588.
+    pub const PSLLWrr: Opcode = Opcode(577);
+    /// `PSRADri`, defined at x86/instrs.td:583.
+    pub const PSRADri: Opcode = Opcode(578);
+    /// `PSRADrm`, defined at x86/instrs.td:590.
+    pub const PSRADrm: Opcode = Opcode(579);
+    /// `PSRADrr`, defined at x86/instrs.td:588.
+    pub const PSRADrr: Opcode = Opcode(580);
+    /// `PSRAWri`, defined at x86/instrs.td:583.
+    pub const PSRAWri: Opcode = Opcode(581);
+    /// `PSRAWrm`, defined at x86/instrs.td:590.
+    pub const PSRAWrm: Opcode = Opcode(582);
+    /// `PSRAWrr`, defined at x86/instrs.td:588.
+    pub const PSRAWrr: Opcode = Opcode(583);
+    /// `PSRLDQri`, defined at x86/instrs.td:583.
+    pub const PSRLDQri: Opcode = Opcode(584);
+    /// `PSRLDri`, defined at x86/instrs.td:583.
+    pub const PSRLDri: Opcode = Opcode(585);
+    /// `PSRLDrm`, defined at x86/instrs.td:590.
+    pub const PSRLDrm: Opcode = Opcode(586);
+    /// `PSRLDrr`, defined at x86/instrs.td:588.
+    pub const PSRLDrr: Opcode = Opcode(587);
+    /// `PSRLQri`, defined at x86/instrs.td:583.
+    pub const PSRLQri: Opcode = Opcode(588);
+    /// `PSRLQrm`, defined at x86/instrs.td:590.
+    pub const PSRLQrm: Opcode = Opcode(589);
+    /// `PSRLQrr`, defined at x86/instrs.td:588.
+    pub const PSRLQrr: Opcode = Opcode(590);
+    /// `PSRLWri`, defined at x86/instrs.td:583.
+    pub const PSRLWri: Opcode = Opcode(591);
+    /// `PSRLWrm`, defined at x86/instrs.td:590.
+    pub const PSRLWrm: Opcode = Opcode(592);
+    /// `PSRLWrr`, defined at x86/instrs.td:588.
+    pub const PSRLWrr: Opcode = Opcode(593);
+    /// `PSUBBrm`, defined at x86/instrs.td:565.
+    pub const PSUBBrm: Opcode = Opcode(594);
+    /// `PSUBBrr`, defined at x86/instrs.td:563.
+    pub const PSUBBrr: Opcode = Opcode(595);
+    /// `PSUBDrm`, defined at x86/instrs.td:565.
+    pub const PSUBDrm: Opcode = Opcode(596);
+    /// `PSUBDrr`, defined at x86/instrs.td:563.
+    pub const PSUBDrr: Opcode = Opcode(597);
+    /// `PSUBQrm`, defined at x86/instrs.td:565.
+    pub const PSUBQrm: Opcode = Opcode(598);
+    /// `PSUBQrr`, defined at x86/instrs.td:563.
+    pub const PSUBQrr: Opcode = Opcode(599);
+    /// `PSUBUSBrm`, defined at x86/instrs.td:565.
+    pub const PSUBUSBrm: Opcode = Opcode(600);
+    /// `PSUBUSBrr`, defined at x86/instrs.td:563.
+    pub const PSUBUSBrr: Opcode = Opcode(601);
+    /// `PSUBUSWrm`, defined at x86/instrs.td:565.
+    pub const PSUBUSWrm: Opcode = Opcode(602);
+    /// `PSUBUSWrr`, defined at x86/instrs.td:563.
+    pub const PSUBUSWrr: Opcode = Opcode(603);
+    /// `PSUBWrm`, defined at x86/instrs.td:565.
+    pub const PSUBWrm: Opcode = Opcode(604);
+    /// `PSUBWrr`, defined at x86/instrs.td:563.
+    pub const PSUBWrr: Opcode = Opcode(605);
+    /// `PUNPCKHBWrm`, defined at x86/instrs.td:565.
+    pub const PUNPCKHBWrm: Opcode = Opcode(606);
+    /// `PUNPCKHBWrr`, defined at x86/instrs.td:563.
+    pub const PUNPCKHBWrr: Opcode = Opcode(607);
+    /// `PUNPCKHDQrm`, defined at x86/instrs.td:565.
+    pub const PUNPCKHDQrm: Opcode = Opcode(608);
+    /// `PUNPCKHDQrr`, defined at x86/instrs.td:563.
+    pub const PUNPCKHDQrr: Opcode = Opcode(609);
+    /// `PUNPCKHQDQrm`, defined at x86/instrs.td:565.
+    pub const PUNPCKHQDQrm: Opcode = Opcode(610);
+    /// `PUNPCKHQDQrr`, defined at x86/instrs.td:563.
+    pub const PUNPCKHQDQrr: Opcode = Opcode(611);
+    /// `PUNPCKHWDrm`, defined at x86/instrs.td:565.
+    pub const PUNPCKHWDrm: Opcode = Opcode(612);
+    /// `PUNPCKHWDrr`, defined at x86/instrs.td:563.
+    pub const PUNPCKHWDrr: Opcode = Opcode(613);
+    /// `PUNPCKLBWrm`, defined at x86/instrs.td:565.
+    pub const PUNPCKLBWrm: Opcode = Opcode(614);
+    /// `PUNPCKLBWrr`, defined at x86/instrs.td:563.
+    pub const PUNPCKLBWrr: Opcode = Opcode(615);
+    /// `PUNPCKLDQrm`, defined at x86/instrs.td:565.
+    pub const PUNPCKLDQrm: Opcode = Opcode(616);
+    /// `PUNPCKLDQrr`, defined at x86/instrs.td:563.
+    pub const PUNPCKLDQrr: Opcode = Opcode(617);
+    /// `PUNPCKLQDQrm`, defined at x86/instrs.td:565.
+    pub const PUNPCKLQDQrm: Opcode = Opcode(618);
+    /// `PUNPCKLQDQrr`, defined at x86/instrs.td:563.
+    pub const PUNPCKLQDQrr: Opcode = Opcode(619);
+    /// `PUNPCKLWDrm`, defined at x86/instrs.td:565.
+    pub const PUNPCKLWDrm: Opcode = Opcode(620);
+    /// `PUNPCKLWDrr`, defined at x86/instrs.td:563.
+    pub const PUNPCKLWDrr: Opcode = Opcode(621);
+    /// `PUSH64i32`, defined at x86/instrs.td:440.
+    pub const PUSH64i32: Opcode = Opcode(622);
+    /// `PUSH64r`, defined at x86/instrs.td:439.
+    pub const PUSH64r: Opcode = Opcode(623);
+    /// `PUSH64rmm`, defined at x86/instrs.td:442.
+    pub const PUSH64rmm: Opcode = Opcode(624);
+    /// `PXORrm`, defined at x86/instrs.td:565.
+    pub const PXORrm: Opcode = Opcode(625);
+    /// `PXORrr`, defined at x86/instrs.td:563.
+    pub const PXORrr: Opcode = Opcode(626);
+    /// `RET`, defined at x86/instrs.td:427.
+    pub const RET: Opcode = Opcode(627);
+    /// `RET64`, defined at x86/instrs.td:429.
+    pub const RET64: Opcode = Opcode(628);
     /// `ROL16m1`, defined at x86/instrs.td:180.
-    pub const ROL16m1: Opcode = Opcode(561);
+    pub const ROL16m1: Opcode = Opcode(629);
     /// `ROL16mCL`, defined at x86/instrs.td:179.
-    pub const ROL16mCL: Opcode = Opcode(562);
+    pub const ROL16mCL: Opcode = Opcode(630);
     /// `ROL16mi`, defined at x86/instrs.td:177.
-    pub const ROL16mi: Opcode = Opcode(563);
+    pub const ROL16mi: Opcode = Opcode(631);
     /// `ROL16r1`, defined at x86/instrs.td:174.
-    pub const ROL16r1: Opcode = Opcode(564);
+    pub const ROL16r1: Opcode = Opcode(632);
     /// `ROL16rCL`, defined at x86/instrs.td:173.
-    pub const ROL16rCL: Opcode = Opcode(565);
+    pub const ROL16rCL: Opcode = Opcode(633);
     /// `ROL16ri`, defined at x86/instrs.td:171.
-    pub const ROL16ri: Opcode = Opcode(566);
+    pub const ROL16ri: Opcode = Opcode(634);
     /// `ROL32m1`, defined at x86/instrs.td:180.
-    pub const ROL32m1: Opcode = Opcode(567);
+    pub const ROL32m1: Opcode = Opcode(635);
     /// `ROL32mCL`, defined at x86/instrs.td:179.
-    pub const ROL32mCL: Opcode = Opcode(568);
+    pub const ROL32mCL: Opcode = Opcode(636);
     /// `ROL32mi`, defined at x86/instrs.td:177.
-    pub const ROL32mi: Opcode = Opcode(569);
+    pub const ROL32mi: Opcode = Opcode(637);
     /// `ROL32r1`, defined at x86/instrs.td:174.
-    pub const ROL32r1: Opcode = Opcode(570);
+    pub const ROL32r1: Opcode = Opcode(638);
     /// `ROL32rCL`, defined at x86/instrs.td:173.
-    pub const ROL32rCL: Opcode = Opcode(571);
+    pub const ROL32rCL: Opcode = Opcode(639);
     /// `ROL32ri`, defined at x86/instrs.td:171.
-    pub const ROL32ri: Opcode = Opcode(572);
+    pub const ROL32ri: Opcode = Opcode(640);
     /// `ROL64m1`, defined at x86/instrs.td:180.
-    pub const ROL64m1: Opcode = Opcode(573);
+    pub const ROL64m1: Opcode = Opcode(641);
     /// `ROL64mCL`, defined at x86/instrs.td:179.
-    pub const ROL64mCL: Opcode = Opcode(574);
+    pub const ROL64mCL: Opcode = Opcode(642);
     /// `ROL64mi`, defined at x86/instrs.td:177.
-    pub const ROL64mi: Opcode = Opcode(575);
+    pub const ROL64mi: Opcode = Opcode(643);
     /// `ROL64r1`, defined at x86/instrs.td:174.
-    pub const ROL64r1: Opcode = Opcode(576);
+    pub const ROL64r1: Opcode = Opcode(644);
     /// `ROL64rCL`, defined at x86/instrs.td:173.
-    pub const ROL64rCL: Opcode = Opcode(577);
+    pub const ROL64rCL: Opcode = Opcode(645);
     /// `ROL64ri`, defined at x86/instrs.td:171.
-    pub const ROL64ri: Opcode = Opcode(578);
+    pub const ROL64ri: Opcode = Opcode(646);
     /// `ROL8m1`, defined at x86/instrs.td:180.
-    pub const ROL8m1: Opcode = Opcode(579);
+    pub const ROL8m1: Opcode = Opcode(647);
     /// `ROL8mCL`, defined at x86/instrs.td:179.
-    pub const ROL8mCL: Opcode = Opcode(580);
+    pub const ROL8mCL: Opcode = Opcode(648);
     /// `ROL8mi`, defined at x86/instrs.td:177.
-    pub const ROL8mi: Opcode = Opcode(581);
+    pub const ROL8mi: Opcode = Opcode(649);
     /// `ROL8r1`, defined at x86/instrs.td:174.
-    pub const ROL8r1: Opcode = Opcode(582);
+    pub const ROL8r1: Opcode = Opcode(650);
     /// `ROL8rCL`, defined at x86/instrs.td:173.
-    pub const ROL8rCL: Opcode = Opcode(583);
+    pub const ROL8rCL: Opcode = Opcode(651);
     /// `ROL8ri`, defined at x86/instrs.td:171.
-    pub const ROL8ri: Opcode = Opcode(584);
+    pub const ROL8ri: Opcode = Opcode(652);
     /// `ROR16m1`, defined at x86/instrs.td:180.
-    pub const ROR16m1: Opcode = Opcode(585);
+    pub const ROR16m1: Opcode = Opcode(653);
     /// `ROR16mCL`, defined at x86/instrs.td:179.
-    pub const ROR16mCL: Opcode = Opcode(586);
+    pub const ROR16mCL: Opcode = Opcode(654);
     /// `ROR16mi`, defined at x86/instrs.td:177.
-    pub const ROR16mi: Opcode = Opcode(587);
+    pub const ROR16mi: Opcode = Opcode(655);
     /// `ROR16r1`, defined at x86/instrs.td:174.
-    pub const ROR16r1: Opcode = Opcode(588);
+    pub const ROR16r1: Opcode = Opcode(656);
     /// `ROR16rCL`, defined at x86/instrs.td:173.
-    pub const ROR16rCL: Opcode = Opcode(589);
+    pub const ROR16rCL: Opcode = Opcode(657);
     /// `ROR16ri`, defined at x86/instrs.td:171.
-    pub const ROR16ri: Opcode = Opcode(590);
+    pub const ROR16ri: Opcode = Opcode(658);
     /// `ROR32m1`, defined at x86/instrs.td:180.
-    pub const ROR32m1: Opcode = Opcode(591);
+    pub const ROR32m1: Opcode = Opcode(659);
     /// `ROR32mCL`, defined at x86/instrs.td:179.
-    pub const ROR32mCL: Opcode = Opcode(592);
+    pub const ROR32mCL: Opcode = Opcode(660);
     /// `ROR32mi`, defined at x86/instrs.td:177.
-    pub const ROR32mi: Opcode = Opcode(593);
+    pub const ROR32mi: Opcode = Opcode(661);
     /// `ROR32r1`, defined at x86/instrs.td:174.
-    pub const ROR32r1: Opcode = Opcode(594);
+    pub const ROR32r1: Opcode = Opcode(662);
     /// `ROR32rCL`, defined at x86/instrs.td:173.
-    pub const ROR32rCL: Opcode = Opcode(595);
+    pub const ROR32rCL: Opcode = Opcode(663);
     /// `ROR32ri`, defined at x86/instrs.td:171.
-    pub const ROR32ri: Opcode = Opcode(596);
+    pub const ROR32ri: Opcode = Opcode(664);
     /// `ROR64m1`, defined at x86/instrs.td:180.
-    pub const ROR64m1: Opcode = Opcode(597);
+    pub const ROR64m1: Opcode = Opcode(665);
     /// `ROR64mCL`, defined at x86/instrs.td:179.
-    pub const ROR64mCL: Opcode = Opcode(598);
+    pub const ROR64mCL: Opcode = Opcode(666);
     /// `ROR64mi`, defined at x86/instrs.td:177.
-    pub const ROR64mi: Opcode = Opcode(599);
+    pub const ROR64mi: Opcode = Opcode(667);
     /// `ROR64r1`, defined at x86/instrs.td:174.
-    pub const ROR64r1: Opcode = Opcode(600);
+    pub const ROR64r1: Opcode = Opcode(668);
     /// `ROR64rCL`, defined at x86/instrs.td:173.
-    pub const ROR64rCL: Opcode = Opcode(601);
+    pub const ROR64rCL: Opcode = Opcode(669);
     /// `ROR64ri`, defined at x86/instrs.td:171.
-    pub const ROR64ri: Opcode = Opcode(602);
+    pub const ROR64ri: Opcode = Opcode(670);
     /// `ROR8m1`, defined at x86/instrs.td:180.
-    pub const ROR8m1: Opcode = Opcode(603);
+    pub const ROR8m1: Opcode = Opcode(671);
     /// `ROR8mCL`, defined at x86/instrs.td:179.
-    pub const ROR8mCL: Opcode = Opcode(604);
+    pub const ROR8mCL: Opcode = Opcode(672);
     /// `ROR8mi`, defined at x86/instrs.td:177.
-    pub const ROR8mi: Opcode = Opcode(605);
+    pub const ROR8mi: Opcode = Opcode(673);
     /// `ROR8r1`, defined at x86/instrs.td:174.
-    pub const ROR8r1: Opcode = Opcode(606);
+    pub const ROR8r1: Opcode = Opcode(674);
     /// `ROR8rCL`, defined at x86/instrs.td:173.
-    pub const ROR8rCL: Opcode = Opcode(607);
+    pub const ROR8rCL: Opcode = Opcode(675);
     /// `ROR8ri`, defined at x86/instrs.td:171.
-    pub const ROR8ri: Opcode = Opcode(608);
+    pub const ROR8ri: Opcode = Opcode(676);
+    /// `RORX32mi`, defined at x86/instrs.td:304.
+    pub const RORX32mi: Opcode = Opcode(677);
+    /// `RORX32ri`, defined at x86/instrs.td:302.
+    pub const RORX32ri: Opcode = Opcode(678);
+    /// `RORX64mi`, defined at x86/instrs.td:304.
+    pub const RORX64mi: Opcode = Opcode(679);
+    /// `RORX64ri`, defined at x86/instrs.td:302.
+    pub const RORX64ri: Opcode = Opcode(680);
     /// `SAR16m1`, defined at x86/instrs.td:180.
-    pub const SAR16m1: Opcode = Opcode(609);
+    pub const SAR16m1: Opcode = Opcode(681);
     /// `SAR16mCL`, defined at x86/instrs.td:179.
-    pub const SAR16mCL: Opcode = Opcode(610);
+    pub const SAR16mCL: Opcode = Opcode(682);
     /// `SAR16mi`, defined at x86/instrs.td:177.
-    pub const SAR16mi: Opcode = Opcode(611);
+    pub const SAR16mi: Opcode = Opcode(683);
     /// `SAR16r1`, defined at x86/instrs.td:174.
-    pub const SAR16r1: Opcode = Opcode(612);
+    pub const SAR16r1: Opcode = Opcode(684);
     /// `SAR16rCL`, defined at x86/instrs.td:173.
-    pub const SAR16rCL: Opcode = Opcode(613);
+    pub const SAR16rCL: Opcode = Opcode(685);
     /// `SAR16ri`, defined at x86/instrs.td:171.
-    pub const SAR16ri: Opcode = Opcode(614);
+    pub const SAR16ri: Opcode = Opcode(686);
     /// `SAR32m1`, defined at x86/instrs.td:180.
-    pub const SAR32m1: Opcode = Opcode(615);
+    pub const SAR32m1: Opcode = Opcode(687);
     /// `SAR32mCL`, defined at x86/instrs.td:179.
-    pub const SAR32mCL: Opcode = Opcode(616);
+    pub const SAR32mCL: Opcode = Opcode(688);
     /// `SAR32mi`, defined at x86/instrs.td:177.
-    pub const SAR32mi: Opcode = Opcode(617);
+    pub const SAR32mi: Opcode = Opcode(689);
     /// `SAR32r1`, defined at x86/instrs.td:174.
-    pub const SAR32r1: Opcode = Opcode(618);
+    pub const SAR32r1: Opcode = Opcode(690);
     /// `SAR32rCL`, defined at x86/instrs.td:173.
-    pub const SAR32rCL: Opcode = Opcode(619);
+    pub const SAR32rCL: Opcode = Opcode(691);
     /// `SAR32ri`, defined at x86/instrs.td:171.
-    pub const SAR32ri: Opcode = Opcode(620);
+    pub const SAR32ri: Opcode = Opcode(692);
     /// `SAR64m1`, defined at x86/instrs.td:180.
-    pub const SAR64m1: Opcode = Opcode(621);
+    pub const SAR64m1: Opcode = Opcode(693);
     /// `SAR64mCL`, defined at x86/instrs.td:179.
-    pub const SAR64mCL: Opcode = Opcode(622);
+    pub const SAR64mCL: Opcode = Opcode(694);
     /// `SAR64mi`, defined at x86/instrs.td:177.
-    pub const SAR64mi: Opcode = Opcode(623);
+    pub const SAR64mi: Opcode = Opcode(695);
     /// `SAR64r1`, defined at x86/instrs.td:174.
-    pub const SAR64r1: Opcode = Opcode(624);
+    pub const SAR64r1: Opcode = Opcode(696);
     /// `SAR64rCL`, defined at x86/instrs.td:173.
-    pub const SAR64rCL: Opcode = Opcode(625);
+    pub const SAR64rCL: Opcode = Opcode(697);
     /// `SAR64ri`, defined at x86/instrs.td:171.
-    pub const SAR64ri: Opcode = Opcode(626);
+    pub const SAR64ri: Opcode = Opcode(698);
     /// `SAR8m1`, defined at x86/instrs.td:180.
-    pub const SAR8m1: Opcode = Opcode(627);
+    pub const SAR8m1: Opcode = Opcode(699);
     /// `SAR8mCL`, defined at x86/instrs.td:179.
-    pub const SAR8mCL: Opcode = Opcode(628);
+    pub const SAR8mCL: Opcode = Opcode(700);
     /// `SAR8mi`, defined at x86/instrs.td:177.
-    pub const SAR8mi: Opcode = Opcode(629);
+    pub const SAR8mi: Opcode = Opcode(701);
     /// `SAR8r1`, defined at x86/instrs.td:174.
-    pub const SAR8r1: Opcode = Opcode(630);
+    pub const SAR8r1: Opcode = Opcode(702);
     /// `SAR8rCL`, defined at x86/instrs.td:173.
-    pub const SAR8rCL: Opcode = Opcode(631);
+    pub const SAR8rCL: Opcode = Opcode(703);
     /// `SAR8ri`, defined at x86/instrs.td:171.
-    pub const SAR8ri: Opcode = Opcode(632);
+    pub const SAR8ri: Opcode = Opcode(704);
+    /// `SARX32rm`, defined at x86/instrs.td:300.
+    pub const SARX32rm: Opcode = Opcode(705);
+    /// `SARX32rr`, defined at x86/instrs.td:298.
+    pub const SARX32rr: Opcode = Opcode(706);
+    /// `SARX64rm`, defined at x86/instrs.td:300.
+    pub const SARX64rm: Opcode = Opcode(707);
+    /// `SARX64rr`, defined at x86/instrs.td:298.
+    pub const SARX64rr: Opcode = Opcode(708);
     /// `SBB16mi`, defined at x86/instrs.td:98.
-    pub const SBB16mi: Opcode = Opcode(633);
+    pub const SBB16mi: Opcode = Opcode(709);
     /// `SBB16mi8`, defined at x86/instrs.td:100.
-    pub const SBB16mi8: Opcode = Opcode(634);
+    pub const SBB16mi8: Opcode = Opcode(710);
     /// `SBB16mr`, defined at x86/instrs.td:97.
-    pub const SBB16mr: Opcode = Opcode(635);
+    pub const SBB16mr: Opcode = Opcode(711);
     /// `SBB16ri`, defined at x86/instrs.td:89.
-    pub const SBB16ri: Opcode = Opcode(636);
+    pub const SBB16ri: Opcode = Opcode(712);
     /// `SBB16ri8`, defined at x86/instrs.td:91.
-    pub const SBB16ri8: Opcode = Opcode(637);
+    pub const SBB16ri8: Opcode = Opcode(713);
     /// `SBB16rm`, defined at x86/instrs.td:94.
-    pub const SBB16rm: Opcode = Opcode(638);
+    pub const SBB16rm: Opcode = Opcode(714);
     /// `SBB16rr`, defined at x86/instrs.td:87.
-    pub const SBB16rr: Opcode = Opcode(639);
+    pub const SBB16rr: Opcode = Opcode(715);
     /// `SBB32mi`, defined at x86/instrs.td:98.
-    pub const SBB32mi: Opcode = Opcode(640);
+    pub const SBB32mi: Opcode = Opcode(716);
     /// `SBB32mi8`, defined at x86/instrs.td:100.
-    pub const SBB32mi8: Opcode = Opcode(641);
+    pub const SBB32mi8: Opcode = Opcode(717);
     /// `SBB32mr`, defined at x86/instrs.td:97.
-    pub const SBB32mr: Opcode = Opcode(642);
+    pub const SBB32mr: Opcode = Opcode(718);
     /// `SBB32ri`, defined at x86/instrs.td:89.
-    pub const SBB32ri: Opcode = Opcode(643);
+    pub const SBB32ri: Opcode = Opcode(719);
     /// `SBB32ri8`, defined at x86/instrs.td:91.
-    pub const SBB32ri8: Opcode = Opcode(644);
+    pub const SBB32ri8: Opcode = Opcode(720);
     /// `SBB32rm`, defined at x86/instrs.td:94.
-    pub const SBB32rm: Opcode = Opcode(645);
+    pub const SBB32rm: Opcode = Opcode(721);
     /// `SBB32rr`, defined at x86/instrs.td:87.
-    pub const SBB32rr: Opcode = Opcode(646);
+    pub const SBB32rr: Opcode = Opcode(722);
     /// `SBB64mi32`, defined at x86/instrs.td:98.
-    pub const SBB64mi32: Opcode = Opcode(647);
+    pub const SBB64mi32: Opcode = Opcode(723);
     /// `SBB64mi8`, defined at x86/instrs.td:100.
-    pub const SBB64mi8: Opcode = Opcode(648);
+    pub const SBB64mi8: Opcode = Opcode(724);
     /// `SBB64mr`, defined at x86/instrs.td:97.
-    pub const SBB64mr: Opcode = Opcode(649);
+    pub const SBB64mr: Opcode = Opcode(725);
     /// `SBB64ri32`, defined at x86/instrs.td:89.
-    pub const SBB64ri32: Opcode = Opcode(650);
+    pub const SBB64ri32: Opcode = Opcode(726);
     /// `SBB64ri8`, defined at x86/instrs.td:91.
-    pub const SBB64ri8: Opcode = Opcode(651);
+    pub const SBB64ri8: Opcode = Opcode(727);
     /// `SBB64rm`, defined at x86/instrs.td:94.
-    pub const SBB64rm: Opcode = Opcode(652);
+    pub const SBB64rm: Opcode = Opcode(728);
     /// `SBB64rr`, defined at x86/instrs.td:87.
-    pub const SBB64rr: Opcode = Opcode(653);
+    pub const SBB64rr: Opcode = Opcode(729);
     /// `SBB8mi`, defined at x86/instrs.td:98.
-    pub const SBB8mi: Opcode = Opcode(654);
+    pub const SBB8mi: Opcode = Opcode(730);
     /// `SBB8mr`, defined at x86/instrs.td:97.
-    pub const SBB8mr: Opcode = Opcode(655);
+    pub const SBB8mr: Opcode = Opcode(731);
     /// `SBB8ri`, defined at x86/instrs.td:89.
-    pub const SBB8ri: Opcode = Opcode(656);
+    pub const SBB8ri: Opcode = Opcode(732);
     /// `SBB8rm`, defined at x86/instrs.td:94.
-    pub const SBB8rm: Opcode = Opcode(657);
+    pub const SBB8rm: Opcode = Opcode(733);
     /// `SBB8rr`, defined at x86/instrs.td:87.
-    pub const SBB8rr: Opcode = Opcode(658);
-    /// `SETCCm`, defined at x86/instrs.td:339.
-    pub const SETCCm: Opcode = Opcode(659);
-    /// `SETCCr`, defined at x86/instrs.td:337.
-    pub const SETCCr: Opcode = Opcode(660);
+    pub const SBB8rr: Opcode = Opcode(734);
+    /// `SETCCm`, defined at x86/instrs.td:395.
+    pub const SETCCm: Opcode = Opcode(735);
+    /// `SETCCr`, defined at x86/instrs.td:393.
+    pub const SETCCr: Opcode = Opcode(736);
     /// `SHL16m1`, defined at x86/instrs.td:180.
-    pub const SHL16m1: Opcode = Opcode(661);
+    pub const SHL16m1: Opcode = Opcode(737);
     /// `SHL16mCL`, defined at x86/instrs.td:179.
-    pub const SHL16mCL: Opcode = Opcode(662);
+    pub const SHL16mCL: Opcode = Opcode(738);
     /// `SHL16mi`, defined at x86/instrs.td:177.
-    pub const SHL16mi: Opcode = Opcode(663);
+    pub const SHL16mi: Opcode = Opcode(739);
     /// `SHL16r1`, defined at x86/instrs.td:174.
-    pub const SHL16r1: Opcode = Opcode(664);
+    pub const SHL16r1: Opcode = Opcode(740);
     /// `SHL16rCL`, defined at x86/instrs.td:173.
-    pub const SHL16rCL: Opcode = Opcode(665);
+    pub const SHL16rCL: Opcode = Opcode(741);
     /// `SHL16ri`, defined at x86/instrs.td:171.
-    pub const SHL16ri: Opcode = Opcode(666);
+    pub const SHL16ri: Opcode = Opcode(742);
     /// `SHL32m1`, defined at x86/instrs.td:180.
-    pub const SHL32m1: Opcode = Opcode(667);
+    pub const SHL32m1: Opcode = Opcode(743);
     /// `SHL32mCL`, defined at x86/instrs.td:179.
-    pub const SHL32mCL: Opcode = Opcode(668);
+    pub const SHL32mCL: Opcode = Opcode(744);
     /// `SHL32mi`, defined at x86/instrs.td:177.
-    pub const SHL32mi: Opcode = Opcode(669);
+    pub const SHL32mi: Opcode = Opcode(745);
     /// `SHL32r1`, defined at x86/instrs.td:174.
-    pub const SHL32r1: Opcode = Opcode(670);
+    pub const SHL32r1: Opcode = Opcode(746);
     /// `SHL32rCL`, defined at x86/instrs.td:173.
-    pub const SHL32rCL: Opcode = Opcode(671);
+    pub const SHL32rCL: Opcode = Opcode(747);
     /// `SHL32ri`, defined at x86/instrs.td:171.
-    pub const SHL32ri: Opcode = Opcode(672);
+    pub const SHL32ri: Opcode = Opcode(748);
     /// `SHL64m1`, defined at x86/instrs.td:180.
-    pub const SHL64m1: Opcode = Opcode(673);
+    pub const SHL64m1: Opcode = Opcode(749);
     /// `SHL64mCL`, defined at x86/instrs.td:179.
-    pub const SHL64mCL: Opcode = Opcode(674);
+    pub const SHL64mCL: Opcode = Opcode(750);
     /// `SHL64mi`, defined at x86/instrs.td:177.
-    pub const SHL64mi: Opcode = Opcode(675);
+    pub const SHL64mi: Opcode = Opcode(751);
     /// `SHL64r1`, defined at x86/instrs.td:174.
-    pub const SHL64r1: Opcode = Opcode(676);
+    pub const SHL64r1: Opcode = Opcode(752);
     /// `SHL64rCL`, defined at x86/instrs.td:173.
-    pub const SHL64rCL: Opcode = Opcode(677);
+    pub const SHL64rCL: Opcode = Opcode(753);
     /// `SHL64ri`, defined at x86/instrs.td:171.
-    pub const SHL64ri: Opcode = Opcode(678);
+    pub const SHL64ri: Opcode = Opcode(754);
     /// `SHL8m1`, defined at x86/instrs.td:180.
-    pub const SHL8m1: Opcode = Opcode(679);
+    pub const SHL8m1: Opcode = Opcode(755);
     /// `SHL8mCL`, defined at x86/instrs.td:179.
-    pub const SHL8mCL: Opcode = Opcode(680);
+    pub const SHL8mCL: Opcode = Opcode(756);
     /// `SHL8mi`, defined at x86/instrs.td:177.
-    pub const SHL8mi: Opcode = Opcode(681);
+    pub const SHL8mi: Opcode = Opcode(757);
     /// `SHL8r1`, defined at x86/instrs.td:174.
-    pub const SHL8r1: Opcode = Opcode(682);
+    pub const SHL8r1: Opcode = Opcode(758);
     /// `SHL8rCL`, defined at x86/instrs.td:173.
-    pub const SHL8rCL: Opcode = Opcode(683);
+    pub const SHL8rCL: Opcode = Opcode(759);
     /// `SHL8ri`, defined at x86/instrs.td:171.
-    pub const SHL8ri: Opcode = Opcode(684);
+    pub const SHL8ri: Opcode = Opcode(760);
     /// `SHLD16rrCL`, defined at x86/instrs.td:191.
-    pub const SHLD16rrCL: Opcode = Opcode(685);
+    pub const SHLD16rrCL: Opcode = Opcode(761);
     /// `SHLD16rri8`, defined at x86/instrs.td:189.
-    pub const SHLD16rri8: Opcode = Opcode(686);
+    pub const SHLD16rri8: Opcode = Opcode(762);
     /// `SHLD32rrCL`, defined at x86/instrs.td:191.
-    pub const SHLD32rrCL: Opcode = Opcode(687);
+    pub const SHLD32rrCL: Opcode = Opcode(763);
     /// `SHLD32rri8`, defined at x86/instrs.td:189.
-    pub const SHLD32rri8: Opcode = Opcode(688);
+    pub const SHLD32rri8: Opcode = Opcode(764);
     /// `SHLD64rrCL`, defined at x86/instrs.td:191.
-    pub const SHLD64rrCL: Opcode = Opcode(689);
+    pub const SHLD64rrCL: Opcode = Opcode(765);
     /// `SHLD64rri8`, defined at x86/instrs.td:189.
-    pub const SHLD64rri8: Opcode = Opcode(690);
+    pub const SHLD64rri8: Opcode = Opcode(766);
+    /// `SHLX32rm`, defined at x86/instrs.td:300.
+    pub const SHLX32rm: Opcode = Opcode(767);
+    /// `SHLX32rr`, defined at x86/instrs.td:298.
+    pub const SHLX32rr: Opcode = Opcode(768);
+    /// `SHLX64rm`, defined at x86/instrs.td:300.
+    pub const SHLX64rm: Opcode = Opcode(769);
+    /// `SHLX64rr`, defined at x86/instrs.td:298.
+    pub const SHLX64rr: Opcode = Opcode(770);
     /// `SHR16m1`, defined at x86/instrs.td:180.
-    pub const SHR16m1: Opcode = Opcode(691);
+    pub const SHR16m1: Opcode = Opcode(771);
     /// `SHR16mCL`, defined at x86/instrs.td:179.
-    pub const SHR16mCL: Opcode = Opcode(692);
+    pub const SHR16mCL: Opcode = Opcode(772);
     /// `SHR16mi`, defined at x86/instrs.td:177.
-    pub const SHR16mi: Opcode = Opcode(693);
+    pub const SHR16mi: Opcode = Opcode(773);
     /// `SHR16r1`, defined at x86/instrs.td:174.
-    pub const SHR16r1: Opcode = Opcode(694);
+    pub const SHR16r1: Opcode = Opcode(774);
     /// `SHR16rCL`, defined at x86/instrs.td:173.
-    pub const SHR16rCL: Opcode = Opcode(695);
+    pub const SHR16rCL: Opcode = Opcode(775);
     /// `SHR16ri`, defined at x86/instrs.td:171.
-    pub const SHR16ri: Opcode = Opcode(696);
+    pub const SHR16ri: Opcode = Opcode(776);
     /// `SHR32m1`, defined at x86/instrs.td:180.
-    pub const SHR32m1: Opcode = Opcode(697);
+    pub const SHR32m1: Opcode = Opcode(777);
     /// `SHR32mCL`, defined at x86/instrs.td:179.
-    pub const SHR32mCL: Opcode = Opcode(698);
+    pub const SHR32mCL: Opcode = Opcode(778);
     /// `SHR32mi`, defined at x86/instrs.td:177.
-    pub const SHR32mi: Opcode = Opcode(699);
+    pub const SHR32mi: Opcode = Opcode(779);
     /// `SHR32r1`, defined at x86/instrs.td:174.
-    pub const SHR32r1: Opcode = Opcode(700);
+    pub const SHR32r1: Opcode = Opcode(780);
     /// `SHR32rCL`, defined at x86/instrs.td:173.
-    pub const SHR32rCL: Opcode = Opcode(701);
+    pub const SHR32rCL: Opcode = Opcode(781);
     /// `SHR32ri`, defined at x86/instrs.td:171.
-    pub const SHR32ri: Opcode = Opcode(702);
+    pub const SHR32ri: Opcode = Opcode(782);
     /// `SHR64m1`, defined at x86/instrs.td:180.
-    pub const SHR64m1: Opcode = Opcode(703);
+    pub const SHR64m1: Opcode = Opcode(783);
     /// `SHR64mCL`, defined at x86/instrs.td:179.
-    pub const SHR64mCL: Opcode = Opcode(704);
+    pub const SHR64mCL: Opcode = Opcode(784);
     /// `SHR64mi`, defined at x86/instrs.td:177.
-    pub const SHR64mi: Opcode = Opcode(705);
+    pub const SHR64mi: Opcode = Opcode(785);
     /// `SHR64r1`, defined at x86/instrs.td:174.
-    pub const SHR64r1: Opcode = Opcode(706);
+    pub const SHR64r1: Opcode = Opcode(786);
     /// `SHR64rCL`, defined at x86/instrs.td:173.
-    pub const SHR64rCL: Opcode = Opcode(707);
+    pub const SHR64rCL: Opcode = Opcode(787);
     /// `SHR64ri`, defined at x86/instrs.td:171.
-    pub const SHR64ri: Opcode = Opcode(708);
+    pub const SHR64ri: Opcode = Opcode(788);
     /// `SHR8m1`, defined at x86/instrs.td:180.
-    pub const SHR8m1: Opcode = Opcode(709);
+    pub const SHR8m1: Opcode = Opcode(789);
     /// `SHR8mCL`, defined at x86/instrs.td:179.
-    pub const SHR8mCL: Opcode = Opcode(710);
+    pub const SHR8mCL: Opcode = Opcode(790);
     /// `SHR8mi`, defined at x86/instrs.td:177.
-    pub const SHR8mi: Opcode = Opcode(711);
+    pub const SHR8mi: Opcode = Opcode(791);
     /// `SHR8r1`, defined at x86/instrs.td:174.
-    pub const SHR8r1: Opcode = Opcode(712);
+    pub const SHR8r1: Opcode = Opcode(792);
     /// `SHR8rCL`, defined at x86/instrs.td:173.
-    pub const SHR8rCL: Opcode = Opcode(713);
+    pub const SHR8rCL: Opcode = Opcode(793);
     /// `SHR8ri`, defined at x86/instrs.td:171.
-    pub const SHR8ri: Opcode = Opcode(714);
+    pub const SHR8ri: Opcode = Opcode(794);
     /// `SHRD16rrCL`, defined at x86/instrs.td:191.
-    pub const SHRD16rrCL: Opcode = Opcode(715);
+    pub const SHRD16rrCL: Opcode = Opcode(795);
     /// `SHRD16rri8`, defined at x86/instrs.td:189.
-    pub const SHRD16rri8: Opcode = Opcode(716);
+    pub const SHRD16rri8: Opcode = Opcode(796);
     /// `SHRD32rrCL`, defined at x86/instrs.td:191.
-    pub const SHRD32rrCL: Opcode = Opcode(717);
+    pub const SHRD32rrCL: Opcode = Opcode(797);
     /// `SHRD32rri8`, defined at x86/instrs.td:189.
-    pub const SHRD32rri8: Opcode = Opcode(718);
+    pub const SHRD32rri8: Opcode = Opcode(798);
     /// `SHRD64rrCL`, defined at x86/instrs.td:191.
-    pub const SHRD64rrCL: Opcode = Opcode(719);
+    pub const SHRD64rrCL: Opcode = Opcode(799);
     /// `SHRD64rri8`, defined at x86/instrs.td:189.
-    pub const SHRD64rri8: Opcode = Opcode(720);
-    /// `SHUFPDrri`, defined at x86/instrs.td:535.
-    pub const SHUFPDrri: Opcode = Opcode(721);
-    /// `SHUFPSrri`, defined at x86/instrs.td:535.
-    pub const SHUFPSrri: Opcode = Opcode(722);
-    /// `SQRTSDr`, defined at x86/instrs.td:419.
-    pub const SQRTSDr: Opcode = Opcode(723);
-    /// `SQRTSSr`, defined at x86/instrs.td:419.
-    pub const SQRTSSr: Opcode = Opcode(724);
-    /// `ST_Fp32m`, defined at x86/instrs.td:661.
-    pub const ST_Fp32m: Opcode = Opcode(725);
-    /// `ST_Fp64m`, defined at x86/instrs.td:661.
-    pub const ST_Fp64m: Opcode = Opcode(726);
-    /// `ST_FpP80m`, defined at x86/instrs.td:661.
-    pub const ST_FpP80m: Opcode = Opcode(727);
+    pub const SHRD64rri8: Opcode = Opcode(800);
+    /// `SHRX32rm`, defined at x86/instrs.td:300.
+    pub const SHRX32rm: Opcode = Opcode(801);
+    /// `SHRX32rr`, defined at x86/instrs.td:298.
+    pub const SHRX32rr: Opcode = Opcode(802);
+    /// `SHRX64rm`, defined at x86/instrs.td:300.
+    pub const SHRX64rm: Opcode = Opcode(803);
+    /// `SHRX64rr`, defined at x86/instrs.td:298.
+    pub const SHRX64rr: Opcode = Opcode(804);
+    /// `SHUFPDrri`, defined at x86/instrs.td:599.
+    pub const SHUFPDrri: Opcode = Opcode(805);
+    /// `SHUFPSrri`, defined at x86/instrs.td:599.
+    pub const SHUFPSrri: Opcode = Opcode(806);
+    /// `SQRTSDr`, defined at x86/instrs.td:475.
+    pub const SQRTSDr: Opcode = Opcode(807);
+    /// `SQRTSSr`, defined at x86/instrs.td:475.
+    pub const SQRTSSr: Opcode = Opcode(808);
+    /// `ST_Fp32m`, defined at x86/instrs.td:725.
+    pub const ST_Fp32m: Opcode = Opcode(809);
+    /// `ST_Fp64m`, defined at x86/instrs.td:725.
+    pub const ST_Fp64m: Opcode = Opcode(810);
+    /// `ST_FpP80m`, defined at x86/instrs.td:725.
+    pub const ST_FpP80m: Opcode = Opcode(811);
     /// `SUB16mi`, defined at x86/instrs.td:98.
-    pub const SUB16mi: Opcode = Opcode(728);
+    pub const SUB16mi: Opcode = Opcode(812);
     /// `SUB16mi8`, defined at x86/instrs.td:100.
-    pub const SUB16mi8: Opcode = Opcode(729);
+    pub const SUB16mi8: Opcode = Opcode(813);
     /// `SUB16mr`, defined at x86/instrs.td:97.
-    pub const SUB16mr: Opcode = Opcode(730);
+    pub const SUB16mr: Opcode = Opcode(814);
     /// `SUB16ri`, defined at x86/instrs.td:89.
-    pub const SUB16ri: Opcode = Opcode(731);
+    pub const SUB16ri: Opcode = Opcode(815);
     /// `SUB16ri8`, defined at x86/instrs.td:91.
-    pub const SUB16ri8: Opcode = Opcode(732);
+    pub const SUB16ri8: Opcode = Opcode(816);
     /// `SUB16rm`, defined at x86/instrs.td:94.
-    pub const SUB16rm: Opcode = Opcode(733);
+    pub const SUB16rm: Opcode = Opcode(817);
     /// `SUB16rr`, defined at x86/instrs.td:87.
-    pub const SUB16rr: Opcode = Opcode(734);
+    pub const SUB16rr: Opcode = Opcode(818);
     /// `SUB32mi`, defined at x86/instrs.td:98.
-    pub const SUB32mi: Opcode = Opcode(735);
+    pub const SUB32mi: Opcode = Opcode(819);
     /// `SUB32mi8`, defined at x86/instrs.td:100.
-    pub const SUB32mi8: Opcode = Opcode(736);
+    pub const SUB32mi8: Opcode = Opcode(820);
     /// `SUB32mr`, defined at x86/instrs.td:97.
-    pub const SUB32mr: Opcode = Opcode(737);
+    pub const SUB32mr: Opcode = Opcode(821);
     /// `SUB32ri`, defined at x86/instrs.td:89.
-    pub const SUB32ri: Opcode = Opcode(738);
+    pub const SUB32ri: Opcode = Opcode(822);
     /// `SUB32ri8`, defined at x86/instrs.td:91.
-    pub const SUB32ri8: Opcode = Opcode(739);
+    pub const SUB32ri8: Opcode = Opcode(823);
     /// `SUB32rm`, defined at x86/instrs.td:94.
-    pub const SUB32rm: Opcode = Opcode(740);
+    pub const SUB32rm: Opcode = Opcode(824);
     /// `SUB32rr`, defined at x86/instrs.td:87.
-    pub const SUB32rr: Opcode = Opcode(741);
+    pub const SUB32rr: Opcode = Opcode(825);
     /// `SUB64mi32`, defined at x86/instrs.td:98.
-    pub const SUB64mi32: Opcode = Opcode(742);
+    pub const SUB64mi32: Opcode = Opcode(826);
     /// `SUB64mi8`, defined at x86/instrs.td:100.
-    pub const SUB64mi8: Opcode = Opcode(743);
+    pub const SUB64mi8: Opcode = Opcode(827);
     /// `SUB64mr`, defined at x86/instrs.td:97.
-    pub const SUB64mr: Opcode = Opcode(744);
+    pub const SUB64mr: Opcode = Opcode(828);
     /// `SUB64ri32`, defined at x86/instrs.td:89.
-    pub const SUB64ri32: Opcode = Opcode(745);
+    pub const SUB64ri32: Opcode = Opcode(829);
     /// `SUB64ri8`, defined at x86/instrs.td:91.
-    pub const SUB64ri8: Opcode = Opcode(746);
+    pub const SUB64ri8: Opcode = Opcode(830);
     /// `SUB64rm`, defined at x86/instrs.td:94.
-    pub const SUB64rm: Opcode = Opcode(747);
+    pub const SUB64rm: Opcode = Opcode(831);
     /// `SUB64rr`, defined at x86/instrs.td:87.
-    pub const SUB64rr: Opcode = Opcode(748);
+    pub const SUB64rr: Opcode = Opcode(832);
     /// `SUB8mi`, defined at x86/instrs.td:98.
-    pub const SUB8mi: Opcode = Opcode(749);
+    pub const SUB8mi: Opcode = Opcode(833);
     /// `SUB8mr`, defined at x86/instrs.td:97.
-    pub const SUB8mr: Opcode = Opcode(750);
+    pub const SUB8mr: Opcode = Opcode(834);
     /// `SUB8ri`, defined at x86/instrs.td:89.
-    pub const SUB8ri: Opcode = Opcode(751);
+    pub const SUB8ri: Opcode = Opcode(835);
     /// `SUB8rm`, defined at x86/instrs.td:94.
-    pub const SUB8rm: Opcode = Opcode(752);
+    pub const SUB8rm: Opcode = Opcode(836);
     /// `SUB8rr`, defined at x86/instrs.td:87.
-    pub const SUB8rr: Opcode = Opcode(753);
-    /// `SUBPDrm`, defined at x86/instrs.td:509.
-    pub const SUBPDrm: Opcode = Opcode(754);
-    /// `SUBPDrr`, defined at x86/instrs.td:507.
-    pub const SUBPDrr: Opcode = Opcode(755);
-    /// `SUBPSrm`, defined at x86/instrs.td:509.
-    pub const SUBPSrm: Opcode = Opcode(756);
-    /// `SUBPSrr`, defined at x86/instrs.td:507.
-    pub const SUBPSrr: Opcode = Opcode(757);
-    /// `SUBSDrm`, defined at x86/instrs.td:411.
-    pub const SUBSDrm: Opcode = Opcode(758);
-    /// `SUBSDrr`, defined at x86/instrs.td:409.
-    pub const SUBSDrr: Opcode = Opcode(759);
-    /// `SUBSSrm`, defined at x86/instrs.td:411.
-    pub const SUBSSrm: Opcode = Opcode(760);
-    /// `SUBSSrr`, defined at x86/instrs.td:409.
-    pub const SUBSSrr: Opcode = Opcode(761);
-    /// `TCRETURNdi64`, defined at x86/instrs.td:363.
-    pub const TCRETURNdi64: Opcode = Opcode(762);
-    /// `TCRETURNmi64`, defined at x86/instrs.td:366.
-    pub const TCRETURNmi64: Opcode = Opcode(763);
-    /// `TCRETURNri64`, defined at x86/instrs.td:364.
-    pub const TCRETURNri64: Opcode = Opcode(764);
+    pub const SUB8rr: Opcode = Opcode(837);
+    /// `SUBPDrm`, defined at x86/instrs.td:565.
+    pub const SUBPDrm: Opcode = Opcode(838);
+    /// `SUBPDrr`, defined at x86/instrs.td:563.
+    pub const SUBPDrr: Opcode = Opcode(839);
+    /// `SUBPSrm`, defined at x86/instrs.td:565.
+    pub const SUBPSrm: Opcode = Opcode(840);
+    /// `SUBPSrr`, defined at x86/instrs.td:563.
+    pub const SUBPSrr: Opcode = Opcode(841);
+    /// `SUBSDrm`, defined at x86/instrs.td:467.
+    pub const SUBSDrm: Opcode = Opcode(842);
+    /// `SUBSDrr`, defined at x86/instrs.td:465.
+    pub const SUBSDrr: Opcode = Opcode(843);
+    /// `SUBSSrm`, defined at x86/instrs.td:467.
+    pub const SUBSSrm: Opcode = Opcode(844);
+    /// `SUBSSrr`, defined at x86/instrs.td:465.
+    pub const SUBSSrr: Opcode = Opcode(845);
+    /// `TCRETURNdi64`, defined at x86/instrs.td:419.
+    pub const TCRETURNdi64: Opcode = Opcode(846);
+    /// `TCRETURNmi64`, defined at x86/instrs.td:422.
+    pub const TCRETURNmi64: Opcode = Opcode(847);
+    /// `TCRETURNri64`, defined at x86/instrs.td:420.
+    pub const TCRETURNri64: Opcode = Opcode(848);
     /// `TEST16mi`, defined at x86/instrs.td:140.
-    pub const TEST16mi: Opcode = Opcode(765);
+    pub const TEST16mi: Opcode = Opcode(849);
     /// `TEST16mr`, defined at x86/instrs.td:141.
-    pub const TEST16mr: Opcode = Opcode(766);
+    pub const TEST16mr: Opcode = Opcode(850);
     /// `TEST16ri`, defined at x86/instrs.td:138.
-    pub const TEST16ri: Opcode = Opcode(767);
+    pub const TEST16ri: Opcode = Opcode(851);
     /// `TEST16rr`, defined at x86/instrs.td:137.
-    pub const TEST16rr: Opcode = Opcode(768);
+    pub const TEST16rr: Opcode = Opcode(852);
     /// `TEST32mi`, defined at x86/instrs.td:140.
-    pub const TEST32mi: Opcode = Opcode(769);
+    pub const TEST32mi: Opcode = Opcode(853);
     /// `TEST32mr`, defined at x86/instrs.td:141.
-    pub const TEST32mr: Opcode = Opcode(770);
+    pub const TEST32mr: Opcode = Opcode(854);
     /// `TEST32ri`, defined at x86/instrs.td:138.
-    pub const TEST32ri: Opcode = Opcode(771);
+    pub const TEST32ri: Opcode = Opcode(855);
     /// `TEST32rr`, defined at x86/instrs.td:137.
-    pub const TEST32rr: Opcode = Opcode(772);
+    pub const TEST32rr: Opcode = Opcode(856);
     /// `TEST64mi32`, defined at x86/instrs.td:140.
-    pub const TEST64mi32: Opcode = Opcode(773);
+    pub const TEST64mi32: Opcode = Opcode(857);
     /// `TEST64mr`, defined at x86/instrs.td:141.
-    pub const TEST64mr: Opcode = Opcode(774);
+    pub const TEST64mr: Opcode = Opcode(858);
     /// `TEST64ri32`, defined at x86/instrs.td:138.
-    pub const TEST64ri32: Opcode = Opcode(775);
+    pub const TEST64ri32: Opcode = Opcode(859);
     /// `TEST64rr`, defined at x86/instrs.td:137.
-    pub const TEST64rr: Opcode = Opcode(776);
+    pub const TEST64rr: Opcode = Opcode(860);
     /// `TEST8mi`, defined at x86/instrs.td:140.
-    pub const TEST8mi: Opcode = Opcode(777);
+    pub const TEST8mi: Opcode = Opcode(861);
     /// `TEST8mr`, defined at x86/instrs.td:141.
-    pub const TEST8mr: Opcode = Opcode(778);
+    pub const TEST8mr: Opcode = Opcode(862);
     /// `TEST8ri`, defined at x86/instrs.td:138.
-    pub const TEST8ri: Opcode = Opcode(779);
+    pub const TEST8ri: Opcode = Opcode(863);
     /// `TEST8rr`, defined at x86/instrs.td:137.
-    pub const TEST8rr: Opcode = Opcode(780);
-    /// `UCOMISDrm`, defined at x86/instrs.td:424.
-    pub const UCOMISDrm: Opcode = Opcode(781);
-    /// `UCOMISDrr`, defined at x86/instrs.td:422.
-    pub const UCOMISDrr: Opcode = Opcode(782);
-    /// `UCOMISSrm`, defined at x86/instrs.td:424.
-    pub const UCOMISSrm: Opcode = Opcode(783);
-    /// `UCOMISSrr`, defined at x86/instrs.td:422.
-    pub const UCOMISSrr: Opcode = Opcode(784);
-    /// `UNPCKHPDrm`, defined at x86/instrs.td:509.
-    pub const UNPCKHPDrm: Opcode = Opcode(785);
-    /// `UNPCKHPDrr`, defined at x86/instrs.td:507.
-    pub const UNPCKHPDrr: Opcode = Opcode(786);
-    /// `UNPCKHPSrm`, defined at x86/instrs.td:509.
-    pub const UNPCKHPSrm: Opcode = Opcode(787);
-    /// `UNPCKHPSrr`, defined at x86/instrs.td:507.
-    pub const UNPCKHPSrr: Opcode = Opcode(788);
-    /// `UNPCKLPDrm`, defined at x86/instrs.td:509.
-    pub const UNPCKLPDrm: Opcode = Opcode(789);
-    /// `UNPCKLPDrr`, defined at x86/instrs.td:507.
-    pub const UNPCKLPDrr: Opcode = Opcode(790);
-    /// `UNPCKLPSrm`, defined at x86/instrs.td:509.
-    pub const UNPCKLPSrm: Opcode = Opcode(791);
-    /// `UNPCKLPSrr`, defined at x86/instrs.td:507.
-    pub const UNPCKLPSrr: Opcode = Opcode(792);
-    /// `VASTART_SAVE_XMM_REGS`, defined at x86/instrs.td:394.
-    pub const VASTART_SAVE_XMM_REGS: Opcode = Opcode(793);
-    /// `VMOVAPSYmr`, defined at x86/instrs.td:587.
-    pub const VMOVAPSYmr: Opcode = Opcode(794);
-    /// `VMOVAPSYrm`, defined at x86/instrs.td:585.
-    pub const VMOVAPSYrm: Opcode = Opcode(795);
-    /// `VMOVAPSYrr`, defined at x86/instrs.td:598.
-    pub const VMOVAPSYrr: Opcode = Opcode(796);
-    /// `VMOVAPSZ128mr`, defined at x86/instrs.td:587.
-    pub const VMOVAPSZ128mr: Opcode = Opcode(797);
-    /// `VMOVAPSZ128mr_NOVLX`, defined at x86/instrs.td:594.
-    pub const VMOVAPSZ128mr_NOVLX: Opcode = Opcode(798);
-    /// `VMOVAPSZ128rm`, defined at x86/instrs.td:585.
-    pub const VMOVAPSZ128rm: Opcode = Opcode(799);
-    /// `VMOVAPSZ128rm_NOVLX`, defined at x86/instrs.td:592.
-    pub const VMOVAPSZ128rm_NOVLX: Opcode = Opcode(800);
-    /// `VMOVAPSZ128rr`, defined at x86/instrs.td:599.
-    pub const VMOVAPSZ128rr: Opcode = Opcode(801);
-    /// `VMOVAPSZ256mr`, defined at x86/instrs.td:587.
-    pub const VMOVAPSZ256mr: Opcode = Opcode(802);
-    /// `VMOVAPSZ256mr_NOVLX`, defined at x86/instrs.td:594.
-    pub const VMOVAPSZ256mr_NOVLX: Opcode = Opcode(803);
-    /// `VMOVAPSZ256rm`, defined at x86/instrs.td:585.
-    pub const VMOVAPSZ256rm: Opcode = Opcode(804);
-    /// `VMOVAPSZ256rm_NOVLX`, defined at x86/instrs.td:592.
-    pub const VMOVAPSZ256rm_NOVLX: Opcode = Opcode(805);
-    /// `VMOVAPSZ256rr`, defined at x86/instrs.td:600.
-    pub const VMOVAPSZ256rr: Opcode = Opcode(806);
-    /// `VMOVAPSZmr`, defined at x86/instrs.td:587.
-    pub const VMOVAPSZmr: Opcode = Opcode(807);
-    /// `VMOVAPSZrm`, defined at x86/instrs.td:585.
-    pub const VMOVAPSZrm: Opcode = Opcode(808);
-    /// `VMOVAPSZrr`, defined at x86/instrs.td:601.
-    pub const VMOVAPSZrr: Opcode = Opcode(809);
-    /// `VMOVAPSmr`, defined at x86/instrs.td:587.
-    pub const VMOVAPSmr: Opcode = Opcode(810);
-    /// `VMOVAPSrm`, defined at x86/instrs.td:585.
-    pub const VMOVAPSrm: Opcode = Opcode(811);
-    /// `VMOVAPSrr`, defined at x86/instrs.td:597.
-    pub const VMOVAPSrr: Opcode = Opcode(812);
-    /// `VMOVSDZmr`, defined at x86/instrs.td:611.
-    pub const VMOVSDZmr: Opcode = Opcode(813);
-    /// `VMOVSDZrm_alt`, defined at x86/instrs.td:613.
-    pub const VMOVSDZrm_alt: Opcode = Opcode(814);
-    /// `VMOVSDmr`, defined at x86/instrs.td:611.
-    pub const VMOVSDmr: Opcode = Opcode(815);
-    /// `VMOVSDrm_alt`, defined at x86/instrs.td:613.
-    pub const VMOVSDrm_alt: Opcode = Opcode(816);
-    /// `VMOVSHZmr`, defined at x86/instrs.td:611.
-    pub const VMOVSHZmr: Opcode = Opcode(817);
-    /// `VMOVSHZrm_alt`, defined at x86/instrs.td:613.
-    pub const VMOVSHZrm_alt: Opcode = Opcode(818);
-    /// `VMOVSSZmr`, defined at x86/instrs.td:611.
-    pub const VMOVSSZmr: Opcode = Opcode(819);
-    /// `VMOVSSZrm`, defined at x86/instrs.td:617.
-    pub const VMOVSSZrm: Opcode = Opcode(820);
-    /// `VMOVSSZrm_alt`, defined at x86/instrs.td:613.
-    pub const VMOVSSZrm_alt: Opcode = Opcode(821);
-    /// `VMOVSSmr`, defined at x86/instrs.td:611.
-    pub const VMOVSSmr: Opcode = Opcode(822);
-    /// `VMOVSSrm`, defined at x86/instrs.td:616.
-    pub const VMOVSSrm: Opcode = Opcode(823);
-    /// `VMOVSSrm_alt`, defined at x86/instrs.td:613.
-    pub const VMOVSSrm_alt: Opcode = Opcode(824);
-    /// `VMOVUPSYmr`, defined at x86/instrs.td:587.
-    pub const VMOVUPSYmr: Opcode = Opcode(825);
-    /// `VMOVUPSYrm`, defined at x86/instrs.td:585.
-    pub const VMOVUPSYrm: Opcode = Opcode(826);
-    /// `VMOVUPSZ128mr`, defined at x86/instrs.td:587.
-    pub const VMOVUPSZ128mr: Opcode = Opcode(827);
-    /// `VMOVUPSZ128mr_NOVLX`, defined at x86/instrs.td:594.
-    pub const VMOVUPSZ128mr_NOVLX: Opcode = Opcode(828);
-    /// `VMOVUPSZ128rm`, defined at x86/instrs.td:585.
-    pub const VMOVUPSZ128rm: Opcode = Opcode(829);
-    /// `VMOVUPSZ128rm_NOVLX`, defined at x86/instrs.td:592.
-    pub const VMOVUPSZ128rm_NOVLX: Opcode = Opcode(830);
-    /// `VMOVUPSZ256mr`, defined at x86/instrs.td:587.
-    pub const VMOVUPSZ256mr: Opcode = Opcode(831);
-    /// `VMOVUPSZ256mr_NOVLX`, defined at x86/instrs.td:594.
-    pub const VMOVUPSZ256mr_NOVLX: Opcode = Opcode(832);
-    /// `VMOVUPSZ256rm`, defined at x86/instrs.td:585.
-    pub const VMOVUPSZ256rm: Opcode = Opcode(833);
-    /// `VMOVUPSZ256rm_NOVLX`, defined at x86/instrs.td:592.
-    pub const VMOVUPSZ256rm_NOVLX: Opcode = Opcode(834);
-    /// `VMOVUPSZmr`, defined at x86/instrs.td:587.
-    pub const VMOVUPSZmr: Opcode = Opcode(835);
-    /// `VMOVUPSZrm`, defined at x86/instrs.td:585.
-    pub const VMOVUPSZrm: Opcode = Opcode(836);
-    /// `VMOVUPSmr`, defined at x86/instrs.td:587.
-    pub const VMOVUPSmr: Opcode = Opcode(837);
-    /// `VMOVUPSrm`, defined at x86/instrs.td:585.
-    pub const VMOVUPSrm: Opcode = Opcode(838);
-    /// `V_SET0`, defined at x86/instrs.td:466.
-    pub const V_SET0: Opcode = Opcode(839);
-    /// `V_SETALLONES`, defined at x86/instrs.td:467.
-    pub const V_SETALLONES: Opcode = Opcode(840);
+    pub const TEST8rr: Opcode = Opcode(864);
+    /// `TZCNT16rm`, defined at x86/instrs.td:276.
+    pub const TZCNT16rm: Opcode = Opcode(865);
+    /// `TZCNT16rr`, defined at x86/instrs.td:274.
+    pub const TZCNT16rr: Opcode = Opcode(866);
+    /// `TZCNT32rm`, defined at x86/instrs.td:276.
+    pub const TZCNT32rm: Opcode = Opcode(867);
+    /// `TZCNT32rr`, defined at x86/instrs.td:274.
+    pub const TZCNT32rr: Opcode = Opcode(868);
+    /// `TZCNT64rm`, defined at x86/instrs.td:276.
+    pub const TZCNT64rm: Opcode = Opcode(869);
+    /// `TZCNT64rr`, defined at x86/instrs.td:274.
+    pub const TZCNT64rr: Opcode = Opcode(870);
+    /// `UCOMISDrm`, defined at x86/instrs.td:480.
+    pub const UCOMISDrm: Opcode = Opcode(871);
+    /// `UCOMISDrr`, defined at x86/instrs.td:478.
+    pub const UCOMISDrr: Opcode = Opcode(872);
+    /// `UCOMISSrm`, defined at x86/instrs.td:480.
+    pub const UCOMISSrm: Opcode = Opcode(873);
+    /// `UCOMISSrr`, defined at x86/instrs.td:478.
+    pub const UCOMISSrr: Opcode = Opcode(874);
+    /// `UNPCKHPDrm`, defined at x86/instrs.td:565.
+    pub const UNPCKHPDrm: Opcode = Opcode(875);
+    /// `UNPCKHPDrr`, defined at x86/instrs.td:563.
+    pub const UNPCKHPDrr: Opcode = Opcode(876);
+    /// `UNPCKHPSrm`, defined at x86/instrs.td:565.
+    pub const UNPCKHPSrm: Opcode = Opcode(877);
+    /// `UNPCKHPSrr`, defined at x86/instrs.td:563.
+    pub const UNPCKHPSrr: Opcode = Opcode(878);
+    /// `UNPCKLPDrm`, defined at x86/instrs.td:565.
+    pub const UNPCKLPDrm: Opcode = Opcode(879);
+    /// `UNPCKLPDrr`, defined at x86/instrs.td:563.
+    pub const UNPCKLPDrr: Opcode = Opcode(880);
+    /// `UNPCKLPSrm`, defined at x86/instrs.td:565.
+    pub const UNPCKLPSrm: Opcode = Opcode(881);
+    /// `UNPCKLPSrr`, defined at x86/instrs.td:563.
+    pub const UNPCKLPSrr: Opcode = Opcode(882);
+    /// `VASTART_SAVE_XMM_REGS`, defined at x86/instrs.td:450.
+    pub const VASTART_SAVE_XMM_REGS: Opcode = Opcode(883);
+    /// `VMOVAPSYmr`, defined at x86/instrs.td:651.
+    pub const VMOVAPSYmr: Opcode = Opcode(884);
+    /// `VMOVAPSYrm`, defined at x86/instrs.td:649.
+    pub const VMOVAPSYrm: Opcode = Opcode(885);
+    /// `VMOVAPSYrr`, defined at x86/instrs.td:662.
+    pub const VMOVAPSYrr: Opcode = Opcode(886);
+    /// `VMOVAPSZ128mr`, defined at x86/instrs.td:651.
+    pub const VMOVAPSZ128mr: Opcode = Opcode(887);
+    /// `VMOVAPSZ128mr_NOVLX`, defined at x86/instrs.td:658.
+    pub const VMOVAPSZ128mr_NOVLX: Opcode = Opcode(888);
+    /// `VMOVAPSZ128rm`, defined at x86/instrs.td:649.
+    pub const VMOVAPSZ128rm: Opcode = Opcode(889);
+    /// `VMOVAPSZ128rm_NOVLX`, defined at x86/instrs.td:656.
+    pub const VMOVAPSZ128rm_NOVLX: Opcode = Opcode(890);
+    /// `VMOVAPSZ128rr`, defined at x86/instrs.td:663.
+    pub const VMOVAPSZ128rr: Opcode = Opcode(891);
+    /// `VMOVAPSZ256mr`, defined at x86/instrs.td:651.
+    pub const VMOVAPSZ256mr: Opcode = Opcode(892);
+    /// `VMOVAPSZ256mr_NOVLX`, defined at x86/instrs.td:658.
+    pub const VMOVAPSZ256mr_NOVLX: Opcode = Opcode(893);
+    /// `VMOVAPSZ256rm`, defined at x86/instrs.td:649.
+    pub const VMOVAPSZ256rm: Opcode = Opcode(894);
+    /// `VMOVAPSZ256rm_NOVLX`, defined at x86/instrs.td:656.
+    pub const VMOVAPSZ256rm_NOVLX: Opcode = Opcode(895);
+    /// `VMOVAPSZ256rr`, defined at x86/instrs.td:664.
+    pub const VMOVAPSZ256rr: Opcode = Opcode(896);
+    /// `VMOVAPSZmr`, defined at x86/instrs.td:651.
+    pub const VMOVAPSZmr: Opcode = Opcode(897);
+    /// `VMOVAPSZrm`, defined at x86/instrs.td:649.
+    pub const VMOVAPSZrm: Opcode = Opcode(898);
+    /// `VMOVAPSZrr`, defined at x86/instrs.td:665.
+    pub const VMOVAPSZrr: Opcode = Opcode(899);
+    /// `VMOVAPSmr`, defined at x86/instrs.td:651.
+    pub const VMOVAPSmr: Opcode = Opcode(900);
+    /// `VMOVAPSrm`, defined at x86/instrs.td:649.
+    pub const VMOVAPSrm: Opcode = Opcode(901);
+    /// `VMOVAPSrr`, defined at x86/instrs.td:661.
+    pub const VMOVAPSrr: Opcode = Opcode(902);
+    /// `VMOVSDZmr`, defined at x86/instrs.td:675.
+    pub const VMOVSDZmr: Opcode = Opcode(903);
+    /// `VMOVSDZrm_alt`, defined at x86/instrs.td:677.
+    pub const VMOVSDZrm_alt: Opcode = Opcode(904);
+    /// `VMOVSDmr`, defined at x86/instrs.td:675.
+    pub const VMOVSDmr: Opcode = Opcode(905);
+    /// `VMOVSDrm_alt`, defined at x86/instrs.td:677.
+    pub const VMOVSDrm_alt: Opcode = Opcode(906);
+    /// `VMOVSHZmr`, defined at x86/instrs.td:675.
+    pub const VMOVSHZmr: Opcode = Opcode(907);
+    /// `VMOVSHZrm_alt`, defined at x86/instrs.td:677.
+    pub const VMOVSHZrm_alt: Opcode = Opcode(908);
+    /// `VMOVSSZmr`, defined at x86/instrs.td:675.
+    pub const VMOVSSZmr: Opcode = Opcode(909);
+    /// `VMOVSSZrm`, defined at x86/instrs.td:681.
+    pub const VMOVSSZrm: Opcode = Opcode(910);
+    /// `VMOVSSZrm_alt`, defined at x86/instrs.td:677.
+    pub const VMOVSSZrm_alt: Opcode = Opcode(911);
+    /// `VMOVSSmr`, defined at x86/instrs.td:675.
+    pub const VMOVSSmr: Opcode = Opcode(912);
+    /// `VMOVSSrm`, defined at x86/instrs.td:680.
+    pub const VMOVSSrm: Opcode = Opcode(913);
+    /// `VMOVSSrm_alt`, defined at x86/instrs.td:677.
+    pub const VMOVSSrm_alt: Opcode = Opcode(914);
+    /// `VMOVUPSYmr`, defined at x86/instrs.td:651.
+    pub const VMOVUPSYmr: Opcode = Opcode(915);
+    /// `VMOVUPSYrm`, defined at x86/instrs.td:649.
+    pub const VMOVUPSYrm: Opcode = Opcode(916);
+    /// `VMOVUPSZ128mr`, defined at x86/instrs.td:651.
+    pub const VMOVUPSZ128mr: Opcode = Opcode(917);
+    /// `VMOVUPSZ128mr_NOVLX`, defined at x86/instrs.td:658.
+    pub const VMOVUPSZ128mr_NOVLX: Opcode = Opcode(918);
+    /// `VMOVUPSZ128rm`, defined at x86/instrs.td:649.
+    pub const VMOVUPSZ128rm: Opcode = Opcode(919);
+    /// `VMOVUPSZ128rm_NOVLX`, defined at x86/instrs.td:656.
+    pub const VMOVUPSZ128rm_NOVLX: Opcode = Opcode(920);
+    /// `VMOVUPSZ256mr`, defined at x86/instrs.td:651.
+    pub const VMOVUPSZ256mr: Opcode = Opcode(921);
+    /// `VMOVUPSZ256mr_NOVLX`, defined at x86/instrs.td:658.
+    pub const VMOVUPSZ256mr_NOVLX: Opcode = Opcode(922);
+    /// `VMOVUPSZ256rm`, defined at x86/instrs.td:649.
+    pub const VMOVUPSZ256rm: Opcode = Opcode(923);
+    /// `VMOVUPSZ256rm_NOVLX`, defined at x86/instrs.td:656.
+    pub const VMOVUPSZ256rm_NOVLX: Opcode = Opcode(924);
+    /// `VMOVUPSZmr`, defined at x86/instrs.td:651.
+    pub const VMOVUPSZmr: Opcode = Opcode(925);
+    /// `VMOVUPSZrm`, defined at x86/instrs.td:649.
+    pub const VMOVUPSZrm: Opcode = Opcode(926);
+    /// `VMOVUPSmr`, defined at x86/instrs.td:651.
+    pub const VMOVUPSmr: Opcode = Opcode(927);
+    /// `VMOVUPSrm`, defined at x86/instrs.td:649.
+    pub const VMOVUPSrm: Opcode = Opcode(928);
+    /// `V_SET0`, defined at x86/instrs.td:522.
+    pub const V_SET0: Opcode = Opcode(929);
+    /// `V_SETALLONES`, defined at x86/instrs.td:523.
+    pub const V_SETALLONES: Opcode = Opcode(930);
     /// `XOR16mi`, defined at x86/instrs.td:98.
-    pub const XOR16mi: Opcode = Opcode(841);
+    pub const XOR16mi: Opcode = Opcode(931);
     /// `XOR16mi8`, defined at x86/instrs.td:100.
-    pub const XOR16mi8: Opcode = Opcode(842);
+    pub const XOR16mi8: Opcode = Opcode(932);
     /// `XOR16mr`, defined at x86/instrs.td:97.
-    pub const XOR16mr: Opcode = Opcode(843);
+    pub const XOR16mr: Opcode = Opcode(933);
     /// `XOR16ri`, defined at x86/instrs.td:89.
-    pub const XOR16ri: Opcode = Opcode(844);
+    pub const XOR16ri: Opcode = Opcode(934);
     /// `XOR16ri8`, defined at x86/instrs.td:91.
-    pub const XOR16ri8: Opcode = Opcode(845);
+    pub const XOR16ri8: Opcode = Opcode(935);
     /// `XOR16rm`, defined at x86/instrs.td:94.
-    pub const XOR16rm: Opcode = Opcode(846);
+    pub const XOR16rm: Opcode = Opcode(936);
     /// `XOR16rr`, defined at x86/instrs.td:87.
-    pub const XOR16rr: Opcode = Opcode(847);
+    pub const XOR16rr: Opcode = Opcode(937);
     /// `XOR32mi`, defined at x86/instrs.td:98.
-    pub const XOR32mi: Opcode = Opcode(848);
+    pub const XOR32mi: Opcode = Opcode(938);
     /// `XOR32mi8`, defined at x86/instrs.td:100.
-    pub const XOR32mi8: Opcode = Opcode(849);
+    pub const XOR32mi8: Opcode = Opcode(939);
     /// `XOR32mr`, defined at x86/instrs.td:97.
-    pub const XOR32mr: Opcode = Opcode(850);
+    pub const XOR32mr: Opcode = Opcode(940);
     /// `XOR32ri`, defined at x86/instrs.td:89.
-    pub const XOR32ri: Opcode = Opcode(851);
+    pub const XOR32ri: Opcode = Opcode(941);
     /// `XOR32ri8`, defined at x86/instrs.td:91.
-    pub const XOR32ri8: Opcode = Opcode(852);
+    pub const XOR32ri8: Opcode = Opcode(942);
     /// `XOR32rm`, defined at x86/instrs.td:94.
-    pub const XOR32rm: Opcode = Opcode(853);
+    pub const XOR32rm: Opcode = Opcode(943);
     /// `XOR32rr`, defined at x86/instrs.td:87.
-    pub const XOR32rr: Opcode = Opcode(854);
+    pub const XOR32rr: Opcode = Opcode(944);
     /// `XOR64mi32`, defined at x86/instrs.td:98.
-    pub const XOR64mi32: Opcode = Opcode(855);
+    pub const XOR64mi32: Opcode = Opcode(945);
     /// `XOR64mi8`, defined at x86/instrs.td:100.
-    pub const XOR64mi8: Opcode = Opcode(856);
+    pub const XOR64mi8: Opcode = Opcode(946);
     /// `XOR64mr`, defined at x86/instrs.td:97.
-    pub const XOR64mr: Opcode = Opcode(857);
+    pub const XOR64mr: Opcode = Opcode(947);
     /// `XOR64ri32`, defined at x86/instrs.td:89.
-    pub const XOR64ri32: Opcode = Opcode(858);
+    pub const XOR64ri32: Opcode = Opcode(948);
     /// `XOR64ri8`, defined at x86/instrs.td:91.
-    pub const XOR64ri8: Opcode = Opcode(859);
+    pub const XOR64ri8: Opcode = Opcode(949);
     /// `XOR64rm`, defined at x86/instrs.td:94.
-    pub const XOR64rm: Opcode = Opcode(860);
+    pub const XOR64rm: Opcode = Opcode(950);
     /// `XOR64rr`, defined at x86/instrs.td:87.
-    pub const XOR64rr: Opcode = Opcode(861);
+    pub const XOR64rr: Opcode = Opcode(951);
     /// `XOR8mi`, defined at x86/instrs.td:98.
-    pub const XOR8mi: Opcode = Opcode(862);
+    pub const XOR8mi: Opcode = Opcode(952);
     /// `XOR8mr`, defined at x86/instrs.td:97.
-    pub const XOR8mr: Opcode = Opcode(863);
+    pub const XOR8mr: Opcode = Opcode(953);
     /// `XOR8ri`, defined at x86/instrs.td:89.
-    pub const XOR8ri: Opcode = Opcode(864);
+    pub const XOR8ri: Opcode = Opcode(954);
     /// `XOR8rm`, defined at x86/instrs.td:94.
-    pub const XOR8rm: Opcode = Opcode(865);
+    pub const XOR8rm: Opcode = Opcode(955);
     /// `XOR8rr`, defined at x86/instrs.td:87.
-    pub const XOR8rr: Opcode = Opcode(866);
-    /// `XORPDrm`, defined at x86/instrs.td:509.
-    pub const XORPDrm: Opcode = Opcode(867);
-    /// `XORPDrr`, defined at x86/instrs.td:507.
-    pub const XORPDrr: Opcode = Opcode(868);
-    /// `XORPSrm`, defined at x86/instrs.td:509.
-    pub const XORPSrm: Opcode = Opcode(869);
-    /// `XORPSrr`, defined at x86/instrs.td:507.
-    pub const XORPSrr: Opcode = Opcode(870);
+    pub const XOR8rr: Opcode = Opcode(956);
+    /// `XORPDrm`, defined at x86/instrs.td:565.
+    pub const XORPDrm: Opcode = Opcode(957);
+    /// `XORPDrr`, defined at x86/instrs.td:563.
+    pub const XORPDrr: Opcode = Opcode(958);
+    /// `XORPSrm`, defined at x86/instrs.td:565.
+    pub const XORPSrm: Opcode = Opcode(959);
+    /// `XORPSrr`, defined at x86/instrs.td:563.
+    pub const XORPSrr: Opcode = Opcode(960);
 }
 /// The raw table rows behind [`TARGET`].
 #[allow(clippy::all)]
@@ -3012,7 +3192,7 @@ pub mod tables {
         hw_modes: Cow::Borrowed(&[]),
         instrs: Cow::Borrowed(&INSTRS),
         memory_folds: Cow::Borrowed(&MEMORY_FOLDS),
-        unconditional_branch: Some(Opcode(282)),
+        unconditional_branch: Some(Opcode(306)),
         conditional_branches: Cow::Borrowed(&CONDITIONAL_BRANCHES),
         commute_rules: Cow::Borrowed(&COMMUTE_RULES),
         jump_table_branches: Cow::Borrowed(&JUMP_TABLE_BRANCHES),
@@ -3058,7 +3238,7 @@ pub mod tables {
         }
     }
     /// Instructions, indexed by `Opcode`.
-    pub static INSTRS: [InstrDesc<'static>; 871usize] = [
+    pub static INSTRS: [InstrDesc<'static>; 961usize] = [
         ins("ADC16mi", &OPS_0, 0, &[Reg(27)], &[Reg(27)], 0x1800),
         ins("ADC16mi8", &OPS_0, 0, &[Reg(27)], &[Reg(27)], 0x1800),
         ins("ADC16mr", &OPS_1, 0, &[Reg(27)], &[Reg(27)], 0x1800),
@@ -3169,6 +3349,10 @@ pub mod tables {
         ins("AND8ri", &OPS_14, 1, &[Reg(27)], &[], 0x0),
         ins("AND8rm", &OPS_15, 1, &[Reg(27)], &[], 0x800),
         ins("AND8rr", &OPS_16, 1, &[Reg(27)], &[], 0x8),
+        ins("ANDN32rm", &OPS_25, 1, &[Reg(27)], &[], 0x800),
+        ins("ANDN32rr", &OPS_26, 1, &[Reg(27)], &[], 0x0),
+        ins("ANDN64rm", &OPS_27, 1, &[Reg(27)], &[], 0x800),
+        ins("ANDN64rr", &OPS_28, 1, &[Reg(27)], &[], 0x0),
         ins("ANDNPDrm", &OPS_17, 1, &[], &[], 0x800),
         ins("ANDNPDrr", &OPS_18, 1, &[], &[], 0x0),
         ins("ANDNPSrm", &OPS_17, 1, &[], &[], 0x800),
@@ -3177,126 +3361,146 @@ pub mod tables {
         ins("ANDPDrr", &OPS_18, 1, &[], &[], 0x8),
         ins("ANDPSrm", &OPS_17, 1, &[], &[], 0x800),
         ins("ANDPSrr", &OPS_18, 1, &[], &[], 0x8),
-        ins("BSF16rm", &OPS_25, 1, &[Reg(27)], &[], 0x800),
-        ins("BSF16rr", &OPS_26, 1, &[Reg(27)], &[], 0x0),
-        ins("BSF32rm", &OPS_27, 1, &[Reg(27)], &[], 0x800),
-        ins("BSF32rr", &OPS_28, 1, &[Reg(27)], &[], 0x0),
-        ins("BSF64rm", &OPS_29, 1, &[Reg(27)], &[], 0x800),
-        ins("BSF64rr", &OPS_30, 1, &[Reg(27)], &[], 0x0),
-        ins("BSR16rm", &OPS_25, 1, &[Reg(27)], &[], 0x800),
-        ins("BSR16rr", &OPS_26, 1, &[Reg(27)], &[], 0x0),
-        ins("BSR32rm", &OPS_27, 1, &[Reg(27)], &[], 0x800),
-        ins("BSR32rr", &OPS_28, 1, &[Reg(27)], &[], 0x0),
-        ins("BSR64rm", &OPS_29, 1, &[Reg(27)], &[], 0x800),
-        ins("BSR64rr", &OPS_30, 1, &[Reg(27)], &[], 0x0),
-        ins("BSWAP32r", &OPS_31, 1, &[], &[], 0x0),
-        ins("BSWAP64r", &OPS_32, 1, &[], &[], 0x0),
-        ins("BT16ri8", &OPS_33, 0, &[Reg(27)], &[], 0x0),
-        ins("BT16rr", &OPS_34, 0, &[Reg(27)], &[], 0x0),
-        ins("BT32ri8", &OPS_35, 0, &[Reg(27)], &[], 0x0),
-        ins("BT32rr", &OPS_36, 0, &[Reg(27)], &[], 0x0),
-        ins("BT64ri8", &OPS_37, 0, &[Reg(27)], &[], 0x0),
-        ins("BT64rr", &OPS_38, 0, &[Reg(27)], &[], 0x0),
-        ins("BTC16ri8", &OPS_39, 1, &[Reg(27)], &[], 0x0),
-        ins("BTC16rr", &OPS_40, 1, &[Reg(27)], &[], 0x0),
-        ins("BTC32ri8", &OPS_41, 1, &[Reg(27)], &[], 0x0),
-        ins("BTC32rr", &OPS_42, 1, &[Reg(27)], &[], 0x0),
-        ins("BTC64ri8", &OPS_43, 1, &[Reg(27)], &[], 0x0),
-        ins("BTC64rr", &OPS_44, 1, &[Reg(27)], &[], 0x0),
-        ins("BTR16ri8", &OPS_39, 1, &[Reg(27)], &[], 0x0),
-        ins("BTR16rr", &OPS_40, 1, &[Reg(27)], &[], 0x0),
-        ins("BTR32ri8", &OPS_41, 1, &[Reg(27)], &[], 0x0),
-        ins("BTR32rr", &OPS_42, 1, &[Reg(27)], &[], 0x0),
-        ins("BTR64ri8", &OPS_43, 1, &[Reg(27)], &[], 0x0),
-        ins("BTR64rr", &OPS_44, 1, &[Reg(27)], &[], 0x0),
-        ins("BTS16ri8", &OPS_39, 1, &[Reg(27)], &[], 0x0),
-        ins("BTS16rr", &OPS_40, 1, &[Reg(27)], &[], 0x0),
-        ins("BTS32ri8", &OPS_41, 1, &[Reg(27)], &[], 0x0),
-        ins("BTS32rr", &OPS_42, 1, &[Reg(27)], &[], 0x0),
-        ins("BTS64ri8", &OPS_43, 1, &[Reg(27)], &[], 0x0),
-        ins("BTS64rr", &OPS_44, 1, &[Reg(27)], &[], 0x0),
-        ins("CALL64m", &OPS_45, 0, &[], &[Reg(60), Reg(68)], 0x820),
-        ins("CALL64pcrel32", &OPS_46, 0, &[], &[Reg(60), Reg(68)], 0x20),
-        ins("CALL64r", &OPS_47, 0, &[], &[Reg(60), Reg(68)], 0x20),
+        ins("BEXTR32rm", &OPS_29, 1, &[Reg(27)], &[], 0x800),
+        ins("BEXTR32rr", &OPS_26, 1, &[Reg(27)], &[], 0x0),
+        ins("BEXTR64rm", &OPS_30, 1, &[Reg(27)], &[], 0x800),
+        ins("BEXTR64rr", &OPS_28, 1, &[Reg(27)], &[], 0x0),
+        ins("BLSI32rm", &OPS_31, 1, &[Reg(27)], &[], 0x800),
+        ins("BLSI32rr", &OPS_32, 1, &[Reg(27)], &[], 0x0),
+        ins("BLSI64rm", &OPS_33, 1, &[Reg(27)], &[], 0x800),
+        ins("BLSI64rr", &OPS_34, 1, &[Reg(27)], &[], 0x0),
+        ins("BLSMSK32rm", &OPS_31, 1, &[Reg(27)], &[], 0x800),
+        ins("BLSMSK32rr", &OPS_32, 1, &[Reg(27)], &[], 0x0),
+        ins("BLSMSK64rm", &OPS_33, 1, &[Reg(27)], &[], 0x800),
+        ins("BLSMSK64rr", &OPS_34, 1, &[Reg(27)], &[], 0x0),
+        ins("BLSR32rm", &OPS_31, 1, &[Reg(27)], &[], 0x800),
+        ins("BLSR32rr", &OPS_32, 1, &[Reg(27)], &[], 0x0),
+        ins("BLSR64rm", &OPS_33, 1, &[Reg(27)], &[], 0x800),
+        ins("BLSR64rr", &OPS_34, 1, &[Reg(27)], &[], 0x0),
+        ins("BSF16rm", &OPS_35, 1, &[Reg(27)], &[], 0x800),
+        ins("BSF16rr", &OPS_36, 1, &[Reg(27)], &[], 0x0),
+        ins("BSF32rm", &OPS_31, 1, &[Reg(27)], &[], 0x800),
+        ins("BSF32rr", &OPS_32, 1, &[Reg(27)], &[], 0x0),
+        ins("BSF64rm", &OPS_33, 1, &[Reg(27)], &[], 0x800),
+        ins("BSF64rr", &OPS_34, 1, &[Reg(27)], &[], 0x0),
+        ins("BSR16rm", &OPS_35, 1, &[Reg(27)], &[], 0x800),
+        ins("BSR16rr", &OPS_36, 1, &[Reg(27)], &[], 0x0),
+        ins("BSR32rm", &OPS_31, 1, &[Reg(27)], &[], 0x800),
+        ins("BSR32rr", &OPS_32, 1, &[Reg(27)], &[], 0x0),
+        ins("BSR64rm", &OPS_33, 1, &[Reg(27)], &[], 0x800),
+        ins("BSR64rr", &OPS_34, 1, &[Reg(27)], &[], 0x0),
+        ins("BSWAP32r", &OPS_37, 1, &[], &[], 0x0),
+        ins("BSWAP64r", &OPS_38, 1, &[], &[], 0x0),
+        ins("BT16ri8", &OPS_39, 0, &[Reg(27)], &[], 0x0),
+        ins("BT16rr", &OPS_40, 0, &[Reg(27)], &[], 0x0),
+        ins("BT32ri8", &OPS_41, 0, &[Reg(27)], &[], 0x0),
+        ins("BT32rr", &OPS_42, 0, &[Reg(27)], &[], 0x0),
+        ins("BT64ri8", &OPS_43, 0, &[Reg(27)], &[], 0x0),
+        ins("BT64rr", &OPS_44, 0, &[Reg(27)], &[], 0x0),
+        ins("BTC16ri8", &OPS_45, 1, &[Reg(27)], &[], 0x0),
+        ins("BTC16rr", &OPS_46, 1, &[Reg(27)], &[], 0x0),
+        ins("BTC32ri8", &OPS_47, 1, &[Reg(27)], &[], 0x0),
+        ins("BTC32rr", &OPS_48, 1, &[Reg(27)], &[], 0x0),
+        ins("BTC64ri8", &OPS_49, 1, &[Reg(27)], &[], 0x0),
+        ins("BTC64rr", &OPS_50, 1, &[Reg(27)], &[], 0x0),
+        ins("BTR16ri8", &OPS_45, 1, &[Reg(27)], &[], 0x0),
+        ins("BTR16rr", &OPS_46, 1, &[Reg(27)], &[], 0x0),
+        ins("BTR32ri8", &OPS_47, 1, &[Reg(27)], &[], 0x0),
+        ins("BTR32rr", &OPS_48, 1, &[Reg(27)], &[], 0x0),
+        ins("BTR64ri8", &OPS_49, 1, &[Reg(27)], &[], 0x0),
+        ins("BTR64rr", &OPS_50, 1, &[Reg(27)], &[], 0x0),
+        ins("BTS16ri8", &OPS_45, 1, &[Reg(27)], &[], 0x0),
+        ins("BTS16rr", &OPS_46, 1, &[Reg(27)], &[], 0x0),
+        ins("BTS32ri8", &OPS_47, 1, &[Reg(27)], &[], 0x0),
+        ins("BTS32rr", &OPS_48, 1, &[Reg(27)], &[], 0x0),
+        ins("BTS64ri8", &OPS_49, 1, &[Reg(27)], &[], 0x0),
+        ins("BTS64rr", &OPS_50, 1, &[Reg(27)], &[], 0x0),
+        ins("BZHI32rm", &OPS_29, 1, &[Reg(27)], &[], 0x800),
+        ins("BZHI32rr", &OPS_26, 1, &[Reg(27)], &[], 0x0),
+        ins("BZHI64rm", &OPS_30, 1, &[Reg(27)], &[], 0x800),
+        ins("BZHI64rr", &OPS_28, 1, &[Reg(27)], &[], 0x0),
+        ins("CALL64m", &OPS_51, 0, &[], &[Reg(60), Reg(68)], 0x820),
+        ins("CALL64pcrel32", &OPS_52, 0, &[], &[Reg(60), Reg(68)], 0x20),
+        ins("CALL64r", &OPS_53, 0, &[], &[Reg(60), Reg(68)], 0x20),
         ins("CDQ", &[], 0, &[Reg(21), Reg(26)], &[Reg(21)], 0x0),
-        ins("CMOV16rm", &OPS_48, 1, &[], &[Reg(27)], 0x800),
-        ins("CMOV16rr", &OPS_49, 1, &[], &[Reg(27)], 0x8),
-        ins("CMOV32rm", &OPS_50, 1, &[], &[Reg(27)], 0x800),
-        ins("CMOV32rr", &OPS_51, 1, &[], &[Reg(27)], 0x8),
-        ins("CMOV64rm", &OPS_52, 1, &[], &[Reg(27)], 0x800),
-        ins("CMOV64rr", &OPS_53, 1, &[], &[Reg(27)], 0x8),
-        ins("CMP16mi", &OPS_54, 0, &[Reg(27)], &[], 0x800),
-        ins("CMP16mi8", &OPS_54, 0, &[Reg(27)], &[], 0x800),
-        ins("CMP16mr", &OPS_55, 0, &[Reg(27)], &[], 0x800),
-        ins("CMP16ri", &OPS_33, 0, &[Reg(27)], &[], 0x0),
-        ins("CMP16ri8", &OPS_33, 0, &[Reg(27)], &[], 0x0),
-        ins("CMP16rm", &OPS_56, 0, &[Reg(27)], &[], 0x800),
-        ins("CMP16rr", &OPS_34, 0, &[Reg(27)], &[], 0x0),
-        ins("CMP32mi", &OPS_54, 0, &[Reg(27)], &[], 0x800),
-        ins("CMP32mi8", &OPS_54, 0, &[Reg(27)], &[], 0x800),
-        ins("CMP32mr", &OPS_57, 0, &[Reg(27)], &[], 0x800),
-        ins("CMP32ri", &OPS_35, 0, &[Reg(27)], &[], 0x0),
-        ins("CMP32ri8", &OPS_35, 0, &[Reg(27)], &[], 0x0),
-        ins("CMP32rm", &OPS_58, 0, &[Reg(27)], &[], 0x800),
-        ins("CMP32rr", &OPS_36, 0, &[Reg(27)], &[], 0x0),
-        ins("CMP64mi32", &OPS_54, 0, &[Reg(27)], &[], 0x800),
-        ins("CMP64mi8", &OPS_54, 0, &[Reg(27)], &[], 0x800),
-        ins("CMP64mr", &OPS_59, 0, &[Reg(27)], &[], 0x800),
-        ins("CMP64ri32", &OPS_37, 0, &[Reg(27)], &[], 0x0),
-        ins("CMP64ri8", &OPS_37, 0, &[Reg(27)], &[], 0x0),
-        ins("CMP64rm", &OPS_60, 0, &[Reg(27)], &[], 0x800),
-        ins("CMP64rr", &OPS_38, 0, &[Reg(27)], &[], 0x0),
-        ins("CMP8mi", &OPS_54, 0, &[Reg(27)], &[], 0x800),
-        ins("CMP8mr", &OPS_61, 0, &[Reg(27)], &[], 0x800),
-        ins("CMP8ri", &OPS_62, 0, &[Reg(27)], &[], 0x0),
-        ins("CMP8rm", &OPS_63, 0, &[Reg(27)], &[], 0x800),
-        ins("CMP8rr", &OPS_64, 0, &[Reg(27)], &[], 0x0),
-        ins("CMPPDrri", &OPS_65, 1, &[], &[Reg(49)], 0x8),
-        ins("CMPPSrri", &OPS_65, 1, &[], &[Reg(49)], 0x8),
-        ins("CMPSDrmi", &OPS_66, 1, &[], &[Reg(49)], 0x800),
-        ins("CMPSDrri", &OPS_67, 1, &[], &[Reg(49)], 0x8),
-        ins("CMPSSrmi", &OPS_68, 1, &[], &[Reg(49)], 0x800),
-        ins("CMPSSrri", &OPS_69, 1, &[], &[Reg(49)], 0x8),
-        ins("COMISDrm", &OPS_70, 0, &[Reg(27)], &[Reg(49)], 0x800),
-        ins("COMISDrr", &OPS_71, 0, &[Reg(27)], &[Reg(49)], 0x0),
-        ins("COMISSrm", &OPS_72, 0, &[Reg(27)], &[Reg(49)], 0x800),
-        ins("COMISSrr", &OPS_73, 0, &[Reg(27)], &[Reg(49)], 0x0),
+        ins("CMOV16rm", &OPS_54, 1, &[], &[Reg(27)], 0x800),
+        ins("CMOV16rr", &OPS_55, 1, &[], &[Reg(27)], 0x8),
+        ins("CMOV32rm", &OPS_56, 1, &[], &[Reg(27)], 0x800),
+        ins("CMOV32rr", &OPS_57, 1, &[], &[Reg(27)], 0x8),
+        ins("CMOV64rm", &OPS_58, 1, &[], &[Reg(27)], 0x800),
+        ins("CMOV64rr", &OPS_59, 1, &[], &[Reg(27)], 0x8),
+        ins("CMP16mi", &OPS_60, 0, &[Reg(27)], &[], 0x800),
+        ins("CMP16mi8", &OPS_60, 0, &[Reg(27)], &[], 0x800),
+        ins("CMP16mr", &OPS_61, 0, &[Reg(27)], &[], 0x800),
+        ins("CMP16ri", &OPS_39, 0, &[Reg(27)], &[], 0x0),
+        ins("CMP16ri8", &OPS_39, 0, &[Reg(27)], &[], 0x0),
+        ins("CMP16rm", &OPS_62, 0, &[Reg(27)], &[], 0x800),
+        ins("CMP16rr", &OPS_40, 0, &[Reg(27)], &[], 0x0),
+        ins("CMP32mi", &OPS_60, 0, &[Reg(27)], &[], 0x800),
+        ins("CMP32mi8", &OPS_60, 0, &[Reg(27)], &[], 0x800),
+        ins("CMP32mr", &OPS_63, 0, &[Reg(27)], &[], 0x800),
+        ins("CMP32ri", &OPS_41, 0, &[Reg(27)], &[], 0x0),
+        ins("CMP32ri8", &OPS_41, 0, &[Reg(27)], &[], 0x0),
+        ins("CMP32rm", &OPS_64, 0, &[Reg(27)], &[], 0x800),
+        ins("CMP32rr", &OPS_42, 0, &[Reg(27)], &[], 0x0),
+        ins("CMP64mi32", &OPS_60, 0, &[Reg(27)], &[], 0x800),
+        ins("CMP64mi8", &OPS_60, 0, &[Reg(27)], &[], 0x800),
+        ins("CMP64mr", &OPS_65, 0, &[Reg(27)], &[], 0x800),
+        ins("CMP64ri32", &OPS_43, 0, &[Reg(27)], &[], 0x0),
+        ins("CMP64ri8", &OPS_43, 0, &[Reg(27)], &[], 0x0),
+        ins("CMP64rm", &OPS_66, 0, &[Reg(27)], &[], 0x800),
+        ins("CMP64rr", &OPS_44, 0, &[Reg(27)], &[], 0x0),
+        ins("CMP8mi", &OPS_60, 0, &[Reg(27)], &[], 0x800),
+        ins("CMP8mr", &OPS_67, 0, &[Reg(27)], &[], 0x800),
+        ins("CMP8ri", &OPS_68, 0, &[Reg(27)], &[], 0x0),
+        ins("CMP8rm", &OPS_69, 0, &[Reg(27)], &[], 0x800),
+        ins("CMP8rr", &OPS_70, 0, &[Reg(27)], &[], 0x0),
+        ins("CMPPDrri", &OPS_71, 1, &[], &[Reg(49)], 0x8),
+        ins("CMPPSrri", &OPS_71, 1, &[], &[Reg(49)], 0x8),
+        ins("CMPSDrmi", &OPS_72, 1, &[], &[Reg(49)], 0x800),
+        ins("CMPSDrri", &OPS_73, 1, &[], &[Reg(49)], 0x8),
+        ins("CMPSSrmi", &OPS_74, 1, &[], &[Reg(49)], 0x800),
+        ins("CMPSSrri", &OPS_75, 1, &[], &[Reg(49)], 0x8),
+        ins("COMISDrm", &OPS_76, 0, &[Reg(27)], &[Reg(49)], 0x800),
+        ins("COMISDrr", &OPS_77, 0, &[Reg(27)], &[Reg(49)], 0x0),
+        ins("COMISSrm", &OPS_78, 0, &[Reg(27)], &[Reg(49)], 0x800),
+        ins("COMISSrr", &OPS_79, 0, &[Reg(27)], &[Reg(49)], 0x0),
         ins("CQO", &[], 0, &[Reg(50), Reg(55)], &[Reg(50)], 0x0),
-        ins("CVTSD2SSrm", &OPS_74, 1, &[], &[Reg(49)], 0x800),
-        ins("CVTSD2SSrr", &OPS_75, 1, &[], &[Reg(49)], 0x0),
-        ins("CVTSI2SDrm", &OPS_76, 1, &[], &[], 0x800),
-        ins("CVTSI2SDrr", &OPS_77, 1, &[], &[], 0x0),
-        ins("CVTSI2SSrm", &OPS_74, 1, &[], &[Reg(49)], 0x800),
-        ins("CVTSI2SSrr", &OPS_78, 1, &[], &[Reg(49)], 0x0),
-        ins("CVTSI642SDrm", &OPS_76, 1, &[], &[Reg(49)], 0x800),
-        ins("CVTSI642SDrr", &OPS_79, 1, &[], &[Reg(49)], 0x0),
-        ins("CVTSI642SSrm", &OPS_74, 1, &[], &[Reg(49)], 0x800),
-        ins("CVTSI642SSrr", &OPS_80, 1, &[], &[Reg(49)], 0x0),
-        ins("CVTSS2SDrm", &OPS_76, 1, &[], &[Reg(49)], 0x800),
-        ins("CVTSS2SDrr", &OPS_81, 1, &[], &[Reg(49)], 0x0),
-        ins("CVTTSD2SI64rm", &OPS_29, 1, &[], &[Reg(49)], 0x800),
-        ins("CVTTSD2SI64rr", &OPS_82, 1, &[], &[Reg(49)], 0x0),
-        ins("CVTTSD2SI64rr_Int", &OPS_83, 1, &[], &[Reg(49)], 0x0),
-        ins("CVTTSD2SIrm", &OPS_27, 1, &[], &[Reg(49)], 0x800),
-        ins("CVTTSD2SIrr", &OPS_84, 1, &[], &[Reg(49)], 0x0),
-        ins("CVTTSD2SIrr_Int", &OPS_85, 1, &[], &[Reg(49)], 0x0),
-        ins("CVTTSS2SI64rm", &OPS_29, 1, &[], &[Reg(49)], 0x800),
-        ins("CVTTSS2SI64rr", &OPS_86, 1, &[], &[Reg(49)], 0x0),
-        ins("CVTTSS2SI64rr_Int", &OPS_83, 1, &[], &[Reg(49)], 0x0),
-        ins("CVTTSS2SIrm", &OPS_27, 1, &[], &[Reg(49)], 0x800),
-        ins("CVTTSS2SIrr", &OPS_87, 1, &[], &[Reg(49)], 0x0),
-        ins("CVTTSS2SIrr_Int", &OPS_85, 1, &[], &[Reg(49)], 0x0),
-        ins("DEC16m", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
-        ins("DEC16r", &OPS_89, 1, &[Reg(27)], &[], 0x10),
-        ins("DEC32m", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
-        ins("DEC32r", &OPS_31, 1, &[Reg(27)], &[], 0x10),
-        ins("DEC64m", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
-        ins("DEC64r", &OPS_32, 1, &[Reg(27)], &[], 0x10),
-        ins("DEC8m", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
-        ins("DEC8r", &OPS_90, 1, &[Reg(27)], &[], 0x10),
+        ins("CVTSD2SSrm", &OPS_80, 1, &[], &[Reg(49)], 0x800),
+        ins("CVTSD2SSrr", &OPS_81, 1, &[], &[Reg(49)], 0x0),
+        ins("CVTSI2SDrm", &OPS_82, 1, &[], &[], 0x800),
+        ins("CVTSI2SDrr", &OPS_83, 1, &[], &[], 0x0),
+        ins("CVTSI2SSrm", &OPS_80, 1, &[], &[Reg(49)], 0x800),
+        ins("CVTSI2SSrr", &OPS_84, 1, &[], &[Reg(49)], 0x0),
+        ins("CVTSI642SDrm", &OPS_82, 1, &[], &[Reg(49)], 0x800),
+        ins("CVTSI642SDrr", &OPS_85, 1, &[], &[Reg(49)], 0x0),
+        ins("CVTSI642SSrm", &OPS_80, 1, &[], &[Reg(49)], 0x800),
+        ins("CVTSI642SSrr", &OPS_86, 1, &[], &[Reg(49)], 0x0),
+        ins("CVTSS2SDrm", &OPS_82, 1, &[], &[Reg(49)], 0x800),
+        ins("CVTSS2SDrr", &OPS_87, 1, &[], &[Reg(49)], 0x0),
+        ins("CVTTSD2SI64rm", &OPS_33, 1, &[], &[Reg(49)], 0x800),
+        ins("CVTTSD2SI64rr", &OPS_88, 1, &[], &[Reg(49)], 0x0),
+        ins("CVTTSD2SI64rr_Int", &OPS_89, 1, &[], &[Reg(49)], 0x0),
+        ins("CVTTSD2SIrm", &OPS_31, 1, &[], &[Reg(49)], 0x800),
+        ins("CVTTSD2SIrr", &OPS_90, 1, &[], &[Reg(49)], 0x0),
+        ins("CVTTSD2SIrr_Int", &OPS_91, 1, &[], &[Reg(49)], 0x0),
+        ins("CVTTSS2SI64rm", &OPS_33, 1, &[], &[Reg(49)], 0x800),
+        ins("CVTTSS2SI64rr", &OPS_92, 1, &[], &[Reg(49)], 0x0),
+        ins("CVTTSS2SI64rr_Int", &OPS_89, 1, &[], &[Reg(49)], 0x0),
+        ins("CVTTSS2SIrm", &OPS_31, 1, &[], &[Reg(49)], 0x800),
+        ins("CVTTSS2SIrr", &OPS_93, 1, &[], &[Reg(49)], 0x0),
+        ins("CVTTSS2SIrr_Int", &OPS_91, 1, &[], &[Reg(49)], 0x0),
+        ins("DEC16m", &OPS_94, 0, &[Reg(27)], &[], 0x1800),
+        ins("DEC16r", &OPS_95, 1, &[Reg(27)], &[], 0x10),
+        ins("DEC32m", &OPS_94, 0, &[Reg(27)], &[], 0x1800),
+        ins("DEC32r", &OPS_37, 1, &[Reg(27)], &[], 0x10),
+        ins("DEC64m", &OPS_94, 0, &[Reg(27)], &[], 0x1800),
+        ins("DEC64r", &OPS_38, 1, &[Reg(27)], &[], 0x10),
+        ins("DEC8m", &OPS_94, 0, &[Reg(27)], &[], 0x1800),
+        ins("DEC8r", &OPS_96, 1, &[Reg(27)], &[], 0x10),
         ins(
             "DIV16m",
-            &OPS_91,
+            &OPS_97,
             0,
             &[Reg(2), Reg(20), Reg(27)],
             &[Reg(2), Reg(20)],
@@ -3304,7 +3508,7 @@ pub mod tables {
         ),
         ins(
             "DIV16r",
-            &OPS_92,
+            &OPS_98,
             0,
             &[Reg(2), Reg(20), Reg(27)],
             &[Reg(2), Reg(20)],
@@ -3312,7 +3516,7 @@ pub mod tables {
         ),
         ins(
             "DIV32m",
-            &OPS_91,
+            &OPS_97,
             0,
             &[Reg(21), Reg(26), Reg(27)],
             &[Reg(21), Reg(26)],
@@ -3320,7 +3524,7 @@ pub mod tables {
         ),
         ins(
             "DIV32r",
-            &OPS_93,
+            &OPS_99,
             0,
             &[Reg(21), Reg(26), Reg(27)],
             &[Reg(21), Reg(26)],
@@ -3328,7 +3532,7 @@ pub mod tables {
         ),
         ins(
             "DIV64m",
-            &OPS_91,
+            &OPS_97,
             0,
             &[Reg(50), Reg(55), Reg(27)],
             &[Reg(50), Reg(55)],
@@ -3336,14 +3540,14 @@ pub mod tables {
         ),
         ins(
             "DIV64r",
-            &OPS_94,
+            &OPS_100,
             0,
             &[Reg(50), Reg(55), Reg(27)],
             &[Reg(50), Reg(55)],
             0x10000,
         ),
-        ins("DIV8m", &OPS_91, 0, &[Reg(1), Reg(0), Reg(27)], &[Reg(2)], 0x10800),
-        ins("DIV8r", &OPS_95, 0, &[Reg(1), Reg(0), Reg(27)], &[Reg(2)], 0x10000),
+        ins("DIV8m", &OPS_97, 0, &[Reg(1), Reg(0), Reg(27)], &[Reg(2)], 0x10800),
+        ins("DIV8r", &OPS_101, 0, &[Reg(1), Reg(0), Reg(27)], &[Reg(2)], 0x10000),
         ins("DIVPDrm", &OPS_17, 1, &[], &[Reg(49)], 0x800),
         ins("DIVPDrr", &OPS_18, 1, &[], &[Reg(49)], 0x0),
         ins("DIVPSrm", &OPS_17, 1, &[], &[Reg(49)], 0x800),
@@ -3352,11 +3556,11 @@ pub mod tables {
         ins("DIVSDrr", &OPS_20, 1, &[], &[Reg(49)], 0x0),
         ins("DIVSSrm", &OPS_21, 1, &[], &[Reg(49)], 0x800),
         ins("DIVSSrr", &OPS_22, 1, &[], &[Reg(49)], 0x0),
-        ins("FsFLD0SD", &OPS_96, 1, &[], &[], 0x4003),
-        ins("FsFLD0SS", &OPS_97, 1, &[], &[], 0x4003),
+        ins("FsFLD0SD", &OPS_102, 1, &[], &[], 0x4003),
+        ins("FsFLD0SS", &OPS_103, 1, &[], &[], 0x4003),
         ins(
             "IDIV16m",
-            &OPS_91,
+            &OPS_97,
             0,
             &[Reg(2), Reg(20), Reg(27)],
             &[Reg(2), Reg(20)],
@@ -3364,7 +3568,7 @@ pub mod tables {
         ),
         ins(
             "IDIV16r",
-            &OPS_92,
+            &OPS_98,
             0,
             &[Reg(2), Reg(20), Reg(27)],
             &[Reg(2), Reg(20)],
@@ -3372,7 +3576,7 @@ pub mod tables {
         ),
         ins(
             "IDIV32m",
-            &OPS_91,
+            &OPS_97,
             0,
             &[Reg(21), Reg(26), Reg(27)],
             &[Reg(21), Reg(26)],
@@ -3380,7 +3584,7 @@ pub mod tables {
         ),
         ins(
             "IDIV32r",
-            &OPS_93,
+            &OPS_99,
             0,
             &[Reg(21), Reg(26), Reg(27)],
             &[Reg(21), Reg(26)],
@@ -3388,7 +3592,7 @@ pub mod tables {
         ),
         ins(
             "IDIV64m",
-            &OPS_91,
+            &OPS_97,
             0,
             &[Reg(50), Reg(55), Reg(27)],
             &[Reg(50), Reg(55)],
@@ -3396,67 +3600,73 @@ pub mod tables {
         ),
         ins(
             "IDIV64r",
-            &OPS_94,
+            &OPS_100,
             0,
             &[Reg(50), Reg(55), Reg(27)],
             &[Reg(50), Reg(55)],
             0x10000,
         ),
-        ins("IDIV8m", &OPS_91, 0, &[Reg(1), Reg(0), Reg(27)], &[Reg(2)], 0x10800),
-        ins("IDIV8r", &OPS_95, 0, &[Reg(1), Reg(0), Reg(27)], &[Reg(2)], 0x10000),
-        ins("IMUL16m", &OPS_91, 0, &[Reg(2), Reg(20), Reg(27)], &[Reg(2)], 0x800),
-        ins("IMUL16r", &OPS_92, 0, &[Reg(2), Reg(20), Reg(27)], &[Reg(2)], 0x0),
+        ins("IDIV8m", &OPS_97, 0, &[Reg(1), Reg(0), Reg(27)], &[Reg(2)], 0x10800),
+        ins("IDIV8r", &OPS_101, 0, &[Reg(1), Reg(0), Reg(27)], &[Reg(2)], 0x10000),
+        ins("IMUL16m", &OPS_97, 0, &[Reg(2), Reg(20), Reg(27)], &[Reg(2)], 0x800),
+        ins("IMUL16r", &OPS_98, 0, &[Reg(2), Reg(20), Reg(27)], &[Reg(2)], 0x0),
         ins("IMUL16rm", &OPS_3, 1, &[Reg(27)], &[], 0x800),
-        ins("IMUL16rmi", &OPS_98, 1, &[Reg(27)], &[], 0x800),
-        ins("IMUL16rmi8", &OPS_98, 1, &[Reg(27)], &[], 0x800),
+        ins("IMUL16rmi", &OPS_104, 1, &[Reg(27)], &[], 0x800),
+        ins("IMUL16rmi8", &OPS_104, 1, &[Reg(27)], &[], 0x800),
         ins("IMUL16rr", &OPS_4, 1, &[Reg(27)], &[], 0x8),
-        ins("IMUL16rri", &OPS_99, 1, &[Reg(27)], &[], 0x0),
-        ins("IMUL16rri8", &OPS_99, 1, &[Reg(27)], &[], 0x0),
-        ins("IMUL32m", &OPS_91, 0, &[Reg(21), Reg(26), Reg(27)], &[Reg(21)], 0x800),
-        ins("IMUL32r", &OPS_93, 0, &[Reg(21), Reg(26), Reg(27)], &[Reg(21)], 0x0),
+        ins("IMUL16rri", &OPS_105, 1, &[Reg(27)], &[], 0x0),
+        ins("IMUL16rri8", &OPS_105, 1, &[Reg(27)], &[], 0x0),
+        ins("IMUL32m", &OPS_97, 0, &[Reg(21), Reg(26), Reg(27)], &[Reg(21)], 0x800),
+        ins("IMUL32r", &OPS_99, 0, &[Reg(21), Reg(26), Reg(27)], &[Reg(21)], 0x0),
         ins("IMUL32rm", &OPS_7, 1, &[Reg(27)], &[], 0x800),
-        ins("IMUL32rmi", &OPS_100, 1, &[Reg(27)], &[], 0x800),
-        ins("IMUL32rmi8", &OPS_100, 1, &[Reg(27)], &[], 0x800),
+        ins("IMUL32rmi", &OPS_106, 1, &[Reg(27)], &[], 0x800),
+        ins("IMUL32rmi8", &OPS_106, 1, &[Reg(27)], &[], 0x800),
         ins("IMUL32rr", &OPS_8, 1, &[Reg(27)], &[], 0x8),
-        ins("IMUL32rri", &OPS_101, 1, &[Reg(27)], &[], 0x0),
-        ins("IMUL32rri8", &OPS_101, 1, &[Reg(27)], &[], 0x0),
-        ins("IMUL64m", &OPS_91, 0, &[Reg(50), Reg(55), Reg(27)], &[Reg(50)], 0x800),
-        ins("IMUL64r", &OPS_94, 0, &[Reg(50), Reg(55), Reg(27)], &[Reg(50)], 0x0),
+        ins("IMUL32rri", &OPS_107, 1, &[Reg(27)], &[], 0x0),
+        ins("IMUL32rri8", &OPS_107, 1, &[Reg(27)], &[], 0x0),
+        ins("IMUL64m", &OPS_97, 0, &[Reg(50), Reg(55), Reg(27)], &[Reg(50)], 0x800),
+        ins("IMUL64r", &OPS_100, 0, &[Reg(50), Reg(55), Reg(27)], &[Reg(50)], 0x0),
         ins("IMUL64rm", &OPS_11, 1, &[Reg(27)], &[], 0x800),
-        ins("IMUL64rmi32", &OPS_102, 1, &[Reg(27)], &[], 0x800),
-        ins("IMUL64rmi8", &OPS_102, 1, &[Reg(27)], &[], 0x800),
+        ins("IMUL64rmi32", &OPS_108, 1, &[Reg(27)], &[], 0x800),
+        ins("IMUL64rmi8", &OPS_108, 1, &[Reg(27)], &[], 0x800),
         ins("IMUL64rr", &OPS_12, 1, &[Reg(27)], &[], 0x8),
-        ins("IMUL64rri32", &OPS_103, 1, &[Reg(27)], &[], 0x0),
-        ins("IMUL64rri8", &OPS_103, 1, &[Reg(27)], &[], 0x0),
-        ins("INC16m", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
-        ins("INC16r", &OPS_89, 1, &[Reg(27)], &[], 0x10),
-        ins("INC32m", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
-        ins("INC32r", &OPS_31, 1, &[Reg(27)], &[], 0x10),
-        ins("INC64m", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
-        ins("INC64r", &OPS_32, 1, &[Reg(27)], &[], 0x10),
-        ins("INC8m", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
-        ins("INC8r", &OPS_90, 1, &[Reg(27)], &[], 0x10),
-        ins("JCC_1", &OPS_104, 0, &[], &[Reg(27)], 0xC0),
-        ins("JMP64m", &OPS_105, 0, &[], &[], 0xDC0),
-        ins("JMP64r", &OPS_106, 0, &[], &[], 0x5C0),
-        ins("JMP_1", &OPS_107, 0, &[], &[], 0x4C0),
-        ins("KMOVDkm", &OPS_108, 1, &[], &[], 0x800),
-        ins("KMOVDmk", &OPS_109, 0, &[], &[], 0x1000),
-        ins("KMOVQkk", &OPS_110, 1, &[], &[], 0x2000),
-        ins("KMOVQkm", &OPS_111, 1, &[], &[], 0x800),
-        ins("KMOVQmk", &OPS_112, 0, &[], &[], 0x1000),
-        ins("KMOVWkk", &OPS_113, 1, &[], &[], 0x2000),
-        ins("KMOVWkm", &OPS_114, 1, &[], &[], 0x800),
-        ins("KMOVWmk", &OPS_115, 0, &[], &[], 0x1000),
-        ins("LD_Fp32m", &OPS_116, 1, &[Reg(34)], &[Reg(33)], 0x800),
-        ins("LD_Fp64m", &OPS_117, 1, &[Reg(34)], &[Reg(33)], 0x800),
-        ins("LD_Fp80m", &OPS_118, 1, &[Reg(34)], &[Reg(33)], 0x800),
-        ins("LEA16r", &OPS_119, 1, &[], &[], 0x0),
-        ins("LEA32r", &OPS_120, 1, &[], &[], 0x1),
-        ins("LEA64_32r", &OPS_120, 1, &[], &[], 0x0),
-        ins("LEA64r", &OPS_121, 1, &[], &[], 0x1),
-        ins("MASKPAIR16LOAD", &OPS_122, 1, &[], &[], 0x800),
-        ins("MASKPAIR16STORE", &OPS_123, 0, &[], &[], 0x1000),
+        ins("IMUL64rri32", &OPS_109, 1, &[Reg(27)], &[], 0x0),
+        ins("IMUL64rri8", &OPS_109, 1, &[Reg(27)], &[], 0x0),
+        ins("INC16m", &OPS_94, 0, &[Reg(27)], &[], 0x1800),
+        ins("INC16r", &OPS_95, 1, &[Reg(27)], &[], 0x10),
+        ins("INC32m", &OPS_94, 0, &[Reg(27)], &[], 0x1800),
+        ins("INC32r", &OPS_37, 1, &[Reg(27)], &[], 0x10),
+        ins("INC64m", &OPS_94, 0, &[Reg(27)], &[], 0x1800),
+        ins("INC64r", &OPS_38, 1, &[Reg(27)], &[], 0x10),
+        ins("INC8m", &OPS_94, 0, &[Reg(27)], &[], 0x1800),
+        ins("INC8r", &OPS_96, 1, &[Reg(27)], &[], 0x10),
+        ins("JCC_1", &OPS_110, 0, &[], &[Reg(27)], 0xC0),
+        ins("JMP64m", &OPS_111, 0, &[], &[], 0xDC0),
+        ins("JMP64r", &OPS_112, 0, &[], &[], 0x5C0),
+        ins("JMP_1", &OPS_113, 0, &[], &[], 0x4C0),
+        ins("KMOVDkm", &OPS_114, 1, &[], &[], 0x800),
+        ins("KMOVDmk", &OPS_115, 0, &[], &[], 0x1000),
+        ins("KMOVQkk", &OPS_116, 1, &[], &[], 0x2000),
+        ins("KMOVQkm", &OPS_117, 1, &[], &[], 0x800),
+        ins("KMOVQmk", &OPS_118, 0, &[], &[], 0x1000),
+        ins("KMOVWkk", &OPS_119, 1, &[], &[], 0x2000),
+        ins("KMOVWkm", &OPS_120, 1, &[], &[], 0x800),
+        ins("KMOVWmk", &OPS_121, 0, &[], &[], 0x1000),
+        ins("LD_Fp32m", &OPS_122, 1, &[Reg(34)], &[Reg(33)], 0x800),
+        ins("LD_Fp64m", &OPS_123, 1, &[Reg(34)], &[Reg(33)], 0x800),
+        ins("LD_Fp80m", &OPS_124, 1, &[Reg(34)], &[Reg(33)], 0x800),
+        ins("LEA16r", &OPS_125, 1, &[], &[], 0x0),
+        ins("LEA32r", &OPS_126, 1, &[], &[], 0x1),
+        ins("LEA64_32r", &OPS_126, 1, &[], &[], 0x0),
+        ins("LEA64r", &OPS_127, 1, &[], &[], 0x1),
+        ins("LZCNT16rm", &OPS_35, 1, &[Reg(27)], &[], 0x800),
+        ins("LZCNT16rr", &OPS_36, 1, &[Reg(27)], &[], 0x0),
+        ins("LZCNT32rm", &OPS_31, 1, &[Reg(27)], &[], 0x800),
+        ins("LZCNT32rr", &OPS_32, 1, &[Reg(27)], &[], 0x0),
+        ins("LZCNT64rm", &OPS_33, 1, &[Reg(27)], &[], 0x800),
+        ins("LZCNT64rr", &OPS_34, 1, &[Reg(27)], &[], 0x0),
+        ins("MASKPAIR16LOAD", &OPS_128, 1, &[], &[], 0x800),
+        ins("MASKPAIR16STORE", &OPS_129, 0, &[], &[], 0x1000),
         ins("MAXSDrm", &OPS_19, 1, &[], &[Reg(49)], 0x800),
         ins("MAXSDrr", &OPS_20, 1, &[], &[Reg(49)], 0x0),
         ins("MAXSSrm", &OPS_21, 1, &[], &[Reg(49)], 0x800),
@@ -3466,106 +3676,106 @@ pub mod tables {
         ins("MINSDrr", &OPS_20, 1, &[], &[Reg(49)], 0x0),
         ins("MINSSrm", &OPS_21, 1, &[], &[Reg(49)], 0x800),
         ins("MINSSrr", &OPS_22, 1, &[], &[Reg(49)], 0x0),
-        ins("MMX_MOVQ64mr", &OPS_124, 0, &[], &[], 0x1000),
-        ins("MMX_MOVQ64rm", &OPS_125, 1, &[], &[], 0x800),
-        ins("MMX_MOVQ64rr", &OPS_126, 1, &[], &[], 0x2000),
+        ins("MMX_MOVQ64mr", &OPS_130, 0, &[], &[], 0x1000),
+        ins("MMX_MOVQ64rm", &OPS_131, 1, &[], &[], 0x800),
+        ins("MMX_MOVQ64rr", &OPS_132, 1, &[], &[], 0x2000),
         ins("MOV16mi", &OPS_0, 0, &[], &[], 0x1000),
-        ins("MOV16mr", &OPS_127, 0, &[], &[], 0x1000),
-        ins("MOV16ri", &OPS_128, 1, &[], &[], 0x7),
-        ins("MOV16rm", &OPS_129, 1, &[], &[], 0x801),
-        ins("MOV16rr", &OPS_26, 1, &[], &[], 0x2000),
+        ins("MOV16mr", &OPS_133, 0, &[], &[], 0x1000),
+        ins("MOV16ri", &OPS_134, 1, &[], &[], 0x7),
+        ins("MOV16rm", &OPS_135, 1, &[], &[], 0x801),
+        ins("MOV16rr", &OPS_36, 1, &[], &[], 0x2000),
         ins("MOV32mi", &OPS_0, 0, &[], &[], 0x1000),
-        ins("MOV32mr", &OPS_130, 0, &[], &[], 0x1000),
-        ins("MOV32r0", &OPS_131, 1, &[Reg(27)], &[], 0x4007),
-        ins("MOV32ri", &OPS_132, 1, &[], &[], 0x7),
-        ins("MOV32ri64", &OPS_133, 1, &[], &[], 0x4003),
-        ins("MOV32rm", &OPS_134, 1, &[], &[], 0x801),
-        ins("MOV32rr", &OPS_28, 1, &[], &[], 0x2000),
+        ins("MOV32mr", &OPS_136, 0, &[], &[], 0x1000),
+        ins("MOV32r0", &OPS_137, 1, &[Reg(27)], &[], 0x4007),
+        ins("MOV32ri", &OPS_138, 1, &[], &[], 0x7),
+        ins("MOV32ri64", &OPS_139, 1, &[], &[], 0x4003),
+        ins("MOV32rm", &OPS_140, 1, &[], &[], 0x801),
+        ins("MOV32rr", &OPS_32, 1, &[], &[], 0x2000),
         ins("MOV64mi32", &OPS_0, 0, &[], &[], 0x1000),
-        ins("MOV64mr", &OPS_135, 0, &[], &[], 0x1000),
-        ins("MOV64ri", &OPS_133, 1, &[], &[], 0x5),
-        ins("MOV64ri32", &OPS_133, 1, &[], &[], 0x7),
-        ins("MOV64rm", &OPS_136, 1, &[], &[], 0x801),
-        ins("MOV64rr", &OPS_30, 1, &[], &[], 0x2000),
-        ins("MOV64toPQIrr", &OPS_137, 1, &[], &[], 0x0),
-        ins("MOV64toSDrr", &OPS_79, 1, &[], &[], 0x0),
+        ins("MOV64mr", &OPS_141, 0, &[], &[], 0x1000),
+        ins("MOV64ri", &OPS_139, 1, &[], &[], 0x5),
+        ins("MOV64ri32", &OPS_139, 1, &[], &[], 0x7),
+        ins("MOV64rm", &OPS_142, 1, &[], &[], 0x801),
+        ins("MOV64rr", &OPS_34, 1, &[], &[], 0x2000),
+        ins("MOV64toPQIrr", &OPS_143, 1, &[], &[], 0x0),
+        ins("MOV64toSDrr", &OPS_85, 1, &[], &[], 0x0),
         ins("MOV8mi", &OPS_0, 0, &[], &[], 0x1000),
-        ins("MOV8mr", &OPS_138, 0, &[], &[], 0x1000),
-        ins("MOV8mr_NOREX", &OPS_139, 0, &[], &[], 0x1000),
-        ins("MOV8ri", &OPS_140, 1, &[], &[], 0x7),
-        ins("MOV8rm", &OPS_141, 1, &[], &[], 0x801),
-        ins("MOV8rm_NOREX", &OPS_142, 1, &[], &[], 0x801),
-        ins("MOV8rr", &OPS_143, 1, &[], &[], 0x2000),
-        ins("MOV8rr_NOREX", &OPS_144, 1, &[], &[], 0x2000),
-        ins("MOVAPDmr", &OPS_145, 0, &[], &[], 0x1000),
-        ins("MOVAPDrm", &OPS_146, 1, &[], &[], 0x801),
-        ins("MOVAPDrr", &OPS_147, 1, &[], &[], 0x2000),
-        ins("MOVAPSmr", &OPS_145, 0, &[], &[], 0x1000),
-        ins("MOVAPSrm", &OPS_146, 1, &[], &[], 0x801),
-        ins("MOVAPSrr", &OPS_147, 1, &[], &[], 0x2000),
-        ins("MOVDI2PDIrm", &OPS_146, 1, &[], &[], 0x800),
-        ins("MOVDI2PDIrr", &OPS_148, 1, &[], &[], 0x0),
-        ins("MOVDI2SSrr", &OPS_78, 1, &[], &[], 0x0),
-        ins("MOVDQAmr", &OPS_145, 0, &[], &[], 0x1000),
-        ins("MOVDQArm", &OPS_146, 1, &[], &[], 0x801),
-        ins("MOVDQArr", &OPS_147, 1, &[], &[], 0x0),
-        ins("MOVDQUmr", &OPS_145, 0, &[], &[], 0x1000),
-        ins("MOVDQUrm", &OPS_146, 1, &[], &[], 0x801),
-        ins("MOVDQUrr", &OPS_147, 1, &[], &[], 0x0),
-        ins("MOVLPDmr", &OPS_145, 0, &[], &[], 0x1000),
-        ins("MOVMSKPDrr", &OPS_85, 1, &[], &[], 0x0),
-        ins("MOVMSKPSrr", &OPS_85, 1, &[], &[], 0x0),
-        ins("MOVPDI2DImr", &OPS_145, 0, &[], &[], 0x1000),
-        ins("MOVPDI2DIrr", &OPS_85, 1, &[], &[], 0x0),
-        ins("MOVPQI2QImr", &OPS_145, 0, &[], &[], 0x1000),
-        ins("MOVPQIto64rr", &OPS_83, 1, &[], &[], 0x0),
-        ins("MOVQI2PQIrm", &OPS_146, 1, &[], &[], 0x800),
-        ins("MOVSDmr", &OPS_149, 0, &[], &[], 0x1000),
-        ins("MOVSDrm", &OPS_146, 1, &[], &[], 0x801),
-        ins("MOVSDrm_alt", &OPS_150, 1, &[], &[], 0x801),
-        ins("MOVSDrr", &OPS_151, 1, &[], &[], 0x8),
-        ins("MOVSDto64rr", &OPS_82, 1, &[], &[], 0x0),
-        ins("MOVSS2DIrr", &OPS_87, 1, &[], &[], 0x0),
-        ins("MOVSSmr", &OPS_152, 0, &[], &[], 0x1000),
-        ins("MOVSSrm", &OPS_146, 1, &[], &[], 0x801),
-        ins("MOVSSrm_alt", &OPS_153, 1, &[], &[], 0x801),
-        ins("MOVSSrr", &OPS_151, 1, &[], &[], 0x8),
-        ins("MOVSX16rm8", &OPS_129, 1, &[], &[], 0x800),
-        ins("MOVSX16rr8", &OPS_154, 1, &[], &[], 0x0),
-        ins("MOVSX32rm16", &OPS_134, 1, &[], &[], 0x800),
-        ins("MOVSX32rm8", &OPS_134, 1, &[], &[], 0x800),
-        ins("MOVSX32rr16", &OPS_155, 1, &[], &[], 0x0),
-        ins("MOVSX32rr8", &OPS_156, 1, &[], &[], 0x0),
-        ins("MOVSX64rm16", &OPS_136, 1, &[], &[], 0x800),
-        ins("MOVSX64rm32", &OPS_136, 1, &[], &[], 0x800),
-        ins("MOVSX64rm8", &OPS_136, 1, &[], &[], 0x800),
-        ins("MOVSX64rr16", &OPS_157, 1, &[], &[], 0x0),
-        ins("MOVSX64rr32", &OPS_158, 1, &[], &[], 0x0),
-        ins("MOVSX64rr8", &OPS_159, 1, &[], &[], 0x0),
-        ins("MOVUPDmr", &OPS_145, 0, &[], &[], 0x1000),
-        ins("MOVUPDrm", &OPS_146, 1, &[], &[], 0x801),
-        ins("MOVUPDrr", &OPS_147, 1, &[], &[], 0x2000),
-        ins("MOVUPSmr", &OPS_145, 0, &[], &[], 0x1000),
-        ins("MOVUPSrm", &OPS_146, 1, &[], &[], 0x801),
-        ins("MOVUPSrr", &OPS_147, 1, &[], &[], 0x2000),
-        ins("MOVZX16rm8", &OPS_129, 1, &[], &[], 0x800),
-        ins("MOVZX16rr8", &OPS_154, 1, &[], &[], 0x0),
-        ins("MOVZX32rm16", &OPS_134, 1, &[], &[], 0x800),
-        ins("MOVZX32rm8", &OPS_134, 1, &[], &[], 0x800),
-        ins("MOVZX32rm8_NOREX", &OPS_160, 1, &[], &[], 0x800),
-        ins("MOVZX32rr16", &OPS_155, 1, &[], &[], 0x0),
-        ins("MOVZX32rr8", &OPS_156, 1, &[], &[], 0x0),
-        ins("MOVZX32rr8_NOREX", &OPS_161, 1, &[], &[], 0x0),
-        ins("MOVZX64rm16", &OPS_136, 1, &[], &[], 0x800),
-        ins("MOVZX64rm8", &OPS_136, 1, &[], &[], 0x800),
-        ins("MOVZX64rr16", &OPS_157, 1, &[], &[], 0x0),
-        ins("MOVZX64rr8", &OPS_159, 1, &[], &[], 0x0),
-        ins("MUL16m", &OPS_91, 0, &[Reg(2), Reg(20), Reg(27)], &[Reg(2)], 0x800),
-        ins("MUL16r", &OPS_92, 0, &[Reg(2), Reg(20), Reg(27)], &[Reg(2)], 0x0),
-        ins("MUL32m", &OPS_91, 0, &[Reg(21), Reg(26), Reg(27)], &[Reg(21)], 0x800),
-        ins("MUL32r", &OPS_93, 0, &[Reg(21), Reg(26), Reg(27)], &[Reg(21)], 0x0),
-        ins("MUL64m", &OPS_91, 0, &[Reg(50), Reg(55), Reg(27)], &[Reg(50)], 0x800),
-        ins("MUL64r", &OPS_94, 0, &[Reg(50), Reg(55), Reg(27)], &[Reg(50)], 0x0),
+        ins("MOV8mr", &OPS_144, 0, &[], &[], 0x1000),
+        ins("MOV8mr_NOREX", &OPS_145, 0, &[], &[], 0x1000),
+        ins("MOV8ri", &OPS_146, 1, &[], &[], 0x7),
+        ins("MOV8rm", &OPS_147, 1, &[], &[], 0x801),
+        ins("MOV8rm_NOREX", &OPS_148, 1, &[], &[], 0x801),
+        ins("MOV8rr", &OPS_149, 1, &[], &[], 0x2000),
+        ins("MOV8rr_NOREX", &OPS_150, 1, &[], &[], 0x2000),
+        ins("MOVAPDmr", &OPS_151, 0, &[], &[], 0x1000),
+        ins("MOVAPDrm", &OPS_152, 1, &[], &[], 0x801),
+        ins("MOVAPDrr", &OPS_153, 1, &[], &[], 0x2000),
+        ins("MOVAPSmr", &OPS_151, 0, &[], &[], 0x1000),
+        ins("MOVAPSrm", &OPS_152, 1, &[], &[], 0x801),
+        ins("MOVAPSrr", &OPS_153, 1, &[], &[], 0x2000),
+        ins("MOVDI2PDIrm", &OPS_152, 1, &[], &[], 0x800),
+        ins("MOVDI2PDIrr", &OPS_154, 1, &[], &[], 0x0),
+        ins("MOVDI2SSrr", &OPS_84, 1, &[], &[], 0x0),
+        ins("MOVDQAmr", &OPS_151, 0, &[], &[], 0x1000),
+        ins("MOVDQArm", &OPS_152, 1, &[], &[], 0x801),
+        ins("MOVDQArr", &OPS_153, 1, &[], &[], 0x0),
+        ins("MOVDQUmr", &OPS_151, 0, &[], &[], 0x1000),
+        ins("MOVDQUrm", &OPS_152, 1, &[], &[], 0x801),
+        ins("MOVDQUrr", &OPS_153, 1, &[], &[], 0x0),
+        ins("MOVLPDmr", &OPS_151, 0, &[], &[], 0x1000),
+        ins("MOVMSKPDrr", &OPS_91, 1, &[], &[], 0x0),
+        ins("MOVMSKPSrr", &OPS_91, 1, &[], &[], 0x0),
+        ins("MOVPDI2DImr", &OPS_151, 0, &[], &[], 0x1000),
+        ins("MOVPDI2DIrr", &OPS_91, 1, &[], &[], 0x0),
+        ins("MOVPQI2QImr", &OPS_151, 0, &[], &[], 0x1000),
+        ins("MOVPQIto64rr", &OPS_89, 1, &[], &[], 0x0),
+        ins("MOVQI2PQIrm", &OPS_152, 1, &[], &[], 0x800),
+        ins("MOVSDmr", &OPS_155, 0, &[], &[], 0x1000),
+        ins("MOVSDrm", &OPS_152, 1, &[], &[], 0x801),
+        ins("MOVSDrm_alt", &OPS_156, 1, &[], &[], 0x801),
+        ins("MOVSDrr", &OPS_157, 1, &[], &[], 0x8),
+        ins("MOVSDto64rr", &OPS_88, 1, &[], &[], 0x0),
+        ins("MOVSS2DIrr", &OPS_93, 1, &[], &[], 0x0),
+        ins("MOVSSmr", &OPS_158, 0, &[], &[], 0x1000),
+        ins("MOVSSrm", &OPS_152, 1, &[], &[], 0x801),
+        ins("MOVSSrm_alt", &OPS_159, 1, &[], &[], 0x801),
+        ins("MOVSSrr", &OPS_157, 1, &[], &[], 0x8),
+        ins("MOVSX16rm8", &OPS_135, 1, &[], &[], 0x800),
+        ins("MOVSX16rr8", &OPS_160, 1, &[], &[], 0x0),
+        ins("MOVSX32rm16", &OPS_140, 1, &[], &[], 0x800),
+        ins("MOVSX32rm8", &OPS_140, 1, &[], &[], 0x800),
+        ins("MOVSX32rr16", &OPS_161, 1, &[], &[], 0x0),
+        ins("MOVSX32rr8", &OPS_162, 1, &[], &[], 0x0),
+        ins("MOVSX64rm16", &OPS_142, 1, &[], &[], 0x800),
+        ins("MOVSX64rm32", &OPS_142, 1, &[], &[], 0x800),
+        ins("MOVSX64rm8", &OPS_142, 1, &[], &[], 0x800),
+        ins("MOVSX64rr16", &OPS_163, 1, &[], &[], 0x0),
+        ins("MOVSX64rr32", &OPS_164, 1, &[], &[], 0x0),
+        ins("MOVSX64rr8", &OPS_165, 1, &[], &[], 0x0),
+        ins("MOVUPDmr", &OPS_151, 0, &[], &[], 0x1000),
+        ins("MOVUPDrm", &OPS_152, 1, &[], &[], 0x801),
+        ins("MOVUPDrr", &OPS_153, 1, &[], &[], 0x2000),
+        ins("MOVUPSmr", &OPS_151, 0, &[], &[], 0x1000),
+        ins("MOVUPSrm", &OPS_152, 1, &[], &[], 0x801),
+        ins("MOVUPSrr", &OPS_153, 1, &[], &[], 0x2000),
+        ins("MOVZX16rm8", &OPS_135, 1, &[], &[], 0x800),
+        ins("MOVZX16rr8", &OPS_160, 1, &[], &[], 0x0),
+        ins("MOVZX32rm16", &OPS_140, 1, &[], &[], 0x800),
+        ins("MOVZX32rm8", &OPS_140, 1, &[], &[], 0x800),
+        ins("MOVZX32rm8_NOREX", &OPS_166, 1, &[], &[], 0x800),
+        ins("MOVZX32rr16", &OPS_161, 1, &[], &[], 0x0),
+        ins("MOVZX32rr8", &OPS_162, 1, &[], &[], 0x0),
+        ins("MOVZX32rr8_NOREX", &OPS_167, 1, &[], &[], 0x0),
+        ins("MOVZX64rm16", &OPS_142, 1, &[], &[], 0x800),
+        ins("MOVZX64rm8", &OPS_142, 1, &[], &[], 0x800),
+        ins("MOVZX64rr16", &OPS_163, 1, &[], &[], 0x0),
+        ins("MOVZX64rr8", &OPS_165, 1, &[], &[], 0x0),
+        ins("MUL16m", &OPS_97, 0, &[Reg(2), Reg(20), Reg(27)], &[Reg(2)], 0x800),
+        ins("MUL16r", &OPS_98, 0, &[Reg(2), Reg(20), Reg(27)], &[Reg(2)], 0x0),
+        ins("MUL32m", &OPS_97, 0, &[Reg(21), Reg(26), Reg(27)], &[Reg(21)], 0x800),
+        ins("MUL32r", &OPS_99, 0, &[Reg(21), Reg(26), Reg(27)], &[Reg(21)], 0x0),
+        ins("MUL64m", &OPS_97, 0, &[Reg(50), Reg(55), Reg(27)], &[Reg(50)], 0x800),
+        ins("MUL64r", &OPS_100, 0, &[Reg(50), Reg(55), Reg(27)], &[Reg(50)], 0x0),
         ins("MULPDrm", &OPS_17, 1, &[], &[Reg(49)], 0x800),
         ins("MULPDrr", &OPS_18, 1, &[], &[Reg(49)], 0x8),
         ins("MULPSrm", &OPS_17, 1, &[], &[Reg(49)], 0x800),
@@ -3574,22 +3784,30 @@ pub mod tables {
         ins("MULSDrr", &OPS_20, 1, &[], &[Reg(49)], 0x8),
         ins("MULSSrm", &OPS_21, 1, &[], &[Reg(49)], 0x800),
         ins("MULSSrr", &OPS_22, 1, &[], &[Reg(49)], 0x8),
-        ins("NEG16m", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
-        ins("NEG16r", &OPS_89, 1, &[Reg(27)], &[], 0x0),
-        ins("NEG32m", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
-        ins("NEG32r", &OPS_31, 1, &[Reg(27)], &[], 0x0),
-        ins("NEG64m", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
-        ins("NEG64r", &OPS_32, 1, &[Reg(27)], &[], 0x0),
-        ins("NEG8m", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
-        ins("NEG8r", &OPS_90, 1, &[Reg(27)], &[], 0x0),
-        ins("NOT16m", &OPS_88, 0, &[], &[], 0x1800),
-        ins("NOT16r", &OPS_89, 1, &[], &[], 0x0),
-        ins("NOT32m", &OPS_88, 0, &[], &[], 0x1800),
-        ins("NOT32r", &OPS_31, 1, &[], &[], 0x0),
-        ins("NOT64m", &OPS_88, 0, &[], &[], 0x1800),
-        ins("NOT64r", &OPS_32, 1, &[], &[], 0x0),
-        ins("NOT8m", &OPS_88, 0, &[], &[], 0x1800),
-        ins("NOT8r", &OPS_90, 1, &[], &[], 0x0),
+        ins("MULX32Hrm", &OPS_31, 1, &[], &[Reg(26)], 0x800),
+        ins("MULX32Hrr", &OPS_32, 1, &[], &[Reg(26)], 0x0),
+        ins("MULX32rm", &OPS_168, 2, &[], &[Reg(26)], 0x800),
+        ins("MULX32rr", &OPS_169, 2, &[], &[Reg(26)], 0x0),
+        ins("MULX64Hrm", &OPS_33, 1, &[], &[Reg(55)], 0x800),
+        ins("MULX64Hrr", &OPS_34, 1, &[], &[Reg(55)], 0x0),
+        ins("MULX64rm", &OPS_170, 2, &[], &[Reg(55)], 0x800),
+        ins("MULX64rr", &OPS_171, 2, &[], &[Reg(55)], 0x0),
+        ins("NEG16m", &OPS_94, 0, &[Reg(27)], &[], 0x1800),
+        ins("NEG16r", &OPS_95, 1, &[Reg(27)], &[], 0x0),
+        ins("NEG32m", &OPS_94, 0, &[Reg(27)], &[], 0x1800),
+        ins("NEG32r", &OPS_37, 1, &[Reg(27)], &[], 0x0),
+        ins("NEG64m", &OPS_94, 0, &[Reg(27)], &[], 0x1800),
+        ins("NEG64r", &OPS_38, 1, &[Reg(27)], &[], 0x0),
+        ins("NEG8m", &OPS_94, 0, &[Reg(27)], &[], 0x1800),
+        ins("NEG8r", &OPS_96, 1, &[Reg(27)], &[], 0x0),
+        ins("NOT16m", &OPS_94, 0, &[], &[], 0x1800),
+        ins("NOT16r", &OPS_95, 1, &[], &[], 0x0),
+        ins("NOT32m", &OPS_94, 0, &[], &[], 0x1800),
+        ins("NOT32r", &OPS_37, 1, &[], &[], 0x0),
+        ins("NOT64m", &OPS_94, 0, &[], &[], 0x1800),
+        ins("NOT64r", &OPS_38, 1, &[], &[], 0x0),
+        ins("NOT8m", &OPS_94, 0, &[], &[], 0x1800),
+        ins("NOT8r", &OPS_96, 1, &[], &[], 0x0),
         ins("OR16mi", &OPS_0, 0, &[Reg(27)], &[], 0x1800),
         ins("OR16mi8", &OPS_0, 0, &[Reg(27)], &[], 0x1800),
         ins("OR16mr", &OPS_1, 0, &[Reg(27)], &[], 0x1800),
@@ -3656,33 +3874,63 @@ pub mod tables {
         ins("PCMPGTDrr", &OPS_18, 1, &[], &[], 0x0),
         ins("PCMPGTWrm", &OPS_17, 1, &[], &[], 0x800),
         ins("PCMPGTWrr", &OPS_18, 1, &[], &[], 0x0),
-        ins("PEXTRWrr", &OPS_162, 1, &[], &[], 0x0),
-        ins("PINSRWrr", &OPS_163, 1, &[], &[], 0x0),
+        ins("PDEP32rm", &OPS_25, 1, &[], &[], 0x800),
+        ins("PDEP32rr", &OPS_26, 1, &[], &[], 0x0),
+        ins("PDEP64rm", &OPS_27, 1, &[], &[], 0x800),
+        ins("PDEP64rr", &OPS_28, 1, &[], &[], 0x0),
+        ins("PEXT32rm", &OPS_25, 1, &[], &[], 0x800),
+        ins("PEXT32rr", &OPS_26, 1, &[], &[], 0x0),
+        ins("PEXT64rm", &OPS_27, 1, &[], &[], 0x800),
+        ins("PEXT64rr", &OPS_28, 1, &[], &[], 0x0),
+        ins("PEXTRWrr", &OPS_172, 1, &[], &[], 0x0),
+        ins("PINSRWrr", &OPS_173, 1, &[], &[], 0x0),
         ins("PMAXUBrm", &OPS_17, 1, &[], &[], 0x800),
         ins("PMAXUBrr", &OPS_18, 1, &[], &[], 0x8),
         ins("PMINUBrm", &OPS_17, 1, &[], &[], 0x800),
         ins("PMINUBrr", &OPS_18, 1, &[], &[], 0x8),
-        ins("PMOVMSKBrr", &OPS_85, 1, &[], &[], 0x0),
+        ins("PMOVMSKBrr", &OPS_91, 1, &[], &[], 0x0),
         ins("PMULLWrm", &OPS_17, 1, &[], &[], 0x800),
         ins("PMULLWrr", &OPS_18, 1, &[], &[], 0x8),
         ins("PMULUDQrm", &OPS_17, 1, &[], &[], 0x800),
         ins("PMULUDQrr", &OPS_18, 1, &[], &[], 0x8),
-        ins("POP64r", &OPS_164, 1, &[Reg(60)], &[Reg(60)], 0x800),
+        ins("POP64r", &OPS_174, 1, &[Reg(60)], &[Reg(60)], 0x800),
+        ins("POPCNT16rm", &OPS_35, 1, &[Reg(27)], &[], 0x800),
+        ins("POPCNT16rr", &OPS_36, 1, &[Reg(27)], &[], 0x0),
+        ins("POPCNT32rm", &OPS_31, 1, &[Reg(27)], &[], 0x800),
+        ins("POPCNT32rr", &OPS_32, 1, &[Reg(27)], &[], 0x0),
+        ins("POPCNT64rm", &OPS_33, 1, &[Reg(27)], &[], 0x800),
+        ins("POPCNT64rr", &OPS_34, 1, &[Reg(27)], &[], 0x0),
         ins("PORrm", &OPS_17, 1, &[], &[], 0x800),
         ins("PORrr", &OPS_18, 1, &[], &[], 0x8),
-        ins("PSHUFDri", &OPS_165, 1, &[], &[], 0x0),
-        ins("PSHUFHWri", &OPS_165, 1, &[], &[], 0x0),
-        ins("PSHUFLWri", &OPS_165, 1, &[], &[], 0x0),
-        ins("PSLLDQri", &OPS_166, 1, &[], &[], 0x0),
-        ins("PSLLDri", &OPS_166, 1, &[], &[], 0x0),
-        ins("PSLLQri", &OPS_166, 1, &[], &[], 0x0),
-        ins("PSLLWri", &OPS_166, 1, &[], &[], 0x0),
-        ins("PSRADri", &OPS_166, 1, &[], &[], 0x0),
-        ins("PSRAWri", &OPS_166, 1, &[], &[], 0x0),
-        ins("PSRLDQri", &OPS_166, 1, &[], &[], 0x0),
-        ins("PSRLDri", &OPS_166, 1, &[], &[], 0x0),
-        ins("PSRLQri", &OPS_166, 1, &[], &[], 0x0),
-        ins("PSRLWri", &OPS_166, 1, &[], &[], 0x0),
+        ins("PSHUFDri", &OPS_175, 1, &[], &[], 0x0),
+        ins("PSHUFHWri", &OPS_175, 1, &[], &[], 0x0),
+        ins("PSHUFLWri", &OPS_175, 1, &[], &[], 0x0),
+        ins("PSLLDQri", &OPS_176, 1, &[], &[], 0x0),
+        ins("PSLLDri", &OPS_176, 1, &[], &[], 0x0),
+        ins("PSLLDrm", &OPS_177, 1, &[], &[], 0x800),
+        ins("PSLLDrr", &OPS_178, 1, &[], &[], 0x0),
+        ins("PSLLQri", &OPS_176, 1, &[], &[], 0x0),
+        ins("PSLLQrm", &OPS_177, 1, &[], &[], 0x800),
+        ins("PSLLQrr", &OPS_178, 1, &[], &[], 0x0),
+        ins("PSLLWri", &OPS_176, 1, &[], &[], 0x0),
+        ins("PSLLWrm", &OPS_177, 1, &[], &[], 0x800),
+        ins("PSLLWrr", &OPS_178, 1, &[], &[], 0x0),
+        ins("PSRADri", &OPS_176, 1, &[], &[], 0x0),
+        ins("PSRADrm", &OPS_177, 1, &[], &[], 0x800),
+        ins("PSRADrr", &OPS_178, 1, &[], &[], 0x0),
+        ins("PSRAWri", &OPS_176, 1, &[], &[], 0x0),
+        ins("PSRAWrm", &OPS_177, 1, &[], &[], 0x800),
+        ins("PSRAWrr", &OPS_178, 1, &[], &[], 0x0),
+        ins("PSRLDQri", &OPS_176, 1, &[], &[], 0x0),
+        ins("PSRLDri", &OPS_176, 1, &[], &[], 0x0),
+        ins("PSRLDrm", &OPS_177, 1, &[], &[], 0x800),
+        ins("PSRLDrr", &OPS_178, 1, &[], &[], 0x0),
+        ins("PSRLQri", &OPS_176, 1, &[], &[], 0x0),
+        ins("PSRLQrm", &OPS_177, 1, &[], &[], 0x800),
+        ins("PSRLQrr", &OPS_178, 1, &[], &[], 0x0),
+        ins("PSRLWri", &OPS_176, 1, &[], &[], 0x0),
+        ins("PSRLWrm", &OPS_177, 1, &[], &[], 0x800),
+        ins("PSRLWrr", &OPS_178, 1, &[], &[], 0x0),
         ins("PSUBBrm", &OPS_17, 1, &[], &[], 0x800),
         ins("PSUBBrr", &OPS_18, 1, &[], &[], 0x0),
         ins("PSUBDrm", &OPS_17, 1, &[], &[], 0x800),
@@ -3711,85 +3959,93 @@ pub mod tables {
         ins("PUNPCKLQDQrr", &OPS_18, 1, &[], &[], 0x0),
         ins("PUNPCKLWDrm", &OPS_17, 1, &[], &[], 0x800),
         ins("PUNPCKLWDrr", &OPS_18, 1, &[], &[], 0x0),
-        ins("PUSH64i32", &OPS_167, 0, &[Reg(60)], &[Reg(60)], 0x1000),
-        ins("PUSH64r", &OPS_94, 0, &[Reg(60)], &[Reg(60)], 0x1000),
-        ins("PUSH64rmm", &OPS_91, 0, &[Reg(60)], &[Reg(60)], 0x1800),
+        ins("PUSH64i32", &OPS_179, 0, &[Reg(60)], &[Reg(60)], 0x1000),
+        ins("PUSH64r", &OPS_100, 0, &[Reg(60)], &[Reg(60)], 0x1000),
+        ins("PUSH64rmm", &OPS_97, 0, &[Reg(60)], &[Reg(60)], 0x1800),
         ins("PXORrm", &OPS_17, 1, &[], &[], 0x800),
         ins("PXORrr", &OPS_18, 1, &[], &[], 0x8),
-        ins("RET", &OPS_168, 0, &[], &[], 0x8640),
+        ins("RET", &OPS_180, 0, &[], &[], 0x8640),
         ins("RET64", &[], 0, &[], &[], 0x18640),
-        ins("ROL16m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
-        ins("ROL16mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("ROL16mi", &OPS_169, 0, &[Reg(27)], &[], 0x1800),
-        ins("ROL16r1", &OPS_89, 1, &[Reg(27)], &[], 0x0),
-        ins("ROL16rCL", &OPS_89, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("ROL16ri", &OPS_170, 1, &[Reg(27)], &[], 0x0),
-        ins("ROL32m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
-        ins("ROL32mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("ROL32mi", &OPS_169, 0, &[Reg(27)], &[], 0x1800),
-        ins("ROL32r1", &OPS_31, 1, &[Reg(27)], &[], 0x0),
-        ins("ROL32rCL", &OPS_31, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("ROL32ri", &OPS_171, 1, &[Reg(27)], &[], 0x0),
-        ins("ROL64m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
-        ins("ROL64mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("ROL64mi", &OPS_169, 0, &[Reg(27)], &[], 0x1800),
-        ins("ROL64r1", &OPS_32, 1, &[Reg(27)], &[], 0x0),
-        ins("ROL64rCL", &OPS_32, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("ROL64ri", &OPS_172, 1, &[Reg(27)], &[], 0x0),
-        ins("ROL8m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
-        ins("ROL8mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("ROL8mi", &OPS_169, 0, &[Reg(27)], &[], 0x1800),
-        ins("ROL8r1", &OPS_90, 1, &[Reg(27)], &[], 0x0),
-        ins("ROL8rCL", &OPS_90, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("ROL8ri", &OPS_173, 1, &[Reg(27)], &[], 0x0),
-        ins("ROR16m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
-        ins("ROR16mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("ROR16mi", &OPS_169, 0, &[Reg(27)], &[], 0x1800),
-        ins("ROR16r1", &OPS_89, 1, &[Reg(27)], &[], 0x0),
-        ins("ROR16rCL", &OPS_89, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("ROR16ri", &OPS_170, 1, &[Reg(27)], &[], 0x0),
-        ins("ROR32m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
-        ins("ROR32mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("ROR32mi", &OPS_169, 0, &[Reg(27)], &[], 0x1800),
-        ins("ROR32r1", &OPS_31, 1, &[Reg(27)], &[], 0x0),
-        ins("ROR32rCL", &OPS_31, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("ROR32ri", &OPS_171, 1, &[Reg(27)], &[], 0x0),
-        ins("ROR64m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
-        ins("ROR64mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("ROR64mi", &OPS_169, 0, &[Reg(27)], &[], 0x1800),
-        ins("ROR64r1", &OPS_32, 1, &[Reg(27)], &[], 0x0),
-        ins("ROR64rCL", &OPS_32, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("ROR64ri", &OPS_172, 1, &[Reg(27)], &[], 0x0),
-        ins("ROR8m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
-        ins("ROR8mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("ROR8mi", &OPS_169, 0, &[Reg(27)], &[], 0x1800),
-        ins("ROR8r1", &OPS_90, 1, &[Reg(27)], &[], 0x0),
-        ins("ROR8rCL", &OPS_90, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("ROR8ri", &OPS_173, 1, &[Reg(27)], &[], 0x0),
-        ins("SAR16m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
-        ins("SAR16mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("SAR16mi", &OPS_169, 0, &[Reg(27)], &[], 0x1800),
-        ins("SAR16r1", &OPS_89, 1, &[Reg(27)], &[], 0x0),
-        ins("SAR16rCL", &OPS_89, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("SAR16ri", &OPS_170, 1, &[Reg(27)], &[], 0x0),
-        ins("SAR32m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
-        ins("SAR32mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("SAR32mi", &OPS_169, 0, &[Reg(27)], &[], 0x1800),
-        ins("SAR32r1", &OPS_31, 1, &[Reg(27)], &[], 0x0),
-        ins("SAR32rCL", &OPS_31, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("SAR32ri", &OPS_171, 1, &[Reg(27)], &[], 0x0),
-        ins("SAR64m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
-        ins("SAR64mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("SAR64mi", &OPS_169, 0, &[Reg(27)], &[], 0x1800),
-        ins("SAR64r1", &OPS_32, 1, &[Reg(27)], &[], 0x0),
-        ins("SAR64rCL", &OPS_32, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("SAR64ri", &OPS_172, 1, &[Reg(27)], &[], 0x0),
-        ins("SAR8m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
-        ins("SAR8mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("SAR8mi", &OPS_169, 0, &[Reg(27)], &[], 0x1800),
-        ins("SAR8r1", &OPS_90, 1, &[Reg(27)], &[], 0x0),
-        ins("SAR8rCL", &OPS_90, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("SAR8ri", &OPS_173, 1, &[Reg(27)], &[], 0x0),
+        ins("ROL16m1", &OPS_94, 0, &[Reg(27)], &[], 0x1800),
+        ins("ROL16mCL", &OPS_94, 0, &[Reg(27)], &[Reg(10)], 0x1800),
+        ins("ROL16mi", &OPS_181, 0, &[Reg(27)], &[], 0x1800),
+        ins("ROL16r1", &OPS_95, 1, &[Reg(27)], &[], 0x0),
+        ins("ROL16rCL", &OPS_95, 1, &[Reg(27)], &[Reg(10)], 0x0),
+        ins("ROL16ri", &OPS_182, 1, &[Reg(27)], &[], 0x0),
+        ins("ROL32m1", &OPS_94, 0, &[Reg(27)], &[], 0x1800),
+        ins("ROL32mCL", &OPS_94, 0, &[Reg(27)], &[Reg(10)], 0x1800),
+        ins("ROL32mi", &OPS_181, 0, &[Reg(27)], &[], 0x1800),
+        ins("ROL32r1", &OPS_37, 1, &[Reg(27)], &[], 0x0),
+        ins("ROL32rCL", &OPS_37, 1, &[Reg(27)], &[Reg(10)], 0x0),
+        ins("ROL32ri", &OPS_183, 1, &[Reg(27)], &[], 0x0),
+        ins("ROL64m1", &OPS_94, 0, &[Reg(27)], &[], 0x1800),
+        ins("ROL64mCL", &OPS_94, 0, &[Reg(27)], &[Reg(10)], 0x1800),
+        ins("ROL64mi", &OPS_181, 0, &[Reg(27)], &[], 0x1800),
+        ins("ROL64r1", &OPS_38, 1, &[Reg(27)], &[], 0x0),
+        ins("ROL64rCL", &OPS_38, 1, &[Reg(27)], &[Reg(10)], 0x0),
+        ins("ROL64ri", &OPS_184, 1, &[Reg(27)], &[], 0x0),
+        ins("ROL8m1", &OPS_94, 0, &[Reg(27)], &[], 0x1800),
+        ins("ROL8mCL", &OPS_94, 0, &[Reg(27)], &[Reg(10)], 0x1800),
+        ins("ROL8mi", &OPS_181, 0, &[Reg(27)], &[], 0x1800),
+        ins("ROL8r1", &OPS_96, 1, &[Reg(27)], &[], 0x0),
+        ins("ROL8rCL", &OPS_96, 1, &[Reg(27)], &[Reg(10)], 0x0),
+        ins("ROL8ri", &OPS_185, 1, &[Reg(27)], &[], 0x0),
+        ins("ROR16m1", &OPS_94, 0, &[Reg(27)], &[], 0x1800),
+        ins("ROR16mCL", &OPS_94, 0, &[Reg(27)], &[Reg(10)], 0x1800),
+        ins("ROR16mi", &OPS_181, 0, &[Reg(27)], &[], 0x1800),
+        ins("ROR16r1", &OPS_95, 1, &[Reg(27)], &[], 0x0),
+        ins("ROR16rCL", &OPS_95, 1, &[Reg(27)], &[Reg(10)], 0x0),
+        ins("ROR16ri", &OPS_182, 1, &[Reg(27)], &[], 0x0),
+        ins("ROR32m1", &OPS_94, 0, &[Reg(27)], &[], 0x1800),
+        ins("ROR32mCL", &OPS_94, 0, &[Reg(27)], &[Reg(10)], 0x1800),
+        ins("ROR32mi", &OPS_181, 0, &[Reg(27)], &[], 0x1800),
+        ins("ROR32r1", &OPS_37, 1, &[Reg(27)], &[], 0x0),
+        ins("ROR32rCL", &OPS_37, 1, &[Reg(27)], &[Reg(10)], 0x0),
+        ins("ROR32ri", &OPS_183, 1, &[Reg(27)], &[], 0x0),
+        ins("ROR64m1", &OPS_94, 0, &[Reg(27)], &[], 0x1800),
+        ins("ROR64mCL", &OPS_94, 0, &[Reg(27)], &[Reg(10)], 0x1800),
+        ins("ROR64mi", &OPS_181, 0, &[Reg(27)], &[], 0x1800),
+        ins("ROR64r1", &OPS_38, 1, &[Reg(27)], &[], 0x0),
+        ins("ROR64rCL", &OPS_38, 1, &[Reg(27)], &[Reg(10)], 0x0),
+        ins("ROR64ri", &OPS_184, 1, &[Reg(27)], &[], 0x0),
+        ins("ROR8m1", &OPS_94, 0, &[Reg(27)], &[], 0x1800),
+        ins("ROR8mCL", &OPS_94, 0, &[Reg(27)], &[Reg(10)], 0x1800),
+        ins("ROR8mi", &OPS_181, 0, &[Reg(27)], &[], 0x1800),
+        ins("ROR8r1", &OPS_96, 1, &[Reg(27)], &[], 0x0),
+        ins("ROR8rCL", &OPS_96, 1, &[Reg(27)], &[Reg(10)], 0x0),
+        ins("ROR8ri", &OPS_185, 1, &[Reg(27)], &[], 0x0),
+        ins("RORX32mi", &OPS_186, 1, &[], &[], 0x800),
+        ins("RORX32ri", &OPS_187, 1, &[], &[], 0x0),
+        ins("RORX64mi", &OPS_188, 1, &[], &[], 0x800),
+        ins("RORX64ri", &OPS_189, 1, &[], &[], 0x0),
+        ins("SAR16m1", &OPS_94, 0, &[Reg(27)], &[], 0x1800),
+        ins("SAR16mCL", &OPS_94, 0, &[Reg(27)], &[Reg(10)], 0x1800),
+        ins("SAR16mi", &OPS_181, 0, &[Reg(27)], &[], 0x1800),
+        ins("SAR16r1", &OPS_95, 1, &[Reg(27)], &[], 0x0),
+        ins("SAR16rCL", &OPS_95, 1, &[Reg(27)], &[Reg(10)], 0x0),
+        ins("SAR16ri", &OPS_182, 1, &[Reg(27)], &[], 0x0),
+        ins("SAR32m1", &OPS_94, 0, &[Reg(27)], &[], 0x1800),
+        ins("SAR32mCL", &OPS_94, 0, &[Reg(27)], &[Reg(10)], 0x1800),
+        ins("SAR32mi", &OPS_181, 0, &[Reg(27)], &[], 0x1800),
+        ins("SAR32r1", &OPS_37, 1, &[Reg(27)], &[], 0x0),
+        ins("SAR32rCL", &OPS_37, 1, &[Reg(27)], &[Reg(10)], 0x0),
+        ins("SAR32ri", &OPS_183, 1, &[Reg(27)], &[], 0x0),
+        ins("SAR64m1", &OPS_94, 0, &[Reg(27)], &[], 0x1800),
+        ins("SAR64mCL", &OPS_94, 0, &[Reg(27)], &[Reg(10)], 0x1800),
+        ins("SAR64mi", &OPS_181, 0, &[Reg(27)], &[], 0x1800),
+        ins("SAR64r1", &OPS_38, 1, &[Reg(27)], &[], 0x0),
+        ins("SAR64rCL", &OPS_38, 1, &[Reg(27)], &[Reg(10)], 0x0),
+        ins("SAR64ri", &OPS_184, 1, &[Reg(27)], &[], 0x0),
+        ins("SAR8m1", &OPS_94, 0, &[Reg(27)], &[], 0x1800),
+        ins("SAR8mCL", &OPS_94, 0, &[Reg(27)], &[Reg(10)], 0x1800),
+        ins("SAR8mi", &OPS_181, 0, &[Reg(27)], &[], 0x1800),
+        ins("SAR8r1", &OPS_96, 1, &[Reg(27)], &[], 0x0),
+        ins("SAR8rCL", &OPS_96, 1, &[Reg(27)], &[Reg(10)], 0x0),
+        ins("SAR8ri", &OPS_185, 1, &[Reg(27)], &[], 0x0),
+        ins("SARX32rm", &OPS_29, 1, &[], &[], 0x800),
+        ins("SARX32rr", &OPS_26, 1, &[], &[], 0x0),
+        ins("SARX64rm", &OPS_30, 1, &[], &[], 0x800),
+        ins("SARX64rr", &OPS_28, 1, &[], &[], 0x0),
         ins("SBB16mi", &OPS_0, 0, &[Reg(27)], &[Reg(27)], 0x1800),
         ins("SBB16mi8", &OPS_0, 0, &[Reg(27)], &[Reg(27)], 0x1800),
         ins("SBB16mr", &OPS_1, 0, &[Reg(27)], &[Reg(27)], 0x1800),
@@ -3816,75 +4072,83 @@ pub mod tables {
         ins("SBB8ri", &OPS_14, 1, &[Reg(27)], &[Reg(27)], 0x0),
         ins("SBB8rm", &OPS_15, 1, &[Reg(27)], &[Reg(27)], 0x800),
         ins("SBB8rr", &OPS_16, 1, &[Reg(27)], &[Reg(27)], 0x0),
-        ins("SETCCm", &OPS_174, 0, &[], &[Reg(27)], 0x1000),
-        ins("SETCCr", &OPS_175, 1, &[], &[Reg(27)], 0x0),
-        ins("SHL16m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
-        ins("SHL16mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("SHL16mi", &OPS_169, 0, &[Reg(27)], &[], 0x1800),
-        ins("SHL16r1", &OPS_89, 1, &[Reg(27)], &[], 0x0),
-        ins("SHL16rCL", &OPS_89, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("SHL16ri", &OPS_170, 1, &[Reg(27)], &[], 0x10),
-        ins("SHL32m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
-        ins("SHL32mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("SHL32mi", &OPS_169, 0, &[Reg(27)], &[], 0x1800),
-        ins("SHL32r1", &OPS_31, 1, &[Reg(27)], &[], 0x0),
-        ins("SHL32rCL", &OPS_31, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("SHL32ri", &OPS_171, 1, &[Reg(27)], &[], 0x10),
-        ins("SHL64m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
-        ins("SHL64mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("SHL64mi", &OPS_169, 0, &[Reg(27)], &[], 0x1800),
-        ins("SHL64r1", &OPS_32, 1, &[Reg(27)], &[], 0x0),
-        ins("SHL64rCL", &OPS_32, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("SHL64ri", &OPS_172, 1, &[Reg(27)], &[], 0x10),
-        ins("SHL8m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
-        ins("SHL8mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("SHL8mi", &OPS_169, 0, &[Reg(27)], &[], 0x1800),
-        ins("SHL8r1", &OPS_90, 1, &[Reg(27)], &[], 0x0),
-        ins("SHL8rCL", &OPS_90, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("SHL8ri", &OPS_173, 1, &[Reg(27)], &[], 0x10),
-        ins("SHLD16rrCL", &OPS_176, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("SHLD16rri8", &OPS_177, 1, &[Reg(27)], &[], 0x8),
-        ins("SHLD32rrCL", &OPS_178, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("SHLD32rri8", &OPS_179, 1, &[Reg(27)], &[], 0x8),
-        ins("SHLD64rrCL", &OPS_180, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("SHLD64rri8", &OPS_181, 1, &[Reg(27)], &[], 0x8),
-        ins("SHR16m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
-        ins("SHR16mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("SHR16mi", &OPS_169, 0, &[Reg(27)], &[], 0x1800),
-        ins("SHR16r1", &OPS_89, 1, &[Reg(27)], &[], 0x0),
-        ins("SHR16rCL", &OPS_89, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("SHR16ri", &OPS_170, 1, &[Reg(27)], &[], 0x0),
-        ins("SHR32m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
-        ins("SHR32mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("SHR32mi", &OPS_169, 0, &[Reg(27)], &[], 0x1800),
-        ins("SHR32r1", &OPS_31, 1, &[Reg(27)], &[], 0x0),
-        ins("SHR32rCL", &OPS_31, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("SHR32ri", &OPS_171, 1, &[Reg(27)], &[], 0x0),
-        ins("SHR64m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
-        ins("SHR64mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("SHR64mi", &OPS_169, 0, &[Reg(27)], &[], 0x1800),
-        ins("SHR64r1", &OPS_32, 1, &[Reg(27)], &[], 0x0),
-        ins("SHR64rCL", &OPS_32, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("SHR64ri", &OPS_172, 1, &[Reg(27)], &[], 0x0),
-        ins("SHR8m1", &OPS_88, 0, &[Reg(27)], &[], 0x1800),
-        ins("SHR8mCL", &OPS_88, 0, &[Reg(27)], &[Reg(10)], 0x1800),
-        ins("SHR8mi", &OPS_169, 0, &[Reg(27)], &[], 0x1800),
-        ins("SHR8r1", &OPS_90, 1, &[Reg(27)], &[], 0x0),
-        ins("SHR8rCL", &OPS_90, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("SHR8ri", &OPS_173, 1, &[Reg(27)], &[], 0x0),
-        ins("SHRD16rrCL", &OPS_176, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("SHRD16rri8", &OPS_177, 1, &[Reg(27)], &[], 0x8),
-        ins("SHRD32rrCL", &OPS_178, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("SHRD32rri8", &OPS_179, 1, &[Reg(27)], &[], 0x8),
-        ins("SHRD64rrCL", &OPS_180, 1, &[Reg(27)], &[Reg(10)], 0x0),
-        ins("SHRD64rri8", &OPS_181, 1, &[Reg(27)], &[], 0x8),
-        ins("SHUFPDrri", &OPS_182, 1, &[], &[], 0x8),
-        ins("SHUFPSrri", &OPS_182, 1, &[], &[], 0x0),
-        ins("SQRTSDr", &OPS_183, 1, &[], &[Reg(49)], 0x0),
-        ins("SQRTSSr", &OPS_184, 1, &[], &[Reg(49)], 0x0),
-        ins("ST_Fp32m", &OPS_185, 0, &[Reg(34)], &[Reg(33)], 0x1000),
-        ins("ST_Fp64m", &OPS_186, 0, &[Reg(34)], &[Reg(33)], 0x1000),
-        ins("ST_FpP80m", &OPS_187, 0, &[Reg(34)], &[Reg(33)], 0x1000),
+        ins("SETCCm", &OPS_190, 0, &[], &[Reg(27)], 0x1000),
+        ins("SETCCr", &OPS_191, 1, &[], &[Reg(27)], 0x0),
+        ins("SHL16m1", &OPS_94, 0, &[Reg(27)], &[], 0x1800),
+        ins("SHL16mCL", &OPS_94, 0, &[Reg(27)], &[Reg(10)], 0x1800),
+        ins("SHL16mi", &OPS_181, 0, &[Reg(27)], &[], 0x1800),
+        ins("SHL16r1", &OPS_95, 1, &[Reg(27)], &[], 0x0),
+        ins("SHL16rCL", &OPS_95, 1, &[Reg(27)], &[Reg(10)], 0x0),
+        ins("SHL16ri", &OPS_182, 1, &[Reg(27)], &[], 0x10),
+        ins("SHL32m1", &OPS_94, 0, &[Reg(27)], &[], 0x1800),
+        ins("SHL32mCL", &OPS_94, 0, &[Reg(27)], &[Reg(10)], 0x1800),
+        ins("SHL32mi", &OPS_181, 0, &[Reg(27)], &[], 0x1800),
+        ins("SHL32r1", &OPS_37, 1, &[Reg(27)], &[], 0x0),
+        ins("SHL32rCL", &OPS_37, 1, &[Reg(27)], &[Reg(10)], 0x0),
+        ins("SHL32ri", &OPS_183, 1, &[Reg(27)], &[], 0x10),
+        ins("SHL64m1", &OPS_94, 0, &[Reg(27)], &[], 0x1800),
+        ins("SHL64mCL", &OPS_94, 0, &[Reg(27)], &[Reg(10)], 0x1800),
+        ins("SHL64mi", &OPS_181, 0, &[Reg(27)], &[], 0x1800),
+        ins("SHL64r1", &OPS_38, 1, &[Reg(27)], &[], 0x0),
+        ins("SHL64rCL", &OPS_38, 1, &[Reg(27)], &[Reg(10)], 0x0),
+        ins("SHL64ri", &OPS_184, 1, &[Reg(27)], &[], 0x10),
+        ins("SHL8m1", &OPS_94, 0, &[Reg(27)], &[], 0x1800),
+        ins("SHL8mCL", &OPS_94, 0, &[Reg(27)], &[Reg(10)], 0x1800),
+        ins("SHL8mi", &OPS_181, 0, &[Reg(27)], &[], 0x1800),
+        ins("SHL8r1", &OPS_96, 1, &[Reg(27)], &[], 0x0),
+        ins("SHL8rCL", &OPS_96, 1, &[Reg(27)], &[Reg(10)], 0x0),
+        ins("SHL8ri", &OPS_185, 1, &[Reg(27)], &[], 0x10),
+        ins("SHLD16rrCL", &OPS_192, 1, &[Reg(27)], &[Reg(10)], 0x0),
+        ins("SHLD16rri8", &OPS_193, 1, &[Reg(27)], &[], 0x8),
+        ins("SHLD32rrCL", &OPS_194, 1, &[Reg(27)], &[Reg(10)], 0x0),
+        ins("SHLD32rri8", &OPS_195, 1, &[Reg(27)], &[], 0x8),
+        ins("SHLD64rrCL", &OPS_196, 1, &[Reg(27)], &[Reg(10)], 0x0),
+        ins("SHLD64rri8", &OPS_197, 1, &[Reg(27)], &[], 0x8),
+        ins("SHLX32rm", &OPS_29, 1, &[], &[], 0x800),
+        ins("SHLX32rr", &OPS_26, 1, &[], &[], 0x0),
+        ins("SHLX64rm", &OPS_30, 1, &[], &[], 0x800),
+        ins("SHLX64rr", &OPS_28, 1, &[], &[], 0x0),
+        ins("SHR16m1", &OPS_94, 0, &[Reg(27)], &[], 0x1800),
+        ins("SHR16mCL", &OPS_94, 0, &[Reg(27)], &[Reg(10)], 0x1800),
+        ins("SHR16mi", &OPS_181, 0, &[Reg(27)], &[], 0x1800),
+        ins("SHR16r1", &OPS_95, 1, &[Reg(27)], &[], 0x0),
+        ins("SHR16rCL", &OPS_95, 1, &[Reg(27)], &[Reg(10)], 0x0),
+        ins("SHR16ri", &OPS_182, 1, &[Reg(27)], &[], 0x0),
+        ins("SHR32m1", &OPS_94, 0, &[Reg(27)], &[], 0x1800),
+        ins("SHR32mCL", &OPS_94, 0, &[Reg(27)], &[Reg(10)], 0x1800),
+        ins("SHR32mi", &OPS_181, 0, &[Reg(27)], &[], 0x1800),
+        ins("SHR32r1", &OPS_37, 1, &[Reg(27)], &[], 0x0),
+        ins("SHR32rCL", &OPS_37, 1, &[Reg(27)], &[Reg(10)], 0x0),
+        ins("SHR32ri", &OPS_183, 1, &[Reg(27)], &[], 0x0),
+        ins("SHR64m1", &OPS_94, 0, &[Reg(27)], &[], 0x1800),
+        ins("SHR64mCL", &OPS_94, 0, &[Reg(27)], &[Reg(10)], 0x1800),
+        ins("SHR64mi", &OPS_181, 0, &[Reg(27)], &[], 0x1800),
+        ins("SHR64r1", &OPS_38, 1, &[Reg(27)], &[], 0x0),
+        ins("SHR64rCL", &OPS_38, 1, &[Reg(27)], &[Reg(10)], 0x0),
+        ins("SHR64ri", &OPS_184, 1, &[Reg(27)], &[], 0x0),
+        ins("SHR8m1", &OPS_94, 0, &[Reg(27)], &[], 0x1800),
+        ins("SHR8mCL", &OPS_94, 0, &[Reg(27)], &[Reg(10)], 0x1800),
+        ins("SHR8mi", &OPS_181, 0, &[Reg(27)], &[], 0x1800),
+        ins("SHR8r1", &OPS_96, 1, &[Reg(27)], &[], 0x0),
+        ins("SHR8rCL", &OPS_96, 1, &[Reg(27)], &[Reg(10)], 0x0),
+        ins("SHR8ri", &OPS_185, 1, &[Reg(27)], &[], 0x0),
+        ins("SHRD16rrCL", &OPS_192, 1, &[Reg(27)], &[Reg(10)], 0x0),
+        ins("SHRD16rri8", &OPS_193, 1, &[Reg(27)], &[], 0x8),
+        ins("SHRD32rrCL", &OPS_194, 1, &[Reg(27)], &[Reg(10)], 0x0),
+        ins("SHRD32rri8", &OPS_195, 1, &[Reg(27)], &[], 0x8),
+        ins("SHRD64rrCL", &OPS_196, 1, &[Reg(27)], &[Reg(10)], 0x0),
+        ins("SHRD64rri8", &OPS_197, 1, &[Reg(27)], &[], 0x8),
+        ins("SHRX32rm", &OPS_29, 1, &[], &[], 0x800),
+        ins("SHRX32rr", &OPS_26, 1, &[], &[], 0x0),
+        ins("SHRX64rm", &OPS_30, 1, &[], &[], 0x800),
+        ins("SHRX64rr", &OPS_28, 1, &[], &[], 0x0),
+        ins("SHUFPDrri", &OPS_198, 1, &[], &[], 0x8),
+        ins("SHUFPSrri", &OPS_198, 1, &[], &[], 0x0),
+        ins("SQRTSDr", &OPS_199, 1, &[], &[Reg(49)], 0x0),
+        ins("SQRTSSr", &OPS_200, 1, &[], &[Reg(49)], 0x0),
+        ins("ST_Fp32m", &OPS_201, 0, &[Reg(34)], &[Reg(33)], 0x1000),
+        ins("ST_Fp64m", &OPS_202, 0, &[Reg(34)], &[Reg(33)], 0x1000),
+        ins("ST_FpP80m", &OPS_203, 0, &[Reg(34)], &[Reg(33)], 0x1000),
         ins("SUB16mi", &OPS_0, 0, &[Reg(27)], &[], 0x1800),
         ins("SUB16mi8", &OPS_0, 0, &[Reg(27)], &[], 0x1800),
         ins("SUB16mr", &OPS_1, 0, &[Reg(27)], &[], 0x1800),
@@ -3919,29 +4183,35 @@ pub mod tables {
         ins("SUBSDrr", &OPS_20, 1, &[], &[Reg(49)], 0x0),
         ins("SUBSSrm", &OPS_21, 1, &[], &[Reg(49)], 0x800),
         ins("SUBSSrr", &OPS_22, 1, &[], &[Reg(49)], 0x0),
-        ins("TCRETURNdi64", &OPS_188, 0, &[], &[Reg(60), Reg(68)], 0x660),
-        ins("TCRETURNmi64", &OPS_189, 0, &[], &[Reg(60), Reg(68)], 0xE60),
-        ins("TCRETURNri64", &OPS_190, 0, &[], &[Reg(60), Reg(68)], 0x660),
-        ins("TEST16mi", &OPS_54, 0, &[Reg(27)], &[], 0x800),
-        ins("TEST16mr", &OPS_55, 0, &[Reg(27)], &[], 0x800),
-        ins("TEST16ri", &OPS_33, 0, &[Reg(27)], &[], 0x0),
-        ins("TEST16rr", &OPS_34, 0, &[Reg(27)], &[], 0x8),
-        ins("TEST32mi", &OPS_54, 0, &[Reg(27)], &[], 0x800),
-        ins("TEST32mr", &OPS_57, 0, &[Reg(27)], &[], 0x800),
-        ins("TEST32ri", &OPS_35, 0, &[Reg(27)], &[], 0x0),
-        ins("TEST32rr", &OPS_36, 0, &[Reg(27)], &[], 0x8),
-        ins("TEST64mi32", &OPS_54, 0, &[Reg(27)], &[], 0x800),
-        ins("TEST64mr", &OPS_59, 0, &[Reg(27)], &[], 0x800),
-        ins("TEST64ri32", &OPS_37, 0, &[Reg(27)], &[], 0x0),
-        ins("TEST64rr", &OPS_38, 0, &[Reg(27)], &[], 0x8),
-        ins("TEST8mi", &OPS_54, 0, &[Reg(27)], &[], 0x800),
-        ins("TEST8mr", &OPS_61, 0, &[Reg(27)], &[], 0x800),
-        ins("TEST8ri", &OPS_62, 0, &[Reg(27)], &[], 0x0),
-        ins("TEST8rr", &OPS_64, 0, &[Reg(27)], &[], 0x8),
-        ins("UCOMISDrm", &OPS_70, 0, &[Reg(27)], &[Reg(49)], 0x800),
-        ins("UCOMISDrr", &OPS_71, 0, &[Reg(27)], &[Reg(49)], 0x0),
-        ins("UCOMISSrm", &OPS_72, 0, &[Reg(27)], &[Reg(49)], 0x800),
-        ins("UCOMISSrr", &OPS_73, 0, &[Reg(27)], &[Reg(49)], 0x0),
+        ins("TCRETURNdi64", &OPS_204, 0, &[], &[Reg(60), Reg(68)], 0x660),
+        ins("TCRETURNmi64", &OPS_205, 0, &[], &[Reg(60), Reg(68)], 0xE60),
+        ins("TCRETURNri64", &OPS_206, 0, &[], &[Reg(60), Reg(68)], 0x660),
+        ins("TEST16mi", &OPS_60, 0, &[Reg(27)], &[], 0x800),
+        ins("TEST16mr", &OPS_61, 0, &[Reg(27)], &[], 0x800),
+        ins("TEST16ri", &OPS_39, 0, &[Reg(27)], &[], 0x0),
+        ins("TEST16rr", &OPS_40, 0, &[Reg(27)], &[], 0x8),
+        ins("TEST32mi", &OPS_60, 0, &[Reg(27)], &[], 0x800),
+        ins("TEST32mr", &OPS_63, 0, &[Reg(27)], &[], 0x800),
+        ins("TEST32ri", &OPS_41, 0, &[Reg(27)], &[], 0x0),
+        ins("TEST32rr", &OPS_42, 0, &[Reg(27)], &[], 0x8),
+        ins("TEST64mi32", &OPS_60, 0, &[Reg(27)], &[], 0x800),
+        ins("TEST64mr", &OPS_65, 0, &[Reg(27)], &[], 0x800),
+        ins("TEST64ri32", &OPS_43, 0, &[Reg(27)], &[], 0x0),
+        ins("TEST64rr", &OPS_44, 0, &[Reg(27)], &[], 0x8),
+        ins("TEST8mi", &OPS_60, 0, &[Reg(27)], &[], 0x800),
+        ins("TEST8mr", &OPS_67, 0, &[Reg(27)], &[], 0x800),
+        ins("TEST8ri", &OPS_68, 0, &[Reg(27)], &[], 0x0),
+        ins("TEST8rr", &OPS_70, 0, &[Reg(27)], &[], 0x8),
+        ins("TZCNT16rm", &OPS_35, 1, &[Reg(27)], &[], 0x800),
+        ins("TZCNT16rr", &OPS_36, 1, &[Reg(27)], &[], 0x0),
+        ins("TZCNT32rm", &OPS_31, 1, &[Reg(27)], &[], 0x800),
+        ins("TZCNT32rr", &OPS_32, 1, &[Reg(27)], &[], 0x0),
+        ins("TZCNT64rm", &OPS_33, 1, &[Reg(27)], &[], 0x800),
+        ins("TZCNT64rr", &OPS_34, 1, &[Reg(27)], &[], 0x0),
+        ins("UCOMISDrm", &OPS_76, 0, &[Reg(27)], &[Reg(49)], 0x800),
+        ins("UCOMISDrr", &OPS_77, 0, &[Reg(27)], &[Reg(49)], 0x0),
+        ins("UCOMISSrm", &OPS_78, 0, &[Reg(27)], &[Reg(49)], 0x800),
+        ins("UCOMISSrr", &OPS_79, 0, &[Reg(27)], &[Reg(49)], 0x0),
         ins("UNPCKHPDrm", &OPS_17, 1, &[], &[], 0x800),
         ins("UNPCKHPDrr", &OPS_18, 1, &[], &[], 0x8),
         ins("UNPCKHPSrm", &OPS_17, 1, &[], &[], 0x800),
@@ -3950,54 +4220,54 @@ pub mod tables {
         ins("UNPCKLPDrr", &OPS_18, 1, &[], &[], 0x0),
         ins("UNPCKLPSrm", &OPS_17, 1, &[], &[], 0x800),
         ins("UNPCKLPSrr", &OPS_18, 1, &[], &[], 0x0),
-        ins("VASTART_SAVE_XMM_REGS", &OPS_191, 0, &[Reg(27)], &[], 0x19000),
-        ins("VMOVAPSYmr", &OPS_192, 0, &[], &[], 0x1000),
-        ins("VMOVAPSYrm", &OPS_193, 1, &[], &[], 0x801),
-        ins("VMOVAPSYrr", &OPS_194, 1, &[], &[], 0x2000),
-        ins("VMOVAPSZ128mr", &OPS_195, 0, &[], &[], 0x1000),
-        ins("VMOVAPSZ128mr_NOVLX", &OPS_195, 0, &[], &[], 0x5000),
-        ins("VMOVAPSZ128rm", &OPS_196, 1, &[], &[], 0x801),
-        ins("VMOVAPSZ128rm_NOVLX", &OPS_196, 1, &[], &[], 0x4801),
-        ins("VMOVAPSZ128rr", &OPS_197, 1, &[], &[], 0x2000),
-        ins("VMOVAPSZ256mr", &OPS_198, 0, &[], &[], 0x1000),
-        ins("VMOVAPSZ256mr_NOVLX", &OPS_198, 0, &[], &[], 0x5000),
-        ins("VMOVAPSZ256rm", &OPS_199, 1, &[], &[], 0x801),
-        ins("VMOVAPSZ256rm_NOVLX", &OPS_199, 1, &[], &[], 0x4801),
-        ins("VMOVAPSZ256rr", &OPS_200, 1, &[], &[], 0x2000),
-        ins("VMOVAPSZmr", &OPS_201, 0, &[], &[], 0x1000),
-        ins("VMOVAPSZrm", &OPS_202, 1, &[], &[], 0x801),
-        ins("VMOVAPSZrr", &OPS_203, 1, &[], &[], 0x2000),
-        ins("VMOVAPSmr", &OPS_204, 0, &[], &[], 0x1000),
-        ins("VMOVAPSrm", &OPS_205, 1, &[], &[], 0x801),
-        ins("VMOVAPSrr", &OPS_147, 1, &[], &[], 0x2000),
-        ins("VMOVSDZmr", &OPS_206, 0, &[], &[], 0x1000),
-        ins("VMOVSDZrm_alt", &OPS_207, 1, &[], &[], 0x801),
-        ins("VMOVSDmr", &OPS_208, 0, &[], &[], 0x1000),
-        ins("VMOVSDrm_alt", &OPS_76, 1, &[], &[], 0x801),
-        ins("VMOVSHZmr", &OPS_209, 0, &[], &[], 0x1000),
-        ins("VMOVSHZrm_alt", &OPS_210, 1, &[], &[], 0x801),
-        ins("VMOVSSZmr", &OPS_211, 0, &[], &[], 0x1000),
-        ins("VMOVSSZrm", &OPS_196, 1, &[], &[], 0x801),
-        ins("VMOVSSZrm_alt", &OPS_212, 1, &[], &[], 0x801),
-        ins("VMOVSSmr", &OPS_213, 0, &[], &[], 0x1000),
-        ins("VMOVSSrm", &OPS_205, 1, &[], &[], 0x801),
-        ins("VMOVSSrm_alt", &OPS_74, 1, &[], &[], 0x801),
-        ins("VMOVUPSYmr", &OPS_192, 0, &[], &[], 0x1000),
-        ins("VMOVUPSYrm", &OPS_193, 1, &[], &[], 0x801),
-        ins("VMOVUPSZ128mr", &OPS_195, 0, &[], &[], 0x1000),
-        ins("VMOVUPSZ128mr_NOVLX", &OPS_195, 0, &[], &[], 0x5000),
-        ins("VMOVUPSZ128rm", &OPS_196, 1, &[], &[], 0x801),
-        ins("VMOVUPSZ128rm_NOVLX", &OPS_196, 1, &[], &[], 0x4801),
-        ins("VMOVUPSZ256mr", &OPS_198, 0, &[], &[], 0x1000),
-        ins("VMOVUPSZ256mr_NOVLX", &OPS_198, 0, &[], &[], 0x5000),
-        ins("VMOVUPSZ256rm", &OPS_199, 1, &[], &[], 0x801),
-        ins("VMOVUPSZ256rm_NOVLX", &OPS_199, 1, &[], &[], 0x4801),
-        ins("VMOVUPSZmr", &OPS_201, 0, &[], &[], 0x1000),
-        ins("VMOVUPSZrm", &OPS_202, 1, &[], &[], 0x801),
-        ins("VMOVUPSmr", &OPS_204, 0, &[], &[], 0x1000),
-        ins("VMOVUPSrm", &OPS_205, 1, &[], &[], 0x801),
-        ins("V_SET0", &OPS_214, 1, &[], &[], 0x4003),
-        ins("V_SETALLONES", &OPS_214, 1, &[], &[], 0x4003),
+        ins("VASTART_SAVE_XMM_REGS", &OPS_207, 0, &[Reg(27)], &[], 0x19000),
+        ins("VMOVAPSYmr", &OPS_208, 0, &[], &[], 0x1000),
+        ins("VMOVAPSYrm", &OPS_209, 1, &[], &[], 0x801),
+        ins("VMOVAPSYrr", &OPS_210, 1, &[], &[], 0x2000),
+        ins("VMOVAPSZ128mr", &OPS_211, 0, &[], &[], 0x1000),
+        ins("VMOVAPSZ128mr_NOVLX", &OPS_211, 0, &[], &[], 0x5000),
+        ins("VMOVAPSZ128rm", &OPS_212, 1, &[], &[], 0x801),
+        ins("VMOVAPSZ128rm_NOVLX", &OPS_212, 1, &[], &[], 0x4801),
+        ins("VMOVAPSZ128rr", &OPS_213, 1, &[], &[], 0x2000),
+        ins("VMOVAPSZ256mr", &OPS_214, 0, &[], &[], 0x1000),
+        ins("VMOVAPSZ256mr_NOVLX", &OPS_214, 0, &[], &[], 0x5000),
+        ins("VMOVAPSZ256rm", &OPS_215, 1, &[], &[], 0x801),
+        ins("VMOVAPSZ256rm_NOVLX", &OPS_215, 1, &[], &[], 0x4801),
+        ins("VMOVAPSZ256rr", &OPS_216, 1, &[], &[], 0x2000),
+        ins("VMOVAPSZmr", &OPS_217, 0, &[], &[], 0x1000),
+        ins("VMOVAPSZrm", &OPS_218, 1, &[], &[], 0x801),
+        ins("VMOVAPSZrr", &OPS_219, 1, &[], &[], 0x2000),
+        ins("VMOVAPSmr", &OPS_220, 0, &[], &[], 0x1000),
+        ins("VMOVAPSrm", &OPS_221, 1, &[], &[], 0x801),
+        ins("VMOVAPSrr", &OPS_153, 1, &[], &[], 0x2000),
+        ins("VMOVSDZmr", &OPS_222, 0, &[], &[], 0x1000),
+        ins("VMOVSDZrm_alt", &OPS_223, 1, &[], &[], 0x801),
+        ins("VMOVSDmr", &OPS_224, 0, &[], &[], 0x1000),
+        ins("VMOVSDrm_alt", &OPS_82, 1, &[], &[], 0x801),
+        ins("VMOVSHZmr", &OPS_225, 0, &[], &[], 0x1000),
+        ins("VMOVSHZrm_alt", &OPS_226, 1, &[], &[], 0x801),
+        ins("VMOVSSZmr", &OPS_227, 0, &[], &[], 0x1000),
+        ins("VMOVSSZrm", &OPS_212, 1, &[], &[], 0x801),
+        ins("VMOVSSZrm_alt", &OPS_228, 1, &[], &[], 0x801),
+        ins("VMOVSSmr", &OPS_229, 0, &[], &[], 0x1000),
+        ins("VMOVSSrm", &OPS_221, 1, &[], &[], 0x801),
+        ins("VMOVSSrm_alt", &OPS_80, 1, &[], &[], 0x801),
+        ins("VMOVUPSYmr", &OPS_208, 0, &[], &[], 0x1000),
+        ins("VMOVUPSYrm", &OPS_209, 1, &[], &[], 0x801),
+        ins("VMOVUPSZ128mr", &OPS_211, 0, &[], &[], 0x1000),
+        ins("VMOVUPSZ128mr_NOVLX", &OPS_211, 0, &[], &[], 0x5000),
+        ins("VMOVUPSZ128rm", &OPS_212, 1, &[], &[], 0x801),
+        ins("VMOVUPSZ128rm_NOVLX", &OPS_212, 1, &[], &[], 0x4801),
+        ins("VMOVUPSZ256mr", &OPS_214, 0, &[], &[], 0x1000),
+        ins("VMOVUPSZ256mr_NOVLX", &OPS_214, 0, &[], &[], 0x5000),
+        ins("VMOVUPSZ256rm", &OPS_215, 1, &[], &[], 0x801),
+        ins("VMOVUPSZ256rm_NOVLX", &OPS_215, 1, &[], &[], 0x4801),
+        ins("VMOVUPSZmr", &OPS_217, 0, &[], &[], 0x1000),
+        ins("VMOVUPSZrm", &OPS_218, 1, &[], &[], 0x801),
+        ins("VMOVUPSmr", &OPS_220, 0, &[], &[], 0x1000),
+        ins("VMOVUPSrm", &OPS_221, 1, &[], &[], 0x801),
+        ins("V_SET0", &OPS_230, 1, &[], &[], 0x4003),
+        ins("V_SETALLONES", &OPS_230, 1, &[], &[], 0x4003),
         ins("XOR16mi", &OPS_0, 0, &[Reg(27)], &[], 0x1800),
         ins("XOR16mi8", &OPS_0, 0, &[Reg(27)], &[], 0x1800),
         ins("XOR16mr", &OPS_1, 0, &[Reg(27)], &[], 0x1800),
@@ -4196,19 +4466,53 @@ pub mod tables {
         op("amt", OperandKind::Immediate, None, false, None, false),
         op("amt2", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_25: [OperandDesc<'static>; 6usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(7)), true, None, false),
-        op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
-        op("src.1", OperandKind::Immediate, None, false, None, false),
-        op("src.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
-        op("src.3", OperandKind::Immediate, None, false, None, false),
-        op("src.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+    static OPS_25: [OperandDesc<'static>; 7usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
+        op("src1", OperandKind::Register, Some(RegClass(35)), false, None, false),
+        op("src2.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("src2.1", OperandKind::Immediate, None, false, None, false),
+        op("src2.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("src2.3", OperandKind::Immediate, None, false, None, false),
+        op("src2.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
-    static OPS_26: [OperandDesc<'static>; 2usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(7)), true, None, false),
-        op("src", OperandKind::Register, Some(RegClass(7)), false, None, false),
+    static OPS_26: [OperandDesc<'static>; 3usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
+        op("src1", OperandKind::Register, Some(RegClass(35)), false, None, false),
+        op("src2", OperandKind::Register, Some(RegClass(35)), false, None, false),
     ];
-    static OPS_27: [OperandDesc<'static>; 6usize] = [
+    static OPS_27: [OperandDesc<'static>; 7usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
+        op("src1", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("src2.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("src2.1", OperandKind::Immediate, None, false, None, false),
+        op("src2.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("src2.3", OperandKind::Immediate, None, false, None, false),
+        op("src2.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+    ];
+    static OPS_28: [OperandDesc<'static>; 3usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
+        op("src1", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("src2", OperandKind::Register, Some(RegClass(72)), false, None, false),
+    ];
+    static OPS_29: [OperandDesc<'static>; 7usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
+        op("src1.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("src1.1", OperandKind::Immediate, None, false, None, false),
+        op("src1.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("src1.3", OperandKind::Immediate, None, false, None, false),
+        op("src1.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+        op("src2", OperandKind::Register, Some(RegClass(35)), false, None, false),
+    ];
+    static OPS_30: [OperandDesc<'static>; 7usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
+        op("src1.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("src1.1", OperandKind::Immediate, None, false, None, false),
+        op("src1.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("src1.3", OperandKind::Immediate, None, false, None, false),
+        op("src1.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+        op("src2", OperandKind::Register, Some(RegClass(72)), false, None, false),
+    ];
+    static OPS_31: [OperandDesc<'static>; 6usize] = [
         op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
         op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("src.1", OperandKind::Immediate, None, false, None, false),
@@ -4216,11 +4520,11 @@ pub mod tables {
         op("src.3", OperandKind::Immediate, None, false, None, false),
         op("src.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
-    static OPS_28: [OperandDesc<'static>; 2usize] = [
+    static OPS_32: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(35)), false, None, false),
     ];
-    static OPS_29: [OperandDesc<'static>; 6usize] = [
+    static OPS_33: [OperandDesc<'static>; 6usize] = [
         op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
         op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("src.1", OperandKind::Immediate, None, false, None, false),
@@ -4228,86 +4532,98 @@ pub mod tables {
         op("src.3", OperandKind::Immediate, None, false, None, false),
         op("src.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
-    static OPS_30: [OperandDesc<'static>; 2usize] = [
+    static OPS_34: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(72)), false, None, false),
     ];
-    static OPS_31: [OperandDesc<'static>; 2usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
-        op("src", OperandKind::Register, Some(RegClass(35)), false, Some(0), false),
-    ];
-    static OPS_32: [OperandDesc<'static>; 2usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
-        op("src", OperandKind::Register, Some(RegClass(72)), false, Some(0), false),
-    ];
-    static OPS_33: [OperandDesc<'static>; 2usize] = [
-        op("a", OperandKind::Register, Some(RegClass(7)), false, None, false),
-        op("b", OperandKind::Immediate, None, false, None, false),
-    ];
-    static OPS_34: [OperandDesc<'static>; 2usize] = [
-        op("a", OperandKind::Register, Some(RegClass(7)), false, None, false),
-        op("b", OperandKind::Register, Some(RegClass(7)), false, None, false),
-    ];
-    static OPS_35: [OperandDesc<'static>; 2usize] = [
-        op("a", OperandKind::Register, Some(RegClass(35)), false, None, false),
-        op("b", OperandKind::Immediate, None, false, None, false),
+    static OPS_35: [OperandDesc<'static>; 6usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(7)), true, None, false),
+        op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("src.1", OperandKind::Immediate, None, false, None, false),
+        op("src.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("src.3", OperandKind::Immediate, None, false, None, false),
+        op("src.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
     static OPS_36: [OperandDesc<'static>; 2usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(7)), true, None, false),
+        op("src", OperandKind::Register, Some(RegClass(7)), false, None, false),
+    ];
+    static OPS_37: [OperandDesc<'static>; 2usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
+        op("src", OperandKind::Register, Some(RegClass(35)), false, Some(0), false),
+    ];
+    static OPS_38: [OperandDesc<'static>; 2usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
+        op("src", OperandKind::Register, Some(RegClass(72)), false, Some(0), false),
+    ];
+    static OPS_39: [OperandDesc<'static>; 2usize] = [
+        op("a", OperandKind::Register, Some(RegClass(7)), false, None, false),
+        op("b", OperandKind::Immediate, None, false, None, false),
+    ];
+    static OPS_40: [OperandDesc<'static>; 2usize] = [
+        op("a", OperandKind::Register, Some(RegClass(7)), false, None, false),
+        op("b", OperandKind::Register, Some(RegClass(7)), false, None, false),
+    ];
+    static OPS_41: [OperandDesc<'static>; 2usize] = [
+        op("a", OperandKind::Register, Some(RegClass(35)), false, None, false),
+        op("b", OperandKind::Immediate, None, false, None, false),
+    ];
+    static OPS_42: [OperandDesc<'static>; 2usize] = [
         op("a", OperandKind::Register, Some(RegClass(35)), false, None, false),
         op("b", OperandKind::Register, Some(RegClass(35)), false, None, false),
     ];
-    static OPS_37: [OperandDesc<'static>; 2usize] = [
+    static OPS_43: [OperandDesc<'static>; 2usize] = [
         op("a", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("b", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_38: [OperandDesc<'static>; 2usize] = [
+    static OPS_44: [OperandDesc<'static>; 2usize] = [
         op("a", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("b", OperandKind::Register, Some(RegClass(72)), false, None, false),
     ];
-    static OPS_39: [OperandDesc<'static>; 3usize] = [
+    static OPS_45: [OperandDesc<'static>; 3usize] = [
         op("dst", OperandKind::Register, Some(RegClass(7)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(7)), false, Some(0), false),
         op("b", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_40: [OperandDesc<'static>; 3usize] = [
+    static OPS_46: [OperandDesc<'static>; 3usize] = [
         op("dst", OperandKind::Register, Some(RegClass(7)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(7)), false, Some(0), false),
         op("b", OperandKind::Register, Some(RegClass(7)), false, None, false),
     ];
-    static OPS_41: [OperandDesc<'static>; 3usize] = [
+    static OPS_47: [OperandDesc<'static>; 3usize] = [
         op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(35)), false, Some(0), false),
         op("b", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_42: [OperandDesc<'static>; 3usize] = [
+    static OPS_48: [OperandDesc<'static>; 3usize] = [
         op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(35)), false, Some(0), false),
         op("b", OperandKind::Register, Some(RegClass(35)), false, None, false),
     ];
-    static OPS_43: [OperandDesc<'static>; 3usize] = [
+    static OPS_49: [OperandDesc<'static>; 3usize] = [
         op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(72)), false, Some(0), false),
         op("b", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_44: [OperandDesc<'static>; 3usize] = [
+    static OPS_50: [OperandDesc<'static>; 3usize] = [
         op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(72)), false, Some(0), false),
         op("b", OperandKind::Register, Some(RegClass(72)), false, None, false),
     ];
-    static OPS_45: [OperandDesc<'static>; 5usize] = [
+    static OPS_51: [OperandDesc<'static>; 5usize] = [
         op("fn.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("fn.1", OperandKind::Immediate, None, false, None, false),
         op("fn.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("fn.3", OperandKind::Immediate, None, false, None, false),
         op("fn.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
-    static OPS_46: [OperandDesc<'static>; 1usize] = [
+    static OPS_52: [OperandDesc<'static>; 1usize] = [
         op("fn", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_47: [OperandDesc<'static>; 1usize] = [
+    static OPS_53: [OperandDesc<'static>; 1usize] = [
         op("fn", OperandKind::Register, Some(RegClass(72)), false, None, false),
     ];
-    static OPS_48: [OperandDesc<'static>; 8usize] = [
+    static OPS_54: [OperandDesc<'static>; 8usize] = [
         op("dst", OperandKind::Register, Some(RegClass(7)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(7)), false, Some(0), false),
         op("t.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
@@ -4317,13 +4633,13 @@ pub mod tables {
         op("t.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("cc", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_49: [OperandDesc<'static>; 4usize] = [
+    static OPS_55: [OperandDesc<'static>; 4usize] = [
         op("dst", OperandKind::Register, Some(RegClass(7)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(7)), false, Some(0), false),
         op("t", OperandKind::Register, Some(RegClass(7)), false, None, false),
         op("cc", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_50: [OperandDesc<'static>; 8usize] = [
+    static OPS_56: [OperandDesc<'static>; 8usize] = [
         op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(35)), false, Some(0), false),
         op("t.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
@@ -4333,13 +4649,13 @@ pub mod tables {
         op("t.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("cc", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_51: [OperandDesc<'static>; 4usize] = [
+    static OPS_57: [OperandDesc<'static>; 4usize] = [
         op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(35)), false, Some(0), false),
         op("t", OperandKind::Register, Some(RegClass(35)), false, None, false),
         op("cc", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_52: [OperandDesc<'static>; 8usize] = [
+    static OPS_58: [OperandDesc<'static>; 8usize] = [
         op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(72)), false, Some(0), false),
         op("t.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
@@ -4349,67 +4665,19 @@ pub mod tables {
         op("t.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("cc", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_53: [OperandDesc<'static>; 4usize] = [
+    static OPS_59: [OperandDesc<'static>; 4usize] = [
         op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(72)), false, Some(0), false),
         op("t", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("cc", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_54: [OperandDesc<'static>; 6usize] = [
+    static OPS_60: [OperandDesc<'static>; 6usize] = [
         op("a.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("a.1", OperandKind::Immediate, None, false, None, false),
         op("a.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("a.3", OperandKind::Immediate, None, false, None, false),
         op("a.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("b", OperandKind::Immediate, None, false, None, false),
-    ];
-    static OPS_55: [OperandDesc<'static>; 6usize] = [
-        op("a.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
-        op("a.1", OperandKind::Immediate, None, false, None, false),
-        op("a.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
-        op("a.3", OperandKind::Immediate, None, false, None, false),
-        op("a.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
-        op("b", OperandKind::Register, Some(RegClass(7)), false, None, false),
-    ];
-    static OPS_56: [OperandDesc<'static>; 6usize] = [
-        op("a", OperandKind::Register, Some(RegClass(7)), false, None, false),
-        op("b.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
-        op("b.1", OperandKind::Immediate, None, false, None, false),
-        op("b.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
-        op("b.3", OperandKind::Immediate, None, false, None, false),
-        op("b.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
-    ];
-    static OPS_57: [OperandDesc<'static>; 6usize] = [
-        op("a.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
-        op("a.1", OperandKind::Immediate, None, false, None, false),
-        op("a.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
-        op("a.3", OperandKind::Immediate, None, false, None, false),
-        op("a.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
-        op("b", OperandKind::Register, Some(RegClass(35)), false, None, false),
-    ];
-    static OPS_58: [OperandDesc<'static>; 6usize] = [
-        op("a", OperandKind::Register, Some(RegClass(35)), false, None, false),
-        op("b.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
-        op("b.1", OperandKind::Immediate, None, false, None, false),
-        op("b.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
-        op("b.3", OperandKind::Immediate, None, false, None, false),
-        op("b.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
-    ];
-    static OPS_59: [OperandDesc<'static>; 6usize] = [
-        op("a.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
-        op("a.1", OperandKind::Immediate, None, false, None, false),
-        op("a.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
-        op("a.3", OperandKind::Immediate, None, false, None, false),
-        op("a.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
-        op("b", OperandKind::Register, Some(RegClass(72)), false, None, false),
-    ];
-    static OPS_60: [OperandDesc<'static>; 6usize] = [
-        op("a", OperandKind::Register, Some(RegClass(72)), false, None, false),
-        op("b.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
-        op("b.1", OperandKind::Immediate, None, false, None, false),
-        op("b.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
-        op("b.3", OperandKind::Immediate, None, false, None, false),
-        op("b.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
     static OPS_61: [OperandDesc<'static>; 6usize] = [
         op("a.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
@@ -4417,13 +4685,61 @@ pub mod tables {
         op("a.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("a.3", OperandKind::Immediate, None, false, None, false),
         op("a.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+        op("b", OperandKind::Register, Some(RegClass(7)), false, None, false),
+    ];
+    static OPS_62: [OperandDesc<'static>; 6usize] = [
+        op("a", OperandKind::Register, Some(RegClass(7)), false, None, false),
+        op("b.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("b.1", OperandKind::Immediate, None, false, None, false),
+        op("b.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("b.3", OperandKind::Immediate, None, false, None, false),
+        op("b.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+    ];
+    static OPS_63: [OperandDesc<'static>; 6usize] = [
+        op("a.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("a.1", OperandKind::Immediate, None, false, None, false),
+        op("a.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("a.3", OperandKind::Immediate, None, false, None, false),
+        op("a.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+        op("b", OperandKind::Register, Some(RegClass(35)), false, None, false),
+    ];
+    static OPS_64: [OperandDesc<'static>; 6usize] = [
+        op("a", OperandKind::Register, Some(RegClass(35)), false, None, false),
+        op("b.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("b.1", OperandKind::Immediate, None, false, None, false),
+        op("b.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("b.3", OperandKind::Immediate, None, false, None, false),
+        op("b.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+    ];
+    static OPS_65: [OperandDesc<'static>; 6usize] = [
+        op("a.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("a.1", OperandKind::Immediate, None, false, None, false),
+        op("a.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("a.3", OperandKind::Immediate, None, false, None, false),
+        op("a.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+        op("b", OperandKind::Register, Some(RegClass(72)), false, None, false),
+    ];
+    static OPS_66: [OperandDesc<'static>; 6usize] = [
+        op("a", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("b.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("b.1", OperandKind::Immediate, None, false, None, false),
+        op("b.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("b.3", OperandKind::Immediate, None, false, None, false),
+        op("b.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+    ];
+    static OPS_67: [OperandDesc<'static>; 6usize] = [
+        op("a.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("a.1", OperandKind::Immediate, None, false, None, false),
+        op("a.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("a.3", OperandKind::Immediate, None, false, None, false),
+        op("a.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("b", OperandKind::Register, Some(RegClass(0)), false, None, false),
     ];
-    static OPS_62: [OperandDesc<'static>; 2usize] = [
+    static OPS_68: [OperandDesc<'static>; 2usize] = [
         op("a", OperandKind::Register, Some(RegClass(0)), false, None, false),
         op("b", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_63: [OperandDesc<'static>; 6usize] = [
+    static OPS_69: [OperandDesc<'static>; 6usize] = [
         op("a", OperandKind::Register, Some(RegClass(0)), false, None, false),
         op("b.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("b.1", OperandKind::Immediate, None, false, None, false),
@@ -4431,17 +4747,17 @@ pub mod tables {
         op("b.3", OperandKind::Immediate, None, false, None, false),
         op("b.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
-    static OPS_64: [OperandDesc<'static>; 2usize] = [
+    static OPS_70: [OperandDesc<'static>; 2usize] = [
         op("a", OperandKind::Register, Some(RegClass(0)), false, None, false),
         op("b", OperandKind::Register, Some(RegClass(0)), false, None, false),
     ];
-    static OPS_65: [OperandDesc<'static>; 4usize] = [
+    static OPS_71: [OperandDesc<'static>; 4usize] = [
         op("dst", OperandKind::Register, Some(RegClass(128)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(128)), false, Some(0), false),
         op("src2", OperandKind::Register, Some(RegClass(128)), false, None, false),
         op("cc", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_66: [OperandDesc<'static>; 8usize] = [
+    static OPS_72: [OperandDesc<'static>; 8usize] = [
         op("dst", OperandKind::Register, Some(RegClass(78)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(78)), false, Some(0), false),
         op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
@@ -4451,13 +4767,13 @@ pub mod tables {
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("cc", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_67: [OperandDesc<'static>; 4usize] = [
+    static OPS_73: [OperandDesc<'static>; 4usize] = [
         op("dst", OperandKind::Register, Some(RegClass(78)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(78)), false, Some(0), false),
         op("rhs", OperandKind::Register, Some(RegClass(78)), false, None, false),
         op("cc", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_68: [OperandDesc<'static>; 8usize] = [
+    static OPS_74: [OperandDesc<'static>; 8usize] = [
         op("dst", OperandKind::Register, Some(RegClass(39)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(39)), false, Some(0), false),
         op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
@@ -4467,13 +4783,13 @@ pub mod tables {
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("cc", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_69: [OperandDesc<'static>; 4usize] = [
+    static OPS_75: [OperandDesc<'static>; 4usize] = [
         op("dst", OperandKind::Register, Some(RegClass(39)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(39)), false, Some(0), false),
         op("rhs", OperandKind::Register, Some(RegClass(39)), false, None, false),
         op("cc", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_70: [OperandDesc<'static>; 6usize] = [
+    static OPS_76: [OperandDesc<'static>; 6usize] = [
         op("a", OperandKind::Register, Some(RegClass(78)), false, None, false),
         op("b.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("b.1", OperandKind::Immediate, None, false, None, false),
@@ -4481,11 +4797,11 @@ pub mod tables {
         op("b.3", OperandKind::Immediate, None, false, None, false),
         op("b.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
-    static OPS_71: [OperandDesc<'static>; 2usize] = [
+    static OPS_77: [OperandDesc<'static>; 2usize] = [
         op("a", OperandKind::Register, Some(RegClass(78)), false, None, false),
         op("b", OperandKind::Register, Some(RegClass(78)), false, None, false),
     ];
-    static OPS_72: [OperandDesc<'static>; 6usize] = [
+    static OPS_78: [OperandDesc<'static>; 6usize] = [
         op("a", OperandKind::Register, Some(RegClass(39)), false, None, false),
         op("b.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("b.1", OperandKind::Immediate, None, false, None, false),
@@ -4493,115 +4809,115 @@ pub mod tables {
         op("b.3", OperandKind::Immediate, None, false, None, false),
         op("b.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
-    static OPS_73: [OperandDesc<'static>; 2usize] = [
+    static OPS_79: [OperandDesc<'static>; 2usize] = [
         op("a", OperandKind::Register, Some(RegClass(39)), false, None, false),
         op("b", OperandKind::Register, Some(RegClass(39)), false, None, false),
     ];
-    static OPS_74: [OperandDesc<'static>; 6usize] = [
+    static OPS_80: [OperandDesc<'static>; 6usize] = [
         op("dst", OperandKind::Register, Some(RegClass(39)), true, None, false),
         op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("src.1", OperandKind::Immediate, None, false, None, false),
         op("src.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("src.3", OperandKind::Immediate, None, false, None, false),
         op("src.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
-    ];
-    static OPS_75: [OperandDesc<'static>; 2usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(39)), true, None, false),
-        op("src", OperandKind::Register, Some(RegClass(78)), false, None, false),
-    ];
-    static OPS_76: [OperandDesc<'static>; 6usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(78)), true, None, false),
-        op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
-        op("src.1", OperandKind::Immediate, None, false, None, false),
-        op("src.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
-        op("src.3", OperandKind::Immediate, None, false, None, false),
-        op("src.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
-    ];
-    static OPS_77: [OperandDesc<'static>; 2usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(78)), true, None, false),
-        op("src", OperandKind::Register, Some(RegClass(35)), false, None, false),
-    ];
-    static OPS_78: [OperandDesc<'static>; 2usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(39)), true, None, false),
-        op("src", OperandKind::Register, Some(RegClass(35)), false, None, false),
-    ];
-    static OPS_79: [OperandDesc<'static>; 2usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(78)), true, None, false),
-        op("src", OperandKind::Register, Some(RegClass(72)), false, None, false),
-    ];
-    static OPS_80: [OperandDesc<'static>; 2usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(39)), true, None, false),
-        op("src", OperandKind::Register, Some(RegClass(72)), false, None, false),
     ];
     static OPS_81: [OperandDesc<'static>; 2usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(39)), true, None, false),
+        op("src", OperandKind::Register, Some(RegClass(78)), false, None, false),
+    ];
+    static OPS_82: [OperandDesc<'static>; 6usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(78)), true, None, false),
+        op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("src.1", OperandKind::Immediate, None, false, None, false),
+        op("src.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("src.3", OperandKind::Immediate, None, false, None, false),
+        op("src.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+    ];
+    static OPS_83: [OperandDesc<'static>; 2usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(78)), true, None, false),
+        op("src", OperandKind::Register, Some(RegClass(35)), false, None, false),
+    ];
+    static OPS_84: [OperandDesc<'static>; 2usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(39)), true, None, false),
+        op("src", OperandKind::Register, Some(RegClass(35)), false, None, false),
+    ];
+    static OPS_85: [OperandDesc<'static>; 2usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(78)), true, None, false),
+        op("src", OperandKind::Register, Some(RegClass(72)), false, None, false),
+    ];
+    static OPS_86: [OperandDesc<'static>; 2usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(39)), true, None, false),
+        op("src", OperandKind::Register, Some(RegClass(72)), false, None, false),
+    ];
+    static OPS_87: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(78)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(39)), false, None, false),
     ];
-    static OPS_82: [OperandDesc<'static>; 2usize] = [
+    static OPS_88: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(78)), false, None, false),
     ];
-    static OPS_83: [OperandDesc<'static>; 2usize] = [
+    static OPS_89: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(128)), false, None, false),
     ];
-    static OPS_84: [OperandDesc<'static>; 2usize] = [
+    static OPS_90: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(78)), false, None, false),
     ];
-    static OPS_85: [OperandDesc<'static>; 2usize] = [
+    static OPS_91: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(128)), false, None, false),
     ];
-    static OPS_86: [OperandDesc<'static>; 2usize] = [
+    static OPS_92: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(39)), false, None, false),
     ];
-    static OPS_87: [OperandDesc<'static>; 2usize] = [
+    static OPS_93: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(39)), false, None, false),
     ];
-    static OPS_88: [OperandDesc<'static>; 5usize] = [
+    static OPS_94: [OperandDesc<'static>; 5usize] = [
         op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
         op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
-    static OPS_89: [OperandDesc<'static>; 2usize] = [
+    static OPS_95: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(7)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(7)), false, Some(0), false),
     ];
-    static OPS_90: [OperandDesc<'static>; 2usize] = [
+    static OPS_96: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(0)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(0)), false, Some(0), false),
     ];
-    static OPS_91: [OperandDesc<'static>; 5usize] = [
+    static OPS_97: [OperandDesc<'static>; 5usize] = [
         op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("src.1", OperandKind::Immediate, None, false, None, false),
         op("src.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("src.3", OperandKind::Immediate, None, false, None, false),
         op("src.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
-    static OPS_92: [OperandDesc<'static>; 1usize] = [
+    static OPS_98: [OperandDesc<'static>; 1usize] = [
         op("src", OperandKind::Register, Some(RegClass(7)), false, None, false),
     ];
-    static OPS_93: [OperandDesc<'static>; 1usize] = [
+    static OPS_99: [OperandDesc<'static>; 1usize] = [
         op("src", OperandKind::Register, Some(RegClass(35)), false, None, false),
     ];
-    static OPS_94: [OperandDesc<'static>; 1usize] = [
+    static OPS_100: [OperandDesc<'static>; 1usize] = [
         op("src", OperandKind::Register, Some(RegClass(72)), false, None, false),
     ];
-    static OPS_95: [OperandDesc<'static>; 1usize] = [
+    static OPS_101: [OperandDesc<'static>; 1usize] = [
         op("src", OperandKind::Register, Some(RegClass(0)), false, None, false),
     ];
-    static OPS_96: [OperandDesc<'static>; 1usize] = [
+    static OPS_102: [OperandDesc<'static>; 1usize] = [
         op("dst", OperandKind::Register, Some(RegClass(78)), true, None, false),
     ];
-    static OPS_97: [OperandDesc<'static>; 1usize] = [
+    static OPS_103: [OperandDesc<'static>; 1usize] = [
         op("dst", OperandKind::Register, Some(RegClass(39)), true, None, false),
     ];
-    static OPS_98: [OperandDesc<'static>; 7usize] = [
+    static OPS_104: [OperandDesc<'static>; 7usize] = [
         op("dst", OperandKind::Register, Some(RegClass(7)), true, None, false),
         op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
@@ -4610,12 +4926,12 @@ pub mod tables {
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("imm", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_99: [OperandDesc<'static>; 3usize] = [
+    static OPS_105: [OperandDesc<'static>; 3usize] = [
         op("dst", OperandKind::Register, Some(RegClass(7)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(7)), false, None, false),
         op("imm", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_100: [OperandDesc<'static>; 7usize] = [
+    static OPS_106: [OperandDesc<'static>; 7usize] = [
         op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
         op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
@@ -4624,12 +4940,12 @@ pub mod tables {
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("imm", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_101: [OperandDesc<'static>; 3usize] = [
+    static OPS_107: [OperandDesc<'static>; 3usize] = [
         op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(35)), false, None, false),
         op("imm", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_102: [OperandDesc<'static>; 7usize] = [
+    static OPS_108: [OperandDesc<'static>; 7usize] = [
         op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
         op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
@@ -4638,70 +4954,30 @@ pub mod tables {
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("imm", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_103: [OperandDesc<'static>; 3usize] = [
+    static OPS_109: [OperandDesc<'static>; 3usize] = [
         op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("imm", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_104: [OperandDesc<'static>; 2usize] = [
+    static OPS_110: [OperandDesc<'static>; 2usize] = [
         op("dest", OperandKind::Immediate, None, false, None, false),
         op("cc", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_105: [OperandDesc<'static>; 5usize] = [
+    static OPS_111: [OperandDesc<'static>; 5usize] = [
         op("dest.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("dest.1", OperandKind::Immediate, None, false, None, false),
         op("dest.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("dest.3", OperandKind::Immediate, None, false, None, false),
         op("dest.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
-    static OPS_106: [OperandDesc<'static>; 1usize] = [
+    static OPS_112: [OperandDesc<'static>; 1usize] = [
         op("dest", OperandKind::Register, Some(RegClass(72)), false, None, false),
     ];
-    static OPS_107: [OperandDesc<'static>; 1usize] = [
+    static OPS_113: [OperandDesc<'static>; 1usize] = [
         op("dest", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_108: [OperandDesc<'static>; 6usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(44)), true, None, false),
-        op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
-        op("src.1", OperandKind::Immediate, None, false, None, false),
-        op("src.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
-        op("src.3", OperandKind::Immediate, None, false, None, false),
-        op("src.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
-    ];
-    static OPS_109: [OperandDesc<'static>; 6usize] = [
-        op("dst.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
-        op("dst.1", OperandKind::Immediate, None, false, None, false),
-        op("dst.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
-        op("dst.3", OperandKind::Immediate, None, false, None, false),
-        op("dst.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
-        op("src", OperandKind::Register, Some(RegClass(44)), false, None, false),
-    ];
-    static OPS_110: [OperandDesc<'static>; 2usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(90)), true, None, false),
-        op("src", OperandKind::Register, Some(RegClass(90)), false, None, false),
-    ];
-    static OPS_111: [OperandDesc<'static>; 6usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(90)), true, None, false),
-        op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
-        op("src.1", OperandKind::Immediate, None, false, None, false),
-        op("src.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
-        op("src.3", OperandKind::Immediate, None, false, None, false),
-        op("src.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
-    ];
-    static OPS_112: [OperandDesc<'static>; 6usize] = [
-        op("dst.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
-        op("dst.1", OperandKind::Immediate, None, false, None, false),
-        op("dst.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
-        op("dst.3", OperandKind::Immediate, None, false, None, false),
-        op("dst.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
-        op("src", OperandKind::Register, Some(RegClass(90)), false, None, false),
-    ];
-    static OPS_113: [OperandDesc<'static>; 2usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(11)), true, None, false),
-        op("src", OperandKind::Register, Some(RegClass(11)), false, None, false),
-    ];
     static OPS_114: [OperandDesc<'static>; 6usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(11)), true, None, false),
+        op("dst", OperandKind::Register, Some(RegClass(44)), true, None, false),
         op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("src.1", OperandKind::Immediate, None, false, None, false),
         op("src.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
@@ -4714,18 +4990,14 @@ pub mod tables {
         op("dst.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("dst.3", OperandKind::Immediate, None, false, None, false),
         op("dst.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
-        op("src", OperandKind::Register, Some(RegClass(11)), false, None, false),
+        op("src", OperandKind::Register, Some(RegClass(44)), false, None, false),
     ];
-    static OPS_116: [OperandDesc<'static>; 6usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(46)), true, None, false),
-        op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
-        op("src.1", OperandKind::Immediate, None, false, None, false),
-        op("src.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
-        op("src.3", OperandKind::Immediate, None, false, None, false),
-        op("src.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+    static OPS_116: [OperandDesc<'static>; 2usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(90)), true, None, false),
+        op("src", OperandKind::Register, Some(RegClass(90)), false, None, false),
     ];
     static OPS_117: [OperandDesc<'static>; 6usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(71)), true, None, false),
+        op("dst", OperandKind::Register, Some(RegClass(90)), true, None, false),
         op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("src.1", OperandKind::Immediate, None, false, None, false),
         op("src.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
@@ -4733,39 +5005,35 @@ pub mod tables {
         op("src.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
     static OPS_118: [OperandDesc<'static>; 6usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(125)), true, None, false),
+        op("dst.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("dst.1", OperandKind::Immediate, None, false, None, false),
+        op("dst.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("dst.3", OperandKind::Immediate, None, false, None, false),
+        op("dst.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+        op("src", OperandKind::Register, Some(RegClass(90)), false, None, false),
+    ];
+    static OPS_119: [OperandDesc<'static>; 2usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(11)), true, None, false),
+        op("src", OperandKind::Register, Some(RegClass(11)), false, None, false),
+    ];
+    static OPS_120: [OperandDesc<'static>; 6usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(11)), true, None, false),
         op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("src.1", OperandKind::Immediate, None, false, None, false),
         op("src.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("src.3", OperandKind::Immediate, None, false, None, false),
         op("src.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
-    static OPS_119: [OperandDesc<'static>; 6usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(7)), true, None, false),
-        op("a.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
-        op("a.1", OperandKind::Immediate, None, false, None, false),
-        op("a.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
-        op("a.3", OperandKind::Immediate, None, false, None, false),
-        op("a.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
-    ];
-    static OPS_120: [OperandDesc<'static>; 6usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
-        op("a.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
-        op("a.1", OperandKind::Immediate, None, false, None, false),
-        op("a.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
-        op("a.3", OperandKind::Immediate, None, false, None, false),
-        op("a.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
-    ];
     static OPS_121: [OperandDesc<'static>; 6usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
-        op("a.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
-        op("a.1", OperandKind::Immediate, None, false, None, false),
-        op("a.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
-        op("a.3", OperandKind::Immediate, None, false, None, false),
-        op("a.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+        op("dst.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("dst.1", OperandKind::Immediate, None, false, None, false),
+        op("dst.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("dst.3", OperandKind::Immediate, None, false, None, false),
+        op("dst.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+        op("src", OperandKind::Register, Some(RegClass(11)), false, None, false),
     ];
     static OPS_122: [OperandDesc<'static>; 6usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(25)), true, None, false),
+        op("dst", OperandKind::Register, Some(RegClass(46)), true, None, false),
         op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("src.1", OperandKind::Immediate, None, false, None, false),
         op("src.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
@@ -4773,6 +5041,54 @@ pub mod tables {
         op("src.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
     static OPS_123: [OperandDesc<'static>; 6usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(71)), true, None, false),
+        op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("src.1", OperandKind::Immediate, None, false, None, false),
+        op("src.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("src.3", OperandKind::Immediate, None, false, None, false),
+        op("src.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+    ];
+    static OPS_124: [OperandDesc<'static>; 6usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(125)), true, None, false),
+        op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("src.1", OperandKind::Immediate, None, false, None, false),
+        op("src.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("src.3", OperandKind::Immediate, None, false, None, false),
+        op("src.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+    ];
+    static OPS_125: [OperandDesc<'static>; 6usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(7)), true, None, false),
+        op("a.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("a.1", OperandKind::Immediate, None, false, None, false),
+        op("a.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("a.3", OperandKind::Immediate, None, false, None, false),
+        op("a.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+    ];
+    static OPS_126: [OperandDesc<'static>; 6usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
+        op("a.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("a.1", OperandKind::Immediate, None, false, None, false),
+        op("a.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("a.3", OperandKind::Immediate, None, false, None, false),
+        op("a.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+    ];
+    static OPS_127: [OperandDesc<'static>; 6usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
+        op("a.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("a.1", OperandKind::Immediate, None, false, None, false),
+        op("a.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("a.3", OperandKind::Immediate, None, false, None, false),
+        op("a.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+    ];
+    static OPS_128: [OperandDesc<'static>; 6usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(25)), true, None, false),
+        op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("src.1", OperandKind::Immediate, None, false, None, false),
+        op("src.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("src.3", OperandKind::Immediate, None, false, None, false),
+        op("src.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+    ];
+    static OPS_129: [OperandDesc<'static>; 6usize] = [
         op("dst.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("dst.1", OperandKind::Immediate, None, false, None, false),
         op("dst.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
@@ -4780,7 +5096,7 @@ pub mod tables {
         op("dst.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("src", OperandKind::Register, Some(RegClass(25)), false, None, false),
     ];
-    static OPS_124: [OperandDesc<'static>; 6usize] = [
+    static OPS_130: [OperandDesc<'static>; 6usize] = [
         op("dst.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("dst.1", OperandKind::Immediate, None, false, None, false),
         op("dst.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
@@ -4788,7 +5104,7 @@ pub mod tables {
         op("dst.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("src", OperandKind::Register, Some(RegClass(91)), false, None, false),
     ];
-    static OPS_125: [OperandDesc<'static>; 6usize] = [
+    static OPS_131: [OperandDesc<'static>; 6usize] = [
         op("dst", OperandKind::Register, Some(RegClass(91)), true, None, false),
         op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("src.1", OperandKind::Immediate, None, false, None, false),
@@ -4796,11 +5112,11 @@ pub mod tables {
         op("src.3", OperandKind::Immediate, None, false, None, false),
         op("src.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
-    static OPS_126: [OperandDesc<'static>; 2usize] = [
+    static OPS_132: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(91)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(91)), false, None, false),
     ];
-    static OPS_127: [OperandDesc<'static>; 6usize] = [
+    static OPS_133: [OperandDesc<'static>; 6usize] = [
         op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
         op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
@@ -4808,11 +5124,11 @@ pub mod tables {
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("src", OperandKind::Register, Some(RegClass(7)), false, None, false),
     ];
-    static OPS_128: [OperandDesc<'static>; 2usize] = [
+    static OPS_134: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(7)), true, None, false),
         op("imm", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_129: [OperandDesc<'static>; 6usize] = [
+    static OPS_135: [OperandDesc<'static>; 6usize] = [
         op("dst", OperandKind::Register, Some(RegClass(7)), true, None, false),
         op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
@@ -4820,7 +5136,7 @@ pub mod tables {
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
-    static OPS_130: [OperandDesc<'static>; 6usize] = [
+    static OPS_136: [OperandDesc<'static>; 6usize] = [
         op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
         op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
@@ -4828,90 +5144,90 @@ pub mod tables {
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("src", OperandKind::Register, Some(RegClass(35)), false, None, false),
     ];
-    static OPS_131: [OperandDesc<'static>; 1usize] = [
+    static OPS_137: [OperandDesc<'static>; 1usize] = [
         op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
     ];
-    static OPS_132: [OperandDesc<'static>; 2usize] = [
+    static OPS_138: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
         op("imm", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_133: [OperandDesc<'static>; 2usize] = [
+    static OPS_139: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
         op("imm", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_134: [OperandDesc<'static>; 6usize] = [
+    static OPS_140: [OperandDesc<'static>; 6usize] = [
         op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
         op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
         op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
-    ];
-    static OPS_135: [OperandDesc<'static>; 6usize] = [
-        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
-        op("m.1", OperandKind::Immediate, None, false, None, false),
-        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
-        op("m.3", OperandKind::Immediate, None, false, None, false),
-        op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
-        op("src", OperandKind::Register, Some(RegClass(72)), false, None, false),
-    ];
-    static OPS_136: [OperandDesc<'static>; 6usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
-        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
-        op("m.1", OperandKind::Immediate, None, false, None, false),
-        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
-        op("m.3", OperandKind::Immediate, None, false, None, false),
-        op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
-    ];
-    static OPS_137: [OperandDesc<'static>; 2usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(128)), true, None, false),
-        op("src", OperandKind::Register, Some(RegClass(72)), false, None, false),
-    ];
-    static OPS_138: [OperandDesc<'static>; 6usize] = [
-        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
-        op("m.1", OperandKind::Immediate, None, false, None, false),
-        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
-        op("m.3", OperandKind::Immediate, None, false, None, false),
-        op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
-        op("src", OperandKind::Register, Some(RegClass(0)), false, None, false),
-    ];
-    static OPS_139: [OperandDesc<'static>; 6usize] = [
-        op("m.0", OperandKind::Register, Some(RegClass(83)), false, None, false),
-        op("m.1", OperandKind::Immediate, None, false, None, false),
-        op("m.2", OperandKind::Register, Some(RegClass(94)), false, None, false),
-        op("m.3", OperandKind::Immediate, None, false, None, false),
-        op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
-        op("src", OperandKind::Register, Some(RegClass(3)), false, None, false),
-    ];
-    static OPS_140: [OperandDesc<'static>; 2usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(0)), true, None, false),
-        op("imm", OperandKind::Immediate, None, false, None, false),
     ];
     static OPS_141: [OperandDesc<'static>; 6usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(0)), true, None, false),
         op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
         op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+        op("src", OperandKind::Register, Some(RegClass(72)), false, None, false),
     ];
     static OPS_142: [OperandDesc<'static>; 6usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(3)), true, None, false),
-        op("m.0", OperandKind::Register, Some(RegClass(83)), false, None, false),
+        op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
+        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
-        op("m.2", OperandKind::Register, Some(RegClass(94)), false, None, false),
+        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
     static OPS_143: [OperandDesc<'static>; 2usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(128)), true, None, false),
+        op("src", OperandKind::Register, Some(RegClass(72)), false, None, false),
+    ];
+    static OPS_144: [OperandDesc<'static>; 6usize] = [
+        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("m.1", OperandKind::Immediate, None, false, None, false),
+        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("m.3", OperandKind::Immediate, None, false, None, false),
+        op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+        op("src", OperandKind::Register, Some(RegClass(0)), false, None, false),
+    ];
+    static OPS_145: [OperandDesc<'static>; 6usize] = [
+        op("m.0", OperandKind::Register, Some(RegClass(83)), false, None, false),
+        op("m.1", OperandKind::Immediate, None, false, None, false),
+        op("m.2", OperandKind::Register, Some(RegClass(94)), false, None, false),
+        op("m.3", OperandKind::Immediate, None, false, None, false),
+        op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+        op("src", OperandKind::Register, Some(RegClass(3)), false, None, false),
+    ];
+    static OPS_146: [OperandDesc<'static>; 2usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(0)), true, None, false),
+        op("imm", OperandKind::Immediate, None, false, None, false),
+    ];
+    static OPS_147: [OperandDesc<'static>; 6usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(0)), true, None, false),
+        op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("m.1", OperandKind::Immediate, None, false, None, false),
+        op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("m.3", OperandKind::Immediate, None, false, None, false),
+        op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+    ];
+    static OPS_148: [OperandDesc<'static>; 6usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(3)), true, None, false),
+        op("m.0", OperandKind::Register, Some(RegClass(83)), false, None, false),
+        op("m.1", OperandKind::Immediate, None, false, None, false),
+        op("m.2", OperandKind::Register, Some(RegClass(94)), false, None, false),
+        op("m.3", OperandKind::Immediate, None, false, None, false),
+        op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+    ];
+    static OPS_149: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(0)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(0)), false, None, false),
     ];
-    static OPS_144: [OperandDesc<'static>; 2usize] = [
+    static OPS_150: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(3)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(3)), false, None, false),
     ];
-    static OPS_145: [OperandDesc<'static>; 6usize] = [
+    static OPS_151: [OperandDesc<'static>; 6usize] = [
         op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
         op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
@@ -4919,7 +5235,7 @@ pub mod tables {
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("src", OperandKind::Register, Some(RegClass(128)), false, None, false),
     ];
-    static OPS_146: [OperandDesc<'static>; 6usize] = [
+    static OPS_152: [OperandDesc<'static>; 6usize] = [
         op("dst", OperandKind::Register, Some(RegClass(128)), true, None, false),
         op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
@@ -4927,15 +5243,15 @@ pub mod tables {
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
-    static OPS_147: [OperandDesc<'static>; 2usize] = [
+    static OPS_153: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(128)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(128)), false, None, false),
     ];
-    static OPS_148: [OperandDesc<'static>; 2usize] = [
+    static OPS_154: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(128)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(35)), false, None, false),
     ];
-    static OPS_149: [OperandDesc<'static>; 6usize] = [
+    static OPS_155: [OperandDesc<'static>; 6usize] = [
         op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
         op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
@@ -4943,7 +5259,7 @@ pub mod tables {
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("src", OperandKind::Register, Some(RegClass(78)), false, None, false),
     ];
-    static OPS_150: [OperandDesc<'static>; 6usize] = [
+    static OPS_156: [OperandDesc<'static>; 6usize] = [
         op("dst", OperandKind::Register, Some(RegClass(78)), true, None, false),
         op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
@@ -4951,12 +5267,12 @@ pub mod tables {
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
-    static OPS_151: [OperandDesc<'static>; 3usize] = [
+    static OPS_157: [OperandDesc<'static>; 3usize] = [
         op("dst", OperandKind::Register, Some(RegClass(128)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(128)), false, Some(0), false),
         op("lo", OperandKind::Register, Some(RegClass(128)), false, None, false),
     ];
-    static OPS_152: [OperandDesc<'static>; 6usize] = [
+    static OPS_158: [OperandDesc<'static>; 6usize] = [
         op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
         op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
@@ -4964,7 +5280,7 @@ pub mod tables {
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("src", OperandKind::Register, Some(RegClass(39)), false, None, false),
     ];
-    static OPS_153: [OperandDesc<'static>; 6usize] = [
+    static OPS_159: [OperandDesc<'static>; 6usize] = [
         op("dst", OperandKind::Register, Some(RegClass(39)), true, None, false),
         op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
@@ -4972,31 +5288,31 @@ pub mod tables {
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
-    static OPS_154: [OperandDesc<'static>; 2usize] = [
+    static OPS_160: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(7)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(0)), false, None, false),
     ];
-    static OPS_155: [OperandDesc<'static>; 2usize] = [
+    static OPS_161: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(7)), false, None, false),
     ];
-    static OPS_156: [OperandDesc<'static>; 2usize] = [
+    static OPS_162: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(0)), false, None, false),
     ];
-    static OPS_157: [OperandDesc<'static>; 2usize] = [
+    static OPS_163: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(7)), false, None, false),
     ];
-    static OPS_158: [OperandDesc<'static>; 2usize] = [
+    static OPS_164: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(35)), false, None, false),
     ];
-    static OPS_159: [OperandDesc<'static>; 2usize] = [
+    static OPS_165: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(0)), false, None, false),
     ];
-    static OPS_160: [OperandDesc<'static>; 6usize] = [
+    static OPS_166: [OperandDesc<'static>; 6usize] = [
         op("dst", OperandKind::Register, Some(RegClass(43)), true, None, false),
         op("m.0", OperandKind::Register, Some(RegClass(83)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
@@ -5004,41 +5320,83 @@ pub mod tables {
         op("m.3", OperandKind::Immediate, None, false, None, false),
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
-    static OPS_161: [OperandDesc<'static>; 2usize] = [
+    static OPS_167: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(43)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(3)), false, None, false),
     ];
-    static OPS_162: [OperandDesc<'static>; 3usize] = [
+    static OPS_168: [OperandDesc<'static>; 7usize] = [
+        op("dst1", OperandKind::Register, Some(RegClass(35)), true, None, false),
+        op("dst2", OperandKind::Register, Some(RegClass(35)), true, None, false),
+        op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("src.1", OperandKind::Immediate, None, false, None, false),
+        op("src.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("src.3", OperandKind::Immediate, None, false, None, false),
+        op("src.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+    ];
+    static OPS_169: [OperandDesc<'static>; 3usize] = [
+        op("dst1", OperandKind::Register, Some(RegClass(35)), true, None, false),
+        op("dst2", OperandKind::Register, Some(RegClass(35)), true, None, false),
+        op("src", OperandKind::Register, Some(RegClass(35)), false, None, false),
+    ];
+    static OPS_170: [OperandDesc<'static>; 7usize] = [
+        op("dst1", OperandKind::Register, Some(RegClass(72)), true, None, false),
+        op("dst2", OperandKind::Register, Some(RegClass(72)), true, None, false),
+        op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("src.1", OperandKind::Immediate, None, false, None, false),
+        op("src.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("src.3", OperandKind::Immediate, None, false, None, false),
+        op("src.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+    ];
+    static OPS_171: [OperandDesc<'static>; 3usize] = [
+        op("dst1", OperandKind::Register, Some(RegClass(72)), true, None, false),
+        op("dst2", OperandKind::Register, Some(RegClass(72)), true, None, false),
+        op("src", OperandKind::Register, Some(RegClass(72)), false, None, false),
+    ];
+    static OPS_172: [OperandDesc<'static>; 3usize] = [
         op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(128)), false, None, false),
         op("idx", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_163: [OperandDesc<'static>; 4usize] = [
+    static OPS_173: [OperandDesc<'static>; 4usize] = [
         op("dst", OperandKind::Register, Some(RegClass(128)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(128)), false, Some(0), false),
         op("val", OperandKind::Register, Some(RegClass(35)), false, None, false),
         op("idx", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_164: [OperandDesc<'static>; 1usize] = [
+    static OPS_174: [OperandDesc<'static>; 1usize] = [
         op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
     ];
-    static OPS_165: [OperandDesc<'static>; 3usize] = [
+    static OPS_175: [OperandDesc<'static>; 3usize] = [
         op("dst", OperandKind::Register, Some(RegClass(128)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(128)), false, None, false),
         op("ctl", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_166: [OperandDesc<'static>; 3usize] = [
+    static OPS_176: [OperandDesc<'static>; 3usize] = [
         op("dst", OperandKind::Register, Some(RegClass(128)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(128)), false, Some(0), false),
         op("amt", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_167: [OperandDesc<'static>; 1usize] = [
+    static OPS_177: [OperandDesc<'static>; 7usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(128)), true, None, false),
+        op("src", OperandKind::Register, Some(RegClass(128)), false, Some(0), false),
+        op("amt.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("amt.1", OperandKind::Immediate, None, false, None, false),
+        op("amt.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("amt.3", OperandKind::Immediate, None, false, None, false),
+        op("amt.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+    ];
+    static OPS_178: [OperandDesc<'static>; 3usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(128)), true, None, false),
+        op("src", OperandKind::Register, Some(RegClass(128)), false, Some(0), false),
+        op("amt", OperandKind::Register, Some(RegClass(128)), false, None, false),
+    ];
+    static OPS_179: [OperandDesc<'static>; 1usize] = [
         op("imm", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_168: [OperandDesc<'static>; 1usize] = [
+    static OPS_180: [OperandDesc<'static>; 1usize] = [
         op("pop", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_169: [OperandDesc<'static>; 6usize] = [
+    static OPS_181: [OperandDesc<'static>; 6usize] = [
         op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
         op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
@@ -5046,27 +5404,55 @@ pub mod tables {
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("amt", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_170: [OperandDesc<'static>; 3usize] = [
+    static OPS_182: [OperandDesc<'static>; 3usize] = [
         op("dst", OperandKind::Register, Some(RegClass(7)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(7)), false, Some(0), false),
         op("amt", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_171: [OperandDesc<'static>; 3usize] = [
+    static OPS_183: [OperandDesc<'static>; 3usize] = [
         op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(35)), false, Some(0), false),
         op("amt", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_172: [OperandDesc<'static>; 3usize] = [
+    static OPS_184: [OperandDesc<'static>; 3usize] = [
         op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(72)), false, Some(0), false),
         op("amt", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_173: [OperandDesc<'static>; 3usize] = [
+    static OPS_185: [OperandDesc<'static>; 3usize] = [
         op("dst", OperandKind::Register, Some(RegClass(0)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(0)), false, Some(0), false),
         op("amt", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_174: [OperandDesc<'static>; 6usize] = [
+    static OPS_186: [OperandDesc<'static>; 7usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
+        op("src1.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("src1.1", OperandKind::Immediate, None, false, None, false),
+        op("src1.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("src1.3", OperandKind::Immediate, None, false, None, false),
+        op("src1.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+        op("src2", OperandKind::Immediate, None, false, None, false),
+    ];
+    static OPS_187: [OperandDesc<'static>; 3usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
+        op("src1", OperandKind::Register, Some(RegClass(35)), false, None, false),
+        op("src2", OperandKind::Immediate, None, false, None, false),
+    ];
+    static OPS_188: [OperandDesc<'static>; 7usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
+        op("src1.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("src1.1", OperandKind::Immediate, None, false, None, false),
+        op("src1.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("src1.3", OperandKind::Immediate, None, false, None, false),
+        op("src1.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+        op("src2", OperandKind::Immediate, None, false, None, false),
+    ];
+    static OPS_189: [OperandDesc<'static>; 3usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
+        op("src1", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("src2", OperandKind::Immediate, None, false, None, false),
+    ];
+    static OPS_190: [OperandDesc<'static>; 6usize] = [
         op("m.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("m.1", OperandKind::Immediate, None, false, None, false),
         op("m.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
@@ -5074,164 +5460,56 @@ pub mod tables {
         op("m.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("cc", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_175: [OperandDesc<'static>; 2usize] = [
+    static OPS_191: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(0)), true, None, false),
         op("cc", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_176: [OperandDesc<'static>; 3usize] = [
+    static OPS_192: [OperandDesc<'static>; 3usize] = [
         op("dst", OperandKind::Register, Some(RegClass(7)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(7)), false, Some(0), false),
         op("src2", OperandKind::Register, Some(RegClass(7)), false, None, false),
     ];
-    static OPS_177: [OperandDesc<'static>; 4usize] = [
+    static OPS_193: [OperandDesc<'static>; 4usize] = [
         op("dst", OperandKind::Register, Some(RegClass(7)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(7)), false, Some(0), false),
         op("src2", OperandKind::Register, Some(RegClass(7)), false, None, false),
         op("amt", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_178: [OperandDesc<'static>; 3usize] = [
+    static OPS_194: [OperandDesc<'static>; 3usize] = [
         op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(35)), false, Some(0), false),
         op("src2", OperandKind::Register, Some(RegClass(35)), false, None, false),
     ];
-    static OPS_179: [OperandDesc<'static>; 4usize] = [
+    static OPS_195: [OperandDesc<'static>; 4usize] = [
         op("dst", OperandKind::Register, Some(RegClass(35)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(35)), false, Some(0), false),
         op("src2", OperandKind::Register, Some(RegClass(35)), false, None, false),
         op("amt", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_180: [OperandDesc<'static>; 3usize] = [
+    static OPS_196: [OperandDesc<'static>; 3usize] = [
         op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(72)), false, Some(0), false),
         op("src2", OperandKind::Register, Some(RegClass(72)), false, None, false),
     ];
-    static OPS_181: [OperandDesc<'static>; 4usize] = [
+    static OPS_197: [OperandDesc<'static>; 4usize] = [
         op("dst", OperandKind::Register, Some(RegClass(72)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(72)), false, Some(0), false),
         op("src2", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("amt", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_182: [OperandDesc<'static>; 4usize] = [
+    static OPS_198: [OperandDesc<'static>; 4usize] = [
         op("dst", OperandKind::Register, Some(RegClass(128)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(128)), false, Some(0), false),
         op("src2", OperandKind::Register, Some(RegClass(128)), false, None, false),
         op("ctl", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_183: [OperandDesc<'static>; 2usize] = [
+    static OPS_199: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(78)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(78)), false, None, false),
     ];
-    static OPS_184: [OperandDesc<'static>; 2usize] = [
+    static OPS_200: [OperandDesc<'static>; 2usize] = [
         op("dst", OperandKind::Register, Some(RegClass(39)), true, None, false),
         op("src", OperandKind::Register, Some(RegClass(39)), false, None, false),
-    ];
-    static OPS_185: [OperandDesc<'static>; 6usize] = [
-        op("dst.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
-        op("dst.1", OperandKind::Immediate, None, false, None, false),
-        op("dst.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
-        op("dst.3", OperandKind::Immediate, None, false, None, false),
-        op("dst.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
-        op("src", OperandKind::Register, Some(RegClass(46)), false, None, false),
-    ];
-    static OPS_186: [OperandDesc<'static>; 6usize] = [
-        op("dst.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
-        op("dst.1", OperandKind::Immediate, None, false, None, false),
-        op("dst.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
-        op("dst.3", OperandKind::Immediate, None, false, None, false),
-        op("dst.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
-        op("src", OperandKind::Register, Some(RegClass(71)), false, None, false),
-    ];
-    static OPS_187: [OperandDesc<'static>; 6usize] = [
-        op("dst.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
-        op("dst.1", OperandKind::Immediate, None, false, None, false),
-        op("dst.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
-        op("dst.3", OperandKind::Immediate, None, false, None, false),
-        op("dst.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
-        op("src", OperandKind::Register, Some(RegClass(125)), false, None, false),
-    ];
-    static OPS_188: [OperandDesc<'static>; 2usize] = [
-        op("fn", OperandKind::Immediate, None, false, None, false),
-        op("off", OperandKind::Immediate, None, false, None, false),
-    ];
-    static OPS_189: [OperandDesc<'static>; 6usize] = [
-        op("fn.0", OperandKind::Register, Some(RegClass(82)), false, None, false),
-        op("fn.1", OperandKind::Immediate, None, false, None, false),
-        op("fn.2", OperandKind::Register, Some(RegClass(82)), false, None, false),
-        op("fn.3", OperandKind::Immediate, None, false, None, false),
-        op("fn.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
-        op("off", OperandKind::Immediate, None, false, None, false),
-    ];
-    static OPS_190: [OperandDesc<'static>; 2usize] = [
-        op("fn.0", OperandKind::Register, Some(RegClass(82)), false, None, false),
-        op("off", OperandKind::Immediate, None, false, None, false),
-    ];
-    static OPS_191: [OperandDesc<'static>; 6usize] = [
-        op("al", OperandKind::Register, Some(RegClass(0)), false, None, false),
-        op("area.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
-        op("area.1", OperandKind::Immediate, None, false, None, false),
-        op("area.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
-        op("area.3", OperandKind::Immediate, None, false, None, false),
-        op("area.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
-    ];
-    static OPS_192: [OperandDesc<'static>; 6usize] = [
-        op("dst.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
-        op("dst.1", OperandKind::Immediate, None, false, None, false),
-        op("dst.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
-        op("dst.3", OperandKind::Immediate, None, false, None, false),
-        op("dst.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
-        op("src", OperandKind::Register, Some(RegClass(130)), false, None, false),
-    ];
-    static OPS_193: [OperandDesc<'static>; 6usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(130)), true, None, false),
-        op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
-        op("src.1", OperandKind::Immediate, None, false, None, false),
-        op("src.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
-        op("src.3", OperandKind::Immediate, None, false, None, false),
-        op("src.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
-    ];
-    static OPS_194: [OperandDesc<'static>; 2usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(130)), true, None, false),
-        op("src", OperandKind::Register, Some(RegClass(130)), false, None, false),
-    ];
-    static OPS_195: [OperandDesc<'static>; 6usize] = [
-        op("dst.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
-        op("dst.1", OperandKind::Immediate, None, false, None, false),
-        op("dst.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
-        op("dst.3", OperandKind::Immediate, None, false, None, false),
-        op("dst.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
-        op("src", OperandKind::Register, Some(RegClass(127)), false, None, false),
-    ];
-    static OPS_196: [OperandDesc<'static>; 6usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(127)), true, None, false),
-        op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
-        op("src.1", OperandKind::Immediate, None, false, None, false),
-        op("src.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
-        op("src.3", OperandKind::Immediate, None, false, None, false),
-        op("src.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
-    ];
-    static OPS_197: [OperandDesc<'static>; 2usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(127)), true, None, false),
-        op("src", OperandKind::Register, Some(RegClass(127)), false, None, false),
-    ];
-    static OPS_198: [OperandDesc<'static>; 6usize] = [
-        op("dst.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
-        op("dst.1", OperandKind::Immediate, None, false, None, false),
-        op("dst.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
-        op("dst.3", OperandKind::Immediate, None, false, None, false),
-        op("dst.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
-        op("src", OperandKind::Register, Some(RegClass(129)), false, None, false),
-    ];
-    static OPS_199: [OperandDesc<'static>; 6usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(129)), true, None, false),
-        op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
-        op("src.1", OperandKind::Immediate, None, false, None, false),
-        op("src.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
-        op("src.3", OperandKind::Immediate, None, false, None, false),
-        op("src.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
-    ];
-    static OPS_200: [OperandDesc<'static>; 2usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(129)), true, None, false),
-        op("src", OperandKind::Register, Some(RegClass(129)), false, None, false),
     ];
     static OPS_201: [OperandDesc<'static>; 6usize] = [
         op("dst.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
@@ -5239,51 +5517,47 @@ pub mod tables {
         op("dst.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("dst.3", OperandKind::Immediate, None, false, None, false),
         op("dst.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
-        op("src", OperandKind::Register, Some(RegClass(131)), false, None, false),
+        op("src", OperandKind::Register, Some(RegClass(46)), false, None, false),
     ];
     static OPS_202: [OperandDesc<'static>; 6usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(131)), true, None, false),
-        op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
-        op("src.1", OperandKind::Immediate, None, false, None, false),
-        op("src.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
-        op("src.3", OperandKind::Immediate, None, false, None, false),
-        op("src.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
-    ];
-    static OPS_203: [OperandDesc<'static>; 2usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(131)), true, None, false),
-        op("src", OperandKind::Register, Some(RegClass(131)), false, None, false),
-    ];
-    static OPS_204: [OperandDesc<'static>; 6usize] = [
         op("dst.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("dst.1", OperandKind::Immediate, None, false, None, false),
         op("dst.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("dst.3", OperandKind::Immediate, None, false, None, false),
         op("dst.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
-        op("src", OperandKind::Register, Some(RegClass(128)), false, None, false),
+        op("src", OperandKind::Register, Some(RegClass(71)), false, None, false),
+    ];
+    static OPS_203: [OperandDesc<'static>; 6usize] = [
+        op("dst.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("dst.1", OperandKind::Immediate, None, false, None, false),
+        op("dst.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("dst.3", OperandKind::Immediate, None, false, None, false),
+        op("dst.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+        op("src", OperandKind::Register, Some(RegClass(125)), false, None, false),
+    ];
+    static OPS_204: [OperandDesc<'static>; 2usize] = [
+        op("fn", OperandKind::Immediate, None, false, None, false),
+        op("off", OperandKind::Immediate, None, false, None, false),
     ];
     static OPS_205: [OperandDesc<'static>; 6usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(128)), true, None, false),
-        op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
-        op("src.1", OperandKind::Immediate, None, false, None, false),
-        op("src.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
-        op("src.3", OperandKind::Immediate, None, false, None, false),
-        op("src.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+        op("fn.0", OperandKind::Register, Some(RegClass(82)), false, None, false),
+        op("fn.1", OperandKind::Immediate, None, false, None, false),
+        op("fn.2", OperandKind::Register, Some(RegClass(82)), false, None, false),
+        op("fn.3", OperandKind::Immediate, None, false, None, false),
+        op("fn.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+        op("off", OperandKind::Immediate, None, false, None, false),
     ];
-    static OPS_206: [OperandDesc<'static>; 6usize] = [
-        op("dst.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
-        op("dst.1", OperandKind::Immediate, None, false, None, false),
-        op("dst.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
-        op("dst.3", OperandKind::Immediate, None, false, None, false),
-        op("dst.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
-        op("src", OperandKind::Register, Some(RegClass(73)), false, None, false),
+    static OPS_206: [OperandDesc<'static>; 2usize] = [
+        op("fn.0", OperandKind::Register, Some(RegClass(82)), false, None, false),
+        op("off", OperandKind::Immediate, None, false, None, false),
     ];
     static OPS_207: [OperandDesc<'static>; 6usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(73)), true, None, false),
-        op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
-        op("src.1", OperandKind::Immediate, None, false, None, false),
-        op("src.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
-        op("src.3", OperandKind::Immediate, None, false, None, false),
-        op("src.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+        op("al", OperandKind::Register, Some(RegClass(0)), false, None, false),
+        op("area.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("area.1", OperandKind::Immediate, None, false, None, false),
+        op("area.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("area.3", OperandKind::Immediate, None, false, None, false),
+        op("area.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
     static OPS_208: [OperandDesc<'static>; 6usize] = [
         op("dst.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
@@ -5291,23 +5565,19 @@ pub mod tables {
         op("dst.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("dst.3", OperandKind::Immediate, None, false, None, false),
         op("dst.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
-        op("src", OperandKind::Register, Some(RegClass(78)), false, None, false),
+        op("src", OperandKind::Register, Some(RegClass(130)), false, None, false),
     ];
     static OPS_209: [OperandDesc<'static>; 6usize] = [
-        op("dst.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
-        op("dst.1", OperandKind::Immediate, None, false, None, false),
-        op("dst.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
-        op("dst.3", OperandKind::Immediate, None, false, None, false),
-        op("dst.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
-        op("src", OperandKind::Register, Some(RegClass(23)), false, None, false),
-    ];
-    static OPS_210: [OperandDesc<'static>; 6usize] = [
-        op("dst", OperandKind::Register, Some(RegClass(23)), true, None, false),
+        op("dst", OperandKind::Register, Some(RegClass(130)), true, None, false),
         op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("src.1", OperandKind::Immediate, None, false, None, false),
         op("src.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("src.3", OperandKind::Immediate, None, false, None, false),
         op("src.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+    ];
+    static OPS_210: [OperandDesc<'static>; 2usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(130)), true, None, false),
+        op("src", OperandKind::Register, Some(RegClass(130)), false, None, false),
     ];
     static OPS_211: [OperandDesc<'static>; 6usize] = [
         op("dst.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
@@ -5315,9 +5585,125 @@ pub mod tables {
         op("dst.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
         op("dst.3", OperandKind::Immediate, None, false, None, false),
         op("dst.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
-        op("src", OperandKind::Register, Some(RegClass(34)), false, None, false),
+        op("src", OperandKind::Register, Some(RegClass(127)), false, None, false),
     ];
     static OPS_212: [OperandDesc<'static>; 6usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(127)), true, None, false),
+        op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("src.1", OperandKind::Immediate, None, false, None, false),
+        op("src.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("src.3", OperandKind::Immediate, None, false, None, false),
+        op("src.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+    ];
+    static OPS_213: [OperandDesc<'static>; 2usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(127)), true, None, false),
+        op("src", OperandKind::Register, Some(RegClass(127)), false, None, false),
+    ];
+    static OPS_214: [OperandDesc<'static>; 6usize] = [
+        op("dst.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("dst.1", OperandKind::Immediate, None, false, None, false),
+        op("dst.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("dst.3", OperandKind::Immediate, None, false, None, false),
+        op("dst.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+        op("src", OperandKind::Register, Some(RegClass(129)), false, None, false),
+    ];
+    static OPS_215: [OperandDesc<'static>; 6usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(129)), true, None, false),
+        op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("src.1", OperandKind::Immediate, None, false, None, false),
+        op("src.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("src.3", OperandKind::Immediate, None, false, None, false),
+        op("src.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+    ];
+    static OPS_216: [OperandDesc<'static>; 2usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(129)), true, None, false),
+        op("src", OperandKind::Register, Some(RegClass(129)), false, None, false),
+    ];
+    static OPS_217: [OperandDesc<'static>; 6usize] = [
+        op("dst.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("dst.1", OperandKind::Immediate, None, false, None, false),
+        op("dst.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("dst.3", OperandKind::Immediate, None, false, None, false),
+        op("dst.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+        op("src", OperandKind::Register, Some(RegClass(131)), false, None, false),
+    ];
+    static OPS_218: [OperandDesc<'static>; 6usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(131)), true, None, false),
+        op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("src.1", OperandKind::Immediate, None, false, None, false),
+        op("src.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("src.3", OperandKind::Immediate, None, false, None, false),
+        op("src.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+    ];
+    static OPS_219: [OperandDesc<'static>; 2usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(131)), true, None, false),
+        op("src", OperandKind::Register, Some(RegClass(131)), false, None, false),
+    ];
+    static OPS_220: [OperandDesc<'static>; 6usize] = [
+        op("dst.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("dst.1", OperandKind::Immediate, None, false, None, false),
+        op("dst.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("dst.3", OperandKind::Immediate, None, false, None, false),
+        op("dst.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+        op("src", OperandKind::Register, Some(RegClass(128)), false, None, false),
+    ];
+    static OPS_221: [OperandDesc<'static>; 6usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(128)), true, None, false),
+        op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("src.1", OperandKind::Immediate, None, false, None, false),
+        op("src.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("src.3", OperandKind::Immediate, None, false, None, false),
+        op("src.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+    ];
+    static OPS_222: [OperandDesc<'static>; 6usize] = [
+        op("dst.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("dst.1", OperandKind::Immediate, None, false, None, false),
+        op("dst.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("dst.3", OperandKind::Immediate, None, false, None, false),
+        op("dst.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+        op("src", OperandKind::Register, Some(RegClass(73)), false, None, false),
+    ];
+    static OPS_223: [OperandDesc<'static>; 6usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(73)), true, None, false),
+        op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("src.1", OperandKind::Immediate, None, false, None, false),
+        op("src.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("src.3", OperandKind::Immediate, None, false, None, false),
+        op("src.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+    ];
+    static OPS_224: [OperandDesc<'static>; 6usize] = [
+        op("dst.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("dst.1", OperandKind::Immediate, None, false, None, false),
+        op("dst.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("dst.3", OperandKind::Immediate, None, false, None, false),
+        op("dst.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+        op("src", OperandKind::Register, Some(RegClass(78)), false, None, false),
+    ];
+    static OPS_225: [OperandDesc<'static>; 6usize] = [
+        op("dst.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("dst.1", OperandKind::Immediate, None, false, None, false),
+        op("dst.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("dst.3", OperandKind::Immediate, None, false, None, false),
+        op("dst.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+        op("src", OperandKind::Register, Some(RegClass(23)), false, None, false),
+    ];
+    static OPS_226: [OperandDesc<'static>; 6usize] = [
+        op("dst", OperandKind::Register, Some(RegClass(23)), true, None, false),
+        op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("src.1", OperandKind::Immediate, None, false, None, false),
+        op("src.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("src.3", OperandKind::Immediate, None, false, None, false),
+        op("src.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+    ];
+    static OPS_227: [OperandDesc<'static>; 6usize] = [
+        op("dst.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
+        op("dst.1", OperandKind::Immediate, None, false, None, false),
+        op("dst.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
+        op("dst.3", OperandKind::Immediate, None, false, None, false),
+        op("dst.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
+        op("src", OperandKind::Register, Some(RegClass(34)), false, None, false),
+    ];
+    static OPS_228: [OperandDesc<'static>; 6usize] = [
         op("dst", OperandKind::Register, Some(RegClass(34)), true, None, false),
         op("src.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("src.1", OperandKind::Immediate, None, false, None, false),
@@ -5325,7 +5711,7 @@ pub mod tables {
         op("src.3", OperandKind::Immediate, None, false, None, false),
         op("src.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
     ];
-    static OPS_213: [OperandDesc<'static>; 6usize] = [
+    static OPS_229: [OperandDesc<'static>; 6usize] = [
         op("dst.0", OperandKind::Register, Some(RegClass(72)), false, None, false),
         op("dst.1", OperandKind::Immediate, None, false, None, false),
         op("dst.2", OperandKind::Register, Some(RegClass(75)), false, None, false),
@@ -5333,7 +5719,7 @@ pub mod tables {
         op("dst.4", OperandKind::Register, Some(RegClass(20)), false, None, false),
         op("src", OperandKind::Register, Some(RegClass(39)), false, None, false),
     ];
-    static OPS_214: [OperandDesc<'static>; 1usize] = [
+    static OPS_230: [OperandDesc<'static>; 1usize] = [
         op("dst", OperandKind::Register, Some(RegClass(128)), true, None, false),
     ];
     /// Registers, indexed by `Reg`.
@@ -11124,7 +11510,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(333),
+                            opcode: Opcode(363),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -11145,7 +11531,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(336),
+                            opcode: Opcode(366),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -11166,7 +11552,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(338),
+                            opcode: Opcode(368),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -11456,7 +11842,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(333),
+                            opcode: Opcode(363),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -11477,7 +11863,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(336),
+                            opcode: Opcode(366),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -11498,7 +11884,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(338),
+                            opcode: Opcode(368),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -11593,7 +11979,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(333),
+                            opcode: Opcode(363),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -11614,7 +12000,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(336),
+                            opcode: Opcode(366),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -11635,7 +12021,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(339),
+                            opcode: Opcode(369),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -11694,7 +12080,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(334),
+                            opcode: Opcode(364),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -11715,7 +12101,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(337),
+                            opcode: Opcode(367),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -11736,7 +12122,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(339),
+                            opcode: Opcode(369),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -11795,7 +12181,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(333),
+                            opcode: Opcode(363),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -11816,7 +12202,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(336),
+                            opcode: Opcode(366),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -11837,7 +12223,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(339),
+                            opcode: Opcode(369),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -12138,7 +12524,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(313),
+                            opcode: Opcode(343),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -12159,7 +12545,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(315),
+                            opcode: Opcode(345),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -12180,7 +12566,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(316),
+                            opcode: Opcode(346),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -12338,7 +12724,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(313),
+                            opcode: Opcode(343),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -12359,7 +12745,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(315),
+                            opcode: Opcode(345),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -12380,7 +12766,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(316),
+                            opcode: Opcode(346),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -12497,7 +12883,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(313),
+                            opcode: Opcode(343),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -12518,7 +12904,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(315),
+                            opcode: Opcode(345),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -12539,7 +12925,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(316),
+                            opcode: Opcode(346),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -12618,7 +13004,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x17),
                         template: InstrTemplate {
-                            opcode: Opcode(290),
+                            opcode: Opcode(314),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -12635,7 +13021,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(290),
+                            opcode: Opcode(314),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -12656,7 +13042,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x17),
                         template: InstrTemplate {
-                            opcode: Opcode(289),
+                            opcode: Opcode(313),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -12673,7 +13059,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(289),
+                            opcode: Opcode(313),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -12694,7 +13080,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x17),
                         template: InstrTemplate {
-                            opcode: Opcode(285),
+                            opcode: Opcode(309),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -12704,7 +13090,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(288),
+                            opcode: Opcode(312),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -12783,7 +13169,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x17),
                         template: InstrTemplate {
-                            opcode: Opcode(290),
+                            opcode: Opcode(314),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -12800,7 +13186,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(290),
+                            opcode: Opcode(314),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -12821,7 +13207,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x17),
                         template: InstrTemplate {
-                            opcode: Opcode(289),
+                            opcode: Opcode(313),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -12838,7 +13224,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(289),
+                            opcode: Opcode(313),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -12859,7 +13245,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x17),
                         template: InstrTemplate {
-                            opcode: Opcode(285),
+                            opcode: Opcode(309),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -12869,7 +13255,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(288),
+                            opcode: Opcode(312),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -12948,7 +13334,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x17),
                         template: InstrTemplate {
-                            opcode: Opcode(290),
+                            opcode: Opcode(314),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -12965,7 +13351,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(290),
+                            opcode: Opcode(314),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -12986,7 +13372,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x17),
                         template: InstrTemplate {
-                            opcode: Opcode(289),
+                            opcode: Opcode(313),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -13003,7 +13389,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(289),
+                            opcode: Opcode(313),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -13024,7 +13410,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x17),
                         template: InstrTemplate {
-                            opcode: Opcode(285),
+                            opcode: Opcode(309),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -13034,7 +13420,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(288),
+                            opcode: Opcode(312),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -13113,7 +13499,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x17),
                         template: InstrTemplate {
-                            opcode: Opcode(290),
+                            opcode: Opcode(314),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -13130,7 +13516,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(290),
+                            opcode: Opcode(314),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -13151,7 +13537,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x17),
                         template: InstrTemplate {
-                            opcode: Opcode(289),
+                            opcode: Opcode(313),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -13168,7 +13554,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(289),
+                            opcode: Opcode(313),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -13189,7 +13575,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x17),
                         template: InstrTemplate {
-                            opcode: Opcode(285),
+                            opcode: Opcode(309),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -13199,7 +13585,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(288),
+                            opcode: Opcode(312),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -13278,7 +13664,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x17),
                         template: InstrTemplate {
-                            opcode: Opcode(290),
+                            opcode: Opcode(314),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -13295,7 +13681,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(290),
+                            opcode: Opcode(314),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -13316,7 +13702,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x17),
                         template: InstrTemplate {
-                            opcode: Opcode(289),
+                            opcode: Opcode(313),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -13333,7 +13719,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(289),
+                            opcode: Opcode(313),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -13354,7 +13740,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x17),
                         template: InstrTemplate {
-                            opcode: Opcode(285),
+                            opcode: Opcode(309),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -13364,7 +13750,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(288),
+                            opcode: Opcode(312),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -13428,7 +13814,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x17),
                         template: InstrTemplate {
-                            opcode: Opcode(290),
+                            opcode: Opcode(314),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -13445,7 +13831,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(290),
+                            opcode: Opcode(314),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -13466,7 +13852,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x17),
                         template: InstrTemplate {
-                            opcode: Opcode(289),
+                            opcode: Opcode(313),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -13483,7 +13869,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(289),
+                            opcode: Opcode(313),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -13504,7 +13890,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x17),
                         template: InstrTemplate {
-                            opcode: Opcode(285),
+                            opcode: Opcode(309),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -13514,7 +13900,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(288),
+                            opcode: Opcode(312),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -13578,7 +13964,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x17),
                         template: InstrTemplate {
-                            opcode: Opcode(290),
+                            opcode: Opcode(314),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -13595,7 +13981,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(290),
+                            opcode: Opcode(314),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -13616,7 +14002,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x17),
                         template: InstrTemplate {
-                            opcode: Opcode(289),
+                            opcode: Opcode(313),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -13633,7 +14019,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(289),
+                            opcode: Opcode(313),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -13654,7 +14040,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x17),
                         template: InstrTemplate {
-                            opcode: Opcode(285),
+                            opcode: Opcode(309),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -13664,7 +14050,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(288),
+                            opcode: Opcode(312),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -13728,7 +14114,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x17),
                         template: InstrTemplate {
-                            opcode: Opcode(290),
+                            opcode: Opcode(314),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -13745,7 +14131,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(290),
+                            opcode: Opcode(314),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -13766,7 +14152,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x17),
                         template: InstrTemplate {
-                            opcode: Opcode(289),
+                            opcode: Opcode(313),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -13783,7 +14169,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(289),
+                            opcode: Opcode(313),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -13804,7 +14190,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x17),
                         template: InstrTemplate {
-                            opcode: Opcode(285),
+                            opcode: Opcode(309),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -13814,7 +14200,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(288),
+                            opcode: Opcode(312),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -13878,7 +14264,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x17),
                         template: InstrTemplate {
-                            opcode: Opcode(290),
+                            opcode: Opcode(314),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -13895,7 +14281,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(290),
+                            opcode: Opcode(314),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -13916,7 +14302,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x17),
                         template: InstrTemplate {
-                            opcode: Opcode(289),
+                            opcode: Opcode(313),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -13933,7 +14319,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(289),
+                            opcode: Opcode(313),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -13954,7 +14340,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x17),
                         template: InstrTemplate {
-                            opcode: Opcode(285),
+                            opcode: Opcode(309),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -13964,7 +14350,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(288),
+                            opcode: Opcode(312),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -14028,7 +14414,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x17),
                         template: InstrTemplate {
-                            opcode: Opcode(290),
+                            opcode: Opcode(314),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -14045,7 +14431,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(290),
+                            opcode: Opcode(314),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -14066,7 +14452,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x17),
                         template: InstrTemplate {
-                            opcode: Opcode(289),
+                            opcode: Opcode(313),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -14083,7 +14469,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(289),
+                            opcode: Opcode(313),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -14104,7 +14490,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x17),
                         template: InstrTemplate {
-                            opcode: Opcode(285),
+                            opcode: Opcode(309),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -14114,7 +14500,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(288),
+                            opcode: Opcode(312),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -14223,7 +14609,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(313),
+                            opcode: Opcode(343),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -14244,7 +14630,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(315),
+                            opcode: Opcode(345),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -14265,7 +14651,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(316),
+                            opcode: Opcode(346),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -14409,7 +14795,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x7F),
                         template: InstrTemplate {
-                            opcode: Opcode(817),
+                            opcode: Opcode(907),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -14426,7 +14812,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x53),
                         template: InstrTemplate {
-                            opcode: Opcode(819),
+                            opcode: Opcode(909),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -14443,7 +14829,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x13),
                         template: InstrTemplate {
-                            opcode: Opcode(819),
+                            opcode: Opcode(909),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -14460,7 +14846,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x1),
                         template: InstrTemplate {
-                            opcode: Opcode(822),
+                            opcode: Opcode(912),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -14477,7 +14863,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(369),
+                            opcode: Opcode(399),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -14498,7 +14884,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x7F),
                         template: InstrTemplate {
-                            opcode: Opcode(818),
+                            opcode: Opcode(908),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -14515,7 +14901,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x53),
                         template: InstrTemplate {
-                            opcode: Opcode(820),
+                            opcode: Opcode(910),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -14532,7 +14918,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x13),
                         template: InstrTemplate {
-                            opcode: Opcode(820),
+                            opcode: Opcode(910),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -14549,7 +14935,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x1),
                         template: InstrTemplate {
-                            opcode: Opcode(823),
+                            opcode: Opcode(913),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -14566,7 +14952,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(370),
+                            opcode: Opcode(400),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -14587,7 +14973,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x7F),
                         template: InstrTemplate {
-                            opcode: Opcode(801),
+                            opcode: Opcode(891),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -14597,7 +14983,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x53),
                         template: InstrTemplate {
-                            opcode: Opcode(801),
+                            opcode: Opcode(891),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -14607,7 +14993,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x13),
                         template: InstrTemplate {
-                            opcode: Opcode(812),
+                            opcode: Opcode(902),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -14617,7 +15003,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x1),
                         template: InstrTemplate {
-                            opcode: Opcode(812),
+                            opcode: Opcode(902),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -14627,7 +15013,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(345),
+                            opcode: Opcode(375),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -14707,7 +15093,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x7F),
                         template: InstrTemplate {
-                            opcode: Opcode(817),
+                            opcode: Opcode(907),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -14724,7 +15110,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x53),
                         template: InstrTemplate {
-                            opcode: Opcode(819),
+                            opcode: Opcode(909),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -14741,7 +15127,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x13),
                         template: InstrTemplate {
-                            opcode: Opcode(819),
+                            opcode: Opcode(909),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -14758,7 +15144,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x1),
                         template: InstrTemplate {
-                            opcode: Opcode(822),
+                            opcode: Opcode(912),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -14775,7 +15161,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(369),
+                            opcode: Opcode(399),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -14796,7 +15182,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x7F),
                         template: InstrTemplate {
-                            opcode: Opcode(818),
+                            opcode: Opcode(908),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -14813,7 +15199,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x53),
                         template: InstrTemplate {
-                            opcode: Opcode(820),
+                            opcode: Opcode(910),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -14830,7 +15216,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x13),
                         template: InstrTemplate {
-                            opcode: Opcode(820),
+                            opcode: Opcode(910),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -14847,7 +15233,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x1),
                         template: InstrTemplate {
-                            opcode: Opcode(823),
+                            opcode: Opcode(913),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -14864,7 +15250,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(370),
+                            opcode: Opcode(400),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -14885,7 +15271,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x7F),
                         template: InstrTemplate {
-                            opcode: Opcode(801),
+                            opcode: Opcode(891),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -14895,7 +15281,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x53),
                         template: InstrTemplate {
-                            opcode: Opcode(801),
+                            opcode: Opcode(891),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -14905,7 +15291,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x13),
                         template: InstrTemplate {
-                            opcode: Opcode(812),
+                            opcode: Opcode(902),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -14915,7 +15301,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x1),
                         template: InstrTemplate {
-                            opcode: Opcode(812),
+                            opcode: Opcode(902),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -14925,7 +15311,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(345),
+                            opcode: Opcode(375),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -14978,7 +15364,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(299),
+                            opcode: Opcode(329),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -14999,7 +15385,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(298),
+                            opcode: Opcode(328),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -15060,7 +15446,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(299),
+                            opcode: Opcode(329),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -15081,7 +15467,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(298),
+                            opcode: Opcode(328),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -15142,7 +15528,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(299),
+                            opcode: Opcode(329),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -15163,7 +15549,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(298),
+                            opcode: Opcode(328),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -15224,7 +15610,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(299),
+                            opcode: Opcode(329),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -15245,7 +15631,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(298),
+                            opcode: Opcode(328),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -15306,7 +15692,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(299),
+                            opcode: Opcode(329),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -15327,7 +15713,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(298),
+                            opcode: Opcode(328),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -15386,7 +15772,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(299),
+                            opcode: Opcode(329),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -15407,7 +15793,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(298),
+                            opcode: Opcode(328),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -16023,7 +16409,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x53),
                         template: InstrTemplate {
-                            opcode: Opcode(819),
+                            opcode: Opcode(909),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -16040,7 +16426,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x13),
                         template: InstrTemplate {
-                            opcode: Opcode(819),
+                            opcode: Opcode(909),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -16057,7 +16443,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x1),
                         template: InstrTemplate {
-                            opcode: Opcode(822),
+                            opcode: Opcode(912),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -16074,7 +16460,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(369),
+                            opcode: Opcode(399),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -16095,7 +16481,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x53),
                         template: InstrTemplate {
-                            opcode: Opcode(821),
+                            opcode: Opcode(911),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -16112,7 +16498,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x13),
                         template: InstrTemplate {
-                            opcode: Opcode(821),
+                            opcode: Opcode(911),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -16129,7 +16515,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x1),
                         template: InstrTemplate {
-                            opcode: Opcode(824),
+                            opcode: Opcode(914),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -16146,7 +16532,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(371),
+                            opcode: Opcode(401),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -16167,7 +16553,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x53),
                         template: InstrTemplate {
-                            opcode: Opcode(801),
+                            opcode: Opcode(891),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -16177,7 +16563,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x13),
                         template: InstrTemplate {
-                            opcode: Opcode(812),
+                            opcode: Opcode(902),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -16187,7 +16573,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x1),
                         template: InstrTemplate {
-                            opcode: Opcode(812),
+                            opcode: Opcode(902),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -16197,7 +16583,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(345),
+                            opcode: Opcode(375),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -16365,7 +16751,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(318),
+                            opcode: Opcode(348),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -16386,7 +16772,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(322),
+                            opcode: Opcode(352),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -16407,7 +16793,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(323),
+                            opcode: Opcode(353),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -16563,7 +16949,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(318),
+                            opcode: Opcode(348),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -16584,7 +16970,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(322),
+                            opcode: Opcode(352),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -16605,7 +16991,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(323),
+                            opcode: Opcode(353),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -16890,7 +17276,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x53),
                         template: InstrTemplate {
-                            opcode: Opcode(819),
+                            opcode: Opcode(909),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -16907,7 +17293,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x13),
                         template: InstrTemplate {
-                            opcode: Opcode(819),
+                            opcode: Opcode(909),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -16924,7 +17310,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x1),
                         template: InstrTemplate {
-                            opcode: Opcode(822),
+                            opcode: Opcode(912),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -16941,7 +17327,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(369),
+                            opcode: Opcode(399),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -16962,7 +17348,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x53),
                         template: InstrTemplate {
-                            opcode: Opcode(821),
+                            opcode: Opcode(911),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -16979,7 +17365,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x13),
                         template: InstrTemplate {
-                            opcode: Opcode(821),
+                            opcode: Opcode(911),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -16996,7 +17382,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x1),
                         template: InstrTemplate {
-                            opcode: Opcode(824),
+                            opcode: Opcode(914),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -17013,7 +17399,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(371),
+                            opcode: Opcode(401),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -17034,7 +17420,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x53),
                         template: InstrTemplate {
-                            opcode: Opcode(801),
+                            opcode: Opcode(891),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -17044,7 +17430,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x13),
                         template: InstrTemplate {
-                            opcode: Opcode(812),
+                            opcode: Opcode(902),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -17054,7 +17440,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x1),
                         template: InstrTemplate {
-                            opcode: Opcode(812),
+                            opcode: Opcode(902),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -17064,7 +17450,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(345),
+                            opcode: Opcode(375),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -17198,7 +17584,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(318),
+                            opcode: Opcode(348),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -17219,7 +17605,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(322),
+                            opcode: Opcode(352),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -17240,7 +17626,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(323),
+                            opcode: Opcode(353),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -17363,7 +17749,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(318),
+                            opcode: Opcode(348),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -17384,7 +17770,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(322),
+                            opcode: Opcode(352),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -17405,7 +17791,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(323),
+                            opcode: Opcode(353),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -17598,7 +17984,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(318),
+                            opcode: Opcode(348),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -17619,7 +18005,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(322),
+                            opcode: Opcode(352),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -17640,7 +18026,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(323),
+                            opcode: Opcode(353),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -17719,7 +18105,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x17),
                         template: InstrTemplate {
-                            opcode: Opcode(284),
+                            opcode: Opcode(308),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -17736,7 +18122,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(284),
+                            opcode: Opcode(308),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -17757,7 +18143,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x17),
                         template: InstrTemplate {
-                            opcode: Opcode(283),
+                            opcode: Opcode(307),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -17774,7 +18160,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(283),
+                            opcode: Opcode(307),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -17795,7 +18181,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x17),
                         template: InstrTemplate {
-                            opcode: Opcode(285),
+                            opcode: Opcode(309),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -17805,7 +18191,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(288),
+                            opcode: Opcode(312),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -17884,7 +18270,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(318),
+                            opcode: Opcode(348),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -17905,7 +18291,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(322),
+                            opcode: Opcode(352),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -17926,7 +18312,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(323),
+                            opcode: Opcode(353),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -17980,7 +18366,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(725),
+                            opcode: Opcode(809),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -18001,7 +18387,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(291),
+                            opcode: Opcode(315),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -18073,7 +18459,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x17),
                         template: InstrTemplate {
-                            opcode: Opcode(284),
+                            opcode: Opcode(308),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -18090,7 +18476,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(284),
+                            opcode: Opcode(308),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -18111,7 +18497,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x17),
                         template: InstrTemplate {
-                            opcode: Opcode(283),
+                            opcode: Opcode(307),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -18128,7 +18514,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(283),
+                            opcode: Opcode(307),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -18149,7 +18535,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x17),
                         template: InstrTemplate {
-                            opcode: Opcode(285),
+                            opcode: Opcode(309),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -18159,7 +18545,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(288),
+                            opcode: Opcode(312),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -18223,7 +18609,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(318),
+                            opcode: Opcode(348),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -18244,7 +18630,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(322),
+                            opcode: Opcode(352),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -18265,7 +18651,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(323),
+                            opcode: Opcode(353),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -18328,7 +18714,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(318),
+                            opcode: Opcode(348),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -18349,7 +18735,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(322),
+                            opcode: Opcode(352),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -18370,7 +18756,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(323),
+                            opcode: Opcode(353),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -18423,7 +18809,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(318),
+                            opcode: Opcode(348),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -18444,7 +18830,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(322),
+                            opcode: Opcode(352),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -18465,7 +18851,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(323),
+                            opcode: Opcode(353),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -18516,7 +18902,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(318),
+                            opcode: Opcode(348),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -18537,7 +18923,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(322),
+                            opcode: Opcode(352),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -18558,7 +18944,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(323),
+                            opcode: Opcode(353),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -18609,7 +18995,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(318),
+                            opcode: Opcode(348),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -18630,7 +19016,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(322),
+                            opcode: Opcode(352),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -18651,7 +19037,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(323),
+                            opcode: Opcode(353),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -18704,7 +19090,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(318),
+                            opcode: Opcode(348),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -18725,7 +19111,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(322),
+                            opcode: Opcode(352),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -18746,7 +19132,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(323),
+                            opcode: Opcode(353),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -18797,7 +19183,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(318),
+                            opcode: Opcode(348),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -18818,7 +19204,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(322),
+                            opcode: Opcode(352),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -18839,7 +19225,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(323),
+                            opcode: Opcode(353),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -18890,7 +19276,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(318),
+                            opcode: Opcode(348),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -18911,7 +19297,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(322),
+                            opcode: Opcode(352),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -18932,7 +19318,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(323),
+                            opcode: Opcode(353),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -18983,7 +19369,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(318),
+                            opcode: Opcode(348),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -19004,7 +19390,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(322),
+                            opcode: Opcode(352),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -19025,7 +19411,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(323),
+                            opcode: Opcode(353),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -19078,7 +19464,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(318),
+                            opcode: Opcode(348),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -19099,7 +19485,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(322),
+                            opcode: Opcode(352),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -19120,7 +19506,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(323),
+                            opcode: Opcode(353),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -19171,7 +19557,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(318),
+                            opcode: Opcode(348),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -19192,7 +19578,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(322),
+                            opcode: Opcode(352),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -19213,7 +19599,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(323),
+                            opcode: Opcode(353),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -19362,7 +19748,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(318),
+                            opcode: Opcode(348),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -19383,7 +19769,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(322),
+                            opcode: Opcode(352),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -19404,7 +19790,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(323),
+                            opcode: Opcode(353),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -19455,7 +19841,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(318),
+                            opcode: Opcode(348),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -19476,7 +19862,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(322),
+                            opcode: Opcode(352),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -19497,7 +19883,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(323),
+                            opcode: Opcode(353),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -19548,7 +19934,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(318),
+                            opcode: Opcode(348),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -19569,7 +19955,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(322),
+                            opcode: Opcode(352),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -19590,7 +19976,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(323),
+                            opcode: Opcode(353),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -19641,7 +20027,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(318),
+                            opcode: Opcode(348),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -19662,7 +20048,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(322),
+                            opcode: Opcode(352),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -19683,7 +20069,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(323),
+                            opcode: Opcode(353),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -19734,7 +20120,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(318),
+                            opcode: Opcode(348),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -19755,7 +20141,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(322),
+                            opcode: Opcode(352),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -19776,7 +20162,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(323),
+                            opcode: Opcode(353),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -19827,7 +20213,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(318),
+                            opcode: Opcode(348),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -19848,7 +20234,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(322),
+                            opcode: Opcode(352),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -19869,7 +20255,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(323),
+                            opcode: Opcode(353),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -19920,7 +20306,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(318),
+                            opcode: Opcode(348),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -19941,7 +20327,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(322),
+                            opcode: Opcode(352),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -19962,7 +20348,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(323),
+                            opcode: Opcode(353),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -20104,7 +20490,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(726),
+                            opcode: Opcode(810),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -20125,7 +20511,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(292),
+                            opcode: Opcode(316),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -20263,7 +20649,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(325),
+                            opcode: Opcode(355),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -20284,7 +20670,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(328),
+                            opcode: Opcode(358),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -20305,7 +20691,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(329),
+                            opcode: Opcode(359),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -20422,7 +20808,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x53),
                         template: InstrTemplate {
-                            opcode: Opcode(813),
+                            opcode: Opcode(903),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -20439,7 +20825,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x13),
                         template: InstrTemplate {
-                            opcode: Opcode(813),
+                            opcode: Opcode(903),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -20456,7 +20842,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x1),
                         template: InstrTemplate {
-                            opcode: Opcode(815),
+                            opcode: Opcode(905),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -20473,7 +20859,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(363),
+                            opcode: Opcode(393),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -20494,7 +20880,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x53),
                         template: InstrTemplate {
-                            opcode: Opcode(814),
+                            opcode: Opcode(904),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -20511,7 +20897,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x13),
                         template: InstrTemplate {
-                            opcode: Opcode(814),
+                            opcode: Opcode(904),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -20528,7 +20914,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x1),
                         template: InstrTemplate {
-                            opcode: Opcode(816),
+                            opcode: Opcode(906),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -20545,7 +20931,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(365),
+                            opcode: Opcode(395),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -20566,7 +20952,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x53),
                         template: InstrTemplate {
-                            opcode: Opcode(801),
+                            opcode: Opcode(891),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -20576,7 +20962,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x13),
                         template: InstrTemplate {
-                            opcode: Opcode(812),
+                            opcode: Opcode(902),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -20586,7 +20972,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x1),
                         template: InstrTemplate {
-                            opcode: Opcode(812),
+                            opcode: Opcode(902),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -20596,7 +20982,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(345),
+                            opcode: Opcode(375),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -20724,7 +21110,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(325),
+                            opcode: Opcode(355),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -20745,7 +21131,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(328),
+                            opcode: Opcode(358),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -20766,7 +21152,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(329),
+                            opcode: Opcode(359),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -20892,7 +21278,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(325),
+                            opcode: Opcode(355),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -20913,7 +21299,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(328),
+                            opcode: Opcode(358),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -20934,7 +21320,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(329),
+                            opcode: Opcode(359),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -21032,7 +21418,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(325),
+                            opcode: Opcode(355),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -21053,7 +21439,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(328),
+                            opcode: Opcode(358),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -21074,7 +21460,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(329),
+                            opcode: Opcode(359),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -21227,7 +21613,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x53),
                         template: InstrTemplate {
-                            opcode: Opcode(813),
+                            opcode: Opcode(903),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -21244,7 +21630,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x13),
                         template: InstrTemplate {
-                            opcode: Opcode(813),
+                            opcode: Opcode(903),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -21261,7 +21647,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x1),
                         template: InstrTemplate {
-                            opcode: Opcode(815),
+                            opcode: Opcode(905),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -21278,7 +21664,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(363),
+                            opcode: Opcode(393),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -21299,7 +21685,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x53),
                         template: InstrTemplate {
-                            opcode: Opcode(814),
+                            opcode: Opcode(904),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -21316,7 +21702,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x13),
                         template: InstrTemplate {
-                            opcode: Opcode(814),
+                            opcode: Opcode(904),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -21333,7 +21719,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x1),
                         template: InstrTemplate {
-                            opcode: Opcode(816),
+                            opcode: Opcode(906),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -21350,7 +21736,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(365),
+                            opcode: Opcode(395),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -21371,7 +21757,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x53),
                         template: InstrTemplate {
-                            opcode: Opcode(801),
+                            opcode: Opcode(891),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -21381,7 +21767,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x13),
                         template: InstrTemplate {
-                            opcode: Opcode(812),
+                            opcode: Opcode(902),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -21391,7 +21777,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x1),
                         template: InstrTemplate {
-                            opcode: Opcode(812),
+                            opcode: Opcode(902),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -21401,7 +21787,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(345),
+                            opcode: Opcode(375),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -21497,7 +21883,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(325),
+                            opcode: Opcode(355),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -21518,7 +21904,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(328),
+                            opcode: Opcode(358),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -21539,7 +21925,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(329),
+                            opcode: Opcode(359),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -21633,7 +22019,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(325),
+                            opcode: Opcode(355),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -21654,7 +22040,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(328),
+                            opcode: Opcode(358),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -21675,7 +22061,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(329),
+                            opcode: Opcode(359),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -21765,7 +22151,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(325),
+                            opcode: Opcode(355),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -21786,7 +22172,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(328),
+                            opcode: Opcode(358),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -21807,7 +22193,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(329),
+                            opcode: Opcode(359),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -21891,7 +22277,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(325),
+                            opcode: Opcode(355),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -21912,7 +22298,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(328),
+                            opcode: Opcode(358),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -21933,7 +22319,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(329),
+                            opcode: Opcode(359),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -22012,7 +22398,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(325),
+                            opcode: Opcode(355),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -22033,7 +22419,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(328),
+                            opcode: Opcode(358),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -22054,7 +22440,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(329),
+                            opcode: Opcode(359),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -22136,7 +22522,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(325),
+                            opcode: Opcode(355),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -22157,7 +22543,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(328),
+                            opcode: Opcode(358),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -22178,7 +22564,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(329),
+                            opcode: Opcode(359),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -22260,7 +22646,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(325),
+                            opcode: Opcode(355),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -22281,7 +22667,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(328),
+                            opcode: Opcode(358),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -22302,7 +22688,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(329),
+                            opcode: Opcode(359),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -22382,7 +22768,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(325),
+                            opcode: Opcode(355),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -22403,7 +22789,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(328),
+                            opcode: Opcode(358),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -22424,7 +22810,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(329),
+                            opcode: Opcode(359),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -22504,7 +22890,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(325),
+                            opcode: Opcode(355),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -22525,7 +22911,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(328),
+                            opcode: Opcode(358),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -22546,7 +22932,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(329),
+                            opcode: Opcode(359),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -22626,7 +23012,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(325),
+                            opcode: Opcode(355),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -22647,7 +23033,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(328),
+                            opcode: Opcode(358),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -22668,7 +23054,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(329),
+                            opcode: Opcode(359),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -22736,7 +23122,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(325),
+                            opcode: Opcode(355),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -22757,7 +23143,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(328),
+                            opcode: Opcode(358),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -22778,7 +23164,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(329),
+                            opcode: Opcode(359),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -22857,7 +23243,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x17),
                         template: InstrTemplate {
-                            opcode: Opcode(287),
+                            opcode: Opcode(311),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -22874,7 +23260,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(287),
+                            opcode: Opcode(311),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -22895,7 +23281,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x17),
                         template: InstrTemplate {
-                            opcode: Opcode(286),
+                            opcode: Opcode(310),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -22912,7 +23298,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(286),
+                            opcode: Opcode(310),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -22933,7 +23319,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x17),
                         template: InstrTemplate {
-                            opcode: Opcode(285),
+                            opcode: Opcode(309),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -22943,7 +23329,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(288),
+                            opcode: Opcode(312),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -23007,7 +23393,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(309),
+                            opcode: Opcode(339),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -23028,7 +23414,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(310),
+                            opcode: Opcode(340),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -23049,7 +23435,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(311),
+                            opcode: Opcode(341),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -23119,7 +23505,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(325),
+                            opcode: Opcode(355),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -23140,7 +23526,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(328),
+                            opcode: Opcode(358),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -23161,7 +23547,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(329),
+                            opcode: Opcode(359),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -23231,7 +23617,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(325),
+                            opcode: Opcode(355),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -23252,7 +23638,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(328),
+                            opcode: Opcode(358),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -23273,7 +23659,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(329),
+                            opcode: Opcode(359),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -23332,7 +23718,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(325),
+                            opcode: Opcode(355),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -23353,7 +23739,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(328),
+                            opcode: Opcode(358),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -23374,7 +23760,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(329),
+                            opcode: Opcode(359),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -23433,7 +23819,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(325),
+                            opcode: Opcode(355),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -23454,7 +23840,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(328),
+                            opcode: Opcode(358),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -23475,7 +23861,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(329),
+                            opcode: Opcode(359),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -23545,7 +23931,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(325),
+                            opcode: Opcode(355),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -23566,7 +23952,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(328),
+                            opcode: Opcode(358),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -23587,7 +23973,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(329),
+                            opcode: Opcode(359),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -23651,7 +24037,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x17),
                         template: InstrTemplate {
-                            opcode: Opcode(287),
+                            opcode: Opcode(311),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -23668,7 +24054,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(287),
+                            opcode: Opcode(311),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -23689,7 +24075,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x17),
                         template: InstrTemplate {
-                            opcode: Opcode(286),
+                            opcode: Opcode(310),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -23706,7 +24092,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(286),
+                            opcode: Opcode(310),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -23727,7 +24113,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x17),
                         template: InstrTemplate {
-                            opcode: Opcode(285),
+                            opcode: Opcode(309),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -23737,7 +24123,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(288),
+                            opcode: Opcode(312),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -23799,7 +24185,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(325),
+                            opcode: Opcode(355),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -23820,7 +24206,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(328),
+                            opcode: Opcode(358),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -23841,7 +24227,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(329),
+                            opcode: Opcode(359),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -23896,7 +24282,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(325),
+                            opcode: Opcode(355),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -23917,7 +24303,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(328),
+                            opcode: Opcode(358),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -23938,7 +24324,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(329),
+                            opcode: Opcode(359),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -23994,7 +24380,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(325),
+                            opcode: Opcode(355),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -24015,7 +24401,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(328),
+                            opcode: Opcode(358),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -24036,7 +24422,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(329),
+                            opcode: Opcode(359),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -24089,7 +24475,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(325),
+                            opcode: Opcode(355),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -24110,7 +24496,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(328),
+                            opcode: Opcode(358),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -24131,7 +24517,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(329),
+                            opcode: Opcode(359),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -24184,7 +24570,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(325),
+                            opcode: Opcode(355),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -24205,7 +24591,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(328),
+                            opcode: Opcode(358),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -24226,7 +24612,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(329),
+                            opcode: Opcode(359),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -24279,7 +24665,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(325),
+                            opcode: Opcode(355),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -24300,7 +24686,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(328),
+                            opcode: Opcode(358),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -24321,7 +24707,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(329),
+                            opcode: Opcode(359),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -24374,7 +24760,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(325),
+                            opcode: Opcode(355),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -24395,7 +24781,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(328),
+                            opcode: Opcode(358),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -24416,7 +24802,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(329),
+                            opcode: Opcode(359),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -24467,7 +24853,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(325),
+                            opcode: Opcode(355),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -24488,7 +24874,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(328),
+                            opcode: Opcode(358),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -24509,7 +24895,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(329),
+                            opcode: Opcode(359),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -24560,7 +24946,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(325),
+                            opcode: Opcode(355),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -24581,7 +24967,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(328),
+                            opcode: Opcode(358),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -24602,7 +24988,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(329),
+                            opcode: Opcode(359),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -24653,7 +25039,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(325),
+                            opcode: Opcode(355),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -24674,7 +25060,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(328),
+                            opcode: Opcode(358),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -24695,7 +25081,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(329),
+                            opcode: Opcode(359),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -24746,7 +25132,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(325),
+                            opcode: Opcode(355),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -24767,7 +25153,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(328),
+                            opcode: Opcode(358),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -24788,7 +25174,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(329),
+                            opcode: Opcode(359),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -24839,7 +25225,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(325),
+                            opcode: Opcode(355),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -24860,7 +25246,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(328),
+                            opcode: Opcode(358),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -24881,7 +25267,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(329),
+                            opcode: Opcode(359),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -24932,7 +25318,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(325),
+                            opcode: Opcode(355),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -24953,7 +25339,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(328),
+                            opcode: Opcode(358),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -24974,7 +25360,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(329),
+                            opcode: Opcode(359),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -25025,7 +25411,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(325),
+                            opcode: Opcode(355),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -25046,7 +25432,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(328),
+                            opcode: Opcode(358),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -25067,7 +25453,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(329),
+                            opcode: Opcode(359),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -25118,7 +25504,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(325),
+                            opcode: Opcode(355),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -25139,7 +25525,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(328),
+                            opcode: Opcode(358),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -25160,7 +25546,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(329),
+                            opcode: Opcode(359),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -25211,7 +25597,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(325),
+                            opcode: Opcode(355),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -25232,7 +25618,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(328),
+                            opcode: Opcode(358),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -25253,7 +25639,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(329),
+                            opcode: Opcode(359),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -25304,7 +25690,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(325),
+                            opcode: Opcode(355),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -25325,7 +25711,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(328),
+                            opcode: Opcode(358),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -25346,7 +25732,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(329),
+                            opcode: Opcode(359),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -25397,7 +25783,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(325),
+                            opcode: Opcode(355),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -25418,7 +25804,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(328),
+                            opcode: Opcode(358),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -25439,7 +25825,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(329),
+                            opcode: Opcode(359),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -25492,7 +25878,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(325),
+                            opcode: Opcode(355),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -25513,7 +25899,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(328),
+                            opcode: Opcode(358),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -25534,7 +25920,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(329),
+                            opcode: Opcode(359),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -25585,7 +25971,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(325),
+                            opcode: Opcode(355),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -25606,7 +25992,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(328),
+                            opcode: Opcode(358),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -25627,7 +26013,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(329),
+                            opcode: Opcode(359),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -25678,7 +26064,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(325),
+                            opcode: Opcode(355),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -25699,7 +26085,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(328),
+                            opcode: Opcode(358),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -25720,7 +26106,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(329),
+                            opcode: Opcode(359),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -25771,7 +26157,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(325),
+                            opcode: Opcode(355),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -25792,7 +26178,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(328),
+                            opcode: Opcode(358),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -25813,7 +26199,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(329),
+                            opcode: Opcode(359),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -25866,7 +26252,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(325),
+                            opcode: Opcode(355),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -25887,7 +26273,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(328),
+                            opcode: Opcode(358),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -25908,7 +26294,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(329),
+                            opcode: Opcode(359),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -25959,7 +26345,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(325),
+                            opcode: Opcode(355),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -25980,7 +26366,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(328),
+                            opcode: Opcode(358),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -26001,7 +26387,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(329),
+                            opcode: Opcode(359),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -26052,7 +26438,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(325),
+                            opcode: Opcode(355),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -26073,7 +26459,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(328),
+                            opcode: Opcode(358),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -26094,7 +26480,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(329),
+                            opcode: Opcode(359),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -26145,7 +26531,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(325),
+                            opcode: Opcode(355),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -26166,7 +26552,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(328),
+                            opcode: Opcode(358),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -26187,7 +26573,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(329),
+                            opcode: Opcode(359),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -26297,7 +26683,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(727),
+                            opcode: Opcode(811),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -26318,7 +26704,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(293),
+                            opcode: Opcode(317),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -26470,7 +26856,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x53),
                         template: InstrTemplate {
-                            opcode: Opcode(797),
+                            opcode: Opcode(887),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -26487,7 +26873,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x13),
                         template: InstrTemplate {
-                            opcode: Opcode(798),
+                            opcode: Opcode(888),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -26504,7 +26890,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x1),
                         template: InstrTemplate {
-                            opcode: Opcode(810),
+                            opcode: Opcode(900),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -26521,7 +26907,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(343),
+                            opcode: Opcode(373),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -26542,7 +26928,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x53),
                         template: InstrTemplate {
-                            opcode: Opcode(799),
+                            opcode: Opcode(889),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -26559,7 +26945,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x13),
                         template: InstrTemplate {
-                            opcode: Opcode(800),
+                            opcode: Opcode(890),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -26576,7 +26962,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x1),
                         template: InstrTemplate {
-                            opcode: Opcode(811),
+                            opcode: Opcode(901),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -26593,7 +26979,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(344),
+                            opcode: Opcode(374),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -26614,7 +27000,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x53),
                         template: InstrTemplate {
-                            opcode: Opcode(801),
+                            opcode: Opcode(891),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -26624,7 +27010,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x13),
                         template: InstrTemplate {
-                            opcode: Opcode(812),
+                            opcode: Opcode(902),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -26634,7 +27020,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x1),
                         template: InstrTemplate {
-                            opcode: Opcode(812),
+                            opcode: Opcode(902),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -26644,7 +27030,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(345),
+                            opcode: Opcode(375),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -26724,7 +27110,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x53),
                         template: InstrTemplate {
-                            opcode: Opcode(797),
+                            opcode: Opcode(887),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -26741,7 +27127,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x13),
                         template: InstrTemplate {
-                            opcode: Opcode(798),
+                            opcode: Opcode(888),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -26758,7 +27144,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x1),
                         template: InstrTemplate {
-                            opcode: Opcode(810),
+                            opcode: Opcode(900),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -26775,7 +27161,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(343),
+                            opcode: Opcode(373),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -26796,7 +27182,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x53),
                         template: InstrTemplate {
-                            opcode: Opcode(799),
+                            opcode: Opcode(889),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -26813,7 +27199,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x13),
                         template: InstrTemplate {
-                            opcode: Opcode(800),
+                            opcode: Opcode(890),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -26830,7 +27216,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x1),
                         template: InstrTemplate {
-                            opcode: Opcode(811),
+                            opcode: Opcode(901),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -26847,7 +27233,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(344),
+                            opcode: Opcode(374),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -26868,7 +27254,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x53),
                         template: InstrTemplate {
-                            opcode: Opcode(801),
+                            opcode: Opcode(891),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -26878,7 +27264,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x13),
                         template: InstrTemplate {
-                            opcode: Opcode(812),
+                            opcode: Opcode(902),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -26888,7 +27274,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x1),
                         template: InstrTemplate {
-                            opcode: Opcode(812),
+                            opcode: Opcode(902),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -26898,7 +27284,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(345),
+                            opcode: Opcode(375),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -27026,7 +27412,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x53),
                         template: InstrTemplate {
-                            opcode: Opcode(802),
+                            opcode: Opcode(892),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -27039,7 +27425,7 @@ pub mod tables {
                             ),
                         },
                         unaligned: Some(InstrTemplate {
-                            opcode: Opcode(831),
+                            opcode: Opcode(921),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -27055,7 +27441,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x13),
                         template: InstrTemplate {
-                            opcode: Opcode(803),
+                            opcode: Opcode(893),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -27068,7 +27454,7 @@ pub mod tables {
                             ),
                         },
                         unaligned: Some(InstrTemplate {
-                            opcode: Opcode(832),
+                            opcode: Opcode(922),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -27084,7 +27470,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(794),
+                            opcode: Opcode(884),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -27097,7 +27483,7 @@ pub mod tables {
                             ),
                         },
                         unaligned: Some(InstrTemplate {
-                            opcode: Opcode(825),
+                            opcode: Opcode(915),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -27117,7 +27503,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x53),
                         template: InstrTemplate {
-                            opcode: Opcode(804),
+                            opcode: Opcode(894),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -27130,7 +27516,7 @@ pub mod tables {
                             ),
                         },
                         unaligned: Some(InstrTemplate {
-                            opcode: Opcode(833),
+                            opcode: Opcode(923),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -27146,7 +27532,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x13),
                         template: InstrTemplate {
-                            opcode: Opcode(805),
+                            opcode: Opcode(895),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -27159,7 +27545,7 @@ pub mod tables {
                             ),
                         },
                         unaligned: Some(InstrTemplate {
-                            opcode: Opcode(834),
+                            opcode: Opcode(924),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -27175,7 +27561,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(795),
+                            opcode: Opcode(885),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -27188,7 +27574,7 @@ pub mod tables {
                             ),
                         },
                         unaligned: Some(InstrTemplate {
-                            opcode: Opcode(826),
+                            opcode: Opcode(916),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -27208,7 +27594,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x53),
                         template: InstrTemplate {
-                            opcode: Opcode(806),
+                            opcode: Opcode(896),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -27218,7 +27604,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x13),
                         template: InstrTemplate {
-                            opcode: Opcode(796),
+                            opcode: Opcode(886),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -27228,7 +27614,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(796),
+                            opcode: Opcode(886),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -27324,7 +27710,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x53),
                         template: InstrTemplate {
-                            opcode: Opcode(802),
+                            opcode: Opcode(892),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -27337,7 +27723,7 @@ pub mod tables {
                             ),
                         },
                         unaligned: Some(InstrTemplate {
-                            opcode: Opcode(831),
+                            opcode: Opcode(921),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -27353,7 +27739,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x13),
                         template: InstrTemplate {
-                            opcode: Opcode(803),
+                            opcode: Opcode(893),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -27366,7 +27752,7 @@ pub mod tables {
                             ),
                         },
                         unaligned: Some(InstrTemplate {
-                            opcode: Opcode(832),
+                            opcode: Opcode(922),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -27382,7 +27768,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(794),
+                            opcode: Opcode(884),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -27395,7 +27781,7 @@ pub mod tables {
                             ),
                         },
                         unaligned: Some(InstrTemplate {
-                            opcode: Opcode(825),
+                            opcode: Opcode(915),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -27415,7 +27801,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x53),
                         template: InstrTemplate {
-                            opcode: Opcode(804),
+                            opcode: Opcode(894),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -27428,7 +27814,7 @@ pub mod tables {
                             ),
                         },
                         unaligned: Some(InstrTemplate {
-                            opcode: Opcode(833),
+                            opcode: Opcode(923),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -27444,7 +27830,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x13),
                         template: InstrTemplate {
-                            opcode: Opcode(805),
+                            opcode: Opcode(895),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -27457,7 +27843,7 @@ pub mod tables {
                             ),
                         },
                         unaligned: Some(InstrTemplate {
-                            opcode: Opcode(834),
+                            opcode: Opcode(924),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -27473,7 +27859,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(795),
+                            opcode: Opcode(885),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -27486,7 +27872,7 @@ pub mod tables {
                             ),
                         },
                         unaligned: Some(InstrTemplate {
-                            opcode: Opcode(826),
+                            opcode: Opcode(916),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -27506,7 +27892,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x53),
                         template: InstrTemplate {
-                            opcode: Opcode(806),
+                            opcode: Opcode(896),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -27516,7 +27902,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x13),
                         template: InstrTemplate {
-                            opcode: Opcode(796),
+                            opcode: Opcode(886),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -27526,7 +27912,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(796),
+                            opcode: Opcode(886),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -27654,7 +28040,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(807),
+                            opcode: Opcode(897),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -27667,7 +28053,7 @@ pub mod tables {
                             ),
                         },
                         unaligned: Some(InstrTemplate {
-                            opcode: Opcode(835),
+                            opcode: Opcode(925),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -27687,7 +28073,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(808),
+                            opcode: Opcode(898),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -27700,7 +28086,7 @@ pub mod tables {
                             ),
                         },
                         unaligned: Some(InstrTemplate {
-                            opcode: Opcode(836),
+                            opcode: Opcode(926),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -27720,7 +28106,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(809),
+                            opcode: Opcode(899),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -27816,7 +28202,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(807),
+                            opcode: Opcode(897),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -27829,7 +28215,7 @@ pub mod tables {
                             ),
                         },
                         unaligned: Some(InstrTemplate {
-                            opcode: Opcode(835),
+                            opcode: Opcode(925),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Slot,
@@ -27849,7 +28235,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(808),
+                            opcode: Opcode(898),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -27862,7 +28248,7 @@ pub mod tables {
                             ),
                         },
                         unaligned: Some(InstrTemplate {
-                            opcode: Opcode(836),
+                            opcode: Opcode(926),
                             operands: Cow::Borrowed(
                                 &[
                                     TemplateOperand::Reg,
@@ -27882,7 +28268,7 @@ pub mod tables {
                     TemplateChoice {
                         features: FeatureSet(0x0),
                         template: InstrTemplate {
-                            opcode: Opcode(809),
+                            opcode: Opcode(899),
                             operands: Cow::Borrowed(
                                 &[TemplateOperand::Reg, TemplateOperand::Src],
                             ),
@@ -29016,7 +29402,7 @@ pub mod tables {
         },
     ];
     /// Memory-operand folds, sorted by register form and operand.
-    pub static MEMORY_FOLDS: [MemoryFoldDesc<'static>; 351usize] = [
+    pub static MEMORY_FOLDS: [MemoryFoldDesc<'static>; 396usize] = [
         MemoryFoldDesc {
             reg_form: Opcode(3),
             operand: 0,
@@ -29835,7 +30221,7 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(105),
-            operand: 1,
+            operand: 2,
             also: None,
             mem_form: Opcode(104),
             address: Cow::Borrowed(
@@ -29851,7 +30237,7 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(107),
-            operand: 1,
+            operand: 2,
             also: None,
             mem_form: Opcode(106),
             address: Cow::Borrowed(
@@ -29930,122 +30316,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(144),
-            operand: 0,
-            also: None,
-            mem_form: Opcode(142),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(147),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(146),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(149),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(148),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(151),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(150),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(155),
-            operand: 0,
-            also: None,
-            mem_form: Opcode(152),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(156),
-            operand: 0,
-            also: None,
-            mem_form: Opcode(153),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(158),
-            operand: 0,
-            also: None,
-            mem_form: Opcode(154),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(158),
+            reg_form: Opcode(117),
             operand: 1,
             also: None,
-            mem_form: Opcode(157),
+            mem_form: Opcode(116),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -30058,10 +30332,138 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(162),
-            operand: 0,
+            reg_form: Opcode(119),
+            operand: 1,
             also: None,
-            mem_form: Opcode(159),
+            mem_form: Opcode(118),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(121),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(120),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(123),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(122),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(125),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(124),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(127),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(126),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(129),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(128),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(131),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(130),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(133),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(132),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(135),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(134),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -30075,25 +30477,9 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(163),
-            operand: 0,
+            operand: 1,
             also: None,
-            mem_form: Opcode(160),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(165),
-            operand: 0,
-            also: None,
-            mem_form: Opcode(161),
+            mem_form: Opcode(162),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -30122,7 +30508,7 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(169),
+            reg_form: Opcode(168),
             operand: 0,
             also: None,
             mem_form: Opcode(166),
@@ -30138,10 +30524,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(170),
-            operand: 0,
+            reg_form: Opcode(171),
+            operand: 2,
             also: None,
-            mem_form: Opcode(167),
+            mem_form: Opcode(170),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -30154,26 +30540,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(172),
-            operand: 0,
+            reg_form: Opcode(173),
+            operand: 2,
             also: None,
-            mem_form: Opcode(168),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(172),
-            operand: 1,
-            also: None,
-            mem_form: Opcode(171),
+            mem_form: Opcode(172),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -30187,23 +30557,7 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(175),
-            operand: 0,
-            also: None,
-            mem_form: Opcode(173),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(177),
-            operand: 0,
+            operand: 2,
             also: None,
             mem_form: Opcode(174),
             address: Cow::Borrowed(
@@ -30218,8 +30572,8 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(177),
-            operand: 1,
+            reg_form: Opcode(179),
+            operand: 0,
             also: None,
             mem_form: Opcode(176),
             address: Cow::Borrowed(
@@ -30234,10 +30588,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(181),
-            operand: 2,
+            reg_form: Opcode(180),
+            operand: 0,
             also: None,
-            mem_form: Opcode(180),
+            mem_form: Opcode(177),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -30250,10 +30604,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(183),
-            operand: 2,
+            reg_form: Opcode(182),
+            operand: 0,
             also: None,
-            mem_form: Opcode(182),
+            mem_form: Opcode(178),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -30266,8 +30620,40 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(185),
+            reg_form: Opcode(182),
             operand: 1,
+            also: None,
+            mem_form: Opcode(181),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(186),
+            operand: 0,
+            also: None,
+            mem_form: Opcode(183),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(187),
+            operand: 0,
             also: None,
             mem_form: Opcode(184),
             address: Cow::Borrowed(
@@ -30282,10 +30668,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(187),
-            operand: 1,
+            reg_form: Opcode(189),
+            operand: 0,
             also: None,
-            mem_form: Opcode(186),
+            mem_form: Opcode(185),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -30298,10 +30684,122 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(202),
+            reg_form: Opcode(189),
             operand: 1,
             also: None,
-            mem_form: Opcode(201),
+            mem_form: Opcode(188),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(193),
+            operand: 0,
+            also: None,
+            mem_form: Opcode(190),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(194),
+            operand: 0,
+            also: None,
+            mem_form: Opcode(191),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(196),
+            operand: 0,
+            also: None,
+            mem_form: Opcode(192),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(196),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(195),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(199),
+            operand: 0,
+            also: None,
+            mem_form: Opcode(197),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(201),
+            operand: 0,
+            also: None,
+            mem_form: Opcode(198),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(201),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(200),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -30315,7 +30813,7 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(205),
-            operand: 1,
+            operand: 2,
             also: None,
             mem_form: Opcode(204),
             address: Cow::Borrowed(
@@ -30330,10 +30828,26 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(208),
+            reg_form: Opcode(207),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(206),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(209),
             operand: 1,
             also: None,
-            mem_form: Opcode(207),
+            mem_form: Opcode(208),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -30362,104 +30876,8 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(214),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(213),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(216),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(215),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(218),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(217),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(220),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(219),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(222),
-            operand: 0,
-            also: None,
-            mem_form: Opcode(221),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(224),
-            operand: 0,
-            also: None,
-            mem_form: Opcode(223),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
             reg_form: Opcode(226),
-            operand: 0,
+            operand: 1,
             also: None,
             mem_form: Opcode(225),
             address: Cow::Borrowed(
@@ -30474,42 +30892,58 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(228),
+            reg_form: Opcode(229),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(228),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(232),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(231),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(235),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(234),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(238),
             operand: 0,
-            also: None,
-            mem_form: Opcode(227),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(234),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(233),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(236),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(235),
+            also: Some(1),
+            mem_form: Opcode(237),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -30524,7 +30958,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(240),
             operand: 0,
-            also: None,
+            also: Some(1),
             mem_form: Opcode(239),
             address: Cow::Borrowed(
                 &[
@@ -30540,7 +30974,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(242),
             operand: 0,
-            also: None,
+            also: Some(1),
             mem_form: Opcode(241),
             address: Cow::Borrowed(
                 &[
@@ -30556,7 +30990,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(244),
             operand: 0,
-            also: None,
+            also: Some(1),
             mem_form: Opcode(243),
             address: Cow::Borrowed(
                 &[
@@ -30602,8 +31036,8 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(252),
-            operand: 2,
+            reg_form: Opcode(250),
+            operand: 0,
             also: None,
             mem_form: Opcode(249),
             address: Cow::Borrowed(
@@ -30618,24 +31052,8 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(253),
-            operand: 1,
-            also: None,
-            mem_form: Opcode(250),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(254),
-            operand: 1,
+            reg_form: Opcode(252),
+            operand: 0,
             also: None,
             mem_form: Opcode(251),
             address: Cow::Borrowed(
@@ -30650,23 +31068,7 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(256),
-            operand: 0,
-            also: None,
-            mem_form: Opcode(255),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(260),
+            reg_form: Opcode(258),
             operand: 2,
             also: None,
             mem_form: Opcode(257),
@@ -30682,24 +31084,8 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(261),
-            operand: 1,
-            also: None,
-            mem_form: Opcode(258),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(262),
-            operand: 1,
+            reg_form: Opcode(260),
+            operand: 2,
             also: None,
             mem_form: Opcode(259),
             address: Cow::Borrowed(
@@ -30730,8 +31116,8 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(268),
-            operand: 2,
+            reg_form: Opcode(266),
+            operand: 0,
             also: None,
             mem_form: Opcode(265),
             address: Cow::Borrowed(
@@ -30746,24 +31132,8 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(269),
-            operand: 1,
-            also: None,
-            mem_form: Opcode(266),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(270),
-            operand: 1,
+            reg_form: Opcode(268),
+            operand: 0,
             also: None,
             mem_form: Opcode(267),
             address: Cow::Borrowed(
@@ -30778,9 +31148,25 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
+            reg_form: Opcode(270),
+            operand: 0,
+            also: None,
+            mem_form: Opcode(269),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
             reg_form: Opcode(272),
             operand: 0,
-            also: Some(1),
+            also: None,
             mem_form: Opcode(271),
             address: Cow::Borrowed(
                 &[
@@ -30794,9 +31180,9 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(274),
-            operand: 0,
-            also: Some(1),
+            reg_form: Opcode(276),
+            operand: 2,
+            also: None,
             mem_form: Opcode(273),
             address: Cow::Borrowed(
                 &[
@@ -30810,10 +31196,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(276),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(275),
+            reg_form: Opcode(277),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(274),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -30827,137 +31213,9 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(278),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(277),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(281),
-            operand: 0,
-            also: None,
-            mem_form: Opcode(280),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(301),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(300),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(303),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(302),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(306),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(305),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(308),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(307),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(314),
-            operand: 0,
-            also: None,
-            mem_form: Opcode(312),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(316),
-            operand: 0,
-            also: None,
-            mem_form: Opcode(313),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(316),
             operand: 1,
             also: None,
-            mem_form: Opcode(315),
+            mem_form: Opcode(275),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -30970,27 +31228,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(319),
+            reg_form: Opcode(280),
             operand: 0,
             also: None,
-            mem_form: Opcode(317),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(320),
-            operand: 0,
-            also: None,
-            mem_form: Opcode(317),
+            mem_form: Opcode(279),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -31003,10 +31244,186 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(323),
+            reg_form: Opcode(284),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(281),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(285),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(282),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(286),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(283),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(288),
             operand: 0,
             also: None,
-            mem_form: Opcode(318),
+            mem_form: Opcode(287),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(292),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(289),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(293),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(290),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(294),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(291),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(296),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(295),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(298),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(297),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(300),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(299),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(302),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(301),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(305),
+            operand: 0,
+            also: None,
+            mem_form: Opcode(304),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -31035,8 +31452,8 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(327),
-            operand: 0,
+            reg_form: Opcode(325),
+            operand: 1,
             also: None,
             mem_form: Opcode(324),
             address: Cow::Borrowed(
@@ -31051,42 +31468,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(329),
-            operand: 0,
-            also: None,
-            mem_form: Opcode(325),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(329),
+            reg_form: Opcode(327),
             operand: 1,
             also: None,
-            mem_form: Opcode(328),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(330),
-            operand: 1,
-            also: None,
-            mem_form: Opcode(362),
+            mem_form: Opcode(326),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -31100,9 +31485,9 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(331),
-            operand: 0,
+            operand: 2,
             also: None,
-            mem_form: Opcode(325),
+            mem_form: Opcode(330),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -31115,24 +31500,8 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(331),
-            operand: 1,
-            also: None,
-            mem_form: Opcode(365),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(335),
-            operand: 0,
+            reg_form: Opcode(333),
+            operand: 2,
             also: None,
             mem_form: Opcode(332),
             address: Cow::Borrowed(
@@ -31147,10 +31516,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(338),
-            operand: 0,
+            reg_form: Opcode(336),
+            operand: 2,
             also: None,
-            mem_form: Opcode(333),
+            mem_form: Opcode(335),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -31164,9 +31533,9 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(338),
-            operand: 1,
+            operand: 2,
             also: None,
-            mem_form: Opcode(336),
+            mem_form: Opcode(337),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -31179,26 +31548,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(347),
-            operand: 1,
-            also: None,
-            mem_form: Opcode(346),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(348),
+            reg_form: Opcode(344),
             operand: 0,
             also: None,
-            mem_form: Opcode(318),
+            mem_form: Opcode(342),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -31211,10 +31564,107 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(348),
+            reg_form: Opcode(346),
+            operand: 0,
+            also: None,
+            mem_form: Opcode(343),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(346),
             operand: 1,
             also: None,
-            mem_form: Opcode(371),
+            mem_form: Opcode(345),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(349),
+            operand: 0,
+            also: None,
+            mem_form: Opcode(347),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(350),
+            operand: 0,
+            also: None,
+            mem_form: Opcode(347),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(353),
+            operand: 0,
+            also: None,
+            mem_form: Opcode(348),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(353),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(352),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(357),
+            operand: 0,
+            also: None,
+            mem_form: Opcode(354),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -31229,6 +31679,22 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(359),
             operand: 0,
+            also: None,
+            mem_form: Opcode(355),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(359),
+            operand: 1,
             also: None,
             mem_form: Opcode(358),
             address: Cow::Borrowed(
@@ -31243,10 +31709,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(359),
+            reg_form: Opcode(360),
             operand: 1,
             also: None,
-            mem_form: Opcode(322),
+            mem_form: Opcode(392),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -31262,7 +31728,7 @@ pub mod tables {
             reg_form: Opcode(361),
             operand: 0,
             also: None,
-            mem_form: Opcode(360),
+            mem_form: Opcode(355),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -31278,7 +31744,7 @@ pub mod tables {
             reg_form: Opcode(361),
             operand: 1,
             also: None,
-            mem_form: Opcode(328),
+            mem_form: Opcode(395),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -31291,7 +31757,23 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(367),
+            reg_form: Opcode(365),
+            operand: 0,
+            also: None,
+            mem_form: Opcode(362),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(368),
             operand: 0,
             also: None,
             mem_form: Opcode(363),
@@ -31307,58 +31789,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(367),
-            operand: 1,
-            also: None,
-            mem_form: Opcode(328),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(368),
-            operand: 0,
-            also: None,
-            mem_form: Opcode(369),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
             reg_form: Opcode(368),
             operand: 1,
             also: None,
-            mem_form: Opcode(322),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(374),
-            operand: 1,
-            also: None,
-            mem_form: Opcode(373),
+            mem_form: Opcode(366),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -31374,7 +31808,23 @@ pub mod tables {
             reg_form: Opcode(377),
             operand: 1,
             also: None,
-            mem_form: Opcode(375),
+            mem_form: Opcode(376),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(378),
+            operand: 0,
+            also: None,
+            mem_form: Opcode(348),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -31390,7 +31840,7 @@ pub mod tables {
             reg_form: Opcode(378),
             operand: 1,
             also: None,
-            mem_form: Opcode(376),
+            mem_form: Opcode(401),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -31403,10 +31853,26 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(382),
+            reg_form: Opcode(389),
+            operand: 0,
+            also: None,
+            mem_form: Opcode(388),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(389),
             operand: 1,
             also: None,
-            mem_form: Opcode(379),
+            mem_form: Opcode(352),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -31419,10 +31885,26 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(383),
+            reg_form: Opcode(391),
+            operand: 0,
+            also: None,
+            mem_form: Opcode(390),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(391),
             operand: 1,
             also: None,
-            mem_form: Opcode(380),
+            mem_form: Opcode(358),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -31435,40 +31917,8 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(384),
-            operand: 1,
-            also: None,
-            mem_form: Opcode(381),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(392),
-            operand: 1,
-            also: None,
-            mem_form: Opcode(391),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(396),
-            operand: 1,
+            reg_form: Opcode(397),
+            operand: 0,
             also: None,
             mem_form: Opcode(393),
             address: Cow::Borrowed(
@@ -31486,7 +31936,23 @@ pub mod tables {
             reg_form: Opcode(397),
             operand: 1,
             also: None,
-            mem_form: Opcode(394),
+            mem_form: Opcode(358),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(398),
+            operand: 0,
+            also: None,
+            mem_form: Opcode(399),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -31502,39 +31968,7 @@ pub mod tables {
             reg_form: Opcode(398),
             operand: 1,
             also: None,
-            mem_form: Opcode(395),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(401),
-            operand: 1,
-            also: None,
-            mem_form: Opcode(399),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(402),
-            operand: 1,
-            also: None,
-            mem_form: Opcode(400),
+            mem_form: Opcode(352),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -31548,7 +31982,7 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(404),
-            operand: 0,
+            operand: 1,
             also: None,
             mem_form: Opcode(403),
             address: Cow::Borrowed(
@@ -31563,8 +31997,8 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(406),
-            operand: 0,
+            reg_form: Opcode(407),
+            operand: 1,
             also: None,
             mem_form: Opcode(405),
             address: Cow::Borrowed(
@@ -31580,9 +32014,41 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(408),
-            operand: 0,
+            operand: 1,
             also: None,
-            mem_form: Opcode(407),
+            mem_form: Opcode(406),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(412),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(409),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(413),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(410),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -31596,57 +32062,9 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(414),
-            operand: 2,
+            operand: 1,
             also: None,
-            mem_form: Opcode(413),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(416),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(415),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(418),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(417),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(420),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(419),
+            mem_form: Opcode(411),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -31660,8 +32078,8 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(422),
-            operand: 0,
-            also: Some(1),
+            operand: 1,
+            also: None,
             mem_form: Opcode(421),
             address: Cow::Borrowed(
                 &[
@@ -31675,9 +32093,9 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(424),
-            operand: 0,
-            also: Some(1),
+            reg_form: Opcode(426),
+            operand: 1,
+            also: None,
             mem_form: Opcode(423),
             address: Cow::Borrowed(
                 &[
@@ -31691,10 +32109,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(426),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(425),
+            reg_form: Opcode(427),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(424),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -31708,9 +32126,9 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(428),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(427),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(425),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -31723,9 +32141,9 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(430),
-            operand: 0,
-            also: Some(1),
+            reg_form: Opcode(431),
+            operand: 1,
+            also: None,
             mem_form: Opcode(429),
             address: Cow::Borrowed(
                 &[
@@ -31740,9 +32158,25 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(432),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(430),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(434),
             operand: 0,
-            also: Some(1),
-            mem_form: Opcode(431),
+            also: None,
+            mem_form: Opcode(433),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -31757,39 +32191,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(436),
             operand: 0,
-            also: Some(1),
-            mem_form: Opcode(433),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(437),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(434),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(439),
-            operand: 0,
-            also: Some(1),
+            also: None,
             mem_form: Opcode(435),
             address: Cow::Borrowed(
                 &[
@@ -31803,26 +32205,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(439),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(438),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(443),
+            reg_form: Opcode(438),
             operand: 0,
-            also: Some(1),
-            mem_form: Opcode(440),
+            also: None,
+            mem_form: Opcode(437),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -31836,25 +32222,9 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(444),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(441),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(446),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(442),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(443),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -31883,9 +32253,9 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(450),
-            operand: 0,
-            also: Some(1),
+            reg_form: Opcode(448),
+            operand: 1,
+            also: None,
             mem_form: Opcode(447),
             address: Cow::Borrowed(
                 &[
@@ -31899,25 +32269,9 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(451),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(448),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(453),
-            operand: 0,
-            also: Some(1),
+            reg_form: Opcode(450),
+            operand: 2,
+            also: None,
             mem_form: Opcode(449),
             address: Cow::Borrowed(
                 &[
@@ -31931,10 +32285,26 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(453),
+            reg_form: Opcode(452),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(451),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(454),
             operand: 2,
             also: None,
-            mem_form: Opcode(452),
+            mem_form: Opcode(453),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -31948,22 +32318,6 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(456),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(454),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(458),
             operand: 0,
             also: Some(1),
             mem_form: Opcode(455),
@@ -31980,8 +32334,8 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(458),
-            operand: 2,
-            also: None,
+            operand: 0,
+            also: Some(1),
             mem_form: Opcode(457),
             address: Cow::Borrowed(
                 &[
@@ -31996,8 +32350,8 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(460),
-            operand: 2,
-            also: None,
+            operand: 0,
+            also: Some(1),
             mem_form: Opcode(459),
             address: Cow::Borrowed(
                 &[
@@ -32012,8 +32366,8 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(462),
-            operand: 2,
-            also: None,
+            operand: 0,
+            also: Some(1),
             mem_form: Opcode(461),
             address: Cow::Borrowed(
                 &[
@@ -32028,8 +32382,8 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(464),
-            operand: 2,
-            also: None,
+            operand: 0,
+            also: Some(1),
             mem_form: Opcode(463),
             address: Cow::Borrowed(
                 &[
@@ -32044,8 +32398,8 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(466),
-            operand: 2,
-            also: None,
+            operand: 0,
+            also: Some(1),
             mem_form: Opcode(465),
             address: Cow::Borrowed(
                 &[
@@ -32060,8 +32414,8 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(468),
-            operand: 2,
-            also: None,
+            operand: 0,
+            also: Some(1),
             mem_form: Opcode(467),
             address: Cow::Borrowed(
                 &[
@@ -32076,8 +32430,8 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(470),
-            operand: 2,
-            also: None,
+            operand: 0,
+            also: Some(1),
             mem_form: Opcode(469),
             address: Cow::Borrowed(
                 &[
@@ -32091,9 +32445,9 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(472),
-            operand: 2,
-            also: None,
+            reg_form: Opcode(474),
+            operand: 0,
+            also: Some(1),
             mem_form: Opcode(471),
             address: Cow::Borrowed(
                 &[
@@ -32107,9 +32461,25 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(474),
-            operand: 2,
-            also: None,
+            reg_form: Opcode(475),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(472),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(477),
+            operand: 0,
+            also: Some(1),
             mem_form: Opcode(473),
             address: Cow::Borrowed(
                 &[
@@ -32123,10 +32493,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(476),
+            reg_form: Opcode(477),
             operand: 2,
             also: None,
-            mem_form: Opcode(475),
+            mem_form: Opcode(476),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -32139,26 +32509,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(478),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(477),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(480),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(479),
+            reg_form: Opcode(481),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(478),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -32172,9 +32526,25 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(482),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(481),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(479),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(484),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(480),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -32203,9 +32573,9 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(486),
-            operand: 2,
-            also: None,
+            reg_form: Opcode(488),
+            operand: 0,
+            also: Some(1),
             mem_form: Opcode(485),
             address: Cow::Borrowed(
                 &[
@@ -32219,9 +32589,25 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(488),
-            operand: 2,
-            also: None,
+            reg_form: Opcode(489),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(486),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(491),
+            operand: 0,
+            also: Some(1),
             mem_form: Opcode(487),
             address: Cow::Borrowed(
                 &[
@@ -32235,26 +32621,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(490),
+            reg_form: Opcode(491),
             operand: 2,
             also: None,
-            mem_form: Opcode(489),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(492),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(491),
+            mem_form: Opcode(490),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -32268,8 +32638,24 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(494),
-            operand: 2,
-            also: None,
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(492),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(496),
+            operand: 0,
+            also: Some(1),
             mem_form: Opcode(493),
             address: Cow::Borrowed(
                 &[
@@ -32315,6 +32701,22 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
+            reg_form: Opcode(500),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(499),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
             reg_form: Opcode(502),
             operand: 2,
             also: None,
@@ -32347,10 +32749,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(507),
+            reg_form: Opcode(506),
             operand: 2,
             also: None,
-            mem_form: Opcode(506),
+            mem_form: Opcode(505),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -32363,10 +32765,26 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(509),
+            reg_form: Opcode(508),
             operand: 2,
             also: None,
-            mem_form: Opcode(508),
+            mem_form: Opcode(507),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(510),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(509),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -32395,10 +32813,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(527),
+            reg_form: Opcode(514),
             operand: 2,
             also: None,
-            mem_form: Opcode(526),
+            mem_form: Opcode(513),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -32411,10 +32829,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(529),
+            reg_form: Opcode(516),
             operand: 2,
             also: None,
-            mem_form: Opcode(528),
+            mem_form: Opcode(515),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -32427,10 +32845,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(531),
+            reg_form: Opcode(518),
             operand: 2,
             also: None,
-            mem_form: Opcode(530),
+            mem_form: Opcode(517),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -32443,10 +32861,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(533),
+            reg_form: Opcode(520),
             operand: 2,
             also: None,
-            mem_form: Opcode(532),
+            mem_form: Opcode(519),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -32459,10 +32877,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(535),
+            reg_form: Opcode(522),
             operand: 2,
             also: None,
-            mem_form: Opcode(534),
+            mem_form: Opcode(521),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -32475,10 +32893,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(537),
+            reg_form: Opcode(524),
             operand: 2,
             also: None,
-            mem_form: Opcode(536),
+            mem_form: Opcode(523),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -32491,10 +32909,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(539),
+            reg_form: Opcode(526),
             operand: 2,
             also: None,
-            mem_form: Opcode(538),
+            mem_form: Opcode(525),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -32507,10 +32925,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(541),
+            reg_form: Opcode(528),
             operand: 2,
             also: None,
-            mem_form: Opcode(540),
+            mem_form: Opcode(527),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -32523,10 +32941,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(543),
+            reg_form: Opcode(530),
             operand: 2,
             also: None,
-            mem_form: Opcode(542),
+            mem_form: Opcode(529),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -32539,10 +32957,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(545),
+            reg_form: Opcode(532),
             operand: 2,
             also: None,
-            mem_form: Opcode(544),
+            mem_form: Opcode(531),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -32555,10 +32973,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(547),
+            reg_form: Opcode(534),
             operand: 2,
             also: None,
-            mem_form: Opcode(546),
+            mem_form: Opcode(533),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -32571,10 +32989,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(549),
+            reg_form: Opcode(536),
             operand: 2,
             also: None,
-            mem_form: Opcode(548),
+            mem_form: Opcode(535),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -32587,10 +33005,90 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(551),
+            reg_form: Opcode(538),
             operand: 2,
             also: None,
-            mem_form: Opcode(550),
+            mem_form: Opcode(537),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(540),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(539),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(542),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(541),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(544),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(543),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(548),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(547),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(550),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(549),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -32620,9 +33118,9 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(555),
-            operand: 0,
+            operand: 2,
             also: None,
-            mem_form: Opcode(556),
+            mem_form: Opcode(554),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -32636,7 +33134,7 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(558),
-            operand: 2,
+            operand: 1,
             also: None,
             mem_form: Opcode(557),
             address: Cow::Borrowed(
@@ -32651,9 +33149,25 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(564),
-            operand: 0,
-            also: Some(1),
+            reg_form: Opcode(560),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(559),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(562),
+            operand: 1,
+            also: None,
             mem_form: Opcode(561),
             address: Cow::Borrowed(
                 &[
@@ -32667,25 +33181,9 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(565),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(562),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(566),
-            operand: 0,
-            also: Some(1),
+            reg_form: Opcode(564),
+            operand: 2,
+            also: None,
             mem_form: Opcode(563),
             address: Cow::Borrowed(
                 &[
@@ -32699,26 +33197,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(570),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(567),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
             reg_form: Opcode(571),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(568),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(570),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -32731,25 +33213,9 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(572),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(569),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(576),
-            operand: 0,
-            also: Some(1),
+            reg_form: Opcode(574),
+            operand: 2,
+            also: None,
             mem_form: Opcode(573),
             address: Cow::Borrowed(
                 &[
@@ -32764,9 +33230,9 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(577),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(574),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(576),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -32779,25 +33245,9 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(578),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(575),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(582),
-            operand: 0,
-            also: Some(1),
+            reg_form: Opcode(580),
+            operand: 2,
+            also: None,
             mem_form: Opcode(579),
             address: Cow::Borrowed(
                 &[
@@ -32812,9 +33262,9 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(583),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(580),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(582),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -32827,41 +33277,9 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(584),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(581),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(588),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(585),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(589),
-            operand: 0,
-            also: Some(1),
+            reg_form: Opcode(587),
+            operand: 2,
+            also: None,
             mem_form: Opcode(586),
             address: Cow::Borrowed(
                 &[
@@ -32876,9 +33294,9 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(590),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(587),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(589),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -32891,25 +33309,9 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(594),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(591),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(595),
-            operand: 0,
-            also: Some(1),
+            reg_form: Opcode(593),
+            operand: 2,
+            also: None,
             mem_form: Opcode(592),
             address: Cow::Borrowed(
                 &[
@@ -32923,10 +33325,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(596),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(593),
+            reg_form: Opcode(595),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(594),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -32939,10 +33341,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(600),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(597),
+            reg_form: Opcode(597),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(596),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -32955,9 +33357,9 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(601),
-            operand: 0,
-            also: Some(1),
+            reg_form: Opcode(599),
+            operand: 2,
+            also: None,
             mem_form: Opcode(598),
             address: Cow::Borrowed(
                 &[
@@ -32971,10 +33373,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(602),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(599),
+            reg_form: Opcode(601),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(600),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -32987,10 +33389,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(606),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(603),
+            reg_form: Opcode(603),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(602),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -33003,9 +33405,9 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(607),
-            operand: 0,
-            also: Some(1),
+            reg_form: Opcode(605),
+            operand: 2,
+            also: None,
             mem_form: Opcode(604),
             address: Cow::Borrowed(
                 &[
@@ -33019,10 +33421,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(608),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(605),
+            reg_form: Opcode(607),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(606),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -33035,10 +33437,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(612),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(609),
+            reg_form: Opcode(609),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(608),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -33051,9 +33453,9 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(613),
-            operand: 0,
-            also: Some(1),
+            reg_form: Opcode(611),
+            operand: 2,
+            also: None,
             mem_form: Opcode(610),
             address: Cow::Borrowed(
                 &[
@@ -33067,10 +33469,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(614),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(611),
+            reg_form: Opcode(613),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(612),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -33083,10 +33485,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(618),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(615),
+            reg_form: Opcode(615),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(614),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -33099,9 +33501,9 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(619),
-            operand: 0,
-            also: Some(1),
+            reg_form: Opcode(617),
+            operand: 2,
+            also: None,
             mem_form: Opcode(616),
             address: Cow::Borrowed(
                 &[
@@ -33115,10 +33517,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(620),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(617),
+            reg_form: Opcode(619),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(618),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -33131,10 +33533,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(624),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(621),
+            reg_form: Opcode(621),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(620),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -33147,10 +33549,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(625),
+            reg_form: Opcode(623),
             operand: 0,
-            also: Some(1),
-            mem_form: Opcode(622),
+            also: None,
+            mem_form: Opcode(624),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -33164,41 +33566,9 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(626),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(623),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(630),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(627),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(631),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(628),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(625),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -33227,10 +33597,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(636),
+            reg_form: Opcode(633),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(633),
+            mem_form: Opcode(630),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -33243,10 +33613,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(637),
+            reg_form: Opcode(634),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(634),
+            mem_form: Opcode(631),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -33259,7 +33629,7 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(639),
+            reg_form: Opcode(638),
             operand: 0,
             also: Some(1),
             mem_form: Opcode(635),
@@ -33276,9 +33646,9 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(639),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(638),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(636),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -33291,10 +33661,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(643),
+            reg_form: Opcode(640),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(640),
+            mem_form: Opcode(637),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -33323,7 +33693,7 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(646),
+            reg_form: Opcode(645),
             operand: 0,
             also: Some(1),
             mem_form: Opcode(642),
@@ -33340,9 +33710,9 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(646),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(645),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(643),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -33387,7 +33757,7 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(653),
+            reg_form: Opcode(652),
             operand: 0,
             also: Some(1),
             mem_form: Opcode(649),
@@ -33403,10 +33773,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(653),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(652),
+            reg_form: Opcode(656),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(653),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -33419,7 +33789,7 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(656),
+            reg_form: Opcode(657),
             operand: 0,
             also: Some(1),
             mem_form: Opcode(654),
@@ -33451,10 +33821,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(658),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(657),
+            reg_form: Opcode(662),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(659),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -33467,10 +33837,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(660),
+            reg_form: Opcode(663),
             operand: 0,
-            also: None,
-            mem_form: Opcode(659),
+            also: Some(1),
+            mem_form: Opcode(660),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -33499,10 +33869,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(665),
+            reg_form: Opcode(668),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(662),
+            mem_form: Opcode(665),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -33515,10 +33885,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(666),
+            reg_form: Opcode(669),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(663),
+            mem_form: Opcode(666),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -33547,10 +33917,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(671),
+            reg_form: Opcode(674),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(668),
+            mem_form: Opcode(671),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -33563,10 +33933,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(672),
+            reg_form: Opcode(675),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(669),
+            mem_form: Opcode(672),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -33595,26 +33965,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(677),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(674),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
             reg_form: Opcode(678),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(675),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(677),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -33627,26 +33981,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(682),
-            operand: 0,
-            also: Some(1),
+            reg_form: Opcode(680),
+            operand: 1,
+            also: None,
             mem_form: Opcode(679),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(683),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(680),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -33675,10 +34013,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(694),
+            reg_form: Opcode(685),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(691),
+            mem_form: Opcode(682),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -33691,10 +34029,58 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(695),
+            reg_form: Opcode(686),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(692),
+            mem_form: Opcode(683),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(690),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(687),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(691),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(688),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(692),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(689),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -33723,10 +34109,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(700),
+            reg_form: Opcode(697),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(697),
+            mem_form: Opcode(694),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -33739,10 +34125,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(701),
+            reg_form: Opcode(698),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(698),
+            mem_form: Opcode(695),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -33771,10 +34157,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(706),
+            reg_form: Opcode(703),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(703),
+            mem_form: Opcode(700),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -33787,10 +34173,26 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(707),
+            reg_form: Opcode(704),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(704),
+            mem_form: Opcode(701),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(706),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(705),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -33804,9 +34206,9 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(708),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(705),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(707),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -33851,7 +34253,7 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(714),
+            reg_form: Opcode(715),
             operand: 0,
             also: Some(1),
             mem_form: Opcode(711),
@@ -33867,9 +34269,137 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(731),
+            reg_form: Opcode(715),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(714),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(719),
             operand: 0,
             also: Some(1),
+            mem_form: Opcode(716),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(720),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(717),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(722),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(718),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(722),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(721),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(726),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(723),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(727),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(724),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(729),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(725),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(729),
+            operand: 2,
+            also: None,
             mem_form: Opcode(728),
             address: Cow::Borrowed(
                 &[
@@ -33886,7 +34416,7 @@ pub mod tables {
             reg_form: Opcode(732),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(729),
+            mem_form: Opcode(730),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -33902,7 +34432,7 @@ pub mod tables {
             reg_form: Opcode(734),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(730),
+            mem_form: Opcode(731),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -33931,9 +34461,9 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(738),
+            reg_form: Opcode(736),
             operand: 0,
-            also: Some(1),
+            also: None,
             mem_form: Opcode(735),
             address: Cow::Borrowed(
                 &[
@@ -33947,23 +34477,7 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(739),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(736),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(741),
+            reg_form: Opcode(740),
             operand: 0,
             also: Some(1),
             mem_form: Opcode(737),
@@ -33980,9 +34494,9 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(741),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(740),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(738),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -33995,10 +34509,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(745),
+            reg_form: Opcode(742),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(742),
+            mem_form: Opcode(739),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -34027,7 +34541,7 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(748),
+            reg_form: Opcode(747),
             operand: 0,
             also: Some(1),
             mem_form: Opcode(744),
@@ -34044,9 +34558,9 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(748),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(747),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(745),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -34059,7 +34573,7 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(751),
+            reg_form: Opcode(752),
             operand: 0,
             also: Some(1),
             mem_form: Opcode(749),
@@ -34091,10 +34605,26 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(753),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(752),
+            reg_form: Opcode(754),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(751),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(758),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(755),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -34108,73 +34638,9 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(759),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(758),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(761),
-            operand: 2,
-            also: None,
-            mem_form: Opcode(760),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(767),
-            operand: 0,
-            also: None,
-            mem_form: Opcode(765),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(768),
-            operand: 0,
-            also: None,
-            mem_form: Opcode(766),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(768),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(152),
+            mem_form: Opcode(756),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -34182,14 +34648,45 @@ pub mod tables {
                     TemplateOperand::NoReg,
                     TemplateOperand::Imm(0),
                     TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
                 ],
             ),
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(771),
+            reg_form: Opcode(760),
             operand: 0,
+            also: Some(1),
+            mem_form: Opcode(757),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(768),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(767),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(770),
+            operand: 1,
             also: None,
             mem_form: Opcode(769),
             address: Cow::Borrowed(
@@ -34204,26 +34701,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(772),
-            operand: 0,
-            also: None,
-            mem_form: Opcode(770),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(772),
+            reg_form: Opcode(774),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(159),
+            mem_form: Opcode(771),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -34231,7 +34712,6 @@ pub mod tables {
                     TemplateOperand::NoReg,
                     TemplateOperand::Imm(0),
                     TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
                 ],
             ),
             little_endian: true,
@@ -34239,7 +34719,23 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(775),
             operand: 0,
-            also: None,
+            also: Some(1),
+            mem_form: Opcode(772),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(776),
+            operand: 0,
+            also: Some(1),
             mem_form: Opcode(773),
             address: Cow::Borrowed(
                 &[
@@ -34253,42 +34749,9 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(776),
-            operand: 0,
-            also: None,
-            mem_form: Opcode(774),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(776),
+            reg_form: Opcode(780),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(166),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(779),
-            operand: 0,
-            also: None,
             mem_form: Opcode(777),
             address: Cow::Borrowed(
                 &[
@@ -34302,9 +34765,9 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(780),
+            reg_form: Opcode(781),
             operand: 0,
-            also: None,
+            also: Some(1),
             mem_form: Opcode(778),
             address: Cow::Borrowed(
                 &[
@@ -34318,27 +34781,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(780),
+            reg_form: Opcode(782),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(173),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(782),
-            operand: 1,
-            also: None,
-            mem_form: Opcode(781),
+            mem_form: Opcode(779),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -34351,9 +34797,9 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(784),
-            operand: 1,
-            also: None,
+            reg_form: Opcode(786),
+            operand: 0,
+            also: Some(1),
             mem_form: Opcode(783),
             address: Cow::Borrowed(
                 &[
@@ -34367,10 +34813,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(844),
+            reg_form: Opcode(787),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(841),
+            mem_form: Opcode(784),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -34383,9 +34829,345 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(845),
+            reg_form: Opcode(788),
             operand: 0,
             also: Some(1),
+            mem_form: Opcode(785),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(792),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(789),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(793),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(790),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(794),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(791),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(802),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(801),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(804),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(803),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(815),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(812),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(816),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(813),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(818),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(814),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(818),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(817),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(822),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(819),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(823),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(820),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(825),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(821),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(825),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(824),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(829),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(826),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(830),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(827),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(832),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(828),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(832),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(831),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(835),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(833),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(837),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(834),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(837),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(836),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(843),
+            operand: 2,
+            also: None,
             mem_form: Opcode(842),
             address: Cow::Borrowed(
                 &[
@@ -34399,26 +35181,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(847),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(843),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(847),
+            reg_form: Opcode(845),
             operand: 2,
             also: None,
-            mem_form: Opcode(846),
+            mem_form: Opcode(844),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -34433,8 +35199,24 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(851),
             operand: 0,
-            also: Some(1),
-            mem_form: Opcode(848),
+            also: None,
+            mem_form: Opcode(849),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(852),
+            operand: 0,
+            also: None,
+            mem_form: Opcode(850),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -34450,7 +35232,7 @@ pub mod tables {
             reg_form: Opcode(852),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(849),
+            mem_form: Opcode(176),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -34458,29 +35240,14 @@ pub mod tables {
                     TemplateOperand::NoReg,
                     TemplateOperand::Imm(0),
                     TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
                 ],
             ),
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(854),
+            reg_form: Opcode(855),
             operand: 0,
-            also: Some(1),
-            mem_form: Opcode(850),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(854),
-            operand: 2,
             also: None,
             mem_form: Opcode(853),
             address: Cow::Borrowed(
@@ -34495,10 +35262,10 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(858),
+            reg_form: Opcode(856),
             operand: 0,
-            also: Some(1),
-            mem_form: Opcode(855),
+            also: None,
+            mem_form: Opcode(854),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -34506,6 +35273,23 @@ pub mod tables {
                     TemplateOperand::NoReg,
                     TemplateOperand::Imm(0),
                     TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(856),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(183),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
                 ],
             ),
             little_endian: true,
@@ -34513,23 +35297,7 @@ pub mod tables {
         MemoryFoldDesc {
             reg_form: Opcode(859),
             operand: 0,
-            also: Some(1),
-            mem_form: Opcode(856),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
-                    TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(861),
-            operand: 0,
-            also: Some(1),
+            also: None,
             mem_form: Opcode(857),
             address: Cow::Borrowed(
                 &[
@@ -34543,10 +35311,59 @@ pub mod tables {
             little_endian: true,
         },
         MemoryFoldDesc {
-            reg_form: Opcode(861),
-            operand: 2,
+            reg_form: Opcode(860),
+            operand: 0,
             also: None,
-            mem_form: Opcode(860),
+            mem_form: Opcode(858),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(860),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(190),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(863),
+            operand: 0,
+            also: None,
+            mem_form: Opcode(861),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(864),
+            operand: 0,
+            also: None,
+            mem_form: Opcode(862),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -34562,7 +35379,7 @@ pub mod tables {
             reg_form: Opcode(864),
             operand: 0,
             also: Some(1),
-            mem_form: Opcode(862),
+            mem_form: Opcode(197),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -34570,29 +35387,14 @@ pub mod tables {
                     TemplateOperand::NoReg,
                     TemplateOperand::Imm(0),
                     TemplateOperand::NoReg,
-                ],
-            ),
-            little_endian: true,
-        },
-        MemoryFoldDesc {
-            reg_form: Opcode(866),
-            operand: 0,
-            also: Some(1),
-            mem_form: Opcode(863),
-            address: Cow::Borrowed(
-                &[
-                    TemplateOperand::Slot,
-                    TemplateOperand::Imm(1),
-                    TemplateOperand::NoReg,
                     TemplateOperand::Imm(0),
-                    TemplateOperand::NoReg,
                 ],
             ),
             little_endian: true,
         },
         MemoryFoldDesc {
             reg_form: Opcode(866),
-            operand: 2,
+            operand: 1,
             also: None,
             mem_form: Opcode(865),
             address: Cow::Borrowed(
@@ -34608,7 +35410,7 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(868),
-            operand: 2,
+            operand: 1,
             also: None,
             mem_form: Opcode(867),
             address: Cow::Borrowed(
@@ -34624,9 +35426,313 @@ pub mod tables {
         },
         MemoryFoldDesc {
             reg_form: Opcode(870),
-            operand: 2,
+            operand: 1,
             also: None,
             mem_form: Opcode(869),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(872),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(871),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(874),
+            operand: 1,
+            also: None,
+            mem_form: Opcode(873),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(934),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(931),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(935),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(932),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(937),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(933),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(937),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(936),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(941),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(938),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(942),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(939),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(944),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(940),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(944),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(943),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(948),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(945),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(949),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(946),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(951),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(947),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(951),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(950),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(954),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(952),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(956),
+            operand: 0,
+            also: Some(1),
+            mem_form: Opcode(953),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(956),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(955),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(958),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(957),
+            address: Cow::Borrowed(
+                &[
+                    TemplateOperand::Slot,
+                    TemplateOperand::Imm(1),
+                    TemplateOperand::NoReg,
+                    TemplateOperand::Imm(0),
+                    TemplateOperand::NoReg,
+                ],
+            ),
+            little_endian: true,
+        },
+        MemoryFoldDesc {
+            reg_form: Opcode(960),
+            operand: 2,
+            also: None,
+            mem_form: Opcode(959),
             address: Cow::Borrowed(
                 &[
                     TemplateOperand::Slot,
@@ -34642,9 +35748,9 @@ pub mod tables {
     /// Conditional branches the branch analysis understands, by opcode.
     pub static CONDITIONAL_BRANCHES: [ConditionalBranchDesc; 1usize] = [
         ConditionalBranchDesc {
-            branch: Opcode(279),
+            branch: Opcode(303),
             reverse: Some(BranchReversal {
-                inverse: Opcode(279),
+                inverse: Opcode(303),
                 condition: Some((1, 1)),
             }),
         },
@@ -34652,93 +35758,93 @@ pub mod tables {
     /// What commuting an instruction does beyond swapping two uses, by opcode.
     pub static COMMUTE_RULES: [CommuteRuleDesc; 17usize] = [
         CommuteRuleDesc {
-            instr: Opcode(147),
+            instr: Opcode(171),
             commutes: true,
             condition: Some((3, 1)),
         },
         CommuteRuleDesc {
-            instr: Opcode(149),
+            instr: Opcode(173),
             commutes: true,
             condition: Some((3, 1)),
         },
         CommuteRuleDesc {
-            instr: Opcode(151),
+            instr: Opcode(175),
             commutes: true,
             condition: Some((3, 1)),
         },
         CommuteRuleDesc {
-            instr: Opcode(178),
+            instr: Opcode(202),
             commutes: false,
             condition: None,
         },
         CommuteRuleDesc {
-            instr: Opcode(179),
+            instr: Opcode(203),
             commutes: false,
             condition: None,
         },
         CommuteRuleDesc {
-            instr: Opcode(181),
+            instr: Opcode(205),
             commutes: false,
             condition: None,
         },
         CommuteRuleDesc {
-            instr: Opcode(183),
+            instr: Opcode(207),
             commutes: false,
             condition: None,
         },
         CommuteRuleDesc {
-            instr: Opcode(366),
+            instr: Opcode(396),
             commutes: false,
             condition: None,
         },
         CommuteRuleDesc {
-            instr: Opcode(372),
+            instr: Opcode(402),
             commutes: false,
             condition: None,
         },
         CommuteRuleDesc {
-            instr: Opcode(686),
+            instr: Opcode(762),
             commutes: false,
             condition: None,
         },
         CommuteRuleDesc {
-            instr: Opcode(688),
+            instr: Opcode(764),
             commutes: false,
             condition: None,
         },
         CommuteRuleDesc {
-            instr: Opcode(690),
+            instr: Opcode(766),
             commutes: false,
             condition: None,
         },
         CommuteRuleDesc {
-            instr: Opcode(716),
+            instr: Opcode(796),
             commutes: false,
             condition: None,
         },
         CommuteRuleDesc {
-            instr: Opcode(718),
+            instr: Opcode(798),
             commutes: false,
             condition: None,
         },
         CommuteRuleDesc {
-            instr: Opcode(720),
+            instr: Opcode(800),
             commutes: false,
             condition: None,
         },
         CommuteRuleDesc {
-            instr: Opcode(721),
+            instr: Opcode(805),
             commutes: false,
             condition: None,
         },
         CommuteRuleDesc {
-            instr: Opcode(786),
+            instr: Opcode(876),
             commutes: false,
             condition: None,
         },
     ];
     /// Jump-table branches whose edges are split by rewriting the table.
-    pub static JUMP_TABLE_BRANCHES: [Opcode; 2usize] = [Opcode(280), Opcode(281)];
+    pub static JUMP_TABLE_BRANCHES: [Opcode; 2usize] = [Opcode(304), Opcode(305)];
     /// `AltOrderSelect` of `GR8` (x86/registers.td:234).
     #[allow(unused_variables, unused_parens, clippy::needless_return)]
     fn alt_order_select_0(func: &FunctionInfo) -> usize {
