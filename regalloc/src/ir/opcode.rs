@@ -108,6 +108,12 @@ impl Op {
     /// opcode, here so that the MIR reader (which must not depend on the
     /// analyses) and the slot numbering ask the same question.
     pub fn is_debug_or_probe(self) -> bool {
+        self.is_debug() || self == Op::Generic(Generic::PseudoProbe)
+    }
+
+    /// Whether this is a debug pseudo-instruction (`DBG_VALUE` and its
+    /// kin), which no pass counts as a reader or allocates for.
+    pub fn is_debug(self) -> bool {
         matches!(
             self,
             Op::Generic(
@@ -116,7 +122,6 @@ impl Op {
                     | Generic::DbgInstrRef
                     | Generic::DbgPhi
                     | Generic::DbgLabel
-                    | Generic::PseudoProbe
             )
         )
     }

@@ -16,16 +16,7 @@ pub(crate) fn reads_reg(r: &RegOperand) -> bool {
 
 /// Whether `op` is a debug instruction, which no pass counts as a reader.
 pub(crate) fn is_debug(op: Op) -> bool {
-    matches!(
-        op,
-        Op::Generic(
-            Generic::DbgValue
-                | Generic::DbgValueList
-                | Generic::DbgInstrRef
-                | Generic::DbgPhi
-                | Generic::DbgLabel
-        )
-    )
+    op.is_debug()
 }
 
 /// Adds `data` to the function's instructions and places it at `pos` in

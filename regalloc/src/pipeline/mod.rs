@@ -26,9 +26,9 @@
 //! 10. **live-ins**: each block's live-in list, once the code no longer
 //!     changes (with copy propagation asked for, computed once for it and
 //!     again after it: it reads the successors' live-ins, as LLVM's does);
-//! 10b. **copy propagation** ([`PostPasses::copy_propagation`], off
-//!     unless asked for): LLVM's `machine-cp` on the allocated code
-//!     (`post/copy_prop/`), the record following;
+//!     then **copy propagation** ([`PostPasses::copy_propagation`], off
+//!     unless asked for, "stage 10b" below): LLVM's `machine-cp` on the
+//!     allocated code (`post/copy_prop/`), the record following;
 //! 11. **check** ([`crate::check`]), when asked: the symbolic checker
 //!     reads the original, the allocated code and the record;
 //! 12. **statistics** ([`Stats`]), counted from the allocated code and the

@@ -130,7 +130,10 @@ def : CommuteRule<MOVLO> { let Commutes = false; }
 "#,
         )
         .unwrap();
-        let rows: Vec<(usize, bool, Option<(usize, i64)>)> = m
+        // Per rule: its instruction, whether it commutes, and its
+        // condition operand with the value it is xor-ed with.
+        type Row = (usize, bool, Option<(usize, i64)>);
+        let rows: Vec<Row> = m
             .commute_rules
             .iter()
             .map(|r| (r.instr, r.commutes, r.condition))

@@ -386,9 +386,7 @@ def Wide : HwMode<"+wide,-a", []>;
         );
         let rk = loader.records_from_str("many.td", &text).unwrap();
         let m = TargetModel::build(&rk).unwrap();
-        let e = crate::emit::Tables::from_model(&rk, &m, None)
-            .err()
-            .expect("an error");
+        let e = crate::emit::Tables::from_model(&rk, &m, None).expect_err("an error");
         assert_eq!(
             loader.render(&e),
             "error: the target names 200 subtarget features; the allocator's tables hold 64\n   \

@@ -537,14 +537,5 @@ fn has_reg_mask(data: &InstData) -> bool {
 
 /// Whether `op` is a debug pseudo-instruction (never allocated for).
 pub(super) fn is_debug(op: Op) -> bool {
-    matches!(
-        op,
-        Op::Generic(
-            Generic::DbgValue
-                | Generic::DbgValueList
-                | Generic::DbgInstrRef
-                | Generic::DbgPhi
-                | Generic::DbgLabel
-        )
-    )
+    op.is_debug()
 }

@@ -205,21 +205,19 @@ impl Pass<'_, '_> {
         }
     }
 
-    /// Whether a call's mask between positions `from` (included) and `to`
-    /// (excluded) clobbers `a` or `b`.
+    /// Whether a call's mask at a position in `span` clobbers `a` or `b`.
     fn mask_between(
         &self,
         func: &MachineFunction,
         insts: &[Inst],
         masks: &[usize],
-        from: usize,
-        to: usize,
+        span: std::ops::Range<usize>,
         a: Reg,
         b: Reg,
     ) -> bool {
         masks
             .iter()
-            .filter(|&&p| from <= p && p < to)
+            .filter(|&p| span.contains(p))
             .flat_map(|&p| func.inst(insts[p]).operands.iter())
             .any(|o| {
                 matches!(o, Operand::RegMask(m) if self.facts.clobbers(m, a) || self.facts.clobbers(m, b))
@@ -237,7 +235,7 @@ impl Pass<'_, '_> {
         r: Reg,
     ) -> Option<(Inst, Tracked)> {
         let (c, tc) = self.tracker.avail_copy(self.facts.t, r)?;
-        (!self.mask_between(func, insts, masks, tc.pos, pos, tc.src, tc.dst)).then_some((c, tc))
+        (!self.mask_between(func, insts, masks, tc.pos..pos, tc.src, tc.dst)).then_some((c, tc))
     }
 
     /// Erases the COPY at `pos` when an available copy before it copied

@@ -230,7 +230,7 @@ impl<'f, 't> Facts<'f, 't> {
             return true;
         }
         self.aliases(r).all(|a| {
-            !self.defined[a.index()] && !(self.allocatable[a.index()] && !self.is_reserved(a))
+            !self.defined[a.index()] && (!self.allocatable[a.index()] || self.is_reserved(a))
         })
     }
 
