@@ -171,6 +171,7 @@ impl TargetBuilder {
         let callee_saved = self.callee_saved_descs(&layout);
         let sub_reg_indices = self.sub_reg_index_descs();
         let reserved = overlapping(&regs, &self.reserved);
+        let untracked = vec![0; reserved.len()];
         let frame_pointer = overlapping(&regs, &self.frame_pointer);
         let base_pointer = overlapping(&regs, &self.base_pointer);
         let mut memory_folds = self.memory_folds;
@@ -198,7 +199,8 @@ impl TargetBuilder {
             base_pointer_frame_size: self.base_pointer_frame_size,
             spill_realign_needs_frame_pointer: false,
             reserved_without: Cow::Borrowed(&[]),
-            untracked: Cow::Borrowed(&[]),
+            // As wide as the reserved set, with nothing in it.
+            untracked: Cow::Owned(untracked),
             features: Cow::Borrowed(&[]),
             hw_modes: Cow::Borrowed(&[]),
             instrs: Cow::Owned(self.instrs),
