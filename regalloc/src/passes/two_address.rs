@@ -929,6 +929,15 @@ impl<'a, 't, 'l> TwoAddress<'a, 't, 'l> {
         }
     }
 
+    /// The instruction of this block that kills `v`, when there is one
+    /// (live variables known) and it is neither `mi` nor copy-like: the
+    /// other end of both reschedulings below.
+    fn other_kill_in_block(&mut self, func: &MachineFunction, mi: Inst, v: VReg) -> Option<Inst> {
+        let block = self.block;
+        let kill = self.lv.as_deref_mut()?.find_kill(v, block)?;
+        (kill != mi && !is_copy_like(func.inst(kill).op)).then_some(kill)
+    }
+
     /// LLVM's `rescheduleMIBelowKill`: moves `mi` (and the copies of its
     /// results that follow it) below the last use of `reg` in the block.
     fn reschedule_below_kill(
@@ -942,17 +951,10 @@ impl<'a, 't, 'l> TwoAddress<'a, 't, 'l> {
         if !self.distance.contains_key(&mi) {
             return false;
         }
-        let block = self.block;
-        let Some(lv) = self.lv.as_deref_mut() else {
+        let Some(kill) = self.other_kill_in_block(func, mi, v) else {
             return false;
         };
-        let Some(kill) = lv.find_kill(v, block) else {
-            return false;
-        };
-        let t = self.t;
-        if kill == mi || is_copy_like(func.inst(kill).op) {
-            return false;
-        }
+        let (t, block) = (self.t, self.block);
         if unmovable(t, func.inst(kill)) || two_address_use(func.inst(kill), reg).is_some() {
             return false;
         }
@@ -1067,17 +1069,10 @@ impl<'a, 't, 'l> TwoAddress<'a, 't, 'l> {
         let Some(&mi_dist) = self.distance.get(&mi) else {
             return false;
         };
-        let block = self.block;
-        let Some(lv) = self.lv.as_deref_mut() else {
+        let Some(kill) = self.other_kill_in_block(func, mi, v) else {
             return false;
         };
-        let Some(kill) = lv.find_kill(v, block) else {
-            return false;
-        };
-        let t = self.t;
-        if kill == mi || is_copy_like(func.inst(kill).op) {
-            return false;
-        }
+        let (t, block) = (self.t, self.block);
         if two_address_use(func.inst(kill), reg).is_some() || !safe_to_move(t, func.inst(kill)) {
             return false;
         }
