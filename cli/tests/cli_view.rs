@@ -93,7 +93,13 @@ struct Allocation {
     events: Vec<Event>,
 }
 
-fn allocate(t: &TargetInfo<'_>, file: &Path, function: &str, allocator: &str, events: bool) -> Allocation {
+fn allocate(
+    t: &TargetInfo<'_>,
+    file: &Path,
+    function: &str,
+    allocator: &str,
+    events: bool,
+) -> Allocation {
     let text = std::fs::read_to_string(file).expect("corpus file");
     let mir = regalloc::mir::read(t, &file.display().to_string(), &text);
     let original = mir
@@ -128,12 +134,23 @@ fn reg_name(t: &TargetInfo<'_>, r: regalloc::target::Reg) -> String {
 /// the allocated code (not removed, not folded into a memory access), as
 /// (input register, raw position of the operand, operand index, the
 /// allocated register's name, the sub-register index of the operand).
-fn operands(t: &TargetInfo<'_>, a: &Allocation) -> Vec<(usize, u32, regalloc::ir::Inst, String, Option<regalloc::target::SubRegIndex>)> {
+fn operands(
+    t: &TargetInfo<'_>,
+    a: &Allocation,
+) -> Vec<(
+    usize,
+    u32,
+    regalloc::ir::Inst,
+    String,
+    Option<regalloc::target::SubRegIndex>,
+)> {
     let an = Analyses::new(t, &a.original);
     let removed: Vec<_> = a.record.removed.iter().map(|r| r.inst).collect();
     let mut out = Vec::new();
     for i in a.original.inst_ids() {
-        let Some(base) = an.intervals.slots.inst(i) else { continue };
+        let Some(base) = an.intervals.slots.inst(i) else {
+            continue;
+        };
         // Instructions rewritten into another form (folded accesses,
         // COPYs turned into spill code) have other operands.
         if removed.contains(&i)
@@ -146,7 +163,10 @@ fn operands(t: &TargetInfo<'_>, a: &Allocation) -> Vec<(usize, u32, regalloc::ir
             let Operand::Reg(r) = o else { continue };
             let RegRef::Virt(v) = r.reg else { continue };
             let Some(Operand::Reg(after)) = a.allocated.inst(i).operands.get(k) else {
-                panic!("{}: operand {k} of {i:?} is no register after allocation", a.original.name)
+                panic!(
+                    "{}: operand {k} of {i:?} is no register after allocation",
+                    a.original.name
+                )
             };
             let RegRef::Phys(p) = after.reg else {
                 panic!("{}: operand {k} of {i:?} is not physical", a.original.name)
@@ -181,7 +201,10 @@ fn check_page(target: &str, file: &Path, function: &str, allocator: &str) -> usi
         data["insts"].as_array().expect("insts").len(),
         {
             let an = Analyses::new(t, &a.original);
-            a.original.inst_ids().filter(|&i| an.intervals.slots.inst(i).is_some()).count()
+            a.original
+                .inst_ids()
+                .filter(|&i| an.intervals.slots.inst(i).is_some())
+                .count()
         },
         "{function}: one entry per original instruction"
     );
@@ -230,13 +253,22 @@ fn check_page(target: &str, file: &Path, function: &str, allocator: &str) -> usi
         let expected = match sub {
             None => piece_reg.to_string(),
             Some(s) => {
-                let whole = t.find_reg(&piece_reg[1..].to_ascii_uppercase())
-                    .or_else(|| (0..t.regs.len()).map(regalloc::target::Reg::new).find(|&r| reg_name(t, r) == piece_reg))
+                let whole = t
+                    .find_reg(&piece_reg[1..].to_ascii_uppercase())
+                    .or_else(|| {
+                        (0..t.regs.len())
+                            .map(regalloc::target::Reg::new)
+                            .find(|&r| reg_name(t, r) == piece_reg)
+                    })
                     .expect("a register of the target");
                 reg_name(t, t.sub_reg(whole, *s).expect("the sub-register exists"))
             }
         };
-        assert_eq!(&expected, reg, "{function} ({allocator}): {} at {at} ({i:?})", row["name"]);
+        assert_eq!(
+            &expected, reg,
+            "{function} ({allocator}): {} at {at} ({i:?})",
+            row["name"]
+        );
         compared += 1;
     }
     compared
@@ -245,7 +277,11 @@ fn check_page(target: &str, file: &Path, function: &str, allocator: &str) -> usi
 #[test]
 fn page_registers_are_the_allocated_codes_on_corpus_functions() {
     let cases = [
-        ("x86", "x86_64/O2/lz4/lz4.mir", "LZ4_compress_fast_extState_fastReset"),
+        (
+            "x86",
+            "x86_64/O2/lz4/lz4.mir",
+            "LZ4_compress_fast_extState_fastReset",
+        ),
         ("aarch64", "aarch64/O2/zlib/deflate.mir", "deflate_slow"),
         ("bpf", "bpf/O2/lz4/xxhash.mir", "XXH64_finalize"),
         ("hexagon", "hexagon/O2/zlib/inflate.mir", "inflate"),
@@ -256,7 +292,10 @@ fn page_registers_are_the_allocated_codes_on_corpus_functions() {
             let compared = check_page(target, &file, function, allocator);
             println!("{target} {function} {allocator}: {compared} operands held against pieces");
             if allocator != "fast" {
-                assert!(compared > 100, "{function} ({allocator}): only {compared} operands compared");
+                assert!(
+                    compared > 100,
+                    "{function} ({allocator}): only {compared} operands compared"
+                );
             }
         }
     }
@@ -266,14 +305,22 @@ fn page_registers_are_the_allocated_codes_on_corpus_functions() {
 /// last assignment of a piece is the register the page shows for it.
 #[test]
 fn greedy_decisions_end_in_the_pieces_registers() {
-    let Some(file) = corpus("x86_64/O2/lua/lvm.mir") else { return };
+    let Some(file) = corpus("x86_64/O2/lua/lvm.mir") else {
+        return;
+    };
     let (path, data) = page("x86", &file, "luaV_execute", "greedy");
     let _ = std::fs::remove_file(path);
     let mut last = std::collections::HashMap::new();
     let decisions = data["decisions"].as_array().expect("decisions");
     let kinds = |k: &str| decisions.iter().filter(|d| d["k"] == k).count();
-    assert!(kinds("assign") > 500 && kinds("split") > 0 && kinds("evict") > 0 && kinds("spill") > 0,
-        "assign {}, split {}, evict {}, spill {}", kinds("assign"), kinds("split"), kinds("evict"), kinds("spill"));
+    assert!(
+        kinds("assign") > 500 && kinds("split") > 0 && kinds("evict") > 0 && kinds("spill") > 0,
+        "assign {}, split {}, evict {}, spill {}",
+        kinds("assign"),
+        kinds("split"),
+        kinds("evict"),
+        kinds("spill")
+    );
     for d in decisions {
         match d["k"].as_str() {
             Some("assign") => {
@@ -286,7 +333,11 @@ fn greedy_decisions_end_in_the_pieces_registers() {
         }
     }
     for p in data["pieces"].as_array().expect("pieces") {
-        assert_eq!(last.get(&p["v"].as_u64()).copied().flatten(), p["reg"].as_str(), "piece {p}");
+        assert_eq!(
+            last.get(&p["v"].as_u64()).copied().flatten(),
+            p["reg"].as_str(),
+            "piece {p}"
+        );
     }
 }
 
@@ -294,7 +345,9 @@ fn greedy_decisions_end_in_the_pieces_registers() {
 /// without it is written byte for byte the same, with every allocator.
 #[test]
 fn events_leave_the_allocation_unchanged() {
-    let Some(file) = corpus("x86_64/O2/lua/lvm.mir") else { return };
+    let Some(file) = corpus("x86_64/O2/lua/lvm.mir") else {
+        return;
+    };
     let t = target_of("x86");
     for allocator in ["greedy", "basic", "pbqp", "linearscan", "fast"] {
         let on = allocate(t, &file, "luaV_execute", allocator, true);
@@ -325,7 +378,10 @@ fn view_errors_are_exact() {
         out.to_str().expect("utf-8 path"),
     ]);
     assert_eq!(o.status.code(), Some(2));
-    assert_eq!(String::from_utf8_lossy(&o.stderr), "error: no function named 'nope' was read\n");
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        "error: no function named 'nope' was read\n"
+    );
     assert!(!out.exists());
 }
 
@@ -340,7 +396,10 @@ fn example_page_for_every_allocator() {
         let _ = std::fs::remove_file(&path);
         assert_eq!(data["allocator"], allocator);
         assert_eq!(html.matches("</script>").count(), 2, "{allocator}");
-        assert!(!html.contains("http://") && !html.contains("https://"), "nothing fetched");
+        assert!(
+            !html.contains("http://") && !html.contains("https://"),
+            "nothing fetched"
+        );
         assert!(data["vregs"].as_array().is_some_and(|v| !v.is_empty()));
     }
 }
@@ -351,25 +410,39 @@ fn example_page_for_every_allocator() {
 /// (`.ci/run` installs Debian's `chromium`).
 #[test]
 fn chromium_renders_a_real_function() {
-    let Some(chromium) = ["chromium", "chromium-browser"]
-        .iter()
-        .find(|c| Command::new("which").arg(c).output().is_ok_and(|o| o.status.success()))
-    else {
+    let Some(chromium) = ["chromium", "chromium-browser"].iter().find(|c| {
+        Command::new("which")
+            .arg(c)
+            .output()
+            .is_ok_and(|o| o.status.success())
+    }) else {
         println!("skipped: chromium is not installed");
         return;
     };
-    let Some(file) = corpus("x86_64/O2/lua/lvm.mir") else { return };
+    let Some(file) = corpus("x86_64/O2/lua/lvm.mir") else {
+        return;
+    };
     let (path, _) = page("x86", &file, "luaV_execute", "greedy");
     let shot = temp("shot.png");
     let url = format!("file://{}", path.display());
-    let common = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1400,900"];
+    let common = [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--hide-scrollbars",
+        "--window-size=1400,900",
+    ];
     let o = Command::new(chromium)
         .args(common)
         .arg(format!("--screenshot={}", shot.display()))
         .arg(&url)
         .output()
         .expect("chromium runs");
-    assert!(shot.exists(), "no screenshot: {}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        shot.exists(),
+        "no screenshot: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let dom = Command::new(chromium)
         .args(common)
         .args(["--dump-dom", &url])
@@ -433,5 +506,8 @@ print(len(seen))
         .output()
         .expect("python3 runs");
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    String::from_utf8_lossy(&o.stdout).trim().parse().expect("a count")
+    String::from_utf8_lossy(&o.stdout)
+        .trim()
+        .parse()
+        .expect("a count")
 }

@@ -105,7 +105,8 @@ fn blocks(x: &Inputs<'_, '_>) -> Vec<Value> {
 /// after allocation (`null` after: taken out).
 fn insts(x: &Inputs<'_, '_>) -> Vec<Value> {
     let slots = &x.before.intervals.slots;
-    let removed: std::collections::HashSet<Inst> = x.record.removed.iter().map(|r| r.inst).collect();
+    let removed: std::collections::HashSet<Inst> =
+        x.record.removed.iter().map(|r| r.inst).collect();
     let mut out = Vec::new();
     for b in x.original.block_ids() {
         for &i in &x.original.block(b).insts {
@@ -150,10 +151,10 @@ fn origins(x: &Inputs<'_, '_>) -> Vec<Option<usize>> {
         .collect();
     for e in x.events {
         let (from, products) = match e {
-            Event::Split { vreg, products, .. } | Event::Spill { vreg, products } => (vreg, products),
-            Event::Final {
-                vreg, original, ..
-            } => {
+            Event::Split { vreg, products, .. } | Event::Spill { vreg, products } => {
+                (vreg, products)
+            }
+            Event::Final { vreg, original, .. } => {
                 if let Some(o) = origin.get_mut(vreg.index()) {
                     *o = Some(original.index());
                 }
@@ -226,7 +227,8 @@ pub(crate) struct OperandRegister {
 /// positions), for every original instruction still in the function.
 fn operand_registers(x: &Inputs<'_, '_>) -> Vec<OperandRegister> {
     let slots = &x.before.intervals.slots;
-    let removed: std::collections::HashSet<Inst> = x.record.removed.iter().map(|r| r.inst).collect();
+    let removed: std::collections::HashSet<Inst> =
+        x.record.removed.iter().map(|r| r.inst).collect();
     let mut out = Vec::new();
     for i in x.original.inst_ids() {
         let Some(base) = slots.inst(i) else { continue };
@@ -240,11 +242,7 @@ fn operand_registers(x: &Inputs<'_, '_>) -> Vec<OperandRegister> {
             let Operand::Reg(r) = o else { continue };
             let RegRef::Virt(v) = r.reg else { continue };
             let def = r.is_def();
-            let at = if def {
-                base.0 | 2
-            } else {
-                base.0 | 1
-            };
+            let at = if def { base.0 | 2 } else { base.0 | 1 };
             if let Some(edit) = x.record.edit(i) {
                 // An original COPY turned into spill code or another copy:
                 // its operands are the edit's.
@@ -397,8 +395,10 @@ fn marks(x: &Inputs<'_, '_>, pieces: &[Piece], ops: &[OperandRegister]) -> Vec<V
         let Some(at) = slots.inst(r.inst) else {
             continue;
         };
-        out.push(json!({"k": "removed", "at": at.0, "o": Option::<usize>::None,
-            "text": regalloc::mir::inst_text(x.target, x.original, r.inst)}));
+        out.push(
+            json!({"k": "removed", "at": at.0, "o": Option::<usize>::None,
+            "text": regalloc::mir::inst_text(x.target, x.original, r.inst)}),
+        );
     }
     out
 }
@@ -471,11 +471,25 @@ fn decisions(x: &Inputs<'_, '_>) -> Vec<Value> {
         .iter()
         .filter_map(|e| {
             Some(match e {
-                Event::Assign { vreg, reg } => json!({"k": "assign", "v": vreg.index(), "r": name(*reg)}),
-                Event::Unassign { vreg, reg } => json!({"k": "unassign", "v": vreg.index(), "r": name(*reg)}),
-                Event::Evict { vreg, reg, evicted } => json!({"k": "evict", "v": vreg.index(), "r": name(*reg), "x": list(evicted)}),
-                Event::Split { vreg, kind, products } => json!({"k": "split", "v": vreg.index(), "s": kind.name(), "x": list(products)}),
-                Event::Spill { vreg, products } => json!({"k": "spill", "v": vreg.index(), "x": list(products)}),
+                Event::Assign { vreg, reg } => {
+                    json!({"k": "assign", "v": vreg.index(), "r": name(*reg)})
+                }
+                Event::Unassign { vreg, reg } => {
+                    json!({"k": "unassign", "v": vreg.index(), "r": name(*reg)})
+                }
+                Event::Evict { vreg, reg, evicted } => {
+                    json!({"k": "evict", "v": vreg.index(), "r": name(*reg), "x": list(evicted)})
+                }
+                Event::Split {
+                    vreg,
+                    kind,
+                    products,
+                } => {
+                    json!({"k": "split", "v": vreg.index(), "s": kind.name(), "x": list(products)})
+                }
+                Event::Spill { vreg, products } => {
+                    json!({"k": "spill", "v": vreg.index(), "x": list(products)})
+                }
                 Event::Final { .. } => return None,
             })
         })

@@ -112,7 +112,11 @@ pub(crate) fn page(data: &serde_json::Value) -> String {
     let json = data.to_string().replace('<', "\\u003c");
     let mut out = String::with_capacity(PAGE.len() + STYLE.len() + SCRIPT.len() + json.len());
     let mut rest = PAGE;
-    for (marker, text) in [("/*STYLE*/", STYLE), ("/*DATA*/", &json), ("/*SCRIPT*/", SCRIPT)] {
+    for (marker, text) in [
+        ("/*STYLE*/", STYLE),
+        ("/*DATA*/", &json),
+        ("/*SCRIPT*/", SCRIPT),
+    ] {
         let (head, tail) = rest
             .split_once(marker)
             .expect("page.html has its markers in order");

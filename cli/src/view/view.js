@@ -60,6 +60,7 @@
   let selected = null; // input register index
   let selectedPiece = null; // range (virtual register) index
   let selectedDecision = null;
+  let pinned = new Set(); // the input registers a selected decision names, shown first
 
   const classSelect = $('class');
   for (const c of usedClasses) {
@@ -82,7 +83,8 @@
       if (q.startsWith('$')) return v.regs.includes(q) || v.pieces.some((k) => D.pieces[k].reg === q);
       return v.name.toLowerCase() === q || v.name.toLowerCase().startsWith(q.startsWith('%') ? q : '%' + q);
     });
-    rows.sort((a, b) => (a.segs.length ? a.segs[0][0] : 0) - (b.segs.length ? b.segs[0][0] : 0));
+    const start = (v) => (v.segs.length ? v.segs[0][0] : 0);
+    rows.sort((a, b) => (pinned.has(b.v) - pinned.has(a.v)) || start(a) - start(b));
     layout();
   }
 
@@ -185,7 +187,7 @@
         if (b.end < lo || b.start > hi) return;
         const p = D.pressure[i][c];
         const x0 = Math.max(LABEL_W, xOf(b.start)), x1 = Math.min(w, xOf(b.end));
-        if (cell && Math.floor(x0) <= Math.floor(cell.x1)) {
+        if (cell && cell.x1 - cell.x0 < 1) {
           cell.x1 = x1;
           cell.p = Math.max(cell.p, p);
           return;
@@ -253,8 +255,8 @@
     for (let r = first; r < last; r++) {
       const v = rows[r];
       const y = r * ROW_H - scroller.scrollTop;
-      if (v.v === selected) {
-        g.fillStyle = '#fff59d';
+      if (v.v === selected || pinned.has(v.v)) {
+        g.fillStyle = v.v === selected ? '#fff59d' : '#e3f2fd';
         g.fillRect(0, y, w, ROW_H);
       } else if (r % 2) {
         g.fillStyle = '#00000008';
@@ -300,7 +302,7 @@
         if (m.at >= lo && m.at <= hi) glyph(g, m, xOf(m.at), y + ROW_H / 2);
       }
       // The label column stays put.
-      g.fillStyle = v.v === selected ? '#fff59d' : '#fafafa';
+      g.fillStyle = v.v === selected ? '#fff59d' : pinned.has(v.v) ? '#e3f2fd' : '#fafafa';
       g.fillRect(0, y, LABEL_W, ROW_H);
       g.fillStyle = v.spilled ? '#c62828' : '#222';
       const cls = classOf(v);
@@ -422,6 +424,12 @@
     selected = v;
     selectedPiece = piece;
     selectedDecision = decision;
+    const d = decision == null ? null : D.decisions[decision];
+    const named = d ? new Set([originOf(d.v), ...(d.x || []).map(originOf)]) : new Set();
+    if (named.size !== pinned.size || [...named].some((x) => !pinned.has(x))) {
+      pinned = named;
+      filterRows();
+    }
     let r = rows.findIndex((x) => x.v === v);
     if (r < 0) {
       classSelect.value = '';
@@ -474,20 +482,21 @@
     let html = '<b>' + esc(v.name) + '</b> ' + esc(cls ? cls.name : '') + ', weight ' + esc(v.weight) +
       (v.spilled ? ', <span class="k-spill">spilled</span>' : '') + '<br>';
     html += 'registers in the code: ' + (v.regs.map((r) => '<span class="sw" style="background:' + colour(r) + '"></span>' + esc(r)).join(' ') || 'none') + '<br>';
-    html += 'values: ' + v.defs.map((d, n) => n + '@' + slotName(d)).join(' ') + '<br>';
-    html += 'segments: ' + v.segs.map((s) => '[' + slotName(s[0]) + ',' + slotName(s[1]) + ':' + s[2] + ')').join(' ') + '<br>';
+    const few = (list, f) => list.slice(0, 12).map(f).join(' ') + (list.length > 12 ? ' \u2026 ' + (list.length - 12) + ' more' : '');
+    html += v.defs.length + ' values: ' + few(v.defs, (d, n) => n + '@' + slotName(d)) + '<br>';
+    html += v.segs.length + ' segments: ' + few(v.segs, (s) => '[' + slotName(s[0]) + ',' + slotName(s[1]) + ':' + s[2] + ')') + '<br>';
     if (v.pieces.length) {
       html += '<table>';
       for (const k of v.pieces) {
         const p = D.pieces[k];
         html += '<tr' + (p.v === selectedPiece ? ' style="background:#bbdefb"' : '') + '><td>' + vlink(p.v) + '</td><td>' +
           (p.reg ? '<span class="sw" style="background:' + colour(p.reg) + '"></span>' + esc(p.reg) : 'no register') +
-          '</td><td>' + p.segs.map((s) => '[' + slotName(s[0]) + ',' + slotName(s[1]) + ')').join(' ') + '</td></tr>';
+          '</td><td>' + few(p.segs, (s) => '[' + slotName(s[0]) + ',' + slotName(s[1]) + ')') + '</td></tr>';
       }
       html += '</table>';
     }
     const ms = marksOf.get(v.v) || [];
-    if (ms.length) html += ms.length + ' spill-code marks: ' + ms.map((m) => m.k + '@' + slotName(m.at)).join(' ') + '<br>';
+    if (ms.length) html += ms.length + ' spill-code marks: ' + few(ms, (m) => m.k + '@' + slotName(m.at)) + '<br>';
     const ds = decisionsOf.get(v.v) || [];
     html += ds.length + ' decisions';
     box.innerHTML = html;
@@ -535,6 +544,28 @@
 
   filterRows();
   if (D.decisions.length) renderTimeline();
+  // A state to open at, from the address: #zoom=60&d=123 (a decision) or
+  // #v=%12 (a register), so that a view can be linked to.
+  const wanted = new URLSearchParams(location.hash.slice(1));
+  if (wanted.has('zoom')) {
+    $('zoom').value = wanted.get('zoom');
+    layout();
+  }
+  if (wanted.has('d') && D.decisions[+wanted.get('d')]) {
+    const i = +wanted.get('d'), d = D.decisions[i];
+    select(originOf(d.v), d.v, i);
+    const k = timelineList().indexOf(i);
+    timeline.scrollTop = Math.max(0, k * DH - 60);
+    renderTimeline();
+  } else if (wanted.has('v')) {
+    const v = D.vregs.find((x) => x.name === wanted.get('v'));
+    if (v) select(v.v, null, null);
+  }
+  if (wanted.has('class')) {
+    classSelect.value = wanted.get('class');
+    filterRows();
+  }
+  draw();
   const loaded = performance.now() - started;
   document.body.dataset.loadMs = loaded.toFixed(1);
   document.body.dataset.drawMs = lastDraw.toFixed(1);

@@ -20,9 +20,9 @@
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
-use crate::events::{Event, EventLog};
 use crate::alloc::context::{AllocContext, TargetContext};
 use crate::analysis::{Analyses, LiveInterval, LiveRange};
+use crate::events::{Event, EventLog};
 use crate::ir::{IndexVec, MachineFunction, VReg};
 use crate::target::{Reg, RegClass, TargetInfo};
 use crate::timing::Pass;
