@@ -354,6 +354,12 @@ fn vregs(x: &Inputs<'_, '_>, ops: &[OperandRegister], pieces: &[Piece]) -> Vec<V
 /// and with the input register it belongs to where one can be told.
 fn marks(x: &Inputs<'_, '_>, pieces: &[Piece], ops: &[OperandRegister]) -> Vec<Value> {
     let slots = &x.before.intervals.slots;
+    let owners = Owners::new(pieces, ops);
+    // The operands folded into a memory access, by instruction position.
+    let folded: std::collections::HashMap<(u32, u32), usize> = ops
+        .iter()
+        .filter_map(|o| Some(((o.at >> 2, o.slot?), o.vreg.index())))
+        .collect();
     let mut out = Vec::new();
     for b in x.allocated.block_ids() {
         let insts = &x.allocated.block(b).insts;
@@ -374,19 +380,16 @@ fn marks(x: &Inputs<'_, '_>, pieces: &[Piece], ops: &[OperandRegister]) -> Vec<V
             let n = pending.len() as u64;
             for (k, &p) in pending.iter().enumerate() {
                 let at = prev as u64 + (next - prev) as u64 * (k as u64 + 1) / (n + 1);
-                out.extend(mark(x, p, at as u32, (prev, next), pieces, ops));
+                out.extend(mark(x, p, at as u32, (prev, next), &owners));
             }
             pending.clear();
             let Some(i) = i else { continue };
             if let Some(f) = x.record.memory_folds.get(&i) {
-                let owner = ops
-                    .iter()
-                    .find(|o| o.at >> 2 == next >> 2 && o.slot == Some(f.slot))
-                    .map(|o| o.vreg.index());
+                let owner = folded.get(&(next >> 2, f.slot)).copied();
                 out.push(json!({"k": "fold", "at": next, "slot": f.slot, "o": owner,
                     "text": regalloc::mir::inst_text(x.target, x.allocated, i)}));
             } else if x.record.edit(i).is_some() {
-                out.extend(mark(x, i, next, (prev, next), pieces, ops));
+                out.extend(mark(x, i, next, (prev, next), &owners));
             }
             prev = next;
         }
@@ -410,8 +413,7 @@ fn mark(
     i: Inst,
     at: u32,
     around: (u32, u32),
-    pieces: &[Piece],
-    ops: &[OperandRegister],
+    owners: &Owners,
 ) -> Option<Value> {
     let edit = x.record.edit(i)?;
     let text = regalloc::mir::inst_text(x.target, x.allocated, i);
@@ -421,7 +423,7 @@ fn mark(
         Edit::Copy { from: _, to } => ("copy", to, None, None),
         Edit::Remat { vreg, to, .. } => ("remat", to, None, Some(vreg.index())),
     };
-    let owner = owner.or_else(|| owner_of(x, reg, around, pieces, ops));
+    let owner = owner.or_else(|| owners.owner(x.target, reg, around));
     Some(json!({
         "k": kind,
         "at": at,
@@ -432,33 +434,80 @@ fn mark(
     }))
 }
 
-/// The input register whose value register `reg` holds between the
-/// original positions `around`: a final piece in a register overlapping
-/// `reg` and live there, else an original operand there that got such a
-/// register (Fast keeps no pieces).
-fn owner_of(
-    x: &Inputs<'_, '_>,
-    reg: Reg,
-    (lo, hi): (u32, u32),
-    pieces: &[Piece],
-    ops: &[OperandRegister],
-) -> Option<usize> {
-    let overlaps = |r: Option<Reg>| r.is_some_and(|r| x.target.regs_overlap(r, reg));
-    pieces
-        .iter()
-        .find(|p| {
-            overlaps(p.reg)
-                && p.range
+/// Who holds which register where, to tell the owner of a piece of spill
+/// code: per register, the segments of the final pieces in it (a register's
+/// pieces never overlap, so sorted by start they are sorted by end too),
+/// and the original operands that got it, by position.
+pub(crate) struct Owners {
+    /// (register, its pieces' segments as (start, end, input register)).
+    pieces: Vec<(Reg, Vec<(u32, u32, usize)>)>,
+    /// (register, its operands as (position, input register)), sorted.
+    ops: Vec<(Reg, Vec<(u32, usize)>)>,
+}
+
+impl Owners {
+    pub(crate) fn new(pieces: &[Piece], ops: &[OperandRegister]) -> Owners {
+        let mut by_reg: std::collections::BTreeMap<Reg, Vec<(u32, u32, usize)>> =
+            Default::default();
+        for p in pieces {
+            let Some(r) = p.reg else { continue };
+            let list = by_reg.entry(r).or_default();
+            list.extend(
+                p.range
                     .segments
                     .iter()
-                    .any(|s| s.start.0 <= hi && s.end.0 > lo)
+                    .map(|s| (s.start.0, s.end.0, p.original.index())),
+            );
+        }
+        let mut ops_by_reg: std::collections::BTreeMap<Reg, Vec<(u32, usize)>> = Default::default();
+        for o in ops {
+            if let Some(r) = o.reg {
+                ops_by_reg
+                    .entry(r)
+                    .or_default()
+                    .push((o.at, o.vreg.index()));
+            }
+        }
+        let sorted = |mut v: Vec<(u32, u32, usize)>| {
+            v.sort_unstable();
+            v
+        };
+        Owners {
+            pieces: by_reg.into_iter().map(|(r, v)| (r, sorted(v))).collect(),
+            ops: ops_by_reg
+                .into_iter()
+                .map(|(r, mut v)| {
+                    v.sort_unstable();
+                    (r, v)
+                })
+                .collect(),
+        }
+    }
+
+    /// The input register whose value register `reg` holds between the
+    /// original positions `lo` and `hi`: a final piece in a register
+    /// overlapping `reg` and live there, else an original operand there
+    /// that got such a register (Fast keeps no pieces).
+    fn owner(&self, t: &TargetInfo<'_>, reg: Reg, (lo, hi): (u32, u32)) -> Option<usize> {
+        let overlapping = |r: &Reg| t.regs_overlap(*r, reg);
+        let in_piece = self
+            .pieces
+            .iter()
+            .filter(|(r, _)| overlapping(r))
+            .find_map(|(_, segs)| {
+                let k = segs.partition_point(|s| s.1 <= lo);
+                segs.get(k).filter(|s| s.0 <= hi).map(|s| s.2)
+            });
+        in_piece.or_else(|| {
+            self.ops
+                .iter()
+                .filter(|(r, _)| overlapping(r))
+                .find_map(|(_, list)| {
+                    let k = list.partition_point(|o| o.0 >> 2 < lo >> 2);
+                    list.get(k).filter(|o| o.0 >> 2 <= hi >> 2).map(|o| o.1)
+                })
         })
-        .map(|p| p.original.index())
-        .or_else(|| {
-            ops.iter()
-                .find(|o| o.at >> 2 >= lo >> 2 && o.at >> 2 <= hi >> 2 && overlaps(o.reg))
-                .map(|o| o.vreg.index())
-        })
+    }
 }
 
 /// The allocator's decisions in order, the ranges they name by register

@@ -30,6 +30,9 @@
       marksOf.get(m.o).push(m);
     } else loose.push(m);
   }
+  const byPosition = (a, b) => a.at - b.at;
+  loose.sort(byPosition);
+  for (const list of marksOf.values()) list.sort(byPosition);
   // Decisions by the input register of each range they name.
   const decisionsOf = new Map();
   const originOf = (v) => (D.origin[v] == null ? v : D.origin[v]);
@@ -162,10 +165,7 @@
     g.fillStyle = '#000';
     g.fillText('blocks (freq, loop depth)', 4, CFG_H - 5);
     g.fillText('spill code', 4, CFG_H + CODE_H - 3);
-    for (const m of loose) {
-      if (m.at < lo || m.at > hi) continue;
-      glyph(g, m, xOf(m.at), CFG_H + 7);
-    }
+    glyphs(g, loose, lo, hi, CFG_H + 7);
     usedClasses.forEach((c, k) => {
       const y = CFG_H + CODE_H + k * PRESS_H;
       const avail = D.classes[c].available;
@@ -197,6 +197,20 @@
       });
       flush();
     });
+  }
+
+  // The marks between raw positions lo and hi on one line at y, one per
+  // kind and pixel pair: zoomed out, thousands of marks cost a few
+  // hundred glyphs.
+  function glyphs(g, marks, lo, hi, y) {
+    const last = {};
+    for (const m of marks) {
+      if (m.at < lo || m.at > hi) continue;
+      const x = xOf(m.at);
+      if (last[m.k] !== undefined && Math.abs(x - last[m.k]) < 2) continue;
+      last[m.k] = x;
+      glyph(g, m, x, y);
+    }
   }
 
   // Spill code glyphs: store down, reload up, remat diamond, copy dot,
@@ -298,9 +312,7 @@
           g.fillRect(xOf(o[0]) - 1, o[2] ? y : y + ROW_H - 3, 3, 3);
         }
       }
-      for (const m of marksOf.get(v.v) || []) {
-        if (m.at >= lo && m.at <= hi) glyph(g, m, xOf(m.at), y + ROW_H / 2);
-      }
+      glyphs(g, marksOf.get(v.v) || [], lo, hi, y + ROW_H / 2);
       // The label column stays put.
       g.fillStyle = v.v === selected ? '#fff59d' : pinned.has(v.v) ? '#e3f2fd' : '#fafafa';
       g.fillRect(0, y, LABEL_W, ROW_H);
