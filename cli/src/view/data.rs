@@ -434,13 +434,16 @@ fn mark(
     }))
 }
 
+/// A segment of a final piece: start, end, the input register.
+type HeldSegment = (u32, u32, usize);
+
 /// Who holds which register where, to tell the owner of a piece of spill
 /// code: per register, the segments of the final pieces in it (a register's
 /// pieces never overlap, so sorted by start they are sorted by end too),
 /// and the original operands that got it, by position.
 pub(crate) struct Owners {
     /// (register, its pieces' segments as (start, end, input register)).
-    pieces: Vec<(Reg, Vec<(u32, u32, usize)>)>,
+    pieces: Vec<(Reg, Vec<HeldSegment>)>,
     /// (register, its operands as (position, input register)), sorted.
     ops: Vec<(Reg, Vec<(u32, usize)>)>,
 }
