@@ -17,6 +17,7 @@ mod output;
 mod passes;
 mod progress;
 mod rdf;
+mod view;
 
 use output::{out, say, say_line, write_file};
 use progress::Progress;
@@ -58,6 +59,11 @@ enum Command {
     /// Print the register data-flow graph of each allocated function, as
     /// llc's `-hexagon-rdf-dump` prints it before copy propagation.
     Rdf(rdf::RdfArgs),
+    /// Allocate one function and write a self-contained HTML page that
+    /// shows it: the CFG, every live interval coloured by its register,
+    /// the spill code, the pressure per block and the allocator's
+    /// decisions.
+    View(view::ViewArgs),
 }
 
 /// `--target`, shared by every subcommand that reads MIR.
@@ -938,6 +944,7 @@ fn main() -> ExitCode {
         Command::Cc(args) => cc::cc(args).map_err(Failure::from),
         Command::Passes(args) => passes::passes(args),
         Command::Rdf(args) => rdf::rdf(args),
+        Command::View(args) => view::view(args),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

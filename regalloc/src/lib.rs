@@ -112,6 +112,7 @@
 #![deny(missing_docs)]
 
 pub mod check;
+pub mod events;
 pub mod ir;
 pub mod mir;
 pub mod passes;

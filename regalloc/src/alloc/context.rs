@@ -35,6 +35,7 @@ use std::sync::OnceLock;
 use crate::alloc::fast;
 use crate::alloc::order::TargetOrders;
 use crate::analysis::ranges::RangeBuilder;
+use crate::events::{Event, EventLog};
 use crate::record::PbqpExactRound as ExactRound;
 use crate::target::TargetInfo;
 use crate::timing::{PassTimer, PassTimes};
@@ -107,6 +108,8 @@ pub struct AllocContext {
     pub(crate) timer: PassTimer,
     /// The rounds of the last function allocated by exact PBQP.
     pub(crate) pbqp_exact_rounds: Vec<ExactRound>,
+    /// The allocation events, when the caller asked for them.
+    pub(crate) events: EventLog,
 }
 
 impl AllocContext {
@@ -144,6 +147,20 @@ impl AllocContext {
     /// leaving none. Observed, never read by an allocator.
     pub fn take_pbqp_exact_rounds(&mut self) -> Vec<ExactRound> {
         std::mem::take(&mut self.pbqp_exact_rounds)
+    }
+
+    /// Turns the event log on (empty) or off for the allocations made
+    /// with this context: with it on, each allocation appends what it
+    /// decided ([`crate::events`]), for [`AllocContext::take_events`]. The
+    /// allocated code is the same either way.
+    pub fn record_events(&mut self, on: bool) {
+        self.events.set(on);
+    }
+
+    /// The events of the allocations since the last call (empty when the
+    /// log is off), leaving the log as it was, empty.
+    pub fn take_events(&mut self) -> Vec<Event> {
+        self.events.take()
     }
 }
 

@@ -268,6 +268,7 @@ fn stages(
                 }
                 _ => greedy::allocate(target_context, func, analyses, Default::default(), ctx)?,
             };
+            note_final_ranges(&decisions, &mut ctx.events);
             apply(target, func, decisions, Cleanup::of(allocator), post, ctx)?
         }
     };
@@ -339,6 +340,23 @@ pub(crate) fn analyse(
         flow,
         intervals,
         hints,
+    }
+}
+
+/// Notes each live range the allocator's `decisions` leave, with its
+/// register, when the caller gathers events.
+fn note_final_ranges(decisions: &Decisions, events: &mut crate::events::EventLog) {
+    if !events.on() {
+        return;
+    }
+    for iv in decisions.analyses.intervals.vregs.iter().flatten() {
+        let v = iv.vreg;
+        events.note(|| crate::events::Event::Final {
+            vreg: v,
+            original: decisions.assignment.original(v),
+            reg: decisions.assignment.phys(v),
+            range: iv.range.clone(),
+        });
     }
 }
 

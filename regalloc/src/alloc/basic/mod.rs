@@ -22,6 +22,7 @@ use std::collections::BinaryHeap;
 
 use crate::alloc::context::{AllocContext, TargetContext};
 use crate::analysis::{Analyses, LiveInterval, LiveRange};
+use crate::events::{Event, EventLog};
 use crate::ir::{IndexVec, MachineFunction, VReg};
 use crate::target::{Reg, RegClass, TargetInfo};
 use crate::timing::Pass;
@@ -92,9 +93,16 @@ pub(crate) fn allocate(
     let allocating = ctx.timer.scope(Pass::Allocate);
     let base = RegAllocBase::new(t, target.orders(), func, &an);
     let mut basic = Basic::new(func, &an, base, opts);
+    basic.events = std::mem::take(&mut ctx.events);
+    let mut allocated = Ok(());
     while let Some(Entry { vreg: v, .. }) = basic.queue.pop() {
-        basic.allocate_one(t, func, &mut an, v)?;
+        allocated = basic.allocate_one(t, func, &mut an, v);
+        if allocated.is_err() {
+            break;
+        }
     }
+    ctx.events = std::mem::take(&mut basic.events);
+    allocated?;
     drop(allocating);
     Ok(basic.base.into_decisions(an))
 }
@@ -111,6 +119,8 @@ struct Basic {
     evictions: IndexVec<VReg, u32>,
     /// Registers already spilled (stale queue entries of them are skipped).
     spilled: IndexVec<VReg, bool>,
+    /// The caller's event log, for the allocation's span.
+    events: EventLog,
 }
 
 impl Basic {
@@ -132,6 +142,7 @@ impl Basic {
             queue,
             evictions: IndexVec::from_elem(0, func.vregs.len()),
             spilled: IndexVec::from_elem(false, func.vregs.len()),
+            events: EventLog::default(),
         }
     }
 
@@ -158,15 +169,22 @@ impl Basic {
             Ok(p) => {
                 self.base.matrix.assign(t, &iv, p);
                 self.base.vrm.assign(v, p);
+                self.events.note(|| Event::Assign { vreg: v, reg: p });
                 return Ok(());
             }
             Err(candidates) => candidates,
         };
         // 2. Evict lighter interference: the cheapest register to free.
         if let Some((p, intf)) = self.cheapest_eviction(t, an, &iv, weight, &candidates) {
+            self.events.note(|| Event::Evict {
+                vreg: v,
+                reg: p,
+                evicted: intf.clone(),
+            });
             self.evict(t, func, an, intf)?;
             self.base.matrix.assign(t, &iv, p);
             self.base.vrm.assign(v, p);
+            self.events.note(|| Event::Assign { vreg: v, reg: p });
             return Ok(());
         }
         // 3. Spill.
@@ -268,6 +286,9 @@ impl Basic {
                 continue;
             };
             self.base.matrix.unassign(t, &xi);
+            if let Some(reg) = self.events.on().then(|| self.base.vrm.phys(x)).flatten() {
+                self.events.note(|| Event::Unassign { vreg: x, reg });
+            }
             self.base.vrm.unassign(x);
             if self.evictions.len() <= x.index() {
                 self.evictions.resize(x.index() + 1, 0);
@@ -300,6 +321,10 @@ impl Basic {
         let new = base
             .spiller
             .spill(t, func, &mut an.intervals, &mut base.vrm, v)?;
+        self.events.note(|| Event::Spill {
+            vreg: v,
+            products: new.clone(),
+        });
         queue_new(&mut self.queue, an, new);
         Ok(())
     }

@@ -271,6 +271,11 @@ pub fn evict_interference(g: &mut Greedy<'_, '_, '_>, v: VReg, p: Reg) {
     };
     let intf = g.matrix.interfering_vregs(g.t, iv, p);
     tracing::debug!(vreg = v.0, reg = %g.t.reg(p).name, evicted = ?intf.iter().map(|x| x.0).collect::<Vec<_>>(), "evict");
+    g.events.note(|| crate::events::Event::Evict {
+        vreg: v,
+        reg: p,
+        evicted: intf.clone(),
+    });
     for x in intf {
         g.unassign(x);
         g.set_cascade(x, cascade);

@@ -90,6 +90,7 @@ pub fn try_instruction_split(g: &mut Greedy<'_, '_, '_>, v: VReg) -> bool {
         copies = res.copies,
         "instruction split"
     );
+    g.note_split(v, crate::events::SplitKind::Instruction, &res.regs);
     for (r, users) in res.regs.iter().zip(res.users) {
         let Some(n) = *r else { continue };
         // Each piece takes the largest class its own instructions accept.

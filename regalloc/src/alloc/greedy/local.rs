@@ -339,6 +339,7 @@ pub fn try_local_split(g: &mut Greedy<'_, '_, '_>, v: VReg, order: &AllocationOr
         copies = res.copies,
         "local split"
     );
+    g.note_split(v, crate::events::SplitKind::Local, &res.regs);
     for (k, (r, users)) in res.regs.iter().zip(res.users).enumerate() {
         let Some(n) = *r else { continue };
         g.spiller.set_users(n, users);

@@ -51,6 +51,7 @@ mod split;
 
 use crate::alloc::context::{AllocContext, TargetContext};
 use crate::analysis::Analyses;
+use crate::events::{Event, EventLog, SplitKind};
 use crate::ir::{Inst, MachineFunction, Operand, RegRef, VReg};
 use crate::target::{Reg, TargetInfo};
 use crate::timing::Pass;
@@ -152,6 +153,9 @@ pub(crate) struct Greedy<'f, 'a, 't> {
     /// Buffer for the hints of an order walked once
     /// ([`AllocationOrder::parts`]), kept between uses.
     pub hint_scratch: Vec<Reg>,
+    /// The caller's event log, for the allocation's span (taken from the
+    /// context and given back).
+    pub events: EventLog,
 }
 
 /// Allocates `func`, whose analyses `an` the pipeline made (with lane
@@ -173,7 +177,12 @@ pub(crate) fn allocate(
         let orders = ClassOrders::new(t, target.orders(), func);
         Greedy::seeded(t, func, opts, an, orders, lanes)
     });
-    timer.time(Pass::Allocate, || g.allocate())?;
+    g.events = std::mem::take(&mut ctx.events);
+    let allocated = timer.time(Pass::Allocate, || g.allocate());
+    if allocated.is_err() {
+        ctx.events = std::mem::take(&mut g.events);
+    }
+    allocated?;
     // Last, as LLVM's RAGreedy does it (`tryHintsRecoloring`): it moves
     // assignments within the interference matrix, which only the
     // allocator has.
@@ -183,6 +192,7 @@ pub(crate) fn allocate(
         });
         tracing::debug!(moved, "ranges recolored for copy hints");
     }
+    ctx.events = std::mem::take(&mut g.events);
     Ok(g.into_decisions())
 }
 
@@ -233,6 +243,7 @@ impl<'f, 'a, 't> Greedy<'f, 'a, 't> {
             region: None,
             call_masks: None,
             hint_scratch: Vec::new(),
+            events: EventLog::default(),
             func,
         };
         for v in 0..n {
@@ -314,6 +325,7 @@ impl Greedy<'_, '_, '_> {
         if let Some(u) = self.csr_used.get_mut(p.index()) {
             *u = true;
         }
+        self.events.note(|| Event::Assign { vreg: v, reg: p });
     }
 
     /// Takes `v` out of its register.
@@ -321,7 +333,20 @@ impl Greedy<'_, '_, '_> {
         if let Some(iv) = self.an.intervals.vreg(v) {
             self.matrix.unassign(self.t, iv);
         }
+        if let Some(reg) = self.events.on().then(|| self.vrm.phys(v)).flatten() {
+            self.events.note(|| Event::Unassign { vreg: v, reg });
+        }
         self.vrm.unassign(v);
+    }
+
+    /// Notes that `v` was split (`kind`) into the registers `products`
+    /// the split kit made (`None` for an interval it left empty).
+    pub fn note_split(&mut self, v: VReg, kind: SplitKind, products: &[Option<VReg>]) {
+        self.events.note(|| Event::Split {
+            vreg: v,
+            kind,
+            products: products.iter().flatten().copied().collect(),
+        });
     }
 
     /// The allocation order of `v`.
@@ -524,6 +549,10 @@ impl Greedy<'_, '_, '_> {
         if tracing::enabled!(tracing::Level::DEBUG) {
             self.trace_spill_code(v, local, before);
         }
+        self.events.note(|| Event::Spill {
+            vreg: v,
+            products: new.clone(),
+        });
         self.an.intervals.vregs[v.index()] = None;
         self.remove_unused_sources(removed_before, before.0);
         for n in new {

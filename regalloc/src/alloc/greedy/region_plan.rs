@@ -195,6 +195,7 @@ pub(super) fn split_around_region(
         copies = res.copies,
         "region split"
     );
+    g.note_split(v, crate::events::SplitKind::Region, &res.regs);
     // 6. The pieces queued, each at the stage its kind starts in.
     requeue_pieces(g, res, globals, orig_blocks);
     true

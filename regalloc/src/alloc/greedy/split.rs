@@ -267,6 +267,7 @@ pub fn try_block_split(g: &mut Greedy<'_, '_, '_>, v: VReg, sa: &SplitAnalysis) 
         copies = res.copies,
         "block split"
     );
+    g.note_split(v, crate::events::SplitKind::Block, &res.regs);
     for (k, (r, users)) in res.regs.iter().zip(res.users).enumerate() {
         let Some(n) = *r else { continue };
         g.spiller.set_users(n, users);
