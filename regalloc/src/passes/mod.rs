@@ -45,6 +45,7 @@
 pub mod live_variables;
 pub mod phi_elimination;
 pub mod process_implicit_defs;
+pub mod register_coalescer;
 pub mod two_address;
 pub mod unreachable_block_elim;
 
@@ -71,16 +72,19 @@ pub enum Pass {
     PhiElimination,
     /// `twoaddressinstruction`.
     TwoAddress,
+    /// `register-coalescer`.
+    RegisterCoalescer,
 }
 
 impl Pass {
     /// Every pass, in the order they run.
-    pub const ALL: [Pass; 5] = [
+    pub const ALL: [Pass; 6] = [
         Pass::ProcessImplicitDefs,
         Pass::UnreachableBlockElim,
         Pass::LiveVariables,
         Pass::PhiElimination,
         Pass::TwoAddress,
+        Pass::RegisterCoalescer,
     ];
 
     /// The name LLVM registers the pass under (`-stop-after=NAME`).
@@ -91,6 +95,7 @@ impl Pass {
             Pass::LiveVariables => "livevars",
             Pass::PhiElimination => "phi-node-elimination",
             Pass::TwoAddress => "twoaddressinstruction",
+            Pass::RegisterCoalescer => "register-coalescer",
         }
     }
 
@@ -183,6 +188,11 @@ pub fn run(
         }
         Pass::PhiElimination => phi_elimination::run(target, func, state.live_variables.as_mut())?,
         Pass::TwoAddress => two_address::run(target, func, state.live_variables.as_mut())?,
+        Pass::RegisterCoalescer => {
+            register_coalescer::run(target, func)?;
+            // Registers were renamed and instructions erased.
+            state.live_variables = None;
+        }
     }
     Ok(())
 }
