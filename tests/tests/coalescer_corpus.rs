@@ -214,10 +214,9 @@ fn coalescer_on_the_corpus() {
             match llc_bad_functions(&llc, flags, &out) {
                 Ok(bad) => {
                     c.verified += written - bad.len().min(written);
-                    unverified.extend(
-                        bad.into_iter()
-                            .map(|(f, (what, inst))| format!("{}: {f}: {what} {inst:?}", out.display())),
-                    );
+                    unverified.extend(bad.into_iter().map(|(f, (what, inst))| {
+                        format!("{}: {f}: {what} {inst:?}", out.display())
+                    }));
                 }
                 Err(e) => unverified.push(format!("{}: {e}", out.display())),
             }

@@ -125,7 +125,13 @@ fn placeable(
 /// ranges of registers no class allocates are not kept during
 /// allocation); only registers that [`clobberable`] admits are asked
 /// about, whose every read and write the code names.
-pub(crate) fn live_before(t: &TargetInfo<'_>, func: &MachineFunction, b: Block, i: Inst, p: Reg) -> bool {
+pub(crate) fn live_before(
+    t: &TargetInfo<'_>,
+    func: &MachineFunction,
+    b: Block,
+    i: Inst,
+    p: Reg,
+) -> bool {
     let bd = func.block(b);
     let Some(pos) = bd.insts.iter().position(|&x| x == i) else {
         // Not in the block: assume the worst.

@@ -49,11 +49,12 @@
 use crate::alloc::remat::{clobbers, is_constant, live_before, remat_instr};
 use crate::analysis::intervals::unit_untracked;
 use crate::analysis::{
-    Cfg, DomTree, LiveIntervals, LiveRange, LoopInfo, Slot, SlotIndex, ValNo,
-    ranges::RangeBuilder,
+    Cfg, DomTree, LiveIntervals, LiveRange, LoopInfo, Slot, SlotIndex, ValNo, ranges::RangeBuilder,
 };
 use crate::error::{AllocError, AllocErrorKind};
-use crate::ir::{Block, Generic, Inst, InstData, MachineFunction, Op, Operand, RegFlags, RegRef, VReg};
+use crate::ir::{
+    Block, Generic, Inst, InstData, MachineFunction, Op, Operand, RegFlags, RegRef, VReg,
+};
 use crate::target::{InstrFlags, Reg, RegClass, TargetInfo};
 
 use super::edit::{erase, insert};
@@ -145,7 +146,10 @@ fn clear_kill_flags(t: &TargetInfo<'_>, func: &mut MachineFunction) {
 /// for x86-64, AArch64 and Hexagon, false by default.
 fn joins_global_copies(t: &TargetInfo<'_>) -> bool {
     let name = t.name.to_ascii_lowercase();
-    matches!(name.as_str(), "x86" | "x86_64" | "x86-64" | "aarch64" | "hexagon")
+    matches!(
+        name.as_str(),
+        "x86" | "x86_64" | "x86-64" | "aarch64" | "hexagon"
+    )
 }
 
 /// What a query of a live range at one instruction finds (LLVM's
@@ -165,7 +169,11 @@ struct Query {
 impl Query {
     /// The value the instruction defines.
     fn defined(&self) -> Option<u32> {
-        if self.early == self.late { None } else { self.late }
+        if self.early == self.late {
+            None
+        } else {
+            self.late
+        }
     }
 }
 
@@ -256,7 +264,12 @@ struct JoinVals<'j> {
 }
 
 impl<'j> JoinVals<'j> {
-    fn new(func: &'j MachineFunction, li: &'j LiveIntervals, regs: [VReg; 2], ranges: [&'j LiveRange; 2]) -> Self {
+    fn new(
+        func: &'j MachineFunction,
+        li: &'j LiveIntervals,
+        regs: [VReg; 2],
+        ranges: [&'j LiveRange; 2],
+    ) -> Self {
         JoinVals {
             func,
             li,
@@ -446,12 +459,14 @@ impl<'a, 't> Coalescer<'a, 't> {
                 for o in &func.inst(i).operands {
                     let Some(r) = o.as_reg() else { continue };
                     match r.reg {
-                        RegRef::Virt(v) if v.index() < users.len() => {
-                            if users[v.index()].last() != Some(&i) {
-                                users[v.index()].push(i);
-                            }
+                        RegRef::Virt(v)
+                            if v.index() < users.len() && users[v.index()].last() != Some(&i) =>
+                        {
+                            users[v.index()].push(i);
                         }
-                        RegRef::Phys(p) if r.is_def() && !phys_defs.contains(&p) => phys_defs.push(p),
+                        RegRef::Phys(p) if r.is_def() && !phys_defs.contains(&p) => {
+                            phys_defs.push(p)
+                        }
                         _ => {}
                     }
                 }
@@ -524,7 +539,11 @@ impl<'a, 't> Coalescer<'a, 't> {
 
     /// Tries each copy of `list` once; those done or not worth another try
     /// are cleared. Whether some copy went.
-    fn work(&mut self, func: &mut MachineFunction, list: &mut [Option<Inst>]) -> Result<bool, AllocError> {
+    fn work(
+        &mut self,
+        func: &mut MachineFunction,
+        list: &mut [Option<Inst>],
+    ) -> Result<bool, AllocError> {
         let mut progress = false;
         for slot in list.iter_mut() {
             let Some(i) = *slot else { continue };
@@ -565,19 +584,25 @@ impl<'a, 't> Coalescer<'a, 't> {
         let Some(iv) = self.li.vreg(v) else {
             return false;
         };
-        let (Some(first), Some(last)) = (iv.range.segments.first(), iv.range.segments.last()) else {
+        let (Some(first), Some(last)) = (iv.range.segments.first(), iv.range.segments.last())
+        else {
             return false;
         };
         if first.start.is_block() || last.end.is_block() {
             return false;
         }
         let slots = &self.li.slots;
-        slots.block_of(first.start).is_some() && slots.block_of(first.start) == slots.block_of(SlotIndex(last.end.0 - 1))
+        slots.block_of(first.start).is_some()
+            && slots.block_of(first.start) == slots.block_of(SlotIndex(last.end.0 - 1))
     }
 
     /// LLVM's `joinCopy`: whether the copy went, and whether it is worth
     /// trying again later when it did not.
-    fn join_copy(&mut self, func: &mut MachineFunction, copy: Inst) -> Result<(bool, bool), AllocError> {
+    fn join_copy(
+        &mut self,
+        func: &mut MachineFunction,
+        copy: Inst,
+    ) -> Result<(bool, bool), AllocError> {
         let inst = func.inst(copy);
         if !inst.op.is_copy() || inst.operands.len() != 2 {
             return Ok((false, false));
@@ -611,16 +636,23 @@ impl<'a, 't> Coalescer<'a, 't> {
                 // LLVM keeps the register with more segments (its
                 // `LiveRange::size`, not the length `getSize`).
                 let size = |v: VReg| self.li.vreg(v).map_or(0, |iv| iv.range.segments.len());
-                let (keep, rename) = if size(sv) > size(dv) { (sv, dv) } else { (dv, sv) };
+                let (keep, rename) = if size(sv) > size(dv) {
+                    (sv, dv)
+                } else {
+                    (dv, sv)
+                };
                 if self.join_virt(func, copy, keep, rename, class) {
                     self.stats.joined += 1;
                     return Ok((true, false));
                 }
-                let (done, _) = self.remat_trivial_def(func, copy, RegRef::Virt(dv), sv, Some(class))?;
+                let (done, _) =
+                    self.remat_trivial_def(func, copy, RegRef::Virt(dv), sv, Some(class))?;
                 Ok((done, !done))
             }
             (RegRef::Phys(p), RegRef::Virt(sv)) => {
-                let in_class = func.vreg_class(sv).is_some_and(|c| self.t.class_contains(c, p));
+                let in_class = func
+                    .vreg_class(sv)
+                    .is_some_and(|c| self.t.class_contains(c, p));
                 if !in_class || undef {
                     return Ok((false, false));
                 }
@@ -650,7 +682,14 @@ impl<'a, 't> Coalescer<'a, 't> {
 
     /// LLVM's `joinVirtRegs`: joins `rename` into `keep` when no values
     /// conflict; whether it did.
-    fn join_virt(&mut self, func: &mut MachineFunction, copy: Inst, keep: VReg, rename: VReg, class: RegClass) -> bool {
+    fn join_virt(
+        &mut self,
+        func: &mut MachineFunction,
+        copy: Inst,
+        keep: VReg,
+        rename: VReg,
+        class: RegClass,
+    ) -> bool {
         let (Some(lhs), Some(rhs)) = (self.li.vreg(keep), self.li.vreg(rename)) else {
             return false;
         };
@@ -663,7 +702,9 @@ impl<'a, 't> Coalescer<'a, 't> {
         };
         let mut shrink = Vec::new();
         for def in erased {
-            let Some(mi) = self.li.slots.inst_at(def) else { continue };
+            let Some(mi) = self.li.slots.inst_at(def) else {
+                continue;
+            };
             if self.block_of[mi.index()].is_none() {
                 continue;
             }
@@ -679,7 +720,9 @@ impl<'a, 't> Coalescer<'a, 't> {
         func.vregs[keep.index()].class = Some(class);
         // The copy is one of the values erased; should it be left, it is
         // now an identity copy.
-        if self.block_of[copy.index()].is_some() && is_full_copy(func.inst(copy)).is_some_and(|(d, s)| d == s) {
+        if self.block_of[copy.index()].is_some()
+            && is_full_copy(func.inst(copy)).is_some_and(|(d, s)| d == s)
+        {
             self.erase_inst(func, copy);
         }
         if let Some(x) = self.li.vregs.get_mut(rename.index()) {
@@ -741,13 +784,26 @@ impl<'a, 't> Coalescer<'a, 't> {
                 r.flags.set(RegFlags::KILLED, false);
             }
         }
-        let location = func.inst(copy).attrs.as_ref().and_then(|a| a.debug_location.clone());
+        let location = func
+            .inst(copy)
+            .attrs
+            .as_ref()
+            .and_then(|a| a.debug_location.clone());
         if let Some(a) = &mut new.attrs {
             a.debug_location = location;
         }
-        let pos = func.block(b).insts.iter().position(|&x| x == copy).expect("a placed copy");
+        let pos = func
+            .block(b)
+            .insts
+            .iter()
+            .position(|&x| x == copy)
+            .expect("a placed copy");
         let at = self.li.slots.inst(copy).expect("a numbered copy");
-        let next = self.li.slots.entry_after(at).unwrap_or(self.li.slots.block_end(b));
+        let next = self
+            .li
+            .slots
+            .entry_after(at)
+            .unwrap_or(self.li.slots.block_end(b));
         let n = insert(func, b, pos + 1, new);
         if self.li.slots.insert_between(at, next, n).is_none() {
             return Err(AllocError::new(
@@ -792,7 +848,14 @@ impl<'a, 't> Coalescer<'a, 't> {
 
     /// Whether `def` (defining `src`) may be executed again in place of
     /// `copy`, writing `dst`.
-    fn rematerializable(&self, func: &MachineFunction, copy: Inst, def: Inst, dst: RegRef, src: VReg) -> bool {
+    fn rematerializable(
+        &self,
+        func: &MachineFunction,
+        copy: Inst,
+        def: Inst,
+        dst: RegRef,
+        src: VReg,
+    ) -> bool {
         let t = self.t;
         let Op::Target(op) = func.inst(def).op else {
             return false;
@@ -816,7 +879,11 @@ impl<'a, 't> Coalescer<'a, 't> {
             return false;
         }
         if let RegRef::Phys(p) = dst
-            && !d.operands.first().and_then(|o| o.class).is_some_and(|c| t.class_contains(c, p))
+            && !d
+                .operands
+                .first()
+                .and_then(|o| o.class)
+                .is_some_and(|c| t.class_contains(c, p))
         {
             return false;
         }
@@ -841,7 +908,11 @@ impl<'a, 't> Coalescer<'a, 't> {
             let Some(b) = self.block_of.get(i.index()).copied().flatten() else {
                 continue;
             };
-            let names = func.inst(i).operands.iter().any(|o| o.as_reg().is_some_and(|r| r.reg == RegRef::Virt(v)));
+            let names = func
+                .inst(i)
+                .operands
+                .iter()
+                .any(|o| o.as_reg().is_some_and(|r| r.reg == RegRef::Virt(v)));
             if names && self.li.slots.inst(i).is_some() {
                 list.push((i, b));
                 kept.push(i);
@@ -849,7 +920,10 @@ impl<'a, 't> Coalescer<'a, 't> {
         }
         list.sort_by_key(|&(i, _)| self.li.slots.inst(i));
         self.users[v.index()] = kept;
-        match self.li.compute_vreg_from(self.t, func, &self.cfg, v, &list, &mut self.rb) {
+        match self
+            .li
+            .compute_vreg_from(self.t, func, &self.cfg, v, &list, &mut self.rb)
+        {
             Some(iv) => self.li.set_vreg(v, iv),
             None => {
                 if let Some(x) = self.li.vregs.get_mut(v.index()) {
@@ -881,7 +955,9 @@ impl<'a, 't> Coalescer<'a, 't> {
                 .map(|vn| vn.def)
                 .collect();
             for def in dead {
-                let Some(mi) = self.li.slots.inst_at(def) else { continue };
+                let Some(mi) = self.li.slots.inst_at(def) else {
+                    continue;
+                };
                 if self.block_of[mi.index()].is_none() {
                     continue;
                 }
