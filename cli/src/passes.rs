@@ -22,7 +22,8 @@ pub(crate) struct PassesArgs {
     #[arg(long)]
     target: Target,
     /// The last pass to run, by LLVM's name (`processimpdefs`,
-    /// `unreachable-mbb-elimination`, `livevars`, `phi-node-elimination`, `twoaddressinstruction`).
+    /// `unreachable-mbb-elimination`, `livevars`, `phi-node-elimination`, `twoaddressinstruction`,
+    /// `register-coalescer`).
     #[arg(long = "stop-after", value_parser = parse_pass)]
     stop_after: Pass,
     /// The SSA .mir file to read.

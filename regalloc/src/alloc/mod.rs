@@ -16,7 +16,7 @@ pub mod inflate;
 pub mod matrix;
 pub mod order;
 pub mod redundant_spills;
-mod remat;
+pub(crate) mod remat;
 pub mod spiller;
 pub mod split;
 pub mod virtmap;

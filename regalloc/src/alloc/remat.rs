@@ -125,7 +125,13 @@ fn placeable(
 /// ranges of registers no class allocates are not kept during
 /// allocation); only registers that [`clobberable`] admits are asked
 /// about, whose every read and write the code names.
-fn live_before(t: &TargetInfo<'_>, func: &MachineFunction, b: Block, i: Inst, p: Reg) -> bool {
+pub(crate) fn live_before(
+    t: &TargetInfo<'_>,
+    func: &MachineFunction,
+    b: Block,
+    i: Inst,
+    p: Reg,
+) -> bool {
     let bd = func.block(b);
     let Some(pos) = bd.insts.iter().position(|&x| x == i) else {
         // Not in the block: assume the worst.
@@ -198,7 +204,7 @@ fn overlapping_regs<'t>(t: &'t TargetInfo<'_>, p: Reg) -> impl Iterator<Item = R
 }
 
 /// The registers instruction `i` defines dead (what a copy of it clobbers).
-fn clobbers(func: &MachineFunction, i: Inst) -> impl Iterator<Item = Reg> + '_ {
+pub(crate) fn clobbers(func: &MachineFunction, i: Inst) -> impl Iterator<Item = Reg> + '_ {
     func.inst(i)
         .operands
         .iter()
@@ -214,7 +220,7 @@ fn clobbers(func: &MachineFunction, i: Inst) -> impl Iterator<Item = Reg> + '_ {
 /// Whether reserved register `p` is a constant for rematerialization: no
 /// instruction of the function (whose written registers are `phys_defs`)
 /// writes a register overlapping it.
-pub(super) fn is_constant(t: &TargetInfo<'_>, phys_defs: &[Reg], p: Reg) -> bool {
+pub(crate) fn is_constant(t: &TargetInfo<'_>, phys_defs: &[Reg], p: Reg) -> bool {
     p.index() < t.regs.len() && t.is_reserved(p) && !phys_defs.iter().any(|&d| t.regs_overlap(d, p))
 }
 
@@ -297,7 +303,7 @@ fn original_remat(
 /// allocation gives out ([`clobberable`], such as flags; a copy may go only
 /// where they are dead, see [`remat_values`]). Other physical operands rule
 /// it out.
-fn remat_instr(
+pub(crate) fn remat_instr(
     t: &TargetInfo<'_>,
     func: &MachineFunction,
     i: Inst,

@@ -267,6 +267,17 @@ impl SlotIndexes {
         SlotIndex::new(v, Slot::Block)
     }
 
+    /// The index of the entry right after `idx`'s entry (an instruction,
+    /// one since taken out of its block, or a block end), if there is one:
+    /// the neighbour [`SlotIndexes::insert_between`] needs to place an
+    /// instruction right after another.
+    pub fn entry_after(&self, idx: SlotIndex) -> Option<SlotIndex> {
+        let k = self.entries.partition_point(|e| e.0 <= idx.base());
+        self.entries
+            .get(k)
+            .map(|e| SlotIndex::new(e.0, Slot::Block))
+    }
+
     /// Gives `new`, an instruction inserted between the entries at `prev`
     /// and `next` (consecutive entries of one block: a block start, an
     /// instruction, or the block end), an index of its own between them,

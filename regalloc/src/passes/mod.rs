@@ -25,14 +25,18 @@
 //! - [`two_address`] (`twoaddressinstruction`): tied operands lowered to
 //!   copies, after commuting or moving instructions where LLVM would to
 //!   save the copy; `REG_SEQUENCE` and `INSERT_SUBREG` lowered to
-//!   sub-register copies.
+//!   sub-register copies;
+//! - [`register_coalescer`] (`register-coalescer`): whole-register copies
+//!   between virtual registers joined where their values never conflict,
+//!   copies of cheap constants rematerialized, on the live intervals the
+//!   allocators use.
 //!
 //! Not here yet, and so not offered (the allocators refuse SSA input until
 //! the whole path exists): `detect-dead-lanes` and `init-undef` (both
 //! change nothing on most functions of the corpus: the corpus test counts
-//! the functions they do change), and the register coalescer with
-//! `rename-independent-subregs`. They are the next steps of
-//! the pre-allocation path; [`Pass`] lists what can run.
+//! the functions they do change), the coalescer's sub-register joins and
+//! `rename-independent-subregs`. They are the next steps of the
+//! pre-allocation path; [`Pass`] lists what can run.
 //!
 //! Which passes a function still needs is read from the code itself
 //! ([`first_needed`]): MIR does not print LLVM 19's function properties
@@ -45,6 +49,7 @@
 pub mod live_variables;
 pub mod phi_elimination;
 pub mod process_implicit_defs;
+pub mod register_coalescer;
 pub mod two_address;
 pub mod unreachable_block_elim;
 
@@ -71,16 +76,19 @@ pub enum Pass {
     PhiElimination,
     /// `twoaddressinstruction`.
     TwoAddress,
+    /// `register-coalescer`.
+    RegisterCoalescer,
 }
 
 impl Pass {
     /// Every pass, in the order they run.
-    pub const ALL: [Pass; 5] = [
+    pub const ALL: [Pass; 6] = [
         Pass::ProcessImplicitDefs,
         Pass::UnreachableBlockElim,
         Pass::LiveVariables,
         Pass::PhiElimination,
         Pass::TwoAddress,
+        Pass::RegisterCoalescer,
     ];
 
     /// The name LLVM registers the pass under (`-stop-after=NAME`).
@@ -91,6 +99,7 @@ impl Pass {
             Pass::LiveVariables => "livevars",
             Pass::PhiElimination => "phi-node-elimination",
             Pass::TwoAddress => "twoaddressinstruction",
+            Pass::RegisterCoalescer => "register-coalescer",
         }
     }
 
@@ -183,6 +192,11 @@ pub fn run(
         }
         Pass::PhiElimination => phi_elimination::run(target, func, state.live_variables.as_mut())?,
         Pass::TwoAddress => two_address::run(target, func, state.live_variables.as_mut())?,
+        Pass::RegisterCoalescer => {
+            register_coalescer::run(target, func)?;
+            // Registers were renamed and instructions erased.
+            state.live_variables = None;
+        }
     }
     Ok(())
 }
