@@ -16,7 +16,6 @@ use regalloc::target::{
     ReservedWithout, SubRegIndex, SubRegIndexDesc, TargetInfo, TemplateChoice, TemplateOperand,
     ThreeAddressDesc, ThreeAddressOperand,
 };
-use tdgen::target::three_address::Piece;
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -24,6 +23,7 @@ use tdgen::emit::Tables;
 use tdgen::emit::select::{Block, Fact};
 use tdgen::emit::tables::{ChoiceRow, TemplateRow};
 use tdgen::target::instrs::{OperandKind as TdKind, TplOp};
+use tdgen::target::three_address::Piece;
 
 /// A function as the AltOrderSelect interpreter asks about it: its facts,
 /// and its features by name through the target's feature list.
@@ -326,7 +326,11 @@ pub fn from_tables(t: &Tables) -> Result<TargetInfo<'static>, String> {
             .map(|r| ThreeAddressDesc {
                 two_address: Opcode(r.two_address),
                 three_address: Opcode(r.three_address),
-                operands: r.operands.iter().map(|&p| three_address_operand(p)).collect(),
+                operands: r
+                    .operands
+                    .iter()
+                    .map(|&p| three_address_operand(p))
+                    .collect(),
                 immediate: r.immediate,
                 new_register_order: Cow::Owned(r.new_register_order.clone()),
             })

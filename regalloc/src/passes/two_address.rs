@@ -54,7 +54,6 @@ use crate::target::{InstrFlags, Reg, RegClass, TargetInfo};
 use super::LiveVariables;
 use super::edit::{insert, is_debug, is_position};
 
-
 mod three_address;
 
 const COPY: Op = Op::Generic(Generic::Copy);

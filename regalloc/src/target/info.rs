@@ -574,9 +574,12 @@ impl<'a> TargetInfo<'a> {
                     ThreeAddressOperand::Def
                     | ThreeAddressOperand::Imm(_)
                     | ThreeAddressOperand::NoReg => true,
-                    ThreeAddressOperand::Operand(k) | ThreeAddressOperand::Negated(k, _) => in_two(k),
+                    ThreeAddressOperand::Operand(k) | ThreeAddressOperand::Negated(k, _) => {
+                        in_two(k)
+                    }
                     ThreeAddressOperand::Constrained(k, c) => in_two(k) && class_ok(c),
-                    ThreeAddressOperand::Widened(k, c, i) | ThreeAddressOperand::Inserted(k, c, i) => {
+                    ThreeAddressOperand::Widened(k, c, i)
+                    | ThreeAddressOperand::Inserted(k, c, i) => {
                         in_two(k) && class_ok(c) && index_ok(i)
                     }
                     ThreeAddressOperand::Result(c, i) => class_ok(c) && index_ok(i),
@@ -587,12 +590,15 @@ impl<'a> TargetInfo<'a> {
                 }
             }
             if f.immediate.is_some_and(|(k, _)| !in_two(k))
-                || f
-                    .new_register_order
-                    .iter()
-                    .any(|&k| !f.operands.get(usize::from(k)).is_some_and(|o| o.is_new_register()))
+                || f.new_register_order.iter().any(|&k| {
+                    !f.operands
+                        .get(usize::from(k))
+                        .is_some_and(|o| o.is_new_register())
+                })
             {
-                return Err(format!("{what}: immediate or new-register position out of range"));
+                return Err(format!(
+                    "{what}: immediate or new-register position out of range"
+                ));
             }
         }
         Ok(())

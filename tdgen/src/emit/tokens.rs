@@ -305,7 +305,10 @@ fn three_address_row(r: &ThreeAddressRow) -> TokenStream {
             quote!(Some((#k, #v)))
         }
     };
-    let order = r.new_register_order.iter().map(|&k| Literal::u8_unsuffixed(k));
+    let order = r
+        .new_register_order
+        .iter()
+        .map(|&k| Literal::u8_unsuffixed(k));
     quote!(ThreeAddressDesc {
         two_address: Opcode(#two),
         three_address: Opcode(#three),

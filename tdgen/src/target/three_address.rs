@@ -50,7 +50,10 @@ pub enum Piece {
 impl Piece {
     /// Whether the operand makes a new register.
     pub fn is_new_register(self) -> bool {
-        matches!(self, Piece::Widen(..) | Piece::Insert(..) | Piece::Result(..))
+        matches!(
+            self,
+            Piece::Widen(..) | Piece::Insert(..) | Piece::Result(..)
+        )
     }
 }
 
@@ -105,10 +108,16 @@ fn one(
     d: RecId,
 ) -> Result<ThreeAddressForm, String> {
     let Some(Init::Def(x)) = f.value(d, "TwoAddress") else {
-        return Err(format!("'{}' needs TwoAddress to be an instruction", f.name(d)));
+        return Err(format!(
+            "'{}' needs TwoAddress to be an instruction",
+            f.name(d)
+        ));
     };
     let Some(two_address) = instrs.opcode_of(*x) else {
-        return Err(format!("TwoAddress: '{}' is not an instruction", f.name(*x)));
+        return Err(format!(
+            "TwoAddress: '{}' is not an instruction",
+            f.name(*x)
+        ));
     };
     let two = &instrs.list[two_address];
     if two.flags & flags::CONVERTIBLE_TO_3ADDR == 0 {
@@ -130,7 +139,12 @@ fn one(
         Init::Def(x) => instrs.opcode_of(*x),
         _ => None,
     }
-    .ok_or_else(|| format!("ThreeAddress of '{}': the operator must be an instruction", two.name))?;
+    .ok_or_else(|| {
+        format!(
+            "ThreeAddress of '{}': the operator must be an instruction",
+            two.name
+        )
+    })?;
     let three = &instrs.list[three_address];
     let what = format!("three-address form of '{}' as '{}'", two.name, three.name);
     if g.args.len() != three.operands.len() {
@@ -243,7 +257,8 @@ fn piece(f: &Fields<'_>, bank: &RegBank, classes: &Classes, a: &Init) -> Result<
                     (Some(k), Some(c)) => Ok(Piece::Constrained(k, c)),
                     _ => Err(bad()),
                 },
-                ("TplNegated", [k, b]) => match (int(k), int(b).and_then(|b| u8::try_from(b).ok())) {
+                ("TplNegated", [k, b]) => match (int(k), int(b).and_then(|b| u8::try_from(b).ok()))
+                {
                     (Some(k), Some(b)) if (1..=64).contains(&b) => Ok(Piece::Negated(k, b)),
                     _ => Err(bad()),
                 },
@@ -293,7 +308,10 @@ fn check(
             return Err(format!("'{}' has no operand {j}", two.name));
         };
         if o.is_def {
-            return Err(format!("operand {j} of '{}' is its definition (use TplDef)", two.name));
+            return Err(format!(
+                "operand {j} of '{}' is its definition (use TplDef)",
+                two.name
+            ));
         }
         let want = match p {
             Piece::Operand(_) => slot.kind,
@@ -310,16 +328,22 @@ fn check(
     let register_slot = slot.kind == OperandKind::Register;
     let fits = match p {
         Piece::Imm(_) | Piece::Negated(..) => slot.kind == OperandKind::Immediate,
-        Piece::NoReg | Piece::Fixed(_) | Piece::Constrained(..) | Piece::Widen(..) | Piece::Insert(..) => {
-            register_slot
-        }
+        Piece::NoReg
+        | Piece::Fixed(_)
+        | Piece::Constrained(..)
+        | Piece::Widen(..)
+        | Piece::Insert(..) => register_slot,
         Piece::Def | Piece::Result(..) | Piece::Operand(_) => true,
     };
     if !fits {
         return Err(format!(
             "'{}' takes {} here",
             three.name,
-            if register_slot { "a register" } else { "no register" }
+            if register_slot {
+                "a register"
+            } else {
+                "no register"
+            }
         ));
     }
     Ok(())
@@ -374,7 +398,12 @@ def : ThreeAddressForm<SHLI, (LEAW (TplResult WIDE, lo), (TplInsert 1, WIDE, lo)
 "#,
         )
         .unwrap();
-        let wide = m.classes.list.iter().position(|c| c.name == "WIDE").unwrap();
+        let wide = m
+            .classes
+            .list
+            .iter()
+            .position(|c| c.name == "WIDE")
+            .unwrap();
         let add = &m.three_address_forms[0];
         assert_eq!(add.two_address, opcode(&m, "ADDI"));
         assert_eq!(add.three_address, opcode(&m, "LEA"));

@@ -19,8 +19,8 @@
 
 use crate::alloc::inflate::common_sub_class;
 use crate::ir::{
-    Generic, Inst, InstAttrs, InstData, MachineFunction, Op, Operand, RegFlags, RegOperand,
-    RegRef, VReg,
+    Generic, Inst, InstAttrs, InstData, MachineFunction, Op, Operand, RegFlags, RegOperand, RegRef,
+    VReg,
 };
 use crate::target::{RegClass, TargetInfo, ThreeAddressDesc, ThreeAddressOperand};
 
@@ -133,9 +133,7 @@ fn convertible(t: &TargetInfo<'_>, form: &ThreeAddressDesc<'_>, old: &InstData) 
             return !r.flags.has(RegFlags::UNDEF);
         }
         match r.reg {
-            RegRef::Phys(p) if r.is_implicit() => {
-                r.flags.has(RegFlags::DEAD) || kept.contains(&p)
-            }
+            RegRef::Phys(p) if r.is_implicit() => r.flags.has(RegFlags::DEAD) || kept.contains(&p),
             _ => true,
         }
     })
@@ -352,11 +350,15 @@ fn move_kills(
         };
         let reg = RegRef::Virt(VReg::new(v));
         let now = placed.iter().copied().find(|&i| {
-            func.inst(i).operands.iter().filter_map(Operand::as_reg).any(|r| {
-                r.reg == reg
-                    && ((!r.is_def() && r.flags.has(RegFlags::KILLED))
-                        || (r.is_def() && r.flags.has(RegFlags::DEAD)))
-            })
+            func.inst(i)
+                .operands
+                .iter()
+                .filter_map(Operand::as_reg)
+                .any(|r| {
+                    r.reg == reg
+                        && ((!r.is_def() && r.flags.has(RegFlags::KILLED))
+                            || (r.is_def() && r.flags.has(RegFlags::DEAD)))
+                })
         });
         match now {
             Some(i) => var.kills[k] = i,
