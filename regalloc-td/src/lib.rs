@@ -14,6 +14,7 @@ use regalloc::target::{
     InstrFlags, InstrTemplate, LaneMask, MemoryFoldDesc, Opcode, OperandDesc, OperandKind,
     OrderSelector, Reg, RegClass, RegClassDesc, RegFlags, RegUnit, RegUnitDesc, RegisterDesc,
     ReservedWithout, SubRegIndex, SubRegIndexDesc, TargetInfo, TemplateChoice, TemplateOperand,
+    ThreeAddressDesc, ThreeAddressOperand,
 };
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
@@ -22,6 +23,7 @@ use tdgen::emit::Tables;
 use tdgen::emit::select::{Block, Fact};
 use tdgen::emit::tables::{ChoiceRow, TemplateRow};
 use tdgen::target::instrs::{OperandKind as TdKind, TplOp};
+use tdgen::target::three_address::Piece;
 
 /// A function as the AltOrderSelect interpreter asks about it: its facts,
 /// and its features by name through the target's feature list.
@@ -318,6 +320,21 @@ pub fn from_tables(t: &Tables) -> Result<TargetInfo<'static>, String> {
                 condition: r.condition,
             })
             .collect(),
+        three_address_forms: t
+            .three_address_forms
+            .iter()
+            .map(|r| ThreeAddressDesc {
+                two_address: Opcode(r.two_address),
+                three_address: Opcode(r.three_address),
+                operands: r
+                    .operands
+                    .iter()
+                    .map(|&p| three_address_operand(p))
+                    .collect(),
+                immediate: r.immediate,
+                new_register_order: Cow::Owned(r.new_register_order.clone()),
+            })
+            .collect(),
     })
 }
 
@@ -361,5 +378,25 @@ mod tests {
     fn missing_file_is_an_error_value() {
         let e = load("/nonexistent/x.td", &[]).unwrap_err();
         assert!(e.contains("cannot read"), "{e}");
+    }
+}
+
+/// One operand of a three-address form, as the allocator's table holds it
+/// (operand positions were checked to fit in a byte by the emitter).
+fn three_address_operand(p: Piece) -> ThreeAddressOperand {
+    let k = |k: usize| u8::try_from(k).unwrap_or(u8::MAX);
+    let class = |c: usize| RegClass(c as u32);
+    let index = |i: usize| SubRegIndex(i as u32);
+    match p {
+        Piece::Def => ThreeAddressOperand::Def,
+        Piece::Operand(j) => ThreeAddressOperand::Operand(k(j)),
+        Piece::Constrained(j, c) => ThreeAddressOperand::Constrained(k(j), class(c)),
+        Piece::Negated(j, bits) => ThreeAddressOperand::Negated(k(j), bits),
+        Piece::Widen(j, c, i) => ThreeAddressOperand::Widened(k(j), class(c), index(i)),
+        Piece::Insert(j, c, i) => ThreeAddressOperand::Inserted(k(j), class(c), index(i)),
+        Piece::Result(c, i) => ThreeAddressOperand::Result(class(c), index(i)),
+        Piece::Imm(v) => ThreeAddressOperand::Imm(v),
+        Piece::NoReg => ThreeAddressOperand::NoReg,
+        Piece::Fixed(r) => ThreeAddressOperand::Fixed(Reg(r as u32)),
     }
 }

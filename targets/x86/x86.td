@@ -231,3 +231,75 @@ foreach i = ["MOVSSrr", "MOVSDrr", "UNPCKHPDrr", "SHUFPDrri", "CMPSSrri", "CMPSD
              "CMPPSrri", "CMPPDrri", "SHLD16rri8", "SHLD32rri8", "SHLD64rri8",
              "SHRD16rri8", "SHRD32rri8", "SHRD64rri8"] in
   def : CommuteRule<!cast<Instruction>(i)> { let Commutes = false; }
+
+// Three-address forms (X86InstrInfo::convertToThreeAddress, 64-bit mode):
+// when a tie would cost a copy, ADD, SUB of an immediate, INC, DEC and SHL
+// by 1 to 3 become an LEA, whose operands are base, scale, index,
+// displacement and segment. LEA's index may not be RSP, so a source used as
+// an index (and INC's and DEC's, as LLVM's classifyLEAReg has it) is
+// narrowed to GR64_NOSP. A 32-bit source is read as the low half of a new
+// 64-bit register (LEA64_32r computes in 64 bits, writes 32); an 8- or
+// 16-bit one is inserted into an IMPLICIT_DEF'd 64-bit register and the
+// result's low part copied out (convertToThreeAddressWithLEA). LLVM makes
+// the register of ADD32rr's second source before its first's, and those of
+// ADD8rr/ADD16rr as input, result, input.
+foreach i = ["ADD64ri32", "ADD64ri32_DB"] in
+  def : ThreeAddressForm<!cast<Instruction>(i),
+          (LEA64r TplDef, (TplOperand 1), 1, TplNoReg, (TplOperand 2), TplNoReg)>;
+def : ThreeAddressForm<SUB64ri32,
+        (LEA64r TplDef, (TplOperand 1), 1, TplNoReg, (TplNegated 2, 32), TplNoReg)>;
+foreach i = ["ADD32ri", "ADD32ri_DB"] in
+  def : ThreeAddressForm<!cast<Instruction>(i),
+          (LEA64_32r TplDef, (TplWiden 1, GR64, sub_32bit), 1, TplNoReg, (TplOperand 2), TplNoReg)>;
+def : ThreeAddressForm<SUB32ri,
+        (LEA64_32r TplDef, (TplWiden 1, GR64, sub_32bit), 1, TplNoReg, (TplNegated 2, 32), TplNoReg)>;
+foreach op = ["INC", "DEC"] in {
+  defvar by = !if(!eq(op, "INC"), 1, -1);
+  def : ThreeAddressForm<!cast<Instruction>(op # "64r"),
+          (LEA64r TplDef, (TplOperand 1, GR64_NOSP), 1, TplNoReg, by, TplNoReg)>;
+  def : ThreeAddressForm<!cast<Instruction>(op # "32r"),
+          (LEA64_32r TplDef, (TplWiden 1, GR64_NOSP, sub_32bit), 1, TplNoReg, by, TplNoReg)>;
+  foreach w = ["8", "16"] in {
+    defvar idx = !cast<SubRegIndex>("sub_" # w # "bit");
+    def : ThreeAddressForm<!cast<Instruction>(op # w # "r"),
+            (LEA64_32r (TplResult GR32, idx), (TplInsert 1, GR64_NOSP, idx), 1, TplNoReg, by,
+                       TplNoReg)>;
+  }
+}
+foreach i = ["ADD64rr", "ADD64rr_DB"] in
+  def : ThreeAddressForm<!cast<Instruction>(i),
+          (LEA64r TplDef, (TplOperand 1, GR64), 1, (TplOperand 2, GR64_NOSP), 0, TplNoReg)>;
+foreach i = ["ADD32rr", "ADD32rr_DB"] in
+  def : ThreeAddressForm<!cast<Instruction>(i),
+          (LEA64_32r TplDef, (TplWiden 1, GR64, sub_32bit), 1,
+                     (TplWiden 2, GR64_NOSP, sub_32bit), 0, TplNoReg)> {
+    let NewRegisterOrder = [3, 1];
+  }
+foreach w = ["8", "16"] in {
+  defvar idx = !cast<SubRegIndex>("sub_" # w # "bit");
+  foreach i = ["ri", "ri_DB"] in
+    def : ThreeAddressForm<!cast<Instruction>("ADD" # w # i),
+            (LEA64_32r (TplResult GR32, idx), (TplInsert 1, GR64_NOSP, idx), 1, TplNoReg,
+                       (TplOperand 2), TplNoReg)>;
+  foreach i = ["rr", "rr_DB"] in
+    def : ThreeAddressForm<!cast<Instruction>("ADD" # w # i),
+            (LEA64_32r (TplResult GR32, idx), (TplInsert 1, GR64_NOSP, idx), 1,
+                       (TplInsert 2, GR64_NOSP, idx), 0, TplNoReg)> {
+      let NewRegisterOrder = [1, 0, 3];
+    }
+}
+foreach s = [1, 2, 3] in {
+  let ImmediateOperand = 2, ImmediateValue = s in {
+    def : ThreeAddressForm<SHL64ri,
+            (LEA64r TplDef, TplNoReg, !shl(1, s), (TplOperand 1, GR64_NOSP), 0, TplNoReg)>;
+    def : ThreeAddressForm<SHL32ri,
+            (LEA64_32r TplDef, TplNoReg, !shl(1, s), (TplWiden 1, GR64_NOSP, sub_32bit), 0,
+                       TplNoReg)>;
+    foreach w = ["8", "16"] in {
+      defvar idx = !cast<SubRegIndex>("sub_" # w # "bit");
+      def : ThreeAddressForm<!cast<Instruction>("SHL" # w # "ri"),
+              (LEA64_32r (TplResult GR32, idx), TplNoReg, !shl(1, s),
+                         (TplInsert 1, GR64_NOSP, idx), 0, TplNoReg)>;
+    }
+  }
+}

@@ -30,6 +30,8 @@
 //   * UnconditionalBranch and ConditionalBranch: the branch facts that
 //     splitting a critical edge needs (LLVM's insertBranch and
 //     reverseBranchCondition, in C++ there).
+//   * ThreeAddressForm: what a two-address instruction becomes when its
+//     tie would cost a copy (LLVM's convertToThreeAddress, in C++ there).
 // Everything else means exactly what it means to llvm-tblgen 19.
 //
 // Code fragments ([{ ... }], e.g. AltOrderSelect) hold a small language of
@@ -1039,6 +1041,75 @@ class CommuteRule<Instruction instr> {
   bit Commutes = true;
   string ConditionOperand = "";
   int ConditionXor = 0;
+}
+
+//===----------------------------------------------------------------------===//
+// EXTENSION (not in LLVM): three-address conversion
+//
+// LLVM's two-address pass asks the target (TargetInstrInfo::
+// convertToThreeAddress, in C++) for an instruction that computes what an
+// isConvertibleToThreeAddress instruction computes without tying its result
+// to a source, when the tie would cost a copy (x86 turns ADD, INC, SHL ...
+// into LEA). A ThreeAddressForm<I, Form> def states one such rewriting:
+//   TwoAddress    I, the instruction as selected (isConvertibleToThreeAddress);
+//   ThreeAddress  Form, a dag whose operator is the instruction emitted in
+//                 its place and whose arguments are that instruction's
+//                 machine operands in order (sub-operands counted one by one,
+//                 as in MIR), each one of:
+//     TplDef                  I's definition (its operand 0), flags and all;
+//     (TplOperand k)          I's operand k as it is: a register (killed
+//                             when I kills it), an immediate, a symbol;
+//     (TplOperand k, RC)      I's register operand k, its virtual register
+//                             narrowed to class RC (no conversion when the
+//                             two classes have nothing in common);
+//     (TplNegated k, bits)    I's immediate operand k negated; no conversion
+//                             when that does not fit in `bits` signed bits;
+//     (TplWiden k, RC, idx)   I's register operand k read through a new
+//                             register of class RC whose sub-register idx is
+//                             a copy of it (`undef %new.idx = COPY %k` placed
+//                             before), killed here;
+//     (TplInsert k, RC, idx)  the same with the new register defined first
+//                             (`%new = IMPLICIT_DEF; %new.idx = COPY %k`);
+//     (TplResult RC, idx)     in place of TplDef: the result goes to a new
+//                             register of class RC, and I's definition is
+//                             its sub-register idx, copied after
+//                             (`%def = COPY killed %new.idx`);
+//     an integer, TplNoReg or a register.
+//   ImmediateOperand, ImmediateValue
+//                 (default -1: always) the form applies only when I's
+//                 operand ImmediateOperand is the immediate ImmediateValue
+//                 (x86's shift left by 1, 2 or 3 is an LEA scaling by 2, 4
+//                 or 8: one def per amount).
+//   NewRegisterOrder
+//                 the positions (in Form) of the operands that make new
+//                 registers, in the order the target's hook makes them and
+//                 places their copies (default: Form's order, TplResult
+//                 last); it decides the new registers' numbers.
+// Operands that read the same register through TplWiden or TplInsert share
+// one new register. Whatever the defs say, an instruction is not converted
+// when a register it reads is `undef`, when it defines an implicit register
+// Form does not that is not `dead` (x86's EFLAGS), or when a register
+// TplWiden or TplInsert reads is physical. tdgen checks that I is
+// isConvertibleToThreeAddress, that Form has as many operands as its
+// instruction, that TplDef or TplResult is its definition and the rest are
+// uses, and that each placeholder names an operand of I of the right kind.
+// Example (x86): def : ThreeAddressForm<ADD64ri32,
+//                  (LEA64r TplDef, (TplOperand 1), 1, TplNoReg, (TplOperand 2), TplNoReg)>;
+//===----------------------------------------------------------------------===//
+
+def TplDef;
+def TplOperand;
+def TplNegated;
+def TplWiden;
+def TplInsert;
+def TplResult;
+
+class ThreeAddressForm<Instruction two, dag three> {
+  Instruction TwoAddress = two;
+  dag ThreeAddress = three;
+  int ImmediateOperand = -1;
+  int ImmediateValue = 0;
+  list<int> NewRegisterOrder = [];
 }
 
 // Target-wide instruction settings; one instance per target.

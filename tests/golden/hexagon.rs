@@ -4373,7 +4373,8 @@ pub mod tables {
         InstrDesc, InstrFlags, InstrTemplate, LaneMask, MemoryFoldDesc, Opcode,
         OperandDesc, OperandKind, OrderSelector, Reg, RegClass, RegClassDesc, RegFlags,
         RegUnit, RegUnitDesc, RegisterDesc, ReservedWithout, SubRegIndex,
-        SubRegIndexDesc, TargetInfo, TemplateChoice, TemplateOperand,
+        SubRegIndexDesc, TargetInfo, TemplateChoice, TemplateOperand, ThreeAddressDesc,
+        ThreeAddressOperand,
     };
     use ::std::borrow::Cow;
     /// The `hexagon` target's tables, compiled by tdgen from `hexagon/hexagon.td`.
@@ -4445,6 +4446,7 @@ pub mod tables {
         conditional_branches: Cow::Borrowed(&CONDITIONAL_BRANCHES),
         commute_rules: Cow::Borrowed(&COMMUTE_RULES),
         jump_table_branches: Cow::Borrowed(&JUMP_TABLE_BRANCHES),
+        three_address_forms: Cow::Borrowed(&THREE_ADDRESS_FORMS),
     };
     /// A `super_reg_classes` entry (keeps the tables short).
     const fn src(i: u32, c: u32) -> (SubRegIndex, RegClass) {
@@ -17295,4 +17297,6 @@ pub mod tables {
     pub static COMMUTE_RULES: [CommuteRuleDesc; 0usize] = [];
     /// Jump-table branches whose edges are split by rewriting the table.
     pub static JUMP_TABLE_BRANCHES: [Opcode; 0usize] = [];
+    /// What two-address instructions become when their tie would cost a copy, by opcode.
+    pub static THREE_ADDRESS_FORMS: [ThreeAddressDesc<'static>; 0usize] = [];
 }

@@ -3113,7 +3113,8 @@ pub mod tables {
         InstrDesc, InstrFlags, InstrTemplate, LaneMask, MemoryFoldDesc, Opcode,
         OperandDesc, OperandKind, OrderSelector, Reg, RegClass, RegClassDesc, RegFlags,
         RegUnit, RegUnitDesc, RegisterDesc, ReservedWithout, SubRegIndex,
-        SubRegIndexDesc, TargetInfo, TemplateChoice, TemplateOperand,
+        SubRegIndexDesc, TargetInfo, TemplateChoice, TemplateOperand, ThreeAddressDesc,
+        ThreeAddressOperand,
     };
     use ::std::borrow::Cow;
     /// The `x86` target's tables, compiled by tdgen from `x86/x86.td`.
@@ -3196,6 +3197,7 @@ pub mod tables {
         conditional_branches: Cow::Borrowed(&CONDITIONAL_BRANCHES),
         commute_rules: Cow::Borrowed(&COMMUTE_RULES),
         jump_table_branches: Cow::Borrowed(&JUMP_TABLE_BRANCHES),
+        three_address_forms: Cow::Borrowed(&THREE_ADDRESS_FORMS),
     };
     /// A `super_reg_classes` entry (keeps the tables short).
     const fn src(i: u32, c: u32) -> (SubRegIndex, RegClass) {
@@ -35845,6 +35847,617 @@ pub mod tables {
     ];
     /// Jump-table branches whose edges are split by rewriting the table.
     pub static JUMP_TABLE_BRANCHES: [Opcode; 2usize] = [Opcode(304), Opcode(305)];
+    /// What two-address instructions become when their tie would cost a copy, by opcode.
+    pub static THREE_ADDRESS_FORMS: [ThreeAddressDesc<'static>; 38usize] = [
+        ThreeAddressDesc {
+            two_address: Opcode(29),
+            three_address: Opcode(320),
+            operands: Cow::Borrowed(
+                &[
+                    ThreeAddressOperand::Result(RegClass(35), SubRegIndex(3)),
+                    ThreeAddressOperand::Inserted(1, RegClass(75), SubRegIndex(3)),
+                    ThreeAddressOperand::Imm(1),
+                    ThreeAddressOperand::NoReg,
+                    ThreeAddressOperand::Operand(2),
+                    ThreeAddressOperand::NoReg,
+                ],
+            ),
+            immediate: None,
+            new_register_order: Cow::Borrowed(&[1, 0]),
+        },
+        ThreeAddressDesc {
+            two_address: Opcode(31),
+            three_address: Opcode(320),
+            operands: Cow::Borrowed(
+                &[
+                    ThreeAddressOperand::Result(RegClass(35), SubRegIndex(3)),
+                    ThreeAddressOperand::Inserted(1, RegClass(75), SubRegIndex(3)),
+                    ThreeAddressOperand::Imm(1),
+                    ThreeAddressOperand::NoReg,
+                    ThreeAddressOperand::Operand(2),
+                    ThreeAddressOperand::NoReg,
+                ],
+            ),
+            immediate: None,
+            new_register_order: Cow::Borrowed(&[1, 0]),
+        },
+        ThreeAddressDesc {
+            two_address: Opcode(33),
+            three_address: Opcode(320),
+            operands: Cow::Borrowed(
+                &[
+                    ThreeAddressOperand::Result(RegClass(35), SubRegIndex(3)),
+                    ThreeAddressOperand::Inserted(1, RegClass(75), SubRegIndex(3)),
+                    ThreeAddressOperand::Imm(1),
+                    ThreeAddressOperand::Inserted(2, RegClass(75), SubRegIndex(3)),
+                    ThreeAddressOperand::Imm(0),
+                    ThreeAddressOperand::NoReg,
+                ],
+            ),
+            immediate: None,
+            new_register_order: Cow::Borrowed(&[1, 0, 3]),
+        },
+        ThreeAddressDesc {
+            two_address: Opcode(34),
+            three_address: Opcode(320),
+            operands: Cow::Borrowed(
+                &[
+                    ThreeAddressOperand::Result(RegClass(35), SubRegIndex(3)),
+                    ThreeAddressOperand::Inserted(1, RegClass(75), SubRegIndex(3)),
+                    ThreeAddressOperand::Imm(1),
+                    ThreeAddressOperand::Inserted(2, RegClass(75), SubRegIndex(3)),
+                    ThreeAddressOperand::Imm(0),
+                    ThreeAddressOperand::NoReg,
+                ],
+            ),
+            immediate: None,
+            new_register_order: Cow::Borrowed(&[1, 0, 3]),
+        },
+        ThreeAddressDesc {
+            two_address: Opcode(38),
+            three_address: Opcode(320),
+            operands: Cow::Borrowed(
+                &[
+                    ThreeAddressOperand::Def,
+                    ThreeAddressOperand::Widened(1, RegClass(72), SubRegIndex(5)),
+                    ThreeAddressOperand::Imm(1),
+                    ThreeAddressOperand::NoReg,
+                    ThreeAddressOperand::Operand(2),
+                    ThreeAddressOperand::NoReg,
+                ],
+            ),
+            immediate: None,
+            new_register_order: Cow::Borrowed(&[1]),
+        },
+        ThreeAddressDesc {
+            two_address: Opcode(40),
+            three_address: Opcode(320),
+            operands: Cow::Borrowed(
+                &[
+                    ThreeAddressOperand::Def,
+                    ThreeAddressOperand::Widened(1, RegClass(72), SubRegIndex(5)),
+                    ThreeAddressOperand::Imm(1),
+                    ThreeAddressOperand::NoReg,
+                    ThreeAddressOperand::Operand(2),
+                    ThreeAddressOperand::NoReg,
+                ],
+            ),
+            immediate: None,
+            new_register_order: Cow::Borrowed(&[1]),
+        },
+        ThreeAddressDesc {
+            two_address: Opcode(42),
+            three_address: Opcode(320),
+            operands: Cow::Borrowed(
+                &[
+                    ThreeAddressOperand::Def,
+                    ThreeAddressOperand::Widened(1, RegClass(72), SubRegIndex(5)),
+                    ThreeAddressOperand::Imm(1),
+                    ThreeAddressOperand::Widened(2, RegClass(75), SubRegIndex(5)),
+                    ThreeAddressOperand::Imm(0),
+                    ThreeAddressOperand::NoReg,
+                ],
+            ),
+            immediate: None,
+            new_register_order: Cow::Borrowed(&[3, 1]),
+        },
+        ThreeAddressDesc {
+            two_address: Opcode(43),
+            three_address: Opcode(320),
+            operands: Cow::Borrowed(
+                &[
+                    ThreeAddressOperand::Def,
+                    ThreeAddressOperand::Widened(1, RegClass(72), SubRegIndex(5)),
+                    ThreeAddressOperand::Imm(1),
+                    ThreeAddressOperand::Widened(2, RegClass(75), SubRegIndex(5)),
+                    ThreeAddressOperand::Imm(0),
+                    ThreeAddressOperand::NoReg,
+                ],
+            ),
+            immediate: None,
+            new_register_order: Cow::Borrowed(&[3, 1]),
+        },
+        ThreeAddressDesc {
+            two_address: Opcode(47),
+            three_address: Opcode(321),
+            operands: Cow::Borrowed(
+                &[
+                    ThreeAddressOperand::Def,
+                    ThreeAddressOperand::Operand(1),
+                    ThreeAddressOperand::Imm(1),
+                    ThreeAddressOperand::NoReg,
+                    ThreeAddressOperand::Operand(2),
+                    ThreeAddressOperand::NoReg,
+                ],
+            ),
+            immediate: None,
+            new_register_order: Cow::Borrowed(&[]),
+        },
+        ThreeAddressDesc {
+            two_address: Opcode(48),
+            three_address: Opcode(321),
+            operands: Cow::Borrowed(
+                &[
+                    ThreeAddressOperand::Def,
+                    ThreeAddressOperand::Operand(1),
+                    ThreeAddressOperand::Imm(1),
+                    ThreeAddressOperand::NoReg,
+                    ThreeAddressOperand::Operand(2),
+                    ThreeAddressOperand::NoReg,
+                ],
+            ),
+            immediate: None,
+            new_register_order: Cow::Borrowed(&[]),
+        },
+        ThreeAddressDesc {
+            two_address: Opcode(51),
+            three_address: Opcode(321),
+            operands: Cow::Borrowed(
+                &[
+                    ThreeAddressOperand::Def,
+                    ThreeAddressOperand::Constrained(1, RegClass(72)),
+                    ThreeAddressOperand::Imm(1),
+                    ThreeAddressOperand::Constrained(2, RegClass(75)),
+                    ThreeAddressOperand::Imm(0),
+                    ThreeAddressOperand::NoReg,
+                ],
+            ),
+            immediate: None,
+            new_register_order: Cow::Borrowed(&[]),
+        },
+        ThreeAddressDesc {
+            two_address: Opcode(52),
+            three_address: Opcode(321),
+            operands: Cow::Borrowed(
+                &[
+                    ThreeAddressOperand::Def,
+                    ThreeAddressOperand::Constrained(1, RegClass(72)),
+                    ThreeAddressOperand::Imm(1),
+                    ThreeAddressOperand::Constrained(2, RegClass(75)),
+                    ThreeAddressOperand::Imm(0),
+                    ThreeAddressOperand::NoReg,
+                ],
+            ),
+            immediate: None,
+            new_register_order: Cow::Borrowed(&[]),
+        },
+        ThreeAddressDesc {
+            two_address: Opcode(55),
+            three_address: Opcode(320),
+            operands: Cow::Borrowed(
+                &[
+                    ThreeAddressOperand::Result(RegClass(35), SubRegIndex(0)),
+                    ThreeAddressOperand::Inserted(1, RegClass(75), SubRegIndex(0)),
+                    ThreeAddressOperand::Imm(1),
+                    ThreeAddressOperand::NoReg,
+                    ThreeAddressOperand::Operand(2),
+                    ThreeAddressOperand::NoReg,
+                ],
+            ),
+            immediate: None,
+            new_register_order: Cow::Borrowed(&[1, 0]),
+        },
+        ThreeAddressDesc {
+            two_address: Opcode(56),
+            three_address: Opcode(320),
+            operands: Cow::Borrowed(
+                &[
+                    ThreeAddressOperand::Result(RegClass(35), SubRegIndex(0)),
+                    ThreeAddressOperand::Inserted(1, RegClass(75), SubRegIndex(0)),
+                    ThreeAddressOperand::Imm(1),
+                    ThreeAddressOperand::NoReg,
+                    ThreeAddressOperand::Operand(2),
+                    ThreeAddressOperand::NoReg,
+                ],
+            ),
+            immediate: None,
+            new_register_order: Cow::Borrowed(&[1, 0]),
+        },
+        ThreeAddressDesc {
+            two_address: Opcode(58),
+            three_address: Opcode(320),
+            operands: Cow::Borrowed(
+                &[
+                    ThreeAddressOperand::Result(RegClass(35), SubRegIndex(0)),
+                    ThreeAddressOperand::Inserted(1, RegClass(75), SubRegIndex(0)),
+                    ThreeAddressOperand::Imm(1),
+                    ThreeAddressOperand::Inserted(2, RegClass(75), SubRegIndex(0)),
+                    ThreeAddressOperand::Imm(0),
+                    ThreeAddressOperand::NoReg,
+                ],
+            ),
+            immediate: None,
+            new_register_order: Cow::Borrowed(&[1, 0, 3]),
+        },
+        ThreeAddressDesc {
+            two_address: Opcode(59),
+            three_address: Opcode(320),
+            operands: Cow::Borrowed(
+                &[
+                    ThreeAddressOperand::Result(RegClass(35), SubRegIndex(0)),
+                    ThreeAddressOperand::Inserted(1, RegClass(75), SubRegIndex(0)),
+                    ThreeAddressOperand::Imm(1),
+                    ThreeAddressOperand::Inserted(2, RegClass(75), SubRegIndex(0)),
+                    ThreeAddressOperand::Imm(0),
+                    ThreeAddressOperand::NoReg,
+                ],
+            ),
+            immediate: None,
+            new_register_order: Cow::Borrowed(&[1, 0, 3]),
+        },
+        ThreeAddressDesc {
+            two_address: Opcode(238),
+            three_address: Opcode(320),
+            operands: Cow::Borrowed(
+                &[
+                    ThreeAddressOperand::Result(RegClass(35), SubRegIndex(3)),
+                    ThreeAddressOperand::Inserted(1, RegClass(75), SubRegIndex(3)),
+                    ThreeAddressOperand::Imm(1),
+                    ThreeAddressOperand::NoReg,
+                    ThreeAddressOperand::Imm(-1),
+                    ThreeAddressOperand::NoReg,
+                ],
+            ),
+            immediate: None,
+            new_register_order: Cow::Borrowed(&[1, 0]),
+        },
+        ThreeAddressDesc {
+            two_address: Opcode(240),
+            three_address: Opcode(320),
+            operands: Cow::Borrowed(
+                &[
+                    ThreeAddressOperand::Def,
+                    ThreeAddressOperand::Widened(1, RegClass(75), SubRegIndex(5)),
+                    ThreeAddressOperand::Imm(1),
+                    ThreeAddressOperand::NoReg,
+                    ThreeAddressOperand::Imm(-1),
+                    ThreeAddressOperand::NoReg,
+                ],
+            ),
+            immediate: None,
+            new_register_order: Cow::Borrowed(&[1]),
+        },
+        ThreeAddressDesc {
+            two_address: Opcode(242),
+            three_address: Opcode(321),
+            operands: Cow::Borrowed(
+                &[
+                    ThreeAddressOperand::Def,
+                    ThreeAddressOperand::Constrained(1, RegClass(75)),
+                    ThreeAddressOperand::Imm(1),
+                    ThreeAddressOperand::NoReg,
+                    ThreeAddressOperand::Imm(-1),
+                    ThreeAddressOperand::NoReg,
+                ],
+            ),
+            immediate: None,
+            new_register_order: Cow::Borrowed(&[]),
+        },
+        ThreeAddressDesc {
+            two_address: Opcode(244),
+            three_address: Opcode(320),
+            operands: Cow::Borrowed(
+                &[
+                    ThreeAddressOperand::Result(RegClass(35), SubRegIndex(0)),
+                    ThreeAddressOperand::Inserted(1, RegClass(75), SubRegIndex(0)),
+                    ThreeAddressOperand::Imm(1),
+                    ThreeAddressOperand::NoReg,
+                    ThreeAddressOperand::Imm(-1),
+                    ThreeAddressOperand::NoReg,
+                ],
+            ),
+            immediate: None,
+            new_register_order: Cow::Borrowed(&[1, 0]),
+        },
+        ThreeAddressDesc {
+            two_address: Opcode(296),
+            three_address: Opcode(320),
+            operands: Cow::Borrowed(
+                &[
+                    ThreeAddressOperand::Result(RegClass(35), SubRegIndex(3)),
+                    ThreeAddressOperand::Inserted(1, RegClass(75), SubRegIndex(3)),
+                    ThreeAddressOperand::Imm(1),
+                    ThreeAddressOperand::NoReg,
+                    ThreeAddressOperand::Imm(1),
+                    ThreeAddressOperand::NoReg,
+                ],
+            ),
+            immediate: None,
+            new_register_order: Cow::Borrowed(&[1, 0]),
+        },
+        ThreeAddressDesc {
+            two_address: Opcode(298),
+            three_address: Opcode(320),
+            operands: Cow::Borrowed(
+                &[
+                    ThreeAddressOperand::Def,
+                    ThreeAddressOperand::Widened(1, RegClass(75), SubRegIndex(5)),
+                    ThreeAddressOperand::Imm(1),
+                    ThreeAddressOperand::NoReg,
+                    ThreeAddressOperand::Imm(1),
+                    ThreeAddressOperand::NoReg,
+                ],
+            ),
+            immediate: None,
+            new_register_order: Cow::Borrowed(&[1]),
+        },
+        ThreeAddressDesc {
+            two_address: Opcode(300),
+            three_address: Opcode(321),
+            operands: Cow::Borrowed(
+                &[
+                    ThreeAddressOperand::Def,
+                    ThreeAddressOperand::Constrained(1, RegClass(75)),
+                    ThreeAddressOperand::Imm(1),
+                    ThreeAddressOperand::NoReg,
+                    ThreeAddressOperand::Imm(1),
+                    ThreeAddressOperand::NoReg,
+                ],
+            ),
+            immediate: None,
+            new_register_order: Cow::Borrowed(&[]),
+        },
+        ThreeAddressDesc {
+            two_address: Opcode(302),
+            three_address: Opcode(320),
+            operands: Cow::Borrowed(
+                &[
+                    ThreeAddressOperand::Result(RegClass(35), SubRegIndex(0)),
+                    ThreeAddressOperand::Inserted(1, RegClass(75), SubRegIndex(0)),
+                    ThreeAddressOperand::Imm(1),
+                    ThreeAddressOperand::NoReg,
+                    ThreeAddressOperand::Imm(1),
+                    ThreeAddressOperand::NoReg,
+                ],
+            ),
+            immediate: None,
+            new_register_order: Cow::Borrowed(&[1, 0]),
+        },
+        ThreeAddressDesc {
+            two_address: Opcode(742),
+            three_address: Opcode(320),
+            operands: Cow::Borrowed(
+                &[
+                    ThreeAddressOperand::Result(RegClass(35), SubRegIndex(3)),
+                    ThreeAddressOperand::NoReg,
+                    ThreeAddressOperand::Imm(2),
+                    ThreeAddressOperand::Inserted(1, RegClass(75), SubRegIndex(3)),
+                    ThreeAddressOperand::Imm(0),
+                    ThreeAddressOperand::NoReg,
+                ],
+            ),
+            immediate: Some((2, 1)),
+            new_register_order: Cow::Borrowed(&[3, 0]),
+        },
+        ThreeAddressDesc {
+            two_address: Opcode(742),
+            three_address: Opcode(320),
+            operands: Cow::Borrowed(
+                &[
+                    ThreeAddressOperand::Result(RegClass(35), SubRegIndex(3)),
+                    ThreeAddressOperand::NoReg,
+                    ThreeAddressOperand::Imm(4),
+                    ThreeAddressOperand::Inserted(1, RegClass(75), SubRegIndex(3)),
+                    ThreeAddressOperand::Imm(0),
+                    ThreeAddressOperand::NoReg,
+                ],
+            ),
+            immediate: Some((2, 2)),
+            new_register_order: Cow::Borrowed(&[3, 0]),
+        },
+        ThreeAddressDesc {
+            two_address: Opcode(742),
+            three_address: Opcode(320),
+            operands: Cow::Borrowed(
+                &[
+                    ThreeAddressOperand::Result(RegClass(35), SubRegIndex(3)),
+                    ThreeAddressOperand::NoReg,
+                    ThreeAddressOperand::Imm(8),
+                    ThreeAddressOperand::Inserted(1, RegClass(75), SubRegIndex(3)),
+                    ThreeAddressOperand::Imm(0),
+                    ThreeAddressOperand::NoReg,
+                ],
+            ),
+            immediate: Some((2, 3)),
+            new_register_order: Cow::Borrowed(&[3, 0]),
+        },
+        ThreeAddressDesc {
+            two_address: Opcode(748),
+            three_address: Opcode(320),
+            operands: Cow::Borrowed(
+                &[
+                    ThreeAddressOperand::Def,
+                    ThreeAddressOperand::NoReg,
+                    ThreeAddressOperand::Imm(2),
+                    ThreeAddressOperand::Widened(1, RegClass(75), SubRegIndex(5)),
+                    ThreeAddressOperand::Imm(0),
+                    ThreeAddressOperand::NoReg,
+                ],
+            ),
+            immediate: Some((2, 1)),
+            new_register_order: Cow::Borrowed(&[3]),
+        },
+        ThreeAddressDesc {
+            two_address: Opcode(748),
+            three_address: Opcode(320),
+            operands: Cow::Borrowed(
+                &[
+                    ThreeAddressOperand::Def,
+                    ThreeAddressOperand::NoReg,
+                    ThreeAddressOperand::Imm(4),
+                    ThreeAddressOperand::Widened(1, RegClass(75), SubRegIndex(5)),
+                    ThreeAddressOperand::Imm(0),
+                    ThreeAddressOperand::NoReg,
+                ],
+            ),
+            immediate: Some((2, 2)),
+            new_register_order: Cow::Borrowed(&[3]),
+        },
+        ThreeAddressDesc {
+            two_address: Opcode(748),
+            three_address: Opcode(320),
+            operands: Cow::Borrowed(
+                &[
+                    ThreeAddressOperand::Def,
+                    ThreeAddressOperand::NoReg,
+                    ThreeAddressOperand::Imm(8),
+                    ThreeAddressOperand::Widened(1, RegClass(75), SubRegIndex(5)),
+                    ThreeAddressOperand::Imm(0),
+                    ThreeAddressOperand::NoReg,
+                ],
+            ),
+            immediate: Some((2, 3)),
+            new_register_order: Cow::Borrowed(&[3]),
+        },
+        ThreeAddressDesc {
+            two_address: Opcode(754),
+            three_address: Opcode(321),
+            operands: Cow::Borrowed(
+                &[
+                    ThreeAddressOperand::Def,
+                    ThreeAddressOperand::NoReg,
+                    ThreeAddressOperand::Imm(2),
+                    ThreeAddressOperand::Constrained(1, RegClass(75)),
+                    ThreeAddressOperand::Imm(0),
+                    ThreeAddressOperand::NoReg,
+                ],
+            ),
+            immediate: Some((2, 1)),
+            new_register_order: Cow::Borrowed(&[]),
+        },
+        ThreeAddressDesc {
+            two_address: Opcode(754),
+            three_address: Opcode(321),
+            operands: Cow::Borrowed(
+                &[
+                    ThreeAddressOperand::Def,
+                    ThreeAddressOperand::NoReg,
+                    ThreeAddressOperand::Imm(4),
+                    ThreeAddressOperand::Constrained(1, RegClass(75)),
+                    ThreeAddressOperand::Imm(0),
+                    ThreeAddressOperand::NoReg,
+                ],
+            ),
+            immediate: Some((2, 2)),
+            new_register_order: Cow::Borrowed(&[]),
+        },
+        ThreeAddressDesc {
+            two_address: Opcode(754),
+            three_address: Opcode(321),
+            operands: Cow::Borrowed(
+                &[
+                    ThreeAddressOperand::Def,
+                    ThreeAddressOperand::NoReg,
+                    ThreeAddressOperand::Imm(8),
+                    ThreeAddressOperand::Constrained(1, RegClass(75)),
+                    ThreeAddressOperand::Imm(0),
+                    ThreeAddressOperand::NoReg,
+                ],
+            ),
+            immediate: Some((2, 3)),
+            new_register_order: Cow::Borrowed(&[]),
+        },
+        ThreeAddressDesc {
+            two_address: Opcode(760),
+            three_address: Opcode(320),
+            operands: Cow::Borrowed(
+                &[
+                    ThreeAddressOperand::Result(RegClass(35), SubRegIndex(0)),
+                    ThreeAddressOperand::NoReg,
+                    ThreeAddressOperand::Imm(2),
+                    ThreeAddressOperand::Inserted(1, RegClass(75), SubRegIndex(0)),
+                    ThreeAddressOperand::Imm(0),
+                    ThreeAddressOperand::NoReg,
+                ],
+            ),
+            immediate: Some((2, 1)),
+            new_register_order: Cow::Borrowed(&[3, 0]),
+        },
+        ThreeAddressDesc {
+            two_address: Opcode(760),
+            three_address: Opcode(320),
+            operands: Cow::Borrowed(
+                &[
+                    ThreeAddressOperand::Result(RegClass(35), SubRegIndex(0)),
+                    ThreeAddressOperand::NoReg,
+                    ThreeAddressOperand::Imm(4),
+                    ThreeAddressOperand::Inserted(1, RegClass(75), SubRegIndex(0)),
+                    ThreeAddressOperand::Imm(0),
+                    ThreeAddressOperand::NoReg,
+                ],
+            ),
+            immediate: Some((2, 2)),
+            new_register_order: Cow::Borrowed(&[3, 0]),
+        },
+        ThreeAddressDesc {
+            two_address: Opcode(760),
+            three_address: Opcode(320),
+            operands: Cow::Borrowed(
+                &[
+                    ThreeAddressOperand::Result(RegClass(35), SubRegIndex(0)),
+                    ThreeAddressOperand::NoReg,
+                    ThreeAddressOperand::Imm(8),
+                    ThreeAddressOperand::Inserted(1, RegClass(75), SubRegIndex(0)),
+                    ThreeAddressOperand::Imm(0),
+                    ThreeAddressOperand::NoReg,
+                ],
+            ),
+            immediate: Some((2, 3)),
+            new_register_order: Cow::Borrowed(&[3, 0]),
+        },
+        ThreeAddressDesc {
+            two_address: Opcode(822),
+            three_address: Opcode(320),
+            operands: Cow::Borrowed(
+                &[
+                    ThreeAddressOperand::Def,
+                    ThreeAddressOperand::Widened(1, RegClass(72), SubRegIndex(5)),
+                    ThreeAddressOperand::Imm(1),
+                    ThreeAddressOperand::NoReg,
+                    ThreeAddressOperand::Negated(2, 32),
+                    ThreeAddressOperand::NoReg,
+                ],
+            ),
+            immediate: None,
+            new_register_order: Cow::Borrowed(&[1]),
+        },
+        ThreeAddressDesc {
+            two_address: Opcode(829),
+            three_address: Opcode(321),
+            operands: Cow::Borrowed(
+                &[
+                    ThreeAddressOperand::Def,
+                    ThreeAddressOperand::Operand(1),
+                    ThreeAddressOperand::Imm(1),
+                    ThreeAddressOperand::NoReg,
+                    ThreeAddressOperand::Negated(2, 32),
+                    ThreeAddressOperand::NoReg,
+                ],
+            ),
+            immediate: None,
+            new_register_order: Cow::Borrowed(&[]),
+        },
+    ];
     /// `AltOrderSelect` of `GR8` (x86/registers.td:234).
     #[allow(unused_variables, unused_parens, clippy::needless_return)]
     fn alt_order_select_0(func: &FunctionInfo) -> usize {

@@ -475,6 +475,99 @@ fn two_address_commutes_to_copy_the_value_that_dies() {
     );
 }
 
+/// Three-address conversion where a tied source lives on (the
+/// description's `ThreeAddressForm`s, as LLVM's x86 `convertToThreeAddress`):
+/// `ADD64ri32` becomes `LEA64r`; `ADD32rr %1, %1` reads one new 64-bit
+/// register whose low half is a copy of `%1`; `INC8r` goes through an
+/// `IMPLICIT_DEF`'d register and a copy of the result's low byte; `SHL32ri`
+/// by 2 scales the index by 4; `SUB32ri` negates its immediate; `ADD32ri`
+/// whose `EFLAGS` are read (by the branch) keeps its tie and gets a copy.
+const TWO_ADDRESS_THREE_ADDRESS: &str = "---
+name: k
+tracksRegLiveness: true
+registers:
+  - { id: 0, class: gr64 }
+  - { id: 1, class: gr32 }
+  - { id: 2, class: gr64 }
+  - { id: 3, class: gr32 }
+  - { id: 4, class: gr8 }
+  - { id: 5, class: gr8 }
+  - { id: 6, class: gr32 }
+  - { id: 7, class: gr32 }
+  - { id: 8, class: gr32 }
+liveins:
+  - { reg: '$rdi', virtual-reg: '%0' }
+  - { reg: '$esi', virtual-reg: '%1' }
+body: |
+  bb.0:
+    successors: %bb.1(0x80000000)
+    liveins: $rdi, $esi
+    %0:gr64 = COPY $rdi
+    %1:gr32 = COPY $esi
+    %2:gr64 = ADD64ri32 %0, 16, implicit-def $eflags
+    %3:gr32 = ADD32rr %1, %1, implicit-def $eflags
+    %4:gr8 = COPY %1.sub_8bit
+    %5:gr8 = INC8r %4, implicit-def $eflags
+    %6:gr32 = SHL32ri %3, 2, implicit-def $eflags
+    %7:gr32 = SUB32ri %3, 9, implicit-def $eflags
+    %8:gr32 = ADD32ri %6, 1, implicit-def $eflags
+    JCC_1 %bb.1, 4, implicit $eflags
+  bb.1:
+    $rax = COPY %2
+    $rdx = COPY %0
+    $ecx = COPY %1
+    $r8d = COPY %3
+    $r9b = COPY %4
+    $r10b = COPY %5
+    $r11d = COPY %6
+    $esi = COPY %7
+    $edi = COPY %8
+    RET 0, implicit $rax, implicit $rdx, implicit $ecx, implicit $r8d, implicit $r9b, implicit $r10b, implicit $r11d, implicit $esi, implicit $edi
+...
+";
+
+#[test]
+fn two_address_converts_to_three_address_forms() {
+    check(
+        TWO_ADDRESS_THREE_ADDRESS,
+        &Pass::ALL,
+        "body:             |
+  bb.0:
+    successors: %bb.1(0x80000000)
+    liveins: $rdi, $esi
+  
+    %0:gr64 = COPY killed $rdi
+    %1:gr32 = COPY killed $esi
+    %2:gr64 = LEA64r %0, 1, $noreg, 16, $noreg
+    undef %9.sub_32bit:gr64_nosp = COPY %1
+    %3:gr32 = LEA64_32r killed %9, 1, killed %9, 0, $noreg
+    %4:gr8 = COPY %1.sub_8bit
+    %10:gr64_nosp = IMPLICIT_DEF
+    %10.sub_8bit:gr64_nosp = COPY %4
+    %11:gr32 = LEA64_32r killed %10, 1, $noreg, 1, $noreg
+    %5:gr8 = COPY killed %11.sub_8bit
+    undef %12.sub_32bit:gr64_nosp = COPY %3
+    %6:gr32 = LEA64_32r $noreg, 4, killed %12, 0, $noreg
+    undef %13.sub_32bit:gr64 = COPY %3
+    %7:gr32 = LEA64_32r killed %13, 1, $noreg, -9, $noreg
+    %8:gr32 = COPY %6
+    %8:gr32 = ADD32ri %8, 1, implicit-def $eflags
+    JCC_1 %bb.1, 4, implicit killed $eflags
+  
+  bb.1:
+    $rax = COPY killed %2
+    $rdx = COPY killed %0
+    $ecx = COPY killed %1
+    $r8d = COPY killed %3
+    $r9b = COPY killed %4
+    $r10b = COPY killed %5
+    $r11d = COPY killed %6
+    $esi = COPY killed %7
+    $edi = COPY killed %8
+    RET 0, implicit killed $rax, implicit killed $rdx, implicit killed $ecx, implicit killed $r8d, implicit killed $r9b, implicit killed $r10b, implicit killed $r11d, implicit killed $esi, implicit killed $edi",
+    );
+}
+
 /// `INSERT_SUBREG` becomes a copy into the sub-register of a copy of its
 /// base; a tied sub-register use (`%0.sub_32bit`) moves into the copy,
 /// the instruction reading the whole copy; an `undef` tied use is just

@@ -13,9 +13,15 @@
 //!   definition and the instruction, reversed copy chains, the nearer
 //!   definition);
 //! - else, with the `livevars` facts at hand, the instruction is moved
-//!   below the last use of its tied source in the block, or that last use
-//!   moved above it, when nothing in between depends on either (LLVM's
+//!   below the last use of its tied source in the block (LLVM's
 //!   rescheduling, at most ten instructions, one-cycle instructions only);
+//! - else an `isConvertibleToThreeAddress` instruction whose tied source
+//!   lives on (or comes from one physical register and goes to another)
+//!   is replaced by its three-address form from the description
+//!   ([`TargetInfo::three_address_forms`], x86's `ADD` to `LEA`; the
+//!   `three_address` submodule), also after commuting it;
+//! - else that last use is moved above the instruction, when nothing in
+//!   between depends on either;
 //! - what is left is a copy before the instruction, the tied use (and any
 //!   other use of the same value) reading the copy; the source's kill
 //!   moves to the copy and [`LiveVariables`] with it.
@@ -28,9 +34,9 @@
 //! commute by swapping alone (x86's `MOVSD`, `SHLD`), which is not commuted
 //! here.
 //!
-//! Not done, each a target hook of LLVM's: three-address conversion
-//! (x86's `ADD` to `LEA`; the instruction is left in two-address form with
-//! a copy), unfolding a load to save a copy (x86), and an instruction's
+//! Not done, each a target hook of LLVM's: unfolding a load to save a
+//! copy (x86's `ADD64rm` to `MOV64rm` and `ADD64rr`; the instruction keeps
+//! its load and gets a copy), and an instruction's
 //! latency from a target's itineraries (Hexagon's): an instruction is
 //! taken as one cycle, two when it loads, as LLVM takes it without
 //! itineraries. LLVM 19's pass rematerializes nothing (the coalescer
@@ -47,6 +53,8 @@ use crate::target::{InstrFlags, Reg, RegClass, TargetInfo};
 
 use super::LiveVariables;
 use super::edit::{insert, is_debug, is_position};
+
+mod three_address;
 
 const COPY: Op = Op::Generic(Generic::Copy);
 
@@ -115,7 +123,7 @@ impl RegIndex {
     }
 }
 
-struct TwoAddress<'a, 't, 'l> {
+pub(crate) struct TwoAddress<'a, 't, 'l> {
     t: &'a TargetInfo<'t>,
     lv: Option<&'l mut LiveVariables>,
     regs: RegIndex,
@@ -449,12 +457,68 @@ impl<'a, 't, 'l> TwoAddress<'a, 't, 'l> {
         if !commuted && self.reschedule_below_kill(func, *mi, nmi, reg_b) {
             return true;
         }
-        // Three-address conversion is the target's (not done here); the
-        // instruction keeps its tie.
+        // Commuting may have changed the tied source.
+        let (reg_b, reg_b_killed) = if commuted {
+            let b = reg_at(func, *mi, src);
+            (b, self.is_killed(func, *mi, b, true))
+        } else {
+            (reg_b, reg_b_killed)
+        };
+        if convertible
+            && (!reg_b_killed || self.profitable_to_convert(reg_a, reg_b))
+            && self.convert_to_three_address(func, mi, nmi, reg_a, reg_b, dist)
+        {
+            return true;
+        }
         if commuted {
             return false;
         }
         self.reschedule_kill_above(func, *mi, nmi, reg_b)
+    }
+
+    /// LLVM's `isProfitableToConv3Addr`: the tied source comes from a
+    /// physical register and the result goes to another one, so the copy
+    /// would not be coalesced even when the source dies here.
+    fn profitable_to_convert(&self, reg_a: RegRef, reg_b: RegRef) -> bool {
+        let Some(from_b) = mapped(reg_b, &self.src_map) else {
+            return false;
+        };
+        mapped(reg_a, &self.dst_map).is_some_and(|to_a| !self.compatible(from_b, to_a))
+    }
+
+    /// LLVM's `convertInstTo3Addr`: replaces `mi` by the first of the
+    /// description's three-address forms of it that applies
+    /// ([`three_address`]); the instructions it places get distances, and
+    /// `mi` becomes the last of them.
+    fn convert_to_three_address(
+        &mut self,
+        func: &mut MachineFunction,
+        mi: &mut Inst,
+        nmi: &mut Option<Inst>,
+        reg_a: RegRef,
+        reg_b: RegRef,
+        dist: &mut u32,
+    ) -> bool {
+        let Some(placed) = three_address::convert(self, func, *mi) else {
+            return false;
+        };
+        self.distance.remove(mi);
+        for &i in &placed {
+            self.distance.entry(i).or_insert(*dist);
+            *dist += 1;
+        }
+        *dist -= 1;
+        let last = *placed.last().expect("the new instruction");
+        *mi = last;
+        let at = self.position(func, last);
+        *nmi = func.block(self.block).insts.get(at + 1).copied();
+        if let RegRef::Virt(a) = reg_a {
+            self.src_map.remove(&a);
+        }
+        if let RegRef::Virt(b) = reg_b {
+            self.dst_map.remove(&b);
+        }
+        true
     }
 
     /// LLVM's `tryInstructionCommute`.

@@ -15,7 +15,7 @@ use super::ids::{
     CalleeSavedSet, FeatureSet, LaneMask, Opcode, Reg, RegClass, RegUnit, SubRegIndex,
 };
 use super::info::TargetInfo;
-use super::instrs::{InstrDesc, InstrTemplate, MemoryFoldDesc, TemplateChoice};
+use super::instrs::{InstrDesc, InstrTemplate, MemoryFoldDesc, TemplateChoice, ThreeAddressDesc};
 use super::regs::{RegFlags, RegUnitDesc, RegisterDesc, SubRegIndexDesc};
 
 /// A register class as the builder takes it.
@@ -62,6 +62,7 @@ pub struct TargetBuilder {
     conditional_branches: Vec<ConditionalBranchDesc>,
     commute_rules: Vec<CommuteRuleDesc>,
     jump_table_branches: Vec<Opcode>,
+    three_address_forms: Vec<ThreeAddressDesc<'static>>,
 }
 
 impl TargetBuilder {
@@ -114,6 +115,12 @@ impl TargetBuilder {
     /// two uses.
     pub fn commute_rule(&mut self, rule: CommuteRuleDesc) {
         self.commute_rules.push(rule);
+    }
+
+    /// Adds a three-address form (forms of one instruction are tried in
+    /// the order added).
+    pub fn three_address_form(&mut self, form: ThreeAddressDesc<'static>) {
+        self.three_address_forms.push(form);
     }
 
     /// Adds a conditional branch the branch analysis understands.
@@ -180,6 +187,8 @@ impl TargetBuilder {
         conditional_branches.sort_by_key(|c| c.branch);
         let mut commute_rules = self.commute_rules;
         commute_rules.sort_by_key(|c| c.instr);
+        let mut three_address_forms = self.three_address_forms;
+        three_address_forms.sort_by_key(|f| f.two_address);
         let mut jump_table_branches = self.jump_table_branches;
         jump_table_branches.sort_unstable();
         jump_table_branches.dedup();
@@ -209,6 +218,7 @@ impl TargetBuilder {
             conditional_branches: Cow::Owned(conditional_branches),
             commute_rules: Cow::Owned(commute_rules),
             jump_table_branches: Cow::Owned(jump_table_branches),
+            three_address_forms: Cow::Owned(three_address_forms),
         }
     }
 

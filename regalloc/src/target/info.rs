@@ -7,7 +7,8 @@ use super::branches::{CommuteRuleDesc, ConditionalBranchDesc};
 use super::classes::{CalleeSavedDesc, ClassSizes, FunctionInfo, RegClassDesc, ReservedWithout};
 use super::ids::{CalleeSavedSet, FeatureSet, Opcode, Reg, RegClass, RegUnit, SubRegIndex};
 use super::instrs::{
-    FeatureDesc, HwModeDesc, InstrDesc, InstrTemplate, MemoryFoldDesc, TemplateOperand, choose,
+    FeatureDesc, HwModeDesc, InstrDesc, InstrTemplate, MemoryFoldDesc, TemplateOperand,
+    ThreeAddressDesc, ThreeAddressOperand, choose,
 };
 use super::regs::{RegUnitDesc, RegisterDesc, SubRegIndexDesc};
 
@@ -91,6 +92,10 @@ pub struct TargetInfo<'a> {
     /// Indirect branches through a jump table whose edges are split by
     /// rewriting the table, sorted (see `target/branches.rs`).
     pub jump_table_branches: Cow<'a, [Opcode]>,
+    /// What two-address instructions become when their tie would cost a
+    /// copy, sorted by two-address opcode (an instruction's forms in the
+    /// order the description gives them).
+    pub three_address_forms: Cow<'a, [ThreeAddressDesc<'a>]>,
 }
 
 impl<'a> TargetInfo<'a> {
@@ -511,6 +516,17 @@ impl<'a> TargetInfo<'a> {
             .map(|k| &self.commute_rules[k])
     }
 
+    /// The three-address forms of `op`, in the order to try them.
+    pub fn three_address_forms(&self, op: Opcode) -> &[ThreeAddressDesc<'a>] {
+        let start = self
+            .three_address_forms
+            .partition_point(|f| f.two_address < op);
+        let end = self
+            .three_address_forms
+            .partition_point(|f| f.two_address <= op);
+        &self.three_address_forms[start..end]
+    }
+
     /// Checks that every index in the tables is in range and that parallel
     /// tables have matching lengths. Generated tables are correct by
     /// construction; tables built at run time should be checked once.
@@ -524,7 +540,68 @@ impl<'a> TargetInfo<'a> {
         self.validate_instrs()?;
         self.validate_memory_folds()?;
         self.validate_branches()?;
-        self.validate_commute_rules()
+        self.validate_commute_rules()?;
+        self.validate_three_address_forms()
+    }
+
+    /// The three-address forms are sorted, and name instructions, operands,
+    /// classes, indices and registers of the target, one operand per
+    /// operand of the new instruction.
+    fn validate_three_address_forms(&self) -> Result<(), String> {
+        if self
+            .three_address_forms
+            .windows(2)
+            .any(|w| w[0].two_address > w[1].two_address)
+        {
+            return Err("three_address_forms not sorted by two-address opcode".into());
+        }
+        for f in self.three_address_forms.iter() {
+            let (Some(two), Some(three)) = (
+                self.instrs.get(f.two_address.index()),
+                self.instrs.get(f.three_address.index()),
+            ) else {
+                return Err("three-address form: opcode out of range".into());
+            };
+            let what = format!("three-address form of {} as {}", two.name, three.name);
+            if f.operands.len() != three.operands.len() {
+                return Err(format!("{what}: operand count"));
+            }
+            let in_two = |k: u8| usize::from(k) < two.operands.len();
+            let class_ok = |c: RegClass| c.index() < self.classes.len();
+            let index_ok = |i: SubRegIndex| i.index() < self.sub_reg_indices.len();
+            for o in f.operands.iter() {
+                let ok = match *o {
+                    ThreeAddressOperand::Def
+                    | ThreeAddressOperand::Imm(_)
+                    | ThreeAddressOperand::NoReg => true,
+                    ThreeAddressOperand::Operand(k) | ThreeAddressOperand::Negated(k, _) => {
+                        in_two(k)
+                    }
+                    ThreeAddressOperand::Constrained(k, c) => in_two(k) && class_ok(c),
+                    ThreeAddressOperand::Widened(k, c, i)
+                    | ThreeAddressOperand::Inserted(k, c, i) => {
+                        in_two(k) && class_ok(c) && index_ok(i)
+                    }
+                    ThreeAddressOperand::Result(c, i) => class_ok(c) && index_ok(i),
+                    ThreeAddressOperand::Fixed(r) => r.index() < self.regs.len(),
+                };
+                if !ok {
+                    return Err(format!("{what}: an operand is out of range"));
+                }
+            }
+            if f.immediate.is_some_and(|(k, _)| !in_two(k))
+                || f.new_register_order.iter().any(|&k| {
+                    !f.operands
+                        .get(usize::from(k))
+                        .is_some_and(|o| o.is_new_register())
+                })
+            {
+                return Err(format!(
+                    "{what}: immediate or new-register position out of range"
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// The commuting facts name instructions of the target, once each, in

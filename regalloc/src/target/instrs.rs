@@ -286,3 +286,69 @@ impl MemoryFoldDesc<'_> {
         }
     }
 }
+
+/// One operand of a three-address form ([`ThreeAddressDesc`]): where the
+/// new instruction's operand comes from.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum ThreeAddressOperand {
+    /// The two-address instruction's definition, flags and all.
+    Def,
+    /// Explicit operand `k` of the two-address instruction as it is (a
+    /// register killed when that instruction kills it).
+    Operand(u8),
+    /// Register operand `k`, its virtual register narrowed to the class
+    /// (no conversion when the two have nothing in common).
+    Constrained(u8, RegClass),
+    /// Immediate operand `k` negated; no conversion when the result does
+    /// not fit in that many signed bits.
+    Negated(u8, u8),
+    /// Register operand `k` read through a new register of the class,
+    /// whose sub-register is a copy of it placed before (`undef
+    /// %new.idx = COPY %k`), killed here.
+    Widened(u8, RegClass, SubRegIndex),
+    /// The same, the new register first defined by an `IMPLICIT_DEF`
+    /// (`%new = IMPLICIT_DEF; %new.idx = COPY %k`).
+    Inserted(u8, RegClass, SubRegIndex),
+    /// In place of the definition: a new register of the class, its
+    /// sub-register copied to the definition after (`%def = COPY killed
+    /// %new.idx`).
+    Result(RegClass, SubRegIndex),
+    /// A fixed immediate.
+    Imm(i64),
+    /// An empty register operand (`$noreg`).
+    NoReg,
+    /// A fixed physical register.
+    Fixed(Reg),
+}
+
+impl ThreeAddressOperand {
+    /// Whether the operand makes a new register.
+    pub fn is_new_register(self) -> bool {
+        matches!(
+            self,
+            ThreeAddressOperand::Widened(..)
+                | ThreeAddressOperand::Inserted(..)
+                | ThreeAddressOperand::Result(..)
+        )
+    }
+}
+
+/// What a two-address instruction becomes when its tie would cost a copy
+/// (LLVM's `convertToThreeAddress`, given as data by `ThreeAddressForm`
+/// defs): an instruction computing the same into an untied definition.
+/// tdgen has checked that the operands fit both instructions.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct ThreeAddressDesc<'a> {
+    /// The two-address instruction (`isConvertibleToThreeAddress`).
+    pub two_address: Opcode,
+    /// The instruction emitted in its place.
+    pub three_address: Opcode,
+    /// Its explicit operands, in order.
+    pub operands: Cow<'a, [ThreeAddressOperand]>,
+    /// The form applies only when this explicit operand of the
+    /// two-address instruction is this immediate.
+    pub immediate: Option<(u8, i64)>,
+    /// The positions in `operands` of those that make new registers, in
+    /// the order the registers are made and their copies placed.
+    pub new_register_order: Cow<'a, [u8]>,
+}

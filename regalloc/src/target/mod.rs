@@ -30,7 +30,7 @@ pub use ids::{CalleeSavedSet, FeatureSet, LaneMask, Opcode, Reg, RegClass, RegUn
 pub use info::TargetInfo;
 pub use instrs::{
     FeatureDesc, HwModeDesc, InstrDesc, InstrFlags, InstrTemplate, MemoryFoldDesc, OperandDesc,
-    OperandKind, TemplateChoice, TemplateOperand, choose,
+    OperandKind, TemplateChoice, TemplateOperand, ThreeAddressDesc, ThreeAddressOperand, choose,
 };
 pub use names::NameIndex;
 pub use regs::{RegFlags, RegUnitDesc, RegisterDesc, SubRegIndexDesc};

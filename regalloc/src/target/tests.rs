@@ -267,6 +267,7 @@ static TINY: TargetInfo<'static> = TargetInfo {
     conditional_branches: B(&[]),
     commute_rules: B(&[]),
     jump_table_branches: B(&[]),
+    three_address_forms: B(&[]),
 };
 
 #[test]

@@ -12,6 +12,7 @@ use crate::target::TargetModel;
 use crate::target::features::{FeatureBits, MAX_TABLE_FEATURES};
 use crate::target::instrs::{OperandKind, TplOp};
 use crate::target::regs::UNKNOWN;
+use crate::target::three_address::Piece;
 use std::path::Path;
 
 /// A bit set over table indices as `u32` words (the layout of `regalloc::target::bits`).
@@ -276,6 +277,23 @@ pub struct Tables {
     /// Jump-table branches whose edges are split by rewriting the table,
     /// in opcode order.
     pub jump_table_branches: Vec<u32>,
+    /// Three-address forms, by two-address opcode.
+    pub three_address_forms: Vec<ThreeAddressRow>,
+}
+
+/// One row of the three-address conversion table (`ThreeAddressDesc`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ThreeAddressRow {
+    /// The two-address instruction's opcode.
+    pub two_address: u32,
+    /// The opcode emitted in its place.
+    pub three_address: u32,
+    /// Its operands (classes, sub-register indices and registers by index).
+    pub operands: Vec<Piece>,
+    /// The two-address form's immediate operand and the value it must hold.
+    pub immediate: Option<(u8, i64)>,
+    /// Positions of the new registers in `operands`, in the order made.
+    pub new_register_order: Vec<u8>,
 }
 
 /// One row of the commuting-rule table.
@@ -758,6 +776,24 @@ impl Tables {
                     condition: r
                         .condition
                         .map(|(k, x)| (u8::try_from(k).unwrap_or(u8::MAX), x)),
+                })
+                .collect(),
+            three_address_forms: m
+                .three_address_forms
+                .iter()
+                .map(|r| ThreeAddressRow {
+                    two_address: r.two_address as u32,
+                    three_address: r.three_address as u32,
+                    operands: r.operands.clone(),
+                    // Instructions with more than 255 operands were refused above.
+                    immediate: r
+                        .immediate
+                        .map(|(k, v)| (u8::try_from(k).unwrap_or(u8::MAX), v)),
+                    new_register_order: r
+                        .new_register_order
+                        .iter()
+                        .map(|&k| u8::try_from(k).unwrap_or(u8::MAX))
+                        .collect(),
                 })
                 .collect(),
         })

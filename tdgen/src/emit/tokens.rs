@@ -7,6 +7,7 @@
 use super::fragment::PARAM;
 use super::tables::{
     BranchRow, ChoiceRow, ClassRow, CommuteRow, FoldRow, InstrRow, OperandRow, Tables, TemplateRow,
+    ThreeAddressRow,
 };
 use crate::target::instrs::{OperandKind, TplOp};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
@@ -253,6 +254,68 @@ fn branch_row(b: &BranchRow) -> TokenStream {
         }
     };
     quote!(ConditionalBranchDesc { branch: Opcode(#branch), reverse: #reverse })
+}
+
+/// A three-address form as tokens.
+fn three_address_row(r: &ThreeAddressRow) -> TokenStream {
+    use crate::target::three_address::Piece;
+    let (two, three) = (n(r.two_address), n(r.three_address));
+    let u8n = |k: usize| Literal::u8_unsuffixed(u8::try_from(k).unwrap_or(u8::MAX));
+    let operands = r.operands.iter().map(|p| match *p {
+        Piece::Def => quote!(ThreeAddressOperand::Def),
+        Piece::Operand(k) => {
+            let k = u8n(k);
+            quote!(ThreeAddressOperand::Operand(#k))
+        }
+        Piece::Constrained(k, c) => {
+            let (k, c) = (u8n(k), n(c as u32));
+            quote!(ThreeAddressOperand::Constrained(#k, RegClass(#c)))
+        }
+        Piece::Negated(k, bits) => {
+            let (k, bits) = (u8n(k), Literal::u8_unsuffixed(bits));
+            quote!(ThreeAddressOperand::Negated(#k, #bits))
+        }
+        Piece::Widen(k, c, i) => {
+            let (k, c, i) = (u8n(k), n(c as u32), n(i as u32));
+            quote!(ThreeAddressOperand::Widened(#k, RegClass(#c), SubRegIndex(#i)))
+        }
+        Piece::Insert(k, c, i) => {
+            let (k, c, i) = (u8n(k), n(c as u32), n(i as u32));
+            quote!(ThreeAddressOperand::Inserted(#k, RegClass(#c), SubRegIndex(#i)))
+        }
+        Piece::Result(c, i) => {
+            let (c, i) = (n(c as u32), n(i as u32));
+            quote!(ThreeAddressOperand::Result(RegClass(#c), SubRegIndex(#i)))
+        }
+        Piece::Imm(v) => {
+            let v = Literal::i64_unsuffixed(v);
+            quote!(ThreeAddressOperand::Imm(#v))
+        }
+        Piece::NoReg => quote!(ThreeAddressOperand::NoReg),
+        Piece::Fixed(reg) => {
+            let reg = n(reg as u32);
+            quote!(ThreeAddressOperand::Fixed(Reg(#reg)))
+        }
+    });
+    let immediate = match r.immediate {
+        None => quote!(None),
+        Some((k, v)) => {
+            let k = Literal::u8_unsuffixed(k);
+            let v = Literal::i64_unsuffixed(v);
+            quote!(Some((#k, #v)))
+        }
+    };
+    let order = r
+        .new_register_order
+        .iter()
+        .map(|&k| Literal::u8_unsuffixed(k));
+    quote!(ThreeAddressDesc {
+        two_address: Opcode(#two),
+        three_address: Opcode(#three),
+        operands: Cow::Borrowed(&[#(#operands),*]),
+        immediate: #immediate,
+        new_register_order: Cow::Borrowed(&[#(#order),*]),
+    })
 }
 
 fn commute_row(r: &CommuteRow) -> TokenStream {
@@ -507,6 +570,8 @@ pub fn tokens(t: &Tables, krate: &TokenStream) -> Result<TokenStream, String> {
     let nbranches = t.conditional_branches.len();
     let commute_rules = t.commute_rules.iter().map(commute_row);
     let ncommute_rules = t.commute_rules.len();
+    let three_address_forms = t.three_address_forms.iter().map(three_address_row);
+    let nthree_address_forms = t.three_address_forms.len();
     let jump_table_branches = t.jump_table_branches.iter().map(|&b| {
         let b = n(b);
         quote!(Opcode(#b))
@@ -624,7 +689,7 @@ pub fn tokens(t: &Tables, krate: &TokenStream) -> Result<TokenStream, String> {
                 HwModeDesc, InstrDesc, InstrFlags, InstrTemplate, LaneMask, MemoryFoldDesc, Opcode,
                 OperandDesc, OperandKind, OrderSelector, Reg, RegClass, RegClassDesc, RegFlags, RegUnit, RegUnitDesc,
                 RegisterDesc, ReservedWithout, SubRegIndex, SubRegIndexDesc, TargetInfo,
-                TemplateChoice, TemplateOperand,
+                TemplateChoice, TemplateOperand, ThreeAddressDesc, ThreeAddressOperand,
             };
             use ::std::borrow::Cow;
 
@@ -654,6 +719,7 @@ pub fn tokens(t: &Tables, krate: &TokenStream) -> Result<TokenStream, String> {
                 conditional_branches: Cow::Borrowed(&CONDITIONAL_BRANCHES),
                 commute_rules: Cow::Borrowed(&COMMUTE_RULES),
                 jump_table_branches: Cow::Borrowed(&JUMP_TABLE_BRANCHES),
+                three_address_forms: Cow::Borrowed(&THREE_ADDRESS_FORMS),
             };
 
             /// A `super_reg_classes` entry (keeps the tables short).
@@ -716,6 +782,8 @@ pub fn tokens(t: &Tables, krate: &TokenStream) -> Result<TokenStream, String> {
             pub static COMMUTE_RULES: [CommuteRuleDesc; #ncommute_rules] = [#(#commute_rules),*];
             /// Jump-table branches whose edges are split by rewriting the table.
             pub static JUMP_TABLE_BRANCHES: [Opcode; #njump_table_branches] = [#(#jump_table_branches),*];
+            /// What two-address instructions become when their tie would cost a copy, by opcode.
+            pub static THREE_ADDRESS_FORMS: [ThreeAddressDesc<'static>; #nthree_address_forms] = [#(#three_address_forms),*];
 
             #(#select_fns)*
         }

@@ -20,6 +20,7 @@ pub mod regs;
 pub mod reserved;
 pub mod sets;
 pub mod templates;
+pub mod three_address;
 pub mod weights;
 
 use crate::diag::Diagnostic;
@@ -55,6 +56,9 @@ pub struct TargetModel {
     /// What commuting each instruction does beyond swapping two uses
     /// (our extension), in opcode order.
     pub commute_rules: Vec<commute::CommuteRule>,
+    /// What two-address instructions become when their tie would cost a
+    /// copy (our extension), by two-address instruction.
+    pub three_address_forms: Vec<three_address::ThreeAddressForm>,
 }
 
 impl TargetModel {
@@ -98,6 +102,7 @@ impl TargetModel {
         let folds = folds::read(&f, &bank, &instrs)?;
         let branches = branches::read(&f, &instrs)?;
         let commute_rules = commute::read(&f, &instrs)?;
+        let three_address_forms = three_address::read(&f, &bank, &classes, &instrs)?;
         let target = rk
             .derived_defs("Target")
             .first()
@@ -123,6 +128,7 @@ impl TargetModel {
             folds,
             branches,
             commute_rules,
+            three_address_forms,
         })
     }
 }
