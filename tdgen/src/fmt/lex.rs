@@ -37,6 +37,9 @@ pub(crate) enum TokenKind {
     Ellipsis,
     /// Any other single character TableGen knows: `{}[]()<>,;:=?#.!$-+`.
     Punct,
+    /// A character TableGen does not know, inside an `#ifdef` or `#ifndef`
+    /// (whose text the preprocessor may skip unread): kept, blanks around it too.
+    Opaque,
 }
 
 /// One token: its kind and its byte range in the text.
@@ -111,6 +114,8 @@ pub(crate) fn lex(source: &str) -> Result<Vec<Token>, FormatError> {
     // As the preprocessor decides it: only spaces, tabs and carriage
     // returns since the last newline.
     let mut line_start = true;
+    // Open `#ifdef`/`#ifndef` conditionals.
+    let mut conditionals = 0usize;
     while i < b.len() {
         let start = i;
         let c = b[i];
@@ -141,6 +146,11 @@ pub(crate) fn lex(source: &str) -> Result<Vec<Token>, FormatError> {
             }
             b'#' if line_start && directive_length(&b[i + 1..]).is_some() => {
                 i = line_end(b, i);
+                match directive_name(&source[start..i]) {
+                    "ifdef" | "ifndef" => conditionals += 1,
+                    "endif" => conditionals = conditionals.saturating_sub(1),
+                    _ => {}
+                }
                 TokenKind::Directive
             }
             b'/' if b.get(i + 1) == Some(&b'/') => {
@@ -190,6 +200,10 @@ pub(crate) fn lex(source: &str) -> Result<Vec<Token>, FormatError> {
             | b'?' | b'#' | b'.' | b'!' | b'$' | b'-' | b'+' => {
                 i += 1;
                 TokenKind::Punct
+            }
+            _ if conditionals > 0 => {
+                i += source[i..].chars().next().map_or(1, char::len_utf8);
+                TokenKind::Opaque
             }
             _ => {
                 let ch = source[i..].chars().next().unwrap_or('?');
@@ -345,5 +359,15 @@ mod tests {
         assert_eq!(e("let c = [{ x"), "1:9: unterminated [{ code block");
         assert_eq!(e("def é@"), "1:5: unexpected character 'é'");
         assert_eq!(e("a\n  @"), "2:3: unexpected character '@'");
+        assert_eq!(e("#ifdef X\n#endif\n@"), "3:1: unexpected character '@'");
+    }
+
+    #[test]
+    fn unknown_characters_inside_conditionals_are_kept() {
+        use TokenKind::*;
+        assert_eq!(
+            kinds("#ifndef X\n@é\n#endif")[2..4],
+            [(Opaque, "@"), (Opaque, "é")]
+        );
     }
 }

@@ -45,8 +45,9 @@
 //!   80 columns is broken after commas, at the outermost bracket level that
 //!   has commas, filling each line as far as fits; continuation lines line
 //!   up just after the bracket they are in, or 4 columns in when that
-//!   bracket is far right (past column 60) or the commas are a statement's
-//!   own (`let A = 1, B = 2 in`). Pieces still too long are broken at the
+//!   bracket is far right (past column 60); a header's parents line up
+//!   after its `:`, and other commas of a statement's own (`let A = 1, B =
+//!   2 in`) continue 4 columns in. Pieces still too long are broken at the
 //!   next level in. A line with a multi-line token (`[{ }]` code, a block
 //!   comment) is never broken.
 //! - Never changed: the text of `[{ }]` code blocks and of strings, comments
@@ -415,8 +416,10 @@ struct Layout<'a> {
     source: &'a str,
     tokens: &'a [Token],
     state: State,
-    /// States before each open `#ifdef`/`#ifndef`, for its `#else` to start from.
-    conditionals: Vec<State>,
+    /// For each open `#ifdef`/`#ifndef`: the state before it (its `#else`
+    /// starts from it) and, after an `#else`, how many brackets were open
+    /// where the first side ended.
+    conditionals: Vec<(State, Option<usize>)>,
     out: String,
 }
 
@@ -537,17 +540,29 @@ impl<'a> Layout<'a> {
         indent
     }
 
-    /// Follows a preprocessor line: each side of a conditional starts from the state before it.
+    /// Follows a preprocessor line: each side of a conditional starts from
+    /// the state before it. After it, the state is where its sides end
+    /// when they leave as many brackets open as each other or as before it
+    /// (the usual case, and two sides that each open a body); otherwise
+    /// (a side that is not balanced alone, as text the preprocessor skips
+    /// can be) the state from before it.
     fn directive(&mut self, text: &str) {
         match lex::directive_name(text) {
-            "ifdef" | "ifndef" => self.conditionals.push(self.state.clone()),
+            "ifdef" | "ifndef" => self.conditionals.push((self.state.clone(), None)),
             "else" => {
-                if let Some(before) = self.conditionals.last() {
+                let open = self.state.stack.len();
+                if let Some((before, first_side)) = self.conditionals.last_mut() {
+                    *first_side = Some(open);
                     self.state = before.clone();
                 }
             }
             "endif" => {
-                self.conditionals.pop();
+                if let Some((before, first_side)) = self.conditionals.pop() {
+                    let open = self.state.stack.len();
+                    if open != before.stack.len() && first_side != Some(open) {
+                        self.state = before;
+                    }
+                }
             }
             _ => {}
         }
@@ -586,6 +601,9 @@ fn space(mut pieces: Vec<Piece>) -> Vec<Piece> {
 
 /// The spaces between `a` and `b` (whose `gap` is still as written).
 fn gap_between(a: &Piece, b: &Piece) -> usize {
+    if a.kind == TokenKind::Opaque || b.kind == TokenKind::Opaque {
+        return b.gap;
+    }
     let written = b.gap.min(1);
     if b.kind_is_comment() {
         // A comment ending the line is placed later, in its column.
@@ -719,8 +737,9 @@ fn break_line(
 }
 
 /// Where the rows after the first start: just after the bracket that holds
-/// the break commas when it is on this line (and not far right), else 4 in
-/// from the line for a statement's own commas, else the line's indentation.
+/// the break commas when it is on this line (and not far right); for a
+/// statement's own commas, under the first parent after a header's `:`, or
+/// else 4 in from the line; else the line's indentation.
 fn continuation_indent(
     indent: usize,
     pieces: &[Piece],
@@ -742,7 +761,24 @@ fn continuation_indent(
                 column
             }
         }
-        None if statement_level && level <= 0 => indent + CONTINUATION,
+        None if statement_level && level <= 0 => {
+            // A header's parents line up after its `:`.
+            let colon = pieces[..first_break]
+                .iter()
+                .position(|p| p.role == Role::HeaderColon)
+                .filter(|&h| h + 1 < first_break);
+            match colon {
+                Some(h) => {
+                    let column = code_width(indent, &pieces[..=h + 1]) - pieces[h + 1].text.chars().count();
+                    if column > MAX_ALIGN {
+                        indent + CONTINUATION
+                    } else {
+                        column
+                    }
+                }
+                None => indent + CONTINUATION,
+            }
+        }
         None => indent,
     }
 }
