@@ -85,7 +85,11 @@ fn one(file: &Path, check: bool, output: Option<&Path>) -> Result<bool, String> 
     let formatted = tdgen::fmt::format(&text).map_err(|e| {
         format!(
             "{}:{}:{}: error: {}",
-            if stdin { "<stdin>".into() } else { file.display().to_string() },
+            if stdin {
+                "<stdin>".into()
+            } else {
+                file.display().to_string()
+            },
             e.line,
             e.column,
             e.message
@@ -113,10 +117,9 @@ fn write_whole(path: &Path, text: &str) -> Result<(), String> {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
-    let name = path.file_name().map_or_else(
-        || "out".into(),
-        |n| n.to_string_lossy().into_owned(),
-    );
+    let name = path
+        .file_name()
+        .map_or_else(|| "out".into(), |n| n.to_string_lossy().into_owned());
     let temp = dir.join(format!(".{name}.tdgen-fmt-{}", std::process::id()));
     let written = std::fs::write(&temp, text)
         .and_then(|()| {

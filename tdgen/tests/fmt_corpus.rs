@@ -73,8 +73,7 @@ fn format_files(files: &[PathBuf]) -> (Duration, usize) {
     for f in files {
         let text = std::fs::read_to_string(f).unwrap();
         let start = Instant::now();
-        let once = tdgen::fmt::format(&text)
-            .unwrap_or_else(|e| panic!("{}:{e}", f.display()));
+        let once = tdgen::fmt::format(&text).unwrap_or_else(|e| panic!("{}:{e}", f.display()));
         spent += start.elapsed();
         let twice = tdgen::fmt::format(&once).unwrap();
         assert!(once == twice, "{}: a second run changes it", f.display());
@@ -108,7 +107,11 @@ fn top_files(targets: &Path) -> Vec<(String, PathBuf, PathBuf)> {
         for file in files {
             let top = dir.join(&file);
             if top.is_file() {
-                let label = if file == "R600.td" { "R600".into() } else { name.clone() };
+                let label = if file == "R600.td" {
+                    "R600".into()
+                } else {
+                    name.clone()
+                };
                 tops.push((label, dir.clone(), top));
             }
         }
@@ -118,7 +121,10 @@ fn top_files(targets: &Path) -> Vec<(String, PathBuf, PathBuf)> {
     tops.sort_by_key(|(_, dir, _)| {
         let mut files = Vec::new();
         td_files(dir, &mut files);
-        files.iter().map(|f| f.metadata().unwrap().len()).sum::<u64>()
+        files
+            .iter()
+            .map(|f| f.metadata().unwrap().len())
+            .sum::<u64>()
     });
     tops
 }
@@ -210,10 +216,16 @@ fn evaluate_both(
 #[ignore = "opt-in: most of an hour; see the file's docs"]
 fn llvm_targets_keep_their_records() {
     let Some(src) = llvm_source() else {
-        eprintln!("skipped: no LLVM 19 source under bench/out/llvm-src (bench/llvm_targets/fetch.sh)");
+        eprintln!(
+            "skipped: no LLVM 19 source under bench/out/llvm-src (bench/llvm_targets/fetch.sh)"
+        );
         return;
     };
-    if Command::new("llvm-tblgen-19").arg("--version").output().is_err() {
+    if Command::new("llvm-tblgen-19")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
         eprintln!("skipped: llvm-tblgen-19 is not installed");
         return;
     }
@@ -315,7 +327,10 @@ fn llvm_targets_keep_their_records() {
                 let _ = std::fs::remove_file(o);
             }
         } else {
-            differing.push(format!("{name}: {verdict} (outputs kept in {})", outputs.display()));
+            differing.push(format!(
+                "{name}: {verdict} (outputs kept in {})",
+                outputs.display()
+            ));
         }
     }
     assert!(differing.is_empty(), "records changed: {differing:?}");

@@ -229,7 +229,11 @@ pub(crate) fn lex(source: &str) -> Result<Vec<Token>, FormatError> {
 /// whole run of letters after `#` must be the name.
 pub(crate) fn directive_length(b: &[u8]) -> Option<usize> {
     let n = b.iter().take_while(|c| c.is_ascii_alphabetic()).count();
-    matches!(&b[..n], b"define" | b"ifdef" | b"ifndef" | b"else" | b"endif").then_some(n)
+    matches!(
+        &b[..n],
+        b"define" | b"ifdef" | b"ifndef" | b"else" | b"endif"
+    )
+    .then_some(n)
 }
 
 /// The directive name of a directive token's text (`#ifdef X` gives `ifdef`).

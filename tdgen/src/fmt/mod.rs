@@ -52,7 +52,7 @@
 //!   comment) is never broken.
 //! - Never changed: the text of `[{ }]` code blocks and of strings, comments
 //!   (but for trailing blanks), and preprocessor lines (`#ifdef`, `#ifndef`,
-//!   `#define`, `#else`, `#endif`), which start at column 0. The two sides
+//!   `#define`, `#else`, `#endif`), indentation included. The two sides
 //!   of an `#ifdef` are each laid out from the state before it.
 //! - Blank lines: kept, at most one in a row, none at the start or end of
 //!   the file; trailing blanks removed; the file ends in one newline.
@@ -454,6 +454,9 @@ impl<'a> Layout<'a> {
         if first.kind == TokenKind::Directive {
             let text = first.text(self.source).trim_end();
             self.directive(text);
+            // Kept where it was written: the preprocessor reads a directive
+            // wherever blanks alone precede it on its line.
+            self.out.extend(std::iter::repeat_n(' ', line.indent));
             self.out.push_str(text);
             return;
         }
@@ -621,7 +624,9 @@ fn gap_between(a: &Piece, b: &Piece) -> usize {
         1
     } else if a.role == Role::OpenBlock && b.role == Role::CloseBlock {
         written
-    } else if matches!(a.role, Role::OpenBlock) || matches!(b.role, Role::OpenBlock | Role::CloseBlock) {
+    } else if matches!(a.role, Role::OpenBlock)
+        || matches!(b.role, Role::OpenBlock | Role::CloseBlock)
+    {
         1
     } else if a.role == Role::OpenValue || b.role == Role::CloseValue {
         0
@@ -701,11 +706,7 @@ fn break_line(
     let Some(level) = commas.iter().map(|&i| depths[i]).min() else {
         return vec![(indent, pieces)];
     };
-    let breaks: Vec<usize> = commas
-        .into_iter()
-        .filter(|&i| depths[i] == level)
-        .collect();
-    let continuation = continuation_indent(indent, &pieces, &depths, breaks[0], level, statement_level);
+    let breaks: Vec<usize> = commas.into_iter().filter(|&i| depths[i] == level).collect();
     let mut rows = Vec::new();
     let mut start = 0;
     let mut row_indent = indent;
@@ -725,12 +726,18 @@ fn break_line(
         rows.push((row_indent, pieces[start..=end].to_vec()));
         remaining = &remaining[fitting + 1..];
         start = end + 1;
-        row_indent = continuation;
+        // Under the bracket this comma is in (two brackets on one line can
+        // hold commas at the same level).
+        row_indent = continuation_indent(indent, &pieces, &depths, end, level, statement_level);
     }
     let mut out = Vec::new();
     for (n, (row_indent, mut row)) in rows.into_iter().enumerate() {
         row[0].gap = 0;
-        let level_here = if n == 0 { statement_level } else { statement_level && level <= 0 };
+        let level_here = if n == 0 {
+            statement_level
+        } else {
+            statement_level && level <= 0
+        };
         out.extend(break_line(row_indent, row, level_here));
     }
     out
@@ -769,7 +776,8 @@ fn continuation_indent(
                 .filter(|&h| h + 1 < first_break);
             match colon {
                 Some(h) => {
-                    let column = code_width(indent, &pieces[..=h + 1]) - pieces[h + 1].text.chars().count();
+                    let column =
+                        code_width(indent, &pieces[..=h + 1]) - pieces[h + 1].text.chars().count();
                     if column > MAX_ALIGN {
                         indent + CONTINUATION
                     } else {
@@ -786,20 +794,28 @@ fn continuation_indent(
 /// Checks that `out` has the tokens of the input: the same texts, comments
 /// and preprocessor lines up to trailing blanks.
 fn verify(source: &str, tokens: &[Token], out: &str) -> Result<(), FormatError> {
-    let relexed = lex(out).map_err(|e| internal(source, tokens.first().map_or(0, |t| t.start), &e.message))?;
+    let relexed = lex(out)
+        .map_err(|e| internal(source, tokens.first().map_or(0, |t| t.start), &e.message))?;
     let mut before = tokens.iter().filter(|t| t.is_significant());
     let mut after = relexed.iter().filter(|t| t.is_significant());
     loop {
         match (before.next(), after.next()) {
             (None, None) => return Ok(()),
             (Some(a), Some(b))
-                if a.kind == b.kind
-                    && normalized_text(*a, source) == normalized_text(*b, out) => {}
+                if a.kind == b.kind && normalized_text(*a, source) == normalized_text(*b, out) => {}
             (Some(a), _) => {
-                return Err(internal(source, a.start, "formatting would change this token"));
+                return Err(internal(
+                    source,
+                    a.start,
+                    "formatting would change this token",
+                ));
             }
             (None, Some(_)) => {
-                return Err(internal(source, source.len(), "formatting would add a token"));
+                return Err(internal(
+                    source,
+                    source.len(),
+                    "formatting would add a token",
+                ));
             }
         }
     }

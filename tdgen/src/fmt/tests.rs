@@ -22,7 +22,9 @@ fn bodies_and_let_blocks_are_indented_by_two() {
 #[test]
 fn nested_blocks_count_from_the_keyword_line() {
     assert_eq!(
-        fmt("let a = 1 in\n  def X {\nlet y = 1;\n      }\nforeach i = [1, 2] in {\nif !eq(i, 1) then {\ndef Y#i;\n} else {\ndef Z#i;\n}\n}\n"),
+        fmt(
+            "let a = 1 in\n  def X {\nlet y = 1;\n      }\nforeach i = [1, 2] in {\nif !eq(i, 1) then {\ndef Y#i;\n} else {\ndef Z#i;\n}\n}\n"
+        ),
         "let a = 1 in\n  def X {\n    let y = 1;\n  }\nforeach i = [1, 2] in {\n  if !eq(i, 1) then {\n    def Y#i;\n  } else {\n    def Z#i;\n  }\n}\n"
     );
 }
@@ -38,7 +40,9 @@ fn a_brace_on_its_own_line_lines_up_with_its_statement() {
 #[test]
 fn value_braces_and_bit_ranges_are_not_blocks() {
     assert_eq!(
-        fmt("def X {\nbits<4> b = { 0, 1, 0, 1 };\nlet Inst{3-0} = b;\nlet Inst{ 7 - 4 } = b{3-0};\n}\nforeach i = {0-3} in\ndef Y#i;\n"),
+        fmt(
+            "def X {\nbits<4> b = { 0, 1, 0, 1 };\nlet Inst{3-0} = b;\nlet Inst{ 7 - 4 } = b{3-0};\n}\nforeach i = {0-3} in\ndef Y#i;\n"
+        ),
         "def X {\n  bits<4> b = {0, 1, 0, 1};\n  let Inst{3-0} = b;\n  let Inst{7 - 4} = b{3-0};\n}\nforeach i = {0-3} in\ndef Y#i;\n"
     );
 }
@@ -107,6 +111,15 @@ fn a_statements_own_commas_continue_four_in() {
 }
 
 #[test]
+fn each_break_continues_under_its_own_bracket() {
+    let input = "class Sh2<RegisterClass d, RegisterClass a, RegisterClass b> : H<(outs d:$d), (ins a:$a, b:$b)>;\n";
+    assert_eq!(
+        fmt(input),
+        "class Sh2<RegisterClass d, RegisterClass a, RegisterClass b> : H<(outs d:$d),\n    (ins a:$a, b:$b)>;\n"
+    );
+}
+
+#[test]
 fn a_headers_parents_line_up_after_its_colon() {
     let input = "def EIP : X86Pair<\"eip\", 0, IP, HIP, sub_16bit, sub_16bit_hi>, DwarfRegNum<[-2, 8, 8]>;\n";
     assert_eq!(
@@ -117,7 +130,8 @@ fn a_headers_parents_line_up_after_its_colon() {
 
 #[test]
 fn text_inside_conditionals_that_tablegen_may_skip_is_kept() {
-    let input = "#ifdef NOT_DEFINED\nthis is   not @ valid ) tablegen {\n#endif\ndef A { int x = 1; }\n";
+    let input =
+        "#ifdef NOT_DEFINED\nthis is   not @ valid ) tablegen {\n#endif\ndef A { int x = 1; }\n";
     assert_eq!(
         fmt(input),
         "#ifdef NOT_DEFINED\nthis is not @ valid) tablegen {\n#endif\ndef A { int x = 1; }\n"
@@ -126,7 +140,8 @@ fn text_inside_conditionals_that_tablegen_may_skip_is_kept() {
 
 #[test]
 fn long_lines_without_commas_or_with_code_are_kept() {
-    let long_name = "def A_VERY_LONG_NAME_WITHOUT_ANY_COMMAS_THAT_GOES_ON_AND_ON_AND_ON_AND_ON_AND_ON;\n";
+    let long_name =
+        "def A_VERY_LONG_NAME_WITHOUT_ANY_COMMAS_THAT_GOES_ON_AND_ON_AND_ON_AND_ON_AND_ON;\n";
     assert_eq!(fmt(long_name), long_name);
     let code = "def X : P<[{ return a, b; }], 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17,\n  18>;\n";
     // Only the line with the code block; the code is never touched.
@@ -153,7 +168,9 @@ fn code_blocks_and_strings_are_exact() {
 #[test]
 fn comments_and_blank_lines() {
     assert_eq!(
-        fmt("\n\n// head   \n\n\n\ndef A {   \n   // inside\n  /* block   \n     comment */ let a = 1;\n}\n\n\n"),
+        fmt(
+            "\n\n// head   \n\n\n\ndef A {   \n   // inside\n  /* block   \n     comment */ let a = 1;\n}\n\n\n"
+        ),
         "// head\n\ndef A {\n  // inside\n  /* block\n     comment */ let a = 1;\n}\n"
     );
 }
@@ -162,7 +179,7 @@ fn comments_and_blank_lines() {
 fn preprocessor_lines_are_kept_and_each_side_starts_alike() {
     assert_eq!(
         fmt("def A {\n  #ifdef X   \n  let a = 1; // x\n#else\nlet a = 2;\n    #endif // X\n}\n"),
-        "def A {\n#ifdef X\n  let a = 1; // x\n#else\n  let a = 2;\n#endif // X\n}\n"
+        "def A {\n  #ifdef X\n  let a = 1; // x\n#else\n  let a = 2;\n    #endif // X\n}\n"
     );
 }
 
@@ -177,7 +194,10 @@ fn tabs_and_carriage_returns() {
 #[test]
 fn tokens_that_would_join_stay_apart() {
     assert_eq!(fmt("defvar a = [ {1} ];\n"), "defvar a = [ {1}];\n");
-    assert_eq!(fmt("def X { let Inst{3 - 0} = 1; }\n"), "def X { let Inst{3 - 0} = 1; }\n");
+    assert_eq!(
+        fmt("def X { let Inst{3 - 0} = 1; }\n"),
+        "def X { let Inst{3 - 0} = 1; }\n"
+    );
     assert_eq!(fmt("def X : A< - 1>;\n"), "def X : A<- 1>;\n");
 }
 
@@ -199,26 +219,84 @@ fn an_empty_file_stays_empty() {
 #[test]
 fn errors_are_located() {
     let e = |s: &str| format(s).unwrap_err().to_string();
-    assert_eq!(e("def A {\n  let s = \"abc;\n}\n"), "2:11: unterminated string");
+    assert_eq!(
+        e("def A {\n  let s = \"abc;\n}\n"),
+        "2:11: unterminated string"
+    );
     assert_eq!(e("def A;\n/* open\n"), "2:1: unterminated /* comment");
-    assert_eq!(e("def A { let x = 1 & 2; }"), "1:19: unexpected character '&'");
+    assert_eq!(
+        e("def A { let x = 1 & 2; }"),
+        "1:19: unexpected character '&'"
+    );
 }
 
 /// Pieces of TableGen text, glued at random: statements, brackets, comments,
 /// directives, line breaks, blanks.
 fn soup() -> impl Strategy<Value = String> {
     let piece = prop::sample::select(vec![
-        "def", "defm", "class", "multiclass", "let", "in", "foreach", "if", "then", "else",
-        "defset", "defvar", "field", "bits", "X", "Y1", "0x1F", "-3", "42", "{", "}", "[", "]",
-        "(", ")", "<", ">", ",", ";", ":", "=", "#", ".", "...", "?", "!add", "$dst",
-        "\"s  t\"", "[{ code, \n  more }]", "// note", "/* c \n d */", "/* x */", "\n", "\n\n\n", " ",
-        "   ", "\t", "\n#ifdef M\n", "\n#else\n", "\n#endif\n", "\n  ",
+        "def",
+        "defm",
+        "class",
+        "multiclass",
+        "let",
+        "in",
+        "foreach",
+        "if",
+        "then",
+        "else",
+        "defset",
+        "defvar",
+        "field",
+        "bits",
+        "X",
+        "Y1",
+        "0x1F",
+        "-3",
+        "42",
+        "{",
+        "}",
+        "[",
+        "]",
+        "(",
+        ")",
+        "<",
+        ">",
+        ",",
+        ";",
+        ":",
+        "=",
+        "#",
+        ".",
+        "...",
+        "?",
+        "!add",
+        "$dst",
+        "\"s  t\"",
+        "[{ code, \n  more }]",
+        "// note",
+        "/* c \n d */",
+        "/* x */",
+        "\n",
+        "\n\n\n",
+        " ",
+        "   ",
+        "\t",
+        "\n#ifdef M\n",
+        "\n#else\n",
+        "\n#endif\n",
+        "\n  ",
         "A_VERY_LONG_IDENTIFIER_NAME_TO_FILL_LINES",
     ]);
     prop::collection::vec(piece, 0..120).prop_map(|ps| {
         // A line comment must not swallow what follows on its line.
         ps.iter()
-            .map(|p| if p.starts_with("//") { format!("{p}\n") } else { format!("{p} ") })
+            .map(|p| {
+                if p.starts_with("//") {
+                    format!("{p}\n")
+                } else {
+                    format!("{p} ")
+                }
+            })
             .collect()
     })
 }
