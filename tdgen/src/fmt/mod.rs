@@ -618,9 +618,11 @@ fn gap_between(a: &Piece, b: &Piece) -> usize {
         0
     } else if a.text == "," {
         usize::from(b.role != Role::CloseValue)
-    } else if a.text == "=" || b.text == "=" {
-        1
-    } else if a.role == Role::HeaderColon || b.role == Role::HeaderColon {
+    } else if a.text == "="
+        || b.text == "="
+        || a.role == Role::HeaderColon
+        || b.role == Role::HeaderColon
+    {
         1
     } else if a.role == Role::OpenBlock && b.role == Role::CloseBlock {
         written
