@@ -14,57 +14,57 @@ include "instrs.td"
 // inherit them.
 multiclass Templates<RegisterClass rc, Instruction st, Instruction ld> {
   def NAME : SpillTemplates<rc> {
-    let Spill  = (st TplReg, TplSlot, 0);
+    let Spill = (st TplReg, TplSlot, 0);
     let Reload = (ld TplReg, TplSlot, 0);
   }
 }
 // General registers: SP/WSP are reserved, so no allocated copy names them;
 // the copy is LLVM's `ORR $d, $zr, $s, lsl #0` (ORRWrs/ORRXrs).
 def GPR32allTemplates : SpillTemplates<GPR32all> {
-  let Spill  = (STRWui TplReg, TplSlot, 0);
+  let Spill = (STRWui TplReg, TplSlot, 0);
   let Reload = (LDRWui TplReg, TplSlot, 0);
-  let Copy   = (ORRWrs TplReg, WZR, TplSrc, 0);
+  let Copy = (ORRWrs TplReg, WZR, TplSrc, 0);
 }
 def GPR64allTemplates : SpillTemplates<GPR64all> {
-  let Spill  = (STRXui TplReg, TplSlot, 0);
+  let Spill = (STRXui TplReg, TplSlot, 0);
   let Reload = (LDRXui TplReg, TplSlot, 0);
-  let Copy   = (ORRXrs TplReg, XZR, TplSrc, 0);
+  let Copy = (ORRXrs TplReg, XZR, TplSrc, 0);
 }
-defm FPR8Templates   : Templates<FPR8, STRBui, LDRBui>;
+defm FPR8Templates : Templates<FPR8, STRBui, LDRBui>;
 def FPR16Templates : SpillTemplates<FPR16> {
-  let Spill  = (STRHui TplReg, TplSlot, 0);
+  let Spill = (STRHui TplReg, TplSlot, 0);
   let Reload = (LDRHui TplReg, TplSlot, 0);
-  let Copy   = (FMOVHr TplReg, TplSrc);
+  let Copy = (FMOVHr TplReg, TplSrc);
 }
 def FPR32Templates : SpillTemplates<FPR32> {
-  let Spill  = (STRSui TplReg, TplSlot, 0);
+  let Spill = (STRSui TplReg, TplSlot, 0);
   let Reload = (LDRSui TplReg, TplSlot, 0);
-  let Copy   = (FMOVSr TplReg, TplSrc);
+  let Copy = (FMOVSr TplReg, TplSrc);
 }
 def FPR64Templates : SpillTemplates<FPR64> {
-  let Spill  = (STRDui TplReg, TplSlot, 0);
+  let Spill = (STRDui TplReg, TplSlot, 0);
   let Reload = (LDRDui TplReg, TplSlot, 0);
-  let Copy   = (FMOVDr TplReg, TplSrc);
+  let Copy = (FMOVDr TplReg, TplSrc);
 }
 def FPR128Templates : SpillTemplates<FPR128> {
-  let Spill  = (STRQui TplReg, TplSlot, 0);
+  let Spill = (STRQui TplReg, TplSlot, 0);
   let Reload = (LDRQui TplReg, TplSlot, 0);
-  let Copy   = (ORRv16i8 TplReg, TplSrc, TplSrc);
+  let Copy = (ORRv16i8 TplReg, TplSrc, TplSrc);
 }
 // Register tuples: one LD1/ST1 of the whole tuple, addressed by the slot
 // alone (no offset operand). LLVM copies a tuple one sub-register at a
 // time, which a template cannot say, so tuples have no copy template.
 multiclass TupleTemplates<RegisterClass rc, Instruction st, Instruction ld> {
   def NAME : SpillTemplates<rc> {
-    let Spill  = (st TplReg, TplSlot);
+    let Spill = (st TplReg, TplSlot);
     let Reload = (ld TplReg, TplSlot);
   }
 }
-defm QQTemplates   : TupleTemplates<QQ, ST1Twov2d, LD1Twov2d>;
-defm QQQTemplates  : TupleTemplates<QQQ, ST1Threev2d, LD1Threev2d>;
+defm QQTemplates : TupleTemplates<QQ, ST1Twov2d, LD1Twov2d>;
+defm QQQTemplates : TupleTemplates<QQQ, ST1Threev2d, LD1Threev2d>;
 defm QQQQTemplates : TupleTemplates<QQQQ, ST1Fourv2d, LD1Fourv2d>;
-defm DDTemplates   : TupleTemplates<DD, ST1Twov1d, LD1Twov1d>;
-defm DDDTemplates  : TupleTemplates<DDD, ST1Threev1d, LD1Threev1d>;
+defm DDTemplates : TupleTemplates<DD, ST1Twov1d, LD1Twov1d>;
+defm DDDTemplates : TupleTemplates<DDD, ST1Threev1d, LD1Threev1d>;
 defm DDDDTemplates : TupleTemplates<DDDD, ST1Fourv1d, LD1Fourv1d>;
 
 // SVE vectors, predicates and their tuples live on the scalable-vector
@@ -74,7 +74,7 @@ defm DDDDTemplates : TupleTemplates<DDDD, ST1Fourv1d, LD1Fourv1d>;
 class SveSpillTemplates<RegisterClass rc, Instruction st, Instruction ld>
     : SpillTemplates<rc> {
   let StackID = "scalable-vector";
-  let Spill  = (st TplReg, TplSlot, 0);
+  let Spill = (st TplReg, TplSlot, 0);
   let Reload = (ld TplReg, TplSlot, 0);
 }
 multiclass SveTemplates<RegisterClass rc, Instruction st, Instruction ld> {
@@ -88,19 +88,21 @@ def PPRorPNRTemplates : SveSpillTemplates<PPRorPNR, STR_PXI, LDR_PXI> {
 }
 defm PPR2Templates : SveTemplates<PPR2, STR_PPXI, LDR_PPXI>;
 defm ZPR2Templates : SveTemplates<ZPR2, STR_ZZXI, LDR_ZZXI>;
-defm ZPR2SCTemplates : SveTemplates<ZPR2StridedOrContiguous, STR_ZZXI, LDR_ZZXI>;
+defm ZPR2SCTemplates : SveTemplates<ZPR2StridedOrContiguous, STR_ZZXI,
+                                    LDR_ZZXI>;
 defm ZPR3Templates : SveTemplates<ZPR3, STR_ZZZXI, LDR_ZZZXI>;
 defm ZPR4Templates : SveTemplates<ZPR4, STR_ZZZZXI, LDR_ZZZZXI>;
-defm ZPR4SCTemplates : SveTemplates<ZPR4StridedOrContiguous, STR_ZZZZXI, LDR_ZZZZXI>;
+defm ZPR4SCTemplates : SveTemplates<ZPR4StridedOrContiguous, STR_ZZZZXI,
+                                    LDR_ZZZZXI>;
 
 // Sequential register pairs (the operands of CASP): LLVM stores the two
 // halves with one STP and loads them with one LDP.
 def XSeqPairsTemplates : SpillTemplates<XSeqPairsClass> {
-  let Spill  = (STPXi (TplReg sube64), (TplReg subo64), TplSlot, 0);
+  let Spill = (STPXi (TplReg sube64), (TplReg subo64), TplSlot, 0);
   let Reload = (LDPXi (TplReg sube64), (TplReg subo64), TplSlot, 0);
 }
 def WSeqPairsTemplates : SpillTemplates<WSeqPairsClass> {
-  let Spill  = (STPWi (TplReg sube32), (TplReg subo32), TplSlot, 0);
+  let Spill = (STPWi (TplReg sube32), (TplReg subo32), TplSlot, 0);
   let Reload = (LDPWi (TplReg sube32), (TplReg subo32), TplSlot, 0);
 }
 
@@ -156,7 +158,8 @@ def : ConditionalBranch<Bcc> {
   let ConditionOperand = "cc";
   let ConditionXor = 1;
 }
-foreach pair = [["CBZW", "CBNZW"], ["CBZX", "CBNZX"], ["TBZW", "TBNZW"], ["TBZX", "TBNZX"]] in {
+foreach pair = [["CBZW", "CBNZW"], ["CBZX", "CBNZX"], ["TBZW", "TBNZW"],
+                ["TBZX", "TBNZX"]] in {
   def : ConditionalBranch<!cast<Instruction>(pair[0])> { let Inverse = !cast<Instruction>(pair[1]); }
   def : ConditionalBranch<!cast<Instruction>(pair[1])> { let Inverse = !cast<Instruction>(pair[0]); }
 }

@@ -20,11 +20,11 @@
 
 //===-- Operand kinds ---------------------------------------------------===//
 
-def a64_imm   : Operand<i32> { let OperandType = "OPERAND_IMMEDIATE"; }
+def a64_imm : Operand<i32> { let OperandType = "OPERAND_IMMEDIATE"; }
 def a64_pcrel : Operand<i64> { let OperandType = "OPERAND_PCREL"; }
 // Untyped immediates (shift amounts, encoded constants, condition codes,
 // lane indices, scaled offsets).
-def a64_enc   : Operand<i32>;
+def a64_enc : Operand<i32>;
 // Register with a shift (LSL/LSR/ASR/ROR #n): register + encoded shift.
 def a64_sreg32 : Operand<i32> { let MIOperandInfo = (ops GPR32, a64_enc); }
 def a64_sreg64 : Operand<i64> { let MIOperandInfo = (ops GPR64, a64_enc); }
@@ -70,9 +70,12 @@ class A64FP<dag outs, dag ins> : A64Op<outs, ins> {
 multiclass AddSub<bit setsFlags> {
   defvar remat = !not(setsFlags);
   let Defs = !if(setsFlags, [NZCV], []<Register>), isCompare = setsFlags in {
-    let isReMaterializable = remat, isAsCheapAsAMove = remat, hasPostISelHook = true in {
-      def Wri : A64Op<(outs !if(setsFlags, GPR32, GPR32sp):$d), (ins GPR32sp:$n, a64_addimm:$imm)>;
-      def Xri : A64Op<(outs !if(setsFlags, GPR64, GPR64sp):$d), (ins GPR64sp:$n, a64_addimm:$imm)>;
+    let isReMaterializable = remat, isAsCheapAsAMove = remat,
+        hasPostISelHook = true in {
+      def Wri : A64Op<(outs !if(setsFlags, GPR32, GPR32sp):$d),
+                      (ins GPR32sp:$n, a64_addimm:$imm)>;
+      def Xri : A64Op<(outs !if(setsFlags, GPR64, GPR64sp):$d),
+                      (ins GPR64sp:$n, a64_addimm:$imm)>;
     }
     let isReMaterializable = remat, isAsCheapAsAMove = remat in {
       def Wrr : A64Pseudo<(outs GPR32:$d), (ins GPR32:$n, GPR32:$m)>;
@@ -80,12 +83,14 @@ multiclass AddSub<bit setsFlags> {
       def Wrs : A64Op<(outs GPR32:$d), (ins GPR32:$n, a64_sreg32:$m)>;
       def Xrs : A64Op<(outs GPR64:$d), (ins GPR64:$n, a64_sreg64:$m)>;
     }
-    def Wrx : A64Op<(outs !if(setsFlags, GPR32, GPR32sp):$d), (ins GPR32sp:$n, a64_ext32:$m)>;
-    def Xrx : A64Op<(outs !if(setsFlags, GPR64, GPR64sp):$d), (ins GPR64sp:$n, a64_ext32:$m)>;
+    def Wrx : A64Op<(outs !if(setsFlags, GPR32, GPR32sp):$d),
+                    (ins GPR32sp:$n, a64_ext32:$m)>;
+    def Xrx : A64Op<(outs !if(setsFlags, GPR64, GPR64sp):$d),
+                    (ins GPR64sp:$n, a64_ext32:$m)>;
   }
 }
-defm ADD  : AddSub<false>;
-defm SUB  : AddSub<false>;
+defm ADD : AddSub<false>;
+defm SUB : AddSub<false>;
 defm ADDS : AddSub<true>;
 defm SUBS : AddSub<true>;
 
@@ -93,7 +98,8 @@ defm SUBS : AddSub<true>;
 // pseudos are rematerializable unless they set flags.
 multiclass LogicRR<bit setsFlags> {
   let Defs = !if(setsFlags, [NZCV], []<Register>) in {
-    let isReMaterializable = !not(setsFlags), isAsCheapAsAMove = !not(setsFlags) in {
+    let isReMaterializable = !not(setsFlags),
+        isAsCheapAsAMove = !not(setsFlags) in {
       def Wrr : A64Pseudo<(outs GPR32:$d), (ins GPR32:$n, GPR32:$m)>;
       def Xrr : A64Pseudo<(outs GPR64:$d), (ins GPR64:$n, GPR64:$m)>;
     }
@@ -103,9 +109,12 @@ multiclass LogicRR<bit setsFlags> {
 }
 multiclass LogicImm<bit setsFlags> {
   let Defs = !if(setsFlags, [NZCV], []<Register>), isCompare = setsFlags,
-      isReMaterializable = !not(setsFlags), isAsCheapAsAMove = !not(setsFlags) in {
-    def Wri : A64Op<(outs !if(setsFlags, GPR32, GPR32sp):$d), (ins GPR32:$n, a64_imm:$imm)>;
-    def Xri : A64Op<(outs !if(setsFlags, GPR64, GPR64sp):$d), (ins GPR64:$n, a64_imm:$imm)>;
+      isReMaterializable = !not(setsFlags),
+          isAsCheapAsAMove = !not(setsFlags) in {
+    def Wri : A64Op<(outs !if(setsFlags, GPR32, GPR32sp):$d),
+                    (ins GPR32:$n, a64_imm:$imm)>;
+    def Xri : A64Op<(outs !if(setsFlags, GPR64, GPR64sp):$d),
+                    (ins GPR64:$n, a64_imm:$imm)>;
   }
 }
 foreach op = ["AND", "ORR", "EOR", "BIC", "ORN", "EON"] in
@@ -148,8 +157,10 @@ foreach op = ["SBFM", "UBFM"] in {
   def op # Xri : A64Op<(outs GPR64:$d), (ins GPR64:$n, a64_imm:$r, a64_imm:$s)>;
 }
 let Constraints = "$d = $src" in {
-  def BFMWri : A64Op<(outs GPR32:$d), (ins GPR32:$src, GPR32:$n, a64_imm:$r, a64_imm:$s)>;
-  def BFMXri : A64Op<(outs GPR64:$d), (ins GPR64:$src, GPR64:$n, a64_imm:$r, a64_imm:$s)>;
+  def BFMWri : A64Op<(outs GPR32:$d),
+                     (ins GPR32:$src, GPR32:$n, a64_imm:$r, a64_imm:$s)>;
+  def BFMXri : A64Op<(outs GPR64:$d),
+                     (ins GPR64:$src, GPR64:$n, a64_imm:$r, a64_imm:$s)>;
 }
 def EXTRWrri : A64Op<(outs GPR32:$d), (ins GPR32:$n, GPR32:$m, a64_imm:$lsb)>;
 def EXTRXrri : A64Op<(outs GPR64:$d), (ins GPR64:$n, GPR64:$m, a64_imm:$lsb)>;
@@ -164,10 +175,14 @@ foreach op = ["CSEL", "CSINC", "CSINV", "CSNEG"] in {
 // Conditional compares: read and write NZCV.
 let Defs = [NZCV], Uses = [NZCV] in
 foreach op = ["CCMP", "CCMN"] in {
-  def op # Wi : A64Op<(outs), (ins GPR32:$n, a64_imm:$imm, a64_imm:$nzcv, a64_enc:$cc)>;
-  def op # Xi : A64Op<(outs), (ins GPR64:$n, a64_imm:$imm, a64_imm:$nzcv, a64_enc:$cc)>;
-  def op # Wr : A64Op<(outs), (ins GPR32:$n, GPR32:$m, a64_imm:$nzcv, a64_enc:$cc)>;
-  def op # Xr : A64Op<(outs), (ins GPR64:$n, GPR64:$m, a64_imm:$nzcv, a64_enc:$cc)>;
+  def op # Wi : A64Op<(outs),
+                      (ins GPR32:$n, a64_imm:$imm, a64_imm:$nzcv, a64_enc:$cc)>;
+  def op # Xi : A64Op<(outs),
+                      (ins GPR64:$n, a64_imm:$imm, a64_imm:$nzcv, a64_enc:$cc)>;
+  def op # Wr : A64Op<(outs),
+                      (ins GPR32:$n, GPR32:$m, a64_imm:$nzcv, a64_enc:$cc)>;
+  def op # Xr : A64Op<(outs),
+                      (ins GPR64:$n, GPR64:$m, a64_imm:$nzcv, a64_enc:$cc)>;
 }
 
 //===-- Moves and addresses ---------------------------------------------===//
@@ -177,8 +192,10 @@ foreach op = ["MOVZ", "MOVN"] in {
   def op # Xi : A64Op<(outs GPR64:$d), (ins a64_enc:$imm, a64_enc:$shift)>;
 }
 let Constraints = "$d = $src" in {
-  def MOVKWi : A64Op<(outs GPR32:$d), (ins GPR32:$src, a64_enc:$imm, a64_enc:$shift)>;
-  def MOVKXi : A64Op<(outs GPR64:$d), (ins GPR64:$src, a64_enc:$imm, a64_enc:$shift)>;
+  def MOVKWi : A64Op<(outs GPR32:$d),
+                     (ins GPR32:$src, a64_enc:$imm, a64_enc:$shift)>;
+  def MOVKXi : A64Op<(outs GPR64:$d),
+                     (ins GPR64:$src, a64_enc:$imm, a64_enc:$shift)>;
 }
 
 // Materialize any constant (expanded after allocation).
@@ -191,7 +208,8 @@ let isReMaterializable = true in {
   def ADRP : A64Op<(outs GPR64:$d), (ins a64_pcrel:$page)>;
   // ADRP + ADD pairs for the various symbol kinds.
   foreach kind = ["", "JT", "CP", "BA", "TLS", "EXT"] in
-    def MOVaddr # kind : A64Pseudo<(outs GPR64common:$d), (ins a64_imm:$hi, a64_imm:$lo)>;
+    def MOVaddr # kind : A64Pseudo<(outs GPR64common:$d),
+                                   (ins a64_imm:$hi, a64_imm:$lo)>;
   def LOADgot : A64Pseudo<(outs GPR64common:$d), (ins a64_imm:$sym)>;
 }
 
@@ -204,24 +222,36 @@ let isReMaterializable = true in {
 //   LDUR/STUR  base + unscaled signed offset
 multiclass LoadForms<string sfx, RegisterClass rc> {
   let mayLoad = true in {
-    def LDR # sfx # ui  : A64Op<(outs rc:$t), (ins GPR64sp:$base, a64_enc:$off)>;
-    def LDR # sfx # roW : A64Op<(outs rc:$t), (ins GPR64sp:$base, GPR32:$idx, a64_enc:$sext, a64_enc:$shift)>;
-    def LDR # sfx # roX : A64Op<(outs rc:$t), (ins GPR64sp:$base, GPR64:$idx, a64_enc:$sext, a64_enc:$shift)>;
-    def LDUR # sfx # i  : A64Op<(outs rc:$t), (ins GPR64sp:$base, a64_enc:$off)>;
+    def LDR # sfx # ui : A64Op<(outs rc:$t), (ins GPR64sp:$base, a64_enc:$off)>;
+    def LDR # sfx # roW : A64Op<(outs rc:$t),
+                                (ins GPR64sp:$base, GPR32:$idx, a64_enc:$sext,
+                                 a64_enc:$shift)>;
+    def LDR # sfx # roX : A64Op<(outs rc:$t),
+                                (ins GPR64sp:$base, GPR64:$idx, a64_enc:$sext,
+                                 a64_enc:$shift)>;
+    def LDUR # sfx # i : A64Op<(outs rc:$t), (ins GPR64sp:$base, a64_enc:$off)>;
     let Constraints = "@earlyclobber $wb,$base = $wb" in
     foreach idx = ["pre", "post"] in
-      def LDR # sfx # idx : A64Op<(outs GPR64sp:$wb, rc:$t), (ins GPR64sp:$base, a64_enc:$off)>;
+      def LDR # sfx # idx : A64Op<(outs GPR64sp:$wb, rc:$t),
+                                  (ins GPR64sp:$base, a64_enc:$off)>;
   }
 }
 multiclass StoreForms<string sfx, RegisterClass rc> {
   let mayStore = true in {
-    def STR # sfx # ui  : A64Op<(outs), (ins rc:$t, GPR64sp:$base, a64_enc:$off)>;
-    def STR # sfx # roW : A64Op<(outs), (ins rc:$t, GPR64sp:$base, GPR32:$idx, a64_enc:$sext, a64_enc:$shift)>;
-    def STR # sfx # roX : A64Op<(outs), (ins rc:$t, GPR64sp:$base, GPR64:$idx, a64_enc:$sext, a64_enc:$shift)>;
-    def STUR # sfx # i  : A64Op<(outs), (ins rc:$t, GPR64sp:$base, a64_enc:$off)>;
+    def STR # sfx # ui : A64Op<(outs),
+                               (ins rc:$t, GPR64sp:$base, a64_enc:$off)>;
+    def STR # sfx # roW : A64Op<(outs),
+                                (ins rc:$t, GPR64sp:$base, GPR32:$idx,
+                                 a64_enc:$sext, a64_enc:$shift)>;
+    def STR # sfx # roX : A64Op<(outs),
+                                (ins rc:$t, GPR64sp:$base, GPR64:$idx,
+                                 a64_enc:$sext, a64_enc:$shift)>;
+    def STUR # sfx # i : A64Op<(outs),
+                               (ins rc:$t, GPR64sp:$base, a64_enc:$off)>;
     let Constraints = "@earlyclobber $wb,$base = $wb" in
     foreach idx = ["pre", "post"] in
-      def STR # sfx # idx : A64Op<(outs GPR64sp:$wb), (ins rc:$t, GPR64sp:$base, a64_enc:$off)>;
+      def STR # sfx # idx : A64Op<(outs GPR64sp:$wb),
+                                  (ins rc:$t, GPR64sp:$base, a64_enc:$off)>;
   }
 }
 
@@ -240,7 +270,8 @@ defm "" : StoreForms<"HH", GPR32>;
 defm "" : StoreForms<"W", GPR32>;
 defm "" : StoreForms<"X", GPR64>;
 // Floating-point / SIMD scalar registers of each size.
-foreach fp = [Arr<"B", FPR8>, Arr<"H", FPR16>, Arr<"S", FPR32>, Arr<"D", FPR64>, Arr<"Q", FPR128>] in {
+foreach fp = [Arr<"B", FPR8>, Arr<"H", FPR16>, Arr<"S", FPR32>, Arr<"D", FPR64>,
+              Arr<"Q", FPR128>] in {
   defm "" : LoadForms<fp.s, fp.r>;
   defm "" : StoreForms<fp.s, fp.r>;
 }
@@ -255,7 +286,8 @@ let mayLoad = true in {
 
 // Interleaving store of four Q registers with post-increment by register.
 let mayStore = true, Constraints = "$base = $wb" in
-def ST4Fourv4s_POST : A64Op<(outs GPR64sp:$wb), (ins QQQQ:$t, GPR64sp:$base, GPR64:$inc)>;
+def ST4Fourv4s_POST : A64Op<(outs GPR64sp:$wb),
+                            (ins QQQQ:$t, GPR64sp:$base, GPR64:$inc)>;
 
 // Whole-tuple loads and stores of 2, 3 or 4 consecutive D or Q registers,
 // base register only: the spill and reload of the tuple classes.
@@ -278,27 +310,35 @@ class SveSpill<string n, RegisterClass rc, bit pseudo> {
   RegisterClass cls = rc;
   bit isPseudo = pseudo;
 }
-foreach t = [SveSpill<"ZXI", ZPR, false>, SveSpill<"ZZXI", ZPR2StridedOrContiguous, true>,
-             SveSpill<"ZZZXI", ZPR3, true>, SveSpill<"ZZZZXI", ZPR4StridedOrContiguous, true>,
+foreach t = [SveSpill<"ZXI", ZPR, false>,
+             SveSpill<"ZZXI", ZPR2StridedOrContiguous, true>,
+             SveSpill<"ZZZXI", ZPR3, true>,
+             SveSpill<"ZZZZXI", ZPR4StridedOrContiguous, true>,
              SveSpill<"PXI", PPRorPNR, false>, SveSpill<"PPXI", PPR2, true>] in
   let isPseudo = t.isPseudo, Size = !if(t.isPseudo, 0, 4) in {
     let mayStore = true in
-    def STR_ # t.name : A64Op<(outs), (ins t.cls:$t, GPR64sp:$base, a64_enc:$imm)>;
+    def STR_ # t.name : A64Op<(outs),
+                              (ins t.cls:$t, GPR64sp:$base, a64_enc:$imm)>;
     let mayLoad = true in
-    def LDR_ # t.name : A64Op<(outs t.cls:$t), (ins GPR64sp:$base, a64_enc:$imm)>;
+    def LDR_ # t.name : A64Op<(outs t.cls:$t),
+                              (ins GPR64sp:$base, a64_enc:$imm)>;
   }
 // Copies: ORR of a register with itself (predicates under an all-true
 // governing predicate: the source again).
 def ORR_ZZZ : A64Op<(outs ZPR:$d), (ins ZPR:$n, ZPR:$m)>;
-def ORR_PPzPP : A64Op<(outs PPRorPNR:$d), (ins PPRorPNR:$g, PPRorPNR:$n, PPRorPNR:$m)>;
+def ORR_PPzPP : A64Op<(outs PPRorPNR:$d),
+                      (ins PPRorPNR:$g, PPRorPNR:$n, PPRorPNR:$m)>;
 
 // Register pairs of consecutive general registers (the CASP operands),
 // stored as their two halves.
 foreach w = [Arr<"X", GPR64>, Arr<"W", GPR32>] in {
   let mayStore = true in
-  def STP # w.s # i : A64Op<(outs), (ins w.r:$t1, w.r:$t2, GPR64sp:$base, a64_enc:$imm)>;
+  def STP # w.s # i : A64Op<(outs),
+                            (ins w.r:$t1, w.r:$t2, GPR64sp:$base,
+                             a64_enc:$imm)>;
   let mayLoad = true in
-  def LDP # w.s # i : A64Op<(outs w.r:$t1, w.r:$t2), (ins GPR64sp:$base, a64_enc:$imm)>;
+  def LDP # w.s # i : A64Op<(outs w.r:$t1, w.r:$t2),
+                            (ins GPR64sp:$base, a64_enc:$imm)>;
 }
 
 //===-- Control flow ----------------------------------------------------===//
@@ -335,22 +375,24 @@ let isReturn = true, isTerminator = true, isBarrier = true in {
 // Calls: the callee-saved mask is on the MachineInstr; LR is the only
 // implicit def in the description.
 let isCall = true, Defs = [LR], Uses = [SP] in {
-  def BL  : A64Op<(outs), (ins a64_pcrel:$fn)>;
+  def BL : A64Op<(outs), (ins a64_pcrel:$fn)>;
   def BLR : A64Op<(outs), (ins GPR64:$fn)>;
   def BLRNoIP : A64Pseudo<(outs), (ins GPR64noip:$fn)>;
 }
 
 let Defs = [SP], Uses = [SP], hasSideEffects = true in {
   def ADJCALLSTACKDOWN : A64Pseudo<(outs), (ins a64_imm:$amt1, a64_imm:$amt2)>;
-  def ADJCALLSTACKUP   : A64Pseudo<(outs), (ins a64_imm:$amt1, a64_imm:$amt2)>;
+  def ADJCALLSTACKUP : A64Pseudo<(outs), (ins a64_imm:$amt1, a64_imm:$amt2)>;
 }
 
 // Jump-table entry decoding (two scratch results, early-clobber).
-let Constraints = "@earlyclobber $dst,@earlyclobber $scratch", hasSideEffects = true,
+let Constraints = "@earlyclobber $dst,@earlyclobber $scratch",
+    hasSideEffects = true,
     isNotDuplicable = true, Size = 12 in
 foreach w = [8, 16, 32] in
   def JumpTableDest # w : A64Pseudo<(outs GPR64:$dst, GPR64sp:$scratch),
-                                    (ins GPR64:$table, GPR64:$entry, a64_imm:$jti)>;
+                                    (ins GPR64:$table, GPR64:$entry,
+                                     a64_imm:$jti)>;
 
 let mayLoad = true, mayStore = true, hasSideEffects = true in
 def HINT : A64Op<(outs), (ins a64_imm:$imm)>;
@@ -359,11 +401,13 @@ def HINT : A64Op<(outs), (ins a64_imm:$imm)>;
 
 foreach p = [Arr<"S", FPR32>, Arr<"D", FPR64>] in {
   defvar rc = p.r;
-  foreach op = ["FADD", "FSUB", "FMUL", "FDIV", "FNMUL", "FMAX", "FMIN", "FMAXNM", "FMINNM"] in
+  foreach op = ["FADD", "FSUB", "FMUL", "FDIV", "FNMUL", "FMAX", "FMIN",
+                "FMAXNM", "FMINNM"] in
     def op # p.s # rr : A64FP<(outs rc:$d), (ins rc:$n, rc:$m)>;
   foreach op = ["FMADD", "FMSUB", "FNMADD", "FNMSUB"] in
     def op # p.s # rrr : A64FP<(outs rc:$d), (ins rc:$n, rc:$m, rc:$a)>;
-  foreach op = ["FSQRT", "FRINTM", "FRINTP", "FRINTZ", "FRINTA", "FRINTN", "FRINTX", "FRINTI"] in
+  foreach op = ["FSQRT", "FRINTM", "FRINTP", "FRINTZ", "FRINTA", "FRINTN",
+                "FRINTX", "FRINTI"] in
     def op # p.s # r : A64FP<(outs rc:$d), (ins rc:$n)>;
   foreach op = ["FABS", "FNEG"] in
     def op # p.s # r : A64Op<(outs rc:$d), (ins rc:$n)>;
@@ -376,7 +420,8 @@ foreach p = [Arr<"S", FPR32>, Arr<"D", FPR64>] in {
   }
   let Defs = [NZCV], Uses = [NZCV], mayRaiseFPException = true in
   foreach op = ["FCCMP", "FCCMPE"] in
-    def op # p.s # rr : A64Op<(outs), (ins rc:$n, rc:$m, a64_imm:$nzcv, a64_enc:$cc)>;
+    def op # p.s # rr : A64Op<(outs),
+                              (ins rc:$n, rc:$m, a64_imm:$nzcv, a64_enc:$cc)>;
   let Uses = [NZCV] in
   def FCSEL # p.s # rrr : A64Op<(outs rc:$d), (ins rc:$n, rc:$m, a64_enc:$cc)>;
   let isReMaterializable = true, isAsCheapAsAMove = true in {
@@ -390,11 +435,13 @@ def FCVTSDr : A64FP<(outs FPR32:$d), (ins FPR64:$n)>;
 // Conversions between FP and integer registers, all width combinations.
 foreach f = [Arr<"S", FPR32>, Arr<"D", FPR64>] in
   foreach g = [Arr<"W", GPR32>, Arr<"X", GPR64>] in {
-    foreach rnd = ["ZS", "ZU", "MS", "MU", "PS", "PU", "AS", "AU", "NS", "NU"] in
+    foreach rnd = ["ZS", "ZU", "MS", "MU", "PS", "PU", "AS", "AU", "NS",
+                   "NU"] in
       def FCVT # rnd # U # g.s # f.s # r : A64FP<(outs g.r:$d), (ins f.r:$n)>;
     foreach cv = ["SCVTF", "UCVTF"] in {
       def cv # U # g.s # f.s # ri : A64FP<(outs f.r:$d), (ins g.r:$n)>;
-      def cv # S # g.s # f.s # ri : A64FP<(outs f.r:$d), (ins g.r:$n, a64_enc:$fbits)>;
+      def cv # S # g.s # f.s # ri : A64FP<(outs f.r:$d),
+                                          (ins g.r:$n, a64_enc:$fbits)>;
     }
   }
 // Bit moves between the register files.
@@ -408,9 +455,10 @@ def FMOVDXr : A64Op<(outs GPR64:$d), (ins FPR64:$n)>;
 //===-- Advanced SIMD ---------------------------------------------------===//
 
 // Vector arrangements: name suffix and register class.
-defvar Vec64  = [Arr<"v8i8", FPR64>, Arr<"v4i16", FPR64>, Arr<"v2i32", FPR64>];
-defvar Vec128 = [Arr<"v16i8", FPR128>, Arr<"v8i16", FPR128>, Arr<"v4i32", FPR128>];
-defvar VecBW  = !listconcat(Vec64, Vec128);
+defvar Vec64 = [Arr<"v8i8", FPR64>, Arr<"v4i16", FPR64>, Arr<"v2i32", FPR64>];
+defvar Vec128 = [Arr<"v16i8", FPR128>, Arr<"v8i16", FPR128>,
+                 Arr<"v4i32", FPR128>];
+defvar VecBW = !listconcat(Vec64, Vec128);
 defvar VecAll = !listconcat(VecBW, [Arr<"v2i64", FPR128>]);
 
 class VBin<RegisterClass d, RegisterClass n, RegisterClass m>
@@ -420,7 +468,8 @@ class VUn<RegisterClass d, RegisterClass n> : A64Op<(outs d:$d), (ins n:$n)>;
 // Lane-wise operations on all arrangements.
 foreach a = VecAll in {
   foreach op = ["ADD", "SUB", "CMGT", "CMHI", "CMHS", "CMGE", "CMEQ", "CMTST",
-                "USHL", "SSHL", "UQSUB", "UQADD", "SQSUB", "SQADD", "UZP1", "UZP2",
+                "USHL", "SSHL", "UQSUB", "UQADD", "SQSUB", "SQADD", "UZP1",
+                "UZP2",
                 "ZIP1", "ZIP2", "TRN1", "TRN2", "ADDP"] in
     def op # a.s : VBin<a.r, a.r, a.r>;
   foreach op = ["NEG", "ABS"] in
@@ -448,38 +497,43 @@ foreach a = [Arr<"v8i8", FPR64>, Arr<"v16i8", FPR128>] in {
 }
 def REV64v4i32 : VUn<FPR128, FPR128>;
 def TBLv16i8One : VBin<FPR128, FPR128, FPR128>;
-def TBLv8i8One  : VBin<FPR64, FPR128, FPR64>;
-def SCVTFv1i64  : A64FP<(outs FPR64:$d), (ins FPR64:$n)>;
+def TBLv8i8One : VBin<FPR64, FPR128, FPR64>;
+def SCVTFv1i64 : A64FP<(outs FPR64:$d), (ins FPR64:$n)>;
 
 // Immediate bit clear / or on 16/32-bit lanes (tied).
 let Constraints = "$d = $src" in
 foreach op = ["BIC", "ORR"] in
-  foreach a = [Arr<"v4i16", FPR64>, Arr<"v8i16", FPR128>, Arr<"v2i32", FPR64>, Arr<"v4i32", FPR128>] in
-    def op # a.s : A64Op<(outs a.r:$d), (ins a.r:$src, a64_imm:$imm, a64_enc:$shift)>;
+  foreach a = [Arr<"v4i16", FPR64>, Arr<"v8i16", FPR128>, Arr<"v2i32", FPR64>,
+               Arr<"v4i32", FPR128>] in
+    def op # a.s : A64Op<(outs a.r:$d),
+                         (ins a.r:$src, a64_imm:$imm, a64_enc:$shift)>;
 
 // Move-immediate forms (rematerializable).
 let isReMaterializable = true, isAsCheapAsAMove = true in {
-  foreach a = [Arr<"v4i16", FPR64>, Arr<"v8i16", FPR128>, Arr<"v2i32", FPR64>, Arr<"v4i32", FPR128>,
+  foreach a = [Arr<"v4i16", FPR64>, Arr<"v8i16", FPR128>, Arr<"v2i32", FPR64>,
+               Arr<"v4i32", FPR128>,
                Arr<"v2s_msl", FPR64>, Arr<"v4s_msl", FPR128>] in {
     def MOVI # a.s : A64Op<(outs a.r:$d), (ins a64_imm:$imm, a64_enc:$shift)>;
     def MVNI # a.s : A64Op<(outs a.r:$d), (ins a64_imm:$imm, a64_enc:$shift)>;
   }
-  def MOVIv8b_ns  : A64Op<(outs FPR64:$d),  (ins a64_imm:$imm)>;
+  def MOVIv8b_ns : A64Op<(outs FPR64:$d), (ins a64_imm:$imm)>;
   def MOVIv16b_ns : A64Op<(outs FPR128:$d), (ins a64_imm:$imm)>;
-  def MOVIv2d_ns  : A64Op<(outs FPR128:$d), (ins a64_enc:$imm)>;
-  def MOVID       : A64Op<(outs FPR64:$d),  (ins a64_enc:$imm)>;
+  def MOVIv2d_ns : A64Op<(outs FPR128:$d), (ins a64_enc:$imm)>;
+  def MOVID : A64Op<(outs FPR64:$d), (ins a64_enc:$imm)>;
 }
 
 // Across-lanes reductions.
 foreach r = [Arr<"ADDVv8i8v", FPR8, FPR64>, Arr<"ADDVv16i8v", FPR8, FPR128>,
              Arr<"ADDVv4i16v", FPR16, FPR64>, Arr<"ADDVv8i16v", FPR16, FPR128>,
              Arr<"ADDVv4i32v", FPR32, FPR128>,
-             Arr<"UADDLVv8i8v", FPR16, FPR64>, Arr<"UADDLVv16i8v", FPR16, FPR128>,
-             Arr<"UADDLVv4i16v", FPR32, FPR64>, Arr<"UADDLVv8i16v", FPR32, FPR128>,
+             Arr<"UADDLVv8i8v", FPR16, FPR64>,
+             Arr<"UADDLVv16i8v", FPR16, FPR128>,
+             Arr<"UADDLVv4i16v", FPR32, FPR64>,
+             Arr<"UADDLVv8i16v", FPR32, FPR128>,
              Arr<"UADDLVv4i32v", FPR64, FPR128>] in
   def r.s : VUn<r.r, r.r2>;
 foreach op = ["UMAXV", "UMINV", "SMAXV", "SMINV"] in {
-  def op # v8i8v  : VUn<FPR8, FPR64>;
+  def op # v8i8v : VUn<FPR8, FPR64>;
   def op # v16i8v : VUn<FPR8, FPR128>;
   def op # v4i16v : VUn<FPR16, FPR64>;
   def op # v8i16v : VUn<FPR16, FPR128>;
@@ -498,7 +552,7 @@ foreach op = ["XTN", "SQXTN", "UQXTN"] in {
 
 // Widening: long multiply, wide add, shift-left-long.
 foreach op = ["UMULL", "SMULL"] in {
-  def op # v8i8_v8i16  : VBin<FPR128, FPR64, FPR64>;
+  def op # v8i8_v8i16 : VBin<FPR128, FPR64, FPR64>;
   def op # v4i16_v4i32 : VBin<FPR128, FPR64, FPR64>;
   def op # v2i32_v2i64 : VBin<FPR128, FPR64, FPR64>;
   def op # v16i8_v8i16 : VBin<FPR128, FPR128, FPR128>;
@@ -506,7 +560,7 @@ foreach op = ["UMULL", "SMULL"] in {
   def op # v4i32_v2i64 : VBin<FPR128, FPR128, FPR128>;
 }
 foreach op = ["SADDW", "UADDW"] in {
-  def op # v8i8_v8i16  : VBin<FPR128, FPR128, FPR64>;
+  def op # v8i8_v8i16 : VBin<FPR128, FPR128, FPR64>;
   def op # v4i16_v4i32 : VBin<FPR128, FPR128, FPR64>;
   def op # v2i32_v2i64 : VBin<FPR128, FPR128, FPR64>;
   def op # v16i8_v8i16 : VBin<FPR128, FPR128, FPR128>;
@@ -525,23 +579,34 @@ foreach a = VecAll in {
     def op # a.s # _shift : A64Op<(outs a.r:$d), (ins a.r:$n, a64_enc:$sh)>;
   let Constraints = "$d = $acc" in
   foreach op = ["USRA", "SSRA"] in
-    def op # a.s # _shift : A64Op<(outs a.r:$d), (ins a.r:$acc, a.r:$n, a64_enc:$sh)>;
+    def op # a.s # _shift : A64Op<(outs a.r:$d),
+                                  (ins a.r:$acc, a.r:$n, a64_enc:$sh)>;
 }
 
 // Between vector lanes and general registers.
-foreach a = [Arr<"v8i8", FPR64, GPR32>, Arr<"v16i8", FPR128, GPR32>, Arr<"v4i16", FPR64, GPR32>,
-             Arr<"v8i16", FPR128, GPR32>, Arr<"v2i32", FPR64, GPR32>, Arr<"v4i32", FPR128, GPR32>,
+foreach a = [Arr<"v8i8", FPR64, GPR32>, Arr<"v16i8", FPR128, GPR32>,
+             Arr<"v4i16", FPR64, GPR32>,
+             Arr<"v8i16", FPR128, GPR32>, Arr<"v2i32", FPR64, GPR32>,
+             Arr<"v4i32", FPR128, GPR32>,
              Arr<"v2i64", FPR128, GPR64>] in
   def DUP # a.s # gpr : VUn<a.r, a.r2>;
 let Constraints = "$d = $src" in {
-  foreach e = [Arr<"8", GPR32>, Arr<"16", GPR32>, Arr<"32", GPR32>, Arr<"64", GPR64>] in {
-    def INSvi # e.s # gpr  : A64Op<(outs FPR128:$d), (ins FPR128:$src, a64_enc:$idx, e.r:$n)>;
-    def INSvi # e.s # lane : A64Op<(outs FPR128:$d), (ins FPR128:$src, a64_enc:$idx, FPR128:$n, a64_enc:$nidx)>;
+  foreach e = [Arr<"8", GPR32>, Arr<"16", GPR32>, Arr<"32", GPR32>,
+               Arr<"64", GPR64>] in {
+    def INSvi # e.s # gpr : A64Op<(outs FPR128:$d),
+                                  (ins FPR128:$src, a64_enc:$idx, e.r:$n)>;
+    def INSvi # e.s # lane : A64Op<(outs FPR128:$d),
+                                   (ins FPR128:$src, a64_enc:$idx, FPR128:$n,
+                                    a64_enc:$nidx)>;
   }
 }
-foreach e = [Arr<"8", GPR32>, Arr<"16", GPR32>, Arr<"32", GPR32>, Arr<"64", GPR64>] in
+foreach e = [Arr<"8", GPR32>, Arr<"16", GPR32>, Arr<"32", GPR32>,
+             Arr<"64", GPR64>] in
   def UMOVvi # e.s : A64Op<(outs e.r:$d), (ins FPR128:$n, a64_enc:$idx)>;
 foreach e = ["8", "16", "32", "64"] in
-  def UMOVvi # e # _idx0 : A64Op<(outs !if(!eq(e, "64"), GPR64, GPR32):$d), (ins FPR128:$n, a64_enc:$idx)>;
+  def UMOVvi # e # _idx0 : A64Op<(outs !if(!eq(e, "64"), GPR64, GPR32):$d),
+                                 (ins FPR128:$n, a64_enc:$idx)>;
 foreach s = ["8to32", "8to64", "16to32", "16to64", "32to64"] in
-  def SMOVvi # s : A64Op<(outs !if(!eq(!substr(s, !sub(!size(s), 2)), "64"), GPR64, GPR32):$d), (ins FPR128:$n, a64_enc:$idx)>;
+  def SMOVvi # s : A64Op<(outs !if(!eq(!substr(s, !sub(!size(s), 2)), "64"),
+                                   GPR64, GPR32):$d),
+                         (ins FPR128:$n, a64_enc:$idx)>;

@@ -190,7 +190,8 @@ def GPR64arg : A64Class<[i64], 64, (sequence "X%u", 0, 7)>;
 // Without the intra-procedure-call scratch registers and LR.
 def GPR64noip : A64RotClass<[i64], 64, (sub GPR64, X16, X17, LR)>;
 // Indirect tail-call targets: caller-saved registers only.
-def tcGPR64 : A64Class<[i64], 64, (sub GPR64common, (sequence "X%u", 19, 28), FP, LR)>;
+def tcGPR64 : A64Class<[i64], 64,
+                       (sub GPR64common, (sequence "X%u", 19, 28), FP, LR)>;
 def tcGPRnotx16 : A64Class<[i64], 64, (sub tcGPR64, X16)>;
 def tcGPRx16x17 : A64Class<[i64], 64, (add X16, X17)>;
 def tcGPRx17 : A64Class<[i64], 64, (add X17)>;
@@ -209,13 +210,16 @@ defvar vec64_types = [v8i8, v4i16, v2i32, v1i64, v4f16, v4bf16, v2f32, v1f64];
 defvar vec128_types = [v16i8, v8i16, v4i32, v2i64, v4f32, v2f64, v8f16, v8bf16];
 
 def FPR8 : A64Class<[i8], 8, (sequence "B%u", 0, 31)> { let Size = 8; }
-def FPR16 : A64Class<[f16, bf16, i16], 16, (sequence "H%u", 0, 31)> { let Size = 16; }
+def FPR16 : A64Class<[f16, bf16, i16], 16,
+                     (sequence "H%u", 0, 31)> { let Size = 16; }
 def FPR16_lo : A64Class<[f16], 16, (trunc FPR16, 16)> { let Size = 16; }
 def FPR32 : A64Class<[f32, i32], 32, (sequence "S%u", 0, 31)>;
-def FPR64 : A64Class<[f64, i64, v2f32, v1f64, v8i8, v4i16, v2i32, v1i64, v4f16, v4bf16],
+def FPR64 : A64Class<[f64, i64, v2f32, v1f64, v8i8, v4i16, v2i32, v1i64, v4f16,
+                      v4bf16],
                      64, (sequence "D%u", 0, 31)>;
 def FPR64_lo : A64Class<vec64_types, 64, (trunc FPR64, 16)>;
-def FPR128 : A64Class<[v16i8, v8i16, v4i32, v2i64, v4f32, v2f64, f128, v8f16, v8bf16],
+def FPR128 : A64Class<[v16i8, v8i16, v4i32, v2i64, v4f32, v2f64, f128, v8f16,
+                       v8bf16],
                       128, (sequence "Q%u", 0, 31)>;
 def FPR128_lo : A64Class<vec128_types, 128, (trunc FPR128, 16)>;
 def FPR128_0to7 : A64Class<vec128_types, 128, (trunc FPR128, 8)>;
@@ -233,7 +237,8 @@ def PPR_p8to15 : PredClass<pred_types, (sequence "P%u", 8, 15)>;
 def PNR : PredClass<[aarch64svcount], (sequence "PN%u", 0, 15)>;
 def PNR_3b : PredClass<[aarch64svcount], (sequence "PN%u", 0, 7)>;
 def PNR_p8to15 : PredClass<[aarch64svcount], (sequence "PN%u", 8, 15)>;
-def PPRorPNR : PredClass<!listconcat(pred_types, [aarch64svcount]), (add PPR, PNR)>;
+def PPRorPNR : PredClass<!listconcat(pred_types, [aarch64svcount]),
+                         (add PPR, PNR)>;
 
 class DataVecClass<int last> : A64Class<[nxv16i8, nxv8i16, nxv4i32, nxv2i64,
                                          nxv2f16, nxv4f16, nxv8f16,
@@ -254,16 +259,19 @@ def ZPR_3b : DataVecClass<7>;
 // LLVM's names (DSeq..., QSeq..., ZStrided...).
 
 // A class over untyped tuples with an explicit spill size.
-class TupleClass<int align, int width, dag regs> : A64Class<[untyped], align, regs> {
+class TupleClass<int align, int width, dag regs> : A64Class<[untyped], align,
+                                                            regs> {
   let Size = width;
 }
 
-def DSeqPairs : RegisterTuples<[dsub0, dsub1], [(rotl FPR64, 0), (rotl FPR64, 1)]>;
+def DSeqPairs : RegisterTuples<[dsub0, dsub1],
+                               [(rotl FPR64, 0), (rotl FPR64, 1)]>;
 def DSeqTriples : RegisterTuples<[dsub0, dsub1, dsub2],
                                  !foreach(k, [0, 1, 2], (rotl FPR64, k))>;
 def DSeqQuads : RegisterTuples<[dsub0, dsub1, dsub2, dsub3],
                                !foreach(k, [0, 1, 2, 3], (rotl FPR64, k))>;
-def QSeqPairs : RegisterTuples<[qsub0, qsub1], !foreach(k, [0, 1], (rotl FPR128, k))>;
+def QSeqPairs : RegisterTuples<[qsub0, qsub1],
+                               !foreach(k, [0, 1], (rotl FPR128, k))>;
 def QSeqTriples : RegisterTuples<[qsub0, qsub1, qsub2],
                                  !foreach(k, [0, 1, 2], (rotl FPR128, k))>;
 def QSeqQuads : RegisterTuples<[qsub0, qsub1, qsub2, qsub3],
@@ -278,9 +286,11 @@ def QQQQ : TupleClass<128, 512, (add QSeqQuads)>;
 
 // CASP pairs: an even register and the next one.
 def WSeqPairs : RegisterTuples<[sube32, subo32],
-                               [(decimate (rotl GPR32, 0), 2), (decimate (rotl GPR32, 1), 2)]>;
+                               [(decimate (rotl GPR32, 0), 2),
+                                (decimate (rotl GPR32, 1), 2)]>;
 def XSeqPairs : RegisterTuples<[sube64, subo64],
-                               [(decimate (rotl GPR64, 0), 2), (decimate (rotl GPR64, 1), 2)]>;
+                               [(decimate (rotl GPR64, 0), 2),
+                                (decimate (rotl GPR64, 1), 2)]>;
 def WSeqPairsClass : TupleClass<32, 64, (add WSeqPairs)>;
 def XSeqPairsClass : TupleClass<64, 128, (add XSeqPairs)>;
 
@@ -288,7 +298,8 @@ def XSeqPairsClass : TupleClass<64, 128, (add XSeqPairs)>;
 def Tuples8X : RegisterTuples<
     !foreach(k, !range(8), !cast<SubRegIndex>("x8sub_" # k)),
     !foreach(k, !range(8), (trunc (decimate (rotl GPR64, k), 2), 12))>;
-def GPR64x8Class : A64Class<[i64x8], 512, (trunc Tuples8X, 12)> { let Size = 512; }
+def GPR64x8Class : A64Class<[i64x8], 512,
+                            (trunc Tuples8X, 12)> { let Size = 512; }
 
 // Predicate pairs.
 def PSeqPairs : RegisterTuples<[psub0, psub1], [(rotl PPR, 0), (rotl PPR, 1)]>;
@@ -296,7 +307,8 @@ def PPR2 : TupleClass<16, 32, (add PSeqPairs)>;
 def PPR2Mul2 : TupleClass<16, 32, (decimate PSeqPairs, 2)>;
 
 // SVE vector groups.
-def ZSeqPairs : RegisterTuples<[zsub0, zsub1], !foreach(k, [0, 1], (rotl ZPR, k))>;
+def ZSeqPairs : RegisterTuples<[zsub0, zsub1],
+                               !foreach(k, [0, 1], (rotl ZPR, k))>;
 def ZSeqTriples : RegisterTuples<[zsub0, zsub1, zsub2],
                                  !foreach(k, [0, 1, 2], (rotl ZPR, k))>;
 def ZSeqQuads : RegisterTuples<[zsub0, zsub1, zsub2, zsub3],
@@ -322,9 +334,13 @@ def ZStridedQuadsHi : RegisterTuples<[zsub0, zsub1, zsub2, zsub3],
 def ZPR2Strided : TupleClass<128, 256, (add ZStridedPairsLo, ZStridedPairsHi)>;
 def ZPR4Strided : TupleClass<128, 512, (add ZStridedQuadsLo, ZStridedQuadsHi)>;
 def ZPR2StridedOrContiguous
-    : TupleClass<128, 256, (add ZStridedPairsLo, ZStridedPairsHi, (decimate ZSeqPairs, 2))>;
+    : TupleClass<128, 256,
+                 (add ZStridedPairsLo, ZStridedPairsHi,
+                  (decimate ZSeqPairs, 2))>;
 def ZPR4StridedOrContiguous
-    : TupleClass<128, 512, (add ZStridedQuadsLo, ZStridedQuadsHi, (decimate ZSeqQuads, 4))>;
+    : TupleClass<128, 512,
+                 (add ZStridedQuadsLo, ZStridedQuadsHi,
+                  (decimate ZSeqQuads, 4))>;
 
 // ---- SME ---------------------------------------------------------------------------
 
@@ -350,10 +366,13 @@ defvar d8_d15 = (sequence "D%u", 8, 15);
 def CSR_AArch64_AAPCS : CalleeSavedRegs<(add x19_x28, LR, FP, d8_d15)>;
 def CSR_AArch64_AAPCS_X18 : CalleeSavedRegs<(add X18, CSR_AArch64_AAPCS)>;
 def CSR_AArch64_AAPCS_ThisReturn : CalleeSavedRegs<(add CSR_AArch64_AAPCS, X0)>;
-def CSR_AArch64_AAPCS_SwiftError : CalleeSavedRegs<(sub CSR_AArch64_AAPCS, X21)>;
-def CSR_AArch64_AAPCS_SwiftTail : CalleeSavedRegs<(sub CSR_AArch64_AAPCS, X20, X22)>;
+def CSR_AArch64_AAPCS_SwiftError : CalleeSavedRegs<(sub CSR_AArch64_AAPCS,
+                                                    X21)>;
+def CSR_AArch64_AAPCS_SwiftTail : CalleeSavedRegs<(sub CSR_AArch64_AAPCS, X20,
+                                                   X22)>;
 // Vector PCS: whole q8-q23.
-def CSR_AArch64_AAVPCS : CalleeSavedRegs<(add x19_x28, LR, FP, (sequence "Q%u", 8, 23))>;
+def CSR_AArch64_AAVPCS : CalleeSavedRegs<(add x19_x28, LR, FP,
+                                          (sequence "Q%u", 8, 23))>;
 // SVE PCS: whole z8-z23 and p4-p15.
 def CSR_AArch64_SVE_AAPCS
     : CalleeSavedRegs<(add (sequence "Z%u", 8, 23), (sequence "P%u", 4, 15),
@@ -366,34 +385,45 @@ def CSR_AArch64_AllRegs
                            (sequence "B%u", 0, 31), (sequence "H%u", 0, 31),
                            (sequence "S%u", 0, 31), (sequence "D%u", 0, 31),
                            (sequence "Q%u", 0, 31))>;
-def CSR_AArch64_RT_MostRegs : CalleeSavedRegs<(add CSR_AArch64_AAPCS, (sequence "X%u", 9, 15))>;
+def CSR_AArch64_RT_MostRegs : CalleeSavedRegs<(add CSR_AArch64_AAPCS,
+                                               (sequence "X%u", 9, 15))>;
 def CSR_AArch64_RT_AllRegs
     : CalleeSavedRegs<(add CSR_AArch64_RT_MostRegs, (sequence "Q%u", 8, 31))>;
 // TLS descriptor stub: everything but x0 and LR.
 def CSR_AArch64_TLS_ELF
-    : CalleeSavedRegs<(add (sequence "X%u", 1, 28), FP, (sequence "Q%u", 0, 31))>;
+    : CalleeSavedRegs<(add (sequence "X%u", 1, 28), FP,
+                       (sequence "Q%u", 0, 31))>;
 def CSR_AArch64_StackProbe_Windows
-    : CalleeSavedRegs<(add (sequence "X%u", 0, 15), (sequence "X%u", 18, 28), FP, SP,
+    : CalleeSavedRegs<(add (sequence "X%u", 0, 15), (sequence "X%u", 18, 28),
+                       FP, SP,
                            (sequence "Q%u", 0, 31))>;
 // SME support routines and streaming-mode changes.
 class SMESupportCSR<int firstx, int lastx>
     : CalleeSavedRegs<(add (sequence "Z%u", 0, 31), (sequence "P%u", 0, 15),
                            (sequence "X%u", firstx, lastx), x19_x28, LR, FP)>;
-def CSR_AArch64_SME_ABI_Support_Routines_PreserveMost_From_X0 : SMESupportCSR<0, 13>;
-def CSR_AArch64_SME_ABI_Support_Routines_PreserveMost_From_X1 : SMESupportCSR<1, 15>;
-def CSR_AArch64_SME_ABI_Support_Routines_PreserveMost_From_X2 : SMESupportCSR<2, 15>;
-def CSR_AArch64_SMStartStop : CalleeSavedRegs<(add (sequence "X%u", 0, 28), LR, FP)>;
+def CSR_AArch64_SME_ABI_Support_Routines_PreserveMost_From_X0 : SMESupportCSR<0,
+    13>;
+def CSR_AArch64_SME_ABI_Support_Routines_PreserveMost_From_X1 : SMESupportCSR<1,
+    15>;
+def CSR_AArch64_SME_ABI_Support_Routines_PreserveMost_From_X2 : SMESupportCSR<2,
+    15>;
+def CSR_AArch64_SMStartStop : CalleeSavedRegs<(add (sequence "X%u", 0, 28), LR,
+                                               FP)>;
 
 // Shadow-call-stack variants additionally preserve x18.
-foreach base = ["NoRegs", "AllRegs", "AAPCS_SwiftError", "RT_MostRegs", "RT_AllRegs",
+foreach base = ["NoRegs", "AllRegs", "AAPCS_SwiftError", "RT_MostRegs",
+                "RT_AllRegs",
                 "AAVPCS", "SVE_AAPCS", "AAPCS", "NoneRegs"] in
   def CSR_AArch64_ # base # _SCS
-      : CalleeSavedRegs<(add !cast<CalleeSavedRegs>("CSR_AArch64_" # base), X18)>;
+      : CalleeSavedRegs<(add !cast<CalleeSavedRegs>("CSR_AArch64_" # base),
+                         X18)>;
 
 // Windows: the frame record is saved as (FP, LR).
 def CSR_Win_AArch64_AAPCS : CalleeSavedRegs<(add x19_x28, FP, LR, d8_d15)>;
-def CSR_Win_AArch64_AAPCS_SwiftError : CalleeSavedRegs<(sub CSR_Win_AArch64_AAPCS, X21)>;
-def CSR_Win_AArch64_AAPCS_SwiftTail : CalleeSavedRegs<(sub CSR_Win_AArch64_AAPCS, X20, X22)>;
+def CSR_Win_AArch64_AAPCS_SwiftError : CalleeSavedRegs<(sub CSR_Win_AArch64_AAPCS,
+                                                        X21)>;
+def CSR_Win_AArch64_AAPCS_SwiftTail : CalleeSavedRegs<(sub CSR_Win_AArch64_AAPCS,
+                                                       X20, X22)>;
 def CSR_Win_AArch64_CFGuard_Check
     : CalleeSavedRegs<(add CSR_Win_AArch64_AAPCS, (sequence "X%u", 0, 8),
                            (sequence "Q%u", 0, 7))>;
@@ -404,8 +434,10 @@ def CSR_Win_AArch64_Arm64EC_Thunk
 def CSR_Darwin_AArch64_AAPCS : CalleeSavedRegs<(add LR, FP, x19_x28, d8_d15)>;
 def CSR_Darwin_AArch64_AAVPCS
     : CalleeSavedRegs<(add LR, FP, x19_x28, (sequence "Q%u", 8, 23))>;
-def CSR_Darwin_AArch64_AAPCS_Win64 : CalleeSavedRegs<(add CSR_Darwin_AArch64_AAPCS, X18)>;
-def CSR_Darwin_AArch64_AAPCS_ThisReturn : CalleeSavedRegs<(add CSR_Darwin_AArch64_AAPCS, X0)>;
+def CSR_Darwin_AArch64_AAPCS_Win64 : CalleeSavedRegs<(add CSR_Darwin_AArch64_AAPCS,
+                                                      X18)>;
+def CSR_Darwin_AArch64_AAPCS_ThisReturn : CalleeSavedRegs<(add CSR_Darwin_AArch64_AAPCS,
+                                                           X0)>;
 def CSR_Darwin_AArch64_AAPCS_SwiftError
     : CalleeSavedRegs<(sub CSR_Darwin_AArch64_AAPCS, X21)>;
 def CSR_Darwin_AArch64_AAPCS_SwiftTail
@@ -415,7 +447,8 @@ def CSR_Darwin_AArch64_TLS
                            (sequence "Q%u", 0, 31))>;
 def CSR_Darwin_AArch64_CXX_TLS
     : CalleeSavedRegs<(add CSR_Darwin_AArch64_AAPCS,
-                           (sub (sequence "X%u", 1, 28), X9, X15, X16, X17, X18, X19),
+                           (sub (sequence "X%u", 1, 28), X9, X15, X16, X17, X18,
+                            X19),
                            (sequence "D%u", 0, 31))>;
 def CSR_Darwin_AArch64_CXX_TLS_PE : CalleeSavedRegs<(add LR, FP)>;
 def CSR_Darwin_AArch64_CXX_TLS_ViaCopy
@@ -423,4 +456,5 @@ def CSR_Darwin_AArch64_CXX_TLS_ViaCopy
 def CSR_Darwin_AArch64_RT_MostRegs
     : CalleeSavedRegs<(add CSR_Darwin_AArch64_AAPCS, (sequence "X%u", 9, 15))>;
 def CSR_Darwin_AArch64_RT_AllRegs
-    : CalleeSavedRegs<(add CSR_Darwin_AArch64_RT_MostRegs, (sequence "Q%u", 8, 31))>;
+    : CalleeSavedRegs<(add CSR_Darwin_AArch64_RT_MostRegs,
+                       (sequence "Q%u", 8, 31))>;

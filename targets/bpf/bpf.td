@@ -9,14 +9,14 @@ include "instrs.td"
 // `$r = LDD %stack.N, 0`, and the 32-bit forms for GPR32. Templates are our
 // prelude's SpillTemplates extension (see regalloc.td).
 def GPRTemplates : SpillTemplates<GPR> {
-  let Spill  = (STD TplReg, TplSlot, 0);
+  let Spill = (STD TplReg, TplSlot, 0);
   let Reload = (LDD TplReg, TplSlot, 0);
-  let Copy   = (MOV_rr TplReg, TplSrc);
+  let Copy = (MOV_rr TplReg, TplSrc);
 }
 def GPR32Templates : SpillTemplates<GPR32> {
-  let Spill  = (STW32 TplReg, TplSlot, 0);
+  let Spill = (STW32 TplReg, TplSlot, 0);
   let Reload = (LDW32 TplReg, TplSlot, 0);
-  let Copy   = (MOV_rr_32 TplReg, TplSrc);
+  let Copy = (MOV_rr_32 TplReg, TplSrc);
 }
 
 // R10 is the read-only frame pointer the kernel hands every program; R11 is

@@ -23,7 +23,7 @@ def bpf_imm : Operand<i64> { let OperandType = "OPERAND_IMMEDIATE"; }
 def bpf_target : Operand<OtherVT>;
 def bpf_callee : Operand<i64>;
 def bpf_u64imm : Operand<i64>;
-def bpf_field  : Operand<i64>;
+def bpf_field : Operand<i64>;
 // Memory reference: base register plus signed 16-bit displacement.  Two
 // machine operands; both carry the parent's (unknown) operand type.
 def bpf_off : Operand<i16>;
@@ -55,8 +55,8 @@ class BPFPseudo<dag outs, dag ins> : BPFOp<outs, ins> {
 // Two-address arithmetic in the four shapes: 64/32-bit, register/immediate.
 multiclass ALU2<bit cheap> {
   let Constraints = "$dst = $lhs", isAsCheapAsAMove = cheap in {
-    def _rr    : BPFOp<(outs GPR:$dst),   (ins GPR:$lhs, GPR:$rhs)>;
-    def _ri    : BPFOp<(outs GPR:$dst),   (ins GPR:$lhs, bpf_imm:$rhs)>;
+    def _rr : BPFOp<(outs GPR:$dst), (ins GPR:$lhs, GPR:$rhs)>;
+    def _ri : BPFOp<(outs GPR:$dst), (ins GPR:$lhs, bpf_imm:$rhs)>;
     def _rr_32 : BPFOp<(outs GPR32:$dst), (ins GPR32:$lhs, GPR32:$rhs)>;
     def _ri_32 : BPFOp<(outs GPR32:$dst), (ins GPR32:$lhs, bpf_imm:$rhs)>;
   }
@@ -65,21 +65,21 @@ multiclass ALU2<bit cheap> {
 // Simple ALU operations are as cheap as a move; multiply and divide are not.
 defm ADD : ALU2<true>;
 defm SUB : ALU2<true>;
-defm OR  : ALU2<true>;
+defm OR : ALU2<true>;
 defm AND : ALU2<true>;
 defm XOR : ALU2<true>;
 defm SLL : ALU2<true>;
 defm SRL : ALU2<true>;
 defm SRA : ALU2<true>;
-defm MUL  : ALU2<false>;
-defm DIV  : ALU2<false>;
-defm MOD  : ALU2<false>;
+defm MUL : ALU2<false>;
+defm DIV : ALU2<false>;
+defm MOD : ALU2<false>;
 defm SDIV : ALU2<false>;
 defm SMOD : ALU2<false>;
 
 // Negation: one tied operand.
 let Constraints = "$dst = $src", isAsCheapAsAMove = true in {
-  def NEG_64 : BPFOp<(outs GPR:$dst),   (ins GPR:$src)>;
+  def NEG_64 : BPFOp<(outs GPR:$dst), (ins GPR:$src)>;
   def NEG_32 : BPFOp<(outs GPR32:$dst), (ins GPR32:$src)>;
 }
 
@@ -94,12 +94,12 @@ foreach kind = ["BE", "LE", "BSWAP"] in
 let isReMaterializable = true, isAsCheapAsAMove = true in {
   // Register moves are marked with side effects in LLVM's BPF backend.
   let hasSideEffects = true in {
-    def MOV_rr    : BPFOp<(outs GPR:$dst),   (ins GPR:$src)>;
+    def MOV_rr : BPFOp<(outs GPR:$dst), (ins GPR:$src)>;
     def MOV_rr_32 : BPFOp<(outs GPR32:$dst), (ins GPR32:$src)>;
   }
-  def MOV_ri    : BPFOp<(outs GPR:$dst),   (ins bpf_imm:$imm)>;
+  def MOV_ri : BPFOp<(outs GPR:$dst), (ins bpf_imm:$imm)>;
   def MOV_ri_32 : BPFOp<(outs GPR32:$dst), (ins bpf_imm:$imm)>;
-  def LD_imm64  : BPFOp<(outs GPR:$dst),   (ins bpf_u64imm:$imm)>;
+  def LD_imm64 : BPFOp<(outs GPR:$dst), (ins bpf_u64imm:$imm)>;
 
   // Sign-extending moves (v4): from 8/16/32 bits into 64, from 8/16 into 32.
   foreach w = [8, 16, 32] in
@@ -112,7 +112,8 @@ let isReMaterializable = true, isAsCheapAsAMove = true in {
 def MOV_32_64 : BPFOp<(outs GPR:$dst), (ins GPR32:$src)>;
 
 // Address-space cast: dst = cast(src, from, to).
-def ADDR_SPACE_CAST : BPFOp<(outs GPR:$dst), (ins GPR:$src, bpf_imm:$from, bpf_imm:$to)>;
+def ADDR_SPACE_CAST : BPFOp<(outs GPR:$dst),
+                            (ins GPR:$src, bpf_imm:$from, bpf_imm:$to)>;
 
 //===-- Loads and stores ------------------------------------------------===//
 
@@ -138,7 +139,8 @@ foreach w = ["W", "H", "B"] in {
 
 // Legacy packet loads: results land in R0, the context is R6, and the
 // helper-call convention clobbers R0-R5.
-let mayLoad = true, hasSideEffects = true, Defs = [R0, R1, R2, R3, R4, R5], Uses = [R6] in
+let mayLoad = true, hasSideEffects = true, Defs = [R0, R1, R2, R3, R4, R5],
+    Uses = [R6] in
 foreach w = ["B", "H", "W"] in {
   def LD_ABS_ # w : BPFOp<(outs), (ins GPR:$skb, bpf_imm:$off)>;
   def LD_IND_ # w : BPFOp<(outs), (ins GPR:$skb, GPR:$idx)>;
@@ -160,15 +162,15 @@ class BPFAtomic<RegisterClass rc, bit memory>
   let mayStore = memory;
   let hasSideEffects = !not(memory);
 }
-def XADDW   : BPFAtomic<GPR, true>;
-def XADDD   : BPFAtomic<GPR, false>;
+def XADDW : BPFAtomic<GPR, true>;
+def XADDD : BPFAtomic<GPR, false>;
 def XADDW32 : BPFAtomic<GPR32, false>;
 foreach op = ["AND", "OR", "XOR"] in {
-  def X # op # D   : BPFAtomic<GPR, false>;
+  def X # op # D : BPFAtomic<GPR, false>;
   def X # op # W32 : BPFAtomic<GPR32, false>;
 }
 foreach op = ["FADD", "FAND", "FOR", "FXOR", "CHG"] in {
-  def X # op # D   : BPFAtomic<GPR, true>;
+  def X # op # D : BPFAtomic<GPR, true>;
   def X # op # W32 : BPFAtomic<GPR32, true>;
 }
 // Compare-and-exchange: the expected value is in R0 (W0) and the old value
@@ -185,15 +187,15 @@ let mayLoad = true, mayStore = true in {
 // Conditional jumps: compare two registers or a register with an immediate,
 // 64- or 32-bit.
 multiclass CondJump {
-  def _rr    : BPFOp<(outs), (ins GPR:$a, GPR:$b, bpf_target:$dest)>;
-  def _ri    : BPFOp<(outs), (ins GPR:$a, bpf_imm:$b, bpf_target:$dest)>;
+  def _rr : BPFOp<(outs), (ins GPR:$a, GPR:$b, bpf_target:$dest)>;
+  def _ri : BPFOp<(outs), (ins GPR:$a, bpf_imm:$b, bpf_target:$dest)>;
   def _rr_32 : BPFOp<(outs), (ins GPR32:$a, GPR32:$b, bpf_target:$dest)>;
   def _ri_32 : BPFOp<(outs), (ins GPR32:$a, bpf_imm:$b, bpf_target:$dest)>;
 }
 
 let isBranch = true, isTerminator = true in {
-  defm JEQ  : CondJump;
-  defm JNE  : CondJump;
+  defm JEQ : CondJump;
+  defm JNE : CondJump;
   defm JSET : CondJump;
   defm JUGT : CondJump;
   defm JUGE : CondJump;
@@ -214,13 +216,14 @@ let isBranch = true, isTerminator = true in {
   def JCOND : BPFOp<(outs), (ins bpf_target:$dest)>;
 }
 
-let isReturn = true, isTerminator = true, isBarrier = true, isNotDuplicable = true in
+let isReturn = true, isTerminator = true, isBarrier = true,
+    isNotDuplicable = true in
 def RET : BPFOp<(outs), (ins)>;
 
 // Calls: arguments in R1-R5, result in R0; all of R0-R5 are clobbered.  R11
 // is the internal stack-adjust register.
 let isCall = true, Defs = [R0, R1, R2, R3, R4, R5], Uses = [R11] in {
-  def JAL  : BPFOp<(outs), (ins bpf_callee:$fn)>;
+  def JAL : BPFOp<(outs), (ins bpf_callee:$fn)>;
   def JALX : BPFOp<(outs), (ins GPR:$fn)>;
 }
 
@@ -230,7 +233,7 @@ def NOP : BPFOp<(outs), (ins bpf_imm:$imm)>;
 
 let Defs = [R11], Uses = [R11] in {
   def ADJCALLSTACKDOWN : BPFPseudo<(outs), (ins bpf_imm:$amt, bpf_imm:$amt2)>;
-  def ADJCALLSTACKUP   : BPFPseudo<(outs), (ins bpf_imm:$amt, bpf_imm:$amt2)>;
+  def ADJCALLSTACKUP : BPFPseudo<(outs), (ins bpf_imm:$amt, bpf_imm:$amt2)>;
 }
 
 // Frame-index address: dst = frame base + offset.
@@ -239,30 +242,39 @@ def FI_ri : BPFPseudo<(outs GPR:$dst), (ins bpf_addr:$addr)>;
 // Select: dst = (lhs CC rhs) ? t : f, expanded to a diamond by a custom
 // inserter.  Comparison width and result width vary independently.
 class SelectRR<RegisterClass cmp, RegisterClass res>
-    : BPFPseudo<(outs res:$dst), (ins cmp:$lhs, cmp:$rhs, bpf_imm:$cc, res:$t, res:$f)>;
+    : BPFPseudo<(outs res:$dst),
+                (ins cmp:$lhs, cmp:$rhs, bpf_imm:$cc, res:$t, res:$f)>;
 class SelectRI<RegisterClass cmp, RegisterClass res>
-    : BPFPseudo<(outs res:$dst), (ins cmp:$lhs, bpf_imm:$rhs, bpf_imm:$cc, res:$t, res:$f)>;
+    : BPFPseudo<(outs res:$dst),
+                (ins cmp:$lhs, bpf_imm:$rhs, bpf_imm:$cc, res:$t, res:$f)>;
 
 let usesCustomInserter = true in {
-  def Select          : SelectRR<GPR, GPR>;
-  def Select_32       : SelectRR<GPR32, GPR32>;
-  def Select_32_64    : SelectRR<GPR32, GPR>;
-  def Select_64_32    : SelectRR<GPR, GPR32>;
-  def Select_Ri       : SelectRI<GPR, GPR>;
-  def Select_Ri_32    : SelectRI<GPR32, GPR32>;
+  def Select : SelectRR<GPR, GPR>;
+  def Select_32 : SelectRR<GPR32, GPR32>;
+  def Select_32_64 : SelectRR<GPR32, GPR>;
+  def Select_64_32 : SelectRR<GPR, GPR32>;
+  def Select_Ri : SelectRI<GPR, GPR>;
+  def Select_Ri_32 : SelectRI<GPR32, GPR32>;
   def Select_Ri_32_64 : SelectRI<GPR32, GPR>;
   def Select_Ri_64_32 : SelectRI<GPR, GPR32>;
 
   // Inline memcpy of a constant length; scratch registers are appended.
   let mayLoad = true, mayStore = true in
-  def MEMCPY : BPFPseudo<(outs), (ins GPR:$dst, GPR:$src, bpf_imm:$len, bpf_imm:$align, variable_ops)>;
+  def MEMCPY : BPFPseudo<(outs),
+                         (ins GPR:$dst, GPR:$src, bpf_imm:$len, bpf_imm:$align,
+                          variable_ops)>;
 }
 
 // CO-RE relocatable accesses (patched by the loader), kept opaque.
 let hasSideEffects = true in {
-  def CORE_LD64  : BPFOp<(outs GPR:$dst),   (ins bpf_field:$kind, GPR:$base, bpf_field:$off)>;
-  def CORE_LD32  : BPFOp<(outs GPR32:$dst), (ins bpf_field:$kind, GPR:$base, bpf_field:$off)>;
-  def CORE_ST    : BPFOp<(outs), (ins bpf_field:$kind, bpf_field:$width, GPR:$src, bpf_field:$off)>;
+  def CORE_LD64 : BPFOp<(outs GPR:$dst),
+                        (ins bpf_field:$kind, GPR:$base, bpf_field:$off)>;
+  def CORE_LD32 : BPFOp<(outs GPR32:$dst),
+                        (ins bpf_field:$kind, GPR:$base, bpf_field:$off)>;
+  def CORE_ST : BPFOp<(outs),
+                      (ins bpf_field:$kind, bpf_field:$width, GPR:$src,
+                       bpf_field:$off)>;
   let Constraints = "$dst = $src" in
-  def CORE_SHIFT : BPFOp<(outs GPR:$dst), (ins bpf_field:$kind, GPR:$src, bpf_field:$amt)>;
+  def CORE_SHIFT : BPFOp<(outs GPR:$dst),
+                         (ins bpf_field:$kind, GPR:$src, bpf_field:$amt)>;
 }

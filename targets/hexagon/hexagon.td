@@ -11,22 +11,22 @@ include "instrs.td"
 // are our prelude's SpillTemplates extension (see regalloc.td);
 // GeneralSubRegs, IntRegsLow8 and GeneralDoubleLow8Regs inherit them.
 def IntRegsTemplates : SpillTemplates<IntRegs> {
-  let Spill  = (S2_storeri_io TplSlot, 0, TplReg);
+  let Spill = (S2_storeri_io TplSlot, 0, TplReg);
   let Reload = (L2_loadri_io TplReg, TplSlot, 0);
-  let Copy   = (A2_tfr TplReg, TplSrc);
+  let Copy = (A2_tfr TplReg, TplSrc);
 }
 def DoubleRegsTemplates : SpillTemplates<DoubleRegs> {
-  let Spill  = (S2_storerd_io TplSlot, 0, TplReg);
+  let Spill = (S2_storerd_io TplSlot, 0, TplReg);
   let Reload = (L2_loadrd_io TplReg, TplSlot, 0);
-  let Copy   = (A2_tfrp TplReg, TplSrc);
+  let Copy = (A2_tfrp TplReg, TplSrc);
 }
 def PredRegsTemplates : SpillTemplates<PredRegs> {
-  let Spill  = (STriw_pred TplSlot, 0, TplReg);
+  let Spill = (STriw_pred TplSlot, 0, TplReg);
   let Reload = (LDriw_pred TplReg, TplSlot, 0);
-  let Copy   = (C2_or TplReg, TplSrc, TplSrc);
+  let Copy = (C2_or TplReg, TplSrc, TplSrc);
 }
 def ModRegsTemplates : SpillTemplates<ModRegs> {
-  let Spill  = (STriw_ctr TplSlot, 0, TplReg);
+  let Spill = (STriw_ctr TplSlot, 0, TplReg);
   let Reload = (LDriw_ctr TplReg, TplSlot, 0);
 }
 
@@ -36,19 +36,19 @@ def ModRegsTemplates : SpillTemplates<ModRegs> {
 // Hexagon realigns its stack for them. A pair is copied as the combination
 // of the source's halves.
 def HvxVRTemplates : SpillTemplates<HvxVR> {
-  let Spill  = (PS_vstorerv_ai TplSlot, 0, TplReg);
+  let Spill = (PS_vstorerv_ai TplSlot, 0, TplReg);
   let Reload = (PS_vloadrv_ai TplReg, TplSlot, 0);
-  let Copy   = (V6_vassign TplReg, TplSrc);
+  let Copy = (V6_vassign TplReg, TplSrc);
 }
 def HvxWRTemplates : SpillTemplates<HvxWR> {
-  let Spill  = (PS_vstorerw_ai TplSlot, 0, TplReg);
+  let Spill = (PS_vstorerw_ai TplSlot, 0, TplReg);
   let Reload = (PS_vloadrw_ai TplReg, TplSlot, 0);
-  let Copy   = (V6_vcombine TplReg, (TplSrc vsub_hi), (TplSrc vsub_lo));
+  let Copy = (V6_vcombine TplReg, (TplSrc vsub_hi), (TplSrc vsub_lo));
 }
 def HvxQRTemplates : SpillTemplates<HvxQR> {
-  let Spill  = (PS_vstorerq_ai TplSlot, 0, TplReg);
+  let Spill = (PS_vstorerq_ai TplSlot, 0, TplReg);
   let Reload = (PS_vloadrq_ai TplReg, TplSlot, 0);
-  let Copy   = (V6_pred_and TplReg, TplSrc, TplSrc);
+  let Copy = (V6_pred_and TplReg, TplSrc, TplSrc);
 }
 // LLVM 19 mis-spills these (llc-19 output that its verifier rejects, or
 // that overwrites its neighbours): the allocator says so instead.
@@ -106,7 +106,8 @@ foreach s = ["", "pt", "new", "newpt"] in {
     let Inverse = !cast<Instruction>("J2_jumpt" # s);
   }
 }
-foreach c = ["eq", "gt", "gtu", "lt", "ltu", "eqi", "gti", "gtui", "eqn1", "gtn1"] in
+foreach c = ["eq", "gt", "gtu", "lt", "ltu", "eqi", "gti", "gtui", "eqn1",
+             "gtn1"] in
   foreach h = ["t", "nt"] in {
     def : ConditionalBranch<!cast<Instruction>("J4_cmp" # c # "_t_jumpnv_" # h)> {
       let Inverse = !cast<Instruction>("J4_cmp" # c # "_f_jumpnv_" # h);

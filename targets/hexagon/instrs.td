@@ -28,7 +28,7 @@
 //===-- Operand kinds ---------------------------------------------------===//
 
 // Immediates, offsets, shift amounts, symbols: untyped (OPERAND_UNKNOWN).
-def h_imm    : Operand<i32>;
+def h_imm : Operand<i32>;
 // Branch and call destinations.
 def h_target : Operand<OtherVT>;
 
@@ -51,20 +51,25 @@ class HPseudo<dag outs, dag ins> : H<outs, ins> { let isPseudo = true; }
 
 // Common shapes.  R = IntRegs, D = DoubleRegs, P = PredRegs, I = immediate.
 class Sh1<RegisterClass d, RegisterClass a> : H<(outs d:$d), (ins a:$a)>;
-class Sh2<RegisterClass d, RegisterClass a, RegisterClass b> : H<(outs d:$d), (ins a:$a, b:$b)>;
-class ShI<RegisterClass d, RegisterClass a> : H<(outs d:$d), (ins a:$a, h_imm:$i)>;
+class Sh2<RegisterClass d, RegisterClass a, RegisterClass b> : H<(outs d:$d),
+    (ins a:$a, b:$b)>;
+class ShI<RegisterClass d, RegisterClass a> : H<(outs d:$d),
+                                                (ins a:$a, h_imm:$i)>;
 // Accumulating: d = d OP f(a, b); the accumulator is the first source.
 class Acc2<RegisterClass d, RegisterClass a, RegisterClass b>
-    : H<(outs d:$d), (ins d:$acc, a:$a, b:$b)> { let Constraints = "$d = $acc"; }
+    : H<(outs d:$d),
+        (ins d:$acc, a:$a, b:$b)> { let Constraints = "$d = $acc"; }
 class AccI<RegisterClass d, RegisterClass a>
-    : H<(outs d:$d), (ins d:$acc, a:$a, h_imm:$i)> { let Constraints = "$d = $acc"; }
+    : H<(outs d:$d),
+        (ins d:$acc, a:$a, h_imm:$i)> { let Constraints = "$d = $acc"; }
 
 defvar R = IntRegs;
 defvar D = DoubleRegs;
 defvar P = PredRegs;
 
 // A name together with up to three properties used by the lists below.
-class N<string name, bit commutable = false, bit predicable = false, bit pseudo = false> {
+class N<string name, bit commutable = false, bit predicable = false,
+        bit pseudo = false> {
   string n = name;
   bit c = commutable;
   bit p = predicable;
@@ -78,7 +83,8 @@ defvar Fpu = [USR];
 
 //===-- Arithmetic and logic (ALU32, XTYPE) -----------------------------===//
 
-multiclass Fam<list<N> names, dag outs, dag ins, list<Register> defs = [], list<Register> uses = []> {
+multiclass Fam<list<N> names, dag outs, dag ins, list<Register> defs = [],
+               list<Register> uses = []> {
   foreach x = names in
     let isCommutable = x.c, isPredicable = x.p, isPseudo = x.ps,
         Defs = defs, Uses = uses in
@@ -86,73 +92,108 @@ multiclass Fam<list<N> names, dag outs, dag ins, list<Register> defs = [], list<
 }
 
 // Rd = op(Rs, Rt)
-defm "" : Fam<[N<"A2_add", 1, 1>, N<"A2_and", 1, 1>, N<"A2_or", 1, 1>, N<"A2_xor", 1, 1>,
-               N<"A2_sub", 0, 1>, N<"A2_max">, N<"A2_maxu">, N<"A2_min">, N<"A2_minu">,
-               N<"A2_combine_hh">, N<"A2_combine_hl">, N<"A2_combine_lh">, N<"A2_combine_ll">,
-               N<"A2_addh_h16_hh">, N<"A2_addh_h16_hl">, N<"A2_addh_h16_lh">, N<"A2_addh_h16_ll">,
+defm "" : Fam<[N<"A2_add", 1, 1>, N<"A2_and", 1, 1>, N<"A2_or", 1, 1>,
+               N<"A2_xor", 1, 1>,
+               N<"A2_sub", 0, 1>, N<"A2_max">, N<"A2_maxu">, N<"A2_min">,
+               N<"A2_minu">,
+               N<"A2_combine_hh">, N<"A2_combine_hl">, N<"A2_combine_lh">,
+               N<"A2_combine_ll">,
+               N<"A2_addh_h16_hh">, N<"A2_addh_h16_hl">, N<"A2_addh_h16_lh">,
+               N<"A2_addh_h16_ll">,
                N<"A2_addh_l16_hl">, N<"A2_addh_l16_ll">,
-               N<"A2_subh_h16_hh">, N<"A2_subh_h16_hl">, N<"A2_subh_h16_lh">, N<"A2_subh_h16_ll">,
+               N<"A2_subh_h16_hh">, N<"A2_subh_h16_hl">, N<"A2_subh_h16_lh">,
+               N<"A2_subh_h16_ll">,
                N<"A2_subh_l16_hl">, N<"A2_subh_l16_ll">,
-               N<"A2_svaddh", 1>, N<"A2_svavgh", 1>, N<"A2_svavghs", 1>, N<"A2_svnavgh">, N<"A2_svsubh">,
+               N<"A2_svaddh", 1>, N<"A2_svavgh", 1>, N<"A2_svavghs", 1>,
+               N<"A2_svnavgh">, N<"A2_svsubh">,
                N<"A4_andn">, N<"A4_orn">, N<"A4_rcmpeq", 1>, N<"A4_rcmpneq", 1>,
                N<"A4_cround_rr">, N<"A4_round_rr">, N<"A4_modwrapu">,
-               N<"M2_mpyi">, N<"M2_mpyui", 0, 0, 1>, N<"M2_mpy_up">, N<"M2_mpyu_up">, N<"M2_mpysu_up">,
+               N<"M2_mpyi">, N<"M2_mpyui", 0, 0, 1>, N<"M2_mpy_up">,
+               N<"M2_mpyu_up">, N<"M2_mpysu_up">,
                N<"M2_mpy_up_s1">, N<"M2_dpmpyss_rnd_s0">,
-               N<"S2_asl_r_r">, N<"S2_asr_r_r">, N<"S2_lsr_r_r">, N<"S2_lsl_r_r">,
-               N<"S2_clrbit_r">, N<"S2_setbit_r">, N<"S2_togglebit_r">, N<"S4_parity">,
+               N<"S2_asl_r_r">, N<"S2_asr_r_r">, N<"S2_lsr_r_r">,
+               N<"S2_lsl_r_r">,
+               N<"S2_clrbit_r">, N<"S2_setbit_r">, N<"S2_togglebit_r">,
+               N<"S4_parity">,
                N<"F2_sffixupd">, N<"F2_sffixupn">],
               (outs R:$d), (ins R:$s, R:$t)>;
 defm "" : Fam<[N<"A2_addsat", 1>, N<"A2_subsat">,
-               N<"A2_addh_h16_sat_hh">, N<"A2_addh_h16_sat_hl">, N<"A2_addh_h16_sat_lh">,
-               N<"A2_addh_h16_sat_ll">, N<"A2_addh_l16_sat_hl">, N<"A2_addh_l16_sat_ll">,
-               N<"A2_subh_h16_sat_hh">, N<"A2_subh_h16_sat_hl">, N<"A2_subh_h16_sat_lh">,
-               N<"A2_subh_h16_sat_ll">, N<"A2_subh_l16_sat_hl">, N<"A2_subh_l16_sat_ll">,
-               N<"A2_svaddhs", 1>, N<"A2_svadduhs", 1>, N<"A2_svsubhs">, N<"A2_svsubuhs">,
-               N<"A4_round_rr_sat">, N<"M2_mpy_up_s1_sat">, N<"S2_asl_r_r_sat">, N<"S2_asr_r_r_sat">],
+               N<"A2_addh_h16_sat_hh">, N<"A2_addh_h16_sat_hl">,
+               N<"A2_addh_h16_sat_lh">,
+               N<"A2_addh_h16_sat_ll">, N<"A2_addh_l16_sat_hl">,
+               N<"A2_addh_l16_sat_ll">,
+               N<"A2_subh_h16_sat_hh">, N<"A2_subh_h16_sat_hl">,
+               N<"A2_subh_h16_sat_lh">,
+               N<"A2_subh_h16_sat_ll">, N<"A2_subh_l16_sat_hl">,
+               N<"A2_subh_l16_sat_ll">,
+               N<"A2_svaddhs", 1>, N<"A2_svadduhs", 1>, N<"A2_svsubhs">,
+               N<"A2_svsubuhs">,
+               N<"A4_round_rr_sat">, N<"M2_mpy_up_s1_sat">, N<"S2_asl_r_r_sat">,
+               N<"S2_asr_r_r_sat">],
               (outs R:$d), (ins R:$s, R:$t), Ovf>;
-defm "" : Fam<[N<"F2_sfadd", 1>, N<"F2_sfmpy", 1>, N<"F2_sfsub">, N<"F2_sfmax">, N<"F2_sfmin">],
+defm "" : Fam<[N<"F2_sfadd", 1>, N<"F2_sfmpy", 1>, N<"F2_sfsub">, N<"F2_sfmax">,
+               N<"F2_sfmin">],
               (outs R:$d), (ins R:$s, R:$t), [], Fpu>;
 
 // Rdd = op(Rss, Rtt)
 defm "" : Fam<[N<"A2_andp", 1>, N<"A2_orp", 1>, N<"A2_xorp", 1>, N<"A2_subp">,
-               N<"A2_maxp">, N<"A2_maxup">, N<"A2_minp">, N<"A2_minup">, N<"A4_andnp">, N<"A4_ornp">,
+               N<"A2_maxp">, N<"A2_maxup">, N<"A2_minp">, N<"A2_minup">,
+               N<"A4_andnp">, N<"A4_ornp">,
                N<"A2_addsph">, N<"A2_addspl">,
-               N<"A2_vaddh">, N<"A2_vaddub">, N<"A2_vaddw">, N<"A2_vsubh">, N<"A2_vsubub">, N<"A2_vsubw">,
+               N<"A2_vaddh">, N<"A2_vaddub">, N<"A2_vaddw">, N<"A2_vsubh">,
+               N<"A2_vsubub">, N<"A2_vsubw">,
                N<"A2_vaddb_map", 0, 0, 1>, N<"A2_vsubb_map", 0, 0, 1>,
-               N<"A2_vavgh">, N<"A2_vavghcr">, N<"A2_vavghr">, N<"A2_vavgub">, N<"A2_vavgubr">,
-               N<"A2_vavguh">, N<"A2_vavguhr">, N<"A2_vavguw">, N<"A2_vavguwr">, N<"A2_vavgw">,
+               N<"A2_vavgh">, N<"A2_vavghcr">, N<"A2_vavghr">, N<"A2_vavgub">,
+               N<"A2_vavgubr">,
+               N<"A2_vavguh">, N<"A2_vavguhr">, N<"A2_vavguw">, N<"A2_vavguwr">,
+               N<"A2_vavgw">,
                N<"A2_vavgwcr">, N<"A2_vavgwr">, N<"A2_vnavgh">, N<"A2_vnavgw">,
-               N<"A2_vmaxb">, N<"A2_vmaxh">, N<"A2_vmaxub">, N<"A2_vmaxuh">, N<"A2_vmaxuw">, N<"A2_vmaxw">,
-               N<"A2_vminb">, N<"A2_vminh">, N<"A2_vminub">, N<"A2_vminuh">, N<"A2_vminuw">, N<"A2_vminw">,
-               N<"A2_vraddub">, N<"A2_vrsadub">, N<"M2_vabsdiffh">, N<"M2_vabsdiffw">,
+               N<"A2_vmaxb">, N<"A2_vmaxh">, N<"A2_vmaxub">, N<"A2_vmaxuh">,
+               N<"A2_vmaxuw">, N<"A2_vmaxw">,
+               N<"A2_vminb">, N<"A2_vminh">, N<"A2_vminub">, N<"A2_vminuh">,
+               N<"A2_vminuw">, N<"A2_vminw">,
+               N<"A2_vraddub">, N<"A2_vrsadub">, N<"M2_vabsdiffh">,
+               N<"M2_vabsdiffw">,
                N<"M6_vabsdiffb">, N<"M6_vabsdiffub">,
-               N<"S2_shuffeb">, N<"S2_shuffeh">, N<"S2_shuffob">, N<"S2_shuffoh">, N<"S2_lfsp">,
-               N<"S2_vtrunewh">, N<"S2_vtrunowh">, N<"S6_vtrunehb_ppp">, N<"S6_vtrunohb_ppp">,
+               N<"S2_shuffeb">, N<"S2_shuffeh">, N<"S2_shuffob">,
+               N<"S2_shuffoh">, N<"S2_lfsp">,
+               N<"S2_vtrunewh">, N<"S2_vtrunowh">, N<"S6_vtrunehb_ppp">,
+               N<"S6_vtrunohb_ppp">,
                N<"S2_extractup_rp">, N<"S4_extractp_rp">,
-               N<"M5_vrmpybsu">, N<"M5_vrmpybuu">, N<"M4_vrmpyeh_s0">, N<"M4_vrmpyeh_s1">,
+               N<"M5_vrmpybsu">, N<"M5_vrmpybuu">, N<"M4_vrmpyeh_s0">,
+               N<"M4_vrmpyeh_s1">,
                N<"M4_vrmpyoh_s0">, N<"M4_vrmpyoh_s1">,
-               N<"M7_dcmpyiw">, N<"M7_dcmpyiwc">, N<"M7_dcmpyrw">, N<"M7_dcmpyrwc">,
+               N<"M7_dcmpyiw">, N<"M7_dcmpyiwc">, N<"M7_dcmpyrw">,
+               N<"M7_dcmpyrwc">,
                N<"M7_vdmpy", 0, 0, 1>, N<"PS_vmulw", 0, 0, 1>, N<"F2_dfmpyll">],
               (outs D:$d), (ins D:$s, D:$t)>;
 let isAdd = true in
 defm "" : Fam<[N<"A2_addp", 1>], (outs D:$d), (ins D:$s, D:$t)>;
-defm "" : Fam<[N<"A2_addpsat", 1>, N<"A2_vaddhs">, N<"A2_vaddubs">, N<"A2_vadduhs">, N<"A2_vaddws">,
+defm "" : Fam<[N<"A2_addpsat", 1>, N<"A2_vaddhs">, N<"A2_vaddubs">,
+               N<"A2_vadduhs">, N<"A2_vaddws">,
                N<"A2_vsubhs">, N<"A2_vsububs">, N<"A2_vsubuhs">, N<"A2_vsubws">,
-               N<"A2_vnavghcr">, N<"A2_vnavghr">, N<"A2_vnavgwcr">, N<"A2_vnavgwr">,
+               N<"A2_vnavghcr">, N<"A2_vnavghr">, N<"A2_vnavgwcr">,
+               N<"A2_vnavgwr">,
                N<"S4_vxaddsubh">, N<"S4_vxaddsubhr">, N<"S4_vxaddsubw">,
-               N<"S4_vxsubaddh">, N<"S4_vxsubaddhr">, N<"S4_vxsubaddw">, N<"M5_vdmpybsu">],
+               N<"S4_vxsubaddh">, N<"S4_vxsubaddhr">, N<"S4_vxsubaddw">,
+               N<"M5_vdmpybsu">],
               (outs D:$d), (ins D:$s, D:$t), Ovf>;
-defm "" : Fam<[N<"F2_dfadd">, N<"F2_dfsub">, N<"F2_dfmax">, N<"F2_dfmin">, N<"F2_dfmpyfix">],
+defm "" : Fam<[N<"F2_dfadd">, N<"F2_dfsub">, N<"F2_dfmax">, N<"F2_dfmin">,
+               N<"F2_dfmpyfix">],
               (outs D:$d), (ins D:$s, D:$t), [], Fpu>;
 
 // Rd = op(Rs)
-defm "" : Fam<[N<"A2_abs">, N<"A2_aslh", 0, 1>, N<"A2_asrh", 0, 1>, N<"A2_neg", 0, 0, 1>,
-               N<"A2_not", 0, 0, 1>, N<"A2_swiz">, N<"A2_sxtb", 0, 1>, N<"A2_sxth", 0, 1>,
+defm "" : Fam<[N<"A2_abs">, N<"A2_aslh", 0, 1>, N<"A2_asrh", 0, 1>,
+               N<"A2_neg", 0, 0, 1>,
+               N<"A2_not", 0, 0, 1>, N<"A2_swiz">, N<"A2_sxtb", 0, 1>,
+               N<"A2_sxth", 0, 1>,
                N<"A2_zxtb", 0, 1, 1>, N<"A2_zxth", 0, 1>,
-               N<"S2_brev">, N<"S2_cl0">, N<"S2_cl1">, N<"S2_clb">, N<"S2_clbnorm">,
+               N<"S2_brev">, N<"S2_cl0">, N<"S2_cl1">, N<"S2_clb">,
+               N<"S2_clbnorm">,
                N<"S2_ct0">, N<"S2_ct1">, N<"F2_sffixupr">],
               (outs R:$d), (ins R:$s)>;
-defm "" : Fam<[N<"A2_abssat">, N<"A2_negsat">, N<"A2_satb">, N<"A2_sath">, N<"A2_satub">,
+defm "" : Fam<[N<"A2_abssat">, N<"A2_negsat">, N<"A2_satb">, N<"A2_sath">,
+               N<"A2_satub">,
                N<"A2_satuh">, N<"S2_svsathb">, N<"S2_svsathub">],
               (outs R:$d), (ins R:$s), Ovf>;
 // Register transfer.
@@ -162,26 +203,33 @@ let isPredicable = true, isPseudo = true in
 def A2_tfrp : Sh1<D, D>;
 
 // Rdd = op(Rss)
-defm "" : Fam<[N<"A2_absp">, N<"A2_negp">, N<"A2_notp">, N<"A2_vabsh">, N<"A2_vabsw">,
+defm "" : Fam<[N<"A2_absp">, N<"A2_negp">, N<"A2_notp">, N<"A2_vabsh">,
+               N<"A2_vabsw">,
                N<"S2_brevp">, N<"S2_deinterleave">, N<"S2_interleave">],
               (outs D:$d), (ins D:$s)>;
-defm "" : Fam<[N<"A2_vabshsat">, N<"A2_vabswsat">, N<"A2_vconj">, N<"S2_vsathb_nopack">,
-               N<"S2_vsathub_nopack">, N<"S2_vsatwh_nopack">, N<"S2_vsatwuh_nopack">],
+defm "" : Fam<[N<"A2_vabshsat">, N<"A2_vabswsat">, N<"A2_vconj">,
+               N<"S2_vsathb_nopack">,
+               N<"S2_vsathub_nopack">, N<"S2_vsatwh_nopack">,
+               N<"S2_vsatwuh_nopack">],
               (outs D:$d), (ins D:$s), Ovf>;
 
 // Rd = op(Rss)
-defm "" : Fam<[N<"S2_cl0p">, N<"S2_cl1p">, N<"S2_clbp">, N<"S2_ct0p">, N<"S2_ct1p">,
-               N<"S5_popcountp">, N<"S2_vrndpackwh">, N<"S2_vtrunehb">, N<"S2_vtrunohb">,
+defm "" : Fam<[N<"S2_cl0p">, N<"S2_cl1p">, N<"S2_clbp">, N<"S2_ct0p">,
+               N<"S2_ct1p">,
+               N<"S5_popcountp">, N<"S2_vrndpackwh">, N<"S2_vtrunehb">,
+               N<"S2_vtrunohb">,
                N<"S4_clbpnorm">],
               (outs R:$d), (ins D:$s)>;
-defm "" : Fam<[N<"A2_roundsat">, N<"A2_sat">, N<"S2_vrndpackwhs">, N<"S2_vsathb">,
+defm "" : Fam<[N<"A2_roundsat">, N<"A2_sat">, N<"S2_vrndpackwhs">,
+               N<"S2_vsathb">,
                N<"S2_vsathub">, N<"S2_vsatwh">, N<"S2_vsatwuh">],
               (outs R:$d), (ins D:$s), Ovf>;
 
 // Rdd = op(Rs): widening; the splats and extensions rematerialize.
 defm "" : Fam<[N<"A2_sxtw">, N<"S6_vsplatrbp">], (outs D:$d), (ins R:$s)>;
 let isReMaterializable = true, isAsCheapAsAMove = true in {
-  defm "" : Fam<[N<"S2_vsxtbh">, N<"S2_vsxthw">, N<"S2_vzxtbh">, N<"S2_vzxthw">, N<"S2_vsplatrh">],
+  defm "" : Fam<[N<"S2_vsxtbh">, N<"S2_vsxthw">, N<"S2_vzxtbh">, N<"S2_vzxthw">,
+                 N<"S2_vsplatrh">],
                 (outs D:$d), (ins R:$s)>;
   def S2_vsplatrb : Sh1<R, R>;
 }
@@ -189,47 +237,66 @@ let isReMaterializable = true, isAsCheapAsAMove = true in {
 // Rd = op(Rs, #u)
 let isAdd = true, isPredicable = true in
 def A2_addi : ShI<R, R>;
-defm "" : Fam<[N<"A2_andir">, N<"A2_orir">, N<"A4_rcmpeqi">, N<"A4_rcmpneqi">, N<"A4_cround_ri">,
-               N<"A4_round_ri">, N<"A7_clip">, N<"S2_asl_i_r">, N<"S2_asr_i_r">, N<"S2_lsr_i_r">,
-               N<"S6_rol_i_r">, N<"S2_clrbit_i">, N<"S2_setbit_i">, N<"S2_togglebit_i">,
+defm "" : Fam<[N<"A2_andir">, N<"A2_orir">, N<"A4_rcmpeqi">, N<"A4_rcmpneqi">,
+               N<"A4_cround_ri">,
+               N<"A4_round_ri">, N<"A7_clip">, N<"S2_asl_i_r">, N<"S2_asr_i_r">,
+               N<"S2_lsr_i_r">,
+               N<"S6_rol_i_r">, N<"S2_clrbit_i">, N<"S2_setbit_i">,
+               N<"S2_togglebit_i">,
                N<"S2_asr_i_r_rnd">, N<"S2_asr_i_r_rnd_goodsyntax", 0, 0, 1>,
-               N<"M2_mpysip">, N<"M2_mpysin">, N<"M2_mpysmi", 0, 0, 1>, N<"S4_clbaddi">],
+               N<"M2_mpysip">, N<"M2_mpysin">, N<"M2_mpysmi", 0, 0, 1>,
+               N<"S4_clbaddi">],
               (outs R:$d), (ins R:$s, h_imm:$i)>;
-defm "" : Fam<[N<"A4_round_ri_sat">, N<"S2_asl_i_r_sat">], (outs R:$d), (ins R:$s, h_imm:$i), Ovf>;
+defm "" : Fam<[N<"A4_round_ri_sat">, N<"S2_asl_i_r_sat">], (outs R:$d),
+              (ins R:$s, h_imm:$i), Ovf>;
 
 // Rdd = op(Rss, #u)
-defm "" : Fam<[N<"S2_asl_i_p">, N<"S2_asr_i_p">, N<"S2_lsr_i_p">, N<"S6_rol_i_p">,
+defm "" : Fam<[N<"S2_asl_i_p">, N<"S2_asr_i_p">, N<"S2_lsr_i_p">,
+               N<"S6_rol_i_p">,
                N<"S2_asr_i_p_rnd">, N<"S2_asr_i_p_rnd_goodsyntax", 0, 0, 1>,
-               N<"S2_asl_i_vh">, N<"S2_asl_i_vw">, N<"S2_asr_i_vh">, N<"S2_asr_i_vw">,
-               N<"S2_lsr_i_vh">, N<"S2_lsr_i_vw">, N<"A7_vclip">, N<"A7_croundd_ri">,
+               N<"S2_asl_i_vh">, N<"S2_asl_i_vw">, N<"S2_asr_i_vh">,
+               N<"S2_asr_i_vw">,
+               N<"S2_lsr_i_vh">, N<"S2_lsr_i_vw">, N<"A7_vclip">,
+               N<"A7_croundd_ri">,
                N<"S5_vasrhrnd">, N<"S5_vasrhrnd_goodsyntax", 0, 0, 1>],
               (outs D:$d), (ins D:$s, h_imm:$i)>;
 // Rd = op(Rss, #u)
-defm "" : Fam<[N<"S2_asr_i_svw_trun">, N<"S4_clbpaddi">, N<"S5_asrhub_rnd_sat_goodsyntax", 0, 0, 1>],
+defm "" : Fam<[N<"S2_asr_i_svw_trun">, N<"S4_clbpaddi">,
+               N<"S5_asrhub_rnd_sat_goodsyntax", 0, 0, 1>],
               (outs R:$d), (ins D:$s, h_imm:$i)>;
-defm "" : Fam<[N<"S5_asrhub_rnd_sat">, N<"S5_asrhub_sat">], (outs R:$d), (ins D:$s, h_imm:$i), Ovf>;
+defm "" : Fam<[N<"S5_asrhub_rnd_sat">, N<"S5_asrhub_sat">], (outs R:$d),
+              (ins D:$s, h_imm:$i), Ovf>;
 
 // Rdd = op(Rss, Rt): shifts by register amount.
-defm "" : Fam<[N<"S2_asl_r_p">, N<"S2_asr_r_p">, N<"S2_lsr_r_p">, N<"S2_lsl_r_p">,
-               N<"S2_asl_r_vh">, N<"S2_asl_r_vw">, N<"S2_asr_r_vh">, N<"S2_asr_r_vw">,
-               N<"S2_lsl_r_vh">, N<"S2_lsl_r_vw">, N<"S2_lsr_r_vh">, N<"S2_lsr_r_vw">,
+defm "" : Fam<[N<"S2_asl_r_p">, N<"S2_asr_r_p">, N<"S2_lsr_r_p">,
+               N<"S2_lsl_r_p">,
+               N<"S2_asl_r_vh">, N<"S2_asl_r_vw">, N<"S2_asr_r_vh">,
+               N<"S2_asr_r_vw">,
+               N<"S2_lsl_r_vh">, N<"S2_lsl_r_vw">, N<"S2_lsr_r_vh">,
+               N<"S2_lsr_r_vw">,
                N<"A7_croundd_rr">],
               (outs D:$d), (ins D:$s, R:$t)>;
-defm "" : Fam<[N<"S2_vcnegh">, N<"S2_vcrotate">], (outs D:$d), (ins D:$s, R:$t), Ovf>;
+defm "" : Fam<[N<"S2_vcnegh">, N<"S2_vcrotate">], (outs D:$d), (ins D:$s, R:$t),
+              Ovf>;
 // Rd = op(Rss, Rt)
 def S2_asr_r_svw_trun : Sh2<R, D, R>;
-defm "" : Fam<[N<"M4_cmpyi_wh">, N<"M4_cmpyi_whc">, N<"M4_cmpyr_wh">, N<"M4_cmpyr_whc">],
+defm "" : Fam<[N<"M4_cmpyi_wh">, N<"M4_cmpyi_whc">, N<"M4_cmpyr_wh">,
+               N<"M4_cmpyr_whc">],
               (outs R:$d), (ins D:$s, R:$t), Ovf>;
 // Rd = op(Rss, Rtt)
 def S2_parityp : Sh2<R, D, D>;
-defm "" : Fam<[N<"A5_vaddhubs">, N<"M7_wcmpyiw">, N<"M7_wcmpyiw_rnd">, N<"M7_wcmpyiwc">,
-               N<"M7_wcmpyiwc_rnd">, N<"M7_wcmpyrw">, N<"M7_wcmpyrw_rnd">, N<"M7_wcmpyrwc">,
+defm "" : Fam<[N<"A5_vaddhubs">, N<"M7_wcmpyiw">, N<"M7_wcmpyiw_rnd">,
+               N<"M7_wcmpyiwc">,
+               N<"M7_wcmpyiwc_rnd">, N<"M7_wcmpyrw">, N<"M7_wcmpyrw_rnd">,
+               N<"M7_wcmpyrwc">,
                N<"M7_wcmpyrwc_rnd">],
               (outs R:$d), (ins D:$s, D:$t), Ovf>;
 
 // Rdd = op(Rs, Rt): widening multiplies, pair building.
-defm "" : Fam<[N<"M2_dpmpyss_s0">, N<"M2_dpmpyuu_s0">, N<"M4_pmpyw">, N<"M4_vpmpyh">,
-               N<"M5_vmpybsu">, N<"M5_vmpybuu">, N<"A2_combinew", 0, 1>, N<"S2_packhl">,
+defm "" : Fam<[N<"M2_dpmpyss_s0">, N<"M2_dpmpyuu_s0">, N<"M4_pmpyw">,
+               N<"M4_vpmpyh">,
+               N<"M5_vmpybsu">, N<"M5_vmpybuu">, N<"A2_combinew", 0, 1>,
+               N<"S2_packhl">,
                N<"A4_bitsplit">],
               (outs D:$d), (ins R:$s, R:$t)>;
 
@@ -239,7 +306,8 @@ defm "" : Fam<[N<"M2_dpmpyss_s0">, N<"M2_dpmpyuu_s0">, N<"M4_pmpyw">, N<"M4_vpmp
 // nac is -=, xacc (xor) exists for the immediate left/logical-right shifts
 // and rotates, xor for the pair shifts by register.
 foreach sh = ["asl", "asr", "lsr"] in {
-  foreach op = !listconcat(["acc", "nac", "and", "or"], !if(!eq(sh, "asr"), []<string>, ["xacc"])) in {
+  foreach op = !listconcat(["acc", "nac", "and", "or"],
+                           !if(!eq(sh, "asr"), []<string>, ["xacc"])) in {
     def S2_ # sh # _i_r_ # op : AccI<R, R>;
     def S2_ # sh # _i_p_ # op : AccI<D, D>;
   }
@@ -258,9 +326,12 @@ foreach sh = ["asl", "asr", "lsr", "lsl"] in {
 //===-- Multiply and logical accumulation ----------------------------------===//
 
 // Rx OP= f(Rs, Rt)
-foreach n = ["M2_acci", "M2_maci", "M2_mnaci", "M2_nacci", "M2_subacc", "M2_xor_xacc",
-             "M4_and_and", "M4_and_andn", "M4_and_or", "M4_and_xor", "M4_or_and",
-             "M4_or_andn", "M4_or_or", "M4_or_xor", "M4_xor_and", "M4_xor_andn", "M4_xor_or"] in
+foreach n = ["M2_acci", "M2_maci", "M2_mnaci", "M2_nacci", "M2_subacc",
+             "M2_xor_xacc",
+             "M4_and_and", "M4_and_andn", "M4_and_or", "M4_and_xor",
+             "M4_or_and",
+             "M4_or_andn", "M4_or_or", "M4_or_xor", "M4_xor_and", "M4_xor_andn",
+             "M4_xor_or"] in
   def n : Acc2<R, R, R>;
 let Defs = Ovf in
 foreach n = ["M4_mac_up_s1_sat", "M4_nac_up_s1_sat"] in
@@ -269,16 +340,20 @@ foreach n = ["M4_mac_up_s1_sat", "M4_nac_up_s1_sat"] in
 foreach n = ["M2_accii", "M2_naccii", "M2_macsip", "M2_macsin"] in
   def n : AccI<R, R>;
 // Rxx OP= f(Rs, Rt)
-foreach n = ["M2_dpmpyss_acc_s0", "M2_dpmpyss_nac_s0", "M2_dpmpyuu_acc_s0", "M2_dpmpyuu_nac_s0",
+foreach n = ["M2_dpmpyss_acc_s0", "M2_dpmpyss_nac_s0", "M2_dpmpyuu_acc_s0",
+             "M2_dpmpyuu_nac_s0",
              "M4_pmpyw_acc", "M4_vpmpyh_acc", "M5_vmacbsu", "M5_vmacbuu"] in
   def n : Acc2<D, R, R>;
 let Defs = Ovf in
 foreach n = ["M2_cnacs_s0", "M2_cnacs_s1", "M2_cnacsc_s0", "M2_cnacsc_s1"] in
   def n : Acc2<D, R, R>;
 // Rxx OP= f(Rss, Rtt)
-foreach n = ["M4_xor_xacc", "A2_vraddub_acc", "A2_vrsadub_acc", "M4_vrmpyeh_acc_s0",
-             "M4_vrmpyeh_acc_s1", "M4_vrmpyoh_acc_s0", "M4_vrmpyoh_acc_s1", "M5_vrmacbsu",
-             "M5_vrmacbuu", "M7_dcmpyiw_acc", "M7_dcmpyiwc_acc", "M7_dcmpyrw_acc",
+foreach n = ["M4_xor_xacc", "A2_vraddub_acc", "A2_vrsadub_acc",
+             "M4_vrmpyeh_acc_s0",
+             "M4_vrmpyeh_acc_s1", "M4_vrmpyoh_acc_s0", "M4_vrmpyoh_acc_s1",
+             "M5_vrmacbsu",
+             "M5_vrmacbuu", "M7_dcmpyiw_acc", "M7_dcmpyiwc_acc",
+             "M7_dcmpyrw_acc",
              "M7_dcmpyrwc_acc", "F2_dfmpylh"] in
   def n : Acc2<D, D, D>;
 let isPseudo = true in
@@ -289,7 +364,8 @@ def F2_dfmpyhh : Acc2<D, D, D>;
 let Defs = Ovf in
 def M5_vdmacbsu : Acc2<D, D, D>;
 // Rxx = f(Rxx, Rss, Rt): reductions into a pair.
-foreach n = ["A4_vrmaxh", "A4_vrmaxuh", "A4_vrmaxuw", "A4_vrmaxw", "A4_vrminh", "A4_vrminuh",
+foreach n = ["A4_vrmaxh", "A4_vrmaxuh", "A4_vrmaxuw", "A4_vrmaxw", "A4_vrminh",
+             "A4_vrminuh",
              "A4_vrminuw", "A4_vrminw", "S2_vrcnegh"] in
   def n : Acc2<D, D, R>;
 def S4_vrcrotate : H<(outs D:$d), (ins D:$s, R:$t, h_imm:$i)>;
@@ -326,13 +402,15 @@ foreach hv = ["hh", "hl", "lh", "ll"] in
     }
   }
 // Complex, vector and matrix multiplies.
-foreach n = ["M2_vrcmpyi_s0", "M2_vrcmpyi_s0c", "M2_vrcmpyr_s0", "M2_vrcmpyr_s0c", "M2_vrmpy_s0"] in
+foreach n = ["M2_vrcmpyi_s0", "M2_vrcmpyi_s0c", "M2_vrcmpyr_s0",
+             "M2_vrcmpyr_s0c", "M2_vrmpy_s0"] in
   def n : Sh2<D, D, D>;
 foreach n = ["M2_cmpyi_s0", "M2_cmpyr_s0"] in
   def n : Sh2<D, R, R>;
 foreach n = ["M2_vraddh", "M2_vradduh"] in
   def n : Sh2<R, D, D>;
-foreach n = ["M2_vmac2es", "M2_vrcmaci_s0", "M2_vrcmaci_s0c", "M2_vrcmacr_s0", "M2_vrcmacr_s0c",
+foreach n = ["M2_vmac2es", "M2_vrcmaci_s0", "M2_vrcmaci_s0c", "M2_vrcmacr_s0",
+             "M2_vrcmacr_s0c",
              "M2_vrmac_s0"] in
   def n : Acc2<D, D, D>;
 foreach n = ["M2_cmaci_s0", "M2_cmacr_s0", "M2_vmac2"] in
@@ -343,37 +421,45 @@ let Defs = Ovf in {
       def M2_mmpy # v # _ # k : Sh2<D, D, D>;
       def M2_mmac # v # s_ # k : Acc2<D, D, D>;
     }
-  foreach n = ["M2_vcmpy_s0_sat_i", "M2_vcmpy_s0_sat_r", "M2_vcmpy_s1_sat_i", "M2_vcmpy_s1_sat_r",
+  foreach n = ["M2_vcmpy_s0_sat_i", "M2_vcmpy_s0_sat_r", "M2_vcmpy_s1_sat_i",
+               "M2_vcmpy_s1_sat_r",
                "M2_vdmpys_s0", "M2_vdmpys_s1", "M2_vmpy2es_s0", "M2_vmpy2es_s1",
                "M2_vrcmpys_s1_h", "M2_vrcmpys_s1_l"] in
     def n : Sh2<D, D, D>;
-  foreach n = ["M2_vcmac_s0_sat_i", "M2_vcmac_s0_sat_r", "M2_vdmacs_s0", "M2_vdmacs_s1",
-               "M2_vmac2es_s0", "M2_vmac2es_s1", "M2_vrcmpys_acc_s1_h", "M2_vrcmpys_acc_s1_l"] in
+  foreach n = ["M2_vcmac_s0_sat_i", "M2_vcmac_s0_sat_r", "M2_vdmacs_s0",
+               "M2_vdmacs_s1",
+               "M2_vmac2es_s0", "M2_vmac2es_s1", "M2_vrcmpys_acc_s1_h",
+               "M2_vrcmpys_acc_s1_l"] in
     def n : Acc2<D, D, D>;
-  foreach n = ["M2_cmacs_s0", "M2_cmacs_s1", "M2_cmacsc_s0", "M2_cmacsc_s1", "M2_vmac2s_s0",
+  foreach n = ["M2_cmacs_s0", "M2_cmacs_s1", "M2_cmacsc_s0", "M2_cmacsc_s1",
+               "M2_vmac2s_s0",
                "M2_vmac2s_s1", "M2_vmac2su_s0", "M2_vmac2su_s1"] in
     def n : Acc2<D, R, R>;
-  foreach n = ["M2_cmpys_s0", "M2_cmpys_s1", "M2_cmpysc_s0", "M2_cmpysc_s1", "M2_vmpy2s_s0",
+  foreach n = ["M2_cmpys_s0", "M2_cmpys_s1", "M2_cmpysc_s0", "M2_cmpysc_s1",
+               "M2_vmpy2s_s0",
                "M2_vmpy2s_s1", "M2_vmpy2su_s0", "M2_vmpy2su_s1"] in
     def n : Sh2<D, R, R>;
-  foreach n = ["M2_vdmpyrs_s0", "M2_vdmpyrs_s1", "M2_vrcmpys_s1rp_h", "M2_vrcmpys_s1rp_l"] in
+  foreach n = ["M2_vdmpyrs_s0", "M2_vdmpyrs_s1", "M2_vrcmpys_s1rp_h",
+               "M2_vrcmpys_s1rp_l"] in
     def n : Sh2<R, D, D>;
-  foreach n = ["M2_cmpyrs_s0", "M2_cmpyrs_s1", "M2_cmpyrsc_s0", "M2_cmpyrsc_s1", "M2_hmmpyh_rs1",
-               "M2_hmmpyh_s1", "M2_hmmpyl_rs1", "M2_hmmpyl_s1", "M2_vmpy2s_s0pack",
+  foreach n = ["M2_cmpyrs_s0", "M2_cmpyrs_s1", "M2_cmpyrsc_s0", "M2_cmpyrsc_s1",
+               "M2_hmmpyh_rs1",
+               "M2_hmmpyh_s1", "M2_hmmpyl_rs1", "M2_hmmpyl_s1",
+               "M2_vmpy2s_s0pack",
                "M2_vmpy2s_s1pack"] in
     def n : Sh2<R, R, R>;
 }
 // Assembler forms choosing the h or l variant by the operand (expanded early).
 let isPseudo = true in {
-  def M2_vrcmpys_s1     : Sh2<D, D, R>;
+  def M2_vrcmpys_s1 : Sh2<D, D, R>;
   def M2_vrcmpys_acc_s1 : Acc2<D, D, R>;
-  def M2_vrcmpys_s1rp   : Sh2<R, D, R>;
+  def M2_vrcmpys_s1rp : Sh2<R, D, R>;
 }
 
 //===-- Composite address arithmetic --------------------------------------===//
 
 def A2_subri : H<(outs R:$d), (ins h_imm:$i, R:$s)>;             // Rd = #s - Rs
-def S4_lsli  : H<(outs R:$d), (ins h_imm:$i, R:$s)>;             // Rd = #s << Rs
+def S4_lsli : H<(outs R:$d), (ins h_imm:$i, R:$s)>;              // Rd = #s << Rs
 let isPseudo = true in
 def A2_addsp : H<(outs D:$d), (ins R:$s, D:$t)>;                 // Rdd = sxt(Rs) + Rtt
 def S2_addasl_rrri : H<(outs R:$d), (ins R:$t, R:$s, h_imm:$u)>; // Rt + (Rs << #u)
@@ -383,17 +469,18 @@ def S4_subaddi : H<(outs R:$d), (ins R:$s, h_imm:$i, R:$t)>;     // Rs + #s - Rt
 foreach op = ["addi", "subi", "andi", "ori"] in
   foreach sh = ["asl", "lsr"] in
     let Constraints = "$d = $x" in
-    def S4_ # op # _ # sh # _ri : H<(outs R:$d), (ins h_imm:$u, R:$x, h_imm:$v)>;
+    def S4_ # op # _ # sh # _ri : H<(outs R:$d),
+                                    (ins h_imm:$u, R:$x, h_imm:$v)>;
 let Constraints = "$d = $x" in {
   def S4_or_andix : H<(outs R:$d), (ins R:$u, R:$x, h_imm:$i)>;  // Rx = Ru | (Rx & #s)
-  def S4_or_andi  : H<(outs R:$d), (ins R:$x, R:$s, h_imm:$i)>;  // Rx |= Rs & #s
-  def S4_or_ori   : H<(outs R:$d), (ins R:$x, R:$s, h_imm:$i)>;
+  def S4_or_andi : H<(outs R:$d), (ins R:$x, R:$s, h_imm:$i)>;   // Rx |= Rs & #s
+  def S4_or_ori : H<(outs R:$d), (ins R:$x, R:$s, h_imm:$i)>;
   def M4_mpyrr_addr : H<(outs R:$d), (ins R:$u, R:$x, R:$s)>;    // Ry = Ru + Rs * Ry
 }
-def M4_mpyri_addi    : H<(outs R:$d), (ins h_imm:$u, R:$s, h_imm:$v)>;
-def M4_mpyri_addr    : H<(outs R:$d), (ins R:$u, R:$s, h_imm:$v)>;
+def M4_mpyri_addi : H<(outs R:$d), (ins h_imm:$u, R:$s, h_imm:$v)>;
+def M4_mpyri_addr : H<(outs R:$d), (ins R:$u, R:$s, h_imm:$v)>;
 def M4_mpyri_addr_u2 : H<(outs R:$d), (ins R:$u, h_imm:$v, R:$s)>;
-def M4_mpyrr_addi    : H<(outs R:$d), (ins h_imm:$u, R:$s, R:$t)>;
+def M4_mpyrr_addi : H<(outs R:$d), (ins h_imm:$u, R:$s, R:$t)>;
 
 //===-- Bit fields ---------------------------------------------------------===//
 
@@ -404,14 +491,15 @@ foreach n = ["S2_extractup", "S4_extractp"] in
 foreach n = ["S2_extractu_rp", "S4_extract_rp"] in
   def n : Sh2<R, R, D>;
 let Constraints = "$d = $x" in {
-  def S2_insert    : H<(outs R:$d), (ins R:$x, R:$s, h_imm:$w, h_imm:$o)>;
+  def S2_insert : H<(outs R:$d), (ins R:$x, R:$s, h_imm:$w, h_imm:$o)>;
   def S2_insert_rp : H<(outs R:$d), (ins R:$x, R:$s, D:$t)>;
-  def S2_insertp   : H<(outs D:$d), (ins D:$x, D:$s, h_imm:$w, h_imm:$o)>;
+  def S2_insertp : H<(outs D:$d), (ins D:$x, D:$s, h_imm:$w, h_imm:$o)>;
   def S2_insertp_rp : H<(outs D:$d), (ins D:$x, D:$s, D:$t)>;
   foreach w = ["b", "h", "w", "d"] in {
     def S2_tableidx # w : H<(outs R:$d), (ins R:$x, R:$s, h_imm:$w, h_imm:$o)>;
     let isPseudo = true in
-    def S2_tableidx # w # _goodsyntax : H<(outs R:$d), (ins R:$x, R:$s, h_imm:$w, h_imm:$o)>;
+    def S2_tableidx # w # _goodsyntax : H<(outs R:$d),
+                                          (ins R:$x, R:$s, h_imm:$w, h_imm:$o)>;
   }
   // Set the high or low half of Rx.
   def A2_tfrih : H<(outs R:$d), (ins R:$x, h_imm:$i)>;
@@ -419,9 +507,9 @@ let Constraints = "$d = $x" in {
 }
 def A4_bitspliti : H<(outs D:$d), (ins R:$s, h_imm:$u)>;
 def S2_mask : H<(outs R:$d), (ins h_imm:$w, h_imm:$o)>;
-def S2_valignib  : H<(outs D:$d), (ins D:$s, D:$t, h_imm:$u)>;
+def S2_valignib : H<(outs D:$d), (ins D:$s, D:$t, h_imm:$u)>;
 def S2_vspliceib : H<(outs D:$d), (ins D:$s, D:$t, h_imm:$u)>;
-def S2_valignrb  : H<(outs D:$d), (ins D:$s, D:$t, P:$u)>;
+def S2_valignrb : H<(outs D:$d), (ins D:$s, D:$t, P:$u)>;
 def S2_vsplicerb : H<(outs D:$d), (ins D:$s, D:$t, P:$u)>;
 
 //===-- Constants -----------------------------------------------------------===//
@@ -434,7 +522,7 @@ let isReMaterializable = true, isAsCheapAsAMove = true, isMoveImm = true in {
   def A2_combineii : H<(outs D:$d), (ins h_imm:$hi, h_imm:$lo)>;
   // Frame-index address (expanded once the frame is laid out).
   let isPseudo = true in {
-    def PS_fi  : H<(outs R:$d), (ins R:$fi, h_imm:$off)>;
+    def PS_fi : H<(outs R:$d), (ins R:$fi, h_imm:$off)>;
     def PS_fia : H<(outs R:$d), (ins R:$fi, R:$base, h_imm:$off)>;
   }
 }
@@ -467,12 +555,18 @@ class Cv<string name, RegisterClass dst, RegisterClass src> {
 let Uses = Fpu in {
   // Source and result: s = single (IntRegs), d/df/ud = double word (DoubleRegs),
   // w/uw/sf = word (IntRegs).
-  foreach cv = [Cv<"d2df", D, D>, Cv<"d2sf", R, D>, Cv<"df2d", D, D>, Cv<"df2d_chop", D, D>,
-                Cv<"df2sf", R, D>, Cv<"df2ud", D, D>, Cv<"df2ud_chop", D, D>, Cv<"df2uw", R, D>,
-                Cv<"df2uw_chop", R, D>, Cv<"df2w", R, D>, Cv<"df2w_chop", R, D>, Cv<"sf2d", D, R>,
-                Cv<"sf2d_chop", D, R>, Cv<"sf2df", D, R>, Cv<"sf2ud", D, R>, Cv<"sf2ud_chop", D, R>,
-                Cv<"sf2uw", R, R>, Cv<"sf2uw_chop", R, R>, Cv<"sf2w", R, R>, Cv<"sf2w_chop", R, R>,
-                Cv<"ud2df", D, D>, Cv<"ud2sf", R, D>, Cv<"uw2df", D, R>, Cv<"uw2sf", R, R>,
+  foreach cv = [Cv<"d2df", D, D>, Cv<"d2sf", R, D>, Cv<"df2d", D, D>,
+                Cv<"df2d_chop", D, D>,
+                Cv<"df2sf", R, D>, Cv<"df2ud", D, D>, Cv<"df2ud_chop", D, D>,
+                Cv<"df2uw", R, D>,
+                Cv<"df2uw_chop", R, D>, Cv<"df2w", R, D>, Cv<"df2w_chop", R, D>,
+                Cv<"sf2d", D, R>,
+                Cv<"sf2d_chop", D, R>, Cv<"sf2df", D, R>, Cv<"sf2ud", D, R>,
+                Cv<"sf2ud_chop", D, R>,
+                Cv<"sf2uw", R, R>, Cv<"sf2uw_chop", R, R>, Cv<"sf2w", R, R>,
+                Cv<"sf2w_chop", R, R>,
+                Cv<"ud2df", D, D>, Cv<"ud2sf", R, D>, Cv<"uw2df", D, R>,
+                Cv<"uw2sf", R, R>,
                 Cv<"w2df", D, R>, Cv<"w2sf", R, R>] in
     def F2_conv_ # cv.n : Sh1<cv.d, cv.s>;
   let isCompare = true in
@@ -484,36 +578,47 @@ let Uses = Fpu in {
   def F2_sfclass : ShI<P, R>;
 }
 // Reciprocal and inverse-square-root seeds: a value and a predicate.
-def F2_sfrecipa   : H<(outs R:$d, P:$e), (ins R:$s, R:$t)>;
+def F2_sfrecipa : H<(outs R:$d, P:$e), (ins R:$s, R:$t)>;
 def F2_sfinvsqrta : H<(outs R:$d, P:$e), (ins R:$s)>;
 
 //===-- Compares and predicate logic --------------------------------------===//
 
 let isCompare = true in {
   // Pd = cmp(Rs, Rt)
-  defm "" : Fam<[N<"C2_cmpeq", 1>, N<"C2_cmpgt">, N<"C2_cmpgtu">, N<"C4_cmpneq", 1>,
-                 N<"C4_cmplte">, N<"C4_cmplteu">, N<"A4_cmpbeq", 1>, N<"A4_cmpbgt">,
-                 N<"A4_cmpbgtu">, N<"A4_cmpheq", 1>, N<"A4_cmphgt">, N<"A4_cmphgtu">,
+  defm "" : Fam<[N<"C2_cmpeq", 1>, N<"C2_cmpgt">, N<"C2_cmpgtu">,
+                 N<"C4_cmpneq", 1>,
+                 N<"C4_cmplte">, N<"C4_cmplteu">, N<"A4_cmpbeq", 1>,
+                 N<"A4_cmpbgt">,
+                 N<"A4_cmpbgtu">, N<"A4_cmpheq", 1>, N<"A4_cmphgt">,
+                 N<"A4_cmphgtu">,
                  N<"C2_cmplt", 0, 0, 1>, N<"C2_cmpltu", 0, 0, 1>],
                 (outs P:$d), (ins R:$s, R:$t)>;
   // Pd = cmp(Rs, #s)
-  defm "" : Fam<[N<"C2_cmpeqi">, N<"C2_cmpgti">, N<"C2_cmpgtui">, N<"C4_cmpneqi">,
-                 N<"C4_cmpltei">, N<"C4_cmplteui">, N<"A4_cmpbeqi", 1>, N<"A4_cmpbgti">,
-                 N<"A4_cmpbgtui">, N<"A4_cmpheqi", 1>, N<"A4_cmphgti">, N<"A4_cmphgtui">,
+  defm "" : Fam<[N<"C2_cmpeqi">, N<"C2_cmpgti">, N<"C2_cmpgtui">,
+                 N<"C4_cmpneqi">,
+                 N<"C4_cmpltei">, N<"C4_cmplteui">, N<"A4_cmpbeqi", 1>,
+                 N<"A4_cmpbgti">,
+                 N<"A4_cmpbgtui">, N<"A4_cmpheqi", 1>, N<"A4_cmphgti">,
+                 N<"A4_cmphgtui">,
                  N<"C2_cmpgei", 0, 0, 1>, N<"C2_cmpgeui", 0, 0, 1>],
                 (outs P:$d), (ins R:$s, h_imm:$i)>;
   // Pd = cmp(Rss, Rtt)
-  defm "" : Fam<[N<"C2_cmpeqp", 1>, N<"C2_cmpgtp">, N<"C2_cmpgtup">], (outs P:$d), (ins D:$s, D:$t)>;
+  defm "" : Fam<[N<"C2_cmpeqp", 1>, N<"C2_cmpgtp">, N<"C2_cmpgtup">],
+                (outs P:$d), (ins D:$s, D:$t)>;
 }
 // Bit tests.
-defm "" : Fam<[N<"C2_bitsclr">, N<"C2_bitsset">, N<"C4_nbitsclr">, N<"C4_nbitsset">,
+defm "" : Fam<[N<"C2_bitsclr">, N<"C2_bitsset">, N<"C4_nbitsclr">,
+               N<"C4_nbitsset">,
                N<"S2_tstbit_r">, N<"S4_ntstbit_r">],
               (outs P:$d), (ins R:$s, R:$t)>;
-defm "" : Fam<[N<"C2_bitsclri">, N<"C4_nbitsclri">, N<"S2_tstbit_i">, N<"S4_ntstbit_i">],
+defm "" : Fam<[N<"C2_bitsclri">, N<"C4_nbitsclri">, N<"S2_tstbit_i">,
+               N<"S4_ntstbit_i">],
               (outs P:$d), (ins R:$s, h_imm:$i)>;
 // Vector compares into a predicate (one bit per byte).
-defm "" : Fam<[N<"A2_vcmpbeq">, N<"A2_vcmpbgtu">, N<"A2_vcmpheq">, N<"A2_vcmphgt">,
-               N<"A2_vcmphgtu">, N<"A2_vcmpweq">, N<"A2_vcmpwgt">, N<"A2_vcmpwgtu">,
+defm "" : Fam<[N<"A2_vcmpbeq">, N<"A2_vcmpbgtu">, N<"A2_vcmpheq">,
+               N<"A2_vcmphgt">,
+               N<"A2_vcmphgtu">, N<"A2_vcmpweq">, N<"A2_vcmpwgt">,
+               N<"A2_vcmpwgtu">,
                N<"A4_vcmpbeq_any">, N<"A4_vcmpbgt">, N<"A6_vcmpbeq_notany">,
                N<"A4_boundscheck_hi">, N<"A4_boundscheck_lo">],
               (outs P:$d), (ins D:$s, D:$t)>;
@@ -541,7 +646,7 @@ def C2_tfrrp : Sh1<P, R>;
 def C2_mask : Sh1<D, P>;
 def C2_vitpack : Sh2<R, P, P>;
 let isReMaterializable = true, isPseudo = true in {
-  def PS_true  : H<(outs P:$d), (ins)>;
+  def PS_true : H<(outs P:$d), (ins)>;
   def PS_false : H<(outs P:$d), (ins)>;
 }
 
@@ -555,11 +660,11 @@ def A6_vminub_RdP : H<(outs D:$d, P:$e), (ins D:$s, D:$t)>;
 
 //===-- Selects and predicated ALU ----------------------------------------===//
 
-def C2_mux   : H<(outs R:$d), (ins P:$u, R:$s, R:$t)>;
+def C2_mux : H<(outs R:$d), (ins P:$u, R:$s, R:$t)>;
 def C2_muxii : H<(outs R:$d), (ins P:$u, h_imm:$s, h_imm:$t)>;
 def C2_muxir : H<(outs R:$d), (ins P:$u, R:$s, h_imm:$t)>;
 def C2_muxri : H<(outs R:$d), (ins P:$u, h_imm:$s, R:$t)>;
-def C2_vmux  : H<(outs D:$d), (ins P:$u, D:$s, D:$t)>;
+def C2_vmux : H<(outs D:$d), (ins P:$u, D:$s, D:$t)>;
 let isPseudo = true in
 def PS_pselect : H<(outs D:$d), (ins P:$u, D:$s, D:$t)>;
 
@@ -573,7 +678,7 @@ foreach s = Senses in {
   foreach op = ["aslh", "asrh", "sxtb", "sxth", "zxtb", "zxth"] in
     def A4_p # op # s : H<(outs R:$d), (ins P:$u, R:$s)>;
   let isPseudo = true in {
-    def A2_tfr # s  : H<(outs R:$d), (ins P:$u, R:$s)>;
+    def A2_tfr # s : H<(outs R:$d), (ins P:$u, R:$s)>;
     def A2_tfrp # s : H<(outs D:$d), (ins P:$u, D:$s)>;
   }
 }
@@ -599,7 +704,8 @@ class W<string n, RegisterClass rc> {
   string s = n;
   RegisterClass r = rc;
 }
-defvar LoadW = [W<"rb", R>, W<"rub", R>, W<"rh", R>, W<"ruh", R>, W<"ri", R>, W<"rd", D>];
+defvar LoadW = [W<"rb", R>, W<"rub", R>, W<"rh", R>, W<"ruh", R>, W<"ri", R>,
+                W<"rd", D>];
 // Loads of bytes widened into halfwords (two or four of them).
 defvar LoadBW = [W<"bzw2", R>, W<"bsw2", R>, W<"bzw4", D>, W<"bsw4", D>];
 
@@ -616,10 +722,11 @@ multiclass LoadForms<string w, RegisterClass rc, bit predicable> {
     def L2_load # w # _pi : H<(outs rc:$d, R:$wb), (ins R:$b, h_imm:$o)>;
   }
   let Constraints = "$b = $wb" in {
-    def L2_load # w # _pr  : H<(outs rc:$d, R:$wb), (ins R:$b, ModRegs:$m)>;
+    def L2_load # w # _pr : H<(outs rc:$d, R:$wb), (ins R:$b, ModRegs:$m)>;
     def L2_load # w # _pbr : H<(outs rc:$d, R:$wb), (ins R:$b, ModRegs:$m)>;
     let Uses = [CS] in {
-      def L2_load # w # _pci : H<(outs rc:$d, R:$wb), (ins R:$b, h_imm:$o, ModRegs:$m)>;
+      def L2_load # w # _pci : H<(outs rc:$d, R:$wb),
+                                 (ins R:$b, h_imm:$o, ModRegs:$m)>;
       def L2_load # w # _pcr : H<(outs rc:$d, R:$wb), (ins R:$b, ModRegs:$m)>;
     }
   }
@@ -638,16 +745,21 @@ let mayLoad = true in {
     }
     let isPredicated = true in
     foreach s = Senses in {
-      def L2_pload # w.s # s # _io : H<(outs w.r:$d), (ins P:$u, R:$b, h_imm:$o)>;
+      def L2_pload # w.s # s # _io : H<(outs w.r:$d),
+                                       (ins P:$u, R:$b, h_imm:$o)>;
       let Constraints = "$b = $wb" in
-      def L2_pload # w.s # s # _pi : H<(outs w.r:$d, R:$wb), (ins P:$u, R:$b, h_imm:$o)>;
-      def L4_pload # w.s # s # _rr : H<(outs w.r:$d), (ins P:$u, R:$b, R:$x, h_imm:$sh)>;
+      def L2_pload # w.s # s # _pi : H<(outs w.r:$d, R:$wb),
+                                       (ins P:$u, R:$b, h_imm:$o)>;
+      def L4_pload # w.s # s # _rr : H<(outs w.r:$d),
+                                       (ins P:$u, R:$b, R:$x, h_imm:$sh)>;
       def L4_pload # w.s # s # _abs : H<(outs w.r:$d), (ins P:$u, h_imm:$a)>;
     }
     // Circular pseudos carrying the start address explicitly.
     let isPseudo = true, Defs = [CS], Uses = [CS], Constraints = "$b = $wb" in {
-      def PS_load # w.s # _pci : H<(outs w.r:$d, R:$wb), (ins R:$b, h_imm:$o, ModRegs:$m, R:$start)>;
-      def PS_load # w.s # _pcr : H<(outs w.r:$d, R:$wb), (ins R:$b, ModRegs:$m, R:$start)>;
+      def PS_load # w.s # _pci : H<(outs w.r:$d, R:$wb),
+                                   (ins R:$b, h_imm:$o, ModRegs:$m, R:$start)>;
+      def PS_load # w.s # _pcr : H<(outs w.r:$d, R:$wb),
+                                   (ins R:$b, ModRegs:$m, R:$start)>;
     }
   }
   foreach w = LoadBW in
@@ -658,14 +770,16 @@ let mayLoad = true in {
     defvar n = "L2_loadalign" # a;
     let Constraints = "$d = $x" in {
       def n # _io : H<(outs D:$d), (ins D:$x, R:$b, h_imm:$o)>;
-      def L4_loadalign # a # _ur : H<(outs D:$d), (ins D:$x, R:$b, h_imm:$u, h_imm:$a)>;
+      def L4_loadalign # a # _ur : H<(outs D:$d),
+                                     (ins D:$x, R:$b, h_imm:$u, h_imm:$a)>;
     }
     let Constraints = "$d = $x,$b = $wb" in {
-      def n # _pi  : H<(outs D:$d, R:$wb), (ins D:$x, R:$b, h_imm:$o)>;
-      def n # _pr  : H<(outs D:$d, R:$wb), (ins D:$x, R:$b, ModRegs:$m)>;
+      def n # _pi : H<(outs D:$d, R:$wb), (ins D:$x, R:$b, h_imm:$o)>;
+      def n # _pr : H<(outs D:$d, R:$wb), (ins D:$x, R:$b, ModRegs:$m)>;
       def n # _pbr : H<(outs D:$d, R:$wb), (ins D:$x, R:$b, ModRegs:$m)>;
       let Uses = [CS] in {
-        def n # _pci : H<(outs D:$d, R:$wb), (ins D:$x, R:$b, h_imm:$o, ModRegs:$m)>;
+        def n # _pci : H<(outs D:$d, R:$wb),
+                         (ins D:$x, R:$b, h_imm:$o, ModRegs:$m)>;
         def n # _pcr : H<(outs D:$d, R:$wb), (ins D:$x, R:$b, ModRegs:$m)>;
       }
     }
@@ -686,7 +800,7 @@ let mayLoad = true in {
   // general register).
   let isPseudo = true in {
     def LDriw_pred : H<(outs P:$d), (ins R:$b, h_imm:$o)>;
-    def LDriw_ctr  : H<(outs CtrRegs:$d), (ins R:$b, h_imm:$o)>;
+    def LDriw_ctr : H<(outs CtrRegs:$d), (ins R:$b, h_imm:$o)>;
   }
 }
 
@@ -708,31 +822,42 @@ let mayStore = true in {
       def PS_store # w.s # abs : H<(outs), (ins h_imm:$a, w.r:$v)>;
     }
     let Constraints = "$b = $wb" in {
-      def S2_store # w.s # _pr  : H<(outs R:$wb), (ins R:$b, ModRegs:$m, w.r:$v)>;
-      def S2_store # w.s # _pbr : H<(outs R:$wb), (ins R:$b, ModRegs:$m, w.r:$v)>;
+      def S2_store # w.s # _pr : H<(outs R:$wb),
+                                   (ins R:$b, ModRegs:$m, w.r:$v)>;
+      def S2_store # w.s # _pbr : H<(outs R:$wb),
+                                    (ins R:$b, ModRegs:$m, w.r:$v)>;
       let Uses = [CS] in {
-        def S2_store # w.s # _pci : H<(outs R:$wb), (ins R:$b, h_imm:$o, ModRegs:$m, w.r:$v)>;
-        def S2_store # w.s # _pcr : H<(outs R:$wb), (ins R:$b, ModRegs:$m, w.r:$v)>;
+        def S2_store # w.s # _pci : H<(outs R:$wb),
+                                      (ins R:$b, h_imm:$o, ModRegs:$m, w.r:$v)>;
+        def S2_store # w.s # _pcr : H<(outs R:$wb),
+                                      (ins R:$b, ModRegs:$m, w.r:$v)>;
       }
     }
     def S4_store # w.s # _ap : H<(outs R:$e), (ins h_imm:$a, w.r:$v)>;
-    def S4_store # w.s # _ur : H<(outs), (ins R:$x, h_imm:$u, h_imm:$a, w.r:$v)>;
+    def S4_store # w.s # _ur : H<(outs),
+                                 (ins R:$x, h_imm:$u, h_imm:$a, w.r:$v)>;
 
     let isPredicated = true in
     foreach s = Senses in {
       defvar io = !if(!or(!eq(s, "t"), !eq(s, "f")), "S2_pstore", "S4_pstore");
       def io # w.s # s # _io : H<(outs), (ins P:$u, R:$b, h_imm:$o, w.r:$v)>;
       let Constraints = "$b = $wb" in
-      def S2_pstore # w.s # s # _pi : H<(outs R:$wb), (ins P:$u, R:$b, h_imm:$o, w.r:$v)>;
-      def S4_pstore # w.s # s # _rr : H<(outs), (ins P:$u, R:$b, R:$x, h_imm:$sh, w.r:$v)>;
+      def S2_pstore # w.s # s # _pi : H<(outs R:$wb),
+                                        (ins P:$u, R:$b, h_imm:$o, w.r:$v)>;
+      def S4_pstore # w.s # s # _rr : H<(outs),
+                                        (ins P:$u, R:$b, R:$x, h_imm:$sh,
+                                         w.r:$v)>;
       def S4_pstore # w.s # s # _abs : H<(outs), (ins P:$u, h_imm:$a, w.r:$v)>;
     }
   }
   // Circular pseudos with the start address (no new-value forms).
   foreach w = [W<"rb", R>, W<"rh", R>, W<"rf", R>, W<"ri", R>, W<"rd", D>] in
     let isPseudo = true, Defs = [CS], Uses = [CS], Constraints = "$b = $wb" in {
-      def PS_store # w.s # _pci : H<(outs R:$wb), (ins R:$b, h_imm:$o, ModRegs:$m, w.r:$v, R:$start)>;
-      def PS_store # w.s # _pcr : H<(outs R:$wb), (ins R:$b, ModRegs:$m, w.r:$v, R:$start)>;
+      def PS_store # w.s # _pci : H<(outs R:$wb),
+                                    (ins R:$b, h_imm:$o, ModRegs:$m, w.r:$v,
+                                     R:$start)>;
+      def PS_store # w.s # _pcr : H<(outs R:$wb),
+                                    (ins R:$b, ModRegs:$m, w.r:$v, R:$start)>;
     }
 
   // Store an immediate.
@@ -741,7 +866,8 @@ let mayStore = true in {
     def S4_storeir # w # _io : H<(outs), (ins R:$b, h_imm:$o, h_imm:$v)>;
     let isPredicated = true in
     foreach s = Senses in
-      def S4_storeir # w # s # _io : H<(outs), (ins P:$u, R:$b, h_imm:$o, h_imm:$v)>;
+      def S4_storeir # w # s # _io : H<(outs),
+                                       (ins P:$u, R:$b, h_imm:$o, h_imm:$v)>;
   }
 
   // Release stores.
@@ -757,7 +883,7 @@ let mayStore = true in {
 
   let isPseudo = true in {
     def STriw_pred : H<(outs), (ins R:$b, h_imm:$o, P:$v)>;
-    def STriw_ctr  : H<(outs), (ins R:$b, h_imm:$o, CtrRegs:$v)>;
+    def STriw_ctr : H<(outs), (ins R:$b, h_imm:$o, CtrRegs:$v)>;
   }
 }
 
@@ -821,26 +947,34 @@ let isBranch = true, isTerminator = true, Defs = [PC] in {
   foreach t = ["t", "f"] in
     foreach h = ["t", "nt"] in {
       foreach c = ["eq", "gt", "gtu", "lt", "ltu"] in
-        def J4_cmp # c # _ # t # _jumpnv_ # h : H<(outs), (ins R:$s, R:$t, h_target:$dst)>;
+        def J4_cmp # c # _ # t # _jumpnv_ # h : H<(outs),
+                                                  (ins R:$s, R:$t,
+                                                   h_target:$dst)>;
       foreach c = ["eqi", "gti", "gtui", "eqn1", "gtn1"] in
-        def J4_cmp # c # _ # t # _jumpnv_ # h : H<(outs), (ins R:$s, h_imm:$i, h_target:$dst)>;
+        def J4_cmp # c # _ # t # _jumpnv_ # h : H<(outs),
+                                                  (ins R:$s, h_imm:$i,
+                                                   h_target:$dst)>;
       def J4_tstbit0_ # t # _jumpnv_ # h : H<(outs), (ins R:$s, h_target:$dst)>;
       foreach p = [0, 1] in {
         defvar pr = !cast<Register>("P" # p);
         let Defs = [pr, PC], Uses = [pr] in {
           foreach c = ["eq", "gt", "gtu"] in
             def J4_cmp # c # _ # t # "p" # p # _jump_ # h
-                : H<(outs), (ins GeneralSubRegs:$s, GeneralSubRegs:$t, h_target:$dst)>;
+                : H<(outs),
+                    (ins GeneralSubRegs:$s, GeneralSubRegs:$t, h_target:$dst)>;
           foreach c = ["eqi", "gti", "gtui", "eqn1", "gtn1"] in
             def J4_cmp # c # _ # t # "p" # p # _jump_ # h
                 : H<(outs), (ins GeneralSubRegs:$s, h_imm:$i, h_target:$dst)>;
-          def J4_tstbit0_ # t # "p" # p # _jump_ # h : H<(outs), (ins GeneralSubRegs:$s, h_target:$dst)>;
+          def J4_tstbit0_ # t # "p" # p # _jump_ # h : H<(outs),
+                                                         (ins GeneralSubRegs:$s,
+                                                          h_target:$dst)>;
         }
       }
     }
   // Rd = value; jump.
   def J4_jumpseti : H<(outs GeneralSubRegs:$d), (ins h_imm:$i, h_target:$dst)>;
-  def J4_jumpsetr : H<(outs GeneralSubRegs:$d), (ins GeneralSubRegs:$s, h_target:$dst)>;
+  def J4_jumpsetr : H<(outs GeneralSubRegs:$d),
+                      (ins GeneralSubRegs:$s, h_target:$dst)>;
 }
 let isBranch = true, isTerminator = true, isIndirectBranch = true in
 def J4_hintjumpr : H<(outs), (ins R:$s)>;
@@ -848,7 +982,9 @@ def J4_hintjumpr : H<(outs), (ins R:$s)>;
 //===-- Hardware loops -----------------------------------------------------------===//
 
 // loopN(start, count): sets LCn/SAn; loop0 also clears USR's loop flags.
-class Loop<list<Register> defs, dag count> : H<(outs), !con((ins h_target:$start), count)> {
+class Loop<list<Register> defs, dag count> : H<(outs),
+                                               !con((ins h_target:$start),
+                                                    count)> {
   let Defs = defs;
 }
 def J2_loop0i : Loop<[LC0, SA0, USR], (ins h_imm:$n)>;
@@ -878,7 +1014,8 @@ let isBranch = true, isTerminator = true, isPseudo = true in {
   let Defs = [LC1, PC], Uses = [LC1, SA1] in
   def J2_endloop1 : H<(outs), (ins)>;
 }
-let isPseudo = true, Defs = [LC0, LC1, P3, PC, USR], Uses = [LC0, LC1, SA0, SA1] in
+let isPseudo = true, Defs = [LC0, LC1, P3, PC, USR],
+    Uses = [LC0, LC1, SA0, SA1] in
 def J2_endloop01 : H<(outs), (ins)>;
 
 //===-- Calls and returns -----------------------------------------------------------===//
@@ -906,7 +1043,8 @@ let isCall = true, hasSideEffects = true in {
   def PS_call_stk : H<(outs), (ins h_target:$fn)>;
 }
 // Tail calls.
-let isCall = true, isTerminator = true, isReturn = true, isBarrier = true, isPseudo = true in {
+let isCall = true, isTerminator = true, isReturn = true, isBarrier = true,
+    isPseudo = true in {
   def PS_tailcall_i : H<(outs), (ins h_target:$fn)>;
   let isBranch = true, isIndirectBranch = true, Defs = [PC] in
   def PS_tailcall_r : H<(outs), (ins R:$fn)>;
@@ -921,7 +1059,8 @@ let isReturn = true, isBarrier = true, isBranch = true, isTerminator = true,
     def PS_jmpret # s : H<(outs), (ins P:$u, R:$lr)>;
 }
 // Return with frame teardown (deallocframe; jumpr LR).
-let isReturn = true, isTerminator = true, isIndirectBranch = true, mayLoad = true,
+let isReturn = true, isTerminator = true, isIndirectBranch = true,
+    mayLoad = true,
     Defs = [PC, R29], Uses = [FRAMEKEY] in {
   let isBarrier = true, isPredicable = true in
   def L4_return : H<(outs D:$d), (ins R:$fp)>;
@@ -945,10 +1084,12 @@ let isCall = true, hasSideEffects = true in {
     let Defs = [R29, R30, R31, PC] in
     def RESTORE_DEALLOC_BEFORE_TAILCALL_V4 # v : H<(outs), (ins h_target:$fn)>;
     let Defs = [R14, R15, R28, R29, R30, R31, PC] in
-    def RESTORE_DEALLOC_BEFORE_TAILCALL_V4 # v # _PIC : H<(outs), (ins h_target:$fn)>;
+    def RESTORE_DEALLOC_BEFORE_TAILCALL_V4 # v # _PIC : H<(outs),
+                                                          (ins h_target:$fn)>;
   }
 }
-let isCall = true, isReturn = true, isBarrier = true, isBranch = true, isTerminator = true in
+let isCall = true, isReturn = true, isBarrier = true, isBranch = true,
+    isTerminator = true in
 foreach v = ["", "_EXT"] in {
   let Defs = [R29, R30, R31, PC] in
   def RESTORE_DEALLOC_RET_JMP_V4 # v : H<(outs), (ins h_target:$fn)>;
@@ -981,7 +1122,8 @@ class HvxSpill<string n, RegisterClass rc> {
   string s = n;
   RegisterClass cls = rc;
 }
-foreach v = [HvxSpill<"rv", HvxVR>, HvxSpill<"rw", HvxWR>, HvxSpill<"rq", HvxQR>] in {
+foreach v = [HvxSpill<"rv", HvxVR>, HvxSpill<"rw", HvxWR>,
+             HvxSpill<"rq", HvxQR>] in {
   let isPseudo = true in {
     let mayStore = true in
     def PS_vstore # v.s # _ai : H<(outs), (ins R:$b, h_imm:$o, v.cls:$v)>;

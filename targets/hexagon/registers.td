@@ -21,7 +21,8 @@ class HvxVT<ValueType in64, ValueType in128>
 class HvxInfo<int size64, int spill64, int align64>
     : RegInfoByHwMode<[Hvx64, Hvx128, DefaultMode],
                       [RegInfo<size64, spill64, align64>,
-                       RegInfo<!mul(size64, 2), !mul(spill64, 2), !mul(align64, 2)>,
+                       RegInfo<!mul(size64, 2), !mul(spill64, 2),
+                               !mul(align64, 2)>,
                        RegInfo<size64, spill64, align64>]>;
 
 // Table rows for the control registers and control register pairs.
@@ -86,7 +87,8 @@ let Namespace = "Hexagon" in {
     defvar lo = !mul(k, 2);
     defvar hi = !add(lo, 1);
     def D # k : HexPair<lo, "r" # hi # ":" # lo, !cast<Register>("R" # lo),
-                        !cast<Register>("R" # hi), !if(!eq(k, 15), ["lr:fp"], [])>,
+                        !cast<Register>("R" # hi),
+                        !if(!eq(k, 15), ["lr:fp"], [])>,
                 DwarfRegNum<[!add(32, lo)]>;
   }
 
@@ -105,10 +107,14 @@ let Namespace = "Hexagon" in {
     let SubRegIndices = [subreg_overflow];
   }
 
-  defvar ctl_regs = [Ctl<0, "SA0", "c0">, Ctl<1, "LC0", "c1">, Ctl<2, "SA1", "c2">,
-                     Ctl<3, "LC1", "c3">, Ctl<5, "C5", "c5">, Ctl<6, "M0", "c6">,
-                     Ctl<7, "M1", "c7">, Ctl<9, "PC", "c9">, Ctl<10, "UGP", "c10">,
-                     Ctl<11, "GP", "c11">, Ctl<12, "CS0", "c12">, Ctl<13, "CS1", "c13">,
+  defvar ctl_regs = [Ctl<0, "SA0", "c0">, Ctl<1, "LC0", "c1">,
+                     Ctl<2, "SA1", "c2">,
+                     Ctl<3, "LC1", "c3">, Ctl<5, "C5", "c5">,
+                     Ctl<6, "M0", "c6">,
+                     Ctl<7, "M1", "c7">, Ctl<9, "PC", "c9">,
+                     Ctl<10, "UGP", "c10">,
+                     Ctl<11, "GP", "c11">, Ctl<12, "CS0", "c12">,
+                     Ctl<13, "CS1", "c13">,
                      Ctl<14, "UPCYCLELO", "c14">, Ctl<15, "UPCYCLEHI", "c15">,
                      Ctl<16, "FRAMELIMIT", "c16">, Ctl<17, "FRAMEKEY", "c17">,
                      Ctl<18, "PKTCOUNTLO", "c18">, Ctl<19, "PKTCOUNTHI", "c19">,
@@ -130,13 +136,18 @@ let Namespace = "Hexagon" in {
                       CtlPair<"C8", "PC", "C9_8", "c9:8", "", 74>,
                       CtlPair<"UGP", "GP", "C11_10", "c11:10", "", 76>,
                       CtlPair<"CS0", "CS1", "CS", "c13:12", "cs1:0", 78>,
-                      CtlPair<"UPCYCLELO", "UPCYCLEHI", "UPCYCLE", "c15:14", "upcycle", 80>,
-                      CtlPair<"FRAMELIMIT", "FRAMEKEY", "C17_16", "c17:16", "", 83>,
-                      CtlPair<"PKTCOUNTLO", "PKTCOUNTHI", "PKTCOUNT", "c19:18", "pktcount", 85>,
-                      CtlPair<"UTIMERLO", "UTIMERHI", "UTIMER", "c31:30", "utimer", 97>];
+                      CtlPair<"UPCYCLELO", "UPCYCLEHI", "UPCYCLE", "c15:14",
+                              "upcycle", 80>,
+                      CtlPair<"FRAMELIMIT", "FRAMEKEY", "C17_16", "c17:16", "",
+                              83>,
+                      CtlPair<"PKTCOUNTLO", "PKTCOUNTHI", "PKTCOUNT", "c19:18",
+                              "pktcount", 85>,
+                      CtlPair<"UTIMERLO", "UTIMERHI", "UTIMER", "c31:30",
+                              "utimer", 97>];
   foreach p = ctl_pairs in {
     defvar lo = !cast<HexReg>(p.lo);
-    def "" # p.name : HexPair<lo.HWEncoding, p.asmname, lo, !cast<Register>(p.hi), p.alt>,
+    def "" # p.name : HexPair<lo.HWEncoding, p.asmname, lo,
+                              !cast<Register>(p.hi), p.alt>,
                       DwarfRegNum<[p.dwarf]>;
   }
 
@@ -168,10 +179,12 @@ let Namespace = "Hexagon" in {
     defvar vlo = !cast<Register>("V" # lo);
     defvar vhi = !cast<Register>("V" # hi);
     // Vhi:Vlo, the usual order.
-    def W # k : HvxPair<lo, "v" # hi # ":" # lo, [vlo, vhi, !cast<Register>("VF" # k)]>,
+    def W # k : HvxPair<lo, "v" # hi # ":" # lo,
+                        [vlo, vhi, !cast<Register>("VF" # k)]>,
                 DwarfRegNum<[!add(99, lo)]>;
     // Vlo:Vhi, the reversed order.
-    def WR # k : HvxPair<hi, "v" # lo # ":" # hi, [vlo, vhi, !cast<Register>("VFR" # k)]>,
+    def WR # k : HvxPair<hi, "v" # lo # ":" # hi,
+                         [vlo, vhi, !cast<Register>("VFR" # k)]>,
                  DwarfRegNum<[!add(161, k)]>;
   }
 
@@ -180,7 +193,8 @@ let Namespace = "Hexagon" in {
     def VQ # k : Register<"v" # !add(!mul(k, 4), 3) # ":" # !mul(k, 4)>,
                  DwarfRegNum<[!add(252, k)]> {
       let HWEncoding = !mul(k, 4);
-      let SubRegs = [!cast<Register>("W" # !mul(k, 2)), !cast<Register>("W" # !add(!mul(k, 2), 1))];
+      let SubRegs = [!cast<Register>("W" # !mul(k, 2)),
+                     !cast<Register>("W" # !add(!mul(k, 2), 1))];
       let SubRegIndices = [wsub_lo, wsub_hi];
       let CoveredBySubRegs = true;
     }
@@ -192,18 +206,27 @@ let Namespace = "Hexagon" in {
   // ---- System registers s0-s80 ---------------------------------------------------
 
   // Names by number; the generic ones are plain "S<n>".
-  defvar sys_names = ["SGP0", "SGP1", "STID", "ELR", "BADVA0", "BADVA1", "SSR", "CCR",
-                      "HTID", "BADVA", "IMASK", "S11", "S12", "S13", "S14", "S15",
-                      "EVB", "MODECTL", "SYSCFG", "S19", "S20", "VID", "S22", "S23",
-                      "S24", "S25", "S26", "CFGBASE", "DIAG", "REV", "PCYCLELO", "PCYCLEHI",
-                      "ISDBST", "ISDBCFG0", "ISDBCFG1", "S35", "BRKPTPC0", "BRKPTCFG0",
-                      "BRKPTPC1", "BRKPTCFG1", "ISDBMBXIN", "ISDBMBXOUT", "ISDBEN", "ISDBGPR",
-                      "S44", "S45", "S46", "S47", "PMUCNT0", "PMUCNT1", "PMUCNT2", "PMUCNT3",
+  defvar sys_names = ["SGP0", "SGP1", "STID", "ELR", "BADVA0", "BADVA1", "SSR",
+                      "CCR",
+                      "HTID", "BADVA", "IMASK", "S11", "S12", "S13", "S14",
+                      "S15",
+                      "EVB", "MODECTL", "SYSCFG", "S19", "S20", "VID", "S22",
+                      "S23",
+                      "S24", "S25", "S26", "CFGBASE", "DIAG", "REV", "PCYCLELO",
+                      "PCYCLEHI",
+                      "ISDBST", "ISDBCFG0", "ISDBCFG1", "S35", "BRKPTPC0",
+                      "BRKPTCFG0",
+                      "BRKPTPC1", "BRKPTCFG1", "ISDBMBXIN", "ISDBMBXOUT",
+                      "ISDBEN", "ISDBGPR",
+                      "S44", "S45", "S46", "S47", "PMUCNT0", "PMUCNT1",
+                      "PMUCNT2", "PMUCNT3",
                       "PMUEVTCFG", "PMUCFG"];
   foreach n = 0...80 in {
-    defvar name = !if(!lt(n, !size(sys_names)), sys_names[!if(!lt(n, !size(sys_names)), n, 0)],
+    defvar name = !if(!lt(n, !size(sys_names)),
+                      sys_names[!if(!lt(n, !size(sys_names)), n, 0)],
                       "S" # n);
-    def "" # name : HexReg<n, !tolower(name), !if(!eq(name, "S" # n), [], ["s" # n])>,
+    def "" # name : HexReg<n, !tolower(name),
+                           !if(!eq(name, "S" # n), [], ["s" # n])>,
                     DwarfRegNum<[!add(144, n)]>;
   }
 
@@ -213,21 +236,33 @@ let Namespace = "Hexagon" in {
     defvar lo = !mul(k, 2);
     defvar hi = !add(lo, 1);
     defvar swapped = !ge(k, 38);
-    defvar a = !cast<Register>(!if(!lt(lo, !size(sys_names)), sys_names[!if(!lt(lo, !size(sys_names)), lo, 0)], "S" # lo));
-    defvar b = !cast<Register>(!if(!lt(hi, !size(sys_names)), sys_names[!if(!lt(hi, !size(sys_names)), hi, 0)], "S" # hi));
+    defvar a = !cast<Register>(!if(!lt(lo, !size(sys_names)),
+                                   sys_names[!if(!lt(lo, !size(sys_names)), lo,
+                                                 0)],
+                                   "S" # lo));
+    defvar b = !cast<Register>(!if(!lt(hi, !size(sys_names)),
+                                   sys_names[!if(!lt(hi, !size(sys_names)), hi,
+                                                 0)],
+                                   "S" # hi));
     defvar alt = !cond(!eq(k, 0) : ["sgp1:0"], !eq(k, 2) : ["badva1:0"],
-                       !eq(k, 3) : ["ccr:ssr"], !eq(k, 15) : ["pcycle"], true : []<string>);
+                       !eq(k, 3) : ["ccr:ssr"], !eq(k, 15) : ["pcycle"],
+                       true : []<string>);
     def !if(!eq(k, 0), "SGP1_0", "S" # hi # "_" # lo)
-        : HexPair<lo, "s" # hi # ":" # lo, !if(swapped, b, a), !if(swapped, a, b), alt>,
-          DwarfRegNum<[!cond(!eq(k, 38) : 219, !eq(k, 39) : 220, true : !add(144, lo))]>;
+        : HexPair<lo, "s" # hi # ":" # lo, !if(swapped, b, a),
+                  !if(swapped, a, b), alt>,
+          DwarfRegNum<[!cond(!eq(k, 38) : 219, !eq(k, 39) : 220,
+                             true : !add(144, lo))]>;
   }
 
   // ---- Guest registers g0-g31 ----------------------------------------------------------
 
-  defvar guest_names = ["GELR", "GSR", "GOSP", "G3", "G4", "G5", "G6", "G7", "G8", "G9",
+  defvar guest_names = ["GELR", "GSR", "GOSP", "G3", "G4", "G5", "G6", "G7",
+                        "G8", "G9",
                         "G10", "G11", "G12", "G13", "G14", "G15",
-                        "GPMUCNT4", "GPMUCNT5", "GPMUCNT6", "GPMUCNT7", "G20", "G21", "G22", "G23",
-                        "GPCYCLELO", "GPCYCLEHI", "GPMUCNT0", "GPMUCNT1", "GPMUCNT2", "GPMUCNT3",
+                        "GPMUCNT4", "GPMUCNT5", "GPMUCNT6", "GPMUCNT7", "G20",
+                        "G21", "G22", "G23",
+                        "GPCYCLELO", "GPCYCLEHI", "GPMUCNT0", "GPMUCNT1",
+                        "GPMUCNT2", "GPMUCNT3",
                         "G30", "G31"];
   foreach n = 0...31 in {
     defvar name = guest_names[n];
@@ -238,7 +273,8 @@ let Namespace = "Hexagon" in {
   foreach k = 0...15 in {
     defvar lo = !mul(k, 2);
     defvar hi = !add(lo, 1);
-    def G # hi # _ # lo : HexPair<lo, "g" # hi # ":" # lo, !cast<Register>(guest_names[lo]),
+    def G # hi # _ # lo : HexPair<lo, "g" # hi # ":" # lo,
+                                  !cast<Register>(guest_names[lo]),
                                   !cast<Register>(guest_names[hi])>,
                           DwarfRegNum<[!add(220, lo)]>;
   }
@@ -274,7 +310,8 @@ def PredRegs : HexClass<[i1, v2i1, v4i1, v8i1, v4i8, v2i16, i32], 32,
 }
 def ModRegs : HexClass<[i32], 32, (add M0, M1)> { let Size = 32; }
 // Reversed HVX pairs viewed as 64-bit scalars.
-def VectRegRev : HexClass<[i64], 64, (sequence "WR%u", 0, 15)> { let Size = 64; }
+def VectRegRev : HexClass<[i64], 64,
+                          (sequence "WR%u", 0, 15)> { let Size = 64; }
 
 // ---- Not allocatable -----------------------------------------------------------------
 
@@ -282,58 +319,87 @@ let isAllocatable = false in {
   def UsrBits : HexClass<[i1], 0, (add USR_OVF)>;
   let Size = 32 in {
     def CtrRegs : HexClass<[i32], 32,
-                           (add LC0, SA0, LC1, SA1, P3_0, C5, C8, PC, UGP, GP, CS0, CS1,
+                           (add LC0, SA0, LC1, SA1, P3_0, C5, C8, PC, UGP, GP,
+                            CS0, CS1,
                                 UPCYCLELO, UPCYCLEHI, FRAMELIMIT, FRAMEKEY,
-                                PKTCOUNTLO, PKTCOUNTHI, UTIMERLO, UTIMERHI, M0, M1, USR)>;
-    def GuestRegs : HexClass<[i32], 32, (add GELR, GSR, GOSP, (sequence "G%u", 3, 15),
+                                PKTCOUNTLO, PKTCOUNTHI, UTIMERLO, UTIMERHI, M0,
+                                M1, USR)>;
+    def GuestRegs : HexClass<[i32], 32,
+                             (add GELR, GSR, GOSP, (sequence "G%u", 3, 15),
                                              (sequence "GPMUCNT%u", 4, 7),
-                                             (sequence "G%u", 20, 23), GPCYCLELO, GPCYCLEHI,
-                                             (sequence "GPMUCNT%u", 0, 3), G30, G31)>;
+                                             (sequence "G%u", 20, 23),
+                                             GPCYCLELO, GPCYCLEHI,
+                                             (sequence "GPMUCNT%u", 0, 3), G30,
+                                             G31)>;
     // Note PCYCLEHI before PCYCLELO.
     def SysRegs : HexClass<[i32], 32,
-                           (add SGP0, SGP1, STID, ELR, BADVA0, BADVA1, SSR, CCR, HTID, BADVA,
-                                IMASK, (sequence "S%u", 11, 15), S19, S23, S25, EVB, MODECTL,
-                                SYSCFG, S20, VID, S22, S24, S26, CFGBASE, DIAG, REV,
-                                PCYCLEHI, PCYCLELO, ISDBST, ISDBCFG0, ISDBCFG1, S35,
-                                BRKPTPC0, BRKPTCFG0, BRKPTPC1, BRKPTCFG1, ISDBMBXIN,
-                                ISDBMBXOUT, ISDBEN, ISDBGPR, (sequence "S%u", 44, 47),
+                           (add SGP0, SGP1, STID, ELR, BADVA0, BADVA1, SSR, CCR,
+                            HTID, BADVA,
+                                IMASK, (sequence "S%u", 11, 15), S19, S23, S25,
+                                EVB, MODECTL,
+                                SYSCFG, S20, VID, S22, S24, S26, CFGBASE, DIAG,
+                                REV,
+                                PCYCLEHI, PCYCLELO, ISDBST, ISDBCFG0, ISDBCFG1,
+                                S35,
+                                BRKPTPC0, BRKPTCFG0, BRKPTPC1, BRKPTCFG1,
+                                ISDBMBXIN,
+                                ISDBMBXOUT, ISDBEN, ISDBGPR,
+                                (sequence "S%u", 44, 47),
                                 (sequence "PMUCNT%u", 0, 3), PMUEVTCFG, PMUCFG,
                                 (sequence "S%u", 54, 80))>;
     // Registers added in v65.
     def V65Regs : HexClass<[i32], 32, (add VTMP)>;
   }
   let Size = 64 in {
-    def CtrRegs64 : HexClass<[i64], 64, (add C1_0, C3_2, C5_4, C7_6, C9_8, C11_10, CS,
-                                             UPCYCLE, C17_16, PKTCOUNT, UTIMER)>;
-    def GuestRegs64 : HexClass<[i64], 64, (add G1_0, G3_2, G5_4, G7_6, G9_8, G11_10,
-                                               G13_12, G15_14, G17_16, G19_18, G21_20,
-                                               G23_22, G25_24, G27_26, G29_28, G31_30)>;
-    def SysRegs64 : HexClass<[i64], 64, (add SGP1_0, S3_2, S5_4, S7_6, S9_8, S11_10, S13_12,
-                                             S15_14, S17_16, S19_18, S21_20, S23_22, S25_24,
-                                             S27_26, S29_28, S31_30, S33_32, S35_34, S37_36,
-                                             S39_38, S41_40, S43_42, S45_44, S47_46, S49_48,
-                                             S51_50, S53_52, S55_54, S57_56, S59_58, S61_60,
-                                             S63_62, S65_64, S67_66, S69_68, S71_70, S73_72,
+    def CtrRegs64 : HexClass<[i64], 64,
+                             (add C1_0, C3_2, C5_4, C7_6, C9_8, C11_10, CS,
+                                             UPCYCLE, C17_16, PKTCOUNT,
+                                             UTIMER)>;
+    def GuestRegs64 : HexClass<[i64], 64,
+                               (add G1_0, G3_2, G5_4, G7_6, G9_8, G11_10,
+                                               G13_12, G15_14, G17_16, G19_18,
+                                               G21_20,
+                                               G23_22, G25_24, G27_26, G29_28,
+                                               G31_30)>;
+    def SysRegs64 : HexClass<[i64], 64,
+                             (add SGP1_0, S3_2, S5_4, S7_6, S9_8, S11_10,
+                              S13_12,
+                                             S15_14, S17_16, S19_18, S21_20,
+                                             S23_22, S25_24,
+                                             S27_26, S29_28, S31_30, S33_32,
+                                             S35_34, S37_36,
+                                             S39_38, S41_40, S43_42, S45_44,
+                                             S47_46, S49_48,
+                                             S51_50, S53_52, S55_54, S57_56,
+                                             S59_58, S61_60,
+                                             S63_62, S65_64, S67_66, S69_68,
+                                             S71_70, S73_72,
                                              S75_74, S77_76, S79_78)>;
   }
   // Registers added in v62 (mixing 32- and 64-bit ones).
-  def V62Regs : HexClass<[i32], 32, (add FRAMELIMIT, FRAMEKEY, C17_16, PKTCOUNTLO,
-                                         PKTCOUNTHI, PKTCOUNT, UTIMERLO, UTIMERHI, UTIMER)>;
+  def V62Regs : HexClass<[i32], 32,
+                         (add FRAMELIMIT, FRAMEKEY, C17_16, PKTCOUNTLO,
+                                         PKTCOUNTHI, PKTCOUNT, UTIMERLO,
+                                         UTIMERHI, UTIMER)>;
 }
 
 // ---- HVX (sizes by hardware mode) -------------------------------------------------
 
-def HvxVR : HexClass<[HvxVT<v64i8, v128i8>, HvxVT<v32i16, v64i16>, HvxVT<v16i32, v32i32>,
+def HvxVR : HexClass<[HvxVT<v64i8, v128i8>, HvxVT<v32i16, v64i16>,
+                      HvxVT<v16i32, v32i32>,
                       HvxVT<v32f16, v64f16>, HvxVT<v16f32, v32f32>],
                      512, (add (sequence "V%u", 0, 31), VTMP)> {
   let RegInfos = HvxInfo<512, 512, 512>;
 }
-def HvxWR : HexClass<[HvxVT<v128i8, v256i8>, HvxVT<v64i16, v128i16>, HvxVT<v32i32, v64i32>,
+def HvxWR : HexClass<[HvxVT<v128i8, v256i8>, HvxVT<v64i16, v128i16>,
+                      HvxVT<v32i32, v64i32>,
                       HvxVT<v64f16, v128f16>, HvxVT<v32f32, v64f32>],
-                     1024, (add (sequence "W%u", 0, 15), (sequence "WR%u", 0, 15))> {
+                     1024,
+                     (add (sequence "W%u", 0, 15), (sequence "WR%u", 0, 15))> {
   let RegInfos = HvxInfo<1024, 1024, 512>;
 }
-def HvxQR : HexClass<[HvxVT<v64i1, v128i1>, HvxVT<v64i1, v128i1>, HvxVT<v32i1, v64i1>,
+def HvxQR : HexClass<[HvxVT<v64i1, v128i1>, HvxVT<v64i1, v128i1>,
+                      HvxVT<v32i1, v64i1>,
                       HvxVT<v16i1, v32i1>],
                      128, (sequence "Q%u", 0, 3)> {
   let RegInfos = HvxInfo<64, 512, 512>;

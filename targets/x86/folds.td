@@ -89,7 +89,8 @@ foreach w = [W16, W32, W64] in
   foreach op = ["LZCNT", "TZCNT", "POPCNT"] in
     def : X86Fold<op # w.s # "rr", 1, op # w.s # "rm">;
 foreach w = [W32, W64] in {
-  foreach op = ["BEXTR", "BZHI", "SHLX", "SHRX", "SARX", "BLSI", "BLSMSK", "BLSR"] in
+  foreach op = ["BEXTR", "BZHI", "SHLX", "SHRX", "SARX", "BLSI", "BLSMSK",
+                "BLSR"] in
     def : X86Fold<op # w.s # "rr", 1, op # w.s # "rm">;
   foreach op = ["ANDN", "PDEP", "PEXT"] in
     def : X86Fold<op # w.s # "rr", 2, op # w.s # "rm">;
@@ -149,10 +150,13 @@ foreach op = ["PADDB", "PADDW", "PADDD", "PADDQ", "PAND", "POR", "PXOR",
               "PMAXUB", "PMINUB", "PAVGB", "PADDUSB", "PADDUSW",
               "ANDPS", "ANDPD", "ORPS", "ORPD", "XORPS", "XORPD",
               "PSUBB", "PSUBW", "PSUBD", "PSUBQ", "PANDN", "PCMPGTB", "PCMPGTW",
-              "PCMPGTD", "PSUBUSB", "PSUBUSW", "PACKSSDW", "PACKSSWB", "PACKUSWB",
+              "PCMPGTD", "PSUBUSB", "PSUBUSW", "PACKSSDW", "PACKSSWB",
+              "PACKUSWB",
               "PUNPCKLBW", "PUNPCKLWD", "PUNPCKLDQ", "PUNPCKLQDQ",
-              "PUNPCKHBW", "PUNPCKHWD", "PUNPCKHDQ", "PUNPCKHQDQ", "ANDNPS", "ANDNPD",
-              "PSLLW", "PSLLD", "PSLLQ", "PSRLW", "PSRLD", "PSRLQ", "PSRAW", "PSRAD"] in
+              "PUNPCKHBW", "PUNPCKHWD", "PUNPCKHDQ", "PUNPCKHQDQ", "ANDNPS",
+              "ANDNPD",
+              "PSLLW", "PSLLD", "PSLLQ", "PSRLW", "PSRLD", "PSRLQ", "PSRAW",
+              "PSRAD"] in
   def : X86Fold<op # "rr", 2, op # "rm">;
 
 // Zero materialized by `xor` is stored as the immediate 0; the flags the

@@ -15,27 +15,29 @@
 
 //===-- Operand kinds ---------------------------------------------------===//
 
-def x86_imm   : Operand<i64> { let OperandType = "OPERAND_IMMEDIATE"; }
+def x86_imm : Operand<i64> { let OperandType = "OPERAND_IMMEDIATE"; }
 def x86_pcrel : Operand<i64> { let OperandType = "OPERAND_PCREL"; }
-def x86_cc    : Operand<i8>;
+def x86_cc : Operand<i8>;
 // Pointer-like register operands resolved by the subtarget (64-bit mode:
 // GR64, GR64_NOSP, their NOREX subsets, the tail-call set).
-def x86_ptr        : PointerLikeRegClass<0>;
-def x86_ptr_nosp   : PointerLikeRegClass<1>;
-def x86_ptr_norex  : PointerLikeRegClass<2>;
+def x86_ptr : PointerLikeRegClass<0>;
+def x86_ptr_nosp : PointerLikeRegClass<1>;
+def x86_ptr_norex : PointerLikeRegClass<2>;
 def x86_ptr_norex_nosp : PointerLikeRegClass<3>;
-def x86_ptr_tc     : PointerLikeRegClass<4>;
+def x86_ptr_tc : PointerLikeRegClass<4>;
 // What each kind stands for is in x86.td (PointerRegClass).
-def x86_disp8  : Operand<i8>;
+def x86_disp8 : Operand<i8>;
 def x86_disp32 : Operand<i32>;
 // base, scale, index, displacement, segment.
 def x86_mem : Operand<i64> {
   let OperandType = "OPERAND_MEMORY";
-  let MIOperandInfo = (ops x86_ptr, x86_disp8, x86_ptr_nosp, x86_disp32, SEGMENT_REG);
+  let MIOperandInfo = (ops x86_ptr, x86_disp8, x86_ptr_nosp, x86_disp32,
+                       SEGMENT_REG);
 }
 def x86_mem_norex : Operand<i64> {
   let OperandType = "OPERAND_MEMORY";
-  let MIOperandInfo = (ops x86_ptr_norex, x86_disp8, x86_ptr_norex_nosp, x86_disp32, SEGMENT_REG);
+  let MIOperandInfo = (ops x86_ptr_norex, x86_disp8, x86_ptr_norex_nosp,
+                       x86_disp32, SEGMENT_REG);
 }
 // LEA's address: concrete 64-bit registers, untyped.
 def x86_lea64 : Operand<i64> {
@@ -46,7 +48,8 @@ def x86_tcptr : Operand<i64> { let MIOperandInfo = (ops x86_ptr_tc); }
 // which holds no callee-saved register (the epilogue restores those first).
 def x86_mem_tc : Operand<i64> {
   let OperandType = "OPERAND_MEMORY";
-  let MIOperandInfo = (ops x86_ptr_tc, x86_disp8, x86_ptr_tc, x86_disp32, SEGMENT_REG);
+  let MIOperandInfo = (ops x86_ptr_tc, x86_disp8, x86_ptr_tc, x86_disp32,
+                       SEGMENT_REG);
 }
 
 //===-- Base classes ----------------------------------------------------===//
@@ -77,8 +80,10 @@ defvar AllW = [W8, W16, W32, W64];
 //===-- Integer ALU -----------------------------------------------------===//
 
 // dst = dst OP src, flags written (and read by ADC/SBB).
-multiclass BinOp<string op, bit commutable, bit threeAddr, bit compare, bit carry> {
-  let Defs = [EFLAGS], Uses = !if(carry, [EFLAGS], []<Register>), isCompare = compare in {
+multiclass BinOp<string op, bit commutable, bit threeAddr, bit compare,
+                 bit carry> {
+  let Defs = [EFLAGS], Uses = !if(carry, [EFLAGS], []<Register>),
+      isCompare = compare in {
     foreach w = AllW in {
       let Constraints = "$dst = $src" in {
         // rr converts to LEA only when it commutes (ADD); ri always can.
@@ -86,9 +91,11 @@ multiclass BinOp<string op, bit commutable, bit threeAddr, bit compare, bit carr
             isConvertibleToThreeAddress = !and(threeAddr, commutable) in
         def op # w.s # rr : X86Op<(outs w.r:$dst), (ins w.r:$src, w.r:$rhs)>;
         let isConvertibleToThreeAddress = threeAddr in {
-          def op # w.s # r # w.i : X86Op<(outs w.r:$dst), (ins w.r:$src, x86_imm:$imm)>;
+          def op # w.s # r # w.i : X86Op<(outs w.r:$dst),
+                                         (ins w.r:$src, x86_imm:$imm)>;
           if !ne(w.s, "8") then
-          def op # w.s # ri8 : X86Op<(outs w.r:$dst), (ins w.r:$src, x86_imm:$imm)>;
+          def op # w.s # ri8 : X86Op<(outs w.r:$dst),
+                                     (ins w.r:$src, x86_imm:$imm)>;
         }
         let mayLoad = true in
         def op # w.s # rm : X86Op<(outs w.r:$dst), (ins w.r:$src, x86_mem:$m)>;
@@ -111,11 +118,13 @@ defm "" : BinOp<"ADC", true, false, false, true>;
 defm "" : BinOp<"SBB", false, false, false, true>;
 
 // ADD forms that the backend knows to be an OR of disjoint bits.
-let Defs = [EFLAGS], Constraints = "$dst = $src", isConvertibleToThreeAddress = true in
+let Defs = [EFLAGS], Constraints = "$dst = $src",
+    isConvertibleToThreeAddress = true in
 foreach w = AllW in {
   let isCommutable = true in
   def ADD # w.s # rr_DB : X86Pseudo<(outs w.r:$dst), (ins w.r:$src, w.r:$rhs)>;
-  def ADD # w.s # r # w.i # _DB : X86Pseudo<(outs w.r:$dst), (ins w.r:$src, x86_imm:$imm)>;
+  def ADD # w.s # r # w.i # _DB : X86Pseudo<(outs w.r:$dst),
+                                            (ins w.r:$src, x86_imm:$imm)>;
 }
 
 // Comparisons: flags only.
@@ -168,7 +177,8 @@ foreach op = ["SHL", "SHR", "SAR", "ROL", "ROR"] in
     let Defs = [EFLAGS] in {
       let Constraints = "$dst = $src" in {
         let isConvertibleToThreeAddress = !eq(op, "SHL") in
-        def op # w.s # ri : X86Op<(outs w.r:$dst), (ins w.r:$src, x86_imm:$amt)>;
+        def op # w.s # ri : X86Op<(outs w.r:$dst),
+                                  (ins w.r:$src, x86_imm:$amt)>;
         let Uses = [CL] in
         def op # w.s # rCL : X86Op<(outs w.r:$dst), (ins w.r:$src)>;
         def op # w.s # r1 : X86Op<(outs w.r:$dst), (ins w.r:$src)>;
@@ -186,7 +196,8 @@ let Defs = [EFLAGS], Constraints = "$dst = $src" in
 foreach op = ["SHLD", "SHRD"] in
   foreach w = [W16, W32, W64] in {
     let isCommutable = true in
-    def op # w.s # rri8 : X86Op<(outs w.r:$dst), (ins w.r:$src, w.r:$src2, x86_imm:$amt)>;
+    def op # w.s # rri8 : X86Op<(outs w.r:$dst),
+                                (ins w.r:$src, w.r:$src2, x86_imm:$amt)>;
     let Uses = [CL] in
     def op # w.s # rrCL : X86Op<(outs w.r:$dst), (ins w.r:$src, w.r:$src2)>;
   }
@@ -200,11 +211,15 @@ foreach w = [W16, W32, W64] in {
       let mayLoad = true in
       def IMUL # w.s # rm : X86Op<(outs w.r:$dst), (ins w.r:$src, x86_mem:$m)>;
     }
-    def IMUL # w.s # rr # w.i : X86Op<(outs w.r:$dst), (ins w.r:$src, x86_imm:$imm)>;
-    def IMUL # w.s # rri8 : X86Op<(outs w.r:$dst), (ins w.r:$src, x86_imm:$imm)>;
+    def IMUL # w.s # rr # w.i : X86Op<(outs w.r:$dst),
+                                      (ins w.r:$src, x86_imm:$imm)>;
+    def IMUL # w.s # rri8 : X86Op<(outs w.r:$dst),
+                                  (ins w.r:$src, x86_imm:$imm)>;
     let mayLoad = true in {
-      def IMUL # w.s # rm # w.i : X86Op<(outs w.r:$dst), (ins x86_mem:$m, x86_imm:$imm)>;
-      def IMUL # w.s # rmi8 : X86Op<(outs w.r:$dst), (ins x86_mem:$m, x86_imm:$imm)>;
+      def IMUL # w.s # rm # w.i : X86Op<(outs w.r:$dst),
+                                        (ins x86_mem:$m, x86_imm:$imm)>;
+      def IMUL # w.s # rmi8 : X86Op<(outs w.r:$dst),
+                                    (ins x86_mem:$m, x86_imm:$imm)>;
     }
   }
 }
@@ -214,7 +229,8 @@ class AccRegs<string n, list<Register> lo, list<Register> hi> {
   list<Register> a = lo;
   list<Register> d = hi;
 }
-foreach p = [AccRegs<"16", [AX], [DX]>, AccRegs<"32", [EAX], [EDX]>, AccRegs<"64", [RAX], [RDX]>] in {
+foreach p = [AccRegs<"16", [AX], [DX]>, AccRegs<"32", [EAX], [EDX]>,
+             AccRegs<"64", [RAX], [RDX]>] in {
   defvar rc = !cast<RegisterClass>("GR" # p.s);
   let Defs = !listconcat(p.a, p.d, [EFLAGS]) in {
     let Uses = p.a in {
@@ -280,12 +296,14 @@ foreach w = [W32, W64] in {
     // dst = ~src1 & src2: the memory form reads src2.
     def ANDN # w.s # rr : X86Op<(outs w.r:$dst), (ins w.r:$src1, w.r:$src2)>;
     let mayLoad = true in
-    def ANDN # w.s # rm : X86Op<(outs w.r:$dst), (ins w.r:$src1, x86_mem:$src2)>;
+    def ANDN # w.s # rm : X86Op<(outs w.r:$dst),
+                                (ins w.r:$src1, x86_mem:$src2)>;
     // The source is the value (memory form: from memory), src2 the control.
     foreach op = ["BEXTR", "BZHI"] in {
       def op # w.s # rr : X86Op<(outs w.r:$dst), (ins w.r:$src1, w.r:$src2)>;
       let mayLoad = true in
-      def op # w.s # rm : X86Op<(outs w.r:$dst), (ins x86_mem:$src1, w.r:$src2)>;
+      def op # w.s # rm : X86Op<(outs w.r:$dst),
+                                (ins x86_mem:$src1, w.r:$src2)>;
     }
     foreach op = ["BLSI", "BLSMSK", "BLSR"] in {
       def op # w.s # rr : X86Op<(outs w.r:$dst), (ins w.r:$src)>;
@@ -301,7 +319,8 @@ foreach w = [W32, W64] in {
   }
   def RORX # w.s # ri : X86Op<(outs w.r:$dst), (ins w.r:$src1, x86_imm:$src2)>;
   let mayLoad = true in
-  def RORX # w.s # mi : X86Op<(outs w.r:$dst), (ins x86_mem:$src1, x86_imm:$src2)>;
+  def RORX # w.s # mi : X86Op<(outs w.r:$dst),
+                              (ins x86_mem:$src1, x86_imm:$src2)>;
   // Bit deposit and extract: the mask may come from memory.
   foreach op = ["PDEP", "PEXT"] in {
     def op # w.s # rr : X86Op<(outs w.r:$dst), (ins w.r:$src1, w.r:$src2)>;
@@ -316,7 +335,8 @@ foreach w = [W32, W64] in
     def MULX # w.s # rr : X86Op<(outs w.r:$dst1, w.r:$dst2), (ins w.r:$src)>;
     def MULX # w.s # Hrr : X86Op<(outs w.r:$dst), (ins w.r:$src)>;
     let mayLoad = true in {
-      def MULX # w.s # rm : X86Op<(outs w.r:$dst1, w.r:$dst2), (ins x86_mem:$src)>;
+      def MULX # w.s # rm : X86Op<(outs w.r:$dst1, w.r:$dst2),
+                                  (ins x86_mem:$src)>;
       def MULX # w.s # Hrm : X86Op<(outs w.r:$dst), (ins x86_mem:$src)>;
     }
   }
@@ -359,11 +379,13 @@ class Ext<string n, RegisterClass d, RegisterClass s> {
   RegisterClass src = s;
 }
 foreach op = ["MOVZX", "MOVSX"] in
-  foreach e = [Ext<"16rr8", GR16, GR8>, Ext<"32rr8", GR32, GR8>, Ext<"32rr16", GR32, GR16>,
+  foreach e = [Ext<"16rr8", GR16, GR8>, Ext<"32rr8", GR32, GR8>,
+               Ext<"32rr16", GR32, GR16>,
                Ext<"64rr8", GR64, GR8>, Ext<"64rr16", GR64, GR16>] in {
     def op # e.name : X86Op<(outs e.dst:$dst), (ins e.src:$src)>;
     let mayLoad = true in
-    def op # !subst("rr", "rm", e.name) : X86Op<(outs e.dst:$dst), (ins x86_mem:$m)>;
+    def op # !subst("rr", "rm", e.name) : X86Op<(outs e.dst:$dst),
+                                                (ins x86_mem:$m)>;
   }
 def MOVSX64rr32 : X86Op<(outs GR64:$dst), (ins GR32:$src)>;
 let mayLoad = true in
@@ -385,9 +407,11 @@ let Uses = [EFLAGS] in {
   foreach w = [W16, W32, W64] in {
     let Constraints = "$dst = $src" in {
       let isCommutable = true in
-      def CMOV # w.s # rr : X86Op<(outs w.r:$dst), (ins w.r:$src, w.r:$t, x86_cc:$cc)>;
+      def CMOV # w.s # rr : X86Op<(outs w.r:$dst),
+                                  (ins w.r:$src, w.r:$t, x86_cc:$cc)>;
       let mayLoad = true in
-      def CMOV # w.s # rm : X86Op<(outs w.r:$dst), (ins w.r:$src, x86_mem:$t, x86_cc:$cc)>;
+      def CMOV # w.s # rm : X86Op<(outs w.r:$dst),
+                                  (ins w.r:$src, x86_mem:$t, x86_cc:$cc)>;
     }
   }
   def SETCCr : X86Op<(outs GR8:$dst), (ins x86_cc:$cc)>;
@@ -430,13 +454,15 @@ let isReturn = true, isTerminator = true, isBarrier = true in {
 }
 
 let Defs = [RSP, EFLAGS, SSP], Uses = [RSP, SSP] in {
-  def ADJCALLSTACKDOWN64 : X86Op<(outs), (ins x86_imm:$amt, x86_imm:$amt2, x86_imm:$amt3)>;
-  def ADJCALLSTACKUP64   : X86Op<(outs), (ins x86_imm:$amt, x86_imm:$amt2)>;
+  def ADJCALLSTACKDOWN64 : X86Op<(outs),
+                                 (ins x86_imm:$amt, x86_imm:$amt2,
+                                  x86_imm:$amt3)>;
+  def ADJCALLSTACKUP64 : X86Op<(outs), (ins x86_imm:$amt, x86_imm:$amt2)>;
 }
 
 let Defs = [RSP], Uses = [RSP] in {
   let mayStore = true in {
-    def PUSH64r   : X86Op<(outs), (ins GR64:$src)>;
+    def PUSH64r : X86Op<(outs), (ins GR64:$src)>;
     def PUSH64i32 : X86Op<(outs), (ins x86_imm:$imm)>;
     let mayLoad = true in
     def PUSH64rmm : X86Op<(outs), (ins x86_mem:$src)>;
@@ -447,7 +473,8 @@ let Defs = [RSP], Uses = [RSP] in {
 
 // Saves XMM argument registers for va_start when AL says so.
 let Defs = [EFLAGS], mayStore = true, hasSideEffects = true in
-def VASTART_SAVE_XMM_REGS : X86Op<(outs), (ins GR8:$al, x86_mem:$area, variable_ops)>;
+def VASTART_SAVE_XMM_REGS : X86Op<(outs),
+                                  (ins GR8:$al, x86_mem:$area, variable_ops)>;
 
 //===-- SSE scalar floating point ---------------------------------------===//
 
@@ -459,7 +486,8 @@ defvar FpS = FW<"SS", FR32>;
 defvar FpD = FW<"SD", FR64>;
 
 foreach f = [FpS, FpD] in {
-  let Uses = [MXCSR], mayRaiseFPException = true, Constraints = "$dst = $src" in {
+  let Uses = [MXCSR], mayRaiseFPException = true,
+      Constraints = "$dst = $src" in {
     foreach op = ["ADD", "SUB", "MUL", "DIV", "MIN", "MAX"] in {
       let isCommutable = !or(!eq(op, "ADD"), !eq(op, "MUL")) in
       def op # f.s # rr : X86Op<(outs f.r:$dst), (ins f.r:$src, f.r:$rhs)>;
@@ -467,9 +495,11 @@ foreach f = [FpS, FpD] in {
       def op # f.s # rm : X86Op<(outs f.r:$dst), (ins f.r:$src, x86_mem:$m)>;
     }
     let isCommutable = true in
-    def CMP # f.s # rri : X86Op<(outs f.r:$dst), (ins f.r:$src, f.r:$rhs, x86_imm:$cc)>;
+    def CMP # f.s # rri : X86Op<(outs f.r:$dst),
+                                (ins f.r:$src, f.r:$rhs, x86_imm:$cc)>;
     let mayLoad = true in
-    def CMP # f.s # rmi : X86Op<(outs f.r:$dst), (ins f.r:$src, x86_mem:$m, x86_imm:$cc)>;
+    def CMP # f.s # rmi : X86Op<(outs f.r:$dst),
+                                (ins f.r:$src, x86_mem:$m, x86_imm:$cc)>;
   }
   let Uses = [MXCSR], mayRaiseFPException = true in
   def SQRT # f.s # r : X86Op<(outs f.r:$dst), (ins f.r:$src)>;
@@ -505,11 +535,16 @@ class Cvt<string n, RegisterClass d, RegisterClass s, bit mx> {
   RegisterClass src = s;
   bit mxcsr = mx;
 }
-foreach c = [Cvt<"CVTSI2SD", FR64, GR32, false>, Cvt<"CVTSI642SD", FR64, GR64, true>,
-             Cvt<"CVTSI2SS", FR32, GR32, true>, Cvt<"CVTSI642SS", FR32, GR64, true>,
-             Cvt<"CVTTSD2SI", GR32, FR64, true>, Cvt<"CVTTSD2SI64", GR64, FR64, true>,
-             Cvt<"CVTTSS2SI", GR32, FR32, true>, Cvt<"CVTTSS2SI64", GR64, FR32, true>] in
-  let Uses = !if(c.mxcsr, [MXCSR], []<Register>), mayRaiseFPException = c.mxcsr in {
+foreach c = [Cvt<"CVTSI2SD", FR64, GR32, false>,
+             Cvt<"CVTSI642SD", FR64, GR64, true>,
+             Cvt<"CVTSI2SS", FR32, GR32, true>,
+             Cvt<"CVTSI642SS", FR32, GR64, true>,
+             Cvt<"CVTTSD2SI", GR32, FR64, true>,
+             Cvt<"CVTTSD2SI64", GR64, FR64, true>,
+             Cvt<"CVTTSS2SI", GR32, FR32, true>,
+             Cvt<"CVTTSS2SI64", GR64, FR32, true>] in
+  let Uses = !if(c.mxcsr, [MXCSR], []<Register>),
+      mayRaiseFPException = c.mxcsr in {
     def c.name # rr : X86Op<(outs c.dst:$dst), (ins c.src:$src)>;
     let mayLoad = true in
     def c.name # rm : X86Op<(outs c.dst:$dst), (ins x86_mem:$src)>;
@@ -527,12 +562,12 @@ let isReMaterializable = true, isAsCheapAsAMove = true in {
 let isBitcast = true in {
   def MOV64toSDrr : X86Op<(outs FR64:$dst), (ins GR64:$src)>;
   def MOVSDto64rr : X86Op<(outs GR64:$dst), (ins FR64:$src)>;
-  def MOVDI2SSrr  : X86Op<(outs FR32:$dst), (ins GR32:$src)>;
-  def MOVSS2DIrr  : X86Op<(outs GR32:$dst), (ins FR32:$src)>;
+  def MOVDI2SSrr : X86Op<(outs FR32:$dst), (ins GR32:$src)>;
+  def MOVSS2DIrr : X86Op<(outs GR32:$dst), (ins FR32:$src)>;
 }
-def MOVDI2PDIrr  : X86Op<(outs VR128:$dst), (ins GR32:$src)>;
+def MOVDI2PDIrr : X86Op<(outs VR128:$dst), (ins GR32:$src)>;
 def MOV64toPQIrr : X86Op<(outs VR128:$dst), (ins GR64:$src)>;
-def MOVPDI2DIrr  : X86Op<(outs GR32:$dst), (ins VR128:$src)>;
+def MOVPDI2DIrr : X86Op<(outs GR32:$dst), (ins VR128:$src)>;
 def MOVPQIto64rr : X86Op<(outs GR64:$dst), (ins VR128:$src)>;
 let mayLoad = true in {
   def MOVDI2PDIrm : X86Op<(outs VR128:$dst), (ins x86_mem:$m)>;
@@ -571,20 +606,24 @@ foreach op = ["PADDB", "PADDW", "PADDD", "PADDQ", "PAND", "POR", "PXOR",
               "ANDPS", "ANDPD", "ORPS", "ORPD", "XORPS", "XORPD"] in
   defm op : Packed<true>;
 foreach op = ["PSUBB", "PSUBW", "PSUBD", "PSUBQ", "PANDN", "PCMPGTB", "PCMPGTW",
-              "PCMPGTD", "PSUBUSB", "PSUBUSW", "PACKSSDW", "PACKSSWB", "PACKUSWB",
+              "PCMPGTD", "PSUBUSB", "PSUBUSW", "PACKSSDW", "PACKSSWB",
+              "PACKUSWB",
               "PUNPCKLBW", "PUNPCKLWD", "PUNPCKLDQ", "PUNPCKLQDQ",
-              "PUNPCKHBW", "PUNPCKHWD", "PUNPCKHDQ", "PUNPCKHQDQ", "ANDNPS", "ANDNPD"] in
+              "PUNPCKHBW", "PUNPCKHWD", "PUNPCKHDQ", "PUNPCKHQDQ", "ANDNPS",
+              "ANDNPD"] in
   defm op : Packed<false>;
 
 // Shifts of packed lanes by an immediate.
 let Constraints = "$dst = $src" in
-foreach op = ["PSLLW", "PSLLD", "PSLLQ", "PSRLW", "PSRLD", "PSRLQ", "PSRAW", "PSRAD",
+foreach op = ["PSLLW", "PSLLD", "PSLLQ", "PSRLW", "PSRLD", "PSRLQ", "PSRAW",
+              "PSRAD",
               "PSLLDQ", "PSRLDQ"] in
   def op # ri : X86Op<(outs VR128:$dst), (ins VR128:$src, x86_imm:$amt)>;
 // Shifts of packed lanes by the count in the low quadword of a register or
 // of memory.
 let Constraints = "$dst = $src" in
-foreach op = ["PSLLW", "PSLLD", "PSLLQ", "PSRLW", "PSRLD", "PSRLQ", "PSRAW", "PSRAD"] in {
+foreach op = ["PSLLW", "PSLLD", "PSLLQ", "PSRLW", "PSRLD", "PSRLQ", "PSRAW",
+              "PSRAD"] in {
   def op # rr : X86Op<(outs VR128:$dst), (ins VR128:$src, VR128:$amt)>;
   let mayLoad = true in
   def op # rm : X86Op<(outs VR128:$dst), (ins VR128:$src, x86_mem:$amt)>;
@@ -596,10 +635,13 @@ foreach op = ["PSHUFD", "PSHUFHW", "PSHUFLW"] in
 let Constraints = "$dst = $src" in
 foreach op = ["SHUFPS", "SHUFPD"] in
   let isCommutable = !eq(op, "SHUFPD") in
-  def op # rri : X86Op<(outs VR128:$dst), (ins VR128:$src, VR128:$src2, x86_imm:$ctl)>;
-let Constraints = "$dst = $src", Uses = [MXCSR], mayRaiseFPException = true, isCommutable = true in
+  def op # rri : X86Op<(outs VR128:$dst),
+                       (ins VR128:$src, VR128:$src2, x86_imm:$ctl)>;
+let Constraints = "$dst = $src", Uses = [MXCSR], mayRaiseFPException = true,
+    isCommutable = true in
 foreach op = ["CMPPS", "CMPPD"] in
-  def op # rri : X86Op<(outs VR128:$dst), (ins VR128:$src, VR128:$src2, x86_imm:$cc)>;
+  def op # rri : X86Op<(outs VR128:$dst),
+                       (ins VR128:$src, VR128:$src2, x86_imm:$cc)>;
 // Packed FP arithmetic (MXCSR-dependent, unlike the bitwise forms above).
 let Uses = [MXCSR], mayRaiseFPException = true in {
   foreach op = ["ADDPS", "ADDPD", "MULPS", "MULPD"] in
@@ -622,7 +664,8 @@ let hasSideEffects = true, mayLoad = true, mayStore = true in
 def MFENCE : X86Op<(outs), (ins)>;
 def PEXTRWrr : X86Op<(outs GR32:$dst), (ins VR128:$src, x86_imm:$idx)>;
 let Constraints = "$dst = $src" in
-def PINSRWrr : X86Op<(outs VR128:$dst), (ins VR128:$src, GR32:$val, x86_imm:$idx)>;
+def PINSRWrr : X86Op<(outs VR128:$dst),
+                     (ins VR128:$src, GR32:$val, x86_imm:$idx)>;
 def PMOVMSKBrr : X86Op<(outs GR32:$dst), (ins VR128:$src)>;
 def MOVMSKPSrr : X86Op<(outs GR32:$dst), (ins VR128:$src)>;
 def MOVMSKPDrr : X86Op<(outs GR32:$dst), (ins VR128:$src)>;

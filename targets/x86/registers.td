@@ -68,9 +68,11 @@ multiclass ABCDRegs<int enc, int dwarf64, int dwarf32eh, int dwarf32> {
   def NAME # X : X86Pair<l # "x", enc, !cast<Register>(NAME # "L"),
                          !cast<Register>(NAME # "H"), sub_8bit, sub_8bit_hi>;
   def E # NAME # X : X86Pair<"e" # l # "x", enc, !cast<Register>(NAME # "X"),
-                             !cast<Register>("H" # NAME # "X"), sub_16bit, sub_16bit_hi>,
+                             !cast<Register>("H" # NAME # "X"), sub_16bit,
+                             sub_16bit_hi>,
                      DwarfRegNum<[-2, dwarf32eh, dwarf32]>;
-  def R # NAME # X : X86Reg<"r" # l # "x", enc, [!cast<Register>("E" # NAME # "X")], [sub_32bit]>,
+  def R # NAME # X : X86Reg<"r" # l # "x", enc,
+                            [!cast<Register>("E" # NAME # "X")], [sub_32bit]>,
                      DwarfRegNum<[dwarf64, -2, -2]>;
 }
 
@@ -87,12 +89,15 @@ multiclass PtrRegs<int enc, int dwarf64, int dwarf32eh, int dwarf32> {
   def NAME # L : X86Reg<l # "l", enc>;
   def NAME # H : X86Phantom;
   def H # NAME : X86Phantom;
-  def NAME : X86Pair<l, enc, !cast<Register>(NAME # "L"), !cast<Register>(NAME # "H"),
+  def NAME : X86Pair<l, enc, !cast<Register>(NAME # "L"),
+                     !cast<Register>(NAME # "H"),
                      sub_8bit, sub_8bit_hi_phony>;
-  def E # NAME : X86Pair<"e" # l, enc, !cast<Register>(NAME), !cast<Register>("H" # NAME),
+  def E # NAME : X86Pair<"e" # l, enc, !cast<Register>(NAME),
+                         !cast<Register>("H" # NAME),
                          sub_16bit, sub_16bit_hi>,
                  DwarfRegNum<[-2, dwarf32eh, dwarf32]>;
-  def R # NAME : X86Reg<"r" # l, enc, [!cast<Register>("E" # NAME)], [sub_32bit]>,
+  def R # NAME : X86Reg<"r" # l, enc, [!cast<Register>("E" # NAME)],
+                        [sub_32bit]>,
                  DwarfRegNum<[dwarf64, -2, -2]>;
 }
 
@@ -105,7 +110,8 @@ defm SP : PtrRegs<4, 7, 5, 4>;
 
 def IP : X86Reg<"ip", 0>;
 def HIP : X86Phantom;
-def EIP : X86Pair<"eip", 0, IP, HIP, sub_16bit, sub_16bit_hi>, DwarfRegNum<[-2, 8, 8]>;
+def EIP : X86Pair<"eip", 0, IP, HIP, sub_16bit, sub_16bit_hi>,
+          DwarfRegNum<[-2, 8, 8]>;
 def RIP : X86Reg<"rip", 0, [EIP], [sub_32bit]>, DwarfRegNum<[16, -2, -2]>;
 
 // ---- R8-R15 (REX) and R16-R31 (APX: REX2/EVEX, placed after everything else) ----
@@ -116,9 +122,11 @@ foreach n = 8...31 in {
     def r # B : X86Reg<"r" # n # "b", n>;
     def r # BH : X86Phantom;
     def r # WH : X86Phantom;
-    def r # W : X86Pair<"r" # n # "w", n, !cast<Register>(r # "B"), !cast<Register>(r # "BH"),
+    def r # W : X86Pair<"r" # n # "w", n, !cast<Register>(r # "B"),
+                        !cast<Register>(r # "BH"),
                         sub_8bit, sub_8bit_hi_phony>;
-    def r # D : X86Pair<"r" # n # "d", n, !cast<Register>(r # "W"), !cast<Register>(r # "WH"),
+    def r # D : X86Pair<"r" # n # "d", n, !cast<Register>(r # "W"),
+                        !cast<Register>(r # "WH"),
                         sub_16bit, sub_16bit_hi>;
     def r : X86Reg<"r" # n, n, [!cast<Register>(r # "D")], [sub_32bit]>,
             DwarfRegNum<[!if(!ge(n, 16), !add(n, 114), n), -2, -2]>;
@@ -129,7 +137,8 @@ foreach n = 8...31 in {
 
 foreach n = 0...7 in {
   // MMX registers (architecturally the x87 stack slots).
-  def MM # n : X86Reg<"mm" # n, n>, DwarfRegNum<[!add(41, n), !add(29, n), !add(29, n)]>;
+  def MM # n : X86Reg<"mm" # n, n>,
+               DwarfRegNum<[!add(41, n), !add(29, n), !add(29, n)]>;
   // Pseudo x87 registers the allocator works with before stackification.
   def FP # n : X86Reg<"fp" # n, 0>;
   // The x87 stack itself.
@@ -145,7 +154,8 @@ foreach n = 0...31 in {
   defvar evex = !ge(n, 16);
   let PositionOrder = !if(evex, 2, 0) in
   def xmm : X86Reg<"xmm" # n, n>,
-            DwarfRegNum<!cond(!lt(n, 8) : [!add(17, n), !add(21, n), !add(21, n)],
+            DwarfRegNum<!cond(!lt(n, 8) : [!add(17, n), !add(21, n),
+                                           !add(21, n)],
                               !lt(n, 16) : [!add(17, n), -2, -2],
                               true : [!add(51, n), -2, -2])>;
   let PositionOrder = !if(evex, 2, 1) in
@@ -158,7 +168,8 @@ foreach n = 0...31 in {
 
 let PositionOrder = 2 in {
   foreach n = 0...7 in
-    def K # n : X86Reg<"k" # n, n>, DwarfRegNum<[!add(118, n), !add(93, n), !add(93, n)]>;
+    def K # n : X86Reg<"k" # n, n>,
+                DwarfRegNum<[!add(118, n), !add(93, n), !add(93, n)]>;
   // Even/odd mask-register pairs (VP2INTERSECT).
   def KPAIRS : RegisterTuples<[sub_mask_0, sub_mask_1],
                               [(decimate (sequence "K%u", 0, 7), 2),
@@ -239,7 +250,8 @@ def GR8_NOREX2 : GR8Class<(sub GR8, (sequence "R%uB", 16, 31))>;
 def GR8_ABCD_L : X86Class<[i8], 8, (add AL, CL, DL, BL)>;
 def GR8_ABCD_H : X86Class<[i8], 8, (add AH, CH, DH, BH)>;
 let isAllocatable = false in
-def GRH8 : X86Class<[i8], 8, (add SIH, DIH, BPH, SPH, (sequence "R%uBH", 8, 31))>;
+def GRH8 : X86Class<[i8], 8,
+                    (add SIH, DIH, BPH, SPH, (sequence "R%uBH", 8, 31))>;
 
 // ---- 16-bit --------------------------------------------------------------------------
 
@@ -250,7 +262,8 @@ let GeneratePressureSet = false in
 def GR16_NOREX2 : X86Class<[i16], 16, (sub GR16, (sequence "R%uW", 16, 31))>;
 def GR16_ABCD : X86Class<[i16], 16, (add AX, CX, DX, BX)>;
 let isAllocatable = false in
-def GRH16 : X86Class<[i16], 16, (add HAX, HCX, HDX, HSI, HDI, HBX, HBP, HSP, HIP,
+def GRH16 : X86Class<[i16], 16,
+                     (add HAX, HCX, HDX, HSI, HDI, HBX, HBP, HSP, HIP,
                                      (sequence "R%uWH", 8, 31))>;
 def SEGMENT_REG : X86Class<[i16], 16, (add CS, DS, SS, ES, FS, GS)>;
 
@@ -259,7 +272,8 @@ def SEGMENT_REG : X86Class<[i16], 16, (add CS, DS, SS, ES, FS, GS)>;
 def GR32 : X86Class<[i32], 32, (add EAX, ECX, EDX, ESI, EDI, EBX, EBP, ESP,
                                     ExtendedGPRs<"R%uD">.set)>;
 def GR32_NOSP : X86Class<[i32], 32, (sub GR32, ESP)>;
-def GR32_NOREX : X86Class<[i32], 32, (add EAX, ECX, EDX, ESI, EDI, EBX, EBP, ESP)>;
+def GR32_NOREX : X86Class<[i32], 32,
+                          (add EAX, ECX, EDX, ESI, EDI, EBX, EBP, ESP)>;
 def GR32_NOREX_NOSP : X86Class<[i32], 32, (and GR32_NOREX, GR32_NOSP)>;
 let GeneratePressureSet = false in {
   def GR32_NOREX2 : X86Class<[i32], 32, (sub GR32, (sequence "R%uD", 16, 31))>;
@@ -287,12 +301,15 @@ def DEBUG_REG : X86Class<[i32], 32, (sequence "DR%u", 0, 15)>;
 
 // Includes RIP, which only ever appears as an address base.
 // RBX sits between the APX registers and R14 here.
-def GR64 : X86Class<[i64], 64, (add RAX, RCX, RDX, RSI, RDI, (sequence "R%u", 8, 11),
+def GR64 : X86Class<[i64], 64,
+                    (add RAX, RCX, RDX, RSI, RDI, (sequence "R%u", 8, 11),
                                     (sequence "R%u", 16, 31), RBX,
-                                    (sequence "R%u", 14, 15), (sequence "R%u", 12, 13),
+                                    (sequence "R%u", 14, 15),
+                                    (sequence "R%u", 12, 13),
                                     RBP, RSP, RIP)>;
 def GR64_NOSP : X86Class<[i64], 64, (sub GR64, RSP, RIP)>;
-def GR64_NOREX : X86Class<[i64], 64, (add RAX, RCX, RDX, RSI, RDI, RBX, RBP, RSP, RIP)>;
+def GR64_NOREX : X86Class<[i64], 64,
+                          (add RAX, RCX, RDX, RSI, RDI, RBX, RBP, RSP, RIP)>;
 def GR64_NOREX_NOSP : X86Class<[i64], 64, (and GR64_NOREX, GR64_NOSP)>;
 let GeneratePressureSet = false in {
   def GR64_NOREX2 : X86Class<[i64], 64, (sub GR64, (sequence "R%u", 16, 31))>;
@@ -306,13 +323,16 @@ def GR64PLTSafe : X86Class<[i64], 64, (add RAX, RCX, RDX, RSI, RDI, R8, R9,
 def GR64_ABCD : X86Class<[i64], 64, (add RAX, RCX, RDX, RBX)>;
 def GR64_AD : X86Class<[i64], 64, (add RAX, RDX)>;
 // Registers usable by indirect tail calls (SysV / Win64).
-def GR64_TC : X86Class<[i64], 64, (add RAX, RCX, RDX, RSI, RDI, R8, R9, R11, RIP, RSP)>;
-def GR64_TCW64 : X86Class<[i64], 64, (add RAX, RCX, RDX, R8, R9, R10, R11, RIP, RSP)>;
+def GR64_TC : X86Class<[i64], 64,
+                       (add RAX, RCX, RDX, RSI, RDI, R8, R9, R11, RIP, RSP)>;
+def GR64_TCW64 : X86Class<[i64], 64,
+                          (add RAX, RCX, RDX, R8, R9, R10, R11, RIP, RSP)>;
 def CONTROL_REG : X86Class<[i64], 64, (sequence "CR%u", 0, 15)>;
 
 // ---- Flags (not copyable, not allocatable) --------------------------------------------
 
-class FlagClass<ValueType vt, int align, Register r> : X86Class<[vt], align, (add r)> {
+class FlagClass<ValueType vt, int align, Register r> : X86Class<[vt], align,
+    (add r)> {
   let CopyCost = -1;
   let isAllocatable = false;
 }
@@ -334,8 +354,10 @@ def VR64 : X86Class<[x86mmx], 64, (sequence "MM%u", 0, 7)>;
 
 // ---- SSE / AVX / AVX-512 ---------------------------------------------------------------
 
-defvar v128_types = [v4f32, v2f64, v8f16, v8bf16, v16i8, v8i16, v4i32, v2i64, f128];
-defvar v256_types = [v8f32, v4f64, v16f16, v16bf16, v32i8, v16i16, v8i32, v4i64];
+defvar v128_types = [v4f32, v2f64, v8f16, v8bf16, v16i8, v8i16, v4i32, v2i64,
+                     f128];
+defvar v256_types = [v8f32, v4f64, v16f16, v16bf16, v32i8, v16i16, v8i32,
+                     v4i64];
 
 def FR32 : X86Class<[f32], 32, (sequence "XMM%u", 0, 15)>;
 def FR64 : X86Class<[f64], 64, (add FR32)>;
@@ -348,7 +370,8 @@ def FR64X : X86Class<[f64], 64, (add FR32X)>;
 def FR16X : X86Class<[f16], 16, (add FR32X)> { let Size = 32; }
 def VR128X : X86Class<v128_types, 128, (add FR32X)>;
 def VR256X : X86Class<v256_types, 256, (sequence "YMM%u", 0, 31)>;
-def VR512 : X86Class<[v16f32, v8f64, v32f16, v32bf16, v64i8, v32i16, v16i32, v8i64],
+def VR512 : X86Class<[v16f32, v8f64, v32f16, v32bf16, v64i8, v32i16, v16i32,
+                      v8i64],
                      512, (sequence "ZMM%u", 0, 31)>;
 // ZMM registers whose XMM/YMM parts are VEX-encodable.
 def VR512_0_15 : X86Class<[v16f32, v8f64, v64i8, v32i16, v16i32, v8i64],
@@ -360,11 +383,14 @@ def VR512_0_15 : X86Class<[v16f32, v8f64, v64i8, v32i16, v16i32, v8i64],
 foreach lanes = [1, 2, 4, 8, 16, 32, 64] in {
   defvar width = !if(!lt(lanes, 16), 16, lanes);
   defvar vt = !cast<ValueType>("v" # lanes # "i1");
-  def VK # lanes : X86Class<[vt], width, (sequence "K%u", 0, 7)> { let Size = width; }
-  def VK # lanes # WM : X86Class<[vt], width, (sequence "K%u", 1, 7)> { let Size = width; }
+  def VK # lanes : X86Class<[vt], width,
+                            (sequence "K%u", 0, 7)> { let Size = width; }
+  def VK # lanes # WM : X86Class<[vt], width,
+                                 (sequence "K%u", 1, 7)> { let Size = width; }
 }
 foreach lanes = [1, 2, 4, 8, 16] in
-  def VK # lanes # PAIR : X86Class<[untyped], 16, (add KPAIRS)> { let Size = 32; }
+  def VK # lanes # PAIR : X86Class<[untyped], 16,
+                                   (add KPAIRS)> { let Size = 32; }
 
 // ---- AMX -----------------------------------------------------------------------------
 
@@ -384,14 +410,19 @@ def CSR_NoRegs : CalleeSavedRegs<(add)>;
 def CSR_32 : CalleeSavedRegs<(add ESI, EDI, EBX, EBP)>;
 def CSR_32EHRet : CalleeSavedRegs<(add EAX, EDX, CSR_32)>;
 def CSR_32_AllRegs : CalleeSavedRegs<(add EAX, EBX, ECX, EDX, EBP, ESI, EDI)>;
-def CSR_32_AllRegs_SSE : CalleeSavedRegs<(add CSR_32_AllRegs, (sequence "XMM%u", 0, 7))>;
-def CSR_32_AllRegs_AVX : CalleeSavedRegs<(add CSR_32_AllRegs, (sequence "YMM%u", 0, 7))>;
-def CSR_32_AllRegs_AVX512 : CalleeSavedRegs<(add CSR_32_AllRegs, (sequence "ZMM%u", 0, 7),
+def CSR_32_AllRegs_SSE : CalleeSavedRegs<(add CSR_32_AllRegs,
+                                          (sequence "XMM%u", 0, 7))>;
+def CSR_32_AllRegs_AVX : CalleeSavedRegs<(add CSR_32_AllRegs,
+                                          (sequence "YMM%u", 0, 7))>;
+def CSR_32_AllRegs_AVX512 : CalleeSavedRegs<(add CSR_32_AllRegs,
+                                             (sequence "ZMM%u", 0, 7),
                                                  (sequence "K%u", 0, 7))>;
 def CSR_32_RegCall_NoSSE : CalleeSavedRegs<(add ESI, EDI, EBX, EBP)>;
-def CSR_32_RegCall : CalleeSavedRegs<(add CSR_32_RegCall_NoSSE, (sequence "XMM%u", 4, 7))>;
+def CSR_32_RegCall : CalleeSavedRegs<(add CSR_32_RegCall_NoSSE,
+                                      (sequence "XMM%u", 4, 7))>;
 // Control Flow Guard check: also preserves ECX (the target address).
-def CSR_Win32_CFGuard_Check_NoSSE : CalleeSavedRegs<(add CSR_32_RegCall_NoSSE, ECX)>;
+def CSR_Win32_CFGuard_Check_NoSSE : CalleeSavedRegs<(add CSR_32_RegCall_NoSSE,
+                                                     ECX)>;
 def CSR_Win32_CFGuard_Check : CalleeSavedRegs<(add CSR_32_RegCall, ECX)>;
 
 // ---- 64-bit SysV -----------------------------------------------------------------------
@@ -401,45 +432,68 @@ def CSR_64EHRet : CalleeSavedRegs<(add RAX, RDX, CSR_64)>;
 def CSR_64_SwiftError : CalleeSavedRegs<(sub CSR_64, R12)>;
 def CSR_64_SwiftTail : CalleeSavedRegs<(sub CSR_64, R13, R14)>;
 def CSR_64_NoneRegs : CalleeSavedRegs<(add RBP)>;
-def CSR_64_TLS_Darwin : CalleeSavedRegs<(add CSR_64, RCX, RDX, RSI, R8, R9, R10, R11)>;
+def CSR_64_TLS_Darwin : CalleeSavedRegs<(add CSR_64, RCX, RDX, RSI, R8, R9, R10,
+                                         R11)>;
 def CSR_64_CXX_TLS_Darwin_PE : CalleeSavedRegs<(add RBP)>;
-def CSR_64_CXX_TLS_Darwin_ViaCopy : CalleeSavedRegs<(sub CSR_64_TLS_Darwin, RBP)>;
-def CSR_64_MostRegs : CalleeSavedRegs<(add RBX, RCX, RDX, RSI, RDI, R8, R9, R10, R11,
+def CSR_64_CXX_TLS_Darwin_ViaCopy : CalleeSavedRegs<(sub CSR_64_TLS_Darwin,
+                                                     RBP)>;
+def CSR_64_MostRegs : CalleeSavedRegs<(add RBX, RCX, RDX, RSI, RDI, R8, R9, R10,
+                                       R11,
                                            R12, R13, R14, R15, RBP,
                                            (sequence "XMM%u", 0, 15))>;
-def CSR_64_AllRegs_NoSSE : CalleeSavedRegs<(add RAX, RBX, RCX, RDX, RSI, RDI, R8, R9,
-                                                R10, R11, R12, R13, R14, R15, RBP)>;
+def CSR_64_AllRegs_NoSSE : CalleeSavedRegs<(add RAX, RBX, RCX, RDX, RSI, RDI,
+                                            R8, R9,
+                                                R10, R11, R12, R13, R14, R15,
+                                                RBP)>;
 def CSR_64_AllRegs : CalleeSavedRegs<(add CSR_64_MostRegs, RAX)>;
-def CSR_64_AllRegs_AVX : CalleeSavedRegs<(sub (add CSR_64_MostRegs, RAX, (sequence "YMM%u", 0, 15)),
+def CSR_64_AllRegs_AVX : CalleeSavedRegs<(sub (add CSR_64_MostRegs, RAX,
+                                               (sequence "YMM%u", 0, 15)),
                                               (sequence "XMM%u", 0, 15))>;
 def CSR_64_AllRegs_AVX512 : CalleeSavedRegs<(sub (add CSR_64_MostRegs, RAX,
                                                       (sequence "ZMM%u", 0, 31),
                                                       (sequence "K%u", 0, 7)),
                                                  (sequence "XMM%u", 0, 15))>;
 // preserve_most / preserve_all.
-def CSR_64_RT_MostRegs : CalleeSavedRegs<(add CSR_64, RAX, RCX, RDX, RSI, RDI, R8, R9, R10)>;
-def CSR_64_RT_AllRegs : CalleeSavedRegs<(add CSR_64_RT_MostRegs, (sequence "XMM%u", 0, 15))>;
-def CSR_64_RT_AllRegs_AVX : CalleeSavedRegs<(add CSR_64_RT_MostRegs, (sequence "YMM%u", 0, 15))>;
-def CSR_64_Intel_OCL_BI : CalleeSavedRegs<(add CSR_64, (sequence "XMM%u", 8, 15))>;
-def CSR_64_Intel_OCL_BI_AVX : CalleeSavedRegs<(add CSR_64, (sequence "YMM%u", 8, 15))>;
+def CSR_64_RT_MostRegs : CalleeSavedRegs<(add CSR_64, RAX, RCX, RDX, RSI, RDI,
+                                          R8, R9, R10)>;
+def CSR_64_RT_AllRegs : CalleeSavedRegs<(add CSR_64_RT_MostRegs,
+                                         (sequence "XMM%u", 0, 15))>;
+def CSR_64_RT_AllRegs_AVX : CalleeSavedRegs<(add CSR_64_RT_MostRegs,
+                                             (sequence "YMM%u", 0, 15))>;
+def CSR_64_Intel_OCL_BI : CalleeSavedRegs<(add CSR_64,
+                                           (sequence "XMM%u", 8, 15))>;
+def CSR_64_Intel_OCL_BI_AVX : CalleeSavedRegs<(add CSR_64,
+                                               (sequence "YMM%u", 8, 15))>;
 def CSR_64_Intel_OCL_BI_AVX512 : CalleeSavedRegs<(add RBX, RSI, R14, R15,
-                                                      (sequence "ZMM%u", 16, 31),
+                                                      (sequence "ZMM%u", 16,
+                                                       31),
                                                       (sequence "K%u", 4, 7))>;
-def CSR_SysV64_RegCall_NoSSE : CalleeSavedRegs<(add RBX, RBP, (sequence "R%u", 12, 15))>;
+def CSR_SysV64_RegCall_NoSSE : CalleeSavedRegs<(add RBX, RBP,
+                                                (sequence "R%u", 12, 15))>;
 def CSR_SysV64_RegCall : CalleeSavedRegs<(add CSR_SysV64_RegCall_NoSSE,
                                               (sequence "XMM%u", 8, 15))>;
 
 // ---- Win64 -----------------------------------------------------------------------------
 
-def CSR_Win64_NoSSE : CalleeSavedRegs<(add RBX, RBP, RDI, RSI, R12, R13, R14, R15)>;
-def CSR_Win64 : CalleeSavedRegs<(add CSR_Win64_NoSSE, (sequence "XMM%u", 6, 15))>;
+def CSR_Win64_NoSSE : CalleeSavedRegs<(add RBX, RBP, RDI, RSI, R12, R13, R14,
+                                       R15)>;
+def CSR_Win64 : CalleeSavedRegs<(add CSR_Win64_NoSSE,
+                                 (sequence "XMM%u", 6, 15))>;
 def CSR_Win64_SwiftError : CalleeSavedRegs<(sub CSR_Win64, R12)>;
 def CSR_Win64_SwiftTail : CalleeSavedRegs<(sub CSR_Win64, R13, R14)>;
-def CSR_Win64_RT_MostRegs : CalleeSavedRegs<(add CSR_64_RT_MostRegs, (sequence "XMM%u", 6, 15))>;
-def CSR_Win64_Intel_OCL_BI_AVX : CalleeSavedRegs<(add RBX, RBP, RDI, RSI, R12, R13, R14, R15,
-                                                      (sequence "YMM%u", 6, 15))>;
-def CSR_Win64_Intel_OCL_BI_AVX512 : CalleeSavedRegs<(add RBX, RBP, RDI, RSI, R12, R13, R14, R15,
-                                                         (sequence "ZMM%u", 6, 21),
-                                                         (sequence "K%u", 4, 7))>;
-def CSR_Win64_RegCall_NoSSE : CalleeSavedRegs<(add RBX, RBP, (sequence "R%u", 10, 15))>;
-def CSR_Win64_RegCall : CalleeSavedRegs<(add CSR_Win64_RegCall_NoSSE, (sequence "XMM%u", 8, 15))>;
+def CSR_Win64_RT_MostRegs : CalleeSavedRegs<(add CSR_64_RT_MostRegs,
+                                             (sequence "XMM%u", 6, 15))>;
+def CSR_Win64_Intel_OCL_BI_AVX : CalleeSavedRegs<(add RBX, RBP, RDI, RSI, R12,
+                                                  R13, R14, R15,
+                                                      (sequence "YMM%u", 6,
+                                                       15))>;
+def CSR_Win64_Intel_OCL_BI_AVX512 : CalleeSavedRegs<(add RBX, RBP, RDI, RSI,
+                                                     R12, R13, R14, R15,
+                                                         (sequence "ZMM%u", 6,
+                                                          21),
+                                                         (sequence "K%u", 4,
+                                                          7))>;
+def CSR_Win64_RegCall_NoSSE : CalleeSavedRegs<(add RBX, RBP,
+                                               (sequence "R%u", 10, 15))>;
+def CSR_Win64_RegCall : CalleeSavedRegs<(add CSR_Win64_RegCall_NoSSE,
+                                         (sequence "XMM%u", 8, 15))>;

@@ -22,14 +22,15 @@ def : PointerRegClass<4, GR64_TC>;
 // (GR64_NOSP, GR32_ABCD, GR64_with_sub_8bit, ...) inherit them. Checked for
 // every allocatable class, per subtarget, against llc-19 by
 // tests/tests/spill_every_class.rs.
-multiclass GPRTemplates<RegisterClass rc, Instruction st, Instruction ld, Instruction mv> {
+multiclass GPRTemplates<RegisterClass rc, Instruction st, Instruction ld,
+                        Instruction mv> {
   def NAME : SpillTemplates<rc> {
-    let Spill  = (st TplSlot, 1, TplNoReg, 0, TplNoReg, TplReg);
+    let Spill = (st TplSlot, 1, TplNoReg, 0, TplNoReg, TplReg);
     let Reload = (ld TplReg, TplSlot, 1, TplNoReg, 0, TplNoReg);
-    let Copy   = (mv TplReg, TplSrc);
+    let Copy = (mv TplReg, TplSrc);
   }
 }
-defm GR8Templates       : GPRTemplates<GR8, MOV8mr, MOV8rm, MOV8rr>;
+defm GR8Templates : GPRTemplates<GR8, MOV8mr, MOV8rm, MOV8rr>;
 // GR8_NOREX values are spilled as GR8's: LLVM takes the _NOREX store and
 // load only for AH, BH, CH or DH themselves (a physical register, when a
 // COPY from one is folded), never for a virtual register of the class. Its
@@ -39,20 +40,29 @@ def GR8_NOREXTemplates : SpillTemplates<GR8_NOREX> {
 }
 // Every register of GR8_ABCD_H is a high byte register: the _NOREX forms
 // (what LLVM stores when it folds a COPY from one of them).
-defm GR8_ABCD_HTemplates : GPRTemplates<GR8_ABCD_H, MOV8mr_NOREX, MOV8rm_NOREX, MOV8rr_NOREX>;
-defm GR16Templates      : GPRTemplates<GR16, MOV16mr, MOV16rm, MOV16rr>;
-defm GR32Templates      : GPRTemplates<GR32, MOV32mr, MOV32rm, MOV32rr>;
-defm GR64Templates      : GPRTemplates<GR64, MOV64mr, MOV64rm, MOV64rr>;
+defm GR8_ABCD_HTemplates : GPRTemplates<GR8_ABCD_H, MOV8mr_NOREX, MOV8rm_NOREX,
+                                        MOV8rr_NOREX>;
+defm GR16Templates : GPRTemplates<GR16, MOV16mr, MOV16rm, MOV16rr>;
+defm GR32Templates : GPRTemplates<GR32, MOV32mr, MOV32rm, MOV32rr>;
+defm GR64Templates : GPRTemplates<GR64, MOV64mr, MOV64rm, MOV64rr>;
 
 // The subtarget features the vector and mask classes' spill code depends
 // on (LLVM 19's X86.td names, and what each implies among these).
-def FeatureAVX    : SubtargetFeature<"avx", "X86SSELevel", "AVX", "AVX">;
-def FeatureAVX2   : SubtargetFeature<"avx2", "X86SSELevel", "AVX2", "AVX2", [FeatureAVX]>;
-def FeatureAVX512 : SubtargetFeature<"avx512f", "X86SSELevel", "AVX512", "AVX-512", [FeatureAVX2]>;
-def FeatureBWI    : SubtargetFeature<"avx512bw", "HasBWI", "true", "AVX-512 bytes and words", [FeatureAVX512]>;
-def FeatureDQI    : SubtargetFeature<"avx512dq", "HasDQI", "true", "AVX-512 doublewords and quadwords", [FeatureAVX512]>;
-def FeatureVLX    : SubtargetFeature<"avx512vl", "HasVLX", "true", "AVX-512 vector lengths", [FeatureAVX512]>;
-def FeatureFP16   : SubtargetFeature<"avx512fp16", "HasFP16", "true", "AVX-512 half precision", [FeatureBWI, FeatureVLX, FeatureDQI]>;
+def FeatureAVX : SubtargetFeature<"avx", "X86SSELevel", "AVX", "AVX">;
+def FeatureAVX2 : SubtargetFeature<"avx2", "X86SSELevel", "AVX2", "AVX2",
+                                   [FeatureAVX]>;
+def FeatureAVX512 : SubtargetFeature<"avx512f", "X86SSELevel", "AVX512",
+                                     "AVX-512", [FeatureAVX2]>;
+def FeatureBWI : SubtargetFeature<"avx512bw", "HasBWI", "true",
+                                  "AVX-512 bytes and words", [FeatureAVX512]>;
+def FeatureDQI : SubtargetFeature<"avx512dq", "HasDQI", "true",
+                                  "AVX-512 doublewords and quadwords",
+                                  [FeatureAVX512]>;
+def FeatureVLX : SubtargetFeature<"avx512vl", "HasVLX", "true",
+                                  "AVX-512 vector lengths", [FeatureAVX512]>;
+def FeatureFP16 : SubtargetFeature<"avx512fp16", "HasFP16", "true",
+                                   "AVX-512 half precision",
+                                   [FeatureBWI, FeatureVLX, FeatureDQI]>;
 
 // Vector and scalar-FP registers: per subtarget, the SSE form, the VEX form
 // under AVX, the EVEX form under AVX-512 (for 128- and 256-bit registers,
@@ -64,9 +74,9 @@ class VecSpill<RegisterClass rc, list<SubtargetFeature> fs,
                Instruction st, Instruction ld, Instruction mv>
     : SpillTemplates<rc> {
   let Features = fs;
-  let Spill  = (st TplSlot, 1, TplNoReg, 0, TplNoReg, TplReg);
+  let Spill = (st TplSlot, 1, TplNoReg, 0, TplNoReg, TplReg);
   let Reload = (ld TplReg, TplSlot, 1, TplNoReg, 0, TplNoReg);
-  let Copy   = (mv TplReg, TplSrc);
+  let Copy = (mv TplReg, TplSrc);
 }
 multiclass VecTemplates<RegisterClass rc, list<SubtargetFeature> fs,
                         Instruction st, Instruction ld, Instruction mv> {
@@ -76,31 +86,46 @@ multiclass WideVecTemplates<RegisterClass rc, list<SubtargetFeature> fs,
                             Instruction st, Instruction ld, Instruction mv,
                             Instruction ust, Instruction uld> {
   def NAME : VecSpill<rc, fs, st, ld, mv> {
-    let UnalignedSpill  = (ust TplSlot, 1, TplNoReg, 0, TplNoReg, TplReg);
+    let UnalignedSpill = (ust TplSlot, 1, TplNoReg, 0, TplNoReg, TplReg);
     let UnalignedReload = (uld TplReg, TplSlot, 1, TplNoReg, 0, TplNoReg);
   }
 }
 defm FR16XTemplates : VecTemplates<FR16X, [], MOVSSmr, MOVSSrm, MOVAPSrr>;
-defm FR16XAVXTemplates : VecTemplates<FR16X, [FeatureAVX], VMOVSSmr, VMOVSSrm, VMOVAPSrr>;
-defm FR16X512Templates : VecTemplates<FR16X, [FeatureAVX512], VMOVSSZmr, VMOVSSZrm, VMOVAPSrr>;
-defm FR16XVLXTemplates : VecTemplates<FR16X, [FeatureVLX], VMOVSSZmr, VMOVSSZrm, VMOVAPSZ128rr>;
-defm FR16XFP16Templates : VecTemplates<FR16X, [FeatureFP16], VMOVSHZmr, VMOVSHZrm_alt, VMOVAPSZ128rr>;
+defm FR16XAVXTemplates : VecTemplates<FR16X, [FeatureAVX], VMOVSSmr, VMOVSSrm,
+                                      VMOVAPSrr>;
+defm FR16X512Templates : VecTemplates<FR16X, [FeatureAVX512], VMOVSSZmr,
+                                      VMOVSSZrm, VMOVAPSrr>;
+defm FR16XVLXTemplates : VecTemplates<FR16X, [FeatureVLX], VMOVSSZmr, VMOVSSZrm,
+                                      VMOVAPSZ128rr>;
+defm FR16XFP16Templates : VecTemplates<FR16X, [FeatureFP16], VMOVSHZmr,
+                                       VMOVSHZrm_alt, VMOVAPSZ128rr>;
 defm FR32XTemplates : VecTemplates<FR32X, [], MOVSSmr, MOVSSrm_alt, MOVAPSrr>;
-defm FR32XAVXTemplates : VecTemplates<FR32X, [FeatureAVX], VMOVSSmr, VMOVSSrm_alt, VMOVAPSrr>;
-defm FR32X512Templates : VecTemplates<FR32X, [FeatureAVX512], VMOVSSZmr, VMOVSSZrm_alt, VMOVAPSrr>;
-defm FR32XVLXTemplates : VecTemplates<FR32X, [FeatureVLX], VMOVSSZmr, VMOVSSZrm_alt, VMOVAPSZ128rr>;
+defm FR32XAVXTemplates : VecTemplates<FR32X, [FeatureAVX], VMOVSSmr,
+                                      VMOVSSrm_alt, VMOVAPSrr>;
+defm FR32X512Templates : VecTemplates<FR32X, [FeatureAVX512], VMOVSSZmr,
+                                      VMOVSSZrm_alt, VMOVAPSrr>;
+defm FR32XVLXTemplates : VecTemplates<FR32X, [FeatureVLX], VMOVSSZmr,
+                                      VMOVSSZrm_alt, VMOVAPSZ128rr>;
 defm FR64XTemplates : VecTemplates<FR64X, [], MOVSDmr, MOVSDrm_alt, MOVAPSrr>;
-defm FR64XAVXTemplates : VecTemplates<FR64X, [FeatureAVX], VMOVSDmr, VMOVSDrm_alt, VMOVAPSrr>;
-defm FR64X512Templates : VecTemplates<FR64X, [FeatureAVX512], VMOVSDZmr, VMOVSDZrm_alt, VMOVAPSrr>;
-defm FR64XVLXTemplates : VecTemplates<FR64X, [FeatureVLX], VMOVSDZmr, VMOVSDZrm_alt, VMOVAPSZ128rr>;
+defm FR64XAVXTemplates : VecTemplates<FR64X, [FeatureAVX], VMOVSDmr,
+                                      VMOVSDrm_alt, VMOVAPSrr>;
+defm FR64X512Templates : VecTemplates<FR64X, [FeatureAVX512], VMOVSDZmr,
+                                      VMOVSDZrm_alt, VMOVAPSrr>;
+defm FR64XVLXTemplates : VecTemplates<FR64X, [FeatureVLX], VMOVSDZmr,
+                                      VMOVSDZrm_alt, VMOVAPSZ128rr>;
 defm VR128XTemplates : VecTemplates<VR128X, [], MOVAPSmr, MOVAPSrm, MOVAPSrr>;
-defm VR128XAVXTemplates : VecTemplates<VR128X, [FeatureAVX], VMOVAPSmr, VMOVAPSrm, VMOVAPSrr>;
-defm VR128X512Templates : VecTemplates<VR128X, [FeatureAVX512], VMOVAPSZ128mr_NOVLX, VMOVAPSZ128rm_NOVLX, VMOVAPSrr>;
-defm VR128XVLXTemplates : VecTemplates<VR128X, [FeatureVLX], VMOVAPSZ128mr, VMOVAPSZ128rm, VMOVAPSZ128rr>;
+defm VR128XAVXTemplates : VecTemplates<VR128X, [FeatureAVX], VMOVAPSmr,
+                                       VMOVAPSrm, VMOVAPSrr>;
+defm VR128X512Templates : VecTemplates<VR128X, [FeatureAVX512],
+                                       VMOVAPSZ128mr_NOVLX, VMOVAPSZ128rm_NOVLX,
+                                       VMOVAPSrr>;
+defm VR128XVLXTemplates : VecTemplates<VR128X, [FeatureVLX], VMOVAPSZ128mr,
+                                       VMOVAPSZ128rm, VMOVAPSZ128rr>;
 // LLVM spills 256-bit registers with the VEX moves whatever the subtarget.
 defm VR256XTemplates : WideVecTemplates<VR256X, [], VMOVAPSYmr, VMOVAPSYrm,
     VMOVAPSYrr, VMOVUPSYmr, VMOVUPSYrm>;
-defm VR256X512Templates : WideVecTemplates<VR256X, [FeatureAVX512], VMOVAPSZ256mr_NOVLX,
+defm VR256X512Templates : WideVecTemplates<VR256X, [FeatureAVX512],
+                                           VMOVAPSZ256mr_NOVLX,
     VMOVAPSZ256rm_NOVLX, VMOVAPSYrr, VMOVUPSZ256mr_NOVLX, VMOVUPSZ256rm_NOVLX>;
 defm VR256XVLXTemplates : WideVecTemplates<VR256X, [FeatureVLX], VMOVAPSZ256mr,
     VMOVAPSZ256rm, VMOVAPSZ256rr, VMOVUPSZ256mr, VMOVUPSZ256rm>;
@@ -112,33 +137,34 @@ defm VR512Templates : WideVecTemplates<VR512, [], VMOVAPSZmr, VMOVAPSZrm,
 // through LLVM's pseudos; with BWI LLVM copies masks with the 64-bit move.
 multiclass MaskTemplates<RegisterClass rc, Instruction st, Instruction ld> {
   def NAME : SpillTemplates<rc> {
-    let Spill  = (st TplSlot, 1, TplNoReg, 0, TplNoReg, TplReg);
+    let Spill = (st TplSlot, 1, TplNoReg, 0, TplNoReg, TplReg);
     let Reload = (ld TplReg, TplSlot, 1, TplNoReg, 0, TplNoReg);
-    let Copy   = (KMOVWkk TplReg, TplSrc);
+    let Copy = (KMOVWkk TplReg, TplSrc);
   }
   def NAME # BWI : SpillTemplates<rc> {
     let Features = [FeatureBWI];
-    let Spill  = (st TplSlot, 1, TplNoReg, 0, TplNoReg, TplReg);
+    let Spill = (st TplSlot, 1, TplNoReg, 0, TplNoReg, TplReg);
     let Reload = (ld TplReg, TplSlot, 1, TplNoReg, 0, TplNoReg);
-    let Copy   = (KMOVQkk TplReg, TplSrc);
+    let Copy = (KMOVQkk TplReg, TplSrc);
   }
 }
 defm VK16Templates : MaskTemplates<VK16, KMOVWmk, KMOVWkm>;
 defm VK32Templates : MaskTemplates<VK32, KMOVDmk, KMOVDkm>;
 defm VK64Templates : MaskTemplates<VK64, KMOVQmk, KMOVQkm>;
 def VK16PAIRTemplates : SpillTemplates<VK16PAIR> {
-  let Spill  = (MASKPAIR16STORE TplSlot, 1, TplNoReg, 0, TplNoReg, TplReg);
+  let Spill = (MASKPAIR16STORE TplSlot, 1, TplNoReg, 0, TplNoReg, TplReg);
   let Reload = (MASKPAIR16LOAD TplReg, TplSlot, 1, TplNoReg, 0, TplNoReg);
 }
 
 // MMX.
-defm VR64Templates : GPRTemplates<VR64, MMX_MOVQ64mr, MMX_MOVQ64rm, MMX_MOVQ64rr>;
+defm VR64Templates : GPRTemplates<VR64, MMX_MOVQ64mr, MMX_MOVQ64rm,
+                                  MMX_MOVQ64rr>;
 
 // x87 stack registers (float, double, long double): LLVM's pseudo loads and
 // stores; their copies are left to the FP stackifier (no one instruction).
 multiclass FpTemplates<RegisterClass rc, Instruction st, Instruction ld> {
   def NAME : SpillTemplates<rc> {
-    let Spill  = (st TplSlot, 1, TplNoReg, 0, TplNoReg, TplReg);
+    let Spill = (st TplSlot, 1, TplNoReg, 0, TplNoReg, TplReg);
     let Reload = (ld TplReg, TplSlot, 1, TplNoReg, 0, TplNoReg);
   }
 }
@@ -227,7 +253,8 @@ foreach w = ["16", "32", "64"] in
     let ConditionOperand = "cc";
     let ConditionXor = 1;
   }
-foreach i = ["MOVSSrr", "MOVSDrr", "UNPCKHPDrr", "SHUFPDrri", "CMPSSrri", "CMPSDrri",
+foreach i = ["MOVSSrr", "MOVSDrr", "UNPCKHPDrr", "SHUFPDrri", "CMPSSrri",
+             "CMPSDrri",
              "CMPPSrri", "CMPPDrri", "SHLD16rri8", "SHLD32rri8", "SHLD64rri8",
              "SHRD16rri8", "SHRD32rri8", "SHRD64rri8"] in
   def : CommuteRule<!cast<Instruction>(i)> { let Commutes = false; }
@@ -245,30 +272,38 @@ foreach i = ["MOVSSrr", "MOVSDrr", "UNPCKHPDrr", "SHUFPDrri", "CMPSSrri", "CMPSD
 // ADD8rr/ADD16rr as input, result, input.
 foreach i = ["ADD64ri32", "ADD64ri32_DB"] in
   def : ThreeAddressForm<!cast<Instruction>(i),
-          (LEA64r TplDef, (TplOperand 1), 1, TplNoReg, (TplOperand 2), TplNoReg)>;
+          (LEA64r TplDef, (TplOperand 1), 1, TplNoReg, (TplOperand 2),
+           TplNoReg)>;
 def : ThreeAddressForm<SUB64ri32,
-        (LEA64r TplDef, (TplOperand 1), 1, TplNoReg, (TplNegated 2, 32), TplNoReg)>;
+        (LEA64r TplDef, (TplOperand 1), 1, TplNoReg, (TplNegated 2, 32),
+         TplNoReg)>;
 foreach i = ["ADD32ri", "ADD32ri_DB"] in
   def : ThreeAddressForm<!cast<Instruction>(i),
-          (LEA64_32r TplDef, (TplWiden 1, GR64, sub_32bit), 1, TplNoReg, (TplOperand 2), TplNoReg)>;
+          (LEA64_32r TplDef, (TplWiden 1, GR64, sub_32bit), 1, TplNoReg,
+           (TplOperand 2), TplNoReg)>;
 def : ThreeAddressForm<SUB32ri,
-        (LEA64_32r TplDef, (TplWiden 1, GR64, sub_32bit), 1, TplNoReg, (TplNegated 2, 32), TplNoReg)>;
+        (LEA64_32r TplDef, (TplWiden 1, GR64, sub_32bit), 1, TplNoReg,
+         (TplNegated 2, 32), TplNoReg)>;
 foreach op = ["INC", "DEC"] in {
   defvar by = !if(!eq(op, "INC"), 1, -1);
   def : ThreeAddressForm<!cast<Instruction>(op # "64r"),
-          (LEA64r TplDef, (TplOperand 1, GR64_NOSP), 1, TplNoReg, by, TplNoReg)>;
+          (LEA64r TplDef, (TplOperand 1, GR64_NOSP), 1, TplNoReg, by,
+           TplNoReg)>;
   def : ThreeAddressForm<!cast<Instruction>(op # "32r"),
-          (LEA64_32r TplDef, (TplWiden 1, GR64_NOSP, sub_32bit), 1, TplNoReg, by, TplNoReg)>;
+          (LEA64_32r TplDef, (TplWiden 1, GR64_NOSP, sub_32bit), 1, TplNoReg,
+           by, TplNoReg)>;
   foreach w = ["8", "16"] in {
     defvar idx = !cast<SubRegIndex>("sub_" # w # "bit");
     def : ThreeAddressForm<!cast<Instruction>(op # w # "r"),
-            (LEA64_32r (TplResult GR32, idx), (TplInsert 1, GR64_NOSP, idx), 1, TplNoReg, by,
+            (LEA64_32r (TplResult GR32, idx), (TplInsert 1, GR64_NOSP, idx), 1,
+             TplNoReg, by,
                        TplNoReg)>;
   }
 }
 foreach i = ["ADD64rr", "ADD64rr_DB"] in
   def : ThreeAddressForm<!cast<Instruction>(i),
-          (LEA64r TplDef, (TplOperand 1, GR64), 1, (TplOperand 2, GR64_NOSP), 0, TplNoReg)>;
+          (LEA64r TplDef, (TplOperand 1, GR64), 1, (TplOperand 2, GR64_NOSP), 0,
+           TplNoReg)>;
 foreach i = ["ADD32rr", "ADD32rr_DB"] in
   def : ThreeAddressForm<!cast<Instruction>(i),
           (LEA64_32r TplDef, (TplWiden 1, GR64, sub_32bit), 1,
@@ -279,7 +314,8 @@ foreach w = ["8", "16"] in {
   defvar idx = !cast<SubRegIndex>("sub_" # w # "bit");
   foreach i = ["ri", "ri_DB"] in
     def : ThreeAddressForm<!cast<Instruction>("ADD" # w # i),
-            (LEA64_32r (TplResult GR32, idx), (TplInsert 1, GR64_NOSP, idx), 1, TplNoReg,
+            (LEA64_32r (TplResult GR32, idx), (TplInsert 1, GR64_NOSP, idx), 1,
+             TplNoReg,
                        (TplOperand 2), TplNoReg)>;
   foreach i = ["rr", "rr_DB"] in
     def : ThreeAddressForm<!cast<Instruction>("ADD" # w # i),
@@ -291,9 +327,11 @@ foreach w = ["8", "16"] in {
 foreach s = [1, 2, 3] in {
   let ImmediateOperand = 2, ImmediateValue = s in {
     def : ThreeAddressForm<SHL64ri,
-            (LEA64r TplDef, TplNoReg, !shl(1, s), (TplOperand 1, GR64_NOSP), 0, TplNoReg)>;
+            (LEA64r TplDef, TplNoReg, !shl(1, s), (TplOperand 1, GR64_NOSP), 0,
+             TplNoReg)>;
     def : ThreeAddressForm<SHL32ri,
-            (LEA64_32r TplDef, TplNoReg, !shl(1, s), (TplWiden 1, GR64_NOSP, sub_32bit), 0,
+            (LEA64_32r TplDef, TplNoReg, !shl(1, s),
+             (TplWiden 1, GR64_NOSP, sub_32bit), 0,
                        TplNoReg)>;
     foreach w = ["8", "16"] in {
       defvar idx = !cast<SubRegIndex>("sub_" # w # "bit");

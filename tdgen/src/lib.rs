@@ -24,6 +24,7 @@
 pub mod alloc;
 pub mod diag;
 pub mod emit;
+pub mod fmt;
 mod loader;
 pub mod records;
 mod suggest;

@@ -1,4 +1,4 @@
-//! The `tdgen` command: check a `.td` file, print its records (as text or llvm-tblgen-style JSON).
+//! The `tdgen` command: check a `.td` file, print its records (as text or llvm-tblgen-style JSON), format `.td` files.
 //!
 //! Output that cannot be written never panics. Exit statuses:
 //! 0 success; 1 errors in the input, or output that cannot be written
@@ -10,6 +10,8 @@ use clap::{Parser, Subcommand};
 use std::io::{ErrorKind, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+
+mod fmt_command;
 
 // Evaluation allocates many small values; mimalloc is markedly faster at that than the system allocator.
 #[global_allocator]
@@ -98,6 +100,18 @@ enum Command {
         #[arg(long = "crate", value_name = "PATH", default_value = "::regalloc")]
         krate: String,
     },
+    /// Format .td files (the style: `tdgen::fmt`'s docs). In place by default, each file written whole or not at all.
+    Fmt {
+        /// Files, or directories (every `.td` file under them); `-` reads standard input and writes standard output.
+        #[arg(required = true, value_name = "PATH")]
+        paths: Vec<PathBuf>,
+        /// Write nothing: list the files that would change, exit 1 if any would.
+        #[arg(long, conflicts_with = "output")]
+        check: bool,
+        /// Write the formatted text here instead (one input file only; `-` is standard output).
+        #[arg(short = 'o', value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
     /// Check a file (its records and, when it describes registers, the target model): print diagnostics only, exit non-zero on error.
     Check {
         #[command(flatten)]
@@ -141,6 +155,11 @@ fn main() -> ExitCode {
             output,
             krate,
         } => return emit(input, output.as_deref(), krate),
+        Command::Fmt {
+            paths,
+            check,
+            output,
+        } => return fmt_command::run(paths, *check, output.as_deref()),
     };
     let (loader, mut result) = load(input);
     // `check` also checks what the records describe: a file with registers

@@ -7,5 +7,5 @@ def A {
   int mul3 = !mul(2, 3, 4);
   int div = !div(7, 2);
   int divNeg = !div(-7, 2);
-  int onBits = !add({ 1, 1 }, 1);
+  int onBits = !add({1, 1}, 1);
 }

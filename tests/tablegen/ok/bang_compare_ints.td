@@ -6,5 +6,5 @@ def C {
   bit le = !le(5, 5);
   bit gt = !gt(2, 9);
   bit ge = !ge(9, 2);
-  bit bitsEq = !eq({ 1, 0 }, 2);
+  bit bitsEq = !eq({1, 0}, 2);
 }

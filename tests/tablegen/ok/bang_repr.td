@@ -7,7 +7,7 @@ def R {
   string s = !repr("str");
   string l = !repr([1, 2]);
   string d = !repr((op 1:$x, "a"));
-  string b = !repr({ 0, 1 });
+  string b = !repr({0, 1});
   string rec = !repr(c1);
   string u = !repr(?);
 }

@@ -13,4 +13,5 @@ let Latency = 4 in {
   def : WriteRes<"WriteLoad", [MEM, ALU]>;
   def WriteStore : WriteRes<"WriteStore", [MEM]> { let ResourceCycles = [2]; }
 }
-def SchedSummary { int TotalUnits = !foldl(0, [ALU, MEM], acc, r, !add(acc, r.NumUnits)); }
+def SchedSummary { int TotalUnits = !foldl(0, [ALU, MEM], acc, r,
+                                           !add(acc, r.NumUnits)); }

@@ -15,4 +15,6 @@ class RType<bits<7> funct7, bits<3> funct3, bits<7> opcode> : Instr {
 }
 def ADD : RType<0b0000000, 0b000, 0b0110011>;
 def SUB : RType<0b0100000, 0b000, 0b0110011>;
-def FIXED : RType<0, 0b111, 0b0010011> { let rd = 1; let rs1 = 2; let rs2 = { 0, 0, 1, 1, 1 }; }
+def FIXED : RType<0, 0b111,
+                  0b0010011> { let rd = 1; let rs1 = 2; let rs2 = {0, 0, 1, 1,
+                      1}; }

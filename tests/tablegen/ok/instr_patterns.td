@@ -1,7 +1,7 @@
 // Selection-pattern-like list<dag> fields built from operand dags and node records.
 include "minireg.td"
 include "miniinstr.td"
-class SDNode<string n> { string Opcode = n; }
+class SDNode<string n> {string Opcode = n;}
 def addnode : SDNode<"ISD::ADD">;
 def set;
 def i32;
@@ -13,4 +13,5 @@ class BinPat<SDNode node, string mn> : Instr {
   let AsmString = mn;
 }
 def ADDP : BinPat<addnode, "add">;
-def Pat2 { list<dag> Both = !listconcat(ADDP.Pattern, [(set i32:$x, (addnode i32:$y, 1))]); }
+def Pat2 { list<dag> Both = !listconcat(ADDP.Pattern,
+                                        [(set i32:$x, (addnode i32:$y, 1))]); }

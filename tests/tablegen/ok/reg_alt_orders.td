@@ -6,4 +6,5 @@ def GPRs : RegClass<"Toy", [64], 64, (add (sequence "X%u", 0, 5))> {
   let AltOrderSelect = [{ if cfg.small { 1 } else { 0 } }];
   let AllocationPriority = 3;
 }
-def Hidden : RegClass<"Toy", [64], 64, (add X0)> { let isAllocatable = false; let CopyCost = -1; }
+def Hidden : RegClass<"Toy", [64], 64,
+                      (add X0)> { let isAllocatable = false; let CopyCost = -1; }

@@ -9,4 +9,5 @@ class QuadPart<string n, int enc> : Reg<n> { let HWEncoding = enc; }
 def Q0 : QuadPart<"q0", 0>;
 def Q1 : QuadPart<"q1", 1>;
 def D0 : RegWithSubs<"d0", [Q0, Q1]> { let SubRegIndices = [sub_lo, sub_hi]; }
-def Composition { list<SubIdx> chain = sub_hi_then_hi.ComposedOf; int total = !add(sub_hi.Offset, sub_q0.Offset); }
+def Composition { list<SubIdx> chain = sub_hi_then_hi.ComposedOf; int total = !add(sub_hi.Offset,
+    sub_q0.Offset); }

@@ -2,7 +2,7 @@
 include "minireg.td"
 multiclass Bank<string prefix, int count, int width> {
   foreach i = !range(count) in
-    def NAME # i : Reg<prefix # i> { let HWEncoding = i; }
+    def NAME # i : Reg<prefix # i> {let HWEncoding = i;}
   def NAME # Class : RegClass<"Toy", [width], width,
                               (sequence NAME # "%u", 0, !sub(count, 1))>;
 }

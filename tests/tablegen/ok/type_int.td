@@ -3,6 +3,6 @@ def I {
   int a = 42;
   int b = -42;
   int c = !add(a, b);
-  int d = { 1, 1, 0 };
+  int d = {1, 1, 0};
   int e = true;
 }
