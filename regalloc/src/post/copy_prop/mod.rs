@@ -79,18 +79,50 @@ enum Erased {
     Dead,
 }
 
+/// The operands, by instruction and operand index, that named a
+/// sub-register before allocation (`%5.sub_32`): the checker holds the
+/// register such a use reads to the sub-register's position in the
+/// virtual register's class, so forwarding may not move it to another
+/// position (Hexagon's `isub_lo` must stay a low half). Taken from the
+/// function before allocation; the rewriter keeps instruction ids and
+/// explicit operand positions.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct SubRegisterUses(std::collections::HashSet<(Inst, usize)>);
+
+impl SubRegisterUses {
+    /// The sub-register uses of `func`, before allocation.
+    pub(crate) fn of(func: &MachineFunction) -> SubRegisterUses {
+        let mut uses = std::collections::HashSet::new();
+        for i in func.inst_ids() {
+            for (k, o) in func.inst(i).operands.iter().enumerate() {
+                if o.as_reg().is_some_and(|r| !r.is_def() && r.sub.is_some()) {
+                    uses.insert((i, k));
+                }
+            }
+        }
+        SubRegisterUses(uses)
+    }
+
+    /// Whether operand `k` of `i` named a sub-register before allocation.
+    fn contains(&self, i: Inst, k: usize) -> bool {
+        self.0.contains(&(i, k))
+    }
+}
+
 /// Runs copy propagation on every block of `func` (allocated: physical
 /// registers only, block live-ins up to date), with `reserved` the
-/// function's reserved registers by register; keeps `record` in step.
+/// function's reserved registers by register and `sub_uses` the operands
+/// that named sub-registers before allocation; keeps `record` in step.
 /// A function with a virtual register left is not touched.
 pub(crate) fn propagate_copies(
     t: &TargetInfo<'_>,
     func: &mut MachineFunction,
     record: &mut AllocRecord,
     reserved: &[bool],
+    sub_uses: &SubRegisterUses,
 ) -> CopyPropagation {
     let mut done = CopyPropagation::default();
-    let Some(facts) = Facts::new(t, func, reserved) else {
+    let Some(facts) = Facts::new(t, func, reserved, sub_uses) else {
         return done;
     };
     let mut pass = Pass {
@@ -182,6 +214,8 @@ struct Facts<'f, 't> {
     defined: Vec<bool>,
     /// By register: in an allocatable class.
     allocatable: Vec<bool>,
+    /// The operands that named sub-registers before allocation.
+    sub_uses: &'f SubRegisterUses,
 }
 
 impl<'f, 't> Facts<'f, 't> {
@@ -190,6 +224,7 @@ impl<'f, 't> Facts<'f, 't> {
         t: &'f TargetInfo<'t>,
         func: &MachineFunction,
         reserved: &'f [bool],
+        sub_uses: &'f SubRegisterUses,
     ) -> Option<Facts<'f, 't>> {
         let mut defined = vec![false; t.regs.len()];
         for i in func.inst_ids() {
@@ -212,6 +247,7 @@ impl<'f, 't> Facts<'f, 't> {
             reserved,
             defined,
             allocatable,
+            sub_uses,
         })
     }
 
