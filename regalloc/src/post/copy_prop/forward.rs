@@ -328,8 +328,7 @@ impl Pass<'_, '_> {
             if self.facts.is_reserved(c.src) {
                 continue;
             }
-            if (self.facts.sub_uses.contains(i, k)
-                && !same_sub_register_positions(t, used, forwarded))
+            if !self.facts.sub_uses.allows(t, i, k, forwarded)
                 || !self.forwardable_class(func, c, i, k)
                 || super::has_implicit_overlap(t, func.inst(i), k, used)
                 || self.copy_partly_overwrites(func, i, c.src)
@@ -427,25 +426,4 @@ fn is_nop_copy(t: &crate::target::TargetInfo<'_>, prev: Tracked, src: Reg, def: 
         return false;
     };
     t.sub_reg_index_of(prev.dst, def) == Some(idx)
-}
-
-/// Whether `b` is a sub-register under every index `a` is one under
-/// (Hexagon's `$r1` is no `isub_lo`, `$r2` is): the checker holds a
-/// sub-register use of a virtual register to that position, which LLVM
-/// does not look at. Asked only of operands that named a sub-register
-/// before allocation: AArch64's `$x1` is no `sube64` (pairs start even),
-/// yet a whole-register use of `$x8` may read it.
-fn same_sub_register_positions(t: &crate::target::TargetInfo<'_>, a: Reg, b: Reg) -> bool {
-    let positions = |r: Reg| {
-        let mut v: Vec<crate::target::SubRegIndex> = t
-            .super_regs(r)
-            .iter()
-            .filter_map(|&s| t.sub_reg_index_of(s, r))
-            .collect();
-        v.sort_unstable_by_key(|i| i.index());
-        v.dedup();
-        v
-    };
-    let pb = positions(b);
-    positions(a).iter().all(|i| pb.contains(i))
 }

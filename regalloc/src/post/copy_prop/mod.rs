@@ -44,7 +44,7 @@ use rustc_hash::FxHashMap as HashMap;
 use crate::analysis::phys_liveness::UnitSet;
 use crate::ir::{Block, Inst, InstData, MachineFunction, Operand, RegFlags, RegMask, RegRef};
 use crate::record::{AllocRecord, Edit, Removed};
-use crate::target::{Reg, RegFlags as PhysFlags, TargetInfo};
+use crate::target::{Reg, RegClass, RegFlags as PhysFlags, SubRegIndex, TargetInfo};
 
 /// What copy propagation did to one function.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
@@ -80,32 +80,46 @@ enum Erased {
 }
 
 /// The operands, by instruction and operand index, that named a
-/// sub-register before allocation (`%5.sub_32`): the checker holds the
-/// register such a use reads to the sub-register's position in the
-/// virtual register's class, so forwarding may not move it to another
-/// position (Hexagon's `isub_lo` must stay a low half). Taken from the
-/// function before allocation; the rewriter keeps instruction ids and
-/// explicit operand positions.
+/// sub-register before allocation (`%5.sub_32`), with the index and the
+/// virtual register's class: the checker holds the register such a use
+/// reads to be that sub-register of a register for the class, so
+/// forwarding may only move it to another such register (Hexagon's
+/// `isub_lo` must stay a low half). Taken from the function before
+/// allocation; the rewriter keeps instruction ids and explicit operand
+/// positions.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct SubRegisterUses(std::collections::HashSet<(Inst, usize)>);
+pub(crate) struct SubRegisterUses(HashMap<(Inst, usize), (SubRegIndex, Option<RegClass>)>);
 
 impl SubRegisterUses {
     /// The sub-register uses of `func`, before allocation.
     pub(crate) fn of(func: &MachineFunction) -> SubRegisterUses {
-        let mut uses = std::collections::HashSet::new();
+        let mut uses = HashMap::default();
         for i in func.inst_ids() {
             for (k, o) in func.inst(i).operands.iter().enumerate() {
-                if o.as_reg().is_some_and(|r| !r.is_def() && r.sub.is_some()) {
-                    uses.insert((i, k));
-                }
+                let Some(r) = o.as_reg().filter(|r| !r.is_def()) else {
+                    continue;
+                };
+                let Some(idx) = r.sub else { continue };
+                let class = match r.reg {
+                    RegRef::Virt(v) => func.vregs.get(v.index()).and_then(|d| d.class),
+                    _ => None,
+                };
+                uses.insert((i, k), (idx, class));
             }
         }
         SubRegisterUses(uses)
     }
 
-    /// Whether operand `k` of `i` named a sub-register before allocation.
-    fn contains(&self, i: Inst, k: usize) -> bool {
-        self.0.contains(&(i, k))
+    /// Whether operand `k` of `i` may read `r` instead of what it reads:
+    /// it named no sub-register before allocation, or `r` is that
+    /// sub-register of a register of the virtual register's class.
+    fn allows(&self, t: &TargetInfo<'_>, i: Inst, k: usize, r: Reg) -> bool {
+        let Some(&(idx, class)) = self.0.get(&(i, k)) else {
+            return true;
+        };
+        t.super_regs(r).iter().any(|&s| {
+            t.sub_reg(s, idx) == Some(r) && class.is_none_or(|c| t.class_contains(c, s))
+        })
     }
 }
 
