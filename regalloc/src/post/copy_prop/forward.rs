@@ -322,10 +322,12 @@ impl Pass<'_, '_> {
                     None => continue,
                 }
             };
-            // LLVM forwards a reserved source when it is constant; the
-            // checker holds every use to unreserved registers of its
-            // class, so none is forwarded here.
-            if self.facts.is_reserved(c.src) {
+            // A reserved source only when constant (LLVM's
+            // `isConstantPhysReg`); by description only, as the checker
+            // follows only those (`$wzr`, not a never-written reserved one).
+            if self.facts.is_reserved(c.src)
+                && !t.reg(c.src).flags.contains(crate::target::RegFlags::CONSTANT)
+            {
                 continue;
             }
             if !self.facts.sub_uses.allows(t, i, k, forwarded)
