@@ -273,7 +273,15 @@ fn stages(
                 }
                 _ => greedy::allocate(target_context, func, analyses, Default::default(), ctx)?,
             };
-            apply(target, func, decisions, Cleanup::of(allocator), post, &sub_uses, ctx)?
+            apply(
+                target,
+                func,
+                decisions,
+                Cleanup::of(allocator),
+                post,
+                &sub_uses,
+                ctx,
+            )?
         }
     };
     if let Some(original) = original {

@@ -17,7 +17,11 @@ use super::{Checker, Here};
 /// The units of the registers `t` describes as constant, each once.
 pub(super) fn constant_units(t: &TargetInfo<'_>) -> Vec<RegUnit> {
     let mut units: Vec<RegUnit> = Vec::new();
-    for d in t.regs.iter().filter(|d| d.flags.contains(PhysFlags::CONSTANT)) {
+    for d in t
+        .regs
+        .iter()
+        .filter(|d| d.flags.contains(PhysFlags::CONSTANT))
+    {
         for &u in d.units.iter() {
             if !units.contains(&u) {
                 units.push(u);

@@ -326,7 +326,10 @@ impl Pass<'_, '_> {
             // `isConstantPhysReg`); by description only, as the checker
             // follows only those (`$wzr`, not a never-written reserved one).
             if self.facts.is_reserved(c.src)
-                && !t.reg(c.src).flags.contains(crate::target::RegFlags::CONSTANT)
+                && !t
+                    .reg(c.src)
+                    .flags
+                    .contains(crate::target::RegFlags::CONSTANT)
             {
                 continue;
             }

@@ -20,9 +20,12 @@
 //!
 //! Register units carry the aliasing (a write of `$eax` ends a copy into
 //! `$rax`). Reserved registers are never the destination of a removed
-//! copy, and a reserved source is forwarded only when it is constant
-//! (LLVM's `isConstantPhysReg`: constant by description, or neither it
-//! nor an alias is written in the function or allocatable). Forwarding
+//! copy, and a reserved source is forwarded only when it is constant by
+//! description (`$wzr`; LLVM's `isConstantPhysReg` also takes registers
+//! neither written nor allocatable, which the checker does not follow).
+//! A use that named a sub-register before allocation
+//! ([`SubRegisterUses`]) is forwarded only to that sub-register of a
+//! register of its virtual register's class. Forwarding
 //! clears kill flags it makes stale, and a forwarded operand is no longer
 //! `renamable` (LLVM's `setReg` clears the flag).
 //!
@@ -117,9 +120,9 @@ impl SubRegisterUses {
         let Some(&(idx, class)) = self.0.get(&(i, k)) else {
             return true;
         };
-        t.super_regs(r).iter().any(|&s| {
-            t.sub_reg(s, idx) == Some(r) && class.is_none_or(|c| t.class_contains(c, s))
-        })
+        t.super_regs(r)
+            .iter()
+            .any(|&s| t.sub_reg(s, idx) == Some(r) && class.is_none_or(|c| t.class_contains(c, s)))
     }
 }
 
