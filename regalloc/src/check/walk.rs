@@ -13,6 +13,7 @@ use super::state::{State, Values};
 
 use CheckErrorKind as K;
 
+mod constants;
 mod copies;
 mod edits;
 mod regs;
@@ -62,6 +63,8 @@ pub(crate) struct Checker<'c, 't> {
     /// By register: reserved in this function (the checker's own reading,
     /// `reserved.rs`).
     reserved: Vec<bool>,
+    /// The units of constant registers (`constants.rs`).
+    constant_units: Vec<crate::target::RegUnit>,
 }
 
 impl<'c, 't> Checker<'c, 't> {
@@ -138,6 +141,7 @@ impl<'c, 't> Checker<'c, 't> {
             reported: HashSet::new(),
             homes: Homes::new(t),
             reserved: reserved_registers(t, orig),
+            constant_units: constants::constant_units(t),
         }
     }
 

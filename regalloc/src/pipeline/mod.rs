@@ -229,6 +229,11 @@ fn stages(
     let target = target_context.target();
     check_input(target, func, options.allocator)?;
     let original = options.check.then(|| func.clone());
+    let sub_uses = if post.copy_propagation {
+        crate::post::copy_prop::SubRegisterUses::of(func)
+    } else {
+        Default::default()
+    };
     let record = match options.allocator {
         Allocator::Fast => {
             let mut record = {
@@ -242,7 +247,7 @@ fn stages(
                 // only leaves some registers listed that are no longer
                 // read, as LLVM's pass leaves them.
                 let reserved = crate::alloc::order::function_reserved(target, func);
-                copy_propagation(target, func, &mut record, &reserved, ctx);
+                copy_propagation(target, func, &mut record, &reserved, &sub_uses, ctx);
             }
             record
         }
@@ -269,7 +274,15 @@ fn stages(
                 _ => greedy::allocate(target_context, func, analyses, Default::default(), ctx)?,
             };
             note_final_ranges(&decisions, &mut ctx.events);
-            apply(target, func, decisions, Cleanup::of(allocator), post, ctx)?
+            apply(
+                target,
+                func,
+                decisions,
+                Cleanup::of(allocator),
+                post,
+                &sub_uses,
+                ctx,
+            )?
         }
     };
     if let Some(original) = original {
@@ -401,6 +414,7 @@ fn apply(
     mut decisions: Decisions,
     cleanup: Cleanup,
     post: PostPasses,
+    sub_uses: &crate::post::copy_prop::SubRegisterUses,
     ctx: &mut AllocContext,
 ) -> Result<AllocRecord, AllocError> {
     let timer = &mut ctx.timer;
@@ -443,7 +457,7 @@ fn apply(
     });
     if post.copy_propagation {
         let reserved = &decisions.reserved;
-        let removed = copy_propagation(target, func, &mut record, reserved, ctx);
+        let removed = copy_propagation(target, func, &mut record, reserved, sub_uses, ctx);
         if removed > 0 {
             ctx.timer.time(Pass::CopyPropagation, || {
                 crate::analysis::phys_liveness::update_live_ins(target, func, reserved)
@@ -460,10 +474,11 @@ fn copy_propagation(
     func: &mut MachineFunction,
     record: &mut AllocRecord,
     reserved: &[bool],
+    sub_uses: &crate::post::copy_prop::SubRegisterUses,
     ctx: &mut AllocContext,
 ) -> usize {
     let done = ctx.timer.time(Pass::CopyPropagation, || {
-        crate::post::copy_prop::propagate_copies(target, func, record, reserved)
+        crate::post::copy_prop::propagate_copies(target, func, record, reserved, sub_uses)
     });
     tracing::debug!(
         forwarded = done.forwarded,

@@ -107,7 +107,10 @@ impl<'c, 't> Checker<'c, 't> {
         p: Reg,
         state: &State,
     ) {
-        if !self.values_known || self.untracked(p) {
+        // A constant register is read for a virtual register copied from
+        // it (`constants.rs`); other untracked registers are not checked.
+        let constant_read = matches!(name, RegRef::Virt(_)) && self.is_constant_reg(p);
+        if !self.values_known || (self.untracked(p) && !constant_read) {
             return;
         }
         for &u in self.units(p) {
@@ -228,7 +231,11 @@ impl<'c, 't> Checker<'c, 't> {
             ),
             // Homes are registers of allocatable classes; an unknown
             // opcode's register is held to its own class, which must be.
-            Some(s) if self.untracked(s) || (own_class_only && !self.t.class(c).allocatable) => {
+            // A use may read a constant register (its value is checked).
+            Some(s)
+                if (self.untracked(s) && (ar.is_def() || !self.is_constant_reg(s)))
+                    || (own_class_only && !self.t.class(c).allocatable) =>
+            {
                 self.err(
                     K::WrongClass,
                     here,

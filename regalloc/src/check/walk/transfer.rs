@@ -11,6 +11,13 @@ use super::super::error::CheckErrorKind as K;
 
 impl<'c, 't> Checker<'c, 't> {
     pub(super) fn step(&mut self, here: Here, state: &mut State, removed: bool) {
+        let constants = self.constant_sets(state);
+        self.step_unpinned(here, state, removed);
+        self.keep_constant_sets(here, state, constants);
+    }
+
+    /// [`Self::step`] but for the constant registers' units.
+    fn step_unpinned(&mut self, here: Here, state: &mut State, removed: bool) {
         let i = here.inst;
         if !self.rec.is_original(i) {
             match self.rec.edit(i).copied() {

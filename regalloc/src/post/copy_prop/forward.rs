@@ -322,13 +322,18 @@ impl Pass<'_, '_> {
                     None => continue,
                 }
             };
-            // LLVM forwards a reserved source when it is constant; the
-            // checker holds every use to unreserved registers of its
-            // class, so none is forwarded here.
-            if self.facts.is_reserved(c.src) {
+            // A reserved source only when constant (LLVM's
+            // `isConstantPhysReg`); by description only, as the checker
+            // follows only those (`$wzr`, not a never-written reserved one).
+            if self.facts.is_reserved(c.src)
+                && !t
+                    .reg(c.src)
+                    .flags
+                    .contains(crate::target::RegFlags::CONSTANT)
+            {
                 continue;
             }
-            if !same_sub_register_positions(t, used, forwarded)
+            if !self.facts.sub_uses.allows(t, i, k, forwarded)
                 || !self.forwardable_class(func, c, i, k)
                 || super::has_implicit_overlap(t, func.inst(i), k, used)
                 || self.copy_partly_overwrites(func, i, c.src)
@@ -426,23 +431,4 @@ fn is_nop_copy(t: &crate::target::TargetInfo<'_>, prev: Tracked, src: Reg, def: 
         return false;
     };
     t.sub_reg_index_of(prev.dst, def) == Some(idx)
-}
-
-/// Whether `b` is a sub-register under every index `a` is one under
-/// (Hexagon's `$r1` is no `isub_lo`, `$r2` is): the checker holds a
-/// sub-register use of a virtual register to that position, which LLVM
-/// does not look at.
-fn same_sub_register_positions(t: &crate::target::TargetInfo<'_>, a: Reg, b: Reg) -> bool {
-    let positions = |r: Reg| {
-        let mut v: Vec<crate::target::SubRegIndex> = t
-            .super_regs(r)
-            .iter()
-            .filter_map(|&s| t.sub_reg_index_of(s, r))
-            .collect();
-        v.sort_unstable_by_key(|i| i.index());
-        v.dedup();
-        v
-    };
-    let pb = positions(b);
-    positions(a).iter().all(|i| pb.contains(i))
 }

@@ -20,9 +20,12 @@
 //!
 //! Register units carry the aliasing (a write of `$eax` ends a copy into
 //! `$rax`). Reserved registers are never the destination of a removed
-//! copy, and a reserved source is forwarded only when it is constant
-//! (LLVM's `isConstantPhysReg`: constant by description, or neither it
-//! nor an alias is written in the function or allocatable). Forwarding
+//! copy, and a reserved source is forwarded only when it is constant by
+//! description (`$wzr`; LLVM's `isConstantPhysReg` also takes registers
+//! neither written nor allocatable, which the checker does not follow).
+//! A use that named a sub-register before allocation
+//! ([`SubRegisterUses`]) is forwarded only to that sub-register of a
+//! register of its virtual register's class. Forwarding
 //! clears kill flags it makes stale, and a forwarded operand is no longer
 //! `renamable` (LLVM's `setReg` clears the flag).
 //!
@@ -44,7 +47,7 @@ use rustc_hash::FxHashMap as HashMap;
 use crate::analysis::phys_liveness::UnitSet;
 use crate::ir::{Block, Inst, InstData, MachineFunction, Operand, RegFlags, RegMask, RegRef};
 use crate::record::{AllocRecord, Edit, Removed};
-use crate::target::{Reg, RegFlags as PhysFlags, TargetInfo};
+use crate::target::{Reg, RegClass, RegFlags as PhysFlags, SubRegIndex, TargetInfo};
 
 /// What copy propagation did to one function.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
@@ -79,18 +82,64 @@ enum Erased {
     Dead,
 }
 
+/// The operands, by instruction and operand index, that named a
+/// sub-register before allocation (`%5.sub_32`), with the index and the
+/// virtual register's class: the checker holds the register such a use
+/// reads to be that sub-register of a register for the class, so
+/// forwarding may only move it to another such register (Hexagon's
+/// `isub_lo` must stay a low half). Taken from the function before
+/// allocation; the rewriter keeps instruction ids and explicit operand
+/// positions.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct SubRegisterUses(HashMap<(Inst, usize), (SubRegIndex, Option<RegClass>)>);
+
+impl SubRegisterUses {
+    /// The sub-register uses of `func`, before allocation.
+    pub(crate) fn of(func: &MachineFunction) -> SubRegisterUses {
+        let mut uses = HashMap::default();
+        for i in func.inst_ids() {
+            for (k, o) in func.inst(i).operands.iter().enumerate() {
+                let Some(r) = o.as_reg().filter(|r| !r.is_def()) else {
+                    continue;
+                };
+                let Some(idx) = r.sub else { continue };
+                let class = match r.reg {
+                    RegRef::Virt(v) => func.vregs.get(v.index()).and_then(|d| d.class),
+                    _ => None,
+                };
+                uses.insert((i, k), (idx, class));
+            }
+        }
+        SubRegisterUses(uses)
+    }
+
+    /// Whether operand `k` of `i` may read `r` instead of what it reads:
+    /// it named no sub-register before allocation, or `r` is that
+    /// sub-register of a register of the virtual register's class.
+    fn allows(&self, t: &TargetInfo<'_>, i: Inst, k: usize, r: Reg) -> bool {
+        let Some(&(idx, class)) = self.0.get(&(i, k)) else {
+            return true;
+        };
+        t.super_regs(r)
+            .iter()
+            .any(|&s| t.sub_reg(s, idx) == Some(r) && class.is_none_or(|c| t.class_contains(c, s)))
+    }
+}
+
 /// Runs copy propagation on every block of `func` (allocated: physical
 /// registers only, block live-ins up to date), with `reserved` the
-/// function's reserved registers by register; keeps `record` in step.
+/// function's reserved registers by register and `sub_uses` the operands
+/// that named sub-registers before allocation; keeps `record` in step.
 /// A function with a virtual register left is not touched.
 pub(crate) fn propagate_copies(
     t: &TargetInfo<'_>,
     func: &mut MachineFunction,
     record: &mut AllocRecord,
     reserved: &[bool],
+    sub_uses: &SubRegisterUses,
 ) -> CopyPropagation {
     let mut done = CopyPropagation::default();
-    let Some(facts) = Facts::new(t, func, reserved) else {
+    let Some(facts) = Facts::new(t, func, reserved, sub_uses) else {
         return done;
     };
     let mut pass = Pass {
@@ -182,6 +231,8 @@ struct Facts<'f, 't> {
     defined: Vec<bool>,
     /// By register: in an allocatable class.
     allocatable: Vec<bool>,
+    /// The operands that named sub-registers before allocation.
+    sub_uses: &'f SubRegisterUses,
 }
 
 impl<'f, 't> Facts<'f, 't> {
@@ -190,6 +241,7 @@ impl<'f, 't> Facts<'f, 't> {
         t: &'f TargetInfo<'t>,
         func: &MachineFunction,
         reserved: &'f [bool],
+        sub_uses: &'f SubRegisterUses,
     ) -> Option<Facts<'f, 't>> {
         let mut defined = vec![false; t.regs.len()];
         for i in func.inst_ids() {
@@ -212,6 +264,7 @@ impl<'f, 't> Facts<'f, 't> {
             reserved,
             defined,
             allocatable,
+            sub_uses,
         })
     }
 

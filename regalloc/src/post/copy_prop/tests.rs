@@ -50,7 +50,13 @@ fn propagate(f: &MachineFunction, assign: &[&str]) -> (CopyPropagation, Vec<Stri
     let mut a = allocated(f, assign);
     let mut record = AllocRecord::new(f.insts.len());
     let reserved = crate::alloc::order::function_reserved(t, &a);
-    let done = propagate_copies(t, &mut a, &mut record, &reserved);
+    let done = propagate_copies(
+        t,
+        &mut a,
+        &mut record,
+        &reserved,
+        &super::SubRegisterUses::of(f),
+    );
     if let Err(errors) = crate::check::check(t, f, &a, &record) {
         panic!("the checker rejects the result: {}", errors[0]);
     }
