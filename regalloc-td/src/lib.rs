@@ -338,6 +338,26 @@ pub fn from_tables(t: &Tables) -> Result<TargetInfo<'static>, String> {
     })
 }
 
+/// One operand of a three-address form, as the allocator's table holds it
+/// (operand positions were checked to fit in a byte by the emitter).
+fn three_address_operand(p: Piece) -> ThreeAddressOperand {
+    let k = |k: usize| u8::try_from(k).unwrap_or(u8::MAX);
+    let class = |c: usize| RegClass(c as u32);
+    let index = |i: usize| SubRegIndex(i as u32);
+    match p {
+        Piece::Def => ThreeAddressOperand::Def,
+        Piece::Operand(j) => ThreeAddressOperand::Operand(k(j)),
+        Piece::Constrained(j, c) => ThreeAddressOperand::Constrained(k(j), class(c)),
+        Piece::Negated(j, bits) => ThreeAddressOperand::Negated(k(j), bits),
+        Piece::Widen(j, c, i) => ThreeAddressOperand::Widened(k(j), class(c), index(i)),
+        Piece::Insert(j, c, i) => ThreeAddressOperand::Inserted(k(j), class(c), index(i)),
+        Piece::Result(c, i) => ThreeAddressOperand::Result(class(c), index(i)),
+        Piece::Imm(v) => ThreeAddressOperand::Imm(v),
+        Piece::NoReg => ThreeAddressOperand::NoReg,
+        Piece::Fixed(r) => ThreeAddressOperand::Fixed(Reg(r as u32)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -378,25 +398,5 @@ mod tests {
     fn missing_file_is_an_error_value() {
         let e = load("/nonexistent/x.td", &[]).unwrap_err();
         assert!(e.contains("cannot read"), "{e}");
-    }
-}
-
-/// One operand of a three-address form, as the allocator's table holds it
-/// (operand positions were checked to fit in a byte by the emitter).
-fn three_address_operand(p: Piece) -> ThreeAddressOperand {
-    let k = |k: usize| u8::try_from(k).unwrap_or(u8::MAX);
-    let class = |c: usize| RegClass(c as u32);
-    let index = |i: usize| SubRegIndex(i as u32);
-    match p {
-        Piece::Def => ThreeAddressOperand::Def,
-        Piece::Operand(j) => ThreeAddressOperand::Operand(k(j)),
-        Piece::Constrained(j, c) => ThreeAddressOperand::Constrained(k(j), class(c)),
-        Piece::Negated(j, bits) => ThreeAddressOperand::Negated(k(j), bits),
-        Piece::Widen(j, c, i) => ThreeAddressOperand::Widened(k(j), class(c), index(i)),
-        Piece::Insert(j, c, i) => ThreeAddressOperand::Inserted(k(j), class(c), index(i)),
-        Piece::Result(c, i) => ThreeAddressOperand::Result(class(c), index(i)),
-        Piece::Imm(v) => ThreeAddressOperand::Imm(v),
-        Piece::NoReg => ThreeAddressOperand::NoReg,
-        Piece::Fixed(r) => ThreeAddressOperand::Fixed(Reg(r as u32)),
     }
 }

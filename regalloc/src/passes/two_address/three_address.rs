@@ -191,10 +191,10 @@ fn narrowed_classes(
                     .or(func.vreg_class(v))?;
                 out.push((v, common_sub_class(t, cur, c)?));
             }
-            ThreeAddressOperand::Widened(k, ..) | ThreeAddressOperand::Inserted(k, ..) => {
-                if !matches!(reg_of(old, usize::from(k)), RegRef::Virt(_)) {
-                    return None;
-                }
+            ThreeAddressOperand::Widened(k, ..) | ThreeAddressOperand::Inserted(k, ..)
+                if !matches!(reg_of(old, usize::from(k)), RegRef::Virt(_)) =>
+            {
+                return None;
             }
             _ => {}
         }
