@@ -689,6 +689,45 @@ pub fn targets() -> Vec<TargetRow> {
         .collect()
 }
 
+/// A target's directory under `bench/out/ssa`, its tables and llc's flags
+/// for it: the rows of the pre-allocation passes' tests, which start from
+/// SSA (`-start-before=detect-dead-lanes`) and so need no start-after pass.
+pub type SsaTarget = (
+    &'static str,
+    &'static TargetInfo<'static>,
+    &'static [&'static str],
+);
+
+/// The four targets of the SSA corpus, in the order the pass tests print
+/// them.
+pub fn ssa_targets() -> [SsaTarget; 4] {
+    [
+        (
+            "x86_64",
+            &regalloc_targets::x86::TARGET,
+            &["-mtriple=x86_64-linux-gnu", "-relocation-model=pic"],
+        ),
+        (
+            "aarch64",
+            &regalloc_targets::aarch64::TARGET,
+            &["-mtriple=aarch64-linux-gnu", "-relocation-model=pic"],
+        ),
+        (
+            "hexagon",
+            &regalloc_targets::hexagon::TARGET,
+            &[
+                "-mtriple=hexagon-unknown-linux-musl",
+                "-relocation-model=pic",
+            ],
+        ),
+        (
+            "bpf",
+            &regalloc_targets::bpf::TARGET,
+            &["-mtriple=bpf", "-mcpu=v3"],
+        ),
+    ]
+}
+
 /// Runs `allocator` on the corpus of every target and asserts that every
 /// function is allocated, accepted by the checker and by the machine
 /// verifier (outside CI, a missing corpus or llc-19 skips with a notice).

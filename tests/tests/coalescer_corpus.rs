@@ -17,41 +17,7 @@ use regalloc::ir::{Generic, MachineFunction, Op};
 use regalloc::mir::{FunctionDoc, MirFile};
 use regalloc::passes::{self, Pass, register_coalescer::CoalescerStats};
 use regalloc::target::TargetInfo;
-use regalloc_tests::corpus_alloc::llc_bad_functions;
-
-type Target = (
-    &'static str,
-    &'static TargetInfo<'static>,
-    &'static [&'static str],
-);
-
-fn targets() -> [Target; 4] {
-    [
-        (
-            "x86_64",
-            &regalloc_targets::x86::TARGET,
-            &["-mtriple=x86_64-linux-gnu", "-relocation-model=pic"],
-        ),
-        (
-            "aarch64",
-            &regalloc_targets::aarch64::TARGET,
-            &["-mtriple=aarch64-linux-gnu", "-relocation-model=pic"],
-        ),
-        (
-            "hexagon",
-            &regalloc_targets::hexagon::TARGET,
-            &[
-                "-mtriple=hexagon-unknown-linux-musl",
-                "-relocation-model=pic",
-            ],
-        ),
-        (
-            "bpf",
-            &regalloc_targets::bpf::TARGET,
-            &["-mtriple=bpf", "-mcpu=v3"],
-        ),
-    ]
-}
+use regalloc_tests::corpus_alloc::{llc_bad_functions, ssa_targets as targets};
 
 /// The SSA files of a target: `<lib>/<name>.mir` without a pass suffix.
 fn ssa_files(dir: &Path) -> Vec<PathBuf> {

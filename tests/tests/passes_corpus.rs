@@ -33,43 +33,7 @@ use regalloc::ir::MachineFunction;
 use regalloc::mir::{FunctionDoc, MirFile};
 use regalloc::passes::{self, LiveVariables, Pass, PassState};
 use regalloc::target::TargetInfo;
-use regalloc_tests::corpus_alloc::llc_bad_functions;
-
-/// A target's directory under `bench/out/ssa`, its tables and llc's flags
-/// for it.
-type Target = (
-    &'static str,
-    &'static TargetInfo<'static>,
-    &'static [&'static str],
-);
-
-fn targets() -> [Target; 4] {
-    [
-        (
-            "x86_64",
-            &regalloc_targets::x86::TARGET,
-            &["-mtriple=x86_64-linux-gnu", "-relocation-model=pic"],
-        ),
-        (
-            "aarch64",
-            &regalloc_targets::aarch64::TARGET,
-            &["-mtriple=aarch64-linux-gnu", "-relocation-model=pic"],
-        ),
-        (
-            "hexagon",
-            &regalloc_targets::hexagon::TARGET,
-            &[
-                "-mtriple=hexagon-unknown-linux-musl",
-                "-relocation-model=pic",
-            ],
-        ),
-        (
-            "bpf",
-            &regalloc_targets::bpf::TARGET,
-            &["-mtriple=bpf", "-mcpu=v3"],
-        ),
-    ]
-}
+use regalloc_tests::corpus_alloc::{llc_bad_functions, ssa_targets as targets};
 
 /// The passes whose llc output `bench/corpus/ssa` caches (the coalescer's
 /// is compared in `coalescer_corpus.rs`).
