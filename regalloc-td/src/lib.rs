@@ -230,6 +230,7 @@ pub fn from_tables(t: &Tables) -> Result<TargetInfo<'static>, String> {
         base_pointer: Cow::Owned(t.base_pointer.clone()),
         base_pointer_frame_size: t.base_pointer_frame_size,
         spill_realign_needs_frame_pointer: t.spill_realign_needs_frame_pointer,
+        join_global_copies: t.join_global_copies,
         reserved_without: t
             .reserved_without
             .iter()

@@ -147,6 +147,13 @@ def AArch64Reserved : ReservedRegisters {
   let BasePointerFrameSize = 256;
 }
 
+// The register coalescer joins copies that cross blocks before those local
+// to one (AArch64's subtarget enables the machine scheduler, and with it
+// enableJoinGlobalCopies).
+def AArch64PreAllocation : PreAllocationPolicy {
+  let JoinGlobalCopies = true;
+}
+
 // Branch facts for splitting a critical edge (AArch64InstrInfo's
 // analyzeBranch, insertBranch and reverseBranchCondition): a new block
 // jumps with B; Bcc's condition ($cc) is reversed by flipping its lowest

@@ -92,6 +92,13 @@ def HexagonReserved : ReservedRegisters {
                        (sequence "WR%u", 0, 15));
 }
 
+// The register coalescer joins copies that cross blocks before those local
+// to one (Hexagon's subtarget enables the machine scheduler, and with it
+// enableJoinGlobalCopies).
+def HexagonPreAllocation : PreAllocationPolicy {
+  let JoinGlobalCopies = true;
+}
+
 // Branch facts for splitting a critical edge (HexagonInstrInfo's
 // analyzeBranch, insertBranch and reverseBranchCondition): a new block
 // jumps with J2_jump; a jump on a predicate and a new-value compare-and-jump

@@ -225,6 +225,13 @@ def X86Reserved : ReservedRegisters {
   let SpillRealignNeedsFramePointer = true;
 }
 
+// The register coalescer joins copies that cross blocks before those local
+// to one (X86's subtarget enables the machine scheduler, and with it
+// enableJoinGlobalCopies).
+def X86PreAllocation : PreAllocationPolicy {
+  let JoinGlobalCopies = true;
+}
+
 // Branch facts for splitting a critical edge (X86InstrInfo's analyzeBranch,
 // insertBranch and reverseBranchCondition): a new block jumps with JMP_1;
 // JCC_1's condition code ($cc) is reversed by flipping its lowest bit (E and

@@ -653,6 +653,29 @@ class ReservedRegisters {
 }
 
 //===----------------------------------------------------------------------===//
+// EXTENSION: the pre-allocation passes' target choices
+//
+// LLVM's targets make these in C++ (TargetSubtargetInfo hooks); a target
+// states them in at most one PreAllocationPolicy def, and without one each
+// takes LLVM's default:
+//   JoinGlobalCopies  the register coalescer, walking blocks deepest loop
+//                     first, holds back a copy whose registers both live in
+//                     its block and joins it only when the walk leaves that
+//                     loop depth, after the copies that cross blocks (LLVM's
+//                     enableJoinGlobalCopies, true where the subtarget runs
+//                     the machine scheduler). false: every copy in block
+//                     order.
+//
+//     def MyPreAllocation : PreAllocationPolicy {
+//       let JoinGlobalCopies = true;
+//     }
+//===----------------------------------------------------------------------===//
+
+class PreAllocationPolicy {
+  bit JoinGlobalCopies = false;
+}
+
+//===----------------------------------------------------------------------===//
 // Instructions
 //===----------------------------------------------------------------------===//
 

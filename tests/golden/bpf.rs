@@ -499,6 +499,7 @@ pub mod tables {
         base_pointer: Cow::Borrowed(&[0x0]),
         base_pointer_frame_size: 0,
         spill_realign_needs_frame_pointer: false,
+        join_global_copies: false,
         reserved_without: Cow::Borrowed(&[]),
         untracked: Cow::Borrowed(&[0x0]),
         features: Cow::Borrowed(&[]),

@@ -3142,6 +3142,7 @@ pub mod tables {
         ),
         base_pointer_frame_size: 0,
         spill_realign_needs_frame_pointer: true,
+        join_global_copies: true,
         reserved_without: Cow::Borrowed(
             &[
                 ReservedWithout {

@@ -49,6 +49,10 @@ fn same<'a>(t: &str, rt: &TargetInfo<'a>, generated: &TargetInfo<'a>) {
         "{t}: stack alignment"
     );
     assert_eq!(
+        rt.join_global_copies, generated.join_global_copies,
+        "{t}: the coalescer's global copies"
+    );
+    assert_eq!(
         rt.base_pointer, generated.base_pointer,
         "{t}: base-pointer registers"
     );

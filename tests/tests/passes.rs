@@ -530,7 +530,7 @@ body: |
 fn two_address_converts_to_three_address_forms() {
     check(
         TWO_ADDRESS_THREE_ADDRESS,
-        &Pass::ALL,
+        &Pass::ALL[..5],
         "body:             |
   bb.0:
     successors: %bb.1(0x80000000)

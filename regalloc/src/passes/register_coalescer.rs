@@ -9,8 +9,9 @@
 //! - blocks by loop depth, deepest first, then the blocks with more
 //!   predecessors and successors, then layout order; within a block, its
 //!   copies in order. Where LLVM joins "global" copies apart (its
-//!   `enableJoinGlobalCopies`, on for the targets that run the machine
-//!   scheduler: x86-64, AArch64, Hexagon, not BPF), a copy whose source
+//!   `enableJoinGlobalCopies`; the description's `PreAllocationPolicy`
+//!   says, [`TargetInfo::join_global_copies`]: on for our x86-64,
+//!   AArch64 and Hexagon, not BPF), a copy whose source
 //!   or destination lives in one block is held back and tried when the
 //!   walk first reaches a shallower loop depth, the others at once; copies
 //!   that failed for interference are tried again until nothing changes;
@@ -138,18 +139,6 @@ fn clear_kill_flags(t: &TargetInfo<'_>, func: &mut MachineFunction) {
             }
         }
     }
-}
-
-/// Whether LLVM's coalescer holds back copies local to a block until a
-/// loop depth is done (`enableJoinGlobalCopies`, which follows
-/// `enableMachineScheduler`): a fact LLVM's targets decide in code, true
-/// for x86-64, AArch64 and Hexagon, false by default.
-fn joins_global_copies(t: &TargetInfo<'_>) -> bool {
-    let name = t.name.to_ascii_lowercase();
-    matches!(
-        name.as_str(),
-        "x86" | "x86_64" | "x86-64" | "aarch64" | "hexagon"
-    )
 }
 
 /// What a query of a live range at one instruction finds (LLVM's
@@ -486,7 +475,7 @@ impl<'a, 't> Coalescer<'a, 't> {
 
     /// LLVM's `joinAllIntervals`.
     fn join_all(&mut self, func: &mut MachineFunction) -> Result<(), AllocError> {
-        let global = joins_global_copies(self.t);
+        let global = self.t.join_global_copies;
         let loops = LoopInfo::new(&self.cfg, &DomTree::new(&self.cfg));
         let connected = |b: Block| func.block(b).preds.len() + func.block(b).succs.len();
         let mut order: Vec<Block> = func.block_ids().collect();

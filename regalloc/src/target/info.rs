@@ -61,6 +61,11 @@ pub struct TargetInfo<'a> {
     /// stack pointer moves) from the start (x86); elsewhere it gets the
     /// stack's alignment and the unaligned spill forms are used.
     pub spill_realign_needs_frame_pointer: bool,
+    /// The register coalescer holds back a copy whose registers live in
+    /// one block until its walk leaves the copy's loop depth, and joins
+    /// the copies that cross blocks first (LLVM's `enableJoinGlobalCopies`,
+    /// a C++ hook there; the description's `PreAllocationPolicy` here).
+    pub join_global_copies: bool,
     /// Registers reserved in functions whose subtarget lacks some
     /// features (see [`TargetInfo::reserved_in`]).
     pub reserved_without: Cow<'a, [ReservedWithout<'a>]>,

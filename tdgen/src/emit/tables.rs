@@ -253,6 +253,9 @@ pub struct Tables {
     /// Spill slots are aligned beyond the stack only in functions that
     /// keep a frame pointer from the start.
     pub spill_realign_needs_frame_pointer: bool,
+    /// The register coalescer holds back copies local to a block
+    /// (`PreAllocationPolicy`'s `JoinGlobalCopies`).
+    pub join_global_copies: bool,
     /// Registers reserved in a function lacking some of a feature set, as
     /// (features, bit set over registers).
     pub reserved_without: Vec<(u64, BitSet)>,
@@ -712,6 +715,7 @@ impl Tables {
             base_pointer: bitset(nr, m.reserved.base_pointer.iter().copied()),
             base_pointer_frame_size: m.reserved.base_pointer_frame_size,
             spill_realign_needs_frame_pointer: m.reserved.spill_realign_needs_frame_pointer,
+            join_global_copies: m.pre_allocation.join_global_copies,
             reserved_without: m
                 .reserved
                 .without_features

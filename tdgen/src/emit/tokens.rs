@@ -591,6 +591,7 @@ pub fn tokens(t: &Tables, krate: &TokenStream) -> Result<TokenStream, String> {
     let base_pointer = words(&t.base_pointer);
     let base_pointer_frame_size = n(t.base_pointer_frame_size);
     let spill_realign_needs_frame_pointer = t.spill_realign_needs_frame_pointer;
+    let join_global_copies = t.join_global_copies;
     let untracked = words(&t.untracked);
     let reserved_without = t.reserved_without.iter().map(|(fs, regs)| {
         let fs = hex(*fs);
@@ -709,6 +710,7 @@ pub fn tokens(t: &Tables, krate: &TokenStream) -> Result<TokenStream, String> {
                 base_pointer: #base_pointer,
                 base_pointer_frame_size: #base_pointer_frame_size,
                 spill_realign_needs_frame_pointer: #spill_realign_needs_frame_pointer,
+                join_global_copies: #join_global_copies,
                 reserved_without: Cow::Borrowed(&[#(#reserved_without),*]),
                 untracked: #untracked,
                 features: Cow::Borrowed(&[#(#features),*]),

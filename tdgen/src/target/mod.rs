@@ -16,6 +16,7 @@ pub mod features;
 pub mod folds;
 pub mod instrs;
 pub mod policy;
+pub mod pre_alloc;
 pub mod regs;
 pub mod reserved;
 pub mod sets;
@@ -59,6 +60,8 @@ pub struct TargetModel {
     /// What two-address instructions become when their tie would cost a
     /// copy (our extension), by two-address instruction.
     pub three_address_forms: Vec<three_address::ThreeAddressForm>,
+    /// The pre-allocation passes' target choices (our extension).
+    pub pre_allocation: pre_alloc::PreAllocationPolicy,
 }
 
 impl TargetModel {
@@ -93,6 +96,7 @@ impl TargetModel {
         );
         let features = features::read(&f, &bank, &mut diags);
         let reserved = reserved::read(&f, &mut sets, &bank, &features, &mut diags);
+        let pre_allocation = pre_alloc::read(&f, &mut diags);
         diags.append(&mut sets.diags);
         if !diags.is_empty() {
             return Err(diags);
@@ -129,6 +133,7 @@ impl TargetModel {
             branches,
             commute_rules,
             three_address_forms,
+            pre_allocation,
         })
     }
 }
