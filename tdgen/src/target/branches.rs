@@ -203,7 +203,6 @@ fn conditional(f: &Fields<'_>, instrs: &Instrs, d: RecId) -> Result<ConditionalB
 
 #[cfg(test)]
 mod tests {
-    use crate::target::TargetModel;
 
     /// A machine with a jump, a compare-and-branch pair, a branch on a
     /// condition code, a loop end and an indirect jump.
@@ -226,17 +225,9 @@ let isBranch = true, isTerminator = true in {
 def ADD : I<(outs GPR:$d), (ins GPR:$a, GPR:$b)>;
 "#;
 
-    fn model(body: &str) -> Result<TargetModel, String> {
-        crate::target::model_of(&format!("{HEAD}{body}"))
-    }
+    crate::target::test_machine!(HEAD);
 
-    fn err(body: &str) -> String {
-        crate::target::model_error_of(&format!("{HEAD}{body}"))
-    }
-
-    fn opcode(m: &TargetModel, name: &str) -> usize {
-        m.instrs.list.iter().position(|i| i.name == name).unwrap()
-    }
+    use crate::target::opcode_of as opcode;
 
     #[test]
     fn jumps_pairs_condition_codes_and_irreversible_branches() {

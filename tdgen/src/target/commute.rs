@@ -91,7 +91,6 @@ fn rule(f: &Fields<'_>, instrs: &Instrs, d: RecId) -> Result<CommuteRule, String
 
 #[cfg(test)]
 mod tests {
-    use crate::target::TargetModel;
 
     const HEAD: &str = r#"
 include "regalloc.td"
@@ -109,17 +108,9 @@ let Constraints = "$d = $a" in {
 }
 "#;
 
-    fn model(body: &str) -> Result<TargetModel, String> {
-        crate::target::model_of(&format!("{HEAD}{body}"))
-    }
+    crate::target::test_machine!(HEAD);
 
-    fn err(body: &str) -> String {
-        crate::target::model_error_of(&format!("{HEAD}{body}"))
-    }
-
-    fn opcode(m: &TargetModel, name: &str) -> usize {
-        m.instrs.list.iter().position(|i| i.name == name).unwrap()
-    }
+    use crate::target::opcode_of as opcode;
 
     #[test]
     fn conditions_and_instructions_that_do_not_commute_by_swapping() {

@@ -300,7 +300,6 @@ fn same_regs(a: &[usize], b: &[usize]) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use crate::target::TargetModel;
     use crate::target::instrs::TplOp;
 
     /// A two-address machine with register, memory, store and
@@ -329,17 +328,9 @@ let mayLoad = true in def BADrm : I<(outs), (ins GPR:$a, GPR:$x, mem:$m)>;
 def ADDR { dag A = (ops TplSlot, 0); }
 "#;
 
-    fn model(body: &str) -> Result<TargetModel, String> {
-        crate::target::model_of(&format!("{HEAD}{body}"))
-    }
+    crate::target::test_machine!(HEAD);
 
-    fn err(body: &str) -> String {
-        crate::target::model_error_of(&format!("{HEAD}{body}"))
-    }
-
-    fn opcode(m: &TargetModel, name: &str) -> usize {
-        m.instrs.list.iter().position(|i| i.name == name).unwrap()
-    }
+    use crate::target::opcode_of as opcode;
 
     #[test]
     fn loads_stores_read_modify_writes_and_second_uses() {

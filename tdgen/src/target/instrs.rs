@@ -643,7 +643,6 @@ impl Instrs {
 
 #[cfg(test)]
 mod tests {
-    use crate::target::TargetModel;
 
     const HEAD: &str = r#"
 include "regalloc.td"
@@ -656,13 +655,7 @@ def ptr : PointerLikeRegClass<0>;
 def GPRop : RegisterOperand<LOW>;
 "#;
 
-    fn model(body: &str) -> Result<TargetModel, String> {
-        crate::target::model_of(&format!("{HEAD}{body}"))
-    }
-
-    fn err(body: &str) -> String {
-        crate::target::model_error_of(&format!("{HEAD}{body}"))
-    }
+    crate::target::test_machine!(HEAD);
 
     #[test]
     fn operands_ties_flags_and_order() {

@@ -226,6 +226,38 @@ pub(crate) fn model_of(text: &str) -> Result<TargetModel, String> {
     TargetModel::build(&rk).map_err(|d| l.render(&d))
 }
 
+/// Defines, in a fact module's unit tests, `model(body)` and `err(body)`:
+/// the model of (or the rendered errors for) the test machine `$head`
+/// followed by `body`, so that each test writes only the records it is
+/// about.
+#[cfg(test)]
+macro_rules! test_machine {
+    ($head:expr) => {
+        #[allow(dead_code)]
+        fn model(body: &str) -> Result<crate::target::TargetModel, String> {
+            crate::target::model_of(&format!("{}{body}", $head))
+        }
+
+        #[allow(dead_code)]
+        fn err(body: &str) -> String {
+            crate::target::model_error_of(&format!("{}{body}", $head))
+        }
+    };
+}
+#[cfg(test)]
+pub(crate) use test_machine;
+
+/// The opcode number of the instruction `name` in `m` (unit tests);
+/// panics when there is none.
+#[cfg(test)]
+pub(crate) fn opcode_of(m: &TargetModel, name: &str) -> usize {
+    m.instrs
+        .list
+        .iter()
+        .position(|i| i.name == name)
+        .unwrap_or_else(|| panic!("no instruction {name}"))
+}
+
 /// The rendered diagnostics of `.td` text that must not build (unit tests
 /// of the semantic layer); panics when it builds.
 #[cfg(test)]

@@ -755,13 +755,7 @@ def FW : SubtargetFeature<"w", "HasW", "true", "wide vectors", [FV]>;
 def FX : SubtargetFeature<"x", "HasX", "true", "other">;
 "#;
 
-    fn model(body: &str) -> Result<TargetModel, String> {
-        crate::target::model_of(&format!("{HEAD}{body}"))
-    }
-
-    fn err(body: &str) -> String {
-        crate::target::model_error_of(&format!("{HEAD}{body}"))
-    }
+    crate::target::test_machine!(HEAD);
 
     fn class(m: &TargetModel, name: &str) -> usize {
         m.classes.list.iter().position(|c| c.name == name).unwrap()

@@ -352,7 +352,6 @@ fn check(
 #[cfg(test)]
 mod tests {
     use super::Piece;
-    use crate::target::TargetModel;
 
     const HEAD: &str = r#"
 include "regalloc.td"
@@ -375,17 +374,9 @@ def LEA : I<(outs GPR:$d), (ins addr:$m)>;
 def LEAW : I<(outs WIDE:$d), (ins addr:$m)>;
 "#;
 
-    fn model(body: &str) -> Result<TargetModel, String> {
-        crate::target::model_of(&format!("{HEAD}{body}"))
-    }
+    crate::target::test_machine!(HEAD);
 
-    fn err(body: &str) -> String {
-        crate::target::model_error_of(&format!("{HEAD}{body}"))
-    }
-
-    fn opcode(m: &TargetModel, name: &str) -> usize {
-        m.instrs.list.iter().position(|i| i.name == name).unwrap()
-    }
+    use crate::target::opcode_of as opcode;
 
     #[test]
     fn forms_are_read_with_their_pieces_conditions_and_order() {
