@@ -341,6 +341,77 @@ fn greedy_decisions_end_in_the_pieces_registers() {
     }
 }
 
+/// Region splits are preceded by the candidates Greedy weighed for the
+/// range (none where only the compact region, which the uses alone want,
+/// was split around), the cheapest of them with its spill placement
+/// network: a bundle with a border that must spill is never in the
+/// register, and some bundle is (a candidate no bundle wants is no
+/// candidate).
+#[test]
+fn region_splits_show_their_candidates_networks() {
+    let Some(file) = corpus("x86_64/O2/lua/lvm.mir") else {
+        return;
+    };
+    let (path, data) = page("x86", &file, "luaV_execute", "greedy");
+    let _ = std::fs::remove_file(path);
+    let blocks = data["blocks"].as_array().expect("blocks").len() as u64;
+    let mut bundles = std::collections::HashMap::new();
+    for b in data["bundles"].as_array().expect("bundles") {
+        let list = b[1].as_array().expect("blocks");
+        assert!(!list.is_empty(), "{b}");
+        for k in list {
+            assert!(k.as_u64().expect("block") < blocks, "{b}");
+        }
+        bundles.insert(b[0].as_u64().expect("bundle"), list.len());
+    }
+    let decisions = data["decisions"].as_array().expect("decisions");
+    let mut region_splits = 0;
+    for (k, d) in decisions.iter().enumerate() {
+        if d["k"] == "candidate" {
+            for node in d["b"].as_array().expect("bundles") {
+                let stack = node[2].as_f64().expect("stack bias");
+                let value = node[3].as_i64().expect("value");
+                assert!((-1..=1).contains(&value), "{node}");
+                assert!(
+                    stack >= 0.0 || value == -1,
+                    "must spill yet {value}: {node}"
+                );
+                assert!(
+                    bundles.contains_key(&node[0].as_u64().expect("bundle")),
+                    "{node}"
+                );
+            }
+        }
+        if d["k"] != "split" || d["s"] != "region" {
+            continue;
+        }
+        let mut candidates: Vec<&Value> = decisions[..k]
+            .iter()
+            .rev()
+            .take_while(|e| e["k"] == "candidate" && e["v"] == d["v"])
+            .collect();
+        candidates.reverse();
+        // The first of equally cheap candidates wins (a later one with the
+        // same answer is often a reused one, without its network).
+        let Some(cheapest) = candidates
+            .iter()
+            .min_by(|a, b| a["c"].as_f64().partial_cmp(&b["c"].as_f64()).unwrap())
+        else {
+            continue;
+        };
+        region_splits += 1;
+        let nodes = cheapest["b"].as_array().expect("bundles");
+        assert!(
+            nodes.iter().any(|n| n[3].as_i64() == Some(1)),
+            "cheapest candidate of #{k} has no bundle in the register: {cheapest}"
+        );
+    }
+    assert!(
+        region_splits > 0,
+        "no region split with candidates in luaV_execute"
+    );
+}
+
 /// The event log changes nothing: the same function allocated with and
 /// without it is written byte for byte the same, with every allocator.
 #[test]

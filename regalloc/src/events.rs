@@ -12,11 +12,13 @@
 //! unassignment, eviction, split (with its kind) and spill; Basic every
 //! assignment, eviction and spill; every allocator that works on live
 //! intervals (all but Fast) says, once it is done, each remaining live
-//! range's final register ([`Event::Final`]). Fast, which keeps no live
+//! range's final register ([`Event::Final`]). Greedy also says each region
+//! split candidate with its cost and its spill placement network's biases
+//! and values per edge bundle ([`Event::RegionCandidate`]). Fast, which keeps no live
 //! intervals, says nothing: its registers are read from the code it wrote.
 
 use crate::analysis::LiveRange;
-use crate::ir::VReg;
+use crate::ir::{Block, VReg};
 use crate::target::Reg;
 
 /// How a live range was split (the greedy allocator's split kinds).
@@ -85,6 +87,23 @@ pub enum Event {
         /// The new ranges.
         products: Vec<VReg>,
     },
+    /// A region split of `vreg` weighed candidate register `reg` at
+    /// `cost` (the spill code its region implies, in block frequency);
+    /// the cheapest candidate below the cost of spilling is the one split
+    /// around (the [`Event::Split`] that follows, if any).
+    RegionCandidate {
+        /// The live range being split.
+        vreg: VReg,
+        /// The candidate register.
+        reg: Reg,
+        /// Its cost.
+        cost: f32,
+        /// The spill placement network's nodes as it settled for this
+        /// candidate; empty when an earlier candidate's identical answer
+        /// was reused instead of running the network (such a candidate
+        /// can never be the cheapest).
+        bundles: Vec<BundleNode>,
+    },
     /// `vreg` was spilled; `products` are the short ranges the spiller
     /// made around the uses that still need a register.
     Spill {
@@ -107,6 +126,24 @@ pub enum Event {
         /// slot indexes before allocation (inserted copies between them).
         range: LiveRange,
     },
+}
+
+/// One edge bundle of a region split's spill placement network, as it
+/// settled for one candidate register.
+#[derive(Clone, PartialEq, Debug)]
+pub struct BundleNode {
+    /// The bundle's number ([`crate::analysis::EdgeBundles`]).
+    pub bundle: u32,
+    /// The blocks whose entry or exit the bundle joins.
+    pub blocks: Vec<Block>,
+    /// The summed frequency of the borders that want the value in the
+    /// register.
+    pub register_bias: f64,
+    /// The summed frequency of the borders that want it on the stack
+    /// (infinite where one must spill).
+    pub stack_bias: f64,
+    /// The settled value: `1` register, `-1` stack, `0` undecided (stack).
+    pub value: i8,
 }
 
 /// The log an allocation writes into when its caller asked for one.

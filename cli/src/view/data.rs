@@ -65,6 +65,7 @@ pub(crate) fn page_data(x: &Inputs<'_, '_>) -> Value {
         })).collect::<Vec<_>>(),
         "marks": marks,
         "decisions": decisions(x),
+        "bundles": bundles(x),
         "pressure": pressure(x),
     })
 }
@@ -542,9 +543,55 @@ fn decisions(x: &Inputs<'_, '_>) -> Vec<Value> {
                 Event::Spill { vreg, products } => {
                     json!({"k": "spill", "v": vreg.index(), "x": list(products)})
                 }
+                Event::RegionCandidate {
+                    vreg,
+                    reg,
+                    cost,
+                    bundles,
+                } => {
+                    json!({"k": "candidate", "v": vreg.index(), "r": name(*reg), "c": cost, "b": bundle_nodes(bundles)})
+                }
                 Event::Final { .. } => return None,
             })
         })
+        .collect()
+}
+
+/// A region candidate's network, one `[bundle, register bias, stack
+/// bias, value]` per node (the bundles' blocks are in [`bundles`]); an
+/// infinite stack bias (a border that must spill) as `-1`, which no
+/// frequency is. Biases to `f32` precision: the page shows three digits,
+/// and a big function's candidates are thousands of nodes.
+fn bundle_nodes(nodes: &[regalloc::events::BundleNode]) -> Vec<Value> {
+    nodes
+        .iter()
+        .map(|n| {
+            let stack = if n.stack_bias.is_finite() {
+                n.stack_bias as f32
+            } else {
+                -1.0
+            };
+            json!([n.bundle, n.register_bias as f32, stack, n.value])
+        })
+        .collect()
+}
+
+/// The blocks of every edge bundle a region candidate's network names,
+/// as `[bundle, [blocks]]` in bundle order, once for all candidates.
+fn bundles(x: &Inputs<'_, '_>) -> Vec<Value> {
+    let mut blocks = std::collections::BTreeMap::new();
+    for e in x.events {
+        if let Event::RegionCandidate { bundles, .. } = e {
+            for n in bundles {
+                blocks
+                    .entry(n.bundle)
+                    .or_insert_with(|| n.blocks.iter().map(|b| b.index()).collect::<Vec<_>>());
+            }
+        }
+    }
+    blocks
+        .into_iter()
+        .map(|(b, list)| json!([b, list]))
         .collect()
 }
 

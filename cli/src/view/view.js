@@ -14,6 +14,8 @@
   const topCanvas = $('top'), tip = $('tip'), timeline = $('timeline'), tspacer = $('tspacer');
 
   const blocks = D.blocks;
+  // The blocks each edge bundle joins, for the region candidates' networks.
+  const bundleBlocks = new Map(D.bundles);
   const end = blocks.length ? blocks[blocks.length - 1].end : U;
   const total = Math.max(1, end / U);
   const classOf = (v) => (v.class == null ? null : D.classes[v.class]);
@@ -144,6 +146,18 @@
         g.fillText(b.name + ' f=' + (+b.freq.toPrecision(3)) + (b.depth ? ' L' + b.depth : ''), x0 + 2, CFG_H - 5);
       }
     });
+    // The selected region candidate's decisions: a band over each block
+    // its bundles touch, green where the value is in the register.
+    const cm = candidateMarks();
+    if (cm) {
+      for (const [i, value] of cm) {
+        const b = blocks[i];
+        if (!b || b.end < lo || b.start > hi) continue;
+        const x0 = Math.max(LABEL_W, xOf(b.start)), x1 = Math.min(w, xOf(b.end));
+        g.fillStyle = value > 0 ? '#2e7d32' : '#c62828';
+        g.fillRect(x0, 0, Math.max(2, x1 - x0 - 1), 4);
+      }
+    }
     // Edges that are not fall-throughs, as peaks above the blocks (one path).
     g.strokeStyle = '#0006';
     g.beginPath();
@@ -483,6 +497,8 @@
       case 'evict': return vlink(d.v) + ' evicts ' + d.x.map(vlink).join(' ') + ' from ' + sw(d.r);
       case 'split': return d.s + ' split ' + vlink(d.v) + ' \u2192 ' + d.x.map(vlink).join(' ');
       case 'spill': return vlink(d.v) + (d.x.length ? ' \u2192 ' + d.x.map(vlink).join(' ') : '');
+      case 'candidate': return vlink(d.v) + ' in ' + sw(d.r) + ' costs ' + (+d.c.toPrecision(4)) +
+        (d.b.length ? ' (' + d.b.filter((n) => n[3] > 0).length + '/' + d.b.length + ' bundles in the register)' : ' (as an earlier candidate)');
       default: return '';
     }
   }
@@ -511,7 +527,38 @@
     if (ms.length) html += ms.length + ' spill-code marks: ' + few(ms, (m) => m.k + '@' + slotName(m.at)) + '<br>';
     const ds = decisionsOf.get(v.v) || [];
     html += ds.length + ' decisions';
+    const d = selectedDecision == null ? null : D.decisions[selectedDecision];
+    if (d && d.k === 'candidate' && d.b.length) html += networkHtml(d);
     box.innerHTML = html;
+  }
+
+  // A region split candidate's spill placement network: per edge bundle,
+  // the blocks it joins, the biases for the register and for the stack
+  // (block frequencies; "must" where a border must spill) and the value it
+  // settled on. The blocks are marked in the block strip while selected.
+  function networkHtml(d) {
+    const f = (x) => (+x.toPrecision(3)).toString();
+    let html = '<br><b>spill placement for ' + esc(d.r) + '</b><table><tr><th>bundle</th><th>blocks</th><th>reg bias</th><th>stack bias</th><th>value</th></tr>';
+    const few = (list) => list.slice(0, 6).map((b) => 'bb.' + b).join(' ') + (list.length > 6 ? ' \u2026' : '');
+    for (const [bundle, reg, stack, value] of d.b.slice(0, 200)) {
+      const bs = bundleBlocks.get(bundle) || [];
+      html += '<tr><td>' + bundle + '</td><td>' + few(bs) + '</td><td>' + f(reg) + '</td><td>' + (stack < 0 ? 'must' : f(stack)) +
+        '</td><td class="' + (value > 0 ? 'k-assign' : 'k-spill') + '">' + (value > 0 ? 'register' : value < 0 ? 'stack' : 'undecided') + '</td></tr>';
+    }
+    if (d.b.length > 200) html += '<tr><td colspan="5">\u2026 ' + (d.b.length - 200) + ' more</td></tr>';
+    return html + '</table>';
+  }
+
+  // Per block, the values of the selected candidate's bundles touching it
+  // (1 register, -1 stack; a block touched by both shows register).
+  function candidateMarks() {
+    const d = selectedDecision == null ? null : D.decisions[selectedDecision];
+    if (!d || d.k !== 'candidate' || !d.b.length) return null;
+    const m = new Map();
+    for (const [bundle, , , value] of d.b) {
+      for (const b of bundleBlocks.get(bundle) || []) m.set(b, Math.max(m.has(b) ? m.get(b) : -1, value > 0 ? 1 : -1));
+    }
+    return m;
   }
 
   document.addEventListener('click', (e) => {

@@ -25,6 +25,7 @@
 
 use crate::analysis::stamp::{StampMap, StampSet};
 use crate::analysis::{Bundle, EdgeBundles, SlotIndex};
+use crate::events::{BundleNode, Event};
 use crate::ir::{Block, VReg};
 use crate::target::Reg;
 
@@ -80,6 +81,9 @@ struct Scratch {
     spare: Vec<Memo>,
     /// The `through` generation of the range `memos` belong to.
     memo_range: u32,
+    /// Whether the last candidate's answer came from the network (whose
+    /// nodes then still hold its decisions) rather than from a memo.
+    network_answered: bool,
 }
 
 /// What one candidate's network saw and decided. A later candidate of the
@@ -183,6 +187,7 @@ pub fn try_region_split(
     for &p in &order.regs {
         if let Some(cost) = evaluate(g, &mut region, sa, through, p, best_cost) {
             tracing::debug!(vreg = v.0, reg = %g.t.reg(p).name, cost, "region split candidate");
+            note_candidate(g, &region, v, p, cost);
             if cost < best_cost {
                 best_cost = cost;
                 // Only a new best needs its bundles, read before the next
@@ -215,6 +220,34 @@ pub fn try_region_split(
     );
     g.region = Some(region);
     Ok(done)
+}
+
+/// Notes candidate `p` of `v`'s region split in the event log, with the
+/// network's nodes when they hold its decisions.
+fn note_candidate(g: &mut Greedy<'_, '_, '_>, region: &Region, v: VReg, p: Reg, cost: f32) {
+    g.events.note(|| {
+        let bundles = if region.scratch.network_answered {
+            region
+                .placer
+                .active_nodes()
+                .map(|(b, register_bias, stack_bias, value)| BundleNode {
+                    bundle: b.index() as u32,
+                    blocks: region.bundles.blocks(b).to_vec(),
+                    register_bias,
+                    stack_bias,
+                    value,
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        Event::RegionCandidate {
+            vreg: v,
+            reg: p,
+            cost,
+            bundles,
+        }
+    });
 }
 
 /// What a use block wants before any interference is looked at: the value
@@ -280,6 +313,7 @@ fn evaluate(
             .reg(g.t, &g.matrix, &g.an.intervals.slots, num_blocks, p),
         last_split: &mut region.last_split,
     };
+    scratch.network_answered = false;
     let placer = &mut region.placer;
     placer.prepare();
     let static_cost = blocks.constrain_use_blocks(g, sa, limit, &mut scratch.constraints)?;
@@ -313,6 +347,7 @@ fn evaluate(
     }
     let cost = global_cost(g, placer, sa, scratch, static_cost);
     scratch.remember(static_cost, Some(cost));
+    scratch.network_answered = true;
     Some(cost)
 }
 

@@ -529,6 +529,16 @@ impl SpillPlacement {
         out
     }
 
+    /// The bundles touched by this query, in activation order, with
+    /// their positive and negative biases and their values (for the
+    /// allocation's event log).
+    pub fn active_nodes(&self) -> impl Iterator<Item = (Bundle, f64, f64, i8)> + '_ {
+        self.active_list.iter().map(|&b| {
+            let n = &self.nodes[b.index()];
+            (b, n.bias_p, n.bias_n, self.values[b.index()])
+        })
+    }
+
     /// The bundles that turned positive in the last
     /// [`scan_active_bundles`](SpillPlacement::scan_active_bundles) or
     /// [`iterate`](SpillPlacement::iterate), in increasing order: where
