@@ -10,7 +10,10 @@
 //!
 //! Which allocators say what: Greedy says every assignment and
 //! unassignment, eviction, split (with its kind) and spill; Basic every
-//! assignment, eviction and spill; every allocator that works on live
+//! assignment, eviction and spill; linear scan every assignment, each
+//! interval it puts out of its register to make room (an eviction: the
+//! evicted are spilled) and each spill; PBQP, per round, the registers
+//! its solution gave and the registers it spilled; every allocator that works on live
 //! intervals (all but Fast) says, once it is done, each remaining live
 //! range's final register ([`Event::Final`]). Greedy also says each region
 //! split candidate with its cost and its spill placement network's biases

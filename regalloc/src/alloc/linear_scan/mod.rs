@@ -50,6 +50,7 @@ use crate::alloc::context::{AllocContext, TargetContext};
 use crate::analysis::slots::SlotIndex;
 use crate::analysis::{Analyses, LiveInterval, LiveRange};
 use crate::error::AllocErrorKind;
+use crate::events::{Event, EventLog};
 use crate::ir::{MachineFunction, VReg};
 use crate::target::{Reg, RegClass, TargetInfo};
 use crate::timing::Pass;
@@ -87,7 +88,7 @@ pub(crate) fn allocate(
         for &v in &to_alloc {
             vrm.unassign(v);
         }
-        let mut spilled = scan(t, func, &an, fixed, orders, vrm, &to_alloc)?;
+        let mut spilled = scan(t, func, &an, fixed, orders, vrm, &to_alloc, &mut ctx.events)?;
         if spilled.is_empty() {
             break;
         }
@@ -95,6 +96,10 @@ pub(crate) fn allocate(
         to_alloc.retain(|v| spilled.binary_search(v).is_err());
         for v in spilled {
             let pieces = spiller.spill(t, func, &mut an.intervals, vrm, v)?;
+            ctx.events.note(|| Event::Spill {
+                vreg: v,
+                products: pieces.clone(),
+            });
             to_alloc.extend(pieces);
         }
     }
@@ -199,7 +204,9 @@ impl Active {
 }
 
 /// One scan over the intervals of `to_alloc` (none of them assigned):
-/// assigns registers in `vrm` and returns the registers to spill.
+/// assigns registers in `vrm` and returns the registers to spill; says
+/// each assignment and each interval put out of its register in `events`.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn scan(
     t: &TargetInfo<'_>,
     func: &MachineFunction,
@@ -208,6 +215,7 @@ pub(crate) fn scan(
     orders: &mut ClassOrders,
     vrm: &mut VirtRegMap,
     to_alloc: &[VReg],
+    events: &mut EventLog,
 ) -> Result<Vec<VReg>, AllocError> {
     let mut unhandled: Vec<Lump> = Vec::with_capacity(to_alloc.len());
     for &v in to_alloc {
@@ -225,6 +233,10 @@ pub(crate) fn scan(
                     .first()
                     .ok_or_else(|| no_allocatable_register(t, func, an, v, class, &iv.range))?;
                 vrm.assign(v, first);
+                events.note(|| Event::Assign {
+                    vreg: v,
+                    reg: first,
+                });
             }
         }
     }
@@ -248,10 +260,19 @@ pub(crate) fn scan(
         {
             active.add(t, current, p);
             vrm.assign(current.vreg, p);
+            events.note(|| Event::Assign {
+                vreg: current.vreg,
+                reg: p,
+            });
             continue;
         }
         match furthest_blocked(t, an, &active, &order, &masks, fixed, iv) {
             Some((p, blockers, end)) if !iv.weight.is_finite() || end > current.end => {
+                events.note(|| Event::Evict {
+                    vreg: current.vreg,
+                    reg: p,
+                    evicted: blockers.clone(),
+                });
                 for b in blockers {
                     active.remove(t, b);
                     vrm.unassign(b);
@@ -259,6 +280,10 @@ pub(crate) fn scan(
                 }
                 active.add(t, current, p);
                 vrm.assign(current.vreg, p);
+                events.note(|| Event::Assign {
+                    vreg: current.vreg,
+                    reg: p,
+                });
             }
             _ if iv.weight.is_finite() => spilled.push(current.vreg),
             _ => return Err(unspillable(t, func, an, vrm, iv, class, order.regs.len())),

@@ -45,7 +45,8 @@ fn first_scan(text: &str) -> (Vec<VReg>, VirtRegMap) {
     let mut orders = ClassOrders::for_function(t, &f);
     let mut vrm = VirtRegMap::new(f.vregs.len());
     let all: Vec<VReg> = (0..f.vregs.len()).map(VReg::new).collect();
-    let spilled = scan(t, &f, &an, &fixed, &mut orders, &mut vrm, &all).unwrap();
+    let mut events = crate::events::EventLog::default();
+    let spilled = scan(t, &f, &an, &fixed, &mut orders, &mut vrm, &all, &mut events).unwrap();
     (spilled, vrm)
 }
 

@@ -41,6 +41,7 @@ use rustc_hash::FxHashMap;
 use crate::alloc::context::{AllocContext, TargetContext};
 use crate::analysis::Analyses;
 use crate::error::AllocErrorKind;
+use crate::events::{Event, EventLog};
 use crate::ir::{MachineFunction, Operand, RegRef, VReg};
 use crate::target::{Reg, TargetInfo};
 use crate::timing::Pass;
@@ -120,6 +121,7 @@ pub(crate) fn allocate(
             &callee_saved,
             &mut to_alloc,
             opts,
+            &mut ctx.events,
         )?;
         let graph = std::mem::take(&mut problem.graph);
         let selection = match opts.exact {
@@ -132,6 +134,7 @@ pub(crate) fn allocate(
         };
         let spills = problem.apply(&selection, &mut base.vrm, t);
         let spills = resolve_unspillable(t, func, &an, &problem, spills, &mut base.vrm)?;
+        note_selection(&mut ctx.events, &problem, &base.vrm);
         if spills.is_empty() {
             break;
         }
@@ -142,12 +145,30 @@ pub(crate) fn allocate(
             let new = base
                 .spiller
                 .spill(t, func, &mut an.intervals, &mut base.vrm, v)?;
+            ctx.events.note(|| Event::Spill {
+                vreg: v,
+                products: new.clone(),
+            });
             to_alloc.extend(new);
         }
         to_alloc.sort();
     }
     drop(allocating);
     Ok(base.into_decisions(an))
+}
+
+/// Notes the registers a round's solution gave its nodes (after the
+/// unspillable ones were resolved); the nodes it spilled are noted as
+/// they are spilled.
+fn note_selection(events: &mut EventLog, problem: &Problem, vrm: &VirtRegMap) {
+    if !events.on() {
+        return;
+    }
+    for &v in &problem.vregs {
+        if let Some(reg) = vrm.phys(v) {
+            events.note(|| Event::Assign { vreg: v, reg });
+        }
+    }
 }
 
 /// Per register: whether it overlaps a callee-saved register of the
@@ -191,7 +212,8 @@ impl Problem {
     /// `to_alloc`) and assigning empty intervals their class's first
     /// register, as LLVM's `finalizeAlloc` does. Only fixed ranges and
     /// call masks are asked of `ra`'s matrix: virtual registers are
-    /// never put in.
+    /// never put in. Says those assignments and spills in `events`.
+    #[allow(clippy::too_many_arguments)]
     fn build(
         t: &TargetInfo<'_>,
         func: &mut MachineFunction,
@@ -200,6 +222,7 @@ impl Problem {
         callee_saved: &[bool],
         to_alloc: &mut Vec<VReg>,
         opts: PbqpOptions,
+        events: &mut EventLog,
     ) -> Result<Problem, AllocError> {
         let RegAllocBase {
             vrm,
@@ -224,6 +247,10 @@ impl Problem {
             }
             if iv.range.is_empty() {
                 vrm.assign(v, base[0]);
+                events.note(|| Event::Assign {
+                    vreg: v,
+                    reg: base[0],
+                });
                 continue;
             }
             let masks = fixed.masks_in(&iv.range);
@@ -251,6 +278,10 @@ impl Problem {
                 }
                 removed.push(v);
                 let new = spiller.spill(t, func, &mut an.intervals, vrm, v)?;
+                events.note(|| Event::Spill {
+                    vreg: v,
+                    products: new.clone(),
+                });
                 worklist.extend(new.iter().copied());
                 to_alloc.extend(new);
                 continue;
