@@ -397,8 +397,76 @@ impl<'a, 't> Coalescer<'a, 't> {
                 }
                 self.remat_trivial_def(func, copy, RegRef::Phys(p), sv, None)
             }
+            (RegRef::Virt(dv), RegRef::Phys(p)) if !partial && !undef => {
+                Ok((self.join_constant_phys(func, copy, dv, p), false))
+            }
             _ => Ok((false, false)),
         }
+    }
+
+    /// LLVM's `joinReservedPhysReg` for a copy of a constant register
+    /// (AArch64's `$wzr`, written only by `dead` definitions) into a virtual register with that one value:
+    /// the register's readers read the constant register, and the copy
+    /// goes. Whether it did. (A reserved register that some instruction
+    /// writes needs its interference checked; not done here.)
+    fn join_constant_phys(
+        &mut self,
+        func: &mut MachineFunction,
+        copy: Inst,
+        v: VReg,
+        p: Reg,
+    ) -> bool {
+        let t = self.t;
+        // LLVM's `isConstantPhysReg`: the description says so
+        // (`isConstant`), or nothing writes it.
+        let constant = t.is_reserved(p)
+            && (t.reg(p).flags.contains(crate::target::RegFlags::CONSTANT)
+                || is_constant(t, &self.phys_defs, p));
+        if !constant
+            || !func.vreg_class(v).is_some_and(|c| t.class_contains(c, p))
+            || self.li.vreg(v).is_none_or(|iv| iv.range.valnos.len() != 1)
+        {
+            return false;
+        }
+        let readers: Vec<Inst> = self.users[v.index()]
+            .iter()
+            .copied()
+            .filter(|&i| i != copy && self.block_of[i.index()].is_some())
+            .collect();
+        // Every reader reads `p` or one of its sub-registers.
+        let phys_of = |sub: Option<crate::target::SubRegIndex>| match sub {
+            None => Some(p),
+            Some(s) => t.sub_reg(p, s),
+        };
+        let readable = readers.iter().all(|&i| {
+            func.inst(i)
+                .operands
+                .iter()
+                .filter_map(Operand::as_reg)
+                .all(|r| r.reg != RegRef::Virt(v) || (!r.is_def() && phys_of(r.sub).is_some()))
+        });
+        if !readable {
+            return false;
+        }
+        self.erase_inst(func, copy);
+        for &i in &readers {
+            for o in &mut func.insts[i.index()].operands {
+                if let Operand::Reg(r) = o
+                    && r.reg == RegRef::Virt(v)
+                    && let Some(q) = phys_of(r.sub)
+                {
+                    r.reg = RegRef::Phys(q);
+                    r.sub = None;
+                    r.flags.set(RegFlags::KILLED, false);
+                }
+            }
+        }
+        self.users[v.index()].clear();
+        if let Some(x) = self.li.vregs.get_mut(v.index()) {
+            *x = None;
+        }
+        self.stats.joined += 1;
+        true
     }
 
     /// The largest class whose registers both classes hold (LLVM's
