@@ -97,7 +97,7 @@ fn llc_coalescer(llc: &Path, flags: &[&str], ssa: &Path, out: &Path) -> Result<(
 /// the whole path at 1.05).
 const CEILING: [(&str, f64); 4] = [
     ("x86_64", 1.12),
-    ("aarch64", 1.10),
+    ("aarch64", 1.02),
     ("hexagon", 1.06),
     ("bpf", 1.0),
 ];

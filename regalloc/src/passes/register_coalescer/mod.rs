@@ -417,11 +417,12 @@ impl<'a, 't> Coalescer<'a, 't> {
         p: Reg,
     ) -> bool {
         let t = self.t;
-        // LLVM's `isConstantPhysReg`: the description says so
-        // (`isConstant`), or nothing writes it.
-        let constant = t.is_reserved(p)
-            && (t.reg(p).flags.contains(crate::target::RegFlags::CONSTANT)
-                || is_constant(t, &self.phys_defs, p));
+        // LLVM's `isConstantPhysReg`, of a register LLVM reserves: the
+        // description says so (`isConstant`; our descriptions do not
+        // list such registers as reserved), or it is reserved and
+        // nothing writes it.
+        let constant = t.reg(p).flags.contains(crate::target::RegFlags::CONSTANT)
+            || is_constant(t, &self.phys_defs, p);
         if !constant
             || !func.vreg_class(v).is_some_and(|c| t.class_contains(c, p))
             || self.li.vreg(v).is_none_or(|iv| iv.range.valnos.len() != 1)
