@@ -25,11 +25,11 @@ pub(super) struct Pair {
     pub(super) partial: bool,
 }
 
-/// The operands of a `COPY`: destination and source, each with its
-/// sub-register.
-pub(super) fn copy_operands(
-    inst: &InstData,
-) -> Option<((RegRef, Option<SubRegIndex>), (RegRef, Option<SubRegIndex>))> {
+/// One register operand of a copy, with its sub-register.
+pub(super) type CopyEnd = (RegRef, Option<SubRegIndex>);
+
+/// The operands of a `COPY`: destination and source.
+pub(super) fn copy_operands(inst: &InstData) -> Option<(CopyEnd, CopyEnd)> {
     if !inst.op.is_copy() || inst.operands.len() != 2 {
         return None;
     }
