@@ -21,8 +21,8 @@ pub(crate) struct PassesArgs {
     /// The target whose register and instruction names the file uses.
     #[arg(long)]
     target: Target,
-    /// The last pass to run, by LLVM's name (`processimpdefs`,
-    /// `unreachable-mbb-elimination`, `livevars`, `phi-node-elimination`, `twoaddressinstruction`,
+    /// The last pass to run, by LLVM's name (`detect-dead-lanes`,
+    /// `processimpdefs`, `unreachable-mbb-elimination`, `livevars`, `phi-node-elimination`, `twoaddressinstruction`,
     /// `register-coalescer`).
     #[arg(long = "stop-after", value_parser = parse_pass)]
     stop_after: Pass,

@@ -231,6 +231,7 @@ pub fn from_tables(t: &Tables) -> Result<TargetInfo<'static>, String> {
         base_pointer_frame_size: t.base_pointer_frame_size,
         spill_realign_needs_frame_pointer: t.spill_realign_needs_frame_pointer,
         join_global_copies: t.join_global_copies,
+        tracks_sub_reg_liveness: t.tracks_sub_reg_liveness,
         reserved_without: t
             .reserved_without
             .iter()

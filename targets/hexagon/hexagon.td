@@ -94,9 +94,12 @@ def HexagonReserved : ReservedRegisters {
 
 // The register coalescer joins copies that cross blocks before those local
 // to one (Hexagon's subtarget enables the machine scheduler, and with it
-// enableJoinGlobalCopies).
+// enableJoinGlobalCopies). Liveness follows sub-register lanes (the
+// subtarget's enableSubRegLiveness, on by default in LLVM 19): so
+// detect-dead-lanes runs and interference follows lanes.
 def HexagonPreAllocation : PreAllocationPolicy {
   let JoinGlobalCopies = true;
+  let TracksSubRegLiveness = true;
 }
 
 // Branch facts for splitting a critical edge (HexagonInstrInfo's

@@ -665,14 +665,21 @@ class ReservedRegisters {
 //                     enableJoinGlobalCopies, true where the subtarget runs
 //                     the machine scheduler). false: every copy in block
 //                     order.
+//   TracksSubRegLiveness  liveness is followed lane by lane (sub-register
+//                     by sub-register): detect-dead-lanes runs, and the
+//                     allocators' interference and rewriting follow
+//                     lanes (LLVM's enableSubRegLiveness, a subtarget
+//                     hook). false: whole registers.
 //
 //     def MyPreAllocation : PreAllocationPolicy {
 //       let JoinGlobalCopies = true;
+//       let TracksSubRegLiveness = true;
 //     }
 //===----------------------------------------------------------------------===//
 
 class PreAllocationPolicy {
   bit JoinGlobalCopies = false;
+  bit TracksSubRegLiveness = false;
 }
 
 //===----------------------------------------------------------------------===//

@@ -500,6 +500,7 @@ pub mod tables {
         base_pointer_frame_size: 0,
         spill_realign_needs_frame_pointer: false,
         join_global_copies: false,
+        tracks_sub_reg_liveness: false,
         reserved_without: Cow::Borrowed(&[]),
         untracked: Cow::Borrowed(&[0x0]),
         features: Cow::Borrowed(&[]),

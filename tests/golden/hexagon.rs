@@ -4403,6 +4403,7 @@ pub mod tables {
         base_pointer_frame_size: 0,
         spill_realign_needs_frame_pointer: false,
         join_global_copies: true,
+        tracks_sub_reg_liveness: true,
         reserved_without: Cow::Borrowed(&[]),
         untracked: Cow::Borrowed(
             &[

@@ -3143,6 +3143,7 @@ pub mod tables {
         base_pointer_frame_size: 0,
         spill_realign_needs_frame_pointer: true,
         join_global_copies: true,
+        tracks_sub_reg_liveness: false,
         reserved_without: Cow::Borrowed(
             &[
                 ReservedWithout {

@@ -53,6 +53,10 @@ fn same<'a>(t: &str, rt: &TargetInfo<'a>, generated: &TargetInfo<'a>) {
         "{t}: the coalescer's global copies"
     );
     assert_eq!(
+        rt.tracks_sub_reg_liveness, generated.tracks_sub_reg_liveness,
+        "{t}: sub-register liveness"
+    );
+    assert_eq!(
         rt.base_pointer, generated.base_pointer,
         "{t}: base-pointer registers"
     );

@@ -219,7 +219,7 @@ fn livevars_sets_kill_and_dead_flags() {
 fn only_code_that_needs_the_passes_runs_them() {
     let file = regalloc::mir::read(x86(), "test.mir", DIAMOND);
     let f = file.read_functions().next().expect("a function");
-    assert_eq!(passes::first_needed(f), Some(Pass::ProcessImplicitDefs));
+    assert_eq!(passes::first_needed(f), Some(Pass::DetectDeadLanes));
     assert!(passes::has_phis(f) && passes::is_ssa(f));
     // Two-address form (a register defined twice), no PHIs: past them all.
     let past = DIAMOND
@@ -252,6 +252,7 @@ fn pass_names_are_llvms() {
     assert_eq!(
         names,
         [
+            "detect-dead-lanes",
             "processimpdefs",
             "unreachable-mbb-elimination",
             "livevars",
@@ -306,7 +307,7 @@ body: |
 fn phi_elimination_copies_at_the_ends_of_the_predecessors() {
     check(
         IF_THEN,
-        &Pass::ALL[..4],
+        &Pass::ALL[..5],
         "body:             |
   bb.0:
     successors: %bb.1(0x40000000), %bb.2(0x40000000)
@@ -341,7 +342,7 @@ fn phi_elimination_copies_at_the_ends_of_the_predecessors() {
 fn phi_elimination_splits_a_critical_edge_as_llvm_does() {
     check(
         DIAMOND,
-        &Pass::ALL[..4],
+        &Pass::ALL[..5],
         "body:             |
   bb.0:
     successors: %bb.2(0x40000000), %bb.1(0x40000000)
@@ -406,7 +407,7 @@ body: |
 fn two_address_copies_the_tied_source() {
     check(
         TWO_ADDRESS_COPY,
-        &Pass::ALL[..5],
+        &Pass::ALL[..6],
         "body:             |
   bb.0:
     liveins: $edi, $esi
@@ -456,7 +457,7 @@ body: |
 fn two_address_commutes_to_copy_the_value_that_dies() {
     check(
         TWO_ADDRESS_COMMUTE,
-        &Pass::ALL[..5],
+        &Pass::ALL[..6],
         "body:             |
   bb.0:
     liveins: $edi, $esi
@@ -530,7 +531,7 @@ body: |
 fn two_address_converts_to_three_address_forms() {
     check(
         TWO_ADDRESS_THREE_ADDRESS,
-        &Pass::ALL[..5],
+        &Pass::ALL[..6],
         "body:             |
   bb.0:
     successors: %bb.1(0x80000000)
@@ -602,7 +603,7 @@ body: |
 fn two_address_tied_sub_registers_insert_subreg_and_undef() {
     check(
         TWO_ADDRESS_SUB_REGISTERS,
-        &Pass::ALL[..5],
+        &Pass::ALL[..6],
         "body:             |
   bb.0:
     liveins: $rdi, $esi

@@ -52,11 +52,12 @@ pub(crate) struct Decisions {
     pub lanes: bool,
 }
 
-/// Whether interference and rewriting follow sub-register lanes: LLVM 19
+/// Whether interference and rewriting follow sub-register lanes, as the
+/// description says ([`TargetInfo::tracks_sub_reg_liveness`]): LLVM 19
 /// tracks sub-register liveness on Hexagon only (`enableSubRegLiveness`),
-/// so this does the same, to allocate what LLVM allocates.
+/// and our descriptions say so, to allocate what LLVM allocates.
 pub fn tracks_sub_reg_liveness(t: &TargetInfo<'_>) -> bool {
-    t.name.to_ascii_lowercase().starts_with("hexagon")
+    t.tracks_sub_reg_liveness
 }
 
 /// Places `e` at the first instruction of `range`.

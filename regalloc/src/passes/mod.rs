@@ -10,6 +10,12 @@
 //! file, each doing what LLVM's does so that its output can be diffed
 //! against `llc -stop-after=NAME` on the same input:
 //!
+//! - [`detect_dead_lanes`] (`detect-dead-lanes`): where the description
+//!   says liveness follows sub-register lanes (`TracksSubRegLiveness`, our
+//!   Hexagon), definitions no lane of which is read marked `dead`, reads
+//!   of lanes never defined (or feeding only unread lanes of a copy)
+//!   marked `undef`, through COPY, PHI, REG_SEQUENCE, INSERT_SUBREG and
+//!   EXTRACT_SUBREG; elsewhere nothing;
 //! - [`process_implicit_defs`] (`processimpdefs`): `IMPLICIT_DEF`s of
 //!   virtual registers removed, their readers marked `undef`;
 //! - [`unreachable_block_elim`] (`unreachable-mbb-elimination`): blocks the
@@ -32,10 +38,7 @@
 //!   allocators use.
 //!
 //! Not here yet, and so not offered (the allocators refuse SSA input until
-//! the whole path exists): `detect-dead-lanes` (it runs only where the
-//! subtarget tracks sub-register liveness, of our four Hexagon alone, where
-//! it marks definitions `dead` and PHI inputs `undef` in 9 of the 10
-//! corpus modules), the coalescer's sub-register joins and
+//! the whole path exists): the coalescer's sub-register joins and
 //! `rename-independent-subregs`. `init-undef` runs only for subtargets that
 //! ask for it (`supportsInitUndef`: RISC-V and ARM in LLVM 19), none of
 //! ours: on all four it changes nothing, and needs no pass here. They are
@@ -47,8 +50,11 @@
 //! MIR, so the facts are the ones LLVM's MIR parser recomputes: PHIs
 //! present, and every virtual register defined at most once and never by
 //! a sub-register definition (SSA). All passes here are idempotent on SSA
-//! code, so running them from the first on any SSA function is safe.
+//! code but `detect-dead-lanes`, which, run again, may only add flags that
+//! hold (`dead` on a value whose readers it made `undef`), as LLVM's; so
+//! running them from the first on any SSA function is safe.
 
+pub mod detect_dead_lanes;
 pub mod live_variables;
 pub mod phi_elimination;
 pub mod process_implicit_defs;
@@ -69,6 +75,8 @@ use crate::target::TargetInfo;
 /// One pre-allocation pass, in LLVM 19's order.
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub enum Pass {
+    /// `detect-dead-lanes`.
+    DetectDeadLanes,
     /// `processimpdefs`.
     ProcessImplicitDefs,
     /// `unreachable-mbb-elimination`.
@@ -85,7 +93,8 @@ pub enum Pass {
 
 impl Pass {
     /// Every pass, in the order they run.
-    pub const ALL: [Pass; 6] = [
+    pub const ALL: [Pass; 7] = [
+        Pass::DetectDeadLanes,
         Pass::ProcessImplicitDefs,
         Pass::UnreachableBlockElim,
         Pass::LiveVariables,
@@ -97,6 +106,7 @@ impl Pass {
     /// The name LLVM registers the pass under (`-stop-after=NAME`).
     pub fn name(self) -> &'static str {
         match self {
+            Pass::DetectDeadLanes => "detect-dead-lanes",
             Pass::ProcessImplicitDefs => "processimpdefs",
             Pass::UnreachableBlockElim => "unreachable-mbb-elimination",
             Pass::LiveVariables => "livevars",
@@ -125,7 +135,7 @@ pub struct PassState {
 /// it is past all of them (not SSA and without PHIs: two-address lowering
 /// has run, as in MIR stopped before an allocator).
 pub fn first_needed(func: &MachineFunction) -> Option<Pass> {
-    (has_phis(func) || is_ssa(func)).then_some(Pass::ProcessImplicitDefs)
+    (has_phis(func) || is_ssa(func)).then_some(Pass::DetectDeadLanes)
 }
 
 /// Whether some block holds a PHI.
@@ -184,6 +194,7 @@ pub fn run(
     state: &mut PassState,
 ) -> Result<(), AllocError> {
     match pass {
+        Pass::DetectDeadLanes => detect_dead_lanes::run(target, func)?,
         Pass::ProcessImplicitDefs => process_implicit_defs::run(target, func)?,
         Pass::UnreachableBlockElim => {
             unreachable_block_elim::run(target, func)?;

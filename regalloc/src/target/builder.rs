@@ -208,6 +208,7 @@ impl TargetBuilder {
             base_pointer_frame_size: self.base_pointer_frame_size,
             spill_realign_needs_frame_pointer: false,
             join_global_copies: false,
+            tracks_sub_reg_liveness: false,
             reserved_without: Cow::Borrowed(&[]),
             // As wide as the reserved set, with nothing in it.
             untracked: Cow::Owned(untracked),

@@ -66,6 +66,11 @@ pub struct TargetInfo<'a> {
     /// the copies that cross blocks first (LLVM's `enableJoinGlobalCopies`,
     /// a C++ hook there; the description's `PreAllocationPolicy` here).
     pub join_global_copies: bool,
+    /// Liveness follows sub-register lanes: `detect-dead-lanes` runs, and
+    /// the allocators' interference and rewriting follow lanes (LLVM's
+    /// `enableSubRegLiveness`, a subtarget hook there; the description's
+    /// `PreAllocationPolicy` here: our Hexagon alone).
+    pub tracks_sub_reg_liveness: bool,
     /// Registers reserved in functions whose subtarget lacks some
     /// features (see [`TargetInfo::reserved_in`]).
     pub reserved_without: Cow<'a, [ReservedWithout<'a>]>,

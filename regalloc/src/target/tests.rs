@@ -199,6 +199,7 @@ static TINY: TargetInfo<'static> = TargetInfo {
     base_pointer_frame_size: 0,
     spill_realign_needs_frame_pointer: false,
     join_global_copies: false,
+    tracks_sub_reg_liveness: false,
     reserved_without: B(&[]),
     untracked: B(&[0]),
     features: B(&[]),

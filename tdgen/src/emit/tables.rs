@@ -256,6 +256,9 @@ pub struct Tables {
     /// The register coalescer holds back copies local to a block
     /// (`PreAllocationPolicy`'s `JoinGlobalCopies`).
     pub join_global_copies: bool,
+    /// Liveness follows sub-register lanes (`PreAllocationPolicy`'s
+    /// `TracksSubRegLiveness`).
+    pub tracks_sub_reg_liveness: bool,
     /// Registers reserved in a function lacking some of a feature set, as
     /// (features, bit set over registers).
     pub reserved_without: Vec<(u64, BitSet)>,
@@ -716,6 +719,7 @@ impl Tables {
             base_pointer_frame_size: m.reserved.base_pointer_frame_size,
             spill_realign_needs_frame_pointer: m.reserved.spill_realign_needs_frame_pointer,
             join_global_copies: m.pre_allocation.join_global_copies,
+            tracks_sub_reg_liveness: m.pre_allocation.tracks_sub_reg_liveness,
             reserved_without: m
                 .reserved
                 .without_features

@@ -592,6 +592,7 @@ pub fn tokens(t: &Tables, krate: &TokenStream) -> Result<TokenStream, String> {
     let base_pointer_frame_size = n(t.base_pointer_frame_size);
     let spill_realign_needs_frame_pointer = t.spill_realign_needs_frame_pointer;
     let join_global_copies = t.join_global_copies;
+    let tracks_sub_reg_liveness = t.tracks_sub_reg_liveness;
     let untracked = words(&t.untracked);
     let reserved_without = t.reserved_without.iter().map(|(fs, regs)| {
         let fs = hex(*fs);
@@ -711,6 +712,7 @@ pub fn tokens(t: &Tables, krate: &TokenStream) -> Result<TokenStream, String> {
                 base_pointer_frame_size: #base_pointer_frame_size,
                 spill_realign_needs_frame_pointer: #spill_realign_needs_frame_pointer,
                 join_global_copies: #join_global_copies,
+                tracks_sub_reg_liveness: #tracks_sub_reg_liveness,
                 reserved_without: Cow::Borrowed(&[#(#reserved_without),*]),
                 untracked: #untracked,
                 features: Cow::Borrowed(&[#(#features),*]),

@@ -13,6 +13,10 @@ pub struct PreAllocationPolicy {
     /// one block until the walk leaves their loop depth (LLVM's
     /// `enableJoinGlobalCopies`).
     pub join_global_copies: bool,
+    /// Liveness follows sub-register lanes: `detect-dead-lanes` runs and
+    /// the allocators' interference follows lanes (LLVM's
+    /// `enableSubRegLiveness`).
+    pub tracks_sub_reg_liveness: bool,
 }
 
 /// Reads the policy def (at most one).
@@ -31,6 +35,7 @@ pub fn read(f: &Fields<'_>, diags: &mut Vec<Diagnostic>) -> PreAllocationPolicy 
     defs.first()
         .map(|&d| PreAllocationPolicy {
             join_global_copies: f.bit(d, "JoinGlobalCopies"),
+            tracks_sub_reg_liveness: f.bit(d, "TracksSubRegLiveness"),
         })
         .unwrap_or_default()
 }
@@ -54,12 +59,21 @@ def GPR : RegisterClass<"T", [i32], 32, (add R0, R1)>;
     fn absent_is_llvms_default() {
         assert_eq!(policy(""), PreAllocationPolicy::default());
         assert!(!policy("").join_global_copies);
+        assert!(!policy("").tracks_sub_reg_liveness);
     }
 
     #[test]
     fn the_bit_is_read() {
         let p = policy("def P : PreAllocationPolicy { let JoinGlobalCopies = true; }");
         assert!(p.join_global_copies);
+        assert!(!p.tracks_sub_reg_liveness);
+    }
+
+    #[test]
+    fn the_lanes_bit_is_read() {
+        let p = policy("def P : PreAllocationPolicy { let TracksSubRegLiveness = true; }");
+        assert!(p.tracks_sub_reg_liveness);
+        assert!(!p.join_global_copies);
     }
 
     #[test]
