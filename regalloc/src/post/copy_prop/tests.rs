@@ -192,3 +192,83 @@ fn a_reserved_destination_is_never_taken_out() {
     let (done, l) = propagate(&f, &["r2"]);
     assert_eq!(done.removed(), 0, "{l:?}");
 }
+
+/// `f` allocated by `assign` with its identity copies taken out, as the
+/// rewriter takes them out, and the record saying so.
+fn allocated_without_identity_copies(
+    f: &MachineFunction,
+    assign: &[&str],
+) -> (MachineFunction, AllocRecord) {
+    let mut a = allocated(f, assign);
+    let mut record = AllocRecord::new(f.insts.len());
+    let b = Block::new(0);
+    let insts = a.block(b).insts.clone();
+    let mut kept = Vec::new();
+    for (k, &i) in insts.iter().enumerate() {
+        if copy_regs(a.inst(i)).is_some_and(|(d, s)| d == s) {
+            record.removed.push(Removed {
+                inst: i,
+                block: b,
+                before: insts.get(k + 1).copied(),
+            });
+        } else {
+            kept.push(i);
+        }
+    }
+    a.blocks[0].insts = kept;
+    (a, record)
+}
+
+/// The original of the identity-copy tests: `%2 = COPY %1` becomes an
+/// identity copy when both share a register; `tail` follows it.
+fn identity_copy_original(tail: &str) -> MachineFunction {
+    original(
+        3,
+        &format!(
+            "  bb.0:
+    liveins: $r1
+    %0:gpr = COPY $r1
+    %1:gpr = COPY %0
+    %2:gpr = COPY %1
+{tail}"
+        ),
+    )
+}
+
+#[test]
+fn a_copy_only_a_removed_identity_copy_with_a_dead_destination_reads_goes() {
+    // %1 and %2 share r2; %2 is never read, so `$r2 = COPY $r1` is dead
+    // as LLVM's machine-cp finds it (it never sees the identity copy).
+    let f = identity_copy_original("    $r0 = COPY %0\n    RET implicit $r0\n");
+    let t = bpf();
+    let (mut a, mut record) = allocated_without_identity_copies(&f, &["r1", "r2", "r2"]);
+    let reserved = crate::alloc::order::function_reserved(t, &a);
+    let done = propagate_copies(t, &mut a, &mut record, &reserved, &SubRegisterUses::of(&f));
+    assert_eq!(done.dead, 1);
+    if let Err(e) = crate::check::check(t, &f, &a, &record) {
+        panic!("the checker rejects the result: {}", e[0]);
+    }
+}
+
+#[test]
+fn the_checker_rejects_taking_out_a_copy_a_removed_identity_copy_passes_on() {
+    // The same, but %2 is read after: taking out `$r2 = COPY $r1` (as if
+    // dead) leaves r2 without %1 at the identity copy, so %2 is nowhere
+    // and its read is wrong.
+    let f = identity_copy_original("    $r0 = COPY %2\n    RET implicit $r0\n");
+    let t = bpf();
+    let (mut a, mut record) = allocated_without_identity_copies(&f, &["r1", "r2", "r2"]);
+    let insts = a.blocks[0].insts.clone();
+    let copy = insts[1];
+    assert!(copy_regs(a.inst(copy)).is_some(), "the copy into r2");
+    record.removed.push(Removed {
+        inst: copy,
+        block: Block::new(0),
+        before: insts.get(2).copied(),
+    });
+    record.dead_copies.insert(copy);
+    a.blocks[0].insts.remove(1);
+    let errors = crate::check::check(t, &f, &a, &record).expect_err("a wrong removal");
+    let text = errors[0].to_string();
+    assert!(text.contains("$r2"), "{text}");
+}
