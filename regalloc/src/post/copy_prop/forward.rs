@@ -21,12 +21,12 @@ impl Pass<'_, '_> {
         self.maybe_dead.clear();
         let insts = func.block(b).insts.clone();
         let masks = mask_positions(func, &insts);
-        // The identity copies allocation took out read nothing here: the
-        // checker finds the value such a copy defines nowhere when its
-        // register no longer holds the source, which only a later read of
-        // that value (a read this walk sees) would notice.
+        let removed_reads = self.removed_reads(func, record, b);
         let t = self.facts.t;
         for (pos, &i) in insts.iter().enumerate() {
+            for &r in removed_reads.get(&Some(i)).map_or(&[][..], |v| &v[..]) {
+                self.read(t, r);
+            }
             if let Some((dst, src)) = super::copy_regs(func.inst(i))
                 && !self.facts.t.regs_overlap(dst, src)
             {
@@ -34,6 +34,9 @@ impl Pass<'_, '_> {
                 continue;
             }
             self.forward_other(func, record, &insts, &masks, pos, done);
+        }
+        for &r in removed_reads.get(&None).map_or(&[][..], |v| &v[..]) {
+            self.read(t, r);
         }
         // Copies whose destination a successor reads are live.
         let live_out = self.facts.live_out(func, b);

@@ -175,10 +175,8 @@ struct Pass<'f, 't> {
 impl Pass<'_, '_> {
     /// The source registers of the COPYs allocation took out of block `b`
     /// (identity copies), by the instruction each stands before: the
-    /// backward walk counts such a copy as a read of its source, so that
-    /// no definition moves across it (LLVM never sees them). The forward
-    /// walk does not: the checker finds a taken-out identity copy's value
-    /// nowhere when its register no longer holds the source.
+    /// checker reads such a copy as reading its source there, so the
+    /// walks count it as a read (LLVM never sees them).
     fn removed_reads(
         &self,
         func: &MachineFunction,
