@@ -259,7 +259,7 @@ const THREAD_CPU_CLOCK: bool = cfg!(unix);
 
 /// The CPU time the calling thread has used so far (user and system), or
 /// zero where the platform has no per-thread CPU clock.
-fn thread_cpu_time() -> Duration {
+pub fn thread_cpu_time() -> Duration {
     #[cfg(unix)]
     {
         let mut ts = libc::timespec {

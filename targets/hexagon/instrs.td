@@ -38,6 +38,14 @@ class H<dag outs, dag ins> : Instruction {
   // Hexagon's TSFlags bit: the instruction executes under a predicate
   // (`if (p0) ...`), so a definition may leave its register unchanged.
   bit isPredicated = false;
+  // Copies of a register in the target's own spelling, which LLVM's Hexagon
+  // RDF optimiser (HexagonCP::interpretAsCopy) lists in C++: output 0 takes
+  // the value of input 1 (isRegisterCopy), or does when the last operand is
+  // the immediate 0 (isCopyWhenZero).  A2_combinew is in LLVM's list too,
+  // but it maps the destination's halves, which no definition names alone,
+  // so LLVM 19 never propagates through it.
+  bit isRegisterCopy = false;
+  bit isCopyWhenZero = false;
   let Namespace = "Hexagon";
   let OutOperandList = outs;
   let InOperandList = ins;
@@ -197,7 +205,7 @@ defm "" : Fam<[N<"A2_abssat">, N<"A2_negsat">, N<"A2_satb">, N<"A2_sath">,
                N<"A2_satuh">, N<"S2_svsathb">, N<"S2_svsathub">],
               (outs R:$d), (ins R:$s), Ovf>;
 // Register transfer.
-let isPredicable = true in
+let isPredicable = true, isRegisterCopy = true in
 def A2_tfr : Sh1<R, R>;
 let isPredicable = true, isPseudo = true in
 def A2_tfrp : Sh1<D, D>;
@@ -235,7 +243,7 @@ let isReMaterializable = true, isAsCheapAsAMove = true in {
 }
 
 // Rd = op(Rs, #u)
-let isAdd = true, isPredicable = true in
+let isAdd = true, isPredicable = true, isCopyWhenZero = true in
 def A2_addi : ShI<R, R>;
 defm "" : Fam<[N<"A2_andir">, N<"A2_orir">, N<"A4_rcmpeqi">, N<"A4_rcmpneqi">,
                N<"A4_cround_ri">,

@@ -21,18 +21,20 @@ pub struct DataFlowGraph<'f, 't, 'a> {
     pub(crate) block_nodes: Vec<NodeId>,
     /// The units of the registers the graph tracks.
     pub(crate) tracked: UnitSet,
+    /// The function's reserved registers, by register index.
+    pub(crate) reserved: Vec<bool>,
 }
 
 /// One entry of a definition stack: a definition, or the mark where a
 /// block's definitions begin.
 #[derive(Copy, Clone)]
-enum StackEntry {
+pub(crate) enum StackEntry {
     Def(NodeId),
     Delimiter(NodeId),
 }
 
 /// A definition stack per register or mask.
-type DefStacks = HashMap<RegId, Vec<StackEntry>>;
+pub(crate) type DefStacks = HashMap<RegId, Vec<StackEntry>>;
 
 impl<'f, 't, 'a> DataFlowGraph<'f, 't, 'a> {
     /// Builds the graph of `f`, tracking every register whose units are not
@@ -52,6 +54,7 @@ impl<'f, 't, 'a> DataFlowGraph<'f, 't, 'a> {
             func: 0,
             block_nodes: Vec::new(),
             tracked,
+            reserved: reserved.to_vec(),
         };
         g.func = g.arena.alloc(Attrs::FUNC);
         if f.blocks.is_empty() {
@@ -82,7 +85,7 @@ impl<'f, 't, 'a> DataFlowGraph<'f, 't, 'a> {
     }
 
     /// Whether some unit of `rr` is tracked.
-    fn is_tracked(&self, rr: RegisterRef) -> bool {
+    pub(crate) fn is_tracked(&self, rr: RegisterRef) -> bool {
         self.regs.units(rr).intersects(&self.tracked)
     }
 
@@ -539,7 +542,7 @@ impl<'f, 't, 'a> DataFlowGraph<'f, 't, 'a> {
 
     /// Pushes the clobbering (`clobbers`) or other definitions of `ia` on
     /// the stacks of their registers and of every tracked alias.
-    fn push_defs(&mut self, ia: NodeId, stacks: &mut DefStacks, clobbers: bool) {
+    pub(crate) fn push_defs(&self, ia: NodeId, stacks: &mut DefStacks, clobbers: bool) {
         let mut visited: Vec<NodeId> = Vec::new();
         let mut defined: Vec<RegId> = Vec::new();
         for d in self.arena.members(ia) {

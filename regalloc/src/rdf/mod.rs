@@ -14,20 +14,28 @@
 //! from the target tables. Node ids are allocation order, as LLVM's, and
 //! [`DataFlowGraph::dump`] prints the graph as `-hexagon-rdf-dump` does.
 //!
+//! [`optimize`] runs LLVM's Hexagon RDF optimiser on the graph: copy
+//! propagation (`copy_prop.rs`), dead-code elimination (`dead_code.rs`),
+//! then the live-ins and kill flags recomputed.
+//!
 //! [`Liveness`] computes each block's live-in registers from the graph
 //! alone (LLVM's `Liveness::computeLiveIns`: real uses followed up their
 //! reaching definitions and through phis) and the kill flags that follow.
 
 mod build;
+pub mod copy_prop;
+pub mod dead_code;
 mod dom;
 pub mod graph;
 mod liveness;
+mod optimize;
 mod print;
 mod regs;
 mod reserved;
 
 pub use build::DataFlowGraph;
 pub use liveness::{LiveInDifference, Liveness};
+pub use optimize::{RdfOptimization, optimize};
 pub use regs::{RegId, RegisterRef};
 pub use reserved::reserved_regs;
 

@@ -88,6 +88,13 @@ flag_consts! {
     /// TSFlags bit): executes under a predicate, so a definition may leave
     /// its register as it was (LLVM's `TII.isPredicated`).
     PREDICATED = 17;
+    /// `isRegisterCopy` (a target's own `Instruction` field): output 0
+    /// takes the value of input 1, a copy the target spells as its own
+    /// instruction (LLVM's Hexagon RDF optimiser lists these in C++).
+    REGISTER_COPY = 18;
+    /// `isCopyWhenZero` (a target's own field): the same when the last
+    /// explicit operand is the immediate 0 (`A2_addi $d, $s, 0`).
+    COPY_WHEN_ZERO = 19;
 }
 
 impl InstrFlags {

@@ -65,6 +65,12 @@ pub mod flags {
     /// `isPredicated` (a target's own field, Hexagon's TSFlags bit):
     /// executes under a predicate, so its definitions may keep the old value.
     pub const PREDICATED: u32 = 1 << 17;
+    /// `isRegisterCopy` (a target's own field): output 0 takes input 1's
+    /// value (LLVM's Hexagon RDF optimiser's copies, C++ there).
+    pub const REGISTER_COPY: u32 = 1 << 18;
+    /// `isCopyWhenZero` (a target's own field): the same when the last
+    /// explicit operand is the immediate 0.
+    pub const COPY_WHEN_ZERO: u32 = 1 << 19;
 
     /// The `Instruction` bit fields and their flags, in bit order.
     pub const FIELDS: &[(&str, u32)] = &[
@@ -85,6 +91,8 @@ pub mod flags {
         ("isPseudo", PSEUDO),
         ("hasSideEffects", SIDE_EFFECTS),
         ("isPredicated", PREDICATED),
+        ("isRegisterCopy", REGISTER_COPY),
+        ("isCopyWhenZero", COPY_WHEN_ZERO),
     ];
 }
 

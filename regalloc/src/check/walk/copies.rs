@@ -55,6 +55,14 @@ impl<'c, 't> Checker<'c, 't> {
             },
         };
         let (dst, mut src) = locs;
+        if removed && self.identity_copy_defines_nothing(state, od, os, dst, src) {
+            // Its value is held nowhere: any later read of it fails.
+            if let RegRef::Virt(v) = od.reg {
+                state.forget(self.values.vreg(v));
+                self.note_def(state, v, here.inst);
+            }
+            return;
+        }
         let mut checked = false;
         // A removed copy between two registers writes nothing: its
         // destination must already hold the value (copy propagation takes
@@ -112,6 +120,36 @@ impl<'c, 't> Checker<'c, 't> {
         if let RegRef::Virt(v) = od.reg {
             self.note_def(state, v, here.inst);
         }
+    }
+
+    /// Whether a removed copy between a register and itself finds there
+    /// something other than the value it copies: then it reads nothing
+    /// and the value it defines is nowhere (rather than an error here).
+    /// Copy propagation may take out what last wrote the register when
+    /// nothing reads the copy's destination afterwards (a dead value, as
+    /// LLVM's `machine-cp` never sees the copy); if something does, that
+    /// read finds the value missing.
+    fn identity_copy_defines_nothing(
+        &self,
+        state: &State,
+        od: &RegOperand,
+        os: &RegOperand,
+        dst: Loc,
+        src: Loc,
+    ) -> bool {
+        let (Loc::Reg(d), Loc::Reg(s)) = (dst, src) else {
+            return false;
+        };
+        if d != s || !matches!(od.reg, RegRef::Virt(_)) || os.flags.has(RegFlags::UNDEF) {
+            return false;
+        }
+        if !self.values_known || self.untracked(s) {
+            return false;
+        }
+        self.units(s).iter().any(|&u| {
+            self.expected_value(os.reg, u)
+                .is_some_and(|x| !state.unit(u).contains(x))
+        })
     }
 
     /// Register `d` holds, unit by unit, what physical register `q` holds
