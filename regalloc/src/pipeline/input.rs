@@ -1,8 +1,9 @@
 //! What every allocator requires of its input before it starts: no PHIs, every virtual register defined before it is read, tied operands already in two-address form.
 //!
-//! LLVM runs PHI elimination before any allocator; until the pre-allocation
-//! passes exist here, a function with PHIs is refused by every allocator,
-//! in the words the Fast allocator uses. A virtual register read where
+//! LLVM runs PHI elimination before any allocator, and so does stage 0
+//! here ([`super::lower`]) on any function with PHIs: one that still has
+//! them at stage 1 is refused by every allocator, in the words the Fast
+//! allocator uses. A virtual register read where
 //! some path from the entry has not defined it reads nothing: LLVM's
 //! machine verifier refuses such code ("Virtual register defs don't
 //! dominate all uses"), and here it is refused with the register and the
