@@ -376,7 +376,9 @@ pub fn lower(
 /// Whether stage 0 lowers `func`: it has PHIs, or it is SSA
 /// ([`crate::passes::first_needed`]) with two-address work left (a tie
 /// between two registers, a `REG_SEQUENCE`, an `INSERT_SUBREG`), which no
-/// allocator can take as it is.
+/// allocator can take as it is. The passes' output has none of these,
+/// so stage 0 on a function it lowered does nothing (`regalloc view`
+/// lowers first, to show the function the allocator gets).
 ///
 /// An SSA function with none of these is allocated as it is read: MIR
 /// stopped before an allocator looks the same for a function whose values
