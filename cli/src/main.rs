@@ -535,15 +535,24 @@ fn allocate_function(
         errors: Vec::new(),
         unread: false,
     };
-    match regalloc::allocate_recorded_with_post(target, ctx, f, options, post) {
-        Ok((stats, record)) => {
+    // The checker's original is the function the allocator started from:
+    // SSA input after the pre-allocation passes, other input as read.
+    let allocated = if check {
+        regalloc::allocate_keeping_input(target, ctx, f, options, post)
+            .map(|(stats, record, input)| (stats, record, Some(input)))
+    } else {
+        regalloc::allocate_recorded_with_post(target, ctx, f, options, post)
+            .map(|(stats, record)| (stats, record, None))
+    };
+    match allocated {
+        Ok((stats, record, input)) => {
             outcome.stats = Some(stats);
             if let regalloc::Allocator::PbqpExact { .. } = options.allocator {
                 let rounds = ctx.take_pbqp_exact_rounds();
                 outcome.exact = Some(rounds.iter().all(|r| r.optimum.is_some()));
             }
-            if check
-                && let Err(errors) = regalloc::check::check(target.target(), &original, f, &record)
+            if let Some(input) = input
+                && let Err(errors) = regalloc::check::check(target.target(), &input, f, &record)
             {
                 outcome.errors = errors.iter().map(|e| e.to_string()).collect();
             }

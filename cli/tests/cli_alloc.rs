@@ -100,20 +100,18 @@ fn check_prints_a_verdict_per_function() {
 
 #[test]
 fn failures_name_the_function_and_exit_with_1() {
-    // A function the allocator cannot allocate (here: a PHI, which the
-    // fast allocator refuses until phi elimination has run) must be named
-    // with exit code 1; the other functions are still allocated and
-    // written, and the failed one is written as it was read.
+    // A function the allocator cannot allocate (here: one that reads a
+    // register nothing defines) must be named with exit code 1; the other
+    // functions are still allocated and written, and the failed one is
+    // written as it was read.
     let ex = std::fs::read_to_string(example()).expect("the example");
-    let with_phi = format!(
-        "{ex}---\nname:            with_phi\ntracksRegLiveness: true\nbody:             |\n  \
-         bb.0:\n    successors: %bb.1(0x80000000)\n\n    %0:gpr = MOV_ri 1\n\n  \
-         bb.1:\n    successors: %bb.1(0x40000000), %bb.2(0x40000000)\n\n    \
-         %1:gpr = PHI %0, %bb.0, %2, %bb.1\n    %2:gpr = ADD_ri %1, 1\n    \
-         JNE_ri %2, 10, %bb.1\n\n  bb.2:\n    $r0 = COPY %2\n    RET implicit $r0\n...\n"
+    let with_undefined_read = format!(
+        "{ex}---\nname:            with_undefined_read\ntracksRegLiveness: true\n\
+         registers:\n  - {{ id: 0, class: gpr }}\nbody:             |\n  \
+         bb.0:\n    $r0 = COPY %0\n    RET implicit $r0\n...\n"
     );
-    let path = std::env::temp_dir().join(format!("cli_alloc_phi_{}.mir", std::process::id()));
-    std::fs::write(&path, with_phi).expect("write the input");
+    let path = std::env::temp_dir().join(format!("cli_alloc_undefined_{}.mir", std::process::id()));
+    std::fs::write(&path, with_undefined_read).expect("write the input");
     let o = run(&[
         "alloc",
         "--target",
@@ -127,16 +125,87 @@ fn failures_name_the_function_and_exit_with_1() {
     let stderr = text(&o.stderr);
     assert!(
         stderr.contains(&format!("{}:", path.display()))
-            && stderr.contains(": error: unsupported: with_phi, bb.1, instruction 1: PHI instructions must be eliminated before the fast allocator runs"),
+            && stderr.contains(": error: invalid input: with_undefined_read, bb.0, instruction 0: %0 is read before any definition"),
         "{stderr}"
     );
     assert!(!stderr.contains("LZ4_attach_dictionary:"), "{stderr}");
     let stdout = text(&o.stdout);
     assert!(stdout.contains("name:            LZ4_attach_dictionary"));
-    assert!(
-        stdout.contains("%1:gpr = PHI %0, %bb.0, %2, %bb.1"),
-        "{stdout}"
+    assert!(stdout.contains("$r0 = COPY %0"), "{stdout}");
+}
+
+/// The names of the rows of the `--time-passes` table in `stderr`.
+fn table_names(stderr: &str) -> Vec<&str> {
+    stderr
+        .lines()
+        .skip_while(|l| !l.contains("Register allocation pass timing report"))
+        .filter(|l| l.starts_with("   0.") || l.starts_with("   1."))
+        // Each row has two shares, CPU time's and wall time's; the name
+        // follows the second.
+        .map(|l| l[l.rfind("%)").expect("a share") + 2..].trim())
+        .collect()
+}
+
+/// A BPF loop in SSA form: a PHI, and a tie (`ADD_ri`) between two
+/// registers, as instruction selection leaves them.
+const SSA_LOOP: &str = "---\nname:            ssa_loop\ntracksRegLiveness: true\nbody:             |\n  \
+     bb.0:\n    successors: %bb.1(0x80000000)\n\n    %0:gpr = MOV_ri 1\n\n  \
+     bb.1:\n    successors: %bb.1(0x40000000), %bb.2(0x40000000)\n\n    \
+     %1:gpr = PHI %0, %bb.0, %2, %bb.1\n    %2:gpr = ADD_ri %1, 1\n    \
+     JNE_ri %2, 10, %bb.1\n\n  bb.2:\n    $r0 = COPY %2\n    RET implicit $r0\n...\n";
+
+/// SSA input is lowered before allocation, each pre-allocation pass on
+/// its own `--time-passes` line: LLVM's optimized path for Greedy, its
+/// -O0 path (PHI elimination and two-address lowering) for Fast; the
+/// checker accepts both, and no PHI is left in the output.
+#[test]
+fn ssa_input_is_lowered_and_timed_pass_by_pass() {
+    let path = std::env::temp_dir().join(format!("cli_alloc_ssa_{}.mir", std::process::id()));
+    std::fs::write(&path, SSA_LOOP).expect("write the input");
+    let lowering = |allocator: &str| {
+        let o = run(&[
+            "alloc",
+            "--target",
+            "bpf",
+            "--allocator",
+            allocator,
+            "--check",
+            "--time-passes",
+            path.to_str().expect("utf-8 path"),
+        ]);
+        let (stdout, stderr) = (text(&o.stdout), text(&o.stderr));
+        assert!(o.status.success(), "{allocator}: {stderr}");
+        assert!(stderr.contains("checked: 1 function"), "{stderr}");
+        assert!(!stdout.contains("PHI"), "{stdout}");
+        let names = table_names(&stderr);
+        let end = names
+            .iter()
+            .position(|n| n.starts_with("Flow analyses") || n.starts_with("* Register Allocator"))
+            .expect("the allocator's lines");
+        names[..end]
+            .iter()
+            .map(|n| n.to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        lowering("greedy"),
+        [
+            "Process Implicit Definitions",
+            "Remove unreachable machine basic blocks",
+            "Live Variable Analysis",
+            "Eliminate PHI nodes for register allocation",
+            "Two-Address instruction pass",
+            "Register Coalescer",
+        ]
     );
+    assert_eq!(
+        lowering("fast"),
+        [
+            "Eliminate PHI nodes for register allocation",
+            "Two-Address instruction pass",
+        ]
+    );
+    let _ = std::fs::remove_file(&path);
 }
 
 /// `--time-passes` prints the pass table on standard error: the greedy
@@ -156,19 +225,8 @@ fn time_passes_prints_the_greedy_pipeline_table() {
     ]);
     let stderr = text(&o.stderr);
     assert!(o.status.success(), "stderr: {stderr}");
-    let table: Vec<&str> = stderr
-        .lines()
-        .skip_while(|l| !l.contains("Register allocation pass timing report"))
-        .collect();
-    let names: Vec<&str> = table
-        .iter()
-        .filter(|l| l.starts_with("   0.") || l.starts_with("   1."))
-        // Each row has two shares, CPU time's and wall time's; the name
-        // follows the second.
-        .map(|l| l[l.rfind("%)").expect("a share") + 2..].trim())
-        .collect();
     assert_eq!(
-        names,
+        table_names(&stderr),
         [
             "Flow analyses (CFG, dominators, loops, frequencies)",
             "Slot indexes and Live Interval Analysis",

@@ -134,9 +134,9 @@ pub use alloc::context::{AllocContext, TargetContext};
 pub use alloc::pbqp::DEFAULT_EXACT_LIMIT as DEFAULT_PBQP_EXACT_LIMIT;
 pub use error::{AllocError, AllocErrorKind};
 pub use pipeline::{
-    Allocator, Options, PostPasses, allocate, allocate_recorded, allocate_recorded_with_context,
-    allocate_recorded_with_post, allocate_with_context, allocate_without_stats,
-    allocate_without_stats_with_context,
+    Allocator, Options, PostPasses, allocate, allocate_keeping_input, allocate_recorded,
+    allocate_recorded_with_context, allocate_recorded_with_post, allocate_with_context,
+    allocate_without_stats, allocate_without_stats_with_context,
 };
 pub use record::AllocRecord;
 pub use regalloc_macros::regalloc;

@@ -8,7 +8,11 @@
 //! names the same parts, so that [`PassTimes::allocator_line`] can be set
 //! beside the `Greedy Register Allocator` line of `llc -time-passes` and
 //! [`PassTimes::total`] beside the sum of the passes between the machine
-//! scheduler and the rewriter.
+//! scheduler and the rewriter. On SSA input the pre-allocation passes
+//! ([`crate::passes`]) run first, each on its own line under LLVM's name
+//! for it, and count in the total (which then sits beside LLVM's passes
+//! from `detect-dead-lanes` to the rewriter, less its machine scheduler);
+//! on input already past them they do not run and add nothing.
 //!
 //! Timing costs four clock reads per pass and function (wall clock and
 //! the thread's CPU clock); when it is off, one flag read. The CPU time
@@ -27,6 +31,20 @@ use std::time::{Duration, Instant};
 /// One pass of the pipeline.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub enum Pass {
+    /// LLVM's `detect-dead-lanes`, on SSA input ([`crate::passes`]).
+    DetectDeadLanes,
+    /// LLVM's `processimpdefs`, on SSA input.
+    ProcessImplicitDefs,
+    /// LLVM's `unreachable-mbb-elimination`, on SSA input.
+    UnreachableBlockElim,
+    /// LLVM's `livevars`, on SSA input.
+    LiveVariables,
+    /// LLVM's `phi-node-elimination`, on SSA input.
+    PhiElimination,
+    /// LLVM's `twoaddressinstruction`, on SSA input.
+    TwoAddress,
+    /// LLVM's `register-coalescer`, on SSA input.
+    RegisterCoalescer,
     /// CFG, dominators, loops and block frequencies (LLVM's analysis
     /// passes of those names).
     FlowAnalyses,
@@ -62,7 +80,14 @@ pub enum Pass {
 
 impl Pass {
     /// Every pass, in pipeline order.
-    pub const ALL: [Pass; 11] = [
+    pub const ALL: [Pass; 18] = [
+        Pass::DetectDeadLanes,
+        Pass::ProcessImplicitDefs,
+        Pass::UnreachableBlockElim,
+        Pass::LiveVariables,
+        Pass::PhiElimination,
+        Pass::TwoAddress,
+        Pass::RegisterCoalescer,
         Pass::FlowAnalyses,
         Pass::LiveIntervals,
         Pass::SpillWeights,
@@ -79,6 +104,13 @@ impl Pass {
     /// The pass's name in the table.
     pub fn name(self) -> &'static str {
         match self {
+            Pass::DetectDeadLanes => "Detect Dead Lanes",
+            Pass::ProcessImplicitDefs => "Process Implicit Definitions",
+            Pass::UnreachableBlockElim => "Remove unreachable machine basic blocks",
+            Pass::LiveVariables => "Live Variable Analysis",
+            Pass::PhiElimination => "Eliminate PHI nodes for register allocation",
+            Pass::TwoAddress => "Two-Address instruction pass",
+            Pass::RegisterCoalescer => "Register Coalescer",
             Pass::FlowAnalyses => "Flow analyses (CFG, dominators, loops, frequencies)",
             Pass::LiveIntervals => "Slot indexes and Live Interval Analysis",
             Pass::SpillWeights => "Spill weights and hints",

@@ -8,9 +8,7 @@ use regalloc::inspect::FlowAnalyses;
 use regalloc::ir::{Op, Operand};
 use regalloc::mir::{self, FunctionDoc};
 use regalloc::target::{InstrFlags, TargetInfo};
-use regalloc::{
-    AllocContext, Allocator, Options, Stats, TargetContext, allocate_recorded_with_context,
-};
+use regalloc::{AllocContext, Allocator, Options, Stats, TargetContext, allocate_keeping_input};
 
 /// The -O2 corpus directory of `target`.
 pub fn corpus(target: &str) -> PathBuf {
@@ -36,6 +34,19 @@ pub fn mir_files(dir: &Path) -> Vec<PathBuf> {
     }
     out.sort();
     out
+}
+
+/// The SSA files under `dir` (`bench/out/ssa/<target>`):
+/// `<lib>/<name>.mir`, without the `<name>.<PASS>.mir` files of llc's
+/// output after each pass beside them; sorted.
+pub fn ssa_files(dir: &Path) -> Vec<PathBuf> {
+    mir_files(dir)
+        .into_iter()
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().matches('.').count() == 1)
+        })
+        .collect()
 }
 
 /// The name of the set `root` (`<set>/<target>/<level>`) belongs to:
@@ -272,6 +283,9 @@ pub struct Outcome {
     pub stats: Stats,
     /// See the test output.
     pub per_function: BTreeMap<String, Stats>,
+    /// Each allocated function's spill code and COPYs counted by the rule
+    /// LLVM's output is counted by ([`count_llvm`]), by `file:function`.
+    pub counted: BTreeMap<String, LlvmCounts>,
     /// Time spent in the allocator, and instructions allocated.
     /// See the test output.
     pub time: std::time::Duration,
@@ -304,13 +318,35 @@ pub fn run_root(
     llc_flags: &[&str],
     allocator: Allocator,
 ) -> Option<Outcome> {
+    run_files(
+        &set_name(root),
+        target,
+        root,
+        &mir_files(root),
+        t,
+        llc_flags,
+        allocator,
+    )
+}
+
+/// [`run_root`] on `files` under `root`, of the set `set` (which names
+/// the scratch directory). SSA input goes through the pre-allocation
+/// passes in the pipeline; the checker is given the function the
+/// allocator started from (after them) as the original.
+pub fn run_files(
+    set: &str,
+    target: &str,
+    root: &Path,
+    files: &[PathBuf],
+    t: &TargetInfo<'_>,
+    llc_flags: &[&str],
+    allocator: Allocator,
+) -> Option<Outcome> {
     let an = allocator.name();
-    let files = mir_files(root);
     if files.is_empty() {
         println!("notice: no {target} MIR at {}", root.display());
         return None;
     }
-    let set = set_name(root);
     let tmp = tmp_dir().join(format!("alloc_{an}_{set}_{target}"));
     std::fs::create_dir_all(&tmp).unwrap();
     let llc = crate::llvm_tool("llc");
@@ -326,6 +362,7 @@ pub fn run_root(
         verified: llc.as_ref().map(|_| 0),
         stats: Stats::default(),
         per_function: BTreeMap::new(),
+        counted: BTreeMap::new(),
         time: std::time::Duration::ZERO,
         insts: 0,
         failures: Vec::new(),
@@ -335,7 +372,7 @@ pub fn run_root(
     let mut unread = 0;
     let target_context = TargetContext::new(t);
     let mut ctx = AllocContext::new();
-    for path in &files {
+    for path in files {
         let text = std::fs::read_to_string(path).unwrap();
         let name = flat_name(root, path);
         let mut file = mir::read(t, &name, &text);
@@ -360,12 +397,18 @@ pub fn run_root(
             };
             o.insts += g.inst_ids().count();
             let start = std::time::Instant::now();
-            let result = allocate_recorded_with_context(&target_context, &mut ctx, &mut g, &opts);
+            let result = allocate_keeping_input(
+                &target_context,
+                &mut ctx,
+                &mut g,
+                &opts,
+                Default::default(),
+            );
             o.time += start.elapsed();
             match result {
-                Ok((stats, record)) => {
+                Ok((stats, record, input)) => {
                     o.allocated += 1;
-                    match regalloc::check::check(t, f, &g, &record) {
+                    match regalloc::check::check(t, &input, &g, &record) {
                         Ok(()) => {
                             o.check_ran = true;
                             o.checked += 1;
@@ -395,6 +438,8 @@ pub fn run_root(
                     }
                     o.stats.add(&stats);
                     o.per_function.insert(format!("{name}:{}", g.name), stats);
+                    o.counted
+                        .insert(format!("{name}:{}", g.name), count_llvm(t, &g));
                     ok_here.push(g.name.clone());
                     *f = g;
                 }
@@ -509,8 +554,23 @@ pub fn compare_root(
     let an = allocator.name();
     let o = run_root(target, root, t, flags, allocator)?;
     let set = set_name(root);
-    let cache = tmp_dir().join(format!("llvm_{an}_{set}_{target}"));
-    std::fs::create_dir_all(&cache).unwrap();
+    let llvm_args = [
+        "-O2".to_string(),
+        format!("-regalloc={an}"),
+        "-stop-after=virtregrewriter".to_string(),
+        format!("-start-after={start_after}"),
+    ];
+    let theirs = llvm_counts(
+        llc,
+        &set,
+        target,
+        an,
+        root,
+        &mir_files(root),
+        t,
+        flags,
+        &llvm_args,
+    );
     let (mut s, mut r, mut sc, mut rc) = (0u64, 0u64, 0f64, 0f64);
     let (mut os, mut or_, mut osc, mut orc) = (0u64, 0u64, 0f64, 0f64);
     let mut worse = Vec::new();
@@ -519,74 +579,47 @@ pub fn compare_root(
     let (mut copies, mut our_copies) = (0u64, 0u64);
     let (mut fr, mut fs, mut frc, mut ofr, mut ofrc) = (0u64, 0u64, 0f64, 0u64, 0f64);
     let (mut ofs, mut fsc, mut ofsc) = (0u64, 0f64, 0f64);
-    for path in mir_files(root) {
-        let name = flat_name(root, &path);
-        let out = cache.join(&name);
-        if !out.exists() {
-            let st = Command::new(llc)
-                .args([
-                    "-O2",
-                    &format!("-regalloc={an}"),
-                    "-stop-after=virtregrewriter",
-                ])
-                .arg(format!("-start-after={start_after}"))
-                .args(flags)
-                .arg(&path)
-                .arg("-o")
-                .arg(&out)
-                .status()
-                .unwrap();
-            if !st.success() {
-                println!("notice: llc -regalloc={an} failed on {}", path.display());
-                let _ = std::fs::remove_file(&out);
-                continue;
-            }
+    for (key, l) in &theirs {
+        let Some(ours) = o.per_function.get(key) else {
+            continue;
+        };
+        compared += 1;
+        let (a, b, c, d) = (l.spills, l.reloads, l.spill_cost, l.reload_cost);
+        s += a;
+        r += b;
+        sc += c;
+        rc += d;
+        fr += l.folded_reloads;
+        fs += l.folded_spills;
+        frc += l.folded_reload_cost;
+        fsc += l.folded_spill_cost;
+        copies += l.copies;
+        our_copies += ours.copies;
+        os += ours.spills;
+        or_ += ours.reloads;
+        osc += ours.spill_cost;
+        orc += ours.reload_cost;
+        ofr += ours.folded_reloads;
+        ofrc += ours.folded_reload_cost;
+        ofs += ours.folded_spills;
+        ofsc += ours.folded_spill_cost;
+        if (a, b) != (ours.spills, ours.reloads) {
+            differ += 1;
         }
-        let text = std::fs::read_to_string(&out).unwrap();
-        let file = mir::read(t, &name, &text);
-        for f in file.read_functions() {
-            let Some(ours) = o.per_function.get(&format!("{name}:{}", f.name)) else {
-                continue;
-            };
-            compared += 1;
-            let l = count_llvm(t, f);
-            let (a, b, c, d) = (l.spills, l.reloads, l.spill_cost, l.reload_cost);
-            s += a;
-            r += b;
-            sc += c;
-            rc += d;
-            fr += l.folded_reloads;
-            fs += l.folded_spills;
-            frc += l.folded_reload_cost;
-            fsc += l.folded_spill_cost;
-            copies += l.copies;
-            our_copies += ours.copies;
-            os += ours.spills;
-            or_ += ours.reloads;
-            osc += ours.spill_cost;
-            orc += ours.reload_cost;
-            ofr += ours.folded_reloads;
-            ofrc += ours.folded_reload_cost;
-            ofs += ours.folded_spills;
-            ofsc += ours.folded_spill_cost;
-            if (a, b) != (ours.spills, ours.reloads) {
-                differ += 1;
-            }
-            // Ranked by the cost to judge by: folded reloads are memory
-            // accesses too (only x86-64 folds).
-            let (mine, theirs) = (
-                ours.spill_cost + ours.reload_cost + ours.folded_reload_cost,
-                c + d + l.folded_reload_cost,
-            );
-            if mine != theirs {
-                worse.push((
+        // Ranked by the cost to judge by: folded reloads are memory
+        // accesses too (only x86-64 folds).
+        let (mine, theirs) = (
+            ours.spill_cost + ours.reload_cost + ours.folded_reload_cost,
+            c + d + l.folded_reload_cost,
+        );
+        if mine != theirs {
+            worse.push((
                     mine - theirs,
                     format!(
-                        "{name}:{} ours {}/{}/{} ({mine:.1}) llvm {a}/{b}/{} ({theirs:.1}) spills/reloads/folded reloads",
-                        f.name, ours.spills, ours.reloads, ours.folded_reloads, l.folded_reloads
+                        "{key} ours {}/{}/{} ({mine:.1}) llvm {a}/{b}/{} ({theirs:.1}) spills/reloads/folded reloads",
+                        ours.spills, ours.reloads, ours.folded_reloads, l.folded_reloads
                     ),
                 ));
-            }
         }
     }
     worse.sort_by(|a, b| b.0.total_cmp(&a.0));
@@ -624,6 +657,59 @@ pub fn compare_root(
         (osc + orc + ofrc + ofsc) / (sc + rc + frc + fsc).max(1e-9)
     );
     Some((osc + orc, sc + rc))
+}
+
+/// LLVM's output for each of `files` under `root` (of the set `set`,
+/// `target`'s), made by `llc-19 <llvm_args> <flags> FILE` and kept in a
+/// scratch directory named by `label`, `set` and `target` (a file already
+/// there is reused), each function's spill code and COPYs counted
+/// ([`count_llvm`]); by `file:function` (the file's [`flat_name`]), in
+/// file order. A file llc fails on is said and left out.
+#[allow(clippy::too_many_arguments)]
+pub fn llvm_counts(
+    llc: &Path,
+    set: &str,
+    target: &str,
+    label: &str,
+    root: &Path,
+    files: &[PathBuf],
+    t: &TargetInfo<'_>,
+    flags: &[&str],
+    llvm_args: &[String],
+) -> Vec<(String, LlvmCounts)> {
+    let cache = tmp_dir().join(format!("llvm_{label}_{set}_{target}"));
+    std::fs::create_dir_all(&cache).unwrap();
+    let mut counts = Vec::new();
+    for path in files {
+        let name = flat_name(root, path);
+        let out = cache.join(&name);
+        if !out.exists() {
+            let st = Command::new(llc)
+                .args(llvm_args)
+                .args(flags)
+                .arg(path)
+                .arg("-o")
+                .arg(&out)
+                .status()
+                .unwrap();
+            if !st.success() {
+                println!(
+                    "notice: llc {} failed on {}",
+                    llvm_args.join(" "),
+                    path.display()
+                );
+                let _ = std::fs::remove_file(&out);
+                continue;
+            }
+        }
+        let text = std::fs::read_to_string(&out).unwrap();
+        let file = mir::read(t, &name, &text);
+        counts.extend(
+            file.read_functions()
+                .map(|f| (format!("{name}:{}", f.name), count_llvm(t, f))),
+        );
+    }
+    counts
 }
 
 /// Scratch space for written MIR and LLVM's cached outputs.

@@ -60,15 +60,25 @@ pub(crate) fn view(args: &ViewArgs) -> Result<bool, Failure> {
         .into());
     };
     let started = Instant::now();
-    let before = regalloc::inspect::Analyses::new(target, original);
-    let mut allocated = original.clone();
     let contexts = regalloc::TargetContext::new(target);
     let mut ctx = regalloc::AllocContext::new();
-    ctx.record_events(true);
     let options = regalloc::Options {
         allocator: args.allocator.allocator(),
         check: false,
     };
+    // SSA input is shown as the allocator gets it: after the
+    // pre-allocation passes (stage 0, which then has nothing left to do).
+    let mut lowered = original.clone();
+    regalloc::pipeline::lower(target, &mut ctx, &mut lowered, options.allocator).map_err(|e| {
+        Failure {
+            text: format!("error: {e}\n"),
+            status: 1,
+        }
+    })?;
+    let original = &lowered;
+    let before = regalloc::inspect::Analyses::new(target, original);
+    let mut allocated = original.clone();
+    ctx.record_events(true);
     let (stats, record) =
         regalloc::allocate_recorded_with_context(&contexts, &mut ctx, &mut allocated, &options)
             .map_err(|e| Failure {

@@ -37,12 +37,22 @@
 //!   copies of cheap constants rematerialized, on the live intervals the
 //!   allocators use.
 //!
-//! Not here yet, and so not offered (the allocators refuse SSA input until
-//! the whole path exists): the coalescer's sub-register joins and
-//! `rename-independent-subregs`. `init-undef` runs only for subtargets that
-//! ask for it (`supportsInitUndef`: RISC-V and ARM in LLVM 19), none of
-//! ours: on all four it changes nothing, and needs no pass here. They are
-//! the next steps of the pre-allocation path; [`Pass`] lists what can run.
+//! Not here yet: the coalescer's joins between two sub-registers and
+//! `rename-independent-subregs`. `init-undef` runs only for subtargets
+//! that ask for it (`supportsInitUndef`: RISC-V and ARM in LLVM 19), none
+//! of ours: on all four it changes nothing, and needs no pass here.
+//! [`Pass`] lists what can run.
+//!
+//! The allocation pipeline ([`crate::pipeline`]) runs these passes on SSA
+//! input before any allocator, along one of LLVM's two paths ([`Path`]):
+//! LLVM chooses by optimization level (`TargetPassConfig`'s
+//! `addOptimizedRegAlloc` at -O1 and above, `addFastRegAlloc` at -O0),
+//! and here the allocator stands for the level, since Fast is the
+//! allocator of -O0 code and the others of optimized code. The
+//! optimized path is every pass above through `register-coalescer`; the
+//! fast path only `phi-node-elimination` and `twoaddressinstruction`,
+//! without the `livevars` facts (so no critical edge is split, as LLVM's
+//! PHI elimination splits none without them) and without the coalescer.
 //!
 //! Which passes a function still needs is read from the code itself
 //! ([`first_needed`]): MIR does not print LLVM 19's function properties
@@ -120,6 +130,40 @@ impl Pass {
     pub fn from_name(name: &str) -> Option<Pass> {
         Pass::ALL.into_iter().find(|p| p.name() == name)
     }
+}
+
+/// Which of LLVM's two pre-allocation paths a function takes.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Path {
+    /// LLVM's `addOptimizedRegAlloc` (-O1 and above): every pass of
+    /// [`Pass::ALL`], for the Basic, Greedy, PBQP and linear scan
+    /// allocators.
+    Optimized,
+    /// LLVM's `addFastRegAlloc` (-O0): PHI elimination and two-address
+    /// lowering only, for the Fast allocator.
+    Fast,
+}
+
+impl Path {
+    /// Whether `pass` runs on this path.
+    pub fn runs(self, pass: Pass) -> bool {
+        match self {
+            Path::Optimized => true,
+            Path::Fast => matches!(pass, Pass::PhiElimination | Pass::TwoAddress),
+        }
+    }
+}
+
+/// The passes `func` still needs on `path` ([`first_needed`]), in the
+/// order they run: none for a function already past them.
+pub fn needed(func: &MachineFunction, path: Path) -> Vec<Pass> {
+    let Some(first) = first_needed(func) else {
+        return Vec::new();
+    };
+    Pass::ALL
+        .into_iter()
+        .filter(|&p| p >= first && path.runs(p))
+        .collect()
 }
 
 /// Facts one pass leaves for the next: LLVM keeps analyses alive between

@@ -1,8 +1,9 @@
 //! What every allocator requires of its input before it starts: no PHIs, every virtual register defined before it is read, tied operands already in two-address form.
 //!
-//! LLVM runs PHI elimination before any allocator; until the pre-allocation
-//! passes exist here, a function with PHIs is refused by every allocator,
-//! in the words the Fast allocator uses. A virtual register read where
+//! LLVM runs PHI elimination before any allocator, and so does stage 0
+//! here ([`super::lower`]) on any function with PHIs: one that still has
+//! them at stage 1 is refused by every allocator, in the words the Fast
+//! allocator uses. A virtual register read where
 //! some path from the entry has not defined it reads nothing: LLVM's
 //! machine verifier refuses such code ("Virtual register defs don't
 //! dominate all uses"), and here it is refused with the register and the
@@ -363,9 +364,9 @@ body: |
         )
     }
 
-    #[test]
-    fn every_allocator_refuses_phis_in_the_same_words() {
-        let text = diamond("$r0 = COPY %2", "    %3:gpr = MOV_ri 2\n")
+    /// The diamond with a PHI merging two values into `%2`.
+    fn diamond_with_phi() -> String {
+        diamond("$r0 = COPY %2", "    %3:gpr = MOV_ri 2\n")
             .replace(
                 "  - { id: 1, class: gpr }",
                 "  - { id: 1, class: gpr }\n  - { id: 2, class: gpr }\n  - { id: 3, class: gpr }",
@@ -373,14 +374,37 @@ body: |
             .replace(
                 "  bb.3:\n",
                 "  bb.3:\n    %2:gpr = PHI %1, %bb.1, %3, %bb.2\n",
-            );
+            )
+    }
+
+    #[test]
+    fn a_phi_left_at_stage_1_is_refused_in_the_same_words_by_every_allocator() {
+        let f = read(&diamond_with_phi());
         for allocator in [Allocator::Fast, Allocator::Basic, Allocator::Greedy] {
+            let e = super::check_no_phis(&f, allocator).expect_err("refused");
             assert_eq!(
-                error_of(&text, allocator),
+                e.to_string(),
                 format!(
-                    "t.mir:25:5: error: unsupported: f, bb.3, instruction 5: PHI instructions must be eliminated before the {} allocator runs",
+                    "unsupported: f, bb.3, instruction 5: PHI instructions must be eliminated before the {} allocator runs",
                     allocator.name()
                 )
+            );
+        }
+    }
+
+    #[test]
+    fn every_allocator_takes_phis_through_stage_0_and_is_checked() {
+        for allocator in [Allocator::Fast, Allocator::Basic, Allocator::Greedy] {
+            let mut f = read(&diamond_with_phi());
+            let opts = Options {
+                allocator,
+                check: true,
+            };
+            allocate(bpf(), &mut f, &opts).expect("lowered, allocated and checked");
+            assert!(
+                !crate::passes::has_phis(&f),
+                "{}: PHIs left",
+                allocator.name()
             );
         }
     }

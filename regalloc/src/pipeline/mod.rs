@@ -2,6 +2,7 @@
 //!
 //! [`allocate`] is the whole of it, one named call per stage:
 //!
+//! 0. **lowering** ([`lower`]), on SSA input only: see below;
 //! 1. **input checks** (`pipeline/input.rs`): no PHIs, every read defined before,
 //!    tied operands in two-address form (not for Fast, which makes that
 //!    form itself), a function small enough to number;
@@ -43,12 +44,21 @@
 //! Not every allocator's decisions go through every clean-up stage:
 //! `Cleanup::of` says which, and why.
 //!
-//! Before stage 1, SSA input needs LLVM's pre-allocation passes
-//! ([`crate::passes`]); [`prepare`] runs those a function still needs, as
-//! far as they exist. Until the whole path (PHI elimination, two-address
-//! lowering, the coalescer) exists, [`allocate`] does not run them: SSA
-//! input is refused by stage 1, and `regalloc passes` writes the
-//! intermediate MIR.
+//! Before stage 1, stage 0, **lowering** ([`lower`]): SSA input (MIR
+//! stopped anywhere from `-stop-before=detect-dead-lanes` on) goes
+//! through the pre-allocation passes ([`crate::passes`]) it still needs,
+//! decided from its code ([`crate::passes::first_needed`]; an SSA
+//! function without PHIs and without two-address work is taken as it is,
+//! since MIR stopped before an allocator can look the same, see
+//! `needs_lowering`): for Fast
+//! LLVM's -O0 path (PHI elimination and two-address lowering), for the
+//! others its optimized path through the register coalescer (the choice
+//! is [`crate::passes::Path`]'s, and why). Input already past them (MIR
+//! stopped before an allocator) runs none. Everything after, the
+//! statistics, the record and the checker included, is of the function
+//! as lowered: the checker's original is the lowered function, not the
+//! SSA input. [`prepare`] runs the passes alone, up to a named one
+//! (`regalloc passes`).
 
 pub(crate) mod input;
 
@@ -191,7 +201,7 @@ pub fn allocate_recorded_with_context(
     Ok((stats, record))
 }
 
-/// [`allocate_without_stats`] with the caller's contexts: stages 1-11.
+/// [`allocate_without_stats`] with the caller's contexts: stages 0-11.
 /// An error at an instruction read from a file carries its place in it.
 pub fn allocate_without_stats_with_context(
     target_context: &TargetContext<'_, '_>,
@@ -199,8 +209,16 @@ pub fn allocate_without_stats_with_context(
     func: &mut MachineFunction,
     options: &Options,
 ) -> Result<AllocRecord, AllocError> {
-    stages(target_context, ctx, func, options, PostPasses::default())
-        .map_err(|e| e.located_in(func))
+    stages(
+        target_context,
+        ctx,
+        func,
+        options,
+        PostPasses::default(),
+        false,
+    )
+    .map(|(record, _)| record)
+    .map_err(|e| e.located_in(func))
 }
 
 /// [`allocate_recorded_with_context`], with the passes after allocation
@@ -212,23 +230,50 @@ pub fn allocate_recorded_with_post(
     options: &Options,
     post: PostPasses,
 ) -> Result<(Stats, AllocRecord), AllocError> {
-    let record = stages(target, ctx, func, options, post).map_err(|e| e.located_in(func))?;
+    let (record, _) =
+        stages(target, ctx, func, options, post, false).map_err(|e| e.located_in(func))?;
     let stats = Stats::count(target.target(), func, &record);
     Ok((stats, record))
 }
 
-/// Stages 1-11 (see [`allocate_without_stats_with_context`]), with the
-/// passes after allocation `post` asks for.
+/// [`allocate_recorded_with_post`], also returning the function the
+/// allocator started from: the input after stage 0's pre-allocation
+/// passes (the input itself when it needed none). A caller that runs
+/// the checker itself gives it this as the original (the CLI's
+/// `--check`).
+pub fn allocate_keeping_input(
+    target: &TargetContext<'_, '_>,
+    ctx: &mut AllocContext,
+    func: &mut MachineFunction,
+    options: &Options,
+    post: PostPasses,
+) -> Result<(Stats, AllocRecord, MachineFunction), AllocError> {
+    let (record, input) =
+        stages(target, ctx, func, options, post, true).map_err(|e| e.located_in(func))?;
+    let stats = Stats::count(target.target(), func, &record);
+    let input = input.expect("stages keep the input when asked");
+    Ok((stats, record, input))
+}
+
+/// Stages 0-11 (see [`allocate_without_stats_with_context`]), with the
+/// passes after allocation `post` asks for; with the function as the
+/// allocator got it when `keep_input` (or when checking).
 fn stages(
     target_context: &TargetContext<'_, '_>,
     ctx: &mut AllocContext,
     func: &mut MachineFunction,
     options: &Options,
     post: PostPasses,
-) -> Result<AllocRecord, AllocError> {
+    keep_input: bool,
+) -> Result<(AllocRecord, Option<MachineFunction>), AllocError> {
     let target = target_context.target();
+    // The one place where the lowering itself is to be checked (SSA input
+    // against the lowered function, `check`'s pass checker, wired at
+    // merge): when `options.check || keep_input` and `lower` ran passes,
+    // clone `func` before `lower` and check the pair right after it.
+    lower(target, ctx, func, options.allocator)?;
     check_input(target, func, options.allocator)?;
-    let original = options.check.then(|| func.clone());
+    let input = (options.check || keep_input).then(|| func.clone());
     let sub_uses = if post.copy_propagation {
         crate::post::copy_prop::SubRegisterUses::of(func)
     } else {
@@ -285,10 +330,12 @@ fn stages(
             )?
         }
     };
-    if let Some(original) = original {
-        check(target, &original, func, &record, ctx)?;
+    if options.check
+        && let Some(original) = &input
+    {
+        check(target, original, func, &record, ctx)?;
     }
-    Ok(record)
+    Ok((record, input))
 }
 
 /// The pre-allocation passes `func` still needs, decided from its code
@@ -301,6 +348,84 @@ pub fn prepare(
     stop_after: crate::passes::Pass,
 ) -> Result<Vec<crate::passes::Pass>, AllocError> {
     crate::passes::run_until(target, func, stop_after)
+}
+
+/// Stage 0: the pre-allocation passes `func` still needs before
+/// `allocator` ([`crate::passes::needed`] on the path
+/// [`lowering_path`] chooses), each timed on its own line; returns the
+/// passes run (none for input already past them).
+pub fn lower(
+    target: &TargetInfo<'_>,
+    ctx: &mut AllocContext,
+    func: &mut MachineFunction,
+    allocator: Allocator,
+) -> Result<Vec<crate::passes::Pass>, AllocError> {
+    if !needs_lowering(target, func) {
+        return Ok(Vec::new());
+    }
+    let passes = crate::passes::needed(func, lowering_path(allocator));
+    let mut state = crate::passes::PassState::default();
+    for &pass in &passes {
+        ctx.timer.time(timed(pass), || {
+            crate::passes::run(target, func, pass, &mut state)
+        })?;
+    }
+    Ok(passes)
+}
+
+/// Whether stage 0 lowers `func`: it has PHIs, or it is SSA
+/// ([`crate::passes::first_needed`]) with two-address work left (a tie
+/// between two registers, a `REG_SEQUENCE`, an `INSERT_SUBREG`), which no
+/// allocator can take as it is. The passes' output has none of these,
+/// so stage 0 on a function it lowered does nothing (`regalloc view`
+/// lowers first, to show the function the allocator gets).
+///
+/// An SSA function with none of these is allocated as it is read: MIR
+/// stopped before an allocator looks the same for a function whose values
+/// never merge and whose instructions have no ties (straight-line
+/// three-address code, common on AArch64 and Hexagon), and such input,
+/// already through LLVM's passes, allocates exactly as it did before
+/// stage 0 existed (running `livevars` on it again would rewrite its
+/// physical registers' kill flags). What that leaves out on true SSA
+/// input is the coalescer's joins of such a function's copies, which the
+/// allocators' copy hints mostly make identity copies anyway.
+fn needs_lowering(target: &TargetInfo<'_>, func: &MachineFunction) -> bool {
+    use crate::ir::{Generic, Op};
+    if crate::passes::has_phis(func) {
+        return true;
+    }
+    crate::passes::first_needed(func).is_some()
+        && (input::check_two_address(target, func).is_err()
+            || func.inst_ids().any(|i| {
+                matches!(
+                    func.inst(i).op,
+                    Op::Generic(Generic::RegSequence | Generic::InsertSubreg)
+                )
+            }))
+}
+
+/// LLVM's pre-allocation path for `allocator`: Fast is the allocator of
+/// -O0 code, whose path has no coalescer; the others follow the
+/// optimized path ([`crate::passes::Path`]).
+pub fn lowering_path(allocator: Allocator) -> crate::passes::Path {
+    match allocator {
+        Allocator::Fast => crate::passes::Path::Fast,
+        _ => crate::passes::Path::Optimized,
+    }
+}
+
+/// The timing table's line of a pre-allocation pass.
+fn timed(pass: crate::passes::Pass) -> Pass {
+    use crate::passes::Pass as P;
+    match pass {
+        P::DetectDeadLanes => Pass::DetectDeadLanes,
+        P::ProcessImplicitDefs => Pass::ProcessImplicitDefs,
+        P::UnreachableBlockElim => Pass::UnreachableBlockElim,
+        P::LiveVariables => Pass::LiveVariables,
+        P::PhiElimination => Pass::PhiElimination,
+        P::TwoAddress => Pass::TwoAddress,
+        P::RegisterCoalescer => Pass::RegisterCoalescer,
+    }
 }
 
 /// Stage 1: refuses input no allocator can take.
