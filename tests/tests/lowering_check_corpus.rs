@@ -65,14 +65,14 @@ fn run(all: bool) -> Vec<(String, Count)> {
                 let FunctionDoc::Read(f) = doc else { continue };
                 c.functions += 1;
                 let mut lowered = f.clone();
-                let record = match passes::run_until_recorded(t, &mut lowered, Pass::RegisterCoalescer)
-                {
-                    Ok((_, record)) => record,
-                    Err(_) => {
-                        c.refused += 1;
-                        continue;
-                    }
-                };
+                let record =
+                    match passes::run_until_recorded(t, &mut lowered, Pass::RegisterCoalescer) {
+                        Ok((_, record)) => record,
+                        Err(_) => {
+                            c.refused += 1;
+                            continue;
+                        }
+                    };
                 match regalloc::check::check_lowering(t, f, &lowered, &record) {
                     Ok(()) => c.proved += 1,
                     Err(errors) => c.rejected.push(format!(
@@ -107,7 +107,10 @@ fn run(all: bool) -> Vec<(String, Count)> {
 
 fn assert_all_proved(report: &[(String, Count)]) {
     let rejected: usize = report.iter().map(|(_, c)| c.rejected.len()).sum();
-    assert_eq!(rejected, 0, "functions the lowering checker rejects (listed above)");
+    assert_eq!(
+        rejected, 0,
+        "functions the lowering checker rejects (listed above)"
+    );
 }
 
 #[test]

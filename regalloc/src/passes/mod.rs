@@ -63,8 +63,8 @@ pub(crate) mod split_critical_edge;
 pub use live_variables::LiveVariables;
 
 use crate::error::AllocError;
-use crate::record::{BlockOrigin, LoweringRecord};
 use crate::ir::{Generic, MachineFunction, Op, RegRef};
+use crate::record::{BlockOrigin, LoweringRecord};
 use crate::target::TargetInfo;
 
 /// One pre-allocation pass, in LLVM 19's order.

@@ -121,7 +121,11 @@ fn split_phi_edges(
 /// Extends `origins` (by block, before the renumbering) with the blocks
 /// `splits` made, (new block, predecessor, successor) each, then puts
 /// them in the layout `order` the renumbering follows.
-fn record_origins(origins: &mut Vec<BlockOrigin>, splits: &[(Block, Block, Block)], order: &[Block]) {
+fn record_origins(
+    origins: &mut Vec<BlockOrigin>,
+    splits: &[(Block, Block, Block)],
+    order: &[Block],
+) {
     let of = |o: &[BlockOrigin], b: Block| match o.get(b.index()) {
         Some(&BlockOrigin::Original(x)) => x,
         Some(&BlockOrigin::Split { to, .. }) => to,

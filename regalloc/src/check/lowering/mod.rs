@@ -26,7 +26,7 @@
 //! undefines values and is otherwise free; instructions of the SSA
 //! function keep their ids through the passes and are checked operand by
 //! operand against the SSA instruction (opcode, immediates, blocks
-//! through the origins, physical registers, ties), reads against the SSA
+//! through the origins, physical registers), reads against the SSA
 //! read's value; an instruction may be commuted (its first two uses
 //! swapped, a condition code reversed) where the description says it
 //! commutes, a conditional branch reversed as the description reverses
@@ -37,7 +37,8 @@
 //! values, an unconditional branch or definitions without effect (a
 //! value still read shows where it is read).
 //!
-//! Not checked: the order of memory accesses and other effects within a
+//! Not checked: ties (the lowering may stop before two-address lowering;
+//! the allocators' input checks hold the two-address form), the order of memory accesses and other effects within a
 //! block (the passes move only instructions without them), which way a
 //! conditional branch goes beyond its target being one of its SSA
 //! block's successors when reversed, and values read through
@@ -81,8 +82,9 @@ pub fn check_lowering(
         });
     }
     errors.sort_by_key(|a| a.sort_key());
-    if errors.is_empty() { Ok(()) } else { Err(errors) }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors)
+    }
 }
-
-#[cfg(test)]
-mod tests;

@@ -8,7 +8,9 @@
 
 use std::collections::HashMap;
 
-use crate::ir::{Block, Generic, Inst, InstData, MachineFunction, Op, Operand, RegFlags, RegRef, VReg};
+use crate::ir::{
+    Block, Generic, Inst, InstData, MachineFunction, Op, Operand, RegFlags, RegRef, VReg,
+};
 use crate::target::{InstrFlags, RegUnit, TargetInfo};
 
 use super::super::state::ValueSet;
@@ -67,9 +69,9 @@ pub(crate) fn is_constant(t: &TargetInfo<'_>, d: &InstData) -> bool {
         RegRef::Virt(_) => false,
         RegRef::Phys(p) => {
             t.is_reserved(p)
-                || t.regs.get(p.index()).is_some_and(|x| {
-                    x.flags.contains(crate::target::RegFlags::CONSTANT)
-                })
+                || t.regs
+                    .get(p.index())
+                    .is_some_and(|x| x.flags.contains(crate::target::RegFlags::CONSTANT))
         }
     });
     explicit_defs == 1 && reads_only_fixed
@@ -124,7 +126,8 @@ impl<'c> Ssa<'c> {
             if d.op != Op::Generic(Generic::Phi) {
                 continue;
             }
-            let Some(RegRef::Virt(dest)) = d.operands.first().and_then(Operand::as_reg).map(|r| r.reg)
+            let Some(RegRef::Virt(dest)) =
+                d.operands.first().and_then(Operand::as_reg).map(|r| r.reg)
             else {
                 continue;
             };
@@ -252,8 +255,9 @@ impl<'c> Ssa<'c> {
                 RegRef::Virt(_) => self
                     .operand_value(src, values)
                     .map_or_else(ValueSet::default, ValueSet::single),
-                RegRef::Phys(_) => phys::reg_of(t, src)
-                    .map_or_else(ValueSet::default, |q| phys::read(t, units, q)),
+                RegRef::Phys(_) => {
+                    phys::reg_of(t, src).map_or_else(ValueSet::default, |q| phys::read(t, units, q))
+                }
                 RegRef::NoReg => ValueSet::default(),
             };
             phys::write(t, units, p, &set);
@@ -352,7 +356,12 @@ impl Canon<'_, '_> {
                 x
             }
             Op::Generic(Generic::InsertSubreg) => match &d.operands[..] {
-                [_, Operand::Reg(base), Operand::Reg(part), Operand::SubRegIndex(idx)] => {
+                [
+                    _,
+                    Operand::Reg(base),
+                    Operand::Reg(part),
+                    Operand::SubRegIndex(idx),
+                ] => {
                     let b = self.operand(base, values, depth);
                     let p = self.operand(part, values, depth);
                     values.compose(b, *idx, p)
@@ -389,7 +398,8 @@ fn reachable(f: &MachineFunction) -> Vec<bool> {
     seen[0] = true;
     while let Some(b) = stack.pop() {
         for s in &f.block(b).succs {
-            if s.block.index() < seen.len() && !std::mem::replace(&mut seen[s.block.index()], true) {
+            if s.block.index() < seen.len() && !std::mem::replace(&mut seen[s.block.index()], true)
+            {
                 stack.push(s.block);
             }
         }

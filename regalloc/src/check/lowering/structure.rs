@@ -86,7 +86,11 @@ pub(crate) fn verify(
     }
     let mut map = map;
     check_placement(t, ssa, low, &mut map, &mut errors);
-    if errors.is_empty() { Ok(map) } else { Err(errors) }
+    if errors.is_empty() {
+        Ok(map)
+    } else {
+        Err(errors)
+    }
 }
 
 /// Each reachable SSA block is the origin of exactly one lowered block;
@@ -137,7 +141,9 @@ fn check_edges(ssa: &Ssa<'_>, low: &MachineFunction, map: &Map, errors: &mut Vec
             }
         }
         let expected: Vec<Option<Block>> = match map.origins[b.index()] {
-            BlockOrigin::Original(x) => ssa.f.block(x).succs.iter().map(|s| Some(s.block)).collect(),
+            BlockOrigin::Original(x) => {
+                ssa.f.block(x).succs.iter().map(|s| Some(s.block)).collect()
+            }
             BlockOrigin::Split { to, .. } => vec![Some(to)],
         };
         let (mut e, mut f) = (expected.clone(), found.clone());
@@ -148,7 +154,10 @@ fn check_edges(ssa: &Ssa<'_>, low: &MachineFunction, map: &Map, errors: &mut Vec
         let split_ok = match map.origins[b.index()] {
             BlockOrigin::Split { from, .. } => {
                 succs.len() == 1
-                    && matches!(map.origins.get(succs[0].index()), Some(BlockOrigin::Original(_)))
+                    && matches!(
+                        map.origins.get(succs[0].index()),
+                        Some(BlockOrigin::Original(_))
+                    )
                     && map.preds[b.index()].len() == 1
                     && map.origins.get(map.preds[b.index()][0].index())
                         == Some(&BlockOrigin::Original(from))
@@ -179,15 +188,17 @@ fn check_edges(ssa: &Ssa<'_>, low: &MachineFunction, map: &Map, errors: &mut Vec
 /// is caught where it is read).
 fn may_vanish(t: &TargetInfo<'_>, op: Op) -> bool {
     match op {
-        Op::Generic(g) => matches!(
-            g,
-            Generic::Phi
-                | Generic::Copy
-                | Generic::RegSequence
-                | Generic::InsertSubreg
-                | Generic::ImplicitDef
-                | Generic::Kill
-        ) || op.is_debug(),
+        Op::Generic(g) => {
+            matches!(
+                g,
+                Generic::Phi
+                    | Generic::Copy
+                    | Generic::RegSequence
+                    | Generic::InsertSubreg
+                    | Generic::ImplicitDef
+                    | Generic::Kill
+            ) || op.is_debug()
+        }
         Op::Target(o) => {
             if t.unconditional_branch == Some(o) {
                 return true;
@@ -232,13 +243,17 @@ fn check_placement(
                 continue;
             }
             let home = ssa.block_of[i.index()];
-            let wrong = home.is_none() || Some(map.origins[b.index()]) != home.map(BlockOrigin::Original);
+            let wrong =
+                home.is_none() || Some(map.origins[b.index()]) != home.map(BlockOrigin::Original);
             if wrong || std::mem::replace(&mut placed[i.index()], true) {
                 let mut e = structure(
                     low,
                     Some(b),
                     match home {
-                        Some(h) => format!("SSA instruction {} once, in the block of SSA bb.{}", i.0, h.0),
+                        Some(h) => format!(
+                            "SSA instruction {} once, in the block of SSA bb.{}",
+                            i.0, h.0
+                        ),
                         None => "only instructions of the SSA function".into(),
                     },
                     format!("instruction {} here", i.0),
@@ -259,7 +274,9 @@ fn check_placement(
     // Pair each new three-address instruction with a missing instruction
     // of its block that has that form, in order.
     for (b, n_inst) in new_three {
-        let Op::Target(op) = low.inst(n_inst).op else { continue };
+        let Op::Target(op) = low.inst(n_inst).op else {
+            continue;
+        };
         let home = map.source(b);
         let pick = missing.iter().position(|&m| {
             ssa.block_of[m.index()] == home

@@ -116,7 +116,10 @@ impl<'c, 't> Values<'c, 't> {
 
     /// The lanes sub-register index `i` covers.
     fn lanes(&self, i: SubRegIndex) -> u64 {
-        self.t.sub_reg_indices.get(i.index()).map_or(0, |d| d.lane_mask.0)
+        self.t
+            .sub_reg_indices
+            .get(i.index())
+            .map_or(0, |d| d.lane_mask.0)
     }
 
     /// The index `r` such that `a` composed with `r` is `b`, if `b` lies
@@ -145,7 +148,10 @@ impl<'c, 't> Values<'c, 't> {
                         return self.sub(y, Some(r));
                     }
                 }
-                if parts.iter().all(|&(t, _)| self.lanes(t) & self.lanes(s) == 0) {
+                if parts
+                    .iter()
+                    .all(|&(t, _)| self.lanes(t) & self.lanes(s) == 0)
+                {
                     self.sub(base, Some(s))
                 } else {
                     self.intern(Kind::Sub(x, s))

@@ -49,6 +49,8 @@ pub(crate) struct Walk<'c, 't> {
     pub map: &'c Map,
     pub values: Values<'c, 't>,
     report: bool,
+    /// The instruction being walked.
+    current: Inst,
     pub errors: Vec<CheckError>,
 }
 
@@ -75,6 +77,7 @@ impl<'c, 't> Walk<'c, 't> {
             map,
             values,
             report: false,
+            current: Inst::new(0),
             errors: Vec::new(),
         }
     }
@@ -99,17 +102,24 @@ impl<'c, 't> Walk<'c, 't> {
         let mut ins: Vec<Option<State>> = vec![None; n];
         ins[0] = Some(entry);
         let mut work: BTreeSet<usize> = (0..order.len()).collect();
-        let mut budget = 64usize.saturating_mul(n + 1).saturating_mul(n + 1).max(10_000);
+        let mut budget = 64usize
+            .saturating_mul(n + 1)
+            .saturating_mul(n + 1)
+            .max(10_000);
         while let Some(k) = work.pop_first() {
             budget = budget.saturating_sub(1);
             if budget == 0 {
                 break;
             }
             let b = order[k];
-            let Some(mut state) = ins[b.index()].clone() else { continue };
+            let Some(mut state) = ins[b.index()].clone() else {
+                continue;
+            };
             self.walk_block(b, &mut state);
             for s in self.low.block(b).succs.iter().map(|s| s.block) {
-                let Some(slot) = ins.get_mut(s.index()) else { continue };
+                let Some(slot) = ins.get_mut(s.index()) else {
+                    continue;
+                };
                 let mut edge = state.clone();
                 self.on_edge(b, s, &mut edge);
                 let changed = match slot {
@@ -141,14 +151,21 @@ impl<'c, 't> Walk<'c, 't> {
         let Some(BlockOrigin::Original(b)) = self.map.origins.get(to.index()).copied() else {
             return;
         };
-        let Some(p) = self.map.source(from) else { return };
+        let Some(p) = self.map.source(from) else {
+            return;
+        };
         let ssa = self.ssa;
         let mut adds: Vec<(bool, usize, Val)> = Vec::new();
         for phi in &ssa.phis[b.index()] {
-            let Some(&(_, x)) = phi.incoming.iter().find(|(q, _)| *q == p) else { continue };
+            let Some(&(_, x)) = phi.incoming.iter().find(|(q, _)| *q == p) else {
+                continue;
+            };
             let d = self.values.intern(Kind::Def(phi.dest));
+            // An undefined input: on this edge the PHI's value is
+            // whatever any register holds.
+            let any = x == self.values.undef;
             for (k, s) in state.vregs.iter().enumerate() {
-                if s.contains(x) {
+                if any || s.contains(x) {
                     adds.push((true, k, d));
                 }
             }
@@ -181,13 +198,18 @@ impl<'c, 't> Walk<'c, 't> {
 
     fn walk_block(&mut self, b: Block, state: &mut State) {
         for (pos, &i) in self.low.block(b).insts.iter().enumerate() {
-            let here = Here { block: b, pos, inst: i };
+            let here = Here {
+                block: b,
+                pos,
+                inst: i,
+            };
             self.step(here, state);
         }
     }
 
     /// One lowered instruction.
     fn step(&mut self, here: Here, state: &mut State) {
+        self.current = here.inst;
         let low = self.low;
         let a = low.inst(here.inst);
         if a.op.is_debug() || a.op == Op::Generic(Generic::Kill) {
@@ -225,12 +247,18 @@ impl<'c, 't> Walk<'c, 't> {
         match r.reg {
             RegRef::Virt(w) => {
                 let mut out = ValueSet::default();
-                for x in state.vregs.get(w.index()).map(|s| s.iter().collect::<Vec<_>>()).unwrap_or_default() {
+                for x in state
+                    .vregs
+                    .get(w.index())
+                    .map(|s| s.iter().collect::<Vec<_>>())
+                    .unwrap_or_default()
+                {
                     out.insert(self.values.sub(x, r.sub));
                 }
                 out
             }
-            RegRef::Phys(_) => phys::reg_of(self.t, r).map_or_else(ValueSet::default, |p| phys::read(self.t, &state.units, p)),
+            RegRef::Phys(_) => phys::reg_of(self.t, r)
+                .map_or_else(ValueSet::default, |p| phys::read(self.t, &state.units, p)),
             RegRef::NoReg => ValueSet::default(),
         }
     }
@@ -307,17 +335,39 @@ impl<'c, 't> Walk<'c, 't> {
             return;
         }
         let n = a.op.name(self.t).to_string();
-        self.err(K::Structure, here, None, "an instruction the passes make (a copy, a jump, a three-address form, a constant)".into(), format!("an inserted {n}"));
+        self.err(
+            K::Structure,
+            here,
+            None,
+            "an instruction the passes make (a copy, a jump, a three-address form, a constant)"
+                .into(),
+            format!("an inserted {n}"),
+        );
     }
 
     /// The values a lowered instruction standing for SSA instruction `o`
     /// (`perm`: which SSA operand each lowered operand stands for) fails
     /// to read, as (operand, expected, found).
-    fn failed_reads(&mut self, o: &InstData, perm: &[usize], a: &InstData, i: Inst, state: &State) -> Vec<(usize, String, String)> {
+    fn failed_reads(
+        &mut self,
+        o: &InstData,
+        perm: &[usize],
+        a: &InstData,
+        i: Inst,
+        state: &State,
+    ) -> Vec<(usize, String, String)> {
         let mut bad = Vec::new();
         for (k, ao) in a.operands.iter().enumerate() {
-            let Some(ar) = ao.as_reg().filter(|r| !r.is_def()) else { continue };
-            let Some(or) = perm.get(k).and_then(|&j| o.operands.get(j)).and_then(Operand::as_reg) else { continue };
+            let Some(ar) = ao.as_reg().filter(|r| !r.is_def()) else {
+                continue;
+            };
+            let Some(or) = perm
+                .get(k)
+                .and_then(|&j| o.operands.get(j))
+                .and_then(Operand::as_reg)
+            else {
+                continue;
+            };
             if or.flags.has(RegFlags::UNDEF) || or.flags.has(RegFlags::DEBUG_USE) {
                 continue;
             }
@@ -344,10 +394,13 @@ impl<'c, 't> Walk<'c, 't> {
     /// operands (registers renamed), or commuted as the description
     /// allows, each read finding the SSA read's value.
     fn checked(&mut self, here: Here, o: &InstData, a: &InstData, state: &mut State) {
-        let identity: Vec<usize> = (0..o.operands.len()).collect();
-        let mut perm = identity.clone();
+        let mut perm: Vec<usize> = (0..o.operands.len()).collect();
         let mut shape = self.shape_errors(o, &perm, a, None);
-        let mut bad = if shape.is_empty() { self.failed_reads(o, &perm, a, here.inst, state) } else { Vec::new() };
+        let mut bad = if shape.is_empty() {
+            self.failed_reads(o, &perm, a, here.inst, state)
+        } else {
+            Vec::new()
+        };
         if (!shape.is_empty() || !bad.is_empty())
             && let Some((swapped, cond)) = self.commuted(o)
         {
@@ -361,14 +414,12 @@ impl<'c, 't> Walk<'c, 't> {
                 }
             }
         }
-        let _ = identity;
         for (k, e, f) in shape {
             self.err(K::InstructionChanged, here, k, e, f);
         }
         for (k, e, f) in bad {
             self.err(K::WrongValue, here, Some(k), e, f);
         }
-        self.check_ties(here, a);
         self.define(here.inst, o, &perm, a, state);
     }
 
@@ -387,30 +438,81 @@ impl<'c, 't> Walk<'c, 't> {
             return None;
         }
         perm.swap(c1, c1 + 1);
-        Some((perm, rule.and_then(|r| r.condition).map(|(k, x)| (usize::from(k), x))))
+        Some((
+            perm,
+            rule.and_then(|r| r.condition)
+                .map(|(k, x)| (usize::from(k), x)),
+        ))
     }
 
     /// How lowered `a` differs from SSA `o` read through `perm` beyond
-    /// register names (and the condition operand `cond` XORed).
-    fn shape_errors(&self, o: &InstData, perm: &[usize], a: &InstData, cond: Option<(usize, i64)>) -> Vec<(Option<usize>, String, String)> {
-        let mut out = Vec::new();
-        let reversal = match (o.op, a.op) {
-            (Op::Target(x), Op::Target(y)) if x != y => self
+    /// register names (and the condition operand `cond` XORed): as it is,
+    /// or, for a conditional branch, reversed as the description reverses
+    /// it (to another successor of its block). Implicit physical operands
+    /// may be appended (`livevars` adds the sub-registers a call defines).
+    fn shape_errors(
+        &self,
+        o: &InstData,
+        perm: &[usize],
+        a: &InstData,
+        cond: Option<(usize, i64)>,
+    ) -> Vec<(Option<usize>, String, String)> {
+        let plain = self.shape_errors_as(o, perm, a, cond, None);
+        if plain.is_empty() {
+            return plain;
+        }
+        let reversal = match o.op {
+            Op::Target(x) => self
                 .t
                 .conditional_branch(x)
                 .and_then(|c| c.reverse)
-                .filter(|r| r.inverse == y),
+                .filter(|r| a.op == Op::Target(r.inverse)),
             _ => None,
         };
+        match reversal {
+            Some(r) if self.shape_errors_as(o, perm, a, cond, Some(r)).is_empty() => Vec::new(),
+            _ => plain,
+        }
+    }
+
+    fn shape_errors_as(
+        &self,
+        o: &InstData,
+        perm: &[usize],
+        a: &InstData,
+        cond: Option<(usize, i64)>,
+        reversal: Option<crate::target::BranchReversal>,
+    ) -> Vec<(Option<usize>, String, String)> {
+        let mut out = Vec::new();
         if a.op != o.op && reversal.is_none() {
-            out.push((None, o.op.name(self.t).to_string(), a.op.name(self.t).to_string()));
+            out.push((
+                None,
+                o.op.name(self.t).to_string(),
+                a.op.name(self.t).to_string(),
+            ));
             return out;
         }
-        if a.operands.len() != o.operands.len() {
-            out.push((None, format!("{} operands", o.operands.len()), format!("{}", a.operands.len())));
+        let appended_ok = a.operands[o.operands.len().min(a.operands.len())..]
+            .iter()
+            .all(|x| {
+                x.as_reg()
+                    .is_some_and(|r| r.is_implicit() && matches!(r.reg, RegRef::Phys(_)))
+            });
+        if a.operands.len() < o.operands.len() || !appended_ok {
+            out.push((
+                None,
+                format!("{} operands", o.operands.len()),
+                format!("{}", a.operands.len()),
+            ));
             return out;
         }
-        for (k, ao) in a.operands.iter().enumerate() {
+        let home = self
+            .ssa
+            .block_of
+            .get(self.current.index())
+            .copied()
+            .flatten();
+        for (k, ao) in a.operands.iter().enumerate().take(o.operands.len()) {
             let oo = &o.operands[perm[k]];
             let ok = match (oo, ao) {
                 (Operand::Reg(x), Operand::Reg(y)) => {
@@ -422,16 +524,23 @@ impl<'c, 't> Walk<'c, 't> {
                 }
                 (Operand::Block(x), Operand::Block(y)) => match reversal {
                     None => self.map.target(*y) == Some(*x),
-                    Some(_) => self.map.target(*y).is_some(),
+                    Some(_) => {
+                        let t = self.map.target(*y);
+                        t != Some(*x)
+                            && home.is_some_and(|h| {
+                                self.ssa.f.block(h).succs.iter().any(|s| Some(s.block) == t)
+                            })
+                    }
                 },
                 (Operand::Imm(x), Operand::Imm(y)) => {
                     let mut want = *x;
-                    if let Some((c, xor)) = cond.filter(|&(c, _)| c == k) {
-                        let _ = c;
+                    if let Some((_, xor)) = cond.filter(|&(c, _)| c == k) {
                         want ^= xor;
                     }
-                    if let Some((c, xor)) = reversal.and_then(|r| r.condition).filter(|&(c, _)| usize::from(c) == k) {
-                        let _ = c;
+                    if let Some((_, xor)) = reversal
+                        .and_then(|r| r.condition)
+                        .filter(|&(c, _)| usize::from(c) == k)
+                    {
                         want ^= xor;
                     }
                     want == *y
@@ -439,27 +548,27 @@ impl<'c, 't> Walk<'c, 't> {
                 (x, y) => x == y,
             };
             if !ok {
-                out.push((Some(k), format!("{oo:?}"), format!("{ao:?}")));
+                out.push((
+                    Some(k),
+                    self.operand_text(oo, true),
+                    self.operand_text(ao, false),
+                ));
             }
         }
         out
     }
 
-    /// Tied operands name one register (and sub-register) in the lowered
-    /// instruction.
-    fn check_ties(&mut self, here: Here, a: &InstData) {
-        let desc = match a.op {
-            Op::Target(op) => self.t.instrs.get(op.index()),
-            _ => None,
-        };
-        for (k, ao) in a.operands.iter().enumerate() {
-            let Some(u) = ao.as_reg().filter(|r| !r.is_def()) else { continue };
-            let tie = u.tied_to.map(usize::from).or_else(|| if u.is_implicit() { None } else { desc.and_then(|d| d.tied_to(k)) });
-            let Some(d) = tie.and_then(|d| a.operands.get(d)).and_then(Operand::as_reg) else { continue };
-            if d.reg != u.reg || d.sub != u.sub {
-                let (e, f) = (format!("the register of its definition ({:?})", d.reg), format!("{:?}", u.reg));
-                self.err(K::TiedMismatch, here, Some(k), e, f);
-            }
+    /// An operand as text: a block by its SSA number (`ssa`) or as the
+    /// lowered block it is and the SSA block it stands for.
+    fn operand_text(&self, o: &Operand, ssa: bool) -> String {
+        match o {
+            Operand::Block(b) if ssa => format!("SSA bb.{}", b.0),
+            Operand::Block(b) => match self.map.target(*b) {
+                Some(t) => format!("bb.{} (SSA bb.{})", b.0, t.0),
+                None => format!("bb.{}", b.0),
+            },
+            Operand::Imm(x) => format!("{x}"),
+            other => format!("{other:?}"),
         }
     }
 
@@ -467,7 +576,12 @@ impl<'c, 't> Walk<'c, 't> {
     /// stale copies of the values it defines forgotten, each definition
     /// holding the SSA definition's value.
     fn define(&mut self, i: Inst, o: &InstData, perm: &[usize], a: &InstData, state: &mut State) {
-        for r in o.operands.iter().filter_map(Operand::as_reg).filter(|r| r.is_def()) {
+        for r in o
+            .operands
+            .iter()
+            .filter_map(Operand::as_reg)
+            .filter(|r| r.is_def())
+        {
             if let RegRef::Virt(v) = r.reg {
                 state.forget(&self.values, Key::Vreg(v));
             }
@@ -475,25 +589,67 @@ impl<'c, 't> Walk<'c, 't> {
         state.forget(&self.values, Key::Inst(i));
         phys::clobber_unnamed(self.t, a, &mut state.units);
         for (k, ao) in a.operands.iter().enumerate() {
-            let Some(ar) = ao.as_reg().filter(|r| r.is_def()) else { continue };
-            let Some(or) = perm.get(k).and_then(|&j| o.operands.get(j)).and_then(Operand::as_reg) else { continue };
+            let Some(ar) = ao.as_reg().filter(|r| r.is_def()) else {
+                continue;
+            };
+            let Some(or) = perm
+                .get(k)
+                .and_then(|&j| o.operands.get(j))
+                .and_then(Operand::as_reg)
+            else {
+                continue;
+            };
             let x = match or.reg {
                 RegRef::Virt(v) => self.ssa.canon.get(v.index()).copied(),
-                RegRef::Phys(_) => phys::reg_of(self.t, or).map(|p| self.values.intern(Kind::Phys(i, p))),
+                RegRef::Phys(_) => {
+                    phys::reg_of(self.t, or).map(|p| self.values.intern(Kind::Phys(i, p)))
+                }
                 RegRef::NoReg => None,
             };
             let set = x.map_or_else(ValueSet::default, ValueSet::single);
             self.write(state, ar, &set);
+        }
+        // Implicit definitions appended to the SSA instruction's operands
+        // write what the SSA instruction did not: unknown values, unless
+        // another definition of it covers them.
+        for ar in a
+            .operands
+            .iter()
+            .skip(o.operands.len())
+            .filter_map(Operand::as_reg)
+        {
+            let Some(p) = phys::reg_of(self.t, ar).filter(|_| ar.is_def()) else {
+                continue;
+            };
+            let covered = o.operands.iter().filter_map(Operand::as_reg).any(|r| {
+                r.is_def()
+                    && phys::reg_of(self.t, r).is_some_and(|q| {
+                        self.t.units(p).iter().all(|u| self.t.units(q).contains(u))
+                    })
+            });
+            if !covered {
+                phys::write(self.t, &mut state.units, p, &ValueSet::default());
+            }
         }
     }
 
     /// A three-address form standing for SSA instruction `m`.
     fn three_address(&mut self, here: Here, m: Inst, a: &InstData, state: &mut State) {
         let o = self.ssa.f.inst(m);
-        let (Op::Target(two), Op::Target(three)) = (o.op, a.op) else { return };
-        let forms: Vec<_> = self.t.three_address_forms(two).iter().filter(|f| f.three_address == three).cloned().collect();
+        let (Op::Target(two), Op::Target(three)) = (o.op, a.op) else {
+            return;
+        };
+        let forms: Vec<_> = self
+            .t
+            .three_address_forms(two)
+            .iter()
+            .filter(|f| f.three_address == three)
+            .cloned()
+            .collect();
         let mut last = Vec::new();
-        let orders: Vec<Vec<usize>> = std::iter::once((0..o.operands.len()).collect()).chain(self.commuted(o).map(|(p, _)| p)).collect();
+        let orders: Vec<Vec<usize>> = std::iter::once((0..o.operands.len()).collect())
+            .chain(self.commuted(o).map(|(p, _)| p))
+            .collect();
         for form in &forms {
             for perm in &orders {
                 let errs = self.three_address_errors(form, o, perm, a, m, state);
@@ -505,21 +661,40 @@ impl<'c, 't> Walk<'c, 't> {
             }
         }
         if last.is_empty() {
-            last.push((None, "a three-address form of the description".into(), a.op.name(self.t).to_string()));
+            last.push((
+                None,
+                "a three-address form of the description".into(),
+                a.op.name(self.t).to_string(),
+            ));
         }
         for (k, e, f) in last {
             self.err(K::InstructionChanged, here, k, e, f);
         }
-        self.define_three_address(&forms.first().cloned().unwrap_or_else(|| self.t.three_address_forms[0].clone()), o, &orders[0], a, m, state);
+        match forms.first() {
+            Some(form) => self.define_three_address(form, o, &orders[0], a, m, state),
+            None => phys::clobber_unnamed(self.t, a, &mut state.units),
+        }
     }
 
-    fn three_address_errors(&mut self, form: &crate::target::ThreeAddressDesc<'_>, o: &InstData, perm: &[usize], a: &InstData, m: Inst, state: &State) -> Vec<(Option<usize>, String, String)> {
+    fn three_address_errors(
+        &mut self,
+        form: &crate::target::ThreeAddressDesc<'_>,
+        o: &InstData,
+        perm: &[usize],
+        a: &InstData,
+        m: Inst,
+        state: &State,
+    ) -> Vec<(Option<usize>, String, String)> {
         let mut out = Vec::new();
         let op_at = |k: u8| perm.get(usize::from(k)).and_then(|&j| o.operands.get(j));
         if let Some((k, imm)) = form.immediate
             && op_at(k) != Some(&Operand::Imm(imm))
         {
-            out.push((None, format!("operand {k} = {imm}"), format!("{:?}", op_at(k))));
+            out.push((
+                None,
+                format!("operand {k} = {imm}"),
+                format!("{:?}", op_at(k)),
+            ));
             return out;
         }
         for (j, spec) in form.operands.iter().enumerate() {
@@ -527,7 +702,12 @@ impl<'c, 't> Walk<'c, 't> {
                 out.push((Some(j), "an operand".into(), "none".into()));
                 continue;
             };
-            let reg_read = |k: u8| op_at(k).and_then(Operand::as_reg).filter(|r| !r.is_def()).cloned();
+            let reg_read = |k: u8| {
+                op_at(k)
+                    .and_then(Operand::as_reg)
+                    .filter(|r| !r.is_def())
+                    .cloned()
+            };
             let expect: Option<ValueSet> = match *spec {
                 ThreeAddressOperand::Def | ThreeAddressOperand::Result(..) => {
                     if ao.as_reg().is_none_or(|r| !r.is_def()) {
@@ -535,30 +715,38 @@ impl<'c, 't> Walk<'c, 't> {
                     }
                     None
                 }
-                ThreeAddressOperand::Operand(k) | ThreeAddressOperand::Constrained(k, _) => match reg_read(k) {
-                    Some(r) => self.expected_read(o, &r, m, perm[usize::from(k)]),
-                    None => {
-                        if op_at(k) != Some(ao) {
-                            out.push((Some(j), format!("{:?}", op_at(k)), format!("{ao:?}")));
+                ThreeAddressOperand::Operand(k) | ThreeAddressOperand::Constrained(k, _) => {
+                    match reg_read(k) {
+                        Some(r) => self.expected_read(o, &r, m, perm[usize::from(k)]),
+                        None => {
+                            if op_at(k) != Some(ao) {
+                                out.push((Some(j), format!("{:?}", op_at(k)), format!("{ao:?}")));
+                            }
+                            None
                         }
-                        None
                     }
-                },
+                }
                 ThreeAddressOperand::Negated(k, _) => {
-                    if !matches!((op_at(k), ao), (Some(Operand::Imm(x)), Operand::Imm(y)) if x.wrapping_neg() == *y) {
-                        out.push((Some(j), format!("the negation of {:?}", op_at(k)), format!("{ao:?}")));
+                    if !matches!((op_at(k), ao), (Some(Operand::Imm(x)), Operand::Imm(y)) if x.wrapping_neg() == *y)
+                    {
+                        out.push((
+                            Some(j),
+                            format!("the negation of {:?}", op_at(k)),
+                            format!("{ao:?}"),
+                        ));
                     }
                     None
                 }
-                ThreeAddressOperand::Widened(k, _, idx) | ThreeAddressOperand::Inserted(k, _, idx) => {
-                    reg_read(k).and_then(|r| self.expected_read(o, &r, m, perm[usize::from(k)])).map(|s| {
+                ThreeAddressOperand::Widened(k, _, idx)
+                | ThreeAddressOperand::Inserted(k, _, idx) => reg_read(k)
+                    .and_then(|r| self.expected_read(o, &r, m, perm[usize::from(k)]))
+                    .map(|s| {
                         let mut w = ValueSet::default();
                         for x in s.iter() {
                             w.insert(self.values.compose(self.values.undef, idx, x));
                         }
                         w
-                    })
-                }
+                    }),
                 ThreeAddressOperand::Imm(x) => {
                     if *ao != Operand::Imm(x) {
                         out.push((Some(j), format!("{x}"), format!("{ao:?}")));
@@ -590,19 +778,46 @@ impl<'c, 't> Walk<'c, 't> {
 
     /// What SSA use `r` (operand `k` of `o`, instruction `m`) reads; `None`
     /// when any value will do.
-    fn expected_read(&mut self, _o: &InstData, r: &crate::ir::RegOperand, m: Inst, k: usize) -> Option<ValueSet> {
+    fn expected_read(
+        &mut self,
+        _o: &InstData,
+        r: &crate::ir::RegOperand,
+        m: Inst,
+        k: usize,
+    ) -> Option<ValueSet> {
         match r.reg {
-            RegRef::Virt(_) => self.ssa.operand_value(r, &mut self.values).filter(|&x| x != self.values.undef).map(ValueSet::single),
-            RegRef::Phys(_) => self.ssa.phys_reads.get(&(m, k)).filter(|s| !s.is_empty()).cloned(),
+            RegRef::Virt(_) => self
+                .ssa
+                .operand_value(r, &mut self.values)
+                .filter(|&x| x != self.values.undef)
+                .map(ValueSet::single),
+            RegRef::Phys(_) => self
+                .ssa
+                .phys_reads
+                .get(&(m, k))
+                .filter(|s| !s.is_empty())
+                .cloned(),
             RegRef::NoReg => None,
         }
     }
 
-    fn define_three_address(&mut self, form: &crate::target::ThreeAddressDesc<'_>, o: &InstData, _perm: &[usize], a: &InstData, m: Inst, state: &mut State) {
-        let def = o.operands.first().and_then(Operand::as_reg).and_then(|r| match r.reg {
-            RegRef::Virt(v) => Some(v),
-            _ => None,
-        });
+    fn define_three_address(
+        &mut self,
+        form: &crate::target::ThreeAddressDesc<'_>,
+        o: &InstData,
+        _perm: &[usize],
+        a: &InstData,
+        m: Inst,
+        state: &mut State,
+    ) {
+        let def = o
+            .operands
+            .first()
+            .and_then(Operand::as_reg)
+            .and_then(|r| match r.reg {
+                RegRef::Virt(v) => Some(v),
+                _ => None,
+            });
         if let Some(v) = def {
             state.forget(&self.values, Key::Vreg(v));
         }
@@ -610,20 +825,42 @@ impl<'c, 't> Walk<'c, 't> {
         phys::clobber_unnamed(self.t, a, &mut state.units);
         let value = def.and_then(|v| self.ssa.canon.get(v.index()).copied());
         for (j, spec) in form.operands.iter().enumerate() {
-            let Some(ar) = a.operands.get(j).and_then(Operand::as_reg).filter(|r| r.is_def()) else { continue };
+            let Some(ar) = a
+                .operands
+                .get(j)
+                .and_then(Operand::as_reg)
+                .filter(|r| r.is_def())
+            else {
+                continue;
+            };
             let set = match (*spec, value) {
                 (ThreeAddressOperand::Def, Some(x)) => ValueSet::single(x),
-                (ThreeAddressOperand::Result(_, idx), Some(x)) => ValueSet::single(self.values.compose(self.values.undef, idx, x)),
+                (ThreeAddressOperand::Result(_, idx), Some(x)) => {
+                    ValueSet::single(self.values.compose(self.values.undef, idx, x))
+                }
                 _ => ValueSet::default(),
             };
             self.write(state, ar, &set);
         }
-        for ar in a.operands.iter().skip(form.operands.len()).filter_map(Operand::as_reg).filter(|r| r.is_def()) {
+        for ar in a
+            .operands
+            .iter()
+            .skip(form.operands.len())
+            .filter_map(Operand::as_reg)
+            .filter(|r| r.is_def())
+        {
             self.write(state, ar, &ValueSet::default());
         }
     }
 
-    fn err(&mut self, kind: K, here: Here, operand: Option<usize>, expected: String, found: String) {
+    fn err(
+        &mut self,
+        kind: K,
+        here: Here,
+        operand: Option<usize>,
+        expected: String,
+        found: String,
+    ) {
         if !self.report {
             return;
         }
@@ -645,7 +882,10 @@ impl<'c, 't> Walk<'c, 't> {
     }
 
     fn reg_name(&self, r: crate::target::Reg) -> String {
-        self.t.regs.get(r.index()).map_or_else(|| format!("$<register {}>", r.0), |d| format!("${}", d.name.to_ascii_lowercase()))
+        self.t.regs.get(r.index()).map_or_else(
+            || format!("$<register {}>", r.0),
+            |d| format!("${}", d.name.to_ascii_lowercase()),
+        )
     }
 
     /// A value as text naming the SSA function's registers.
@@ -659,21 +899,30 @@ impl<'c, 't> Walk<'c, 't> {
             Kind::Const(op, _) => format!("a constant {}", op.name(self.t)),
             Kind::Sub(y, idx) => format!("{}.{}", self.value_text(*y), self.index_name(*idx)),
             Kind::Compose(y, parts) => {
-                let p: Vec<String> = parts.iter().map(|(i, v)| format!("{}: {}", self.index_name(*i), self.value_text(*v))).collect();
+                let p: Vec<String> = parts
+                    .iter()
+                    .map(|(i, v)| format!("{}: {}", self.index_name(*i), self.value_text(*v)))
+                    .collect();
                 format!("{} with {{{}}}", self.value_text(*y), p.join(", "))
             }
         }
     }
 
     fn index_name(&self, i: crate::target::SubRegIndex) -> String {
-        self.t.sub_reg_indices.get(i.index()).map_or_else(|| format!("<index {}>", i.0), |d| d.name.to_string())
+        self.t
+            .sub_reg_indices
+            .get(i.index())
+            .map_or_else(|| format!("<index {}>", i.0), |d| d.name.to_string())
     }
 
     fn set_text(&self, s: &ValueSet) -> String {
         if s.is_empty() {
             return "nothing known".into();
         }
-        s.iter().map(|x| self.value_text(x)).collect::<Vec<_>>().join(" or ")
+        s.iter()
+            .map(|x| self.value_text(x))
+            .collect::<Vec<_>>()
+            .join(" or ")
     }
 }
 
@@ -681,7 +930,13 @@ impl<'c, 't> Walk<'c, 't> {
 fn transparent(op: Op) -> bool {
     matches!(
         op,
-        Op::Generic(Generic::Phi | Generic::Copy | Generic::RegSequence | Generic::InsertSubreg | Generic::ImplicitDef)
+        Op::Generic(
+            Generic::Phi
+                | Generic::Copy
+                | Generic::RegSequence
+                | Generic::InsertSubreg
+                | Generic::ImplicitDef
+        )
     )
 }
 
