@@ -398,7 +398,7 @@ fn wrong_commutes_are_caught() {
 /// it with is caught.
 #[test]
 fn a_wrongly_renamed_register_is_caught() {
-    for mir in [TWO_ADDRESS_COPY, TWO_ADDRESS_COMMUTE, COALESCED, SWAP] {
+    for mir in [TWO_ADDRESS_COPY, TWO_ADDRESS_COMMUTE, COALESCED] {
         let (ssa, lowered, record) = lower(mir, Pass::RegisterCoalescer);
         let vregs: Vec<RegRef> = lowered
             .inst_ids()
