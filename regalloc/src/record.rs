@@ -166,3 +166,45 @@ pub struct PbqpExactRound {
     /// the heuristic's solution).
     pub optimum: Option<f64>,
 }
+
+/// Where one block of a function after the pre-allocation passes came
+/// from, in the block numbers of the SSA function the passes were given.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum BlockOrigin {
+    /// The block is SSA block `0` (renumbered, perhaps, after unreachable
+    /// blocks were removed before it).
+    Original(crate::ir::Block),
+    /// The block was made to split the SSA edge `from -> to` (PHI
+    /// elimination's critical-edge splitting).
+    Split {
+        /// The edge's source in the SSA function.
+        from: crate::ir::Block,
+        /// The edge's destination in the SSA function.
+        to: crate::ir::Block,
+    },
+}
+
+/// What the pre-allocation passes claim about the function they lowered,
+/// for the lowering checker (`check::check_lowering`), which verifies the
+/// claim as it verifies an [`AllocRecord`]: it is untrusted.
+///
+/// Instructions keep their ids through the passes (new ones are appended
+/// to the arena, removed ones leave it unplaced), so only blocks need a
+/// record: unreachable-block removal renumbers them and edge splitting
+/// adds some.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct LoweringRecord {
+    /// Per block of the lowered function, where it came from.
+    pub block_origins: Vec<BlockOrigin>,
+}
+
+impl LoweringRecord {
+    /// The record of a function of `blocks` blocks that no pass changed.
+    pub fn identity(blocks: usize) -> LoweringRecord {
+        LoweringRecord {
+            block_origins: (0..blocks)
+                .map(|b| BlockOrigin::Original(crate::ir::Block::new(b)))
+                .collect(),
+        }
+    }
+}

@@ -38,11 +38,13 @@
 mod classes;
 mod error;
 mod jump_tables;
+mod lowering;
 mod reserved;
 mod state;
 mod walk;
 
 pub use error::{CheckError, CheckErrorKind};
+pub use lowering::check_lowering;
 pub use reserved::reserved_registers;
 
 use crate::ir::MachineFunction;

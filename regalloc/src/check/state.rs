@@ -102,6 +102,13 @@ impl ValueSet {
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
+
+    /// Keeps only the values `keep` says; returns whether any went.
+    pub fn retain(&mut self, mut keep: impl FnMut(Value) -> bool) -> bool {
+        let before = self.0.len();
+        self.0.retain(|&x| keep(x));
+        self.0.len() != before
+    }
 }
 
 /// What is known at one program point.

@@ -80,6 +80,7 @@ pub use live_variables::LiveVariables;
 
 use crate::error::AllocError;
 use crate::ir::{Generic, MachineFunction, Op, RegRef};
+use crate::record::{BlockOrigin, LoweringRecord};
 use crate::target::TargetInfo;
 
 /// One pre-allocation pass, in LLVM 19's order.
@@ -173,6 +174,10 @@ pub fn needed(func: &MachineFunction, path: Path) -> Vec<Pass> {
 pub struct PassState {
     /// The result of `livevars`, kept up to date by the passes after it.
     pub live_variables: Option<LiveVariables>,
+    /// Where each block came from, kept up to date by the passes that
+    /// remove, add or renumber blocks, when recording
+    /// ([`run_until_recorded`]; `None` otherwise).
+    pub block_origins: Option<Vec<BlockOrigin>>,
 }
 
 /// The first pass `func` still needs, decided from its code: `None` when
@@ -215,10 +220,24 @@ pub fn run_until(
     func: &mut MachineFunction,
     stop_after: Pass,
 ) -> Result<Vec<Pass>, AllocError> {
+    run_until_recorded(target, func, stop_after).map(|(ran, _)| ran)
+}
+
+/// [`run_until`], also returning the record the lowering checker reads
+/// (`check::check_lowering`): where each block of the result came from.
+pub fn run_until_recorded(
+    target: &TargetInfo<'_>,
+    func: &mut MachineFunction,
+    stop_after: Pass,
+) -> Result<(Vec<Pass>, LoweringRecord), AllocError> {
+    let mut record = LoweringRecord::identity(func.blocks.len());
     let Some(first) = first_needed(func) else {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), record));
     };
-    let mut state = PassState::default();
+    let mut state = PassState {
+        block_origins: Some(std::mem::take(&mut record.block_origins)),
+        ..PassState::default()
+    };
     let mut ran = Vec::new();
     for pass in Pass::ALL
         .into_iter()
@@ -227,7 +246,8 @@ pub fn run_until(
         run(target, func, pass, &mut state)?;
         ran.push(pass);
     }
-    Ok(ran)
+    record.block_origins = state.block_origins.unwrap_or_default();
+    Ok((ran, record))
 }
 
 /// Runs one pass.
@@ -241,14 +261,19 @@ pub fn run(
         Pass::DetectDeadLanes => detect_dead_lanes::run(target, func)?,
         Pass::ProcessImplicitDefs => process_implicit_defs::run(target, func)?,
         Pass::UnreachableBlockElim => {
-            unreachable_block_elim::run(target, func)?;
+            unreachable_block_elim::run_recorded(target, func, state.block_origins.as_mut())?;
             // Block numbers changed: facts by block are stale.
             state.live_variables = None;
         }
         Pass::LiveVariables => {
             state.live_variables = Some(live_variables::run(target, func)?);
         }
-        Pass::PhiElimination => phi_elimination::run(target, func, state.live_variables.as_mut())?,
+        Pass::PhiElimination => phi_elimination::run_recorded(
+            target,
+            func,
+            state.live_variables.as_mut(),
+            state.block_origins.as_mut(),
+        )?,
         Pass::TwoAddress => two_address::run(target, func, state.live_variables.as_mut())?,
         Pass::RegisterCoalescer => {
             register_coalescer::run(target, func)?;

@@ -38,6 +38,8 @@ use crate::ir::{
 };
 use crate::target::{SubRegIndex, TargetInfo};
 
+use crate::record::BlockOrigin;
+
 use super::LiveVariables;
 use super::edit::{first_terminator, insert, is_debug, is_position};
 use super::split_critical_edge::{Layout, live_in_sets, split};
@@ -50,13 +52,28 @@ const IMPLICIT_DEF: Op = Op::Generic(Generic::ImplicitDef);
 pub fn run(
     target: &TargetInfo<'_>,
     func: &mut MachineFunction,
+    lv: Option<&mut LiveVariables>,
+) -> Result<(), AllocError> {
+    run_recorded(target, func, lv, None)
+}
+
+/// [`run`], keeping `origins` (where each block came from, by block) in
+/// step with the blocks split edges add and the renumbering.
+pub(crate) fn run_recorded(
+    target: &TargetInfo<'_>,
+    func: &mut MachineFunction,
     mut lv: Option<&mut LiveVariables>,
+    origins: Option<&mut Vec<BlockOrigin>>,
 ) -> Result<(), AllocError> {
     func.compute_preds();
     let mut layout = Layout::of(func);
+    let mut splits = Vec::new();
     if let Some(lv) = lv.as_deref_mut() {
-        split_phi_edges(target, func, &mut layout, lv)?;
+        split_phi_edges(target, func, &mut layout, lv, &mut splits)?;
         func.compute_preds();
+    }
+    if let Some(o) = origins {
+        record_origins(o, &splits, layout.order());
     }
     let mut pass = Lowering {
         t: target,
@@ -81,6 +98,7 @@ fn split_phi_edges(
     func: &mut MachineFunction,
     layout: &mut Layout,
     lv: &mut LiveVariables,
+    splits: &mut Vec<(Block, Block, Block)>,
 ) -> Result<(), AllocError> {
     let cfg = Cfg::new(func);
     let dom = DomTree::new(&cfg);
@@ -95,15 +113,47 @@ fn split_phi_edges(
         {
             continue;
         }
-        split_edges_into(t, func, layout, lv, &loops, &live_ins, b)?;
+        split_edges_into(t, func, layout, lv, &loops, &live_ins, b, splits)?;
     }
     Ok(())
+}
+
+/// Extends `origins` (by block, before the renumbering) with the blocks
+/// `splits` made, (new block, predecessor, successor) each, then puts
+/// them in the layout `order` the renumbering follows.
+fn record_origins(
+    origins: &mut Vec<BlockOrigin>,
+    splits: &[(Block, Block, Block)],
+    order: &[Block],
+) {
+    let of = |o: &[BlockOrigin], b: Block| match o.get(b.index()) {
+        Some(&BlockOrigin::Original(x)) => x,
+        Some(&BlockOrigin::Split { to, .. }) => to,
+        None => b,
+    };
+    for &(new, pred, succ) in splits {
+        let origin = BlockOrigin::Split {
+            from: of(origins, pred),
+            to: of(origins, succ),
+        };
+        if origins.len() <= new.index() {
+            origins.resize(new.index() + 1, origin);
+        }
+        origins[new.index()] = origin;
+    }
+    let renumbered: Vec<BlockOrigin> = order
+        .iter()
+        .filter_map(|b| origins.get(b.index()).copied())
+        .collect();
+    *origins = renumbered;
 }
 
 /// Splits, PHI by PHI and input by input (the inputs read again after
 /// each split, which renames the predecessor), the edges into `b` that
 /// LLVM would split. An edge that cannot be split is left, as LLVM
-/// leaves it.
+/// leaves it. Each split is pushed on `splits` (new block, predecessor,
+/// successor).
+#[allow(clippy::too_many_arguments)]
 fn split_edges_into(
     t: &TargetInfo<'_>,
     func: &mut MachineFunction,
@@ -112,6 +162,7 @@ fn split_edges_into(
     loops: &LoopInfo,
     live_ins: &[Vec<VReg>],
     b: Block,
+    splits: &mut Vec<(Block, Block, Block)>,
 ) -> Result<(), AllocError> {
     let mut k = 0;
     while let Some(&phi) = func.block(b).insts.get(k)
@@ -124,8 +175,10 @@ fn split_edges_into(
                 && let RegRef::Virt(v) = r.reg
             {
                 let pred = *pred;
-                if should_split(func, lv, loops, b, v, pred) {
-                    split(t, func, layout, lv, live_ins, pred, b)?;
+                if should_split(func, lv, loops, b, v, pred)
+                    && let Some(new) = split(t, func, layout, lv, live_ins, pred, b)?
+                {
+                    splits.push((new, pred, b));
                 }
             }
             j += 2;

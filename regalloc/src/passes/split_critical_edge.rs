@@ -69,6 +69,11 @@ impl Layout {
         self.order.insert(k, new);
     }
 
+    /// The blocks in layout order (numbers as they are before [`Layout::apply`]).
+    pub(crate) fn order(&self) -> &[Block] {
+        &self.order
+    }
+
     /// Renumbers the blocks in layout order, with the live-variable facts.
     pub(crate) fn apply(self, func: &mut MachineFunction, lv: Option<&mut LiveVariables>) {
         if self.order.iter().enumerate().all(|(k, b)| b.index() == k) {

@@ -16,6 +16,16 @@ use super::edit::{erase, insert, rename_blocks};
 
 /// Runs the pass on `func`.
 pub fn run(target: &TargetInfo<'_>, func: &mut MachineFunction) -> Result<(), AllocError> {
+    run_recorded(target, func, None)
+}
+
+/// [`run`], keeping `origins` (where each block came from, by block)
+/// in step with the blocks removed.
+pub(crate) fn run_recorded(
+    target: &TargetInfo<'_>,
+    func: &mut MachineFunction,
+    origins: Option<&mut Vec<crate::record::BlockOrigin>>,
+) -> Result<(), AllocError> {
     if func.blocks.is_empty() {
         return Ok(());
     }
@@ -27,6 +37,13 @@ pub fn run(target: &TargetInfo<'_>, func: &mut MachineFunction) -> Result<(), Al
             drop_phi_entries_from(func, b);
         }
         remove_blocks(func, &reachable);
+        if let Some(o) = origins {
+            let mut k = 0;
+            o.retain(|_| {
+                k += 1;
+                reachable.get(k - 1).copied().unwrap_or(false)
+            });
+        }
     }
     func.compute_preds();
     for b in func.block_ids() {
