@@ -15,28 +15,18 @@
 //!   or destination lives in one block is held back and tried when the
 //!   walk first reaches a shallower loop depth, the others at once; copies
 //!   that failed for interference are tried again until nothing changes;
-//! - a copy between virtual registers is a join ([`pair`]) when the
-//!   classes allow: whole registers with a common sub-class (the
-//!   description's class facts), or a copy into or of a sub-register
-//!   (`undef %a.sub_32bit = COPY %b`, `%a = COPY %b.sub_32bit`), where the
-//!   register without the sub-register becomes that sub-register of the
-//!   other, in the largest sub-class of the other's class whose members
-//!   have it in the first's class (LLVM's `getMatchingSuperRegClass`).
-//!   The values of the two registers are compared lane by lane
-//!   ([`join_vals`], LLVM's `JoinVals` on whole-register intervals, as
-//!   LLVM does on every target but Hexagon): a value defined where the
-//!   other register is live must be the other's through a copy between
-//!   the two, an `IMPLICIT_DEF`, the same value through a chain of full
-//!   copies, or write only lanes the other value does not hold (it then
-//!   replaces it; an `IMPLICIT_DEF` so replaced in its own block goes).
-//!   The register renamed is the one that becomes a sub-register, or
-//!   for whole registers the copy's source unless its interval has more
-//!   segments; the kept one takes the joined class. A definition renamed
-//!   into a sub-register is `undef` unless its instruction reads the
-//!   joined register (LLVM's `updateRegDefsUses`). The copies found
-//!   equal are erased, and values left unread are flagged `dead`, their
-//!   instructions erased when nothing else needs them (LLVM's
-//!   dead-definition elimination);
+//! - a copy between virtual registers of classes with a common sub-class
+//!   (the description's class facts) is a join when every value of one
+//!   register that is defined where the other is live is the other's
+//!   value through that copy or another copy between the two, or the same
+//!   value through a chain of full copies, or undefined (`IMPLICIT_DEF`);
+//!   values merging at a block start are allowed to overlap (a conflict
+//!   shows in a predecessor). That is LLVM's value-number conflict
+//!   resolution (`JoinVals`) for whole registers. The copy's source is
+//!   renamed to its destination unless the source's interval has more
+//!   segments (then the other way), which takes the common
+//!   class; the copies found equal are erased, and values left unread are flagged `dead`, their instructions erased when
+//!   nothing else needs them (LLVM's dead-definition elimination);
 //! - a copy whose destination's `dead` flag is set is erased; a copy that
 //!   cannot be joined, or a copy into a physical register that is not
 //!   reserved, is replaced by its source's definition when that is
@@ -47,13 +37,11 @@
 //!   where that register is dead.
 //!
 //! Not done, each counted in [`CoalescerStats`] where a copy is left:
-//! copies between two sub-registers (LLVM looks for a common
-//! super-register class, subject to target hooks such as AArch64's
-//! zero-extension rule), lane sub-ranges (LLVM tracks them on Hexagon:
-//! whole-register conflicts are stricter there), joins with reserved
-//! physical registers, conflicts LLVM resolves by proving the clobbered
-//! lanes unread before the block ends (`CR_Unresolved`, taken as
-//! conflicts here), rematerialisation at sub-register copies, and LLVM's
+//! sub-register copies and joins by lane masks (LLVM tracks lanes only on
+//! Hexagon), joins with reserved physical registers, conflicts LLVM
+//! resolves by looking at the lanes a partial definition clobbers (taken
+//! as conflicts here), `IMPLICIT_DEF` values LLVM prunes where they
+//! overlap (kept here, so a join with them may be refused), and LLVM's
 //! last resorts when a join fails: adjusting copies back from a
 //! definition, commuting the definition, and moving a partially
 //! redundant copy to a predecessor. Register classes are not inflated
@@ -62,19 +50,15 @@
 use crate::alloc::remat::{clobbers, is_constant, live_before, remat_instr};
 use crate::analysis::intervals::unit_untracked;
 use crate::analysis::{
-    Cfg, DomTree, LiveIntervals, LiveRange, LoopInfo, Slot, SlotIndex, ranges::RangeBuilder,
+    Cfg, DomTree, LiveIntervals, LiveRange, LoopInfo, Slot, SlotIndex, ValNo, ranges::RangeBuilder,
 };
 use crate::error::{AllocError, AllocErrorKind};
-use crate::ir::{Block, Generic, Inst, MachineFunction, Op, Operand, RegFlags, RegRef, VReg};
+use crate::ir::{
+    Block, Generic, Inst, InstData, MachineFunction, Op, Operand, RegFlags, RegRef, VReg,
+};
 use crate::target::{InstrFlags, Reg, RegClass, TargetInfo};
 
 use super::edit::{erase, insert};
-
-mod join_vals;
-mod pair;
-
-use join_vals::{JoinVals, Replaced, Side, query};
-use pair::{Pair, compose, copy_operands};
 
 /// What the coalescer did to a function, and why the copies it left are
 /// there.
@@ -154,6 +138,283 @@ fn clear_kill_flags(t: &TargetInfo<'_>, func: &mut MachineFunction) {
                 }
             }
         }
+    }
+}
+
+/// What a query of a live range at one instruction finds (LLVM's
+/// `LiveQueryResult`).
+#[derive(Copy, Clone, Debug)]
+struct Query {
+    /// The value live into the instruction.
+    early: Option<u32>,
+    /// The value live out of it, or defined dead by it.
+    late: Option<u32>,
+    /// The end of the last segment looked at.
+    end: SlotIndex,
+    /// The value live in ends at the instruction.
+    kill: bool,
+}
+
+impl Query {
+    /// The value the instruction defines.
+    fn defined(&self) -> Option<u32> {
+        if self.early == self.late {
+            None
+        } else {
+            self.late
+        }
+    }
+}
+
+fn same_instr(a: SlotIndex, b: SlotIndex) -> bool {
+    a.base() == b.base()
+}
+
+/// `range` at the instruction (or block start) of `idx`, as LLVM's
+/// `LiveRange::Query`.
+fn query(range: &LiveRange, idx: SlotIndex) -> Query {
+    let base = idx.with(Slot::Block);
+    let segs = &range.segments;
+    let mut k = segs.partition_point(|s| s.end <= base);
+    let mut q = Query {
+        early: None,
+        late: None,
+        end: SlotIndex(0),
+        kill: false,
+    };
+    let Some(&s) = segs.get(k) else { return q };
+    if s.start <= base {
+        q.early = Some(s.valno);
+        q.end = s.end;
+        if same_instr(idx, s.end) {
+            q.kill = true;
+            k += 1;
+            if k == segs.len() {
+                return q;
+            }
+        }
+        // A value merging at a block start is not live into it.
+        if range.valnos[s.valno as usize].def == base {
+            q.early = None;
+        }
+    }
+    let s = segs[k];
+    if idx.base() >= s.start.base() {
+        q.late = Some(s.valno);
+        q.end = s.end;
+    }
+    q
+}
+
+/// Whether `inst` is a `COPY` of a whole register into a whole register.
+fn is_full_copy(inst: &InstData) -> Option<(RegRef, RegRef)> {
+    if !inst.op.is_copy() || inst.operands.len() != 2 {
+        return None;
+    }
+    let (Operand::Reg(d), Operand::Reg(s)) = (&inst.operands[0], &inst.operands[1]) else {
+        return None;
+    };
+    (d.is_def() && !s.is_def() && d.sub.is_none() && s.sub.is_none()).then_some((d.reg, s.reg))
+}
+
+/// How a value of one register fares when joined with the other
+/// (LLVM's `ConflictResolution`).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum Resolution {
+    /// The value stays.
+    Keep,
+    /// The value is the other register's: its definition goes.
+    Erase,
+    /// Both registers define it at one place (a block start).
+    Merge,
+    /// A merge at a block start overlapping the other's value, which it
+    /// replaces from there.
+    Replace,
+    /// The values conflict: no join.
+    Impossible,
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum Status {
+    Unvisited,
+    Analyzing,
+    Done(Resolution),
+}
+
+/// The values of the two registers of a copy, compared (LLVM's
+/// `JoinVals`, for whole registers): side 0 is the register kept, side 1
+/// the one renamed.
+struct JoinVals<'j> {
+    func: &'j MachineFunction,
+    li: &'j LiveIntervals,
+    regs: [VReg; 2],
+    ranges: [&'j LiveRange; 2],
+    status: [Vec<Status>; 2],
+}
+
+impl<'j> JoinVals<'j> {
+    fn new(
+        func: &'j MachineFunction,
+        li: &'j LiveIntervals,
+        regs: [VReg; 2],
+        ranges: [&'j LiveRange; 2],
+    ) -> Self {
+        JoinVals {
+            func,
+            li,
+            regs,
+            ranges,
+            status: [
+                vec![Status::Unvisited; ranges[0].valnos.len()],
+                vec![Status::Unvisited; ranges[1].valnos.len()],
+            ],
+        }
+    }
+
+    /// Whether every value of both sides can be joined.
+    fn resolve_all(&mut self) -> bool {
+        for side in 0..2 {
+            for vn in 0..self.ranges[side].valnos.len() {
+                if self.assign(side, vn) == Resolution::Impossible {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// The definitions of the values found equal to the other side's.
+    fn erased(&self) -> Vec<SlotIndex> {
+        let mut out = Vec::new();
+        for side in 0..2 {
+            for (vn, s) in self.status[side].iter().enumerate() {
+                if *s == Status::Done(Resolution::Erase) {
+                    out.push(self.ranges[side].valnos[vn].def);
+                }
+            }
+        }
+        out
+    }
+
+    fn assign(&mut self, side: usize, vn: usize) -> Resolution {
+        match self.status[side][vn] {
+            Status::Done(r) => r,
+            // Analysis goes up the dominator tree and never comes back to
+            // a value being analyzed; if it did, refuse rather than guess.
+            Status::Analyzing => Resolution::Impossible,
+            Status::Unvisited => {
+                self.status[side][vn] = Status::Analyzing;
+                let r = self.analyze(side, vn);
+                self.status[side][vn] = Status::Done(r);
+                r
+            }
+        }
+    }
+
+    /// LLVM's `analyzeValue` for whole registers: every lane is written and
+    /// valid, so what LLVM resolves by lanes is a conflict here.
+    fn analyze(&mut self, side: usize, vn: usize) -> Resolution {
+        let other = 1 - side;
+        let vni = self.ranges[side].valnos[vn];
+        let q = query(self.ranges[other], vni.def);
+        if let Some(ov) = q.defined() {
+            // Both registers define a value at this instruction or block
+            // start: the first one analyzed stays, the other merges.
+            let other_def = self.ranges[other].valnos[ov as usize].def;
+            if other_def < vni.def {
+                self.assign(other, ov as usize);
+            } else if vni.def < other_def && q.early.is_some() {
+                // An early-clobber definition over the other's live value.
+                return Resolution::Impossible;
+            }
+            if !matches!(self.status[other][ov as usize], Status::Done(_)) {
+                return Resolution::Keep;
+            }
+            return if vni.is_phi() {
+                Resolution::Merge
+            } else {
+                Resolution::Impossible
+            };
+        }
+        let Some(ov) = q.early else {
+            return Resolution::Keep;
+        };
+        self.assign(other, ov as usize);
+        if vni.is_phi() {
+            return Resolution::Replace;
+        }
+        let Some(mi) = self.li.slots.inst_at(vni.def) else {
+            return Resolution::Impossible;
+        };
+        let inst = self.func.inst(mi);
+        if inst.op == Op::Generic(Generic::ImplicitDef) {
+            return Resolution::Erase;
+        }
+        if self.is_coalescable(inst) {
+            return Resolution::Erase;
+        }
+        // The other value ends where this one starts.
+        if q.kill && q.end <= vni.def {
+            return Resolution::Keep;
+        }
+        if is_full_copy(inst).is_some() && self.values_identical(side, vni, ov) {
+            return Resolution::Erase;
+        }
+        Resolution::Impossible
+    }
+
+    /// Whether `inst` is a whole-register copy between the two registers,
+    /// either way.
+    fn is_coalescable(&self, inst: &InstData) -> bool {
+        let Some((RegRef::Virt(d), RegRef::Virt(s))) = is_full_copy(inst) else {
+            return false;
+        };
+        (d, s) == (self.regs[0], self.regs[1]) || (d, s) == (self.regs[1], self.regs[0])
+    }
+
+    /// Whether value `vni` of side `side` and value `ov` of the other are
+    /// the same value, followed back through whole-register copies
+    /// (LLVM's `valuesIdentical`).
+    fn values_identical(&self, side: usize, vni: ValNo, ov: u32) -> bool {
+        let other = 1 - side;
+        let value1 = self.ranges[other].valnos[ov as usize];
+        let (orig0, reg0) = self.follow_copies(self.regs[side], vni);
+        if orig0 == Some(value1) && reg0 == self.regs[other] {
+            return true;
+        }
+        let (orig1, reg1) = self.follow_copies(self.regs[other], value1);
+        match (orig0, orig1) {
+            (Some(a), Some(b)) => a.def == b.def && reg0 == reg1,
+            (a, b) => a.is_none() && b.is_none() && reg0 == reg1,
+        }
+    }
+
+    /// The value `vni` of `reg` comes from, through whole-register copies
+    /// from virtual registers, and its register; `None` when a copy reads
+    /// an undefined value (LLVM's `followCopyChain`).
+    fn follow_copies(&self, mut reg: VReg, mut vni: ValNo) -> (Option<ValNo>, VReg) {
+        // Each step goes to a value defined earlier; the bound only guards
+        // against a malformed function.
+        for _ in 0..1024 {
+            if vni.is_phi() {
+                break;
+            }
+            let Some(mi) = self.li.slots.inst_at(vni.def) else {
+                break;
+            };
+            let Some((_, RegRef::Virt(src))) = is_full_copy(self.func.inst(mi)) else {
+                break;
+            };
+            let Some(iv) = self.li.vreg(src) else {
+                return (None, src);
+            };
+            let Some(v) = query(&iv.range, vni.def).early else {
+                return (None, src);
+            };
+            vni = iv.range.valnos[v as usize];
+            reg = src;
+        }
+        (Some(vni), reg)
     }
 }
 
@@ -338,13 +599,13 @@ impl<'a, 't> Coalescer<'a, 't> {
         let (Some(d), Some(s)) = (inst.operands[0].as_reg(), inst.operands[1].as_reg()) else {
             return Ok((false, false));
         };
+        if d.sub.is_some() || s.sub.is_some() {
+            return Ok((false, false));
+        }
         let (dead, undef) = (d.flags.has(RegFlags::DEAD), s.flags.has(RegFlags::UNDEF));
-        let partial = d.sub.is_some() || s.sub.is_some();
         match (d.reg, s.reg) {
             (RegRef::Virt(dv), RegRef::Virt(sv)) => {
-                let classes = |v: VReg| func.vreg_class(v);
-                let common = |a: RegClass, b: RegClass| self.common_sub_class(a, b);
-                let Some(pair) = Pair::of_copy(self.t, &classes, &common, inst) else {
+                let Some(class) = self.common_class(func, dv, sv) else {
                     return Ok((false, false));
                 };
                 if dead {
@@ -362,27 +623,22 @@ impl<'a, 't> Coalescer<'a, 't> {
                     return Ok((true, false));
                 }
                 // LLVM keeps the register with more segments (its
-                // `LiveRange::size`, not the length `getSize`); a
-                // sub-register copy keeps the register with the
-                // sub-register.
+                // `LiveRange::size`, not the length `getSize`).
                 let size = |v: VReg| self.li.vreg(v).map_or(0, |iv| iv.range.segments.len());
-                let pair = if !pair.partial && size(pair.src) > size(pair.dst) {
-                    pair.flipped()
+                let (keep, rename) = if size(sv) > size(dv) {
+                    (sv, dv)
                 } else {
-                    pair
+                    (dv, sv)
                 };
-                if self.join_virt(func, copy, pair) {
+                if self.join_virt(func, copy, keep, rename, class) {
                     self.stats.joined += 1;
                     return Ok((true, false));
                 }
-                if partial {
-                    return Ok((false, true));
-                }
                 let (done, _) =
-                    self.remat_trivial_def(func, copy, RegRef::Virt(dv), sv, Some(pair.class))?;
+                    self.remat_trivial_def(func, copy, RegRef::Virt(dv), sv, Some(class))?;
                 Ok((done, !done))
             }
-            (RegRef::Phys(p), RegRef::Virt(sv)) if !partial => {
+            (RegRef::Phys(p), RegRef::Virt(sv)) => {
                 let in_class = func
                     .vreg_class(sv)
                     .is_some_and(|c| self.t.class_contains(c, p));
@@ -397,87 +653,14 @@ impl<'a, 't> Coalescer<'a, 't> {
                 }
                 self.remat_trivial_def(func, copy, RegRef::Phys(p), sv, None)
             }
-            (RegRef::Virt(dv), RegRef::Phys(p)) if !partial && !undef => {
-                Ok((self.join_constant_phys(func, copy, dv, p), false))
-            }
             _ => Ok((false, false)),
         }
-    }
-
-    /// LLVM's `joinReservedPhysReg` for a copy of a constant register
-    /// (AArch64's `$wzr`, written only by `dead` definitions) into a virtual register with that one value:
-    /// the register's readers read the constant register, and the copy
-    /// goes. Whether it did. (A reserved register that some instruction
-    /// writes needs its interference checked; not done here.)
-    fn join_constant_phys(
-        &mut self,
-        func: &mut MachineFunction,
-        copy: Inst,
-        v: VReg,
-        p: Reg,
-    ) -> bool {
-        let t = self.t;
-        // LLVM's `isConstantPhysReg`, of a register LLVM reserves: the
-        // description says so (`isConstant`; our descriptions do not
-        // list such registers as reserved), or it is reserved and
-        // nothing writes it.
-        let constant = t.reg(p).flags.contains(crate::target::RegFlags::CONSTANT)
-            || is_constant(t, &self.phys_defs, p);
-        if !constant
-            || !func.vreg_class(v).is_some_and(|c| t.class_contains(c, p))
-            || self.li.vreg(v).is_none_or(|iv| iv.range.valnos.len() != 1)
-        {
-            return false;
-        }
-        let readers: Vec<Inst> = self.users[v.index()]
-            .iter()
-            .copied()
-            .filter(|&i| i != copy && self.block_of[i.index()].is_some())
-            .collect();
-        // Every reader reads `p` or one of its sub-registers.
-        let phys_of = |sub: Option<crate::target::SubRegIndex>| match sub {
-            None => Some(p),
-            Some(s) => t.sub_reg(p, s),
-        };
-        let readable = readers.iter().all(|&i| {
-            func.inst(i)
-                .operands
-                .iter()
-                .filter_map(Operand::as_reg)
-                .all(|r| r.reg != RegRef::Virt(v) || (!r.is_def() && phys_of(r.sub).is_some()))
-        });
-        if !readable {
-            return false;
-        }
-        self.erase_inst(func, copy);
-        for &i in &readers {
-            for o in &mut func.insts[i.index()].operands {
-                if let Operand::Reg(r) = o
-                    && r.reg == RegRef::Virt(v)
-                    && let Some(q) = phys_of(r.sub)
-                {
-                    r.reg = RegRef::Phys(q);
-                    r.sub = None;
-                    r.flags.set(RegFlags::KILLED, false);
-                }
-            }
-        }
-        self.users[v.index()].clear();
-        if let Some(x) = self.li.vregs.get_mut(v.index()) {
-            *x = None;
-        }
-        self.stats.joined += 1;
-        true
     }
 
     /// The largest class whose registers both classes hold (LLVM's
     /// `getCommonSubClass`: the first in the description's order).
     fn common_class(&self, func: &MachineFunction, a: VReg, b: VReg) -> Option<RegClass> {
-        self.common_sub_class(func.vreg_class(a)?, func.vreg_class(b)?)
-    }
-
-    /// The largest class whose registers both `ca` and `cb` hold.
-    fn common_sub_class(&self, ca: RegClass, cb: RegClass) -> Option<RegClass> {
+        let (ca, cb) = (func.vreg_class(a)?, func.vreg_class(b)?);
         if ca == cb {
             return Some(ca);
         }
@@ -486,37 +669,26 @@ impl<'a, 't> Coalescer<'a, 't> {
             .find(|&c| self.t.is_sub_class(c, ca) && self.t.is_sub_class(c, cb))
     }
 
-    /// LLVM's `joinVirtRegs`: joins `pair.src` into `pair.dst` when no
-    /// values conflict; whether it did.
-    fn join_virt(&mut self, func: &mut MachineFunction, copy: Inst, pair: Pair) -> bool {
-        let (keep, rename) = (pair.dst, pair.src);
+    /// LLVM's `joinVirtRegs`: joins `rename` into `keep` when no values
+    /// conflict; whether it did.
+    fn join_virt(
+        &mut self,
+        func: &mut MachineFunction,
+        copy: Inst,
+        keep: VReg,
+        rename: VReg,
+        class: RegClass,
+    ) -> bool {
         let (Some(lhs), Some(rhs)) = (self.li.vreg(keep), self.li.vreg(rename)) else {
             return false;
         };
-        let (erased, replaced, reads) = {
-            let sides = [
-                Side {
-                    reg: keep,
-                    idx: None,
-                    range: &lhs.range,
-                },
-                Side {
-                    reg: rename,
-                    idx: pair.src_idx,
-                    range: &rhs.range,
-                },
-            ];
-            let mut vals = JoinVals::new(self.t, func, &self.li, pair, sides);
+        let erased = {
+            let mut vals = JoinVals::new(func, &self.li, [keep, rename], [&lhs.range, &rhs.range]);
             if !vals.resolve_all() {
                 return false;
             }
-            let live = [(&lhs.range, vals.dropped(0)), (&rhs.range, vals.dropped(1))];
-            let Some(reads) = self.renamed_reads(func, pair, &live) else {
-                return false;
-            };
-            (vals.erased(), vals.replaced(), reads)
+            vals.erased()
         };
-        self.mark_replacing_defs(func, &replaced);
         let mut shrink = Vec::new();
         for def in erased {
             let Some(mi) = self.li.slots.inst_at(def) else {
@@ -525,7 +697,7 @@ impl<'a, 't> Coalescer<'a, 't> {
             if self.block_of[mi.index()].is_none() {
                 continue;
             }
-            if let Some((_, (RegRef::Virt(src), _))) = copy_operands(func.inst(mi))
+            if let Some((_, RegRef::Virt(src))) = is_full_copy(func.inst(mi))
                 && src != keep
                 && src != rename
             {
@@ -533,12 +705,12 @@ impl<'a, 't> Coalescer<'a, 't> {
             }
             self.erase_inst(func, mi);
         }
-        self.rename(func, pair, &reads);
-        func.vregs[keep.index()].class = Some(pair.class);
+        self.rename(func, rename, keep);
+        func.vregs[keep.index()].class = Some(class);
         // The copy is one of the values erased; should it be left, it is
         // now an identity copy.
         if self.block_of[copy.index()].is_some()
-            && copy_operands(func.inst(copy)).is_some_and(|(d, s)| d == s)
+            && is_full_copy(func.inst(copy)).is_some_and(|(d, s)| d == s)
         {
             self.erase_inst(func, copy);
         }
@@ -550,93 +722,15 @@ impl<'a, 't> Coalescer<'a, 't> {
         true
     }
 
-    /// For each instruction naming `pair.src`, whether it reads the
-    /// joined register, which its definitions then keep (LLVM's
-    /// `updateRegDefsUses`: it reads `src`, or lands in a sub-register
-    /// where the joined register is live: where one of the two `live`
-    /// ranges is, but for the values listed with it, which go). `None`
-    /// when a sub-register of `src` has none in the joined register.
-    fn renamed_reads(
-        &self,
-        func: &MachineFunction,
-        pair: Pair,
-        live: &[(&LiveRange, Vec<u32>); 2],
-    ) -> Option<Vec<(Inst, bool)>> {
-        let src = RegRef::Virt(pair.src);
-        let mut out = Vec::new();
-        for &i in &self.users[pair.src.index()] {
-            if self.block_of.get(i.index()).copied().flatten().is_none() {
-                continue;
-            }
-            let mut names = false;
-            let mut reads = false;
-            for r in func.inst(i).operands.iter().filter_map(Operand::as_reg) {
-                if r.reg != src {
-                    continue;
-                }
-                names = true;
-                compose(self.t, pair.src_idx, r.sub)?;
-                reads |= if r.is_def() {
-                    r.sub.is_some() && !r.flags.has(RegFlags::UNDEF)
-                } else {
-                    !r.flags.has(RegFlags::UNDEF)
-                };
-            }
-            if !names {
-                continue;
-            }
-            if !reads
-                && pair.src_idx.is_some()
-                && let Some(at) = self.li.slots.inst(i)
-            {
-                let base = at.with(Slot::Block);
-                reads = live.iter().any(|(range, dropped)| {
-                    range
-                        .segment_at(base)
-                        .is_some_and(|s| !dropped.contains(&s.valno))
-                });
-            }
-            out.push((i, reads));
-        }
-        Some(out)
-    }
-
-    /// A definition replacing the other register's value keeps the lanes
-    /// it does not write, and is live on (LLVM's `pruneValues`).
-    fn mark_replacing_defs(&self, func: &mut MachineFunction, replaced: &[Replaced]) {
-        for r in replaced {
-            let Some(mi) = self.li.slots.inst_at(r.def) else {
-                continue;
-            };
-            for o in &mut func.insts[mi.index()].operands {
-                let Operand::Reg(op) = o else { continue };
-                if !op.is_def() || op.reg != RegRef::Virt(r.reg) {
-                    continue;
-                }
-                if op.sub.is_some() && !r.replaces_implicit_def {
-                    op.flags.set(RegFlags::UNDEF, false);
-                }
-                op.flags.set(RegFlags::DEAD, false);
-            }
-        }
-    }
-
-    /// Every operand naming `pair.src` names `pair.dst`, at `src`'s
-    /// sub-register; a definition there is `undef` unless its
-    /// instruction reads the joined register (`reads`).
-    fn rename(&mut self, func: &mut MachineFunction, pair: Pair, reads: &[(Inst, bool)]) {
-        let (from, to) = (pair.src, pair.dst);
+    /// Every operand naming `from` names `to`.
+    fn rename(&mut self, func: &mut MachineFunction, from: VReg, to: VReg) {
         let moved = std::mem::take(&mut self.users[from.index()]);
-        for &(i, reads) in reads {
+        for &i in &moved {
             for o in &mut func.insts[i.index()].operands {
-                let Operand::Reg(r) = o else { continue };
-                if r.reg != RegRef::Virt(from) {
-                    continue;
-                }
-                r.reg = RegRef::Virt(to);
-                r.sub = compose(self.t, pair.src_idx, r.sub).flatten();
-                if pair.src_idx.is_some() && r.is_def() {
-                    r.flags.set(RegFlags::UNDEF, !reads);
+                if let Operand::Reg(r) = o
+                    && r.reg == RegRef::Virt(from)
+                {
+                    r.reg = RegRef::Virt(to);
                 }
             }
         }
