@@ -60,7 +60,7 @@ const PHI_ELIMINATION_AT_LEAST: [(&str, usize); 4] = [
 /// `twoaddressinstruction` alone (on llc's output of PHI elimination,
 /// with the kills its flags give): x86-64, AArch64, Hexagon, BPF.
 const TWO_ADDRESS_AT_LEAST: [(&str, usize); 4] = [
-    ("x86_64", 170),
+    ("x86_64", 152),
     ("aarch64", 175),
     ("hexagon", 174),
     ("bpf", 99),

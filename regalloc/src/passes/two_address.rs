@@ -34,13 +34,9 @@
 //! commute by swapping alone (x86's `MOVSD`, `SHLD`), which is not commuted
 //! here.
 //!
-//! - else, when the tied source lives on, an instruction reading memory
-//!   is split into a load and its register form (the description's memory
-//!   folds read backwards; the `unfold` submodule) when commuting that
-//!   form lets the copy be coalesced (x86's `ADD64rm` to `MOV64rm` and
-//!   `ADD64rr`).
-//!
-//! Not done, a target hook of LLVM's: an instruction's
+//! Not done, each a target hook of LLVM's: unfolding a load to save a
+//! copy (x86's `ADD64rm` to `MOV64rm` and `ADD64rr`; the instruction keeps
+//! its load and gets a copy), and an instruction's
 //! latency from a target's itineraries (Hexagon's): an instruction is
 //! taken as one cycle, two when it loads, as LLVM takes it without
 //! itineraries. LLVM 19's pass rematerializes nothing (the coalescer
@@ -59,7 +55,6 @@ use super::LiveVariables;
 use super::edit::{insert, is_debug, is_position};
 
 mod three_address;
-mod unfold;
 
 const COPY: Op = Op::Generic(Generic::Copy);
 
@@ -478,13 +473,7 @@ impl<'a, 't, 'l> TwoAddress<'a, 't, 'l> {
         if commuted {
             return false;
         }
-        if self.reschedule_kill_above(func, *mi, nmi, reg_b) {
-            return true;
-        }
-        if !reg_b_killed && let Some(data) = unfold::unfold(self, func, *mi, src, dst, dist) {
-            *mi = data;
-        }
-        false
+        self.reschedule_kill_above(func, *mi, nmi, reg_b)
     }
 
     /// LLVM's `isProfitableToConv3Addr`: the tied source comes from a
