@@ -68,7 +68,7 @@ use crate::analysis::{Analyses, FlowAnalyses, LiveIntervals, weights};
 use crate::error::{AllocError, AllocErrorKind};
 use crate::ir::MachineFunction;
 use crate::post::{reload_reuse, rewrite};
-use crate::record::AllocRecord;
+use crate::record::{AllocRecord, LoweringRecord};
 use crate::stats::Stats;
 use crate::target::TargetInfo;
 use crate::timing::Pass;
@@ -267,11 +267,16 @@ fn stages(
     keep_input: bool,
 ) -> Result<(AllocRecord, Option<MachineFunction>), AllocError> {
     let target = target_context.target();
-    // The one place where the lowering itself is to be checked (SSA input
-    // against the lowered function, `check`'s pass checker, wired at
-    // merge): when `options.check || keep_input` and `lower` ran passes,
-    // clone `func` before `lower` and check the pair right after it.
-    lower(target, ctx, func, options.allocator)?;
+    // Checking (or a caller that checks itself, `keep_input`) proves the
+    // lowering too: the SSA input against the lowered function, by the
+    // pass checker (`check::check_lowering`), before the allocation is
+    // checked against the lowered function.
+    let checking = options.check || keep_input;
+    let ssa = (checking && needs_lowering(target, func)).then(|| func.clone());
+    let (_, lowering) = lower_recorded(target, ctx, func, options.allocator, ssa.is_some())?;
+    if let (Some(ssa), Some(lowering)) = (&ssa, &lowering) {
+        check_lowering(target, ssa, func, lowering, ctx)?;
+    }
     check_input(target, func, options.allocator)?;
     let input = (options.check || keep_input).then(|| func.clone());
     let sub_uses = if post.copy_propagation {
@@ -360,17 +365,60 @@ pub fn lower(
     func: &mut MachineFunction,
     allocator: Allocator,
 ) -> Result<Vec<crate::passes::Pass>, AllocError> {
+    lower_recorded(target, ctx, func, allocator, false).map(|(passes, _)| passes)
+}
+
+/// [`lower`], also returning, when `record` and passes ran, where each
+/// lowered block came from (for the pass checker).
+fn lower_recorded(
+    target: &TargetInfo<'_>,
+    ctx: &mut AllocContext,
+    func: &mut MachineFunction,
+    allocator: Allocator,
+    record: bool,
+) -> Result<(Vec<crate::passes::Pass>, Option<LoweringRecord>), AllocError> {
     if !needs_lowering(target, func) {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), None));
     }
     let passes = crate::passes::needed(func, lowering_path(allocator));
-    let mut state = crate::passes::PassState::default();
+    let mut state = crate::passes::PassState {
+        block_origins: record.then(|| LoweringRecord::identity(func.blocks.len()).block_origins),
+        ..Default::default()
+    };
     for &pass in &passes {
         ctx.timer.time(timed(pass), || {
             crate::passes::run(target, func, pass, &mut state)
         })?;
     }
-    Ok(passes)
+    let lowering = state
+        .block_origins
+        .map(|block_origins| LoweringRecord { block_origins });
+    Ok((passes, lowering))
+}
+
+/// The pass checker on stage 0's work: the lowered function computes what
+/// the SSA input computes; its first ten errors make the error.
+fn check_lowering(
+    target: &TargetInfo<'_>,
+    ssa: &MachineFunction,
+    lowered: &MachineFunction,
+    record: &LoweringRecord,
+    ctx: &mut AllocContext,
+) -> Result<(), AllocError> {
+    let Err(errors) = ctx.timer.time(Pass::Check, || {
+        crate::check::check_lowering(target, ssa, lowered, record)
+    }) else {
+        return Ok(());
+    };
+    let mut message = String::new();
+    for e in errors.iter().take(10) {
+        message.push_str(&format!("\n  {e}"));
+    }
+    Err(AllocError::new(
+        AllocErrorKind::CheckFailed,
+        &lowered.name,
+        format!("the checker rejected the pre-allocation passes:{message}"),
+    ))
 }
 
 /// Whether stage 0 lowers `func`: it has PHIs, or it is SSA
