@@ -158,7 +158,10 @@ fn dead_definitions_and_undefined_inputs_on_hexagon() {
     let twice = ours_times(t, LANES, 2);
     assert_eq!(
         twice,
-        got.replace("    %2:intregs = IMPLICIT_DEF", "    dead %2:intregs = IMPLICIT_DEF")
+        got.replace(
+            "    %2:intregs = IMPLICIT_DEF",
+            "    dead %2:intregs = IMPLICIT_DEF"
+        )
     );
     if let Some(theirs) = llcs_times(t, "hexagon-unknown-linux-musl", LANES, 2) {
         assert_eq!(twice, theirs, "ours twice against llc's");

@@ -13,6 +13,10 @@ use super::ssa::{Ssa, is_constant};
 use super::structure::Map;
 use super::values::{Key, Kind, Val, Values};
 
+/// A commuted instruction's condition operand and the value XORed into
+/// it (`None`: commuting leaves every condition as it is).
+type ConditionFlip = Option<(usize, i64)>;
+
 /// What is known at one point of the lowered function.
 #[derive(Clone, PartialEq, Eq, Debug)]
 struct State {
@@ -423,9 +427,10 @@ impl<'c, 't> Walk<'c, 't> {
         self.define(here.inst, o, &perm, a, state);
     }
 
-    /// The operand order of `o` commuted (its first two uses swapped, a
-    /// condition code reversed), when the description says it commutes.
-    fn commuted(&self, o: &InstData) -> Option<(Vec<usize>, Option<(usize, i64)>)> {
+    /// The operand order of `o` commuted (its first two uses swapped), with
+    /// the condition operand and the value XORed into it where commuting
+    /// reverses a condition, when the description says it commutes.
+    fn commuted(&self, o: &InstData) -> Option<(Vec<usize>, ConditionFlip)> {
         let Op::Target(op) = o.op else { return None };
         let desc = self.t.instrs.get(op.index())?;
         let rule = self.t.commute_rule(op);
