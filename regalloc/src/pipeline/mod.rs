@@ -405,20 +405,25 @@ fn check_lowering(
     record: &LoweringRecord,
     ctx: &mut AllocContext,
 ) -> Result<(), AllocError> {
-    let Err(errors) = ctx.timer.time(Pass::Check, || {
-        crate::check::check_lowering(target, ssa, lowered, record)
-    }) else {
-        return Ok(());
-    };
+    ctx.timer
+        .time(Pass::Check, || {
+            crate::check::check_lowering(target, ssa, lowered, record)
+        })
+        .map_err(|errors| rejected(&lowered.name, "the pre-allocation passes", &errors))
+}
+
+/// The error of a function whose `work` the checker rejected, with the
+/// first ten of its errors.
+fn rejected(function: &str, work: &str, errors: &[crate::check::CheckError]) -> AllocError {
     let mut message = String::new();
     for e in errors.iter().take(10) {
         message.push_str(&format!("\n  {e}"));
     }
-    Err(AllocError::new(
+    AllocError::new(
         AllocErrorKind::CheckFailed,
-        &lowered.name,
-        format!("the checker rejected the pre-allocation passes:{message}"),
-    ))
+        function,
+        format!("the checker rejected {work}:{message}"),
+    )
 }
 
 /// Whether stage 0 lowers `func`: it has PHIs, or it is SSA
@@ -672,18 +677,9 @@ fn check(
     record: &AllocRecord,
     ctx: &mut AllocContext,
 ) -> Result<(), AllocError> {
-    let Err(errors) = ctx.timer.time(Pass::Check, || {
-        crate::check::check(target, original, allocated, record)
-    }) else {
-        return Ok(());
-    };
-    let mut message = String::new();
-    for e in errors.iter().take(10) {
-        message.push_str(&format!("\n  {e}"));
-    }
-    Err(AllocError::new(
-        AllocErrorKind::CheckFailed,
-        &allocated.name,
-        format!("the checker rejected the allocation:{message}"),
-    ))
+    ctx.timer
+        .time(Pass::Check, || {
+            crate::check::check(target, original, allocated, record)
+        })
+        .map_err(|errors| rejected(&allocated.name, "the allocation", &errors))
 }
