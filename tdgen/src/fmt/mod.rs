@@ -702,8 +702,17 @@ fn break_line(
         .iter()
         .rposition(|p| !p.kind_is_comment())
         .unwrap_or(0);
+    // Not before a body's `{` or `}`: a line starting with one is placed
+    // by the block rules, not as a continuation, so a break there would
+    // move on the next run.
     let commas: Vec<usize> = (0..last_code)
         .filter(|&i| pieces[i].text == "," && pieces[i].kind == TokenKind::Punct)
+        .filter(|&i| {
+            !matches!(
+                pieces.get(i + 1).map(|p| p.role),
+                Some(Role::OpenBlock | Role::CloseBlock)
+            )
+        })
         .collect();
     let Some(level) = commas.iter().map(|&i| depths[i]).min() else {
         return vec![(indent, pieces)];

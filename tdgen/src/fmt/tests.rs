@@ -301,6 +301,16 @@ fn soup() -> impl Strategy<Value = String> {
     })
 }
 
+/// Proptest's case: a comma before a body's `{` on a line too long was a
+/// break, and the `{` row moved to the block's indentation on the next run.
+#[test]
+fn no_break_before_a_body_brace() {
+    let text =
+        "class , { A_VERY_LONG_IDENTIFIER_NAME_TO_FILL_LINES multiclass def defset multiclass def ";
+    let once = format(text).unwrap();
+    assert_eq!(format(&once).unwrap(), once);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(2000))]
 
